@@ -1,0 +1,91 @@
+"""Recomputed tables side by side with the tables the papers print.
+
+Published tables are entered as CSV under ``data/published/<study>/`` (citation in that
+folder's README). They are read as text so that each cell's printed precision is known:
+a recomputed value *matches* when it rounds to the printed value, i.e. when
+``|recomputed − published| ≤ ½·10^−decimals``. ``NA`` in a published table matches an
+undefined (NaN) recomputed value.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import paths
+
+
+def read_published(study: str, table: str) -> pd.DataFrame:
+    """Read ``data/published/<study>/<table>.csv`` as text (cells keep their printed form)."""
+    path = paths.published_dir() / study / f"{table}.csv"
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def _decimals(text: str) -> int | None:
+    text = text.strip().rstrip("%")
+    if text in ("", "NA"):
+        return None
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def compare_with_published(
+    recomputed: pd.DataFrame, published: pd.DataFrame, keys: Sequence[str]
+) -> pd.DataFrame:
+    """Long table ``keys…, column, published, recomputed, difference, match``.
+
+    Every non-key column of ``published`` is compared with the same column of
+    ``recomputed`` (rows joined on ``keys``). A published row missing from the recomputed
+    table, or the reverse, raises: nothing is dropped silently.
+    """
+    keys = list(keys)
+    rec = recomputed.set_index(keys)
+    pub = published.set_index(keys)
+    missing = pub.index.difference(rec.index).tolist()
+    extra = rec.index.difference(pub.index).tolist()
+    if missing or extra:
+        raise ValueError(f"rows differ: published only {missing}, recomputed only {extra}")
+    rows = []
+    for idx, prow in pub.iterrows():
+        idx = idx if isinstance(idx, tuple) else (idx,)
+        for column, text in prow.items():
+            if column not in rec.columns:
+                raise ValueError(f"recomputed table has no column {column!r}")
+            value = rec.loc[idx if len(idx) > 1 else idx[0], column]
+            value = float(value) if value is not None else np.nan
+            decimals = _decimals(text)
+            if decimals is None:
+                pub_value, diff, match = np.nan, np.nan, bool(np.isnan(value))
+            else:
+                pub_value = float(text.strip().rstrip("%"))
+                diff = value - pub_value
+                match = bool(abs(diff) <= 0.5 * 10.0**-decimals + 1e-9)
+            rows.append({**dict(zip(keys, idx)), "column": column, "published": pub_value,
+                         "recomputed": value, "difference": diff, "match": match})
+    return pd.DataFrame(rows)
+
+
+def side_by_side(comparison: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """Wide view of :func:`compare_with_published`: per key and column, published | recomputed | Δ."""
+    keys = list(keys)
+    wide = comparison.pivot_table(
+        index=keys, columns="column", values=["published", "recomputed", "difference"], sort=False, dropna=False
+    )
+    wide = wide.swaplevel(0, 1, axis=1)
+    columns = list(dict.fromkeys(comparison["column"]))
+    return wide.reindex(columns=pd.MultiIndex.from_product([columns, ["published", "recomputed", "difference"]]))
+
+
+def save_table(table: pd.DataFrame, results_dir: str | os.PathLike, notebook: str, name: str) -> Path:
+    """Write a headline table to ``<results_dir>/<notebook>/<name>.csv`` and return its path.
+
+    ``results_dir`` is resolved against the project root when relative.
+    """
+    folder = paths.resolve_output(results_dir) / notebook
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"{name}.csv"
+    table.to_csv(out, index=False)
+    return out

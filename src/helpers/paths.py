@@ -1,0 +1,84 @@
+"""Where the project, its data and its results live.
+
+Relative paths given to notebooks as papermill parameters are resolved here, so a
+notebook behaves the same whether it runs from the project root (``make book``,
+``papermill``) or from ``notebooks/`` (JupyterLab).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def project_root() -> Path:
+    """The project folder: ``$HELPERS_PROJECT_ROOT``, else the checkout holding this package."""
+    env = os.environ.get("HELPERS_PROJECT_ROOT")
+    if env:
+        return Path(env).resolve()
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        if (parent / "_toc.yml").exists() and (parent / "src" / "helpers").is_dir():
+            return parent
+    return Path.cwd().resolve()
+
+
+def raw_data_dir() -> Path:
+    """Folder the fetched upstream files land in: ``data/raw/OWNER__REPO/PATH``."""
+    return project_root() / "data" / "raw"
+
+
+def sources_file() -> Path:
+    """The list of upstream files, with commits, checksums, licences and citations."""
+    return project_root() / "data" / "sources.yml"
+
+
+def published_dir() -> Path:
+    """Tables printed in the papers, entered as CSV with their citation."""
+    return project_root() / "data" / "published"
+
+
+def cache_dir() -> Path:
+    """Gitignored cache for expensive, deterministic work, keyed by its inputs."""
+    return project_root() / ".cache"
+
+
+def resolve_input(path: str | os.PathLike) -> Path:
+    """Resolve an input path: absolute as is; relative first to the cwd, then to the project root.
+
+    Raises FileNotFoundError naming every place looked at.
+    """
+    p = Path(path).expanduser()
+    if p.is_absolute():
+        candidates = [p]
+    else:
+        candidates = [Path.cwd() / p, project_root() / p]
+    for c in candidates:
+        if c.exists():
+            return c.resolve()
+    tried = ", ".join(str(c) for c in candidates)
+    raise FileNotFoundError(
+        f"input file {str(path)!r} not found (looked at: {tried}). "
+        "Released data is fetched by `python -m helpers fetch` (or `make data`)."
+    )
+
+
+def resolve_output(path: str | os.PathLike) -> Path:
+    """Resolve an output folder: absolute as is, relative to the project root otherwise."""
+    p = Path(path).expanduser()
+    return p if p.is_absolute() else project_root() / p
+
+
+def released_file(repo: str, relpath: str) -> Path:
+    """Path of a fetched upstream file, e.g. ``released_file("aaronlifenghan/MetaHOPE", "x.xlsx")``.
+
+    Raises FileNotFoundError with the fetch command when it is not there: a notebook that
+    asked for real data never falls back to anything else.
+    """
+    p = raw_data_dir() / repo.replace("/", "__") / relpath
+    if not p.exists():
+        raise FileNotFoundError(
+            f"{p} is missing. Fetch the released data first: `python -m helpers fetch` "
+            "(add `--mirror DIR` or set HELPERS_DATA_MIRROR to copy from a local mirror)."
+        )
+    return p

@@ -1,0 +1,147 @@
+"""Figures: interactive plotly (offline) with static seaborn/matplotlib twins for print.
+
+Offline rendering: :func:`show` emits a figure as an HTML ``<div>`` that calls
+``Plotly.newPlot`` *without* embedding or fetching plotly.js. The book build copies the
+plotly.js bundled with the installed ``plotly`` package into the book's ``_static/``
+folder and loads it on every page (``_config.yml``), so pages stay interactive with no
+network. In JupyterLab the same output also carries plotly's own mimetype, which the
+``jupyterlab-plotly`` extension renders.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import seaborn as sns
+from plotly.subplots import make_subplots
+
+PLOTLY_JS = "plotly.min.js"
+
+
+def plotly_js_path() -> Path:
+    """The plotly.js bundle shipped inside the installed ``plotly`` package."""
+    import plotly
+
+    return Path(plotly.__file__).parent / "package_data" / PLOTLY_JS
+
+
+def install_plotly_js(static_dir: str | Path) -> Path:
+    """Copy plotly.js into a book's ``_static`` folder (skipped when already identical)."""
+    src = plotly_js_path()
+    dest = Path(static_dir) / PLOTLY_JS
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if not dest.exists() or dest.stat().st_size != src.stat().st_size:
+        shutil.copyfile(src, dest)
+    return dest
+
+
+class _PlotlyOutput:
+    """Rich-display wrapper: HTML div for the book, plotly mimetype for JupyterLab."""
+
+    def __init__(self, fig: go.Figure):
+        self.fig = fig
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        div_id = f"fig-{uuid.uuid4().hex[:12]}"
+        html = self.fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id,
+                                config={"displaylogo": False, "responsive": True})
+        return {"application/vnd.plotly.v1+json": self.fig.to_plotly_json(), "text/html": html,
+                "text/plain": f"<plotly figure {div_id}>"}
+
+
+def show(fig: go.Figure) -> _PlotlyOutput:
+    """Return a displayable wrapper of ``fig`` (make it the last expression of a cell)."""
+    return _PlotlyOutput(fig)
+
+
+def agreement_heatmap(table: pd.DataFrame, row: str = "system", column: str = "error",
+                      metric: str = "alpha", title: str | None = None) -> go.Figure:
+    """Interactive heatmap of one agreement metric (rows × columns), diverging around 0.
+
+    Hovering a cell shows row, column and the value to three decimals.
+    """
+    grid = table.pivot_table(index=row, columns=column, values=metric, sort=False, dropna=False)
+    z = grid.to_numpy(dtype=float)
+    text = [["NA" if np.isnan(v) else f"{v:.3f}" for v in r] for r in z]
+    limit = max(0.1, float(np.nanmax(np.abs(z)))) if np.isfinite(z).any() else 1.0
+    fig = go.Figure(
+        go.Heatmap(
+            z=z, x=list(grid.columns), y=list(grid.index), text=text, texttemplate="%{text}",
+            colorscale="RdBu", zmid=0, zmin=-limit, zmax=limit, colorbar={"title": metric},
+            hovertemplate=f"{row}: %{{y}}<br>{column}: %{{x}}<br>{metric} = %{{z:.3f}}<extra></extra>",
+        )
+    )
+    fig.update_layout(title=title, yaxis={"autorange": "reversed"}, height=320 + 30 * len(grid.index),
+                      margin={"l": 140, "r": 40, "t": 60, "b": 50})
+    return fig
+
+
+def agreement_heatmap_static(table: pd.DataFrame, row: str = "system", column: str = "error",
+                             metric: str = "alpha", title: str | None = None):
+    """Static seaborn twin of :func:`agreement_heatmap` (for print and PDF)."""
+    grid = table.pivot_table(index=row, columns=column, values=metric, sort=False, dropna=False)
+    limit = max(0.1, float(np.nanmax(np.abs(grid.to_numpy(dtype=float)))))
+    fig, ax = plt.subplots(figsize=(1.2 * grid.shape[1] + 2.5, 0.6 * grid.shape[0] + 1.5))
+    sns.heatmap(grid, annot=True, fmt=".3f", cmap="RdBu", center=0, vmin=-limit, vmax=limit,
+                cbar_kws={"label": metric}, ax=ax)
+    ax.set_title(title or "")
+    ax.set_xlabel(column)
+    ax.set_ylabel(row)
+    fig.tight_layout()
+    return fig
+
+
+def _bias_points(paired: pd.DataFrame, x: str, y: str) -> pd.DataFrame:
+    """Count items per (system, x, y) so overlapping points are drawn once, sized by count."""
+    return (paired.groupby(["system", x, y], sort=False)
+            .agg(n=("item", "size"), items=("metaphor", lambda s: ", ".join(map(str, s))))
+            .reset_index())
+
+
+def severity_bias_scatter(paired: pd.DataFrame, x: str = "A", y: str = "B", title: str | None = None) -> go.Figure:
+    """Per system, each item's SEGS by rater ``x`` against rater ``y`` with the line y = x.
+
+    Points above the line are items the second rater penalised more. Marker area grows
+    with the number of items at the same point; hover lists the metaphor words.
+    """
+    points = _bias_points(paired, x, y)
+    systems = list(dict.fromkeys(paired["system"]))
+    top = float(max(paired[x].max(), paired[y].max(), 1)) * 1.08
+    fig = make_subplots(rows=1, cols=len(systems), subplot_titles=systems, shared_yaxes=True)
+    for k, system in enumerate(systems, start=1):
+        p = points[points["system"] == system]
+        fig.add_trace(go.Scatter(
+            x=p[x], y=p[y], mode="markers", name=system, showlegend=False,
+            marker={"size": 8 + 5 * np.sqrt(p["n"]), "opacity": 0.7},
+            customdata=np.stack([p["n"], p["items"]], axis=-1),
+            hovertemplate=f"{x} = %{{x}}, {y} = %{{y}}<br>%{{customdata[0]}} item(s): %{{customdata[1]}}<extra></extra>",
+        ), row=1, col=k)
+        fig.add_trace(go.Scatter(x=[0, top], y=[0, top], mode="lines", line={"dash": "dot", "color": "grey"},
+                                 hoverinfo="skip", showlegend=False), row=1, col=k)
+        fig.update_xaxes(title_text=f"SEGS by {x}", range=[-1, top], row=1, col=k)
+    fig.update_yaxes(title_text=f"SEGS by {y}", range=[-1, top], row=1, col=1)
+    fig.update_layout(title=title, height=420)
+    return fig
+
+
+def severity_bias_static(paired: pd.DataFrame, x: str = "A", y: str = "B", title: str | None = None):
+    """Static twin of :func:`severity_bias_scatter`."""
+    points = _bias_points(paired, x, y)
+    systems = list(dict.fromkeys(paired["system"]))
+    top = float(max(paired[x].max(), paired[y].max(), 1)) * 1.08
+    fig, axes = plt.subplots(1, len(systems), figsize=(4 * len(systems), 4), sharey=True, squeeze=False)
+    for ax, system in zip(axes[0], systems):
+        p = points[points["system"] == system]
+        ax.scatter(p[x], p[y], s=25 * p["n"], alpha=0.6)
+        ax.plot([0, top], [0, top], ls=":", color="grey")
+        ax.set(title=system, xlabel=f"SEGS by {x}", xlim=(-1, top), ylim=(-1, top))
+    axes[0][0].set_ylabel(f"SEGS by {y}")
+    fig.suptitle(title or "")
+    fig.tight_layout()
+    return fig
