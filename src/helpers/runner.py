@@ -60,7 +60,7 @@ def toc_notebooks(root: Path | None = None) -> list[Path]:
 
 def _hash_tree(h, folder: Path, pattern: str) -> None:
     for f in sorted(folder.rglob(pattern)):
-        if "__pycache__" in f.parts:
+        if "__pycache__" in f.parts or not f.is_file():
             continue
         h.update(str(f.relative_to(folder)).encode())
         h.update(f.read_bytes())
@@ -141,7 +141,10 @@ def stage_book(stage: Path, root: Path) -> None:
         _copy_if_changed(root / name, stage / name)
     for f in (root / "book").rglob("*"):
         if f.is_file():
-            _copy_if_changed(f, stage / f.relative_to(root))
+            rel = f.relative_to(root / "book")
+            # book/_static/* is the book's static folder; Jupyter Book loads every .js/.css in it
+            dest = stage / rel if rel.parts[0] == "_static" else stage / "book" / rel
+            _copy_if_changed(f, dest)
     install_plotly_js(stage / "_static")
 
 
