@@ -85,12 +85,15 @@ def _failure_message(notebook: Path, output: Path, exc: Exception) -> str:
     cell_info = ""
     try:
         nb = json.loads(output.read_text(encoding="utf-8"))
-        for i, cell in enumerate(nb["cells"]):
+        added = {"injected-parameters", "papermill-error-cell-tag"}  # cells papermill inserts
+        source_cells = [c for c in nb["cells"] if not added & set(c.get("metadata", {}).get("tags", []))]
+        for i, cell in enumerate(source_cells, start=1):
             errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
             if errors:
                 first = "".join(cell.get("source", "")).strip().splitlines()
-                cell_info = (f" in cell {i} (execution count {cell.get('execution_count')}, "
-                             f"starting {first[0][:80]!r} )" if first else f" in cell {i}")
+                cell_info = f" in cell {i} of the source notebook (counting from 1)"
+                if first:
+                    cell_info += f", starting {first[0][:80]!r}"
                 cell_info += f": {errors[0].get('ename')}: {errors[0].get('evalue')}"
                 break
     except (OSError, ValueError, KeyError):

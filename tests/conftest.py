@@ -1,0 +1,68 @@
+"""Shared fixtures: small hand-made MetaHOPE workbooks and the built book."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+CATS = ["IMP", "RAM", "MIS", "STL", "PRF", "SEGS"]
+SYSTEMS = ["Google_translate", "GPT_5.4"]
+HEADERS = ["word_id", "sentence", "word", "wordcat"] + [h for s in SYSTEMS for h in [s] + CATS] + ["comments"]
+
+
+def write_workbook(path: Path, rows: list[list], headers: list | None = None, sheet: str = "Sheet1") -> Path:
+    """Write a wide annotation sheet: ``rows`` are lists in header order (None = blank)."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = sheet
+    ws.append(headers or HEADERS)
+    for r in rows:
+        ws.append(r)
+    wb.save(path)
+    return path
+
+
+def row(item, sentence, word, pos, google=(None,) * 5, gpt=(None,) * 5, segs=(None, None)):
+    """One item row: per system a translation, five category cells and a SEGS cell."""
+    return ([item, sentence, word, pos, f"zh-{item}-g", *google, segs[0], f"zh-{item}-p", *gpt, segs[1], None])
+
+
+@pytest.fixture
+def two_annotators(tmp_path):
+    """Three items in two sentences, two systems, annotators A and B.
+
+    Hand-known content: A gives MIS 4 to item i1 for Google and PRF 2 to i3 for GPT;
+    B gives MIS 8 + STL 2 to i1 for Google, RAM 6 to i2 for Google, PRF 2 to i3 for GPT.
+    """
+    a = write_workbook(tmp_path / "A.xlsx", [
+        row("i1", "S one.", "grasp", "V", google=(None, None, 4, None, None)),
+        row("i2", "S one.", "deep", "AJ"),
+        row("i3", "S two.", "bridge", "N", gpt=(None, None, None, None, 2)),
+    ])
+    b = write_workbook(tmp_path / "B.xlsx", [
+        row("i1", "S one.", "grasp", "V", google=(None, None, 8, 2, None), segs=(10, None)),
+        row("i2", "S one.", "deep", "AJ", google=(0, 6, None, None, None)),
+        row("i3", "S two.", "bridge", "N", gpt=(None, None, None, None, "2")),
+    ])
+    return {"A": a, "B": b}
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory):
+    """The whole book built once into a temporary folder, results written there too."""
+    from helpers import runner
+
+    out = tmp_path_factory.mktemp("book")
+    results = out / "results"
+    html = runner.build(jobs=2, output_dir=out, parameters={"results_dir": str(results)})
+    return {"html": html, "results": results, "stage": out / "_build" / "stage"}
+
+
+def chromium_path() -> str | None:
+    for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
+        if os.path.exists(p):
+            return p
+    return None

@@ -1,0 +1,117 @@
+"""Agreement statistics against hand-computed cases and reference implementations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import pearsonr
+from sklearn.metrics import cohen_kappa_score
+
+import krippendorff
+from helpers import agreement as ag
+
+
+def test_weighted_kappa_by_hand():
+    # O: mean squared position difference = (0+1+0+1)/4 = 0.5; E: var 0.6875 + 0.6875 + 0 = 1.375
+    assert ag.weighted_kappa([0, 1, 2, 2], [0, 2, 2, 1]) == pytest.approx(1 - 0.5 / 1.375)  # 7/11
+
+
+def test_weighted_kappa_labels_change_the_weights():
+    # on the severity scale, 10 and 4 are positions 5 and 2: O = 9/2, E = 6.25 + 1 + 2.25 -> 10/19
+    assert ag.weighted_kappa([0, 10], [0, 4], labels=[0, 2, 4, 6, 8, 10]) == pytest.approx(10 / 19)
+    # on the observed values (0, 4, 10) they are positions 2 and 1: O = 1/2, E = 1 + .25 + .25 -> 2/3
+    assert ag.weighted_kappa([0, 10], [0, 4]) == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match="not among the labels"):
+        ag.weighted_kappa([0, 3], [0, 4], labels=[0, 2, 4])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_weighted_kappa_matches_sklearn(seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.choice([0, 2, 4, 6, 8, 10], 40), rng.choice([0, 2, 4, 6, 8, 10], 40)
+    labels = [0, 2, 4, 6, 8, 10]
+    assert ag.weighted_kappa(a, b, labels) == pytest.approx(cohen_kappa_score(a, b, weights="quadratic", labels=labels))
+    assert ag.weighted_kappa(a, b) == pytest.approx(cohen_kappa_score(a, b, weights="quadratic"))
+
+
+def test_interval_alpha_by_hand_and_against_package():
+    a, b = [1, 2, 3], [1, 2, 4]
+    # N = 6, sum of squared deviations 41/6, sum of squared pair differences 1 -> 1 - 5/41
+    assert ag.krippendorff_alpha([a, b]) == pytest.approx(36 / 41)
+    assert ag._interval_alpha_rows(np.array([[a, b]], dtype=float))[0] == pytest.approx(36 / 41)
+    rng = np.random.default_rng(1)
+    data = rng.choice([0, 2, 4, 6, 8, 10], size=(3, 30)).astype(float)
+    assert ag._interval_alpha_rows(data[None])[0] == pytest.approx(
+        krippendorff.alpha(reliability_data=data, level_of_measurement="interval"))
+
+
+def test_alpha_undefined_with_one_value():
+    assert np.isnan(ag.krippendorff_alpha([[0, 0, 0], [0, 0, 0]]))
+
+
+def test_pearson_and_exact_agreement():
+    assert np.isnan(ag.pearson_r([0, 0, 0], [0, 2, 4]))
+    assert ag.pearson_r([1, 2, 3, 5], [2, 1, 4, 4]) == pytest.approx(pearsonr([1, 2, 3, 5], [2, 1, 4, 4])[0])
+    assert ag.exact_agreement([1, 2, 3], [1, 2, 4]) == pytest.approx(200 / 3)
+    assert ag.exact_agreement([1, 2, 3], [1, 2, 3], [1, 0, 3]) == pytest.approx(200 / 3)
+
+
+def _long(values: dict[str, list]) -> pd.DataFrame:
+    return pd.DataFrame([
+        {"group": "g", "item": i, "annotator": r, "score": v}
+        for r, vals in values.items() for i, v in enumerate(vals)
+    ])
+
+
+def test_agreement_table_two_and_three_raters():
+    two = ag.agreement_table(_long({"A": [1, 2, 3], "B": [1, 2, 4]}), by="group", value="score", totals=True).iloc[0]
+    assert two["alpha"] == pytest.approx(36 / 41)
+    assert (two["total_a"], two["total_b"]) == (6, 7)
+    three = _long({"A": [0, 2, 4, 4], "B": [0, 2, 4, 2], "C": [2, 2, 4, 4]})
+    row = ag.agreement_table(three, by="group", value="score").iloc[0]
+    pairs = [([0, 2, 4, 4], [0, 2, 4, 2]), ([0, 2, 4, 4], [2, 2, 4, 4]), ([0, 2, 4, 2], [2, 2, 4, 4])]
+    labels = [0, 2, 4]
+    assert row["weighted_kappa"] == pytest.approx(np.mean([ag.weighted_kappa(x, y, labels) for x, y in pairs]))
+    assert row["exact_agreement"] == pytest.approx(50.0)  # items 1 and 2 only
+    assert row["alpha"] == pytest.approx(krippendorff.alpha(
+        reliability_data=np.array([[0, 2, 4, 4], [0, 2, 4, 2], [2, 2, 4, 4]], float), level_of_measurement="interval"))
+
+
+def test_agreement_table_rejects_missing_scores():
+    df = _long({"A": [1, 2, 3], "B": [1, 2, 4]}).iloc[:-1]
+    with pytest.raises(ValueError, match="without a 'score' from every annotator"):
+        ag.agreement_table(df, by="group", value="score")
+
+
+def test_bootstrap_is_seeded_and_matches_reference_per_resample():
+    rng = np.random.default_rng(7)
+    a = rng.choice([0, 2, 4, 6], 25).astype(float)
+    b = np.clip(a + rng.choice([-2, 0, 2], 25), 0, 6)
+    s1 = ag.bootstrap_samples(a, b, n_boot=50, seed=3)
+    s2 = ag.bootstrap_samples(a, b, n_boot=50, seed=3)
+    pd.testing.assert_frame_equal(s1, s2)
+    idx = ag.resample_indices(25, 50, 3)
+    for k in (0, 17, 49):
+        x, y = a[idx[k]], b[idx[k]]
+        assert s1.loc[k, "alpha"] == pytest.approx(krippendorff.alpha(np.vstack([x, y]), level_of_measurement="interval"))
+        labels = np.unique(np.concatenate([a, b]))
+        assert s1.loc[k, "weighted_kappa"] == pytest.approx(cohen_kappa_score(x, y, weights="quadratic", labels=labels))
+        assert s1.loc[k, "exact_agreement"] == pytest.approx((x == y).mean() * 100)
+
+
+def test_bootstrap_agreement_and_paired_difference():
+    df = _long({"A": [0, 2, 4, 6, 0, 2, 8, 0], "B": [0, 4, 4, 6, 2, 2, 8, 0]})
+    ci = ag.bootstrap_agreement(df, by="group", value="score", n_boot=300, seed=1).set_index("metric")
+    assert (ci["ci_low"] <= ci["estimate"]).all() and (ci["estimate"] <= ci["ci_high"]).all()
+    assert ci.loc["exact_agreement", "estimate"] == pytest.approx(75.0)
+    same = ag.bootstrap_difference(df, df, by="group", value="score", n_boot=200, seed=1)
+    assert (same[["difference", "ci_low", "ci_high"]].abs().max() == 0).all()
+
+
+def test_severity_bias_counts_and_test():
+    paired = pd.DataFrame({"system": ["s"] * 6, "A": [0, 0, 2, 4, 0, 2], "B": [2, 4, 2, 8, 6, 0]})
+    row = ag.severity_bias(paired, "A", "B").iloc[0]
+    assert row["mean_difference"] == pytest.approx(14 / 6)
+    assert (row["share_B_higher"], row["share_A_higher"], row["share_equal"]) == pytest.approx((400 / 6, 100 / 6, 100 / 6))
+    assert 0 < row["p_value"] < 1

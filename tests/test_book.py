@@ -1,0 +1,81 @@
+"""End to end: the book built from the fetched data, its result tables, and its live heatmap."""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+import pytest
+from conftest import chromium_path
+
+from helpers import compare as cp
+
+pytestmark = pytest.mark.slow
+
+TABLES = {
+    "table1_agreement": (["system"], ["system", "alpha", "weighted_kappa", "pearson_r", "exact_agreement",
+                                      "total_a", "total_b"]),
+    "table2_sentence_penalties": (["system"], ["system", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS", "per_sentence"]),
+    "table3_metaphor_penalties": (["system"], ["system", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS", "per_sentence",
+                                               "per_metaphor", "ratio_m_s"]),
+    "table6_per_error_agreement": (["system", "error"], ["system", "error", "alpha", "weighted_kappa", "pearson_r",
+                                                         "exact_agreement"]),
+}
+
+
+@pytest.mark.parametrize("table", sorted(TABLES))
+def test_notebook_01_reproduces_published_table(built_book, table):
+    keys, columns = TABLES[table]
+    path = built_book["results"] / "01_metahope_pilot_v1" / f"{table}.csv"
+    result = pd.read_csv(path)
+    assert list(result.columns) == columns
+    assert list(dict.fromkeys(result["system"])) == ["GoogleMT", "GPT-5.4", "Hunyuan-LLM-7B"]
+    comparison = cp.compare_with_published(result, cp.read_published("metahope_pilot_v1", table), keys)
+    assert comparison["match"].all(), comparison.loc[~comparison["match"]].to_string()
+
+
+def test_rendered_pages_and_offline_plotly(built_book):
+    html = built_book["html"]
+    page = (html / "notebooks" / "01_metahope_pilot_v1.html").read_text(encoding="utf-8")
+    assert "Real data: the study&#39;s released annotations" in page or "Real data: the study's released annotations" in page
+    assert "_static/plotly.min.js" in page and "cdn.plot.ly" not in page
+    assert (html / "_static" / "plotly.min.js").stat().st_size > 1_000_000
+    for doc in ("index.html", "book/rerun.html", "book/data.html"):
+        assert (html / doc).exists(), doc
+
+
+@pytest.mark.browser
+def test_heatmap_is_live_in_headless_chromium(built_book):
+    browser_exe = chromium_path()
+    if browser_exe is None:
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail("REQUIRE_BROWSER is set but Chromium is missing: apt-get install chromium chromium-driver")
+        pytest.skip("Chromium not installed (apt-get install chromium chromium-driver)")
+    from playwright.sync_api import sync_playwright
+
+    page_url = (built_book["html"] / "notebooks" / "01_metahope_pilot_v1.html").resolve().as_uri()
+    outside = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=browser_exe, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 900})
+            page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("file:", "data:", "blob:")) else None)
+            page.goto(page_url)
+            page.wait_for_function("() => window.Plotly && document.querySelectorAll('.js-plotly-plot').length >= 2",
+                                   timeout=20_000)
+            heatmap = page.locator(".js-plotly-plot").first
+            heatmap.scroll_into_view_if_needed()
+            trace_type = page.evaluate("() => document.querySelector('.js-plotly-plot').data[0].type")
+            assert trace_type == "heatmap"
+            assert page.locator(".js-plotly-plot").first.locator("g.hm image").count() == 1  # the drawn heatmap
+            box = heatmap.locator(".nsewdrag").first.bounding_box()
+            # the MIS column (3rd of 5) of the first row (GoogleMT), Table 6 alpha 0.484
+            page.mouse.move(box["x"] + box["width"] * 2.5 / 5, box["y"] + box["height"] * 0.5 / 3)
+            page.wait_for_selector(".hoverlayer .hovertext", timeout=5_000)
+            hover = " ".join(page.locator(".hoverlayer .hovertext").all_text_contents())
+        finally:
+            browser.close()
+    assert "GoogleMT" in hover and "MIS" in hover and "0.484" in hover
+    assert outside == [], f"the page requested resources from outside: {outside}"

@@ -1,0 +1,134 @@
+"""MetaHOPE workbook loading, validation and scoring on small hand-made sheets."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from conftest import HEADERS, row, write_workbook
+
+from helpers import metahope as mh
+from helpers.metahope import AnnotationError
+
+
+def test_read_workbook_tidy_and_blank_is_zero(two_annotators):
+    df = mh.read_workbook(two_annotators["A"], "A")
+    # 3 items x 2 systems x 5 categories
+    assert len(df) == 30
+    assert set(df["system"]) == {"GoogleMT", "GPT-5.4"}
+    assert list(df.columns[:4]) == ["item", "position", "row", "sentence"]
+    nonzero = df[df["severity"] > 0][["item", "system", "category", "severity"]]
+    assert nonzero.astype(str).values.tolist() == [["i1", "GoogleMT", "MIS", "4"], ["i3", "GPT-5.4", "PRF", "2"]]
+    assert df.loc[df["item"] == "i1", "row"].unique().tolist() == [2]
+    assert df.loc[df["item"] == "i3", "translation"].iloc[-1] == "zh-i3-p"
+
+
+@pytest.mark.parametrize("bad, problem", [
+    (7, "severity must be one of 0, 2, 4, 6, 8, 10"),
+    ("major", "severity must be one of"),
+    (4.5, "severity must be one of"),
+    (-2, "severity must be one of"),
+])
+def test_bad_severity_names_file_row_column_cell_value(tmp_path, bad, problem):
+    path = write_workbook(tmp_path / "bad.xlsx", [
+        row("i1", "S.", "w", "N"),
+        row("i2", "S.", "w2", "V", gpt=(None, None, bad, None, None)),
+    ])
+    with pytest.raises(AnnotationError) as err:
+        mh.read_workbook(path, "A")
+    msg = str(err.value)
+    assert "bad.xlsx" in msg and "row 3" in msg and "MIS (GPT_5.4)" in msg
+    # columns: A-D ids, E Google, F-J categories, K SEGS, L GPT, M IMP, N RAM, O MIS
+    assert "cell O3" in msg and repr(bad) in msg and problem in msg
+    assert err.value.row == 3 and err.value.value == bad
+
+
+def test_category_header_typo(tmp_path):
+    headers = list(HEADERS)
+    headers[headers.index("MIS", 10)] = "MIZ"  # in the second system's block
+    path = write_workbook(tmp_path / "typo.xlsx", [row("i1", "S.", "w", "N")], headers=headers)
+    with pytest.raises(AnnotationError) as err:
+        mh.read_workbook(path, "A")
+    msg = str(err.value)
+    assert "typo.xlsx" in msg and "row 1" in msg and "cell O1" in msg and "'MIZ'" in msg and "'MIS'" in msg
+
+
+def test_id_header_must_match(tmp_path):
+    headers = list(HEADERS)
+    headers[2] = "lemma"
+    path = write_workbook(tmp_path / "h.xlsx", [row("i1", "S.", "w", "N")], headers=headers)
+    with pytest.raises(AnnotationError, match=r"cell C1: value 'lemma': header must be 'word' or 'token'"):
+        mh.read_workbook(path, "A")
+
+
+def test_segs_must_equal_sum(tmp_path):
+    path = write_workbook(tmp_path / "s.xlsx", [row("i1", "S.", "w", "N", google=(2, None, 4, None, None), segs=(8, None))])
+    with pytest.raises(AnnotationError, match=r"row 2, column 'SEGS \(Google_translate\)', cell K2: value 8: SEGS must"):
+        mh.read_workbook(path, "A")
+
+
+def test_row_without_id_and_duplicate_id(tmp_path):
+    path = write_workbook(tmp_path / "n.xlsx", [row("i1", "S.", "w", "N"), row(None, "S.", "w", "N")])
+    with pytest.raises(AnnotationError, match=r"row 3, column 'word_id', cell A3: value None: row has content but no word_id"):
+        mh.read_workbook(path, "A")
+    path = write_workbook(tmp_path / "d.xlsx", [row("i1", "S.", "w", "N"), row("i1", "S.", "w", "N")])
+    with pytest.raises(AnnotationError, match=r"row 3.*value 'i1': duplicate word_id \(first on row 2\)"):
+        mh.read_workbook(path, "A")
+
+
+def test_blank_rows_between_items_are_skipped_and_listed(tmp_path):
+    path = write_workbook(tmp_path / "b.xlsx", [row("i1", "S.", "w", "N"), [None] * len(HEADERS), row("i2", "S.", "v", "V")])
+    df = mh.read_workbook(path, "A")
+    assert df["item"].unique().tolist() == ["i1", "i2"]
+    assert df.attrs["skipped_rows"] == [3]
+
+
+def test_load_study_requires_same_items_in_same_order(tmp_path, two_annotators):
+    study = mh.load_study(two_annotators)
+    assert set(study["annotator"]) == {"A", "B"} and len(study) == 60
+    swapped = write_workbook(tmp_path / "C.xlsx", [
+        row("i2", "S one.", "deep", "AJ"), row("i1", "S one.", "grasp", "V"), row("i3", "S two.", "bridge", "N"),
+    ])
+    with pytest.raises(AnnotationError) as err:
+        mh.load_study({"A": two_annotators["A"], "C": swapped})
+    msg = str(err.value)
+    assert "C.xlsx" in msg and "row 2" in msg and "word_id" in msg and "'i2'" in msg and "should be 'i1'" in msg
+    short = write_workbook(tmp_path / "D.xlsx", [row("i1", "S one.", "grasp", "V"), row("i2", "S one.", "deep", "AJ")])
+    with pytest.raises(AnnotationError, match=r"D.xlsx.*sheet ends early: item 'i3'"):
+        mh.load_study({"A": two_annotators["A"], "D": short})
+
+
+def test_clean_sentence_drops_annotator_notes():
+    assert mh.clean_sentence("A spanner in the works => A spanner in the works.") == "A spanner in the works"
+    assert mh.clean_sentence("Prices will soar next year. (soar)") == "Prices will soar next year."
+    assert mh.clean_sentence("He said (quietly) no.") == "He said (quietly) no."
+
+
+def test_segment_scores_and_penalty_summary_by_hand(two_annotators):
+    study = mh.load_study(two_annotators)
+    segs = mh.segment_scores(study)
+    b_google = segs[(segs["annotator"] == "B") & (segs["system"] == "GoogleMT")].set_index("item")["SEGS"]
+    assert b_google.to_dict() == {"i1": 10, "i2": 6, "i3": 0}  # 8+2, 6, nothing
+    summary = mh.penalty_summary(study[study["annotator"] == "B"])
+    google = summary.set_index("system").loc["GoogleMT"]
+    # 16 points over 2 distinct sentences and 3 items
+    assert (google["MIS"], google["STL"], google["RAM"], google["SEGS"]) == (8, 2, 6, 16)
+    assert google["per_sentence"] == pytest.approx(8.0) and google["per_metaphor"] == pytest.approx(16 / 3)
+    assert mh.penalty_summary(study[study["annotator"] == "B"], n_sentences=4).set_index("system").loc[
+        "GoogleMT", "per_sentence"] == pytest.approx(4.0)
+    with pytest.raises(ValueError, match="one annotator"):
+        mh.penalty_summary(study)
+
+
+def test_weights_hope_exponential(two_annotators):
+    study = mh.apply_weights(mh.load_study(two_annotators), "hope")
+    segs = mh.segment_scores(study, value="penalty")
+    b = segs[(segs["annotator"] == "B") & (segs["system"] == "GoogleMT")].set_index("item")["SEGS"]
+    assert b.to_dict() == {"i1": 8 + 1, "i2": 4, "i3": 0}  # severe 8 -> 8, minor 2 -> 1, major 6 -> 4
+    with pytest.raises(ValueError, match="lacks penalties"):
+        mh.apply_weights(study, {0: 0, 2: 1})
+
+
+def test_metaphor_share():
+    epm = pd.DataFrame({"system": ["X", "Y"], "SEGS": [3, 0]})
+    eps = pd.DataFrame({"system": ["X", "Y"], "SEGS": [4, 5]})
+    assert mh.metaphor_share(epm, eps)["ratio_m_s"].tolist() == [0.75, 0.0]
