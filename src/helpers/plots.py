@@ -21,6 +21,8 @@ import plotly.graph_objects as go
 import seaborn as sns
 from plotly.subplots import make_subplots
 
+from . import paths
+
 PLOTLY_JS = "plotly.min.js"
 
 
@@ -145,3 +147,13 @@ def severity_bias_static(paired: pd.DataFrame, x: str = "A", y: str = "B", title
     fig.suptitle(title or "")
     fig.tight_layout()
     return fig
+
+
+def save_static(fig, results_dir, notebook: str, name: str) -> list[Path]:
+    """Save a static (matplotlib) figure as PNG and SVG next to the notebook's result tables."""
+    folder = paths.resolve_output(results_dir) / notebook
+    folder.mkdir(parents=True, exist_ok=True)
+    out = [folder / f"{name}.png", folder / f"{name}.svg"]
+    fig.savefig(out[0], dpi=200, bbox_inches="tight")
+    fig.savefig(out[1], bbox_inches="tight")
+    return out
