@@ -306,3 +306,82 @@ def severity_bias(paired: pd.DataFrame, x: str, y: str, by: str = "system") -> p
                        rank_biserial=float(w["RBC"].iloc[0]))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- k raters (pilot v2)
+
+
+def k_rater_agreement(
+    scores: pd.DataFrame,
+    by: str | Sequence[str],
+    value: str,
+    rater: str = "annotator",
+    item: str = "item",
+    labels: Sequence | None = None,
+    level: str = "ordinal",
+) -> pd.DataFrame:
+    """Agreement among any number of raters (k ≥ 2), the columns of MetaHOPE Tables 7–11.
+
+    Returns ``by…, n_items, n_raters, <level>_alpha, mean_weighted_kappa,
+    exact_score_agreement, exact_presence_agreement``:
+
+    * α at ``level`` (default ordinal) over all raters, missing ratings allowed;
+    * the mean over rater pairs of quadratic-weighted κ, each pair on the items both rated
+      (labels: ``labels`` or the values observed in the group);
+    * exact score agreement: percent of items (rated by ≥ 2 raters) where every rating is equal;
+    * exact presence agreement: the same for "any error" (value > 0) versus none.
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    rows = []
+    for key, group in scores.groupby(by, sort=False, observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        wide = group.pivot_table(index=item, columns=rater, values=value, aggfunc="first", observed=True, sort=False)
+        data = wide.to_numpy(dtype=float)  # items × raters, NaN = not rated
+        group_labels = np.asarray(labels if labels is not None else np.unique(data[~np.isnan(data)]), dtype=float)
+        kappas = []
+        for i, j in combinations(range(data.shape[1]), 2):
+            both = ~np.isnan(data[:, i]) & ~np.isnan(data[:, j])
+            if both.sum() >= 2:
+                kappas.append(weighted_kappa(data[both, i], data[both, j], group_labels))
+        rated = (~np.isnan(data)).sum(axis=1) >= 2
+        present = data[rated]
+        same = np.array([np.unique(r[~np.isnan(r)]).size == 1 for r in present])
+        same_presence = np.array([np.unique(r[~np.isnan(r)] > 0).size == 1 for r in present])
+        rows.append({
+            **dict(zip(by, key)), "n_items": int(rated.sum()), "n_raters": data.shape[1],
+            f"{level}_alpha": krippendorff_alpha(data.T, level=level, value_domain=group_labels),
+            "mean_weighted_kappa": float(np.mean(kappas)) if kappas else np.nan,
+            "exact_score_agreement": float(same.mean() * 100) if len(same) else np.nan,
+            "exact_presence_agreement": float(same_presence.mean() * 100) if len(same) else np.nan,
+        })
+    return pd.DataFrame(rows)
+
+
+def icc_table(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: str = "annotator",
+              item: str = "item") -> pd.DataFrame:
+    """Two-way random-effects ICCs per group with ``pingouin.intraclass_corr``.
+
+    ICC(2,1) is the reliability of a single rater, ICC(2,k) of the mean of the k raters
+    (Shrout & Fleiss 1979). Items not rated by every rater are dropped (pingouin's
+    ``nan_policy="omit"``). Returns ``by…, n_items, n_raters, icc2_1, icc2_1_ci_low,
+    icc2_1_ci_high, icc2_k, icc2_k_ci_low, icc2_k_ci_high``.
+    """
+    import pingouin as pg
+
+    by = [by] if isinstance(by, str) else list(by)
+    rows = []
+    for key, group in scores.groupby(by, sort=False, observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        data = group[[item, rater, value]].copy()
+        data[value] = data[value].astype(float)
+        res = pg.intraclass_corr(data=data, targets=item, raters=rater, ratings=value, nan_policy="omit"
+                                 ).set_index("Type")
+        row = {**dict(zip(by, key)), "n_items": int(data[item].nunique()), "n_raters": int(data[rater].nunique())}
+        # pingouin names them ICC(A,1)/ICC(A,k) (absolute agreement), older releases ICC2/ICC2k
+        ci_col = "CI95" if "CI95" in res.columns else "CI95%"
+        for name, kinds in (("icc2_1", ("ICC(A,1)", "ICC2")), ("icc2_k", ("ICC(A,k)", "ICC2k"))):
+            kind = next(k for k in kinds if k in res.index)
+            row[name] = float(res.loc[kind, "ICC"])
+            row[f"{name}_ci_low"], row[f"{name}_ci_high"] = (float(v) for v in res.loc[kind, ci_col])
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -385,3 +385,236 @@ def _in_system_order(frame: pd.DataFrame, tidy: pd.DataFrame, by: list[str]) -> 
     """Sort ``frame`` by ``by``, systems in the order the workbook lists them."""
     order = {s: i for i, s in enumerate(tidy["system"].unique())}
     return frame.sort_values(by, key=lambda col: col.map(order) if col.name == "system" else col).reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- parts of speech
+
+#: Paper appendix D.1 keeps metaphorically used nouns, verbs, adjectives and adverbs and
+#: normalises corpus-specific tags into three classes. These are the default mappings of
+#: the tags found in VUAMC (N, V, AJ, AV, combined tags such as "V+AV") and PSUCMC (PKU /
+#: ICTCLAS tags such as n, v, a, vn, vg, i). The paper decided doubtful cases by the word's
+#: syntactic function in context; tags whose function varies (idioms ``i``, fixed
+#: expressions ``l``) map to "other" until an override says otherwise.
+POS_CLASSES: dict[str, str] = {
+    # English (VUAMC)
+    "N": "noun", "V": "verb", "AJ": "adjective-adverb", "AV": "adjective-adverb",
+    # Chinese (PSUCMC, PKU tag set)
+    "n": "noun", "ng": "noun", "nr": "noun", "ns": "noun", "nt": "noun", "nz": "noun", "vn": "noun",
+    "an": "noun", "f": "noun", "s": "noun", "t": "noun", "j": "noun",
+    "v": "verb", "vg": "verb", "vd": "verb", "vi": "verb", "vl": "verb", "vx": "verb",
+    "a": "adjective-adverb", "ag": "adjective-adverb", "ad": "adjective-adverb", "d": "adjective-adverb",
+    "dg": "adjective-adverb", "b": "adjective-adverb", "z": "adjective-adverb",
+}
+
+
+def pos_class(tag) -> str:
+    """Normalised class of one POS tag (see :data:`POS_CLASSES`).
+
+    Combined English tags take the class of their first part ("V+AV" -> verb, "N+N" -> noun).
+    Unknown tags give "other".
+    """
+    if _blank(tag):
+        return "other"
+    tag = str(tag).strip()
+    head = tag.split("+")[0].strip()
+    return POS_CLASSES.get(tag, POS_CLASSES.get(head, "other"))
+
+
+def normalise_pos(tidy: pd.DataFrame, overrides: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Add ``pos_class`` (noun / verb / adjective-adverb / other) beside the original ``pos``.
+
+    ``overrides`` maps item ids to a class, for the decisions appendix D.1 makes by
+    syntactic function in context (e.g. an idiom used as a predicate -> verb).
+    """
+    allowed = {"noun", "verb", "adjective-adverb", "other"}
+    bad = {k: v for k, v in (overrides or {}).items() if v not in allowed}
+    if bad:
+        raise ValueError(f"POS overrides must be one of {sorted(allowed)}; got {bad}")
+    out = tidy.copy()
+    out["pos_class"] = out["pos"].map(pos_class)
+    if overrides:
+        hit = out["item"].isin(list(overrides))
+        out.loc[hit, "pos_class"] = out.loc[hit, "item"].map(overrides)
+    return out
+
+
+# --------------------------------------------------------------------------- error profiles
+
+
+def error_profile(tidy: pd.DataFrame, by: str | list[str] = ("system", "annotator"), value: str = "severity"
+                  ) -> pd.DataFrame:
+    """How often and how badly each group errs (paper RQ-2).
+
+    One row per group of ``by`` with ``n_items``, the summed penalty per category, their
+    total ``SEGS``, ``items_with_error`` (percent of items with any non-zero category) and
+    ``mean_penalty`` (SEGS per item, i.e. per metaphor). ``by`` may include ``direction``
+    or ``pos_class`` when those columns exist.
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    keys = ["item"] + [k for k in by if k != "item"]
+    wide = tidy.pivot_table(index=keys, columns="category", values=value, aggfunc="sum", observed=False, sort=False)
+    wide = wide.reindex(columns=list(CATEGORIES), fill_value=0).reset_index()
+    wide.columns.name = None
+    wide["SEGS"] = wide[list(CATEGORIES)].sum(axis=1)
+    grouped = wide.groupby(by, sort=False, observed=True)
+    out = grouped[list(CATEGORIES) + ["SEGS"]].sum()
+    out.insert(0, "n_items", grouped.size())
+    out["items_with_error"] = grouped["SEGS"].apply(lambda s: (s > 0).mean() * 100)
+    out["mean_penalty"] = out["SEGS"] / out["n_items"]
+    return out.reset_index()
+
+
+# --------------------------------------------------------------------------- interchange formats
+
+LONG_COLUMNS = ["item", "system", "annotator", "category", "severity"]
+LONG_OPTIONAL = ["sentence", "metaphor", "pos", "translation"]
+
+
+def to_long(tidy: pd.DataFrame) -> pd.DataFrame:
+    """The interchange long format: one row per (item, system, annotator, category)."""
+    cols = LONG_COLUMNS[:4] + [c for c in LONG_OPTIONAL if c in tidy.columns] + ["severity"]
+    out = tidy[cols].copy()
+    out["category"] = out["category"].astype(str)
+    return out
+
+
+def read_long(path: str | os.PathLike) -> pd.DataFrame:
+    """Read a long-format CSV (``item, system, annotator, category, severity`` + optional
+    ``sentence, metaphor, pos, translation``) into the tidy frame :func:`read_workbook` gives.
+
+    Errors name the file, the CSV line, the column and the value.
+    """
+    path = Path(path)
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in LONG_COLUMNS if c not in raw.columns]
+    if missing:
+        raise AnnotationError(path, f"missing column(s) {missing}; the long format needs {LONG_COLUMNS}", row=1)
+    records = []
+    for i, r in raw.iterrows():
+        line = i + 2
+        if r["category"].strip() not in CATEGORIES:
+            raise AnnotationError(path, f"category must be one of {', '.join(CATEGORIES)}", row=line,
+                                  column="category", value=r["category"])
+        for col in ("item", "system", "annotator"):
+            if not r[col].strip():
+                raise AnnotationError(path, f"{col} is empty", row=line, column=col, value=r[col])
+        rec = {c: r[c].strip() for c in ("item", "system", "annotator", "category")}
+        rec["severity"] = parse_severity(r["severity"], file=path, row=line, column="severity")
+        for c in LONG_OPTIONAL:
+            rec[c] = r[c] if c in raw.columns else ""
+        records.append(rec)
+    df = pd.DataFrame.from_records(records)
+    dup = df.duplicated(["item", "system", "annotator", "category"], keep=False)
+    if dup.any():
+        first = df[dup].iloc[0]
+        raise AnnotationError(path, "the same (item, system, annotator, category) appears twice",
+                              row=int(df[dup].index[0]) + 2, column="item", value=first["item"])
+    return _finish_long(df, path)
+
+
+def _finish_long(df: pd.DataFrame, source) -> pd.DataFrame:
+    """Complete missing categories with 0 and add ``position`` in first-seen item order."""
+    order = {item: k for k, item in enumerate(dict.fromkeys(df["item"]))}
+    info = df.drop_duplicates("item").set_index("item")
+    full = pd.MultiIndex.from_product(
+        [list(order), list(dict.fromkeys(df["system"])), list(dict.fromkeys(df["annotator"])), list(CATEGORIES)],
+        names=["item", "system", "annotator", "category"])
+    sev = df.set_index(["item", "system", "annotator", "category"])["severity"].reindex(full, fill_value=0)
+    out = sev.reset_index()
+    out["position"] = out["item"].map(order)
+    for c in LONG_OPTIONAL:
+        out[c] = out["item"].map(info[c]) if c in info.columns else ""
+    trans = df.drop_duplicates(["item", "system"]).set_index(["item", "system"])["translation"]
+    out["translation"] = [trans.get((i, s), "") for i, s in zip(out["item"], out["system"])]
+    out["sentence"] = out["sentence"].map(clean_sentence)
+    out["row"] = out["position"] + 2
+    out["category"] = pd.Categorical(out["category"], categories=list(CATEGORIES), ordered=True)
+    out = out[["item", "position", "row", "sentence", "metaphor", "pos", "system", "translation",
+               "annotator", "category", "severity"]]
+    out.attrs.update(source=str(source), sheet=None, skipped_rows=[])
+    return out
+
+
+MQM_COLUMNS = ["system", "doc", "doc_seg_id", "global_seg_id", "rater", "source", "target", "category",
+               "severity", "metadata"]
+
+
+def write_mqm_tsv(tidy: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """Write MQM/Marot-style TSV: one row per error (non-zero category), ``No-error`` rows
+    for items a rater found clean, so every (item, system, rater) is represented.
+
+    ``doc`` is the item id up to its last ``_`` (VUAMC fragment + sentence, PSUCMC
+    segment), ``severity`` is the MetaHOPE level name, and ``metadata`` is JSON with the
+    item id, metaphor word, POS and numeric severity, so nothing is lost on the way back.
+    """
+    import json
+
+    path = Path(path)
+    rows = []
+    for (item, system, rater), g in tidy.groupby(["item", "system", "annotator"], sort=False, observed=True):
+        first = g.iloc[0]
+        base = {"system": system, "doc": str(item).rsplit("_", 1)[0], "doc_seg_id": int(first["position"]) + 1,
+                "global_seg_id": int(first["position"]) + 1, "rater": rater, "source": first["sentence"],
+                "target": first["translation"]}
+        meta = {"item": item, "metaphor": first["metaphor"], "pos": first["pos"]}
+        errors = g[g["severity"] > 0]
+        if errors.empty:
+            rows.append({**base, "category": "No-error", "severity": "No-error",
+                         "metadata": json.dumps({**meta, "metahope_severity": 0}, ensure_ascii=False)})
+        for _, e in errors.iterrows():
+            rows.append({**base, "category": str(e["category"]), "severity": SEVERITY_NAMES[int(e["severity"])],
+                         "metadata": json.dumps({**meta, "metahope_severity": int(e["severity"])}, ensure_ascii=False)})
+    frame = pd.DataFrame(rows, columns=MQM_COLUMNS)
+    for col in ("source", "target"):  # TSV cannot hold tabs or newlines inside a field
+        frame[col] = frame[col].astype(str).str.replace(r"[\t\r\n]+", " ", regex=True)
+    frame.to_csv(path, sep="\t", index=False)
+    return path
+
+
+def read_mqm_tsv(path: str | os.PathLike) -> pd.DataFrame:
+    """Read MQM/Marot-style TSV into the tidy frame.
+
+    Severity may be a MetaHOPE level name (minor … critical), a number on the 0–10 scale or
+    ``No-error``; categories must be MetaHOPE's (``IMP`` …; a prefix such as
+    ``MetaHOPE/MIS`` is accepted) or ``No-error``. Items come from ``metadata.item`` when
+    present, else from ``doc`` + ``global_seg_id``.
+    """
+    import json
+
+    path = Path(path)
+    raw = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    missing = [c for c in MQM_COLUMNS[:9] if c not in raw.columns]
+    if missing:
+        raise AnnotationError(path, f"missing column(s) {missing}", row=1)
+    by_name = {name: level for level, name in SEVERITY_NAMES.items()}
+    records = []
+    for i, r in raw.iterrows():
+        line = i + 2
+        meta = {}
+        if r.get("metadata", "").strip():
+            try:
+                meta = json.loads(r["metadata"])
+            except ValueError:
+                raise AnnotationError(path, "metadata is not JSON", row=line, column="metadata", value=r["metadata"])
+        item = str(meta.get("item") or f"{r['doc']}_{r['global_seg_id']}")
+        category = r["category"].strip().split("/")[-1]
+        sev_text = r["severity"].strip()
+        if category.lower() in ("no-error", "no_error") or sev_text.lower() in ("no-error", "no_error"):
+            severity, category = 0, None
+        elif category not in CATEGORIES:
+            raise AnnotationError(path, f"category must be one of {', '.join(CATEGORIES)} or No-error", row=line,
+                                  column="category", value=r["category"])
+        elif sev_text.lower() in by_name:
+            severity = by_name[sev_text.lower()]
+        else:
+            severity = parse_severity(sev_text, file=path, row=line, column="severity")
+        base = {"item": item, "system": r["system"], "annotator": r["rater"], "sentence": r["source"],
+                "translation": r["target"], "metaphor": meta.get("metaphor", ""), "pos": meta.get("pos", "")}
+        cats = [category] if category else list(CATEGORIES)
+        for c in cats:
+            records.append({**base, "category": c, "severity": severity if category else 0})
+    df = pd.DataFrame.from_records(records)
+    df = df.groupby(["item", "system", "annotator", "category"], sort=False, as_index=False).agg(
+        severity=("severity", "max"), sentence=("sentence", "first"), translation=("translation", "first"),
+        metaphor=("metaphor", "first"), pos=("pos", "first"))
+    return _finish_long(df, path)
