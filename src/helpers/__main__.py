@@ -44,7 +44,27 @@ def main(argv: list[str] | None = None) -> int:
                        help="papermill parameter; VALUE is YAML (numbers, lists, mappings)")
     p_run.add_argument("--output", help="executed copy (default: runs/<stem>-<time>.ipynb)")
 
+    p_tpl = sub.add_parser("template", help="write blank annotation workbooks, one per annotator")
+    p_tpl.add_argument("framework", choices=["metahope"])
+    p_tpl.add_argument("--items", required=True, help="items CSV (word_id, sentence, word, pos, one column per "
+                       "system) or a workbook in the released layout")
+    p_tpl.add_argument("--systems", required=True, help="comma-separated system columns, e.g. A,B,C")
+    p_tpl.add_argument("--annotators", required=True, help="a number (names A, B, ...) or comma-separated names")
+    p_tpl.add_argument("--out", required=True, help="folder for metahope_<annotator>.xlsx")
+
     args = parser.parse_args(argv)
+    if args.command == "template":
+        from .template import write_templates
+
+        try:
+            written = write_templates(paths.resolve_input(args.items), args.systems.split(","), args.annotators,
+                                      args.out)
+        except (ValueError, FileNotFoundError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        for w in written:
+            print(w)
+        return 0
     if args.command == "fetch":
         from .fetch import FetchError, fetch_all
 

@@ -89,3 +89,19 @@ def save_table(table: pd.DataFrame, results_dir: str | os.PathLike, notebook: st
     out = folder / f"{name}.csv"
     table.to_csv(out, index=False)
     return out
+
+
+def beside_published(table: pd.DataFrame, published: pd.DataFrame, keys: Sequence[str], label: str
+                     ) -> pd.DataFrame:
+    """Published values next to this run's, column by column, *without* a difference or a
+    match verdict: for runs on other data (e.g. a simulation), where agreement with the
+    paper would mean nothing. Columns are (column, "published") and (column, ``label``).
+    """
+    keys = list(keys)
+    pub = published.set_index(keys).replace({"NA": np.nan}).astype(float)
+    run = table.set_index(keys)
+    parts = {}
+    for column in pub.columns:
+        parts[(column, "published")] = pub[column]
+        parts[(column, label)] = run[column].reindex(pub.index) if column in run.columns else np.nan
+    return pd.DataFrame(parts)

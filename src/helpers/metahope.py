@@ -52,6 +52,8 @@ PILOT_V1_FILES = {
     "B": "VUAMC_pilot20__translation_aligned_annotated_annotator-B.xlsx",
 }
 PILOT_V1_SENTENCE_FILE = "Copy_VUAMC_pilot20__translation_aligned_with_full_sentence-level_error.xlsx"
+#: Released ZH->EN pilot sheet (PSUCMC news, 32 MRWs): one annotator, not named in the paper.
+PILOT_ZH_EN_FILE = "PSUCMC_pilot20__translation_aligned_annotated.xlsx"
 
 
 class AnnotationError(ValueError):
@@ -297,6 +299,11 @@ def load_study(
 def pilot_v1_files() -> dict[str, Path]:
     """The released EN->ZH pilot v1 annotator sheets (A, B), fetched by ``python -m helpers fetch``."""
     return {a: paths.released_file(METAHOPE_REPO, f) for a, f in PILOT_V1_FILES.items()}
+
+
+def pilot_zh_en_file() -> Path:
+    """The released ZH->EN pilot sheet (one annotator), fetched by ``python -m helpers fetch``."""
+    return paths.released_file(METAHOPE_REPO, PILOT_ZH_EN_FILE)
 
 
 def pilot_v1_sentence_file() -> Path:
@@ -618,3 +625,58 @@ def read_mqm_tsv(path: str | os.PathLike) -> pd.DataFrame:
         severity=("severity", "max"), sentence=("sentence", "first"), translation=("translation", "first"),
         metaphor=("metaphor", "first"), pos=("pos", "first"))
     return _finish_long(df, path)
+
+
+def load_annotations(spec) -> pd.DataFrame:
+    """Annotations from whatever a notebook parameter holds.
+
+    * ``{annotator: workbook}`` or a list of workbooks (annotator = file name without
+      suffix): :func:`load_study`;
+    * a ``.csv`` path: the long format (:func:`read_long`);
+    * a ``.tsv`` path: MQM/Marot-style TSV (:func:`read_mqm_tsv`).
+    """
+    if isinstance(spec, Mapping):
+        return load_study(spec)
+    if isinstance(spec, (list, tuple)):
+        named = {Path(p).stem: p for p in spec}
+        if len(named) != len(spec):
+            raise ValueError(f"two workbooks share a file name, so annotators cannot be named by it: {spec}")
+        return load_study(named)
+    path = paths.resolve_input(spec)
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return read_long(path)
+    if suffix in (".tsv", ".txt"):
+        return read_mqm_tsv(path)
+    raise ValueError(f"{path}: pass one workbook per annotator as a list or mapping, or a long .csv / MQM .tsv file")
+
+
+def disagreement_anatomy(example: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Where annotators of one item part ways: detection, category and severity.
+
+    ``example`` has one row per (annotator, category) with ``severity``. Returns
+    ``scores`` (annotator × category with totals and whether any error was detected),
+    ``pairwise`` (annotator × annotator: |difference of totals|, and the number of
+    categories on which they disagree whether there is an error) and ``categories``
+    (per category: how many annotators used it and the severities they gave).
+    """
+    wide = example.pivot_table(index="annotator", columns="category", values="severity", aggfunc="sum",
+                               observed=False, sort=False).reindex(columns=list(CATEGORIES), fill_value=0)
+    wide.columns = [str(c) for c in wide.columns]
+    scores = wide.copy()
+    scores["total"] = wide.sum(axis=1)
+    scores["detected"] = scores["total"] > 0
+    names = list(wide.index)
+    flags = wide > 0
+    total_gap = pd.DataFrame([[abs(scores.loc[a, "total"] - scores.loc[b, "total"]) for b in names] for a in names],
+                             index=names, columns=names)
+    category_gap = pd.DataFrame([[int((flags.loc[a] != flags.loc[b]).sum()) for b in names] for a in names],
+                                index=names, columns=names)
+    pairwise = pd.concat({"total_difference": total_gap, "categories_disagreeing": category_gap}, axis=1)
+    categories = pd.DataFrame({
+        "annotators_using_it": flags.sum(axis=0),
+        "severities_given": [", ".join(f"{a}={int(wide.loc[a, c])}" for a in names if wide.loc[a, c] > 0)
+                             for c in wide.columns],
+    })
+    return {"scores": scores.reset_index(), "pairwise": pairwise, "categories": categories.rename_axis("category")
+            .reset_index()}

@@ -157,3 +157,81 @@ def save_static(fig, results_dir, notebook: str, name: str) -> list[Path]:
     fig.savefig(out[0], dpi=200, bbox_inches="tight")
     fig.savefig(out[1], bbox_inches="tight")
     return out
+
+
+def _per_item(profile: pd.DataFrame) -> pd.DataFrame:
+    """Category penalties of :func:`helpers.metahope.error_profile` divided by the items."""
+    from .metahope import CATEGORIES
+
+    long = profile.melt(id_vars=[c for c in profile.columns if c not in CATEGORIES], value_vars=list(CATEGORIES),
+                        var_name="category", value_name="penalty")
+    long["per_item"] = long["penalty"] / long["n_items"]
+    return long
+
+
+def error_profile_bars(profile: pd.DataFrame, panel: str = "direction", title: str | None = None) -> go.Figure:
+    """Mean penalty per metaphor, stacked by error category, one bar per system (and
+    annotator), one panel per value of ``panel``. Hover gives the category's share."""
+    long = _per_item(profile)
+    panels = list(dict.fromkeys(long[panel]))
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=panels, shared_yaxes=True)
+    colours = dict(zip(["IMP", "RAM", "MIS", "STL", "PRF"], ["#4c72b0", "#dd8452", "#c44e52", "#8172b3", "#55a868"]))
+    label = long["system"] + (" · " + long["annotator"].astype(str) if "annotator" in long else "")
+    long = long.assign(bar=label)
+    for k, p in enumerate(panels, start=1):
+        sub = long[long[panel] == p]
+        for cat, colour in colours.items():
+            c = sub[sub["category"] == cat]
+            fig.add_trace(go.Bar(x=c["bar"], y=c["per_item"], name=cat, marker_color=colour, legendgroup=cat,
+                                 showlegend=k == 1, customdata=np.stack([c["penalty"], c["n_items"]], axis=-1),
+                                 hovertemplate=f"{cat}: %{{y:.2f}} per metaphor<br>%{{customdata[0]}} points over "
+                                               "%{customdata[1]} items<extra>%{x}</extra>"), row=1, col=k)
+    fig.update_layout(barmode="stack", title=title, height=460, legend_title_text="error")
+    fig.update_yaxes(title_text="mean penalty per metaphor", row=1, col=1)
+    return fig
+
+
+def error_profile_static(profile: pd.DataFrame, panel: str = "direction", title: str | None = None):
+    """Static twin of :func:`error_profile_bars`."""
+    long = _per_item(profile)
+    long["bar"] = long["system"] + (" · " + long["annotator"].astype(str) if "annotator" in long else "")
+    panels = list(dict.fromkeys(long[panel]))
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), sharey=True, squeeze=False)
+    for ax, p in zip(axes[0], panels):
+        table = long[long[panel] == p].pivot_table(index="bar", columns="category", values="per_item", sort=False)
+        table[[c for c in ["IMP", "RAM", "MIS", "STL", "PRF"] if c in table]].plot.bar(stacked=True, ax=ax,
+                                                                                      legend=ax is axes[0][-1])
+        ax.set(title=p, xlabel="", ylabel="mean penalty per metaphor")
+        ax.tick_params(axis="x", labelrotation=30)
+    fig.suptitle(title or "")
+    fig.tight_layout()
+    return fig
+
+
+def sweep_lines(sweeps: pd.DataFrame, metric_label: str, title: str | None = None) -> go.Figure:
+    """One panel per simulation knob: the agreement metric as the knob changes."""
+    knobs = list(dict.fromkeys(sweeps["knob"]))
+    fig = make_subplots(rows=1, cols=len(knobs), subplot_titles=knobs, shared_yaxes=True)
+    for k, knob in enumerate(knobs, start=1):
+        s = sweeps[sweeps["knob"] == knob]
+        fig.add_trace(go.Scatter(x=s["value"], y=s["metric"], mode="lines+markers", showlegend=False,
+                                 hovertemplate=f"{knob} = %{{x}}<br>{metric_label} = %{{y:.3f}}<extra></extra>"),
+                      row=1, col=k)
+        fig.update_xaxes(title_text=knob, row=1, col=k)
+    fig.update_yaxes(title_text=metric_label, row=1, col=1)
+    fig.update_layout(title=title, height=380)
+    return fig
+
+
+def sweep_static(sweeps: pd.DataFrame, metric_label: str, title: str | None = None):
+    """Static twin of :func:`sweep_lines`."""
+    knobs = list(dict.fromkeys(sweeps["knob"]))
+    fig, axes = plt.subplots(1, len(knobs), figsize=(4 * len(knobs), 3.5), sharey=True, squeeze=False)
+    for ax, knob in zip(axes[0], knobs):
+        s = sweeps[sweeps["knob"] == knob]
+        ax.plot(s["value"], s["metric"], marker="o")
+        ax.set(title=knob, xlabel=knob)
+    axes[0][0].set_ylabel(metric_label)
+    fig.suptitle(title or "")
+    fig.tight_layout()
+    return fig

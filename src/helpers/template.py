@@ -1,0 +1,183 @@
+"""Blank MetaHOPE annotation workbooks for a class (or any annotation team).
+
+``python -m helpers template metahope --items ITEMS --systems A,B,C --annotators N --out DIR``
+writes one workbook per annotator in the released layout, so that filled-in sheets load
+back with :func:`helpers.metahope.load_study` and the chapters run on them unchanged.
+
+* sheet ``Annotation`` (first): one row per metaphor item with id, source sentence,
+  metaphor word, POS and, per system, its translation, then the five category cells with
+  a dropdown restricted to 0/2/4/6/8/10 and a ``SEGS`` formula; a comments column;
+* sheet ``Guidelines``: the five categories, the severity scale and the decision steps,
+  written for this book after the paper's annotation procedure (§3, appendix I).
+
+``ITEMS`` is a CSV with ``word_id`` (or ``item``), ``sentence``, ``word`` (or ``token``,
+``metaphor``), ``pos`` (or ``wordcat``, ``POS``) and one column per system holding its
+translation, or a workbook in the released layout whose translations are reused.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from .metahope import CATEGORIES, SEVERITY_LEVELS, read_workbook
+
+CATEGORY_GUIDE = [
+    ("IMP", "Impact",
+     "The metaphor's meaning gets across, but its force or emphasis does not: it is rendered so literally that it "
+     "no longer lands, or a change of structure (voice, word order, a dropped agent) shifts what the sentence puts "
+     "in the foreground."),
+    ("RAM", "Required adaptation missing",
+     "The target language needs its own image or idiom here, and the translation keeps the foreign image or falls "
+     "back on a flat paraphrase where an adaptation was called for."),
+    ("MIS", "Mistranslation",
+     "The figurative meaning is misread or lost: a reader of the translation understands something other than "
+     "what the source meant, or cannot make sense of it."),
+    ("STL", "Style",
+     "The meaning is right, but the metaphor's colour is not: its imagery, register or emotional tone is "
+     "weakened, flattened or changed."),
+    ("PRF", "Proofreading",
+     "The rendering is faithful and understandable but unnatural, awkward or unidiomatic in the target language; "
+     "it needs polishing, not a change of meaning."),
+]
+SEVERITY_GUIDE = [
+    (0, "none", "No error. Leave the cell empty or enter 0."),
+    (2, "minor", "Barely noticeable; the metaphor still works."),
+    (4, "moderate", "Noticeable, but the message is still clear."),
+    (6, "major", "Clearly weakens the translation; it should be revised."),
+    (8, "severe", "The metaphor's meaning, function or effect is largely distorted."),
+    (10, "critical", "The metaphor fails: its meaning is lost or the reader is misled."),
+]
+DECISION_STEPS = [
+    "Read the whole source passage before you judge any sentence in it.",
+    "Find where the translation carries the metaphor's meaning: a word, a phrase or the sentence structure. "
+    "If it is carried somewhere else in the sentence, that is not an error in itself.",
+    "Is the meaning right? If not, record MIS.",
+    "If the meaning is right: did the target language need an adaptation that is missing? Record RAM.",
+    "Is the force, emphasis or agency changed? Record IMP. Is the imagery, register or tone weakened? Record STL.",
+    "Is the wording only awkward or unnatural? Record PRF.",
+    "Several categories may apply to one word; give each its own severity, judged by how much the reader of "
+    "the translation loses.",
+    "Use only 2, 4, 6, 8 or 10 (or leave the cell empty). When in doubt, say why in the comments column.",
+]
+_ALIASES = {"item": "word_id", "token": "word", "metaphor": "word", "wordcat": "pos", "POS": "pos"}
+
+
+def read_items(path: str | os.PathLike, systems: Sequence[str]) -> pd.DataFrame:
+    """Items to annotate: ``word_id, sentence, word, pos`` and one translation column per system."""
+    path = Path(path)
+    if path.suffix.lower() in (".xlsx", ".xlsm"):
+        tidy = read_workbook(path, "template")
+        wide = tidy.drop_duplicates(["item", "system"]).pivot_table(
+            index=["position", "item", "sentence", "metaphor", "pos"], columns="system", values="translation",
+            aggfunc="first").reset_index()
+        wide.columns.name = None
+        items = wide.drop(columns="position").rename(columns={"item": "word_id", "metaphor": "word"})
+    else:
+        items = pd.read_csv(path, dtype=str, keep_default_na=False).rename(columns=_ALIASES)
+    missing = [c for c in ["word_id", "sentence", "word", "pos", *systems] if c not in items.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}; have {list(items.columns)}")
+    empty = items.index[items["word_id"].astype(str).str.strip() == ""]
+    if len(empty):
+        raise ValueError(f"{path}: row {empty[0] + 2} has no word_id")
+    dup = items["word_id"].duplicated()
+    if dup.any():
+        raise ValueError(f"{path}: word_id {items.loc[dup, 'word_id'].iloc[0]!r} appears twice")
+    return items[["word_id", "sentence", "word", "pos", *systems]]
+
+
+def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, path: str | os.PathLike) -> Path:
+    """One annotator's blank workbook (see the module docstring)."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Annotation"
+    headers = ["word_id", "sentence", "word", "wordcat"]
+    for system in systems:
+        headers += [system, *CATEGORIES, "SEGS"]
+    headers.append("comments")
+    ws.append(headers)
+    bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDE7F3")
+    for cell in ws[1]:
+        cell.font, cell.fill = bold, fill
+    levels = ",".join(str(v) for v in SEVERITY_LEVELS)
+    dv = DataValidation(type="list", formula1=f'"{levels}"', allow_blank=True, showErrorMessage=True,
+                        errorTitle="MetaHOPE severity", error=f"Use {levels.replace(',', ', ')} or leave empty.")
+    ws.add_data_validation(dv)
+    for r, item in enumerate(items.to_dict("records"), start=2):
+        values = [item["word_id"], item["sentence"], item["word"], item["pos"]]
+        for k, system in enumerate(systems):
+            col = 5 + 7 * k
+            first, last = get_column_letter(col + 1), get_column_letter(col + 5)
+            values += [item[system], *[None] * len(CATEGORIES), f"=SUM({first}{r}:{last}{r})"]
+            dv.add(f"{first}{r}:{last}{r}")
+        values.append(None)
+        ws.append(values)
+    widths = {1: 22, 2: 50, 3: 14, 4: 8}
+    for k in range(len(systems)):
+        widths[5 + 7 * k] = 45
+    for col, width in widths.items():
+        ws.column_dimensions[get_column_letter(col)].width = width
+    for row in ws.iter_rows(min_row=2):
+        for cell in row:
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
+    ws.freeze_panes = "E2"
+    _guidelines(wb.create_sheet("Guidelines"), annotator)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    wb.save(path)
+    return path
+
+
+def _guidelines(ws, annotator: str) -> None:
+    ws.column_dimensions["A"].width = 12
+    ws.column_dimensions["B"].width = 28
+    ws.column_dimensions["C"].width = 100
+    ws.append([f"MetaHOPE annotation sheet for annotator {annotator}"])
+    ws["A1"].font = Font(bold=True, size=13)
+    ws.append([])
+    ws.append(["Category", "Name", "When to use it"])
+    for code, name, text in CATEGORY_GUIDE:
+        ws.append([code, name, text])
+    ws.append([])
+    ws.append(["Severity", "Level", "Meaning"])
+    for level, name, text in SEVERITY_GUIDE:
+        ws.append([level, name, text])
+    ws.append([])
+    ws.append(["Step", "", "How to decide"])
+    for k, text in enumerate(DECISION_STEPS, start=1):
+        ws.append([k, "", text])
+    for row in ws.iter_rows():
+        for cell in row:
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
+            if cell.value in ("Category", "Severity", "Step", "Name", "Level", "Meaning", "When to use it",
+                              "How to decide"):
+                cell.font = Font(bold=True)
+
+
+def annotator_names(annotators: str | int) -> list[str]:
+    """``3`` -> A, B, C; ``"ana,ben"`` -> ana, ben."""
+    if isinstance(annotators, int) or str(annotators).isdigit():
+        n = int(annotators)
+        if not 1 <= n <= 26:
+            raise ValueError("give between 1 and 26 annotators, or their names separated by commas")
+        return [chr(ord("A") + k) for k in range(n)]
+    names = [a.strip() for a in str(annotators).split(",") if a.strip()]
+    if len(set(names)) != len(names):
+        raise ValueError(f"annotator names must differ: {names}")
+    return names
+
+
+def write_templates(items_path, systems: Sequence[str], annotators: str | int, out_dir) -> list[Path]:
+    """All annotators' workbooks, named ``metahope_<annotator>.xlsx`` in ``out_dir``."""
+    systems = [s.strip() for s in systems if s.strip()]
+    items = read_items(items_path, systems)
+    out = Path(out_dir)
+    return [write_workbook(items, systems, name, out / f"metahope_{name}.xlsx") for name in annotator_names(annotators)]
