@@ -115,3 +115,40 @@ def test_severity_bias_counts_and_test():
     assert row["mean_difference"] == pytest.approx(14 / 6)
     assert (row["share_B_higher"], row["share_A_higher"], row["share_equal"]) == pytest.approx((400 / 6, 100 / 6, 100 / 6))
     assert 0 < row["p_value"] < 1
+
+
+# Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 coders x 12 units
+# with missing values (None). Published: nominal .743, ordinal .815, interval .849.
+KRIPPENDORFF_2011 = [
+    [1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+    [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+    [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+    [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None],
+]
+
+
+@pytest.mark.parametrize("level, published", [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)])
+def test_krippendorff_2011_worked_example(level, published):
+    data = np.array(KRIPPENDORFF_2011, dtype=float)
+    assert round(ag.krippendorff_alpha(data, level=level), 3) == published
+
+
+def test_k_rater_agreement_on_krippendorff_example():
+    long = pd.DataFrame([{"g": 1, "item": u, "annotator": c, "v": v}
+                         for c, row in enumerate(KRIPPENDORFF_2011) for u, v in enumerate(row) if v is not None])
+    row = ag.k_rater_agreement(long, by="g", value="v", level="ordinal").iloc[0]
+    assert round(row["ordinal_alpha"], 3) == 0.815
+    # unit 12 has a single rating and is not counted; of the other 11, units 2, 6 and 8 (1-based) disagree
+    # -> 8 of 11 agree
+    assert row["n_items"] == 11 and row["exact_score_agreement"] == pytest.approx(800 / 11)
+    assert row["exact_presence_agreement"] == pytest.approx(100.0)  # every value is > 0
+
+
+def test_shrout_fleiss_1979_icc():
+    # Shrout & Fleiss (1979), Table 2: 6 targets x 4 judges; published ICC(2,1) = .29, ICC(2,4) = .62
+    ratings = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
+    long = pd.DataFrame([{"g": 1, "item": t, "annotator": j, "v": v}
+                         for t, row in enumerate(ratings) for j, v in enumerate(row)])
+    row = ag.icc_table(long, by="g", value="v").iloc[0]
+    assert round(row["icc2_1"], 2) == 0.29 and round(row["icc2_k"], 2) == 0.62
+    assert row["icc2_1_ci_low"] < row["icc2_1"] < row["icc2_1_ci_high"]

@@ -79,3 +79,66 @@ def test_heatmap_is_live_in_headless_chromium(built_book):
             browser.close()
     assert "GoogleMT" in hover and "MIS" in hover and "0.484" in hover
     assert outside == [], f"the page requested resources from outside: {outside}"
+
+
+RESULT_COLUMNS = {
+    "02_metahope_directions/error_profile.csv": ["direction", "system", "annotator", "n_items", "IMP", "RAM", "MIS",
+                                                 "STL", "PRF", "SEGS", "items_with_error", "mean_penalty"],
+    "02_metahope_directions/system_comparison.csv": ["direction", "annotator", "system_a", "system_b", "n_items",
+                                                     "mean_a", "mean_b", "mean_difference", "ci_low", "ci_high",
+                                                     "cohen_dz", "rank_biserial", "p_permutation", "p_holm", "mdd_80"],
+    "03_metahope_pilot_v2/agreement_by_system.csv": ["system", "n_items", "n_raters", "ordinal_alpha",
+                                                     "mean_weighted_kappa", "exact_score_agreement",
+                                                     "exact_presence_agreement"],
+    "03_metahope_pilot_v2/agreement_by_error.csv": ["error", "n_items", "n_raters", "ordinal_alpha",
+                                                    "mean_weighted_kappa", "exact_score_agreement",
+                                                    "exact_presence_agreement"],
+    "03_metahope_pilot_v2/sentence_icc.csv": ["system", "n_items", "n_raters", "ordinal_alpha", "mean_weighted_kappa",
+                                              "exact_score_agreement", "exact_presence_agreement", "icc2_1",
+                                              "icc2_1_ci_low", "icc2_1_ci_high", "icc2_k", "icc2_k_ci_low",
+                                              "icc2_k_ci_high"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESULT_COLUMNS))
+def test_result_files_of_chapters_2_and_3(built_book, name):
+    table = pd.read_csv(built_book["results"] / name)
+    assert list(table.columns) == RESULT_COLUMNS[name]
+    assert len(table) >= 3 and table.select_dtypes("number").notna().any().all()
+
+
+def test_directions_profile_matches_chapter_1_totals(built_book):
+    """Chapter 2's EN->ZH totals are chapter 1's A/B totals (paper Table 1), found independently."""
+    profile = pd.read_csv(built_book["results"] / "02_metahope_directions" / "error_profile.csv")
+    en = profile[profile["direction"] == "EN→ZH"].pivot_table(index="system", columns="annotator", values="SEGS")
+    published = cp.read_published("metahope_pilot_v1", "table1_agreement").set_index("system")
+    for system in en.index:
+        assert en.loc[system, "A"] == float(published.loc[system, "total_a"])
+        assert en.loc[system, "B"] == float(published.loc[system, "total_b"])
+
+
+def test_simulation_banner_exactly_on_simulated_pages(built_book):
+    pages = {name: (built_book["html"] / "notebooks" / f"{name}.html").read_text(encoding="utf-8")
+             for name in ("01_metahope_pilot_v1", "02_metahope_directions", "03_metahope_pilot_v2")}
+    assert "SIMULATED DATA" in pages["03_metahope_pilot_v2"]
+    assert "SIMULATED DATA" not in pages["01_metahope_pilot_v1"]
+    assert "SIMULATED DATA" not in pages["02_metahope_directions"]
+
+
+def test_pilot_v2_on_real_sheets_has_no_banner(tmp_path):
+    """Given annotations, chapter 3 analyses them and shows no simulation box."""
+    from helpers import metahope as mh
+    from helpers import runner
+    from helpers import simulate as sim
+
+    truth = mh.read_workbook(mh.pilot_zh_en_file(), "truth")
+    sheets = tmp_path / "class.csv"
+    mh.to_long(sim.simulate_annotations(truth, sim.DEFAULT_PANEL[:3], seed=1)).to_csv(sheets, index=False)
+    out = runner.execute_notebook(runner.paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb",
+                                  tmp_path / "run.ipynb",
+                                  parameters={"annotations": str(sheets), "results_dir": str(tmp_path / "res")})
+    text = out.read_text(encoding="utf-8")
+    assert "data-simulated" not in text and "data-own" in text
+    table = pd.read_csv(tmp_path / "res" / "03_metahope_pilot_v2" / "agreement_by_system.csv")
+    assert table["n_raters"].tolist() == [3, 3, 3]
+    assert not (tmp_path / "res" / "03_metahope_pilot_v2" / "sentence_icc.csv").exists()
