@@ -101,6 +101,32 @@ def _wide(scores: pd.DataFrame, value: str, rater: str, item: str) -> pd.DataFra
     return wide
 
 
+def _agreement_of(data: np.ndarray, labels: Sequence | None, level: str) -> dict:
+    """All statistics for one items × raters array (NaN = not rated).
+
+    κ and r are means over rater pairs, each pair on the items both rated; exact
+    agreements count the items rated by at least two raters.
+    """
+    group_labels = np.asarray(labels if labels is not None else np.unique(data[~np.isnan(data)]), dtype=float)
+    kappas, rs = [], []
+    for i, j in combinations(range(data.shape[1]), 2):
+        both = ~np.isnan(data[:, i]) & ~np.isnan(data[:, j])
+        if both.sum() >= 2:
+            kappas.append(weighted_kappa(data[both, i], data[both, j], group_labels))
+            rs.append(pearson_r(data[both, i], data[both, j]))
+    rated = data[(~np.isnan(data)).sum(axis=1) >= 2]
+    same = [np.unique(r[~np.isnan(r)]).size == 1 for r in rated]
+    same_presence = [np.unique(r[~np.isnan(r)] > 0).size == 1 for r in rated]
+    return {
+        "n_items": len(rated), "n_raters": data.shape[1],
+        "alpha": krippendorff_alpha(data.T, level=level, value_domain=group_labels),
+        "weighted_kappa": float(np.mean(kappas)) if kappas else np.nan,
+        "pearson_r": float(np.mean(rs)) if rs and not np.isnan(rs).any() else np.nan,
+        "exact_agreement": float(np.mean(same) * 100) if same else np.nan,
+        "exact_presence_agreement": float(np.mean(same_presence) * 100) if same else np.nan,
+    }
+
+
 def agreement_table(
     scores: pd.DataFrame,
     by: str | Sequence[str],
@@ -111,30 +137,24 @@ def agreement_table(
     level: str = "interval",
     totals: bool = False,
 ) -> pd.DataFrame:
-    """Agreement per group of a tidy (item, rater, value) frame.
+    """Agreement per group of a tidy (item, rater, value) frame, every item rated by every rater.
 
     Returns ``by…, alpha, weighted_kappa, pearson_r, exact_agreement`` (percent) and, with
-    ``totals=True``, ``total_<rater>`` columns with each rater's summed value. With more
-    than two raters, κ and r are means over rater pairs. ``labels`` are the κ categories
-    (default: the values observed in the group); ``level`` is α's level of measurement.
+    ``totals=True``, ``total_<rater>`` columns with each rater's summed value (the columns
+    of MetaHOPE Tables 1 and 6). With more than two raters, κ and r are means over rater
+    pairs. ``labels`` are the κ categories (default: the values observed in the group);
+    ``level`` is α's level of measurement.
     """
     by = [by] if isinstance(by, str) else list(by)
     rows = []
     for key, group in scores.groupby(by, sort=False, observed=True):
         key = key if isinstance(key, tuple) else (key,)
         wide = _wide(group, value, rater, item)
-        cols = [wide[c].to_numpy(dtype=float) for c in wide.columns]
-        pairs = list(combinations(range(len(cols)), 2))
-        group_labels = labels if labels is not None else np.unique(wide.to_numpy(dtype=float))
-        row = dict(zip(by, key))
-        row["alpha"] = krippendorff_alpha(np.vstack(cols), level=level, value_domain=group_labels)
-        row["weighted_kappa"] = float(np.mean([weighted_kappa(cols[i], cols[j], group_labels) for i, j in pairs]))
-        rs = [pearson_r(cols[i], cols[j]) for i, j in pairs]
-        row["pearson_r"] = float(np.nan) if any(np.isnan(rs)) else float(np.mean(rs))
-        row["exact_agreement"] = exact_agreement(*cols)
+        stats = _agreement_of(wide.to_numpy(dtype=float), labels, level)
+        row = {**dict(zip(by, key)), **{m: stats[m] for m in METRICS}}
         if totals:
-            for name, col in zip(wide.columns, cols):
-                row[f"total_{str(name).lower()}"] = float(col.sum())
+            for name in wide.columns:
+                row[f"total_{str(name).lower()}"] = float(wide[name].sum())
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -336,24 +356,11 @@ def k_rater_agreement(
     for key, group in scores.groupby(by, sort=False, observed=True):
         key = key if isinstance(key, tuple) else (key,)
         wide = group.pivot_table(index=item, columns=rater, values=value, aggfunc="first", observed=True, sort=False)
-        data = wide.to_numpy(dtype=float)  # items × raters, NaN = not rated
-        group_labels = np.asarray(labels if labels is not None else np.unique(data[~np.isnan(data)]), dtype=float)
-        kappas = []
-        for i, j in combinations(range(data.shape[1]), 2):
-            both = ~np.isnan(data[:, i]) & ~np.isnan(data[:, j])
-            if both.sum() >= 2:
-                kappas.append(weighted_kappa(data[both, i], data[both, j], group_labels))
-        rated = (~np.isnan(data)).sum(axis=1) >= 2
-        present = data[rated]
-        same = np.array([np.unique(r[~np.isnan(r)]).size == 1 for r in present])
-        same_presence = np.array([np.unique(r[~np.isnan(r)] > 0).size == 1 for r in present])
-        rows.append({
-            **dict(zip(by, key)), "n_items": int(rated.sum()), "n_raters": data.shape[1],
-            f"{level}_alpha": krippendorff_alpha(data.T, level=level, value_domain=group_labels),
-            "mean_weighted_kappa": float(np.mean(kappas)) if kappas else np.nan,
-            "exact_score_agreement": float(same.mean() * 100) if len(same) else np.nan,
-            "exact_presence_agreement": float(same_presence.mean() * 100) if len(same) else np.nan,
-        })
+        stats = _agreement_of(wide.to_numpy(dtype=float), labels, level)
+        rows.append({**dict(zip(by, key)), "n_items": stats["n_items"], "n_raters": stats["n_raters"],
+                     f"{level}_alpha": stats["alpha"], "mean_weighted_kappa": stats["weighted_kappa"],
+                     "exact_score_agreement": stats["exact_agreement"],
+                     "exact_presence_agreement": stats["exact_presence_agreement"]})
     return pd.DataFrame(rows)
 
 
