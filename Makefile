@@ -35,7 +35,7 @@ test-fast: data
 lock:
 	rm -rf .lockvenv && $(PYTHON) -m venv .lockvenv
 	.lockvenv/bin/pip install --quiet -r requirements.in
-	.lockvenv/bin/pip freeze --exclude-editable > requirements.txt
+	.lockvenv/bin/pip freeze --exclude-editable | sed "s/^torch==\(.*\)+cpu$$/torch==\1/" > requirements.txt
 	rm -rf .lockvenv
 
 clean:

@@ -142,3 +142,29 @@ def test_pilot_v2_on_real_sheets_has_no_banner(tmp_path):
     table = pd.read_csv(tmp_path / "res" / "03_metahope_pilot_v2" / "agreement_by_system.csv")
     assert table["n_raters"].tolist() == [3, 3, 3]
     assert not (tmp_path / "res" / "03_metahope_pilot_v2" / "sentence_icc.csv").exists()
+
+
+RESULT_COLUMNS_EXPLANATIONS = {
+    "04_explanation_judgements/reliability.csv": ["dimension", "alpha", "alpha_ci_low", "alpha_ci_high", "icc2_1",
+                                                  "icc2_1_ci_low", "icc2_1_ci_high", "icc2_k", "icc2_k_ci_low",
+                                                  "icc2_k_ci_high", "n_items", "n_raters"],
+    "04_explanation_judgements/spearman.csv": ["dimension_a", "dimension_b", "rho", "p_value", "mark", "n"],
+    "04_explanation_judgements/regression.csv": ["predictor", "beta", "se", "t", "p_value", "ci90_low", "ci90_high",
+                                                 "vif"],
+    "05_explanation_evaluator/evaluator_mae.csv": ["score", "train_mae", "test_mae", "delta", "test_r2",
+                                                   "mean_baseline_mae", "similarity_baseline_mae"],
+    "05_explanation_evaluator/disagreement_vs_error.csv": ["statistic", "value", "p_value", "n"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESULT_COLUMNS_EXPLANATIONS))
+def test_result_files_of_chapters_4_and_5(built_book, name):
+    table = pd.read_csv(built_book["results"] / name)
+    assert list(table.columns) == RESULT_COLUMNS_EXPLANATIONS[name]
+    assert len(table) >= 6
+
+
+def test_explanation_pages_carry_the_simulation_banner(built_book):
+    for name in ("04_explanation_judgements", "05_explanation_evaluator"):
+        page = (built_book["html"] / "notebooks" / f"{name}.html").read_text(encoding="utf-8")
+        assert "SIMULATED DATA" in page, name

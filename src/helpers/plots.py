@@ -10,6 +10,7 @@ network. In JupyterLab the same output also carries plotly's own mimetype, which
 
 from __future__ import annotations
 
+import json
 import shutil
 import uuid
 from pathlib import Path
@@ -53,7 +54,7 @@ class _PlotlyOutput:
         div_id = f"fig-{uuid.uuid4().hex[:12]}"
         html = self.fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id,
                                 config={"displaylogo": False, "responsive": True})
-        return {"application/vnd.plotly.v1+json": self.fig.to_plotly_json(), "text/html": html,
+        return {"application/vnd.plotly.v1+json": json.loads(self.fig.to_json()), "text/html": html,
                 "text/plain": f"<plotly figure {div_id}>"}
 
 
@@ -234,4 +235,75 @@ def sweep_static(sweeps: pd.DataFrame, metric_label: str, title: str | None = No
     axes[0][0].set_ylabel(metric_label)
     fig.suptitle(title or "")
     fig.tight_layout()
+    return fig
+
+
+def dendrogram(clusters: pd.DataFrame, title: str | None = None) -> go.Figure:
+    """Interactive dendrogram of :func:`helpers.explanations.cluster_dimensions` (distance 1 − ρ)."""
+    import plotly.figure_factory as ff
+    from scipy.spatial.distance import squareform
+
+    rho = clusters.attrs["rho"]
+    z = clusters.attrs["linkage"]
+    fig = ff.create_dendrogram(np.clip(1 - rho.to_numpy(), 0, None), labels=list(rho.index),
+                               distfun=lambda m: squareform(m, checks=False), linkagefun=lambda _: z)
+    fig.update_layout(title=title, height=380, yaxis_title="1 − Spearman ρ")
+    return fig
+
+
+def dendrogram_static(clusters: pd.DataFrame, title: str | None = None):
+    """Static twin of :func:`dendrogram`."""
+    from scipy.cluster.hierarchy import dendrogram as scipy_dendrogram
+
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    scipy_dendrogram(clusters.attrs["linkage"], labels=list(clusters.attrs["rho"].index), ax=ax)
+    ax.set(title=title or "", ylabel="1 − Spearman ρ")
+    fig.tight_layout()
+    return fig
+
+
+def mean_sd_scatter(item_stats: pd.DataFrame, dimension: str = "overall", title: str | None = None) -> go.Figure:
+    """Per item: mean score against the raters' SD, with a quadratic fit (paper Figure 1)."""
+    sub = item_stats[item_stats["dimension"] == dimension]
+    fig = go.Figure(go.Scatter(
+        x=sub["mean"], y=sub["sd"], mode="markers", name="items", customdata=np.stack([sub["item_id"],
+                                                                                       sub["metaphor"]], axis=-1),
+        hovertemplate="%{customdata[0]}: %{customdata[1]}<br>mean %{x:.2f}, SD %{y:.2f}<extra></extra>"))
+    coef = np.polyfit(sub["mean"], sub["sd"], 2)
+    xs = np.linspace(sub["mean"].min(), sub["mean"].max(), 50)
+    fig.add_trace(go.Scatter(x=xs, y=np.polyval(coef, xs), mode="lines", name="quadratic fit", hoverinfo="skip"))
+    fig.update_layout(title=title, xaxis_title=f"mean {dimension}", yaxis_title=f"SD of {dimension} across raters",
+                      height=420)
+    return fig
+
+
+def mean_sd_static(item_stats: pd.DataFrame, dimension: str = "overall", title: str | None = None):
+    """Static twin of :func:`mean_sd_scatter`."""
+    sub = item_stats[item_stats["dimension"] == dimension]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    sns.regplot(x=sub["mean"], y=sub["sd"], order=2, ax=ax, scatter_kws={"s": 15})
+    ax.set(title=title or "", xlabel=f"mean {dimension}", ylabel=f"SD of {dimension}")
+    fig.tight_layout()
+    return fig
+
+
+def rater_bars(profile: pd.DataFrame, title: str | None = None) -> go.Figure:
+    """Each rater's leniency (mean deviation from the item means) with the SD of the deviations."""
+    fig = go.Figure(go.Bar(x=profile["rater"], y=profile["leniency"],
+                           error_y={"type": "data", "array": profile["deviation_sd"]},
+                           customdata=profile[["mean_score", "n_items"]].to_numpy(),
+                           hovertemplate="%{x}: leniency %{y:+.2f}<br>mean score %{customdata[0]:.2f} over "
+                                         "%{customdata[1]} items<extra></extra>"))
+    fig.update_layout(title=title, yaxis_title="mean deviation from item mean", height=380)
+    return fig
+
+
+def mae_bars(mae: pd.DataFrame, title: str | None = None) -> go.Figure:
+    """Held-out MAE per score: the evaluator against the two baselines."""
+    fig = go.Figure()
+    for column, name in (("test_mae", "evaluator"), ("mean_baseline_mae", "training mean"),
+                         ("similarity_baseline_mae", "similarity only")):
+        fig.add_trace(go.Bar(x=mae["score"], y=mae[column], name=name,
+                             hovertemplate=f"{name}: %{{y:.3f}}<extra>%{{x}}</extra>"))
+    fig.update_layout(barmode="group", title=title, yaxis_title="held-out MAE", height=400)
     return fig

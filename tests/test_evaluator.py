@@ -1,0 +1,96 @@
+"""The automatic evaluator: splits without leakage, a tiny model trained in the test, the packaged encoder."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as st
+
+from helpers import evaluator as ev
+from helpers import explanations as ex
+from helpers import paths
+
+
+@pytest.fixture
+def isolated_cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "cache_dir", lambda: tmp_path / "cache")
+    return tmp_path / "cache"
+
+
+@pytest.fixture(scope="module")
+def items():
+    bench = ex.load_benchmark()
+    return ev.item_targets(ex.simulate_ratings(bench, seed=42))
+
+
+def test_split_and_folds_keep_metaphors_apart(items):
+    train, test = ev.split_by_metaphor(items, n_test=20, seed=42)
+    assert len(test) == 20 and len(train) == 80
+    assert not set(items["metaphor"].iloc[train]) & set(items["metaphor"].iloc[test])
+    groups = items["metaphor"].to_numpy()[train]
+    for fit_idx, val_idx in ev.grouped_folds(groups, 5):
+        assert not set(groups[fit_idx]) & set(groups[val_idx])
+    # same metaphor twice: both copies land on the same side
+    doubled = pd.concat([items.iloc[:30], items.iloc[:30].assign(item_id=lambda d: d["item_id"] + "b")])
+    tr, te = ev.split_by_metaphor(doubled, n_test=5, seed=0)
+    assert not set(doubled["metaphor"].iloc[tr]) & set(doubled["metaphor"].iloc[te])
+
+
+def _tiny_bert(folder):
+    """A 2-layer BERT with random weights and a small word-piece vocabulary, built here."""
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    words = sorted({w.strip(".,;:!?\"'()").lower() for t in ex.load_benchmark()[["metaphor", "explanation"]]
+                    .to_numpy().ravel() for w in t.split()} - {""})
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + words[:400]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
+    BertTokenizer(str(folder / "vocab.txt")).save_pretrained(folder)
+    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=64, max_position_embeddings=160)
+    BertModel(config).save_pretrained(folder)
+    return folder
+
+
+def test_finetune_pipeline_on_a_tiny_model(tmp_path, isolated_cache, items):
+    model = _tiny_bert(tmp_path / "tiny")
+    small = items.iloc[:30].reset_index(drop=True)
+    cfg = ev.EvaluatorConfig(mode="finetune", model_path=str(model), epochs=1, batch_size=8, n_test=6, n_folds=3,
+                             max_length=64)
+    out = ev.run_evaluator(small, cfg)
+    assert list(out["mae"]["score"]) == list(ex.SCORES) + ["overall (stage 2)"]
+    assert out["mae"][["test_mae", "mean_baseline_mae", "similarity_baseline_mae"]].notna().all().all()
+    assert len(out["predictions"]) == 6 and len(out["weights"]) == 6 and len(out["stage2_cv"]) == 3
+    assert out["weights"]["weight"].sum() == pytest.approx(1.0)
+    held = set(out["split"].query("set == 'held-out'")["metaphor"])
+    assert held == set(out["predictions"]["metaphor"])
+    cached = list((isolated_cache / "finetune").glob("*.pt"))
+    assert len(cached) == 1 + 3  # the full training part and the three folds
+    again = ev.run_evaluator(small, cfg)  # weights come from the cache: same predictions
+    np.testing.assert_allclose(again["predictions"]["predicted_overall"], out["predictions"]["predicted_overall"])
+
+
+def test_frozen_packaged_encoder_beats_the_mean_baseline(isolated_cache, items):
+    out = ev.run_evaluator(items, ev.EvaluatorConfig())
+    stage1 = out["mae"][out["mae"]["score"].isin(ex.SCORES)]
+    assert stage1["test_mae"].mean() < stage1["mean_baseline_mae"].mean()
+    assert (stage1["train_mae"] < stage1["mean_baseline_mae"]).all()
+    assert list((isolated_cache / "embeddings").glob("*.npy"))
+
+
+def test_disagreement_vs_error_against_scipy():
+    rng = np.random.default_rng(0)
+    pred = pd.DataFrame({"human_sd": rng.uniform(0.3, 1.5, 20), "error": rng.uniform(0, 1.2, 20)})
+    table = ev.disagreement_vs_error(pred).set_index("statistic")
+    assert table.loc["pearson_r", "value"] == pytest.approx(st.pearsonr(pred["human_sd"], pred["error"]).statistic)
+    high = pred.loc[pred["human_sd"] > pred["human_sd"].median(), "error"]
+    low = pred.loc[pred["human_sd"] <= pred["human_sd"].median(), "error"]
+    assert table.loc["mann_whitney_u", "value"] == st.mannwhitneyu(high, low).statistic
+    assert table.loc["welch_t", "p_value"] == pytest.approx(st.ttest_ind(high, low, equal_var=False).pvalue)
+    assert table.loc["within_one_sd_percent", "value"] == pytest.approx((pred["error"] <= pred["human_sd"]).mean() * 100)
+
+
+def test_config_rejects_unknown_mode():
+    with pytest.raises(ValueError, match="mode must be"):
+        ev.EvaluatorConfig(mode="zero-shot")
