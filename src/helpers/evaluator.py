@@ -36,7 +36,7 @@ from sklearn.ensemble import GradientBoostingRegressor
 from sklearn.linear_model import LinearRegression, Ridge
 from sklearn.metrics import mean_absolute_error, r2_score
 from sklearn.model_selection import GroupKFold, GroupShuffleSplit
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from . import paths
 from .explanations import DIMENSIONS, SCORES

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import stats as st
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from . import paths
 from .agreement import icc_table, krippendorff_alpha

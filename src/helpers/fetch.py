@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from . import paths
 

@@ -166,6 +166,7 @@ def build(
     Independent notebooks run ``jobs`` at a time. Returns the html folder.
     """
     root = paths.project_root()
+    os.environ.setdefault("TQDM_DISABLE", "1")  # progress bars would be printed into the pages
     build_dir = (Path(output_dir).resolve() if output_dir else root) / "_build"
     stage = build_dir / "stage"
     stage_book(stage, root)
