@@ -168,3 +168,18 @@ def test_explanation_pages_carry_the_simulation_banner(built_book):
     for name in ("04_explanation_judgements", "05_explanation_evaluator"):
         page = (built_book["html"] / "notebooks" / f"{name}.html").read_text(encoding="utf-8")
         assert "SIMULATED DATA" in page, name
+
+
+def test_homophone_chapter_results(built_book):
+    folder = built_book["results"] / "06_homophones"
+    spearman = pd.read_csv(folder / "homophone_spearman.csv")
+    assert list(spearman.columns) == ["method", "scorer", "context", "rho", "p", "n"]
+    assert (spearman["n"] == 25).all()
+    candidates = pd.read_csv(folder / "candidates.csv")
+    assert candidates["candidates"].sum() == 172 and candidates["identical"].all()
+    top = pd.read_csv(folder / "top_homophones.csv")
+    assert set(top["word"]) == {"尼玛", "特么", "卧槽", "草泥马", "劳资"} and top["rank"].max() == 5
+    consistency = pd.read_csv(folder / "emotion_consistency.csv")
+    assert list(consistency["group"]) == ["G0", "G1", "G2", "G3", "G4", "G5"]
+    classifier = pd.read_csv(folder / "emotion_classifier.csv").set_index("metric")
+    assert 0.5 < classifier.loc["macro_f1", "value"] < 1

@@ -254,7 +254,7 @@ class KneserNeyLM(Scorer):
         return self
 
     def _prob(self, w: str, history: tuple) -> float:
-        if w not in self.counts[1] and w != self.EOS:
+        if (w,) not in self.counts[1] and w != self.EOS:
             w = self.UNK
         p = 1.0 / len(self.vocab)
         for k in range(1, self.order + 1):
@@ -384,4 +384,72 @@ def self_information_table(cands_by_word: Mapping[str, Sequence[str]], scorer: S
                 row["I_context"] = float(np.mean([scorer.self_information(cand, left) for left in lefts]))
                 row["n_contexts"] = len(lefts)
             rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def score_candidates(cands_by_word: Mapping[str, Sequence[str]], freq: Mapping[str, int], scorer: Scorer,
+                     contexts: Mapping[str, Sequence[str]] | None = None) -> pd.DataFrame:
+    """One row per (word, candidate): Algorithm 2's F and percentile, the released
+    per-character score, and self-information without and with context."""
+    frames = []
+    for word, cands in cands_by_word.items():
+        pct = percentile_scores(cands, freq).set_index("candidate")
+        rel = per_character_percentile(cands, freq).set_index("candidate")["score"]
+        si = self_information_table({word: cands}, scorer, contexts).set_index("candidate")
+        frame = pd.DataFrame({"word": word, "candidate": list(cands)})
+        frame["F"] = frame["candidate"].map(pct["F"])
+        frame["percentile"] = frame["candidate"].map(pct["percentile"])
+        frame["released_score"] = frame["candidate"].map(rel)
+        frame["I_no_context"] = frame["candidate"].map(si["I_no_context"])
+        if "I_context" in si.columns:
+            frame["I_context"] = frame["candidate"].map(si["I_context"])
+        frames.append(frame)
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs["scorer"] = scorer.name
+    return out
+
+
+METHOD_COLUMNS = {  # score column -> (method, context)
+    "percentile": ("percentile (Algorithm 2)", "n/a"),
+    "released_score": ("released per-character percentile", "n/a"),
+    "I_no_context": ("self-information", "without"),
+    "I_context": ("self-information", "with"),
+}
+
+
+def human_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str) -> pd.DataFrame:
+    """Spearman ρ of each method's score with human ratings (``word, candidate, avg_score``),
+    over the candidates present in both. Returns ``method, scorer, context, rho, p, n``."""
+    from scipy.stats import spearmanr
+
+    merged = ratings.merge(scores, on=["word", "candidate"], how="inner")
+    rows = []
+    for column, (method, context) in METHOD_COLUMNS.items():
+        if column not in merged.columns:
+            continue
+        res = spearmanr(merged[column], merged["avg_score"])
+        rows.append({"method": method, "scorer": scorer if column.startswith("I_") else "character frequency D",
+                     "context": context, "rho": float(res.statistic), "p": float(res.pvalue), "n": len(merged)})
+    return pd.DataFrame(rows)
+
+
+def top_homophones(scores: pd.DataFrame, k: int = 5, exclude_original: bool = True) -> pd.DataFrame:
+    """The top-k candidates per word and method: the highest percentile (Algorithm 2), and
+    for self-information (without and with context) both directions: "most informative"
+    (highest I, the paper's stated preference, §4.1) and "most probable" (lowest I). The
+    original slang word is left out when ``exclude_original``."""
+    rankings = [("percentile", "percentile (Algorithm 2)", "n/a", False)]
+    for column, context in (("I_no_context", "without"), ("I_context", "with")):
+        rankings += [(column, "self-information, most informative", context, False),
+                     (column, "self-information, most probable", context, True)]
+    rows = []
+    for word, group in scores.groupby("word", sort=False):
+        g = group[group["candidate"] != word] if exclude_original else group
+        for column, method, context, ascending in rankings:
+            if column not in g.columns:
+                continue
+            best = g.sort_values(column, ascending=ascending, kind="stable").head(k)
+            for rank, (_, r) in enumerate(best.iterrows(), start=1):
+                rows.append({"word": word, "method": method, "context": context, "rank": rank,
+                             "candidate": r["candidate"], "score": r[column]})
     return pd.DataFrame(rows)

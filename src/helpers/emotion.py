@@ -1,0 +1,99 @@
+"""A 6-class emotion classifier for Weibo posts and the label-consistency check of
+homophone substitutions (Qian et al., W-NUT 2025, §4.2 and Table 4).
+
+Embedded default: character uni- and bigram TF-IDF + logistic regression (scikit-learn), trained on
+the SMP2020-EWECT train split, its regularisation chosen on dev by macro-F1, scored on
+test. (The paper fine-tuned Chinese RoBERTa-large; with a GPU and a local checkpoint,
+:func:`helpers.evaluator`-style fine-tuning is the heavier path.) Trained pipelines are
+cached under ``.cache/emotion`` keyed by data and settings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import accuracy_score, f1_score, precision_recall_fscore_support
+from sklearn.pipeline import Pipeline
+from tqdm import tqdm
+
+from . import paths
+
+
+def train_classifier(train: pd.DataFrame, dev: pd.DataFrame, c_grid: Sequence[float] = (2.0, 8.0, 32.0),
+                     ngram: tuple[int, int] = (1, 2), max_features: int = 100_000, use_cache: bool = True):
+    """Character n-gram TF-IDF fitted on ``train`` (text, label), then one logistic
+    regression (saga solver) per C; the best dev macro-F1 is kept.
+
+    Returns ``(pipeline, selection)`` where ``selection`` lists C and dev macro-F1.
+    """
+    import joblib
+
+    key = hashlib.sha256(json.dumps([list(c_grid), list(ngram), max_features]).encode())
+    for frame in (train, dev):
+        key.update(pd.util.hash_pandas_object(frame[["text", "label"]], index=False).values.tobytes())
+    cache = paths.cache_dir() / "emotion" / f"{key.hexdigest()[:20]}.joblib"
+    if use_cache and cache.exists():
+        return joblib.load(cache)
+    vectorizer = TfidfVectorizer(analyzer="char", ngram_range=tuple(ngram), max_features=max_features,
+                                 sublinear_tf=True, min_df=2)
+    x_train = vectorizer.fit_transform(train["text"])
+    x_dev = vectorizer.transform(dev["text"])
+    rows, best = [], None
+    for c in tqdm(c_grid, desc="emotion classifier", leave=False):
+        clf = LogisticRegression(C=c, solver="saga", max_iter=300).fit(x_train, train["label"])
+        score = f1_score(dev["label"], clf.predict(x_dev), average="macro")
+        rows.append({"C": c, "dev_macro_f1": score})
+        if best is None or score > best[0]:
+            best = (score, clf)
+    result = (Pipeline([("tfidf", vectorizer), ("clf", best[1])]), pd.DataFrame(rows))
+    if use_cache:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        joblib.dump(result, cache.with_suffix(".tmp"))
+        cache.with_suffix(".tmp").replace(cache)
+    return result
+
+
+def evaluate(pipe, test: pd.DataFrame) -> pd.DataFrame:
+    """Macro-F1, weighted F1 and accuracy on ``test`` (one row per metric)."""
+    pred = pipe.predict(test["text"])
+    return pd.DataFrame([
+        {"metric": "macro_f1", "value": f1_score(test["label"], pred, average="macro"), "n": len(test)},
+        {"metric": "weighted_f1", "value": f1_score(test["label"], pred, average="weighted"), "n": len(test)},
+        {"metric": "accuracy", "value": accuracy_score(test["label"], pred), "n": len(test)},
+    ])
+
+
+def substitute(text: str, replacements: Mapping[str, str]) -> str:
+    """Replace every occurrence of each key by its value, longest keys first, in one pass
+    (a replacement is never itself rewritten)."""
+    if not replacements:
+        return text
+    pattern = re.compile("|".join(re.escape(k) for k in sorted(replacements, key=len, reverse=True)))
+    return pattern.sub(lambda m: replacements[m.group(0)], text)
+
+
+def consistency_table(pipe, posts: pd.DataFrame, homophones: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+    """Table 4: for group k = 1…K, every slang word in ``posts`` (text, label) is replaced
+    by its k-th homophone; weighted precision, recall and F1 of the predicted labels
+    against the gold labels, the share of posts whose prediction equals the gold label
+    (``same_label``) and the share whose prediction is unchanged from the original post
+    (``same_as_original``). Row ``G0`` is the original posts."""
+    k_max = min(len(v) for v in homophones.values())
+    original = pipe.predict(posts["text"])
+    rows = []
+    for k in range(0, k_max + 1):
+        texts = posts["text"] if k == 0 else posts["text"].map(
+            lambda t: substitute(t, {w: h[k - 1] for w, h in homophones.items()}))
+        pred = pipe.predict(texts)
+        p, r, f, _ = precision_recall_fscore_support(posts["label"], pred, average="weighted", zero_division=0)
+        rows.append({"group": f"G{k}", "precision": p, "recall": r, "f1": f,
+                     "same_label": float(np.mean(pred == posts["label"].to_numpy())),
+                     "same_as_original": float(np.mean(pred == original)), "n": len(posts)})
+    return pd.DataFrame(rows)
