@@ -601,8 +601,9 @@ def read_mqm_tsv(path: str | os.PathLike) -> pd.DataFrame:
         if r.get("metadata", "").strip():
             try:
                 meta = json.loads(r["metadata"])
-            except ValueError:
-                raise AnnotationError(path, "metadata is not JSON", row=line, column="metadata", value=r["metadata"])
+            except ValueError as exc:
+                raise AnnotationError(path, "metadata is not JSON", row=line, column="metadata",
+                                      value=r["metadata"]) from exc
         item = str(meta.get("item") or f"{r['doc']}_{r['global_seg_id']}")
         category = r["category"].strip().split("/")[-1]
         sev_text = r["severity"].strip()

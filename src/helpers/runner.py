@@ -187,8 +187,8 @@ def build(
 
     errors = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {nb: pool.submit(run, nb) for nb in notebooks}
-        for nb, fut in futures.items():
+        futures = [pool.submit(run, nb) for nb in notebooks]
+        for fut in futures:
             try:
                 print(fut.result(), flush=True)
             except NotebookFailed as exc:
