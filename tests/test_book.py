@@ -183,3 +183,18 @@ def test_homophone_chapter_results(built_book):
     assert list(consistency["group"]) == ["G0", "G1", "G2", "G3", "G4", "G5"]
     classifier = pd.read_csv(folder / "emotion_classifier.csv").set_index("metric")
     assert 0.5 < classifier.loc["macro_f1", "value"] < 1
+
+
+def test_qe_robustness_chapter_results(built_book):
+    folder = built_book["results"] / "07_qe_robustness"
+    check = pd.read_csv(folder / "paper_tables_5_6_check.csv")
+    assert list(check.columns) == ["model", "group", "metric", "raw", "g0", "pct_change_computed",
+                                   "pct_change_printed", "diff"]
+    assert len(check) == 90
+    models = pd.read_csv(folder / "qe_models.csv")
+    assert set(models["evaluated_on"]) == {"test (as released)", "test, posts not in train"} and len(models) == 4
+    robust = pd.read_csv(folder / "robustness_method1.csv")
+    assert set(robust["group"]) == {"G0", "M1G1", "M1G2", "M1G3", "M1G4", "M1G5"}
+    assert (robust.loc[robust["group"] == "G0", "rho_pct_change"] == 0).all()
+    counts = pd.read_csv(folder / "slang_counts.csv")
+    assert counts["paper"].sum() == 167

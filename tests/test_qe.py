@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -49,3 +50,137 @@ def test_perturb_sources_every_occurrence_and_nothing_else():
 
 def test_share_increased():
     assert qe.share_increased([1, 2, 3, 4], [2, 2, 1, 5]) == 50.0
+
+
+# --------------------------------------------------------------------------- data and models
+
+
+def _split_files(root, split, rows):
+    """rows: (source tokens, mt, score, emotion)"""
+    folder = root / split
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "source.txt").write_text("".join(r[0] + "\n" for r in rows), encoding="utf-8")
+    (folder / "mt.txt").write_text("".join(r[1] + "\n" for r in rows), encoding="utf-8")
+    (folder / "scores.txt").write_text("".join(f"{r[2]}\n" for r in rows))
+    (folder / "source_tags.txt").write_text("".join(" ".join(["OK"] * len(r[0].split())) + "\n" for r in rows))
+    (folder / "mt_tags.txt").write_text("".join(" ".join(["OK"] * len(r[1].split())) + "\n" for r in rows))
+    (folder / f"{split}.emotion_labels").write_text("".join(f"{r[3]}\n" for r in rows))
+
+
+def test_split_loader_checks_counts(tmp_path):
+    _split_files(tmp_path, "dev", [("尼玛 好 累", "Damn so tired", 0.5, 1), ("今天 好", "Good today", 0.6, 0)])
+    frame = qe.load_split("dev", root=tmp_path)
+    assert frame["line"].tolist() == [1, 2] and frame["score"].tolist() == [0.5, 0.6]
+    (tmp_path / "dev" / "source_tags.txt").write_text("OK OK\nOK OK\n")
+    with pytest.raises(ValueError, match=r"source_tags.txt, line 1: 2 tags for 3 source tokens"):
+        qe.load_split("dev", root=tmp_path)
+    (tmp_path / "dev" / "scores.txt").write_text("0.5\n")
+    with pytest.raises(ValueError, match="different line counts"):
+        qe.load_split("dev", root=tmp_path)
+
+
+def test_annotated_loader_validation(tmp_path):
+    path = tmp_path / "a.xlsx"
+    sheet = pd.DataFrame({"source": ["尼玛", "好"], "MT": ["damn", "good"], "emotion_labels": ["anger", "joy"],
+                          "error_types": ["Mistranslation", "None"], "error_severity": ["Major", "None"]})
+    with pd.ExcelWriter(path) as w:
+        sheet.to_excel(w, index=False)
+    loaded = qe.load_annotated(path)
+    assert loaded["error_severities"].tolist() == [["Major"], []] and loaded.attrs["problems"] == []
+    sheet.loc[1, "error_severity"] = "Huge"
+    with pd.ExcelWriter(path) as w:
+        sheet.to_excel(w, index=False)
+    with pytest.raises(ValueError, match=r"row 3, column 'error_severity': value 'Huge'"):
+        qe.load_annotated(path)
+    sheet.loc[1, "error_severity"] = "Minor; Major"
+    with pd.ExcelWriter(path) as w:
+        sheet.to_excel(w, index=False)
+    assert "0 error types but 2 severities" in qe.load_annotated(path).attrs["problems"][0]
+    with pytest.raises(ValueError, match="0 error types but 2 severities"):
+        qe.load_annotated(path, on_mismatch="raise")
+
+
+def test_penalty_and_score_check_by_hand():
+    assert qe.severity_penalty(["Minor", "Major", "Critical"]) == 16 and qe.severity_penalty([]) == 0
+    sev = [[], ["Minor"], ["Major"], ["Critical"], ["Major", "Minor"]]
+    pen = pd.Series([0, 1, 5, 10, 6], dtype=float)
+    z = (pen.mean() - pen) / pen.std(ddof=0)  # z-normalised and negated, as the released scores
+    merged = pd.DataFrame({"error_severities": sev, "score": z})
+    summary, patterns = qe.score_check(merged)
+    assert summary["identical_penalty_share"] == 100.0 and patterns.empty
+    assert summary["implied_sd"] == pytest.approx(pen.std(ddof=0))
+    assert summary["implied_mean"] == pytest.approx(pen.mean())
+
+
+def test_align_reports_overlap():
+    splits = pd.DataFrame({"split": ["train", "test", "test"], "source": ["尼玛 好", "尼玛好", "天 啊"], "mt": ["a", "b", "c"]})
+    annotated = pd.DataFrame({"source": ["尼玛好", "天啊", "别的"], "mt": ["a", "c", "d"], "emotion": ["x", "y", "z"],
+                              "error_severities": [[], [], []]})
+    merged, report = qe.align(splits, annotated)
+    assert report == {"split_lines": 3, "aligned": 3, "annotated_rows": 3, "annotated_duplicate_sources": 0,
+                      "annotated_not_in_splits": 1, "sources_in_several_splits": 1}
+    assert merged["emotion"].tolist() == ["x", "x", "y"]
+
+
+def test_robustness_table_and_shifts_by_hand():
+    human = pd.Series([1.0, 2.0, 3.0, 4.0])
+    preds = pd.concat([
+        pd.DataFrame({"instance": range(4), "group": "G0", "model": "m", "predicted": [1.0, 2.0, 3.0, 4.0]}),
+        pd.DataFrame({"instance": range(4), "group": "M1G1", "model": "m", "predicted": [2.0, 1.0, 3.0, 4.0]}),
+    ])
+    table = qe.robustness_table(preds, human).set_index("group")
+    assert table.loc["G0", "rho"] == pytest.approx(1.0) and table.loc["M1G1", "rho"] == pytest.approx(0.8)
+    assert table.loc["M1G1", "rho_pct_change"] == pytest.approx(-20.0)
+    shifts = qe.score_shifts(preds)
+    assert shifts["shift"].tolist() == [1.0, -1.0, 0.0, 0.0]
+
+
+def test_detokenize():
+    from helpers.qe_models import detokenize
+
+    assert detokenize("I do n't know , it 's fine !") == "I don't know, it's fine!"
+
+
+def _tiny_qe_data(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n):
+        bad = i % 2 == 0
+        rows.append({"source": "尼玛" * (1 + i % 3) + "好累", "mt": ("damn " if bad else "") + "so tired " * (1 + i % 2),
+                     "score": (-1.0 if bad else 1.0) + 0.1 * rng.standard_normal()})
+    return pd.DataFrame(rows)
+
+
+def test_feature_qe_learns_a_simple_signal():
+    from helpers import qe_models as qm
+
+    data = _tiny_qe_data()
+    model = qm.FeatureQE(alphas=(0.1, 1.0)).fit(data[:40], data[40:50])
+    assert len(model.selection) == 2
+    result = qm.correlations(data[50:]["score"], model.predict(data[50:]))
+    assert result["spearman"] > 0.5 and result["n"] == 10
+
+
+def test_transformer_qe_on_a_tiny_model(tmp_path, monkeypatch):
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    from helpers import paths
+    from helpers import qe_models as qm
+
+    monkeypatch.setattr(paths, "cache_dir", lambda: tmp_path / "cache")
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "damn", "so", "tired", "好"]
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
+    BertTokenizer(str(folder / "vocab.txt")).save_pretrained(folder)
+    BertModel(BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                         intermediate_size=32, max_position_embeddings=64)).save_pretrained(folder)
+    data = _tiny_qe_data(20)
+    cfg = qm.TransformerConfig(model_path=str(folder), added_chars=5, epochs=1, batch_size=8, max_length=32)
+    model = qm.TransformerQE(cfg).fit(data)
+    assert "尼" in model.tokenizer.get_vocab()  # the Chinese characters were added
+    pred = model.predict(data)
+    assert pred.shape == (20,) and np.isfinite(pred).all()
+    assert len(list((tmp_path / "cache" / "qe").glob("*.pt"))) == 1
+    again = qm.TransformerQE(cfg).fit(data)  # from the cache
+    np.testing.assert_allclose(again.predict(data), pred, rtol=1e-5)
