@@ -184,3 +184,15 @@ def test_transformer_qe_on_a_tiny_model(tmp_path, monkeypatch):
     assert len(list((tmp_path / "cache" / "qe").glob("*.pt"))) == 1
     again = qm.TransformerQE(cfg).fit(data)  # from the cache
     np.testing.assert_allclose(again.predict(data), pred, rtol=1e-5)
+
+
+def test_iaa_loader(tmp_path):
+    path = tmp_path / "inter.xlsx"
+    pd.DataFrame({"source": ["a", "b"], "MT": ["x", "y"], "emotion_labels": ["joy", "anger"],
+                  "error_types": ["None", "Omission"], "error_types_re": ["None", "Omission; Omission"],
+                  "error_severity": ["None", "Major"], "error_severity_re": ["None", "Major; Minor"],
+                  "diff": ["0", "1"]}).to_excel(path, index=False)
+    sheet = qe.load_iaa("inter", path)
+    assert sheet["penalty_1"].tolist() == [0, 5] and sheet["penalty_2"].tolist() == [0, 6]
+    with pytest.raises(ValueError, match="kind must be"):
+        qe.load_iaa("outer", path)

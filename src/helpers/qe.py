@@ -289,3 +289,28 @@ def score_shifts(predictions: pd.DataFrame) -> pd.DataFrame:
     out = predictions[predictions["group"] != "G0"].copy()
     out["shift"] = out["predicted"].to_numpy() - base.loc[list(zip(out["model"], out["instance"]))].to_numpy()
     return out
+
+
+def load_iaa(kind: str = "inter", path=None) -> pd.DataFrame:
+    """HADQAET agreement sheets: ``inter`` (two annotators) or ``intra`` (one annotator twice).
+
+    Returns ``source, mt, emotion, severities_1, severities_2, penalty_1, penalty_2``; an
+    unknown severity raises ValueError naming the file, row, column and value."""
+    if kind not in ("inter", "intra"):
+        raise ValueError("kind must be 'inter' or 'intra'")
+    path = path or paths.released_file(HADQAET_REPO, f"IAA/{kind}-AA.xlsx")
+    raw = pd.read_excel(path, sheet_name=0, dtype=str, keep_default_na=False)
+    rows = []
+    for i, r in raw.iterrows():
+        sev = {}
+        for col in ("error_severity", "error_severity_re"):
+            sev[col] = _split_list(r[col])
+            bad = [s for s in sev[col] if s not in SEVERITIES]
+            if bad:
+                raise ValueError(f"{path}, row {i + 2}, column {col!r}: value {r[col]!r}: severities are "
+                                 f"{', '.join(SEVERITIES)} or None")
+        rows.append({"source": r["source"], "mt": r["MT"], "emotion": r["emotion_labels"],
+                     "severities_1": sev["error_severity"], "severities_2": sev["error_severity_re"],
+                     "penalty_1": severity_penalty(sev["error_severity"]),
+                     "penalty_2": severity_penalty(sev["error_severity_re"])})
+    return pd.DataFrame(rows)
