@@ -35,6 +35,7 @@ from tqdm import tqdm
 from . import paths
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_TRAINING_VERSION = 2  # part of the weight-cache key: bump when the training procedure changes
 _EMOJI = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]|\[[^\]]{1,6}\]")
 
 
@@ -135,6 +136,9 @@ class TransformerQE:
         import torch
         from transformers import AutoModel, AutoTokenizer
 
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.set_verbosity_error()  # resizing the embeddings is expected, not worth a warning
         torch.manual_seed(self.cfg.seed)
         self.tokenizer = AutoTokenizer.from_pretrained(self._model_path())
         encoder = AutoModel.from_pretrained(self._model_path())
@@ -145,25 +149,28 @@ class TransformerQE:
             self.tokenizer.add_tokens(new)
             encoder.resize_token_embeddings(len(self.tokenizer))
         self.net = torch.nn.ModuleDict({"encoder": encoder, "head": torch.nn.Linear(encoder.config.hidden_size, 1)})
-        h = hashlib.sha256(json.dumps(asdict(self.cfg), sort_keys=True).encode())
+        h = hashlib.sha256(json.dumps([asdict(self.cfg), _TRAINING_VERSION], sort_keys=True).encode())
         h.update(pd.util.hash_pandas_object(train[["source", "mt", "score"]], index=False).values.tobytes())
         cache = paths.cache_dir() / "qe" / f"{h.hexdigest()[:20]}.pt"
         if cache.exists():
             self.net.load_state_dict(torch.load(cache, map_location="cpu"))
             return self
-        enc = self._encode(train)
         target = torch.tensor(train["score"].to_numpy(), dtype=torch.float32)
         opt = torch.optim.AdamW(self.net.parameters(), lr=self.cfg.learning_rate, weight_decay=0.01)
         gen = torch.Generator().manual_seed(self.cfg.seed)
+        # length-bucketed batches: similar lengths together, so little padding; batch order shuffled
+        lengths = np.array([len(x) for x in self.tokenizer(list(train["source"]), list(train["mt"]), truncation=True,
+                                                             max_length=self.cfg.max_length)["input_ids"]])
+        by_length = np.argsort(lengths, kind="stable")
+        batches = [by_length[i:i + self.cfg.batch_size] for i in range(0, len(train), self.cfg.batch_size)]
         self.net.train()
-        steps = self.cfg.epochs * ((len(train) + self.cfg.batch_size - 1) // self.cfg.batch_size)
-        with tqdm(total=steps, desc="fine-tuning QE", leave=False) as bar:
+        with tqdm(total=self.cfg.epochs * len(batches), desc="fine-tuning QE", leave=False) as bar:
             for _ in range(self.cfg.epochs):
-                order = torch.randperm(len(train), generator=gen)
-                for start in range(0, len(train), self.cfg.batch_size):
-                    b = order[start:start + self.cfg.batch_size]
-                    pred = self._forward(enc["input_ids"][b], enc["attention_mask"][b])
-                    loss = torch.nn.functional.mse_loss(pred, target[b])
+                for k in torch.randperm(len(batches), generator=gen).tolist():
+                    b = batches[k]
+                    enc = self._encode(train.iloc[b])
+                    pred = self._forward(enc["input_ids"], enc["attention_mask"])
+                    loss = torch.nn.functional.mse_loss(pred, target[torch.as_tensor(b)])
                     opt.zero_grad()
                     loss.backward()
                     opt.step()
@@ -182,12 +189,15 @@ class TransformerQE:
         import torch
 
         self.net.eval()
-        out = []
+        out = np.zeros(len(frame))
+        lengths = np.array([len(str(s)) + len(str(m)) for s, m in zip(frame["source"], frame["mt"])])
+        order = np.argsort(lengths, kind="stable")
         with torch.no_grad():
             for start in range(0, len(frame), batch_size):
-                enc = self._encode(frame.iloc[start:start + batch_size])
-                out.append(self._forward(enc["input_ids"], enc["attention_mask"]).numpy())
-        return np.concatenate(out) if out else np.zeros(0)
+                idx = order[start:start + batch_size]
+                enc = self._encode(frame.iloc[idx])
+                out[idx] = self._forward(enc["input_ids"], enc["attention_mask"]).numpy()
+        return out
 
 
 def correlations(human, predicted) -> dict[str, float]:
