@@ -196,3 +196,15 @@ def test_iaa_loader(tmp_path):
     assert sheet["penalty_1"].tolist() == [0, 5] and sheet["penalty_2"].tolist() == [0, 6]
     with pytest.raises(ValueError, match="kind must be"):
         qe.load_iaa("outer", path)
+
+
+def test_method2_and_stability_tables_by_hand():
+    preds = pd.DataFrame({"instance": [0, 1, 0, 1, 0, 1], "group": ["G0", "G0", "M1G1", "M1G1", "M2G2", "M2G2"],
+                          "model": "m", "predicted": [0.0, 1.0, 0.5, 1.0, 1.0, 0.5]})
+    m2 = qe.method2_table(preds)
+    assert m2.to_dict("records") == [{"model": "m", "group": "M2G2", "n": 2, "share_increased": 50.0}]
+    robust = pd.DataFrame({"model": ["m", "m"], "group": ["G0", "M1G1"], "n": 2, "rho": [0.5, 0.4], "r": [0.5, 0.6],
+                           "rho_pct_change": [0.0, -20.0], "r_pct_change": [0.0, 20.0]})
+    table = qe.stability_table(robust, qe.score_shifts(preds), m2).set_index("model")
+    assert table.loc["m", "mean_abs_rho_change"] == 20.0 and table.loc["m", "mean_abs_shift"] == 0.25
+    assert table.loc["m", "G0_rho"] == 0.5 and table.loc["m", "M2G2_share_increased"] == 50.0

@@ -314,3 +314,31 @@ def load_iaa(kind: str = "inter", path=None) -> pd.DataFrame:
                      "penalty_1": severity_penalty(sev["error_severity"]),
                      "penalty_2": severity_penalty(sev["error_severity_re"])})
     return pd.DataFrame(rows)
+
+
+def method2_table(predictions: pd.DataFrame) -> pd.DataFrame:
+    """Per model and Method-2 group (M2G1, M2G2): the percent of instances whose predicted
+    score rose compared with their G0 prediction (paper Table 7)."""
+    base = predictions[predictions["group"] == "G0"].set_index(["model", "instance"])["predicted"]
+    rows = []
+    for (model, group), g in predictions[predictions["group"].str.startswith("M2")].groupby(["model", "group"],
+                                                                                          sort=False):
+        before = base.loc[list(zip(g["model"], g["instance"]))].to_numpy()
+        rows.append({"model": model, "group": group, "n": len(g),
+                     "share_increased": share_increased(before, g["predicted"].to_numpy())})
+    return pd.DataFrame(rows, columns=["model", "group", "n", "share_increased"])
+
+
+def stability_table(robust: pd.DataFrame, shifts: pd.DataFrame, method2: pd.DataFrame) -> pd.DataFrame:
+    """Per model: mean |% change| of ρ and r over the Method-1 groups, mean |score shift|
+    under Method 1, the G0 correlation (stability means little without accuracy) and the
+    Method-2 shares of rising scores."""
+    m1 = robust[robust["group"].str.startswith("M1")]
+    out = m1.groupby("model", sort=False).agg(mean_abs_rho_change=("rho_pct_change", lambda s: s.abs().mean()),
+                                               mean_abs_r_change=("r_pct_change", lambda s: s.abs().mean()))
+    out["mean_abs_shift"] = shifts[shifts["group"].str.startswith("M1")].groupby("model")["shift"].apply(
+        lambda s: s.abs().mean())
+    out["G0_rho"] = robust[robust["group"] == "G0"].set_index("model")["rho"]
+    for group, g in method2.groupby("group"):
+        out[f"{group}_share_increased"] = g.set_index("model")["share_increased"]
+    return out.reset_index()
