@@ -208,3 +208,16 @@ def test_method2_and_stability_tables_by_hand():
     table = qe.stability_table(robust, qe.score_shifts(preds), m2).set_index("model")
     assert table.loc["m", "mean_abs_rho_change"] == 20.0 and table.loc["m", "mean_abs_shift"] == 0.25
     assert table.loc["m", "G0_rho"] == 0.5 and table.loc["m", "M2G2_share_increased"] == 50.0
+
+
+def test_perturbation_groups():
+    posts = pd.DataFrame({"instance": [0, 1], "source": ["卧槽好累", "劳资走了"], "mt": ["wow tired", "I left"],
+                          "score": [0.1, 0.2]})
+    edits = pd.DataFrame({"source": ["卧槽 好累", "劳资走了"], "post_edit": ["damn, so tired", " "]})
+    fixes = pd.DataFrame({"source": ["劳资走了"], "mt": ["I'm off"]})
+    groups = qe.perturbation_groups(posts, {"卧槽": ["我操", "我艹"], "劳资": ["老子", "老资"]}, edits, fixes, k_max=2)
+    assert list(groups) == ["G0", "M1G1", "M1G2", "M2G2", "M2G1"]
+    assert groups["M1G2"]["source"].tolist() == ["我艹好累", "老资走了"]
+    assert groups["M1G1"]["mt"].tolist() == posts["mt"].tolist()  # Method 1 leaves the MT alone
+    assert groups["M2G2"][["instance", "mt"]].values.tolist() == [[0, "damn, so tired"]]  # empty post-edit skipped
+    assert groups["M2G1"][["instance", "mt"]].values.tolist() == [[1, "I'm off"]]

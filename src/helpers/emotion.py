@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -24,6 +23,7 @@ from sklearn.pipeline import Pipeline
 from tqdm import tqdm
 
 from . import paths
+from .qe import replace_spans
 
 
 def train_classifier(train: pd.DataFrame, dev: pd.DataFrame, c_grid: Sequence[float] = (2.0, 8.0, 32.0),
@@ -72,11 +72,8 @@ def evaluate(pipe, test: pd.DataFrame) -> pd.DataFrame:
 
 def substitute(text: str, replacements: Mapping[str, str]) -> str:
     """Replace every occurrence of each key by its value, longest keys first, in one pass
-    (a replacement is never itself rewritten)."""
-    if not replacements:
-        return text
-    pattern = re.compile("|".join(re.escape(k) for k in sorted(replacements, key=len, reverse=True)))
-    return pattern.sub(lambda m: replacements[m.group(0)], text)
+    (a replacement is never itself rewritten): :func:`helpers.qe.replace_spans` without the offsets."""
+    return replace_spans(text, replacements)[0]
 
 
 def consistency_table(pipe, posts: pd.DataFrame, homophones: Mapping[str, Sequence[str]]) -> pd.DataFrame:

@@ -88,6 +88,29 @@ def perturb_sources(sources: pd.Series, homophones: Mapping[str, list[str]], k: 
                          "n_replacements": [len(d[1]) for d in done]}, index=sources.index)
 
 
+def perturbation_groups(posts: pd.DataFrame, homophones: Mapping[str, list[str]], post_edits: pd.DataFrame,
+                        corrected: pd.DataFrame | None = None, k_max: int = 5) -> dict[str, pd.DataFrame]:
+    """The paper's groups for ``posts`` (``instance, source, mt, score``; sources unsegmented):
+
+    * ``G0``: the posts as they are;
+    * ``M1G1``…``M1G<k_max>``: every slang word replaced by its k-th homophone (:func:`perturb_sources`);
+    * ``M2G2``: the MT replaced by the post-edited reference (``post_edits``: source, post_edit),
+      for the posts that have a non-empty one;
+    * ``M2G1``: the MT replaced by a slang-only correction, when ``corrected`` (source, mt) is given.
+    """
+    groups = {"G0": posts}
+    for k in range(1, k_max + 1):
+        groups[f"M1G{k}"] = posts.assign(source=perturb_sources(posts["source"], homophones, k)["perturbed"])
+    edits = post_edits.assign(source=post_edits["source"].map(source_key)).drop_duplicates("source")
+    with_edit = posts.merge(edits[["source", "post_edit"]], on="source", how="inner")
+    with_edit = with_edit[with_edit["post_edit"].str.strip() != ""]
+    groups["M2G2"] = with_edit.assign(mt=with_edit["post_edit"]).drop(columns="post_edit")
+    if corrected is not None:
+        fixed = corrected.assign(source=corrected["source"].map(source_key))[["source", "mt"]]
+        groups["M2G1"] = posts.drop(columns="mt").merge(fixed, on="source", how="inner")
+    return groups
+
+
 def share_increased(before: np.ndarray, after: np.ndarray) -> float:
     """Percent of instances whose predicted score rose (paper Table 7)."""
     before, after = np.asarray(before, float), np.asarray(after, float)
