@@ -53,7 +53,7 @@ def two_annotators(tmp_path):
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory):
     """The whole book built once into a temporary folder, results written there too."""
-    from helpers import runner
+    from helpers.core import runner
 
     out = tmp_path_factory.mktemp("book")
     results = out / "results"

@@ -9,7 +9,8 @@ from scipy.stats import pearsonr
 from sklearn.metrics import cohen_kappa_score
 
 import krippendorff
-from helpers import agreement as ag
+from helpers.core import agreement as ag
+from helpers.core.stats import resample
 
 
 def test_weighted_kappa_by_hand():
@@ -39,11 +40,22 @@ def test_interval_alpha_by_hand_and_against_package():
     a, b = [1, 2, 3], [1, 2, 4]
     # N = 6, sum of squared deviations 41/6, sum of squared pair differences 1 -> 1 - 5/41
     assert ag.krippendorff_alpha([a, b]) == pytest.approx(36 / 41)
-    assert ag._interval_alpha_rows(np.array([[a, b]], dtype=float))[0] == pytest.approx(36 / 41)
+    assert ag.interval_alpha_weighted(np.array([a, b], dtype=float).T, np.ones((1, 3)))[0] == pytest.approx(36 / 41)
     rng = np.random.default_rng(1)
     data = rng.choice([0, 2, 4, 6, 8, 10], size=(3, 30)).astype(float)
-    assert ag._interval_alpha_rows(data[None])[0] == pytest.approx(
+    assert ag.interval_alpha_weighted(data.T, np.ones((1, 30)))[0] == pytest.approx(
         krippendorff.alpha(reliability_data=data, level_of_measurement="interval"))
+
+
+def test_weighted_alpha_equals_alpha_of_the_resampled_data_with_missing_values():
+    """Multiplicities w give the α of the data with unit u repeated w_u times (Krippendorff's
+    missing-data formula), checked against the krippendorff package on explicit resamples."""
+    data = np.array(KRIPPENDORFF_2011, dtype=float).T  # units x coders
+    w = resample(len(data), 20, seed=5)
+    got = ag.interval_alpha_weighted(data, w)
+    for k in range(20):
+        repeated = np.repeat(data, w[k], axis=0)
+        assert got[k] == pytest.approx(krippendorff.alpha(reliability_data=repeated.T, level_of_measurement="interval"))
 
 
 def test_alpha_undefined_with_one_value():
@@ -64,12 +76,12 @@ def _long(values: dict[str, list]) -> pd.DataFrame:
     ])
 
 
-def test_agreement_table_two_and_three_raters():
-    two = ag.agreement_table(_long({"A": [1, 2, 3], "B": [1, 2, 4]}), by="group", value="score", totals=True).iloc[0]
+def test_agreement_two_and_three_raters():
+    two = ag.agreement(_long({"A": [1, 2, 3], "B": [1, 2, 4]}), by="group", value="score", totals=True).iloc[0]
     assert two["alpha"] == pytest.approx(36 / 41)
     assert (two["total_a"], two["total_b"]) == (6, 7)
     three = _long({"A": [0, 2, 4, 4], "B": [0, 2, 4, 2], "C": [2, 2, 4, 4]})
-    row = ag.agreement_table(three, by="group", value="score").iloc[0]
+    row = ag.agreement(three, by="group", value="score").iloc[0]
     pairs = [([0, 2, 4, 4], [0, 2, 4, 2]), ([0, 2, 4, 4], [2, 2, 4, 4]), ([0, 2, 4, 2], [2, 2, 4, 4])]
     labels = [0, 2, 4]
     assert row["weighted_kappa"] == pytest.approx(np.mean([ag.weighted_kappa(x, y, labels) for x, y in pairs]))
@@ -78,20 +90,27 @@ def test_agreement_table_two_and_three_raters():
         reliability_data=np.array([[0, 2, 4, 4], [0, 2, 4, 2], [2, 2, 4, 4]], float), level_of_measurement="interval"))
 
 
-def test_agreement_table_rejects_missing_scores():
+def test_agreement_columns_are_fixed_and_missing_ratings_allowed():
+    df = _long({"A": [1, 2, 3], "B": [1, 2, 4]}).iloc[:-1]  # B did not rate item 3
+    table = ag.agreement(df, by="group", value="score")
+    assert list(table.columns) == ["group", *ag.COLUMNS]
+    assert table.iloc[0]["n_items"] == 2 and table.iloc[0]["exact_agreement"] == 100.0
+
+
+def test_bootstrap_refuses_missing_ratings():
     df = _long({"A": [1, 2, 3], "B": [1, 2, 4]}).iloc[:-1]
-    with pytest.raises(ValueError, match="without a 'score' from every annotator"):
-        ag.agreement_table(df, by="group", value="score")
+    with pytest.raises(ValueError, match="two raters who rated every item"):
+        ag.bootstrap_agreement(df, by="group", value="score", n_boot=10)
 
 
 def test_bootstrap_is_seeded_and_matches_reference_per_resample():
     rng = np.random.default_rng(7)
     a = rng.choice([0, 2, 4, 6], 25).astype(float)
     b = np.clip(a + rng.choice([-2, 0, 2], 25), 0, 6)
-    s1 = ag.bootstrap_samples(a, b, n_boot=50, seed=3)
-    s2 = ag.bootstrap_samples(a, b, n_boot=50, seed=3)
+    s1 = ag.bootstrap_samples(a, b, resample(25, 50, 3))
+    s2 = ag.bootstrap_samples(a, b, resample(25, 50, 3))
     pd.testing.assert_frame_equal(s1, s2)
-    idx = ag.resample_indices(25, 50, 3)
+    idx = np.random.default_rng(3).integers(0, 25, size=(50, 25))  # the draws behind resample(25, 50, 3)
     for k in (0, 17, 49):
         x, y = a[idx[k]], b[idx[k]]
         assert s1.loc[k, "alpha"] == pytest.approx(krippendorff.alpha(np.vstack([x, y]), level_of_measurement="interval"))
@@ -136,12 +155,12 @@ def test_krippendorff_2011_worked_example(level, published):
 def test_k_rater_agreement_on_krippendorff_example():
     long = pd.DataFrame([{"g": 1, "item": u, "annotator": c, "v": v}
                          for c, row in enumerate(KRIPPENDORFF_2011) for u, v in enumerate(row) if v is not None])
-    row = ag.k_rater_agreement(long, by="g", value="v", level="ordinal").iloc[0]
-    assert round(row["ordinal_alpha"], 3) == 0.815
+    row = ag.agreement(long, by="g", value="v", level="ordinal").iloc[0]
+    assert round(row["alpha"], 3) == 0.815
     # unit 12 has a single rating and is not counted; of the other 11, units 2, 6 and 8 (1-based) disagree
     # -> 8 of 11 agree
-    assert row["n_items"] == 11 and row["exact_score_agreement"] == pytest.approx(800 / 11)
-    assert row["exact_presence_agreement"] == pytest.approx(100.0)  # every value is > 0
+    assert row["n_items"] == 11 and row["exact_agreement"] == pytest.approx(800 / 11)
+    assert row["presence_agreement"] == pytest.approx(100.0)  # every value is > 0
 
 
 def test_shrout_fleiss_1979_icc():

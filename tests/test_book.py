@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from conftest import chromium_path
 
-from helpers import compare as cp
+from helpers.core import published as cp
 
 pytestmark = pytest.mark.slow
 
@@ -125,20 +125,23 @@ def test_simulation_banner_exactly_on_simulated_pages(built_book):
     assert "SIMULATED DATA" not in pages["02_metahope_directions"]
 
 
-def test_pilot_v2_on_real_sheets_has_no_banner(tmp_path):
-    """Given annotations, chapter 3 analyses them and shows no simulation box."""
+def test_pilot_v2_on_real_sheets_has_no_banner_and_needs_no_released_file(tmp_path, monkeypatch):
+    """Given annotations, chapter 3 analyses them, shows no simulation box, and runs even where
+    the released data were never fetched (the Table 12 item then says so)."""
     from helpers import metahope as mh
-    from helpers import runner
-    from helpers import simulate as sim
+    from helpers.core import runner
+    from helpers.metahope import simulate as sim
 
     truth = mh.read_workbook(mh.pilot_zh_en_file(), "truth")
     sheets = tmp_path / "class.csv"
     mh.to_long(sim.simulate_annotations(truth, sim.DEFAULT_PANEL[:3], seed=1)).to_csv(sheets, index=False)
+    monkeypatch.setenv("HELPERS_RAW_DATA", str(tmp_path / "no-data-here"))
     out = runner.execute_notebook(runner.paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb",
                                   tmp_path / "run.ipynb",
                                   parameters={"annotations": str(sheets), "results_dir": str(tmp_path / "res")})
     text = out.read_text(encoding="utf-8")
     assert "data-simulated" not in text and "data-own" in text
+    assert "has not been fetched" in text
     table = pd.read_csv(tmp_path / "res" / "03_metahope_pilot_v2" / "agreement_by_system.csv")
     assert table["n_raters"].tolist() == [3, 3, 3]
     assert not (tmp_path / "res" / "03_metahope_pilot_v2" / "sentence_icc.csv").exists()

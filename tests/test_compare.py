@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import compare as cp
+from helpers.core import published as cp
 
 
 def _published(**cols):
@@ -30,8 +30,3 @@ def test_rows_must_correspond():
     rec = pd.DataFrame({"system": ["Y"], "a": [1.0]})
     with pytest.raises(ValueError, match="rows differ"):
         cp.compare_with_published(rec, _published(a="1"), ["system"])
-
-
-def test_save_table_writes_under_notebook_folder(tmp_path):
-    out = cp.save_table(pd.DataFrame({"a": [1]}), tmp_path, "01_x", "t")
-    assert out == tmp_path / "01_x" / "t.csv" and out.read_text().splitlines() == ["a", "1"]

@@ -7,14 +7,13 @@ import pandas as pd
 import pytest
 from scipy import stats as st
 
-from helpers import evaluator as ev
+from helpers.explanations import evaluator as ev
 from helpers import explanations as ex
-from helpers import paths
 
 
 @pytest.fixture
 def isolated_cache(tmp_path, monkeypatch):
-    monkeypatch.setattr(paths, "cache_dir", lambda: tmp_path / "cache")
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
     return tmp_path / "cache"
 
 
@@ -65,7 +64,7 @@ def test_finetune_pipeline_on_a_tiny_model(tmp_path, isolated_cache, items):
     assert out["weights"]["weight"].sum() == pytest.approx(1.0)
     held = set(out["split"].query("set == 'held-out'")["metaphor"])
     assert held == set(out["predictions"]["metaphor"])
-    cached = list((isolated_cache / "finetune").glob("*.pt"))
+    cached = list((isolated_cache / "evaluator-finetune").glob("*.pt"))
     assert len(cached) == 1 + 3  # the full training part and the three folds
     again = ev.run_evaluator(small, cfg)  # weights come from the cache: same predictions
     np.testing.assert_allclose(again["predictions"]["predicted_overall"], out["predictions"]["predicted_overall"])
@@ -92,5 +91,5 @@ def test_disagreement_vs_error_against_scipy():
 
 
 def test_config_rejects_unknown_mode():
-    with pytest.raises(ValueError, match="mode must be"):
+    with pytest.raises(ValueError, match="not a known mode"):
         ev.EvaluatorConfig(mode="zero-shot")

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from helpers import metahope as mh
-from helpers.metahope import AnnotationError
+from helpers.core.errors import InputError
 
 
 def test_pos_classes():
@@ -53,13 +53,13 @@ def test_long_format_round_trip(tmp_path, two_annotators):
 def test_long_format_errors(tmp_path):
     path = tmp_path / "l.csv"
     path.write_text("item,system,annotator,category,severity\ni1,s,A,MIS,4\ni1,s,A,MIZ,2\n")
-    with pytest.raises(AnnotationError, match=r"l.csv, row 3, column 'category': value 'MIZ'"):
+    with pytest.raises(InputError, match=r"l.csv, row 3, column 'category': value 'MIZ'"):
         mh.read_long(path)
     path.write_text("item,system,annotator,category,severity\ni1,s,A,MIS,major\n")
-    with pytest.raises(AnnotationError, match=r"row 2, column 'severity': value 'major'"):
+    with pytest.raises(InputError, match=r"row 2, column 'severity': value 'major'"):
         mh.read_long(path)
     path.write_text("item,system,category,severity\ni1,s,MIS,2\n")
-    with pytest.raises(AnnotationError, match="missing column"):
+    with pytest.raises(InputError, match="missing column"):
         mh.read_long(path)
 
 
@@ -82,7 +82,7 @@ def test_mqm_tsv_accepts_foreign_rows(tmp_path):
                     "s\td\t1\t1\tr1\tsrc\ttgt\tMetaHOPE/MIS\t6\t\n"
                     "s\td\t2\t2\tr1\tsrc2\ttgt2\tNo-error\tNo-error\t\n"
                     "s\td\t2\t2\tr2\tsrc2\ttgt2\tAccuracy/Omission\tMajor\t\n")
-    with pytest.raises(AnnotationError, match=r"row 4, column 'category': value 'Accuracy/Omission'"):
+    with pytest.raises(InputError, match=r"row 4, column 'category': value 'Accuracy/Omission'"):
         mh.read_mqm_tsv(path)
 
 
@@ -92,5 +92,5 @@ def test_load_annotations_dispatch(tmp_path, two_annotators):
     path = tmp_path / "long.csv"
     mh.to_long(as_list).to_csv(path, index=False)
     assert len(mh.load_annotations(str(path))) == len(as_list)
-    with pytest.raises(ValueError, match="one workbook per annotator"):
+    with pytest.raises(ValueError, match="one workbook is one annotator"):
         mh.load_annotations(str(two_annotators["A"]))

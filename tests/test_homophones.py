@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import emotion as em
-from helpers import homophones as hp
+from helpers.slang import emotion as em
+from helpers.slang import homophones as hp
 
 
 def test_pinyin_round_trip_on_known_words():
@@ -141,9 +141,8 @@ def test_substitute_longest_first_and_no_rewrites():
 
 
 def test_emotion_pipeline_on_a_small_split(tmp_path, monkeypatch):
-    from helpers import paths
 
-    monkeypatch.setattr(paths, "cache_dir", lambda: tmp_path / "cache")
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
     rng = np.random.default_rng(0)
     words = {0: "开心快乐好", 1: "生气讨厌烦", 2: "难过伤心哭"}
     rows = [{"text": "".join(rng.choice(list(words[k]), 6)), "label": k} for k in words for _ in range(40)]
@@ -155,7 +154,7 @@ def test_emotion_pipeline_on_a_small_split(tmp_path, monkeypatch):
     posts = pd.DataFrame({"text": ["生气生气讨厌", "开心好快乐"], "label": [1, 0]})
     table = em.consistency_table(pipe, posts, {"生气": ["开心", "伤心"]})
     assert list(table["group"]) == ["G0", "G1", "G2"] and table.loc[0, "same_as_original"] == 1.0
-    assert list((tmp_path / "cache" / "emotion").glob("*.joblib"))
+    assert list((tmp_path / "cache" / "emotion-classifier").glob("*.pkl"))
 
 
 def test_smp2020_loader_validates(tmp_path):
@@ -164,5 +163,5 @@ def test_smp2020_loader_validates(tmp_path):
         (tmp_path / "SMP2020" / f"{split}.tsv").write_text("label\ttext_a\n1\t好\n", encoding="utf-8")
     assert len(hp.load_smp2020(root=tmp_path)) == 3
     (tmp_path / "SMP2020" / "dev.tsv").write_text("label\ttext_a\n1\t好\n9\t坏\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"dev.tsv, line 3, column 'label': value '9'"):
+    with pytest.raises(ValueError, match=r"dev.tsv, row 3, column 'label': value '9'"):
         hp.load_smp2020(root=tmp_path)

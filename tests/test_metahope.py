@@ -7,7 +7,7 @@ import pytest
 from conftest import HEADERS, row, write_workbook
 
 from helpers import metahope as mh
-from helpers.metahope import AnnotationError
+from helpers.core.errors import InputError
 
 
 def test_read_workbook_tidy_and_blank_is_zero(two_annotators):
@@ -33,7 +33,7 @@ def test_bad_severity_names_file_row_column_cell_value(tmp_path, bad, problem):
         row("i1", "S.", "w", "N"),
         row("i2", "S.", "w2", "V", gpt=(None, None, bad, None, None)),
     ])
-    with pytest.raises(AnnotationError) as err:
+    with pytest.raises(InputError) as err:
         mh.read_workbook(path, "A")
     msg = str(err.value)
     assert "bad.xlsx" in msg and "row 3" in msg and "MIS (GPT_5.4)" in msg
@@ -46,7 +46,7 @@ def test_category_header_typo(tmp_path):
     headers = list(HEADERS)
     headers[headers.index("MIS", 10)] = "MIZ"  # in the second system's block
     path = write_workbook(tmp_path / "typo.xlsx", [row("i1", "S.", "w", "N")], headers=headers)
-    with pytest.raises(AnnotationError) as err:
+    with pytest.raises(InputError) as err:
         mh.read_workbook(path, "A")
     msg = str(err.value)
     assert "typo.xlsx" in msg and "row 1" in msg and "cell O1" in msg and "'MIZ'" in msg and "'MIS'" in msg
@@ -56,45 +56,72 @@ def test_id_header_must_match(tmp_path):
     headers = list(HEADERS)
     headers[2] = "lemma"
     path = write_workbook(tmp_path / "h.xlsx", [row("i1", "S.", "w", "N")], headers=headers)
-    with pytest.raises(AnnotationError, match=r"cell C1: value 'lemma': header must be 'word' or 'token'"):
+    with pytest.raises(InputError, match=r"cell C1: value 'lemma': header must be 'word' or 'token'"):
         mh.read_workbook(path, "A")
 
 
 def test_segs_must_equal_sum(tmp_path):
     path = write_workbook(tmp_path / "s.xlsx", [row("i1", "S.", "w", "N", google=(2, None, 4, None, None), segs=(8, None))])
-    with pytest.raises(AnnotationError, match=r"row 2, column 'SEGS \(Google_translate\)', cell K2: value 8: SEGS must"):
+    with pytest.raises(InputError, match=r"row 2, column 'SEGS \(Google_translate\)', cell K2: value 8: SEGS must"):
         mh.read_workbook(path, "A")
 
 
 def test_row_without_id_and_duplicate_id(tmp_path):
     path = write_workbook(tmp_path / "n.xlsx", [row("i1", "S.", "w", "N"), row(None, "S.", "w", "N")])
-    with pytest.raises(AnnotationError, match=r"row 3, column 'word_id', cell A3: value None: row has content but no word_id"):
+    with pytest.raises(InputError, match=r"row 3, column 'word_id', cell A3: value None: row has content but no word_id"):
         mh.read_workbook(path, "A")
     path = write_workbook(tmp_path / "d.xlsx", [row("i1", "S.", "w", "N"), row("i1", "S.", "w", "N")])
-    with pytest.raises(AnnotationError, match=r"row 3.*value 'i1': duplicate word_id \(first on row 2\)"):
+    with pytest.raises(InputError, match=r"row 3.*value 'i1': duplicate word_id \(first on row 2\)"):
         mh.read_workbook(path, "A")
 
 
 def test_blank_rows_between_items_are_skipped_and_listed(tmp_path):
     path = write_workbook(tmp_path / "b.xlsx", [row("i1", "S.", "w", "N"), [None] * len(HEADERS), row("i2", "S.", "v", "V")])
-    df = mh.read_workbook(path, "A")
-    assert df["item"].unique().tolist() == ["i1", "i2"]
-    assert df.attrs["skipped_rows"] == [3]
+    sheet = mh.read_sheet(path, "A")
+    assert sheet.frame["item"].unique().tolist() == ["i1", "i2"]
+    assert sheet.skipped_rows == (3,) and sheet.item_rows == {"i1": 2, "i2": 4}
 
 
-def test_load_study_requires_same_items_in_same_order(tmp_path, two_annotators):
+def test_load_study_compares_every_sheet_with_the_union(tmp_path, two_annotators):
     study = mh.load_study(two_annotators)
     assert set(study["annotator"]) == {"A", "B"} and len(study) == 60
+    # the same items in another order load (items are matched by id), in the first sheet's order
     swapped = write_workbook(tmp_path / "C.xlsx", [
-        row("i2", "S one.", "deep", "AJ"), row("i1", "S one.", "grasp", "V"), row("i3", "S two.", "bridge", "N"),
-    ])
-    with pytest.raises(AnnotationError) as err:
-        mh.load_study({"A": two_annotators["A"], "C": swapped})
-    msg = str(err.value)
-    assert "C.xlsx" in msg and "row 2" in msg and "word_id" in msg and "'i2'" in msg and "should be 'i1'" in msg
-    short = write_workbook(tmp_path / "D.xlsx", [row("i1", "S one.", "grasp", "V"), row("i2", "S one.", "deep", "AJ")])
-    with pytest.raises(AnnotationError, match=r"D.xlsx.*sheet ends early: item 'i3'"):
-        mh.load_study({"A": two_annotators["A"], "D": short})
+        row("i2", "S one.", "deep", "AJ", google=(2, None, None, None, None)), row("i1", "S one.", "grasp", "V"),
+        row("i3", "S two.", "bridge", "N")])
+    both = mh.load_study({"A": two_annotators["A"], "C": swapped})
+    assert both.drop_duplicates("item").sort_values("position")["item"].tolist() == ["i1", "i2", "i3"]
+    # D lacks i3, which A and B have: the message names D, the item, and where it is
+    short = write_workbook(tmp_path / "D.xlsx", [row("i1", "S one.", "grasp", "V", google=(2, None, None, None, None)),
+                                                  row("i2", "S one.", "deep", "AJ")])
+    with pytest.raises(InputError) as err:
+        mh.load_study({"A": two_annotators["A"], "D": short, "B": two_annotators["B"]})
+    assert err.value.path.name == "D.xlsx" and err.value.column == "word_id"
+    assert "item 'i3' is missing from this sheet (it is on row 4 of A.xlsx)" in str(err.value)
+    # an extra item in the second sheet is reported on the first (which lacks it), not as "the second is wrong"
+    extra = write_workbook(tmp_path / "E.xlsx", [
+        row("i1", "S one.", "grasp", "V", google=(2, None, None, None, None)), row("i2", "S one.", "deep", "AJ"),
+        row("i3", "S two.", "bridge", "N"), row("i4", "S two.", "span", "N")])
+    with pytest.raises(InputError, match=r"A.xlsx.*item 'i4' is missing from this sheet \(it is on row 5 of E.xlsx\)"):
+        mh.load_study({"A": two_annotators["A"], "E": extra})
+
+
+def test_a_blank_template_handed_back_is_an_error_unless_allowed(tmp_path, two_annotators):
+    blank = write_workbook(tmp_path / "blank.xlsx", [row("i1", "S one.", "grasp", "V"), row("i2", "S one.", "deep", "AJ"),
+                                                      row("i3", "S two.", "bridge", "N")])
+    with pytest.raises(InputError, match=r"blank.xlsx, sheet 'Sheet1': no severity was entered in any cell"):
+        mh.load_study({"A": two_annotators["A"], "Z": blank})
+    study = mh.load_study({"A": two_annotators["A"], "Z": blank}, allow_empty=True)
+    assert study.loc[study["annotator"] == "Z", "severity"].sum() == 0
+
+
+def test_a_missing_system_names_the_sheet(tmp_path, two_annotators):
+    headers = ["word_id", "sentence", "word", "wordcat", "Google_translate", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS"]
+    one = write_workbook(tmp_path / "one.xlsx", [["i1", "S one.", "grasp", "V", "x", 2, None, None, None, None, None],
+                                                 ["i2", "S one.", "deep", "AJ", "y"] + [None] * 6,
+                                                 ["i3", "S two.", "bridge", "N", "z"] + [None] * 6], headers=headers)
+    with pytest.raises(InputError, match=r"one.xlsx, sheet 'Sheet1', row 1: system 'GPT-5.4' is missing"):
+        mh.load_study({"A": two_annotators["A"], "S": one})
 
 
 def test_clean_sentence_drops_annotator_notes():

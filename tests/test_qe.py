@@ -6,17 +6,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import qe
+from helpers.slang import homophones as hp
+from helpers.slang import qe_data
+from helpers.slang import robustness as rb
 
 
 def test_pct_change_by_hand():
-    assert qe.pct_change(0.2523, 0.2617) == pytest.approx(-3.5919, abs=1e-4)
-    assert qe.pct_change(-0.0625, 0.1984) == pytest.approx(-131.502, abs=1e-3)
-    assert qe.pct_change(0.5, -0.25) == pytest.approx(300.0)  # relative to |reference|
+    assert rb.pct_change(0.2523, 0.2617) == pytest.approx(-3.5919, abs=1e-4)
+    assert rb.pct_change(-0.0625, 0.1984) == pytest.approx(-131.502, abs=1e-3)
+    assert rb.pct_change(0.5, -0.25) == pytest.approx(300.0)  # relative to |reference|
 
 
 def test_paper_tables_5_6_against_9_10():
-    check = qe.check_percent_changes()
+    check = rb.check_percent_changes()
     assert len(check) == 90
     flagged = check[~check["follows"]].set_index(["model", "group", "metric"])
     # the first cell of Table 5 follows from Table 9 (hand-checked above)
@@ -33,23 +35,23 @@ def test_paper_tables_5_6_against_9_10():
 
 def test_replace_spans_overlapping_words_and_offsets():
     text = "草泥马！尼玛，草泥马"
-    new, edits = qe.replace_spans(text, {"草泥马": "艹泥马", "尼玛": "你妈", "泥马": "XX"})
+    new, edits = hp.replace_spans(text, {"草泥马": "艹泥马", "尼玛": "你妈", "泥马": "XX"})
     assert new == "艹泥马！你妈，艹泥马"
     assert edits == [(0, 3, "草泥马", "艹泥马"), (4, 6, "尼玛", "你妈"), (7, 10, "草泥马", "艹泥马")]
     assert all(text[s:e] == old for s, e, old, _ in edits)
-    same, none = qe.replace_spans("今天天气好", {"尼玛": "你妈"})
+    same, none = hp.replace_spans("今天天气好", {"尼玛": "你妈"})
     assert same == "今天天气好" and none == []
 
 
 def test_perturb_sources_every_occurrence_and_nothing_else():
     sources = pd.Series(["卧槽卧槽", "劳资不干了", "没有俚语"])
-    out = qe.perturb_sources(sources, {"卧槽": ["我操", "我艹"], "劳资": ["老子", "老资"]}, k=2)
+    out = rb.perturb_sources(sources, {"卧槽": ["我操", "我艹"], "劳资": ["老子", "老资"]}, k=2)
     assert out["perturbed"].tolist() == ["我艹我艹", "老资不干了", "没有俚语"]
     assert out["n_replacements"].tolist() == [2, 1, 0]
 
 
 def test_share_increased():
-    assert qe.share_increased([1, 2, 3, 4], [2, 2, 1, 5]) == 50.0
+    assert rb.share_increased([1, 2, 3, 4], [2, 2, 1, 5]) == 50.0
 
 
 # --------------------------------------------------------------------------- data and models
@@ -69,14 +71,14 @@ def _split_files(root, split, rows):
 
 def test_split_loader_checks_counts(tmp_path):
     _split_files(tmp_path, "dev", [("尼玛 好 累", "Damn so tired", 0.5, 1), ("今天 好", "Good today", 0.6, 0)])
-    frame = qe.load_split("dev", root=tmp_path)
+    frame = qe_data.load_split("dev", root=tmp_path)
     assert frame["line"].tolist() == [1, 2] and frame["score"].tolist() == [0.5, 0.6]
     (tmp_path / "dev" / "source_tags.txt").write_text("OK OK\nOK OK\n")
-    with pytest.raises(ValueError, match=r"source_tags.txt, line 1: 2 tags for 3 source tokens"):
-        qe.load_split("dev", root=tmp_path)
+    with pytest.raises(ValueError, match=r"source_tags.txt, row 1: 2 tags for 3 source tokens"):
+        qe_data.load_split("dev", root=tmp_path)
     (tmp_path / "dev" / "scores.txt").write_text("0.5\n")
     with pytest.raises(ValueError, match="different line counts"):
-        qe.load_split("dev", root=tmp_path)
+        qe_data.load_split("dev", root=tmp_path)
 
 
 def test_annotated_loader_validation(tmp_path):
@@ -85,28 +87,28 @@ def test_annotated_loader_validation(tmp_path):
                           "error_types": ["Mistranslation", "None"], "error_severity": ["Major", "None"]})
     with pd.ExcelWriter(path) as w:
         sheet.to_excel(w, index=False)
-    loaded = qe.load_annotated(path)
-    assert loaded["error_severities"].tolist() == [["Major"], []] and loaded.attrs["problems"] == []
+    loaded = qe_data.load_annotated(path)
+    assert loaded["error_severities"].tolist() == [["Major"], []] and not loaded["count_mismatch"].any()
     sheet.loc[1, "error_severity"] = "Huge"
     with pd.ExcelWriter(path) as w:
         sheet.to_excel(w, index=False)
     with pytest.raises(ValueError, match=r"row 3, column 'error_severity': value 'Huge'"):
-        qe.load_annotated(path)
+        qe_data.load_annotated(path)
     sheet.loc[1, "error_severity"] = "Minor; Major"
     with pd.ExcelWriter(path) as w:
         sheet.to_excel(w, index=False)
-    assert "0 error types but 2 severities" in qe.load_annotated(path).attrs["problems"][0]
+    assert qe_data.load_annotated(path)["count_mismatch"].tolist() == [False, True]
     with pytest.raises(ValueError, match="0 error types but 2 severities"):
-        qe.load_annotated(path, on_mismatch="raise")
+        qe_data.load_annotated(path, on_mismatch="raise")
 
 
 def test_penalty_and_score_check_by_hand():
-    assert qe.severity_penalty(["Minor", "Major", "Critical"]) == 16 and qe.severity_penalty([]) == 0
+    assert qe_data.severity_penalty(["Minor", "Major", "Critical"]) == 16 and qe_data.severity_penalty([]) == 0
     sev = [[], ["Minor"], ["Major"], ["Critical"], ["Major", "Minor"]]
     pen = pd.Series([0, 1, 5, 10, 6], dtype=float)
     z = (pen.mean() - pen) / pen.std(ddof=0)  # z-normalised and negated, as the released scores
     merged = pd.DataFrame({"error_severities": sev, "score": z})
-    summary, patterns = qe.score_check(merged)
+    summary, patterns = qe_data.score_check(merged)
     assert summary["identical_penalty_share"] == 100.0 and patterns.empty
     assert summary["implied_sd"] == pytest.approx(pen.std(ddof=0))
     assert summary["implied_mean"] == pytest.approx(pen.mean())
@@ -116,7 +118,7 @@ def test_align_reports_overlap():
     splits = pd.DataFrame({"split": ["train", "test", "test"], "source": ["尼玛 好", "尼玛好", "天 啊"], "mt": ["a", "b", "c"]})
     annotated = pd.DataFrame({"source": ["尼玛好", "天啊", "别的"], "mt": ["a", "c", "d"], "emotion": ["x", "y", "z"],
                               "error_severities": [[], [], []]})
-    merged, report = qe.align(splits, annotated)
+    merged, report = qe_data.align(splits, annotated)
     assert report == {"split_lines": 3, "aligned": 3, "annotated_rows": 3, "annotated_duplicate_sources": 0,
                       "annotated_not_in_splits": 1, "sources_in_several_splits": 1}
     assert merged["emotion"].tolist() == ["x", "x", "y"]
@@ -128,15 +130,15 @@ def test_robustness_table_and_shifts_by_hand():
         pd.DataFrame({"instance": range(4), "group": "G0", "model": "m", "predicted": [1.0, 2.0, 3.0, 4.0]}),
         pd.DataFrame({"instance": range(4), "group": "M1G1", "model": "m", "predicted": [2.0, 1.0, 3.0, 4.0]}),
     ])
-    table = qe.robustness_table(preds, human).set_index("group")
+    table = rb.robustness_table(preds, human).set_index("group")
     assert table.loc["G0", "rho"] == pytest.approx(1.0) and table.loc["M1G1", "rho"] == pytest.approx(0.8)
     assert table.loc["M1G1", "rho_pct_change"] == pytest.approx(-20.0)
-    shifts = qe.score_shifts(preds)
+    shifts = rb.score_shifts(preds)
     assert shifts["shift"].tolist() == [1.0, -1.0, 0.0, 0.0]
 
 
 def test_detokenize():
-    from helpers.qe_models import detokenize
+    from helpers.slang.qe_models import detokenize
 
     assert detokenize("I do n't know , it 's fine !") == "I don't know, it's fine!"
 
@@ -152,7 +154,7 @@ def _tiny_qe_data(n=60, seed=0):
 
 
 def test_feature_qe_learns_a_simple_signal():
-    from helpers import qe_models as qm
+    from helpers.slang import qe_models as qm
 
     data = _tiny_qe_data()
     model = qm.FeatureQE(alphas=(0.1, 1.0)).fit(data[:40], data[40:50])
@@ -164,10 +166,9 @@ def test_feature_qe_learns_a_simple_signal():
 def test_transformer_qe_on_a_tiny_model(tmp_path, monkeypatch):
     from transformers import BertConfig, BertModel, BertTokenizer
 
-    from helpers import paths
-    from helpers import qe_models as qm
+    from helpers.slang import qe_models as qm
 
-    monkeypatch.setattr(paths, "cache_dir", lambda: tmp_path / "cache")
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
     folder = tmp_path / "tiny"
     folder.mkdir()
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "damn", "so", "tired", "好"]
@@ -181,7 +182,7 @@ def test_transformer_qe_on_a_tiny_model(tmp_path, monkeypatch):
     assert "尼" in model.tokenizer.get_vocab()  # the Chinese characters were added
     pred = model.predict(data)
     assert pred.shape == (20,) and np.isfinite(pred).all()
-    assert len(list((tmp_path / "cache" / "qe").glob("*.pt"))) == 1
+    assert len(list((tmp_path / "cache" / "qe-transformer").glob("*.pt"))) == 1
     again = qm.TransformerQE(cfg).fit(data)  # from the cache
     np.testing.assert_allclose(again.predict(data), pred, rtol=1e-5)
 
@@ -192,20 +193,20 @@ def test_iaa_loader(tmp_path):
                   "error_types": ["None", "Omission"], "error_types_re": ["None", "Omission; Omission"],
                   "error_severity": ["None", "Major"], "error_severity_re": ["None", "Major; Minor"],
                   "diff": ["0", "1"]}).to_excel(path, index=False)
-    sheet = qe.load_iaa("inter", path)
+    sheet = qe_data.load_iaa("inter", path)
     assert sheet["penalty_1"].tolist() == [0, 5] and sheet["penalty_2"].tolist() == [0, 6]
-    with pytest.raises(ValueError, match="kind must be"):
-        qe.load_iaa("outer", path)
+    with pytest.raises(ValueError, match="unknown agreement sheet"):
+        qe_data.load_iaa("outer", path)
 
 
 def test_method2_and_stability_tables_by_hand():
     preds = pd.DataFrame({"instance": [0, 1, 0, 1, 0, 1], "group": ["G0", "G0", "M1G1", "M1G1", "M2G2", "M2G2"],
                           "model": "m", "predicted": [0.0, 1.0, 0.5, 1.0, 1.0, 0.5]})
-    m2 = qe.method2_table(preds)
+    m2 = rb.method2_table(preds)
     assert m2.to_dict("records") == [{"model": "m", "group": "M2G2", "n": 2, "share_increased": 50.0}]
     robust = pd.DataFrame({"model": ["m", "m"], "group": ["G0", "M1G1"], "n": 2, "rho": [0.5, 0.4], "r": [0.5, 0.6],
                            "rho_pct_change": [0.0, -20.0], "r_pct_change": [0.0, 20.0]})
-    table = qe.stability_table(robust, qe.score_shifts(preds), m2).set_index("model")
+    table = rb.stability_table(robust, rb.score_shifts(preds), m2).set_index("model")
     assert table.loc["m", "mean_abs_rho_change"] == 20.0 and table.loc["m", "mean_abs_shift"] == 0.25
     assert table.loc["m", "G0_rho"] == 0.5 and table.loc["m", "M2G2_share_increased"] == 50.0
 
@@ -215,7 +216,7 @@ def test_perturbation_groups():
                           "score": [0.1, 0.2]})
     edits = pd.DataFrame({"source": ["卧槽 好累", "劳资走了"], "post_edit": ["damn, so tired", " "]})
     fixes = pd.DataFrame({"source": ["劳资走了"], "mt": ["I'm off"]})
-    groups = qe.perturbation_groups(posts, {"卧槽": ["我操", "我艹"], "劳资": ["老子", "老资"]}, edits, fixes, k_max=2)
+    groups = rb.perturbation_groups(posts, {"卧槽": ["我操", "我艹"], "劳资": ["老子", "老资"]}, edits, fixes, k_max=2)
     assert list(groups) == ["G0", "M1G1", "M1G2", "M2G2", "M2G1"]
     assert groups["M1G2"]["source"].tolist() == ["我艹好累", "老资走了"]
     assert groups["M1G1"]["mt"].tolist() == posts["mt"].tolist()  # Method 1 leaves the MT alone

@@ -1,18 +1,23 @@
-"""Notebook runner: sources untouched, failures located, cache keyed by inputs."""
+"""Notebook runner and command line: sources untouched, failures named and kept apart, nothing mixed."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from helpers import __main__ as cli
-from helpers import paths, runner
+from helpers.core import paths, runner
+from helpers.core.cli import parse_value
+from helpers.core.errors import InputError
 
 
-def _notebook(path: Path, cells: list[str], parameters: str = "x = 1") -> Path:
+def _notebook(path: Path, cells: list[str], parameters: str = "x = 1  # a number") -> Path:
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(parameters, metadata={"tags": ["parameters"]})]
     nb.cells += [nbformat.v4.new_code_cell(c) for c in cells]
@@ -34,6 +39,29 @@ def test_every_toc_notebook_has_one_parameters_cell_and_no_outputs():
         assert not any(c.get("outputs") or c.get("execution_count") for c in nb["cells"] if c["cell_type"] == "code")
 
 
+def test_every_parameter_says_what_it_means():
+    """papermill --help-notebook lists every parameter with its inline comment as help."""
+    from papermill.translators import PythonTranslator
+
+    for nb_path in runner.toc_notebooks():
+        nb = nbformat.read(nb_path, as_version=4)
+        cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+        names = [line.split("=")[0].strip() for line in cell.source.splitlines()
+                 if line.strip() and not line.startswith((" ", "#"))]
+        found = {p.name: p.help for p in PythonTranslator.inspect(cell)}
+        assert list(found) == names, (nb_path.name, names, list(found))
+        assert all(len(h) > 10 for h in found.values()), (nb_path.name, found)
+
+
+def test_every_chapter_checks_its_parameters_right_after_the_parameters_cell():
+    for nb_path in runner.toc_notebooks():
+        nb = nbformat.read(nb_path, as_version=4)
+        index = next(i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", []))
+        check = nb.cells[index + 1].source
+        assert "_setup(" in check and "Results(" in check, nb_path.name
+        assert check.index("_setup(") < check.index("Results(")  # checked before anything is written
+
+
 def test_cache_key_depends_on_notebook_and_parameters(tmp_path):
     nb = _notebook(tmp_path / "n.ipynb", ["y = x + 1"])
     k1 = runner.cache_key(nb, {"x": 1})
@@ -48,18 +76,64 @@ def test_execute_injects_parameters_and_keeps_source(tmp_path):
     before = nb.read_bytes()
     out = runner.execute_notebook(nb, tmp_path / "out" / "n.ipynb", parameters={"x": 6})
     assert nb.read_bytes() == before
-    text = out.read_text()
-    assert "42" in text
+    assert "42" in out.read_text()
     with pytest.raises(ValueError, match="refusing"):
         runner.execute_notebook(nb, nb)
 
 
-def test_failure_names_notebook_and_cell(tmp_path):
-    nb = _notebook(tmp_path / "broken.ipynb", ["y = 1", "raise ValueError('sheet row 7 is wrong')"])
+def test_failure_names_cell_keeps_good_copy_and_writes_a_failed_one(tmp_path, capfd):
+    good = _notebook(tmp_path / "work.ipynb", ["y = 1", "print('good run', x)"])
+    out = tmp_path / "runs" / "work.ipynb"
+    runner.execute_notebook(good, out, parameters={"x": 5})
+    assert "good run" in out.read_text()
+    _notebook(good, ["y = 1", "raise ValueError('sheet row 7 is wrong')"])
     with pytest.raises(runner.NotebookFailed) as err:
-        runner.execute_notebook(nb, tmp_path / "out.ipynb")
+        runner.execute_notebook(good, out, parameters={"x": 5})
     msg = str(err.value)
-    assert "broken.ipynb" in msg and "cell 3 of the source" in msg and "ValueError: sheet row 7 is wrong" in msg
+    assert "work.ipynb" in msg and "cell 3 of the source" in msg and "ValueError: sheet row 7 is wrong" in msg
+    failed = tmp_path / "runs" / "work.failed.ipynb"
+    assert str(failed) in msg and "sheet row 7 is wrong" in failed.read_text()
+    assert "good run" in out.read_text()  # the earlier good copy is kept
+    assert not list((tmp_path / "runs").glob(".*running*"))
+    noise = capfd.readouterr()
+    assert "KeyboardInterrupt" not in noise.err and "without encryption" not in noise.err
+
+
+def test_a_failed_chapter_leaves_the_earlier_results_and_no_half_set(tmp_path):
+    cells = ["from helpers.core import Results\nimport pandas as pd\nresults = Results(results_dir, 'nb')",
+             "results.table(pd.DataFrame({'v': [x]}), 'first')",
+             "assert x < 10, 'x too large'\nresults.table(pd.DataFrame({'v': [x]}), 'second')",
+             "results.commit()"]
+    nb = _notebook(tmp_path / "nb.ipynb", cells, "x = 1  # a number\nresults_dir = 'results'  # where")
+    res = tmp_path / "res"
+    runner.execute_notebook(nb, tmp_path / "ok.ipynb", parameters={"x": 1, "results_dir": str(res)})
+    assert sorted(p.name for p in (res / "nb").iterdir()) == ["first.csv", "second.csv"]
+    with pytest.raises(runner.NotebookFailed, match="x too large"):
+        runner.execute_notebook(nb, tmp_path / "bad.ipynb", parameters={"x": 50, "results_dir": str(res)})
+    assert (res / "nb" / "first.csv").read_text().splitlines() == ["v", "1"]  # untouched, not the failed run's 50
+    assert [p.name for p in res.iterdir()] == ["nb"]  # no staging folder left behind
+
+
+def test_cli_run_relative_paths_from_another_folder_and_error_lines(tmp_path):
+    """`python -m helpers run` from a class folder: relative inputs are read there; a failure is one
+    `error:` line per problem, exit status 1, and no kernel noise."""
+    nb = _notebook(tmp_path / "nb.ipynb",
+                   ["from helpers.core import paths\nprint('READ', paths.resolve_input(sheet).read_text())"],
+                   "sheet = 'x.txt'  # a file")
+    work = tmp_path / "class"
+    work.mkdir()
+    (work / "mine.txt").write_text("hello from the class folder")
+    env = {k: v for k, v in os.environ.items() if k != "HELPERS_CALLER_CWD"}
+    run = subprocess.run([sys.executable, "-m", "helpers", "run", str(nb), "-p", "sheet", "mine.txt", "--output",
+                          "out.ipynb"], cwd=work, capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "hello from the class folder" in (work / "out.ipynb").read_text()
+    assert "without encryption" not in run.stderr and "KeyboardInterrupt" not in run.stderr
+    bad = subprocess.run([sys.executable, "-m", "helpers", "run", str(nb), "-p", "sheet", "nothere.txt", "--output",
+                          "out.ipynb"], cwd=work, capture_output=True, text=True, env=env, timeout=300)
+    errors = [line for line in bad.stderr.splitlines() if line.startswith("error:")]
+    assert bad.returncode == 1 and len(errors) == 1 and "nothere.txt" in errors[0] and "Traceback" not in bad.stderr
+    assert (work / "out.failed.ipynb").exists() and "hello from the class folder" in (work / "out.ipynb").read_text()
 
 
 def test_cli_run_refuses_output_in_notebooks(capsys):
@@ -68,7 +142,15 @@ def test_cli_run_refuses_output_in_notebooks(capsys):
     assert not (paths.project_root() / "notebooks" / "copy.ipynb").exists()
 
 
-def test_cli_parameter_values_are_yaml():
-    assert cli._parameter(["n", "3"]) == ("n", 3)
-    assert cli._parameter(["files", "{A: a.xlsx, B: b.xlsx}"]) == ("files", {"A": "a.xlsx", "B": "b.xlsx"})
-    assert cli._parameter(["x", "null"]) == ("x", None)
+def test_cli_parameter_values_are_yaml_and_repeated_keys_refused(capsys):
+    assert parse_value("n", "3") == 3
+    assert parse_value("files", "{A: a.xlsx, B: b.xlsx}") == {"A": "a.xlsx", "B": "b.xlsx"}
+    assert parse_value("x", "null") is None
+    with pytest.raises(InputError) as err:
+        parse_value("annotator_files", "{A: a.xlsx, A: b.xlsx}")
+    assert err.value.parameter == "annotator_files" and err.value.value == "A"
+    code = cli.main(["run", "notebooks/01_metahope_pilot_v1.ipynb", "-p", "annotator_files", "{A: a.xlsx, A: b.xlsx}",
+                     "--output", "/tmp/never.ipynb"])
+    err_text = capsys.readouterr().err
+    assert code == 1 and err_text.startswith("error: parameter 'annotator_files': value 'A': a mapping repeats a key")
+    assert not Path("/tmp/never.ipynb").exists()

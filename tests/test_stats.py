@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import stats
+from helpers.core import stats
 
 
 def test_exact_permutation_by_hand():
@@ -30,17 +30,45 @@ def test_holm_by_hand():
 
 def test_rank_biserial_by_hand():
     # d = (+1, +2, -3, 0): ranks of |d| without zeros 1, 2, 3 -> (1 + 2 - 3) / 6 = 0
-    assert stats._rank_biserial(np.array([1.0, 2, -3, 0])) == pytest.approx(0.0)
-    assert stats._rank_biserial(np.array([1.0, 2, 3])) == pytest.approx(1.0)
+    assert stats.rank_biserial(np.array([1.0, 2, -3, 0])) == pytest.approx(0.0)
+    assert stats.rank_biserial(np.array([1.0, 2, 3])) == pytest.approx(1.0)
 
 
 def test_compare_systems_table():
     scores = pd.DataFrame({"item": list(range(6)) * 3, "system": ["a"] * 6 + ["b"] * 6 + ["c"] * 6,
                            "SEGS": [0, 2, 4, 0, 2, 6] + [0, 2, 4, 0, 2, 6] + [4, 6, 8, 4, 6, 10]})
-    out = stats.compare_systems(scores, n_perm=2000, n_boot=500, seed=0).set_index(["system_a", "system_b"])
+    out = stats.compare_pairs(scores, value="SEGS", n_perm=2000, n_boot=500, seed=0).set_index(["system_a", "system_b"])
     assert list(out.index) == [("a", "b"), ("a", "c"), ("b", "c")]
     assert out.loc[("a", "b"), "mean_difference"] == 0 and out.loc[("a", "b"), "p_permutation"] == 1.0
     assert out.loc[("a", "c"), "mean_difference"] == -4
     # six equal differences: exact test gives 2/64 for a constant shift
     assert out.loc[("a", "c"), "p_permutation"] == pytest.approx(2 / 64)
     assert (out["p_holm"] >= out["p_permutation"]).all()
+
+
+def test_resample_multiplicities_match_index_draws():
+    w = stats.resample(7, 30, seed=4)
+    idx = np.random.default_rng(4).integers(0, 7, size=(30, 7))
+    assert (w == np.array([np.bincount(row, minlength=7) for row in idx])).all()
+
+
+def test_cluster_bootstrap_keeps_clusters_whole_and_widens_the_interval():
+    """Metaphors nested in sentences: items of one sentence move together. With a strong
+    sentence effect the cluster interval of a mean is wider than the item interval."""
+    clusters = np.repeat(np.arange(8), 4)  # 8 sentences x 4 metaphors
+    w = stats.resample(32, 500, seed=1, clusters=clusters)
+    assert (w.reshape(500, 8, 4) == w.reshape(500, 8, 4)[:, :, :1]).all()
+    assert (w.sum(axis=1) % 4 == 0).all()
+    values = np.repeat(np.array([0, 10, 0, 10, 0, 10, 0, 10.0]), 4) + np.tile([0, 0.1, 0.2, 0.3], 8)
+    item = np.subtract(*stats.percentile_interval(stats.weighted_mean(values, stats.resample(32, 2000, 2)))[::-1])
+    cluster = np.subtract(*stats.percentile_interval(
+        stats.weighted_mean(values, stats.resample(32, 2000, 2, clusters=clusters)))[::-1])
+    assert cluster > 1.5 * item
+
+
+def test_cluster_permutation_flips_whole_clusters():
+    # differences (3, 3 | -1, -1): cluster sums 6 and -2, observed mean 1; the 4 cluster flips give
+    # |(±6 ± 2) / 4| = 1, 1, 2, 2, all >= 1 -> p = 1 (item flips would give p = 4/16)
+    assert stats.paired_permutation_test([3, 3, -1, -1], [0, 0, 0, 0], clusters=["a", "a", "b", "b"]) == 1.0
+    # (2, 2 | 2, 2): sums 4, 4; flips give |±4 ± 4|/4 = 2, 0, 0, 2 -> p = 2/4
+    assert stats.paired_permutation_test([2, 2, 2, 2], [0, 0, 0, 0], clusters=["a", "a", "b", "b"]) == 0.5

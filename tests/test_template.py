@@ -7,7 +7,7 @@ from openpyxl import load_workbook
 
 from helpers import __main__ as cli
 from helpers import metahope as mh
-from helpers.metahope import AnnotationError
+from helpers.core.errors import InputError
 
 ITEMS = """word_id,sentence,word,pos,sysA,sysB
 s1_3,Rumours swirled around the boardroom.,swirled,V,谣言在董事会里打转。,董事会里流言四起。
@@ -67,7 +67,7 @@ def test_round_trip_filled_sheets_load_back(sheets):
 @pytest.mark.parametrize("cell, value", [("H3", 7), ("O4", "major")])
 def test_wrong_entry_is_located(sheets, cell, value):
     _fill(sheets["ben"], {cell: value})
-    with pytest.raises(AnnotationError) as err:
+    with pytest.raises(InputError) as err:
         mh.load_study(sheets)
     msg = str(err.value)
     assert "metahope_ben.xlsx" in msg and "sheet 'Annotation'" in msg and f"cell {cell}" in msg and repr(value) in msg
@@ -75,12 +75,12 @@ def test_wrong_entry_is_located(sheets, cell, value):
 
 def test_category_header_typo_in_returned_sheet(sheets):
     _fill(sheets["ana"], {"P1": "STYLE"})
-    with pytest.raises(AnnotationError, match=r"metahope_ana.xlsx, sheet 'Annotation', row 1, column 'STYLE', cell P1"):
+    with pytest.raises(InputError, match=r"metahope_ana.xlsx, sheet 'Annotation', row 1, column 'STYLE', cell P1"):
         mh.load_study(sheets)
 
 
 def test_items_from_released_layout_workbook(tmp_path, two_annotators):
-    from helpers.template import read_items
+    from helpers.metahope.template import read_items
 
     items = read_items(two_annotators["A"], ["GoogleMT", "GPT-5.4"])
     assert items["word_id"].tolist() == ["i1", "i2", "i3"] and items["GoogleMT"].iloc[0] == "zh-i1-g"
@@ -91,7 +91,7 @@ def test_items_csv_errors(tmp_path):
     bad.write_text("word_id,sentence,word,pos,sysA\na,s,w,N,t\na,s,w,N,t\n")
     assert cli.main(["template", "metahope", "--items", str(bad), "--systems", "sysA", "--annotators", "2",
                      "--out", str(tmp_path / "o")]) == 1
-    from helpers.template import read_items
+    from helpers.metahope.template import read_items
 
     with pytest.raises(ValueError, match="appears twice"):
         read_items(bad, ["sysA"])

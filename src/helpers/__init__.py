@@ -1,16 +1,18 @@
-"""Helpers for the executable book on evaluating figurative and emotional language in MT.
+"""Helpers of the executable book on evaluating figurative and emotional language in MT.
 
-Notebooks stay thin: loading, statistics, plotting and running live here.
+Notebooks stay thin: loading, statistics, models, figures and running live here, tested.
+The package mirrors the book:
 
-Modules
--------
-paths      where the project, its data and its results live
-fetch      download or copy the upstream data listed in ``data/sources.yml``, verified by sha256
-metahope   MetaHOPE annotation workbooks -> tidy frames, penalty scoring (Liang & Han 2026)
-agreement  inter-annotator agreement: Krippendorff's alpha, weighted kappa, r, bootstrap CIs
-compare    recomputed tables side by side with published ones
-plots      interactive plotly figures (offline) with static seaborn twins
-runner     papermill execution of the notebooks and the Jupyter Book build
+* :mod:`helpers.core`: shared machinery, used by every chapter and importing no study
+  (paths, data fetch, notebook runner and CLI, errors, parameter checks, cache, results
+  writer, agreement and paired statistics, published-table comparison, report boxes,
+  plotting base, transformer encoders);
+* :mod:`helpers.metahope`: MetaHOPE error annotation (chapters 1–3, the classroom kit);
+* :mod:`helpers.explanations`: six-dimension metaphor explanations (chapters 4–5);
+* :mod:`helpers.slang`: homophone slang, emotion and QE robustness (chapters 6–7).
+
+Studies import :mod:`helpers.core`, never each other (a test checks this).
+Command line: ``python -m helpers --help``.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

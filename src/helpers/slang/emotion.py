@@ -4,14 +4,12 @@ homophone substitutions (Qian et al., W-NUT 2025, §4.2 and Table 4).
 Embedded default: character uni- and bigram TF-IDF + logistic regression (scikit-learn), trained on
 the SMP2020-EWECT train split, its regularisation chosen on dev by macro-F1, scored on
 test. (The paper fine-tuned Chinese RoBERTa-large; with a GPU and a local checkpoint,
-:func:`helpers.evaluator`-style fine-tuning is the heavier path.) Trained pipelines are
-cached under ``.cache/emotion`` keyed by data and settings.
+:mod:`helpers.core.encoder`-style fine-tuning is the heavier path.) Trained pipelines go
+through :mod:`helpers.core.cache`, keyed by data and settings.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -22,8 +20,10 @@ from sklearn.metrics import accuracy_score, f1_score, precision_recall_fscore_su
 from sklearn.pipeline import Pipeline
 from tqdm import tqdm
 
-from . import paths
-from .qe import replace_spans
+from ..core import cache
+from .homophones import substitute
+
+CLASSIFIER_VERSION = 2  # bump when the features or the training change
 
 
 def train_classifier(train: pd.DataFrame, dev: pd.DataFrame, c_grid: Sequence[float] = (2.0, 8.0, 32.0),
@@ -33,31 +33,23 @@ def train_classifier(train: pd.DataFrame, dev: pd.DataFrame, c_grid: Sequence[fl
 
     Returns ``(pipeline, selection)`` where ``selection`` lists C and dev macro-F1.
     """
-    import joblib
+    def fit():
+        vectorizer = TfidfVectorizer(analyzer="char", ngram_range=tuple(ngram), max_features=max_features,
+                                     sublinear_tf=True, min_df=2)
+        x_train = vectorizer.fit_transform(train["text"])
+        x_dev = vectorizer.transform(dev["text"])
+        rows, best = [], None
+        for c in tqdm(c_grid, desc="emotion classifier", leave=False):
+            clf = LogisticRegression(C=c, solver="saga", max_iter=300, random_state=0).fit(x_train, train["label"])
+            score = f1_score(dev["label"], clf.predict(x_dev), average="macro")
+            rows.append({"C": c, "dev_macro_f1": score})
+            if best is None or score > best[0]:
+                best = (score, clf)
+        return Pipeline([("tfidf", vectorizer), ("clf", best[1])]), pd.DataFrame(rows)
 
-    key = hashlib.sha256(json.dumps([list(c_grid), list(ngram), max_features]).encode())
-    for frame in (train, dev):
-        key.update(pd.util.hash_pandas_object(frame[["text", "label"]], index=False).values.tobytes())
-    cache = paths.cache_dir() / "emotion" / f"{key.hexdigest()[:20]}.joblib"
-    if use_cache and cache.exists():
-        return joblib.load(cache)
-    vectorizer = TfidfVectorizer(analyzer="char", ngram_range=tuple(ngram), max_features=max_features,
-                                 sublinear_tf=True, min_df=2)
-    x_train = vectorizer.fit_transform(train["text"])
-    x_dev = vectorizer.transform(dev["text"])
-    rows, best = [], None
-    for c in tqdm(c_grid, desc="emotion classifier", leave=False):
-        clf = LogisticRegression(C=c, solver="saga", max_iter=300).fit(x_train, train["label"])
-        score = f1_score(dev["label"], clf.predict(x_dev), average="macro")
-        rows.append({"C": c, "dev_macro_f1": score})
-        if best is None or score > best[0]:
-            best = (score, clf)
-    result = (Pipeline([("tfidf", vectorizer), ("clf", best[1])]), pd.DataFrame(rows))
-    if use_cache:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        joblib.dump(result, cache.with_suffix(".tmp"))
-        cache.with_suffix(".tmp").replace(cache)
-    return result
+    inputs = [list(c_grid), list(ngram), max_features, train[["text", "label"]], dev[["text", "label"]]]
+    return cache.cached("emotion-classifier", CLASSIFIER_VERSION, inputs, fit, use_cache=use_cache,
+                        describe=f"{len(train)} training posts")
 
 
 def evaluate(pipe, test: pd.DataFrame) -> pd.DataFrame:
@@ -70,10 +62,11 @@ def evaluate(pipe, test: pd.DataFrame) -> pd.DataFrame:
     ])
 
 
-def substitute(text: str, replacements: Mapping[str, str]) -> str:
-    """Replace every occurrence of each key by its value, longest keys first, in one pass
-    (a replacement is never itself rewritten): :func:`helpers.qe.replace_spans` without the offsets."""
-    return replace_spans(text, replacements)[0]
+def classifier_table(selection: pd.DataFrame, test_scores: pd.DataFrame) -> pd.DataFrame:
+    """``metric, C, value``: the dev macro-F1 of every C tried, then the test scores of the chosen C."""
+    chosen = selection.loc[selection["dev_macro_f1"].idxmax(), "C"]
+    return pd.concat([selection.assign(metric="dev_macro_f1").rename(columns={"dev_macro_f1": "value"}),
+                      test_scores.assign(C=chosen)], ignore_index=True)[["metric", "C", "value"]]
 
 
 def consistency_table(pipe, posts: pd.DataFrame, homophones: Mapping[str, Sequence[str]]) -> pd.DataFrame:
@@ -86,8 +79,8 @@ def consistency_table(pipe, posts: pd.DataFrame, homophones: Mapping[str, Sequen
     original = pipe.predict(posts["text"])
     rows = []
     for k in range(0, k_max + 1):
-        texts = posts["text"] if k == 0 else posts["text"].map(
-            lambda t: substitute(t, {w: h[k - 1] for w, h in homophones.items()}))
+        mapping = {w: h[k - 1] for w, h in homophones.items()} if k else {}
+        texts = posts["text"] if k == 0 else posts["text"].map(lambda t, m=mapping: substitute(t, m))
         pred = pipe.predict(texts)
         p, r, f, _ = precision_recall_fscore_support(posts["label"], pred, average="weighted", zero_division=0)
         rows.append({"group": f"G{k}", "precision": p, "recall": r, "f1": f,

@@ -21,13 +21,14 @@ beside the simulated ones only as "published".
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 import pandas as pd
 
-from .metahope import CATEGORIES
+from ..core.errors import InputError
+from .io import CATEGORIES
 
 CONFUSABLE = ("IMP", "MIS", "STL", "PRF")
 
@@ -44,9 +45,10 @@ class Annotator:
 
     def __post_init__(self):
         if not 0 <= self.confusion <= 1:
-            raise ValueError(f"annotator {self.name}: confusion must be a probability, got {self.confusion}")
+            raise InputError(f"annotator {self.name}: confusion must be a probability", parameter="panel",
+                             value=self.confusion, expected="a number from 0 to 1")
         if self.noise < 0:
-            raise ValueError(f"annotator {self.name}: noise must be >= 0, got {self.noise}")
+            raise InputError(f"annotator {self.name}: noise must be >= 0", parameter="panel", value=self.noise)
 
 
 #: Five annotators who differ the way appendix J describes: one strict and harsh, one
@@ -61,10 +63,36 @@ DEFAULT_PANEL: tuple[Annotator, ...] = (
 
 
 def panel_from_records(records: Iterable[dict] | None) -> tuple[Annotator, ...]:
-    """Annotators from plain dicts (a papermill parameter); ``None`` gives :data:`DEFAULT_PANEL`."""
+    """Annotators from plain dicts (a papermill parameter); ``None`` gives :data:`DEFAULT_PANEL`.
+
+    Each dict needs a ``name`` and may set ``threshold``, ``bias``, ``confusion`` and
+    ``noise``; names must differ and agreement needs at least two annotators.
+    """
     if records is None:
         return DEFAULT_PANEL
-    return tuple(Annotator(**dict(r)) for r in records)
+    known = {f.name for f in fields(Annotator)}
+    if not isinstance(records, (list, tuple)):
+        raise InputError("must be a list of annotators", parameter="panel", value=records,
+                         expected="[{name: S1, threshold: 3, bias: 0, confusion: 0.2, noise: 1.5}, ...]")
+    panel = []
+    for k, r in enumerate(records, start=1):
+        if not isinstance(r, Mapping) or "name" not in r:
+            raise InputError(f"annotator {k} must be a mapping with a name", parameter="panel", value=r,
+                             expected="{name: S1, threshold: 3, ...}")
+        unknown = sorted(set(r) - known)
+        if unknown:
+            raise InputError(f"annotator {k}: unknown knob(s) {unknown}", parameter="panel", value=dict(r),
+                             expected=f"keys among {sorted(known)}")
+        for key, value in r.items():
+            if key != "name" and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise InputError(f"annotator {k}: {key} must be a number", parameter="panel", value=value)
+        panel.append(Annotator(**{**dict(r), "name": str(r["name"])}))
+    names = [a.name for a in panel]
+    if len(set(names)) != len(names):
+        raise InputError("annotator names must differ", parameter="panel", value=names)
+    if len(panel) < 2:
+        raise InputError("agreement needs at least two annotators", parameter="panel", value=names)
+    return tuple(panel)
 
 
 def panel_table(panel: Sequence[Annotator]) -> pd.DataFrame:
@@ -82,7 +110,7 @@ def simulate_annotations(truth: pd.DataFrame, panel: Sequence[Annotator] = DEFAU
     ``bias + noise·z`` in a random category. Perceptions reaching the annotator's
     threshold are recorded (rounded to 2…10); IMP/MIS/STL/PRF errors move to another of
     the four with probability ``confusion``. The result has ``truth``'s columns, one block
-    per simulated annotator, and ``attrs["simulated"] = True`` with the seed and the panel.
+    per simulated annotator.
     """
     if truth["annotator"].nunique() != 1:
         raise ValueError("the truth must be one annotator's sheet")
@@ -116,10 +144,7 @@ def simulate_annotations(truth: pd.DataFrame, panel: Sequence[Annotator] = DEFAU
         frames.append(out)
     result = pd.concat(frames, ignore_index=True)
     result["category"] = pd.Categorical(result["category"], categories=list(CATEGORIES), ordered=True)
-    result = result[list(truth.columns)]
-    result.attrs.update(simulated=True, seed=seed, panel=[asdict(a) for a in panel],
-                        source=f"simulation (seed {seed}) of {truth.attrs.get('source', 'the truth sheet')}")
-    return result
+    return result[list(truth.columns)]
 
 
 def sentence_units(tidy: pd.DataFrame) -> pd.DataFrame:
@@ -138,9 +163,7 @@ def sentence_units(tidy: pd.DataFrame) -> pd.DataFrame:
     agg["position"] = agg["sentence"].map(sentences.index)
     agg["row"] = agg["position"] + 2
     agg["category"] = pd.Categorical(agg["category"].astype(str), categories=list(CATEGORIES), ordered=True)
-    out = agg[[c for c in tidy.columns if c in agg.columns]]
-    out.attrs.update(tidy.attrs)
-    return out
+    return agg[[c for c in tidy.columns if c in agg.columns]]
 
 
 def agreement_sweep(truth: pd.DataFrame, panel: Sequence[Annotator], knob: str, values: Sequence[float],

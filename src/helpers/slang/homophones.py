@@ -14,12 +14,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import math
 import os
-import pickle
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -28,7 +26,8 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from . import paths
+from ..core import cache, paths
+from ..core.errors import InputError
 
 HOMO_REPO = "shenbinqian/homo_gen"
 #: The five slang words of the paper's Table 1 and the names of the released candidate lists.
@@ -46,21 +45,21 @@ SPLITS = ("train", "dev", "test")
 def load_smp2020(splits: Sequence[str] = SPLITS, root: str | os.PathLike | None = None) -> pd.DataFrame:
     """SMP2020-EWECT posts as released with homo_gen: ``split, label (0–5), text``.
 
-    Raises ValueError naming the file, line and value for a label outside 0–5 or an empty text.
+    Raises :class:`InputError` naming the file, line and value for a label outside 0–5 or an empty text.
     """
     frames = []
     for split in splits:
         path = Path(root) / "SMP2020" / f"{split}.tsv" if root else paths.released_file(HOMO_REPO, f"SMP2020/{split}.tsv")
         df = pd.read_csv(path, sep="\t", quoting=3, dtype=str, keep_default_na=False)
         if list(df.columns[:2]) != ["label", "text_a"]:
-            raise ValueError(f"{path}: expected the columns label, text_a; got {list(df.columns)}")
+            raise InputError("expected the columns label, text_a", file=path, row=1, value=list(df.columns))
         bad = df.index[~df["label"].isin([str(k) for k in range(6)])]
         if len(bad):
-            raise ValueError(f"{path}, line {bad[0] + 2}, column 'label': value {df.loc[bad[0], 'label']!r}: "
-                             "labels are 0-5")
+            raise InputError("labels are 0-5", file=path, row=int(bad[0]) + 2, column="label",
+                             value=df.loc[bad[0], "label"])
         empty = df.index[df["text_a"].str.strip() == ""]
         if len(empty):
-            raise ValueError(f"{path}, line {empty[0] + 2}, column 'text_a': empty text")
+            raise InputError("empty text", file=path, row=int(empty[0]) + 2, column="text_a", value="")
         frames.append(pd.DataFrame({"split": split, "label": df["label"].astype(int), "text": df["text_a"]}))
     return pd.concat(frames, ignore_index=True)
 
@@ -119,6 +118,42 @@ def published_candidates(word: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
+# --------------------------------------------------------------------------- substitution
+
+
+def replace_spans(text: str, replacements: Mapping[str, str]) -> tuple[str, list[tuple[int, int, str, str]]]:
+    """Replace every occurrence of each key in ``text`` (longest keys first, left to right,
+    no overlaps, no rewriting of inserted text).
+
+    Returns the new text and the list of edits ``(start, end, old, new)`` with offsets in
+    the *original* text, so word-level tags can be realigned.
+    """
+    keys = sorted(replacements, key=len, reverse=True)
+    edits, out, i = [], [], 0
+    while i < len(text):
+        match = next((k for k in keys if k and text.startswith(k, i)), None)
+        if match is None:
+            out.append(text[i])
+            i += 1
+            continue
+        edits.append((i, i + len(match), match, replacements[match]))
+        out.append(replacements[match])
+        i += len(match)
+    return "".join(out), edits
+
+
+def substitute(text: str, replacements: Mapping[str, str]) -> str:
+    """Replace every occurrence of each key by its value, longest keys first, in one pass
+    (a replacement is never itself rewritten): :func:`replace_spans` without the offsets.
+
+    Examples
+    --------
+    >>> substitute("草泥马和尼玛", {"草泥马": "曹尼玛", "尼玛": "泥马"})
+    '曹尼玛和泥马'
+    """
+    return replace_spans(text, replacements)[0]
+
+
 # --------------------------------------------------------------------------- Algorithm 1
 
 
@@ -170,6 +205,27 @@ def candidates(word: str, freq: Mapping[str, int], threshold: int = 100, tone: b
         chars = set().union(*(inventory.get(r, set()) for r in options))
         positions.append(sorted(c for c in chars if freq.get(c, 0) > threshold))
     return sorted("".join(p) for p in itertools.product(*positions))
+
+
+def candidate_summary(cands_by_word: Mapping[str, Sequence[str]], freq: Mapping[str, int], threshold: int = 100,
+                      heteronym: bool = False) -> pd.DataFrame:
+    """Per slang word: its roots, pypinyin's reading, how many candidates Algorithm 1 made,
+    how they compare with the released list, and how many a tone-aware or an all-readings
+    de-Latinization would make."""
+    rows = []
+    for word, found in cands_by_word.items():
+        roots = SLANG_ROOTS[word]
+        released = published_candidates(word)
+        rows.append({
+            "word": word, "roots": " ".join(roots),
+            "pypinyin_reading": " ".join("/".join(r) for r in latinize(word)),
+            "candidates": len(found), "released": len(released), "shared": len(set(found) & set(released)),
+            "identical": set(found) == set(released),
+            "tone_aware": len(candidates(word, freq, threshold=threshold, tone=True, heteronym=heteronym,
+                                         roots=[readings(c, True, heteronym) for c in word])),
+            "all_readings": len(candidates(word, freq, threshold=threshold, heteronym=True, roots=roots)),
+        })
+    return pd.DataFrame(rows)
 
 
 def percentile_scores(cands: Sequence[str], freq: Mapping[str, int]) -> pd.DataFrame:
@@ -281,23 +337,15 @@ class KneserNeyLM(Scorer):
         return total
 
 
+KN_VERSION = 1  # bump when the n-gram counting or smoothing changes
+
+
 def train_kn(texts: Sequence[str], order: int = 3, discount: float = 0.75, use_cache: bool = True) -> KneserNeyLM:
-    """Train (or load from ``.cache/lm``) a :class:`KneserNeyLM`; the key hashes the texts and settings."""
-    h = hashlib.sha256(f"{order}|{discount}".encode())
-    for t in texts:
-        h.update(t.encode())
-        h.update(b"\n")
-    cache = paths.cache_dir() / "lm" / f"kn-{h.hexdigest()[:20]}.pkl"
-    if use_cache and cache.exists():
-        with open(cache, "rb") as fh:
-            return pickle.load(fh)
-    model = KneserNeyLM(order, discount).fit(texts)
-    if use_cache:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        with open(cache.with_suffix(".tmp"), "wb") as fh:
-            pickle.dump(model, fh)
-        cache.with_suffix(".tmp").replace(cache)
-    return model
+    """Train (or load from the cache) a :class:`KneserNeyLM`; the key is the texts and settings."""
+    texts = list(texts)
+    return cache.cached("kn-lm", KN_VERSION, [texts, order, discount],
+                        lambda: KneserNeyLM(order, discount).fit(texts), use_cache=use_cache,
+                        describe=f"{len(texts)} texts, order {order}")
 
 
 class CausalLMScorer(Scorer):
@@ -404,9 +452,13 @@ def score_candidates(cands_by_word: Mapping[str, Sequence[str]], freq: Mapping[s
         if "I_context" in si.columns:
             frame["I_context"] = frame["candidate"].map(si["I_context"])
         frames.append(frame)
-    out = pd.concat(frames, ignore_index=True)
-    out.attrs["scorer"] = scorer.name
-    return out
+    return pd.concat(frames, ignore_index=True)
+
+
+def slang_contexts(posts: pd.DataFrame, per_word: int) -> dict[str, list[str]]:
+    """Up to ``per_word`` posts containing each slang word (in corpus order): the left
+    contexts of self-information with context."""
+    return {w: posts.loc[posts["text"].str.contains(w, regex=False), "text"].head(per_word).tolist() for w in SLANG}
 
 
 METHOD_COLUMNS = {  # score column -> (method, context)
@@ -453,3 +505,22 @@ def top_homophones(scores: pd.DataFrame, k: int = 5, exclude_original: bool = Tr
                 rows.append({"word": word, "method": method, "context": context, "rank": rank,
                              "candidate": r["candidate"], "score": r[column]})
     return pd.DataFrame(rows)
+
+
+def top_view(top: pd.DataFrame, table8: pd.DataFrame) -> pd.DataFrame:
+    """The top lists side by side (word, rank × method, context) with the paper's human top 5."""
+    view = top.pivot_table(index=["word", "rank"], columns=["method", "context"], values="candidate",
+                           aggfunc="first", sort=False)
+    view[("human top 5 (paper Table 8)", "")] = [
+        table8[table8["word"] == w]["candidate"].iloc[r - 1] if r <= (table8["word"] == w).sum() else ""
+        for w, r in view.index]
+    return view
+
+
+def homophone_lists(source: str, top: pd.DataFrame, table8: pd.DataFrame, k: int) -> dict[str, list[str]]:
+    """The k homophones per slang word used to perturb posts: the paper's Table 8 or one of
+    this run's rankings (without context)."""
+    if source == "paper_table8":
+        return {w: table8[table8["word"] == w]["candidate"].tolist()[:k] for w in SLANG}
+    chosen = top[(top["method"] == source) & (top["context"] == "without")]
+    return {w: chosen[chosen["word"] == w]["candidate"].tolist() for w in SLANG}

@@ -9,19 +9,20 @@ undefined (NaN) recomputed value.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from . import paths
+from .errors import InputError
 
 
 def read_published(study: str, table: str) -> pd.DataFrame:
     """Read ``data/published/<study>/<table>.csv`` as text (cells keep their printed form)."""
     path = paths.published_dir() / study / f"{table}.csv"
+    if not path.exists():
+        raise InputError("no such published table", file=path)
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 
@@ -77,18 +78,6 @@ def side_by_side(comparison: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     wide = wide.swaplevel(0, 1, axis=1)
     columns = list(dict.fromkeys(comparison["column"]))
     return wide.reindex(columns=pd.MultiIndex.from_product([columns, ["published", "recomputed", "difference"]]))
-
-
-def save_table(table: pd.DataFrame, results_dir: str | os.PathLike, notebook: str, name: str) -> Path:
-    """Write a headline table to ``<results_dir>/<notebook>/<name>.csv`` and return its path.
-
-    ``results_dir`` is resolved against the project root when relative.
-    """
-    folder = paths.resolve_output(results_dir) / notebook
-    folder.mkdir(parents=True, exist_ok=True)
-    out = folder / f"{name}.csv"
-    table.to_csv(out, index=False)
-    return out
 
 
 def beside_published(table: pd.DataFrame, published: pd.DataFrame, keys: Sequence[str], label: str

@@ -1,8 +1,11 @@
 """Where the project, its data and its results live.
 
-Relative paths given to notebooks as papermill parameters are resolved here, so a
-notebook behaves the same whether it runs from the project root (``make book``,
-``papermill``) or from ``notebooks/`` (JupyterLab).
+Relative paths given to notebooks as papermill parameters are resolved here: first
+against the folder the user started the command from (``python -m helpers run`` passes
+it to the kernel as ``$HELPERS_CALLER_CWD``; plain papermill and JupyterLab use the
+kernel's working directory), then against the project root. So a notebook behaves the
+same whether it runs from the project root (``make book``, ``papermill``), from
+``notebooks/`` (JupyterLab) or from a class folder elsewhere.
 """
 
 from __future__ import annotations
@@ -23,9 +26,21 @@ def project_root() -> Path:
     return Path.cwd().resolve()
 
 
+def caller_dir() -> Path:
+    """The folder relative paths are read from first: where the user started the command
+    (``$HELPERS_CALLER_CWD``, set by ``python -m helpers``); else the working directory,
+    except inside the project (e.g. JupyterLab in ``notebooks/``), where it is the project root."""
+    env = os.environ.get("HELPERS_CALLER_CWD")
+    if env:
+        return Path(env).resolve()
+    cwd, root = Path.cwd().resolve(), project_root()
+    return root if cwd == root or root in cwd.parents else cwd
+
+
 def raw_data_dir() -> Path:
-    """Folder the fetched upstream files land in: ``data/raw/OWNER__REPO/PATH``."""
-    return project_root() / "data" / "raw"
+    """Folder the fetched upstream files land in: ``data/raw/OWNER__REPO/PATH`` (or ``$HELPERS_RAW_DATA``)."""
+    env = os.environ.get("HELPERS_RAW_DATA")
+    return Path(env).resolve() if env else project_root() / "data" / "raw"
 
 
 def sources_file() -> Path:
@@ -44,7 +59,8 @@ def cache_dir() -> Path:
 
 
 def resolve_input(path: str | os.PathLike) -> Path:
-    """Resolve an input path: absolute as is; relative first to the cwd, then to the project root.
+    """Resolve an input path: absolute as is; relative first to :func:`caller_dir`, then to
+    the project root.
 
     Raises FileNotFoundError naming every place looked at.
     """
@@ -52,7 +68,7 @@ def resolve_input(path: str | os.PathLike) -> Path:
     if p.is_absolute():
         candidates = [p]
     else:
-        candidates = [Path.cwd() / p, project_root() / p]
+        candidates = list(dict.fromkeys([caller_dir() / p, Path.cwd() / p, project_root() / p]))
     for c in candidates:
         if c.exists():
             return c.resolve()
@@ -64,9 +80,10 @@ def resolve_input(path: str | os.PathLike) -> Path:
 
 
 def resolve_output(path: str | os.PathLike) -> Path:
-    """Resolve an output folder: absolute as is, relative to the project root otherwise."""
+    """Resolve an output folder: absolute as is, else relative to :func:`caller_dir` (the
+    folder the command was started from; the project root for ``make book``)."""
     p = Path(path).expanduser()
-    return p if p.is_absolute() else project_root() / p
+    return p if p.is_absolute() else caller_dir() / p
 
 
 def released_file(repo: str, relpath: str) -> Path:

@@ -2,7 +2,7 @@
 
 ``python -m helpers template metahope --items ITEMS --systems A,B,C --annotators N --out DIR``
 writes one workbook per annotator in the released layout, so that filled-in sheets load
-back with :func:`helpers.metahope.load_study` and the chapters run on them unchanged.
+back with :func:`helpers.metahope.io.load_study` and the chapters run on them unchanged.
 
 * sheet ``Annotation`` (first): one row per metaphor item with id, source sentence,
   metaphor word, POS and, per system, its translation, then the five category cells with
@@ -27,7 +27,8 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from .metahope import CATEGORIES, SEVERITY_LEVELS, read_workbook
+from ..core.errors import InputError
+from .io import CATEGORIES, SEVERITY_LEVELS, read_workbook
 
 CATEGORY_GUIDE = [
     ("IMP", "Impact",
@@ -84,13 +85,16 @@ def read_items(path: str | os.PathLike, systems: Sequence[str]) -> pd.DataFrame:
         items = pd.read_csv(path, dtype=str, keep_default_na=False).rename(columns=_ALIASES)
     missing = [c for c in ["word_id", "sentence", "word", "pos", *systems] if c not in items.columns]
     if missing:
-        raise ValueError(f"{path}: missing column(s) {missing}; have {list(items.columns)}")
+        raise InputError(f"missing column(s) {missing}", file=path, row=1, value=list(items.columns),
+                         expected=f"the columns word_id, sentence, word, pos and one per system {list(systems)}")
     empty = items.index[items["word_id"].astype(str).str.strip() == ""]
     if len(empty):
-        raise ValueError(f"{path}: row {empty[0] + 2} has no word_id")
+        raise InputError("row has no word_id", file=path, row=int(empty[0]) + 2, column="word_id", value="")
     dup = items["word_id"].duplicated()
     if dup.any():
-        raise ValueError(f"{path}: word_id {items.loc[dup, 'word_id'].iloc[0]!r} appears twice")
+        first = items.index[dup][0]
+        raise InputError("word_id appears twice", file=path, row=int(first) + 2, column="word_id",
+                         value=items.loc[first, "word_id"])
     return items[["word_id", "sentence", "word", "pos", *systems]]
 
 
@@ -167,11 +171,12 @@ def annotator_names(annotators: str | int) -> list[str]:
     if isinstance(annotators, int) or str(annotators).isdigit():
         n = int(annotators)
         if not 1 <= n <= 26:
-            raise ValueError("give between 1 and 26 annotators, or their names separated by commas")
+            raise InputError("give between 1 and 26 annotators, or their names separated by commas",
+                             parameter="--annotators", value=annotators)
         return [chr(ord("A") + k) for k in range(n)]
     names = [a.strip() for a in str(annotators).split(",") if a.strip()]
     if len(set(names)) != len(names):
-        raise ValueError(f"annotator names must differ: {names}")
+        raise InputError("annotator names must differ", parameter="--annotators", value=names)
     return names
 
 

@@ -1,0 +1,23 @@
+"""Shared machinery of the book; imports no study.
+
+Used by every chapter:
+
+* :mod:`~helpers.core.paths` where the project, its data and results live;
+  :mod:`~helpers.core.fetch` the verified data download; :mod:`~helpers.core.runner` and
+  :mod:`~helpers.core.cli` the papermill runs, the book build and ``python -m helpers``;
+* :mod:`~helpers.core.errors` the one input-error type; :mod:`~helpers.core.params` the
+  parameter checks; :mod:`~helpers.core.cache` the one cache;
+  :mod:`~helpers.core.results` the atomic results writer;
+* :mod:`~helpers.core.agreement` inter-annotator agreement for k ≥ 2 raters;
+  :mod:`~helpers.core.stats` the bootstrap and paired tests;
+  :mod:`~helpers.core.published` recomputed vs published tables;
+  :mod:`~helpers.core.report` data boxes, readable tables, findings;
+  :mod:`~helpers.core.plots` offline plotly, static twins, the colour map;
+  :mod:`~helpers.core.encoder` transformer checkpoints, pooling, batching.
+"""
+
+from .errors import InputError
+from .report import Provenance
+from .results import Results
+
+__all__ = ["InputError", "Provenance", "Results"]

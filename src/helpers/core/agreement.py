@@ -1,0 +1,408 @@
+"""Inter-annotator agreement for any number of raters (k ≥ 2).
+
+Conventions, chosen because they reproduce the MetaHOPE paper's Tables 1 and 6 exactly
+(chapter 1 shows the evidence):
+
+* Krippendorff's α via the ``krippendorff`` package, interval level by default (the
+  MetaHOPE paper's text says "ordinal", its printed numbers are interval α; both are
+  offered through ``level``).
+* Cohen's κ with quadratic weights (Cohen 1968) on the *positions* of the values in a list
+  of category labels, as ``sklearn.metrics.cohen_kappa_score(weights="quadratic")`` does.
+  For single categories the labels are the severity scale 0…10; for summed scores, which
+  have no fixed scale, the labels are the values observed by any rater.
+* Pearson r, NaN when one rater is constant (the paper prints "NA").
+* Exact agreement: percentage of items on which all raters gave the same score; presence
+  agreement: the same for "any error" (value > 0) versus none.
+
+With more than two raters κ and r are means over rater pairs, each pair on the items both
+rated. Input is a tidy frame with one row per (item, rater) and a value column; results
+are tidy frames with one row per group and fixed column names (:data:`COLUMNS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+import krippendorff
+import numpy as np
+import pandas as pd
+
+from .stats import percentile_interval, resample
+
+#: The statistics of :func:`agreement`, in order.
+METRICS = ("alpha", "weighted_kappa", "pearson_r", "exact_agreement", "presence_agreement")
+#: Columns of :func:`agreement` after the grouping columns (``total_<rater>`` may follow).
+COLUMNS = ("n_items", "n_raters") + METRICS
+
+
+def krippendorff_alpha(ratings, level: str = "interval", value_domain: Sequence | None = None) -> float:
+    """Krippendorff's α for a (raters × units) array (NaN = missing).
+
+    Returns NaN when fewer than two distinct values occur (α is undefined there; the
+    ``krippendorff`` package raises instead).
+
+    Examples
+    --------
+    Krippendorff (2011), "Computing Krippendorff's alpha-reliability", the worked example
+    with four coders and missing values: interval α = 0.849.
+
+    >>> nan = float("nan")
+    >>> data = [[1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+    ...         [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
+    ...         [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
+    ...         [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan]]
+    >>> round(krippendorff_alpha(data), 3)
+    0.849
+    """
+    data = np.asarray(ratings, dtype=float)
+    if np.unique(data[~np.isnan(data)]).size < 2:
+        return float("nan")
+    kwargs = {"value_domain": list(value_domain)} if value_domain is not None and level != "interval" else {}
+    return float(krippendorff.alpha(reliability_data=data, level_of_measurement=level, **kwargs))
+
+
+def _positions(values, labels) -> np.ndarray:
+    index = {float(v): i for i, v in enumerate(np.asarray(labels, dtype=float))}
+    try:
+        return np.array([index[float(v)] for v in np.asarray(values, dtype=float)], dtype=float)
+    except KeyError as exc:
+        raise ValueError(f"rating {exc.args[0]} is not among the labels {list(index)}") from None
+
+
+def _weighted_kappa_rows(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Quadratic κ of positions ``x``, ``y`` (n,) under each row of multiplicities ``w`` (B, n).
+
+    With quadratic weights Σ w·O = mean((x − y)²) and Σ w·E = var(x) + var(y) + (x̄ − ȳ)²
+    (population moments), so κ = 1 − mean((x − y)²) / (var x + var y + (x̄ − ȳ)²).
+    """
+    total = w.sum(axis=1)
+    mx, my = w @ x / total, w @ y / total
+    vx, vy = w @ x**2 / total - mx**2, w @ y**2 / total - my**2
+    observed = w @ (x - y) ** 2 / total
+    expected = vx + vy + (mx - my) ** 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kappa = 1.0 - observed / expected
+    kappa = np.where(np.abs(expected) < 1e-12, 0.0, kappa)
+    return np.where(np.abs(kappa) < 1e-12, 0.0, kappa)  # floating-point residue of an exact 0
+
+
+def weighted_kappa(a, b, labels: Sequence | None = None) -> float:
+    """Quadratic-weighted Cohen's κ between two raters (Cohen 1968).
+
+    κ = 1 − Σ w·O / Σ w·E with w_ij = (i − j)², i, j the positions of the two ratings in
+    ``labels`` (default: the sorted values either rater used), O the observed and E the
+    chance-expected joint proportions. Returns 0 when E has no weight (both raters
+    constant), as scikit-learn does.
+
+    Examples
+    --------
+    >>> round(weighted_kappa([0, 1, 2, 2], [0, 2, 2, 1]), 4)  # positions = values: 1 − 0.5 / 1.375
+    0.6364
+    >>> round(weighted_kappa([0, 2], [0, 4], labels=[0, 2, 4]), 3)  # positions (0, 1) vs (0, 2): 1 − 0.5/1.5
+    0.667
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if labels is None:
+        labels = np.unique(np.concatenate([a, b]))
+    x, y = _positions(a, labels), _positions(b, labels)
+    return float(_weighted_kappa_rows(x, y, np.ones((1, x.size)))[0])
+
+
+def pearson_r(a, b) -> float:
+    """Pearson correlation; NaN when either rater gave one value to every item.
+
+    Examples
+    --------
+    >>> round(pearson_r([1, 2, 3], [2, 4, 7]), 4), bool(np.isnan(pearson_r([1, 1, 1], [1, 2, 3])))
+    (0.9934, True)
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if a.std() == 0 or b.std() == 0:
+        return float("nan")
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+def exact_agreement(*raters) -> float:
+    """Percentage of items on which every rater gave the same value.
+
+    Examples
+    --------
+    >>> exact_agreement([1, 2, 3, 4], [1, 2, 0, 4])
+    75.0
+    """
+    data = np.vstack([np.asarray(r, dtype=float) for r in raters])
+    return float((data == data[0]).all(axis=0).mean() * 100)
+
+
+def _statistics(data: np.ndarray, labels: Sequence | None, level: str) -> dict:
+    """All statistics for one items × raters array (NaN = not rated)."""
+    group_labels = np.asarray(labels if labels is not None else np.unique(data[~np.isnan(data)]), dtype=float)
+    kappas, rs = [], []
+    for i, j in combinations(range(data.shape[1]), 2):
+        both = ~np.isnan(data[:, i]) & ~np.isnan(data[:, j])
+        if both.sum() >= 2:
+            kappas.append(weighted_kappa(data[both, i], data[both, j], group_labels))
+            rs.append(pearson_r(data[both, i], data[both, j]))
+    rated = data[(~np.isnan(data)).sum(axis=1) >= 2]
+    same = [np.unique(r[~np.isnan(r)]).size == 1 for r in rated]
+    same_presence = [np.unique(r[~np.isnan(r)] > 0).size == 1 for r in rated]
+    return {
+        "n_items": len(rated), "n_raters": data.shape[1],
+        "alpha": krippendorff_alpha(data.T, level=level, value_domain=group_labels),
+        "weighted_kappa": float(np.mean(kappas)) if kappas else np.nan,
+        "pearson_r": float(np.mean(rs)) if rs and not np.isnan(rs).any() else np.nan,
+        "exact_agreement": float(np.mean(same) * 100) if same else np.nan,
+        "presence_agreement": float(np.mean(same_presence) * 100) if same else np.nan,
+    }
+
+
+def rating_matrix(scores: pd.DataFrame, value: str, rater: str = "annotator", item: str = "item") -> pd.DataFrame:
+    """Items × raters table of ``value`` (NaN where a rater did not rate an item), items and
+    raters in order of first appearance."""
+    return scores.pivot_table(index=item, columns=rater, values=value, aggfunc="first", observed=True, sort=False)
+
+
+def agreement(
+    scores: pd.DataFrame,
+    by: str | Sequence[str],
+    value: str,
+    rater: str = "annotator",
+    item: str = "item",
+    labels: Sequence | None = None,
+    level: str = "interval",
+    totals: bool = False,
+) -> pd.DataFrame:
+    """Agreement of k ≥ 2 raters per group of a tidy (item, rater, value) frame.
+
+    Returns ``by…, n_items, n_raters, alpha, weighted_kappa, pearson_r, exact_agreement,
+    presence_agreement`` and, with ``totals=True``, ``total_<rater>`` columns with each
+    rater's summed value (the columns of MetaHOPE Tables 1 and 6):
+
+    * α at ``level`` (interval by default) over all raters, missing ratings allowed;
+    * quadratic κ (labels: ``labels`` or the values observed in the group) and Pearson r,
+      each the mean over rater pairs on the items both rated;
+    * exact agreement on the value and on its presence (> 0), in percent of the items
+      rated by at least two raters.
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"item": [1, 2, 3, 1, 2, 3], "annotator": list("AAABBB"),
+    ...                   "SEGS": [0, 4, 6, 0, 4, 8], "system": "X"})
+    >>> print(agreement(s, by="system", value="SEGS").round(3).to_string(index=False))
+    system  n_items  n_raters  alpha  weighted_kappa  pearson_r  exact_agreement  presence_agreement
+         X        3         2  0.935           0.857      0.982           66.667               100.0
+
+    By hand: α = 1 − D_o/D_e with D_o = 4·2/6 (only item 3 differs, 6 vs 8) and
+    D_e = 2·51.33/5; κ on the positions of 0, 4, 6, 8: 1 − (1/3)/(2/3 + 14/9 + 1/9) = 6/7.
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    rows = []
+    for key, group in scores.groupby(by, sort=False, observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        wide = rating_matrix(group, value, rater, item)
+        stats = _statistics(wide.to_numpy(dtype=float), labels, level)
+        row = {**dict(zip(by, key)), **{c: stats[c] for c in COLUMNS}}
+        if totals:
+            for name in wide.columns:
+                row[f"total_{str(name).lower()}"] = float(wide[name].sum())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- bootstrap
+
+
+def interval_alpha_weighted(data: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Interval Krippendorff's α of an items × raters array (NaN = missing) under each row
+    of unit multiplicities ``weights`` (B × items), i.e. for every bootstrap resample at once.
+
+    With m_u values in unit u (units with m_u ≥ 2 only), n = Σ w_u m_u,
+    D_o = (1/n) Σ_u w_u · 2 m_u/(m_u − 1) · Σ_i (v_ui − v̄_u)² and
+    D_e = 2 Σ (v − v̄)² / (n − 1) over all pairable values; α = 1 − D_o / D_e
+    (Krippendorff 2011, interval metric δ² = (v − v')²).
+    """
+    data = np.asarray(data, dtype=float)
+    w = np.asarray(weights, dtype=float)
+    seen = ~np.isnan(data)
+    m = seen.sum(axis=1)
+    ok = m >= 2
+    v = np.where(seen, data, 0.0)[ok]
+    m_ok = m[ok].astype(float)
+    unit_mean = v.sum(axis=1) / m_ok
+    within = (np.where(seen[ok], (v - unit_mean[:, None]) ** 2, 0.0)).sum(axis=1)
+    term = 2 * m_ok / (m_ok - 1) * within
+    wk = w[:, ok]
+    n = wk @ m_ok
+    s1, s2 = wk @ v.sum(axis=1), wk @ (v**2).sum(axis=1)
+    ss = s2 - s1**2 / n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d_o = (wk @ term) / n
+        d_e = 2 * ss / (n - 1)
+        return np.where(d_e <= 1e-12, np.nan, 1 - d_o / d_e)
+
+
+def bootstrap_samples(a, b, weights: np.ndarray, labels: Sequence | None = None) -> pd.DataFrame:
+    """Two-rater metrics under each row of bootstrap multiplicities (:func:`~helpers.core.stats.resample`).
+
+    α is interval α; κ uses the positions of the values in ``labels`` (default: the values
+    observed in the full sample, kept fixed across resamples). One row per resample.
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    w = np.asarray(weights, dtype=float)
+    if labels is None:
+        labels = np.unique(np.concatenate([a, b]))
+    x, y = _positions(a, labels), _positions(b, labels)
+    total = w.sum(axis=1)
+    ma, mb = w @ a / total, w @ b / total
+    va, vb = w @ a**2 / total - ma**2, w @ b**2 / total - mb**2
+    cov = w @ (a * b) / total - ma * mb
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where((va <= 1e-12) | (vb <= 1e-12), np.nan, cov / np.sqrt(va * vb))
+    return pd.DataFrame({
+        "alpha": interval_alpha_weighted(np.column_stack([a, b]), w),
+        "weighted_kappa": _weighted_kappa_rows(x, y, w),
+        "pearson_r": r,
+        "exact_agreement": w @ (a == b).astype(float) / total * 100,
+    })
+
+
+def _two_raters(group: pd.DataFrame, value: str, rater: str, item: str, key) -> pd.DataFrame:
+    wide = rating_matrix(group, value, rater, item)
+    if wide.shape[1] != 2 or wide.isna().any().any():
+        raise ValueError(f"the bootstrap takes two raters who rated every item; group {key} has "
+                         f"{list(wide.columns)} with {int(wide.isna().sum().sum())} missing ratings")
+    return wide
+
+
+def bootstrap_agreement(
+    scores: pd.DataFrame,
+    by: str | Sequence[str],
+    value: str,
+    rater: str = "annotator",
+    item: str = "item",
+    labels: Sequence | None = None,
+    n_boot: int = 2000,
+    seed: int = 0,
+    ci: float = 95.0,
+    clusters: str | None = None,
+) -> pd.DataFrame:
+    """Percentile bootstrap intervals of the two-rater metrics, per group.
+
+    Items (or, with ``clusters`` naming a column, clusters of items such as sentences) are
+    resampled with replacement. Returns tidy ``by…, metric, estimate, ci_low, ci_high,
+    n_boot, n_undefined``; ``estimate`` is the full-sample value, and resamples where a
+    metric is undefined (e.g. a constant rater for r) are dropped from its interval and
+    counted in ``n_undefined``.
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    rows = []
+    for key, group in scores.groupby(by, sort=False, observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        wide = _two_raters(group, value, rater, item, key)
+        a, b = (wide[c].to_numpy(dtype=float) for c in wide.columns)
+        labels_of = group.drop_duplicates(item).set_index(item)[clusters].reindex(wide.index) if clusters else None
+        samples = bootstrap_samples(a, b, resample(len(a), n_boot, seed, labels_of), labels)
+        full = agreement(group, by=by, value=value, rater=rater, item=item, labels=labels).iloc[0]
+        for metric in samples.columns:
+            low, high = percentile_interval(samples[metric], ci)
+            rows.append({**dict(zip(by, key)), "metric": metric, "estimate": full[metric], "ci_low": low,
+                         "ci_high": high, "n_boot": n_boot, "n_undefined": int(samples[metric].isna().sum())})
+    return pd.DataFrame(rows)
+
+
+def bootstrap_difference(
+    scores_x: pd.DataFrame,
+    scores_y: pd.DataFrame,
+    by: str | Sequence[str],
+    value: str,
+    rater: str = "annotator",
+    item: str = "item",
+    n_boot: int = 2000,
+    seed: int = 0,
+    ci: float = 95.0,
+    clusters: str | None = None,
+) -> pd.DataFrame:
+    """Paired bootstrap of ``metric(x) − metric(y)`` for two scorings of the same items.
+
+    Both scorings are resampled with the same multiplicities, so the interval reflects the
+    effect of the scoring alone. Returns tidy ``by…, metric, x, y, difference, ci_low,
+    ci_high``; κ labels are each scoring's observed values, as in :func:`agreement`.
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    groups_y = dict(iter(scores_y.groupby(by, sort=False, observed=True)))
+    rows = []
+    for key, gx in scores_x.groupby(by, sort=False, observed=True):
+        gy = groups_y[key]
+        wx, wy = _two_raters(gx, value, rater, item, key), _two_raters(gy, value, rater, item, key)
+        if list(wx.index) != list(wy.index):
+            raise ValueError(f"group {key}: both scorings need the same items")
+        labels_of = gx.drop_duplicates(item).set_index(item)[clusters].reindex(wx.index) if clusters else None
+        w = resample(len(wx), n_boot, seed, labels_of)
+        sx = bootstrap_samples(*(wx[c].to_numpy(dtype=float) for c in wx.columns), w)
+        sy = bootstrap_samples(*(wy[c].to_numpy(dtype=float) for c in wy.columns), w)
+        fx = agreement(gx, by=by, value=value, rater=rater, item=item).iloc[0]
+        fy = agreement(gy, by=by, value=value, rater=rater, item=item).iloc[0]
+        key = key if isinstance(key, tuple) else (key,)
+        for metric in sx.columns:
+            low, high = percentile_interval(sx[metric] - sy[metric], ci)
+            rows.append({**dict(zip(by, key)), "metric": metric, "x": fx[metric], "y": fy[metric],
+                         "difference": fx[metric] - fy[metric], "ci_low": low, "ci_high": high})
+    return pd.DataFrame(rows)
+
+
+def severity_bias(paired: pd.DataFrame, x: str, y: str, by: str = "system") -> pd.DataFrame:
+    """Does rater ``y`` score higher than rater ``x``? One row per group.
+
+    ``paired`` has one row per item with a column per rater. Returns the mean scores, the
+    mean paired difference ``y − x``, the share of items each rater scored higher, and a
+    two-sided Wilcoxon signed-rank test (pingouin) with its matched-pairs rank-biserial
+    effect size (NaN when every difference is zero).
+    """
+    import pingouin as pg
+
+    rows = []
+    for key, g in paired.groupby(by, sort=False):
+        d = g[y] - g[x]
+        row = {by: key, "n_items": len(g), f"mean_{x}": g[x].mean(), f"mean_{y}": g[y].mean(),
+               "mean_difference": d.mean(), f"share_{y}_higher": (d > 0).mean() * 100,
+               f"share_{x}_higher": (d < 0).mean() * 100, "share_equal": (d == 0).mean() * 100,
+               "wilcoxon_W": np.nan, "p_value": np.nan, "rank_biserial": np.nan}
+        if (d != 0).any():
+            w = pg.wilcoxon(g[y], g[x], alternative="two-sided")
+            row.update(wilcoxon_W=float(w["W_val"].iloc[0]), p_value=float(w["p_val"].iloc[0]),
+                       rank_biserial=float(w["RBC"].iloc[0]))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def icc_table(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: str = "annotator",
+              item: str = "item") -> pd.DataFrame:
+    """Two-way random-effects, absolute-agreement ICCs per group (``pingouin.intraclass_corr``).
+
+    ICC(2,1) (McGraw & Wong's ICC(A,1)) is the reliability of a single rater, ICC(2,k)
+    (ICC(A,k)) of the mean of the k raters (Shrout & Fleiss 1979). Items not rated by
+    every rater are dropped. Returns ``by…, n_items, n_raters, icc2_1, icc2_1_ci_low,
+    icc2_1_ci_high, icc2_k, icc2_k_ci_low, icc2_k_ci_high``.
+    """
+    import pingouin as pg
+
+    by = [by] if isinstance(by, str) else list(by)
+    rows = []
+    for key, group in scores.groupby(by, sort=False, observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        data = group[[item, rater, value]].copy()
+        data[value] = data[value].astype(float)
+        res = pg.intraclass_corr(data=data, targets=item, raters=rater, ratings=value, nan_policy="omit"
+                                 ).set_index("Type")
+        row = {**dict(zip(by, key)), "n_items": int(data[item].nunique()), "n_raters": int(data[rater].nunique())}
+        ci_col = "CI95" if "CI95" in res.columns else "CI95%"
+        for name, kinds in (("icc2_1", ("ICC(A,1)", "ICC2")), ("icc2_k", ("ICC(A,k)", "ICC2k"))):
+            kind = next(k for k in kinds if k in res.index)
+            row[name] = float(res.loc[kind, "ICC"])
+            row[f"{name}_ci_low"], row[f"{name}_ci_high"] = (float(v) for v in res.loc[kind, ci_col])
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,188 @@
+"""Command line: ``python -m helpers {fetch,build,run,template,feedback,cache} ...`` (``--help`` on each).
+
+This module holds the commands every study shares; the studies add their own
+subcommands (``template metahope``, ``template explanations`` …) through their
+``commands`` modules, which ``helpers/__main__.py`` passes in (core imports no study).
+Every failure ends in one ``error:`` line per problem on standard error and exit status 1
+(2 for a refused command line); no traceback reaches the terminal for a user's mistake.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+from . import paths
+from .errors import InputError
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML loader that refuses a mapping with a repeated key (YAML would keep the last one)."""
+
+
+def _construct_mapping(loader, node, deep=False):
+    seen = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise InputError("a mapping repeats a key; YAML would silently keep only the last entry",
+                             value=key, expected="every key once")
+        seen.add(key)
+    return loader.construct_mapping(node, deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def parse_value(name: str, raw: str):
+    """``-p NAME VALUE``: VALUE is read as YAML, so 3, 0.5, true, null, [a, b] and {A: x} work.
+
+    A mapping that repeats a key is an error naming the parameter and the key.
+
+    Examples
+    --------
+    >>> parse_value("n", "3"), parse_value("x", "null"), parse_value("files", "{A: a.xlsx}")
+    (3, None, {'A': 'a.xlsx'})
+    >>> parse_value("files", "{A: a.xlsx, A: b.xlsx}")
+    Traceback (most recent call last):
+    ...
+    helpers.core.errors.InputError: parameter 'files': value 'A': a mapping repeats a key; YAML would silently keep only the last entry (expected every key once)
+    """
+    try:
+        return yaml.load(raw, Loader=_UniqueKeyLoader)  # noqa: S506 (a SafeLoader subclass)
+    except InputError as exc:
+        raise exc.located(parameter=name) from None
+    except yaml.YAMLError:
+        return raw
+
+
+def _parameters(pairs: list[list[str]]) -> dict:
+    params = {}
+    for name, raw in pairs:
+        if name in params:
+            raise InputError("is given twice with -p", parameter=name, expected="each parameter once")
+        params[name] = parse_value(name, raw)
+    return params
+
+
+def build_parser(studies=()) -> argparse.ArgumentParser:
+    """The parser; each module in ``studies`` adds its subcommands with ``add_commands(groups)``,
+    ``groups`` mapping ``"template"`` and ``"feedback"`` to their subparser groups."""
+    parser = argparse.ArgumentParser(prog="python -m helpers", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("fetch", help="fetch and verify the upstream data of data/sources.yml")
+    p.add_argument("--mirror", help="folder with OWNER__REPO/PATH copies (default: $HELPERS_DATA_MIRROR)")
+    p.add_argument("--base-url", help="download base replacing https://raw.githubusercontent.com, laid out as "
+                   "BASE/OWNER/REPO/COMMIT/PATH (default: $HELPERS_DATA_BASE_URL)")
+    p.add_argument("--only", metavar="OWNER/REPO", help="fetch one repository's files only")
+    p.add_argument("--dest", help="target folder (default: data/raw)")
+    p.add_argument("--timeout", type=float, default=60, help="seconds per download before giving up")
+    p.set_defaults(handler=_fetch)
+
+    p = sub.add_parser("build", help="execute every notebook of _toc.yml and render the book")
+    p.add_argument("--jobs", type=int, default=1, help="notebooks executed in parallel")
+    p.add_argument("--output", help="folder that receives _build/ (default: the project root)")
+    p.add_argument("--force", action="store_true", help="re-execute notebooks even when cached")
+    p.add_argument("--no-html", action="store_true", help="execute notebooks only")
+    p.add_argument("--edition", choices=["instructor", "student"], default="instructor",
+                   help="instructor: solutions shown (collapsed); student: no solutions anywhere in the HTML")
+    p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
+                   help="parameter passed to every notebook")
+    p.set_defaults(handler=_build)
+
+    p = sub.add_parser("run", help="re-execute one notebook with new parameters")
+    p.add_argument("notebook", help="e.g. notebooks/01_metahope_pilot_v1.ipynb")
+    p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
+                   help="papermill parameter; VALUE is YAML (numbers, lists, mappings)")
+    p.add_argument("--output", help="executed copy (default: runs/<stem>-<time>.ipynb)")
+    p.set_defaults(handler=_run)
+
+    p = sub.add_parser("cache", help="list or clear the cache of trained models, embeddings and LM scores")
+    p.add_argument("action", choices=["list", "clear"])
+    p.add_argument("names", nargs="*", help="with clear: which cache folders (default: all)")
+    p.set_defaults(handler=_cache)
+
+    groups = {
+        "template": sub.add_parser("template", help="write blank annotation or rating workbooks, one per student")
+        .add_subparsers(dest="kind", required=True),
+        "feedback": sub.add_parser("feedback", help="one feedback page per student from a class's sheets")
+        .add_subparsers(dest="kind", required=True),
+    }
+    for study in studies:
+        study.add_commands(groups)
+    return parser
+
+def _fetch(args) -> int:
+    from .fetch import fetch_all
+
+    done = fetch_all(mirror=args.mirror, dest_root=args.dest, only=args.only, base_url=args.base_url,
+                     timeout=args.timeout)
+    fetched = sum(v != "present" for v in done.values())
+    print(f"{len(done)} files verified ({fetched} fetched, {len(done) - fetched} already present)")
+    return 0
+
+
+def _cache(args) -> int:
+    from . import cache
+
+    if args.action == "list":
+        table = cache.entries()
+        print(f"cache folder: {cache.root()}")
+        print(table.to_string(index=False) if len(table) else "(empty)")
+    else:
+        removed = cache.clear(args.names)
+        print(f"removed: {', '.join(removed)}" if removed else "nothing to remove")
+    return 0
+
+
+def _run(args) -> int:
+    from .runner import execute_notebook
+
+    nb = paths.resolve_input(args.notebook)
+    out = Path(args.output).resolve() if args.output else (
+        paths.project_root() / "runs" / f"{nb.stem}-{time.strftime('%Y%m%d-%H%M%S')}.ipynb")
+    if out.parent == (paths.project_root() / "notebooks").resolve():
+        print("error: executed copies are not written into notebooks/ (sources stay untouched)", file=sys.stderr)
+        return 2
+    execute_notebook(nb, out, parameters=_parameters(args.parameter), progress=True)
+    print(f"executed copy: {out}")
+    return 0
+
+
+def _build(args) -> int:
+    from .runner import build
+
+    html = build(jobs=args.jobs, output_dir=args.output, parameters=_parameters(args.parameter) or None,
+                 force=args.force, html=not args.no_html, edition=args.edition)
+    print(f"book: {html / 'index.html'}" if not args.no_html else "notebooks executed")
+    return 0
+
+
+def main(argv: list[str] | None = None, studies=()) -> int:
+    """Run one command; returns the exit status."""
+    args = build_parser(studies).parse_args(argv)
+    # relative paths in parameters mean the folder this command was started from (then the project root)
+    os.environ.setdefault("HELPERS_CALLER_CWD", os.getcwd())
+    from .fetch import FetchError
+    from .runner import NotebookFailed
+
+    try:
+        return args.handler(args)
+    except (InputError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except FetchError as exc:
+        for name, reason in exc.failures:
+            print(f"error: {name}: {reason}", file=sys.stderr)
+        print(exc.remedy if exc.failures else f"error: {exc}", file=sys.stderr)
+        return 1
+    except NotebookFailed as exc:
+        for line in str(exc).splitlines():
+            print(f"error: {line}", file=sys.stderr)
+        return 1

@@ -1,0 +1,83 @@
+"""The one input-error type of the book.
+
+Every loader and every parameter check raises :class:`InputError` when something a user
+supplied is wrong. It carries the location as fields (``parameter``, ``file``, ``sheet``,
+``row``, ``column``, ``cell``), the offending ``value``, what was ``expected`` and the
+``problem``; its text is one line that a person can act on, e.g.::
+
+    class/ben.xlsx, sheet 'Annotation', row 7, column 'MIS (GPT_5.4)', cell O7: value 7:
+    severity must be one of 0, 2, 4, 6, 8, 10 or blank
+
+Code that needs the row reads ``err.row``, never the message.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_UNSET = object()
+
+
+class InputError(ValueError):
+    """Bad input (a file's content or a notebook parameter), located as precisely as known.
+
+    Examples
+    --------
+    >>> err = InputError("severity must be one of 0, 2, 4, 6, 8, 10 or blank", file="a.xlsx",
+    ...                  sheet="Sheet1", row=3, column="MIS", cell="O3", value=7)
+    >>> str(err)
+    "a.xlsx, sheet 'Sheet1', row 3, column 'MIS', cell O3: value 7: severity must be one of 0, 2, 4, 6, 8, 10 or blank"
+    >>> err.row, err.value
+    (3, 7)
+    >>> str(InputError("must be at least 2", parameter="n_raters", value=1, expected="an integer >= 2"))
+    "parameter 'n_raters': value 1: must be at least 2 (expected an integer >= 2)"
+    """
+
+    def __init__(self, problem: str, *, file=None, sheet=None, row=None, column=None, cell=None,
+                 value=_UNSET, expected: str | None = None, parameter: str | None = None):
+        self.problem = problem
+        self.parameter = parameter
+        self.file = file
+        self.sheet = sheet
+        self.row = row
+        self.column = column
+        self.cell = cell
+        self.has_value = value is not _UNSET
+        self.value = None if value is _UNSET else value
+        self.expected = expected
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        where = []
+        if self.parameter is not None:
+            where.append(f"parameter {self.parameter!r}")
+        if self.file is not None:
+            where.append(str(self.file))
+        if self.sheet is not None:
+            where.append(f"sheet {self.sheet!r}")
+        if self.row is not None:
+            where.append(f"row {self.row}")
+        if self.column is not None:
+            where.append(f"column {self.column!r}")
+        if self.cell is not None:
+            where.append(f"cell {self.cell}")
+        text = ", ".join(where)
+        if self.has_value:
+            text += f"{': ' if text else ''}value {self.value!r}"
+        text += f"{': ' if text else ''}{self.problem}"
+        if self.expected:
+            text += f" (expected {self.expected})"
+        return text
+
+    def located(self, **fields) -> "InputError":
+        """A copy with more location fields filled in (e.g. the parameter that named the file)."""
+        current = {k: getattr(self, k) for k in ("file", "sheet", "row", "column", "cell", "expected", "parameter")}
+        current.update({k: v for k, v in fields.items() if v is not None})
+        if self.has_value:
+            current["value"] = self.value
+        return InputError(self.problem, **current)
+
+    @property
+    def path(self) -> Path | None:
+        """The file as a path (None when the error is not about a file)."""
+        return Path(self.file) if self.file is not None else None

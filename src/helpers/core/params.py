@@ -1,0 +1,167 @@
+"""Checks for notebook parameters: run right after the ``parameters`` cell, before any work.
+
+Each check takes the parameter's name and value and returns the value in its usable form
+(a resolved path, an int …) or raises :class:`~helpers.core.errors.InputError` naming the
+parameter, the file, sheet, row, column or value at fault and what was expected. The
+chapters' own checks (``helpers.<study>.chapters``) are built from these.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from numbers import Integral, Real
+from pathlib import Path
+
+import pandas as pd
+
+from . import paths
+from .errors import InputError
+
+
+def integer(name: str, value, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An int (``True``/``False`` and 3.5 are refused) within the bounds.
+
+    Examples
+    --------
+    >>> integer("n_boot", 200, minimum=1)
+    200
+    >>> integer("n_boot", "200")
+    Traceback (most recent call last):
+    ...
+    helpers.core.errors.InputError: parameter 'n_boot': value '200': must be a whole number (expected an integer)
+    """
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise InputError("must be a whole number", parameter=name, value=value, expected="an integer")
+    bounds = _bounds(minimum, maximum)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise InputError("is out of range", parameter=name, value=value, expected=f"an integer {bounds}")
+    return int(value)
+
+
+def number(name: str, value, minimum: float | None = None, maximum: float | None = None) -> float:
+    """A real number within the bounds."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise InputError("must be a number", parameter=name, value=value, expected="a number")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise InputError("is out of range", parameter=name, value=value,
+                         expected=f"a number {_bounds(minimum, maximum)}")
+    return float(value)
+
+
+def _bounds(minimum, maximum) -> str:
+    if minimum is not None and maximum is not None:
+        return f"from {minimum} to {maximum}"
+    return f">= {minimum}" if minimum is not None else f"<= {maximum}" if maximum is not None else ""
+
+
+def boolean(name: str, value) -> bool:
+    """``True`` or ``False`` (not 0/1, not text)."""
+    if not isinstance(value, bool):
+        raise InputError("must be true or false", parameter=name, value=value, expected="true or false")
+    return value
+
+
+def choice(name: str, value, options: Sequence):
+    """One of ``options``."""
+    if value not in options:
+        raise InputError("is not one of the allowed values", parameter=name, value=value,
+                         expected=" or ".join(repr(o) for o in options))
+    return value
+
+
+def text(name: str, value, allow_empty: bool = False) -> str:
+    """A string (non-empty unless ``allow_empty``)."""
+    if not isinstance(value, str) or (not allow_empty and not value.strip()):
+        raise InputError("must be a non-empty text", parameter=name, value=value, expected="a text")
+    return value
+
+
+def existing_file(name: str, value, suffixes: Iterable[str] | None = None) -> Path:
+    """A file that exists, resolved as ``helpers.core.paths.resolve_input`` does (relative to
+    the folder the command was started from, then to the project root)."""
+    if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
+        raise InputError("must be a file path", parameter=name, value=value, expected="a path to a file")
+    try:
+        path = paths.resolve_input(value)
+    except FileNotFoundError as exc:
+        raise InputError(f"file not found ({exc})", parameter=name, value=str(value)) from None
+    if not path.is_file():
+        raise InputError("is not a file", parameter=name, value=str(value))
+    if suffixes is not None:
+        allowed = tuple(s.lower() for s in suffixes)
+        if path.suffix.lower() not in allowed:
+            raise InputError(f"has the wrong kind of file ({path.suffix or 'no suffix'})", parameter=name,
+                             value=str(value), expected=" or ".join(allowed))
+    return path
+
+
+def model_folder(name: str, value) -> Path:
+    """A Hugging Face checkpoint folder that exists and holds a ``config.json``."""
+    if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
+        raise InputError("must be a folder path", parameter=name, value=value,
+                         expected="a Hugging Face checkpoint folder")
+    try:
+        path = paths.resolve_input(value)
+    except FileNotFoundError as exc:
+        raise InputError(f"folder not found ({exc})", parameter=name, value=str(value)) from None
+    if not path.is_dir() or not (path / "config.json").is_file():
+        raise InputError("is not a checkpoint folder (no config.json in it)", parameter=name, value=str(value),
+                         expected="a folder saved with save_pretrained()")
+    return path
+
+
+def named_files(name: str, value, suffixes: Iterable[str] | None = None, minimum: int = 1) -> dict[str, Path]:
+    """``{name: file}`` from a mapping, or from a list of files (names = file names without
+    suffix), every file existing; at least ``minimum`` of them, names all different.
+
+    A list whose files share a name is refused (the annotators could not be told apart).
+    """
+    if isinstance(value, Mapping):
+        named = {str(k): v for k, v in value.items()}
+        if len(named) != len(value):
+            raise InputError("two keys are the same once written as text", parameter=name, value=list(value))
+    elif isinstance(value, (list, tuple)):
+        stems = [Path(str(v)).stem for v in value]
+        dup = sorted({s for s in stems if stems.count(s) > 1})
+        if dup:
+            raise InputError(f"two files are both named {dup[0]!r}, so their annotators cannot be told apart; "
+                             "give a mapping {name: file} instead", parameter=name, value=list(value))
+        named = dict(zip(stems, value))
+    else:
+        raise InputError("must be a mapping {name: file} or a list of files", parameter=name, value=value)
+    blank = [k for k in named if not k.strip()]
+    if blank:
+        raise InputError("an annotator name is empty", parameter=name, value=list(named))
+    if len(named) < minimum:
+        raise InputError(f"needs at least {minimum} entries (agreement needs two annotators or more)"
+                         if minimum >= 2 else f"needs at least {minimum} entry", parameter=name,
+                         value=list(named), expected=f"{minimum} or more files")
+    return {k: existing_file(f"{name}[{k}]", v, suffixes) for k, v in named.items()}
+
+
+def csv_with_columns(name: str, value, required: Iterable[str], sep: str | None = None) -> Path:
+    """A CSV (or TSV) file whose header has every ``required`` column."""
+    path = existing_file(name, value)
+    sep = sep or ("\t" if path.suffix.lower() in (".tsv", ".txt") else ",")
+    try:
+        header = pd.read_csv(path, sep=sep, nrows=0, dtype=str).columns
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise InputError(f"cannot be read as a table ({exc})", parameter=name, file=path, row=1) from None
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise InputError(f"missing column(s) {missing}", parameter=name, file=path, row=1, value=list(header),
+                         expected=f"the columns {list(required)}")
+    return path
+
+
+def member(name: str, value, allowed: Iterable, what: str) -> object:
+    """``value`` must be one of ``allowed`` (e.g. an annotator among the annotators)."""
+    allowed = list(allowed)
+    if value not in allowed:
+        raise InputError(f"is not among the {what}", parameter=name, value=value,
+                         expected=" or ".join(repr(a) for a in allowed))
+    return value

@@ -1,0 +1,146 @@
+"""What a rendered page tells its reader: where the data come from, tables that read well,
+comparisons with the published tables, and the chapter's findings.
+
+* :class:`Provenance` says whether a page shows released data, the reader's own
+  annotations or a seeded simulation, and renders the coloured box every study page
+  shows (plain HTML with inline styles: the same in JupyterLab and in the book).
+* :func:`table` formats a frame for reading: no index, numbers to a fixed precision
+  (never ``-0.000``), long text wrapped, never truncated.
+* :func:`published_comparison` shows a recomputation against a published table
+  compactly: "n of N cells match", the differing cells, the full comparison folded away.
+* :func:`findings` renders a chapter's closing list, built from the run's own numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from IPython.display import HTML, Markdown
+
+_STYLES = {
+    "released": ("#e8f4ea", "#2e7d32", "Real data: the study's released annotations"),
+    "own": ("#e8eef8", "#1f4e9a", "Real data: annotations supplied as notebook parameters"),
+    "simulated": ("#fff4e0", "#b45f06", "SIMULATED DATA: not the study's annotations"),
+}
+
+
+def data_note(kind: str, files: Iterable[str | Path] = (), detail: str = "") -> HTML:
+    """A coloured box naming the kind of data a page shows and the files it read."""
+    if kind not in _STYLES:
+        raise ValueError(f"kind must be one of {sorted(_STYLES)}")
+    bg, fg, title = _STYLES[kind]
+    items = "".join(f"<li><code>{escape(Path(f).name)}</code></li>" for f in files)
+    body = f"<p style='margin:.3em 0'>{detail}</p>" if detail else ""
+    return HTML(
+        f"<div class='data-note data-{kind}' style='background:{bg};border-left:6px solid {fg};"
+        f"padding:.6em 1em;margin:1em 0'><strong style='color:{fg}'>{title}</strong>{body}"
+        f"{'<ul style=margin:.3em 0>' + items + '</ul>' if items else ''}</div>"
+    )
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a chapter's data come from: ``released``, ``own`` or ``simulated``."""
+
+    kind: str
+    files: tuple[str, ...] = ()
+    detail: str = ""
+
+    def __post_init__(self):
+        if self.kind not in _STYLES:
+            raise ValueError(f"kind must be one of {sorted(_STYLES)}")
+
+    @property
+    def simulated(self) -> bool:
+        return self.kind == "simulated"
+
+    @property
+    def released(self) -> bool:
+        return self.kind == "released"
+
+    @property
+    def label(self) -> str:
+        """How this run's numbers are labelled beside published ones."""
+        return "simulated" if self.simulated else "this run"
+
+    def note(self) -> HTML:
+        """The coloured data box of the page."""
+        return data_note(self.kind, self.files, self.detail)
+
+
+def _number(value, decimals: int) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "NA"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (int, np.integer)):
+        return f"{int(value):,}".replace(",", " ") if abs(int(value)) >= 10_000 else str(int(value))
+    text = f"{float(value):.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), index: bool = False,
+          caption: str | None = None):
+    """A frame formatted for reading: no index (unless ``index``), numbers to ``decimals``
+    places without ``-0.000``, integers as integers, NaN as NA, the ``wrap`` columns (long
+    text) wrapped in a readable width, nothing truncated.
+
+    Examples
+    --------
+    >>> html = table(pd.DataFrame({"x": [-0.0001, 1.23456], "n": [3, 4]}), decimals=2).to_html()
+    >>> "0.00" in html and "-0.00" not in html and "1.23" in html
+    True
+    """
+    styler = frame.style.format(lambda v: _number(v, decimals) if isinstance(v, (int, float, np.number, bool,
+                                                                                   np.bool_)) or v is None else
+                                escape(str(v)))
+    if not index:
+        styler = styler.hide(axis="index")
+    if wrap:
+        styler = styler.set_properties(subset=list(wrap), **{"white-space": "normal", "min-width": "18em",
+                                                             "max-width": "34em", "text-align": "left"})
+    styler = styler.set_table_attributes('class="book-table"')
+    if caption:
+        styler = styler.set_caption(caption)
+    return styler
+
+
+def published_comparison(comparison: pd.DataFrame, label: str, decimals: int = 3) -> HTML:
+    """A recomputation against a published table, compactly.
+
+    ``comparison`` is :func:`helpers.core.published.compare_with_published` output. Shows
+    "label: n of N published cells reproduced", then only the cells that differ (if any),
+    then the full comparison in a collapsible block.
+    """
+    n, ok = len(comparison), int(comparison["match"].sum())
+    colour = "#2e7d32" if ok == n else "#b00020"
+    head = (f"<p><strong style='color:{colour}'>{escape(label)}: {ok} of {n} published cells reproduced to the "
+            "printed precision.</strong></p>")
+    keys = [c for c in comparison.columns if c not in ("column", "published", "recomputed", "difference", "match")]
+    shown = comparison.assign(match=comparison["match"].map({True: "yes", False: "no"}))
+    differing = ""
+    if ok < n:
+        differing = "<p>Cells that differ:</p>" + table(shown[~comparison["match"]], decimals).to_html()
+    full = (f"<details><summary>All {n} cells of {escape(label)}, published beside recomputed</summary>"
+            + table(shown[keys + ["column", "published", "recomputed", "difference", "match"]], decimals).to_html()
+            + "</details>")
+    return HTML(head + differing + full)
+
+
+def beside(table_frame: pd.DataFrame, decimals: int = 3, summary: str = "Published values beside this run's"
+           ) -> HTML:
+    """A wide 'published | this run' table folded into a collapsible block (for simulated or
+    own data, where a match verdict would mean nothing)."""
+    return HTML(f"<details><summary>{escape(summary)}</summary>"
+                + table(table_frame.reset_index(), decimals).to_html() + "</details>")
+
+
+def findings(lines: Iterable[str]) -> Markdown:
+    """The chapter's closing findings as a bullet list (each line already computed from the run)."""
+    return Markdown("\n".join(f"* {line}" for line in lines))

@@ -1,0 +1,104 @@
+"""A chapter's result files: written together, published only when the chapter completed.
+
+``results = Results(results_dir, "01_metahope_pilot_v1")`` collects every table and static
+figure a chapter saves in a private staging folder
+(``<results_dir>/.01_metahope_pilot_v1.partial-<pid>/``). The chapter's last cell calls
+:meth:`Results.commit`, which swaps the staged set into ``<results_dir>/<notebook>/`` in
+one rename. A run that fails before that leaves an earlier complete set untouched and
+never a half-written one; stale staging folders of dead runs are removed by the next run.
+
+The file names and columns are a public contract (``results/<chapter>/*.csv``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from pathlib import Path
+
+import pandas as pd
+
+from . import paths
+
+_PARTIAL = ".partial-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def discard_partials(results_dir: str | os.PathLike, notebook: str, keep_alive: bool = True) -> list[Path]:
+    """Remove staging folders of ``notebook`` left by runs that did not complete.
+
+    With ``keep_alive`` the staging folders of processes still running are kept."""
+    base = paths.resolve_output(results_dir)
+    removed = []
+    if not base.is_dir():
+        return removed
+    for folder in base.glob(f".{notebook}{_PARTIAL}*"):
+        pid = folder.name.rsplit(_PARTIAL, 1)[1].split("-")[0]
+        if keep_alive and pid.isdigit() and int(pid) != os.getpid() and _alive(int(pid)):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+class Results:
+    """Tables (CSV) and static figures (PNG + SVG) of one chapter run, published atomically."""
+
+    def __init__(self, results_dir: str | os.PathLike, notebook: str):
+        self.base = paths.resolve_output(results_dir)
+        self.notebook = notebook
+        self.final = self.base / notebook
+        discard_partials(results_dir, notebook)
+        self.staging = self.base / f".{notebook}{_PARTIAL}{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.staging.mkdir(parents=True)
+        self.written: list[str] = []
+        self.committed = False
+
+    def table(self, frame: pd.DataFrame, name: str) -> pd.DataFrame:
+        """Stage ``frame`` as ``<name>.csv`` (no index) and return it unchanged."""
+        self._check_open()
+        frame.to_csv(self.staging / f"{name}.csv", index=False)
+        self.written.append(f"{name}.csv")
+        return frame
+
+    def figure(self, static_figure, name: str) -> list[Path]:
+        """Stage a static (matplotlib) figure as ``<name>.png`` and ``<name>.svg`` for print,
+        and close it so that it is not shown again in the page."""
+        import matplotlib.pyplot as plt
+
+        self._check_open()
+        out = [self.staging / f"{name}.png", self.staging / f"{name}.svg"]
+        static_figure.savefig(out[0], dpi=200, bbox_inches="tight")
+        static_figure.savefig(out[1], bbox_inches="tight")
+        plt.close(static_figure)
+        self.written += [p.name for p in out]
+        return [self.final / p.name for p in out]
+
+    def commit(self) -> Path:
+        """Publish the staged files as ``<results_dir>/<notebook>/`` (replacing an earlier set)."""
+        self._check_open()
+        old = self.base / f".{self.notebook}.old-{uuid.uuid4().hex[:8]}"
+        if self.final.exists():
+            os.replace(self.final, old)
+        os.replace(self.staging, self.final)
+        shutil.rmtree(old, ignore_errors=True)
+        self.committed = True
+        return self.final
+
+    def _check_open(self) -> None:
+        if self.committed:
+            raise RuntimeError(f"results of {self.notebook} were already committed to {self.final}")
+
+    def __repr__(self) -> str:
+        state = "committed" if self.committed else f"{len(self.written)} file(s) staged"
+        return f"Results({self.final}, {state})"

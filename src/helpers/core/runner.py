@@ -1,0 +1,330 @@
+"""Execute the book's notebooks with papermill and render the Jupyter Book.
+
+``python -m helpers build`` stages the book under ``_build/stage`` (config, toc, the
+markdown chapters and *executed copies* of the notebooks; the sources in ``notebooks/``
+are never written), then runs ``jupyter-book build`` on the stage, giving ``_build/html``
+(the instructor edition) or, with ``--edition student``, ``_build/student/html`` from the
+same executed notebooks with every solution removed.
+
+A notebook is re-executed only when its cache key changed: the notebook source, its
+parameters, the ``helpers`` package sources, ``data/sources.yml``, ``data/published``,
+``data/authored`` and ``requirements.txt``. Staged files are rewritten only when their
+content changed, so Sphinx's own incremental build stays warm.
+
+An executed copy is written under a temporary name and moved to its place only when the
+notebook completed; a failed run's copy is kept as ``<name>.failed.ipynb`` (traceback
+inside) and an earlier good copy is left as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+import yaml
+
+from . import cache, paths
+from .plots import install_plotly_js
+from .results import discard_partials
+
+
+class NotebookFailed(RuntimeError):
+    """A notebook raised while executing; the message names the notebook and the cell."""
+
+
+def _kernel_manager_class():
+    """A kernel manager for unattended runs, quiet because nothing goes wrong at the source.
+
+    * ipykernel 7 warns on every start that its TCP sockets are unencrypted; jupyter_client
+      can give the kernel CurveZMQ keys but does not by default. This manager asks for
+      them (or, where pyzmq lacks libsodium, uses local IPC sockets in the temp folder).
+    * jupyter_client sends SIGINT before every shutdown, even to an idle kernel; when it
+      lands while the kernel is finishing papermill's last request, the kernel logs
+      "KeyboardInterrupt caught in kernel" (and a busy kernel a ZMQ traceback). Shutdown is
+      a shutdown request (then SIGTERM after a grace period), so that interrupt is skipped.
+      An interrupt that a user or a timeout asks for still goes through.
+    """
+    import tempfile
+    import uuid
+
+    import zmq
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import default
+
+    class BatchKernelManager(AsyncKernelManager):
+        @default("transport_encryption")
+        def _default_transport_encryption(self):
+            return "auto" if zmq.has("curve") else "disabled"
+
+        @default("transport")
+        def _default_transport(self):
+            return "tcp" if zmq.has("curve") else "ipc"
+
+        @default("ip")
+        def _default_ip(self):
+            if self.transport == "ipc":  # jupyter_client's default "kernel-ipc" would land in the kernel's cwd
+                return os.path.join(tempfile.gettempdir(), f"kernel-{uuid.uuid4().hex}-ipc")
+            return super()._ip_default()
+
+        async def _async_interrupt_kernel(self) -> None:
+            if self.shutting_down:
+                return
+            await super()._async_interrupt_kernel()
+
+    return BatchKernelManager
+
+
+def toc_entries(toc_file: Path | None = None) -> list[str]:
+    """Document paths (without suffix) in ``_toc.yml`` order, root first."""
+    toc = yaml.safe_load(Path(toc_file or paths.project_root() / "_toc.yml").read_text(encoding="utf-8"))
+    entries = [toc["root"]]
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "file" in node:
+                entries.append(node["file"])
+            for key in ("chapters", "sections", "parts"):
+                for child in node.get(key, []) or []:
+                    walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    walk({k: v for k, v in toc.items() if k in ("chapters", "parts")})
+    return entries
+
+
+def toc_notebooks(root: Path | None = None) -> list[Path]:
+    """The notebooks the table of contents lists, as source paths."""
+    root = root or paths.project_root()
+    return [root / f"{e}.ipynb" for e in toc_entries(root / "_toc.yml") if (root / f"{e}.ipynb").exists()]
+
+
+def _tree_files(folder: Path, pattern: str) -> list:
+    return [(str(f.relative_to(folder)), f.read_bytes()) for f in sorted(folder.rglob(pattern))
+            if f.is_file() and "__pycache__" not in f.parts]
+
+
+def cache_key(notebook: Path, parameters: dict | None = None) -> str:
+    """sha256 over everything that can change a notebook's output (see module docstring)."""
+    root = paths.project_root()
+    parts = [notebook.read_bytes(), json.dumps(parameters or {}, sort_keys=True, default=str),
+             _tree_files(root / "src" / "helpers", "*.py"), _tree_files(root / "data" / "published", "*"),
+             _tree_files(root / "data" / "authored", "*")]
+    for f in ("data/sources.yml", "requirements.txt"):
+        parts.append((root / f).read_bytes() if (root / f).exists() else b"")
+    return cache.key(*parts)
+
+
+def _failure_message(notebook: Path, output: Path, exc: Exception) -> str:
+    """Name the notebook and the failing cell (index, first source line, error)."""
+    cell_info = ""
+    try:
+        nb = json.loads(output.read_text(encoding="utf-8"))
+        added = {"injected-parameters", "papermill-error-cell-tag"}  # cells papermill inserts
+        source_cells = [c for c in nb["cells"] if not added & set(c.get("metadata", {}).get("tags", []))]
+        for i, cell in enumerate(source_cells, start=1):
+            errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+            if errors:
+                first = "".join(cell.get("source", "")).strip().splitlines()
+                cell_info = f" in cell {i} of the source notebook (counting from 1)"
+                if first:
+                    cell_info += f", starting {first[0][:80]!r}"
+                cell_info += f": {errors[0].get('ename')}: {errors[0].get('evalue')}"
+                break
+    except (OSError, ValueError, KeyError):
+        pass
+    if not cell_info:
+        cell_info = f": {type(exc).__name__}: {exc}"
+    return f"notebook {notebook.name} failed{cell_info}. The executed copy with the traceback is {output}"
+
+
+def failed_name(output: Path) -> Path:
+    """Where the executed copy of a failed run is kept: ``<stem>.failed.ipynb`` beside ``output``."""
+    return output.with_name(f"{output.stem}.failed{output.suffix}")
+
+
+def _quiet_papermill() -> None:
+    """papermill logs each kernel start and cell at INFO; the terminal shows tqdm and errors only."""
+    for name in ("papermill", "traitlets", "nbclient"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def execute_notebook(
+    notebook: str | os.PathLike,
+    output: str | os.PathLike,
+    parameters: dict | None = None,
+    progress: bool = False,
+    kernel_name: str | None = None,
+) -> Path:
+    """Run ``notebook`` with papermill into ``output`` (never onto the source itself).
+
+    The executed copy is written to a temporary name and moved to ``output`` only on
+    success, so an earlier good copy survives a failed run; the failed copy goes to
+    :func:`failed_name` (``<stem>.failed.ipynb``) with the traceback in it. Staged result
+    files of the failed run are discarded. The kernel's working directory is the project
+    root; relative paths in parameters are resolved against the folder the command was
+    started from first (``$HELPERS_CALLER_CWD``), then the project root. Raises
+    :class:`NotebookFailed` naming the notebook and the failing cell.
+    """
+    import papermill as pm
+
+    src = Path(notebook).resolve()
+    out = Path(output).resolve()
+    if out == src:
+        raise ValueError(f"refusing to write the executed notebook over its source {src}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.stem}.running-{os.getpid()}-{time.monotonic_ns()}{out.suffix}")
+    os.environ.setdefault("HELPERS_CALLER_CWD", os.getcwd())
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    _quiet_papermill()
+    try:
+        pm.execute_notebook(
+            str(src), str(tmp), parameters=parameters or {}, cwd=str(paths.project_root()),
+            progress_bar=progress, kernel_name=kernel_name, request_save_on_cell_execute=False,
+            kernel_manager_class=_kernel_manager_class(),
+        )
+    except Exception as exc:  # papermill raises PapermillExecutionError and friends
+        failed = failed_name(out)
+        if tmp.exists():
+            os.replace(tmp, failed)
+        discard_partials((parameters or {}).get("results_dir", "results"), src.stem, keep_alive=False)
+        raise NotebookFailed(_failure_message(src, failed, exc)) from None
+    finally:
+        if tmp.exists() and sys.exc_info()[0] is not None:
+            tmp.unlink()  # interrupted (e.g. Ctrl-C): no half-written copy is left
+    os.replace(tmp, out)
+    failed_name(out).unlink(missing_ok=True)
+    return out
+
+
+def _copy_if_changed(src: Path, dest: Path) -> None:
+    if dest.exists() and dest.read_bytes() == src.read_bytes():
+        return
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, dest)
+
+
+def stage_book(stage: Path, root: Path) -> None:
+    """Copy config, toc and markdown chapters into ``stage`` (content-compared)."""
+    for name in ("_config.yml", "_toc.yml"):
+        _copy_if_changed(root / name, stage / name)
+    for f in (root / "book").rglob("*"):
+        if f.is_file() and "__pycache__" not in f.parts:
+            rel = f.relative_to(root / "book")
+            # book/_static/* is the book's static folder; Jupyter Book loads every .js/.css in it
+            dest = stage / rel if rel.parts[0] == "_static" else stage / "book" / rel
+            _copy_if_changed(f, dest)
+    install_plotly_js(stage / "_static" / "vendor")
+
+
+def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, force: bool = False) -> None:
+    """Execute every notebook of the table of contents into ``build_dir/stage`` (cached by key)."""
+    root = paths.project_root()
+    stage = build_dir / "stage"
+    notebooks = toc_notebooks(root)
+
+    def run(nb: Path) -> str:
+        dest = stage / nb.relative_to(root)
+        key_file = build_dir / "cache" / f"{nb.stem}.key"
+        key = cache_key(nb, parameters)
+        if not force and dest.exists() and key_file.exists() and key_file.read_text() == key:
+            return f"{nb.name}: unchanged since its last run, executed copy kept"
+        started = time.monotonic()
+        execute_notebook(nb, dest, parameters=parameters)
+        key_file.parent.mkdir(parents=True, exist_ok=True)
+        key_file.write_text(key)
+        return f"{nb.name}: executed in {time.monotonic() - started:.0f} s"
+
+    errors = []
+    running: dict[str, float] = {}
+    stop = threading.Event()
+
+    def heartbeat():  # a long chapter never leaves the terminal silent
+        while not stop.wait(20):
+            now = time.monotonic()
+            if running:
+                print("  still running: " + ", ".join(f"{n} ({now - t:.0f} s)" for n, t in list(running.items())),
+                      flush=True)
+
+    def tracked(nb: Path) -> str:
+        running[nb.name] = time.monotonic()
+        try:
+            return run(nb)
+        finally:
+            running.pop(nb.name, None)
+
+    print(f"executing {len(notebooks)} notebooks, {max(1, jobs)} at a time", flush=True)
+    beat = threading.Thread(target=heartbeat, daemon=True)
+    beat.start()
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = {pool.submit(tracked, nb): nb for nb in notebooks}
+            for done, fut in enumerate(as_completed(futures), start=1):
+                try:
+                    print(f"[{done}/{len(notebooks)}] {fut.result()}", flush=True)
+                except NotebookFailed as exc:
+                    print(f"[{done}/{len(notebooks)}] {futures[fut].name}: FAILED", flush=True)
+                    errors.append(str(exc))
+    finally:
+        stop.set()
+    if errors:
+        raise NotebookFailed("\n".join(errors))
+
+
+def render(build_dir: Path, edition: str = "instructor") -> Path:
+    """Render the staged book with Jupyter Book; returns the html folder of the edition."""
+    stage = build_dir / "stage"
+    jupyter_book = Path(sys.executable).with_name("jupyter-book")
+    if edition == "student":
+        target = build_dir / "student"
+        shutil.rmtree(target, ignore_errors=True)  # a clean folder: no stale page or search entry survives
+        config = stage / "book" / "_config_student.yml"
+        cmd = [str(jupyter_book), "build", str(stage), "--config", str(config), "--path-output", str(target)]
+        out = target / "_build" / "html"
+    else:
+        cmd = [str(jupyter_book), "build", str(stage), "--path-output", str(build_dir.parent)]
+        out = build_dir / "html"
+    print(f"rendering the {edition} edition (jupyter-book)", flush=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise NotebookFailed(f"jupyter-book build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+    if edition == "student":
+        final = build_dir / "student" / "html"
+        shutil.rmtree(final, ignore_errors=True)
+        os.replace(out, final)
+        shutil.rmtree(target / "_build", ignore_errors=True)  # its jupyter_execute copies hold the solutions
+        out = final
+    return out
+
+
+def build(
+    jobs: int = 1,
+    output_dir: str | os.PathLike | None = None,
+    parameters: dict | None = None,
+    force: bool = False,
+    html: bool = True,
+    edition: str = "instructor",
+) -> Path:
+    """Execute every notebook in ``_toc.yml`` (cached) and render the book.
+
+    Everything goes below ``<output_dir>/_build`` (default: the project root): ``stage/``
+    (the book with executed notebooks), ``cache/`` (execution keys), ``html/`` (the
+    instructor edition) and ``student/html/`` (the student edition). ``parameters`` are
+    passed to every notebook (e.g. ``{"results_dir": ...}``). Independent notebooks run
+    ``jobs`` at a time. Returns the html folder of the edition.
+    """
+    root = paths.project_root()
+    os.environ.setdefault("TQDM_DISABLE", "1")  # progress bars would be printed into the pages
+    build_dir = (Path(output_dir).resolve() if output_dir else root) / "_build"
+    stage_book(build_dir / "stage", root)
+    execute_all(build_dir, parameters, jobs, force)
+    return render(build_dir, edition) if html else build_dir / "html"

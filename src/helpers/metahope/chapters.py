@@ -1,0 +1,375 @@
+"""What chapters 1–3 need besides the methods: checked parameters, data with provenance, prose.
+
+Each chapter calls its ``*_setup`` function in the cell right after its ``parameters``
+cell. It checks every parameter before any work is done (types, files that exist, their
+headers, annotator names, enough annotators) and raises
+:class:`~helpers.core.errors.InputError` naming the parameter, the file, sheet, row,
+column, cell and value. Its ``load()`` returns the data together with a
+:class:`~helpers.core.report.Provenance` (released, own or simulated).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ..core import params, paths
+from ..core.errors import InputError
+from ..core.report import Provenance
+from . import io, simulate
+from .scoring import normalise_pos
+
+WORKBOOK = (".xlsx", ".xlsm")
+RELEASED_DETAIL = ("Workbooks from aaronlifenghan/MetaHOPE at the pinned commit, sha256-verified by "
+                   "<code>python -m helpers fetch</code> (licence CC BY-NC 4.0).")
+OWN_DETAIL = "Annotations passed to this notebook as papermill parameters."
+
+
+def _workbooks(name: str, value, minimum: int) -> dict[str, Path]:
+    """``{annotator: workbook}`` checked: files exist, are workbooks, and their headers are right."""
+    files = params.named_files(name, value, WORKBOOK, minimum=minimum)
+    for annotator, path in files.items():
+        try:
+            io.check_header(path)
+        except InputError as exc:
+            raise exc.located(parameter=f"{name}[{annotator}]") from None
+    return files
+
+
+def _annotation_spec(name: str, value, minimum: int):
+    """A :func:`helpers.metahope.io.load_annotations` spec checked before loading: workbooks
+    (mapping or list), or a long ``.csv`` / MQM ``.tsv`` with its columns and enough annotators."""
+    if isinstance(value, (dict, list, tuple)):
+        return _workbooks(name, value, minimum)
+    path = params.existing_file(name, value, (".csv", ".tsv", ".txt"))
+    if path.suffix.lower() == ".csv":
+        params.csv_with_columns(name, path, io.LONG_COLUMNS)
+        raters = pd.read_csv(path, usecols=["annotator"], dtype=str, keep_default_na=False)["annotator"]
+    else:
+        params.csv_with_columns(name, path, io.MQM_COLUMNS[:9], sep="\t")
+        raters = pd.read_csv(path, sep="\t", usecols=["rater"], dtype=str, keep_default_na=False)["rater"]
+    found = sorted(set(raters.str.strip()) - {""})
+    if len(found) < minimum:
+        raise InputError(f"has {len(found)} annotator(s) {found}; agreement needs at least {minimum}",
+                         parameter=name, file=path)
+    return path
+
+
+def _bool_or_none(name: str, value):
+    return None if value is None else params.boolean(name, value)
+
+
+# --------------------------------------------------------------------------- chapter 1
+
+
+@dataclass(frozen=True)
+class PilotV1Data:
+    tidy: pd.DataFrame  # metaphor-level annotations of every annotator
+    sentences: pd.DataFrame | None  # the penalty annotator's full sentence-level sheet (EPS), if any
+    provenance: Provenance
+    compare_published: bool
+
+
+@dataclass(frozen=True)
+class PilotV1Setup:
+    """Chapter 1's checked parameters (see the chapter's parameters cell)."""
+
+    files: dict | None
+    sentence_file: Path | None
+    penalty_annotator: str
+    n_sentences: int | None
+    n_boot: int
+    seed: int
+    compare_published: bool
+    allow_empty_sheets: bool
+
+    @property
+    def released(self) -> bool:
+        return self.files is None
+
+    def load(self) -> PilotV1Data:
+        files = io.pilot_v1_files() if self.released else self.files
+        tidy = io.load_study(files, allow_empty=self.allow_empty_sheets)
+        sentences = io.read_workbook(self.sentence_file, self.penalty_annotator) if self.sentence_file else None
+        shown = list(files.values()) + ([self.sentence_file] if self.sentence_file else [])
+        provenance = Provenance("released" if self.released else "own", tuple(map(str, shown)),
+                                RELEASED_DETAIL if self.released else OWN_DETAIL)
+        return PilotV1Data(tidy, sentences, provenance, self.compare_published)
+
+
+def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annotator="A", n_sentences=20,
+                   n_boot=2000, seed=2026, results_dir="results", compare_published=None,
+                   allow_empty_sheets=False) -> PilotV1Setup:
+    """Check chapter 1's parameters (nothing is read beyond the workbooks' header rows)."""
+    files = None if annotator_files is None else _workbooks("annotator_files", annotator_files, minimum=2)
+    annotators = ["A", "B"] if files is None else list(files)
+    params.member("penalty_annotator", penalty_annotator, annotators, "annotators")
+    if sentence_level_file is None:
+        sentence_file = io.pilot_v1_sentence_file() if files is None else None
+    elif sentence_level_file == "":
+        sentence_file = None
+    else:
+        sentence_file = params.existing_file("sentence_level_file", sentence_level_file, WORKBOOK)
+        try:
+            io.check_header(sentence_file)
+        except InputError as exc:
+            raise exc.located(parameter="sentence_level_file") from None
+    if n_sentences is not None:
+        params.integer("n_sentences", n_sentences, minimum=1)
+    params.text("results_dir", str(results_dir))
+    compare = _bool_or_none("compare_published", compare_published)
+    return PilotV1Setup(files, sentence_file, penalty_annotator, n_sentences,
+                        params.integer("n_boot", n_boot, minimum=100), params.integer("seed", seed),
+                        files is None if compare is None else compare,
+                        params.boolean("allow_empty_sheets", allow_empty_sheets))
+
+
+def sentence_count_note(n_sentences: int, counted: int, released: bool):
+    """The box that says what "per sentence" divides by when it is not the counted number."""
+    from ..core.report import data_note
+
+    return data_note("released" if released else "own", [], (
+        f"“Per sentence” divides by <strong>n_sentences = {n_sentences}</strong> (the paper's §4.2.2 states 20 "
+        f"sentences for EN→ZH). The workbooks hold {counted} distinct source sentences"
+        + (": in the released pilot the extra one is the one-word headline <em>The markets.</em>" if released else ".")
+        + f" Dividing by the counted number instead (<code>-p n_sentences null</code>) scales the per-sentence "
+        f"column by {n_sentences}/{counted}."))
+
+
+def weighting_verdicts(scheme_effect: pd.DataFrame):
+    """One sentence per system: is α on SEGS higher with linear or exponential weights?"""
+    from IPython.display import Markdown
+
+    lines = []
+    for _, r in scheme_effect[scheme_effect["metric"] == "alpha"].iterrows():
+        if r["ci_low"] > 0:
+            verdict = "higher with linear weights (the interval excludes 0)"
+        elif r["ci_high"] < 0:
+            verdict = "higher with exponential weights (the interval excludes 0)"
+        else:
+            verdict = "not distinguishable between the schemes (the interval spans 0)"
+        lines.append(f"* **{r['system']}**: α {r['linear (MetaHOPE)']:.3f} linear vs {r['exponential (HOPE)']:.3f} "
+                     f"exponential, difference {r['difference']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}]: "
+                     f"{verdict}.")
+    return Markdown("On these data, agreement (α on SEGS) is\n\n" + "\n".join(lines))
+
+
+def pilot_v1_findings(comparisons: dict, n_sentences, counted_sentences: int, n_items: int,
+                      table1_ci: pd.DataFrame, bias: pd.DataFrame, first: str, second: str) -> list[str]:
+    """Chapter 1's findings, each computed from this run's tables."""
+    lines = []
+    for name, c in comparisons.items():
+        lines.append(f"{name}: {int(c['match'].sum())} of {len(c)} published cells reproduced to the printed "
+                     "precision" + ("." if c["match"].all() else
+                                    f"; differing: {', '.join(c.loc[~c['match'], 'column'].unique())}."))
+    if comparisons:
+        lines.append("Two choices make the reproduction exact and are stated above: α is interval α, and “per "
+                     f"sentence” divides by {n_sentences} sentences ({counted_sentences} distinct source sentences "
+                     "are in the workbooks).")
+    alpha = table1_ci[table1_ci["metric"] == "alpha"].assign(width=lambda d: d["ci_high"] - d["ci_low"])
+    spread = alpha["estimate"].max() - alpha["estimate"].min()
+    lines.append(f"With {n_items} items the 95% intervals of α on SEGS are {alpha['width'].min():.2f} to "
+                 f"{alpha['width'].max():.2f} wide, " + ("wider than" if alpha["width"].min() > spread else
+                                                         "comparable to")
+                 + f" the largest difference between systems ({spread:.2f}).")
+    for _, r in bias.iterrows():
+        lines.append(f"{r['system']}: annotator {second} scored {r[f'share_{second}_higher']:.0f}% of items higher "
+                     f"and {r[f'share_{first}_higher']:.0f}% lower than {first} (mean difference "
+                     f"{r['mean_difference']:+.2f}, Wilcoxon p = {r['p_value']:.2g}).")
+    return lines
+
+
+# --------------------------------------------------------------------------- chapter 2
+
+
+@dataclass(frozen=True)
+class DirectionsSetup:
+    """Chapter 2's checked parameters."""
+
+    en_zh: dict | None
+    zh_en: dict | None
+    pos_overrides: dict
+    n_perm: int
+    n_boot: int
+    seed: int
+    allow_empty_sheets: bool
+
+    def load(self) -> tuple[pd.DataFrame, Provenance]:
+        """Both directions in one tidy frame with ``direction`` and ``pos_class``."""
+        released = self.en_zh is None and self.zh_en is None
+        en_zh = io.pilot_v1_files() if self.en_zh is None else self.en_zh
+        zh_en = {"ZH1": io.pilot_zh_en_file()} if self.zh_en is None else self.zh_en
+        tidy = pd.concat([io.load_study(en_zh, allow_empty=self.allow_empty_sheets).assign(direction="EN→ZH"),
+                          io.load_study(zh_en, allow_empty=self.allow_empty_sheets).assign(direction="ZH→EN")],
+                         ignore_index=True)
+        tidy = normalise_pos(tidy, self.pos_overrides)
+        files = tuple(map(str, list(en_zh.values()) + list(zh_en.values())))
+        kind = "released" if released else "own"
+        detail = RELEASED_DETAIL if released else OWN_DETAIL
+        if not released and (self.en_zh is None or self.zh_en is None):
+            detail = "Your annotations for one direction, the released workbooks for the other."
+        return tidy, Provenance(kind, files, detail)
+
+
+def directions_setup(en_zh_files=None, zh_en_files=None, pos_overrides=None, n_perm=10000, n_boot=2000, seed=2026,
+                     results_dir="results", allow_empty_sheets=False) -> DirectionsSetup:
+    """Check chapter 2's parameters."""
+    en_zh = None if en_zh_files is None else _workbooks("en_zh_files", en_zh_files, minimum=1)
+    zh_en = None if zh_en_files is None else _workbooks("zh_en_files", zh_en_files, minimum=1)
+    overrides = pos_overrides or {}
+    if not isinstance(overrides, dict):
+        raise InputError("must be a mapping {item id: class}", parameter="pos_overrides", value=overrides)
+    allowed = ("noun", "verb", "adjective-adverb", "other")
+    for item, cls in overrides.items():
+        if cls not in allowed:
+            raise InputError(f"class of item {item!r} is not a POS class", parameter="pos_overrides", value=cls,
+                             expected=" or ".join(allowed))
+    params.text("results_dir", str(results_dir))
+    return DirectionsSetup(en_zh, zh_en, dict(overrides), params.integer("n_perm", n_perm, minimum=100),
+                           params.integer("n_boot", n_boot, minimum=100), params.integer("seed", seed),
+                           params.boolean("allow_empty_sheets", allow_empty_sheets))
+
+
+def profile_summary(profile: pd.DataFrame):
+    """Per direction and annotator: which system is penalised most and least, and the largest category."""
+    from IPython.display import Markdown
+
+    from .io import CATEGORIES
+
+    lines = []
+    for (direction, annotator), g in profile.groupby(["direction", "annotator"], sort=False):
+        g = g.sort_values("mean_penalty", ascending=False)
+        worst, best = g.iloc[0], g.iloc[-1]
+        top_cat = g[list(CATEGORIES)].sum().idxmax()
+        lines.append(f"* **{direction}, annotator {annotator}**: {worst['system']} is penalised most "
+                     f"({worst['mean_penalty']:.2f} per metaphor, {worst['items_with_error']:.0f}% of metaphors with "
+                     f"an error), {best['system']} least ({best['mean_penalty']:.2f}, "
+                     f"{best['items_with_error']:.0f}%); the largest category overall is {top_cat}.")
+    return Markdown("\n".join(lines))
+
+
+def comparison_summary(comparison: pd.DataFrame):
+    """One sentence per compared pair of systems."""
+    from IPython.display import Markdown
+
+    lines = []
+    for _, r in comparison.iterrows():
+        where = f"{r['direction']}, annotator {r['annotator']}: {r['system_a']} − {r['system_b']}"
+        diff = f"{r['mean_difference']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] per metaphor"
+        if r["p_holm"] < 0.05:
+            lines.append(f"* {where} = {diff}: a difference (Holm p = {r['p_holm']:.3f}).")
+        else:
+            lines.append(f"* {where} = {diff}: no evidence of a difference (Holm p = {r['p_holm']:.2f}); with "
+                         f"{r['n_items']} items only differences of about {r['mdd_80']:.1f} points per metaphor "
+                         "would be detected reliably, so a real but smaller difference cannot be ruled out.")
+    n_min, n_max = comparison["n_items"].min(), comparison["n_items"].max()
+    return Markdown(f"With {n_min}–{n_max} metaphors per comparison these pilots are small:\n\n" + "\n".join(lines))
+
+
+# --------------------------------------------------------------------------- chapter 3
+
+
+@dataclass(frozen=True)
+class PilotV2Data:
+    tidy: pd.DataFrame  # metaphor-level annotations
+    sentences: pd.DataFrame | None  # sentence-level annotations, if any
+    provenance: Provenance
+    truth: pd.DataFrame | None = None  # the sheet the simulation takes as the truth
+    panel: tuple = field(default_factory=tuple)  # the simulated annotators
+
+    @property
+    def simulated(self) -> bool:
+        return self.provenance.simulated
+
+
+@dataclass(frozen=True)
+class PilotV2Setup:
+    """Chapter 3's checked parameters."""
+
+    annotations: object
+    sentence_annotations: object
+    truth_file: Path | None
+    panel: tuple
+    sentence_raters: int
+    seed: int
+    allow_empty_sheets: bool
+
+    @property
+    def simulated(self) -> bool:
+        return self.annotations is None
+
+    def load(self) -> PilotV2Data:
+        if not self.simulated:
+            tidy = io.load_annotations(self.annotations, allow_empty=self.allow_empty_sheets)
+            sentences = (io.load_annotations(self.sentence_annotations, allow_empty=self.allow_empty_sheets)
+                         if self.sentence_annotations is not None else None)
+            files = io.annotation_files(self.annotations) + (
+                io.annotation_files(self.sentence_annotations) if self.sentence_annotations is not None else [])
+            return PilotV2Data(tidy, sentences, Provenance("own", tuple(map(str, files)), OWN_DETAIL))
+        truth_path = self.truth_file or io.pilot_zh_en_file()
+        truth = (io.read_workbook(truth_path, "truth") if truth_path.suffix.lower() in WORKBOOK
+                 else io.load_annotations(truth_path))
+        tidy = simulate.simulate_annotations(truth, self.panel, seed=self.seed)
+        sentences = simulate.simulate_annotations(simulate.sentence_units(truth), self.panel[:self.sentence_raters],
+                                                  seed=self.seed + 1)
+        detail = (f"{len(self.panel)} simulated annotators (seed {self.seed}) rating the real items of "
+                  f"{'the released ZH→EN sheet' if self.truth_file is None else truth_path.name}, whose recorded "
+                  "errors stand in for the truth. Every number on this page comes from the simulation; the paper's "
+                  "values appear only as <em>published</em>.")
+        return PilotV2Data(tidy, sentences, Provenance("simulated", (str(truth_path),), detail), truth, self.panel)
+
+
+def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None, panel=None, sentence_raters=3,
+                   seed=7, results_dir="results", allow_empty_sheets=False) -> PilotV2Setup:
+    """Check chapter 3's parameters."""
+    spec = None if annotations is None else _annotation_spec("annotations", annotations, minimum=2)
+    sentence_spec = (None if sentence_annotations is None
+                     else _annotation_spec("sentence_annotations", sentence_annotations, minimum=2))
+    if spec is None and sentence_spec is not None:
+        raise InputError("is given without metaphor-level annotations", parameter="sentence_annotations",
+                         expected="also annotations, or neither (simulation)")
+    truth = None
+    if truth_file is not None:
+        truth = params.existing_file("truth_file", truth_file, WORKBOOK + (".csv", ".tsv"))
+        if truth.suffix.lower() in WORKBOOK:
+            try:
+                io.check_header(truth)
+            except InputError as exc:
+                raise exc.located(parameter="truth_file") from None
+    team = simulate.panel_from_records(panel)
+    raters = params.integer("sentence_raters", sentence_raters, minimum=2, maximum=len(team))
+    params.text("results_dir", str(results_dir))
+    return PilotV2Setup(spec, sentence_spec, truth, team, raters, params.integer("seed", seed),
+                        params.boolean("allow_empty_sheets", allow_empty_sheets))
+
+
+def released_disagreement_item(item: str = "news_01_v.4_10_17", system: str = "Hunyuan-LLM-7B") -> pd.Series | None:
+    """Source sentence, metaphor and translation of the Table 12 item from the released ZH→EN
+    sheet, or None when that file has not been fetched (an own-data run needs no released file)."""
+    path = paths.raw_data_dir() / io.METAHOPE_REPO.replace("/", "__") / io.PILOT_ZH_EN_FILE
+    if not path.exists():
+        return None
+    sheet = io.read_workbook(path, "released")
+    row = sheet[(sheet["item"] == item) & (sheet["system"] == system)]
+    return row.iloc[0] if len(row) else None
+
+
+def anatomy_summary(anatomy: dict):
+    """Detection, category and severity disagreement of one item, in three sentences."""
+    from IPython.display import Markdown
+
+    scores = anatomy["scores"].set_index("annotator")
+    cats = anatomy["categories"].set_index("category")
+    detected = scores["detected"]
+    used = cats[cats["annotators_using_it"] > 0]
+    return Markdown("\n".join([
+        f"* **Detection**: {int(detected.sum())} of {len(detected)} annotators recorded an error "
+        f"({', '.join(detected[~detected].index) or 'nobody'} recorded none).",
+        f"* **Category**: the error was filed under "
+        f"{', '.join(f'{c} ({n})' for c, n in used['annotators_using_it'].items())}: the same problem crosses the "
+        "category boundaries the paper names (IMP versus MIS, with or without STL/PRF).",
+        f"* **Severity**: totals range from {scores['total'].min()} to {scores['total'].max()}; even the annotators "
+        f"who chose MIS gave {', '.join(str(v) for v in scores.loc[scores['MIS'] > 0, 'MIS'])}.",
+    ]))

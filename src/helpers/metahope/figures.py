@@ -1,0 +1,146 @@
+"""MetaHOPE figures: each interactive (plotly) with a static twin for print.
+
+Colours come from :func:`helpers.core.plots.colour`, so an error category or a system has
+the same colour in every figure of the book, interactive or static.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..core.plots import colour
+from .io import CATEGORIES
+
+
+def _bias_points(paired: pd.DataFrame, x: str, y: str) -> pd.DataFrame:
+    """Count items per (system, x, y) so overlapping points are drawn once, sized by count."""
+    return (paired.groupby(["system", x, y], sort=False)
+            .agg(n=("item", "size"), items=("metaphor", lambda s: ", ".join(map(str, s))))
+            .reset_index())
+
+
+def severity_bias_scatter(paired: pd.DataFrame, x: str = "A", y: str = "B", title: str | None = None) -> go.Figure:
+    """Per system, each item's SEGS by annotator ``x`` against annotator ``y`` with the line y = x.
+
+    Points above the line are items the second annotator penalised more. Marker area grows
+    with the number of items at the same point; hover lists the metaphor words.
+    """
+    points = _bias_points(paired, x, y)
+    systems = list(dict.fromkeys(paired["system"]))
+    top = float(max(paired[x].max(), paired[y].max(), 1)) * 1.08
+    fig = make_subplots(rows=1, cols=len(systems), subplot_titles=systems, shared_yaxes=True)
+    for k, system in enumerate(systems, start=1):
+        p = points[points["system"] == system]
+        fig.add_trace(go.Scatter(
+            x=p[x], y=p[y], mode="markers", name=system, showlegend=False,
+            marker={"size": 8 + 5 * np.sqrt(p["n"]), "opacity": 0.7, "color": colour(system)},
+            customdata=np.stack([p["n"], p["items"]], axis=-1),
+            hovertemplate=f"{x} = %{{x}}, {y} = %{{y}}<br>%{{customdata[0]}} item(s): %{{customdata[1]}}<extra></extra>",
+        ), row=1, col=k)
+        fig.add_trace(go.Scatter(x=[0, top], y=[0, top], mode="lines", line={"dash": "dot", "color": "grey"},
+                                 hoverinfo="skip", showlegend=False), row=1, col=k)
+        fig.update_xaxes(title_text=f"SEGS by {x}", range=[-1, top], row=1, col=k)
+    fig.update_yaxes(title_text=f"SEGS by {y}", range=[-1, top], row=1, col=1)
+    fig.update_layout(title=title, height=420)
+    return fig
+
+
+def severity_bias_static(paired: pd.DataFrame, x: str = "A", y: str = "B", title: str | None = None):
+    """Static twin of :func:`severity_bias_scatter`."""
+    points = _bias_points(paired, x, y)
+    systems = list(dict.fromkeys(paired["system"]))
+    top = float(max(paired[x].max(), paired[y].max(), 1)) * 1.08
+    fig, axes = plt.subplots(1, len(systems), figsize=(4 * len(systems), 4), sharey=True, squeeze=False)
+    for ax, system in zip(axes[0], systems):
+        p = points[points["system"] == system]
+        ax.scatter(p[x], p[y], s=25 * p["n"], alpha=0.6, color=colour(system))
+        ax.plot([0, top], [0, top], ls=":", color="grey")
+        ax.set(title=system, xlabel=f"SEGS by {x}", xlim=(-1, top), ylim=(-1, top))
+    axes[0][0].set_ylabel(f"SEGS by {y}")
+    fig.suptitle(title or "")
+    fig.tight_layout()
+    return fig
+
+
+def _per_item(profile: pd.DataFrame) -> pd.DataFrame:
+    """Category penalties of :func:`helpers.metahope.scoring.error_profile` divided by the items."""
+    long = profile.melt(id_vars=[c for c in profile.columns if c not in CATEGORIES], value_vars=list(CATEGORIES),
+                        var_name="category", value_name="penalty")
+    long["per_item"] = long["penalty"] / long["n_items"]
+    long["bar"] = long["system"] + (" · " + long["annotator"].astype(str) if "annotator" in long else "")
+    return long
+
+
+def error_profile_bars(profile: pd.DataFrame, panel: str = "direction", title: str | None = None) -> go.Figure:
+    """Mean penalty per metaphor, stacked by error category, one bar per system (and
+    annotator), one panel per value of ``panel``. Hover gives the category's points."""
+    long = _per_item(profile)
+    panels = list(dict.fromkeys(long[panel]))
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=panels, shared_yaxes=True)
+    for k, p in enumerate(panels, start=1):
+        sub = long[long[panel] == p]
+        for cat in CATEGORIES:
+            c = sub[sub["category"] == cat]
+            fig.add_trace(go.Bar(x=c["bar"], y=c["per_item"], name=cat, marker_color=colour(cat), legendgroup=cat,
+                                 showlegend=k == 1, customdata=np.stack([c["penalty"], c["n_items"]], axis=-1),
+                                 hovertemplate=f"{cat}: %{{y:.2f}} per metaphor<br>%{{customdata[0]}} points over "
+                                               "%{customdata[1]} items<extra>%{x}</extra>"), row=1, col=k)
+    fig.update_layout(barmode="stack", title=title, height=460, legend_title_text="error")
+    fig.update_yaxes(title_text="mean penalty per metaphor", row=1, col=1)
+    return fig
+
+
+def error_profile_static(profile: pd.DataFrame, panel: str = "direction", title: str | None = None):
+    """Static twin of :func:`error_profile_bars` (same colours per category)."""
+    long = _per_item(profile)
+    panels = list(dict.fromkeys(long[panel]))
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), sharey=True, squeeze=False)
+    for ax, p in zip(axes[0], panels):
+        table = long[long[panel] == p].pivot_table(index="bar", columns="category", values="per_item", sort=False)
+        cats = [c for c in CATEGORIES if c in table]
+        table[cats].plot.bar(stacked=True, ax=ax, legend=ax is axes[0][-1], color=[colour(c) for c in cats])
+        ax.set(title=p, xlabel="", ylabel="mean penalty per metaphor")
+        ax.tick_params(axis="x", labelrotation=30)
+    fig.suptitle(title or "")
+    fig.tight_layout()
+    return fig
+
+
+def sweep_lines(sweeps: pd.DataFrame, title: str | None = None) -> go.Figure:
+    """One panel per simulation knob: the statistic that knob moves, as the knob changes
+    (``sweeps``: ``knob, value, statistic, metric`` and optionally ``ci_low, ci_high``)."""
+    knobs = list(dict.fromkeys(sweeps["knob"]))
+    fig = make_subplots(rows=1, cols=len(knobs), subplot_titles=knobs)
+    for k, knob in enumerate(knobs, start=1):
+        s = sweeps[sweeps["knob"] == knob]
+        label = s["statistic"].iloc[0] if "statistic" in s else "metric"
+        error = None
+        if {"ci_low", "ci_high"} <= set(s.columns):
+            error = {"type": "data", "symmetric": False, "array": s["ci_high"] - s["metric"],
+                     "arrayminus": s["metric"] - s["ci_low"]}
+        fig.add_trace(go.Scatter(x=s["value"], y=s["metric"], mode="lines+markers", showlegend=False, error_y=error,
+                                 hovertemplate=f"{knob} = %{{x}}<br>{label} = %{{y:.3f}}<extra></extra>"),
+                      row=1, col=k)
+        fig.update_xaxes(title_text=knob, row=1, col=k)
+        fig.update_yaxes(title_text=label, row=1, col=k)
+    fig.update_layout(title=title, height=400)
+    return fig
+
+
+def sweep_static(sweeps: pd.DataFrame, title: str | None = None):
+    """Static twin of :func:`sweep_lines`."""
+    knobs = list(dict.fromkeys(sweeps["knob"]))
+    fig, axes = plt.subplots(1, len(knobs), figsize=(4 * len(knobs), 3.5), squeeze=False)
+    for ax, knob in zip(axes[0], knobs):
+        s = sweeps[sweeps["knob"] == knob]
+        if {"ci_low", "ci_high"} <= set(s.columns):
+            ax.fill_between(s["value"], s["ci_low"], s["ci_high"], alpha=0.2)
+        ax.plot(s["value"], s["metric"], marker="o")
+        ax.set(title=knob, xlabel=knob, ylabel=s["statistic"].iloc[0] if "statistic" in s else "")
+    fig.suptitle(title or "")
+    fig.tight_layout()
+    return fig

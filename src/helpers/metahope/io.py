@@ -1,0 +1,526 @@
+"""MetaHOPE annotations in and out: workbooks, the long CSV and MQM/Marot TSV (Liang & Han 2026).
+
+The released workbooks are *wide*: one row per metaphor-related word (MRW) with
+``word_id, sentence, word|token, wordcat|POS`` and then, per MT system, a translation
+column followed by the five error-category columns ``IMP RAM MIS STL PRF`` and their sum
+``SEGS`` (pandas shows the repeated headers of the 2nd and 3rd system as ``IMP.1``, ``IMP.2``).
+A cell holds a severity from the scale 0/2/4/6/8/10 (paper appendix I.3); a blank cell is 0.
+
+Every loader returns the *tidy* frame, one row per (item, system, annotator, category)
+with columns :data:`TIDY_COLUMNS`, and raises :class:`~helpers.core.errors.InputError`
+naming the file, sheet, row, column, cell and value of anything wrong. Nothing is dropped
+or filled in silently: a sheet that lacks an item another sheet has, an annotator with no
+row for an item, or a workbook handed back blank are errors.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
+
+from ..core import paths
+from ..core.errors import InputError
+
+#: The five MetaHOPE error categories (paper §3): Impact, Required Adaptation Missing,
+#: Mistranslation, Style, Proofreading.
+CATEGORIES: tuple[str, ...] = ("IMP", "RAM", "MIS", "STL", "PRF")
+#: Allowed severity entries (paper §3 and appendix I.3): 0 no error, 2 minor … 10 critical.
+SEVERITY_LEVELS: tuple[int, ...] = (0, 2, 4, 6, 8, 10)
+SEVERITY_NAMES = {0: "none", 2: "minor", 4: "moderate", 6: "major", 8: "severe", 10: "critical"}
+#: Column headers of the released workbooks -> the system names the paper prints.
+SYSTEM_NAMES = {"Google_translate": "GoogleMT", "GPT_5.4": "GPT-5.4", "hunyuan_7b": "Hunyuan-LLM-7B"}
+#: Columns of the tidy frame every loader returns.
+TIDY_COLUMNS = ["item", "position", "row", "sentence", "metaphor", "pos", "system", "translation", "annotator",
+                "category", "severity"]
+
+_ID_HEADERS = (("word_id",), ("sentence",), ("word", "token"), ("wordcat", "pos"))
+_BLOCK = CATEGORIES + ("SEGS",)
+_SUFFIX = re.compile(r"\.\d+$")
+#: Released pilot v1 (EN->ZH) files in aaronlifenghan/MetaHOPE.
+METAHOPE_REPO = "aaronlifenghan/MetaHOPE"
+PILOT_V1_FILES = {
+    "A": "VUAMC_pilot20__translation_aligned_annotator-A.xlsx",
+    "B": "VUAMC_pilot20__translation_aligned_annotated_annotator-B.xlsx",
+}
+PILOT_V1_SENTENCE_FILE = "Copy_VUAMC_pilot20__translation_aligned_with_full_sentence-level_error.xlsx"
+#: Released ZH->EN pilot sheet (PSUCMC news, 32 MRWs): one annotator, not named in the paper.
+PILOT_ZH_EN_FILE = "PSUCMC_pilot20__translation_aligned_annotated.xlsx"
+
+
+def _blank(v) -> bool:
+    return v is None or (isinstance(v, str) and not v.strip()) or (isinstance(v, float) and math.isnan(v))
+
+
+def parse_severity(value, **where) -> int:
+    """One severity cell -> int in :data:`SEVERITY_LEVELS`; blank is 0.
+
+    Numbers and numeric text ("4", "4.0") are accepted; anything else raises
+    :class:`InputError` with the location passed in ``where``.
+
+    Examples
+    --------
+    >>> parse_severity("4.0"), parse_severity(None), parse_severity(10)
+    (4, 0, 10)
+    >>> parse_severity(5, file="a.xlsx", row=3)
+    Traceback (most recent call last):
+    ...
+    helpers.core.errors.InputError: a.xlsx, row 3: value 5: severity must be one of 0, 2, 4, 6, 8, 10 or blank
+    """
+    if _blank(value):
+        return 0
+    number = None
+    if isinstance(value, bool):
+        number = None
+    elif isinstance(value, (int, float, np.integer, np.floating)):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            number = None
+    if number is None or not number.is_integer() or int(number) not in SEVERITY_LEVELS:
+        raise InputError(f"severity must be one of {', '.join(map(str, SEVERITY_LEVELS))} or blank", value=value,
+                         **where)
+    return int(number)
+
+
+def clean_sentence(text: str) -> str:
+    """The source sentence without an annotator's note.
+
+    Annotators sometimes appended a corrected reading after ``=>`` or a bracketed note
+    after the final punctuation; both are dropped so that the same sentence is recognised
+    on every row.
+
+    Examples
+    --------
+    >>> clean_sentence("Prices will climb next year. (feel bullish)")
+    'Prices will climb next year.'
+    >>> clean_sentence("The bank froze accounts => frozen")
+    'The bank froze accounts'
+    """
+    s = str(text).split("=>")[0].strip()
+    s = re.sub(r"(?<=[.!?\"”。！？])\s*\([^()]*\)\s*$", "", s)
+    return s.strip()
+
+
+def _header_blocks(headers: list, file, sheet) -> list[tuple[int, str]]:
+    """Validate the header row; return (column index, system header) of each system block."""
+    for i, allowed in enumerate(_ID_HEADERS):
+        h = headers[i] if i < len(headers) else None
+        if _blank(h) or str(h).strip().lower() not in allowed:
+            raise InputError(f"header must be {' or '.join(repr(a) for a in allowed)}", file=file, sheet=sheet,
+                             row=1, column=h, cell=f"{get_column_letter(i + 1)}1", value=h)
+    blocks, i = [], len(_ID_HEADERS)
+    while i < len(headers):
+        following = [_SUFFIX.sub("", str(h).strip()) if not _blank(h) else "" for h in headers[i + 1: i + 7]]
+        intended = sum(f.upper() in _BLOCK for f in following) >= 3
+        if not intended:
+            break
+        for j, (got, want) in enumerate(zip(following + [""] * (6 - len(following)), _BLOCK)):
+            if got != want:
+                col = i + 2 + j
+                raise InputError(f"expected the category header {want!r} after system column {headers[i]!r}",
+                                 file=file, sheet=sheet, row=1, column=got or None, cell=f"{get_column_letter(col)}1",
+                                 value=headers[col - 1] if col - 1 < len(headers) else None)
+        if _blank(headers[i]):
+            raise InputError("system (translation) column has no header", file=file, sheet=sheet, row=1,
+                             cell=f"{get_column_letter(i + 1)}1", value=headers[i])
+        blocks.append((i, str(headers[i]).strip()))
+        i += 7
+    if not blocks:
+        raise InputError("no system block found: after word_id, sentence, word, wordcat each system needs a "
+                         "translation column followed by IMP RAM MIS STL PRF SEGS", file=file, sheet=sheet, row=1)
+    names = [b[1] for b in blocks]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise InputError(f"system column {sorted(dup)[0]!r} appears twice", file=file, sheet=sheet, row=1)
+    return blocks
+
+
+def _open_sheet(path: Path, sheet: str | None):
+    try:
+        wb = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises several types for non-xlsx input
+        raise InputError(f"not a readable .xlsx workbook ({exc})", file=path) from exc
+    if sheet is not None and sheet not in wb.sheetnames:
+        wb.close()
+        raise InputError(f"no sheet {sheet!r} (sheets: {wb.sheetnames})", file=path)
+    return wb, (wb.worksheets[0] if sheet is None else wb[sheet])
+
+
+def check_header(path: str | os.PathLike, sheet: str | None = None) -> list[str]:
+    """Validate only the header row of a workbook (fast); returns the system headers."""
+    path = Path(path)
+    wb, ws = _open_sheet(path, sheet)
+    try:
+        first = next(ws.iter_rows(min_row=1, max_row=1, values_only=True), None)
+        if first is None:
+            raise InputError("sheet is empty", file=path, sheet=ws.title)
+        return [b[1] for b in _header_blocks(list(first), path, ws.title)]
+    finally:
+        wb.close()
+
+
+@dataclass(frozen=True)
+class AnnotationSheet:
+    """One annotator's sheet as read: the tidy frame and facts about the sheet itself."""
+
+    frame: pd.DataFrame
+    file: Path
+    sheet: str
+    skipped_rows: tuple[int, ...] = ()  # empty rows between items (Excel row numbers)
+    entered_cells: int = 0  # severity cells holding anything (a blank template has none)
+    item_rows: dict = field(default_factory=dict)  # item id -> Excel row
+
+
+def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None,
+               system_names: Mapping[str, str] | None = None) -> AnnotationSheet:
+    """Read one wide MetaHOPE annotation sheet (see :func:`read_workbook`) with its facts."""
+    path = Path(path)
+    names = dict(SYSTEM_NAMES if system_names is None else system_names)
+    wb, ws = _open_sheet(path, sheet)
+    try:
+        rows = list(ws.iter_rows(values_only=True))
+    finally:
+        wb.close()
+    if not rows:
+        raise InputError("sheet is empty", file=path, sheet=ws.title)
+    headers = list(rows[0])
+    blocks = _header_blocks(headers, path, ws.title)
+    records, skipped, seen, entered = [], [], {}, 0
+    for r, values in enumerate(rows[1:], start=2):
+        values = list(values) + [None] * (len(headers) - len(values))
+        if all(_blank(v) for v in values):
+            skipped.append(r)
+            continue
+        item = values[0]
+        if _blank(item):
+            raise InputError("row has content but no word_id", file=path, sheet=ws.title, row=r,
+                             column=headers[0], cell=f"A{r}", value=item)
+        item = str(item).strip()
+        if item in seen:
+            raise InputError(f"duplicate word_id (first on row {seen[item]})", file=path, sheet=ws.title, row=r,
+                             column=headers[0], cell=f"A{r}", value=item)
+        seen[item] = r
+        position = len(seen) - 1
+        sentence = "" if _blank(values[1]) else str(values[1])
+        for col, header in blocks:
+            system = names.get(header, header)
+            severities = {}
+            for k, cat in enumerate(CATEGORIES):
+                c = col + 1 + k
+                entered += not _blank(values[c])
+                severities[cat] = parse_severity(values[c], file=path, sheet=ws.title, row=r,
+                                                 column=f"{cat} ({header})", cell=f"{get_column_letter(c + 1)}{r}")
+            segs_col = col + 1 + len(CATEGORIES)
+            segs = values[segs_col]
+            if not _blank(segs):
+                total = sum(severities.values())
+                try:
+                    ok = float(segs) == total
+                except (TypeError, ValueError):
+                    ok = False
+                if not ok:
+                    raise InputError(f"SEGS must be blank or equal IMP+RAM+MIS+STL+PRF = {total} (paper Eq. 1)",
+                                     file=path, sheet=ws.title, row=r, column=f"SEGS ({header})",
+                                     cell=f"{get_column_letter(segs_col + 1)}{r}", value=segs)
+            for cat, sev in severities.items():
+                records.append({
+                    "item": item, "position": position, "row": r, "sentence": clean_sentence(sentence),
+                    "metaphor": values[2], "pos": values[3], "system": system, "translation": values[col],
+                    "annotator": annotator, "category": cat, "severity": sev,
+                })
+    if not records:
+        raise InputError("no annotated rows: the sheet has a header but no item", file=path, sheet=ws.title)
+    last = max(r["row"] for r in records)
+    df = pd.DataFrame.from_records(records, columns=TIDY_COLUMNS)
+    df["category"] = pd.Categorical(df["category"], categories=list(CATEGORIES), ordered=True)
+    return AnnotationSheet(df, path, ws.title, tuple(r for r in skipped if r < last), entered, dict(seen))
+
+
+def read_workbook(path: str | os.PathLike, annotator: str, sheet: str | None = None,
+                  system_names: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Read one wide MetaHOPE annotation sheet into a tidy frame.
+
+    Returns one row per (item, system, category) with columns :data:`TIDY_COLUMNS`
+    (``position`` is the item's order in the sheet, ``row`` its Excel row). Blank severity
+    cells become 0. A filled-in ``SEGS`` cell must equal the sum of the five categories
+    (paper Eq. 1). Rows that are entirely empty hold no annotation and are skipped.
+    ``system_names`` maps column headers to display names (default :data:`SYSTEM_NAMES`;
+    unknown headers are kept as they are).
+    """
+    return read_sheet(path, annotator, sheet, system_names).frame
+
+
+def load_study(files: Mapping[str, str | os.PathLike], sheet: str | None = None,
+               system_names: Mapping[str, str] | None = None, allow_empty: bool = False) -> pd.DataFrame:
+    """Read one workbook per annotator (``{"A": path, "B": path}``) into one tidy frame.
+
+    Every sheet must hold the same items and systems: each sheet is compared with the
+    union of all sheets, and the first item a sheet lacks is named together with the
+    sheets that have it. A sheet in which no severity cell was filled in at all (a blank
+    template handed back) is an error unless ``allow_empty``. Items are ordered as in the
+    union (first sheet first); ``row`` stays each sheet's own Excel row.
+    """
+    if not files:
+        raise InputError("no annotation workbooks were given", expected="{annotator: workbook}")
+    sheets = [read_sheet(paths.resolve_input(f), str(a), sheet=sheet, system_names=system_names)
+              for a, f in files.items()]
+    if not allow_empty:
+        for s in sheets:
+            if s.entered_cells == 0:
+                raise InputError("no severity was entered in any cell: this looks like a blank template handed "
+                                 "back. If this annotator really found no error at all, enter 0s or run with "
+                                 "allow_empty_sheets = True", file=s.file, sheet=s.sheet)
+    union: dict[str, tuple[AnnotationSheet, int]] = {}
+    for s in sheets:
+        for item, row in s.item_rows.items():
+            union.setdefault(item, (s, row))
+    for s in sheets:
+        missing = [i for i in union if i not in s.item_rows]
+        if missing:
+            where, row = union[missing[0]]
+            more = f" ({len(missing) - 1} more item(s) missing too)" if len(missing) > 1 else ""
+            raise InputError(f"item {missing[0]!r} is missing from this sheet (it is on row {row} of "
+                             f"{where.file.name}){more}", file=s.file, sheet=s.sheet, column="word_id")
+    all_systems = list(dict.fromkeys(sys for s in sheets for sys in s.frame["system"].unique()))
+    for s in sheets:
+        lacking = [x for x in all_systems if x not in set(s.frame["system"])]
+        if lacking:
+            raise InputError(f"system {lacking[0]!r} is missing from this sheet (other sheets have it)",
+                             file=s.file, sheet=s.sheet, row=1)
+    order = {item: k for k, item in enumerate(union)}
+    out = pd.concat([s.frame for s in sheets], ignore_index=True)
+    out["position"] = out["item"].map(order)
+    out["category"] = pd.Categorical(out["category"], categories=list(CATEGORIES), ordered=True)
+    return out
+
+
+def pilot_v1_files() -> dict[str, Path]:
+    """The released EN->ZH pilot v1 annotator sheets (A, B), fetched by ``python -m helpers fetch``."""
+    return {a: paths.released_file(METAHOPE_REPO, f) for a, f in PILOT_V1_FILES.items()}
+
+
+def pilot_zh_en_file() -> Path:
+    """The released ZH->EN pilot sheet (one annotator), fetched by ``python -m helpers fetch``."""
+    return paths.released_file(METAHOPE_REPO, PILOT_ZH_EN_FILE)
+
+
+def pilot_v1_sentence_file() -> Path:
+    """The released sheet with annotator A's full sentence-level errors (EPS, paper Table 2)."""
+    return paths.released_file(METAHOPE_REPO, PILOT_V1_SENTENCE_FILE)
+
+
+# --------------------------------------------------------------------------- interchange formats
+
+LONG_COLUMNS = ["item", "system", "annotator", "category", "severity"]
+LONG_OPTIONAL = ["sentence", "metaphor", "pos", "translation"]
+
+
+def to_long(tidy: pd.DataFrame) -> pd.DataFrame:
+    """The interchange long format: one row per (item, system, annotator, category)."""
+    cols = LONG_COLUMNS[:4] + [c for c in LONG_OPTIONAL if c in tidy.columns] + ["severity"]
+    out = tidy[cols].copy()
+    out["category"] = out["category"].astype(str)
+    return out
+
+
+def read_long(path: str | os.PathLike) -> pd.DataFrame:
+    """Read a long-format CSV (``item, system, annotator, category, severity`` + optional
+    ``sentence, metaphor, pos, translation``) into the tidy frame.
+
+    Categories an annotator did not list for an (item, system) they rated are 0; an
+    (item, system) an annotator has no row for at all is an error (not a silent 0).
+    Errors name the file, the CSV line, the column and the value.
+    """
+    path = Path(path)
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in LONG_COLUMNS if c not in raw.columns]
+    if missing:
+        raise InputError(f"missing column(s) {missing}; the long format needs {LONG_COLUMNS}", file=path, row=1)
+    records = []
+    for i, r in raw.iterrows():
+        line = i + 2
+        if r["category"].strip() not in CATEGORIES:
+            raise InputError(f"category must be one of {', '.join(CATEGORIES)}", file=path, row=line,
+                             column="category", value=r["category"])
+        for col in ("item", "system", "annotator"):
+            if not r[col].strip():
+                raise InputError(f"{col} is empty", file=path, row=line, column=col, value=r[col])
+        rec = {c: r[c].strip() for c in ("item", "system", "annotator", "category")}
+        rec["severity"] = parse_severity(r["severity"], file=path, row=line, column="severity")
+        rec["_line"] = line
+        for c in LONG_OPTIONAL:
+            rec[c] = r[c] if c in raw.columns else ""
+        records.append(rec)
+    if not records:
+        raise InputError("the file has a header but no rows", file=path, row=1)
+    df = pd.DataFrame.from_records(records)
+    dup = df.duplicated(["item", "system", "annotator", "category"], keep=False)
+    if dup.any():
+        first = df[dup].iloc[0]
+        raise InputError("the same (item, system, annotator, category) appears twice", file=path,
+                         row=int(first["_line"]), column="item", value=first["item"])
+    return _finish_long(df.drop(columns="_line"), path)
+
+
+def _finish_long(df: pd.DataFrame, source) -> pd.DataFrame:
+    """Complete missing categories with 0, refuse missing (item, system, annotator) units,
+    and add ``position`` in first-seen item order."""
+    order = {item: k for k, item in enumerate(dict.fromkeys(df["item"]))}
+    systems, annotators = list(dict.fromkeys(df["system"])), list(dict.fromkeys(df["annotator"]))
+    have = set(zip(df["item"], df["system"], df["annotator"]))
+    for item in order:
+        for system in systems:
+            for annotator in annotators:
+                if (item, system, annotator) not in have:
+                    raise InputError(f"annotator {annotator!r} has no row for item {item!r} and system {system!r} "
+                                     "(give at least one row, with severity 0 if there is no error)", file=source,
+                                     column="item", value=item)
+    info = df.drop_duplicates("item").set_index("item")
+    full = pd.MultiIndex.from_product([list(order), systems, annotators, list(CATEGORIES)],
+                                      names=["item", "system", "annotator", "category"])
+    sev = df.set_index(["item", "system", "annotator", "category"])["severity"].reindex(full, fill_value=0)
+    out = sev.reset_index()
+    out["position"] = out["item"].map(order)
+    for c in LONG_OPTIONAL:
+        out[c] = out["item"].map(info[c]) if c in info.columns else ""
+    trans = df.drop_duplicates(["item", "system"]).set_index(["item", "system"])["translation"]
+    out["translation"] = [trans.get((i, s), "") for i, s in zip(out["item"], out["system"])]
+    out["sentence"] = out["sentence"].map(clean_sentence)
+    out["row"] = out["position"] + 2
+    out["category"] = pd.Categorical(out["category"], categories=list(CATEGORIES), ordered=True)
+    return out[TIDY_COLUMNS]
+
+
+MQM_COLUMNS = ["system", "doc", "doc_seg_id", "global_seg_id", "rater", "source", "target", "category",
+               "severity", "metadata"]
+
+
+def write_mqm_tsv(tidy: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """Write MQM/Marot-style TSV: one row per error (non-zero category), ``No-error`` rows
+    for items a rater found clean, so every (item, system, rater) is represented.
+
+    ``doc`` is the item id up to its last ``_`` (VUAMC fragment + sentence, PSUCMC
+    segment), ``severity`` is the MetaHOPE level name, and ``metadata`` is JSON with the
+    item id, metaphor word, POS and numeric severity, so nothing is lost on the way back.
+    """
+    path = Path(path)
+    rows = []
+    for (item, system, rater), g in tidy.groupby(["item", "system", "annotator"], sort=False, observed=True):
+        first = g.iloc[0]
+        base = {"system": system, "doc": str(item).rsplit("_", 1)[0], "doc_seg_id": int(first["position"]) + 1,
+                "global_seg_id": int(first["position"]) + 1, "rater": rater, "source": first["sentence"],
+                "target": first["translation"]}
+        meta = {"item": item, "metaphor": first["metaphor"], "pos": first["pos"]}
+        errors = g[g["severity"] > 0]
+        if errors.empty:
+            rows.append({**base, "category": "No-error", "severity": "No-error",
+                         "metadata": json.dumps({**meta, "metahope_severity": 0}, ensure_ascii=False)})
+        for _, e in errors.iterrows():
+            rows.append({**base, "category": str(e["category"]), "severity": SEVERITY_NAMES[int(e["severity"])],
+                         "metadata": json.dumps({**meta, "metahope_severity": int(e["severity"])}, ensure_ascii=False)})
+    frame = pd.DataFrame(rows, columns=MQM_COLUMNS)
+    for col in ("source", "target"):  # TSV cannot hold tabs or newlines inside a field
+        frame[col] = frame[col].astype(str).str.replace(r"[\t\r\n]+", " ", regex=True)
+    frame.to_csv(path, sep="\t", index=False)
+    return path
+
+
+def read_mqm_tsv(path: str | os.PathLike) -> pd.DataFrame:
+    """Read MQM/Marot-style TSV into the tidy frame.
+
+    Severity may be a MetaHOPE level name (minor … critical), a number on the 0–10 scale or
+    ``No-error``; categories must be MetaHOPE's (``IMP`` …; a prefix such as
+    ``MetaHOPE/MIS`` is accepted) or ``No-error``. Items come from ``metadata.item`` when
+    present, else from ``doc`` + ``global_seg_id``. Every rater must have at least one row
+    (an error or ``No-error``) for every item and system.
+    """
+    path = Path(path)
+    raw = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    missing = [c for c in MQM_COLUMNS[:9] if c not in raw.columns]
+    if missing:
+        raise InputError(f"missing column(s) {missing}", file=path, row=1)
+    by_name = {name: level for level, name in SEVERITY_NAMES.items()}
+    records = []
+    for i, r in raw.iterrows():
+        line = i + 2
+        meta = {}
+        if r.get("metadata", "").strip():
+            try:
+                meta = json.loads(r["metadata"])
+            except ValueError as exc:
+                raise InputError("metadata is not JSON", file=path, row=line, column="metadata",
+                                 value=r["metadata"]) from exc
+        item = str(meta.get("item") or f"{r['doc']}_{r['global_seg_id']}")
+        category = r["category"].strip().split("/")[-1]
+        sev_text = r["severity"].strip()
+        if category.lower() in ("no-error", "no_error") or sev_text.lower() in ("no-error", "no_error"):
+            severity, category = 0, None
+        elif category not in CATEGORIES:
+            raise InputError(f"category must be one of {', '.join(CATEGORIES)} or No-error", file=path, row=line,
+                             column="category", value=r["category"])
+        elif sev_text.lower() in by_name:
+            severity = by_name[sev_text.lower()]
+        else:
+            severity = parse_severity(sev_text, file=path, row=line, column="severity")
+        base = {"item": item, "system": r["system"], "annotator": r["rater"], "sentence": r["source"],
+                "translation": r["target"], "metaphor": meta.get("metaphor", ""), "pos": meta.get("pos", "")}
+        cats = [category] if category else list(CATEGORIES)
+        for c in cats:
+            records.append({**base, "category": c, "severity": severity if category else 0})
+    if not records:
+        raise InputError("the file has a header but no rows", file=path, row=1)
+    df = pd.DataFrame.from_records(records)
+    df = df.groupby(["item", "system", "annotator", "category"], sort=False, as_index=False).agg(
+        severity=("severity", "max"), sentence=("sentence", "first"), translation=("translation", "first"),
+        metaphor=("metaphor", "first"), pos=("pos", "first"))
+    return _finish_long(df, path)
+
+
+def load_annotations(spec, allow_empty: bool = False) -> pd.DataFrame:
+    """Annotations from whatever a notebook parameter holds.
+
+    * ``{annotator: workbook}`` or a list of workbooks (annotator = file name without
+      suffix): :func:`load_study`;
+    * a ``.csv`` path: the long format (:func:`read_long`);
+    * a ``.tsv`` path: MQM/Marot-style TSV (:func:`read_mqm_tsv`).
+    """
+    if isinstance(spec, Mapping):
+        return load_study(spec, allow_empty=allow_empty)
+    if isinstance(spec, (list, tuple)):
+        named = {Path(str(p)).stem: p for p in spec}
+        if len(named) != len(spec):
+            raise InputError("two workbooks share a file name, so their annotators cannot be told apart; give a "
+                             "mapping {name: workbook} instead", value=list(map(str, spec)))
+        return load_study(named, allow_empty=allow_empty)
+    path = paths.resolve_input(spec)
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return read_long(path)
+    if suffix in (".tsv", ".txt"):
+        return read_mqm_tsv(path)
+    if suffix in (".xlsx", ".xlsm"):
+        raise InputError("one workbook is one annotator: pass a list or mapping of workbooks, one per annotator",
+                         file=path)
+    raise InputError("pass one workbook per annotator as a list or mapping, or a long .csv / MQM .tsv file",
+                     file=path)
+
+
+def annotation_files(spec) -> list[Path]:
+    """The files a :func:`load_annotations` spec names (for the page's data box)."""
+    if isinstance(spec, Mapping):
+        return [Path(str(v)) for v in spec.values()]
+    if isinstance(spec, (list, tuple)):
+        return [Path(str(v)) for v in spec]
+    return [Path(str(spec))]

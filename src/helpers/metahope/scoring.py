@@ -1,0 +1,233 @@
+"""MetaHOPE scoring: penalties, segment scores, summaries and profiles (Liang & Han 2026).
+
+A tidy annotation frame (:mod:`helpers.metahope.io`) becomes the paper's quantities:
+SEGS = IMP + RAM + MIS + STL + PRF per item (Eq. 1), the penalty totals per system of
+Tables 2 and 3 (EPS, EPM and their ratio), error profiles by system, direction and part
+of speech (RQ-2), and the anatomy of one disagreement (Table 12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+
+from .io import CATEGORIES, SEVERITY_LEVELS, _blank
+
+#: Penalty per severity level. MetaHOPE keeps the level as the penalty (linear, paper §3);
+#: HOPE (Gladkoff & Han 2022) uses exponential penalties 1, 2, 4, 8, 16 for minor … critical.
+WEIGHTS: dict[str, dict[int, float]] = {
+    "metahope": {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10},
+    "hope": {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16},
+}
+
+
+def apply_weights(tidy: pd.DataFrame, scheme: str | Mapping[int, float] = "metahope") -> pd.DataFrame:
+    """Add a ``penalty`` column mapping each severity level to its penalty.
+
+    ``scheme`` is ``"metahope"`` (linear 2, 4, 6, 8, 10; paper §3), ``"hope"``
+    (exponential 1, 2, 4, 8, 16 for minor … critical; Gladkoff & Han 2022) or a mapping
+    from every level in :data:`SEVERITY_LEVELS` to a penalty.
+    """
+    weights = WEIGHTS[scheme] if isinstance(scheme, str) else dict(scheme)
+    missing = set(SEVERITY_LEVELS) - set(weights)
+    if missing:
+        raise ValueError(f"weighting scheme lacks penalties for severity levels {sorted(missing)}")
+    out = tidy.copy()
+    out["penalty"] = out["severity"].map(weights).astype(float)
+    out["scheme"] = scheme if isinstance(scheme, str) else "custom"
+    return out
+
+
+def segment_scores(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
+    """One row per (item, system, annotator) with the five category scores and their sum.
+
+    ``SEGS = IMP + RAM + MIS + STL + PRF`` (paper Eq. 1). ``value`` is the column summed:
+    ``"severity"`` (raw levels, = MetaHOPE penalties) or ``"penalty"`` after :func:`apply_weights`.
+    """
+    keys = ["item", "position", "sentence", "metaphor", "pos", "system", "annotator"]
+    wide = tidy.pivot_table(index=keys, columns="category", values=value, aggfunc="sum", observed=False)
+    wide = wide.reindex(columns=list(CATEGORIES), fill_value=0).reset_index()
+    wide.columns.name = None
+    wide["SEGS"] = wide[list(CATEGORIES)].sum(axis=1)
+    return _in_system_order(wide, tidy, ["annotator", "system", "position"])
+
+
+def count_sentences(tidy: pd.DataFrame) -> int:
+    """Number of distinct source sentences among the items (after :func:`clean_sentence`)."""
+    return int(tidy["sentence"].nunique())
+
+
+def penalty_summary(tidy: pd.DataFrame, n_sentences: int | None = None, value: str = "severity") -> pd.DataFrame:
+    """Total penalty per system and category for one annotator (paper Tables 2 and 3).
+
+    Returns ``system, IMP, RAM, MIS, STL, PRF, SEGS, per_sentence, per_metaphor`` where
+    ``per_sentence = SEGS / n_sentences`` and ``per_metaphor = SEGS / number of MRW items``.
+    ``n_sentences`` defaults to :func:`count_sentences`.
+    """
+    annotators = tidy["annotator"].unique()
+    if len(annotators) != 1:
+        raise ValueError(f"penalty_summary takes one annotator's sheet; got {list(annotators)}")
+    n_items = tidy["item"].nunique()
+    n_sent = count_sentences(tidy) if n_sentences is None else int(n_sentences)
+    scores = segment_scores(tidy, value=value)
+    order = list(tidy["system"].unique())
+    out = scores.groupby("system", sort=False)[list(CATEGORIES) + ["SEGS"]].sum().reindex(order).reset_index()
+    out["per_sentence"] = out["SEGS"] / n_sent
+    out["per_metaphor"] = out["SEGS"] / n_items
+    return out
+
+
+def metaphor_share(epm: pd.DataFrame, eps: pd.DataFrame) -> pd.DataFrame:
+    """Add ``ratio_m_s`` = EPM / EPS per system: the share of the sentence-level penalty that
+    falls on the metaphors (paper §4.2.2, Table 3 "Ratio (M/S)")."""
+    ratio = epm.set_index("system")["SEGS"] / eps.set_index("system")["SEGS"]
+    out = epm.copy()
+    out["ratio_m_s"] = out["system"].map(ratio)
+    return out
+
+
+def paired_segments(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
+    """SEGS of every item with one column per annotator (for severity-bias plots)."""
+    scores = segment_scores(tidy, value=value)
+    wide = scores.pivot_table(index=["system", "position", "item", "metaphor", "pos"], columns="annotator",
+                              values="SEGS", aggfunc="sum").reset_index()
+    wide.columns.name = None
+    return _in_system_order(wide, tidy, ["system", "position"])
+
+
+def _in_system_order(frame: pd.DataFrame, tidy: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Sort ``frame`` by ``by``, systems in the order the workbook lists them."""
+    order = {s: i for i, s in enumerate(tidy["system"].unique())}
+    return frame.sort_values(by, key=lambda col: col.map(order) if col.name == "system" else col).reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- parts of speech
+
+#: Paper appendix D.1 keeps metaphorically used nouns, verbs, adjectives and adverbs and
+#: normalises corpus-specific tags into three classes. These are the default mappings of
+#: the tags found in VUAMC (N, V, AJ, AV, combined tags such as "V+AV") and PSUCMC (PKU /
+#: ICTCLAS tags such as n, v, a, vn, vg, i). The paper decided doubtful cases by the word's
+#: syntactic function in context; tags whose function varies (idioms ``i``, fixed
+#: expressions ``l``) map to "other" until an override says otherwise.
+POS_CLASSES: dict[str, str] = {
+    # English (VUAMC)
+    "N": "noun", "V": "verb", "AJ": "adjective-adverb", "AV": "adjective-adverb",
+    # Chinese (PSUCMC, PKU tag set)
+    "n": "noun", "ng": "noun", "nr": "noun", "ns": "noun", "nt": "noun", "nz": "noun", "vn": "noun",
+    "an": "noun", "f": "noun", "s": "noun", "t": "noun", "j": "noun",
+    "v": "verb", "vg": "verb", "vd": "verb", "vi": "verb", "vl": "verb", "vx": "verb",
+    "a": "adjective-adverb", "ag": "adjective-adverb", "ad": "adjective-adverb", "d": "adjective-adverb",
+    "dg": "adjective-adverb", "b": "adjective-adverb", "z": "adjective-adverb",
+}
+
+
+def pos_class(tag) -> str:
+    """Normalised class of one POS tag (see :data:`POS_CLASSES`).
+
+    Combined English tags take the class of their first part ("V+AV" -> verb, "N+N" -> noun).
+    Unknown tags give "other".
+    """
+    if _blank(tag):
+        return "other"
+    tag = str(tag).strip()
+    head = tag.split("+")[0].strip()
+    return POS_CLASSES.get(tag, POS_CLASSES.get(head, "other"))
+
+
+def normalise_pos(tidy: pd.DataFrame, overrides: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Add ``pos_class`` (noun / verb / adjective-adverb / other) beside the original ``pos``.
+
+    ``overrides`` maps item ids to a class, for the decisions appendix D.1 makes by
+    syntactic function in context (e.g. an idiom used as a predicate -> verb).
+    """
+    allowed = {"noun", "verb", "adjective-adverb", "other"}
+    bad = {k: v for k, v in (overrides or {}).items() if v not in allowed}
+    if bad:
+        raise ValueError(f"POS overrides must be one of {sorted(allowed)}; got {bad}")
+    out = tidy.copy()
+    out["pos_class"] = out["pos"].map(pos_class)
+    if overrides:
+        hit = out["item"].isin(list(overrides))
+        out.loc[hit, "pos_class"] = out.loc[hit, "item"].map(overrides)
+    return out
+
+
+# --------------------------------------------------------------------------- error profiles
+
+
+def error_profile(tidy: pd.DataFrame, by: str | list[str] = ("system", "annotator"), value: str = "severity"
+                  ) -> pd.DataFrame:
+    """How often and how badly each group errs (paper RQ-2).
+
+    One row per group of ``by`` with ``n_items``, the summed penalty per category, their
+    total ``SEGS``, ``items_with_error`` (percent of items with any non-zero category) and
+    ``mean_penalty`` (SEGS per item, i.e. per metaphor). ``by`` may include ``direction``
+    or ``pos_class`` when those columns exist.
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    keys = ["item"] + [k for k in by if k != "item"]
+    wide = tidy.pivot_table(index=keys, columns="category", values=value, aggfunc="sum", observed=False, sort=False)
+    wide = wide.reindex(columns=list(CATEGORIES), fill_value=0).reset_index()
+    wide.columns.name = None
+    wide["SEGS"] = wide[list(CATEGORIES)].sum(axis=1)
+    grouped = wide.groupby(by, sort=False, observed=True)
+    out = grouped[list(CATEGORIES) + ["SEGS"]].sum()
+    out.insert(0, "n_items", grouped.size())
+    out["items_with_error"] = grouped["SEGS"].apply(lambda s: (s > 0).mean() * 100)
+    out["mean_penalty"] = out["SEGS"] / out["n_items"]
+    return out.reset_index()
+
+
+def disagreement_anatomy(example: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Where annotators of one item part ways: detection, category and severity.
+
+    ``example`` has one row per (annotator, category) with ``severity``. Returns
+    ``scores`` (annotator × category with totals and whether any error was detected),
+    ``pairwise`` (annotator × annotator: |difference of totals|, and the number of
+    categories on which they disagree whether there is an error) and ``categories``
+    (per category: how many annotators used it and the severities they gave).
+    """
+    wide = example.pivot_table(index="annotator", columns="category", values="severity", aggfunc="sum",
+                               observed=False, sort=False).reindex(columns=list(CATEGORIES), fill_value=0)
+    wide.columns = [str(c) for c in wide.columns]
+    scores = wide.copy()
+    scores["total"] = wide.sum(axis=1)
+    scores["detected"] = scores["total"] > 0
+    names = list(wide.index)
+    flags = wide > 0
+    total_gap = pd.DataFrame([[abs(scores.loc[a, "total"] - scores.loc[b, "total"]) for b in names] for a in names],
+                             index=names, columns=names)
+    category_gap = pd.DataFrame([[int((flags.loc[a] != flags.loc[b]).sum()) for b in names] for a in names],
+                                index=names, columns=names)
+    pairwise = pd.concat({"total_difference": total_gap, "categories_disagreeing": category_gap}, axis=1)
+    categories = pd.DataFrame({
+        "annotators_using_it": flags.sum(axis=0),
+        "severities_given": [", ".join(f"{a}={int(wide.loc[a, c])}" for a in names if wide.loc[a, c] > 0)
+                             for c in wide.columns],
+    })
+    return {"scores": scores.reset_index(), "pairwise": pairwise, "categories": categories.rename_axis("category")
+            .reset_index()}
+
+
+# --------------------------------------------------------------------------- the papers' table layouts
+
+#: Columns of MetaHOPE Tables 1 and 6 (pilot v1, two annotators).
+PILOT_V1_METRICS = ["alpha", "weighted_kappa", "pearson_r", "exact_agreement"]
+#: :func:`helpers.core.agreement.agreement` columns -> the names of MetaHOPE Tables 7–11 (pilot v2).
+PILOT_V2_NAMES = {"alpha": "ordinal_alpha", "weighted_kappa": "mean_weighted_kappa",
+                  "exact_agreement": "exact_score_agreement", "presence_agreement": "exact_presence_agreement"}
+
+
+def pilot_v1_layout(agreement: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """An :func:`~helpers.core.agreement.agreement` table in the layout of Tables 1 and 6:
+    ``by…, alpha, weighted_kappa, pearson_r, exact_agreement`` (and ``total_<annotator>``)."""
+    totals = [c for c in agreement.columns if c.startswith("total_")]
+    return agreement[list(by) + PILOT_V1_METRICS + totals]
+
+
+def pilot_v2_layout(agreement: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """An :func:`~helpers.core.agreement.agreement` table (ordinal α) in the layout of Tables
+    7–11: ``by…, n_items, n_raters, ordinal_alpha, mean_weighted_kappa,
+    exact_score_agreement, exact_presence_agreement``."""
+    return agreement[list(by) + ["n_items", "n_raters", *PILOT_V2_NAMES]].rename(columns=PILOT_V2_NAMES)

@@ -1,0 +1,64 @@
+"""The package's layout shows the book: studies import core, never each other; core imports no study."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+import helpers
+
+PACKAGE = Path(helpers.__file__).parent
+STUDIES = ("metahope", "explanations", "slang")
+
+
+def _imports(path: Path) -> set[str]:
+    """Top-level helpers subpackages a module imports (absolute or relative)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1]  # e.g. ("helpers", "metahope")
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(package[: len(package) - node.level + 1])
+                names = [".".join(base + ([node.module] if node.module else []))]
+                if not node.module:
+                    names = [".".join(base + [a.name]) for a in node.names]
+            else:
+                names = [node.module or ""]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "helpers" and len(parts) > 1:
+                found.add(parts[1])
+    return found
+
+
+@pytest.mark.parametrize("part", ("core",) + STUDIES)
+def test_import_rule(part):
+    for path in sorted((PACKAGE / part).rglob("*.py")):
+        used = _imports(path) - {part}
+        allowed = set() if part == "core" else {"core"}
+        assert used <= allowed, f"{path.relative_to(PACKAGE)} imports helpers.{sorted(used - allowed)}"
+
+
+def test_the_rule_checker_sees_relative_and_absolute_imports(tmp_path, monkeypatch):
+    fake = PACKAGE / "slang" / "_probe_for_test.py"
+    fake.write_text("from ..metahope import io\nimport helpers.explanations.io\nfrom . import homophones\n")
+    try:
+        assert _imports(fake) == {"metahope", "explanations", "slang"}
+    finally:
+        fake.unlink()
+
+
+@pytest.mark.parametrize("part", STUDIES)
+def test_each_study_says_its_chapters_and_exports_its_names(part):
+    module = importlib.import_module(f"helpers.{part}")
+    assert "Chapter" in module.__doc__ and module.__all__
+    for name in module.__all__:
+        assert hasattr(module, name), f"helpers.{part}.__all__ names {name}, which it lacks"

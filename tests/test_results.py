@@ -1,0 +1,54 @@
+"""The results writer: a chapter's files appear together, only when the chapter completed."""
+
+from __future__ import annotations
+
+import os
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+
+from helpers.core.results import Results, discard_partials
+
+
+def test_files_appear_only_on_commit(tmp_path):
+    results = Results(tmp_path, "01_x")
+    frame = results.table(pd.DataFrame({"a": [1, 2]}), "t")
+    assert frame["a"].tolist() == [1, 2]
+    fig, ax = plt.subplots()
+    ax.plot([0, 1])
+    results.figure(fig, "f")
+    assert not (tmp_path / "01_x").exists()  # staged, not published
+    out = results.commit()
+    assert out == tmp_path / "01_x"
+    assert sorted(p.name for p in out.iterdir()) == ["f.png", "f.svg", "t.csv"]
+    assert (out / "t.csv").read_text().splitlines() == ["a", "1", "2"]
+    assert not list(tmp_path.glob(".01_x*"))
+    with pytest.raises(RuntimeError, match="already committed"):
+        results.table(frame, "again")
+
+
+def test_a_failed_run_leaves_the_earlier_set_untouched(tmp_path):
+    first = Results(tmp_path, "01_x")
+    first.table(pd.DataFrame({"a": [1]}), "t")
+    first.table(pd.DataFrame({"b": [1]}), "only_in_first")
+    first.commit()
+    failed = Results(tmp_path, "01_x")
+    failed.table(pd.DataFrame({"a": [99]}), "t")  # the run dies before commit()
+    assert (tmp_path / "01_x" / "t.csv").read_text().splitlines() == ["a", "1"]
+    discard_partials(tmp_path, "01_x", keep_alive=False)  # what the runner does after a failure
+    assert not list(tmp_path.glob(".01_x*"))
+    second = Results(tmp_path, "01_x")
+    second.table(pd.DataFrame({"a": [2]}), "t")
+    second.commit()
+    assert sorted(p.name for p in (tmp_path / "01_x").iterdir()) == ["t.csv"]  # a complete new set, nothing mixed
+
+
+def test_staging_folders_of_dead_runs_are_cleaned(tmp_path):
+    stale = tmp_path / ".01_x.partial-999999999-deadbeef"
+    stale.mkdir(parents=True)
+    (stale / "t.csv").write_text("half")
+    alive = tmp_path / f".01_x.partial-{os.getppid()}-cafe"  # a running process: kept
+    alive.mkdir()
+    Results(tmp_path, "01_x")
+    assert not stale.exists() and alive.exists()
