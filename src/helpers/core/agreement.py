@@ -165,16 +165,8 @@ def rating_matrix(scores: pd.DataFrame, value: str, rater: str = "annotator", it
     return scores.pivot_table(index=item, columns=rater, values=value, aggfunc="first", observed=True, sort=False)
 
 
-def agreement(
-    scores: pd.DataFrame,
-    by: str | Sequence[str],
-    value: str,
-    rater: str = "annotator",
-    item: str = "item",
-    labels: Sequence | None = None,
-    level: str = "interval",
-    totals: bool = False,
-) -> pd.DataFrame:
+def agreement(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: str = "annotator", item: str = "item",
+              labels: Sequence | None = None, level: str = "interval", totals: bool = False) -> pd.DataFrame:
     """Agreement of k ≥ 2 raters per group of a tidy (item, rater, value) frame.
 
     Returns ``by…, n_items, n_raters, alpha, weighted_kappa, pearson_r, exact_agreement,
@@ -278,18 +270,9 @@ def _two_raters(group: pd.DataFrame, value: str, rater: str, item: str, key) -> 
     return wide
 
 
-def bootstrap_agreement(
-    scores: pd.DataFrame,
-    by: str | Sequence[str],
-    value: str,
-    rater: str = "annotator",
-    item: str = "item",
-    labels: Sequence | None = None,
-    n_boot: int = 2000,
-    seed: int = 0,
-    ci: float = 95.0,
-    clusters: str | None = None,
-) -> pd.DataFrame:
+def bootstrap_agreement(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: str = "annotator",
+                        item: str = "item", labels: Sequence | None = None, n_boot: int = 2000, seed: int = 0,
+                        ci: float = 95.0, clusters: str | None = None) -> pd.DataFrame:
     """Percentile bootstrap intervals of the two-rater metrics, per group.
 
     Items (or, with ``clusters`` naming a column, clusters of items such as sentences) are
@@ -314,18 +297,9 @@ def bootstrap_agreement(
     return pd.DataFrame(rows)
 
 
-def bootstrap_difference(
-    scores_x: pd.DataFrame,
-    scores_y: pd.DataFrame,
-    by: str | Sequence[str],
-    value: str,
-    rater: str = "annotator",
-    item: str = "item",
-    n_boot: int = 2000,
-    seed: int = 0,
-    ci: float = 95.0,
-    clusters: str | None = None,
-) -> pd.DataFrame:
+def bootstrap_difference(scores_x: pd.DataFrame, scores_y: pd.DataFrame, by: str | Sequence[str], value: str,
+                         rater: str = "annotator", item: str = "item", n_boot: int = 2000, seed: int = 0,
+                         ci: float = 95.0, clusters: str | None = None) -> pd.DataFrame:
     """Paired bootstrap of ``metric(x) − metric(y)`` for two scorings of the same items.
 
     Both scorings are resampled with the same multiplicities, so the interval reflects the

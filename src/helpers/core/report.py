@@ -74,6 +74,17 @@ class Provenance:
         return data_note(self.kind, self.files, self.detail)
 
 
+@dataclass(frozen=True)
+class ChapterData:
+    """Base of every chapter's loaded data: the data come with their :class:`Provenance`."""
+
+    provenance: Provenance
+
+    @property
+    def simulated(self) -> bool:
+        return self.provenance.simulated
+
+
 def _number(value, decimals: int) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "NA"

@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..core import params
 from ..core.errors import InputError
-from ..core.report import Provenance
+from ..core.report import ChapterData, Provenance
 from .evaluator import EvaluatorConfig
 from .io import BENCHMARK_FILE, DIMENSIONS, load_benchmark, read_ratings
 from .simulate import RatingModel, simulate_ratings
@@ -23,15 +23,10 @@ RATING_FORMATS = "a long CSV (item_id, rater, dimension, score) or a Forms expor
 
 
 @dataclass(frozen=True)
-class Ratings:
-    ratings: pd.DataFrame
-    benchmark: pd.DataFrame
-    provenance: Provenance
-    model: RatingModel | None  # the simulator, when simulated
-
-    @property
-    def simulated(self) -> bool:
-        return self.provenance.simulated
+class Ratings(ChapterData):
+    ratings: pd.DataFrame = None
+    benchmark: pd.DataFrame = None
+    model: RatingModel | None = None  # the simulator, when simulated
 
 
 @dataclass(frozen=True)
@@ -55,12 +50,10 @@ class ExplanationsSetup:
             detail = (f"{self.n_raters} simulated raters (seed {self.seed}) scoring the book's authored benchmark of "
                       f"{len(self.benchmark)} explanations. {purpose}Not the study's ratings; the paper's numbers "
                       "appear only as <em>published</em>.")
-            return Ratings(ratings, self.benchmark, Provenance("simulated", (self.benchmark_file,), detail),
-                           self.model)
+            return Ratings(Provenance("simulated", (self.benchmark_file,), detail), ratings, self.benchmark, self.model)
         ratings = read_ratings(self.ratings_file, self.benchmark)
-        return Ratings(ratings, self.benchmark, Provenance("own", (str(self.ratings_file),),
-                                                           "Ratings passed to this notebook as a papermill parameter."),
-                       None)
+        return Ratings(Provenance("own", (str(self.ratings_file),),
+                                  "Ratings passed to this notebook as a papermill parameter."), ratings, self.benchmark)
 
 
 def explanations_setup(ratings_file=None, benchmark_file=None, n_raters=16, seed=42, rating_model=None,

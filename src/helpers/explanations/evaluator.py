@@ -48,15 +48,15 @@ class EvaluatorConfig:
 
     mode: str = "frozen"  # "frozen" or "finetune"
     model_path: str | None = None  # None = the packaged all-MiniLM-L6-v2
-    ridge_alpha: float = 10.0
-    epochs: int = 50
+    n_test: int = 20  # held-out metaphors
+    n_folds: int = 5  # GroupKFold folds for stage 2
+    seed: int = 42  # split seed
+    ridge_alpha: float = 10.0  # frozen mode
+    epochs: int = 50  # fine-tuning ...
     learning_rate: float = 2e-5
     batch_size: int = 2
     max_length: int = 128
     weight_decay: float = 0.01
-    n_test: int = 20
-    n_folds: int = 5
-    seed: int = 42
 
     def __post_init__(self):
         if self.mode not in ("frozen", "finetune"):

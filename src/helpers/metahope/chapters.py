@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..core import params, paths
 from ..core.errors import InputError
-from ..core.report import Provenance
+from ..core.report import ChapterData, Provenance
 from . import io, simulate
 from .scoring import normalise_pos
 
@@ -65,11 +65,10 @@ def _bool_or_none(name: str, value):
 
 
 @dataclass(frozen=True)
-class PilotV1Data:
-    tidy: pd.DataFrame  # metaphor-level annotations of every annotator
-    sentences: pd.DataFrame | None  # the penalty annotator's full sentence-level sheet (EPS), if any
-    provenance: Provenance
-    compare_published: bool
+class PilotV1Data(ChapterData):
+    tidy: pd.DataFrame = None  # metaphor-level annotations of every annotator
+    sentences: pd.DataFrame | None = None  # the penalty annotator's full sentence-level sheet (EPS), if any
+    compare_published: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,13 +76,13 @@ class PilotV1Setup:
     """Chapter 1's checked parameters (see the chapter's parameters cell)."""
 
     files: dict | None
+    allow_empty_sheets: bool
     sentence_file: Path | None
     penalty_annotator: str
     n_sentences: int | None
     n_boot: int
     seed: int
     compare_published: bool
-    allow_empty_sheets: bool
 
     @property
     def released(self) -> bool:
@@ -96,7 +95,7 @@ class PilotV1Setup:
         shown = list(files.values()) + ([self.sentence_file] if self.sentence_file else [])
         provenance = Provenance("released" if self.released else "own", tuple(map(str, shown)),
                                 RELEASED_DETAIL if self.released else OWN_DETAIL)
-        return PilotV1Data(tidy, sentences, provenance, self.compare_published)
+        return PilotV1Data(provenance, tidy, sentences, self.compare_published)
 
 
 def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annotator="A", n_sentences=20,
@@ -120,10 +119,9 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
         params.integer("n_sentences", n_sentences, minimum=1)
     params.text("results_dir", str(results_dir))
     compare = _bool_or_none("compare_published", compare_published)
-    return PilotV1Setup(files, sentence_file, penalty_annotator, n_sentences,
-                        params.integer("n_boot", n_boot, minimum=100), params.integer("seed", seed),
-                        files is None if compare is None else compare,
-                        params.boolean("allow_empty_sheets", allow_empty_sheets))
+    return PilotV1Setup(files, params.boolean("allow_empty_sheets", allow_empty_sheets), sentence_file,
+                        penalty_annotator, n_sentences, params.integer("n_boot", n_boot, minimum=100),
+                        params.integer("seed", seed), files is None if compare is None else compare)
 
 
 def sentence_count_note(n_sentences: int, counted: int, released: bool):
@@ -272,16 +270,11 @@ def comparison_summary(comparison: pd.DataFrame):
 
 
 @dataclass(frozen=True)
-class PilotV2Data:
-    tidy: pd.DataFrame  # metaphor-level annotations
-    sentences: pd.DataFrame | None  # sentence-level annotations, if any
-    provenance: Provenance
+class PilotV2Data(ChapterData):
+    tidy: pd.DataFrame = None  # metaphor-level annotations
+    sentences: pd.DataFrame | None = None  # sentence-level annotations, if any
     truth: pd.DataFrame | None = None  # the sheet the simulation takes as the truth
     panel: tuple = field(default_factory=tuple)  # the simulated annotators
-
-    @property
-    def simulated(self) -> bool:
-        return self.provenance.simulated
 
 
 @dataclass(frozen=True)
@@ -290,24 +283,21 @@ class PilotV2Setup:
 
     annotations: object
     sentence_annotations: object
+    allow_empty_sheets: bool
     truth_file: Path | None
     panel: tuple
     sentence_raters: int
     seed: int
-    allow_empty_sheets: bool
-
-    @property
-    def simulated(self) -> bool:
-        return self.annotations is None
 
     def load(self) -> PilotV2Data:
-        if not self.simulated:
+        """Own annotations when given, else the seeded simulation over the truth sheet."""
+        if self.annotations is not None:
             tidy = io.load_annotations(self.annotations, allow_empty=self.allow_empty_sheets)
             sentences = (io.load_annotations(self.sentence_annotations, allow_empty=self.allow_empty_sheets)
                          if self.sentence_annotations is not None else None)
             files = io.annotation_files(self.annotations) + (
                 io.annotation_files(self.sentence_annotations) if self.sentence_annotations is not None else [])
-            return PilotV2Data(tidy, sentences, Provenance("own", tuple(map(str, files)), OWN_DETAIL))
+            return PilotV2Data(Provenance("own", tuple(map(str, files)), OWN_DETAIL), tidy, sentences)
         truth_path = self.truth_file or io.pilot_zh_en_file()
         truth = (io.read_workbook(truth_path, "truth") if truth_path.suffix.lower() in WORKBOOK
                  else io.load_annotations(truth_path))
@@ -318,7 +308,7 @@ class PilotV2Setup:
                   f"{'the released ZH→EN sheet' if self.truth_file is None else truth_path.name}, whose recorded "
                   "errors stand in for the truth. Every number on this page comes from the simulation; the paper's "
                   "values appear only as <em>published</em>.")
-        return PilotV2Data(tidy, sentences, Provenance("simulated", (str(truth_path),), detail), truth, self.panel)
+        return PilotV2Data(Provenance("simulated", (str(truth_path),), detail), tidy, sentences, truth, self.panel)
 
 
 def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None, panel=None, sentence_raters=3,
@@ -341,8 +331,8 @@ def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None,
     team = simulate.panel_from_records(panel)
     raters = params.integer("sentence_raters", sentence_raters, minimum=2, maximum=len(team))
     params.text("results_dir", str(results_dir))
-    return PilotV2Setup(spec, sentence_spec, truth, team, raters, params.integer("seed", seed),
-                        params.boolean("allow_empty_sheets", allow_empty_sheets))
+    return PilotV2Setup(spec, sentence_spec, params.boolean("allow_empty_sheets", allow_empty_sheets), truth, team,
+                        raters, params.integer("seed", seed))
 
 
 def released_disagreement_item(item: str = "news_01_v.4_10_17", system: str = "Hunyuan-LLM-7B") -> pd.Series | None:

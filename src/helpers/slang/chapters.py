@@ -15,7 +15,7 @@ import pandas as pd
 from ..core import params, paths
 from ..core.errors import InputError
 from ..core.published import read_published
-from ..core.report import Provenance
+from ..core.report import ChapterData, Provenance
 from . import homophones as hp
 from . import qe_data
 
@@ -24,13 +24,12 @@ PERTURBATION_SOURCES = ("paper_table8", "percentile (Algorithm 2)", "self-inform
 
 
 @dataclass(frozen=True)
-class HomophoneData:
-    posts: pd.DataFrame  # SMP2020-EWECT: split, label, text
-    frequencies: dict  # D rebuilt from the posts
-    candidates: dict  # slang word -> Algorithm 1 candidates
-    ratings: pd.DataFrame  # word, candidate, avg_score
-    ratings_are_table8: bool
-    provenance: Provenance
+class HomophoneData(ChapterData):
+    posts: pd.DataFrame = None  # SMP2020-EWECT: split, label, text
+    frequencies: dict = None  # D rebuilt from the posts
+    candidates: dict = None  # slang word -> Algorithm 1 candidates
+    ratings: pd.DataFrame = None  # word, candidate, avg_score
+    ratings_are_table8: bool = True
 
 
 @dataclass(frozen=True)
@@ -63,8 +62,8 @@ class HomophonesSetup:
                   + ("the paper's Table 8 (25 items), entered by hand." if table8 else
                      f"{len(ratings)} ratings from <code>{self.ratings_file}</code>."))
         files += [] if table8 else [self.ratings_file]
-        return HomophoneData(self.posts, self.frequencies, self.candidates, ratings, table8,
-                             Provenance("released", tuple(map(str, files)), detail))
+        return HomophoneData(Provenance("released", tuple(map(str, files)), detail), self.posts, self.frequencies,
+                             self.candidates, ratings, table8)
 
 
 def read_homophone_ratings(name: str, path, candidates: dict) -> pd.DataFrame:
@@ -187,12 +186,11 @@ def consistency_note(consistency: pd.DataFrame):
 
 
 @dataclass(frozen=True)
-class QEData:
-    annotated: pd.DataFrame  # HADQAET sheet 1
-    highlights: pd.DataFrame  # HADQAET sheet 2
-    post_edits: pd.DataFrame
-    splits: pd.DataFrame  # MTL4QE train/dev/test
-    provenance: Provenance
+class QEData(ChapterData):
+    annotated: pd.DataFrame = None  # HADQAET sheet 1
+    highlights: pd.DataFrame = None  # HADQAET sheet 2
+    post_edits: pd.DataFrame = None
+    splits: pd.DataFrame = None  # MTL4QE train/dev/test
 
 
 @dataclass(frozen=True)
@@ -213,10 +211,10 @@ class QESetup:
                  paths.released_file(qe_data.HADQAET_REPO, "data/post-edits70p.xlsx"),
                  paths.released_file(qe_data.MTL4QE_REPO, "data/HADQAET/train/scores.txt")]
         splits = pd.concat([qe_data.load_split(s) for s in ("train", "dev", "test")], ignore_index=True)
-        return QEData(annotated, qe_data.load_highlights(), qe_data.load_post_edits(), splits,
-                      Provenance("released", tuple(map(str, files)),
-                                 "HADQAET annotations (CC BY 4.0) and post-edits, and the MTL4QE train/dev/test split "
-                                 "of it (CC BY-SA 4.0). The QE models are trained in this notebook."))
+        provenance = Provenance("released", tuple(map(str, files)),
+                                "HADQAET annotations (CC BY 4.0) and post-edits, and the MTL4QE train/dev/test split "
+                                "of it (CC BY-SA 4.0). The QE models are trained in this notebook.")
+        return QEData(provenance, annotated, qe_data.load_highlights(), qe_data.load_post_edits(), splits)
 
 
 def qe_setup(homophones_file=None, instances="held_out", epochs=1, added_chars=3000, model_path=None, m2g1_file=None,
