@@ -171,3 +171,23 @@ def test_shrout_fleiss_1979_icc():
     row = ag.icc_table(long, by="g", value="v").iloc[0]
     assert round(row["icc2_1"], 2) == 0.29 and round(row["icc2_k"], 2) == 0.62
     assert row["icc2_1_ci_low"] < row["icc2_1"] < row["icc2_1_ci_high"]
+
+
+def test_cluster_intervals_reduce_to_item_intervals_for_singleton_clusters_and_widen_for_nested_items():
+    df = _long({"A": [0, 2, 4, 6, 0, 2, 8, 0, 4, 6], "B": [0, 4, 4, 6, 2, 2, 8, 0, 2, 6]})
+    single = ag.bootstrap_agreement(df.assign(sentence=df["item"]), by="group", value="score", n_boot=400, seed=2,
+                                    clusters="sentence")
+    np.testing.assert_allclose(single["cluster_ci_low"], single["ci_low"])
+    np.testing.assert_allclose(single["cluster_ci_high"], single["ci_high"])
+    # five sentences of two metaphors; within a sentence both are agreed on, or both not: the items of a
+    # sentence are positively correlated, so resampling sentences moves exact agreement more
+    alike = _long({"A": [0, 2, 4, 6, 0, 2, 8, 0, 4, 6], "B": [0, 2, 6, 8, 0, 2, 6, 2, 4, 6]})
+    nested = ag.bootstrap_agreement(alike.assign(sentence=alike["item"] // 2), by="group", value="score",
+                                    n_boot=400, seed=2, clusters="sentence").set_index("metric")
+    width = nested["ci_high"] - nested["ci_low"]
+    cluster_width = nested["cluster_ci_high"] - nested["cluster_ci_low"]
+    assert nested.loc["exact_agreement", "estimate"] == 60.0
+    assert cluster_width["exact_agreement"] > width["exact_agreement"]
+    diff = ag.bootstrap_difference(df.assign(sentence=df["item"] // 2), df.assign(sentence=df["item"] // 2),
+                                   by="group", value="score", n_boot=100, seed=1, clusters="sentence")
+    assert (diff[["difference", "ci_low", "ci_high", "cluster_ci_low", "cluster_ci_high"]].abs().max() == 0).all()

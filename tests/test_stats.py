@@ -72,3 +72,28 @@ def test_cluster_permutation_flips_whole_clusters():
     assert stats.paired_permutation_test([3, 3, -1, -1], [0, 0, 0, 0], clusters=["a", "a", "b", "b"]) == 1.0
     # (2, 2 | 2, 2): sums 4, 4; flips give |±4 ± 4|/4 = 2, 0, 0, 2 -> p = 2/4
     assert stats.paired_permutation_test([2, 2, 2, 2], [0, 0, 0, 0], clusters=["a", "a", "b", "b"]) == 0.5
+
+
+def test_compare_pairs_adds_cluster_family_columns_and_a_verdict():
+    rng = np.random.default_rng(3)
+    sentences = np.repeat(np.arange(12), 3)  # 36 metaphors in 12 sentences
+    shift = np.repeat(rng.normal(0, 3, 12), 3)  # a strong sentence effect on the a - b difference
+    a = 5 + rng.normal(0, 1, 36)
+    scores = pd.DataFrame({"item": np.tile(np.arange(36), 3), "sentence": np.tile(sentences, 3),
+                           "system": np.repeat(["a", "b", "c"], 36),
+                           "SEGS": np.concatenate([a + 0.8, a - shift * 0.0 + shift, a + 10])})
+    out = stats.compare_pairs(scores, value="SEGS", n_perm=2000, n_boot=1000, seed=0, clusters="sentence")
+    plain = stats.compare_pairs(scores, value="SEGS", n_perm=2000, n_boot=1000, seed=0)
+    pd.testing.assert_frame_equal(out[plain.columns], plain)  # the contract columns are unchanged
+    ab = out.set_index(["system_a", "system_b"]).loc[("a", "b")]
+    assert ab["n_clusters"] == 12
+    assert ab["cluster_ci_high"] - ab["cluster_ci_low"] > ab["ci_high"] - ab["ci_low"]  # nesting widens it
+    assert ab["family_ci_high"] - ab["family_ci_low"] > ab["cluster_ci_high"] - ab["cluster_ci_low"]  # 98.3 %
+    assert ab["mdd_80_adjusted"] > ab["mdd_80"]
+    ac = out.set_index(["system_a", "system_b"]).loc[("a", "c")]
+    assert ac["verdict"] == "difference" and ac["p_cluster_holm"] <= 3 * ac["p_cluster_permutation"] + 1e-12
+    # the verdict follows the Holm-adjusted cluster p, with "suggestive" for raw p < .05 only
+    for _, r in out.iterrows():
+        expected = ("difference" if r["p_cluster_holm"] < 0.05 else
+                    "suggestive, not significant after Holm" if r["p_cluster_permutation"] < 0.05 else "no evidence")
+        assert r["verdict"] == expected

@@ -275,11 +275,12 @@ def bootstrap_agreement(scores: pd.DataFrame, by: str | Sequence[str], value: st
                         ci: float = 95.0, clusters: str | None = None) -> pd.DataFrame:
     """Percentile bootstrap intervals of the two-rater metrics, per group.
 
-    Items (or, with ``clusters`` naming a column, clusters of items such as sentences) are
-    resampled with replacement. Returns tidy ``by…, metric, estimate, ci_low, ci_high,
-    n_boot, n_undefined``; ``estimate`` is the full-sample value, and resamples where a
-    metric is undefined (e.g. a constant rater for r) are dropped from its interval and
-    counted in ``n_undefined``.
+    Items are resampled with replacement. Returns tidy ``by…, metric, estimate, ci_low,
+    ci_high, n_boot, n_undefined``; ``estimate`` is the full-sample value, and resamples
+    where a metric is undefined (e.g. a constant rater for r) are dropped from its interval
+    and counted in ``n_undefined``. With ``clusters`` naming a column that groups the items
+    (e.g. ``sentence``), ``cluster_ci_low`` and ``cluster_ci_high`` follow: the interval
+    when whole clusters are resampled, the right one when items are nested.
     """
     by = [by] if isinstance(by, str) else list(by)
     rows = []
@@ -287,13 +288,19 @@ def bootstrap_agreement(scores: pd.DataFrame, by: str | Sequence[str], value: st
         key = key if isinstance(key, tuple) else (key,)
         wide = _two_raters(group, value, rater, item, key)
         a, b = (wide[c].to_numpy(dtype=float) for c in wide.columns)
-        labels_of = group.drop_duplicates(item).set_index(item)[clusters].reindex(wide.index) if clusters else None
-        samples = bootstrap_samples(a, b, resample(len(a), n_boot, seed, labels_of), labels)
+        samples = bootstrap_samples(a, b, resample(len(a), n_boot, seed), labels)
+        nested = None
+        if clusters:
+            labels_of = group.drop_duplicates(item).set_index(item)[clusters].reindex(wide.index)
+            nested = bootstrap_samples(a, b, resample(len(a), n_boot, seed, labels_of), labels)
         full = agreement(group, by=by, value=value, rater=rater, item=item, labels=labels).iloc[0]
         for metric in samples.columns:
             low, high = percentile_interval(samples[metric], ci)
-            rows.append({**dict(zip(by, key)), "metric": metric, "estimate": full[metric], "ci_low": low,
-                         "ci_high": high, "n_boot": n_boot, "n_undefined": int(samples[metric].isna().sum())})
+            row = {**dict(zip(by, key)), "metric": metric, "estimate": full[metric], "ci_low": low, "ci_high": high,
+                   "n_boot": n_boot, "n_undefined": int(samples[metric].isna().sum())}
+            if nested is not None:
+                row["cluster_ci_low"], row["cluster_ci_high"] = percentile_interval(nested[metric], ci)
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -304,7 +311,9 @@ def bootstrap_difference(scores_x: pd.DataFrame, scores_y: pd.DataFrame, by: str
 
     Both scorings are resampled with the same multiplicities, so the interval reflects the
     effect of the scoring alone. Returns tidy ``by…, metric, x, y, difference, ci_low,
-    ci_high``; κ labels are each scoring's observed values, as in :func:`agreement`.
+    ci_high`` (items resampled) and, with ``clusters``, ``cluster_ci_low, cluster_ci_high``
+    (whole clusters resampled); κ labels are each scoring's observed values, as in
+    :func:`agreement`.
     """
     by = [by] if isinstance(by, str) else list(by)
     groups_y = dict(iter(scores_y.groupby(by, sort=False, observed=True)))
@@ -314,17 +323,24 @@ def bootstrap_difference(scores_x: pd.DataFrame, scores_y: pd.DataFrame, by: str
         wx, wy = _two_raters(gx, value, rater, item, key), _two_raters(gy, value, rater, item, key)
         if list(wx.index) != list(wy.index):
             raise ValueError(f"group {key}: both scorings need the same items")
-        labels_of = gx.drop_duplicates(item).set_index(item)[clusters].reindex(wx.index) if clusters else None
-        w = resample(len(wx), n_boot, seed, labels_of)
-        sx = bootstrap_samples(*(wx[c].to_numpy(dtype=float) for c in wx.columns), w)
-        sy = bootstrap_samples(*(wy[c].to_numpy(dtype=float) for c in wy.columns), w)
+        draws = {"": resample(len(wx), n_boot, seed)}
+        if clusters:
+            labels_of = gx.drop_duplicates(item).set_index(item)[clusters].reindex(wx.index)
+            draws["cluster_"] = resample(len(wx), n_boot, seed, labels_of)
+        diffs = {}
+        for prefix, w in draws.items():
+            sx = bootstrap_samples(*(wx[c].to_numpy(dtype=float) for c in wx.columns), w)
+            sy = bootstrap_samples(*(wy[c].to_numpy(dtype=float) for c in wy.columns), w)
+            diffs[prefix] = sx - sy
         fx = agreement(gx, by=by, value=value, rater=rater, item=item).iloc[0]
         fy = agreement(gy, by=by, value=value, rater=rater, item=item).iloc[0]
         key = key if isinstance(key, tuple) else (key,)
-        for metric in sx.columns:
-            low, high = percentile_interval(sx[metric] - sy[metric], ci)
-            rows.append({**dict(zip(by, key)), "metric": metric, "x": fx[metric], "y": fy[metric],
-                         "difference": fx[metric] - fy[metric], "ci_low": low, "ci_high": high})
+        for metric in diffs[""].columns:
+            row = {**dict(zip(by, key)), "metric": metric, "x": fx[metric], "y": fy[metric],
+                   "difference": fx[metric] - fy[metric]}
+            for prefix, d in diffs.items():
+                row[f"{prefix}ci_low"], row[f"{prefix}ci_high"] = percentile_interval(d[metric], ci)
+            rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -1,9 +1,9 @@
 """The plotting base: offline plotly figures, static twins for print, one colour map.
 
 Offline rendering: :func:`show` emits a figure as an HTML ``<div>`` that calls
-``Plotly.newPlot`` *without* embedding or fetching plotly.js; the book build copies the
-plotly.js bundled with the installed ``plotly`` package into the book and loads it only
-on pages that hold a figure (see :mod:`helpers.core.runner`). In JupyterLab the same
+``Plotly.newPlot`` *without* embedding or fetching plotly.js; the book publishes the
+plotly.js bundled with the installed ``plotly`` package and loads it, deferred, only on
+pages that hold a figure (``book/_ext/book_assets.py``). In JupyterLab the same
 output also carries plotly's own mimetype, which the ``jupyterlab-plotly`` extension
 renders.
 
@@ -11,12 +11,30 @@ Every figure of the book comes as an interactive plotly figure, shown in the pag
 static matplotlib/seaborn twin saved for print by :class:`~helpers.core.results.Results`.
 :func:`colour` gives every error category, system, dimension and model one colour across
 the whole book; :func:`titled` puts the SIMULATED label into a figure's title.
+
+Chinese text in static figures (chapters 6 and 7) needs a CJK font that matplotlib can
+find on every machine the book is built on, without root. Compared on 2026-11-30:
+
+=========================  ===========  ==========  =============================  ==========================
+package (PyPI)             wheel        installed   font, licence                  notes
+=========================  ===========  ==========  =============================  ==========================
+pylopdf-fonts-zh-cn 0.1.1  17.1 MB      20.0 MB     Noto Sans SC + Serif SC, OFL   chosen: right licence
+                                                                                   label, simplified glyphs
+cvttf-notosanscjk-regular  27.4 MB      32.9 MB     Noto Sans CJK TC (twice), OFL  labelled MIT, traditional
+mplfonts 0.0.11            85 MB        107 MB      several                        bundles proprietary SimHei
+Debian fonts-noto-cjk      56.5 MB      91 MB       Noto Sans CJK, OFL             needs root (apt)
+=========================  ===========  ==========  =============================  ==========================
+
+:func:`use_cjk_font` registers the font's file with matplotlib (an apt-installed font is
+not seen by matplotlib's cached font list) and puts it after DejaVu Sans in
+``font.family``, so Latin text keeps its face and Chinese glyphs fall back to Noto Sans
+SC. It runs when this module is imported.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
+import re
 import uuid
 import zlib
 from pathlib import Path
@@ -27,7 +45,6 @@ import pandas as pd
 import plotly.graph_objects as go
 import seaborn as sns
 
-PLOTLY_JS = "plotly.min.js"
 #: Fonts that can show Chinese text, for plotly (the reader's browser picks the first it has).
 CJK_FONT_STACK = ("Noto Sans CJK SC, Source Han Sans SC, WenQuanYi Micro Hei, Microsoft YaHei, PingFang SC, "
                   "Hiragino Sans GB, SimHei, Arial Unicode MS, sans-serif")
@@ -45,6 +62,25 @@ PALETTE: dict[str, str] = {
     "evaluator": "#1f77b4", "training mean": "#aaaaaa", "similarity only": "#ff7f0e",
 }
 _FALLBACK = ("#17becf", "#bcbd22", "#e377c2", "#8c564b", "#9467bd", "#2ca02c", "#d62728", "#ff7f0e", "#1f77b4")
+
+
+def use_cjk_font() -> str | None:
+    """Register Noto Sans SC (package ``pylopdf-fonts-zh-cn``) for static figures; returns its
+    family name, or None when the package is missing (Chinese glyphs then show as boxes)."""
+    from matplotlib import font_manager
+
+    try:
+        from pylopdf_fonts_zh_cn import sans_path
+    except ImportError:
+        return None
+    path = str(sans_path())
+    font_manager.fontManager.addfont(path)
+    family = font_manager.FontProperties(fname=path).get_name()
+    plt.rcParams["font.family"] = ["DejaVu Sans", family]
+    return family
+
+
+CJK_FAMILY = use_cjk_font()
 
 
 def colour(name) -> str:
@@ -70,21 +106,24 @@ def titled(title: str | None, simulated: bool) -> str:
     return f"SIMULATED: {title}" if simulated else title
 
 
-def plotly_js_path() -> Path:
-    """The plotly.js bundle shipped inside the installed ``plotly`` package."""
-    import plotly
+# The book loads plotly.js deferred (book/_ext/book_assets.py), so a figure's inline script may
+# run before the library: draw now if Plotly is there, else on DOMContentLoaded (deferred
+# scripts have run by then), else when the plotly <script> element has loaded.
+_WAIT_OPEN = "(function(){function draw(){"
+_WAIT_CLOSE = ("}if(window.Plotly){draw();}"
+               "else if(document.readyState==='loading'){document.addEventListener('DOMContentLoaded',draw,{once:true});}"
+               "else{var s=document.querySelector('script[src*=\"plotly.min.js\"]');"
+               "if(s){s.addEventListener('load',draw,{once:true});}}})();")
+_FIGURE_SCRIPT = re.compile(r'<script(?: type="text/javascript")?>(\s*window\.PLOTLYENV=.*?)</script>', re.S)
 
-    return Path(plotly.__file__).parent / "package_data" / PLOTLY_JS
 
-
-def install_plotly_js(folder: str | Path) -> Path:
-    """Copy plotly.js into ``folder`` (skipped when already identical)."""
-    src = plotly_js_path()
-    dest = Path(folder) / PLOTLY_JS
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    if not dest.exists() or dest.stat().st_size != src.stat().st_size:
-        shutil.copyfile(src, dest)
-    return dest
+def deferred_safe(html: str) -> str:
+    """Wrap the one figure script of ``Figure.to_html(include_plotlyjs=False)`` so that it waits
+    for a deferred plotly.js; raises if plotly's output no longer has exactly one such script."""
+    out, n = _FIGURE_SCRIPT.subn(lambda m: f"<script>{_WAIT_OPEN}{m.group(1)}{_WAIT_CLOSE}</script>", html)
+    if n != 1:
+        raise ValueError(f"expected one plotly figure script in the figure HTML, found {n}")
+    return out
 
 
 class PlotlyOutput:
@@ -95,8 +134,8 @@ class PlotlyOutput:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         div_id = f"fig-{uuid.uuid4().hex[:12]}"
-        html = self.fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id,
-                                config={"displaylogo": False, "responsive": True})
+        html = deferred_safe(self.fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id,
+                                              config={"displaylogo": False, "responsive": True}))
         return {"application/vnd.plotly.v1+json": json.loads(self.fig.to_json()), "text/html": html,
                 "text/plain": f"<plotly figure {div_id}>"}
 

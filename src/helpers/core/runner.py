@@ -32,8 +32,12 @@ from pathlib import Path
 import yaml
 
 from . import cache, paths
-from .plots import install_plotly_js
 from .results import discard_partials
+
+#: What the student edition changes in ``_config.yml``: every solution removed at read time
+#: (book/_ext/editions.py), and no copied sources or download button, which would carry the
+#: notebooks with their solutions.
+STUDENT_OVERRIDES = {"strip_solutions": True, "html_copy_source": False}
 
 
 class NotebookFailed(RuntimeError):
@@ -223,7 +227,26 @@ def stage_book(stage: Path, root: Path) -> None:
             # book/_static/* is the book's static folder; Jupyter Book loads every .js/.css in it
             dest = stage / rel if rel.parts[0] == "_static" else stage / "book" / rel
             _copy_if_changed(f, dest)
-    install_plotly_js(stage / "_static" / "vendor")
+    # plotly.js is published by book/_ext/book_assets.py on figure pages only; an old copy in
+    # _static would be loaded on every page
+    (stage / "_static" / "plotly.min.js").unlink(missing_ok=True)
+    shutil.rmtree(stage / "_static" / "vendor", ignore_errors=True)
+
+
+def student_config(stage: Path) -> Path:
+    """Write ``_config_student.yml`` beside the staged ``_config.yml``: the same book with
+    :data:`STUDENT_OVERRIDES` (solutions stripped, no source copies, no download button)."""
+    config = yaml.safe_load((stage / "_config.yml").read_text(encoding="utf-8"))
+    sphinx = config.setdefault("sphinx", {})
+    sphinx.setdefault("config", {}).update(STUDENT_OVERRIDES)
+    sphinx["config"].setdefault("html_theme_options", {})["use_download_button"] = False
+    sphinx["recursive_update"] = True  # merge the theme option into Jupyter Book's own
+    config["title"] = f"{config.get('title', '')} (student edition)"
+    path = stage / "_config_student.yml"
+    text = yaml.safe_dump(config, allow_unicode=True, sort_keys=False)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
 
 
 def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, force: bool = False) -> None:
@@ -287,7 +310,7 @@ def render(build_dir: Path, edition: str = "instructor") -> Path:
     if edition == "student":
         target = build_dir / "student"
         shutil.rmtree(target, ignore_errors=True)  # a clean folder: no stale page or search entry survives
-        config = stage / "book" / "_config_student.yml"
+        config = student_config(stage)
         cmd = [str(jupyter_book), "build", str(stage), "--config", str(config), "--path-output", str(target)]
         out = target / "_build" / "html"
     else:

@@ -172,30 +172,37 @@ def detectable_correlation(n: int, alpha: float = 0.05, power: float = 0.8) -> f
     return float(np.tanh((norm.ppf(1 - alpha / 2) + norm.ppf(power)) / np.sqrt(n - 3)))
 
 
-def compare_pairs(
-    scores: pd.DataFrame,
-    value: str,
-    system: str = "system",
-    item: str = "item",
-    by: str | Sequence[str] | None = None,
-    n_perm: int = 10000,
-    n_boot: int = 2000,
-    seed: int = 0,
-    clusters: str | None = None,
-    ci: float = 95.0,
-) -> pd.DataFrame:
+def _pair_stats(x, y, n_perm, n_boot, seed, ci, labels=None) -> dict:
+    d = x - y
+    boot = weighted_mean(d, resample(d.size, n_boot, seed, labels))
+    low, high = percentile_interval(boot, ci)
+    return {"ci_low": low, "ci_high": high, "p": paired_permutation_test(x, y, n_perm, seed, labels)}
+
+
+def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item: str = "item",
+                  by: str | Sequence[str] | None = None, n_perm: int = 10000, n_boot: int = 2000, seed: int = 0,
+                  clusters: str | None = None, alpha: float = 0.05) -> pd.DataFrame:
     """All pairs of ``system`` values within each group of ``by``, compared on per-item ``value``.
 
     Returns tidy ``by…, system_a, system_b, n_items, mean_a, mean_b, mean_difference
     (a − b), ci_low, ci_high, cohen_dz, rank_biserial, p_permutation, p_holm, mdd_80``:
-    a percentile bootstrap interval of the mean difference (:func:`resample`), Cohen's
-    d_z, the rank-biserial correlation, the sign-flip permutation p with Holm's
-    correction over the pairs of a group, and the minimum detectable difference.
-    ``clusters`` names a column of ``scores`` whose values group the items (the bootstrap
-    and the sign flips then work on clusters); ``ci`` is the interval's coverage.
+    a percentile bootstrap interval of the mean difference (:func:`resample`, items), Cohen's
+    d_z, the rank-biserial correlation, the sign-flip permutation p with Holm's correction
+    over the m pairs of a group, and the minimum detectable difference at level ``alpha``.
+
+    With ``clusters`` (a column grouping the items, e.g. ``sentence``: several metaphors
+    share a sentence, so they are not independent) these columns follow: ``n_clusters``,
+    ``cluster_ci_low``, ``cluster_ci_high`` (cluster bootstrap), ``p_cluster_permutation``
+    (sign flips per cluster) and ``p_cluster_holm``; ``family_ci_low``, ``family_ci_high``
+    (cluster bootstrap at the Bonferroni level 1 − alpha/m, so that the m intervals of a
+    group hold together with probability ≥ 1 − alpha, the interval that matches Holm's test);
+    ``mdd_80_adjusted`` (the minimum detectable difference at alpha/m); and ``verdict``:
+    "difference" when the cluster test survives Holm, "suggestive, not significant after
+    Holm" when only the unadjusted cluster test is below alpha, else "no evidence".
     """
     by = [] if by is None else ([by] if isinstance(by, str) else list(by))
     groups = scores.groupby(by, sort=False, observed=True) if by else [((), scores)]
+    ci = 100 * (1 - alpha)
     rows = []
     for key, group in groups:
         key = key if isinstance(key, tuple) else (key,)
@@ -204,24 +211,41 @@ def compare_pairs(
         labels = None
         if clusters is not None:
             labels = group.drop_duplicates(item).set_index(item)[clusters].reindex(wide.index).to_numpy()
+        pairs = list(combinations(list(dict.fromkeys(group[system])), 2))
+        family = 100 * (1 - alpha / max(len(pairs), 1))
         block = []
-        for a, b in combinations(list(dict.fromkeys(group[system])), 2):
+        for a, b in pairs:
             x, y = wide[a].to_numpy(dtype=float), wide[b].to_numpy(dtype=float)
             d = x - y
             n = d.size
-            boot = weighted_mean(d, resample(n, n_boot, seed, labels))
-            low, high = percentile_interval(boot, ci)
             sd = d.std(ddof=1) if n > 1 else np.nan
-            block.append({
+            items = _pair_stats(x, y, n_perm, n_boot, seed, ci)
+            row = {
                 **dict(zip(by, key)), "system_a": a, "system_b": b, "n_items": n, "mean_a": x.mean(),
-                "mean_b": y.mean(), "mean_difference": d.mean(), "ci_low": low, "ci_high": high,
+                "mean_b": y.mean(), "mean_difference": d.mean(), "ci_low": items["ci_low"], "ci_high": items["ci_high"],
                 "cohen_dz": d.mean() / sd if sd else np.nan, "rank_biserial": rank_biserial(d),
-                "p_permutation": paired_permutation_test(x, y, n_perm, seed, labels),
-                "mdd_80": mdd_80(sd, n),
-            })
+                "p_permutation": items["p"], "mdd_80": mdd_80(sd, n, alpha),
+            }
+            if clusters is not None:
+                nested = _pair_stats(x, y, n_perm, n_boot, seed, ci, labels)
+                fam = percentile_interval(weighted_mean(d, resample(n, n_boot, seed, labels)), family)
+                row.update({"n_clusters": int(pd.Series(labels).nunique()), "cluster_ci_low": nested["ci_low"],
+                            "cluster_ci_high": nested["ci_high"], "p_cluster_permutation": nested["p"],
+                            "family_ci_low": fam[0], "family_ci_high": fam[1],
+                            "mdd_80_adjusted": mdd_80(sd, n, alpha / max(len(pairs), 1))})
+            block.append(row)
         for r, p in zip(block, holm([r["p_permutation"] for r in block])):
             r["p_holm"] = float(p)
+        if clusters is not None:
+            for r, p in zip(block, holm([r["p_cluster_permutation"] for r in block])):
+                r["p_cluster_holm"] = float(p)
+                r["verdict"] = ("difference" if p < alpha else
+                                "suggestive, not significant after Holm" if r["p_cluster_permutation"] < alpha else
+                                "no evidence")
         rows.extend(block)
     cols = by + ["system_a", "system_b", "n_items", "mean_a", "mean_b", "mean_difference", "ci_low", "ci_high",
                  "cohen_dz", "rank_biserial", "p_permutation", "p_holm", "mdd_80"]
+    if clusters is not None:
+        cols += ["n_clusters", "cluster_ci_low", "cluster_ci_high", "p_cluster_permutation", "p_cluster_holm",
+                 "family_ci_low", "family_ci_high", "mdd_80_adjusted", "verdict"]
     return pd.DataFrame(rows, columns=cols)

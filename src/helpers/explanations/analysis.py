@@ -6,6 +6,17 @@ and 9), where raters disagree (Figures 1–3), each rater's habits, and (for the
 authored benchmark) whether ratings follow the designed pass/fail of each dimension.
 All take the tidy ratings of :mod:`helpers.explanations.io` and return DataFrames or
 small frozen dataclasses.
+
+Three corrections to the paper's way of testing, each with its own function:
+
+* the 1,600 ratings of 100 items are not 1,600 independent observations: Spearman ρ is
+  also computed on item means (:func:`spearman_table`) and the regression's standard
+  errors are also clustered by item (:func:`standardized_regression`);
+* a hump of disagreement over mean quality is what a bounded 1–5 scale produces by
+  itself; :func:`bounded_scale_null` tests the hump against constant latent noise passed
+  through the same rounding and clipping;
+* a cut through a dendrogram is one draw; :func:`cluster_stability` says how often each
+  dimension is an independent axis over item-bootstrap resamples (and simulated seeds).
 """
 
 from __future__ import annotations
@@ -36,7 +47,8 @@ def reliability_table(ratings: pd.DataFrame, n_boot: int = 300, seed: int = 0) -
     The resamples of successive dimensions continue one seeded random stream."""
     rows = []
     rng = np.random.default_rng(seed)
-    for d in tqdm([d for d in SCORES if (ratings["dimension"] == d).any()], desc="reliability", leave=False):
+    for d in tqdm([d for d in SCORES if (ratings["dimension"] == d).any()], desc="reliability", leave=False,
+                  disable=None):
         m = rating_matrix(ratings, d).to_numpy(dtype=float)
         alpha = krippendorff_alpha(m.T, level="interval")
         boot = interval_alpha_weighted(m, resample(m.shape[0], n_boot, rng))
@@ -59,17 +71,46 @@ def wide_ratings(ratings: pd.DataFrame) -> pd.DataFrame:
     return wide.dropna().reset_index()
 
 
+def significance_mark(p: float) -> str:
+    """The paper's marks (Table 3): ``**`` for p < .0001, ``*`` for p < .05, else empty.
+
+    Examples
+    --------
+    >>> significance_mark(0.00001), significance_mark(0.03), significance_mark(0.3)
+    ('**', '*', '')
+    """
+    return "**" if p < 1e-4 else "*" if p < 0.05 else ""
+
+
+def item_means(ratings: pd.DataFrame, dimensions: Sequence[str] = SCORES) -> pd.DataFrame:
+    """Items × scores: each item's mean rating (over the raters who rated it); items lacking
+    a score are dropped."""
+    means = ratings.pivot_table(index="item_id", columns="dimension", values="score", aggfunc="mean",
+                                observed=True, sort=False)
+    means.columns = [str(c) for c in means.columns]
+    return means[[d for d in dimensions if d in means.columns]].dropna()
+
+
 def spearman_table(ratings: pd.DataFrame, dimensions: Sequence[str] = DIMENSIONS) -> pd.DataFrame:
-    """Pairwise Spearman ρ between dimensions over individual ratings (item × rater), with
-    p-values and the paper's marks (* p < .05, ** p < .0001)."""
+    """Pairwise Spearman ρ between dimensions (paper Table 3), twice.
+
+    ``rho``, ``p_value``, ``mark``, ``n``: over individual ratings (item × rater), as the
+    paper computes them, with its marks (* p < .05, ** p < .0001). Those p-values treat
+    16 ratings of one item as 16 independent observations, which they are not (they share
+    the item), so they are too small. ``rho_items``, ``p_items``, ``mark_items``,
+    ``n_items``: the same on item means (one observation per item), the unit that was
+    sampled; these are the p-values and marks to report.
+    """
     wide = wide_ratings(ratings)
+    means = item_means(ratings, dimensions)
     rows = []
     for a in dimensions:
         for b in dimensions:
             rho, p = (1.0, 0.0) if a == b else st.spearmanr(wide[a], wide[b])
-            mark = "**" if p < 1e-4 else "*" if p < 0.05 else ""
-            rows.append({"dimension_a": a, "dimension_b": b, "rho": float(rho), "p_value": float(p), "mark": mark,
-                         "n": len(wide)})
+            rho_i, p_i = (1.0, 0.0) if a == b else st.spearmanr(means[a], means[b])
+            rows.append({"dimension_a": a, "dimension_b": b, "rho": float(rho), "p_value": float(p),
+                         "mark": significance_mark(p), "n": len(wide), "rho_items": float(rho_i),
+                         "p_items": float(p_i), "mark_items": significance_mark(p_i), "n_items": len(means)})
     return pd.DataFrame(rows)
 
 
@@ -110,16 +151,26 @@ def cluster_dimensions(spearman: pd.DataFrame, threshold: float = 0.5) -> Cluste
 class Regression:
     """Standardised OLS of a target on the dimensions (:func:`standardized_regression`)."""
 
-    table: pd.DataFrame  # predictor, beta, se, t, p_value, ci90_low, ci90_high, vif
+    table: pd.DataFrame  # predictor, beta, se, t, p_value, ci90_low, ci90_high, vif, then the item-clustered columns
     r2: float
     n: int
+    n_items: int = 0  # clusters of the clustered standard errors
 
 
 def standardized_regression(ratings: pd.DataFrame, target: str = "overall",
                             predictors: Sequence[str] = DIMENSIONS) -> Regression:
     """OLS of the standardised ``target`` on the standardised predictors over individual
     ratings (paper Tables 4 and 9): β, SE, t, p, 90% CI, and each predictor's variance
-    inflation factor (large VIFs make signs unstable)."""
+    inflation factor (large VIFs make signs unstable).
+
+    ``se``, ``t``, ``p_value`` and ``ci90_*`` are the paper's, which assume independent
+    ratings. Ratings of one item share it, so the columns that follow are the ones to
+    report: ``se_cluster``, ``t_cluster``, ``p_cluster``, ``ci90_cluster_low``,
+    ``ci90_cluster_high`` from the cluster-robust (sandwich) covariance with the items as
+    clusters (statsmodels ``cov_type="cluster"``: small-sample factor
+    G/(G − 1) · (N − 1)/(N − K), t reference with G − 1 degrees of freedom; Cameron and
+    Miller 2015).
+    """
     import statsmodels.api as sm
     from statsmodels.stats.outliers_influence import variance_inflation_factor
 
@@ -129,12 +180,17 @@ def standardized_regression(ratings: pd.DataFrame, target: str = "overall",
     x = sm.add_constant(z[list(predictors)])
     fit = sm.OLS(z[target], x).fit()
     ci = fit.conf_int(alpha=0.10)
+    groups = pd.factorize(wide["item_id"])[0]
+    clustered = sm.OLS(z[target], x).fit(cov_type="cluster", cov_kwds={"groups": groups}, use_t=True)
+    ci_c = clustered.conf_int(alpha=0.10)
     rows = []
     for k, p in enumerate(predictors, start=1):
         rows.append({"predictor": p, "beta": fit.params[p], "se": fit.bse[p], "t": fit.tvalues[p],
                      "p_value": fit.pvalues[p], "ci90_low": ci.loc[p, 0], "ci90_high": ci.loc[p, 1],
-                     "vif": variance_inflation_factor(x.to_numpy(), k)})
-    return Regression(pd.DataFrame(rows), float(fit.rsquared), int(fit.nobs))
+                     "vif": variance_inflation_factor(x.to_numpy(), k), "se_cluster": clustered.bse[p],
+                     "t_cluster": clustered.tvalues[p], "p_cluster": clustered.pvalues[p],
+                     "ci90_cluster_low": ci_c.loc[p, 0], "ci90_cluster_high": ci_c.loc[p, 1]})
+    return Regression(pd.DataFrame(rows), float(fit.rsquared), int(fit.nobs), int(groups.max() + 1))
 
 
 # --------------------------------------------------------------------------- disagreement
@@ -160,6 +216,12 @@ class DisagreementShape:
     def u_shaped(self) -> bool:
         """Disagreement lowest in the middle (b2 > 0, p < .05)."""
         return self.quadratic > 0 and self.quadratic_p < 0.05
+
+    @property
+    def hump(self) -> bool:
+        """Disagreement highest in the middle (b2 < 0, p < .05): the paper's pattern. On a
+        bounded scale this is expected even without any real effect (:func:`bounded_scale_null`)."""
+        return self.quadratic < 0 and self.quadratic_p < 0.05
 
 
 def disagreement_by_quality(item_stats: pd.DataFrame, dimension: str = "overall",
@@ -201,3 +263,293 @@ def design_contrast(ratings: pd.DataFrame, benchmark: pd.DataFrame) -> pd.DataFr
                      "mean_fail": failed.mean(), "difference": passed.mean() - failed.mean(),
                      "mann_whitney_u": test.statistic if test else np.nan, "p_value": test.pvalue if test else np.nan})
     return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- the bounded scale
+
+
+def rounded_scale_moments(latent_mean, latent_sd: float, low: int = 1, high: int = 5):
+    """Mean and SD of a rating clip(round(μ + σZ), low, high) with Z standard normal.
+
+    A rater whose latent judgement of an item is normal with mean μ and SD σ gives the
+    integer nearest to it, clipped to the scale. Near the ends of the scale the clipping
+    removes spread, so the *observed* SD shrinks there although σ is the same everywhere.
+    ``latent_mean`` may be an array; returns two arrays of its shape.
+
+    Examples
+    --------
+    μ = 3, σ = 1: P(1) = Φ(−1.5) = 0.0668, P(2) = Φ(−0.5) − Φ(−1.5) = 0.2417, P(3) = 0.3829,
+    symmetric around 3, so the mean is 3 and the variance 2·(4·0.0668 + 1·0.2417) = 1.0178.
+
+    >>> m, sd = rounded_scale_moments(3.0, 1.0)
+    >>> round(float(m), 3), round(float(sd), 3)
+    (3.0, 1.009)
+    >>> m, sd = rounded_scale_moments(12.0, 1.0)  # far above the scale: always 5, no spread
+    >>> round(float(m), 3), round(float(sd), 3)
+    (5.0, 0.0)
+    """
+    p = _level_probabilities(np.asarray(latent_mean, dtype=float), latent_sd, low, high)
+    levels = np.arange(low, high + 1, dtype=float)
+    mean = p @ levels
+    var = p @ levels**2 - mean**2
+    return mean, np.sqrt(np.clip(var, 0, None))
+
+
+def _level_probabilities(mu: np.ndarray, sigma: float, low: int, high: int) -> np.ndarray:
+    cuts = np.arange(low, high, dtype=float) + 0.5
+    cdf = st.norm.cdf((cuts - mu[..., None]) / sigma)
+    pad = np.zeros(cdf.shape[:-1] + (1,))
+    return np.diff(np.concatenate([pad, cdf, pad + 1], axis=-1), axis=-1)
+
+
+def latent_means(observed_means, latent_sd: float, low: int = 1, high: int = 5) -> np.ndarray:
+    """For each observed item mean, the latent mean μ whose rounded-and-clipped expectation
+    equals it (given the latent SD); the inverse of :func:`rounded_scale_moments`' mean.
+
+    Examples
+    --------
+    >>> mu = latent_means([3.0, 1.5], 1.0)
+    >>> round(float(mu[0]), 3), round(float(rounded_scale_moments(mu[1], 1.0)[0]), 3)
+    (3.0, 1.5)
+    """
+    grid = np.linspace(low - 1 - 6 * latent_sd, high + 1 + 6 * latent_sd, 6001)
+    expected, _ = rounded_scale_moments(grid, latent_sd, low, high)
+    return np.interp(np.asarray(observed_means, dtype=float), expected, grid)
+
+
+def quadratic_term(means, sds) -> np.ndarray:
+    """b2 of the least-squares fit sd = b0 + b1·m + b2·m² (m centred), for one set of items
+    or for a stack of replicates at once (arrays of shape (..., n_items)). b2 < 0 is a hump
+    of disagreement in the middle of the scale (b2 does not depend on the centring).
+
+    Examples
+    --------
+    >>> m = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    >>> float(quadratic_term(m, 1 - 0.25 * (m - 3) ** 2).round(6))
+    -0.25
+    """
+    m = np.asarray(means, dtype=float)
+    c = m - m.mean(axis=-1, keepdims=True)
+    x = np.stack([np.ones_like(c), c, c**2], axis=-1)
+    xtx = np.einsum("...ij,...ik->...jk", x, x)
+    xty = np.einsum("...ij,...i->...j", x, np.asarray(sds, dtype=float))
+    return np.linalg.solve(xtx, xty[..., None])[..., 2, 0]
+
+
+@dataclass(frozen=True)
+class BoundedNull:
+    """The disagreement hump tested against the bounded scale (:func:`bounded_scale_null`)."""
+
+    summary: pd.DataFrame  # one row: the observed term, the null's mean and 95% interval, p
+    buckets: pd.DataFrame  # bucket, n_items, mean_sd, null_expected_sd, sd_ratio
+    items: pd.DataFrame  # item_id, mean, sd, n, latent_mean, null_expected_sd, sd_ratio
+    null_quadratics: np.ndarray  # b2 of each null replicate
+    latent_sd: float
+    observed: float
+    p_value: float
+
+    @property
+    def null_mean(self) -> float:
+        return float(self.null_quadratics.mean())
+
+    @property
+    def beyond_null(self) -> bool:
+        """A hump stronger than the bounded scale produces (b2 below the null, p < .05)."""
+        return self.observed < self.null_mean and self.p_value < 0.05
+
+
+def bounded_scale_null(item_stats: pd.DataFrame, dimension: str = "overall", n_null: int = 1000, seed: int = 0,
+                       edges: Sequence[float] = (1, 2, 2.5, 3, 3.5, 4, 5.01), low: int = 1,
+                       high: int = 5) -> BoundedNull:
+    """Is the hump of disagreement more than a bounded 1–5 scale produces by itself?
+
+    The paper (Figure 1, appendix A.1) reads agreement at both ends of the quality scale and
+    disagreement in the middle as a property of the explanations. But ratings are rounded
+    and clipped to 1–5: an item whose raters all lean towards 5 cannot spread above 5, so
+    its SD is small even when the raters are as uncertain as about any other item.
+
+    The null model: every rater's latent judgement of every item is normal with the item's
+    own latent mean and **one** latent SD σ, then rounded and clipped. For each item the
+    latent mean is chosen so that the expected rating equals the observed item mean
+    (:func:`latent_means`); σ so that the mean expected within-item variance equals the
+    observed mean within-item variance (the pooled SD). ``n_null`` replicates draw as many
+    ratings per item as it has, and each gets the same quadratic fit as the data
+    (:func:`quadratic_term`). Reported: the observed b2, the null's mean and 95% interval,
+    and a two-sided Monte Carlo p-value (2 × the smaller tail share, +1 correction).
+
+    Also a dispersion measure normalised to the bound: each item's observed SD over the SD
+    the null expects at its mean (``sd_ratio``); about 1 everywhere means no excess
+    disagreement anywhere on the scale.
+    """
+    sub = item_stats[(item_stats["dimension"] == dimension) & (item_stats["n"] >= 2)].dropna(subset=["sd"])
+    means, sds = sub["mean"].to_numpy(float), sub["sd"].to_numpy(float)
+    n = sub["n"].to_numpy(int)
+    sigma = _fit_latent_sd(means, sds, low, high)
+    mu = latent_means(means, sigma, low, high)
+    _, expected_sd = rounded_scale_moments(mu, sigma, low, high)
+
+    rng = np.random.default_rng(seed)
+    cdf = np.cumsum(_level_probabilities(mu, sigma, low, high), axis=-1)[:, :-1]  # items × (levels − 1)
+    width = int(n.max())
+    draws = low + (rng.random((n_null, len(mu), width))[..., None] > cdf[None, :, None, :]).sum(axis=-1)
+    mask = np.arange(width)[None, :] < n[:, None]  # items with fewer raters use their first n draws
+    total = np.where(mask, draws, 0).sum(axis=-1)
+    rep_means = total / n
+    rep_var = (np.where(mask, (draws - rep_means[..., None]) ** 2, 0).sum(axis=-1)) / (n - 1)
+    null = quadratic_term(rep_means, np.sqrt(rep_var))
+    observed = float(quadratic_term(means, sds))
+    below, above = (null <= observed).sum(), (null >= observed).sum()
+    p = float(min(1.0, 2 * min(below + 1, above + 1) / (n_null + 1)))
+    low_ci, high_ci = percentile_interval(null)
+
+    import statsmodels.api as sm
+
+    centred = means - means.mean()
+    ols = sm.OLS(sds, sm.add_constant(np.column_stack([centred, centred**2]))).fit()
+    summary = pd.DataFrame([{
+        "dimension": dimension, "observed_quadratic": observed, "ols_p_value": float(ols.pvalues[2]),
+        "null_mean": float(null.mean()), "null_ci_low": low_ci, "null_ci_high": high_ci, "p_value": p,
+        "latent_sd": sigma, "pooled_sd": float(np.sqrt(np.mean(sds**2))), "n_items": len(sub), "n_null": n_null}])
+    items = pd.DataFrame({"item_id": sub["item_id"].to_numpy(), "mean": means, "sd": sds, "n": n, "latent_mean": mu,
+                          "null_expected_sd": expected_sd})
+    items["sd_ratio"] = items["sd"] / items["null_expected_sd"].where(items["null_expected_sd"] > 0)
+    items["bucket"] = pd.cut(items["mean"], bins=list(edges), right=False)
+    buckets = items.groupby("bucket", observed=False).agg(
+        n_items=("sd", "size"), mean_sd=("sd", "mean"), null_expected_sd=("null_expected_sd", "mean")).reset_index()
+    buckets["sd_ratio"] = buckets["mean_sd"] / buckets["null_expected_sd"]
+    buckets["bucket"] = buckets["bucket"].astype(str)
+    return BoundedNull(summary, buckets, items.drop(columns="bucket"), null, sigma, observed, p)
+
+
+def _fit_latent_sd(means: np.ndarray, sds: np.ndarray, low: int, high: int) -> float:
+    """The one latent SD whose mean expected within-item variance (at every item's own latent
+    mean) equals the observed mean within-item variance; bisection (it rises with σ)."""
+    target = float(np.mean(sds**2))
+    lo, hi = 0.02, 10.0
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        _, sd = rounded_scale_moments(latent_means(means, mid, low, high), mid, low, high)
+        lo, hi = (mid, hi) if np.mean(sd**2) < target else (lo, mid)
+    return (lo + hi) / 2
+
+
+# --------------------------------------------------------------------------- stability of the clusters
+
+
+def spearman_matrices(ratings: pd.DataFrame, weights: np.ndarray | None = None,
+                      dimensions: Sequence[str] = DIMENSIONS) -> np.ndarray:
+    """Spearman ρ matrices between dimensions over individual ratings, for many item
+    resamples at once: ``weights`` (B, n_items) are item multiplicities
+    (:func:`helpers.core.stats.resample`, items in order of first appearance in
+    :func:`wide_ratings`); None is the data themselves. Returns shape (B, d, d).
+
+    A resample repeats all ratings of a drawn item; ranks are midranks of the resampled
+    data (ties share the mean of their positions), so each matrix equals
+    ``scipy.stats.spearmanr`` on the explicitly repeated rows.
+    """
+    wide = wide_ratings(ratings)
+    items = pd.factorize(wide["item_id"])[0]
+    w = np.ones((1, items.max() + 1)) if weights is None else np.asarray(weights, dtype=float)
+    row_w = w[:, items]  # B × rows
+    ranks = []
+    for d in dimensions:
+        codes, levels = pd.factorize(wide[d], sort=True)
+        counts = row_w @ np.eye(len(levels))[codes]  # B × levels, weighted counts
+        mid = np.cumsum(counts, axis=1) - counts + (counts + 1) / 2
+        ranks.append(mid[:, codes])
+    r = np.stack(ranks, axis=-1)  # B × rows × d
+    total = row_w.sum(axis=1)
+    centred = r - (np.einsum("bn,bnd->bd", row_w, r) / total[:, None])[:, None, :]
+    cov = np.einsum("bn,bnd,bne->bde", row_w, centred, centred)
+    sd = np.sqrt(np.einsum("bdd->bd", cov))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rho = cov / (sd[:, :, None] * sd[:, None, :])
+    return np.nan_to_num(rho, nan=0.0)
+
+
+def cluster_roles(rho: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
+    """Average-linkage clustering on 1 − ρ cut at ``threshold``, for each of K matrices
+    (K, d, d): returns ``independent`` (K, d), True where a dimension is alone in its
+    cluster, and ``together`` (K, d, d), True where two dimensions share a cluster."""
+    from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.spatial.distance import squareform
+
+    k, d, _ = rho.shape
+    labels = np.empty((k, d), dtype=int)
+    for i in range(k):
+        dist = squareform(np.clip(1 - rho[i], 0, None), checks=False)
+        labels[i] = fcluster(linkage(dist, method="average"), t=threshold, criterion="distance")
+    together = labels[:, :, None] == labels[:, None, :]
+    return together.sum(axis=2) == 1, together
+
+
+def merge_distances(linkage_matrix: np.ndarray, n_leaves: int) -> np.ndarray:
+    """For each leaf of a scipy linkage, the distance at which it first joins another.
+
+    Examples
+    --------
+    >>> z = np.array([[0, 1, 0.2, 2], [2, 3, 0.7, 3]])  # 0 and 1 join at 0.2, then 2 at 0.7
+    >>> merge_distances(z, 3).tolist()
+    [0.2, 0.2, 0.7]
+    """
+    out = np.full(n_leaves, np.nan)
+    for a, b, dist, _ in linkage_matrix:
+        for leaf in (int(a), int(b)):
+            if leaf < n_leaves and np.isnan(out[leaf]):
+                out[leaf] = dist
+    return out
+
+
+@dataclass(frozen=True)
+class ClusterStability:
+    """How often each dimension is an independent axis (:func:`cluster_stability`)."""
+
+    table: pd.DataFrame  # dimension, merge_distance, independent_observed, independent_share_bootstrap, ...
+    pairs: pd.DataFrame  # dimension_a, dimension_b, together_observed, share_bootstrap, share_seeds
+    threshold: float
+    n_boot: int
+    n_seeds: int
+
+
+def cluster_stability(ratings: pd.DataFrame, threshold: float = 0.6, n_boot: int = 300, seed: int = 0,
+                      seed_replicates: Sequence[pd.DataFrame] = (),
+                      dimensions: Sequence[str] = DIMENSIONS) -> ClusterStability:
+    """The clustering of :func:`cluster_dimensions` over item-bootstrap resamples and, for
+    simulated ratings, over other seeds of the simulation (``seed_replicates``: rating
+    frames of the same design).
+
+    A dimension that merges at distance 0.61 with a cut at 0.60 is an "independent axis" by
+    0.01; another sample of items (or of raters) may put it in the shared cluster. Per
+    dimension: the distance at which it first joins another (``merge_distance``), whether it
+    is alone at the cut in the data (``independent_observed``), and the share of resamples
+    (``independent_share_bootstrap``) and of seeds (``independent_share_seeds``, NaN
+    without replicates) in which it is alone. ``pairs``: per pair of dimensions, the share
+    in which they share a cluster. The resamples are :func:`helpers.core.stats.resample`
+    draws of the items (all ratings of a drawn item come along).
+    """
+    from scipy.cluster.hierarchy import linkage
+    from scipy.spatial.distance import squareform
+
+    dims = list(dimensions)
+    n_items = wide_ratings(ratings)["item_id"].nunique()
+    observed = spearman_matrices(ratings, None, dims)
+    boot = spearman_matrices(ratings, resample(n_items, n_boot, seed), dims)
+    alone_obs, with_obs = cluster_roles(observed, threshold)
+    alone_boot, with_boot = cluster_roles(boot, threshold)
+    if len(seed_replicates):
+        reps = np.concatenate([spearman_matrices(r, None, dims) for r in seed_replicates])
+        alone_rep, with_rep = cluster_roles(reps, threshold)
+        share_alone_rep, share_with_rep = alone_rep.mean(axis=0), with_rep.mean(axis=0)
+    else:
+        share_alone_rep = np.full(len(dims), np.nan)
+        share_with_rep = np.full((len(dims), len(dims)), np.nan)
+    z = linkage(squareform(np.clip(1 - observed[0], 0, None), checks=False), method="average")
+    table = pd.DataFrame({"dimension": dims, "merge_distance": merge_distances(z, len(dims)),
+                          "independent_observed": alone_obs[0], "independent_share_bootstrap": alone_boot.mean(axis=0),
+                          "independent_share_seeds": share_alone_rep, "n_boot": n_boot,
+                          "n_seeds": len(seed_replicates)})
+    pairs = pd.DataFrame([{"dimension_a": a, "dimension_b": b, "together_observed": bool(with_obs[0, i, j]),
+                           "share_bootstrap": float(with_boot[:, i, j].mean()),
+                           "share_seeds": float(share_with_rep[i, j])}
+                          for i, a in enumerate(dims) for j, b in enumerate(dims) if i < j])
+    return ClusterStability(table, pairs, float(threshold), n_boot, len(seed_replicates))

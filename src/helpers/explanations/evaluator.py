@@ -132,7 +132,7 @@ class _FineTunedRegressor:
                                     weight_decay=self.cfg.weight_decay)
             gen = torch.Generator().manual_seed(self.cfg.seed)
             self.net.train()
-            for _ in tqdm(range(self.cfg.epochs), desc="fine-tuning", leave=False):
+            for _ in tqdm(range(self.cfg.epochs), desc="fine-tuning", leave=False, disable=None):
                 order = torch.randperm(len(idx), generator=gen)
                 for start in range(0, len(idx), self.cfg.batch_size):
                     b = order[start:start + self.cfg.batch_size]
@@ -171,7 +171,13 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
     items with human mean, SD and the predictions), ``weights`` (stage-2 feature
     importances), ``stage2_cv`` (GroupKFold MAE of stage 2 on the training part),
     ``disagreement`` (human SD vs model error: Pearson, Spearman, median split with
-    Mann–Whitney U and Welch t, share within one SD) and ``split`` (item, set).
+    Mann–Whitney U and Welch t, share within one SD), ``split`` (item, set) and
+    ``stage1`` (every item's stage-1 predictions of the seven scores: out-of-fold on the
+    training part, from the full training fit on the held-out part; the inputs of stage 2,
+    so another judge can be tried on exactly the same features).
+
+    The paper's Overall MAE (Table 5, 0.689) is its stage-2 judge's; compare it with the
+    row ``overall (stage 2)``, not with stage 1's ``overall``.
     """
     cfg = config or EvaluatorConfig()
     items = items.reset_index(drop=True)
@@ -189,7 +195,7 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
     # out-of-fold stage-1 predictions on the training part, for stage 2
     oof = np.zeros((len(train), len(SCORES)))
     folds = grouped_folds(groups[train], cfg.n_folds)
-    for fit_idx, val_idx in tqdm(folds, desc="stage-1 folds", leave=False):
+    for fit_idx, val_idx in tqdm(folds, desc="stage-1 folds", leave=False, disable=None):
         oof[val_idx] = make().fit(train[fit_idx], y[train][fit_idx]).predict(train[val_idx])
     dims = [SCORES.index(d) for d in DIMENSIONS]
     overall = SCORES.index("overall")
@@ -231,9 +237,16 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
     weights = pd.DataFrame({"dimension": list(DIMENSIONS), "weight": judge.feature_importances_})
     split = pd.DataFrame({"item_id": items["item_id"], "metaphor": items["metaphor"],
                           "set": np.where(np.isin(np.arange(len(items)), test), "held-out", "train")})
+    stage1 = pd.concat([
+        pd.DataFrame(oof, columns=[f"predicted_{s}" for s in SCORES]).assign(item_id=items["item_id"].iloc[train].values,
+                                                                             set="train"),
+        pd.DataFrame(pred_test, columns=[f"predicted_{s}" for s in SCORES]).assign(
+            item_id=items["item_id"].iloc[test].values, set="held-out")])
+    stage1 = stage1.merge(items[["item_id", *SCORES]], on="item_id")
+    stage1 = stage1[["item_id", "set", *SCORES, *[f"predicted_{s}" for s in SCORES]]]
     return {"mae": mae, "predictions": predictions.reset_index(drop=True), "weights": weights,
             "stage2_cv": pd.DataFrame({"fold": range(1, len(cv_mae) + 1), "mae": cv_mae}),
-            "disagreement": disagreement_vs_error(predictions), "split": split}
+            "disagreement": disagreement_vs_error(predictions), "split": split, "stage1": stage1}
 
 
 def disagreement_vs_error(predictions: pd.DataFrame) -> pd.DataFrame:

@@ -9,33 +9,83 @@ import plotly.graph_objects as go
 import seaborn as sns
 
 from ..core.plots import colour
-from .analysis import Clusters
+from .analysis import BoundedNull, Clusters, ClusterStability, latent_means, rounded_scale_moments
 
 
-def dendrogram(clusters: Clusters, title: str | None = None) -> go.Figure:
-    """Interactive dendrogram of :func:`helpers.explanations.analysis.cluster_dimensions` (distance 1 − ρ)."""
+def dendrogram(clusters: Clusters, title: str | None = None, threshold: float | None = None) -> go.Figure:
+    """Interactive dendrogram of :func:`helpers.explanations.analysis.cluster_dimensions` (distance 1 − ρ),
+    with the cut as a dashed line."""
     import plotly.figure_factory as ff
     from scipy.spatial.distance import squareform
 
     fig = ff.create_dendrogram(np.clip(1 - clusters.rho.to_numpy(), 0, None), labels=list(clusters.rho.index),
                                distfun=lambda m: squareform(m, checks=False), linkagefun=lambda _: clusters.linkage)
+    if threshold is not None:
+        fig.add_hline(y=threshold, line_dash="dash", line_color="grey", annotation_text=f"cut {threshold:.2f}")
     fig.update_layout(title=title, height=380, yaxis_title="1 − Spearman ρ")
     return fig
 
 
-def dendrogram_static(clusters: Clusters, title: str | None = None):
+def dendrogram_static(clusters: Clusters, title: str | None = None, threshold: float | None = None):
     """Static twin of :func:`dendrogram`."""
     from scipy.cluster.hierarchy import dendrogram as scipy_dendrogram
 
     fig, ax = plt.subplots(figsize=(7, 3.5))
     scipy_dendrogram(clusters.linkage, labels=list(clusters.rho.index), ax=ax)
+    if threshold is not None:
+        ax.axhline(threshold, ls="--", color="grey", lw=1)
+        ax.text(ax.get_xlim()[1], threshold, f" cut {threshold:.2f}", va="bottom", ha="right", color="grey")
     ax.set(title=title or "", ylabel="1 − Spearman ρ")
     fig.tight_layout()
     return fig
 
 
-def mean_sd_scatter(item_stats: pd.DataFrame, dimension: str = "overall", title: str | None = None) -> go.Figure:
-    """Per item: mean score against the raters' SD, with a quadratic fit (paper Figure 1)."""
+def stability_bars(stability: ClusterStability, title: str | None = None) -> go.Figure:
+    """Per dimension: the share of item resamples (and of simulated seeds) in which it is an
+    independent axis at the cut."""
+    table = stability.table
+    fig = go.Figure(go.Bar(x=table["dimension"], y=table["independent_share_bootstrap"], name="item resamples",
+                           marker_color=[colour(d) for d in table["dimension"]],
+                           hovertemplate="%{x}: alone in %{y:.0%} of item resamples<extra></extra>"))
+    if stability.n_seeds:
+        fig.add_trace(go.Bar(x=table["dimension"], y=table["independent_share_seeds"], name="simulated seeds",
+                             marker={"color": [colour(d) for d in table["dimension"]], "pattern_shape": "/"},
+                             opacity=0.7, hovertemplate="%{x}: alone in %{y:.0%} of seeds<extra></extra>"))
+    fig.update_layout(title=title, barmode="group", yaxis={"title": "share: an independent axis", "range": [0, 1.05],
+                                                           "tickformat": ".0%"}, height=380)
+    return fig
+
+
+def stability_bars_static(stability: ClusterStability, title: str | None = None):
+    """Static twin of :func:`stability_bars`."""
+    table = stability.table
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    x = np.arange(len(table))
+    width = 0.4 if stability.n_seeds else 0.7
+    colours = [colour(d) for d in table["dimension"]]
+    ax.bar(x - (width / 2 if stability.n_seeds else 0), table["independent_share_bootstrap"], width, color=colours,
+           edgecolor="black", label="item resamples")
+    if stability.n_seeds:
+        ax.bar(x + width / 2, table["independent_share_seeds"], width, color=colours, hatch="//", alpha=0.7,
+               edgecolor="black", label="simulated seeds")
+    ax.set_xticks(x, table["dimension"], rotation=20, ha="right")
+    ax.set(title=title or "", ylabel="share: an independent axis", ylim=(0, 1.05))
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def _null_curve(null: BoundedNull | None, lo: float, hi: float):
+    if null is None:
+        return None
+    xs = np.linspace(max(lo, 1.01), min(hi, 4.99), 80)
+    return xs, rounded_scale_moments(latent_means(xs, null.latent_sd), null.latent_sd)[1]
+
+
+def mean_sd_scatter(item_stats: pd.DataFrame, dimension: str = "overall", title: str | None = None,
+                    null: BoundedNull | None = None) -> go.Figure:
+    """Per item: mean score against the raters' SD, with a quadratic fit (paper Figure 1) and,
+    given ``null``, the SD that constant latent noise produces on the bounded scale."""
     sub = item_stats[item_stats["dimension"] == dimension]
     fig = go.Figure(go.Scatter(
         x=sub["mean"], y=sub["sd"], mode="markers", name="items", marker={"color": colour(dimension)},
@@ -45,18 +95,53 @@ def mean_sd_scatter(item_stats: pd.DataFrame, dimension: str = "overall", title:
     xs = np.linspace(sub["mean"].min(), sub["mean"].max(), 50)
     fig.add_trace(go.Scatter(x=xs, y=np.polyval(coef, xs), mode="lines", name="quadratic fit", hoverinfo="skip",
                              line={"color": "grey"}))
+    curve = _null_curve(null, sub["mean"].min(), sub["mean"].max())
+    if curve is not None:
+        fig.add_trace(go.Scatter(x=curve[0], y=curve[1], mode="lines", hoverinfo="skip",
+                                 name=f"bounded scale, constant latent SD {null.latent_sd:.2f}",
+                                 line={"color": "black", "dash": "dash"}))
     fig.update_layout(title=title, xaxis_title=f"mean {dimension}", yaxis_title=f"SD of {dimension} across raters",
                       height=420)
     return fig
 
 
-def mean_sd_static(item_stats: pd.DataFrame, dimension: str = "overall", title: str | None = None):
+def mean_sd_static(item_stats: pd.DataFrame, dimension: str = "overall", title: str | None = None,
+                   null: BoundedNull | None = None):
     """Static twin of :func:`mean_sd_scatter`."""
     sub = item_stats[item_stats["dimension"] == dimension]
     fig, ax = plt.subplots(figsize=(6, 4))
     sns.regplot(x=sub["mean"], y=sub["sd"], order=2, ax=ax, scatter_kws={"s": 15, "color": colour(dimension)},
-                line_kws={"color": "grey"})
+                line_kws={"color": "grey", "label": "quadratic fit"})
+    curve = _null_curve(null, sub["mean"].min(), sub["mean"].max())
+    if curve is not None:
+        ax.plot(*curve, ls="--", color="black", label=f"bounded scale, constant latent SD {null.latent_sd:.2f}")
+        ax.legend(fontsize=8)
     ax.set(title=title or "", xlabel=f"mean {dimension}", ylabel=f"SD of {dimension}")
+    fig.tight_layout()
+    return fig
+
+
+def null_histogram(null: BoundedNull, title: str | None = None) -> go.Figure:
+    """The quadratic term of each bounded-scale null replicate, with the observed one."""
+    fig = go.Figure(go.Histogram(x=null.null_quadratics, nbinsx=40, name="null replicates",
+                                 marker_color=colour("training mean"),
+                                 hovertemplate="b2 %{x}<br>%{y} replicates<extra></extra>"))
+    fig.add_vline(x=null.observed, line_color=colour("overall"), line_width=3,
+                  annotation_text=f"observed {null.observed:+.3f}")
+    fig.add_vline(x=0, line_color="grey", line_dash="dot")
+    fig.update_layout(title=title, xaxis_title="quadratic term b2 of SD on mean (negative: a hump)",
+                      yaxis_title="replicates", height=360, showlegend=False)
+    return fig
+
+
+def null_histogram_static(null: BoundedNull, title: str | None = None):
+    """Static twin of :func:`null_histogram`."""
+    fig, ax = plt.subplots(figsize=(6.5, 3.3))
+    ax.hist(null.null_quadratics, bins=40, color=colour("training mean"))
+    ax.axvline(null.observed, color=colour("overall"), lw=3, label=f"observed {null.observed:+.3f}")
+    ax.axvline(0, color="grey", ls=":")
+    ax.set(title=title or "", xlabel="quadratic term b2 of SD on mean (negative: a hump)", ylabel="replicates")
+    ax.legend()
     fig.tight_layout()
     return fig
 

@@ -8,13 +8,20 @@ profile per dimension (``data/authored/metaphor_explanations.csv``) and
 
 Ratings are tidy: one row per (item_id, rater, dimension) with an integer ``score``;
 a rater who skipped an item simply has no row (missing data, never dropped silently).
+
+Three ways in: a long CSV or a Forms export (:func:`read_ratings`), or the rating workbooks
+that ``python -m helpers template explanations`` writes, one per rater
+(:func:`read_workbooks`); :func:`load_ratings` takes any of them (a CSV, a workbook, a
+folder of workbooks or a list of workbooks).
 """
 
 from __future__ import annotations
 
 import os
 import re
-
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -31,6 +38,13 @@ SHORT = {"non_circularity": "NC", "origin": "OR", "mapping": "MP", "emergence": 
          "purpose": "PU", "overall": "OV"}
 BENCHMARK_FILE = "data/authored/metaphor_explanations.csv"
 RATING_COLUMNS = ["item_id", "metaphor", "explanation", "rater", "dimension", "score"]
+
+#: Layout of a rating workbook (:mod:`helpers.explanations.template` writes it, :func:`read_workbooks` reads it).
+RATINGS_SHEET = "Ratings"
+GUIDE_SHEET = "Guide"
+RATER_LABEL_CELL, RATER_CELL = "A1", "B1"
+HEADER_ROW = 3
+TEXT_COLUMNS = ("item_id", "metaphor", "explanation")
 
 
 def _dimension_key(text) -> str | None:
@@ -144,6 +158,167 @@ def _attach_texts(long: pd.DataFrame, benchmark: pd.DataFrame | None, source) ->
         have = long["explanation"].astype(str).str.strip() != ""
         long.loc[~have, "explanation"] = long.loc[~have, "item_id"].map(texts["explanation"]).fillna("")
     long["dimension"] = pd.Categorical(long["dimension"], categories=list(SCORES), ordered=True)
-    long = long[RATING_COLUMNS].reset_index(drop=True)
-    long.attrs["source"] = str(source)
-    return long
+    return long[RATING_COLUMNS].reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- rating workbooks
+
+
+@dataclass(frozen=True)
+class WorkbookRatings:
+    """Ratings read from workbooks, and the workbooks that came back blank (when allowed)."""
+
+    ratings: pd.DataFrame
+    files: tuple[str, ...]
+    blank: tuple[str, ...] = ()
+
+
+def _workbook_score(value, file, row: int, column: str, cell: str):
+    """None for an empty cell, else a whole number 1–5 (3, 3.0 or the text '3')."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    number = value
+    if isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            number = None
+    if isinstance(number, bool) or not isinstance(number, (int, float)) or number != int(number) \
+            or not 1 <= number <= 5:
+        raise InputError("score must be a whole number from 1 to 5 (or empty)", file=file, sheet=RATINGS_SHEET,
+                         row=row, column=column, cell=cell, value=value)
+    return int(number)
+
+
+def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
+    """One rater's workbook: (rater name, tidy ratings without texts). Empty score cells are
+    missing ratings; anything else that is not a whole number from 1 to 5 is an
+    :class:`InputError` naming the workbook, sheet, row, column, cell and value."""
+    from openpyxl import load_workbook
+    from openpyxl.utils import get_column_letter
+
+    path = Path(path)
+    try:
+        wb = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # not a zip, not an xlsx, damaged
+        raise InputError(f"cannot be opened as an Excel workbook ({exc.__class__.__name__})", file=path) from None
+    try:
+        if RATINGS_SHEET not in wb.sheetnames:
+            raise InputError(f"has no sheet {RATINGS_SHEET!r} (it has {wb.sheetnames})", file=path,
+                             expected="a workbook written by python -m helpers template explanations")
+        rows = list(wb[RATINGS_SHEET].iter_rows(values_only=True))
+    finally:
+        wb.close()
+    header_at = next((i for i, r in enumerate(rows[:15]) if r and str(r[0] or "").strip().lower() == "item_id"), None)
+    if header_at is None:
+        raise InputError("no header row starting with 'item_id' in the first 15 rows", file=path, sheet=RATINGS_SHEET,
+                         expected=f"the header in row {HEADER_ROW}")
+    header = [str(h or "").strip() for h in rows[header_at]]
+    columns = {}
+    for k, h in enumerate(header):
+        key = _dimension_key(h)
+        if key is not None and key not in columns:
+            columns[key] = k
+    missing = [LABELS[s] for s in SCORES if s not in columns]
+    if missing:
+        raise InputError(f"the header lacks the column(s) {missing}", file=path, sheet=RATINGS_SHEET,
+                         row=header_at + 1, value=header, expected=f"{', '.join(LABELS.values())}")
+    text_at = {c: (header.index(c) if c in header else None) for c in ("metaphor", "explanation")}
+    label = str(rows[0][0] or "").strip().lower() if rows and rows[0] else ""
+    name = rows[0][1] if label.startswith("rater") and len(rows[0]) > 1 else None
+    rater = str(name).strip() if name is not None and str(name).strip() else path.stem
+    records, seen = [], {}
+    for i, r in enumerate(rows[header_at + 1:], start=header_at + 2):
+        r = tuple(r) + (None,) * (len(header) - len(r))
+        item = str(r[0]).strip() if r[0] is not None else ""
+        scores = {}
+        for key, k in columns.items():
+            scores[key] = _workbook_score(r[k], path, i, LABELS[key], f"{get_column_letter(k + 1)}{i}")
+        if not item:
+            filled = [key for key, v in scores.items() if v is not None]
+            if filled:
+                raise InputError("a row with ratings has no item_id", file=path, sheet=RATINGS_SHEET, row=i,
+                                 column="item_id", cell=f"A{i}", value=r[0])
+            continue
+        if item in seen:
+            raise InputError(f"item {item} appears twice (first in row {seen[item]})", file=path, sheet=RATINGS_SHEET,
+                             row=i, column="item_id", cell=f"A{i}", value=item)
+        seen[item] = i
+        texts = {c: (str(r[k]).strip() if k is not None and r[k] is not None else "") for c, k in text_at.items()}
+        records.append({"item_id": item, "_row": i, **texts, **scores})
+    frame = pd.DataFrame.from_records(records, columns=["item_id", "_row", "metaphor", "explanation", *SCORES])
+    return rater, frame
+
+
+def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame | None = None,
+                   allow_blank: bool = False) -> WorkbookRatings:
+    """Rating workbooks of several raters (one each) as tidy ratings.
+
+    Checked, each error an :class:`InputError` naming workbook, sheet, row/cell and value:
+    scores that are not whole numbers 1–5; a workbook with no rating at all (a blank
+    template handed back) unless ``allow_blank``, when it is skipped and listed in
+    ``blank``; an item that the other workbooks list but this one lacks; two workbooks
+    with the same rater name (cell B1).
+    """
+    read = []
+    names: dict[str, Path] = {}
+    blank = []
+    for f in files:
+        path = Path(f)
+        rater, frame = read_workbook(path)
+        if frame[list(SCORES)].notna().sum().sum() == 0:
+            if allow_blank:
+                blank.append(str(path))
+                continue
+            raise InputError("has no ratings at all: a blank template handed back? (fill it in, remove it, or set "
+                             "allow_blank_sheets to skip blank workbooks)", file=path, sheet=RATINGS_SHEET)
+        if rater in names:
+            raise InputError(f"rater name {rater!r} is also the name in {names[rater].name}; names must differ",
+                             file=path, sheet=RATINGS_SHEET, cell=RATER_CELL, value=rater)
+        names[rater] = path
+        read.append((path, rater, frame))
+    expected = list(dict.fromkeys(i for _, _, frame in read for i in frame["item_id"]))
+    for path, _, frame in read:
+        lacking = [i for i in expected if i not in set(frame["item_id"])]
+        if lacking:
+            raise InputError(f"item {lacking[0]} is missing from this sheet ({len(lacking)} item(s) that other "
+                             "workbooks list are missing)", file=path, sheet=RATINGS_SHEET, column="item_id",
+                             value=lacking[0])
+    parts = []
+    for _, rater, frame in read:
+        long = frame.drop(columns="_row").melt(id_vars=["item_id", "metaphor", "explanation"], var_name="dimension",
+                                               value_name="score").dropna(subset=["score"])
+        parts.append(long.assign(rater=rater))
+    long = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=RATING_COLUMNS)
+    long["score"] = long["score"].astype(int)
+    order = {i: k for k, i in enumerate(expected)}
+    long = long.sort_values(["rater", "item_id"], key=lambda c: c.map(order) if c.name == "item_id" else c,
+                            kind="stable")
+    return WorkbookRatings(_attach_texts(long, benchmark, ", ".join(str(p) for p, _, _ in read)),
+                           tuple(str(p) for p, _, _ in read), tuple(blank))
+
+
+def workbook_files(source) -> list[Path] | None:
+    """The workbooks a ratings source names: a folder (its ``*.xlsx``, sorted), one ``.xlsx``
+    file, or a list of them; None when the source is a CSV file."""
+    if isinstance(source, (list, tuple)):
+        return [paths.resolve_input(f) for f in source]
+    path = paths.resolve_input(source)
+    if path.is_dir():
+        return sorted(p for p in path.glob("*.xlsx") if not p.name.startswith(("~$", ".")))
+    if path.suffix.lower() in (".xlsx", ".xlsm"):
+        return [path]
+    return None
+
+
+def load_ratings(source, benchmark: pd.DataFrame | None = None, allow_blank: bool = False) -> WorkbookRatings:
+    """Ratings from any source: a long CSV or Forms export, one workbook, a folder of
+    workbooks or a list of workbooks (see the module docstring)."""
+    files = workbook_files(source)
+    if files is None:
+        path = paths.resolve_input(source)
+        return WorkbookRatings(read_ratings(path, benchmark), (str(path),))
+    if not files:
+        raise InputError("the folder holds no .xlsx workbook", file=paths.resolve_input(source),
+                         expected="rating workbooks written by python -m helpers template explanations")
+    return read_workbooks(files, benchmark, allow_blank)

@@ -72,10 +72,13 @@ class RatingModel:
 
 
 def simulate_ratings(benchmark: pd.DataFrame, n_raters: int = 16, seed: int = 42,
-                     model: RatingModel | None = None) -> pd.DataFrame:
+                     model: RatingModel | None = None, bounded: bool = True) -> pd.DataFrame:
     """Seeded ratings of every benchmark item by ``n_raters`` raters on the 7 scores.
 
-    Returns the tidy ratings frame (:data:`~helpers.explanations.io.RATING_COLUMNS`).
+    Returns the tidy ratings frame (:data:`~helpers.explanations.io.RATING_COLUMNS`). With
+    ``bounded=False`` the same draws are returned *before* rounding and clipping to 1–5
+    (real-valued latent scores): a teaching device that shows which patterns the bounded
+    scale itself creates (chapter 4, the disagreement hump).
     """
     model = model or RatingModel()
     rng = np.random.default_rng(seed)
@@ -94,7 +97,8 @@ def simulate_ratings(benchmark: pd.DataFrame, n_raters: int = 16, seed: int = 42
     own = latent[None] + leniency[:, None, None] + noise * rng.standard_normal((n_raters, n, len(DIMENSIONS)))
     perceived = own + impression[..., None] * loading
     overall = own @ weights + model.overall_halo * impression + model.overall_noise * rng.standard_normal((n_raters, n))
-    scores = np.clip(np.rint(np.concatenate([perceived, overall[..., None]], axis=2)), 1, 5).astype(int)
+    latent_scores = np.concatenate([perceived, overall[..., None]], axis=2)
+    scores = np.clip(np.rint(latent_scores), 1, 5).astype(int) if bounded else latent_scores
     raters = [f"R{k + 1:02d}" for k in range(n_raters)]
     frame = pd.DataFrame({
         "item_id": np.tile(np.repeat(bench["item_id"].to_numpy(), len(SCORES)), n_raters),
@@ -106,5 +110,34 @@ def simulate_ratings(benchmark: pd.DataFrame, n_raters: int = 16, seed: int = 42
     frame["explanation"] = frame["item_id"].map(bench.set_index("item_id")["explanation"])
     frame["dimension"] = pd.Categorical(frame["dimension"], categories=list(SCORES), ordered=True)
     return frame[RATING_COLUMNS]
+
+
+def generating_values(model: RatingModel | None = None) -> pd.DataFrame:
+    """The simulator's truth per score: what an analysis of simulated ratings can recover.
+
+    One row per dimension with its ``loading`` on the shared general quality and the halo,
+    its rater ``noise`` (SD), its ``overall_weight`` (normalised to sum 1, the weights with
+    which Overall is built) and the latent ``pass_level`` / ``fail_level`` of designed
+    passes and failures; a last row ``overall`` carries the halo loading of Overall
+    (``overall_halo``) as its loading and ``overall_noise`` as its noise. Chapter 4 sets
+    these beside the estimates: a method that finds them has recovered structure that was
+    put there by construction, which tests the method, not the people.
+
+    Examples
+    --------
+    >>> truth = generating_values().set_index("dimension")
+    >>> truth.loc["emergence", ["loading", "noise", "overall_weight"]].tolist()
+    [1.0, 0.3, 0.4]
+    >>> float(round(truth["overall_weight"].sum(), 6)), float(truth.loc["overall", "loading"])
+    (1.0, 0.6)
+    """
+    model = model or RatingModel()
+    total = sum(model.overall_weights[d] for d in DIMENSIONS)
+    rows = [{"dimension": d, "loading": float(model.loading[d]), "noise": float(model.noise[d]),
+             "overall_weight": float(model.overall_weights[d]) / total, "pass_level": model.pass_level,
+             "fail_level": model.fail_level} for d in DIMENSIONS]
+    rows.append({"dimension": "overall", "loading": float(model.overall_halo), "noise": float(model.overall_noise),
+                 "overall_weight": np.nan, "pass_level": np.nan, "fail_level": np.nan})
+    return pd.DataFrame(rows)
 
 

@@ -8,6 +8,7 @@ that every rated candidate is one Algorithm 1 generates) and raise
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import pandas as pd
@@ -19,7 +20,7 @@ from ..core.report import ChapterData, Provenance
 from . import homophones as hp
 from . import qe_data
 
-PERTURBATION_SOURCES = ("paper_table8", "percentile (Algorithm 2)", "self-information, most probable",
+PERTURBATION_SOURCES = ("paper_table8", hp.PERCENTILE_TOP, hp.PERCENTILE_AS_PRINTED, "self-information, most probable",
                         "self-information, most informative")
 
 
@@ -50,6 +51,10 @@ class HomophonesSetup:
     posts: pd.DataFrame
     frequencies: dict
     candidates: dict
+    focus_word: str = "尼玛"
+    n_perm: int = 10000
+    seed: int = 0
+    ratings_files: tuple = ()  # the ratings CSV or the returned workbooks
 
     def load(self) -> HomophoneData:
         files = [paths.released_file(hp.HOMO_REPO, f) for f in (
@@ -57,19 +62,58 @@ class HomophonesSetup:
         table8 = self.ratings is None
         ratings = read_published("homophones", "table8_human_top5").astype({"avg_score": float}) if table8 \
             else self.ratings
+        raters = "" if table8 or "n_raters" not in ratings else (
+            f" from {len(self.ratings_files)} workbook(s), averaged over the raters of each candidate")
         detail = (f"{len(self.posts)} SMP2020-EWECT Weibo posts (labels 0–5) and the released frequency dictionary and "
                   "candidate lists of shenbinqian/homo_gen (CC BY-SA 4.0). Human ratings: "
                   + ("the paper's Table 8 (25 items), entered by hand." if table8 else
-                     f"{len(ratings)} ratings from <code>{self.ratings_file}</code>."))
-        files += [] if table8 else [self.ratings_file]
-        return HomophoneData(Provenance("released", tuple(map(str, files)), detail), self.posts, self.frequencies,
-                             self.candidates, ratings, table8)
+                     f"{len(ratings)} rated candidates{raters} (<code>{self.ratings_file}</code>)."))
+        files += list(self.ratings_files)
+        return HomophoneData(Provenance("released" if table8 else "own", tuple(map(str, files)), detail), self.posts,
+                             self.frequencies, self.candidates, ratings, table8)
+
+
+def ratings_sources(name: str, value) -> tuple[str, list]:
+    """What a ratings parameter names: ``("csv", [file])``, or ``("workbooks", [files])`` for
+    one .xlsx, a folder of them (every ``*.xlsx`` in it) or a list of them."""
+    if isinstance(value, (list, tuple)):
+        if not value:
+            raise InputError("is an empty list", parameter=name, value=list(value), expected="one or more .xlsx files")
+        return "workbooks", [params.existing_file(f"{name}[{k}]", v, suffixes=(".xlsx",)) for k, v in enumerate(value)]
+    if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
+        raise InputError("must be a CSV file, a folder of workbooks or a list of workbooks", parameter=name,
+                         value=value)
+    try:
+        path = paths.resolve_input(value)
+    except FileNotFoundError as exc:
+        raise InputError(f"not found ({exc})", parameter=name, value=str(value)) from None
+    if path.is_dir():
+        books = sorted(p for p in path.glob("*.xlsx") if not p.name.startswith("~$"))
+        if not books:
+            raise InputError("the folder holds no .xlsx workbook", parameter=name, value=str(value),
+                             expected="the returned rating workbooks")
+        return "workbooks", books
+    if path.suffix.lower() == ".xlsx":
+        return "workbooks", [path]
+    return "csv", [params.existing_file(name, value)]
 
 
 def read_homophone_ratings(name: str, path, candidates: dict) -> pd.DataFrame:
-    """A ratings CSV ``word, candidate, avg_score`` checked against the generated candidates:
-    every word must be one of the five slang words and every candidate one Algorithm 1 made."""
-    path = params.csv_with_columns(name, path, ["word", "candidate", "avg_score"])
+    """Human ratings checked against the generated candidates: every word must be one of
+    the five slang words and every candidate one Algorithm 1 made.
+
+    ``path`` is a CSV ``word, candidate, avg_score`` (one average per candidate), or the
+    class's returned workbooks of ``python -m helpers template homophones`` (a folder, one
+    .xlsx or a list of them), averaged over the raters of each candidate
+    (:func:`helpers.slang.homophones.read_rating_workbooks`; adds ``n_raters``). A wrong
+    entry raises :class:`InputError` naming the parameter, workbook, sheet, cell and value."""
+    kind, files = ratings_sources(name, path)
+    if kind == "workbooks":
+        try:
+            return hp.read_rating_workbooks(files, candidates)
+        except InputError as exc:
+            raise exc.located(parameter=name) from None
+    path = params.csv_with_columns(name, files[0], ["word", "candidate", "avg_score"])
     ratings = pd.read_csv(path, dtype={"word": str, "candidate": str})
     for i, r in ratings.iterrows():
         if r["word"] not in candidates:
@@ -96,7 +140,8 @@ def read_homophone_ratings(name: str, path, candidates: dict) -> pd.DataFrame:
 
 def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, hf_kind="causal",
                      context_posts=30, ratings_file=None, perturbation_source="paper_table8", top_k=5,
-                     c_grid=(2.0, 8.0, 32.0), results_dir="results") -> HomophonesSetup:
+                     c_grid=(2.0, 8.0, 32.0), focus_word="尼玛", n_perm=10000, seed=0,
+                     results_dir="results") -> HomophonesSetup:
     """Check chapter 6's parameters. Reading a ratings file needs the candidates, so this
     builds D and Algorithm 1's candidate lists (a second or two) and checks the file against them."""
     threshold = params.integer("threshold", threshold, minimum=0)
@@ -110,6 +155,9 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
     if not isinstance(c_grid, (list, tuple)) or not c_grid:
         raise InputError("must be a list of positive numbers", parameter="c_grid", value=c_grid)
     grid = tuple(params.number(f"c_grid[{k}]", c, minimum=1e-6) for k, c in enumerate(c_grid))
+    params.choice("focus_word", focus_word, tuple(hp.SLANG))
+    n_perm = params.integer("n_perm", n_perm, minimum=99, maximum=1_000_000)
+    seed = params.integer("seed", seed, minimum=0)
     params.text("results_dir", str(results_dir))
     posts = hp.load_smp2020()
     freq = hp.char_frequencies(posts["text"])
@@ -117,9 +165,10 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
     cands = {w: hp.candidates(w, freq, threshold=threshold, heteronym=heteronym, roots=roots, inventory=inventory)
              for w, roots in hp.SLANG_ROOTS.items()}
     ratings = None if ratings_file is None else read_homophone_ratings("ratings_file", ratings_file, cands)
+    files = () if ratings_file is None else tuple(map(str, ratings_sources("ratings_file", ratings_file)[1]))
     return HomophonesSetup(threshold, heteronym, kn_order, model, hf_kind, context_posts, ratings,
                            None if ratings_file is None else str(ratings_file), perturbation_source, top_k, grid,
-                           posts, freq, cands)
+                           posts, freq, cands, focus_word, n_perm, seed, files)
 
 
 def frequency_note(same_as_released: bool):
@@ -180,6 +229,143 @@ def consistency_note(consistency: pd.DataFrame):
         f"Replacing the slang changes the predicted emotion of {changed.min():.0%}–{changed.max():.0%} of these posts "
         f"(G1–G{len(changed)}); agreement with the gold label moves from {consistency.loc[0, 'same_label']:.3f} (G0) "
         f"to {consistency['same_label'].iloc[1:].min():.3f}–{consistency['same_label'].iloc[1:].max():.3f}.")
+
+
+def _verdict(p: float) -> str:
+    if pd.isna(p):
+        return "cannot be tested here"
+    return "unlikely to be chance (p < 0.05)" if p < 0.05 else "not distinguishable from chance at the 5% level"
+
+
+def _test_kind(row) -> str:
+    return (f"exact over {row['n_permutations']:.3g} permutations" if row["exact"]
+            else f"{row['n_permutations']} seeded permutations")
+
+
+def word_levels(scores: pd.DataFrame, column: str = "I_no_context") -> pd.DataFrame:
+    """Mean score per slang word over all its candidates, and its distance from the mean of
+    the other words (``word, candidates, mean, above_others``): how far apart the words sit
+    before any candidate is ranked."""
+    means = scores.groupby("word", sort=False)[column].agg(["size", "mean"])
+    others = [(means["mean"].sum() - m) / (len(means) - 1) if len(means) > 1 else float("nan")
+              for m in means["mean"]]
+    return pd.DataFrame({"word": means.index, "candidates": means["size"].to_numpy(), "mean": means["mean"].to_numpy(),
+                         "above_others": means["mean"].to_numpy() - others})
+
+
+def within_word_note(summary: pd.DataFrame, by_word: pd.DataFrame, scores: pd.DataFrame):
+    """Pooled against within-word ρ, in words, from this run's tables."""
+    from IPython.display import Markdown
+
+    lines = []
+    for _, row in summary.iterrows():
+        words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])]
+        per_word = ", ".join(f"{w} {r:+.2f}" for w, r in zip(words["word"], words["rho"]) if pd.notna(r))
+        lines.append(f"* **{row['method']}** ({row['context']} context): pooled ρ = {row['pooled_rho']:+.2f}; "
+                     f"within the words {per_word or 'not computable'}; mean {row['mean_within_word_rho']:+.2f}, "
+                     f"within-word permutation p = {row['p_within_word']:.3f} ({_test_kind(row)}).")
+    levels = word_levels(scores).sort_values("above_others")
+    top = levels.iloc[-1]
+    lines.append(f"* Before any ranking the words sit at different heights: over all their candidates, {top['word']} "
+                 f"forms carry {top['mean']:.1f} bits on average, {top['above_others']:+.1f} bits against the mean of "
+                 "the other words. A pooled ρ counts such differences between words together with the ranking "
+                 "within each word; the within-word test keeps each word's ratings with its own candidates.")
+    return Markdown("\n".join(lines))
+
+
+def by_word_view(by_word: pd.DataFrame) -> pd.DataFrame:
+    """Per-word ρ as a compact grid: one row per method and context, one column per word,
+    cells "ρ (permutation p)"."""
+    cell = [("NA" if pd.isna(r) else f"{r:+.2f} (p {p:.2f})") for r, p in zip(by_word["rho"], by_word["p_permutation"])]
+    grid = by_word.assign(cell=cell).pivot_table(index=["method", "context"], columns="word", values="cell",
+                                                 aggfunc="first", sort=False)
+    grid.columns.name = None
+    return grid.reset_index()
+
+
+def algorithm2_note(top: pd.DataFrame, ratings: pd.DataFrame, k: int):
+    """The two readings of Algorithm 2's top-k, compared on this run's candidates and ratings."""
+    from IPython.display import Markdown
+
+    literal = top[top["method"] == hp.PERCENTILE_AS_PRINTED]
+    chapter = top[top["method"] == hp.PERCENTILE_TOP]
+    shared = sum(len(set(literal.loc[literal["word"] == w, "candidate"]) & set(chapter.loc[chapter["word"] == w,
+                                                                                          "candidate"]))
+                 for w in chapter["word"].unique())
+    fare = hp.top_ratings(top, ratings).set_index("method")
+
+    def rated(method):
+        r = fare.loc[method]
+        r = r.iloc[0] if isinstance(r, pd.DataFrame) else r
+        return (f"{int(r['rated'])} of its {int(r['listed'])} picks are rated"
+                + (f" (mean rating {r['mean_rating']:.2f})" if r["rated"] else ""))
+
+    return Markdown(
+        f"Algorithm 2 sorts the candidates by F *ascending* and returns P[1:{k}]. Read literally (1-based, "
+        f"inclusive) these are the **{k} least frequent** candidates; read with Python's slicing they would be "
+        f"{k - 1} candidates starting from the second least frequent. Yet the percentile it computes gives the most "
+        f"frequent candidate 100, and the baseline it cites ranks the most frequent forms first, so the chapter "
+        f"takes the {k} **highest percentiles**. The two readings share {shared} of {len(chapter)} picks. "
+        f"As printed, {rated(hp.PERCENTILE_AS_PRINTED)}; in the chapter's reading, {rated(hp.PERCENTILE_TOP)}.")
+
+
+def homophones_findings(candidate_table: pd.DataFrame, summary: pd.DataFrame, by_word: pd.DataFrame,
+                        scores: pd.DataFrame, top: pd.DataFrame, data: HomophoneData, k: int,
+                        classifier_table: pd.DataFrame, consistency: pd.DataFrame, source: str) -> list[str]:
+    """Chapter 6's closing findings, every number from this run."""
+    from .homophones import spearman_interval
+
+    lines = [f"Algorithm 1 rebuilt {candidate_table['candidates'].sum()} candidates (the paper: 172); "
+             f"{int(candidate_table['identical'].sum())} of {len(candidate_table)} candidate lists equal the released "
+             "ones."]
+    ratings_from = "the paper's Table 8" if data.ratings_are_table8 else "the ratings given as `ratings_file`"
+    lines.append(f"Human ratings: {len(data.ratings)} rated candidates of {data.ratings['word'].nunique()} slang "
+                 f"word(s) from {ratings_from}.")
+    for _, row in summary.iterrows():
+        if row["method"] not in ("self-information", hp.PERCENTILE_TOP) or row["context"] == "with":
+            continue
+        words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])
+                        ].dropna(subset=["rho"])
+        lo, hi = spearman_interval(row["pooled_rho"], int(row["n"]))
+        spread = (f"within the words ρ runs from {words['rho'].min():+.2f} "
+                  f"({words.loc[words['rho'].idxmin(), 'word']}) to {words['rho'].max():+.2f} "
+                  f"({words.loc[words['rho'].idxmax(), 'word']}), negative in {int((words['rho'] < 0).sum())} of "
+                  f"{len(words)} words" if len(words) else "no word has enough rated candidates for a ρ")
+        lines.append(
+            f"{row['method']} ({row['context']} context): pooled ρ = {row['pooled_rho']:+.2f} (approximate 95% CI "
+            f"{lo:+.2f} to {hi:+.2f}); {spread}; mean within-word ρ = {row['mean_within_word_rho']:+.2f}, "
+            f"within-word permutation p = {row['p_within_word']:.3f}: the ranking within words is "
+            f"{_verdict(row['p_within_word'])}.")
+    si = summary[(summary["method"] == "self-information") & (summary["context"] == "without")]
+    if len(si) and pd.notna(si["mean_within_word_rho"].iloc[0]):
+        sign = si["mean_within_word_rho"].iloc[0]
+        lines.append("Within words, raters preferred the candidates the language model finds "
+                     + ("**more probable** (lower I), the opposite of the paper's stated preference for informative "
+                        "candidates." if sign < 0 else "**more informative** (higher I), as the paper proposes."))
+    levels = word_levels(scores).sort_values("above_others")
+    gap = abs(summary["pooled_rho"] - summary["mean_within_word_rho"])
+    lines.append(f"Pooled and within-word ρ differ by up to {gap.max():.2f}: the words differ in level before any "
+                 f"ranking ({levels.iloc[-1]['word']} candidates carry {levels.iloc[-1]['above_others']:+.1f} bits "
+                 "against the other words' mean), and a pooled ρ such as the paper's 'Avg' counts those differences "
+                 "too; a pick() function only has to rank one word's candidates, which the per-word values measure.")
+    literal, chapter = (top[top["method"] == m] for m in (hp.PERCENTILE_AS_PRINTED, hp.PERCENTILE_TOP))
+    shared = sum(len(set(literal.loc[literal["word"] == w, "candidate"])
+                     & set(chapter.loc[chapter["word"] == w, "candidate"])) for w in chapter["word"].unique())
+    fare = hp.top_ratings(top, data.ratings).set_index("method")
+    lit, cha = fare.loc[hp.PERCENTILE_AS_PRINTED], fare.loc[hp.PERCENTILE_TOP]
+    mean = lambda r: f"mean rating {r['mean_rating']:.2f}" if r["rated"] else "none rated"  # noqa: E731
+    lines.append(f"Algorithm 2 is ambiguous: as printed (ascending sort, then P[1:{k}]) it picks the least frequent "
+                 f"candidates, while its percentile favours the most frequent. The two top-{k} lists share {shared} "
+                 f"of {len(chapter)} picks; {int(lit['rated'])} of the as-printed picks are rated ({mean(lit)}) "
+                 f"against {int(cha['rated'])} of the other reading's ({mean(cha)}).")
+    scores_ = classifier_table.set_index("metric")["value"]
+    changed = 1 - consistency.loc[consistency["group"] != "G0", "same_as_original"]
+    if len(changed):
+        lines.append(f"The emotion classifier reaches macro-F1 {scores_['macro_f1']:.3f} on the test split; replacing "
+                     f"the slang in the {int(consistency['n'].iloc[0])} slang test posts by the `{source}` homophones "
+                     f"changes the predicted emotion of {changed.min():.0%}–{changed.max():.0%} of them (G1–G"
+                     f"{len(changed)}).")
+    return lines
 
 
 # --------------------------------------------------------------------------- chapter 7

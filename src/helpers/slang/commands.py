@@ -1,7 +1,49 @@
-"""Command-line subcommands of this study (added to ``python -m helpers`` by ``helpers/__main__.py``)."""
+"""Command-line subcommands of this study (added to ``python -m helpers`` by ``helpers/__main__.py``).
+
+``python -m helpers template homophones --words 尼玛,特么 --per-word 8 --raters 12 --out DIR``
+writes one rating workbook per student (:func:`helpers.slang.homophones.write_rating_sheets`):
+for each chosen slang word, ``--per-word`` of Algorithm 1's candidates drawn at random
+(seeded), all shuffled together, with a 1–5 dropdown and an instructions sheet. Chapter 6
+reads the returned workbooks through its ``ratings_file`` parameter (a folder or a list).
+"""
 
 from __future__ import annotations
 
 
+def _template(args) -> int:
+    from ..core.errors import InputError
+    from . import homophones as hp
+
+    words = [w.strip() for w in args.words.split(",") if w.strip()] if args.words else list(hp.SLANG)
+    if not words:
+        raise InputError("names no slang word", parameter="--words", value=args.words,
+                         expected=" or ".join(hp.SLANG))
+    unknown = [w for w in words if w not in hp.SLANG]
+    if unknown:
+        raise InputError("is not one of the slang words", parameter="--words", value=unknown[0],
+                         expected=" or ".join(hp.SLANG))
+    if args.per_word < 1:
+        raise InputError("must be at least 1", parameter="--per-word", value=args.per_word)
+    freq = hp.char_frequencies(hp.load_smp2020()["text"])
+    inventory = hp.syllable_inventory()
+    cands = {w: hp.candidates(w, freq, threshold=args.threshold, roots=hp.SLANG_ROOTS[w], inventory=inventory)
+             for w in words}
+    for written in hp.write_rating_sheets(cands, words, args.per_word, args.raters, args.out, seed=args.seed):
+        print(written)
+    return 0
+
+
 def add_commands(groups: dict) -> None:
-    """None yet."""
+    """``template homophones``."""
+    t = groups["template"].add_parser(
+        "homophones", help="homophone rating workbooks (chapter 6): Algorithm 1 candidates to rate 1-5")
+    t.add_argument("--words", default=None,
+                   help="comma-separated slang words among 尼玛,特么,卧槽,草泥马,劳资 (default: all five)")
+    t.add_argument("--per-word", type=int, required=True,
+                   help="candidates drawn at random per word (the slang word itself is never drawn)")
+    t.add_argument("--raters", required=True, help="a number (names R1, R2, ...) or comma-separated names")
+    t.add_argument("--out", required=True, help="folder for homophones_<rater>.xlsx")
+    t.add_argument("--seed", type=int, default=0, help="seed of the draw and of each sheet's order (default 0)")
+    t.add_argument("--threshold", type=int, default=100,
+                   help="Algorithm 1's frequency threshold; use the chapter's threshold (default 100)")
+    t.set_defaults(handler=_template)

@@ -14,12 +14,14 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
 import os
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -171,18 +173,35 @@ def latinize(word: str, tone: bool = False, heteronym: bool = True) -> list[list
     return [readings(c, tone, heteronym) for c in word]
 
 
-def syllable_inventory(tone: bool = False, heteronym: bool = False) -> dict[str, set[str]]:
+INVENTORY_VERSION = 1  # bump when the de-Latinization table is built differently
+
+
+def syllable_inventory(tone: bool = False, heteronym: bool = False) -> dict[str, frozenset[str]]:
     """De-Latinization table: every character of pypinyin's dictionary under its default
     reading, or under all its readings with ``heteronym`` (polyphonic characters then
-    appear under several syllables)."""
-    from pypinyin.pinyin_dict import pinyin_dict
+    appear under several syllables).
 
-    inventory: dict[str, set[str]] = defaultdict(set)
-    for code in pinyin_dict:
-        char = chr(code)
-        for r in readings(char, tone, heteronym):
-            inventory[r].add(char)
-    return dict(inventory)
+    Building it reads 40 000 characters (about 3 s), so it is kept in memory and in the
+    cache (:mod:`helpers.core.cache`, keyed by the pypinyin version and the settings)."""
+    return dict(_inventory(bool(tone), bool(heteronym)))
+
+
+@functools.lru_cache(maxsize=None)
+def _inventory(tone: bool, heteronym: bool) -> dict[str, frozenset[str]]:
+    import pypinyin
+
+    def build() -> dict[str, frozenset[str]]:
+        from pypinyin.pinyin_dict import pinyin_dict
+
+        inventory: dict[str, set[str]] = defaultdict(set)
+        for code in pinyin_dict:
+            char = chr(code)
+            for r in readings(char, tone, heteronym):
+                inventory[r].add(char)
+        return {r: frozenset(chars) for r, chars in inventory.items()}
+
+    return cache.cached("pinyin-inventory", INVENTORY_VERSION, [pypinyin.__version__, tone, heteronym], build,
+                        describe=f"pypinyin {pypinyin.__version__}, tone={tone}, heteronym={heteronym}")
 
 
 def candidates(word: str, freq: Mapping[str, int], threshold: int = 100, tone: bool = False,
@@ -467,30 +486,216 @@ METHOD_COLUMNS = {  # score column -> (method, context)
     "I_no_context": ("self-information", "without"),
     "I_context": ("self-information", "with"),
 }
+#: Algorithm 2's top-k in the chapter's reading (the most frequent candidates) and as printed.
+PERCENTILE_TOP = "percentile (Algorithm 2)"
+PERCENTILE_AS_PRINTED = "percentile (Algorithm 2 as printed: P[1:k], least frequent)"
+
+
+def _merged(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+    return ratings[["word", "candidate", "avg_score"]].merge(scores, on=["word", "candidate"], how="inner")
+
+
+def _methods(merged: pd.DataFrame, scorer: str):
+    for column, (method, context) in METHOD_COLUMNS.items():
+        if column in merged.columns:
+            yield column, {"method": method, "scorer": scorer if column.startswith("I_") else "character frequency D",
+                           "context": context}
 
 
 def human_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str) -> pd.DataFrame:
     """Spearman ρ of each method's score with human ratings (``word, candidate, avg_score``),
-    over the candidates present in both. Returns ``method, scorer, context, rho, p, n``."""
+    pooled over the candidates of all words present in both, as the paper's Tables 2–3 do.
+    Returns ``method, scorer, context, rho, p, n``.
+
+    The pooled ρ mixes two things: how each word's candidates are ranked, and how the
+    words differ from one another (草泥马's three-character forms carry more bits than the
+    two-character ones). :func:`spearman_by_word` and :func:`within_word_correlations`
+    separate them."""
     from scipy.stats import spearmanr
 
-    merged = ratings.merge(scores, on=["word", "candidate"], how="inner")
+    merged = _merged(scores, ratings)
     rows = []
-    for column, (method, context) in METHOD_COLUMNS.items():
-        if column not in merged.columns:
-            continue
+    for column, labels in _methods(merged, scorer):
         res = spearmanr(merged[column], merged["avg_score"])
-        rows.append({"method": method, "scorer": scorer if column.startswith("I_") else "character frequency D",
-                     "context": context, "rho": float(res.statistic), "p": float(res.pvalue), "n": len(merged)})
+        rows.append({**labels, "rho": float(res.statistic), "p": float(res.pvalue), "n": len(merged)})
+    return pd.DataFrame(rows, columns=["method", "scorer", "context", "rho", "p", "n"])
+
+
+# --------------------------------------------------------------------------- within-word tests
+
+
+@dataclass(frozen=True)
+class WithinGroupTest:
+    """A permutation test of the mean within-group Spearman ρ (:func:`within_group_permutation_test`)."""
+
+    statistic: float  # mean over the groups of the within-group Spearman ρ
+    p_value: float  # two-sided: share of permutations with |mean ρ| >= the observed one
+    n_groups: int  # groups that entered the mean (at least 3 items, neither variable constant)
+    n_items: int  # items in those groups
+    exact: bool  # every permutation enumerated (True) or a seeded Monte Carlo sample (False)
+    n_permutations: int  # permutations enumerated (the product of n_g!) or drawn
+
+
+MAX_EXACT_GROUP = 8  # 8! = 40 320 permutations per group are enumerated; larger groups are sampled
+_MAX_SUPPORT = 2_000_000  # distinct values of the exact null distribution before falling back to sampling
+
+
+def _centred_ranks(values) -> np.ndarray:
+    ranks = pd.Series(np.asarray(values, dtype=float)).rank().to_numpy()  # average ranks for ties
+    return ranks - ranks.mean()
+
+
+def _usable(x: np.ndarray, y: np.ndarray) -> bool:
+    return len(x) >= 3 and np.ptp(x) > 0 and np.ptp(y) > 0
+
+
+def within_group_permutation_test(x, y, groups, n_perm: int = 10000, seed=0) -> WithinGroupTest:
+    """Is the mean within-group Spearman ρ of ``x`` and ``y`` larger in size than chance?
+
+    The ratings ``y`` are permuted *within* each group (each slang word), so the words'
+    different levels of ``x`` and ``y`` stay where they are and only the ranking of a
+    word's own candidates is tested. The statistic is the unweighted mean over groups of
+    Spearman's ρ (Pearson's r of average ranks, as :func:`scipy.stats.spearmanr`); groups
+    with fewer than 3 items or a constant variable are left out (ρ is undefined there).
+
+    Exact when every group has at most :data:`MAX_EXACT_GROUP` items: each group's n_g!
+    permutations are enumerated and the groups' null distributions convolved (five words
+    of five candidates: 120^5 ≈ 2.5·10^10 permutations, counted exactly). Otherwise
+    ``n_perm`` seeded permutations per group, and p = (hits + 1) / (n_perm + 1).
+
+    Examples
+    --------
+    Two groups of three whose ranks agree perfectly: each group's ρ is 1 for 1 of its 6
+    orders, so |mean ρ| = 1 only when both groups are (1, 1) or (−1, −1): p = 2/36.
+
+    >>> t = within_group_permutation_test([1, 2, 3, 1, 2, 3], [1, 2, 3, 5, 6, 7], list("aaabbb"))
+    >>> t.statistic, round(t.p_value, 4), t.exact, t.n_permutations
+    (1.0, 0.0556, True, 36)
+    """
+    frame = pd.DataFrame({"x": np.asarray(x, dtype=float), "y": np.asarray(y, dtype=float),
+                          "g": pd.Series(list(groups), dtype=object)})
+    parts = []
+    for _, g in frame.groupby("g", sort=False):
+        gx, gy = g["x"].to_numpy(), g["y"].to_numpy()
+        if _usable(gx, gy):
+            xc, yc = _centred_ranks(gx), _centred_ranks(gy)
+            parts.append((xc, yc, float(np.sqrt((xc ** 2).sum() * (yc ** 2).sum()))))
+    if not parts:
+        return WithinGroupTest(float("nan"), float("nan"), 0, 0, False, 0)
+    observed = sum(float(xc @ yc) / d for xc, yc, d in parts)  # the sum of the ρ; the mean is sum / G
+    n_items = sum(len(xc) for xc, _, _ in parts)
+    if all(len(xc) <= MAX_EXACT_GROUP for xc, _, _ in parts):
+        values, probs = np.array([0.0]), np.array([1.0])
+        for xc, yc, d in parts:
+            perms = np.array(list(itertools.permutations(range(len(xc)))))
+            rho, counts = np.unique(np.round(yc[perms] @ xc / d, 10), return_counts=True)
+            values = (values[:, None] + rho[None, :]).ravel()
+            probs = (probs[:, None] * (counts / counts.sum())[None, :]).ravel()
+            values, inverse = np.unique(np.round(values, 9), return_inverse=True)
+            probs = np.bincount(inverse.ravel(), weights=probs)
+            if len(values) > _MAX_SUPPORT:
+                break
+        else:
+            p = float(probs[np.abs(values) >= abs(observed) - 1e-9].sum())
+            total = int(np.prod([math.factorial(len(xc)) for xc, _, _ in parts], dtype=object))
+            return WithinGroupTest(observed / len(parts), min(p, 1.0), len(parts), n_items, True, total)
+    rng = np.random.default_rng(seed)
+    sums = np.zeros(n_perm)
+    for xc, yc, d in parts:
+        perms = np.argsort(rng.random((n_perm, len(xc))), axis=1)
+        sums += yc[perms] @ xc / d
+    hits = int((np.abs(sums) >= abs(observed) - 1e-9).sum())
+    return WithinGroupTest(observed / len(parts), (hits + 1) / (n_perm + 1), len(parts), n_items, False, n_perm)
+
+
+def spearman_interval(rho: float, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Approximate confidence interval of a Spearman ρ from n pairs: Fisher's z with the
+    variance 1.06 / (n − 3) of Fieller, Hartley and Pearson (1957). NaN for n ≤ 3.
+
+    Examples
+    --------
+    >>> [round(v, 3) for v in spearman_interval(0.5, 28)]  # tanh(atanh(.5) ± 1.96 · √(1.06/25))
+    [0.145, 0.741]
+    """
+    from scipy.stats import norm
+
+    if n <= 3 or not np.isfinite(rho):
+        return float("nan"), float("nan")
+    z, half = np.arctanh(np.clip(rho, -0.999999, 0.999999)), norm.ppf(0.5 + level / 2) * np.sqrt(1.06 / (n - 3))
+    return float(np.tanh(z - half)), float(np.tanh(z + half))
+
+
+def spearman_by_word(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n_perm: int = 10000,
+                     seed: int = 0) -> pd.DataFrame:
+    """Spearman ρ of each method's score with the ratings *within* each slang word.
+
+    Returns ``method, scorer, context, word, rho, p, p_permutation, n``: ``p`` is scipy's
+    (a t approximation, poor for five candidates), ``p_permutation`` the two-sided
+    permutation p of that word alone (exact up to :data:`MAX_EXACT_GROUP` candidates).
+    ρ is NaN for a word with fewer than 3 rated candidates or constant ratings."""
+    from scipy.stats import spearmanr
+
+    merged = _merged(scores, ratings)
+    rows = []
+    for column, labels in _methods(merged, scorer):
+        for word, g in merged.groupby("word", sort=False):
+            x, y = g[column].to_numpy(dtype=float), g["avg_score"].to_numpy(dtype=float)
+            if _usable(x, y):
+                res = spearmanr(x, y)
+                rho, p = float(res.statistic), float(res.pvalue)
+                p_perm = within_group_permutation_test(x, y, [word] * len(g), n_perm, seed).p_value
+            else:
+                rho = p = p_perm = float("nan")
+            rows.append({**labels, "word": word, "rho": rho, "p": p, "p_permutation": p_perm, "n": len(g)})
+    return pd.DataFrame(rows, columns=["method", "scorer", "context", "word", "rho", "p", "p_permutation", "n"])
+
+
+def within_word_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n_perm: int = 10000,
+                             seed: int = 0) -> pd.DataFrame:
+    """Per method: the pooled ρ (the paper's way) beside the mean within-word ρ and its
+    within-word permutation test (:func:`within_group_permutation_test`).
+
+    Returns ``method, scorer, context, pooled_rho, pooled_p, mean_within_word_rho,
+    p_within_word, n`` (candidates in the pooled ρ), ``n_words, n_within_word`` (words and
+    candidates in the within-word mean: words with at least 3 rated candidates and varying
+    ratings), ``exact, n_permutations``."""
+    pooled = human_correlations(scores, ratings, scorer)
+    merged = _merged(scores, ratings)
+    rows = []
+    for (column, labels), (_, pool) in zip(_methods(merged, scorer), pooled.iterrows()):
+        test = within_group_permutation_test(merged[column], merged["avg_score"], merged["word"], n_perm, seed)
+        rows.append({**labels, "pooled_rho": pool["rho"], "pooled_p": pool["p"],
+                     "mean_within_word_rho": test.statistic, "p_within_word": test.p_value,
+                     "n": int(pool["n"]), "n_words": test.n_groups, "n_within_word": test.n_items, "exact": test.exact,
+                     "n_permutations": test.n_permutations})
     return pd.DataFrame(rows)
 
 
+# --------------------------------------------------------------------------- picking the top k
+
+
 def top_homophones(scores: pd.DataFrame, k: int = 5, exclude_original: bool = True) -> pd.DataFrame:
-    """The top-k candidates per word and method: the highest percentile (Algorithm 2), and
-    for self-information (without and with context) both directions: "most informative"
+    """The top-k candidates per word and method (Algorithm 2 and Eq. 1's ``pick()``).
+
+    Algorithm 2 is ambiguous: it sorts the candidates by F *ascending* and then returns
+    ``P[1:k]``, which read literally are the k **least** frequent candidates, while its
+    percentile score makes the most frequent candidate score 100. Both readings are
+    listed: ``percentile (Algorithm 2)`` (the highest percentiles, the chapter's reading)
+    and :data:`PERCENTILE_AS_PRINTED` (the first k after the ascending sort). For
+    self-information (without and with context) both directions: "most informative"
     (highest I, the paper's stated preference, §4.1) and "most probable" (lowest I). The
-    original slang word is left out when ``exclude_original``."""
-    rankings = [("percentile", "percentile (Algorithm 2)", "n/a", False)]
+    original slang word is left out when ``exclude_original``. Ties keep the candidates'
+    order in ``scores``.
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"word": "w", "candidate": ["a", "b", "c", "w"], "F": [5, 1, 3, 9],
+    ...                   "percentile": [100.0, 33.3, 66.7, 0.0]})
+    >>> top = top_homophones(s, k=2)
+    >>> top.groupby("method", sort=False)["candidate"].apply(list).to_dict()
+    {'percentile (Algorithm 2)': ['a', 'c'], 'percentile (Algorithm 2 as printed: P[1:k], least frequent)': ['b', 'c']}
+    """
+    rankings = [("percentile", PERCENTILE_TOP, "n/a", False), ("percentile", PERCENTILE_AS_PRINTED, "n/a", True)]
     for column, context in (("I_no_context", "without"), ("I_context", "with")):
         rankings += [(column, "self-information, most informative", context, False),
                      (column, "self-information, most probable", context, True)]
@@ -517,10 +722,258 @@ def top_view(top: pd.DataFrame, table8: pd.DataFrame) -> pd.DataFrame:
     return view
 
 
+def top_ratings(top: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+    """How each top-k list fares with the raters: per method and context, how many of its
+    candidates were rated and their mean rating (``method, context, listed, rated,
+    mean_rating``)."""
+    merged = top.merge(ratings[["word", "candidate", "avg_score"]], on=["word", "candidate"], how="left")
+    return (merged.groupby(["method", "context"], sort=False)
+            .agg(listed=("candidate", "size"), rated=("avg_score", "count"), mean_rating=("avg_score", "mean"))
+            .reset_index())
+
+
 def homophone_lists(source: str, top: pd.DataFrame, table8: pd.DataFrame, k: int) -> dict[str, list[str]]:
     """The k homophones per slang word used to perturb posts: the paper's Table 8 or one of
-    this run's rankings (without context)."""
+    this run's rankings (self-information without context; the percentile has no context)."""
     if source == "paper_table8":
         return {w: table8[table8["word"] == w]["candidate"].tolist()[:k] for w in SLANG}
-    chosen = top[(top["method"] == source) & (top["context"] == "without")]
+    chosen = top[(top["method"] == source) & top["context"].isin(["without", "n/a"])]
     return {w: chosen[chosen["word"] == w]["candidate"].tolist() for w in SLANG}
+
+
+# --------------------------------------------------------------------------- rating sheets (teaching kit)
+
+RATING_SHEET = "Ratings"
+RATING_HEADER = ("item", "slang_word", "candidate", "rating", "comment")
+RATING_LEVELS = (1, 2, 3, 4, 5)
+RATING_GUIDE = [
+    (5, "A full stand-in: a Weibo reader would take it for the slang word at once, and it feels as natural."),
+    (4, "Clearly the slang word; it reads a little forced or unusual, but nobody would stumble."),
+    (3, "Recognisable after a moment's thought; some readers would need time to accept it."),
+    (2, "Only recognisable if you already know what it is meant to replace; it looks odd."),
+    (1, "Not a stand-in: the link to the slang word is lost, or it reads as something else entirely."),
+]
+RATING_STEPS = [
+    "Each row pairs a slang word (column B) with a written form that sounds like it (column C).",
+    "Imagine the candidate in a Weibo post in place of the slang word. Would readers still get it, and would it "
+    "feel like something people actually write?",
+    "Give one rating from 1 to 5 in column D (the cell offers a dropdown). Judge the sound-alike only: whether the "
+    "slang word itself is rude or polite does not matter.",
+    "Rate every row on its own; the rows are in random order and no row is a model answer.",
+    "Leave a cell empty if you cannot judge it (say why in the comment column) rather than guessing.",
+    "Do not look the candidates up and do not discuss them with other raters before you hand the sheet in.",
+]
+
+
+def rater_names(raters: str | int) -> list[str]:
+    """``3`` -> R1, R2, R3; ``"ana,ben"`` -> ana, ben.
+
+    Examples
+    --------
+    >>> rater_names(3), rater_names("ana, ben")
+    (['R1', 'R2', 'R3'], ['ana', 'ben'])
+    """
+    if isinstance(raters, int) or str(raters).strip().isdigit():
+        n = int(raters)
+        if not 1 <= n <= 200:
+            raise InputError("give between 1 and 200 raters, or their names separated by commas",
+                             parameter="--raters", value=raters)
+        return [f"R{k}" for k in range(1, n + 1)]
+    names = [r.strip() for r in str(raters).split(",") if r.strip()]
+    if not names or len(set(names)) != len(names):
+        raise InputError("rater names must be given and differ", parameter="--raters", value=raters)
+    bad = [n for n in names if any(c in n for c in '\\/:*?"<>|')]
+    if bad:
+        raise InputError("a rater name cannot be used in a file name", parameter="--raters", value=bad[0])
+    return names
+
+
+def rating_items(cands_by_word: Mapping[str, Sequence[str]], words: Sequence[str], per_word: int,
+                 seed: int = 0) -> pd.DataFrame:
+    """The candidates a class rates: for each of ``words``, ``per_word`` of Algorithm 1's
+    candidates drawn uniformly without replacement (seeded; the slang word itself is never
+    drawn, and no ranking method is consulted, so a human-rated or top-ranked candidate is
+    in the sample only by chance). Returns ``word, candidate`` in drawing order.
+
+    Examples
+    --------
+    >>> items = rating_items({"尼玛": ["尼玛", "你妈", "泥马", "你吗"]}, ["尼玛"], 2, seed=1)
+    >>> len(items), "尼玛" in set(items["candidate"])
+    (2, False)
+    """
+    unknown = [w for w in words if w not in cands_by_word]
+    if unknown:
+        raise InputError("is not one of the slang words", parameter="--words", value=unknown[0],
+                         expected=" or ".join(cands_by_word))
+    if len(set(words)) != len(words):
+        raise InputError("a slang word is listed twice", parameter="--words", value=list(words))
+    rng = np.random.default_rng(seed)
+    rows = []
+    for word in words:
+        pool = [c for c in cands_by_word[word] if c != word]
+        if per_word > len(pool):
+            raise InputError(f"{word} has only {len(pool)} candidates besides itself", parameter="--per-word",
+                             value=per_word, expected=f"at most {len(pool)} for {word}")
+        rows += [{"word": word, "candidate": pool[i]} for i in rng.choice(len(pool), size=per_word, replace=False)]
+    return pd.DataFrame(rows, columns=["word", "candidate"])
+
+
+def write_rating_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike, seed: int = 0) -> Path:
+    """One rater's workbook: sheet ``Ratings`` with the items (ids H001… in the order of
+    ``items``, the same in every workbook) in this rater's own shuffled order (``seed``), a
+    1–5 dropdown in the rating column, and sheet ``Instructions``."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font, PatternFill
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    order = np.random.default_rng(seed).permutation(len(items))
+    wb = Workbook()
+    ws = wb.active
+    ws.title = RATING_SHEET
+    ws.append(list(RATING_HEADER))
+    for cell in ws[1]:
+        cell.font, cell.fill = Font(bold=True), PatternFill("solid", fgColor="DDE7F3")
+    levels = ",".join(map(str, RATING_LEVELS))
+    dv = DataValidation(type="list", formula1=f'"{levels}"', allow_blank=True, showErrorMessage=True,
+                        errorTitle="Rating", error="Choose a whole number from 1 to 5, or leave the cell empty.")
+    ws.add_data_validation(dv)
+    for i in order:  # item ids follow the drawing order, so H001 is the same candidate in every workbook
+        ws.append([f"H{i + 1:03d}", items.iloc[i]["word"], items.iloc[i]["candidate"], None, None])
+    if len(items):
+        dv.add(f"D2:D{len(items) + 1}")
+    for col, width in zip("ABCDE", (8, 12, 14, 10, 40)):
+        ws.column_dimensions[col].width = width
+    ws.freeze_panes = "A2"
+    guide = wb.create_sheet("Instructions")
+    guide.column_dimensions["A"].width = 8
+    guide.column_dimensions["B"].width = 100
+    guide.append([f"Homophone rating sheet for {rater}"])
+    guide["A1"].font = Font(bold=True, size=13)
+    guide.append([])
+    guide.append(["Task", "How natural and recognisable is each sound-alike as a stand-in for the slang word?"])
+    guide.append([])
+    guide.append(["Step", "What to do"])
+    for k, text in enumerate(RATING_STEPS, start=1):
+        guide.append([k, text])
+    guide.append([])
+    guide.append(["Rating", "Meaning"])
+    for level, text in RATING_GUIDE:
+        guide.append([level, text])
+    for row in guide.iter_rows():
+        for cell in row:
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
+            if cell.value in ("Task", "Step", "What to do", "Rating", "Meaning"):
+                cell.font = Font(bold=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    wb.save(path)
+    return path
+
+
+def write_rating_sheets(cands_by_word: Mapping[str, Sequence[str]], words: Sequence[str], per_word: int,
+                        raters: str | int, out_dir: str | os.PathLike, seed: int = 0) -> list[Path]:
+    """``homophones_<rater>.xlsx`` for every rater in ``out_dir``: the same sample of
+    candidates (:func:`rating_items`), each rater's rows in a different order."""
+    items = rating_items(cands_by_word, words, per_word, seed)
+    out = Path(out_dir)
+    return [write_rating_workbook(items, name, out / f"homophones_{name}.xlsx", seed=seed * 1000 + k + 1)
+            for k, name in enumerate(rater_names(raters))]
+
+
+def _rating_value(value, file, row: int):
+    """A rating cell: None (empty) or an int 1–5 (also "4" or 4.0)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    number = value
+    if isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            number = None
+    if isinstance(number, bool) or not isinstance(number, (int, float)) or not float(number).is_integer() \
+            or int(number) not in RATING_LEVELS:
+        raise InputError("a rating must be a whole number from 1 to 5 (or empty)", file=file, sheet=RATING_SHEET,
+                         row=row, column="rating", cell=f"D{row}", value=value)
+    return int(number)
+
+
+def read_rating_workbook(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+    """One returned workbook of :func:`write_rating_sheets` as ``rater, word, candidate,
+    rating`` (rated rows only; the rater is the file name without ``homophones_``).
+
+    Raises :class:`InputError` naming the workbook, sheet, row, cell and value of a wrong
+    header, an unknown slang word, a candidate Algorithm 1 does not make, a rating outside
+    1–5, a repeated row, or a sheet with no rating at all."""
+    from openpyxl import load_workbook
+
+    path = Path(path)
+    try:
+        wb = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # not a workbook, or a damaged one
+        raise InputError(f"cannot be read as an .xlsx workbook ({type(exc).__name__})", file=path) from None
+    if RATING_SHEET not in wb.sheetnames:
+        raise InputError(f"has no sheet {RATING_SHEET!r}", file=path, value=wb.sheetnames,
+                         expected="a workbook made by `python -m helpers template homophones`")
+    rows = list(wb[RATING_SHEET].iter_rows(values_only=True))
+    wb.close()
+    header = tuple(rows[0][:len(RATING_HEADER)]) if rows else ()
+    for k, name in enumerate(RATING_HEADER):
+        got = header[k] if k < len(header) else None
+        if got != name:
+            raise InputError("the header row was changed", file=path, sheet=RATING_SHEET, row=1,
+                             cell=f"{'ABCDE'[k]}1", value=got, expected=", ".join(RATING_HEADER))
+    rater = path.stem.removeprefix("homophones_")
+    out, seen = [], {}
+    for r, values in enumerate(rows[1:], start=2):
+        values = tuple(values) + (None,) * (len(RATING_HEADER) - len(values))
+        _, word, cand, rating = values[:4]
+        if word is None and cand is None and rating is None:
+            continue
+        word, cand = str(word or "").strip(), str(cand or "").strip()
+        if word not in cands_by_word:
+            raise InputError("is not one of the slang words", file=path, sheet=RATING_SHEET, row=r,
+                             column="slang_word", cell=f"B{r}", value=word, expected=" or ".join(cands_by_word))
+        if cand not in set(cands_by_word[word]):
+            raise InputError(f"is not a candidate Algorithm 1 generates for {word}", file=path, sheet=RATING_SHEET,
+                             row=r, column="candidate", cell=f"C{r}", value=cand)
+        if (word, cand) in seen:
+            raise InputError(f"the same candidate is listed twice (first in row {seen[(word, cand)]})", file=path,
+                             sheet=RATING_SHEET, row=r, column="candidate", cell=f"C{r}", value=cand)
+        seen[(word, cand)] = r
+        score = _rating_value(rating, path, r)
+        if score is not None:
+            out.append({"rater": rater, "word": word, "candidate": cand, "rating": score})
+    if not out:
+        raise InputError("no rating was entered", file=path, sheet=RATING_SHEET, column="rating",
+                         expected="ratings 1-5 in column D")
+    return pd.DataFrame(out)
+
+
+def read_rating_workbooks(paths_: Sequence[str | os.PathLike],
+                          cands_by_word: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+    """All returned workbooks, averaged per candidate: ``word, candidate, avg_score,
+    n_raters`` (a candidate counts for the raters who rated it). Two workbooks with the
+    same name (the same rater) are refused."""
+    stems = [Path(p).stem for p in paths_]
+    dup = sorted({s for s in stems if stems.count(s) > 1})
+    if dup:
+        raise InputError(f"two workbooks are both named {dup[0]!r}; each rater needs their own file",
+                         value=[str(p) for p in paths_ if Path(p).stem == dup[0]])
+    if not paths_:
+        raise InputError("no workbook given", expected="one or more .xlsx files")
+    long = pd.concat([read_rating_workbook(p, cands_by_word) for p in paths_], ignore_index=True)
+    return average_ratings(long)
+
+
+def average_ratings(long: pd.DataFrame) -> pd.DataFrame:
+    """``rater, word, candidate, rating`` -> ``word, candidate, avg_score, n_raters``.
+
+    Examples
+    --------
+    >>> long = pd.DataFrame({"rater": ["a", "b", "a"], "word": "尼玛", "candidate": ["你妈", "你妈", "泥马"],
+    ...                      "rating": [5, 4, 2]})
+    >>> average_ratings(long).values.tolist()
+    [['尼玛', '你妈', 4.5, 2], ['尼玛', '泥马', 2.0, 1]]
+    """
+    return (long.groupby(["word", "candidate"], sort=False)
+            .agg(avg_score=("rating", "mean"), n_raters=("rating", "size")).reset_index())

@@ -1,0 +1,204 @@
+"""Feedback for each student of a class that rated metaphor explanations (the teaching kit).
+
+``python -m helpers feedback explanations --ratings PATH --out DIR`` reads a class's ratings
+(a folder of the workbooks of ``python -m helpers template explanations``, a list of them,
+or a long CSV) and writes one Markdown page per student. :func:`class_feedback` computes
+what the pages say, as tidy tables:
+
+* **leniency**: the student's mean deviation from the class mean of the same item and
+  score (above 0: more generous than the class), with a 95% bootstrap interval over items
+  (:func:`helpers.core.stats.resample`; all ratings of a drawn item come along);
+* **consistency**: the SD of those deviations (small: a steady offset, large: sometimes
+  far above, sometimes far below the class);
+* **agreement** with each classmate: Spearman ρ of the two students' scores on one score
+  (Overall by default) over the items both rated;
+* the items (and scores) where the student deviated most, with the class's distribution.
+
+The class means include the student's own rating, as in chapter 4's rater profile
+(:func:`helpers.explanations.analysis.rater_profile`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats as st
+
+from ..core.stats import percentile_interval, resample
+from .io import LABELS, SCORES
+
+LEVELS = (1, 2, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """A class's feedback tables (:func:`class_feedback`)."""
+
+    students: pd.DataFrame  # rater, n_items, n_ratings, leniency, leniency_ci_low, leniency_ci_high, consistency, ...
+    by_score: pd.DataFrame  # rater, dimension, n_ratings, leniency
+    pairs: pd.DataFrame  # rater, classmate, n_items, spearman_rho (both orders)
+    deviations: pd.DataFrame  # rater, rank, item_id, metaphor, explanation, dimension, score, class_mean, ...
+    agreement_on: str
+
+
+def class_feedback(ratings: pd.DataFrame, agreement_on: str = "overall", n_boot: int = 1000, seed: int = 0,
+                   top: int = 5) -> Feedback:
+    """Each student's leniency (with a bootstrap interval over items), consistency,
+    agreement with each classmate and largest deviations (see the module docstring).
+
+    Examples
+    --------
+    Two students, two items, Overall only: class means 4 and 2, so A deviates +1 on both
+    items (leniency +1, consistency 0) and B −1; their scores rank the items alike (ρ = 1).
+
+    >>> r = pd.DataFrame({"item_id": ["i1", "i1", "i2", "i2"], "rater": ["A", "B", "A", "B"],
+    ...                   "dimension": "overall", "score": [5, 3, 3, 1], "metaphor": "", "explanation": ""})
+    >>> fb = class_feedback(r, n_boot=50)
+    >>> fb.students[["rater", "leniency", "consistency"]].values.tolist()
+    [['A', 1.0, 0.0], ['B', -1.0, 0.0]]
+    >>> float(fb.pairs.iloc[0]["spearman_rho"])
+    1.0
+    """
+    data = ratings.copy()
+    data["dimension"] = data["dimension"].astype(str)
+    cell = data.groupby(["item_id", "dimension"], sort=False)["score"]
+    data["class_mean"] = cell.transform("mean")
+    data["class_sd"] = cell.transform("std")
+    data["class_n"] = cell.transform("size")
+    data["deviation"] = data["score"] - data["class_mean"]
+    counts = (data.groupby(["item_id", "dimension", "score"], sort=False).size().unstack("score")
+              .reindex(columns=list(LEVELS)).fillna(0).astype(int))
+    counts.columns = [f"count_{v}" for v in LEVELS]
+
+    students = []
+    rng = np.random.default_rng(seed)
+    for rater, own in data.groupby("rater", sort=False):
+        per_item = own.groupby("item_id", sort=False)["deviation"].agg(["sum", "size"])
+        boot = resample(len(per_item), n_boot, rng)
+        low, high = percentile_interval(boot @ per_item["sum"].to_numpy() / (boot @ per_item["size"].to_numpy()))
+        students.append({"rater": rater, "n_items": len(per_item), "n_ratings": len(own),
+                         "mean_score": own["score"].mean(), "leniency": own["deviation"].mean(),
+                         "leniency_ci_low": low, "leniency_ci_high": high,
+                         "consistency": own["deviation"].std(ddof=1) if len(own) > 1 else np.nan})
+    students = pd.DataFrame(students)
+
+    by_score = (data.groupby(["rater", "dimension"], sort=False)["deviation"].agg(n_ratings="size", leniency="mean")
+                .reset_index())
+    by_score["order"] = by_score["dimension"].map({s: k for k, s in enumerate(SCORES)})
+    by_score = by_score.sort_values(["rater", "order"], key=lambda c: c.map(
+        {r: k for k, r in enumerate(students["rater"])}) if c.name == "rater" else c).drop(columns="order")
+
+    wide = data[data["dimension"] == agreement_on].pivot_table(index="item_id", columns="rater", values="score",
+                                                               aggfunc="first")
+    pairs = []
+    for a in students["rater"]:
+        for b in students["rater"]:
+            if a == b:
+                continue
+            both = wide[[a, b]].dropna() if a in wide and b in wide else pd.DataFrame(columns=[a, b])
+            rho = np.nan
+            if len(both) >= 2 and both[a].nunique() > 1 and both[b].nunique() > 1:
+                rho = round(float(st.spearmanr(both[a], both[b]).statistic), 12)
+            pairs.append({"rater": a, "classmate": b, "n_items": len(both), "spearman_rho": rho})
+    pairs = pd.DataFrame(pairs, columns=["rater", "classmate", "n_items", "spearman_rho"])
+    agreement = pairs.groupby("rater")["spearman_rho"].mean()
+    students["mean_agreement"] = students["rater"].map(agreement)
+
+    data["abs_deviation"] = data["deviation"].abs()
+    top_rows = (data.sort_values(["rater", "abs_deviation"], ascending=[True, False], kind="stable")
+                .groupby("rater", sort=False).head(top))
+    top_rows = top_rows.join(counts, on=["item_id", "dimension"])
+    top_rows["rank"] = top_rows.groupby("rater").cumcount() + 1
+    deviations = top_rows[["rater", "rank", "item_id", "metaphor", "explanation", "dimension", "score", "class_mean",
+                           "class_sd", "class_n", "deviation", *counts.columns]].reset_index(drop=True)
+    return Feedback(students, by_score.reset_index(drop=True), pairs, deviations, agreement_on)
+
+
+def verdict(low: float, high: float) -> str:
+    """Plain reading of a leniency interval.
+
+    Examples
+    --------
+    >>> verdict(0.1, 0.5), verdict(-0.6, -0.2), verdict(-0.1, 0.3)
+    ('more generous than the class', 'stricter than the class', 'in line with the class')
+    """
+    if low > 0:
+        return "more generous than the class"
+    if high < 0:
+        return "stricter than the class"
+    return "in line with the class"
+
+
+def _md_table(frame: pd.DataFrame, signed: tuple[str, ...] = ()) -> str:
+    def fmt(v, column):
+        if isinstance(v, (float, np.floating)):
+            return "NA" if np.isnan(v) else f"{v:+.2f}" if column in signed else f"{v:.2f}"
+        return str(v).replace("|", "\\|").replace("\n", " ")
+    head = "| " + " | ".join(frame.columns) + " |\n|" + "---|" * len(frame.columns) + "\n"
+    return head + "".join("| " + " | ".join(fmt(v, c) for v, c in zip(row, frame.columns)) + " |\n"
+                          for row in frame.itertuples(index=False))
+
+
+def student_page(feedback: Feedback, rater: str) -> str:
+    """One student's feedback page as Markdown."""
+    s = feedback.students.set_index("rater").loc[rater]
+    n_class = len(feedback.students)
+    median_consistency = feedback.students["consistency"].median()
+    lines = [f"# Your explanation ratings: feedback for {rater}", "",
+             f"You rated {int(s['n_items'])} explanations ({int(s['n_ratings'])} ratings); the class has {n_class} "
+             "raters. Every number compares you with the class mean of the same explanation and score (your own "
+             "rating included).", "",
+             "## How generous were you?", "",
+             f"Your leniency is **{s['leniency']:+.2f}** points (95% interval {s['leniency_ci_low']:+.2f} to "
+             f"{s['leniency_ci_high']:+.2f}, from resampling the explanations): you were "
+             f"**{verdict(s['leniency_ci_low'], s['leniency_ci_high'])}**.", "",
+             _md_table(feedback.by_score[feedback.by_score["rater"] == rater]
+                       .assign(score=lambda d: d["dimension"].map(LABELS).fillna(d["dimension"]))
+                       [["score", "n_ratings", "leniency"]].rename(columns={"n_ratings": "ratings",
+                                                                           "leniency": "your leniency"}),
+                       signed=("your leniency",)), "",
+             "## How steady were you?", "",
+             f"The SD of your deviations from the class is **{s['consistency']:.2f}** (class median "
+             f"{median_consistency:.2f}). A small SD with a non-zero leniency is a steady offset, easy to correct; a "
+             "large SD means you sometimes rated far above and sometimes far below the class.", "",
+             f"## Agreement with your classmates ({LABELS.get(feedback.agreement_on, feedback.agreement_on)})", "",
+             "Spearman ρ between your scores and each classmate's over the explanations you both rated (1: the "
+             "same order, 0: unrelated).", ""]
+    pairs = feedback.pairs[feedback.pairs["rater"] == rater].sort_values("spearman_rho", ascending=False)
+    lines += [_md_table(pairs[["classmate", "n_items", "spearman_rho"]].rename(
+        columns={"n_items": "explanations", "spearman_rho": "Spearman ρ"})), ""]
+    lines += ["## Where you differed most from the class", "",
+              "Worth a second look, and good material for discussion: were you right to differ?", ""]
+    dev = feedback.deviations[feedback.deviations["rater"] == rater]
+    if len(dev):
+        shown = pd.DataFrame({
+            "item": dev["item_id"], "metaphor": dev["metaphor"], "explanation": dev["explanation"],
+            "score": dev["dimension"].map(LABELS).fillna(dev["dimension"]), "you": dev["score"].astype(int),
+            "class mean": dev["class_mean"],
+            "class ratings (1 / 2 / 3 / 4 / 5)": dev[[f"count_{v}" for v in LEVELS]].astype(int).astype(str)
+            .agg(" / ".join, axis=1)})
+        lines.append(_md_table(shown))
+    return "\n".join(lines) + "\n"
+
+
+def _file_name(name: str) -> str:
+    return re.sub(r"[^\w.-]+", "_", str(name), flags=re.UNICODE).strip("_") or "rater"
+
+
+def write_pages(feedback: Feedback, out_dir: str | os.PathLike) -> list[Path]:
+    """``feedback_<rater>.md`` per student and ``class_summary.csv`` (the students table) in ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for rater in feedback.students["rater"]:
+        path = out / f"feedback_{_file_name(rater)}.md"
+        path.write_text(student_page(feedback, rater), encoding="utf-8")
+        written.append(path)
+    summary = out / "class_summary.csv"
+    feedback.students.to_csv(summary, index=False)
+    return written + [summary]

@@ -1,0 +1,209 @@
+"""Blank rating workbooks for metaphor explanations, one per rater (chapters 4–5, the teaching kit).
+
+``python -m helpers template explanations --items ITEMS.csv --raters N --out DIR`` writes
+``explanations_<rater>.xlsx`` per rater. Filled in and handed back, a folder of them is
+the ``ratings_file`` of chapters 4 and 5 and the ``--ratings`` of
+``python -m helpers feedback explanations``; :func:`helpers.explanations.io.read_workbooks`
+reads them and names every wrong entry by workbook, sheet, cell and value.
+
+* sheet ``Ratings`` (first): the rater's name in B1 (the student may correct it), the
+  header in row 3 and one row per item: ``item_id``, the metaphor, the explanation
+  (wrapped), then seven score columns, the six dimensions of Naveriani et al. (2026,
+  Table 1) and Overall, each cell a 1–5 dropdown (Excel data validation that refuses
+  anything else);
+* sheet ``Guide``: what each dimension asks, what a 1 and a 5 look like, and how to fill
+  the sheet, written for this book (not the paper's wording).
+
+``ITEMS`` is a CSV with ``item_id``, ``metaphor`` and ``explanation`` (other columns, such
+as the benchmark's designed pass/fail, are *not* copied into the workbook, so raters do
+not see the answer key). The book's authored benchmark
+(``data/authored/metaphor_explanations.csv``) is one such list.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pandas as pd
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from ..core import paths
+from ..core.errors import InputError
+from .io import (GUIDE_SHEET, HEADER_ROW, LABELS, RATER_CELL, RATER_LABEL_CELL, RATINGS_SHEET, SCORES,
+                 TEXT_COLUMNS)
+
+#: What each score asks, in the book's words: (key, question, a 1 looks like, a 5 looks like).
+DIMENSION_GUIDE = [
+    ("non_circularity", "Does the explanation add something, or does it only say the expression again?",
+     "It repeats the key words of the expression, or swaps one figure of speech for another, so a reader who did "
+     "not understand the expression learns nothing.",
+     "It says what the expression means in plain, literal words that do not lean on the expression itself."),
+    ("origin", "Where an expression comes from a particular field, story, custom or event, does the explanation "
+     "get that source right?",
+     "It ignores a well-known source, or names a wrong one.",
+     "It names the right source briefly. If the expression has no traceable source, rate 5: there is nothing to "
+     "miss."),
+    ("mapping", "Does it say which feature the two things being compared have in common?",
+     "It gives a meaning but never says what links the picture to that meaning.",
+     "It names the shared feature (speed, weight, warmth, fragility ...) that makes the comparison work."),
+    ("emergence", "Does it give the figurative meaning rather than a description of the literal scene?",
+     "It describes the literal objects or actions (a real wall, a real storm) and stops there.",
+     "It gives the meaning the expression has in use, which goes beyond its literal parts."),
+    ("accessibility", "Could a general reader follow it?",
+     "Dense technical vocabulary or convoluted sentences get in the way.",
+     "Plain words and a clear sentence; nothing needs looking up."),
+    ("purpose", "Does it say why or when people use the expression?",
+     "Nothing about the situation, the speaker's aim or the effect on the listener.",
+     "It says what the expression does in conversation: warns, praises, mocks, softens, dramatises ..."),
+    ("overall", "Taking everything into account, how good is this explanation for someone who does not know the "
+     "expression?",
+     "Useless or misleading.",
+     "You would hand it to a learner as it is."),
+]
+
+SCALE_GUIDE = [
+    (1, "fails clearly"), (2, "mostly fails"), (3, "half-way: some of it is there"), (4, "mostly succeeds"),
+    (5, "succeeds fully"),
+]
+
+HOW_TO = [
+    "Read the metaphor and its explanation, then give each of the seven columns a whole number from 1 to 5 (the "
+    "cells offer a dropdown).",
+    "Rate every column separately: an explanation can be clear (Accessibility 5) and still miss the meaning "
+    "(Emergence 1).",
+    "Work on your own and do not change the item_id, metaphor or explanation cells. Leave a cell empty only if "
+    "you really cannot decide; it then counts as a missing rating.",
+    "Check that your name is in cell B1 of the Ratings sheet, save the file as .xlsx and hand it back.",
+]
+
+
+def read_items(path: str | os.PathLike) -> pd.DataFrame:
+    """The item list: ``item_id``, ``metaphor``, ``explanation`` (checked: present, ids unique and non-empty)."""
+    path = Path(path)
+    try:
+        items = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise InputError(f"cannot be read as a CSV table ({exc})", file=path, row=1) from None
+    missing = [c for c in TEXT_COLUMNS if c not in items.columns]
+    if missing:
+        raise InputError(f"missing column(s) {missing}", file=path, row=1, value=list(items.columns),
+                         expected="the columns item_id, metaphor, explanation")
+    empty = items.index[items["item_id"].str.strip() == ""]
+    if len(empty):
+        raise InputError("row has no item_id", file=path, row=int(empty[0]) + 2, column="item_id", value="")
+    dup = items["item_id"].duplicated()
+    if dup.any():
+        first = items.index[dup][0]
+        raise InputError("item_id appears twice", file=path, row=int(first) + 2, column="item_id",
+                         value=items.loc[first, "item_id"])
+    return items[list(TEXT_COLUMNS)].assign(item_id=lambda d: d["item_id"].str.strip())
+
+
+def write_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike) -> Path:
+    """One rater's blank workbook (see the module docstring)."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = RATINGS_SHEET
+    bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDE7F3")
+    ws[RATER_LABEL_CELL] = "Rater name:"
+    ws[RATER_LABEL_CELL].font = bold
+    ws[RATER_CELL] = rater
+    ws[RATER_CELL].fill = PatternFill("solid", fgColor="FFF4E0")
+    ws["C1"] = "Scores: whole numbers 1 (fails) to 5 (succeeds); the Guide sheet says what each column asks."
+    headers = [*TEXT_COLUMNS, *[LABELS[s] for s in SCORES]]
+    for k, h in enumerate(headers, start=1):
+        cell = ws.cell(row=HEADER_ROW, column=k, value=h)
+        cell.font, cell.fill = bold, fill
+        cell.alignment = Alignment(wrap_text=True, vertical="center")
+    first, last = len(TEXT_COLUMNS) + 1, len(headers)
+    dv = DataValidation(type="list", formula1='"1,2,3,4,5"', allow_blank=True, showErrorMessage=True,
+                        errorTitle="Rating", error="Use a whole number from 1 to 5, or leave the cell empty.",
+                        showInputMessage=True, promptTitle="Rating", prompt="1 = fails ... 5 = succeeds")
+    ws.add_data_validation(dv)
+    for r, item in enumerate(items.to_dict("records"), start=HEADER_ROW + 1):
+        ws.cell(row=r, column=1, value=item["item_id"])
+        ws.cell(row=r, column=2, value=item["metaphor"])
+        ws.cell(row=r, column=3, value=item["explanation"])
+        for k in range(1, last + 1):
+            ws.cell(row=r, column=k).alignment = Alignment(wrap_text=True, vertical="top")
+    end = HEADER_ROW + len(items)
+    if len(items):
+        dv.add(f"{get_column_letter(first)}{HEADER_ROW + 1}:{get_column_letter(last)}{end}")
+    for col, width in {1: 9, 2: 28, 3: 60}.items():
+        ws.column_dimensions[get_column_letter(col)].width = width
+    for col in range(first, last + 1):
+        ws.column_dimensions[get_column_letter(col)].width = 14
+    ws.row_dimensions[HEADER_ROW].height = 32
+    ws.freeze_panes = ws.cell(row=HEADER_ROW + 1, column=first)
+    _guide(wb.create_sheet(GUIDE_SHEET), rater)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    wb.save(path)
+    return path
+
+
+def _guide(ws, rater: str) -> None:
+    for col, width in {"A": 26, "B": 48, "C": 48, "D": 48}.items():
+        ws.column_dimensions[col].width = width
+    ws.append([f"How to rate the explanations (sheet for {rater})"])
+    ws["A1"].font = Font(bold=True, size=13)
+    ws.append([])
+    ws.append(["Score", "What it asks", "A 1 looks like", "A 5 looks like"])
+    for key, question, low, high in DIMENSION_GUIDE:
+        ws.append([LABELS[key], question, low, high])
+    ws.append([])
+    ws.append(["Scale", "Meaning"])
+    for level, meaning in SCALE_GUIDE:
+        ws.append([level, meaning])
+    ws.append([])
+    ws.append(["Step", "How to fill the Ratings sheet"])
+    for k, text in enumerate(HOW_TO, start=1):
+        ws.append([k, text])
+    for row in ws.iter_rows():
+        for cell in row:
+            cell.alignment = Alignment(wrap_text=True, vertical="top")
+            if cell.value in ("Score", "What it asks", "A 1 looks like", "A 5 looks like", "Scale", "Meaning", "Step",
+                              "How to fill the Ratings sheet") or (cell.column == 1 and cell.value in LABELS.values()):
+                cell.font = Font(bold=True)
+
+
+def rater_names(raters: str | int) -> list[str]:
+    """``3`` -> R01, R02, R03; ``"ana,ben"`` -> ana, ben.
+
+    Examples
+    --------
+    >>> rater_names(3), rater_names("ana, ben")
+    (['R01', 'R02', 'R03'], ['ana', 'ben'])
+    """
+    if isinstance(raters, int) or str(raters).strip().isdigit():
+        n = int(raters)
+        if not 1 <= n <= 200:
+            raise InputError("give between 1 and 200 raters, or their names separated by commas",
+                             parameter="--raters", value=raters)
+        return [f"R{k + 1:02d}" for k in range(n)]
+    names = [a.strip() for a in str(raters).split(",") if a.strip()]
+    if not names:
+        raise InputError("no rater names", parameter="--raters", value=raters, expected="a number or names")
+    if len(set(names)) != len(names):
+        raise InputError("rater names must differ", parameter="--raters", value=names)
+    return names
+
+
+def _file_name(name: str) -> str:
+    return re.sub(r"[^\w.-]+", "_", name, flags=re.UNICODE).strip("_") or "rater"
+
+
+def write_templates(items_path, raters: str | int, out_dir) -> list[Path]:
+    """Every rater's workbook, named ``explanations_<rater>.xlsx`` in ``out_dir``."""
+    items = read_items(paths.resolve_input(items_path))
+    names = rater_names(raters)
+    files = [_file_name(n) for n in names]
+    if len(set(files)) != len(files):
+        raise InputError("two rater names give the same file name", parameter="--raters", value=names)
+    out = Path(out_dir)
+    return [write_workbook(items, name, out / f"explanations_{f}.xlsx") for name, f in zip(names, files)]

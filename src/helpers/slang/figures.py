@@ -1,0 +1,198 @@
+"""Figures of the slang chapters: interactive (plotly) with static twins for print.
+
+Chapter 6 (homophones, Qian et al. 2025):
+
+* :func:`ratings_scatter` / :func:`ratings_scatter_static`: each method's score against the
+  human rating, one colour per slang word with a per-word trend line, so that the ranking
+  *within* a word (what a pick() function must get right) is seen apart from the
+  differences *between* words that a pooled Spearman ρ also counts;
+* :func:`candidate_space` / :func:`candidate_space_static`: every Algorithm 1 candidate of one
+  word placed by its frequency sum F (Algorithm 2) and its self-information I (Eq. 1), with
+  the human-rated candidates and each method's top k marked.
+
+Chinese labels in static figures use the CJK font registered by :mod:`helpers.core.plots`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..core.plots import PALETTE, colour
+
+#: The slang words and the top-k lists join the book's one colour map (Okabe–Ito hues; a colour
+#: the core palette already gives one of these names wins). Hash-chosen fallback colours
+#: would give two of the five words the same colour.
+STUDY_COLOURS = {
+    "尼玛": "#0072b2", "特么": "#e69f00", "卧槽": "#009e73", "草泥马": "#cc79a7", "劳资": "#56b4e9",
+    "percentile (Algorithm 2)": "#d55e00", "percentile (Algorithm 2 as printed: P[1:k], least frequent)": "#a6761d",
+    "self-information, most probable": "#1b7837", "self-information, most informative": "#762a83",
+}
+for _name, _hex in STUDY_COLOURS.items():
+    PALETTE.setdefault(_name, _hex)
+
+#: Axis labels of the score columns of :func:`helpers.slang.homophones.score_candidates`.
+SCORE_LABELS = {
+    "percentile": "percentile (Algorithm 2)",
+    "released_score": "released per-character percentile",
+    "I_no_context": "self-information without context (bits)",
+    "I_context": "self-information with context (bits)",
+    "F": "F = Σ D(c) (character frequency sum)",
+}
+#: Marker of each top-k list in :func:`candidate_space` (plotly symbol, matplotlib marker).
+TOP_MARKERS = {
+    "percentile (Algorithm 2)": ("square-open", "s"),
+    "percentile (Algorithm 2 as printed: P[1:k], least frequent)": ("diamond-open", "D"),
+    "self-information, most probable": ("triangle-up-open", "^"),
+    "self-information, most informative": ("triangle-down-open", "v"),
+}
+
+
+def _rated(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+    return ratings[["word", "candidate", "avg_score"]].merge(scores, on=["word", "candidate"], how="inner")
+
+
+def _trend(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    if len(x) < 2 or np.ptp(x) == 0:
+        return None
+    slope, intercept = np.polyfit(x, y, 1)
+    xs = np.array([x.min(), x.max()])
+    return xs, intercept + slope * xs
+
+
+def _rho_label(by_word: pd.DataFrame | None, column_method: tuple[str, str], word: str) -> str:
+    if by_word is None:
+        return ""
+    method, context = column_method
+    row = by_word[(by_word["method"] == method) & (by_word["context"] == context) & (by_word["word"] == word)]
+    return "" if row.empty or pd.isna(row["rho"].iloc[0]) else f"ρ = {row['rho'].iloc[0]:+.2f}"
+
+
+def ratings_scatter(scores: pd.DataFrame, ratings: pd.DataFrame, columns: Sequence[str] = ("percentile", "I_no_context"),
+                    by_word: pd.DataFrame | None = None, title: str | None = None) -> go.Figure:
+    """Each score in ``columns`` (one panel each) against the human rating of the rated
+    candidates, coloured per slang word, with a least-squares line per word. ``by_word``
+    (:func:`helpers.slang.homophones.spearman_by_word`) adds each word's ρ to the hover text."""
+    from .homophones import METHOD_COLUMNS
+
+    rated = _rated(scores, ratings)
+    fig = make_subplots(rows=1, cols=len(columns), shared_yaxes=True, horizontal_spacing=0.06,
+                        subplot_titles=[SCORE_LABELS.get(c, c) for c in columns])
+    for k, column in enumerate(columns, start=1):
+        for word, g in rated.groupby("word", sort=False):
+            rho = _rho_label(by_word, METHOD_COLUMNS.get(column, (column, "")), word)
+            fig.add_trace(go.Scatter(
+                x=g[column], y=g["avg_score"], mode="markers", name=word, legendgroup=word, showlegend=k == 1,
+                marker={"color": colour(word), "size": 9}, customdata=g[["candidate"]].to_numpy(),
+                hovertemplate=f"{word} → %{{customdata[0]}}<br>{column} %{{x:.2f}}<br>rating %{{y:.2f}}"
+                              f"<br>{rho}<extra></extra>"), row=1, col=k)
+            line = _trend(g[column].to_numpy(dtype=float), g["avg_score"].to_numpy(dtype=float))
+            if line is not None:
+                fig.add_trace(go.Scatter(x=line[0], y=line[1], mode="lines", legendgroup=word, showlegend=False,
+                                         line={"color": colour(word), "dash": "dot"}, hoverinfo="skip"), row=1, col=k)
+        fig.update_xaxes(title_text=SCORE_LABELS.get(column, column), row=1, col=k)
+    fig.update_yaxes(title_text="human rating (mean, 1–5)", row=1, col=1)
+    fig.update_layout(title=title, height=430, legend_title_text="slang word", margin={"t": 90})
+    return fig
+
+
+def ratings_scatter_static(scores: pd.DataFrame, ratings: pd.DataFrame,
+                           columns: Sequence[str] = ("percentile", "I_no_context"), title: str | None = None):
+    """Static twin of :func:`ratings_scatter`."""
+    rated = _rated(scores, ratings)
+    fig, axes = plt.subplots(1, len(columns), figsize=(5.2 * len(columns), 4.2), sharey=True, squeeze=False)
+    for ax, column in zip(axes[0], columns):
+        for word, g in rated.groupby("word", sort=False):
+            ax.scatter(g[column], g["avg_score"], color=colour(word), s=30, label=word)
+            line = _trend(g[column].to_numpy(dtype=float), g["avg_score"].to_numpy(dtype=float))
+            if line is not None:
+                ax.plot(*line, color=colour(word), linestyle=":", linewidth=1.2)
+        ax.set_xlabel(SCORE_LABELS.get(column, column))
+    axes[0][0].set_ylabel("human rating (mean, 1–5)")
+    axes[0][-1].legend(title="slang word", fontsize=8, title_fontsize=8, loc="best")
+    fig.suptitle(title or "")
+    fig.tight_layout()
+    return fig
+
+
+def _space(scores: pd.DataFrame, ratings: pd.DataFrame, word: str, y: str) -> pd.DataFrame:
+    space = scores[scores["word"] == word][["candidate", "F", y]].copy()
+    rated = ratings[ratings["word"] == word].set_index("candidate")["avg_score"]
+    space["rating"] = space["candidate"].map(rated)
+    return space
+
+
+def candidate_space(scores: pd.DataFrame, ratings: pd.DataFrame, top: pd.DataFrame, word: str,
+                    y: str = "I_no_context", title: str | None = None) -> go.Figure:
+    """Every candidate of ``word`` by F (log scale) and self-information ``y``: unrated ones
+    grey, rated ones coloured by their rating, each method's top k (``top``, without-context
+    lists for self-information) ringed with its own marker. Static twin: only rated or
+    top-k candidates are labelled (the interactive figure names every point on hover)."""
+    space = _space(scores, ratings, word, y)
+    fig = go.Figure()
+    plain = space[space["rating"].isna()]
+    fig.add_trace(go.Scatter(
+        x=plain["F"], y=plain[y], mode="markers+text", text=plain["candidate"], textposition="top center",
+        textfont={"size": 10, "color": "#777777"}, name="not rated", marker={"color": "#bbbbbb", "size": 7},
+        hovertemplate="%{text}<br>F %{x}<br>I %{y:.2f} bits<extra>not rated</extra>"))
+    rated = space[space["rating"].notna()]
+    fig.add_trace(go.Scatter(
+        x=rated["F"], y=rated[y], mode="markers+text", text=rated["candidate"], textposition="top center",
+        textfont={"size": 11}, name="rated (colour: rating)",
+        marker={"color": rated["rating"], "colorscale": "Viridis", "cmin": 1, "cmax": 5, "size": 11,
+                "colorbar": {"title": "rating", "x": 1.02, "len": 0.55, "y": 0.25}},
+        customdata=rated[["rating"]].to_numpy(),
+        hovertemplate="%{text}<br>F %{x}<br>I %{y:.2f} bits<br>rating %{customdata[0]:.2f}<extra>rated</extra>"))
+    for method, (symbol, _) in TOP_MARKERS.items():
+        chosen = top[(top["word"] == word) & (top["method"] == method) & top["context"].isin(["without", "n/a"])]
+        points = space.set_index("candidate").loc[chosen["candidate"]].reset_index()
+        if points.empty:
+            continue
+        fig.add_trace(go.Scatter(
+            x=points["F"], y=points[y], mode="markers", name=f"top {len(points)}: {method}",
+            marker={"symbol": symbol, "size": 19, "color": colour(method), "line": {"width": 2}},
+            text=points["candidate"], hovertemplate=f"%{{text}}<extra>{method}</extra>"))
+    fig.update_xaxes(type="log", title_text=SCORE_LABELS["F"] + ", log scale")
+    fig.update_yaxes(title_text=SCORE_LABELS.get(y, y))
+    fig.update_layout(title=title, height=560, legend={"orientation": "h", "y": -0.18, "x": 0},
+                      margin={"b": 150})
+    return fig
+
+
+def candidate_space_static(scores: pd.DataFrame, ratings: pd.DataFrame, top: pd.DataFrame, word: str,
+                           y: str = "I_no_context", title: str | None = None):
+    """Static twin of :func:`candidate_space`."""
+    space = _space(scores, ratings, word, y)
+    fig, ax = plt.subplots(figsize=(8.5, 6))
+    plain = space[space["rating"].isna()]
+    ax.scatter(plain["F"], plain[y], color="#bbbbbb", s=20, label="not rated")
+    rated = space[space["rating"].notna()]
+    points = ax.scatter(rated["F"], rated[y], c=rated["rating"], cmap="viridis", vmin=1, vmax=5, s=55,
+                        label="rated (colour: rating)", zorder=3)
+    marked = set(top.loc[(top["word"] == word) & top["context"].isin(["without", "n/a"]), "candidate"])
+    for _, r in space.iterrows():
+        if r["candidate"] == word:
+            ax.annotate(f"{word} (the slang word)", (r["F"], r[y]), textcoords="offset points", xytext=(7, -3),
+                        ha="left", fontsize=8, color="#777777")
+        elif pd.notna(r["rating"]) or r["candidate"] in marked:
+            ax.annotate(r["candidate"], (r["F"], r[y]), textcoords="offset points", xytext=(7, 5), ha="left",
+                        fontsize=8, color="#222222" if pd.notna(r["rating"]) else "#777777")
+    for method, (_, marker) in TOP_MARKERS.items():
+        chosen = top[(top["word"] == word) & (top["method"] == method) & top["context"].isin(["without", "n/a"])]
+        sel = space.set_index("candidate").loc[chosen["candidate"]]
+        if len(sel):
+            ax.scatter(sel["F"], sel[y], marker=marker, s=190, facecolors="none", edgecolors=colour(method),
+                       linewidths=1.6, label=f"top {len(sel)}: {method}", zorder=4)
+    fig.colorbar(points, ax=ax, label="rating", shrink=0.6)
+    ax.set_xscale("log")
+    ax.set_xlabel(SCORE_LABELS["F"] + ", log scale")
+    ax.set_ylabel(SCORE_LABELS.get(y, y))
+    ax.set_title(title or "")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False)
+    fig.tight_layout()
+    return fig
