@@ -1,0 +1,59 @@
+"""Two editions of the book from one source (a local Sphinx extension).
+
+The instructor edition shows every exercise's solution (collapsed); the student edition,
+built with ``strip_solutions: true``, contains no solution at all: not its text, not its
+code cells, not their outputs, not in the search index. Solutions are written with
+sphinx-exercise, as ``solution`` directives or as gated ``solution-start`` /
+``solution-end`` pairs that enclose executed code cells.
+
+sphinx-exercise's own ``hide_solutions`` cannot do this: with gated solutions the HTML
+writer fails ("unknown node type: solution_end_node", executablebooks/sphinx-exercise#89)
+and the gated code cells would stay in the page. This transform runs right after
+sphinx-exercise has merged each gated solution into one node and removes the node while
+the pages are read, so nothing of it reaches the HTML, the search index or ``_images``.
+The student configuration also turns off the copied sources and the download button,
+which would otherwise carry the notebooks with their solutions.
+
+Pages can hold edition-specific text in ``{only} instructor`` / ``{only} student`` blocks.
+"""
+
+from __future__ import annotations
+
+from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+
+
+class RemoveSolutions(SphinxTransform):
+    default_priority = 11  # sphinx_exercise's MergeGatedSolutions runs at 10
+
+    def apply(self):
+        if not self.config.strip_solutions:
+            return
+        from sphinx_exercise.nodes import solution_end_node, solution_node, solution_start_node
+
+        registry = getattr(self.env, "sphinx_exercise_registry", {})
+        for node in list(self.document.findall(solution_node)):
+            registry.pop(node.get("label"), None)
+            for name in node["names"]:
+                self.document.nameids.pop(name, None)
+                self.document.nametypes.pop(name, None)
+            for node_id in node["ids"]:
+                self.document.ids.pop(node_id, None)
+            node.parent.remove(node)
+        for node in list(self.document.findall(solution_start_node)) + list(self.document.findall(solution_end_node)):
+            logger.warning("a solution-start without its solution-end (or the reverse) was left in the page",
+                           location=node)
+
+
+def _edition_tag(app, config):
+    app.tags.add("student" if config.strip_solutions else "instructor")
+
+
+def setup(app):
+    app.setup_extension("sphinx_exercise")
+    app.add_config_value("strip_solutions", False, "env")
+    app.add_transform(RemoveSolutions)
+    app.connect("config-inited", _edition_tag)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
