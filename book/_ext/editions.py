@@ -14,6 +14,9 @@ the pages are read, so nothing of it reaches the HTML, the search index or ``_im
 The student configuration also turns off the copied sources and the download button,
 which would otherwise carry the notebooks with their solutions.
 
+Links that download a source notebook (``{download}`` of an ``.ipynb``) become plain
+text in the student edition: the source notebooks hold the solutions.
+
 Pages can hold edition-specific text in ``{only} instructor`` / ``{only} student`` blocks.
 """
 
@@ -45,6 +48,12 @@ class RemoveSolutions(SphinxTransform):
         for node in list(self.document.findall(solution_start_node)) + list(self.document.findall(solution_end_node)):
             logger.warning("a solution-start without its solution-end (or the reverse) was left in the page",
                            location=node)
+        from docutils import nodes as docnodes
+        from sphinx import addnodes
+
+        for ref in list(self.document.findall(addnodes.download_reference)):
+            if str(ref.get("reftarget", "")).endswith(".ipynb"):
+                ref.replace_self(docnodes.literal(text=str(ref.get("reftarget")).lstrip("./")))
 
 
 def _edition_tag(app, config):

@@ -239,9 +239,9 @@ def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item
         if clusters is not None:
             for r, p in zip(block, holm([r["p_cluster_permutation"] for r in block])):
                 r["p_cluster_holm"] = float(p)
+                unadjusted = r["p_cluster_permutation"] < alpha or r["cluster_ci_low"] > 0 or r["cluster_ci_high"] < 0
                 r["verdict"] = ("difference" if p < alpha else
-                                "suggestive, not significant after Holm" if r["p_cluster_permutation"] < alpha else
-                                "no evidence")
+                                "suggestive, not significant after Holm" if unadjusted else "no evidence")
         rows.extend(block)
     cols = by + ["system_a", "system_b", "n_items", "mean_a", "mean_b", "mean_difference", "ci_low", "ci_high",
                  "cohen_dz", "rank_biserial", "p_permutation", "p_holm", "mdd_80"]

@@ -136,26 +136,33 @@ def sentence_count_note(n_sentences: int, counted: int, released: bool):
         f"column by {n_sentences}/{counted}."))
 
 
+def _interval_verdict(low: float, high: float, better: str, worse: str) -> str:
+    if low > 0:
+        return f"higher with {better} (the interval excludes 0)"
+    if high < 0:
+        return f"higher with {worse} (the interval excludes 0)"
+    return "not distinguishable between the schemes (the interval spans 0)"
+
+
 def weighting_verdicts(scheme_effect: pd.DataFrame):
-    """One sentence per system: is α on SEGS higher with linear or exponential weights?"""
+    """One sentence per system: is α on SEGS higher with linear or exponential weights?
+    Read on the sentence-cluster interval when there is one."""
     from IPython.display import Markdown
 
+    low, high = (("cluster_ci_low", "cluster_ci_high") if "cluster_ci_low" in scheme_effect
+                 else ("ci_low", "ci_high"))
     lines = []
     for _, r in scheme_effect[scheme_effect["metric"] == "alpha"].iterrows():
-        if r["ci_low"] > 0:
-            verdict = "higher with linear weights (the interval excludes 0)"
-        elif r["ci_high"] < 0:
-            verdict = "higher with exponential weights (the interval excludes 0)"
-        else:
-            verdict = "not distinguishable between the schemes (the interval spans 0)"
+        verdict = _interval_verdict(r[low], r[high], "linear weights", "exponential weights")
         lines.append(f"* **{r['system']}**: α {r['linear (MetaHOPE)']:.3f} linear vs {r['exponential (HOPE)']:.3f} "
-                     f"exponential, difference {r['difference']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}]: "
-                     f"{verdict}.")
-    return Markdown("On these data, agreement (α on SEGS) is\n\n" + "\n".join(lines))
+                     f"exponential, difference {r['difference']:+.3f} [{r[low]:+.3f}, {r[high]:+.3f}]: {verdict}.")
+    unit = "sentences" if low.startswith("cluster") else "metaphors"
+    return Markdown(f"On these data, with {unit} resampled, agreement (α on SEGS) is\n\n" + "\n".join(lines))
 
 
 def pilot_v1_findings(comparisons: dict, n_sentences, counted_sentences: int, n_items: int,
-                      table1_ci: pd.DataFrame, bias: pd.DataFrame, first: str, second: str) -> list[str]:
+                      table1_ci: pd.DataFrame, scheme_effect: pd.DataFrame, bias: pd.DataFrame, first: str,
+                      second: str) -> list[str]:
     """Chapter 1's findings, each computed from this run's tables."""
     lines = []
     for name, c in comparisons.items():
@@ -163,19 +170,35 @@ def pilot_v1_findings(comparisons: dict, n_sentences, counted_sentences: int, n_
                      "precision" + ("." if c["match"].all() else
                                     f"; differing: {', '.join(c.loc[~c['match'], 'column'].unique())}."))
     if comparisons:
-        lines.append("Two choices make the reproduction exact and are stated above: α is interval α, and “per "
-                     f"sentence” divides by {n_sentences} sentences ({counted_sentences} distinct source sentences "
+        lines.append("Two choices make the reproduction exact, both stated above: α is interval α (the paper's "
+                     "text says ordinal), and “per sentence” divides by "
+                     f"{n_sentences or counted_sentences} sentences ({counted_sentences} distinct source sentences "
                      "are in the workbooks).")
-    alpha = table1_ci[table1_ci["metric"] == "alpha"].assign(width=lambda d: d["ci_high"] - d["ci_low"])
+    alpha = table1_ci[table1_ci["metric"] == "alpha"].assign(
+        width=lambda d: d["ci_high"] - d["ci_low"], cluster_width=lambda d: d["cluster_ci_high"] - d["cluster_ci_low"])
     spread = alpha["estimate"].max() - alpha["estimate"].min()
-    lines.append(f"With {n_items} items the 95% intervals of α on SEGS are {alpha['width'].min():.2f} to "
-                 f"{alpha['width'].max():.2f} wide, " + ("wider than" if alpha["width"].min() > spread else
-                                                         "comparable to")
-                 + f" the largest difference between systems ({spread:.2f}).")
+    lines.append(
+        f"The {n_items} metaphors come from {counted_sentences} sentences, and the metaphors of one sentence are not "
+        f"independent: resampling whole sentences, the 95% intervals of α on SEGS are {alpha['cluster_width'].min():.2f} "
+        f"to {alpha['cluster_width'].max():.2f} wide (resampling single metaphors: {alpha['width'].min():.2f} to "
+        f"{alpha['width'].max():.2f}), "
+        + ("wider than" if alpha["cluster_width"].min() > spread else "comparable to")
+        + f" the largest difference between systems ({spread:.2f})"
+        + (", so these data cannot rank the systems by agreement." if alpha["cluster_width"].min() > spread else "."))
+    effect = scheme_effect[scheme_effect["metric"] == "alpha"]
+    clear = effect[(effect["cluster_ci_low"] > 0) | (effect["cluster_ci_high"] < 0)]
+    lines.append(
+        "Linear (MetaHOPE) against exponential (HOPE) weights: α on SEGS differs by "
+        + ", ".join(f"{r['difference']:+.3f} [{r['cluster_ci_low']:+.3f}, {r['cluster_ci_high']:+.3f}] for "
+                    f"{r['system']}" for _, r in effect.iterrows())
+        + (f"; only for {', '.join(clear['system'])} does the interval exclude 0." if len(clear) else
+           "; every interval spans 0, so these data neither support nor refute the claim that linear weights "
+           "reduce disagreement."))
     for _, r in bias.iterrows():
+        verdict = ("a systematic difference" if r["p_value"] < 0.05 else "no systematic difference")
         lines.append(f"{r['system']}: annotator {second} scored {r[f'share_{second}_higher']:.0f}% of items higher "
                      f"and {r[f'share_{first}_higher']:.0f}% lower than {first} (mean difference "
-                     f"{r['mean_difference']:+.2f}, Wilcoxon p = {r['p_value']:.2g}).")
+                     f"{r['mean_difference']:+.2f} points, Wilcoxon p = {r['p_value']:.2g}): {verdict} in severity.")
     return lines
 
 
@@ -249,21 +272,62 @@ def profile_summary(profile: pd.DataFrame):
 
 
 def comparison_summary(comparison: pd.DataFrame):
-    """One sentence per compared pair of systems."""
+    """One sentence per compared pair of systems, read on the sentence-cluster test with Holm."""
     from IPython.display import Markdown
 
     lines = []
     for _, r in comparison.iterrows():
         where = f"{r['direction']}, annotator {r['annotator']}: {r['system_a']} − {r['system_b']}"
-        diff = f"{r['mean_difference']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] per metaphor"
-        if r["p_holm"] < 0.05:
-            lines.append(f"* {where} = {diff}: a difference (Holm p = {r['p_holm']:.3f}).")
+        diff = (f"{r['mean_difference']:+.2f} points per metaphor, 95% interval by sentence "
+                f"[{r['cluster_ci_low']:+.2f}, {r['cluster_ci_high']:+.2f}], family-wise 98.3% interval "
+                f"[{r['family_ci_low']:+.2f}, {r['family_ci_high']:+.2f}]")
+        if r["verdict"] == "difference":
+            lines.append(f"* {where} = {diff}: a difference (Holm p = {r['p_cluster_holm']:.3f}).")
+        elif r["verdict"].startswith("suggestive"):
+            lines.append(f"* {where} = {diff}: suggestive, not significant after Holm over {_pairs(comparison)} pairs "
+                         f"(p = {r['p_cluster_permutation']:.3f}, Holm p = {r['p_cluster_holm']:.2f}; the family-wise "
+                         "interval is the one to read when three pairs are tested).")
         else:
-            lines.append(f"* {where} = {diff}: no evidence of a difference (Holm p = {r['p_holm']:.2f}); with "
-                         f"{r['n_items']} items only differences of about {r['mdd_80']:.1f} points per metaphor "
+            lines.append(f"* {where} = {diff}: no evidence of a difference (p = {r['p_cluster_permutation']:.2f}); "
+                         f"with {r['n_items']} metaphors only differences of about {r['mdd_80_adjusted']:.1f} points "
                          "would be detected reliably, so a real but smaller difference cannot be ruled out.")
     n_min, n_max = comparison["n_items"].min(), comparison["n_items"].max()
     return Markdown(f"With {n_min}–{n_max} metaphors per comparison these pilots are small:\n\n" + "\n".join(lines))
+
+
+def _pairs(comparison: pd.DataFrame) -> int:
+    return int(comparison.groupby(["direction", "annotator"]).size().max())
+
+
+def directions_findings(profile: pd.DataFrame, by_pos: pd.DataFrame, comparison: pd.DataFrame) -> list[str]:
+    """Chapter 2's findings, each computed from this run's tables."""
+    from .io import CATEGORIES
+
+    lines = []
+    for (direction, annotator), g in profile.groupby(["direction", "annotator"], sort=False):
+        g = g.sort_values("mean_penalty", ascending=False)
+        top = g[list(CATEGORIES)].sum()
+        lines.append(f"{direction}, annotator {annotator}: {g.iloc[0]['system']} has the highest mean penalty per "
+                     f"metaphor ({g.iloc[0]['mean_penalty']:.2f}) and {g.iloc[-1]['system']} the lowest "
+                     f"({g.iloc[-1]['mean_penalty']:.2f}); {top.idxmax()} carries {top.max() / top.sum():.0%} of all "
+                     "penalty points.")
+    counts = comparison["verdict"].value_counts()
+    lines.append(
+        f"Pairwise system comparisons (sentence-cluster sign flips, Holm over {_pairs(comparison)} pairs): "
+        f"{counts.get('difference', 0)} of {len(comparison)} establish a difference, "
+        f"{counts.get('suggestive, not significant after Holm', 0)} suggestive but not significant after the "
+        f"correction, {counts.get('no evidence', 0)} without evidence; the smallest reliably detectable difference is "
+        f"{comparison['mdd_80_adjusted'].min():.1f} to {comparison['mdd_80_adjusted'].max():.1f} points per metaphor, "
+        "so small real differences between systems cannot be ruled out.")
+    widen = ((comparison["cluster_ci_high"] - comparison["cluster_ci_low"])
+             / (comparison["ci_high"] - comparison["ci_low"]))
+    lines.append(f"Resampling sentences instead of single metaphors changes the interval widths by a factor of "
+                 f"{widen.min():.2f} to {widen.max():.2f}: treating nested metaphors as independent "
+                 + ("understates" if widen.median() > 1 else "does not understate") + " the uncertainty here.")
+    small = by_pos[by_pos["n_items"] < 10]
+    lines.append(f"{len(small)} of {len(by_pos)} cells of the part-of-speech profile rest on fewer than 10 metaphors: "
+                 "differences between word classes are descriptions of these pilots, not findings.")
+    return lines
 
 
 # --------------------------------------------------------------------------- chapter 3
@@ -288,6 +352,12 @@ class PilotV2Setup:
     panel: tuple
     sentence_raters: int
     seed: int
+    n_seeds: int = 10
+
+    @property
+    def sweep_seeds(self) -> int:
+        """Teams per sweep point (at most 5: the sweeps are 20 points)."""
+        return min(self.n_seeds, 5)
 
     def load(self) -> PilotV2Data:
         """Own annotations when given, else the seeded simulation over the truth sheet."""
@@ -312,7 +382,7 @@ class PilotV2Setup:
 
 
 def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None, panel=None, sentence_raters=3,
-                   seed=7, results_dir="results", allow_empty_sheets=False) -> PilotV2Setup:
+                   seed=7, n_seeds=10, results_dir="results", allow_empty_sheets=False) -> PilotV2Setup:
     """Check chapter 3's parameters."""
     spec = None if annotations is None else _annotation_spec("annotations", annotations, minimum=2)
     sentence_spec = (None if sentence_annotations is None
@@ -332,7 +402,8 @@ def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None,
     raters = params.integer("sentence_raters", sentence_raters, minimum=2, maximum=len(team))
     params.text("results_dir", str(results_dir))
     return PilotV2Setup(spec, sentence_spec, params.boolean("allow_empty_sheets", allow_empty_sheets), truth, team,
-                        raters, params.integer("seed", seed))
+                        raters, params.integer("seed", seed), params.integer("n_seeds", n_seeds, minimum=2,
+                                                                                   maximum=200))
 
 
 def released_disagreement_item(item: str = "news_01_v.4_10_17", system: str = "Hunyuan-LLM-7B") -> pd.Series | None:
@@ -363,3 +434,74 @@ def anatomy_summary(anatomy: dict):
         f"* **Severity**: totals range from {scores['total'].min()} to {scores['total'].max()}; even the annotators "
         f"who chose MIS gave {', '.join(str(v) for v in scores.loc[scores['MIS'] > 0, 'MIS'])}.",
     ]))
+
+
+def calibration_table(study: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """Per system: ordinal α and exact presence agreement on SEGS over the simulated teams
+    (mean, min, max) beside the paper's Table 7."""
+    g = study.groupby("system", sort=False)
+    out = pd.DataFrame({
+        "alpha_mean": g["segs_alpha"].mean(), "alpha_min": g["segs_alpha"].min(), "alpha_max": g["segs_alpha"].max(),
+        "presence_mean": g["presence_agreement"].mean(), "presence_min": g["presence_agreement"].min(),
+        "presence_max": g["presence_agreement"].max(), "teams": g.size()}).reset_index()
+    pub = published.set_index("system")
+    out["published_alpha"] = out["system"].map(pub["ordinal_alpha"].astype(float))
+    out["published_presence"] = out["system"].map(pub["exact_presence_agreement"].astype(float))
+    return out
+
+
+def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.DataFrame,
+                      sentence_table: pd.DataFrame | None, study: pd.DataFrame | None,
+                      seed_noise: pd.DataFrame | None, sweeps: pd.DataFrame | None, anatomy: dict) -> list[str]:
+    """Chapter 3's findings, each computed from this run's tables."""
+    lines = []
+    who = "The simulated team reaches" if data.simulated else "The annotators reach"
+    lines.append(f"{who} ordinal α on SEGS of " + ", ".join(
+        f"{r['ordinal_alpha']:.2f} ({r['system']})" for _, r in by_system.iterrows())
+        + " and agree on the mere presence of an error for "
+        + ", ".join(f"{r['exact_presence_agreement']:.0f}%" for _, r in by_system.iterrows())
+        + " of the metaphors; α below 0.667 does not support even tentative conclusions "
+          "(Krippendorff's rule of thumb).")
+    worst = by_error.sort_values("ordinal_alpha").iloc[0]
+    best = by_error.sort_values("ordinal_alpha").iloc[-1]
+    lines.append(f"Per category, α ranges from {worst['ordinal_alpha']:.2f} ({worst['error']}) to "
+                 f"{best['ordinal_alpha']:.2f} ({best['error']}), while exact agreement stays at "
+                 f"{by_error['exact_score_agreement'].min():.0f}–{by_error['exact_score_agreement'].max():.0f}%: most "
+                 "shared scores are shared zeros.")
+    if sentence_table is not None:
+        lines.append("Whole sentences: ICC(2,1) " + ", ".join(
+            f"{r['icc2_1']:.2f} [{r['icc2_1_ci_low']:.2f}, {r['icc2_1_ci_high']:.2f}] ({r['system']})"
+            for _, r in sentence_table.iterrows()) + "; the mean of the raters (ICC(2,k)) is more reliable than one.")
+    if study is not None:
+        g = study.groupby("system", sort=False)["segs_alpha"]
+        lines.append(f"Over {study['seed'].nunique()} simulated teams with the same habits, α on SEGS per system "
+                     "varies " + ", ".join(f"from {g.min()[s]:.2f} to {g.max()[s]:.2f} ({s})" for s in g.mean().index)
+                     + ": one team of five on 32 metaphors is a noisy measurement.")
+        noisy = seed_noise[seed_noise["seed_noise"]]
+        if len(noisy):
+            lines.append("The order of " + "; ".join(f"{r['system_a']} and {r['system_b']}" for _, r in noisy.iterrows())
+                         + " changes with the team (the first is ahead in "
+                         + ", ".join(f"{r['share_a_ahead']:.0%}" for _, r in noisy.iterrows())
+                         + " of the teams): those differences in agreement are seed noise, not properties of the "
+                           "systems.")
+        firm = seed_noise[~seed_noise["seed_noise"]]
+        if len(firm):
+            lines.append("Stable over the teams: " + "; ".join(
+                f"{r['system_a'] if r['share_a_ahead'] > 0.5 else r['system_b']} ahead of "
+                f"{r['system_b'] if r['share_a_ahead'] > 0.5 else r['system_a']} in "
+                f"{max(r['share_a_ahead'], 1 - r['share_a_ahead']):.0%} of them" for _, r in firm.iterrows())
+                + ", a difference that comes from the errors of the translations (the truth), not from the team.")
+    if sweeps is not None:
+        for knob, g in sweeps.groupby("knob", sort=False):
+            percent = "%" in g["statistic"].iloc[0]
+            fmt = (lambda v: f"{v:.0f}%") if percent else (lambda v: f"{v:.2f}")
+            name = g["statistic"].iloc[0].replace(" (%)", "")
+            lines.append(f"Raising {knob.replace('_', ' ')} from {g['value'].iloc[0]:g} to {g['value'].iloc[-1]:g} moves "
+                         f"{name} from {fmt(g['metric'].iloc[0])} to {fmt(g['metric'].iloc[-1])} (over the teams "
+                         f"{fmt(g['metric_min'].min())}–{fmt(g['metric_max'].max())}).")
+    scores = anatomy["scores"].set_index("annotator")
+    lines.append(f"In the paper's Table 12 item, {int(scores['detected'].sum())} of {len(scores)} annotators saw an "
+                 f"error, they filed it under {int((anatomy['categories']['annotators_using_it'] > 0).sum())} "
+                 f"categories, and their totals range from {scores['total'].min()} to {scores['total'].max()}: "
+                 "detection, category and severity disagreement in one metaphor.")
+    return lines

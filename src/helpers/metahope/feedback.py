@@ -1,0 +1,152 @@
+"""Feedback for each student after a MetaHOPE annotation class.
+
+A lecturer collects the class's workbooks and returns to every student one page: how
+severe they are compared with the rest of the class (their bias against the consensus of
+the others, with a bootstrap interval), how well they agree with each classmate, and the
+metaphors where they deviated most, each shown with the whole class's scores. The
+consensus for a student is the median SEGS of the *other* students, so a student's own
+scores never pull the yardstick towards them.
+
+``python -m helpers feedback metahope --annotations SHEETS... --out DIR`` writes
+``DIR/<student>.html`` (and ``.md``) plus ``DIR/index.html``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..core.agreement import agreement
+from ..core.stats import percentile_interval, resample, weighted_mean
+from .io import CATEGORIES
+from .scoring import segment_scores
+
+
+@dataclass(frozen=True)
+class StudentFeedback:
+    """One student's feedback (all tables tidy)."""
+
+    student: str
+    bias: pd.Series  # mean_difference, ci_low, ci_high, n_items, share_higher, share_lower
+    peers: pd.DataFrame  # classmate, alpha, weighted_kappa, exact_agreement
+    deviations: pd.DataFrame  # item, system, metaphor, own, consensus, difference, class_scores
+    categories: pd.DataFrame  # category, own_share, class_share
+
+
+def _scores(tidy: pd.DataFrame) -> pd.DataFrame:
+    """SEGS per (item, system) × annotator, with the item's sentence and metaphor."""
+    segs = segment_scores(tidy)
+    return segs.pivot_table(index=["item", "system", "sentence", "metaphor"], columns="annotator", values="SEGS",
+                            aggfunc="first", sort=False)
+
+
+def student_feedback(tidy: pd.DataFrame, student: str, n_boot: int = 2000, seed: int = 0,
+                     top: int = 5) -> StudentFeedback:
+    """The feedback of ``student`` from a class's tidy annotations (at least three annotators).
+
+    * ``bias``: mean over (item, system) of the student's SEGS minus the median SEGS of the
+      other students, with a 95% bootstrap interval resampling sentences (their metaphors
+      together), and the shares of units scored higher and lower than that consensus;
+    * ``peers``: interval α, quadratic κ and exact agreement on SEGS with each classmate;
+    * ``deviations``: the ``top`` units with the largest |difference|, with every student's score;
+    * ``categories``: the share of the student's penalty points per category beside the class's.
+    """
+    wide = _scores(tidy)
+    if student not in wide.columns:
+        raise ValueError(f"no annotator {student!r}; annotators: {list(wide.columns)}")
+    others = [c for c in wide.columns if c != student]
+    if len(others) < 2:
+        raise ValueError("feedback against a class consensus needs at least three annotators")
+    own = wide[student].to_numpy(dtype=float)
+    consensus = wide[others].median(axis=1).to_numpy(dtype=float)
+    diff = own - consensus
+    sentences = wide.index.get_level_values("sentence")
+    low, high = percentile_interval(weighted_mean(diff, resample(len(diff), n_boot, seed, sentences)))
+    bias = pd.Series({"mean_difference": diff.mean(), "ci_low": low, "ci_high": high, "n_items": len(diff),
+                      "share_higher": float((diff > 0).mean() * 100), "share_lower": float((diff < 0).mean() * 100)})
+    segs = segment_scores(tidy).assign(unit=lambda d: d["item"] + " | " + d["system"], group="all")
+    peers = []
+    for other in others:
+        pair = segs[segs["annotator"].isin([student, other])]
+        a = agreement(pair, by="group", value="SEGS", item="unit").iloc[0]
+        peers.append({"classmate": other, "alpha": a["alpha"], "weighted_kappa": a["weighted_kappa"],
+                      "exact_agreement": a["exact_agreement"]})
+    order = np.argsort(-np.abs(diff), kind="stable")[:top]
+    deviations = pd.DataFrame({
+        "item": wide.index.get_level_values("item")[order], "system": wide.index.get_level_values("system")[order],
+        "metaphor": wide.index.get_level_values("metaphor")[order], "own": own[order], "consensus": consensus[order],
+        "difference": diff[order],
+        "class_scores": [", ".join(f"{c} {int(v)}" for c, v in wide.iloc[k].items()) for k in order]})
+    points = tidy.groupby(["annotator", "category"], observed=False)["severity"].sum().unstack()
+    own_share = points.loc[student] / max(points.loc[student].sum(), 1)
+    class_share = points.sum() / max(points.to_numpy().sum(), 1)
+    categories = pd.DataFrame({"category": list(CATEGORIES), "own_share": own_share.reindex(CATEGORIES).to_numpy(),
+                               "class_share": class_share.reindex(CATEGORIES).to_numpy()})
+    return StudentFeedback(student, bias, pd.DataFrame(peers), deviations, categories)
+
+
+def _verdict(bias: pd.Series) -> str:
+    if bias["ci_low"] > 0:
+        return "you penalise **more** than the rest of the class (the interval lies above 0)"
+    if bias["ci_high"] < 0:
+        return "you penalise **less** than the rest of the class (the interval lies below 0)"
+    return "your severities are **in line** with the rest of the class (the interval includes 0)"
+
+
+def feedback_markdown(fb: StudentFeedback) -> str:
+    """The student's page as Markdown."""
+    b = fb.bias
+    lines = [f"# MetaHOPE feedback for {fb.student}", "",
+             f"Over {int(b['n_items'])} (metaphor, system) pairs your SEGS differed from the median of your "
+             f"classmates by **{b['mean_difference']:+.2f} points** on average (95% interval "
+             f"[{b['ci_low']:+.2f}, {b['ci_high']:+.2f}], sentences resampled): {_verdict(b)}. You scored "
+             f"{b['share_higher']:.0f}% of the pairs higher and {b['share_lower']:.0f}% lower than the class.", "",
+             "## Agreement with each classmate (SEGS)", "",
+             "| classmate | α (interval) | κ (quadratic) | exact agreement |", "|---|---|---|---|"]
+    for _, r in fb.peers.iterrows():
+        alpha = "NA" if pd.isna(r["alpha"]) else f"{r['alpha']:.2f}"
+        lines.append(f"| {r['classmate']} | {alpha} | {r['weighted_kappa']:.2f} | {r['exact_agreement']:.0f}% |")
+    lines += ["", "## Where you deviated most", "",
+              "| item | system | metaphor | you | class median | everyone |", "|---|---|---|---|---|---|"]
+    for _, r in fb.deviations.iterrows():
+        lines.append(f"| {r['item']} | {r['system']} | {r['metaphor']} | {r['own']:g} | {r['consensus']:g} | "
+                     f"{r['class_scores']} |")
+    lines += ["", "## How your penalty points spread over the categories", "",
+              "| category | you | class |", "|---|---|---|"]
+    for _, r in fb.categories.iterrows():
+        lines.append(f"| {r['category']} | {r['own_share']:.0%} | {r['class_share']:.0%} |")
+    lines += ["", "Look again at the metaphors above: was the difference a matter of seeing an error at all, of its "
+              "category, or of its severity?"]
+    return "\n".join(lines) + "\n"
+
+
+def _html(markdown_text: str, title: str) -> str:
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark").enable("table").render(markdown_text)
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>"
+            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
+            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}</style></head>"
+            f"<body>{body}</body></html>")
+
+
+def write_feedback(tidy: pd.DataFrame, out_dir: str | os.PathLike, n_boot: int = 2000, seed: int = 0) -> list[Path]:
+    """One page per student (``<student>.html`` and ``.md``) and an ``index.html``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written, links = [], []
+    for student in dict.fromkeys(tidy["annotator"]):
+        text = feedback_markdown(student_feedback(tidy, student, n_boot=n_boot, seed=seed))
+        safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in str(student))
+        (out / f"{safe}.md").write_text(text, encoding="utf-8")
+        (out / f"{safe}.html").write_text(_html(text, f"Feedback for {student}"), encoding="utf-8")
+        written.append(out / f"{safe}.html")
+        links.append(f"* [{student}]({safe}.html)")
+    index = out / "index.html"
+    index.write_text(_html("# MetaHOPE feedback\n\n" + "\n".join(links) + "\n", "MetaHOPE feedback"), encoding="utf-8")
+    return [index, *written]

@@ -1,0 +1,111 @@
+"""The built book in headless Chromium: every page clean, offline, and its figures live."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from conftest import chromium_path
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+CHAPTER_PAGES = ["01_metahope_pilot_v1", "02_metahope_directions", "03_metahope_pilot_v2",
+                 "04_explanation_judgements", "05_explanation_evaluator", "06_homophones", "07_qe_robustness"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    exe = chromium_path()
+    if exe is None:
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail("REQUIRE_BROWSER is set but Chromium is missing: apt-get install chromium chromium-driver")
+        pytest.skip("Chromium not installed (apt-get install chromium chromium-driver)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+def _visit(browser, path):
+    """Open a page; return (page, console errors, requests that left the machine, plotly.js requests)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors, outside, plotly = [], [], []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def request(r):
+        if not r.url.startswith(("file:", "data:", "blob:")):
+            outside.append(r.url)
+        if "plotly.min.js" in r.url:
+            plotly.append(r.url)
+
+    page.on("request", request)
+    page.goto(path.resolve().as_uri())
+    page.wait_for_load_state("load")
+    return page, errors, outside, plotly
+
+
+def test_every_page_is_clean_offline_and_loads_plotly_only_for_figures(built_book, browser):
+    html = built_book["html"]
+    pages = sorted(p for p in html.rglob("*.html") if "_static" not in p.parts)
+    assert len(pages) >= 12
+    for path in pages:
+        page, errors, outside, plotly = _visit(browser, path)
+        figures = page.locator(".plotly-graph-div").count()
+        if figures:
+            page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
+                                   ".every(d => d.classList.contains('js-plotly-plot'))", timeout=30_000)
+        page.close()
+        name = path.relative_to(html)
+        assert errors == [], f"{name}: console errors {errors}"
+        assert outside == [], f"{name}: requests leaving the machine {outside}"
+        assert bool(plotly) == bool(figures), f"{name}: {figures} figures, plotly.js requested {len(plotly)} times"
+
+
+@pytest.mark.parametrize("chapter", CHAPTER_PAGES)
+def test_chapter_has_findings_and_live_heatmaps(built_book, browser, chapter):
+    page, errors, _, _ = _visit(browser, built_book["html"] / "notebooks" / f"{chapter}.html")
+    try:
+        assert page.locator("section#what-this-chapter-found li").count() >= 3
+        heatmaps = page.evaluate("() => [...document.querySelectorAll('.plotly-graph-div')]"
+                                 ".map((d, i) => [i, d.data && d.data[0] && d.data[0].type])")
+        for index, kind in heatmaps:
+            if kind != "heatmap":
+                continue
+            target = page.locator(".plotly-graph-div").nth(index)
+            target.scroll_into_view_if_needed()
+            z = page.evaluate(f"() => document.querySelectorAll('.plotly-graph-div')[{index}].data[0].z")
+            rows, cols = len(z), len(z[0])
+            box = target.locator(".nsewdrag").first.bounding_box()
+            page.mouse.move(box["x"] + box["width"] * 0.5 / cols, box["y"] + box["height"] * 0.5 / rows)
+            page.wait_for_selector(".hoverlayer .hovertext", timeout=5_000)
+            hover = " ".join(page.locator(".hoverlayer .hovertext").all_text_contents())
+            value = z[0][0]
+            expected = "NA" if value is None else f"{value:.3f}"
+            assert expected in hover or (value is not None and f"{value:.2f}" in hover), (chapter, hover, value)
+            page.mouse.move(0, 0)
+    finally:
+        page.close()
+    assert errors == []
+
+
+def test_table_1_heatmap_value_is_the_published_one(built_book, browser):
+    """The GoogleMT / MIS cell of chapter 1's α map shows Table 6's 0.484."""
+    page, _, _, _ = _visit(browser, built_book["html"] / "notebooks" / "01_metahope_pilot_v1.html")
+    try:
+        heatmap = page.locator(".plotly-graph-div").first
+        heatmap.scroll_into_view_if_needed()
+        page.wait_for_function("() => window.Plotly && document.querySelector('.js-plotly-plot')", timeout=30_000)
+        box = heatmap.locator(".nsewdrag").first.bounding_box()
+        page.mouse.move(box["x"] + box["width"] * 2.5 / 5, box["y"] + box["height"] * 0.5 / 3)
+        page.wait_for_selector(".hoverlayer .hovertext", timeout=5_000)
+        hover = " ".join(page.locator(".hoverlayer .hovertext").all_text_contents())
+    finally:
+        page.close()
+    assert "GoogleMT" in hover and "MIS" in hover and "0.484" in hover
+    assert re.search(r"alpha = 0\.484", hover)
