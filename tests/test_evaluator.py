@@ -76,6 +76,33 @@ def test_frozen_packaged_encoder_beats_the_mean_baseline(isolated_cache, items):
     assert stage1["test_mae"].mean() < stage1["mean_baseline_mae"].mean()
     assert (stage1["train_mae"] < stage1["mean_baseline_mae"]).all()
     assert list((isolated_cache / "embeddings").glob("*.npy"))
+    # the stage-2 inputs: out-of-fold on the training part, full-model on the held-out part
+    s1 = out["stage1"]
+    assert len(s1) == len(items) and set(s1["set"]) == {"train", "held-out"}
+    held = s1[s1["set"] == "held-out"].set_index("item_id")
+    mae = out["mae"].set_index("score")
+    assert (held["predicted_overall"] - held["overall"]).abs().mean() == pytest.approx(mae.loc["overall", "test_mae"])
+    # the judge against the baselines, paired on the same held-out items
+    versus = ev.judge_vs_baselines(out, n_boot=500, seed=0).set_index("other")
+    assert versus.loc["training mean", "judge_mae"] == pytest.approx(mae.loc["overall (stage 2)", "test_mae"])
+    assert versus.loc["training mean", "other_mae"] == pytest.approx(mae.loc["overall (stage 2)", "mean_baseline_mae"])
+    assert versus.loc["stage 1 overall", "other_mae"] == pytest.approx(mae.loc["overall", "test_mae"])
+    for _, row in versus.iterrows():
+        assert row["difference"] == pytest.approx(row["judge_mae"] - row["other_mae"])
+        assert row["ci_low"] <= row["difference"] <= row["ci_high"] and row["n_items"] == 20
+
+
+def test_judge_vs_baselines_by_hand():
+    # three held-out items with human Overall 2, 3, 4; training mean 3; judge predicts 2, 4, 4; stage 1 predicts 3, 3, 3
+    stage1 = pd.DataFrame({"item_id": ["t1", "t2", "h1", "h2", "h3"], "set": ["train", "train", "held-out", "held-out",
+                                                                           "held-out"],
+                           "overall": [2.0, 4.0, 2.0, 3.0, 4.0], "predicted_overall": [0, 0, 3.0, 3.0, 3.0]})
+    predictions = pd.DataFrame({"item_id": ["h1", "h2", "h3"], "predicted_overall": [2.0, 4.0, 4.0]})
+    versus = ev.judge_vs_baselines({"stage1": stage1, "predictions": predictions}, n_boot=200).set_index("other")
+    # judge errors 0, 1, 0 (MAE 1/3); training mean errors 1, 0, 1 (MAE 2/3); stage-1 errors 1, 0, 1
+    assert versus.loc["training mean", "judge_mae"] == pytest.approx(1 / 3)
+    assert versus.loc["training mean", "other_mae"] == pytest.approx(2 / 3)
+    assert versus.loc["stage 1 overall", "difference"] == pytest.approx(-1 / 3)
 
 
 def test_disagreement_vs_error_against_scipy():

@@ -168,3 +168,193 @@ def test_rater_profile_leniency():
                        "score": [4, 2, 5, 3], "metaphor": "", "explanation": ""})
     prof = ex.rater_profile(df).set_index("rater")
     assert prof.loc["x", "leniency"] == 1.0 and prof.loc["y", "leniency"] == -1.0
+
+
+# --------------------------------------------------------------------------- corrections: item-level inference
+
+
+def _ratings_from_matrix(scores: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Tidy ratings from {dimension: items × raters array}."""
+    rows = []
+    for d, m in scores.items():
+        for i in range(m.shape[0]):
+            for j in range(m.shape[1]):
+                rows.append({"item_id": f"i{i:03d}", "rater": f"r{j}", "dimension": d, "score": m[i, j]})
+    df = pd.DataFrame(rows).assign(metaphor="", explanation="")
+    df["dimension"] = pd.Categorical(df["dimension"], categories=list(ex.SCORES))
+    return df
+
+
+def test_spearman_on_item_means_by_hand():
+    # two raters, four items: item means of mapping 1.5, 2.5, 3.5, 4.5 and of emergence 2, 1, 4, 3
+    mapping = np.array([[1, 2], [2, 3], [3, 4], [4, 5]])
+    emergence = np.array([[2, 2], [1, 1], [4, 4], [3, 3]])
+    table = ex.spearman_table(_ratings_from_matrix({"mapping": mapping, "emergence": emergence}),
+                              dimensions=("mapping", "emergence"))
+    row = table[(table["dimension_a"] == "mapping") & (table["dimension_b"] == "emergence")].iloc[0]
+    ref = st.spearmanr([1.5, 2.5, 3.5, 4.5], [2, 1, 4, 3])
+    assert row["rho_items"] == pytest.approx(0.6) == pytest.approx(ref.statistic)  # 1 − 6·4 / (4·15)
+    assert row["p_items"] == pytest.approx(ref.pvalue) and row["n_items"] == 4 and row["n"] == 8
+    assert list(table.columns[:6]) == ["dimension_a", "dimension_b", "rho", "p_value", "mark", "n"]
+    assert ex.spearman_pairs(table)[["dimension_a", "dimension_b"]].values.tolist() == [["mapping", "emergence"]]
+
+
+def test_item_level_p_values_hold_their_level_where_rating_level_ones_do_not():
+    # origin and mapping are independent qualities of the items (true ρ = 0); each of 10 raters
+    # sees them with noise. Across 40 such data sets a test at .05 should reject about 5% of the time.
+    naive = items = 0
+    for k in range(40):
+        rng = np.random.default_rng(k)
+        origin = np.clip(np.rint(3 + rng.normal(size=(60, 1)) + 0.7 * rng.normal(size=(60, 10))), 1, 5)
+        mapping = np.clip(np.rint(3 + rng.normal(size=(60, 1)) + 0.7 * rng.normal(size=(60, 10))), 1, 5)
+        row = ex.spearman_table(_ratings_from_matrix({"origin": origin, "mapping": mapping}),
+                                dimensions=("origin", "mapping")).iloc[1]
+        naive += row["p_value"] < 0.05
+        items += row["p_items"] < 0.05
+        assert (row["mark"] != "") == (row["p_value"] < 0.05) and (row["mark_items"] != "") == (row["p_items"] < 0.05)
+    assert naive >= 12  # 600 "independent" ratings: far too many false alarms
+    assert items <= 6  # 60 items: about the nominal 5%
+
+
+def test_clustered_standard_errors_match_the_sandwich_by_hand(benchmark):
+    ratings = ex.simulate_ratings(benchmark, n_raters=4, seed=3)
+    reg = ex.standardized_regression(ratings)
+    wide = ex.wide_ratings(ratings)
+    cols = list(ex.DIMENSIONS) + ["overall"]
+    z = (wide[cols] - wide[cols].mean()) / wide[cols].std(ddof=1)
+    x = np.column_stack([np.ones(len(z)), z[list(ex.DIMENSIONS)]])
+    y = z["overall"].to_numpy()
+    b = np.linalg.lstsq(x, y, rcond=None)[0]
+    u = y - x @ b
+    groups = pd.factorize(wide["item_id"])[0]
+    n, k, g = len(y), x.shape[1], groups.max() + 1
+    bread = np.linalg.inv(x.T @ x)
+    scores = np.array([x[groups == c].T @ u[groups == c] for c in range(g)])
+    v = g / (g - 1) * (n - 1) / (n - k) * bread @ (scores.T @ scores) @ bread
+    se = np.sqrt(np.diag(v))[1:]
+    table = reg.table.set_index("predictor")
+    assert table["se_cluster"].to_numpy() == pytest.approx(se)
+    p = 2 * st.t.sf(np.abs(b[1:] / se), g - 1)
+    assert table["p_cluster"].to_numpy() == pytest.approx(p)
+    half = st.t.ppf(0.95, g - 1) * se
+    assert table["ci90_cluster_high"].to_numpy() == pytest.approx(b[1:] + half)
+    assert reg.n_items == 100
+    assert list(reg.table.columns[:8]) == ["predictor", "beta", "se", "t", "p_value", "ci90_low", "ci90_high", "vif"]
+
+
+# --------------------------------------------------------------------------- corrections: the bounded scale
+
+
+def test_rounded_scale_moments_against_monte_carlo():
+    rng = np.random.default_rng(1)
+    for mu, sigma in [(1.3, 0.8), (3.0, 1.2), (4.6, 0.5)]:
+        draws = np.clip(np.rint(mu + sigma * rng.standard_normal(400_000)), 1, 5)
+        mean, sd = ex.rounded_scale_moments(mu, sigma)
+        assert float(mean) == pytest.approx(draws.mean(), abs=0.01)
+        assert float(sd) == pytest.approx(draws.std(), abs=0.01)
+    targets = np.array([1.2, 2.0, 3.7, 4.9])
+    mu = ex.latent_means(targets, 0.9)
+    assert ex.rounded_scale_moments(mu, 0.9)[0] == pytest.approx(targets, abs=1e-4)
+
+
+def _bounded_items(latent_sd, seed, n_items=100, n_raters=16):
+    rng = np.random.default_rng(seed)
+    mu = rng.uniform(0.8, 5.2, n_items)
+    sd = latent_sd(mu) if callable(latent_sd) else np.full(n_items, latent_sd)
+    scores = np.clip(np.rint(mu[:, None] + sd[:, None] * rng.standard_normal((n_items, n_raters))), 1, 5)
+    return pd.DataFrame({"item_id": [f"i{k}" for k in range(n_items)], "dimension": "overall",
+                         "mean": scores.mean(axis=1), "sd": scores.std(axis=1, ddof=1), "n": n_raters})
+
+
+def test_bounded_scale_null_does_not_reject_its_own_data():
+    stats_ = _bounded_items(1.0, seed=5)
+    naive = ex.disagreement_by_quality(stats_)
+    assert naive.hump  # against 0, the bounded scale alone "shows" the hump ...
+    null = ex.bounded_scale_null(stats_, n_null=500, seed=0)
+    assert null.p_value > 0.05 and not null.beyond_null  # ... against the bounded-scale null it does not
+    s = null.summary.iloc[0]
+    assert s["null_ci_low"] <= s["observed_quadratic"] <= s["null_ci_high"]
+    assert null.latent_sd == pytest.approx(1.0, abs=0.1)
+    assert null.buckets["sd_ratio"].between(0.8, 1.2).all()
+    # calibration: over 20 data sets drawn from the null, few rejections at .05
+    rejections = sum(ex.bounded_scale_null(_bounded_items(0.9, seed=100 + k), n_null=199, seed=k).p_value < 0.05
+                     for k in range(20))
+    assert rejections <= 3
+
+
+def test_bounded_scale_null_rejects_a_genuine_latent_hump():
+    # latent SD 0.3 at the ends of the scale, 1.5 in the middle: real extra disagreement
+    stats_ = _bounded_items(lambda mu: 0.3 + 1.2 * np.exp(-((mu - 3.0) ** 2) / 0.8), seed=7)
+    null = ex.bounded_scale_null(stats_, n_null=500, seed=0)
+    assert null.beyond_null and null.p_value < 0.01
+    assert null.observed < null.summary.iloc[0]["null_ci_low"]
+    middle = null.buckets.set_index("bucket").loc["[3.0, 3.5)", "sd_ratio"]
+    assert middle > 1.1
+
+
+def test_latent_simulation_has_no_hump(benchmark):
+    latent = ex.simulate_ratings(benchmark, seed=42, bounded=False)
+    bounded = ex.simulate_ratings(benchmark, seed=42)
+    assert latent["score"].dtype.kind == "f"
+    assert (np.clip(np.rint(latent["score"]), 1, 5).astype(int).to_numpy() == bounded["score"].to_numpy()).all()
+    assert not ex.disagreement_by_quality(ex.item_statistics(latent)).hump
+    assert ex.disagreement_by_quality(ex.item_statistics(bounded)).hump
+
+
+# --------------------------------------------------------------------------- corrections: cluster stability
+
+
+def _factor_ratings(seed, n_items=80, n_raters=10, borderline=0.45):
+    """mapping and emergence share a strong factor, origin none; accessibility a middling one."""
+    rng = np.random.default_rng(seed)
+    factor = rng.normal(size=(n_items, 1)) + rng.normal(size=(n_items, n_raters))
+    dims = {"mapping": 1.0, "emergence": 1.0, "origin": 0.0, "accessibility": borderline}
+    return _ratings_from_matrix({d: np.clip(np.rint(3 + w * factor + 0.5 * rng.normal(size=(n_items, n_raters))), 1, 5)
+                                 for d, w in dims.items()})
+
+
+def test_weighted_spearman_matrices_equal_scipy_on_repeated_rows():
+    from helpers.core.stats import resample
+
+    ratings = _factor_ratings(1)
+    dims = ("mapping", "emergence", "origin", "accessibility")
+    w = resample(80, 3, seed=2)
+    mats = ex.spearman_matrices(ratings, w, dims)
+    wide = ex.wide_ratings(ratings)
+    items = pd.factorize(wide["item_id"])[0]
+    for b in range(3):
+        repeated = wide.loc[np.repeat(np.arange(len(wide)), w[b][items]), list(dims)]
+        assert mats[b] == pytest.approx(st.spearmanr(repeated).statistic)
+    assert ex.spearman_matrices(ratings, None, dims)[0] == pytest.approx(st.spearmanr(wide[list(dims)]).statistic)
+
+
+def test_cluster_stability_on_a_constructed_structure():
+    dims = ("mapping", "emergence", "origin", "accessibility")
+    ratings = _factor_ratings(3)
+    stab = ex.cluster_stability(ratings, threshold=0.6, n_boot=100, seed=0, dimensions=dims,
+                                seed_replicates=[_factor_ratings(10 + k) for k in range(5)])
+    t = stab.table.set_index("dimension")
+    assert t.loc["origin", "independent_share_bootstrap"] == 1.0 and t.loc["origin", "independent_share_seeds"] == 1.0
+    assert t.loc["mapping", "independent_share_bootstrap"] == 0.0 and t.loc["emergence", "independent_share_seeds"] == 0
+    pairs = stab.pairs.set_index(["dimension_a", "dimension_b"])
+    assert pairs.loc[("mapping", "emergence"), "share_bootstrap"] == 1.0
+    assert pairs.loc[("mapping", "origin"), "share_bootstrap"] == 0.0
+    # the merge distance of each dimension is that of the observed dendrogram
+    rho = ex.spearman_matrices(ratings, None, dims)[0]
+    assert t.loc["mapping", "merge_distance"] == pytest.approx(1 - rho[0, 1])
+    # a cut just below and just above accessibility's merge distance flips its observed role
+    d = t.loc["accessibility", "merge_distance"]
+    below = ex.cluster_stability(ratings, threshold=d - 0.01, n_boot=20, dimensions=dims).table.set_index("dimension")
+    above = ex.cluster_stability(ratings, threshold=d + 0.01, n_boot=20, dimensions=dims).table.set_index("dimension")
+    assert below.loc["accessibility", "independent_observed"] and not above.loc["accessibility", "independent_observed"]
+    without = ex.cluster_stability(ratings, threshold=0.6, n_boot=20, dimensions=dims)
+    assert without.n_seeds == 0 and without.table["independent_share_seeds"].isna().all()
+
+
+def test_generating_values_follow_the_model():
+    model = ex.RatingModel.from_parameters({"overall_weights": {"mapping": 0.0}, "pass_level": 4.5})
+    truth = ex.generating_values(model).set_index("dimension")
+    assert truth.loc["mapping", "overall_weight"] == 0.0
+    assert truth["overall_weight"].sum() == pytest.approx(1.0)
+    assert truth.loc["origin", "pass_level"] - truth.loc["origin", "fail_level"] == pytest.approx(2.6)
+    assert list(truth.index) == list(ex.SCORES)

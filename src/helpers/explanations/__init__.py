@@ -15,9 +15,9 @@
 from .analysis import (BoundedNull, Clusters, ClusterStability, DisagreementShape, Regression, bounded_scale_null,
                        cluster_dimensions, cluster_stability, design_contrast, disagreement_by_quality, item_means,
                        item_statistics, latent_means, quadratic_term, rater_profile, rating_matrix, reliability_table,
-                       rounded_scale_moments, spearman_matrices, spearman_table, standardized_regression,
-                       wide_ratings)
-from .evaluator import EvaluatorConfig, item_targets, run_evaluator, split_by_metaphor
+                       rounded_scale_moments, spearman_matrices, spearman_pairs, spearman_table,
+                       standardized_regression, wide_ratings)
+from .evaluator import EvaluatorConfig, item_targets, judge_vs_baselines, run_evaluator, split_by_metaphor
 from .feedback import Feedback, class_feedback, write_pages
 from .io import (BENCHMARK_FILE, DIMENSIONS, LABELS, RATING_COLUMNS, SCORES, SHORT, load_benchmark, load_ratings,
                  read_ratings, read_workbooks)
@@ -28,9 +28,9 @@ __all__ = [
     "BoundedNull", "Clusters", "ClusterStability", "DisagreementShape", "Regression", "bounded_scale_null",
     "cluster_dimensions", "cluster_stability", "design_contrast", "disagreement_by_quality", "item_means",
     "item_statistics", "latent_means", "quadratic_term", "rater_profile", "rating_matrix", "reliability_table",
-    "rounded_scale_moments", "spearman_matrices", "spearman_table", "standardized_regression", "wide_ratings",
-    "EvaluatorConfig", "item_targets", "run_evaluator", "split_by_metaphor", "Feedback", "class_feedback",
-    "write_pages", "BENCHMARK_FILE", "DIMENSIONS", "LABELS", "RATING_COLUMNS", "SCORES", "SHORT", "load_benchmark",
-    "load_ratings", "read_ratings", "read_workbooks", "RatingModel", "generating_values", "simulate_ratings",
-    "write_templates",
+    "rounded_scale_moments", "spearman_matrices", "spearman_pairs", "spearman_table", "standardized_regression",
+    "wide_ratings", "EvaluatorConfig", "item_targets", "judge_vs_baselines", "run_evaluator", "split_by_metaphor",
+    "Feedback", "class_feedback", "write_pages", "BENCHMARK_FILE", "DIMENSIONS", "LABELS", "RATING_COLUMNS", "SCORES",
+    "SHORT", "load_benchmark", "load_ratings", "read_ratings", "read_workbooks", "RatingModel", "generating_values",
+    "simulate_ratings", "write_templates",
 ]

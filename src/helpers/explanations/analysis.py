@@ -84,7 +84,15 @@ def significance_mark(p: float) -> str:
 
 def item_means(ratings: pd.DataFrame, dimensions: Sequence[str] = SCORES) -> pd.DataFrame:
     """Items × scores: each item's mean rating (over the raters who rated it); items lacking
-    a score are dropped."""
+    a score are dropped.
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"item_id": ["a", "a", "b"], "rater": ["x", "y", "x"], "dimension": "overall",
+    ...                   "score": [4, 5, 2]})
+    >>> item_means(r, ["overall"])["overall"].tolist()
+    [4.5, 2.0]
+    """
     means = ratings.pivot_table(index="item_id", columns="dimension", values="score", aggfunc="mean",
                                 observed=True, sort=False)
     means.columns = [str(c) for c in means.columns]
@@ -112,6 +120,14 @@ def spearman_table(ratings: pd.DataFrame, dimensions: Sequence[str] = DIMENSIONS
                          "mark": significance_mark(p), "n": len(wide), "rho_items": float(rho_i),
                          "p_items": float(p_i), "mark_items": significance_mark(p_i), "n_items": len(means)})
     return pd.DataFrame(rows)
+
+
+def spearman_pairs(spearman: pd.DataFrame) -> pd.DataFrame:
+    """Each pair of different dimensions once (a before b in the order of
+    :data:`~helpers.explanations.io.SCORES`), from :func:`spearman_table`."""
+    position = {d: k for k, d in enumerate(SCORES)}
+    keep = spearman["dimension_a"].map(position) < spearman["dimension_b"].map(position)
+    return spearman[keep].reset_index(drop=True)
 
 
 @dataclass(frozen=True)
@@ -470,7 +486,20 @@ def spearman_matrices(ratings: pd.DataFrame, weights: np.ndarray | None = None,
 def cluster_roles(rho: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
     """Average-linkage clustering on 1 − ρ cut at ``threshold``, for each of K matrices
     (K, d, d): returns ``independent`` (K, d), True where a dimension is alone in its
-    cluster, and ``together`` (K, d, d), True where two dimensions share a cluster."""
+    cluster, and ``together`` (K, d, d), True where two dimensions share a cluster.
+
+    Examples
+    --------
+    Distances 0.1 (a–b), 1.0 (a–c), 0.9 (b–c): a and b join at 0.1, c joins them at the
+    average 0.95, so a cut at 0.5 leaves c alone and a cut at 1.0 joins all three.
+
+    >>> rho = np.array([[[1, 0.9, 0.0], [0.9, 1, 0.1], [0.0, 0.1, 1]]])
+    >>> alone, together = cluster_roles(rho, 0.5)
+    >>> alone.tolist(), bool(together[0, 0, 1])
+    ([[False, False, True]], True)
+    >>> cluster_roles(rho, 1.0)[0].tolist()
+    [[False, False, False]]
+    """
     from scipy.cluster.hierarchy import fcluster, linkage
     from scipy.spatial.distance import squareform
 
@@ -516,7 +545,9 @@ def cluster_stability(ratings: pd.DataFrame, threshold: float = 0.6, n_boot: int
                       dimensions: Sequence[str] = DIMENSIONS) -> ClusterStability:
     """The clustering of :func:`cluster_dimensions` over item-bootstrap resamples and, for
     simulated ratings, over other seeds of the simulation (``seed_replicates``: rating
-    frames of the same design).
+    frames of the same design). The paper (§3.2, Table 3) reads "a shared cluster and two
+    independent axes" from one clustering of one sample; this says how often each reading
+    would come out again.
 
     A dimension that merges at distance 0.61 with a cut at 0.60 is an "independent axis" by
     0.01; another sample of items (or of raters) may put it in the shared cluster. Per

@@ -27,6 +27,7 @@ from ..core import params, paths
 from ..core.errors import InputError
 from ..core.report import ChapterData, Provenance, table
 from .evaluator import EvaluatorConfig
+from .analysis import spearman_pairs
 from .io import BENCHMARK_FILE, DIMENSIONS, SCORES, WorkbookRatings, load_benchmark, load_ratings, workbook_files
 from .simulate import RatingModel, generating_values, simulate_ratings
 
@@ -72,8 +73,9 @@ class ExplanationsSetup:
             return Ratings(Provenance("simulated", (self.benchmark_file,), detail), ratings, self.benchmark, self.model)
         loaded = self.loaded
         skipped = (f" Skipped as blank: {', '.join(Path(b).name for b in loaded.blank)}." if loaded.blank else "")
-        detail = (f"Ratings passed to this notebook as a papermill parameter: {loaded.ratings['rater'].nunique()} "
-                  f"raters, {loaded.ratings['item_id'].nunique()} explanations, {len(loaded.ratings)} ratings.{skipped}")
+        r = loaded.ratings
+        detail = (f"Ratings passed to this notebook as a papermill parameter: {r['rater'].nunique()} raters, "
+                  f"{r['item_id'].nunique()} explanations, {len(r)} ratings.{skipped}")
         return Ratings(Provenance("own", loaded.files, detail), loaded.ratings, self.benchmark)
 
 
@@ -158,6 +160,27 @@ def check_resamples(n_boot, n_null, n_seeds) -> tuple[int, int, int]:
             params.integer("n_seeds", n_seeds, minimum=0))
 
 
+def calibration_band(benchmark: pd.DataFrame, n_raters: int, model: RatingModel, seeds: Sequence[int] = range(12),
+                     low: float = 0.35, high: float = 0.60) -> pd.DataFrame:
+    """Interval α of every score over simulation ``seeds`` (min, max, and whether both lie in
+    [low, high], the band of the paper's Table 2 the simulator was calibrated to); cached
+    (:mod:`helpers.core.cache`), as it simulates and scores 12 panels."""
+    from ..core import cache
+    from ..core.agreement import krippendorff_alpha
+    from .analysis import rating_matrix
+
+    def compute() -> pd.DataFrame:
+        band = pd.DataFrame([
+            {d: krippendorff_alpha(rating_matrix(simulate_ratings(benchmark, n_raters, s, model), d)
+                                   .to_numpy(dtype=float).T) for d in SCORES}
+            for s in seeds]).agg(["min", "max"]).T
+        band[f"within {low:.2f}–{high:.2f}"] = (band["min"] >= low) & (band["max"] <= high)
+        return band
+
+    inputs = [benchmark[["item_id", *DIMENSIONS]], n_raters, model, list(seeds), low, high]
+    return cache.cached("explanations-calibration", 1, inputs, compute, describe=f"{len(list(seeds))} seeds")
+
+
 # --------------------------------------------------------------------------- small helpers
 
 
@@ -228,56 +251,65 @@ def clusters_beside_truth(stability, truth: pd.DataFrame | None) -> pd.DataFrame
     return out
 
 
-def recovery_lines(contrast: pd.DataFrame, regression: pd.DataFrame, stability, truth: pd.DataFrame | None
-                   ) -> dict[str, str]:
-    """One sentence per recovered result (design contrast, regression, clusters); empty for real ratings."""
+def recovery_lines(truth: pd.DataFrame | None, contrast: pd.DataFrame | None = None,
+                   regression: pd.DataFrame | None = None, stability=None) -> dict[str, str]:
+    """One sentence per recovered result given (``contrast``, ``regression``, ``clusters``);
+    empty for real ratings (``truth`` None)."""
     if truth is None:
         return {}
     t = truth.set_index("dimension")
-    gap = float((t["pass_level"] - t["fail_level"]).dropna().iloc[0])
-    reg = regression.set_index("predictor")
-    rho = st.spearmanr(reg["beta"], t.loc[reg.index, "overall_weight"]).statistic
-    top_est = list(reg["beta"].sort_values(ascending=False).index[:3])
-    top_true = list(t.loc[reg.index, "overall_weight"].sort_values(ascending=False).index[:3])
-    shares = stability.table.set_index("dimension")["independent_share_bootstrap"]
-    zero = [d for d in shares.index if t.loc[d, "loading"] == 0]
-    loaded = [d for d in shares.index if t.loc[d, "loading"] > 0]
-    parts = [f"{d} (loading {t.loc[d, 'loading']:.1f}: alone in {_pct(shares[d])})" for d in zero + loaded]
-    return {
-        "contrast": (f"The simulator builds a latent gap of {gap:.1f} points between designed passes and failures on "
-                     f"every dimension; the ratings show gaps of {contrast['difference'].min():.2f} to "
-                     f"{contrast['difference'].max():.2f} (rounding, clipping and the shared general quality shrink "
-                     "it). Finding the gap shows that the method and the raters' simulation work, not that people "
-                     "see the failures."),
-        "regression": (f"Overall is built from the six perceptions with fixed weights; the three largest β "
-                       f"({_list(top_est)}) are the three largest generating weights ({_list(top_true)}) "
-                       f"{'in the same order' if top_est == top_true else 'in another order'}, and β and weights "
-                       f"rank the six dimensions with Spearman ρ = {rho:.2f}. The regression recovers the recipe it "
-                       "was given; it says nothing about what people weigh."),
-        "clusters": ("The simulator makes dimensions correlate through their loadings on a shared general quality "
-                     "and halo. Dimensions with loading 0 should be independent axes, loaded ones should share a "
-                     f"cluster: {'; '.join(parts)} of item resamples."),
-    }
+    out = {}
+    if contrast is not None:
+        gap = float((t["pass_level"] - t["fail_level"]).dropna().iloc[0])
+        out["contrast"] = (f"The simulator builds a latent gap of {gap:.1f} points between designed passes and "
+                           f"failures on every dimension; the ratings show gaps of {contrast['difference'].min():.2f} to "
+                           f"{contrast['difference'].max():.2f} (rounding, clipping and the shared general quality "
+                           "shrink it). Finding the gap shows that the method works, not that people see the "
+                           "failures.")
+    if regression is not None:
+        reg = regression.set_index("predictor")
+        rho = st.spearmanr(reg["beta"], t.loc[reg.index, "overall_weight"]).statistic
+        top_est = list(reg["beta"].sort_values(ascending=False).index[:3])
+        top_true = list(t.loc[reg.index, "overall_weight"].sort_values(ascending=False).index[:3])
+        same = "the three largest" if set(top_est) == set(top_true) else "not the three largest"
+        out["regression"] = (f"Overall is built from the six perceptions with fixed weights; the three largest β "
+                             f"({_list(top_est)}) are {same} generating weights"
+                             f" ({_list(top_true)}){', in the same order' if top_est == top_true else ''}, and β and "
+                             f"weights rank the six dimensions with Spearman ρ = {rho:.2f}. The regression recovers "
+                             "the recipe it was given; it says nothing about what people weigh.")
+    if stability is not None:
+        shares = stability.table.set_index("dimension")["independent_share_bootstrap"]
+        order = sorted(shares.index, key=lambda d: t.loc[d, "loading"])
+        parts = [f"{d} (loading {t.loc[d, 'loading']:.1f}: alone in {_pct(shares[d])})" for d in order]
+        out["clusters"] = ("The simulator makes dimensions correlate through their loadings on a shared general "
+                           "quality and the halo, so loading 0 should give an independent axis and a high loading the "
+                           f"shared cluster: {'; '.join(parts)} of item resamples.")
+    return out
 
 
 # --------------------------------------------------------------------------- structure
 
 
-def significance_summary(spearman: pd.DataFrame, regression: pd.DataFrame):
-    """How much the independence assumption inflates significance: ρ on ratings vs item
-    means, naive vs item-clustered regression SEs."""
-    off = spearman[spearman["dimension_a"] < spearman["dimension_b"]]
-    flipped = off[(off["p_value"] < 0.05) & (off["p_items"] >= 0.05)]
-    ratio = regression["se_cluster"] / regression["se"]
-    lines = [f"* Spearman ρ on item means (n = {int(off['n_items'].iloc[0])} items) instead of single ratings "
-             f"(n = {int(off['n'].iloc[0])}): {int((off['p_value'] < 0.05).sum())} of {len(off)} pairs are significant "
-             f"at .05 on ratings, {int((off['p_items'] < 0.05).sum())} on item means."]
-    if len(flipped):
-        examples = "; ".join(f"{r.dimension_a}–{r.dimension_b} ρ = {r.rho:.2f}, p = {_p(r.p_value)} on ratings but "
-                             f"p = {_p(r.p_items)} on item means" for r in flipped.itertuples())
-        lines.append(f"* Marked only because ratings were counted as independent: {examples}.")
-    lines.append(f"* Regression standard errors clustered by item are {ratio.min():.2f}–{ratio.max():.2f} × the "
-                 "naive ones, so the naive p-values and intervals are too optimistic.")
+def significance_summary(spearman: pd.DataFrame | None = None, regression: pd.DataFrame | None = None):
+    """How much the independence assumption inflates significance: ρ on ratings vs on item
+    means, and naive vs item-clustered regression SEs (either part may be left out)."""
+    lines = []
+    if spearman is not None:
+        off = spearman_pairs(spearman)
+        flipped = off[(off["p_value"] < 0.05) & (off["p_items"] >= 0.05)]
+        lines.append(f"* Spearman ρ on item means (n = {int(off['n_items'].iloc[0])} items) instead of single ratings "
+                     f"(n = {int(off['n'].iloc[0])}): {int((off['p_value'] < 0.05).sum())} of {len(off)} pairs are "
+                     f"significant at .05 on ratings, {int((off['p_items'] < 0.05).sum())} on item means.")
+        if len(flipped):
+            examples = "; ".join(f"{r.dimension_a}–{r.dimension_b}: ρ = {r.rho:.2f}, p = {_p(r.p_value)} on ratings "
+                                 f"but p = {_p(r.p_items)} on item means" for r in flipped.itertuples())
+            lines.append(f"* Significant only because ratings were counted as independent: {examples}.")
+    if regression is not None:
+        ratio = regression["se_cluster"] / regression["se"]
+        lost = regression[(regression["p_value"] < 0.05) & (regression["p_cluster"] >= 0.05)]["predictor"].tolist()
+        lines.append(f"* Regression standard errors clustered by item are {ratio.min():.2f}–{ratio.max():.2f} × the "
+                     "naive ones, so the naive p-values and intervals are too optimistic"
+                     + (f"; {_list(lost)} lose{'s' if len(lost) == 1 else ''} significance." if lost else "."))
     return _markdown("\n".join(lines))
 
 
@@ -352,10 +384,13 @@ def judgements_findings(*, reliability: pd.DataFrame, spearman: pd.DataFrame, st
     rel = reliability.set_index("dimension")["alpha"]
     ci = reliability.set_index("dimension")[["alpha_ci_low", "alpha_ci_high"]]
     lo_d, hi_d = rel.idxmin(), rel.idxmax()
+    reached = int((rel >= 0.8).sum())
     lines = [f"**Reliability.** Interval α ranges from {rel[lo_d]:.2f} ({lo_d}, 95% CI {ci.loc[lo_d].iloc[0]:.2f}–"
              f"{ci.loc[lo_d].iloc[1]:.2f}) to {rel[hi_d]:.2f} ({hi_d}, {ci.loc[hi_d].iloc[0]:.2f}–"
-             f"{ci.loc[hi_d].iloc[1]:.2f}); {int((rel >= 0.8).sum())} of {len(rel)} scores reach the conventional "
-             "0.8, so single ratings are noisy and item means (of many raters) are what the later analyses can use."]
+             f"{ci.loc[hi_d].iloc[1]:.2f}); "
+             + (f"none of the {len(rel)} scores reaches" if reached == 0 else f"{reached} of {len(rel)} scores reach")
+             + " the conventional 0.8, so single ratings are noisy and item means of many raters are what the later "
+             "analyses can lean on."]
     v = stability_verdicts(stability)
     t = stability.table.set_index("dimension")
     seeds = stability.n_seeds > 0
@@ -363,12 +398,13 @@ def judgements_findings(*, reliability: pd.DataFrame, spearman: pd.DataFrame, st
                          + (f" (of simulated seeds: {_pct(t.loc[d, 'independent_share_seeds'])})" if seeds else "")
                          for d in v["unstable"])
     lines.append(f"**Structure.** Over {stability.n_boot} item resamples, {_list(v['independent'])} "
-                 f"{'is' if len(v['independent']) == 1 else 'are'} an independent axis in at least 90% and "
-                 f"{_list(v['shared'])} share a cluster in at least 90%"
+                 f"{'is an independent axis' if len(v['independent']) == 1 else 'are independent axes'} in at least "
+                 f"90% and {_list(v['shared'])} {'is' if len(v['shared']) == 1 else 'are'} in a shared cluster in at "
+                 "least 90%"
                  + (f"; unstable at the cut {stability.threshold:.2f}: {unstable}, so whether "
                     f"{'it is' if len(v['unstable']) == 1 else 'they are'} a separate axis is not settled by these "
                     "data." if v["unstable"] else "; no dimension sits on the fence at this cut."))
-    off = spearman[spearman["dimension_a"] < spearman["dimension_b"]]
+    off = spearman_pairs(spearman)
     naive, items = int((off["p_value"] < 0.05).sum()), int((off["p_items"] < 0.05).sum())
     ratio = regression["se_cluster"] / regression["se"]
     lines.append(f"**Independence.** Counting {int(off['n'].iloc[0])} ratings of {int(off['n_items'].iloc[0])} items "
@@ -380,11 +416,13 @@ def judgements_findings(*, reliability: pd.DataFrame, spearman: pd.DataFrame, st
     lines.append(f"**Drivers of Overall.** The largest standardised coefficients are {order[0]} "
                  f"(β = {reg.loc[order[0], 'beta']:.2f}, clustered 90% CI {reg.loc[order[0], 'ci90_cluster_low']:.2f}–"
                  f"{reg.loc[order[0], 'ci90_cluster_high']:.2f}) and {order[1]} (β = {reg.loc[order[1], 'beta']:.2f}); "
-                 f"{int((reg['p_cluster'] >= 0.05).sum())} of {len(reg)} coefficients are not significant with "
-                 f"clustered errors; the largest VIF is {reg['vif'].max():.1f}.")
+                 + (f"all {len(reg)} coefficients stay significant with clustered errors"
+                    if (reg["p_cluster"] < 0.05).all() else
+                    f"{_list(list(reg.index[reg['p_cluster'] >= 0.05]))} not significant with clustered errors")
+                 + f"; the largest VIF is {reg['vif'].max():.1f}.")
     s = null.summary.iloc[0]
-    lines.append(f"**Disagreement.** The SD-on-mean quadratic term is {shape.quadratic:+.3f} (p = {shape.quadratic_p:.2g} "
-                 f"against 0), but a bounded 1–5 scale with one constant latent SD gives {s['null_mean']:+.3f} "
+    lines.append(f"**Disagreement.** The SD-on-mean quadratic term is {shape.quadratic:+.3f} "
+                 f"(p = {shape.quadratic_p:.2g} against 0), but a bounded 1–5 scale with one constant latent SD gives {s['null_mean']:+.3f} "
                  f"(95%: {s['null_ci_low']:+.3f} to {s['null_ci_high']:+.3f}; p = {s['p_value']:.3f}). "
                  + ("The hump exceeds the bounded-scale null: raters disagree more on middling explanations than the "
                     "scale alone explains." if null.beyond_null else
@@ -392,7 +430,7 @@ def judgements_findings(*, reliability: pd.DataFrame, spearman: pd.DataFrame, st
                     "explanations are harder to judge. The paper's U-shape (agreement at both ends, disagreement in "
                     "the middle) faces the same confound until it is tested against such a null."))
     if truth is not None:
-        rec = recovery_lines(contrast, regression, stability, truth)
+        rec = recovery_lines(truth, contrast, regression, stability)
         lines.append("**Recovered by construction (simulated data).** " + rec["regression"] + " " + rec["clusters"]
                      + " " + rec["contrast"] + " These results test whether the methods recover known structure; "
                      "they are not findings about raters.")
@@ -421,7 +459,7 @@ def evaluator_setup_line(config, result):
 PAPER_JUDGE_MAE = 0.689  # Naveriani et al. 2026, Table 5, OVERALL QUALITY (the stage-2 judge)
 
 
-def evaluator_summary(mae: pd.DataFrame):
+def evaluator_summary(mae: pd.DataFrame, versus: pd.DataFrame | None = None):
     """Where stage 1 beats the mean baseline, and the judge compared with judge and baseline."""
     dims = mae[mae["score"].isin(SCORES)]
     better = dims[dims["test_mae"] < dims["mean_baseline_mae"]]["score"].tolist()
@@ -429,17 +467,21 @@ def evaluator_summary(mae: pd.DataFrame):
     judge = mae[mae["score"] == "overall (stage 2)"].iloc[0]
     stage1 = mae[mae["score"] == "overall"].iloc[0]
     beats = judge["test_mae"] < judge["mean_baseline_mae"]
+    interval = ""
+    if versus is not None:
+        m = versus.set_index("other").loc["training mean"]
+        interval = f"; difference {m['difference']:+.3f}, 95% interval {m['ci_low']:+.3f} to {m['ci_high']:+.3f}"
     return _markdown("\n".join([
         f"* Stage 1 beats the training-mean baseline on {len(better)} of {len(dims)} scores"
         + (f" ({', '.join(better)})" if better else "") + (f"; not on {', '.join(worse)}." if worse else "."),
         f"* The stage-2 judge predicts Overall with held-out MAE {judge['test_mae']:.3f}: "
         + ("better than" if beats else "**worse than**") + f" simply predicting the training mean "
-        f"({judge['mean_baseline_mae']:.3f}) and {'better' if judge['test_mae'] < judge['similarity_baseline_mae'] else 'worse'}"
-        f" than similarity only ({judge['similarity_baseline_mae']:.3f}). Stage 1's own Overall output reaches "
-        f"{stage1['test_mae']:.3f}.",
-        f"* Judge against judge: the paper's stage-2 judge has MAE {PAPER_JUDGE_MAE:.3f} (its Table 5, Overall); this "
-        f"run's judge {judge['test_mae']:.3f}. Stage 1's Overall ({stage1['test_mae']:.3f}) is a different model and "
-        "is not the number to set beside the paper's.",
+        f"({judge['mean_baseline_mae']:.3f}{interval}), and "
+        f"{'better' if judge['test_mae'] < judge['similarity_baseline_mae'] else 'worse'} than similarity only "
+        f"({judge['similarity_baseline_mae']:.3f}).",
+        f"* Judge against judge: the paper's stage-2 judge has MAE {PAPER_JUDGE_MAE:.3f} (its Table 5, Overall), this "
+        f"run's judge {judge['test_mae']:.3f}. Stage 1's own Overall output ({stage1['test_mae']:.3f}) is another "
+        "model and not the number to set beside the paper's.",
         f"* Train-to-held-out change of MAE (Δ) ranges from {dims['delta'].min():+.3f} to {dims['delta'].max():+.3f}.",
     ]))
 
@@ -478,30 +520,33 @@ def disagreement_power_line(disagreement: pd.DataFrame):
                               "held-out set, as the paper also concludes."))
 
 
-def evaluator_findings(*, mae: pd.DataFrame, disagreement: pd.DataFrame, weights: pd.DataFrame,
-                       truth: pd.DataFrame | None) -> list[str]:
-    """The closing findings of chapter 5, every number from this run."""
+def evaluator_findings(*, mae: pd.DataFrame, versus: pd.DataFrame, disagreement: pd.DataFrame,
+                       weights: pd.DataFrame, truth: pd.DataFrame | None) -> list[str]:
+    """The closing findings of chapter 5, every number from this run (``versus`` is
+    :func:`~helpers.explanations.evaluator.judge_vs_baselines`)."""
     from ..core.stats import detectable_correlation
 
     dims = mae[mae["score"].isin(DIMENSIONS)]
     better = dims[dims["test_mae"] < dims["mean_baseline_mae"]]
-    judge = mae[mae["score"] == "overall (stage 2)"].iloc[0]
-    beats = judge["test_mae"] < judge["mean_baseline_mae"]
     gain = 1 - better["test_mae"] / better["mean_baseline_mae"]
     best = better.loc[gain.idxmax()] if len(better) else None
     lines = [f"**Stage 1.** The encoder-based predictor beats the training-mean baseline on {len(better)} of "
              f"{len(dims)} dimensions on held-out metaphors"
-             + (f" (largest gain on {best['score']}: MAE {best['test_mae']:.2f} against {best['mean_baseline_mae']:.2f})"
-                if best is not None else "")
+             + (f" (largest gain on {best['score']}: MAE {best['test_mae']:.2f} against "
+                f"{best['mean_baseline_mae']:.2f})" if best is not None else "")
              + f"; held-out MAE exceeds training MAE by {dims['delta'].min():+.2f} to {dims['delta'].max():+.2f}, "
-             "the overfitting expected with 80 training items.",
-             f"**The judge.** The stage-2 judge's held-out MAE on Overall is {judge['test_mae']:.3f}, "
-             + (f"better than predicting the training mean ({judge['mean_baseline_mae']:.3f})."
-                if beats else f"worse than predicting the training mean for every item "
-                f"({judge['mean_baseline_mae']:.3f}): on these data the two-stage pipeline adds nothing over a "
-                "constant.")
-             + f" Compared judge with judge, the paper reports {PAPER_JUDGE_MAE:.3f} for its stage-2 judge on "
-             "different ratings, items and encoder, so the two numbers frame each other but do not test each other."]
+             "the overfitting to expect from so few training items."]
+    v = versus.set_index("other")
+    m = v.loc["training mean"]
+    verdict = ("reliably worse than" if m["ci_low"] > 0 else "reliably better than" if m["ci_high"] < 0 else
+               "not distinguishable from")
+    lines.append(f"**The judge.** The stage-2 judge's held-out MAE on Overall is {m['judge_mae']:.3f}; predicting the "
+                 f"training mean for every item gives {m['other_mae']:.3f} (difference {m['difference']:+.3f}, 95% "
+                 f"bootstrap interval {m['ci_low']:+.3f} to {m['ci_high']:+.3f} over {int(m['n_items'])} held-out "
+                 f"items): the judge is {verdict} a constant"
+                 + (", so on these data the two-stage pipeline adds nothing." if m["difference"] > 0 else ".")
+                 + f" Judge against judge, the paper reports {PAPER_JUDGE_MAE:.3f} for its stage-2 judge, on other "
+                 "ratings, items and encoder; the two numbers frame each other but do not test each other.")
     d = disagreement.set_index("statistic")
     r, p, n = d.loc["pearson_r", "value"], d.loc["pearson_r", "p_value"], int(d.loc["pearson_r", "n"])
     lines.append(f"**Errors and human disagreement.** Pearson r = {r:.2f} (p = {p:.2f}) over {n} held-out metaphors; "
@@ -513,13 +558,13 @@ def evaluator_findings(*, mae: pd.DataFrame, disagreement: pd.DataFrame, weights
         rho = st.spearmanr(w["judge_importance"], w["generating_weight"]).statistic
         top = w.sort_values("judge_importance", ascending=False)["dimension"].iloc[0]
         lines.append(f"**Simulated ratings.** The judge's importances rank the dimensions with Spearman ρ = {rho:.2f} "
-                     f"against the simulator's Overall weights (most important: {top}); whatever it finds was built "
-                     "into the simulator, so it tests the pipeline, not people.")
+                     f"against the simulator's Overall weights (most important: {top}); whatever structure it finds "
+                     "was built into the simulator, so it tests the pipeline, not people.")
     return lines
 
 
 __all__ = ["DIMENSIONS", "ExplanationsSetup", "Ratings", "evaluator_config", "explanations_setup",
-           "check_cluster_threshold", "check_resamples", "RATING_FORMATS", "by_construction",
+           "check_cluster_threshold", "check_resamples", "calibration_band", "RATING_FORMATS", "by_construction",
            "contrast_beside_truth", "regression_beside_truth", "clusters_beside_truth", "recovery_lines",
            "significance_summary", "stability_verdicts", "cluster_summary", "shape_summary", "judgements_findings",
            "evaluator_setup_line", "evaluator_summary", "evaluator_beside_published", "weights_beside_truth",

@@ -1,0 +1,326 @@
+"""The explanation-rating teaching kit: blank workbooks, reading them back, feedback per student,
+and chapter 4 run on filled-in workbooks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from openpyxl import load_workbook
+
+from helpers import explanations as ex
+from helpers.__main__ import main
+from helpers.core.errors import InputError
+from helpers.explanations import chapters, feedback as fb, io, template
+
+PAPER_DEFINITIONS = (  # Naveriani et al. 2026, Table 1: the Guide sheet must not copy them
+    "avoids restating the metaphor in equivalent figurative terms",
+    "captures relevant cultural, historical, or contextual background",
+    "identifies the conceptual relation between source and target domains",
+    "captures the non-literal meaning that arises from the metaphor",
+    "is understandable to the intended audience",
+    "clarifies why the metaphor is communicatively effective",
+)
+
+
+@pytest.fixture(scope="module")
+def benchmark():
+    return ex.load_benchmark()
+
+
+@pytest.fixture
+def items_csv(tmp_path, benchmark):
+    path = tmp_path / "items.csv"
+    benchmark.head(6).to_csv(path, index=False)  # with the design columns, which must not reach the workbook
+    return path
+
+
+def fill(path, scores: dict[str, dict[str, int]] | None = None, ratings: pd.DataFrame | None = None, rater=None):
+    """Write scores into a template: ``scores[item][dimension]`` or a rater's tidy ratings."""
+    wb = load_workbook(path)
+    ws = wb[io.RATINGS_SHEET]
+    if ratings is not None:
+        scores = ratings[ratings["rater"] == rater].pivot_table(index="item_id", columns="dimension", values="score",
+                                                                 observed=True).to_dict("index")
+    for row in range(io.HEADER_ROW + 1, ws.max_row + 1):
+        item = ws.cell(row, 1).value
+        for k, d in enumerate(ex.SCORES):
+            if item in scores and d in scores[item]:
+                ws.cell(row, len(io.TEXT_COLUMNS) + 1 + k, int(scores[item][d]))
+    wb.save(path)
+    return path
+
+
+def filled_class(tmp_path, items_path, names=("ana", "ben", "cleo"), seed=7, benchmark=None):
+    files = template.write_templates(items_path, ",".join(names), tmp_path / "class")
+    bench = benchmark if benchmark is not None else ex.load_benchmark()
+    items = pd.read_csv(items_path)["item_id"]
+    sim = ex.simulate_ratings(bench[bench["item_id"].isin(items)], n_raters=len(names), seed=seed)
+    for k, f in enumerate(files):
+        fill(f, ratings=sim, rater=f"R{k + 1:02d}")
+    return files, sim
+
+
+# --------------------------------------------------------------------------- the template
+
+
+def test_template_layout(tmp_path, items_csv):
+    files = template.write_templates(items_csv, "ana,ben", tmp_path / "out")
+    assert [f.name for f in files] == ["explanations_ana.xlsx", "explanations_ben.xlsx"]
+    wb = load_workbook(files[0])
+    assert wb.sheetnames == ["Ratings", "Guide"]
+    ws = wb["Ratings"]
+    assert ws["A1"].value == "Rater name:" and ws["B1"].value == "ana"
+    header = [c.value for c in ws[io.HEADER_ROW]]
+    assert header == ["item_id", "metaphor", "explanation", "Non-Circularity", "Origin & Cultural Accuracy", "Mapping",
+                      "Emergence", "Accessibility", "Purpose", "Overall"]
+    assert [ws.cell(r, 1).value for r in range(4, 10)] == pd.read_csv(items_csv)["item_id"].tolist()
+    assert ws["C4"].alignment.wrap_text
+    assert all(ws.cell(r, c).value is None for r in range(4, 10) for c in range(4, 11))
+    texts = " ".join(str(c.value) for row in ws.iter_rows() for c in row if c.value is not None)
+    assert "targeted" not in texts and "reference" not in texts  # no answer key
+    validation = ws.data_validations.dataValidation[0]
+    assert validation.type == "list" and validation.formula1 == '"1,2,3,4,5"'
+    assert str(validation.sqref) == "D4:J9"
+    guide = " ".join(str(c.value) for row in wb["Guide"].iter_rows() for c in row if c.value is not None)
+    assert all(label in guide for label in ex.LABELS.values())
+    assert not any(d.lower() in guide.lower() for d in PAPER_DEFINITIONS)
+
+
+def test_rater_names():
+    assert template.rater_names(2) == ["R01", "R02"] and template.rater_names("3") == ["R01", "R02", "R03"]
+    assert template.rater_names(" ana , ben ") == ["ana", "ben"]
+    with pytest.raises(InputError, match="rater names must differ"):
+        template.rater_names("ana,ana")
+    with pytest.raises(InputError, match="parameter '--raters'"):
+        template.rater_names(0)
+
+
+def test_template_command(tmp_path, items_csv, capsys):
+    assert main(["template", "explanations", "--items", str(items_csv), "--raters", "2", "--out",
+                 str(tmp_path / "cli")]) == 0
+    assert sorted(p.name for p in (tmp_path / "cli").iterdir()) == ["explanations_R01.xlsx", "explanations_R02.xlsx"]
+    bad = tmp_path / "bad.csv"
+    pd.DataFrame({"item_id": ["a"], "metaphor": ["m"]}).to_csv(bad, index=False)
+    assert main(["template", "explanations", "--items", str(bad), "--raters", "2", "--out", str(tmp_path / "x")]) == 1
+    assert "missing column(s) ['explanation']" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- reading returned workbooks
+
+
+def test_filled_workbooks_read_back(tmp_path, items_csv, benchmark):
+    files, sim = filled_class(tmp_path, items_csv, benchmark=benchmark)
+    loaded = ex.load_ratings(tmp_path / "class", benchmark)
+    got = loaded.ratings
+    assert list(got.columns) == ex.RATING_COLUMNS and len(got) == 3 * 6 * 7
+    assert sorted(got["rater"].unique()) == ["ana", "ben", "cleo"]
+    expected = sim.assign(rater=sim["rater"].map({"R01": "ana", "R02": "ben", "R03": "cleo"}))
+    key = ["rater", "item_id", "dimension"]
+    merged = got.astype({"dimension": str}).merge(expected.astype({"dimension": str}), on=key, suffixes=("", "_sim"))
+    assert len(merged) == len(got) and (merged["score"] == merged["score_sim"]).all()
+    assert (merged["explanation"] == merged["explanation_sim"]).all()
+    # a list of workbooks reads the same; a blank cell is a missing rating
+    wb = load_workbook(files[0])
+    wb["Ratings"]["E5"] = None
+    wb.save(files[0])
+    again = ex.load_ratings([str(f) for f in files], benchmark).ratings
+    assert len(again) == len(got) - 1
+
+
+@pytest.mark.parametrize("value, shown", [(6, "6"), ("good", "'good'"), (3.5, "3.5"), (0, "0")])
+def test_wrong_entries_are_located(tmp_path, items_csv, value, shown):
+    files, _ = filled_class(tmp_path, items_csv)
+    wb = load_workbook(files[1])
+    wb["Ratings"]["F5"] = value
+    wb.save(files[1])
+    with pytest.raises(InputError) as err:
+        ex.load_ratings(tmp_path / "class")
+    assert str(err.value) == (f"{files[1]}, sheet 'Ratings', row 5, column 'Mapping', cell F5: value {shown}: score must "
+                              "be a whole number from 1 to 5 (or empty)")
+
+
+def test_blank_template_missing_item_and_duplicate_name(tmp_path, items_csv, benchmark):
+    files, _ = filled_class(tmp_path, items_csv)
+    blank = template.write_templates(items_csv, "dora", tmp_path / "class")[0]
+    with pytest.raises(InputError, match=r"explanations_dora.xlsx, sheet 'Ratings': has no ratings at all: a blank "
+                                         r"template handed back\?"):
+        ex.load_ratings(tmp_path / "class")
+    loaded = ex.load_ratings(tmp_path / "class", allow_blank=True)
+    assert loaded.blank == (str(blank),) and loaded.ratings["rater"].nunique() == 3
+    blank.unlink()
+
+    wb = load_workbook(files[2])
+    wb["Ratings"].delete_rows(6)  # the third item
+    wb.save(files[2])
+    third = pd.read_csv(items_csv)["item_id"].iloc[2]
+    with pytest.raises(InputError, match=rf"explanations_cleo.xlsx, sheet 'Ratings', column 'item_id': value "
+                                         rf"'{third}': item {third} is missing from this sheet"):
+        ex.load_ratings(tmp_path / "class")
+
+    wb = load_workbook(files[0])
+    wb["Ratings"]["A7"] = wb["Ratings"]["A4"].value
+    wb.save(files[0])
+    with pytest.raises(InputError, match=r"row 7, column 'item_id', cell A7: .* appears twice \(first in row 4\)"):
+        ex.load_ratings(files[0])
+
+
+def test_duplicate_rater_names_and_foreign_files(tmp_path, items_csv):
+    files, _ = filled_class(tmp_path, items_csv)
+    wb = load_workbook(files[2])
+    wb["Ratings"]["B1"] = "ana"
+    wb.save(files[2])
+    with pytest.raises(InputError, match=r"explanations_cleo.xlsx, sheet 'Ratings', cell B1: value 'ana': rater name "
+                                         r"'ana' is also the name in explanations_ana.xlsx"):
+        ex.load_ratings(tmp_path / "class")
+    wb["Ratings"].title = "Sheet1"
+    wb.save(files[2])
+    with pytest.raises(InputError, match=r"has no sheet 'Ratings' \(it has \['Sheet1', 'Guide'\]\)"):
+        ex.load_ratings(files[2])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="the folder holds no .xlsx workbook"):
+        ex.load_ratings(tmp_path / "empty")
+
+
+def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
+    files, _ = filled_class(tmp_path, items_csv)
+    setup = chapters.explanations_setup(ratings_file=str(tmp_path / "class"))
+    data = setup.load()
+    assert not data.simulated and data.truth is None and data.provenance.kind == "own"
+    assert data.ratings["rater"].nunique() == 3
+    wb = load_workbook(files[0])
+    wb["Ratings"]["D4"] = 7
+    wb.save(files[0])
+    with pytest.raises(InputError, match=r"parameter 'ratings_file', .*explanations_ana.xlsx, sheet 'Ratings', row 4, "
+                                         r"column 'Non-Circularity', cell D4: value 7") as err:
+        chapters.explanations_setup(ratings_file=[str(f) for f in files])
+    assert err.value.cell == "D4" and err.value.sheet == "Ratings"
+    with pytest.raises(InputError, match=r"parameter 'ratings_file\[0\]'.*wrong kind of file"):
+        chapters.explanations_setup(ratings_file=[str(items_csv)])
+    with pytest.raises(InputError, match=r"parameter 'allow_blank_sheets'"):
+        chapters.explanations_setup(ratings_file=str(tmp_path / "class"), allow_blank_sheets="yes")
+    # a workbook of items that are not in the benchmark
+    own = tmp_path / "own.csv"
+    pd.DataFrame({"item_id": ["X1", "X2"], "metaphor": ["m1", "m2"], "explanation": ["e1", "e2"]}).to_csv(own,
+                                                                                                       index=False)
+    for f in template.write_templates(own, "a,b", tmp_path / "foreign"):
+        fill(f, {"X1": {d: 3 for d in ex.SCORES}, "X2": {d: 4 for d in ex.SCORES}})
+    with pytest.raises(InputError, match=r"explanations_a.xlsx, sheet 'Ratings', column 'item_id': value 'X1': 2 "
+                                         r"rated item\(s\) are not in the benchmark"):
+        chapters.explanations_setup(ratings_file=str(tmp_path / "foreign"))
+
+
+# --------------------------------------------------------------------------- feedback per student
+
+
+@pytest.fixture
+def small_class():
+    """Three students, three items, Overall and Mapping (values chosen for hand computation).
+
+    Overall:  i1 A5 B3 C4 (mean 4)   i2 A4 B2 C3 (mean 3)   i3 A3 B1 C5 (mean 3)
+    Mapping:  i1 A4 B4 C4 (mean 4)   i2 A2 B3 C4 (mean 3)   i3 A5 B1 C3 (mean 3)
+    """
+    overall = {"i1": (5, 3, 4), "i2": (4, 2, 3), "i3": (3, 1, 5)}
+    mapping = {"i1": (4, 4, 4), "i2": (2, 3, 4), "i3": (5, 1, 3)}
+    rows = [{"item_id": i, "rater": r, "dimension": d, "score": s, "metaphor": f"m {i}", "explanation": f"e {i}"}
+            for d, table in (("overall", overall), ("mapping", mapping)) for i, scores in table.items()
+            for r, s in zip("ABC", scores)]
+    return pd.DataFrame(rows)
+
+
+def test_feedback_values_by_hand(small_class):
+    f = fb.class_feedback(small_class, n_boot=400, seed=1, top=2)
+    s = f.students.set_index("rater")
+    # deviations A: overall +1 +1 0, mapping 0 −1 +2 -> mean 0.5, SD sqrt(5.5 / 5)
+    assert s.loc["A", "leniency"] == pytest.approx(0.5) and s.loc["A", "consistency"] == pytest.approx(np.sqrt(1.1))
+    # B: −1 −1 −2, 0 0 −2 -> mean −1, SD sqrt(4 / 5); C: 0 0 +2, 0 +1 0 -> mean 0.5, SD sqrt(3.5 / 5)
+    assert s.loc["B", "leniency"] == pytest.approx(-1.0) and s.loc["B", "consistency"] == pytest.approx(np.sqrt(0.8))
+    assert s.loc["C", "leniency"] == pytest.approx(0.5) and s.loc["C", "consistency"] == pytest.approx(np.sqrt(0.7))
+    assert (s["leniency_ci_low"] <= s["leniency"]).all() and (s["leniency"] <= s["leniency_ci_high"]).all()
+    # every resample of A's items averages the per-item deviations 1/2, 0/2, 2/2: within [0, 1]
+    assert 0 <= s.loc["A", "leniency_ci_low"] and s.loc["A", "leniency_ci_high"] <= 1
+    by = f.by_score.set_index(["rater", "dimension"])["leniency"]
+    assert by[("A", "overall")] == pytest.approx(2 / 3) and by[("A", "mapping")] == pytest.approx(1 / 3)
+    # Overall: A (5, 4, 3) and B (3, 2, 1) same order, ρ = 1; A and C (4, 3, 5): ranks d = 1, 1, −2, ρ = 1 − 36/24
+    pairs = f.pairs.set_index(["rater", "classmate"])["spearman_rho"]
+    assert pairs[("A", "B")] == pytest.approx(1.0) and pairs[("B", "A")] == pytest.approx(1.0)
+    assert pairs[("A", "C")] == pytest.approx(-0.5) and pairs[("C", "B")] == pytest.approx(-0.5)
+    assert s.loc["A", "mean_agreement"] == pytest.approx(0.25) and s.loc["C", "mean_agreement"] == pytest.approx(-0.5)
+    # largest deviations: A's is Mapping of i3 (5 against a class mean of 3; class ratings 1, 3, 5)
+    top = f.deviations[(f.deviations["rater"] == "A") & (f.deviations["rank"] == 1)].iloc[0]
+    assert (top["item_id"], top["dimension"], top["score"], top["class_mean"], top["deviation"]) == ("i3", "mapping",
+                                                                                                     5, 3.0, 2.0)
+    assert [top[f"count_{v}"] for v in range(1, 6)] == [1, 0, 1, 0, 1]
+    assert (f.deviations.groupby("rater").size() == 2).all()
+
+
+def test_feedback_pages_and_command(tmp_path, small_class, capsys):
+    f = fb.class_feedback(small_class, n_boot=200)
+    written = fb.write_pages(f, tmp_path / "pages")
+    assert sorted(p.name for p in written) == ["class_summary.csv", "feedback_A.md", "feedback_B.md", "feedback_C.md"]
+    page = (tmp_path / "pages" / "feedback_A.md").read_text(encoding="utf-8")
+    assert "feedback for A" in page and "**+0.50**" in page and "| B | 3 | 1.00 |" in page
+    assert "| i3 | m i3 | e i3 | Mapping | 5 | 3.00 | 1 / 0 / 1 / 0 / 1 |" in page
+    csv = tmp_path / "class.csv"
+    small_class.drop(columns=["metaphor", "explanation"]).to_csv(csv, index=False)
+    assert main(["feedback", "explanations", "--ratings", str(csv), "--out", str(tmp_path / "cli"), "--n-boot",
+                 "100"]) == 0
+    summary = pd.read_csv(tmp_path / "cli" / "class_summary.csv").set_index("rater")
+    assert summary.loc["B", "leniency"] == pytest.approx(-1.0)
+    assert main(["feedback", "explanations", "--ratings", str(tmp_path / "none"), "--out", str(tmp_path / "x")]) == 1
+    assert "not found" in capsys.readouterr().err
+
+
+def test_feedback_command_on_workbooks(tmp_path, items_csv):
+    filled_class(tmp_path, items_csv)
+    assert main(["feedback", "explanations", "--ratings", str(tmp_path / "class"), "--out", str(tmp_path / "fb")]) == 0
+    page = (tmp_path / "fb" / "feedback_ben.md").read_text(encoding="utf-8")
+    assert "the class has 3 raters" in page and "You rated 6 explanations (42 ratings)" in page
+
+
+# --------------------------------------------------------------------------- template -> fill -> chapter 4
+
+
+def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
+    from helpers.core import runner
+
+    items = tmp_path / "items.csv"
+    benchmark.to_csv(items, index=False)
+    filled_class(tmp_path, items, seed=11, benchmark=benchmark)
+    out = runner.execute_notebook(runner.paths.project_root() / "notebooks" / "04_explanation_judgements.ipynb",
+                                  tmp_path / "run.ipynb",
+                                  parameters={"ratings_file": str(tmp_path / "class"), "results_dir": str(tmp_path / "res"),
+                                              "n_boot": 50, "n_null": 199})
+    text = out.read_text(encoding="utf-8")
+    assert "data-simulated" not in text and "data-own" in text and "SIMULATED" not in text
+    assert "Recovered by construction" not in text
+    folder = tmp_path / "res" / "04_explanation_judgements"
+    reliability = pd.read_csv(folder / "reliability.csv")
+    assert (reliability["n_raters"] == 3).all() and (reliability["n_items"] == 100).all()
+    spearman = pd.read_csv(folder / "spearman.csv")
+    assert list(spearman.columns) == ["dimension_a", "dimension_b", "rho", "p_value", "mark", "n", "rho_items",
+                                      "p_items", "mark_items", "n_items"]
+    assert (spearman["n"] == 300).all() and (spearman["n_items"] == 100).all()
+    regression = pd.read_csv(folder / "regression.csv")
+    assert list(regression.columns)[8:] == ["se_cluster", "t_cluster", "p_cluster", "ci90_cluster_low",
+                                            "ci90_cluster_high"]
+    stability = pd.read_csv(folder / "cluster_stability.csv")
+    assert (stability["n_seeds"] == 0).all() and stability["independent_share_seeds"].isna().all()
+    null = pd.read_csv(folder / "disagreement_null.csv")
+    assert null.loc[0, "n_null"] == 199 and 0 < null.loc[0, "p_value"] <= 1
+    assert not (folder / "simulator_truth.csv").exists()
+    for name in ("design_contrast", "disagreement_by_quality", "disagreement_normalised", "cluster_comembership",
+                 "rater_profile", "within_item_sd", "dimension_clusters"):
+        assert (folder / f"{name}.csv").exists(), name
+
+
+def test_items_page_lists_the_benchmark(benchmark):
+    from helpers.core import paths
+
+    page = (paths.project_root() / "book" / "explanation_items.md").read_text(encoding="utf-8")
+    assert "{download}`metaphor_explanations.csv <../data/authored/metaphor_explanations.csv>`" in page
+    rows = [line for line in page.splitlines() if line.startswith("| E")]
+    listed = pd.DataFrame([[c.strip().replace("\\|", "|") for c in r.strip("|").split(" | ")] for r in rows],
+                          columns=["item_id", "metaphor", "explanation", "design"])
+    pd.testing.assert_frame_equal(listed, benchmark[["item_id", "metaphor", "explanation", "design"]].astype(str),
+                                  check_dtype=False)
