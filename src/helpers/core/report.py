@@ -93,29 +93,65 @@ def _number(value, decimals: int) -> str:
     if isinstance(value, (int, np.integer)):
         return f"{int(value):,}".replace(",", " ") if abs(int(value)) >= 10_000 else str(int(value))
     text = f"{float(value):.{decimals}f}"
+    if decimals == 0 and abs(float(value)) >= 10_000:
+        text = f"{float(value):,.0f}".replace(",", " ")
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
+def _integral(column: pd.Series) -> bool:
+    values = pd.to_numeric(column, errors="coerce").dropna()
+    return column.dtype.kind in "fiu" and len(values) > 0 and bool(((values % 1) == 0).all()) \
+        and bool((values.abs() < 1e12).all())
+
+
 def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), index: bool = False,
-          caption: str | None = None):
+          caption: str | None = None, intervals: dict | None = None, columns: Sequence[str] | None = None,
+          labels: dict | None = None):
     """A frame formatted for reading: no index (unless ``index``), numbers to ``decimals``
-    places without ``-0.000``, integers as integers, NaN as NA, the ``wrap`` columns (long
-    text) wrapped in a readable width, nothing truncated.
+    places without ``-0.000`` (columns holding only whole numbers as integers), NaN as NA,
+    headers that can wrap (``weighted_kappa`` shows as ``weighted kappa``), the ``wrap``
+    columns (long text) wrapped in a readable width, nothing truncated.
+
+    To fit a narrow text column: ``intervals`` merges pairs of columns into one
+    (``{"95% CI": ("ci_low", "ci_high")}`` shows ``[0.12, 0.48]`` in place of both),
+    ``columns`` keeps only those (after merging), ``labels`` renames headers for display.
+    The frame itself is not changed (its CSV keeps every column).
 
     Examples
     --------
-    >>> html = table(pd.DataFrame({"x": [-0.0001, 1.23456], "n": [3, 4]}), decimals=2).to_html()
-    >>> "0.00" in html and "-0.00" not in html and "1.23" in html
+    >>> html = table(pd.DataFrame({"x": [-0.0001, 1.23456], "n_items": [3.0, 4.0]}), decimals=2).to_html()
+    >>> "0.00" in html and "-0.00" not in html and "1.23" in html and ">3<" in html and "n items" in html
+    True
+    >>> f = pd.DataFrame({"d": [0.5], "ci_low": [-0.1234], "ci_high": [1.0]})
+    >>> "[-0.12, 1.00]" in table(f, decimals=2, intervals={"95% CI": ("ci_low", "ci_high")}).to_html()
     True
     """
-    styler = frame.style.format(lambda v: _number(v, decimals) if isinstance(v, (int, float, np.number, bool,
-                                                                                   np.bool_)) or v is None else
-                                escape(str(v)))
+    frame = frame.copy()
+    for name, (low, high) in (intervals or {}).items():
+        position = list(frame.columns).index(low)
+        merged = [("NA" if pd.isna(a) or pd.isna(b) else f"[{_number(a, decimals)}, {_number(b, decimals)}]")
+                  for a, b in zip(frame[low], frame[high])]
+        frame = frame.drop(columns=[low, high])
+        frame.insert(position, name, merged)
+    if columns is not None:
+        frame = frame[list(columns)]
+    if labels:
+        frame = frame.rename(columns=labels)
+    whole = {c for c in frame.columns if _integral(frame[c])}
+
+    def fmt(column):
+        digits = 0 if column in whole else decimals
+        return lambda v: (_number(v, digits) if isinstance(v, (int, float, np.number, bool, np.bool_)) or v is None
+                          else escape(str(v)))
+
+    styler = frame.style.format({c: fmt(c) for c in frame.columns})
+    styler = styler.format_index(lambda c: escape(" ".join(map(str, c)) if isinstance(c, tuple) else str(c))
+                                 .replace("_", " "), axis=1)
     if not index:
         styler = styler.hide(axis="index")
     if wrap:
-        styler = styler.set_properties(subset=list(wrap), **{"white-space": "normal", "min-width": "18em",
-                                                             "max-width": "34em", "text-align": "left"})
+        styler = styler.set_properties(subset=list(wrap), **{"white-space": "normal", "min-width": "7em",
+                                                             "max-width": "30em", "text-align": "left"})
     styler = styler.set_table_attributes('class="book-table"')
     if caption:
         styler = styler.set_caption(caption)
@@ -146,10 +182,16 @@ def published_comparison(comparison: pd.DataFrame, label: str, decimals: int = 3
 
 def beside(table_frame: pd.DataFrame, decimals: int = 3, summary: str = "Published values beside this run's"
            ) -> HTML:
-    """A wide 'published | this run' table folded into a collapsible block (for simulated or
-    own data, where a match verdict would mean nothing)."""
+    """A 'published | this run' table (:func:`helpers.core.published.beside_published`) folded into
+    a collapsible block, one row per (key, statistic) so that it stays narrow."""
+    frame = table_frame
+    if isinstance(frame.columns, pd.MultiIndex):
+        frame = frame.stack(level=0, future_stack=True)
+        frame.index = frame.index.set_names([*frame.index.names[:-1], "statistic"])
+        frame = frame[[c for c in ("published",) if c in frame.columns]
+                      + [c for c in frame.columns if c != "published"]]
     return HTML(f"<details><summary>{escape(summary)}</summary>"
-                + table(table_frame.reset_index(), decimals).to_html() + "</details>")
+                + table(frame.reset_index(), decimals).to_html() + "</details>")
 
 
 def findings(lines: Iterable[str]) -> Markdown:
