@@ -231,25 +231,27 @@ def small_class():
 def test_feedback_values_by_hand(small_class):
     f = fb.class_feedback(small_class, n_boot=400, seed=1, top=2)
     s = f.students.set_index("rater")
-    # deviations A: overall +1 +1 0, mapping 0 −1 +2 -> mean 0.5, SD sqrt(5.5 / 5)
-    assert s.loc["A", "leniency"] == pytest.approx(0.5) and s.loc["A", "consistency"] == pytest.approx(np.sqrt(1.1))
-    # B: −1 −1 −2, 0 0 −2 -> mean −1, SD sqrt(4 / 5); C: 0 0 +2, 0 +1 0 -> mean 0.5, SD sqrt(3.5 / 5)
-    assert s.loc["B", "leniency"] == pytest.approx(-1.0) and s.loc["B", "consistency"] == pytest.approx(np.sqrt(0.8))
-    assert s.loc["C", "leniency"] == pytest.approx(0.5) and s.loc["C", "consistency"] == pytest.approx(np.sqrt(0.7))
+    # against the mean of the two others, a deviation is 3/2 of the deviation from the class mean:
+    # A: overall +1 +1 0, mapping 0 −1 +2 (from the class mean) -> x 1.5 -> mean 0.75, SD 1.5 sqrt(5.5 / 5)
+    assert s.loc["A", "leniency"] == pytest.approx(0.75)
+    assert s.loc["A", "consistency"] == pytest.approx(1.5 * np.sqrt(1.1))
+    # B: −1 −1 −2, 0 0 −2 -> mean −1.5, SD 1.5 sqrt(4 / 5); C: 0 0 +2, 0 +1 0 -> mean 0.75, SD 1.5 sqrt(3.5 / 5)
+    assert s.loc["B", "leniency"] == pytest.approx(-1.5) and s.loc["B", "consistency"] == pytest.approx(1.5 * np.sqrt(0.8))
+    assert s.loc["C", "leniency"] == pytest.approx(0.75) and s.loc["C", "consistency"] == pytest.approx(1.5 * np.sqrt(0.7))
     assert (s["leniency_ci_low"] <= s["leniency"]).all() and (s["leniency"] <= s["leniency_ci_high"]).all()
-    # every resample of A's items averages the per-item deviations 1/2, 0/2, 2/2: within [0, 1]
-    assert 0 <= s.loc["A", "leniency_ci_low"] and s.loc["A", "leniency_ci_high"] <= 1
+    # every resample of A's items averages the per-item deviations 1.5/2, 0/2, 3/2: within [0, 1.5]
+    assert 0 <= s.loc["A", "leniency_ci_low"] and s.loc["A", "leniency_ci_high"] <= 1.5
     by = f.by_score.set_index(["rater", "dimension"])["leniency"]
-    assert by[("A", "overall")] == pytest.approx(2 / 3) and by[("A", "mapping")] == pytest.approx(1 / 3)
+    assert by[("A", "overall")] == pytest.approx(1.0) and by[("A", "mapping")] == pytest.approx(0.5)
     # Overall: A (5, 4, 3) and B (3, 2, 1) same order, ρ = 1; A and C (4, 3, 5): ranks d = 1, 1, −2, ρ = 1 − 36/24
     pairs = f.pairs.set_index(["rater", "classmate"])["spearman_rho"]
     assert pairs[("A", "B")] == pytest.approx(1.0) and pairs[("B", "A")] == pytest.approx(1.0)
     assert pairs[("A", "C")] == pytest.approx(-0.5) and pairs[("C", "B")] == pytest.approx(-0.5)
     assert s.loc["A", "mean_agreement"] == pytest.approx(0.25) and s.loc["C", "mean_agreement"] == pytest.approx(-0.5)
-    # largest deviations: A's is Mapping of i3 (5 against a class mean of 3; class ratings 1, 3, 5)
+    # largest deviations: A's is Mapping of i3 (5 against the others' 1 and 3, mean 2; class mean 3)
     top = f.deviations[(f.deviations["rater"] == "A") & (f.deviations["rank"] == 1)].iloc[0]
     assert (top["item_id"], top["dimension"], top["score"], top["class_mean"], top["deviation"]) == ("i3", "mapping",
-                                                                                                     5, 3.0, 2.0)
+                                                                                                     5, 3.0, 3.0)
     assert [top[f"count_{v}"] for v in range(1, 6)] == [1, 0, 1, 0, 1]
     assert (f.deviations.groupby("rater").size() == 2).all()
 
@@ -259,14 +261,14 @@ def test_feedback_pages_and_command(tmp_path, small_class, capsys):
     written = fb.write_pages(f, tmp_path / "pages")
     assert sorted(p.name for p in written) == ["class_summary.csv", "feedback_A.md", "feedback_B.md", "feedback_C.md"]
     page = (tmp_path / "pages" / "feedback_A.md").read_text(encoding="utf-8")
-    assert "feedback for A" in page and "**+0.50**" in page and "| B | 3 | 1.00 |" in page
+    assert "feedback for A" in page and "**+0.75**" in page and "| B | 3 | 1.00 |" in page
     assert "| i3 | m i3 | e i3 | Mapping | 5 | 3.00 | 1 / 0 / 1 / 0 / 1 |" in page
     csv = tmp_path / "class.csv"
     small_class.drop(columns=["metaphor", "explanation"]).to_csv(csv, index=False)
     assert main(["feedback", "explanations", "--ratings", str(csv), "--out", str(tmp_path / "cli"), "--n-boot",
                  "100"]) == 0
     summary = pd.read_csv(tmp_path / "cli" / "class_summary.csv").set_index("rater")
-    assert summary.loc["B", "leniency"] == pytest.approx(-1.0)
+    assert summary.loc["B", "leniency"] == pytest.approx(-1.5)
     assert main(["feedback", "explanations", "--ratings", str(tmp_path / "none"), "--out", str(tmp_path / "x")]) == 1
     assert "not found" in capsys.readouterr().err
 

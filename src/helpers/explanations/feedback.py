@@ -5,8 +5,8 @@
 or a long CSV) and writes one Markdown page per student. :func:`class_feedback` computes
 what the pages say, as tidy tables:
 
-* **leniency**: the student's mean deviation from the class mean of the same item and
-  score (above 0: more generous than the class), with a 95% bootstrap interval over items
+* **leniency**: the student's mean deviation from the mean of the *other* students on the
+  same item and score (above 0: more generous than the class), with a 95% bootstrap interval over items
   (:func:`helpers.core.stats.resample`; all ratings of a drawn item come along);
 * **consistency**: the SD of those deviations (small: a steady offset, large: sometimes
   far above, sometimes far below the class);
@@ -14,8 +14,8 @@ what the pages say, as tidy tables:
   (Overall by default) over the items both rated;
 * the items (and scores) where the student deviated most, with the class's distribution.
 
-The class means include the student's own rating, as in chapter 4's rater profile
-(:func:`helpers.explanations.analysis.rater_profile`).
+The yardstick is the mean of the other students, so that a student's own rating never
+pulls it towards them (the MetaHOPE feedback does the same with the others' median).
 """
 
 from __future__ import annotations
@@ -53,14 +53,15 @@ def class_feedback(ratings: pd.DataFrame, agreement_on: str = "overall", n_boot:
 
     Examples
     --------
-    Two students, two items, Overall only: class means 4 and 2, so A deviates +1 on both
-    items (leniency +1, consistency 0) and B −1; their scores rank the items alike (ρ = 1).
+    Two students, two items, Overall only: for A the others' mean is B's score, so A deviates
+    +2 on both items (leniency +2, consistency 0) and B −2; their scores rank the items
+    alike (ρ = 1).
 
     >>> r = pd.DataFrame({"item_id": ["i1", "i1", "i2", "i2"], "rater": ["A", "B", "A", "B"],
     ...                   "dimension": "overall", "score": [5, 3, 3, 1], "metaphor": "", "explanation": ""})
     >>> fb = class_feedback(r, n_boot=50)
     >>> fb.students[["rater", "leniency", "consistency"]].values.tolist()
-    [['A', 1.0, 0.0], ['B', -1.0, 0.0]]
+    [['A', 2.0, 0.0], ['B', -2.0, 0.0]]
     >>> float(fb.pairs.iloc[0]["spearman_rho"])
     1.0
     """
@@ -70,7 +71,8 @@ def class_feedback(ratings: pd.DataFrame, agreement_on: str = "overall", n_boot:
     data["class_mean"] = cell.transform("mean")
     data["class_sd"] = cell.transform("std")
     data["class_n"] = cell.transform("size")
-    data["deviation"] = data["score"] - data["class_mean"]
+    others = (cell.transform("sum") - data["score"]) / (data["class_n"] - 1).where(data["class_n"] > 1)
+    data["deviation"] = data["score"] - others
     counts = (data.groupby(["item_id", "dimension", "score"], sort=False).size().unstack("score")
               .reindex(columns=list(LEVELS)).fillna(0).astype(int))
     counts.columns = [f"count_{v}" for v in LEVELS]
@@ -151,8 +153,8 @@ def student_page(feedback: Feedback, rater: str) -> str:
     median_consistency = feedback.students["consistency"].median()
     lines = [f"# Your explanation ratings: feedback for {rater}", "",
              f"You rated {int(s['n_items'])} explanations ({int(s['n_ratings'])} ratings); the class has {n_class} "
-             "raters. Every number compares you with the class mean of the same explanation and score (your own "
-             "rating included).", "",
+             "raters. Every number compares you with the mean of your classmates' ratings of the same explanation "
+             "and score (yours left out).", "",
              "## How generous were you?", "",
              f"Your leniency is **{s['leniency']:+.2f}** points (95% interval {s['leniency_ci_low']:+.2f} to "
              f"{s['leniency_ci_high']:+.2f}, from resampling the explanations): you were "
@@ -179,7 +181,7 @@ def student_page(feedback: Feedback, rater: str) -> str:
         shown = pd.DataFrame({
             "item": dev["item_id"], "metaphor": dev["metaphor"], "explanation": dev["explanation"],
             "score": dev["dimension"].map(LABELS).fillna(dev["dimension"]), "you": dev["score"].astype(int),
-            "class mean": dev["class_mean"],
+            "class mean (all)": dev["class_mean"],
             "class ratings (1 / 2 / 3 / 4 / 5)": dev[[f"count_{v}" for v in LEVELS]].astype(int).astype(str)
             .agg(" / ".join, axis=1)})
         lines.append(_md_table(shown))
