@@ -187,7 +187,9 @@ def beside(table_frame: pd.DataFrame, decimals: int = 3, summary: str = "Publish
     frame = table_frame
     if isinstance(frame.columns, pd.MultiIndex):
         frame = frame.stack(level=0, future_stack=True)
-        frame.index = frame.index.set_names([*frame.index.names[:-1], "statistic"])
+        taken = set(frame.index.names[:-1])
+        frame.index = frame.index.set_names([*frame.index.names[:-1],
+                                             next(n for n in ("statistic", "quantity", "column") if n not in taken)])
         frame = frame[[c for c in ("published",) if c in frame.columns]
                       + [c for c in frame.columns if c != "published"]]
     return HTML(f"<details><summary>{escape(summary)}</summary>"

@@ -1,0 +1,31 @@
+"""Readable tables and published comparisons."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from helpers.core import published, report
+
+
+def test_table_merges_intervals_selects_and_relabels_without_touching_the_frame():
+    frame = pd.DataFrame({"system": ["X"], "d": [0.5], "ci_low": [-0.25], "ci_high": [1.0], "n": [3.0]})
+    html = report.table(frame, decimals=2, intervals={"95% CI": ("ci_low", "ci_high")},
+                        columns=["system", "d", "95% CI"], labels={"d": "difference"}).to_html()
+    assert "[-0.25, 1.00]" in html and "difference" in html and ">n<" not in html
+    assert list(frame.columns) == ["system", "d", "ci_low", "ci_high", "n"]
+
+
+def test_beside_is_long_and_survives_a_key_called_statistic():
+    mine = pd.DataFrame({"statistic": ["pearson_r", "median_sd"], "value": [0.3, 0.9], "p_value": [0.2, None]})
+    pub = pd.DataFrame({"statistic": ["pearson_r", "median_sd"], "value": ["0.397", "0.935"], "p_value": ["0.083", "NA"]})
+    wide = published.beside_published(mine, pub, ["statistic"], "this run")
+    html = report.beside(wide).data
+    assert "<details>" in html and "quantity" in html and "0.397" in html and "0.300" in html
+
+
+def test_published_comparison_shows_only_differing_cells_openly():
+    rec = pd.DataFrame({"system": ["X", "Y"], "a": [0.5, 0.7]})
+    pub = pd.DataFrame({"system": ["X", "Y"], "a": ["0.5", "0.9"]})
+    html = report.published_comparison(published.compare_with_published(rec, pub, ["system"]), "Table 9").data
+    assert "1 of 2 published cells" in html and "Cells that differ" in html
+    assert html.index("Cells that differ") < html.index("<details>")
