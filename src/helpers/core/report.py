@@ -137,6 +137,7 @@ def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), inde
         frame = frame[list(columns)]
     if labels:
         frame = frame.rename(columns=labels)
+        wrap = [labels.get(c, c) for c in wrap]
     whole = {c for c in frame.columns if _integral(frame[c])}
 
     def fmt(column):
