@@ -134,6 +134,22 @@ def test_findings_follow_the_data(tmp_path, two_annotators):
     assert "published cells" not in findings and "65" not in findings
 
 
+def test_directions_chapter_runs_on_a_small_class(tmp_path, two_annotators):
+    """Chapter 2 on three items per direction, solutions included: the totals are the fixture's hand-known ones."""
+    from helpers.core import runner
+
+    runner.execute_notebook(
+        runner.paths.project_root() / "notebooks" / "02_metahope_directions.ipynb", tmp_path / "own.ipynb",
+        parameters={"en_zh_files": {k: str(v) for k, v in two_annotators.items()},
+                    "zh_en_files": {"C": str(two_annotators["B"])}, "n_perm": 200, "n_boot": 200,
+                    "results_dir": str(tmp_path / "res")})
+    profile = pd.read_csv(tmp_path / "res" / "02_metahope_directions" / "error_profile.csv")
+    segs = profile.set_index(["direction", "system", "annotator"])["SEGS"].to_dict()
+    assert segs == {("EN→ZH", "GoogleMT", "A"): 4, ("EN→ZH", "GoogleMT", "B"): 16, ("EN→ZH", "GPT-5.4", "A"): 2,
+                    ("EN→ZH", "GPT-5.4", "B"): 2, ("ZH→EN", "GoogleMT", "C"): 16, ("ZH→EN", "GPT-5.4", "C"): 2}
+    assert (profile["n_items"] == 3).all()
+
+
 RESULT_COLUMNS = {
     "02_metahope_directions/error_profile.csv": ["direction", "system", "annotator", "n_items", "IMP", "RAM", "MIS",
                                                  "STL", "PRF", "SEGS", "items_with_error", "mean_penalty"],

@@ -316,6 +316,27 @@ def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
         assert (folder / f"{name}.csv").exists(), name
 
 
+@pytest.mark.slow
+def test_chapter_5_runs_on_filled_workbooks(tmp_path, benchmark):
+    """The evaluator chapter, solutions included, on a class's workbooks: trained on their mean ratings."""
+    from helpers.core import runner
+
+    items = tmp_path / "items.csv"
+    benchmark.to_csv(items, index=False)
+    _, sim = filled_class(tmp_path, items, seed=11, benchmark=benchmark)
+    out = runner.execute_notebook(runner.paths.project_root() / "notebooks" / "05_explanation_evaluator.ipynb",
+                                  tmp_path / "run.ipynb",
+                                  parameters={"ratings_file": str(tmp_path / "class"), "results_dir": str(tmp_path / "res")})
+    text = out.read_text(encoding="utf-8")
+    assert "data-own" in text and "SIMULATED" not in text
+    folder = tmp_path / "res" / "05_explanation_evaluator"
+    split = pd.read_csv(folder / "split.csv")
+    assert len(split) == 100 and (split["set"] == "held-out").sum() == 20
+    held = pd.read_csv(folder / "held_out_predictions.csv").set_index("item_id")
+    class_mean = sim[sim["dimension"] == "overall"].groupby("item_id")["score"].mean()
+    assert held["human_overall"].to_dict() == pytest.approx(class_mean.loc[held.index].to_dict())
+
+
 def test_items_page_lists_the_benchmark(benchmark):
     from helpers.core import paths
 
