@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import pandas as pd
 import pytest
-from conftest import chromium_path
 
 from helpers.core import published as cp
 

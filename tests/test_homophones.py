@@ -165,3 +165,182 @@ def test_smp2020_loader_validates(tmp_path):
     (tmp_path / "SMP2020" / "dev.tsv").write_text("label\ttext_a\n1\t好\n9\t坏\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"dev.tsv, row 3, column 'label': value '9'"):
         hp.load_smp2020(root=tmp_path)
+
+
+# --------------------------------------------------------------------------- per-word correlations
+
+
+def _brute_force_p(x, y, groups):
+    """Mean within-group Spearman ρ over every combination of within-group orders (reference)."""
+    import itertools
+
+    from scipy.stats import spearmanr
+
+    frame = pd.DataFrame({"x": x, "y": y, "g": groups})
+    parts = [(g["x"].to_numpy(), g["y"].to_numpy()) for _, g in frame.groupby("g", sort=False)]
+    observed = np.mean([spearmanr(a, b).statistic for a, b in parts])
+    per_group = [[spearmanr(a, b[list(p)]).statistic for p in itertools.permutations(range(len(b)))]
+                 for a, b in parts]
+    means = np.array([np.mean(c) for c in itertools.product(*per_group)])
+    return observed, float(np.mean(np.abs(means) >= abs(observed) - 1e-9)), len(means)
+
+
+def test_within_word_permutation_p_by_hand():
+    # two words of three, ranks agreeing perfectly: |mean ρ| = 1 only for (1, 1) and (−1, −1) of 6 × 6 orders
+    test = hp.within_group_permutation_test([1, 2, 3, 10, 20, 30], [2, 3, 4, 1, 5, 9], list("aaabbb"))
+    assert test.statistic == pytest.approx(1.0) and test.p_value == pytest.approx(2 / 36)
+    assert test.exact and test.n_permutations == 36 and test.n_groups == 2 and test.n_items == 6
+    # one word of five in perfect order: 2 of 120 orders reach |ρ| = 1
+    assert hp.within_group_permutation_test(range(5), range(5), ["w"] * 5).p_value == pytest.approx(2 / 120)
+    # opposite orders in two words cancel: mean 0, every order is at least as extreme
+    assert hp.within_group_permutation_test([1, 2, 3, 1, 2, 3], [1, 2, 3, 3, 2, 1], list("aaabbb")).p_value == 1.0
+
+
+def test_within_word_permutation_matches_brute_force_with_ties():
+    x = [3.0, 1.0, 2.0, 5.0, 0.5, 7.0, 7.0, 1.0, 2.0]
+    y = [4.0, 4.0, 2.5, 1.0, 3.0, 5.0, 2.0, 2.0, 1.0]  # ties in both variables
+    groups = ["a", "a", "a", "a", "b", "b", "b", "b", "b"]
+    observed, p, count = _brute_force_p(x, y, groups)
+    test = hp.within_group_permutation_test(x, y, groups)
+    assert test.exact and test.n_permutations == count == 24 * 120
+    assert test.statistic == pytest.approx(observed) and test.p_value == pytest.approx(p)
+
+
+def test_within_word_permutation_monte_carlo_is_seeded_and_close(monkeypatch):
+    x = [3.0, 1.0, 2.0, 5.0, 0.5, 7.0, 6.0, 1.0, 2.0]
+    y = [4.0, 4.0, 2.5, 1.0, 3.0, 5.0, 2.0, 2.5, 1.0]
+    groups = list("aaaabbbbb")
+    exact = hp.within_group_permutation_test(x, y, groups)
+    monkeypatch.setattr(hp, "MAX_EXACT_GROUP", 3)  # force sampling
+    first = hp.within_group_permutation_test(x, y, groups, n_perm=20000, seed=7)
+    assert not first.exact and first.n_permutations == 20000
+    assert first == hp.within_group_permutation_test(x, y, groups, n_perm=20000, seed=7)
+    assert first.statistic == pytest.approx(exact.statistic)
+    assert first.p_value == pytest.approx(exact.p_value, abs=0.015)
+
+
+def test_within_word_permutation_skips_words_without_a_rho():
+    # word c has constant ratings, word d only two candidates: both left out
+    test = hp.within_group_permutation_test([1, 2, 3, 1, 2, 3, 1, 2], [1, 2, 3, 4, 4, 4, 1, 2], list("aaacccdd"))
+    assert test.n_groups == 1 and test.n_items == 3 and test.p_value == pytest.approx(2 / 6)
+    empty = hp.within_group_permutation_test([1, 2], [2, 1], ["a", "a"])
+    assert empty.n_groups == 0 and math.isnan(empty.statistic)
+
+
+def _toy_scores():
+    rng = np.random.default_rng(3)
+    rows = [{"word": w, "candidate": f"{w}{k}", "F": int(rng.integers(10, 1000)), "percentile": float(rng.random()),
+             "released_score": float(rng.random()), "I_no_context": float(rng.normal(20, 3))}
+            for w in ("尼玛", "劳资") for k in range(6)]
+    scores = pd.DataFrame(rows)
+    ratings = scores[["word", "candidate"]].assign(avg_score=rng.integers(1, 6, len(scores)).astype(float))
+    return scores, ratings
+
+
+def test_per_word_rho_equals_scipy_and_pooled_is_kept():
+    from scipy.stats import spearmanr
+
+    scores, ratings = _toy_scores()
+    by_word = hp.spearman_by_word(scores, ratings, "toy")
+    assert list(by_word.columns) == ["method", "scorer", "context", "word", "rho", "p", "p_permutation", "n"]
+    for _, row in by_word.iterrows():
+        column = {v[0] + v[1]: k for k, v in hp.METHOD_COLUMNS.items()}[row["method"] + row["context"]]
+        sub = scores.merge(ratings)[lambda d, w=row["word"]: d["word"] == w]
+        expected = spearmanr(sub[column], sub["avg_score"])
+        assert row["rho"] == pytest.approx(expected.statistic) and row["p"] == pytest.approx(expected.pvalue)
+        assert row["n"] == 6 and 0 < row["p_permutation"] <= 1
+    pooled = hp.human_correlations(scores, ratings, "toy")
+    assert list(pooled.columns) == ["method", "scorer", "context", "rho", "p", "n"]
+    summary = hp.within_word_correlations(scores, ratings, "toy")
+    assert summary["pooled_rho"].tolist() == pytest.approx(pooled["rho"].tolist())
+    means = by_word.groupby(["method", "context"], sort=False)["rho"].mean().to_numpy()
+    assert summary["mean_within_word_rho"].to_numpy() == pytest.approx(means)
+    assert (summary["n"] == 12).all() and (summary["n_words"] == 2).all() and summary["exact"].all()
+
+
+def test_table8_per_word_rho_of_kneser_ney_self_information():
+    """The chapter's per-word values: trigram KN self-information without context on the 25 Table-8 ratings."""
+    posts = hp.load_smp2020()
+    lm = hp.train_kn(posts.loc[posts["split"] == "train", "text"].tolist(), order=3)
+    ratings = pd.read_csv(hp.paths.project_root() / "data/published/homophones/table8_human_top5.csv")
+    scores = ratings[["word", "candidate"]].assign(I_no_context=[lm.self_information(c) for c in ratings["candidate"]])
+    by_word = hp.spearman_by_word(scores, ratings, lm.name).set_index("word")["rho"].round(2)
+    assert by_word.to_dict() == {"尼玛": -0.30, "特么": -0.87, "卧槽": -0.63, "劳资": -0.50, "草泥马": 0.32}
+    within = hp.within_word_correlations(scores, ratings, lm.name).iloc[0]
+    assert within["mean_within_word_rho"] == pytest.approx(by_word.mean(), abs=0.01)
+    assert within["exact"] and within["n_permutations"] == 120 ** 5 and 0.05 < within["p_within_word"] < 0.1
+
+
+def test_spearman_interval_by_hand():
+    lo, hi = hp.spearman_interval(0.5, 28)
+    assert lo == pytest.approx(math.tanh(math.atanh(0.5) - 1.959964 * math.sqrt(1.06 / 25)), abs=1e-6)
+    assert hi == pytest.approx(math.tanh(math.atanh(0.5) + 1.959964 * math.sqrt(1.06 / 25)), abs=1e-6)
+    assert all(math.isnan(v) for v in hp.spearman_interval(0.5, 3))
+
+
+# --------------------------------------------------------------------------- Algorithm 2's two readings
+
+
+def test_algorithm_2_as_printed_picks_the_least_frequent():
+    d = {"a": 10, "b": 1, "c": 5, "w": 3}
+    cands = ["ab", "cb", "bb", "ac", "ww"]
+    scores = hp.percentile_scores(cands, d).assign(word="ww")  # "ww" is the slang word itself
+    top = hp.top_homophones(scores, k=2)
+    assert list(top.columns) == ["word", "method", "context", "rank", "candidate", "score"]
+    picks = top.groupby("method", sort=False)["candidate"].apply(list).to_dict()
+    # F: ab 11, cb 6, bb 2, ac 15 (ww left out): highest first ac, ab; as printed (ascending) bb, cb
+    assert picks == {hp.PERCENTILE_TOP: ["ac", "ab"], hp.PERCENTILE_AS_PRINTED: ["bb", "cb"]}
+    assert (top["context"] == "n/a").all() and top["rank"].tolist() == [1, 2, 1, 2]
+
+
+def test_homophone_lists_for_every_ranking_source():
+    d = {"a": 10, "b": 1, "c": 5}
+    scores = pd.concat([hp.percentile_scores(["ab", "cb", "bb", "ac"], d).assign(word=w) for w in hp.SLANG])
+    scores["I_no_context"] = scores["F"] * 0.1
+    top = hp.top_homophones(scores, k=2)
+    for source in (hp.PERCENTILE_TOP, hp.PERCENTILE_AS_PRINTED, "self-information, most probable"):
+        lists = hp.homophone_lists(source, top, pd.DataFrame(columns=["word", "candidate"]), 2)
+        assert all(len(v) == 2 for v in lists.values()), source  # the percentile's context is "n/a"
+    assert hp.homophone_lists(hp.PERCENTILE_AS_PRINTED, top, None, 2)["尼玛"] == ["bb", "cb"]
+
+
+def test_released_per_character_scores_are_reproduced_deterministically():
+    released = hp.published_per_character_scores().set_index("candidate")["score"]
+    d = hp.char_frequencies(hp.load_smp2020()["text"])
+    ours = pd.concat([hp.per_character_percentile(hp.published_candidates(w), d) for w in hp.SLANG])
+    ours = ours.set_index("candidate")["score"]
+    assert len(released) == 172 and set(released.index) == set(ours.index)
+    assert (ours.reindex(released.index) - released).abs().max() == pytest.approx(0.0)
+    # the tie 嘛/麻 (equal frequency) no longer depends on set order
+    tie = hp.per_character_percentile(["泥嘛", "泥麻"], {"泥": 5, "嘛": 3, "麻": 3}).set_index("candidate")["score"]
+    assert tie["泥麻"] < tie["泥嘛"]
+
+
+def test_syllable_inventory_is_cached_and_unchanged(tmp_path, monkeypatch):
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
+    hp._inventory.cache_clear()
+    first = hp.syllable_inventory()
+    assert list((tmp_path / "cache" / "pinyin-inventory").glob("*.pkl"))
+    first["ni"] = frozenset()  # a caller's change does not leak into the next call
+    hp._inventory.cache_clear()
+    again = hp.syllable_inventory()
+    assert "尼" in again["ni"] and "你" in again["ni"]
+
+
+def test_warm_started_grid_matches_separate_fits(tmp_path, monkeypatch):
+    """The regularisation path (each C starting from the previous fit) reaches the fits made from scratch."""
+    from sklearn.linear_model import LogisticRegression
+
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
+    rng = np.random.default_rng(1)
+    words = {0: "开心快乐好棒", 1: "生气讨厌烦死", 2: "难过伤心哭泣"}
+    rows = [{"text": "".join(rng.choice(list(words[k] + "的了是我"), 7)), "label": k} for k in words for _ in range(40)]
+    data = pd.DataFrame(rows).sample(frac=1, random_state=1).reset_index(drop=True)
+    pipe, selection = em.train_classifier(data[:90], data[90:], c_grid=(8.0, 0.5, 2.0))
+    assert selection["C"].tolist() == [0.5, 2.0, 8.0]  # fitted along increasing C
+    chosen = pipe.named_steps["clf"]
+    x = pipe.named_steps["tfidf"].transform(data["text"])
+    scratch = LogisticRegression(C=chosen.C, solver="saga", max_iter=300, random_state=0).fit(
+        pipe.named_steps["tfidf"].transform(data[:90]["text"]), data[:90]["label"])
+    assert (chosen.predict(x) == scratch.predict(x)).all()
+    assert np.abs(chosen.coef_ - scratch.coef_).max() < 0.05 * np.abs(scratch.coef_).max()

@@ -17,7 +17,6 @@ import csv
 import os
 import platform
 import re
-import shutil
 import subprocess
 import sys
 import tempfile

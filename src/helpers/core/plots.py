@@ -37,7 +37,6 @@ import json
 import re
 import uuid
 import zlib
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -60,6 +59,15 @@ PALETTE: dict[str, str] = {
     "accessibility": "#a6d854", "purpose": "#ffd92f", "overall": "#555555",
     # evaluator baselines
     "evaluator": "#1f77b4", "training mean": "#aaaaaa", "similarity only": "#ff7f0e",
+    # the five slang words (Okabe-Ito hues: hash-chosen fallbacks would give two of them one colour)
+    "尼玛": "#0072b2", "特么": "#e69f00", "卧槽": "#009e73", "草泥马": "#cc79a7", "劳资": "#d55e00",
+    # homophone scoring methods (top-k lists)
+    "percentile (Algorithm 2)": "#000000", "percentile (Algorithm 2 as printed: P[1:k], least frequent)": "#a6761d",
+    "self-information, most probable": "#1b7837", "self-information, most informative": "#762a83",
+    # QE models (Paul Tol's muted hues, colour-blind safe)
+    "features+ridge": "#332288", "USE multilingual v3 (frozen)+ridge": "#cc6677",
+    "multilingual-e5-small (frozen)+ridge": "#44aa99", "all-MiniLM-L6-v2 (frozen)+ridge": "#999933",
+    "transformer (all-MiniLM-L6-v2)": "#aa4499",
 }
 _FALLBACK = ("#17becf", "#bcbd22", "#e377c2", "#8c564b", "#9467bd", "#2ca02c", "#d62728", "#ff7f0e", "#1f77b4")
 

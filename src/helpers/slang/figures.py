@@ -23,18 +23,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..core.plots import PALETTE, colour
-
-#: The slang words and the top-k lists join the book's one colour map (Okabe–Ito hues; a colour
-#: the core palette already gives one of these names wins). Hash-chosen fallback colours
-#: would give two of the five words the same colour.
-STUDY_COLOURS = {
-    "尼玛": "#0072b2", "特么": "#e69f00", "卧槽": "#009e73", "草泥马": "#cc79a7", "劳资": "#56b4e9",
-    "percentile (Algorithm 2)": "#d55e00", "percentile (Algorithm 2 as printed: P[1:k], least frequent)": "#a6761d",
-    "self-information, most probable": "#1b7837", "self-information, most informative": "#762a83",
-}
-for _name, _hex in STUDY_COLOURS.items():
-    PALETTE.setdefault(_name, _hex)
+from ..core.plots import colour
 
 #: Axis labels of the score columns of :func:`helpers.slang.homophones.score_candidates`.
 SCORE_LABELS = {
@@ -194,5 +183,69 @@ def candidate_space_static(scores: pd.DataFrame, ratings: pd.DataFrame, top: pd.
     ax.set_ylabel(SCORE_LABELS.get(y, y))
     ax.set_title(title or "")
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------- chapter 7
+# Chapter 7 (QE robustness, Qian et al. 2025, §4.4):
+#
+# * :func:`shift_figure` / :func:`shift_figure_static`: each post's change of predicted score
+#   relative to G0, per perturbation group and model, in units of the spread of the model's own
+#   G0 predictions, with the source-swap control beside the homophone groups.
+
+#: Order and readable names of the perturbation groups in chapter 7's figures.
+GROUP_LABELS = {"M1G1": "M1G1", "M1G2": "M1G2", "M1G3": "M1G3", "M1G4": "M1G4", "M1G5": "M1G5",
+                "M2G1": "M2G1 (slang fixed)", "M2G2": "M2G2 (post-edit)", "SWAP": "SWAP (another post's source)"}
+
+
+def _relative_shifts(shifts: pd.DataFrame, spread: pd.Series) -> tuple[pd.DataFrame, list[str]]:
+    out = shifts.assign(relative=shifts["shift"] / shifts["model"].map(spread))
+    order = [g for g in GROUP_LABELS if g in set(out["group"])]
+    out = out[out["group"].isin(order)].assign(label=lambda f: f["group"].map(GROUP_LABELS),
+                                               rank=lambda f: f["group"].map(order.index))
+    return out.sort_values("rank", kind="stable").drop(columns="rank"), order
+
+
+def shift_figure(shifts: pd.DataFrame, spread: pd.Series, title: str | None = None) -> go.Figure:
+    """Box and points of every post's shift (predicted − G0 prediction) divided by ``spread``
+    (the SD of that model's G0 predictions), one box per model and group: a model whose boxes
+    all hug 0, SWAP included, does not react to its source at all."""
+    frame, order = _relative_shifts(shifts, spread)
+    fig = go.Figure()
+    for model, g in frame.groupby("model", sort=False):
+        fig.add_trace(go.Box(
+            x=g["label"], y=g["relative"], name=model, boxpoints="all", jitter=0.4, pointpos=0,
+            marker={"color": colour(model), "size": 5}, line={"color": colour(model)},
+            customdata=np.stack([g["instance"], g["shift"]], axis=1),
+            hovertemplate="post %{customdata[0]}<br>shift %{customdata[1]:.3f}<br>= %{y:.2f} SD<extra>"
+                          + model + "</extra>"))
+    fig.add_hline(y=0, line_dash="dot", line_color="grey")
+    fig.update_layout(boxmode="group", title=title, height=460, legend={"orientation": "h", "y": -0.2},
+                      xaxis={"categoryorder": "array", "categoryarray": [GROUP_LABELS[g] for g in order]},
+                      yaxis_title="shift of the predicted score, in SDs of the model's G0 predictions",
+                      margin={"t": 70, "b": 120})
+    return fig
+
+
+def shift_figure_static(shifts: pd.DataFrame, spread: pd.Series, title: str | None = None):
+    """Static twin of :func:`shift_figure`."""
+    import seaborn as sns
+
+    frame, order = _relative_shifts(shifts, spread)
+    labels = [GROUP_LABELS[g] for g in order]
+    models = list(dict.fromkeys(frame["model"]))
+    palette = {m: colour(m) for m in models}
+    fig, ax = plt.subplots(figsize=(1.3 * len(labels) + 3, 4.6))
+    sns.boxplot(data=frame, x="label", y="relative", hue="model", order=labels, hue_order=models, palette=palette,
+                fliersize=0, boxprops={"alpha": 0.35}, ax=ax)
+    sns.stripplot(data=frame, x="label", y="relative", hue="model", order=labels, hue_order=models,
+                  palette=palette, dodge=True, size=3, ax=ax, legend=False)
+    ax.axhline(0, color="grey", linestyle=":", linewidth=1)
+    ax.set_xlabel("")
+    ax.set_ylabel("shift, in SDs of the model's G0 predictions")
+    ax.tick_params(axis="x", labelrotation=20)
+    ax.legend(title="model", fontsize=8, title_fontsize=8, loc="best")
+    ax.set_title(title or "")
     fig.tight_layout()
     return fig

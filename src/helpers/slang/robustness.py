@@ -7,12 +7,14 @@ percentage-change arithmetic of the paper's Tables 5–6 checked against its raw
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from ..core import paths
+from ..core import paths, stats
 from ..core.errors import InputError
 from .homophones import replace_spans
 from .qe_data import source_key
@@ -121,11 +123,49 @@ def share_increased(before: np.ndarray, after: np.ndarray) -> float:
     return float(np.mean(after > before) * 100)
 
 
-def robustness_table(predictions: pd.DataFrame, human: pd.Series) -> pd.DataFrame:
+def boot_index(weights: np.ndarray) -> np.ndarray:
+    """Bootstrap multiplicities (B, n) of :func:`helpers.core.stats.resample` as item indices
+    (B, n): row b lists item i as often as it is drawn in resample b.
+
+    Examples
+    --------
+    >>> boot_index(np.array([[2, 0, 1], [0, 3, 0]])).tolist()
+    [[0, 0, 2], [1, 1, 1]]
+    """
+    w = np.asarray(weights, dtype=int)
+    b, n = w.shape
+    return np.repeat(np.tile(np.arange(n), b), w.ravel()).reshape(b, n)
+
+
+def _rowwise_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    x = x - x.mean(axis=1, keepdims=True)
+    y = y - y.mean(axis=1, keepdims=True)
+    den = np.sqrt((x * x).sum(axis=1) * (y * y).sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, (x * y).sum(axis=1) / np.where(den > 0, den, 1), np.nan)
+
+
+def boot_correlations(human, predicted, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Spearman ρ and Pearson r of ``human`` and ``predicted`` in every bootstrap resample
+    (``index`` from :func:`boot_index`); NaN where a resample has no spread."""
+    from scipy.stats import rankdata
+
+    h, p = np.asarray(human, float)[index], np.asarray(predicted, float)[index]
+    return _rowwise_pearson(rankdata(h, axis=1), rankdata(p, axis=1)), _rowwise_pearson(h, p)
+
+
+def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 0, seed: int = 0,
+                     ci: float = 95.0) -> pd.DataFrame:
     """Per model and group: Spearman ρ and Pearson r of the predictions with the human
-    scores of the same instances, and their percentage change relative to G0.
+    scores of the same instances, and their percentage change relative to G0 (paper
+    Tables 5–6 and 9–10).
 
     ``predictions`` has ``instance, group, model, predicted``; ``human`` is indexed by instance.
+    With ``n_boot`` > 0 the columns ``rho_pct_change_low, rho_pct_change_high,
+    r_pct_change_low, r_pct_change_high`` follow: percentile intervals over bootstrap
+    resamples of the posts (:func:`helpers.core.stats.resample`), the same resample for G0 and
+    the group, so that the change is paired. Groups whose posts differ from G0's (M2G2 covers
+    only the posts with a post-edit) are resampled among their own posts.
     """
     from scipy.stats import pearsonr, spearmanr
 
@@ -139,6 +179,20 @@ def robustness_table(predictions: pd.DataFrame, human: pd.Series) -> pd.DataFram
     g0 = out[out["group"] == "G0"].set_index("model")
     out["rho_pct_change"] = [pct_change(r, g0.loc[m, "rho"]) for m, r in zip(out["model"], out["rho"])]
     out["r_pct_change"] = [pct_change(r, g0.loc[m, "r"]) for m, r in zip(out["model"], out["r"])]
+    if n_boot:
+        bounds = []
+        for (model, group), g in predictions.groupby(["model", "group"], sort=False):
+            base = predictions[(predictions["model"] == model) & (predictions["group"] == "G0")].set_index("instance")
+            inst = g["instance"].to_numpy()
+            index = boot_index(stats.resample(len(inst), n_boot, seed))
+            h = human.loc[inst].to_numpy()
+            rho0, r0 = boot_correlations(h, base.loc[inst, "predicted"].to_numpy(), index)
+            rho, r = boot_correlations(h, g["predicted"].to_numpy(), index)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                d_rho, d_r = (rho - rho0) / np.abs(rho0) * 100, (r - r0) / np.abs(r0) * 100
+            d_rho[~np.isfinite(d_rho)], d_r[~np.isfinite(d_r)] = np.nan, np.nan
+            bounds.append([*stats.percentile_interval(d_rho, ci), *stats.percentile_interval(d_r, ci)])
+        out[["rho_pct_change_low", "rho_pct_change_high", "r_pct_change_low", "r_pct_change_high"]] = bounds
     return out
 
 def score_shifts(predictions: pd.DataFrame) -> pd.DataFrame:
@@ -173,3 +227,225 @@ def stability_table(robust: pd.DataFrame, shifts: pd.DataFrame, method2: pd.Data
     for group, g in method2.groupby("group"):
         out[f"{group}_share_increased"] = g.set_index("model")["share_increased"]
     return out.reset_index()
+
+
+def swap_sources(posts: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
+    """The control group ``SWAP``: every post keeps its MT but gets the source of another post
+    (a seeded derangement: no post keeps its own). A model that reads the source must change
+    its score here; how far it moves is the yardstick for the homophone shifts.
+
+    Examples
+    --------
+    >>> posts = pd.DataFrame({"instance": [0, 1, 2], "source": ["a", "b", "c"], "mt": ["x", "y", "z"]})
+    >>> out = swap_sources(posts, seed=3)
+    >>> sorted(out["source"]) == ["a", "b", "c"] and bool((out["source"] != posts["source"]).all())
+    True
+    """
+    n = len(posts)
+    if n < 2:
+        return posts.copy()
+    rng = np.random.default_rng(seed)
+    while True:
+        order = rng.permutation(n)
+        if not (order == np.arange(n)).any():
+            break
+    return posts.assign(source=posts["source"].to_numpy()[order])
+
+
+#: How :func:`stability_verdicts` reads a model's shifts (in SDs of its own G0 predictions).
+NOT_READING = 0.1  # a swapped source moves the score by less than this: the model barely reads the source
+ROBUST_RATIO = 0.5  # homophone shift below this share of the swap shift: homophones matter much less than a new source
+
+
+def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 2000, seed: int = 0,
+                        ci: float = 95.0) -> pd.DataFrame:
+    """Stability read together with accuracy, with bootstrap intervals over the posts.
+
+    ``predictions`` (``instance, group, model, predicted``) holds G0, the Method-1 groups
+    ``M1G*``, optionally ``M2G2`` and the control ``SWAP`` (:func:`swap_sources`); ``human``
+    is indexed by instance. Per model, one row per statistic (``model, statistic, value,
+    ci_low, ci_high, n``):
+
+    * ``G0_rho``: Spearman ρ of the G0 predictions with the human scores (accuracy);
+    * ``mean_abs_rho_change``: mean over M1G* of |% change of ρ| against G0 (the paper's
+      "fluctuation", Tables 5–6);
+    * ``mean_abs_shift``: mean over posts and M1G* of |predicted − G0 prediction|;
+    * ``prediction_sd``: the population SD of the model's own G0 predictions;
+    * ``relative_shift``: ``mean_abs_shift / prediction_sd`` (a shift in units of the spread the
+      model uses to tell posts apart);
+    * ``signed_relative_shift``: the mean of (predicted − G0 prediction) / ``prediction_sd`` over
+      posts and M1G*: whether homophones push the score one way (the MT is unchanged, so a
+      systematic rise means the model scored the slang word itself, not the translation);
+    * ``swap_relative_shift``: the same for ``SWAP`` (how much a model moves when the source is
+      another post's: near 0 means it barely reads the source);
+    * ``homophone_to_swap``: ``mean_abs_shift`` over the SWAP mean |shift|;
+    * ``M2G2_share_increased``: % of posts whose score rose with the post-edit as MT (Table 7),
+      resampled among the posts that have one.
+
+    Every statistic is recomputed on ``n_boot`` resamples of the posts
+    (:func:`helpers.core.stats.resample`, the same draws for every group, so changes are
+    paired); the interval is the percentile interval at ``ci`` %.
+    """
+    rows = []
+    for model, p in predictions.groupby("model", sort=False):
+        wide = p.pivot_table(index="instance", columns="group", values="predicted", aggfunc="first", sort=False)
+        base = wide["G0"].dropna()
+        inst = base.index.to_numpy()
+        n = len(inst)
+        h = human.loc[inst].to_numpy(dtype=float)
+        g0 = base.to_numpy(dtype=float)
+        index = boot_index(stats.resample(n, n_boot, seed))
+        m1 = [g for g in wide.columns if str(g).startswith("M1")]
+        rho0, _ = boot_correlations(h, g0, index)
+        from scipy.stats import spearmanr
+
+        point = {"G0_rho": float(spearmanr(h, g0).statistic)}
+        boot = {"G0_rho": rho0}
+        if m1:
+            shifts = np.abs(wide.loc[inst, m1].to_numpy(dtype=float) - g0[:, None])
+            changes, changes_b = [], []
+            for k, g in enumerate(m1):
+                rho_g = float(spearmanr(h, wide.loc[inst, g]).statistic)
+                changes.append(abs(pct_change(rho_g, point["G0_rho"])))
+                rb_, _ = boot_correlations(h, wide.loc[inst, g].to_numpy(dtype=float), index)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    changes_b.append(np.abs((rb_ - rho0) / np.abs(rho0) * 100))
+            cb = np.vstack(changes_b)
+            cb[~np.isfinite(cb)] = np.nan
+            point["mean_abs_rho_change"] = float(np.mean(changes))
+            with warnings.catch_warnings():  # a resample in which ρ is undefined in every group stays NaN
+                warnings.simplefilter("ignore", RuntimeWarning)
+                boot["mean_abs_rho_change"] = np.nanmean(cb, axis=0)
+            per_post = shifts.mean(axis=1)
+            point["mean_abs_shift"] = float(per_post.mean())
+            boot["mean_abs_shift"] = per_post[index].mean(axis=1)
+            signed = (wide.loc[inst, m1].to_numpy(dtype=float) - g0[:, None]).mean(axis=1)
+        point["prediction_sd"] = float(g0.std())
+        boot["prediction_sd"] = g0[index].std(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if m1:
+                point["relative_shift"] = point["mean_abs_shift"] / point["prediction_sd"]
+                boot["relative_shift"] = boot["mean_abs_shift"] / boot["prediction_sd"]
+                point["signed_relative_shift"] = float(signed.mean()) / point["prediction_sd"]
+                boot["signed_relative_shift"] = signed[index].mean(axis=1) / boot["prediction_sd"]
+            if "SWAP" in wide.columns:
+                swap = np.abs(wide.loc[inst, "SWAP"].to_numpy(dtype=float) - g0)
+                point["swap_relative_shift"] = swap.mean() / point["prediction_sd"]
+                boot["swap_relative_shift"] = swap[index].mean(axis=1) / boot["prediction_sd"]
+                if m1:
+                    point["homophone_to_swap"] = point["mean_abs_shift"] / swap.mean()
+                    boot["homophone_to_swap"] = boot["mean_abs_shift"] / swap[index].mean(axis=1)
+        for name, value in point.items():
+            low, high = stats.percentile_interval(np.where(np.isfinite(boot[name]), boot[name], np.nan), ci)
+            rows.append({"model": model, "statistic": name, "value": float(value), "ci_low": low, "ci_high": high,
+                         "n": n})
+        if "M2G2" in wide.columns:
+            edited = wide["M2G2"].dropna()
+            up = (edited.to_numpy(dtype=float) > wide.loc[edited.index, "G0"].to_numpy(dtype=float)).astype(float)
+            idx2 = boot_index(stats.resample(len(up), n_boot, seed))
+            low, high = stats.percentile_interval(up[idx2].mean(axis=1) * 100, ci)
+            rows.append({"model": model, "statistic": "M2G2_share_increased", "value": float(up.mean() * 100),
+                         "ci_low": low, "ci_high": high, "n": len(up)})
+    return pd.DataFrame(rows, columns=["model", "statistic", "value", "ci_low", "ci_high", "n"])
+
+
+def stability_verdicts(intervals: pd.DataFrame) -> pd.DataFrame:
+    """A plain-language reading of :func:`stability_intervals` per model (``model, ranks_posts,
+    reads_source, homophones, better_mt, verdict``).
+
+    * ``ranks_posts``: the G0 ρ interval lies above 0;
+    * ``reads_source``: a swapped source moves the score by at least :data:`NOT_READING` of the
+      model's own spread (lower bound of ``swap_relative_shift``); unknown without SWAP;
+    * ``homophones``: ``"much smaller than a new source"`` when the upper bound of
+      ``homophone_to_swap`` is below :data:`ROBUST_RATIO`, ``"at least half a new source's"``
+      when its lower bound is at or above it, else ``"less than a new source's, not clearly
+      under half"``;
+    * ``better_mt``: the M2G2 share interval above 50 % ("rises"), below ("falls") or around it
+      ("no clear change").
+
+    The verdict calls a model *stable by not reacting* when it does not read the source (then
+    no homophone can move it, and its stability says nothing about robustness), *robust to
+    homophones* when it ranks the posts, reads the source and moves much less for homophones
+    than for a new source, and otherwise names what is missing; it then says how the model
+    meets a better translation (M2G2).
+
+    Examples
+    --------
+    >>> iv = pd.DataFrame({"model": "m", "statistic": ["G0_rho", "swap_relative_shift", "homophone_to_swap"],
+    ...                    "value": [0.3, 0.02, 0.9], "ci_low": [0.1, 0.01, 0.5], "ci_high": [0.5, 0.03, 1.2],
+    ...                    "n": 24})
+    >>> stability_verdicts(iv)["verdict"].iloc[0]
+    'stable by not reacting: a whole other source moves its score by less than 0.1 of its own spread'
+    """
+    rows = []
+    for model, g in intervals.groupby("model", sort=False):
+        t = g.set_index("statistic")
+
+        def get(name, col, t=t):
+            return float(t.loc[name, col]) if name in t.index else float("nan")
+        ranks = get("G0_rho", "ci_low") > 0
+        reads = None if "swap_relative_shift" not in t.index else get("swap_relative_shift", "ci_low") >= NOT_READING
+        ratio_hi, ratio_lo = get("homophone_to_swap", "ci_high"), get("homophone_to_swap", "ci_low")
+        homophones = ("unknown" if np.isnan(ratio_hi) else "much smaller than a new source" if ratio_hi < ROBUST_RATIO
+                      else "at least half a new source's" if ratio_lo >= ROBUST_RATIO
+                      else "less than a new source's, not clearly under half")
+        lo, hi = get("M2G2_share_increased", "ci_low"), get("M2G2_share_increased", "ci_high")
+        better = ("unknown" if np.isnan(lo) else "rises" if lo > 50 else "falls" if hi < 50 else "no clear change")
+        if reads is False:
+            verdict = (f"stable by not reacting: a whole other source moves its score by less than {NOT_READING} of "
+                       "its own spread")
+        elif ranks and reads and homophones == "much smaller than a new source":
+            verdict = ("robust to homophones: ranks the posts and reads the source, yet homophones move it much less "
+                       "than a new source")
+        else:
+            ratio = get("homophone_to_swap", "value")
+            missing = [m for m, bad in [
+                ("does not rank these posts better than chance", not ranks),
+                (f"homophones move it {ratio:.2f} [{ratio_lo:.2f}, {ratio_hi:.2f}] times as much as a whole other "
+                 "source", homophones != "much smaller than a new source" and not np.isnan(ratio_hi))] if bad]
+            verdict = "not shown robust: " + ("; ".join(missing) if missing else "see the intervals")
+        verdict += {"rises": "; its score rises with the post-edited MT",
+                    "falls": "; but its score falls more often than it rises with the post-edited MT",
+                    "no clear change": "; the post-edited MT does not clearly raise its score"}.get(better, "")
+        rows.append({"model": model, "ranks_posts": bool(ranks), "reads_source": reads, "homophones": homophones,
+                     "better_mt": better, "verdict": verdict})
+    return pd.DataFrame(rows, columns=["model", "ranks_posts", "reads_source", "homophones", "better_mt", "verdict"])
+
+
+@dataclass(frozen=True)
+class Probe:
+    """Everything :func:`probe` computes for one set of models and posts."""
+
+    posts: pd.DataFrame  # instance, source, mt, score … of the perturbed posts
+    groups: dict  # group name -> frame (G0, M1G1…, M2G2, M2G1 if given, SWAP)
+    predictions: pd.DataFrame  # instance, group, model, predicted (every group)
+    method1: pd.DataFrame  # robustness_table of G0 and M1G* (Tables 5–6, 9–10 layout), with intervals
+    shifts: pd.DataFrame  # score_shifts of the M1 and M2 groups (no SWAP)
+    method2: pd.DataFrame  # method2_table (Table 7 layout)
+    stability: pd.DataFrame  # stability_table
+    intervals: pd.DataFrame  # stability_intervals (with SWAP)
+    verdicts: pd.DataFrame  # stability_verdicts
+
+
+def probe(models: dict, posts: pd.DataFrame, homophones: Mapping[str, list[str]], post_edits: pd.DataFrame,
+          corrected: pd.DataFrame | None = None, n_boot: int = 2000, seed: int = 0) -> Probe:
+    """Method 1 and Method 2 of §4.4 and the source-swap control on ``posts`` (from
+    :func:`slang_instances`) for every fitted model of ``models`` (``{name: model}``), with the
+    tables of :func:`robustness_table`, :func:`score_shifts`, :func:`method2_table`,
+    :func:`stability_table`, :func:`stability_intervals` and :func:`stability_verdicts`
+    (``n_boot`` bootstrap resamples of the posts, ``seed``)."""
+    groups = perturbation_groups(posts, homophones, post_edits, corrected)
+    groups["SWAP"] = swap_sources(posts, seed)
+    for model in models.values():  # an encoder model embeds all new texts in one call
+        if hasattr(model, "embed_all"):
+            model.embed_all(*groups.values())
+    predictions = predict_groups(models, groups)
+    human = posts.set_index("instance")["score"]
+    method1 = robustness_table(predictions[predictions["group"].str.startswith(("G0", "M1"))], human, n_boot, seed)
+    shifts = score_shifts(predictions[predictions["group"] != "SWAP"])
+    method2 = method2_table(predictions)
+    stability = stability_table(method1, shifts, method2)
+    intervals = stability_intervals(predictions, human, n_boot, seed)
+    return Probe(posts, groups, predictions, method1, shifts, method2, stability, intervals,
+                 stability_verdicts(intervals))
+

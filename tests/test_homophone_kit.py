@@ -1,0 +1,169 @@
+"""Homophone rating kit: sheets made by the CLI, filled in, read back and averaged, wrong
+entries located; chapter 6 run end to end on a class's workbooks."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pandas as pd
+import pytest
+from openpyxl import load_workbook
+
+from helpers import __main__ as cli
+from helpers.core.errors import InputError
+from helpers.slang import chapters
+from helpers.slang import homophones as hp
+
+
+@pytest.fixture(scope="module")
+def cands():
+    """Algorithm 1's candidates of the five words, as chapter 6 makes them by default."""
+    d = hp.char_frequencies(hp.load_smp2020()["text"])
+    return {w: hp.candidates(w, d, threshold=100, roots=roots) for w, roots in hp.SLANG_ROOTS.items()}
+
+
+@pytest.fixture
+def sheets(tmp_path):
+    out = tmp_path / "sheets"
+    code = cli.main(["template", "homophones", "--words", "尼玛,特么", "--per-word", "6", "--raters", "ana,ben",
+                     "--out", str(out), "--seed", "3"])
+    assert code == 0
+    return {"ana": out / "homophones_ana.xlsx", "ben": out / "homophones_ben.xlsx"}
+
+
+def _rows(path):
+    ws = load_workbook(path)["Ratings"]
+    return [[c.value for c in row] for row in ws.iter_rows(min_row=2)]
+
+
+def _fill(path, ratings: dict):
+    """Write ``{candidate: rating}`` into the rating column (D) of a sheet."""
+    wb = load_workbook(path)
+    ws = wb["Ratings"]
+    for row in ws.iter_rows(min_row=2):
+        if row[2].value in ratings:
+            row[3].value = ratings[row[2].value]
+    wb.save(path)
+
+
+def _set(path, cell: str, value):
+    wb = load_workbook(path)
+    wb["Ratings"][cell] = value
+    wb.save(path)
+
+
+def test_template_layout_sample_and_order(sheets, cands):
+    wb = load_workbook(sheets["ana"])
+    assert wb.sheetnames == ["Ratings", "Instructions"]
+    ws = wb["Ratings"]
+    assert [c.value for c in ws[1]] == list(hp.RATING_HEADER)
+    validation = ws.data_validations.dataValidation[0]
+    assert validation.formula1 == '"1,2,3,4,5"' and str(validation.sqref) == "D2:D13"
+    ana, ben = _rows(sheets["ana"]), _rows(sheets["ben"])
+    assert len(ana) == 12 and Counter(r[1] for r in ana) == {"尼玛": 6, "特么": 6}
+    assert all(r[2] in cands[r[1]] and r[2] != r[1] for r in ana)  # generated candidates, never the slang word
+    assert all(r[3] is None for r in ana)  # no rating, no score, no method shown
+    # the same items under the same ids for every rater, each in its own order, both words mixed
+    assert sorted(map(tuple, (r[:3] for r in ana))) == sorted(map(tuple, (r[:3] for r in ben)))
+    assert [r[0] for r in ana] != [r[0] for r in ben]
+    assert {r[1] for r in ana[:6]} == {"尼玛", "特么"} or {r[1] for r in ana[6:]} == {"尼玛", "特么"}
+    guide = " ".join(str(c.value) for row in wb["Instructions"].iter_rows() for c in row if c.value)
+    assert "stand-in" in guide and "1 to 5" in guide and "ana" in guide
+
+
+def test_the_draw_is_seeded_and_uniform(cands):
+    first = hp.rating_items(cands, ["劳资", "卧槽"], 3, seed=11)
+    assert first.equals(hp.rating_items(cands, ["劳资", "卧槽"], 3, seed=11))
+    # no ranking is consulted: over many seeds every candidate of 劳资 (7 besides itself) is drawn about 3/7 of the time
+    counts = Counter(c for s in range(700) for c in hp.rating_items(cands, ["劳资"], 3, seed=s)["candidate"])
+    assert set(counts) == set(cands["劳资"]) - {"劳资"}
+    assert all(abs(n / 700 - 3 / 7) < 0.07 for n in counts.values())
+    with pytest.raises(InputError, match=r"劳资 has only 7 candidates besides itself"):
+        hp.rating_items(cands, ["劳资"], 8)
+
+
+def test_filled_workbooks_are_averaged_per_candidate(sheets, cands):
+    items = [r[2] for r in sorted(_rows(sheets["ana"]))]
+    _fill(sheets["ana"], {items[0]: 5, items[1]: 2, items[2]: "4"})
+    _fill(sheets["ben"], {items[0]: 4, items[1]: 3.0})  # ben leaves items[2] empty
+    ratings = chapters.read_homophone_ratings("ratings_file", str(sheets["ana"].parent), cands)
+    assert list(ratings.columns) == ["word", "candidate", "avg_score", "n_raters"]
+    got = ratings.set_index("candidate")
+    assert got.loc[items[0], "avg_score"] == 4.5 and got.loc[items[0], "n_raters"] == 2
+    assert got.loc[items[1], "avg_score"] == 2.5 and got.loc[items[2], "avg_score"] == 4.0
+    assert got.loc[items[2], "n_raters"] == 1 and len(ratings) == 3
+    as_list = chapters.read_homophone_ratings("ratings_file", [str(sheets["ana"]), str(sheets["ben"])], cands)
+    pd.testing.assert_frame_equal(as_list, ratings)
+
+
+@pytest.mark.parametrize("value, problem", [(7, "whole number from 1 to 5"), ("good", "whole number from 1 to 5"),
+                                            (3.5, "whole number from 1 to 5")])
+def test_wrong_ratings_are_named_by_workbook_sheet_cell_and_value(sheets, cands, value, problem):
+    _fill(sheets["ben"], {_rows(sheets["ben"])[0][2]: 3})
+    _set(sheets["ana"], "D5", value)
+    with pytest.raises(InputError) as err:
+        chapters.read_homophone_ratings("ratings_file", str(sheets["ana"].parent), cands)
+    e = err.value
+    assert (e.parameter, e.sheet, e.row, e.cell, e.value) == ("ratings_file", "Ratings", 5, "D5", value)
+    assert e.path.name == "homophones_ana.xlsx" and problem in str(e)
+    assert str(e).startswith("parameter 'ratings_file', ") and "homophones_ana.xlsx, sheet 'Ratings', row 5" in str(e)
+
+
+def test_other_wrong_entries(sheets, cands, tmp_path):
+    folder = str(sheets["ana"].parent)
+    _fill(sheets["ben"], {_rows(sheets["ben"])[0][2]: 3})
+    with pytest.raises(InputError, match=r"homophones_ana.xlsx, sheet 'Ratings', column 'rating': no rating was "
+                                         r"entered"):
+        chapters.read_homophone_ratings("ratings_file", folder, cands)
+    _fill(sheets["ana"], {_rows(sheets["ana"])[0][2]: 3})
+    _set(sheets["ana"], "C4", "牢籍")
+    with pytest.raises(InputError, match=r"cell C4: value '牢籍': is not a candidate Algorithm 1 generates for"):
+        chapters.read_homophone_ratings("ratings_file", folder, cands)
+    _set(sheets["ana"], "C4", _rows(sheets["ana"])[0][2])
+    _set(sheets["ana"], "B4", _rows(sheets["ana"])[0][1])
+    with pytest.raises(InputError, match=r"cell C4: .*listed twice \(first in row 2\)"):
+        chapters.read_homophone_ratings("ratings_file", folder, cands)
+    _set(sheets["ana"], "B4", "他妈的")
+    with pytest.raises(InputError, match=r"cell B4: value '他妈的': is not one of the slang words"):
+        chapters.read_homophone_ratings("ratings_file", folder, cands)
+    _set(sheets["ben"], "D1", "score")
+    with pytest.raises(InputError, match=r"homophones_ben.xlsx, sheet 'Ratings', row 1, cell D1: value 'score': "
+                                         r"the header row was changed"):
+        chapters.read_homophone_ratings("ratings_file", str(sheets["ben"]), cands)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match=r"parameter 'ratings_file'.*the folder holds no .xlsx workbook"):
+        chapters.read_homophone_ratings("ratings_file", str(tmp_path / "empty"), cands)
+    (tmp_path / "r.csv").write_text("word,candidate,avg_score\n尼玛,你妈,4\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"parameter 'ratings_file\[1\]'.*wrong kind of file"):
+        chapters.read_homophone_ratings("ratings_file", [str(sheets["ana"]), str(tmp_path / "r.csv")], cands)
+    assert chapters.read_homophone_ratings("ratings_file", str(tmp_path / "r.csv"), cands)["avg_score"].tolist() == [4]
+
+
+def test_cli_refuses_unknown_words(tmp_path, capsys):
+    code = cli.main(["template", "homophones", "--words", "尼玛,你好", "--per-word", "2", "--raters", "2",
+                     "--out", str(tmp_path)])
+    assert code == 1 and "value '你好': is not one of the slang words" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_chapter_6_runs_on_a_class_s_workbooks(sheets, tmp_path):
+    from helpers.core import runner
+
+    items = sorted(_rows(sheets["ana"]))
+    skipped = items[-1][2]  # nobody rates this one
+    _fill(sheets["ana"], {r[2]: 1 + k % 5 for k, r in enumerate(items) if r[2] != skipped})
+    _fill(sheets["ben"], {r[2]: 1 + (k * 3) % 5 for k, r in enumerate(items) if r[2] != skipped})
+    results = tmp_path / "results"
+    runner.execute_notebook(hp.paths.project_root() / "notebooks" / "06_homophones.ipynb", tmp_path / "06.ipynb",
+                            parameters={"results_dir": str(results), "ratings_file": str(sheets["ana"].parent)})
+    folder = results / "06_homophones"
+    spearman = pd.read_csv(folder / "homophone_spearman.csv")
+    assert list(spearman.columns) == ["method", "scorer", "context", "rho", "p", "n"]
+    assert (spearman["n"] == 11).all()  # the class's 11 rated candidates, not Table 8's 25
+    by_word = pd.read_csv(folder / "homophone_spearman_by_word.csv")
+    assert set(by_word["word"]) == {"尼玛", "特么"}
+    assert by_word.groupby(["method", "context"])["n"].sum().eq(11).all()
+    within = pd.read_csv(folder / "homophone_spearman_within_word.csv")
+    assert (within["n_words"] == 2).all() and within["exact"].all()
+    page = (tmp_path / "06.ipynb").read_text(encoding="utf-8")
+    assert "Real data: annotations supplied as notebook parameters" in page and "2 workbook(s)" in page

