@@ -79,7 +79,9 @@ def test_chapter_has_findings_and_live_heatmaps(built_book, browser, chapter):
                 continue
             target = page.locator(".plotly-graph-div").nth(index)
             target.scroll_into_view_if_needed()
-            z = page.evaluate(f"() => document.querySelectorAll('.plotly-graph-div')[{index}].data[0].z")
+            # plotly stores numeric arrays base64-encoded in .data; the decoded matrix is in _fullData
+            z = page.evaluate(f"() => Array.from(document.querySelectorAll('.plotly-graph-div')[{index}]"
+                              "._fullData[0].z, row => Array.from(row, v => Number.isNaN(v) ? null : v))")
             rows, cols = len(z), len(z[0])
             box = target.locator(".nsewdrag").first.bounding_box()
             page.mouse.move(box["x"] + box["width"] * 0.5 / cols, box["y"] + box["height"] * 0.5 / rows)

@@ -81,6 +81,16 @@ def test_execute_injects_parameters_and_keeps_source(tmp_path):
         runner.execute_notebook(nb, nb)
 
 
+def test_a_misspelt_parameter_is_refused_before_the_kernel_starts(tmp_path):
+    """papermill only warns about a parameter the notebook lacks and runs on the defaults."""
+    nb = _notebook(tmp_path / "n.ipynb", ["print(x)"])
+    with pytest.raises(InputError) as err:
+        runner.execute_notebook(nb, tmp_path / "out.ipynb", parameters={"x": 1, "n_bot": 2000})
+    assert err.value.parameter == "n_bot" and "is not a parameter of n.ipynb" in str(err.value)
+    assert "one of x" in str(err.value)
+    assert not (tmp_path / "out.ipynb").exists()
+
+
 def test_failure_names_cell_keeps_good_copy_and_writes_a_failed_one(tmp_path, capfd):
     good = _notebook(tmp_path / "work.ipynb", ["y = 1", "print('good run', x)"])
     out = tmp_path / "runs" / "work.ipynb"
@@ -154,3 +164,13 @@ def test_cli_parameter_values_are_yaml_and_repeated_keys_refused(capsys):
     err_text = capsys.readouterr().err
     assert code == 1 and err_text.startswith("error: parameter 'annotator_files': value 'A': a mapping repeats a key")
     assert not Path("/tmp/never.ipynb").exists()
+
+
+def test_build_refuses_a_parameter_no_chapter_has_and_gives_each_chapter_its_own(tmp_path):
+    with pytest.raises(InputError, match="is a parameter of no notebook") as err:
+        runner.execute_all(tmp_path, {"n_bot": 2000})
+    assert err.value.parameter == "n_bot" and "n_boot" in err.value.expected
+    assert not (tmp_path / "stage").exists()
+    # n_boot is a parameter of chapters 1, 2, 4 and 7 only: the others must not receive it
+    takes = {nb.stem for nb in runner.toc_notebooks() if "n_boot" in runner.notebook_parameters(nb)}
+    assert {"01_metahope_pilot_v1", "07_qe_robustness"} <= takes and "03_metahope_pilot_v2" not in takes

@@ -93,7 +93,7 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
     p.add_argument("--edition", choices=["instructor", "student"], default="instructor",
                    help="instructor: solutions shown (collapsed); student: no solutions anywhere in the HTML")
     p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
-                   help="parameter passed to every notebook")
+                   help="parameter passed to every notebook that has it")
     p.set_defaults(handler=_build)
 
     p = sub.add_parser("run", help="re-execute one notebook with new parameters")

@@ -80,6 +80,13 @@ def text(name: str, value, allow_empty: bool = False) -> str:
     return value
 
 
+def _places(exc: FileNotFoundError) -> str:
+    places = ", ".join(str(p) for p in getattr(exc, "tried", [])) or str(exc)
+    if "data/raw" in places.replace(os.sep, "/"):
+        places += "; released data is fetched by `python -m helpers fetch` (or `make data`)"
+    return places
+
+
 def existing_file(name: str, value, suffixes: Iterable[str] | None = None) -> Path:
     """A file that exists, resolved as ``helpers.core.paths.resolve_input`` does (relative to
     the folder the command was started from, then to the project root)."""
@@ -88,7 +95,7 @@ def existing_file(name: str, value, suffixes: Iterable[str] | None = None) -> Pa
     try:
         path = paths.resolve_input(value)
     except FileNotFoundError as exc:
-        raise InputError(f"file not found ({exc})", parameter=name, value=str(value)) from None
+        raise InputError(f"file not found (looked at: {_places(exc)})", parameter=name, value=str(value)) from None
     if not path.is_file():
         raise InputError("is not a file", parameter=name, value=str(value))
     if suffixes is not None:
@@ -107,7 +114,8 @@ def model_folder(name: str, value) -> Path:
     try:
         path = paths.resolve_input(value)
     except FileNotFoundError as exc:
-        raise InputError(f"folder not found ({exc})", parameter=name, value=str(value)) from None
+        raise InputError(f"folder not found (looked at: {_places(exc)})", parameter=name, value=str(value),
+                         expected="a Hugging Face checkpoint folder saved with save_pretrained()") from None
     if not path.is_dir() or not (path / "config.json").is_file():
         raise InputError("is not a checkpoint folder (no config.json in it)", parameter=name, value=str(value),
                          expected="a folder saved with save_pretrained()")

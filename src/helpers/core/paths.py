@@ -73,10 +73,12 @@ def resolve_input(path: str | os.PathLike) -> Path:
         if c.exists():
             return c.resolve()
     tried = ", ".join(str(c) for c in candidates)
-    raise FileNotFoundError(
+    err = FileNotFoundError(
         f"input file {str(path)!r} not found (looked at: {tried}). "
         "Released data is fetched by `python -m helpers fetch` (or `make data`)."
     )
+    err.tried = candidates  # for messages that name the places without the fetch hint
+    raise err
 
 
 def resolve_output(path: str | os.PathLike) -> Path:

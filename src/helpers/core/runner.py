@@ -32,6 +32,7 @@ from pathlib import Path
 import yaml
 
 from . import cache, paths
+from .errors import InputError
 from .results import discard_partials
 
 #: What the student edition changes in ``_config.yml``: every solution removed at read time
@@ -162,6 +163,23 @@ def _quiet_papermill() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
+def notebook_parameters(notebook: str | os.PathLike) -> list[str]:
+    """Names of the variables in ``notebook``'s cell tagged ``parameters``, in order."""
+    import papermill as pm
+
+    return list(pm.inspect_notebook(str(notebook)))
+
+
+def check_parameter_names(notebook: str | os.PathLike, parameters: dict | None) -> None:
+    """Refuse a parameter the notebook does not have (papermill would only warn and run on
+    the defaults, so a misspelt ``-p n_bot 2000`` would go unnoticed)."""
+    known = notebook_parameters(notebook)
+    for name in parameters or {}:
+        if name not in known:
+            raise InputError(f"is not a parameter of {Path(notebook).name}", parameter=name,
+                             expected=f"one of {', '.join(known)}")
+
+
 def execute_notebook(
     notebook: str | os.PathLike,
     output: str | os.PathLike,
@@ -185,6 +203,7 @@ def execute_notebook(
     out = Path(output).resolve()
     if out == src:
         raise ValueError(f"refusing to write the executed notebook over its source {src}")
+    check_parameter_names(src, parameters)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.stem}.running-{os.getpid()}-{time.monotonic_ns()}{out.suffix}")
     os.environ.setdefault("HELPERS_CALLER_CWD", os.getcwd())
@@ -255,14 +274,21 @@ def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, 
     stage = build_dir / "stage"
     notebooks = toc_notebooks(root)
 
+    accepted = {nb: notebook_parameters(nb) for nb in notebooks}
+    for name in parameters or {}:
+        if not any(name in names for names in accepted.values()):
+            raise InputError("is a parameter of no notebook in _toc.yml", parameter=name,
+                             expected=f"one of {', '.join(sorted(set().union(*accepted.values())))}")
+
     def run(nb: Path) -> str:
         dest = stage / nb.relative_to(root)
         key_file = build_dir / "cache" / f"{nb.stem}.key"
-        key = cache_key(nb, parameters)
+        own = {k: v for k, v in (parameters or {}).items() if k in accepted[nb]}  # each chapter takes its own
+        key = cache_key(nb, own)
         if not force and dest.exists() and key_file.exists() and key_file.read_text() == key:
             return f"{nb.name}: unchanged since its last run, executed copy kept"
         started = time.monotonic()
-        execute_notebook(nb, dest, parameters=parameters)
+        execute_notebook(nb, dest, parameters=own)
         key_file.parent.mkdir(parents=True, exist_ok=True)
         key_file.write_text(key)
         return f"{nb.name}: executed in {time.monotonic() - started:.0f} s"
@@ -341,8 +367,9 @@ def build(
 
     Everything goes below ``<output_dir>/_build`` (default: the project root): ``stage/``
     (the book with executed notebooks), ``cache/`` (execution keys), ``html/`` (the
-    instructor edition) and ``student/html/`` (the student edition). ``parameters`` are
-    passed to every notebook (e.g. ``{"results_dir": ...}``). Independent notebooks run
+    instructor edition) and ``student/html/`` (the student edition). ``parameters`` go to
+    every notebook that has them (e.g. ``{"results_dir": ...}``); a name no notebook has is
+    an :class:`InputError`. Independent notebooks run
     ``jobs`` at a time. Returns the html folder of the edition.
     """
     root = paths.project_root()

@@ -714,24 +714,23 @@ STABILITY_COLUMNS = {
 
 
 def stability_view(intervals: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
-    """One row per evaluation and model: each statistic of
-    :func:`helpers.slang.robustness.stability_intervals` with its interval, and the verdict."""
-    rows = []
+    """Each statistic of :func:`helpers.slang.robustness.stability_intervals` with its
+    interval, and the verdict: one row per statistic, one column per evaluation and model
+    (so that four models fit the text column)."""
+    columns = {}
     keys = [c for c in ("split", "model") if c in intervals.columns]
     for key, g in intervals.groupby(keys, sort=False):
         key = key if isinstance(key, tuple) else (key,)
         t = g.set_index("statistic")
-        row = dict(zip(keys, key))
-        row["posts"] = int(t.loc["G0_rho", "n"])
+        column = {"posts": str(int(t.loc["G0_rho", "n"]))}
         for stat, (label, decimals, unit) in STABILITY_COLUMNS.items():
-            row[label] = _ci(*t.loc[stat, ["value", "ci_low", "ci_high"]], decimals, unit) if stat in t.index else "NA"
+            column[label] = _ci(*t.loc[stat, ["value", "ci_low", "ci_high"]], decimals, unit) if stat in t.index else "NA"
         v = verdicts
-        for k, val in row.items():
-            if k in ("split", "model"):
-                v = v[v[k] == val]
-        row["verdict"] = v["verdict"].iloc[0] if len(v) else ""
-        rows.append(row)
-    return pd.DataFrame(rows)
+        for k, val in zip(keys, key):
+            v = v[v[k] == val]
+        column["verdict"] = v["verdict"].iloc[0] if len(v) else ""
+        columns[" · ".join(map(str, key))] = column
+    return pd.DataFrame(columns).rename_axis("statistic").reset_index()
 
 
 def _direction(t: pd.DataFrame) -> str:
