@@ -50,12 +50,13 @@ book: data
 book-student: data
 	$(BIN)/python -m helpers build --jobs $(JOBS) --edition student
 
+# both cores: tests that need the built book share one worker (tests/conftest.py), the rest spread
 test: data
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
 
 # unit tests only: no notebook execution, no book build, no browser
 test-fast: data
-	$(BIN)/python -m pytest -m "not slow and not browser"
+	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not browser"
 
 # JupyterLab on the notebooks, with this project's environment as the kernel
 lab: data

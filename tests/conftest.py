@@ -50,6 +50,14 @@ def two_annotators(tmp_path):
     return {"A": a, "B": b}
 
 
+def pytest_collection_modifyitems(items):
+    """With ``-n 2 --dist loadgroup`` (``make test``), every test that needs the built book runs
+    on one worker, so the book is built once, not once per worker."""
+    for item in items:
+        if "built_book" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("book"))
+
+
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory):
     """The whole book built once into a temporary folder, results written there too."""
