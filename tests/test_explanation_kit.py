@@ -11,6 +11,7 @@ from openpyxl import load_workbook
 from helpers import explanations as ex
 from helpers.__main__ import main
 from helpers.core.errors import InputError
+from helpers.core.params import person_names
 from helpers.explanations import chapters, feedback as fb, io, template
 
 PAPER_DEFINITIONS = (  # Naveriani et al. 2026, Table 1: the Guide sheet must not copy them
@@ -88,12 +89,14 @@ def test_template_layout(tmp_path, items_csv):
 
 
 def test_rater_names():
-    assert template.rater_names(2) == ["R01", "R02"] and template.rater_names("3") == ["R01", "R02", "R03"]
-    assert template.rater_names(" ana , ben ") == ["ana", "ben"]
-    with pytest.raises(InputError, match="rater names must differ"):
-        template.rater_names("ana,ana")
+    assert person_names(2) == ["R01", "R02"] and person_names("3") == ["R01", "R02", "R03"]
+    assert person_names(" ana , ben ") == ["ana", "ben"]
+    with pytest.raises(InputError, match="names must differ"):
+        person_names("ana,ana")
     with pytest.raises(InputError, match="parameter '--raters'"):
-        template.rater_names(0)
+        person_names(0)
+    with pytest.raises(InputError, match="cannot be used in a file name"):
+        person_names("ana,b/en")
 
 
 def test_template_command(tmp_path, items_csv, capsys):

@@ -173,3 +173,76 @@ def member(name: str, value, allowed: Iterable, what: str) -> object:
         raise InputError(f"is not among the {what}", parameter=name, value=value,
                          expected=" or ".join(repr(a) for a in allowed))
     return value
+
+
+def whole_score(value, levels: Iterable[int] = range(1, 6)) -> int | None:
+    """A rating cell as typed into a workbook: ``None`` when empty, else an int among
+    ``levels`` (``4``, ``4.0`` and the text ``"4"`` all read as 4). Raises ``ValueError``
+    otherwise; the caller turns it into an :class:`InputError` naming its cell.
+
+    Examples
+    --------
+    >>> whole_score(" 4 "), whole_score(3.0), whole_score(""), whole_score(None)
+    (4, 3, None, None)
+    >>> whole_score(3.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: 3.5
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    number = value
+    if isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            number = None
+    if (isinstance(number, bool) or not isinstance(number, (int, float)) or not float(number).is_integer()
+            or int(number) not in set(levels)):
+        raise ValueError(value)
+    return int(number)
+
+
+def person_names(value, option: str = "--raters", prefix: str = "R", digits: int = 2) -> list[str]:
+    """A class list from the command line: a count (``3`` -> R01, R02, R03 with ``digits=2``)
+    or names separated by commas, all different and usable in a file name.
+
+    Examples
+    --------
+    >>> person_names(3), person_names("ana, ben"), person_names(2, digits=1)
+    (['R01', 'R02', 'R03'], ['ana', 'ben'], ['R1', 'R2'])
+    """
+    if isinstance(value, int) or str(value).strip().isdigit():
+        n = int(value)
+        if not 1 <= n <= 200:
+            raise InputError("give between 1 and 200 people, or their names separated by commas",
+                             parameter=option, value=value)
+        return [f"{prefix}{k + 1:0{digits}d}" for k in range(n)]
+    names = [a.strip() for a in str(value).split(",") if a.strip()]
+    if not names:
+        raise InputError("no names", parameter=option, value=value, expected="a number or names")
+    if len(set(names)) != len(names):
+        raise InputError("names must differ", parameter=option, value=names)
+    bad = [n for n in names if any(c in n for c in '\\/:*?"<>|')]
+    if bad:
+        raise InputError("a name cannot be used in a file name", parameter=option, value=bad[0])
+    return names
+
+
+def item_table(items: pd.DataFrame, path, key: str, required: Sequence[str], expected: str) -> pd.DataFrame:
+    """An item list read from ``path``: every ``required`` column present, the ``key``
+    column non-empty and unique; an :class:`InputError` names the row otherwise."""
+    missing = [c for c in required if c not in items.columns]
+    if missing:
+        raise InputError(f"missing column(s) {missing}", file=path, row=1, value=list(items.columns),
+                         expected=expected)
+    keys = items[key].astype(str).str.strip()
+    empty = items.index[keys == ""]
+    if len(empty):
+        raise InputError(f"row has no {key}", file=path, row=int(empty[0]) + 2, column=key, value="")
+    dup = keys.duplicated()
+    if dup.any():
+        first = items.index[dup][0]
+        raise InputError(f"{key} appears twice", file=path, row=int(first) + 2, column=key,
+                         value=items.loc[first, key])
+    return items[list(required)]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..core import paths
+from ..core import params, paths
 from ..core.errors import InputError
 
 DIMENSIONS: tuple[str, ...] = ("non_circularity", "origin", "mapping", "emergence", "accessibility", "purpose")
@@ -173,23 +173,6 @@ class WorkbookRatings:
     blank: tuple[str, ...] = ()
 
 
-def _workbook_score(value, file, row: int, column: str, cell: str):
-    """None for an empty cell, else a whole number 1–5 (3, 3.0 or the text '3')."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    number = value
-    if isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            number = None
-    if isinstance(number, bool) or not isinstance(number, (int, float)) or number != int(number) \
-            or not 1 <= number <= 5:
-        raise InputError("score must be a whole number from 1 to 5 (or empty)", file=file, sheet=RATINGS_SHEET,
-                         row=row, column=column, cell=cell, value=value)
-    return int(number)
-
-
 def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
     """One rater's workbook: (rater name, tidy ratings without texts). Empty score cells are
     missing ratings; anything else that is not a whole number from 1 to 5 is an
@@ -233,7 +216,11 @@ def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
         item = str(r[0]).strip() if r[0] is not None else ""
         scores = {}
         for key, k in columns.items():
-            scores[key] = _workbook_score(r[k], path, i, LABELS[key], f"{get_column_letter(k + 1)}{i}")
+            try:
+                scores[key] = params.whole_score(r[k])
+            except ValueError:
+                raise InputError("score must be a whole number from 1 to 5 (or empty)", file=path, sheet=RATINGS_SHEET,
+                                 row=i, column=LABELS[key], cell=f"{get_column_letter(k + 1)}{i}", value=r[k]) from None
         if not item:
             filled = [key for key, v in scores.items() if v is not None]
             if filled:

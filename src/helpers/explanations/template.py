@@ -32,7 +32,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from ..core import paths
+from ..core import params, paths
 from ..core.errors import InputError
 from .io import (GUIDE_SHEET, HEADER_ROW, LABELS, RATER_CELL, RATER_LABEL_CELL, RATINGS_SHEET, SCORES,
                  TEXT_COLUMNS)
@@ -89,18 +89,7 @@ def read_items(path: str | os.PathLike) -> pd.DataFrame:
         items = pd.read_csv(path, dtype=str, keep_default_na=False)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise InputError(f"cannot be read as a CSV table ({exc})", file=path, row=1) from None
-    missing = [c for c in TEXT_COLUMNS if c not in items.columns]
-    if missing:
-        raise InputError(f"missing column(s) {missing}", file=path, row=1, value=list(items.columns),
-                         expected="the columns item_id, metaphor, explanation")
-    empty = items.index[items["item_id"].str.strip() == ""]
-    if len(empty):
-        raise InputError("row has no item_id", file=path, row=int(empty[0]) + 2, column="item_id", value="")
-    dup = items["item_id"].duplicated()
-    if dup.any():
-        first = items.index[dup][0]
-        raise InputError("item_id appears twice", file=path, row=int(first) + 2, column="item_id",
-                         value=items.loc[first, "item_id"])
+    items = params.item_table(items, path, "item_id", TEXT_COLUMNS, "the columns item_id, metaphor, explanation")
     return items[list(TEXT_COLUMNS)].assign(item_id=lambda d: d["item_id"].str.strip())
 
 
@@ -172,28 +161,6 @@ def _guide(ws, rater: str) -> None:
                 cell.font = Font(bold=True)
 
 
-def rater_names(raters: str | int) -> list[str]:
-    """``3`` -> R01, R02, R03; ``"ana,ben"`` -> ana, ben.
-
-    Examples
-    --------
-    >>> rater_names(3), rater_names("ana, ben")
-    (['R01', 'R02', 'R03'], ['ana', 'ben'])
-    """
-    if isinstance(raters, int) or str(raters).strip().isdigit():
-        n = int(raters)
-        if not 1 <= n <= 200:
-            raise InputError("give between 1 and 200 raters, or their names separated by commas",
-                             parameter="--raters", value=raters)
-        return [f"R{k + 1:02d}" for k in range(n)]
-    names = [a.strip() for a in str(raters).split(",") if a.strip()]
-    if not names:
-        raise InputError("no rater names", parameter="--raters", value=raters, expected="a number or names")
-    if len(set(names)) != len(names):
-        raise InputError("rater names must differ", parameter="--raters", value=names)
-    return names
-
-
 def _file_name(name: str) -> str:
     return re.sub(r"[^\w.-]+", "_", name, flags=re.UNICODE).strip("_") or "rater"
 
@@ -201,7 +168,7 @@ def _file_name(name: str) -> str:
 def write_templates(items_path, raters: str | int, out_dir) -> list[Path]:
     """Every rater's workbook, named ``explanations_<rater>.xlsx`` in ``out_dir``."""
     items = read_items(paths.resolve_input(items_path))
-    names = rater_names(raters)
+    names = params.person_names(raters)
     files = [_file_name(n) for n in names]
     if len(set(files)) != len(files):
         raise InputError("two rater names give the same file name", parameter="--raters", value=names)

@@ -27,6 +27,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
+from ..core import params
 from ..core.errors import InputError
 from .io import CATEGORIES, SEVERITY_LEVELS, read_workbook
 
@@ -83,19 +84,8 @@ def read_items(path: str | os.PathLike, systems: Sequence[str]) -> pd.DataFrame:
         items = wide.drop(columns="position").rename(columns={"item": "word_id", "metaphor": "word"})
     else:
         items = pd.read_csv(path, dtype=str, keep_default_na=False).rename(columns=_ALIASES)
-    missing = [c for c in ["word_id", "sentence", "word", "pos", *systems] if c not in items.columns]
-    if missing:
-        raise InputError(f"missing column(s) {missing}", file=path, row=1, value=list(items.columns),
-                         expected=f"the columns word_id, sentence, word, pos and one per system {list(systems)}")
-    empty = items.index[items["word_id"].astype(str).str.strip() == ""]
-    if len(empty):
-        raise InputError("row has no word_id", file=path, row=int(empty[0]) + 2, column="word_id", value="")
-    dup = items["word_id"].duplicated()
-    if dup.any():
-        first = items.index[dup][0]
-        raise InputError("word_id appears twice", file=path, row=int(first) + 2, column="word_id",
-                         value=items.loc[first, "word_id"])
-    return items[["word_id", "sentence", "word", "pos", *systems]]
+    return params.item_table(items, path, "word_id", ["word_id", "sentence", "word", "pos", *systems],
+                             f"the columns word_id, sentence, word, pos and one per system {list(systems)}")
 
 
 def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, path: str | os.PathLike) -> Path:

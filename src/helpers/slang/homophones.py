@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from ..core import cache, paths
+from ..core import cache, params, paths
 from ..core.errors import InputError
 
 HOMO_REPO = "shenbinqian/homo_gen"
@@ -829,29 +829,6 @@ RATING_STEPS = [
 ]
 
 
-def rater_names(raters: str | int) -> list[str]:
-    """``3`` -> R1, R2, R3; ``"ana,ben"`` -> ana, ben.
-
-    Examples
-    --------
-    >>> rater_names(3), rater_names("ana, ben")
-    (['R1', 'R2', 'R3'], ['ana', 'ben'])
-    """
-    if isinstance(raters, int) or str(raters).strip().isdigit():
-        n = int(raters)
-        if not 1 <= n <= 200:
-            raise InputError("give between 1 and 200 raters, or their names separated by commas",
-                             parameter="--raters", value=raters)
-        return [f"R{k}" for k in range(1, n + 1)]
-    names = [r.strip() for r in str(raters).split(",") if r.strip()]
-    if not names or len(set(names)) != len(names):
-        raise InputError("rater names must be given and differ", parameter="--raters", value=raters)
-    bad = [n for n in names if any(c in n for c in '\\/:*?"<>|')]
-    if bad:
-        raise InputError("a rater name cannot be used in a file name", parameter="--raters", value=bad[0])
-    return names
-
-
 def rating_items(cands_by_word: Mapping[str, Sequence[str]], words: Sequence[str], per_word: int,
                  seed: int = 0) -> pd.DataFrame:
     """The candidates a class rates: for each of ``words``, ``per_word`` of Algorithm 1's
@@ -941,24 +918,7 @@ def write_rating_sheets(cands_by_word: Mapping[str, Sequence[str]], words: Seque
     items = rating_items(cands_by_word, words, per_word, seed)
     out = Path(out_dir)
     return [write_rating_workbook(items, name, out / f"homophones_{name}.xlsx", seed=seed * 1000 + k + 1)
-            for k, name in enumerate(rater_names(raters))]
-
-
-def _rating_value(value, file, row: int):
-    """A rating cell: None (empty) or an int 1–5 (also "4" or 4.0)."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    number = value
-    if isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            number = None
-    if isinstance(number, bool) or not isinstance(number, (int, float)) or not float(number).is_integer() \
-            or int(number) not in RATING_LEVELS:
-        raise InputError("a rating must be a whole number from 1 to 5 (or empty)", file=file, sheet=RATING_SHEET,
-                         row=row, column="rating", cell=f"D{row}", value=value)
-    return int(number)
+            for k, name in enumerate(params.person_names(raters, digits=1))]
 
 
 def read_rating_workbook(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> pd.DataFrame:
@@ -1004,7 +964,11 @@ def read_rating_workbook(path: str | os.PathLike, cands_by_word: Mapping[str, Se
             raise InputError(f"the same candidate is listed twice (first in row {seen[(word, cand)]})", file=path,
                              sheet=RATING_SHEET, row=r, column="candidate", cell=f"C{r}", value=cand)
         seen[(word, cand)] = r
-        score = _rating_value(rating, path, r)
+        try:
+            score = params.whole_score(rating, RATING_LEVELS)
+        except ValueError:
+            raise InputError("a rating must be a whole number from 1 to 5 (or empty)", file=path, sheet=RATING_SHEET,
+                             row=r, column="rating", cell=f"D{r}", value=rating) from None
         if score is not None:
             out.append({"rater": rater, "word": word, "candidate": cand, "rating": score})
     if not out:

@@ -114,6 +114,20 @@ def handmade_features(sources: pd.Series, mts: pd.Series) -> np.ndarray:
     return np.asarray(rows, dtype=float)
 
 
+def ridge_on_dev(x, y, x_dev, y_dev, alphas) -> tuple:
+    """A ridge regression for each penalty in ``alphas``; the one whose dev predictions rank
+    best (Spearman, the QE shared tasks' primary metric) is kept. Returns ``(model,
+    selection)``, ``selection`` listing ``alpha, dev_spearman`` for every candidate."""
+    selection, best = [], None
+    for a in alphas:
+        model = Ridge(alpha=a).fit(x, y)
+        rho = spearmanr(y_dev, model.predict(x_dev)).statistic
+        selection.append({"alpha": a, "dev_spearman": rho})
+        if best is None or rho > best[0]:
+            best = (rho, model)
+    return best[1], selection
+
+
 class FeatureQE:
     """TF-IDF + hand-made features + ridge; ``fit`` chooses the ridge penalty on dev."""
 
@@ -135,15 +149,7 @@ class FeatureQE:
     def fit(self, train: pd.DataFrame, dev: pd.DataFrame) -> "FeatureQE":
         x = self._matrix(train["source"], train["mt"], fit=True)
         xd = self._matrix(dev["source"], dev["mt"])
-        self.selection = []
-        best = None
-        for a in self.alphas:
-            model = Ridge(alpha=a).fit(x, train["score"])
-            rho = spearmanr(dev["score"], model.predict(xd)).statistic
-            self.selection.append({"alpha": a, "dev_spearman": rho})
-            if best is None or rho > best[0]:
-                best = (rho, model)
-        self.model = best[1]
+        self.model, self.selection = ridge_on_dev(x, train["score"], xd, dev["score"], self.alphas)
         return self
 
     def predict(self, frame: pd.DataFrame) -> np.ndarray:
@@ -413,14 +419,7 @@ class EncoderQE:
         x, xd = self._x(train), self._x(dev)
         self.scaler = StandardScaler().fit(x)
         x, xd = self.scaler.transform(x), self.scaler.transform(xd)
-        self.selection, best = [], None
-        for a in self.alphas:
-            model = Ridge(alpha=a).fit(x, train["score"])
-            rho = spearmanr(dev["score"], model.predict(xd)).statistic
-            self.selection.append({"alpha": a, "dev_spearman": rho})
-            if best is None or rho > best[0]:
-                best = (rho, model)
-        self.model = best[1]
+        self.model, self.selection = ridge_on_dev(x, train["score"], xd, dev["score"], self.alphas)
         return self
 
     def predict(self, frame: pd.DataFrame) -> np.ndarray:
