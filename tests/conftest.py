@@ -50,12 +50,26 @@ def two_annotators(tmp_path):
     return {"A": a, "B": b}
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items):
     """With ``-n 2 --dist loadgroup`` (``make test``), every test that needs the built book runs
     on one worker, so the book is built once, not once per worker."""
     for item in items:
         if "built_book" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("book"))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    """Fail loudly if loadgroup is asked for but the groups did not take (xdist marks a grouped
+    test by appending ``@group`` to its id; pytest-xdist issue #1386 drops that silently)."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(f"--dist loadgroup is not in effect ({len(lost)} grouped tests, e.g. {lost[0]}): "
+                                "each worker would build the book; check the pytest / pytest-xdist versions")
 
 
 @pytest.fixture(scope="session")
