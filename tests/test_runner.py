@@ -174,3 +174,16 @@ def test_build_refuses_a_parameter_no_chapter_has_and_gives_each_chapter_its_own
     # n_boot is a parameter of chapters 1, 2, 4 and 7 only: the others must not receive it
     takes = {nb.stem for nb in runner.toc_notebooks() if "n_boot" in runner.notebook_parameters(nb)}
     assert {"01_metahope_pilot_v1", "07_qe_robustness"} <= takes and "03_metahope_pilot_v2" not in takes
+
+
+def test_parallel_kernels_share_the_cores_and_the_environment_is_restored(monkeypatch):
+    for name in runner.THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")  # the user's choice is kept
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    with runner.share_cores(2):
+        assert os.environ["OMP_NUM_THREADS"] == "4" and os.environ["OPENBLAS_NUM_THREADS"] == "4"
+        assert os.environ["MKL_NUM_THREADS"] == "3"
+    assert "OMP_NUM_THREADS" not in os.environ and os.environ["MKL_NUM_THREADS"] == "3"
+    with runner.share_cores(1):
+        assert "OMP_NUM_THREADS" not in os.environ  # one kernel keeps every core

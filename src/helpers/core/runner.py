@@ -18,6 +18,7 @@ inside) and an earlier good copy is left as it was.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -271,15 +272,23 @@ def student_config(stage: Path) -> Path:
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def share_cores(jobs: int) -> None:
-    """Give each of ``jobs`` parallel kernels its share of the cores (numerical libraries
-    otherwise start one thread per core in every kernel, and ``jobs`` kernels fight over
-    them). A value the user set is kept; kernels inherit this process's environment."""
-    if jobs <= 1:
-        return
-    per_kernel = str(max(1, (os.cpu_count() or 1) // jobs))
-    for name in THREAD_VARIABLES:
-        os.environ.setdefault(name, per_kernel)
+@contextlib.contextmanager
+def share_cores(jobs: int):
+    """While it is open, each of ``jobs`` parallel kernels gets its share of the cores
+    (numerical libraries otherwise start one thread per core in every kernel, and ``jobs``
+    kernels fight over them: chapter 7 took 74 s instead of 46 s in a two-kernel build).
+    Kernels inherit this process's environment; a value the user set is kept, and the
+    environment is restored on exit. BLAS sums depend on the thread count, so a number
+    can differ from a one-kernel run in its last digits (up to 1e-5 seen in chapter 7's
+    score shifts), as it does between machines."""
+    per_kernel = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
+    added = [name for name in THREAD_VARIABLES if jobs > 1 and name not in os.environ]
+    os.environ.update({name: per_kernel for name in added})
+    try:
+        yield
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
 
 
 def longest_first(notebooks: list[Path], cache_dir: Path) -> list[Path]:
@@ -352,11 +361,10 @@ def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, 
             running.pop(nb.name, None)
 
     print(f"executing {len(notebooks)} notebooks, {max(1, jobs)} at a time", flush=True)
-    share_cores(jobs)
     beat = threading.Thread(target=heartbeat, daemon=True)
     beat.start()
     try:
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        with share_cores(jobs), ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures = {pool.submit(tracked, nb): nb for nb in longest_first(notebooks, build_dir / "cache")}
             for done, fut in enumerate(as_completed(futures), start=1):
                 try:
