@@ -12,7 +12,7 @@ FETCH_FLAGS := $(if $(MIRROR),--mirror $(MIRROR),)
 
 # Installer: uv (from PATH, or put into the venv by pip in ~4 s) installs the pinned requirements in
 # ~40 s where pip takes ~5 min on 2 cores, most of it compiling .pyc files (measured; table in the
-# README under "The commands"). Both install the same 199 pinned versions. USE_PIP=1 forces pip;
+# README under "The commands"). Both install the same pinned versions. USE_PIP=1 forces pip;
 # if uv fails for any reason, pip takes over on its own.
 # torch==2.13.0 must be the CPU build: from a local wheel folder when there is one (CI, this workplace),
 # otherwise from the PyTorch CPU index (plain PyPI gives Linux the multi-GB CUDA build).
