@@ -187,3 +187,17 @@ def test_parallel_kernels_share_the_cores_and_the_environment_is_restored(monkey
     assert "OMP_NUM_THREADS" not in os.environ and os.environ["MKL_NUM_THREADS"] == "3"
     with runner.share_cores(1):
         assert "OMP_NUM_THREADS" not in os.environ  # one kernel keeps every core
+
+
+def test_render_key_follows_the_staged_files_and_the_edition(tmp_path):
+    stage = tmp_path / "stage"
+    (stage / "notebooks").mkdir(parents=True)
+    (stage / "_config.yml").write_text("title: t\n")
+    (stage / "notebooks" / "01.ipynb").write_text("{}")
+    key = runner.render_key(stage, "instructor")
+    assert runner.render_key(stage, "instructor") == key
+    assert runner.render_key(stage, "student") != key
+    (stage / "_config_student.yml").write_text("written by the student render itself\n")
+    assert runner.render_key(stage, "instructor") == key
+    (stage / "notebooks" / "01.ipynb").write_text('{"cells": []}')
+    assert runner.render_key(stage, "instructor") != key

@@ -19,6 +19,7 @@ inside) and an earlier good copy is left as it was.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -378,6 +379,18 @@ def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, 
         raise NotebookFailed("\n".join(errors))
 
 
+def render_key(stage: Path, edition: str) -> str:
+    """A digest of everything a render reads: every staged file (pages, executed notebooks,
+    configuration, the book's Sphinx extensions), the edition and the Jupyter Book version."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256(f"{edition}\0{version('jupyter-book')}".encode())
+    for f in sorted(p for p in stage.rglob("*") if p.is_file() and p.name != "_config_student.yml"
+                    and "__pycache__" not in p.parts):
+        digest.update(str(f.relative_to(stage)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def render(build_dir: Path, edition: str = "instructor") -> Path:
     """Render the staged book with Jupyter Book; returns the html folder of the edition."""
     stage = build_dir / "stage"
@@ -426,4 +439,15 @@ def build(
     build_dir = (Path(output_dir).resolve() if output_dir else root) / "_build"
     stage_book(build_dir / "stage", root)
     execute_all(build_dir, parameters, jobs, force)
-    return render(build_dir, edition) if html else build_dir / "html"
+    if not html:
+        return build_dir / "html"
+    key_file = build_dir / "cache" / f"render-{edition}.key"
+    key = render_key(build_dir / "stage", edition)
+    out = build_dir / ("student" if edition == "student" else "") / "html"
+    if not force and (out / "index.html").exists() and key_file.exists() and key_file.read_text() == key:
+        print(f"the {edition} edition is up to date (nothing staged changed since its last render)", flush=True)
+        return out
+    out = render(build_dir, edition)
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    key_file.write_text(key)
+    return out
