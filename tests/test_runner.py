@@ -201,3 +201,11 @@ def test_render_key_follows_the_staged_files_and_the_edition(tmp_path):
     assert runner.render_key(stage, "instructor") == key
     (stage / "notebooks" / "01.ipynb").write_text('{"cells": []}')
     assert runner.render_key(stage, "instructor") != key
+
+
+def test_parameter_names_are_papermills():
+    """Read without papermill, the names are the ones papermill itself finds, for every chapter."""
+    import papermill as pm
+
+    for nb in runner.toc_notebooks():
+        assert runner.notebook_parameters(nb) == list(pm.inspect_notebook(str(nb))), nb.name

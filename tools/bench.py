@@ -50,7 +50,7 @@ def clone(into: Path) -> Path:
     return target
 
 
-def machine() -> str:
+def machine(clone_dir: Path) -> str:
     cpu = ""
     if Path("/proc/cpuinfo").exists():
         found = re.search(r"model name\s*:\s*(.+)", Path("/proc/cpuinfo").read_text())
@@ -59,8 +59,8 @@ def machine() -> str:
     if Path("/proc/meminfo").exists():
         kb = int(re.search(r"MemTotal:\s*(\d+)", Path("/proc/meminfo").read_text()).group(1))
         mem = f"{kb / 1024 / 1024:.0f} GiB"
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=clone_dir, capture_output=True,
+                            text=True).stdout.strip()  # the commit measured, not what HEAD is by the end
     return (f"{os.cpu_count()} cores ({cpu}), {mem}, Python {platform.python_version()}, "
             f"{time.strftime('%Y-%m-%d')}, commit {commit}")
 
@@ -71,6 +71,7 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="book-bench-") as tmp:
         work = clone(Path(tmp))
+        measured_on = machine(work)
         setup = run(["make", "setup"], work, label="set-up (venv + pinned requirements)")
         fetch = run(["make", "data", *make_vars], work, label="fetch and verify the data")
         rows += [("set-up", setup), ("fetch", fetch)]
@@ -98,7 +99,7 @@ def main() -> int:
         for step, seconds in rows:
             target = TARGETS.get("chapter" if step.startswith("chapter") else step)
             writer.writerow([step, round(seconds, 1), target or "", "" if target is None else seconds <= target])
-    lines = [f"Measured by `make bench` on {machine()}.", "", "| step | seconds | target |", "|---|---|---|"]
+    lines = [f"Measured by `make bench` on {measured_on}.", "", "| step | seconds | target |", "|---|---|---|"]
     for step, seconds in rows:
         target = TARGETS.get("chapter" if step.startswith("chapter") else step)
         mark = "" if target is None else (f"≤ {target}" + (" ✓" if seconds <= target else " ✗"))
