@@ -11,8 +11,8 @@ FETCH_FLAGS := $(if $(MIRROR),--mirror $(MIRROR),)
 .PHONY: setup data book book-student test test-fast lab bench lock clean
 
 # Installer: uv (from PATH, or put into the venv by pip in ~4 s) installs the pinned requirements in
-# ~40 s where pip takes ~5 min on 2 cores, most of it compiling .pyc files (measured; table in the
-# README under "The commands"). Both install the same pinned versions. USE_PIP=1 forces pip;
+# ~40 s, plus ~50 s compiling .pyc files in parallel, where pip takes ~5 min on 2 cores (measured;
+# table in the README under "The commands"). Both install the same pinned versions. USE_PIP=1 forces pip;
 # if uv fails for any reason, pip takes over on its own. --compile-bytecode: where
 # PYTHONDONTWRITEBYTECODE is set (as on this workplace's machines) nothing would ever write the
 # .pyc files, and every kernel and test process would compile pandas, scipy & co. from source.
