@@ -350,3 +350,13 @@ def test_items_page_lists_the_benchmark(benchmark):
                           columns=["item_id", "metaphor", "explanation", "design"])
     pd.testing.assert_frame_equal(listed, benchmark[["item_id", "metaphor", "explanation", "design"]].astype(str),
                                   check_dtype=False)
+
+
+def test_a_rating_nobody_else_gave_is_left_out_of_leniency():
+    """A and B rate i1, i2 (A is 2 above B on both); A alone also rates i3. With no others'
+    mean on i3, A's leniency is +2 and its interval [2, 2], not pulled towards 0 by i3."""
+    r = pd.DataFrame({"item_id": ["i1", "i1", "i2", "i2", "i3"], "rater": ["A", "B", "A", "B", "A"],
+                      "dimension": "overall", "score": [5, 3, 3, 1, 4], "metaphor": "", "explanation": ""})
+    a = fb.class_feedback(r, n_boot=50).students.set_index("rater").loc["A"]
+    assert (a["leniency"], a["leniency_ci_low"], a["leniency_ci_high"]) == (2.0, 2.0, 2.0)
+    assert (a["n_items"], a["n_ratings"]) == (3, 3)

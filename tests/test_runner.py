@@ -206,3 +206,12 @@ def test_parameter_names_are_papermills():
 
     for nb in runner.toc_notebooks():
         assert runner.notebook_parameters(nb) == list(pm.inspect_notebook(str(nb))), nb.name
+
+
+def test_student_render_key_follows_what_the_student_edition_changes(tmp_path, monkeypatch):
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    (stage / "_config.yml").write_text("title: t\n")
+    key = runner.render_key(stage, "student")
+    monkeypatch.setitem(runner.STUDENT_OVERRIDES, "html_copy_source", True)
+    assert runner.render_key(stage, "student") != key

@@ -182,8 +182,9 @@ def whole_score(value, levels: Iterable[int] = range(1, 6)) -> int | None:
 
     Examples
     --------
-    >>> whole_score(" 4 "), whole_score(3.0), whole_score(""), whole_score(None)
-    (4, 3, None, None)
+    >>> import numpy as np
+    >>> whole_score(" 4 "), whole_score(3.0), whole_score(""), whole_score(None), whole_score(np.int64(2))
+    (4, 3, None, None, 2)
     >>> whole_score(3.5)
     Traceback (most recent call last):
     ...
@@ -197,7 +198,7 @@ def whole_score(value, levels: Iterable[int] = range(1, 6)) -> int | None:
             number = float(value.strip())
         except ValueError:
             number = None
-    if (isinstance(number, bool) or not isinstance(number, (int, float)) or not float(number).is_integer()
+    if (isinstance(number, bool) or not isinstance(number, (Integral, Real)) or not float(number).is_integer()
             or int(number) not in set(levels)):
         raise ValueError(value)
     return int(number)

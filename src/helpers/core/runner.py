@@ -394,10 +394,12 @@ def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, 
 
 def render_key(stage: Path, edition: str) -> str:
     """A digest of everything a render reads: every staged file (pages, executed notebooks,
-    configuration, the book's Sphinx extensions), the edition and the Jupyter Book version."""
+    configuration, the book's Sphinx extensions), the edition (with what the student edition
+    changes in the configuration) and the Jupyter Book version."""
     from importlib.metadata import version
 
-    digest = hashlib.sha256(f"{edition}\0{version('jupyter-book')}".encode())
+    overrides = json.dumps(STUDENT_OVERRIDES, sort_keys=True, default=str) if edition == "student" else ""
+    digest = hashlib.sha256(f"{edition}\0{overrides}\0{version('jupyter-book')}".encode())
     for f in sorted(p for p in stage.rglob("*") if p.is_file() and p.name != "_config_student.yml"
                     and "__pycache__" not in p.parts):
         digest.update(str(f.relative_to(stage)).encode() + b"\0" + f.read_bytes() + b"\0")

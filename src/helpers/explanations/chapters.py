@@ -163,22 +163,18 @@ def check_resamples(n_boot, n_null, n_seeds) -> tuple[int, int, int]:
 def calibration_band(benchmark: pd.DataFrame, n_raters: int, model: RatingModel, seeds: Sequence[int] = range(12),
                      low: float = 0.35, high: float = 0.60) -> pd.DataFrame:
     """Interval α of every score over simulation ``seeds`` (min, max, and whether both lie in
-    [low, high], the band of the paper's Table 2 the simulator was calibrated to); cached
-    (:mod:`helpers.core.cache`), as it simulates and scores 12 panels."""
-    from ..core import cache
+    [low, high], the band of the paper's Table 2 the simulator was calibrated to). Not
+    cached: it takes about a second, and a cached band could outlive a change to the
+    simulator it is meant to check."""
     from ..core.agreement import krippendorff_alpha
     from .analysis import rating_matrix
 
-    def compute() -> pd.DataFrame:
-        band = pd.DataFrame([
-            {d: krippendorff_alpha(rating_matrix(simulate_ratings(benchmark, n_raters, s, model), d)
-                                   .to_numpy(dtype=float).T) for d in SCORES}
-            for s in seeds]).agg(["min", "max"]).T
-        band[f"within {low:.2f}–{high:.2f}"] = (band["min"] >= low) & (band["max"] <= high)
-        return band
-
-    inputs = [benchmark[["item_id", *DIMENSIONS]], n_raters, model, list(seeds), low, high]
-    return cache.cached("explanations-calibration", 1, inputs, compute, describe=f"{len(list(seeds))} seeds")
+    band = pd.DataFrame([
+        {d: krippendorff_alpha(rating_matrix(simulate_ratings(benchmark, n_raters, s, model), d)
+                               .to_numpy(dtype=float).T) for d in SCORES}
+        for s in seeds]).agg(["min", "max"]).T
+    band[f"within {low:.2f}–{high:.2f}"] = (band["min"] >= low) & (band["max"] <= high)
+    return band
 
 
 # --------------------------------------------------------------------------- small helpers

@@ -80,13 +80,16 @@ def class_feedback(ratings: pd.DataFrame, agreement_on: str = "overall", n_boot:
     students = []
     rng = np.random.default_rng(seed)
     for rater, own in data.groupby("rater", sort=False):
-        per_item = own.groupby("item_id", sort=False)["deviation"].agg(["sum", "size"])
-        boot = resample(len(per_item), n_boot, rng)
-        low, high = percentile_interval(boot @ per_item["sum"].to_numpy() / (boot @ per_item["size"].to_numpy()))
-        students.append({"rater": rater, "n_items": len(per_item), "n_ratings": len(own),
-                         "mean_score": own["score"].mean(), "leniency": own["deviation"].mean(),
+        compared = own.dropna(subset=["deviation"])  # a rating nobody else gave has no others' mean
+        per_item = compared.groupby("item_id", sort=False)["deviation"].agg(["sum", "size"])
+        low = high = np.nan
+        if len(per_item):
+            boot = resample(len(per_item), n_boot, rng)
+            low, high = percentile_interval(boot @ per_item["sum"].to_numpy() / (boot @ per_item["size"].to_numpy()))
+        students.append({"rater": rater, "n_items": len(own["item_id"].unique()), "n_ratings": len(own),
+                         "mean_score": own["score"].mean(), "leniency": compared["deviation"].mean(),
                          "leniency_ci_low": low, "leniency_ci_high": high,
-                         "consistency": own["deviation"].std(ddof=1) if len(own) > 1 else np.nan})
+                         "consistency": compared["deviation"].std(ddof=1) if len(compared) > 1 else np.nan})
     students = pd.DataFrame(students)
 
     by_score = (data.groupby(["rater", "dimension"], sort=False)["deviation"].agg(n_ratings="size", leniency="mean")

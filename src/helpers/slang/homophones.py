@@ -759,16 +759,6 @@ def top_homophones(scores: pd.DataFrame, k: int = 5, exclude_original: bool = Tr
     return pd.DataFrame(rows)
 
 
-def top_view(top: pd.DataFrame, table8: pd.DataFrame) -> pd.DataFrame:
-    """The top lists side by side (word, rank × method, context) with the paper's human top 5."""
-    view = top.pivot_table(index=["word", "rank"], columns=["method", "context"], values="candidate",
-                           aggfunc="first", sort=False)
-    view[("human top 5 (paper Table 8)", "")] = [
-        table8[table8["word"] == w]["candidate"].iloc[r - 1] if r <= (table8["word"] == w).sum() else ""
-        for w, r in view.index]
-    return view
-
-
 def top_ratings(top: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
     """How each top-k list fares with the raters: per method and context, how many of its
     candidates were rated and their mean rating (``method, context, listed, rated,
