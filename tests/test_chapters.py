@@ -19,9 +19,12 @@ def test_pilot_v1_needs_two_annotators_who_differ_and_a_known_penalty_annotator(
     with pytest.raises(InputError, match=r"parameter 'penalty_annotator': value 'C': is not among the annotators"):
         mh_chapters.pilot_v1_setup(annotator_files={k: str(v) for k, v in two_annotators.items()},
                                    penalty_annotator="C")
-    same_name = [str(two_annotators["A"]), str(tmp_path / "other" / "A.xlsx")]
-    with pytest.raises(InputError, match="both named 'A'"):
-        mh_chapters.pilot_v1_setup(annotator_files=same_name)
+    (tmp_path / "other").mkdir()
+    copy = tmp_path / "other" / "A.xlsx"
+    copy.write_bytes(two_annotators["A"].read_bytes())
+    with pytest.raises(InputError, match=r"parameter 'annotator_files', .*other/A.xlsx: value 'A': student 'A' also "
+                       r"has the workbook A.xlsx"):
+        mh_chapters.pilot_v1_setup(annotator_files=[str(two_annotators["A"]), str(copy)])
     with pytest.raises(InputError, match=r"parameter 'annotator_files\[B\]'.*file not found"):
         mh_chapters.pilot_v1_setup(annotator_files={"A": str(two_annotators["A"]), "B": "nowhere.xlsx"})
     with pytest.raises(InputError, match=r"parameter 'n_boot': value 'many': must be a whole number"):

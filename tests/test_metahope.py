@@ -106,13 +106,15 @@ def test_load_study_compares_every_sheet_with_the_union(tmp_path, two_annotators
         mh.load_study({"A": two_annotators["A"], "E": extra})
 
 
-def test_a_blank_template_handed_back_is_an_error_unless_allowed(tmp_path, two_annotators):
+def test_a_blank_released_layout_sheet_is_unfinished_never_zeros(tmp_path, two_annotators):
     blank = write_workbook(tmp_path / "blank.xlsx", [row("i1", "S one.", "grasp", "V"), row("i2", "S one.", "deep", "AJ"),
                                                       row("i3", "S two.", "bridge", "N")])
-    with pytest.raises(InputError, match=r"blank.xlsx, sheet 'Sheet1': no severity was entered in any cell"):
+    with pytest.raises(InputError, match=r"blank.xlsx, sheet 'Sheet1': student 'Z': no severity was entered in any cell"):
         mh.load_study({"A": two_annotators["A"], "Z": blank})
-    study = mh.load_study({"A": two_annotators["A"], "Z": blank}, allow_empty=True)
-    assert study.loc[study["annotator"] == "Z", "severity"].sum() == 0
+    for choice in ("drop_rows", "drop_students"):  # both leave the sheet out; neither counts it as "no error"
+        loaded = mh.load_class({"A": two_annotators["A"], "B": two_annotators["B"], "Z": blank}, unfinished=choice)
+        assert set(loaded.tidy["annotator"]) == {"A", "B"} and loaded.dropped_students == ("Z",)
+        assert loaded.notes == ("left out student Z (blank.xlsx): nothing was entered",)
 
 
 def test_a_missing_system_names_the_sheet(tmp_path, two_annotators):

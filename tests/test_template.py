@@ -40,20 +40,26 @@ def test_template_layout_dropdown_and_guidelines(sheets):
     ws = wb["Annotation"]
     header = [c.value for c in ws[1]]
     assert header == ["word_id", "sentence", "word", "wordcat", "sysA", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS",
-                      "sysB", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS", "comments"]
+                      "sysB", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS", "done", "comments"]
     assert ws["A3"].value == "s2_5" and ws["L3"].value == "新经理带来了一股清风。"
     assert ws["K2"].value == "=SUM(F2:J2)"
     validation = ws.data_validations.dataValidation[0]
     assert validation.formula1 == '"0,2,4,6,8,10"'
     assert "F2:J4" in str(validation.sqref) or "F2:J2" in str(validation.sqref)
+    done = ws.data_validations.dataValidation[1]
+    assert done.formula1 == '"done"' and str(done.sqref) == "S2:S4"
+    assert [wb["Guidelines"]["A1"].value, wb["Guidelines"]["B1"].value] == ["Student:", "ana"]
     guide = " ".join(str(c.value) for row in wb["Guidelines"].iter_rows() for c in row if c.value)
-    for word in ("IMP", "RAM", "MIS", "STL", "PRF", "critical", "minor"):
+    for word in ("IMP", "RAM", "MIS", "STL", "PRF", "critical", "minor", "done"):
         assert word in guide
 
 
+DONE = {"S2": "done", "S3": "done", "S4": "done"}
+
+
 def test_round_trip_filled_sheets_load_back(sheets):
-    _fill(sheets["ana"], {"H2": 4, "N3": 2})           # ana: MIS 4 for sysA on s1_3, RAM 2 for sysB on s2_5
-    _fill(sheets["ben"], {"H2": 8, "I2": "2", "J4": 6})  # ben: MIS 8 + STL 2 on s1_3 (sysA), PRF 6 on s2_9 (sysA)
+    _fill(sheets["ana"], {"H2": 4, "N3": 2, **DONE})           # ana: MIS 4 for sysA on s1_3, RAM 2 for sysB on s2_5
+    _fill(sheets["ben"], {"H2": 8, "I2": "2", "J4": 6, **DONE})  # ben: MIS 8 + STL 2 on s1_3, PRF 6 on s2_9 (sysA)
     study = mh.load_study(sheets)
     got = study[study["severity"] > 0][["annotator", "item", "system", "category", "severity"]]
     got = got.assign(category=got["category"].astype(str)).values.tolist()
@@ -64,6 +70,34 @@ def test_round_trip_filled_sheets_load_back(sheets):
     assert study.loc[study["item"] == "s2_5", "translation"].iloc[-1] == "新经理带来了一股清风。"
 
 
+def test_unfinished_rows_are_never_zeros(sheets):
+    _fill(sheets["ana"], {"H2": 4, **DONE})
+    _fill(sheets["ben"], {"H2": 8, "S2": "done", "J4": 6})  # row 3 untouched, row 4 has an entry but no done mark
+    with pytest.raises(InputError, match=r"metahope_ben.xlsx, sheet 'Annotation', column 'done': student 'ben': 2 of 3 "
+                       r"rows are not marked done: rows 3-4"):
+        mh.load_study(sheets)
+    rows = mh.load_class(sheets, unfinished="drop_rows")  # items s2_5, s2_9 leave for everyone: sheets stay complete
+    assert rows.tidy["item"].unique().tolist() == ["s1_3"] and set(rows.tidy["annotator"]) == {"ana", "ben"}
+    assert rows.notes == ("left out item s2_5: not marked done by ben", "left out item s2_9: not marked done by ben")
+    students = mh.load_class(sheets, unfinished="drop_students")
+    assert set(students.tidy["annotator"]) == {"ana"} and students.tidy["item"].nunique() == 3
+    assert students.notes == ("left out student ben (metahope_ben.xlsx): rows 3-4 are not marked done",)
+
+
+def test_the_student_field_names_the_student_not_the_file(sheets, tmp_path):
+    _fill(sheets["ana"], DONE)
+    _fill(sheets["ben"], DONE)
+    renamed = sheets["ben"].with_name("metahope_ben (1).xlsx")
+    sheets["ben"].rename(renamed)
+    study = mh.load_study([sheets["ana"], renamed])
+    assert set(study["annotator"]) == {"ana", "ben"}
+    copy = tmp_path / "copy.xlsx"
+    copy.write_bytes(renamed.read_bytes())
+    with pytest.raises(InputError, match=r"copy.xlsx: value 'ben': student 'ben' also has the workbook "
+                       r"metahope_ben \(1\).xlsx"):
+        mh.load_study([sheets["ana"], renamed, copy])
+
+
 @pytest.mark.parametrize("cell, value", [("H3", 7), ("O4", "major")])
 def test_wrong_entry_is_located(sheets, cell, value):
     _fill(sheets["ben"], {cell: value})
@@ -71,6 +105,16 @@ def test_wrong_entry_is_located(sheets, cell, value):
         mh.load_study(sheets)
     msg = str(err.value)
     assert "metahope_ben.xlsx" in msg and "sheet 'Annotation'" in msg and f"cell {cell}" in msg and repr(value) in msg
+
+
+def test_every_bad_cell_of_every_sheet_at_once(sheets):
+    _fill(sheets["ana"], {"H3": 7, "I4": "severe", **DONE})
+    _fill(sheets["ben"], {"O2": 5, "S3": "later", "S2": "done", "S4": "done"})
+    with pytest.raises(InputError) as err:
+        mh.load_study(sheets)
+    lines = str(err.value).splitlines()
+    assert [line.split("cell ")[1].split(":")[0] for line in lines] == ["H3", "I4", "O2", "S3"]
+    assert "value 'later': a done cell holds 'done' or nothing" in lines[3]
 
 
 def test_category_header_typo_in_returned_sheet(sheets):

@@ -175,7 +175,8 @@ def main(argv: list[str] | None = None, studies=()) -> int:
     try:
         return args.handler(args)
     except (InputError, FileNotFoundError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines():  # InputErrors: one line per problem
+            print(f"error: {line}", file=sys.stderr)
         return 1
     except FetchError as exc:
         for name, reason in exc.failures:

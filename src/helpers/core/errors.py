@@ -81,3 +81,46 @@ class InputError(ValueError):
     def path(self) -> Path | None:
         """The file as a path (None when the error is not about a file)."""
         return Path(self.file) if self.file is not None else None
+
+
+class InputErrors(InputError):
+    """Several input errors reported at once (every bad cell of every student's sheet).
+
+    Its text is one line per error, so a lecturer sees all of a class's problems in one run
+    instead of one per run. ``errors`` holds the single :class:`InputError` objects.
+
+    Examples
+    --------
+    >>> errs = InputErrors([InputError("score must be 1-5", file="a.xlsx", cell="D3", value=7),
+    ...                     InputError("score must be 1-5", file="b.xlsx", cell="D9", value=0)])
+    >>> print(errs)
+    a.xlsx, cell D3: value 7: score must be 1-5
+    b.xlsx, cell D9: value 0: score must be 1-5
+    >>> len(errs.errors), errs.file
+    (2, 'a.xlsx')
+    """
+
+    def __init__(self, errors):
+        flat = []
+        for e in errors:
+            flat.extend(e.errors if isinstance(e, InputErrors) else [e])
+        if not flat:
+            raise ValueError("InputErrors needs at least one error")
+        self.errors = flat
+        first = flat[0]
+        super().__init__(first.problem, file=first.file, sheet=first.sheet, row=first.row, column=first.column,
+                         cell=first.cell, expected=first.expected, parameter=first.parameter,
+                         **({"value": first.value} if first.has_value else {}))
+
+    def _message(self) -> str:
+        return "\n".join(str(e) for e in getattr(self, "errors", ()))
+
+
+def raise_all(errors) -> None:
+    """Raise the collected errors: nothing if there are none, the error itself if there is
+    one, an :class:`InputErrors` if there are several."""
+    errors = list(errors)
+    if len(errors) == 1 and not isinstance(errors[0], InputErrors):
+        raise errors[0]
+    if errors:
+        raise InputErrors(errors)

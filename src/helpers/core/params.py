@@ -204,14 +204,15 @@ def whole_score(value, levels: Iterable[int] = range(1, 6)) -> int | None:
     return int(number)
 
 
-def person_names(value, option: str = "--raters", prefix: str = "R", digits: int = 2) -> list[str]:
-    """A class list from the command line: a count (``3`` -> R01, R02, R03 with ``digits=2``)
-    or names separated by commas, all different and usable in a file name.
+def person_names(value, option: str = "--raters", prefix: str = "S", digits: int = 2) -> list[str]:
+    """A class list from the command line: a count (``3`` -> S01, S02, S03, the one naming
+    scheme of every classroom kit) or names separated by commas, all different and usable
+    in a file name.
 
     Examples
     --------
     >>> person_names(3), person_names("ana, ben"), person_names(2, digits=1)
-    (['R01', 'R02', 'R03'], ['ana', 'ben'], ['R1', 'R2'])
+    (['S01', 'S02', 'S03'], ['ana', 'ben'], ['S1', 'S2'])
     """
     if isinstance(value, int) or str(value).strip().isdigit():
         n = int(value)

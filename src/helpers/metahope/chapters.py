@@ -11,12 +11,13 @@ column, cell and value. Its ``load()`` returns the data together with a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
 
 import pandas as pd
 
-from ..core import params, paths
-from ..core.errors import InputError
+from ..core import classroom, params, paths
+from ..core.errors import InputError, raise_all
 from ..core.report import ChapterData, Provenance
 from . import io, simulate
 from .scoring import normalise_pos
@@ -27,21 +28,53 @@ RELEASED_DETAIL = ("Workbooks from aaronlifenghan/MetaHOPE at the pinned commit,
 OWN_DETAIL = "Annotations passed to this notebook as papermill parameters."
 
 
-def _workbooks(name: str, value, minimum: int) -> dict[str, Path]:
-    """``{annotator: workbook}`` checked: files exist, are workbooks, and their headers are right."""
-    files = params.named_files(name, value, WORKBOOK, minimum=minimum)
-    for annotator, path in files.items():
+def _workbooks(name: str, value, minimum: int):
+    """A class of workbooks checked: ``{annotator: workbook}`` (names given), or a folder or
+    list of workbooks (names from each workbook's Student: field). Files exist, are
+    workbooks, their headers are right, and there are at least ``minimum``; every problem
+    is reported at once. Returns the mapping, or the list of workbook paths."""
+    if isinstance(value, dict):
+        files = params.named_files(name, value, WORKBOOK, minimum=minimum)
+    elif isinstance(value, (list, tuple, str)):
+        files, _ = classroom.as_spec(value if isinstance(value, (list, tuple)) else [value], name)
+        if len(files) < minimum:
+            raise InputError(f"names {len(files)} workbook(s); it needs at least {minimum}"
+                             + (" (agreement needs two annotators or more)" if minimum >= 2 else ""),
+                             parameter=name, value=[str(f) for f in files])
+    else:
+        raise InputError("must be a folder, a list of workbooks or a mapping {name: workbook}", parameter=name,
+                         value=value)
+    problems = []
+    for label, path in (files.items() if isinstance(files, dict) else ((p.name, p) for p in files)):
         try:
             io.check_header(path)
         except InputError as exc:
-            raise exc.located(parameter=f"{name}[{annotator}]") from None
+            problems.append(exc.located(parameter=f"{name}[{label}]"))
+    raise_all(problems)
+    if not isinstance(files, dict):
+        raise_all(e.located(parameter=name) for e in classroom.unique_students(list(zip(_names(files), files))))
     return files
+
+
+def _names(files) -> list[str]:
+    """The annotators a :func:`_workbooks` result will be read as."""
+    if isinstance(files, dict):
+        return list(files)
+    return [io.workbook_student(p) or p.stem for p in files]
+
+
+def _class_note(detail: str, notes) -> str:
+    """The data box's text with what the run left out (students, items, files)."""
+    if not notes:
+        return detail
+    return detail + " " + "; ".join(escape(n) for n in notes) + "."
 
 
 def _annotation_spec(name: str, value, minimum: int):
     """A :func:`helpers.metahope.io.load_annotations` spec checked before loading: workbooks
-    (mapping or list), or a long ``.csv`` / MQM ``.tsv`` with its columns and enough annotators."""
-    if isinstance(value, (dict, list, tuple)):
+    (a folder, a list or a mapping), or a long ``.csv`` / MQM ``.tsv`` with its columns and
+    enough annotators."""
+    if isinstance(value, (dict, list, tuple)) or classroom._is_dir(value):
         return _workbooks(name, value, minimum)
     path = params.existing_file(name, value, (".csv", ".tsv", ".txt"))
     if path.suffix.lower() == ".csv":
@@ -75,8 +108,8 @@ class PilotV1Data(ChapterData):
 class PilotV1Setup:
     """Chapter 1's checked parameters (see the chapter's parameters cell)."""
 
-    files: dict | None
-    allow_empty_sheets: bool
+    files: dict | list | None
+    unfinished: str
     sentence_file: Path | None
     penalty_annotator: str
     n_sentences: int | None
@@ -90,20 +123,30 @@ class PilotV1Setup:
 
     def load(self) -> PilotV1Data:
         files = io.pilot_v1_files() if self.released else self.files
-        tidy = io.load_study(files, allow_empty=self.allow_empty_sheets)
+        loaded = io.load_class(files, unfinished=self.unfinished)
+        if len(loaded.students) < 2:
+            raise InputError(f"only {len(loaded.students)} annotator is left once the unfinished sheets are left "
+                             "out; agreement needs two", parameter="annotator_files", value=list(loaded.students))
+        if self.penalty_annotator not in loaded.students:
+            raise InputError("was left out (unfinished sheet)" if self.penalty_annotator in loaded.dropped_students
+                             else "is not one of the annotators", parameter="penalty_annotator",
+                             value=self.penalty_annotator, expected=" or ".join(loaded.students))
+        tidy = loaded.tidy
         sentences = io.read_workbook(self.sentence_file, self.penalty_annotator) if self.sentence_file else None
-        shown = list(files.values()) + ([self.sentence_file] if self.sentence_file else [])
+        shown = list(files.values() if isinstance(files, dict) else files) + (
+            [self.sentence_file] if self.sentence_file else [])
         provenance = Provenance("released" if self.released else "own", tuple(map(str, shown)),
-                                RELEASED_DETAIL if self.released else OWN_DETAIL)
+                                RELEASED_DETAIL if self.released else _class_note(OWN_DETAIL, loaded.notes))
         return PilotV1Data(provenance, tidy, sentences, self.compare_published)
 
 
 def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annotator="A", n_sentences=20,
                    n_boot=2000, seed=2026, results_dir="results", compare_published=None,
-                   allow_empty_sheets=False) -> PilotV1Setup:
-    """Check chapter 1's parameters (nothing is read beyond the workbooks' header rows)."""
+                   unfinished="stop") -> PilotV1Setup:
+    """Check chapter 1's parameters (nothing is read beyond the workbooks' header rows and
+    student fields)."""
     files = None if annotator_files is None else _workbooks("annotator_files", annotator_files, minimum=2)
-    annotators = ["A", "B"] if files is None else list(files)
+    annotators = ["A", "B"] if files is None else _names(files)
     params.member("penalty_annotator", penalty_annotator, annotators, "annotators")
     if sentence_level_file is None:
         sentence_file = io.pilot_v1_sentence_file() if files is None else None
@@ -119,7 +162,7 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
         params.integer("n_sentences", n_sentences, minimum=1)
     params.text("results_dir", str(results_dir))
     compare = _bool_or_none("compare_published", compare_published)
-    return PilotV1Setup(files, params.boolean("allow_empty_sheets", allow_empty_sheets), sentence_file,
+    return PilotV1Setup(files, classroom.unfinished_choice(unfinished), sentence_file,
                         penalty_annotator, n_sentences, params.integer("n_boot", n_boot, minimum=100),
                         params.integer("seed", seed), files is None if compare is None else compare)
 
@@ -209,33 +252,33 @@ def pilot_v1_findings(comparisons: dict, n_sentences, counted_sentences: int, n_
 class DirectionsSetup:
     """Chapter 2's checked parameters."""
 
-    en_zh: dict | None
-    zh_en: dict | None
+    en_zh: dict | list | None
+    zh_en: dict | list | None
     pos_overrides: dict
     n_perm: int
     n_boot: int
     seed: int
-    allow_empty_sheets: bool
+    unfinished: str
 
     def load(self) -> tuple[pd.DataFrame, Provenance]:
         """Both directions in one tidy frame with ``direction`` and ``pos_class``."""
         released = self.en_zh is None and self.zh_en is None
         en_zh = io.pilot_v1_files() if self.en_zh is None else self.en_zh
         zh_en = {"ZH1": io.pilot_zh_en_file()} if self.zh_en is None else self.zh_en
-        tidy = pd.concat([io.load_study(en_zh, allow_empty=self.allow_empty_sheets).assign(direction="EN→ZH"),
-                          io.load_study(zh_en, allow_empty=self.allow_empty_sheets).assign(direction="ZH→EN")],
-                         ignore_index=True)
+        parts = {d: io.load_class(f, unfinished=self.unfinished) for d, f in (("EN→ZH", en_zh), ("ZH→EN", zh_en))}
+        tidy = pd.concat([p.tidy.assign(direction=d) for d, p in parts.items()], ignore_index=True)
         tidy = normalise_pos(tidy, self.pos_overrides)
-        files = tuple(map(str, list(en_zh.values()) + list(zh_en.values())))
+        files = tuple(str(f) for spec in (en_zh, zh_en) for f in (spec.values() if isinstance(spec, dict) else spec))
         kind = "released" if released else "own"
         detail = RELEASED_DETAIL if released else OWN_DETAIL
         if not released and (self.en_zh is None or self.zh_en is None):
             detail = "Your annotations for one direction, the released workbooks for the other."
-        return tidy, Provenance(kind, files, detail)
+        notes = [f"{d}: {n}" for d, p in parts.items() for n in p.notes]
+        return tidy, Provenance(kind, files, _class_note(detail, notes))
 
 
 def directions_setup(en_zh_files=None, zh_en_files=None, pos_overrides=None, n_perm=10000, n_boot=2000, seed=2026,
-                     results_dir="results", allow_empty_sheets=False) -> DirectionsSetup:
+                     results_dir="results", unfinished="stop") -> DirectionsSetup:
     """Check chapter 2's parameters."""
     en_zh = None if en_zh_files is None else _workbooks("en_zh_files", en_zh_files, minimum=1)
     zh_en = None if zh_en_files is None else _workbooks("zh_en_files", zh_en_files, minimum=1)
@@ -250,7 +293,7 @@ def directions_setup(en_zh_files=None, zh_en_files=None, pos_overrides=None, n_p
     params.text("results_dir", str(results_dir))
     return DirectionsSetup(en_zh, zh_en, dict(overrides), params.integer("n_perm", n_perm, minimum=100),
                            params.integer("n_boot", n_boot, minimum=100), params.integer("seed", seed),
-                           params.boolean("allow_empty_sheets", allow_empty_sheets))
+                           classroom.unfinished_choice(unfinished))
 
 
 def profile_summary(profile: pd.DataFrame):
@@ -347,7 +390,7 @@ class PilotV2Setup:
 
     annotations: object
     sentence_annotations: object
-    allow_empty_sheets: bool
+    unfinished: str
     truth_file: Path | None
     panel: tuple
     sentence_raters: int
@@ -362,12 +405,17 @@ class PilotV2Setup:
     def load(self) -> PilotV2Data:
         """Own annotations when given, else the seeded simulation over the truth sheet."""
         if self.annotations is not None:
-            tidy = io.load_annotations(self.annotations, allow_empty=self.allow_empty_sheets)
-            sentences = (io.load_annotations(self.sentence_annotations, allow_empty=self.allow_empty_sheets)
+            loaded = io.load_class(self.annotations, unfinished=self.unfinished)
+            if len(loaded.students) < 2 and len(set(loaded.tidy["annotator"])) < 2:
+                raise InputError(f"only {len(set(loaded.tidy['annotator']))} annotator is left once the unfinished "
+                                 "sheets are left out; agreement needs two", parameter="annotations")
+            sentences = (io.load_class(self.sentence_annotations, unfinished=self.unfinished)
                          if self.sentence_annotations is not None else None)
             files = io.annotation_files(self.annotations) + (
                 io.annotation_files(self.sentence_annotations) if self.sentence_annotations is not None else [])
-            return PilotV2Data(Provenance("own", tuple(map(str, files)), OWN_DETAIL), tidy, sentences)
+            notes = list(loaded.notes) + ([f"sentence level: {n}" for n in sentences.notes] if sentences else [])
+            return PilotV2Data(Provenance("own", tuple(map(str, files)), _class_note(OWN_DETAIL, notes)),
+                               loaded.tidy, sentences.tidy if sentences else None)
         truth_path = self.truth_file or io.pilot_zh_en_file()
         truth = (io.read_workbook(truth_path, "truth") if truth_path.suffix.lower() in WORKBOOK
                  else io.load_annotations(truth_path))
@@ -382,7 +430,7 @@ class PilotV2Setup:
 
 
 def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None, panel=None, sentence_raters=3,
-                   seed=7, n_seeds=10, results_dir="results", allow_empty_sheets=False) -> PilotV2Setup:
+                   seed=7, n_seeds=10, results_dir="results", unfinished="stop") -> PilotV2Setup:
     """Check chapter 3's parameters."""
     spec = None if annotations is None else _annotation_spec("annotations", annotations, minimum=2)
     sentence_spec = (None if sentence_annotations is None
@@ -401,7 +449,7 @@ def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None,
     team = simulate.panel_from_records(panel)
     raters = params.integer("sentence_raters", sentence_raters, minimum=2, maximum=len(team))
     params.text("results_dir", str(results_dir))
-    return PilotV2Setup(spec, sentence_spec, params.boolean("allow_empty_sheets", allow_empty_sheets), truth, team,
+    return PilotV2Setup(spec, sentence_spec, classroom.unfinished_choice(unfinished), truth, team,
                         raters, params.integer("seed", seed), params.integer("n_seeds", n_seeds, minimum=2,
                                                                                    maximum=200))
 

@@ -19,7 +19,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,8 +28,8 @@ import pandas as pd
 from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
-from ..core import paths
-from ..core.errors import InputError
+from ..core import classroom, paths
+from ..core.errors import InputError, raise_all
 
 #: The five MetaHOPE error categories (paper §3): Impact, Required Adaptation Missing,
 #: Mistranslation, Style, Proofreading.
@@ -181,23 +181,39 @@ class AnnotationSheet:
     skipped_rows: tuple[int, ...] = ()  # empty rows between items (Excel row numbers)
     entered_cells: int = 0  # severity cells holding anything (a blank template has none)
     item_rows: dict = field(default_factory=dict)  # item id -> Excel row
+    student: str | None = None  # the workbook's Student: field (kit workbooks), else None
+    has_done_column: bool = False  # kit workbooks mark finished rows; the released ones do not
+    unfinished: dict = field(default_factory=dict)  # item id -> Excel row, rows not marked done
+
+    def unfinished_rows(self) -> list[int]:
+        """Excel rows that count as not annotated: not marked done in a kit workbook, every
+        row of a released-layout sheet in which nothing at all was entered."""
+        if self.has_done_column:
+            return sorted(self.unfinished.values())
+        return sorted(self.item_rows.values()) if self.entered_cells == 0 else []
 
 
 def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None,
                system_names: Mapping[str, str] | None = None) -> AnnotationSheet:
-    """Read one wide MetaHOPE annotation sheet (see :func:`read_workbook`) with its facts."""
+    """Read one wide MetaHOPE annotation sheet (see :func:`read_workbook`) with its facts.
+
+    Every bad cell of the sheet is reported at once (:class:`~helpers.core.errors.InputErrors`)."""
     path = Path(path)
     names = dict(SYSTEM_NAMES if system_names is None else system_names)
     wb, ws = _open_sheet(path, sheet)
     try:
         rows = list(ws.iter_rows(values_only=True))
+        student = classroom.workbook_student(wb)
     finally:
         wb.close()
     if not rows:
         raise InputError("sheet is empty", file=path, sheet=ws.title)
     headers = list(rows[0])
     blocks = _header_blocks(headers, path, ws.title)
-    records, skipped, seen, entered = [], [], {}, 0
+    after = blocks[-1][0] + 7
+    done_at = next((k for k in range(after, len(headers))
+                    if not _blank(headers[k]) and str(headers[k]).strip().lower() == classroom.DONE_HEADER), None)
+    records, skipped, seen, entered, unfinished, problems = [], [], {}, 0, {}, []
     for r, values in enumerate(rows[1:], start=2):
         values = list(values) + [None] * (len(headers) - len(values))
         if all(_blank(v) for v in values):
@@ -205,13 +221,24 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
             continue
         item = values[0]
         if _blank(item):
-            raise InputError("row has content but no word_id", file=path, sheet=ws.title, row=r,
-                             column=headers[0], cell=f"A{r}", value=item)
+            problems.append(InputError("row has content but no word_id", file=path, sheet=ws.title, row=r,
+                                       column=headers[0], cell=f"A{r}", value=item))
+            continue
         item = str(item).strip()
         if item in seen:
-            raise InputError(f"duplicate word_id (first on row {seen[item]})", file=path, sheet=ws.title, row=r,
-                             column=headers[0], cell=f"A{r}", value=item)
+            problems.append(InputError(f"duplicate word_id (first on row {seen[item]})", file=path, sheet=ws.title,
+                                       row=r, column=headers[0], cell=f"A{r}", value=item))
+            continue
         seen[item] = r
+        if done_at is not None:
+            try:
+                finished = classroom.is_done(values[done_at], file=path, sheet=ws.title, row=r,
+                                             column=classroom.DONE_HEADER, cell=f"{get_column_letter(done_at + 1)}{r}")
+            except InputError as exc:
+                problems.append(exc)
+                finished = False
+            if not finished:
+                unfinished[item] = r
         position = len(seen) - 1
         sentence = "" if _blank(values[1]) else str(values[1])
         for col, header in blocks:
@@ -220,32 +247,39 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
             for k, cat in enumerate(CATEGORIES):
                 c = col + 1 + k
                 entered += not _blank(values[c])
-                severities[cat] = parse_severity(values[c], file=path, sheet=ws.title, row=r,
-                                                 column=f"{cat} ({header})", cell=f"{get_column_letter(c + 1)}{r}")
+                try:
+                    severities[cat] = parse_severity(values[c], file=path, sheet=ws.title, row=r,
+                                                     column=f"{cat} ({header})", cell=f"{get_column_letter(c + 1)}{r}")
+                except InputError as exc:
+                    problems.append(exc)
+                    severities[cat] = None
             segs_col = col + 1 + len(CATEGORIES)
             segs = values[segs_col]
-            if not _blank(segs):
+            if not _blank(segs) and None not in severities.values():
                 total = sum(severities.values())
                 try:
                     ok = float(segs) == total
                 except (TypeError, ValueError):
                     ok = False
                 if not ok:
-                    raise InputError(f"SEGS must be blank or equal IMP+RAM+MIS+STL+PRF = {total} (paper Eq. 1)",
-                                     file=path, sheet=ws.title, row=r, column=f"SEGS ({header})",
-                                     cell=f"{get_column_letter(segs_col + 1)}{r}", value=segs)
+                    problems.append(InputError(
+                        f"SEGS must be blank or equal IMP+RAM+MIS+STL+PRF = {total} (paper Eq. 1)", file=path,
+                        sheet=ws.title, row=r, column=f"SEGS ({header})", cell=f"{get_column_letter(segs_col + 1)}{r}",
+                        value=segs))
             for cat, sev in severities.items():
                 records.append({
                     "item": item, "position": position, "row": r, "sentence": clean_sentence(sentence),
                     "metaphor": values[2], "pos": values[3], "system": system, "translation": values[col],
                     "annotator": annotator, "category": cat, "severity": sev,
                 })
+    raise_all(problems)
     if not records:
         raise InputError("no annotated rows: the sheet has a header but no item", file=path, sheet=ws.title)
     last = max(r["row"] for r in records)
     df = pd.DataFrame.from_records(records, columns=TIDY_COLUMNS)
     df["category"] = pd.Categorical(df["category"], categories=list(CATEGORIES), ordered=True)
-    return AnnotationSheet(df, path, ws.title, tuple(r for r in skipped if r < last), entered, dict(seen))
+    return AnnotationSheet(df, path, ws.title, tuple(r for r in skipped if r < last), entered, dict(seen), student,
+                           done_at is not None, unfinished)
 
 
 def read_workbook(path: str | os.PathLike, annotator: str, sheet: str | None = None,
@@ -257,53 +291,151 @@ def read_workbook(path: str | os.PathLike, annotator: str, sheet: str | None = N
     cells become 0. A filled-in ``SEGS`` cell must equal the sum of the five categories
     (paper Eq. 1). Rows that are entirely empty hold no annotation and are skipped.
     ``system_names`` maps column headers to display names (default :data:`SYSTEM_NAMES`;
-    unknown headers are kept as they are).
+    unknown headers are kept as they are). Whether rows are marked done is not looked at
+    here: :func:`load_class` decides what unfinished rows mean.
     """
     return read_sheet(path, annotator, sheet, system_names).frame
 
 
-def load_study(files: Mapping[str, str | os.PathLike], sheet: str | None = None,
-               system_names: Mapping[str, str] | None = None, allow_empty: bool = False) -> pd.DataFrame:
-    """Read one workbook per annotator (``{"A": path, "B": path}``) into one tidy frame.
+@dataclass(frozen=True)
+class ClassAnnotations:
+    """A team's or class's annotations as loaded, with what was left out and why."""
 
-    Every sheet must hold the same items and systems: each sheet is compared with the
-    union of all sheets, and the first item a sheet lacks is named together with the
-    sheets that have it. A sheet in which no severity cell was filled in at all (a blank
-    template handed back) is an error unless ``allow_empty``. Items are ordered as in the
-    union (first sheet first); ``row`` stays each sheet's own Excel row.
+    tidy: pd.DataFrame
+    notes: tuple[str, ...] = ()  # one line per file ignored, student or item left out
+    students: tuple[str, ...] = ()  # annotators kept, in file order
+    dropped_students: tuple[str, ...] = ()
+    dropped_items: tuple[str, ...] = ()
+
+
+def _legacy_blank(s: AnnotationSheet, student: str) -> InputError:
+    return InputError(f"student {student!r}: no severity was entered in any cell: a blank template handed back? If "
+                      "this annotator really found no error at all, enter 0s", file=s.file, sheet=s.sheet,
+                      expected="a filled-in sheet, or run with unfinished = 'drop_rows' or 'drop_students' to leave "
+                      "it out")
+
+
+def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] | None = None,
+               unfinished: str = "stop", notes: Sequence[str] = ()) -> ClassAnnotations:
+    """Read one workbook per annotator into one tidy frame, reporting every problem at once.
+
+    ``files`` is ``{annotator: workbook}`` (the names given), a list of workbooks or a
+    folder of them (each annotator named by the workbook's ``Student:`` field, else by its
+    file name; see :func:`helpers.core.classroom.gather` for which files of a folder count),
+    or one long ``.csv`` / MQM ``.tsv`` file (read as it is). Checked
+    together, all problems in one :class:`~helpers.core.errors.InputErrors`: every bad cell
+    of every sheet, two workbooks of one student, an item or a system that one sheet lacks
+    and the others have, and unfinished rows (rows not marked done in a kit workbook; a
+    released-layout sheet with nothing entered at all). ``unfinished`` decides what
+    unfinished rows mean (:data:`helpers.core.classroom.UNFINISHED_CHOICES`): ``"stop"``
+    reports them; ``"drop_students"`` leaves out every student with one;
+    ``"drop_rows"`` leaves those items out for everyone (MetaHOPE's statistics compare
+    complete sheets) and leaves out students who finished nothing. Items are ordered as
+    in the union (first sheet first); ``row`` stays each sheet's own Excel row.
     """
+    unfinished = classroom.unfinished_choice(unfinished)
     if not files:
-        raise InputError("no annotation workbooks were given", expected="{annotator: workbook}")
-    sheets = [read_sheet(paths.resolve_input(f), str(a), sheet=sheet, system_names=system_names)
-              for a, f in files.items()]
-    if not allow_empty:
-        for s in sheets:
-            if s.entered_cells == 0:
-                raise InputError("no severity was entered in any cell: this looks like a blank template handed "
-                                 "back. If this annotator really found no error at all, enter 0s or run with "
-                                 "allow_empty_sheets = True", file=s.file, sheet=s.sheet)
+        raise InputError("no annotation workbooks were given", expected="{annotator: workbook} or a list")
+    files, folder = classroom.as_spec(files, None)
+    if folder is not None:
+        notes = [*notes, *folder.notes()]
+    elif not isinstance(files, Mapping):
+        return ClassAnnotations(_one_file(files))
+    named = isinstance(files, Mapping)
+    entries = list(files.items()) if named else [(None, f) for f in files]
+    sheets, problems = [], []
+    for given, f in entries:
+        path = paths.resolve_input(f)
+        try:
+            s = read_sheet(path, str(given) if named else path.stem, sheet=sheet, system_names=system_names)
+        except InputError as exc:
+            problems.append(exc)
+            continue
+        name = str(given) if named else (s.student or path.stem)
+        if name != s.frame["annotator"].iat[0]:
+            s = AnnotationSheet(s.frame.assign(annotator=name), s.file, s.sheet, s.skipped_rows, s.entered_cells,
+                                s.item_rows, s.student, s.has_done_column, s.unfinished)
+        sheets.append((name, s))
+    problems += classroom.unique_students([(n, s.file) for n, s in sheets])
     union: dict[str, tuple[AnnotationSheet, int]] = {}
-    for s in sheets:
+    for _, s in sheets:
         for item, row in s.item_rows.items():
             union.setdefault(item, (s, row))
-    for s in sheets:
+    all_systems = list(dict.fromkeys(sys for _, s in sheets for sys in s.frame["system"].unique()))
+    for _, s in sheets:
         missing = [i for i in union if i not in s.item_rows]
         if missing:
             where, row = union[missing[0]]
             more = f" ({len(missing) - 1} more item(s) missing too)" if len(missing) > 1 else ""
-            raise InputError(f"item {missing[0]!r} is missing from this sheet (it is on row {row} of "
-                             f"{where.file.name}){more}", file=s.file, sheet=s.sheet, column="word_id")
-    all_systems = list(dict.fromkeys(sys for s in sheets for sys in s.frame["system"].unique()))
-    for s in sheets:
+            problems.append(InputError(f"item {missing[0]!r} is missing from this sheet (it is on row {row} of "
+                                       f"{where.file.name}){more}", file=s.file, sheet=s.sheet, column="word_id"))
         lacking = [x for x in all_systems if x not in set(s.frame["system"])]
         if lacking:
-            raise InputError(f"system {lacking[0]!r} is missing from this sheet (other sheets have it)",
-                             file=s.file, sheet=s.sheet, row=1)
-    order = {item: k for k, item in enumerate(union)}
-    out = pd.concat([s.frame for s in sheets], ignore_index=True)
+            problems.append(InputError(f"system {lacking[0]!r} is missing from this sheet (other sheets have it)",
+                                       file=s.file, sheet=s.sheet, row=1))
+    open_rows = {n: s.unfinished_rows() for n, s in sheets}
+    if unfinished == "stop":
+        for n, s in sheets:
+            if open_rows[n]:
+                problems.append(classroom.unfinished_error(n, s.file, s.sheet, open_rows[n], len(s.item_rows))
+                                if s.has_done_column else _legacy_blank(s, n))
+    raise_all(problems)
+    out_notes, dropped, dropped_items = list(notes), [], []
+
+    def _leave_out(n, s, why):
+        dropped.append(n)
+        out_notes.append(f"left out student {n} ({s.file.name}): {why}")
+
+    kept = []
+    for n, s in sheets:
+        rows = open_rows[n]
+        if rows and (unfinished == "drop_students" or len(rows) == len(s.item_rows)):
+            what = ("nothing is marked done" if len(rows) == len(s.item_rows) and s.has_done_column
+                    else "nothing was entered" if not s.has_done_column
+                    else f"rows {classroom.row_ranges(rows)} are not marked done")
+            _leave_out(n, s, what)
+        else:
+            kept.append((n, s))
+    if unfinished == "drop_rows":
+        by_item: dict[str, list[str]] = {}
+        for n, s in kept:
+            for item in s.unfinished:
+                by_item.setdefault(item, []).append(n)
+        dropped_items = [i for i in union if i in by_item]
+        for item in dropped_items:
+            out_notes.append(f"left out item {item}: not marked done by {', '.join(by_item[item])}")
+    if not kept:
+        raise InputError("no student is left once the unfinished sheets are left out", value=dropped)
+    order = {item: k for k, item in enumerate(i for i in union if i not in set(dropped_items))}
+    if not order:
+        raise InputError("no item is left once the unfinished rows are left out",
+                         expected="finished rows, or unfinished = 'drop_students'")
+    out = pd.concat([s.frame for _, s in kept], ignore_index=True)
+    out = out[out["item"].isin(order)].reset_index(drop=True)
     out["position"] = out["item"].map(order)
+    out["severity"] = out["severity"].astype(int)
     out["category"] = pd.Categorical(out["category"], categories=list(CATEGORIES), ordered=True)
-    return out
+    return ClassAnnotations(out, tuple(out_notes), tuple(n for n, _ in kept), tuple(dropped), tuple(dropped_items))
+
+
+def _one_file(spec) -> pd.DataFrame:
+    path = paths.resolve_input(spec)
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return read_long(path)
+    if suffix in (".tsv", ".txt"):
+        return read_mqm_tsv(path)
+    if suffix in (".xlsx", ".xlsm"):
+        raise InputError("one workbook is one annotator: pass a folder, a list or a mapping of workbooks, one per "
+                         "annotator", file=path)
+    raise InputError("pass a folder of workbooks, a list or mapping of workbooks (one per annotator), or a long "
+                     ".csv / MQM .tsv file", file=path)
+
+
+def load_study(files, sheet: str | None = None, system_names: Mapping[str, str] | None = None,
+               unfinished: str = "stop") -> pd.DataFrame:
+    """The tidy frame of :func:`load_class` (one workbook per annotator)."""
+    return load_class(files, sheet, system_names, unfinished).tidy
 
 
 def pilot_v1_files() -> dict[str, Path]:
@@ -488,33 +620,24 @@ def read_mqm_tsv(path: str | os.PathLike) -> pd.DataFrame:
     return _finish_long(df, path)
 
 
-def load_annotations(spec, allow_empty: bool = False) -> pd.DataFrame:
-    """Annotations from whatever a notebook parameter holds.
+def load_annotations(spec, unfinished: str = "stop") -> pd.DataFrame:
+    """Annotations from whatever a notebook parameter holds (the tidy frame of :func:`load_class`).
 
-    * ``{annotator: workbook}`` or a list of workbooks (annotator = file name without
-      suffix): :func:`load_study`;
+    * ``{annotator: workbook}``, a list of workbooks, or a folder of them (annotators named
+      by each workbook's ``Student:`` field, else its file name);
     * a ``.csv`` path: the long format (:func:`read_long`);
     * a ``.tsv`` path: MQM/Marot-style TSV (:func:`read_mqm_tsv`).
     """
-    if isinstance(spec, Mapping):
-        return load_study(spec, allow_empty=allow_empty)
-    if isinstance(spec, (list, tuple)):
-        named = {Path(str(p)).stem: p for p in spec}
-        if len(named) != len(spec):
-            raise InputError("two workbooks share a file name, so their annotators cannot be told apart; give a "
-                             "mapping {name: workbook} instead", value=list(map(str, spec)))
-        return load_study(named, allow_empty=allow_empty)
-    path = paths.resolve_input(spec)
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
-        return read_long(path)
-    if suffix in (".tsv", ".txt"):
-        return read_mqm_tsv(path)
-    if suffix in (".xlsx", ".xlsm"):
-        raise InputError("one workbook is one annotator: pass a list or mapping of workbooks, one per annotator",
-                         file=path)
-    raise InputError("pass one workbook per annotator as a list or mapping, or a long .csv / MQM .tsv file",
-                     file=path)
+    return load_class(spec, unfinished=unfinished).tidy
+
+
+def workbook_student(path: str | os.PathLike) -> str | None:
+    """The ``Student:`` field of a workbook (None for the released ones, which have none)."""
+    wb, _ = _open_sheet(Path(path), None)
+    try:
+        return classroom.workbook_student(wb)
+    finally:
+        wb.close()
 
 
 def annotation_files(spec) -> list[Path]:

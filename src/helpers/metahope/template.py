@@ -6,9 +6,13 @@ back with :func:`helpers.metahope.io.load_study` and the chapters run on them un
 
 * sheet ``Annotation`` (first): one row per metaphor item with id, source sentence,
   metaphor word, POS and, per system, its translation, then the five category cells with
-  a dropdown restricted to 0/2/4/6/8/10 and a ``SEGS`` formula; a comments column;
-* sheet ``Guidelines``: the five categories, the severity scale and the decision steps,
-  written for this book after the paper's annotation procedure (§3, appendix I).
+  a dropdown restricted to 0/2/4/6/8/10 and a ``SEGS`` formula; a ``done`` column (the
+  student marks a row done when it is finished: its empty cells then mean "no error", and
+  a row not marked done is unfinished, never "no error"); a comments column;
+* sheet ``Guidelines``: the ``Student:`` field (pre-filled with the student's name; the
+  run names the student from it, so a renamed file keeps its student), the five
+  categories, the severity scale and the decision steps, written for this book after the
+  paper's annotation procedure (§3, appendix I).
 
 ``ITEMS`` is a CSV with ``word_id`` (or ``item``), ``sentence``, ``word`` (or ``token``,
 ``metaphor``), ``pos`` (or ``wordcat``, ``POS``) and one column per system holding its
@@ -27,8 +31,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from ..core import params
-from ..core.errors import InputError
+from ..core import classroom, params
 from .io import CATEGORIES, SEVERITY_LEVELS, read_workbook
 
 CATEGORY_GUIDE = [
@@ -50,7 +53,7 @@ CATEGORY_GUIDE = [
      "it needs polishing, not a change of meaning."),
 ]
 SEVERITY_GUIDE = [
-    (0, "none", "No error. Leave the cell empty or enter 0."),
+    (0, "none", "No error. Leave the cell empty or enter 0, and mark the row done when it is finished."),
     (2, "minor", "Barely noticeable; the metaphor still works."),
     (4, "moderate", "Noticeable, but the message is still clear."),
     (6, "major", "Clearly weakens the translation; it should be revised."),
@@ -68,6 +71,8 @@ DECISION_STEPS = [
     "Several categories may apply to one word; give each its own severity, judged by how much the reader of "
     "the translation loses.",
     "Use only 2, 4, 6, 8 or 10 (or leave the cell empty). When in doubt, say why in the comments column.",
+    "When a row is finished, choose 'done' in its done column. A row not marked done counts as not yet "
+    "annotated, never as 'no error'.",
 ]
 _ALIASES = {"item": "word_id", "token": "word", "metaphor": "word", "wordcat": "pos", "POS": "pos"}
 
@@ -96,7 +101,7 @@ def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, 
     headers = ["word_id", "sentence", "word", "wordcat"]
     for system in systems:
         headers += [system, *CATEGORIES, "SEGS"]
-    headers.append("comments")
+    headers += [classroom.DONE_HEADER, "comments"]
     ws.append(headers)
     bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDE7F3")
     for cell in ws[1]:
@@ -105,6 +110,12 @@ def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, 
     dv = DataValidation(type="list", formula1=f'"{levels}"', allow_blank=True, showErrorMessage=True,
                         errorTitle="MetaHOPE severity", error=f"Use {levels.replace(',', ', ')} or leave empty.")
     ws.add_data_validation(dv)
+    done_col = get_column_letter(len(headers) - 1)
+    done = DataValidation(type="list", formula1=f'"{classroom.DONE_HEADER}"', allow_blank=True, showErrorMessage=True,
+                          errorTitle="Row finished?", error="Choose 'done' when the row is finished, or leave it empty.")
+    ws.add_data_validation(done)
+    if len(items):
+        done.add(f"{done_col}2:{done_col}{len(items) + 1}")
     for r, item in enumerate(items.to_dict("records"), start=2):
         values = [item["word_id"], item["sentence"], item["word"], item["pos"]]
         for k, system in enumerate(systems):
@@ -112,7 +123,7 @@ def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, 
             first, last = get_column_letter(col + 1), get_column_letter(col + 5)
             values += [item[system], *[None] * len(CATEGORIES), f"=SUM({first}{r}:{last}{r})"]
             dv.add(f"{first}{r}:{last}{r}")
-        values.append(None)
+        values += [None, None]  # done, comments
         ws.append(values)
     widths = {1: 22, 2: 50, 3: 14, 4: 8}
     for k in range(len(systems)):
@@ -134,8 +145,11 @@ def _guidelines(ws, annotator: str) -> None:
     ws.column_dimensions["A"].width = 12
     ws.column_dimensions["B"].width = 28
     ws.column_dimensions["C"].width = 100
-    ws.append([f"MetaHOPE annotation sheet for annotator {annotator}"])
-    ws["A1"].font = Font(bold=True, size=13)
+    ws.append([classroom.STUDENT_LABEL, annotator, "the run names you by this cell, whatever the file is called"])
+    ws["A1"].font = Font(bold=True)
+    ws["B1"].fill = PatternFill("solid", fgColor="FFF4E0")
+    ws.append(["MetaHOPE annotation sheet"])
+    ws["A2"].font = Font(bold=True, size=13)
     ws.append([])
     ws.append(["Category", "Name", "When to use it"])
     for code, name, text in CATEGORY_GUIDE:
@@ -157,17 +171,8 @@ def _guidelines(ws, annotator: str) -> None:
 
 
 def annotator_names(annotators: str | int) -> list[str]:
-    """``3`` -> A, B, C; ``"ana,ben"`` -> ana, ben."""
-    if isinstance(annotators, int) or str(annotators).isdigit():
-        n = int(annotators)
-        if not 1 <= n <= 26:
-            raise InputError("give between 1 and 26 annotators, or their names separated by commas",
-                             parameter="--annotators", value=annotators)
-        return [chr(ord("A") + k) for k in range(n)]
-    names = [a.strip() for a in str(annotators).split(",") if a.strip()]
-    if len(set(names)) != len(names):
-        raise InputError("annotator names must differ", parameter="--annotators", value=names)
-    return names
+    """``3`` -> S01, S02, S03 (the naming of every kit); ``"ana,ben"`` -> ana, ben."""
+    return params.person_names(annotators, option="--annotators")
 
 
 def write_templates(items_path, systems: Sequence[str], annotators: str | int, out_dir) -> list[Path]:

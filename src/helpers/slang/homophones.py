@@ -908,7 +908,7 @@ def write_rating_sheets(cands_by_word: Mapping[str, Sequence[str]], words: Seque
     items = rating_items(cands_by_word, words, per_word, seed)
     out = Path(out_dir)
     return [write_rating_workbook(items, name, out / f"homophones_{name}.xlsx", seed=seed * 1000 + k + 1)
-            for k, name in enumerate(params.person_names(raters, digits=1))]
+            for k, name in enumerate(params.person_names(raters))]
 
 
 def read_rating_workbook(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> pd.DataFrame:

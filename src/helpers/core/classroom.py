@@ -1,0 +1,259 @@
+"""A class's returned workbooks: which files count, who each student is, which rows are unfinished.
+
+The three classroom kits (MetaHOPE annotation, explanation rating, homophone rating) share
+these rules, so that a lecturer passes a class the same way to every chapter, to
+``feedback`` and to ``check``:
+
+* **A class is a folder or a list of workbooks.** In a folder, Excel's lock files
+  (``~$name.xlsx``, left while a workbook is open) and hidden files are ignored and
+  listed; every other file must be an ``.xlsx`` workbook, and all that are not are named
+  together in one error (a sheet saved as ``.csv`` would otherwise vanish from the class).
+* **A student is named by the workbook's own student field** (the ``Student:`` cell the
+  template fills in), not by the file name, so a renamed copy (``metahope_S05 (1).xlsx``)
+  keeps its student; two workbooks of the same student are refused. Workbooks without the
+  field (the released ones) are named after the file.
+* **Unfinished is not "no error".** Every kit's template has a ``done`` column: a row
+  counts only once its student marked it done; blank cells of a done row mean "no error"
+  (MetaHOPE) or "cannot judge" (the rating kits). Unfinished rows are never counted
+  silently: ``unfinished="stop"`` (the default) stops with every student's unfinished
+  rows, ``"drop_rows"`` leaves those rows out, ``"drop_students"`` leaves out every student
+  with an unfinished row. A sheet with no finished row at all (a blank template) is left
+  out under both drop choices, and said so.
+* **Privacy.** Feedback pages name classmates ``classmate 1 … n`` unless the lecturer asks
+  for names.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from . import params, paths
+from .errors import InputError, InputErrors
+
+WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
+#: The parameter (and command-line option) that says what to do with unfinished rows.
+UNFINISHED_CHOICES = ("stop", "drop_rows", "drop_students")
+STUDENT_LABEL = "Student:"
+#: Labels of the student field in workbooks written before the field had one name.
+STUDENT_LABELS = ("student", "student:", "rater name:", "rater:", "annotator:", "name:")
+DONE_HEADER = "done"
+DONE_MARKS = frozenset({"done", "yes", "y", "x", "✓", "✔", "1", "true"})
+DONE_HINT = "mark a row done (choose 'done' in its done cell) once every cell of it is as you want it"
+
+
+@dataclass(frozen=True)
+class ClassFolder:
+    """The workbooks of a class and the files passed over, each with the reason."""
+
+    files: tuple[Path, ...]
+    ignored: tuple[tuple[Path, str], ...] = ()
+
+    def notes(self) -> list[str]:
+        """One line per ignored file, for the run's output and the page's data box."""
+        return [f"ignored {p.name}: {why}" for p, why in self.ignored]
+
+
+def _why_ignored(path: Path) -> str | None:
+    if path.name.startswith("~$"):
+        return "an Excel lock file (the workbook was open when the folder was copied)"
+    if path.name.startswith("."):
+        return "a hidden file"
+    if path.is_dir():
+        return "a folder (folders inside a class folder are not searched)"
+    return None
+
+
+def gather(source, parameter: str | None = None) -> ClassFolder:
+    """The workbooks a class ``source`` names: a folder, one workbook, or a list of
+    workbooks and folders. Every file of a folder is accounted for (see the module
+    docstring); files that are neither a workbook nor ignorable are refused together.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for name in ("s1.xlsx", "~$s1.xlsx", ".DS_Store", "s2.xlsx"):
+    ...     _ = (d / name).write_bytes(b"")
+    >>> found = gather(d)
+    >>> [p.name for p in found.files], [p.name for p, _ in found.ignored]
+    (['s1.xlsx', 's2.xlsx'], ['.DS_Store', '~$s1.xlsx'])
+    >>> _ = (d / "s3.csv").write_text("x")
+    >>> gather(d)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    helpers.core.errors.InputError: ...s3.csv: is not an .xlsx workbook, so its student would be missing from the class (expected save it as an Excel workbook (.xlsx) or move it out of the folder)
+    """
+    entries = list(source) if isinstance(source, (list, tuple)) else [source]
+    if not entries:
+        raise InputError("names no workbook", parameter=parameter, expected="a folder or a list of .xlsx workbooks")
+    files, ignored, bad = [], [], []
+    for entry in entries:
+        try:
+            path = paths.resolve_input(entry)
+        except FileNotFoundError as exc:
+            raise InputError(str(exc), parameter=parameter, value=str(entry)) from None
+        inside = sorted(path.iterdir()) if path.is_dir() else [path]
+        for p in inside:
+            why = _why_ignored(p) if path.is_dir() else None
+            if why:
+                ignored.append((p, why))
+            elif p.suffix.lower() in WORKBOOK_SUFFIXES:
+                files.append(p)
+            else:
+                bad.append(InputError("is not an .xlsx workbook, so its student would be missing from the class",
+                                      parameter=parameter, file=p,
+                                      expected="save it as an Excel workbook (.xlsx) or move it out of the folder"))
+    if bad:
+        raise (bad[0] if len(bad) == 1 else InputErrors(bad))
+    if not files:
+        raise InputError("holds no .xlsx workbook", parameter=parameter, file=entries[0] if len(entries) == 1 else None,
+                         expected="the class's returned workbooks")
+    dup = sorted({p for p in files if files.count(p) > 1})
+    if dup:
+        raise InputError("is named twice", parameter=parameter, file=dup[0])
+    return ClassFolder(tuple(files), tuple(ignored))
+
+
+def is_done(value, **where) -> bool:
+    """A ``done`` cell: a mark (``done``, ``yes``, ``x``, ``✓``, ``1`` …) or blank.
+
+    Examples
+    --------
+    >>> is_done("Done"), is_done(None), is_done(" "), is_done(1)
+    (True, False, False, True)
+    >>> is_done("later", file="a.xlsx", cell="Z4")
+    Traceback (most recent call last):
+    ...
+    helpers.core.errors.InputError: a.xlsx, cell Z4: value 'later': a done cell holds 'done' or nothing
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return False
+    if str(value).strip().lower() in DONE_MARKS or value is True:
+        return True
+    raise InputError("a done cell holds 'done' or nothing", value=value, **where)
+
+
+def unfinished_choice(value, name: str = "unfinished") -> str:
+    """The checked ``unfinished`` parameter (one of :data:`UNFINISHED_CHOICES`)."""
+    return params.choice(name, value, UNFINISHED_CHOICES)
+
+
+def row_ranges(rows: Iterable[int]) -> str:
+    """Row numbers as short ranges.
+
+    Examples
+    --------
+    >>> row_ranges([9, 4, 5, 6, 12, 13])
+    '4-6, 9, 12-13'
+    """
+    rows = sorted(set(int(r) for r in rows))
+    out, start = [], None
+    for k, r in enumerate(rows):
+        if start is None:
+            start = r
+        if k + 1 == len(rows) or rows[k + 1] != r + 1:
+            out.append(str(start) if start == r else f"{start}-{r}")
+            start = None
+    return ", ".join(out)
+
+
+def unfinished_error(student: str, file, sheet: str, rows: Sequence[int], n_rows: int) -> InputError:
+    """The error that names a student's unfinished rows and the lecturer's two choices."""
+    what = ("nothing is marked done: a blank template, or a sheet not yet worked on" if len(rows) == n_rows
+            else f"{len(rows)} of {n_rows} rows are not marked done: rows {row_ranges(rows)}")
+    return InputError(f"student {student!r}: {what}", file=file, sheet=sheet, column=DONE_HEADER,
+                      expected="the student finishes them, or run with unfinished = 'drop_rows' (leave those rows "
+                      "out) or 'drop_students' (leave this student out)")
+
+
+def student_field(rows: Sequence[Sequence], max_rows: int = 3) -> str | None:
+    """The name in a ``Student:`` field (label in one cell, name in the next) among the
+    first rows of a sheet, or None.
+
+    Examples
+    --------
+    >>> student_field([("Student:", "Ana"), ("x",)]), student_field([("item", "score")])
+    ('Ana', None)
+    """
+    for r in rows[:max_rows]:
+        cells = list(r or ())
+        for k, v in enumerate(cells[:-1]):
+            if isinstance(v, str) and v.strip().lower() in STUDENT_LABELS:
+                name = cells[k + 1]
+                return str(name).strip() if name is not None and str(name).strip() else None
+    return None
+
+
+def workbook_student(wb) -> str | None:
+    """The ``Student:`` field of an open openpyxl workbook: the first one found on the first
+    rows of its sheets, in sheet order (None when no sheet has one)."""
+    for ws in wb.worksheets:
+        name = student_field(list(ws.iter_rows(min_row=1, max_row=3, max_col=6, values_only=True)))
+        if name:
+            return name
+    return None
+
+
+def unique_students(named: Sequence[tuple[str, Path]], what: str = "student") -> list[InputError]:
+    """Errors for two workbooks of the same student (a copy renamed, or a name typed twice)."""
+    first: dict[str, Path] = {}
+    errors = []
+    for name, path in named:
+        if name in first:
+            errors.append(InputError(f"{what} {name!r} also has the workbook {first[name].name}; keep one of the two "
+                                     "(a renamed copy keeps its student field)", file=path, value=name))
+        else:
+            first[name] = path
+    return errors
+
+
+def classmate_labels(names: Iterable[str], own: str, show_names: bool = False) -> dict[str, str]:
+    """How a student's feedback page names the others: ``classmate 1 … n`` in class order
+    (the default), or their names when the lecturer asks for them.
+
+    Examples
+    --------
+    >>> classmate_labels(["ana", "ben", "chen"], "ben")
+    {'ana': 'classmate 1', 'chen': 'classmate 2'}
+    """
+    others = [n for n in dict.fromkeys(names) if n != own]
+    return {n: (n if show_names else f"classmate {k}") for k, n in enumerate(others, start=1)}
+
+
+def html_page(markdown_text: str, title: str) -> str:
+    """A small standalone HTML page (tables styled) from Markdown: a handout."""
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark").enable("table").render(markdown_text)
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>"
+            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
+            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}</style></head>"
+            f"<body>{body}</body></html>")
+
+
+def safe_file_name(name: str, default: str = "student") -> str:
+    """A student's name usable as a file name (letters of any script, digits, ``-``, ``_``)."""
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in str(name)).strip("_") or default
+
+
+def as_spec(value, parameter: str):
+    """A class parameter as given: a mapping ``{name: workbook}`` stays, a folder or a list
+    of workbooks/folders becomes the list of workbooks (see :func:`gather`); anything else
+    (one CSV or TSV file) is returned resolved. Returns ``(spec, ClassFolder | None)``."""
+    if isinstance(value, Mapping):
+        return value, None
+    if isinstance(value, (list, tuple)) or (isinstance(value, (str, os.PathLike)) and _is_dir(value)):
+        found = gather(value, parameter)
+        return list(found.files), found
+    return value, None
+
+
+def _is_dir(value) -> bool:
+    try:
+        return paths.resolve_input(value).is_dir()
+    except FileNotFoundError:
+        return False
