@@ -36,8 +36,13 @@ def items_csv(tmp_path, benchmark):
     return path
 
 
-def fill(path, scores: dict[str, dict[str, int]] | None = None, ratings: pd.DataFrame | None = None, rater=None):
-    """Write scores into a template: ``scores[item][dimension]`` or a rater's tidy ratings."""
+DONE_COLUMN = len(io.TEXT_COLUMNS) + len(ex.SCORES) + 1  # K
+
+
+def fill(path, scores: dict[str, dict[str, int]] | None = None, ratings: pd.DataFrame | None = None, rater=None,
+         done=True):
+    """Write scores into a template: ``scores[item][dimension]`` or a rater's tidy ratings;
+    every item row is marked done unless ``done`` is False."""
     wb = load_workbook(path)
     ws = wb[io.RATINGS_SHEET]
     if ratings is not None:
@@ -48,6 +53,8 @@ def fill(path, scores: dict[str, dict[str, int]] | None = None, ratings: pd.Data
         for k, d in enumerate(ex.SCORES):
             if item in scores and d in scores[item]:
                 ws.cell(row, len(io.TEXT_COLUMNS) + 1 + k, int(scores[item][d]))
+        if done and item:
+            ws.cell(row, DONE_COLUMN, "done")
     wb.save(path)
     return path
 
@@ -71,10 +78,10 @@ def test_template_layout(tmp_path, items_csv):
     wb = load_workbook(files[0])
     assert wb.sheetnames == ["Ratings", "Guide"]
     ws = wb["Ratings"]
-    assert ws["A1"].value == "Rater name:" and ws["B1"].value == "ana"
+    assert ws["A1"].value == "Student:" and ws["B1"].value == "ana"
     header = [c.value for c in ws[io.HEADER_ROW]]
     assert header == ["item_id", "metaphor", "explanation", "Non-Circularity", "Origin & Cultural Accuracy", "Mapping",
-                      "Emergence", "Accessibility", "Purpose", "Overall"]
+                      "Emergence", "Accessibility", "Purpose", "Overall", "done"]
     assert [ws.cell(r, 1).value for r in range(4, 10)] == pd.read_csv(items_csv)["item_id"].tolist()
     assert ws["C4"].alignment.wrap_text
     assert all(ws.cell(r, c).value is None for r in range(4, 10) for c in range(4, 11))
@@ -83,13 +90,15 @@ def test_template_layout(tmp_path, items_csv):
     validation = ws.data_validations.dataValidation[0]
     assert validation.type == "list" and validation.formula1 == '"1,2,3,4,5"'
     assert str(validation.sqref) == "D4:J9"
+    done = ws.data_validations.dataValidation[1]
+    assert done.formula1 == '"done"' and str(done.sqref) == "K4:K9"
     guide = " ".join(str(c.value) for row in wb["Guide"].iter_rows() for c in row if c.value is not None)
     assert all(label in guide for label in ex.LABELS.values())
     assert not any(d.lower() in guide.lower() for d in PAPER_DEFINITIONS)
 
 
 def test_rater_names():
-    assert person_names(2) == ["R01", "R02"] and person_names("3") == ["R01", "R02", "R03"]
+    assert person_names(2) == ["S01", "S02"] and person_names("3") == ["S01", "S02", "S03"]
     assert person_names(" ana , ben ") == ["ana", "ben"]
     with pytest.raises(InputError, match="names must differ"):
         person_names("ana,ana")
@@ -102,7 +111,7 @@ def test_rater_names():
 def test_template_command(tmp_path, items_csv, capsys):
     assert main(["template", "explanations", "--items", str(items_csv), "--raters", "2", "--out",
                  str(tmp_path / "cli")]) == 0
-    assert sorted(p.name for p in (tmp_path / "cli").iterdir()) == ["explanations_R01.xlsx", "explanations_R02.xlsx"]
+    assert sorted(p.name for p in (tmp_path / "cli").iterdir()) == ["explanations_S01.xlsx", "explanations_S02.xlsx"]
     bad = tmp_path / "bad.csv"
     pd.DataFrame({"item_id": ["a"], "metaphor": ["m"]}).to_csv(bad, index=False)
     assert main(["template", "explanations", "--items", str(bad), "--raters", "2", "--out", str(tmp_path / "x")]) == 1
@@ -146,11 +155,13 @@ def test_wrong_entries_are_located(tmp_path, items_csv, value, shown):
 def test_blank_template_missing_item_and_duplicate_name(tmp_path, items_csv, benchmark):
     files, _ = filled_class(tmp_path, items_csv)
     blank = template.write_templates(items_csv, "dora", tmp_path / "class")[0]
-    with pytest.raises(InputError, match=r"explanations_dora.xlsx, sheet 'Ratings': has no ratings at all: a blank "
-                                         r"template handed back\?"):
+    with pytest.raises(InputError, match=r"explanations_dora.xlsx, sheet 'Ratings', column 'done': student 'dora': "
+                                         r"nothing is marked done: a blank template"):
         ex.load_ratings(tmp_path / "class")
-    loaded = ex.load_ratings(tmp_path / "class", allow_blank=True)
-    assert loaded.blank == (str(blank),) and loaded.ratings["rater"].nunique() == 3
+    for choice in ("drop_rows", "drop_students"):
+        loaded = ex.load_ratings(tmp_path / "class", unfinished=choice)
+        assert loaded.notes == ("left out student dora (explanations_dora.xlsx): nothing is rated",)
+        assert loaded.ratings["rater"].nunique() == 3 and str(blank) not in loaded.files
     blank.unlink()
 
     wb = load_workbook(files[2])
@@ -173,15 +184,15 @@ def test_duplicate_rater_names_and_foreign_files(tmp_path, items_csv):
     wb = load_workbook(files[2])
     wb["Ratings"]["B1"] = "ana"
     wb.save(files[2])
-    with pytest.raises(InputError, match=r"explanations_cleo.xlsx, sheet 'Ratings', cell B1: value 'ana': rater name "
-                                         r"'ana' is also the name in explanations_ana.xlsx"):
+    with pytest.raises(InputError, match=r"explanations_cleo.xlsx: value 'ana': student 'ana' also has the workbook "
+                                         r"explanations_ana.xlsx"):
         ex.load_ratings(tmp_path / "class")
     wb["Ratings"].title = "Sheet1"
     wb.save(files[2])
     with pytest.raises(InputError, match=r"has no sheet 'Ratings' \(it has \['Sheet1', 'Guide'\]\)"):
         ex.load_ratings(files[2])
     (tmp_path / "empty").mkdir()
-    with pytest.raises(InputError, match="the folder holds no .xlsx workbook"):
+    with pytest.raises(InputError, match="empty: holds no .xlsx workbook"):
         ex.load_ratings(tmp_path / "empty")
 
 
@@ -200,8 +211,8 @@ def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
     assert err.value.cell == "D4" and err.value.sheet == "Ratings"
     with pytest.raises(InputError, match=r"parameter 'ratings_file\[0\]'.*wrong kind of file"):
         chapters.explanations_setup(ratings_file=[str(items_csv)])
-    with pytest.raises(InputError, match=r"parameter 'allow_blank_sheets'"):
-        chapters.explanations_setup(ratings_file=str(tmp_path / "class"), allow_blank_sheets="yes")
+    with pytest.raises(InputError, match=r"parameter 'unfinished': value 'yes': is not one of the allowed values"):
+        chapters.explanations_setup(ratings_file=str(tmp_path / "class"), unfinished="yes")
     # a workbook of items that are not in the benchmark
     own = tmp_path / "own.csv"
     pd.DataFrame({"item_id": ["X1", "X2"], "metaphor": ["m1", "m2"], "explanation": ["e1", "e2"]}).to_csv(own,

@@ -224,6 +224,13 @@ def classmate_labels(names: Iterable[str], own: str, show_names: bool = False) -
     return {n: (n if show_names else f"classmate {k}") for k, n in enumerate(others, start=1)}
 
 
+def add_unfinished_option(parser) -> None:
+    """The ``--unfinished`` option of every class command (the chapters' ``unfinished`` parameter)."""
+    parser.add_argument("--unfinished", choices=UNFINISHED_CHOICES, default="stop",
+                        help="rows not marked done: stop and list them (default), drop_rows (leave those rows out) "
+                        "or drop_students (leave those students out)")
+
+
 def html_page(markdown_text: str, title: str) -> str:
     """A small standalone HTML page (tables styled) from Markdown: a handout."""
     from markdown_it import MarkdownIt

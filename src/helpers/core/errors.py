@@ -115,6 +115,10 @@ class InputErrors(InputError):
     def _message(self) -> str:
         return "\n".join(str(e) for e in getattr(self, "errors", ()))
 
+    def located(self, **fields) -> "InputErrors":
+        """A copy in which every error has the location fields filled in."""
+        return InputErrors([e.located(**fields) for e in self.errors])
+
 
 def raise_all(errors) -> None:
     """Raise the collected errors: nothing if there are none, the error itself if there is

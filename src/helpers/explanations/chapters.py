@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from ..core import params, paths
+from ..core import classroom, params, paths
 from ..core.errors import InputError
 from ..core.report import ChapterData, Provenance, table
 from .evaluator import EvaluatorConfig
@@ -72,7 +72,7 @@ class ExplanationsSetup:
                       "are marked <em>recovered by construction</em>.")
             return Ratings(Provenance("simulated", (self.benchmark_file,), detail), ratings, self.benchmark, self.model)
         loaded = self.loaded
-        skipped = (f" Skipped as blank: {', '.join(Path(b).name for b in loaded.blank)}." if loaded.blank else "")
+        skipped = (" " + "; ".join(escape(n) for n in loaded.notes) + "." if loaded.notes else "")
         r = loaded.ratings
         detail = (f"Ratings passed to this notebook as a papermill parameter: {r['rater'].nunique()} raters, "
                   f"{r['item_id'].nunique()} explanations, {len(r)} ratings.{skipped}")
@@ -98,7 +98,7 @@ def _ratings_source(value):
 
 
 def explanations_setup(ratings_file=None, benchmark_file=None, n_raters=16, seed=42, rating_model=None,
-                       results_dir="results", allow_blank_sheets=False) -> ExplanationsSetup:
+                       results_dir="results", unfinished="stop") -> ExplanationsSetup:
     """Check where the ratings come from: a ratings CSV, rating workbooks (one file, a
     folder, or a list; their items must be in the benchmark, at least two raters) or the
     simulator (its knobs, the number of raters)."""
@@ -109,12 +109,12 @@ def explanations_setup(ratings_file=None, benchmark_file=None, n_raters=16, seed
     except InputError as exc:
         raise exc.located(parameter="benchmark_file") from None
     model = RatingModel.from_parameters(rating_model or {})
-    allow_blank = params.boolean("allow_blank_sheets", allow_blank_sheets)
+    unfinished = classroom.unfinished_choice(unfinished)
     loaded = None
     if ratings_file is not None:
         source = _ratings_source(ratings_file)
         try:
-            loaded = load_ratings(source, benchmark, allow_blank=allow_blank)
+            loaded = load_ratings(source, benchmark, unfinished=unfinished)
         except InputError as exc:
             raise exc.located(parameter="ratings_file") from None
         ratings = loaded.ratings

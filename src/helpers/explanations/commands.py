@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from ..core.classroom import add_unfinished_option
+
 
 def _template(args) -> int:
     from .template import write_templates
@@ -24,9 +26,9 @@ def _feedback(args) -> int:
     from .io import load_ratings
 
     source = [s.strip() for s in args.ratings.split(",")] if "," in args.ratings else args.ratings
-    loaded = load_ratings(source, allow_blank=args.allow_blank)
-    for blank in loaded.blank:
-        print(f"skipped (no ratings): {blank}")
+    loaded = load_ratings(source, unfinished=args.unfinished)
+    for note in loaded.notes:
+        print(note)
     feedback = class_feedback(loaded.ratings, agreement_on=args.score, n_boot=args.n_boot, seed=args.seed)
     for written in write_pages(feedback, paths.resolve_output(args.out)):
         print(written)
@@ -54,6 +56,5 @@ def add_commands(groups: dict) -> None:
     f.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of the items for the leniency "
                    "interval")
     f.add_argument("--seed", type=int, default=0, help="seed of the bootstrap")
-    f.add_argument("--allow-blank", action="store_true", help="skip workbooks without any rating instead of "
-                   "stopping")
+    add_unfinished_option(f)
     f.set_defaults(handler=_feedback)

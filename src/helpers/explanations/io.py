@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..core import params, paths
-from ..core.errors import InputError
+from ..core import classroom, params, paths
+from ..core.errors import InputError, raise_all
 
 DIMENSIONS: tuple[str, ...] = ("non_circularity", "origin", "mapping", "emergence", "accessibility", "purpose")
 SCORES: tuple[str, ...] = DIMENSIONS + ("overall",)
@@ -166,17 +166,36 @@ def _attach_texts(long: pd.DataFrame, benchmark: pd.DataFrame | None, source) ->
 
 @dataclass(frozen=True)
 class WorkbookRatings:
-    """Ratings read from workbooks, and the workbooks that came back blank (when allowed)."""
+    """Ratings read from workbooks, and what was left out (students, rows, ignored files)."""
 
     ratings: pd.DataFrame
     files: tuple[str, ...]
-    blank: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
-def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
-    """One rater's workbook: (rater name, tidy ratings without texts). Empty score cells are
-    missing ratings; anything else that is not a whole number from 1 to 5 is an
-    :class:`InputError` naming the workbook, sheet, row, column, cell and value."""
+@dataclass(frozen=True)
+class RatingSheet:
+    """One rater's workbook as read: ratings per row and which rows are unfinished."""
+
+    rater: str
+    frame: pd.DataFrame  # item_id, _row, metaphor, explanation and the seven scores (NaN: missing)
+    file: Path
+    has_done_column: bool = False
+    unfinished_rows: tuple[int, ...] = ()  # Excel rows not marked done (kit workbooks)
+
+    def open_rows(self) -> list[int]:
+        """Rows that count as not rated: not marked done; in a workbook without a done column,
+        every row when the workbook holds no rating at all."""
+        if self.has_done_column:
+            return list(self.unfinished_rows)
+        return self.frame["_row"].tolist() if self.frame[list(SCORES)].notna().sum().sum() == 0 else []
+
+
+def read_sheet(path: str | os.PathLike) -> RatingSheet:
+    """One rater's workbook. Empty score cells are missing ratings; every entry that is not
+    a whole number from 1 to 5, a bad done mark, a repeated item or a rated row without an
+    item id is reported at once, each naming the workbook, sheet, row, column, cell and value.
+    The rater is the workbook's ``Student:`` field (B1), else the file name."""
     from openpyxl import load_workbook
     from openpyxl.utils import get_column_letter
 
@@ -207,10 +226,9 @@ def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
         raise InputError(f"the header lacks the column(s) {missing}", file=path, sheet=RATINGS_SHEET,
                          row=header_at + 1, value=header, expected=f"{', '.join(LABELS.values())}")
     text_at = {c: (header.index(c) if c in header else None) for c in ("metaphor", "explanation")}
-    label = str(rows[0][0] or "").strip().lower() if rows and rows[0] else ""
-    name = rows[0][1] if label.startswith("rater") and len(rows[0]) > 1 else None
-    rater = str(name).strip() if name is not None and str(name).strip() else path.stem
-    records, seen = [], {}
+    done_at = next((k for k, h in enumerate(header) if h.lower() == classroom.DONE_HEADER), None)
+    rater = classroom.student_field(rows[:header_at]) or path.stem
+    records, seen, problems, unfinished = [], {}, [], []
     for i, r in enumerate(rows[header_at + 1:], start=header_at + 2):
         r = tuple(r) + (None,) * (len(header) - len(r))
         item = str(r[0]).strip() if r[0] is not None else ""
@@ -219,60 +237,93 @@ def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
             try:
                 scores[key] = params.whole_score(r[k])
             except ValueError:
-                raise InputError("score must be a whole number from 1 to 5 (or empty)", file=path, sheet=RATINGS_SHEET,
-                                 row=i, column=LABELS[key], cell=f"{get_column_letter(k + 1)}{i}", value=r[k]) from None
+                problems.append(InputError("score must be a whole number from 1 to 5 (or empty)", file=path,
+                                           sheet=RATINGS_SHEET, row=i, column=LABELS[key],
+                                           cell=f"{get_column_letter(k + 1)}{i}", value=r[k]))
+                scores[key] = None
+        finished = True
+        if done_at is not None:
+            try:
+                finished = classroom.is_done(r[done_at], file=path, sheet=RATINGS_SHEET, row=i,
+                                             column=classroom.DONE_HEADER, cell=f"{get_column_letter(done_at + 1)}{i}")
+            except InputError as exc:
+                problems.append(exc)
+                finished = False
         if not item:
-            filled = [key for key, v in scores.items() if v is not None]
-            if filled:
-                raise InputError("a row with ratings has no item_id", file=path, sheet=RATINGS_SHEET, row=i,
-                                 column="item_id", cell=f"A{i}", value=r[0])
+            if any(v is not None for v in scores.values()) or (done_at is not None and finished):
+                problems.append(InputError("a row with ratings has no item_id", file=path, sheet=RATINGS_SHEET, row=i,
+                                           column="item_id", cell=f"A{i}", value=r[0]))
             continue
         if item in seen:
-            raise InputError(f"item {item} appears twice (first in row {seen[item]})", file=path, sheet=RATINGS_SHEET,
-                             row=i, column="item_id", cell=f"A{i}", value=item)
+            problems.append(InputError(f"item {item} appears twice (first in row {seen[item]})", file=path,
+                                       sheet=RATINGS_SHEET, row=i, column="item_id", cell=f"A{i}", value=item))
+            continue
         seen[item] = i
+        if not finished:
+            unfinished.append(i)
         texts = {c: (str(r[k]).strip() if k is not None and r[k] is not None else "") for c, k in text_at.items()}
         records.append({"item_id": item, "_row": i, **texts, **scores})
+    raise_all(problems)
     frame = pd.DataFrame.from_records(records, columns=["item_id", "_row", "metaphor", "explanation", *SCORES])
-    return rater, frame
+    return RatingSheet(rater, frame, path, done_at is not None, tuple(unfinished))
+
+
+def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
+    """One rater's workbook as (rater name, ratings per row); see :func:`read_sheet`."""
+    sheet = read_sheet(path)
+    return sheet.rater, sheet.frame
 
 
 def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame | None = None,
-                   allow_blank: bool = False) -> WorkbookRatings:
-    """Rating workbooks of several raters (one each) as tidy ratings.
+                   unfinished: str = "stop", notes: Sequence[str] = ()) -> WorkbookRatings:
+    """Rating workbooks of several raters (one each) as tidy ratings, every problem at once.
 
-    Checked, each error an :class:`InputError` naming workbook, sheet, row/cell and value:
-    scores that are not whole numbers 1–5; a workbook with no rating at all (a blank
-    template handed back) unless ``allow_blank``, when it is skipped and listed in
-    ``blank``; an item that the other workbooks list but this one lacks; two workbooks
-    with the same rater name (cell B1).
+    Checked together (one :class:`~helpers.core.errors.InputErrors`): every bad entry of
+    every workbook, two workbooks of the same student, an item that the other workbooks
+    list but this one lacks, and unfinished rows (not marked done; a workbook without a
+    done column that holds no rating at all). ``unfinished``
+    (:data:`helpers.core.classroom.UNFINISHED_CHOICES`): ``"stop"`` reports them,
+    ``"drop_rows"`` leaves those rows of that student out (ratings may be missing),
+    ``"drop_students"`` leaves out every student with an unfinished row; a student who
+    finished nothing is left out under both, and every choice is listed in ``notes``.
     """
-    read = []
-    names: dict[str, Path] = {}
-    blank = []
+    unfinished = classroom.unfinished_choice(unfinished)
+    read, problems = [], []
     for f in files:
-        path = Path(f)
-        rater, frame = read_workbook(path)
-        if frame[list(SCORES)].notna().sum().sum() == 0:
-            if allow_blank:
-                blank.append(str(path))
-                continue
-            raise InputError("has no ratings at all: a blank template handed back? (fill it in, remove it, or set "
-                             "allow_blank_sheets to skip blank workbooks)", file=path, sheet=RATINGS_SHEET)
-        if rater in names:
-            raise InputError(f"rater name {rater!r} is also the name in {names[rater].name}; names must differ",
-                             file=path, sheet=RATINGS_SHEET, cell=RATER_CELL, value=rater)
-        names[rater] = path
-        read.append((path, rater, frame))
-    expected = list(dict.fromkeys(i for _, _, frame in read for i in frame["item_id"]))
-    for path, _, frame in read:
-        lacking = [i for i in expected if i not in set(frame["item_id"])]
+        try:
+            read.append(read_sheet(f))
+        except InputError as exc:
+            problems.append(exc)
+    problems += classroom.unique_students([(s.rater, s.file) for s in read])
+    expected = list(dict.fromkeys(i for s in read for i in s.frame["item_id"]))
+    for s in read:
+        lacking = [i for i in expected if i not in set(s.frame["item_id"])]
         if lacking:
-            raise InputError(f"item {lacking[0]} is missing from this sheet ({len(lacking)} item(s) that other "
-                             "workbooks list are missing)", file=path, sheet=RATINGS_SHEET, column="item_id",
-                             value=lacking[0])
+            problems.append(InputError(f"item {lacking[0]} is missing from this sheet ({len(lacking)} item(s) that "
+                                       "other workbooks list are missing)", file=s.file, sheet=RATINGS_SHEET,
+                                       column="item_id", value=lacking[0]))
+    open_rows = {s.file: s.open_rows() for s in read}
+    if unfinished == "stop":
+        problems += [classroom.unfinished_error(s.rater, s.file, RATINGS_SHEET, open_rows[s.file], len(s.frame))
+                     for s in read if open_rows[s.file]]
+    raise_all(problems)
+    out_notes, kept = list(notes), []
+    for s in read:
+        rows = open_rows[s.file]
+        if rows and (unfinished == "drop_students" or len(rows) == len(s.frame)):
+            what = ("nothing is rated" if len(rows) == len(s.frame) else
+                    f"rows {classroom.row_ranges(rows)} are not marked done")
+            out_notes.append(f"left out student {s.rater} ({s.file.name}): {what}")
+            continue
+        if rows:
+            out_notes.append(f"left out rows {classroom.row_ranges(rows)} of student {s.rater} ({s.file.name}): "
+                             "not marked done")
+        kept.append((s.file, s.rater, s.frame[~s.frame["_row"].isin(rows)]))
+    if not kept:
+        raise InputError("no student is left once the unfinished workbooks are left out",
+                         value=[str(s.file) for s in read])
     parts = []
-    for _, rater, frame in read:
+    for _, rater, frame in kept:
         long = frame.drop(columns="_row").melt(id_vars=["item_id", "metaphor", "explanation"], var_name="dimension",
                                                value_name="score").dropna(subset=["score"])
         parts.append(long.assign(rater=rater))
@@ -281,31 +332,32 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
     order = {i: k for k, i in enumerate(expected)}
     long = long.sort_values(["rater", "item_id"], key=lambda c: c.map(order) if c.name == "item_id" else c,
                             kind="stable")
-    return WorkbookRatings(_attach_texts(long, benchmark, ", ".join(str(p) for p, _, _ in read)),
-                           tuple(str(p) for p, _, _ in read), tuple(blank))
+    return WorkbookRatings(_attach_texts(long, benchmark, ", ".join(str(p) for p, _, _ in kept)),
+                           tuple(str(p) for p, _, _ in kept), tuple(out_notes))
 
 
 def workbook_files(source) -> list[Path] | None:
-    """The workbooks a ratings source names: a folder (its ``*.xlsx``, sorted), one ``.xlsx``
-    file, or a list of them; None when the source is a CSV file."""
+    """The workbooks a ratings source names: a folder (see
+    :func:`helpers.core.classroom.gather`), one ``.xlsx`` file, or a list of them; None
+    when the source is a CSV file."""
+    found = _gathered(source)
+    return None if found is None else list(found.files)
+
+
+def _gathered(source) -> classroom.ClassFolder | None:
     if isinstance(source, (list, tuple)):
-        return [paths.resolve_input(f) for f in source]
+        return classroom.gather(source)
     path = paths.resolve_input(source)
-    if path.is_dir():
-        return sorted(p for p in path.glob("*.xlsx") if not p.name.startswith(("~$", ".")))
-    if path.suffix.lower() in (".xlsx", ".xlsm"):
-        return [path]
+    if path.is_dir() or path.suffix.lower() in (".xlsx", ".xlsm"):
+        return classroom.gather(path)
     return None
 
 
-def load_ratings(source, benchmark: pd.DataFrame | None = None, allow_blank: bool = False) -> WorkbookRatings:
+def load_ratings(source, benchmark: pd.DataFrame | None = None, unfinished: str = "stop") -> WorkbookRatings:
     """Ratings from any source: a long CSV or Forms export, one workbook, a folder of
     workbooks or a list of workbooks (see the module docstring)."""
-    files = workbook_files(source)
-    if files is None:
+    found = _gathered(source)
+    if found is None:
         path = paths.resolve_input(source)
         return WorkbookRatings(read_ratings(path, benchmark), (str(path),))
-    if not files:
-        raise InputError("the folder holds no .xlsx workbook", file=paths.resolve_input(source),
-                         expected="rating workbooks written by python -m helpers template explanations")
-    return read_workbooks(files, benchmark, allow_blank)
+    return read_workbooks(found.files, benchmark, unfinished, found.notes())

@@ -6,11 +6,13 @@ the ``ratings_file`` of chapters 4 and 5 and the ``--ratings`` of
 ``python -m helpers feedback explanations``; :func:`helpers.explanations.io.read_workbooks`
 reads them and names every wrong entry by workbook, sheet, cell and value.
 
-* sheet ``Ratings`` (first): the rater's name in B1 (the student may correct it), the
-  header in row 3 and one row per item: ``item_id``, the metaphor, the explanation
-  (wrapped), then seven score columns, the six dimensions of Naveriani et al. (2026,
-  Table 1) and Overall, each cell a 1–5 dropdown (Excel data validation that refuses
-  anything else);
+* sheet ``Ratings`` (first): the ``Student:`` field in A1/B1 (the run names the rater by
+  it, whatever the file is called), the header in row 3 and one row per item:
+  ``item_id``, the metaphor, the explanation (wrapped), then seven score columns, the six
+  dimensions of Naveriani et al. (2026, Table 1) and Overall, each cell a 1–5 dropdown
+  (Excel data validation that refuses anything else), and a ``done`` column: a row counts
+  once it is marked done (an empty score in it is then a missing rating, "cannot judge");
+  a row not marked done is unfinished (see :mod:`helpers.core.classroom`);
 * sheet ``Guide``: what each dimension asks, what a 1 and a 5 look like, and how to fill
   the sheet, written for this book (not the paper's wording).
 
@@ -23,7 +25,6 @@ not see the answer key). The book's authored benchmark
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pandas as pd
@@ -32,7 +33,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from ..core import params, paths
+from ..core import classroom, params, paths
 from ..core.errors import InputError
 from .io import (GUIDE_SHEET, HEADER_ROW, LABELS, RATER_CELL, RATER_LABEL_CELL, RATINGS_SHEET, SCORES,
                  TEXT_COLUMNS)
@@ -77,8 +78,10 @@ HOW_TO = [
     "Rate every column separately: an explanation can be clear (Accessibility 5) and still miss the meaning "
     "(Emergence 1).",
     "Work on your own and do not change the item_id, metaphor or explanation cells. Leave a cell empty only if "
-    "you really cannot decide; it then counts as a missing rating.",
-    "Check that your name is in cell B1 of the Ratings sheet, save the file as .xlsx and hand it back.",
+    "you really cannot decide; in a row marked done it then counts as a missing rating.",
+    "When a row is finished, choose 'done' in its done column. A row not marked done counts as not yet rated.",
+    "Check that your name is in cell B1 of the Ratings sheet (the run names you by it, whatever the file is "
+    "called), save the file as .xlsx and hand it back.",
 ]
 
 
@@ -99,17 +102,17 @@ def write_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike) -> 
     ws = wb.active
     ws.title = RATINGS_SHEET
     bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDE7F3")
-    ws[RATER_LABEL_CELL] = "Rater name:"
+    ws[RATER_LABEL_CELL] = classroom.STUDENT_LABEL
     ws[RATER_LABEL_CELL].font = bold
     ws[RATER_CELL] = rater
     ws[RATER_CELL].fill = PatternFill("solid", fgColor="FFF4E0")
     ws["C1"] = "Scores: whole numbers 1 (fails) to 5 (succeeds); the Guide sheet says what each column asks."
-    headers = [*TEXT_COLUMNS, *[LABELS[s] for s in SCORES]]
+    headers = [*TEXT_COLUMNS, *[LABELS[s] for s in SCORES], classroom.DONE_HEADER]
     for k, h in enumerate(headers, start=1):
         cell = ws.cell(row=HEADER_ROW, column=k, value=h)
         cell.font, cell.fill = bold, fill
         cell.alignment = Alignment(wrap_text=True, vertical="center")
-    first, last = len(TEXT_COLUMNS) + 1, len(headers)
+    first, last = len(TEXT_COLUMNS) + 1, len(headers) - 1
     dv = DataValidation(type="list", formula1='"1,2,3,4,5"', allow_blank=True, showErrorMessage=True,
                         errorTitle="Rating", error="Use a whole number from 1 to 5, or leave the cell empty.",
                         showInputMessage=True, promptTitle="Rating", prompt="1 = fails ... 5 = succeeds")
@@ -118,14 +121,18 @@ def write_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike) -> 
         ws.cell(row=r, column=1, value=item["item_id"])
         ws.cell(row=r, column=2, value=item["metaphor"])
         ws.cell(row=r, column=3, value=item["explanation"])
-        for k in range(1, last + 1):
+        for k in range(1, last + 2):
             ws.cell(row=r, column=k).alignment = Alignment(wrap_text=True, vertical="top")
     end = HEADER_ROW + len(items)
+    done = DataValidation(type="list", formula1=f'"{classroom.DONE_HEADER}"', allow_blank=True, showErrorMessage=True,
+                          errorTitle="Row finished?", error="Choose 'done' when the row is finished, or leave it empty.")
+    ws.add_data_validation(done)
     if len(items):
         dv.add(f"{get_column_letter(first)}{HEADER_ROW + 1}:{get_column_letter(last)}{end}")
+        done.add(f"{get_column_letter(last + 1)}{HEADER_ROW + 1}:{get_column_letter(last + 1)}{end}")
     for col, width in {1: 9, 2: 28, 3: 60}.items():
         ws.column_dimensions[get_column_letter(col)].width = width
-    for col in range(first, last + 1):
+    for col in range(first, last + 2):
         ws.column_dimensions[get_column_letter(col)].width = 14
     ws.row_dimensions[HEADER_ROW].height = 32
     ws.freeze_panes = ws.cell(row=HEADER_ROW + 1, column=first)
@@ -161,15 +168,11 @@ def _guide(ws, rater: str) -> None:
                 cell.font = Font(bold=True)
 
 
-def _file_name(name: str) -> str:
-    return re.sub(r"[^\w.-]+", "_", name, flags=re.UNICODE).strip("_") or "rater"
-
-
 def write_templates(items_path, raters: str | int, out_dir) -> list[Path]:
     """Every rater's workbook, named ``explanations_<rater>.xlsx`` in ``out_dir``."""
     items = read_items(paths.resolve_input(items_path))
-    names = params.person_names(raters)
-    files = [_file_name(n) for n in names]
+    names = params.person_names(raters)  # S01, S02, ... as in every kit
+    files = [classroom.safe_file_name(n) for n in names]
     if len(set(files)) != len(files):
         raise InputError("two rater names give the same file name", parameter="--raters", value=names)
     out = Path(out_dir)
