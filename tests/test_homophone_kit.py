@@ -36,13 +36,16 @@ def _rows(path):
     return [[c.value for c in row] for row in ws.iter_rows(min_row=2)]
 
 
-def _fill(path, ratings: dict):
-    """Write ``{candidate: rating}`` into the rating column (D) of a sheet."""
+def _fill(path, ratings: dict, done: bool = True):
+    """Write ``{candidate: rating}`` into the rating column (D) of a sheet and mark every
+    row done (E) unless ``done`` is False (an empty rating in a done row: cannot judge)."""
     wb = load_workbook(path)
     ws = wb["Ratings"]
     for row in ws.iter_rows(min_row=2):
         if row[2].value in ratings:
             row[3].value = ratings[row[2].value]
+        if done:
+            row[4].value = "done"
     wb.save(path)
 
 
@@ -59,6 +62,9 @@ def test_template_layout_sample_and_order(sheets, cands):
     assert [c.value for c in ws[1]] == list(hp.RATING_HEADER)
     validation = ws.data_validations.dataValidation[0]
     assert validation.formula1 == '"1,2,3,4,5"' and str(validation.sqref) == "D2:D13"
+    done = ws.data_validations.dataValidation[1]
+    assert done.formula1 == '"done"' and str(done.sqref) == "E2:E13"
+    assert [wb["Instructions"]["A1"].value, wb["Instructions"]["B1"].value] == ["Student:", "ana"]
     ana, ben = _rows(sheets["ana"]), _rows(sheets["ben"])
     assert len(ana) == 12 and Counter(r[1] for r in ana) == {"尼玛": 6, "特么": 6}
     assert all(r[2] in cands[r[1]] and r[2] != r[1] for r in ana)  # generated candidates, never the slang word
@@ -86,14 +92,32 @@ def test_filled_workbooks_are_averaged_per_candidate(sheets, cands):
     items = [r[2] for r in sorted(_rows(sheets["ana"]))]
     _fill(sheets["ana"], {items[0]: 5, items[1]: 2, items[2]: "4"})
     _fill(sheets["ben"], {items[0]: 4, items[1]: 3.0})  # ben leaves items[2] empty
-    ratings = chapters.read_homophone_ratings("ratings_file", str(sheets["ana"].parent), cands)
+    ratings = chapters.read_homophone_ratings("ratings_file", str(sheets["ana"].parent), cands).ratings
     assert list(ratings.columns) == ["word", "candidate", "avg_score", "n_raters"]
     got = ratings.set_index("candidate")
     assert got.loc[items[0], "avg_score"] == 4.5 and got.loc[items[0], "n_raters"] == 2
     assert got.loc[items[1], "avg_score"] == 2.5 and got.loc[items[2], "avg_score"] == 4.0
     assert got.loc[items[2], "n_raters"] == 1 and len(ratings) == 3
     as_list = chapters.read_homophone_ratings("ratings_file", [str(sheets["ana"]), str(sheets["ben"])], cands)
-    pd.testing.assert_frame_equal(as_list, ratings)
+    pd.testing.assert_frame_equal(as_list.ratings, ratings)
+
+
+def test_unfinished_rows_and_renamed_copies(sheets, cands, tmp_path):
+    items = [r[2] for r in sorted(_rows(sheets["ana"]))]
+    _fill(sheets["ana"], {items[0]: 5, items[1]: 2})
+    _fill(sheets["ben"], {items[0]: 3, items[1]: 1}, done=False)  # ben rated two rows but marked nothing done
+    _set(sheets["ben"], "E2", "done")
+    folder = str(sheets["ana"].parent)
+    with pytest.raises(InputError, match=r"homophones_ben.xlsx, sheet 'Ratings', column 'done': student 'ben': 11 of 12 "
+                                         r"rows are not marked done: rows 3-13"):
+        chapters.read_homophone_ratings("ratings_file", folder, cands)
+    rows = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_rows")
+    assert rows.notes == ("left out rows 3-13 of student ben (homophones_ben.xlsx): not marked done",)
+    students = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_students")
+    assert students.ratings["n_raters"].eq(1).all() and sorted(students.ratings["avg_score"]) == [2, 5]
+    sheets["ben"].rename(sheets["ben"].with_name("ben_final (2).xlsx"))  # a renamed file keeps its student
+    renamed = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_students")
+    assert renamed.notes == ("left out student ben (ben_final (2).xlsx): rows 3-13 are not done",)
 
 
 @pytest.mark.parametrize("value, problem", [(7, "whole number from 1 to 5"), ("good", "whole number from 1 to 5"),
@@ -112,8 +136,8 @@ def test_wrong_ratings_are_named_by_workbook_sheet_cell_and_value(sheets, cands,
 def test_other_wrong_entries(sheets, cands, tmp_path):
     folder = str(sheets["ana"].parent)
     _fill(sheets["ben"], {_rows(sheets["ben"])[0][2]: 3})
-    with pytest.raises(InputError, match=r"homophones_ana.xlsx, sheet 'Ratings', column 'rating': no rating was "
-                                         r"entered"):
+    with pytest.raises(InputError, match=r"homophones_ana.xlsx, sheet 'Ratings', column 'done': student 'ana': "
+                                         r"nothing is marked done"):
         chapters.read_homophone_ratings("ratings_file", folder, cands)
     _fill(sheets["ana"], {_rows(sheets["ana"])[0][2]: 3})
     _set(sheets["ana"], "C4", "牢籍")
@@ -131,12 +155,13 @@ def test_other_wrong_entries(sheets, cands, tmp_path):
                                          r"the header row was changed"):
         chapters.read_homophone_ratings("ratings_file", str(sheets["ben"]), cands)
     (tmp_path / "empty").mkdir()
-    with pytest.raises(InputError, match=r"parameter 'ratings_file'.*the folder holds no .xlsx workbook"):
+    with pytest.raises(InputError, match=r"parameter 'ratings_file'.*empty: holds no .xlsx workbook"):
         chapters.read_homophone_ratings("ratings_file", str(tmp_path / "empty"), cands)
     (tmp_path / "r.csv").write_text("word,candidate,avg_score\n尼玛,你妈,4\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"parameter 'ratings_file\[1\]'.*wrong kind of file"):
         chapters.read_homophone_ratings("ratings_file", [str(sheets["ana"]), str(tmp_path / "r.csv")], cands)
-    assert chapters.read_homophone_ratings("ratings_file", str(tmp_path / "r.csv"), cands)["avg_score"].tolist() == [4]
+    csv = chapters.read_homophone_ratings("ratings_file", str(tmp_path / "r.csv"), cands)
+    assert csv.ratings["avg_score"].tolist() == [4]
 
 
 def test_cli_refuses_unknown_words(tmp_path, capsys):

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..core import params, paths
+from html import escape
+
+from ..core import classroom, params, paths
 from ..core.errors import InputError
 from ..core.published import read_published
 from ..core.report import ChapterData, Provenance
@@ -55,6 +57,7 @@ class HomophonesSetup:
     n_perm: int = 10000
     seed: int = 0
     ratings_files: tuple = ()  # the ratings CSV or the returned workbooks
+    ratings_notes: tuple = ()  # students, rows and files left out of the class's ratings
 
     def load(self) -> HomophoneData:
         files = [paths.released_file(hp.HOMO_REPO, f) for f in (
@@ -67,7 +70,8 @@ class HomophonesSetup:
         detail = (f"{len(self.posts)} SMP2020-EWECT Weibo posts (labels 0–5) and the released frequency dictionary and "
                   "candidate lists of shenbinqian/homo_gen (CC BY-SA 4.0). Human ratings: "
                   + ("the paper's Table 8 (25 items), entered by hand." if table8 else
-                     f"{len(ratings)} rated candidates{raters} (<code>{self.ratings_file}</code>)."))
+                     f"{len(ratings)} rated candidates{raters} (<code>{escape(str(self.ratings_file))}</code>)."
+                     + "".join(f" {escape(n)}." for n in self.ratings_notes)))
         files += list(self.ratings_files)
         return HomophoneData(Provenance("released" if table8 else "own", tuple(map(str, files)), detail), self.posts,
                              self.frequencies, self.candidates, ratings, table8)
@@ -88,29 +92,27 @@ def ratings_sources(name: str, value) -> tuple[str, list]:
     except FileNotFoundError as exc:
         raise InputError(f"not found ({exc})", parameter=name, value=str(value)) from None
     if path.is_dir():
-        books = sorted(p for p in path.glob("*.xlsx") if not p.name.startswith("~$"))
-        if not books:
-            raise InputError("the folder holds no .xlsx workbook", parameter=name, value=str(value),
-                             expected="the returned rating workbooks")
-        return "workbooks", books
+        return "workbooks", list(classroom.gather(path, name).files)
     if path.suffix.lower() == ".xlsx":
         return "workbooks", [path]
     return "csv", [params.existing_file(name, value)]
 
 
-def read_homophone_ratings(name: str, path, candidates: dict) -> pd.DataFrame:
+def read_homophone_ratings(name: str, path, candidates: dict, unfinished: str = "stop") -> hp.ClassRatings:
     """Human ratings checked against the generated candidates: every word must be one of
     the five slang words and every candidate one Algorithm 1 made.
 
     ``path`` is a CSV ``word, candidate, avg_score`` (one average per candidate), or the
     class's returned workbooks of ``python -m helpers template homophones`` (a folder, one
     .xlsx or a list of them), averaged over the raters of each candidate
-    (:func:`helpers.slang.homophones.read_rating_workbooks`; adds ``n_raters``). A wrong
-    entry raises :class:`InputError` naming the parameter, workbook, sheet, cell and value."""
+    (:func:`helpers.slang.homophones.read_class_ratings`; adds ``n_raters``; ``unfinished``
+    says what rows not marked done mean). Every wrong entry raises :class:`InputError`
+    naming the parameter, workbook, sheet, cell and value."""
     kind, files = ratings_sources(name, path)
     if kind == "workbooks":
+        notes = classroom.gather(path, name).notes() if not isinstance(path, (list, tuple)) else ()
         try:
-            return hp.read_rating_workbooks(files, candidates)
+            return hp.read_class_ratings(files, candidates, unfinished, notes)
         except InputError as exc:
             raise exc.located(parameter=name) from None
     path = params.csv_with_columns(name, files[0], ["word", "candidate", "avg_score"])
@@ -135,13 +137,13 @@ def read_homophone_ratings(name: str, path, candidates: dict) -> pd.DataFrame:
         raise InputError("the same (word, candidate) is rated twice; give one average per candidate",
                          parameter=name, file=path, row=int(i) + 2, column="candidate",
                          value=ratings.loc[i, "candidate"])
-    return ratings
+    return hp.ClassRatings(ratings, (str(path),))
 
 
 def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, hf_kind="causal",
                      context_posts=30, ratings_file=None, perturbation_source="paper_table8", top_k=5,
                      c_grid=(2.0, 8.0, 32.0), focus_word="尼玛", n_perm=10000, seed=0,
-                     results_dir="results") -> HomophonesSetup:
+                     results_dir="results", unfinished="stop") -> HomophonesSetup:
     """Check chapter 6's parameters. Reading a ratings file needs the candidates, so this
     builds D and Algorithm 1's candidate lists (a second or two) and checks the file against them."""
     threshold = params.integer("threshold", threshold, minimum=0)
@@ -164,11 +166,14 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
     inventory = hp.syllable_inventory(tone=False, heteronym=heteronym)
     cands = {w: hp.candidates(w, freq, threshold=threshold, heteronym=heteronym, roots=roots, inventory=inventory)
              for w, roots in hp.SLANG_ROOTS.items()}
-    ratings = None if ratings_file is None else read_homophone_ratings("ratings_file", ratings_file, cands)
-    files = () if ratings_file is None else tuple(map(str, ratings_sources("ratings_file", ratings_file)[1]))
-    return HomophonesSetup(threshold, heteronym, kn_order, model, hf_kind, context_posts, ratings,
+    unfinished = classroom.unfinished_choice(unfinished)
+    loaded = (None if ratings_file is None
+              else read_homophone_ratings("ratings_file", ratings_file, cands, unfinished))
+    return HomophonesSetup(threshold, heteronym, kn_order, model, hf_kind, context_posts,
+                           None if loaded is None else loaded.ratings,
                            None if ratings_file is None else str(ratings_file), perturbation_source, top_k, grid,
-                           posts, freq, cands, focus_word, n_perm, seed, files)
+                           posts, freq, cands, focus_word, n_perm, seed, () if loaded is None else loaded.files,
+                           () if loaded is None else loaded.notes)
 
 
 def frequency_note(same_as_released: bool):

@@ -14,7 +14,7 @@
   computes it (:func:`human_correlations`), per word (:func:`spearman_by_word`) and as a
   mean within-word ρ with a within-word permutation test (:func:`within_word_correlations`).
 * pick(): each method's top k (:func:`top_homophones`), Algorithm 2 in both of its readings.
-* Rating sheets for a class (:func:`write_rating_sheets`, :func:`read_rating_workbooks`):
+* Rating sheets for a class (:func:`write_rating_sheets`, :func:`read_class_ratings`):
   Algorithm 1 candidates drawn at random, rated 1–5, averaged per candidate.
 """
 
@@ -34,8 +34,8 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from ..core import cache, params, paths
-from ..core.errors import InputError
+from ..core import cache, classroom, params, paths
+from ..core.errors import InputError, raise_all
 
 HOMO_REPO = "shenbinqian/homo_gen"
 #: The five slang words of the paper's Table 1 and the names of the released candidate lists.
@@ -798,7 +798,8 @@ def homophone_lists(source: str, top: pd.DataFrame, table8: pd.DataFrame, k: int
 # --------------------------------------------------------------------------- rating sheets (teaching kit)
 
 RATING_SHEET = "Ratings"
-RATING_HEADER = ("item", "slang_word", "candidate", "rating", "comment")
+RATING_HEADER = ("item", "slang_word", "candidate", "rating", "done", "comment")
+RATING_REQUIRED = RATING_HEADER[:4]  # workbooks written before the done column have the other two or only comment
 RATING_LEVELS = (1, 2, 3, 4, 5)
 RATING_GUIDE = [
     (5, "A full stand-in: a Weibo reader would take it for the slang word at once, and it feels as natural."),
@@ -815,6 +816,8 @@ RATING_STEPS = [
     "slang word itself is rude or polite does not matter.",
     "Rate every row on its own; the rows are in random order and no row is a model answer.",
     "Leave a cell empty if you cannot judge it (say why in the comment column) rather than guessing.",
+    "When a row is finished, choose 'done' in column E. A row not marked done counts as not yet rated; an empty "
+    "rating in a row marked done counts as 'cannot judge'.",
     "Do not look the candidates up and do not discuss them with other raters before you hand the sheet in.",
 ]
 
@@ -852,7 +855,8 @@ def rating_items(cands_by_word: Mapping[str, Sequence[str]], words: Sequence[str
 def write_rating_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike, seed: int = 0) -> Path:
     """One rater's workbook: sheet ``Ratings`` with the items (ids H001… in the order of
     ``items``, the same in every workbook) in this rater's own shuffled order (``seed``), a
-    1–5 dropdown in the rating column, and sheet ``Instructions``."""
+    1–5 dropdown in the rating column and a ``done`` column, and sheet ``Instructions``
+    with the ``Student:`` field (the run names the rater by it, whatever the file is called)."""
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.worksheet.datavalidation import DataValidation
@@ -868,18 +872,25 @@ def write_rating_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLi
     dv = DataValidation(type="list", formula1=f'"{levels}"', allow_blank=True, showErrorMessage=True,
                         errorTitle="Rating", error="Choose a whole number from 1 to 5, or leave the cell empty.")
     ws.add_data_validation(dv)
+    done = DataValidation(type="list", formula1=f'"{classroom.DONE_HEADER}"', allow_blank=True, showErrorMessage=True,
+                          errorTitle="Row finished?", error="Choose 'done' when the row is finished, or leave it empty.")
+    ws.add_data_validation(done)
     for i in order:  # item ids follow the drawing order, so H001 is the same candidate in every workbook
-        ws.append([f"H{i + 1:03d}", items.iloc[i]["word"], items.iloc[i]["candidate"], None, None])
+        ws.append([f"H{i + 1:03d}", items.iloc[i]["word"], items.iloc[i]["candidate"], None, None, None])
     if len(items):
         dv.add(f"D2:D{len(items) + 1}")
-    for col, width in zip("ABCDE", (8, 12, 14, 10, 40)):
+        done.add(f"E2:E{len(items) + 1}")
+    for col, width in zip("ABCDEF", (8, 12, 14, 10, 8, 40)):
         ws.column_dimensions[col].width = width
     ws.freeze_panes = "A2"
     guide = wb.create_sheet("Instructions")
     guide.column_dimensions["A"].width = 8
     guide.column_dimensions["B"].width = 100
-    guide.append([f"Homophone rating sheet for {rater}"])
-    guide["A1"].font = Font(bold=True, size=13)
+    guide.append([classroom.STUDENT_LABEL, rater])
+    guide["A1"].font = Font(bold=True)
+    guide["B1"].fill = PatternFill("solid", fgColor="FFF4E0")
+    guide.append(["Homophone rating sheet"])
+    guide["A2"].font = Font(bold=True, size=13)
     guide.append([])
     guide.append(["Task", "How natural and recognisable is each sound-alike as a stand-in for the slang word?"])
     guide.append([])
@@ -911,13 +922,34 @@ def write_rating_sheets(cands_by_word: Mapping[str, Sequence[str]], words: Seque
             for k, name in enumerate(params.person_names(raters))]
 
 
-def read_rating_workbook(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> pd.DataFrame:
-    """One returned workbook of :func:`write_rating_sheets` as ``rater, word, candidate,
-    rating`` (rated rows only; the rater is the file name without ``homophones_``).
+@dataclass(frozen=True)
+class RatingSheet:
+    """One returned homophone workbook: its rated rows and which rows are unfinished."""
 
-    Raises :class:`InputError` naming the workbook, sheet, row, cell and value of a wrong
-    header, an unknown slang word, a candidate Algorithm 1 does not make, a rating outside
-    1–5, a repeated row, or a sheet with no rating at all."""
+    rater: str
+    ratings: pd.DataFrame  # rater, word, candidate, rating (rated rows of finished rows)
+    file: Path
+    n_rows: int
+    has_done_column: bool = False
+    unfinished_rows: tuple[int, ...] = ()
+    unfinished_ratings: pd.DataFrame | None = None  # ratings entered in rows not marked done
+
+    def open_rows(self) -> list[int]:
+        """Rows that count as not rated: not marked done; in a workbook without a done column,
+        every row when nothing at all was rated."""
+        if self.has_done_column:
+            return list(self.unfinished_rows)
+        return list(range(2, self.n_rows + 2)) if self.ratings.empty else []
+
+
+def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> RatingSheet:
+    """One returned workbook of :func:`write_rating_sheets`. The rater is the workbook's
+    ``Student:`` field (else the file name without ``homophones_``).
+
+    Every wrong header, unknown slang word, candidate Algorithm 1 does not make, rating
+    outside 1–5, bad done mark or repeated row is reported at once
+    (:class:`~helpers.core.errors.InputErrors`), each naming the workbook, sheet, row, cell
+    and value."""
     from openpyxl import load_workbook
 
     path = Path(path)
@@ -925,62 +957,131 @@ def read_rating_workbook(path: str | os.PathLike, cands_by_word: Mapping[str, Se
         wb = load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # not a workbook, or a damaged one
         raise InputError(f"cannot be read as an .xlsx workbook ({type(exc).__name__})", file=path) from None
-    if RATING_SHEET not in wb.sheetnames:
-        raise InputError(f"has no sheet {RATING_SHEET!r}", file=path, value=wb.sheetnames,
-                         expected="a workbook made by `python -m helpers template homophones`")
-    rows = list(wb[RATING_SHEET].iter_rows(values_only=True))
-    wb.close()
-    header = tuple(rows[0][:len(RATING_HEADER)]) if rows else ()
-    for k, name in enumerate(RATING_HEADER):
+    try:
+        if RATING_SHEET not in wb.sheetnames:
+            raise InputError(f"has no sheet {RATING_SHEET!r}", file=path, value=wb.sheetnames,
+                             expected="a workbook made by `python -m helpers template homophones`")
+        rows = list(wb[RATING_SHEET].iter_rows(values_only=True))
+        student = classroom.workbook_student(wb)
+    finally:
+        wb.close()
+    header = [str(h).strip() if h is not None else None for h in (rows[0] if rows else ())]
+    for k, name in enumerate(RATING_REQUIRED):
         got = header[k] if k < len(header) else None
         if got != name:
             raise InputError("the header row was changed", file=path, sheet=RATING_SHEET, row=1,
-                             cell=f"{'ABCDE'[k]}1", value=got, expected=", ".join(RATING_HEADER))
-    rater = path.stem.removeprefix("homophones_")
-    out, seen = [], {}
+                             cell=f"{'ABCD'[k]}1", value=got, expected=", ".join(RATING_HEADER))
+    done_at = next((k for k, h in enumerate(header) if h == classroom.DONE_HEADER), None)
+    rater = student or path.stem.removeprefix("homophones_")
+    out, early, seen, problems, unfinished, n_rows = [], [], {}, [], [], 0
     for r, values in enumerate(rows[1:], start=2):
-        values = tuple(values) + (None,) * (len(RATING_HEADER) - len(values))
+        values = tuple(values) + (None,) * (len(header) - len(values))
         _, word, cand, rating = values[:4]
         if word is None and cand is None and rating is None:
             continue
+        n_rows += 1
         word, cand = str(word or "").strip(), str(cand or "").strip()
         if word not in cands_by_word:
-            raise InputError("is not one of the slang words", file=path, sheet=RATING_SHEET, row=r,
-                             column="slang_word", cell=f"B{r}", value=word, expected=" or ".join(cands_by_word))
+            problems.append(InputError("is not one of the slang words", file=path, sheet=RATING_SHEET, row=r,
+                                       column="slang_word", cell=f"B{r}", value=word,
+                                       expected=" or ".join(cands_by_word)))
+            continue
         if cand not in set(cands_by_word[word]):
-            raise InputError(f"is not a candidate Algorithm 1 generates for {word}", file=path, sheet=RATING_SHEET,
-                             row=r, column="candidate", cell=f"C{r}", value=cand)
+            problems.append(InputError(f"is not a candidate Algorithm 1 generates for {word}", file=path,
+                                       sheet=RATING_SHEET, row=r, column="candidate", cell=f"C{r}", value=cand))
+            continue
         if (word, cand) in seen:
-            raise InputError(f"the same candidate is listed twice (first in row {seen[(word, cand)]})", file=path,
-                             sheet=RATING_SHEET, row=r, column="candidate", cell=f"C{r}", value=cand)
+            problems.append(InputError(f"the same candidate is listed twice (first in row {seen[(word, cand)]})",
+                                       file=path, sheet=RATING_SHEET, row=r, column="candidate", cell=f"C{r}",
+                                       value=cand))
+            continue
         seen[(word, cand)] = r
         try:
             score = params.whole_score(rating, RATING_LEVELS)
         except ValueError:
-            raise InputError("a rating must be a whole number from 1 to 5 (or empty)", file=path, sheet=RATING_SHEET,
-                             row=r, column="rating", cell=f"D{r}", value=rating) from None
+            problems.append(InputError("a rating must be a whole number from 1 to 5 (or empty)", file=path,
+                                       sheet=RATING_SHEET, row=r, column="rating", cell=f"D{r}", value=rating))
+            continue
+        finished = True
+        if done_at is not None:
+            try:
+                finished = classroom.is_done(values[done_at], file=path, sheet=RATING_SHEET, row=r,
+                                             column=classroom.DONE_HEADER, cell=f"{'ABCDEF'[done_at]}{r}")
+            except InputError as exc:
+                problems.append(exc)
+                continue
+        if not finished:
+            unfinished.append(r)
         if score is not None:
-            out.append({"rater": rater, "word": word, "candidate": cand, "rating": score})
-    if not out:
-        raise InputError("no rating was entered", file=path, sheet=RATING_SHEET, column="rating",
-                         expected="ratings 1-5 in column D")
-    return pd.DataFrame(out)
+            (out if finished else early).append({"rater": rater, "word": word, "candidate": cand, "rating": score})
+    raise_all(problems)
+    columns = ["rater", "word", "candidate", "rating"]
+    return RatingSheet(rater, pd.DataFrame(out, columns=columns), path, n_rows, done_at is not None,
+                       tuple(unfinished), pd.DataFrame(early, columns=columns))
 
 
-def read_rating_workbooks(paths_: Sequence[str | os.PathLike],
-                          cands_by_word: Mapping[str, Sequence[str]]) -> pd.DataFrame:
-    """All returned workbooks, averaged per candidate: ``word, candidate, avg_score,
-    n_raters`` (a candidate counts for the raters who rated it). Two workbooks with the
-    same name (the same rater) are refused."""
-    stems = [Path(p).stem for p in paths_]
-    dup = sorted({s for s in stems if stems.count(s) > 1})
-    if dup:
-        raise InputError(f"two workbooks are both named {dup[0]!r}; each rater needs their own file",
-                         value=[str(p) for p in paths_ if Path(p).stem == dup[0]])
+def read_rating_workbook(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+    """One returned workbook as ``rater, word, candidate, rating`` (rated rows that count;
+    see :func:`read_rating_sheet`)."""
+    return read_rating_sheet(path, cands_by_word).ratings
+
+
+@dataclass(frozen=True)
+class ClassRatings:
+    """A class's homophone ratings averaged per candidate, and what was left out."""
+
+    ratings: pd.DataFrame  # word, candidate, avg_score, n_raters
+    files: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+
+def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],
+                       unfinished: str = "stop", notes: Sequence[str] = ()) -> ClassRatings:
+    """All returned workbooks, averaged per candidate (:func:`average_ratings`), every
+    problem of every workbook at once: bad entries, two workbooks of the same student,
+    unfinished rows. ``unfinished`` (:data:`helpers.core.classroom.UNFINISHED_CHOICES`):
+    ``"stop"`` reports them, ``"drop_rows"`` leaves those rows of that student out,
+    ``"drop_students"`` leaves out every student with one; a student who finished nothing
+    is left out under both."""
+    unfinished = classroom.unfinished_choice(unfinished)
     if not paths_:
         raise InputError("no workbook given", expected="one or more .xlsx files")
-    long = pd.concat([read_rating_workbook(p, cands_by_word) for p in paths_], ignore_index=True)
-    return average_ratings(long)
+    sheets, problems = [], []
+    for p in paths_:
+        try:
+            sheets.append(read_rating_sheet(p, cands_by_word))
+        except InputError as exc:
+            problems.append(exc)
+    problems += classroom.unique_students([(s.rater, s.file) for s in sheets])
+    if unfinished == "stop":
+        problems += [classroom.unfinished_error(s.rater, s.file, RATING_SHEET, s.open_rows(), s.n_rows)
+                     for s in sheets if s.open_rows()]
+    raise_all(problems)
+    out_notes, kept = list(notes), []
+    for s in sheets:
+        rows = s.open_rows()
+        if rows and (unfinished == "drop_students" or len(rows) == s.n_rows):
+            what = "nothing is rated" if len(rows) == s.n_rows else f"rows {classroom.row_ranges(rows)} are not done"
+            out_notes.append(f"left out student {s.rater} ({s.file.name}): {what}")
+            continue
+        if rows:
+            out_notes.append(f"left out rows {classroom.row_ranges(rows)} of student {s.rater} ({s.file.name}): "
+                             "not marked done")
+        kept.append(s)
+    if not kept:
+        raise InputError("no student is left once the unfinished workbooks are left out",
+                         value=[str(s.file) for s in sheets])
+    long = pd.concat([s.ratings for s in kept], ignore_index=True)
+    if long.empty:
+        raise InputError("no rating was entered in any finished row", expected="ratings 1-5 in column D")
+    return ClassRatings(average_ratings(long), tuple(str(s.file) for s in kept), tuple(out_notes))
+
+
+def read_rating_workbooks(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],
+                          unfinished: str = "stop") -> pd.DataFrame:
+    """All returned workbooks, averaged per candidate: ``word, candidate, avg_score,
+    n_raters`` (a candidate counts for the raters who rated it); see :func:`read_class_ratings`."""
+    return read_class_ratings(paths_, cands_by_word, unfinished).ratings
 
 
 def average_ratings(long: pd.DataFrame) -> pd.DataFrame:
