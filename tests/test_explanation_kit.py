@@ -273,9 +273,15 @@ def test_feedback_values_by_hand(small_class):
 def test_feedback_pages_and_command(tmp_path, small_class, capsys):
     f = fb.class_feedback(small_class, n_boot=200)
     written = fb.write_pages(f, tmp_path / "pages")
-    assert sorted(p.name for p in written) == ["class_summary.csv", "feedback_A.md", "feedback_B.md", "feedback_C.md"]
+    assert sorted(p.name for p in written) == ["class_summary.csv", "feedback_A.html", "feedback_B.html",
+                                               "feedback_C.html", "index.html"]
     page = (tmp_path / "pages" / "feedback_A.md").read_text(encoding="utf-8")
-    assert "feedback for A" in page and "**+0.75**" in page and "| B | 3 | 1.00 |" in page
+    assert "feedback for A" in page and "**+0.75**" in page and "| classmate 1 | 3 | 1.00 |" in page  # B
+    assert "| B |" not in page and "| C |" not in page
+    assert "<td>classmate 1</td>" in (tmp_path / "pages" / "feedback_A.html").read_text(encoding="utf-8")
+    named = fb.write_pages(f, tmp_path / "named", show_names=True)[1].with_suffix(".md").read_text(encoding="utf-8")
+    assert "| B | 3 | 1.00 |" in named
+    assert 'href="feedback_C.html">C</a>' in (tmp_path / "pages" / "index.html").read_text(encoding="utf-8")
     assert "| i3 | m i3 | e i3 | Mapping | 5 | 3.00 | 1 / 0 / 1 / 0 / 1 |" in page
     csv = tmp_path / "class.csv"
     small_class.drop(columns=["metaphor", "explanation"]).to_csv(csv, index=False)

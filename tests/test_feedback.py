@@ -37,10 +37,13 @@ def test_bias_peers_deviations_and_categories_by_hand(class_csv):
     assert fb.bias["mean_difference"] == pytest.approx(10 / 3) and fb.bias["share_higher"] == 100.0
     # resampling the two sentences: means 4.5 (s1 s1), 10/3 (s1 s2), 1 (s2 s2): the interval lies in [1, 4.5]
     assert 1 <= fb.bias["ci_low"] <= fb.bias["ci_high"] <= 4.5
-    peers = fb.peers.set_index("classmate")
-    assert peers.loc["A", "exact_agreement"] == pytest.approx(100 / 3)  # only i3 (2 = 2)
+    peers = fb.peers.set_index("classmate")  # classmates are numbered in class order, never named
+    assert list(peers.index) == ["classmate 1", "classmate 2"]
+    assert peers.loc["classmate 1", "exact_agreement"] == pytest.approx(100 / 3)  # A: only i3 (2 = 2)
     assert list(fb.deviations["item"]) == ["i2", "i1", "i3"] and list(fb.deviations["difference"]) == [5, 4, 1]
-    assert fb.deviations.iloc[0]["class_scores"] == "A 0, B 6, C 2"
+    assert fb.deviations.iloc[0]["class_scores"] == "classmate 1 0, you 6, classmate 2 2"
+    named = student_feedback(mh.read_long(class_csv), "B", n_boot=50, seed=1, show_names=True)
+    assert named.deviations.iloc[0]["class_scores"] == "A 0, you 6, C 2" and list(named.peers["classmate"]) == ["A", "C"]
     shares = fb.categories.set_index("category")
     assert shares.loc["MIS", "own_share"] == pytest.approx(8 / 16) and shares.loc["MIS", "class_share"] == pytest.approx(16 / 28)
 
@@ -51,6 +54,9 @@ def test_cli_writes_one_page_per_student(class_csv, tmp_path):
     assert sorted(p.name for p in out.glob("*.html")) == ["A.html", "B.html", "C.html", "index.html"]
     page = (out / "B.md").read_text(encoding="utf-8")
     assert "+3.33 points" in page and "penalise **more**" in page
+    assert "| A |" not in page and "| C |" not in page and "| classmate 1 |" in page
+    overview = (out / "index.html").read_text(encoding="utf-8")  # the lecturer's page keeps the names
+    assert all(f'href="{s}.html">{s}</a>' in overview for s in "ABC") and "+3.33" in overview
 
 
 def test_feedback_needs_a_class(class_csv, tmp_path, capsys):

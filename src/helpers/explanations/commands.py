@@ -30,7 +30,7 @@ def _feedback(args) -> int:
     for note in loaded.notes:
         print(note)
     feedback = class_feedback(loaded.ratings, agreement_on=args.score, n_boot=args.n_boot, seed=args.seed)
-    for written in write_pages(feedback, paths.resolve_output(args.out)):
+    for written in write_pages(feedback, paths.resolve_output(args.out), show_names=args.show_names, notes=loaded.notes):
         print(written)
     return 0
 
@@ -49,12 +49,15 @@ def add_commands(groups: dict) -> None:
                                       "explanation ratings")
     f.add_argument("--ratings", required=True, help="a folder of returned workbooks, workbooks separated by commas, "
                    "or a long CSV (item_id, rater, dimension, score)")
-    f.add_argument("--out", required=True, help="folder for feedback_<rater>.md and class_summary.csv")
+    f.add_argument("--out", required=True, help="folder for feedback_<rater>.html (and .md), the lecturer's "
+                   "index.html and class_summary.csv")
     f.add_argument("--score", default="overall", choices=["non_circularity", "origin", "mapping", "emergence",
                                                           "accessibility", "purpose", "overall"],
                    help="the score on which students' agreement is computed (default: overall)")
     f.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of the items for the leniency "
                    "interval")
     f.add_argument("--seed", type=int, default=0, help="seed of the bootstrap")
+    f.add_argument("--show-names", action="store_true", help="name classmates on each student's page (default: "
+                   "classmate 1 ... n; the lecturer's index.html always has the names)")
     add_unfinished_option(f)
     f.set_defaults(handler=_feedback)

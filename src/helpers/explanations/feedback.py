@@ -21,7 +21,6 @@ pulls it towards them (the MetaHOPE feedback does the same with the others' medi
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +28,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
+from ..core import classroom
 from ..core.stats import percentile_interval, resample
 from .io import LABELS, SCORES
 
@@ -149,9 +149,10 @@ def _md_table(frame: pd.DataFrame, signed: tuple[str, ...] = ()) -> str:
                           for row in frame.itertuples(index=False))
 
 
-def student_page(feedback: Feedback, rater: str) -> str:
-    """One student's feedback page as Markdown."""
+def student_page(feedback: Feedback, rater: str, show_names: bool = False) -> str:
+    """One student's feedback page as Markdown; classmates are ``classmate 1 … n`` unless ``show_names``."""
     s = feedback.students.set_index("rater").loc[rater]
+    label = classroom.classmate_labels(feedback.students["rater"], rater, show_names)
     n_class = len(feedback.students)
     median_consistency = feedback.students["consistency"].median()
     lines = [f"# Your explanation ratings: feedback for {rater}", "",
@@ -174,7 +175,8 @@ def student_page(feedback: Feedback, rater: str) -> str:
              f"## Agreement with your classmates ({LABELS.get(feedback.agreement_on, feedback.agreement_on)})", "",
              "Spearman ρ between your scores and each classmate's over the explanations you both rated (1: the "
              "same order, 0: unrelated).", ""]
-    pairs = feedback.pairs[feedback.pairs["rater"] == rater].sort_values("spearman_rho", ascending=False)
+    pairs = (feedback.pairs[feedback.pairs["rater"] == rater].sort_values("spearman_rho", ascending=False)
+             .assign(classmate=lambda d: d["classmate"].map(label)))
     lines += [_md_table(pairs[["classmate", "n_items", "spearman_rho"]].rename(
         columns={"n_items": "explanations", "spearman_rho": "Spearman ρ"})), ""]
     lines += ["## Where you differed most from the class", "",
@@ -191,19 +193,31 @@ def student_page(feedback: Feedback, rater: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _file_name(name: str) -> str:
-    return re.sub(r"[^\w.-]+", "_", str(name), flags=re.UNICODE).strip("_") or "rater"
-
-
-def write_pages(feedback: Feedback, out_dir: str | os.PathLike) -> list[Path]:
-    """``feedback_<rater>.md`` per student and ``class_summary.csv`` (the students table) in ``out_dir``."""
+def write_pages(feedback: Feedback, out_dir: str | os.PathLike, show_names: bool = False, notes=()) -> list[Path]:
+    """Per student ``feedback_<rater>.html`` (the handout) and ``.md``; the lecturer's
+    overview ``index.html`` (every student by name with leniency and interval, and
+    ``notes``: what the run left out); ``class_summary.csv`` (the students table)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    written = []
+    written, rows = [], []
     for rater in feedback.students["rater"]:
-        path = out / f"feedback_{_file_name(rater)}.md"
-        path.write_text(student_page(feedback, rater), encoding="utf-8")
-        written.append(path)
+        name = f"feedback_{classroom.safe_file_name(rater, 'rater')}"
+        text = student_page(feedback, rater, show_names)
+        (out / f"{name}.md").write_text(text, encoding="utf-8")
+        (out / f"{name}.html").write_text(classroom.html_page(text, f"Feedback for {rater}"), encoding="utf-8")
+        written.append(out / f"{name}.html")
+        s = feedback.students.set_index("rater").loc[rater]
+        rows.append(f"| [{rater}]({name}.html) | {s['leniency']:+.2f} | [{s['leniency_ci_low']:+.2f}, "
+                    f"{s['leniency_ci_high']:+.2f}] | {verdict(s['leniency_ci_low'], s['leniency_ci_high'])} |")
+    overview = ["# Explanation ratings feedback: the lecturer's overview", "",
+                "Each student's page names the classmates " + ("by name." if show_names else
+                                                                "as classmate 1 … n, never by name."), "",
+                "| student | leniency | 95% interval | verdict |", "|---|---|---|---|", *rows]
+    if notes:
+        overview += ["", "Left out of this feedback:", "", *[f"* {n}" for n in notes]]
+    index = out / "index.html"
+    index.write_text(classroom.html_page("\n".join(overview) + "\n", "Explanation ratings feedback"),
+                     encoding="utf-8")
     summary = out / "class_summary.csv"
     feedback.students.to_csv(summary, index=False)
-    return written + [summary]
+    return [index, *written, summary]

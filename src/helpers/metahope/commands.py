@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..core import paths
+from ..core.classroom import add_unfinished_option
 
 
 def _template(args) -> int:
@@ -15,32 +16,27 @@ def _template(args) -> int:
 
 
 def _feedback(args) -> int:
+    from ..core.errors import InputError
     from .feedback import write_feedback
-    from .io import load_annotations
+    from .io import load_class
 
-    spec = _annotation_spec(args.annotations)
-    for written in write_feedback(load_annotations(spec), args.out, n_boot=args.n_boot):
+    loaded = load_class(_annotation_spec(args.annotations), unfinished=args.unfinished)
+    for note in loaded.notes:
+        print(note)
+    if loaded.tidy["annotator"].nunique() < 3:
+        raise InputError(f"feedback against a class needs at least three students; {loaded.tidy['annotator'].nunique()} "
+                         "are left", parameter="--annotations", value=list(loaded.tidy["annotator"].unique()))
+    for written in write_feedback(loaded.tidy, args.out, n_boot=args.n_boot, show_names=args.show_names,
+                                  notes=loaded.notes):
         print(written)
     return 0
 
 
 def _annotation_spec(values: list[str]):
-    """Workbooks (or a folder of them) -> {name: path}; one .csv / .tsv -> that file."""
-    from pathlib import Path
-
-    from ..core.errors import InputError
-
-    found = []
-    for v in values:
-        p = paths.resolve_input(v)
-        found += sorted(p.glob("*.xlsx")) if p.is_dir() else [p]
-    if len(found) == 1 and found[0].suffix.lower() in (".csv", ".tsv", ".txt"):
-        return found[0]
-    sheets = [p for p in found if p.suffix.lower() in (".xlsx", ".xlsm")]
-    if len(sheets) != len(found) or len(sheets) < 3:
-        raise InputError("give the class's workbooks (at least three), a folder holding them, or one long .csv / MQM "
-                         ".tsv", parameter="--annotations", value=[str(Path(p)) for p in found])
-    return [str(p) for p in sheets]
+    """One long .csv / MQM .tsv -> that file; otherwise the folders and workbooks as given."""
+    if len(values) == 1 and paths.resolve_input(values[0]).suffix.lower() in (".csv", ".tsv", ".txt"):
+        return values[0]
+    return list(values)
 
 
 def add_commands(groups: dict) -> None:
@@ -50,6 +46,9 @@ def add_commands(groups: dict) -> None:
                    help="the returned workbooks (or a folder of them), or one long .csv / MQM .tsv")
     f.add_argument("--out", required=True, help="folder for <student>.html and index.html")
     f.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the bias interval")
+    f.add_argument("--show-names", action="store_true", help="name classmates on each student's page (default: "
+                   "classmate 1 ... n; the lecturer's index.html always has the names)")
+    add_unfinished_option(f)
     f.set_defaults(handler=_feedback)
     t = groups["template"].add_parser("metahope", help="MetaHOPE error-annotation workbooks")
     t.add_argument("--items", required=True, help="items CSV (word_id, sentence, word, pos, one column per "

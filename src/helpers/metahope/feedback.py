@@ -8,19 +8,21 @@ consensus for a student is the median SEGS of the *other* students, so a student
 scores never pull the yardstick towards them.
 
 ``python -m helpers feedback metahope --annotations SHEETS... --out DIR`` writes
-``DIR/<student>.html`` (and ``.md``) plus ``DIR/index.html``.
+``DIR/<student>.html`` (and ``.md``) plus the lecturer's overview ``DIR/index.html``. A
+student's page names the classmates ``classmate 1 … n`` (``show_names`` for their names);
+the overview keeps the names.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ..core import classroom
 from ..core.agreement import agreement
 from ..core.stats import percentile_interval, resample, weighted_mean
 from .io import CATEGORIES
@@ -46,7 +48,7 @@ def _scores(tidy: pd.DataFrame) -> pd.DataFrame:
 
 
 def student_feedback(tidy: pd.DataFrame, student: str, n_boot: int = 2000, seed: int = 0,
-                     top: int = 5) -> StudentFeedback:
+                     top: int = 5, show_names: bool = False) -> StudentFeedback:
     """The feedback of ``student`` from a class's tidy annotations (at least three annotators).
 
     * ``bias``: mean over (item, system) of the student's SEGS minus the median SEGS of the
@@ -55,11 +57,14 @@ def student_feedback(tidy: pd.DataFrame, student: str, n_boot: int = 2000, seed:
     * ``peers``: interval α, quadratic κ and exact agreement on SEGS with each classmate;
     * ``deviations``: the ``top`` units with the largest |difference|, with every student's score;
     * ``categories``: the share of the student's penalty points per category beside the class's.
+
+    Classmates are ``classmate 1 … n`` (in class order) unless ``show_names``; the student is "you".
     """
     wide = _scores(tidy)
     if student not in wide.columns:
         raise ValueError(f"no annotator {student!r}; annotators: {list(wide.columns)}")
     others = [c for c in wide.columns if c != student]
+    label = {student: "you", **classroom.classmate_labels(wide.columns, student, show_names)}
     if len(others) < 2:
         raise ValueError("feedback against a class consensus needs at least three annotators")
     own = wide[student].to_numpy(dtype=float)
@@ -74,14 +79,14 @@ def student_feedback(tidy: pd.DataFrame, student: str, n_boot: int = 2000, seed:
     for other in others:
         pair = segs[segs["annotator"].isin([student, other])]
         a = agreement(pair, by="group", value="SEGS", item="unit").iloc[0]
-        peers.append({"classmate": other, "alpha": a["alpha"], "weighted_kappa": a["weighted_kappa"],
+        peers.append({"classmate": label[other], "alpha": a["alpha"], "weighted_kappa": a["weighted_kappa"],
                       "exact_agreement": a["exact_agreement"]})
     order = np.argsort(-np.abs(diff), kind="stable")[:top]
     deviations = pd.DataFrame({
         "item": wide.index.get_level_values("item")[order], "system": wide.index.get_level_values("system")[order],
         "metaphor": wide.index.get_level_values("metaphor")[order], "own": own[order], "consensus": consensus[order],
         "difference": diff[order],
-        "class_scores": [", ".join(f"{c} {int(v)}" for c, v in wide.iloc[k].items()) for k in order]})
+        "class_scores": [", ".join(f"{label[c]} {int(v)}" for c, v in wide.iloc[k].items()) for k in order]})
     points = tidy.groupby(["annotator", "category"], observed=False)["severity"].sum().unstack()
     own_share = points.loc[student] / max(points.loc[student].sum(), 1)
     class_share = points.sum() / max(points.to_numpy().sum(), 1)
@@ -107,7 +112,7 @@ def feedback_markdown(fb: StudentFeedback) -> str:
              f"[{b['ci_low']:+.2f}, {b['ci_high']:+.2f}], sentences resampled): {_verdict(b)}. You scored "
              f"{b['share_higher']:.0f}% of the pairs higher and {b['share_lower']:.0f}% lower than the class.", "",
              "## Agreement with each classmate (SEGS)", "",
-             "| classmate | α (interval) | κ (quadratic) | exact agreement |", "|---|---|---|---|"]
+             "| classmate | α (interval scale) | κ (quadratic) | exact agreement |", "|---|---|---|---|"]
     for _, r in fb.peers.iterrows():
         alpha = "NA" if pd.isna(r["alpha"]) else f"{r['alpha']:.2f}"
         lines.append(f"| {r['classmate']} | {alpha} | {r['weighted_kappa']:.2f} | {r['exact_agreement']:.0f}% |")
@@ -125,28 +130,30 @@ def feedback_markdown(fb: StudentFeedback) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _html(markdown_text: str, title: str) -> str:
-    from markdown_it import MarkdownIt
-
-    body = MarkdownIt("commonmark").enable("table").render(markdown_text)
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>"
-            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
-            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}</style></head>"
-            f"<body>{body}</body></html>")
-
-
-def write_feedback(tidy: pd.DataFrame, out_dir: str | os.PathLike, n_boot: int = 2000, seed: int = 0) -> list[Path]:
-    """One page per student (``<student>.html`` and ``.md``) and an ``index.html``."""
+def write_feedback(tidy: pd.DataFrame, out_dir: str | os.PathLike, n_boot: int = 2000, seed: int = 0,
+                   show_names: bool = False, notes=()) -> list[Path]:
+    """One page per student (``<student>.html`` and ``.md``) and the lecturer's overview
+    ``index.html`` (every student's bias with its interval, by name, and ``notes``: what
+    the run left out)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    written, links = [], []
+    written, rows = [], []
     for student in dict.fromkeys(tidy["annotator"]):
-        text = feedback_markdown(student_feedback(tidy, student, n_boot=n_boot, seed=seed))
-        safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in str(student))
+        fb = student_feedback(tidy, student, n_boot=n_boot, seed=seed, show_names=show_names)
+        text = feedback_markdown(fb)
+        safe = classroom.safe_file_name(student)
         (out / f"{safe}.md").write_text(text, encoding="utf-8")
-        (out / f"{safe}.html").write_text(_html(text, f"Feedback for {student}"), encoding="utf-8")
+        (out / f"{safe}.html").write_text(classroom.html_page(text, f"Feedback for {student}"), encoding="utf-8")
         written.append(out / f"{safe}.html")
-        links.append(f"* [{student}]({safe}.html)")
+        b = fb.bias
+        rows.append(f"| [{student}]({safe}.html) | {b['mean_difference']:+.2f} | [{b['ci_low']:+.2f}, "
+                    f"{b['ci_high']:+.2f}] | {_verdict(b).split('**')[1]} |")
+    overview = ["# MetaHOPE feedback: the lecturer's overview", "",
+                "Each student's page names the classmates " + ("by name." if show_names else
+                                                                "as classmate 1 … n, never by name."), "",
+                "| student | bias (SEGS points) | 95% interval | penalises |", "|---|---|---|---|", *rows]
+    if notes:
+        overview += ["", "Left out of this feedback:", "", *[f"* {n}" for n in notes]]
     index = out / "index.html"
-    index.write_text(_html("# MetaHOPE feedback\n\n" + "\n".join(links) + "\n", "MetaHOPE feedback"), encoding="utf-8")
+    index.write_text(classroom.html_page("\n".join(overview) + "\n", "MetaHOPE feedback"), encoding="utf-8")
     return [index, *written]
