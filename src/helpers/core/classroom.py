@@ -32,7 +32,7 @@ from html import escape
 from pathlib import Path
 
 from . import params, paths
-from .errors import InputError, InputErrors
+from .errors import InputError, InputErrors, raise_all
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 #: The parameter (and command-line option) that says what to do with unfinished rows.
@@ -51,6 +51,13 @@ class ClassFolder:
 
     files: tuple[Path, ...]
     ignored: tuple[tuple[Path, str], ...] = ()
+    unusable: tuple[InputError, ...] = ()  # files that are not workbooks (reported with the other problems)
+
+    def __iter__(self):  # a class folder reads like the list of its workbooks
+        return iter(self.files)
+
+    def __len__(self) -> int:
+        return len(self.files)
 
     def notes(self) -> list[str]:
         """One line per ignored file, for the run's output and the page's data box."""
@@ -67,10 +74,11 @@ def _why_ignored(path: Path) -> str | None:
     return None
 
 
-def gather(source, parameter: str | None = None) -> ClassFolder:
+def gather(source, parameter: str | None = None, strict: bool = True) -> ClassFolder:
     """The workbooks a class ``source`` names: a folder, one workbook, or a list of
     workbooks and folders. Every file of a folder is accounted for (see the module
-    docstring); files that are neither a workbook nor ignorable are refused together.
+    docstring); files that are neither a workbook nor ignorable are refused together
+    (``strict``), or returned as ``unusable`` for the caller to report with the rest.
 
     Examples
     --------
@@ -107,15 +115,15 @@ def gather(source, parameter: str | None = None) -> ClassFolder:
                 bad.append(InputError("is not an .xlsx workbook, so its student would be missing from the class",
                                       parameter=parameter, file=p,
                                       expected="save it as an Excel workbook (.xlsx) or move it out of the folder"))
-    if bad:
-        raise (bad[0] if len(bad) == 1 else InputErrors(bad))
-    if not files:
+    if bad and strict:
+        raise_all(bad)
+    if not files and not bad:
         raise InputError("holds no .xlsx workbook", parameter=parameter, file=entries[0] if len(entries) == 1 else None,
                          expected="the class's returned workbooks")
     dup = sorted({p for p in files if files.count(p) > 1})
     if dup:
         raise InputError("is named twice", parameter=parameter, file=dup[0])
-    return ClassFolder(tuple(files), tuple(ignored))
+    return ClassFolder(tuple(files), tuple(ignored), tuple(bad))
 
 
 def is_done(value, **where) -> bool:
@@ -163,11 +171,11 @@ def row_ranges(rows: Iterable[int]) -> str:
 
 def unfinished_error(student: str, file, sheet: str, rows: Sequence[int], n_rows: int) -> InputError:
     """The error that names a student's unfinished rows and the lecturer's two choices."""
-    what = ("nothing is marked done: a blank template, or a sheet not yet worked on" if len(rows) == n_rows
+    what = ("nothing is marked done (a blank template, or a sheet not yet worked on)" if len(rows) == n_rows
             else f"{len(rows)} of {n_rows} rows are not marked done: rows {row_ranges(rows)}")
-    return InputError(f"student {student!r}: {what}", file=file, sheet=sheet, column=DONE_HEADER,
-                      expected="the student finishes them, or run with unfinished = 'drop_rows' (leave those rows "
-                      "out) or 'drop_students' (leave this student out)")
+    return InputError(f"student {student!r}: {what}; have them finished and marked done, or choose unfinished = "
+                      "'drop_rows' (leave those rows out) or 'drop_students' (leave the student out)", file=file,
+                      sheet=sheet, column=DONE_HEADER)
 
 
 def student_field(rows: Sequence[Sequence], max_rows: int = 3) -> str | None:
@@ -224,6 +232,71 @@ def classmate_labels(names: Iterable[str], own: str, show_names: bool = False) -
     return {n: (n if show_names else f"classmate {k}") for k, n in enumerate(others, start=1)}
 
 
+def add_check_command(groups: dict, kind: str, what: str, load) -> None:
+    """``python -m helpers check KIND FOLDER...``: ``load(files, unfinished, args)`` reads the
+    class as the chapters will (raising every problem at once) and returns
+    ``(students, n_items, notes)``; the command prints a summary, or every problem as an
+    ``error:`` line (exit 1)."""
+    p = groups["check"].add_parser(kind, help=f"check returned {what} workbooks")
+    p.add_argument("sheets", nargs="+", help="the folder of returned workbooks (or the workbooks)")
+    p.add_argument("--class-list", help="who should have returned a workbook: the folder of blank templates, or "
+                   "names separated by commas; a student with no returned workbook is then named")
+    add_unfinished_option(p)
+
+    def _check(args) -> int:
+        found = gather(args.sheets if len(args.sheets) > 1 else args.sheets[0], "sheets", strict=False)
+        for line in found.notes():
+            print(line)
+        early = [*found.unusable, *_missing_students(args.class_list, found.files)]
+        try:
+            students, n_items, notes = load(list(found.files), args.unfinished, args)
+        except InputError as exc:
+            raise_all([*early, exc])
+        raise_all(early)
+        for line in notes:
+            print(line)
+        print(f"ready: {len(found.files)} workbook(s), {len(students)} student(s) ({', '.join(students)}), "
+              f"{n_items} item(s); the chapters and feedback read them as checked here with "
+              f"unfinished = {args.unfinished!r}")
+        return 0
+
+    p.set_defaults(handler=_check)
+    return p
+
+
+def _names_in(files) -> list[str]:
+    from openpyxl import load_workbook
+
+    names = []
+    for f in files:
+        try:
+            wb = load_workbook(f, read_only=True)
+        except Exception:  # unreadable workbooks are reported by the kit's own reader
+            continue
+        try:
+            names.append(workbook_student(wb) or Path(f).stem)
+        finally:
+            wb.close()
+    return names
+
+
+def _missing_students(class_list, returned) -> list[InputError]:
+    """Errors for the students of ``class_list`` (a folder of blank templates, or names
+    separated by commas) who have no workbook among ``returned``."""
+    if not class_list:
+        return []
+    try:
+        folder = paths.resolve_input(class_list)
+    except FileNotFoundError:
+        folder = None
+    roster = (_names_in(gather(folder, "--class-list").files) if folder is not None and folder.is_dir()
+              else [n.strip() for n in str(class_list).split(",") if n.strip()])
+    have = set(_names_in(returned))
+    return [InputError(f"student {n!r} is on the class list but returned no workbook", parameter="--class-list",
+                       expected="their workbook in the folder, or their name off the class list")
+            for n in roster if n not in have]
+
+
 def add_unfinished_option(parser) -> None:
     """The ``--unfinished`` option of every class command (the chapters' ``unfinished`` parameter)."""
     parser.add_argument("--unfinished", choices=UNFINISHED_CHOICES, default="stop",
@@ -249,13 +322,17 @@ def safe_file_name(name: str, default: str = "student") -> str:
 
 def as_spec(value, parameter: str):
     """A class parameter as given: a mapping ``{name: workbook}`` stays, a folder or a list
-    of workbooks/folders becomes the list of workbooks (see :func:`gather`); anything else
-    (one CSV or TSV file) is returned resolved. Returns ``(spec, ClassFolder | None)``."""
+    of workbooks/folders becomes a :class:`ClassFolder` (see :func:`gather`; it iterates
+    like the list of its workbooks); anything else (one CSV or TSV file) is returned as it
+    is. Returns ``(spec, ClassFolder | None)``; the folder's ``unusable`` files are the
+    caller's to report with the other problems."""
+    if isinstance(value, ClassFolder):
+        return value, value
     if isinstance(value, Mapping):
         return value, None
     if isinstance(value, (list, tuple)) or (isinstance(value, (str, os.PathLike)) and _is_dir(value)):
-        found = gather(value, parameter)
-        return list(found.files), found
+        found = gather(value, parameter, strict=False)
+        return found, found
     return value, None
 
 

@@ -72,7 +72,7 @@ def _parameters(pairs: list[list[str]]) -> dict:
 
 def build_parser(studies=()) -> argparse.ArgumentParser:
     """The parser; each module in ``studies`` adds its subcommands with ``add_commands(groups)``,
-    ``groups`` mapping ``"template"`` and ``"feedback"`` to their subparser groups."""
+    ``groups`` mapping ``"template"``, ``"feedback"`` and ``"check"`` to their subparser groups."""
     parser = argparse.ArgumentParser(prog="python -m helpers", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -113,6 +113,8 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
         .add_subparsers(dest="kind", required=True),
         "feedback": sub.add_parser("feedback", help="one feedback page per student from a class's sheets")
         .add_subparsers(dest="kind", required=True),
+        "check": sub.add_parser("check", help="check a class's returned workbooks: every problem of every student "
+                                "in one report, before any chapter runs").add_subparsers(dest="kind", required=True),
     }
     for study in studies:
         study.add_commands(groups)

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from ..core.classroom import add_unfinished_option
+from ..core.classroom import add_check_command, add_unfinished_option
 
 
 def _template(args) -> int:
@@ -35,8 +35,16 @@ def _feedback(args) -> int:
     return 0
 
 
+def _check(files, unfinished, args):
+    from .io import read_workbooks
+
+    loaded = read_workbooks(files, unfinished=unfinished)
+    return list(loaded.ratings["rater"].unique()), loaded.ratings["item_id"].nunique(), loaded.notes
+
+
 def add_commands(groups: dict) -> None:
-    """``template explanations`` and ``feedback explanations``."""
+    """``template explanations``, ``feedback explanations`` and ``check explanations``."""
+    add_check_command(groups, "explanations", "explanation rating", _check)
     t = groups["template"].add_parser("explanations", help="metaphor-explanation rating workbooks (1–5 on six "
                                       "dimensions and Overall)")
     t.add_argument("--items", required=True, help="items CSV with item_id, metaphor, explanation (e.g. "

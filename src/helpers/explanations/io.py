@@ -275,7 +275,8 @@ def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
 
 
 def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame | None = None,
-                   unfinished: str = "stop", notes: Sequence[str] = ()) -> WorkbookRatings:
+                   unfinished: str = "stop", notes: Sequence[str] = (),
+                   unusable: Sequence[InputError] = ()) -> WorkbookRatings:
     """Rating workbooks of several raters (one each) as tidy ratings, every problem at once.
 
     Checked together (one :class:`~helpers.core.errors.InputErrors`): every bad entry of
@@ -286,9 +287,10 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
     ``"drop_rows"`` leaves those rows of that student out (ratings may be missing),
     ``"drop_students"`` leaves out every student with an unfinished row; a student who
     finished nothing is left out under both, and every choice is listed in ``notes``.
+    ``unusable``: files of the class folder that are not workbooks, reported with the rest.
     """
     unfinished = classroom.unfinished_choice(unfinished)
-    read, problems = [], []
+    read, problems = [], list(unusable)
     for f in files:
         try:
             read.append(read_sheet(f))
@@ -346,10 +348,10 @@ def workbook_files(source) -> list[Path] | None:
 
 def _gathered(source) -> classroom.ClassFolder | None:
     if isinstance(source, (list, tuple)):
-        return classroom.gather(source)
+        return classroom.gather(source, strict=False)
     path = paths.resolve_input(source)
     if path.is_dir() or path.suffix.lower() in (".xlsx", ".xlsm"):
-        return classroom.gather(path)
+        return classroom.gather(path, strict=False)
     return None
 
 
@@ -360,4 +362,4 @@ def load_ratings(source, benchmark: pd.DataFrame | None = None, unfinished: str 
     if found is None:
         path = paths.resolve_input(source)
         return WorkbookRatings(read_ratings(path, benchmark), (str(path),))
-    return read_workbooks(found.files, benchmark, unfinished, found.notes())
+    return read_workbooks(found.files, benchmark, unfinished, found.notes(), found.unusable)

@@ -33,10 +33,13 @@ def _workbooks(name: str, value, minimum: int):
     list of workbooks (names from each workbook's Student: field). Files exist, are
     workbooks, their headers are right, and there are at least ``minimum``; every problem
     is reported at once. Returns the mapping, or the list of workbook paths."""
+    problems = []
     if isinstance(value, dict):
         files = params.named_files(name, value, WORKBOOK, minimum=minimum)
     elif isinstance(value, (list, tuple, str)):
-        files, _ = classroom.as_spec(value if isinstance(value, (list, tuple)) else [value], name)
+        files, folder = classroom.as_spec(value if isinstance(value, (list, tuple)) else [value], name)
+        problems += folder.unusable
+        files = classroom.ClassFolder(folder.files, folder.ignored)  # its unusable files are reported here
         if len(files) < minimum:
             raise InputError(f"names {len(files)} workbook(s); it needs at least {minimum}"
                              + (" (agreement needs two annotators or more)" if minimum >= 2 else ""),
@@ -44,7 +47,6 @@ def _workbooks(name: str, value, minimum: int):
     else:
         raise InputError("must be a folder, a list of workbooks or a mapping {name: workbook}", parameter=name,
                          value=value)
-    problems = []
     for label, path in (files.items() if isinstance(files, dict) else ((p.name, p) for p in files)):
         try:
             io.check_header(path)

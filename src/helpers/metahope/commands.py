@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core import paths
-from ..core.classroom import add_unfinished_option
+from ..core.classroom import add_check_command, add_unfinished_option
 
 
 def _template(args) -> int:
@@ -39,8 +39,16 @@ def _annotation_spec(values: list[str]):
     return list(values)
 
 
+def _check(files, unfinished, args):
+    from .io import load_class
+
+    loaded = load_class(files, unfinished=unfinished)
+    return list(loaded.students), loaded.tidy["item"].nunique(), loaded.notes
+
+
 def add_commands(groups: dict) -> None:
-    """``template metahope`` and ``feedback metahope``."""
+    """``template metahope``, ``feedback metahope`` and ``check metahope``."""
+    add_check_command(groups, "metahope", "MetaHOPE annotation", _check)
     f = groups["feedback"].add_parser("metahope", help="one page per student from a class's MetaHOPE sheets")
     f.add_argument("--annotations", nargs="+", required=True,
                    help="the returned workbooks (or a folder of them), or one long .csv / MQM .tsv")

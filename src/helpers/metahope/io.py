@@ -343,7 +343,7 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
         return ClassAnnotations(_one_file(files))
     named = isinstance(files, Mapping)
     entries = list(files.items()) if named else [(None, f) for f in files]
-    sheets, problems = [], []
+    sheets, problems = [], list(folder.unusable) if folder is not None else []
     for given, f in entries:
         path = paths.resolve_input(f)
         try:
@@ -644,6 +644,6 @@ def annotation_files(spec) -> list[Path]:
     """The files a :func:`load_annotations` spec names (for the page's data box)."""
     if isinstance(spec, Mapping):
         return [Path(str(v)) for v in spec.values()]
-    if isinstance(spec, (list, tuple)):
+    if isinstance(spec, (list, tuple, classroom.ClassFolder)):
         return [Path(str(v)) for v in spec]
     return [Path(str(spec))]

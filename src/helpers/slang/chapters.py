@@ -92,7 +92,7 @@ def ratings_sources(name: str, value) -> tuple[str, list]:
     except FileNotFoundError as exc:
         raise InputError(f"not found ({exc})", parameter=name, value=str(value)) from None
     if path.is_dir():
-        return "workbooks", list(classroom.gather(path, name).files)
+        return "workbooks", list(classroom.gather(path, name, strict=False).files)
     if path.suffix.lower() == ".xlsx":
         return "workbooks", [path]
     return "csv", [params.existing_file(name, value)]
@@ -110,9 +110,9 @@ def read_homophone_ratings(name: str, path, candidates: dict, unfinished: str = 
     naming the parameter, workbook, sheet, cell and value."""
     kind, files = ratings_sources(name, path)
     if kind == "workbooks":
-        notes = classroom.gather(path, name).notes() if not isinstance(path, (list, tuple)) else ()
+        folder = classroom.gather(path, name, strict=False)
         try:
-            return hp.read_class_ratings(files, candidates, unfinished, notes)
+            return hp.read_class_ratings(files, candidates, unfinished, folder.notes(), folder.unusable)
         except InputError as exc:
             raise exc.located(parameter=name) from None
     path = params.csv_with_columns(name, files[0], ["word", "candidate", "avg_score"])

@@ -9,6 +9,8 @@ reads the returned workbooks through its ``ratings_file`` parameter (a folder or
 
 from __future__ import annotations
 
+from ..core.classroom import add_check_command
+
 
 def _template(args) -> int:
     from ..core.errors import InputError
@@ -33,8 +35,22 @@ def _template(args) -> int:
     return 0
 
 
+def _check(files, unfinished, args):
+    from . import homophones as hp
+
+    freq = hp.char_frequencies(hp.load_smp2020()["text"])
+    inventory = hp.syllable_inventory()
+    cands = {w: hp.candidates(w, freq, threshold=args.threshold, roots=roots, inventory=inventory)
+             for w, roots in hp.SLANG_ROOTS.items()}
+    loaded = hp.read_class_ratings(files, cands, unfinished)
+    return list(loaded.students), len(loaded.ratings), loaded.notes
+
+
 def add_commands(groups: dict) -> None:
-    """``template homophones``."""
+    """``template homophones`` and ``check homophones``."""
+    c = add_check_command(groups, "homophones", "homophone rating", _check)
+    c.add_argument("--threshold", type=int, default=100,
+                   help="Algorithm 1's frequency threshold the sheets were made with (default 100)")
     t = groups["template"].add_parser(
         "homophones", help="homophone rating workbooks (chapter 6): Algorithm 1 candidates to rate 1-5")
     t.add_argument("--words", default=None,

@@ -1033,20 +1033,23 @@ class ClassRatings:
     ratings: pd.DataFrame  # word, candidate, avg_score, n_raters
     files: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    students: tuple[str, ...] = ()
 
 
 def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],
-                       unfinished: str = "stop", notes: Sequence[str] = ()) -> ClassRatings:
+                       unfinished: str = "stop", notes: Sequence[str] = (),
+                       unusable: Sequence[InputError] = ()) -> ClassRatings:
     """All returned workbooks, averaged per candidate (:func:`average_ratings`), every
     problem of every workbook at once: bad entries, two workbooks of the same student,
     unfinished rows. ``unfinished`` (:data:`helpers.core.classroom.UNFINISHED_CHOICES`):
     ``"stop"`` reports them, ``"drop_rows"`` leaves those rows of that student out,
     ``"drop_students"`` leaves out every student with one; a student who finished nothing
-    is left out under both."""
+    is left out under both. ``unusable``: files of the class folder that are not
+    workbooks, reported with the rest."""
     unfinished = classroom.unfinished_choice(unfinished)
-    if not paths_:
+    if not paths_ and not unusable:
         raise InputError("no workbook given", expected="one or more .xlsx files")
-    sheets, problems = [], []
+    sheets, problems = [], list(unusable)
     for p in paths_:
         try:
             sheets.append(read_rating_sheet(p, cands_by_word))
@@ -1074,7 +1077,8 @@ def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mappi
     long = pd.concat([s.ratings for s in kept], ignore_index=True)
     if long.empty:
         raise InputError("no rating was entered in any finished row", expected="ratings 1-5 in column D")
-    return ClassRatings(average_ratings(long), tuple(str(s.file) for s in kept), tuple(out_notes))
+    return ClassRatings(average_ratings(long), tuple(str(s.file) for s in kept), tuple(out_notes),
+                        tuple(s.rater for s in kept))
 
 
 def read_rating_workbooks(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],
