@@ -11,7 +11,8 @@
 from .io import (ClassAnnotations, load_class, CATEGORIES, LONG_COLUMNS, MQM_COLUMNS, SEVERITY_LEVELS, SEVERITY_NAMES, SYSTEM_NAMES, TIDY_COLUMNS, clean_sentence,
                  load_annotations, load_study, parse_severity, pilot_v1_files, pilot_v1_sentence_file,
                  pilot_zh_en_file, read_long, read_mqm_tsv, read_sheet, read_workbook, to_long, write_mqm_tsv)
-from .scoring import (POS_CLASSES, WEIGHTS, apply_weights, count_sentences, disagreement_anatomy, error_profile,
+from .scoring import (POS_CLASSES, WEIGHTS, apply_weights, count_sentences, disagreement_anatomy, disputed_items,
+                      error_profile, team_scores,
                       metaphor_share, normalise_pos, paired_segments, penalty_summary, pilot_v1_layout,
                       pilot_v2_layout, pos_class, segment_scores)
 from .simulate import DEFAULT_PANEL, Annotator, panel_from_records, panel_table, simulate_annotations, sentence_units
@@ -22,7 +23,8 @@ __all__ = [
     "CATEGORIES", "LONG_COLUMNS", "MQM_COLUMNS", "SEVERITY_LEVELS", "SEVERITY_NAMES", "SYSTEM_NAMES", "TIDY_COLUMNS", "clean_sentence",
     "load_annotations", "load_study", "parse_severity", "pilot_v1_files", "pilot_v1_sentence_file",
     "pilot_zh_en_file", "read_long", "read_mqm_tsv", "read_sheet", "read_workbook", "to_long", "write_mqm_tsv",
-    "POS_CLASSES", "WEIGHTS", "apply_weights", "count_sentences", "disagreement_anatomy", "error_profile",
+    "POS_CLASSES", "WEIGHTS", "apply_weights", "count_sentences", "disagreement_anatomy", "disputed_items",
+    "error_profile", "team_scores",
     "metaphor_share", "normalise_pos", "paired_segments", "penalty_summary", "pilot_v1_layout", "pilot_v2_layout",
     "pos_class", "segment_scores",
     "DEFAULT_PANEL", "Annotator", "panel_from_records", "panel_table", "simulate_annotations", "sentence_units",

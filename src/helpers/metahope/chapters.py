@@ -19,8 +19,9 @@ import pandas as pd
 from ..core import classroom, params, paths
 from ..core.errors import InputError, raise_all
 from ..core.report import ChapterData, Provenance
+from ..core import stats
 from . import io, simulate
-from .scoring import normalise_pos
+from .scoring import normalise_pos, segment_scores, team_scores
 
 WORKBOOK = (".xlsx", ".xlsm")
 RELEASED_DETAIL = ("Workbooks from aaronlifenghan/MetaHOPE at the pinned commit, sha256-verified by "
@@ -340,6 +341,64 @@ def comparison_summary(comparison: pd.DataFrame):
     return Markdown(f"With {n_min}–{n_max} metaphors per comparison these pilots are small:\n\n" + "\n".join(lines))
 
 
+def segments_by_direction(tidy: pd.DataFrame) -> pd.DataFrame:
+    """SEGS per (direction, item, system, annotator): the unit chapter 2 compares systems on."""
+    segs = segment_scores(tidy.drop(columns="pos_class", errors="ignore"))
+    return segs.merge(tidy.drop_duplicates(["item", "annotator"])[["item", "annotator", "direction"]],
+                      on=["item", "annotator"])
+
+
+def team_comparison(segs: pd.DataFrame, n_perm: int, n_boot: int, seed: int, data: str) -> pd.DataFrame:
+    """The systems compared on each direction's team mean (:func:`~helpers.metahope.scoring.team_scores`),
+    with sentence clusters and Holm as in the per-annotator comparison; ``data`` labels the rows."""
+    team = team_scores(segs)
+    out = stats.compare_pairs(team, value="SEGS", by=["direction", "annotator"], n_perm=n_perm, n_boot=n_boot,
+                              seed=seed, clusters="sentence")
+    return out.rename(columns={"annotator": "team"}).assign(data=data)
+
+
+def pilot_team_comparison(n_perm: int, n_boot: int, seed: int) -> pd.DataFrame | None:
+    """The released pilots' team comparison, to stand beside a class's (None when the
+    released workbooks have not been fetched)."""
+    try:
+        released = DirectionsSetup(None, None, {}, n_perm, n_boot, seed, "stop").load()[0]
+    except FileNotFoundError:
+        return None
+    return team_comparison(segments_by_direction(released), n_perm, n_boot, seed, "released pilot")
+
+
+def team_summary(team: pd.DataFrame):
+    """One sentence per direction and pair: the team's verdict, read on the sentence-cluster
+    test with Holm (the same rule as the per-annotator verdicts)."""
+    from IPython.display import Markdown
+
+    lines = []
+    for _, r in team.iterrows():
+        lines.append(f"* {r['data']}, {r['direction']} ({r['team']}): {r['system_a']} − {r['system_b']} = "
+                     f"{r['mean_difference']:+.2f} points per metaphor, 95% interval by sentence "
+                     f"[{r['cluster_ci_low']:+.2f}, {r['cluster_ci_high']:+.2f}], Holm p = "
+                     f"{r['p_cluster_holm']:.3f}: **{r['verdict']}**.")
+    return Markdown("\n".join(lines))
+
+
+def team_findings(team: pd.DataFrame) -> list[str]:
+    """The team verdicts of this run's data for the chapter's findings."""
+    own = team[team["data"] == "this run"]
+    found = own[own["verdict"] == "difference"]
+    out = []
+    for direction, g in own.groupby("direction", sort=False):
+        hits = found[found["direction"] == direction]
+        team_name = g["team"].iloc[0]
+        if len(hits):
+            pairs = "; ".join(f"{r['system_a']} − {r['system_b']} {r['mean_difference']:+.2f}" for _, r in hits.iterrows())
+            out.append(f"Read as one team ({team_name}), the {direction} annotations separate {len(hits)} of {len(g)} "
+                       f"system pairs after Holm: {pairs} points per metaphor.")
+        else:
+            out.append(f"Read as one team ({team_name}), the {direction} annotations separate no pair of systems "
+                       f"after Holm ({len(g)} pairs tested).")
+    return out
+
+
 def _pairs(comparison: pd.DataFrame) -> int:
     return int(comparison.groupby(["direction", "annotator"]).size().max())
 
@@ -468,21 +527,30 @@ def released_disagreement_item(item: str = "news_01_v.4_10_17", system: str = "H
 
 
 def anatomy_summary(anatomy: dict):
-    """Detection, category and severity disagreement of one item, in three sentences."""
+    """Detection, category and severity disagreement of one item, in three sentences that
+    hold for whichever item was read (the paper's or a team's own)."""
     from IPython.display import Markdown
 
     scores = anatomy["scores"].set_index("annotator")
     cats = anatomy["categories"].set_index("category")
     detected = scores["detected"]
     used = cats[cats["annotators_using_it"] > 0]
+    if len(used) > 1:
+        category = (f"the error was filed under {len(used)} categories, "
+                    f"{', '.join(f'{c} ({n})' for c, n in used['annotators_using_it'].items())}: the same problem "
+                    "crosses category boundaries.")
+    elif len(used) == 1:
+        category = f"everyone who recorded an error filed it under {used.index[0]}."
+    else:
+        category = "nobody recorded an error, so there is no category to disagree on."
+    top = used["annotators_using_it"].idxmax() if len(used) else None
+    same = (f"; even the annotators who chose {top} gave {', '.join(str(int(v)) for v in scores.loc[scores[top] > 0, top])}"
+            if top is not None and used.loc[top, "annotators_using_it"] > 1 else "")
     return Markdown("\n".join([
         f"* **Detection**: {int(detected.sum())} of {len(detected)} annotators recorded an error "
-        f"({', '.join(detected[~detected].index) or 'nobody'} recorded none).",
-        f"* **Category**: the error was filed under "
-        f"{', '.join(f'{c} ({n})' for c, n in used['annotators_using_it'].items())}: the same problem crosses the "
-        "category boundaries the paper names (IMP versus MIS, with or without STL/PRF).",
-        f"* **Severity**: totals range from {scores['total'].min()} to {scores['total'].max()}; even the annotators "
-        f"who chose MIS gave {', '.join(str(v) for v in scores.loc[scores['MIS'] > 0, 'MIS'])}.",
+        f"({', '.join(map(str, detected[~detected].index)) or 'nobody'} recorded none).",
+        f"* **Category**: {category}",
+        f"* **Severity**: totals range from {scores['total'].min()} to {scores['total'].max()}{same}.",
     ]))
 
 

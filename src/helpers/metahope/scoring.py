@@ -8,7 +8,7 @@ of speech (RQ-2), and the anatomy of one disagreement (Table 12).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
@@ -231,3 +231,55 @@ def pilot_v2_layout(agreement: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     7–11: ``by…, n_items, n_raters, ordinal_alpha, mean_weighted_kappa,
     exact_score_agreement, exact_presence_agreement``."""
     return agreement[list(by) + ["n_items", "n_raters", *PILOT_V2_NAMES]].rename(columns=PILOT_V2_NAMES)
+
+
+def disputed_items(tidy: pd.DataFrame, top: int = 5) -> pd.DataFrame:
+    """The (metaphor, system) units a team disagreed on most, with every annotator's SEGS.
+
+    Ranked by the range of SEGS over the annotators (max − min), then by the share of
+    annotators who saw any error nearest one half (a split team), then by the SD. Returns
+    ``item, system, metaphor, sentence, range, sd, flagged`` (annotators with SEGS > 0, of
+    how many) and one column per annotator, the ``top`` units first: the class's own
+    Table 12 candidates (paper §4.2 reads one such unit).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"item": ["i1"] * 3 + ["i2"] * 3, "position": [0] * 3 + [1] * 3, "sentence": "s",
+    ...                   "metaphor": ["m1"] * 3 + ["m2"] * 3, "pos": "N", "system": "X",
+    ...                   "annotator": ["a", "b", "c"] * 2, "category": "MIS", "severity": [0, 8, 2, 2, 2, 4]})
+    >>> disputed_items(t)[["item", "range", "flagged", "a", "b", "c"]].values.tolist()
+    [['i1', 8, '2 of 3', 0, 8, 2], ['i2', 2, '3 of 3', 2, 2, 4]]
+    """
+    segs = segment_scores(tidy)
+    wide = segs.pivot_table(index=["item", "system", "metaphor", "sentence"], columns="annotator", values="SEGS",
+                            aggfunc="first", sort=False)
+    wide = wide[list(dict.fromkeys(segs["annotator"]))]
+    k = wide.shape[1]
+    flagged = (wide > 0).sum(axis=1)
+    stats = pd.DataFrame({"range": wide.max(axis=1) - wide.min(axis=1), "sd": wide.std(axis=1, ddof=1),
+                          "_split": (flagged / k - 0.5).abs(), "flagged": flagged.astype(str) + f" of {k}"},
+                         index=wide.index)
+    out = pd.concat([stats, wide], axis=1).reset_index()
+    out = out.sort_values(["range", "_split", "sd"], ascending=[False, True, False], kind="stable").head(top)
+    out.columns.name = None
+    return out.drop(columns="_split").reset_index(drop=True)
+
+
+def team_scores(segs: pd.DataFrame, by: Sequence[str] = ("direction",)) -> pd.DataFrame:
+    """A team's SEGS per metaphor and system: the mean over its annotators, under the
+    annotator name ``team of k``, so that one system comparison reads what the team as a
+    whole saw (a class verdict) instead of one verdict per annotator.
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"direction": "EN→ZH", "item": ["i1", "i1", "i1", "i1"], "sentence": "s",
+    ...                   "system": ["X", "X", "Y", "Y"], "annotator": ["a", "b", "a", "b"], "SEGS": [2, 6, 0, 1]})
+    >>> team_scores(s)[["system", "annotator", "SEGS"]].values.tolist()
+    [['X', 'team of 2', 4.0], ['Y', 'team of 2', 0.5]]
+    """
+    keys = [*by, "item", "sentence", "system"]
+    out = (segs.groupby(keys, sort=False, observed=True)
+           .agg(SEGS=("SEGS", "mean"), k=("annotator", "nunique")).reset_index())
+    size = out.groupby(list(by), sort=False)["k"].transform("max") if by else out["k"].max()
+    out["annotator"] = "team of " + size.astype(str)
+    return out.drop(columns="k")
