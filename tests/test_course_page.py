@@ -1,0 +1,128 @@
+"""The commands of the course and classroom pages work as written, in the order a lecturer
+meets them, on a fresh class folder: students' returns are simulated between the steps."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from openpyxl import load_workbook
+
+from helpers.core import paths
+
+ROOT = paths.project_root()
+PAGES = ("book/course.md", "book/classroom.md", "book/explanation_items.md")
+PREFIX = ".venv/bin/python -m helpers "
+
+
+def page_commands(page: str) -> list[str]:
+    """Every ``.venv/bin/python -m helpers`` command of a page: lines of code blocks (with
+    their continuation lines) and inline code spans, in page order."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    found = []
+    for m in re.finditer(r"```(?:bash)?\n(.*?)```|`(\.venv/bin/python -m helpers [^`]+)`", text, re.S):
+        if m.group(2):
+            found.append((m.start(), " ".join(m.group(2).split())))
+            continue
+        block = re.sub(r"\\\n\s*", " ", m.group(1))
+        found += [(m.start(), line.strip()) for line in block.splitlines() if line.strip().startswith(PREFIX)]
+    return [c for _, c in sorted(found)]
+
+
+def test_every_course_command_is_written_to_work_from_the_project_folder():
+    for page in PAGES:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        bare = re.findall(r"(?<![/\w])python -m helpers", text)
+        assert not bare, f"{page}: 'python -m helpers' without .venv/bin/ fails outside an activated venv"
+    assert len(page_commands("book/course.md")) >= 10
+
+
+def _fill_metahope(folder: Path, seed: int) -> None:
+    """Every student annotates every row (a severity here and there) and marks it done."""
+    rng = np.random.default_rng(seed)
+    for k, path in enumerate(sorted(folder.glob("metahope_*.xlsx"))):
+        wb = load_workbook(path)
+        ws = wb["Annotation"]
+        header = [c.value for c in ws[1]]
+        cats = [i for i, h in enumerate(header, start=1) if h in ("IMP", "RAM", "MIS", "STL", "PRF")]
+        done = header.index("done") + 1
+        for r in range(2, ws.max_row + 1):
+            for c in cats:
+                if rng.random() < 0.15 + 0.03 * k:
+                    ws.cell(r, c, int(rng.choice([2, 4, 6, 8])))
+            ws.cell(r, done, "done")
+        wb.save(path)
+
+
+def _fill_ratings(folder: Path, sheet: str, first_row: int, score_cols: list[int], done_col: int, seed: int):
+    rng = np.random.default_rng(seed)
+    for path in sorted(folder.glob("*.xlsx")):
+        wb = load_workbook(path)
+        ws = wb[sheet]
+        for r in range(first_row, ws.max_row + 1):
+            if ws.cell(r, 1).value:
+                for c in score_cols:
+                    ws.cell(r, c, int(rng.integers(1, 6)))
+                ws.cell(r, done_col, "done")
+        wb.save(path)
+
+
+def _returned(cwd: Path, blank: str, returned: str) -> Path:
+    """The students hand their sheets back: copies of the blank ones, filled in later."""
+    src, dest = cwd / blank, cwd / returned
+    dest.mkdir(parents=True, exist_ok=True)
+    for f in src.glob("*.xlsx"):
+        (dest / f.name).write_bytes(f.read_bytes())
+    return dest
+
+
+@pytest.mark.slow
+def test_the_course_and_classroom_commands_run_as_written(tmp_path):
+    from helpers import explanations as ex
+
+    cwd = tmp_path / "project"
+    (cwd / ".venv" / "bin").mkdir(parents=True)
+    os.symlink(sys.executable, cwd / ".venv" / "bin" / "python")  # the project's interpreter, as make sets it up
+    os.symlink(ROOT / "notebooks", cwd / "notebooks")
+    items = re.search(r"```text\n(word_id,.*?)```", (ROOT / "book/classroom.md").read_text(encoding="utf-8"), re.S)
+    (cwd / "items.csv").write_text(items.group(1), encoding="utf-8")
+    ex.load_benchmark().head(20).to_csv(cwd / "items20.csv", index=False)
+    (cwd / "ITEMS.csv").write_bytes((cwd / "items20.csv").read_bytes())
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env.pop("HELPERS_CALLER_CWD", None)
+
+    commands = list(dict.fromkeys(c for page in PAGES[:2] for c in page_commands(page)))
+    seen = set()
+    for command in commands:
+        args = shlex.split(command)
+        kind = (args[3], args[4]) if len(args) > 4 else (args[3],)
+        # between handing out and collecting, the students work
+        if kind == ("check", "metahope") and "metahope" not in seen:
+            _fill_metahope(_returned(cwd, "class/blank", "class/returned"), seed=1)
+            seen.add("metahope")
+        if kind == ("check", "explanations") and "explanations" not in seen:
+            n = len(ex.SCORES)
+            _fill_ratings(_returned(cwd, "ratings/blank", "ratings/returned"), "Ratings", 4, list(range(4, 4 + n)),
+                          4 + n, seed=2)
+            seen.add("explanations")
+        if kind == ("check", "homophones") and "homophones" not in seen:
+            _fill_ratings(_returned(cwd, "homophones/blank", "homophones/returned"), "Ratings", 2, [4], 5, seed=3)
+            seen.add("homophones")
+        done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    assert seen == {"metahope", "explanations", "homophones"}
+    for page in ("S01.html", "S12.html", "index.html"):
+        assert (cwd / "class" / "feedback" / page).exists()
+    table7 = pd.read_csv(cwd / "class" / "results" / "03_metahope_pilot_v2" / "agreement_by_system.csv")
+    assert list(table7["system"]) == ["sysA", "sysB"]
+    disputed = pd.read_csv(cwd / "class" / "results" / "03_metahope_pilot_v2" / "disputed_items.csv")
+    assert {f"S{k:02d}" for k in range(1, 13)} <= set(disputed.columns)
+    assert (cwd / "class" / "results" / "03_metahope_pilot_v2.html").stat().st_size > 100_000
+    assert not (ROOT / "class").exists()  # nothing was written into the project itself
