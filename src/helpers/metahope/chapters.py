@@ -149,7 +149,8 @@ def few_clusters_note(n_clusters: int | tuple[int, int], unit: str = "sentences"
     return Markdown(
         f"> **Few clusters: G = {low if low == high else f'{low}–{high}'} {unit}.** The units that are resampled and flipped are the {unit}, "
         "not the metaphors, and with so few of them the percentile cluster bootstrap is too narrow (in the book's "
-        "coverage test with 20 clusters it covers the true value less often than the 95 % it promises). The interval marked *t* (a "
+        "coverage test with 20 clusters it covers the true value less often than the 95 % it promises). The "
+        "interval marked *t* (a "
         "cluster-robust or delete-one-cluster jackknife standard error with G − 1 degrees of freedom) holds its "
         "level; the verdicts read that interval or the cluster permutation test, never the percentile interval "
         "alone.")
@@ -572,15 +573,15 @@ def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.D
             lines.append("The order of " + "; ".join(f"{r['system_a']} and {r['system_b']}" for _, r in noisy.iterrows())
                          + " changes with the team (the first is ahead in "
                          + ", ".join(f"{r['share_a_ahead']:.0%}" for _, r in noisy.iterrows())
-                         + " of the teams): those differences in agreement are seed noise, not properties of the "
-                           "systems.")
+                         + f" of the {study['seed'].nunique()} teams): those differences in agreement are not "
+                           "distinguishable from team-to-team noise.")
         firm = seed_noise[~seed_noise["seed_noise"]]
         if len(firm):
             lines.append("Stable over the teams: " + "; ".join(
                 f"{r['system_a'] if r['share_a_ahead'] > 0.5 else r['system_b']} ahead of "
                 f"{r['system_b'] if r['share_a_ahead'] > 0.5 else r['system_a']} in "
                 f"{max(r['share_a_ahead'], 1 - r['share_a_ahead']):.0%} of them" for _, r in firm.iterrows())
-                + ", a difference that comes from the errors of the translations (the truth), not from the team.")
+                + ", a difference that holds across teams and so reflects the errors of the translations (the truth) rather than the team.")
     if sweeps is not None:
         for knob, g in sweeps.groupby("knob", sort=False):
             percent = "%" in g["statistic"].iloc[0]
