@@ -497,7 +497,7 @@ def evaluator_summary(mae: pd.DataFrame, versus: pd.DataFrame | None = None):
     return _markdown("\n".join([
         f"* Stage 1 beats the training-mean baseline on {len(better)} of {len(dims)} scores"
         + (f" ({', '.join(better)})" if better else "") + (f"; not on {', '.join(worse)}." if worse else "."),
-        f"* The stage-2 judge predicts Overall with held-out MAE {judge['test_mae']:.3f}: "
+        f"* On this split, the stage-2 judge predicts Overall with held-out MAE {judge['test_mae']:.3f}: "
         + ("better than" if beats else "**worse than**") + f" simply predicting the training mean "
         f"({judge['mean_baseline_mae']:.3f}{interval}), and "
         f"{'better' if judge['test_mae'] < judge['similarity_baseline_mae'] else 'worse'} than similarity only "
@@ -554,7 +554,7 @@ def replicates_line(replicates: pd.DataFrame, simulated: bool) -> str:
     reading = ("the judge is worse than a constant in every tested case" if worse == n else
                "the judge is worse than a constant in most tested cases" if share >= 0.8 else
                "the judge beats a constant in most tested cases" if share <= 0.2 else
-               "whether the judge beats a constant depends on the split")
+               "whether the judge beats a constant depends on the split and the ratings")
     return (f"Over {over} ({n} fits, {int(replicates['n_held_out'].iloc[0])} held-out metaphors each) the judge's MAE "
             f"exceeds the training mean's in {worse} of {n} (difference {d.min():+.3f} to {d.max():+.3f}, median "
             f"{d.median():+.3f}): {reading}. What this tests is this pipeline (its encoder, stage-1 ridge, "
