@@ -191,3 +191,34 @@ def test_cluster_intervals_reduce_to_item_intervals_for_singleton_clusters_and_w
     diff = ag.bootstrap_difference(df.assign(sentence=df["item"] // 2), df.assign(sentence=df["item"] // 2),
                                    by="group", value="score", n_boot=100, seed=1, clusters="sentence")
     assert (diff[["difference", "ci_low", "ci_high", "cluster_ci_low", "cluster_ci_high"]].abs().max() == 0).all()
+
+
+def test_jackknife_interval_of_alpha_uses_leave_one_sentence_out_alpha_from_krippendorff():
+    """The jackknife t interval by sentence: α̂ ± t_{G−1} · SE_J, with each leave-one-out α computed
+    here independently by the krippendorff package on the remaining items."""
+    from scipy.stats import t as student_t
+
+    a = [0, 2, 4, 6, 0, 2, 8, 0, 4, 6, 2, 2]
+    b = [0, 4, 4, 6, 2, 2, 8, 0, 2, 6, 0, 4]
+    sentence = [0, 0, 1, 1, 2, 2, 3, 3, 3, 4, 5, 5]
+    df = _long({"A": a, "B": b})
+    df["sentence"] = df["item"].map(dict(enumerate(sentence)))
+    out = ag.bootstrap_agreement(df, by="group", value="score", n_boot=100, seed=0, clusters="sentence")
+    row = out.set_index("metric").loc["alpha"]
+    full = krippendorff.alpha(np.array([a, b], dtype=float), level_of_measurement="interval")
+    loo = np.array([krippendorff.alpha(np.array([[x for x, s in zip(r, sentence) if s != g] for r in (a, b)], float),
+                                       level_of_measurement="interval") for g in range(6)])
+    half = student_t.ppf(0.975, 5) * np.sqrt(5 / 6 * ((loo - loo.mean()) ** 2).sum())
+    assert (row["jackknife_ci_low"], min(row["jackknife_ci_high"], 1.0)) == pytest.approx(
+        (full - half, min(full + half, 1.0)), rel=1e-9)
+    same = ag.bootstrap_difference(df, df, by="group", value="score", n_boot=50, seed=1, clusters="sentence")
+    assert (same[["jackknife_ci_low", "jackknife_ci_high"]].abs().max() == 0).all()
+
+
+def test_severity_bias_sentence_test_flips_whole_sentences():
+    # B − A = (2, 4 | 0, 4 | 6, −2): sentence sums 6, 4, 4, observed |mean| 14/6; the 8 sentence flips give
+    # |±6 ± 4 ± 4| = 14, 6, 6, 2 (twice each): only 2 of 8 reach 14 -> p = 0.25
+    paired = pd.DataFrame({"system": ["s"] * 6, "A": [0, 0, 2, 4, 0, 2], "B": [2, 4, 2, 8, 6, 0],
+                           "sentence": [1, 1, 2, 2, 3, 3]})
+    row = ag.severity_bias(paired, "A", "B", clusters="sentence").iloc[0]
+    assert row["n_clusters"] == 3 and row["p_cluster_permutation"] == pytest.approx(0.25)

@@ -120,3 +120,21 @@ def test_disagreement_vs_error_against_scipy():
 def test_config_rejects_unknown_mode():
     with pytest.raises(ValueError, match="not a known mode"):
         ev.EvaluatorConfig(mode="zero-shot")
+
+
+def test_judge_replicates_repeat_run_evaluator_on_each_split_and_rating_set(items):
+    """Each row is run_evaluator with that split seed on that rating set (recomputed here), and
+    the wording counts the rows where the judge is worse."""
+    from helpers.explanations import chapters
+
+    bench = ex.load_benchmark()
+    sets = {"a": items, "b": ev.item_targets(ex.simulate_ratings(bench, seed=7))}
+    table = ev.judge_replicates(sets, ev.EvaluatorConfig(), split_seeds=[3, 5])
+    assert list(zip(table["ratings"], table["split_seed"])) == [("a", 3), ("a", 5), ("b", 3), ("b", 5)]
+    one = ev.run_evaluator(sets["b"], ev.EvaluatorConfig(seed=5))["mae"].set_index("score").loc["overall (stage 2)"]
+    row = table.iloc[3]
+    assert row["judge_mae"] == pytest.approx(one["test_mae"]) and row["n_held_out"] == 20
+    assert row["difference"] == pytest.approx(one["test_mae"] - one["mean_baseline_mae"])
+    worse = int((table["difference"] > 0).sum())
+    assert f"exceeds the training mean's in {worse} of 4" in chapters.replicates_line(table, simulated=True)
+    assert "2 metaphor-grouped splits × 2 simulated rating sets" in chapters.replicates_line(table, simulated=True)

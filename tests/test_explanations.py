@@ -358,3 +358,45 @@ def test_generating_values_follow_the_model():
     assert truth["overall_weight"].sum() == pytest.approx(1.0)
     assert truth.loc["origin", "pass_level"] - truth.loc["origin", "fail_level"] == pytest.approx(2.6)
     assert list(truth.index) == list(ex.SCORES)
+
+
+def _ordinal_ratings(cuts, n_items=12, n_raters=150, sigma=0.8, seed=0):
+    rng = np.random.default_rng(seed)
+    mu = rng.uniform(1.2, 4.8, n_items)
+    latent = mu[:, None] + rng.normal(0, sigma, (n_items, n_raters))
+    score = 1 + (latent[..., None] > np.asarray(cuts)).sum(axis=-1)
+    ids = np.repeat([f"i{k}" for k in range(n_items)], n_raters)
+    return pd.DataFrame({"item_id": ids, "dimension": "overall", "score": score.ravel(), "metaphor": ids,
+                         "explanation": ids})
+
+
+def test_fitted_cutpoints_match_statsmodels_ordered_probit_and_recover_the_truth():
+    from statsmodels.miscmodels.ordinal_model import OrderedModel
+
+    from helpers.explanations import analysis as an
+
+    true = np.array([1.3, 2.7, 3.4, 4.6])
+    ratings = _ordinal_ratings(true)
+    mine = an.fit_cutpoints(ratings)
+    dummies = pd.get_dummies(ratings["item_id"], drop_first=True).astype(float).to_numpy()
+    model = OrderedModel(ratings["score"].to_numpy(), dummies, distr="probit")
+    fit = model.fit(method="bfgs", disp=False, maxiter=5000)
+    c = model.transform_threshold_params(fit.params)[1:-1]
+    reference = 1.5 + (c - c[0]) / (c[-1] - c[0]) * 3
+    np.testing.assert_allclose(mine, reference, atol=2e-3)
+    # mapped the same way (first threshold at 1.5, last at 4.5) the truth is 1.5, 2.77, 3.41, 4.5: recovered
+    np.testing.assert_allclose(mine, 1.5 + (true - true[0]) / (true[-1] - true[0]) * 3, atol=0.12)
+
+
+def test_threshold_sensitivity_reports_each_variant_of_the_null():
+    from helpers.explanations import analysis as an
+
+    ratings = _ordinal_ratings(an.rounding_cuts(), n_items=30, n_raters=12, seed=1)
+    stats_ = an.item_statistics(ratings)
+    table = an.threshold_sensitivity(stats_, ratings, n_null=199, seed=0)
+    assert list(table["thresholds"].iloc[:3]) == ["1.50, 2.50, 3.50, 4.50", "1.75, 2.50, 3.50, 4.25",
+                                                  "1.25, 2.50, 3.50, 4.75"]
+    plain = an.bounded_scale_null(stats_, n_null=199, seed=0).summary.iloc[0]
+    assert table.iloc[0]["p_value"] == plain["p_value"] and table.iloc[0]["null_mean"] == plain["null_mean"]
+    assert table["thresholds_from"].iloc[-1].startswith("fitted") and (table["observed_quadratic"] ==
+                                                                       plain["observed_quadratic"]).all()

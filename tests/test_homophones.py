@@ -344,3 +344,24 @@ def test_warm_started_grid_matches_separate_fits(tmp_path, monkeypatch):
         pipe.named_steps["tfidf"].transform(data[:90]["text"]), data[:90]["label"])
     assert (chosen.predict(x) == scratch.predict(x)).all()
     assert np.abs(chosen.coef_ - scratch.coef_).max() < 0.05 * np.abs(scratch.coef_).max()
+
+
+def test_pooled_rho_word_jackknife_interval_by_hand():
+    """Delete-one-word jackknife of the pooled ρ: each leave-one-word-out ρ from scipy, then
+    ρ̂ ± t_{G−1, .975} · √((G − 1)/G · Σ(ρ_(g) − mean)²), cut to [−1, 1]."""
+    from scipy.stats import spearmanr
+    from scipy.stats import t as student_t
+
+    words = list("uuuvvvwwwxxx")
+    s = pd.DataFrame({"word": words, "candidate": list("abcdefghijkl"),
+                      "percentile": [1, 2, 3, 9, 8, 7, 4, 6, 5, 10, 12, 11]})
+    r = pd.DataFrame({"word": words, "candidate": list("abcdefghijkl"),
+                      "avg_score": [1, 3, 2, 5, 4, 6, 2, 2.5, 3, 4, 5, 4.5]})
+    row = hp.within_word_correlations(s, r, "toy").iloc[0]
+    full = spearmanr(s["percentile"], r["avg_score"]).statistic
+    loo = np.array([spearmanr(s.loc[s["word"] != w, "percentile"], r.loc[r["word"] != w, "avg_score"]).statistic
+                    for w in "uvwx"])
+    half = student_t.ppf(0.975, 3) * np.sqrt(3 / 4 * ((loo - loo.mean()) ** 2).sum())
+    assert row["pooled_rho"] == pytest.approx(full)
+    assert row["pooled_jackknife_ci_low"] == pytest.approx(max(full - half, -1.0))
+    assert row["pooled_jackknife_ci_high"] == pytest.approx(min(full + half, 1.0))

@@ -28,10 +28,13 @@ import krippendorff
 import numpy as np
 import pandas as pd
 
-from .stats import percentile_interval, resample
+from .stats import jackknife_t_interval, jackknife_weights, paired_permutation_test, percentile_interval, resample
 
 #: The statistics of :func:`agreement`, in order.
 METRICS = ("alpha", "weighted_kappa", "pearson_r", "exact_agreement", "presence_agreement")
+#: The range of each two-rater metric; a symmetric (jackknife t) interval is cut to it.
+BOUNDS = {"alpha": (-np.inf, 1.0), "weighted_kappa": (-1.0, 1.0), "pearson_r": (-1.0, 1.0),
+          "exact_agreement": (0.0, 100.0), "presence_agreement": (0.0, 100.0)}
 #: Columns of :func:`agreement` after the grouping columns (``total_<rater>`` may follow).
 COLUMNS = ("n_items", "n_raters") + METRICS
 
@@ -279,8 +282,12 @@ def bootstrap_agreement(scores: pd.DataFrame, by: str | Sequence[str], value: st
     ci_high, n_boot, n_undefined``; ``estimate`` is the full-sample value, and resamples
     where a metric is undefined (e.g. a constant rater for r) are dropped from its interval
     and counted in ``n_undefined``. With ``clusters`` naming a column that groups the items
-    (e.g. ``sentence``), ``cluster_ci_low`` and ``cluster_ci_high`` follow: the interval
-    when whole clusters are resampled, the right one when items are nested.
+    (e.g. ``sentence``), ``cluster_ci_low`` and ``cluster_ci_high`` follow: the percentile
+    interval when whole clusters are resampled, the one to use when items are nested; then
+    ``jackknife_ci_low`` and ``jackknife_ci_high``, the delete-one-cluster jackknife t interval
+    (:func:`~helpers.core.stats.jackknife_t_interval`, G − 1 degrees of freedom), which holds
+    with few clusters where the percentile interval is too narrow (cut to the metric's
+    range, :data:`BOUNDS`, since it is symmetric).
     """
     by = [by] if isinstance(by, str) else list(by)
     rows = []
@@ -289,10 +296,11 @@ def bootstrap_agreement(scores: pd.DataFrame, by: str | Sequence[str], value: st
         wide = _two_raters(group, value, rater, item, key)
         a, b = (wide[c].to_numpy(dtype=float) for c in wide.columns)
         samples = bootstrap_samples(a, b, resample(len(a), n_boot, seed), labels)
-        nested = None
+        nested = jack = None
         if clusters:
             labels_of = group.drop_duplicates(item).set_index(item)[clusters].reindex(wide.index)
             nested = bootstrap_samples(a, b, resample(len(a), n_boot, seed, labels_of), labels)
+            jack = bootstrap_samples(a, b, jackknife_weights(labels_of), labels)
         full = agreement(group, by=by, value=value, rater=rater, item=item, labels=labels).iloc[0]
         for metric in samples.columns:
             low, high = percentile_interval(samples[metric], ci)
@@ -300,6 +308,9 @@ def bootstrap_agreement(scores: pd.DataFrame, by: str | Sequence[str], value: st
                    "n_boot": n_boot, "n_undefined": int(samples[metric].isna().sum())}
             if nested is not None:
                 row["cluster_ci_low"], row["cluster_ci_high"] = percentile_interval(nested[metric], ci)
+                low, high = jackknife_t_interval(full[metric], jack[metric], ci)
+                lo_bound, hi_bound = BOUNDS[metric]
+                row["jackknife_ci_low"], row["jackknife_ci_high"] = max(low, lo_bound), min(high, hi_bound)
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -312,8 +323,10 @@ def bootstrap_difference(scores_x: pd.DataFrame, scores_y: pd.DataFrame, by: str
     Both scorings are resampled with the same multiplicities, so the interval reflects the
     effect of the scoring alone. Returns tidy ``by…, metric, x, y, difference, ci_low,
     ci_high`` (items resampled) and, with ``clusters``, ``cluster_ci_low, cluster_ci_high``
-    (whole clusters resampled); κ labels are each scoring's observed values, as in
-    :func:`agreement`.
+    (whole clusters resampled) and ``jackknife_ci_low, jackknife_ci_high`` (delete-one-cluster
+    jackknife t, :func:`~helpers.core.stats.jackknife_t_interval`: holds with few clusters).
+    κ labels are each scoring's observed values, as in :func:`agreement`, so the two κ weigh
+    the same disagreement on different rank scales.
     """
     by = [by] if isinstance(by, str) else list(by)
     groups_y = dict(iter(scores_y.groupby(by, sort=False, observed=True)))
@@ -327,6 +340,8 @@ def bootstrap_difference(scores_x: pd.DataFrame, scores_y: pd.DataFrame, by: str
         if clusters:
             labels_of = gx.drop_duplicates(item).set_index(item)[clusters].reindex(wx.index)
             draws["cluster_"] = resample(len(wx), n_boot, seed, labels_of)
+        if clusters:
+            draws["jackknife_"] = jackknife_weights(labels_of)
         diffs = {}
         for prefix, w in draws.items():
             sx = bootstrap_samples(*(wx[c].to_numpy(dtype=float) for c in wx.columns), w)
@@ -339,18 +354,25 @@ def bootstrap_difference(scores_x: pd.DataFrame, scores_y: pd.DataFrame, by: str
             row = {**dict(zip(by, key)), "metric": metric, "x": fx[metric], "y": fy[metric],
                    "difference": fx[metric] - fy[metric]}
             for prefix, d in diffs.items():
-                row[f"{prefix}ci_low"], row[f"{prefix}ci_high"] = percentile_interval(d[metric], ci)
+                row[f"{prefix}ci_low"], row[f"{prefix}ci_high"] = (
+                    jackknife_t_interval(row["difference"], d[metric], ci) if prefix == "jackknife_"
+                    else percentile_interval(d[metric], ci))
             rows.append(row)
     return pd.DataFrame(rows)
 
 
-def severity_bias(paired: pd.DataFrame, x: str, y: str, by: str = "system") -> pd.DataFrame:
+def severity_bias(paired: pd.DataFrame, x: str, y: str, by: str = "system", clusters: str | None = None,
+                  n_perm: int = 10000, seed: int = 0) -> pd.DataFrame:
     """Does rater ``y`` score higher than rater ``x``? One row per group.
 
     ``paired`` has one row per item with a column per rater. Returns the mean scores, the
     mean paired difference ``y − x``, the share of items each rater scored higher, and a
     two-sided Wilcoxon signed-rank test (pingouin) with its matched-pairs rank-biserial
-    effect size (NaN when every difference is zero).
+    effect size (NaN when every difference is zero). The Wilcoxon test takes the items as
+    independent; with ``clusters`` (a column such as ``sentence``) ``n_clusters`` and
+    ``p_cluster_permutation`` follow: the sign-flip test of the mean difference with whole
+    clusters flipped (:func:`~helpers.core.stats.paired_permutation_test`), the test to read
+    when items are nested.
     """
     import pingouin as pg
 
@@ -365,6 +387,9 @@ def severity_bias(paired: pd.DataFrame, x: str, y: str, by: str = "system") -> p
             w = pg.wilcoxon(g[y], g[x], alternative="two-sided")
             row.update(wilcoxon_W=float(w["W_val"].iloc[0]), p_value=float(w["p_val"].iloc[0]),
                        rank_biserial=float(w["RBC"].iloc[0]))
+        if clusters is not None:
+            row["n_clusters"] = int(g[clusters].nunique())
+            row["p_cluster_permutation"] = paired_permutation_test(g[y], g[x], n_perm, seed, g[clusters])
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -284,8 +284,12 @@ def design_contrast(ratings: pd.DataFrame, benchmark: pd.DataFrame) -> pd.DataFr
 # --------------------------------------------------------------------------- the bounded scale
 
 
-def rounded_scale_moments(latent_mean, latent_sd: float, low: int = 1, high: int = 5):
+def rounded_scale_moments(latent_mean, latent_sd: float, low: int = 1, high: int = 5, cuts=None):
     """Mean and SD of a rating clip(round(μ + σZ), low, high) with Z standard normal.
+
+    ``cuts`` (the ``high − low`` thresholds between adjacent levels on the latent scale)
+    replaces rounding's k + ½ by other thresholds: the rating is the number of thresholds
+    below μ + σZ, plus ``low``.
 
     A rater whose latent judgement of an item is normal with mean μ and SD σ gives the
     integer nearest to it, clipped to the scale. Near the ends of the scale the clipping
@@ -304,21 +308,26 @@ def rounded_scale_moments(latent_mean, latent_sd: float, low: int = 1, high: int
     >>> round(float(m), 3), round(float(sd), 3)
     (5.0, 0.0)
     """
-    p = _level_probabilities(np.asarray(latent_mean, dtype=float), latent_sd, low, high)
+    p = _level_probabilities(np.asarray(latent_mean, dtype=float), latent_sd, low, high, cuts)
     levels = np.arange(low, high + 1, dtype=float)
     mean = p @ levels
     var = p @ levels**2 - mean**2
     return mean, np.sqrt(np.clip(var, 0, None))
 
 
-def _level_probabilities(mu: np.ndarray, sigma: float, low: int, high: int) -> np.ndarray:
-    cuts = np.arange(low, high, dtype=float) + 0.5
+def rounding_cuts(low: int = 1, high: int = 5) -> np.ndarray:
+    """The thresholds of rounding to the nearest level: low + ½, …, high − ½."""
+    return np.arange(low, high, dtype=float) + 0.5
+
+
+def _level_probabilities(mu: np.ndarray, sigma: float, low: int, high: int, cuts=None) -> np.ndarray:
+    cuts = rounding_cuts(low, high) if cuts is None else np.asarray(cuts, dtype=float)
     cdf = st.norm.cdf((cuts - mu[..., None]) / sigma)
     pad = np.zeros(cdf.shape[:-1] + (1,))
     return np.diff(np.concatenate([pad, cdf, pad + 1], axis=-1), axis=-1)
 
 
-def latent_means(observed_means, latent_sd: float, low: int = 1, high: int = 5) -> np.ndarray:
+def latent_means(observed_means, latent_sd: float, low: int = 1, high: int = 5, cuts=None) -> np.ndarray:
     """For each observed item mean, the latent mean μ whose rounded-and-clipped expectation
     equals it (given the latent SD); the inverse of :func:`rounded_scale_moments`' mean.
 
@@ -328,8 +337,9 @@ def latent_means(observed_means, latent_sd: float, low: int = 1, high: int = 5) 
     >>> round(float(mu[0]), 3), round(float(rounded_scale_moments(mu[1], 1.0)[0]), 3)
     (3.0, 1.5)
     """
-    grid = np.linspace(low - 1 - 6 * latent_sd, high + 1 + 6 * latent_sd, 6001)
-    expected, _ = rounded_scale_moments(grid, latent_sd, low, high)
+    edges = rounding_cuts(low, high) if cuts is None else np.asarray(cuts, dtype=float)
+    grid = np.linspace(edges[0] - 1.5 - 6 * latent_sd, edges[-1] + 1.5 + 6 * latent_sd, 6001)
+    expected, _ = rounded_scale_moments(grid, latent_sd, low, high, cuts)
     return np.interp(np.asarray(observed_means, dtype=float), expected, grid)
 
 
@@ -363,6 +373,7 @@ class BoundedNull:
     latent_sd: float
     observed: float
     p_value: float
+    cuts: tuple | None = None  # thresholds on the latent scale; None: rounding (k + ½)
 
     @property
     def null_mean(self) -> float:
@@ -376,7 +387,7 @@ class BoundedNull:
 
 def bounded_scale_null(item_stats: pd.DataFrame, dimension: str = "overall", n_null: int = 1000, seed: int = 0,
                        edges: Sequence[float] = (1, 2, 2.5, 3, 3.5, 4, 5.01), low: int = 1,
-                       high: int = 5) -> BoundedNull:
+                       high: int = 5, cuts: Sequence[float] | None = None) -> BoundedNull:
     """Is the hump of disagreement more than a bounded 1–5 scale produces by itself?
 
     The paper (Figure 1, appendix A.1) reads agreement at both ends of the quality scale and
@@ -396,16 +407,20 @@ def bounded_scale_null(item_stats: pd.DataFrame, dimension: str = "overall", n_n
     Also a dispersion measure normalised to the bound: each item's observed SD over the SD
     the null expects at its mean (``sd_ratio``); about 1 everywhere means no excess
     disagreement anywhere on the scale.
+
+    ``cuts`` replaces the rounding thresholds (k + ½) by others, e.g. those fitted by
+    :func:`fit_cutpoints`; :func:`threshold_sensitivity` compares the readings. The summary
+    names them in ``thresholds``.
     """
     sub = item_stats[(item_stats["dimension"] == dimension) & (item_stats["n"] >= 2)].dropna(subset=["sd"])
     means, sds = sub["mean"].to_numpy(float), sub["sd"].to_numpy(float)
     n = sub["n"].to_numpy(int)
-    sigma = _fit_latent_sd(means, sds, low, high)
-    mu = latent_means(means, sigma, low, high)
-    _, expected_sd = rounded_scale_moments(mu, sigma, low, high)
+    sigma = _fit_latent_sd(means, sds, low, high, cuts)
+    mu = latent_means(means, sigma, low, high, cuts)
+    _, expected_sd = rounded_scale_moments(mu, sigma, low, high, cuts)
 
     rng = np.random.default_rng(seed)
-    cdf = np.cumsum(_level_probabilities(mu, sigma, low, high), axis=-1)[:, :-1]  # items × (levels − 1)
+    cdf = np.cumsum(_level_probabilities(mu, sigma, low, high, cuts), axis=-1)[:, :-1]  # items × (levels − 1)
     width = int(n.max())
     draws = low + (rng.random((n_null, len(mu), width))[..., None] > cdf[None, :, None, :]).sum(axis=-1)
     mask = np.arange(width)[None, :] < n[:, None]  # items with fewer raters use their first n draws
@@ -425,7 +440,8 @@ def bounded_scale_null(item_stats: pd.DataFrame, dimension: str = "overall", n_n
     summary = pd.DataFrame([{
         "dimension": dimension, "observed_quadratic": observed, "ols_p_value": float(ols.pvalues[2]),
         "null_mean": float(null.mean()), "null_ci_low": low_ci, "null_ci_high": high_ci, "p_value": p,
-        "latent_sd": sigma, "pooled_sd": float(np.sqrt(np.mean(sds**2))), "n_items": len(sub), "n_null": n_null}])
+        "latent_sd": sigma, "pooled_sd": float(np.sqrt(np.mean(sds**2))), "n_items": len(sub), "n_null": n_null,
+        "thresholds": ", ".join(f"{c:.2f}" for c in (rounding_cuts(low, high) if cuts is None else cuts))}])
     items = pd.DataFrame({"item_id": sub["item_id"].to_numpy(), "mean": means, "sd": sds, "n": n, "latent_mean": mu,
                           "null_expected_sd": expected_sd})
     items["sd_ratio"] = items["sd"] / items["null_expected_sd"].where(items["null_expected_sd"] > 0)
@@ -434,19 +450,87 @@ def bounded_scale_null(item_stats: pd.DataFrame, dimension: str = "overall", n_n
         n_items=("sd", "size"), mean_sd=("sd", "mean"), null_expected_sd=("null_expected_sd", "mean")).reset_index()
     buckets["sd_ratio"] = buckets["mean_sd"] / buckets["null_expected_sd"]
     buckets["bucket"] = buckets["bucket"].astype(str)
-    return BoundedNull(summary, buckets, items.drop(columns="bucket"), null, sigma, observed, p)
+    return BoundedNull(summary, buckets, items.drop(columns="bucket"), null, sigma, observed, p,
+                       None if cuts is None else tuple(float(c) for c in cuts))
 
 
-def _fit_latent_sd(means: np.ndarray, sds: np.ndarray, low: int, high: int) -> float:
+def _fit_latent_sd(means: np.ndarray, sds: np.ndarray, low: int, high: int, cuts=None) -> float:
     """The one latent SD whose mean expected within-item variance (at every item's own latent
     mean) equals the observed mean within-item variance; bisection (it rises with σ)."""
     target = float(np.mean(sds**2))
     lo, hi = 0.02, 10.0
     for _ in range(50):
         mid = (lo + hi) / 2
-        _, sd = rounded_scale_moments(latent_means(means, mid, low, high), mid, low, high)
+        _, sd = rounded_scale_moments(latent_means(means, mid, low, high, cuts), mid, low, high, cuts)
         lo, hi = (mid, hi) if np.mean(sd**2) < target else (lo, mid)
     return (lo + hi) / 2
+
+
+def fit_cutpoints(ratings: pd.DataFrame, dimension: str = "overall", low: int = 1, high: int = 5) -> np.ndarray:
+    """Thresholds of the rating scale estimated from the ratings: an ordered-probit
+    (cumulative-link) model with one latent mean per item and **one** latent SD for all,
+    P(rating ≤ k | item i) = Φ(c_k − μ_i) (Agresti 2010, §5; Liddell & Kruschke 2018), fitted
+    by maximum likelihood on the item × level counts (L-BFGS-B with the analytic gradient).
+
+    Location and scale of the latent axis are not identified, so the fitted thresholds are
+    returned mapped linearly onto the rating scale with the first at ``low + ½`` and the last
+    at ``high − ½``: only the spacing of the inner thresholds is estimated, which is all the
+    bounded-scale null can use (it refits σ and the item means itself). Equal spacing means
+    rounding fits the ratings.
+    """
+    from scipy.optimize import minimize
+
+    sub = ratings[ratings["dimension"] == dimension]
+    levels = np.arange(low, high + 1)
+    counts = pd.crosstab(sub["item_id"], sub["score"].astype(int)).reindex(columns=levels, fill_value=0).to_numpy(float)
+    n_items, k = counts.shape[0], len(levels) - 1
+
+    def unpack(theta):
+        mu, steps = theta[:n_items], np.exp(theta[n_items:])
+        return mu, np.concatenate([[0.0], np.cumsum(steps)])
+
+    def negloglik(theta):
+        mu, c = unpack(theta)
+        z = c[None, :] - mu[:, None]  # items × k
+        cdf = np.concatenate([np.zeros((n_items, 1)), st.norm.cdf(z), np.ones((n_items, 1))], axis=1)
+        pdf = np.concatenate([np.zeros((n_items, 1)), st.norm.pdf(z), np.zeros((n_items, 1))], axis=1)
+        prob = np.clip(np.diff(cdf, axis=1), 1e-300, None)
+        w = counts / prob
+        grad_mu = (w * -(pdf[:, 1:] - pdf[:, :-1])).sum(axis=1)
+        grad_c = (w[:, :-1] * pdf[:, 1:-1] - w[:, 1:] * pdf[:, 1:-1]).sum(axis=0)  # d/dc_j
+        grad_steps = np.array([grad_c[j:].sum() for j in range(1, k)]) * np.exp(theta[n_items:])
+        return -float((counts * np.log(prob)).sum()), -np.concatenate([grad_mu, grad_steps])
+
+    start = np.concatenate([np.zeros(n_items), np.zeros(k - 1)])
+    bounds = [(-12.0, 12.0)] * n_items + [(-6.0, 3.0)] * (k - 1)
+    fit = minimize(negloglik, start, jac=True, method="L-BFGS-B", bounds=bounds, options={"maxiter": 2000})
+    _, c = unpack(fit.x)
+    return low + 0.5 + (c - c[0]) / (c[-1] - c[0]) * (high - low - 1)
+
+
+def threshold_sensitivity(item_stats: pd.DataFrame, ratings: pd.DataFrame | None = None, dimension: str = "overall",
+                          n_null: int = 1000, seed: int = 0, shift: float = 0.25, low: int = 1,
+                          high: int = 5) -> pd.DataFrame:
+    """How much the bounded-scale null's verdict depends on its thresholds.
+
+    :func:`bounded_scale_null` with rounding's thresholds (k + ½), with the outer two moved
+    inwards and outwards by ``shift`` (end categories narrower or wider than the inner ones)
+    and, given ``ratings``, with the thresholds :func:`fit_cutpoints` estimates from them. One
+    row per variant: ``thresholds_from, thresholds`` and the null's summary columns.
+    """
+    base = rounding_cuts(low, high)
+    narrower, wider = base.copy(), base.copy()
+    narrower[[0, -1]] += [shift, -shift]
+    wider[[0, -1]] += [-shift, shift]
+    variants = {"rounding (k + ½)": None, f"end categories narrower (outer thresholds ∓{shift:g})": narrower,
+                f"end categories wider (outer thresholds ±{shift:g})": wider}
+    if ratings is not None:
+        variants["fitted (ordered probit, one latent SD)"] = fit_cutpoints(ratings, dimension, low, high)
+    rows = [bounded_scale_null(item_stats, dimension, n_null, seed, low=low, high=high, cuts=cuts).summary
+            .assign(thresholds_from=name) for name, cuts in variants.items()]
+    out = pd.concat(rows, ignore_index=True)
+    return out[["thresholds_from", "thresholds"] + [c for c in out.columns if c not in ("thresholds_from",
+                                                                                      "thresholds")]]
 
 
 # --------------------------------------------------------------------------- stability of the clusters

@@ -149,6 +149,12 @@ def evaluator_config(mode="frozen", model_path=None, ridge_alpha=10.0, epochs=50
                            seed=params.integer("split_seed", split_seed))
 
 
+def check_replicates(n_splits, n_rating_sets) -> tuple[int, int]:
+    """Grouped splits (≥ 1) and simulated rating sets (≥ 1) of chapter 5's repeated comparison."""
+    return (params.integer("n_splits", n_splits, minimum=1, maximum=100),
+            params.integer("n_rating_sets", n_rating_sets, minimum=1, maximum=50))
+
+
 def check_cluster_threshold(value) -> float:
     """The dendrogram cut (distance 1 − ρ lies between 0 and 2)."""
     return params.number("cluster_threshold", value, minimum=0, maximum=2)
@@ -366,22 +372,38 @@ def shape_summary(shape, null=None, latent_shape=None):
                         "The observed curvature is weaker than the bounded scale would produce."))
     if latent_shape is not None:
         lines.append(f"* The same fit on the simulator's latent scores before rounding and clipping: "
-                     f"{latent_shape.quadratic:+.3f} (p = {latent_shape.quadratic_p:.2f}); the simulator has no hump, "
-                     "the scale makes one.")
+                     f"{latent_shape.quadratic:+.3f} (p = {latent_shape.quadratic_p:.2f}); the simulator has no hump "
+                     "(recovered by construction: its latent noise is constant), the scale makes one.")
     return _markdown("\n".join(lines))
 
 
 # --------------------------------------------------------------------------- findings of chapter 4
 
 
+def thresholds_line(sensitivity: pd.DataFrame) -> str:
+    """How the bounded-scale null's p-value moves with its thresholds (from
+    :func:`~helpers.explanations.analysis.threshold_sensitivity`)."""
+    p = sensitivity["p_value"]
+    fitted = sensitivity[sensitivity["thresholds_from"].str.startswith("fitted")]
+    same = (p >= 0.05).all() or (p < 0.05).all()
+    return (f"With other thresholds the null's p-value runs from {p.min():.3f} to {p.max():.3f} ("
+            + "; ".join(f"{r['thresholds_from']}: {r['p_value']:.3f}" for _, r in sensitivity.iterrows()) + ")"
+            + (f"; the thresholds fitted to the ratings are {fitted['thresholds'].iloc[0]}" if len(fitted) else "")
+            + (": the reading does not depend on them." if same else
+               ": the reading depends on the thresholds, so it is not settled by these data."))
+
+
 def judgements_findings(*, reliability: pd.DataFrame, spearman: pd.DataFrame, stability, regression: pd.DataFrame,
-                        shape, null, contrast: pd.DataFrame, truth: pd.DataFrame | None) -> list[str]:
+                        shape, null, contrast: pd.DataFrame, truth: pd.DataFrame | None,
+                        sensitivity: pd.DataFrame | None = None) -> list[str]:
     """The closing findings of chapter 4, every number from this run."""
     rel = reliability.set_index("dimension")["alpha"]
     ci = reliability.set_index("dimension")[["alpha_ci_low", "alpha_ci_high"]]
     lo_d, hi_d = rel.idxmin(), rel.idxmax()
     reached = int((rel >= 0.8).sum())
-    lines = [f"**Reliability.** Interval α ranges from {rel[lo_d]:.2f} ({lo_d}, 95% CI {ci.loc[lo_d].iloc[0]:.2f}–"
+    head = ("**Reliability (recovered by construction: the simulator's noise was set by hand so that α falls in "
+            "0.35–0.60, the paper's range).**" if truth is not None else "**Reliability.**")
+    lines = [f"{head} Interval α ranges from {rel[lo_d]:.2f} ({lo_d}, 95% CI {ci.loc[lo_d].iloc[0]:.2f}–"
              f"{ci.loc[lo_d].iloc[1]:.2f}) to {rel[hi_d]:.2f} ({hi_d}, {ci.loc[hi_d].iloc[0]:.2f}–"
              f"{ci.loc[hi_d].iloc[1]:.2f}); "
              + (f"none of the {len(rel)} scores reaches" if reached == 0 else f"{reached} of {len(rel)} scores reach")
@@ -417,14 +439,19 @@ def judgements_findings(*, reliability: pd.DataFrame, spearman: pd.DataFrame, st
                     f"{_list(list(reg.index[reg['p_cluster'] >= 0.05]))} not significant with clustered errors")
                  + f"; the largest VIF is {reg['vif'].max():.1f}.")
     s = null.summary.iloc[0]
-    lines.append(f"**Disagreement.** The SD-on-mean quadratic term is {shape.quadratic:+.3f} "
-                 f"(p = {shape.quadratic_p:.2g} against 0), but a bounded 1–5 scale with one constant latent SD gives {s['null_mean']:+.3f} "
-                 f"(95%: {s['null_ci_low']:+.3f} to {s['null_ci_high']:+.3f}; p = {s['p_value']:.3f}). "
+    head = ("**Disagreement (recovered by construction: the simulator's latent noise is the same for every item, so "
+            "no hump beyond the bounded scale was put in).**" if truth is not None else "**Disagreement.**")
+    lines.append(f"{head} The SD-on-mean quadratic term is {shape.quadratic:+.3f} "
+                 f"(p = {shape.quadratic_p:.2g} against 0), but a bounded 1–5 scale with one constant latent SD gives "
+                 f"{s['null_mean']:+.3f} (95%: {s['null_ci_low']:+.3f} to {s['null_ci_high']:+.3f}; "
+                 f"p = {s['p_value']:.3f}). "
                  + ("The hump exceeds the bounded-scale null: raters disagree more on middling explanations than the "
                     "scale alone explains." if null.beyond_null else
-                    "The hump is what rounding and clipping at 1 and 5 produce; it is no evidence that middling "
-                    "explanations are harder to judge. The paper's U-shape (agreement at both ends, disagreement in "
-                    "the middle) faces the same confound until it is tested against such a null."))
+                    "The hump is not distinguishable from what rounding and clipping at 1 and 5 produce (a "
+                    "non-rejection, not a proof that the scale explains it all); these data give no evidence that "
+                    "middling explanations are harder to judge. The paper's U-shape (agreement at both ends, "
+                    "disagreement in the middle) faces the same confound until it is tested against such a null.")
+                 + (" " + thresholds_line(sensitivity) if sensitivity is not None else ""))
     if truth is not None:
         rec = recovery_lines(truth, contrast, regression, stability)
         lines.append("**Recovered by construction (simulated data).** " + rec["regression"] + " " + rec["clusters"]
@@ -470,7 +497,7 @@ def evaluator_summary(mae: pd.DataFrame, versus: pd.DataFrame | None = None):
     return _markdown("\n".join([
         f"* Stage 1 beats the training-mean baseline on {len(better)} of {len(dims)} scores"
         + (f" ({', '.join(better)})" if better else "") + (f"; not on {', '.join(worse)}." if worse else "."),
-        f"* The stage-2 judge predicts Overall with held-out MAE {judge['test_mae']:.3f}: "
+        f"* On this split, the stage-2 judge predicts Overall with held-out MAE {judge['test_mae']:.3f}: "
         + ("better than" if beats else "**worse than**") + f" simply predicting the training mean "
         f"({judge['mean_baseline_mae']:.3f}{interval}), and "
         f"{'better' if judge['test_mae'] < judge['similarity_baseline_mae'] else 'worse'} than similarity only "
@@ -516,10 +543,32 @@ def disagreement_power_line(disagreement: pd.DataFrame):
                               "held-out set, as the paper also concludes."))
 
 
+def replicates_line(replicates: pd.DataFrame, simulated: bool) -> str:
+    """What the repeated comparison (:func:`~helpers.explanations.evaluator.judge_replicates`)
+    shows, worded for what it tests: this pipeline, these ratings, these split sizes."""
+    n, worse = len(replicates), int((replicates["difference"] > 0).sum())
+    sets, splits = replicates["ratings"].nunique(), replicates["split_seed"].nunique()
+    d = replicates["difference"]
+    over = f"{splits} metaphor-grouped splits" + (f" × {sets} simulated rating sets" if simulated and sets > 1 else "")
+    share = worse / n
+    reading = ("the judge is worse than a constant in every tested case" if worse == n else
+               "the judge is worse than a constant in most tested cases" if share >= 0.8 else
+               "the judge beats a constant in most tested cases" if share <= 0.2 else
+               "whether the judge beats a constant depends on the split and the ratings")
+    return (f"Over {over} ({n} fits, {int(replicates['n_held_out'].iloc[0])} held-out metaphors each) the judge's MAE "
+            f"exceeds the training mean's in {worse} of {n} (difference {d.min():+.3f} to {d.max():+.3f}, median "
+            f"{d.median():+.3f}): {reading}. What this tests is this pipeline (its encoder, stage-1 ridge, "
+            f"gradient-boosting judge and {int(replicates['n_held_out'].iloc[0])}-metaphor held-out sets) on "
+            + ("ratings simulated by chapter 4's model" if simulated else "these ratings")
+            + ", not two-stage evaluators in general.")
+
+
 def evaluator_findings(*, mae: pd.DataFrame, versus: pd.DataFrame, disagreement: pd.DataFrame,
-                       weights: pd.DataFrame, truth: pd.DataFrame | None) -> list[str]:
+                       weights: pd.DataFrame, truth: pd.DataFrame | None,
+                       replicates: pd.DataFrame | None = None) -> list[str]:
     """The closing findings of chapter 5, every number from this run (``versus`` is
-    :func:`~helpers.explanations.evaluator.judge_vs_baselines`)."""
+    :func:`~helpers.explanations.evaluator.judge_vs_baselines`, ``replicates``
+    :func:`~helpers.explanations.evaluator.judge_replicates`)."""
     from ..core.stats import detectable_correlation
 
     dims = mae[mae["score"].isin(DIMENSIONS)]
@@ -534,13 +583,14 @@ def evaluator_findings(*, mae: pd.DataFrame, versus: pd.DataFrame, disagreement:
              "the overfitting to expect from so few training items."]
     v = versus.set_index("other")
     m = v.loc["training mean"]
-    verdict = ("reliably worse than" if m["ci_low"] > 0 else "reliably better than" if m["ci_high"] < 0 else
+    verdict = ("worse than" if m["ci_low"] > 0 else "better than" if m["ci_high"] < 0 else
                "not distinguishable from")
-    lines.append(f"**The judge.** The stage-2 judge's held-out MAE on Overall is {m['judge_mae']:.3f}; predicting the "
-                 f"training mean for every item gives {m['other_mae']:.3f} (difference {m['difference']:+.3f}, 95% "
-                 f"bootstrap interval {m['ci_low']:+.3f} to {m['ci_high']:+.3f} over {int(m['n_items'])} held-out "
-                 f"items): the judge is {verdict} a constant"
-                 + (", so on these data the two-stage pipeline adds nothing." if m["difference"] > 0 else ".")
+    lines.append(f"**The judge.** On the chapter's split, the stage-2 judge's held-out MAE on Overall is "
+                 f"{m['judge_mae']:.3f}; predicting the training mean for every item gives {m['other_mae']:.3f} "
+                 f"(difference {m['difference']:+.3f}, 95% bootstrap interval {m['ci_low']:+.3f} to "
+                 f"{m['ci_high']:+.3f} over {int(m['n_items'])} held-out items): on this split the judge is {verdict} "
+                 "a constant."
+                 + (" " + replicates_line(replicates, simulated=truth is not None) if replicates is not None else "")
                  + f" Judge against judge, the paper reports {PAPER_JUDGE_MAE:.3f} for its stage-2 judge, on other "
                  "ratings, items and encoder; the two numbers frame each other but do not test each other.")
     d = disagreement.set_index("statistic")
@@ -560,7 +610,7 @@ def evaluator_findings(*, mae: pd.DataFrame, versus: pd.DataFrame, disagreement:
 
 
 __all__ = ["DIMENSIONS", "ExplanationsSetup", "Ratings", "evaluator_config", "explanations_setup",
-           "check_cluster_threshold", "check_resamples", "calibration_band", "RATING_FORMATS", "by_construction",
+           "check_cluster_threshold", "check_resamples", "check_replicates", "replicates_line", "thresholds_line", "calibration_band", "RATING_FORMATS", "by_construction",
            "contrast_beside_truth", "regression_beside_truth", "clusters_beside_truth", "recovery_lines",
            "significance_summary", "stability_verdicts", "cluster_summary", "shape_summary", "judgements_findings",
            "evaluator_setup_line", "evaluator_summary", "evaluator_beside_published", "weights_beside_truth",

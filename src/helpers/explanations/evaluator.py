@@ -40,6 +40,7 @@ from ..core.errors import InputError
 from .io import DIMENSIONS, SCORES
 
 FINETUNE_VERSION = 1  # bump when the fine-tuning procedure changes
+REPLICATE_VERSION = 1  # bump when run_evaluator's computation of the judge's MAE changes
 
 
 @dataclass(frozen=True)
@@ -246,6 +247,39 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
     return {"mae": mae, "predictions": predictions.reset_index(drop=True), "weights": weights,
             "stage2_cv": pd.DataFrame({"fold": range(1, len(cv_mae) + 1), "mae": cv_mae}),
             "disagreement": disagreement_vs_error(predictions), "split": split, "stage1": stage1}
+
+
+def judge_replicates(rating_sets: dict, config: EvaluatorConfig | None = None,
+                     split_seeds: Sequence[int] = range(6)) -> pd.DataFrame:
+    """The judge against the training mean over several grouped splits and rating sets.
+
+    One held-out set of 20 metaphors is one draw: the verdict "worse than a constant" may be
+    that split's. So :func:`run_evaluator` is repeated for every rating set of ``rating_sets``
+    (``{label: item_targets(...)}``, e.g. several simulation seeds) and every split seed of
+    ``split_seeds`` (a new metaphor-grouped held-out set each, :func:`split_by_metaphor`),
+    everything else as in ``config``; each run's MAE table is cached (:mod:`helpers.core.cache`,
+    keyed by the items, the configuration and the checkpoint). Returns ``ratings, split_seed, n_held_out, judge_mae,
+    mean_baseline_mae, stage1_overall_mae, difference`` (judge − training mean; above 0 the
+    judge is worse).
+    """
+    from dataclasses import replace
+
+    cfg = config or EvaluatorConfig()
+    runs = [(label, seed) for label in rating_sets for seed in split_seeds]
+    rows = []
+    import sklearn
+
+    checkpoint = cache.file_identity(cfg.model_path) if cfg.model_path else "packaged"
+    for label, seed in tqdm(runs, desc="judge replicates", leave=False, disable=None):
+        run = replace(cfg, seed=int(seed))
+        mae = cache.cached("evaluator-mae", REPLICATE_VERSION, [rating_sets[label], run, checkpoint, sklearn.__version__],
+                           lambda: run_evaluator(rating_sets[label], run)["mae"], describe=f"judge replicate {label}, "
+                           f"split seed {seed}").set_index("score")
+        judge, stage1 = mae.loc["overall (stage 2)"], mae.loc["overall"]
+        rows.append({"ratings": label, "split_seed": int(seed), "n_held_out": cfg.n_test,
+                     "judge_mae": judge["test_mae"], "mean_baseline_mae": judge["mean_baseline_mae"],
+                     "stage1_overall_mae": stage1["test_mae"], "difference": judge["test_mae"] - judge["mean_baseline_mae"]})
+    return pd.DataFrame(rows)
 
 
 def disagreement_vs_error(predictions: pd.DataFrame) -> pd.DataFrame:

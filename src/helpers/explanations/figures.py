@@ -79,7 +79,8 @@ def _null_curve(null: BoundedNull | None, lo: float, hi: float):
     if null is None:
         return None
     xs = np.linspace(max(lo, 1.01), min(hi, 4.99), 80)
-    return xs, rounded_scale_moments(latent_means(xs, null.latent_sd), null.latent_sd)[1]
+    cuts = getattr(null, "cuts", None)
+    return xs, rounded_scale_moments(latent_means(xs, null.latent_sd, cuts=cuts), null.latent_sd, cuts=cuts)[1]
 
 
 def mean_sd_scatter(item_stats: pd.DataFrame, dimension: str = "overall", title: str | None = None,

@@ -20,6 +20,7 @@ from ..core import classroom, params, paths
 from ..core.errors import InputError, raise_all
 from ..core.report import ChapterData, Provenance
 from ..core import stats
+from ..core.stats import FEW_CLUSTERS
 from . import io, simulate
 from .scoring import normalise_pos, segment_scores, team_scores
 
@@ -182,6 +183,25 @@ def sentence_count_note(n_sentences: int, counted: int, released: bool):
         f"column by {n_sentences}/{counted}."))
 
 
+def few_clusters_note(n_clusters: int | tuple[int, int], unit: str = "sentences"):
+    """The box that says why a page shows a second, wider interval: with fewer than
+    :data:`~helpers.core.stats.FEW_CLUSTERS` clusters the percentile cluster bootstrap is too
+    narrow (tests/test_stats.py measures its coverage with 20 clusters against the t intervals')."""
+    from IPython.display import Markdown
+
+    low, high = (n_clusters, n_clusters) if isinstance(n_clusters, int) else n_clusters
+    if low >= FEW_CLUSTERS:
+        return None
+    return Markdown(
+        f"> **Few clusters: G = {low if low == high else f'{low}–{high}'} {unit}.** The units that are resampled and flipped are the {unit}, "
+        "not the metaphors, and with so few of them the percentile cluster bootstrap is too narrow (in the book's "
+        "coverage test with 20 clusters it covers the true value less often than the 95 % it promises). The "
+        "interval marked *t* (a "
+        "cluster-robust or delete-one-cluster jackknife standard error with G − 1 degrees of freedom) holds its "
+        "level; the verdicts read that interval or the cluster permutation test, never the percentile interval "
+        "alone.")
+
+
 def _interval_verdict(low: float, high: float, better: str, worse: str) -> str:
     if low > 0:
         return f"higher with {better} (the interval excludes 0)"
@@ -190,20 +210,47 @@ def _interval_verdict(low: float, high: float, better: str, worse: str) -> str:
     return "not distinguishable between the schemes (the interval spans 0)"
 
 
+def _intervals(r: pd.Series, prefixes: tuple[str, ...]) -> str:
+    names = {"cluster_": "percentile", "jackknife_": "jackknife t", "": "percentile"}
+    return ", ".join(f"{names[p]} [{r[f'{p}ci_low']:+.3f}, {r[f'{p}ci_high']:+.3f}]" for p in prefixes)
+
+
 def weighting_verdicts(scheme_effect: pd.DataFrame):
     """One sentence per system: is α on SEGS higher with linear or exponential weights?
-    Read on the sentence-cluster interval when there is one."""
+    Read on the jackknife t interval by sentence when there is one (it holds with few
+    clusters), the percentile interval beside it; then κ, where its interval excludes 0,
+    with the caveat that κ ranks each scheme's values on their own scale."""
     from IPython.display import Markdown
 
-    low, high = (("cluster_ci_low", "cluster_ci_high") if "cluster_ci_low" in scheme_effect
-                 else ("ci_low", "ci_high"))
+    nested = "jackknife_ci_low" in scheme_effect
+    read = "jackknife_" if nested else ""
+    shown = ("jackknife_", "cluster_") if nested else ("",)
     lines = []
     for _, r in scheme_effect[scheme_effect["metric"] == "alpha"].iterrows():
-        verdict = _interval_verdict(r[low], r[high], "linear weights", "exponential weights")
+        verdict = _interval_verdict(r[f"{read}ci_low"], r[f"{read}ci_high"], "linear weights", "exponential weights")
         lines.append(f"* **{r['system']}**: α {r['linear (MetaHOPE)']:.3f} linear vs {r['exponential (HOPE)']:.3f} "
-                     f"exponential, difference {r['difference']:+.3f} [{r[low]:+.3f}, {r[high]:+.3f}]: {verdict}.")
-    unit = "sentences" if low.startswith("cluster") else "metaphors"
-    return Markdown(f"On these data, with {unit} resampled, agreement (α on SEGS) is\n\n" + "\n".join(lines))
+                     f"exponential, difference {r['difference']:+.3f} ({_intervals(r, shown)}): {verdict}.")
+    unit = "sentences" if nested else "metaphors"
+    kappa = _kappa_clear(scheme_effect, read)
+    tail = ""
+    if len(kappa):
+        tail = "\n\n" + " ".join(
+            f"Quadratic κ differs by {r['difference']:+.3f} ({_intervals(r, shown)}) for {r['system']}, an interval "
+            f"that excludes 0 and favours the {'exponential' if r['difference'] < 0 else 'linear'} weights."
+            for _, r in kappa.iterrows()) + " " + KAPPA_CAVEAT
+    return Markdown(f"On these data, with {unit} resampled, agreement (α on SEGS) is\n\n" + "\n".join(lines) + tail)
+
+
+#: Why κ's verdict on the weights is weaker than α's (agreement.py: κ on summed scores
+#: weights disagreements by the rank of the values observed).
+KAPPA_CAVEAT = ("Caveat: κ on SEGS weighs a disagreement by the distance between the ranks of the two sums among "
+                "the values observed, and the two schemes produce different sets of sums, so their κ measure "
+                "disagreement on different scales; α compares the penalties themselves.")
+
+
+def _kappa_clear(scheme_effect: pd.DataFrame, read: str) -> pd.DataFrame:
+    k = scheme_effect[scheme_effect["metric"] == "weighted_kappa"]
+    return k[(k[f"{read}ci_low"] > 0) | (k[f"{read}ci_high"] < 0)]
 
 
 def pilot_v1_findings(comparisons: dict, n_sentences, counted_sentences: int, n_items: int,
@@ -221,30 +268,42 @@ def pilot_v1_findings(comparisons: dict, n_sentences, counted_sentences: int, n_
                      f"{n_sentences or counted_sentences} sentences ({counted_sentences} distinct source sentences "
                      "are in the workbooks).")
     alpha = table1_ci[table1_ci["metric"] == "alpha"].assign(
-        width=lambda d: d["ci_high"] - d["ci_low"], cluster_width=lambda d: d["cluster_ci_high"] - d["cluster_ci_low"])
+        width=lambda d: d["ci_high"] - d["ci_low"], cluster_width=lambda d: d["cluster_ci_high"] - d["cluster_ci_low"],
+        t_width=lambda d: d["jackknife_ci_high"] - d["jackknife_ci_low"])
     spread = alpha["estimate"].max() - alpha["estimate"].min()
+    narrowest = min(alpha["cluster_width"].min(), alpha["t_width"].min())
     lines.append(
         f"The {n_items} metaphors come from {counted_sentences} sentences, and the metaphors of one sentence are not "
         f"independent: resampling whole sentences, the 95% intervals of α on SEGS are {alpha['cluster_width'].min():.2f} "
-        f"to {alpha['cluster_width'].max():.2f} wide (resampling single metaphors: {alpha['width'].min():.2f} to "
-        f"{alpha['width'].max():.2f}), "
-        + ("wider than" if alpha["cluster_width"].min() > spread else "comparable to")
+        f"to {alpha['cluster_width'].max():.2f} wide (percentile), {alpha['t_width'].min():.2f} to "
+        f"{alpha['t_width'].max():.2f} with the jackknife t interval that holds with few sentences (resampling single "
+        f"metaphors: {alpha['width'].min():.2f} to {alpha['width'].max():.2f}), "
+        + ("wider than" if narrowest > spread else "comparable to")
         + f" the largest difference between systems ({spread:.2f})"
-        + (", so these data cannot rank the systems by agreement." if alpha["cluster_width"].min() > spread else "."))
+        + (", so these data cannot rank the systems by agreement." if narrowest > spread else "."))
     effect = scheme_effect[scheme_effect["metric"] == "alpha"]
-    clear = effect[(effect["cluster_ci_low"] > 0) | (effect["cluster_ci_high"] < 0)]
+    clear = effect[(effect["jackknife_ci_low"] > 0) | (effect["jackknife_ci_high"] < 0)]
     lines.append(
         "Linear (MetaHOPE) against exponential (HOPE) weights: α on SEGS differs by "
-        + ", ".join(f"{r['difference']:+.3f} [{r['cluster_ci_low']:+.3f}, {r['cluster_ci_high']:+.3f}] for "
-                    f"{r['system']}" for _, r in effect.iterrows())
+        + ", ".join(f"{r['difference']:+.3f} (jackknife t [{r['jackknife_ci_low']:+.3f}, {r['jackknife_ci_high']:+.3f}],"
+                    f" percentile [{r['cluster_ci_low']:+.3f}, {r['cluster_ci_high']:+.3f}]) for {r['system']}"
+                    for _, r in effect.iterrows())
         + (f"; only for {', '.join(clear['system'])} does the interval exclude 0." if len(clear) else
-           "; every interval spans 0, so these data neither support nor refute the claim that linear weights "
+           "; every interval spans 0, so on α these data neither support nor refute the claim that linear weights "
            "reduce disagreement."))
+    kappa = _kappa_clear(scheme_effect, "jackknife_")
+    if len(kappa):
+        lines.append("Quadratic κ, in contrast, differs by " + ", ".join(
+            f"{r['difference']:+.3f} [{r['jackknife_ci_low']:+.3f}, {r['jackknife_ci_high']:+.3f}] for {r['system']} "
+            f"(favouring the {'exponential' if r['difference'] < 0 else 'linear'} weights)" for _, r in kappa.iterrows())
+            + ", an interval that excludes 0. " + KAPPA_CAVEAT)
     for _, r in bias.iterrows():
-        verdict = ("a systematic difference" if r["p_value"] < 0.05 else "no systematic difference")
+        p = r["p_cluster_permutation"]
+        verdict = "a systematic difference" if p < 0.05 else "no systematic difference"
         lines.append(f"{r['system']}: annotator {second} scored {r[f'share_{second}_higher']:.0f}% of items higher "
                      f"and {r[f'share_{first}_higher']:.0f}% lower than {first} (mean difference "
-                     f"{r['mean_difference']:+.2f} points, Wilcoxon p = {r['p_value']:.2g}): {verdict} in severity.")
+                     f"{r['mean_difference']:+.2f} points; sign flips of whole sentences p = {p:.2g}, the Wilcoxon "
+                     f"test that takes metaphors as independent p = {r['p_value']:.2g}): {verdict} in severity.")
     return lines
 
 
@@ -318,27 +377,48 @@ def profile_summary(profile: pd.DataFrame):
 
 
 def comparison_summary(comparison: pd.DataFrame):
-    """One sentence per compared pair of systems, read on the sentence-cluster test with Holm."""
+    """One sentence per compared pair of systems, read on the sentence-cluster test with Holm;
+    both intervals by sentence (percentile bootstrap and cluster-robust t with G − 1 degrees
+    of freedom), each at 95 % and family-wise, and the cluster-level minimum detectable
+    difference. Opens with the few-clusters note when there are few sentences."""
     from IPython.display import Markdown
 
+    m = _pairs(comparison)
+    family = f"{100 * (1 - 0.05 / m):.1f}%"
     lines = []
     for _, r in comparison.iterrows():
         where = f"{r['direction']}, annotator {r['annotator']}: {r['system_a']} − {r['system_b']}"
-        diff = (f"{r['mean_difference']:+.2f} points per metaphor, 95% interval by sentence "
-                f"[{r['cluster_ci_low']:+.2f}, {r['cluster_ci_high']:+.2f}], family-wise 98.3% interval "
+        diff = (f"{r['mean_difference']:+.2f} points per metaphor; 95% by sentence: t [{r['cluster_t_ci_low']:+.2f}, "
+                f"{r['cluster_t_ci_high']:+.2f}], percentile [{r['cluster_ci_low']:+.2f}, {r['cluster_ci_high']:+.2f}];"
+                f" simultaneous {family}: t [{r['family_t_ci_low']:+.2f}, {r['family_t_ci_high']:+.2f}], percentile "
                 f"[{r['family_ci_low']:+.2f}, {r['family_ci_high']:+.2f}]")
         if r["verdict"] == "difference":
-            lines.append(f"* {where} = {diff}: a difference (Holm p = {r['p_cluster_holm']:.3f}).")
+            lines.append(f"* {where} = {diff}: a difference (cluster p = {r['p_cluster_permutation']:.3f}, Holm p = "
+                         f"{r['p_cluster_holm']:.3f}).")
         elif r["verdict"].startswith("suggestive"):
-            lines.append(f"* {where} = {diff}: suggestive, not significant after Holm over {_pairs(comparison)} pairs "
-                         f"(p = {r['p_cluster_permutation']:.3f}, Holm p = {r['p_cluster_holm']:.2f}; the family-wise "
-                         "interval is the one to read when three pairs are tested).")
+            lines.append(f"* {where} = {diff}: suggestive, not significant after Holm over {m} pairs "
+                         f"(cluster p = {r['p_cluster_permutation']:.3f}, Holm p = {r['p_cluster_holm']:.2f}).")
         else:
-            lines.append(f"* {where} = {diff}: no evidence of a difference (p = {r['p_cluster_permutation']:.2f}); "
-                         f"with {r['n_items']} metaphors only differences of about {r['mdd_80_adjusted']:.1f} points "
-                         "would be detected reliably, so a real but smaller difference cannot be ruled out.")
+            lines.append(f"* {where} = {diff}: no evidence of a difference (cluster p = "
+                         f"{r['p_cluster_permutation']:.2f}); with {r['n_clusters']} sentences only differences of "
+                         f"about {r['cluster_mdd_80_adjusted']:.1f} points would be detected reliably, so a real but "
+                         "smaller difference cannot be ruled out.")
     n_min, n_max = comparison["n_items"].min(), comparison["n_items"].max()
-    return Markdown(f"With {n_min}–{n_max} metaphors per comparison these pilots are small:\n\n" + "\n".join(lines))
+    g_min, g_max = comparison["n_clusters"].min(), comparison["n_clusters"].max()
+    note = few_clusters_note((int(g_min), int(g_max)))
+    disagree = comparison[((comparison["family_ci_low"] > 0) | (comparison["family_ci_high"] < 0))
+                          & (comparison["family_t_ci_low"] <= 0) & (comparison["family_t_ci_high"] >= 0)]
+    tail = ""
+    if len(disagree):
+        tail = ("\n\nThe simultaneous percentile interval excludes 0 where the t interval does not for "
+                + "; ".join(f"{r['direction']} {r['annotator']} {r['system_a']} − {r['system_b']}"
+                            for _, r in disagree.iterrows())
+                + ": the t interval agrees with the cluster test, the percentile interval is too narrow with so "
+                  "few sentences. Simultaneous (Bonferroni) intervals and Holm's step-down test need not agree "
+                  "either; the verdict is the test's.")
+    head = (note.data + "\n\n") if note is not None else ""
+    return Markdown(head + f"With {n_min}–{n_max} metaphors in {g_min}–{g_max} sentences per comparison these pilots "
+                    "are small:\n\n" + "\n".join(lines) + tail)
 
 
 def segments_by_direction(tidy: pd.DataFrame) -> pd.DataFrame:
@@ -420,9 +500,20 @@ def directions_findings(profile: pd.DataFrame, by_pos: pd.DataFrame, comparison:
         f"Pairwise system comparisons (sentence-cluster sign flips, Holm over {_pairs(comparison)} pairs): "
         f"{counts.get('difference', 0)} of {len(comparison)} establish a difference, "
         f"{counts.get('suggestive, not significant after Holm', 0)} suggestive but not significant after the "
-        f"correction, {counts.get('no evidence', 0)} without evidence; the smallest reliably detectable difference is "
-        f"{comparison['mdd_80_adjusted'].min():.1f} to {comparison['mdd_80_adjusted'].max():.1f} points per metaphor, "
-        "so small real differences between systems cannot be ruled out.")
+        f"correction, {counts.get('no evidence', 0)} without evidence; with sentences as the units, the smallest "
+        f"reliably detectable difference is {comparison['cluster_mdd_80_adjusted'].min():.1f} to "
+        f"{comparison['cluster_mdd_80_adjusted'].max():.1f} points per metaphor, so small real differences between "
+        "systems cannot be ruled out.")
+    widen_t = ((comparison["family_t_ci_high"] - comparison["family_t_ci_low"])
+               / (comparison["family_ci_high"] - comparison["family_ci_low"]))
+    if comparison["n_clusters"].min() < FEW_CLUSTERS:
+        lines.append(f"With {comparison['n_clusters'].min()}–{comparison['n_clusters'].max()} sentences the percentile "
+                     "cluster bootstrap is too narrow: the cluster-robust t interval (G − 1 degrees of freedom) is "
+                     f"{widen_t.min():.2f} to {widen_t.max():.2f} times as wide at the simultaneous level, and "
+                     f"{int(((comparison['family_ci_low'] > 0) | (comparison['family_ci_high'] < 0)).sum())} "
+                     "simultaneous percentile but "
+                     f"{int(((comparison['family_t_ci_low'] > 0) | (comparison['family_t_ci_high'] < 0)).sum())} t "
+                     "intervals exclude 0.")
     widen = ((comparison["cluster_ci_high"] - comparison["cluster_ci_low"])
              / (comparison["ci_high"] - comparison["ci_low"]))
     lines.append(f"Resampling sentences instead of single metaphors changes the interval widths by a factor of "
@@ -600,15 +691,15 @@ def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.D
             lines.append("The order of " + "; ".join(f"{r['system_a']} and {r['system_b']}" for _, r in noisy.iterrows())
                          + " changes with the team (the first is ahead in "
                          + ", ".join(f"{r['share_a_ahead']:.0%}" for _, r in noisy.iterrows())
-                         + " of the teams): those differences in agreement are seed noise, not properties of the "
-                           "systems.")
+                         + f" of the {study['seed'].nunique()} teams): those differences in agreement are not "
+                           "distinguishable from team-to-team noise.")
         firm = seed_noise[~seed_noise["seed_noise"]]
         if len(firm):
             lines.append("Stable over the teams: " + "; ".join(
                 f"{r['system_a'] if r['share_a_ahead'] > 0.5 else r['system_b']} ahead of "
                 f"{r['system_b'] if r['share_a_ahead'] > 0.5 else r['system_a']} in "
                 f"{max(r['share_a_ahead'], 1 - r['share_a_ahead']):.0%} of them" for _, r in firm.iterrows())
-                + ", a difference that comes from the errors of the translations (the truth), not from the team.")
+                + ", a difference that holds across teams and so reflects the errors of the translations (the truth) rather than the team.")
     if sweeps is not None:
         for knob, g in sweeps.groupby("knob", sort=False):
             percent = "%" in g["statistic"].iloc[0]

@@ -88,9 +88,10 @@ def metaphor_share(epm: pd.DataFrame, eps: pd.DataFrame) -> pd.DataFrame:
 
 
 def paired_segments(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
-    """SEGS of every item with one column per annotator (for severity-bias plots)."""
+    """SEGS of every item with one column per annotator (for severity-bias plots and tests),
+    with the item's ``sentence`` for tests that respect the nesting."""
     scores = segment_scores(tidy, value=value)
-    wide = scores.pivot_table(index=["system", "position", "item", "metaphor", "pos"], columns="annotator",
+    wide = scores.pivot_table(index=["system", "position", "item", "metaphor", "pos", "sentence"], columns="annotator",
                               values="SEGS", aggfunc="sum").reset_index()
     wide.columns.name = None
     return _in_system_order(wide, tidy, ["system", "position"])

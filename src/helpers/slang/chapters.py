@@ -282,6 +282,27 @@ def within_word_note(summary: pd.DataFrame, by_word: pd.DataFrame, scores: pd.Da
     return Markdown("\n".join(lines))
 
 
+_UNITS = {"percentile": "percentile points", "released_score": "points", "I_no_context": "bits", "I_context": "bits"}
+
+
+def _gap_parts(summary: pd.DataFrame, scores: pd.DataFrame, data) -> list[str]:
+    """Per method: pooled − within-word ρ, and how far apart the words' rated candidates sit in
+    that method's own units (the word furthest from the others' mean)."""
+    rated = data.ratings[["word", "candidate"]].merge(scores, on=["word", "candidate"])
+    parts = []
+    for column, (method, context) in hp.METHOD_COLUMNS.items():
+        row = summary[(summary["method"] == method) & (summary["context"] == context)]
+        if column not in rated or not len(row) or pd.isna(row["mean_within_word_rho"].iloc[0]):
+            continue
+        row = row.iloc[0]
+        levels = word_levels(rated, column)
+        far = levels.loc[levels["above_others"].abs().idxmax()]
+        parts.append(f"{_label(method, context)} {row['pooled_rho']:+.2f} pooled against {row['mean_within_word_rho']:+.2f}"
+                     f" within (gap {row['pooled_rho'] - row['mean_within_word_rho']:+.2f}; its rated {far['word']} "
+                     f"candidates sit {far['above_others']:+.1f} {_UNITS[column]} from the other words' mean)")
+    return parts
+
+
 def by_word_view(by_word: pd.DataFrame) -> pd.DataFrame:
     """Per-word ρ as a compact grid: one row per method and context, one column per word,
     cells "ρ (permutation p)"."""
@@ -336,13 +357,16 @@ def homophones_findings(candidate_table: pd.DataFrame, summary: pd.DataFrame, by
         words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])
                         ].dropna(subset=["rho"])
         lo, hi = spearman_interval(row["pooled_rho"], int(row["n"]))
+        jk = (f"word-clustered 95% interval {row['pooled_jackknife_ci_low']:+.2f} to "
+              f"{row['pooled_jackknife_ci_high']:+.2f} (delete-one-word jackknife over {int(row['n_words'])} words; "
+              f"the Fisher interval {lo:+.2f} to {hi:+.2f} counts the {int(row['n'])} candidates as independent, "
+              "which they are not, since each word's candidates share its level, and is too narrow)")
         spread = (f"within the words ρ runs from {words['rho'].min():+.2f} "
                   f"({words.loc[words['rho'].idxmin(), 'word']}) to {words['rho'].max():+.2f} "
                   f"({words.loc[words['rho'].idxmax(), 'word']}), negative in {int((words['rho'] < 0).sum())} of "
                   f"{len(words)} words" if len(words) else "no word has enough rated candidates for a ρ")
         lines.append(
-            f"{_label(row['method'], row['context'])}: pooled ρ = {row['pooled_rho']:+.2f} (approximate 95% CI "
-            f"{lo:+.2f} to {hi:+.2f}); {spread}; mean within-word ρ = {row['mean_within_word_rho']:+.2f}, "
+            f"{_label(row['method'], row['context'])}: pooled ρ = {row['pooled_rho']:+.2f}, {jk}; {spread}; mean within-word ρ = {row['mean_within_word_rho']:+.2f}, "
             f"within-word permutation p = {row['p_within_word']:.3f}: the ranking within words is "
             f"{_verdict(row['p_within_word'])}.")
     si = summary[(summary["method"] == "self-information") & (summary["context"] == "without")]
@@ -354,12 +378,9 @@ def homophones_findings(candidate_table: pd.DataFrame, summary: pd.DataFrame, by
                      + (f" (mean within-word ρ {sign:+.2f}, p = {p:.3f})." if p < 0.05 else
                         f", but only as a tendency: with mean within-word ρ {sign:+.2f} and p = {p:.3f}, "
                         f"{int(si['n'].iloc[0])} rated candidates do not establish the direction."))
-    levels = word_levels(scores).sort_values("above_others")
-    gap = abs(summary["pooled_rho"] - summary["mean_within_word_rho"])
-    lines.append(f"Pooled and within-word ρ differ by up to {gap.max():.2f}: the words differ in level before any "
-                 f"ranking ({levels.iloc[-1]['word']} candidates carry {levels.iloc[-1]['above_others']:+.1f} bits "
-                 "against the other words' mean), and a pooled ρ such as the paper's 'Avg' counts those differences "
-                 "too; a pick() function only has to rank one word's candidates, which the per-word values measure.")
+    lines.append("Pooled and within-word ρ differ, method by method: " + "; ".join(_gap_parts(summary, scores, data))
+                 + ". A pooled ρ such as the paper's 'Avg' counts such differences between words too; a pick() "
+                 "function only has to rank one word's candidates, which the per-word values measure.")
     literal, chapter = (top[top["method"] == m] for m in (hp.PERCENTILE_AS_PRINTED, hp.PERCENTILE_TOP))
     shared = sum(len(set(literal.loc[literal["word"] == w, "candidate"])
                      & set(chapter.loc[chapter["word"] == w, "candidate"])) for w in chapter["word"].unique())
@@ -609,13 +630,52 @@ def measured_comparison(name: str = "qe_model_comparison") -> tuple[pd.DataFrame
     return pd.read_csv(table), record or {}
 
 
+#: Labels of the model comparison's evaluations: models are chosen on dev, test is reported once.
+DEV, TEST = "re-split dev", "re-split test"
+
+
 def comparison_view(comparison: pd.DataFrame) -> pd.DataFrame:
-    """The comparison as one row per model, most accurate first (empty when there is none)."""
+    """The comparison as one row per model on the re-split test; when the comparison also
+    scored the re-split dev set, its Spearman (``dev_spearman``) orders the rows (models are
+    chosen on dev), else the test Spearman does (empty when there is none)."""
     columns = ["kind", "model", "spearman", "pearson", "n", "seconds", "cpu_seconds"]
     if comparison is None:
         return pd.DataFrame(columns=columns)
-    view = comparison[columns]
+    on = comparison["evaluated_on"] if "evaluated_on" in comparison else pd.Series(TEST, index=comparison.index)
+    view = comparison[on == TEST][columns]
+    if (on == DEV).any():
+        dev = comparison[on == DEV].set_index("model")["spearman"]
+        view = view.assign(dev_spearman=view["model"].map(dev))
+        return view.sort_values("dev_spearman", ascending=False).reset_index(drop=True)
     return view.sort_values("spearman", ascending=False).reset_index(drop=True)
+
+
+def selection_note(dev_table: pd.DataFrame, test_table: pd.DataFrame, comparison: pd.DataFrame | None):
+    """How the models of this run compare on the re-split dev set (where a choice belongs), the
+    test set reported once beside it, and what the committed comparison can and cannot decide."""
+    from IPython.display import Markdown
+
+    from .homophones import spearman_interval
+
+    dev = dev_table.set_index("model")
+    test = test_table.set_index("model")
+    order = list(dev["spearman"].sort_values(ascending=False).index)
+    lines = ["On the re-split **dev** set, where a choice between models belongs: " + ", ".join(
+        f"{m} {dev.loc[m, 'spearman']:.3f}" for m in order) + f" ({int(dev['n'].iloc[0])} lines); on the test set, "
+        "reported once and not used to choose: " + ", ".join(f"{m} {test.loc[m, 'spearman']:.3f}" for m in order)
+        + "."]
+    view = comparison_view(comparison)
+    if len(view) >= 2 and "dev_spearman" not in view:
+        first, second = view.iloc[0], view.iloc[1]
+        lo, hi = spearman_interval(first["spearman"], int(first["n"]))
+        lines.append(f"The committed comparison scored the models on the re-split test only, so its ranking is a "
+                     f"choice made on test: its two most accurate, {first['model']} and {second['model']}, differ by "
+                     f"{first['spearman'] - second['spearman']:.3f}, far inside the ±{(hi - lo) / 2:.3f} of a Spearman "
+                     f"ρ on {int(first['n'])} lines, so the test set does not pick a winner. The default pair is one "
+                     "model of each family that fits the time budget; the next measurement "
+                     "(`chapters.measure_model_comparison`, or the parameter `compare_models`) also scores dev and "
+                     "orders by it.")
+    return Markdown("\n\n".join(lines))
 
 
 def comparison_note(comparison: pd.DataFrame, record: dict, measured_now: bool, default: tuple):
@@ -635,8 +695,10 @@ def comparison_note(comparison: pd.DataFrame, record: dict, measured_now: bool, 
               f"{record.get('machine', 'machine unknown')}, with `{record.get('command', 'command unknown')}` "
               "(committed as `data/measured/qe_model_comparison.csv`; re-measure with the parameter "
               "`compare_models`).")
+    where = ("re-split dev (test beside it)" if "dev_spearman" in view else "leakage-free re-split test (no dev scores "
+             "in this comparison; see below)")
     lines = [origin,
-             f"Most accurate on the leakage-free re-split test: **{best['model']}** (Spearman {best['spearman']:.3f}, "
+             f"Most accurate on the {where}: **{best['model']}** (test Spearman {best['spearman']:.3f}, "
              f"Pearson {best['pearson']:.3f}, {best['seconds']:.0f} s cold)."]
     if chapter:
         lines.append("The whole chapter, cold, with `qe_models` = " + "; ".join(
@@ -691,8 +753,9 @@ def _ci(value: float, low: float, high: float, decimals: int = 2, unit: str = ""
 
 
 def method1_view(method1: pd.DataFrame) -> pd.DataFrame:
-    """Tables 5–6 layout: one row per group, per model ρ and r (G0) or their % change with its
-    bootstrap interval (M1G*)."""
+    """Tables 5–6 layout: one row per group, per model ρ and r (G0) or, for M1G*, their paired
+    change against G0 with its bootstrap interval and, in brackets, the paper's % change
+    (shown without an interval: a ratio to a noisy G0 correlation has none worth reading)."""
     rows = []
     for group, g in method1.groupby("group", sort=False):
         row = {"group": group}
@@ -701,18 +764,20 @@ def method1_view(method1: pd.DataFrame) -> pd.DataFrame:
                 key = f"{r['model']}: {'ρ' if metric == 'rho' else 'r'}"
                 if group == "G0":
                     row[key] = f"{r[metric]:.3f}"
+                elif f"{metric}_change" in r:
+                    row[key] = (f"{r[f'{metric}_change']:+.3f} [{r[f'{metric}_change_low']:+.3f}, "
+                                f"{r[f'{metric}_change_high']:+.3f}] ({r[f'{metric}_pct_change']:+.1f}%)")
                 else:
-                    low = r.get(f"{metric}_pct_change_low", float("nan"))
-                    high = r.get(f"{metric}_pct_change_high", float("nan"))
-                    row[key] = _ci(r[f"{metric}_pct_change"], low, high, 1, "%")
+                    row[key] = f"{r[f'{metric}_pct_change']:+.1f}%"
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 STABILITY_COLUMNS = {
-    "G0_rho": ("G0 ρ (accuracy)", 2, ""), "mean_abs_rho_change": ("mean |Δρ| over M1 (%)", 1, ""),
+    "G0_rho": ("G0 ρ (accuracy)", 2, ""), "mean_rho_change": ("mean Δρ over M1", 3, ""),
     "relative_shift": ("homophone |shift| (SD)", 2, ""),
     "signed_relative_shift": ("homophone shift, signed (SD)", 2, ""),
+    "abs_shift_to_error": ("homophone |shift| / RMSE", 2, ""),
     "swap_relative_shift": ("SWAP |shift| (SD)", 2, ""),
     "homophone_to_swap": ("homophone / SWAP", 2, ""), "M2G2_share_increased": ("M2G2 rises (%)", 0, ""),
 }
@@ -753,28 +818,46 @@ def _direction(t: pd.DataFrame) -> str:
     return f"The signed shift, {_ci(value, low, high)} SD, has no clear direction."
 
 
+def _stability_line(t: pd.DataFrame) -> str:
+    """G0 ρ, the paired mean Δρ, and the shifts of one model, from its intervals."""
+    return (f"G0 ρ {_ci(*t.loc['G0_rho', ['value', 'ci_low', 'ci_high']])}; mean Δρ over M1G1–M1G5 "
+            f"{_ci(*t.loc['mean_rho_change', ['value', 'ci_low', 'ci_high']], 3)} (paired); homophones move the score "
+            f"by {_ci(*t.loc['relative_shift', ['value', 'ci_low', 'ci_high']])} SD of its own predictions "
+            f"({_ci(*t.loc['abs_shift_to_error', ['value', 'ci_low', 'ci_high']])} of its RMSE), a swapped source by "
+            f"{_ci(*t.loc['swap_relative_shift', ['value', 'ci_low', 'ci_high']])} SD")
+
+
+def _word_shifts(by_word: pd.DataFrame, model: str) -> str:
+    w = by_word[by_word["model"] == model]
+    if not len(w):
+        return ""
+    return ("Per slang word, the signed shift is " + ", ".join(
+        f"{r['word']} {r['signed_relative_shift']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] ({r['n_posts']})"
+        for _, r in w.iterrows()) + " SD (posts in brackets).")
+
+
 def stability_note(probes: dict):
     """Stability read with accuracy, in words, for every evaluation and model."""
     from IPython.display import Markdown
+
+    from .robustness import TOLERANCE
 
     lines = []
     for label, pr in probes.items():
         for model, g in pr.intervals.groupby("model", sort=False):
             t = g.set_index("statistic")
             verdict = pr.verdicts.set_index("model").loc[model, "verdict"]
-            lines.append(
-                f"* {label}, **{model}** ({int(t.loc['G0_rho', 'n'])} posts): G0 ρ "
-                f"{_ci(*t.loc['G0_rho', ['value', 'ci_low', 'ci_high']])}; the mean |% change| of ρ over M1G1–M1G5 "
-                f"is {_ci(*t.loc['mean_abs_rho_change', ['value', 'ci_low', 'ci_high']], 1)}"
-                + (", an interval too wide to rank models by" if t.loc["mean_abs_rho_change", "ci_high"]
-                   - t.loc["mean_abs_rho_change", "ci_low"] > 20 else "")
-                + "; homophones move the score by "
-                f"{_ci(*t.loc['relative_shift', ['value', 'ci_low', 'ci_high']])} SD of its own predictions, a "
-                f"swapped source by {_ci(*t.loc['swap_relative_shift', ['value', 'ci_low', 'ci_high']])}. "
-                f"{_direction(t)} Reading: {verdict}.")
-    lines.append("* A % change of a correlation is a ratio of two noisy numbers: with a few dozen posts its interval "
-                 "spans tens of percent, and a model whose G0 ρ is near 0 can show any change at all. The shifts in "
-                 "units of the model's own spread, against the SWAP control, say more.")
+            lines.append(f"* {label}, **{model}** ({int(t.loc['G0_rho', 'n'])} posts): {_stability_line(t)}. "
+                         f"{_direction(t)} {_word_shifts(pr.by_word, model)} Reading: {verdict}.")
+    lines.append("* The paper's mean |% change| of ρ is shown without an interval: a bootstrap of a mean of absolute "
+                 "ratios is biased upwards (resampling noise only ever adds to |change|, and a G0 ρ near 0 inflates "
+                 "every ratio), so few resamples fall below the estimate and its percentile interval is no confidence "
+                 "interval. The paired Δρ per group (table above) and the shifts in units of the model's own spread "
+                 "and error say more.")
+    lines.append(f"* The verdict's yardstick is absolute: homophones must move a model's scores by less than "
+                 f"{TOLERANCE:g} of its own error on these posts (RMSE against the human scores). The SWAP control "
+                 "only checks that the model reads the source at all: a whole other source is an extreme "
+                 "perturbation, so moving much less for homophones than for it is a weak standard.")
     return Markdown("\n".join(lines))
 
 
@@ -810,11 +893,11 @@ def qe_findings(summary: dict, released: pd.DataFrame, resplit: pd.DataFrame, te
         from .homophones import spearman_interval
 
         lo, hi = spearman_interval(c, n)
-        effect = (f"leakage inflates the first by {a - b:.3f}" if a > b else
-                  "the leaked posts do not raise it here")
-        lines.append(f"{model}: Spearman {a:.3f} on the released test split, {b:.3f} on its posts not in train "
-                     f"({effect}); on the source-grouped re-split {c:.3f} "
-                     f"(approximate 95% CI {lo:.3f} to {hi:.3f}, {n} lines).")
+        lines.append(f"{model}: Spearman {a:.3f} on the released test split and {b:.3f} on its posts not in train: "
+                     f"the two differ by {a - b:+.3f}, but they are different posts, not the same posts with and "
+                     f"without leakage. Trained and tested without leakage on the source-grouped re-split it reaches "
+                     f"{c:.3f} (approximate 95% CI {lo:.3f} to {hi:.3f}, {n} lines), {a - c:+.3f} against the "
+                     "released test split.")
     same = corrected[(corrected["trained_on"] == corrected["evaluated_against"]) & (corrected["split"] == "re-split")]
     for model, g in same.groupby("model", sort=False):
         old = g[g["trained_on"] == "released scores"]["spearman"].iloc[0]
@@ -831,19 +914,15 @@ def qe_findings(summary: dict, released: pd.DataFrame, resplit: pd.DataFrame, te
             if label != headline:
                 lines.append(f"Beside it, on the released split ({int(t.loc['G0_rho', 'n'])} posts), {model}: G0 ρ "
                              f"{_ci(*t.loc['G0_rho', ['value', 'ci_low', 'ci_high']])}, homophone shift "
-                             f"{_ci(*t.loc['relative_shift', ['value', 'ci_low', 'ci_high']])} SD. Verdict: "
+                             f"{_ci(*t.loc['relative_shift', ['value', 'ci_low', 'ci_high']])} SD, signed "
+                             f"{_ci(*t.loc['signed_relative_shift', ['value', 'ci_low', 'ci_high']])}. Verdict: "
                              f"{v['verdict']}.")
                 continue
             share = (f"; with the post-edit as MT its score rose for "
                      f"{_ci(*t.loc['M2G2_share_increased', ['value', 'ci_low', 'ci_high']], 0)}% of "
                      f"{int(t.loc['M2G2_share_increased', 'n'])} posts" if "M2G2_share_increased" in t.index else "")
-            lines.append(
-                f"Stability ({label}, {model}, {int(t.loc['G0_rho', 'n'])} posts): G0 ρ "
-                f"{_ci(*t.loc['G0_rho', ['value', 'ci_low', 'ci_high']])}; mean |% change of ρ| "
-                f"{_ci(*t.loc['mean_abs_rho_change', ['value', 'ci_low', 'ci_high']], 1)}; homophones shift it by "
-                f"{_ci(*t.loc['relative_shift', ['value', 'ci_low', 'ci_high']])} SD of its own predictions, a "
-                f"swapped source by {_ci(*t.loc['swap_relative_shift', ['value', 'ci_low', 'ci_high']])}{share}. "
-                f"{_direction(t)} Verdict: {v['verdict']}.")
+            lines.append(f"Stability ({label}, {model}, {int(t.loc['G0_rho', 'n'])} posts): {_stability_line(t)}"
+                         f"{share}. {_direction(t)} {_word_shifts(pr.by_word, model)} Verdict: {v['verdict']}.")
     v = probes[headline].verdicts
     robust = v[v["verdict"].str.startswith("robust")]["model"].tolist()
     rewards = v[v["better_mt"] == "rises"]["model"].tolist()
@@ -858,9 +937,15 @@ def qe_findings(summary: dict, released: pd.DataFrame, resplit: pd.DataFrame, te
         best = view.iloc[0]
         origin = "measured in this run" if measured_now else f"measured {record.get('date', '')}, not recomputed here"
         others = "; ".join(f"{r.model} {r.spearman:.3f} ({r.seconds:.0f} s)" for r in view.iloc[1:].itertuples())
-        lines.append(f"Model comparison on the re-split ({origin}): the most accurate is {best['model']} "
-                     f"(Spearman {best['spearman']:.3f}, {best['seconds']:.0f} s cold)"
-                     + (f"; then {others}." if others else "."))
+        on_dev = "dev_spearman" in view
+        gap = view["spearman"].iloc[0] - view["spearman"].iloc[1] if len(view) > 1 else float("nan")
+        lines.append(f"Model comparison on the re-split ({origin}): ordered by "
+                     + ("dev Spearman" if on_dev else "test Spearman (this comparison has no dev scores)")
+                     + f", the first is {best['model']} (test Spearman {best['spearman']:.3f}, {best['seconds']:.0f} s "
+                     "cold)" + (f"; then {others}" if others else "")
+                     + ("." if on_dev or not len(view) > 1 else
+                        f"; the first two differ by {gap:.3f} on test, too little for a choice (see the selection "
+                        "note)."))
     return lines
 
 
@@ -895,7 +980,7 @@ def measure_model_comparison(kinds=("features", "use", "e5", "frozen", "finetune
     data = setup.load()
     train, dev, test = comparison_frames(data.splits, data.annotated, seed)
     started, load_before = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg()
-    table = qm.compare_models(kinds, train, dev, {"re-split test": test}, setup.settings, cold=True)
+    table = qm.compare_models(kinds, train, dev, {DEV: dev, TEST: test}, setup.settings, cold=True)
     if out is not None:
         folder = paths.resolve_output(out)
         folder.mkdir(parents=True, exist_ok=True)
@@ -908,7 +993,7 @@ def measure_model_comparison(kinds=("features", "use", "e5", "frozen", "finetune
                 return "not installed"
 
         record = {
-            "what": "QE models trained on the source-grouped re-split of HADQAET (train/dev), scored on its test; "
+            "what": "QE models trained on the source-grouped re-split of HADQAET (train/dev), scored on its dev and test; "
                     "seconds = wall-clock of fit + predict with an empty temporary cache (cold), cpu_seconds = "
                     "process CPU time over all threads",
             "command": "python -c \"from helpers.slang import chapters; "

@@ -692,7 +692,12 @@ def within_word_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer
     Returns ``method, scorer, context, pooled_rho, pooled_p, mean_within_word_rho,
     p_within_word, n`` (candidates in the pooled ρ), ``n_words, n_within_word`` (words and
     candidates in the within-word mean: words with at least 3 rated candidates and varying
-    ratings), ``exact, n_permutations``.
+    ratings), ``exact, n_permutations``, and ``pooled_jackknife_ci_low,
+    pooled_jackknife_ci_high``: a 95 % interval of the pooled ρ that resamples *words*, not
+    candidates (delete-one-word jackknife, t with words − 1 degrees of freedom,
+    :func:`~helpers.core.stats.jackknife_t_interval`, cut to [−1, 1]). The candidates of one
+    word share its level, so an interval that counts them as independent pairs
+    (:func:`spearman_interval`) is too narrow.
 
     Examples
     --------
@@ -711,11 +716,28 @@ def within_word_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer
     rows = []
     for (column, labels), (_, pool) in zip(_methods(merged, scorer), pooled.iterrows()):
         test = within_group_permutation_test(merged[column], merged["avg_score"], merged["word"], n_perm, seed)
+        low, high = _word_jackknife(merged, column, pool["rho"])
         rows.append({**labels, "pooled_rho": pool["rho"], "pooled_p": pool["p"],
                      "mean_within_word_rho": test.statistic, "p_within_word": test.p_value,
                      "n": int(pool["n"]), "n_words": test.n_groups, "n_within_word": test.n_items, "exact": test.exact,
-                     "n_permutations": test.n_permutations})
+                     "n_permutations": test.n_permutations, "pooled_jackknife_ci_low": low,
+                     "pooled_jackknife_ci_high": high})
     return pd.DataFrame(rows)
+
+
+def _word_jackknife(merged: pd.DataFrame, column: str, rho: float) -> tuple[float, float]:
+    """Delete-one-word jackknife t interval of the pooled Spearman ρ, cut to [−1, 1]."""
+    from scipy.stats import spearmanr
+
+    from ..core.stats import jackknife_t_interval
+
+    words = list(dict.fromkeys(merged["word"]))
+    if len(words) < 3:
+        return float("nan"), float("nan")
+    loo = [spearmanr(rest[column], rest["avg_score"]).statistic
+           for rest in (merged[merged["word"] != w] for w in words)]
+    low, high = jackknife_t_interval(rho, loo)
+    return max(low, -1.0), min(high, 1.0)
 
 
 # --------------------------------------------------------------------------- picking the top k

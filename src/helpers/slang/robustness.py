@@ -165,7 +165,11 @@ def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 
     r_pct_change_low, r_pct_change_high`` follow: percentile intervals over bootstrap
     resamples of the posts (:func:`helpers.core.stats.resample`), the same resample for G0 and
     the group, so that the change is paired. Groups whose posts differ from G0's (M2G2 covers
-    only the posts with a post-edit) are resampled among their own posts.
+    only the posts with a post-edit) are resampled among their own posts. Then the paired
+    changes themselves, ``rho_change`` (ρ − ρ of G0), ``rho_change_low, rho_change_high``,
+    ``r_change, r_change_low, r_change_high``: a difference of two correlations on the same
+    resampled posts has a well-behaved percentile interval, while a ratio to a G0 ρ near 0 does
+    not (chapter 7 reads these).
     """
     from scipy.stats import pearsonr, spearmanr
 
@@ -180,7 +184,7 @@ def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 
     out["rho_pct_change"] = [pct_change(r, g0.loc[m, "rho"]) for m, r in zip(out["model"], out["rho"])]
     out["r_pct_change"] = [pct_change(r, g0.loc[m, "r"]) for m, r in zip(out["model"], out["r"])]
     if n_boot:
-        bounds = []
+        bounds, changes = [], []
         for (model, group), g in predictions.groupby(["model", "group"], sort=False):
             base = predictions[(predictions["model"] == model) & (predictions["group"] == "G0")].set_index("instance")
             inst = g["instance"].to_numpy()
@@ -192,7 +196,14 @@ def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 
                 d_rho, d_r = (rho - rho0) / np.abs(rho0) * 100, (r - r0) / np.abs(r0) * 100
             d_rho[~np.isfinite(d_rho)], d_r[~np.isfinite(d_r)] = np.nan, np.nan
             bounds.append([*stats.percentile_interval(d_rho, ci), *stats.percentile_interval(d_r, ci)])
+            b0 = base.loc[inst, "predicted"].to_numpy()
+            point = (spearmanr(h, g["predicted"]).statistic - spearmanr(h, b0).statistic,
+                     pearsonr(h, g["predicted"]).statistic - pearsonr(h, b0).statistic)
+            changes.append([point[0], *stats.percentile_interval(rho - rho0, ci),
+                            point[1], *stats.percentile_interval(r - r0, ci)])
         out[["rho_pct_change_low", "rho_pct_change_high", "r_pct_change_low", "r_pct_change_high"]] = bounds
+        out[["rho_change", "rho_change_low", "rho_change_high", "r_change", "r_change_low", "r_change_high"]] = (
+            np.array(changes, dtype=float))
     return out
 
 def score_shifts(predictions: pd.DataFrame) -> pd.DataFrame:
@@ -252,9 +263,10 @@ def swap_sources(posts: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
     return posts.assign(source=posts["source"].to_numpy()[order])
 
 
-#: How :func:`stability_verdicts` reads a model's shifts (in SDs of its own G0 predictions).
-NOT_READING = 0.1  # a swapped source moves the score by less than this: the model barely reads the source
-ROBUST_RATIO = 0.5  # homophone shift below this share of the swap shift: homophones matter much less than a new source
+#: How :func:`stability_verdicts` reads a model's shifts.
+NOT_READING = 0.1  # a swapped source moves the score by less than this (SD of its predictions): it barely reads it
+ROBUST_RATIO = 0.5  # homophone |shift| below this share of the SWAP |shift| (reported, no longer decisive)
+TOLERANCE = 0.1  # homophone |shift| below this share of the model's own RMSE: too small to matter for its scores
 
 
 def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 2000, seed: int = 0,
@@ -268,7 +280,12 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
 
     * ``G0_rho``: Spearman ρ of the G0 predictions with the human scores (accuracy);
     * ``mean_abs_rho_change``: mean over M1G* of |% change of ρ| against G0 (the paper's
-      "fluctuation", Tables 5–6);
+      "fluctuation", Tables 5–6), **without an interval** (``ci_low, ci_high`` NaN): the
+      bootstrap of a mean of absolute ratios is biased upwards (every resample's noise adds to
+      |change|, and a resampled G0 ρ near 0 inflates the ratio), so only a few percent of the
+      resamples fall below the estimate and the percentile interval is not a confidence
+      interval;
+    * ``mean_rho_change``: mean over M1G* of ρ − ρ of G0 (signed), with a paired interval;
     * ``mean_abs_shift``: mean over posts and M1G* of |predicted − G0 prediction|;
     * ``prediction_sd``: the population SD of the model's own G0 predictions;
     * ``relative_shift``: ``mean_abs_shift / prediction_sd`` (a shift in units of the spread the
@@ -279,6 +296,10 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
     * ``swap_relative_shift``: the same for ``SWAP`` (how much a model moves when the source is
       another post's: near 0 means it barely reads the source);
     * ``homophone_to_swap``: ``mean_abs_shift`` over the SWAP mean |shift|;
+    * ``rmse``: root mean squared error of the G0 predictions against the human scores (the
+      model's own error on these posts);
+    * ``abs_shift_to_error``, ``signed_shift_to_error``: ``mean_abs_shift`` and the mean signed
+      shift over ``rmse``, the absolute yardstick of :func:`stability_verdicts`;
     * ``M2G2_share_increased``: % of posts whose score rose with the post-edit as MT (Table 7),
       resampled among the posts that have one.
 
@@ -303,19 +324,19 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
         boot = {"G0_rho": rho0}
         if m1:
             shifts = np.abs(wide.loc[inst, m1].to_numpy(dtype=float) - g0[:, None])
-            changes, changes_b = [], []
+            changes, deltas, deltas_b = [], [], []
             for k, g in enumerate(m1):
                 rho_g = float(spearmanr(h, wide.loc[inst, g]).statistic)
                 changes.append(abs(pct_change(rho_g, point["G0_rho"])))
+                deltas.append(rho_g - point["G0_rho"])
                 rb_, _ = boot_correlations(h, wide.loc[inst, g].to_numpy(dtype=float), index)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    changes_b.append(np.abs((rb_ - rho0) / np.abs(rho0) * 100))
-            cb = np.vstack(changes_b)
-            cb[~np.isfinite(cb)] = np.nan
+                deltas_b.append(rb_ - rho0)
             point["mean_abs_rho_change"] = float(np.mean(changes))
+            boot["mean_abs_rho_change"] = None  # no valid percentile interval (see the docstring)
+            point["mean_rho_change"] = float(np.mean(deltas))
             with warnings.catch_warnings():  # a resample in which ρ is undefined in every group stays NaN
                 warnings.simplefilter("ignore", RuntimeWarning)
-                boot["mean_abs_rho_change"] = np.nanmean(cb, axis=0)
+                boot["mean_rho_change"] = np.nanmean(np.vstack(deltas_b), axis=0)
             per_post = shifts.mean(axis=1)
             point["mean_abs_shift"] = float(per_post.mean())
             boot["mean_abs_shift"] = per_post[index].mean(axis=1)
@@ -335,7 +356,18 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
                 if m1:
                     point["homophone_to_swap"] = point["mean_abs_shift"] / swap.mean()
                     boot["homophone_to_swap"] = boot["mean_abs_shift"] / swap[index].mean(axis=1)
+        point["rmse"] = float(np.sqrt(((g0 - h) ** 2).mean()))
+        boot["rmse"] = np.sqrt(((g0 - h)[index] ** 2).mean(axis=1))
+        if m1:
+            point["abs_shift_to_error"] = point["mean_abs_shift"] / point["rmse"]
+            boot["abs_shift_to_error"] = boot["mean_abs_shift"] / boot["rmse"]
+            point["signed_shift_to_error"] = float(signed.mean()) / point["rmse"]
+            boot["signed_shift_to_error"] = signed[index].mean(axis=1) / boot["rmse"]
         for name, value in point.items():
+            if boot[name] is None:
+                rows.append({"model": model, "statistic": name, "value": float(value), "ci_low": np.nan,
+                             "ci_high": np.nan, "n": n})
+                continue
             low, high = stats.percentile_interval(np.where(np.isfinite(boot[name]), boot[name], np.nan), ci)
             rows.append({"model": model, "statistic": name, "value": float(value), "ci_low": low, "ci_high": high,
                          "n": n})
@@ -349,25 +381,34 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
     return pd.DataFrame(rows, columns=["model", "statistic", "value", "ci_low", "ci_high", "n"])
 
 
-def stability_verdicts(intervals: pd.DataFrame) -> pd.DataFrame:
+def stability_verdicts(intervals: pd.DataFrame, tolerance: float = TOLERANCE) -> pd.DataFrame:
     """A plain-language reading of :func:`stability_intervals` per model (``model, ranks_posts,
-    reads_source, homophones, better_mt, verdict``).
+    reads_source, homophones, better_mt, verdict, homophone_shift, signed_shift``).
 
     * ``ranks_posts``: the G0 ρ interval lies above 0;
     * ``reads_source``: a swapped source moves the score by at least :data:`NOT_READING` of the
       model's own spread (lower bound of ``swap_relative_shift``); unknown without SWAP;
-    * ``homophones``: ``"much smaller than a new source"`` when the upper bound of
+    * ``homophones``: homophones against the SWAP control (reported, not decisive: a swapped
+      source is an extreme perturbation, so "much smaller than a new source" is a weak
+      standard): ``"much smaller than a new source"`` when the upper bound of
       ``homophone_to_swap`` is below :data:`ROBUST_RATIO`, ``"at least half a new source's"``
       when its lower bound is at or above it, else ``"less than a new source's, not clearly
       under half"``;
+    * ``homophone_shift``: against an absolute tolerance, the model's own error:
+      ``"within tolerance"`` when the upper bound of ``abs_shift_to_error`` (mean |shift| /
+      RMSE) is below ``tolerance``, ``"beyond tolerance"`` when its lower bound is at or above
+      it, else ``"not clearly within tolerance"``;
+    * ``signed_shift``: ``"up"`` or ``"down"`` when the interval of ``signed_relative_shift``
+      excludes 0 (homophones push the score one way although the MT is unchanged), else
+      ``"no clear direction"``;
     * ``better_mt``: the M2G2 share interval above 50 % ("rises"), below ("falls") or around it
       ("no clear change").
 
     The verdict calls a model *stable by not reacting* when it does not read the source (then
     no homophone can move it, and its stability says nothing about robustness), *robust to
-    homophones* when it ranks the posts, reads the source and moves much less for homophones
-    than for a new source, and otherwise names what is missing; it then says how the model
-    meets a better translation (M2G2).
+    homophones* when it ranks the posts, reads the source and homophones move its scores by
+    less than ``tolerance`` of its own error; it names the signed shift and otherwise what is
+    missing, then how the model meets a better translation (M2G2).
 
     Examples
     --------
@@ -389,27 +430,66 @@ def stability_verdicts(intervals: pd.DataFrame) -> pd.DataFrame:
         homophones = ("unknown" if np.isnan(ratio_hi) else "much smaller than a new source" if ratio_hi < ROBUST_RATIO
                       else "at least half a new source's" if ratio_lo >= ROBUST_RATIO
                       else "less than a new source's, not clearly under half")
+        err, err_lo, err_hi = (get("abs_shift_to_error", c) for c in ("value", "ci_low", "ci_high"))
+        shift = ("unknown" if np.isnan(err_hi) else "within tolerance" if err_hi < tolerance
+                 else "beyond tolerance" if err_lo >= tolerance else "not clearly within tolerance")
+        sv, s_lo, s_hi = (get("signed_relative_shift", c) for c in ("value", "ci_low", "ci_high"))
+        signed = ("unknown" if np.isnan(s_lo) else "up" if s_lo > 0 else "down" if s_hi < 0 else "no clear direction")
         lo, hi = get("M2G2_share_increased", "ci_low"), get("M2G2_share_increased", "ci_high")
         better = ("unknown" if np.isnan(lo) else "rises" if lo > 50 else "falls" if hi < 50 else "no clear change")
+        size = (f"homophones move its scores by {err:.2f} [{err_lo:.2f}, {err_hi:.2f}] of its own error (RMSE; "
+                f"tolerance {tolerance:g})")
+        direction = ({"up": f", systematically up by {sv:.2f} [{s_lo:.2f}, {s_hi:.2f}] SD",
+                      "down": f", systematically down by {abs(sv):.2f} [{abs(s_hi):.2f}, {abs(s_lo):.2f}] SD"}
+                     .get(signed, ""))
         if reads is False:
             verdict = (f"stable by not reacting: a whole other source moves its score by less than {NOT_READING} of "
                        "its own spread")
-        elif ranks and reads and homophones == "much smaller than a new source":
-            verdict = ("robust to homophones: ranks the posts and reads the source, yet homophones move it much less "
-                       "than a new source")
+        elif ranks and reads and shift == "within tolerance":
+            verdict = "robust to homophones: ranks the posts and reads the source, and " + size + direction
         else:
-            ratio = get("homophone_to_swap", "value")
-            missing = [m for m, bad in [
-                ("does not rank these posts better than chance", not ranks),
-                (f"homophones move it {ratio:.2f} [{ratio_lo:.2f}, {ratio_hi:.2f}] times as much as a whole other "
-                 "source", homophones != "much smaller than a new source" and not np.isnan(ratio_hi))] if bad]
+            missing = [m for m, bad in [("does not rank these posts better than chance", not ranks),
+                                        (size + direction, shift not in ("within tolerance", "unknown"))] if bad]
             verdict = "not shown robust: " + ("; ".join(missing) if missing else "see the intervals")
         verdict += {"rises": "; its score rises with the post-edited MT",
                     "falls": "; but its score falls more often than it rises with the post-edited MT",
                     "no clear change": "; the post-edited MT does not clearly raise its score"}.get(better, "")
         rows.append({"model": model, "ranks_posts": bool(ranks), "reads_source": reads, "homophones": homophones,
-                     "better_mt": better, "verdict": verdict})
-    return pd.DataFrame(rows, columns=["model", "ranks_posts", "reads_source", "homophones", "better_mt", "verdict"])
+                     "better_mt": better, "verdict": verdict, "homophone_shift": shift, "signed_shift": signed})
+    return pd.DataFrame(rows, columns=["model", "ranks_posts", "reads_source", "homophones", "better_mt", "verdict",
+                                       "homophone_shift", "signed_shift"])
+
+
+def shift_by_word(predictions: pd.DataFrame, posts: pd.DataFrame, n_boot: int = 2000, seed: int = 0,
+                  ci: float = 95.0) -> pd.DataFrame:
+    """The signed homophone shift per slang word: for every model and word, the posts whose
+    source contains it, each post's mean over M1G* of (predicted − G0 prediction) in SDs of the
+    model's G0 predictions (as ``signed_relative_shift``), averaged over those posts, with a
+    percentile interval over ``n_boot`` resamples of them. A post with several slang words has
+    all of them replaced in each group, so it counts under each of its words.
+
+    Returns ``model, word, n_posts, signed_relative_shift, ci_low, ci_high``.
+    """
+    from .homophones import SLANG
+
+    rows = []
+    for model, p in predictions.groupby("model", sort=False):
+        wide = p.pivot_table(index="instance", columns="group", values="predicted", aggfunc="first", sort=False)
+        m1 = [g for g in wide.columns if str(g).startswith("M1")]
+        if not m1:
+            continue
+        g0 = wide["G0"]
+        per_post = (wide[m1].sub(g0, axis=0).mean(axis=1) / g0.std(ddof=0)).dropna()
+        source = posts.set_index("instance").loc[per_post.index, "source"]
+        for word in SLANG:
+            values = per_post[source.str.contains(word, regex=False).to_numpy()].to_numpy(dtype=float)
+            if not len(values):
+                continue
+            boot = stats.weighted_mean(values, stats.resample(len(values), n_boot, seed))
+            low, high = stats.percentile_interval(boot, ci)
+            rows.append({"model": model, "word": word, "n_posts": len(values),
+                         "signed_relative_shift": float(values.mean()), "ci_low": low, "ci_high": high})
+    return pd.DataFrame(rows, columns=["model", "word", "n_posts", "signed_relative_shift", "ci_low", "ci_high"])
 
 
 @dataclass(frozen=True)
@@ -425,6 +505,7 @@ class Probe:
     stability: pd.DataFrame  # stability_table
     intervals: pd.DataFrame  # stability_intervals (with SWAP)
     verdicts: pd.DataFrame  # stability_verdicts
+    by_word: pd.DataFrame  # shift_by_word
 
 
 def probe(models: dict, posts: pd.DataFrame, homophones: Mapping[str, list[str]], post_edits: pd.DataFrame,
@@ -432,8 +513,8 @@ def probe(models: dict, posts: pd.DataFrame, homophones: Mapping[str, list[str]]
     """Method 1 and Method 2 of §4.4 and the source-swap control on ``posts`` (from
     :func:`slang_instances`) for every fitted model of ``models`` (``{name: model}``), with the
     tables of :func:`robustness_table`, :func:`score_shifts`, :func:`method2_table`,
-    :func:`stability_table`, :func:`stability_intervals` and :func:`stability_verdicts`
-    (``n_boot`` bootstrap resamples of the posts, ``seed``)."""
+    :func:`stability_table`, :func:`stability_intervals`, :func:`stability_verdicts` and
+    :func:`shift_by_word` (``n_boot`` bootstrap resamples of the posts, ``seed``)."""
     groups = perturbation_groups(posts, homophones, post_edits, corrected)
     groups["SWAP"] = swap_sources(posts, seed)
     for model in models.values():  # an encoder model embeds all new texts in one call
@@ -446,6 +527,7 @@ def probe(models: dict, posts: pd.DataFrame, homophones: Mapping[str, list[str]]
     method2 = method2_table(predictions)
     stability = stability_table(method1, shifts, method2)
     intervals = stability_intervals(predictions, human, n_boot, seed)
+    by_word = shift_by_word(predictions[predictions["group"].str.startswith(("G0", "M1"))], posts, n_boot, seed)
     return Probe(posts, groups, predictions, method1, shifts, method2, stability, intervals,
-                 stability_verdicts(intervals))
+                 stability_verdicts(intervals), by_word)
 
