@@ -1,4 +1,4 @@
-"""Command line: ``python -m helpers {fetch,build,run,template,feedback,cache} ...`` (``--help`` on each).
+"""Command line: ``python -m helpers {fetch,build,run,student-notebooks,template,feedback,cache} ...`` (``--help`` on each).
 
 This module holds the commands every study shares; the studies add their own
 subcommands (``template metahope``, ``template explanations`` …) through their
@@ -103,6 +103,10 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
     p.add_argument("--output", help="executed copy (default: runs/<stem>-<time>.ipynb)")
     p.set_defaults(handler=_run)
 
+    p = sub.add_parser("student-notebooks", help="write the student edition of notebooks/*.ipynb (no solutions)")
+    p.add_argument("--output", help="folder (default: _build/student/notebooks); a copy edited there is kept")
+    p.set_defaults(handler=_student_notebooks)
+
     p = sub.add_parser("cache", help="list or clear the cache of trained models, embeddings and LM scores")
     p.add_argument("action", choices=["list", "clear"])
     p.add_argument("names", nargs="*", help="with clear: which cache folders (default: all)")
@@ -152,6 +156,16 @@ def _run(args) -> int:
         return 2
     execute_notebook(nb, out, parameters=_parameters(args.parameter), progress=True)
     print(f"executed copy: {out}")
+    return 0
+
+
+def _student_notebooks(args) -> int:
+    from . import editions
+
+    folder = Path(args.output).resolve() if args.output else editions.default_folder()
+    for name, what in editions.write_student_edition(folder).items():
+        print(f"{name}: {what}")
+    print(f"student edition of the notebooks (exercises, no solutions): {folder}")
     return 0
 
 
