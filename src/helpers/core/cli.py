@@ -100,7 +100,8 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
     p.add_argument("notebook", help="e.g. notebooks/01_metahope_pilot_v1.ipynb")
     p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
                    help="papermill parameter; VALUE is YAML (numbers, lists, mappings)")
-    p.add_argument("--output", help="executed copy (default: runs/<stem>-<time>.ipynb)")
+    p.add_argument("--output", help="executed copy (default: runs/<stem>-<time>.ipynb); without -p results_dir, "
+                   "the result tables go to <output without .ipynb>_results/, never to the book's results/")
     p.set_defaults(handler=_run)
 
     p = sub.add_parser("student-notebooks", help="write the student edition of notebooks/*.ipynb (no solutions)")
@@ -146,7 +147,7 @@ def _cache(args) -> int:
 
 
 def _run(args) -> int:
-    from .runner import execute_notebook
+    from .runner import execute_notebook, notebook_parameters, run_results_dir
 
     nb = paths.resolve_input(args.notebook)
     out = Path(args.output).resolve() if args.output else (
@@ -154,8 +155,13 @@ def _run(args) -> int:
     if out.parent == (paths.project_root() / "notebooks").resolve():
         print("error: executed copies are not written into notebooks/ (sources stay untouched)", file=sys.stderr)
         return 2
-    execute_notebook(nb, out, parameters=_parameters(args.parameter), progress=True)
+    parameters = _parameters(args.parameter)
+    if "results_dir" in notebook_parameters(nb):
+        parameters.setdefault("results_dir", str(run_results_dir(out)))
+    execute_notebook(nb, out, parameters=parameters, progress=True)
     print(f"executed copy: {out}")
+    if "results_dir" in parameters:
+        print(f"result tables: {paths.resolve_output(parameters['results_dir']) / nb.stem}")
     return 0
 
 

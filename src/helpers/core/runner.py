@@ -196,6 +196,15 @@ def check_parameter_names(notebook: str | os.PathLike, parameters: dict | None) 
                              expected=f"one of {', '.join(known)}")
 
 
+def run_results_dir(output: str | os.PathLike) -> Path:
+    """Where ``python -m helpers run`` writes a run's result tables when no ``results_dir``
+    is given: ``<output without .ipynb>_results`` beside the executed copy, a folder named
+    after the run, so that a re-run never replaces the book's ``results/`` (the book build
+    passes its own ``results_dir``)."""
+    out = Path(output)
+    return out.with_name(f"{out.stem}_results")
+
+
 def execute_notebook(
     notebook: str | os.PathLike,
     output: str | os.PathLike,
