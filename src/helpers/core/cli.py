@@ -102,6 +102,8 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
                    help="papermill parameter; VALUE is YAML (numbers, lists, mappings)")
     p.add_argument("--output", help="executed copy (default: runs/<stem>-<time>.ipynb); without -p results_dir, "
                    "the result tables go to <output without .ipynb>_results/, never to the book's results/")
+    p.add_argument("--html", metavar="PAGE.html", help="also write a standalone HTML page of the executed notebook "
+                   "(opens offline: plotly included, glossary and citation markup as text, hidden cells hidden)")
     p.set_defaults(handler=_run)
 
     p = sub.add_parser("student-notebooks", help="write the student edition of notebooks/*.ipynb (no solutions)")
@@ -160,6 +162,10 @@ def _run(args) -> int:
         parameters.setdefault("results_dir", str(run_results_dir(out)))
     execute_notebook(nb, out, parameters=parameters, progress=True)
     print(f"executed copy: {out}")
+    if args.html:
+        from .export import notebook_html
+
+        print(f"standalone page: {notebook_html(out, Path(args.html).resolve(), source_dir=nb.parent)}")
     if "results_dir" in parameters:
         print(f"result tables: {paths.resolve_output(parameters['results_dir']) / nb.stem}")
     return 0
