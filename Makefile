@@ -60,11 +60,15 @@ test: data
 test-fast: data
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not browser"
 
-# JupyterLab on the notebooks, with this project's environment as the kernel.
-# EDITION=student (or make lab-student): the student edition, without solutions, written from
-# notebooks/ into _build/student/notebooks (a copy edited there is kept, not overwritten).
+# JupyterLab with this project's environment as the kernel, rooted at the project (class-results/,
+# runs/ and the data are reachable) and opening on the notebooks. EDITION=student (or make
+# lab-student): the student edition, without solutions, written from notebooks/ into
+# _build/student/notebooks (a copy edited there is kept, not overwritten). As root (containers),
+# JupyterLab refuses to start without --allow-root.
 EDITION ?= instructor
 LAB_DIR := $(if $(filter student,$(EDITION)),_build/student/notebooks,notebooks)
+LAB_FLAGS := --ServerApp.root_dir="$(CURDIR)" --ContentsManager.preferred_dir=$(LAB_DIR) \
+	$(if $(filter 0,$(shell id -u)),--allow-root,)
 
 lab: data
 ifeq ($(EDITION),student)
@@ -72,7 +76,7 @@ ifeq ($(EDITION),student)
 else ifneq ($(EDITION),instructor)
 	$(error EDITION must be instructor or student, not $(EDITION))
 endif
-	$(BIN)/jupyter lab $(LAB_DIR)
+	$(BIN)/jupyter lab $(LAB_FLAGS)
 
 lab-student:
 	$(MAKE) lab EDITION=student
