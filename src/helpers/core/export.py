@@ -75,8 +75,9 @@ def cite_text(keys: str, textual: bool, bib_file: str | os.PathLike | None = Non
 
 
 def _doc_title(target: str, notebook_dir: Path) -> str:
-    """The first heading of the page a ``{doc}`` role names (the target itself if not found)."""
-    for base in (notebook_dir, paths.project_root()):
+    """The first heading of the page a ``{doc}`` role names, relative to the notebook's folder
+    or to ``notebooks/`` (the target's last part if not found)."""
+    for base in (notebook_dir, paths.project_root() / "notebooks"):
         for suffix in (".md", ".ipynb"):
             f = (base / target).with_suffix(suffix) if not target.endswith(suffix) else base / target
             if f.is_file():
