@@ -250,3 +250,16 @@ def test_every_chapter_takes_a_results_dir():
     """The default of `helpers run` (a folder named after the run) reaches every chapter only through this parameter."""
     for nb in runner.toc_notebooks():
         assert "results_dir" in runner.notebook_parameters(nb), nb.name
+
+
+def test_student_render_key_follows_the_student_notebooks_it_links(tmp_path):
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    (stage / "_config.yml").write_text("title: t\n")
+    downloads = tmp_path / "student" / "downloads"
+    downloads.mkdir(parents=True)
+    (downloads / "01.ipynb").write_text("{}")
+    key, instructor = runner.render_key(stage, "student"), runner.render_key(stage, "instructor")
+    (downloads / "01.ipynb").write_text('{"cells": []}')
+    assert runner.render_key(stage, "student") != key
+    assert runner.render_key(stage, "instructor") == instructor
