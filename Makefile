@@ -8,7 +8,7 @@ JOBS   ?= 2
 MIRROR ?= $(firstword $(wildcard ../shared/datasets))
 FETCH_FLAGS := $(if $(MIRROR),--mirror $(MIRROR),)
 
-.PHONY: setup data book book-student test test-fast lab bench lock clean
+.PHONY: setup data book book-student test test-fast lab lab-student bench lock clean
 
 # Installer: uv (from PATH, or put into the venv by pip in ~4 s) installs the pinned requirements in
 # ~40 s, plus ~50 s compiling .pyc files in parallel, where pip takes ~5 min on 2 cores (measured;
@@ -60,9 +60,26 @@ test: data
 test-fast: data
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not browser"
 
-# JupyterLab on the notebooks, with this project's environment as the kernel
+# JupyterLab with this project's environment as the kernel, rooted at the project (class-results/,
+# runs/ and the data are reachable) and opening on the notebooks. EDITION=student (or make
+# lab-student): the student edition, without solutions, written from notebooks/ into
+# _build/student/notebooks (a copy edited there is kept, not overwritten). As root (containers),
+# JupyterLab refuses to start without --allow-root.
+EDITION ?= instructor
+LAB_DIR := $(if $(filter student,$(EDITION)),_build/student/notebooks,notebooks)
+LAB_FLAGS := --ServerApp.root_dir="$(CURDIR)" --ContentsManager.preferred_dir=$(LAB_DIR) \
+	$(if $(filter 0,$(shell id -u)),--allow-root,)
+
 lab: data
-	$(BIN)/jupyter lab notebooks
+ifeq ($(EDITION),student)
+	$(BIN)/python -m helpers student-notebooks
+else ifneq ($(EDITION),instructor)
+	$(error EDITION must be instructor or student, not $(EDITION))
+endif
+	$(BIN)/jupyter lab $(LAB_FLAGS)
+
+lab-student:
+	$(MAKE) lab EDITION=student
 
 # time a fresh clone: set-up, fetch, every chapter, render, warm rebuild, make test (writes bench/)
 bench:

@@ -111,7 +111,19 @@ def test_student_edition_has_no_solution_anywhere(built_book):
     for phrase in phrases:
         assert re.sub(r"<[^>]+>", "", phrase)[:30] not in everything, phrase
     assert "MIS, GPT-5.4: α =" not in everything  # the printed output of a computational solution
-    assert not list(student.rglob("*.ipynb")) and not (student / "_sources").exists()
+    assert not (student / "_sources").exists()
+    # the download links carry the student edition of every chapter's notebook, nothing else
+    import nbformat
+
+    from helpers.core import editions
+
+    downloads = sorted(student.rglob("*.ipynb"))
+    assert sorted(p.name for p in downloads) == [f"{c}.ipynb" for c in CHAPTERS]
+    intro = (student / "book" / "intro.html").read_text(encoding="utf-8")
+    for path in downloads:
+        assert f'href="../{path.relative_to(student).as_posix()}"' in intro, path.name
+        source = nbformat.read(runner.paths.project_root() / "notebooks" / path.name, as_version=4)
+        assert nbformat.read(path, as_version=4).cells == editions.student_notebook(source).cells
     chapter = (student / "notebooks" / "01_metahope_pilot_v1.html").read_text(encoding="utf-8")
     assert "ex-01-one-category" in chapter or "Exercise" in chapter  # the exercises stay
 

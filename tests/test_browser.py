@@ -1,4 +1,4 @@
-"""The built book in headless Chromium: every page clean, offline, and its figures live."""
+"""The built book and a standalone chapter page in headless Chromium: every page clean, offline, its figures live."""
 
 from __future__ import annotations
 
@@ -111,3 +111,35 @@ def test_table_1_heatmap_value_is_the_published_one(built_book, browser):
         page.close()
     assert "GoogleMT" in hover and "MIS" in hover and "0.484" in hover
     assert re.search(r"alpha = 0\.484", hover)
+
+
+def test_standalone_page_of_a_chapter_run_has_a_live_heatmap_and_no_myst_markup(tmp_path, browser):
+    """`helpers run --html`: the page of a real chapter run opens offline, its α heatmap holds Table 6's
+    0.484 (GoogleMT, MIS), and no role or directive is left raw."""
+    import subprocess
+    import sys
+
+    page_file = tmp_path / "class" / "chapter1.html"
+    run = subprocess.run([sys.executable, "-m", "helpers", "run", "notebooks/01_metahope_pilot_v1.ipynb",
+                          "--output", str(tmp_path / "chapter1.ipynb"), "--html", str(page_file)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert f"standalone page: {page_file}" in run.stdout
+    page, errors, outside, plotly = _visit(browser, page_file)
+    try:
+        page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
+                               ".every(d => d.classList.contains('js-plotly-plot'))", timeout=30_000)
+        heatmap = page.evaluate("() => { const t = [...document.querySelectorAll('.plotly-graph-div')]"
+                                ".map(d => d._fullData[0]).find(t => t.type === 'heatmap');"
+                                " return {x: Array.from(t.x), y: Array.from(t.y),"
+                                " z: Array.from(t.z, row => Array.from(row, v => Number.isNaN(v) ? null : v))}; }")
+        text = page.inner_text("body")
+    finally:
+        page.close()
+    assert errors == [] and outside == [] and plotly == []  # plotly.js is inside the page, not fetched
+    assert round(heatmap["z"][heatmap["y"].index("GoogleMT")][heatmap["x"].index("MIS")], 3) == 0.484
+    assert all(v is not None for row in heatmap["z"] for v in row)
+    for markup in ("{term}", "{cite", "{doc}", "{ref}", "{exercise}", "{solution"):
+        assert markup not in text, markup
+    assert "(Liang and Han, 2026)" in text and "Exercise 1" in text and "What this chapter found" in text
+    assert "chapters.pilot_v1_setup" not in text  # the hidden plumbing stays hidden

@@ -215,3 +215,51 @@ def test_student_render_key_follows_what_the_student_edition_changes(tmp_path, m
     key = runner.render_key(stage, "student")
     monkeypatch.setitem(runner.STUDENT_OVERRIDES, "html_copy_source", True)
     assert runner.render_key(stage, "student") != key
+
+
+def test_a_rerun_without_results_dir_leaves_the_books_results_alone(tmp_path):
+    """`helpers run` without -p results_dir writes into a folder named after the run and says where; the
+    results/ folder the default "results" would mean (the book's, or the class folder's) keeps its files."""
+    cells = ["from helpers.core import Results\nimport pandas as pd\nresults = Results(results_dir, 'nb')",
+             "results.table(pd.DataFrame({'v': [x]}), 'table')", "results.commit()"]
+    nb = _notebook(tmp_path / "nb.ipynb", cells, "x = 1  # a number\nresults_dir = 'results'  # where")
+    work = tmp_path / "class"
+    (work / "results" / "nb").mkdir(parents=True)
+    book_table = work / "results" / "nb" / "table.csv"
+    book_table.write_text("v\n1\n")
+    os.utime(book_table, (1_000_000_000, 1_000_000_000))
+    env = {k: v for k, v in os.environ.items() if k != "HELPERS_CALLER_CWD"}
+
+    def run(*args):
+        done = subprocess.run([sys.executable, "-m", "helpers", "run", str(nb), *args], cwd=work, capture_output=True,
+                              text=True, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return [line.split(": ", 1)[1] for line in done.stdout.splitlines() if line.startswith("result tables: ")]
+
+    said = run("-p", "x", "300", "--output", "runs/threshold.ipynb")
+    assert said == [str(work / "runs" / "threshold_results" / "nb")]
+    assert (Path(said[0]) / "table.csv").read_text().splitlines() == ["v", "300"]
+    assert book_table.read_text() == "v\n1\n" and book_table.stat().st_mtime == 1_000_000_000
+    assert sorted(p.name for p in (work / "results").iterdir()) == ["nb"]
+    # an explicit results_dir is honoured, and named too
+    assert run("-p", "x", "7", "-p", "results_dir", "mine", "--output", "runs/b.ipynb") == [str(work / "mine" / "nb")]
+    assert (work / "mine" / "nb" / "table.csv").read_text().splitlines() == ["v", "7"]
+
+
+def test_every_chapter_takes_a_results_dir():
+    """The default of `helpers run` (a folder named after the run) reaches every chapter only through this parameter."""
+    for nb in runner.toc_notebooks():
+        assert "results_dir" in runner.notebook_parameters(nb), nb.name
+
+
+def test_student_render_key_follows_the_student_notebooks_it_links(tmp_path):
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    (stage / "_config.yml").write_text("title: t\n")
+    downloads = tmp_path / "student" / "downloads"
+    downloads.mkdir(parents=True)
+    (downloads / "01.ipynb").write_text("{}")
+    key, instructor = runner.render_key(stage, "student"), runner.render_key(stage, "instructor")
+    (downloads / "01.ipynb").write_text('{"cells": []}')
+    assert runner.render_key(stage, "student") != key
+    assert runner.render_key(stage, "instructor") == instructor

@@ -14,13 +14,18 @@ the pages are read, so nothing of it reaches the HTML, the search index or ``_im
 The student configuration also turns off the copied sources and the download button,
 which would otherwise carry the notebooks with their solutions.
 
-Links that download a source notebook (``{download}`` of an ``.ipynb``) become plain
-text in the student edition: the source notebooks hold the solutions.
+Links that download a source notebook (``{download}`` of an ``.ipynb``) point, in the
+student edition, to the notebook's student edition (``helpers.core.editions``: exercises
+kept, solutions removed) in the folder ``student_notebooks``; a notebook not found there
+becomes plain text: the source notebooks hold the solutions.
 
 Pages can hold edition-specific text in ``{only} instructor`` / ``{only} student`` blocks.
 """
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
@@ -51,9 +56,17 @@ class RemoveSolutions(SphinxTransform):
         from docutils import nodes as docnodes
         from sphinx import addnodes
 
+        folder = Path(self.config.student_notebooks) if self.config.student_notebooks else None
         for ref in list(self.document.findall(addnodes.download_reference)):
-            if str(ref.get("reftarget", "")).endswith(".ipynb"):
-                ref.replace_self(docnodes.literal(text=str(ref.get("reftarget")).lstrip("./")))
+            target = str(ref.get("reftarget", ""))
+            if not target.endswith(".ipynb"):
+                continue
+            student = folder / Path(target).name if folder else None
+            if student and student.is_file():
+                # Sphinx reads a target starting with "/" relative to the source folder
+                ref["reftarget"] = "/" + os.path.relpath(student, self.env.srcdir).replace(os.sep, "/")
+            else:
+                ref.replace_self(docnodes.literal(text=target.lstrip("./")))
 
 
 def _edition_tag(app, config):
@@ -63,6 +76,7 @@ def _edition_tag(app, config):
 def setup(app):
     app.setup_extension("sphinx_exercise")
     app.add_config_value("strip_solutions", False, "env")
+    app.add_config_value("student_notebooks", "", "env")  # folder of the student notebooks (downloads)
     app.add_transform(RemoveSolutions)
     app.connect("config-inited", _edition_tag)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,4 +1,4 @@
-"""Command line: ``python -m helpers {fetch,build,run,template,feedback,cache} ...`` (``--help`` on each).
+"""Command line: ``python -m helpers {fetch,build,run,student-notebooks,template,feedback,cache} ...`` (``--help`` on each).
 
 This module holds the commands every study shares; the studies add their own
 subcommands (``template metahope``, ``template explanations`` …) through their
@@ -100,8 +100,15 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
     p.add_argument("notebook", help="e.g. notebooks/01_metahope_pilot_v1.ipynb")
     p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
                    help="papermill parameter; VALUE is YAML (numbers, lists, mappings)")
-    p.add_argument("--output", help="executed copy (default: runs/<stem>-<time>.ipynb)")
+    p.add_argument("--output", help="executed copy (default: runs/<stem>-<time>.ipynb); without -p results_dir, "
+                   "the result tables go to <output without .ipynb>_results/, never to the book's results/")
+    p.add_argument("--html", metavar="PAGE.html", help="also write a standalone HTML page of the executed notebook "
+                   "(opens offline: plotly included, glossary and citation markup as text, hidden cells hidden)")
     p.set_defaults(handler=_run)
+
+    p = sub.add_parser("student-notebooks", help="write the student edition of notebooks/*.ipynb (no solutions)")
+    p.add_argument("--output", help="folder (default: _build/student/notebooks); a copy edited there is kept")
+    p.set_defaults(handler=_student_notebooks)
 
     p = sub.add_parser("cache", help="list or clear the cache of trained models, embeddings and LM scores")
     p.add_argument("action", choices=["list", "clear"])
@@ -144,7 +151,7 @@ def _cache(args) -> int:
 
 
 def _run(args) -> int:
-    from .runner import execute_notebook
+    from .runner import execute_notebook, notebook_parameters, run_results_dir
 
     nb = paths.resolve_input(args.notebook)
     out = Path(args.output).resolve() if args.output else (
@@ -152,8 +159,27 @@ def _run(args) -> int:
     if out.parent == (paths.project_root() / "notebooks").resolve():
         print("error: executed copies are not written into notebooks/ (sources stay untouched)", file=sys.stderr)
         return 2
-    execute_notebook(nb, out, parameters=_parameters(args.parameter), progress=True)
+    parameters = _parameters(args.parameter)
+    if "results_dir" in notebook_parameters(nb):
+        parameters.setdefault("results_dir", str(run_results_dir(out)))
+    execute_notebook(nb, out, parameters=parameters, progress=True)
     print(f"executed copy: {out}")
+    if args.html:
+        from .export import notebook_html
+
+        print(f"standalone page: {notebook_html(out, Path(args.html).resolve(), source_dir=nb.parent)}")
+    if "results_dir" in parameters:
+        print(f"result tables: {paths.resolve_output(parameters['results_dir']) / nb.stem}")
+    return 0
+
+
+def _student_notebooks(args) -> int:
+    from . import editions
+
+    folder = Path(args.output).resolve() if args.output else editions.default_folder()
+    for name, what in editions.write_student_edition(folder).items():
+        print(f"{name}: {what}")
+    print(f"student edition of the notebooks (exercises, no solutions): {folder}")
     return 0
 
 

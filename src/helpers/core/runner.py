@@ -4,7 +4,8 @@
 markdown chapters and *executed copies* of the notebooks; the sources in ``notebooks/``
 are never written), then runs ``jupyter-book build`` on the stage, giving ``_build/html``
 (the instructor edition) or, with ``--edition student``, ``_build/student/html`` from the
-same executed notebooks with every solution removed.
+same executed notebooks with every solution removed; its download links carry the student
+edition of the notebooks (:mod:`helpers.core.editions`, written to ``_build/student/downloads``).
 
 A notebook is re-executed only when its cache key changed: the notebook source, its
 parameters, the ``helpers`` package sources, ``data/sources.yml``, ``data/published``,
@@ -33,7 +34,7 @@ from pathlib import Path
 
 import yaml
 
-from . import cache, paths
+from . import cache, editions, paths
 from .errors import InputError
 from .results import discard_partials
 
@@ -195,6 +196,15 @@ def check_parameter_names(notebook: str | os.PathLike, parameters: dict | None) 
                              expected=f"one of {', '.join(known)}")
 
 
+def run_results_dir(output: str | os.PathLike) -> Path:
+    """Where ``python -m helpers run`` writes a run's result tables when no ``results_dir``
+    is given: ``<output without .ipynb>_results`` beside the executed copy, a folder named
+    after the run, so that a re-run never replaces the book's ``results/`` (the book build
+    passes its own ``results_dir``)."""
+    out = Path(output)
+    return out.with_name(f"{out.stem}_results")
+
+
 def execute_notebook(
     notebook: str | os.PathLike,
     output: str | os.PathLike,
@@ -267,12 +277,22 @@ def stage_book(stage: Path, root: Path) -> None:
     shutil.rmtree(stage / "_static" / "vendor", ignore_errors=True)
 
 
+def student_downloads(build_dir: Path) -> Path:
+    """Write the student edition of the book's notebooks (:mod:`helpers.core.editions`) into
+    ``build_dir/student/downloads``, the folder the student book's download links point to."""
+    folder = build_dir / "student" / "downloads"
+    editions.write_student_edition(folder, toc_notebooks(paths.project_root()), keep_edited=False)
+    return folder
+
+
 def student_config(stage: Path) -> Path:
     """Write ``_config_student.yml`` beside the staged ``_config.yml``: the same book with
-    :data:`STUDENT_OVERRIDES` (solutions stripped, no source copies, no download button)."""
+    :data:`STUDENT_OVERRIDES` (solutions stripped, no source copies, no download button) and
+    its notebook downloads taken from :func:`student_downloads`."""
     config = yaml.safe_load((stage / "_config.yml").read_text(encoding="utf-8"))
     sphinx = config.setdefault("sphinx", {})
     sphinx.setdefault("config", {}).update(STUDENT_OVERRIDES)
+    sphinx["config"]["student_notebooks"] = str(student_downloads(stage.parent))
     sphinx["config"].setdefault("html_theme_options", {})["use_download_button"] = False
     sphinx["recursive_update"] = True  # merge the theme option into Jupyter Book's own
     config["title"] = f"{config.get('title', '')} (student edition)"
@@ -400,9 +420,12 @@ def render_key(stage: Path, edition: str) -> str:
 
     overrides = json.dumps(STUDENT_OVERRIDES, sort_keys=True, default=str) if edition == "student" else ""
     digest = hashlib.sha256(f"{edition}\0{overrides}\0{version('jupyter-book')}".encode())
-    for f in sorted(p for p in stage.rglob("*") if p.is_file() and p.name != "_config_student.yml"
-                    and "__pycache__" not in p.parts):
-        digest.update(str(f.relative_to(stage)).encode() + b"\0" + f.read_bytes() + b"\0")
+    files = [p for p in stage.rglob("*") if p.is_file() and p.name != "_config_student.yml"
+             and "__pycache__" not in p.parts]
+    if edition == "student":  # the notebooks its download links carry
+        files += [p for p in (stage.parent / "student" / "downloads").glob("*.ipynb")]
+    for f in sorted(files):
+        digest.update(os.path.relpath(f, stage).encode() + b"\0" + f.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -412,7 +435,7 @@ def render(build_dir: Path, edition: str = "instructor") -> Path:
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
     if edition == "student":
         target = build_dir / "student"
-        shutil.rmtree(target, ignore_errors=True)  # a clean folder: no stale page or search entry survives
+        shutil.rmtree(target / "_build", ignore_errors=True)  # a clean folder: no stale page or search entry
         config = student_config(stage)
         cmd = [str(jupyter_book), "build", str(stage), "--config", str(config), "--path-output", str(target)]
         out = target / "_build" / "html"
@@ -457,6 +480,8 @@ def build(
     if not html:
         return build_dir / "html"
     key_file = build_dir / "cache" / f"render-{edition}.key"
+    if edition == "student":
+        student_downloads(build_dir)
     key = render_key(build_dir / "stage", edition)
     out = build_dir / ("student" if edition == "student" else "") / "html"
     if not force and (out / "index.html").exists() and key_file.exists() and key_file.read_text() == key:
