@@ -65,3 +65,22 @@ def test_the_page_is_standalone_and_shows_what_the_book_shows(tmp_path):
     assert "SECRET_PLUMBING" not in html and "REMOVED_CELL" not in html and "NOISY_WARNING" not in html
     assert "visible code" in html and "VISIBLE_OUTPUT" in html
     assert not list(page.parent.glob(".*tmp*"))
+
+
+def test_the_projected_page_leaves_the_solutions_out_unless_asked(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# A chapter\n\n```{exercise}\n:label: ex-a\n\nWhy is the sky blue?\n```\n\n"
+                                      "```{solution} ex-a\n:class: dropdown\n\nRAYLEIGH_SCATTERING.\n```"),
+        nbformat.v4.new_markdown_cell("```{solution-start} ex-a\n:class: dropdown\n```\n\nGATED_TEXT"),
+        nbformat.v4.new_code_cell("print('GATED_CODE')", outputs=[nbformat.v4.new_output(
+            "stream", name="stdout", text="GATED_OUTPUT")]),
+        nbformat.v4.new_markdown_cell("```{solution-end}\n```"),
+    ]
+    path = tmp_path / "executed.ipynb"
+    nbformat.write(nb, path)
+    html = export.notebook_html(path, tmp_path / "class.html").read_text(encoding="utf-8")
+    assert "Why is the sky blue?" in html and "Exercise 1" in html
+    assert not any(s in html for s in ("RAYLEIGH_SCATTERING", "GATED_TEXT", "GATED_CODE", "GATED_OUTPUT", "Solution to"))
+    full = export.notebook_html(path, tmp_path / "lecturer.html", solutions=True).read_text(encoding="utf-8")
+    assert all(s in full for s in ("RAYLEIGH_SCATTERING", "GATED_TEXT", "GATED_OUTPUT", "Solution to Exercise 1"))

@@ -103,7 +103,9 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
     p.add_argument("--output", help="executed copy (default: runs/<stem>-<time>.ipynb); without -p results_dir, "
                    "the result tables go to <output without .ipynb>_results/, never to the book's results/")
     p.add_argument("--html", metavar="PAGE.html", help="also write a standalone HTML page of the executed notebook "
-                   "(opens offline: plotly included, glossary and citation markup as text, hidden cells hidden)")
+                   "(opens offline: plotly included, glossary and citation markup as text, hidden cells hidden; "
+                   "exercises without their solutions, for projecting to a class)")
+    p.add_argument("--html-solutions", action="store_true", help="keep the exercises' solutions in the --html page")
     p.set_defaults(handler=_run)
 
     p = sub.add_parser("student-notebooks", help="write the student edition of notebooks/*.ipynb (no solutions)")
@@ -167,7 +169,8 @@ def _run(args) -> int:
     if args.html:
         from .export import notebook_html
 
-        print(f"standalone page: {notebook_html(out, Path(args.html).resolve(), source_dir=nb.parent)}")
+        page = notebook_html(out, Path(args.html).resolve(), source_dir=nb.parent, solutions=args.html_solutions)
+        print(f"standalone page: {page}")
     if "results_dir" in parameters:
         print(f"result tables: {paths.resolve_output(parameters['results_dir']) / nb.stem}")
     return 0

@@ -192,17 +192,24 @@ _TEMPLATE = """{%- extends 'index.html.j2' -%}
 """
 
 
-def notebook_html(executed: str | os.PathLike, page: str | os.PathLike, source_dir: str | os.PathLike | None = None
-                  ) -> Path:
+def notebook_html(executed: str | os.PathLike, page: str | os.PathLike, source_dir: str | os.PathLike | None = None,
+                  solutions: bool = False) -> Path:
     """Write ``page``, a standalone HTML page of the executed notebook ``executed`` (see the
     module docstring); ``source_dir`` is the folder ``{doc}`` targets are relative to (the
-    source notebook's). Written atomically; returns the page's path."""
+    source notebook's). The page is what a lecturer projects to a class, so the exercises'
+    solutions (text, code and output) are left out unless ``solutions``
+    (:func:`helpers.core.editions.student_notebook`). Written atomically; returns the page's path."""
     import jinja2
     import plotly
     from nbconvert import HTMLExporter
 
+    from .editions import student_notebook
+
     executed, page = Path(executed), Path(page)
-    nb = page_notebook(nbformat.read(executed, as_version=4), Path(source_dir) if source_dir else None)
+    nb = nbformat.read(executed, as_version=4)
+    if not solutions:
+        nb = student_notebook(nb, executed.name)
+    nb = page_notebook(nb, Path(source_dir) if source_dir else None)
     exporter = HTMLExporter(template_name="lab", extra_loaders=[jinja2.DictLoader({"page.html.j2": _TEMPLATE})],
                             exclude_input_prompt=True, exclude_output_prompt=True)
     exporter.template_file = "page.html.j2"
