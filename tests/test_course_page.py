@@ -89,7 +89,9 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path):
 
     cwd = tmp_path / "project"
     (cwd / ".venv" / "bin").mkdir(parents=True)
-    os.symlink(sys.executable, cwd / ".venv" / "bin" / "python")  # the project's interpreter, as make sets it up
+    python = cwd / ".venv" / "bin" / "python"  # the project's interpreter, as make sets it up
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
     os.symlink(ROOT / "notebooks", cwd / "notebooks")
     items = re.search(r"```text\n(word_id,.*?)```", (ROOT / "book/classroom.md").read_text(encoding="utf-8"), re.S)
     (cwd / "items.csv").write_text(items.group(1), encoding="utf-8")
