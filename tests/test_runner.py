@@ -89,6 +89,8 @@ def test_a_misspelt_parameter_is_refused_before_the_kernel_starts(tmp_path):
     assert err.value.parameter == "n_bot" and "is not a parameter of n.ipynb" in str(err.value)
     assert "one of x" in str(err.value)
     assert not (tmp_path / "out.ipynb").exists()
+    with pytest.raises(InputError, match=r"parameter 'allow_empty_sheets': was replaced by unfinished"):
+        runner.execute_notebook(nb, tmp_path / "out.ipynb", parameters={"allow_empty_sheets": True})
 
 
 def test_failure_names_cell_keeps_good_copy_and_writes_a_failed_one(tmp_path, capfd):

@@ -186,11 +186,22 @@ def notebook_parameters(notebook: str | os.PathLike) -> list[str]:
     return names
 
 
+#: Parameters that were replaced, with what replaced them (named when an old one is passed).
+RENAMED_PARAMETERS = {
+    "allow_empty_sheets": "unfinished ('drop_rows' or 'drop_students' leave unfinished or blank sheets out; nothing "
+                          "is counted as 'no error' silently any more)",
+    "allow_blank_sheets": "unfinished ('drop_rows' or 'drop_students')",
+}
+
+
 def check_parameter_names(notebook: str | os.PathLike, parameters: dict | None) -> None:
     """Refuse a parameter the notebook does not have (papermill would only warn and run on
-    the defaults, so a misspelt ``-p n_bot 2000`` would go unnoticed)."""
+    the defaults, so a misspelt ``-p n_bot 2000`` would go unnoticed); a replaced one is
+    refused with the name of what replaced it."""
     known = notebook_parameters(notebook)
     for name in parameters or {}:
+        if name in RENAMED_PARAMETERS and name not in known:
+            raise InputError(f"was replaced by {RENAMED_PARAMETERS[name]}", parameter=name)
         if name not in known:
             raise InputError(f"is not a parameter of {Path(notebook).name}", parameter=name,
                              expected=f"one of {', '.join(known)}")
