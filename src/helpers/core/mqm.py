@@ -36,6 +36,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from . import annotations as ann
@@ -47,6 +48,7 @@ MAROT_COLUMNS = ["system", "doc", "docSegId", "globalSegId", "rater", "source", 
 #: Header of the per-segment score files of the WMT releases.
 SEGMENT_SCORE_HEADER = ["system", "mqm_avg_score", "seg_id"]
 _MAX_FIELDS = 12
+_CHUNK_ABOVE_BYTES = 100_000_000
 _MODEL_OF_FIELD = {0: "system", 1: "doc", 2: "doc_seg_id", 3: "global_seg_id", 4: "rater", 5: "source", 6: "target",
                    7: "category", 8: "severity", 9: "metadata"}
 _INTEGER = re.compile(r"\s*[+-]?\d+\s*")
@@ -98,13 +100,15 @@ def _existing(path) -> Path:
     return path
 
 
-def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksize: int = 200_000) -> pd.DataFrame:
+def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksize: int | None = None) -> pd.DataFrame:
     """Read an MQM/Marot TSV (plain, ``.gz`` or ``.tar.gz``) into the annotation frame
     (:mod:`helpers.core.annotations`).
 
     ``columns`` picks the model columns to keep (default all; scoring needs only
     :data:`~helpers.core.annotations.SCORING_COLUMNS`, which skips the texts and metadata
-    that make up most of a file). The rules are the module's; a row that breaks one is an
+    that make up most of a file). Files of more than 100 MB on disk are read ``chunksize``
+    rows at a time (default 250,000), so only the kept columns of the whole file are held
+    in memory. The rules are the module's; a row that breaks one is an
     :class:`~helpers.core.errors.InputError` naming the file, line, column and value.
 
     Examples
@@ -122,6 +126,8 @@ def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksiz
     unknown = [c for c in want if c not in ann.COLUMNS]
     if unknown:
         raise ValueError(f"unknown annotation column(s) {unknown}")
+    if chunksize is None and path.stat().st_size > _CHUNK_ABOVE_BYTES:
+        chunksize = 250_000
     parts = []
     with _streams(path) as streams:
         for label, fh in streams:
@@ -135,10 +141,12 @@ def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksiz
     return frame
 
 
-def _read_stream(fh, label: str, want: list[str], chunksize: int) -> list[pd.DataFrame]:
-    reader = pd.read_csv(fh, sep="\t", header=None, names=range(_MAX_FIELDS), quoting=csv.QUOTE_NONE, dtype=str,
+def _read_stream(fh, label: str, want: list[str], chunksize: int | None) -> list[pd.DataFrame]:
+    reader = pd.read_csv(fh, sep="\t", header=None, names=range(_MAX_FIELDS), quoting=csv.QUOTE_NONE, dtype=object,
                          na_filter=False, skip_blank_lines=False, chunksize=chunksize, encoding="utf-8",
                          encoding_errors="strict")
+    if chunksize is None:
+        reader = [reader]
     names = {2: "docSegId", 3: "globalSegId", 9: "metadata"}  # what the file's header calls them
     out = []
     try:
@@ -155,83 +163,84 @@ def _read_stream(fh, label: str, want: list[str], chunksize: int) -> list[pd.Dat
     return out
 
 
-def _fail(problem: str, chunk: pd.DataFrame, bad: pd.Series, field: int, label: str, names: dict, **kw):
+def _fail(problem: str, chunk: pd.DataFrame, bad, field: int, label: str, names: dict, **kw):
     """Raise for the first row flagged in ``bad``."""
-    at = bad.to_numpy().nonzero()[0][0]
+    at = np.asarray(bad).nonzero()[0][0]
     row = chunk.iloc[at]
     column = names.get(field, MAROT_COLUMNS[field] if field < len(MAROT_COLUMNS) else f"field {field + 1}")
     raise InputError(problem, file=label, row=int(chunk.index[at]) + 1, column=column, value=row[field], **kw)
 
 
+def _mapped(column: pd.Series, fn) -> np.ndarray:
+    """``fn`` applied to each distinct value of ``column`` (few: systems, raters, categories …)."""
+    codes, uniques = pd.factorize(column)
+    return np.array([fn(u) for u in uniques], dtype=object)[codes] if len(uniques) else np.array([], dtype=object)
+
+
+def _integers(column: pd.Series, blank_ok: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Values of a column of integer ids (float, NaN where blank) and a mask of the bad ones."""
+    values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+    missing = np.isnan(values)
+    bad = (~missing & (values != np.floor(values))) | (missing & ~(blank_ok & (_mapped(column, str.strip) == "")))
+    return values, bad
+
+
 def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict) -> pd.DataFrame:
-    c0 = chunk[0].str.strip()
-    blank = (c0 == "") & (chunk[1] == "") & (chunk[8] == "")
-    header = (c0.str.lower() == "system") & (chunk[1].str.strip().str.lower() == "doc")
+    c0 = _mapped(chunk[0], str.strip)
+    c1 = _mapped(chunk[1], str.strip)
+    blank = (c0 == "") & (c1 == "") & (chunk[8].to_numpy() == "")
+    header = (_mapped(chunk[0], lambda v: v.strip().lower()) == "system") & (
+        _mapped(chunk[1], lambda v: v.strip().lower()) == "doc")
     if header.any():
         first = chunk[header].iloc[0]
         names.update({2: first[2].strip() or "docSegId", 3: first[3].strip() or "globalSegId",
                       9: first[9].strip() or "metadata"})
-    chunk = chunk[~(blank | header)]
+    keep = ~(blank | header)
+    if not keep.all():
+        chunk, c0, c1 = chunk[keep], c0[keep], c1[keep]
     if chunk.empty:
         return pd.DataFrame({c: pd.Series(dtype=object) for c in want})
-    sev_raw = chunk[8].str.strip()
-    too_few = sev_raw == ""
+    severity = _mapped(chunk[8], lambda v: ann.SEVERITY_BY_KEY.get(ann.severity_key(v)) if v.strip() else "")
+    too_few = severity == ""
     if too_few.any():
-        at = too_few.to_numpy().nonzero()[0][0]
+        at = too_few.nonzero()[0][0]
         row = chunk.iloc[at]
         filled = [i for i in range(9) if row[i] != ""]
-        last = filled[-1] if filled else -1
+        last = filled[-1] if filled else 0
         raise InputError(f"the row has too few fields: nothing after column {MAROT_COLUMNS[last]!r} (a severity is "
                          "required); Marot's format is system, doc, docSegId, globalSegId, rater, source, target, "
                          "category, severity[, metadata], tab-separated", file=label, row=int(chunk.index[at]) + 1,
                          column="severity", value=row[8])
-    for field, name in ((0, "system"), (1, "doc"), (4, "rater")):
-        empty = chunk[field].str.strip() == ""
-        if empty.any():
-            _fail(f"{name} is empty", chunk, empty, field, label, names)
-    seg_ok = chunk[2].str.fullmatch(_INTEGER)
-    if not seg_ok.all():
-        _fail("the segment id must be an integer (the segment's 1-based number in its document)", chunk, ~seg_ok, 2,
+    rater = _mapped(chunk[4], str.strip)
+    for field, name, values in ((0, "system", c0), (1, "doc", c1), (4, "rater", rater)):
+        if (values == "").any():
+            _fail(f"{name} is empty", chunk, values == "", field, label, names)
+    seg, seg_bad = _integers(chunk[2], blank_ok=False)
+    if seg_bad.any():
+        _fail("the segment id must be an integer (the segment's 1-based number in its document)", chunk, seg_bad, 2,
               label, names)
-    glob = chunk[3].str.strip()
-    glob_ok = (glob == "") | glob.str.fullmatch(_INTEGER)
-    if not glob_ok.all():
-        _fail("the global segment id must be an integer (or empty)", chunk, ~glob_ok, 3, label, names)
-
-    codes, uniques = pd.factorize(sev_raw)
-    canon = [ann.SEVERITY_BY_KEY.get(ann.severity_key(u)) for u in uniques]
-    if None in canon:
-        bad_value = uniques[canon.index(None)]
-        _fail("unknown severity", chunk, sev_raw == bad_value, 8, label, names,
+    glob, glob_bad = _integers(chunk[3], blank_ok=True)
+    if glob_bad.any():
+        _fail("the global segment id must be an integer (or empty)", chunk, glob_bad, 3, label, names)
+    if (severity == None).any():  # noqa: E711 (elementwise on an object array)
+        _fail("unknown severity", chunk, severity == None, 8, label, names,  # noqa: E711
               expected=", ".join(ann.SEVERITIES) + " (any case)")
-    severity = pd.Series(pd.array(canon, dtype=object)[codes], index=chunk.index)
-    cat_raw = chunk[7].str.strip()
-    ccodes, cuniques = pd.factorize(cat_raw)
-    ccanon = [ann.NO_ERROR if ann.severity_key(u) == "no-error" else u for u in cuniques]
-    category = pd.Series(pd.array(ccanon, dtype=object)[ccodes], index=chunk.index)
+    category = _mapped(chunk[7], lambda v: ann.NO_ERROR if ann.severity_key(v) == "no-error" else v.strip())
     mismatch = (category == ann.NO_ERROR) != (severity == ann.NO_ERROR)
     if mismatch.any():
         _fail("No-error must be both the category and the severity of a row", chunk, mismatch, 8, label, names)
 
-    cols = {"system": lambda: chunk[0].str.strip(), "doc": lambda: chunk[1].str.strip(),
-            "doc_seg_id": lambda: chunk[2].astype("int64"),
-            "global_seg_id": lambda: pd.to_numeric(glob.where(glob != "")).astype("Int64"),
-            "rater": lambda: chunk[4].str.strip(), "source": lambda: chunk[5], "target": lambda: chunk[6],
-            "category": lambda: category, "severity": lambda: severity, "metadata": lambda: chunk[9],
-            "line": lambda: pd.Series(chunk.index.to_numpy() + 1, index=chunk.index)}
-    out = {}
-    for name in want:
-        if name in cols:
-            out[name] = cols[name]()
-    for side in ("source", "target"):
+    index = chunk.index
+    cols = {"system": lambda: c0, "doc": lambda: c1, "doc_seg_id": lambda: seg.astype("int64"),
+            "global_seg_id": lambda: pd.array(glob, dtype="Float64").astype("Int64"),
+            "rater": lambda: rater, "source": lambda: chunk[5].to_numpy(), "target": lambda: chunk[6].to_numpy(),
+            "category": lambda: category, "severity": lambda: severity, "metadata": lambda: chunk[9].to_numpy(),
+            "line": lambda: index.to_numpy() + 1}
+    out = {name: cols[name]() for name in want if name in cols}
+    for side, field in (("source", 5), ("target", 6)):
         if f"{side}_start" in want or f"{side}_end" in want:
-            start, end = ann.span_offsets(chunk[5 if side == "source" else 6])
-            out[f"{side}_start"], out[f"{side}_end"] = start, end
-    frame = pd.DataFrame(out)[want]
-    for col in ("system", "doc", "rater", "source", "target", "category", "severity", "metadata"):
-        if col in frame:
-            frame[col] = frame[col].astype(object)
-    return frame
+            out[f"{side}_start"], out[f"{side}_end"] = (s.to_numpy() for s in ann.span_offsets(chunk[field]))
+    return pd.DataFrame(out, index=index)[want]
 
 
 def read_segment_scores(path: str | os.PathLike) -> pd.DataFrame:
