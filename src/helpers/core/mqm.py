@@ -142,15 +142,13 @@ def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksiz
 
 
 def _read_stream(fh, label: str, want: list[str], chunksize: int | None) -> list[pd.DataFrame]:
-    reader = pd.read_csv(fh, sep="\t", header=None, names=range(_MAX_FIELDS), quoting=csv.QUOTE_NONE, dtype=object,
-                         na_filter=False, skip_blank_lines=False, chunksize=chunksize, encoding="utf-8",
-                         encoding_errors="strict")
-    if chunksize is None:
-        reader = [reader]
     names = {2: "docSegId", 3: "globalSegId", 9: "metadata"}  # what the file's header calls them
     out = []
     try:
-        for chunk in reader:
+        reader = pd.read_csv(fh, sep="\t", header=None, names=range(_MAX_FIELDS), quoting=csv.QUOTE_NONE,
+                             dtype=object, na_filter=False, skip_blank_lines=False, chunksize=chunksize,
+                             encoding="utf-8", encoding_errors="strict")
+        for chunk in ([reader] if chunksize is None else reader):
             out.append(_chunk(chunk, label, want, names))
     except pd.errors.ParserError as exc:
         found = _TOO_MANY.search(str(exc))
@@ -233,8 +231,8 @@ def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict) -> pd.
     index = chunk.index
     cols = {"system": lambda: c0, "doc": lambda: c1, "doc_seg_id": lambda: seg.astype("int64"),
             "global_seg_id": lambda: pd.array(glob, dtype="Float64").astype("Int64"),
-            "rater": lambda: rater, "source": lambda: chunk[5].to_numpy(), "target": lambda: chunk[6].to_numpy(),
-            "category": lambda: category, "severity": lambda: severity, "metadata": lambda: chunk[9].to_numpy(),
+            "rater": lambda: rater, "source": lambda: chunk[5].to_numpy(copy=True), "target": lambda: chunk[6].to_numpy(copy=True),
+            "category": lambda: category, "severity": lambda: severity, "metadata": lambda: chunk[9].to_numpy(copy=True),
             "line": lambda: index.to_numpy() + 1}
     out = {name: cols[name]() for name in want if name in cols}
     for side, field in (("source", 5), ("target", 6)):
