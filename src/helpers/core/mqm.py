@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import io
 import os
 import re
 import tarfile
@@ -48,11 +49,12 @@ MAROT_COLUMNS = ["system", "doc", "docSegId", "globalSegId", "rater", "source", 
 #: Header of the per-segment score files of the WMT releases.
 SEGMENT_SCORE_HEADER = ["system", "mqm_avg_score", "seg_id"]
 _MAX_FIELDS = 12
-_CHUNK_ABOVE_BYTES = 100_000_000
+_CHUNK_ROWS = 250_000
+_PAD = b"\t" * (_MAX_FIELDS - 1) + b"\n"
+_TEXT_COLUMNS = {"system", "doc", "rater", "source", "target", "category", "severity", "metadata"}
 _MODEL_OF_FIELD = {0: "system", 1: "doc", 2: "doc_seg_id", 3: "global_seg_id", 4: "rater", 5: "source", 6: "target",
                    7: "category", 8: "severity", 9: "metadata"}
 _INTEGER = re.compile(r"\s*[+-]?\d+\s*")
-_TOO_MANY = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 
 
 @contextmanager
@@ -100,15 +102,15 @@ def _existing(path) -> Path:
     return path
 
 
-def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksize: int | None = None) -> pd.DataFrame:
+def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksize: int = _CHUNK_ROWS) -> pd.DataFrame:
     """Read an MQM/Marot TSV (plain, ``.gz`` or ``.tar.gz``) into the annotation frame
     (:mod:`helpers.core.annotations`).
 
     ``columns`` picks the model columns to keep (default all; scoring needs only
     :data:`~helpers.core.annotations.SCORING_COLUMNS`, which skips the texts and metadata
-    that make up most of a file). Files of more than 100 MB on disk are read ``chunksize``
-    rows at a time (default 250,000), so only the kept columns of the whole file are held
-    in memory. The rules are the module's; a row that breaks one is an
+    that make up most of a file). The file is parsed ``chunksize`` lines at a time, so only
+    the kept columns of a large file are ever held in memory. The
+    rules are the module's; a row that breaks one is an
     :class:`~helpers.core.errors.InputError` naming the file, line, column and value.
 
     Examples
@@ -126,8 +128,6 @@ def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksiz
     unknown = [c for c in want if c not in ann.COLUMNS]
     if unknown:
         raise ValueError(f"unknown annotation column(s) {unknown}")
-    if chunksize is None and path.stat().st_size > _CHUNK_ABOVE_BYTES:
-        chunksize = 250_000
     parts = []
     with _streams(path) as streams:
         for label, fh in streams:
@@ -141,23 +141,58 @@ def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksiz
     return frame
 
 
-def _read_stream(fh, label: str, want: list[str], chunksize: int | None) -> list[pd.DataFrame]:
+class _Prefixed(io.RawIOBase):
+    """A binary stream that yields ``prefix`` and then everything of ``fh``."""
+
+    def __init__(self, prefix: bytes, fh):
+        self.prefix, self.fh = prefix, fh
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self.prefix:
+            n = min(len(buffer), len(self.prefix))
+            buffer[:n], self.prefix = self.prefix[:n], self.prefix[n:]
+            return n
+        return self.fh.readinto(buffer)
+
+
+def _fields_for(want: list[str]) -> list[int]:
+    """Which of the 12 positional fields the wanted model columns need (texts only when asked)."""
+    fields = {0, 1, 2, 3, 4, 7, 8}
+    if {"source", "source_start", "source_end"} & set(want):
+        fields.add(5)
+    if {"target", "target_start", "target_end"} & set(want):
+        fields.add(6)
+    if "metadata" in want:
+        fields.add(9)
+    return sorted(fields)
+
+
+def _read_stream(fh, label: str, want: list[str], chunksize: int) -> list[pd.DataFrame]:
+    """Parse ``fh`` ``chunksize`` lines at a time. The stream is prefixed with one line of 12
+    empty fields, so that pandas' C parser accepts rows of 9, 10 or 11 fields together with
+    ``usecols`` (which skips the texts and metadata when they are not wanted); that line is
+    dropped again, and a row's index is its line number minus one. Fields after the 12th are
+    ignored, as Marot ignores those after the 10th."""
     names = {2: "docSegId", 3: "globalSegId", 9: "metadata"}  # what the file's header calls them
     out = []
+    stream = io.BufferedReader(_Prefixed(_PAD, fh), 1 << 20)
     try:
-        reader = pd.read_csv(fh, sep="\t", header=None, names=range(_MAX_FIELDS), quoting=csv.QUOTE_NONE,
-                             dtype=object, na_filter=False, skip_blank_lines=False, chunksize=chunksize,
-                             encoding="utf-8", encoding_errors="strict")
-        for chunk in ([reader] if chunksize is None else reader):
-            out.append(_chunk(chunk, label, want, names))
+        reader = pd.read_csv(stream, sep="\t", header=None, names=range(_MAX_FIELDS), usecols=_fields_for(want),
+                             quoting=csv.QUOTE_NONE, dtype=object, na_filter=False, skip_blank_lines=False,
+                             chunksize=chunksize, encoding="utf-8", encoding_errors="strict")
+        for chunk in reader:
+            chunk.index = chunk.index - 1
+            chunk = chunk[chunk.index >= 0]  # the padding line
+            part = _chunk(chunk, label, want, names)
+            if len(part):
+                out.append(part)
     except pd.errors.ParserError as exc:
-        found = _TOO_MANY.search(str(exc))
-        if found:
-            raise InputError(f"the line has {found.group(3)} tab-separated fields; Marot's format has 9 or 10 "
-                             f"(at most {_MAX_FIELDS} are read)", file=label, row=int(found.group(2))) from None
         raise InputError(f"cannot be read as tab-separated text ({exc})", file=label) from None
     except UnicodeDecodeError as exc:
-        raise InputError(f"is not UTF-8 text ({exc.reason} at byte {exc.start})", file=label) from None
+        raise InputError(f"is not UTF-8 text ({exc.reason})", file=label) from None
     return out
 
 
@@ -177,6 +212,11 @@ def _mapped(column: pd.Series, fn) -> np.ndarray:
 
 def _integers(column: pd.Series, blank_ok: bool) -> tuple[np.ndarray, np.ndarray]:
     """Values of a column of integer ids (float, NaN where blank) and a mask of the bad ones."""
+    try:
+        values = column.to_numpy().astype(np.int64).astype(float)  # the usual case: every id a plain integer
+        return values, np.zeros(len(values), dtype=bool)
+    except (ValueError, OverflowError):
+        pass
     values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
     missing = np.isnan(values)
     bad = (~missing & (values != np.floor(values))) | (missing & ~(blank_ok & (_mapped(column, str.strip) == "")))
@@ -184,15 +224,15 @@ def _integers(column: pd.Series, blank_ok: bool) -> tuple[np.ndarray, np.ndarray
 
 
 def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict) -> pd.DataFrame:
-    c0 = _mapped(chunk[0], str.strip)
-    c1 = _mapped(chunk[1], str.strip)
+    codes0, u0 = pd.factorize(chunk[0])
+    codes1, u1 = pd.factorize(chunk[1])
+    s0, s1 = (np.array([v.strip() for v in u], dtype=object) for u in (u0, u1))
+    c0, c1 = s0[codes0], s1[codes1]
     blank = (c0 == "") & (c1 == "") & (chunk[8].to_numpy() == "")
-    header = (_mapped(chunk[0], lambda v: v.strip().lower()) == "system") & (
-        _mapped(chunk[1], lambda v: v.strip().lower()) == "doc")
+    header = np.array([v.lower() == "system" for v in s0])[codes0] & np.array([v.lower() == "doc" for v in s1])[codes1]
     if header.any():
         first = chunk[header].iloc[0]
-        names.update({2: first[2].strip() or "docSegId", 3: first[3].strip() or "globalSegId",
-                      9: first[9].strip() or "metadata"})
+        names.update({f: first[f].strip() or names[f] for f in (2, 3, 9) if f in first.index})
     keep = ~(blank | header)
     if not keep.all():
         chunk, c0, c1 = chunk[keep], c0[keep], c1[keep]
@@ -203,7 +243,7 @@ def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict) -> pd.
     if too_few.any():
         at = too_few.nonzero()[0][0]
         row = chunk.iloc[at]
-        filled = [i for i in range(9) if row[i] != ""]
+        filled = [i for i in range(9) if i in row.index and row[i] != ""]
         last = filled[-1] if filled else 0
         raise InputError(f"the row has too few fields: nothing after column {MAROT_COLUMNS[last]!r} (a severity is "
                          "required); Marot's format is system, doc, docSegId, globalSegId, rater, source, target, "
@@ -235,6 +275,8 @@ def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict) -> pd.
             "category": lambda: category, "severity": lambda: severity, "metadata": lambda: chunk[9].to_numpy(copy=True),
             "line": lambda: index.to_numpy() + 1}
     out = {name: cols[name]() for name in want if name in cols}
+    for name in _TEXT_COLUMNS & set(out):  # object dtype, whatever pandas would infer
+        out[name] = pd.Series(out[name], index=index, dtype=object)
     for side, field in (("source", 5), ("target", 6)):
         if f"{side}_start" in want or f"{side}_end" in want:
             out[f"{side}_start"], out[f"{side}_end"] = (s.to_numpy() for s in ann.span_offsets(chunk[field]))

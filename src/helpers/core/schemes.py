@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from . import annotations as ann
@@ -76,21 +77,22 @@ class Scheme:
         Each distinct (severity, category) is matched once. An uncovered one is an error
         naming it, the first line it occurs on and ``file``.
         """
-        hotw = frame["severity"] == ann.HOTW
-        pairs = frame.loc[~hotw, ["severity", "category"]]
-        codes, uniques = pd.factorize(pd.MultiIndex.from_frame(pairs))
-        values = []
-        for sev, cat in uniques:
+        hotw = (frame["severity"] == ann.HOTW).to_numpy()
+        sev_codes, sevs = pd.factorize(frame["severity"])
+        cat_codes, cats = pd.factorize(frame["category"])
+        pair = pd.factorize(sev_codes.astype(np.int64) * (len(cats) + 1) + cat_codes)[0]
+        first = np.unique(pair, return_index=True)[1]
+        values = np.full(len(first), np.nan)
+        for k, row in enumerate(first):
+            if hotw[row]:
+                continue
+            sev, cat = sevs[sev_codes[row]], cats[cat_codes[row]]
             try:
-                values.append(self.weight_of(sev, cat))
+                values[k] = self.weight_of(sev, cat)
             except InputError as exc:
-                first = pairs.index[((pairs["severity"] == sev) & (pairs["category"] == cat)).to_numpy()][0]
-                line = int(frame.at[first, "line"]) if "line" in frame.columns else None
+                line = int(frame["line"].iloc[row]) if "line" in frame.columns else None
                 raise exc.located(file=file, row=line, column="severity") from None
-        out = pd.Series(float("nan"), index=frame.index)
-        if len(values):
-            out.loc[pairs.index] = pd.Series(values, dtype=float).to_numpy()[codes]
-        return out
+        return pd.Series(values[pair], index=frame.index)
 
 
 def _from_mapping(data, source: str) -> Scheme:
