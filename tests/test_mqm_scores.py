@@ -250,3 +250,12 @@ def test_pool_pairings_in_scores(tmp_path):
     assert set(kept["system"]) == {"X_with_refA", "X_with_ONLINE-W", "refA_with_X"}
     pooled = scoring.system_scores(scoring.rater_scores(ann.pool_pairings(frame), "mqm")).set_index("system")
     assert pooled.loc["X", "score"] == 2.5 and pooled.loc["X", "raters"] == 2  # (5 + 0) / 2 raters
+
+
+def test_cli_scores_imports_no_heavy_library(small):
+    """`mqm scores` stays quick: neither the studies nor torch, plotly or transformers load."""
+    code = ("import sys; from helpers.__main__ import main; main(['mqm', 'scores', sys.argv[1]]); "
+            "heavy = [m for m in ('torch', 'plotly', 'transformers', 'sklearn', 'helpers.metahope', "
+            "'helpers.explanations', 'helpers.slang', 'pingouin') if m in sys.modules]; print('HEAVY', heavy)")
+    done = subprocess.run([sys.executable, "-c", code, str(small)], capture_output=True, text=True)
+    assert done.returncode == 0 and "HEAVY []" in done.stdout, done.stdout + done.stderr
