@@ -243,11 +243,9 @@ def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict) -> pd.
     if too_few.any():
         at = too_few.nonzero()[0][0]
         row = chunk.iloc[at]
-        filled = [i for i in range(9) if i in row.index and row[i] != ""]
-        last = filled[-1] if filled else 0
-        raise InputError(f"the row has too few fields: nothing after column {MAROT_COLUMNS[last]!r} (a severity is "
-                         "required); Marot's format is system, doc, docSegId, globalSegId, rater, source, target, "
-                         "category, severity[, metadata], tab-separated", file=label, row=int(chunk.index[at]) + 1,
+        raise InputError("the row has too few fields (or an empty severity): the 9th tab-separated field, the "
+                         "severity, is missing; Marot's format is system, doc, docSegId, globalSegId, rater, "
+                         "source, target, category, severity[, metadata]", file=label, row=int(chunk.index[at]) + 1,
                          column="severity", value=row[8])
     rater = _mapped(chunk[4], str.strip)
     for field, name, values in ((0, "system", c0), (1, "doc", c1), (4, "rater", rater)):
