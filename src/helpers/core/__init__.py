@@ -22,7 +22,19 @@ Used by every chapter:
 """
 
 from .errors import InputError
-from .report import Provenance
-from .results import Results
 
 __all__ = ["InputError", "Provenance", "Results"]
+
+
+def __getattr__(name: str):
+    """``Provenance`` and ``Results`` are imported when first used, so that a command that
+    needs neither (``python -m helpers mqm``) does not pay for IPython and plotting (PEP 562)."""
+    if name == "Provenance":
+        from .report import Provenance
+
+        return Provenance
+    if name == "Results":
+        from .results import Results
+
+        return Results
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
