@@ -60,3 +60,10 @@ def test_foreign_categories_are_refused_with_the_line(tmp_path):
                     "s\td\t1\t1\tr1\tsrc\ttgt\tMIS\tNeutral\n")
     with pytest.raises(InputError, match=r"row 2, column 'severity': value 'Neutral'"):
         io.read_mqm_tsv(path)
+
+
+def test_the_core_model_of_metahope_data_survives_marot_tsv(released, tmp_path):
+    """The export re-read is the identical core frame (``line``, provenance, aside)."""
+    annotations = io.to_annotations(released)
+    back = mqm.read_mqm(mqm.write_mqm_tsv(annotations, tmp_path / "a.tsv"))
+    pd.testing.assert_frame_equal(back.drop(columns="line"), annotations.drop(columns="line"))

@@ -76,7 +76,7 @@ def conform(frame: pd.DataFrame) -> pd.DataFrame:
         elif col in ("doc_seg_id", "line"):
             out[col] = out[col].astype("int64")
         else:
-            out[col] = out[col].astype(object).astype(str)
+            out[col] = out[col].astype(str).astype(object)
     return out.reset_index(drop=True)
 
 

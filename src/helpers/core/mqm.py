@@ -277,7 +277,7 @@ def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict) -> pd.
         out[name] = pd.Series(out[name], index=index, dtype=object)
     for side, field in (("source", 5), ("target", 6)):
         if f"{side}_start" in want or f"{side}_end" in want:
-            out[f"{side}_start"], out[f"{side}_end"] = (s.to_numpy() for s in ann.span_offsets(chunk[field]))
+            out[f"{side}_start"], out[f"{side}_end"] = ann.span_offsets(chunk[field])  # Int64, NA where none
     return pd.DataFrame(out, index=index)[want]
 
 
