@@ -172,3 +172,13 @@ def test_export_refuses_a_tab_inside_a_field(tmp_path):
     with pytest.raises(InputError, match="tab or line break") as err:
         mqm.write_mqm_tsv(f, tmp_path / "out.tsv")
     assert err.value.column == "target" and not (tmp_path / "out.tsv").exists()
+
+
+def test_an_empty_or_broken_archive_is_refused(tmp_path):
+    with tarfile.open(tmp_path / "empty.tar.gz", "w:gz"):
+        pass
+    with pytest.raises(InputError, match="holds no file"):
+        mqm.read_mqm(tmp_path / "empty.tar.gz")
+    (tmp_path / "broken.tar.gz").write_bytes(b"not an archive")
+    with pytest.raises(InputError, match="tar archive"):
+        mqm.read_mqm(tmp_path / "broken.tar.gz")

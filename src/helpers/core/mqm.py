@@ -58,26 +58,33 @@ _INTEGER = re.compile(r"\s*[+-]?\d+\s*")
 
 
 @contextmanager
-def _streams(path: Path) -> Iterator[list[tuple[str, object]]]:
-    """``(label, binary stream)`` of each file in ``path`` (a plain, ``.gz`` or ``.tar.gz`` file)."""
+def _streams(path: Path) -> Iterator[Iterator[tuple[str, object]]]:
+    """``(label, binary stream)`` of each file in ``path`` (a plain, ``.gz`` or ``.tar.gz``
+    file), one after the other; an archive is read in one streaming pass, in its order."""
     name = path.name.lower()
     if name.endswith((".tar.gz", ".tgz", ".tar")):
         try:
-            tar = tarfile.open(path)
+            tar = tarfile.open(path, "r|*")
         except (tarfile.TarError, OSError) as exc:
             raise InputError(f"cannot be opened as a tar archive ({exc})", file=path) from None
-        with tar:
-            members = sorted((m for m in tar.getmembers() if m.isfile() and not Path(m.name).name.startswith("._")),
-                             key=lambda m: m.name)
-            if not members:
+
+        def members():
+            found = False
+            for m in tar:
+                if m.isfile() and not Path(m.name).name.startswith("._"):
+                    found = True
+                    yield f"{path}:{m.name}", tar.extractfile(m)
+            if not found:
                 raise InputError("the archive holds no file", file=path)
-            yield [(f"{path}:{m.name}", tar.extractfile(m)) for m in members]
+
+        with tar:
+            yield members()
     elif name.endswith(".gz"):
         with gzip.open(path, "rb") as fh:
-            yield [(str(path), fh)]
+            yield iter([(str(path), fh)])
     else:
         with open(path, "rb") as fh:
-            yield [(str(path), fh)]
+            yield iter([(str(path), fh)])
 
 
 def _first_line(fh) -> str:
@@ -92,7 +99,7 @@ def is_segment_score_file(path: str | os.PathLike) -> bool:
     """True when the first non-blank line is ``system mqm_avg_score seg_id`` (whitespace-separated)."""
     path = _existing(path)
     with _streams(path) as streams:
-        return _first_line(streams[0][1]).split() == SEGMENT_SCORE_HEADER
+        return _first_line(next(streams)[1]).split() == SEGMENT_SCORE_HEADER
 
 
 def _existing(path) -> Path:
@@ -293,7 +300,7 @@ def read_segment_scores(path: str | os.PathLike) -> pd.DataFrame:
     """
     path = _existing(path)
     with _streams(path) as streams:
-        label, fh = streams[0]
+        label, fh = next(streams)
         first = _first_line(fh)
         if first.split() != SEGMENT_SCORE_HEADER:
             raise InputError("is not a per-segment score file", file=label, row=1, value=first[:80],
