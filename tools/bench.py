@@ -5,8 +5,12 @@ Clones the current commit into a temporary folder and times, in that clone: the
 environment set-up (`make setup`), the data fetch (`make data`), a cold `make book`
 (chapters two at a time, then the render), a warm `make book` (nothing changed), and
 every chapter on its own with an empty model cache (`python -m helpers run`). A second
-fresh clone times `make test` end to end, set-up included. Writes `bench/results.csv`
-and `bench/results.md`, and puts the table into README.md between the bench markers.
+fresh clone times `make test` end to end, set-up included. It also times
+`python -m helpers mqm scores` on the three-rater WMT 2023 file and on a generated
+1,000,000-row file, each beside a bare pandas read-and-score of the same file measured in
+the same run (wall seconds and peak memory; `--mqm-only` runs and prints just these, on
+this checkout, with the venv's python). Writes `bench/results.csv`, `bench/mqm.csv` and `bench/results.md`, and puts
+the table into README.md between the bench markers.
 Only the standard library is used, so it runs before any set-up. Tests never assert wall
 times; this is where they are measured.
 """
@@ -14,11 +18,13 @@ times; this is where they are measured.
 from __future__ import annotations
 
 import csv
+import io
 import os
 import platform
 import re
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -44,6 +50,108 @@ def run(cmd: list[str], cwd: Path, env: dict | None = None, label: str = "") -> 
     return took
 
 
+# --------------------------------------------------------------------------- mqm scores
+
+MQM_FILE = "google__wmt-mqm-human-evaluation/generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"
+MQM_ROWS = 1_000_000
+#: Targets of issue 22: (wall seconds, peak MB) per measured file.
+MQM_TARGETS = {"three-rater WMT 2023 ZH-EN file (25,060 rows)": (1.5, None),
+               "generated file (1,000,000 rows)": (10.0, 2048.0)}
+#: The floor: what pandas alone takes to read the same file and score it with Major 5 / Minor 1.
+BARE_PANDAS = """
+import csv, sys
+import numpy as np, pandas as pd
+d = pd.read_csv(sys.argv[1], sep="\\t", header=0, usecols=[0, 1, 2, 4, 7, 8], quoting=csv.QUOTE_NONE, dtype=object)
+d.columns = ["system", "doc", "seg", "rater", "category", "severity"]
+w = np.select([d["severity"] == "Major", d["severity"] == "Minor"], [5.0, 1.0], 0.0)
+seg = d.assign(w=w).groupby(["system", "doc", "seg", "rater"])["w"].sum().groupby(level=[0, 1, 2]).mean()
+print(seg.groupby(level=0).mean().sort_values().round(3).to_string())
+"""
+
+
+def measure(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
+    """Wall seconds and peak resident memory (MB) of one child process."""
+    started = time.monotonic()
+    proc = subprocess.Popen(cmd, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    took = time.monotonic() - started
+    if status != 0:
+        sys.exit(f"[bench] failed: {' '.join(cmd)}: {proc.stderr.read().decode()[-2000:]}")
+    return took, usage.ru_maxrss / 1024
+
+
+def mqm_files(raw: Path, into: Path) -> dict[str, Path]:
+    """The three-rater TSV unpacked, and a 1,000,000-row file made of its rows repeated
+    (each copy under new document names, so segments stay distinct)."""
+    with tarfile.open(raw / MQM_FILE) as tar:
+        member = next(m for m in tar.getmembers() if m.isfile())
+        data = tar.extractfile(member).read()
+    three = into / "three-rater.tsv"
+    three.write_bytes(data)
+    header, *rows = data.decode("utf-8").splitlines(keepends=True)
+    big = into / "generated-1M.tsv"
+    with open(big, "w", encoding="utf-8") as fh:
+        fh.write(header)
+        written, copy = 0, 0
+        while written < MQM_ROWS:
+            take = rows[: MQM_ROWS - written]
+            fh.write("".join(_renamed(r, copy) for r in take))
+            written += len(take)
+            copy += 1
+    return dict(zip(MQM_TARGETS, (three, big)))
+
+
+def _renamed(row: str, copy: int) -> str:
+    system, doc, rest = row.split("\t", 2)
+    return f"{system}\tcopy{copy}:{doc}\t{rest}"
+
+
+def mqm_bench(python: str, raw: Path, src: Path | None = None) -> list[dict]:
+    """``mqm scores`` on each file beside the bare pandas floor, measured in this run."""
+    env = {"PYTHONPATH": str(src)} if src else {}
+    out = []
+    with tempfile.TemporaryDirectory(prefix="mqm-bench-") as tmp:
+        # made in a child process: a child's peak memory counts the pages it was forked with
+        subprocess.run([sys.executable, __file__, "--make-mqm-files", str(raw), tmp], check=True)
+        files = dict(zip(MQM_TARGETS, (Path(tmp) / "three-rater.tsv", Path(tmp) / "generated-1M.tsv")))
+        for label, path in files.items():
+            print(f"[bench] mqm scores, {label} ...", flush=True)
+            measure([python, "-c", "import pandas"], env)  # warm the page cache for both
+            seconds, peak = measure([python, "-m", "helpers", "mqm", "scores", str(path)], env)
+            floor_s, floor_mb = measure([python, "-c", BARE_PANDAS, str(path)], env)
+            target_s, target_mb = MQM_TARGETS[label]
+            out.append({"step": f"mqm scores, {label}", "seconds": round(seconds, 2), "peak_mb": round(peak),
+                        "bare_pandas_seconds": round(floor_s, 2), "bare_pandas_peak_mb": round(floor_mb),
+                        "times_bare_pandas": round(seconds / floor_s, 2),
+                        "target_seconds": target_s, "target_peak_mb": target_mb or "",
+                        "within_target": seconds <= target_s and (target_mb is None or peak <= target_mb),
+                        "size_mb": round(path.stat().st_size / 1e6)})
+            print(f"[bench]   {seconds:.2f} s, {peak:.0f} MB (bare pandas {floor_s:.2f} s, {floor_mb:.0f} MB)",
+                  flush=True)
+    return out
+
+
+def mqm_table(rows: list[dict]) -> str:
+    lines = ["| mqm scores on | seconds | peak MB | bare pandas s | bare pandas MB | × bare pandas | target |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        target = f"≤ {r['target_seconds']} s" + (f", ≤ {r['target_peak_mb']:.0f} MB" if r["target_peak_mb"] else "")
+        lines.append(f"| {r['step'].removeprefix('mqm scores, ')} ({r['size_mb']} MB) | {r['seconds']:.2f} | "
+                     f"{r['peak_mb']} | {r['bare_pandas_seconds']:.2f} | {r['bare_pandas_peak_mb']} | "
+                     f"{r['times_bare_pandas']:.2f} | {target} "
+                     f"{'✓' if r['within_target'] else '✗'} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_mqm_csv(rows: list[dict], out: Path) -> None:
+    out.mkdir(exist_ok=True)
+    with open(out / "mqm.csv", "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def clone(into: Path) -> Path:
     target = into / "book"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(target)], check=True)
@@ -66,6 +174,12 @@ def machine(clone_dir: Path) -> str:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--make-mqm-files"]:
+        mqm_files(Path(sys.argv[2]), Path(sys.argv[3]))
+        return 0
+    if "--mqm-only" in sys.argv[1:]:  # just the mqm rows, on this checkout; printed, bench/ untouched
+        print(mqm_table(mqm_bench(sys.executable, ROOT / "data" / "raw", src=ROOT / "src")))
+        return 0
     mirror = ROOT.parent / "shared" / "datasets"
     make_vars = [f"MIRROR={mirror}"] if mirror.is_dir() else []
     rows = []
@@ -91,6 +205,7 @@ def main() -> int:
         rows.append(("make test (fresh clone)", run(["make", "test", *make_vars], test_clone,
                                                     env={"REQUIRE_BROWSER": os.environ.get("REQUIRE_BROWSER", "")},
                                                     label="make test on a second fresh clone")))
+        mqm_rows = mqm_bench(str(work / ".venv/bin/python"), work / "data" / "raw")
     out = ROOT / "bench"
     out.mkdir(exist_ok=True)
     with open(out / "results.csv", "w", newline="", encoding="utf-8") as fh:
@@ -104,7 +219,8 @@ def main() -> int:
         target = TARGETS.get("chapter" if step.startswith("chapter") else step)
         mark = "" if target is None else (f"≤ {target}" + (" ✓" if seconds <= target else " ✗"))
         lines.append(f"| {step} | {seconds:.0f} | {mark} |")
-    table = "\n".join(lines) + "\n"
+    write_mqm_csv(mqm_rows, out)
+    table = "\n".join(lines) + "\n\n" + mqm_table(mqm_rows)
     (out / "results.md").write_text(table, encoding="utf-8")
     readme = ROOT / "README.md"
     text = readme.read_text(encoding="utf-8")

@@ -8,6 +8,11 @@ Used by every chapter:
 * :mod:`~helpers.core.errors` the one input-error type; :mod:`~helpers.core.params` the
   parameter checks; :mod:`~helpers.core.cache` the one cache;
   :mod:`~helpers.core.results` the atomic results writer;
+* :mod:`~helpers.core.annotations` the one model of error annotations (MQM/Marot files and
+  MetaHOPE workbooks alike); :mod:`~helpers.core.mqm` Marot/WMT MQM TSV in and out;
+  :mod:`~helpers.core.schemes` weighting schemes as cited YAML; :mod:`~helpers.core.scoring`
+  rater, segment and system scores and their agreement (``python -m helpers mqm``,
+  :mod:`~helpers.core.mqm_commands`);
 * :mod:`~helpers.core.agreement` inter-annotator agreement for k ≥ 2 raters;
   :mod:`~helpers.core.stats` the bootstrap and paired tests;
   :mod:`~helpers.core.published` recomputed vs published tables;
@@ -17,7 +22,19 @@ Used by every chapter:
 """
 
 from .errors import InputError
-from .report import Provenance
-from .results import Results
 
 __all__ = ["InputError", "Provenance", "Results"]
+
+
+def __getattr__(name: str):
+    """``Provenance`` and ``Results`` are imported when first used, so that a command that
+    needs neither (``python -m helpers mqm``) does not pay for IPython and plotting (PEP 562)."""
+    if name == "Provenance":
+        from .report import Provenance
+
+        return Provenance
+    if name == "Results":
+        from .results import Results
+
+        return Results
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

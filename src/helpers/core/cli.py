@@ -1,4 +1,5 @@
-"""Command line: ``python -m helpers {fetch,build,run,student-notebooks,template,feedback,cache} ...`` (``--help`` on each).
+"""Command line: ``python -m helpers {fetch,build,run,student-notebooks,template,check,feedback,cache,mqm} ...``
+(``--help`` on each).
 
 This module holds the commands every study shares; the studies add their own
 subcommands (``template metahope``, ``template explanations`` …) through their
@@ -116,6 +117,10 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
     p.add_argument("action", choices=["list", "clear"])
     p.add_argument("names", nargs="*", help="with clear: which cache folders (default: all)")
     p.set_defaults(handler=_cache)
+
+    from .mqm_commands import add_commands as add_mqm_commands
+
+    add_mqm_commands(sub)  # mqm scores / mqm agreement (helpers.core.mqm_commands)
 
     groups = {
         "template": sub.add_parser("template", help="write blank annotation or rating workbooks, one per student")

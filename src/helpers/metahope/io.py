@@ -535,89 +535,117 @@ def _finish_long(df: pd.DataFrame, source) -> pd.DataFrame:
     return out[TIDY_COLUMNS]
 
 
-MQM_COLUMNS = ["system", "doc", "doc_seg_id", "global_seg_id", "rater", "source", "target", "category",
-               "severity", "metadata"]
+from ..core import annotations as core_ann  # noqa: E402 (kept with the MQM section it serves)
+from ..core import mqm as core_mqm  # noqa: E402
+
+#: Marot's column names and order, the columns :func:`write_mqm_tsv` writes
+#: (:data:`helpers.core.mqm.MAROT_COLUMNS`).
+MQM_COLUMNS = list(core_mqm.MAROT_COLUMNS)
+_LEVEL_OF_SEVERITY = {name.capitalize(): level for level, name in SEVERITY_NAMES.items() if level}
 
 
-def write_mqm_tsv(tidy: pd.DataFrame, path: str | os.PathLike) -> Path:
-    """Write MQM/Marot-style TSV: one row per error (non-zero category), ``No-error`` rows
-    for items a rater found clean, so every (item, system, rater) is represented.
+def to_annotations(tidy: pd.DataFrame) -> pd.DataFrame:
+    """The tidy frame as the core annotation model (:mod:`helpers.core.annotations`): one row
+    per error (a category with severity > 0), a ``No-error`` row for an (item, system,
+    annotator) without any, so every rating is represented.
 
-    ``doc`` is the item id up to its last ``_`` (VUAMC fragment + sentence, PSUCMC
-    segment), ``severity`` is the MetaHOPE level name, and ``metadata`` is JSON with the
-    item id, metaphor word, POS and numeric severity, so nothing is lost on the way back.
+    ``doc`` is the item id up to its last ``_`` (VUAMC fragment + sentence, PSUCMC segment),
+    ``doc_seg_id`` = ``global_seg_id`` = position + 1, ``severity`` the MetaHOPE level name
+    (Minor, Moderate, Major, Severe, Critical; paper §3), ``source``/``target`` the sentence
+    and translation, and ``metadata`` JSON with the item id, metaphor word, POS and workbook
+    row, so :func:`from_annotations` gives the tidy frame back unchanged.
     """
-    path = Path(path)
-    rows = []
-    for (item, system, rater), g in tidy.groupby(["item", "system", "annotator"], sort=False, observed=True):
-        first = g.iloc[0]
-        base = {"system": system, "doc": str(item).rsplit("_", 1)[0], "doc_seg_id": int(first["position"]) + 1,
-                "global_seg_id": int(first["position"]) + 1, "rater": rater, "source": first["sentence"],
-                "target": first["translation"]}
-        meta = {"item": item, "metaphor": first["metaphor"], "pos": first["pos"]}
-        errors = g[g["severity"] > 0]
-        if errors.empty:
-            rows.append({**base, "category": "No-error", "severity": "No-error",
-                         "metadata": json.dumps({**meta, "metahope_severity": 0}, ensure_ascii=False)})
-        for _, e in errors.iterrows():
-            rows.append({**base, "category": str(e["category"]), "severity": SEVERITY_NAMES[int(e["severity"])],
-                         "metadata": json.dumps({**meta, "metahope_severity": int(e["severity"])}, ensure_ascii=False)})
-    frame = pd.DataFrame(rows, columns=MQM_COLUMNS)
-    for col in ("source", "target"):  # TSV cannot hold tabs or newlines inside a field
-        frame[col] = frame[col].astype(str).str.replace(r"[\t\r\n]+", " ", regex=True)
-    frame.to_csv(path, sep="\t", index=False)
-    return path
+    keys = ["item", "system", "annotator"]
+    first = tidy.drop_duplicates(keys).reset_index(drop=True)
+    errors = tidy[tidy["severity"] > 0]
+    clean = first.merge(errors[keys].drop_duplicates(), on=keys, how="left", indicator=True)
+    clean = first[(clean["_merge"] == "left_only").to_numpy()]
+    rows = pd.concat([errors.assign(kind=1), clean.assign(kind=0)], ignore_index=True)
+    order = {k: i for i, k in enumerate(zip(first["item"], first["system"], first["annotator"]))}
+    rows["_order"] = [order[k] for k in zip(rows["item"], rows["system"], rows["annotator"])]
+    rows = rows.sort_values(["_order", "kind", "category"], kind="stable").reset_index(drop=True)
+    no_error = rows["kind"] == 0
+    meta = [json.dumps({"item": str(i), "metaphor": str(m), "pos": str(p), "row": int(r)}, ensure_ascii=False)
+            for i, m, p, r in zip(rows["item"], rows["metaphor"], rows["pos"], rows["row"])]
+    frame = pd.DataFrame({
+        "system": rows["system"].astype(str), "doc": rows["item"].astype(str).str.rsplit("_", n=1).str[0],
+        "doc_seg_id": rows["position"].astype(int) + 1, "global_seg_id": rows["position"].astype(int) + 1,
+        "rater": rows["annotator"].astype(str), "source": rows["sentence"].astype(str),
+        "target": rows["translation"].astype(str),
+        "category": rows["category"].astype(str).where(~no_error, core_ann.NO_ERROR),
+        "severity": [core_ann.NO_ERROR if k == 0 else SEVERITY_NAMES[int(v)].capitalize()
+                     for k, v in zip(rows["kind"], rows["severity"])],
+        "source_start": pd.NA, "source_end": pd.NA, "target_start": pd.NA, "target_end": pd.NA,
+        "metadata": meta, "line": 0})
+    for col in ("source", "target"):  # TSV cannot hold tabs or line breaks inside a field
+        frame[col] = frame[col].str.replace(r"[\t\r\n]+", " ", regex=True)
+    return core_ann.conform(frame)
 
 
-def read_mqm_tsv(path: str | os.PathLike) -> pd.DataFrame:
-    """Read MQM/Marot-style TSV into the tidy frame.
+def from_annotations(frame: pd.DataFrame, source=None) -> pd.DataFrame:
+    """Core annotations (:func:`helpers.core.mqm.read_mqm`, :func:`to_annotations`) as the tidy frame.
 
-    Severity may be a MetaHOPE level name (minor … critical), a number on the 0–10 scale or
-    ``No-error``; categories must be MetaHOPE's (``IMP`` …; a prefix such as
-    ``MetaHOPE/MIS`` is accepted) or ``No-error``. Items come from ``metadata.item`` when
-    present, else from ``doc`` + ``global_seg_id``. Every rater must have at least one row
-    (an error or ``No-error``) for every item and system.
+    Categories must be MetaHOPE's (``IMP`` …; a prefix such as ``MetaHOPE/MIS`` is
+    accepted) or ``No-error``, severities MetaHOPE's level names (Minor … Critical). Items
+    come from ``metadata.item`` when present, else from ``doc`` + ``global_seg_id``. Every
+    rater must have at least one row (an error or ``No-error``) for every item and system.
+    Errors name ``source`` (the file) and the line.
     """
-    path = Path(path)
-    raw = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
-    missing = [c for c in MQM_COLUMNS[:9] if c not in raw.columns]
-    if missing:
-        raise InputError(f"missing column(s) {missing}", file=path, row=1)
-    by_name = {name: level for level, name in SEVERITY_NAMES.items()}
+    if frame.empty:
+        raise InputError("the file has a header but no rows", file=source, row=1)
+    meta = core_ann.parse_metadata(frame)
     records = []
-    for i, r in raw.iterrows():
-        line = i + 2
-        meta = {}
-        if r.get("metadata", "").strip():
-            try:
-                meta = json.loads(r["metadata"])
-            except ValueError as exc:
-                raise InputError("metadata is not JSON", file=path, row=line, column="metadata",
-                                 value=r["metadata"]) from exc
-        item = str(meta.get("item") or f"{r['doc']}_{r['global_seg_id']}")
-        category = r["category"].strip().split("/")[-1]
-        sev_text = r["severity"].strip()
-        if category.lower() in ("no-error", "no_error") or sev_text.lower() in ("no-error", "no_error"):
+    for i, r in enumerate(frame.itertuples(index=False)):
+        m = meta.iloc[i]
+        line = int(r.line) if getattr(r, "line", 0) else None
+        item = str(m.get("item") or f"{r.doc}_{r.global_seg_id}")
+        category = str(r.category).strip().split("/")[-1]
+        if r.category == core_ann.NO_ERROR:
             severity, category = 0, None
         elif category not in CATEGORIES:
-            raise InputError(f"category must be one of {', '.join(CATEGORIES)} or No-error", file=path, row=line,
-                             column="category", value=r["category"])
-        elif sev_text.lower() in by_name:
-            severity = by_name[sev_text.lower()]
+            raise InputError(f"category must be one of {', '.join(CATEGORIES)} or No-error", file=source, row=line,
+                             column="category", value=r.category)
+        elif r.severity not in _LEVEL_OF_SEVERITY:
+            raise InputError("severity must be a MetaHOPE level", file=source, row=line, column="severity",
+                             value=r.severity, expected=", ".join(_LEVEL_OF_SEVERITY))
         else:
-            severity = parse_severity(sev_text, file=path, row=line, column="severity")
-        base = {"item": item, "system": r["system"], "annotator": r["rater"], "sentence": r["source"],
-                "translation": r["target"], "metaphor": meta.get("metaphor", ""), "pos": meta.get("pos", "")}
-        cats = [category] if category else list(CATEGORIES)
-        for c in cats:
+            severity = _LEVEL_OF_SEVERITY[r.severity]
+        base = {"item": item, "system": r.system, "annotator": r.rater, "sentence": r.source,
+                "translation": r.target, "metaphor": m.get("metaphor", ""), "pos": m.get("pos", "")}
+        for c in ([category] if category else list(CATEGORIES)):
             records.append({**base, "category": c, "severity": severity if category else 0})
-    if not records:
-        raise InputError("the file has a header but no rows", file=path, row=1)
     df = pd.DataFrame.from_records(records)
     df = df.groupby(["item", "system", "annotator", "category"], sort=False, as_index=False).agg(
         severity=("severity", "max"), sentence=("sentence", "first"), translation=("translation", "first"),
         metaphor=("metaphor", "first"), pos=("pos", "first"))
-    return _finish_long(df, path)
+    out = _finish_long(df, source)
+    # what to_annotations wrote down comes back: the workbook row and position of each item,
+    # and the order of the ratings (first appearance of each item, system, annotator)
+    rows = {str(m["item"]): (int(seg) - 1, int(m["row"])) for m, seg in zip(meta, frame["doc_seg_id"])
+            if "item" in m and "row" in m}
+    if rows and set(out["item"]) <= set(rows):
+        out["position"] = out["item"].map(lambda i: rows[i][0]).astype("int64")
+        out["row"] = out["item"].map(lambda i: rows[i][1]).astype("int64")
+    seen = {}
+    for i, r in enumerate(records):
+        seen.setdefault((r["item"], r["system"], r["annotator"]), i)
+    rank = [seen[k] for k in zip(out["item"], out["system"], out["annotator"])]
+    return out.assign(_rank=rank).sort_values("_rank", kind="stable").drop(columns="_rank").reset_index(drop=True)
+
+
+def write_mqm_tsv(tidy: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """Write the tidy frame as Marot TSV (:func:`to_annotations`, then
+    :func:`helpers.core.mqm.write_mqm_tsv`: Marot's header and column order), which Marot
+    opens and :func:`read_mqm_tsv` reads back to the same tidy frame."""
+    return core_mqm.write_mqm_tsv(to_annotations(tidy), path)
+
+
+def read_mqm_tsv(path: str | os.PathLike) -> pd.DataFrame:
+    """Read an MQM/Marot TSV (:func:`helpers.core.mqm.read_mqm`: Marot's positional columns,
+    recurring headers, .gz/.tar.gz) with MetaHOPE categories and severities into the tidy
+    frame (:func:`from_annotations`)."""
+    path = Path(path)
+    return from_annotations(core_mqm.read_mqm(path), source=path)
 
 
 def load_annotations(spec, unfinished: str = "stop") -> pd.DataFrame:

@@ -12,14 +12,21 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from .io import CATEGORIES, SEVERITY_LEVELS, _blank
+from ..core.schemes import load_scheme
+from .io import CATEGORIES, SEVERITY_LEVELS, SEVERITY_NAMES, _blank
 
-#: Penalty per severity level. MetaHOPE keeps the level as the penalty (linear, paper §3);
-#: HOPE (Gladkoff & Han 2022) uses exponential penalties 1, 2, 4, 8, 16 for minor … critical.
-WEIGHTS: dict[str, dict[int, float]] = {
-    "metahope": {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10},
-    "hope": {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16},
-}
+
+def _level_weights(name: str) -> dict[int, float]:
+    """Penalty per MetaHOPE severity level from the core weighting scheme ``name``
+    (``helpers/core/schemes/<name>.yml``, the one place the weights are written down)."""
+    scheme = load_scheme(name)
+    return {lvl: 0 if lvl == 0 else scheme.weight_of(SEVERITY_NAMES[lvl].capitalize()) for lvl in SEVERITY_LEVELS}
+
+
+#: Penalty per severity level. MetaHOPE keeps the level as the penalty (linear, paper §3):
+#: 2, 4, 6, 8, 10; HOPE (Gladkoff & Han 2022) uses exponential penalties 1, 2, 4, 8, 16 for
+#: minor … critical. Read from the core schemes ``metahope`` and ``hope``.
+WEIGHTS: dict[str, dict[int, float]] = {name: _level_weights(name) for name in ("metahope", "hope")}
 
 
 def apply_weights(tidy: pd.DataFrame, scheme: str | Mapping[int, float] = "metahope") -> pd.DataFrame:

@@ -1,0 +1,147 @@
+"""Weighting schemes as data: named YAML files with their citations.
+
+A scheme is an ordered list of rules ``{name, pattern, weight}``. The weight of an
+annotation is that of the first rule whose ``pattern`` (a regular expression, Python
+``re.search``) matches ``"severity:category"`` in lower case — exactly how Marot matches its
+weights (google-research/google-research ``marot/marot.js``, ``mqmDefaultWeights`` and
+``matchesMQMSplit``), so Marot's weight tables can be pasted in. ``No-error`` marks weigh 0
+and ``HOTW-test`` rows are left out before any rule is tried (as Marot's
+``addErrorStats`` does). An annotation that no rule matches is an
+:class:`~helpers.core.errors.InputError` naming the severity, category and where it
+occurs: a scheme never falls back to 0.
+
+The built-in schemes (:data:`BUILT_IN`) live beside this module in ``schemes/*.yml``:
+``mqm`` (the published WMT tables), ``marot`` (Marot's defaults), ``hope`` (exponential)
+and ``metahope`` (linear). A user's own YAML file has the same keys.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import annotations as ann
+from .errors import InputError
+
+SCHEME_DIR = Path(__file__).with_name("schemes")
+#: Names of the built-in schemes; ``mqm`` is the default.
+BUILT_IN = ("mqm", "marot", "hope", "metahope")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One weight: ``pattern`` matched against ``"severity:category"`` (lower case)."""
+
+    name: str
+    pattern: str
+    weight: float
+
+    def matches(self, key: str) -> bool:
+        return re.search(self.pattern, key, flags=re.IGNORECASE) is not None
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """A named, cited, ordered list of :class:`Rule`."""
+
+    name: str
+    title: str
+    citation: str
+    rules: tuple[Rule, ...]
+    source: str = ""
+
+    def rule_for(self, severity: str, category: str = "") -> Rule | None:
+        """The first rule matching the annotation (None when none does)."""
+        key = f"{str(severity).strip().lower()}:{str(category).strip().lower()}"
+        return next((r for r in self.rules if r.matches(key)), None)
+
+    def weight_of(self, severity: str, category: str = "") -> float:
+        """The weight of one annotation; ``InputError`` when no rule covers it."""
+        if severity == ann.NO_ERROR:
+            return 0.0
+        rule = self.rule_for(severity, category)
+        if rule is None:
+            raise InputError(f"weighting scheme {self.name!r} has no weight for severity {severity!r}, category "
+                             f"{category!r}", value=f"{severity}:{category}",
+                             expected=f"a rule in {self.source or self.name} that matches it")
+        return float(rule.weight)
+
+    def weights(self, frame: pd.DataFrame, file=None) -> pd.Series:
+        """The weight of every row of an annotation frame (NaN for ``HOTW-test`` rows).
+
+        Each distinct (severity, category) is matched once. An uncovered one is an error
+        naming it, the first line it occurs on and ``file``.
+        """
+        hotw = (frame["severity"] == ann.HOTW).to_numpy()
+        sev_codes, sevs = pd.factorize(frame["severity"])
+        cat_codes, cats = pd.factorize(frame["category"])
+        pair = pd.factorize(sev_codes.astype(np.int64) * (len(cats) + 1) + cat_codes)[0]
+        first = np.unique(pair, return_index=True)[1]
+        values = np.full(len(first), np.nan)
+        for k, row in enumerate(first):
+            if hotw[row]:
+                continue
+            sev, cat = sevs[sev_codes[row]], cats[cat_codes[row]]
+            try:
+                values[k] = self.weight_of(sev, cat)
+            except InputError as exc:
+                line = int(frame["line"].iloc[row]) if "line" in frame.columns else None
+                raise exc.located(file=file, row=line, column="severity") from None
+        return pd.Series(values[pair], index=frame.index)
+
+
+def _from_mapping(data, source: str) -> Scheme:
+    if not isinstance(data, dict):
+        raise InputError("a weighting scheme is a mapping with name, citation and rules", file=source)
+    missing = [k for k in ("name", "citation", "rules") if not data.get(k)]
+    if missing:
+        raise InputError(f"the weighting scheme lacks {missing}", file=source,
+                         expected="name, title, citation and rules [{name, pattern, weight}, ...]")
+    rules = []
+    for i, raw in enumerate(data["rules"], start=1):
+        if not isinstance(raw, dict) or not {"pattern", "weight"} <= set(raw):
+            raise InputError("a rule needs a pattern and a weight", file=source, row=i, value=raw)
+        try:
+            re.compile(str(raw["pattern"]))
+        except re.error as exc:
+            raise InputError(f"the pattern is not a regular expression ({exc})", file=source, row=i,
+                             column="pattern", value=raw["pattern"]) from None
+        try:
+            weight = float(raw["weight"])
+        except (TypeError, ValueError):
+            weight = -1.0
+        if not weight >= 0:
+            raise InputError("the weight must be a number >= 0", file=source, row=i, column="weight",
+                             value=raw["weight"])
+        rules.append(Rule(str(raw.get("name", f"rule {i}")), str(raw["pattern"]), weight))
+    return Scheme(str(data["name"]), str(data.get("title", data["name"])), " ".join(str(data["citation"]).split()),
+                  tuple(rules), source)
+
+
+def load_scheme(spec: str | os.PathLike | Scheme = "mqm") -> Scheme:
+    """A built-in scheme by name (:data:`BUILT_IN`) or a user's YAML file (same keys)."""
+    import yaml
+
+    if isinstance(spec, Scheme):
+        return spec
+    text = str(spec)
+    if text in BUILT_IN:
+        path = SCHEME_DIR / f"{text}.yml"
+    else:
+        path = Path(text)
+        if not path.is_file():
+            raise InputError("is neither a built-in weighting scheme nor a YAML file", parameter="weights", value=text,
+                             expected=", ".join(BUILT_IN) + " or FILE.yml")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise InputError(f"is not valid YAML ({exc})", file=path) from None
+    return _from_mapping(data, str(path) if text not in BUILT_IN else f"schemes/{text}.yml")
+
+
+__all__ = ["BUILT_IN", "Rule", "Scheme", "load_scheme"]

@@ -1,0 +1,228 @@
+"""MQM-style scores of an annotation frame: per rating, per segment, per system; and the
+raters' agreement on them.
+
+The convention is that of the published WMT tables and of Marot
+(google-research/google-research ``marot/marot.js``, ``aggregateUnitStats``):
+
+1. a rater's penalty for a segment is the sum of the weights of their annotations of it
+   (:func:`rater_scores`; the weights come from a :mod:`~helpers.core.schemes` scheme;
+   ``HOTW-test`` rows add nothing, ``No-error`` adds 0);
+2. a segment's score is the mean of its raters' penalties (:func:`segment_scores`);
+3. a system's score is the mean over segments (:func:`system_scores`), lower is better,
+   on the segments rated for every system (the others are counted and dropped).
+
+A rater whose only row for a segment is a ``HOTW-test`` row still counts as having rated
+it with penalty 0, as in Marot (which opens a rater's entry for every row); in the WMT
+releases every HOTW-test row sits beside the rater's real annotations of the segment.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import annotations as ann
+from .errors import InputError
+from .schemes import Scheme, load_scheme
+
+SEGMENT = ["doc", "doc_seg_id"]
+UNIT = ["system", "doc", "doc_seg_id"]
+#: Columns of :func:`system_scores` (the ``mqm scores`` CSV).
+SYSTEM_COLUMNS = ["system", "segments", "raters", "score"]
+#: Columns of :func:`score_agreement` (the ``mqm agreement`` CSV).
+AGREEMENT_COLUMNS = ["scope", "statistic", "estimate", "ci_low", "ci_high", "n"]
+
+
+def _groups(frame: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Group number of every row by ``columns`` (in order of first appearance) and the
+    first row of each group: integer codes instead of a groupby on text keys (fast on a
+    million rows)."""
+    key = np.zeros(len(frame), dtype=np.int64)
+    for col in columns:
+        codes, uniques = pd.factorize(frame[col])
+        key = key * (len(uniques) + 1) + codes
+        key = pd.factorize(key)[0]  # keep the combined key small
+    _, first = np.unique(key, return_index=True)
+    return key, first
+
+
+def rater_scores(frame: pd.DataFrame, scheme: str | Scheme = "mqm", file=None) -> pd.DataFrame:
+    """One row per rating ``system, doc, doc_seg_id, global_seg_id, rater, penalty, errors``:
+    the sum of the rater's weights for that segment and how many errors (rows other than
+    ``No-error`` and ``HOTW-test``) they marked."""
+    ann.check_columns(frame)
+    weights = load_scheme(scheme).weights(frame, file=file).fillna(0.0).to_numpy()
+    is_error = (~frame["severity"].isin([ann.NO_ERROR, ann.HOTW])).to_numpy()
+    group, first = _groups(frame, UNIT + ["rater"])
+    out = frame.iloc[first][UNIT + ["global_seg_id", "rater"]].reset_index(drop=True)
+    out["penalty"] = np.bincount(group, weights=weights, minlength=len(first))
+    out["errors"] = np.bincount(group, weights=is_error, minlength=len(first)).astype("int64")
+    return out
+
+
+def check_raters(frame: pd.DataFrame, per_segment: int | str, file=None) -> None:
+    """Refuse a frame whose segments lack raters the design requires.
+
+    ``per_segment`` is ``"all"`` (every rater of the file rated every system's segment)
+    or a number k (every (system, segment) has exactly k raters, e.g. WMT 2023's
+    ``3ratingsPerSegment``). The error names the file, the first line of the segment,
+    and the rater missing (or the number found).
+    """
+    units = frame.groupby(UNIT, sort=False)
+    if per_segment == "all":
+        everyone = sorted(frame["rater"].unique())
+        have = units["rater"].agg(lambda r: set(r))
+        for key, raters in have.items():
+            missing = [r for r in everyone if r not in raters]
+            if missing:
+                line = _first_line(frame, key)
+                raise InputError(f"rater {missing[0]!r} has no row for system {key[0]!r}, document {key[1]!r}, "
+                                 f"segment {key[2]} (every rater must rate every segment)", file=file, row=line,
+                                 column="rater", value=missing[0])
+        return
+    k = int(per_segment)
+    counts = units["rater"].nunique()
+    bad = counts[counts != k]
+    if len(bad):
+        key = bad.index[0]
+        raise InputError(f"system {key[0]!r}, document {key[1]!r}, segment {key[2]} has {bad.iloc[0]} rater(s); the "
+                         f"design needs {k}", file=file, row=_first_line(frame, key), column="rater",
+                         value=int(bad.iloc[0]))
+
+
+def _first_line(frame: pd.DataFrame, key) -> int | None:
+    if "line" not in frame.columns:
+        return None
+    hit = (frame["system"] == key[0]) & (frame["doc"] == key[1]) & (frame["doc_seg_id"] == key[2])
+    return int(frame.loc[hit, "line"].min())
+
+
+def segment_scores(ratings: pd.DataFrame) -> pd.DataFrame:
+    """One row per (system, segment): ``system, doc, doc_seg_id, global_seg_id, raters, score``,
+    the mean of the segment's rater penalties (:func:`rater_scores`)."""
+    return _segment_scores(ratings)[0]
+
+
+def _segment_scores(ratings: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
+    """:func:`segment_scores` and, for every rating, the row of its segment score."""
+    group, first = _groups(ratings, UNIT)
+    out = ratings.iloc[first][UNIT + ["global_seg_id"]].reset_index(drop=True)
+    counts = np.bincount(group, minlength=len(first))  # one rating per (unit, rater)
+    out["raters"] = pd.array(counts, dtype="Int64")
+    out["score"] = np.bincount(group, weights=ratings["penalty"].to_numpy(dtype=float), minlength=len(first)) / counts
+    return out, group
+
+
+def common_segments(segments: pd.DataFrame) -> pd.Series:
+    """Mask of the rows whose segment ``(doc, doc_seg_id)`` is scored for every system."""
+    n_systems = segments["system"].nunique()
+    group, first = _groups(segments, SEGMENT)
+    per_segment = np.bincount(group, minlength=len(first))  # systems scoring the segment (one row each)
+    return pd.Series(per_segment[group] == n_systems, index=segments.index)
+
+
+def system_scores(scores: pd.DataFrame, common: bool = True) -> pd.DataFrame:
+    """System scores ``system, segments, raters, score`` (best first).
+
+    ``scores`` is rater-level (:func:`rater_scores`) or segment-level
+    (:func:`segment_scores`, :func:`~helpers.core.mqm.read_segment_scores`). ``score`` is
+    the mean over segments of the segment score (the mean over its raters): the
+    published tables' convention. With ``common`` only segments scored for every system
+    are used; ``attrs["segments_dropped"]`` and ``attrs["segments_kept"]`` count segments
+    (doc, doc_seg_id). ``raters`` is the number of distinct raters of the system's
+    segments used (NA when the input does not name raters).
+    """
+    by_rater = "rater" in scores.columns
+    segments, of_rating = _segment_scores(scores) if by_rater else (scores, None)
+    n_all = len(segments[SEGMENT].drop_duplicates())
+    keep = common_segments(segments).to_numpy() if common else np.ones(len(segments), dtype=bool)
+    used = segments[keep]
+    out = used.groupby("system", sort=False).agg(segments=("score", "size"), score=("score", "mean")).reset_index()
+    if by_rater:
+        kept = scores[keep[of_rating]]
+        raters = kept.drop_duplicates(["system", "rater"]).groupby("system").size()
+        out["raters"] = out["system"].map(raters).astype("Int64")
+    else:
+        out["raters"] = pd.array([pd.NA] * len(out), dtype="Int64")
+    out = out.sort_values(["score", "system"], kind="stable").reset_index(drop=True)[SYSTEM_COLUMNS]
+    n_kept = len(used[SEGMENT].drop_duplicates())
+    out.attrs.update(segments_kept=n_kept, segments_dropped=n_all - n_kept)
+    return out
+
+
+# --------------------------------------------------------------------------- agreement
+
+
+def _alpha_rows(ratings: pd.DataFrame, scope: str, n_boot: int, seed: int, ci: float) -> list[dict]:
+    from .agreement import interval_alpha_weighted, krippendorff_alpha
+    from .stats import percentile_interval, resample
+
+    wide = ratings.pivot_table(index=UNIT, columns="rater", values="penalty", aggfunc="first")
+    wide = wide[wide.notna().sum(axis=1) >= 2]
+    if wide.empty:
+        return []
+    data = wide.to_numpy(dtype=float)
+    estimate = krippendorff_alpha(data.T, level="interval")
+    docs = [d for _, d, _ in wide.index]  # resample documents: all systems' units of a drawn document come along
+    weights = resample(len(wide), n_boot, seed=seed, clusters=docs)
+    low, high = percentile_interval(interval_alpha_weighted(data, weights), ci)
+    return [{"scope": scope, "statistic": "alpha", "estimate": estimate, "ci_low": low, "ci_high": high,
+             "n": len(wide)}]
+
+
+def _icc_rows(ratings: pd.DataFrame, scope: str) -> list[dict]:
+    import pingouin as pg
+
+    counts = ratings.groupby(UNIT, sort=False)["rater"].transform("nunique")
+    multi = ratings[counts >= 2]
+    if multi.empty:
+        return []
+    k = int(multi.groupby(UNIT, sort=False)["rater"].nunique().mode().iloc[0])
+    multi = multi[multi.groupby(UNIT, sort=False)["rater"].transform("nunique") == k].copy()
+    multi["unit"] = pd.factorize(pd.MultiIndex.from_frame(multi[UNIT]))[0]
+    multi = multi.sort_values(["unit", "rater"])
+    crossed = multi.groupby("unit")["rater"].agg(tuple).nunique() == 1
+    # One-way models (ICC(1,1), ICC(1,k)) hold when each unit has its own k raters, as in the WMT
+    # designs; the two-way absolute-agreement ones (ICC(A,1), ICC(A,k)) only when raters are crossed.
+    multi["slot"] = multi["rater"] if crossed else multi.groupby("unit").cumcount().astype(str)
+    res = pg.intraclass_corr(data=multi, targets="unit", raters="slot", ratings="penalty").set_index("Type")
+    ci_col = "CI95" if "CI95" in res.columns else "CI95%"
+    kinds = ("ICC(1,1)", "ICC(1,k)", "ICC(A,1)", "ICC(A,k)") if crossed else ("ICC(1,1)", "ICC(1,k)")
+    n = int(multi["unit"].nunique())
+    return [{"scope": scope, "statistic": kind, "estimate": float(res.loc[kind, "ICC"]),
+             "ci_low": float(res.loc[kind, ci_col][0]), "ci_high": float(res.loc[kind, ci_col][1]), "n": n}
+            for kind in kinds]
+
+
+def score_agreement(ratings: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0,
+                    file=None) -> pd.DataFrame:
+    """Agreement of the raters' segment penalties (:func:`rater_scores`), overall and per system.
+
+    A unit is one (system, segment) rated by two or more raters. Rows
+    ``scope, statistic, estimate, ci_low, ci_high, n`` (:data:`AGREEMENT_COLUMNS`), scope
+    ``overall`` or a system:
+
+    * ``alpha``: interval Krippendorff's α (the ``krippendorff`` package) on the units ×
+      raters matrix; interval: percentile bootstrap resampling whole documents (segments
+      of a document are not independent), ``n_boot`` draws;
+    * ``ICC(1,1)``, ``ICC(1,k)``: one-way random-effects ICCs (Shrout & Fleiss 1979; the
+      names are pingouin's) via ``pingouin.intraclass_corr`` on the units with the most
+      common number k of raters, raters as k positions (each unit may have its own
+      raters); the two-way absolute-agreement ``ICC(A,1)``, ``ICC(A,k)`` (McGraw & Wong
+      1996) too when every unit has the same raters. Their intervals are pingouin's
+      F-based 95% ones (printed by pingouin to two decimals).
+
+    ``n`` is the number of units. No unit with two raters is an error.
+    """
+    rows = _alpha_rows(ratings, "overall", n_boot, seed, ci)
+    if not rows:
+        raise InputError("no segment has two or more raters, so there is no agreement to measure", file=file,
+                         column="rater")
+    rows += _icc_rows(ratings, "overall")
+    for system, group in ratings.groupby("system", sort=True):
+        rows += _alpha_rows(group, str(system), n_boot, seed, ci) + _icc_rows(group, str(system))
+    return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)
+
+
+__all__ = ["rater_scores", "check_raters", "segment_scores", "common_segments", "system_scores", "score_agreement",
+           "SYSTEM_COLUMNS", "AGREEMENT_COLUMNS"]
