@@ -100,7 +100,9 @@ def _names(source: str, kind) -> set[str]:
         tree = ast.parse(source)
     except SyntaxError:
         return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, kind)} | (
+    local = {a.arg for n in ast.walk(tree) if isinstance(n, (ast.Lambda, ast.FunctionDef))
+             for a in (*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs)} if kind is ast.Load else set()
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, kind)} - local | (
         {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
          for a in n.names} if kind is ast.Store else set())
 

@@ -36,6 +36,8 @@ def test_every_toc_notebook_has_one_parameters_cell_and_no_outputs():
         nb = json.loads(nb_path.read_text())
         tagged = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
         assert len(tagged) == 1, nb_path
+        ids = [c.get("id") for c in nb["cells"]]  # without ids nbformat invents new ones on every read
+        assert None not in ids and len(set(ids)) == len(ids), nb_path
         assert not any(c.get("outputs") or c.get("execution_count") for c in nb["cells"] if c["cell_type"] == "code")
 
 
