@@ -112,3 +112,19 @@ def test_feedback_for_the_class_names_no_classmate(week, tmp_path):
     assert not any(f"S0{k}" in page for k in (1, 3, 5, 6)) and "classmate 4" in page
     overview = (out / "index.html").read_text(encoding="utf-8")
     assert "left out student S04" in overview and 'href="S06.html">S06</a>' in overview
+
+
+def test_every_missing_file_of_a_list_is_named_at_once(week, tmp_path):
+    _, back = week
+    with pytest.raises(InputError) as err:
+        mh.load_class([back / "metahope_S01.xlsx", tmp_path / "gone1.xlsx", tmp_path / "gone2.xlsx"])
+    text = str(err.value)
+    assert "gone1.xlsx" in text and "gone2.xlsx" in text and len(text.splitlines()) == 2
+
+
+def test_a_class_list_given_as_a_file_is_refused(week, tmp_path, capsys):
+    _, back = week
+    roster = tmp_path / "roster.txt"
+    roster.write_text("S01\nS02\n")
+    assert cli.main(["check", "metahope", str(back), "--class-list", str(roster)]) == 1
+    assert "parameter '--class-list'" in capsys.readouterr().err

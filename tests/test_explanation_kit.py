@@ -160,7 +160,7 @@ def test_blank_template_missing_item_and_duplicate_name(tmp_path, items_csv, ben
         ex.load_ratings(tmp_path / "class")
     for choice in ("drop_rows", "drop_students"):
         loaded = ex.load_ratings(tmp_path / "class", unfinished=choice)
-        assert loaded.notes == ("left out student dora (explanations_dora.xlsx): nothing is rated",)
+        assert loaded.notes == ("left out student dora (explanations_dora.xlsx): nothing is marked done",)
         assert loaded.ratings["rater"].nunique() == 3 and str(blank) not in loaded.files
     blank.unlink()
 

@@ -117,7 +117,7 @@ def test_unfinished_rows_and_renamed_copies(sheets, cands, tmp_path):
     assert students.ratings["n_raters"].eq(1).all() and sorted(students.ratings["avg_score"]) == [2, 5]
     sheets["ben"].rename(sheets["ben"].with_name("ben_final (2).xlsx"))  # a renamed file keeps its student
     renamed = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_students")
-    assert renamed.notes == ("left out student ben (ben_final (2).xlsx): rows 3-13 are not done",)
+    assert renamed.notes == ("left out student ben (ben_final (2).xlsx): rows 3-13 are not marked done",)
 
 
 @pytest.mark.parametrize("value, problem", [(7, "whole number from 1 to 5"), ("good", "whole number from 1 to 5"),

@@ -141,3 +141,18 @@ def test_items_csv_errors(tmp_path):
         read_items(bad, ["sysA"])
     with pytest.raises(ValueError, match=r"missing column\(s\) \['sysB'\]"):
         read_items(bad, ["sysA", "sysB"])
+
+
+def test_a_kit_workbook_without_its_done_column_is_refused(sheets):
+    """A deleted or renamed done column must not turn unfinished rows back into 'no error'."""
+    _fill(sheets["ana"], {"H2": 4, "S1": "Done?", **DONE})
+    _fill(sheets["ben"], DONE)
+    with pytest.raises(InputError, match=r"metahope_ana.xlsx, sheet 'Annotation', row 1: the 'done' column is "
+                       r"missing \(renamed or deleted\?\)"):
+        mh.load_study(sheets)
+
+
+def test_a_label_word_in_an_item_row_is_not_the_student_field(sheets):
+    _fill(sheets["ana"], {"C2": "student", "D2": "NN", **DONE})  # the metaphor word happens to be a field label
+    _fill(sheets["ben"], DONE)
+    assert set(mh.load_study([sheets["ana"], sheets["ben"]])["annotator"]) == {"ana", "ben"}

@@ -98,12 +98,13 @@ def gather(source, parameter: str | None = None, strict: bool = True) -> ClassFo
     entries = list(source) if isinstance(source, (list, tuple)) else [source]
     if not entries:
         raise InputError("names no workbook", parameter=parameter, expected="a folder or a list of .xlsx workbooks")
-    files, ignored, bad = [], [], []
+    files, ignored, bad, missing = [], [], [], []
     for entry in entries:
         try:
             path = paths.resolve_input(entry)
         except FileNotFoundError as exc:
-            raise InputError(str(exc), parameter=parameter, value=str(entry)) from None
+            missing.append(InputError(str(exc), parameter=parameter, value=str(entry)))
+            continue
         inside = sorted(path.iterdir()) if path.is_dir() else [path]
         for p in inside:
             why = _why_ignored(p) if path.is_dir() else None
@@ -115,6 +116,7 @@ def gather(source, parameter: str | None = None, strict: bool = True) -> ClassFo
                 bad.append(InputError("is not an .xlsx workbook, so its student would be missing from the class",
                                       parameter=parameter, file=p,
                                       expected="save it as an Excel workbook (.xlsx) or move it out of the folder"))
+    raise_all(missing)
     if bad and strict:
         raise_all(bad)
     if not files and not bad:
@@ -131,8 +133,8 @@ def is_done(value, **where) -> bool:
 
     Examples
     --------
-    >>> is_done("Done"), is_done(None), is_done(" "), is_done(1)
-    (True, False, False, True)
+    >>> is_done("Done"), is_done(None), is_done(" "), is_done(1), is_done(1.0)
+    (True, False, False, True, True)
     >>> is_done("later", file="a.xlsx", cell="Z4")
     Traceback (most recent call last):
     ...
@@ -140,7 +142,8 @@ def is_done(value, **where) -> bool:
     """
     if value is None or (isinstance(value, str) and not value.strip()):
         return False
-    if str(value).strip().lower() in DONE_MARKS or value is True:
+    if value is True or str(value).strip().lower() in DONE_MARKS or (
+            isinstance(value, (int, float)) and not isinstance(value, bool) and value == 1):
         return True
     raise InputError("a done cell holds 'done' or nothing", value=value, **where)
 
@@ -178,29 +181,93 @@ def unfinished_error(student: str, file, sheet: str, rows: Sequence[int], n_rows
                       sheet=sheet, column=DONE_HEADER)
 
 
+@dataclass(frozen=True)
+class Progress:
+    """How far one student got: the Excel rows not marked done, of how many rows."""
+
+    student: str
+    file: Path
+    sheet: str
+    open_rows: tuple[int, ...]
+    n_rows: int
+    blank_error: InputError | None = None  # a sheet without done marks in which nothing was entered: its message
+
+    @property
+    def nothing_done(self) -> bool:
+        return bool(self.open_rows) and len(self.open_rows) >= self.n_rows
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What :func:`settle_unfinished` decided: problems to report (with ``stop``), the
+    students kept, and one note per student or rows left out."""
+
+    problems: tuple[InputError, ...]
+    kept: tuple[Progress, ...]
+    notes: tuple[str, ...]
+
+
+def settle_unfinished(progress: Sequence[Progress], choice: str, note_rows: bool = True) -> Settled:
+    """The one rule for unfinished rows, for every kit (see the module docstring).
+
+    ``stop``: every student with an unfinished row is a problem. ``drop_students``: they
+    are left out. ``drop_rows``: they stay (the kit leaves their unfinished rows out; with
+    ``note_rows`` a note names those rows), except a student who finished nothing, who is
+    left out under both drop choices.
+
+    Examples
+    --------
+    >>> p = [Progress("ana", Path("a.xlsx"), "S", (), 3), Progress("ben", Path("b.xlsx"), "S", (3, 4), 3)]
+    >>> settle_unfinished(p, "drop_rows").notes
+    ('left out rows 3-4 of student ben (b.xlsx): not marked done',)
+    >>> settle_unfinished(p, "drop_students").notes
+    ('left out student ben (b.xlsx): rows 3-4 are not marked done',)
+    >>> [str(e).split(": ")[1] for e in settle_unfinished(p, "stop").problems]
+    ["student 'ben'"]
+    """
+    choice = unfinished_choice(choice)
+    if choice == "stop":
+        return Settled(tuple(p.blank_error or unfinished_error(p.student, p.file, p.sheet, p.open_rows, p.n_rows)
+                             for p in progress if p.open_rows), tuple(progress), ())
+    kept, notes = [], []
+    for p in progress:
+        if p.open_rows and (choice == "drop_students" or p.nothing_done):
+            what = ("nothing was entered" if p.blank_error is not None else "nothing is marked done"
+                    if p.nothing_done else f"rows {row_ranges(p.open_rows)} are not marked done")
+            notes.append(f"left out student {p.student} ({p.file.name}): {what}")
+            continue
+        if p.open_rows and note_rows:
+            notes.append(f"left out rows {row_ranges(p.open_rows)} of student {p.student} ({p.file.name}): not "
+                         "marked done")
+        kept.append(p)
+    return Settled((), tuple(kept), tuple(notes))
+
+
 def student_field(rows: Sequence[Sequence], max_rows: int = 3) -> str | None:
-    """The name in a ``Student:`` field (label in one cell, name in the next) among the
+    """The name in a ``Student:`` field (the label in column A, the name in B) among the
     first rows of a sheet, or None.
 
     Examples
     --------
     >>> student_field([("Student:", "Ana"), ("x",)]), student_field([("item", "score")])
     ('Ana', None)
+    >>> student_field([("w1", "student", "NN")])  # a word that happens to be a label is not the field
     """
     for r in rows[:max_rows]:
-        cells = list(r or ())
-        for k, v in enumerate(cells[:-1]):
-            if isinstance(v, str) and v.strip().lower() in STUDENT_LABELS:
-                name = cells[k + 1]
-                return str(name).strip() if name is not None and str(name).strip() else None
+        cells = list(r or ()) + [None, None]
+        label, name = cells[0], cells[1]
+        if isinstance(label, str) and label.strip().lower() in STUDENT_LABELS:
+            return str(name).strip() if name is not None and str(name).strip() else None
     return None
 
 
-def workbook_student(wb) -> str | None:
-    """The ``Student:`` field of an open openpyxl workbook: the first one found on the first
-    rows of its sheets, in sheet order (None when no sheet has one)."""
-    for ws in wb.worksheets:
-        name = student_field(list(ws.iter_rows(min_row=1, max_row=3, max_col=6, values_only=True)))
+def workbook_student(wb, sheet: str | None = None) -> str | None:
+    """The ``Student:`` field of an open openpyxl workbook: in ``sheet`` (where the kit's
+    template writes it), or else the first one found on the first rows of its sheets, in
+    sheet order (None when there is none)."""
+    sheets = [wb[sheet]] if sheet is not None and sheet in wb.sheetnames else [] if sheet else wb.worksheets
+    for ws in sheets:
+        name = student_field(list(ws.iter_rows(min_row=1, max_row=3, max_col=2, values_only=True)))
         if name:
             return name
     return None
@@ -232,11 +299,12 @@ def classmate_labels(names: Iterable[str], own: str, show_names: bool = False) -
     return {n: (n if show_names else f"classmate {k}") for k, n in enumerate(others, start=1)}
 
 
-def add_check_command(groups: dict, kind: str, what: str, load) -> None:
+def add_check_command(groups: dict, kind: str, what: str, load, name_of):
     """``python -m helpers check KIND FOLDER...``: ``load(files, unfinished, args)`` reads the
     class as the chapters will (raising every problem at once) and returns
-    ``(students, n_items, notes)``; the command prints a summary, or every problem as an
-    ``error:`` line (exit 1)."""
+    ``(students, n_items, notes)``; ``name_of(path)`` names a workbook's student as the
+    kit's reader does (for ``--class-list``). The command prints a summary, or every
+    problem as an ``error:`` line (exit 1). Returns the subparser."""
     p = groups["check"].add_parser(kind, help=f"check returned {what} workbooks")
     p.add_argument("sheets", nargs="+", help="the folder of returned workbooks (or the workbooks)")
     p.add_argument("--class-list", help="who should have returned a workbook: the folder of blank templates, or "
@@ -247,7 +315,7 @@ def add_check_command(groups: dict, kind: str, what: str, load) -> None:
         found = gather(args.sheets if len(args.sheets) > 1 else args.sheets[0], "sheets", strict=False)
         for line in found.notes():
             print(line)
-        early = [*found.unusable, *_missing_students(args.class_list, found.files)]
+        early = [*found.unusable, *_missing_students(args.class_list, found.files, name_of)]
         try:
             students, n_items, notes = load(list(found.files), args.unfinished, args)
         except InputError as exc:
@@ -264,23 +332,17 @@ def add_check_command(groups: dict, kind: str, what: str, load) -> None:
     return p
 
 
-def _names_in(files) -> list[str]:
-    from openpyxl import load_workbook
-
+def _names_in(files, name_of) -> list[str]:
     names = []
     for f in files:
         try:
-            wb = load_workbook(f, read_only=True)
-        except Exception:  # unreadable workbooks are reported by the kit's own reader
+            names.append(name_of(f))
+        except InputError:  # an unreadable workbook is reported by the kit's own reader
             continue
-        try:
-            names.append(workbook_student(wb) or Path(f).stem)
-        finally:
-            wb.close()
     return names
 
 
-def _missing_students(class_list, returned) -> list[InputError]:
+def _missing_students(class_list, returned, name_of) -> list[InputError]:
     """Errors for the students of ``class_list`` (a folder of blank templates, or names
     separated by commas) who have no workbook among ``returned``."""
     if not class_list:
@@ -289,9 +351,12 @@ def _missing_students(class_list, returned) -> list[InputError]:
         folder = paths.resolve_input(class_list)
     except FileNotFoundError:
         folder = None
-    roster = (_names_in(gather(folder, "--class-list").files) if folder is not None and folder.is_dir()
+    if folder is not None and not folder.is_dir():
+        raise InputError("is a file; give the folder of blank templates or names separated by commas",
+                         parameter="--class-list", value=str(class_list))
+    roster = (_names_in(gather(folder, "--class-list", strict=False).files, name_of) if folder is not None
               else [n.strip() for n in str(class_list).split(",") if n.strip()])
-    have = set(_names_in(returned))
+    have = set(_names_in(returned, name_of))
     return [InputError(f"student {n!r} is on the class list but returned no workbook", parameter="--class-list",
                        expected="their workbook in the folder, or their name off the class list")
             for n in roster if n not in have]

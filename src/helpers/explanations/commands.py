@@ -44,7 +44,9 @@ def _check(files, unfinished, args):
 
 def add_commands(groups: dict) -> None:
     """``template explanations``, ``feedback explanations`` and ``check explanations``."""
-    add_check_command(groups, "explanations", "explanation rating", _check)
+    from .io import sheet_student
+
+    add_check_command(groups, "explanations", "explanation rating", _check, sheet_student)
     t = groups["template"].add_parser("explanations", help="metaphor-explanation rating workbooks (1–5 on six "
                                       "dimensions and Overall)")
     t.add_argument("--items", required=True, help="items CSV with item_id, metaphor, explanation (e.g. "

@@ -191,6 +191,22 @@ class RatingSheet:
         return self.frame["_row"].tolist() if self.frame[list(SCORES)].notna().sum().sum() == 0 else []
 
 
+def sheet_student(path: str | os.PathLike) -> str:
+    """The student of a rating workbook, named as :func:`read_sheet` names them: the
+    ``Student:`` field above the header of the Ratings sheet, else the file name."""
+    from openpyxl import load_workbook
+
+    path = Path(path)
+    try:
+        wb = load_workbook(path, read_only=True)
+    except Exception as exc:  # not a zip, not an xlsx, damaged
+        raise InputError(f"cannot be opened as an Excel workbook ({exc.__class__.__name__})", file=path) from None
+    try:
+        return classroom.workbook_student(wb, RATINGS_SHEET) or path.stem
+    finally:
+        wb.close()
+
+
 def read_sheet(path: str | os.PathLike) -> RatingSheet:
     """One rater's workbook. Empty score cells are missing ratings; every entry that is not
     a whole number from 1 to 5, a bad done mark, a repeated item or a rated row without an
@@ -304,23 +320,15 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
             problems.append(InputError(f"item {lacking[0]} is missing from this sheet ({len(lacking)} item(s) that "
                                        "other workbooks list are missing)", file=s.file, sheet=RATINGS_SHEET,
                                        column="item_id", value=lacking[0]))
-    open_rows = {s.file: s.open_rows() for s in read}
-    if unfinished == "stop":
-        problems += [classroom.unfinished_error(s.rater, s.file, RATINGS_SHEET, open_rows[s.file], len(s.frame))
-                     for s in read if open_rows[s.file]]
-    raise_all(problems)
-    out_notes, kept = list(notes), []
-    for s in read:
-        rows = open_rows[s.file]
-        if rows and (unfinished == "drop_students" or len(rows) == len(s.frame)):
-            what = ("nothing is rated" if len(rows) == len(s.frame) else
-                    f"rows {classroom.row_ranges(rows)} are not marked done")
-            out_notes.append(f"left out student {s.rater} ({s.file.name}): {what}")
-            continue
-        if rows:
-            out_notes.append(f"left out rows {classroom.row_ranges(rows)} of student {s.rater} ({s.file.name}): "
-                             "not marked done")
-        kept.append((s.file, s.rater, s.frame[~s.frame["_row"].isin(rows)]))
+    progress = [classroom.Progress(s.rater, s.file, RATINGS_SHEET, tuple(s.open_rows()), len(s.frame)) for s in read]
+    settled = classroom.settle_unfinished(progress, unfinished)
+    raise_all([*problems, *settled.problems])
+    if not read:
+        raise InputError("no rating workbook was given", expected="the class's returned .xlsx workbooks")
+    kept_files = {p.file: p for p in settled.kept}
+    kept = [(s.file, s.rater, s.frame[~s.frame["_row"].isin(kept_files[s.file].open_rows)])
+            for s in read if s.file in kept_files]
+    out_notes = [*notes, *settled.notes]
     if not kept:
         raise InputError("no student is left once the unfinished workbooks are left out",
                          value=[str(s.file) for s in read])

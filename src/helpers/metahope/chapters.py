@@ -136,7 +136,8 @@ class PilotV1Setup:
                              else "is not one of the annotators", parameter="penalty_annotator",
                              value=self.penalty_annotator, expected=" or ".join(loaded.students))
         tidy = loaded.tidy
-        sentences = io.read_workbook(self.sentence_file, self.penalty_annotator) if self.sentence_file else None
+        sentences = (io.load_class({self.penalty_annotator: self.sentence_file}, unfinished=self.unfinished).tidy
+                     if self.sentence_file else None)
         shown = list(files.values() if isinstance(files, dict) else files) + (
             [self.sentence_file] if self.sentence_file else [])
         provenance = Provenance("released" if self.released else "own", tuple(map(str, shown)),

@@ -39,6 +39,14 @@ def _annotation_spec(values: list[str]):
     return list(values)
 
 
+def _student(path):
+    from pathlib import Path
+
+    from .io import workbook_student
+
+    return workbook_student(path) or Path(path).stem
+
+
 def _check(files, unfinished, args):
     from .io import load_class
 
@@ -48,7 +56,7 @@ def _check(files, unfinished, args):
 
 def add_commands(groups: dict) -> None:
     """``template metahope``, ``feedback metahope`` and ``check metahope``."""
-    add_check_command(groups, "metahope", "MetaHOPE annotation", _check)
+    add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student)
     f = groups["feedback"].add_parser("metahope", help="one page per student from a class's MetaHOPE sheets")
     f.add_argument("--annotations", nargs="+", required=True,
                    help="the returned workbooks (or a folder of them), or one long .csv / MQM .tsv")

@@ -43,6 +43,8 @@ SYSTEM_NAMES = {"Google_translate": "GoogleMT", "GPT_5.4": "GPT-5.4", "hunyuan_7
 TIDY_COLUMNS = ["item", "position", "row", "sentence", "metaphor", "pos", "system", "translation", "annotator",
                 "category", "severity"]
 
+#: The kit workbook's second sheet, which holds the Student: field (helpers.metahope.template).
+GUIDE_SHEET = "Guidelines"
 _ID_HEADERS = (("word_id",), ("sentence",), ("word", "token"), ("wordcat", "pos"))
 _BLOCK = CATEGORIES + ("SEGS",)
 _SUFFIX = re.compile(r"\.\d+$")
@@ -203,7 +205,7 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
     wb, ws = _open_sheet(path, sheet)
     try:
         rows = list(ws.iter_rows(values_only=True))
-        student = classroom.workbook_student(wb)
+        student = classroom.workbook_student(wb, GUIDE_SHEET)
     finally:
         wb.close()
     if not rows:
@@ -214,6 +216,11 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
     done_at = next((k for k in range(after, len(headers))
                     if not _blank(headers[k]) and str(headers[k]).strip().lower() == classroom.DONE_HEADER), None)
     records, skipped, seen, entered, unfinished, problems = [], [], {}, 0, {}, []
+    if student is not None and done_at is None:  # a kit workbook: without its done marks a blank would read as 0
+        problems.append(InputError(f"the {classroom.DONE_HEADER!r} column is missing (renamed or deleted?): without "
+                                   "it an unfinished row cannot be told from a row without errors", file=path,
+                                   sheet=ws.title, row=1, expected=f"a column headed {classroom.DONE_HEADER!r} "
+                                   "before comments, as in the template"))
     for r, values in enumerate(rows[1:], start=2):
         values = list(values) + [None] * (len(headers) - len(values))
         if all(_blank(v) for v in values):
@@ -345,9 +352,12 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     entries = list(files.items()) if named else [(None, f) for f in files]
     sheets, problems = [], list(folder.unusable) if folder is not None else []
     for given, f in entries:
-        path = paths.resolve_input(f)
         try:
+            path = paths.resolve_input(f)
             s = read_sheet(path, str(given) if named else path.stem, sheet=sheet, system_names=system_names)
+        except FileNotFoundError as exc:
+            problems.append(InputError(str(exc), value=str(f)))
+            continue
         except InputError as exc:
             problems.append(exc)
             continue
@@ -373,30 +383,15 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
         if lacking:
             problems.append(InputError(f"system {lacking[0]!r} is missing from this sheet (other sheets have it)",
                                        file=s.file, sheet=s.sheet, row=1))
-    open_rows = {n: s.unfinished_rows() for n, s in sheets}
-    if unfinished == "stop":
-        for n, s in sheets:
-            if open_rows[n]:
-                problems.append(classroom.unfinished_error(n, s.file, s.sheet, open_rows[n], len(s.item_rows))
-                                if s.has_done_column else _legacy_blank(s, n))
-    raise_all(problems)
-    out_notes, dropped, dropped_items = list(notes), [], []
-
-    def _leave_out(n, s, why):
-        dropped.append(n)
-        out_notes.append(f"left out student {n} ({s.file.name}): {why}")
-
-    kept = []
-    for n, s in sheets:
-        rows = open_rows[n]
-        if rows and (unfinished == "drop_students" or len(rows) == len(s.item_rows)):
-            what = ("nothing is marked done" if len(rows) == len(s.item_rows) and s.has_done_column
-                    else "nothing was entered" if not s.has_done_column
-                    else f"rows {classroom.row_ranges(rows)} are not marked done")
-            _leave_out(n, s, what)
-        else:
-            kept.append((n, s))
-    if unfinished == "drop_rows":
+    progress = {n: classroom.Progress(n, s.file, s.sheet, tuple(s.unfinished_rows()), len(s.item_rows),
+                                      None if s.has_done_column else _legacy_blank(s, n)) for n, s in sheets}
+    settled = classroom.settle_unfinished(list(progress.values()), unfinished, note_rows=False)
+    raise_all([*problems, *settled.problems])
+    kept_names = {p.student for p in settled.kept}
+    kept = [(n, s) for n, s in sheets if n in kept_names]
+    dropped = [n for n, _ in sheets if n not in kept_names]
+    out_notes, dropped_items = [*notes, *settled.notes], []
+    if unfinished == "drop_rows":  # MetaHOPE's statistics compare complete sheets: an item leaves for everyone
         by_item: dict[str, list[str]] = {}
         for n, s in kept:
             for item in s.unfinished:
@@ -660,10 +655,11 @@ def load_annotations(spec, unfinished: str = "stop") -> pd.DataFrame:
 
 
 def workbook_student(path: str | os.PathLike) -> str | None:
-    """The ``Student:`` field of a workbook (None for the released ones, which have none)."""
+    """The ``Student:`` field of a workbook's Guidelines sheet (None for the released ones,
+    which have none)."""
     wb, _ = _open_sheet(Path(path), None)
     try:
-        return classroom.workbook_student(wb)
+        return classroom.workbook_student(wb, GUIDE_SHEET)
     finally:
         wb.close()
 

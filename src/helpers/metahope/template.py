@@ -32,7 +32,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from ..core import classroom, params
-from .io import CATEGORIES, SEVERITY_LEVELS, read_workbook
+from .io import CATEGORIES, GUIDE_SHEET, SEVERITY_LEVELS, read_workbook
 
 CATEGORY_GUIDE = [
     ("IMP", "Impact",
@@ -134,7 +134,7 @@ def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, 
         for cell in row:
             cell.alignment = Alignment(wrap_text=True, vertical="top")
     ws.freeze_panes = "E2"
-    _guidelines(wb.create_sheet("Guidelines"), annotator)
+    _guidelines(wb.create_sheet(GUIDE_SHEET), annotator)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     wb.save(path)

@@ -820,6 +820,7 @@ def homophone_lists(source: str, top: pd.DataFrame, table8: pd.DataFrame, k: int
 # --------------------------------------------------------------------------- rating sheets (teaching kit)
 
 RATING_SHEET = "Ratings"
+INSTRUCTIONS_SHEET = "Instructions"  # holds the Student: field
 RATING_HEADER = ("item", "slang_word", "candidate", "rating", "done", "comment")
 RATING_REQUIRED = RATING_HEADER[:4]  # workbooks written before the done column have the other two or only comment
 RATING_LEVELS = (1, 2, 3, 4, 5)
@@ -905,7 +906,7 @@ def write_rating_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLi
     for col, width in zip("ABCDEF", (8, 12, 14, 10, 8, 40)):
         ws.column_dimensions[col].width = width
     ws.freeze_panes = "A2"
-    guide = wb.create_sheet("Instructions")
+    guide = wb.create_sheet(INSTRUCTIONS_SHEET)
     guide.column_dimensions["A"].width = 8
     guide.column_dimensions["B"].width = 100
     guide.append([classroom.STUDENT_LABEL, rater])
@@ -955,13 +956,34 @@ class RatingSheet:
     has_done_column: bool = False
     unfinished_rows: tuple[int, ...] = ()
     unfinished_ratings: pd.DataFrame | None = None  # ratings entered in rows not marked done
+    item_rows: tuple[int, ...] = ()  # the Excel rows that hold a candidate
 
     def open_rows(self) -> list[int]:
         """Rows that count as not rated: not marked done; in a workbook without a done column,
         every row when nothing at all was rated."""
         if self.has_done_column:
             return list(self.unfinished_rows)
-        return list(range(2, self.n_rows + 2)) if self.ratings.empty else []
+        return list(self.item_rows) if self.ratings.empty else []
+
+
+def _rater_name(student: str | None, path: Path) -> str:
+    """A rating workbook's student: its Student: field, else the file name without ``homophones_``."""
+    return student or path.stem.removeprefix("homophones_")
+
+
+def rating_sheet_student(path: str | os.PathLike) -> str:
+    """The student of a returned rating workbook, named as :func:`read_rating_sheet` names them."""
+    from openpyxl import load_workbook
+
+    path = Path(path)
+    try:
+        wb = load_workbook(path, read_only=True)
+    except Exception as exc:  # not a workbook, or a damaged one
+        raise InputError(f"cannot be read as an .xlsx workbook ({type(exc).__name__})", file=path) from None
+    try:
+        return _rater_name(classroom.workbook_student(wb, INSTRUCTIONS_SHEET), path)
+    finally:
+        wb.close()
 
 
 def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> RatingSheet:
@@ -973,6 +995,7 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
     (:class:`~helpers.core.errors.InputErrors`), each naming the workbook, sheet, row, cell
     and value."""
     from openpyxl import load_workbook
+    from openpyxl.utils import get_column_letter
 
     path = Path(path)
     try:
@@ -984,7 +1007,7 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
             raise InputError(f"has no sheet {RATING_SHEET!r}", file=path, value=wb.sheetnames,
                              expected="a workbook made by `python -m helpers template homophones`")
         rows = list(wb[RATING_SHEET].iter_rows(values_only=True))
-        student = classroom.workbook_student(wb)
+        student = classroom.workbook_student(wb, INSTRUCTIONS_SHEET)
     finally:
         wb.close()
     header = [str(h).strip() if h is not None else None for h in (rows[0] if rows else ())]
@@ -994,14 +1017,14 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
             raise InputError("the header row was changed", file=path, sheet=RATING_SHEET, row=1,
                              cell=f"{'ABCD'[k]}1", value=got, expected=", ".join(RATING_HEADER))
     done_at = next((k for k, h in enumerate(header) if h == classroom.DONE_HEADER), None)
-    rater = student or path.stem.removeprefix("homophones_")
-    out, early, seen, problems, unfinished, n_rows = [], [], {}, [], [], 0
+    rater = _rater_name(student, path)
+    out, early, seen, problems, unfinished, item_rows = [], [], {}, [], [], []
     for r, values in enumerate(rows[1:], start=2):
         values = tuple(values) + (None,) * (len(header) - len(values))
         _, word, cand, rating = values[:4]
         if word is None and cand is None and rating is None:
             continue
-        n_rows += 1
+        item_rows.append(r)
         word, cand = str(word or "").strip(), str(cand or "").strip()
         if word not in cands_by_word:
             problems.append(InputError("is not one of the slang words", file=path, sheet=RATING_SHEET, row=r,
@@ -1028,7 +1051,7 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
         if done_at is not None:
             try:
                 finished = classroom.is_done(values[done_at], file=path, sheet=RATING_SHEET, row=r,
-                                             column=classroom.DONE_HEADER, cell=f"{'ABCDEF'[done_at]}{r}")
+                                             column=classroom.DONE_HEADER, cell=f"{get_column_letter(done_at + 1)}{r}")
             except InputError as exc:
                 problems.append(exc)
                 continue
@@ -1038,8 +1061,8 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
             (out if finished else early).append({"rater": rater, "word": word, "candidate": cand, "rating": score})
     raise_all(problems)
     columns = ["rater", "word", "candidate", "rating"]
-    return RatingSheet(rater, pd.DataFrame(out, columns=columns), path, n_rows, done_at is not None,
-                       tuple(unfinished), pd.DataFrame(early, columns=columns))
+    return RatingSheet(rater, pd.DataFrame(out, columns=columns), path, len(item_rows), done_at is not None,
+                       tuple(unfinished), pd.DataFrame(early, columns=columns), tuple(item_rows))
 
 
 def read_rating_workbook(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> pd.DataFrame:
@@ -1078,21 +1101,12 @@ def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mappi
         except InputError as exc:
             problems.append(exc)
     problems += classroom.unique_students([(s.rater, s.file) for s in sheets])
-    if unfinished == "stop":
-        problems += [classroom.unfinished_error(s.rater, s.file, RATING_SHEET, s.open_rows(), s.n_rows)
-                     for s in sheets if s.open_rows()]
-    raise_all(problems)
-    out_notes, kept = list(notes), []
-    for s in sheets:
-        rows = s.open_rows()
-        if rows and (unfinished == "drop_students" or len(rows) == s.n_rows):
-            what = "nothing is rated" if len(rows) == s.n_rows else f"rows {classroom.row_ranges(rows)} are not done"
-            out_notes.append(f"left out student {s.rater} ({s.file.name}): {what}")
-            continue
-        if rows:
-            out_notes.append(f"left out rows {classroom.row_ranges(rows)} of student {s.rater} ({s.file.name}): "
-                             "not marked done")
-        kept.append(s)
+    progress = [classroom.Progress(s.rater, s.file, RATING_SHEET, tuple(s.open_rows()), s.n_rows) for s in sheets]
+    settled = classroom.settle_unfinished(progress, unfinished)
+    raise_all([*problems, *settled.problems])
+    kept_files = {p.file for p in settled.kept}
+    kept = [s for s in sheets if s.file in kept_files]  # a sheet's unfinished rows are in s.unfinished_ratings
+    out_notes = [*notes, *settled.notes]
     if not kept:
         raise InputError("no student is left once the unfinished workbooks are left out",
                          value=[str(s.file) for s in sheets])
