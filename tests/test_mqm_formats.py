@@ -103,10 +103,13 @@ def test_scoring_columns_only_and_chunks_keep_line_numbers(tmp_path):
 
 
 def test_side_by_side_pairing_keys_kept_and_poolable():
-    frame = pd.DataFrame({"system": ["GPT4-5shot_with_refA", "GPT4-5shot_with_ONLINE-W", "refA_with_GPT4-5shot"]})
+    frame = pd.DataFrame({"system": ["GPT4-5shot_with_refA", "GPT4-5shot_with_ONLINE-W", "refA_with_GPT4-5shot"],
+                          "rater": ["r1", "r1", "r2"]})
     parts = ann.split_pairing(frame["system"])
     assert parts.values.tolist() == [["GPT4-5shot", "refA"], ["GPT4-5shot", "ONLINE-W"], ["refA", "GPT4-5shot"]]
-    assert ann.pool_pairings(frame)["system"].tolist() == ["GPT4-5shot", "GPT4-5shot", "refA"]
+    pooled = ann.pool_pairings(frame)
+    assert pooled["system"].tolist() == ["GPT4-5shot", "GPT4-5shot", "refA"]
+    assert pooled["rater"].tolist() == ["r1@refA", "r1@ONLINE-W", "r2@GPT4-5shot"]  # two ratings, not one
 
 
 @pytest.mark.parametrize("row, line_no, column, value, problem", [

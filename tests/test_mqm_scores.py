@@ -250,6 +250,12 @@ def test_pool_pairings_in_scores(tmp_path):
     assert set(kept["system"]) == {"X_with_refA", "X_with_ONLINE-W", "refA_with_X"}
     pooled = scoring.system_scores(scoring.rater_scores(ann.pool_pairings(frame), "mqm")).set_index("system")
     assert pooled.loc["X", "score"] == 2.5 and pooled.loc["X", "raters"] == 2  # (5 + 0) / 2 raters
+    # one rater in both pairings gave two ratings of the segment: (5 + 0) / 2, not 5 + 0 under one rating
+    both = [["X_with_refA", "d", 1, 1, "r1", "s", "t", "Accuracy/Mistranslation", "Major"],
+            ["X_with_ONLINE-W", "d", 1, 1, "r1", "s", "t", "No-error", "No-error"]]
+    frame = mqm.read_mqm(write(tmp_path / "both.tsv", both))
+    pooled = scoring.system_scores(scoring.rater_scores(ann.pool_pairings(frame), "mqm")).set_index("system")
+    assert pooled.loc["X", "score"] == 2.5
 
 
 def test_cli_scores_imports_no_heavy_library(small):
@@ -259,3 +265,19 @@ def test_cli_scores_imports_no_heavy_library(small):
             "'helpers.explanations', 'helpers.slang', 'pingouin') if m in sys.modules]; print('HEAVY', heavy)")
     done = subprocess.run([sys.executable, "-c", code, str(small)], capture_output=True, text=True)
     assert done.returncode == 0 and "HEAVY []" in done.stdout, done.stdout + done.stderr
+
+
+def test_agreement_on_a_system_too_small_for_an_icc(tmp_path):
+    """A system with one doubly rated segment has no ICC: NaN rows, not a traceback, and
+    the other rows are still written."""
+    rows = [[s, "d", k, k, r, "s", "t", "Accuracy/Mistranslation" if (k + len(r)) % 2 else "No-error",
+             "Major" if (k + len(r)) % 2 else "No-error"] for s, n in (("A", 3), ("B", 1))
+            for k in range(1, n + 1) for r in ("r1", "rr2")]
+    path = write(tmp_path / "tiny.tsv", rows)
+    out = tmp_path / "ag.csv"
+    done = subprocess.run([sys.executable, "-m", "helpers", "mqm", "agreement", str(path), "--out", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(out)
+    b = table[(table["scope"] == "B") & table["statistic"].str.startswith("ICC")]
+    assert len(b) and b["estimate"].isna().all() and (b["n"] == 1).all()

@@ -134,11 +134,16 @@ def split_pairing(system: pd.Series) -> pd.DataFrame:
 def pool_pairings(frame: pd.DataFrame) -> pd.DataFrame:
     """The frame with each system's pairings pooled under its base name.
 
-    A pooled system's segment rated beside two partners then has the raters of both
-    pairings, and its score averages over all of them (the unit stays the segment).
+    A pooled system's segment rated beside two partners then has the ratings of both
+    pairings, and its score averages over all of them (the unit stays the segment). A
+    rater who rated the segment in both pairings gave two ratings, not one with both
+    penalties: the rater is kept apart per pairing as ``rater@partner``.
     """
     out = frame.copy()
-    out["system"] = split_pairing(out["system"])["base"]
+    parts = split_pairing(out["system"])
+    out["system"] = parts["base"]
+    paired = parts["partner"] != ""
+    out.loc[paired, "rater"] = out.loc[paired, "rater"].astype(str) + "@" + parts.loc[paired, "partner"]
     return out
 
 

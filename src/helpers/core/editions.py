@@ -165,9 +165,7 @@ def write_student_edition(dest: str | os.PathLike | None = None, notebooks: list
             done[src.name] = "kept: edited since it was written (delete it to get the current edition)"
             continue
         else:
-            tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, target)
+            paths.atomic_write(target, text)
             done[src.name] = "written"
         manifest[src.name] = _digest(text)
     manifest_file.write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")

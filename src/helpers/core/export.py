@@ -218,8 +218,4 @@ def notebook_html(executed: str | os.PathLike, page: str | os.PathLike, source_d
                   for line in c.source.splitlines() if line.startswith("# ")), executed.stem)
     nb.metadata["title"] = title
     body, _ = exporter.from_notebook_node(nb, resources={"plotly_js": plotly_js})
-    page.parent.mkdir(parents=True, exist_ok=True)
-    tmp = page.with_name(f".{page.name}.tmp-{os.getpid()}")
-    tmp.write_text(body, encoding="utf-8")
-    os.replace(tmp, page)
-    return page
+    return paths.atomic_write(page, body)

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from . import annotations as ann
+from . import paths
 from .errors import InputError
 
 #: Marot's column names, in its order (``marot.js`` ``saveData``), as :func:`write_mqm_tsv` writes them.
@@ -309,6 +310,10 @@ def read_segment_scores(path: str | os.PathLike) -> pd.DataFrame:
             raw = pd.read_csv(fh, sep=r"\s+", dtype=str, na_filter=False, encoding="utf-8")
         except pd.errors.ParserError as exc:
             raise InputError(f"cannot be read as whitespace-separated columns ({exc})", file=label) from None
+        more = next(streams, None)
+        if more is not None:  # never read only the first of several files
+            raise InputError("the archive holds more than one file", file=path, value=more[0],
+                             expected="one per-segment score file per archive")
     score_txt = raw["mqm_avg_score"]
     rated = score_txt != "None"
     score = pd.to_numeric(score_txt.where(rated), errors="coerce")
@@ -353,15 +358,12 @@ def write_mqm_tsv(frame: pd.DataFrame, path: str | os.PathLike) -> Path:
         broken = body[col].str.contains(r"[\t\r\n]", regex=True)
         if broken.any():
             at = broken.to_numpy().nonzero()[0][0]
-            raise InputError("a tab or line break inside a field cannot be written as TSV", row=at, column=col,
-                             value=body[col].iloc[at][:80])
+            raise InputError("a tab or line break inside a field cannot be written as TSV", file=path, row=at + 2,
+                             column=col, value=body[col].iloc[at][:80])
     header = "\t".join(MAROT_COLUMNS) + "\t# Documentation: https://github.com/google-research/google-research/" \
                                         "tree/master/marot\n"
     text = header + "".join("\t".join(r) + "\n" for r in body.itertuples(index=False, name=None))
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+    return paths.atomic_write(path, text)
 
 
 __all__ = ["MAROT_COLUMNS", "SEGMENT_SCORE_HEADER", "read_mqm", "read_segment_scores", "is_segment_score_file",

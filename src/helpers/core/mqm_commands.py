@@ -12,7 +12,6 @@ Krippendorff's α and ICCs of the raters' segment penalties, overall and per sys
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 WEIGHTS_HELP = ("weighting scheme: mqm (the published WMT tables; default), marot (Marot's defaults), hope "
@@ -30,7 +29,7 @@ def add_commands(sub) -> None:
                          "convention), on the segments rated for every system.")
     _common(s)
     s.add_argument("--all-segments", action="store_true",
-                   help="use every rated segment, not only those rated for every system")
+                   help="use every rated segment, not only those rated for every system (as Marot itself does)")
     s.set_defaults(handler=_scores)
     a = kinds.add_parser("agreement", help="Krippendorff's alpha and ICC of the raters' segment penalties",
                          description="Interval Krippendorff's alpha (document-bootstrap interval) and one-way ICCs "
@@ -81,11 +80,10 @@ def _ratings(args):
 def _write(frame, out) -> None:
     if not out:
         return
+    from . import paths
+
     target = Path(out)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.tmp")
-    frame.to_csv(tmp, index=False)
-    os.replace(tmp, target)
+    paths.atomic_write(target, lambda tmp: frame.to_csv(tmp, index=False))
     print(f"written: {target}")
 
 

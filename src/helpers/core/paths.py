@@ -11,6 +11,7 @@ same whether it runs from the project root (``make book``, ``papermill``), from
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 
@@ -101,3 +102,38 @@ def released_file(repo: str, relpath: str) -> Path:
             "(add `--mirror DIR` or set HELPERS_DATA_MIRROR to copy from a local mirror)."
         )
     return p
+
+
+def atomic_write(path: str | os.PathLike, write) -> Path:
+    """Write ``path`` all or nothing: ``write(tmp)`` fills a temporary file beside it, which
+    then replaces ``path`` in one step; if writing fails the temporary file is removed and
+    an existing ``path`` is left as it was. ``write`` may also be text, written as UTF-8.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = atomic_write(p, "first")
+    >>> def broken(tmp):
+    ...     tmp.write_text("half")
+    ...     raise OSError("disk full")
+    >>> try:
+    ...     atomic_write(p, broken)
+    ... except OSError:
+    ...     pass
+    >>> p.read_text(), sorted(x.name for x in p.parent.iterdir())
+    ('first', ['a.txt'])
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{time.monotonic_ns()}")
+    try:
+        if isinstance(write, str):
+            tmp.write_text(write, encoding="utf-8")
+        else:
+            write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path

@@ -1,8 +1,11 @@
 """MQM-style scores of an annotation frame: per rating, per segment, per system; and the
 raters' agreement on them.
 
-The convention is that of the published WMT tables and of Marot
-(google-research/google-research ``marot/marot.js``, ``aggregateUnitStats``):
+Steps 1 and 2 are those of the published WMT tables and of Marot
+(google-research/google-research ``marot/marot.js``, ``aggregateUnitStats``); step 3 is
+the published tables' (Marot averages over each system's own rated segments, which is
+``common=False``, ``--all-segments`` on the command line, and the same wherever every
+system has the same segments):
 
 1. a rater's penalty for a segment is the sum of the weights of their annotations of it
    (:func:`rater_scores`; the weights come from a :mod:`~helpers.core.schemes` scheme;
@@ -10,6 +13,10 @@ The convention is that of the published WMT tables and of Marot
 2. a segment's score is the mean of its raters' penalties (:func:`segment_scores`);
 3. a system's score is the mean over segments (:func:`system_scores`), lower is better,
    on the segments rated for every system (the others are counted and dropped).
+
+Marot counts the severity ``Unrateable`` apart and scores nothing for it; here a row of
+that severity is refused as an unknown severity (the mirrored releases hold none), so it
+can never be scored as anything silently.
 
 A rater whose only row for a segment is a ``HOTW-test`` row still counts as having rated
 it with penalty 0, as in Marot (which opens a rater's entry for every row); in the WMT
@@ -185,10 +192,13 @@ def _icc_rows(ratings: pd.DataFrame, scope: str) -> list[dict]:
     # One-way models (ICC(1,1), ICC(1,k)) hold when each unit has its own k raters, as in the WMT
     # designs; the two-way absolute-agreement ones (ICC(A,1), ICC(A,k)) only when raters are crossed.
     multi["slot"] = multi["rater"] if crossed else multi.groupby("unit").cumcount().astype(str)
-    res = pg.intraclass_corr(data=multi, targets="unit", raters="slot", ratings="penalty").set_index("Type")
-    ci_col = "CI95" if "CI95" in res.columns else "CI95%"
     kinds = ("ICC(1,1)", "ICC(1,k)", "ICC(A,1)", "ICC(A,k)") if crossed else ("ICC(1,1)", "ICC(1,k)")
     n = int(multi["unit"].nunique())
+    if n < 2 or len(multi) < 5:  # pingouin needs 5 values; an ICC of one unit is undefined
+        return [{"scope": scope, "statistic": kind, "estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": n}
+                for kind in kinds]
+    res = pg.intraclass_corr(data=multi, targets="unit", raters="slot", ratings="penalty").set_index("Type")
+    ci_col = "CI95" if "CI95" in res.columns else "CI95%"
     return [{"scope": scope, "statistic": kind, "estimate": float(res.loc[kind, "ICC"]),
              "ci_low": float(res.loc[kind, ci_col][0]), "ci_high": float(res.loc[kind, ci_col][1]), "n": n}
             for kind in kinds]
