@@ -23,8 +23,9 @@ import pandas as pd
 from scipy.stats import norm, t as student_t
 
 #: Below this many clusters, intervals and tests that rest on large-G theory (the percentile
-#: cluster bootstrap, normal quantiles) are too optimistic; pages say so (Cameron & Miller
-#: 2015, §VI: "few clusters" starts well above 20).
+#: cluster bootstrap, normal quantiles) are too optimistic; pages say so. Cameron & Miller
+#: (2015, §VI) give no single number: "few" ranges from fewer than 20 to fewer than 50
+#: clusters depending on the design; 42 is this book's choice inside that range.
 FEW_CLUSTERS = 42
 
 
@@ -57,9 +58,7 @@ def resample(n_items: int, n_boot: int, seed=0, clusters: Sequence | None = None
         draws = rng.integers(0, n_items, size=(n_boot, n_items))
         offsets = (np.arange(n_boot) * n_items)[:, None]
         return np.bincount((draws + offsets).ravel(), minlength=n_boot * n_items).reshape(n_boot, n_items)
-    labels = pd.factorize(pd.Series(list(clusters), dtype=object))[0]
-    if len(labels) != n_items:
-        raise ValueError(f"clusters has {len(labels)} labels for {n_items} items")
+    labels = cluster_labels(clusters, n_items)
     n_clusters = labels.max() + 1
     draws = rng.integers(0, n_clusters, size=(n_boot, n_clusters))
     offsets = (np.arange(n_boot) * n_clusters)[:, None]
@@ -88,9 +87,25 @@ def weighted_mean(values, weights: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- few clusters
 
 
-def _cluster_labels(clusters, n: int) -> np.ndarray:
+def cluster_labels(clusters, n: int | None = None) -> np.ndarray:
+    """Integer cluster codes 0…G−1 in order of first appearance, for every function here
+    that resamples, flips or leaves out whole clusters. A missing label (None, NaN) is
+    refused: it would silently join another cluster or never be left out.
+
+    Examples
+    --------
+    >>> cluster_labels(["s2", "s1", "s2"]).tolist()
+    [0, 1, 0]
+    >>> cluster_labels(["s1", None])
+    Traceback (most recent call last):
+    ...
+    ValueError: cluster label of item 2 is missing (every item needs its cluster, e.g. its sentence)
+    """
     labels = pd.factorize(pd.Series(list(clusters), dtype=object))[0]
-    if len(labels) != n:
+    if (labels < 0).any():
+        raise ValueError(f"cluster label of item {int(np.argmax(labels < 0)) + 1} is missing (every item needs its "
+                         "cluster, e.g. its sentence)")
+    if n is not None and len(labels) != n:
         raise ValueError(f"clusters has {len(labels)} labels for {n} items")
     return labels
 
@@ -110,7 +125,7 @@ def cluster_robust_se(values, clusters: Sequence) -> tuple[float, int]:
     (0.0, 3)
     """
     x = np.asarray(values, dtype=float)
-    labels = _cluster_labels(clusters, x.size)
+    labels = cluster_labels(clusters, x.size)
     g = int(labels.max()) + 1
     if g < 2:
         return float("nan"), g
@@ -149,7 +164,7 @@ def jackknife_weights(clusters: Sequence) -> np.ndarray:
     >>> jackknife_weights(["s1", "s1", "s2"]).tolist()
     [[0, 0, 1], [1, 1, 0]]
     """
-    labels = pd.factorize(pd.Series(list(clusters), dtype=object))[0]
+    labels = cluster_labels(clusters)
     return (labels[None, :] != np.arange(labels.max() + 1)[:, None]).astype(int)
 
 
@@ -196,7 +211,7 @@ def paired_permutation_test(x, y, n_perm: int = 10000, seed=0, clusters: Sequenc
     if not np.any(d):
         return 1.0
     if clusters is not None:
-        labels = pd.factorize(pd.Series(list(clusters), dtype=object))[0]
+        labels = cluster_labels(clusters, d.size)
         units = np.bincount(labels, weights=d)  # summed difference per cluster
     else:
         units = d
