@@ -142,3 +142,24 @@ def test_span_agreement_resamples_as_weights():
     m = ag.span_matches(spans, rated, ["system", "doc", "doc_seg_id"])
     twice = ag.span_agreement(m, np.array([[2, 0, 0]]))  # only the A–B pair, twice
     assert twice.set_index("criterion").loc["overlap", "agreement"] == pytest.approx(2 / 5)
+
+
+def test_oneway_icc_is_pingouins_icc1():
+    import pingouin as pg
+
+    rng = np.random.default_rng(5)
+    data = rng.normal(0, 1, (30, 1)) + rng.normal(0, 0.7, (30, 3))
+    long = pd.DataFrame([{"unit": u, "slot": k, "v": data[u, k]} for u in range(30) for k in range(3)])
+    res = pg.intraclass_corr(long, targets="unit", raters="slot", ratings="v").set_index("Type")
+    assert ag.oneway_icc(data) == pytest.approx((res.loc["ICC(1,1)", "ICC"], res.loc["ICC(1,k)", "ICC"]))
+
+
+def test_oneway_icc_by_cluster_leaves_documents_out():
+    data = np.array([[1, 2], [3, 5], [6, 6], [2, 2], [7, 5], [4, 4.5]])
+    docs = ["a", "a", "b", "b", "c", "c"]
+    got = ag.oneway_icc_by_cluster(data, docs).set_index("statistic")
+    loo = [ag.oneway_icc(data[[i for i, d in enumerate(docs) if d != g]])[0] for g in "abc"]
+    low, high = stats.jackknife_t_interval(ag.oneway_icc(data)[0], loo)
+    assert got.loc["ICC(1,1)", "jackknife_ci_low"] == pytest.approx(low)
+    assert got.loc["ICC(1,1)", "jackknife_ci_high"] == pytest.approx(min(high, 1.0))
+    assert got.loc["ICC(1,1)", "n_clusters"] == 3

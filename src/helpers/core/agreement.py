@@ -568,3 +568,40 @@ def span_agreement(matches: pd.DataFrame, weights: np.ndarray | None = None) -> 
         return pd.DataFrame({"criterion": list(rows), "agreement": [float(v[0]) for v in rows.values()]})
     return pd.DataFrame([{"criterion": c, "resample": b, "agreement": float(v[b])} for c, v in rows.items()
                          for b in range(w.shape[0])])
+
+
+def oneway_icc(data) -> tuple[float, float]:
+    """One-way random-effects ICC(1,1) and ICC(1,k) of a complete units × k array (each unit
+    rated by its own k raters): with MSB and MSW the between- and within-unit mean squares,
+    ICC(1,1) = (MSB − MSW) / (MSB + (k − 1) MSW) and ICC(1,k) = (MSB − MSW) / MSB
+    (Shrout & Fleiss 1979, Table 1, Case 1; pingouin's ICC(1,1) and ICC(1,k)).
+
+    >>> [round(v, 4) for v in oneway_icc([[1, 2], [3, 5], [6, 6]])]  # MSB 61/6, MSW 5/6: 56/66 and 56/61
+    [0.8485, 0.918]
+    """
+    x = np.asarray(data, dtype=float)
+    n, k = x.shape
+    if n < 2 or k < 2:
+        return float("nan"), float("nan")
+    means = x.mean(axis=1)
+    msb = k * ((means - x.mean()) ** 2).sum() / (n - 1)
+    msw = ((x - means[:, None]) ** 2).sum() / (n * (k - 1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return float((msb - msw) / (msb + (k - 1) * msw)), float((msb - msw) / msb)
+
+
+def oneway_icc_by_cluster(data, clusters: Sequence, ci: float = 95.0) -> pd.DataFrame:
+    """:func:`oneway_icc` with delete-one-cluster jackknife t intervals
+    (:func:`~helpers.core.stats.jackknife_t_interval`, G − 1 degrees of freedom), the interval
+    that holds when units are nested in few clusters (segments in documents). Returns
+    ``statistic, estimate, jackknife_ci_low, jackknife_ci_high, n_units, n_clusters``."""
+    x = np.asarray(data, dtype=float)
+    labels = pd.factorize(pd.Series(list(clusters), dtype=object))[0]
+    full = oneway_icc(x)
+    loo = np.array([oneway_icc(x[labels != g]) for g in range(labels.max() + 1)])
+    rows = []
+    for i, name in enumerate(("ICC(1,1)", "ICC(1,k)")):
+        low, high = jackknife_t_interval(full[i], loo[:, i], ci)
+        rows.append({"statistic": name, "estimate": full[i], "jackknife_ci_low": low,
+                     "jackknife_ci_high": min(high, 1.0), "n_units": len(x), "n_clusters": int(labels.max() + 1)})
+    return pd.DataFrame(rows)

@@ -9,11 +9,11 @@ multi-rated MQM segments.
 """
 
 from .analysis import (COMPARED, REPO, TABLES, category_penalties, category_presence, certainty_overstatement,
-                       error_spans, major_weight_agreement, major_weight_scheme, presence_agreement, rankings,
+                       error_spans, icc_by_documents, major_weight_agreement, major_weight_scheme, presence_agreement, rankings,
                        reproduce, rounding_summary, scheme_agreement, segment_matrix, span_table, system_tests,
                        top_level, weight_sweep)
 
 __all__ = ["COMPARED", "REPO", "TABLES", "category_penalties", "category_presence", "certainty_overstatement",
-           "error_spans", "major_weight_agreement", "major_weight_scheme", "presence_agreement", "rankings",
+           "error_spans", "icc_by_documents", "major_weight_agreement", "major_weight_scheme", "presence_agreement", "rankings",
            "reproduce", "rounding_summary", "scheme_agreement", "segment_matrix", "span_table", "system_tests",
            "top_level", "weight_sweep"]

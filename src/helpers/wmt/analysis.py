@@ -233,6 +233,21 @@ def major_weight_agreement(frame: pd.DataFrame, major_weights=range(1, 11), sche
     return pd.DataFrame(rows)
 
 
+def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.DataFrame:
+    """One-way ICC(1,1) and ICC(1,k) of the raters' segment penalties with delete-one-document
+    jackknife t intervals (:func:`helpers.core.agreement.oneway_icc_by_cluster`), on the units
+    with the most common number k of raters (each unit has its own k raters)."""
+    r = scoring.rater_scores(frame, scheme)
+    counts = r.groupby(scoring.UNIT, sort=False)["rater"].transform("nunique")
+    k = int(counts[counts >= 2].mode().iloc[0])
+    r = r[counts == k].sort_values(scoring.UNIT + ["rater"])
+    r = r.assign(slot=r.groupby(scoring.UNIT, sort=False).cumcount())
+    wide = r.pivot_table(index=scoring.UNIT, columns="slot", values="penalty", aggfunc="first")
+    out = ag.oneway_icc_by_cluster(wide.to_numpy(dtype=float), wide.index.get_level_values("doc"), ci)
+    out.insert(1, "raters_per_unit", k)
+    return out
+
+
 def top_level(category: pd.Series) -> pd.Series:
     """MQM top-level category of each annotation: ``Accuracy/Mistranslation`` -> ``Accuracy``,
     ``Non-translation!`` -> ``Non-translation``, ``Source issue``/``Source error`` -> ``Source``."""
@@ -375,5 +390,5 @@ def certainty_overstatement(wide: pd.DataFrame, docs, n_boot: int = 1000, seed: 
 
 __all__ = ["REPO", "TED_FILE", "THREE_RATER_FILE", "TABLES", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary",
            "major_weight_scheme", "major_to_minor", "segment_matrix", "weight_sweep", "rankings", "scheme_agreement",
-           "major_weight_agreement", "top_level", "category_presence", "presence_agreement", "error_spans",
+           "major_weight_agreement", "icc_by_documents", "top_level", "category_presence", "presence_agreement", "error_spans",
            "span_table", "category_penalties", "system_tests", "certainty_overstatement"]

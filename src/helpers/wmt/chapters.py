@@ -141,8 +141,8 @@ def _interval(low, high, d=2) -> str:
 
 def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame, agreement_levels: pd.DataFrame,
              scheme_diffs: pd.DataFrame, presence: pd.DataFrame, spans: pd.DataFrame, bias: pd.DataFrame,
-             pairs: pd.DataFrame, certainty: pd.DataFrame, alpha: float, pairs_multi: pd.DataFrame | None = None
-             ) -> list[str]:
+             pairs: pd.DataFrame, certainty: pd.DataFrame, alpha: float, pairs_multi: pd.DataFrame | None = None,
+             icc: pd.DataFrame | None = None) -> list[str]:
     """The chapter's closing list, every number from this run."""
     lines = []
     if reproduced is not None:
@@ -177,7 +177,11 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
     lines.append(
         f"**Raters agree moderately.** On `{data.multi_name}` interval α of the segment penalties is "
         f"{lv.loc['mqm', 'alpha']:.3f} with MQM weights (documents resampled {_interval(lv.loc['mqm', 'ci_low'], lv.loc['mqm', 'ci_high'])},"
-        f" {int(lv.loc['mqm', 'n_units'])} rated units, {int(lv.loc['mqm', 'n_documents'])} documents).")
+        f" {int(lv.loc['mqm', 'n_units'])} rated units, {int(lv.loc['mqm', 'n_documents'])} documents)"
+        + ("" if icc is None else "; " + ", ".join(
+            f"{r.statistic} {r.estimate:.3f} {_interval(r.jackknife_ci_low, r.jackknife_ci_high)}" for r in icc.itertuples())
+           + f" (document jackknife): the mean of {int(icc['raters_per_unit'].iloc[0])} raters is far more reliable "
+             "than one rater's score") + ".")
     if len(presence):
         top = presence.iloc[0]
         lines.append(f"**Presence per category.** The most marked category, {top['category']} ({top['marked_percent']:.0f} % "
@@ -227,7 +231,10 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
                "MetaHOPE's linear weights do **not** give higher agreement than both HOPE's exponential and the MQM "
                "weights")
     lines.append(f"**MetaHOPE's claim.** {verdict}: α differences " + "; ".join(parts)
-                 + " (delete-one-document jackknife intervals, Holm over the three comparisons).")
+                 + " (delete-one-document jackknife intervals, Holm over the three comparisons). On MQM's two "
+                 "severities the schemes differ only in how many Minor errors a Major one weighs (MetaHOPE 3, HOPE 4, "
+                 "MQM 5, and MQM's punctuation and non-translation exceptions), so this tests the ratio, not the "
+                 "shape of a five-level scale.")
     n_pairs = len(pairs)
     seg_sig = int((pairs["p_segments_holm"] < alpha).sum())
     doc_sig = int((pairs["p_documents_holm"] < alpha).sum())
@@ -241,7 +248,9 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
                     if g < FEW_CLUSTERS else "."))
     if pairs_multi is not None and len(pairs_multi):
         gm = int(pairs_multi["n_documents"].iloc[0])
-        lines.append(f"On `{data.multi_name}` ({gm} documents, three raters per segment) the segment test separates "
+        k = data.multi[data.multi["severity"] != ann.HOTW].groupby(["system", "doc", "doc_seg_id"])["rater"].nunique()
+        per = f"{k.min()}" if k.min() == k.max() else f"{k.min()}–{k.max()}"
+        lines.append(f"On `{data.multi_name}` ({gm} documents, {per} raters per segment) the segment test separates "
                      f"{int((pairs_multi['p_segments_holm'] < alpha).sum())} of {len(pairs_multi)} pairs after Holm and "
                      f"the document test {int((pairs_multi['p_documents_holm'] < alpha).sum())}.")
     return lines
