@@ -35,7 +35,8 @@ def test_notebook_01_reproduces_published_table(built_book, table):
 
 
 CHAPTERS = ["01_metahope_pilot_v1", "02_metahope_directions", "03_metahope_pilot_v2", "04_explanation_judgements",
-            "05_explanation_evaluator", "06_homophones", "07_qe_robustness"]
+            "05_explanation_evaluator", "06_homophones", "07_qe_robustness",
+            "08_wmt_mqm"]
 
 
 def _pages(html):

@@ -11,7 +11,7 @@ import pytest
 import helpers
 
 PACKAGE = Path(helpers.__file__).parent
-STUDIES = ("metahope", "explanations", "slang")
+STUDIES = ("metahope", "explanations", "slang", "wmt")
 
 
 def _imports(path: Path) -> set[str]:

@@ -8,7 +8,8 @@ every chapter on its own with an empty model cache (`python -m helpers run`). A 
 fresh clone times `make test` end to end, set-up included. It also times
 `python -m helpers mqm scores` on the three-rater WMT 2023 file and on a generated
 1,000,000-row file, each beside a bare pandas read-and-score of the same file measured in
-the same run (wall seconds and peak memory; `--mqm-only` runs and prints just these, on
+the same run, and chapter 08's approximate randomisation over all pairs of the 15 TED systems
+(10,000 trials) beside one bare sign-matrix product (wall seconds and peak memory; `--mqm-only` runs and prints just these, on
 this checkout, with the venv's python). Writes `bench/results.csv`, `bench/mqm.csv` and `bench/results.md`, and puts
 the table into README.md between the bench markers.
 Only the standard library is used, so it runs before any set-up. Tests never assert wall
@@ -152,6 +153,50 @@ def write_mqm_csv(rows: list[dict], out: Path) -> None:
         writer.writerows(rows)
 
 
+# --------------------------------------------------------------------------- approximate randomisation
+
+#: Target of issue 23: all pairs of the TED ZH-EN systems (15 × 529 segments), 10,000 trials, in seconds.
+AR_TARGET = 1.0
+#: Times helpers.core.stats.approximate_randomization and, as the floor, one bare numpy product of a
+#: ±1 sign matrix with the pairs' differences; prints "helpers_seconds floor_seconds systems segments".
+AR_SCRIPT = """
+import sys, time
+import numpy as np
+from helpers.core import annotations as ann, mqm, paths, stats
+from helpers.wmt import analysis
+frame = mqm.read_mqm(paths.released_file(analysis.REPO, analysis.TED_FILE), columns=ann.SCORING_COLUMNS)
+wide, docs = analysis.segment_matrix(frame, "mqm")
+def best(fn):
+    times = []
+    for _ in range(3):
+        t = time.perf_counter(); fn(); times.append(time.perf_counter() - t)
+    return min(times)
+ours = best(lambda: stats.approximate_randomization(wide, n_trials=10000, seed=0))
+v = wide.to_numpy(dtype=float)
+i, j = np.triu_indices(v.shape[1], k=1)
+def floor():
+    signs = np.random.default_rng(0).integers(0, 2, size=(10000, v.shape[0])) * 2.0 - 1
+    return signs @ (v[:, j] - v[:, i])
+print(ours, best(floor), v.shape[1], v.shape[0])
+"""
+
+
+def ar_bench(python: str, src: Path | None = None) -> dict:
+    """Approximate randomisation over all TED system pairs beside the bare sign-matrix product."""
+    env = {**os.environ, "TQDM_DISABLE": "1", **({"PYTHONPATH": str(src)} if src else {})}
+    print("[bench] approximate randomisation, TED ZH-EN ...", flush=True)
+    out = subprocess.run([python, "-c", AR_SCRIPT], env=env, capture_output=True, text=True, check=True).stdout
+    ours, floor, systems, segments = out.split()
+    return {"step": f"approximate randomisation, {systems} systems × {segments} segments, 10,000 trials",
+            "seconds": round(float(ours), 3), "floor_seconds": round(float(floor), 3), "target_seconds": AR_TARGET}
+
+
+def ar_table(row: dict) -> str:
+    mark = f"≤ {row['target_seconds']:g}" + (" ✓" if row["seconds"] <= row["target_seconds"] else " ✗")
+    return ("| test | seconds | bare sign-matrix product s | target |\n|---|---|---|---|\n"
+            f"| {row['step']} | {row['seconds']:.2f} | {row['floor_seconds']:.2f} | {mark} |\n")
+
+
 def clone(into: Path) -> Path:
     target = into / "book"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(target)], check=True)
@@ -179,6 +224,7 @@ def main() -> int:
         return 0
     if "--mqm-only" in sys.argv[1:]:  # just the mqm rows, on this checkout; printed, bench/ untouched
         print(mqm_table(mqm_bench(sys.executable, ROOT / "data" / "raw", src=ROOT / "src")))
+        print(ar_table(ar_bench(sys.executable, src=ROOT / "src")))
         return 0
     mirror = ROOT.parent / "shared" / "datasets"
     make_vars = [f"MIRROR={mirror}"] if mirror.is_dir() else []
@@ -206,6 +252,7 @@ def main() -> int:
                                                     env={"REQUIRE_BROWSER": os.environ.get("REQUIRE_BROWSER", "")},
                                                     label="make test on a second fresh clone")))
         mqm_rows = mqm_bench(str(work / ".venv/bin/python"), work / "data" / "raw")
+        ar_row = ar_bench(str(work / ".venv/bin/python"))
     out = ROOT / "bench"
     out.mkdir(exist_ok=True)
     with open(out / "results.csv", "w", newline="", encoding="utf-8") as fh:
@@ -220,7 +267,7 @@ def main() -> int:
         mark = "" if target is None else (f"≤ {target}" + (" ✓" if seconds <= target else " ✗"))
         lines.append(f"| {step} | {seconds:.0f} | {mark} |")
     write_mqm_csv(mqm_rows, out)
-    table = "\n".join(lines) + "\n\n" + mqm_table(mqm_rows)
+    table = "\n".join(lines) + "\n\n" + mqm_table(mqm_rows) + "\n" + ar_table(ar_row)
     (out / "results.md").write_text(table, encoding="utf-8")
     readme = ROOT / "README.md"
     text = readme.read_text(encoding="utf-8")

@@ -1,0 +1,19 @@
+"""WMT expert MQM (Freitag et al. 2021): Chapter 08, MetaHOPE's questions on thousands of real
+multi-rated MQM segments.
+
+* :mod:`~helpers.wmt.analysis` the chapter's analyses (published tables reproduced, the Major
+  weight sweep, agreement under several schemes, spans, system tests);
+* :mod:`~helpers.wmt.figures` the system × category heatmap, the rank-stability curve and the
+  rater-bias forest plot, each interactive with a static twin;
+* :mod:`~helpers.wmt.chapters` the chapter's parameter check, data loader and findings.
+"""
+
+from .analysis import (COMPARED, REPO, TABLES, category_penalties, category_presence, certainty_overstatement,
+                       error_spans, icc_by_documents, major_weight_agreement, major_weight_scheme, presence_agreement, rankings,
+                       reproduce, rounding_summary, scheme_agreement, segment_matrix, span_table, system_tests,
+                       top_level, weight_sweep)
+
+__all__ = ["COMPARED", "REPO", "TABLES", "category_penalties", "category_presence", "certainty_overstatement",
+           "error_spans", "icc_by_documents", "major_weight_agreement", "major_weight_scheme", "presence_agreement", "rankings",
+           "reproduce", "rounding_summary", "scheme_agreement", "segment_matrix", "span_table", "system_tests",
+           "top_level", "weight_sweep"]

@@ -1,0 +1,394 @@
+"""Chapter 08's analyses of WMT expert MQM data (Freitag et al. 2021), built on core.
+
+* :func:`reproduce` recomputes the README's system tables and says which rounding rule
+  gives each printed value;
+* :func:`weight_sweep` is the README's "which Major weight?" analysis: rank stability and
+  discrimination under segment and document resampling, Major weights 1–10 beside HOPE's
+  and MetaHOPE's schemes;
+* :func:`scheme_agreement` compares the raters' agreement under several schemes, paired;
+* :func:`category_presence`, :func:`error_spans` and :func:`category_penalties` prepare the
+  per-category and span views;
+* :func:`system_tests` runs Marot's approximate randomisation over segments and over
+  documents, with Holm and mt-metrics-eval's significance clusters.
+
+The statistics themselves live in :mod:`helpers.core.stats` and :mod:`helpers.core.agreement`.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+import numpy as np
+import pandas as pd
+
+from ..core import agreement as ag
+from ..core import annotations as ann
+from ..core import published, scoring, stats
+from ..core.schemes import Rule, Scheme, load_scheme
+
+#: The mirrored release and its files (data/sources.yml).
+REPO = "google/wmt-mqm-human-evaluation"
+TED_FILE = "ted/zhen/mqm_ted_zhen.tsv"
+THREE_RATER_FILE = "generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"
+#: README table -> (published CSV under data/published/wmt_mqm/, file in the release, kind of file).
+TABLES = {
+    "TED ZH→EN": ("ted_zhen", TED_FILE, "errors"),
+    "newstest2020 ZH→EN": ("newstest2020_zhen", "newstest2020/zhen/mqm_newstest2020_zhen.avg_seg_scores.tsv",
+                           "segments"),
+    "newstest2021 ZH→EN": ("newstest2021_zhen", "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv",
+                           "segments"),
+}
+#: Schemes compared with the WMT weights (helpers/core/schemes/*.yml).
+COMPARED = ("mqm", "hope", "metahope")
+
+
+# --------------------------------------------------------------------------- 1. reproduce
+
+
+def _places(printed: str) -> int:
+    return len(printed.split(".")[1]) if "." in printed else 0
+
+
+#: Ways a table could have been rounded to its printed precision (value -> text).
+ROUNDINGS = {
+    "half-up once": lambda v, d: str(Decimal(repr(v)).quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP)),
+    "3 decimals, then half-up": lambda v, d: str(Decimal(repr(v)).quantize(Decimal("0.001"), ROUND_HALF_UP)
+                                                 .quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP)),
+    "3 decimals, then binary float %.Nf": lambda v, d: f"{round(v, 3):.{d}f}",
+}
+
+
+def reproduce(files: dict) -> pd.DataFrame:
+    """Every README table of :data:`TABLES` recomputed beside the printed values.
+
+    ``files`` maps each table's release path to a local file. TED is scored from its raw
+    error rows with the ``mqm`` scheme (Source error weighed by severity: only that gives
+    the released per-segment scores), the newstest tables from the released per-segment
+    scores; a system's score is the mean over segments of the mean over raters. Returns
+    ``table, system, published, recomputed, difference`` and one ``match: <rule>`` column
+    per rounding rule of :data:`ROUNDINGS` (does the rule turn the recomputed value into
+    the printed text?).
+    """
+    from ..core import mqm
+
+    rows = []
+    for table, (csv, rel, kind) in TABLES.items():
+        pub = published.read_published("wmt_mqm", csv)
+        if kind == "errors":
+            frame = mqm.read_mqm(files[rel], columns=ann.SCORING_COLUMNS)
+            ours = scoring.system_scores(scoring.rater_scores(frame, "mqm"))
+        else:
+            ours = scoring.system_scores(mqm.read_segment_scores(files[rel]))
+        value = dict(zip(ours["system"], ours["score"]))
+        for _, p in pub.iterrows():
+            v = float(value[p["file_system"]])
+            row = {"table": table, "system": p["system"], "published": p["score"], "recomputed": v,
+                   "difference": v - float(p["score"])}
+            for name, fn in ROUNDINGS.items():
+                row[f"match: {name}"] = fn(v, _places(p["score"])) == p["score"]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def rounding_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per README table and rounding rule, how many printed values the rule reproduces."""
+    rules = [c for c in table.columns if c.startswith("match: ")]
+    out = table.groupby("table", sort=False)[rules].sum().astype(int)
+    out.columns = [c.removeprefix("match: ") for c in rules]
+    out.insert(0, "values", table.groupby("table", sort=False).size())
+    return out.reset_index()
+
+
+# --------------------------------------------------------------------------- weights
+
+
+def major_weight_scheme(weight: float) -> Scheme:
+    """The published MQM scheme with Major errors weighing ``weight`` (Minor stays 1, Minor
+    Fluency/Punctuation 0.1, Non-translation 25, Neutral 0): the README's sweep over Major
+    weights 1–10."""
+    base = load_scheme("mqm")
+    rules = tuple(Rule(r.name, r.pattern, float(weight)) if r.name == "Major" else r for r in base.rules)
+    return Scheme(f"mqm-major-{weight:g}", f"MQM, Major = {weight:g}", base.citation, rules, base.source)
+
+
+def major_to_minor(scheme: Scheme) -> float:
+    """How many Minor errors one Major error weighs in ``scheme`` (where it places on the
+    Major-weight axis: HOPE 4, MetaHOPE 3, MQM 5)."""
+    return scheme.weight_of("Major", "Accuracy/Mistranslation") / scheme.weight_of("Minor", "Accuracy/Mistranslation")
+
+
+def segment_matrix(frame: pd.DataFrame, scheme) -> tuple[pd.DataFrame, np.ndarray]:
+    """Segments × systems of segment scores (mean over raters) on the segments every system
+    has, and the document of each segment."""
+    seg = scoring.segment_scores(scoring.rater_scores(frame, scheme))
+    seg = seg[scoring.common_segments(seg).to_numpy()]
+    wide = seg.pivot_table(index=["doc", "doc_seg_id"], columns="system", values="score", aggfunc="first")
+    return wide, wide.index.get_level_values("doc").to_numpy()
+
+
+def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope", "metahope"), n_boot: int = 1000,
+                 seed: int = 0, alpha: float = 0.05) -> pd.DataFrame:
+    """Rank stability and discrimination per weighting, under segment and document resampling.
+
+    For every Major weight (:func:`major_weight_scheme`) and every named scheme the segment
+    scores are recomputed and the systems ranked; ``n_boot`` resamples of segments, and the
+    same number of resamples of whole documents (:func:`helpers.core.stats.resample`, the
+    same draws for every weighting, so the rows are paired) give
+    :func:`helpers.core.stats.ranking_stability`: mean and 2.5th percentile of Kendall's τ
+    between the full and the resampled ranking, and the share of system pairs whose order
+    holds in 1 − alpha/2 of the resamples. Returns ``scheme, major_to_minor, resampling,
+    tau_mean, tau_low, share_significant, n_resamples, n_segments, n_documents``.
+    """
+    weightings = [major_weight_scheme(w) for w in major_weights] + [load_scheme(s) for s in schemes]
+    rows, draws = [], None
+    for scheme in weightings:
+        wide, docs = segment_matrix(frame, scheme)
+        if draws is None:
+            draws = {"segments": stats.resample(len(wide), n_boot, seed),
+                     "documents": stats.resample(len(wide), n_boot, seed, clusters=docs)}
+        for how, w in draws.items():
+            res = stats.ranking_stability(wide.to_numpy(dtype=float), w, alpha)
+            rows.append({"scheme": scheme.name, "major_to_minor": major_to_minor(scheme), "resampling": how, **res,
+                         "n_segments": len(wide), "n_documents": int(pd.Series(docs).nunique())})
+    return pd.DataFrame(rows)
+
+
+def rankings(frame: pd.DataFrame, schemes) -> pd.DataFrame:
+    """Each system's rank (1 = best) under each scheme: ``system, <scheme>…``."""
+    out = {}
+    for s in schemes:
+        scheme = s if isinstance(s, Scheme) else load_scheme(s)
+        wide, _ = segment_matrix(frame, scheme)
+        out[scheme.name] = wide.mean().rank(method="min").astype(int)
+    return pd.DataFrame(out).rename_axis("system").reset_index().sort_values(list(out)[0], kind="stable")
+
+
+# --------------------------------------------------------------------------- agreement
+
+
+def scheme_agreement(frame: pd.DataFrame, schemes=COMPARED, n_boot: int = 1000, seed: int = 0,
+                     ci: float = 95.0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Interval α of the raters' segment penalties under each scheme, and their paired differences.
+
+    Units are (system, segment) with two or more raters; every scheme sees the same units
+    and the same ``n_boot`` resamples of whole documents. Returns ``(levels, differences)``:
+    ``scheme, alpha, ci_low, ci_high, jackknife_ci_low, jackknife_ci_high, n_units,
+    n_documents`` and, for each pair of schemes, ``scheme_x, scheme_y, alpha_x, alpha_y,
+    difference, ci_low, ci_high`` (percentile, documents resampled), ``jackknife_ci_low,
+    jackknife_ci_high`` and ``p`` (delete-one-document jackknife t, G − 1 degrees of freedom:
+    the few-cluster interval and its two-sided test), ``p_holm`` and the
+    :func:`helpers.core.stats.verdict`.
+    """
+    from scipy.stats import t as student_t
+
+    mats = {}
+    for s in schemes:
+        r = scoring.rater_scores(frame, s)
+        wide = r.pivot_table(index=scoring.UNIT, columns="rater", values="penalty", aggfunc="first")
+        mats[s] = wide[wide.notna().sum(axis=1) >= 2]
+    index = mats[schemes[0]].index
+    docs = index.get_level_values("doc").to_numpy()
+    boot = stats.resample(len(index), n_boot, seed, clusters=docs)
+    jack = stats.jackknife_weights(docs)
+    g = int(pd.Series(docs).nunique())
+    est, bs, jk = {}, {}, {}
+    for s, wide in mats.items():
+        data = wide.reindex(index).to_numpy(dtype=float)
+        est[s] = ag.krippendorff_alpha(data.T)  # closed form: fast
+        bs[s], jk[s] = ag.interval_alpha_weighted(data, boot), ag.interval_alpha_weighted(data, jack)
+    levels = []
+    for s in schemes:
+        low, high = stats.percentile_interval(bs[s], ci)
+        jlow, jhigh = stats.jackknife_t_interval(est[s], jk[s], ci)
+        levels.append({"scheme": s, "alpha": est[s], "ci_low": low, "ci_high": high, "jackknife_ci_low": jlow,
+                       "jackknife_ci_high": min(jhigh, 1.0), "n_units": len(index), "n_documents": g})
+    diffs = []
+    for i, x in enumerate(schemes):
+        for y in schemes[i + 1:]:
+            d = est[x] - est[y]
+            low, high = stats.percentile_interval(bs[x] - bs[y], ci)
+            jlow, jhigh = stats.jackknife_t_interval(d, jk[x] - jk[y], ci)
+            loo = jk[x] - jk[y]
+            se = np.sqrt((g - 1) / g * ((loo - loo.mean()) ** 2).sum())
+            p = float(2 * student_t.sf(abs(d) / se, g - 1)) if se > 0 else float("nan")
+            diffs.append({"scheme_x": x, "scheme_y": y, "alpha_x": est[x], "alpha_y": est[y], "difference": d,
+                          "ci_low": low, "ci_high": high, "jackknife_ci_low": jlow, "jackknife_ci_high": jhigh, "p": p})
+    diffs = pd.DataFrame(diffs)
+    diffs["p_holm"] = stats.holm(diffs["p"].to_numpy())
+    diffs["verdict"] = [stats.verdict(p, q, 1 - ci / 100) for p, q in zip(diffs["p"], diffs["p_holm"])]
+    return pd.DataFrame(levels), diffs
+
+
+def major_weight_agreement(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope", "metahope")
+                           ) -> pd.DataFrame:
+    """Interval α of the raters' segment penalties for each Major weight and scheme:
+    ``scheme, major_to_minor, alpha`` (the agreement side of the weight question)."""
+    rows = []
+    for scheme in [major_weight_scheme(w) for w in major_weights] + [load_scheme(s) for s in schemes]:
+        r = scoring.rater_scores(frame, scheme)
+        wide = r.pivot_table(index=scoring.UNIT, columns="rater", values="penalty", aggfunc="first")
+        wide = wide[wide.notna().sum(axis=1) >= 2]
+        rows.append({"scheme": scheme.name, "major_to_minor": major_to_minor(scheme),
+                     "alpha": ag.krippendorff_alpha(wide.to_numpy(dtype=float).T)})
+    return pd.DataFrame(rows)
+
+
+def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.DataFrame:
+    """One-way ICC(1,1) and ICC(1,k) of the raters' segment penalties with delete-one-document
+    jackknife t intervals (:func:`helpers.core.agreement.oneway_icc_by_cluster`), on the units
+    with the most common number k of raters (each unit has its own k raters)."""
+    r = scoring.rater_scores(frame, scheme)
+    counts = r.groupby(scoring.UNIT, sort=False)["rater"].transform("nunique")
+    k = int(counts[counts >= 2].mode().iloc[0])
+    r = r[counts == k].sort_values(scoring.UNIT + ["rater"])
+    r = r.assign(slot=r.groupby(scoring.UNIT, sort=False).cumcount())
+    wide = r.pivot_table(index=scoring.UNIT, columns="slot", values="penalty", aggfunc="first")
+    out = ag.oneway_icc_by_cluster(wide.to_numpy(dtype=float), wide.index.get_level_values("doc"), ci)
+    out.insert(1, "raters_per_unit", k)
+    return out
+
+
+def top_level(category: pd.Series) -> pd.Series:
+    """MQM top-level category of each annotation: ``Accuracy/Mistranslation`` -> ``Accuracy``,
+    ``Non-translation!`` -> ``Non-translation``, ``Source issue``/``Source error`` -> ``Source``."""
+    head = category.astype(str).str.split("/", n=1).str[0].str.strip().str.rstrip("!")
+    return head.mask(head.str.lower().str.startswith("source"), "Source")
+
+
+def _errors(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame[~frame["severity"].isin([ann.NO_ERROR, ann.HOTW])].assign(top=lambda f: top_level(f["category"]))
+
+
+def category_presence(frame: pd.DataFrame) -> pd.DataFrame:
+    """For every rating (system, segment, rater) and top-level category: did the rater mark
+    an error of that category (1) or not (0)? Columns ``unit, doc, rater, category, present``."""
+    ratings = ann.rated_segments(frame[frame["severity"] != ann.HOTW])
+    errs = _errors(frame)
+    cats = sorted(errs["top"].unique())
+    marked = errs.groupby(scoring.UNIT + ["rater", "top"]).size().rename("n").reset_index()
+    grid = ratings.merge(pd.DataFrame({"top": cats}), how="cross")
+    grid = grid.merge(marked, how="left", on=scoring.UNIT + ["rater", "top"])
+    unit = grid["system"].astype(str) + " | " + grid["doc"].astype(str) + " | " + grid["doc_seg_id"].astype(str)
+    return pd.DataFrame({"unit": unit, "doc": grid["doc"], "rater": grid["rater"], "category": grid["top"],
+                         "present": grid["n"].notna().astype(int)})
+
+
+def presence_agreement(presence: pd.DataFrame) -> pd.DataFrame:
+    """Agreement on the presence of each top-level category (:func:`category_presence`):
+    nominal α, Cohen's κ (mean over rater pairs), exact agreement of all raters (%), and how
+    often the category is marked. Units with one rater are left out."""
+    counts = presence.groupby("unit")["rater"].transform("nunique")
+    multi = presence[counts >= 2]
+    table = ag.agreement(multi, by="category", value="present", rater="rater", item="unit", labels=[0, 1],
+                         level="nominal")
+    share = multi.groupby("category")["present"].mean().mul(100).rename("marked_percent")
+    out = table.merge(share.reset_index(), on="category")
+    return out[["category", "n_items", "n_raters", "marked_percent", "alpha", "weighted_kappa", "exact_agreement"]
+               ].rename(columns={"alpha": "nominal_alpha", "weighted_kappa": "kappa", "n_items": "n_units"}
+                        ).sort_values("marked_percent", ascending=False).reset_index(drop=True)
+
+
+def error_spans(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per error with a ``<v>…</v>`` span: ``system, doc, doc_seg_id, rater, side,
+    start, end, category`` (top level), ``severity``; ``attrs["without_span"]`` counts errors without."""
+    errs = _errors(frame)
+    parts = []
+    for side in ("target", "source"):
+        has = errs[f"{side}_start"].notna()
+        part = errs[has]
+        parts.append(pd.DataFrame({**{c: part[c] for c in scoring.UNIT + ["rater"]}, "side": side,
+                                   "start": part[f"{side}_start"].astype(int), "end": part[f"{side}_end"].astype(int),
+                                   "category": part["top"], "severity": part["severity"]}))
+    out = pd.concat(parts, ignore_index=True)
+    out.attrs["without_span"] = int((errs["target_start"].isna() & errs["source_start"].isna()).sum())
+    out.attrs["errors"] = len(errs)
+    return out
+
+
+def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Span agreement of every rater pair (:func:`helpers.core.agreement.span_matches`), pooled,
+    with percentile intervals resampling whole documents. Returns ``(table, matches)``."""
+    rated = ann.rated_segments(frame[frame["severity"] != ann.HOTW])
+    matches = ag.span_matches(error_spans(frame), rated, scoring.UNIT)
+    full = ag.span_agreement(matches)
+    boot = ag.span_agreement(matches, stats.resample(len(matches), n_boot, seed, clusters=matches["doc"]))
+    bounds = boot.groupby("criterion", sort=False)["agreement"].apply(lambda s: stats.percentile_interval(s, ci))
+    full["ci_low"] = [bounds[c][0] for c in full["criterion"]]
+    full["ci_high"] = [bounds[c][1] for c in full["criterion"]]
+    full["rater_pairs"] = len(matches)
+    full["spans"] = int((matches["spans_a"] + matches["spans_b"]).sum())
+    return full, matches
+
+
+def category_penalties(frame: pd.DataFrame, scheme="mqm") -> pd.DataFrame:
+    """Per system and top-level category: ``penalty`` (weight per segment, averaged over
+    raters, so the categories of a system add up to its score) and ``count`` (errors marked
+    per segment and rater, summed: how many errors). Columns ``system, category, penalty, count``."""
+    sch = load_scheme(scheme)
+    errs = _errors(frame)
+    errs = errs.assign(weight=sch.weights(errs).to_numpy())
+    ratings = ann.rated_segments(frame[frame["severity"] != ann.HOTW])
+    per_system = ratings.groupby("system").size().rename("ratings")
+    agg = errs.groupby(["system", "top"]).agg(weight=("weight", "sum"), count=("weight", "size")).reset_index()
+    agg = agg.merge(per_system.reset_index(), on="system")
+    return pd.DataFrame({"system": agg["system"], "category": agg["top"], "penalty": agg["weight"] / agg["ratings"],
+                         "count": agg["count"].astype(int)})
+
+
+# --------------------------------------------------------------------------- systems
+
+
+def system_tests(wide: pd.DataFrame, docs, n_trials: int = 10000, seed: int = 0, alpha: float = 0.05
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Which systems differ? Marot's approximate randomisation for every pair, over segments and
+    over documents (:func:`helpers.core.stats.approximate_randomization`), Holm's correction
+    within each, and significance clusters (:func:`helpers.core.stats.significance_clusters`,
+    mt-metrics-eval's rule) from the raw and from the Holm-adjusted p-values.
+
+    Returns ``(pairs, ranks)``: ``system_a, system_b, n_items, n_documents, mean_a, mean_b,
+    difference, p_segments, p_segments_holm, p_documents, p_documents_holm``; and ``system,
+    score, rank_segments, rank_segments_holm, rank_documents, rank_documents_holm``.
+    """
+    seg = stats.approximate_randomization(wide, n_trials, seed)
+    doc = stats.approximate_randomization(wide, n_trials, seed, clusters=docs)
+    pairs = seg.rename(columns={"p": "p_segments"}).drop(columns="n_units")
+    pairs.insert(3, "n_documents", int(doc["n_units"].iloc[0]) if len(doc) else 0)
+    pairs["p_segments_holm"] = stats.holm(pairs["p_segments"].to_numpy())
+    pairs["p_documents"] = doc["p"].to_numpy()
+    pairs["p_documents_holm"] = stats.holm(pairs["p_documents"].to_numpy())
+    order = list(dict.fromkeys(list(seg["system_a"]) + list(seg["system_b"])))
+    if not order:
+        order = list(wide.columns)
+    pos = {s: i for i, s in enumerate(order)}
+    ranks = pd.DataFrame({"system": order, "score": wide[order].mean().to_numpy()})
+    for col in ("p_segments", "p_segments_holm", "p_documents", "p_documents_holm"):
+        p = np.ones((len(order), len(order)))
+        for a, b, v in zip(pairs["system_a"], pairs["system_b"], pairs[col]):
+            p[pos[a], pos[b]] = v
+        ranks["rank_" + col.removeprefix("p_")] = stats.significance_clusters(p, alpha)
+    return pairs, ranks
+
+
+def certainty_overstatement(wide: pd.DataFrame, docs, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+    """How much narrower resampling segments makes each pair's uncertainty than resampling
+    documents: per pair the bootstrap standard error of the mean difference under both, and
+    their ratio (documents / segments; the square root of the design effect).
+    Columns ``system_a, system_b, se_segments, se_documents, ratio``."""
+    values = wide.to_numpy(dtype=float)
+    cols = list(wide.columns)
+    w_seg = stats.resample(len(wide), n_boot, seed)
+    w_doc = stats.resample(len(wide), n_boot, seed, clusters=docs)
+    m_seg, m_doc = stats.weighted_mean(values, w_seg), stats.weighted_mean(values, w_doc)
+    i, j = np.triu_indices(len(cols), k=1)
+    se_s = (m_seg[:, i] - m_seg[:, j]).std(axis=0, ddof=1)
+    se_d = (m_doc[:, i] - m_doc[:, j]).std(axis=0, ddof=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = se_d / se_s
+    return pd.DataFrame({"system_a": [cols[k] for k in i], "system_b": [cols[k] for k in j], "se_segments": se_s,
+                         "se_documents": se_d, "ratio": ratio})
+
+
+__all__ = ["REPO", "TED_FILE", "THREE_RATER_FILE", "TABLES", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary",
+           "major_weight_scheme", "major_to_minor", "segment_matrix", "weight_sweep", "rankings", "scheme_agreement",
+           "major_weight_agreement", "icc_by_documents", "top_level", "category_presence", "presence_agreement", "error_spans",
+           "span_table", "category_penalties", "system_tests", "certainty_overstatement"]

@@ -1,0 +1,134 @@
+"""Chapter 08's figures, each an interactive plotly figure with a static matplotlib twin
+(:mod:`helpers.core.plots` shows the first offline; :class:`helpers.core.Results` saves the second)."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..core import plots
+
+
+def _grid(penalties: pd.DataFrame, value: str) -> pd.DataFrame:
+    order = penalties.groupby("system")["penalty"].sum().sort_values().index
+    cats = penalties.groupby("category")["penalty"].sum().sort_values(ascending=False).index
+    return penalties.pivot_table(index="system", columns="category", values=value, aggfunc="first"
+                                 ).reindex(index=order, columns=cats)
+
+
+def category_heatmap(penalties: pd.DataFrame, title: str = "") -> go.Figure:
+    """Systems (best first) × top-level categories, coloured by penalty per segment; hovering a
+    cell shows the penalty and how many errors of that category the system got
+    (:func:`helpers.wmt.analysis.category_penalties`)."""
+    z, n = _grid(penalties, "penalty"), _grid(penalties, "count")
+    counts = n.fillna(0).astype(int).to_numpy()
+    fig = go.Figure(go.Heatmap(
+        z=z.to_numpy(), x=list(z.columns), y=list(z.index), customdata=counts, colorscale="Reds",
+        colorbar={"title": "penalty / segment"}, texttemplate="%{z:.2f}",
+        hovertemplate="%{y}<br>%{x}<br>penalty per segment %{z:.3f}<br>errors marked %{customdata}<extra></extra>"))
+    fig.update_layout(title=title, yaxis={"autorange": "reversed"}, height=300 + 26 * len(z.index),
+                      margin={"l": 140, "r": 40, "t": 60, "b": 90})
+    return fig
+
+
+def category_heatmap_static(penalties: pd.DataFrame, title: str = ""):
+    """Static twin of :func:`category_heatmap` (cells show the penalty; errors counted below it)."""
+    import seaborn as sns
+
+    z, n = _grid(penalties, "penalty"), _grid(penalties, "count")
+    labels = np.array([[("" if np.isnan(p) else f"{p:.2f}\n({int(c)})") for p, c in zip(pr, cr)]
+                       for pr, cr in zip(z.to_numpy(), n.fillna(0).to_numpy())])
+    fig, ax = plt.subplots(figsize=(1.1 * z.shape[1] + 3, 0.5 * z.shape[0] + 2))
+    sns.heatmap(z, annot=labels, fmt="", cmap="Reds", cbar_kws={"label": "penalty per segment"}, ax=ax,
+                annot_kws={"fontsize": 7})
+    ax.set_title(title)
+    ax.set_xlabel("category (errors marked in brackets)")
+    ax.set_ylabel("system")
+    fig.tight_layout()
+    return fig
+
+
+def _sweep_parts(sweep: pd.DataFrame, metric: str):
+    for how, g in sweep.groupby("resampling", sort=False):
+        line = g[g["scheme"].str.startswith("mqm-major-")].sort_values("major_to_minor")
+        named = g[~g["scheme"].str.startswith("mqm-major-")]
+        yield how, line, named
+
+
+_MARKERS = {"hope": ("diamond", "D"), "metahope": ("star", "*")}
+
+
+def stability_curve(sweep: pd.DataFrame, metric: str = "tau_mean", title: str = "") -> go.Figure:
+    """Rank stability (``metric`` of :func:`helpers.wmt.analysis.weight_sweep`) against the
+    Major weight (in Minor errors), one line per resampling; HOPE and MetaHOPE as markers at
+    their own Major-to-Minor ratio."""
+    fig = go.Figure()
+    for how, line, named in _sweep_parts(sweep, metric):
+        colour = plots.colour(f"resample {how}")
+        fig.add_trace(go.Scatter(x=line["major_to_minor"], y=line[metric], mode="lines+markers",
+                                 name=f"MQM weights, {how} resampled", line={"color": colour},
+                                 hovertemplate=f"Major = %{{x}}<br>{metric} %{{y:.3f}}<extra>{how}</extra>"))
+        for _, r in named.iterrows():
+            symbol = _MARKERS.get(r["scheme"], ("square", "s"))[0]
+            fig.add_trace(go.Scatter(x=[r["major_to_minor"]], y=[r[metric]], mode="markers", name=f"{r['scheme']}, {how}",
+                                     marker={"symbol": symbol, "size": 12, "color": colour},
+                                     hovertemplate=f"{r['scheme']}<br>Major/Minor %{{x}}<br>{metric} %{{y:.3f}}"
+                                                   f"<extra>{how}</extra>"))
+    fig.add_vline(x=5, line_dash="dot", line_color="#888", annotation_text="WMT: Major = 5")
+    fig.update_layout(title=title, xaxis_title="Major weight (Minor = 1)", yaxis_title=metric.replace("_", " "),
+                      height=420, margin={"l": 60, "r": 30, "t": 60, "b": 50})
+    return fig
+
+
+def stability_curve_static(sweep: pd.DataFrame, metric: str = "tau_mean", title: str = ""):
+    """Static twin of :func:`stability_curve`."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for how, line, named in _sweep_parts(sweep, metric):
+        colour = plots.colour(f"resample {how}")
+        ax.plot(line["major_to_minor"], line[metric], "o-", color=colour, label=f"MQM weights, {how} resampled")
+        for _, r in named.iterrows():
+            ax.plot(r["major_to_minor"], r[metric], _MARKERS.get(r["scheme"], ("square", "s"))[1], color=colour,
+                    markersize=10, label=f"{r['scheme']}, {how}")
+    ax.axvline(5, ls=":", color="#888")
+    ax.set_xlabel("Major weight (Minor = 1)")
+    ax.set_ylabel(metric.replace("_", " "))
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def bias_forest(bias: pd.DataFrame, title: str = "") -> go.Figure:
+    """Each rater's bias (:func:`helpers.core.agreement.rater_bias`) with its interval, 0 marked."""
+    b = bias.sort_values("bias")
+    fig = go.Figure(go.Scatter(
+        x=b["bias"], y=b["rater"], mode="markers", marker={"size": 10, "color": "#1f4e9a"},
+        error_x={"type": "data", "symmetric": False, "array": b["ci_high"] - b["bias"],
+                 "arrayminus": b["bias"] - b["ci_low"]},
+        customdata=np.column_stack([b["ci_low"], b["ci_high"], b["n_items"], b["n_clusters"]]),
+        hovertemplate="%{y}: %{x:.2f} [%{customdata[0]:.2f}, %{customdata[1]:.2f}]<br>%{customdata[2]} segments, "
+                      "%{customdata[3]} documents<extra></extra>"))
+    fig.add_vline(x=0, line_dash="dot", line_color="#888")
+    fig.update_layout(title=title, xaxis_title="penalty minus the other raters' mean (per segment)",
+                      height=260 + 28 * len(b), margin={"l": 90, "r": 30, "t": 60, "b": 50})
+    return fig
+
+
+def bias_forest_static(bias: pd.DataFrame, title: str = ""):
+    """Static twin of :func:`bias_forest`."""
+    b = bias.sort_values("bias")
+    fig, ax = plt.subplots(figsize=(6, 0.4 * len(b) + 1.5))
+    y = np.arange(len(b))
+    ax.errorbar(b["bias"], y, xerr=[b["bias"] - b["ci_low"], b["ci_high"] - b["bias"]], fmt="o", color="#1f4e9a")
+    ax.axvline(0, ls=":", color="#888")
+    ax.set_yticks(y, b["rater"])
+    ax.set_xlabel("penalty minus the other raters' mean (per segment)")
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["category_heatmap", "category_heatmap_static", "stability_curve", "stability_curve_static", "bias_forest",
+           "bias_forest_static"]
