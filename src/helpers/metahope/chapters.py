@@ -472,13 +472,13 @@ def profile_summary(profile: pd.DataFrame):
     """Per direction and annotator: which system is penalised most and least, and the largest category."""
     from IPython.display import Markdown
 
-    from .io import CATEGORIES
+    from .scoring import profile_categories
 
     lines = []
     for (direction, annotator), g in profile.groupby(["direction", "annotator"], sort=False):
         g = g.sort_values("mean_penalty", ascending=False)
         worst, best = g.iloc[0], g.iloc[-1]
-        top_cat = g[list(CATEGORIES)].sum().idxmax()
+        top_cat = g[profile_categories(profile)].sum().idxmax()
         lines.append(f"* **{direction}, annotator {annotator}**: {worst['system']} is penalised most "
                      f"({worst['mean_penalty']:.2f} per metaphor, {worst['items_with_error']:.0f}% of metaphors with "
                      f"an error), {best['system']} least ({best['mean_penalty']:.2f}, "
@@ -595,12 +595,12 @@ def _pairs(comparison: pd.DataFrame) -> int:
 
 def directions_findings(profile: pd.DataFrame, by_pos: pd.DataFrame, comparison: pd.DataFrame) -> list[str]:
     """Chapter 2's findings, each computed from this run's tables."""
-    from .io import CATEGORIES
+    from .scoring import profile_categories
 
     lines = []
     for (direction, annotator), g in profile.groupby(["direction", "annotator"], sort=False):
         g = g.sort_values("mean_penalty", ascending=False)
-        top = g[list(CATEGORIES)].sum()
+        top = g[profile_categories(profile)].sum()
         lines.append(f"{direction}, annotator {annotator}: {g.iloc[0]['system']} has the highest mean penalty per "
                      f"metaphor ({g.iloc[0]['mean_penalty']:.2f}) and {g.iloc[-1]['system']} the lowest "
                      f"({g.iloc[-1]['mean_penalty']:.2f}); {top.idxmax()} carries {top.max() / top.sum():.0%} of all "

@@ -192,6 +192,13 @@ def error_profile(tidy: pd.DataFrame, by: str | list[str] = ("system", "annotato
     return out.reset_index()
 
 
+def profile_categories(profile: pd.DataFrame) -> list[str]:
+    """The category columns of an :func:`error_profile` table, in
+    order: those between ``n_items`` and ``SEGS`` (MetaHOPE's five, or a file's own)."""
+    cols = list(profile.columns)
+    return cols[cols.index("n_items") + 1: cols.index("SEGS")]
+
+
 def disagreement_anatomy(example: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Where annotators of one item part ways: detection, category and severity.
 
