@@ -122,16 +122,20 @@ def mqm_note(loaded: io.ClassAnnotations) -> str:
     severity are (:func:`helpers.metahope.io.from_mqm`), how missing raters and
     side-by-side pairings are handled, and why the paper's tables are not shown."""
     from ..core.annotations import split_pairing
+    from ..core.schemes import load_scheme
 
     tidy = loaded.tidy
+    scheme = load_scheme(io.MQM_SCHEME)
+    levels = ", ".join(f"{s} {scheme.weight_of(s):g}" for s in ("Minor", "Major", "Critical"))
     units = tidy.drop_duplicates(["item", "system", "annotator"])
     per_unit = units.groupby(["item", "system"]).size()
+    raters = f"{per_unit.min()}" if per_unit.min() == per_unit.max() else f"{per_unit.min()}–{per_unit.max()}"
     paired = int((split_pairing(pd.Series(tidy["system"].unique()))["partner"] != "").sum())
     return (f" <strong>Foreign MQM data</strong>: an item is a segment (document, segment number), {tidy['item'].nunique()} "
             f"of them; the categories are the file's top-level MQM categories ({', '.join(io.category_order(tidy))}); "
             f"a category's severity is the sum of the <code>{io.MQM_SCHEME}</code> weights of the rater's errors in "
-            "it (Minor 2, Major 6, Critical 10: MetaHOPE's linear levels, Liang &amp; Han 2026 §3), so SEGS is the "
-            f"rater's penalty of the segment. Each (segment, system) has {per_unit.min()}–{per_unit.max()} of "
+            f"it ({levels}: MetaHOPE's linear levels, Liang &amp; Han 2026 §3), so SEGS is the "
+            f"rater's penalty of the segment. Each (segment, system) has {raters} of "
             f"{tidy['annotator'].nunique()} raters; an unrated unit is missing (never 0) and every statistic uses the "
             "units its raters share. "
             + (f"{paired} system names carry a side-by-side pairing key (<code>X_with_Y</code>); each pairing is kept "
