@@ -128,6 +128,17 @@ def test_chapter_3_setup_reads_a_wmt_2021_file_with_the_core_reader(tmp_path):
     assert err.value.parameter == "annotations" and err.value.row == 2 and "one" in str(err.value)
 
 
+def test_chapter_3_reads_a_tar_gz_release_as_the_plain_file(tmp_path, wmt):
+    import tarfile
+
+    archive = tmp_path / "mqm_small.tsv.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(wmt, arcname="mqm_small.tsv")
+    packed = chapters.pilot_v2_setup(annotations=str(archive)).load().tidy
+    plain = chapters.pilot_v2_setup(annotations=str(wmt)).load().tidy
+    pd.testing.assert_frame_equal(packed, plain)
+
+
 def test_chapter_1_compares_two_raters_on_the_units_both_rated(wmt):
     setup = chapters.pilot_v1_setup(annotator_files=str(wmt))
     assert setup.n_sentences is None and setup.compare_published is False and setup.sentence_file is None
@@ -151,11 +162,14 @@ def test_chapter_1_compares_two_raters_on_the_units_both_rated(wmt):
         chapters.pilot_v1_setup(raters=["A", "B"])
 
 
-def test_a_pair_that_shares_nothing_is_refused(tmp_path):
+def test_a_file_with_one_rater_per_segment_is_refused(tmp_path):
+    # like the TED ZH→EN file: several raters, but each segment rated by one of them
     rows = [("X", "d1", 1, "A", "No-error", "No-error"), ("X", "d1", 2, "B", "No-error", "No-error")]
     path = _write(tmp_path / "apart.tsv", rows=rows)
     with pytest.raises(InputError, match=r"parameter 'raters'.*A and B share no rated unit"):
         chapters.pilot_v1_setup(annotator_files=str(path)).load()
+    with pytest.raises(InputError, match=r"parameter 'annotations', .*apart.tsv: no \(item, system\) is rated by two"):
+        chapters.pilot_v2_setup(annotations=str(path)).load()
 
 
 def test_metahope_annotations_in_mqm_still_read_losslessly(tmp_path, two_annotators):

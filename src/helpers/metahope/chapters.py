@@ -675,6 +675,12 @@ class PilotV2Setup:
             if len(loaded.students) < 2 and len(set(loaded.tidy["annotator"])) < 2:
                 raise InputError(f"only {len(set(loaded.tidy['annotator']))} annotator is left once the unfinished "
                                  "sheets are left out; agreement needs two", parameter="annotations")
+            per_unit = loaded.tidy.drop_duplicates(["item", "system", "annotator"]).groupby(["item", "system"]).size()
+            if per_unit.max() < 2:
+                raise InputError("no (item, system) is rated by two annotators or more (each segment has one rater), "
+                                 "so there is no agreement to measure", parameter="annotations",
+                                 file=io.annotation_files(self.annotations)[0],
+                                 expected="a file in which some segments are rated by several raters")
             sentences = (io.load_class(self.sentence_annotations, unfinished=self.unfinished)
                          if self.sentence_annotations is not None else None)
             files = io.annotation_files(self.annotations) + (
