@@ -128,6 +128,19 @@ def test_chapter_3_setup_reads_a_wmt_2021_file_with_the_core_reader(tmp_path):
     assert err.value.parameter == "annotations" and err.value.row == 2 and "one" in str(err.value)
 
 
+def test_chapter_3_weighs_an_mqm_file_with_the_scheme_given(wmt, two_annotators):
+    data = chapters.pilot_v2_setup(annotations=str(wmt), weights="mqm").load()
+    segs = ag.rating_matrix(scoring.segment_scores(data.tidy), "SEGS")
+    # the published MQM weights: C's punctuation Minor 0.1 + Minor 1; B's non-translation 25
+    assert segs.loc["d1|2", "C"] == pytest.approx(1.1) and segs.loc["d2|2", "B"] == 25
+    assert ("<code>mqm</code> weights of the rater's errors in it (Non-trans 25, Neutral 0, Punct 0.1, Minor 1, "
+            "Major 5)") in data.provenance.detail
+    with pytest.raises(InputError, match=r"parameter 'weights': value 'linear'"):
+        chapters.pilot_v2_setup(annotations=str(wmt), weights="linear")
+    with pytest.raises(InputError, match=r"parameter 'weights'.*MetaHOPE annotations carry their own"):
+        chapters.pilot_v2_setup(annotations={k: str(v) for k, v in two_annotators.items()}, weights="mqm").load()
+
+
 def test_chapter_3_reads_a_tar_gz_release_as_the_plain_file(tmp_path, wmt):
     import tarfile
 

@@ -125,16 +125,18 @@ def mqm_note(loaded: io.ClassAnnotations) -> str:
     from ..core.schemes import load_scheme
 
     tidy = loaded.tidy
-    scheme = load_scheme(io.MQM_SCHEME)
-    levels = ", ".join(f"{s} {scheme.weight_of(s):g}" for s in ("Minor", "Major", "Critical"))
+    scheme = load_scheme(loaded.scheme)
+    levels = ", ".join(f"{escape(r.name)} {r.weight:g}" for r in scheme.rules)
+    if loaded.scheme == io.MQM_SCHEME:
+        levels += ": MetaHOPE's linear levels, Liang &amp; Han 2026 §3"
     units = tidy.drop_duplicates(["item", "system", "annotator"])
     per_unit = units.groupby(["item", "system"]).size()
     raters = f"{per_unit.min()}" if per_unit.min() == per_unit.max() else f"{per_unit.min()}–{per_unit.max()}"
     paired = int((split_pairing(pd.Series(tidy["system"].unique()))["partner"] != "").sum())
     return (f" <strong>Foreign MQM data</strong>: an item is a segment (document, segment number), {tidy['item'].nunique()} "
             f"of them; the categories are the file's top-level MQM categories ({', '.join(io.category_order(tidy))}); "
-            f"a category's severity is the sum of the <code>{io.MQM_SCHEME}</code> weights of the rater's errors in "
-            f"it ({levels}: MetaHOPE's linear levels, Liang &amp; Han 2026 §3), so SEGS is the "
+            f"a category's severity is the sum of the <code>{escape(str(loaded.scheme))}</code> weights of the "
+            f"rater's errors in it ({levels}), so SEGS is the "
             f"rater's penalty of the segment. Each (segment, system) has {raters} of "
             f"{tidy['annotator'].nunique()} raters; an unrated unit is missing (never 0) and every statistic uses the "
             "units its raters share. "
@@ -662,6 +664,7 @@ class PilotV2Setup:
     sentence_raters: int
     seed: int
     n_seeds: int = 10
+    weights: str = io.MQM_SCHEME  # an MQM file's weighting scheme
 
     @property
     def sweep_seeds(self) -> int:
@@ -671,7 +674,10 @@ class PilotV2Setup:
     def load(self) -> PilotV2Data:
         """Own annotations when given, else the seeded simulation over the truth sheet."""
         if self.annotations is not None:
-            loaded = io.load_class(self.annotations, unfinished=self.unfinished)
+            loaded = io.load_class(self.annotations, unfinished=self.unfinished, scheme=self.weights)
+            if self.weights != io.MQM_SCHEME and not loaded.foreign:
+                raise InputError("weighs a foreign MQM file's severities; MetaHOPE annotations carry their own 0–10 "
+                                 "levels", parameter="weights", value=self.weights, expected=repr(io.MQM_SCHEME))
             if len(loaded.students) < 2 and len(set(loaded.tidy["annotator"])) < 2:
                 raise InputError(f"only {len(set(loaded.tidy['annotator']))} annotator is left once the unfinished "
                                  "sheets are left out; agreement needs two", parameter="annotations")
@@ -681,7 +687,7 @@ class PilotV2Setup:
                                  "so there is no agreement to measure", parameter="annotations",
                                  file=io.annotation_files(self.annotations)[0],
                                  expected="a file in which some segments are rated by several raters")
-            sentences = (io.load_class(self.sentence_annotations, unfinished=self.unfinished)
+            sentences = (io.load_class(self.sentence_annotations, unfinished=self.unfinished, scheme=self.weights)
                          if self.sentence_annotations is not None else None)
             files = io.annotation_files(self.annotations) + (
                 io.annotation_files(self.sentence_annotations) if self.sentence_annotations is not None else [])
@@ -703,8 +709,14 @@ class PilotV2Setup:
 
 
 def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None, panel=None, sentence_raters=3,
-                   seed=7, n_seeds=10, results_dir="results", unfinished="stop") -> PilotV2Setup:
-    """Check chapter 3's parameters."""
+                   seed=7, n_seeds=10, results_dir="results", unfinished="stop",
+                   weights=io.MQM_SCHEME) -> PilotV2Setup:
+    """Check chapter 3's parameters. ``weights`` is the weighting scheme that turns a foreign
+    MQM file's severities into penalties (:func:`helpers.core.schemes.load_scheme`: a
+    built-in name or a YAML file; :func:`helpers.metahope.io.from_mqm`)."""
+    from ..core.schemes import load_scheme
+
+    load_scheme(weights)  # a name that is neither built in nor a file is an error naming the parameter
     spec = None if annotations is None else _annotation_spec("annotations", annotations, minimum=2)
     sentence_spec = (None if sentence_annotations is None
                      else _annotation_spec("sentence_annotations", sentence_annotations, minimum=2))
@@ -724,7 +736,7 @@ def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None,
     params.text("results_dir", str(results_dir))
     return PilotV2Setup(spec, sentence_spec, classroom.unfinished_choice(unfinished), truth, team,
                         raters, params.integer("seed", seed), params.integer("n_seeds", n_seeds, minimum=2,
-                                                                                   maximum=200))
+                                                                                   maximum=200), str(weights))
 
 
 def released_disagreement_item(item: str = "news_01_v.4_10_17", system: str = "Hunyuan-LLM-7B") -> pd.Series | None:

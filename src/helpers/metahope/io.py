@@ -39,6 +39,9 @@ SEVERITY_LEVELS: tuple[int, ...] = (0, 2, 4, 6, 8, 10)
 SEVERITY_NAMES = {0: "none", 2: "minor", 4: "moderate", 6: "major", 8: "severe", 10: "critical"}
 #: Column headers of the released workbooks -> the system names the paper prints.
 SYSTEM_NAMES = {"Google_translate": "GoogleMT", "GPT_5.4": "GPT-5.4", "hunyuan_7b": "Hunyuan-LLM-7B"}
+#: The default weighting scheme that puts foreign MQM severities on MetaHOPE's linear scale
+#: (``helpers/core/schemes/metahope.yml``: Minor 2, Major 6, Critical 10; paper §3).
+MQM_SCHEME = "metahope"
 #: Columns of the tidy frame every loader returns.
 TIDY_COLUMNS = ["item", "position", "row", "sentence", "metaphor", "pos", "system", "translation", "annotator",
                 "category", "severity"]
@@ -307,6 +310,7 @@ class ClassAnnotations:
     dropped_students: tuple[str, ...] = ()
     dropped_items: tuple[str, ...] = ()
     annotations: pd.DataFrame | None = None  # an MQM file's core annotations (helpers.core.annotations), else None
+    scheme: str = MQM_SCHEME  # the weighting scheme that made a foreign MQM file's severities (from_mqm)
 
     @property
     def foreign(self) -> bool:
@@ -332,13 +336,14 @@ def _legacy_blank(s: AnnotationSheet, student: str) -> InputError:
 
 
 def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] | None = None,
-               unfinished: str = "stop", notes: Sequence[str] = ()) -> ClassAnnotations:
+               unfinished: str = "stop", notes: Sequence[str] = (), scheme: str = MQM_SCHEME) -> ClassAnnotations:
     """Read one workbook per annotator into one tidy frame, reporting every problem at once.
 
     ``files`` is ``{annotator: workbook}`` (the names given), a list of workbooks or a
     folder of them (each annotator named by the workbook's ``Student:`` field, else by its
     file name; see :func:`helpers.core.classroom.gather` for which files of a folder count),
-    or one long ``.csv`` / MQM ``.tsv`` file (read as it is). Checked
+    or one long ``.csv`` / MQM file (read as it is; a foreign MQM file's severities are the
+    weights of ``scheme``, :func:`from_mqm`). Checked
     together, all problems in one :class:`~helpers.core.errors.InputErrors`: every bad cell
     of every sheet, two workbooks of one student, an item or a system that one sheet lacks
     and the others have, and unfinished rows (rows not marked done in a kit workbook; a
@@ -356,7 +361,7 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     if folder is not None:
         notes = [*notes, *folder.notes()]
     elif not isinstance(files, Mapping):
-        return _one_file(files)
+        return _one_file(files, scheme)
     named = isinstance(files, Mapping)
     entries = list(files.items()) if named else [(None, f) for f in files]
     sheets, problems = [], list(folder.unusable) if folder is not None else []
@@ -438,14 +443,14 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
 MQM_SUFFIXES = (".tsv", ".txt", ".gz", ".tgz")
 
 
-def _one_file(spec) -> ClassAnnotations:
+def _one_file(spec, scheme: str = MQM_SCHEME) -> ClassAnnotations:
     path = paths.resolve_input(spec)
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return ClassAnnotations(read_long(path))
     if suffix in MQM_SUFFIXES:
-        tidy, frame = read_mqm(path)
-        return ClassAnnotations(tidy, annotations=frame)
+        tidy, frame = read_mqm(path, scheme)
+        return ClassAnnotations(tidy, annotations=frame, scheme=scheme)
     if suffix in (".xlsx", ".xlsm"):
         raise InputError("one workbook is one annotator: pass a folder, a list or a mapping of workbooks, one per "
                          "annotator", file=path)
@@ -667,9 +672,6 @@ def write_mqm_tsv(tidy: pd.DataFrame, path: str | os.PathLike) -> Path:
 #: in order of first appearance.
 MQM_TOP_CATEGORIES = ("Accuracy", "Fluency", "Terminology", "Style", "Locale convention", "Other", "Non-translation",
                       "Source error", "Source issue")
-#: The weighting scheme that puts foreign MQM severities on MetaHOPE's linear scale
-#: (``helpers/core/schemes/metahope.yml``: Minor 2, Major 6, Critical 10; paper §3).
-MQM_SCHEME = "metahope"
 
 
 def top_category(category: pd.Series) -> pd.Series:
