@@ -133,8 +133,8 @@ def mqm_note(loaded: io.ClassAnnotations) -> str:
     per_unit = units.groupby(["item", "system"]).size()
     raters = f"{per_unit.min()}" if per_unit.min() == per_unit.max() else f"{per_unit.min()}–{per_unit.max()}"
     paired = int((split_pairing(pd.Series(tidy["system"].unique()))["partner"] != "").sum())
-    return (f" <strong>Foreign MQM data</strong>: an item is a segment (document, segment number), {tidy['item'].nunique()} "
-            f"of them; the categories are the file's top-level MQM categories ({', '.join(io.category_order(tidy))}); "
+    return (" <strong>Foreign MQM data</strong>: an item is a segment (document, segment number), "
+            f"{tidy['item'].nunique()} of them; the categories are the file's top-level MQM categories ({', '.join(io.category_order(tidy))}); "
             f"a category's severity is the sum of the <code>{escape(str(loaded.scheme))}</code> weights of the "
             f"rater's errors in it ({levels}), so SEGS is the "
             f"rater's penalty of the segment. Each (segment, system) has {raters} of "
