@@ -8,7 +8,7 @@
 * :mod:`~helpers.metahope.chapters` each chapter's parameter check and data loader.
 """
 
-from .io import (ClassAnnotations, load_class, CATEGORIES, LONG_COLUMNS, MQM_COLUMNS, SEVERITY_LEVELS, SEVERITY_NAMES, SYSTEM_NAMES, TIDY_COLUMNS, clean_sentence,
+from .io import (ClassAnnotations, load_class, category_order, from_mqm, is_metahope, severity_labels, CATEGORIES, LONG_COLUMNS, MQM_COLUMNS, SEVERITY_LEVELS, SEVERITY_NAMES, SYSTEM_NAMES, TIDY_COLUMNS, clean_sentence,
                  load_annotations, load_study, parse_severity, pilot_v1_files, pilot_v1_sentence_file,
                  pilot_zh_en_file, read_long, read_mqm_tsv, read_sheet, read_workbook, to_long, write_mqm_tsv)
 from .scoring import (POS_CLASSES, WEIGHTS, apply_weights, count_sentences, disagreement_anatomy, disputed_items,
@@ -19,7 +19,7 @@ from .simulate import DEFAULT_PANEL, Annotator, panel_from_records, panel_table,
 from .template import write_templates
 
 __all__ = [
-    "ClassAnnotations", "load_class",
+    "ClassAnnotations", "load_class", "category_order", "from_mqm", "is_metahope", "severity_labels",
     "CATEGORIES", "LONG_COLUMNS", "MQM_COLUMNS", "SEVERITY_LEVELS", "SEVERITY_NAMES", "SYSTEM_NAMES", "TIDY_COLUMNS", "clean_sentence",
     "load_annotations", "load_study", "parse_severity", "pilot_v1_files", "pilot_v1_sentence_file",
     "pilot_zh_en_file", "read_long", "read_mqm_tsv", "read_sheet", "read_workbook", "to_long", "write_mqm_tsv",

@@ -80,18 +80,70 @@ def _annotation_spec(name: str, value, minimum: int):
     enough annotators."""
     if isinstance(value, (dict, list, tuple)) or classroom._is_dir(value):
         return _workbooks(name, value, minimum)
-    path = params.existing_file(name, value, (".csv", ".tsv", ".txt"))
+    return _annotation_file(name, value, minimum)[0]
+
+
+def _is_annotation_file(value) -> bool:
+    """Whether a parameter names one long ``.csv`` or MQM/Marot file (not workbooks)."""
+    return (isinstance(value, (str, Path)) and not classroom._is_dir(value)
+            and Path(str(value)).suffix.lower() in (".csv",) + io.MQM_SUFFIXES)
+
+
+def _annotation_file(name: str, value, minimum: int) -> tuple[Path, list[str]]:
+    """A long ``.csv`` (its columns checked) or an MQM/Marot file (read by the core reader),
+    with its annotators, at least ``minimum`` of them."""
+    path = params.existing_file(name, value, (".csv",) + io.MQM_SUFFIXES)
     if path.suffix.lower() == ".csv":
         params.csv_with_columns(name, path, io.LONG_COLUMNS)
         raters = pd.read_csv(path, usecols=["annotator"], dtype=str, keep_default_na=False)["annotator"]
     else:
-        params.csv_with_columns(name, path, io.MQM_COLUMNS[:9], sep="\t")
-        raters = pd.read_csv(path, sep="\t", usecols=["rater"], dtype=str, keep_default_na=False)["rater"]
+        raters = mqm_raters(name, path)
     found = sorted(set(raters.str.strip()) - {""})
     if len(found) < minimum:
         raise InputError(f"has {len(found)} annotator(s) {found}; agreement needs at least {minimum}",
                          parameter=name, file=path)
-    return path
+    return path, found
+
+
+def mqm_raters(name: str, path: Path) -> pd.Series:
+    """The rater column of an MQM/Marot file read by the core reader
+    (:func:`helpers.core.mqm.read_mqm`: positional columns, any header variant, WMT 2020–21
+    and 2023 files, .gz/.tar.gz); a file it refuses is an error naming the parameter."""
+    from ..core import mqm
+
+    try:
+        return mqm.read_mqm(path, columns=["rater"])["rater"]
+    except InputError as exc:
+        raise exc.located(parameter=name) from None
+
+
+def mqm_note(loaded: io.ClassAnnotations) -> str:
+    """What the data box says about a foreign MQM file: what an item, a category and a
+    severity are (:func:`helpers.metahope.io.from_mqm`), how missing raters and
+    side-by-side pairings are handled, and why the paper's tables are not shown."""
+    from ..core.annotations import split_pairing
+    from ..core.schemes import load_scheme
+
+    tidy = loaded.tidy
+    scheme = load_scheme(loaded.scheme)
+    levels = ", ".join(f"{escape(r.name)} {r.weight:g}" for r in scheme.rules)
+    if loaded.scheme == io.MQM_SCHEME:
+        levels += ": MetaHOPE's linear levels, Liang &amp; Han 2026 §3"
+    units = tidy.drop_duplicates(["item", "system", "annotator"])
+    per_unit = units.groupby(["item", "system"]).size()
+    raters = f"{per_unit.min()}" if per_unit.min() == per_unit.max() else f"{per_unit.min()}–{per_unit.max()}"
+    paired = int((split_pairing(pd.Series(tidy["system"].unique()))["partner"] != "").sum())
+    return (" <strong>Foreign MQM data</strong>: an item is a segment (document, segment number), "
+            f"{tidy['item'].nunique()} of them; the categories are the file's top-level MQM categories ({', '.join(io.category_order(tidy))}); "
+            f"a category's severity is the sum of the <code>{escape(str(loaded.scheme))}</code> weights of the "
+            f"rater's errors in it ({levels}), so SEGS is the "
+            f"rater's penalty of the segment. Each (segment, system) has {raters} of "
+            f"{tidy['annotator'].nunique()} raters; an unrated unit is missing (never 0) and every statistic uses the "
+            "units its raters share. "
+            + (f"{paired} system names carry a side-by-side pairing key (<code>X_with_Y</code>); each pairing is kept "
+               "as a system of its own, since its raters saw it beside a different partner. " if paired else
+               "No system carries a side-by-side pairing key. ")
+            + "The paper's tables describe MetaHOPE's metaphors, so they are not shown beside these values.")
 
 
 def _bool_or_none(name: str, value):
@@ -106,26 +158,44 @@ class PilotV1Data(ChapterData):
     tidy: pd.DataFrame = None  # metaphor-level annotations of every annotator
     sentences: pd.DataFrame | None = None  # the penalty annotator's full sentence-level sheet (EPS), if any
     compare_published: bool = False
+    loaded: io.ClassAnnotations | None = None  # what was read (to re-weight it)
+    penalty_annotator: str = "A"  # whose sheet gives the penalty tables
+
+    @property
+    def metahope(self) -> bool:
+        """MetaHOPE data (the paper's categories), not a foreign MQM file."""
+        return io.is_metahope(self.tidy)
+
+    def weighted(self, scheme: str) -> pd.DataFrame:
+        """:attr:`tidy` with a ``penalty`` column under ``scheme`` (``"hope"``, ``"metahope"``):
+        the same units and annotators (:meth:`helpers.metahope.io.ClassAnnotations.weighted`)."""
+        out = self.loaded.weighted(scheme)
+        keys = ["item", "system", "annotator"]
+        keep = pd.MultiIndex.from_frame(out[keys]).isin(pd.MultiIndex.from_frame(self.tidy[keys]))
+        return out[keep].reset_index(drop=True)
 
 
 @dataclass(frozen=True)
 class PilotV1Setup:
     """Chapter 1's checked parameters (see the chapter's parameters cell)."""
 
-    files: dict | list | None
+    files: dict | list | Path | None
     unfinished: str
     sentence_file: Path | None
-    penalty_annotator: str
+    penalty_annotator: str | None
     n_sentences: int | None
     n_boot: int
     seed: int
     compare_published: bool
+    raters: list | None = None
 
     @property
     def released(self) -> bool:
         return self.files is None
 
     def load(self) -> PilotV1Data:
+        if isinstance(self.files, Path):
+            return self._load_file()
         files = io.pilot_v1_files() if self.released else self.files
         loaded = io.load_class(files, unfinished=self.unfinished)
         if len(loaded.students) < 2:
@@ -142,16 +212,59 @@ class PilotV1Setup:
             [self.sentence_file] if self.sentence_file else [])
         provenance = Provenance("released" if self.released else "own", tuple(map(str, shown)),
                                 RELEASED_DETAIL if self.released else _class_note(OWN_DETAIL, loaded.notes))
-        return PilotV1Data(provenance, tidy, sentences, self.compare_published)
+        return PilotV1Data(provenance, tidy, sentences, self.compare_published, loaded, self.penalty_annotator)
+
+    def _load_file(self) -> PilotV1Data:
+        """One long ``.csv`` or MQM file: the two raters compared on the units both rated."""
+        loaded = io.load_class(self.files)
+        tidy, pair = io.two_raters(loaded.tidy, self.raters)
+        penalty = self.penalty_annotator or pair[0]
+        params.member("penalty_annotator", penalty, pair, "two raters compared")
+        detail = OWN_DETAIL + (mqm_note(loaded) if loaded.foreign else "")
+        chosen = "given as <code>raters</code>" if self.raters else "the pair that shares the most units"
+        detail += (f" Chapter 1 compares two raters, <strong>{pair[0]}</strong> and <strong>{pair[1]}</strong> "
+                   f"({chosen}), on the {tidy.drop_duplicates(['item', 'system']).shape[0]} (segment, system) units "
+                   f"both rated; the penalty tables are {penalty}'s.")
+        return PilotV1Data(Provenance("own", (str(self.files),), detail), tidy, None, False,
+                           io.ClassAnnotations(tidy, annotations=loaded.annotations), penalty)
 
 
-def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annotator="A", n_sentences=20,
+def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annotator=None, n_sentences=20,
                    n_boot=2000, seed=2026, results_dir="results", compare_published=None,
-                   unfinished="stop") -> PilotV1Setup:
+                   unfinished="stop", raters=None) -> PilotV1Setup:
     """Check chapter 1's parameters (nothing is read beyond the workbooks' header rows and
-    student fields)."""
+    student fields, or an annotation file's rater column).
+
+    ``annotator_files`` may also be one long ``.csv`` or MQM/Marot file (WMT's
+    ``.tsv``/``.tar.gz``): then ``raters`` names the two raters compared (None: the pair
+    that shares the most units), the items are its segments (``n_sentences`` counts them)
+    and there is no published table to compare with. ``penalty_annotator`` None is ``A``
+    for the released sheets, else the first annotator."""
+    if raters is not None and not (isinstance(raters, (list, tuple)) and len(raters) == 2):
+        raise InputError("must name two raters", parameter="raters", value=raters, expected="[rater, rater] or None")
+    if _is_annotation_file(annotator_files):
+        path, found = _annotation_file("annotator_files", annotator_files, minimum=2)
+        for r in raters or ():
+            params.member("raters", str(r), found, "raters of the file")
+        if penalty_annotator is not None:
+            params.member("penalty_annotator", penalty_annotator, list(raters) if raters else found, "raters")
+        if sentence_level_file not in (None, ""):
+            raise InputError("has no counterpart for an annotation file (its items are whole segments)",
+                             parameter="sentence_level_file", value=sentence_level_file, expected="None")
+        if compare_published:
+            raise InputError("the paper's tables describe the released MetaHOPE sheets, not this file",
+                             parameter="compare_published", value=compare_published, expected="None or False")
+        params.text("results_dir", str(results_dir))
+        return PilotV1Setup(path, classroom.unfinished_choice(unfinished), None, penalty_annotator, None,
+                            params.integer("n_boot", n_boot, minimum=100), params.integer("seed", seed), False,
+                            [str(r) for r in raters] if raters else None)
+    if raters is not None:
+        raise InputError("chooses raters of an annotation file; workbooks name their annotators themselves",
+                         parameter="raters", value=raters, expected="None")
     files = None if annotator_files is None else _workbooks("annotator_files", annotator_files, minimum=2)
     annotators = ["A", "B"] if files is None else _names(files)
+    if penalty_annotator is None:
+        penalty_annotator = annotators[0]
     params.member("penalty_annotator", penalty_annotator, annotators, "annotators")
     if sentence_level_file is None:
         sentence_file = io.pilot_v1_sentence_file() if files is None else None
@@ -256,8 +369,9 @@ def _kappa_clear(scheme_effect: pd.DataFrame, read: str) -> pd.DataFrame:
 
 def pilot_v1_findings(comparisons: dict, n_sentences, counted_sentences: int, n_items: int,
                       table1_ci: pd.DataFrame, scheme_effect: pd.DataFrame, bias: pd.DataFrame, first: str,
-                      second: str) -> list[str]:
-    """Chapter 1's findings, each computed from this run's tables."""
+                      second: str, items: str = "metaphors") -> list[str]:
+    """Chapter 1's findings, each computed from this run's tables (``items``: what an item
+    is, ``"metaphors"`` or an MQM file's ``"segments"``)."""
     lines = []
     for name, c in comparisons.items():
         lines.append(f"{name}: {int(c['match'].sum())} of {len(c)} published cells reproduced to the printed "
@@ -273,12 +387,14 @@ def pilot_v1_findings(comparisons: dict, n_sentences, counted_sentences: int, n_
         t_width=lambda d: d["jackknife_ci_high"] - d["jackknife_ci_low"])
     spread = alpha["estimate"].max() - alpha["estimate"].min()
     narrowest = min(alpha["cluster_width"].min(), alpha["t_width"].min())
+    nesting = (f"The {n_items} metaphors come from {counted_sentences} sentences, and the metaphors of one sentence "
+               "are not independent" if items == "metaphors" else
+               f"The {n_items} (segment, system) units come from {counted_sentences} distinct source sentences")
     lines.append(
-        f"The {n_items} metaphors come from {counted_sentences} sentences, and the metaphors of one sentence are not "
-        f"independent: resampling whole sentences, the 95% intervals of α on SEGS are {alpha['cluster_width'].min():.2f} "
+        f"{nesting}: resampling whole sentences, the 95% intervals of α on SEGS are {alpha['cluster_width'].min():.2f} "
         f"to {alpha['cluster_width'].max():.2f} wide (percentile), {alpha['t_width'].min():.2f} to "
         f"{alpha['t_width'].max():.2f} with the jackknife t interval that holds with few sentences (resampling single "
-        f"metaphors: {alpha['width'].min():.2f} to {alpha['width'].max():.2f}), "
+        f"{items}: {alpha['width'].min():.2f} to {alpha['width'].max():.2f}), "
         + ("wider than" if narrowest > spread else "comparable to")
         + f" the largest difference between systems ({spread:.2f})"
         + (", so these data cannot rank the systems by agreement." if narrowest > spread else "."))
@@ -363,13 +479,13 @@ def profile_summary(profile: pd.DataFrame):
     """Per direction and annotator: which system is penalised most and least, and the largest category."""
     from IPython.display import Markdown
 
-    from .io import CATEGORIES
+    from .scoring import profile_categories
 
     lines = []
     for (direction, annotator), g in profile.groupby(["direction", "annotator"], sort=False):
         g = g.sort_values("mean_penalty", ascending=False)
         worst, best = g.iloc[0], g.iloc[-1]
-        top_cat = g[list(CATEGORIES)].sum().idxmax()
+        top_cat = g[profile_categories(profile)].sum().idxmax()
         lines.append(f"* **{direction}, annotator {annotator}**: {worst['system']} is penalised most "
                      f"({worst['mean_penalty']:.2f} per metaphor, {worst['items_with_error']:.0f}% of metaphors with "
                      f"an error), {best['system']} least ({best['mean_penalty']:.2f}, "
@@ -486,12 +602,12 @@ def _pairs(comparison: pd.DataFrame) -> int:
 
 def directions_findings(profile: pd.DataFrame, by_pos: pd.DataFrame, comparison: pd.DataFrame) -> list[str]:
     """Chapter 2's findings, each computed from this run's tables."""
-    from .io import CATEGORIES
+    from .scoring import profile_categories
 
     lines = []
     for (direction, annotator), g in profile.groupby(["direction", "annotator"], sort=False):
         g = g.sort_values("mean_penalty", ascending=False)
-        top = g[list(CATEGORIES)].sum()
+        top = g[profile_categories(profile)].sum()
         lines.append(f"{direction}, annotator {annotator}: {g.iloc[0]['system']} has the highest mean penalty per "
                      f"metaphor ({g.iloc[0]['mean_penalty']:.2f}) and {g.iloc[-1]['system']} the lowest "
                      f"({g.iloc[-1]['mean_penalty']:.2f}); {top.idxmax()} carries {top.max() / top.sum():.0%} of all "
@@ -549,6 +665,7 @@ class PilotV2Setup:
     sentence_raters: int
     seed: int
     n_seeds: int = 10
+    weights: str = io.MQM_SCHEME  # an MQM file's weighting scheme
 
     @property
     def sweep_seeds(self) -> int:
@@ -558,16 +675,26 @@ class PilotV2Setup:
     def load(self) -> PilotV2Data:
         """Own annotations when given, else the seeded simulation over the truth sheet."""
         if self.annotations is not None:
-            loaded = io.load_class(self.annotations, unfinished=self.unfinished)
+            loaded = io.load_class(self.annotations, unfinished=self.unfinished, scheme=self.weights)
+            if self.weights != io.MQM_SCHEME and not loaded.foreign:
+                raise InputError("weighs a foreign MQM file's severities; MetaHOPE annotations carry their own 0–10 "
+                                 "levels", parameter="weights", value=self.weights, expected=repr(io.MQM_SCHEME))
             if len(loaded.students) < 2 and len(set(loaded.tidy["annotator"])) < 2:
                 raise InputError(f"only {len(set(loaded.tidy['annotator']))} annotator is left once the unfinished "
                                  "sheets are left out; agreement needs two", parameter="annotations")
-            sentences = (io.load_class(self.sentence_annotations, unfinished=self.unfinished)
+            per_unit = loaded.tidy.drop_duplicates(["item", "system", "annotator"]).groupby(["item", "system"]).size()
+            if per_unit.max() < 2:
+                raise InputError("no (item, system) is rated by two annotators or more (each segment has one rater), "
+                                 "so there is no agreement to measure", parameter="annotations",
+                                 file=io.annotation_files(self.annotations)[0],
+                                 expected="a file in which some segments are rated by several raters")
+            sentences = (io.load_class(self.sentence_annotations, unfinished=self.unfinished, scheme=self.weights)
                          if self.sentence_annotations is not None else None)
             files = io.annotation_files(self.annotations) + (
                 io.annotation_files(self.sentence_annotations) if self.sentence_annotations is not None else [])
             notes = list(loaded.notes) + ([f"sentence level: {n}" for n in sentences.notes] if sentences else [])
-            return PilotV2Data(Provenance("own", tuple(map(str, files)), _class_note(OWN_DETAIL, notes)),
+            detail = _class_note(OWN_DETAIL, notes) + (mqm_note(loaded) if loaded.foreign else "")
+            return PilotV2Data(Provenance("own", tuple(map(str, files)), detail),
                                loaded.tidy, sentences.tidy if sentences else None)
         truth_path = self.truth_file or io.pilot_zh_en_file()
         truth = (io.read_workbook(truth_path, "truth") if truth_path.suffix.lower() in WORKBOOK
@@ -583,8 +710,14 @@ class PilotV2Setup:
 
 
 def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None, panel=None, sentence_raters=3,
-                   seed=7, n_seeds=10, results_dir="results", unfinished="stop") -> PilotV2Setup:
-    """Check chapter 3's parameters."""
+                   seed=7, n_seeds=10, results_dir="results", unfinished="stop",
+                   weights=io.MQM_SCHEME) -> PilotV2Setup:
+    """Check chapter 3's parameters. ``weights`` is the weighting scheme that turns a foreign
+    MQM file's severities into penalties (:func:`helpers.core.schemes.load_scheme`: a
+    built-in name or a YAML file; :func:`helpers.metahope.io.from_mqm`)."""
+    from ..core.schemes import load_scheme
+
+    load_scheme(weights)  # a name that is neither built in nor a file is an error naming the parameter
     spec = None if annotations is None else _annotation_spec("annotations", annotations, minimum=2)
     sentence_spec = (None if sentence_annotations is None
                      else _annotation_spec("sentence_annotations", sentence_annotations, minimum=2))
@@ -604,7 +737,7 @@ def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None,
     params.text("results_dir", str(results_dir))
     return PilotV2Setup(spec, sentence_spec, classroom.unfinished_choice(unfinished), truth, team,
                         raters, params.integer("seed", seed), params.integer("n_seeds", n_seeds, minimum=2,
-                                                                                   maximum=200))
+                                                                                   maximum=200), str(weights))
 
 
 def released_disagreement_item(item: str = "news_01_v.4_10_17", system: str = "Hunyuan-LLM-7B") -> pd.Series | None:
@@ -665,12 +798,13 @@ def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.D
                       seed_noise: pd.DataFrame | None, sweeps: pd.DataFrame | None, anatomy: dict) -> list[str]:
     """Chapter 3's findings, each computed from this run's tables."""
     lines = []
+    units = "metaphors" if io.is_metahope(data.tidy) else "segments"
     who = "The simulated team reaches" if data.simulated else "The annotators reach"
     lines.append(f"{who} ordinal α on SEGS of " + ", ".join(
         f"{r['ordinal_alpha']:.2f} ({r['system']})" for _, r in by_system.iterrows())
         + " and agree on the mere presence of an error for "
         + ", ".join(f"{r['exact_presence_agreement']:.0f}%" for _, r in by_system.iterrows())
-        + " of the metaphors; α below 0.667 does not support even tentative conclusions "
+        + f" of the {units}; α below 0.667 does not support even tentative conclusions "
           "(Krippendorff's rule of thumb).")
     worst = by_error.sort_values("ordinal_alpha").iloc[0]
     best = by_error.sort_values("ordinal_alpha").iloc[-1]
@@ -710,8 +844,9 @@ def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.D
                          f"{name} from {fmt(g['metric'].iloc[0])} to {fmt(g['metric'].iloc[-1])} (over the teams "
                          f"{fmt(g['metric_min'].min())}–{fmt(g['metric_max'].max())}).")
     scores = anatomy["scores"].set_index("annotator")
-    lines.append(f"In the paper's Table 12 item, {int(scores['detected'].sum())} of {len(scores)} annotators saw an "
+    where = "In the paper's Table 12 item" if data.simulated else "In the most disputed unit"
+    lines.append(f"{where}, {int(scores['detected'].sum())} of {len(scores)} annotators saw an "
                  f"error, they filed it under {int((anatomy['categories']['annotators_using_it'] > 0).sum())} "
                  f"categories, and their totals range from {scores['total'].min()} to {scores['total'].max()}: "
-                 "detection, category and severity disagreement in one metaphor.")
+                 f"detection, category and severity disagreement in one {units[:-1]}.")
     return lines

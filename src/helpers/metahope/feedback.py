@@ -25,7 +25,7 @@ import pandas as pd
 from ..core import classroom
 from ..core.agreement import agreement
 from ..core.stats import percentile_interval, resample, weighted_mean
-from .io import CATEGORIES
+from .io import category_order
 from .scoring import segment_scores
 
 
@@ -90,8 +90,9 @@ def student_feedback(tidy: pd.DataFrame, student: str, n_boot: int = 2000, seed:
     points = tidy.groupby(["annotator", "category"], observed=False)["severity"].sum().unstack()
     own_share = points.loc[student] / max(points.loc[student].sum(), 1)
     class_share = points.sum() / max(points.to_numpy().sum(), 1)
-    categories = pd.DataFrame({"category": list(CATEGORIES), "own_share": own_share.reindex(CATEGORIES).to_numpy(),
-                               "class_share": class_share.reindex(CATEGORIES).to_numpy()})
+    cats = category_order(tidy)
+    categories = pd.DataFrame({"category": cats, "own_share": own_share.reindex(cats).to_numpy(),
+                               "class_share": class_share.reindex(cats).to_numpy()})
     return StudentFeedback(student, bias, pd.DataFrame(peers), deviations, categories)
 
 

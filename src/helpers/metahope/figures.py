@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..core.plots import colour
-from .io import CATEGORIES
+from .scoring import profile_categories
 
 
 def _bias_points(paired: pd.DataFrame, x: str, y: str) -> pd.DataFrame:
@@ -68,7 +68,8 @@ def severity_bias_static(paired: pd.DataFrame, x: str = "A", y: str = "B", title
 
 def _per_item(profile: pd.DataFrame) -> pd.DataFrame:
     """Category penalties of :func:`helpers.metahope.scoring.error_profile` divided by the items."""
-    long = profile.melt(id_vars=[c for c in profile.columns if c not in CATEGORIES], value_vars=list(CATEGORIES),
+    cats = profile_categories(profile)
+    long = profile.melt(id_vars=[c for c in profile.columns if c not in cats], value_vars=cats,
                         var_name="category", value_name="penalty")
     long["per_item"] = long["penalty"] / long["n_items"]
     long["bar"] = long["system"] + (" · " + long["annotator"].astype(str) if "annotator" in long else "")
@@ -83,7 +84,7 @@ def error_profile_bars(profile: pd.DataFrame, panel: str = "direction", title: s
     fig = make_subplots(rows=1, cols=len(panels), subplot_titles=panels, shared_yaxes=True)
     for k, p in enumerate(panels, start=1):
         sub = long[long[panel] == p]
-        for cat in CATEGORIES:
+        for cat in profile_categories(profile):
             c = sub[sub["category"] == cat]
             fig.add_trace(go.Bar(x=c["bar"], y=c["per_item"], name=cat, marker_color=colour(cat), legendgroup=cat,
                                  showlegend=k == 1, customdata=np.stack([c["penalty"], c["n_items"]], axis=-1),
@@ -101,7 +102,7 @@ def error_profile_static(profile: pd.DataFrame, panel: str = "direction", title:
     fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), sharey=True, squeeze=False)
     for ax, p in zip(axes[0], panels):
         table = long[long[panel] == p].pivot_table(index="bar", columns="category", values="per_item", sort=False)
-        cats = [c for c in CATEGORIES if c in table]
+        cats = [c for c in profile_categories(profile) if c in table]
         table[cats].plot.bar(stacked=True, ax=ax, legend=ax is axes[0][-1], color=[colour(c) for c in cats])
         ax.set(title=p, xlabel="", ylabel="mean penalty per metaphor")
         ax.tick_params(axis="x", labelrotation=30)

@@ -39,6 +39,9 @@ SEVERITY_LEVELS: tuple[int, ...] = (0, 2, 4, 6, 8, 10)
 SEVERITY_NAMES = {0: "none", 2: "minor", 4: "moderate", 6: "major", 8: "severe", 10: "critical"}
 #: Column headers of the released workbooks -> the system names the paper prints.
 SYSTEM_NAMES = {"Google_translate": "GoogleMT", "GPT_5.4": "GPT-5.4", "hunyuan_7b": "Hunyuan-LLM-7B"}
+#: The default weighting scheme that puts foreign MQM severities on MetaHOPE's linear scale
+#: (``helpers/core/schemes/metahope.yml``: Minor 2, Major 6, Critical 10; paper §3).
+MQM_SCHEME = "metahope"
 #: Columns of the tidy frame every loader returns.
 TIDY_COLUMNS = ["item", "position", "row", "sentence", "metaphor", "pos", "system", "translation", "annotator",
                 "category", "severity"]
@@ -313,6 +316,23 @@ class ClassAnnotations:
     students: tuple[str, ...] = ()  # annotators kept, in file order
     dropped_students: tuple[str, ...] = ()
     dropped_items: tuple[str, ...] = ()
+    annotations: pd.DataFrame | None = None  # an MQM file's core annotations (helpers.core.annotations), else None
+    scheme: str = MQM_SCHEME  # the weighting scheme that made a foreign MQM file's severities (from_mqm)
+
+    @property
+    def foreign(self) -> bool:
+        """Whether these are foreign MQM annotations (not MetaHOPE's categories; :func:`from_mqm`)."""
+        return not is_metahope(self.tidy)
+
+    def weighted(self, scheme: str) -> pd.DataFrame:
+        """The tidy frame with ``severity`` under another weighting scheme: MetaHOPE levels
+        mapped through :func:`~helpers.metahope.scoring.apply_weights` (the result's
+        ``penalty`` column), foreign MQM annotations re-read by :func:`from_mqm`."""
+        if self.annotations is not None and self.foreign:
+            return from_mqm(self.annotations, scheme).assign(penalty=lambda d: d["severity"])
+        from .scoring import apply_weights
+
+        return apply_weights(self.tidy, scheme)
 
 
 def _legacy_blank(s: AnnotationSheet, student: str) -> InputError:
@@ -323,13 +343,14 @@ def _legacy_blank(s: AnnotationSheet, student: str) -> InputError:
 
 
 def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] | None = None,
-               unfinished: str = "stop", notes: Sequence[str] = ()) -> ClassAnnotations:
+               unfinished: str = "stop", notes: Sequence[str] = (), scheme: str = MQM_SCHEME) -> ClassAnnotations:
     """Read one workbook per annotator into one tidy frame, reporting every problem at once.
 
     ``files`` is ``{annotator: workbook}`` (the names given), a list of workbooks or a
     folder of them (each annotator named by the workbook's ``Student:`` field, else by its
     file name; see :func:`helpers.core.classroom.gather` for which files of a folder count),
-    or one long ``.csv`` / MQM ``.tsv`` file (read as it is). Checked
+    or one long ``.csv`` / MQM file (read as it is; a foreign MQM file's severities are the
+    weights of ``scheme``, :func:`from_mqm`). Checked
     together, all problems in one :class:`~helpers.core.errors.InputErrors`: every bad cell
     of every sheet, two workbooks of one student, an item or a system that one sheet lacks
     and the others have, and unfinished rows (rows not marked done in a kit workbook; a
@@ -347,7 +368,7 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     if folder is not None:
         notes = [*notes, *folder.notes()]
     elif not isinstance(files, Mapping):
-        return ClassAnnotations(_one_file(files))
+        return _one_file(files, scheme)
     named = isinstance(files, Mapping)
     entries = list(files.items()) if named else [(None, f) for f in files]
     sheets, problems = [], list(folder.unusable) if folder is not None else []
@@ -413,13 +434,18 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     return ClassAnnotations(out, tuple(out_notes), tuple(n for n, _ in kept), tuple(dropped), tuple(dropped_items))
 
 
-def _one_file(spec) -> pd.DataFrame:
+#: Suffixes of an MQM/Marot file (``.tar.gz`` ends in ``.gz``).
+MQM_SUFFIXES = (".tsv", ".txt", ".gz", ".tgz")
+
+
+def _one_file(spec, scheme: str = MQM_SCHEME) -> ClassAnnotations:
     path = paths.resolve_input(spec)
     suffix = path.suffix.lower()
     if suffix == ".csv":
-        return read_long(path)
-    if suffix in (".tsv", ".txt"):
-        return read_mqm_tsv(path)
+        return ClassAnnotations(read_long(path))
+    if suffix in MQM_SUFFIXES:
+        tidy, frame = read_mqm(path, scheme)
+        return ClassAnnotations(tidy, annotations=frame, scheme=scheme)
     if suffix in (".xlsx", ".xlsm"):
         raise InputError("one workbook is one annotator: pass a folder, a list or a mapping of workbooks, one per "
                          "annotator", file=path)
@@ -532,6 +558,7 @@ def _finish_long(df: pd.DataFrame, source) -> pd.DataFrame:
 
 from ..core import annotations as core_ann  # noqa: E402 (kept with the MQM section it serves)
 from ..core import mqm as core_mqm  # noqa: E402
+from ..core import schemes as core_schemes  # noqa: E402
 
 #: Marot's column names and order, the columns :func:`write_mqm_tsv` writes
 #: (:data:`helpers.core.mqm.MAROT_COLUMNS`).
@@ -635,12 +662,172 @@ def write_mqm_tsv(tidy: pd.DataFrame, path: str | os.PathLike) -> Path:
     return core_mqm.write_mqm_tsv(to_annotations(tidy), path)
 
 
+#: The top-level MQM categories in the order the WMT releases and Freitag et al. (2021,
+#: Table 10) list them; a foreign file's categories come in this order, others after them
+#: in order of first appearance.
+MQM_TOP_CATEGORIES = ("Accuracy", "Fluency", "Terminology", "Style", "Locale convention", "Other", "Non-translation",
+                      "Source error", "Source issue")
+
+
+def top_category(category: pd.Series) -> pd.Series:
+    """The top-level MQM category of each annotation: the part before the first ``/``
+    without a trailing ``!`` (``Accuracy/Mistranslation`` -> ``Accuracy``,
+    ``Non-translation!`` -> ``Non-translation``)."""
+    return category.astype(str).str.split("/", n=1).str[0].str.strip().str.rstrip("!").str.strip()
+
+
+def is_metahope_annotations(frame: pd.DataFrame) -> bool:
+    """Whether core annotations carry MetaHOPE's categories (``IMP`` …, also as ``MetaHOPE/MIS``):
+    then :func:`from_annotations` reads them losslessly, else :func:`from_mqm` does. A file
+    without any error is MetaHOPE's when its metadata names the items (:func:`to_annotations`)."""
+    marks = frame["severity"].isin([core_ann.NO_ERROR, core_ann.HOTW])
+    codes = frame.loc[~marks, "category"].astype(str).str.strip().str.split("/").str[-1]
+    if codes.empty:
+        return "metadata" in frame and bool(frame["metadata"].astype(str).str.contains('"item"', regex=False).any())
+    return bool(codes.isin(CATEGORIES).any())
+
+
+def from_mqm(frame: pd.DataFrame, scheme=MQM_SCHEME, source=None) -> pd.DataFrame:
+    """Foreign MQM annotations (WMT/Marot categories) as the tidy frame of chapters 1–3.
+
+    * an **item** is a segment ``doc|doc_seg_id`` (``position`` in order of first
+      appearance, ``row`` the file line of its first row, ``sentence`` the source and
+      ``translation`` the target without ``<v>`` markers; ``metaphor`` and ``pos`` are "");
+    * a **category** is a top-level MQM category (:func:`top_category`), the set read from
+      the data in :data:`MQM_TOP_CATEGORIES` order (:func:`category_order` gives it back);
+    * a **severity** is the sum of the weights ``scheme`` gives the rater's errors of that
+      category in that segment (default :data:`MQM_SCHEME`, MetaHOPE's linear levels; with
+      ``"mqm"`` SEGS is the rater's MQM penalty of Freitag et al. 2021 §3). ``HOTW-test``
+      rows weigh nothing, and an annotation the scheme does not cover is an error;
+    * only units rated are rows: a rater who did not rate a (segment, system) has no row,
+      so every pivot shows NaN there, never 0 (WMT rates each segment by 3 of N raters).
+      A rated unit has every category, 0 where the rater marked none.
+
+    Side-by-side pairing keys (``GPT4-5shot_with_refA``) are kept as separate systems.
+    """
+    core_ann.check_columns(frame)
+    if frame.empty:
+        raise InputError("the file has a header but no rows", file=source, row=1)
+    weights = core_schemes.load_scheme(scheme).weights(frame, file=source).fillna(0.0)
+    top = top_category(frame["category"])
+    found = list(dict.fromkeys(top[~frame["severity"].isin([core_ann.NO_ERROR, core_ann.HOTW])]))
+    cats = [c for c in MQM_TOP_CATEGORIES if c in found] + [c for c in found if c not in MQM_TOP_CATEGORIES]
+    if not cats:
+        cats = ["No-error"]  # nobody marked any error: one category of zeros keeps every unit
+    segment = frame["doc"].astype(str) + "|" + frame["doc_seg_id"].astype(str)
+    work = pd.DataFrame({"item": segment, "system": frame["system"], "annotator": frame["rater"],
+                         "category": top, "weight": weights.to_numpy(), "line": frame["line"]})
+    for col, name in (("source", "sentence"), ("target", "translation")):
+        work[name] = core_ann.clean_text(frame[col]) if col in frame.columns else ""
+    order = {item: k for k, item in enumerate(dict.fromkeys(work["item"]))}
+    units = work.drop_duplicates(["item", "system", "annotator"])[["item", "system", "annotator"]]
+    grid = units.merge(pd.DataFrame({"category": cats}), how="cross")
+    sums = work[work["category"].isin(cats)].groupby(["item", "system", "annotator", "category"], sort=False,
+                                                     as_index=False)["weight"].sum()
+    out = grid.merge(sums, on=["item", "system", "annotator", "category"], how="left")
+    out["severity"] = out.pop("weight").fillna(0.0).astype(float)
+    first = work.drop_duplicates("item").set_index("item")
+    out["position"] = out["item"].map(order).astype("int64")
+    out["row"] = out["item"].map(first["line"]).astype("int64")
+    out["sentence"] = out["item"].map(first["sentence"])
+    trans = work.drop_duplicates(["item", "system"]).set_index(["item", "system"])["translation"]
+    out["translation"] = trans.reindex(pd.MultiIndex.from_frame(out[["item", "system"]])).to_numpy()
+    out["metaphor"] = ""
+    out["pos"] = ""
+    raters = {r: k for k, r in enumerate(dict.fromkeys(work["annotator"]))}
+    systems = {s: k for k, s in enumerate(dict.fromkeys(work["system"]))}
+    out = out.sort_values(["annotator", "system", "position"], kind="stable",
+                          key=lambda c: c.map(raters if c.name == "annotator" else systems)
+                          if c.name in ("annotator", "system") else c)
+    out["category"] = pd.Categorical(out["category"], categories=cats, ordered=True)
+    return out[TIDY_COLUMNS].reset_index(drop=True)
+
+
+def category_order(tidy: pd.DataFrame) -> list[str]:
+    """The categories of a tidy frame, in order: a categorical column's categories (every
+    loader sets them: MetaHOPE's IMP … PRF, or the MQM categories of :func:`from_mqm`),
+    else :data:`CATEGORIES` when the values are MetaHOPE's, else in order of appearance."""
+    col = tidy["category"]
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return [str(c) for c in col.cat.categories]
+    seen = list(dict.fromkeys(col.astype(str)))
+    return list(CATEGORIES) if set(seen) <= set(CATEGORIES) else seen
+
+
+def is_metahope(tidy: pd.DataFrame) -> bool:
+    """Whether a tidy frame holds MetaHOPE annotations (categories IMP … PRF), the data the
+    paper's tables describe; foreign MQM data (:func:`from_mqm`) is not compared with them."""
+    return category_order(tidy) == list(CATEGORIES)
+
+
+def severity_labels(tidy: pd.DataFrame):
+    """The severity scale for κ and ordinal α on single categories: MetaHOPE's levels
+    (:data:`SEVERITY_LEVELS`) for MetaHOPE data, None (the values observed) for foreign MQM
+    data, whose category sums have no fixed scale."""
+    return SEVERITY_LEVELS if is_metahope(tidy) else None
+
+
+def shared_units(tidy: pd.DataFrame) -> pd.DataFrame:
+    """Annotator × annotator: how many (item, system) units both rated (the diagonal: how
+    many each rated), annotators in order of first appearance."""
+    units = tidy.drop_duplicates(["item", "system", "annotator"])
+    rated = pd.crosstab([units["item"], units["system"]], units["annotator"]).clip(upper=1)
+    rated = rated[list(dict.fromkeys(units["annotator"]))]
+    return rated.T @ rated
+
+
+def two_raters(tidy: pd.DataFrame, raters=None, parameter: str = "raters") -> tuple[pd.DataFrame, list[str]]:
+    """Two annotators' ratings of the (item, system) units both rated, and their names.
+
+    Chapter 1's two-rater statistics (κ, bootstrap, severity bias) need the same items from
+    both; in a WMT design (3 of N raters per segment) that is the units a pair shares.
+    ``raters`` names the two; None takes the pair that shares the most units (first
+    appearance breaks ties). Fewer than two annotators, an unknown name or a pair that
+    shares no unit is an :class:`InputError` naming ``parameter``.
+    """
+    shared = shared_units(tidy)
+    names = list(shared.index)
+    if raters is None:
+        if len(names) < 2:
+            raise InputError(f"has {len(names)} annotator(s) {names}; agreement needs two", parameter=parameter)
+        off = shared.to_numpy().copy()
+        np.fill_diagonal(off, -1)
+        i, j = np.unravel_index(int(np.argmax(off)), off.shape)
+        raters = [names[min(i, j)], names[max(i, j)]]
+    raters = [str(r) for r in raters]
+    if len(raters) != 2 or raters[0] == raters[1]:
+        raise InputError("must name two different annotators", parameter=parameter, value=raters)
+    for r in raters:
+        if r not in names:
+            raise InputError("is not one of the annotators", parameter=parameter, value=r,
+                             expected=" or ".join(names))
+    a, b = raters
+    if shared.loc[a, b] == 0:
+        raise InputError(f"{a} and {b} share no rated unit", parameter=parameter, value=raters,
+                         expected="two annotators who rated some of the same segments")
+    pair = tidy[tidy["annotator"].isin(raters)]
+    count = pair.drop_duplicates(["item", "system", "annotator"]).groupby(["item", "system"]).size()
+    both = count[count == 2].index
+    keep = pd.MultiIndex.from_frame(pair[["item", "system"]]).isin(both)
+    return pair[keep].reset_index(drop=True), raters
+
+
+def read_mqm(path: str | os.PathLike, scheme=MQM_SCHEME) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """An MQM/Marot file (:func:`helpers.core.mqm.read_mqm`) as ``(tidy, annotations)``:
+    the tidy frame (:func:`from_annotations` for MetaHOPE categories, else :func:`from_mqm`
+    under ``scheme``) and the core annotations it came from (to re-weight them)."""
+    path = Path(path)
+    frame = core_mqm.read_mqm(path)
+    tidy = (from_annotations(frame, source=path) if is_metahope_annotations(frame)
+            else from_mqm(frame, scheme, source=path))
+    return tidy, frame
+
+
 def read_mqm_tsv(path: str | os.PathLike) -> pd.DataFrame:
     """Read an MQM/Marot TSV (:func:`helpers.core.mqm.read_mqm`: Marot's positional columns,
-    recurring headers, .gz/.tar.gz) with MetaHOPE categories and severities into the tidy
-    frame (:func:`from_annotations`)."""
-    path = Path(path)
-    return from_annotations(core_mqm.read_mqm(path), source=path)
+    recurring headers, .gz/.tar.gz) into the tidy frame: MetaHOPE categories and severities
+    through :func:`from_annotations`, any other MQM categories through :func:`from_mqm`."""
+    return read_mqm(path)[0]
 
 
 def load_annotations(spec, unfinished: str = "stop") -> pd.DataFrame:

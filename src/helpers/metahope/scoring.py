@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from ..core.schemes import load_scheme
-from .io import CATEGORIES, SEVERITY_LEVELS, SEVERITY_NAMES, _blank
+from .io import SEVERITY_LEVELS, SEVERITY_NAMES, _blank, category_order
 
 
 def _level_weights(name: str) -> dict[int, float]:
@@ -47,16 +47,19 @@ def apply_weights(tidy: pd.DataFrame, scheme: str | Mapping[int, float] = "metah
 
 
 def segment_scores(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
-    """One row per (item, system, annotator) with the five category scores and their sum.
+    """One row per (item, system, annotator) rated, with the category scores and their sum.
 
-    ``SEGS = IMP + RAM + MIS + STL + PRF`` (paper Eq. 1). ``value`` is the column summed:
+    ``SEGS = IMP + RAM + MIS + STL + PRF`` (paper Eq. 1); the categories are the data's
+    (:func:`~helpers.metahope.io.category_order`: MetaHOPE's five, or a foreign MQM file's
+    top-level categories). A unit nobody rated has no row (never a 0). ``value`` is the column summed:
     ``"severity"`` (raw levels, = MetaHOPE penalties) or ``"penalty"`` after :func:`apply_weights`.
     """
     keys = ["item", "position", "sentence", "metaphor", "pos", "system", "annotator"]
+    cats = category_order(tidy)
     wide = tidy.pivot_table(index=keys, columns="category", values=value, aggfunc="sum", observed=False)
-    wide = wide.reindex(columns=list(CATEGORIES), fill_value=0).reset_index()
+    wide = wide.reindex(columns=cats, fill_value=0).reset_index()
     wide.columns.name = None
-    wide["SEGS"] = wide[list(CATEGORIES)].sum(axis=1)
+    wide["SEGS"] = wide[cats].sum(axis=1)
     return _in_system_order(wide, tidy, ["annotator", "system", "position"])
 
 
@@ -68,7 +71,8 @@ def count_sentences(tidy: pd.DataFrame) -> int:
 def penalty_summary(tidy: pd.DataFrame, n_sentences: int | None = None, value: str = "severity") -> pd.DataFrame:
     """Total penalty per system and category for one annotator (paper Tables 2 and 3).
 
-    Returns ``system, IMP, RAM, MIS, STL, PRF, SEGS, per_sentence, per_metaphor`` where
+    Returns ``system, <categories…>, SEGS, per_sentence, per_metaphor`` (MetaHOPE's IMP,
+    RAM, MIS, STL, PRF; a foreign file's own categories) where
     ``per_sentence = SEGS / n_sentences`` and ``per_metaphor = SEGS / number of MRW items``.
     ``n_sentences`` defaults to :func:`count_sentences`.
     """
@@ -79,7 +83,7 @@ def penalty_summary(tidy: pd.DataFrame, n_sentences: int | None = None, value: s
     n_sent = count_sentences(tidy) if n_sentences is None else int(n_sentences)
     scores = segment_scores(tidy, value=value)
     order = list(tidy["system"].unique())
-    out = scores.groupby("system", sort=False)[list(CATEGORIES) + ["SEGS"]].sum().reindex(order).reset_index()
+    out = scores.groupby("system", sort=False)[category_order(tidy) + ["SEGS"]].sum().reindex(order).reset_index()
     out["per_sentence"] = out["SEGS"] / n_sent
     out["per_metaphor"] = out["SEGS"] / n_items
     return out
@@ -175,16 +179,24 @@ def error_profile(tidy: pd.DataFrame, by: str | list[str] = ("system", "annotato
     """
     by = [by] if isinstance(by, str) else list(by)
     keys = ["item"] + [k for k in by if k != "item"]
+    cats = category_order(tidy)
     wide = tidy.pivot_table(index=keys, columns="category", values=value, aggfunc="sum", observed=False, sort=False)
-    wide = wide.reindex(columns=list(CATEGORIES), fill_value=0).reset_index()
+    wide = wide.reindex(columns=cats, fill_value=0).reset_index()
     wide.columns.name = None
-    wide["SEGS"] = wide[list(CATEGORIES)].sum(axis=1)
+    wide["SEGS"] = wide[cats].sum(axis=1)
     grouped = wide.groupby(by, sort=False, observed=True)
-    out = grouped[list(CATEGORIES) + ["SEGS"]].sum()
+    out = grouped[cats + ["SEGS"]].sum()
     out.insert(0, "n_items", grouped.size())
     out["items_with_error"] = grouped["SEGS"].apply(lambda s: (s > 0).mean() * 100)
     out["mean_penalty"] = out["SEGS"] / out["n_items"]
     return out.reset_index()
+
+
+def profile_categories(profile: pd.DataFrame) -> list[str]:
+    """The category columns of an :func:`error_profile` table, in
+    order: those between ``n_items`` and ``SEGS`` (MetaHOPE's five, or a file's own)."""
+    cols = list(profile.columns)
+    return cols[cols.index("n_items") + 1: cols.index("SEGS")]
 
 
 def disagreement_anatomy(example: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -197,7 +209,7 @@ def disagreement_anatomy(example: pd.DataFrame) -> dict[str, pd.DataFrame]:
     (per category: how many annotators used it and the severities they gave).
     """
     wide = example.pivot_table(index="annotator", columns="category", values="severity", aggfunc="sum",
-                               observed=False, sort=False).reindex(columns=list(CATEGORIES), fill_value=0)
+                               observed=False, sort=False).reindex(columns=category_order(example), fill_value=0)
     wide.columns = [str(c) for c in wide.columns]
     scores = wide.copy()
     scores["total"] = wide.sum(axis=1)
@@ -262,10 +274,10 @@ def disputed_items(tidy: pd.DataFrame, top: int = 5) -> pd.DataFrame:
     wide = segs.pivot_table(index=["item", "system", "metaphor", "sentence"], columns="annotator", values="SEGS",
                             aggfunc="first", sort=False)
     wide = wide[list(dict.fromkeys(segs["annotator"]))]
-    k = wide.shape[1]
+    k = wide.notna().sum(axis=1)  # the annotators who rated the unit (WMT: 3 of N)
     flagged = (wide > 0).sum(axis=1)
     stats = pd.DataFrame({"range": wide.max(axis=1) - wide.min(axis=1), "sd": wide.std(axis=1, ddof=1),
-                          "_split": (flagged / k - 0.5).abs(), "flagged": flagged.astype(str) + f" of {k}"},
+                          "_split": (flagged / k - 0.5).abs(), "flagged": flagged.astype(str) + " of " + k.astype(str)},
                          index=wide.index)
     out = pd.concat([stats, wide], axis=1).reset_index()
     out = out.sort_values(["range", "_split", "sd"], ascending=[False, True, False], kind="stable").head(top)
