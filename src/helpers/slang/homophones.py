@@ -354,6 +354,8 @@ KN_RUNGS = {f"kn-{k}": k for k in range(2, 7)}
 WORD_RUNGS = ("wordfreq", "jieba")
 LADDER_RUNGS = (*KN_RUNGS, *WORD_RUNGS, *lm.GPT_SIZES)
 DEFAULT_LADDER = ("kn-2", "kn-3", "kn-4", "kn-5", "wordfreq", "jieba", "gpt-0.1M", "gpt-0.3M", "gpt-1M")
+#: The measured comparison (``data/measured/lm_ladder_comparison.csv``): every rung, the 5 M transformer too.
+MEASURED_LADDER = ("kn-2", "kn-3", "kn-4", "kn-5", "wordfreq", "jieba", *lm.GPT_SIZES)
 LADDER_VERSION = 1  # bump when a rung is scored differently
 FAMILIES = {"kn": "Kneser–Ney n-gram", "wordfreq": "word unigram", "jieba": "word unigram",
             "gpt": "character transformer", "hf": "Hugging Face checkpoint"}

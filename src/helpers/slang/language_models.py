@@ -106,8 +106,7 @@ class KneserNeyLM(Scorer):
         for t in tqdm(texts, desc="KN counts", leave=False):
             seq = [self.BOS] * (n - 1) + list(t) + [self.EOS]
             vocab.update(t)
-            for i in range(n - 1, len(seq)):
-                top[tuple(seq[i - n + 1:i + 1])] += 1
+            top.update(zip(*(seq[k:] for k in range(n))))  # every n-gram window of the padded sentence
         return self._build(top, sorted(vocab))
 
     def _build(self, top: Counter, chars: Sequence[str]) -> "KneserNeyLM":
@@ -118,8 +117,7 @@ class KneserNeyLM(Scorer):
         counts[n] = top
         # continuation counts for the lower orders: number of distinct left extensions
         for k in range(n - 1, 0, -1):
-            for gram in counts[k + 1]:
-                counts[k][gram[1:]] += 1
+            counts[k] = Counter(gram[1:] for gram in counts[k + 1])
         self.counts = counts
         self.context_total = [Counter() for _ in range(n + 1)]
         self.context_types = [Counter() for _ in range(n + 1)]
