@@ -8,7 +8,9 @@ Chapter 6 (homophones, Qian et al. 2025):
   differences *between* words that a pooled Spearman ρ also counts;
 * :func:`candidate_space` / :func:`candidate_space_static`: every Algorithm 1 candidate of one
   word placed by its frequency sum F (Algorithm 2) and its self-information I (Eq. 1), with
-  the human-rated candidates and each method's top k marked.
+  the human-rated candidates and each method's top k marked;
+* :func:`ladder_figure` / :func:`ladder_figure_static`: each language model of the ladder by
+  its held-out perplexity against its ρ with the ratings, the paper's Tables 2–3 beside.
 
 Chinese labels in static figures use the CJK font registered by :mod:`helpers.core.plots`.
 """
