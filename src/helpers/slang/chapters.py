@@ -1172,7 +1172,8 @@ def ladder_verdict(summary: pd.DataFrame) -> list[str]:
         trend = spearmanr(g["heldout_perplexity"], g["mean_within_word_rho"]).statistic if len(g) > 2 else float("nan")
         lines.append(
             f"Self-information {context} context: {text}. {len(sig)} of {len(g)} are distinguishable from chance "
-            f"at the 5% level (within-word permutation test{': ' + names(sig) if len(sig) else ''}). The best language "
+            f"at the 5% level (within-word permutation test, each on its own, uncorrected for the {len(g)} tests"
+            f"{': ' + names(sig) if len(sig) else ''}). The best language "
             f"model here by held-out perplexity, {best['rung']} ({best['heldout_perplexity']:.0f}), has mean "
             f"within-word ρ {best['mean_within_word_rho']:+.2f}; across the rungs, the Spearman correlation of "
             f"perplexity with that ρ is {trend:+.2f} (descriptive: the rungs share the same 25 ratings, so they "

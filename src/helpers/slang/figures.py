@@ -260,6 +260,12 @@ LADDER_MEASURES = {"mean_within_word_rho": ("within_ci_low", "within_ci_high", "
                    "pooled_rho": ("pooled_jackknife_ci_low", "pooled_jackknife_ci_high", "pooled ρ")}
 
 
+def _published_rho(published: pd.DataFrame) -> pd.DataFrame:
+    """The self-information rows of the paper's Tables 2–3, ρ as numbers."""
+    pub = published[published["method"] == "self_information"]
+    return pub.assign(rho_avg=pd.to_numeric(pub["rho_avg"]))
+
+
 def _ladder_rows(summary: pd.DataFrame, context: str) -> pd.DataFrame:
     return summary[summary["context"] == context].sort_values("heldout_perplexity")
 
@@ -279,7 +285,7 @@ def ladder_figure(summary: pd.DataFrame, published: pd.DataFrame, context: str =
         for measure, (low, high, label) in LADDER_MEASURES.items():
             filled = measure == "mean_within_word_rho"
             fig.add_trace(go.Scatter(
-                x=g["heldout_perplexity"], y=g[measure], mode="markers+text" if filled else "markers",
+                x=g["heldout_perplexity"] * (1.0 if filled else 1.04), y=g[measure], mode="markers+text" if filled else "markers",
                 text=g["rung"] if filled else None, textposition="top center", name=f"{family}: {label}",
                 marker={"color": FAMILY_COLOURS.get(family, "grey"), "size": 10,
                         "symbol": "circle" if filled else "circle-open"},
@@ -290,7 +296,7 @@ def ladder_figure(summary: pd.DataFrame, published: pd.DataFrame, context: str =
                               "<br>mean within-word ρ %{customdata[2]:+.2f} (p %{customdata[3]:.3f})<extra></extra>"),
                 row=1, col=1)
     fig.add_hline(y=0, line={"color": "grey", "width": 1}, row=1, col=1)
-    pub = published[published["method"] == "self_information"]
+    pub = _published_rho(published)
     for ctx, g in pub.groupby("context", sort=False):
         fig.add_trace(go.Scatter(x=g["scorer"], y=g["rho_avg"], mode="lines+markers", name=f"paper, {ctx} context",
                                  marker={"color": "black", "symbol": "square" if ctx == context else "square-open"},
@@ -309,12 +315,13 @@ def ladder_figure_static(summary: pd.DataFrame, published: pd.DataFrame, context
                          title: str | None = None):
     """Static twin of :func:`ladder_figure`."""
     rows = _ladder_rows(summary, context)
-    fig, (ax, ref) = plt.subplots(1, 2, figsize=(11, 4.4), gridspec_kw={"width_ratios": [2.1, 1]}, sharey=True)
+    fig, (ax, ref) = plt.subplots(1, 2, figsize=(11, 5.2), gridspec_kw={"width_ratios": [2.1, 1]}, sharey=True)
     for family, g in rows.groupby("family", sort=False):
         c = FAMILY_COLOURS.get(family, "grey")
         for measure, (low, high, label) in LADDER_MEASURES.items():
             filled = measure == "mean_within_word_rho"
-            ax.errorbar(g["heldout_perplexity"], g[measure], yerr=[g[measure] - g[low], g[high] - g[measure]],
+            x = g["heldout_perplexity"] * (1.0 if filled else 1.04)  # pooled a little to the right, to be seen
+            ax.errorbar(x, g[measure], yerr=[g[measure] - g[low], g[high] - g[measure]],
                         fmt="o", color=c, mfc=c if filled else "none", capsize=2, lw=0.8, label=f"{family}: {label}")
         for _, r in g.iterrows():
             ax.annotate(r["rung"], (r["heldout_perplexity"], r["mean_within_word_rho"]), fontsize=7,
@@ -325,8 +332,8 @@ def ladder_figure_static(summary: pd.DataFrame, published: pd.DataFrame, context
     ax.set_ylabel("Spearman ρ with the human ratings")
     ax.set_ylim(-1.05, 1.05)
     ax.set_title(f"this run, I {context} context", fontsize=10)
-    ax.legend(fontsize=7, loc="lower right")
-    pub = published[published["method"] == "self_information"]
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
+    pub = _published_rho(published)
     for ctx, g in pub.groupby("context", sort=False):
         ref.plot(range(len(g)), g["rho_avg"], "s-" if ctx == context else "s:", color="black",
                  mfc="black" if ctx == context else "none", label=f"{ctx} context")
