@@ -46,6 +46,7 @@ def test_a_lower_order_from_one_count_equals_a_direct_fit(order):
     texts = ["你妈的今天", "今天你好", "他妈的", "aab"]
     direct, derived = lm.KneserNeyLM(order).fit(texts), lm.KneserNeyLM(4).fit(texts).lower(order)
     assert derived.counts == direct.counts and derived.vocab == direct.vocab
+    assert derived.context_total == direct.context_total and derived.context_types == direct.context_types
     assert derived.log2prob("妈的", "今天") == pytest.approx(direct.log2prob("妈的", "今天"))
 
 

@@ -119,12 +119,13 @@ class KneserNeyLM(Scorer):
         for k in range(n - 1, 0, -1):
             counts[k] = Counter(gram[1:] for gram in counts[k + 1])
         self.counts = counts
-        self.context_total = [Counter() for _ in range(n + 1)]
-        self.context_types = [Counter() for _ in range(n + 1)]
-        for k in range(1, n + 1):
-            for gram, c in counts[k].items():
-                self.context_total[k][gram[:-1]] += c
-                self.context_types[k][gram[:-1]] += 1
+        self.context_types = [Counter()] + [Counter(gram[:-1] for gram in counts[k]) for k in range(1, n + 1)]
+        # Σ_w N1+(•hw) at a lower level is the number of distinct (k+1)-grams with h in the middle
+        self.context_total = [Counter()] + [Counter(gram[1:-1] for gram in counts[k + 1]) for k in range(1, n)]
+        top_total = Counter()
+        for gram, c in top.items():
+            top_total[gram[:-1]] += c
+        self.context_total.append(top_total)
         return self
 
     def lower(self, order: int) -> "KneserNeyLM":
@@ -134,12 +135,10 @@ class KneserNeyLM(Scorer):
         the same but one ``<s>`` shorter)."""
         if not 1 <= order <= self.order:
             raise ValueError(f"order must be 1-{self.order}")
-        top = self.counts[self.order]
-        for _ in range(self.order - order):
-            shorter = Counter()
-            for gram, c in top.items():
-                shorter[gram[1:]] += c
-            top = shorter
+        cut, shorter = self.order - order, Counter()
+        for gram, c in self.counts[self.order].items():
+            shorter[gram[cut:]] += c
+        top = shorter
         chars = [c for c in self.vocab if c not in (self.EOS, self.UNK)]
         return KneserNeyLM(order, self.d)._build(top, chars)
 
