@@ -1140,10 +1140,10 @@ def coverage_note(coverage: pd.DataFrame):
     for rung, g in coverage.groupby("rung", sort=False):
         n = g.set_index("found")
         get = lambda k, c="n": int(n[c].get(k, 0))  # noqa: E731
-        lines.append(f"* `{rung}`: {get('word')} of {int(g['candidates'].iloc[0])} candidates are listed words "
-                     f"({get('word', 'rated')} of the rated ones); {get('pieces')} fell back to listed pieces "
-                     f"(e.g. 草 + 泥马) and {get('characters')} to their characters "
-                     f"({get('pieces', 'rated')} and {get('characters', 'rated')} of the rated ones). Source: "
+        lines.append(f"* `{rung}`: of {int(g['candidates'].iloc[0])} candidates, {get('word')} are listed words, "
+                     f"{get('pieces')} fell back to listed pieces (such as 草 + 泥马) and {get('characters')} to their "
+                     f"characters; of the {int(g['rated'].sum())} rated ones, {get('word', 'rated')}, "
+                     f"{get('pieces', 'rated')} and {get('characters', 'rated')}. Source: "
                      + lm.WORD_LISTS[rung].format(version=version(rung)) + ".")
     return Markdown("\n".join(lines))
 
@@ -1204,4 +1204,6 @@ def measured_ladder_note(table: pd.DataFrame | None, record: dict):
         f"{record.get('machine', 'machine unknown')}, load average {record.get('load_average_before', '?')} before "
         f"and {record.get('load_average_after', '?')} after, with `{record.get('command', 'command unknown')}`: every "
         f"rung cold, transformers trained for {record.get('settings', {}).get('gpt_steps', '?')} steps, on the "
-        "paper's 25 ratings. Any of its rungs is one parameter away in this chapter (`lm_ladder`, `gpt_steps`).")
+        "paper's 25 ratings. Any of its rungs is one parameter away in this chapter (`lm_ladder`, `gpt_steps`). "
+        + (f"The whole chapter took {record['chapter_seconds']}. " if record.get("chapter_seconds") else "")
+        + "In that comparison: " + " ".join(ladder_verdict(table)))
