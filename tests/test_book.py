@@ -267,6 +267,16 @@ def test_homophone_chapter_results(built_book):
     assert list(consistency["group"]) == ["G0", "G1", "G2", "G3", "G4", "G5"]
     classifier = pd.read_csv(folder / "emotion_classifier.csv").set_index("metric")
     assert 0.5 < classifier.loc["macro_f1", "value"] < 1
+    ladder = pd.read_csv(folder / "lm_ladder.csv")
+    from helpers.slang.homophones import DEFAULT_LADDER
+
+    assert list(dict.fromkeys(ladder["rung"])) == list(DEFAULT_LADDER) and set(ladder["context"]) == {"with", "without"}
+    assert (ladder["n"] == 25).all() and ladder["p_within_word"].between(0, 1).all()
+    assert (ladder["heldout_perplexity"] > 1).all()
+    models = pd.read_csv(folder / "lm_ladder_models.csv")
+    assert list(models["rung"]) == list(DEFAULT_LADDER)
+    coverage = pd.read_csv(folder / "lm_word_list_coverage.csv")
+    assert coverage.groupby("rung")["n"].sum().to_dict() == {"jieba": 172, "wordfreq": 172}
 
 
 def test_qe_robustness_chapter_results(built_book):

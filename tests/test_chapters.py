@@ -90,6 +90,12 @@ def test_homophone_ratings_must_name_generated_candidates(tmp_path):
     assert "1 rated candidate(s) are not among the generated candidates: 牢籍 (劳资, row 4)" in message
     with pytest.raises(InputError, match=r"parameter 'hf_model'"):
         slang_chapters.homophones_setup(hf_model=str(tmp_path / "none"))
+    with pytest.raises(InputError, match=r"parameter 'lm_ladder\[1\]': value 'kn-9'"):
+        slang_chapters.homophones_setup(lm_ladder=["kn-2", "kn-9"])
+    with pytest.raises(InputError, match=r"parameter 'lm_ladder'.*names a model twice"):
+        slang_chapters.homophones_setup(lm_ladder=["kn-2", "kn-2"])
+    with pytest.raises(InputError, match=r"parameter 'gpt_steps'"):
+        slang_chapters.homophones_setup(gpt_steps=0)
 
 
 def test_qe_homophones_file_needs_five_per_word(tmp_path):

@@ -58,6 +58,8 @@ class HomophonesSetup:
     seed: int = 0
     ratings_files: tuple = ()  # the ratings CSV or the returned workbooks
     ratings_notes: tuple = ()  # students, rows and files left out of the class's ratings
+    lm_ladder: tuple = hp.DEFAULT_LADDER  # rungs of the language-model ladder
+    gpt_steps: int = 60  # training steps of each transformer rung
 
     def load(self) -> HomophoneData:
         files = [paths.released_file(hp.HOMO_REPO, f) for f in (
@@ -143,7 +145,8 @@ def read_homophone_ratings(name: str, path, candidates: dict, unfinished: str = 
 def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, hf_kind="causal",
                      context_posts=30, ratings_file=None, perturbation_source="paper_table8", top_k=5,
                      c_grid=(2.0, 8.0, 32.0), focus_word="尼玛", n_perm=10000, seed=0,
-                     results_dir="results", unfinished="stop") -> HomophonesSetup:
+                     results_dir="results", unfinished="stop", lm_ladder=hp.DEFAULT_LADDER,
+                     gpt_steps=60) -> HomophonesSetup:
     """Check chapter 6's parameters. Reading a ratings file needs the candidates, so this
     builds D and Algorithm 1's candidate lists (a second or two) and checks the file against them."""
     threshold = params.integer("threshold", threshold, minimum=0)
@@ -161,6 +164,8 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
     n_perm = params.integer("n_perm", n_perm, minimum=99, maximum=1_000_000)
     seed = params.integer("seed", seed, minimum=0)
     params.text("results_dir", str(results_dir))
+    lm_ladder = _model_names("lm_ladder", lm_ladder, hp.LADDER_RUNGS)
+    gpt_steps = params.integer("gpt_steps", gpt_steps, minimum=1, maximum=100_000)
     posts = hp.load_smp2020()
     freq = hp.char_frequencies(posts["text"])
     inventory = hp.syllable_inventory(tone=False, heteronym=heteronym)
@@ -173,7 +178,7 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
                            None if loaded is None else loaded.ratings,
                            None if ratings_file is None else str(ratings_file), perturbation_source, top_k, grid,
                            posts, freq, cands, focus_word, n_perm, seed, () if loaded is None else loaded.files,
-                           () if loaded is None else loaded.notes)
+                           () if loaded is None else loaded.notes, lm_ladder, gpt_steps)
 
 
 def frequency_note(same_as_released: bool):
@@ -341,8 +346,10 @@ def algorithm2_note(top: pd.DataFrame, ratings: pd.DataFrame, k: int):
 
 def homophones_findings(candidate_table: pd.DataFrame, summary: pd.DataFrame, by_word: pd.DataFrame,
                         scores: pd.DataFrame, top: pd.DataFrame, data: HomophoneData, k: int,
-                        classifier_table: pd.DataFrame, consistency: pd.DataFrame, source: str) -> list[str]:
-    """Chapter 6's closing findings, every number from this run."""
+                        classifier_table: pd.DataFrame, consistency: pd.DataFrame, source: str,
+                        ladder: pd.DataFrame | None = None) -> list[str]:
+    """Chapter 6's closing findings, every number from this run (``ladder``: the summary of
+    :func:`helpers.slang.homophones.ladder_correlations`, for the verdict across language models)."""
     from .homophones import spearman_interval
 
     lines = [f"Algorithm 1 rebuilt {candidate_table['candidates'].sum()} candidates (the paper: 172); "
@@ -378,6 +385,9 @@ def homophones_findings(candidate_table: pd.DataFrame, summary: pd.DataFrame, by
                      + (f" (mean within-word ρ {sign:+.2f}, p = {p:.3f})." if p < 0.05 else
                         f", but only as a tendency: with mean within-word ρ {sign:+.2f} and p = {p:.3f}, "
                         f"{int(si['n'].iloc[0])} rated candidates do not establish the direction."))
+    if ladder is not None and len(ladder):
+        lines.append(f"Across a ladder of {ladder['rung'].nunique()} language models: " + " ".join(ladder_verdict(ladder)))
+    lines.append(limit_line(int(summary["n"].iloc[0]), data.ratings_are_table8))
     lines.append("Pooled and within-word ρ differ, method by method: " + "; ".join(_gap_parts(summary, scores, data))
                  + ". A pooled ρ such as the paper's 'Avg' counts such differences between words too; a pick() "
                  "function only has to rank one word's candidates, which the per-word values measure.")
@@ -453,11 +463,16 @@ class QESetup:
 def _model_kinds(name: str, value) -> tuple:
     from .qe_models import MODEL_KINDS
 
+    return _model_names(name, value, tuple(MODEL_KINDS))
+
+
+def _model_names(name: str, value, options: tuple) -> tuple:
+    """A non-empty list of distinct names drawn from ``options`` (chapter 6's ladder, chapter 7's models)."""
     if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
         raise InputError("must be a non-empty list of model names", parameter=name, value=value,
-                         expected="a list drawn from " + ", ".join(repr(k) for k in MODEL_KINDS))
+                         expected="a list drawn from " + ", ".join(repr(k) for k in options))
     for k, kind in enumerate(value):
-        params.choice(f"{name}[{k}]", kind, tuple(MODEL_KINDS))
+        params.choice(f"{name}[{k}]", kind, options)
     if len(set(value)) != len(value):
         raise InputError("names a model twice", parameter=name, value=list(value))
     return tuple(value)
@@ -1010,3 +1025,185 @@ def measure_model_comparison(kinds=("features", "use", "e5", "frozen", "finetune
         (folder / "qe_model_comparison.yml").write_text(yaml.safe_dump(record, sort_keys=False, allow_unicode=True),
                                                        encoding="utf-8")
     return table
+
+
+# --------------------------------------------------------------------------- chapter 6: the language-model ladder
+
+
+def ladder_inputs(setup: "HomophonesSetup") -> dict:
+    """What every rung of the ladder is trained and measured on: the training posts, the
+    held-out text (the first 300 dev posts, each cut to 60 characters) and the left
+    contexts of self-information with context (dev/test posts with the slang)."""
+    from . import language_models as lm
+
+    posts = setup.posts
+    return {"train_texts": posts.loc[posts["split"] == "train", "text"].tolist(),
+            "heldout": lm.heldout_texts(posts.loc[posts["split"] == "dev", "text"]),
+            "contexts": hp.slang_contexts(posts[posts["split"] != "train"], setup.context_posts)}
+
+
+def measure_lm_ladder(rungs=hp.MEASURED_LADDER, gpt_steps: int = 400, out=None, seed: int = 0) -> pd.DataFrame:
+    """Every rung of ``rungs`` trained and scored cold (no cache), correlated with the
+    paper's Table 8 ratings; with ``out`` (a folder) ``lm_ladder_comparison.csv`` and its
+    record ``lm_ladder_comparison.yml`` (command, machine, date, load, versions).
+
+    The book's committed measurement: ``python -c "from helpers.slang import chapters;
+    chapters.measure_lm_ladder(out='data/measured')"``."""
+    import platform
+    import time
+    from importlib.metadata import version
+
+    import yaml
+
+    setup = homophones_setup(seed=seed)
+    inputs = ladder_inputs(setup)
+    ratings = read_published("homophones", "table8_human_top5").astype({"avg_score": float})
+    started, load_before, clock = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg(), time.perf_counter()
+    scores, models = hp.ladder_scores(list(rungs), inputs["train_texts"], inputs["heldout"], setup.candidates,
+                                      inputs["contexts"], gpt_steps=gpt_steps, seed=seed, use_cache=False)
+    summary, _ = hp.ladder_correlations(scores, models, ratings, setup.n_perm, seed)
+    table = summary.merge(models[["rung", "train_seconds", "score_seconds"]], on="rung").assign(
+        gpt_steps=[gpt_steps if r.startswith("gpt") else None for r in summary["rung"]])
+    if out is not None:
+        folder = paths.resolve_output(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        table.to_csv(folder / "lm_ladder_comparison.csv", index=False)
+        record = {
+            "what": "chapter 6's language-model ladder, every rung trained and scored cold (no cache) on the SMP2020 "
+                    "training posts; held-out perplexity per character on the first 300 dev posts cut to 60 characters; "
+                    "rho with the paper's Table 8 ratings (25 candidates); train_seconds and score_seconds wall-clock "
+                    "(scoring = every candidate without and with 30 contexts, and the held-out text)",
+            "command": "python -c \"from helpers.slang import chapters; "
+                       f"chapters.measure_lm_ladder(rungs={list(rungs)!r}, gpt_steps={gpt_steps}, out='data/measured')\"",
+            "date": started, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
+                                        f"{platform.release()}, Python {platform.python_version()}",
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+            "total_seconds": round(time.perf_counter() - clock, 1),
+            "settings": {"gpt_steps": gpt_steps, "batch_size": 16, "window": 64, "seed": seed, "torch_threads": 1},
+            "packages": {p: version(p) for p in ("torch", "transformers", "wordfreq", "jieba", "numpy")},
+        }
+        (folder / "lm_ladder_comparison.yml").write_text(yaml.safe_dump(record, sort_keys=False, allow_unicode=True),
+                                                        encoding="utf-8")
+    return table
+
+
+def resolution(n: int, level: float = 0.95) -> float:
+    """Half-width of the approximate interval of a Spearman ρ near 0 from ``n`` pairs
+    (:func:`~helpers.slang.homophones.spearman_interval`): two scorers whose ρ differ by
+    less than this cannot be told apart on these ratings.
+
+    Examples
+    --------
+    >>> round(resolution(25), 2), round(resolution(172), 2)
+    (0.41, 0.15)
+    """
+    return hp.spearman_interval(0.0, n, level)[1]
+
+
+def ladder_view(summary: pd.DataFrame) -> pd.DataFrame:
+    """The ladder as one row per rung and context, ordered by held-out perplexity, cells
+    ready to read: ρ with their intervals and the within-word p."""
+    rows = summary.sort_values(["context", "heldout_perplexity"], ascending=[False, True])
+    return pd.DataFrame({
+        "rung": rows["rung"], "family": rows["family"], "context": rows["context"],
+        "parameters": rows["parameters"], "perplexity": rows["heldout_perplexity"].round(1),
+        "pooled ρ [word jackknife]": [f"{r:+.2f} [{lo:+.2f}, {hi:+.2f}]" for r, lo, hi in zip(
+            rows["pooled_rho"], rows["pooled_jackknife_ci_low"], rows["pooled_jackknife_ci_high"])],
+        "mean within-word ρ [t over words]": [f"{r:+.2f} [{lo:+.2f}, {hi:+.2f}]" for r, lo, hi in zip(
+            rows["mean_within_word_rho"], rows["within_ci_low"], rows["within_ci_high"])],
+        "p within words": rows["p_within_word"].round(3),
+    }).reset_index(drop=True)
+
+
+def word_list_coverage(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+    """For each word-list rung: how many candidates (all, and the rated ones) the list has
+    whole, and how many fell back to dictionary pieces or to characters."""
+    if "found" not in scores:
+        return pd.DataFrame(columns=["rung", "candidates", "found", "n", "rated"])
+    words = scores.dropna(subset=["found"])
+    rated = set(zip(ratings["word"], ratings["candidate"]))
+    words = words.assign(rated=[(w, c) in rated for w, c in zip(words["word"], words["candidate"])])
+    return (words.groupby(["rung", "found"], sort=False).agg(n=("candidate", "size"), rated=("rated", "sum"))
+            .reset_index().assign(candidates=len(words) // max(words["rung"].nunique(), 1))
+            [["rung", "candidates", "found", "n", "rated"]])
+
+
+def coverage_note(coverage: pd.DataFrame):
+    """How many candidates each word list knows, and which corpora it counts."""
+    from IPython.display import Markdown
+
+    from . import language_models as lm
+    from importlib.metadata import version
+
+    lines = []
+    for rung, g in coverage.groupby("rung", sort=False):
+        n = g.set_index("found")
+        get = lambda k, c="n": int(n[c].get(k, 0))  # noqa: E731
+        lines.append(f"* `{rung}`: of {int(g['candidates'].iloc[0])} candidates, {get('word')} are listed words, "
+                     f"{get('pieces')} fell back to listed pieces (such as 草 + 泥马) and {get('characters')} to their "
+                     f"characters; of the {int(g['rated'].sum())} rated ones, {get('word', 'rated')}, "
+                     f"{get('pieces', 'rated')} and {get('characters', 'rated')}. Source: "
+                     + lm.WORD_LISTS[rung].format(version=version(rung)) + ".")
+    return Markdown("\n".join(lines))
+
+
+def ladder_verdict(summary: pd.DataFrame) -> list[str]:
+    """The direction of the within-word ρ across the ladder, from this run: the same for
+    every scorer, or changing with the model (and with what), per context."""
+    from scipy.stats import spearmanr
+
+    lines = []
+    for context, g in summary.groupby("context", sort=False):
+        g = g.dropna(subset=["mean_within_word_rho"]).sort_values("heldout_perplexity")
+        if not len(g):
+            continue
+        neg, pos = g[g["mean_within_word_rho"] < 0], g[g["mean_within_word_rho"] > 0]
+        sig = g[g["p_within_word"] < 0.05]
+        names = lambda f: ", ".join(f"{r} {v:+.2f}" for r, v in zip(f["rung"], f["mean_within_word_rho"]))  # noqa: E731
+        if len(pos) == len(g) or len(neg) == len(g):
+            way = ("negative: the ratings lean towards the candidates each model finds **more probable**"
+                   if len(neg) else "positive: the ratings lean towards the **more informative** candidates")
+            text = f"the direction is **the same for every one of the {len(g)} scorers**, {way}"
+        else:
+            text = (f"the direction **changes with the model**: negative for {names(neg) or 'none'}; positive for "
+                    f"{names(pos) or 'none'}")
+        best = g.iloc[0]
+        trend = spearmanr(g["heldout_perplexity"], g["mean_within_word_rho"]).statistic if len(g) > 2 else float("nan")
+        lines.append(
+            f"Self-information {context} context: {text}. {len(sig)} of {len(g)} are distinguishable from chance "
+            f"at the 5% level (within-word permutation test, each on its own, uncorrected for the {len(g)} tests"
+            f"{': ' + names(sig) if len(sig) else ''}). The best language "
+            f"model here by held-out perplexity, {best['rung']} ({best['heldout_perplexity']:.0f}), has mean "
+            f"within-word ρ {best['mean_within_word_rho']:+.2f}; across the rungs, the Spearman correlation of "
+            f"perplexity with that ρ is {trend:+.2f} (descriptive: the rungs share the same 25 ratings, so they "
+            "are not independent tests; a negative value means that better models move ρ upward, the paper's "
+            "'larger is better').")
+    return lines
+
+
+def limit_line(n: int, ratings_are_table8: bool) -> str:
+    """What these ratings can separate: the resolution of one ρ at this run's n."""
+    half = resolution(n)
+    return (f"The limit of these ratings: with {n} rated candidates a Spearman ρ near 0 has a 95% interval of "
+            f"±{half:.2f}, so scorers whose correlations differ by less than about {half:.1f} cannot be separated "
+            + ("here: the 25 published ratings cannot tell most of the ladder's rungs apart. The class kit's ratings (`ratings_file`) raise n: 172 rated candidates would bring "
+               f"the interval to ±{resolution(172):.2f}." if ratings_are_table8 else
+               "on the class's ratings."))
+
+
+def measured_ladder_note(table: pd.DataFrame | None, record: dict):
+    """The committed ladder comparison (larger rungs, longer training), labelled as measured."""
+    from IPython.display import Markdown
+
+    if table is None or not len(table):
+        return Markdown("No measured ladder comparison is committed (`data/measured/lm_ladder_comparison.csv`); "
+                        "measure one with `chapters.measure_lm_ladder(out='data/measured')`.")
+    return Markdown(
+        f"**Measured, not recomputed in this run**: {record.get('date', 'date unknown')}, "
+        f"{record.get('machine', 'machine unknown')}, load average {record.get('load_average_before', '?')} before "
+        f"and {record.get('load_average_after', '?')} after, with `{record.get('command', 'command unknown')}`: every "
+        f"rung cold, transformers trained for {record.get('settings', {}).get('gpt_steps', '?')} steps, on the "
+        "paper's 25 ratings. Any of its rungs is one parameter away in this chapter (`lm_ladder`, `gpt_steps`). "
+        + (f"The whole chapter took {record['chapter_seconds']}. " if record.get("chapter_seconds") else "")
+        + "In that comparison: " + " ".join(ladder_verdict(table)))

@@ -8,7 +8,9 @@ Chapter 6 (homophones, Qian et al. 2025):
   differences *between* words that a pooled Spearman ρ also counts;
 * :func:`candidate_space` / :func:`candidate_space_static`: every Algorithm 1 candidate of one
   word placed by its frequency sum F (Algorithm 2) and its self-information I (Eq. 1), with
-  the human-rated candidates and each method's top k marked.
+  the human-rated candidates and each method's top k marked;
+* :func:`ladder_figure` / :func:`ladder_figure_static`: each language model of the ladder by
+  its held-out perplexity against its ρ with the ratings, the paper's Tables 2–3 beside.
 
 Chinese labels in static figures use the CJK font registered by :mod:`helpers.core.plots`.
 """
@@ -247,5 +249,98 @@ def shift_figure_static(shifts: pd.DataFrame, spread: pd.Series, title: str | No
     ax.tick_params(axis="x", labelrotation=20)
     ax.legend(title="model", fontsize=8, title_fontsize=8, loc="best")
     ax.set_title(title or "")
+    fig.tight_layout()
+    return fig
+
+
+#: Marker colour of each family of the language-model ladder.
+FAMILY_COLOURS = {"Kneser–Ney n-gram": "#1f77b4", "word unigram": "#2ca02c", "character transformer": "#d62728",
+                  "Hugging Face checkpoint": "#9467bd"}
+LADDER_MEASURES = {"mean_within_word_rho": ("within_ci_low", "within_ci_high", "mean within-word ρ"),
+                   "pooled_rho": ("pooled_jackknife_ci_low", "pooled_jackknife_ci_high", "pooled ρ")}
+
+
+def _published_rho(published: pd.DataFrame) -> pd.DataFrame:
+    """The self-information rows of the paper's Tables 2–3, ρ as numbers."""
+    pub = published[published["method"] == "self_information"]
+    return pub.assign(rho_avg=pd.to_numeric(pub["rho_avg"]))
+
+
+def _ladder_rows(summary: pd.DataFrame, context: str) -> pd.DataFrame:
+    return summary[summary["context"] == context].sort_values("heldout_perplexity")
+
+
+def ladder_figure(summary: pd.DataFrame, published: pd.DataFrame, context: str = "without",
+                  title: str | None = None) -> go.Figure:
+    """Left: each rung of the ladder (:func:`helpers.slang.homophones.ladder_correlations`)
+    by its held-out perplexity (log scale; better language models to the left) against its
+    mean within-word ρ (filled, t interval over the words) and pooled ρ (open, word-jackknife
+    interval), self-information ``context``. Right, for reference and not as a
+    reproduction: the paper's pooled ρ of Tables 2–3 (172 candidates) in its models' order."""
+    rows = _ladder_rows(summary, context)
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.68, 0.32], horizontal_spacing=0.09,
+                        subplot_titles=[f"this run: {len(rows)} language models, I {context} context",
+                                        "published (Tables 2–3), for reference"])
+    for family, g in rows.groupby("family", sort=False):
+        for measure, (low, high, label) in LADDER_MEASURES.items():
+            filled = measure == "mean_within_word_rho"
+            fig.add_trace(go.Scatter(
+                x=g["heldout_perplexity"] * (1.0 if filled else 1.04), y=g[measure], mode="markers+text" if filled else "markers",
+                text=g["rung"] if filled else None, textposition="top center", name=f"{family}: {label}",
+                marker={"color": FAMILY_COLOURS.get(family, "grey"), "size": 10,
+                        "symbol": "circle" if filled else "circle-open"},
+                error_y={"type": "data", "symmetric": False, "array": g[high] - g[measure],
+                         "arrayminus": g[measure] - g[low], "thickness": 1, "width": 3},
+                customdata=g[["rung", "pooled_rho", "mean_within_word_rho", "p_within_word"]].to_numpy(),
+                hovertemplate="%{customdata[0]}<br>perplexity %{x:.0f}<br>pooled ρ %{customdata[1]:+.2f}"
+                              "<br>mean within-word ρ %{customdata[2]:+.2f} (p %{customdata[3]:.3f})<extra></extra>"),
+                row=1, col=1)
+    fig.add_hline(y=0, line={"color": "grey", "width": 1}, row=1, col=1)
+    pub = _published_rho(published)
+    for ctx, g in pub.groupby("context", sort=False):
+        fig.add_trace(go.Scatter(x=g["scorer"], y=g["rho_avg"], mode="lines+markers", name=f"paper, {ctx} context",
+                                 marker={"color": "black", "symbol": "square" if ctx == context else "square-open"},
+                                 line={"color": "black", "dash": "solid" if ctx == context else "dot"}), row=1, col=2)
+    fig.add_hline(y=0, line={"color": "grey", "width": 1}, row=1, col=2)
+    fig.update_xaxes(type="log", title_text="held-out perplexity per character (log; lower is a better model)",
+                     row=1, col=1)
+    fig.update_xaxes(title_text="the paper's models", row=1, col=2)
+    fig.update_yaxes(title_text="Spearman ρ with the human ratings", range=[-1.05, 1.05], row=1, col=1)
+    fig.update_yaxes(range=[-1.05, 1.05], row=1, col=2)
+    fig.update_layout(title=title, height=470, margin={"t": 90}, legend={"font": {"size": 10}})
+    return fig
+
+
+def ladder_figure_static(summary: pd.DataFrame, published: pd.DataFrame, context: str = "without",
+                         title: str | None = None):
+    """Static twin of :func:`ladder_figure`."""
+    rows = _ladder_rows(summary, context)
+    fig, (ax, ref) = plt.subplots(1, 2, figsize=(11, 5.2), gridspec_kw={"width_ratios": [2.1, 1]}, sharey=True)
+    for family, g in rows.groupby("family", sort=False):
+        c = FAMILY_COLOURS.get(family, "grey")
+        for measure, (low, high, label) in LADDER_MEASURES.items():
+            filled = measure == "mean_within_word_rho"
+            x = g["heldout_perplexity"] * (1.0 if filled else 1.04)  # pooled a little to the right, to be seen
+            ax.errorbar(x, g[measure], yerr=[g[measure] - g[low], g[high] - g[measure]],
+                        fmt="o", color=c, mfc=c if filled else "none", capsize=2, lw=0.8, label=f"{family}: {label}")
+        for _, r in g.iterrows():
+            ax.annotate(r["rung"], (r["heldout_perplexity"], r["mean_within_word_rho"]), fontsize=7,
+                        xytext=(3, 4), textcoords="offset points")
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("held-out perplexity per character (log; lower is a better model)")
+    ax.set_ylabel("Spearman ρ with the human ratings")
+    ax.set_ylim(-1.05, 1.05)
+    ax.set_title(f"this run, I {context} context", fontsize=10)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
+    pub = _published_rho(published)
+    for ctx, g in pub.groupby("context", sort=False):
+        ref.plot(range(len(g)), g["rho_avg"], "s-" if ctx == context else "s:", color="black",
+                 mfc="black" if ctx == context else "none", label=f"{ctx} context")
+        ref.set_xticks(range(len(g)), [s.replace("Qwen1.5-", "Qwen ") for s in g["scorer"]], fontsize=8, rotation=20)
+    ref.axhline(0, color="grey", lw=0.8)
+    ref.set_title("published (Tables 2–3), for reference", fontsize=10)
+    ref.legend(fontsize=7)
+    fig.suptitle(title or "")
     fig.tight_layout()
     return fig

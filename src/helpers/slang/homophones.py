@@ -6,10 +6,10 @@
   character-frequency dictionary D built from the SMP2020-EWECT Weibo corpus, concatenate.
 * Percentile baseline (Algorithm 2, Hiruncharoenvate et al. 2015): F_h = Σ D(c) over the
   candidate's characters, sort ascending, percentile = rank / n × 100.
-* Self-information (Eq. 1): I(x) = −log2 P(x) under a language model; scorers share one
-  interface (:class:`Scorer`): a character n-gram model with interpolated Kneser–Ney
-  smoothing trained here (:class:`KneserNeyLM`), or any Hugging Face causal LM (sum of
-  token log-probabilities) or masked LM (pseudo-log-likelihood).
+* Self-information (Eq. 1): I(x) = −log2 P(x) under a language model; the scorers share one
+  interface (:class:`Scorer`) and live in :mod:`helpers.slang.language_models` (Kneser–Ney
+  n-grams, word unigram lists, small character transformers trained here, any Hugging Face
+  checkpoint); :func:`ladder_scores` scores the candidates under each of several.
 * Agreement with people (Tables 2–3, 8): Spearman ρ pooled over all words as the paper
   computes it (:func:`human_correlations`), per word (:func:`spearman_by_word`) and as a
   mean within-word ρ with a within-word permutation test (:func:`within_word_correlations`).
@@ -36,6 +36,9 @@ from tqdm import tqdm
 
 from ..core import cache, classroom, params, paths
 from ..core.errors import InputError, raise_all
+from . import language_models as lm
+from .language_models import (  # noqa: F401  (the scorers live in language_models; kept importable from here)
+    KN_VERSION, CausalLMScorer, KneserNeyLM, MaskedLMScorer, Scorer, train_kn)
 
 HOMO_REPO = "shenbinqian/homo_gen"
 #: The five slang words of the paper's Table 1 and the names of the released candidate lists.
@@ -296,167 +299,6 @@ def published_per_character_scores() -> pd.DataFrame:
 # --------------------------------------------------------------------------- language models
 
 
-class Scorer:
-    """Log2-probability of a text, optionally after a left context (one interface for all LMs)."""
-
-    name = "scorer"
-
-    def log2prob(self, text: str, context: str = "") -> float:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def self_information(self, text: str, context: str = "") -> float:
-        """I(x) = −log2 P(x | context) (paper Eq. 1)."""
-        return -self.log2prob(text, context)
-
-
-class KneserNeyLM(Scorer):
-    """Character n-gram language model with interpolated Kneser–Ney smoothing (Chen & Goodman 1999).
-
-    Highest order: P(w|h) = max(c(hw) − d, 0)/c(h) + d·N1+(h•)/c(h) · P(w|h'); lower orders
-    use continuation counts N1+(•h'w); the unigram level interpolates with the uniform
-    distribution over the vocabulary (characters seen in training, ``</s>`` and ``<unk>``),
-    so every character has a probability and P(•|h) sums to 1. Sentences start with
-    ``order − 1`` ``<s>`` symbols.
-    """
-
-    BOS, EOS, UNK = "<s>", "</s>", "<unk>"
-
-    def __init__(self, order: int = 3, discount: float = 0.75):
-        if order < 1:
-            raise ValueError("order must be >= 1")
-        self.order, self.d = order, discount
-        self.name = f"char-{order}gram-KN"
-
-    def fit(self, texts: Iterable[str]) -> "KneserNeyLM":
-        n = self.order
-        counts = [Counter() for _ in range(n + 1)]  # counts[k][(h..., w)] of k-grams (highest order only)
-        vocab = set()
-        for t in tqdm(texts, desc="KN counts", leave=False):
-            seq = [self.BOS] * (n - 1) + list(t) + [self.EOS]
-            vocab.update(t)
-            for i in range(n - 1, len(seq)):
-                counts[n][tuple(seq[i - n + 1:i + 1])] += 1
-        self.vocab = sorted(vocab) + [self.EOS, self.UNK]
-        # continuation counts for the lower orders: number of distinct left extensions
-        for k in range(n - 1, 0, -1):
-            for gram in counts[k + 1]:
-                counts[k][gram[1:]] += 1
-        self.counts = counts
-        self.context_total = [Counter() for _ in range(n + 1)]
-        self.context_types = [Counter() for _ in range(n + 1)]
-        for k in range(1, n + 1):
-            for gram, c in counts[k].items():
-                self.context_total[k][gram[:-1]] += c
-                self.context_types[k][gram[:-1]] += 1
-        return self
-
-    def _prob(self, w: str, history: tuple) -> float:
-        if (w,) not in self.counts[1] and w != self.EOS:
-            w = self.UNK
-        p = 1.0 / len(self.vocab)
-        for k in range(1, self.order + 1):
-            h = history[len(history) - (k - 1):] if k > 1 else ()
-            total = self.context_total[k].get(h, 0)
-            if total == 0:
-                continue  # unseen history: keep the lower-order estimate
-            c = self.counts[k].get(h + (w,), 0)
-            p = max(c - self.d, 0) / total + self.d * self.context_types[k][h] / total * p
-        return p
-
-    def prob(self, w: str, context: Sequence[str] = ()) -> float:
-        """P(w | the last order − 1 symbols of ``context``), ``<s>``-padded."""
-        history = tuple([self.BOS] * (self.order - 1) + list(context))[-(self.order - 1):] if self.order > 1 else ()
-        return self._prob(w, history)
-
-    def log2prob(self, text: str, context: str = "") -> float:
-        """log2 P(text | context) as a character sequence following ``context`` (no end symbol)."""
-        seq = list(context)
-        total = 0.0
-        for ch in text:
-            total += math.log2(self.prob(ch, seq))
-            seq.append(ch)
-        return total
-
-
-KN_VERSION = 1  # bump when the n-gram counting or smoothing changes
-
-
-def train_kn(texts: Sequence[str], order: int = 3, discount: float = 0.75, use_cache: bool = True) -> KneserNeyLM:
-    """Train (or load from the cache) a :class:`KneserNeyLM`; the key is the texts and settings."""
-    texts = list(texts)
-    return cache.cached("kn-lm", KN_VERSION, [texts, order, discount],
-                        lambda: KneserNeyLM(order, discount).fit(texts), use_cache=use_cache,
-                        describe=f"{len(texts)} texts, order {order}")
-
-
-class CausalLMScorer(Scorer):
-    """Any Hugging Face causal LM: log2 P(text | context) = Σ log2 P(token | previous tokens).
-
-    The text's tokens are scored after the context's tokens (and the tokenizer's BOS token
-    when it has one; otherwise the text's first token is conditioned on the context only,
-    and with no context it is skipped and counted as certain). A GPU user passes e.g.
-    ``CausalLMScorer("Qwen/Qwen1.5-7B", device="cuda")`` with the weights available locally.
-    """
-
-    def __init__(self, model_name_or_path, device: str = "cpu"):
-        from transformers import AutoModelForCausalLM, AutoTokenizer
-
-        self.tokenizer = AutoTokenizer.from_pretrained(model_name_or_path)
-        self.model = AutoModelForCausalLM.from_pretrained(model_name_or_path).to(device).eval()
-        self.device = device
-        self.name = f"causal:{Path(str(model_name_or_path)).name}"
-
-    def _ids(self, text: str) -> list[int]:
-        return self.tokenizer(text, add_special_tokens=False)["input_ids"]
-
-    def log2prob(self, text: str, context: str = "") -> float:
-        import torch
-
-        prefix = ([self.tokenizer.bos_token_id] if self.tokenizer.bos_token_id is not None else []) + (
-            self._ids(context) if context else [])
-        target = self._ids(text)
-        ids = prefix + target
-        with torch.no_grad():
-            logits = self.model(torch.tensor([ids], device=self.device)).logits[0]
-        logp = torch.log_softmax(logits.float(), dim=-1)
-        total = 0.0
-        for k in range(len(prefix), len(ids)):
-            if k == 0:
-                continue  # nothing to condition on
-            total += float(logp[k - 1, ids[k]]) / math.log(2)
-        return total
-
-
-class MaskedLMScorer(Scorer):
-    """Any Hugging Face masked LM: pseudo-log-likelihood (Salazar et al. 2020), masking each
-    token of the text in turn with the context (and the rest of the text) visible.
-    ``MaskedLMScorer("hfl/chinese-roberta-wwm-ext-large")`` is the paper's Chinese RoBERTa."""
-
-    def __init__(self, model_name_or_path, device: str = "cpu"):
-        from transformers import AutoModelForMaskedLM, AutoTokenizer
-
-        self.tokenizer = AutoTokenizer.from_pretrained(model_name_or_path)
-        self.model = AutoModelForMaskedLM.from_pretrained(model_name_or_path).to(device).eval()
-        self.device = device
-        self.name = f"masked:{Path(str(model_name_or_path)).name}"
-
-    def log2prob(self, text: str, context: str = "") -> float:
-        import torch
-
-        tok = self.tokenizer
-        ctx = tok(context, add_special_tokens=False)["input_ids"] if context else []
-        target = tok(text, add_special_tokens=False)["input_ids"]
-        ids = [tok.cls_token_id] + ctx + target + [tok.sep_token_id]
-        start = 1 + len(ctx)
-        batch = torch.tensor([ids] * len(target), device=self.device)
-        for k in range(len(target)):
-            batch[k, start + k] = tok.mask_token_id
-        with torch.no_grad():
-            logits = self.model(batch).logits
-        logp = torch.log_softmax(logits.float(), dim=-1)
-        return float(sum(logp[k, start + k, target[k]] for k in range(len(target)))) / math.log(2)
-
-
 def self_information_table(cands_by_word: Mapping[str, Sequence[str]], scorer: Scorer,
                            contexts: Mapping[str, Sequence[str]] | None = None) -> pd.DataFrame:
     """I(x) of every candidate: without context, and with context when ``contexts`` gives,
@@ -466,11 +308,13 @@ def self_information_table(cands_by_word: Mapping[str, Sequence[str]], scorer: S
     for word, cands in cands_by_word.items():
         posts = list((contexts or {}).get(word, []))
         lefts = [p[: p.index(word)] for p in posts if word in p]
-        for cand in tqdm(cands, desc=f"scoring {word}", leave=False):
-            row = {"word": word, "candidate": cand, "scorer": scorer.name,
-                   "I_no_context": scorer.self_information(cand)}
+        cands = list(cands)
+        alone = scorer.log2probs(cands)
+        after = np.array([scorer.log2probs(cands, left) for left in tqdm(lefts, desc=f"scoring {word}", leave=False)])
+        for k, cand in enumerate(cands):
+            row = {"word": word, "candidate": cand, "scorer": scorer.name, "I_no_context": -alone[k]}
             if lefts:
-                row["I_context"] = float(np.mean([scorer.self_information(cand, left) for left in lefts]))
+                row["I_context"] = float(np.mean(-after[:, k]))
                 row["n_contexts"] = len(lefts)
             rows.append(row)
     return pd.DataFrame(rows)
@@ -500,6 +344,163 @@ def slang_contexts(posts: pd.DataFrame, per_word: int) -> dict[str, list[str]]:
     """Up to ``per_word`` posts containing each slang word (in corpus order): the left
     contexts of self-information with context."""
     return {w: posts.loc[posts["text"].str.contains(w, regex=False), "text"].head(per_word).tolist() for w in SLANG}
+
+
+# --------------------------------------------------------------------------- the ladder of language models
+
+#: Rungs of the ladder: Kneser–Ney orders, word unigram lists, character transformers
+#: (:data:`helpers.slang.language_models.GPT_SIZES`); ``hf:<folder>`` is added for ``hf_model``.
+KN_RUNGS = {f"kn-{k}": k for k in range(2, 7)}
+WORD_RUNGS = ("wordfreq", "jieba")
+LADDER_RUNGS = (*KN_RUNGS, *WORD_RUNGS, *lm.GPT_SIZES)
+DEFAULT_LADDER = ("kn-2", "kn-3", "kn-4", "kn-5", "wordfreq", "jieba", "gpt-0.1M", "gpt-0.3M", "gpt-1M")
+#: The measured comparison (``data/measured/lm_ladder_comparison.csv``): every rung, the 5 M transformer too.
+MEASURED_LADDER = ("kn-2", "kn-3", "kn-4", "kn-5", "wordfreq", "jieba", *lm.GPT_SIZES)
+LADDER_VERSION = 1  # bump when a rung is scored differently
+FAMILIES = {"kn": "Kneser–Ney n-gram", "wordfreq": "word unigram", "jieba": "word unigram",
+            "gpt": "character transformer", "hf": "Hugging Face checkpoint"}
+
+
+def rung_family(rung: str) -> str:
+    """The family of a rung name (``kn-3`` → Kneser–Ney n-gram, ``gpt-1M`` → character transformer …)."""
+    return FAMILIES[rung.split("-")[0].split(":")[0]]
+
+
+def ladder_scores(rungs: Sequence[str], train_texts: Sequence[str], heldout: Sequence[str],
+                  cands_by_word: Mapping[str, Sequence[str]], contexts: Mapping[str, Sequence[str]] | None = None,
+                  gpt_steps: int = 60, seed: int = 0, hf_model: str | None = None, hf_kind: str = "causal",
+                  use_cache: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Self-information of every candidate under each rung of the ladder, and each rung's
+    held-out perplexity (:func:`helpers.slang.language_models.perplexity`, per character).
+
+    Kneser–Ney rungs are trained on ``train_texts`` (one count at the highest order asked
+    for gives the lower orders); transformer rungs are trained on them for ``gpt_steps``
+    steps (seeded by ``seed``); word rungs need no training. Each rung's result is cached
+    under ``lm-ladder`` keyed by the rung, the texts, the held-out text, the candidates,
+    the contexts and the settings, so a warm run trains and scores nothing.
+
+    Returns ``scores`` (``rung, scorer, word, candidate, I_no_context, I_context,
+    n_contexts``, and ``found`` for word rungs: word / pieces / characters) and ``models``
+    (``rung, scorer, family, parameters, heldout_perplexity, heldout_characters,
+    train_seconds, score_seconds, computed``; ``computed`` is False for a rung read from
+    the cache, whose seconds are those of the run that made it)."""
+    train_texts, heldout = list(train_texts), list(heldout)
+    cands = {w: list(c) for w, c in cands_by_word.items()}
+    contexts = {w: list(c) for w, c in (contexts or {}).items()}
+    rungs = list(rungs) + ([f"hf:{Path(hf_model).name}"] if hf_model else [])
+    kn_orders = [KN_RUNGS[r] for r in rungs if r in KN_RUNGS]
+    top: dict[str, object] = {}
+
+    def kn_model(order: int):
+        import time
+
+        if "model" not in top:
+            started = time.perf_counter()
+            top["model"] = KneserNeyLM(max(kn_orders)).fit(train_texts)
+            top["seconds"] = time.perf_counter() - started
+        started = time.perf_counter()
+        model = top["model"] if order == top["model"].order else top["model"].lower(order)
+        seconds = time.perf_counter() - started + (top.pop("seconds", 0.0) if order == max(kn_orders) else 0.0)
+        return model, seconds
+
+    def build(rung: str):
+        import time
+
+        if rung in KN_RUNGS:
+            return kn_model(KN_RUNGS[rung])
+        started = time.perf_counter()
+        if rung == "wordfreq":
+            return lm.wordfreq_scorer(), time.perf_counter() - started
+        if rung == "jieba":
+            return lm.jieba_scorer(), time.perf_counter() - started
+        if rung in lm.GPT_SIZES:
+            model = lm.train_char_gpt(train_texts, rung, steps=gpt_steps, seed=seed, use_cache=use_cache)
+            return model, model.training["seconds"]
+        scorer = (CausalLMScorer if hf_kind == "causal" else MaskedLMScorer)(hf_model)
+        return scorer, time.perf_counter() - started
+
+    score_frames, rows = [], []
+    for rung in tqdm(rungs, desc="language-model ladder", leave=False):
+        computed = []
+
+        def compute(rung=rung, computed=computed):
+            import time
+
+            computed.append(True)
+            scorer, train_seconds = build(rung)
+            started = time.perf_counter()
+            table = self_information_table(cands, scorer, contexts)
+            if isinstance(scorer, lm.WordUnigramScorer):
+                table["found"] = scorer.coverage(table["candidate"].tolist())["found"].to_numpy()
+            ppl = lm.perplexity(scorer, heldout)
+            parameters = getattr(scorer, "parameters", None)
+            if isinstance(scorer, KneserNeyLM):
+                parameters = sum(len(c) for c in scorer.counts[1:])  # stored n-gram counts
+            elif isinstance(scorer, lm.WordUnigramScorer):
+                parameters = len(scorer.p)  # listed words
+            return {"scores": table, "info": {
+                "scorer": scorer.name, "family": rung_family(rung), "parameters": parameters,
+                "heldout_perplexity": ppl, "heldout_characters": sum(map(len, heldout)),
+                "train_seconds": train_seconds, "score_seconds": time.perf_counter() - started}}
+
+        inputs = [rung, heldout, cands, contexts]
+        if rung in KN_RUNGS or rung in lm.GPT_SIZES:
+            inputs += [train_texts, gpt_steps if rung in lm.GPT_SIZES else None, seed if rung in lm.GPT_SIZES else None]
+        if rung.startswith("hf:"):
+            inputs += [cache.file_identity(hf_model), hf_kind]
+        stored = cache.cached("lm-ladder", LADDER_VERSION, inputs, compute, use_cache=use_cache,
+                              describe=f"{rung}: {sum(map(len, cands.values()))} candidates, {len(heldout)} held-out texts")
+        score_frames.append(stored["scores"].drop(columns="scorer").assign(rung=rung, scorer=stored["info"]["scorer"]))
+        rows.append({"rung": rung, **stored["info"], "computed": bool(computed)})
+    scores = pd.concat(score_frames, ignore_index=True)
+    first = ["rung", "scorer", "word", "candidate"]
+    return scores[first + [c for c in scores.columns if c not in first]], pd.DataFrame(rows)
+
+
+def _t_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """Mean ± t(G − 1) · SD / √G of per-word ρ, cut to [−1, 1]; NaN with fewer than 2 words."""
+    from scipy.stats import t
+
+    v = np.asarray([x for x in values if np.isfinite(x)], dtype=float)
+    if len(v) < 2:
+        return float("nan"), float("nan")
+    half = t.ppf(0.5 + level / 2, len(v) - 1) * v.std(ddof=1) / np.sqrt(len(v))
+    return max(float(v.mean() - half), -1.0), min(float(v.mean() + half), 1.0)
+
+
+def ladder_correlations(scores: pd.DataFrame, models: pd.DataFrame, ratings: pd.DataFrame, n_perm: int = 10000,
+                        seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per rung of :func:`ladder_scores` and context: the pooled ρ (the paper's Tables 2–3
+    way) with its Fisher and word-jackknife intervals, the mean within-word ρ with its
+    exact (or permutation) p (:func:`within_word_correlations`) and a t interval over the
+    words' ρ, beside the rung's held-out perplexity. Returns ``summary`` (``rung, scorer,
+    family, parameters, heldout_perplexity, context, pooled_rho, pooled_p,
+    pooled_ci_low, pooled_ci_high, pooled_jackknife_ci_low, pooled_jackknife_ci_high,
+    mean_within_word_rho, p_within_word, within_ci_low, within_ci_high, exact,
+    n_permutations, n, n_words``) and ``by_word`` (``rung, scorer, context, word, rho, p,
+    p_permutation, n``)."""
+    summaries, words = [], []
+    info = models.set_index("rung")
+    for rung, frame in scores.groupby("rung", sort=False):
+        name = info.loc[rung, "scorer"]
+        per_word = spearman_by_word(frame, ratings, name, n_perm, seed)
+        within = within_word_correlations(frame, ratings, name, n_perm, seed)
+        for _, row in within.iterrows():
+            w = per_word[per_word["context"] == row["context"]]
+            low, high = spearman_interval(row["pooled_rho"], int(row["n"]))
+            wl, wh = _t_interval(w["rho"])
+            summaries.append({"rung": rung, "scorer": name, "family": info.loc[rung, "family"],
+                              "parameters": info.loc[rung, "parameters"],
+                              "heldout_perplexity": info.loc[rung, "heldout_perplexity"], "context": row["context"],
+                              "pooled_rho": row["pooled_rho"], "pooled_p": row["pooled_p"], "pooled_ci_low": low,
+                              "pooled_ci_high": high, "pooled_jackknife_ci_low": row["pooled_jackknife_ci_low"],
+                              "pooled_jackknife_ci_high": row["pooled_jackknife_ci_high"],
+                              "mean_within_word_rho": row["mean_within_word_rho"], "p_within_word": row["p_within_word"],
+                              "within_ci_low": wl, "within_ci_high": wh, "exact": row["exact"],
+                              "n_permutations": row["n_permutations"], "n": row["n"], "n_words": row["n_words"]})
+        words.append(per_word.drop(columns="method").assign(rung=rung))
+    by_word = pd.concat(words, ignore_index=True)
+    return pd.DataFrame(summaries), by_word[["rung", "scorer", "context", "word", "rho", "p", "p_permutation", "n"]]
 
 
 METHOD_COLUMNS = {  # score column -> (method, context)

@@ -1,0 +1,171 @@
+"""The language-model ladder of chapter 6: each scorer on tiny hand-made text with known probabilities."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from helpers.slang import homophones as hp
+from helpers.slang import language_models as lm
+
+
+class Uniform(lm.Scorer):
+    """Every character has probability 1 / V."""
+
+    def __init__(self, v: int):
+        self.v, self.name = v, f"uniform-{v}"
+
+    def log2prob(self, text, context=""):
+        return -len(text) * math.log2(self.v)
+
+
+def test_perplexity_of_a_uniform_model_is_its_vocabulary_size():
+    assert lm.perplexity(Uniform(37), ["你好", "世界和平", "a"]) == pytest.approx(37.0)
+    with pytest.raises(ValueError):
+        lm.perplexity(Uniform(3), [""])
+
+
+def test_kneser_ney_trigram_by_hand():
+    # "aab": padded <s> <s> a a b </s>; trigrams (<s><s>a) (<s>aa) (aab) (ab</s>), each once
+    kn = lm.KneserNeyLM(order=3, discount=0.5).fit(["aab"])
+    # unigram continuation counts (distinct left neighbours of the bigram types <s>a, aa, ab, b</s>):
+    # a: {<s>, a} = 2, b: {a} = 1, </s>: {b} = 1, over 4 bigram types and 3 distinct unigram types; V = 4
+    p1 = {"a": (2 - 0.5) / 4 + 0.5 * 3 / 4 / 4, "b": (1 - 0.5) / 4 + 0.5 * 3 / 4 / 4}
+    # bigram level after "a", continuation counts: (a,a) from {<s>} 1, (a,b) from {a} 1: total 2, types 2
+    p2_b = (1 - 0.5) / 2 + 0.5 * 2 / 2 * p1["b"]
+    # trigram level after "aa": c(aab) = 1, total 1, types 1
+    assert kn.prob("b", ["a", "a"]) == pytest.approx((1 - 0.5) / 1 + 0.5 * 1 / 1 * p2_b)
+    # an unseen trigram history "ba" falls back to the bigram level after "a"
+    assert kn.prob("b", ["b", "a"]) == pytest.approx(p2_b)
+
+
+@pytest.mark.parametrize("order", [1, 2, 3])
+def test_a_lower_order_from_one_count_equals_a_direct_fit(order):
+    texts = ["你妈的今天", "今天你好", "他妈的", "aab"]
+    direct, derived = lm.KneserNeyLM(order).fit(texts), lm.KneserNeyLM(4).fit(texts).lower(order)
+    assert derived.counts == direct.counts and derived.vocab == direct.vocab
+    assert derived.context_total == direct.context_total and derived.context_types == direct.context_types
+    assert derived.log2prob("妈的", "今天") == pytest.approx(direct.log2prob("妈的", "今天"))
+
+
+def test_word_unigram_model_against_a_hand_made_list():
+    words = lm.WordUnigramScorer({"你妈": 2, "你": 4, "妈": 2}, name="toy")  # total 8
+    assert words.log2prob("你妈") == pytest.approx(math.log2(2 / 8))  # a listed word
+    assert words.log2prob("妈你") == pytest.approx(math.log2(2 / 8) + math.log2(4 / 8))  # its characters
+    assert words.log2prob("猫") == pytest.approx(math.log2(2 / 8 / 2))  # unlisted: half the smallest probability
+    assert words.log2prob("你妈", "a context") == words.log2prob("你妈")  # a unigram model has no context
+    cover = words.coverage(["你妈", "妈你", "猫"]).set_index("text")
+    assert cover["found"].to_dict() == {"你妈": "word", "妈你": "characters", "猫": "characters"}
+    assert cover["unknown_characters"].to_dict() == {"你妈": 0, "妈你": 0, "猫": 1}
+    assert lm.perplexity(words, ["你妈"]) == pytest.approx(2.0)  # 2 bits over 2 characters
+
+
+def test_jieba_list_agrees_with_jieba_itself():
+    import jieba
+
+    jieba.dt.check_initialized()
+    scorer = lm.jieba_scorer()
+    for word in ("老子", "草泥马", "我们"):
+        assert scorer.p[word] == pytest.approx(jieba.dt.FREQ[word] / jieba.dt.total)
+
+
+def test_wordfreq_list_is_its_frequency_table():
+    import wordfreq
+
+    table = wordfreq.get_frequency_dict("zh", wordlist="large")
+    scorer = lm.wordfreq_scorer()
+    assert scorer.p["尼玛"] == pytest.approx(table["尼玛"] / sum(table.values()))
+    assert "Wikipedia" in scorer.source and "CC BY-SA 4.0" in scorer.source
+
+
+TOY = ["你好世界", "世界你好", "你好你好"] * 20
+SHAPE = {"n_embd": 16, "n_layer": 1, "n_head": 2}
+
+
+def test_transformer_trains_on_a_toy_corpus_and_its_cache_follows_its_inputs(tmp_path, monkeypatch):
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path))
+    args = {"shape": SHAPE, "steps": 40, "batch_size": 8, "window": 8, "lr": 1e-2, "min_count": 1}
+    model = lm.train_char_gpt(TOY, **args)
+    assert model.vocab[:3] == [lm.PAD, lm.BOS_TOKEN, lm.UNK_TOKEN] and len(model.vocab) == 3 + 4
+    # four characters: a uniform model scores 7 (the vocabulary); the trained one learned the toy language
+    assert lm.perplexity(model, ["你好世界", "世界你好"]) < 3.0
+    entries = lambda: sorted(p.name for p in (tmp_path / "char-gpt").glob("*.pt"))  # noqa: E731
+    assert len(entries()) == 1
+    again = lm.train_char_gpt(TOY, **args)
+    assert len(entries()) == 1 and again.training == model.training  # read from the cache, not retrained
+    lm.train_char_gpt(TOY, **{**args, "seed": 1})
+    lm.train_char_gpt(TOY[:-1], **args)
+    lm.train_char_gpt(TOY, **{**args, "steps": 41})
+    assert len(entries()) == 4  # seed, texts and steps each make a new key
+
+
+def test_transformer_scores_are_the_model_own_log_probabilities(tmp_path, monkeypatch):
+    import torch
+
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path))
+    model = lm.train_char_gpt(TOY, shape=SHAPE, steps=5, batch_size=4, window=8, min_count=1)
+    ids = [model.index[lm.BOS_TOKEN]] + model.encode("世界" + "你好")
+    with torch.no_grad():
+        logp = torch.log_softmax(model.model(torch.tensor([ids])).logits[0], -1)
+    expected = sum(float(logp[k - 1, ids[k]]) for k in (3, 4)) / math.log(2)  # 你好 after <bos> 世界
+    assert model.log2prob("你好", "世界") == pytest.approx(expected, rel=1e-5)
+    batch = model.log2probs(["你好", "世", "好好好"], "世界")  # padded batch = one text at a time
+    assert batch == pytest.approx([model.log2prob(t, "世界") for t in ["你好", "世", "好好好"]], rel=1e-5)
+
+
+def test_transformer_with_zero_weights_has_the_uniform_perplexity(tmp_path, monkeypatch):
+    import torch
+
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path))
+    model = lm.train_char_gpt(TOY, shape=SHAPE, steps=1, batch_size=2, window=8, min_count=1)
+    with torch.no_grad():
+        for p in model.model.parameters():
+            p.zero_()
+    assert lm.perplexity(model, ["你好世界", "好"]) == pytest.approx(len(model.vocab), rel=1e-5)
+
+
+def test_hf_checkpoint_perplexity_on_a_tiny_model(tmp_path):
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    from test_homophones import _char_tokenizer
+
+    tok, n = _char_tokenizer(tmp_path / "gpt", "你妈尼玛他的好")
+    torch.manual_seed(0)
+    model = GPT2LMHeadModel(GPT2Config(vocab_size=n, n_positions=32, n_embd=16, n_layer=1, n_head=2))
+    with torch.no_grad():
+        for p in model.parameters():
+            p.zero_()
+    model.save_pretrained(tmp_path / "gpt")
+    scorer = lm.CausalLMScorer(tmp_path / "gpt")
+    # no BOS token: the first token of each text is counted as certain, the rest are uniform over n
+    texts = ["他的你妈", "尼玛"]
+    assert lm.perplexity(scorer, texts) == pytest.approx(n ** ((3 + 1) / 6), rel=1e-5)
+    scores, models = hp.ladder_scores(["kn-2"], ["你妈的", "他的好"], texts, {"尼玛": ["你妈", "尼玛"]}, {},
+                                      hf_model=str(tmp_path / "gpt"), use_cache=False)
+    assert models["rung"].tolist() == ["kn-2", "hf:gpt"]
+    assert models.set_index("rung").loc["hf:gpt", "heldout_perplexity"] == pytest.approx(n ** (4 / 6), rel=1e-5)
+    assert set(scores["rung"]) == {"kn-2", "hf:gpt"} and len(scores) == 4
+
+
+def test_ladder_correlations_on_a_hand_made_case():
+    # two words, three candidates each; rung "x" ranks each word's ratings perfectly, rung "y" reverses them
+    ratings = pd.DataFrame({"word": list("uuuvvv"), "candidate": list("abcdef"), "avg_score": [1, 2, 3, 1, 2, 3]})
+    scores = pd.concat([
+        pd.DataFrame({"rung": "x", "scorer": "x", "word": list("uuuvvv"), "candidate": list("abcdef"),
+                      "I_no_context": [1.0, 2, 3, 4, 5, 6]}),
+        pd.DataFrame({"rung": "y", "scorer": "y", "word": list("uuuvvv"), "candidate": list("abcdef"),
+                      "I_no_context": [3.0, 2, 1, 6, 5, 4]})])
+    models = pd.DataFrame({"rung": ["x", "y"], "scorer": ["x", "y"], "family": "toy", "parameters": [1, 2],
+                           "heldout_perplexity": [10.0, 20.0]})
+    summary, by_word = hp.ladder_correlations(scores, models, ratings)
+    s = summary.set_index("rung")
+    assert s.loc["x", "mean_within_word_rho"] == 1.0 and s.loc["y", "mean_within_word_rho"] == -1.0
+    assert s.loc["x", "p_within_word"] == pytest.approx(2 / 36)  # 2 of the 6 x 6 within-word orders reach |1|
+    assert by_word.groupby("rung")["rho"].apply(list).to_dict() == {"x": [1.0, 1.0], "y": [-1.0, -1.0]}
+    # x: ranks 1-6 against ratings 1,2,3,1,2,3 -> pooled Spearman from scipy
+    from scipy.stats import spearmanr
+
+    assert s.loc["x", "pooled_rho"] == pytest.approx(spearmanr([1, 2, 3, 4, 5, 6], [1, 2, 3, 1, 2, 3]).statistic)
