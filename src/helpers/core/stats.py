@@ -452,7 +452,7 @@ def approximate_randomization(scores: pd.DataFrame, n_trials: int = 10000, seed=
     ia, ib = np.triu_indices(m, k=1)
     diffs = values[:, ib] - values[:, ia]  # n × pairs: how much worse b is than a, per item
     if clusters is not None:
-        labels = _cluster_labels(clusters, len(scores))[scores.index.get_indexer(wide.index)]
+        labels = cluster_labels(clusters, len(scores))[scores.index.get_indexer(wide.index)]
         labels = pd.factorize(labels)[0]
         units = np.zeros((labels.max() + 1, diffs.shape[1]))
         np.add.at(units, labels, diffs)
