@@ -186,11 +186,10 @@ def _icc_rows(ratings: pd.DataFrame, scope: str) -> list[dict]:
     # designs; the two-way absolute-agreement ones (ICC(A,1), ICC(A,k)) only when raters are crossed.
     multi["slot"] = multi["rater"] if crossed else multi.groupby("unit").cumcount().astype(str)
     res = pg.intraclass_corr(data=multi, targets="unit", raters="slot", ratings="penalty").set_index("Type")
-    ci_col = "CI95" if "CI95" in res.columns else "CI95%"
     kinds = ("ICC(1,1)", "ICC(1,k)", "ICC(A,1)", "ICC(A,k)") if crossed else ("ICC(1,1)", "ICC(1,k)")
     n = int(multi["unit"].nunique())
     return [{"scope": scope, "statistic": kind, "estimate": float(res.loc[kind, "ICC"]),
-             "ci_low": float(res.loc[kind, ci_col][0]), "ci_high": float(res.loc[kind, ci_col][1]), "n": n}
+             "ci_low": float(res.loc[kind, "CI95"][0]), "ci_high": float(res.loc[kind, "CI95"][1]), "n": n}
             for kind in kinds]
 
 
