@@ -190,17 +190,19 @@ def test_detectable_correlation_from_normal_table():
 
 def _frame():
     x = {"A": [3, 5, 4, 6, 2, 5], "B": [1, 4, 4, 3, 2, 1], "C": [2, 2, 5, 1, 3, 0]}
-    rows = [{"direction": g, "system": s, "item": f"{g}{i}", "value": v + (g == "ZH"), "sentence": f"s{i // 2}"}
+    # groups and items listed out of sorted order: the output keeps the order of appearance
+    rows = [{"direction": g, "system": s, "item": f"{g}{9 - i}", "value": v + (g == "ZH"), "sentence": f"s{i // 2}"}
             for g in ("EN", "ZH") for s, vals in x.items() for i, v in enumerate(vals)]
     return pd.DataFrame(rows), x
 
 
 def test_compare_pairs_every_column_pinned():
     frame, x = _frame()
+    frame = pd.concat([frame[frame["direction"] == "ZH"], frame[frame["direction"] == "EN"]])
     alpha, n_boot = 0.1, 300
     out = stats.compare_pairs(frame, "value", by="direction", clusters="sentence", alpha=alpha, n_boot=n_boot,
                               n_perm=500, seed=2)
-    assert list(out["direction"]) == ["EN"] * 3 + ["ZH"] * 3
+    assert list(out["direction"]) == ["ZH"] * 3 + ["EN"] * 3
     assert list(zip(out["system_a"], out["system_b"]))[:3] == [("A", "B"), ("A", "C"), ("B", "C")]
     en = out[out["direction"] == "EN"].reset_index(drop=True)
     clusters = ["s0", "s0", "s1", "s1", "s2", "s2"]
@@ -261,3 +263,29 @@ def test_compare_pairs_constant_difference_has_no_effect_size():
     frame = pd.DataFrame({"system": ["A"] * 3 + ["B"] * 3, "item": [1, 2, 3] * 2, "value": [2, 3, 4, 1, 2, 3]})
     row = stats.compare_pairs(frame, "value").iloc[0]
     assert math.isnan(row["cohen_dz"]) and row["mean_difference"] == 1.0 and row["rank_biserial"] == 1.0
+
+
+def test_compare_pairs_one_pair_many_clusters_monte_carlo():
+    rng = np.random.default_rng(7)
+    a, b = rng.integers(0, 10, 40).astype(float), rng.integers(0, 10, 40).astype(float)
+    clusters = [f"s{i // 2}" for i in range(40)]  # 20 clusters: Monte Carlo sign flips
+    frame = pd.DataFrame({"system": ["A"] * 40 + ["B"] * 40, "item": list(range(40)) * 2, "value": np.r_[a, b],
+                          "sentence": clusters * 2})
+    row = stats.compare_pairs(frame, "value", clusters="sentence", n_boot=400, seed=5, alpha=0.1).iloc[0]
+    d = a - b
+    assert row["p_permutation"] == stats.paired_permutation_test(a, b, n_perm=10000, seed=5)
+    assert row["p_cluster_permutation"] == stats.paired_permutation_test(a, b, n_perm=10000, seed=5,
+                                                                         clusters=clusters)
+    nested = stats.resample(40, 400, 5, clusters) @ d / 40
+    assert (row["family_ci_low"], row["family_ci_high"]) == pytest.approx(tuple(np.percentile(nested, [5, 95])))
+    sd = statistics.stdev(d)
+    assert row["mdd_80_adjusted"] == pytest.approx((1.644854 + Z80) * sd / math.sqrt(40), abs=1e-5)  # m = 1
+    se, g = stats.cluster_robust_se(d, clusters)
+    assert g == 20
+    assert row["cluster_mdd_80_adjusted"] == pytest.approx((t_dist.ppf(0.95, 19) + t_dist.ppf(0.8, 19)) * se)
+
+
+def test_compare_pairs_two_items_have_a_standard_deviation():
+    frame = pd.DataFrame({"system": ["A", "A", "B", "B"], "item": [1, 2, 1, 2], "value": [3.0, 5.0, 1.0, 1.0]})
+    row = stats.compare_pairs(frame, "value").iloc[0]
+    assert row["cohen_dz"] == pytest.approx(3 / statistics.stdev([2, 4]))  # d = 2, 4

@@ -110,12 +110,19 @@ def diff_of(work: Path, mutant: str) -> str:
 
 
 def is_equivalent(mutant: str, diff: str, equivalents: list[dict]) -> dict | None:
-    """The entry of the equivalent list that covers this survivor: same function, and its
-    ``added`` text is the mutated line (whitespace-insensitive)."""
+    """The entry of the equivalent list that covers this survivor: its ``function`` (a glob of
+    mutmut's ``module.x_function`` name) matches, and its ``added`` text is the mutated line
+    (whitespace-insensitive) or its ``added_regex`` is found in it."""
     function = re.sub(r"__mutmut_\d+$", "", mutant)
     added = " ".join(" ".join(line[1:] for line in diff.splitlines() if line.startswith("+")).split())
+    from fnmatch import fnmatch
+
     for e in equivalents:
-        if function.endswith(e["function"]) and " ".join(str(e["added"]).split()) == added:
+        if not fnmatch(function, f"*{e['function']}"):
+            continue
+        if "added" in e and " ".join(str(e["added"]).split()) == added:
+            return e
+        if "added_regex" in e and re.search(e["added_regex"], added):
             return e
     return None
 
