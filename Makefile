@@ -8,7 +8,7 @@ JOBS   ?= 2
 MIRROR ?= $(firstword $(wildcard ../shared/datasets))
 FETCH_FLAGS := $(if $(MIRROR),--mirror $(MIRROR),)
 
-.PHONY: setup data book book-student test test-fast lab lab-student bench lock clean
+.PHONY: setup data book book-student test test-fast lab lab-student bench mutate lock clean
 
 # Installer: uv (from PATH, or put into the venv by pip in ~4 s) installs the pinned requirements in
 # ~40 s, plus ~50 s compiling .pyc files in parallel, where pip takes ~5 min on 2 cores (measured;
@@ -84,6 +84,12 @@ lab-student:
 # time a fresh clone: set-up, fetch, every chapter, render, warm rebuild, make test (writes bench/)
 bench:
 	$(PYTHON) tools/bench.py
+
+# mutation testing of the statistics and scoring code, one module at a time with its own unit tests
+# (mutmut; not part of make test or CI; MODULES="stats agreement" for some): writes bench/mutate.csv,
+# which make bench reports. Tools, equivalent mutants and the measured choice: tools/mutate/README.md
+mutate: data
+	$(BIN)/python tools/mutate/run.py --jobs $(JOBS) $(MODULES)
 
 # re-freeze requirements.txt from requirements.in in a scratch venv
 lock:

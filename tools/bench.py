@@ -10,7 +10,8 @@ fresh clone times `make test` end to end, set-up included. It also times
 1,000,000-row file, each beside a bare pandas read-and-score of the same file measured in
 the same run, and chapter 08's approximate randomisation over all pairs of the 15 TED systems
 (10,000 trials) beside one bare sign-matrix product (wall seconds and peak memory; `--mqm-only` runs and prints just these, on
-this checkout, with the venv's python). Writes `bench/results.csv`, `bench/mqm.csv` and `bench/results.md`, and puts
+this checkout, with the venv's python), and reports the kill rates of the last `make mutate`
+(bench/mutate.csv; `--mutation-only` prints them). Writes `bench/results.csv`, `bench/mqm.csv` and `bench/results.md`, and puts
 the table into README.md between the bench markers.
 Only the standard library is used, so it runs before any set-up. Tests never assert wall
 times; this is where they are measured.
@@ -197,6 +198,25 @@ def ar_table(row: dict) -> str:
             f"| {row['step']} | {row['seconds']:.2f} | {row['floor_seconds']:.2f} | {mark} |\n")
 
 
+def mutation_table(path: Path = ROOT / "bench" / "mutate.csv") -> str:
+    """The kill rates of the last `make mutate` (bench/mutate.csv, tools/mutate/run.py); mutation is
+    never run here (it takes the better part of an hour)."""
+    if not path.exists():
+        return "Mutation testing: no `make mutate` result yet (bench/mutate.csv).\n"
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    killed = sum(int(r["killed"]) + int(r["timeout"]) for r in rows)
+    counted = killed + sum(int(r["survived"]) + int(r["no_tests"]) for r in rows)
+    lines = ["| mutation testing (last `make mutate`) | mutants | killed | equivalent | survived | kill rate | run |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['file']} | {r['mutants']} | {int(r['killed']) + int(r['timeout'])} | {r['equivalent']} | "
+                     f"{int(r['survived']) + int(r['no_tests'])} | {r['kill_rate']} % | {r['finished']} |")
+    total = f"{killed / counted * 100:.1f} %" if counted else "n/a"
+    lines.append(f"| all modules (target ≥ 90 %) | | {killed} | | {counted - killed} | {total} | |")
+    return "\n".join(lines) + "\n"
+
+
 def clone(into: Path) -> Path:
     target = into / "book"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(target)], check=True)
@@ -221,6 +241,9 @@ def machine(clone_dir: Path) -> str:
 def main() -> int:
     if sys.argv[1:2] == ["--make-mqm-files"]:
         mqm_files(Path(sys.argv[2]), Path(sys.argv[3]))
+        return 0
+    if "--mutation-only" in sys.argv[1:]:  # the last make mutate's kill rates, printed
+        print(mutation_table())
         return 0
     if "--mqm-only" in sys.argv[1:]:  # just the mqm rows, on this checkout; printed, bench/ untouched
         print(mqm_table(mqm_bench(sys.executable, ROOT / "data" / "raw", src=ROOT / "src")))
@@ -267,7 +290,7 @@ def main() -> int:
         mark = "" if target is None else (f"≤ {target}" + (" ✓" if seconds <= target else " ✗"))
         lines.append(f"| {step} | {seconds:.0f} | {mark} |")
     write_mqm_csv(mqm_rows, out)
-    table = "\n".join(lines) + "\n\n" + mqm_table(mqm_rows) + "\n" + ar_table(ar_row)
+    table = "\n".join(lines) + "\n\n" + mqm_table(mqm_rows) + "\n" + ar_table(ar_row) + "\n" + mutation_table()
     (out / "results.md").write_text(table, encoding="utf-8")
     readme = ROOT / "README.md"
     text = readme.read_text(encoding="utf-8")

@@ -418,11 +418,9 @@ def icc_table(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: 
         res = pg.intraclass_corr(data=data, targets=item, raters=rater, ratings=value, nan_policy="omit"
                                  ).set_index("Type")
         row = {**dict(zip(by, key)), "n_items": int(data[item].nunique()), "n_raters": int(data[rater].nunique())}
-        ci_col = "CI95" if "CI95" in res.columns else "CI95%"
-        for name, kinds in (("icc2_1", ("ICC(A,1)", "ICC2")), ("icc2_k", ("ICC(A,k)", "ICC2k"))):
-            kind = next(k for k in kinds if k in res.index)
+        for name, kind in (("icc2_1", "ICC(A,1)"), ("icc2_k", "ICC(A,k)")):  # pingouin 0.7's names
             row[name] = float(res.loc[kind, "ICC"])
-            row[f"{name}_ci_low"], row[f"{name}_ci_high"] = (float(v) for v in res.loc[kind, ci_col])
+            row[f"{name}_ci_low"], row[f"{name}_ci_high"] = (float(v) for v in res.loc[kind, "CI95"])
         rows.append(row)
     return pd.DataFrame(rows)
 

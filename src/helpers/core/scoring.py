@@ -198,9 +198,8 @@ def _icc_rows(ratings: pd.DataFrame, scope: str) -> list[dict]:
         return [{"scope": scope, "statistic": kind, "estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": n}
                 for kind in kinds]
     res = pg.intraclass_corr(data=multi, targets="unit", raters="slot", ratings="penalty").set_index("Type")
-    ci_col = "CI95" if "CI95" in res.columns else "CI95%"
     return [{"scope": scope, "statistic": kind, "estimate": float(res.loc[kind, "ICC"]),
-             "ci_low": float(res.loc[kind, ci_col][0]), "ci_high": float(res.loc[kind, ci_col][1]), "n": n}
+             "ci_low": float(res.loc[kind, "CI95"][0]), "ci_high": float(res.loc[kind, "CI95"][1]), "n": n}
             for kind in kinds]
 
 

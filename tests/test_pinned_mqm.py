@@ -1,0 +1,99 @@
+"""The weighting schemes checked whole, every rule against its cited source, and every
+severity of the annotation model through every scheme (issue 21: "check complete tables")."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from helpers.core import annotations as ann
+from helpers.core import schemes
+from helpers.core.errors import InputError
+
+#: (name, pattern, weight) of every rule, in order, as the cited sources give them:
+#: mqm — google/wmt-mqm-human-evaluation README and Freitag et al. 2021 §3 (Non-translation 25,
+#: Neutral 0, Minor Fluency/Punctuation 0.1, Minor 1, Major 5); marot — marot.js mqmDefaultWeights
+#: (Trivial 0.1, Creative 0, Source 0, Non-trans 25, Minor 1, Major 5, Critical 5) after an explicit
+#: Neutral 0 (Marot drops Neutral rows in addErrorStats); hope — Gladkoff & Han 2022 (1, 2, 4, 8, 16);
+#: metahope — Liang & Han 2026 §3 (the level is the penalty: 2, 4, 6, 8, 10).
+PUBLISHED = {
+    "mqm": [("Non-trans", "non.translation", 25), ("Neutral", "^neutral:", 0),
+            ("Punct", "^minor:fluency/punctuation", 0.1), ("Minor", "^minor:", 1), ("Major", "^major:", 5)],
+    "marot": [("Neutral", "^neutral:", 0), ("Trivial", "minor:.*punctuation|trivial:", 0.1),
+              ("Creative", ":.*reinterpretation", 0), ("Source", ":source", 0), ("Non-trans", "non.translation", 25),
+              ("Minor", "minor:", 1), ("Major", "major:", 5), ("Critical", "critical:", 5)],
+    "hope": [("Minor", "^minor:", 1), ("Moderate", "^moderate:", 2), ("Major", "^major:", 4),
+             ("Severe", "^severe:", 8), ("Critical", "^critical:", 16)],
+    "metahope": [("Minor", "^minor:", 2), ("Moderate", "^moderate:", 4), ("Major", "^major:", 6),
+                 ("Severe", "^severe:", 8), ("Critical", "^critical:", 10)],
+}
+
+#: Every severity of the model with a plain category, per scheme: its weight, or None (refused).
+BY_SEVERITY = {
+    #          Neutral Trivial Minor Moderate Major Severe Critical No-error Non-translation
+    "mqm":      (0, None, 1, None, 5, None, None, 0, 25),
+    "marot":    (0, 0.1, 1, None, 5, None, 5, 0, 25),
+    "hope":     (None, None, 1, 2, 4, 8, 16, 0, None),
+    "metahope": (None, None, 2, 4, 6, 8, 10, 0, None),
+}
+SEVERITIES = ("Neutral", "Trivial", "Minor", "Moderate", "Major", "Severe", "Critical", "No-error", "Non-translation")
+
+
+@pytest.mark.parametrize("name", schemes.BUILT_IN)
+def test_every_rule_of_every_built_in_scheme(name):
+    scheme = schemes.load_scheme(name)
+    assert [(r.name, r.pattern, r.weight) for r in scheme.rules] == PUBLISHED[name]
+    assert scheme.name == name and scheme.citation and scheme.source == f"schemes/{name}.yml"
+
+
+@pytest.mark.parametrize("name", schemes.BUILT_IN)
+def test_every_severity_through_every_scheme(name):
+    scheme = schemes.load_scheme(name)
+    for severity, expected in zip(SEVERITIES, BY_SEVERITY[name]):
+        category = ann.NO_ERROR if severity == ann.NO_ERROR else "Accuracy/Mistranslation"
+        if expected is None:
+            with pytest.raises(InputError, match=f"{name!r} has no weight for severity {severity!r}"):
+                scheme.weight_of(severity, category)
+        else:
+            assert scheme.weight_of(severity, category) == expected, severity
+
+
+def test_category_rules_of_the_mqm_and_marot_schemes():
+    mqm, marot = schemes.load_scheme("mqm"), schemes.load_scheme("marot")
+    assert mqm.weight_of("Minor", "Fluency/Punctuation") == 0.1 == marot.weight_of("Minor", "Fluency/Punctuation")
+    assert mqm.weight_of("Major", "Fluency/Punctuation") == 5
+    assert mqm.weight_of("Major", "Non-translation!") == 25 == marot.weight_of("Minor", "Non-translation")
+    assert mqm.weight_of("Major", "Source issue") == 5 and marot.weight_of("Major", "Source issue") == 0
+    assert mqm.weight_of("Minor", "Accuracy/Creative Reinterpretation") == 1
+    assert marot.weight_of("Minor", "Accuracy/Creative Reinterpretation") == 0
+    assert mqm.weight_of(" MAJOR ", " Style/Awkward ") == 5  # trimmed, any case
+    assert mqm.rule_for("Critical", "Accuracy") is None
+
+
+def test_weights_of_a_frame_match_each_distinct_pair_once_and_name_the_line():
+    frame = pd.DataFrame({"severity": ["Major", "Minor", "HOTW-test", "Minor", "No-error", "Major"],
+                          "category": ["Accuracy", "Fluency/Punctuation", "Found", "Style", "No-error", "Accuracy"],
+                          "line": [2, 3, 4, 5, 6, 7]})
+    got = schemes.load_scheme("mqm").weights(frame)
+    assert got.iloc[[0, 1, 3, 4, 5]].tolist() == [5, 0.1, 1, 0, 5] and pd.isna(got.iloc[2])
+    bad = pd.concat([frame, pd.DataFrame({"severity": ["Critical"], "category": ["X"], "line": [9]})],
+                    ignore_index=True)
+    with pytest.raises(InputError) as exc:
+        schemes.load_scheme("mqm").weights(bad, file="f.tsv")
+    assert exc.value.row == 9 and exc.value.column == "severity" and str(exc.value.file).endswith("f.tsv")
+
+
+def test_metahope_weights_come_whole_from_the_schemes():
+    from helpers.metahope.scoring import WEIGHTS
+
+    assert WEIGHTS == {"metahope": {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}, "hope": {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}}
+
+
+def test_the_severity_model_is_complete():
+    assert ann.SEVERITIES == ("Neutral", "Trivial", "Minor", "Moderate", "Major", "Severe", "Critical", "No-error",
+                              "HOTW-test", "Non-translation")
+    assert ann.SEVERITY_BY_KEY == {"neutral": "Neutral", "trivial": "Trivial", "minor": "Minor", "moderate": "Moderate",
+                                   "major": "Major", "severe": "Severe", "critical": "Critical",
+                                   "no-error": "No-error", "hotw-test": "HOTW-test",
+                                   "non-translation": "Non-translation", "non-translation!": "Non-translation"}
+    assert ann.severity_key("  No_error ") == "no-error" and ann.severity_key("HOTW test") == "hotw-test"

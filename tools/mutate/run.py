@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""`make mutate`: mutation testing of the statistics and the scoring code, one module at a time.
+
+For each module of :data:`MODULES` a scratch copy of the project (``.mutate/<name>/``: ``src/``,
+the module's own unit tests, ``tests/conftest.py``) is made and ``mutmut run`` mutates that one
+module there, running only the module's own test files (mutmut then runs, per mutant, only the
+tests that reach the mutated function). Survivors that are equivalent to the original (listed
+with their reason in ``tools/mutate/equivalent.yml``, matched by function and mutated line) are
+left out of the kill rate. Writes ``bench/mutate.csv`` (one row per module: mutants, killed,
+survived, equivalent, no tests, timeouts, kill rate, seconds) and ``bench/mutate_survivors.txt``
+(the diff of every survivor that is not on the equivalent list), which ``make bench`` reads.
+
+    python tools/mutate/run.py                 # every module
+    python tools/mutate/run.py stats agreement # some
+    python tools/mutate/run.py --report        # re-read the last runs, no mutation
+
+Not part of ``make test`` or CI; the choice of mutmut is measured in tools/mutate/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WORK = ROOT / ".mutate"
+BENCH = ROOT / "bench"
+EQUIVALENT = Path(__file__).with_name("equivalent.yml")
+
+#: name -> (module file, its own unit tests, functions to mutate (mutmut name globs; None = all)).
+MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
+    "stats": ("src/helpers/core/stats.py", ["tests/test_stats.py", "tests/test_pinned_stats.py"], None),
+    "agreement": ("src/helpers/core/agreement.py",
+                  ["tests/test_agreement.py", "tests/test_pinned_agreement.py"], None),
+    "mqm_scoring": ("src/helpers/core/scoring.py", ["tests/test_mqm_scores.py", "tests/test_pinned_mqm.py"], None),
+    "schemes": ("src/helpers/core/schemes.py", ["tests/test_mqm_scores.py", "tests/test_pinned_mqm.py"], None),
+    "annotations": ("src/helpers/core/annotations.py",
+                    ["tests/test_mqm_formats.py", "tests/test_mqm_scores.py", "tests/test_pinned_mqm.py"], None),
+    "metahope_scoring": ("src/helpers/metahope/scoring.py",
+                         ["tests/test_metahope.py", "tests/test_mqm_metahope.py", "tests/test_pinned_metahope.py"],
+                         None),
+    # the rating statistics of the explanations study (not its figures or file handling)
+    "explanations_analysis": ("src/helpers/explanations/analysis.py",
+                              ["tests/test_explanations.py", "tests/test_pinned_explanations.py"],
+                              ["*x_reliability_table*", "*x_item_means*", "*x_spearman_table*", "*x_spearman_pairs*",
+                               "*x_standardized_regression*", "*x_item_statistics*", "*x_rater_profile*",
+                               "*x_design_contrast*", "*x_significance_mark*"]),
+    # the correlation and self-information statistics of the homophone study
+    "homophones": ("src/helpers/slang/homophones.py",
+                   ["tests/test_homophones.py", "tests/test_pinned_homophones.py"],
+                   ["*x_percentile_scores*", "*x_per_character_percentile*", "*x_human_correlations*",
+                    "*x__centred_ranks*", "*x__usable*", "*x_within_group_permutation_test*",
+                    "*x_spearman_interval*", "*x_spearman_by_word*", "*x_within_word_correlations*",
+                    "*x__word_jackknife*", "*Scorer*self_information*"]),
+}
+FIELDS = ["module", "file", "mutants", "killed", "survived", "equivalent", "no_tests", "timeout", "other",
+          "kill_rate", "seconds", "finished"]
+
+
+def mutmut(cwd: Path, *args: str, capture: bool = True) -> subprocess.CompletedProcess:
+    """Run the venv's mutmut in ``cwd`` (the scratch copy; mutmut puts its ``mutants/src`` first)."""
+    exe = Path(sys.executable).with_name("mutmut")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # mutmut sets the path itself
+    return subprocess.run([str(exe), *args], cwd=cwd, env=env, text=True, check=False,
+                          stdout=subprocess.PIPE if capture else None, stderr=subprocess.STDOUT if capture else None)
+
+
+def prepare(name: str) -> Path:
+    """A fresh scratch project for one module: src/, its tests, conftest, mutmut's setup.cfg."""
+    path, tests, _ = MODULES[name]
+    work = WORK / name
+    shutil.rmtree(work, ignore_errors=True)
+    (work / "tests").mkdir(parents=True)
+    shutil.copytree(ROOT / "src", work / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for t in ["tests/conftest.py", *tests]:
+        if (ROOT / t).exists():
+            shutil.copy2(ROOT / t, work / t)
+    if (ROOT / "data").exists():
+        (work / "data").symlink_to(ROOT / "data")
+    (work / "pyproject.toml").write_text('[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'
+                                         'filterwarnings = ["ignore::DeprecationWarning"]\n'
+                                         'markers = ["slow: notebooks", "browser: chromium"]\n')
+    selection = "\n".join(f"    {t}" for t in tests if (ROOT / t).exists())
+    (work / "setup.cfg").write_text(f"[mutmut]\nsource_paths=src\nonly_mutate={path}\n"
+                                    f"pytest_add_cli_args_test_selection=\n{selection}\n"
+                                    "pytest_add_cli_args=\n    -p\n    no:cacheprovider\n    -m\n"
+                                    "    not slow and not browser\n")
+    return work
+
+
+def load_equivalents() -> list[dict]:
+    import yaml
+
+    if not EQUIVALENT.exists():
+        return []
+    return yaml.safe_load(EQUIVALENT.read_text(encoding="utf-8")) or []
+
+
+def diff_of(work: Path, mutant: str) -> str:
+    out = mutmut(work, "show", mutant).stdout
+    return "\n".join(line for line in out.splitlines() if line[:1] in "+-" and not line.startswith(("+++", "---")))
+
+
+def is_equivalent(mutant: str, diff: str, equivalents: list[dict]) -> dict | None:
+    """The entry of the equivalent list that covers this survivor: its ``function`` (a glob of
+    mutmut's ``module.x_function`` name) matches, and its ``added`` text is the mutated line
+    (whitespace-insensitive) or its ``added_regex`` is found in it."""
+    function = re.sub(r"__mutmut_\d+$", "", mutant)
+    added = " ".join(" ".join(line[1:] for line in diff.splitlines() if line.startswith("+")).split())
+    from fnmatch import fnmatch
+
+    for e in equivalents:
+        if not fnmatch(function, f"*{e['function']}"):
+            continue
+        if "added" in e and " ".join(str(e["added"]).split()) == added:
+            return e
+        if "added_regex" in e and re.search(e["added_regex"], added):
+            return e
+    return None
+
+
+def summarise(name: str, seconds: float | None, equivalents: list[dict], survivors_out: list[str]) -> dict:
+    work = WORK / name
+    res = mutmut(work, "results", "--all", "true").stdout
+    status = {}
+    for line in res.splitlines():
+        m = re.match(r"\s*(\S+__mutmut_\d+): (.+)$", line)
+        if m:
+            status[m.group(1)] = m.group(2).strip()
+    globs = MODULES[name][2]
+    if globs:
+        from fnmatch import fnmatch
+
+        status = {k: v for k, v in status.items() if any(fnmatch(k, g) for g in globs)}
+    counts = {"killed": 0, "survived": 0, "equivalent": 0, "no_tests": 0, "timeout": 0, "other": 0}
+    for mutant, st in sorted(status.items()):
+        if st == "killed":
+            counts["killed"] += 1
+        elif st == "survived":
+            diff = diff_of(work, mutant)
+            if is_equivalent(mutant, diff, equivalents):
+                counts["equivalent"] += 1
+            else:
+                counts["survived"] += 1
+                survivors_out.append(f"== {name}: {mutant}\n{diff}\n")
+        elif st == "no tests":
+            counts["no_tests"] += 1
+            survivors_out.append(f"== {name}: {mutant} (no test reaches it)\n{diff_of(work, mutant)}\n")
+        elif st == "timeout":
+            counts["timeout"] += 1  # a mutant that makes the tests hang is caught
+        else:
+            counts["other"] += 1
+    counted = counts["killed"] + counts["timeout"] + counts["survived"] + counts["no_tests"]
+    rate = (counts["killed"] + counts["timeout"]) / counted * 100 if counted else float("nan")
+    return {"module": name, "file": MODULES[name][0], "mutants": len(status), **counts,
+            "kill_rate": round(rate, 1), "seconds": round(seconds) if seconds is not None else "",
+            "finished": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M")}
+
+
+def previous() -> dict[str, dict]:
+    path = BENCH / "mutate.csv"
+    if not path.exists():
+        return {}
+    with open(path, newline="", encoding="utf-8") as fh:
+        return {r["module"]: r for r in csv.DictReader(fh)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("modules", nargs="*", help=f"default: all of {', '.join(MODULES)}")
+    ap.add_argument("--report", action="store_true", help="re-read the last runs without mutating")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", 2)))
+    args = ap.parse_args(argv)
+    names = args.modules or list(MODULES)
+    unknown = [n for n in names if n not in MODULES]
+    if unknown:
+        ap.error(f"unknown module(s) {unknown}; known: {', '.join(MODULES)}")
+    equivalents = load_equivalents()
+    rows, survivors = previous(), []
+    for name in names:
+        seconds = None
+        if not args.report:
+            work = prepare(name)
+            print(f"[mutate] {name}: {MODULES[name][0]} with {', '.join(MODULES[name][1])}", flush=True)
+            started = time.monotonic()
+            globs = MODULES[name][2] or []
+            proc = mutmut(work, "run", "--max-children", str(args.jobs), *globs, capture=False)
+            seconds = time.monotonic() - started
+            if proc.returncode != 0:
+                print(f"[mutate] {name}: mutmut exited with {proc.returncode}", file=sys.stderr)
+        elif not (WORK / name / "mutants").exists():
+            continue
+        row = summarise(name, seconds, equivalents, survivors)
+        if args.report and name in rows:
+            row["seconds"] = rows[name].get("seconds", "")
+        rows[name] = row
+        print(f"[mutate] {name}: {row['mutants']} mutants, {row['killed']} killed, {row['survived']} survived, "
+              f"{row['equivalent']} equivalent, {row['no_tests']} without a test: kill rate {row['kill_rate']} %",
+              flush=True)
+    BENCH.mkdir(exist_ok=True)
+    with open(BENCH / "mutate.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=FIELDS)
+        w.writeheader()
+        for name in MODULES:
+            if name in rows:
+                w.writerow({k: rows[name].get(k, "") for k in FIELDS})
+    (BENCH / "mutate_survivors.txt").write_text("".join(survivors), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
