@@ -148,6 +148,16 @@ def is_done(value, **where) -> bool:
     raise InputError("a done cell holds 'done' or nothing", value=value, **where)
 
 
+def row_done(value, problems: list, **where) -> bool:
+    """:func:`is_done` for a reader that collects every problem: a bad mark is appended to
+    ``problems`` and its row counts as not done."""
+    try:
+        return is_done(value, **where)
+    except InputError as exc:
+        problems.append(exc)
+        return False
+
+
 def unfinished_choice(value, name: str = "unfinished") -> str:
     """The checked ``unfinished`` parameter (one of :data:`UNFINISHED_CHOICES`)."""
     return params.choice(name, value, UNFINISHED_CHOICES)
@@ -378,6 +388,20 @@ def html_page(markdown_text: str, title: str) -> str:
             "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}</style></head>"
             f"<body>{body}</body></html>")
+
+
+def write_overview(out_dir: Path, title: str, header: Sequence[str], rows: Sequence[str], show_names: bool,
+                   notes: Sequence[str] = ()) -> Path:
+    """The lecturer's ``index.html`` of a feedback folder: one Markdown table row per student
+    (``rows``, linking their pages, by name), what the students' pages call classmates,
+    and ``notes`` (what the run left out)."""
+    lines = [f"# {title}: the lecturer's overview", "",
+             "Each student's page names the classmates " + ("by name." if show_names else
+                                                            "as classmate 1 … n, never by name."), "",
+             "| " + " | ".join(header) + " |", "|" + "---|" * len(header), *rows]
+    if notes:
+        lines += ["", "Left out of this feedback:", "", *[f"* {n}" for n in notes]]
+    return paths.atomic_write(Path(out_dir) / "index.html", html_page("\n".join(lines) + "\n", title))
 
 
 def safe_file_name(name: str, default: str = "student") -> str:

@@ -209,15 +209,8 @@ def write_pages(feedback: Feedback, out_dir: str | os.PathLike, show_names: bool
         s = feedback.students.set_index("rater").loc[rater]
         rows.append(f"| [{rater}]({name}.html) | {s['leniency']:+.2f} | [{s['leniency_ci_low']:+.2f}, "
                     f"{s['leniency_ci_high']:+.2f}] | {verdict(s['leniency_ci_low'], s['leniency_ci_high'])} |")
-    overview = ["# Explanation ratings feedback: the lecturer's overview", "",
-                "Each student's page names the classmates " + ("by name." if show_names else
-                                                                "as classmate 1 … n, never by name."), "",
-                "| student | leniency | 95% interval | verdict |", "|---|---|---|---|", *rows]
-    if notes:
-        overview += ["", "Left out of this feedback:", "", *[f"* {n}" for n in notes]]
-    index = out / "index.html"
-    index.write_text(classroom.html_page("\n".join(overview) + "\n", "Explanation ratings feedback"),
-                     encoding="utf-8")
+    index = classroom.write_overview(out, "Explanation ratings feedback",
+                                     ["student", "leniency", "95% interval", "verdict"], rows, show_names, notes)
     summary = out / "class_summary.csv"
     feedback.students.to_csv(summary, index=False)
     return [index, *written, summary]

@@ -257,14 +257,9 @@ def read_sheet(path: str | os.PathLike) -> RatingSheet:
                                            sheet=RATINGS_SHEET, row=i, column=LABELS[key],
                                            cell=f"{get_column_letter(k + 1)}{i}", value=r[k]))
                 scores[key] = None
-        finished = True
-        if done_at is not None:
-            try:
-                finished = classroom.is_done(r[done_at], file=path, sheet=RATINGS_SHEET, row=i,
-                                             column=classroom.DONE_HEADER, cell=f"{get_column_letter(done_at + 1)}{i}")
-            except InputError as exc:
-                problems.append(exc)
-                finished = False
+        finished = done_at is None or classroom.row_done(
+            r[done_at], problems, file=path, sheet=RATINGS_SHEET, row=i, column=classroom.DONE_HEADER,
+            cell=f"{get_column_letter(done_at + 1)}{i}")
         if not item:
             if any(v is not None for v in scores.values()) or (done_at is not None and finished):
                 problems.append(InputError("a row with ratings has no item_id", file=path, sheet=RATINGS_SHEET, row=i,

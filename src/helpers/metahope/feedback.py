@@ -149,12 +149,7 @@ def write_feedback(tidy: pd.DataFrame, out_dir: str | os.PathLike, n_boot: int =
         b = fb.bias
         rows.append(f"| [{student}]({safe}.html) | {b['mean_difference']:+.2f} | [{b['ci_low']:+.2f}, "
                     f"{b['ci_high']:+.2f}] | {_verdict(b).split('**')[1]} |")
-    overview = ["# MetaHOPE feedback: the lecturer's overview", "",
-                "Each student's page names the classmates " + ("by name." if show_names else
-                                                                "as classmate 1 … n, never by name."), "",
-                "| student | bias (SEGS points) | 95% interval | penalises |", "|---|---|---|---|", *rows]
-    if notes:
-        overview += ["", "Left out of this feedback:", "", *[f"* {n}" for n in notes]]
-    index = out / "index.html"
-    index.write_text(classroom.html_page("\n".join(overview) + "\n", "MetaHOPE feedback"), encoding="utf-8")
+    index = classroom.write_overview(out, "MetaHOPE feedback",
+                                     ["student", "bias (SEGS points)", "95% interval", "penalises"], rows, show_names,
+                                     notes)
     return [index, *written]

@@ -241,12 +241,8 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
             continue
         seen[item] = r
         if done_at is not None:
-            try:
-                finished = classroom.is_done(values[done_at], file=path, sheet=ws.title, row=r,
-                                             column=classroom.DONE_HEADER, cell=f"{get_column_letter(done_at + 1)}{r}")
-            except InputError as exc:
-                problems.append(exc)
-                finished = False
+            finished = classroom.row_done(values[done_at], problems, file=path, sheet=ws.title, row=r,
+                                          column=classroom.DONE_HEADER, cell=f"{get_column_letter(done_at + 1)}{r}")
             if not finished:
                 unfinished[item] = r
         position = len(seen) - 1

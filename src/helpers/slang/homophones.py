@@ -1048,14 +1048,12 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
             problems.append(InputError("a rating must be a whole number from 1 to 5 (or empty)", file=path,
                                        sheet=RATING_SHEET, row=r, column="rating", cell=f"D{r}", value=rating))
             continue
-        finished = True
-        if done_at is not None:
-            try:
-                finished = classroom.is_done(values[done_at], file=path, sheet=RATING_SHEET, row=r,
-                                             column=classroom.DONE_HEADER, cell=f"{get_column_letter(done_at + 1)}{r}")
-            except InputError as exc:
-                problems.append(exc)
-                continue
+        before = len(problems)
+        finished = done_at is None or classroom.row_done(
+            values[done_at], problems, file=path, sheet=RATING_SHEET, row=r, column=classroom.DONE_HEADER,
+            cell=f"{get_column_letter(done_at + 1)}{r}")
+        if len(problems) > before:  # a bad done mark: the row is reported, not read
+            continue
         if not finished:
             unfinished.append(r)
         if score is not None:
