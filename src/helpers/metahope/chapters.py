@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..core import classroom, params, paths
 from ..core.errors import InputError, raise_all
+from ..core.published import read_published
 from ..core.report import ChapterData, Provenance
 from ..core import stats
 from ..core.stats import FEW_CLUSTERS
@@ -749,6 +750,41 @@ def released_disagreement_item(item: str = "news_01_v.4_10_17", system: str = "H
     sheet = io.read_workbook(path, "released")
     row = sheet[(sheet["item"] == item) & (sheet["system"] == system)]
     return row.iloc[0] if len(row) else None
+
+
+@dataclass(frozen=True)
+class DisagreementExample:
+    """The unit whose disagreement chapter 3 takes apart (the paper's Table 12 on simulated
+    data; on a team's own data its most disputed unit), and what the page says about it."""
+
+    scores: pd.DataFrame  # annotator, category, severity of the one unit
+    description: str  # Markdown: source, metaphor, translation
+    disputed: pd.DataFrame | None = None  # the team's most disputed units (own data only)
+
+
+def disagreement_example(data: PilotV2Data, metahope: bool = True, top: int = 5) -> DisagreementExample:
+    """Chapter 3's Table 12 section: the paper's item when the data are simulated, else the
+    team's ``top`` most disputed units (:func:`~helpers.metahope.scoring.disputed_items`) and the first of them."""
+    from .scoring import disputed_items
+
+    if data.simulated:
+        example = read_published("metahope_pilot_v2", "table12_disagreement_example")
+        scores = example.melt(id_vars="annotator", value_vars=list(io.CATEGORIES), var_name="category",
+                              value_name="severity").astype({"severity": int})
+        row = released_disagreement_item()
+        text = (f"**Source**: {row['sentence']}  \n**Metaphor-related word**: {row['metaphor']} ({row['pos']})  \n"
+                f"**Hunyuan-LLM-7B**: {row['translation']}" if row is not None else
+                "The released ZH→EN sheet has not been fetched, so the source sentence and the translation are not "
+                "shown (`python -m helpers fetch` brings it); the scores below are the paper's.")
+        return DisagreementExample(scores, text)
+    disputed = disputed_items(data.tidy, top=top)
+    first = disputed.iloc[0]
+    unit = data.tidy[(data.tidy["item"] == first["item"]) & (data.tidy["system"] == first["system"])]
+    text = (f"The {len(disputed)} most disputed ({'metaphor' if metahope else 'segment'}, system) units of this team "
+            "are above, widest spread of SEGS first. **The most disputed**: "
+            f"{first['metaphor'] or 'the segment'} in {first['system']}'s translation of \"{first['sentence']}\" "
+            f"(item `{first['item']}`).")
+    return DisagreementExample(unit[["annotator", "category", "severity"]], text, disputed)
 
 
 def anatomy_summary(anatomy: dict):
