@@ -208,7 +208,8 @@ def test_simulation_banner_exactly_on_simulated_pages(built_book):
 
 def test_pilot_v2_on_real_sheets_has_no_banner_and_needs_no_released_file(tmp_path, monkeypatch):
     """Given annotations, chapter 3 analyses them, shows no simulation box, and runs even where
-    the released data were never fetched (the Table 12 item then says so)."""
+    the released data were never fetched: its disagreement section takes the team's own most
+    disputed unit apart instead of the paper's Table 12 item, so no released sheet is read."""
     from helpers import metahope as mh
     from helpers.core import runner
     from helpers.metahope import simulate as sim
@@ -222,7 +223,9 @@ def test_pilot_v2_on_real_sheets_has_no_banner_and_needs_no_released_file(tmp_pa
                                   parameters={"annotations": str(sheets), "results_dir": str(tmp_path / "res")})
     text = out.read_text(encoding="utf-8")
     assert "data-simulated" not in text and "data-own" in text
-    assert "has not been fetched" in text
+    assert "has not been fetched" not in text and "The most disputed" in text
+    disputed = pd.read_csv(tmp_path / "res" / "03_metahope_pilot_v2" / "disputed_items.csv")
+    assert len(disputed) == 5 and disputed["range"].is_monotonic_decreasing
     table = pd.read_csv(tmp_path / "res" / "03_metahope_pilot_v2" / "agreement_by_system.csv")
     assert table["n_raters"].tolist() == [3, 3, 3]
     assert not (tmp_path / "res" / "03_metahope_pilot_v2" / "sentence_icc.csv").exists()
