@@ -16,18 +16,20 @@ Used by every chapter:
 * :mod:`~helpers.core.agreement` inter-annotator agreement for k ≥ 2 raters;
   :mod:`~helpers.core.stats` the bootstrap and paired tests;
   :mod:`~helpers.core.published` recomputed vs published tables;
-  :mod:`~helpers.core.report` data boxes, readable tables, findings;
+  :mod:`~helpers.core.report` data boxes, readable tables;
+  :mod:`~helpers.core.findings` each chapter's findings frame and the words that state it
+  (``notebooks/words/<chapter>.md``); :mod:`~helpers.core.formatting` how every number prints;
   :mod:`~helpers.core.plots` offline plotly, static twins, the colour map;
   :mod:`~helpers.core.encoder` transformer checkpoints, pooling, batching.
 """
 
 from .errors import InputError
 
-__all__ = ["InputError", "Provenance", "Results"]
+__all__ = ["InputError", "Provenance", "Results", "Words"]
 
 
 def __getattr__(name: str):
-    """``Provenance`` and ``Results`` are imported when first used, so that a command that
+    """``Provenance``, ``Results`` and ``Words`` are imported when first used, so that a command that
     needs neither (``python -m helpers mqm``) does not pay for IPython and plotting (PEP 562)."""
     if name == "Provenance":
         from .report import Provenance
@@ -37,4 +39,8 @@ def __getattr__(name: str):
         from .results import Results
 
         return Results
+    if name == "Words":
+        from .findings import Words
+
+        return Words
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

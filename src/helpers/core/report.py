@@ -13,7 +13,6 @@ comparisons with the published tables, and the chapter's findings.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -22,6 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from IPython.display import HTML, Markdown
+
+from . import formatting
 
 _STYLES = {
     "released": ("#e8f4ea", "#2e7d32", "Real data: the study's released annotations"),
@@ -85,19 +86,6 @@ class ChapterData:
         return self.provenance.simulated
 
 
-def _number(value, decimals: int) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "NA"
-    if isinstance(value, (bool, np.bool_)):
-        return "yes" if value else "no"
-    if isinstance(value, (int, np.integer)):
-        return f"{int(value):,}".replace(",", " ") if abs(int(value)) >= 10_000 else str(int(value))
-    text = f"{float(value):.{decimals}f}"
-    if decimals == 0 and abs(float(value)) >= 10_000:
-        text = f"{float(value):,.0f}".replace(",", " ")
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
-
-
 def _integral(column: pd.Series) -> bool:
     values = pd.to_numeric(column, errors="coerce").dropna()
     return column.dtype.kind in "fiu" and len(values) > 0 and bool(((values % 1) == 0).all()) \
@@ -129,8 +117,7 @@ def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), inde
     frame = frame.copy()
     for name, (low, high) in (intervals or {}).items():
         position = list(frame.columns).index(low)
-        merged = [("NA" if pd.isna(a) or pd.isna(b) else f"[{_number(a, decimals)}, {_number(b, decimals)}]")
-                  for a, b in zip(frame[low], frame[high])]
+        merged = [formatting.interval(a, b, decimals) for a, b in zip(frame[low], frame[high])]
         frame = frame.drop(columns=[low, high])
         frame.insert(position, name, merged)
     if columns is not None:
@@ -142,7 +129,7 @@ def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), inde
 
     def fmt(column):
         digits = 0 if column in whole else decimals
-        return lambda v: (_number(v, digits) if isinstance(v, (int, float, np.number, bool, np.bool_)) or v is None
+        return lambda v: (formatting.number(v, digits) if isinstance(v, (int, float, np.number, bool, np.bool_)) or v is None
                           else escape(str(v)))
 
     styler = frame.style.format({c: fmt(c) for c in frame.columns})

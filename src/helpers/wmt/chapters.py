@@ -19,6 +19,7 @@ import pandas as pd
 from ..core import annotations as ann
 from ..core import cache, mqm, params, paths
 from ..core.errors import InputError
+from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance
 from ..core.stats import FEW_CLUSTERS
 from .analysis import REPO, TABLES, TED_FILE, THREE_RATER_FILE
@@ -125,135 +126,150 @@ def wmt_mqm_setup(annotations=None, multi_rated=None, major_weights=tuple(range(
                     pool_pairings=params.boolean("pool_pairings", pool_pairings))
 
 
-def describe(data: WmtData) -> str:
-    """One paragraph on what the two files hold."""
-    def part(frame, name):
+def description(data: WmtData) -> pd.DataFrame:
+    """What the two files hold (section ``data`` of the chapter's words): per file (group
+    ``weights`` for the errors file, ``agreement`` for the multi-rated one) its name, systems,
+    segments, documents, raters, raters per (system, segment) and rows."""
+    found = Findings()
+    for group, frame, name in (("weights", data.errors, data.errors_name), ("agreement", data.multi, data.multi_name)):
         ratings = frame[frame["severity"] != ann.HOTW].groupby(["system", "doc", "doc_seg_id"])["rater"].nunique()
-        return (f"`{name}`: {frame['system'].nunique()} systems, {frame[['doc', 'doc_seg_id']].drop_duplicates().shape[0]} "
-                f"segments in {frame['doc'].nunique()} documents, {frame['rater'].nunique()} raters "
-                f"({ratings.min()}–{ratings.max()} per system and segment), {len(frame)} rows")
-    return part(data.errors, data.errors_name) + "; " + part(data.multi, data.multi_name) + "."
+        (found.add("file", group=group, text=name)
+         .add("systems", frame["system"].nunique(), group=group)
+         .add("segments", len(frame[["doc", "doc_seg_id"]].drop_duplicates()), group=group)
+         .add("documents", frame["doc"].nunique(), group=group)
+         .add("raters", frame["rater"].nunique(), group=group)
+         .add("raters_per_unit", text=_span(ratings.min(), ratings.max()), group=group)
+         .add("rows", len(frame), group=group))
+    return found.frame()
 
 
-def _interval(low, high, d=2) -> str:
-    return f"[{low:.{d}f}, {high:.{d}f}]"
+def _span(low, high) -> str:
+    return f"{low}" if low == high else f"{low}–{high}"
+
+
+#: MetaHOPE's claim against this run's three α differences (paper: linear weights agree more).
+CLAIM_VERDICTS = {
+    "higher": "MetaHOPE's linear weights give the raters **higher** agreement than both",
+    "lower": ("MetaHOPE's linear weights give **lower** agreement than HOPE's exponential and the MQM weights, the "
+              "opposite of the claim"),
+    "neither": "MetaHOPE's linear weights do **not** give higher agreement than both HOPE's exponential and the MQM "
+               "weights",
+}
+
+def _oriented(diffs: pd.DataFrame, x: str, y: str) -> pd.Series | None:
+    """The row x − y of :func:`~helpers.wmt.analysis.scheme_agreement`'s differences, turned
+    round (difference and interval negated) when the table holds y − x."""
+    d = diffs.set_index(["scheme_x", "scheme_y"])
+    if (x, y) in d.index:
+        return d.loc[(x, y)]
+    if (y, x) in d.index:
+        r = d.loc[(y, x)].copy()
+        r["difference"] = -r["difference"]
+        r["jackknife_ci_low"], r["jackknife_ci_high"] = -r["jackknife_ci_high"], -r["jackknife_ci_low"]
+        return r
+    return None
 
 
 def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame, agreement_levels: pd.DataFrame,
              scheme_diffs: pd.DataFrame, presence: pd.DataFrame, spans: pd.DataFrame, bias: pd.DataFrame,
              pairs: pd.DataFrame, certainty: pd.DataFrame, alpha: float, pairs_multi: pd.DataFrame | None = None,
-             icc: pd.DataFrame | None = None) -> list[str]:
-    """The chapter's closing list, every number from this run."""
-    lines = []
+             icc: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The chapter's closing findings as a tidy frame (section ``findings`` of its words),
+    every number from this run's tables."""
+    found = Findings()
+    found.add("errors_file", text=data.errors_name).add("multi_file", text=data.multi_name)
     if reproduced is not None:
         rule = "match: 3 decimals, then half-up"
-        ok = int(reproduced[rule].sum())
+        found.add("reproduced", int(reproduced[rule].sum())).add("printed", len(reproduced))
         off = reproduced[~reproduced[rule]]
-        text = (f"**Reproduced.** {ok} of {len(reproduced)} printed system scores of the README's TED, newstest2020 and "
-                "newstest2021 ZH→EN tables come out of the mirrored files when rounded to three decimals and then "
-                "half-up to the printed precision")
-        if len(off):
-            text += ("; the exception" + ("s are " if len(off) > 1 else " is ")
-                     + ", ".join(f"{r.table} {r.system} (printed {r.published}, recomputed {r.recomputed:.5f})"
-                                 for r in off.itertuples()) + ", which no single rounding rule reconciles with the rest")
-        lines.append(text + ".")
+        found.add("exceptions", len(off))
+        for r in off.itertuples():
+            found.add("exception", r.recomputed, group=f"{r.table} {r.system}", text=str(r.published))
+        if off.empty:
+            found.add("exception")  # none: the words' list of exceptions is left out
+    else:
+        found.add("reproduced").add("printed").add("exceptions").add("exception")
+
     seg = sweep[sweep["resampling"] == "segments"].set_index("scheme")
     doc = sweep[sweep["resampling"] == "documents"].set_index("scheme")
     mqm_rows = seg[seg.index.str.startswith("mqm-major-")]
     best = mqm_rows["tau_mean"].idxmax()
     five = "mqm-major-5" if "mqm-major-5" in seg.index else best
-    n_docs = int(sweep["n_documents"].iloc[0])
-    lines.append(
-        f"**Which weights?** On `{data.errors_name}` the ranking is most stable under segment resampling with Major = "
-        f"{seg.loc[best, 'major_to_minor']:g} (mean Kendall τ {seg.loc[best, 'tau_mean']:.3f}); Major = 5 gives "
-        f"{seg.loc[five, 'tau_mean']:.3f} and separates {seg.loc[five, 'share_significant']:.0%} of system pairs; the "
-        f"τ of all Major weights spans {mqm_rows['tau_mean'].min():.3f}–{mqm_rows['tau_mean'].max():.3f}, HOPE "
-        f"{seg.loc['hope', 'tau_mean']:.3f}, MetaHOPE {seg.loc['metahope', 'tau_mean']:.3f}. Resampling the "
-        f"{n_docs} documents instead, τ is {doc.loc[five, 'tau_mean']:.3f} and {doc.loc[five, 'share_significant']:.0%}"
-        f" of pairs stay separated" + (": the weight matters far less than what is resampled."
-        if abs(seg.loc[five, 'tau_mean'] - doc.loc[five, 'tau_mean']) > mqm_rows['tau_mean'].max() - mqm_rows['tau_mean'].min()
-        else "."))
+    spread = mqm_rows["tau_mean"].max() - mqm_rows["tau_mean"].min()
+    resampling_matters = abs(seg.loc[five, "tau_mean"] - doc.loc[five, "tau_mean"]) > spread
+    (found.add("best_major", seg.loc[best, "major_to_minor"]).add("best_tau", seg.loc[best, "tau_mean"])
+     .add("major5_tau", seg.loc[five, "tau_mean"]).add("major5_separated", seg.loc[five, "share_significant"])
+     .add("tau_lowest", mqm_rows["tau_mean"].min()).add("tau_highest", mqm_rows["tau_mean"].max())
+     .add("hope_tau", seg.loc["hope", "tau_mean"]).add("metahope_tau", seg.loc["metahope", "tau_mean"])
+     .add("n_documents", int(sweep["n_documents"].iloc[0]))
+     .add("documents_tau", doc.loc[five, "tau_mean"]).add("documents_separated", doc.loc[five, "share_significant"])
+     .add("resampling_matters", bool(resampling_matters)))
+
     lv = agreement_levels.set_index("scheme")
-    lines.append(
-        f"**Raters agree moderately.** On `{data.multi_name}` interval α of the segment penalties is "
-        f"{lv.loc['mqm', 'alpha']:.3f} with MQM weights (documents resampled {_interval(lv.loc['mqm', 'ci_low'], lv.loc['mqm', 'ci_high'])},"
-        f" {int(lv.loc['mqm', 'n_units'])} rated units, {int(lv.loc['mqm', 'n_documents'])} documents)"
-        + ("" if icc is None else "; " + ", ".join(
-            f"{r.statistic} {r.estimate:.3f} {_interval(r.jackknife_ci_low, r.jackknife_ci_high)}" for r in icc.itertuples())
-           + f" (document jackknife): the mean of {int(icc['raters_per_unit'].iloc[0])} raters is far more reliable "
-             "than one rater's score") + ".")
+    found.add("alpha", lv.loc["mqm", "alpha"], ci=(lv.loc["mqm", "ci_low"], lv.loc["mqm", "ci_high"]),
+              n_units=int(lv.loc["mqm", "n_units"]), n_documents=int(lv.loc["mqm", "n_documents"]))
+    for r in (icc.itertuples() if icc is not None else ()):
+        found.add("icc", r.estimate, group=r.statistic, ci=(r.jackknife_ci_low, r.jackknife_ci_high))
+    found.add("raters_per_unit", None if icc is None else int(icc["raters_per_unit"].iloc[0]))
+    if icc is None:
+        found.add("icc")
+
     if len(presence):
         top = presence.iloc[0]
-        lines.append(f"**Presence per category.** The most marked category, {top['category']} ({top['marked_percent']:.0f} % "
-                     f"of ratings), has nominal α {top['nominal_alpha']:.2f}; "
-                     + ", ".join(f"{r.category} {r.nominal_alpha:.2f}" for r in presence.iloc[1:4].itertuples())
-                     + (": raters agree less on *which* kind of error there is than on how bad a segment is."
-                        if top["nominal_alpha"] < lv.loc["mqm", "alpha"] else "."))
+        found.add("top_category", top["nominal_alpha"], text=top["category"], marked=top["marked_percent"] / 100)
+        for r in presence.iloc[1:4].itertuples():
+            found.add("category_alpha", r.nominal_alpha, group=r.category)
+        found.add("category_below_score", bool(top["nominal_alpha"] < lv.loc["mqm", "alpha"]))
+    else:
+        found.add("top_category").add("category_alpha").add("category_below_score")
+
     sp = spans.set_index("criterion")
-    lines.append(f"**Spans.** Of the {int(sp['spans'].iloc[0])} spans two raters of a segment could compare, "
-                 f"{sp.loc['overlap', 'agreement']:.0%} (span F1) overlap a span of the other rater, "
-                 f"{sp.loc['overlap+category', 'agreement']:.0%} with the same top-level category and "
-                 f"{sp.loc['overlap+category+severity', 'agreement']:.0%} with the same severity too; character Dice "
-                 f"{sp.loc['characters', 'agreement']:.2f}.")
-    off = bias[(bias["ci_low"] > 0) | (bias["ci_high"] < 0)]
+    (found.add("spans_compared", int(sp["spans"].iloc[0]))
+     .add("span_overlap", sp.loc["overlap", "agreement"])
+     .add("span_category", sp.loc["overlap+category", "agreement"])
+     .add("span_severity", sp.loc["overlap+category+severity", "agreement"])
+     .add("span_dice", sp.loc["characters", "agreement"]))
+
     if len(bias):
+        off = bias[(bias["ci_low"] > 0) | (bias["ci_high"] < 0)]
         hi, lo = bias.loc[bias["bias"].idxmax()], bias.loc[bias["bias"].idxmin()]
-        lines.append(f"**Rater bias.** {len(off)} of {len(bias)} raters score segments differently from their co-raters "
-                     f"(interval excludes 0, documents as clusters): {hi['rater']} by {hi['bias']:+.2f} "
-                     f"{_interval(hi['ci_low'], hi['ci_high'])}, {lo['rater']} by {lo['bias']:+.2f} per segment.")
-    d = scheme_diffs.set_index(["scheme_x", "scheme_y"])
-    def row(x, y):
-        return d.loc[(x, y)] if (x, y) in d.index else None
-    parts = []
+        (found.add("biased_raters", len(off)).add("raters", len(bias))
+         .add("most_lenient_bias", hi["bias"], ci=(hi["ci_low"], hi["ci_high"]), text=hi["rater"])
+         .add("most_severe_bias", lo["bias"], ci=(lo["ci_low"], lo["ci_high"]), text=lo["rater"]))
+    else:
+        found.add("biased_raters").add("raters").add("most_lenient_bias").add("most_severe_bias")
+
+    compared = {}
     for x, y in (("metahope", "hope"), ("metahope", "mqm"), ("hope", "mqm")):
-        r = row(x, y)
-        sign = 1
-        if r is None:
-            r, sign = row(y, x), -1
-        if r is None:
-            continue
-        diff = sign * r["difference"]
-        low, high = sorted((sign * r["jackknife_ci_low"], sign * r["jackknife_ci_high"]))
-        parts.append(f"{x} − {y} {diff:+.3f} {_interval(low, high, 3)} ({r['verdict']})")
-    linear_better = all(
-        (sign := (1 if (x, y) in d.index else -1)) and
-        (sign * d.loc[(x, y) if sign == 1 else (y, x), "difference"] > 0) and
-        d.loc[(x, y) if sign == 1 else (y, x), "verdict"] == "difference"
-        for x, y in (("metahope", "hope"), ("metahope", "mqm")))
-    linear_worse = all(
-        (sign := (1 if (x, y) in d.index else -1)) and
-        (sign * d.loc[(x, y) if sign == 1 else (y, x), "difference"] < 0) and
-        d.loc[(x, y) if sign == 1 else (y, x), "verdict"] == "difference"
-        for x, y in (("metahope", "hope"), ("metahope", "mqm")))
-    verdict = ("MetaHOPE's linear weights give the raters **higher** agreement than both" if linear_better else
-               "MetaHOPE's linear weights give **lower** agreement than HOPE's exponential and the MQM weights, the "
-               "opposite of the claim" if linear_worse else
-               "MetaHOPE's linear weights do **not** give higher agreement than both HOPE's exponential and the MQM "
-               "weights")
-    lines.append(f"**MetaHOPE's claim.** {verdict}: α differences " + "; ".join(parts)
-                 + " (delete-one-document jackknife intervals, Holm over the three comparisons). On MQM's two "
-                 "severities the schemes differ only in how many Minor errors a Major one weighs (MetaHOPE 3, HOPE 4, "
-                 "MQM 5, and MQM's punctuation and non-translation exceptions), so this tests the ratio, not the "
-                 "shape of a five-level scale.")
-    n_pairs = len(pairs)
-    seg_sig = int((pairs["p_segments_holm"] < alpha).sum())
-    doc_sig = int((pairs["p_documents_holm"] < alpha).sum())
-    g = int(pairs["n_documents"].iloc[0]) if n_pairs else 0
-    few = f" (with {g} documents the smallest possible one-sided p is {2.0 ** -g:.3g})" if g and 2 ** g <= 1e6 else ""
-    lines.append(f"**Which systems differ?** On `{data.errors_name}` Marot's test over segments separates {seg_sig} of "
-                 f"{n_pairs} system pairs after Holm; the same test swapping whole documents separates {doc_sig}{few}. "
-                 f"Resampling segments makes the pairs' standard errors {certainty['ratio'].median():.1f} times smaller "
-                 "(median) than resampling documents: segment-level certainty is overstated"
-                 + (f", and with {g} < {FEW_CLUSTERS} documents even the document-level intervals are optimistic."
-                    if g < FEW_CLUSTERS else "."))
+        r = _oriented(scheme_diffs, x, y)
+        if r is not None:
+            compared[(x, y)] = r
+            found.add("scheme_difference", r["difference"], group=f"{x} − {y}",
+                      ci=(r["jackknife_ci_low"], r["jackknife_ci_high"]), text=r["verdict"])
+    linear = [compared.get(k) for k in (("metahope", "hope"), ("metahope", "mqm"))]
+    shown = all(r is not None and r["verdict"] == "difference" for r in linear)
+    claim = ("higher" if shown and all(r["difference"] > 0 for r in linear) else
+             "lower" if shown and all(r["difference"] < 0 for r in linear) else "neither")
+    found.add("claim", text=CLAIM_VERDICTS[claim], verdict=claim)
+
+    g = int(pairs["n_documents"].iloc[0]) if len(pairs) else 0
+    (found.add("system_pairs", len(pairs))
+     .add("separated_by_segments", int((pairs["p_segments_holm"] < alpha).sum()))
+     .add("separated_by_documents", int((pairs["p_documents_holm"] < alpha).sum()))
+     .add("pair_documents", g).add("smallest_p", 2.0 ** -g if g and 2 ** g <= 1e6 else None)
+     .add("se_ratio", certainty["ratio"].median())
+     .add("few_documents", g < FEW_CLUSTERS).add("few_clusters", FEW_CLUSTERS))
     if pairs_multi is not None and len(pairs_multi):
-        gm = int(pairs_multi["n_documents"].iloc[0])
         k = data.multi[data.multi["severity"] != ann.HOTW].groupby(["system", "doc", "doc_seg_id"])["rater"].nunique()
-        per = f"{k.min()}" if k.min() == k.max() else f"{k.min()}–{k.max()}"
-        lines.append(f"On `{data.multi_name}` ({gm} documents, {per} raters per segment) the segment test separates "
-                     f"{int((pairs_multi['p_segments_holm'] < alpha).sum())} of {len(pairs_multi)} pairs after Holm and "
-                     f"the document test {int((pairs_multi['p_documents_holm'] < alpha).sum())}.")
-    return lines
+        (found.add("multi_documents", int(pairs_multi["n_documents"].iloc[0]))
+         .add("multi_raters_per_unit", text=_span(k.min(), k.max()))
+         .add("multi_pairs", len(pairs_multi))
+         .add("multi_by_segments", int((pairs_multi["p_segments_holm"] < alpha).sum()))
+         .add("multi_by_documents", int((pairs_multi["p_documents_holm"] < alpha).sum())))
+    else:
+        for q in ("multi_documents", "multi_raters_per_unit", "multi_pairs", "multi_by_segments", "multi_by_documents"):
+            found.add(q)
+    return found.frame()
 
 
-__all__ = ["WmtData", "WmtSetup", "wmt_mqm_setup", "describe", "findings"]
+__all__ = ["WmtData", "WmtSetup", "wmt_mqm_setup", "description", "findings"]

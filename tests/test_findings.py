@@ -1,0 +1,88 @@
+"""The findings frame and the words that state it (helpers.core.findings)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from helpers.core.findings import COLUMNS, Findings, Words
+
+
+def _words(tmp_path, text: str) -> Words:
+    (tmp_path / "ch.md").write_text(text, encoding="utf-8")
+    return Words("ch", tmp_path)
+
+
+def test_a_finding_row_holds_value_interval_p_and_text():
+    frame = Findings().add("alpha", 0.41, ci=(0.3, 0.52), p=0.01).add("winner", text="X").frame()
+    assert list(frame.columns) == COLUMNS
+    assert frame.loc[0, ["value", "ci_low", "ci_high", "p"]].tolist() == [0.41, 0.3, 0.52, 0.01]
+    assert frame.loc[1, "text"] == "X" and math.isnan(frame.loc[1, "value"])
+    with pytest.raises(ValueError, match="identifier"):
+        Findings().add("two words", 1)
+
+
+def test_fields_format_value_interval_p_and_share(tmp_path):
+    words = _words(tmp_path, "Notes for the editor.\n\n## s\nα is {a} {a.ci:.3f}, {a.p}; {b:.0%} of {n}; "
+                             "{d:+.2f} {d.ci:+.1f}; {w}.\n")
+    f = (Findings().add("a", 0.4567, ci=(0.31, 0.6), p=0.0004).add("b", 0.456).add("n", 25)
+         .add("d", -0.125, ci=(-0.31, 0.06)).add("w", text="the linear weights").frame())
+    assert words.text("s", f) == ("α is 0.46 [0.310, 0.600], p < 0.001; 46% of 25; -0.12 [-0.3, +0.1]; "
+                                  "the linear weights.")
+
+
+def test_a_grouped_paragraph_repeats_per_group_and_broadcasts_the_rest(tmp_path):
+    words = _words(tmp_path, "## s\n- **{group}**: {x:.1f} of {total}\n- Done.\n")
+    f = Findings().add("x", 1, group="A").add("x", 2, group="B").add("total", 9).frame()
+    assert words.text("s", f) == "- **A**: 1.0 of 9\n- **B**: 2.0 of 9\n- Done."
+
+
+def test_not_applicable_drops_the_paragraph_or_only_its_optional_part(tmp_path):
+    words = _words(tmp_path, "## s\nFirst {a}[[, then {b}]][[ and {c}]].\n\nOnly if {c}.\n\nLast.\n")
+    f = Findings().add("a", 1).add("b", 2).add("c", None).frame()
+    assert words.text("s", f) == "First 1, then 2.\n\nLast."
+
+
+def test_grouped_optional_part_follows_its_group(tmp_path):
+    words = _words(tmp_path, "## s\n* {group} {x}[[ (clear: {clear.ci})]]\n")
+    f = (Findings().add("x", 1, group="A").add("x", 2, group="B")
+         .add("clear", 0.5, ci=(0.1, 0.9), group="A").add("clear", None, group="B").frame())
+    assert words.text("s", f) == "* A 1 (clear: [0.10, 0.90])\n* B 2"
+
+
+def test_a_typo_names_the_file_and_section_instead_of_dropping_the_sentence(tmp_path):
+    words = _words(tmp_path, "## s\nThe value is {alhpa}.\n")
+    with pytest.raises(KeyError, match=r"ch\.md, section 's': no quantity 'alhpa'.*alpha"):
+        words.text("s", Findings().add("alpha", 1).frame())
+    with pytest.raises(KeyError, match="no section '## t'"):
+        words.text("t")
+
+
+def test_comments_are_hidden_and_said_collects_every_section(tmp_path):
+    words = _words(tmp_path, "## one\nA {x}. <!-- reword freely -->\n\n## two\nB {y}.\n")
+    assert words.say("one", Findings().add("x", 1).frame()).data == "A 1."
+    assert words.say("two", Findings().add("y", 2.5).frame()).data == "B 2.50."
+    said = words.said()
+    assert said[["section", "quantity", "value"]].values.tolist() == [["one", "x", 1.0], ["two", "y", 2.5]]
+
+
+def test_every_chapter_has_its_words_file_and_each_section_parses():
+    from helpers.core import paths
+
+    folder = paths.project_root() / "notebooks" / "words"
+    for notebook in sorted((paths.project_root() / "notebooks").glob("0*.ipynb")):
+        words_file = folder / f"{notebook.stem}.md"
+        if words_file.exists():
+            words = Words(notebook.stem)
+            assert words.sections, f"{words_file} has no '## section'"
+
+
+def test_yes_no_findings_choose_their_phrase_in_the_words_file(tmp_path):
+    words = _words(tmp_path, "## s\nτ {tau}[[{matters:if}: the weight matters less]][[{matters:unless}.]]\n\n"
+                             "{matters:unless}Shown only when it does not matter.\n")
+    yes = Findings().add("tau", 0.5).add("matters", True).frame()
+    no = Findings().add("tau", 0.5).add("matters", False).frame()
+    assert words.text("s", yes) == "τ 0.50: the weight matters less"
+    assert words.text("s", no) == "τ 0.50.\n\nShown only when it does not matter."
