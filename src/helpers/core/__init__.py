@@ -17,7 +17,7 @@ Used by every chapter:
   :mod:`~helpers.core.stats` the bootstrap and paired tests;
   :mod:`~helpers.core.published` recomputed vs published tables;
   :mod:`~helpers.core.report` data boxes, readable tables, findings;
-  :mod:`~helpers.core.plots` offline plotly, static twins, the colour map;
+  :mod:`~helpers.core.plots` offline plotly, static twins, the colour registry each study fills;
   :mod:`~helpers.core.encoder` transformer checkpoints, pooling, batching.
 """
 
