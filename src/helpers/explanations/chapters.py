@@ -97,11 +97,12 @@ def _ratings_source(value):
     return params.existing_file("ratings_file", value, (".csv", ".txt", ".xlsx", ".xlsm"))
 
 
-def explanations_setup(ratings_file=None, benchmark_file=None, n_raters=16, seed=42, rating_model=None,
+def explanations_setup(ratings_file=None, benchmark_file=None, n_raters=16, seed=42, rating_model={},
                        results_dir="results", unfinished="stop") -> ExplanationsSetup:
     """Check where the ratings come from: a ratings CSV, rating workbooks (one file, a
     folder, or a list; their items must be in the benchmark, at least two raters) or the
-    simulator (its knobs, the number of raters)."""
+    simulator (its knobs, the number of raters). Defaults as in the notebooks' parameters
+    cells (``rating_model`` is only read, never changed)."""
     bench_path = BENCHMARK_FILE if benchmark_file is None else params.existing_file("benchmark_file",
                                                                                     benchmark_file, (".csv",))
     try:
