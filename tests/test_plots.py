@@ -55,7 +55,8 @@ def test_wmt_colours_are_what_the_fallback_gave_them():
 
 def test_core_plots_names_no_study_label():
     source = Path(plots.__file__).read_text(encoding="utf-8")
-    constants = {n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    constants = {n.value for n in ast.walk(ast.parse(source))
+                 if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     for study, labels in OLD_PALETTE.items():
         for label in labels:
             assert label not in constants, f"core/plots.py holds {study}'s label {label!r}"
