@@ -1,8 +1,10 @@
-"""Shared fixtures: small hand-made MetaHOPE workbooks and the built book."""
+"""Shared fixtures: small hand-made MetaHOPE workbooks and the built book; the guard that keeps
+notebook runs out of every test not marked ``slow`` (so ``make test-fast`` runs none)."""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,6 +50,71 @@ def two_annotators(tmp_path):
         row("i3", "S two.", "bridge", "N", gpt=(None, None, None, None, "2")),
     ])
     return {"A": a, "B": b}
+
+
+# --------------------------------------------------------------------------- honest markers
+#
+# ``slow`` means "executes notebooks or builds the book" (pyproject.toml), and ``make test-fast``
+# deselects it. Every notebook run starts a process: papermill, nbclient and jupyter-book launch
+# an ipykernel, and ``python -m helpers run|build`` is a child process. An audit hook on
+# ``subprocess.Popen`` (PEP 578; it sees in-process and command-line runs alike, whatever helper
+# function or library starts them, and needs no import of papermill) refuses such a process while
+# a test without the ``slow`` marker runs, in ``make test`` and ``make test-fast`` alike.
+
+
+class NotebookRunInFastTest(RuntimeError):
+    """A test not marked ``slow`` tried to execute a notebook."""
+
+
+_GUARD: dict = {"test": None, "seen": []}
+
+
+def runs_notebooks(args) -> bool:
+    """Whether a command line (list or string, as ``subprocess.Popen`` takes it) executes notebooks:
+    a Jupyter kernel, ``python -m helpers run|build``, papermill, ``jupyter-book build`` or
+    ``jupyter nbconvert --execute``."""
+    words = [str(a) for a in args] if isinstance(args, (list, tuple)) else str(args).split()
+    names = [os.path.basename(w) for w in words]
+    if any(n.startswith("ipykernel") for n in names) or "papermill" in names:
+        return True
+    for k, n in enumerate(names[:-1]):
+        if n == "-m" and names[k + 1] == "helpers":
+            return bool({"run", "build"} & set(names[k + 2:k + 3]))
+    if names and names[0] in ("jupyter-book", "jb") and "build" in names:
+        return True
+    return "nbconvert" in names and "--execute" in names
+
+
+def _refuse_notebooks_in_fast_tests(event: str, args: tuple) -> None:
+    if event != "subprocess.Popen" or _GUARD["test"] is None:
+        return
+    if runs_notebooks(args[1]):
+        message = (f"{_GUARD['test']} executes a notebook ({' '.join(map(str, args[1]))[:200]}) but is not marked "
+                   "slow: add @pytest.mark.slow, or test the function without the notebook")
+        _GUARD["seen"].append(message)
+        raise NotebookRunInFastTest(message)
+
+
+sys.addaudithook(_refuse_notebooks_in_fast_tests)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Arm the guard for the setup, call and teardown of every test that is not marked slow."""
+    _GUARD["test"] = None if item.get_closest_marker("slow") else item.nodeid
+    _GUARD["seen"] = []
+    try:
+        yield
+    finally:
+        _GUARD["test"] = None
+
+
+@pytest.fixture(autouse=True)
+def _no_notebook_run_unless_slow():
+    """Fail the test even when the code under test caught the guard's exception."""
+    yield
+    if _GUARD["seen"]:
+        pytest.fail(_GUARD["seen"][0], pytrace=False)
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups

@@ -303,6 +303,7 @@ def test_feedback_command_on_workbooks(tmp_path, items_csv):
 # --------------------------------------------------------------------------- template -> fill -> chapter 4
 
 
+@pytest.mark.slow  # executes a notebook
 def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
     from helpers.core import runner
 

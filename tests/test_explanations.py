@@ -9,6 +9,7 @@ from scipy import stats as st
 
 import krippendorff
 from helpers import explanations as ex
+from helpers.core import agreement as ag
 from helpers.core.agreement import krippendorff_alpha
 from helpers.core.errors import InputError
 
@@ -43,7 +44,7 @@ def test_read_long_ratings_and_missing_data(tmp_path, benchmark):
     ratings = ex.read_ratings(path, benchmark)
     assert len(ratings) == 3  # the empty cell is a missing rating, not a zero
     assert ratings["metaphor"].iloc[0] == benchmark.set_index("item_id").loc["E001", "metaphor"]
-    matrix = ex.rating_matrix(ratings, "overall")
+    matrix = ag.rating_matrix(ratings[ratings["dimension"] == "overall"], "score", rater="rater", item="item_id")
     assert matrix.loc["E002", "r1"] == 2 and np.isnan(matrix.loc["E002"].get("r2", np.nan))
 
 
@@ -83,7 +84,8 @@ def test_simulation_is_seeded_and_calibrated(benchmark):
     assert not a.equals(ex.simulate_ratings(benchmark, seed=43))
     assert len(a) == 100 * 16 * 7 and a["score"].between(1, 5).all()
     for d in ex.SCORES:
-        alpha = krippendorff_alpha(ex.rating_matrix(a, d).to_numpy(dtype=float).T)
+        alpha = krippendorff_alpha(ag.rating_matrix(a[a["dimension"] == d], "score", rater="rater",
+                                                    item="item_id").to_numpy(dtype=float).T)
         assert 0.35 <= alpha <= 0.60, (d, alpha)
     with pytest.raises(ValueError, match="unknown rating-model knob"):
         ex.RatingModel.from_parameters({"halo": 1})

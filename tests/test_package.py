@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,20 @@ def test_each_study_says_its_chapters_and_exports_its_names(part):
     assert "Chapter" in module.__doc__ and module.__all__
     for name in module.__all__:
         assert hasattr(module, name), f"helpers.{part}.__all__ names {name}, which it lacks"
+
+
+#: Words the package docstring's vocabulary replaces, in the parameters of helpers.core.
+OFF_VOCABULARY = re.compile(r"^(annotators?|coders?|judges?|item_ids?|instances?|units?|spearman\w*|p_values?|pvalues?"
+                            r"|p_val|\w+_col)$")
+
+
+def test_core_parameters_use_the_one_vocabulary():
+    assert all(word in helpers.__doc__ for word in ("``rater``", "``item``", "``rho``", "``p``"))
+    off = []
+    for path in sorted((PACKAGE / "core").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                a = node.args
+                off += [f"{path.name}:{node.lineno} {node.name}({x.arg})" for x in a.posonlyargs + a.args + a.kwonlyargs
+                        if OFF_VOCABULARY.match(x.arg)]
+    assert not off, off

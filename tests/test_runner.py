@@ -73,6 +73,7 @@ def test_cache_key_depends_on_notebook_and_parameters(tmp_path):
     assert runner.cache_key(nb, {"x": 1}) != k1
 
 
+@pytest.mark.slow  # executes a notebook
 def test_execute_injects_parameters_and_keeps_source(tmp_path):
     nb = _notebook(tmp_path / "n.ipynb", ["print(x * 7)"])
     before = nb.read_bytes()
@@ -95,6 +96,7 @@ def test_a_misspelt_parameter_is_refused_before_the_kernel_starts(tmp_path):
         runner.execute_notebook(nb, tmp_path / "out.ipynb", parameters={"allow_empty_sheets": True})
 
 
+@pytest.mark.slow  # executes a notebook
 def test_failure_names_cell_keeps_good_copy_and_writes_a_failed_one(tmp_path, capfd):
     good = _notebook(tmp_path / "work.ipynb", ["y = 1", "print('good run', x)"])
     out = tmp_path / "runs" / "work.ipynb"
@@ -113,6 +115,7 @@ def test_failure_names_cell_keeps_good_copy_and_writes_a_failed_one(tmp_path, ca
     assert "KeyboardInterrupt" not in noise.err and "without encryption" not in noise.err
 
 
+@pytest.mark.slow  # executes a notebook
 def test_a_failed_chapter_leaves_the_earlier_results_and_no_half_set(tmp_path):
     cells = ["from helpers.core import Results\nimport pandas as pd\nresults = Results(results_dir, 'nb')",
              "results.table(pd.DataFrame({'v': [x]}), 'first')",
@@ -128,6 +131,7 @@ def test_a_failed_chapter_leaves_the_earlier_results_and_no_half_set(tmp_path):
     assert [p.name for p in res.iterdir()] == ["nb"]  # no staging folder left behind
 
 
+@pytest.mark.slow  # executes a notebook
 def test_cli_run_relative_paths_from_another_folder_and_error_lines(tmp_path):
     """`python -m helpers run` from a class folder: relative inputs are read there; a failure is one
     `error:` line per problem, exit status 1, and no kernel noise."""
@@ -221,6 +225,7 @@ def test_student_render_key_follows_what_the_student_edition_changes(tmp_path, m
     assert runner.render_key(stage, "student") != key
 
 
+@pytest.mark.slow  # executes a notebook
 def test_a_rerun_without_results_dir_leaves_the_books_results_alone(tmp_path):
     """`helpers run` without -p results_dir writes into a folder named after the run and says where; the
     results/ folder the default "results" would mean (the book's, or the class folder's) keeps its files."""

@@ -9,9 +9,22 @@ The package mirrors the book:
   plotting base, transformer encoders);
 * :mod:`helpers.metahope`: MetaHOPE error annotation (chapters 1–3, the classroom kit);
 * :mod:`helpers.explanations`: six-dimension metaphor explanations (chapters 4–5);
-* :mod:`helpers.slang`: homophone slang, emotion and QE robustness (chapters 6–7).
+* :mod:`helpers.slang`: homophone slang, emotion and QE robustness (chapters 6–7);
+* :mod:`helpers.wmt`: WMT expert MQM (chapter 8).
 
 Studies import :mod:`helpers.core`, never each other (a test checks this).
+
+One vocabulary, in function parameters and new columns:
+
+* ``rater``: a person who judges (an annotator, a student, an MQM rater);
+* ``item``: one judged unit (a metaphor in a system's output, an explanation, a segment);
+  a parameter naming the column(s) that identify it is ``item``, too;
+* ``rho``: Spearman's ρ;
+* ``p``: a p-value (qualified by what adjusted or produced it: ``p_holm``, ``p_cluster``).
+
+Columns of released data and of the result files (``results/<chapter>/*.csv``) keep the
+names they were published with (e.g. MetaHOPE's ``annotator``, the explanations'
+``item_id``, ``p_value``): they are a public contract.
 Command line: ``python -m helpers --help``.
 """
 

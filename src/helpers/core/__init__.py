@@ -19,7 +19,7 @@ Used by every chapter:
   :mod:`~helpers.core.report` data boxes, readable tables;
   :mod:`~helpers.core.findings` each chapter's findings frame and the words that state it
   (``notebooks/words/<chapter>.md``); :mod:`~helpers.core.formatting` how every number prints;
-  :mod:`~helpers.core.plots` offline plotly, static twins, the colour map;
+  :mod:`~helpers.core.plots` offline plotly, static twins, the colour registry each study fills;
   :mod:`~helpers.core.encoder` transformer checkpoints, pooling, batching.
 """
 

@@ -470,30 +470,31 @@ def rater_bias(scores: pd.DataFrame, value: str, rater: str = "annotator", item:
 SPAN_CRITERIA = ("overlap", "overlap+category", "overlap+category+severity")
 
 
-def span_matches(spans: pd.DataFrame, rated: pd.DataFrame, unit: Sequence[str], rater: str = "rater") -> pd.DataFrame:
-    """Span agreement counts for every pair of raters of every unit both rated.
+def span_matches(spans: pd.DataFrame, rated: pd.DataFrame, item: Sequence[str], rater: str = "rater") -> pd.DataFrame:
+    """Span agreement counts for every pair of raters of every item both rated.
 
-    ``spans`` has one row per marked error span: the ``unit`` columns, ``rater``, ``side``
+    ``spans`` has one row per marked error span: the ``item`` columns (those that name one
+    judged item, e.g. system, document and segment), ``rater``, ``side``
     (e.g. source or target), ``start``, ``end`` (character offsets, end exclusive),
-    ``category`` and ``severity``; ``rated`` lists the (unit, rater) ratings, so that a rater
-    who marked nothing in a unit still counts (with no spans). A span of rater a is
+    ``category`` and ``severity``; ``rated`` lists the (item, rater) ratings, so that a rater
+    who marked nothing in an item still counts (with no spans). A span of rater a is
     *matched* by rater b when b marked a span on the same side that shares at least one
     character with it (criterion ``overlap``), and in addition has the same category
     (``overlap+category``) and severity (``overlap+category+severity``), :data:`SPAN_CRITERIA`.
 
-    Returns one row per (unit, rater_a, rater_b), rater_a < rater_b: ``spans_a, spans_b``,
+    Returns one row per (item, rater_a, rater_b), rater_a < rater_b: ``spans_a, spans_b``,
     ``matched_a_<criterion>, matched_b_<criterion>`` and the characters each marked
     (``chars_a, chars_b``, a character counted once however many of a rater's spans cover it)
     and both marked (``chars_both``). :func:`span_agreement` sums them.
     """
-    unit = list(unit)
-    r = rated[unit + [rater]].drop_duplicates()
-    pairs = r.merge(r, on=unit, suffixes=("_a", "_b"))
+    item = list(item)
+    r = rated[item + [rater]].drop_duplicates()
+    pairs = r.merge(r, on=item, suffixes=("_a", "_b"))
     pairs = pairs[pairs[f"{rater}_a"].astype(str) < pairs[f"{rater}_b"].astype(str)].reset_index(drop=True)
-    s = spans[unit + [rater, "side", "start", "end", "category", "severity"]].reset_index(drop=True)
+    s = spans[item + [rater, "side", "start", "end", "category", "severity"]].reset_index(drop=True)
     s = s.assign(span=np.arange(len(s)), start=s["start"].astype(int), end=s["end"].astype(int))
-    own = unit + [rater]
-    cross = s.merge(s, on=unit + ["side"], suffixes=("", "_o"))
+    own = item + [rater]
+    cross = s.merge(s, on=item + ["side"], suffixes=("", "_o"))
     cross = cross[cross[rater] != cross[f"{rater}_o"]]
     hit = ((cross["start"] < cross["end_o"]) & (cross["start_o"] < cross["end"])).to_numpy()
     same_cat = (cross["category"] == cross["category_o"]).to_numpy()
@@ -507,21 +508,21 @@ def span_matches(spans: pd.DataFrame, rated: pd.DataFrame, unit: Sequence[str], 
     matched = pd.concat(matched, axis=1).fillna(0) if matched else pd.DataFrame()
     chars = _span_characters(s, own)
     char_counts = chars.groupby(own, observed=True).size().rename("chars")
-    both = chars.merge(chars, on=unit + ["side", "pos"], suffixes=("_a", "_b"))
-    both = both.groupby(unit + [f"{rater}_a", f"{rater}_b"], observed=True).size().rename("chars_both")
+    both = chars.merge(chars, on=item + ["side", "pos"], suffixes=("_a", "_b"))
+    both = both.groupby(item + [f"{rater}_a", f"{rater}_b"], observed=True).size().rename("chars_both")
     out = pairs
     for side in ("a", "b"):
         me = f"{rater}_{side}"
         other = f"{rater}_{'b' if side == 'a' else 'a'}"
-        out = out.merge(counts.rename(f"spans_{side}").rename_axis(unit + [me]).reset_index(), how="left",
-                        on=unit + [me])
-        out = out.merge(char_counts.rename(f"chars_{side}").rename_axis(unit + [me]).reset_index(), how="left",
-                        on=unit + [me])
+        out = out.merge(counts.rename(f"spans_{side}").rename_axis(item + [me]).reset_index(), how="left",
+                        on=item + [me])
+        out = out.merge(char_counts.rename(f"chars_{side}").rename_axis(item + [me]).reset_index(), how="left",
+                        on=item + [me])
         if len(matched):
             mm = matched.rename(columns={c: f"matched_{side}_{c}" for c in matched.columns})
-            mm = mm.rename_axis(unit + [me, other]).reset_index()
-            out = out.merge(mm, how="left", on=unit + [me, other])
-    out = out.merge(both.reset_index(), how="left", on=unit + [f"{rater}_a", f"{rater}_b"])
+            mm = mm.rename_axis(item + [me, other]).reset_index()
+            out = out.merge(mm, how="left", on=item + [me, other])
+    out = out.merge(both.reset_index(), how="left", on=item + [f"{rater}_a", f"{rater}_b"])
     for col in [c for c in out.columns if c.startswith(("spans_", "chars_", "matched_"))]:
         out[col] = out[col].fillna(0).astype(int)
     for side in ("a", "b"):
@@ -531,7 +532,7 @@ def span_matches(spans: pd.DataFrame, rated: pd.DataFrame, unit: Sequence[str], 
 
 
 def _span_characters(s: pd.DataFrame, own: list[str]) -> pd.DataFrame:
-    """One row per (unit, rater, side, character position) marked by any of the rater's spans."""
+    """One row per (item, rater, side, character position) marked by any of the rater's spans."""
     length = (s["end"] - s["start"]).clip(lower=0).to_numpy()
     idx = np.repeat(np.arange(len(s)), length)
     offset = np.arange(length.sum()) - np.repeat(np.cumsum(length) - length, length)

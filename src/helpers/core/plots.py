@@ -10,7 +10,10 @@ renders.
 Every figure of the book comes as an interactive plotly figure, shown in the page, and a
 static matplotlib/seaborn twin saved for print by :class:`~helpers.core.results.Results`.
 :func:`colour` gives every error category, system, dimension and model one colour across
-the whole book; :func:`titled` puts the SIMULATED label into a figure's title.
+the whole book. Core knows no study's labels: each study registers its own with
+:func:`register_colours` when its ``figures`` module is imported, and a label nobody
+registered gets a stable colour from a fallback cycle. :func:`titled` puts the SIMULATED
+label into a figure's title.
 
 Chinese text in static figures (chapters 6 and 7) needs a CJK font that matplotlib can
 find on every machine the book is built on, without root. Compared on 2026-11-30:
@@ -37,6 +40,7 @@ import json
 import re
 import uuid
 import zlib
+from collections.abc import Mapping
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -48,27 +52,9 @@ import seaborn as sns
 CJK_FONT_STACK = ("Noto Sans CJK SC, Source Han Sans SC, WenQuanYi Micro Hei, Microsoft YaHei, PingFang SC, "
                   "Hiragino Sans GB, SimHei, Arial Unicode MS, sans-serif")
 
-#: One colour per thing the book plots, the same on every page (colour-blind-safe hues).
-PALETTE: dict[str, str] = {
-    # MetaHOPE error categories
-    "IMP": "#4c72b0", "RAM": "#dd8452", "MIS": "#c44e52", "STL": "#8172b3", "PRF": "#55a868",
-    # MT systems
-    "GoogleMT": "#1b9e77", "GPT-5.4": "#d95f02", "Hunyuan-LLM-7B": "#7570b3",
-    # explanation dimensions and Overall
-    "non_circularity": "#66c2a5", "origin": "#fc8d62", "mapping": "#8da0cb", "emergence": "#e78ac3",
-    "accessibility": "#a6d854", "purpose": "#ffd92f", "overall": "#555555",
-    # evaluator baselines
-    "evaluator": "#1f77b4", "training mean": "#aaaaaa", "similarity only": "#ff7f0e",
-    # the five slang words (Okabe-Ito hues: hash-chosen fallbacks would give two of them one colour)
-    "尼玛": "#0072b2", "特么": "#e69f00", "卧槽": "#009e73", "草泥马": "#cc79a7", "劳资": "#d55e00",
-    # homophone scoring methods (top-k lists)
-    "percentile (Algorithm 2)": "#000000", "percentile (Algorithm 2 as printed: P[1:k], least frequent)": "#a6761d",
-    "self-information, most probable": "#1b7837", "self-information, most informative": "#762a83",
-    # QE models (Paul Tol's muted hues, colour-blind safe)
-    "features+ridge": "#332288", "USE multilingual v3 (frozen)+ridge": "#cc6677",
-    "multilingual-e5-small (frozen)+ridge": "#44aa99", "all-MiniLM-L6-v2 (frozen)+ridge": "#999933",
-    "transformer (all-MiniLM-L6-v2)": "#aa4499",
-}
+#: The registered colours: label -> hex colour (filled by :func:`register_colours`).
+_REGISTRY: dict[str, str] = {}
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
 _FALLBACK = ("#17becf", "#bcbd22", "#e377c2", "#8c564b", "#9467bd", "#2ca02c", "#d62728", "#ff7f0e", "#1f77b4")
 
 
@@ -91,21 +77,56 @@ def use_cjk_font() -> str | None:
 CJK_FAMILY = use_cjk_font()
 
 
-def colour(name) -> str:
-    """The book's colour for ``name`` (a category, system, dimension, model …).
+def register_colours(mapping: Mapping[str, str]) -> None:
+    """Give each label of ``mapping`` its colour in every figure of the book.
 
-    Unknown names get a colour from a fallback palette chosen by a stable hash of the
-    name, so the same name has the same colour in every figure and every run.
+    A study calls this from its ``figures`` module, so the colours hold as soon as the
+    study can draw. Registering a label again with the same colour does nothing (a module
+    reloaded); a label another study already holds with another colour is an error, so two
+    studies cannot silently paint one label two ways. Colours are matplotlib colour specs
+    that plotly also reads (``#rrggbb``).
 
     Examples
     --------
-    >>> colour("MIS")
-    '#c44e52'
+    >>> register_colours({"doctest label": "#123456"})
+    >>> colour("doctest label")
+    '#123456'
+    >>> register_colours({"doctest label": "#654321"})
+    Traceback (most recent call last):
+    ...
+    ValueError: colour of 'doctest label' is already registered as '#123456', not '#654321'
+    """
+    for label, value in mapping.items():
+        text, value = str(label), str(value)
+        if not _HEX.fullmatch(value):
+            raise ValueError(f"colour of {text!r} must be '#rrggbb', got {value!r}")
+        held = _REGISTRY.get(text)
+        if held is not None and held.lower() != value.lower():
+            raise ValueError(f"colour of {text!r} is already registered as {held!r}, not {value!r}")
+        _REGISTRY[text] = value
+
+
+def registered_colours() -> dict[str, str]:
+    """A copy of every registered label and its colour."""
+    return dict(_REGISTRY)
+
+
+def colour(name) -> str:
+    """The book's colour for ``name`` (a category, system, dimension, model …).
+
+    Registered names (:func:`register_colours`) get their colour; any other name gets one
+    from a fallback cycle chosen by a stable hash of the name, so the same name has the same
+    colour in every figure and every run.
+
+    Examples
+    --------
     >>> colour("my system") == colour("my system")
+    True
+    >>> colour("my system") in _FALLBACK
     True
     """
     text = str(name)
-    return PALETTE.get(text) or _FALLBACK[zlib.crc32(text.encode()) % len(_FALLBACK)]
+    return _REGISTRY.get(text) or _FALLBACK[zlib.crc32(text.encode()) % len(_FALLBACK)]
 
 
 def titled(title: str | None, simulated: bool) -> str:

@@ -226,7 +226,7 @@ def paired_permutation_test(x, y, n_perm: int = 10000, seed=0, clusters: Sequenc
     return float(((stats >= observed - 1e-12).sum() + 1) / (n_perm + 1))
 
 
-def holm(pvalues: Sequence[float]) -> np.ndarray:
+def holm(p: Sequence[float]) -> np.ndarray:
     """Holm's step-down adjusted p-values (family-wise error), in the input order.
 
     Examples
@@ -234,7 +234,7 @@ def holm(pvalues: Sequence[float]) -> np.ndarray:
     >>> holm([0.01, 0.04, 0.03]).round(3).tolist()
     [0.03, 0.06, 0.06]
     """
-    p = np.asarray(pvalues, dtype=float)
+    p = np.asarray(p, dtype=float)
     order = np.argsort(p)
     m = p.size
     adjusted = np.maximum.accumulate((m - np.arange(m)) * p[order])
@@ -472,10 +472,10 @@ def approximate_randomization(scores: pd.DataFrame, n_trials: int = 10000, seed=
                          "difference": observed * sign, "p": p})
 
 
-def significance_clusters(pvalues, alpha: float = 0.05) -> list[int]:
+def significance_clusters(p, alpha: float = 0.05) -> list[int]:
     """Ranks (significance clusters) of systems ordered best first, from their pairwise p-values.
 
-    ``pvalues[i][j]`` (i < j; only the upper triangle is read) is the p-value of "system j
+    ``p[i][j]`` (i < j; only the upper triangle is read) is the p-value of "system j
     is worse than system i". The rule is mt-metrics-eval's (google-research/mt-metrics-eval,
     ``stats.py``, ``AssignRanks``): walking down the order, a system opens a new cluster
     (rank + 1) when it is significantly worse (p ≤ ``alpha``) than any system of the current
@@ -489,9 +489,9 @@ def significance_clusters(pvalues, alpha: float = 0.05) -> list[int]:
     >>> significance_clusters(p)  # C is worse than A: new cluster at C; D worse than C
     [1, 1, 2, 3]
     """
-    p = np.asarray(pvalues, dtype=float)
+    p = np.asarray(p, dtype=float)
     if p.ndim != 2 or p.shape[0] != p.shape[1]:
-        raise ValueError("pvalues must be a square matrix")
+        raise ValueError("p must be a square matrix of p-values")
     ranks, rank, start = [], 1, 0
     for j in range(p.shape[0]):
         if j > start and (p[start:j, j] <= alpha).any():

@@ -14,7 +14,7 @@
 
 from .analysis import (BoundedNull, Clusters, ClusterStability, DisagreementShape, Regression, bounded_scale_null,
                        cluster_dimensions, cluster_stability, design_contrast, disagreement_by_quality, item_means,
-                       item_statistics, latent_means, quadratic_term, rater_profile, rating_matrix, reliability_table,
+                       item_statistics, latent_means, quadratic_term, rater_profile, reliability_table,
                        rounded_scale_moments, spearman_matrices, spearman_pairs, spearman_table,
                        standardized_regression, wide_ratings)
 from .evaluator import EvaluatorConfig, item_targets, judge_vs_baselines, run_evaluator, split_by_metaphor
@@ -27,7 +27,7 @@ from .template import write_templates
 __all__ = [
     "BoundedNull", "Clusters", "ClusterStability", "DisagreementShape", "Regression", "bounded_scale_null",
     "cluster_dimensions", "cluster_stability", "design_contrast", "disagreement_by_quality", "item_means",
-    "item_statistics", "latent_means", "quadratic_term", "rater_profile", "rating_matrix", "reliability_table",
+    "item_statistics", "latent_means", "quadratic_term", "rater_profile", "reliability_table",
     "rounded_scale_moments", "spearman_matrices", "spearman_pairs", "spearman_table", "standardized_regression",
     "wide_ratings", "EvaluatorConfig", "item_targets", "judge_vs_baselines", "run_evaluator", "split_by_metaphor",
     "Feedback", "class_feedback", "write_pages", "BENCHMARK_FILE", "DIMENSIONS", "LABELS", "RATING_COLUMNS", "SCORES",

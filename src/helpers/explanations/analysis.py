@@ -29,15 +29,9 @@ import pandas as pd
 from scipy import stats as st
 from tqdm import tqdm
 
-from ..core.agreement import icc_table, interval_alpha_weighted, krippendorff_alpha
+from ..core.agreement import icc_table, interval_alpha_weighted, krippendorff_alpha, rating_matrix
 from ..core.stats import percentile_interval, resample
 from .io import DIMENSIONS, SCORES
-
-
-def rating_matrix(ratings: pd.DataFrame, dimension: str) -> pd.DataFrame:
-    """Items × raters scores of one dimension (NaN where a rater skipped an item)."""
-    sub = ratings[ratings["dimension"] == dimension]
-    return sub.pivot_table(index="item_id", columns="rater", values="score", aggfunc="first", sort=False)
 
 
 def reliability_table(ratings: pd.DataFrame, n_boot: int = 300, seed: int = 0) -> pd.DataFrame:
@@ -49,7 +43,7 @@ def reliability_table(ratings: pd.DataFrame, n_boot: int = 300, seed: int = 0) -
     rng = np.random.default_rng(seed)
     for d in tqdm([d for d in SCORES if (ratings["dimension"] == d).any()], desc="reliability", leave=False,
                   disable=None):
-        m = rating_matrix(ratings, d).to_numpy(dtype=float)
+        m = rating_matrix(ratings[ratings["dimension"] == d], "score", rater="rater", item="item_id").to_numpy(float)
         alpha = krippendorff_alpha(m.T, level="interval")
         boot = interval_alpha_weighted(m, resample(m.shape[0], n_boot, rng))
         low, high = percentile_interval(boot)

@@ -97,11 +97,12 @@ def _ratings_source(value):
     return params.existing_file("ratings_file", value, (".csv", ".txt", ".xlsx", ".xlsm"))
 
 
-def explanations_setup(ratings_file=None, benchmark_file=None, n_raters=16, seed=42, rating_model=None,
+def explanations_setup(ratings_file=None, benchmark_file=None, n_raters=16, seed=42, rating_model={},
                        results_dir="results", unfinished="stop") -> ExplanationsSetup:
     """Check where the ratings come from: a ratings CSV, rating workbooks (one file, a
     folder, or a list; their items must be in the benchmark, at least two raters) or the
-    simulator (its knobs, the number of raters)."""
+    simulator (its knobs, the number of raters). Defaults as in the notebooks' parameters
+    cells (``rating_model`` is only read, never changed)."""
     bench_path = BENCHMARK_FILE if benchmark_file is None else params.existing_file("benchmark_file",
                                                                                     benchmark_file, (".csv",))
     try:
@@ -172,13 +173,13 @@ def calibration_band(benchmark: pd.DataFrame, n_raters: int, model: RatingModel,
     [low, high], the band of the paper's Table 2 the simulator was calibrated to). Not
     cached: it takes about a second, and a cached band could outlive a change to the
     simulator it is meant to check."""
-    from ..core.agreement import krippendorff_alpha
-    from .analysis import rating_matrix
+    from ..core.agreement import krippendorff_alpha, rating_matrix
 
-    band = pd.DataFrame([
-        {d: krippendorff_alpha(rating_matrix(simulate_ratings(benchmark, n_raters, s, model), d)
-                               .to_numpy(dtype=float).T) for d in SCORES}
-        for s in seeds]).agg(["min", "max"]).T
+    def alphas(ratings: pd.DataFrame) -> dict[str, float]:
+        return {d: krippendorff_alpha(rating_matrix(ratings[ratings["dimension"] == d], "score", rater="rater",
+                                                    item="item_id").to_numpy(dtype=float).T) for d in SCORES}
+
+    band = pd.DataFrame([alphas(simulate_ratings(benchmark, n_raters, s, model)) for s in seeds]).agg(["min", "max"]).T
     band[f"within {low:.2f}–{high:.2f}"] = (band["min"] >= low) & (band["max"] <= high)
     return band
 

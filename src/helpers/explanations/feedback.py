@@ -29,6 +29,7 @@ import pandas as pd
 from scipy import stats as st
 
 from ..core import classroom
+from ..core.agreement import rating_matrix
 from ..core.stats import percentile_interval, resample
 from .io import LABELS, SCORES
 
@@ -98,8 +99,7 @@ def class_feedback(ratings: pd.DataFrame, agreement_on: str = "overall", n_boot:
     by_score = by_score.sort_values(["rater", "order"], key=lambda c: c.map(
         {r: k for k, r in enumerate(students["rater"])}) if c.name == "rater" else c).drop(columns="order")
 
-    wide = data[data["dimension"] == agreement_on].pivot_table(index="item_id", columns="rater", values="score",
-                                                               aggfunc="first")
+    wide = rating_matrix(data[data["dimension"] == agreement_on], "score", rater="rater", item="item_id")
     pairs = []
     for a in students["rater"]:
         for b in students["rater"]:

@@ -1,4 +1,8 @@
-"""Figures of the explanation chapters: interactive (plotly) with static twins for print."""
+"""Figures of the explanation chapters: interactive (plotly) with static twins for print.
+
+:data:`COLOURS` registers the dimensions' and the evaluator baselines' colours with
+:func:`helpers.core.plots.register_colours` when this module is imported.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,16 @@ import pandas as pd
 import plotly.graph_objects as go
 import seaborn as sns
 
-from ..core.plots import colour
+from ..core.plots import colour, register_colours
 from .analysis import BoundedNull, Clusters, ClusterStability, latent_means, rounded_scale_moments
+
+#: The explanation chapters' colours: the six dimensions and Overall, the evaluator and its baselines.
+COLOURS = {
+    "non_circularity": "#66c2a5", "origin": "#fc8d62", "mapping": "#8da0cb", "emergence": "#e78ac3",
+    "accessibility": "#a6d854", "purpose": "#ffd92f", "overall": "#555555",
+    "evaluator": "#1f77b4", "training mean": "#aaaaaa", "similarity only": "#ff7f0e",
+}
+register_colours(COLOURS)
 
 
 def dendrogram(clusters: Clusters, title: str | None = None, threshold: float | None = None) -> go.Figure:

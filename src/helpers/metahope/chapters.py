@@ -457,9 +457,10 @@ class DirectionsSetup:
         return tidy, Provenance(kind, files, _class_note(detail, notes))
 
 
-def directions_setup(en_zh_files=None, zh_en_files=None, pos_overrides=None, n_perm=10000, n_boot=2000, seed=2026,
+def directions_setup(en_zh_files=None, zh_en_files=None, pos_overrides={}, n_perm=10000, n_boot=2000, seed=2026,
                      results_dir="results", unfinished="stop") -> DirectionsSetup:
-    """Check chapter 2's parameters."""
+    """Check chapter 2's parameters (defaults as in the notebook's parameters cell; ``pos_overrides``
+    is only read, never changed)."""
     en_zh = None if en_zh_files is None else _workbooks("en_zh_files", en_zh_files, minimum=1)
     zh_en = None if zh_en_files is None else _workbooks("zh_en_files", zh_en_files, minimum=1)
     overrides = pos_overrides or {}

@@ -1,7 +1,8 @@
 """MetaHOPE figures: each interactive (plotly) with a static twin for print.
 
 Colours come from :func:`helpers.core.plots.colour`, so an error category or a system has
-the same colour in every figure of the book, interactive or static.
+the same colour in every figure of the book, interactive or static; :data:`COLOURS` registers
+MetaHOPE's own when this module is imported.
 """
 
 from __future__ import annotations
@@ -12,8 +13,15 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..core.plots import colour
+from ..core.plots import colour, register_colours
 from .scoring import profile_categories
+
+#: MetaHOPE's colours: the five error categories and the three MT systems (colour-blind-safe hues).
+COLOURS = {
+    "IMP": "#4c72b0", "RAM": "#dd8452", "MIS": "#c44e52", "STL": "#8172b3", "PRF": "#55a868",
+    "GoogleMT": "#1b9e77", "GPT-5.4": "#d95f02", "Hunyuan-LLM-7B": "#7570b3",
+}
+register_colours(COLOURS)
 
 
 def _bias_points(paired: pd.DataFrame, x: str, y: str) -> pd.DataFrame:

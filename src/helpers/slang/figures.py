@@ -12,7 +12,9 @@ Chapter 6 (homophones, Qian et al. 2025):
 * :func:`ladder_figure` / :func:`ladder_figure_static`: each language model of the ladder by
   its held-out perplexity against its ρ with the ratings, the paper's Tables 2–3 beside.
 
-Chinese labels in static figures use the CJK font registered by :mod:`helpers.core.plots`.
+Chinese labels in static figures use the CJK font registered by :mod:`helpers.core.plots`;
+:data:`COLOURS` registers the chapters' colours with :func:`helpers.core.plots.register_colours`
+when this module is imported.
 """
 
 from __future__ import annotations
@@ -25,7 +27,21 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..core.plots import colour
+from ..core.plots import colour, register_colours
+
+#: The slang chapters' colours. The five slang words take Okabe-Ito hues (hash-chosen fallbacks
+#: would give two of them one colour); the QE models Paul Tol's muted hues (colour-blind safe).
+COLOURS = {
+    "尼玛": "#0072b2", "特么": "#e69f00", "卧槽": "#009e73", "草泥马": "#cc79a7", "劳资": "#d55e00",
+    # homophone scoring methods (top-k lists)
+    "percentile (Algorithm 2)": "#000000", "percentile (Algorithm 2 as printed: P[1:k], least frequent)": "#a6761d",
+    "self-information, most probable": "#1b7837", "self-information, most informative": "#762a83",
+    # QE models
+    "features+ridge": "#332288", "USE multilingual v3 (frozen)+ridge": "#cc6677",
+    "multilingual-e5-small (frozen)+ridge": "#44aa99", "all-MiniLM-L6-v2 (frozen)+ridge": "#999933",
+    "transformer (all-MiniLM-L6-v2)": "#aa4499",
+}
+register_colours(COLOURS)
 
 #: Axis labels of the score columns of :func:`helpers.slang.homophones.score_candidates`.
 SCORE_LABELS = {

@@ -1,5 +1,6 @@
 """Chapter 08's figures, each an interactive plotly figure with a static matplotlib twin
-(:mod:`helpers.core.plots` shows the first offline; :class:`helpers.core.Results` saves the second)."""
+(:mod:`helpers.core.plots` shows the first offline; :class:`helpers.core.Results` saves the second).
+:data:`COLOURS` registers the chapter's colours when this module is imported."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..core import plots
+
+#: Chapter 08's colours: one per resampling of the weight sweep (:func:`helpers.wmt.analysis.weight_sweep`).
+COLOURS = {"resample segments": "#8c564b", "resample documents": "#2ca02c"}
+plots.register_colours(COLOURS)
 
 
 def _grid(penalties: pd.DataFrame, value: str) -> pd.DataFrame:
