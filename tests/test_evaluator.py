@@ -125,6 +125,7 @@ def test_config_rejects_unknown_mode():
 def test_judge_replicates_repeat_run_evaluator_on_each_split_and_rating_set(items):
     """Each row is run_evaluator with that split seed on that rating set (recomputed here), and
     the wording counts the rows where the judge is worse."""
+    from helpers.core.findings import Words
     from helpers.explanations import chapters
 
     bench = ex.load_benchmark()
@@ -136,5 +137,11 @@ def test_judge_replicates_repeat_run_evaluator_on_each_split_and_rating_set(item
     assert row["judge_mae"] == pytest.approx(one["test_mae"]) and row["n_held_out"] == 20
     assert row["difference"] == pytest.approx(one["test_mae"] - one["mean_baseline_mae"])
     worse = int((table["difference"] > 0).sum())
-    assert f"exceeds the training mean's in {worse} of 4" in chapters.replicates_line(table, simulated=True)
-    assert "2 metaphor-grouped splits × 2 simulated rating sets" in chapters.replicates_line(table, simulated=True)
+    found = chapters.replicate_findings(table, simulated=True).set_index("quantity")
+    assert found.loc[["fits", "splits", "rating_sets", "judge_worse"], "value"].tolist() == [4, 2, 2, worse]
+    assert found.loc["difference_median", "value"] == pytest.approx(table["difference"].median())
+    text = Words("05_explanation_evaluator").text("replicates", found.reset_index())
+    assert f"exceeds the training mean's in {worse} of 4" in text
+    assert "2 metaphor-grouped splits × 2 simulated rating sets" in text
+    one_set = chapters.replicate_findings(table[table["ratings"] == "a"], simulated=True)
+    assert "simulated rating sets" not in Words("05_explanation_evaluator").text("replicates", one_set)

@@ -335,6 +335,13 @@ def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
     for name in ("design_contrast", "disagreement_by_quality", "disagreement_normalised", "cluster_comembership",
                  "rater_profile", "within_item_sd", "dimension_clusters"):
         assert (folder / f"{name}.csv").exists(), name
+    # the findings follow this class's ratings, and the simulator's parts are left out
+    findings = pd.read_csv(folder / "findings.csv")
+    stated = findings[findings["section"] == "findings"].set_index("quantity")
+    assert stated.loc["alpha_lowest", "value"] == pytest.approx(reliability["alpha"].min())
+    assert stated.loc["alpha_lowest", "text"] == reliability.loc[reliability["alpha"].idxmin(), "dimension"]
+    assert stated.loc["simulated", "value"] == 0 and pd.isna(stated.loc["generating_gap", "value"])
+    assert "**Design.** Items designed to fail" in text and f"{reliability['alpha'].min():.2f} (" in text
 
 
 @pytest.mark.slow

@@ -402,3 +402,80 @@ def test_threshold_sensitivity_reports_each_variant_of_the_null():
     assert table.iloc[0]["p_value"] == plain["p_value"] and table.iloc[0]["null_mean"] == plain["null_mean"]
     assert table["thresholds_from"].iloc[-1].startswith("fitted") and (table["observed_quadratic"] ==
                                                                        plain["observed_quadratic"]).all()
+
+
+# --------------------------------------------------------------------------- findings of chapters 4-5
+
+
+def _stability(shares, seeds=None, threshold=0.6, n_boot=200):
+    from types import SimpleNamespace
+
+    table = pd.DataFrame({"dimension": list(shares), "independent_share_bootstrap": list(shares.values()),
+                          "independent_share_seeds": [np.nan] * len(shares) if seeds is None else seeds,
+                          "merge_distance": [0.9, 0.61, 0.2][:len(shares)]})
+    return SimpleNamespace(table=table, n_boot=n_boot, n_seeds=0 if seeds is None else 5, threshold=threshold)
+
+
+def test_cluster_findings_sort_dimensions_by_their_resample_share_and_say_it():
+    from helpers.core.findings import Words
+    from helpers.explanations import chapters
+
+    stability = _stability({"origin": 0.95, "purpose": 0.5, "mapping": 0.05})
+    verdicts = chapters.stability_verdicts(stability)
+    assert (verdicts.independent, verdicts.unstable, verdicts.shared) == (["origin"], ["purpose"], ["mapping"])
+    found = chapters.cluster_findings(stability)
+    rows = found.set_index(["quantity", "group"])
+    assert rows.loc[("unstable", "purpose"), "value"] == 0.5 and rows.loc[("merge_distance", "purpose"), "value"] == 0.61
+    text = Words("04_explanation_judgements").text("clusters", found)
+    assert "- origin (95% of item resamples)" in text and "of simulated seeds" not in text
+    assert "Unstable: purpose is an independent axis in 50% of item resamples" in text and "0.610" in text
+    assert "In a shared cluster in at least 90%: mapping." in text
+    nothing = Words("04_explanation_judgements").text("clusters", chapters.cluster_findings(_stability({"a": 0.5})))
+    assert "item resamples: none." in nothing and "shared cluster in at least 90%: none." in nothing
+
+
+def test_shape_findings_choose_the_verdict_phrase_from_the_lookup():
+    from types import SimpleNamespace
+
+    from helpers.core.findings import Words
+    from helpers.explanations import chapters
+
+    words = Words("04_explanation_judgements")
+    for q, p, key in ((-0.2, 0.001, "hump"), (0.2, 0.01, "dip"), (-0.2, 0.2, "flat")):
+        found = chapters.shape_findings(SimpleNamespace(quadratic=q, quadratic_p=p))
+        assert found.set_index("quantity").loc["curvature", "verdict"] == key
+        text = words.text("shape", found)
+        assert chapters.CURVATURES[key] in text and f"{q:+.3f}" in text
+        assert "bounded-scale null" not in text and "latent scores" not in text  # no null, no simulator: left out
+    summary = pd.DataFrame({"null_mean": [-0.15], "null_ci_low": [-0.18], "null_ci_high": [-0.12], "n_null": [999]})
+    shape = SimpleNamespace(quadratic=-0.16, quadratic_p=1e-9)
+    for p, beyond, reading in ((0.6, False, "not distinguishable"), (0.01, True, "stronger than"),
+                               (0.01, False, "weaker than")):
+        null = SimpleNamespace(summary=summary.assign(p_value=p), latent_sd=0.9, beyond_null=beyond)
+        text = words.text("shape", chapters.shape_findings(shape, null))
+        assert reading in text and "95% of 999 replicates between -0.180 and -0.120" in text
+        assert sum(phrase in text for phrase in ("not distinguishable", "stronger than", "weaker than")) == 1
+
+
+def test_significance_findings_count_pairs_and_name_the_flipped_ones():
+    from helpers.core.findings import Words
+    from helpers.explanations import chapters
+
+    ratings = ex.simulate_ratings(ex.load_benchmark(), n_raters=6, seed=1)
+    spearman = ex.spearman_table(ratings)
+    off = ex.spearman_pairs(spearman)
+    found = chapters.spearman_significance(spearman).set_index("quantity")
+    assert found.loc["pairs", "value"] == len(off) == 15
+    assert found.loc["significant_ratings", "value"] == (off["p_value"] < 0.05).sum()
+    assert found.loc["significant_items", "value"] == (off["p_items"] < 0.05).sum()
+    flipped = off[(off["p_value"] < 0.05) & (off["p_items"] >= 0.05)]
+    assert found.loc["flipped", "value"] == len(flipped)
+    text = Words("04_explanation_judgements").text("spearman_significance", found.reset_index())
+    assert ("Significant only because" in text) == (len(flipped) > 0)
+    regression = pd.DataFrame({"predictor": ["a", "b", "c"], "se": [1.0, 2.0, 1.0], "se_cluster": [1.5, 2.2, 1.0],
+                               "p_value": [0.01, 0.01, 0.2], "p_cluster": [0.2, 0.01, 0.3]})
+    reg = chapters.regression_significance(regression).set_index("quantity")
+    assert reg.loc["se_ratio_lowest", "value"] == 1.0 and reg.loc["se_ratio_highest", "value"] == 1.5
+    assert reg.loc["lost", "text"] == "a"
+    assert "1.00–1.50 × the naive ones" in Words("04_explanation_judgements").text("regression_significance",
+                                                                                   reg.reset_index())

