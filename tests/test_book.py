@@ -271,7 +271,7 @@ def test_homophone_chapter_results(built_book):
     classifier = pd.read_csv(folder / "emotion_classifier.csv").set_index("metric")
     assert 0.5 < classifier.loc["macro_f1", "value"] < 1
     ladder = pd.read_csv(folder / "lm_ladder.csv")
-    from helpers.slang.homophones import DEFAULT_LADDER
+    from helpers.slang.language_models import DEFAULT_LADDER
 
     assert list(dict.fromkeys(ladder["rung"])) == list(DEFAULT_LADDER) and set(ladder["context"]) == {"with", "without"}
     assert (ladder["n"] == 25).all() and ladder["p_within_word"].between(0, 1).all()
