@@ -174,14 +174,14 @@ def test_cli_refuses_unknown_words(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_chapter_6_runs_on_a_class_s_workbooks(sheets, tmp_path):
-    from helpers.core import paths, runner
+    from helpers.core import execution, paths
 
     items = sorted(_rows(sheets["ana"]))
     skipped = items[-1][2]  # nobody rates this one
     _fill(sheets["ana"], {r[2]: 1 + k % 5 for k, r in enumerate(items) if r[2] != skipped})
     _fill(sheets["ben"], {r[2]: 1 + (k * 3) % 5 for k, r in enumerate(items) if r[2] != skipped})
     results = tmp_path / "results"
-    runner.execute_notebook(paths.project_root() / "notebooks" / "06_homophones.ipynb", tmp_path / "06.ipynb",
+    execution.execute_notebook(paths.project_root() / "notebooks" / "06_homophones.ipynb", tmp_path / "06.ipynb",
                             parameters={"results_dir": str(results), "ratings_file": str(sheets["ana"].parent)})
     folder = results / "06_homophones"
     spearman = pd.read_csv(folder / "homophone_spearman.csv")

@@ -3,8 +3,9 @@
 Used by every chapter:
 
 * :mod:`~helpers.core.paths` where the project, its data and results live;
-  :mod:`~helpers.core.fetch` the verified data download; :mod:`~helpers.core.runner` and
-  :mod:`~helpers.core.cli` the papermill runs, the book build and ``python -m helpers``;
+  :mod:`~helpers.core.fetch` the verified data download; :mod:`~helpers.core.kernel` the
+  kernels, :mod:`~helpers.core.execution` one notebook's papermill run,
+  :mod:`~helpers.core.build` the book build, :mod:`~helpers.core.cli` ``python -m helpers``;
 * :mod:`~helpers.core.errors` the one input-error type; :mod:`~helpers.core.params` the
   parameter checks; :mod:`~helpers.core.cache` the one cache;
   :mod:`~helpers.core.results` the atomic results writer;
