@@ -15,11 +15,12 @@ Used by every chapter:
   rater, segment and system scores and their agreement (``python -m helpers mqm``,
   :mod:`~helpers.core.mqm_commands`);
 * :mod:`~helpers.core.agreement` inter-annotator agreement for k ≥ 2 raters;
-  :mod:`~helpers.core.stats` the bootstrap and paired tests;
+  :mod:`~helpers.core.stats` the bootstrap, paired tests and within-group correlations;
   :mod:`~helpers.core.published` recomputed vs published tables;
   :mod:`~helpers.core.report` data boxes, readable tables, findings;
   :mod:`~helpers.core.plots` offline plotly, static twins, the colour map;
-  :mod:`~helpers.core.encoder` transformer checkpoints, pooling, batching.
+  :mod:`~helpers.core.encoder` transformer checkpoints, pooling, batching;
+  :mod:`~helpers.core.workbook` what the classroom kits' blank workbooks share.
 """
 
 from .errors import InputError

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import classroom, params
+from ..core import classroom, params, workbook
 from ..core.errors import InputError, raise_all
 
 RATING_SHEET = "Ratings"
@@ -90,23 +90,15 @@ def write_rating_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLi
     1–5 dropdown in the rating column and a ``done`` column, and sheet ``Instructions``
     with the ``Student:`` field (the run names the rater by it, whatever the file is called)."""
     from openpyxl import Workbook
-    from openpyxl.styles import Alignment, Font, PatternFill
-    from openpyxl.worksheet.datavalidation import DataValidation
 
     order = np.random.default_rng(seed).permutation(len(items))
     wb = Workbook()
     ws = wb.active
     ws.title = RATING_SHEET
     ws.append(list(RATING_HEADER))
-    for cell in ws[1]:
-        cell.font, cell.fill = Font(bold=True), PatternFill("solid", fgColor="DDE7F3")
-    levels = ",".join(map(str, RATING_LEVELS))
-    dv = DataValidation(type="list", formula1=f'"{levels}"', allow_blank=True, showErrorMessage=True,
-                        errorTitle="Rating", error="Choose a whole number from 1 to 5, or leave the cell empty.")
-    ws.add_data_validation(dv)
-    done = DataValidation(type="list", formula1=f'"{classroom.DONE_HEADER}"', allow_blank=True, showErrorMessage=True,
-                          errorTitle="Row finished?", error="Choose 'done' when the row is finished, or leave it empty.")
-    ws.add_data_validation(done)
+    workbook.style_header(ws[1])
+    dv = workbook.list_validation(ws, RATING_LEVELS, "Rating", "Choose a whole number from 1 to 5, or leave the cell empty.")
+    done = workbook.done_validation(ws)
     for i in order:  # item ids follow the drawing order, so H001 is the same candidate in every workbook
         ws.append([f"H{i + 1:03d}", items.iloc[i]["word"], items.iloc[i]["candidate"], None, None, None])
     if len(items):
@@ -115,33 +107,14 @@ def write_rating_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLi
     for col, width in zip("ABCDEF", (8, 12, 14, 10, 8, 40)):
         ws.column_dimensions[col].width = width
     ws.freeze_panes = "A2"
-    guide = wb.create_sheet(INSTRUCTIONS_SHEET)
-    guide.column_dimensions["A"].width = 8
-    guide.column_dimensions["B"].width = 100
-    guide.append([classroom.STUDENT_LABEL, rater])
-    guide["A1"].font = Font(bold=True)
-    guide["B1"].fill = PatternFill("solid", fgColor="FFF4E0")
-    guide.append(["Homophone rating sheet"])
-    guide["A2"].font = Font(bold=True, size=13)
-    guide.append([])
-    guide.append(["Task", "How natural and recognisable is each sound-alike as a stand-in for the slang word?"])
-    guide.append([])
-    guide.append(["Step", "What to do"])
-    for k, text in enumerate(RATING_STEPS, start=1):
-        guide.append([k, text])
-    guide.append([])
-    guide.append(["Rating", "Meaning"])
-    for level, text in RATING_GUIDE:
-        guide.append([level, text])
-    for row in guide.iter_rows():
-        for cell in row:
-            cell.alignment = Alignment(wrap_text=True, vertical="top")
-            if cell.value in ("Task", "Step", "What to do", "Rating", "Meaning"):
-                cell.font = Font(bold=True)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(path)
-    return path
+    workbook.write_guide(
+        wb.create_sheet(INSTRUCTIONS_SHEET), "Homophone rating sheet",
+        [workbook.GuideSection(rows=[("Task", "How natural and recognisable is each sound-alike as a stand-in for "
+                                              "the slang word?")], bold_first=True),
+         workbook.GuideSection(("Step", "What to do"), list(enumerate(RATING_STEPS, start=1))),
+         workbook.GuideSection(("Rating", "Meaning"), RATING_GUIDE)],
+        {"A": 8, "B": 100}, student=rater)
+    return workbook.save(wb, path)
 
 
 def write_rating_sheets(cands_by_word: Mapping[str, Sequence[str]], words: Sequence[str], per_word: int,
