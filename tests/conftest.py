@@ -142,11 +142,11 @@ def pytest_collection_finish(session):
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory):
     """The whole book built once into a temporary folder, results written there too."""
-    from helpers.core import runner
+    from helpers.core import build
 
     out = tmp_path_factory.mktemp("book")
     results = out / "results"
-    html = runner.build(jobs=2, output_dir=out, parameters={"results_dir": str(results)})
+    html = build.build(jobs=2, output_dir=out, parameters={"results_dir": str(results)})
     return {"html": html, "results": results, "stage": out / "_build" / "stage"}
 
 

@@ -99,9 +99,9 @@ def test_solution_cells_run_and_state_what_they_compute(built_book):
 
 
 def test_student_edition_has_no_solution_anywhere(built_book):
-    from helpers.core import runner
+    from helpers.core import build, paths
 
-    student = runner.render(built_book["html"].parent, edition="student")
+    student = build.render(built_book["html"].parent, edition="student")
     instructor_page = (built_book["html"] / "notebooks" / "01_metahope_pilot_v1.html").read_text(encoding="utf-8")
     # the opening words of each solution's first paragraph in the instructor edition
     phrases = re.findall(r'<section id="solution-content">\s*<p>([^<]{30,80})', instructor_page)
@@ -123,7 +123,7 @@ def test_student_edition_has_no_solution_anywhere(built_book):
     intro = (student / "book" / "intro.html").read_text(encoding="utf-8")
     for path in downloads:
         assert f'href="../{path.relative_to(student).as_posix()}"' in intro, path.name
-        source = nbformat.read(runner.paths.project_root() / "notebooks" / path.name, as_version=4)
+        source = nbformat.read(paths.project_root() / "notebooks" / path.name, as_version=4)
         assert nbformat.read(path, as_version=4).cells == editions.student_notebook(source).cells
     chapter = (student / "notebooks" / "01_metahope_pilot_v1.html").read_text(encoding="utf-8")
     assert "ex-01-one-category" in chapter or "Exercise" in chapter  # the exercises stay
@@ -131,10 +131,10 @@ def test_student_edition_has_no_solution_anywhere(built_book):
 
 def test_findings_follow_the_data(tmp_path, two_annotators):
     """Chapter 1 re-run on a tiny own-data class: its findings are recomputed, not the released run's words."""
-    from helpers.core import runner
+    from helpers.core import execution, paths
 
-    out = runner.execute_notebook(
-        runner.paths.project_root() / "notebooks" / "01_metahope_pilot_v1.ipynb", tmp_path / "own.ipynb",
+    out = execution.execute_notebook(
+        paths.project_root() / "notebooks" / "01_metahope_pilot_v1.ipynb", tmp_path / "own.ipynb",
         parameters={"annotator_files": {k: str(v) for k, v in two_annotators.items()}, "n_sentences": None,
                     "n_boot": 200, "results_dir": str(tmp_path / "res")})
     cells = json.loads(out.read_text(encoding="utf-8"))["cells"]
@@ -147,10 +147,10 @@ def test_findings_follow_the_data(tmp_path, two_annotators):
 
 def test_directions_chapter_runs_on_a_small_class(tmp_path, two_annotators):
     """Chapter 2 on three items per direction, solutions included: the totals are the fixture's hand-known ones."""
-    from helpers.core import runner
+    from helpers.core import execution, paths
 
-    runner.execute_notebook(
-        runner.paths.project_root() / "notebooks" / "02_metahope_directions.ipynb", tmp_path / "own.ipynb",
+    execution.execute_notebook(
+        paths.project_root() / "notebooks" / "02_metahope_directions.ipynb", tmp_path / "own.ipynb",
         parameters={"en_zh_files": {k: str(v) for k, v in two_annotators.items()},
                     "zh_en_files": {"C": str(two_annotators["B"])}, "n_perm": 200, "n_boot": 200,
                     "results_dir": str(tmp_path / "res")})
@@ -211,14 +211,14 @@ def test_pilot_v2_on_real_sheets_has_no_banner_and_needs_no_released_file(tmp_pa
     the released data were never fetched: its disagreement section takes the team's own most
     disputed unit apart instead of the paper's Table 12 item, so no released sheet is read."""
     from helpers import metahope as mh
-    from helpers.core import runner
+    from helpers.core import execution, paths
     from helpers.metahope import simulate as sim
 
     truth = mh.read_workbook(mh.pilot_zh_en_file(), "truth")
     sheets = tmp_path / "class.csv"
     mh.to_long(sim.simulate_annotations(truth, sim.DEFAULT_PANEL[:3], seed=1)).to_csv(sheets, index=False)
     monkeypatch.setenv("HELPERS_RAW_DATA", str(tmp_path / "no-data-here"))
-    out = runner.execute_notebook(runner.paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb",
+    out = execution.execute_notebook(paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb",
                                   tmp_path / "run.ipynb",
                                   parameters={"annotations": str(sheets), "results_dir": str(tmp_path / "res")})
     text = out.read_text(encoding="utf-8")
@@ -271,7 +271,7 @@ def test_homophone_chapter_results(built_book):
     classifier = pd.read_csv(folder / "emotion_classifier.csv").set_index("metric")
     assert 0.5 < classifier.loc["macro_f1", "value"] < 1
     ladder = pd.read_csv(folder / "lm_ladder.csv")
-    from helpers.slang.homophones import DEFAULT_LADDER
+    from helpers.slang.language_models import DEFAULT_LADDER
 
     assert list(dict.fromkeys(ladder["rung"])) == list(DEFAULT_LADDER) and set(ladder["context"]) == {"with", "without"}
     assert (ladder["n"] == 25).all() and ladder["p_within_word"].between(0, 1).all()

@@ -305,12 +305,12 @@ def test_feedback_command_on_workbooks(tmp_path, items_csv):
 
 @pytest.mark.slow  # executes a notebook
 def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
-    from helpers.core import runner
+    from helpers.core import execution, paths
 
     items = tmp_path / "items.csv"
     benchmark.to_csv(items, index=False)
     filled_class(tmp_path, items, seed=11, benchmark=benchmark)
-    out = runner.execute_notebook(runner.paths.project_root() / "notebooks" / "04_explanation_judgements.ipynb",
+    out = execution.execute_notebook(paths.project_root() / "notebooks" / "04_explanation_judgements.ipynb",
                                   tmp_path / "run.ipynb",
                                   parameters={"ratings_file": str(tmp_path / "class"), "results_dir": str(tmp_path / "res"),
                                               "n_boot": 50, "n_null": 199})
@@ -347,12 +347,12 @@ def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
 @pytest.mark.slow
 def test_chapter_5_runs_on_filled_workbooks(tmp_path, benchmark):
     """The evaluator chapter, solutions included, on a class's workbooks: trained on their mean ratings."""
-    from helpers.core import runner
+    from helpers.core import execution, paths
 
     items = tmp_path / "items.csv"
     benchmark.to_csv(items, index=False)
     _, sim = filled_class(tmp_path, items, seed=11, benchmark=benchmark)
-    out = runner.execute_notebook(runner.paths.project_root() / "notebooks" / "05_explanation_evaluator.ipynb",
+    out = execution.execute_notebook(paths.project_root() / "notebooks" / "05_explanation_evaluator.ipynb",
                                   tmp_path / "run.ipynb",
                                   parameters={"ratings_file": str(tmp_path / "class"), "results_dir": str(tmp_path / "res")})
     text = out.read_text(encoding="utf-8")

@@ -12,14 +12,16 @@ from openpyxl import load_workbook
 from helpers import __main__ as cli
 from helpers.core.errors import InputError
 from helpers.slang import chapters
-from helpers.slang import homophones as hp
+from helpers.slang import candidates as hc
+from helpers.slang import homophone_data as hd
+from helpers.slang import template as kit
 
 
 @pytest.fixture(scope="module")
 def cands():
     """Algorithm 1's candidates of the five words, as chapter 6 makes them by default."""
-    d = hp.char_frequencies(hp.load_smp2020()["text"])
-    return {w: hp.candidates(w, d, threshold=100, roots=roots) for w, roots in hp.SLANG_ROOTS.items()}
+    d = hd.char_frequencies(hd.load_smp2020()["text"])
+    return {w: hc.candidates(w, d, threshold=100, roots=roots) for w, roots in hd.SLANG_ROOTS.items()}
 
 
 @pytest.fixture
@@ -59,7 +61,7 @@ def test_template_layout_sample_and_order(sheets, cands):
     wb = load_workbook(sheets["ana"])
     assert wb.sheetnames == ["Ratings", "Instructions"]
     ws = wb["Ratings"]
-    assert [c.value for c in ws[1]] == list(hp.RATING_HEADER)
+    assert [c.value for c in ws[1]] == list(kit.RATING_HEADER)
     validation = ws.data_validations.dataValidation[0]
     assert validation.formula1 == '"1,2,3,4,5"' and str(validation.sqref) == "D2:D13"
     done = ws.data_validations.dataValidation[1]
@@ -78,14 +80,14 @@ def test_template_layout_sample_and_order(sheets, cands):
 
 
 def test_the_draw_is_seeded_and_uniform(cands):
-    first = hp.rating_items(cands, ["劳资", "卧槽"], 3, seed=11)
-    assert first.equals(hp.rating_items(cands, ["劳资", "卧槽"], 3, seed=11))
+    first = kit.rating_items(cands, ["劳资", "卧槽"], 3, seed=11)
+    assert first.equals(kit.rating_items(cands, ["劳资", "卧槽"], 3, seed=11))
     # no ranking is consulted: over many seeds every candidate of 劳资 (7 besides itself) is drawn about 3/7 of the time
-    counts = Counter(c for s in range(700) for c in hp.rating_items(cands, ["劳资"], 3, seed=s)["candidate"])
+    counts = Counter(c for s in range(700) for c in kit.rating_items(cands, ["劳资"], 3, seed=s)["candidate"])
     assert set(counts) == set(cands["劳资"]) - {"劳资"}
     assert all(abs(n / 700 - 3 / 7) < 0.07 for n in counts.values())
     with pytest.raises(InputError, match=r"劳资 has only 7 candidates besides itself"):
-        hp.rating_items(cands, ["劳资"], 8)
+        kit.rating_items(cands, ["劳资"], 8)
 
 
 def test_filled_workbooks_are_averaged_per_candidate(sheets, cands):
@@ -172,14 +174,14 @@ def test_cli_refuses_unknown_words(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_chapter_6_runs_on_a_class_s_workbooks(sheets, tmp_path):
-    from helpers.core import runner
+    from helpers.core import execution, paths
 
     items = sorted(_rows(sheets["ana"]))
     skipped = items[-1][2]  # nobody rates this one
     _fill(sheets["ana"], {r[2]: 1 + k % 5 for k, r in enumerate(items) if r[2] != skipped})
     _fill(sheets["ben"], {r[2]: 1 + (k * 3) % 5 for k, r in enumerate(items) if r[2] != skipped})
     results = tmp_path / "results"
-    runner.execute_notebook(hp.paths.project_root() / "notebooks" / "06_homophones.ipynb", tmp_path / "06.ipynb",
+    execution.execute_notebook(paths.project_root() / "notebooks" / "06_homophones.ipynb", tmp_path / "06.ipynb",
                             parameters={"results_dir": str(results), "ratings_file": str(sheets["ana"].parent)})
     folder = results / "06_homophones"
     spearman = pd.read_csv(folder / "homophone_spearman.csv")

@@ -9,60 +9,64 @@ import pandas as pd
 import pytest
 
 from helpers.slang import emotion as em
-from helpers.slang import homophones as hp
+from helpers.core import paths
+from helpers.slang import candidates as hc
+from helpers.slang import correlations
+from helpers.slang import homophone_data as hd
+from helpers.slang import language_models
 
 
 def test_pinyin_round_trip_on_known_words():
-    assert hp.latinize("尼玛") == [["ni"], ["ma"]]
-    assert hp.latinize("劳资", tone=True) == [["lao2"], ["zi1"]]
-    assert "zao" in hp.latinize("草泥马")[0] and "cao" in hp.latinize("草泥马")[0]  # a polyphone: all readings
-    inventory = hp.syllable_inventory()
-    for word, roots in hp.SLANG_ROOTS.items():  # every character is found again under its reading
-        assert all(c in inventory[r] for c, r in zip(word, roots) if hp.readings(c, heteronym=False) == [r])
+    assert hc.latinize("尼玛") == [["ni"], ["ma"]]
+    assert hc.latinize("劳资", tone=True) == [["lao2"], ["zi1"]]
+    assert "zao" in hc.latinize("草泥马")[0] and "cao" in hc.latinize("草泥马")[0]  # a polyphone: all readings
+    inventory = hc.syllable_inventory()
+    for word, roots in hd.SLANG_ROOTS.items():  # every character is found again under its reading
+        assert all(c in inventory[r] for c, r in zip(word, roots) if hc.readings(c, heteronym=False) == [r])
 
 
 def test_laozi_candidates_equal_the_released_list():
-    published_d = hp.published_frequencies()
-    found = hp.candidates("劳资", published_d, threshold=100, roots=hp.SLANG_ROOTS["劳资"])
-    assert found == sorted(hp.published_candidates("劳资"))
+    published_d = hd.published_frequencies()
+    found = hc.candidates("劳资", published_d, threshold=100, roots=hd.SLANG_ROOTS["劳资"])
+    assert found == sorted(hd.published_candidates("劳资"))
     assert len(found) == 8
 
 
 def test_all_released_lists_and_the_paper_total():
-    d = hp.char_frequencies(hp.load_smp2020()["text"])
+    d = hd.char_frequencies(hd.load_smp2020()["text"])
     total = 0
-    for word, roots in hp.SLANG_ROOTS.items():
-        found = hp.candidates(word, d, roots=roots)
-        assert set(found) == set(hp.published_candidates(word)), word
+    for word, roots in hd.SLANG_ROOTS.items():
+        found = hc.candidates(word, d, roots=roots)
+        assert set(found) == set(hd.published_candidates(word)), word
         total += len(found)
     assert total == 172  # the paper's §4.1
 
 
 def test_released_frequency_dictionary_is_reproduced_exactly():
-    assert hp.released_reading_frequencies() == hp.published_frequencies()
+    assert hd.released_reading_frequencies() == hd.published_frequencies()
 
 
 def test_threshold_and_readings_on_a_tiny_dictionary():
     d = {"你": 500, "泥": 150, "尼": 90, "妈": 400, "马": 120}
-    assert hp.candidates("尼玛", d, threshold=100, roots=["ni", "ma"]) == ["你妈", "你马", "泥妈", "泥马"]
-    assert hp.candidates("尼玛", d, threshold=100, roots=["ni", "ma"], tone=True) == []  # no tone on the roots
-    assert hp.candidates("尼玛", d, threshold=50, roots=["ni3", "ma1"], tone=True) == ["你妈"]
+    assert hc.candidates("尼玛", d, threshold=100, roots=["ni", "ma"]) == ["你妈", "你马", "泥妈", "泥马"]
+    assert hc.candidates("尼玛", d, threshold=100, roots=["ni", "ma"], tone=True) == []  # no tone on the roots
+    assert hc.candidates("尼玛", d, threshold=50, roots=["ni3", "ma1"], tone=True) == ["你妈"]
 
 
 def test_percentile_algorithm_2_by_hand():
     d = {"a": 10, "b": 1, "c": 5}
-    table = hp.percentile_scores(["ab", "cb", "bb", "ac"], d).set_index("candidate")
+    table = hc.percentile_scores(["ab", "cb", "bb", "ac"], d).set_index("candidate")
     # F: ab 11, cb 6, bb 2, ac 15 -> ascending bb, cb, ab, ac -> 25, 50, 75, 100
     assert table["F"].to_dict() == {"ac": 15, "ab": 11, "cb": 6, "bb": 2}
     assert table["percentile"].to_dict() == {"ac": 100.0, "ab": 75.0, "cb": 50.0, "bb": 25.0}
-    released = hp.per_character_percentile(["ab", "cb", "bb", "ac"], d).set_index("candidate")["score"]
+    released = hc.per_character_percentile(["ab", "cb", "bb", "ac"], d).set_index("candidate")["score"]
     # position 1: b < c < a -> 33.3, 66.7, 100; position 2: b < c -> 50, 100
     assert released["ac"] == pytest.approx(200.0) and released["bb"] == pytest.approx(100 / 3 + 50)
 
 
 @pytest.fixture
 def tiny_lm():
-    return hp.KneserNeyLM(order=2, discount=0.75).fit(["abab", "abc"])
+    return language_models.KneserNeyLM(order=2, discount=0.75).fit(["abab", "abc"])
 
 
 def test_kneser_ney_by_hand(tiny_lm):
@@ -81,7 +85,7 @@ def test_kneser_ney_sums_to_one(tiny_lm, context):
 
 
 def test_kneser_ney_trigram_sums_to_one_on_chinese():
-    lm = hp.KneserNeyLM(order=3).fit(["你妈的今天", "今天你好", "他妈的"])
+    lm = language_models.KneserNeyLM(order=3).fit(["你妈的今天", "今天你好", "他妈的"])
     for ctx in ["", "你", "你妈", "今天", "没见过"]:
         assert sum(lm.prob(w, list(ctx)) for w in lm.vocab) == pytest.approx(1.0)
 
@@ -104,7 +108,7 @@ def test_causal_scorer_on_a_tiny_model(tmp_path):
     tok, n = _char_tokenizer(tmp_path / "gpt", "你妈尼玛他的好")
     torch.manual_seed(0)
     GPT2LMHeadModel(GPT2Config(vocab_size=n, n_positions=32, n_embd=16, n_layer=1, n_head=2)).save_pretrained(tmp_path / "gpt")
-    scorer = hp.CausalLMScorer(tmp_path / "gpt")
+    scorer = language_models.CausalLMScorer(tmp_path / "gpt")
     ids = tok("他的你妈", add_special_tokens=False)["input_ids"]
     with torch.no_grad():
         logp = torch.log_softmax(scorer.model(torch.tensor([ids])).logits[0], -1)
@@ -121,7 +125,7 @@ def test_masked_scorer_pseudo_log_likelihood(tmp_path):
     torch.manual_seed(0)
     BertForMaskedLM(BertConfig(vocab_size=n, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
                                intermediate_size=32, max_position_embeddings=32)).save_pretrained(tmp_path / "bert")
-    scorer = hp.MaskedLMScorer(tmp_path / "bert")
+    scorer = language_models.MaskedLMScorer(tmp_path / "bert")
     ids = tok("尼玛", add_special_tokens=False)["input_ids"]
     total = 0.0
     for k in range(2):
@@ -159,72 +163,15 @@ def test_emotion_pipeline_on_a_small_split(tmp_path, monkeypatch):
 
 def test_smp2020_loader_validates(tmp_path):
     (tmp_path / "SMP2020").mkdir()
-    for split in hp.SPLITS:
+    for split in hd.SPLITS:
         (tmp_path / "SMP2020" / f"{split}.tsv").write_text("label\ttext_a\n1\t好\n", encoding="utf-8")
-    assert len(hp.load_smp2020(root=tmp_path)) == 3
+    assert len(hd.load_smp2020(root=tmp_path)) == 3
     (tmp_path / "SMP2020" / "dev.tsv").write_text("label\ttext_a\n1\t好\n9\t坏\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"dev.tsv, row 3, column 'label': value '9'"):
-        hp.load_smp2020(root=tmp_path)
+        hd.load_smp2020(root=tmp_path)
 
 
 # --------------------------------------------------------------------------- per-word correlations
-
-
-def _brute_force_p(x, y, groups):
-    """Mean within-group Spearman ρ over every combination of within-group orders (reference)."""
-    import itertools
-
-    from scipy.stats import spearmanr
-
-    frame = pd.DataFrame({"x": x, "y": y, "g": groups})
-    parts = [(g["x"].to_numpy(), g["y"].to_numpy()) for _, g in frame.groupby("g", sort=False)]
-    observed = np.mean([spearmanr(a, b).statistic for a, b in parts])
-    per_group = [[spearmanr(a, b[list(p)]).statistic for p in itertools.permutations(range(len(b)))]
-                 for a, b in parts]
-    means = np.array([np.mean(c) for c in itertools.product(*per_group)])
-    return observed, float(np.mean(np.abs(means) >= abs(observed) - 1e-9)), len(means)
-
-
-def test_within_word_permutation_p_by_hand():
-    # two words of three, ranks agreeing perfectly: |mean ρ| = 1 only for (1, 1) and (−1, −1) of 6 × 6 orders
-    test = hp.within_group_permutation_test([1, 2, 3, 10, 20, 30], [2, 3, 4, 1, 5, 9], list("aaabbb"))
-    assert test.statistic == pytest.approx(1.0) and test.p_value == pytest.approx(2 / 36)
-    assert test.exact and test.n_permutations == 36 and test.n_groups == 2 and test.n_items == 6
-    # one word of five in perfect order: 2 of 120 orders reach |ρ| = 1
-    assert hp.within_group_permutation_test(range(5), range(5), ["w"] * 5).p_value == pytest.approx(2 / 120)
-    # opposite orders in two words cancel: mean 0, every order is at least as extreme
-    assert hp.within_group_permutation_test([1, 2, 3, 1, 2, 3], [1, 2, 3, 3, 2, 1], list("aaabbb")).p_value == 1.0
-
-
-def test_within_word_permutation_matches_brute_force_with_ties():
-    x = [3.0, 1.0, 2.0, 5.0, 0.5, 7.0, 7.0, 1.0, 2.0]
-    y = [4.0, 4.0, 2.5, 1.0, 3.0, 5.0, 2.0, 2.0, 1.0]  # ties in both variables
-    groups = ["a", "a", "a", "a", "b", "b", "b", "b", "b"]
-    observed, p, count = _brute_force_p(x, y, groups)
-    test = hp.within_group_permutation_test(x, y, groups)
-    assert test.exact and test.n_permutations == count == 24 * 120
-    assert test.statistic == pytest.approx(observed) and test.p_value == pytest.approx(p)
-
-
-def test_within_word_permutation_monte_carlo_is_seeded_and_close(monkeypatch):
-    x = [3.0, 1.0, 2.0, 5.0, 0.5, 7.0, 6.0, 1.0, 2.0]
-    y = [4.0, 4.0, 2.5, 1.0, 3.0, 5.0, 2.0, 2.5, 1.0]
-    groups = list("aaaabbbbb")
-    exact = hp.within_group_permutation_test(x, y, groups)
-    monkeypatch.setattr(hp, "MAX_EXACT_GROUP", 3)  # force sampling
-    first = hp.within_group_permutation_test(x, y, groups, n_perm=20000, seed=7)
-    assert not first.exact and first.n_permutations == 20000
-    assert first == hp.within_group_permutation_test(x, y, groups, n_perm=20000, seed=7)
-    assert first.statistic == pytest.approx(exact.statistic)
-    assert first.p_value == pytest.approx(exact.p_value, abs=0.015)
-
-
-def test_within_word_permutation_skips_words_without_a_rho():
-    # word c has constant ratings, word d only two candidates: both left out
-    test = hp.within_group_permutation_test([1, 2, 3, 1, 2, 3, 1, 2], [1, 2, 3, 4, 4, 4, 1, 2], list("aaacccdd"))
-    assert test.n_groups == 1 and test.n_items == 3 and test.p_value == pytest.approx(2 / 6)
-    empty = hp.within_group_permutation_test([1, 2], [2, 1], ["a", "a"])
-    assert empty.n_groups == 0 and math.isnan(empty.statistic)
 
 
 def _toy_scores():
@@ -241,17 +188,17 @@ def test_per_word_rho_equals_scipy_and_pooled_is_kept():
     from scipy.stats import spearmanr
 
     scores, ratings = _toy_scores()
-    by_word = hp.spearman_by_word(scores, ratings, "toy")
+    by_word = correlations.spearman_by_word(scores, ratings, "toy")
     assert list(by_word.columns) == ["method", "scorer", "context", "word", "rho", "p", "p_permutation", "n"]
     for _, row in by_word.iterrows():
-        column = {v[0] + v[1]: k for k, v in hp.METHOD_COLUMNS.items()}[row["method"] + row["context"]]
+        column = {v[0] + v[1]: k for k, v in correlations.METHOD_COLUMNS.items()}[row["method"] + row["context"]]
         sub = scores.merge(ratings)[lambda d, w=row["word"]: d["word"] == w]
         expected = spearmanr(sub[column], sub["avg_score"])
         assert row["rho"] == pytest.approx(expected.statistic) and row["p"] == pytest.approx(expected.pvalue)
         assert row["n"] == 6 and 0 < row["p_permutation"] <= 1
-    pooled = hp.human_correlations(scores, ratings, "toy")
+    pooled = correlations.human_correlations(scores, ratings, "toy")
     assert list(pooled.columns) == ["method", "scorer", "context", "rho", "p", "n"]
-    summary = hp.within_word_correlations(scores, ratings, "toy")
+    summary = correlations.within_word_correlations(scores, ratings, "toy")
     assert summary["pooled_rho"].tolist() == pytest.approx(pooled["rho"].tolist())
     means = by_word.groupby(["method", "context"], sort=False)["rho"].mean().to_numpy()
     assert summary["mean_within_word_rho"].to_numpy() == pytest.approx(means)
@@ -260,22 +207,15 @@ def test_per_word_rho_equals_scipy_and_pooled_is_kept():
 
 def test_table8_per_word_rho_of_kneser_ney_self_information():
     """The chapter's per-word values: trigram KN self-information without context on the 25 Table-8 ratings."""
-    posts = hp.load_smp2020()
-    lm = hp.train_kn(posts.loc[posts["split"] == "train", "text"].tolist(), order=3)
-    ratings = pd.read_csv(hp.paths.project_root() / "data/published/homophones/table8_human_top5.csv")
+    posts = hd.load_smp2020()
+    lm = language_models.train_kn(posts.loc[posts["split"] == "train", "text"].tolist(), order=3)
+    ratings = pd.read_csv(paths.project_root() / "data/published/homophones/table8_human_top5.csv")
     scores = ratings[["word", "candidate"]].assign(I_no_context=[lm.self_information(c) for c in ratings["candidate"]])
-    by_word = hp.spearman_by_word(scores, ratings, lm.name).set_index("word")["rho"].round(2)
+    by_word = correlations.spearman_by_word(scores, ratings, lm.name).set_index("word")["rho"].round(2)
     assert by_word.to_dict() == {"尼玛": -0.30, "特么": -0.87, "卧槽": -0.63, "劳资": -0.50, "草泥马": 0.32}
-    within = hp.within_word_correlations(scores, ratings, lm.name).iloc[0]
+    within = correlations.within_word_correlations(scores, ratings, lm.name).iloc[0]
     assert within["mean_within_word_rho"] == pytest.approx(by_word.mean(), abs=0.01)
     assert within["exact"] and within["n_permutations"] == 120 ** 5 and 0.05 < within["p_within_word"] < 0.1
-
-
-def test_spearman_interval_by_hand():
-    lo, hi = hp.spearman_interval(0.5, 28)
-    assert lo == pytest.approx(math.tanh(math.atanh(0.5) - 1.959964 * math.sqrt(1.06 / 25)), abs=1e-6)
-    assert hi == pytest.approx(math.tanh(math.atanh(0.5) + 1.959964 * math.sqrt(1.06 / 25)), abs=1e-6)
-    assert all(math.isnan(v) for v in hp.spearman_interval(0.5, 3))
 
 
 # --------------------------------------------------------------------------- Algorithm 2's two readings
@@ -284,46 +224,46 @@ def test_spearman_interval_by_hand():
 def test_algorithm_2_as_printed_picks_the_least_frequent():
     d = {"a": 10, "b": 1, "c": 5, "w": 3}
     cands = ["ab", "cb", "bb", "ac", "ww"]
-    scores = hp.percentile_scores(cands, d).assign(word="ww")  # "ww" is the slang word itself
-    top = hp.top_homophones(scores, k=2)
+    scores = hc.percentile_scores(cands, d).assign(word="ww")  # "ww" is the slang word itself
+    top = hc.top_homophones(scores, k=2)
     assert list(top.columns) == ["word", "method", "context", "rank", "candidate", "score"]
     picks = top.groupby("method", sort=False)["candidate"].apply(list).to_dict()
     # F: ab 11, cb 6, bb 2, ac 15 (ww left out): highest first ac, ab; as printed (ascending) bb, cb
-    assert picks == {hp.PERCENTILE_TOP: ["ac", "ab"], hp.PERCENTILE_AS_PRINTED: ["bb", "cb"]}
+    assert picks == {hc.PERCENTILE_TOP: ["ac", "ab"], hc.PERCENTILE_AS_PRINTED: ["bb", "cb"]}
     assert (top["context"] == "n/a").all() and top["rank"].tolist() == [1, 2, 1, 2]
 
 
 def test_homophone_lists_for_every_ranking_source():
     d = {"a": 10, "b": 1, "c": 5}
-    scores = pd.concat([hp.percentile_scores(["ab", "cb", "bb", "ac"], d).assign(word=w) for w in hp.SLANG])
+    scores = pd.concat([hc.percentile_scores(["ab", "cb", "bb", "ac"], d).assign(word=w) for w in hd.SLANG])
     scores["I_no_context"] = scores["F"] * 0.1
-    top = hp.top_homophones(scores, k=2)
-    for source in (hp.PERCENTILE_TOP, hp.PERCENTILE_AS_PRINTED, "self-information, most probable"):
-        lists = hp.homophone_lists(source, top, pd.DataFrame(columns=["word", "candidate"]), 2)
+    top = hc.top_homophones(scores, k=2)
+    for source in (hc.PERCENTILE_TOP, hc.PERCENTILE_AS_PRINTED, "self-information, most probable"):
+        lists = hc.homophone_lists(source, top, pd.DataFrame(columns=["word", "candidate"]), 2)
         assert all(len(v) == 2 for v in lists.values()), source  # the percentile's context is "n/a"
-    assert hp.homophone_lists(hp.PERCENTILE_AS_PRINTED, top, None, 2)["尼玛"] == ["bb", "cb"]
+    assert hc.homophone_lists(hc.PERCENTILE_AS_PRINTED, top, None, 2)["尼玛"] == ["bb", "cb"]
 
 
 def test_released_per_character_scores_are_reproduced_deterministically():
-    released = hp.published_per_character_scores().set_index("candidate")["score"]
-    d = hp.char_frequencies(hp.load_smp2020()["text"])
-    ours = pd.concat([hp.per_character_percentile(hp.published_candidates(w), d) for w in hp.SLANG])
+    released = hc.published_per_character_scores().set_index("candidate")["score"]
+    d = hd.char_frequencies(hd.load_smp2020()["text"])
+    ours = pd.concat([hc.per_character_percentile(hd.published_candidates(w), d) for w in hd.SLANG])
     ours = ours.set_index("candidate")["score"]
     assert len(released) == 172 and set(released.index) == set(ours.index)
     assert (ours.reindex(released.index) - released).abs().max() == pytest.approx(0.0)
     # the tie 嘛/麻 (equal frequency) no longer depends on set order
-    tie = hp.per_character_percentile(["泥嘛", "泥麻"], {"泥": 5, "嘛": 3, "麻": 3}).set_index("candidate")["score"]
+    tie = hc.per_character_percentile(["泥嘛", "泥麻"], {"泥": 5, "嘛": 3, "麻": 3}).set_index("candidate")["score"]
     assert tie["泥麻"] < tie["泥嘛"]
 
 
 def test_syllable_inventory_is_cached_and_unchanged(tmp_path, monkeypatch):
     monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
-    hp._inventory.cache_clear()
-    first = hp.syllable_inventory()
+    hc._inventory.cache_clear()
+    first = hc.syllable_inventory()
     assert list((tmp_path / "cache" / "pinyin-inventory").glob("*.pkl"))
     first["ni"] = frozenset()  # a caller's change does not leak into the next call
-    hp._inventory.cache_clear()
-    again = hp.syllable_inventory()
+    hc._inventory.cache_clear()
+    again = hc.syllable_inventory()
     assert "尼" in again["ni"] and "你" in again["ni"]
 
 
@@ -357,7 +297,7 @@ def test_pooled_rho_word_jackknife_interval_by_hand():
                       "percentile": [1, 2, 3, 9, 8, 7, 4, 6, 5, 10, 12, 11]})
     r = pd.DataFrame({"word": words, "candidate": list("abcdefghijkl"),
                       "avg_score": [1, 3, 2, 5, 4, 6, 2, 2.5, 3, 4, 5, 4.5]})
-    row = hp.within_word_correlations(s, r, "toy").iloc[0]
+    row = correlations.within_word_correlations(s, r, "toy").iloc[0]
     full = spearmanr(s["percentile"], r["avg_score"]).statistic
     loo = np.array([spearmanr(s.loc[s["word"] != w, "percentile"], r.loc[r["word"] != w, "avg_score"]).statistic
                     for w in "uvwx"])

@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from helpers.slang import homophones as hp
+from helpers.slang import correlations
 from helpers.slang import language_models as lm
 
 
@@ -143,7 +143,7 @@ def test_hf_checkpoint_perplexity_on_a_tiny_model(tmp_path):
     # no BOS token: the first token of each text is counted as certain, the rest are uniform over n
     texts = ["他的你妈", "尼玛"]
     assert lm.perplexity(scorer, texts) == pytest.approx(n ** ((3 + 1) / 6), rel=1e-5)
-    scores, models = hp.ladder_scores(["kn-2"], ["你妈的", "他的好"], texts, {"尼玛": ["你妈", "尼玛"]}, {},
+    scores, models = lm.ladder_scores(["kn-2"], ["你妈的", "他的好"], texts, {"尼玛": ["你妈", "尼玛"]}, {},
                                       hf_model=str(tmp_path / "gpt"), use_cache=False)
     assert models["rung"].tolist() == ["kn-2", "hf:gpt"]
     assert models.set_index("rung").loc["hf:gpt", "heldout_perplexity"] == pytest.approx(n ** (4 / 6), rel=1e-5)
@@ -160,7 +160,7 @@ def test_ladder_correlations_on_a_hand_made_case():
                       "I_no_context": [3.0, 2, 1, 6, 5, 4]})])
     models = pd.DataFrame({"rung": ["x", "y"], "scorer": ["x", "y"], "family": "toy", "parameters": [1, 2],
                            "heldout_perplexity": [10.0, 20.0]})
-    summary, by_word = hp.ladder_correlations(scores, models, ratings)
+    summary, by_word = correlations.ladder_correlations(scores, models, ratings)
     s = summary.set_index("rung")
     assert s.loc["x", "mean_within_word_rho"] == 1.0 and s.loc["y", "mean_within_word_rho"] == -1.0
     assert s.loc["x", "p_within_word"] == pytest.approx(2 / 36)  # 2 of the 6 x 6 within-word orders reach |1|

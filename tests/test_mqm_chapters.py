@@ -195,11 +195,11 @@ def test_metahope_annotations_in_mqm_still_read_losslessly(tmp_path, two_annotat
 
 @pytest.mark.slow
 def test_chapter_3_runs_on_a_small_mqm_file_through_papermill(tmp_path):
-    from helpers.core import paths, runner
+    from helpers.core import execution, paths
 
     path = _write(tmp_path / "mqm_small.tsv", systems=("X", "Y"))
     results = tmp_path / "results"
-    runner.execute_notebook(paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb", tmp_path / "03.ipynb",
+    execution.execute_notebook(paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb", tmp_path / "03.ipynb",
                             parameters={"results_dir": str(results), "annotations": str(path)})
     folder = results / "03_metahope_pilot_v2"
     by_system = pd.read_csv(folder / "agreement_by_system.csv")

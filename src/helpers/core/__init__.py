@@ -3,8 +3,9 @@
 Used by every chapter:
 
 * :mod:`~helpers.core.paths` where the project, its data and results live;
-  :mod:`~helpers.core.fetch` the verified data download; :mod:`~helpers.core.runner` and
-  :mod:`~helpers.core.cli` the papermill runs, the book build and ``python -m helpers``;
+  :mod:`~helpers.core.fetch` the verified data download; :mod:`~helpers.core.kernel` the
+  kernels, :mod:`~helpers.core.execution` one notebook's papermill run,
+  :mod:`~helpers.core.build` the book build, :mod:`~helpers.core.cli` ``python -m helpers``;
 * :mod:`~helpers.core.errors` the one input-error type; :mod:`~helpers.core.params` the
   parameter checks; :mod:`~helpers.core.cache` the one cache;
   :mod:`~helpers.core.results` the atomic results writer;
@@ -14,13 +15,14 @@ Used by every chapter:
   rater, segment and system scores and their agreement (``python -m helpers mqm``,
   :mod:`~helpers.core.mqm_commands`);
 * :mod:`~helpers.core.agreement` inter-annotator agreement for k ≥ 2 raters;
-  :mod:`~helpers.core.stats` the bootstrap and paired tests;
+  :mod:`~helpers.core.stats` the bootstrap, paired tests and within-group correlations;
   :mod:`~helpers.core.published` recomputed vs published tables;
   :mod:`~helpers.core.report` data boxes, readable tables;
   :mod:`~helpers.core.findings` each chapter's findings frame and the words that state it
   (``notebooks/words/<chapter>.md``); :mod:`~helpers.core.formatting` how every number prints;
   :mod:`~helpers.core.plots` offline plotly, static twins, the colour registry each study fills;
-  :mod:`~helpers.core.encoder` transformer checkpoints, pooling, batching.
+  :mod:`~helpers.core.encoder` transformer checkpoints, pooling, batching;
+  :mod:`~helpers.core.workbook` what the classroom kits' blank workbooks share.
 """
 
 from .errors import InputError

@@ -158,7 +158,7 @@ def _cache(args) -> int:
 
 
 def _run(args) -> int:
-    from .runner import execute_notebook, notebook_parameters, run_results_dir
+    from .execution import execute_notebook, notebook_parameters, run_results_dir
 
     nb = paths.resolve_input(args.notebook)
     out = Path(args.output).resolve() if args.output else (
@@ -192,7 +192,7 @@ def _student_notebooks(args) -> int:
 
 
 def _build(args) -> int:
-    from .runner import build
+    from .build import build
 
     html = build(jobs=args.jobs, output_dir=args.output, parameters=_parameters(args.parameter) or None,
                  force=args.force, html=not args.no_html, edition=args.edition)
@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None, studies=()) -> int:
     # relative paths in parameters mean the folder this command was started from (then the project root)
     os.environ.setdefault("HELPERS_CALLER_CWD", os.getcwd())
     from .fetch import FetchError
-    from .runner import NotebookFailed
+    from .execution import NotebookFailed
 
     try:
         return args.handler(args)

@@ -11,11 +11,17 @@
   cluster), :func:`holm`, :func:`rank_biserial`, :func:`mdd_80`, :func:`cluster_mdd_80`,
   :func:`verdict` and :func:`compare_pairs`: paired comparisons of systems (or anything
   measured on the same items), the approach MQM tooling such as Marot uses.
+* :func:`within_group_permutation_test` (the mean within-group Spearman ρ, exact or sampled),
+  :func:`spearman_interval` (Fisher z) and :func:`mean_rho_interval`: correlations measured
+  within groups (e.g. the candidates of each slang word), so the groups' levels do not count.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -539,3 +545,117 @@ def ranking_stability(values, weights: np.ndarray, alpha: float = 0.05) -> dict:
     kept = np.maximum((d > 0).mean(axis=0), (d < 0).mean(axis=0))
     return {"tau_mean": float(np.nanmean(tau)), "tau_low": float(np.nanpercentile(tau, 2.5)),
             "share_significant": float((kept >= 1 - alpha / 2).mean()), "n_resamples": int(w.shape[0])}
+
+
+
+# --------------------------------------------------------------------------- within-group correlation tests
+
+
+@dataclass(frozen=True)
+class WithinGroupTest:
+    """A permutation test of the mean within-group Spearman ρ (:func:`within_group_permutation_test`)."""
+
+    statistic: float  # mean over the groups of the within-group Spearman ρ
+    p_value: float  # two-sided: share of permutations with |mean ρ| >= the observed one
+    n_groups: int  # groups that entered the mean (at least 3 items, neither variable constant)
+    n_items: int  # items in those groups
+    exact: bool  # every permutation enumerated (True) or a seeded Monte Carlo sample (False)
+    n_permutations: int  # permutations enumerated (the product of n_g!) or drawn
+
+
+MAX_EXACT_GROUP = 8  # 8! = 40 320 permutations per group are enumerated; larger groups are sampled
+_MAX_SUPPORT = 2_000_000  # distinct values of the exact null distribution before falling back to sampling
+
+
+def _centred_ranks(values) -> np.ndarray:
+    ranks = pd.Series(np.asarray(values, dtype=float)).rank().to_numpy()  # average ranks for ties
+    return ranks - ranks.mean()
+
+
+def spearman_defined(x: np.ndarray, y: np.ndarray) -> bool:
+    """Spearman's ρ of ``x`` and ``y`` is defined: at least 3 pairs, neither variable constant."""
+    return len(x) >= 3 and np.ptp(x) > 0 and np.ptp(y) > 0
+
+
+def within_group_permutation_test(x, y, groups, n_perm: int = 10000, seed=0) -> WithinGroupTest:
+    """Is the mean within-group Spearman ρ of ``x`` and ``y`` larger in size than chance?
+
+    The ratings ``y`` are permuted *within* each group (each slang word), so the words'
+    different levels of ``x`` and ``y`` stay where they are and only the ranking of a
+    word's own candidates is tested. The statistic is the unweighted mean over groups of
+    Spearman's ρ (Pearson's r of average ranks, as :func:`scipy.stats.spearmanr`); groups
+    with fewer than 3 items or a constant variable are left out (ρ is undefined there).
+
+    Exact when every group has at most :data:`MAX_EXACT_GROUP` items: each group's n_g!
+    permutations are enumerated and the groups' null distributions convolved (five words
+    of five candidates: 120^5 ≈ 2.5·10^10 permutations, counted exactly). Otherwise
+    ``n_perm`` seeded permutations per group, and p = (hits + 1) / (n_perm + 1).
+
+    Examples
+    --------
+    Two groups of three whose ranks agree perfectly: each group's ρ is 1 for 1 of its 6
+    orders, so |mean ρ| = 1 only when both groups are (1, 1) or (−1, −1): p = 2/36.
+
+    >>> t = within_group_permutation_test([1, 2, 3, 1, 2, 3], [1, 2, 3, 5, 6, 7], list("aaabbb"))
+    >>> t.statistic, round(t.p_value, 4), t.exact, t.n_permutations
+    (1.0, 0.0556, True, 36)
+    """
+    frame = pd.DataFrame({"x": np.asarray(x, dtype=float), "y": np.asarray(y, dtype=float),
+                          "g": pd.Series(list(groups), dtype=object)})
+    parts = []
+    for _, g in frame.groupby("g", sort=False):
+        gx, gy = g["x"].to_numpy(), g["y"].to_numpy()
+        if spearman_defined(gx, gy):
+            xc, yc = _centred_ranks(gx), _centred_ranks(gy)
+            parts.append((xc, yc, float(np.sqrt((xc ** 2).sum() * (yc ** 2).sum()))))
+    if not parts:
+        return WithinGroupTest(float("nan"), float("nan"), 0, 0, False, 0)
+    observed = sum(float(xc @ yc) / d for xc, yc, d in parts)  # the sum of the ρ; the mean is sum / G
+    n_items = sum(len(xc) for xc, _, _ in parts)
+    if all(len(xc) <= MAX_EXACT_GROUP for xc, _, _ in parts):
+        values, probs = np.array([0.0]), np.array([1.0])
+        for xc, yc, d in parts:
+            perms = np.array(list(itertools.permutations(range(len(xc)))))
+            rho, counts = np.unique(np.round(yc[perms] @ xc / d, 10), return_counts=True)
+            values = (values[:, None] + rho[None, :]).ravel()
+            probs = (probs[:, None] * (counts / counts.sum())[None, :]).ravel()
+            values, inverse = np.unique(np.round(values, 9), return_inverse=True)
+            probs = np.bincount(inverse.ravel(), weights=probs)
+            if len(values) > _MAX_SUPPORT:
+                break
+        else:
+            p = float(probs[np.abs(values) >= abs(observed) - 1e-9].sum())
+            total = int(np.prod([math.factorial(len(xc)) for xc, _, _ in parts], dtype=object))
+            return WithinGroupTest(observed / len(parts), min(round(p, 12), 1.0), len(parts), n_items, True, total)
+    rng = np.random.default_rng(seed)
+    sums = np.zeros(n_perm)
+    for xc, yc, d in parts:
+        perms = np.argsort(rng.random((n_perm, len(xc))), axis=1)
+        sums += yc[perms] @ xc / d
+    hits = int((np.abs(sums) >= abs(observed) - 1e-9).sum())
+    return WithinGroupTest(observed / len(parts), (hits + 1) / (n_perm + 1), len(parts), n_items, False, n_perm)
+
+
+def spearman_interval(rho: float, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Approximate confidence interval of a Spearman ρ from n pairs: Fisher's z with the
+    variance 1.06 / (n − 3) of Fieller, Hartley and Pearson (1957). NaN for n ≤ 3.
+
+    Examples
+    --------
+    >>> [round(v, 3) for v in spearman_interval(0.5, 28)]  # tanh(atanh(.5) ± 1.96 · √(1.06/25))
+    [0.145, 0.741]
+    """
+    if n <= 3 or not np.isfinite(rho):
+        return float("nan"), float("nan")
+    z, half = np.arctanh(np.clip(rho, -0.999999, 0.999999)), norm.ppf(0.5 + level / 2) * np.sqrt(1.06 / (n - 3))
+    return float(np.tanh(z - half)), float(np.tanh(z + half))
+
+
+def mean_rho_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """t interval of the mean of G correlations (one per group, e.g. per word): mean ± t(G − 1) · SD / √G,
+    cut to [−1, 1]; NaN values are left out, NaN with fewer than 2 groups."""
+    v = np.asarray([x for x in values if np.isfinite(x)], dtype=float)
+    if len(v) < 2:
+        return float("nan"), float("nan")
+    half = student_t.ppf(0.5 + level / 2, len(v) - 1) * v.std(ddof=1) / np.sqrt(len(v))
+    return max(float(v.mean() - half), -1.0), min(float(v.mean() + half), 1.0)

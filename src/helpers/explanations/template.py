@@ -29,14 +29,12 @@ from pathlib import Path
 
 import pandas as pd
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.datavalidation import DataValidation
 
-from ..core import classroom, params, paths
+from ..core import classroom, params, paths, workbook
 from ..core.errors import InputError
-from .io import (GUIDE_SHEET, HEADER_ROW, LABELS, RATER_CELL, RATER_LABEL_CELL, RATINGS_SHEET, SCORES,
-                 TEXT_COLUMNS)
+from .io import GUIDE_SHEET, HEADER_ROW, LABELS, RATINGS_SHEET, SCORES, TEXT_COLUMNS
 
 #: What each score asks, in the book's words: (key, question, a 1 looks like, a 5 looks like).
 DIMENSION_GUIDE = [
@@ -101,22 +99,17 @@ def write_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike) -> 
     wb = Workbook()
     ws = wb.active
     ws.title = RATINGS_SHEET
-    bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDE7F3")
-    ws[RATER_LABEL_CELL] = classroom.STUDENT_LABEL
-    ws[RATER_LABEL_CELL].font = bold
-    ws[RATER_CELL] = rater
-    ws[RATER_CELL].fill = PatternFill("solid", fgColor="FFF4E0")
-    ws["C1"] = "Scores: whole numbers 1 (fails) to 5 (succeeds); the Guide sheet says what each column asks."
+    # the Student: field in io.RATER_LABEL_CELL and io.RATER_CELL (A1, B1), a note beside it
+    workbook.student_field(ws, 1, rater, note="Scores: whole numbers 1 (fails) to 5 (succeeds); the Guide sheet "
+                                              "says what each column asks.")
     headers = [*TEXT_COLUMNS, *[LABELS[s] for s in SCORES], classroom.DONE_HEADER]
-    for k, h in enumerate(headers, start=1):
-        cell = ws.cell(row=HEADER_ROW, column=k, value=h)
-        cell.font, cell.fill = bold, fill
+    cells = [ws.cell(row=HEADER_ROW, column=k, value=h) for k, h in enumerate(headers, start=1)]
+    workbook.style_header(cells)
+    for cell in cells:
         cell.alignment = Alignment(wrap_text=True, vertical="center")
     first, last = len(TEXT_COLUMNS) + 1, len(headers) - 1
-    dv = DataValidation(type="list", formula1='"1,2,3,4,5"', allow_blank=True, showErrorMessage=True,
-                        errorTitle="Rating", error="Use a whole number from 1 to 5, or leave the cell empty.",
-                        showInputMessage=True, promptTitle="Rating", prompt="1 = fails ... 5 = succeeds")
-    ws.add_data_validation(dv)
+    dv = workbook.list_validation(ws, (1, 2, 3, 4, 5), "Rating", "Use a whole number from 1 to 5, or leave the cell empty.",
+                                  showInputMessage=True, promptTitle="Rating", prompt="1 = fails ... 5 = succeeds")
     for r, item in enumerate(items.to_dict("records"), start=HEADER_ROW + 1):
         ws.cell(row=r, column=1, value=item["item_id"])
         ws.cell(row=r, column=2, value=item["metaphor"])
@@ -124,9 +117,7 @@ def write_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike) -> 
         for k in range(1, last + 2):
             ws.cell(row=r, column=k).alignment = Alignment(wrap_text=True, vertical="top")
     end = HEADER_ROW + len(items)
-    done = DataValidation(type="list", formula1=f'"{classroom.DONE_HEADER}"', allow_blank=True, showErrorMessage=True,
-                          errorTitle="Row finished?", error="Choose 'done' when the row is finished, or leave it empty.")
-    ws.add_data_validation(done)
+    done = workbook.done_validation(ws)
     if len(items):
         dv.add(f"{get_column_letter(first)}{HEADER_ROW + 1}:{get_column_letter(last)}{end}")
         done.add(f"{get_column_letter(last + 1)}{HEADER_ROW + 1}:{get_column_letter(last + 1)}{end}")
@@ -136,36 +127,14 @@ def write_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike) -> 
         ws.column_dimensions[get_column_letter(col)].width = 14
     ws.row_dimensions[HEADER_ROW].height = 32
     ws.freeze_panes = ws.cell(row=HEADER_ROW + 1, column=first)
-    _guide(wb.create_sheet(GUIDE_SHEET), rater)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(path)
-    return path
-
-
-def _guide(ws, rater: str) -> None:
-    for col, width in {"A": 26, "B": 48, "C": 48, "D": 48}.items():
-        ws.column_dimensions[col].width = width
-    ws.append([f"How to rate the explanations (sheet for {rater})"])
-    ws["A1"].font = Font(bold=True, size=13)
-    ws.append([])
-    ws.append(["Score", "What it asks", "A 1 looks like", "A 5 looks like"])
-    for key, question, low, high in DIMENSION_GUIDE:
-        ws.append([LABELS[key], question, low, high])
-    ws.append([])
-    ws.append(["Scale", "Meaning"])
-    for level, meaning in SCALE_GUIDE:
-        ws.append([level, meaning])
-    ws.append([])
-    ws.append(["Step", "How to fill the Ratings sheet"])
-    for k, text in enumerate(HOW_TO, start=1):
-        ws.append([k, text])
-    for row in ws.iter_rows():
-        for cell in row:
-            cell.alignment = Alignment(wrap_text=True, vertical="top")
-            if cell.value in ("Score", "What it asks", "A 1 looks like", "A 5 looks like", "Scale", "Meaning", "Step",
-                              "How to fill the Ratings sheet") or (cell.column == 1 and cell.value in LABELS.values()):
-                cell.font = Font(bold=True)
+    workbook.write_guide(
+        wb.create_sheet(GUIDE_SHEET), f"How to rate the explanations (sheet for {rater})",
+        [workbook.GuideSection(("Score", "What it asks", "A 1 looks like", "A 5 looks like"),
+                               [(LABELS[key], *texts) for key, *texts in DIMENSION_GUIDE], bold_first=True),
+         workbook.GuideSection(("Scale", "Meaning"), SCALE_GUIDE),
+         workbook.GuideSection(("Step", "How to fill the Ratings sheet"), list(enumerate(HOW_TO, start=1)))],
+        {"A": 26, "B": 48, "C": 48, "D": 48})
+    return workbook.save(wb, path)
 
 
 def write_templates(items_path, raters: str | int, out_dir) -> list[Path]:

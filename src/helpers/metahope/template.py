@@ -27,11 +27,10 @@ from pathlib import Path
 
 import pandas as pd
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.datavalidation import DataValidation
 
-from ..core import classroom, params
+from ..core import classroom, params, workbook
 from .io import CATEGORIES, GUIDE_SHEET, SEVERITY_LEVELS, read_workbook
 
 CATEGORY_GUIDE = [
@@ -103,17 +102,11 @@ def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, 
         headers += [system, *CATEGORIES, "SEGS"]
     headers += [classroom.DONE_HEADER, "comments"]
     ws.append(headers)
-    bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDE7F3")
-    for cell in ws[1]:
-        cell.font, cell.fill = bold, fill
-    levels = ",".join(str(v) for v in SEVERITY_LEVELS)
-    dv = DataValidation(type="list", formula1=f'"{levels}"', allow_blank=True, showErrorMessage=True,
-                        errorTitle="MetaHOPE severity", error=f"Use {levels.replace(',', ', ')} or leave empty.")
-    ws.add_data_validation(dv)
+    workbook.style_header(ws[1])
+    dv = workbook.list_validation(ws, SEVERITY_LEVELS, "MetaHOPE severity",
+                                  f"Use {', '.join(map(str, SEVERITY_LEVELS))} or leave empty.")
     done_col = get_column_letter(len(headers) - 1)
-    done = DataValidation(type="list", formula1=f'"{classroom.DONE_HEADER}"', allow_blank=True, showErrorMessage=True,
-                          errorTitle="Row finished?", error="Choose 'done' when the row is finished, or leave it empty.")
-    ws.add_data_validation(done)
+    done = workbook.done_validation(ws)
     if len(items):
         done.add(f"{done_col}2:{done_col}{len(items) + 1}")
     for r, item in enumerate(items.to_dict("records"), start=2):
@@ -134,40 +127,15 @@ def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, 
         for cell in row:
             cell.alignment = Alignment(wrap_text=True, vertical="top")
     ws.freeze_panes = "E2"
-    _guidelines(wb.create_sheet(GUIDE_SHEET), annotator)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(path)
-    return path
-
-
-def _guidelines(ws, annotator: str) -> None:
-    ws.column_dimensions["A"].width = 12
-    ws.column_dimensions["B"].width = 28
-    ws.column_dimensions["C"].width = 100
-    ws.append([classroom.STUDENT_LABEL, annotator, "the run names you by this cell, whatever the file is called"])
-    ws["A1"].font = Font(bold=True)
-    ws["B1"].fill = PatternFill("solid", fgColor="FFF4E0")
-    ws.append(["MetaHOPE annotation sheet"])
-    ws["A2"].font = Font(bold=True, size=13)
-    ws.append([])
-    ws.append(["Category", "Name", "When to use it"])
-    for code, name, text in CATEGORY_GUIDE:
-        ws.append([code, name, text])
-    ws.append([])
-    ws.append(["Severity", "Level", "Meaning"])
-    for level, name, text in SEVERITY_GUIDE:
-        ws.append([level, name, text])
-    ws.append([])
-    ws.append(["Step", "", "How to decide"])
-    for k, text in enumerate(DECISION_STEPS, start=1):
-        ws.append([k, "", text])
-    for row in ws.iter_rows():
-        for cell in row:
-            cell.alignment = Alignment(wrap_text=True, vertical="top")
-            if cell.value in ("Category", "Severity", "Step", "Name", "Level", "Meaning", "When to use it",
-                              "How to decide"):
-                cell.font = Font(bold=True)
+    workbook.write_guide(
+        wb.create_sheet(GUIDE_SHEET), "MetaHOPE annotation sheet",
+        [workbook.GuideSection(("Category", "Name", "When to use it"), CATEGORY_GUIDE),
+         workbook.GuideSection(("Severity", "Level", "Meaning"), SEVERITY_GUIDE),
+         workbook.GuideSection(("Step", "", "How to decide"),
+                               [(k, "", text) for k, text in enumerate(DECISION_STEPS, start=1)])],
+        {"A": 12, "B": 28, "C": 100}, student=annotator,
+        student_note="the run names you by this cell, whatever the file is called")
+    return workbook.save(wb, path)
 
 
 def annotator_names(annotators: str | int) -> list[str]:

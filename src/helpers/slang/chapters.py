@@ -15,14 +15,18 @@ import pandas as pd
 
 from html import escape
 
-from ..core import classroom, params, paths
+from ..core import classroom, params, paths, stats
 from ..core.errors import InputError
 from ..core.published import read_published
 from ..core.report import ChapterData, Provenance
-from . import homophones as hp
+from . import candidates as hc
+from . import correlations
+from . import homophone_data as hd
+from . import language_models as lm
 from . import qe_data
+from . import template as kit
 
-PERTURBATION_SOURCES = ("paper_table8", hp.PERCENTILE_TOP, hp.PERCENTILE_AS_PRINTED, "self-information, most probable",
+PERTURBATION_SOURCES = ("paper_table8", hc.PERCENTILE_TOP, hc.PERCENTILE_AS_PRINTED, "self-information, most probable",
                         "self-information, most informative")
 
 
@@ -58,11 +62,11 @@ class HomophonesSetup:
     seed: int = 0
     ratings_files: tuple = ()  # the ratings CSV or the returned workbooks
     ratings_notes: tuple = ()  # students, rows and files left out of the class's ratings
-    lm_ladder: tuple = hp.DEFAULT_LADDER  # rungs of the language-model ladder
+    lm_ladder: tuple = lm.DEFAULT_LADDER  # rungs of the language-model ladder
     gpt_steps: int = 60  # training steps of each transformer rung
 
     def load(self) -> HomophoneData:
-        files = [paths.released_file(hp.HOMO_REPO, f) for f in (
+        files = [paths.released_file(hd.HOMO_REPO, f) for f in (
             "SMP2020/train.tsv", "SMP2020/dev.tsv", "SMP2020/test.tsv", "weibo_char_freq.json")]
         table8 = self.ratings is None
         ratings = read_published("homophones", "table8_human_top5").astype({"avg_score": float}) if table8 \
@@ -100,21 +104,21 @@ def ratings_sources(name: str, value) -> tuple[str, list]:
     return "csv", [params.existing_file(name, value)]
 
 
-def read_homophone_ratings(name: str, path, candidates: dict, unfinished: str = "stop") -> hp.ClassRatings:
+def read_homophone_ratings(name: str, path, candidates: dict, unfinished: str = "stop") -> kit.ClassRatings:
     """Human ratings checked against the generated candidates: every word must be one of
     the five slang words and every candidate one Algorithm 1 made.
 
     ``path`` is a CSV ``word, candidate, avg_score`` (one average per candidate), or the
     class's returned workbooks of ``python -m helpers template homophones`` (a folder, one
     .xlsx or a list of them), averaged over the raters of each candidate
-    (:func:`helpers.slang.homophones.read_class_ratings`; adds ``n_raters``; ``unfinished``
+    (:func:`helpers.slang.template.read_class_ratings`; adds ``n_raters``; ``unfinished``
     says what rows not marked done mean). Every wrong entry raises :class:`InputError`
     naming the parameter, workbook, sheet, cell and value."""
     kind, files = ratings_sources(name, path)
     if kind == "workbooks":
         folder = classroom.gather(path, name, strict=False)
         try:
-            return hp.read_class_ratings(files, candidates, unfinished, folder.notes(), folder.unusable)
+            return kit.read_class_ratings(files, candidates, unfinished, folder.notes(), folder.unusable)
         except InputError as exc:
             raise exc.located(parameter=name) from None
     path = params.csv_with_columns(name, files[0], ["word", "candidate", "avg_score"])
@@ -139,13 +143,13 @@ def read_homophone_ratings(name: str, path, candidates: dict, unfinished: str = 
         raise InputError("the same (word, candidate) is rated twice; give one average per candidate",
                          parameter=name, file=path, row=int(i) + 2, column="candidate",
                          value=ratings.loc[i, "candidate"])
-    return hp.ClassRatings(ratings, (str(path),))
+    return kit.ClassRatings(ratings, (str(path),))
 
 
 def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, hf_kind="causal",
                      context_posts=30, ratings_file=None, perturbation_source="paper_table8", top_k=5,
                      c_grid=(2.0, 8.0, 32.0), focus_word="尼玛", n_perm=10000, seed=0,
-                     results_dir="results", unfinished="stop", lm_ladder=hp.DEFAULT_LADDER,
+                     results_dir="results", unfinished="stop", lm_ladder=lm.DEFAULT_LADDER,
                      gpt_steps=60) -> HomophonesSetup:
     """Check chapter 6's parameters. Reading a ratings file needs the candidates, so this
     builds D and Algorithm 1's candidate lists (a second or two) and checks the file against them."""
@@ -160,17 +164,17 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
     if not isinstance(c_grid, (list, tuple)) or not c_grid:
         raise InputError("must be a list of positive numbers", parameter="c_grid", value=c_grid)
     grid = tuple(params.number(f"c_grid[{k}]", c, minimum=1e-6) for k, c in enumerate(c_grid))
-    params.choice("focus_word", focus_word, tuple(hp.SLANG))
+    params.choice("focus_word", focus_word, tuple(hd.SLANG))
     n_perm = params.integer("n_perm", n_perm, minimum=99, maximum=1_000_000)
     seed = params.integer("seed", seed, minimum=0)
     params.text("results_dir", str(results_dir))
-    lm_ladder = _model_names("lm_ladder", lm_ladder, hp.LADDER_RUNGS)
+    lm_ladder = _model_names("lm_ladder", lm_ladder, lm.LADDER_RUNGS)
     gpt_steps = params.integer("gpt_steps", gpt_steps, minimum=1, maximum=100_000)
-    posts = hp.load_smp2020()
-    freq = hp.char_frequencies(posts["text"])
-    inventory = hp.syllable_inventory(tone=False, heteronym=heteronym)
-    cands = {w: hp.candidates(w, freq, threshold=threshold, heteronym=heteronym, roots=roots, inventory=inventory)
-             for w, roots in hp.SLANG_ROOTS.items()}
+    posts = hd.load_smp2020()
+    freq = hd.char_frequencies(posts["text"])
+    inventory = hc.syllable_inventory(tone=False, heteronym=heteronym)
+    cands = {w: hc.candidates(w, freq, threshold=threshold, heteronym=heteronym, roots=roots, inventory=inventory)
+             for w, roots in hd.SLANG_ROOTS.items()}
     unfinished = classroom.unfinished_choice(unfinished)
     loaded = (None if ratings_file is None
               else read_homophone_ratings("ratings_file", ratings_file, cands, unfinished))
@@ -224,7 +228,7 @@ def overlap_note(top: pd.DataFrame, table8: pd.DataFrame, k: int):
     lines = []
     for (method, context), g in top.groupby(["method", "context"], sort=False):
         hits = sum(len(set(g[g["word"] == w]["candidate"]) & set(table8[table8["word"] == w]["candidate"]))
-                   for w in hp.SLANG)
+                   for w in hd.SLANG)
         lines.append(f"* {_label(method, context)}: {hits} of {len(table8)} of the paper's human top-5 are in its "
                      f"top {k}.")
     return Markdown("\n".join(lines))
@@ -295,7 +299,7 @@ def _gap_parts(summary: pd.DataFrame, scores: pd.DataFrame, data) -> list[str]:
     that method's own units (the word furthest from the others' mean)."""
     rated = data.ratings[["word", "candidate"]].merge(scores, on=["word", "candidate"])
     parts = []
-    for column, (method, context) in hp.METHOD_COLUMNS.items():
+    for column, (method, context) in correlations.METHOD_COLUMNS.items():
         row = summary[(summary["method"] == method) & (summary["context"] == context)]
         if column not in rated or not len(row) or pd.isna(row["mean_within_word_rho"].iloc[0]):
             continue
@@ -322,12 +326,12 @@ def algorithm2_note(top: pd.DataFrame, ratings: pd.DataFrame, k: int):
     """The two readings of Algorithm 2's top-k, compared on this run's candidates and ratings."""
     from IPython.display import Markdown
 
-    literal = top[top["method"] == hp.PERCENTILE_AS_PRINTED]
-    chapter = top[top["method"] == hp.PERCENTILE_TOP]
+    literal = top[top["method"] == hc.PERCENTILE_AS_PRINTED]
+    chapter = top[top["method"] == hc.PERCENTILE_TOP]
     shared = sum(len(set(literal.loc[literal["word"] == w, "candidate"]) & set(chapter.loc[chapter["word"] == w,
                                                                                           "candidate"]))
                  for w in chapter["word"].unique())
-    fare = hp.top_ratings(top, ratings).set_index("method")
+    fare = hc.top_ratings(top, ratings).set_index("method")
 
     def rated(method):
         r = fare.loc[method]
@@ -341,7 +345,7 @@ def algorithm2_note(top: pd.DataFrame, ratings: pd.DataFrame, k: int):
         f"{k - 1} candidates starting from the second least frequent. Yet the percentile it computes gives the most "
         f"frequent candidate 100, and the baseline it cites ranks the most frequent forms first, so the chapter "
         f"takes the {k} **highest percentiles**. The two readings share {shared} of {len(chapter)} picks. "
-        f"As printed, {rated(hp.PERCENTILE_AS_PRINTED)}; in the chapter's reading, {rated(hp.PERCENTILE_TOP)}.")
+        f"As printed, {rated(hc.PERCENTILE_AS_PRINTED)}; in the chapter's reading, {rated(hc.PERCENTILE_TOP)}.")
 
 
 def homophones_findings(candidate_table: pd.DataFrame, summary: pd.DataFrame, by_word: pd.DataFrame,
@@ -349,8 +353,8 @@ def homophones_findings(candidate_table: pd.DataFrame, summary: pd.DataFrame, by
                         classifier_table: pd.DataFrame, consistency: pd.DataFrame, source: str,
                         ladder: pd.DataFrame | None = None) -> list[str]:
     """Chapter 6's closing findings, every number from this run (``ladder``: the summary of
-    :func:`helpers.slang.homophones.ladder_correlations`, for the verdict across language models)."""
-    from .homophones import spearman_interval
+    :func:`helpers.slang.correlations.ladder_correlations`, for the verdict across language models)."""
+    from ..core.stats import spearman_interval
 
     lines = [f"Algorithm 1 rebuilt {candidate_table['candidates'].sum()} candidates (the paper: 172); "
              f"{int(candidate_table['identical'].sum())} of {len(candidate_table)} candidate lists equal the released "
@@ -359,7 +363,7 @@ def homophones_findings(candidate_table: pd.DataFrame, summary: pd.DataFrame, by
     lines.append(f"Human ratings: {len(data.ratings)} rated candidates of {data.ratings['word'].nunique()} slang "
                  f"word(s) from {ratings_from}.")
     for _, row in summary.iterrows():
-        if row["method"] not in ("self-information", hp.PERCENTILE_TOP) or row["context"] == "with":
+        if row["method"] not in ("self-information", hc.PERCENTILE_TOP) or row["context"] == "with":
             continue
         words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])
                         ].dropna(subset=["rho"])
@@ -391,11 +395,11 @@ def homophones_findings(candidate_table: pd.DataFrame, summary: pd.DataFrame, by
     lines.append("Pooled and within-word ρ differ, method by method: " + "; ".join(_gap_parts(summary, scores, data))
                  + ". A pooled ρ such as the paper's 'Avg' counts such differences between words too; a pick() "
                  "function only has to rank one word's candidates, which the per-word values measure.")
-    literal, chapter = (top[top["method"] == m] for m in (hp.PERCENTILE_AS_PRINTED, hp.PERCENTILE_TOP))
+    literal, chapter = (top[top["method"] == m] for m in (hc.PERCENTILE_AS_PRINTED, hc.PERCENTILE_TOP))
     shared = sum(len(set(literal.loc[literal["word"] == w, "candidate"])
                      & set(chapter.loc[chapter["word"] == w, "candidate"])) for w in chapter["word"].unique())
-    fare = hp.top_ratings(top, data.ratings).set_index("method")
-    lit, cha = fare.loc[hp.PERCENTILE_AS_PRINTED], fare.loc[hp.PERCENTILE_TOP]
+    fare = hc.top_ratings(top, data.ratings).set_index("method")
+    lit, cha = fare.loc[hc.PERCENTILE_AS_PRINTED], fare.loc[hc.PERCENTILE_TOP]
     mean = lambda r: f"mean rating {r['mean_rating']:.2f}" if r["rated"] else "none rated"  # noqa: E731
     lines.append(f"Algorithm 2 is ambiguous: as printed (ascending sort, then P[1:{k}]) it picks the least frequent "
                  f"candidates, while its percentile favours the most frequent. The two top-{k} lists share {shared} "
@@ -487,11 +491,11 @@ def qe_setup(homophones_file=None, instances="held_out", epochs=1, added_chars=3
     else:
         path = params.csv_with_columns("homophones_file", homophones_file, ["word", "candidate"])
         table = pd.read_csv(path, dtype=str, keep_default_na=False)
-        unknown = sorted(set(table["word"]) - set(hp.SLANG))
+        unknown = sorted(set(table["word"]) - set(hd.SLANG))
         if unknown:
             raise InputError("lists a word that is not one of the five slang words", parameter="homophones_file",
-                             file=path, column="word", value=unknown[0], expected=" or ".join(hp.SLANG))
-    homophones = {w: table[table["word"] == w]["candidate"].tolist()[:5] for w in hp.SLANG}
+                             file=path, column="word", value=unknown[0], expected=" or ".join(hd.SLANG))
+    homophones = {w: table[table["word"] == w]["candidate"].tolist()[:5] for w in hd.SLANG}
     short = {w: len(h) for w, h in homophones.items() if len(h) < 5}
     if short:
         word = next(iter(short))
@@ -670,7 +674,7 @@ def selection_note(dev_table: pd.DataFrame, test_table: pd.DataFrame, comparison
     test set reported once beside it, and what the committed comparison can and cannot decide."""
     from IPython.display import Markdown
 
-    from .homophones import spearman_interval
+    from ..core.stats import spearman_interval
 
     dev = dev_table.set_index("model")
     test = test_table.set_index("model")
@@ -750,7 +754,7 @@ def instances_note(probes: dict, setup: "QESetup"):
     for label, pr in probes.items():
         chosen = pr.posts
         lines.append(f"* {label}: {len(chosen)} slang posts ({setup.instances}); per word "
-                     + ", ".join(f"{w} {int(chosen['source'].str.contains(w).sum())}" for w in hp.SLANG)
+                     + ", ".join(f"{w} {int(chosen['source'].str.contains(w).sum())}" for w in hd.SLANG)
                      + f"; {len(pr.groups['M2G2'])} of them have a post-edited reference (M2G2).")
     lines.append("* " + ("M2G1 uses the corrected translations given." if setup.corrected is not None else
                          "M2G1 needs a translator's corrections of the slang only; none were given, so **M2G1 is not "
@@ -905,7 +909,7 @@ def qe_findings(summary: dict, released: pd.DataFrame, resplit: pd.DataFrame, te
         a, b = _corr(released, model, "test (as released)"), _corr(released, model, "test, posts not in train")
         c = _corr(resplit, model, "re-split test")
         n = int(resplit[(resplit["model"] == model)]["n"].iloc[0])
-        from .homophones import spearman_interval
+        from ..core.stats import spearman_interval
 
         lo, hi = spearman_interval(c, n)
         lines.append(f"{model}: Spearman {a:.3f} on the released test split and {b:.3f} on its posts not in train: "
@@ -1040,15 +1044,14 @@ def ladder_inputs(setup: "HomophonesSetup") -> dict:
     """What every rung of the ladder is trained and measured on: the training posts, the
     held-out text (the first 300 dev posts, each cut to 60 characters) and the left
     contexts of self-information with context (dev/test posts with the slang)."""
-    from . import language_models as lm
 
     posts = setup.posts
     return {"train_texts": posts.loc[posts["split"] == "train", "text"].tolist(),
             "heldout": lm.heldout_texts(posts.loc[posts["split"] == "dev", "text"]),
-            "contexts": hp.slang_contexts(posts[posts["split"] != "train"], setup.context_posts)}
+            "contexts": hd.slang_contexts(posts[posts["split"] != "train"], setup.context_posts)}
 
 
-def measure_lm_ladder(rungs=hp.MEASURED_LADDER, gpt_steps: int = 400, out=None, seed: int = 0) -> pd.DataFrame:
+def measure_lm_ladder(rungs=lm.MEASURED_LADDER, gpt_steps: int = 400, out=None, seed: int = 0) -> pd.DataFrame:
     """Every rung of ``rungs`` trained and scored cold (no cache), correlated with the
     paper's Table 8 ratings; with ``out`` (a folder) ``lm_ladder_comparison.csv`` and its
     record ``lm_ladder_comparison.yml`` (command, machine, date, load, versions).
@@ -1064,9 +1067,9 @@ def measure_lm_ladder(rungs=hp.MEASURED_LADDER, gpt_steps: int = 400, out=None, 
     inputs = ladder_inputs(setup)
     ratings = read_published("homophones", "table8_human_top5").astype({"avg_score": float})
     started, load_before, clock = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg(), time.perf_counter()
-    scores, models = hp.ladder_scores(list(rungs), inputs["train_texts"], inputs["heldout"], setup.candidates,
+    scores, models = lm.ladder_scores(list(rungs), inputs["train_texts"], inputs["heldout"], setup.candidates,
                                       inputs["contexts"], gpt_steps=gpt_steps, seed=seed, use_cache=False)
-    summary, _ = hp.ladder_correlations(scores, models, ratings, setup.n_perm, seed)
+    summary, _ = correlations.ladder_correlations(scores, models, ratings, setup.n_perm, seed)
     table = summary.merge(models[["rung", "train_seconds", "score_seconds"]], on="rung").assign(
         gpt_steps=[gpt_steps if r.startswith("gpt") else None for r in summary["rung"]])
     if out is not None:
@@ -1092,7 +1095,7 @@ def measure_lm_ladder(rungs=hp.MEASURED_LADDER, gpt_steps: int = 400, out=None, 
 
 def resolution(n: int, level: float = 0.95) -> float:
     """Half-width of the approximate interval of a Spearman ρ near 0 from ``n`` pairs
-    (:func:`~helpers.slang.homophones.spearman_interval`): two scorers whose ρ differ by
+    (:func:`~helpers.core.stats.spearman_interval`): two scorers whose ρ differ by
     less than this cannot be told apart on these ratings.
 
     Examples
@@ -1100,7 +1103,7 @@ def resolution(n: int, level: float = 0.95) -> float:
     >>> round(resolution(25), 2), round(resolution(172), 2)
     (0.41, 0.15)
     """
-    return hp.spearman_interval(0.0, n, level)[1]
+    return stats.spearman_interval(0.0, n, level)[1]
 
 
 def ladder_view(summary: pd.DataFrame) -> pd.DataFrame:
@@ -1135,7 +1138,6 @@ def coverage_note(coverage: pd.DataFrame):
     """How many candidates each word list knows, and which corpora it counts."""
     from IPython.display import Markdown
 
-    from . import language_models as lm
     from importlib.metadata import version
 
     lines = []

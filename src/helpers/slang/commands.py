@@ -1,7 +1,7 @@
 """Command-line subcommands of this study (added to ``python -m helpers`` by ``helpers/__main__.py``).
 
 ``python -m helpers template homophones --words 尼玛,特么 --per-word 8 --raters 12 --out DIR``
-writes one rating workbook per student (:func:`helpers.slang.homophones.write_rating_sheets`):
+writes one rating workbook per student (:func:`helpers.slang.template.write_rating_sheets`):
 for each chosen slang word, ``--per-word`` of Algorithm 1's candidates drawn at random
 (seeded), all shuffled together, with a 1–5 dropdown and an instructions sheet. Chapter 6
 reads the returned workbooks through its ``ratings_file`` parameter (a folder or a list).
@@ -14,41 +14,41 @@ from ..core.classroom import add_check_command
 
 def _template(args) -> int:
     from ..core.errors import InputError
-    from . import homophones as hp
+    from . import candidates as hc, homophone_data as hd, template as kit
 
-    words = [w.strip() for w in args.words.split(",") if w.strip()] if args.words else list(hp.SLANG)
+    words = [w.strip() for w in args.words.split(",") if w.strip()] if args.words else list(hd.SLANG)
     if not words:
         raise InputError("names no slang word", parameter="--words", value=args.words,
-                         expected=" or ".join(hp.SLANG))
-    unknown = [w for w in words if w not in hp.SLANG]
+                         expected=" or ".join(hd.SLANG))
+    unknown = [w for w in words if w not in hd.SLANG]
     if unknown:
         raise InputError("is not one of the slang words", parameter="--words", value=unknown[0],
-                         expected=" or ".join(hp.SLANG))
+                         expected=" or ".join(hd.SLANG))
     if args.per_word < 1:
         raise InputError("must be at least 1", parameter="--per-word", value=args.per_word)
-    freq = hp.char_frequencies(hp.load_smp2020()["text"])
-    inventory = hp.syllable_inventory()
-    cands = {w: hp.candidates(w, freq, threshold=args.threshold, roots=hp.SLANG_ROOTS[w], inventory=inventory)
+    freq = hd.char_frequencies(hd.load_smp2020()["text"])
+    inventory = hc.syllable_inventory()
+    cands = {w: hc.candidates(w, freq, threshold=args.threshold, roots=hd.SLANG_ROOTS[w], inventory=inventory)
              for w in words}
-    for written in hp.write_rating_sheets(cands, words, args.per_word, args.raters, args.out, seed=args.seed):
+    for written in kit.write_rating_sheets(cands, words, args.per_word, args.raters, args.out, seed=args.seed):
         print(written)
     return 0
 
 
 def _check(files, unfinished, args):
-    from . import homophones as hp
+    from . import candidates as hc, homophone_data as hd, template as kit
 
-    freq = hp.char_frequencies(hp.load_smp2020()["text"])
-    inventory = hp.syllable_inventory()
-    cands = {w: hp.candidates(w, freq, threshold=args.threshold, roots=roots, inventory=inventory)
-             for w, roots in hp.SLANG_ROOTS.items()}
-    loaded = hp.read_class_ratings(files, cands, unfinished)
+    freq = hd.char_frequencies(hd.load_smp2020()["text"])
+    inventory = hc.syllable_inventory()
+    cands = {w: hc.candidates(w, freq, threshold=args.threshold, roots=roots, inventory=inventory)
+             for w, roots in hd.SLANG_ROOTS.items()}
+    loaded = kit.read_class_ratings(files, cands, unfinished)
     return list(loaded.students), len(loaded.ratings), loaded.notes
 
 
 def add_commands(groups: dict) -> None:
     """``template homophones`` and ``check homophones``."""
-    from .homophones import rating_sheet_student
+    from .template import rating_sheet_student
 
     c = add_check_command(groups, "homophones", "homophone rating", _check, rating_sheet_student)
     c.add_argument("--threshold", type=int, default=100,

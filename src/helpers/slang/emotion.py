@@ -22,7 +22,7 @@ from sklearn.pipeline import Pipeline
 from tqdm import tqdm
 
 from ..core import cache
-from .homophones import substitute
+from .substitution import substitute
 
 CLASSIFIER_VERSION = 3  # bump when the features or the training change
 

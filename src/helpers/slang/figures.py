@@ -43,7 +43,7 @@ COLOURS = {
 }
 register_colours(COLOURS)
 
-#: Axis labels of the score columns of :func:`helpers.slang.homophones.score_candidates`.
+#: Axis labels of the score columns of :func:`helpers.slang.candidates.score_candidates`.
 SCORE_LABELS = {
     "percentile": "percentile (Algorithm 2)",
     "released_score": "released per-character percentile",
@@ -84,8 +84,8 @@ def ratings_scatter(scores: pd.DataFrame, ratings: pd.DataFrame, columns: Sequen
                     by_word: pd.DataFrame | None = None, title: str | None = None) -> go.Figure:
     """Each score in ``columns`` (one panel each) against the human rating of the rated
     candidates, coloured per slang word, with a least-squares line per word. ``by_word``
-    (:func:`helpers.slang.homophones.spearman_by_word`) adds each word's ρ to the hover text."""
-    from .homophones import METHOD_COLUMNS
+    (:func:`helpers.slang.correlations.spearman_by_word`) adds each word's ρ to the hover text."""
+    from .correlations import METHOD_COLUMNS
 
     rated = _rated(scores, ratings)
     fig = make_subplots(rows=1, cols=len(columns), shared_yaxes=True, horizontal_spacing=0.06,
@@ -288,7 +288,7 @@ def _ladder_rows(summary: pd.DataFrame, context: str) -> pd.DataFrame:
 
 def ladder_figure(summary: pd.DataFrame, published: pd.DataFrame, context: str = "without",
                   title: str | None = None) -> go.Figure:
-    """Left: each rung of the ladder (:func:`helpers.slang.homophones.ladder_correlations`)
+    """Left: each rung of the ladder (:func:`helpers.slang.correlations.ladder_correlations`)
     by its held-out perplexity (log scale; better language models to the left) against its
     mean within-word ρ (filled, t interval over the words) and pooled ρ (open, word-jackknife
     interval), self-information ``context``. Right, for reference and not as a

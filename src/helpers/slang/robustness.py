@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..core import paths, stats
 from ..core.errors import InputError
-from .homophones import replace_spans
+from .substitution import replace_spans
 from .qe_data import source_key
 
 
@@ -63,7 +63,7 @@ def slang_instances(data: pd.DataFrame, train: pd.DataFrame, instances: str = "h
     """The posts the perturbations are applied to: those containing a slang word, once per
     source, numbered ``instance``. ``"held_out"``: only dev/test posts whose source is not in
     ``train`` (the models never saw them); ``"all"``: every post (including training posts)."""
-    from .homophones import SLANG
+    from .homophone_data import SLANG
 
     pool = data[data["split"] != "train"] if instances == "held_out" else data
     if instances == "held_out":
@@ -470,7 +470,7 @@ def shift_by_word(predictions: pd.DataFrame, posts: pd.DataFrame, n_boot: int = 
 
     Returns ``model, word, n_posts, signed_relative_shift, ci_low, ci_high``.
     """
-    from .homophones import SLANG
+    from .homophone_data import SLANG
 
     rows = []
     for model, p in predictions.groupby("model", sort=False):

@@ -1,28 +1,24 @@
-"""Execute the book's notebooks with papermill and render the Jupyter Book.
+"""Building the book (``python -m helpers build``): the table of contents, the staged
+book, every notebook executed (cached), and the render with Jupyter Book.
 
-``python -m helpers build`` stages the book under ``_build/stage`` (config, toc, the
-markdown chapters and *executed copies* of the notebooks; the sources in ``notebooks/``
-are never written), then runs ``jupyter-book build`` on the stage, giving ``_build/html``
-(the instructor edition) or, with ``--edition student``, ``_build/student/html`` from the
-same executed notebooks with every solution removed; its download links carry the student
-edition of the notebooks (:mod:`helpers.core.editions`, written to ``_build/student/downloads``).
+The book is staged under ``_build/stage`` (config, toc, the markdown chapters and
+*executed copies* of the notebooks; the sources in ``notebooks/`` are never written), then
+``jupyter-book build`` runs on the stage, giving ``_build/html`` (the instructor edition)
+or, with ``--edition student``, ``_build/student/html`` from the same executed notebooks
+with every solution removed; its download links carry the student edition of the
+notebooks (:mod:`helpers.core.editions`, written to ``_build/student/downloads``).
 
-A notebook is re-executed only when its cache key changed: the notebook source, its
-parameters, the ``helpers`` package sources, ``data/sources.yml``, ``data/published``,
-``data/authored`` and ``requirements.txt``. Staged files are rewritten only when their
-content changed, so Sphinx's own incremental build stays warm.
-
-An executed copy is written under a temporary name and moved to its place only when the
-notebook completed; a failed run's copy is kept as ``<name>.failed.ipynb`` (traceback
-inside) and an earlier good copy is left as it was.
+A notebook is re-executed (:func:`helpers.core.execution.execute_notebook`) only when its
+cache key changed: the notebook source, its parameters, the ``helpers`` package sources,
+``data/sources.yml``, ``data/published``, ``data/authored`` and ``requirements.txt``.
+Staged files are rewritten only when their content changed, so Sphinx's own incremental
+build stays warm.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import logging
 import os
 import shutil
 import subprocess
@@ -36,58 +32,13 @@ import yaml
 
 from . import cache, editions, paths
 from .errors import InputError
-from .results import discard_partials
+from .execution import NotebookFailed, execute_notebook, notebook_parameters
+from .kernel import share_cores
 
 #: What the student edition changes in ``_config.yml``: every solution removed at read time
 #: (book/_ext/editions.py), and no copied sources or download button, which would carry the
 #: notebooks with their solutions.
 STUDENT_OVERRIDES = {"strip_solutions": True, "html_copy_source": False}
-
-
-class NotebookFailed(RuntimeError):
-    """A notebook raised while executing; the message names the notebook and the cell."""
-
-
-def _kernel_manager_class():
-    """A kernel manager for unattended runs, quiet because nothing goes wrong at the source.
-
-    * ipykernel 7 warns on every start that its TCP sockets are unencrypted; jupyter_client
-      can give the kernel CurveZMQ keys but does not by default. This manager asks for
-      them (or, where pyzmq lacks libsodium, uses local IPC sockets in the temp folder).
-    * jupyter_client sends SIGINT before every shutdown, even to an idle kernel; when it
-      lands while the kernel is finishing papermill's last request, the kernel logs
-      "KeyboardInterrupt caught in kernel" (and a busy kernel a ZMQ traceback). Shutdown is
-      a shutdown request (then SIGTERM after a grace period), so that interrupt is skipped.
-      An interrupt that a user or a timeout asks for still goes through.
-    """
-    import tempfile
-    import uuid
-
-    import zmq
-    from jupyter_client.manager import AsyncKernelManager
-    from traitlets import default
-
-    class BatchKernelManager(AsyncKernelManager):
-        @default("transport_encryption")
-        def _default_transport_encryption(self):
-            return "auto" if zmq.has("curve") else "disabled"
-
-        @default("transport")
-        def _default_transport(self):
-            return "tcp" if zmq.has("curve") else "ipc"
-
-        @default("ip")
-        def _default_ip(self):
-            if self.transport == "ipc":  # jupyter_client's default "kernel-ipc" would land in the kernel's cwd
-                return os.path.join(tempfile.gettempdir(), f"kernel-{uuid.uuid4().hex}-ipc")
-            return super()._ip_default()
-
-        async def _async_interrupt_kernel(self) -> None:
-            if self.shutting_down:
-                return
-            await super()._async_interrupt_kernel()
-
-    return BatchKernelManager
 
 
 def toc_entries(toc_file: Path | None = None) -> list[str]:
@@ -130,139 +81,6 @@ def cache_key(notebook: Path, parameters: dict | None = None) -> str:
     for f in ("data/sources.yml", "requirements.txt"):
         parts.append((root / f).read_bytes() if (root / f).exists() else b"")
     return cache.key(*parts)
-
-
-def _failure_message(notebook: Path, output: Path, exc: Exception) -> str:
-    """Name the notebook and the failing cell (index, first source line, error)."""
-    cell_info = ""
-    try:
-        nb = json.loads(output.read_text(encoding="utf-8"))
-        added = {"injected-parameters", "papermill-error-cell-tag"}  # cells papermill inserts
-        source_cells = [c for c in nb["cells"] if not added & set(c.get("metadata", {}).get("tags", []))]
-        for i, cell in enumerate(source_cells, start=1):
-            errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-            if errors:
-                first = "".join(cell.get("source", "")).strip().splitlines()
-                cell_info = f" in cell {i} of the source notebook (counting from 1)"
-                if first:
-                    cell_info += f", starting {first[0][:80]!r}"
-                cell_info += f": {errors[0].get('ename')}: {errors[0].get('evalue')}"
-                break
-    except (OSError, ValueError, KeyError):
-        pass
-    if not cell_info:
-        cell_info = f": {type(exc).__name__}: {exc}"
-    return f"notebook {notebook.name} failed{cell_info}. The executed copy with the traceback is {output}"
-
-
-def failed_name(output: Path) -> Path:
-    """Where the executed copy of a failed run is kept: ``<stem>.failed.ipynb`` beside ``output``."""
-    return output.with_name(f"{output.stem}.failed{output.suffix}")
-
-
-def _quiet_papermill() -> None:
-    """papermill logs each kernel start and cell at INFO; the terminal shows tqdm and errors only."""
-    for name in ("papermill", "traitlets", "nbclient"):
-        logging.getLogger(name).setLevel(logging.WARNING)
-
-
-def notebook_parameters(notebook: str | os.PathLike) -> list[str]:
-    """Names of the variables assigned in ``notebook``'s cell tagged ``parameters``, in order.
-
-    Read from the notebook's JSON with :mod:`ast` (what ``papermill.inspect_notebook``
-    reports, without importing papermill: its import pulls in jsonschema's format checkers,
-    about 5 s, which a warm ``make book`` would otherwise spend doing nothing else)."""
-    import ast
-
-    cells = json.loads(Path(notebook).read_text(encoding="utf-8")).get("cells", [])
-    names: list[str] = []
-    for cell in cells:
-        if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
-            source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-            for node in ast.parse(source).body:
-                targets = node.targets if isinstance(node, ast.Assign) else (
-                    [node.target] if isinstance(node, ast.AnnAssign) else [])
-                names += [t.id for t in targets if isinstance(t, ast.Name) and t.id not in names]
-    return names
-
-
-#: Parameters that were replaced, with what replaced them (named when an old one is passed).
-RENAMED_PARAMETERS = {
-    "allow_empty_sheets": "unfinished ('drop_rows' or 'drop_students' leave unfinished or blank sheets out; nothing "
-                          "is counted as 'no error' silently any more)",
-    "allow_blank_sheets": "unfinished ('drop_rows' or 'drop_students')",
-}
-
-
-def check_parameter_names(notebook: str | os.PathLike, parameters: dict | None) -> None:
-    """Refuse a parameter the notebook does not have (papermill would only warn and run on
-    the defaults, so a misspelt ``-p n_bot 2000`` would go unnoticed); a replaced one is
-    refused with the name of what replaced it."""
-    known = notebook_parameters(notebook)
-    for name in parameters or {}:
-        if name in RENAMED_PARAMETERS and name not in known:
-            raise InputError(f"was replaced by {RENAMED_PARAMETERS[name]}", parameter=name)
-        if name not in known:
-            raise InputError(f"is not a parameter of {Path(notebook).name}", parameter=name,
-                             expected=f"one of {', '.join(known)}")
-
-
-def run_results_dir(output: str | os.PathLike) -> Path:
-    """Where ``python -m helpers run`` writes a run's result tables when no ``results_dir``
-    is given: ``<output without .ipynb>_results`` beside the executed copy, a folder named
-    after the run, so that a re-run never replaces the book's ``results/`` (the book build
-    passes its own ``results_dir``)."""
-    out = Path(output)
-    return out.with_name(f"{out.stem}_results")
-
-
-def execute_notebook(
-    notebook: str | os.PathLike,
-    output: str | os.PathLike,
-    parameters: dict | None = None,
-    progress: bool = False,
-    kernel_name: str | None = None,
-) -> Path:
-    """Run ``notebook`` with papermill into ``output`` (never onto the source itself).
-
-    The executed copy is written to a temporary name and moved to ``output`` only on
-    success, so an earlier good copy survives a failed run; the failed copy goes to
-    :func:`failed_name` (``<stem>.failed.ipynb``) with the traceback in it. Staged result
-    files of the failed run are discarded. The kernel's working directory is the project
-    root; relative paths in parameters are resolved against the folder the command was
-    started from first (``$HELPERS_CALLER_CWD``), then the project root. Raises
-    :class:`NotebookFailed` naming the notebook and the failing cell.
-    """
-    import papermill as pm
-
-    src = Path(notebook).resolve()
-    out = Path(output).resolve()
-    if out == src:
-        raise ValueError(f"refusing to write the executed notebook over its source {src}")
-    check_parameter_names(src, parameters)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.stem}.running-{os.getpid()}-{time.monotonic_ns()}{out.suffix}")
-    os.environ.setdefault("HELPERS_CALLER_CWD", os.getcwd())
-    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
-    _quiet_papermill()
-    try:
-        pm.execute_notebook(
-            str(src), str(tmp), parameters=parameters or {}, cwd=str(paths.project_root()),
-            progress_bar=progress, kernel_name=kernel_name, request_save_on_cell_execute=False,
-            kernel_manager_class=_kernel_manager_class(),
-        )
-    except Exception as exc:  # papermill raises PapermillExecutionError and friends
-        failed = failed_name(out)
-        if tmp.exists():
-            os.replace(tmp, failed)
-        discard_partials((parameters or {}).get("results_dir", "results"), src.stem, keep_alive=False)
-        raise NotebookFailed(_failure_message(src, failed, exc)) from None
-    finally:
-        if tmp.exists() and sys.exc_info()[0] is not None:
-            tmp.unlink()  # interrupted (e.g. Ctrl-C): no half-written copy is left
-    os.replace(tmp, out)
-    failed_name(out).unlink(missing_ok=True)
-    return out
 
 
 def _copy_if_changed(src: Path, dest: Path) -> None:
@@ -312,28 +130,6 @@ def student_config(stage: Path) -> Path:
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
     return path
-
-
-THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-
-
-@contextlib.contextmanager
-def share_cores(jobs: int):
-    """While it is open, each of ``jobs`` parallel kernels gets its share of the cores
-    (numerical libraries otherwise start one thread per core in every kernel, and ``jobs``
-    kernels fight over them: chapter 7 took 74 s instead of 46 s in a two-kernel build).
-    Kernels inherit this process's environment; a value the user set is kept, and the
-    environment is restored on exit. BLAS sums depend on the thread count, so a number
-    can differ from a one-kernel run in its last digits (up to 1e-5 seen in chapter 7's
-    score shifts), as it does between machines."""
-    per_kernel = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
-    added = [name for name in THREAD_VARIABLES if jobs > 1 and name not in os.environ]
-    os.environ.update({name: per_kernel for name in added})
-    try:
-        yield
-    finally:
-        for name in added:
-            os.environ.pop(name, None)
 
 
 def longest_first(notebooks: list[Path], cache_dir: Path) -> list[Path]:

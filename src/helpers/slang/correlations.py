@@ -1,0 +1,180 @@
+"""Agreement of the homophone scores with human ratings (Qian et al., W-NUT 2025, Tables 2–3 and 8).
+
+* :func:`human_correlations`: Spearman ρ of each method's score with the ratings, pooled
+  over all words as the paper computes it;
+* :func:`spearman_by_word` and :func:`within_word_correlations`: per word, and as a mean
+  within-word ρ with a within-word permutation test
+  (:func:`helpers.core.stats.within_group_permutation_test`) and a word-jackknife interval;
+* :func:`ladder_correlations`: the same for every rung of the language-model ladder
+  (:func:`helpers.slang.language_models.ladder_scores`).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..core.stats import (jackknife_t_interval, mean_rho_interval, spearman_defined, spearman_interval,
+                          within_group_permutation_test)
+
+METHOD_COLUMNS = {  # score column -> (method, context)
+    "percentile": ("percentile (Algorithm 2)", "n/a"),
+    "released_score": ("released per-character percentile", "n/a"),
+    "I_no_context": ("self-information", "without"),
+    "I_context": ("self-information", "with"),
+}
+
+
+def _merged(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+    return ratings[["word", "candidate", "avg_score"]].merge(scores, on=["word", "candidate"], how="inner")
+
+
+def _methods(merged: pd.DataFrame, scorer: str):
+    for column, (method, context) in METHOD_COLUMNS.items():
+        if column in merged.columns:
+            yield column, {"method": method, "scorer": scorer if column.startswith("I_") else "character frequency D",
+                           "context": context}
+
+
+def human_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str) -> pd.DataFrame:
+    """Spearman ρ of each method's score with human ratings (``word, candidate, avg_score``),
+    pooled over the candidates of all words present in both, as the paper's Tables 2–3 do.
+    Returns ``method, scorer, context, rho, p, n``.
+
+    The pooled ρ mixes two things: how each word's candidates are ranked, and how the
+    words differ from one another (草泥马's three-character forms carry more bits than the
+    two-character ones). :func:`spearman_by_word` and :func:`within_word_correlations`
+    separate them."""
+    from scipy.stats import spearmanr
+
+    merged = _merged(scores, ratings)
+    rows = []
+    for column, labels in _methods(merged, scorer):
+        res = spearmanr(merged[column], merged["avg_score"])
+        rows.append({**labels, "rho": float(res.statistic), "p": float(res.pvalue), "n": len(merged)})
+    return pd.DataFrame(rows, columns=["method", "scorer", "context", "rho", "p", "n"])
+
+
+def spearman_by_word(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n_perm: int = 10000,
+                     seed: int = 0) -> pd.DataFrame:
+    """Spearman ρ of each method's score with the ratings *within* each slang word.
+
+    Returns ``method, scorer, context, word, rho, p, p_permutation, n``: ``p`` is scipy's
+    (a t approximation, poor for five candidates), ``p_permutation`` the two-sided
+    permutation p of that word alone (exact up to :data:`~helpers.core.stats.MAX_EXACT_GROUP` candidates).
+    ρ is NaN for a word with fewer than 3 rated candidates or constant ratings.
+
+    Examples
+    --------
+    One word whose three candidates are rated in the order of their percentile: ρ = 1,
+    which 2 of the 6 possible orders of the ratings reach in size.
+
+    >>> s = pd.DataFrame({"word": "w", "candidate": list("abc"), "percentile": [10.0, 20.0, 30.0]})
+    >>> r = pd.DataFrame({"word": "w", "candidate": list("abc"), "avg_score": [1.0, 2.5, 4.0]})
+    >>> row = spearman_by_word(s, r, "toy").iloc[0]
+    >>> row["method"], float(row["rho"]), round(float(row["p_permutation"]), 3), int(row["n"])
+    ('percentile (Algorithm 2)', 1.0, 0.333, 3)
+    """
+    from scipy.stats import spearmanr
+
+    merged = _merged(scores, ratings)
+    rows = []
+    for column, labels in _methods(merged, scorer):
+        for word, g in merged.groupby("word", sort=False):
+            x, y = g[column].to_numpy(dtype=float), g["avg_score"].to_numpy(dtype=float)
+            if spearman_defined(x, y):
+                res = spearmanr(x, y)
+                rho, p = float(res.statistic), float(res.pvalue)
+                p_perm = within_group_permutation_test(x, y, [word] * len(g), n_perm, seed).p_value
+            else:
+                rho = p = p_perm = float("nan")
+            rows.append({**labels, "word": word, "rho": rho, "p": p, "p_permutation": p_perm, "n": len(g)})
+    return pd.DataFrame(rows, columns=["method", "scorer", "context", "word", "rho", "p", "p_permutation", "n"])
+
+
+def within_word_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n_perm: int = 10000,
+                             seed: int = 0) -> pd.DataFrame:
+    """Per method: the pooled ρ (the paper's way) beside the mean within-word ρ and its
+    within-word permutation test (:func:`~helpers.core.stats.within_group_permutation_test`).
+
+    Returns ``method, scorer, context, pooled_rho, pooled_p, mean_within_word_rho,
+    p_within_word, n`` (candidates in the pooled ρ), ``n_words, n_within_word`` (words and
+    candidates in the within-word mean: words with at least 3 rated candidates and varying
+    ratings), ``exact, n_permutations``, and ``pooled_jackknife_ci_low,
+    pooled_jackknife_ci_high``: a 95 % interval of the pooled ρ that resamples *words*, not
+    candidates (delete-one-word jackknife, t with words − 1 degrees of freedom,
+    :func:`~helpers.core.stats.jackknife_t_interval`, cut to [−1, 1]). The candidates of one
+    word share its level, so an interval that counts them as independent pairs
+    (:func:`~helpers.core.stats.spearman_interval`) is too narrow.
+
+    Examples
+    --------
+    Both words rank their candidates perfectly, but the word with the higher scores got
+    the lower ratings: pooled, the ranks differ by 3 everywhere, ρ = 1 − 6·54/(6·35) =
+    −0.543; within the words ρ = 1 and 1, and p = 2/36.
+
+    >>> s = pd.DataFrame({"word": list("uuuvvv"), "candidate": list("abcdef"), "percentile": [1, 2, 3, 4, 5, 6]})
+    >>> r = pd.DataFrame({"word": list("uuuvvv"), "candidate": list("abcdef"), "avg_score": [4, 5, 6, 1, 2, 3]})
+    >>> row = within_word_correlations(s, r, "toy").iloc[0]
+    >>> [round(float(row[c]), 4) for c in ("pooled_rho", "mean_within_word_rho", "p_within_word")]
+    [-0.5429, 1.0, 0.0556]
+    """
+    pooled = human_correlations(scores, ratings, scorer)
+    merged = _merged(scores, ratings)
+    rows = []
+    for (column, labels), (_, pool) in zip(_methods(merged, scorer), pooled.iterrows()):
+        test = within_group_permutation_test(merged[column], merged["avg_score"], merged["word"], n_perm, seed)
+        low, high = _word_jackknife(merged, column, pool["rho"])
+        rows.append({**labels, "pooled_rho": pool["rho"], "pooled_p": pool["p"],
+                     "mean_within_word_rho": test.statistic, "p_within_word": test.p_value,
+                     "n": int(pool["n"]), "n_words": test.n_groups, "n_within_word": test.n_items, "exact": test.exact,
+                     "n_permutations": test.n_permutations, "pooled_jackknife_ci_low": low,
+                     "pooled_jackknife_ci_high": high})
+    return pd.DataFrame(rows)
+
+
+def _word_jackknife(merged: pd.DataFrame, column: str, rho: float) -> tuple[float, float]:
+    """Delete-one-word jackknife t interval of the pooled Spearman ρ, cut to [−1, 1]."""
+    from scipy.stats import spearmanr
+
+    words = list(dict.fromkeys(merged["word"]))
+    if len(words) < 3:
+        return float("nan"), float("nan")
+    loo = [spearmanr(rest[column], rest["avg_score"]).statistic
+           for rest in (merged[merged["word"] != w] for w in words)]
+    low, high = jackknife_t_interval(rho, loo)
+    return max(low, -1.0), min(high, 1.0)
+
+
+def ladder_correlations(scores: pd.DataFrame, models: pd.DataFrame, ratings: pd.DataFrame, n_perm: int = 10000,
+                        seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per rung of :func:`~helpers.slang.language_models.ladder_scores` and context: the pooled ρ (the paper's Tables 2–3
+    way) with its Fisher and word-jackknife intervals, the mean within-word ρ with its
+    exact (or permutation) p (:func:`within_word_correlations`) and a t interval over the
+    words' ρ, beside the rung's held-out perplexity. Returns ``summary`` (``rung, scorer,
+    family, parameters, heldout_perplexity, context, pooled_rho, pooled_p,
+    pooled_ci_low, pooled_ci_high, pooled_jackknife_ci_low, pooled_jackknife_ci_high,
+    mean_within_word_rho, p_within_word, within_ci_low, within_ci_high, exact,
+    n_permutations, n, n_words``) and ``by_word`` (``rung, scorer, context, word, rho, p,
+    p_permutation, n``)."""
+    summaries, words = [], []
+    info = models.set_index("rung")
+    for rung, frame in scores.groupby("rung", sort=False):
+        name = info.loc[rung, "scorer"]
+        per_word = spearman_by_word(frame, ratings, name, n_perm, seed)
+        within = within_word_correlations(frame, ratings, name, n_perm, seed)
+        for _, row in within.iterrows():
+            w = per_word[per_word["context"] == row["context"]]
+            low, high = spearman_interval(row["pooled_rho"], int(row["n"]))
+            wl, wh = mean_rho_interval(w["rho"])
+            summaries.append({"rung": rung, "scorer": name, "family": info.loc[rung, "family"],
+                              "parameters": info.loc[rung, "parameters"],
+                              "heldout_perplexity": info.loc[rung, "heldout_perplexity"], "context": row["context"],
+                              "pooled_rho": row["pooled_rho"], "pooled_p": row["pooled_p"], "pooled_ci_low": low,
+                              "pooled_ci_high": high, "pooled_jackknife_ci_low": row["pooled_jackknife_ci_low"],
+                              "pooled_jackknife_ci_high": row["pooled_jackknife_ci_high"],
+                              "mean_within_word_rho": row["mean_within_word_rho"], "p_within_word": row["p_within_word"],
+                              "within_ci_low": wl, "within_ci_high": wh, "exact": row["exact"],
+                              "n_permutations": row["n_permutations"], "n": row["n"], "n_words": row["n_words"]})
+        words.append(per_word.drop(columns="method").assign(rung=rung))
+    by_word = pd.concat(words, ignore_index=True)
+    return pd.DataFrame(summaries), by_word[["rung", "scorer", "context", "word", "rho", "p", "p_permutation", "n"]]
