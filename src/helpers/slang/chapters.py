@@ -529,14 +529,14 @@ def _needs(parameter: str, kind: str, module: str) -> None:
                          f"(pip install {package})", parameter=parameter, value=kind)
 
 
-def alignment_note(alignment: dict, annotated: pd.DataFrame) -> pd.DataFrame:
+def alignment_note(alignment: qe_data.Alignment, annotated: pd.DataFrame) -> pd.DataFrame:
     """What the alignment of the split with the sheet found (words section ``alignment``): the
     counts of :func:`helpers.slang.qe_data.align` and the sheet rows that list more severities
     than error types (``text``: their row numbers)."""
     mismatched = annotated.loc[annotated["count_mismatch"], "row"].tolist()
     found = Findings()
     for name in ("split_lines", "aligned", "annotated_rows", "annotated_not_in_splits", "sources_in_several_splits"):
-        found.add(name, alignment[name])
+        found.add(name, getattr(alignment, name))
     return found.add("mismatched_rows", len(mismatched), text=", ".join(map(str, mismatched))).frame()
 
 
