@@ -119,8 +119,9 @@ def test_align_reports_overlap():
     annotated = pd.DataFrame({"source": ["尼玛好", "天啊", "别的"], "mt": ["a", "c", "d"], "emotion": ["x", "y", "z"],
                               "error_severities": [[], [], []]})
     merged, report = qe_data.align(splits, annotated)
-    assert report == {"split_lines": 3, "aligned": 3, "annotated_rows": 3, "annotated_duplicate_sources": 0,
-                      "annotated_not_in_splits": 1, "sources_in_several_splits": 1}
+    assert report == qe_data.Alignment(split_lines=3, aligned=3, annotated_rows=3, annotated_duplicate_sources=0,
+                                       annotated_not_in_splits=1, sources_in_several_splits=1)
+    assert report.frame().set_index("what")["count"].to_dict()["sources_in_several_splits"] == 1
     assert merged["emotion"].tolist() == ["x", "x", "y"]
 
 

@@ -262,6 +262,7 @@ def test_shift_figures_in_units_of_each_models_spread():
 
 
 def test_findings_are_computed_from_the_tables():
+    from helpers.core import Words
     from helpers.slang import chapters
 
     class Reader:  # reads the source: its score follows the source length
@@ -276,21 +277,46 @@ def test_findings_are_computed_from_the_tables():
     edits = pd.DataFrame({"source": posts["source"], "post_edit": [f"gosh {i}" for i in range(8)]})
     probe = rb.probe({"reader": Reader()}, posts, homophones, edits, n_boot=200, seed=0)
     summary = {"sheet_rows": 10, "released_rule_share": 90.0, "released_rule_share_any_row": 100.0, "lines": 10,
-               "identical_penalty_share": 80.0, "mixed_severity_lines": 2}
+               "identical_penalty_share": 80.0, "mixed_severity_lines": 2, "mixed_severity_sheet_rows": 2,
+               "released_rule_mean": 3.0, "released_rule_sd": 2.0, "implied_mean": 3.0, "implied_sd": 2.0}
+    patterns = pd.DataFrame({"severities": ["Critical; Minor"], "sheet_penalty": [11.0], "implied_penalty": [20.0],
+                             "released_rule_penalty": [20.0], "lines": [1]})
     released = pd.DataFrame({"model": "reader", "evaluated_on": ["test (as released)", "test, posts not in train"],
                              "spearman": [0.3, 0.5], "n": [10, 5]})
     resplit = pd.DataFrame({"model": ["reader"], "evaluated_on": ["re-split test"], "spearman": [0.4], "n": [30]})
     corrected = pd.DataFrame({"split": "re-split", "model": "reader", "trained_on": ["released scores",
                                                                                    "sum of penalties"],
-                              "evaluated_against": ["released scores", "sum of penalties"], "spearman": [0.4, 0.5]})
-    test, clean = pd.DataFrame(index=range(10)), pd.DataFrame(index=range(5))
-    lines = chapters.qe_findings(summary, released, resplit, test, clean, corrected, {"re-split": probe}, None, False,
-                                 {})
-    text = "\n".join(lines)
+                              "evaluated_against": ["released scores", "sum of penalties"],
+                              "evaluated_on": "re-split test", "spearman": [0.4, 0.5]})
+    targets = pd.DataFrame({"score": [0.0, 1.0, 2.0], "score_sum": [0.0, 2.0, 1.0]})
+    sizes = pd.DataFrame({"split": ["train", "dev", "test", "test, posts not in train"], "lines": [20, 10, 10, 5]})
+    resplit_sizes = pd.DataFrame({"split": ["train", "dev", "test"], "lines": [22, 11, 12]})
+    lines = pd.DataFrame({"source": ["a", "b"], "mt": ["x", "y"], "score": [0.1, 0.2]})
+    score_rule = chapters.score_rule_note(summary, patterns)
+    leakage = chapters.leakage_note(sizes, resplit_sizes, lines, lines.iloc[:1], 0, 0)
+    target = chapters.target_note(corrected, targets, summary)
+    stability = chapters.stability_note({"re-split": probe})
+    comparison = chapters.comparison_note(None, {}, False, ("reader",))
+    found = chapters.qe_findings(score_rule, leakage, released, resplit, target, stability, {"re-split": probe},
+                                 comparison)
+    assert set(found.loc[found["quantity"] == "leaked", "value"]) == {5}  # 10 test lines, 5 not in train
+    assert found.loc[found["quantity"] == "mixed_share", "value"].item() == 0.2
+    words = Words("07_qe_robustness")
+    text = words.text("findings", found)
     assert "reproduces 90.0% of the 10 lines (the rest follow from a second sheet row" in text
     assert "5 of the 10 released test lines" in text
     # 0.3 on the released test, 0.5 on its posts not in train (other posts), 0.4 on the re-split
     assert "the two differ by -0.200, but they are different posts" in text
-    assert "reaches 0.400 (approximate 95% CI" in text and "lines), -0.100 against the released test split" in text
-    assert "+0.100): the construction rule changes the result" in text
-    assert "Stability (re-split, reader, 8 posts)" in text and "robust to homophones: reader" in text
+    assert "reaches 0.400 (approximate 95% CI [" in text and "30 lines), -0.100 against the released test split" in text
+    assert "(+0.100): the construction rule changes the result" in text
+    assert "**Stability** (re-split, reader, 8 posts)" in text and "robust to homophones: reader" in text
+    assert "Beside it" not in text and "Model comparison" not in text  # one evaluation, no comparison
+    # the sections the findings restate say the same numbers
+    assert "**5 of the 10 released test lines (50%) have a source" in words.text("leakage", leakage)
+    assert "“Critical; Minor” gets 20 instead of 11 (1 lines)" in words.text("score_rule", score_rule)
+    assert "No measured comparison is committed" in words.text("comparison", comparison)
+    assert "reader, re-split test: Spearman 0.400 when trained and scored on the released scores, 0.500" in \
+        words.text("target", target)
+    assert "- **re-split, reader** (8 posts): G0 ρ" in words.text("stability", stability)
+
+

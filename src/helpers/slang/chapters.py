@@ -15,8 +15,9 @@ import pandas as pd
 
 from html import escape
 
-from ..core import classroom, params, paths, stats
+from ..core import classroom, formatting, params, paths, stats
 from ..core.errors import InputError
+from ..core.findings import COLUMNS, Findings
 from ..core.published import read_published
 from ..core.report import ChapterData, Provenance
 from . import candidates as hc
@@ -532,44 +533,36 @@ def _needs(parameter: str, kind: str, module: str) -> None:
                          f"(pip install {package})", parameter=parameter, value=kind)
 
 
-def alignment_note(alignment: dict, annotated: pd.DataFrame):
-    """What the alignment of the split with the sheet found."""
-    from IPython.display import Markdown
-
+def alignment_note(alignment: qe_data.Alignment, annotated: pd.DataFrame) -> pd.DataFrame:
+    """What the alignment of the split with the sheet found (words section ``alignment``): the
+    counts of :func:`helpers.slang.qe_data.align` and the sheet rows that list more severities
+    than error types (``text``: their row numbers)."""
     mismatched = annotated.loc[annotated["count_mismatch"], "row"].tolist()
-    return Markdown("\n".join([
-        f"* All {alignment['aligned']} split lines find their post in the sheet; "
-        f"{alignment['annotated_not_in_splits']} of the sheet's {alignment['annotated_rows']} rows are in no split.",
-        f"* **{alignment['sources_in_several_splits']} sources occur in more than one split**: the released test split "
-        "repeats posts that are also in train, which inflates any test score (shown below).",
-        f"* {len(mismatched)} sheet rows list more severities than error types (kept; the severities are used): rows "
-        + ", ".join(map(str, mismatched)) + ".",
-    ]))
+    found = Findings()
+    for name in ("split_lines", "aligned", "annotated_rows", "annotated_not_in_splits", "sources_in_several_splits"):
+        found.add(name, getattr(alignment, name))
+    return found.add("mismatched_rows", len(mismatched), text=", ".join(map(str, mismatched))).frame()
 
 
-def post_edit_note(post_edits: pd.DataFrame, merged: pd.DataFrame):
-    """How many post-edits there are and what the agreement table shows."""
-    from IPython.display import Markdown
-
+def post_edit_note(post_edits: pd.DataFrame, merged: pd.DataFrame) -> pd.DataFrame:
+    """How many post-edits there are and how many split lines have one (words section ``post_edits``)."""
     edit_keys = set(post_edits["source"].map(qe_data.source_key))
-    return Markdown(f"Post-edits: {len(post_edits)} rows, {int((post_edits['post_edit'].str.strip() != '').sum())} "
-                    f"with a post-edited reference; {int(merged['key'].isin(edit_keys).sum())} split lines have a "
-                    "post-edit row. The table above is the agreement of the HADQAET annotators on the error penalty "
-                    "of an instance (inter: two annotators; intra: one annotator twice), with the book's agreement "
-                    "helpers.")
+    return (Findings().add("post_edit_rows", len(post_edits))
+            .add("post_edited", int((post_edits["post_edit"].str.strip() != "").sum()))
+            .add("lines_with_post_edit", int(merged["key"].isin(edit_keys).sum())).frame())
 
 
-def selection_rule_note(counts: pd.DataFrame):
-    """Which selection rule comes closest to the paper's Table 1."""
-    from IPython.display import Markdown
-
+def selection_rule_note(counts: pd.DataFrame) -> pd.DataFrame:
+    """Which selection rule comes closest to the paper's Table 1 (words section
+    ``selection_rule``): the totals, per rule the sum of absolute differences per word from the
+    paper, the closest rule (``text``) and whether it reproduces the table (``exact``)."""
     rules = [c for c in counts.columns if c not in ("word", "paper")]
     distance = {r: int((counts[r] - counts["paper"]).abs().sum()) for r in rules}
     best = min(distance, key=distance.get)
-    return Markdown(f"Totals: paper {counts['paper'].sum()}; " + ", ".join(f"{r} {counts[r].sum()}" for r in rules)
-                    + (f". Closest to the paper: **{best}** (sum of absolute differences {distance[best]}); no rule "
-                       "reproduces Table 1 exactly." if distance[best] else
-                       f". The rule **{best}** reproduces Table 1."))
+    found = Findings().add("paper_total", int(counts["paper"].sum()))
+    for r in rules:
+        found.add("rule_total", int(counts[r].sum()), group=r).add("rule_distance", distance[r], group=r)
+    return found.add("closest", distance[best], text=best).add("exact", distance[best] == 0).frame()
 
 
 def score_rule_table(summary: dict) -> pd.DataFrame:
@@ -588,49 +581,63 @@ def score_rule_table(summary: dict) -> pd.DataFrame:
     ])
 
 
-def score_rule_note(summary: dict, patterns: pd.DataFrame):
-    """How the released scores were built, and which lines the rule mis-weights."""
-    from IPython.display import Markdown
-
-    unexplained = summary["lines"] * (100 - summary["released_rule_share"]) / 100
+def score_rule_note(summary: dict, patterns: pd.DataFrame) -> pd.DataFrame:
+    """How the released scores were built, and which lines the rule mis-weights (words section
+    ``score_rule``): the quantities of :func:`helpers.slang.qe_data.score_check`, the lines the
+    rule leaves unexplained (``others``; ``others_from_other_row`` when a second sheet row of
+    the same post explains all of them), the share of mixed-severity lines, and per severity
+    list (group) the released rule's penalty (``misweighted``), the sum (``misweighted_sum``)
+    and the lines (``misweighted_lines``) of the most frequent mis-weighted lists."""
+    found = Findings()
+    for name in ("sheet_rows", "released_rule_mean", "released_rule_sd", "released_rule_share", "lines",
+                 "released_rule_share_any_row", "implied_mean", "implied_sd", "identical_penalty_share",
+                 "mixed_severity_lines", "mixed_severity_sheet_rows"):
+        found.add(name, summary[name])
+    (found.add("others", round(summary["lines"] * (100 - summary["released_rule_share"]) / 100))
+     .add("others_from_other_row", summary["released_rule_share_any_row"] == 100)
+     .add("mixed_share", summary["mixed_severity_lines"] / summary["lines"]))
     examples = patterns[patterns["sheet_penalty"] != patterns["released_rule_penalty"]].head(4)
-    listed = "; ".join(f"“{r.severities}” gets {r.released_rule_penalty:g} instead of {r.sheet_penalty:g} "
-                       f"({r.lines} lines)" for r in examples.itertuples())
-    return Markdown("\n".join([
-        f"* The released score of a line is its penalty **(number of errors) × (weight of the first listed "
-        f"severity)**, minus the mean penalty of the {summary['sheet_rows']:,} sheet rows "
-        f"({summary['released_rule_mean']:.3f}), divided by their population SD "
-        f"({summary['released_rule_sd']:.3f}), sign flipped. This reproduces "
-        f"{summary['released_rule_share']:.1f}% of the {summary['lines']:,} split lines exactly "
-        f"({summary['released_rule_share_any_row']:.1f}% when a source the sheet annotates twice may take its "
-        f"other row: that is the case of all {unexplained:.0f} others), and the mean and SD the scores imply "
-        f"({summary['implied_mean']:.3f}, {summary['implied_sd']:.3f}).",
-        f"* The sum of the penalties, the usual MQM-style score, reproduces "
-        f"{summary['identical_penalty_share']:.1f}% of the lines.",
-        f"* The rules differ only where an instance lists errors of different severities: "
-        f"{summary['mixed_severity_lines']} of the {summary['lines']:,} lines "
-        f"({summary['mixed_severity_lines'] / summary['lines']:.1%}; {summary['mixed_severity_sheet_rows']} sheet "
-        f"rows). There the weight depends on which error the annotator listed first: {listed}.",
-    ]))
+    for r in examples.itertuples():
+        (found.add("misweighted", r.released_rule_penalty, group=r.severities)
+         .add("misweighted_sum", r.sheet_penalty, group=r.severities)
+         .add("misweighted_lines", r.lines, group=r.severities))
+    if examples.empty:
+        found.add("misweighted").add("misweighted_sum").add("misweighted_lines")
+    return found.frame()
 
 
 def leakage_note(released: pd.DataFrame, resplit: pd.DataFrame, train: pd.DataFrame, test: pd.DataFrame,
-                 clean: pd.DataFrame, seed: int, duplicates: int):
-    """What the released split leaks and what the re-split does instead."""
-    from IPython.display import Markdown
-
-    leaked = len(test) - len(clean)
+                 seed: int, duplicates: int) -> pd.DataFrame:
+    """What the released split leaks and what the re-split does instead (words section
+    ``leakage``), from the split sizes (:func:`helpers.slang.qe_data.split_sizes` of the
+    released split with its ``test, posts not in train``, and of the re-split): the ``leaked``
+    test lines, the ``identical`` ones (same source, MT and score as a training line), the
+    re-split's sizes, its ``seed`` and the repeated identical lines it keeps once."""
+    lines = released.set_index("split")["lines"]
+    sizes = resplit.set_index("split")["lines"]
+    leaked = int(lines["test"] - lines["test, posts not in train"])
     keys = ["source", "mt", "score"]
-    identical = len(test.merge(train[keys].drop_duplicates(), on=keys, how="inner"))
-    sizes = ", ".join(f"{r.split} {r.lines:,}" for r in resplit.itertuples())
-    return Markdown(
-        f"**{leaked:,} of the {len(test):,} released test lines ({leaked / len(test):.0%}) have a source that is "
-        f"also in train**, {identical:,} of them with the very same MT and score: a model that memorises its "
-        f"training pairs scores them well without estimating any quality. Two leakage-free evaluations follow: the "
-        f"{len(clean)} test lines whose source is not in train, and a **source-grouped re-split** (seed {seed}): "
-        f"every source goes whole to one split, in the released proportions ({sizes} lines; {duplicates} repeated "
-        "identical lines kept once). The re-split is the headline below; its test set is a random sample of "
-        "posts, while the clean part of the released test is whatever the released split happened not to repeat.")
+    return (Findings().add("leaked", leaked).add("test_lines", int(lines["test"]))
+            .add("leaked_share", leaked / lines["test"])
+            .add("identical", len(test.merge(train[keys].drop_duplicates(), on=keys, how="inner")))
+            .add("clean_lines", int(lines["test, posts not in train"])).add("seed", seed)
+            .add("resplit_train", int(sizes["train"])).add("resplit_dev", int(sizes["dev"]))
+            .add("resplit_test", int(sizes["test"])).add("duplicates", duplicates).frame())
+
+
+def _restated(frame: pd.DataFrame, quantities, **where) -> pd.DataFrame:
+    """The rows of an earlier section's findings that a later section states again (its
+    numbers are computed once); ``where``: extra columns to match (e.g. ``evaluation=...``)."""
+    rows = frame[frame["quantity"].isin(list(quantities))]
+    for column, value in where.items():
+        rows = rows[rows[column] == value]
+    return rows
+
+
+def _joined(*frames: pd.DataFrame) -> pd.DataFrame:
+    """Findings frames one after another, the standard columns first."""
+    frame = pd.concat([f for f in frames if len(f)], ignore_index=True)
+    return frame[COLUMNS + [c for c in frame.columns if c not in COLUMNS]]
 
 
 MEASURED_DIR = ("data", "measured")
@@ -669,106 +676,97 @@ def comparison_view(comparison: pd.DataFrame) -> pd.DataFrame:
     return view.sort_values("spearman", ascending=False).reset_index(drop=True)
 
 
-def selection_note(dev_table: pd.DataFrame, test_table: pd.DataFrame, comparison: pd.DataFrame | None):
-    """How the models of this run compare on the re-split dev set (where a choice belongs), the
-    test set reported once beside it, and what the committed comparison can and cannot decide."""
-    from IPython.display import Markdown
-
+def comparison_note(comparison: pd.DataFrame | None, record: dict, measured_now: bool, default: tuple
+                    ) -> pd.DataFrame:
+    """Where the model comparison comes from and what it decides (words section ``comparison``):
+    whether one is ``measured`` (and ``measured_now``), its record (``date``, ``machine``,
+    ``command``, the chapter's cold ``chapter_seconds`` per ``qe_models`` and the ``budget``),
+    the ``best`` model (``text``; value its test Spearman) of the order of
+    :func:`comparison_view` (``ranked_on_dev``), every model's test Spearman and seconds
+    (``model_rho``, ``model_seconds``), and, when the comparison has no dev scores, the gap of
+    its two most accurate models on test (``test_gap``) against the half-width of the
+    approximate 95% interval of a Spearman ρ on its lines (``halfwidth``, ``gap_inside``)."""
     from ..core.stats import spearman_interval
 
-    dev = dev_table.set_index("model")
-    test = test_table.set_index("model")
-    order = list(dev["spearman"].sort_values(ascending=False).index)
-    lines = ["On the re-split **dev** set, where a choice between models belongs: " + ", ".join(
-        f"{m} {dev.loc[m, 'spearman']:.3f}" for m in order) + f" ({int(dev['n'].iloc[0])} lines); on the test set, "
-        "reported once and not used to choose: " + ", ".join(f"{m} {test.loc[m, 'spearman']:.3f}" for m in order)
-        + "."]
+    found = Findings().add("models", text=", ".join(f"`{k}`" for k in default))
     view = comparison_view(comparison)
+    found.add("measured", len(view) > 0).add("measured_now", len(view) > 0 and measured_now)
+    committed = len(view) > 0 and not measured_now
+    for name, unknown in (("date", "date unknown"), ("machine", "machine unknown"), ("command", "command unknown")):
+        found.add(name, text=str(record.get(name, unknown)) if committed else "")
+    found.add("ranked_on_dev", "dev_spearman" in view if len(view) else None)
+    if len(view):
+        best = view.iloc[0]
+        (found.add("best", best["spearman"], text=best["model"]).add("best_pearson", best["pearson"])
+         .add("best_seconds", best["seconds"]))
+        for r in view.itertuples():
+            found.add("model_rho", r.spearman, group=r.model).add("model_seconds", r.seconds, group=r.model)
+    else:
+        found.add("best").add("best_pearson").add("best_seconds").add("model_rho").add("model_seconds")
+    chapter = (record.get("chapter_cold_seconds") or {}) if committed else {}
+    found.add("budget", float(record.get("budget_seconds", 90)))
+    found.add("chapter_timing", text=record.get("chapter_timing", "measured with /usr/bin/time") if chapter else "")
+    for k, v in chapter.items():
+        found.add("chapter_seconds", v, group=k)
+    if not chapter:
+        found.add("chapter_seconds")
     if len(view) >= 2 and "dev_spearman" not in view:
         first, second = view.iloc[0], view.iloc[1]
         lo, hi = spearman_interval(first["spearman"], int(first["n"]))
-        lines.append(f"The committed comparison scored the models on the re-split test only, so its ranking is a "
-                     f"choice made on test: its two most accurate, {first['model']} and {second['model']}, differ by "
-                     f"{first['spearman'] - second['spearman']:.3f}, far inside the ±{(hi - lo) / 2:.3f} of a Spearman "
-                     f"ρ on {int(first['n'])} lines, so the test set does not pick a winner. The default pair is one "
-                     "model of each family that fits the time budget; the next measurement "
-                     "(`chapters.measure_model_comparison`, or the parameter `compare_models`) also scores dev and "
-                     "orders by it.")
-    return Markdown("\n\n".join(lines))
+        gap, halfwidth = first["spearman"] - second["spearman"], (hi - lo) / 2
+        (found.add("test_first", first["spearman"], text=first["model"])
+         .add("test_second", second["spearman"], text=second["model"])
+         .add("test_gap", gap).add("halfwidth", halfwidth).add("test_n", int(first["n"]))
+         .add("gap_inside", gap < halfwidth))
+    else:
+        for name in ("test_first", "test_second", "test_gap", "halfwidth", "test_n", "gap_inside"):
+            found.add(name)
+    return found.frame()
 
 
-def comparison_note(comparison: pd.DataFrame, record: dict, measured_now: bool, default: tuple):
-    """Where the comparison comes from and what it decides."""
-    from IPython.display import Markdown
-
-    if comparison is None or not len(comparison):
-        return Markdown("No measured comparison is committed (`data/measured/qe_model_comparison.csv`); measure one "
-                        "with the parameter `compare_models`. This run trains and probes: "
-                        + ", ".join(f"`{k}`" for k in default) + ".")
-    view = comparison_view(comparison)
-    best = view.iloc[0]
-    budget = float(record.get("budget_seconds", 90))
-    chapter = record.get("chapter_cold_seconds") or {}
-    origin = ("**Measured in this run**, each model cold (empty temporary cache)." if measured_now else
-              f"**Measured, not recomputed in this run**: {record.get('date', 'date unknown')}, "
-              f"{record.get('machine', 'machine unknown')}, with `{record.get('command', 'command unknown')}` "
-              "(committed as `data/measured/qe_model_comparison.csv`; re-measure with the parameter "
-              "`compare_models`).")
-    where = ("re-split dev (test beside it)" if "dev_spearman" in view else "leakage-free re-split test (no dev scores "
-             "in this comparison; see below)")
-    lines = [origin,
-             f"Most accurate on the {where}: **{best['model']}** (test Spearman {best['spearman']:.3f}, "
-             f"Pearson {best['pearson']:.3f}, {best['seconds']:.0f} s cold)."]
-    if chapter:
-        lines.append("The whole chapter, cold, with `qe_models` = " + "; ".join(
-            f"{k}: {v:.0f} s" for k, v in chapter.items()) + f" (budget {budget:.0f} s; "
-            f"{record.get('chapter_timing', 'measured with /usr/bin/time')}). A model that alone takes longer than "
-            "the budget cannot be in the default, and the chapter trains each chosen model four times (released "
-            "split, re-split, and both on the sum-of-penalties target; a frozen encoder embeds each text once).")
-    lines.append("This run trains and probes: " + ", ".join(f"`{k}`" for k in default)
-                 + " (parameter `qe_models`; any model of the table is one parameter away).")
-    return Markdown("\n\n".join(lines))
+def selection_note(dev_table: pd.DataFrame, test_table: pd.DataFrame, comparison: pd.DataFrame) -> pd.DataFrame:
+    """How the models of this run compare on the re-split dev set, where a choice belongs, with
+    the test set reported once beside it (words section ``selection``: per model, in the order
+    of dev, ``dev_rho`` and ``test_rho``), and what the committed comparison can and cannot
+    decide (restated from ``comparison``, the findings of :func:`comparison_note`)."""
+    dev = dev_table.set_index("model")
+    test = test_table.set_index("model")
+    found = Findings().add("dev_lines", int(dev["n"].iloc[0]))
+    for m in dev["spearman"].sort_values(ascending=False).index:
+        found.add("dev_rho", dev.loc[m, "spearman"], group=m).add("test_rho", test.loc[m, "spearman"], group=m)
+    return _joined(found.frame(), _restated(comparison, ("test_first", "test_second", "test_gap", "halfwidth",
+                                                         "test_n", "gap_inside")))
 
 
-def target_note(corrected: pd.DataFrame, targets: pd.DataFrame, summary: dict):
-    """What training on the sum of penalties changes, in words."""
-    from IPython.display import Markdown
-
+def target_note(corrected: pd.DataFrame, targets: pd.DataFrame, summary: dict) -> pd.DataFrame:
+    """What training on the sum of penalties changes (words section ``target``): the Spearman ρ
+    of the two targets over all lines (``targets_rho``) and, per model and evaluation (group;
+    columns ``model``, ``evaluation``), its Spearman trained and scored on the released scores
+    and on the sum of penalties, and their difference (``target_change``)."""
     rho = targets[["score", "score_sum"]].corr(method="spearman").iloc[0, 1]
+    found = (Findings().add("lines", len(targets)).add("targets_rho", rho)
+             .add("mixed_severity_lines", summary["mixed_severity_lines"]))
     same = corrected[corrected["trained_on"] == corrected["evaluated_against"]]
-    lines = [f"Over all {len(targets):,} lines the two targets correlate at Spearman ρ = {rho:.3f}: they disagree "
-             f"only on the {summary['mixed_severity_lines']} mixed-severity lines, but there by up to a factor two."]
     for (split, model, label), g in same.groupby(["split", "model", "evaluated_on"], sort=False):
         old = g[g["trained_on"] == "released scores"]["spearman"].iloc[0]
         new = g[g["trained_on"] == "sum of penalties"]["spearman"].iloc[0]
-        lines.append(f"{model}, {label}: Spearman {old:.3f} when trained and scored on the released scores, "
-                     f"{new:.3f} on the sum of penalties ({new - old:+.3f}).")
-    return Markdown("\n\n".join(lines))
+        where = {"group": f"{model}, {label}", "model": model, "evaluation": split}
+        (found.add("released_target_rho", old, **where).add("sum_target_rho", new, **where)
+         .add("target_change", new - old, **where))
+    return found.frame()
 
 
-def instances_note(probes: dict, setup: "QESetup"):
-    """How many slang posts each evaluation perturbs, per word, and which Method-2 groups run."""
-    from IPython.display import Markdown
-
-    lines = []
+def instances_note(probes: dict, setup: "QESetup") -> pd.DataFrame:
+    """How many slang posts each evaluation perturbs (group), per slang word (group
+    ``evaluation, word``), how many have a post-edit (M2G2), and whether M2G1 runs (words
+    section ``instances``)."""
+    found = Findings().add("selection", text=setup.instances)
     for label, pr in probes.items():
-        chosen = pr.posts
-        lines.append(f"* {label}: {len(chosen)} slang posts ({setup.instances}); per word "
-                     + ", ".join(f"{w} {int(chosen['source'].str.contains(w).sum())}" for w in hd.SLANG)
-                     + f"; {len(pr.groups['M2G2'])} of them have a post-edited reference (M2G2).")
-    lines.append("* " + ("M2G1 uses the corrected translations given." if setup.corrected is not None else
-                         "M2G1 needs a translator's corrections of the slang only; none were given, so **M2G1 is not "
-                         "run**."))
-    lines.append("* SWAP, a control the paper does not have, gives every post another post's source (its MT "
-                 "unchanged): the shift a model shows there is what *not* reading the source at all would cost.")
-    return Markdown("\n".join(lines))
-
-
-def _ci(value: float, low: float, high: float, decimals: int = 2, unit: str = "") -> str:
-    if pd.isna(value):
-        return "NA"
-    bounds = "" if pd.isna(low) else f" [{low:.{decimals}f}, {high:.{decimals}f}]"
-    return f"{value:.{decimals}f}{unit}{bounds}"
+        found.add("posts", len(pr.posts), group=label).add("post_edited", len(pr.groups["M2G2"]), group=label)
+    for label, pr in probes.items():
+        for w in hd.SLANG:
+            found.add("word_posts", int(pr.posts["source"].str.contains(w).sum()), group=f"{label}, {w}")
+    return found.add("m2g1", setup.corrected is not None).frame()
 
 
 def method1_view(method1: pd.DataFrame) -> pd.DataFrame:
@@ -781,24 +779,25 @@ def method1_view(method1: pd.DataFrame) -> pd.DataFrame:
         for _, r in g.iterrows():
             for metric in ("rho", "r"):
                 key = f"{r['model']}: {'ρ' if metric == 'rho' else 'r'}"
+                percent = formatting.number(r[f"{metric}_pct_change"], 1, sign=True) + "%"
                 if group == "G0":
-                    row[key] = f"{r[metric]:.3f}"
+                    row[key] = formatting.number(r[metric], 3)
                 elif f"{metric}_change" in r:
-                    row[key] = (f"{r[f'{metric}_change']:+.3f} [{r[f'{metric}_change_low']:+.3f}, "
-                                f"{r[f'{metric}_change_high']:+.3f}] ({r[f'{metric}_pct_change']:+.1f}%)")
+                    row[key] = (formatting.number(r[f"{metric}_change"], 3, sign=True) + " "
+                                + formatting.interval(r[f"{metric}_change_low"], r[f"{metric}_change_high"], 3,
+                                                      sign=True)
+                                + f" ({percent})")
                 else:
-                    row[key] = f"{r[f'{metric}_pct_change']:+.1f}%"
+                    row[key] = percent
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 STABILITY_COLUMNS = {
-    "G0_rho": ("G0 ρ (accuracy)", 2, ""), "mean_rho_change": ("mean Δρ over M1", 3, ""),
-    "relative_shift": ("homophone |shift| (SD)", 2, ""),
-    "signed_relative_shift": ("homophone shift, signed (SD)", 2, ""),
-    "abs_shift_to_error": ("homophone |shift| / RMSE", 2, ""),
-    "swap_relative_shift": ("SWAP |shift| (SD)", 2, ""),
-    "homophone_to_swap": ("homophone / SWAP", 2, ""), "M2G2_share_increased": ("M2G2 rises (%)", 0, ""),
+    "G0_rho": ("G0 ρ (accuracy)", 2), "mean_rho_change": ("mean Δρ over M1", 3),
+    "relative_shift": ("homophone |shift| (SD)", 2), "signed_relative_shift": ("homophone shift, signed (SD)", 2),
+    "abs_shift_to_error": ("homophone |shift| / RMSE", 2), "swap_relative_shift": ("SWAP |shift| (SD)", 2),
+    "homophone_to_swap": ("homophone / SWAP", 2), "M2G2_share_increased": ("M2G2 rises (%)", 0),
 }
 
 
@@ -812,8 +811,13 @@ def stability_view(intervals: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFr
         key = key if isinstance(key, tuple) else (key,)
         t = g.set_index("statistic")
         column = {"posts": str(int(t.loc["G0_rho", "n"]))}
-        for stat, (label, decimals, unit) in STABILITY_COLUMNS.items():
-            column[label] = _ci(*t.loc[stat, ["value", "ci_low", "ci_high"]], decimals, unit) if stat in t.index else "NA"
+        for stat, (label, decimals) in STABILITY_COLUMNS.items():
+            if stat not in t.index:
+                column[label] = "NA"
+                continue
+            value, low, high = t.loc[stat, ["value", "ci_low", "ci_high"]]
+            column[label] = formatting.number(value, decimals) + ("" if pd.isna(low) else
+                                                                   " " + formatting.interval(low, high, decimals))
         v = verdicts
         for k, val in zip(keys, key):
             v = v[v[k] == val]
@@ -822,150 +826,149 @@ def stability_view(intervals: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFr
     return pd.DataFrame(columns).rename_axis("statistic").reset_index()
 
 
-def _direction(t: pd.DataFrame) -> str:
-    """Whether homophones push the score up or down, from the signed shift's interval."""
+#: The stability statistics (:func:`helpers.slang.robustness.stability_intervals`) the
+#: words state, by the name of their quantity.
+STABILITY_QUANTITIES = {"posts": "G0_rho", "g0_rho": "G0_rho", "mean_rho_change": "mean_rho_change",
+                        "homophone_shift": "relative_shift", "shift_to_error": "abs_shift_to_error",
+                        "swap_shift": "swap_relative_shift", "signed_shift": "signed_relative_shift",
+                        "m2g2_rises": "M2G2_share_increased"}
+
+#: A signed homophone shift smaller than this (in SD of the model's predictions) is negligible.
+NEGLIGIBLE_SHIFT = 0.05
+
+
+def _direction(t: pd.DataFrame) -> tuple[dict, tuple]:
+    """Whether homophones push the score up or down, from the signed shift's interval: one
+    yes/no per direction (all unknown without a signed shift), and the shift's size with its
+    interval (the absolute values of a shift away from 0)."""
+    names = ("shift_negligible", "shift_raises", "shift_lowers", "shift_unclear")
     if "signed_relative_shift" not in t.index:
-        return ""
+        return dict.fromkeys(names), (None, None)
     value, low, high = t.loc["signed_relative_shift", ["value", "ci_low", "ci_high"]]
-    if abs(value) < 0.05:
-        return f"The signed shift is negligible ({_ci(value, low, high)} SD)."
-    if low > 0 or high < 0:
-        way = "raise" if value > 0 else "lower"
-        return (f"On average homophones {way} its score by {_ci(abs(value), *sorted((abs(low), abs(high))))} SD "
-                "although the MT is unchanged: part of its score follows the spelling of the slang, not the "
-                "translation" + (", as if the original slang marked a worse translation." if value > 0 else "."))
-    return f"The signed shift, {_ci(value, low, high)} SD, has no clear direction."
+    negligible = abs(value) < NEGLIGIBLE_SHIFT
+    clear = not negligible and (low > 0 or high < 0)
+    flags = dict(zip(names, (negligible, clear and value > 0, clear and value < 0, not negligible and not clear)))
+    return flags, (abs(value), tuple(sorted((abs(low), abs(high)))))
 
 
-def _stability_line(t: pd.DataFrame) -> str:
-    """G0 ρ, the paired mean Δρ, and the shifts of one model, from its intervals."""
-    return (f"G0 ρ {_ci(*t.loc['G0_rho', ['value', 'ci_low', 'ci_high']])}; mean Δρ over M1G1–M1G5 "
-            f"{_ci(*t.loc['mean_rho_change', ['value', 'ci_low', 'ci_high']], 3)} (paired); homophones move the score "
-            f"by {_ci(*t.loc['relative_shift', ['value', 'ci_low', 'ci_high']])} SD of its own predictions "
-            f"({_ci(*t.loc['abs_shift_to_error', ['value', 'ci_low', 'ci_high']])} of its RMSE), a swapped source by "
-            f"{_ci(*t.loc['swap_relative_shift', ['value', 'ci_low', 'ci_high']])} SD")
-
-
-def _word_shifts(by_word: pd.DataFrame, model: str) -> str:
-    w = by_word[by_word["model"] == model]
-    if not len(w):
-        return ""
-    return ("Per slang word, the signed shift is " + ", ".join(
-        f"{r['word']} {r['signed_relative_shift']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}] ({r['n_posts']})"
-        for _, r in w.iterrows()) + " SD (posts in brackets).")
-
-
-def stability_note(probes: dict):
-    """Stability read with accuracy, in words, for every evaluation and model."""
-    from IPython.display import Markdown
-
+def stability_note(probes: dict) -> pd.DataFrame:
+    """Stability read with accuracy (words section ``stability``), for every evaluation and
+    model (group ``evaluation, model``; columns ``evaluation``, ``model``): the statistics of
+    :data:`STABILITY_QUANTITIES` with their intervals (``posts``: the posts of G0 ρ), the
+    direction of the signed shift (:func:`_direction`: ``shift_size`` and one yes/no per
+    direction), the verdict (``text``), the signed shift per slang word (``word_shift``, group
+    ``evaluation, model, word``, with ``word_shift_posts``) and the verdict's ``tolerance``."""
     from .robustness import TOLERANCE
 
-    lines = []
+    found = Findings()
     for label, pr in probes.items():
+        verdicts = pr.verdicts.set_index("model")["verdict"]
         for model, g in pr.intervals.groupby("model", sort=False):
             t = g.set_index("statistic")
-            verdict = pr.verdicts.set_index("model").loc[model, "verdict"]
-            lines.append(f"* {label}, **{model}** ({int(t.loc['G0_rho', 'n'])} posts): {_stability_line(t)}. "
-                         f"{_direction(t)} {_word_shifts(pr.by_word, model)} Reading: {verdict}.")
-    lines.append("* The paper's mean |% change| of ρ is shown without an interval: a bootstrap of a mean of absolute "
-                 "ratios is biased upwards (resampling noise only ever adds to |change|, and a G0 ρ near 0 inflates "
-                 "every ratio), so few resamples fall below the estimate and its percentile interval is no confidence "
-                 "interval. The paired Δρ per group (table above) and the shifts in units of the model's own spread "
-                 "and error say more.")
-    lines.append(f"* The verdict's yardstick is absolute: homophones must move a model's scores by less than "
-                 f"{TOLERANCE:g} of its own error on these posts (RMSE against the human scores). The SWAP control "
-                 "only checks that the model reads the source at all: a whole other source is an extreme "
-                 "perturbation, so moving much less for homophones than for it is a weak standard.")
-    return Markdown("\n".join(lines))
+            where = {"group": f"{label}, {model}", "evaluation": label, "model": model}
+            for name, stat in STABILITY_QUANTITIES.items():
+                if stat not in t.index:
+                    found.add(name, **where)
+                elif name == "posts":
+                    found.add(name, int(t.loc[stat, "n"]), **where)
+                else:
+                    found.add(name, t.loc[stat, "value"], ci=(t.loc[stat, "ci_low"], t.loc[stat, "ci_high"]),
+                              **where)
+            found.add("m2g2_posts", int(t.loc["M2G2_share_increased", "n"]) if "M2G2_share_increased" in t.index
+                      else None, **where)
+            flags, (size, size_ci) = _direction(t)
+            found.add("shift_size", size, ci=size_ci, **where)
+            for name, flag in flags.items():
+                found.add(name, flag, **where)
+            found.add("verdict", text=verdicts[model], **where)
+            for r in pr.by_word[pr.by_word["model"] == model].itertuples():
+                word = {"group": f"{label}, {model}, {r.word}", "evaluation": label, "model": model}
+                (found.add("word_shift", r.signed_relative_shift, ci=(r.ci_low, r.ci_high), **word)
+                 .add("word_shift_posts", r.n_posts, **word))
+    return found.add("tolerance", TOLERANCE).frame()
 
 
-def _corr(table: pd.DataFrame, model: str, label: str, column: str = "spearman") -> float:
-    row = table[(table["model"] == model) & (table["evaluated_on"] == label)]
-    return float(row[column].iloc[0]) if len(row) else float("nan")
+#: A change of Spearman ρ smaller than this when the target changes is "little".
+LITTLE_CHANGE = 0.03
 
 
-def _names(models: list) -> str:
-    return ", ".join(models) if models else "none"
+def qe_findings(score_rule: pd.DataFrame, leakage: pd.DataFrame, released: pd.DataFrame, resplit: pd.DataFrame,
+                target: pd.DataFrame, stability: pd.DataFrame, probes: dict, comparison: pd.DataFrame
+                ) -> pd.DataFrame:
+    """Chapter 7's closing findings (words section ``findings``), every number from this run's
+    tables: restated from the findings of the earlier sections (``score_rule``, ``leakage``,
+    ``target``, ``stability``, ``comparison``: computed once), and computed here the
+    Spearman ρ of each model on the released test split, its posts not in train and the
+    re-split test (with the approximate 95% interval), and the chapter's question: which
+    models are robust to homophones, which raise their score for the post-edited MT, and which
+    do both (``text``: their names; ``none`` when there are none)."""
+    from ..core.stats import spearman_interval
 
+    def corr(table, model, label):
+        row = table[(table["model"] == model) & (table["evaluated_on"] == label)]
+        return (float(row["spearman"].iloc[0]), int(row["n"].iloc[0])) if len(row) else (float("nan"), 0)
 
-def qe_findings(summary: dict, released: pd.DataFrame, resplit: pd.DataFrame, test: pd.DataFrame,
-                clean: pd.DataFrame, corrected: pd.DataFrame, probes: dict, comparison: pd.DataFrame | None,
-                measured_now: bool, record: dict) -> list[str]:
-    """Chapter 7's closing findings, every number from this run's tables (the model comparison
-    is the committed measurement unless ``measured_now``)."""
-    lines = [
-        f"The released scores are (number of errors) × (weight of the first listed severity), z-scored over the "
-        f"{summary['sheet_rows']:,} sheet rows: this reproduces {summary['released_rule_share']:.1f}% of the "
-        f"{summary['lines']:,} lines ("
-        + ("the rest follow from a second sheet row of the same post" if summary["released_rule_share_any_row"] == 100
-           else f"{summary['released_rule_share_any_row']:.1f}% allowing a second sheet row of the same post")
-        + f"), against {summary['identical_penalty_share']:.1f}% for the sum of penalties. It mis-weights the "
-        f"{summary['mixed_severity_lines']} lines ({summary['mixed_severity_lines'] / summary['lines']:.1%}) whose "
-        "errors have different severities."]
-    leaked = len(test) - len(clean)
-    lines.append(f"{leaked:,} of the {len(test):,} released test lines have a source that is also in train.")
+    found = Findings()
     for model in dict.fromkeys(released["model"]):
-        a, b = _corr(released, model, "test (as released)"), _corr(released, model, "test, posts not in train")
-        c = _corr(resplit, model, "re-split test")
-        n = int(resplit[(resplit["model"] == model)]["n"].iloc[0])
-        from ..core.stats import spearman_interval
+        (a, _), (b, _) = corr(released, model, "test (as released)"), corr(released, model, "test, posts not in train")
+        c, n = corr(resplit, model, "re-split test")
+        (found.add("released_rho", a, group=model).add("clean_rho", b, group=model)
+         .add("released_minus_clean", a - b, group=model)
+         .add("resplit_rho", c, ci=spearman_interval(c, n), group=model).add("resplit_lines", n, group=model)
+         .add("released_minus_resplit", a - c, group=model))
+    on_resplit = _restated(target, ("released_target_rho", "sum_target_rho", "target_change"), evaluation="re-split")
+    on_resplit = on_resplit.assign(group=on_resplit["model"])
+    changes = on_resplit[on_resplit["quantity"] == "target_change"]
+    for r in changes.itertuples():
+        found.add("changes_little", abs(r.value) < LITTLE_CHANGE, group=r.group)
+    if changes.empty:
+        found.add("changes_little").add("released_target_rho").add("sum_target_rho").add("target_change")
 
-        lo, hi = spearman_interval(c, n)
-        lines.append(f"{model}: Spearman {a:.3f} on the released test split and {b:.3f} on its posts not in train: "
-                     f"the two differ by {a - b:+.3f}, but they are different posts, not the same posts with and "
-                     f"without leakage. Trained and tested without leakage on the source-grouped re-split it reaches "
-                     f"{c:.3f} (approximate 95% CI {lo:.3f} to {hi:.3f}, {n} lines), {a - c:+.3f} against the "
-                     "released test split.")
-    same = corrected[(corrected["trained_on"] == corrected["evaluated_against"]) & (corrected["split"] == "re-split")]
-    for model, g in same.groupby("model", sort=False):
-        old = g[g["trained_on"] == "released scores"]["spearman"].iloc[0]
-        new = g[g["trained_on"] == "sum of penalties"]["spearman"].iloc[0]
-        lines.append(f"Trained and evaluated on the sum of penalties instead, {model} reaches Spearman {new:.3f} on "
-                     f"the re-split test against {old:.3f} on the released scores ({new - old:+.3f}): the "
-                     f"construction rule changes {'little' if abs(new - old) < 0.03 else 'the result'} for this "
-                     "model, because the targets differ only on the mixed-severity lines.")
     headline = next(iter(probes))
-    for label, pr in probes.items():
-        for model, g in pr.intervals.groupby("model", sort=False):
-            t = g.set_index("statistic")
-            v = pr.verdicts.set_index("model").loc[model]
-            if label != headline:
-                lines.append(f"Beside it, on the released split ({int(t.loc['G0_rho', 'n'])} posts), {model}: G0 ρ "
-                             f"{_ci(*t.loc['G0_rho', ['value', 'ci_low', 'ci_high']])}, homophone shift "
-                             f"{_ci(*t.loc['relative_shift', ['value', 'ci_low', 'ci_high']])} SD, signed "
-                             f"{_ci(*t.loc['signed_relative_shift', ['value', 'ci_low', 'ci_high']])}. Verdict: "
-                             f"{v['verdict']}.")
-                continue
-            share = (f"; with the post-edit as MT its score rose for "
-                     f"{_ci(*t.loc['M2G2_share_increased', ['value', 'ci_low', 'ci_high']], 0)}% of "
-                     f"{int(t.loc['M2G2_share_increased', 'n'])} posts" if "M2G2_share_increased" in t.index else "")
-            lines.append(f"Stability ({label}, {model}, {int(t.loc['G0_rho', 'n'])} posts): {_stability_line(t)}"
-                         f"{share}. {_direction(t)} {_word_shifts(pr.by_word, model)} Verdict: {v['verdict']}.")
+    lead = _restated(stability, [*STABILITY_QUANTITIES, "m2g2_posts", "shift_size", "shift_negligible",
+                                 "shift_raises", "shift_lowers", "shift_unclear", "verdict", "word_shift",
+                                 "word_shift_posts"], evaluation=headline)
+    beside = stability[(stability["evaluation"] != headline)
+                       & stability["quantity"].isin(["posts", "g0_rho", "homophone_shift", "signed_shift", "verdict"])]
+    beside = beside.assign(quantity="beside_" + beside["quantity"])
+    if beside.empty:
+        beside = Findings()
+        for name in ("posts", "g0_rho", "homophone_shift", "signed_shift", "verdict"):
+            beside.add(f"beside_{name}")
+        beside = beside.frame()
+
     v = probes[headline].verdicts
     robust = v[v["verdict"].str.startswith("robust")]["model"].tolist()
     rewards = v[v["better_mt"] == "rises"]["model"].tolist()
     both = [m for m in robust if m in rewards]
-    lines.append(f"The chapter's question, on the {headline} ({len(v)} model(s)): robust to homophones: "
-                 f"{_names(robust)}; raising its score for the post-edited MT: {_names(rewards)}; "
-                 + (f"both: {_names(both)}." if both else "no model here does both: robustness to homophones and "
-                    "sensitivity to a better translation have to be checked together, and the correlation changes of "
-                    "Tables 5–6 alone show neither."))
-    if comparison is not None and len(comparison):
-        view = comparison_view(comparison)
-        best = view.iloc[0]
-        origin = "measured in this run" if measured_now else f"measured {record.get('date', '')}, not recomputed here"
-        others = "; ".join(f"{r.model} {r.spearman:.3f} ({r.seconds:.0f} s)" for r in view.iloc[1:].itertuples())
-        on_dev = "dev_spearman" in view
-        gap = view["spearman"].iloc[0] - view["spearman"].iloc[1] if len(view) > 1 else float("nan")
-        lines.append(f"Model comparison on the re-split ({origin}): ordered by "
-                     + ("dev Spearman" if on_dev else "test Spearman (this comparison has no dev scores)")
-                     + f", the first is {best['model']} (test Spearman {best['spearman']:.3f}, {best['seconds']:.0f} s "
-                     "cold)" + (f"; then {others}" if others else "")
-                     + ("." if on_dev or not len(view) > 1 else
-                        f"; the first two differ by {gap:.3f} on test, too little for a choice (see the selection "
-                        "note)."))
-    return lines
+    (found.add("headline", text=headline).add("n_models", len(v))
+     .add("robust", len(robust), text=", ".join(robust) or "none")
+     .add("rewards", len(rewards), text=", ".join(rewards) or "none")
+     .add("both", len(both), text=", ".join(both) or "none"))
+
+    shown = _restated(comparison, ("measured", "measured_now", "date", "ranked_on_dev", "best", "best_seconds",
+                                   "test_gap", "gap_inside"))
+    best = comparison.loc[comparison["quantity"] == "best", "text"]
+    others = comparison[comparison["quantity"].isin(["model_rho", "model_seconds"])
+                        & ~comparison["group"].isin(best)]
+    others = others.assign(quantity=others["quantity"].map({"model_rho": "other_rho",
+                                                            "model_seconds": "other_seconds"}))
+    found.add("other_models", others["group"].nunique())
+    if others.empty:
+        found.add("other_rho").add("other_seconds")
+    return _joined(_restated(score_rule, ("sheet_rows", "released_rule_share", "lines", "released_rule_share_any_row",
+                                          "others_from_other_row", "identical_penalty_share",
+                                          "mixed_severity_lines", "mixed_share")),
+                   _restated(leakage, ("leaked", "test_lines")), found.frame(), on_resplit, lead, beside, shown,
+                   others)
+
+
+def tables_5_6_note(check: pd.DataFrame) -> pd.DataFrame:
+    """How many of the paper's printed percentage changes follow from its Tables 9–10
+    (:func:`helpers.slang.robustness.check_percent_changes`; words section ``tables_5_6``)."""
+    flagged = int((~check["follows"]).sum())
+    return (Findings().add("follow", len(check) - flagged).add("printed", len(check))
+            .add("not_following", flagged).frame())
 
 
 def comparison_frames(splits: pd.DataFrame, annotated: pd.DataFrame, seed: int = 0

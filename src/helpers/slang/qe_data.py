@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -114,23 +115,39 @@ def source_key(text: str) -> str:
     return re.sub(r"\s+", "", str(text))
 
 
-def align(splits: pd.DataFrame, annotated: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+@dataclass(frozen=True)
+class Alignment:
+    """What :func:`align` found: split lines and how many were aligned, annotated rows (with
+    repeated sources, and never aligned), and sources in more than one split."""
+
+    split_lines: int
+    aligned: int
+    annotated_rows: int
+    annotated_duplicate_sources: int
+    annotated_not_in_splits: int
+    sources_in_several_splits: int
+
+    def frame(self) -> pd.DataFrame:
+        """``what, count``: one row per count."""
+        names = [f.name for f in fields(self)]
+        return pd.DataFrame({"what": names, "count": [getattr(self, n) for n in names]})
+
+
+def align(splits: pd.DataFrame, annotated: pd.DataFrame) -> tuple[pd.DataFrame, Alignment]:
     """Attach each split line to the annotated row with the same source (whitespace removed).
 
-    Returns the merged frame and a report: lines aligned, annotated rows never aligned, and
-    sources that occur in more than one split (possible train/test overlap).
+    Returns the merged frame and an :class:`Alignment`: lines aligned, annotated rows never
+    aligned, and sources that occur in more than one split (possible train/test overlap).
     """
     s = splits.assign(key=splits["source"].map(source_key))
     a = annotated.assign(key=annotated["source"].map(source_key))
     first = a.drop_duplicates("key")
     merged = s.merge(first.drop(columns=["source", "mt"]), on="key", how="left", indicator=True)
     in_splits = s.groupby("key")["split"].nunique()
-    report = {
-        "split_lines": len(s), "aligned": int((merged["_merge"] == "both").sum()),
-        "annotated_rows": len(a), "annotated_duplicate_sources": int(a["key"].duplicated().sum()),
-        "annotated_not_in_splits": int((~a["key"].isin(s["key"])).sum()),
-        "sources_in_several_splits": int((in_splits > 1).sum()),
-    }
+    report = Alignment(split_lines=len(s), aligned=int((merged["_merge"] == "both").sum()), annotated_rows=len(a),
+                       annotated_duplicate_sources=int(a["key"].duplicated().sum()),
+                       annotated_not_in_splits=int((~a["key"].isin(s["key"])).sum()),
+                       sources_in_several_splits=int((in_splits > 1).sum()))
     return merged.drop(columns="_merge"), report
 
 
