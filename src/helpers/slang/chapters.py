@@ -225,6 +225,11 @@ def _absent(found: Findings, *quantities: str, **extra) -> Findings:
     return found
 
 
+def _listed(names, values) -> str:
+    """Names with a signed value each, as a list: "尼玛 +0.90, 草泥马 -0.53"."""
+    return ", ".join(f"{n} {formatting.number(v, 2, sign=True)}" for n, v in zip(names, values))
+
+
 def _label(method: str, context: str) -> str:
     return method if context == "n/a" else f"{method} ({context} context)"
 
@@ -287,8 +292,7 @@ def within_word(summary: pd.DataFrame, by_word: pd.DataFrame, levels: pd.DataFra
                         ].dropna(subset=["rho"])
         tested = pd.notna(row["mean_within_word_rho"])
         (found.add("pooled_rho", row["pooled_rho"], group=label)
-         .add("per_word", len(words), group=label,
-              text=", ".join(f"{w} {formatting.number(r, 2, sign=True)}" for w, r in zip(words["word"], words["rho"])))
+         .add("per_word", len(words), group=label, text=_listed(words["word"], words["rho"]))
          .add("within_rho", row["mean_within_word_rho"], p=row["p_within_word"], group=label)
          .add("exact", bool(row["exact"]) if tested else None, group=label)
          .add("permutations", row["n_permutations"] if tested else None, group=label))
@@ -1167,15 +1171,16 @@ def word_list_sources(coverage: pd.DataFrame) -> pd.DataFrame:
         found.add("listed_of", int(g["candidates"].iloc[0]), group=rung, rated=int(g["rated"].sum()),
                   text=lm.WORD_LISTS[rung].format(version=version(rung)))
         for found_as in ("word", "pieces", "characters"):
-            found.add(f"as_{found_as}", int(n["n"].get(found_as, 0)), group=rung, rated=int(n["rated"].get(found_as, 0)))
+            found.add(f"as_{found_as}", int(n["n"].get(found_as, 0)), group=rung,
+                      rated=int(n["rated"].get(found_as, 0)))
     if coverage.empty:
         _absent(found, "listed_of", "as_word", "as_pieces", "as_characters")
     return found.frame()
 
 
 def _rungs(frame: pd.DataFrame) -> str:
-    """Rungs with their mean within-word ρ, as a list: "kn-2 −0.10, jieba +0.20"."""
-    return ", ".join(f"{r} {formatting.number(v, 2, sign=True)}" for r, v in zip(frame["rung"], frame["mean_within_word_rho"]))
+    """Rungs with their mean within-word ρ, as a list: "kn-2 -0.10, jieba +0.20"."""
+    return _listed(frame["rung"], frame["mean_within_word_rho"])
 
 
 def ladder_direction(summary: pd.DataFrame, ladder: str = "this run") -> pd.DataFrame:
@@ -1200,15 +1205,14 @@ def ladder_direction(summary: pd.DataFrame, ladder: str = "this run") -> pd.Data
         sig = g[g["p_within_word"] < LEVEL]
         best = g.iloc[0]
         trend = spearmanr(g["heldout_perplexity"], g["mean_within_word_rho"]).statistic if len(g) > 2 else None
-        for name, value, extra in (
-                ("scorers", len(g), {}), ("same", len(neg) == len(g) or len(pos) == len(g), {}),
-                ("all_negative", len(neg) == len(g), {}), ("all_positive", len(pos) == len(g) and len(neg) < len(g), {}),
-                ("negative_rungs", len(neg), {"text": _rungs(neg) or "none"}),
-                ("positive_rungs", len(pos), {"text": _rungs(pos) or "none"}),
-                ("significant", len(sig), {}), ("significant_rungs", None, {"text": _rungs(sig)}),
-                ("best", best["mean_within_word_rho"], {"text": best["rung"], "perplexity": best["heldout_perplexity"]}),
-                ("trend", trend, {})):
-            found.add(name, value, group=context, ladder=ladder, **extra)
+        at = {"group": context, "ladder": ladder}
+        (found.add("scorers", len(g), **at).add("same", len(neg) == len(g) or len(pos) == len(g), **at)
+         .add("all_negative", len(neg) == len(g), **at).add("all_positive", len(pos) == len(g), **at)
+         .add("negative_rungs", len(neg), text=_rungs(neg) or "none", **at)
+         .add("positive_rungs", len(pos), text=_rungs(pos) or "none", **at)
+         .add("significant", len(sig), **at).add("significant_rungs", text=_rungs(sig), **at)
+         .add("best", best["mean_within_word_rho"], text=best["rung"], perplexity=best["heldout_perplexity"], **at)
+         .add("trend", trend, **at))
     if not contexts:
         _absent(found, "scorers", "same", "all_negative", "all_positive", "negative_rungs", "positive_rungs",
                 "significant", "significant_rungs", "best", "trend", ladder=ladder)
