@@ -171,3 +171,23 @@ def test_measured_ladder_note_with_and_without_a_record():
     assert "load average" not in text and "The whole chapter took" not in text  # not in this record
     assert WORDS.text("measured_ladder", chapters.measured_ladder(None, {})).startswith(
         "No measured ladder comparison is committed")
+
+
+def test_the_data_box_names_whose_ratings_and_escapes_file_names():
+    from types import SimpleNamespace
+
+    from helpers.slang.chapters import HomophoneData
+
+    posts = pd.DataFrame({"text": ["a", "b", "c"]})
+    table8 = HomophoneData(None, posts=posts, ratings=pd.DataFrame({"word": ["w"] * 25}), ratings_are_table8=True)
+    none = SimpleNamespace(ratings_files=(), ratings_file=None, ratings_notes=())
+    assert WORDS.text("data", chapters.data_description(table8, none)).endswith(
+        "Human ratings: the paper's Table 8 (25 items), entered by hand.")
+    own = HomophoneData(None, posts=posts, ratings=pd.DataFrame({"word": ["w"] * 11, "n_raters": 2}),
+                        ratings_are_table8=False)
+    setup = SimpleNamespace(ratings_files=("a.xlsx", "b.xlsx"), ratings_file="sheets<1>",
+                            ratings_notes=("left out student S04 (S04.xlsx)",))
+    text = WORDS.text("data", chapters.data_description(own, setup))
+    assert text.startswith("3 SMP2020-EWECT Weibo posts")
+    assert text.endswith("Human ratings: 11 rated candidates from 2 workbook(s), averaged over the raters of each "
+                         "candidate (<code>sheets&lt;1&gt;</code>). left out student S04 (S04.xlsx).")

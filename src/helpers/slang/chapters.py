@@ -68,15 +68,8 @@ class HomophonesSetup:
         table8 = self.ratings is None
         ratings = read_published("homophones", "table8_human_top5").astype({"avg_score": float}) if table8 \
             else self.ratings
-        raters = "" if table8 or "n_raters" not in ratings else (
-            f" from {len(self.ratings_files)} workbook(s), averaged over the raters of each candidate")
-        detail = (f"{len(self.posts)} SMP2020-EWECT Weibo posts (labels 0–5) and the released frequency dictionary and "
-                  "candidate lists of shenbinqian/homo_gen (CC BY-SA 4.0). Human ratings: "
-                  + ("the paper's Table 8 (25 items), entered by hand." if table8 else
-                     f"{len(ratings)} rated candidates{raters} (<code>{escape(str(self.ratings_file))}</code>)."
-                     + "".join(f" {escape(n)}." for n in self.ratings_notes)))
         files += list(self.ratings_files)
-        return HomophoneData(Provenance("released" if table8 else "own", tuple(map(str, files)), detail), self.posts,
+        return HomophoneData(Provenance("released" if table8 else "own", tuple(map(str, files))), self.posts,
                              self.frequencies, self.candidates, ratings, table8)
 
 
@@ -186,6 +179,18 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
 PAPER_CANDIDATES = 172
 #: The level of the chapter's verdicts on within-word tests.
 LEVEL = 0.05
+
+
+def data_description(data: HomophoneData, setup: HomophonesSetup) -> pd.DataFrame:
+    """What the chapter reads (section ``data``, the sentence of its data box, which is HTML:
+    file names and notes come escaped): the posts, and whose ratings, from how many
+    workbooks, with the notes on students, rows and files left out."""
+    own = not data.ratings_are_table8
+    return (Findings().add("posts", len(data.posts)).add("published_ratings", data.ratings_are_table8)
+            .add("ratings", len(data.ratings))
+            .add("workbooks", len(setup.ratings_files) if own and "n_raters" in data.ratings else None)
+            .add("ratings_file", text=escape(str(setup.ratings_file)) if own else "")
+            .add("notes", text=" ".join(f"{escape(n)}." for n in setup.ratings_notes)).frame())
 
 
 def frequency_reading(same_as_released: bool) -> pd.DataFrame:
