@@ -194,3 +194,9 @@ def test_chapter_6_runs_on_a_class_s_workbooks(sheets, tmp_path):
     assert (within["n_words"] == 2).all() and within["exact"].all()
     page = (tmp_path / "06.ipynb").read_text(encoding="utf-8")
     assert "Real data: annotations supplied as notebook parameters" in page and "2 workbook(s)" in page
+    # the findings are the class's: stated from this run's tables and saved with them
+    stated = pd.read_csv(folder / "findings.csv").query("section == 'findings'").set_index("quantity")
+    assert stated.loc["ratings", "value"] == 11 and stated.loc["rated_words", "value"] == 2
+    assert stated.loc["rated", "value"] == 11 and stated.loc["published_ratings", "value"] == 0
+    assert "11 rated candidates of 2 slang word(s) from the ratings given as `ratings_file`" in page
+    assert "with 11 rated candidates a Spearman ρ near 0" in page and "from the paper's Table 8" not in page

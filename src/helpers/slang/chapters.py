@@ -72,15 +72,8 @@ class HomophonesSetup:
         table8 = self.ratings is None
         ratings = read_published("homophones", "table8_human_top5").astype({"avg_score": float}) if table8 \
             else self.ratings
-        raters = "" if table8 or "n_raters" not in ratings else (
-            f" from {len(self.ratings_files)} workbook(s), averaged over the raters of each candidate")
-        detail = (f"{len(self.posts)} SMP2020-EWECT Weibo posts (labels 0–5) and the released frequency dictionary and "
-                  "candidate lists of shenbinqian/homo_gen (CC BY-SA 4.0). Human ratings: "
-                  + ("the paper's Table 8 (25 items), entered by hand." if table8 else
-                     f"{len(ratings)} rated candidates{raters} (<code>{escape(str(self.ratings_file))}</code>)."
-                     + "".join(f" {escape(n)}." for n in self.ratings_notes)))
         files += list(self.ratings_files)
-        return HomophoneData(Provenance("released" if table8 else "own", tuple(map(str, files)), detail), self.posts,
+        return HomophoneData(Provenance("released" if table8 else "own", tuple(map(str, files))), self.posts,
                              self.frequencies, self.candidates, ratings, table8)
 
 
@@ -186,234 +179,256 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
                            () if loaded is None else loaded.notes, lm_ladder, gpt_steps)
 
 
-def frequency_note(same_as_released: bool):
-    """Why the published D differs from the posts' own character counts."""
-    from IPython.display import Markdown
-
-    return Markdown(
-        "Read the way the released counts were made (pandas' default CSV quoting, spaces removed), the corpus gives "
-        + ("**exactly** the published dictionary. " if same_as_released else "a dictionary that still differs. ")
-        + "With default quoting a double quote inside a post opens a quoted field that runs into the next lines, so "
-        "their tabs, newlines and label digits are counted as characters: that is where the published extra `\\t`, "
-        "`\\n` and 0–5 come from. The book counts the posts as they are (quotes are characters); for Chinese "
-        "characters the two dictionaries agree, so candidate filtering is unaffected.")
+#: Candidates Algorithm 1 made in the paper (§3.1); its Tables 2–3 correlate all of them.
+PAPER_CANDIDATES = 172
+#: The level of the chapter's verdicts on within-word tests.
+LEVEL = 0.05
 
 
-def candidate_note(candidate_table: pd.DataFrame):
-    """How many candidates Algorithm 1 made, against the paper's 172 and the released lists."""
-    from IPython.display import Markdown
-
-    return Markdown(f"In total **{candidate_table['candidates'].sum()} candidates** (the paper: 172); "
-                    f"{int(candidate_table['identical'].sum())} of {len(candidate_table)} lists are identical to the "
-                    "released ones. `tone_aware` keeps only characters with the same tone as the slang's dictionary "
-                    "reading; `all_readings` lists polyphonic characters under every reading.")
-
-
-def direction_note(spearman: pd.DataFrame, scorer_name: str):
-    """Which direction self-information correlates with the ratings."""
-    from IPython.display import Markdown
-
-    si = spearman[spearman["method"] == "self-information"]
-    direction = ("negative: candidates the language model finds *more probable* (lower I) were rated higher"
-                 if (si["rho"] < 0).all() else "positive: more informative candidates (higher I) were rated higher"
-                 if (si["rho"] > 0).all() else "mixed")
-    return Markdown(f"With the `{scorer_name}` scorer the correlation of I with the ratings is {direction}. The "
-                    "paper reports positive ρ for its large models and states a preference for informative "
-                    "candidates, so the top lists below show both directions.")
+def data_description(data: HomophoneData, setup: HomophonesSetup) -> pd.DataFrame:
+    """What the chapter reads (section ``data``, the sentence of its data box, which is HTML:
+    file names and notes come escaped): the posts, and whose ratings, from how many
+    workbooks, with the notes on students, rows and files left out."""
+    own = not data.ratings_are_table8
+    return (Findings().add("posts", len(data.posts)).add("published_ratings", data.ratings_are_table8)
+            .add("ratings", len(data.ratings))
+            .add("workbooks", len(setup.ratings_files) if own and "n_raters" in data.ratings else None)
+            .add("ratings_file", text=escape(str(setup.ratings_file)) if own else "")
+            .add("notes", text=" ".join(f"{escape(n)}." for n in setup.ratings_notes)).frame())
 
 
-def overlap_note(top: pd.DataFrame, table8: pd.DataFrame, k: int):
-    """How many of the paper's human top 5 each ranking puts in its own top k."""
-    from IPython.display import Markdown
-
-    lines = []
-    for (method, context), g in top.groupby(["method", "context"], sort=False):
-        hits = sum(len(set(g[g["word"] == w]["candidate"]) & set(table8[table8["word"] == w]["candidate"]))
-                   for w in hd.SLANG)
-        lines.append(f"* {_label(method, context)}: {hits} of {len(table8)} of the paper's human top-5 are in its "
-                     f"top {k}.")
-    return Markdown("\n".join(lines))
+def frequency_reading(same_as_released: bool) -> pd.DataFrame:
+    """Whether the posts, read the way the released counts were made (pandas' default CSV
+    quoting, spaces removed), give the published D exactly (section ``frequencies``)."""
+    return Findings().add("same_as_released", bool(same_as_released)).frame()
 
 
-def consistency_note(consistency: pd.DataFrame):
-    """How often a homophone changes the predicted emotion."""
-    from IPython.display import Markdown
-
-    changed = 1 - consistency.loc[consistency["group"] != "G0", "same_as_original"]
-    return Markdown(
-        f"Replacing the slang changes the predicted emotion of {changed.min():.0%}–{changed.max():.0%} of these posts "
-        f"(G1–G{len(changed)}); agreement with the gold label moves from {consistency.loc[0, 'same_label']:.3f} (G0) "
-        f"to {consistency['same_label'].iloc[1:].min():.3f}–{consistency['same_label'].iloc[1:].max():.3f}.")
+def candidate_counts(candidate_table: pd.DataFrame) -> pd.DataFrame:
+    """How many candidates Algorithm 1 made, against the paper's and the released lists
+    (section ``candidates``; :func:`~helpers.slang.candidates.candidate_summary`'s table)."""
+    return (Findings().add("candidates", int(candidate_table["candidates"].sum()))
+            .add("paper_candidates", PAPER_CANDIDATES)
+            .add("identical", int(candidate_table["identical"].sum())).add("lists", len(candidate_table)).frame())
 
 
-def _verdict(p: float) -> str:
-    if pd.isna(p):
-        return "cannot be tested here"
-    return "unlikely to be chance (p < 0.05)" if p < 0.05 else "not distinguishable from chance at the 5% level"
+#: The sign of self-information's pooled ρ in every context (section ``direction``).
+DIRECTIONS = {
+    "negative": "negative: candidates the language model finds *more probable* (lower I) were rated higher",
+    "positive": "positive: more informative candidates (higher I) were rated higher",
+    "mixed": "mixed",
+}
+
+
+def direction(spearman: pd.DataFrame, scorer_name: str) -> pd.DataFrame:
+    """Which way self-information's pooled ρ points (section ``direction``): negative or
+    positive in every context, else mixed (:data:`DIRECTIONS`)."""
+    rho = spearman.loc[spearman["method"] == "self-information", "rho"]
+    way = "negative" if (rho < 0).all() else "positive" if (rho > 0).all() else "mixed"
+    return Findings().add("scorer", text=scorer_name).add("direction", text=DIRECTIONS[way], verdict=way).frame()
+
+
+def _absent(found: Findings, *quantities: str, **extra) -> Findings:
+    """``quantities`` as not applicable in this run: the words' sentences naming them are left out."""
+    for quantity in quantities:
+        found.add(quantity, **extra)
+    return found
+
+
+def _listed(names, values) -> str:
+    """Names with a signed value each, as a list: "尼玛 +0.90, 草泥马 -0.53"."""
+    return ", ".join(f"{n} {formatting.number(v, 2, sign=True)}" for n, v in zip(names, values))
 
 
 def _label(method: str, context: str) -> str:
     return method if context == "n/a" else f"{method} ({context} context)"
 
 
-def _test_kind(row) -> str:
-    return (f"exact over {row['n_permutations']:.3g} permutations" if row["exact"]
-            else f"{row['n_permutations']} seeded permutations")
+def table8_overlap(top: pd.DataFrame, table8: pd.DataFrame, k: int) -> pd.DataFrame:
+    """Per ranking (group): how many of the paper's human top 5 it puts in its own top k
+    (section ``overlap``)."""
+    found = Findings().add("paper_top", len(table8)).add("k", k)
+    for (method, context), g in top.groupby(["method", "context"], sort=False):
+        hits = sum(len(set(g.loc[g["word"] == w, "candidate"]) & set(table8.loc[table8["word"] == w, "candidate"]))
+                   for w in hd.SLANG)
+        found.add("hits", hits, group=_label(method, context))
+    return found.frame()
 
 
-def word_levels(scores: pd.DataFrame, column: str = "I_no_context") -> pd.DataFrame:
-    """Mean score per slang word over all its candidates, and its distance from the mean of
-    the other words (``word, candidates, mean, above_others``): how far apart the words sit
-    before any candidate is ranked."""
-    means = scores.groupby("word", sort=False)[column].agg(["size", "mean"])
-    others = [(means["mean"].sum() - m) / (len(means) - 1) if len(means) > 1 else float("nan")
-              for m in means["mean"]]
-    return pd.DataFrame({"word": means.index, "candidates": means["size"].to_numpy(), "mean": means["mean"].to_numpy(),
-                         "above_others": means["mean"].to_numpy() - others})
+def emotion_change(consistency: pd.DataFrame, source: str) -> pd.DataFrame:
+    """How often a homophone changes the predicted emotion (sections ``perturbation`` and
+    ``emotion``; :func:`~helpers.slang.emotion.consistency_table`'s table, row G0 the
+    original posts)."""
+    replaced = consistency[consistency["group"] != "G0"]
+    changed = 1 - replaced["same_as_original"]
+    g0 = consistency.loc[consistency["group"] == "G0", "same_label"]
+    some = len(replaced) > 0
+    return (Findings().add("posts", int(consistency["n"].iloc[0])).add("source", text=source)
+            .add("groups", len(replaced))
+            .add("changed_least", changed.min() if some else None).add("changed_most", changed.max() if some else None)
+            .add("gold_g0", g0.iloc[0] if len(g0) else None)
+            .add("gold_least", replaced["same_label"].min() if some else None)
+            .add("gold_most", replaced["same_label"].max() if some else None).frame())
 
 
-def within_word_note(summary: pd.DataFrame, by_word: pd.DataFrame, scores: pd.DataFrame):
-    """Pooled against within-word ρ, in words, from this run's tables."""
-    from IPython.display import Markdown
+def word_levels(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+    """Mean score per slang word and its distance from the mean of the other words, for
+    every score column of :data:`~helpers.slang.correlations.METHOD_COLUMNS` and over all
+    candidates and over the rated ones (``candidates`` "all" or "rated", ``column, word, n,
+    mean, above_others``): how far apart the words sit before any candidate is ranked."""
+    rated = ratings[["word", "candidate"]].merge(scores, on=["word", "candidate"])
+    rows = []
+    for which, frame in (("all", scores), ("rated", rated)):
+        for column in correlations.METHOD_COLUMNS:
+            if column not in frame or frame.empty:
+                continue
+            means = frame.groupby("word", sort=False)[column].agg(["size", "mean"])
+            total, words = means["mean"].sum(), len(means)
+            for word, (n, mean) in means.iterrows():
+                others = (total - mean) / (words - 1) if words > 1 else float("nan")
+                rows.append({"candidates": which, "column": column, "word": word, "n": int(n), "mean": mean,
+                             "above_others": mean - others})
+    return pd.DataFrame(rows, columns=["candidates", "column", "word", "n", "mean", "above_others"])
 
-    lines = []
+
+def within_word(summary: pd.DataFrame, by_word: pd.DataFrame, levels: pd.DataFrame) -> pd.DataFrame:
+    """Pooled against within-word ρ per method (group), from this run's tables (section
+    ``within_word``): ``summary`` of :func:`~helpers.slang.correlations.within_word_correlations`,
+    its per-word ρ, and :func:`word_levels` for the word whose self-information sits highest."""
+    found = Findings()
     for _, row in summary.iterrows():
-        words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])]
-        per_word = ", ".join(f"{w} {r:+.2f}" for w, r in zip(words["word"], words["rho"]) if pd.notna(r))
-        lines.append(f"* **{_label(row['method'], row['context'])}**: pooled ρ = {row['pooled_rho']:+.2f}; "
-                     f"within the words {per_word or 'not computable'}; mean {row['mean_within_word_rho']:+.2f}, "
-                     f"within-word permutation p = {row['p_within_word']:.3f} ({_test_kind(row)}).")
-    levels = word_levels(scores).sort_values("above_others")
-    top = levels.iloc[-1]
-    lines.append(f"* Before any ranking the words sit at different heights: over all their candidates, {top['word']} "
-                 f"forms carry {top['mean']:.1f} bits on average, {top['above_others']:+.1f} bits against the mean of "
-                 "the other words. A pooled ρ counts such differences between words together with the ranking "
-                 "within each word; the within-word test keeps each word's ratings with its own candidates.")
-    return Markdown("\n".join(lines))
-
-
-_UNITS = {"percentile": "percentile points", "released_score": "points", "I_no_context": "bits", "I_context": "bits"}
-
-
-def _gap_parts(summary: pd.DataFrame, scores: pd.DataFrame, data) -> list[str]:
-    """Per method: pooled − within-word ρ, and how far apart the words' rated candidates sit in
-    that method's own units (the word furthest from the others' mean)."""
-    rated = data.ratings[["word", "candidate"]].merge(scores, on=["word", "candidate"])
-    parts = []
-    for column, (method, context) in correlations.METHOD_COLUMNS.items():
-        row = summary[(summary["method"] == method) & (summary["context"] == context)]
-        if column not in rated or not len(row) or pd.isna(row["mean_within_word_rho"].iloc[0]):
-            continue
-        row = row.iloc[0]
-        levels = word_levels(rated, column)
-        far = levels.loc[levels["above_others"].abs().idxmax()]
-        parts.append(f"{_label(method, context)} {row['pooled_rho']:+.2f} pooled against {row['mean_within_word_rho']:+.2f}"
-                     f" within (gap {row['pooled_rho'] - row['mean_within_word_rho']:+.2f}; its rated {far['word']} "
-                     f"candidates sit {far['above_others']:+.1f} {_UNITS[column]} from the other words' mean)")
-    return parts
+        label = _label(row["method"], row["context"])
+        words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])
+                        ].dropna(subset=["rho"])
+        tested = pd.notna(row["mean_within_word_rho"])
+        (found.add("pooled_rho", row["pooled_rho"], group=label)
+         .add("per_word", len(words), group=label, text=_listed(words["word"], words["rho"]))
+         .add("within_rho", row["mean_within_word_rho"], p=row["p_within_word"], group=label)
+         .add("exact", bool(row["exact"]) if tested else None, group=label)
+         .add("permutations", row["n_permutations"] if tested else None, group=label))
+    if summary.empty:
+        _absent(found, "pooled_rho", "per_word", "within_rho", "exact", "permutations")
+    own = levels[(levels["candidates"] == "all") & (levels["column"] == "I_no_context")]
+    if len(own):
+        top = own.loc[own["above_others"].idxmax()]
+        found.add("highest_word", top["mean"], text=top["word"], above_others=top["above_others"])
+    else:
+        found.add("highest_word")
+    return found.frame()
 
 
 def by_word_view(by_word: pd.DataFrame) -> pd.DataFrame:
     """Per-word ρ as a compact grid: one row per method and context, one column per word,
     cells "ρ (permutation p)"."""
-    cell = [("NA" if pd.isna(r) else f"{r:+.2f} (p {p:.2f})") for r, p in zip(by_word["rho"], by_word["p_permutation"])]
+    cell = [("NA" if pd.isna(r) else f"{formatting.number(r, 2, sign=True)} (p {formatting.number(p)})")
+            for r, p in zip(by_word["rho"], by_word["p_permutation"])]
     grid = by_word.assign(cell=cell).pivot_table(index=["method", "context"], columns="word", values="cell",
                                                  aggfunc="first", sort=False)
     grid.columns.name = None
     return grid.reset_index()
 
 
-def algorithm2_note(top: pd.DataFrame, ratings: pd.DataFrame, k: int):
-    """The two readings of Algorithm 2's top-k, compared on this run's candidates and ratings."""
-    from IPython.display import Markdown
-
+def algorithm2_readings(top: pd.DataFrame, fare: pd.DataFrame, k: int) -> pd.DataFrame:
+    """The two readings of Algorithm 2's top k compared on this run's candidates and ratings
+    (section ``algorithm2``): picks they share, and per reading its rated picks and their
+    mean rating (``fare``: :func:`~helpers.slang.candidates.top_ratings`)."""
     literal = top[top["method"] == hc.PERCENTILE_AS_PRINTED]
     chapter = top[top["method"] == hc.PERCENTILE_TOP]
-    shared = sum(len(set(literal.loc[literal["word"] == w, "candidate"]) & set(chapter.loc[chapter["word"] == w,
-                                                                                          "candidate"]))
-                 for w in chapter["word"].unique())
-    fare = hc.top_ratings(top, ratings).set_index("method")
-
-    def rated(method):
-        r = fare.loc[method]
-        r = r.iloc[0] if isinstance(r, pd.DataFrame) else r
-        return (f"{int(r['rated'])} of its {int(r['listed'])} picks are rated"
-                + (f" (mean rating {r['mean_rating']:.2f})" if r["rated"] else ""))
-
-    return Markdown(
-        f"Algorithm 2 sorts the candidates by F *ascending* and returns P[1:{k}]. Read literally (1-based, "
-        f"inclusive) these are the **{k} least frequent** candidates; read with Python's slicing they would be "
-        f"{k - 1} candidates starting from the second least frequent. Yet the percentile it computes gives the most "
-        f"frequent candidate 100, and the baseline it cites ranks the most frequent forms first, so the chapter "
-        f"takes the {k} **highest percentiles**. The two readings share {shared} of {len(chapter)} picks. "
-        f"As printed, {rated(hc.PERCENTILE_AS_PRINTED)}; in the chapter's reading, {rated(hc.PERCENTILE_TOP)}.")
-
-
-def homophones_findings(candidate_table: pd.DataFrame, summary: pd.DataFrame, by_word: pd.DataFrame,
-                        scores: pd.DataFrame, top: pd.DataFrame, data: HomophoneData, k: int,
-                        classifier_table: pd.DataFrame, consistency: pd.DataFrame, source: str,
-                        ladder: pd.DataFrame | None = None) -> list[str]:
-    """Chapter 6's closing findings, every number from this run (``ladder``: the summary of
-    :func:`helpers.slang.correlations.ladder_correlations`, for the verdict across language models)."""
-    from ..core.stats import spearman_interval
-
-    lines = [f"Algorithm 1 rebuilt {candidate_table['candidates'].sum()} candidates (the paper: 172); "
-             f"{int(candidate_table['identical'].sum())} of {len(candidate_table)} candidate lists equal the released "
-             "ones."]
-    ratings_from = "the paper's Table 8" if data.ratings_are_table8 else "the ratings given as `ratings_file`"
-    lines.append(f"Human ratings: {len(data.ratings)} rated candidates of {data.ratings['word'].nunique()} slang "
-                 f"word(s) from {ratings_from}.")
-    for _, row in summary.iterrows():
-        if row["method"] not in ("self-information", hc.PERCENTILE_TOP) or row["context"] == "with":
-            continue
-        words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])
-                        ].dropna(subset=["rho"])
-        lo, hi = spearman_interval(row["pooled_rho"], int(row["n"]))
-        jk = (f"word-clustered 95% interval {row['pooled_jackknife_ci_low']:+.2f} to "
-              f"{row['pooled_jackknife_ci_high']:+.2f} (delete-one-word jackknife over {int(row['n_words'])} words; "
-              f"the Fisher interval {lo:+.2f} to {hi:+.2f} counts the {int(row['n'])} candidates as independent, "
-              "which they are not, since each word's candidates share its level, and is too narrow)")
-        spread = (f"within the words ρ runs from {words['rho'].min():+.2f} "
-                  f"({words.loc[words['rho'].idxmin(), 'word']}) to {words['rho'].max():+.2f} "
-                  f"({words.loc[words['rho'].idxmax(), 'word']}), negative in {int((words['rho'] < 0).sum())} of "
-                  f"{len(words)} words" if len(words) else "no word has enough rated candidates for a ρ")
-        lines.append(
-            f"{_label(row['method'], row['context'])}: pooled ρ = {row['pooled_rho']:+.2f}, {jk}; {spread}; mean within-word ρ = {row['mean_within_word_rho']:+.2f}, "
-            f"within-word permutation p = {row['p_within_word']:.3f}: the ranking within words is "
-            f"{_verdict(row['p_within_word'])}.")
-    si = summary[(summary["method"] == "self-information") & (summary["context"] == "without")]
-    if len(si) and pd.notna(si["mean_within_word_rho"].iloc[0]):
-        sign, p = si["mean_within_word_rho"].iloc[0], si["p_within_word"].iloc[0]
-        lines.append("Within words, the ratings lean towards the candidates the language model finds "
-                     + ("**more probable** (lower I), the opposite of the paper's stated preference for informative "
-                        "candidates" if sign < 0 else "**more informative** (higher I), as the paper proposes")
-                     + (f" (mean within-word ρ {sign:+.2f}, p = {p:.3f})." if p < 0.05 else
-                        f", but only as a tendency: with mean within-word ρ {sign:+.2f} and p = {p:.3f}, "
-                        f"{int(si['n'].iloc[0])} rated candidates do not establish the direction."))
-    if ladder is not None and len(ladder):
-        lines.append(f"Across a ladder of {ladder['rung'].nunique()} language models: " + " ".join(ladder_verdict(ladder)))
-    lines.append(limit_line(int(summary["n"].iloc[0]), data.ratings_are_table8))
-    lines.append("Pooled and within-word ρ differ, method by method: " + "; ".join(_gap_parts(summary, scores, data))
-                 + ". A pooled ρ such as the paper's 'Avg' counts such differences between words too; a pick() "
-                 "function only has to rank one word's candidates, which the per-word values measure.")
-    literal, chapter = (top[top["method"] == m] for m in (hc.PERCENTILE_AS_PRINTED, hc.PERCENTILE_TOP))
     shared = sum(len(set(literal.loc[literal["word"] == w, "candidate"])
                      & set(chapter.loc[chapter["word"] == w, "candidate"])) for w in chapter["word"].unique())
-    fare = hc.top_ratings(top, data.ratings).set_index("method")
-    lit, cha = fare.loc[hc.PERCENTILE_AS_PRINTED], fare.loc[hc.PERCENTILE_TOP]
-    mean = lambda r: f"mean rating {r['mean_rating']:.2f}" if r["rated"] else "none rated"  # noqa: E731
-    lines.append(f"Algorithm 2 is ambiguous: as printed (ascending sort, then P[1:{k}]) it picks the least frequent "
-                 f"candidates, while its percentile favours the most frequent. The two top-{k} lists share {shared} "
-                 f"of {len(chapter)} picks; {int(lit['rated'])} of the as-printed picks are rated ({mean(lit)}) "
-                 f"against {int(cha['rated'])} of the other reading's ({mean(cha)}).")
-    scores_ = classifier_table.set_index("metric")["value"]
-    changed = 1 - consistency.loc[consistency["group"] != "G0", "same_as_original"]
-    if len(changed):
-        lines.append(f"The emotion classifier reaches macro-F1 {scores_['macro_f1']:.3f} on the test split; replacing "
-                     f"the slang in the {int(consistency['n'].iloc[0])} slang test posts by the `{source}` homophones "
-                     f"changes the predicted emotion of {changed.min():.0%}–{changed.max():.0%} of them (G1–G"
-                     f"{len(changed)}).")
-    return lines
+    found = Findings().add("k", k).add("k_minus_one", k - 1).add("shared", shared).add("picks", len(chapter))
+    fare = fare.drop_duplicates("method").set_index("method")
+    for name, method in (("printed", hc.PERCENTILE_AS_PRINTED), ("chapter", hc.PERCENTILE_TOP)):
+        r = fare.loc[method]
+        (found.add(f"{name}_listed", int(r["listed"])).add(f"{name}_rated", int(r["rated"]))
+         .add(f"{name}_mean", r["mean_rating"] if r["rated"] else None))
+    return found.frame()
+
+
+#: Whether a within-word permutation test puts the ranking beyond chance (p < :data:`LEVEL`).
+CHANCE = {"beyond": f"unlikely to be chance (p < {LEVEL:g})",
+          "within": f"not distinguishable from chance at the {LEVEL:.0%} level",
+          "untested": "cannot be tested here"}
+
+#: Units of each score column, for how far apart the words sit.
+_UNITS = {"percentile": "percentile points", "released_score": "points", "I_no_context": "bits", "I_context": "bits"}
+
+
+def _chance(p: float) -> str:
+    return "untested" if pd.isna(p) else "beyond" if p < LEVEL else "within"
+
+
+def _picked(frame: pd.DataFrame, *quantities: str) -> pd.DataFrame:
+    """The rows of a section's findings naming ``quantities`` (every one must be there)."""
+    missing = set(quantities) - set(frame["quantity"])
+    if missing:
+        raise KeyError(f"no quantity {', '.join(sorted(missing))} in these findings")
+    return frame[frame["quantity"].isin(quantities)]
+
+
+def homophones_findings(candidates: pd.DataFrame, summary: pd.DataFrame, by_word: pd.DataFrame,
+                        levels: pd.DataFrame, data: HomophoneData, algorithm2: pd.DataFrame, limit: pd.DataFrame,
+                        classifier_table: pd.DataFrame, emotion: pd.DataFrame,
+                        ladder: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Chapter 6's closing findings (section ``findings``), every number from this run: the
+    section frames :func:`candidate_counts`, :func:`algorithm2_readings`, :func:`rating_limit`,
+    :func:`emotion_change` and :func:`ladder_direction` (``ladder``, for the verdict across
+    language models) as they were stated, with the within-word tables ``summary`` and
+    ``by_word`` and :func:`word_levels`."""
+    found = Findings()
+    found.add("ratings", len(data.ratings)).add("rated_words", data.ratings["word"].nunique())
+    stated = summary[summary["method"].isin(("self-information", hc.PERCENTILE_TOP)) & (summary["context"] != "with")]
+    if stated.empty:
+        _absent(found, "pooled", "fisher", "word_rhos", "lowest_word_rho", "highest_word_rho", "negative_words",
+                "mean_within")
+    for _, row in stated.iterrows():
+        label = _label(row["method"], row["context"])
+        words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])
+                        ].dropna(subset=["rho"])
+        (found.add("pooled", row["pooled_rho"], group=label,
+                   ci=(row["pooled_jackknife_ci_low"], row["pooled_jackknife_ci_high"]),
+                   n_words=int(row["n_words"]), n=int(row["n"]))
+         .add("fisher", row["pooled_rho"], group=label, ci=stats.spearman_interval(row["pooled_rho"], int(row["n"]))))
+        found.add("word_rhos", len(words), group=label)
+        if len(words):
+            lowest, highest = words.loc[words["rho"].idxmin()], words.loc[words["rho"].idxmax()]
+            (found.add("lowest_word_rho", lowest["rho"], group=label, text=lowest["word"])
+             .add("highest_word_rho", highest["rho"], group=label, text=highest["word"])
+             .add("negative_words", int((words["rho"] < 0).sum()), group=label))
+        else:
+            _absent(found, "lowest_word_rho", "highest_word_rho", "negative_words", group=label)
+        chance = _chance(row["p_within_word"])
+        found.add("mean_within", row["mean_within_word_rho"], p=row["p_within_word"], group=label,
+                  text=CHANCE[chance], verdict=chance)
+    si = summary[(summary["method"] == "self-information") & (summary["context"] == "without")]
+    if len(si) and pd.notna(si["mean_within_word_rho"].iloc[0]):
+        lean, p = si["mean_within_word_rho"].iloc[0], si["p_within_word"].iloc[0]
+        (found.add("lean", lean, p=p, n=int(si["n"].iloc[0])).add("lean_negative", bool(lean < 0))
+         .add("lean_established", bool(p < LEVEL)))
+    else:
+        _absent(found, "lean", "lean_negative", "lean_established")
+    gaps = 0
+    for column, (method, context) in correlations.METHOD_COLUMNS.items():
+        row = summary[(summary["method"] == method) & (summary["context"] == context)]
+        rated = levels[(levels["candidates"] == "rated") & (levels["column"] == column)]
+        if not len(rated) or not len(row) or pd.isna(row["mean_within_word_rho"].iloc[0]):
+            continue
+        row, far = row.iloc[0], rated.loc[rated["above_others"].abs().idxmax()]
+        label, gaps = _label(method, context), gaps + 1
+        (found.add("gap", row["pooled_rho"] - row["mean_within_word_rho"], group=label, pooled=row["pooled_rho"],
+                   within=row["mean_within_word_rho"])
+         .add("far_word", far["above_others"], group=label, text=far["word"], unit=_UNITS[column]))
+    if not gaps:
+        _absent(found, "gap", "far_word")
+    scores = classifier_table.set_index("metric")["value"]
+    found.add("macro_f1", scores["macro_f1"])
+    picked = [candidates, _picked(algorithm2, "k", "shared", "picks", "printed_rated", "printed_mean",
+                                  "chapter_rated", "chapter_mean"), limit,
+              _picked(emotion, "posts", "source", "groups", "changed_least", "changed_most")]
+    if ladder is not None and len(ladder):
+        picked.append(ladder)
+    else:
+        picked.append(ladder_direction(pd.DataFrame(columns=["rung", "context"])))
+    return pd.concat([found.frame(), *picked], ignore_index=True)
 
 
 # --------------------------------------------------------------------------- chapter 7
@@ -1043,15 +1058,25 @@ def measure_model_comparison(kinds=("features", "use", "e5", "frozen", "finetune
 # --------------------------------------------------------------------------- chapter 6: the language-model ladder
 
 
-def ladder_inputs(setup: "HomophonesSetup") -> dict:
+@dataclass(frozen=True)
+class LadderInputs:
     """What every rung of the ladder is trained and measured on: the training posts, the
     held-out text (the first 300 dev posts, each cut to 60 characters) and the left
     contexts of self-information with context (dev/test posts with the slang)."""
 
+    train_texts: list
+    heldout: list
+    contexts: dict
+
+
+def ladder_inputs(setup: "HomophonesSetup") -> LadderInputs:
+    """The ladder's :class:`LadderInputs` from chapter 6's posts."""
+    from . import language_models as lm
+
     posts = setup.posts
-    return {"train_texts": posts.loc[posts["split"] == "train", "text"].tolist(),
-            "heldout": lm.heldout_texts(posts.loc[posts["split"] == "dev", "text"]),
-            "contexts": hd.slang_contexts(posts[posts["split"] != "train"], setup.context_posts)}
+    return LadderInputs(posts.loc[posts["split"] == "train", "text"].tolist(),
+                        lm.heldout_texts(posts.loc[posts["split"] == "dev", "text"]),
+                        hd.slang_contexts(posts[posts["split"] != "train"], setup.context_posts))
 
 
 def measure_lm_ladder(rungs=lm.MEASURED_LADDER, gpt_steps: int = 400, out=None, seed: int = 0) -> pd.DataFrame:
@@ -1070,8 +1095,8 @@ def measure_lm_ladder(rungs=lm.MEASURED_LADDER, gpt_steps: int = 400, out=None, 
     inputs = ladder_inputs(setup)
     ratings = read_published("homophones", "table8_human_top5").astype({"avg_score": float})
     started, load_before, clock = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg(), time.perf_counter()
-    scores, models = lm.ladder_scores(list(rungs), inputs["train_texts"], inputs["heldout"], setup.candidates,
-                                      inputs["contexts"], gpt_steps=gpt_steps, seed=seed, use_cache=False)
+    scores, models = lm.ladder_scores(list(rungs), inputs.train_texts, inputs.heldout, setup.candidates,
+                                      inputs.contexts, gpt_steps=gpt_steps, seed=seed, use_cache=False)
     summary, _ = correlations.ladder_correlations(scores, models, ratings, setup.n_perm, seed)
     table = summary.merge(models[["rung", "train_seconds", "score_seconds"]], on="rung").assign(
         gpt_steps=[gpt_steps if r.startswith("gpt") else None for r in summary["rung"]])
@@ -1109,6 +1134,12 @@ def resolution(n: int, level: float = 0.95) -> float:
     return stats.spearman_interval(0.0, n, level)[1]
 
 
+def _with_interval(rows: pd.DataFrame, value: str, low: str, high: str) -> list[str]:
+    """Cells "+0.12 [−0.30, +0.50]" of a signed value and its interval."""
+    return [f"{formatting.number(v, 2, sign=True)} {formatting.interval(lo, hi, 2, sign=True)}"
+            for v, lo, hi in zip(rows[value], rows[low], rows[high])]
+
+
 def ladder_view(summary: pd.DataFrame) -> pd.DataFrame:
     """The ladder as one row per rung and context, ordered by held-out perplexity, cells
     ready to read: ρ with their intervals and the within-word p."""
@@ -1116,10 +1147,10 @@ def ladder_view(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "rung": rows["rung"], "family": rows["family"], "context": rows["context"],
         "parameters": rows["parameters"], "perplexity": rows["heldout_perplexity"].round(1),
-        "pooled ρ [word jackknife]": [f"{r:+.2f} [{lo:+.2f}, {hi:+.2f}]" for r, lo, hi in zip(
-            rows["pooled_rho"], rows["pooled_jackknife_ci_low"], rows["pooled_jackknife_ci_high"])],
-        "mean within-word ρ [t over words]": [f"{r:+.2f} [{lo:+.2f}, {hi:+.2f}]" for r, lo, hi in zip(
-            rows["mean_within_word_rho"], rows["within_ci_low"], rows["within_ci_high"])],
+        "pooled ρ [word jackknife]": _with_interval(rows, "pooled_rho", "pooled_jackknife_ci_low",
+                                                    "pooled_jackknife_ci_high"),
+        "mean within-word ρ [t over words]": _with_interval(rows, "mean_within_word_rho", "within_ci_low",
+                                                            "within_ci_high"),
         "p within words": rows["p_within_word"].round(3),
     }).reset_index(drop=True)
 
@@ -1137,80 +1168,86 @@ def word_list_coverage(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFr
             [["rung", "candidates", "found", "n", "rated"]])
 
 
-def coverage_note(coverage: pd.DataFrame):
-    """How many candidates each word list knows, and which corpora it counts."""
-    from IPython.display import Markdown
-
+def word_list_sources(coverage: pd.DataFrame) -> pd.DataFrame:
+    """Per word-list rung (group): how many candidates, all and rated, the list has whole,
+    how many fell back to listed pieces or to characters, and which corpora it counts
+    (section ``coverage``; :func:`word_list_coverage`'s table)."""
     from importlib.metadata import version
 
-    lines = []
+    from . import language_models as lm
+
+    found = Findings()
     for rung, g in coverage.groupby("rung", sort=False):
         n = g.set_index("found")
-        get = lambda k, c="n": int(n[c].get(k, 0))  # noqa: E731
-        lines.append(f"* `{rung}`: of {int(g['candidates'].iloc[0])} candidates, {get('word')} are listed words, "
-                     f"{get('pieces')} fell back to listed pieces (such as 草 + 泥马) and {get('characters')} to their "
-                     f"characters; of the {int(g['rated'].sum())} rated ones, {get('word', 'rated')}, "
-                     f"{get('pieces', 'rated')} and {get('characters', 'rated')}. Source: "
-                     + lm.WORD_LISTS[rung].format(version=version(rung)) + ".")
-    return Markdown("\n".join(lines))
+        found.add("listed_of", int(g["candidates"].iloc[0]), group=rung, rated=int(g["rated"].sum()),
+                  text=lm.WORD_LISTS[rung].format(version=version(rung)))
+        for found_as in ("word", "pieces", "characters"):
+            found.add(f"as_{found_as}", int(n["n"].get(found_as, 0)), group=rung,
+                      rated=int(n["rated"].get(found_as, 0)))
+    if coverage.empty:
+        _absent(found, "listed_of", "as_word", "as_pieces", "as_characters")
+    return found.frame()
 
 
-def ladder_verdict(summary: pd.DataFrame) -> list[str]:
-    """The direction of the within-word ρ across the ladder, from this run: the same for
-    every scorer, or changing with the model (and with what), per context."""
+def _rungs(frame: pd.DataFrame) -> str:
+    """Rungs with their mean within-word ρ, as a list: "kn-2 -0.10, jieba +0.20"."""
+    return _listed(frame["rung"], frame["mean_within_word_rho"])
+
+
+def ladder_direction(summary: pd.DataFrame, ladder: str = "this run") -> pd.DataFrame:
+    """The direction of the within-word ρ across the ladder, per context (group; section
+    ``ladder_direction``): the same for every scorer or changing with the model, how many
+    tests are beyond chance, the best model by held-out perplexity and the Spearman
+    correlation of perplexity with the within-word ρ across the rungs (``summary``:
+    :func:`~helpers.slang.correlations.ladder_correlations`; ``ladder`` names it in the
+    ``ladder`` column, "this run" or "measured")."""
     from scipy.stats import spearmanr
 
-    lines = []
+    rungs = summary["rung"].nunique()
+    found = Findings().add("rungs", rungs or None, ladder=ladder)
+    found.add("ladder_ratings", int(summary["n"].iloc[0]) if rungs else None, ladder=ladder)
+    contexts = 0
     for context, g in summary.groupby("context", sort=False):
         g = g.dropna(subset=["mean_within_word_rho"]).sort_values("heldout_perplexity")
         if not len(g):
             continue
+        contexts += 1
         neg, pos = g[g["mean_within_word_rho"] < 0], g[g["mean_within_word_rho"] > 0]
-        sig = g[g["p_within_word"] < 0.05]
-        names = lambda f: ", ".join(f"{r} {v:+.2f}" for r, v in zip(f["rung"], f["mean_within_word_rho"]))  # noqa: E731
-        if len(pos) == len(g) or len(neg) == len(g):
-            way = ("negative: the ratings lean towards the candidates each model finds **more probable**"
-                   if len(neg) else "positive: the ratings lean towards the **more informative** candidates")
-            text = f"the direction is **the same for every one of the {len(g)} scorers**, {way}"
-        else:
-            text = (f"the direction **changes with the model**: negative for {names(neg) or 'none'}; positive for "
-                    f"{names(pos) or 'none'}")
+        sig = g[g["p_within_word"] < LEVEL]
         best = g.iloc[0]
-        trend = spearmanr(g["heldout_perplexity"], g["mean_within_word_rho"]).statistic if len(g) > 2 else float("nan")
-        lines.append(
-            f"Self-information {context} context: {text}. {len(sig)} of {len(g)} are distinguishable from chance "
-            f"at the 5% level (within-word permutation test, each on its own, uncorrected for the {len(g)} tests"
-            f"{': ' + names(sig) if len(sig) else ''}). The best language "
-            f"model here by held-out perplexity, {best['rung']} ({best['heldout_perplexity']:.0f}), has mean "
-            f"within-word ρ {best['mean_within_word_rho']:+.2f}; across the rungs, the Spearman correlation of "
-            f"perplexity with that ρ is {trend:+.2f} (descriptive: the rungs share the same 25 ratings, so they "
-            "are not independent tests; a negative value means that better models move ρ upward, the paper's "
-            "'larger is better').")
-    return lines
+        trend = spearmanr(g["heldout_perplexity"], g["mean_within_word_rho"]).statistic if len(g) > 2 else None
+        at = {"group": context, "ladder": ladder}
+        (found.add("scorers", len(g), **at).add("same", len(neg) == len(g) or len(pos) == len(g), **at)
+         .add("all_negative", len(neg) == len(g), **at).add("all_positive", len(pos) == len(g), **at)
+         .add("negative_rungs", len(neg), text=_rungs(neg) or "none", **at)
+         .add("positive_rungs", len(pos), text=_rungs(pos) or "none", **at)
+         .add("significant", len(sig), **at).add("significant_rungs", text=_rungs(sig), **at)
+         .add("best", best["mean_within_word_rho"], text=best["rung"], perplexity=best["heldout_perplexity"], **at)
+         .add("trend", trend, **at))
+    if not contexts:
+        _absent(found, "scorers", "same", "all_negative", "all_positive", "negative_rungs", "positive_rungs",
+                "significant", "significant_rungs", "best", "trend", ladder=ladder)
+    return found.frame()
 
 
-def limit_line(n: int, ratings_are_table8: bool) -> str:
-    """What these ratings can separate: the resolution of one ρ at this run's n."""
-    half = resolution(n)
-    return (f"The limit of these ratings: with {n} rated candidates a Spearman ρ near 0 has a 95% interval of "
-            f"±{half:.2f}, so scorers whose correlations differ by less than about {half:.1f} cannot be separated "
-            + ("here: the 25 published ratings cannot tell most of the ladder's rungs apart. The class kit's ratings (`ratings_file`) raise n: 172 rated candidates would bring "
-               f"the interval to ±{resolution(172):.2f}." if ratings_are_table8 else
-               "on the class's ratings."))
+def rating_limit(n: int, published_ratings: bool) -> pd.DataFrame:
+    """What these ratings can separate: the half-width of one ρ's interval at this run's
+    ``n`` (:func:`resolution`), and with the published ratings what rating every candidate
+    would bring (section ``limit``)."""
+    return (Findings().add("rated", n).add("half", resolution(n)).add("published_ratings", bool(published_ratings))
+            .add("all_candidates", PAPER_CANDIDATES).add("all_half", resolution(PAPER_CANDIDATES)).frame())
 
 
-def measured_ladder_note(table: pd.DataFrame | None, record: dict):
-    """The committed ladder comparison (larger rungs, longer training), labelled as measured."""
-    from IPython.display import Markdown
-
-    if table is None or not len(table):
-        return Markdown("No measured ladder comparison is committed (`data/measured/lm_ladder_comparison.csv`); "
-                        "measure one with `chapters.measure_lm_ladder(out='data/measured')`.")
-    return Markdown(
-        f"**Measured, not recomputed in this run**: {record.get('date', 'date unknown')}, "
-        f"{record.get('machine', 'machine unknown')}, load average {record.get('load_average_before', '?')} before "
-        f"and {record.get('load_average_after', '?')} after, with `{record.get('command', 'command unknown')}`: every "
-        f"rung cold, transformers trained for {record.get('settings', {}).get('gpt_steps', '?')} steps, on the "
-        "paper's 25 ratings. Any of its rungs is one parameter away in this chapter (`lm_ladder`, `gpt_steps`). "
-        + (f"The whole chapter took {record['chapter_seconds']}. " if record.get("chapter_seconds") else "")
-        + "In that comparison: " + " ".join(ladder_verdict(table)))
+def measured_ladder(table: pd.DataFrame | None, record: dict) -> pd.DataFrame:
+    """The committed ladder comparison's record (section ``measured_ladder``): whether one
+    is committed, when, where and how it was measured; its verdict is
+    :func:`ladder_direction` of ``table``."""
+    settings = record.get("settings") or {}
+    loads = {k: record.get(f"load_average_{k}") for k in ("before", "after")}
+    measured = table is not None and len(table) > 0
+    found = Findings().add("measured", measured).add("ratings", int(table["n"].iloc[0]) if measured else None)
+    for name in ("date", "machine", "command", "chapter_seconds"):
+        found.add(name, text=record.get(name) or "")
+    for name, load in loads.items():
+        found.add(f"load_{name}", text=", ".join(map(str, load)) if isinstance(load, (list, tuple)) else (load or ""))
+    return found.add("gpt_steps", settings.get("gpt_steps")).frame()
