@@ -86,3 +86,9 @@ def test_yes_no_findings_choose_their_phrase_in_the_words_file(tmp_path):
     no = Findings().add("tau", 0.5).add("matters", False).frame()
     assert words.text("s", yes) == "τ 0.50: the weight matters less"
     assert words.text("s", no) == "τ 0.50.\n\nShown only when it does not matter."
+
+
+def test_a_paragraph_of_optional_parts_only_is_dropped_when_they_all_are(tmp_path):
+    words = _words(tmp_path, "## s\nBefore.\n\n[[Only {x}.]]\n\n- [[{y:if}yes]]\n- After.\n")
+    f = Findings().add("x", None).add("y", False).frame()
+    assert words.text("s", f) == "Before.\n\n- After."

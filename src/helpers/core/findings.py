@@ -299,7 +299,8 @@ def _fill(block: str, frame: pd.DataFrame, group: str) -> str | None:
     filled = _fill_part(main, frame, group)
     if filled is None:
         return None
-    return re.sub("\0(\\d+)\0", lambda m: optional[int(m.group(1))], filled)
+    text = re.sub("\0(\\d+)\0", lambda m: optional[int(m.group(1))], filled)
+    return None if not _ITEM.sub("", text).strip() else text  # nothing left but a list marker: dropped
 
 
 __all__ = ["COLUMNS", "Findings", "Words"]
