@@ -741,61 +741,62 @@ class DisagreementExample:
     data; on a team's own data its most disputed unit), and what the page says about it."""
 
     scores: pd.DataFrame  # annotator, category, severity of the one unit
-    description: str  # Markdown: source, metaphor, translation
+    description: pd.DataFrame  # findings (section ``example``): source, metaphor, translation
     disputed: pd.DataFrame | None = None  # the team's most disputed units (own data only)
 
 
 def disagreement_example(data: PilotV2Data, metahope: bool = True, top: int = 5) -> DisagreementExample:
     """Chapter 3's Table 12 section: the paper's item when the data are simulated, else the
-    team's ``top`` most disputed units (:func:`~helpers.metahope.scoring.disputed_items`) and the first of them."""
+    team's ``top`` most disputed units (:func:`~helpers.metahope.scoring.disputed_items`) and the first of them.
+    Its ``description`` names the unit: ``sentence``, ``metaphor``, ``pos``, ``translation``
+    and ``system`` of the paper's item (not applicable when the released sheet is not fetched),
+    or the disputed units' count and the first one's ``unit``, ``metaphor``, ``system``,
+    ``sentence`` and ``item``."""
     from .scoring import disputed_items
 
+    found = Findings().add("simulated", data.simulated)
     if data.simulated:
         example = read_published("metahope_pilot_v2", "table12_disagreement_example")
         scores = example.melt(id_vars="annotator", value_vars=list(io.CATEGORIES), var_name="category",
                               value_name="severity").astype({"severity": int})
         row = released_disagreement_item()
-        text = (f"**Source**: {row['sentence']}  \n**Metaphor-related word**: {row['metaphor']} ({row['pos']})  \n"
-                f"**Hunyuan-LLM-7B**: {row['translation']}" if row is not None else
-                "The released ZH→EN sheet has not been fetched, so the source sentence and the translation are not "
-                "shown (`python -m helpers fetch` brings it); the scores below are the paper's.")
-        return DisagreementExample(scores, text)
+        for name in ("sentence", "metaphor", "pos", "translation"):
+            found.add(name, text=None if row is None else row[name])
+        found.add("system", text="Hunyuan-LLM-7B").add("missing_sheet", row is None)
+        found.add("disputed").add("unit").add("item")
+        return DisagreementExample(scores, found.frame())
     disputed = disputed_items(data.tidy, top=top)
     first = disputed.iloc[0]
     unit = data.tidy[(data.tidy["item"] == first["item"]) & (data.tidy["system"] == first["system"])]
-    text = (f"The {len(disputed)} most disputed ({'metaphor' if metahope else 'segment'}, system) units of this team "
-            "are above, widest spread of SEGS first. **The most disputed**: "
-            f"{first['metaphor'] or 'the segment'} in {first['system']}'s translation of \"{first['sentence']}\" "
-            f"(item `{first['item']}`).")
-    return DisagreementExample(unit[["annotator", "category", "severity"]], text, disputed)
+    (found.add("disputed", len(disputed)).add("unit", text="metaphor" if metahope else "segment")
+     .add("metaphor", text=first["metaphor"] or "the segment").add("system", text=first["system"])
+     .add("sentence", text=first["sentence"]).add("item", text=first["item"]).add("missing_sheet", False)
+     .add("pos").add("translation"))
+    return DisagreementExample(unit[["annotator", "category", "severity"]], found.frame(), disputed)
 
 
-def anatomy_summary(anatomy: dict):
-    """Detection, category and severity disagreement of one item, in three sentences that
-    hold for whichever item was read (the paper's or a team's own)."""
-    from IPython.display import Markdown
-
-    scores = anatomy["scores"].set_index("annotator")
-    cats = anatomy["categories"].set_index("category")
+def anatomy_summary(anatomy) -> pd.DataFrame:
+    """Detection, category and severity disagreement of one item (section ``anatomy``),
+    true for whichever item was read (the paper's or a team's own): annotators who recorded
+    an error (``detected``, of ``annotators``; ``none_recorded`` names the others), the
+    categories used (``categories``; ``category_use`` per category), the range of totals,
+    and the severities of the most used category when several annotators chose it."""
+    scores = anatomy.scores.set_index("annotator")
+    cats = anatomy.categories.set_index("category")
     detected = scores["detected"]
     used = cats[cats["annotators_using_it"] > 0]
-    if len(used) > 1:
-        category = (f"the error was filed under {len(used)} categories, "
-                    f"{', '.join(f'{c} ({n})' for c, n in used['annotators_using_it'].items())}: the same problem "
-                    "crosses category boundaries.")
-    elif len(used) == 1:
-        category = f"everyone who recorded an error filed it under {used.index[0]}."
-    else:
-        category = "nobody recorded an error, so there is no category to disagree on."
+    found = (Findings().add("detected", int(detected.sum())).add("annotators", len(detected))
+             .add("none_recorded", int((~detected).sum()), text=", ".join(map(str, detected[~detected].index)) or "nobody")
+             .add("categories", len(used), text=", ".join(f"{c} ({n})" for c, n in used["annotators_using_it"].items()))
+             .add("several_categories", len(used) > 1).add("one_category", len(used) == 1, text=", ".join(used.index))
+             .add("lowest_total", scores["total"].min()).add("highest_total", scores["total"].max()))
+    for c, n in used["annotators_using_it"].items():
+        found.add("category_use", n, group=c)
     top = used["annotators_using_it"].idxmax() if len(used) else None
-    same = (f"; even the annotators who chose {top} gave {', '.join(str(int(v)) for v in scores.loc[scores[top] > 0, top])}"
-            if top is not None and used.loc[top, "annotators_using_it"] > 1 else "")
-    return Markdown("\n".join([
-        f"* **Detection**: {int(detected.sum())} of {len(detected)} annotators recorded an error "
-        f"({', '.join(map(str, detected[~detected].index)) or 'nobody'} recorded none).",
-        f"* **Category**: {category}",
-        f"* **Severity**: totals range from {scores['total'].min()} to {scores['total'].max()}{same}.",
-    ]))
+    shared = top is not None and used.loc[top, "annotators_using_it"] > 1
+    found.add("top_category", used.loc[top, "annotators_using_it"] if shared else None, text=top if shared else None,
+              severities=", ".join(str(int(v)) for v in scores.loc[scores[top] > 0, top]) if shared else "")
+    return found.frame()
 
 
 def calibration_table(study: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
@@ -814,58 +815,55 @@ def calibration_table(study: pd.DataFrame, published: pd.DataFrame) -> pd.DataFr
 
 def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.DataFrame,
                       sentence_table: pd.DataFrame | None, study: pd.DataFrame | None,
-                      seed_noise: pd.DataFrame | None, sweeps: pd.DataFrame | None, anatomy: dict) -> list[str]:
-    """Chapter 3's findings, each computed from this run's tables."""
-    lines = []
-    units = "metaphors" if io.is_metahope(data.tidy) else "segments"
-    who = "The simulated team reaches" if data.simulated else "The annotators reach"
-    lines.append(f"{who} ordinal α on SEGS of " + ", ".join(
-        f"{r['ordinal_alpha']:.2f} ({r['system']})" for _, r in by_system.iterrows())
-        + " and agree on the mere presence of an error for "
-        + ", ".join(f"{r['exact_presence_agreement']:.0f}%" for _, r in by_system.iterrows())
-        + f" of the {units}; α below 0.667 does not support even tentative conclusions "
-          "(Krippendorff's rule of thumb).")
-    worst = by_error.sort_values("ordinal_alpha").iloc[0]
-    best = by_error.sort_values("ordinal_alpha").iloc[-1]
-    lines.append(f"Per category, α ranges from {worst['ordinal_alpha']:.2f} ({worst['error']}) to "
-                 f"{best['ordinal_alpha']:.2f} ({best['error']}), while exact agreement stays at "
-                 f"{by_error['exact_score_agreement'].min():.0f}–{by_error['exact_score_agreement'].max():.0f}%: most "
-                 "shared scores are shared zeros.")
-    if sentence_table is not None:
-        lines.append("Whole sentences: ICC(2,1) " + ", ".join(
-            f"{r['icc2_1']:.2f} [{r['icc2_1_ci_low']:.2f}, {r['icc2_1_ci_high']:.2f}] ({r['system']})"
-            for _, r in sentence_table.iterrows()) + "; the mean of the raters (ICC(2,k)) is more reliable than one.")
-    if study is not None:
+                      seed_noise: pd.DataFrame | None, sweeps: pd.DataFrame | None, anatomy) -> pd.DataFrame:
+    """Chapter 3's findings (section ``findings``), each computed from this run's tables."""
+    found = (Findings().add("simulated", data.simulated)
+             .add("units", text="metaphors" if io.is_metahope(data.tidy) else "segments")
+             .add("unit", text="metaphor" if io.is_metahope(data.tidy) else "segment")
+             .add("sentence_level", sentence_table is not None))
+    for _, r in by_system.iterrows():
+        (found.add("alpha", r["ordinal_alpha"], group=r["system"])
+         .add("presence", r["exact_presence_agreement"], group=r["system"]))  # percent, as in the table
+    ranked = by_error.sort_values("ordinal_alpha")
+    worst, best = ranked.iloc[0], ranked.iloc[-1]
+    (found.add("worst_category", worst["ordinal_alpha"], text=worst["error"])
+     .add("best_category", best["ordinal_alpha"], text=best["error"])
+     .add("exact", by_error["exact_score_agreement"].min(),
+          ci=(by_error["exact_score_agreement"].min(), by_error["exact_score_agreement"].max())))
+    for _, r in (sentence_table.iterrows() if sentence_table is not None else ()):
+        found.add("icc", r["icc2_1"], ci=(r["icc2_1_ci_low"], r["icc2_1_ci_high"]), group=r["system"])
+    if sentence_table is None:
+        found.add("icc")
+    found.add("teams", None if study is None else study["seed"].nunique())
+    if study is None:
+        found.add("team_alpha").add("noisy").add("firm")
+    else:
         g = study.groupby("system", sort=False)["segs_alpha"]
-        lines.append(f"Over {study['seed'].nunique()} simulated teams with the same habits, α on SEGS per system "
-                     "varies " + ", ".join(f"from {g.min()[s]:.2f} to {g.max()[s]:.2f} ({s})" for s in g.mean().index)
-                     + ": one team of five on 32 metaphors is a noisy measurement.")
-        noisy = seed_noise[seed_noise["seed_noise"]]
-        if len(noisy):
-            lines.append("The order of " + "; ".join(f"{r['system_a']} and {r['system_b']}" for _, r in noisy.iterrows())
-                         + " changes with the team (the first is ahead in "
-                         + ", ".join(f"{r['share_a_ahead']:.0%}" for _, r in noisy.iterrows())
-                         + f" of the {study['seed'].nunique()} teams): those differences in agreement are not "
-                           "distinguishable from team-to-team noise.")
-        firm = seed_noise[~seed_noise["seed_noise"]]
-        if len(firm):
-            lines.append("Stable over the teams: " + "; ".join(
-                f"{r['system_a'] if r['share_a_ahead'] > 0.5 else r['system_b']} ahead of "
-                f"{r['system_b'] if r['share_a_ahead'] > 0.5 else r['system_a']} in "
-                f"{max(r['share_a_ahead'], 1 - r['share_a_ahead']):.0%} of them" for _, r in firm.iterrows())
-                + ", a difference that holds across teams and so reflects the errors of the translations (the truth) rather than the team.")
-    if sweeps is not None:
-        for knob, g in sweeps.groupby("knob", sort=False):
-            percent = "%" in g["statistic"].iloc[0]
-            fmt = (lambda v: f"{v:.0f}%") if percent else (lambda v: f"{v:.2f}")
-            name = g["statistic"].iloc[0].replace(" (%)", "")
-            lines.append(f"Raising {knob.replace('_', ' ')} from {g['value'].iloc[0]:g} to {g['value'].iloc[-1]:g} moves "
-                         f"{name} from {fmt(g['metric'].iloc[0])} to {fmt(g['metric'].iloc[-1])} (over the teams "
-                         f"{fmt(g['metric_min'].min())}–{fmt(g['metric_max'].max())}).")
-    scores = anatomy["scores"].set_index("annotator")
-    where = "In the paper's Table 12 item" if data.simulated else "In the most disputed unit"
-    lines.append(f"{where}, {int(scores['detected'].sum())} of {len(scores)} annotators saw an "
-                 f"error, they filed it under {int((anatomy['categories']['annotators_using_it'] > 0).sum())} "
-                 f"categories, and their totals range from {scores['total'].min()} to {scores['total'].max()}: "
-                 f"detection, category and severity disagreement in one {units[:-1]}.")
-    return lines
+        for system in g.mean().index:
+            found.add("team_alpha", g.min()[system], ci=(g.min()[system], g.max()[system]), group=system)
+        for _, r in seed_noise.iterrows():
+            a_ahead = r["share_a_ahead"] > 0.5
+            found.add("noisy" if r["seed_noise"] else "firm",
+                      r["share_a_ahead"] if r["seed_noise"] else max(r["share_a_ahead"], 1 - r["share_a_ahead"]),
+                      group=f"{r['system_a']} · {r['system_b']}", system_a=r["system_a"], system_b=r["system_b"],
+                      ahead=r["system_a"] if a_ahead else r["system_b"],
+                      behind=r["system_b"] if a_ahead else r["system_a"])
+        for name, rows in (("noisy", seed_noise["seed_noise"]), ("firm", ~seed_noise["seed_noise"])):
+            if not rows.any():
+                found.add(name)
+    for knob, g in (sweeps.groupby("knob", sort=False) if sweeps is not None else ()):
+        percent = "%" in g["statistic"].iloc[0]
+        found.add("sweep_percent" if percent else "sweep", g["metric"].iloc[0],
+                  ci=(g["metric_min"].min(), g["metric_max"].max()), group=knob, knob=knob.replace("_", " "),
+                  statistic=g["statistic"].iloc[0].replace(" (%)", ""), start=g["value"].iloc[0],
+                  end=g["value"].iloc[-1], last=g["metric"].iloc[-1])
+    names = set() if sweeps is None else {"%" in t for t in sweeps["statistic"]}
+    if True not in names:
+        found.add("sweep_percent")
+    if False not in names:
+        found.add("sweep")
+    scores = anatomy.scores.set_index("annotator")
+    (found.add("detected", int(scores["detected"].sum())).add("annotators", len(scores))
+     .add("categories", int((anatomy.categories["annotators_using_it"] > 0).sum()))
+     .add("lowest_total", scores["total"].min()).add("highest_total", scores["total"].max()))
+    return found.frame()
