@@ -28,6 +28,7 @@ from . import io, simulate
 from .scoring import normalise_pos, segment_scores, team_scores
 
 WORKBOOK = (".xlsx", ".xlsm")
+CHAPTER_1, CHAPTER_3 = "01_metahope_pilot_v1", "03_metahope_pilot_v2"  # their words: notebooks/words/<chapter>.md
 RELEASED_DETAIL = ("Workbooks from aaronlifenghan/MetaHOPE at the pinned commit, sha256-verified by "
                    "<code>python -m helpers fetch</code> (licence CC BY-NC 4.0).")
 OWN_DETAIL = "Annotations passed to this notebook as papermill parameters."
@@ -120,33 +121,33 @@ def mqm_raters(name: str, path: Path) -> pd.Series:
         raise exc.located(parameter=name) from None
 
 
-def mqm_note(loaded: io.ClassAnnotations) -> str:
-    """What the data box says about a foreign MQM file: what an item, a category and a
-    severity are (:func:`helpers.metahope.io.from_mqm`), how missing raters and
-    side-by-side pairings are handled, and why the paper's tables are not shown."""
+def mqm_description(loaded: io.ClassAnnotations) -> pd.DataFrame:
+    """What the data box says about a foreign MQM file (section ``mqm`` of chapters 1 and 3):
+    what an item, a category and a severity are (:func:`helpers.metahope.io.from_mqm`), how
+    missing raters and side-by-side pairings are handled. Names are HTML-escaped (the box is HTML)."""
     from ..core.annotations import split_pairing
     from ..core.schemes import load_scheme
 
     tidy = loaded.tidy
     scheme = load_scheme(loaded.scheme)
-    levels = ", ".join(f"{escape(r.name)} {r.weight:g}" for r in scheme.rules)
-    if loaded.scheme == io.MQM_SCHEME:
-        levels += ": MetaHOPE's linear levels, Liang &amp; Han 2026 §3"
-    units = tidy.drop_duplicates(["item", "system", "annotator"])
-    per_unit = units.groupby(["item", "system"]).size()
-    raters = f"{per_unit.min()}" if per_unit.min() == per_unit.max() else f"{per_unit.min()}–{per_unit.max()}"
+    per_unit = tidy.drop_duplicates(["item", "system", "annotator"]).groupby(["item", "system"]).size()
     paired = int((split_pairing(pd.Series(tidy["system"].unique()))["partner"] != "").sum())
-    return (" <strong>Foreign MQM data</strong>: an item is a segment (document, segment number), "
-            f"{tidy['item'].nunique()} of them; the categories are the file's top-level MQM categories ({', '.join(io.category_order(tidy))}); "
-            f"a category's severity is the sum of the <code>{escape(str(loaded.scheme))}</code> weights of the "
-            f"rater's errors in it ({levels}), so SEGS is the "
-            f"rater's penalty of the segment. Each (segment, system) has {raters} of "
-            f"{tidy['annotator'].nunique()} raters; an unrated unit is missing (never 0) and every statistic uses the "
-            "units its raters share. "
-            + (f"{paired} system names carry a side-by-side pairing key (<code>X_with_Y</code>); each pairing is kept "
-               "as a system of its own, since its raters saw it beside a different partner. " if paired else
-               "No system carries a side-by-side pairing key. ")
-            + "The paper's tables describe MetaHOPE's metaphors, so they are not shown beside these values.")
+    return (Findings().add("segments", tidy["item"].nunique())
+            .add("categories", text=escape(", ".join(io.category_order(tidy))))
+            .add("scheme", text=escape(str(loaded.scheme)))
+            .add("levels", text=", ".join(f"{escape(r.name)} {r.weight:g}" for r in scheme.rules))
+            .add("metahope_levels", loaded.scheme == io.MQM_SCHEME)
+            .add("raters_per_unit", per_unit.min(), ci=(per_unit.min(), per_unit.max()),
+                 text=_span(per_unit.min(), per_unit.max()))
+            .add("raters", tidy["annotator"].nunique()).add("paired", paired).frame())
+
+
+def _said(words, chapter: str, section: str, found: pd.DataFrame) -> str:
+    """A data box's sentence: ``section`` of the chapter's words (``words``, else a fresh
+    :class:`~helpers.core.findings.Words` of ``chapter``) filled from ``found``, recorded for findings.csv."""
+    from ..core.findings import Words
+
+    return (words if words is not None else Words(chapter)).say(section, found).data
 
 
 def _bool_or_none(name: str, value):
@@ -196,9 +197,11 @@ class PilotV1Setup:
     def released(self) -> bool:
         return self.files is None
 
-    def load(self) -> PilotV1Data:
+    def load(self, words=None) -> PilotV1Data:
+        """The annotations with their provenance; the data box's sentences come from ``words``
+        (the chapter's :class:`~helpers.core.findings.Words`; None: read afresh)."""
         if isinstance(self.files, Path):
-            return self._load_file()
+            return self._load_file(words)
         files = io.pilot_v1_files() if self.released else self.files
         loaded = io.load_class(files, unfinished=self.unfinished)
         if len(loaded.students) < 2:
@@ -217,17 +220,20 @@ class PilotV1Setup:
                                 RELEASED_DETAIL if self.released else _class_note(OWN_DETAIL, loaded.notes))
         return PilotV1Data(provenance, tidy, sentences, self.compare_published, loaded, self.penalty_annotator)
 
-    def _load_file(self) -> PilotV1Data:
+    def _load_file(self, words=None) -> PilotV1Data:
         """One long ``.csv`` or MQM file: the two raters compared on the units both rated."""
         loaded = io.load_class(self.files)
         tidy, pair = io.two_raters(loaded.tidy, self.raters)
         penalty = self.penalty_annotator or pair[0]
         params.member("penalty_annotator", penalty, pair, "two raters compared")
-        detail = OWN_DETAIL + (mqm_note(loaded) if loaded.foreign else "")
-        chosen = "given as <code>raters</code>" if self.raters else "the pair that shares the most units"
-        detail += (f" Chapter 1 compares two raters, <strong>{pair[0]}</strong> and <strong>{pair[1]}</strong> "
-                   f"({chosen}), on the {tidy.drop_duplicates(['item', 'system']).shape[0]} (segment, system) units "
-                   f"both rated; the penalty tables are {penalty}'s.")
+        detail = OWN_DETAIL
+        if loaded.foreign:
+            detail += " " + _said(words, CHAPTER_1, "mqm", mqm_description(loaded))
+        detail += " " + _said(words, CHAPTER_1, "two_raters", Findings()
+                              .add("first", text=pair[0]).add("second", text=pair[1])
+                              .add("given", self.raters is not None)
+                              .add("units", len(tidy.drop_duplicates(["item", "system"])))
+                              .add("penalty", text=penalty).frame())
         return PilotV1Data(Provenance("own", (str(self.files),), detail), tidy, None, False,
                            io.ClassAnnotations(tidy, annotations=loaded.annotations), penalty)
 
@@ -656,8 +662,10 @@ class PilotV2Setup:
         """Teams per sweep point (at most 5: the sweeps are 20 points)."""
         return min(self.n_seeds, 5)
 
-    def load(self) -> PilotV2Data:
-        """Own annotations when given, else the seeded simulation over the truth sheet."""
+    def load(self, words=None) -> PilotV2Data:
+        """Own annotations when given, else the seeded simulation over the truth sheet; the
+        data box's sentences come from ``words`` (the chapter's :class:`~helpers.core.findings.Words`;
+        None: read afresh)."""
         if self.annotations is not None:
             loaded = io.load_class(self.annotations, unfinished=self.unfinished, scheme=self.weights)
             if self.weights != io.MQM_SCHEME and not loaded.foreign:
@@ -677,7 +685,8 @@ class PilotV2Setup:
             files = io.annotation_files(self.annotations) + (
                 io.annotation_files(self.sentence_annotations) if self.sentence_annotations is not None else [])
             notes = list(loaded.notes) + ([f"sentence level: {n}" for n in sentences.notes] if sentences else [])
-            detail = _class_note(OWN_DETAIL, notes) + (mqm_note(loaded) if loaded.foreign else "")
+            detail = _class_note(OWN_DETAIL, notes) + (
+                " " + _said(words, CHAPTER_3, "mqm", mqm_description(loaded)) if loaded.foreign else "")
             return PilotV2Data(Provenance("own", tuple(map(str, files)), detail),
                                loaded.tidy, sentences.tidy if sentences else None)
         truth_path = self.truth_file or io.pilot_zh_en_file()
@@ -686,10 +695,9 @@ class PilotV2Setup:
         tidy = simulate.simulate_annotations(truth, self.panel, seed=self.seed)
         sentences = simulate.simulate_annotations(simulate.sentence_units(truth), self.panel[:self.sentence_raters],
                                                   seed=self.seed + 1)
-        detail = (f"{len(self.panel)} simulated annotators (seed {self.seed}) rating the real items of "
-                  f"{'the released ZH→EN sheet' if self.truth_file is None else truth_path.name}, whose recorded "
-                  "errors stand in for the truth. Every number on this page comes from the simulation; the paper's "
-                  "values appear only as <em>published</em>.")
+        detail = _said(words, CHAPTER_3, "simulated", Findings()
+                       .add("annotators", len(self.panel)).add("seed", self.seed)
+                       .add("released_truth", self.truth_file is None).add("truth", text=truth_path.name).frame())
         return PilotV2Data(Provenance("simulated", (str(truth_path),), detail), tidy, sentences, truth, self.panel)
 
 
