@@ -732,6 +732,17 @@ def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None,
                                                                                    maximum=200), str(weights))
 
 
+def pilot_v2_description(data: PilotV2Data) -> pd.DataFrame:
+    """What chapter 3 reads (section ``data``): items (metaphors or segments), systems and
+    annotators."""
+    tidy = data.tidy
+    return (Findings().add("items", tidy["item"].nunique())
+            .add("units", text="metaphor items" if io.is_metahope(tidy) else "segments")
+            .add("systems", tidy["system"].nunique()).add("annotators", tidy["annotator"].nunique(),
+                                                          text=", ".join(map(str, tidy["annotator"].unique())))
+            .frame())
+
+
 def released_disagreement_item(item: str = "news_01_v.4_10_17", system: str = "Hunyuan-LLM-7B") -> pd.Series | None:
     """Source sentence, metaphor and translation of the Table 12 item from the released ZH→EN
     sheet, or None when that file has not been fetched (an own-data run needs no released file)."""
