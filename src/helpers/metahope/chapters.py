@@ -1,4 +1,4 @@
-"""What chapters 1–3 need besides the methods: checked parameters, data with provenance, prose.
+"""What chapters 1–3 need besides the methods: checked parameters, data with provenance, findings.
 
 Each chapter calls its ``*_setup`` function in the cell right after its ``parameters``
 cell. It checks every parameter before any work is done (types, files that exist, their
@@ -6,6 +6,11 @@ headers, annotator names, enough annotators) and raises
 :class:`~helpers.core.errors.InputError` naming the parameter, the file, sheet, row,
 column, cell and value. Its ``load()`` returns the data together with a
 :class:`~helpers.core.report.Provenance` (released, own or simulated).
+
+The numbers each chapter states come from the ``*_findings``, ``*_summary`` and
+``*_description`` functions below as tidy findings frames
+(:class:`~helpers.core.findings.Findings`); their sentences live in
+``notebooks/words/<chapter>.md`` and are filled by :class:`~helpers.core.findings.Words`.
 """
 
 from __future__ import annotations
