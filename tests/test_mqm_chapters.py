@@ -215,10 +215,12 @@ def test_chapter_3_runs_on_a_small_mqm_file_through_papermill(tmp_path):
 def test_the_papers_table_12_item_without_the_released_sheet_says_so(tmp_path, monkeypatch):
     """On simulated data chapter 3 reads the paper's five annotators (Table 12); where the
     released sheet was never fetched it says so instead of failing or inventing a sentence."""
+    from helpers.core.findings import Words
     from helpers.core.report import Provenance
 
     monkeypatch.setenv("HELPERS_RAW_DATA", str(tmp_path / "no-data-here"))
     example = chapters.disagreement_example(chapters.PilotV2Data(Provenance("simulated")))
-    assert "has not been fetched" in example.description and example.disputed is None
+    said = Words("03_metahope_pilot_v2").text("example", example.description)
+    assert "has not been fetched" in said and "**Source**" not in said and example.disputed is None
     totals = example.scores.groupby("annotator")["severity"].sum()
     assert totals.to_dict() == {"A": 10, "C": 2, "D": 0, "E": 12, "F": 2}  # the paper's Table 12 totals

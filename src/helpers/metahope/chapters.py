@@ -1,4 +1,4 @@
-"""What chapters 1–3 need besides the methods: checked parameters, data with provenance, prose.
+"""What chapters 1–3 need besides the methods: checked parameters, data with provenance, findings.
 
 Each chapter calls its ``*_setup`` function in the cell right after its ``parameters``
 cell. It checks every parameter before any work is done (types, files that exist, their
@@ -6,6 +6,11 @@ headers, annotator names, enough annotators) and raises
 :class:`~helpers.core.errors.InputError` naming the parameter, the file, sheet, row,
 column, cell and value. Its ``load()`` returns the data together with a
 :class:`~helpers.core.report.Provenance` (released, own or simulated).
+
+The numbers each chapter states come from the ``*_findings``, ``*_summary`` and
+``*_description`` functions below as tidy findings frames
+(:class:`~helpers.core.findings.Findings`); their sentences live in
+``notebooks/words/<chapter>.md`` and are filled by :class:`~helpers.core.findings.Words`.
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..core import classroom, params, paths
 from ..core.errors import InputError, raise_all
+from ..core.findings import Findings
 from ..core.published import read_published
 from ..core.report import ChapterData, Provenance
 from ..core import stats
@@ -26,6 +33,7 @@ from . import io, simulate
 from .scoring import normalise_pos, segment_scores, team_scores
 
 WORKBOOK = (".xlsx", ".xlsm")
+CHAPTER_1, CHAPTER_3 = "01_metahope_pilot_v1", "03_metahope_pilot_v2"  # their words: notebooks/words/<chapter>.md
 RELEASED_DETAIL = ("Workbooks from aaronlifenghan/MetaHOPE at the pinned commit, sha256-verified by "
                    "<code>python -m helpers fetch</code> (licence CC BY-NC 4.0).")
 OWN_DETAIL = "Annotations passed to this notebook as papermill parameters."
@@ -118,33 +126,33 @@ def mqm_raters(name: str, path: Path) -> pd.Series:
         raise exc.located(parameter=name) from None
 
 
-def mqm_note(loaded: io.ClassAnnotations) -> str:
-    """What the data box says about a foreign MQM file: what an item, a category and a
-    severity are (:func:`helpers.metahope.io.from_mqm`), how missing raters and
-    side-by-side pairings are handled, and why the paper's tables are not shown."""
+def mqm_description(loaded: io.ClassAnnotations) -> pd.DataFrame:
+    """What the data box says about a foreign MQM file (section ``mqm`` of chapters 1 and 3):
+    what an item, a category and a severity are (:func:`helpers.metahope.io.from_mqm`), how
+    missing raters and side-by-side pairings are handled. Names are HTML-escaped (the box is HTML)."""
     from ..core.annotations import split_pairing
     from ..core.schemes import load_scheme
 
     tidy = loaded.tidy
     scheme = load_scheme(loaded.scheme)
-    levels = ", ".join(f"{escape(r.name)} {r.weight:g}" for r in scheme.rules)
-    if loaded.scheme == io.MQM_SCHEME:
-        levels += ": MetaHOPE's linear levels, Liang &amp; Han 2026 §3"
-    units = tidy.drop_duplicates(["item", "system", "annotator"])
-    per_unit = units.groupby(["item", "system"]).size()
-    raters = f"{per_unit.min()}" if per_unit.min() == per_unit.max() else f"{per_unit.min()}–{per_unit.max()}"
+    per_unit = tidy.drop_duplicates(["item", "system", "annotator"]).groupby(["item", "system"]).size()
     paired = int((split_pairing(pd.Series(tidy["system"].unique()))["partner"] != "").sum())
-    return (" <strong>Foreign MQM data</strong>: an item is a segment (document, segment number), "
-            f"{tidy['item'].nunique()} of them; the categories are the file's top-level MQM categories ({', '.join(io.category_order(tidy))}); "
-            f"a category's severity is the sum of the <code>{escape(str(loaded.scheme))}</code> weights of the "
-            f"rater's errors in it ({levels}), so SEGS is the "
-            f"rater's penalty of the segment. Each (segment, system) has {raters} of "
-            f"{tidy['annotator'].nunique()} raters; an unrated unit is missing (never 0) and every statistic uses the "
-            "units its raters share. "
-            + (f"{paired} system names carry a side-by-side pairing key (<code>X_with_Y</code>); each pairing is kept "
-               "as a system of its own, since its raters saw it beside a different partner. " if paired else
-               "No system carries a side-by-side pairing key. ")
-            + "The paper's tables describe MetaHOPE's metaphors, so they are not shown beside these values.")
+    return (Findings().add("segments", tidy["item"].nunique())
+            .add("categories", text=escape(", ".join(io.category_order(tidy))))
+            .add("scheme", text=escape(str(loaded.scheme)))
+            .add("levels", text=", ".join(f"{escape(r.name)} {r.weight:g}" for r in scheme.rules))
+            .add("metahope_levels", loaded.scheme == io.MQM_SCHEME)
+            .add("raters_per_unit", per_unit.min(), ci=(per_unit.min(), per_unit.max()),
+                 text=_span(per_unit.min(), per_unit.max()))
+            .add("raters", tidy["annotator"].nunique()).add("paired", paired).frame())
+
+
+def _said(words, chapter: str, section: str, found: pd.DataFrame) -> str:
+    """A data box's sentence: ``section`` of the chapter's words (``words``, else a fresh
+    :class:`~helpers.core.findings.Words` of ``chapter``) filled from ``found``, recorded for findings.csv."""
+    from ..core.findings import Words
+
+    return (words if words is not None else Words(chapter)).say(section, found).data
 
 
 def _bool_or_none(name: str, value):
@@ -194,9 +202,11 @@ class PilotV1Setup:
     def released(self) -> bool:
         return self.files is None
 
-    def load(self) -> PilotV1Data:
+    def load(self, words=None) -> PilotV1Data:
+        """The annotations with their provenance; the data box's sentences come from ``words``
+        (the chapter's :class:`~helpers.core.findings.Words`; None: read afresh)."""
         if isinstance(self.files, Path):
-            return self._load_file()
+            return self._load_file(words)
         files = io.pilot_v1_files() if self.released else self.files
         loaded = io.load_class(files, unfinished=self.unfinished)
         if len(loaded.students) < 2:
@@ -215,17 +225,20 @@ class PilotV1Setup:
                                 RELEASED_DETAIL if self.released else _class_note(OWN_DETAIL, loaded.notes))
         return PilotV1Data(provenance, tidy, sentences, self.compare_published, loaded, self.penalty_annotator)
 
-    def _load_file(self) -> PilotV1Data:
+    def _load_file(self, words=None) -> PilotV1Data:
         """One long ``.csv`` or MQM file: the two raters compared on the units both rated."""
         loaded = io.load_class(self.files)
         tidy, pair = io.two_raters(loaded.tidy, self.raters)
         penalty = self.penalty_annotator or pair[0]
         params.member("penalty_annotator", penalty, pair, "two raters compared")
-        detail = OWN_DETAIL + (mqm_note(loaded) if loaded.foreign else "")
-        chosen = "given as <code>raters</code>" if self.raters else "the pair that shares the most units"
-        detail += (f" Chapter 1 compares two raters, <strong>{pair[0]}</strong> and <strong>{pair[1]}</strong> "
-                   f"({chosen}), on the {tidy.drop_duplicates(['item', 'system']).shape[0]} (segment, system) units "
-                   f"both rated; the penalty tables are {penalty}'s.")
+        detail = OWN_DETAIL
+        if loaded.foreign:
+            detail += " " + _said(words, CHAPTER_1, "mqm", mqm_description(loaded))
+        detail += " " + _said(words, CHAPTER_1, "two_raters", Findings()
+                              .add("first", text=pair[0]).add("second", text=pair[1])
+                              .add("given", self.raters is not None)
+                              .add("units", len(tidy.drop_duplicates(["item", "system"])))
+                              .add("penalty", text=penalty).frame())
         return PilotV1Data(Provenance("own", (str(self.files),), detail), tidy, None, False,
                            io.ClassAnnotations(tidy, annotations=loaded.annotations), penalty)
 
@@ -286,143 +299,137 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
                         params.integer("seed", seed), files is None if compare is None else compare)
 
 
-def sentence_count_note(n_sentences: int, counted: int, released: bool):
-    """The box that says what "per sentence" divides by when it is not the counted number."""
+def pilot_v1_description(data: PilotV1Data, n_items: int, counted_sentences: int) -> pd.DataFrame:
+    """What chapter 1 reads (section ``data``): items (metaphor-related words or segments),
+    distinct source sentences, systems and annotators."""
+    tidy = data.tidy
+    return (Findings().add("n_items", n_items)
+            .add("items", text="metaphor-related words" if data.metahope else "segments")
+            .add("counted", counted_sentences).add("systems", text=", ".join(map(str, tidy["system"].unique())))
+            .add("annotators", text=", ".join(map(str, tidy["annotator"].unique()))).frame())
+
+
+def sentence_count_note(words, n_sentences: int, counted: int, released: bool):
+    """The box (section ``sentence_count`` of the chapter's words) that says what "per
+    sentence" divides by when it is not the counted number."""
     from ..core.report import data_note
 
-    return data_note("released" if released else "own", [], (
-        f"“Per sentence” divides by <strong>n_sentences = {n_sentences}</strong> (the paper's §4.2.2 states 20 "
-        f"sentences for EN→ZH). The workbooks hold {counted} distinct source sentences"
-        + (": in the released pilot the extra one is the one-word headline <em>The markets.</em>" if released else ".")
-        + f" Dividing by the counted number instead (<code>-p n_sentences null</code>) scales the per-sentence "
-        f"column by {n_sentences}/{counted}."))
+    found = Findings().add("n_sentences", n_sentences).add("counted", counted).add("released", released)
+    return data_note("released" if released else "own", [], words.say("sentence_count", found.frame()).data)
 
 
-def few_clusters_note(n_clusters: int | tuple[int, int], unit: str = "sentences"):
-    """The box that says why a page shows a second, wider interval: with fewer than
+def few_clusters(n_clusters, unit: str = "sentences", items: str = "metaphors") -> pd.DataFrame:
+    """Whether a page shows a second, wider interval (section ``few_clusters``): with fewer than
     :data:`~helpers.core.stats.FEW_CLUSTERS` clusters the percentile cluster bootstrap is too
-    narrow (tests/test_stats.py measures its coverage with 20 clusters against the t intervals')."""
-    from IPython.display import Markdown
-
-    low, high = (n_clusters, n_clusters) if isinstance(n_clusters, int) else n_clusters
-    if low >= FEW_CLUSTERS:
-        return None
-    return Markdown(
-        f"> **Few clusters: G = {low if low == high else f'{low}–{high}'} {unit}.** The units that are resampled and flipped are the {unit}, "
-        "not the metaphors, and with so few of them the percentile cluster bootstrap is too narrow (in the book's "
-        "coverage test with 20 clusters it covers the true value less often than the 95 % it promises). The "
-        "interval marked *t* (a "
-        "cluster-robust or delete-one-cluster jackknife standard error with G − 1 degrees of freedom) holds its "
-        "level; the verdicts read that interval or the cluster permutation test, never the percentile interval "
-        "alone.")
+    narrow (tests/test_stats.py measures its coverage with 20 clusters against the t
+    intervals'). ``n_clusters``: one count, or the counts of several comparisons."""
+    counts = [int(n_clusters)] if np.ndim(n_clusters) == 0 else [int(n) for n in n_clusters]
+    low, high = min(counts), max(counts)
+    return (Findings().add("clusters", low, ci=(low, high), text=_span(low, high))
+            .add("few", low < FEW_CLUSTERS).add("few_clusters", FEW_CLUSTERS)
+            .add("unit", text=unit).add("items", text=items).frame())
 
 
-def _interval_verdict(low: float, high: float, better: str, worse: str) -> str:
-    if low > 0:
-        return f"higher with {better} (the interval excludes 0)"
-    if high < 0:
-        return f"higher with {worse} (the interval excludes 0)"
-    return "not distinguishable between the schemes (the interval spans 0)"
+def _span(low, high) -> str:
+    """``3`` or ``3–5``: a count that may vary."""
+    return f"{low}" if low == high else f"{low}–{high}"
 
 
-def _intervals(r: pd.Series, prefixes: tuple[str, ...]) -> str:
-    names = {"cluster_": "percentile", "jackknife_": "jackknife t", "": "percentile"}
-    return ", ".join(f"{names[p]} [{r[f'{p}ci_low']:+.3f}, {r[f'{p}ci_high']:+.3f}]" for p in prefixes)
+def _excludes_zero(low, high):
+    return (low > 0) | (high < 0)
 
 
-def weighting_verdicts(scheme_effect: pd.DataFrame):
-    """One sentence per system: is α on SEGS higher with linear or exponential weights?
-    Read on the jackknife t interval by sentence when there is one (it holds with few
-    clusters), the percentile interval beside it; then κ, where its interval excludes 0,
-    with the caveat that κ ranks each scheme's values on their own scale."""
-    from IPython.display import Markdown
+#: Which scheme gives the raters higher α on SEGS, by the read interval (section ``weighting``).
+WEIGHTING_VERDICTS = {"linear": "higher with linear weights (the interval excludes 0)",
+                      "exponential": "higher with exponential weights (the interval excludes 0)",
+                      "neither": "not distinguishable between the schemes (the interval spans 0)"}
 
+
+def _favours(difference: float) -> str:
+    return "exponential" if difference < 0 else "linear"
+
+
+def weighting(scheme_effect: pd.DataFrame) -> pd.DataFrame:
+    """Per system (section ``weighting``): is α on SEGS higher with linear or exponential
+    weights? Read on the jackknife t interval by sentence when there is one (it holds with
+    few clusters; ``percentile`` is the interval beside it), else on the percentile interval;
+    then κ per system where its interval excludes 0 (``kappa``: κ ranks each scheme's values
+    on their own scale, a caveat the words give)."""
     nested = "jackknife_ci_low" in scheme_effect
     read = "jackknife_" if nested else ""
-    shown = ("jackknife_", "cluster_") if nested else ("",)
-    lines = []
+    found = Findings().add("unit", text="sentences" if nested else "metaphors")
     for _, r in scheme_effect[scheme_effect["metric"] == "alpha"].iterrows():
-        verdict = _interval_verdict(r[f"{read}ci_low"], r[f"{read}ci_high"], "linear weights", "exponential weights")
-        lines.append(f"* **{r['system']}**: α {r['linear (MetaHOPE)']:.3f} linear vs {r['exponential (HOPE)']:.3f} "
-                     f"exponential, difference {r['difference']:+.3f} ({_intervals(r, shown)}): {verdict}.")
-    unit = "sentences" if nested else "metaphors"
-    kappa = _kappa_clear(scheme_effect, read)
-    tail = ""
-    if len(kappa):
-        tail = "\n\n" + " ".join(
-            f"Quadratic κ differs by {r['difference']:+.3f} ({_intervals(r, shown)}) for {r['system']}, an interval "
-            f"that excludes 0 and favours the {'exponential' if r['difference'] < 0 else 'linear'} weights."
-            for _, r in kappa.iterrows()) + " " + KAPPA_CAVEAT
-    return Markdown(f"On these data, with {unit} resampled, agreement (α on SEGS) is\n\n" + "\n".join(lines) + tail)
+        low, high = r[f"{read}ci_low"], r[f"{read}ci_high"]
+        verdict = "linear" if low > 0 else "exponential" if high < 0 else "neither"
+        (found.add("alpha_linear", r["linear (MetaHOPE)"], group=r["system"])
+         .add("alpha_exponential", r["exponential (HOPE)"], group=r["system"])
+         .add("difference", r["difference"], group=r["system"], ci=(low, high), text=WEIGHTING_VERDICTS[verdict],
+              interval="jackknife t" if nested else "percentile", verdict=verdict))
+        found.add("percentile", r["difference"] if nested else None, group=r["system"],
+                  ci=(r["cluster_ci_low"], r["cluster_ci_high"]) if nested else None)
+    _kappa_rows(found, scheme_effect, read, nested)
+    return found.frame()
 
 
-#: Why κ's verdict on the weights is weaker than α's (agreement.py: κ on summed scores
-#: weights disagreements by the rank of the values observed).
-KAPPA_CAVEAT = ("Caveat: κ on SEGS weighs a disagreement by the distance between the ranks of the two sums among "
-                "the values observed, and the two schemes produce different sets of sums, so their κ measure "
-                "disagreement on different scales; α compares the penalties themselves.")
-
-
-def _kappa_clear(scheme_effect: pd.DataFrame, read: str) -> pd.DataFrame:
+def _kappa_rows(found: Findings, scheme_effect: pd.DataFrame, read: str, nested: bool = True) -> None:
+    """κ's differences whose ``read`` interval excludes 0 (quantity ``kappa``, per system;
+    not applicable when there is none) and ``kappa_percentile`` beside them."""
     k = scheme_effect[scheme_effect["metric"] == "weighted_kappa"]
-    return k[(k[f"{read}ci_low"] > 0) | (k[f"{read}ci_high"] < 0)]
+    k = k[_excludes_zero(k[f"{read}ci_low"], k[f"{read}ci_high"])]
+    for _, r in k.iterrows():
+        found.add("kappa", r["difference"], group=r["system"], ci=(r[f"{read}ci_low"], r[f"{read}ci_high"]),
+                  text=_favours(r["difference"]), interval="jackknife t" if nested else "percentile")
+        found.add("kappa_percentile", r["difference"] if nested else None, group=r["system"],
+                  ci=(r["cluster_ci_low"], r["cluster_ci_high"]) if nested else None)
+    if k.empty:
+        found.add("kappa").add("kappa_percentile")
+    found.add("kappa_clear", len(k))
 
 
 def pilot_v1_findings(comparisons: dict, n_sentences, counted_sentences: int, n_items: int,
                       table1_ci: pd.DataFrame, scheme_effect: pd.DataFrame, bias: pd.DataFrame, first: str,
-                      second: str, items: str = "metaphors") -> list[str]:
-    """Chapter 1's findings, each computed from this run's tables (``items``: what an item
-    is, ``"metaphors"`` or an MQM file's ``"segments"``)."""
-    lines = []
+                      second: str, items: str = "metaphors") -> pd.DataFrame:
+    """Chapter 1's findings (section ``findings``), each computed from this run's tables
+    (``items``: what an item is, ``"metaphors"`` or an MQM file's ``"segments"``)."""
+    found = Findings()
     for name, c in comparisons.items():
-        lines.append(f"{name}: {int(c['match'].sum())} of {len(c)} published cells reproduced to the printed "
-                     "precision" + ("." if c["match"].all() else
-                                    f"; differing: {', '.join(c.loc[~c['match'], 'column'].unique())}."))
-    if comparisons:
-        lines.append("Two choices make the reproduction exact, both stated above: α is interval α (the paper's "
-                     "text says ordinal), and “per sentence” divides by "
-                     f"{n_sentences or counted_sentences} sentences ({counted_sentences} distinct source sentences "
-                     "are in the workbooks).")
-    alpha = table1_ci[table1_ci["metric"] == "alpha"].assign(
-        width=lambda d: d["ci_high"] - d["ci_low"], cluster_width=lambda d: d["cluster_ci_high"] - d["cluster_ci_low"],
-        t_width=lambda d: d["jackknife_ci_high"] - d["jackknife_ci_low"])
+        found.add("reproduced", int(c["match"].sum()), group=name, cells=len(c),
+                  differing=", ".join(c.loc[~c["match"], "column"].unique()))
+        found.add("all_match", bool(c["match"].all()), group=name)
+    found.add("compared", len(comparisons))
+    if not comparisons:
+        found.add("reproduced").add("all_match")
+    found.add("denominator", n_sentences or counted_sentences).add("counted", counted_sentences)
+    found.add("metaphors", items == "metaphors").add("n_items", n_items).add("items", text=items)
+
+    alpha = table1_ci[table1_ci["metric"] == "alpha"]
+    widths = {"item": alpha["ci_high"] - alpha["ci_low"], "cluster": alpha["cluster_ci_high"] - alpha["cluster_ci_low"],
+              "t": alpha["jackknife_ci_high"] - alpha["jackknife_ci_low"]}
+    for name, w in widths.items():
+        found.add(f"{name}_width", w.min(), ci=(w.min(), w.max()))
     spread = alpha["estimate"].max() - alpha["estimate"].min()
-    narrowest = min(alpha["cluster_width"].min(), alpha["t_width"].min())
-    nesting = (f"The {n_items} metaphors come from {counted_sentences} sentences, and the metaphors of one sentence "
-               "are not independent" if items == "metaphors" else
-               f"The {n_items} (segment, system) units come from {counted_sentences} distinct source sentences")
-    lines.append(
-        f"{nesting}: resampling whole sentences, the 95% intervals of α on SEGS are {alpha['cluster_width'].min():.2f} "
-        f"to {alpha['cluster_width'].max():.2f} wide (percentile), {alpha['t_width'].min():.2f} to "
-        f"{alpha['t_width'].max():.2f} with the jackknife t interval that holds with few sentences (resampling single "
-        f"{items}: {alpha['width'].min():.2f} to {alpha['width'].max():.2f}), "
-        + ("wider than" if narrowest > spread else "comparable to")
-        + f" the largest difference between systems ({spread:.2f})"
-        + (", so these data cannot rank the systems by agreement." if narrowest > spread else "."))
+    narrowest = min(widths["cluster"].min(), widths["t"].min())
+    found.add("spread", spread).add("cannot_rank", narrowest > spread)
+
     effect = scheme_effect[scheme_effect["metric"] == "alpha"]
-    clear = effect[(effect["jackknife_ci_low"] > 0) | (effect["jackknife_ci_high"] < 0)]
-    lines.append(
-        "Linear (MetaHOPE) against exponential (HOPE) weights: α on SEGS differs by "
-        + ", ".join(f"{r['difference']:+.3f} (jackknife t [{r['jackknife_ci_low']:+.3f}, {r['jackknife_ci_high']:+.3f}],"
-                    f" percentile [{r['cluster_ci_low']:+.3f}, {r['cluster_ci_high']:+.3f}]) for {r['system']}"
-                    for _, r in effect.iterrows())
-        + (f"; only for {', '.join(clear['system'])} does the interval exclude 0." if len(clear) else
-           "; every interval spans 0, so on α these data neither support nor refute the claim that linear weights "
-           "reduce disagreement."))
-    kappa = _kappa_clear(scheme_effect, "jackknife_")
-    if len(kappa):
-        lines.append("Quadratic κ, in contrast, differs by " + ", ".join(
-            f"{r['difference']:+.3f} [{r['jackknife_ci_low']:+.3f}, {r['jackknife_ci_high']:+.3f}] for {r['system']} "
-            f"(favouring the {'exponential' if r['difference'] < 0 else 'linear'} weights)" for _, r in kappa.iterrows())
-            + ", an interval that excludes 0. " + KAPPA_CAVEAT)
+    for _, r in effect.iterrows():
+        found.add("scheme_difference", r["difference"], group=r["system"],
+                  ci=(r["jackknife_ci_low"], r["jackknife_ci_high"]))
+        found.add("scheme_percentile", r["difference"], group=r["system"],
+                  ci=(r["cluster_ci_low"], r["cluster_ci_high"]))
+    clear = effect[_excludes_zero(effect["jackknife_ci_low"], effect["jackknife_ci_high"])]
+    found.add("scheme_clear", len(clear), text=", ".join(clear["system"]))
+    _kappa_rows(found, scheme_effect, "jackknife_")
+
+    found.add("first", text=first).add("second", text=second)
     for _, r in bias.iterrows():
         p = r["p_cluster_permutation"]
-        verdict = "a systematic difference" if p < 0.05 else "no systematic difference"
-        lines.append(f"{r['system']}: annotator {second} scored {r[f'share_{second}_higher']:.0f}% of items higher "
-                     f"and {r[f'share_{first}_higher']:.0f}% lower than {first} (mean difference "
-                     f"{r['mean_difference']:+.2f} points; sign flips of whole sentences p = {p:.2g}, the Wilcoxon "
-                     f"test that takes metaphors as independent p = {r['p_value']:.2g}): {verdict} in severity.")
-    return lines
+        (found.add("second_higher", r[f"share_{second}_higher"], group=r["system"])  # percent, as in the table
+         .add("first_higher", r[f"share_{first}_higher"], group=r["system"])
+         .add("bias", r["mean_difference"], group=r["system"], p=p)
+         .add("wilcoxon", p=r["p_value"], text="Wilcoxon", group=r["system"])
+         .add("systematic", p < 0.05, group=r["system"]))
+    return found.frame()
 
 
 # --------------------------------------------------------------------------- chapter 2
@@ -477,67 +484,64 @@ def directions_setup(en_zh_files=None, zh_en_files=None, pos_overrides={}, n_per
                            classroom.unfinished_choice(unfinished))
 
 
-def profile_summary(profile: pd.DataFrame):
-    """Per direction and annotator: which system is penalised most and least, and the largest category."""
-    from IPython.display import Markdown
+def _pilot(direction, annotator) -> dict:
+    """The group and columns naming one pilot (direction, annotator) in a findings frame."""
+    return {"group": f"{direction} · {annotator}", "direction": direction, "annotator": annotator}
 
+
+def profile_summary(profile: pd.DataFrame) -> pd.DataFrame:
+    """Per direction and annotator (section ``profile``): the systems penalised most and
+    least (mean penalty per metaphor, share of metaphors with an error) and the largest
+    category (its share of all penalty points)."""
     from .scoring import profile_categories
 
-    lines = []
+    found = Findings()
     for (direction, annotator), g in profile.groupby(["direction", "annotator"], sort=False):
         g = g.sort_values("mean_penalty", ascending=False)
         worst, best = g.iloc[0], g.iloc[-1]
-        top_cat = g[profile_categories(profile)].sum().idxmax()
-        lines.append(f"* **{direction}, annotator {annotator}**: {worst['system']} is penalised most "
-                     f"({worst['mean_penalty']:.2f} per metaphor, {worst['items_with_error']:.0f}% of metaphors with "
-                     f"an error), {best['system']} least ({best['mean_penalty']:.2f}, "
-                     f"{best['items_with_error']:.0f}%); the largest category overall is {top_cat}.")
-    return Markdown("\n".join(lines))
+        top = g[profile_categories(profile)].sum()
+        pilot = _pilot(direction, annotator)
+        (found.add("worst", worst["mean_penalty"], text=worst["system"], with_error=worst["items_with_error"], **pilot)
+         .add("best", best["mean_penalty"], text=best["system"], with_error=best["items_with_error"], **pilot)
+         .add("top_category", top.max() / top.sum(), text=top.idxmax(), **pilot))
+    return found.frame()
 
 
-def comparison_summary(comparison: pd.DataFrame):
-    """One sentence per compared pair of systems, read on the sentence-cluster test with Holm;
-    both intervals by sentence (percentile bootstrap and cluster-robust t with G − 1 degrees
-    of freedom), each at 95 % and family-wise, and the cluster-level minimum detectable
-    difference. Opens with the few-clusters note when there are few sentences."""
-    from IPython.display import Markdown
+#: Chapter 2's verdict on a pair of systems (``verdict`` of :func:`helpers.core.stats.compare_pairs`).
+VERDICT_FLAGS = {"difference": "is_difference", "suggestive, not significant after Holm": "is_suggestive",
+                 "no evidence": "no_evidence"}
 
+
+def comparison_summary(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Per compared pair of systems (section ``comparison``): the difference with both
+    intervals by sentence (percentile bootstrap and cluster-robust t with G − 1 degrees of
+    freedom), each at 95 % and family-wise, the verdict read on the sentence-cluster test
+    with Holm (flags ``is_difference``, ``is_suggestive``, ``no_evidence``) and the
+    cluster-level minimum detectable difference; then the pairs whose simultaneous
+    percentile interval excludes 0 where the t interval does not."""
     m = _pairs(comparison)
-    family = f"{100 * (1 - 0.05 / m):.1f}%"
-    lines = []
-    for _, r in comparison.iterrows():
-        where = f"{r['direction']}, annotator {r['annotator']}: {r['system_a']} − {r['system_b']}"
-        diff = (f"{r['mean_difference']:+.2f} points per metaphor; 95% by sentence: t [{r['cluster_t_ci_low']:+.2f}, "
-                f"{r['cluster_t_ci_high']:+.2f}], percentile [{r['cluster_ci_low']:+.2f}, {r['cluster_ci_high']:+.2f}];"
-                f" simultaneous {family}: t [{r['family_t_ci_low']:+.2f}, {r['family_t_ci_high']:+.2f}], percentile "
-                f"[{r['family_ci_low']:+.2f}, {r['family_ci_high']:+.2f}]")
-        if r["verdict"] == "difference":
-            lines.append(f"* {where} = {diff}: a difference (cluster p = {r['p_cluster_permutation']:.3f}, Holm p = "
-                         f"{r['p_cluster_holm']:.3f}).")
-        elif r["verdict"].startswith("suggestive"):
-            lines.append(f"* {where} = {diff}: suggestive, not significant after Holm over {m} pairs "
-                         f"(cluster p = {r['p_cluster_permutation']:.3f}, Holm p = {r['p_cluster_holm']:.2f}).")
-        else:
-            lines.append(f"* {where} = {diff}: no evidence of a difference (cluster p = "
-                         f"{r['p_cluster_permutation']:.2f}); with {r['n_clusters']} sentences only differences of "
-                         f"about {r['cluster_mdd_80_adjusted']:.1f} points would be detected reliably, so a real but "
-                         "smaller difference cannot be ruled out.")
-    n_min, n_max = comparison["n_items"].min(), comparison["n_items"].max()
-    g_min, g_max = comparison["n_clusters"].min(), comparison["n_clusters"].max()
-    note = few_clusters_note((int(g_min), int(g_max)))
-    disagree = comparison[((comparison["family_ci_low"] > 0) | (comparison["family_ci_high"] < 0))
+    found = Findings().add("family_level", 1 - 0.05 / m).add("pairs", m)
+    for k, r in comparison.iterrows():
+        row = {"group": f"{r['direction']} · {r['annotator']} · {r['system_a']} − {r['system_b']}",
+               "direction": r["direction"], "annotator": r["annotator"], "pair": f"{r['system_a']} − {r['system_b']}"}
+        (found.add("difference", r["mean_difference"], ci=(r["cluster_t_ci_low"], r["cluster_t_ci_high"]),
+                   p=r["p_cluster_permutation"], **row)
+         .add("percentile", r["mean_difference"], ci=(r["cluster_ci_low"], r["cluster_ci_high"]), **row)
+         .add("family_t", r["mean_difference"], ci=(r["family_t_ci_low"], r["family_t_ci_high"]), **row)
+         .add("family_percentile", r["mean_difference"], ci=(r["family_ci_low"], r["family_ci_high"]), **row)
+         .add("holm", p=r["p_cluster_holm"], text="Holm", **row)
+         .add("sentences", r["n_clusters"], **row).add("mdd", r["cluster_mdd_80_adjusted"], **row))
+        for verdict, flag in VERDICT_FLAGS.items():
+            found.add(flag, r["verdict"] == verdict, **row)
+    found.add("n_items", text=_span(comparison["n_items"].min(), comparison["n_items"].max()),
+              ci=(comparison["n_items"].min(), comparison["n_items"].max()))
+    found.add("n_clusters", text=_span(comparison["n_clusters"].min(), comparison["n_clusters"].max()),
+              ci=(comparison["n_clusters"].min(), comparison["n_clusters"].max()))
+    disagree = comparison[_excludes_zero(comparison["family_ci_low"], comparison["family_ci_high"])
                           & (comparison["family_t_ci_low"] <= 0) & (comparison["family_t_ci_high"] >= 0)]
-    tail = ""
-    if len(disagree):
-        tail = ("\n\nThe simultaneous percentile interval excludes 0 where the t interval does not for "
-                + "; ".join(f"{r['direction']} {r['annotator']} {r['system_a']} − {r['system_b']}"
-                            for _, r in disagree.iterrows())
-                + ": the t interval agrees with the cluster test, the percentile interval is too narrow with so "
-                  "few sentences. Simultaneous (Bonferroni) intervals and Holm's step-down test need not agree "
-                  "either; the verdict is the test's.")
-    head = (note.data + "\n\n") if note is not None else ""
-    return Markdown(head + f"With {n_min}–{n_max} metaphors in {g_min}–{g_max} sentences per comparison these pilots "
-                    "are small:\n\n" + "\n".join(lines) + tail)
+    found.add("t_disagrees", len(disagree), text="; ".join(
+        f"{r['direction']} {r['annotator']} {r['system_a']} − {r['system_b']}" for _, r in disagree.iterrows()))
+    return found.frame()
 
 
 def segments_by_direction(tidy: pd.DataFrame) -> pd.DataFrame:
@@ -566,82 +570,72 @@ def pilot_team_comparison(n_perm: int, n_boot: int, seed: int) -> pd.DataFrame |
     return team_comparison(segments_by_direction(released), n_perm, n_boot, seed, "released pilot")
 
 
-def team_summary(team: pd.DataFrame):
-    """One sentence per direction and pair: the team's verdict, read on the sentence-cluster
-    test with Holm (the same rule as the per-annotator verdicts)."""
-    from IPython.display import Markdown
-
-    lines = []
+def team_summary(team: pd.DataFrame) -> pd.DataFrame:
+    """Per data, direction and pair (section ``team``): the team's verdict, read on the
+    sentence-cluster test with Holm (the same rule as the per-annotator verdicts)."""
+    found = Findings()
     for _, r in team.iterrows():
-        lines.append(f"* {r['data']}, {r['direction']} ({r['team']}): {r['system_a']} − {r['system_b']} = "
-                     f"{r['mean_difference']:+.2f} points per metaphor, 95% interval by sentence "
-                     f"[{r['cluster_ci_low']:+.2f}, {r['cluster_ci_high']:+.2f}], Holm p = "
-                     f"{r['p_cluster_holm']:.3f}: **{r['verdict']}**.")
-    return Markdown("\n".join(lines))
+        found.add("team_difference", r["mean_difference"], ci=(r["cluster_ci_low"], r["cluster_ci_high"]),
+                  p=r["p_cluster_holm"], text=r["verdict"], group=f"{r['data']} · {r['direction']} · {r['team']} · "
+                  f"{r['system_a']} − {r['system_b']}", data=r["data"], direction=r["direction"], team=r["team"],
+                  pair=f"{r['system_a']} − {r['system_b']}")
+    return found.frame()
 
 
-def team_findings(team: pd.DataFrame) -> list[str]:
-    """The team verdicts of this run's data for the chapter's findings."""
+def team_findings(team: pd.DataFrame, found: Findings) -> Findings:
+    """The team verdicts of this run's data, added to chapter 2's findings: per direction the
+    pairs tested and separated after Holm (``team_pairs``, ``team_separated``), and each
+    separated pair's difference (``team_hit``)."""
     own = team[team["data"] == "this run"]
-    found = own[own["verdict"] == "difference"]
-    out = []
     for direction, g in own.groupby("direction", sort=False):
-        hits = found[found["direction"] == direction]
-        team_name = g["team"].iloc[0]
-        if len(hits):
-            pairs = "; ".join(f"{r['system_a']} − {r['system_b']} {r['mean_difference']:+.2f}" for _, r in hits.iterrows())
-            out.append(f"Read as one team ({team_name}), the {direction} annotations separate {len(hits)} of {len(g)} "
-                       f"system pairs after Holm: {pairs} points per metaphor.")
-        else:
-            out.append(f"Read as one team ({team_name}), the {direction} annotations separate no pair of systems "
-                       f"after Holm ({len(g)} pairs tested).")
-    return out
+        hits = g[g["verdict"] == "difference"]
+        (found.add("team_pairs", len(g), group=direction, team=g["team"].iloc[0])
+         .add("team_separated", len(hits), group=direction, team=g["team"].iloc[0]))
+        for _, r in hits.iterrows():
+            found.add("team_hit", r["mean_difference"], group=f"{direction} · {r['system_a']} − {r['system_b']}",
+                      direction=direction, pair=f"{r['system_a']} − {r['system_b']}")
+    if not (own["verdict"] == "difference").any():
+        found.add("team_hit")
+    return found
 
 
 def _pairs(comparison: pd.DataFrame) -> int:
     return int(comparison.groupby(["direction", "annotator"]).size().max())
 
 
-def directions_findings(profile: pd.DataFrame, by_pos: pd.DataFrame, comparison: pd.DataFrame) -> list[str]:
-    """Chapter 2's findings, each computed from this run's tables."""
+def directions_findings(profile: pd.DataFrame, by_pos: pd.DataFrame, comparison: pd.DataFrame,
+                        team: pd.DataFrame) -> pd.DataFrame:
+    """Chapter 2's findings (section ``findings``), each computed from this run's tables."""
     from .scoring import profile_categories
 
-    lines = []
+    found = Findings()
     for (direction, annotator), g in profile.groupby(["direction", "annotator"], sort=False):
         g = g.sort_values("mean_penalty", ascending=False)
         top = g[profile_categories(profile)].sum()
-        lines.append(f"{direction}, annotator {annotator}: {g.iloc[0]['system']} has the highest mean penalty per "
-                     f"metaphor ({g.iloc[0]['mean_penalty']:.2f}) and {g.iloc[-1]['system']} the lowest "
-                     f"({g.iloc[-1]['mean_penalty']:.2f}); {top.idxmax()} carries {top.max() / top.sum():.0%} of all "
-                     "penalty points.")
+        pilot = _pilot(direction, annotator)
+        (found.add("highest", g.iloc[0]["mean_penalty"], text=g.iloc[0]["system"], **pilot)
+         .add("lowest", g.iloc[-1]["mean_penalty"], text=g.iloc[-1]["system"], **pilot)
+         .add("top_share", top.max() / top.sum(), text=top.idxmax(), **pilot))
     counts = comparison["verdict"].value_counts()
-    lines.append(
-        f"Pairwise system comparisons (sentence-cluster sign flips, Holm over {_pairs(comparison)} pairs): "
-        f"{counts.get('difference', 0)} of {len(comparison)} establish a difference, "
-        f"{counts.get('suggestive, not significant after Holm', 0)} suggestive but not significant after the "
-        f"correction, {counts.get('no evidence', 0)} without evidence; with sentences as the units, the smallest "
-        f"reliably detectable difference is {comparison['cluster_mdd_80_adjusted'].min():.1f} to "
-        f"{comparison['cluster_mdd_80_adjusted'].max():.1f} points per metaphor, so small real differences between "
-        "systems cannot be ruled out.")
+    mdd = comparison["cluster_mdd_80_adjusted"]
+    (found.add("pairs", _pairs(comparison)).add("comparisons", len(comparison))
+     .add("differences", counts.get("difference", 0))
+     .add("suggestive", counts.get("suggestive, not significant after Holm", 0))
+     .add("no_evidence", counts.get("no evidence", 0)).add("mdd", mdd.min(), ci=(mdd.min(), mdd.max())))
     widen_t = ((comparison["family_t_ci_high"] - comparison["family_t_ci_low"])
                / (comparison["family_ci_high"] - comparison["family_ci_low"]))
-    if comparison["n_clusters"].min() < FEW_CLUSTERS:
-        lines.append(f"With {comparison['n_clusters'].min()}–{comparison['n_clusters'].max()} sentences the percentile "
-                     "cluster bootstrap is too narrow: the cluster-robust t interval (G − 1 degrees of freedom) is "
-                     f"{widen_t.min():.2f} to {widen_t.max():.2f} times as wide at the simultaneous level, and "
-                     f"{int(((comparison['family_ci_low'] > 0) | (comparison['family_ci_high'] < 0)).sum())} "
-                     "simultaneous percentile but "
-                     f"{int(((comparison['family_t_ci_low'] > 0) | (comparison['family_t_ci_high'] < 0)).sum())} t "
-                     "intervals exclude 0.")
+    g_low, g_high = comparison["n_clusters"].min(), comparison["n_clusters"].max()
+    (found.add("few", g_low < FEW_CLUSTERS)
+     .add("n_clusters", text=_span(g_low, g_high), ci=(g_low, g_high))
+     .add("t_widening", widen_t.min(), ci=(widen_t.min(), widen_t.max()))
+     .add("percentile_exclude", int(_excludes_zero(comparison["family_ci_low"], comparison["family_ci_high"]).sum()))
+     .add("t_exclude", int(_excludes_zero(comparison["family_t_ci_low"], comparison["family_t_ci_high"]).sum())))
     widen = ((comparison["cluster_ci_high"] - comparison["cluster_ci_low"])
              / (comparison["ci_high"] - comparison["ci_low"]))
-    lines.append(f"Resampling sentences instead of single metaphors changes the interval widths by a factor of "
-                 f"{widen.min():.2f} to {widen.max():.2f}: treating nested metaphors as independent "
-                 + ("understates" if widen.median() > 1 else "does not understate") + " the uncertainty here.")
-    small = by_pos[by_pos["n_items"] < 10]
-    lines.append(f"{len(small)} of {len(by_pos)} cells of the part-of-speech profile rest on fewer than 10 metaphors: "
-                 "differences between word classes are descriptions of these pilots, not findings.")
-    return lines
+    (found.add("widening", widen.median(), ci=(widen.min(), widen.max()))
+     .add("understated", widen.median() > 1))
+    found.add("small_cells", int((by_pos["n_items"] < 10).sum())).add("cells", len(by_pos))
+    return team_findings(team, found).frame()
 
 
 # --------------------------------------------------------------------------- chapter 3
@@ -674,8 +668,10 @@ class PilotV2Setup:
         """Teams per sweep point (at most 5: the sweeps are 20 points)."""
         return min(self.n_seeds, 5)
 
-    def load(self) -> PilotV2Data:
-        """Own annotations when given, else the seeded simulation over the truth sheet."""
+    def load(self, words=None) -> PilotV2Data:
+        """Own annotations when given, else the seeded simulation over the truth sheet; the
+        data box's sentences come from ``words`` (the chapter's :class:`~helpers.core.findings.Words`;
+        None: read afresh)."""
         if self.annotations is not None:
             loaded = io.load_class(self.annotations, unfinished=self.unfinished, scheme=self.weights)
             if self.weights != io.MQM_SCHEME and not loaded.foreign:
@@ -695,7 +691,8 @@ class PilotV2Setup:
             files = io.annotation_files(self.annotations) + (
                 io.annotation_files(self.sentence_annotations) if self.sentence_annotations is not None else [])
             notes = list(loaded.notes) + ([f"sentence level: {n}" for n in sentences.notes] if sentences else [])
-            detail = _class_note(OWN_DETAIL, notes) + (mqm_note(loaded) if loaded.foreign else "")
+            detail = _class_note(OWN_DETAIL, notes) + (
+                " " + _said(words, CHAPTER_3, "mqm", mqm_description(loaded)) if loaded.foreign else "")
             return PilotV2Data(Provenance("own", tuple(map(str, files)), detail),
                                loaded.tidy, sentences.tidy if sentences else None)
         truth_path = self.truth_file or io.pilot_zh_en_file()
@@ -704,10 +701,9 @@ class PilotV2Setup:
         tidy = simulate.simulate_annotations(truth, self.panel, seed=self.seed)
         sentences = simulate.simulate_annotations(simulate.sentence_units(truth), self.panel[:self.sentence_raters],
                                                   seed=self.seed + 1)
-        detail = (f"{len(self.panel)} simulated annotators (seed {self.seed}) rating the real items of "
-                  f"{'the released ZH→EN sheet' if self.truth_file is None else truth_path.name}, whose recorded "
-                  "errors stand in for the truth. Every number on this page comes from the simulation; the paper's "
-                  "values appear only as <em>published</em>.")
+        detail = _said(words, CHAPTER_3, "simulated", Findings()
+                       .add("annotators", len(self.panel)).add("seed", self.seed)
+                       .add("released_truth", self.truth_file is None).add("truth", text=truth_path.name).frame())
         return PilotV2Data(Provenance("simulated", (str(truth_path),), detail), tidy, sentences, truth, self.panel)
 
 
@@ -742,6 +738,17 @@ def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None,
                                                                                    maximum=200), str(weights))
 
 
+def pilot_v2_description(data: PilotV2Data) -> pd.DataFrame:
+    """What chapter 3 reads (section ``data``): items (metaphors or segments), systems and
+    annotators."""
+    tidy = data.tidy
+    return (Findings().add("items", tidy["item"].nunique())
+            .add("units", text="metaphor items" if io.is_metahope(tidy) else "segments")
+            .add("systems", tidy["system"].nunique()).add("annotators", tidy["annotator"].nunique(),
+                                                          text=", ".join(map(str, tidy["annotator"].unique())))
+            .frame())
+
+
 def released_disagreement_item(item: str = "news_01_v.4_10_17", system: str = "Hunyuan-LLM-7B") -> pd.Series | None:
     """Source sentence, metaphor and translation of the Table 12 item from the released ZH→EN
     sheet, or None when that file has not been fetched (an own-data run needs no released file)."""
@@ -759,61 +766,62 @@ class DisagreementExample:
     data; on a team's own data its most disputed unit), and what the page says about it."""
 
     scores: pd.DataFrame  # annotator, category, severity of the one unit
-    description: str  # Markdown: source, metaphor, translation
+    description: pd.DataFrame  # findings (section ``example``): source, metaphor, translation
     disputed: pd.DataFrame | None = None  # the team's most disputed units (own data only)
 
 
 def disagreement_example(data: PilotV2Data, metahope: bool = True, top: int = 5) -> DisagreementExample:
     """Chapter 3's Table 12 section: the paper's item when the data are simulated, else the
-    team's ``top`` most disputed units (:func:`~helpers.metahope.scoring.disputed_items`) and the first of them."""
+    team's ``top`` most disputed units (:func:`~helpers.metahope.scoring.disputed_items`) and the first of them.
+    Its ``description`` names the unit: ``sentence``, ``metaphor``, ``pos``, ``translation``
+    and ``system`` of the paper's item (not applicable when the released sheet is not fetched),
+    or the disputed units' count and the first one's ``unit``, ``metaphor``, ``system``,
+    ``sentence`` and ``item``."""
     from .scoring import disputed_items
 
+    found = Findings().add("simulated", data.simulated)
     if data.simulated:
         example = read_published("metahope_pilot_v2", "table12_disagreement_example")
         scores = example.melt(id_vars="annotator", value_vars=list(io.CATEGORIES), var_name="category",
                               value_name="severity").astype({"severity": int})
         row = released_disagreement_item()
-        text = (f"**Source**: {row['sentence']}  \n**Metaphor-related word**: {row['metaphor']} ({row['pos']})  \n"
-                f"**Hunyuan-LLM-7B**: {row['translation']}" if row is not None else
-                "The released ZH→EN sheet has not been fetched, so the source sentence and the translation are not "
-                "shown (`python -m helpers fetch` brings it); the scores below are the paper's.")
-        return DisagreementExample(scores, text)
+        for name in ("sentence", "metaphor", "pos", "translation"):
+            found.add(name, text=None if row is None else row[name])
+        found.add("system", text="Hunyuan-LLM-7B").add("missing_sheet", row is None)
+        found.add("disputed").add("unit").add("item")
+        return DisagreementExample(scores, found.frame())
     disputed = disputed_items(data.tidy, top=top)
     first = disputed.iloc[0]
     unit = data.tidy[(data.tidy["item"] == first["item"]) & (data.tidy["system"] == first["system"])]
-    text = (f"The {len(disputed)} most disputed ({'metaphor' if metahope else 'segment'}, system) units of this team "
-            "are above, widest spread of SEGS first. **The most disputed**: "
-            f"{first['metaphor'] or 'the segment'} in {first['system']}'s translation of \"{first['sentence']}\" "
-            f"(item `{first['item']}`).")
-    return DisagreementExample(unit[["annotator", "category", "severity"]], text, disputed)
+    (found.add("disputed", len(disputed)).add("unit", text="metaphor" if metahope else "segment")
+     .add("metaphor", text=first["metaphor"] or "the segment").add("system", text=first["system"])
+     .add("sentence", text=first["sentence"]).add("item", text=first["item"]).add("missing_sheet", False)
+     .add("pos").add("translation"))
+    return DisagreementExample(unit[["annotator", "category", "severity"]], found.frame(), disputed)
 
 
-def anatomy_summary(anatomy: dict):
-    """Detection, category and severity disagreement of one item, in three sentences that
-    hold for whichever item was read (the paper's or a team's own)."""
-    from IPython.display import Markdown
-
-    scores = anatomy["scores"].set_index("annotator")
-    cats = anatomy["categories"].set_index("category")
+def anatomy_summary(anatomy) -> pd.DataFrame:
+    """Detection, category and severity disagreement of one item (section ``anatomy``),
+    true for whichever item was read (the paper's or a team's own): annotators who recorded
+    an error (``detected``, of ``annotators``; ``none_recorded`` names the others), the
+    categories used (``categories``; ``category_use`` per category), the range of totals,
+    and the severities of the most used category when several annotators chose it."""
+    scores = anatomy.scores.set_index("annotator")
+    cats = anatomy.categories.set_index("category")
     detected = scores["detected"]
     used = cats[cats["annotators_using_it"] > 0]
-    if len(used) > 1:
-        category = (f"the error was filed under {len(used)} categories, "
-                    f"{', '.join(f'{c} ({n})' for c, n in used['annotators_using_it'].items())}: the same problem "
-                    "crosses category boundaries.")
-    elif len(used) == 1:
-        category = f"everyone who recorded an error filed it under {used.index[0]}."
-    else:
-        category = "nobody recorded an error, so there is no category to disagree on."
+    found = (Findings().add("detected", int(detected.sum())).add("annotators", len(detected))
+             .add("none_recorded", int((~detected).sum()), text=", ".join(map(str, detected[~detected].index)) or "nobody")
+             .add("categories", len(used), text=", ".join(f"{c} ({n})" for c, n in used["annotators_using_it"].items()))
+             .add("several_categories", len(used) > 1).add("one_category", len(used) == 1, text=", ".join(used.index))
+             .add("lowest_total", scores["total"].min()).add("highest_total", scores["total"].max()))
+    for c, n in used["annotators_using_it"].items():
+        found.add("category_use", n, group=c)
     top = used["annotators_using_it"].idxmax() if len(used) else None
-    same = (f"; even the annotators who chose {top} gave {', '.join(str(int(v)) for v in scores.loc[scores[top] > 0, top])}"
-            if top is not None and used.loc[top, "annotators_using_it"] > 1 else "")
-    return Markdown("\n".join([
-        f"* **Detection**: {int(detected.sum())} of {len(detected)} annotators recorded an error "
-        f"({', '.join(map(str, detected[~detected].index)) or 'nobody'} recorded none).",
-        f"* **Category**: {category}",
-        f"* **Severity**: totals range from {scores['total'].min()} to {scores['total'].max()}{same}.",
-    ]))
+    shared = top is not None and used.loc[top, "annotators_using_it"] > 1
+    found.add("top_category", used.loc[top, "annotators_using_it"] if shared else None, text=top if shared else None,
+              severities=", ".join(str(int(v)) for v in scores.loc[scores[top] > 0, top]) if shared else "")
+    return found.frame()
 
 
 def calibration_table(study: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
@@ -832,58 +840,55 @@ def calibration_table(study: pd.DataFrame, published: pd.DataFrame) -> pd.DataFr
 
 def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.DataFrame,
                       sentence_table: pd.DataFrame | None, study: pd.DataFrame | None,
-                      seed_noise: pd.DataFrame | None, sweeps: pd.DataFrame | None, anatomy: dict) -> list[str]:
-    """Chapter 3's findings, each computed from this run's tables."""
-    lines = []
-    units = "metaphors" if io.is_metahope(data.tidy) else "segments"
-    who = "The simulated team reaches" if data.simulated else "The annotators reach"
-    lines.append(f"{who} ordinal α on SEGS of " + ", ".join(
-        f"{r['ordinal_alpha']:.2f} ({r['system']})" for _, r in by_system.iterrows())
-        + " and agree on the mere presence of an error for "
-        + ", ".join(f"{r['exact_presence_agreement']:.0f}%" for _, r in by_system.iterrows())
-        + f" of the {units}; α below 0.667 does not support even tentative conclusions "
-          "(Krippendorff's rule of thumb).")
-    worst = by_error.sort_values("ordinal_alpha").iloc[0]
-    best = by_error.sort_values("ordinal_alpha").iloc[-1]
-    lines.append(f"Per category, α ranges from {worst['ordinal_alpha']:.2f} ({worst['error']}) to "
-                 f"{best['ordinal_alpha']:.2f} ({best['error']}), while exact agreement stays at "
-                 f"{by_error['exact_score_agreement'].min():.0f}–{by_error['exact_score_agreement'].max():.0f}%: most "
-                 "shared scores are shared zeros.")
-    if sentence_table is not None:
-        lines.append("Whole sentences: ICC(2,1) " + ", ".join(
-            f"{r['icc2_1']:.2f} [{r['icc2_1_ci_low']:.2f}, {r['icc2_1_ci_high']:.2f}] ({r['system']})"
-            for _, r in sentence_table.iterrows()) + "; the mean of the raters (ICC(2,k)) is more reliable than one.")
-    if study is not None:
+                      seed_noise: pd.DataFrame | None, sweeps: pd.DataFrame | None, anatomy) -> pd.DataFrame:
+    """Chapter 3's findings (section ``findings``), each computed from this run's tables."""
+    found = (Findings().add("simulated", data.simulated)
+             .add("units", text="metaphors" if io.is_metahope(data.tidy) else "segments")
+             .add("unit", text="metaphor" if io.is_metahope(data.tidy) else "segment")
+             .add("sentence_level", sentence_table is not None))
+    for _, r in by_system.iterrows():
+        (found.add("alpha", r["ordinal_alpha"], group=r["system"])
+         .add("presence", r["exact_presence_agreement"], group=r["system"]))  # percent, as in the table
+    ranked = by_error.sort_values("ordinal_alpha")
+    worst, best = ranked.iloc[0], ranked.iloc[-1]
+    (found.add("worst_category", worst["ordinal_alpha"], text=worst["error"])
+     .add("best_category", best["ordinal_alpha"], text=best["error"])
+     .add("exact", by_error["exact_score_agreement"].min(),
+          ci=(by_error["exact_score_agreement"].min(), by_error["exact_score_agreement"].max())))
+    for _, r in (sentence_table.iterrows() if sentence_table is not None else ()):
+        found.add("icc", r["icc2_1"], ci=(r["icc2_1_ci_low"], r["icc2_1_ci_high"]), group=r["system"])
+    if sentence_table is None:
+        found.add("icc")
+    found.add("teams", None if study is None else study["seed"].nunique())
+    if study is None:
+        found.add("team_alpha").add("noisy").add("firm")
+    else:
         g = study.groupby("system", sort=False)["segs_alpha"]
-        lines.append(f"Over {study['seed'].nunique()} simulated teams with the same habits, α on SEGS per system "
-                     "varies " + ", ".join(f"from {g.min()[s]:.2f} to {g.max()[s]:.2f} ({s})" for s in g.mean().index)
-                     + ": one team of five on 32 metaphors is a noisy measurement.")
-        noisy = seed_noise[seed_noise["seed_noise"]]
-        if len(noisy):
-            lines.append("The order of " + "; ".join(f"{r['system_a']} and {r['system_b']}" for _, r in noisy.iterrows())
-                         + " changes with the team (the first is ahead in "
-                         + ", ".join(f"{r['share_a_ahead']:.0%}" for _, r in noisy.iterrows())
-                         + f" of the {study['seed'].nunique()} teams): those differences in agreement are not "
-                           "distinguishable from team-to-team noise.")
-        firm = seed_noise[~seed_noise["seed_noise"]]
-        if len(firm):
-            lines.append("Stable over the teams: " + "; ".join(
-                f"{r['system_a'] if r['share_a_ahead'] > 0.5 else r['system_b']} ahead of "
-                f"{r['system_b'] if r['share_a_ahead'] > 0.5 else r['system_a']} in "
-                f"{max(r['share_a_ahead'], 1 - r['share_a_ahead']):.0%} of them" for _, r in firm.iterrows())
-                + ", a difference that holds across teams and so reflects the errors of the translations (the truth) rather than the team.")
-    if sweeps is not None:
-        for knob, g in sweeps.groupby("knob", sort=False):
-            percent = "%" in g["statistic"].iloc[0]
-            fmt = (lambda v: f"{v:.0f}%") if percent else (lambda v: f"{v:.2f}")
-            name = g["statistic"].iloc[0].replace(" (%)", "")
-            lines.append(f"Raising {knob.replace('_', ' ')} from {g['value'].iloc[0]:g} to {g['value'].iloc[-1]:g} moves "
-                         f"{name} from {fmt(g['metric'].iloc[0])} to {fmt(g['metric'].iloc[-1])} (over the teams "
-                         f"{fmt(g['metric_min'].min())}–{fmt(g['metric_max'].max())}).")
-    scores = anatomy["scores"].set_index("annotator")
-    where = "In the paper's Table 12 item" if data.simulated else "In the most disputed unit"
-    lines.append(f"{where}, {int(scores['detected'].sum())} of {len(scores)} annotators saw an "
-                 f"error, they filed it under {int((anatomy['categories']['annotators_using_it'] > 0).sum())} "
-                 f"categories, and their totals range from {scores['total'].min()} to {scores['total'].max()}: "
-                 f"detection, category and severity disagreement in one {units[:-1]}.")
-    return lines
+        for system in g.mean().index:
+            found.add("team_alpha", g.min()[system], ci=(g.min()[system], g.max()[system]), group=system)
+        for _, r in seed_noise.iterrows():
+            a_ahead = r["share_a_ahead"] > 0.5
+            found.add("noisy" if r["seed_noise"] else "firm",
+                      r["share_a_ahead"] if r["seed_noise"] else max(r["share_a_ahead"], 1 - r["share_a_ahead"]),
+                      group=f"{r['system_a']} · {r['system_b']}", system_a=r["system_a"], system_b=r["system_b"],
+                      ahead=r["system_a"] if a_ahead else r["system_b"],
+                      behind=r["system_b"] if a_ahead else r["system_a"])
+        for name, rows in (("noisy", seed_noise["seed_noise"]), ("firm", ~seed_noise["seed_noise"])):
+            if not rows.any():
+                found.add(name)
+    for knob, g in (sweeps.groupby("knob", sort=False) if sweeps is not None else ()):
+        percent = "%" in g["statistic"].iloc[0]
+        found.add("sweep_percent" if percent else "sweep", g["metric"].iloc[0],
+                  ci=(g["metric_min"].min(), g["metric_max"].max()), group=knob, knob=knob.replace("_", " "),
+                  statistic=g["statistic"].iloc[0].replace(" (%)", ""), start=g["value"].iloc[0],
+                  end=g["value"].iloc[-1], last=g["metric"].iloc[-1])
+    names = set() if sweeps is None else {"%" in t for t in sweeps["statistic"]}
+    if True not in names:
+        found.add("sweep_percent")
+    if False not in names:
+        found.add("sweep")
+    scores = anatomy.scores.set_index("annotator")
+    (found.add("detected", int(scores["detected"].sum())).add("annotators", len(scores))
+     .add("categories", int((anatomy.categories["annotators_using_it"] > 0).sum()))
+     .add("lowest_total", scores["total"].min()).add("highest_total", scores["total"].max()))
+    return found.frame()

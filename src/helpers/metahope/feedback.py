@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import classroom
+from ..core import classroom, formatting
 from ..core.agreement import agreement
 from ..core.stats import percentile_interval, resample, weighted_mean
 from .io import category_order
@@ -96,12 +96,15 @@ def student_feedback(tidy: pd.DataFrame, student: str, n_boot: int = 2000, seed:
     return StudentFeedback(student, bias, pd.DataFrame(peers), deviations, categories)
 
 
+#: A student's severity against the class consensus, by the bias interval (page and overview).
+VERDICTS = {"more": "you penalise **more** than the rest of the class (the interval lies above 0)",
+            "less": "you penalise **less** than the rest of the class (the interval lies below 0)",
+            "in line": "your severities are **in line** with the rest of the class (the interval includes 0)"}
+
+
 def _verdict(bias: pd.Series) -> str:
-    if bias["ci_low"] > 0:
-        return "you penalise **more** than the rest of the class (the interval lies above 0)"
-    if bias["ci_high"] < 0:
-        return "you penalise **less** than the rest of the class (the interval lies below 0)"
-    return "your severities are **in line** with the rest of the class (the interval includes 0)"
+    """The key of :data:`VERDICTS` the bias interval supports."""
+    return "more" if bias["ci_low"] > 0 else "less" if bias["ci_high"] < 0 else "in line"
 
 
 def feedback_markdown(fb: StudentFeedback) -> str:
@@ -110,13 +113,13 @@ def feedback_markdown(fb: StudentFeedback) -> str:
     lines = [f"# MetaHOPE feedback for {fb.student}", "",
              f"Over {int(b['n_items'])} (metaphor, system) pairs your SEGS differed from the median of your "
              f"classmates by **{b['mean_difference']:+.2f} points** on average (95% interval "
-             f"[{b['ci_low']:+.2f}, {b['ci_high']:+.2f}], sentences resampled): {_verdict(b)}. You scored "
+             f"{formatting.interval(b['ci_low'], b['ci_high'], sign=True)}, sentences resampled): {VERDICTS[_verdict(b)]}. You scored "
              f"{b['share_higher']:.0f}% of the pairs higher and {b['share_lower']:.0f}% lower than the class.", "",
              "## Agreement with each classmate (SEGS)", "",
              "| classmate | α (interval scale) | κ (quadratic) | exact agreement |", "|---|---|---|---|"]
     for _, r in fb.peers.iterrows():
-        alpha = "NA" if pd.isna(r["alpha"]) else f"{r['alpha']:.2f}"
-        lines.append(f"| {r['classmate']} | {alpha} | {r['weighted_kappa']:.2f} | {r['exact_agreement']:.0f}% |")
+        lines.append(f"| {r['classmate']} | {formatting.number(r['alpha'])} | {formatting.number(r['weighted_kappa'])} "
+                     f"| {formatting.number(r['exact_agreement'], 0)}% |")
     lines += ["", "## Where you deviated most", "",
               "| item | system | metaphor | you | class median | everyone |", "|---|---|---|---|---|---|"]
     for _, r in fb.deviations.iterrows():
@@ -147,8 +150,8 @@ def write_feedback(tidy: pd.DataFrame, out_dir: str | os.PathLike, n_boot: int =
         (out / f"{safe}.html").write_text(classroom.html_page(text, f"Feedback for {student}"), encoding="utf-8")
         written.append(out / f"{safe}.html")
         b = fb.bias
-        rows.append(f"| [{student}]({safe}.html) | {b['mean_difference']:+.2f} | [{b['ci_low']:+.2f}, "
-                    f"{b['ci_high']:+.2f}] | {_verdict(b).split('**')[1]} |")
+        rows.append(f"| [{student}]({safe}.html) | {b['mean_difference']:+.2f} | "
+                    f"{formatting.interval(b['ci_low'], b['ci_high'], sign=True)} | {_verdict(b)} |")
     index = classroom.write_overview(out, "MetaHOPE feedback",
                                      ["student", "bias (SEGS points)", "95% interval", "penalises"], rows, show_names,
                                      notes)

@@ -9,6 +9,7 @@ of speech (RQ-2), and the anatomy of one disagreement (Table 12).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -199,11 +200,20 @@ def profile_categories(profile: pd.DataFrame) -> list[str]:
     return cols[cols.index("n_items") + 1: cols.index("SEGS")]
 
 
-def disagreement_anatomy(example: pd.DataFrame) -> dict[str, pd.DataFrame]:
+@dataclass(frozen=True)
+class Anatomy:
+    """One unit's disagreement taken apart (:func:`disagreement_anatomy`)."""
+
+    scores: pd.DataFrame  # annotator × category, with total and detected
+    pairwise: pd.DataFrame  # annotator × annotator: total_difference, categories_disagreeing
+    categories: pd.DataFrame  # category, annotators_using_it, severities_given
+
+
+def disagreement_anatomy(example: pd.DataFrame) -> Anatomy:
     """Where annotators of one item part ways: detection, category and severity.
 
-    ``example`` has one row per (annotator, category) with ``severity``. Returns
-    ``scores`` (annotator × category with totals and whether any error was detected),
+    ``example`` has one row per (annotator, category) with ``severity``. Returns an
+    :class:`Anatomy`: ``scores`` (annotator × category with totals and whether any error was detected),
     ``pairwise`` (annotator × annotator: |difference of totals|, and the number of
     categories on which they disagree whether there is an error) and ``categories``
     (per category: how many annotators used it and the severities they gave).
@@ -226,8 +236,7 @@ def disagreement_anatomy(example: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "severities_given": [", ".join(f"{a}={int(wide.loc[a, c])}" for a in names if wide.loc[a, c] > 0)
                              for c in wide.columns],
     })
-    return {"scores": scores.reset_index(), "pairwise": pairwise, "categories": categories.rename_axis("category")
-            .reset_index()}
+    return Anatomy(scores.reset_index(), pairwise, categories.rename_axis("category").reset_index())
 
 
 # --------------------------------------------------------------------------- the papers' table layouts
