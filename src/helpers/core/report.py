@@ -8,7 +8,6 @@ comparisons with the published tables, and the chapter's findings.
   (never ``-0.000``), long text wrapped, never truncated.
 * :func:`published_comparison` shows a recomputation against a published table
   compactly: "n of N cells match", the differing cells, the full comparison folded away.
-* :func:`findings` renders a chapter's closing list, built from the run's own numbers.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from IPython.display import HTML, Markdown
+from IPython.display import HTML
 
 from . import formatting
 
@@ -182,8 +181,3 @@ def beside(table_frame: pd.DataFrame, decimals: int = 3, summary: str = "Publish
                       + [c for c in frame.columns if c != "published"]]
     return HTML(f"<details><summary>{escape(summary)}</summary>"
                 + table(frame.reset_index(), decimals).to_html() + "</details>")
-
-
-def findings(lines: Iterable[str]) -> Markdown:
-    """The chapter's closing findings as a bullet list (each line already computed from the run)."""
-    return Markdown("\n".join(f"* {line}" for line in lines))
