@@ -1,5 +1,5 @@
 """What a rendered page tells its reader: where the data come from, tables that read well,
-comparisons with the published tables, and the chapter's findings.
+comparisons with the published tables (a chapter's findings: :mod:`~helpers.core.findings`).
 
 * :class:`Provenance` says whether a page shows released data, the reader's own
   annotations or a seeded simulation, and renders the coloured box every study page
