@@ -92,3 +92,15 @@ def test_a_paragraph_of_optional_parts_only_is_dropped_when_they_all_are(tmp_pat
     words = _words(tmp_path, "## s\nBefore.\n\n[[Only {x}.]]\n\n- [[{y:if}yes]]\n- After.\n")
     f = Findings().add("x", None).add("y", False).frame()
     assert words.text("s", f) == "Before.\n\n- After."
+
+
+def test_a_study_wide_file_lends_its_sections_and_a_section_lives_in_one_file(tmp_path):
+    (tmp_path / "study.md").write_text("## shared\nBoth chapters: {x}.\n", encoding="utf-8")
+    (tmp_path / "ch.md").write_text("## own\nOnly here.\n", encoding="utf-8")
+    words = Words("ch", tmp_path, shared=("study",))
+    assert words.text("shared", Findings().add("x", 3).frame()) == "Both chapters: 3."
+    with pytest.raises(KeyError, match=r"study\.md, section 'shared': no quantity 'x'"):
+        words.text("shared", Findings().add("y", 3).frame())
+    (tmp_path / "ch.md").write_text("## shared\nAgain.\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="in both"):
+        Words("ch", tmp_path, shared=("study",))

@@ -34,12 +34,12 @@ def test_weighting_verdicts_read_the_t_interval_and_kappa_only_where_it_excludes
     assert verdicts.to_dict() == {"S1": "linear", "S2": "exponential", "S3": "neither"}
     kappa = found[found["quantity"] == "kappa"]
     assert kappa["group"].tolist() == ["S1"] and kappa["text"].tolist() == ["exponential"]
-    text = Words("01_metahope_pilot_v1").text("weighting", found)
+    text = Words("01_metahope_pilot_v1", shared=chapters.SHARED_WORDS).text("weighting", found)
     assert "**S1**: α 0.500 linear vs 0.300 exponential, difference +0.200 (jackknife t [+0.050, +0.350], percentile [+0.150, +0.250]): higher with linear weights" in text
     assert "S3" in text and text.count("not distinguishable") == 1 and text.count("higher with") == 2
     assert "for S1, an interval that excludes 0 and favours the exponential weights" in text
     assert "Caveat" in text
-    quiet = Words("01_metahope_pilot_v1").text("weighting", chapters.weighting(effect[effect["metric"] == "alpha"]))
+    quiet = Words("01_metahope_pilot_v1", shared=chapters.SHARED_WORDS).text("weighting", chapters.weighting(effect[effect["metric"] == "alpha"]))
     assert "κ" not in quiet.split("agreement (α on SEGS) is")[1] and "Caveat" not in quiet
 
 
@@ -53,7 +53,7 @@ def test_weighting_verdicts_read_the_t_interval_and_kappa_only_where_it_excludes
 def test_anatomy_summary_says_what_the_unit_shows(severities, category, severity):
     rows = [(a, c, severities[a].get(c, 0)) for a in severities for c in ("IMP", "RAM", "MIS", "STL", "PRF")]
     anatomy = scoring.disagreement_anatomy(pd.DataFrame(rows, columns=["annotator", "category", "severity"]))
-    text = Words("03_metahope_pilot_v2").text("anatomy", chapters.anatomy_summary(anatomy))
+    text = Words("03_metahope_pilot_v2", shared=chapters.SHARED_WORDS).text("anatomy", chapters.anatomy_summary(anatomy))
     detected = sum(bool(s) for s in severities.values())
     assert f"**Detection**: {detected} of 3 annotators recorded an error" in text
     assert category in text and severity in text
@@ -71,7 +71,7 @@ def test_comparison_summary_gives_each_verdict_its_sentence():
                      "verdict": verdict, "cluster_mdd_80_adjusted": 2.5})
     comparison = pd.DataFrame(rows)
     found = chapters.comparison_summary(comparison)
-    text = Words("02_metahope_directions").text("comparison", found)
+    text = Words("02_metahope_directions", shared=chapters.SHARED_WORDS).text("comparison", found)
     lines = [line for line in text.splitlines() if line.startswith("- ")]
     assert len(lines) == 3 and "simultaneous 98.3%" in lines[0]
     assert lines[0].endswith("a difference (cluster p = 0.010, Holm p = 0.030).")
@@ -79,7 +79,7 @@ def test_comparison_summary_gives_each_verdict_its_sentence():
     assert "no evidence of a difference (cluster p = 0.500); with 12 sentences only differences of about 2.5" in lines[2]
     # every simultaneous percentile interval excludes 0 where the t interval does not
     assert "The simultaneous percentile interval excludes 0 where the t interval does not for EN→ZH A a − z" in text
-    few = Words("02_metahope_directions").text("few_clusters", chapters.few_clusters(comparison["n_clusters"]))
+    few = Words("02_metahope_directions", shared=chapters.SHARED_WORDS).text("few_clusters", chapters.few_clusters(comparison["n_clusters"]))
     assert few.startswith("> **Few clusters: G = 12 sentences.**")
     enough = chapters.few_clusters([FEW_CLUSTERS, FEW_CLUSTERS + 5])
-    assert Words("02_metahope_directions").text("few_clusters", enough) == ""
+    assert Words("02_metahope_directions", shared=chapters.SHARED_WORDS).text("few_clusters", enough) == ""

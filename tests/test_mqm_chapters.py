@@ -220,7 +220,7 @@ def test_the_papers_table_12_item_without_the_released_sheet_says_so(tmp_path, m
 
     monkeypatch.setenv("HELPERS_RAW_DATA", str(tmp_path / "no-data-here"))
     example = chapters.disagreement_example(chapters.PilotV2Data(Provenance("simulated")))
-    said = Words("03_metahope_pilot_v2").text("example", example.description)
+    said = Words("03_metahope_pilot_v2", shared=chapters.SHARED_WORDS).text("example", example.description)
     assert "has not been fetched" in said and "**Source**" not in said and example.disputed is None
     totals = example.scores.groupby("annotator")["severity"].sum()
     assert totals.to_dict() == {"A": 10, "C": 2, "D": 0, "E": 12, "F": 2}  # the paper's Table 12 totals

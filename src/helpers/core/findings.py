@@ -198,36 +198,53 @@ class _Section:
     file: Path
 
 
+def _read_sections(chapter: str, file: Path) -> dict[str, _Section]:
+    """The ``## name`` sections of a words file, without its editor's notes and comments."""
+    if not file.is_file():
+        raise FileNotFoundError(f"{file}: a words file of chapter {chapter} is missing")
+    text = re.sub(r"[ \t]+$", "", _COMMENT.sub("", file.read_text(encoding="utf-8")), flags=re.M)
+    parts = _SECTION.split(text)
+    return {name: _Section(chapter, name, body.strip("\n"), file) for name, body in zip(parts[1::2], parts[2::2])}
+
+
 class Words:
     """The sentences of one chapter (``notebooks/words/<chapter>.md``), filled from its findings.
 
     ``words = Words("08_wmt_mqm")``; ``words.say("findings", frame)`` returns the section as
     Markdown (shown the same in JupyterLab and in the book) and records the frame;
     ``words.said()`` is every recorded frame with its ``section``, for ``findings.csv``.
+    ``shared`` names study-wide words files in the same folder (``Words("01_metahope_pilot_v1",
+    shared=("metahope",))`` also reads ``metahope.md``) for a passage several chapters state
+    alike; a section may live in one file only.
     """
 
-    def __init__(self, chapter: str, directory: str | Path | None = None):
+    def __init__(self, chapter: str, directory: str | Path | None = None, shared: tuple[str, ...] = ()):
         self.chapter = chapter
-        self.file = Path(directory or paths.project_root() / "notebooks" / "words") / f"{chapter}.md"
+        folder = Path(directory or paths.project_root() / "notebooks" / "words")
+        self.file = folder / f"{chapter}.md"
         if not self.file.is_file():
             raise FileNotFoundError(f"{self.file}: the words of chapter {chapter} are missing")
-        text = re.sub(r"[ \t]+$", "", _COMMENT.sub("", self.file.read_text(encoding="utf-8")), flags=re.M)
-        parts = _SECTION.split(text)
-        self.sections = {name: _Section(chapter, name, body.strip("\n"), self.file)
-                         for name, body in zip(parts[1::2], parts[2::2])}
+        self.sections = {}
+        for file in [folder / f"{name}.md" for name in shared] + [self.file]:
+            for name, section in _read_sections(chapter, file).items():
+                if name in self.sections:
+                    raise ValueError(f"section '## {name}' is in both {self.sections[name].file} and {file}: "
+                                     "keep it in one of them")
+                self.sections[name] = section
         self._said: list[pd.DataFrame] = []
 
     def text(self, section: str, findings: pd.DataFrame | None = None) -> str:
         """The section's Markdown filled from ``findings`` (see the module docstring)."""
         if section not in self.sections:
             raise KeyError(f"{self.file}: no section '## {section}' (sections: {', '.join(self.sections)})")
+        file = self.sections[section].file
         frame = pd.DataFrame(columns=COLUMNS) if findings is None else findings
         known = set(frame["quantity"])
         out = []
         for block, separator in _blocks(self.sections[section].text):
             unknown = [n for n in _fields(block) if n != "group" and n not in known]
             if unknown:
-                raise KeyError(f"{self.file}, section '{section}': no quantity {', '.join(map(repr, unknown))} in "
+                raise KeyError(f"{file}, section '{section}': no quantity {', '.join(map(repr, unknown))} in "
                                f"this section's findings (quantities: {', '.join(sorted(known)) or 'none'})")
             rendered = [_fill(block, frame, group) for group in _groups(block, frame)]
             rendered = [r for r in rendered if r is not None]

@@ -147,12 +147,16 @@ def mqm_description(loaded: io.ClassAnnotations) -> pd.DataFrame:
             .add("raters", tidy["annotator"].nunique()).add("paired", paired).frame())
 
 
+#: The study-wide words file of the MetaHOPE chapters (notebooks/words/metahope.md).
+SHARED_WORDS = ("metahope",)
+
+
 def _said(words, chapter: str, section: str, found: pd.DataFrame) -> str:
     """A data box's sentence: ``section`` of the chapter's words (``words``, else a fresh
     :class:`~helpers.core.findings.Words` of ``chapter``) filled from ``found``, recorded for findings.csv."""
     from ..core.findings import Words
 
-    return (words if words is not None else Words(chapter)).say(section, found).data
+    return (words if words is not None else Words(chapter, shared=SHARED_WORDS)).say(section, found).data
 
 
 def _bool_or_none(name: str, value):
