@@ -37,26 +37,26 @@ EQUIVALENT = Path(__file__).with_name("equivalent.yml")
 
 #: name -> (module file, its own unit tests, functions to mutate (mutmut name globs; None = all)).
 MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
-    "stats": ("src/helpers/core/stats.py", ["tests/test_stats.py", "tests/test_pinned_stats.py"], None),
+    "stats": ("src/helpers/core/stats.py", ["tests/core/test_stats.py", "tests/core/test_pinned_stats.py"], None),
     "agreement": ("src/helpers/core/agreement.py",
-                  ["tests/test_agreement.py", "tests/test_pinned_agreement.py"], None),
-    "mqm_scoring": ("src/helpers/core/scoring.py", ["tests/test_mqm_scores.py", "tests/test_pinned_mqm.py"], None),
-    "schemes": ("src/helpers/core/schemes.py", ["tests/test_mqm_scores.py", "tests/test_pinned_mqm.py"], None),
+                  ["tests/core/test_agreement.py", "tests/core/test_pinned_agreement.py"], None),
+    "mqm_scoring": ("src/helpers/core/scoring.py", ["tests/core/test_mqm_scores.py", "tests/core/test_pinned_mqm.py"], None),
+    "schemes": ("src/helpers/core/schemes.py", ["tests/core/test_mqm_scores.py", "tests/core/test_pinned_mqm.py"], None),
     "annotations": ("src/helpers/core/annotations.py",
-                    ["tests/test_mqm_formats.py", "tests/test_mqm_scores.py", "tests/test_pinned_mqm.py"], None),
+                    ["tests/core/test_mqm_formats.py", "tests/core/test_mqm_scores.py", "tests/core/test_pinned_mqm.py"], None),
     "metahope_scoring": ("src/helpers/metahope/scoring.py",
-                         ["tests/test_metahope.py", "tests/test_mqm_metahope.py", "tests/test_pinned_metahope.py"],
+                         ["tests/metahope/test_metahope.py", "tests/metahope/test_mqm_metahope.py", "tests/test_pinned_metahope.py"],
                          None),
     # the rating statistics of the explanations study (not its figures or file handling)
     "explanations_analysis": ("src/helpers/explanations/analysis.py",
-                              ["tests/test_explanations.py", "tests/test_pinned_explanations.py"],
+                              ["tests/explanations/test_explanations.py", "tests/test_pinned_explanations.py"],
                               ["*x_reliability_table*", "*x_item_means*", "*x_spearman_table*", "*x_spearman_pairs*",
                                "*x_standardized_regression*", "*x_item_statistics*", "*x_rater_profile*",
                                "*x_design_contrast*", "*x_significance_mark*"]),
     # the candidate scores and the rating correlations of the homophone study
-    "homophone_candidates": ("src/helpers/slang/candidates.py", ["tests/test_homophones.py"],
+    "homophone_candidates": ("src/helpers/slang/candidates.py", ["tests/slang/test_homophones.py"],
                              ["*x_percentile_scores*", "*x_per_character_percentile*"]),
-    "homophone_correlations": ("src/helpers/slang/correlations.py", ["tests/test_homophones.py"],
+    "homophone_correlations": ("src/helpers/slang/correlations.py", ["tests/slang/test_homophones.py"],
                                ["*x_human_correlations*", "*x_spearman_by_word*", "*x_within_word_correlations*",
                                 "*x__word_jackknife*"]),
 }

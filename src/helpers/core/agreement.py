@@ -44,7 +44,7 @@ def krippendorff_alpha(ratings, level: str = "interval", value_domain: Sequence 
 
     Returns NaN when fewer than two distinct values occur (α is undefined there; the
     ``krippendorff`` package raises instead). The interval level is computed in closed form
-    (:func:`interval_alpha_weighted`, equal to the package's value: tests/test_agreement.py),
+    (:func:`interval_alpha_weighted`, equal to the package's value: tests/core/test_agreement.py),
     the other levels by the package.
 
     Examples

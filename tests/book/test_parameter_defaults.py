@@ -19,7 +19,7 @@ import pytest
 
 from helpers.core import execution
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("0*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("0*.ipynb"))
 
 
 def _cells(notebook: Path) -> list[dict]:

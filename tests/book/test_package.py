@@ -80,3 +80,13 @@ def test_core_parameters_use_the_one_vocabulary():
                 off += [f"{path.name}:{node.lineno} {node.name}({x.arg})" for x in a.posonlyargs + a.args + a.kwonlyargs
                         if OFF_VOCABULARY.match(x.arg)]
     assert not off, off
+
+
+def test_the_test_layout_mirrors_the_package():
+    """tests/<package>/ for each of helpers' packages, tests/book/ for what spans the whole book;
+    no test file outside them (issue 17: the test layout mirrors src/helpers/)."""
+    tests = Path(__file__).resolve().parents[1]
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))}
+    assert folders == packages | {"book"}
+    assert not list(tests.glob("test_*.py"))
