@@ -150,6 +150,25 @@ def built_book(tmp_path_factory):
     return {"html": html, "results": results, "stage": out / "_build" / "stage"}
 
 
+def helpers_command(monkeypatch, capfd, cwd: Path, argv) -> tuple[int, str, str]:
+    """``python -m helpers ARGV`` started in ``cwd``: its exit status, stdout and stderr (a
+    kernel's output included). Run in the test's process through the ``main`` that
+    ``python -m helpers`` calls, without a fresh interpreter's seconds of imports; as in a new
+    process, the command itself sets ``$HELPERS_CALLER_CWD`` from the folder it starts in."""
+    from helpers import __main__
+
+    monkeypatch.chdir(cwd)
+    monkeypatch.setenv("HELPERS_CALLER_CWD", "")
+    monkeypatch.delenv("HELPERS_CALLER_CWD")  # restored (unset) after the test, whatever the command sets
+    capfd.readouterr()
+    try:
+        code = __main__.main([str(a) for a in argv])
+    finally:
+        os.environ.pop("HELPERS_CALLER_CWD", None)
+    out, err = capfd.readouterr()
+    return code, out, err
+
+
 def chromium_path() -> str | None:
     for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
         if os.path.exists(p):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from conftest import helpers_command
 
 from helpers import __main__ as cli
 from helpers.core import paths, runner
@@ -129,22 +130,6 @@ def test_a_failed_chapter_leaves_the_earlier_results_and_no_half_set(tmp_path):
     assert [p.name for p in res.iterdir()] == ["nb"]  # no staging folder left behind
 
 
-def _helpers_run(monkeypatch, capfd, cwd: Path, *args) -> tuple[int, str, str]:
-    """``python -m helpers run ARGS`` started in ``cwd``: its exit status, stdout and stderr (the
-    kernel's included). Run in this process, as ``__main__`` runs it, without paying a fresh
-    interpreter's imports; ``$HELPERS_CALLER_CWD`` is left for the command to set, as in a new process."""
-    monkeypatch.chdir(cwd)
-    monkeypatch.setenv("HELPERS_CALLER_CWD", "")
-    monkeypatch.delenv("HELPERS_CALLER_CWD")  # restored (unset) after the test, whatever the command sets
-    capfd.readouterr()
-    try:
-        code = cli.main(["run", *map(str, args)])
-    finally:
-        os.environ.pop("HELPERS_CALLER_CWD", None)
-    out, err = capfd.readouterr()
-    return code, out, err
-
-
 @pytest.mark.slow  # executes a notebook
 def test_cli_run_relative_paths_from_another_folder_and_error_lines(tmp_path, monkeypatch, capfd):
     """`python -m helpers run` from a class folder: relative inputs are read there; a failure is one
@@ -155,11 +140,13 @@ def test_cli_run_relative_paths_from_another_folder_and_error_lines(tmp_path, mo
     work = tmp_path / "class"
     work.mkdir()
     (work / "mine.txt").write_text("hello from the class folder")
-    code, _, err = _helpers_run(monkeypatch, capfd, work, nb, "-p", "sheet", "mine.txt", "--output", "out.ipynb")
+    code, _, err = helpers_command(monkeypatch, capfd, work,
+                                  ["run", nb, "-p", "sheet", "mine.txt", "--output", "out.ipynb"])
     assert code == 0, err
     assert "hello from the class folder" in (work / "out.ipynb").read_text()
     assert "without encryption" not in err and "KeyboardInterrupt" not in err
-    code, _, err = _helpers_run(monkeypatch, capfd, work, nb, "-p", "sheet", "nothere.txt", "--output", "out.ipynb")
+    code, _, err = helpers_command(monkeypatch, capfd, work,
+                                  ["run", nb, "-p", "sheet", "nothere.txt", "--output", "out.ipynb"])
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 1 and len(errors) == 1 and "nothere.txt" in errors[0] and "Traceback" not in err
     assert (work / "out.failed.ipynb").exists() and "hello from the class folder" in (work / "out.ipynb").read_text()
@@ -250,7 +237,7 @@ def test_a_rerun_without_results_dir_leaves_the_books_results_alone(tmp_path, mo
     os.utime(book_table, (1_000_000_000, 1_000_000_000))
 
     def run(*args):
-        code, out, err = _helpers_run(monkeypatch, capfd, work, nb, *args)
+        code, out, err = helpers_command(monkeypatch, capfd, work, ["run", nb, *args])
         assert code == 0, err
         return [line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("result tables: ")]
 
