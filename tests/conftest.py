@@ -139,15 +139,54 @@ def pytest_collection_finish(session):
                                 "each worker would build the book; check the pytest / pytest-xdist versions")
 
 
+#: What the test build changes in the chapters' defaults: fewer resamples, permutations,
+#: seeds and splits, and a shorter language-model ladder that still has a rung of every
+#: family (Kneser–Ney, word list, transformer). Every chapter, solution and figure still runs;
+#: no test of the built book asserts a number that depends on these (intervals, p-values,
+#: the repeated splits are only checked for their shape). The default-parameter build is
+#: ``make book``'s.
+BOOK_TEST_PARAMETERS = {
+    "n_boot": 200,  # chapters 1, 2, 4, 7, 8 (defaults 300-2000)
+    "n_perm": 1000,  # chapters 2, 6 (default 10000)
+    "n_null": 199,  # chapter 4 (default 1000)
+    "n_seeds": 2,  # chapter 3 (10 simulated teams), chapter 4 (30 stability seeds)
+    "n_trials": 1000,  # chapter 8 (default 10000)
+    "n_splits": 2,  # chapter 5 (default 6)
+    "n_rating_sets": 1,  # chapter 5 (default 3)
+    "lm_ladder": ["kn-2", "kn-3", "wordfreq", "jieba", "gpt-0.1M"],  # chapter 6 (default: 9 rungs up to gpt-1M)
+}
+
+
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory):
-    """The whole book built once into a temporary folder, results written there too."""
+    """The whole book built once into a temporary folder, results written there too, with
+    the cheaper :data:`BOOK_TEST_PARAMETERS`."""
     from helpers.core import build
 
     out = tmp_path_factory.mktemp("book")
     results = out / "results"
-    html = build.build(jobs=2, output_dir=out, parameters={"results_dir": str(results)})
-    return {"html": html, "results": results, "stage": out / "_build" / "stage"}
+    parameters = {**BOOK_TEST_PARAMETERS, "results_dir": str(results)}
+    html = build.build(jobs=2, output_dir=out, parameters=parameters)
+    return {"html": html, "results": results, "stage": out / "_build" / "stage", "parameters": parameters}
+
+
+def helpers_command(monkeypatch, capfd, cwd: Path, argv) -> tuple[int, str, str]:
+    """``python -m helpers ARGV`` started in ``cwd``: its exit status, stdout and stderr (a
+    kernel's output included). Run in the test's process through the ``main`` that
+    ``python -m helpers`` calls, without a fresh interpreter's seconds of imports; as in a new
+    process, the command itself sets ``$HELPERS_CALLER_CWD`` from the folder it starts in."""
+    from helpers import __main__
+
+    monkeypatch.chdir(cwd)
+    monkeypatch.setenv("HELPERS_CALLER_CWD", "")
+    monkeypatch.delenv("HELPERS_CALLER_CWD")  # restored (unset) after the test, whatever the command sets
+    capfd.readouterr()
+    try:
+        code = __main__.main([str(a) for a in argv])
+    finally:
+        os.environ.pop("HELPERS_CALLER_CWD", None)
+    out, err = capfd.readouterr()
+    return code, out, err
 
 
 def chromium_path() -> str | None:

@@ -6,7 +6,7 @@ import os
 import re
 
 import pytest
-from conftest import chromium_path
+from conftest import chromium_path, helpers_command
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -113,18 +113,17 @@ def test_table_1_heatmap_value_is_the_published_one(built_book, browser):
     assert re.search(r"alpha = 0\.484", hover)
 
 
-def test_standalone_page_of_a_chapter_run_has_a_live_heatmap_and_no_myst_markup(tmp_path, browser):
+def test_standalone_page_of_a_chapter_run_has_a_live_heatmap_and_no_myst_markup(tmp_path, browser, monkeypatch,
+                                                                                capfd):
     """`helpers run --html`: the page of a real chapter run opens offline, its α heatmap holds Table 6's
     0.484 (GoogleMT, MIS), and no role or directive is left raw."""
-    import subprocess
-    import sys
+    from helpers.core import paths
 
     page_file = tmp_path / "class" / "chapter1.html"
-    run = subprocess.run([sys.executable, "-m", "helpers", "run", "notebooks/01_metahope_pilot_v1.ipynb",
-                          "--output", str(tmp_path / "chapter1.ipynb"), "--html", str(page_file)],
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
-    assert f"standalone page: {page_file}" in run.stdout
+    code, out, err = helpers_command(monkeypatch, capfd, paths.project_root(), [
+        "run", "notebooks/01_metahope_pilot_v1.ipynb", "--output", tmp_path / "chapter1.ipynb", "--html", page_file])
+    assert code == 0, err
+    assert f"standalone page: {page_file}" in out
     page, errors, outside, plotly = _visit(browser, page_file)
     try:
         page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"

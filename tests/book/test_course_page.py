@@ -6,13 +6,12 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import helpers_command
 from openpyxl import load_workbook
 
 from helpers.core import paths
@@ -84,26 +83,25 @@ def _returned(cwd: Path, blank: str, returned: str) -> Path:
 
 
 @pytest.mark.slow
-def test_the_course_and_classroom_commands_run_as_written(tmp_path):
+def test_the_course_and_classroom_commands_run_as_written(tmp_path, monkeypatch, capfd):
+    """Each command, split as a shell splits it, is ``python -m helpers`` with its arguments, run
+    from a fresh project folder (:func:`conftest.helpers_command`: the same ``main``, in this
+    process, without a fresh interpreter's imports per command)."""
     from helpers import explanations as ex
 
     cwd = tmp_path / "project"
-    (cwd / ".venv" / "bin").mkdir(parents=True)
-    python = cwd / ".venv" / "bin" / "python"  # the project's interpreter, as make sets it up
-    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
-    python.chmod(0o755)
+    cwd.mkdir()
     os.symlink(ROOT / "notebooks", cwd / "notebooks")
     items = re.search(r"```text\n(word_id,.*?)```", (ROOT / "book/classroom.md").read_text(encoding="utf-8"), re.S)
     (cwd / "items.csv").write_text(items.group(1), encoding="utf-8")
     ex.load_benchmark().head(20).to_csv(cwd / "items20.csv", index=False)
     (cwd / "ITEMS.csv").write_bytes((cwd / "items20.csv").read_bytes())
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    env.pop("HELPERS_CALLER_CWD", None)
 
     commands = list(dict.fromkeys(c for page in PAGES[:2] for c in page_commands(page)))
     seen = set()
     for command in commands:
         args = shlex.split(command)
+        assert args[:3] == [".venv/bin/python", "-m", "helpers"], command  # the project's interpreter, as make sets it up
         kind = (args[3], args[4]) if len(args) > 4 else (args[3],)
         # between handing out and collecting, the students work
         if kind == ("check", "metahope") and "metahope" not in seen:
@@ -117,8 +115,8 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path):
         if kind == ("check", "homophones") and "homophones" not in seen:
             _fill_ratings(_returned(cwd, "homophones/blank", "homophones/returned"), "Ratings", 2, [4], 5, seed=3)
             seen.add("homophones")
-        done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
-        assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+        code, out, err = helpers_command(monkeypatch, capfd, cwd, args[3:])
+        assert code == 0, f"{command}\n{out[-2000:]}\n{err[-3000:]}"
     assert seen == {"metahope", "explanations", "homophones"}
     for page in ("S01.html", "S12.html", "index.html"):
         assert (cwd / "class" / "feedback" / page).exists()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from conftest import helpers_command
 
 from helpers import __main__ as cli
 from helpers.core import build, execution, kernel, paths
@@ -132,7 +131,7 @@ def test_a_failed_chapter_leaves_the_earlier_results_and_no_half_set(tmp_path):
 
 
 @pytest.mark.slow  # executes a notebook
-def test_cli_run_relative_paths_from_another_folder_and_error_lines(tmp_path):
+def test_cli_run_relative_paths_from_another_folder_and_error_lines(tmp_path, monkeypatch, capfd):
     """`python -m helpers run` from a class folder: relative inputs are read there; a failure is one
     `error:` line per problem, exit status 1, and no kernel noise."""
     nb = _notebook(tmp_path / "nb.ipynb",
@@ -141,16 +140,15 @@ def test_cli_run_relative_paths_from_another_folder_and_error_lines(tmp_path):
     work = tmp_path / "class"
     work.mkdir()
     (work / "mine.txt").write_text("hello from the class folder")
-    env = {k: v for k, v in os.environ.items() if k != "HELPERS_CALLER_CWD"}
-    run = subprocess.run([sys.executable, "-m", "helpers", "run", str(nb), "-p", "sheet", "mine.txt", "--output",
-                          "out.ipynb"], cwd=work, capture_output=True, text=True, env=env, timeout=300)
-    assert run.returncode == 0, run.stderr
+    code, _, err = helpers_command(monkeypatch, capfd, work,
+                                  ["run", nb, "-p", "sheet", "mine.txt", "--output", "out.ipynb"])
+    assert code == 0, err
     assert "hello from the class folder" in (work / "out.ipynb").read_text()
-    assert "without encryption" not in run.stderr and "KeyboardInterrupt" not in run.stderr
-    bad = subprocess.run([sys.executable, "-m", "helpers", "run", str(nb), "-p", "sheet", "nothere.txt", "--output",
-                          "out.ipynb"], cwd=work, capture_output=True, text=True, env=env, timeout=300)
-    errors = [line for line in bad.stderr.splitlines() if line.startswith("error:")]
-    assert bad.returncode == 1 and len(errors) == 1 and "nothere.txt" in errors[0] and "Traceback" not in bad.stderr
+    assert "without encryption" not in err and "KeyboardInterrupt" not in err
+    code, _, err = helpers_command(monkeypatch, capfd, work,
+                                  ["run", nb, "-p", "sheet", "nothere.txt", "--output", "out.ipynb"])
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert code == 1 and len(errors) == 1 and "nothere.txt" in errors[0] and "Traceback" not in err
     assert (work / "out.failed.ipynb").exists() and "hello from the class folder" in (work / "out.ipynb").read_text()
 
 
@@ -226,7 +224,7 @@ def test_student_render_key_follows_what_the_student_edition_changes(tmp_path, m
 
 
 @pytest.mark.slow  # executes a notebook
-def test_a_rerun_without_results_dir_leaves_the_books_results_alone(tmp_path):
+def test_a_rerun_without_results_dir_leaves_the_books_results_alone(tmp_path, monkeypatch, capfd):
     """`helpers run` without -p results_dir writes into a folder named after the run and says where; the
     results/ folder the default "results" would mean (the book's, or the class folder's) keeps its files."""
     cells = ["from helpers.core import Results\nimport pandas as pd\nresults = Results(results_dir, 'nb')",
@@ -237,13 +235,11 @@ def test_a_rerun_without_results_dir_leaves_the_books_results_alone(tmp_path):
     book_table = work / "results" / "nb" / "table.csv"
     book_table.write_text("v\n1\n")
     os.utime(book_table, (1_000_000_000, 1_000_000_000))
-    env = {k: v for k, v in os.environ.items() if k != "HELPERS_CALLER_CWD"}
 
     def run(*args):
-        done = subprocess.run([sys.executable, "-m", "helpers", "run", str(nb), *args], cwd=work, capture_output=True,
-                              text=True, env=env, timeout=300)
-        assert done.returncode == 0, done.stderr
-        return [line.split(": ", 1)[1] for line in done.stdout.splitlines() if line.startswith("result tables: ")]
+        code, out, err = helpers_command(monkeypatch, capfd, work, ["run", nb, *args])
+        assert code == 0, err
+        return [line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("result tables: ")]
 
     said = run("-p", "x", "300", "--output", "runs/threshold.ipynb")
     assert said == [str(work / "runs" / "threshold_results" / "nb")]

@@ -354,7 +354,8 @@ def test_chapter_5_runs_on_filled_workbooks(tmp_path, benchmark):
     _, sim = filled_class(tmp_path, items, seed=11, benchmark=benchmark)
     out = execution.execute_notebook(paths.project_root() / "notebooks" / "05_explanation_evaluator.ipynb",
                                   tmp_path / "run.ipynb",
-                                  parameters={"ratings_file": str(tmp_path / "class"), "results_dir": str(tmp_path / "res")})
+                                  parameters={"ratings_file": str(tmp_path / "class"), "results_dir": str(tmp_path / "res"),
+                                              "n_splits": 2})  # the repeated splits are not checked here
     text = out.read_text(encoding="utf-8")
     assert "data-own" in text and "SIMULATED" not in text
     folder = tmp_path / "res" / "05_explanation_evaluator"

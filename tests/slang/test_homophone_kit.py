@@ -7,6 +7,7 @@ from collections import Counter
 
 import pandas as pd
 import pytest
+from conftest import BOOK_TEST_PARAMETERS
 from openpyxl import load_workbook
 
 from helpers import __main__ as cli
@@ -182,7 +183,8 @@ def test_chapter_6_runs_on_a_class_s_workbooks(sheets, tmp_path):
     _fill(sheets["ben"], {r[2]: 1 + (k * 3) % 5 for k, r in enumerate(items) if r[2] != skipped})
     results = tmp_path / "results"
     execution.execute_notebook(paths.project_root() / "notebooks" / "06_homophones.ipynb", tmp_path / "06.ipynb",
-                            parameters={"results_dir": str(results), "ratings_file": str(sheets["ana"].parent)})
+                               parameters={"results_dir": str(results), "ratings_file": str(sheets["ana"].parent),
+                                           "lm_ladder": BOOK_TEST_PARAMETERS["lm_ladder"]})  # not checked here
     folder = results / "06_homophones"
     spearman = pd.read_csv(folder / "homophone_spearman.csv")
     assert list(spearman.columns) == ["method", "scorer", "context", "rho", "p", "n"]
