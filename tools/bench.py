@@ -33,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {"set-up": None, "chapter": 90, "make book (cold, incl. set-up)": 360, "make book (warm)": 10,
-           "make test (fresh clone)": 300}
+           "make test (fresh clone)": 240}
 
 
 def run(cmd: list[str], cwd: Path, env: dict | None = None, label: str = "") -> float:
