@@ -43,7 +43,8 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
     "mqm_scoring": ("src/helpers/core/scoring.py", ["tests/test_mqm_scores.py", "tests/test_pinned_mqm.py"], None),
     "schemes": ("src/helpers/core/schemes.py", ["tests/test_mqm_scores.py", "tests/test_pinned_mqm.py"], None),
     "annotations": ("src/helpers/core/annotations.py",
-                    ["tests/test_mqm_formats.py", "tests/test_mqm_scores.py", "tests/test_pinned_mqm.py"], None),
+                    ["tests/test_mqm_formats.py", "tests/test_mqm_scores.py", "tests/test_pinned_mqm.py",
+                     "tests/test_pinned_annotations.py"], None),
     "metahope_scoring": ("src/helpers/metahope/scoring.py",
                          ["tests/test_metahope.py", "tests/test_mqm_metahope.py", "tests/test_pinned_metahope.py"],
                          None),
@@ -104,9 +105,27 @@ def load_equivalents() -> list[dict]:
     return yaml.safe_load(EQUIVALENT.read_text(encoding="utf-8")) or []
 
 
-def diff_of(work: Path, mutant: str) -> str:
-    out = mutmut(work, "show", mutant).stdout
-    return "\n".join(line for line in out.splitlines() if line[:1] in "+-" and not line.startswith(("+++", "---")))
+#: Run inside a scratch project: the diff of each mutant named on stdin (one mutmut import for
+#: all of them; ``mutmut show`` per survivor costs a process start and a config load each).
+_DIFFS = """
+import json, sys
+from mutmut.__main__ import find_mutant, get_diff_for_mutant
+print(json.dumps({n: get_diff_for_mutant(n, path=find_mutant(n).path) for n in json.load(sys.stdin)}))
+"""
+
+
+def diffs_of(work: Path, mutants: list[str]) -> dict[str, str]:
+    """The changed lines (``-`` original, ``+`` mutant) of each mutant."""
+    import json
+
+    if not mutants:
+        return {}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-c", _DIFFS], cwd=work, env=env, input=json.dumps(mutants), text=True,
+                          capture_output=True, check=True)
+    return {name: "\n".join(line for line in diff.splitlines()
+                            if line[:1] in "+-" and not line.startswith(("+++", "---")))
+            for name, diff in json.loads(proc.stdout).items()}
 
 
 def is_equivalent(mutant: str, diff: str, equivalents: list[dict]) -> dict | None:
@@ -141,19 +160,19 @@ def summarise(name: str, seconds: float | None, equivalents: list[dict], survivo
 
         status = {k: v for k, v in status.items() if any(fnmatch(k, g) for g in globs)}
     counts = {"killed": 0, "survived": 0, "equivalent": 0, "no_tests": 0, "timeout": 0, "other": 0}
+    diffs = diffs_of(work, [m for m, st in sorted(status.items()) if st in ("survived", "no tests")])
     for mutant, st in sorted(status.items()):
         if st == "killed":
             counts["killed"] += 1
         elif st == "survived":
-            diff = diff_of(work, mutant)
-            if is_equivalent(mutant, diff, equivalents):
+            if is_equivalent(mutant, diffs[mutant], equivalents):
                 counts["equivalent"] += 1
             else:
                 counts["survived"] += 1
-                survivors_out.append(f"== {name}: {mutant}\n{diff}\n")
+                survivors_out.append(f"== {name}: {mutant}\n{diffs[mutant]}\n")
         elif st == "no tests":
             counts["no_tests"] += 1
-            survivors_out.append(f"== {name}: {mutant} (no test reaches it)\n{diff_of(work, mutant)}\n")
+            survivors_out.append(f"== {name}: {mutant} (no test reaches it)\n{diffs[mutant]}\n")
         elif st == "timeout":
             counts["timeout"] += 1  # a mutant that makes the tests hang is caught
         else:
