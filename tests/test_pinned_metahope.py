@@ -32,6 +32,9 @@ def test_weight_tables_whole():
     # Liang & Han 2026 §3: the level is the penalty; Gladkoff & Han 2022: 1, 2, 4, 8, 16
     assert scoring.WEIGHTS["metahope"] == {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}
     assert scoring.WEIGHTS["hope"] == {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}
+    # WEIGHTS is filled at import; read the schemes again the way it does
+    assert scoring._level_weights("hope") == {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}
+    assert scoring._level_weights("metahope") == {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}
 
 
 def test_apply_weights_hope_and_custom():

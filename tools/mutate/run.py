@@ -37,9 +37,12 @@ EQUIVALENT = Path(__file__).with_name("equivalent.yml")
 
 #: name -> (module file, its own unit tests, functions to mutate (mutmut name globs; None = all)).
 MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
-    "stats": ("src/helpers/core/stats.py", ["tests/test_stats.py", "tests/test_pinned_stats.py"], None),
+    # test_wmt_stats.py holds the unit tests of the statistics chapter 08 added to core (approximate
+    # randomisation, significance clusters, rater bias, span agreement, the one-way ICC)
+    "stats": ("src/helpers/core/stats.py",
+              ["tests/test_stats.py", "tests/test_pinned_stats.py", "tests/test_wmt_stats.py"], None),
     "agreement": ("src/helpers/core/agreement.py",
-                  ["tests/test_agreement.py", "tests/test_pinned_agreement.py"], None),
+                  ["tests/test_agreement.py", "tests/test_pinned_agreement.py", "tests/test_wmt_stats.py"], None),
     "mqm_scoring": ("src/helpers/core/scoring.py",
                     ["tests/test_mqm_scores.py", "tests/test_pinned_mqm.py", "tests/test_pinned_scoring.py"], None),
     "schemes": ("src/helpers/core/schemes.py",
