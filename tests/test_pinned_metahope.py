@@ -86,11 +86,14 @@ def test_metaphor_share_is_epm_over_eps():
 
 def test_paired_segments_one_column_per_annotator():
     other = dict(GIVEN) | {("Y", "i2", "IMP"): 2}
-    w = scoring.paired_segments(pd.concat([tidy(), tidy(other, "b")], ignore_index=True))
+    both = pd.concat([tidy(), tidy(other, "b")], ignore_index=True)
+    w = scoring.paired_segments(both)
     assert list(w.columns) == ["system", "position", "item", "metaphor", "pos", "sentence", "a", "b"]
     assert w[["system", "item", "a", "b"]].values.tolist() == [
         ["Y", "i1", 4, 4], ["Y", "i2", 0, 2], ["Y", "i3", 8, 8], ["X", "i1", 10, 10], ["X", "i2", 2, 2],
         ["X", "i3", 4, 4]]
+    hope = scoring.paired_segments(scoring.apply_weights(both, "hope"), value="penalty")
+    assert hope["a"].tolist() == [2, 0, 5, 16, 1, 2] and hope["b"].tolist() == [2, 1, 5, 16, 1, 2]
 
 
 @pytest.mark.parametrize("tag, cls", [("V+AV", "verb"), ("N+N", "noun"), (" AJ ", "adjective-adverb"),
@@ -132,19 +135,25 @@ def test_error_profile_by_hand():
 
 
 def test_disagreement_anatomy_by_hand():
-    ex = pd.DataFrame({"annotator": ["a", "b", "b", "c"], "category": ["MIS", "MIS", "STL", "IMP"],
-                       "severity": [4, 2, 6, 0]})
+    # annotators listed c, a, b (not sorted); b's STL 1 is a HOPE-weighted minor error (penalty 1)
+    # one row per (annotator, category) of the categories used; RAM and PRF nobody wrote down
+    ex = pd.DataFrame({"annotator": list("cccaaabbb"), "category": ["IMP", "MIS", "STL"] * 3,
+                       "severity": [0, 0, 0, 0, 4, 0, 0, 2, 1]})
     out = scoring.disagreement_anatomy(ex)
-    s = out["scores"].set_index("annotator")
-    assert s["total"].to_dict() == {"a": 4, "b": 8, "c": 0}
-    assert s["detected"].to_dict() == {"a": True, "b": True, "c": False}
-    assert list(s.columns) == [*CATEGORIES, "total", "detected"]
+    s = out["scores"]
+    assert s["annotator"].tolist() == ["c", "a", "b"]
+    assert list(s.columns) == ["annotator", *CATEGORIES, "total", "detected"]
+    assert s[list(CATEGORIES)].values.tolist() == [[0, 0, 0, 0, 0], [0, 0, 4, 0, 0], [0, 0, 2, 1, 0]]
+    assert s["total"].tolist() == [0, 4, 3]
+    assert s["detected"].tolist() == [False, True, True]
     pw = out["pairwise"]
-    assert pw["total_difference"].values.tolist() == [[0, 4, 4], [4, 0, 8], [4, 8, 0]]
-    assert pw["categories_disagreeing"].values.tolist() == [[0, 1, 1], [1, 0, 2], [1, 2, 0]]
+    assert list(pw.columns) == [(m, n) for m in ("total_difference", "categories_disagreeing") for n in "cab"]
+    assert pw.index.tolist() == ["c", "a", "b"]
+    assert pw["total_difference"].values.tolist() == [[0, 4, 3], [4, 0, 1], [3, 1, 0]]
+    assert pw["categories_disagreeing"].values.tolist() == [[0, 1, 2], [1, 0, 1], [2, 1, 0]]
     c = out["categories"].set_index("category")
     assert c["annotators_using_it"].to_dict() == {"IMP": 0, "RAM": 0, "MIS": 2, "STL": 1, "PRF": 0}
-    assert c["severities_given"].to_dict() == {"IMP": "", "RAM": "", "MIS": "a=4, b=2", "STL": "b=6", "PRF": ""}
+    assert c["severities_given"].to_dict() == {"IMP": "", "RAM": "", "MIS": "a=4, b=2", "STL": "b=1", "PRF": ""}
 
 
 def test_pilot_layouts_select_and_rename():
@@ -185,12 +194,19 @@ def test_disputed_items_ranking_by_hand():
 
 
 def test_team_scores_mean_over_annotators():
-    s = pd.DataFrame({"direction": ["EN→ZH"] * 4 + ["ZH→EN"] * 3, "item": ["i1"] * 4 + ["j1"] * 3, "sentence": "s",
+    s = pd.DataFrame({"direction": ["EN→ZH"] * 4 + ["ZH→EN"] * 3, "item": ["i2"] * 4 + ["j1"] * 3, "sentence": "s",
                       "system": ["X", "X", "Y", "Y", "X", "X", "X"], "annotator": ["a", "b", "a", "b", "a", "b", "c"],
                       "SEGS": [2, 6, 0, 1, 3, 6, 9]})
+    s = pd.concat([s, pd.DataFrame({"direction": ["EN→ZH"] * 2, "item": ["i1"] * 2, "sentence": "s",
+                                    "system": ["Y", "Y"], "annotator": ["a", "b"], "SEGS": [4, 4]})],
+                  ignore_index=True)
     out = scoring.team_scores(s)
-    assert out[["direction", "system", "annotator", "SEGS"]].values.tolist() == [
-        ["EN→ZH", "X", "team of 2", 4.0], ["EN→ZH", "Y", "team of 2", 0.5], ["ZH→EN", "X", "team of 3", 6.0]]
+    # in order of appearance (not sorted: i2 before i1, ZH→EN last)
+    assert out[["direction", "item", "system", "annotator", "SEGS"]].values.tolist() == [
+        ["EN→ZH", "i2", "X", "team of 2", 4.0], ["EN→ZH", "i2", "Y", "team of 2", 0.5],
+        ["ZH→EN", "j1", "X", "team of 3", 6.0], ["EN→ZH", "i1", "Y", "team of 2", 4.0]]
     assert list(out.columns) == ["direction", "item", "sentence", "system", "SEGS", "annotator"]
     pooled = scoring.team_scores(s, by=())
-    assert pooled["annotator"].tolist() == ["team of 3"] * 3
+    assert pooled["annotator"].tolist() == ["team of 3"] * 4
+    cat = s.assign(direction=pd.Categorical(s["direction"], categories=["EN→ZH", "ZH→EN", "unused"]))
+    assert len(scoring.team_scores(cat)) == 4  # an unused direction adds no rows
