@@ -57,9 +57,26 @@ def test_segment_scores_eq1_by_hand():
     assert s[["system", "item", "SEGS"]].values.tolist() == [
         ["Y", "i1", 4], ["Y", "i2", 0], ["Y", "i3", 8], ["X", "i1", 10], ["X", "i2", 2], ["X", "i3", 4]]
     assert s.loc[2, list(CATEGORIES)].tolist() == [0, 0, 0, 6, 2]
-    assert s.index.tolist() == list(range(6))
+    assert s.index.tolist() == list(range(6)) and s.columns.name is None
     weighted = scoring.segment_scores(scoring.apply_weights(tidy(), "hope"), value="penalty")
     assert weighted["SEGS"].tolist() == [2, 0, 5, 16, 1, 2]
+
+
+def test_segment_scores_of_sparse_and_repeated_categories():
+    # a foreign MQM frame: only the categories marked, two MIS errors in one unit; annotators a, b
+    cats = pd.Categorical(["MIS", "MIS", "STL", "MIS"], categories=list(CATEGORIES))
+    t = pd.DataFrame({"item": ["i2", "i2", "i1", "i1"], "position": [1, 1, 0, 0], "sentence": "s", "metaphor": "m",
+                      "pos": "N", "system": "X", "annotator": ["b", "b", "b", "a"], "category": cats,
+                      "severity": [2, 4, 6, 2]})
+    s = scoring.segment_scores(t)
+    assert s[["annotator", "item"]].values.tolist() == [["a", "i1"], ["b", "i1"], ["b", "i2"]]
+    assert s[list(CATEGORIES)].values.tolist() == [[0, 0, 2, 0, 0], [0, 0, 0, 6, 0], [0, 0, 6, 0, 0]]
+    assert s["SEGS"].tolist() == [2, 6, 6]
+    p = scoring.error_profile(t, by=["system"])
+    assert p[list(CATEGORIES)].values.tolist() == [[0, 0, 8, 6, 0]] and p.columns.name is None
+    assert p[["n_items", "SEGS"]].values.tolist() == [[2, 14]]
+    per_item = scoring.error_profile(t, by="item")
+    assert per_item[["item", "n_items", "SEGS"]].values.tolist() == [["i2", 1, 6], ["i1", 1, 8]]
 
 
 def test_penalty_summary_tables_2_and_3_by_hand():
@@ -71,6 +88,8 @@ def test_penalty_summary_tables_2_and_3_by_hand():
     assert p["per_metaphor"].tolist() == pytest.approx([4.0, 16 / 3])  # three MRW items
     assert scoring.penalty_summary(tidy(), n_sentences=4)["per_sentence"].tolist() == [3.0, 4.0]
     assert scoring.count_sentences(tidy()) == 2
+    hope = scoring.penalty_summary(scoring.apply_weights(tidy(), "hope"), value="penalty")
+    assert hope["SEGS"].tolist() == [7, 19]  # Y 2 + 4 + 1; X 16 + 1 + 2
     both = pd.concat([tidy(), tidy(annotator="b")])
     with pytest.raises(ValueError, match=r"one annotator's sheet; got \['a', 'b'\]"):
         scoring.penalty_summary(both)
@@ -129,6 +148,14 @@ def test_error_profile_by_hand():
     assert p["items_with_error"].tolist() == pytest.approx([200 / 3, 100.0])  # Y: i1 and i3 of three
     assert p["mean_penalty"].tolist() == pytest.approx([4.0, 16 / 3])
     assert scoring.profile_categories(p) == list(CATEGORIES)
+    # under HOPE weights X's i2 (RAM minor) has SEGS 1: still an item with an error
+    hope = scoring.error_profile(scoring.apply_weights(tidy(), "hope"), by="system", value="penalty")
+    assert hope["items_with_error"].tolist() == pytest.approx([200 / 3, 100.0])
+    assert hope["SEGS"].tolist() == [7, 19]
+    # a system nobody rated (an unused category) has no row, not a row of zeros
+    cat = tidy().assign(system=lambda f: pd.Categorical(f["system"], categories=["Y", "X", "unused"]))
+    assert scoring.error_profile(cat, by="system")["system"].tolist() == ["Y", "X"]
+    assert scoring.segment_scores(cat)["system"].tolist() == ["Y"] * 3 + ["X"] * 3
     two = scoring.error_profile(pd.concat([tidy(), tidy(annotator="b")], ignore_index=True))
     assert two[["system", "annotator", "SEGS"]].values.tolist() == [["Y", "a", 12], ["Y", "b", 12], ["X", "a", 16],
                                                                      ["X", "b", 16]]
@@ -183,6 +210,7 @@ def test_disputed_items_ranking_by_hand():
         ["i1", 8, "2 of 3", 0, 8, 2], ["i2", 2, "3 of 3", 2, 2, 4]]
     assert d["sd"].tolist() == pytest.approx([np.std([0, 8, 2], ddof=1), np.std([2, 2, 4], ddof=1)])
     assert list(d.columns) == ["item", "system", "metaphor", "sentence", "range", "sd", "flagged", "a", "b", "c"]
+    assert d.columns.name is None
     # equal ranges: the split team (flagged share nearest 1/2) first; then the larger SD
     tie = scoring.disputed_items(_units([(4, 4, 8), (0, 0, 4), (0, 4, 4, 4), (4, 8, 6)],
                                         annotators=("a", "b", "c", "d")))
@@ -191,6 +219,18 @@ def test_disputed_items_ranking_by_hand():
     assert tie["item"].tolist() == ["i2", "i3", "i1", "i4"]
     assert tie["flagged"].tolist() == ["1 of 3", "3 of 4", "3 of 3", "3 of 3"]
     assert scoring.disputed_items(_units([(0, 8, 2), (2, 2, 4), (0, 0, 2)]), top=2)["item"].tolist() == ["i1", "i3"]
+    assert len(scoring.disputed_items(_units([(0, 2, 4)] * 6))) == 5  # five by default
+    # same range 4: 2 of 3 flagged (share 0.67, 0.17 from a half) before 1 of 4 (0.25 from a half)
+    split = scoring.disputed_items(_units([(0, 0, 0, 4), (0, 4, 4)], annotators=("a", "b", "c", "d")))
+    assert split["item"].tolist() == ["i2", "i1"]
+    # an SEGS of 1 (a HOPE minor penalty) is an error seen
+    assert scoring.disputed_items(_units([(0, 1, 1)]))["flagged"].tolist() == ["2 of 3"]
+
+
+def test_disputed_items_ties_keep_the_order_of_appearance():
+    t = _units([(0, 4, 2), (0, 4, 2)])
+    t["item"] = t["item"].map({"i1": "zz", "i2": "aa"})
+    assert scoring.disputed_items(t)["item"].tolist() == ["zz", "aa"]
 
 
 def test_team_scores_mean_over_annotators():
