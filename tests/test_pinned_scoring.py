@@ -88,7 +88,16 @@ def test_check_raters_names_rater_unit_and_line():
     assert e.value.row == 5 and e.value.value == "r2" and e.value.column == "rater"
     with pytest.raises(InputError, match=r"system 'A', document 'd', segment 2 has 1 rater\(s\); the design needs 2") as e:
         scoring.check_raters(short, "2")
-    assert e.value.row == 5 and e.value.value == 1
+    assert e.value.row == 5 and e.value.value == 1 and e.value.column == "rater"
+    with pytest.raises(InputError) as e:
+        scoring.check_raters(short, 2, file="x.tsv")
+    assert str(e.value.file).endswith("x.tsv")
+    # two short units: the first in the file is named, not the first in sorted order
+    later = pd.concat([short[short["system"] == "B"], short[short["system"] == "A"]], ignore_index=True)
+    later = later[~((later["system"] == "B") & (later["doc_seg_id"] == 1) & (later["rater"] == "r2"))]
+    for design in ("all", 2):
+        with pytest.raises(InputError, match=r"system 'B', document 'd', segment 1"):
+            scoring.check_raters(later, design)
     with pytest.raises(InputError) as e:
         scoring.check_raters(short.drop(columns="line"), 2)
     assert e.value.row is None
