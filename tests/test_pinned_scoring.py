@@ -181,9 +181,35 @@ def test_alpha_interval_resamples_whole_documents():
 
 
 def test_agreement_of_a_unit_with_one_rater_only_is_an_error():
-    with pytest.raises(InputError, match="no segment has two or more raters") as e:
+    with pytest.raises(InputError) as e:
         scoring.score_agreement(_ratings([[1.0, np.nan], [np.nan, 2.0]]), file="f.tsv")
-    assert e.value.column == "rater"
+    assert e.value.column == "rater" and str(e.value.file).endswith("f.tsv")
+    assert str(e.value).endswith(": no segment has two or more raters, so there is no agreement to measure")
+
+
+def test_agreement_defaults_and_seed():
+    m = np.random.default_rng(2).integers(0, 10, (24, 3)).astype(float)
+    r = _ratings(m, docs=[f"d{u}" for u in range(24)])  # 24 documents: the draws show in the interval
+    default = scoring.score_agreement(r)
+    assert default.equals(scoring.score_agreement(r, n_boot=1000, seed=0, ci=95.0))  # the documented defaults
+    assert not default.equals(scoring.score_agreement(r, n_boot=1000, seed=1, ci=95.0))
+    assert not default.equals(scoring.score_agreement(r, n_boot=1001)) and not default.equals(
+        scoring.score_agreement(r, ci=96.0))
+
+
+def test_icc_of_too_few_units_is_nan_and_two_units_are_enough():
+    # _ratings puts even units in system T, odd ones in S: S has one unit with two raters (NaN
+    # rows), T two units with the same three raters (6 values: pingouin's minimum is 5)
+    m = np.array([[1.0, 4.0, 2.0], [2.0, 2.0, np.nan], [5.0, 3.0, 6.0]])
+    table = scoring.score_agreement(_ratings(m), n_boot=20).set_index(["scope", "statistic"])
+    s = table.loc["S"]
+    assert s.index.tolist() == ["alpha", "ICC(1,1)", "ICC(1,k)", "ICC(A,1)", "ICC(A,k)"]
+    assert s.drop(index="alpha")[["estimate", "ci_low", "ci_high"]].isna().all().all()
+    assert (s.drop(index="alpha")["n"] == 1).all()
+    n, k, msr, _, msw, _ = _anova(m[[0, 2]])
+    t = table.loc["T"]
+    assert t.loc["ICC(1,1)", "estimate"] == pytest.approx((msr - msw) / (msr + (k - 1) * msw), abs=1e-12)
+    assert t.loc["ICC(1,1)", "n"] == 2
 
 
 def test_hotw_rows_are_left_out_of_the_weights():
