@@ -56,14 +56,19 @@ def test_rater_scores_by_hand():
 def test_segment_and_system_scores_common_and_all():
     r = scoring.rater_scores(frame(ROWS))
     seg = scoring.segment_scores(r)
+    assert list(seg.columns) == ["system", "doc", "doc_seg_id", "global_seg_id", "raters", "score"]
+    assert seg.index.tolist() == list(range(5))
     assert seg[["system", "doc_seg_id"]].values.tolist() == [["A", 1], ["A", 2], ["B", 1], ["B", 2], ["C", 1]]
     assert seg["score"].tolist() == pytest.approx([2.55, 3.0, 13.0, 0.0, 1.0])
     assert seg["raters"].tolist() == [2, 2, 2, 2, 1] and str(seg["raters"].dtype) == "Int64"
     assert scoring.common_segments(seg).tolist() == [True, False, True, False, True]
+    shifted = seg.set_axis([10, 11, 12, 13, 14])
+    assert scoring.common_segments(shifted).index.tolist() == [10, 11, 12, 13, 14]
     common = scoring.system_scores(r)
     # only segment 1 is scored for all three systems: C 1, A 2.55, B 13 (lower is better)
     assert common.values.tolist() == [["C", 1, 1, 1.0], ["A", 1, 2, 2.55], ["B", 1, 2, 13.0]]
     assert common.attrs == {"segments_kept": 1, "segments_dropped": 1}
+    assert str(common["raters"].dtype) == "Int64" and common.index.tolist() == [0, 1, 2]
     every = scoring.system_scores(r, common=False)
     assert every["system"].tolist() == ["C", "A", "B"]
     assert every["score"].tolist() == pytest.approx([1.0, 2.775, 6.5]) and every["segments"].tolist() == [1, 2, 2]
