@@ -97,3 +97,35 @@ def test_the_severity_model_is_complete():
                                    "no-error": "No-error", "hotw-test": "HOTW-test",
                                    "non-translation": "Non-translation", "non-translation!": "Non-translation"}
     assert ann.severity_key("  No_error ") == "no-error" and ann.severity_key("HOTW test") == "hotw-test"
+
+
+def test_rules_match_in_any_case_and_the_category_defaults_to_empty():
+    assert schemes.Rule("x", "^MAJOR:", 5).matches("major:accuracy")
+    own = schemes.Scheme("own", "own", "me", (schemes.Rule("bare", "^minor:$", 3), schemes.Rule("any", ":", 1),
+                                             schemes.Rule("sharp s", ":.*straße", 7)))
+    assert own.weight_of("Minor") == 3 and own.rule_for("Minor").name == "bare"
+    assert own.weight_of("Minor", "Accuracy") == 1
+    assert own.rule_for("Major", "Style/Straße").name == "any"  # the first rule that matches wins
+    assert schemes.Scheme("o", "o", "c", own.rules[2:]).weight_of("Major", "Style/Straße") == 7  # lower(), not upper()
+
+
+def test_an_uncovered_annotation_names_value_and_the_rule_file():
+    with pytest.raises(InputError) as e:
+        schemes.load_scheme("mqm").weight_of("Critical", "Accuracy")
+    assert e.value.value == "Critical:Accuracy" and e.value.expected == "a rule in schemes/mqm.yml that matches it"
+    with pytest.raises(InputError) as e:
+        schemes.Scheme("own", "own", "me", ()).weight_of("Minor", "X")
+    assert e.value.expected == "a rule in own that matches it"
+
+
+def test_weights_of_many_pairs_keep_them_apart_and_keep_the_index():
+    # four severities and two categories: a careless pair code (severity / 3 + category) would
+    # give Critical:Accuracy and Neutral:Non-translation the same code
+    frame = pd.DataFrame({"severity": ["Neutral", "Minor", "Major", "Critical", "Neutral"],
+                          "category": ["Accuracy"] * 4 + ["Non-translation"], "line": [2, 3, 4, 5, 6]},
+                         index=[7, 8, 9, 10, 11])
+    got = schemes.load_scheme("marot").weights(frame)
+    assert got.tolist() == [0, 1, 5, 5, 0] and got.index.tolist() == [7, 8, 9, 10, 11]
+    with pytest.raises(InputError) as e:  # no line column: the error still comes, without a row
+        schemes.load_scheme("mqm").weights(frame.drop(columns="line"), file="f.tsv")
+    assert e.value.row is None and e.value.column == "severity"
