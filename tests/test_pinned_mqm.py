@@ -129,3 +129,42 @@ def test_weights_of_many_pairs_keep_them_apart_and_keep_the_index():
     with pytest.raises(InputError) as e:  # no line column: the error still comes, without a row
         schemes.load_scheme("mqm").weights(frame.drop(columns="line"), file="f.tsv")
     assert e.value.row is None and e.value.column == "severity"
+
+
+GOOD_RULE = {"name": "Minor", "pattern": "^minor:", "weight": 1}
+
+
+@pytest.mark.parametrize("data, message, fields", [
+    (["not", "a mapping"], "a weighting scheme is a mapping with name, citation and rules", {}),
+    ({"name": "x", "rules": [GOOD_RULE]}, "the weighting scheme lacks ['citation']",
+     {"expected": "name, title, citation and rules [{name, pattern, weight}, ...]"}),
+    ({"name": "x", "citation": "c", "rules": [GOOD_RULE, {"pattern": "a"}]}, "a rule needs a pattern and a weight",
+     {"row": 2, "value": {"pattern": "a"}}),
+    ({"name": "x", "citation": "c", "rules": [GOOD_RULE, "minor: 1"]}, "a rule needs a pattern and a weight",
+     {"row": 2, "value": "minor: 1"}),
+    ({"name": "x", "citation": "c", "rules": [{"pattern": "(", "weight": 1}]}, "the pattern is not a regular expression",
+     {"row": 1, "column": "pattern", "value": "("}),
+    ({"name": "x", "citation": "c", "rules": [{"pattern": "a", "weight": "heavy"}]}, "the weight must be a number >= 0",
+     {"row": 1, "column": "weight", "value": "heavy"}),
+    ({"name": "x", "citation": "c", "rules": [GOOD_RULE, {"pattern": "a", "weight": -1}]},
+     "the weight must be a number >= 0", {"row": 2, "column": "weight", "value": -1}),
+    ({"name": "x", "citation": "c", "rules": [{"pattern": "a", "weight": None}]}, "the weight must be a number >= 0",
+     {"row": 1, "column": "weight", "value": None}),
+])
+def test_a_bad_scheme_is_one_error_naming_file_rule_and_value(data, message, fields):
+    with pytest.raises(InputError) as e:
+        schemes._from_mapping(data, "own.yml")
+    text = str(e.value)
+    assert message in text and text.startswith("own.yml") and str(e.value.file) == "own.yml"
+    if "is not a regular" not in message and "expected" not in fields:
+        assert text.endswith(message)
+    for name, value in fields.items():
+        assert getattr(e.value, name) == value, name
+
+
+def test_scheme_defaults_name_title_and_citation():
+    s = schemes._from_mapping({"name": "own", "citation": "A.  B.\n  C.", "rules": [{"pattern": "a", "weight": 2},
+                                                                                  GOOD_RULE]}, "own.yml")
+    assert (s.name, s.title, s.citation, s.source) == ("own", "own", "A. B. C.", "own.yml")
+    assert [(r.name, r.pattern, r.weight) for r in s.rules] == [("rule 1", "a", 2.0), ("Minor", "^minor:", 1.0)]
+    assert schemes._from_mapping({"name": "o", "title": "T", "citation": "c", "rules": [GOOD_RULE]}, "f").title == "T"
