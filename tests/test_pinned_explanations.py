@@ -165,3 +165,36 @@ def test_reliability_table_against_krippendorff_and_the_anova_formulas():
     same = an.reliability_table(ratings({"overall": x, "origin": x[:, ::-1] + 1}), n_boot=50)
     assert same.equals(t)  # seeded
     assert set(SCORES) >= set(t["dimension"])
+
+
+def test_orders_of_appearance_are_kept():
+    r = ratings({"overall": [[4, 5, 3], [2, 2, 5]]}, items=["zb", "ya"], raters=["z", "x", "y"])
+    assert an.item_means(r, ["overall"]).index.tolist() == ["zb", "ya"]
+    assert an.item_statistics(r)["item_id"].tolist() == ["zb", "ya"]
+    assert an.rater_profile(r)["rater"].tolist() == ["z", "x", "y"]
+    cat = r.assign(dimension=pd.Categorical(r["dimension"], categories=["overall", "origin"]))
+    assert an.item_means(cat, ["overall"])["overall"].tolist() == [4.0, 3.0]
+    assert len(an.item_statistics(cat)) == 2  # no rows for the unused dimension
+
+
+def test_spearman_table_takes_item_means_of_the_dimensions_asked_only():
+    origin, mapping = np.repeat([[1], [2], [3], [4]], 3, axis=1), np.repeat([[2], [1], [4], [3]], 3, axis=1)
+    overall = np.array([[1, 2, 3], [2, 3, 4], [3, 4, 5], [np.nan] * 3])  # item 4 has no overall
+    t = an.spearman_table(ratings({"origin": origin, "mapping": mapping, "overall": overall}), ("origin", "mapping"))
+    assert t["n_items"].tolist() == [4] * 4 and t.iloc[0]["p_items"] == 0.0
+    pairs = an.spearman_pairs(t)
+    assert list(pairs.columns) == list(t.columns)
+
+
+def test_reliability_table_defaults_and_one_stream_over_dimensions():
+    x = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], dtype=float)
+    r = ratings({"overall": x, "origin": x})
+    t = an.reliability_table(r)
+    assert list(t.columns) == ["dimension", "alpha", "alpha_ci_low", "alpha_ci_high", "icc2_1", "icc2_1_ci_low",
+                               "icc2_1_ci_high", "icc2_k", "icc2_k_ci_low", "icc2_k_ci_high", "n_items", "n_raters"]
+    assert t.equals(an.reliability_table(r, n_boot=300, seed=0))
+    assert not t.equals(an.reliability_table(r, n_boot=300, seed=1))
+    assert not t.equals(an.reliability_table(r, n_boot=301, seed=0))
+    # the same data in both dimensions: the second one's resamples continue the stream, so they differ
+    assert t.loc[0, "alpha"] == t.loc[1, "alpha"]
+    assert (t.loc[0, "alpha_ci_low"], t.loc[0, "alpha_ci_high"]) != (t.loc[1, "alpha_ci_low"], t.loc[1, "alpha_ci_high"])

@@ -168,3 +168,22 @@ def test_scheme_defaults_name_title_and_citation():
     assert (s.name, s.title, s.citation, s.source) == ("own", "own", "A. B. C.", "own.yml")
     assert [(r.name, r.pattern, r.weight) for r in s.rules] == [("rule 1", "a", 2.0), ("Minor", "^minor:", 1.0)]
     assert schemes._from_mapping({"name": "o", "title": "T", "citation": "c", "rules": [GOOD_RULE]}, "f").title == "T"
+
+
+def test_load_scheme_default_files_and_refusals(tmp_path):
+    assert schemes.load_scheme() == schemes.load_scheme("mqm")
+    own = tmp_path / "own.yml"
+    own.write_text("name: own\ncitation: me\nrules:\n  - {pattern: 'é', weight: 2}\n", encoding="utf-8")
+    s = schemes.load_scheme(own)
+    assert s.source == str(own) and s.weight_of("Minor", "é") == 2
+    assert schemes.load_scheme(s) is s
+    with pytest.raises(InputError) as e:
+        schemes.load_scheme(str(tmp_path / "missing.yml"))
+    assert e.value.parameter == "weights" and e.value.value == str(tmp_path / "missing.yml")
+    assert e.value.expected == "mqm, marot, hope, metahope or FILE.yml"
+    assert "is neither a built-in weighting scheme nor a YAML file" in str(e.value)
+    bad = tmp_path / "bad.yml"
+    bad.write_text("name: [unclosed\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        schemes.load_scheme(bad)
+    assert str(e.value.file) == str(bad) and "is not valid YAML (" in str(e.value)
