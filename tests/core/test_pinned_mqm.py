@@ -97,3 +97,93 @@ def test_the_severity_model_is_complete():
                                    "no-error": "No-error", "hotw-test": "HOTW-test",
                                    "non-translation": "Non-translation", "non-translation!": "Non-translation"}
     assert ann.severity_key("  No_error ") == "no-error" and ann.severity_key("HOTW test") == "hotw-test"
+
+
+def test_rules_match_in_any_case_and_the_category_defaults_to_empty():
+    assert schemes.Rule("x", "^MAJOR:", 5).matches("major:accuracy")
+    own = schemes.Scheme("own", "own", "me", (schemes.Rule("bare", "^minor:$", 3), schemes.Rule("any", ":", 1),
+                                             schemes.Rule("sharp s", ":.*straße", 7)))
+    assert own.weight_of("Minor") == 3 and own.rule_for("Minor").name == "bare"
+    assert own.weight_of("Minor", "Accuracy") == 1
+    assert own.rule_for("Major", "Style/Straße").name == "any"  # the first rule that matches wins
+    assert schemes.Scheme("o", "o", "c", own.rules[2:]).weight_of("Major", "Style/Straße") == 7  # lower(), not upper()
+
+
+def test_an_uncovered_annotation_names_value_and_the_rule_file():
+    with pytest.raises(InputError) as e:
+        schemes.load_scheme("mqm").weight_of("Critical", "Accuracy")
+    assert e.value.value == "Critical:Accuracy" and e.value.expected == "a rule in schemes/mqm.yml that matches it"
+    with pytest.raises(InputError) as e:
+        schemes.Scheme("own", "own", "me", ()).weight_of("Minor", "X")
+    assert e.value.expected == "a rule in own that matches it"
+
+
+def test_weights_of_many_pairs_keep_them_apart_and_keep_the_index():
+    # four severities and two categories: a careless pair code (severity / 3 + category) would
+    # give Critical:Accuracy and Neutral:Non-translation the same code
+    frame = pd.DataFrame({"severity": ["Neutral", "Minor", "Major", "Critical", "Neutral"],
+                          "category": ["Accuracy"] * 4 + ["Non-translation"], "line": [2, 3, 4, 5, 6]},
+                         index=[7, 8, 9, 10, 11])
+    got = schemes.load_scheme("marot").weights(frame)
+    assert got.tolist() == [0, 1, 5, 5, 0] and got.index.tolist() == [7, 8, 9, 10, 11]
+    with pytest.raises(InputError) as e:  # no line column: the error still comes, without a row
+        schemes.load_scheme("mqm").weights(frame.drop(columns="line"), file="f.tsv")
+    assert e.value.row is None and e.value.column == "severity"
+
+
+GOOD_RULE = {"name": "Minor", "pattern": "^minor:", "weight": 1}
+
+
+@pytest.mark.parametrize("data, message, fields", [
+    (["not", "a mapping"], "a weighting scheme is a mapping with name, citation and rules", {}),
+    ({"name": "x", "rules": [GOOD_RULE]}, "the weighting scheme lacks ['citation']",
+     {"expected": "name, title, citation and rules [{name, pattern, weight}, ...]"}),
+    ({"name": "x", "citation": "c", "rules": [GOOD_RULE, {"pattern": "a"}]}, "a rule needs a pattern and a weight",
+     {"row": 2, "value": {"pattern": "a"}}),
+    ({"name": "x", "citation": "c", "rules": [GOOD_RULE, "minor: 1"]}, "a rule needs a pattern and a weight",
+     {"row": 2, "value": "minor: 1"}),
+    ({"name": "x", "citation": "c", "rules": [{"pattern": "(", "weight": 1}]}, "the pattern is not a regular expression",
+     {"row": 1, "column": "pattern", "value": "("}),
+    ({"name": "x", "citation": "c", "rules": [{"pattern": "a", "weight": "heavy"}]}, "the weight must be a number >= 0",
+     {"row": 1, "column": "weight", "value": "heavy"}),
+    ({"name": "x", "citation": "c", "rules": [GOOD_RULE, {"pattern": "a", "weight": -1}]},
+     "the weight must be a number >= 0", {"row": 2, "column": "weight", "value": -1}),
+    ({"name": "x", "citation": "c", "rules": [{"pattern": "a", "weight": None}]}, "the weight must be a number >= 0",
+     {"row": 1, "column": "weight", "value": None}),
+])
+def test_a_bad_scheme_is_one_error_naming_file_rule_and_value(data, message, fields):
+    with pytest.raises(InputError) as e:
+        schemes._from_mapping(data, "own.yml")
+    text = str(e.value)
+    assert message in text and text.startswith("own.yml") and str(e.value.file) == "own.yml"
+    if "is not a regular" not in message and "expected" not in fields:
+        assert text.endswith(message)
+    for name, value in fields.items():
+        assert getattr(e.value, name) == value, name
+
+
+def test_scheme_defaults_name_title_and_citation():
+    s = schemes._from_mapping({"name": "own", "citation": "A.  B.\n  C.", "rules": [{"pattern": "a", "weight": 2},
+                                                                                  GOOD_RULE]}, "own.yml")
+    assert (s.name, s.title, s.citation, s.source) == ("own", "own", "A. B. C.", "own.yml")
+    assert [(r.name, r.pattern, r.weight) for r in s.rules] == [("rule 1", "a", 2.0), ("Minor", "^minor:", 1.0)]
+    assert schemes._from_mapping({"name": "o", "title": "T", "citation": "c", "rules": [GOOD_RULE]}, "f").title == "T"
+
+
+def test_load_scheme_default_files_and_refusals(tmp_path):
+    assert schemes.load_scheme() == schemes.load_scheme("mqm")
+    own = tmp_path / "own.yml"
+    own.write_text("name: own\ncitation: me\nrules:\n  - {pattern: 'é', weight: 2}\n", encoding="utf-8")
+    s = schemes.load_scheme(own)
+    assert s.source == str(own) and s.weight_of("Minor", "é") == 2
+    assert schemes.load_scheme(s) is s
+    with pytest.raises(InputError) as e:
+        schemes.load_scheme(str(tmp_path / "missing.yml"))
+    assert e.value.parameter == "weights" and e.value.value == str(tmp_path / "missing.yml")
+    assert e.value.expected == "mqm, marot, hope, metahope or FILE.yml"
+    assert "is neither a built-in weighting scheme nor a YAML file" in str(e.value)
+    bad = tmp_path / "bad.yml"
+    bad.write_text("name: [unclosed\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        schemes.load_scheme(bad)
+    assert str(e.value.file) == str(bad) and "is not valid YAML (" in str(e.value)

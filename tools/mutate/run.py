@@ -37,22 +37,36 @@ EQUIVALENT = Path(__file__).with_name("equivalent.yml")
 
 #: name -> (module file, its own unit tests, functions to mutate (mutmut name globs; None = all)).
 MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
-    "stats": ("src/helpers/core/stats.py", ["tests/core/test_stats.py", "tests/core/test_pinned_stats.py"], None),
+    # test_wmt_stats.py holds the unit tests of the statistics chapter 08 added to core (approximate
+    # randomisation, significance clusters, rater bias, span agreement, the one-way ICC)
+    "stats": ("src/helpers/core/stats.py",
+              ["tests/core/test_stats.py", "tests/core/test_pinned_stats.py", "tests/wmt/test_wmt_stats.py"], None),
     "agreement": ("src/helpers/core/agreement.py",
-                  ["tests/core/test_agreement.py", "tests/core/test_pinned_agreement.py"], None),
-    "mqm_scoring": ("src/helpers/core/scoring.py", ["tests/core/test_mqm_scores.py", "tests/core/test_pinned_mqm.py"], None),
-    "schemes": ("src/helpers/core/schemes.py", ["tests/core/test_mqm_scores.py", "tests/core/test_pinned_mqm.py"], None),
+                  ["tests/core/test_agreement.py", "tests/core/test_pinned_agreement.py", "tests/wmt/test_wmt_stats.py"], None),
+    "mqm_scoring": ("src/helpers/core/scoring.py",
+                    ["tests/core/test_mqm_scores.py", "tests/core/test_pinned_mqm.py", "tests/core/test_pinned_scoring.py"], None),
+    "schemes": ("src/helpers/core/schemes.py",
+                ["tests/core/test_mqm_scores.py", "tests/core/test_pinned_mqm.py", "tests/core/test_pinned_scoring.py"], None),
     "annotations": ("src/helpers/core/annotations.py",
-                    ["tests/core/test_mqm_formats.py", "tests/core/test_mqm_scores.py", "tests/core/test_pinned_mqm.py"], None),
+                    ["tests/core/test_mqm_formats.py", "tests/core/test_mqm_scores.py", "tests/core/test_pinned_mqm.py",
+                     "tests/core/test_pinned_annotations.py"], None),
     "metahope_scoring": ("src/helpers/metahope/scoring.py",
-                         ["tests/metahope/test_metahope.py", "tests/metahope/test_mqm_metahope.py", "tests/test_pinned_metahope.py"],
+                         ["tests/metahope/test_metahope.py", "tests/metahope/test_mqm_metahope.py", "tests/metahope/test_pinned_metahope.py"],
                          None),
     # the rating statistics of the explanations study (not its figures or file handling)
     "explanations_analysis": ("src/helpers/explanations/analysis.py",
-                              ["tests/explanations/test_explanations.py", "tests/test_pinned_explanations.py"],
+                              ["tests/explanations/test_explanations.py", "tests/explanations/test_pinned_explanations.py"],
                               ["*x_reliability_table*", "*x_item_means*", "*x_spearman_table*", "*x_spearman_pairs*",
                                "*x_standardized_regression*", "*x_item_statistics*", "*x_rater_profile*",
                                "*x_design_contrast*", "*x_significance_mark*"]),
+    # the WMT MQM chapter's statistics: weight sweeps, scheme agreement, ICC by documents, presence,
+    # span and system tests (not the reproduction of the published tables' printed digits)
+    "wmt_analysis": ("src/helpers/wmt/analysis.py", ["tests/wmt/test_wmt_chapter.py", "tests/wmt/test_pinned_wmt.py"],
+                     ["*x_major_weight_scheme*", "*x_major_to_minor*", "*x_segment_matrix*", "*x_weight_sweep*",
+                      "*x_rankings*", "*x_scheme_agreement*", "*x_major_weight_agreement*", "*x_icc_by_documents*",
+                      "*x_top_level*", "*x__errors*", "*x_category_presence*", "*x_presence_agreement*",
+                      "*x_error_spans*", "*x_span_table*", "*x_category_penalties*", "*x_system_tests*",
+                      "*x_certainty_overstatement*"]),
     # the candidate scores and the rating correlations of the homophone study
     "homophone_candidates": ("src/helpers/slang/candidates.py", ["tests/slang/test_homophones.py"],
                              ["*x_percentile_scores*", "*x_per_character_percentile*"]),
@@ -103,9 +117,27 @@ def load_equivalents() -> list[dict]:
     return yaml.safe_load(EQUIVALENT.read_text(encoding="utf-8")) or []
 
 
-def diff_of(work: Path, mutant: str) -> str:
-    out = mutmut(work, "show", mutant).stdout
-    return "\n".join(line for line in out.splitlines() if line[:1] in "+-" and not line.startswith(("+++", "---")))
+#: Run inside a scratch project: the diff of each mutant named on stdin (one mutmut import for
+#: all of them; ``mutmut show`` per survivor costs a process start and a config load each).
+_DIFFS = """
+import json, sys
+from mutmut.__main__ import find_mutant, get_diff_for_mutant
+print(json.dumps({n: get_diff_for_mutant(n, path=find_mutant(n).path) for n in json.load(sys.stdin)}))
+"""
+
+
+def diffs_of(work: Path, mutants: list[str]) -> dict[str, str]:
+    """The changed lines (``-`` original, ``+`` mutant) of each mutant."""
+    import json
+
+    if not mutants:
+        return {}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-c", _DIFFS], cwd=work, env=env, input=json.dumps(mutants), text=True,
+                          capture_output=True, check=True)
+    return {name: "\n".join(line for line in diff.splitlines()
+                            if line[:1] in "+-" and not line.startswith(("+++", "---")))
+            for name, diff in json.loads(proc.stdout).items()}
 
 
 def is_equivalent(mutant: str, diff: str, equivalents: list[dict]) -> dict | None:
@@ -140,19 +172,19 @@ def summarise(name: str, seconds: float | None, equivalents: list[dict], survivo
 
         status = {k: v for k, v in status.items() if any(fnmatch(k, g) for g in globs)}
     counts = {"killed": 0, "survived": 0, "equivalent": 0, "no_tests": 0, "timeout": 0, "other": 0}
+    diffs = diffs_of(work, [m for m, st in sorted(status.items()) if st in ("survived", "no tests")])
     for mutant, st in sorted(status.items()):
         if st == "killed":
             counts["killed"] += 1
         elif st == "survived":
-            diff = diff_of(work, mutant)
-            if is_equivalent(mutant, diff, equivalents):
+            if is_equivalent(mutant, diffs[mutant], equivalents):
                 counts["equivalent"] += 1
             else:
                 counts["survived"] += 1
-                survivors_out.append(f"== {name}: {mutant}\n{diff}\n")
+                survivors_out.append(f"== {name}: {mutant}\n{diffs[mutant]}\n")
         elif st == "no tests":
             counts["no_tests"] += 1
-            survivors_out.append(f"== {name}: {mutant} (no test reaches it)\n{diff_of(work, mutant)}\n")
+            survivors_out.append(f"== {name}: {mutant} (no test reaches it)\n{diffs[mutant]}\n")
         elif st == "timeout":
             counts["timeout"] += 1  # a mutant that makes the tests hang is caught
         else:

@@ -108,13 +108,6 @@ def clean_text(text: pd.Series) -> pd.Series:
     return text.astype(str).str.replace(r"</?v>", "", regex=True)
 
 
-def mark_span(text: str, start, end) -> str:
-    """``text`` (without markers) with ``<v>…</v>`` around characters ``start:end`` (none if NA)."""
-    if start is None or end is None or pd.isna(start) or pd.isna(end):
-        return text
-    return f"{text[:start]}<v>{text[start:end]}</v>{text[end:]}"
-
-
 def split_pairing(system: pd.Series) -> pd.DataFrame:
     """``base`` and ``partner`` of side-by-side system names (``X_with_Y`` -> ``X``, ``Y``;
     ``partner`` is "" for a name without a pairing key).
@@ -216,5 +209,5 @@ def severity_key(value: str) -> str:
 SEVERITY_BY_KEY = {severity_key(s): s for s in SEVERITIES} | {"non-translation!": "Non-translation"}
 
 __all__ = ["COLUMNS", "SCORING_COLUMNS", "SEVERITIES", "NO_ERROR", "HOTW", "empty", "conform", "span_offsets",
-           "clean_text", "mark_span", "split_pairing", "pool_pairings", "hotw_counts", "parse_metadata",
+           "clean_text", "split_pairing", "pool_pairings", "hotw_counts", "parse_metadata",
            "rated_segments", "severity_key"]

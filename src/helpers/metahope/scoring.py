@@ -57,7 +57,9 @@ def segment_scores(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
     """
     keys = ["item", "position", "sentence", "metaphor", "pos", "system", "annotator"]
     cats = category_order(tidy)
-    wide = tidy.pivot_table(index=keys, columns="category", values=value, aggfunc="sum", observed=False)
+    # observed=True: no rows for unused categories of a categorical key (a unit nobody rated); a
+    # category a rated unit lacks is 0, and the reindex puts back every category column
+    wide = tidy.pivot_table(index=keys, columns="category", values=value, aggfunc="sum", observed=True, fill_value=0)
     wide = wide.reindex(columns=cats, fill_value=0).reset_index()
     wide.columns.name = None
     wide["SEGS"] = wide[cats].sum(axis=1)
@@ -181,7 +183,8 @@ def error_profile(tidy: pd.DataFrame, by: str | list[str] = ("system", "annotato
     by = [by] if isinstance(by, str) else list(by)
     keys = ["item"] + [k for k in by if k != "item"]
     cats = category_order(tidy)
-    wide = tidy.pivot_table(index=keys, columns="category", values=value, aggfunc="sum", observed=False, sort=False)
+    wide = tidy.pivot_table(index=keys, columns="category", values=value, aggfunc="sum", observed=True, sort=False,
+                            fill_value=0)
     wide = wide.reindex(columns=cats, fill_value=0).reset_index()
     wide.columns.name = None
     wide["SEGS"] = wide[cats].sum(axis=1)

@@ -1,0 +1,200 @@
+"""The rating statistics of the explanations study pinned on small frames whose numbers are
+worked out by hand or by the textbook formula (issue 21): Spearman ρ (1 − 6Σd²/(n(n²−1)) and
+its t-based p), standardised OLS with classical and item-clustered standard errors (the sandwich
+formula), VIFs, α against the krippendorff package, ICC(2,1)/(2,k) by the ANOVA formulas,
+rater leniency, the designed-contrast U."""
+
+from __future__ import annotations
+
+import krippendorff
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from helpers.explanations import analysis as an
+from helpers.explanations.io import DIMENSIONS, SCORES
+
+
+def ratings(scores: dict[str, np.ndarray], items=None, raters=None) -> pd.DataFrame:
+    """Tidy ratings from {dimension: items x raters matrix} (NaN = not rated)."""
+    rows = []
+    for dim, m in scores.items():
+        m = np.asarray(m, dtype=float)
+        its = items or [f"i{k}" for k in range(m.shape[0])]
+        rs = raters or [f"r{j}" for j in range(m.shape[1])]
+        for i, item in enumerate(its):
+            for j, rater in enumerate(rs):
+                if not np.isnan(m[i, j]):
+                    rows.append({"item_id": item, "rater": rater, "dimension": dim, "score": m[i, j],
+                                 "metaphor": f"m-{item}", "explanation": f"e-{item}"})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("p, mark", [(0.00009, "**"), (1e-4, "*"), (0.0499, "*"), (0.05, ""), (0.7, "")])
+def test_significance_marks_at_their_bounds(p, mark):
+    assert an.significance_mark(p) == mark
+
+
+def test_item_means_and_statistics_by_hand():
+    r = ratings({"overall": [[4, 5, np.nan], [2, 2, 5]], "origin": [[1, 3, 2], [np.nan, np.nan, np.nan]]},
+                items=["a", "b"], raters=["x", "y", "z"])
+    m = an.item_means(r, ["origin", "overall"])
+    assert list(m.columns) == ["origin", "overall"] and m.index.tolist() == ["a"]  # b lacks origin
+    assert m.loc["a"].tolist() == [2.0, 4.5]
+    assert an.item_means(r, ["overall"])["overall"].tolist() == [4.5, 3.0]
+    s = an.item_statistics(r).set_index(["item_id", "dimension"])
+    assert s.loc[("b", "overall"), ["mean", "sd", "n"]].tolist() == pytest.approx([3.0, np.sqrt(3), 3])
+    assert s.loc[("a", "overall"), ["mean", "sd", "n"]].tolist() == pytest.approx([4.5, np.sqrt(0.5), 2])
+    assert s.loc[("a", "origin"), ["metaphor", "explanation"]].tolist() == ["m-a", "e-a"]
+    assert list(an.item_statistics(r).columns) == ["item_id", "dimension", "mean", "sd", "n", "metaphor",
+                                                   "explanation"]
+
+
+def test_rater_profile_by_hand():
+    r = ratings({"overall": [[4, 5, 3], [2, 2, 5]], "origin": [[1, 1, 1], [1, 1, 1]]}, raters=["x", "y", "z"])
+    p = an.rater_profile(r)
+    # item means 4 and 3: deviations x (0, -1), y (1, -1), z (-1, 2)
+    assert p["rater"].tolist() == ["x", "y", "z"]
+    assert p["n_items"].tolist() == [2, 2, 2]
+    assert p["mean_score"].tolist() == [3.0, 3.5, 4.0]
+    assert p["leniency"].tolist() == pytest.approx([-0.5, 0.0, 0.5])
+    assert p["deviation_sd"].tolist() == pytest.approx([np.sqrt(0.5), np.sqrt(2), np.sqrt(4.5)])
+    assert an.rater_profile(r, "origin")["leniency"].tolist() == [0.0, 0.0, 0.0]
+
+
+def test_spearman_by_hand_on_ratings_and_on_item_means():
+    # every rater gives the item's value: origin ranks 1 2 3 4, mapping 2 1 4 3 -> Σd² = 4,
+    # ρ = 1 − 6·4/(4·15) = 0.6 on items and on the 12 ratings (ties replicate the ranks linearly)
+    origin, mapping = np.repeat([[1], [2], [3], [4]], 3, axis=1), np.repeat([[2], [1], [4], [3]], 3, axis=1)
+    r = ratings({"origin": origin, "mapping": mapping})
+    t = an.spearman_table(r, ("origin", "mapping"))
+    assert t[["dimension_a", "dimension_b"]].values.tolist() == [["origin", "origin"], ["origin", "mapping"],
+                                                                 ["mapping", "origin"], ["mapping", "mapping"]]
+    row = t.iloc[1]
+    assert row["rho"] == pytest.approx(0.6) and row["rho_items"] == pytest.approx(0.6)
+    assert row["n"] == 12 and row["n_items"] == 4
+    # p from t = ρ √((n − 2)/(1 − ρ²)) with n − 2 degrees of freedom: n = 4 gives exactly 0.4
+    assert row["p_items"] == pytest.approx(0.4) and row["mark_items"] == ""
+    t12 = 0.6 * np.sqrt(10 / 0.64)
+    assert row["p_value"] == pytest.approx(2 * sps.t.sf(t12, 10)) and row["mark"] == "*"
+    diag = t.iloc[0]
+    assert (diag["rho"], diag["p_value"], diag["mark"], diag["rho_items"]) == (1.0, 0.0, "**", 1.0)
+    pairs = an.spearman_pairs(t)
+    assert pairs[["dimension_a", "dimension_b"]].values.tolist() == [["origin", "mapping"]]
+    assert pairs.index.tolist() == [0]
+
+
+def test_standardized_regression_against_the_textbook_formulas():
+    rng = np.random.default_rng(4)
+    n_items, k = 8, 3
+    item = rng.normal(size=(n_items, 1))
+    x1 = np.round(3 + item + rng.normal(size=(n_items, k)))
+    x2 = np.round(3 + 0.5 * item + rng.normal(size=(n_items, k)))
+    y = np.round(3 + 0.8 * x1 - 0.3 * x2 + rng.normal(size=(n_items, k)))
+    res = an.standardized_regression(ratings({"origin": x1, "mapping": x2, "overall": y}),
+                                     predictors=("origin", "mapping"))
+    z = lambda a: (a.ravel() - a.mean()) / a.std(ddof=1)  # noqa: E731  (ratings in item-major order)
+    X = np.column_stack([np.ones(n_items * k), z(x1), z(x2)])
+    yy = z(y)
+    beta, *_ = np.linalg.lstsq(X, yy, rcond=None)
+    e = yy - X @ beta
+    n, p = X.shape
+    xtx_inv = np.linalg.inv(X.T @ X)
+    se = np.sqrt(np.diag(xtx_inv) * (e @ e) / (n - p))
+    groups = np.repeat(np.arange(n_items), k)
+    meat = sum(np.outer(X[groups == g].T @ e[groups == g], X[groups == g].T @ e[groups == g]) for g in range(n_items))
+    scale = n_items / (n_items - 1) * (n - 1) / (n - p)
+    se_c = np.sqrt(np.diag(scale * xtx_inv @ meat @ xtx_inv))
+    r12 = np.corrcoef(z(x1), z(x2))[0, 1]
+    tab = res.table.set_index("predictor")
+    assert tab["beta"].tolist() == pytest.approx(beta[1:], abs=1e-10)
+    assert tab["se"].tolist() == pytest.approx(se[1:], abs=1e-10)
+    assert tab["t"].tolist() == pytest.approx(beta[1:] / se[1:], abs=1e-8)
+    assert tab["p_value"].tolist() == pytest.approx(2 * sps.t.sf(np.abs(beta[1:] / se[1:]), n - p), abs=1e-10)
+    q = sps.t.ppf(0.95, n - p)
+    assert tab["ci90_low"].tolist() == pytest.approx(beta[1:] - q * se[1:], abs=1e-10)
+    assert tab["ci90_high"].tolist() == pytest.approx(beta[1:] + q * se[1:], abs=1e-10)
+    assert tab["vif"].tolist() == pytest.approx([1 / (1 - r12**2)] * 2, abs=1e-10)
+    assert tab["se_cluster"].tolist() == pytest.approx(se_c[1:], abs=1e-10)
+    assert tab["t_cluster"].tolist() == pytest.approx(beta[1:] / se_c[1:], abs=1e-8)
+    assert tab["p_cluster"].tolist() == pytest.approx(2 * sps.t.sf(np.abs(beta[1:] / se_c[1:]), n_items - 1),
+                                                      abs=1e-10)
+    qc = sps.t.ppf(0.95, n_items - 1)
+    assert tab["ci90_cluster_low"].tolist() == pytest.approx(beta[1:] - qc * se_c[1:], abs=1e-10)
+    assert tab["ci90_cluster_high"].tolist() == pytest.approx(beta[1:] + qc * se_c[1:], abs=1e-10)
+    assert res.r2 == pytest.approx(1 - (e @ e) / (yy @ yy), abs=1e-10)
+    assert (res.n, res.n_items) == (24, 8)
+
+
+def test_design_contrast_by_hand():
+    means = {"a": 4, "b": 5, "c": 1, "d": 2, "e": 4}
+    scores = {d: [[means[i]] * 2 for i in "abcde"] for d in DIMENSIONS}
+    r = ratings(scores, items=list("abcde"))
+    bench = pd.DataFrame({"item_id": list("abcde"), **{d: [1, 1, 0, 0, 0] for d in DIMENSIONS}})
+    bench["origin"] = [1, 1, 1, 1, 1]  # nothing designed to fail: no test
+    out = an.design_contrast(r, bench).set_index("dimension")
+    assert out.index.tolist() == list(DIMENSIONS)
+    row = out.loc["mapping"]
+    # pass (4, 5) vs fail (1, 2, 4): U = (1 + 1 + ½) + 3 = 5.5
+    assert row[["n_pass", "n_fail", "mean_pass", "mean_fail"]].tolist() == pytest.approx([2, 3, 4.5, 7 / 3])
+    assert row["difference"] == pytest.approx(4.5 - 7 / 3) and row["mann_whitney_u"] == 5.5
+    assert 0 < row["p_value"] < 1
+    assert out.loc["origin", "n_fail"] == 0 and np.isnan(out.loc["origin", "mann_whitney_u"])
+    assert np.isnan(out.loc["origin", "p_value"]) and np.isnan(out.loc["origin", "mean_fail"])
+
+
+def test_reliability_table_against_krippendorff_and_the_anova_formulas():
+    x = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], dtype=float)
+    t = an.reliability_table(ratings({"overall": x, "origin": x[:, ::-1] + 1}), n_boot=50)
+    assert t["dimension"].tolist() == ["origin", "overall"]  # in the order of SCORES
+    row = t.set_index("dimension").loc["overall"]
+    assert row["alpha"] == pytest.approx(krippendorff.alpha(reliability_data=x.T, level_of_measurement="interval"))
+    n, k = x.shape
+    grand = x.mean()
+    msr = k * ((x.mean(axis=1) - grand) ** 2).sum() / (n - 1)
+    msc = n * ((x.mean(axis=0) - grand) ** 2).sum() / (k - 1)
+    mse = ((x - x.mean(axis=1, keepdims=True) - x.mean(axis=0) + grand) ** 2).sum() / ((n - 1) * (k - 1))
+    # Shrout & Fleiss 1979 Table 4: ICC(2,1) = .29, ICC(2,4) = .62 for these data
+    assert row["icc2_1"] == pytest.approx((msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n))
+    assert row["icc2_k"] == pytest.approx((msr - mse) / (msr + (msc - mse) / n))
+    assert round(row["icc2_1"], 2) == 0.29 and round(row["icc2_k"], 2) == 0.62
+    assert row["icc2_1_ci_low"] < row["icc2_1"] < row["icc2_1_ci_high"]
+    assert row["alpha_ci_low"] <= row["alpha"] <= row["alpha_ci_high"]
+    assert (row["n_items"], row["n_raters"]) == (6, 4)
+    same = an.reliability_table(ratings({"overall": x, "origin": x[:, ::-1] + 1}), n_boot=50)
+    assert same.equals(t)  # seeded
+    assert set(SCORES) >= set(t["dimension"])
+
+
+def test_orders_of_appearance_are_kept():
+    r = ratings({"overall": [[4, 5, 3], [2, 2, 5]]}, items=["zb", "ya"], raters=["z", "x", "y"])
+    assert an.item_means(r, ["overall"]).index.tolist() == ["zb", "ya"]
+    assert an.item_statistics(r)["item_id"].tolist() == ["zb", "ya"]
+    assert an.rater_profile(r)["rater"].tolist() == ["z", "x", "y"]
+    cat = r.assign(dimension=pd.Categorical(r["dimension"], categories=["overall", "origin"]))
+    assert an.item_means(cat, ["overall"])["overall"].tolist() == [4.0, 3.0]
+    assert len(an.item_statistics(cat)) == 2  # no rows for the unused dimension
+
+
+def test_spearman_table_takes_item_means_of_the_dimensions_asked_only():
+    origin, mapping = np.repeat([[1], [2], [3], [4]], 3, axis=1), np.repeat([[2], [1], [4], [3]], 3, axis=1)
+    overall = np.array([[1, 2, 3], [2, 3, 4], [3, 4, 5], [np.nan] * 3])  # item 4 has no overall
+    t = an.spearman_table(ratings({"origin": origin, "mapping": mapping, "overall": overall}), ("origin", "mapping"))
+    assert t["n_items"].tolist() == [4] * 4 and t.iloc[0]["p_items"] == 0.0
+    pairs = an.spearman_pairs(t)
+    assert list(pairs.columns) == list(t.columns)
+
+
+def test_reliability_table_defaults_and_one_stream_over_dimensions():
+    x = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], dtype=float)
+    r = ratings({"overall": x, "origin": x})
+    t = an.reliability_table(r)
+    assert list(t.columns) == ["dimension", "alpha", "alpha_ci_low", "alpha_ci_high", "icc2_1", "icc2_1_ci_low",
+                               "icc2_1_ci_high", "icc2_k", "icc2_k_ci_low", "icc2_k_ci_high", "n_items", "n_raters"]
+    assert t.equals(an.reliability_table(r, n_boot=300, seed=0))
+    assert not t.equals(an.reliability_table(r, n_boot=300, seed=1))
+    assert not t.equals(an.reliability_table(r, n_boot=301, seed=0))
+    # the same data in both dimensions: the second one's resamples continue the stream, so they differ
+    assert t.loc[0, "alpha"] == t.loc[1, "alpha"]
+    assert (t.loc[0, "alpha_ci_low"], t.loc[0, "alpha_ci_high"]) != (t.loc[1, "alpha_ci_low"], t.loc[1, "alpha_ci_high"])
