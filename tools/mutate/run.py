@@ -95,6 +95,7 @@ def prepare(name: str) -> Path:
     shutil.copytree(ROOT / "src", work / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     for t in ["tests/conftest.py", *tests]:
         if (ROOT / t).exists():
+            (work / t).parent.mkdir(parents=True, exist_ok=True)  # tests/<package>/
             shutil.copy2(ROOT / t, work / t)
     if (ROOT / "data").exists():
         (work / "data").symlink_to(ROOT / "data")
