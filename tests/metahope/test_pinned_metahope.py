@@ -167,18 +167,18 @@ def test_disagreement_anatomy_by_hand():
     ex = pd.DataFrame({"annotator": list("cccaaabbb"), "category": ["IMP", "MIS", "STL"] * 3,
                        "severity": [0, 0, 0, 0, 4, 0, 0, 2, 1]})
     out = scoring.disagreement_anatomy(ex)
-    s = out["scores"]
+    s = out.scores
     assert s["annotator"].tolist() == ["c", "a", "b"]
     assert list(s.columns) == ["annotator", *CATEGORIES, "total", "detected"]
     assert s[list(CATEGORIES)].values.tolist() == [[0, 0, 0, 0, 0], [0, 0, 4, 0, 0], [0, 0, 2, 1, 0]]
     assert s["total"].tolist() == [0, 4, 3]
     assert s["detected"].tolist() == [False, True, True]
-    pw = out["pairwise"]
+    pw = out.pairwise
     assert list(pw.columns) == [(m, n) for m in ("total_difference", "categories_disagreeing") for n in "cab"]
     assert pw.index.tolist() == ["c", "a", "b"]
     assert pw["total_difference"].values.tolist() == [[0, 4, 3], [4, 0, 1], [3, 1, 0]]
     assert pw["categories_disagreeing"].values.tolist() == [[0, 1, 2], [1, 0, 1], [2, 1, 0]]
-    c = out["categories"].set_index("category")
+    c = out.categories.set_index("category")
     assert c["annotators_using_it"].to_dict() == {"IMP": 0, "RAM": 0, "MIS": 2, "STL": 1, "PRF": 0}
     assert c["severities_given"].to_dict() == {"IMP": "", "RAM": "", "MIS": "a=4, b=2", "STL": "b=1", "PRF": ""}
 
