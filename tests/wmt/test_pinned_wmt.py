@@ -160,3 +160,155 @@ def test_certainty_overstatement_of_one_document_is_zero():
     # resampling the one document always draws all three segments: no spread at all
     assert out["se_documents"].tolist() == pytest.approx([0, 0, 0], abs=1e-12)
     assert (out["se_segments"] > 0).all() and out["ratio"].tolist() == pytest.approx([0, 0, 0], abs=1e-12)
+
+
+# --------------------------------------------------------------------------- system tests, exact enumeration
+
+# six segments in three documents (two each); columns not in the order of the means (A < B < C)
+SYS = pd.DataFrame({"C": [2.0, 1, 1, 1, 1, 1], "A": [0.0, 0, 0, 0, 0, 0], "B": [1.0, 1, 1, 1, 1, 1]})
+SYS_DOCS = ["d1", "d1", "d2", "d2", "d3", "d3"]
+
+
+def test_system_tests_by_exact_enumeration():
+    # 2^6 = 64 <= n_trials swap patterns of the six segments and 2^3 = 8 of the three documents: both exact.
+    # B − A = 1 everywhere: only the all-unswapped pattern reaches 1, p = 1/64 (documents: units 2, 2, 2, 1/8);
+    # C − A = 2, 1, 1, 1, 1, 1 (sum 7): any swap drops the sum to 5 or less, 1/64 (documents 3, 2, 2: 1/8);
+    # C − B = 1, 0, 0, 0, 0, 0: reached whenever the first unit is unswapped, 32/64 (documents 1, 0, 0: 4/8)
+    pairs, ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100, seed=5, alpha=0.15)
+    assert list(pairs.columns) == ["system_a", "system_b", "n_items", "n_documents", "mean_a", "mean_b", "difference",
+                                   "p_segments", "p_segments_holm", "p_documents", "p_documents_holm"]
+    assert pairs[["system_a", "system_b", "n_items", "n_documents"]].values.tolist() == [
+        ["A", "B", 6, 3], ["A", "C", 6, 3], ["B", "C", 6, 3]]
+    assert pairs["mean_a"].tolist() == pytest.approx([0, 0, 1]) and pairs["mean_b"].tolist() == pytest.approx([1, 7 / 6, 7 / 6])
+    assert pairs["difference"].tolist() == pytest.approx([1, 7 / 6, 1 / 6])
+    assert pairs["p_segments"].tolist() == pytest.approx([1 / 64, 1 / 64, 1 / 2])
+    # Holm: 3 · 1/64, max(2 · 1/64, 3/64), max(1 · 1/2, 3/64)
+    assert pairs["p_segments_holm"].tolist() == pytest.approx([3 / 64, 3 / 64, 1 / 2])
+    assert pairs["p_documents"].tolist() == pytest.approx([1 / 8, 1 / 8, 1 / 2])
+    assert pairs["p_documents_holm"].tolist() == pytest.approx([3 / 8, 3 / 8, 1 / 2])
+    assert list(ranks.columns) == ["system", "score", "rank_segments", "rank_segments_holm", "rank_documents",
+                                   "rank_documents_holm"]
+    assert ranks["system"].tolist() == ["A", "B", "C"] and ranks["score"].tolist() == pytest.approx([0, 1, 7 / 6])
+    # alpha 0.15: B is worse than A on every p but the documents' Holm 3/8; C is never worse than B (p 1/2)
+    assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 2, 2, 1], [2, 2, 2, 1]]
+    _, ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100, alpha=0.03)  # only 1/64 is below 0.03
+    assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 1, 1, 1], [2, 1, 1, 1]]
+    _, ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100)  # alpha 0.05: 1/64 and 3/64 are below it
+    assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 2, 1, 1], [2, 2, 1, 1]]
+
+
+def test_system_tests_monte_carlo_counts_the_seeded_swaps():
+    # n_trials = 7 < 2^3: both levels draw swaps, T × units of fair ±1 from numpy's default_rng(seed),
+    # p = (trials reaching the observed difference + 1) / (T + 1) (Marot's runPAR)
+    T, seed = 7, 11
+    pairs, _ = wa.system_tests(SYS, SYS_DOCS, n_trials=T, seed=seed, alpha=0.05)
+    for level, units in (("segments", 6), ("documents", 3)):
+        signs = np.random.default_rng(seed).integers(0, 2, size=(T, units), dtype=np.int8).astype(float) * 2 - 1
+        first = signs[:, 0] > 0  # C − B has its only non-zero unit first
+        all_kept = (signs > 0).all(axis=1)  # B − A and C − A need every unit unswapped
+        want = [(all_kept.sum() + 1) / (T + 1), (all_kept.sum() + 1) / (T + 1), (first.sum() + 1) / (T + 1)]
+        assert pairs[f"p_{level}"].tolist() == pytest.approx(want)
+
+
+def test_system_tests_of_two_systems_and_of_one():
+    pairs, ranks = wa.system_tests(SYS[["B", "A"]], SYS_DOCS, n_trials=100)
+    assert pairs[["system_a", "system_b", "n_items", "n_documents"]].values.tolist() == [["A", "B", 6, 3]]
+    assert pairs[["p_segments", "p_segments_holm", "p_documents", "p_documents_holm"]].values.tolist() == [
+        pytest.approx([1 / 64, 1 / 64, 1 / 8, 1 / 8])]
+    assert ranks.values.tolist() == [["A", 0.0, 1, 1, 1, 1], ["B", 1.0, 2, 2, 1, 1]]
+    pairs, ranks = wa.system_tests(SYS[["C"]], SYS_DOCS, n_trials=100)
+    assert len(pairs) == 0 and "n_documents" in pairs.columns
+    assert ranks.values.tolist() == [["C", pytest.approx(7 / 6), 1, 1, 1, 1]]
+
+
+def test_system_tests_defaults_are_the_documented_ones():
+    # 16 segments: 2^16 > 10000 swap patterns, so the default call draws (Monte Carlo) and its
+    # n_trials and seed show in the p-values; the values themselves are pinned above
+    wide = pd.DataFrame({"A": [0.0, 1, 0, 2, 1, 0, 1, 0] * 2, "B": [1.0, 1, 0, 2, 2, 1, 1, 0] * 2})
+    docs = [f"d{i // 2}" for i in range(16)]
+    got = wa.system_tests(wide, docs)
+    for g, w in zip(got, wa.system_tests(wide, docs, n_trials=10000, seed=0, alpha=0.05)):
+        pd.testing.assert_frame_equal(g, w)
+    assert got[0]["p_segments"].iloc[0] != wa.system_tests(wide, docs, n_trials=10001, seed=0)[0]["p_segments"].iloc[0]
+    assert got[0]["p_segments"].iloc[0] != wa.system_tests(wide, docs, n_trials=10000, seed=1)[0]["p_segments"].iloc[0]
+
+
+# --------------------------------------------------------------------------- weight sweep
+
+# one rater; documents d1 (segments 1, 2) and d2 (segments 1, 2); segment penalties, Major weight w:
+#   A: w, 0, 0, 0      (one Major)
+#   B: 1, 1, 1, 0.1    (three Minor, one Minor Fluency/Punctuation: 1 under HOPE, 2 for every Minor under MetaHOPE)
+#   C: 0, 0, w, 1
+SWEEP = frame([("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major"), ("A", "d1", 2, "r1", "No-error", "No-error"),
+               ("A", "d2", 1, "r1", "No-error", "No-error"), ("A", "d2", 2, "r1", "No-error", "No-error"),
+               ("B", "d1", 1, "r1", "Accuracy/Mistranslation", "Minor"), ("B", "d1", 2, "r1", "Fluency/Grammar", "Minor"),
+               ("B", "d2", 1, "r1", "Style/Awkward", "Minor"), ("B", "d2", 2, "r1", "Fluency/Punctuation", "Minor"),
+               ("C", "d1", 1, "r1", "No-error", "No-error"), ("C", "d1", 2, "r1", "No-error", "No-error"),
+               ("C", "d2", 1, "r1", "Accuracy/Omission", "Major"), ("C", "d2", 2, "r1", "Fluency/Grammar", "Minor")])
+SWEEP_DOCS = ["d1", "d1", "d2", "d2"]
+
+
+def sweep_matrix(major, minor, punct):
+    return np.array([[major, minor, 0], [0, minor, 0], [0, minor, major], [0, punct, minor]], dtype=float)
+
+
+def stability_by_hand(values, weights, alpha):
+    """τ-b (scipy) between the full and each resample's system means, and the pairs whose
+    difference keeps its sign in at least 1 − alpha/2 of the resamples."""
+    from scipy.stats import kendalltau
+
+    full = values.mean(axis=0)
+    taus, signs = [], []
+    weights, back = np.unique(weights, axis=0, return_inverse=True)  # each distinct resample once
+    for w in weights:
+        boot = (w[:, None] * values).sum(axis=0) / w.sum()
+        taus.append(kendalltau(full, boot).statistic)
+        signs.append([np.sign(boot[i] - boot[j]) for i, j in ((0, 1), (0, 2), (1, 2))])
+    taus, signs = np.array(taus)[back.ravel()], np.array(signs)[back.ravel()]
+    kept = np.maximum((signs > 0).mean(axis=0), (signs < 0).mean(axis=0))
+    return {"tau_mean": np.mean(taus), "tau_low": np.percentile(taus, 2.5),
+            "share_significant": (kept >= 1 - alpha / 2).mean(), "n_resamples": len(taus)}
+
+
+def test_weight_sweep_by_hand():
+    from helpers.core import stats
+
+    out = wa.weight_sweep(SWEEP, major_weights=[1, 5], schemes=("metahope",), n_boot=6, seed=3, alpha=0.4)
+    assert list(out.columns) == ["scheme", "major_to_minor", "resampling", "tau_mean", "tau_low", "share_significant",
+                                 "n_resamples", "n_segments", "n_documents"]
+    assert out[["scheme", "major_to_minor", "resampling", "n_resamples", "n_segments", "n_documents"]].values.tolist() == [
+        ["mqm-major-1", 1.0, "segments", 6, 4, 2], ["mqm-major-1", 1.0, "documents", 6, 4, 2],
+        ["mqm-major-5", 5.0, "segments", 6, 4, 2], ["mqm-major-5", 5.0, "documents", 6, 4, 2],
+        ["metahope", 3.0, "segments", 6, 4, 2], ["metahope", 3.0, "documents", 6, 4, 2]]
+    # the same resamples (segments, then whole documents) for every weighting
+    draws = {"segments": stats.resample(4, 6, 3), "documents": stats.resample(4, 6, 3, clusters=SWEEP_DOCS)}
+    mats = [sweep_matrix(1, 1, 0.1), sweep_matrix(5, 1, 0.1), sweep_matrix(6, 2, 2)]
+    for k, values in enumerate(mats):
+        for j, how in enumerate(draws):
+            want = stability_by_hand(values, draws[how], 0.4)
+            got = out.iloc[2 * k + j]
+            for col in ("tau_mean", "tau_low", "share_significant"):
+                assert got[col] == pytest.approx(want[col], abs=1e-12), (k, how, col)
+
+
+def test_weight_sweep_of_one_document_never_moves():
+    one = SWEEP.assign(doc="d1", doc_seg_id=[1, 2, 3, 4] * 3)
+    out = wa.weight_sweep(one, major_weights=[2], schemes=(), n_boot=5, seed=0)
+    docs = out[out["resampling"] == "documents"].iloc[0]
+    # one document: every resample draws it once, all four segments, the full means; τ = 1 and
+    # each of the three pairs (A 0.5, B 0.775, C 0.75 under Major = 2) keeps its order
+    assert docs[["tau_mean", "tau_low", "share_significant", "n_resamples", "n_documents"]].tolist() == [1, 1, 1, 5, 1]
+
+
+def test_weight_sweep_defaults_are_the_documented_ones():
+    from helpers.core import stats
+
+    got = wa.weight_sweep(SWEEP)
+    assert got["scheme"].tolist()[::2] == [f"mqm-major-{w}" for w in range(1, 11)] + ["hope", "metahope"]
+    assert got["major_to_minor"].tolist()[::2] == [float(w) for w in range(1, 11)] + [4.0, 3.0]
+    assert (got["n_resamples"] == 1000).all()
+    pd.testing.assert_frame_equal(got, wa.weight_sweep(SWEEP, range(1, 11), ("hope", "metahope"), 1000, 0, 0.05))
+    row = got.iloc[1]  # Major = 1, documents resampled: by hand, like test_weight_sweep_by_hand
+    want = stability_by_hand(sweep_matrix(1, 1, 0.1), stats.resample(4, 1000, 0, clusters=SWEEP_DOCS), 0.05)
+    assert [row[c] for c in ("tau_mean", "tau_low", "share_significant")] == pytest.approx(
+        [want["tau_mean"], want["tau_low"], want["share_significant"]])
