@@ -312,3 +312,154 @@ def test_weight_sweep_defaults_are_the_documented_ones():
     want = stability_by_hand(sweep_matrix(1, 1, 0.1), stats.resample(4, 1000, 0, clusters=SWEEP_DOCS), 0.05)
     assert [row[c] for c in ("tau_mean", "tau_low", "share_significant")] == pytest.approx(
         [want["tau_mean"], want["tau_low"], want["share_significant"]])
+
+
+# --------------------------------------------------------------------------- α by scheme
+
+# raters r1, r2 on six units in three documents (A d3/2 has r1 only and is left out);
+# penalties (r1, r2) under mqm / hope / metahope:
+#   A d1/1 Major | Minor            5, 1   4, 1   6, 2
+#   A d2/1 Minor | Minor            1, 1   1, 1   2, 2
+#   A d3/1 none  | Major            0, 5   0, 4   0, 6
+#   B d1/1 Minor + Minor | Major    2, 5   2, 4   4, 6
+#   B d2/1 none  | none             0, 0   0, 0   0, 0
+#   B d3/1 Major | Major + Minor    5, 6   4, 5   6, 8
+AGREE = frame([("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major"), ("A", "d1", 1, "r2", "Accuracy/Mistranslation", "Minor"),
+               ("A", "d2", 1, "r1", "Fluency/Grammar", "Minor"), ("A", "d2", 1, "r2", "Fluency/Grammar", "Minor"),
+               ("A", "d3", 1, "r1", "No-error", "No-error"), ("A", "d3", 1, "r2", "Accuracy/Omission", "Major"),
+               ("A", "d3", 2, "r1", "Style/Awkward", "Minor"),
+               ("B", "d1", 1, "r1", "Style/Awkward", "Minor"), ("B", "d1", 1, "r1", "Fluency/Grammar", "Minor"),
+               ("B", "d1", 1, "r2", "Accuracy/Mistranslation", "Major"),
+               ("B", "d2", 1, "r1", "No-error", "No-error"), ("B", "d2", 1, "r2", "No-error", "No-error"),
+               ("B", "d3", 1, "r1", "Accuracy/Mistranslation", "Major"), ("B", "d3", 1, "r2", "Accuracy/Mistranslation", "Major"),
+               ("B", "d3", 1, "r2", "Fluency/Grammar", "Minor")])
+AGREE_PENALTIES = {"mqm": [[5, 1, 0, 2, 0, 5], [1, 1, 5, 5, 0, 6]], "hope": [[4, 1, 0, 2, 0, 4], [1, 1, 4, 4, 0, 5]],
+                   "metahope": [[6, 2, 0, 4, 0, 6], [2, 2, 6, 6, 0, 8]]}
+AGREE_DOCS = ["d1", "d2", "d3", "d1", "d2", "d3"]  # the units in (system, doc, segment) order
+
+
+def kalpha(data, weights=None):
+    """The krippendorff package's interval α, a unit counted ``weights[u]`` times."""
+    data = np.asarray(data, dtype=float)
+    if weights is not None:
+        data = np.repeat(data, np.asarray(weights, dtype=int), axis=1)
+    return krippendorff.alpha(reliability_data=data, level_of_measurement="interval")
+
+
+def test_scheme_agreement_against_the_krippendorff_package():
+    from scipy.stats import t as student_t
+    from statsmodels.stats.multitest import multipletests
+
+    from helpers.core import stats
+
+    n_boot, seed, ci = 8, 4, 90.0
+    levels, diffs = wa.scheme_agreement(AGREE, n_boot=n_boot, seed=seed, ci=ci)
+    boot = stats.resample(6, n_boot, seed, clusters=AGREE_DOCS)  # whole documents, the same for every scheme
+    est = {s: kalpha(d) for s, d in AGREE_PENALTIES.items()}
+    bs = {s: np.array([kalpha(d, w) for w in boot]) for s, d in AGREE_PENALTIES.items()}
+    keep = {g: [u != g for u in AGREE_DOCS] for g in ("d1", "d2", "d3")}
+    jk = {s: np.array([kalpha(d, keep[g]) for g in keep]) for s, d in AGREE_PENALTIES.items()}
+    q = student_t.ppf(0.95, 2)  # ci 90, G − 1 = 2 degrees of freedom
+
+    def jack(theta, loo):
+        se = np.sqrt(2 / 3 * ((loo - loo.mean()) ** 2).sum())
+        return theta - q * se, theta + q * se, se
+
+    assert list(levels.columns) == ["scheme", "alpha", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high",
+                                    "n_units", "n_documents"]
+    assert levels["scheme"].tolist() == ["mqm", "hope", "metahope"]
+    assert (levels["n_units"] == 6).all() and (levels["n_documents"] == 3).all()
+    for _, row in levels.iterrows():
+        s = row["scheme"]
+        low, high, _ = jack(est[s], jk[s])
+        assert row[["alpha", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high"]].tolist() == pytest.approx(
+            [est[s], np.percentile(bs[s], 5), np.percentile(bs[s], 95), low, min(high, 1.0)], abs=1e-12), s
+    assert list(diffs.columns) == ["scheme_x", "scheme_y", "alpha_x", "alpha_y", "difference", "ci_low", "ci_high",
+                                   "jackknife_ci_low", "jackknife_ci_high", "p", "p_holm", "verdict"]
+    pairs = [("mqm", "hope"), ("mqm", "metahope"), ("hope", "metahope")]
+    assert diffs[["scheme_x", "scheme_y"]].apply(tuple, axis=1).tolist() == pairs
+    p = []
+    for (x, y), (_, row) in zip(pairs, diffs.iterrows()):
+        d = est[x] - est[y]
+        low, high, se = jack(d, jk[x] - jk[y])
+        p.append(2 * student_t.sf(abs(d) / se, 2))
+        assert row[["alpha_x", "alpha_y", "difference", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high",
+                    "p"]].tolist() == pytest.approx([est[x], est[y], d, np.percentile(bs[x] - bs[y], 5),
+                                                     np.percentile(bs[x] - bs[y], 95), low, high, p[-1]], abs=1e-12)
+    holm = multipletests(p, method="holm")[1]
+    assert diffs["p_holm"].tolist() == pytest.approx(holm, abs=1e-12)
+    assert diffs["verdict"].tolist() == ["difference" if h < 0.1 else "suggestive, not significant after Holm"
+                                         if pp < 0.1 else "no evidence" for pp, h in zip(p, holm)]
+
+
+def test_scheme_agreement_of_two_schemes_and_the_defaults():
+    levels, diffs = wa.scheme_agreement(AGREE, schemes=("hope", "mqm"), n_boot=3, seed=1, ci=42.0)
+    assert levels["scheme"].tolist() == ["hope", "mqm"]
+    # p of hope − mqm is p of mqm − hope (0.5601 by the jackknife t above), below 1 − 0.42 = 0.58,
+    # and with one comparison Holm's p is p itself
+    assert diffs["p"].iloc[0] == pytest.approx(0.560082, abs=1e-6) and diffs["verdict"].tolist() == ["difference"]
+    assert levels["alpha"].tolist() == pytest.approx([kalpha(AGREE_PENALTIES["hope"]), kalpha(AGREE_PENALTIES["mqm"])])
+    assert diffs[["scheme_x", "scheme_y"]].values.tolist() == [["hope", "mqm"]]
+    assert diffs["p_holm"].tolist() == pytest.approx(diffs["p"].tolist())  # one comparison: Holm changes nothing
+    got = wa.scheme_agreement(AGREE)
+    for g, w in zip(got, wa.scheme_agreement(AGREE, ("mqm", "hope", "metahope"), n_boot=1000, seed=0, ci=95.0)):
+        pd.testing.assert_frame_equal(g, w)
+    assert got[0]["alpha"].tolist() == pytest.approx([kalpha(d) for d in AGREE_PENALTIES.values()])
+
+
+def test_scheme_agreement_p_is_nan_without_spread():
+    # the same penalties under two schemes: every leave-one-document-out difference is 0, SE 0, no test
+    _, diffs = wa.scheme_agreement(AGREE, schemes=("mqm", "mqm"), n_boot=3)
+    assert diffs[["difference", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high"]].values.tolist() == [[0, 0, 0, 0, 0]]
+    assert np.isnan(diffs["p"].iloc[0]) and diffs["verdict"].iloc[0] == "no evidence"
+
+
+# --------------------------------------------------------------------------- span agreement
+
+# system A, raters r1, r2, target spans [start, end):
+#   d1/1  r1 Accuracy Major [0, 4)   r2 Accuracy Minor [2, 6)   overlap, same category, not severity
+#   d1/2  r1 Fluency Minor [0, 2)    r2 No-error                unmatched
+#   d2/1  r1 Style Minor [1, 3)      r2 Style Minor [1, 3), and a Fluency error without a span
+#   d3/1  r1 HOTW-test only          r2 Accuracy Minor [0, 3)   r1 did not rate it: no pair
+SPANS = frame([("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major", 0, 4),
+               ("A", "d1", 1, "r2", "Accuracy/Omission", "Minor", 2, 6),
+               ("A", "d1", 2, "r1", "Fluency/Grammar", "Minor", 0, 2), ("A", "d1", 2, "r2", "No-error", "No-error"),
+               ("A", "d2", 1, "r1", "Style/Awkward", "Minor", 1, 3), ("A", "d2", 1, "r2", "Style/Awkward", "Minor", 1, 3),
+               ("A", "d2", 1, "r2", "Fluency/Grammar", "Minor"),
+               ("A", "d3", 1, "r1", "Found", "HOTW-test"), ("A", "d3", 1, "r2", "Accuracy/Mistranslation", "Minor", 0, 3)])
+# per rater pair (d1/1, d1/2, d2/1): spans of a and b, matched a + b per criterion, characters a, b, both
+PAIR_SPANS = np.array([2, 1, 2])
+PAIR_MATCHED = {"overlap": np.array([2, 0, 2]), "overlap+category": np.array([2, 0, 2]),
+                "overlap+category+severity": np.array([0, 0, 2])}
+PAIR_CHARS, PAIR_BOTH = np.array([8, 2, 4]), np.array([2, 0, 2])  # [0,4) + [2,6) share 2, 3
+
+
+def test_span_table_by_hand():
+    from helpers.core import stats
+
+    table, matches = wa.span_table(SPANS, n_boot=7, seed=2, ci=80.0)
+    assert matches[["doc", "doc_seg_id", "rater_a", "rater_b", "spans_a", "spans_b", "chars_a", "chars_b",
+                    "chars_both"]].values.tolist() == [["d1", 1, "r1", "r2", 1, 1, 4, 4, 2], ["d1", 2, "r1", "r2", 1, 0, 2, 0, 0],
+                                                       ["d2", 1, "r1", "r2", 1, 1, 2, 2, 2]]
+    assert list(table.columns) == ["criterion", "agreement", "ci_low", "ci_high", "rater_pairs", "spans"]
+    assert table["criterion"].tolist() == ["overlap", "overlap+category", "overlap+category+severity", "characters"]
+    # pooled: 4/5, 4/5, 2/5 of the five spans matched; Dice 2 · 4 / 14 of the characters
+    assert table["agreement"].tolist() == pytest.approx([0.8, 0.8, 0.4, 4 / 7])
+    assert (table["rater_pairs"] == 3).all() and (table["spans"] == 5).all()
+    w = stats.resample(3, 7, 2, clusters=["d1", "d1", "d2"])  # whole documents
+    ratios = [w @ PAIR_MATCHED[c] / (w @ PAIR_SPANS) for c in PAIR_MATCHED] + [2 * (w @ PAIR_BOTH) / (w @ PAIR_CHARS)]
+    assert table["ci_low"].tolist() == pytest.approx([np.percentile(r, 10) for r in ratios], abs=1e-12)
+    assert table["ci_high"].tolist() == pytest.approx([np.percentile(r, 90) for r in ratios], abs=1e-12)
+
+
+def test_span_table_defaults_are_the_documented_ones():
+    # eighteen documents (six copies of the three, r2's first span k characters longer in copy k):
+    # enough distinct resamples for the seed and ci to show in the bounds (two documents give
+    # three resampled values only)
+    many = pd.concat([SPANS.assign(doc=SPANS["doc"] + f"-{k}", target_end=SPANS["target_end"] + np.array([0, k] + [0] * 7))
+                      for k in range(6)], ignore_index=True)
+    got = wa.span_table(many)
+    for g, w in zip(got, wa.span_table(many, n_boot=1000, seed=0, ci=95.0)):
+        pd.testing.assert_frame_equal(g, w)
+    for other in ({"seed": 1}, {"ci": 94.0}):
+        assert not got[0].equals(wa.span_table(many, **other)[0]), other
