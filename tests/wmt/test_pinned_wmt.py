@@ -463,3 +463,57 @@ def test_span_table_defaults_are_the_documented_ones():
         pd.testing.assert_frame_equal(g, w)
     for other in ({"seed": 1}, {"ci": 94.0}):
         assert not got[0].equals(wa.span_table(many, **other)[0]), other
+
+
+# --------------------------------------------------------------------------- ICC by documents, standard errors
+
+
+def icc_anova(x):
+    """ICC(1,1) and ICC(1,k) from the one-way ANOVA mean squares (Shrout & Fleiss 1979, Case 1)."""
+    x = np.asarray(x, dtype=float)
+    n, k = x.shape
+    msb = k * ((x.mean(axis=1) - x.mean()) ** 2).sum() / (n - 1)
+    msw = ((x - x.mean(axis=1, keepdims=True)) ** 2).sum() / (n * (k - 1))
+    return (msb - msw) / (msb + (k - 1) * msw), (msb - msw) / msb
+
+
+def test_icc_by_documents_whole_table():
+    from scipy.stats import t as student_t
+
+    # AGREE plus a third rater on B d2/1: the most common number of raters is 2, so that unit and
+    # A d3/2 (one rater) are left out; units A d1/1, A d2/1, A d3/1, B d1/1, B d3/1
+    three = pd.concat([AGREE, frame([("B", "d2", 1, "r3", "Fluency/Grammar", "Minor")])], ignore_index=True)
+    out = wa.icc_by_documents(three, "mqm", ci=90.0)
+    x = np.array(AGREE_PENALTIES["mqm"], dtype=float).T[[0, 1, 2, 3, 5]]
+    docs = np.array(["d1", "d2", "d3", "d1", "d3"])
+    full = icc_anova(x)  # (pingouin's ICC(1,1) and ICC(1,k); its import alone takes seconds)
+    assert list(out.columns) == ["statistic", "raters_per_unit", "estimate", "jackknife_ci_low", "jackknife_ci_high",
+                                 "n_units", "n_clusters"]
+    assert out[["statistic", "raters_per_unit", "n_units", "n_clusters"]].values.tolist() == [
+        ["ICC(1,1)", 2, 5, 3], ["ICC(1,k)", 2, 5, 3]]
+    loo = np.array([icc_anova(x[docs != g]) for g in ("d1", "d2", "d3")])
+    q = student_t.ppf(0.95, 2)
+    for i in range(2):
+        se = np.sqrt(2 / 3 * ((loo[:, i] - loo[:, i].mean()) ** 2).sum())
+        est = full[i]
+        assert out.iloc[i][["estimate", "jackknife_ci_low", "jackknife_ci_high"]].tolist() == pytest.approx(
+            [est, est - q * se, min(est + q * se, 1.0)], abs=1e-12)
+    assert out.equals(wa.icc_by_documents(three, ci=90.0))  # the default scheme is mqm
+    assert wa.icc_by_documents(three)["jackknife_ci_low"].tolist() == pytest.approx(
+        [wa.icc_by_documents(three, ci=95.0)["jackknife_ci_low"].iloc[i] for i in range(2)])
+
+
+def test_certainty_overstatement_by_hand():
+    from helpers.core import stats
+
+    wide = pd.DataFrame({"A": [1.0, 2.0, 4.0, 0.0], "B": [0.0, 2.0, 1.0, 3.0], "C": [3.0, 3.0, 3.0, 1.0]})
+    docs = ["d1", "d1", "d2", "d3"]
+    out = wa.certainty_overstatement(wide, docs, n_boot=9, seed=2)
+    assert list(out.columns) == ["system_a", "system_b", "se_segments", "se_documents", "ratio"]
+    for how, w in (("segments", stats.resample(4, 9, 2)), ("documents", stats.resample(4, 9, 2, clusters=docs))):
+        means = {s: np.array([(wi * wide[s]).sum() / wi.sum() for wi in w]) for s in wide}
+        want = [np.std(means[a] - means[b], ddof=1) for a, b in (("A", "B"), ("A", "C"), ("B", "C"))]
+        assert out[f"se_{how}"].tolist() == pytest.approx(want, abs=1e-12), how
+    assert out["ratio"].tolist() == pytest.approx((out["se_documents"] / out["se_segments"]).tolist())
+    pd.testing.assert_frame_equal(wa.certainty_overstatement(wide, docs),
+                                  wa.certainty_overstatement(wide, docs, n_boot=1000, seed=0))
