@@ -398,13 +398,22 @@ def test_scheme_agreement_of_two_schemes_and_the_defaults():
     # p of hope − mqm is p of mqm − hope (0.5601 by the jackknife t above), below 1 − 0.42 = 0.58,
     # and with one comparison Holm's p is p itself
     assert diffs["p"].iloc[0] == pytest.approx(0.560082, abs=1e-6) and diffs["verdict"].tolist() == ["difference"]
+    # ci 44: the level is 0.56, just below p: no evidence
+    assert wa.scheme_agreement(AGREE, schemes=("hope", "mqm"), n_boot=3, ci=44.0)[1]["verdict"].tolist() == ["no evidence"]
     assert levels["alpha"].tolist() == pytest.approx([kalpha(AGREE_PENALTIES["hope"]), kalpha(AGREE_PENALTIES["mqm"])])
     assert diffs[["scheme_x", "scheme_y"]].values.tolist() == [["hope", "mqm"]]
     assert diffs["p_holm"].tolist() == pytest.approx(diffs["p"].tolist())  # one comparison: Holm changes nothing
-    got = wa.scheme_agreement(AGREE)
-    for g, w in zip(got, wa.scheme_agreement(AGREE, ("mqm", "hope", "metahope"), n_boot=1000, seed=0, ci=95.0)):
+    # twelve documents (four copies of AGREE, copy k with k more Minor errors of r1 on A d1/1): enough
+    # distinct resamples for n_boot and seed to show in the bounds
+    extra = [("A", f"d1-{k}", 1, "r1", "Fluency/Grammar", "Minor") for k in range(4) for _ in range(k)]
+    many = pd.concat([AGREE.assign(doc=AGREE["doc"] + f"-{k}") for k in range(4)] + [frame(extra)], ignore_index=True)
+    got = wa.scheme_agreement(many)
+    for g, w in zip(got, wa.scheme_agreement(many, ("mqm", "hope", "metahope"), n_boot=1000, seed=0, ci=95.0)):
         pd.testing.assert_frame_equal(g, w)
-    assert got[0]["alpha"].tolist() == pytest.approx([kalpha(d) for d in AGREE_PENALTIES.values()])
+    for other in ({"n_boot": 1001}, {"seed": 1}):
+        assert not got[0].equals(wa.scheme_agreement(many, **other)[0]), other
+    assert wa.scheme_agreement(AGREE, n_boot=2)[0]["alpha"].tolist() == pytest.approx(
+        [kalpha(d) for d in AGREE_PENALTIES.values()])
 
 
 def test_scheme_agreement_p_is_nan_without_spread():
@@ -453,15 +462,15 @@ def test_span_table_by_hand():
 
 
 def test_span_table_defaults_are_the_documented_ones():
-    # eighteen documents (six copies of the three, r2's first span k characters longer in copy k):
-    # enough distinct resamples for the seed and ci to show in the bounds (two documents give
+    # 36 documents (twelve copies of the three, r2's first span k characters longer in copy k):
+    # enough distinct resamples for n_boot, seed and ci to show in the bounds (two documents give
     # three resampled values only)
     many = pd.concat([SPANS.assign(doc=SPANS["doc"] + f"-{k}", target_end=SPANS["target_end"] + np.array([0, k] + [0] * 7))
-                      for k in range(6)], ignore_index=True)
+                      for k in range(12)], ignore_index=True)
     got = wa.span_table(many)
     for g, w in zip(got, wa.span_table(many, n_boot=1000, seed=0, ci=95.0)):
         pd.testing.assert_frame_equal(g, w)
-    for other in ({"seed": 1}, {"ci": 94.0}):
+    for other in ({"n_boot": 1001}, {"seed": 1}, {"ci": 94.0}):
         assert not got[0].equals(wa.span_table(many, **other)[0]), other
 
 
@@ -517,3 +526,81 @@ def test_certainty_overstatement_by_hand():
     assert out["ratio"].tolist() == pytest.approx((out["se_documents"] / out["se_segments"]).tolist())
     pd.testing.assert_frame_equal(wa.certainty_overstatement(wide, docs),
                                   wa.certainty_overstatement(wide, docs, n_boot=1000, seed=0))
+
+
+# --------------------------------------------------------------------------- details the tables above leave open
+
+
+def test_major_to_minor_reads_the_mistranslation_weights():
+    from helpers.core.schemes import Rule, Scheme
+
+    # a scheme whose weights depend on the category: only Accuracy/Mistranslation's count
+    s = Scheme("t", "t", "", (Rule("MajAcc", "^major:accuracy/mistranslation", 10.0), Rule("Major", "^major:", 3.0),
+                              Rule("MinAcc", "^minor:accuracy/mistranslation", 2.0), Rule("Minor", "^minor:", 1.0)), "")
+    assert wa.major_to_minor(s) == 5.0
+
+
+def test_top_level_of_deeper_and_odd_categories():
+    got = wa.top_level(pd.Series(["Fluency/Spelling/Case", "UX/Layout", "Non-translation!!"]))
+    assert got.tolist() == ["Fluency", "UX", "Non-translation"]
+
+
+def test_result_columns_keep_integer_types():
+    f = frame(ROWS)
+    p = wa.category_presence(f)
+    assert p["present"].dtype == np.int64
+    assert wa.category_penalties(f)["count"].dtype == np.int64
+    s = wa.error_spans(f)
+    assert s["start"].dtype == np.int64 and s["end"].dtype == np.int64
+    assert s.index.tolist() == list(range(len(s)))
+    r = wa.rankings(f, ["mqm"])
+    assert r["mqm"].dtype == np.int64
+
+
+def test_rankings_are_sorted_by_the_first_scheme_stably():
+    r = wa.rankings(SWEEP, [wa.major_weight_scheme(1), wa.major_weight_scheme(5)])
+    # Major = 1: A 0.25, C 0.5, B 0.775; Major = 5: B 0.775, A 1.25, C 1.5
+    assert r.values.tolist() == [["A", 1, 2], ["C", 2, 3], ["B", 3, 1]]
+    # 24 systems, one segment each, in three tied groups: ties keep the systems' (alphabetical) order
+    names = [f"S{i:02d}" for i in range(24)]
+    sev = ["No-error", "Minor", "Major"]
+    rows = [(n, "d", 1, "r1", "Fluency/Grammar" if i % 3 else "No-error", sev[(i * 7) % 3] if i % 3 else "No-error")
+            for i, n in enumerate(names)]
+    r = wa.rankings(frame(rows), ["mqm"])
+    score = {n: {"No-error": 0, "Minor": 1, "Major": 5}[s] for n, _, _, _, _, s in rows}
+    want = sorted(names, key=lambda n: score[n])  # Python's sort is stable
+    assert r["system"].tolist() == want
+
+
+def test_certainty_overstatement_without_spread_is_nan_without_warnings():
+    import warnings
+
+    wide = pd.DataFrame({"A": [1.0, 2.0, 3.0], "B": [1.0, 2.0, 3.0]})  # the same scores: 0/0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = wa.certainty_overstatement(wide, ["d1", "d2", "d2"], n_boot=20, seed=0)
+    assert out[["se_segments", "se_documents"]].values.tolist() == [pytest.approx([0, 0], abs=1e-12)]
+    assert np.isnan(out["ratio"].iloc[0])
+
+
+def test_icc_and_alpha_use_the_scheme_they_are_given():
+    hope = wa.icc_by_documents(AGREE, "hope")
+    x = np.array(AGREE_PENALTIES["hope"], dtype=float).T
+    assert hope["estimate"].tolist() == pytest.approx(list(icc_anova(x)), abs=1e-12)
+    out2 = wa.major_weight_agreement(AGREE, major_weights=[1, 3], schemes=("metahope",))
+    # AGREE's units under Major = 1 and 3 (Minor 1), and MetaHOPE (Minor 2, Major 6)
+    def pen(major, minor):
+        return [[major, minor, 0, 2 * minor, 0, major], [minor, minor, major, major, 0, major + minor]]
+    assert out2["alpha"].tolist() == pytest.approx([kalpha(pen(1, 1)), kalpha(pen(3, 1)), kalpha(pen(6, 2))], abs=1e-12)
+
+
+def test_presence_agreement_columns_and_kappa_by_hand():
+    presence = wa.category_presence(frame([r for r in ROWS if r[0] != "C"]))
+    out = wa.presence_agreement(presence)
+    assert list(out.columns) == ["category", "n_units", "n_raters", "marked_percent", "nominal_alpha", "kappa",
+                                 "exact_agreement"]
+    kappa = out.set_index("category")["kappa"]
+    # Accuracy over the 5 two-rater units: r1 1,0,0,0,0, r2 1,1,0,0,0: p_o 4/5, p_e (1/5)(2/5) + (4/5)(3/5) = 14/25
+    assert kappa["Accuracy"] == pytest.approx((4 / 5 - 14 / 25) / (1 - 14 / 25))
+    # Style: both raters mark B d2/1 only: perfect agreement
+    assert kappa["Style"] == pytest.approx(1.0)
