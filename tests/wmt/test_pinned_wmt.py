@@ -160,3 +160,447 @@ def test_certainty_overstatement_of_one_document_is_zero():
     # resampling the one document always draws all three segments: no spread at all
     assert out["se_documents"].tolist() == pytest.approx([0, 0, 0], abs=1e-12)
     assert (out["se_segments"] > 0).all() and out["ratio"].tolist() == pytest.approx([0, 0, 0], abs=1e-12)
+
+
+# --------------------------------------------------------------------------- system tests, exact enumeration
+
+# six segments in three documents (two each); columns not in the order of the means (A < B < C)
+SYS = pd.DataFrame({"C": [2.0, 1, 1, 1, 1, 1], "A": [0.0, 0, 0, 0, 0, 0], "B": [1.0, 1, 1, 1, 1, 1]})
+SYS_DOCS = ["d1", "d1", "d2", "d2", "d3", "d3"]
+
+
+def test_system_tests_by_exact_enumeration():
+    # 2^6 = 64 <= n_trials swap patterns of the six segments and 2^3 = 8 of the three documents: both exact.
+    # B − A = 1 everywhere: only the all-unswapped pattern reaches 1, p = 1/64 (documents: units 2, 2, 2, 1/8);
+    # C − A = 2, 1, 1, 1, 1, 1 (sum 7): any swap drops the sum to 5 or less, 1/64 (documents 3, 2, 2: 1/8);
+    # C − B = 1, 0, 0, 0, 0, 0: reached whenever the first unit is unswapped, 32/64 (documents 1, 0, 0: 4/8)
+    pairs, ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100, seed=5, alpha=0.15)
+    assert list(pairs.columns) == ["system_a", "system_b", "n_items", "n_documents", "mean_a", "mean_b", "difference",
+                                   "p_segments", "p_segments_holm", "p_documents", "p_documents_holm"]
+    assert pairs[["system_a", "system_b", "n_items", "n_documents"]].values.tolist() == [
+        ["A", "B", 6, 3], ["A", "C", 6, 3], ["B", "C", 6, 3]]
+    assert pairs["mean_a"].tolist() == pytest.approx([0, 0, 1]) and pairs["mean_b"].tolist() == pytest.approx([1, 7 / 6, 7 / 6])
+    assert pairs["difference"].tolist() == pytest.approx([1, 7 / 6, 1 / 6])
+    assert pairs["p_segments"].tolist() == pytest.approx([1 / 64, 1 / 64, 1 / 2])
+    # Holm: 3 · 1/64, max(2 · 1/64, 3/64), max(1 · 1/2, 3/64)
+    assert pairs["p_segments_holm"].tolist() == pytest.approx([3 / 64, 3 / 64, 1 / 2])
+    assert pairs["p_documents"].tolist() == pytest.approx([1 / 8, 1 / 8, 1 / 2])
+    assert pairs["p_documents_holm"].tolist() == pytest.approx([3 / 8, 3 / 8, 1 / 2])
+    assert list(ranks.columns) == ["system", "score", "rank_segments", "rank_segments_holm", "rank_documents",
+                                   "rank_documents_holm"]
+    assert ranks["system"].tolist() == ["A", "B", "C"] and ranks["score"].tolist() == pytest.approx([0, 1, 7 / 6])
+    # alpha 0.15: B is worse than A on every p but the documents' Holm 3/8; C is never worse than B (p 1/2)
+    assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 2, 2, 1], [2, 2, 2, 1]]
+    _, ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100, alpha=0.03)  # only 1/64 is below 0.03
+    assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 1, 1, 1], [2, 1, 1, 1]]
+    _, ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100)  # alpha 0.05: 1/64 and 3/64 are below it
+    assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 2, 1, 1], [2, 2, 1, 1]]
+
+
+def test_system_tests_monte_carlo_counts_the_seeded_swaps():
+    # n_trials = 7 < 2^3: both levels draw swaps, T × units of fair ±1 from numpy's default_rng(seed),
+    # p = (trials reaching the observed difference + 1) / (T + 1) (Marot's runPAR)
+    T, seed = 7, 11
+    pairs, _ = wa.system_tests(SYS, SYS_DOCS, n_trials=T, seed=seed, alpha=0.05)
+    for level, units in (("segments", 6), ("documents", 3)):
+        signs = np.random.default_rng(seed).integers(0, 2, size=(T, units), dtype=np.int8).astype(float) * 2 - 1
+        first = signs[:, 0] > 0  # C − B has its only non-zero unit first
+        all_kept = (signs > 0).all(axis=1)  # B − A and C − A need every unit unswapped
+        want = [(all_kept.sum() + 1) / (T + 1), (all_kept.sum() + 1) / (T + 1), (first.sum() + 1) / (T + 1)]
+        assert pairs[f"p_{level}"].tolist() == pytest.approx(want)
+
+
+def test_system_tests_of_two_systems_and_of_one():
+    pairs, ranks = wa.system_tests(SYS[["B", "A"]], SYS_DOCS, n_trials=100)
+    assert pairs[["system_a", "system_b", "n_items", "n_documents"]].values.tolist() == [["A", "B", 6, 3]]
+    assert pairs[["p_segments", "p_segments_holm", "p_documents", "p_documents_holm"]].values.tolist() == [
+        pytest.approx([1 / 64, 1 / 64, 1 / 8, 1 / 8])]
+    assert ranks.values.tolist() == [["A", 0.0, 1, 1, 1, 1], ["B", 1.0, 2, 2, 1, 1]]
+    pairs, ranks = wa.system_tests(SYS[["C"]], SYS_DOCS, n_trials=100)
+    assert len(pairs) == 0 and "n_documents" in pairs.columns
+    assert ranks.values.tolist() == [["C", pytest.approx(7 / 6), 1, 1, 1, 1]]
+
+
+def test_system_tests_defaults_are_the_documented_ones():
+    # 16 segments: 2^16 > 10000 swap patterns, so the default call draws (Monte Carlo) and its
+    # n_trials and seed show in the p-values; the values themselves are pinned above
+    wide = pd.DataFrame({"A": [0.0, 1, 0, 2, 1, 0, 1, 0] * 2, "B": [1.0, 1, 0, 2, 2, 1, 1, 0] * 2})
+    docs = [f"d{i // 2}" for i in range(16)]
+    got = wa.system_tests(wide, docs)
+    for g, w in zip(got, wa.system_tests(wide, docs, n_trials=10000, seed=0, alpha=0.05)):
+        pd.testing.assert_frame_equal(g, w)
+    assert got[0]["p_segments"].iloc[0] != wa.system_tests(wide, docs, n_trials=10001, seed=0)[0]["p_segments"].iloc[0]
+    assert got[0]["p_segments"].iloc[0] != wa.system_tests(wide, docs, n_trials=10000, seed=1)[0]["p_segments"].iloc[0]
+
+
+# --------------------------------------------------------------------------- weight sweep
+
+# one rater; documents d1 (segments 1, 2) and d2 (segments 1, 2); segment penalties, Major weight w:
+#   A: w, 0, 0, 0      (one Major)
+#   B: 1, 1, 1, 0.1    (three Minor, one Minor Fluency/Punctuation: 1 under HOPE, 2 for every Minor under MetaHOPE)
+#   C: 0, 0, w, 1
+SWEEP = frame([("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major"), ("A", "d1", 2, "r1", "No-error", "No-error"),
+               ("A", "d2", 1, "r1", "No-error", "No-error"), ("A", "d2", 2, "r1", "No-error", "No-error"),
+               ("B", "d1", 1, "r1", "Accuracy/Mistranslation", "Minor"), ("B", "d1", 2, "r1", "Fluency/Grammar", "Minor"),
+               ("B", "d2", 1, "r1", "Style/Awkward", "Minor"), ("B", "d2", 2, "r1", "Fluency/Punctuation", "Minor"),
+               ("C", "d1", 1, "r1", "No-error", "No-error"), ("C", "d1", 2, "r1", "No-error", "No-error"),
+               ("C", "d2", 1, "r1", "Accuracy/Omission", "Major"), ("C", "d2", 2, "r1", "Fluency/Grammar", "Minor")])
+SWEEP_DOCS = ["d1", "d1", "d2", "d2"]
+
+
+def sweep_matrix(major, minor, punct):
+    return np.array([[major, minor, 0], [0, minor, 0], [0, minor, major], [0, punct, minor]], dtype=float)
+
+
+def stability_by_hand(values, weights, alpha):
+    """τ-b (scipy) between the full and each resample's system means, and the pairs whose
+    difference keeps its sign in at least 1 − alpha/2 of the resamples."""
+    from scipy.stats import kendalltau
+
+    full = values.mean(axis=0)
+    taus, signs = [], []
+    weights, back = np.unique(weights, axis=0, return_inverse=True)  # each distinct resample once
+    for w in weights:
+        boot = (w[:, None] * values).sum(axis=0) / w.sum()
+        taus.append(kendalltau(full, boot).statistic)
+        signs.append([np.sign(boot[i] - boot[j]) for i, j in ((0, 1), (0, 2), (1, 2))])
+    taus, signs = np.array(taus)[back.ravel()], np.array(signs)[back.ravel()]
+    kept = np.maximum((signs > 0).mean(axis=0), (signs < 0).mean(axis=0))
+    return {"tau_mean": np.mean(taus), "tau_low": np.percentile(taus, 2.5),
+            "share_significant": (kept >= 1 - alpha / 2).mean(), "n_resamples": len(taus)}
+
+
+def test_weight_sweep_by_hand():
+    from helpers.core import stats
+
+    out = wa.weight_sweep(SWEEP, major_weights=[1, 5], schemes=("metahope",), n_boot=6, seed=3, alpha=0.4)
+    assert list(out.columns) == ["scheme", "major_to_minor", "resampling", "tau_mean", "tau_low", "share_significant",
+                                 "n_resamples", "n_segments", "n_documents"]
+    assert out[["scheme", "major_to_minor", "resampling", "n_resamples", "n_segments", "n_documents"]].values.tolist() == [
+        ["mqm-major-1", 1.0, "segments", 6, 4, 2], ["mqm-major-1", 1.0, "documents", 6, 4, 2],
+        ["mqm-major-5", 5.0, "segments", 6, 4, 2], ["mqm-major-5", 5.0, "documents", 6, 4, 2],
+        ["metahope", 3.0, "segments", 6, 4, 2], ["metahope", 3.0, "documents", 6, 4, 2]]
+    # the same resamples (segments, then whole documents) for every weighting
+    draws = {"segments": stats.resample(4, 6, 3), "documents": stats.resample(4, 6, 3, clusters=SWEEP_DOCS)}
+    mats = [sweep_matrix(1, 1, 0.1), sweep_matrix(5, 1, 0.1), sweep_matrix(6, 2, 2)]
+    for k, values in enumerate(mats):
+        for j, how in enumerate(draws):
+            want = stability_by_hand(values, draws[how], 0.4)
+            got = out.iloc[2 * k + j]
+            for col in ("tau_mean", "tau_low", "share_significant"):
+                assert got[col] == pytest.approx(want[col], abs=1e-12), (k, how, col)
+
+
+def test_weight_sweep_of_one_document_never_moves():
+    one = SWEEP.assign(doc="d1", doc_seg_id=[1, 2, 3, 4] * 3)
+    out = wa.weight_sweep(one, major_weights=[2], schemes=(), n_boot=5, seed=0)
+    docs = out[out["resampling"] == "documents"].iloc[0]
+    # one document: every resample draws it once, all four segments, the full means; τ = 1 and
+    # each of the three pairs (A 0.5, B 0.775, C 0.75 under Major = 2) keeps its order
+    assert docs[["tau_mean", "tau_low", "share_significant", "n_resamples", "n_documents"]].tolist() == [1, 1, 1, 5, 1]
+
+
+def test_weight_sweep_defaults_are_the_documented_ones():
+    from helpers.core import stats
+
+    got = wa.weight_sweep(SWEEP)
+    assert got["scheme"].tolist()[::2] == [f"mqm-major-{w}" for w in range(1, 11)] + ["hope", "metahope"]
+    assert got["major_to_minor"].tolist()[::2] == [float(w) for w in range(1, 11)] + [4.0, 3.0]
+    assert (got["n_resamples"] == 1000).all()
+    pd.testing.assert_frame_equal(got, wa.weight_sweep(SWEEP, range(1, 11), ("hope", "metahope"), 1000, 0, 0.05))
+    row = got.iloc[1]  # Major = 1, documents resampled: by hand, like test_weight_sweep_by_hand
+    want = stability_by_hand(sweep_matrix(1, 1, 0.1), stats.resample(4, 1000, 0, clusters=SWEEP_DOCS), 0.05)
+    assert [row[c] for c in ("tau_mean", "tau_low", "share_significant")] == pytest.approx(
+        [want["tau_mean"], want["tau_low"], want["share_significant"]])
+
+
+# --------------------------------------------------------------------------- α by scheme
+
+# raters r1, r2 on six units in three documents (A d3/2 has r1 only and is left out);
+# penalties (r1, r2) under mqm / hope / metahope:
+#   A d1/1 Major | Minor            5, 1   4, 1   6, 2
+#   A d2/1 Minor | Minor            1, 1   1, 1   2, 2
+#   A d3/1 none  | Major            0, 5   0, 4   0, 6
+#   B d1/1 Minor + Minor | Major    2, 5   2, 4   4, 6
+#   B d2/1 none  | none             0, 0   0, 0   0, 0
+#   B d3/1 Major | Major + Minor    5, 6   4, 5   6, 8
+AGREE = frame([("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major"), ("A", "d1", 1, "r2", "Accuracy/Mistranslation", "Minor"),
+               ("A", "d2", 1, "r1", "Fluency/Grammar", "Minor"), ("A", "d2", 1, "r2", "Fluency/Grammar", "Minor"),
+               ("A", "d3", 1, "r1", "No-error", "No-error"), ("A", "d3", 1, "r2", "Accuracy/Omission", "Major"),
+               ("A", "d3", 2, "r1", "Style/Awkward", "Minor"),
+               ("B", "d1", 1, "r1", "Style/Awkward", "Minor"), ("B", "d1", 1, "r1", "Fluency/Grammar", "Minor"),
+               ("B", "d1", 1, "r2", "Accuracy/Mistranslation", "Major"),
+               ("B", "d2", 1, "r1", "No-error", "No-error"), ("B", "d2", 1, "r2", "No-error", "No-error"),
+               ("B", "d3", 1, "r1", "Accuracy/Mistranslation", "Major"), ("B", "d3", 1, "r2", "Accuracy/Mistranslation", "Major"),
+               ("B", "d3", 1, "r2", "Fluency/Grammar", "Minor")])
+AGREE_PENALTIES = {"mqm": [[5, 1, 0, 2, 0, 5], [1, 1, 5, 5, 0, 6]], "hope": [[4, 1, 0, 2, 0, 4], [1, 1, 4, 4, 0, 5]],
+                   "metahope": [[6, 2, 0, 4, 0, 6], [2, 2, 6, 6, 0, 8]]}
+AGREE_DOCS = ["d1", "d2", "d3", "d1", "d2", "d3"]  # the units in (system, doc, segment) order
+
+
+def kalpha(data, weights=None):
+    """The krippendorff package's interval α, a unit counted ``weights[u]`` times."""
+    data = np.asarray(data, dtype=float)
+    if weights is not None:
+        data = np.repeat(data, np.asarray(weights, dtype=int), axis=1)
+    return krippendorff.alpha(reliability_data=data, level_of_measurement="interval")
+
+
+def test_scheme_agreement_against_the_krippendorff_package():
+    from scipy.stats import t as student_t
+    from statsmodels.stats.multitest import multipletests
+
+    from helpers.core import stats
+
+    n_boot, seed, ci = 8, 4, 90.0
+    levels, diffs = wa.scheme_agreement(AGREE, n_boot=n_boot, seed=seed, ci=ci)
+    boot = stats.resample(6, n_boot, seed, clusters=AGREE_DOCS)  # whole documents, the same for every scheme
+    est = {s: kalpha(d) for s, d in AGREE_PENALTIES.items()}
+    bs = {s: np.array([kalpha(d, w) for w in boot]) for s, d in AGREE_PENALTIES.items()}
+    keep = {g: [u != g for u in AGREE_DOCS] for g in ("d1", "d2", "d3")}
+    jk = {s: np.array([kalpha(d, keep[g]) for g in keep]) for s, d in AGREE_PENALTIES.items()}
+    q = student_t.ppf(0.95, 2)  # ci 90, G − 1 = 2 degrees of freedom
+
+    def jack(theta, loo):
+        se = np.sqrt(2 / 3 * ((loo - loo.mean()) ** 2).sum())
+        return theta - q * se, theta + q * se, se
+
+    assert list(levels.columns) == ["scheme", "alpha", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high",
+                                    "n_units", "n_documents"]
+    assert levels["scheme"].tolist() == ["mqm", "hope", "metahope"]
+    assert (levels["n_units"] == 6).all() and (levels["n_documents"] == 3).all()
+    for _, row in levels.iterrows():
+        s = row["scheme"]
+        low, high, _ = jack(est[s], jk[s])
+        assert row[["alpha", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high"]].tolist() == pytest.approx(
+            [est[s], np.percentile(bs[s], 5), np.percentile(bs[s], 95), low, min(high, 1.0)], abs=1e-12), s
+    assert list(diffs.columns) == ["scheme_x", "scheme_y", "alpha_x", "alpha_y", "difference", "ci_low", "ci_high",
+                                   "jackknife_ci_low", "jackknife_ci_high", "p", "p_holm", "verdict"]
+    pairs = [("mqm", "hope"), ("mqm", "metahope"), ("hope", "metahope")]
+    assert diffs[["scheme_x", "scheme_y"]].apply(tuple, axis=1).tolist() == pairs
+    p = []
+    for (x, y), (_, row) in zip(pairs, diffs.iterrows()):
+        d = est[x] - est[y]
+        low, high, se = jack(d, jk[x] - jk[y])
+        p.append(2 * student_t.sf(abs(d) / se, 2))
+        assert row[["alpha_x", "alpha_y", "difference", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high",
+                    "p"]].tolist() == pytest.approx([est[x], est[y], d, np.percentile(bs[x] - bs[y], 5),
+                                                     np.percentile(bs[x] - bs[y], 95), low, high, p[-1]], abs=1e-12)
+    holm = multipletests(p, method="holm")[1]
+    assert diffs["p_holm"].tolist() == pytest.approx(holm, abs=1e-12)
+    assert diffs["verdict"].tolist() == ["difference" if h < 0.1 else "suggestive, not significant after Holm"
+                                         if pp < 0.1 else "no evidence" for pp, h in zip(p, holm)]
+
+
+def test_scheme_agreement_of_two_schemes_and_the_defaults():
+    levels, diffs = wa.scheme_agreement(AGREE, schemes=("hope", "mqm"), n_boot=3, seed=1, ci=42.0)
+    assert levels["scheme"].tolist() == ["hope", "mqm"]
+    # p of hope − mqm is p of mqm − hope (0.5601 by the jackknife t above), below 1 − 0.42 = 0.58,
+    # and with one comparison Holm's p is p itself
+    assert diffs["p"].iloc[0] == pytest.approx(0.560082, abs=1e-6) and diffs["verdict"].tolist() == ["difference"]
+    # ci 44: the level is 0.56, just below p: no evidence
+    assert wa.scheme_agreement(AGREE, schemes=("hope", "mqm"), n_boot=3, ci=44.0)[1]["verdict"].tolist() == ["no evidence"]
+    assert levels["alpha"].tolist() == pytest.approx([kalpha(AGREE_PENALTIES["hope"]), kalpha(AGREE_PENALTIES["mqm"])])
+    assert diffs[["scheme_x", "scheme_y"]].values.tolist() == [["hope", "mqm"]]
+    assert diffs["p_holm"].tolist() == pytest.approx(diffs["p"].tolist())  # one comparison: Holm changes nothing
+    # twelve documents (four copies of AGREE, copy k with k more Minor errors of r1 on A d1/1): enough
+    # distinct resamples for n_boot and seed to show in the bounds
+    extra = [("A", f"d1-{k}", 1, "r1", "Fluency/Grammar", "Minor") for k in range(4) for _ in range(k)]
+    many = pd.concat([AGREE.assign(doc=AGREE["doc"] + f"-{k}") for k in range(4)] + [frame(extra)], ignore_index=True)
+    got = wa.scheme_agreement(many)
+    for g, w in zip(got, wa.scheme_agreement(many, ("mqm", "hope", "metahope"), n_boot=1000, seed=0, ci=95.0)):
+        pd.testing.assert_frame_equal(g, w)
+    for other in ({"n_boot": 1001}, {"seed": 1}):
+        assert not got[0].equals(wa.scheme_agreement(many, **other)[0]), other
+    assert wa.scheme_agreement(AGREE, n_boot=2)[0]["alpha"].tolist() == pytest.approx(
+        [kalpha(d) for d in AGREE_PENALTIES.values()])
+
+
+def test_scheme_agreement_p_is_nan_without_spread():
+    # the same penalties under two schemes: every leave-one-document-out difference is 0, SE 0, no test
+    _, diffs = wa.scheme_agreement(AGREE, schemes=("mqm", "mqm"), n_boot=3)
+    assert diffs[["difference", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high"]].values.tolist() == [[0, 0, 0, 0, 0]]
+    assert np.isnan(diffs["p"].iloc[0]) and diffs["verdict"].iloc[0] == "no evidence"
+
+
+# --------------------------------------------------------------------------- span agreement
+
+# system A, raters r1, r2, target spans [start, end):
+#   d1/1  r1 Accuracy Major [0, 4)   r2 Accuracy Minor [2, 6)   overlap, same category, not severity
+#   d1/2  r1 Fluency Minor [0, 2)    r2 No-error                unmatched
+#   d2/1  r1 Style Minor [1, 3)      r2 Style Minor [1, 3), and a Fluency error without a span
+#   d3/1  r1 HOTW-test only          r2 Accuracy Minor [0, 3)   r1 did not rate it: no pair
+SPANS = frame([("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major", 0, 4),
+               ("A", "d1", 1, "r2", "Accuracy/Omission", "Minor", 2, 6),
+               ("A", "d1", 2, "r1", "Fluency/Grammar", "Minor", 0, 2), ("A", "d1", 2, "r2", "No-error", "No-error"),
+               ("A", "d2", 1, "r1", "Style/Awkward", "Minor", 1, 3), ("A", "d2", 1, "r2", "Style/Awkward", "Minor", 1, 3),
+               ("A", "d2", 1, "r2", "Fluency/Grammar", "Minor"),
+               ("A", "d3", 1, "r1", "Found", "HOTW-test"), ("A", "d3", 1, "r2", "Accuracy/Mistranslation", "Minor", 0, 3)])
+# per rater pair (d1/1, d1/2, d2/1): spans of a and b, matched a + b per criterion, characters a, b, both
+PAIR_SPANS = np.array([2, 1, 2])
+PAIR_MATCHED = {"overlap": np.array([2, 0, 2]), "overlap+category": np.array([2, 0, 2]),
+                "overlap+category+severity": np.array([0, 0, 2])}
+PAIR_CHARS, PAIR_BOTH = np.array([8, 2, 4]), np.array([2, 0, 2])  # [0,4) + [2,6) share 2, 3
+
+
+def test_span_table_by_hand():
+    from helpers.core import stats
+
+    table, matches = wa.span_table(SPANS, n_boot=7, seed=2, ci=80.0)
+    assert matches[["doc", "doc_seg_id", "rater_a", "rater_b", "spans_a", "spans_b", "chars_a", "chars_b",
+                    "chars_both"]].values.tolist() == [["d1", 1, "r1", "r2", 1, 1, 4, 4, 2], ["d1", 2, "r1", "r2", 1, 0, 2, 0, 0],
+                                                       ["d2", 1, "r1", "r2", 1, 1, 2, 2, 2]]
+    assert list(table.columns) == ["criterion", "agreement", "ci_low", "ci_high", "rater_pairs", "spans"]
+    assert table["criterion"].tolist() == ["overlap", "overlap+category", "overlap+category+severity", "characters"]
+    # pooled: 4/5, 4/5, 2/5 of the five spans matched; Dice 2 · 4 / 14 of the characters
+    assert table["agreement"].tolist() == pytest.approx([0.8, 0.8, 0.4, 4 / 7])
+    assert (table["rater_pairs"] == 3).all() and (table["spans"] == 5).all()
+    w = stats.resample(3, 7, 2, clusters=["d1", "d1", "d2"])  # whole documents
+    ratios = [w @ PAIR_MATCHED[c] / (w @ PAIR_SPANS) for c in PAIR_MATCHED] + [2 * (w @ PAIR_BOTH) / (w @ PAIR_CHARS)]
+    assert table["ci_low"].tolist() == pytest.approx([np.percentile(r, 10) for r in ratios], abs=1e-12)
+    assert table["ci_high"].tolist() == pytest.approx([np.percentile(r, 90) for r in ratios], abs=1e-12)
+
+
+def test_span_table_defaults_are_the_documented_ones():
+    # 36 documents (twelve copies of the three, r2's first span k characters longer in copy k):
+    # enough distinct resamples for n_boot, seed and ci to show in the bounds (two documents give
+    # three resampled values only)
+    many = pd.concat([SPANS.assign(doc=SPANS["doc"] + f"-{k}", target_end=SPANS["target_end"] + np.array([0, k] + [0] * 7))
+                      for k in range(12)], ignore_index=True)
+    got = wa.span_table(many)
+    for g, w in zip(got, wa.span_table(many, n_boot=1000, seed=0, ci=95.0)):
+        pd.testing.assert_frame_equal(g, w)
+    for other in ({"n_boot": 1001}, {"seed": 1}, {"ci": 94.0}):
+        assert not got[0].equals(wa.span_table(many, **other)[0]), other
+
+
+# --------------------------------------------------------------------------- ICC by documents, standard errors
+
+
+def icc_anova(x):
+    """ICC(1,1) and ICC(1,k) from the one-way ANOVA mean squares (Shrout & Fleiss 1979, Case 1)."""
+    x = np.asarray(x, dtype=float)
+    n, k = x.shape
+    msb = k * ((x.mean(axis=1) - x.mean()) ** 2).sum() / (n - 1)
+    msw = ((x - x.mean(axis=1, keepdims=True)) ** 2).sum() / (n * (k - 1))
+    return (msb - msw) / (msb + (k - 1) * msw), (msb - msw) / msb
+
+
+def test_icc_by_documents_whole_table():
+    from scipy.stats import t as student_t
+
+    # AGREE plus a third rater on B d2/1: the most common number of raters is 2, so that unit and
+    # A d3/2 (one rater) are left out; units A d1/1, A d2/1, A d3/1, B d1/1, B d3/1
+    three = pd.concat([AGREE, frame([("B", "d2", 1, "r3", "Fluency/Grammar", "Minor")])], ignore_index=True)
+    out = wa.icc_by_documents(three, "mqm", ci=90.0)
+    x = np.array(AGREE_PENALTIES["mqm"], dtype=float).T[[0, 1, 2, 3, 5]]
+    docs = np.array(["d1", "d2", "d3", "d1", "d3"])
+    full = icc_anova(x)  # (pingouin's ICC(1,1) and ICC(1,k); its import alone takes seconds)
+    assert list(out.columns) == ["statistic", "raters_per_unit", "estimate", "jackknife_ci_low", "jackknife_ci_high",
+                                 "n_units", "n_clusters"]
+    assert out[["statistic", "raters_per_unit", "n_units", "n_clusters"]].values.tolist() == [
+        ["ICC(1,1)", 2, 5, 3], ["ICC(1,k)", 2, 5, 3]]
+    loo = np.array([icc_anova(x[docs != g]) for g in ("d1", "d2", "d3")])
+    q = student_t.ppf(0.95, 2)
+    for i in range(2):
+        se = np.sqrt(2 / 3 * ((loo[:, i] - loo[:, i].mean()) ** 2).sum())
+        est = full[i]
+        assert out.iloc[i][["estimate", "jackknife_ci_low", "jackknife_ci_high"]].tolist() == pytest.approx(
+            [est, est - q * se, min(est + q * se, 1.0)], abs=1e-12)
+    assert out.equals(wa.icc_by_documents(three, ci=90.0))  # the default scheme is mqm
+    assert wa.icc_by_documents(three)["jackknife_ci_low"].tolist() == pytest.approx(
+        [wa.icc_by_documents(three, ci=95.0)["jackknife_ci_low"].iloc[i] for i in range(2)])
+
+
+def test_certainty_overstatement_by_hand():
+    from helpers.core import stats
+
+    wide = pd.DataFrame({"A": [1.0, 2.0, 4.0, 0.0], "B": [0.0, 2.0, 1.0, 3.0], "C": [3.0, 3.0, 3.0, 1.0]})
+    docs = ["d1", "d1", "d2", "d3"]
+    out = wa.certainty_overstatement(wide, docs, n_boot=9, seed=2)
+    assert list(out.columns) == ["system_a", "system_b", "se_segments", "se_documents", "ratio"]
+    for how, w in (("segments", stats.resample(4, 9, 2)), ("documents", stats.resample(4, 9, 2, clusters=docs))):
+        means = {s: np.array([(wi * wide[s]).sum() / wi.sum() for wi in w]) for s in wide}
+        want = [np.std(means[a] - means[b], ddof=1) for a, b in (("A", "B"), ("A", "C"), ("B", "C"))]
+        assert out[f"se_{how}"].tolist() == pytest.approx(want, abs=1e-12), how
+    assert out["ratio"].tolist() == pytest.approx((out["se_documents"] / out["se_segments"]).tolist())
+    pd.testing.assert_frame_equal(wa.certainty_overstatement(wide, docs),
+                                  wa.certainty_overstatement(wide, docs, n_boot=1000, seed=0))
+
+
+# --------------------------------------------------------------------------- details the tables above leave open
+
+
+def test_major_to_minor_reads_the_mistranslation_weights():
+    from helpers.core.schemes import Rule, Scheme
+
+    # a scheme whose weights depend on the category: only Accuracy/Mistranslation's count
+    s = Scheme("t", "t", "", (Rule("MajAcc", "^major:accuracy/mistranslation", 10.0), Rule("Major", "^major:", 3.0),
+                              Rule("MinAcc", "^minor:accuracy/mistranslation", 2.0), Rule("Minor", "^minor:", 1.0)), "")
+    assert wa.major_to_minor(s) == 5.0
+
+
+def test_top_level_of_deeper_and_odd_categories():
+    got = wa.top_level(pd.Series(["Fluency/Spelling/Case", "UX/Layout", "Non-translation!!"]))
+    assert got.tolist() == ["Fluency", "UX", "Non-translation"]
+
+
+def test_result_columns_keep_integer_types():
+    f = frame(ROWS)
+    p = wa.category_presence(f)
+    assert p["present"].dtype == np.int64
+    assert wa.category_penalties(f)["count"].dtype == np.int64
+    s = wa.error_spans(f)
+    assert s["start"].dtype == np.int64 and s["end"].dtype == np.int64
+    assert s.index.tolist() == list(range(len(s)))
+    r = wa.rankings(f, ["mqm"])
+    assert r["mqm"].dtype == np.int64
+
+
+def test_rankings_are_sorted_by_the_first_scheme_stably():
+    r = wa.rankings(SWEEP, [wa.major_weight_scheme(1), wa.major_weight_scheme(5)])
+    # Major = 1: A 0.25, C 0.5, B 0.775; Major = 5: B 0.775, A 1.25, C 1.5
+    assert r.values.tolist() == [["A", 1, 2], ["C", 2, 3], ["B", 3, 1]]
+    # 24 systems, one segment each, in three tied groups: ties keep the systems' (alphabetical) order
+    names = [f"S{i:02d}" for i in range(24)]
+    sev = ["No-error", "Minor", "Major"]
+    rows = [(n, "d", 1, "r1", "Fluency/Grammar" if i % 3 else "No-error", sev[(i * 7) % 3] if i % 3 else "No-error")
+            for i, n in enumerate(names)]
+    r = wa.rankings(frame(rows), ["mqm"])
+    score = {n: {"No-error": 0, "Minor": 1, "Major": 5}[s] for n, _, _, _, _, s in rows}
+    want = sorted(names, key=lambda n: score[n])  # Python's sort is stable
+    assert r["system"].tolist() == want
+
+
+def test_certainty_overstatement_without_spread_is_nan_without_warnings():
+    import warnings
+
+    wide = pd.DataFrame({"A": [1.0, 2.0, 3.0], "B": [1.0, 2.0, 3.0]})  # the same scores: 0/0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = wa.certainty_overstatement(wide, ["d1", "d2", "d2"], n_boot=20, seed=0)
+    assert out[["se_segments", "se_documents"]].values.tolist() == [pytest.approx([0, 0], abs=1e-12)]
+    assert np.isnan(out["ratio"].iloc[0])
+
+
+def test_icc_and_alpha_use_the_scheme_they_are_given():
+    hope = wa.icc_by_documents(AGREE, "hope")
+    x = np.array(AGREE_PENALTIES["hope"], dtype=float).T
+    assert hope["estimate"].tolist() == pytest.approx(list(icc_anova(x)), abs=1e-12)
+    out2 = wa.major_weight_agreement(AGREE, major_weights=[1, 3], schemes=("metahope",))
+    # AGREE's units under Major = 1 and 3 (Minor 1), and MetaHOPE (Minor 2, Major 6)
+    def pen(major, minor):
+        return [[major, minor, 0, 2 * minor, 0, major], [minor, minor, major, major, 0, major + minor]]
+    assert out2["alpha"].tolist() == pytest.approx([kalpha(pen(1, 1)), kalpha(pen(3, 1)), kalpha(pen(6, 2))], abs=1e-12)
+
+
+def test_presence_agreement_columns_and_kappa_by_hand():
+    presence = wa.category_presence(frame([r for r in ROWS if r[0] != "C"]))
+    out = wa.presence_agreement(presence)
+    assert list(out.columns) == ["category", "n_units", "n_raters", "marked_percent", "nominal_alpha", "kappa",
+                                 "exact_agreement"]
+    kappa = out.set_index("category")["kappa"]
+    # Accuracy over the 5 two-rater units: r1 1,0,0,0,0, r2 1,1,0,0,0: p_o 4/5, p_e (1/5)(2/5) + (4/5)(3/5) = 14/25
+    assert kappa["Accuracy"] == pytest.approx((4 / 5 - 14 / 25) / (1 - 14 / 25))
+    # Style: both raters mark B d2/1 only: perfect agreement
+    assert kappa["Style"] == pytest.approx(1.0)
