@@ -270,6 +270,9 @@ def test_undefined_statistics_come_without_warnings():
     # a constant rater (3) in a resample where the covariance's floating-point residue is not 0
     r = no_warnings(ag.bootstrap_samples, np.full(5, 3.0), np.array([0.0, 7, 0, 2, 4]), np.array([[1, 0, 2, 2, 2]]))
     assert math.isnan(r["pearson_r"][0]) and r["exact_agreement"][0] == 0.0
+    # a resample where rater a is constant (1, 1) and the covariance is exactly 0: 0/0
+    r = no_warnings(ag.bootstrap_samples, np.array([1.0, 1, 2]), np.array([1.0, 3, 2]), np.array([[1, 1, 0]]))
+    assert math.isnan(r["pearson_r"][0]) and r["exact_agreement"][0] == 50.0
     nothing = pd.DataFrame({"spans_a": [0], "spans_b": [0], "chars_a": [0], "chars_b": [0], "chars_both": [0],
                             **{f"matched_{s}_{c}": [0] for s in "ab" for c in ag.SPAN_CRITERIA}})
     assert no_warnings(ag.span_agreement, nothing)["agreement"].isna().all()
@@ -285,7 +288,11 @@ def test_exact_zeros_are_zero_not_floating_point_residue():
     mx, my = Fraction(2, 3), Fraction(0)
     e = (Fraction(2, 3) - mx**2) + (0 - my**2) + (mx - my) ** 2
     assert 1 - Fraction(2, 3) / e == 0
-    assert ag.weighted_kappa([1, 3, 3], [1, 1, 1]) == 0.0  # raw quotient: −4.4e-16
+    assert ag.weighted_kappa([1, 3, 3], [1, 1, 1]) == 0.0
+    # positions = values (labels 0…3): O = 17/5, E = var 6/5 + var 6/25 + (1 − 12/5)² = 17/5 -> 0;
+    # the raw quotient is 1.1e-16
+    assert 1 - Fraction(17, 5) / (Fraction(6, 5) + Fraction(6, 25) + Fraction(49, 25)) == 0
+    assert ag.weighted_kappa([0, 3, 0, 1, 1], [2, 2, 2, 3, 3]) == 0.0
     # α of (2, 3, 3) and (0, 0, 3): D_o = 2·13/6, D_e = 2·(65/6)/5: both 13/3, α = 0 exactly;
     # the krippendorff package prints −2.2e-16 there, the closed form +1.1e-16 on the second case
     assert ag.krippendorff_alpha([[2, 3, 3], [0, 0, 3]]) == 0.0
@@ -376,6 +383,7 @@ def test_rating_matrix_defaults_and_unused_categories():
     wide = ag.rating_matrix(frame, "v")
     assert list(wide.index) == ["i2", "i1"] and list(wide.columns) == ["B", "A"]  # order of appearance, no Z
     assert wide.loc["i1"].tolist() == [2, 4]
+    assert all(pd.api.types.is_integer_dtype(t) for t in wide.dtypes)  # the ratings as given, not their means
 
 
 def _categorical_groups(frame, column="g"):
@@ -560,3 +568,14 @@ def test_span_agreement_columns_with_and_without_resamples():
     table = got.set_index(["criterion", "resample"])["agreement"]
     assert table[("overlap", 0)] == pytest.approx(5 / 10) and table[("overlap", 1)] == pytest.approx(0.0)
     assert table[("characters", 0)] == pytest.approx(8 / 28)
+
+
+def test_span_characters_one_shared_character():
+    item = {"system": "s", "doc": "d", "seg": 1}
+    spans = pd.DataFrame([{**item, "rater": r, "side": "target", "start": a, "end": b, "category": "Acc",
+                           "severity": "Minor"} for r, a, b in (("A", 2, 5), ("B", 4, 9))])
+    rated = pd.DataFrame([{**item, "rater": r} for r in "AB"])
+    ab = ag.span_matches(spans, rated, ["system", "doc", "seg"]).iloc[0]
+    # A marks 2, 3, 4; B marks 4…8: character 4 is shared
+    assert (ab["chars_a"], ab["chars_b"], ab["chars_both"]) == (3, 5, 1)
+    assert ag.span_agreement(pd.DataFrame([ab])).set_index("criterion").loc["characters", "agreement"] == 2 / 8
