@@ -241,3 +241,341 @@ def test_icc_table_reproduces_shrout_fleiss_1979_table_2():
     ref = pg.intraclass_corr(data=pd.DataFrame(rows), targets="item", raters="annotator", ratings="v").set_index("Type")
     assert (row["icc2_1_ci_low"], row["icc2_1_ci_high"]) == pytest.approx(tuple(ref.loc["ICC(A,1)", "CI95"]))
     assert (row["icc2_k_ci_low"], row["icc2_k_ci_high"]) == pytest.approx(tuple(ref.loc["ICC(A,k)", "CI95"]))
+
+
+# --------------------------------------------------------------------------- second pass (issue 21, mut2)
+import warnings  # noqa: E402
+from fractions import Fraction  # noqa: E402
+
+from scipy.stats import t as student_t  # noqa: E402
+
+
+def no_warnings(fn, *args, **kwargs):
+    """Call fn with every warning turned into an error: an undefined statistic is NaN (or the
+    documented value) without numpy's 'invalid value' or 'divide by zero' on the way."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return fn(*args, **kwargs)
+
+
+def test_undefined_statistics_come_without_warnings():
+    assert no_warnings(ag.weighted_kappa, [2, 2], [2, 2]) == 0.0  # E = 0: documented 0
+    assert math.isnan(no_warnings(ag.pearson_r, [1, 1, 1], [1, 2, 3]))
+    assert math.isnan(no_warnings(ag.pearson_r, [1, 2, 3], [2, 2, 2]))
+    assert math.isnan(no_warnings(ag.interval_alpha_weighted, np.array([[2.0, 2.0], [2.0, 2.0]]), np.ones((1, 2)))[0])
+    # MSB = MSW = 0: 0/0 for both; units of equal means: MSB = 0, MSW = 2 -> −2/2 and −2/0
+    icc = no_warnings(ag.oneway_icc, [[1, 1], [1, 1]])
+    assert math.isnan(icc[0]) and math.isnan(icc[1])
+    assert no_warnings(ag.oneway_icc, [[1, 3], [3, 1]]) == (-1.0, -math.inf)
+    # a constant rater (3) in a resample where the covariance's floating-point residue is not 0
+    r = no_warnings(ag.bootstrap_samples, np.full(5, 3.0), np.array([0.0, 7, 0, 2, 4]), np.array([[1, 0, 2, 2, 2]]))
+    assert math.isnan(r["pearson_r"][0]) and r["exact_agreement"][0] == 0.0
+    # a resample where rater a is constant (1, 1) and the covariance is exactly 0: 0/0
+    r = no_warnings(ag.bootstrap_samples, np.array([1.0, 1, 2]), np.array([1.0, 3, 2]), np.array([[1, 1, 0]]))
+    assert math.isnan(r["pearson_r"][0]) and r["exact_agreement"][0] == 50.0
+    nothing = pd.DataFrame({"spans_a": [0], "spans_b": [0], "chars_a": [0], "chars_b": [0], "chars_both": [0],
+                            **{f"matched_{s}_{c}": [0] for s in "ab" for c in ag.SPAN_CRITERIA}})
+    assert no_warnings(ag.span_agreement, nothing)["agreement"].isna().all()
+    # no item rated by two raters: every statistic undefined, n_items 0
+    single = pd.DataFrame({"item": [1, 2], "annotator": ["A", "B"], "v": [1, 2], "g": "x"})
+    row = no_warnings(ag.agreement, single, by="g", value="v").iloc[0]
+    assert row["n_items"] == 0 and row[list(ag.METRICS)].isna().all()
+
+
+def test_exact_zeros_are_zero_not_floating_point_residue():
+    # κ: positions (0, 1, 1) and (0, 0, 0): O = 2/3, E = 2/9 + 0 + 4/9 -> 1 − 1 = 0 exactly
+    x, y = [0, 1, 1], [0, 0, 0]
+    mx, my = Fraction(2, 3), Fraction(0)
+    e = (Fraction(2, 3) - mx**2) + (0 - my**2) + (mx - my) ** 2
+    assert 1 - Fraction(2, 3) / e == 0
+    assert ag.weighted_kappa([1, 3, 3], [1, 1, 1]) == 0.0
+    # positions = values (labels 0…3): O = 17/5, E = var 6/5 + var 6/25 + (1 − 12/5)² = 17/5 -> 0;
+    # the raw quotient is 1.1e-16
+    assert 1 - Fraction(17, 5) / (Fraction(6, 5) + Fraction(6, 25) + Fraction(49, 25)) == 0
+    assert ag.weighted_kappa([0, 3, 0, 1, 1], [2, 2, 2, 3, 3]) == 0.0
+    # α of (2, 3, 3) and (0, 0, 3): D_o = 2·13/6, D_e = 2·(65/6)/5: both 13/3, α = 0 exactly;
+    # the krippendorff package prints −2.2e-16 there, the closed form +1.1e-16 on the second case
+    assert ag.krippendorff_alpha([[2, 3, 3], [0, 0, 3]]) == 0.0
+    assert ag.krippendorff_alpha([[1, 1, 1], [1, 1, 3]]) == 0.0
+    # every value 0.3: D_e is a residue (4e-17), not a variance: α undefined
+    assert math.isnan(ag.interval_alpha_weighted(np.full((3, 2), 0.3), np.ones((1, 3)))[0])
+
+
+def test_pearson_r_when_a_rater_has_standard_deviation_one():
+    a, b = [0, 1, 2, 3], [1, 3, 1, 3]  # b: population sd exactly 1; cov 0.5, sd_a √1.25 -> r = 1/√5
+    assert ag.pearson_r(a, b) == pytest.approx(1 / math.sqrt(5))
+    assert ag.pearson_r(a, b) == pytest.approx(pearsonr(a, b)[0])
+
+
+def test_oneway_icc_needs_two_units_and_two_raters():
+    for data in ([[1, 2]], [[1], [2]]):
+        assert all(math.isnan(v) for v in no_warnings(ag.oneway_icc, data))
+    # two units: means 1.5, 4; MSB = 2·(1.25² + 1.25²)/1 = 6.25, MSW = 2.5/2 = 1.25 -> 5/7.5 and 5/6.25
+    assert ag.oneway_icc([[1, 2], [3, 5]]) == pytest.approx((2 / 3, 0.8))  # (pingouin needs 5 values)
+
+
+def _pingouin_icc1(data):
+    long = pd.DataFrame([{"u": u, "k": k, "v": v} for u, r in enumerate(data) for k, v in enumerate(r)])
+    res = pg.intraclass_corr(long, targets="u", raters="k", ratings="v").set_index("Type")
+    return res.loc["ICC(1,1)", "ICC"], res.loc["ICC(1,k)", "ICC"]
+
+
+def test_oneway_icc_by_cluster_both_rows_against_pingouin_and_student_t():
+    data = [[1, 2], [3, 5], [6, 6], [2, 2], [7, 5], [4, 4.5]]
+    docs = ["a", "a", "b", "b", "c", "c"]
+    got = ag.oneway_icc_by_cluster(data, docs, ci=80)
+    assert list(got.columns) == ["statistic", "estimate", "jackknife_ci_low", "jackknife_ci_high", "n_units",
+                                 "n_clusters"]
+    assert list(got["statistic"]) == ["ICC(1,1)", "ICC(1,k)"]
+    full = _pingouin_icc1(data)
+    loo = np.array([_pingouin_icc1([r for r, d in zip(data, docs) if d != g]) for g in "abc"])
+    t = student_t.ppf(0.9, 2)
+    for i in range(2):
+        row = got.iloc[i]
+        se = math.sqrt(2 / 3 * ((loo[:, i] - loo[:, i].mean()) ** 2).sum())
+        assert row["estimate"] == pytest.approx(full[i])
+        assert row["jackknife_ci_low"] == pytest.approx(full[i] - t * se)
+        assert row["jackknife_ci_high"] == pytest.approx(min(full[i] + t * se, 1.0))
+        assert (row["n_units"], row["n_clusters"]) == (6, 3)
+
+
+def _bias_frame():
+    """Items (doc, seg); B listed before A; C alone on (d2, s2), so it has no item with others."""
+    rows = [("d1", "s1", "B", 1), ("d1", "s1", "A", 3), ("d1", "s2", "B", 2), ("d1", "s2", "A", 2),
+            ("d2", "s1", "B", 0), ("d2", "s1", "A", 4), ("d2", "s2", "C", 5)]
+    frame = pd.DataFrame(rows, columns=["doc", "seg", "who", "v"])
+    frame["who"] = pd.Categorical(frame["who"], categories=["A", "B", "C", "D"])  # D never rates
+    return frame
+
+
+def test_rater_bias_two_raters_items_of_two_columns_every_column():
+    out = ag.rater_bias(_bias_frame(), "v", rater="who", item=["doc", "seg"], ci=80)
+    assert list(out.columns) == ["rater", "n_items", "n_clusters", "mean_rater", "mean_others", "bias", "ci_low",
+                                 "ci_high"]
+    assert list(out["rater"]) == ["A", "B"]  # sorted; C shares no item, D rated nothing
+    a, b = out.iloc[0], out.iloc[1]
+    # A − B on the three shared items: 2, 0, 4 (if seg alone were the item, s1 would pool d1 and d2)
+    assert (a["n_items"], a["n_clusters"]) == (3, 3) and (b["n_items"], b["n_clusters"]) == (3, 3)
+    assert (a["mean_rater"], a["mean_others"], a["bias"]) == pytest.approx((3.0, 1.0, 2.0))
+    assert (b["mean_rater"], b["mean_others"], b["bias"]) == pytest.approx((1.0, 3.0, -2.0))
+    # items as their own clusters: the ordinary t interval, sd 2, SE 2/√3, t_{2, .90}
+    half = student_t.ppf(0.9, 2) * 2 / math.sqrt(3)
+    assert (a["ci_low"], a["ci_high"]) == pytest.approx((2 - half, 2 + half))
+    assert (b["ci_low"], b["ci_high"]) == pytest.approx((-2 - half, -2 + half))
+    # documents as clusters, the cluster column among the item columns: A's sums 2 (d1) and 4 (d2)
+    by_doc = ag.rater_bias(_bias_frame(), "v", rater="who", item=["doc", "seg"], clusters="doc").iloc[0]
+    assert (by_doc["n_items"], by_doc["n_clusters"], by_doc["bias"]) == (3, 2, pytest.approx(2.0))
+    # residuals per document: d1 (2 − 2) + (0 − 2) = −2, d2 4 − 2 = 2; SE² = 2/1 · 8/9, t_{1, .975}
+    half = student_t.ppf(0.975, 1) * math.sqrt(2 * 8 / 9)
+    assert (by_doc["ci_low"], by_doc["ci_high"]) == pytest.approx((2 - half, 2 + half))
+
+
+def test_rater_bias_without_shared_items_is_an_empty_table_with_its_columns():
+    out = ag.rater_bias(pd.DataFrame({"item": [1, 2], "annotator": ["A", "B"], "v": [1.0, 2.0]}), "v")
+    assert len(out) == 0
+    assert list(out.columns) == ["rater", "n_items", "n_clusters", "mean_rater", "mean_others", "bias", "ci_low",
+                                 "ci_high"]
+
+
+def test_rating_matrix_defaults_and_unused_categories():
+    frame = pd.DataFrame({"item": ["i2", "i1", "i2", "i1"], "annotator": pd.Categorical(list("BBAA"), ["A", "B", "Z"]),
+                          "v": [1, 2, 3, 4]})
+    wide = ag.rating_matrix(frame, "v")
+    assert list(wide.index) == ["i2", "i1"] and list(wide.columns) == ["B", "A"]  # order of appearance, no Z
+    assert wide.loc["i1"].tolist() == [2, 4]
+    assert all(pd.api.types.is_integer_dtype(t) for t in wide.dtypes)  # the ratings as given, not their means
+
+
+def _categorical_groups(frame, column="g"):
+    out = frame.copy()
+    out[column] = pd.Categorical(out[column], categories=["never", *pd.unique(frame[column])])
+    return out
+
+
+def test_unused_group_categories_give_no_rows():
+    frame = _categorical_groups(tidy(A, B))
+    assert list(ag.agreement(frame, by="g", value="v")["g"]) == ["Z", "Y"]
+    assert list(ag.bootstrap_agreement(frame, by="g", value="v", n_boot=20)["g"].unique()) == ["Z", "Y"]
+    assert list(ag.bootstrap_difference(frame, frame, by="g", value="v", n_boot=20)["g"].unique()) == ["Z", "Y"]
+    rows = [{"g": g, "item": i, "annotator": f"j{k}", "v": v} for g in ("T", "S") for i, r in enumerate(SHROUT_FLEISS)
+            for k, v in enumerate(r)]
+    assert list(ag.icc_table(_categorical_groups(pd.DataFrame(rows)), by="g", value="v")["g"]) == ["T", "S"]
+
+
+def test_agreement_kappa_labels_are_the_groups_values_or_the_given_scale():
+    # A–B use 0, 1, 5 only; C uses 2: on the group's values (0, 1, 2, 5) 5 is position 3, not 2
+    raters = {"A": [0, 1, 5, 5], "B": [0, 1, 5, 1], "C": [0, 2, 5, 5]}
+    frame = pd.DataFrame([{"g": "x", "item": i, "annotator": r, "v": v} for r, vals in raters.items()
+                          for i, v in enumerate(vals)])
+    pairs = [("A", "B"), ("A", "C"), ("B", "C")]
+    observed = ag.agreement(frame, by="g", value="v").iloc[0]
+    assert observed["weighted_kappa"] == pytest.approx(np.mean(
+        [cohen_kappa_score(raters[p], raters[q], weights="quadratic", labels=[0, 1, 2, 5]) for p, q in pairs]))
+    scale = list(range(11))  # the severity scale 0…10: 5 is position 5
+    given = ag.agreement(frame, by="g", value="v", labels=scale).iloc[0]
+    assert given["weighted_kappa"] == pytest.approx(np.mean(
+        [cohen_kappa_score(raters[p], raters[q], weights="quadratic", labels=scale) for p, q in pairs]))
+    assert given["weighted_kappa"] != pytest.approx(observed["weighted_kappa"])
+
+
+def test_labels_order_the_scale_for_kappa_and_ordinal_alpha():
+    # codes whose order is not numeric: 2 lies between 0 and 1 on this scale
+    order = [0, 2, 1]
+    a, b = [0, 2, 1, 1, 0, 2], [0, 1, 1, 2, 2, 2]
+    frame = pd.DataFrame([{"g": "x", "item": i, "annotator": r, "v": v} for r, vals in (("A", a), ("B", b))
+                          for i, v in enumerate(vals)])
+    out = ag.agreement(frame, by="g", value="v", labels=order, level="ordinal").iloc[0]
+    assert out["alpha"] == pytest.approx(krippendorff.alpha(reliability_data=[a, b], level_of_measurement="ordinal",
+                                                            value_domain=order))
+    assert out["alpha"] != pytest.approx(krippendorff.alpha(reliability_data=[a, b], level_of_measurement="ordinal"))
+    assert out["weighted_kappa"] == pytest.approx(cohen_kappa_score(a, b, weights="quadratic", labels=order))
+    assert ag.krippendorff_alpha([a, b], level="ordinal", value_domain=order) == pytest.approx(out["alpha"])
+
+
+def test_agreement_on_a_nullable_integer_column_with_a_missing_rating():
+    frame = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4], "annotator": list("ABABABA"), "g": "x",
+                          "v": pd.array([1, 2, 3, 3, 4, pd.NA, 0], dtype="Int64")})
+    row = ag.agreement(frame, by="g", value="v").iloc[0]
+    # items 1 and 2 rated by both: (1, 2) and (3, 3)
+    assert row["n_items"] == 2 and row["exact_agreement"] == 50.0
+    assert row["alpha"] == pytest.approx(krippendorff.alpha(reliability_data=[[1, 3, 4, 0], [2, 3, np.nan, np.nan]],
+                                                            level_of_measurement="interval"))
+
+
+def test_icc_table_groups_in_order_of_appearance_and_incomplete_items_dropped():
+    rows = [{"system": s, "domain": "news", "item": i, "annotator": f"j{k}", "v": v + (s == "beta")}
+            for s in ("zeta", "beta") for i, r in enumerate(SHROUT_FLEISS) for k, v in enumerate(r)]
+    rows.append({"system": "zeta", "domain": "news", "item": 99, "annotator": "j0", "v": 3})  # rated by one judge
+    frame = pd.DataFrame(rows)
+    one = ag.icc_table(frame, by="system", value="v")
+    assert list(one["system"]) == ["zeta", "beta"]
+    z = one.iloc[0]
+    assert round(z["icc2_1"], 2) == 0.29 and round(z["icc2_k"], 2) == 0.62  # Shrout & Fleiss 1979 without item 99
+    two = ag.icc_table(frame, by=["system", "domain"], value="v")
+    assert two[["system", "domain"]].values.tolist() == [["zeta", "news"], ["beta", "news"]]
+    assert two["icc2_1"].tolist() == pytest.approx(one["icc2_1"].tolist())
+
+
+def test_bootstrap_refusals_name_the_group():
+    full = tidy(A, B)
+    gap = full.drop(index=3)  # group Z, rater B_rater, item i3
+    with pytest.raises(ValueError, match=r"group \('Z',\) has \['B_rater', 'A_rater'\] with 1 missing ratings"):
+        ag.bootstrap_agreement(gap, by="g", value="v", n_boot=5)
+    with pytest.raises(ValueError, match=r"group \('Z',\) has \['B_rater', 'A_rater'\] with 1 missing"):
+        ag.bootstrap_difference(gap, full, by="g", value="v", n_boot=5)
+    with pytest.raises(ValueError, match=r"group \('Z',\) has \['B_rater', 'A_rater'\] with 1 missing"):
+        ag.bootstrap_difference(full, gap, by="g", value="v", n_boot=5)
+
+
+def test_bootstrap_agreement_with_a_scale_against_scikit_learn_per_resample():
+    scale = [0, 2, 3, 4, 6, 8, 10]  # 3 is never used: positions of 4…10 move by one, κ changes
+    frame = tidy(A, B)
+    frame = frame[frame["g"] == "Z"]
+    out = ag.bootstrap_agreement(frame, by="g", value="v", labels=scale, n_boot=40, seed=5, ci=90, clusters="s")
+    row = out.set_index("metric").loc["weighted_kappa"]
+    a, b = np.array(A), np.array(B)
+    assert row["estimate"] == pytest.approx(cohen_kappa_score(A, B, weights="quadratic", labels=scale))
+    assert row["estimate"] != pytest.approx(cohen_kappa_score(A, B, weights="quadratic"))
+
+    def kappas(w):
+        return [cohen_kappa_score(np.repeat(a, k), np.repeat(b, k), weights="quadratic", labels=scale) for k in w]
+
+    clusters = [f"s{i // 2}" for i in range(8)]
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(np.percentile(kappas(resample(8, 40, 5)), [5, 95])))
+    assert (row["cluster_ci_low"], row["cluster_ci_high"]) == pytest.approx(
+        tuple(np.percentile(kappas(resample(8, 40, 5, clusters)), [5, 95])))
+    loo = np.array(kappas(jackknife_weights(clusters)))
+    se = math.sqrt(3 / 4 * ((loo - loo.mean()) ** 2).sum())
+    t = student_t.ppf(0.95, 3)
+    assert (row["jackknife_ci_low"], row["jackknife_ci_high"]) == pytest.approx(
+        (max(row["estimate"] - t * se, -1.0), min(row["estimate"] + t * se, 1.0)))
+
+
+def test_severity_bias_monte_carlo_defaults():
+    # 30 sentences, every difference +1: of the 2^30 sign patterns only all-plus and all-minus reach
+    # |mean| = 1, so the 10000 default draws (almost surely) miss both and p = (0 + 1) / (10000 + 1)
+    paired = pd.DataFrame({"system": "s", "a": 0.0, "b": 1.0, "sentence": np.arange(30)})
+    row = ag.severity_bias(paired, "a", "b", clusters="sentence").iloc[0]
+    assert row["n_clusters"] == 30 and row["p_cluster_permutation"] == pytest.approx(1 / 10001, rel=1e-9)
+    # 18 sentences (Monte Carlo beyond 16): the seeded p is reproducible and near the exact one
+    d = np.array([3, -1, 2, 2, -2, 1, 0, 4, -3, 1, 1, 2, -1, 3, 0, 2, -2, 1], dtype=float)
+    mixed = pd.DataFrame({"system": "s", "a": 0.0, "b": d, "sentence": np.arange(18)})
+    signs = 1 - 2 * ((np.arange(2**18)[:, None] >> np.arange(18)) & 1)
+    exact = float((np.abs(signs @ d) >= abs(d.sum()) - 1e-9).mean())
+    first = ag.severity_bias(mixed, "a", "b", clusters="sentence", n_perm=4000, seed=3).iloc[0]
+    again = ag.severity_bias(mixed, "a", "b", clusters="sentence", n_perm=4000, seed=3).iloc[0]
+    assert first["p_cluster_permutation"] == again["p_cluster_permutation"]
+    assert first["p_cluster_permutation"] == pytest.approx(exact, abs=0.025)  # Monte Carlo SE ≈ 0.008
+
+
+def _more_spans(dtype=int):
+    item = {"system": "s", "doc": "d", "seg": 1}
+    rows = [("A", 0, 5, "Acc", "Major"), ("A", 3, 8, "Acc", "Major"),  # A's own spans overlap: 0…7 once
+            ("A", 20, 22, "Flu", "Minor"), ("A", 30, 30, "Omi", "Major"),  # empty span: no character
+            ("A", 62, 66, "Sty", "Minor"), ("A", 12, 10, "Flu", "Minor"),  # end before start: no character
+            ("B", 4, 6, "Acc", "Major"), ("B", 22, 25, "Flu", "Minor"),  # touches A's [20, 22): no overlap
+            ("B", 50, 55, "Acc", "Minor"), ("B", 60, 64, "Sty", "Major")]  # same category as A's, far away
+    spans = pd.DataFrame([{**item, "rater": r, "side": "target", "start": dtype(a), "end": dtype(b), "category": c,
+                           "severity": v} for r, a, b, c, v in rows])
+    rated = pd.DataFrame([{**item, "rater": r} for r in "ABC"])
+    return spans, rated
+
+
+SPAN_COLUMNS = {"system", "doc", "seg", "rater_a", "rater_b", "spans_a", "spans_b", "chars_a", "chars_b", "chars_both",
+                *(f"matched_{s}_{c}" for s in "ab" for c in ag.SPAN_CRITERIA)}
+
+
+@pytest.mark.parametrize("dtype", [int, float])
+def test_span_matches_by_hand_overlapping_empty_and_touching_spans(dtype):
+    spans, rated = _more_spans(dtype)
+    m = ag.span_matches(spans, rated, ["system", "doc", "seg"])
+    assert set(m.columns) == SPAN_COLUMNS and len(m.columns) == len(SPAN_COLUMNS)
+    counts = [c for c in m.columns if c.startswith(("spans_", "chars_", "matched_"))]
+    assert all(pd.api.types.is_integer_dtype(m[c]) for c in counts)
+    m = m.set_index(["rater_a", "rater_b"])
+    ab = m.loc[("A", "B")]
+    assert (ab["spans_a"], ab["spans_b"]) == (6, 4)
+    # A's [0,5) and [3,8) overlap B's [4,6) (each counted once for B); A's [62,66) overlaps B's [60,64)
+    assert (ab["matched_a_overlap"], ab["matched_b_overlap"]) == (3, 2)
+    assert (ab["matched_a_overlap+category"], ab["matched_b_overlap+category"]) == (3, 2)
+    assert (ab["matched_a_overlap+category+severity"], ab["matched_b_overlap+category+severity"]) == (2, 1)
+    # A: 0…7, 20, 21, 62…65 = 14; B: 4, 5, 22…24, 50…54, 60…63 = 14; both: 4, 5, 62, 63
+    assert (ab["chars_a"], ab["chars_b"], ab["chars_both"]) == (14, 14, 4)
+    bc = m.loc[("B", "C")]
+    assert (bc["spans_a"], bc["spans_b"], bc["chars_a"], bc["chars_b"], bc["chars_both"]) == (4, 0, 14, 0, 0)
+    assert all(bc[f"matched_{s}_{c}"] == 0 for s in "ab" for c in ag.SPAN_CRITERIA)
+
+
+def test_span_matches_when_no_span_overlaps_another():
+    spans, rated = _more_spans()
+    apart = spans.iloc[[0, 8]]  # A [0,5) and B [50,55)
+    m = ag.span_matches(apart, rated, ["system", "doc", "seg"]).set_index(["rater_a", "rater_b"])
+    ab = m.loc[("A", "B")]
+    assert (ab["spans_a"], ab["spans_b"], ab["chars_a"], ab["chars_b"], ab["chars_both"]) == (1, 1, 5, 5, 0)
+    assert all(ab[f"matched_{s}_{c}"] == 0 for s in "ab" for c in ag.SPAN_CRITERIA)
+
+
+def test_span_agreement_columns_with_and_without_resamples():
+    spans, rated = _more_spans()
+    m = ag.span_matches(spans, rated, ["system", "doc", "seg"])  # rows A–B, A–C, B–C
+    plain = ag.span_agreement(m)
+    assert list(plain.columns) == ["criterion", "agreement"] and len(plain) == 4
+    # spans 10 + 6 + 4 = 20, matched 3 + 2 -> 5/20; characters 2·4 / (28 + 14 + 14)
+    assert plain.set_index("criterion")["agreement"].tolist() == pytest.approx([5 / 20, 5 / 20, 3 / 20, 8 / 56])
+    w = np.array([[1, 0, 0], [0, 2, 1]])
+    got = ag.span_agreement(m, w)
+    assert list(got.columns) == ["criterion", "resample", "agreement"]
+    table = got.set_index(["criterion", "resample"])["agreement"]
+    assert table[("overlap", 0)] == pytest.approx(5 / 10) and table[("overlap", 1)] == pytest.approx(0.0)
+    assert table[("characters", 0)] == pytest.approx(8 / 28)
+
+
+def test_span_characters_one_shared_character():
+    item = {"system": "s", "doc": "d", "seg": 1}
+    spans = pd.DataFrame([{**item, "rater": r, "side": "target", "start": a, "end": b, "category": "Acc",
+                           "severity": "Minor"} for r, a, b in (("A", 2, 5), ("B", 4, 9))])
+    rated = pd.DataFrame([{**item, "rater": r} for r in "AB"])
+    ab = ag.span_matches(spans, rated, ["system", "doc", "seg"]).iloc[0]
+    # A marks 2, 3, 4; B marks 4…8: character 4 is shared
+    assert (ab["chars_a"], ab["chars_b"], ab["chars_both"]) == (3, 5, 1)
+    assert ag.span_agreement(pd.DataFrame([ab])).set_index("criterion").loc["characters", "agreement"] == 2 / 8

@@ -237,8 +237,8 @@ def interval_alpha_weighted(data: np.ndarray, weights: np.ndarray) -> np.ndarray
     wk = w[:, ok]
     n = wk @ m_ok
     s1, s2 = wk @ v.sum(axis=1), wk @ (v**2).sum(axis=1)
-    ss = s2 - s1**2 / n
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):  # n = 0: no unit with two values
+        ss = s2 - s1**2 / n
         d_o = (wk @ term) / n
         d_e = 2 * ss / (n - 1)
         return np.where(d_e <= 1e-12, np.nan, 1 - d_o / d_e)
