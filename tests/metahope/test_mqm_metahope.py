@@ -48,10 +48,14 @@ def test_core_scores_with_the_metahope_scheme_are_the_segs_sums(released):
     assert hope == weighted
 
 
-def test_foreign_categories_are_refused_with_the_line(tmp_path):
+@pytest.mark.parametrize("segment_columns, major", [("docSegId\tglobalSegId", "Major"),
+                                                    ("doc_seg_id\tglobal_seg_id", "major")])
+def test_foreign_categories_are_refused_with_the_line(tmp_path, segment_columns, major):
+    """Both spellings of the segment columns and of the severity: a category MetaHOPE does not
+    have is refused, naming its row, column and value."""
     path = tmp_path / "x.tsv"
-    path.write_text("system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
-                    "s\td\t1\t1\tr1\tsrc\ttgt\tMetaHOPE/MIS\tMajor\t\n"
+    path.write_text(f"system\tdoc\t{segment_columns}\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
+                    f"s\td\t1\t1\tr1\tsrc\ttgt\tMetaHOPE/MIS\t{major}\t\n"
                     "s\td\t2\t2\tr1\tsrc2\ttgt2\tNo-error\tNo-error\t\n"
                     "s\td\t2\t2\tr2\tsrc2\ttgt2\tAccuracy/Omission\tMajor\t\n")
     with pytest.raises(InputError, match=r"row 4, column 'category': value 'Accuracy/Omission'"):
