@@ -50,65 +50,74 @@ def _visit(browser, path):
     return page, errors, outside, plotly
 
 
-def test_every_page_is_clean_offline_and_loads_plotly_only_for_figures(built_book, browser):
+@pytest.fixture(scope="module")
+def visits(built_book, browser):
+    """Every page of the built book opened once, its figures drawn: relative path -> (page,
+    console errors, requests that left the machine, plotly.js requests, figures). The chapter
+    pages stay open for the tests that hover over them (their console errors keep being
+    collected); the others are closed."""
     html = built_book["html"]
-    pages = sorted(p for p in html.rglob("*.html") if "_static" not in p.parts)
-    assert len(pages) >= 12
-    for path in pages:
+    opened = {}
+    for path in sorted(p for p in html.rglob("*.html") if "_static" not in p.parts):
         page, errors, outside, plotly = _visit(browser, path)
         figures = page.locator(".plotly-graph-div").count()
         if figures:
             page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
                                    ".every(d => d.classList.contains('js-plotly-plot'))", timeout=30_000)
-        page.close()
-        name = path.relative_to(html)
+        name = path.relative_to(html).as_posix()
+        if name.removeprefix("notebooks/").removesuffix(".html") not in CHAPTER_PAGES:
+            page.close()
+        opened[name] = (page, errors, outside, plotly, figures)
+    yield opened
+    for page, *_ in opened.values():
+        if not page.is_closed():
+            page.close()
+
+
+def test_every_page_is_clean_offline_and_loads_plotly_only_for_figures(visits):
+    assert len(visits) >= 12
+    for name, (_, errors, outside, plotly, figures) in visits.items():
         assert errors == [], f"{name}: console errors {errors}"
         assert outside == [], f"{name}: requests leaving the machine {outside}"
         assert bool(plotly) == bool(figures), f"{name}: {figures} figures, plotly.js requested {len(plotly)} times"
 
 
 @pytest.mark.parametrize("chapter", CHAPTER_PAGES)
-def test_chapter_has_findings_and_live_heatmaps(built_book, browser, chapter):
-    page, errors, _, _ = _visit(browser, built_book["html"] / "notebooks" / f"{chapter}.html")
-    try:
-        assert page.locator("section#what-this-chapter-found li").count() >= 3
-        heatmaps = page.evaluate("() => [...document.querySelectorAll('.plotly-graph-div')]"
-                                 ".map((d, i) => [i, d.data && d.data[0] && d.data[0].type])")
-        for index, kind in heatmaps:
-            if kind != "heatmap":
-                continue
-            target = page.locator(".plotly-graph-div").nth(index)
-            target.scroll_into_view_if_needed()
-            # plotly stores numeric arrays base64-encoded in .data; the decoded matrix is in _fullData
-            z = page.evaluate(f"() => Array.from(document.querySelectorAll('.plotly-graph-div')[{index}]"
-                              "._fullData[0].z, row => Array.from(row, v => Number.isNaN(v) ? null : v))")
-            rows, cols = len(z), len(z[0])
-            box = target.locator(".nsewdrag").first.bounding_box()
-            page.mouse.move(box["x"] + box["width"] * 0.5 / cols, box["y"] + box["height"] * 0.5 / rows)
-            page.wait_for_selector(".hoverlayer .hovertext", timeout=5_000)
-            hover = " ".join(page.locator(".hoverlayer .hovertext").all_text_contents())
-            value = z[0][0]
-            expected = "NA" if value is None else f"{round(value, 3) + 0.0:.3f}"  # -2e-16 shows as 0.000
-            assert expected in hover or (value is not None and f"{value:.2f}" in hover), (chapter, hover, value)
-            page.mouse.move(0, 0)
-    finally:
-        page.close()
+def test_chapter_has_findings_and_live_heatmaps(visits, chapter):
+    page, errors, *_ = visits[f"notebooks/{chapter}.html"]
+    assert page.locator("section#what-this-chapter-found li").count() >= 3
+    heatmaps = page.evaluate("() => [...document.querySelectorAll('.plotly-graph-div')]"
+                             ".map((d, i) => [i, d.data && d.data[0] && d.data[0].type])")
+    for index, kind in heatmaps:
+        if kind != "heatmap":
+            continue
+        target = page.locator(".plotly-graph-div").nth(index)
+        target.scroll_into_view_if_needed()
+        # plotly stores numeric arrays base64-encoded in .data; the decoded matrix is in _fullData
+        z = page.evaluate(f"() => Array.from(document.querySelectorAll('.plotly-graph-div')[{index}]"
+                          "._fullData[0].z, row => Array.from(row, v => Number.isNaN(v) ? null : v))")
+        rows, cols = len(z), len(z[0])
+        box = target.locator(".nsewdrag").first.bounding_box()
+        page.mouse.move(box["x"] + box["width"] * 0.5 / cols, box["y"] + box["height"] * 0.5 / rows)
+        page.wait_for_selector(".hoverlayer .hovertext", timeout=5_000)
+        hover = " ".join(page.locator(".hoverlayer .hovertext").all_text_contents())
+        value = z[0][0]
+        expected = "NA" if value is None else f"{round(value, 3) + 0.0:.3f}"  # -2e-16 shows as 0.000
+        assert expected in hover or (value is not None and f"{value:.2f}" in hover), (chapter, hover, value)
+        page.mouse.move(0, 0)
     assert errors == []
 
 
-def test_table_1_heatmap_value_is_the_published_one(built_book, browser):
+def test_table_1_heatmap_value_is_the_published_one(visits):
     """The GoogleMT / MIS cell of chapter 1's α map shows Table 6's 0.484."""
-    page, _, _, _ = _visit(browser, built_book["html"] / "notebooks" / "01_metahope_pilot_v1.html")
-    try:
-        heatmap = page.locator(".plotly-graph-div").first
-        heatmap.scroll_into_view_if_needed()
-        page.wait_for_function("() => window.Plotly && document.querySelector('.js-plotly-plot')", timeout=30_000)
-        box = heatmap.locator(".nsewdrag").first.bounding_box()
-        page.mouse.move(box["x"] + box["width"] * 2.5 / 5, box["y"] + box["height"] * 0.5 / 3)
-        page.wait_for_selector(".hoverlayer .hovertext", timeout=5_000)
-        hover = " ".join(page.locator(".hoverlayer .hovertext").all_text_contents())
-    finally:
-        page.close()
+    page, *_ = visits["notebooks/01_metahope_pilot_v1.html"]
+    heatmap = page.locator(".plotly-graph-div").first
+    heatmap.scroll_into_view_if_needed()
+    box = heatmap.locator(".nsewdrag").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 2.5 / 5, box["y"] + box["height"] * 0.5 / 3)
+    page.wait_for_selector(".hoverlayer .hovertext", timeout=5_000)
+    hover = " ".join(page.locator(".hoverlayer .hovertext").all_text_contents())
+    page.mouse.move(0, 0)
     assert "GoogleMT" in hover and "MIS" in hover and "0.484" in hover
     assert re.search(r"alpha = 0\.484", hover)
 
