@@ -7,15 +7,18 @@ JOBS   ?= 2
 # Copy the data from a local mirror when there is one (CI, this workplace); download otherwise.
 MIRROR ?= $(firstword $(wildcard ../shared/datasets))
 FETCH_FLAGS := $(if $(MIRROR),--mirror $(MIRROR),)
+# the .pyc files of what the book imports are written on first use (see the installer below)
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup data book book-student test test-fast lab lab-student bench mutate lock clean
 
 # Installer: uv (from PATH, or put into the venv by pip in ~4 s) installs the pinned requirements in
-# ~40 s, plus ~50 s compiling .pyc files in parallel, where pip takes ~5 min on 2 cores (measured;
-# table in the README under "The commands"). Both install the same pinned versions. USE_PIP=1 forces pip;
-# if uv fails for any reason, pip takes over on its own. --compile-bytecode: where
-# PYTHONDONTWRITEBYTECODE is set (as on this workplace's machines) nothing would ever write the
-# .pyc files, and every kernel and test process would compile pandas, scipy & co. from source.
+# ~40 s, where pip takes ~5 min on 2 cores (measured; table in the README under "The commands"). Both
+# install the same pinned versions. USE_PIP=1 forces pip; if uv fails for any reason, pip takes over
+# on its own. Bytecode: uv does not compile .pyc files at install (compiling the whole venv took ~50 s
+# more); instead every command make runs may write them, on first import, for the modules the book
+# really uses: where PYTHONDONTWRITEBYTECODE is set (as on this workplace's machines) nothing would
+# ever write them, and every kernel and test process would compile pandas, scipy & co. from source.
 # torch==2.13.0 must be the CPU build: from a local wheel folder when there is one (CI, this workplace),
 # otherwise from the PyTorch CPU index (plain PyPI gives Linux the multi-GB CUDA build).
 WHEELS ?= $(firstword $(wildcard /opt/wheels))
@@ -25,7 +28,7 @@ UV_TORCH  := $(if $(WHEELS),--find-links $(WHEELS),--torch-backend cpu)
 PIP_TORCH := $(if $(WHEELS),--find-links $(WHEELS),--extra-index-url https://download.pytorch.org/whl/cpu)
 PIP_Q  := --disable-pip-version-check
 PIP_INSTALL = $(BIN)/pip install $(PIP_Q) --progress-bar on $(PIP_TORCH) -r requirements.txt
-UV_INSTALL  = $(UVBIN) pip install --compile-bytecode --python $(BIN)/python $(UV_TORCH) -r requirements.txt
+UV_INSTALL  = $(UVBIN) pip install --python $(BIN)/python $(UV_TORCH) -r requirements.txt
 
 $(STAMP): requirements.txt pyproject.toml
 	@echo "== setting up $(VENV) from requirements.txt (about a minute with uv, a few minutes with pip)"
