@@ -250,3 +250,34 @@ def test_team_scores_mean_over_annotators():
     assert pooled["annotator"].tolist() == ["team of 3"] * 4
     cat = s.assign(direction=pd.Categorical(s["direction"], categories=["EN→ZH", "ZH→EN", "unused"]))
     assert len(scoring.team_scores(cat)) == 4  # an unused direction adds no rows
+
+
+# --------------------------------------------------------------------------- the category maps whole
+
+
+def test_categories_and_severity_scale_whole_against_the_paper():
+    from helpers.metahope import io
+
+    # Liang & Han 2026 §3: "Impact (IMP) ... Required Adaptation is Missing (RAM) ... Mistranslation (MIS)
+    # ... Style (STL) ... Proofreading Error (PRF)", summed in this order into SEGS (§4, Table 1)
+    assert io.CATEGORIES == ("IMP", "RAM", "MIS", "STL", "PRF")
+    # appendix I.3 "Severity Scale (updated)": 0 no error, 2 Minor, 4 Moderate, 6 Major, 8 Severe, 10 Critical
+    assert io.SEVERITY_LEVELS == (0, 2, 4, 6, 8, 10)
+    assert io.SEVERITY_NAMES == {0: "none", 2: "minor", 4: "moderate", 6: "major", 8: "severe", 10: "critical"}
+    assert io._LEVEL_OF_SEVERITY == {"Minor": 2, "Moderate": 4, "Major": 6, "Severe": 8, "Critical": 10}
+    # the workbooks' column headers and the names the paper prints (abstract, Tables 1-3)
+    assert io.SYSTEM_NAMES == {"Google_translate": "GoogleMT", "GPT_5.4": "GPT-5.4", "hunyuan_7b": "Hunyuan-LLM-7B"}
+
+
+def test_pos_classes_whole_against_the_tag_sets():
+    # VUAMC's word classes (N noun, V verb, AJ adjective, AV adverb) and the PKU tag set of PSUCMC, each tag
+    # by its PKU meaning: n 名词, ng 名语素, nr 人名, ns 地名, nt 机构团体, nz 其他专名, vn 名动词, an 名形词,
+    # f 方位词, s 处所词, t 时间词, j 简称略语 (nominal); v 动词, vg 动语素, vd 副动词, vi 不及物动词,
+    # vl 动词性惯用语, vx 形式动词 (verbal); a 形容词, ag 形语素, ad 副形词, d 副词, dg 副语素, b 区别词,
+    # z 状态词 (adjectival or adverbial)
+    noun = "n ng nr ns nt nz vn an f s t j N".split()
+    verb = "v vg vd vi vl vx V".split()
+    modifier = "a ag ad d dg b z AJ AV".split()
+    expected = {**dict.fromkeys(noun, "noun"), **dict.fromkeys(verb, "verb"),
+                **dict.fromkeys(modifier, "adjective-adverb")}
+    assert scoring.POS_CLASSES == expected

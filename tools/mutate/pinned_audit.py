@@ -8,7 +8,7 @@ number cannot be read off the source: that judgement, with the source of each ex
 in ``tools/mutate/PINNED.md``; this script finds the functions no test calls at all.
 
     python tools/mutate/pinned_audit.py            # table of every function
-    python tools/mutate/pinned_audit.py --missing  # only functions no pinned test calls
+    python tools/mutate/pinned_audit.py --missing  # only those no pinned test or doctest reaches
 """
 
 from __future__ import annotations
@@ -32,10 +32,12 @@ MODULES = [
 ]
 
 
-def public_functions(path: Path) -> list[str]:
-    """Names of the module-level functions of ``path`` that do not start with ``_``."""
+def public_functions(path: Path) -> dict[str, bool]:
+    """The module-level functions of ``path`` that do not start with ``_``, each with whether its
+    docstring has an Example (``>>>``, run as a doctest: ``testpaths`` includes ``src/helpers``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
+    return {n.name: ">>>" in (ast.get_docstring(n) or "") for n in tree.body
+            if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
 
 
 def callers(name: str, files: list[Path]) -> list[str]:
@@ -47,22 +49,22 @@ def callers(name: str, files: list[Path]) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--missing", action="store_true", help="only functions no pinned test calls")
+    parser.add_argument("--missing", action="store_true", help="only functions neither a pinned test nor a doctest reaches")
     args = parser.parse_args()
     tests = sorted((ROOT / "tests").rglob("test_*.py"))
     pinned = [t for t in tests if t.name.startswith("test_pinned_")]
     others = [t for t in tests if t not in pinned]
     reach = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(SRC.rglob("*.py"))
-    print("| function | pinned tests | other tests | reached from |")
-    print("|---|---|---|---|")
+    print("| function | doctest | pinned tests | other tests | reached from |")
+    print("|---|---|---|---|---|")
     for module in MODULES:
-        for name in public_functions(SRC / module):
+        for name, example in public_functions(SRC / module).items():
             p, o = callers(name, pinned), callers(name, others)
-            if args.missing and p:
+            if args.missing and (p or example):
                 continue
             used = [r for r in callers(name, reach) if not r.endswith(module)]
             short = lambda fs: ", ".join(Path(f).stem.removeprefix("test_") for f in fs) or "–"
-            print(f"| `{module[:-3].replace('/', '.')}.{name}` | {short(p)} | {short(o)} | {short(used)} |")
+            print(f"| `{module[:-3].replace('/', '.')}.{name}` | {'yes' if example else '–'} | {short(p)} | {short(o)} | {short(used)} |")
 
 
 if __name__ == "__main__":
