@@ -313,3 +313,21 @@ def test_team_statistics_against_the_krippendorff_package():
     assert got["category_alpha"] == pytest.approx(np.mean(ref))
     pooled = simulate.team_statistics(t, by=None, statistics=["presence_agreement"])
     assert pooled.columns.tolist() == ["group", "presence_agreement"] and pooled.iloc[0].tolist() == ["all", 50.0]
+
+
+def test_calibration_table_by_hand():
+    from helpers.metahope import chapters
+
+    study = pd.DataFrame({"seed": [0, 0, 1, 1, 2, 2], "system": ["B", "A"] * 3,
+                          "segs_alpha": [0.1, 0.3, 0.2, 0.5, 0.6, 0.4], "presence_agreement": [20, 40, 30, 50, 10, 45]})
+    published = pd.DataFrame({"system": ["A", "B"], "ordinal_alpha": ["0.22", "0.16"],
+                              "exact_presence_agreement": ["47", "16"]})
+    t = chapters.calibration_table(study, published).set_index("system")
+    assert t.index.tolist() == ["B", "A"]  # the study's order
+    # B: α 0.1, 0.2, 0.6 -> mean 0.3; presence 20, 30, 10 -> mean 20.  A: α 0.3, 0.5, 0.4; presence 40, 50, 45
+    assert t.loc["B", ["alpha_mean", "alpha_min", "alpha_max"]].tolist() == pytest.approx([0.3, 0.1, 0.6])
+    assert t.loc["A", ["alpha_mean", "alpha_min", "alpha_max"]].tolist() == pytest.approx([0.4, 0.3, 0.5])
+    assert t.loc["B", ["presence_mean", "presence_min", "presence_max", "teams"]].tolist() == [20, 10, 30, 3]
+    assert t.loc["A", ["presence_mean", "presence_min", "presence_max", "teams"]].tolist() == [45, 40, 50, 3]
+    assert t.loc["A", ["published_alpha", "published_presence"]].tolist() == [0.22, 47.0]
+    assert t.loc["B", ["published_alpha", "published_presence"]].tolist() == [0.16, 16.0]
