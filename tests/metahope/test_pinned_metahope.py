@@ -331,3 +331,17 @@ def test_calibration_table_by_hand():
     assert t.loc["A", ["presence_mean", "presence_min", "presence_max", "teams"]].tolist() == [45, 40, 50, 3]
     assert t.loc["A", ["published_alpha", "published_presence"]].tolist() == [0.22, 47.0]
     assert t.loc["B", ["published_alpha", "published_presence"]].tolist() == [0.16, 16.0]
+
+
+def test_mqm_top_categories_whole_against_the_wmt_release():
+    from helpers.metahope import io
+
+    # google/wmt-mqm-human-evaluation README: "the standard top-level categories Accuracy, Fluency,
+    # Terminology, Style, and Locale" (spelled "Locale convention" in the files) and "a special
+    # Non-translation error"; the released files add Other, Source error (TED ZH-EN) and Source issue
+    # (generalMT2023 ZH-EN). These are every top level of those files apart from No-error and the HOTW
+    # test rows (Found, Missed), counted 2026-12-01 on the mirrored files.
+    assert io.MQM_TOP_CATEGORIES == ("Accuracy", "Fluency", "Terminology", "Style", "Locale convention", "Other",
+                                     "Non-translation", "Source error", "Source issue")
+    got = io.top_category(pd.Series(["Accuracy/Mistranslation", "Non-translation!", " Style/Awkward", "Other"]))
+    assert got.tolist() == ["Accuracy", "Non-translation", "Style", "Other"]
