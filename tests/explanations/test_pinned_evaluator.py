@@ -92,8 +92,19 @@ def _ridge(x_train, y_train, x_new, alpha):
     return (x_new - xm) @ beta + ym
 
 
-def test_run_evaluator_mae_table_on_made_up_embeddings(monkeypatch):
+@pytest.fixture
+def made_up(monkeypatch):
+    """Made-up embeddings, and a stage-2 judge of 5 trees instead of 200 (these tests pin stage 1 and
+    the baselines; the judge's own numbers are only checked against the predictions it returns)."""
+    from sklearn.ensemble import GradientBoostingRegressor
+
     monkeypatch.setattr(encoder, "embed", _fake_embed)
+    monkeypatch.setattr(ev, "GradientBoostingRegressor",
+                        lambda n_estimators, random_state: GradientBoostingRegressor(n_estimators=5,
+                                                                                     random_state=random_state))
+
+
+def test_run_evaluator_mae_table_on_made_up_embeddings(made_up):
     cfg = ev.EvaluatorConfig(n_test=3, n_folds=2, seed=1)
     out = ev.run_evaluator(_items(), cfg)
     held = out["split"]["set"].eq("held-out").to_numpy()
@@ -125,3 +136,20 @@ def test_run_evaluator_mae_table_on_made_up_embeddings(monkeypatch):
     ids = [f"i{k}" for k in test]
     np.testing.assert_allclose(s1.loc[ids, [f"predicted_{s}" for s in SCORES]].to_numpy(), fit_test)
     assert len(out["stage2_cv"]) == 2 and out["weights"]["weight"].sum() == pytest.approx(1.0)
+
+
+def test_judge_replicates_rows_by_hand(made_up, monkeypatch, tmp_path):
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path))
+    items = _items()
+    t = ev.judge_replicates({"made up": items}, ev.EvaluatorConfig(n_test=3, n_folds=2), split_seeds=[4])
+    assert t.columns.tolist() == ["ratings", "split_seed", "n_held_out", "judge_mae", "mean_baseline_mae",
+                                  "stage1_overall_mae", "difference"]
+    row = t.iloc[0]
+    assert (row["ratings"], row["split_seed"], row["n_held_out"]) == ("made up", 4, 3)
+    # split seed 4's held-out metaphors; the training mean's and stage 1's Overall errors on them
+    train, test = ev.split_by_metaphor(items, 3, 4)
+    overall = Y[:, SCORES.index("overall")]
+    assert row["mean_baseline_mae"] == pytest.approx(np.abs(overall[train].mean() - overall[test]).mean())
+    stage1 = _ridge(PAIR[train], Y[train], PAIR[test], 10.0)[:, SCORES.index("overall")]
+    assert row["stage1_overall_mae"] == pytest.approx(np.abs(stage1 - overall[test]).mean())
+    assert row["difference"] == pytest.approx(row["judge_mae"] - row["mean_baseline_mae"])
