@@ -362,3 +362,52 @@ def test_calibration_band_against_the_krippendorff_package():
     for d in SCORES:
         assert band.loc[d, ["min", "max"]].tolist() == pytest.approx([min(ref[d]), max(ref[d])])
         assert band.loc[d, "within 0.00–0.90"] == (min(ref[d]) >= 0.0 and max(ref[d]) <= 0.9)
+
+
+def _borderline_ratings(seed, n_items=12, n_raters=3):
+    """mapping and emergence share a factor; origin shares half of it: its role depends on the sample."""
+    rng = np.random.default_rng(seed)
+    f = rng.normal(size=(n_items, 1)) + 0.5 * rng.normal(size=(n_items, n_raters))
+    loads = {"origin": 0.5, "mapping": 1.0, "emergence": 1.0}
+    return ratings({d: np.clip(np.rint(3 + w * f + 0.6 * rng.normal(size=(n_items, n_raters))), 1, 5)
+                    for d, w in loads.items()})
+
+
+def _alone_and_together(rows: pd.DataFrame, dims, threshold):
+    """Independent count: scipy's ρ on the rows, average linkage on 1 − ρ, cut at ``threshold``."""
+    from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.spatial.distance import squareform
+
+    rho = sps.spearmanr(rows[list(dims)]).statistic
+    labels = fcluster(linkage(squareform(np.clip(1 - rho, 0, None), checks=False), "average"), threshold,
+                      criterion="distance")
+    together = labels[:, None] == labels[None, :]
+    return together.sum(axis=1) == 1, together
+
+
+def test_cluster_stability_shares_against_scipy_resample_by_resample():
+    from helpers.core.stats import resample
+
+    dims, threshold, n_boot = ("origin", "mapping", "emergence"), 0.5, 20
+    r = _borderline_ratings(0)
+    reps = [_borderline_ratings(s) for s in (1, 2, 3, 4)]
+    stab = an.cluster_stability(r, threshold=threshold, n_boot=n_boot, seed=3, seed_replicates=reps,
+                                dimensions=dims)
+    wide = an.wide_ratings(r)
+    items = pd.factorize(wide["item_id"])[0]
+    # every resample repeats all ratings of each drawn item (core.stats.resample multiplicities)
+    boot = [_alone_and_together(wide.loc[np.repeat(np.arange(len(wide)), w[items])], dims, threshold)
+            for w in resample(items.max() + 1, n_boot, 3)]
+    seeds = [_alone_and_together(an.wide_ratings(x), dims, threshold) for x in reps]
+    alone_obs, with_obs = _alone_and_together(wide, dims, threshold)
+    t = stab.table.set_index("dimension")
+    np.testing.assert_allclose(t.loc[list(dims), "independent_share_bootstrap"], np.mean([a for a, _ in boot], axis=0))
+    np.testing.assert_allclose(t.loc[list(dims), "independent_share_seeds"], np.mean([a for a, _ in seeds], axis=0))
+    assert t.loc[list(dims), "independent_observed"].tolist() == alone_obs.tolist()
+    share = t.loc["origin", "independent_share_bootstrap"]
+    assert 0 < share < 1  # a borderline dimension: the case the constructed test cannot see
+    p = stab.pairs.set_index(["dimension_a", "dimension_b"])
+    for (i, a), (j, b) in [((0, "origin"), (1, "mapping")), ((1, "mapping"), (2, "emergence"))]:
+        assert p.loc[(a, b), "share_bootstrap"] == pytest.approx(np.mean([w[i, j] for _, w in boot]))
+        assert p.loc[(a, b), "share_seeds"] == pytest.approx(np.mean([w[i, j] for _, w in seeds]))
+        assert p.loc[(a, b), "together_observed"] == bool(with_obs[i, j])
