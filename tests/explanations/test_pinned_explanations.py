@@ -198,3 +198,216 @@ def test_reliability_table_defaults_and_one_stream_over_dimensions():
     # the same data in both dimensions: the second one's resamples continue the stream, so they differ
     assert t.loc[0, "alpha"] == t.loc[1, "alpha"]
     assert (t.loc[0, "alpha_ci_low"], t.loc[0, "alpha_ci_high"]) != (t.loc[1, "alpha_ci_low"], t.loc[1, "alpha_ci_high"])
+
+
+# --------------------------------------------------------------------------- the tables whole
+
+
+def test_dimension_tables_whole_against_the_paper():
+    from helpers.explanations import chapters, io
+    from helpers.core import paths
+
+    # Naveriani et al. Table 1 (six dimensions, this order) and Table 3's abbreviations NC OR MP EM AC PU;
+    # Overall is the seventh score of §3.1 ("six dimensions and an overall quality score"), OV the book's own
+    assert io.DIMENSIONS == ("non_circularity", "origin", "mapping", "emergence", "accessibility", "purpose")
+    assert io.SCORES == io.DIMENSIONS + ("overall",)
+    assert io.LABELS == {"non_circularity": "Non-Circularity", "origin": "Origin & Cultural Accuracy",
+                         "mapping": "Mapping", "emergence": "Emergence", "accessibility": "Accessibility",
+                         "purpose": "Purpose", "overall": "Overall"}
+    assert io.SHORT == {"non_circularity": "NC", "origin": "OR", "mapping": "MP", "emergence": "EM",
+                        "accessibility": "AC", "purpose": "PU", "overall": "OV"}
+    # Table 5, OVERALL QUALITY MAE 0.689; §3.2 "the conventional threshold for 'reliable' agreement (α 0.8)"
+    assert chapters.PAPER_JUDGE_MAE == 0.689 and chapters.RELIABLE_ALPHA == 0.8
+    published = pd.read_csv(paths.published_dir() / "metaphor_explanations" / "table5_10_evaluator_mae.csv")
+    assert published.set_index("score").loc["overall", "test_mae"] == chapters.PAPER_JUDGE_MAE
+
+
+# --------------------------------------------------------------------------- disagreement and the bounded scale
+
+# five items, centred means c = −2 … 2 (means 1 … 5), SDs y = 0.5, 1.0, 1.2, 1.1, 0.4. With the design
+# [1, c, c²]: Σc = Σc³ = 0, Σc² = 10, Σc⁴ = 34, so b1 = Σcy/10 = −0.1/10 = −0.01 and (b0, b2) solve
+# [[5, 10], [10, 34]] (b0, b2) = (Σy, Σc²y) = (4.2, 5.7): b2 = (5·5.7 − 10·4.2)/70 = −13.5/70,
+# b0 = (34·4.2 − 10·5.7)/70 = 85.8/70. Var(b2) = σ²·5/70 with σ² = RSS/(5 − 3).
+SHAPE_SD = np.array([0.5, 1.0, 1.2, 1.1, 0.4])
+
+
+def _shape_stats(means=(1.0, 2.0, 3.0, 4.0, 5.0), sds=SHAPE_SD, n=16):
+    return pd.DataFrame({"item_id": [f"i{k}" for k in range(len(means))], "dimension": "overall",
+                         "mean": list(means), "sd": list(sds), "n": n})
+
+
+def _hand_b2_and_p():
+    c = np.arange(-2.0, 3.0)
+    b0, b1, b2 = 85.8 / 70, -0.01, -13.5 / 70
+    rss = float(((SHAPE_SD - (b0 + b1 * c + b2 * c**2)) ** 2).sum())
+    t = b2 / np.sqrt(rss / 2 * 5 / 70)
+    return b2, 2 * sps.t.sf(abs(t), 2)
+
+
+def test_disagreement_by_quality_by_hand():
+    shape = an.disagreement_by_quality(_shape_stats())
+    b2, p = _hand_b2_and_p()
+    assert shape.quadratic == pytest.approx(b2) and shape.quadratic_p == pytest.approx(p)
+    # buckets [1, 2), [2, 2.5), [2.5, 3), [3, 3.5), [3.5, 4), [4, 5.01): means 1 | 2 | – | 3 | – | 4, 5
+    b = shape.buckets
+    assert b["n_items"].tolist() == [1, 1, 0, 1, 0, 2]
+    assert b["mean_sd"].tolist()[:2] == [0.5, 1.0] and b["mean_sd"].iloc[3] == 1.2
+    assert b["mean_sd"].iloc[5] == pytest.approx(0.75) and b["mean_sd"].iloc[[2, 4]].isna().all()
+    assert shape.hump == (p < 0.05) and not shape.u_shaped
+
+
+def test_bounded_scale_null_observed_term_and_pooled_sd_by_hand():
+    null = an.bounded_scale_null(_shape_stats(), n_null=50, seed=0)
+    s = null.summary.iloc[0]
+    b2, p = _hand_b2_and_p()
+    assert s["observed_quadratic"] == pytest.approx(b2) and null.observed == pytest.approx(b2)
+    assert s["ols_p_value"] == pytest.approx(p)
+    assert s["pooled_sd"] == pytest.approx(np.sqrt(np.mean(SHAPE_SD**2)))  # √(3.66/5)
+    assert s["n_items"] == 5 and s["n_null"] == 50 and s["thresholds"] == "1.50, 2.50, 3.50, 4.50"
+    assert len(null.null_quadratics) == 50
+
+
+def test_bounded_scale_null_recovers_latent_sd_and_means_of_exact_moments():
+    # items whose observed mean and SD are exactly those of clip(round(μ + Z), 1, 5), μ = 1.5, 2, 3, 4, 4.5:
+    # P(level k) = Φ(k + ½ − μ) − Φ(k − ½ − μ) with the end levels open; the null must find σ = 1 and the μ
+    mus = np.array([1.5, 2.0, 3.0, 4.0, 4.5])
+    cuts = np.array([1.5, 2.5, 3.5, 4.5])
+    cdf = np.column_stack([np.zeros(5), sps.norm.cdf(cuts[None, :] - mus[:, None]), np.ones(5)])
+    prob = np.diff(cdf, axis=1)
+    levels = np.arange(1, 6)
+    mean = prob @ levels
+    sd = np.sqrt(prob @ levels**2 - mean**2)
+    assert mean[2] == pytest.approx(3.0) and mean[1] + mean[3] == pytest.approx(6.0)  # symmetric about 3
+    null = an.bounded_scale_null(_shape_stats(mean, sd), n_null=20, seed=0)
+    assert null.latent_sd == pytest.approx(1.0, abs=1e-4)
+    np.testing.assert_allclose(null.items["latent_mean"], mus, atol=2e-3)
+    np.testing.assert_allclose(null.items["null_expected_sd"], sd, atol=1e-4)
+    np.testing.assert_allclose(null.items["sd_ratio"], 1.0, atol=1e-4)
+
+
+def test_rounding_cuts_and_the_threshold_variants():
+    assert an.rounding_cuts().tolist() == [1.5, 2.5, 3.5, 4.5]
+    assert an.rounding_cuts(0, 3).tolist() == [0.5, 1.5, 2.5]
+    table = an.threshold_sensitivity(_shape_stats(), n_null=20, seed=0)
+    # outer thresholds 1.5 and 4.5 moved by 0.25 inwards (1.75, 4.25) and outwards (1.25, 4.75)
+    assert table["thresholds"].tolist() == ["1.50, 2.50, 3.50, 4.50", "1.75, 2.50, 3.50, 4.25",
+                                            "1.25, 2.50, 3.50, 4.75"]
+    assert table["observed_quadratic"].tolist() == pytest.approx([-13.5 / 70] * 3)
+
+
+# --------------------------------------------------------------------------- clusters
+
+
+def test_cluster_dimensions_average_linkage_by_hand():
+    # distances 1 − ρ: mapping–emergence 0.1, mapping–origin 1.0, emergence–origin 0.9. Average linkage
+    # merges mapping and emergence at 0.1, then origin at (1.0 + 0.9)/2 = 0.95
+    rho = {("mapping", "emergence"): 0.9, ("mapping", "origin"): 0.0, ("emergence", "origin"): 0.1}
+    rows = [{"dimension_a": a, "dimension_b": b, "rho": 1.0 if a == b else rho.get((a, b), rho.get((b, a)))}
+            for a in ("mapping", "emergence", "origin") for b in ("mapping", "emergence", "origin")]
+    c = an.cluster_dimensions(pd.DataFrame(rows), threshold=0.5)
+    # the dimensions in SCORES order: origin 0, mapping 1, emergence 2
+    np.testing.assert_allclose(c.linkage, [[1, 2, 0.1, 2], [0, 3, 0.95, 3]])
+    assert c.rho.index.tolist() == ["origin", "mapping", "emergence"]
+    t = c.table.set_index("dimension")
+    assert t.loc["origin", "role"] == "independent axis" and t.loc["mapping", "role"] == "shared cluster"
+    assert t.loc["mapping", "cluster"] == t.loc["emergence", "cluster"] != t.loc["origin", "cluster"]
+    assert sorted(t["order"]) == [0, 1, 2]
+    one = an.cluster_dimensions(pd.DataFrame(rows), threshold=0.96).table  # above 0.95: one cluster
+    assert set(one["role"]) == {"shared cluster"} and one["cluster"].nunique() == 1
+
+
+# --------------------------------------------------------------------------- the chapters' own numbers
+
+
+def test_disagreement_power_by_hand():
+    from helpers.explanations import chapters
+
+    table = pd.DataFrame({"statistic": ["pearson_r", "spearman_rho"], "value": [0.3, 0.2], "p_value": [0.2, 0.4],
+                          "n": [20, 20]})
+    f = chapters.disagreement_power(table).set_index("quantity")
+    assert f.loc["disagreement_r", ["value", "p"]].tolist() == [0.3, 0.2]
+    assert f.loc["disagreement_n", "value"] == 20 and not f.loc["disagreement_significant", "value"]
+    # Fisher z: tanh((z.975 + z.80)/√(20 − 3)) = tanh((1.959964 + 0.841621)/√17)
+    assert f.loc["detectable_r", "value"] == pytest.approx(np.tanh((1.959964 + 0.841621) / np.sqrt(17)), abs=1e-6)
+    assert chapters.disagreement_power(table.assign(p_value=0.01)).set_index("quantity").loc[
+        "disagreement_significant", "value"]
+
+
+def test_contrast_beside_truth_by_hand():
+    from helpers.explanations import chapters
+
+    contrast = pd.DataFrame({"dimension": ["origin", "mapping"], "mean_pass": [4.0, 3.5], "mean_fail": [2.0, 3.0],
+                             "difference": [2.0, 0.5], "u": [1, 2]})
+    truth = pd.DataFrame({"dimension": ["mapping", "origin"], "pass_level": [4.2, 4.4], "fail_level": [3.0, 1.8]})
+    out = chapters.contrast_beside_truth(contrast, truth)
+    assert out.columns.tolist() == ["dimension", "mean_pass", "mean_fail", "difference", "generating_gap"]
+    assert out["generating_gap"].tolist() == pytest.approx([4.4 - 1.8, 4.2 - 3.0])
+    assert chapters.contrast_beside_truth(contrast, None) is None
+
+
+def test_calibration_band_against_the_krippendorff_package():
+    from helpers.explanations import chapters
+    from helpers.explanations.io import load_benchmark
+    from helpers.explanations.simulate import RatingModel, simulate_ratings
+
+    bench, model = load_benchmark(), RatingModel()
+    band = chapters.calibration_band(bench, 4, model, seeds=[0, 1], low=0.0, high=0.9)
+    assert band.index.tolist() == list(SCORES) and band.columns.tolist() == ["min", "max", "within 0.00–0.90"]
+    ref = {}
+    for seed in (0, 1):
+        r = simulate_ratings(bench, 4, seed, model)
+        for d in SCORES:
+            m = r[r["dimension"] == d].pivot(index="rater", columns="item_id", values="score").to_numpy(dtype=float)
+            ref.setdefault(d, []).append(krippendorff.alpha(reliability_data=m, level_of_measurement="interval"))
+    for d in SCORES:
+        assert band.loc[d, ["min", "max"]].tolist() == pytest.approx([min(ref[d]), max(ref[d])])
+        assert band.loc[d, "within 0.00–0.90"] == (min(ref[d]) >= 0.0 and max(ref[d]) <= 0.9)
+
+
+def _borderline_ratings(seed, n_items=12, n_raters=3):
+    """mapping and emergence share a factor; origin shares half of it: its role depends on the sample."""
+    rng = np.random.default_rng(seed)
+    f = rng.normal(size=(n_items, 1)) + 0.5 * rng.normal(size=(n_items, n_raters))
+    loads = {"origin": 0.5, "mapping": 1.0, "emergence": 1.0}
+    return ratings({d: np.clip(np.rint(3 + w * f + 0.6 * rng.normal(size=(n_items, n_raters))), 1, 5)
+                    for d, w in loads.items()})
+
+
+def _alone_and_together(rows: pd.DataFrame, dims, threshold):
+    """Independent count: scipy's ρ on the rows, average linkage on 1 − ρ, cut at ``threshold``."""
+    from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.spatial.distance import squareform
+
+    rho = sps.spearmanr(rows[list(dims)]).statistic
+    labels = fcluster(linkage(squareform(np.clip(1 - rho, 0, None), checks=False), "average"), threshold,
+                      criterion="distance")
+    together = labels[:, None] == labels[None, :]
+    return together.sum(axis=1) == 1, together
+
+
+def test_cluster_stability_shares_against_scipy_resample_by_resample():
+    from helpers.core.stats import resample
+
+    dims, threshold, n_boot = ("origin", "mapping", "emergence"), 0.5, 20
+    r = _borderline_ratings(0)
+    reps = [_borderline_ratings(s) for s in (1, 2, 3, 4)]
+    stab = an.cluster_stability(r, threshold=threshold, n_boot=n_boot, seed=3, seed_replicates=reps,
+                                dimensions=dims)
+    wide = an.wide_ratings(r)
+    items = pd.factorize(wide["item_id"])[0]
+    # every resample repeats all ratings of each drawn item (core.stats.resample multiplicities)
+    boot = [_alone_and_together(wide.loc[np.repeat(np.arange(len(wide)), w[items])], dims, threshold)
+            for w in resample(items.max() + 1, n_boot, 3)]
+    seeds = [_alone_and_together(an.wide_ratings(x), dims, threshold) for x in reps]
+    alone_obs, with_obs = _alone_and_together(wide, dims, threshold)
+    t = stab.table.set_index("dimension")
+    np.testing.assert_allclose(t.loc[list(dims), "independent_share_bootstrap"], np.mean([a for a, _ in boot], axis=0))
+    np.testing.assert_allclose(t.loc[list(dims), "independent_share_seeds"], np.mean([a for a, _ in seeds], axis=0))
+    assert t.loc[list(dims), "independent_observed"].tolist() == alone_obs.tolist()
+    share = t.loc["origin", "independent_share_bootstrap"]
+    assert 0 < share < 1  # a borderline dimension: the case the constructed test cannot see
+    p = stab.pairs.set_index(["dimension_a", "dimension_b"])
+    for (i, a), (j, b) in [((0, "origin"), (1, "mapping")), ((1, "mapping"), (2, "emergence"))]:
+        assert p.loc[(a, b), "share_bootstrap"] == pytest.approx(np.mean([w[i, j] for _, w in boot]))
+        assert p.loc[(a, b), "share_seeds"] == pytest.approx(np.mean([w[i, j] for _, w in seeds]))
+        assert p.loc[(a, b), "together_observed"] == bool(with_obs[i, j])

@@ -250,3 +250,98 @@ def test_team_scores_mean_over_annotators():
     assert pooled["annotator"].tolist() == ["team of 3"] * 4
     cat = s.assign(direction=pd.Categorical(s["direction"], categories=["EN→ZH", "ZH→EN", "unused"]))
     assert len(scoring.team_scores(cat)) == 4  # an unused direction adds no rows
+
+
+# --------------------------------------------------------------------------- the category maps whole
+
+
+def test_categories_and_severity_scale_whole_against_the_paper():
+    from helpers.metahope import io
+
+    # Liang & Han 2026 §3: "Impact (IMP) ... Required Adaptation is Missing (RAM) ... Mistranslation (MIS)
+    # ... Style (STL) ... Proofreading Error (PRF)", summed in this order into SEGS (§4, Table 1)
+    assert io.CATEGORIES == ("IMP", "RAM", "MIS", "STL", "PRF")
+    # appendix I.3 "Severity Scale (updated)": 0 no error, 2 Minor, 4 Moderate, 6 Major, 8 Severe, 10 Critical
+    assert io.SEVERITY_LEVELS == (0, 2, 4, 6, 8, 10)
+    assert io.SEVERITY_NAMES == {0: "none", 2: "minor", 4: "moderate", 6: "major", 8: "severe", 10: "critical"}
+    assert io._LEVEL_OF_SEVERITY == {"Minor": 2, "Moderate": 4, "Major": 6, "Severe": 8, "Critical": 10}
+    # the workbooks' column headers and the names the paper prints (abstract, Tables 1-3)
+    assert io.SYSTEM_NAMES == {"Google_translate": "GoogleMT", "GPT_5.4": "GPT-5.4", "hunyuan_7b": "Hunyuan-LLM-7B"}
+
+
+def test_pos_classes_whole_against_the_tag_sets():
+    # VUAMC's word classes (N noun, V verb, AJ adjective, AV adverb) and the PKU tag set of PSUCMC, each tag
+    # by its PKU meaning: n 名词, ng 名语素, nr 人名, ns 地名, nt 机构团体, nz 其他专名, vn 名动词, an 名形词,
+    # f 方位词, s 处所词, t 时间词, j 简称略语 (nominal); v 动词, vg 动语素, vd 副动词, vi 不及物动词,
+    # vl 动词性惯用语, vx 形式动词 (verbal); a 形容词, ag 形语素, ad 副形词, d 副词, dg 副语素, b 区别词,
+    # z 状态词 (adjectival or adverbial)
+    noun = "n ng nr ns nt nz vn an f s t j N".split()
+    verb = "v vg vd vi vl vx V".split()
+    modifier = "a ag ad d dg b z AJ AV".split()
+    expected = {**dict.fromkeys(noun, "noun"), **dict.fromkeys(verb, "verb"),
+                **dict.fromkeys(modifier, "adjective-adverb")}
+    assert scoring.POS_CLASSES == expected
+
+
+# --------------------------------------------------------------------------- the simulation's team statistics
+
+
+def test_team_statistics_against_the_krippendorff_package():
+    import krippendorff
+
+    from helpers.metahope import simulate
+
+    # two annotators, one system, four items:
+    #   a: i1 MIS 4 | i2 none  | i3 STL 2 | i4 MIS 6 + PRF 2   -> SEGS 4, 0, 2, 8
+    #   b: i1 MIS 4 | i2 IMP 2 | i3 none  | i4 MIS 8          -> SEGS 4, 2, 0, 8
+    given = {"a": {("i1", "MIS"): 4, ("i3", "STL"): 2, ("i4", "MIS"): 6, ("i4", "PRF"): 2},
+             "b": {("i1", "MIS"): 4, ("i2", "IMP"): 2, ("i4", "MIS"): 8}}
+    rows = [{"item": i, "system": "X", "annotator": who, "category": c, "severity": g.get((i, c), 0)}
+            for who, g in given.items() for i in ("i1", "i2", "i3", "i4") for c in CATEGORIES]
+    t = pd.DataFrame(rows)
+    got = simulate.team_statistics(t).set_index("system").loc["X"]
+    segs = [[4, 0, 2, 8], [4, 2, 0, 8]]
+    assert got["segs_alpha"] == pytest.approx(krippendorff.alpha(reliability_data=segs, level_of_measurement="ordinal",
+                                                                 value_domain=[0, 2, 4, 8]))
+    # an error on both sheets for i1 and i4, on one only for i2 and i3: 2 of 4 units agree
+    assert got["presence_agreement"] == 50.0
+    # per category (RAM is all zeros: α undefined, left out of the mean)
+    per_cat = {"IMP": [[0, 0, 0, 0], [0, 2, 0, 0]], "MIS": [[4, 0, 0, 6], [4, 0, 0, 8]],
+               "STL": [[0, 0, 2, 0], [0, 0, 0, 0]], "PRF": [[0, 0, 0, 2], [0, 0, 0, 0]]}
+    ref = [krippendorff.alpha(reliability_data=m, level_of_measurement="ordinal", value_domain=list(range(0, 11, 2)))
+           for m in per_cat.values()]
+    assert got["category_alpha"] == pytest.approx(np.mean(ref))
+    pooled = simulate.team_statistics(t, by=None, statistics=["presence_agreement"])
+    assert pooled.columns.tolist() == ["group", "presence_agreement"] and pooled.iloc[0].tolist() == ["all", 50.0]
+
+
+def test_calibration_table_by_hand():
+    from helpers.metahope import chapters
+
+    study = pd.DataFrame({"seed": [0, 0, 1, 1, 2, 2], "system": ["B", "A"] * 3,
+                          "segs_alpha": [0.1, 0.3, 0.2, 0.5, 0.6, 0.4], "presence_agreement": [20, 40, 30, 50, 10, 45]})
+    published = pd.DataFrame({"system": ["A", "B"], "ordinal_alpha": ["0.22", "0.16"],
+                              "exact_presence_agreement": ["47", "16"]})
+    t = chapters.calibration_table(study, published).set_index("system")
+    assert t.index.tolist() == ["B", "A"]  # the study's order
+    # B: α 0.1, 0.2, 0.6 -> mean 0.3; presence 20, 30, 10 -> mean 20.  A: α 0.3, 0.5, 0.4; presence 40, 50, 45
+    assert t.loc["B", ["alpha_mean", "alpha_min", "alpha_max"]].tolist() == pytest.approx([0.3, 0.1, 0.6])
+    assert t.loc["A", ["alpha_mean", "alpha_min", "alpha_max"]].tolist() == pytest.approx([0.4, 0.3, 0.5])
+    assert t.loc["B", ["presence_mean", "presence_min", "presence_max", "teams"]].tolist() == [20, 10, 30, 3]
+    assert t.loc["A", ["presence_mean", "presence_min", "presence_max", "teams"]].tolist() == [45, 40, 50, 3]
+    assert t.loc["A", ["published_alpha", "published_presence"]].tolist() == [0.22, 47.0]
+    assert t.loc["B", ["published_alpha", "published_presence"]].tolist() == [0.16, 16.0]
+
+
+def test_mqm_top_categories_whole_against_the_wmt_release():
+    from helpers.metahope import io
+
+    # google/wmt-mqm-human-evaluation README: "the standard top-level categories Accuracy, Fluency,
+    # Terminology, Style, and Locale" (spelled "Locale convention" in the files) and "a special
+    # Non-translation error"; the released files add Other, Source error (TED ZH-EN) and Source issue
+    # (generalMT2023 ZH-EN). These are every top level of those files apart from No-error and the HOTW
+    # test rows (Found, Missed), counted 2026-12-01 on the mirrored files.
+    assert io.MQM_TOP_CATEGORIES == ("Accuracy", "Fluency", "Terminology", "Style", "Locale convention", "Other",
+                                     "Non-translation", "Source error", "Source issue")
+    got = io.top_category(pd.Series(["Accuracy/Mistranslation", "Non-translation!", " Style/Awkward", "Other"]))
+    assert got.tolist() == ["Accuracy", "Non-translation", "Style", "Other"]

@@ -604,3 +604,20 @@ def test_presence_agreement_columns_and_kappa_by_hand():
     assert kappa["Accuracy"] == pytest.approx((4 / 5 - 14 / 25) / (1 - 14 / 25))
     # Style: both raters mark B d2/1 only: perfect agreement
     assert kappa["Style"] == pytest.approx(1.0)
+
+
+def test_rounding_rules_and_their_summary_by_hand():
+    from helpers.wmt import analysis as wa
+
+    # 2.4049999 to 2 places: once half-up 2.40; to 3 places first (2.405) then half-up 2.41; as a binary
+    # float 2.405 is 2.40499999…, so "%.2f" gives 2.40
+    got = {name: rule(2.4049999, 2) for name, rule in wa.ROUNDINGS.items()}
+    assert got == {"half-up once": "2.40", "3 decimals, then half-up": "2.41",
+                   "3 decimals, then binary float %.Nf": "2.40"}
+    assert {name: rule(0.125, 2) for name, rule in wa.ROUNDINGS.items()} == {
+        "half-up once": "0.13", "3 decimals, then half-up": "0.13", "3 decimals, then binary float %.Nf": "0.12"}
+    table = pd.DataFrame({"table": ["T", "T", "U"], "match: half-up once": [True, False, True],
+                          "match: 3 decimals, then half-up": [True, True, False]})
+    s = wa.rounding_summary(table)
+    assert s.columns.tolist() == ["table", "values", "half-up once", "3 decimals, then half-up"]
+    assert s.values.tolist() == [["T", 2, 1, 2], ["U", 1, 1, 0]]

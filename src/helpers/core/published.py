@@ -69,17 +69,6 @@ def compare_with_published(
     return pd.DataFrame(rows)
 
 
-def side_by_side(comparison: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
-    """Wide view of :func:`compare_with_published`: per key and column, published | recomputed | Δ."""
-    keys = list(keys)
-    wide = comparison.pivot_table(
-        index=keys, columns="column", values=["published", "recomputed", "difference"], sort=False, dropna=False
-    )
-    wide = wide.swaplevel(0, 1, axis=1)
-    columns = list(dict.fromkeys(comparison["column"]))
-    return wide.reindex(columns=pd.MultiIndex.from_product([columns, ["published", "recomputed", "difference"]]))
-
-
 def beside_published(table: pd.DataFrame, published: pd.DataFrame, keys: Sequence[str], label: str
                      ) -> pd.DataFrame:
     """Published values next to this run's, column by column, *without* a difference or a
