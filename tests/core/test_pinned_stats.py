@@ -435,6 +435,7 @@ def test_kendall_tau_rows_of_unsigned_ranks_is_scipys():
     samples = [[1, 2, 3], [3, 1, 2], [2, 3, 1]]
     want = [kendalltau([3, 1, 2], s).statistic for s in samples]  # −1/3, 1, −1/3
     assert stats.kendall_tau_rows(ref, samples).tolist() == pytest.approx(want)
+    assert stats.kendall_tau_rows([3, 1, 2], np.array(samples, dtype=np.uint8)).tolist() == pytest.approx(want)
     assert want == pytest.approx([-1 / 3, 1, -1 / 3])
 
 
