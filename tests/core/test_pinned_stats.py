@@ -289,3 +289,305 @@ def test_compare_pairs_two_items_have_a_standard_deviation():
     frame = pd.DataFrame({"system": ["A", "A", "B", "B"], "item": [1, 2, 1, 2], "value": [3.0, 5.0, 1.0, 1.0]})
     row = stats.compare_pairs(frame, "value").iloc[0]
     assert row["cohen_dz"] == pytest.approx(3 / statistics.stdev([2, 4]))  # d = 2, 4
+
+
+def test_cluster_label_errors_name_the_item_and_the_reason():
+    with pytest.raises(ValueError) as err:
+        stats.cluster_labels(["s1", "s1", float("nan")])
+    assert str(err.value) == ("cluster label of item 3 is missing (every item needs its cluster, e.g. its "
+                              "sentence)")
+
+
+def test_cluster_permutation_refuses_a_wrong_number_of_labels():
+    with pytest.raises(ValueError, match="clusters has 2 labels for 3 items"):
+        stats.paired_permutation_test([1, 2, 3], [0, 0, 0], clusters=["a", "b"])
+    with pytest.raises(ValueError, match="clusters has 4 labels for 3 items"):
+        stats.paired_permutation_test([1, 2, 3], [0, 0, 0], clusters=["a", "b", "a", "b"])
+
+
+def test_compare_pairs_verdict_reads_the_cluster_test_at_the_given_alpha():
+    # 5 sentences of 2 items, A better on every item: the exact cluster test gives p = 2/2^5 = 1/16,
+    # one pair so Holm leaves it; below alpha 0.1 (a difference), not below 0.05 (no evidence)
+    frame = pd.DataFrame({"system": ["A"] * 10 + ["B"] * 10, "item": list(range(10)) * 2,
+                          "value": [2.0] * 10 + [1.0] * 10, "sentence": [f"s{i // 2}" for i in range(10)] * 2})
+    for alpha, want in ((0.1, "difference"), (0.05, "no evidence")):
+        row = stats.compare_pairs(frame, "value", clusters="sentence", alpha=alpha, n_boot=50).iloc[0]
+        assert row["p_cluster_permutation"] == pytest.approx(1 / 16) and row["p_cluster_holm"] == pytest.approx(1 / 16)
+        assert row["verdict"] == want
+
+
+# --------------------------------------------------------------------------- approximate randomisation
+
+
+def test_approximate_randomization_every_pair_and_column_by_hand():
+    # A = 0, 0, 0; B = 1, 1, −1 (mean 1/3); C = 2, 2, 2. One-sided p over all 2^3 swap patterns of the
+    # per-item differences (worse minus better): B − A = (1, 1, −1), observed sum 1: (+,+,+) 1,
+    # (+,+,−) 3, (+,−,−) 1, (−,+,−) 1 reach it: 4/8. C − A = (2, 2, 2) and C − B = (1, 1, 3): only
+    # the unswapped pattern reaches the observed sum: 1/8.
+    wide = pd.DataFrame({"C": [2.0, 2, 2], "A": [0.0, 0, 0], "B": [1.0, 1, -1]})
+    got = stats.approximate_randomization(wide, n_trials=100)
+    assert list(got.columns) == ["system_a", "system_b", "n_items", "n_units", "mean_a", "mean_b", "difference", "p"]
+    assert got[["system_a", "system_b"]].values.tolist() == [["A", "B"], ["A", "C"], ["B", "C"]]
+    assert got["n_items"].tolist() == [3, 3, 3] and got["n_units"].tolist() == [3, 3, 3]
+    assert got["mean_a"].tolist() == pytest.approx([0, 0, 1 / 3])
+    assert got["mean_b"].tolist() == pytest.approx([1 / 3, 2, 2])
+    assert got["difference"].tolist() == pytest.approx([1 / 3, 2, 5 / 3])
+    assert got["p"].tolist() == pytest.approx([4 / 8, 1 / 8, 1 / 8])
+    # higher is better: C first; the differences are still mean_b − mean_a (now negative), and the
+    # swap counts are those of better minus worse: C − B (1, 1, 3), C − A, B − A (1, 1, −1)
+    up = stats.approximate_randomization(wide, n_trials=100, lower_better=False)
+    assert up[["system_a", "system_b"]].values.tolist() == [["C", "B"], ["C", "A"], ["B", "A"]]
+    assert up["difference"].tolist() == pytest.approx([-5 / 3, -2, -1 / 3])
+    assert up["p"].tolist() == pytest.approx([1 / 8, 1 / 8, 4 / 8])
+
+
+def test_approximate_randomization_of_nullable_integer_scores_gives_floats():
+    # pandas' nullable Int64 (error counts): B − A = (2, 1, 1), every pattern but (+,+,+) falls short
+    wide = pd.DataFrame({"A": pd.array([0, 0, 1], dtype="Int64"), "B": pd.array([2, 1, 2], dtype="Int64")})
+    got = stats.approximate_randomization(wide, n_trials=100)
+    num = ["mean_a", "mean_b", "difference", "p"]
+    assert (got[num].dtypes == np.float64).all()
+    assert got[num].iloc[0].tolist() == pytest.approx([1 / 3, 5 / 3, 4 / 3, 1 / 8])
+
+
+def test_approximate_randomization_ties_keep_the_column_order():
+    wide = pd.DataFrame({"A": [1.0, 1], "B": [2.0, 0], "C": [0.0, 0], "D": [1.0, -1]})  # means 1, 1, 0, 0
+    got = stats.approximate_randomization(wide, n_trials=100)
+    assert got[["system_a", "system_b"]].values.tolist() == [
+        ["C", "D"], ["C", "A"], ["C", "B"], ["D", "A"], ["D", "B"], ["A", "B"]]
+    up = stats.approximate_randomization(wide, n_trials=100, lower_better=False)
+    assert up[["system_a", "system_b"]].values.tolist() == [
+        ["A", "B"], ["A", "C"], ["A", "D"], ["B", "C"], ["B", "D"], ["C", "D"]]
+
+
+def test_approximate_randomization_is_exact_while_all_patterns_fit_in_the_trials():
+    # 6 units, B worse on each by 1: only the unswapped pattern reaches the observed difference
+    wide = pd.DataFrame({"A": [0.0] * 6, "B": [1.0] * 6})
+    for n_trials in (64, 100):  # 2^6 = 64 patterns fit: the exact p, 1/64
+        assert stats.approximate_randomization(wide, n_trials=n_trials)["p"].iloc[0] == pytest.approx(1 / 64)
+    # 63 < 64: 63 trials of 6 fair coins (1 keeps the unit); a trial reaches the observed difference
+    # only when it keeps all six: p = (those trials + 1) / (63 + 1)
+    coins = np.random.default_rng(5).integers(0, 2, size=(63, 6), dtype=np.int8)
+    kept = int((coins == 1).all(axis=1).sum())
+    got = stats.approximate_randomization(wide, n_trials=63, seed=5)["p"].iloc[0]
+    assert got == pytest.approx((kept + 1) / 64)
+
+
+def test_approximate_randomization_monte_carlo_defaults_count_the_seeded_swaps():
+    # 14 units: 2^14 > 10000, so the default call draws 10000 trials with seed 0. Only the first item
+    # differs (B worse by 1), so a trial reaches the observed difference exactly when it keeps that unit.
+    wide = pd.DataFrame({"A": [0.0] * 14, "B": [1.0] + [0.0] * 13})
+    coins = np.random.default_rng(0).integers(0, 2, size=(10000, 14), dtype=np.int8)
+    kept = int((coins[:, 0] == 1).sum())
+    row = stats.approximate_randomization(wide).iloc[0]
+    assert row["n_units"] == 14 and row["difference"] == pytest.approx(1 / 14)
+    assert row["p"] == pytest.approx((kept + 1) / 10001, rel=1e-12)
+    assert 4800 < kept < 5200  # a fair coin: the count itself is close to half
+
+
+def test_approximate_randomization_tolerance_is_relative_to_the_difference():
+    # Scores in the hundreds, two documents of three segments. Summed per document, B − A is
+    # 614.2 + 584.7 + 336.4 = 1535.3 and 293.6 + 543.2 + 604.4 = 1441.2, the observed mean
+    # difference (1535.3 + 1441.2) / 6: only the unswapped pattern (+, +) of the 4 reaches it (exact
+    # arithmetic), p = 1/4. In floating point the document sums miss the segment sum by ~1e-13:
+    # within 1e-12 · |observed|, the tolerance at this size, not within 1e-12 / |observed|.
+    wide = pd.DataFrame({"A": [5.8, 5.3, 3.6, 6.4, 6.8, 5.6], "B": [620.0, 590.0, 340.0, 300.0, 550.0, 610.0]})
+    row = stats.approximate_randomization(wide, n_trials=100, clusters=["d1"] * 3 + ["d2"] * 3).iloc[0]
+    assert row["n_units"] == 2 and row["difference"] == pytest.approx(2976.5 / 6)
+    assert row["p"] == pytest.approx(1 / 4)
+
+
+def test_approximate_randomization_refuses_a_wrong_number_of_cluster_labels():
+    wide = pd.DataFrame({"A": [0.0, 1, 2], "B": [1.0, 1, 3]})
+    with pytest.raises(ValueError, match="clusters has 4 labels for 3 items"):
+        stats.approximate_randomization(wide, clusters=["a", "a", "b", "b"])
+
+
+# --------------------------------------------------------------------------- significance clusters, τ rows
+
+
+def test_significance_clusters_p_equal_to_alpha_is_significant():
+    assert stats.significance_clusters([[1, 0.05], [0, 1]]) == [1, 2]  # p ≤ alpha opens a cluster
+    assert stats.significance_clusters([[1, 0.05], [0, 1]], alpha=0.049) == [1, 1]
+
+
+@pytest.mark.parametrize("p", [[0.1, 0.2], [[1, 0.1, 0.2], [0, 1, 0.3]]])
+def test_significance_clusters_refuse_a_non_square_matrix(p):
+    with pytest.raises(ValueError) as err:
+        stats.significance_clusters(p)
+    assert str(err.value) == "p must be a square matrix of p-values"
+
+
+def test_kendall_tau_rows_undefined_is_nan_without_a_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stats.kendall_tau_rows([1, 2, 3], [[2, 2, 2], [1, 2, 3]])  # a constant resample
+        flat = stats.kendall_tau_rows([1, 1, 1], [[1, 2, 3]])  # a constant reference
+    assert math.isnan(got[0]) and got[1] == 1.0 and math.isnan(flat[0])
+
+
+def test_kendall_tau_rows_of_unsigned_ranks_is_scipys():
+    from scipy.stats import kendalltau
+
+    ref = np.array([3, 1, 2], dtype=np.uint8)  # ranks as unsigned integers: no wrap-around in the differences
+    samples = [[1, 2, 3], [3, 1, 2], [2, 3, 1]]
+    want = [kendalltau([3, 1, 2], s).statistic for s in samples]  # −1/3, 1, −1/3
+    assert stats.kendall_tau_rows(ref, samples).tolist() == pytest.approx(want)
+    assert stats.kendall_tau_rows([3, 1, 2], np.array(samples, dtype=np.uint8)).tolist() == pytest.approx(want)
+    assert want == pytest.approx([-1 / 3, 1, -1 / 3])
+
+
+# --------------------------------------------------------------------------- ranking stability
+
+
+def test_ranking_stability_every_value_by_hand():
+    # three items × three systems, full means 1, 2, 5; four resamples: item 1, item 3, item 2, all
+    values = np.array([[0.0, 3, 5], [0, 3, 5], [3, 0, 5]])
+    w = np.array([[3, 0, 0], [0, 0, 3], [0, 3, 0], [1, 1, 1]])
+    # resampled means (0, 3, 5), (3, 0, 5), (0, 3, 5), (1, 2, 5): τ-b with (1, 2, 5) is 1, 1/3, 1, 1
+    res = stats.ranking_stability(values, w)
+    assert set(res) == {"tau_mean", "tau_low", "share_significant", "n_resamples"}
+    assert res["n_resamples"] == 4
+    assert res["tau_mean"] == pytest.approx((3 + 1 / 3) / 4)
+    # 2.5th percentile of 1/3, 1, 1, 1 (linear interpolation at position 3 · 0.025): 1/3 + 0.075 · 2/3
+    assert res["tau_low"] == pytest.approx(1 / 3 + 0.05)
+    # differences 1 − 2: −3, +3, −3, −1 (sign kept in 3/4); 1 − 3 and 2 − 3: always negative (4/4)
+    for alpha, share in ((0.05, 2 / 3), (0.2, 2 / 3), (0.5, 1.0), (0.6, 1.0)):
+        # kept ≥ 1 − alpha/2: 0.975, 0.9 (3/4 is not), 0.75 (3/4 is, at equality), 0.7
+        assert stats.ranking_stability(values, w, alpha)["share_significant"] == pytest.approx(share)
+    assert stats.ranking_stability(values, w, 0.4)["share_significant"] == pytest.approx(2 / 3)  # 0.8
+
+
+def test_ranking_stability_ties_and_small_differences_by_hand():
+    # four resamples, each one item drawn four times: the resampled means are the item's row
+    values = np.array([[0.5, 0, 0.5], [0.5, 0, 0], [0.5, 0, 0], [0, 0.5, 0.5]])
+    res = stats.ranking_stability(values, 4 * np.eye(4), alpha=0.5)  # kept ≥ 0.75
+    # differences per resample: 1 − 2: +.5, +.5, +.5, −.5 (kept 3/4: significant); 1 − 3: 0, +.5,
+    # +.5, −.5 (positive 2/4, negative 1/4: kept 1/2); 2 − 3: −.5, 0, 0, 0 (kept 1/4). A tie keeps no sign.
+    assert res["share_significant"] == pytest.approx(1 / 3)
+    # full means (.375, .125, .25); τ-b = 2/√(3 · 2) for the first three rows (two concordant
+    # pairs, one tie in the resample), −2/√6 for the last
+    assert res["tau_mean"] == pytest.approx(1 / math.sqrt(6))
+    assert res["n_resamples"] == 4
+
+
+# --------------------------------------------------------------------------- within-group correlation tests
+
+
+def test_spearman_defined_needs_three_pairs_and_two_values_of_each():
+    assert stats.spearman_defined(np.array([0.1, 0.2, 0.3]), np.array([0.3, 0.1, 0.2]))  # ranges below 1
+    assert not stats.spearman_defined(np.array([1.0, 1, 1]), np.array([1.0, 2, 3]))
+    assert not stats.spearman_defined(np.array([1.0, 2, 3]), np.array([2.0, 2, 2]))
+    assert not stats.spearman_defined(np.array([1.0, 2]), np.array([2.0, 1]))
+
+
+def test_within_group_test_without_a_defined_group():
+    t = stats.within_group_permutation_test([1, 2, 1, 2, 3], [2, 1, 5, 5, 5], list("aabbb"))
+    assert math.isnan(t.statistic) and math.isnan(t.p_value)
+    assert (t.n_groups, t.n_items, t.exact, t.n_permutations) == (0, 0, False, 0)
+    assert t.exact is False
+
+
+def test_within_group_exact_p_of_five_groups_of_eight_is_not_rounded_away():
+    # five groups of 8 in perfect order: |mean ρ| = 1 only for all identical or all reversed orders,
+    # 2 of (8!)^5 ≈ 1.05·10^23 (beyond int64): p ≈ 1.9·10^-23, not 0
+    x = list(range(8)) * 5
+    t = stats.within_group_permutation_test(x, x, [g for g in "abcde" for _ in range(8)])
+    assert t.exact is True and t.n_permutations == math.factorial(8) ** 5
+    assert t.statistic == pytest.approx(1.0) and (t.n_groups, t.n_items) == (5, 40)
+    assert t.p_value == pytest.approx(2 / math.factorial(8) ** 5, rel=1e-9)
+
+
+def test_within_group_exact_p_of_all_permutations_is_one():
+    # opposite orders in two words: mean ρ 0, every one of the 36 orders reaches it
+    t = stats.within_group_permutation_test([1, 2, 3, 1, 2, 3], [1, 2, 3, 3, 2, 1], list("aaabbb"))
+    assert t.p_value == 1.0 and t.n_permutations == 36
+
+
+def test_within_group_falls_back_to_sampling_above_the_support_limit(monkeypatch):
+    # one group of three distinct values: ρ ∈ {−1, −1/2, 1/2, 1}, 4 distinct values; exact with a
+    # limit of 4 (p = 2/6: the two orders with |ρ| = 1), sampled with a limit of 3
+    args = ([1, 2, 3], [1, 2, 3], ["a"] * 3)
+    monkeypatch.setattr(stats, "_MAX_SUPPORT", 4)
+    t = stats.within_group_permutation_test(*args, n_perm=99)
+    assert t.exact is True and t.p_value == pytest.approx(2 / 6) and t.n_permutations == 6
+    monkeypatch.setattr(stats, "_MAX_SUPPORT", 3)
+    t = stats.within_group_permutation_test(*args, n_perm=99)
+    assert t.exact is False and t.n_permutations == 99 and 0 < t.p_value <= 1
+
+
+Y_RHO_ZERO = [1, 3, 7, 9, 8, 6, 5, 4, 2]  # against 1…9: Σ d² = 120 = n(n² − 1)/12, so ρ = 0 exactly
+
+
+def test_within_group_monte_carlo_p_is_one_when_the_observed_rho_is_zero():
+    # 9 items (> MAX_EXACT_GROUP): sampled. |ρ| ≥ 0 for every permutation, so hits = n_perm and
+    # p = (n_perm + 1) / (n_perm + 1); permutations with ρ exactly 0 count as reaching it
+    t = stats.within_group_permutation_test(range(1, 10), Y_RHO_ZERO, ["w"] * 9, n_perm=500, seed=3)
+    assert t.statistic == pytest.approx(0.0, abs=1e-15) and t.exact is False
+    assert t.p_value == 1.0 and t.n_permutations == 500
+
+
+def test_within_group_monte_carlo_defaults_when_nothing_reaches_the_observed():
+    # two groups of 9 in perfect order: |mean ρ| = 1 needs both groups identical or both reversed,
+    # chance 2/(9!)^2 ≈ 1.5·10^-11 per draw: none of the 10000 default draws, p = 1/10001
+    x = list(range(9)) * 2
+    t = stats.within_group_permutation_test(x, x, ["a"] * 9 + ["b"] * 9)
+    assert (t.n_groups, t.n_items, t.n_permutations) == (2, 18, 10000) and t.exact is False
+    assert t.p_value == pytest.approx(1 / 10001, rel=1e-12)
+
+
+def _sampled_mean_rho_p(x, y, groups, n_perm, seed):
+    """The documented Monte Carlo test rebuilt with scipy: per group in order of first appearance,
+    permutations = argsort of rows of default_rng(seed).random((n_perm, n_g)); ρ = Pearson's r of
+    scipy's average ranks; p = (permuted |mean ρ| reaching the observed one + 1) / (n_perm + 1)."""
+    from scipy.stats import pearsonr, rankdata, spearmanr
+
+    x, y, groups = np.asarray(x, dtype=float), np.asarray(y, dtype=float), list(groups)
+    rng = np.random.default_rng(seed)
+    observed, sums = 0.0, np.zeros(n_perm)
+    labels = list(dict.fromkeys(groups))
+    for label in labels:
+        idx = [i for i, g in enumerate(groups) if g == label]
+        gx, gy = x[idx], y[idx]
+        observed += spearmanr(gx, gy).statistic
+        perms = np.argsort(rng.random((n_perm, len(idx))), axis=1)
+        ranks = rankdata(gy[perms], axis=1)
+        sums += pearsonr(np.broadcast_to(rankdata(gx), ranks.shape), ranks, axis=1).statistic
+    hits = int((np.abs(sums) >= abs(observed) - 1e-9).sum())
+    return observed / len(labels), (hits + 1) / (n_perm + 1)
+
+
+def test_within_group_monte_carlo_default_draws_rebuilt_with_scipy():
+    # words listed out of sorted order ("b" first), 10 and 9 candidates with ties: sampled with the
+    # default 10000 permutations and seed 0
+    x = [3.0, 1, 4, 1, 5, 9, 2, 6, 5, 3, 2, 7, 1, 8, 2, 8, 1, 8, 2]
+    y = [2.0, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9, 0, 4, 5, 2, 3, 5]
+    groups = ["b"] * 10 + ["a"] * 9
+    t = stats.within_group_permutation_test(x, y, groups)
+    statistic, p = _sampled_mean_rho_p(x, y, groups, 10000, 0)
+    assert t.exact is False and t.n_permutations == 10000
+    assert t.statistic == pytest.approx(statistic) and t.p_value == pytest.approx(p, rel=1e-12)
+    assert 0.02 < p < 0.98  # a p that depends on the draws
+
+
+def test_spearman_interval_at_four_pairs_and_at_perfect_correlation():
+    z = math.atanh(0.5)
+    half = Z975 * math.sqrt(1.06 / 1)  # n = 4: variance 1.06 / (4 − 3)
+    assert stats.spearman_interval(0.5, 4) == (pytest.approx(math.tanh(z - half), abs=1e-6),
+                                               pytest.approx(math.tanh(z + half), abs=1e-6))
+    # ρ = ±1 is taken as ±0.999999: a finite interval whose inner end is below 1 in size
+    half = Z975 * math.sqrt(1.06 / 25)
+    inner = math.tanh(math.atanh(0.999999) - half)  # ≈ 0.9999978
+    lo, hi = stats.spearman_interval(1.0, 28)
+    assert lo == pytest.approx(inner, abs=1e-9) and hi == pytest.approx(math.tanh(math.atanh(0.999999) + half))
+    lo, hi = stats.spearman_interval(-1.0, 28)
+    assert hi == pytest.approx(-inner, abs=1e-9) and lo == pytest.approx(-math.tanh(math.atanh(0.999999) + half))
+    assert inner < 1 - 1e-6
+
+
+def test_mean_rho_interval_is_cut_at_minus_one():
+    # ρ = −.9, −1: mean −.95, SD .0707, t(1; .975) = 12.7062: −.95 ± 12.7062 · .070711 / √2
+    lo, hi = stats.mean_rho_interval([-0.9, -1.0])
+    assert lo == -1.0 and hi == pytest.approx(-0.95 + 12.7062 * math.sqrt(0.005) / math.sqrt(2), abs=1e-4)

@@ -8,7 +8,8 @@ tests that reach the mutated function). Survivors that are equivalent to the ori
 with their reason in ``tools/mutate/equivalent.yml``, matched by function and mutated line) are
 left out of the kill rate. Writes ``bench/mutate.csv`` (one row per module: mutants, killed,
 survived, equivalent, no tests, timeouts, kill rate, seconds) and ``bench/mutate_survivors.txt``
-(the diff of every survivor that is not on the equivalent list), which ``make bench`` reads.
+(the diff of every survivor that is not on the equivalent list), which ``make bench`` reads; the
+rows and survivors of modules not run this time are kept as they were.
 
     python tools/mutate/run.py                 # every module
     python tools/mutate/run.py stats agreement # some
@@ -205,6 +206,18 @@ def previous() -> dict[str, dict]:
         return {r["module"]: r for r in csv.DictReader(fh)}
 
 
+def previous_survivors() -> dict[str, list[str]]:
+    """The survivor blocks of the last ``bench/mutate_survivors.txt``, by module: a run of some
+    modules keeps the others' blocks as they were, as ``bench/mutate.csv`` keeps their rows."""
+    path = BENCH / "mutate_survivors.txt"
+    blocks: dict[str, list[str]] = {}
+    if path.exists():
+        for block in re.split(r"(?m)^(?=== )", path.read_text(encoding="utf-8")):
+            if block.startswith("== "):
+                blocks.setdefault(block[3:].split(":", 1)[0], []).append(block)
+    return blocks
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("modules", nargs="*", help=f"default: all of {', '.join(MODULES)}")
@@ -216,7 +229,7 @@ def main(argv=None) -> int:
     if unknown:
         ap.error(f"unknown module(s) {unknown}; known: {', '.join(MODULES)}")
     equivalents = load_equivalents()
-    rows, survivors = previous(), []
+    rows, survivors = previous(), previous_survivors()
     for name in names:
         seconds = None
         if not args.report:
@@ -230,7 +243,8 @@ def main(argv=None) -> int:
                 print(f"[mutate] {name}: mutmut exited with {proc.returncode}", file=sys.stderr)
         elif not (WORK / name / "mutants").exists():
             continue
-        row = summarise(name, seconds, equivalents, survivors)
+        survivors[name] = []
+        row = summarise(name, seconds, equivalents, survivors[name])
         if args.report and name in rows:
             row["seconds"] = rows[name].get("seconds", "")
         rows[name] = row
@@ -244,7 +258,8 @@ def main(argv=None) -> int:
         for name in MODULES:
             if name in rows:
                 w.writerow({k: rows[name].get(k, "") for k in FIELDS})
-    (BENCH / "mutate_survivors.txt").write_text("".join(survivors), encoding="utf-8")
+    (BENCH / "mutate_survivors.txt").write_text("".join(b for name in MODULES for b in survivors.get(name, [])),
+                                                 encoding="utf-8")
     return 0
 
 

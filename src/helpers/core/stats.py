@@ -436,12 +436,17 @@ def approximate_randomization(scores: pd.DataFrame, n_trials: int = 10000, seed=
     product: signs (T × n) · differences (n × pairs). Where Marot declines to test (fewer
     than log2(T) units to swap) the test here is exact instead: all 2^k swap patterns of the
     k units are enumerated and p is the share reaching the observed difference (at least
-    2^−k: with 5 documents no pair can have p below 1/32).
+    2^−k: with 5 documents no pair can have p below 1/32). Otherwise the trials are ``n_trials``
+    rows of k fair coins, ``numpy.random.default_rng(seed).integers(0, 2, (n_trials, k),
+    dtype=int8)``, 1 keeping and 0 swapping a unit. A trial counts when it comes within
+    10^−12 · max(1, |observed|) of the observed difference (the floating-point residue of
+    summing the same numbers in another order, relative to their size).
 
     With ``clusters`` (one label per item, e.g. its document) the swap is drawn per cluster,
     for every item of it together: the document-level test, right when the items of a
     document are not independent. Returns ``system_a, system_b, n_items, n_units, mean_a,
-    mean_b, difference, p``, pairs in the order of the systems' means (best first).
+    mean_b, difference, p`` (``difference`` = mean_b − mean_a), pairs in the order of the
+    systems' means (best first; systems with equal means keep their column order).
 
     Examples
     --------
@@ -538,7 +543,7 @@ def ranking_stability(values, weights: np.ndarray, alpha: float = 0.05) -> dict:
     v = np.asarray(values, dtype=float)
     w = np.asarray(weights, dtype=float)
     full = v.mean(axis=0)
-    boot = w @ v / w.sum(axis=1)[:, None]
+    boot = weighted_mean(v, w)
     tau = kendall_tau_rows(full, boot)
     i, j = np.triu_indices(v.shape[1], k=1)
     d = boot[:, i] - boot[:, j]
@@ -564,7 +569,7 @@ class WithinGroupTest:
 
 
 MAX_EXACT_GROUP = 8  # 8! = 40 320 permutations per group are enumerated; larger groups are sampled
-_MAX_SUPPORT = 2_000_000  # distinct values of the exact null distribution before falling back to sampling
+_MAX_SUPPORT = 2_000_000  # exact while the null distribution has at most this many distinct values, else sampled
 
 
 def _centred_ranks(values) -> np.ndarray:
@@ -588,8 +593,12 @@ def within_group_permutation_test(x, y, groups, n_perm: int = 10000, seed=0) -> 
 
     Exact when every group has at most :data:`MAX_EXACT_GROUP` items: each group's n_g!
     permutations are enumerated and the groups' null distributions convolved (five words
-    of five candidates: 120^5 ≈ 2.5·10^10 permutations, counted exactly). Otherwise
-    ``n_perm`` seeded permutations per group, and p = (hits + 1) / (n_perm + 1).
+    of five candidates: 120^5 ≈ 2.5·10^10 permutations, counted exactly; p is the share of
+    them, never below one over their number, the observed order being one of them).
+    Otherwise (or when the convolved distribution has more than ``_MAX_SUPPORT`` distinct
+    values) ``n_perm`` permutations per group are drawn: group after group in order of first
+    appearance, the argsort of each row of ``numpy.random.default_rng(seed).random((n_perm,
+    n_g))``; p = (hits + 1) / (n_perm + 1).
 
     Examples
     --------
@@ -613,20 +622,22 @@ def within_group_permutation_test(x, y, groups, n_perm: int = 10000, seed=0) -> 
     observed = sum(float(xc @ yc) / d for xc, yc, d in parts)  # the sum of the ρ; the mean is sum / G
     n_items = sum(len(xc) for xc, _, _ in parts)
     if all(len(xc) <= MAX_EXACT_GROUP for xc, _, _ in parts):
-        values, probs = np.array([0.0]), np.array([1.0])
+        # the null distribution of the sum of the ρ: its distinct values and how many permutations
+        # give each (float counts: exact up to 2^53 permutations, relative precision 1e-16 beyond)
+        values, counts = np.zeros(1), np.ones(1)  # the empty sum: 0, reached by one permutation
         for xc, yc, d in parts:
             perms = np.array(list(itertools.permutations(range(len(xc)))))
-            rho, counts = np.unique(np.round(yc[perms] @ xc / d, 10), return_counts=True)
+            rho, n_rho = np.unique(np.round(yc[perms] @ xc / d, 10), return_counts=True)
             values = (values[:, None] + rho[None, :]).ravel()
-            probs = (probs[:, None] * (counts / counts.sum())[None, :]).ravel()
+            counts = (counts[:, None] * n_rho[None, :]).ravel()
             values, inverse = np.unique(np.round(values, 9), return_inverse=True)
-            probs = np.bincount(inverse.ravel(), weights=probs)
+            counts = np.bincount(inverse.ravel(), weights=counts)
             if len(values) > _MAX_SUPPORT:
                 break
         else:
-            p = float(probs[np.abs(values) >= abs(observed) - 1e-9].sum())
-            total = int(np.prod([math.factorial(len(xc)) for xc, _, _ in parts], dtype=object))
-            return WithinGroupTest(observed / len(parts), min(round(p, 12), 1.0), len(parts), n_items, True, total)
+            p = float(counts[np.abs(values) >= abs(observed) - 1e-9].sum() / counts.sum())
+            total = math.prod(math.factorial(len(xc)) for xc, _, _ in parts)
+            return WithinGroupTest(observed / len(parts), p, len(parts), n_items, True, total)
     rng = np.random.default_rng(seed)
     sums = np.zeros(n_perm)
     for xc, yc, d in parts:
@@ -638,7 +649,8 @@ def within_group_permutation_test(x, y, groups, n_perm: int = 10000, seed=0) -> 
 
 def spearman_interval(rho: float, n: int, level: float = 0.95) -> tuple[float, float]:
     """Approximate confidence interval of a Spearman ρ from n pairs: Fisher's z with the
-    variance 1.06 / (n − 3) of Fieller, Hartley and Pearson (1957). NaN for n ≤ 3.
+    variance 1.06 / (n − 3) of Fieller, Hartley and Pearson (1957). NaN for n ≤ 3; ρ = ±1 is
+    taken as ±0.999999, so a perfect correlation still gets a finite, non-degenerate interval.
 
     Examples
     --------
