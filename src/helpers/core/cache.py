@@ -5,7 +5,9 @@ it is (``embeddings``, ``kn-lm``, ``qe-transformer`` …) and ``key`` is the sha
 function's *version* and *inputs* (data, settings, checkpoint identity). Bump a
 function's version whenever its computation changes, and old entries are simply never
 read again. Writes are atomic (temporary name, then rename), so an interrupted run never
-leaves a truncated entry. A small JSON sidecar records when and for what an entry was
+leaves a truncated entry. Two processes that need the same missing entry at once (the two
+chapters ``make book`` runs side by side, the workers of ``make test``) compute it once: the
+second waits on the entry's lock file and then reads what the first wrote. A small JSON sidecar records when and for what an entry was
 made, for ``python -m helpers cache list``.
 
 The folder is ``.cache/`` in the project (gitignored), or ``$HELPERS_CACHE_DIR``.
@@ -22,6 +24,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -29,6 +32,11 @@ import numpy as np
 import pandas as pd
 
 from . import paths
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; two processes may then compute the same entry
+    fcntl = None
 
 T = TypeVar("T")
 FORMATS = ("pickle", "npy", "torch")
@@ -162,14 +170,56 @@ def cached(name: str, version: int, inputs, compute: Callable[[], T], *, fmt: st
     folder = root() / name
     digest = key(name, version, inputs)[:24]
     path = folder / f"{digest}{_suffix(fmt)}"
-    if path.exists():
-        try:
-            return _load(path, fmt)
-        except Exception:  # a corrupted entry (e.g. written by another version of a library): recompute
-            path.unlink(missing_ok=True)
-    value = compute()
+    stored = _read(path, fmt)
+    if stored is not _MISSING:
+        return stored
     folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{digest}.", suffix=".part", dir=folder)
+    with _entry_lock(folder / f".{digest}.lock"):
+        stored = _read(path, fmt)  # another process may have written it while this one waited
+        if stored is not _MISSING:
+            return stored
+        value = compute()
+        _write(value, path, fmt, {"name": name, "version": version, "created": time.strftime("%Y-%m-%d %H:%M:%S"),
+                                  "describe": describe, "format": fmt})
+    return value
+
+
+_MISSING = object()
+
+
+def _read(path: Path, fmt: str):
+    """The stored value, or ``_MISSING`` when there is none (a corrupted entry, e.g. written by
+    another version of a library, is removed and counts as missing)."""
+    if not path.exists():
+        return _MISSING
+    try:
+        return _load(path, fmt)
+    except Exception:
+        path.unlink(missing_ok=True)
+        return _MISSING
+
+
+@contextmanager
+def _entry_lock(lock: Path):
+    """Hold an exclusive advisory lock on ``lock`` (released when the block ends or the
+    process dies). An entry computed inside another one (a ladder rung inside the ladder) is
+    locked in the order the code nests them, the same in every process, so two processes
+    cannot wait on each other."""
+    if fcntl is None:
+        yield
+        return
+    with open(lock, "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _write(value, path: Path, fmt: str, meta: dict) -> None:
+    """Store ``value`` at ``path`` atomically (a temporary name, then rename), with ``meta`` in
+    its JSON sidecar."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".part", dir=path.parent)
     os.close(fd)
     try:
         _save(value, Path(tmp), fmt)
@@ -177,10 +227,7 @@ def cached(name: str, version: int, inputs, compute: Callable[[], T], *, fmt: st
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    meta = {"name": name, "version": version, "created": time.strftime("%Y-%m-%d %H:%M:%S"),
-            "describe": describe, "format": fmt}
-    (folder / f"{digest}.json").write_text(json.dumps(meta), encoding="utf-8")
-    return value
+    path.with_suffix(".json").write_text(json.dumps(meta), encoding="utf-8")
 
 
 def entries() -> pd.DataFrame:
