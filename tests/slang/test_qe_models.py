@@ -66,6 +66,25 @@ def test_encoder_qe_on_a_tiny_checkpoint_embeds_each_text_once(tmp_path, monkeyp
     assert len(list((tmp_path / "cache" / "embeddings").glob("*.npy"))) == 1
 
 
+def test_embedding_loads_a_checkpoint_once_per_process_and_fine_tuning_gets_its_own(tmp_path, monkeypatch):
+    from helpers.core import encoder
+
+    folder = _tiny_checkpoint(tmp_path / "tiny")
+    loads = []
+    real_load = encoder.load
+    monkeypatch.setattr(encoder, "load", lambda *a, **k: loads.append(a) or real_load(*a, **k))
+    monkeypatch.setattr(encoder, "_FROZEN", {})
+    first = encoder.embed(["尼玛好累", "so tired"], model_path=folder, max_length=16, use_cache=False)
+    second = encoder.embed(["damn so tired"], pairs=["好累"], model_path=folder, max_length=16, use_cache=False)
+    assert len(loads) == 1 and first.shape == (2, 16) and second.shape == (1, 16)
+    # the same texts give the same vectors from the kept model as from a freshly loaded one
+    tokenizer, model = real_load(folder, "cpu")
+    assert model is not encoder.frozen(folder, "auto")[1]  # fine-tuning's copy is its own
+    np.testing.assert_allclose(encoder.embed(["尼玛好累", "so tired"], model_path=folder, max_length=16,
+                                             use_cache=False), first, rtol=1e-6)
+    assert len(loads) == 1
+
+
 def test_make_model_and_fit_models(tmp_path):
     assert isinstance(qm.make_model("features"), qm.FeatureQE)
     fine = qm.make_model("finetuned", qm.ModelSettings(model_path=str(tmp_path), epochs=2, added_chars=5))

@@ -61,6 +61,20 @@ def load(model_path: str | os.PathLike | None = None, device: str = "auto"):
     return tokenizer, model
 
 
+_FROZEN: dict = {}
+
+
+def frozen(model_path: str | os.PathLike | None = None, device: str = "auto"):
+    """:func:`load`, once per process, checkpoint and device, for embedding only: embedding never
+    changes the weights (a chapter embeds sources, translations and pairs with one model), while
+    fine-tuning takes its own copy from :func:`load`."""
+    path = model_path_or_default(model_path)
+    memo = (cache.file_identity(path), device)
+    if memo not in _FROZEN:
+        _FROZEN[memo] = load(path, device)
+    return _FROZEN[memo]
+
+
 def mean_pool(hidden, mask):
     """Mean of the token vectors that the attention mask keeps (sentence-transformers' pooling)."""
     mask = mask.unsqueeze(-1).to(hidden.dtype)
@@ -83,7 +97,7 @@ def embed(texts: Sequence[str], pairs: Sequence[str] | None = None, model_path=N
     def compute() -> np.ndarray:
         import torch
 
-        tokenizer, model = load(path, device)
+        tokenizer, model = frozen(path, device)
         out = []
         for start in tqdm(range(0, len(first), batch_size), desc="embedding", leave=False):
             a = first[start:start + batch_size]
