@@ -80,8 +80,8 @@ def runs_notebooks(args) -> bool:
     for k, n in enumerate(names[:-1]):
         if n == "-m" and names[k + 1] == "helpers":
             return bool({"run", "build"} & set(names[k + 2:k + 3]))
-    if names and names[0] in ("jupyter-book", "jb") and "build" in names:
-        return True
+    if "build" in names and (names[0] in ("jupyter-book", "jb") or any("jupyter_book" in w for w in words)):
+        return True  # the command, or the book's way of starting it (helpers.core.build.render)
     return "nbconvert" in names and "--execute" in names
 
 

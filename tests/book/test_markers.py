@@ -16,6 +16,8 @@ from conftest import NotebookRunInFastTest, _GUARD, runs_notebooks
     (f"{sys.executable} -m helpers build --jobs 2", True),
     (["/venv/bin/papermill", "in.ipynb", "out.ipynb"], True),
     (["jupyter-book", "build", "."], True),
+    ([sys.executable, "-c", "import sys, helpers; from jupyter_book.cli.main import main; sys.exit(main())", "build",
+      "stage"], True),
     (["jupyter", "nbconvert", "--to", "notebook", "--execute", "x.ipynb"], True),
     ([sys.executable, "-m", "helpers", "mqm", "scores", "x.tsv"], False),
     ([sys.executable, "-m", "helpers", "--help"], False),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,3 +92,12 @@ def test_the_test_layout_mirrors_the_package():
     folders = {p.name for p in tests.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))}
     assert folders == packages | {"book"}
     assert not list(tests.glob("test_*.py"))
+
+
+def test_importing_helpers_spares_jsonschema_the_iri_grammar():
+    """``import helpers`` marks rfc3987_syntax absent (helpers/__init__.py): jsonschema then skips
+    the two IRI formats, and notebooks still validate."""
+    code = ("import sys, helpers, nbformat, jsonschema; print(sys.modules['rfc3987_syntax'] is None, "
+            "'iri' in jsonschema.FormatChecker().checkers); nbformat.validate(nbformat.v4.new_notebook())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False"]

@@ -239,15 +239,16 @@ def render_key(stage: Path, edition: str) -> str:
 def render(build_dir: Path, edition: str = "instructor") -> Path:
     """Render the staged book with Jupyter Book; returns the html folder of the edition."""
     stage = build_dir / "stage"
-    jupyter_book = Path(sys.executable).with_name("jupyter-book")
+    # the jupyter-book command, started after `import helpers` (which spares it the IRI grammar)
+    jupyter_book = [sys.executable, "-c", "import sys, helpers; from jupyter_book.cli.main import main; sys.exit(main())"]
     if edition == "student":
         target = build_dir / "student"
         shutil.rmtree(target / "_build", ignore_errors=True)  # a clean folder: no stale page or search entry
         config = student_config(stage)
-        cmd = [str(jupyter_book), "build", str(stage), "--config", str(config), "--path-output", str(target)]
+        cmd = [*jupyter_book, "build", str(stage), "--config", str(config), "--path-output", str(target)]
         out = target / "_build" / "html"
     else:
-        cmd = [str(jupyter_book), "build", str(stage), "--path-output", str(build_dir.parent)]
+        cmd = [*jupyter_book, "build", str(stage), "--path-output", str(build_dir.parent)]
         out = build_dir / "html"
     print(f"rendering the {edition} edition (jupyter-book)", flush=True)
     proc = subprocess.run(cmd, capture_output=True, text=True)
