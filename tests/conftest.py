@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
+import helpers  # noqa: F401  first, so that no worker compiles jsonschema's IRI grammar (helpers/__init__.py)
+
 CATS = ["IMP", "RAM", "MIS", "STL", "PRF", "SEGS"]
 SYSTEMS = ["Google_translate", "GPT_5.4"]
 HEADERS = ["word_id", "sentence", "word", "wordcat"] + [h for s in SYSTEMS for h in [s] + CATS] + ["comments"]
