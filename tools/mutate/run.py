@@ -8,7 +8,8 @@ tests that reach the mutated function). Survivors that are equivalent to the ori
 with their reason in ``tools/mutate/equivalent.yml``, matched by function and mutated line) are
 left out of the kill rate. Writes ``bench/mutate.csv`` (one row per module: mutants, killed,
 survived, equivalent, no tests, timeouts, kill rate, seconds) and ``bench/mutate_survivors.txt``
-(the diff of every survivor that is not on the equivalent list), which ``make bench`` reads.
+(the diff of every survivor that is not on the equivalent list; the sections of modules not run
+this time are kept), which ``make bench`` reads.
 
     python tools/mutate/run.py                 # every module
     python tools/mutate/run.py stats agreement # some
@@ -67,12 +68,34 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
                       "*x_top_level*", "*x__errors*", "*x_category_presence*", "*x_presence_agreement*",
                       "*x_error_spans*", "*x_span_table*", "*x_category_penalties*", "*x_system_tests*",
                       "*x_certainty_overstatement*"]),
-    # the candidate scores and the rating correlations of the homophone study
-    "homophone_candidates": ("src/helpers/slang/candidates.py", ["tests/slang/test_homophones.py"],
-                             ["*x_percentile_scores*", "*x_per_character_percentile*"]),
-    "homophone_correlations": ("src/helpers/slang/correlations.py", ["tests/slang/test_homophones.py"],
-                               ["*x_human_correlations*", "*x_spearman_by_word*", "*x_within_word_correlations*",
-                                "*x__word_jackknife*"]),
+    # the homophone study (chapter 6): Algorithm 1's candidates, Algorithm 2's percentiles and the released
+    # per-character score, the top-k picks and their ratings; the rating correlations (pooled, per word, within
+    # word, per ladder rung); the language models' self-information and perplexity (Kneser-Ney, word unigrams)
+    "homophone_candidates": ("src/helpers/slang/candidates.py",
+                             ["tests/slang/test_homophones.py", "tests/slang/test_pinned_slang.py"],
+                             ["*x_candidates__*", "*x_percentile_scores*", "*x_per_character_percentile*",
+                              "*x_top_homophones*", "*x_top_ratings*"]),
+    "homophone_correlations": ("src/helpers/slang/correlations.py",
+                               ["tests/slang/test_homophones.py", "tests/slang/test_language_models.py",
+                                "tests/slang/test_pinned_slang.py"],
+                               ["*x__merged*", "*x__methods*", "*x_human_correlations*", "*x_spearman_by_word*",
+                                "*x_within_word_correlations*", "*x__word_jackknife*", "*x_ladder_correlations*"]),
+    "language_models": ("src/helpers/slang/language_models.py",
+                        ["tests/slang/test_homophones.py", "tests/slang/test_language_models.py",
+                         "tests/slang/test_pinned_slang.py"],
+                        ["*x_perplexity*", "*ǁScorerǁself_information*", "*ǁKneserNeyLMǁ*", "*ǁWordUnigramScorerǁ*"]),
+    # chapter 7: the QE robustness statistics (not the perturbations' text handling, the probe's plumbing or
+    # figures) and the rule that turned error severities into the released scores
+    "qe_robustness": ("src/helpers/slang/robustness.py",
+                      ["tests/slang/test_qe.py", "tests/slang/test_qe_methods.py", "tests/slang/test_pinned_slang.py"],
+                      ["*x_pct_change*", "*x_check_percent_changes*", "*x_share_increased*", "*x_boot_index*",
+                       "*x__rowwise_pearson*", "*x_boot_correlations*", "*x_robustness_table*", "*x_score_shifts*",
+                       "*x_method2_table*", "*x_stability_table*", "*x_swap_sources*", "*x_stability_intervals*",
+                       "*x_stability_verdicts*", "*x_shift_by_word*"]),
+    "qe_scores": ("src/helpers/slang/qe_data.py",
+                  ["tests/slang/test_qe.py", "tests/slang/test_qe_methods.py", "tests/slang/test_pinned_slang.py"],
+                  ["*x_severity_penalty*", "*x_released_penalty*", "*x_mixed_severities*", "*x_penalty_scores*",
+                   "*x_score_check*", "*x__follows_other_row*"]),
 }
 FIELDS = ["module", "file", "mutants", "killed", "survived", "equivalent", "no_tests", "timeout", "other",
           "kill_rate", "seconds", "finished"]
@@ -205,6 +228,23 @@ def previous() -> dict[str, dict]:
         return {r["module"]: r for r in csv.DictReader(fh)}
 
 
+def write_survivors(survivors: list[str], names: list[str]) -> None:
+    """``bench/mutate_survivors.txt``: this run's survivors of the modules in ``names``, the other
+    modules' sections kept as the file had them (entries start with ``== <module>: ``), all in
+    :data:`MODULES` order."""
+    path = BENCH / "mutate_survivors.txt"
+    sections: dict[str, list[str]] = {}
+    if path.exists():
+        for entry in re.split(r"(?m)^(?=== )", path.read_text(encoding="utf-8")):
+            m = re.match(r"== (\S+): ", entry)
+            if m and m.group(1) not in names:
+                sections.setdefault(m.group(1), []).append(entry)
+    for entry in survivors:
+        sections.setdefault(re.match(r"== (\S+): ", entry).group(1), []).append(entry)
+    order = [*MODULES, *(n for n in sections if n not in MODULES)]
+    path.write_text("".join(e for n in order for e in sections.get(n, [])), encoding="utf-8")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("modules", nargs="*", help=f"default: all of {', '.join(MODULES)}")
@@ -244,7 +284,7 @@ def main(argv=None) -> int:
         for name in MODULES:
             if name in rows:
                 w.writerow({k: rows[name].get(k, "") for k in FIELDS})
-    (BENCH / "mutate_survivors.txt").write_text("".join(survivors), encoding="utf-8")
+    write_survivors(survivors, names)
     return 0
 
 
