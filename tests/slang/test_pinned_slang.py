@@ -1,0 +1,559 @@
+"""Pinned values of the slang statistics (chapters 6 and 7) that `make mutate` showed unpinned.
+
+Every expected number is worked out by hand in the comments, enumerated exactly, or computed
+with scipy/numpy on the same draws (the bootstrap resamples of :func:`helpers.core.stats.resample`
+turned into item indices here, not with the code under test).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm, pearsonr, spearmanr
+from scipy.stats import t as student_t
+
+from helpers.core import stats
+from helpers.core.errors import InputError
+from helpers.slang import candidates as hc
+from helpers.slang import correlations
+from helpers.slang import robustness as rb
+
+
+def _indices(n: int, n_boot: int, seed: int) -> np.ndarray:
+    """The item indices of each bootstrap resample of ``stats.resample`` (row b: item i as often as drawn)."""
+    return np.array([np.repeat(np.arange(n), w) for w in stats.resample(n, n_boot, seed)])
+
+
+# --------------------------------------------------------------------------- chapter 6: candidates and picks
+
+
+def test_algorithm_1_threshold_readings_and_order_by_hand():
+    inventory = {"ni": {"你", "泥", "尼"}, "mi": {"米"}, "ma": {"妈", "马"}}
+    freq = {"你": 500, "泥": 101, "尼": 100, "米": 300, "妈": 400, "马": 99}
+    # position 1 (ni or mi): 你 500, 泥 101 pass, 尼 100 does not (more frequent than 100); position 2: 妈 only
+    assert hc.candidates("尼玛", freq, roots=[["ni", "mi"], "ma"], inventory=inventory) == ["你妈", "泥妈", "米妈"]
+    # at threshold 98 尼 (100) and 马 (99) pass too; sorted by code point: 你 4F60 < 尼 5C3C < 泥 6CE5 < 米 7C73
+    assert hc.candidates("尼玛", freq, threshold=98, roots=[["ni", "mi"], "ma"], inventory=inventory) == [
+        "你妈", "你马", "尼妈", "尼马", "泥妈", "泥马", "米妈", "米马"]
+    assert hc.candidates("尼玛", freq, threshold=101, roots=["ni", "ma"], inventory=inventory) == ["你妈"]
+    # default roots: pypinyin's default readings of 尼玛, ni and ma
+    assert hc.candidates("尼玛", freq, inventory=inventory) == ["你妈", "泥妈"]
+    assert hc.candidates("尼玛", freq, roots=["zz", "ma"], inventory=inventory) == []  # no character reads zz
+    assert hc.candidates("尼玛", {"你": 101}, roots=["ni", "ma"], inventory=inventory) == []  # D lacks 妈: count 0
+
+
+def test_percentile_ties_keep_their_order_and_unknown_characters_count_zero():
+    # F: ab 1+2 = 3, ba 3, cc 10, zz 0 (not in D); ascending, ties in input order: zz, ab, ba, cc -> 25, 50, 75, 100
+    table = hc.percentile_scores(["ab", "ba", "cc", "zz"], {"a": 1, "b": 2, "c": 5})
+    assert table["candidate"].tolist() == ["cc", "ba", "ab", "zz"]
+    assert table["F"].tolist() == [10, 3, 3, 0]
+    assert table["percentile"].tolist() == [100.0, 75.0, 50.0, 25.0]
+    assert table.index.tolist() == [0, 1, 2, 3]
+
+
+def test_per_character_percentile_with_a_tie_at_one_position():
+    # position 1: c (1) < a (3) -> c 50, a 100; position 2: b and d both 2, descending code point first: d 50, b 100
+    score = hc.per_character_percentile(["ab", "cb", "ad"], {"a": 3, "c": 1, "b": 2, "d": 2})
+    assert score["candidate"].tolist() == ["ab", "cb", "ad"]
+    assert score["score"].tolist() == [200.0, 150.0, 150.0]
+
+
+def _two_word_scores():
+    return pd.DataFrame({
+        "word": ["w"] * 5 + ["v"] * 2, "candidate": ["a", "b", "c", "d", "w", "p", "q"],
+        "percentile": [40.0, 20.0, 60.0, 80.0, 100.0, 50.0, 100.0],
+        "I_no_context": [3.0, 1.0, 2.0, 2.0, 0.5, 1.0, 2.0],
+        "I_context": [1.0, 3.0, 2.0, 4.0, 9.0, 2.0, 1.0]})
+
+
+def test_top_homophones_every_method_and_direction_by_hand():
+    top = hc.top_homophones(_two_word_scores(), k=2)
+    got = [tuple(r) for r in top[["word", "method", "context", "rank", "candidate", "score"]].itertuples(index=False)]
+    pt, pp = hc.PERCENTILE_TOP, hc.PERCENTILE_AS_PRINTED
+    inf, prob = "self-information, most informative", "self-information, most probable"
+    # w (its own row left out): percentile high d 80, c 60; low b 20, a 40; I without: high a 3 then c 2 (c before
+    # d, a tie in input order), low b 1, c 2; I with: high d 4, b 3, low a 1, c 2. v: two candidates.
+    assert got == [
+        ("w", pt, "n/a", 1, "d", 80.0), ("w", pt, "n/a", 2, "c", 60.0),
+        ("w", pp, "n/a", 1, "b", 20.0), ("w", pp, "n/a", 2, "a", 40.0),
+        ("w", inf, "without", 1, "a", 3.0), ("w", inf, "without", 2, "c", 2.0),
+        ("w", prob, "without", 1, "b", 1.0), ("w", prob, "without", 2, "c", 2.0),
+        ("w", inf, "with", 1, "d", 4.0), ("w", inf, "with", 2, "b", 3.0),
+        ("w", prob, "with", 1, "a", 1.0), ("w", prob, "with", 2, "c", 2.0),
+        ("v", pt, "n/a", 1, "q", 100.0), ("v", pt, "n/a", 2, "p", 50.0),
+        ("v", pp, "n/a", 1, "p", 50.0), ("v", pp, "n/a", 2, "q", 100.0),
+        ("v", inf, "without", 1, "q", 2.0), ("v", inf, "without", 2, "p", 1.0),
+        ("v", prob, "without", 1, "p", 1.0), ("v", prob, "without", 2, "q", 2.0),
+        ("v", inf, "with", 1, "p", 2.0), ("v", inf, "with", 2, "q", 1.0),
+        ("v", prob, "with", 1, "q", 1.0), ("v", prob, "with", 2, "p", 2.0)]
+    kept = hc.top_homophones(_two_word_scores(), k=2, exclude_original=False)
+    assert kept[(kept["word"] == "w") & (kept["method"] == pt)]["candidate"].tolist() == ["w", "d"]
+    five = hc.top_homophones(_two_word_scores().drop(columns="I_context"))  # k = 5: every candidate but w
+    assert len(five) == 4 * (4 + 2) and set(five["context"]) == {"n/a", "without"}
+
+
+def test_top_ratings_match_word_and_candidate():
+    top = pd.DataFrame({"word": ["w", "w", "w", "v"], "method": ["m1", "m1", "m2", "m1"],
+                        "context": ["n/a", "n/a", "without", "n/a"], "rank": [1, 2, 1, 1],
+                        "candidate": ["a", "b", "a", "x"]})
+    ratings = pd.DataFrame({"word": ["w", "w", "v", "u"], "candidate": ["a", "b", "y", "a"],
+                            "avg_score": [4.0, 2.0, 5.0, 1.0], "n_raters": [3, 3, 3, 3]})
+    out = hc.top_ratings(top, ratings)
+    # m1: a (4) and b (2) rated, v's x not (u's a belongs to another word): mean 3; m2: a only
+    assert out.to_dict("records") == [
+        {"method": "m1", "context": "n/a", "listed": 3, "rated": 2, "mean_rating": 3.0},
+        {"method": "m2", "context": "without", "listed": 1, "rated": 1, "mean_rating": 4.0}]
+
+
+# --------------------------------------------------------------------------- chapter 6: correlations
+
+
+def _rated():
+    """Three words: u rated in its candidates' order, v with one candidate unrated and one rating without a
+    candidate score, w with constant ratings (its within-word ρ is undefined)."""
+    scores = pd.DataFrame({"word": list("uuuvvvvwww"), "candidate": list("abcdefghij"),
+                           "percentile": [10.0, 20, 30, 40, 50, 60, 70, 80, 90, 95],
+                           "released_score": [3.0, 1, 2, 6, 5, 4, 9, 7, 8, 1],
+                           "I_no_context": [1.0, 2, 3, 4, 6, 5, 7, 8, 9, 10],
+                           "I_context": [2.0, 1, 3, 6, 5, 4, 8, 7, 9, 10]})
+    ratings = pd.DataFrame({"word": list("uuuvvvwwwv"), "candidate": list("abcdefhijz"),
+                            "avg_score": [1.0, 2, 3, 2, 1, 3, 4, 4, 4, 5]})
+    return scores, ratings
+
+
+def test_pooled_correlations_labels_and_values_against_scipy():
+    scores, ratings = _rated()
+    out = correlations.human_correlations(scores, ratings, "toy-lm")
+    merged = scores.merge(ratings, on=["word", "candidate"])  # 9 candidates in both (g unrated, z unscored)
+    assert out[["method", "scorer", "context"]].values.tolist() == [
+        ["percentile (Algorithm 2)", "character frequency D", "n/a"],
+        ["released per-character percentile", "character frequency D", "n/a"],
+        ["self-information", "toy-lm", "without"], ["self-information", "toy-lm", "with"]]
+    for (_, row), column in zip(out.iterrows(), ["percentile", "released_score", "I_no_context", "I_context"]):
+        ref = spearmanr(merged[column], merged["avg_score"])
+        assert (row["rho"], row["p"], row["n"]) == (pytest.approx(ref.statistic), pytest.approx(ref.pvalue), 9)
+
+
+def test_per_word_rho_undefined_words_and_exact_permutation_p():
+    scores, ratings = _rated()
+    by_word = correlations.spearman_by_word(scores, ratings, "toy-lm")
+    pct = by_word[by_word["method"] == "percentile (Algorithm 2)"].set_index("word")
+    assert pct.index.tolist() == ["u", "v", "w"] and pct["n"].tolist() == [3, 3, 3]
+    # u: ρ = 1, reached in size by 2 of the 3! orders; v: percentile 40, 50, 60 against 2, 1, 3 -> ρ = 0.5,
+    # which every order reaches in size (three distinct values give only ρ = ±1 and ±0.5): p = 1
+    assert pct.loc["u", "rho"] == pytest.approx(1.0) and pct.loc["u", "p_permutation"] == pytest.approx(2 / 6)
+    assert pct.loc["v", "rho"] == pytest.approx(0.5) and pct.loc["v", "p_permutation"] == pytest.approx(1.0)
+    assert pct.loc["v", "p"] == pytest.approx(spearmanr([40, 50, 60], [2, 1, 3]).pvalue)
+    assert pct.loc["w", ["rho", "p", "p_permutation"]].isna().all()  # constant ratings
+    short = correlations.spearman_by_word(scores, ratings[ratings["candidate"] != "c"], "toy-lm")
+    assert short.loc[short["word"] == "u", ["rho", "p", "p_permutation"]].isna().all().all()  # 2 candidates
+    assert short.loc[short["word"] == "u", "n"].tolist() == [2, 2, 2, 2]
+
+
+def test_within_word_summary_counts_the_words_it_uses():
+    scores, ratings = _rated()
+    row = correlations.within_word_correlations(scores, ratings, "toy-lm").iloc[0]
+    merged = scores.merge(ratings, on=["word", "candidate"])
+    assert row["pooled_rho"] == pytest.approx(spearmanr(merged["percentile"], merged["avg_score"]).statistic)
+    # u (ρ 1) and v (ρ 0.5): mean 0.75; w's constant ratings leave it out; exact over the 6 x 6 orders,
+    # the share of them whose |mean ρ| reaches 0.75 counted by enumeration below
+    assert row["mean_within_word_rho"] == pytest.approx(0.75)
+    assert (row["n"], row["n_words"], row["n_within_word"]) == (9, 2, 6)
+    assert row["exact"] and row["n_permutations"] == 36
+    rhos = [spearmanr([1, 2, 3], p).statistic for p in itertools.permutations([1, 2, 3])]
+    hits = sum(abs((a + b) / 2) >= 0.75 - 1e-12 for a in rhos for b in rhos)
+    assert row["p_within_word"] == pytest.approx(hits / 36)
+    # three words: the word jackknife runs (u, v, w all in the pooled ρ)
+    loo = [spearmanr(merged.loc[merged["word"] != w, "percentile"],
+                     merged.loc[merged["word"] != w, "avg_score"]).statistic for w in "uvw"]
+    half = student_t.ppf(0.975, 2) * math.sqrt(2 / 3 * sum((x - np.mean(loo)) ** 2 for x in loo))
+    assert row["pooled_jackknife_ci_low"] == pytest.approx(max(row["pooled_rho"] - half, -1.0))
+    assert row["pooled_jackknife_ci_high"] == pytest.approx(min(row["pooled_rho"] + half, 1.0))
+    two = correlations.within_word_correlations(scores[scores["word"] != "w"], ratings, "toy-lm").iloc[0]
+    assert np.isnan(two["pooled_jackknife_ci_low"]) and np.isnan(two["pooled_jackknife_ci_high"])  # 2 words
+
+
+def test_ladder_intervals_by_hand():
+    # three words of three candidates rated 1, 2, 3; rung y: u in order (ρ 1), v 1,3,2 and w 2,1,3 (ρ 0.5 each)
+    words = list("uuuvvvwww")
+    ratings = pd.DataFrame({"word": words, "candidate": list("abcdefghi"), "avg_score": [1.0, 2, 3] * 3})
+    y = [1.0, 2, 3, 4, 6, 5, 8, 7, 9]
+    scores = pd.concat([
+        pd.DataFrame({"rung": "y", "word": words, "candidate": list("abcdefghi"), "I_no_context": y}),
+        pd.DataFrame({"rung": "x", "word": words, "candidate": list("abcdefghi"), "I_no_context": y[::-1]})])
+    models = pd.DataFrame({"rung": ["x", "y"], "scorer": ["lm-x", "lm-y"], "family": ["f1", "f2"],
+                           "parameters": [10, 20], "heldout_perplexity": [30.0, 40.0]})
+    summary, by_word = correlations.ladder_correlations(scores, models, ratings, n_perm=100, seed=1)
+    assert summary["rung"].tolist() == ["y", "x"]  # the order of the scores
+    s = summary.iloc[0]
+    assert (s["scorer"], s["family"], s["parameters"], s["heldout_perplexity"], s["context"]) == (
+        "lm-y", "f2", 20, 40.0, "without")
+    rho = spearmanr(y, [1.0, 2, 3] * 3).statistic
+    z, half = math.atanh(rho), norm.ppf(0.975) * math.sqrt(1.06 / 6)  # Fisher z, variance 1.06 / (n - 3)
+    assert (s["pooled_ci_low"], s["pooled_ci_high"]) == (pytest.approx(math.tanh(z - half)),
+                                                         pytest.approx(math.tanh(z + half)))
+    # word ρ 1, 0.5, 0.5: mean 2/3, SD √(1/12), t_{2, .975} · SD / √3 = 0.717 -> [-0.050, 1.384], cut at 1
+    t_half = student_t.ppf(0.975, 2) * math.sqrt(1 / 12) / math.sqrt(3)
+    assert s["mean_within_word_rho"] == pytest.approx(2 / 3)
+    assert (s["within_ci_low"], s["within_ci_high"]) == (pytest.approx(2 / 3 - t_half), 1.0)
+    assert (s["n"], s["n_words"], s["n_permutations"]) == (9, 3, 216) and s["exact"]
+    assert by_word.columns.tolist() == ["rung", "scorer", "context", "word", "rho", "p", "p_permutation", "n"]
+    # rung x reverses the scores: u 9, 7, 8 -> ρ −0.5, v 5, 6, 4 -> −0.5, w 3, 2, 1 -> −1
+    assert by_word[by_word["rung"] == "x"]["rho"].tolist() == pytest.approx([-0.5, -0.5, -1.0])
+    assert by_word["scorer"].tolist() == ["lm-y"] * 3 + ["lm-x"] * 3
+
+
+# --------------------------------------------------------------------------- chapter 7: robustness statistics
+
+
+def test_percent_change_check_on_a_hand_made_table():
+    raw = pd.DataFrame({"model": "m", "group": ["G0", "M1G1", "G0", "M1G1"], "metric": ["rho", "rho", "r", "r"],
+                        "value": [0.2, 0.1, 0.5, 0.25]})
+    printed = pd.DataFrame({"model": "m", "group": "M1G1", "metric": ["rho", "rho", "rho", "r"],
+                            "pct_change_printed": [-50.0, -49.96, -49.95, -49.0]})
+    out = rb.check_percent_changes(raw, printed)
+    assert out.columns.tolist() == ["model", "group", "metric", "raw", "g0", "pct_change_computed",
+                                    "pct_change_printed", "diff", "low", "high", "follows"]
+    # raw values ± 0.00005: the change lies in [(0.09995 − 0.20005)/0.20005, (0.10005 − 0.19995)/0.19995] × 100
+    low, high = (0.09995 - 0.20005) / 0.20005 * 100, (0.10005 - 0.19995) / 0.19995 * 100
+    assert out["low"].tolist()[:3] == pytest.approx([low] * 3) and out["high"].tolist()[:3] == pytest.approx([high] * 3)
+    assert out["pct_change_computed"].tolist() == pytest.approx([-50.0] * 4)
+    assert out["raw"].tolist() == [0.1, 0.1, 0.1, 0.25] and out["g0"].tolist() == [0.2, 0.2, 0.2, 0.5]
+    assert out["diff"].tolist() == pytest.approx([0.0, 0.04, 0.05, 1.0])
+    # printed to 2 places (± 0.005): -49.96 can come from high = -49.9625, -49.95 cannot; -49 is far off
+    assert out["follows"].tolist() == [True, True, False, False]
+    assert rb.check_percent_changes(raw, printed, decimals=1)["follows"].tolist() == [True, True, True, False]
+    # raw values to 3 places: ± 0.0005, the range widens to [-50.37, -49.63]
+    wide = rb.check_percent_changes(raw, printed, raw_decimals=3)
+    assert wide["high"].iloc[0] == pytest.approx((0.1005 - 0.1995) / 0.1995 * 100)
+    assert wide["follows"].tolist() == [True, True, True, False]
+    with pytest.raises(InputError, match="no raw value for m M2G2 rho"):
+        rb.check_percent_changes(raw, printed.assign(group="M2G2"))
+
+
+def test_pct_change_of_a_zero_reference_and_share_of_ties():
+    assert np.isnan(rb.pct_change(0.3, 0.0))
+    assert rb.share_increased([1.0, 2.0, 3.0], [1.0, 2.5, 2.0]) == pytest.approx(100 / 3)  # a tie does not rise
+
+
+def test_boot_correlations_are_nan_without_spread():
+    index = np.array([[0, 0, 0], [0, 1, 2], [1, 2, 2]])
+    h, p = np.array([1.0, 2.0, 4.0]), np.array([3.0, 1.0, 2.0])
+    rho, r = rb.boot_correlations(h, p, index)
+    assert np.isnan(rho[0]) and np.isnan(r[0])
+    assert rho[1] == pytest.approx(spearmanr(h, p).statistic) and r[1] == pytest.approx(pearsonr(h, p).statistic)
+    assert rho[2] == pytest.approx(spearmanr(h[[1, 2, 2]], p[[1, 2, 2]]).statistic)
+    assert r[2] == pytest.approx(pearsonr(h[[1, 2, 2]], p[[1, 2, 2]]).statistic)
+
+
+def _random_predictions(n: int = 16, seed: int = 5):
+    rng = np.random.default_rng(seed)
+    human = pd.Series(rng.normal(size=n), index=np.arange(n) + 100)  # instances 100, 101, …
+    g0 = human.to_numpy() + rng.normal(0, 1, n)
+    groups = {"G0": g0, "M1G1": g0 + rng.normal(0.1, 0.3, n), "M1G2": g0 + rng.normal(-0.05, 0.3, n),
+              "SWAP": g0 + rng.normal(0, 1.5, n)}
+    frames = [pd.DataFrame({"model": m, "group": g, "instance": human.index, "predicted": v + k})
+              for k, m in enumerate(("a", "b")) for g, v in groups.items()]
+    m2 = rng.normal(0.2, 0.5, n)[:10]  # M2G2: the first 10 posts
+    frames += [pd.DataFrame({"model": m, "group": "M2G2", "instance": human.index[:10], "predicted": g0[:10] + k + m2})
+               for k, m in enumerate(("a", "b"))]
+    return pd.concat(frames, ignore_index=True), human
+
+
+def test_robustness_table_intervals_against_scipy_on_the_same_resamples():
+    preds, human = _random_predictions()
+    preds = preds[(preds["model"] == "a") & preds["group"].isin(["G0", "M1G1", "M2G2"])]
+    table = rb.robustness_table(preds, human, n_boot=80, seed=4, ci=90).set_index("group")
+    h = human.to_numpy()
+    for group in ("M1G1", "M2G2"):
+        g = preds[preds["group"] == group]
+        inst = g["instance"].to_numpy()
+        hi, pi = human.loc[inst].to_numpy(), g["predicted"].to_numpy()
+        bi = preds[preds["group"] == "G0"].set_index("instance").loc[inst, "predicted"].to_numpy()
+        row = table.loc[group]
+        assert row["n"] == len(inst)
+        assert row["r"] == pytest.approx(pearsonr(hi, pi).statistic)
+        assert row["r_pct_change"] == pytest.approx(
+            (pearsonr(hi, pi).statistic - pearsonr(h, preds[preds["group"] == "G0"]["predicted"]).statistic)
+            / abs(pearsonr(h, preds[preds["group"] == "G0"]["predicted"]).statistic) * 100)
+        rho_pct, r_pct, d_rho, d_r = [], [], [], []
+        for idx in _indices(len(inst), 80, 4):
+            rho0, r0 = spearmanr(hi[idx], bi[idx]).statistic, pearsonr(hi[idx], bi[idx]).statistic
+            rho1, r1 = spearmanr(hi[idx], pi[idx]).statistic, pearsonr(hi[idx], pi[idx]).statistic
+            rho_pct.append((rho1 - rho0) / abs(rho0) * 100)
+            r_pct.append((r1 - r0) / abs(r0) * 100)
+            d_rho.append(rho1 - rho0)
+            d_r.append(r1 - r0)
+        for name, values in (("rho_pct_change", rho_pct), ("r_pct_change", r_pct), ("rho_change", d_rho),
+                             ("r_change", d_r)):
+            assert (row[f"{name}_low"], row[f"{name}_high"]) == pytest.approx(tuple(np.percentile(values, [5, 95])))
+        assert row["r_change"] == pytest.approx(pearsonr(hi, pi).statistic - pearsonr(hi, bi).statistic)
+        assert row["rho_change"] == pytest.approx(spearmanr(hi, pi).statistic - spearmanr(hi, bi).statistic)
+
+
+def test_stability_intervals_every_statistic_against_numpy_on_the_same_resamples():
+    preds, human = _random_predictions()
+    n_boot, seed = 60, 2
+    out = rb.stability_intervals(preds, human, n_boot=n_boot, seed=seed, ci=90)
+    assert out["model"].unique().tolist() == ["a", "b"]
+    a = out[out["model"] == "a"].set_index("statistic")
+    assert a.index.tolist() == ["G0_rho", "mean_abs_rho_change", "mean_rho_change", "mean_abs_shift",
+                                "prediction_sd", "relative_shift", "signed_relative_shift", "swap_relative_shift",
+                                "homophone_to_swap", "rmse", "abs_shift_to_error", "signed_shift_to_error",
+                                "M2G2_share_increased"]
+    p = preds[preds["model"] == "a"].pivot(index="instance", columns="group", values="predicted")
+    h, g0 = human.to_numpy(), p["G0"].to_numpy()
+    m1 = p[["M1G1", "M1G2"]].to_numpy()
+    swap = np.abs(p["SWAP"].to_numpy() - g0)
+    shift, signed = np.abs(m1 - g0[:, None]).mean(axis=1), (m1 - g0[:, None]).mean(axis=1)
+    rho0 = spearmanr(h, g0).statistic
+    rho_g = [spearmanr(h, m1[:, k]).statistic for k in range(2)]
+    sd, rmse = g0.std(), math.sqrt(((g0 - h) ** 2).mean())
+    point = {"G0_rho": rho0, "mean_abs_rho_change": np.mean([abs((r - rho0) / abs(rho0) * 100) for r in rho_g]),
+             "mean_rho_change": np.mean([r - rho0 for r in rho_g]), "mean_abs_shift": shift.mean(),
+             "prediction_sd": sd, "relative_shift": shift.mean() / sd, "signed_relative_shift": signed.mean() / sd,
+             "swap_relative_shift": swap.mean() / sd, "homophone_to_swap": shift.mean() / swap.mean(), "rmse": rmse,
+             "abs_shift_to_error": shift.mean() / rmse, "signed_shift_to_error": signed.mean() / rmse}
+    boot = {k: [] for k in point if k != "mean_abs_rho_change"}
+    for idx in _indices(len(h), n_boot, seed):
+        r0 = spearmanr(h[idx], g0[idx]).statistic
+        s_b, sd_b, e_b = shift[idx].mean(), g0[idx].std(), math.sqrt(((g0 - h)[idx] ** 2).mean())
+        for k, v in {"G0_rho": r0, "mean_rho_change": np.mean([spearmanr(h[idx], m1[idx, j]).statistic - r0
+                                                                for j in range(2)]),
+                     "mean_abs_shift": s_b, "prediction_sd": sd_b, "relative_shift": s_b / sd_b,
+                     "signed_relative_shift": signed[idx].mean() / sd_b, "swap_relative_shift": swap[idx].mean() / sd_b,
+                     "homophone_to_swap": s_b / swap[idx].mean(), "rmse": e_b, "abs_shift_to_error": s_b / e_b,
+                     "signed_shift_to_error": signed[idx].mean() / e_b}.items():
+            boot[k].append(v)
+    for k, v in point.items():
+        assert a.loc[k, "value"] == pytest.approx(v), k
+        if k == "mean_abs_rho_change":
+            assert a.loc[k, ["ci_low", "ci_high"]].isna().all()
+        else:
+            assert (a.loc[k, "ci_low"], a.loc[k, "ci_high"]) == pytest.approx(tuple(np.percentile(boot[k], [5, 95]))), k
+    up = (p["M2G2"].dropna().to_numpy() > g0[:10]).astype(float)
+    shares = [up[idx].mean() * 100 for idx in _indices(10, n_boot, seed)]
+    assert a.loc["M2G2_share_increased", "value"] == pytest.approx(up.mean() * 100)
+    assert (a.loc["M2G2_share_increased", "ci_low"], a.loc["M2G2_share_increased", "ci_high"]) == pytest.approx(
+        tuple(np.percentile(shares, [5, 95])))
+    assert a.loc["M2G2_share_increased", "n"] == 10 and (a.drop(index="M2G2_share_increased")["n"] == 16).all()
+    # model b is model a shifted by 1: ranks, shifts and spread stay, the error against the human scores moves
+    b = out[out["model"] == "b"].set_index("statistic")
+    same = [k for k in a.index if k not in ("rmse", "abs_shift_to_error", "signed_shift_to_error")]
+    assert b.loc[same, "value"].tolist() == pytest.approx(a.loc[same, "value"].tolist())
+    rmse_b = math.sqrt(((g0 + 1 - h) ** 2).mean())
+    assert b.loc["rmse", "value"] == pytest.approx(rmse_b) and rmse_b != pytest.approx(rmse)
+    assert b.loc["abs_shift_to_error", "value"] == pytest.approx(shift.mean() / rmse_b)
+
+
+def test_stability_intervals_of_a_model_without_perturbations():
+    preds, human = _random_predictions(n=8)
+    only = preds[(preds["model"] == "a") & preds["group"].isin(["G0", "SWAP"])]
+    out = rb.stability_intervals(only, human, n_boot=20).set_index("statistic")
+    assert out.index.tolist() == ["G0_rho", "prediction_sd", "swap_relative_shift", "rmse"]
+    g0 = only[only["group"] == "G0"]["predicted"].to_numpy()
+    swap = only[only["group"] == "SWAP"]["predicted"].to_numpy()
+    assert out.loc["swap_relative_shift", "value"] == pytest.approx(np.abs(swap - g0).mean() / g0.std())
+
+
+def _verdict_rows(model, values: dict) -> list[dict]:
+    return [{"model": model, "statistic": k, "value": v[0], "ci_low": v[1], "ci_high": v[2], "n": 20}
+            for k, v in values.items()]
+
+
+def test_stability_verdicts_every_branch_by_hand():
+    iv = pd.DataFrame(
+        _verdict_rows("a", {"G0_rho": (0.4, 0.2, 0.6), "swap_relative_shift": (0.8, 0.5, 1.1),
+                            "homophone_to_swap": (0.7, 0.6, 0.9), "abs_shift_to_error": (0.3, 0.2, 0.4),
+                            "signed_relative_shift": (0.2, 0.1, 0.3), "M2G2_share_increased": (50.0, 40.0, 60.0)})
+        + _verdict_rows("b", {"G0_rho": (0.3, 0.1, 0.5), "swap_relative_shift": (0.8, 0.5, 1.1),
+                              "homophone_to_swap": (0.45, 0.4, 0.5), "abs_shift_to_error": (0.08, 0.05, 0.1),
+                              "signed_relative_shift": (0.0, -0.1, 0.1), "M2G2_share_increased": (30.0, 20.0, 49.0)})
+        + _verdict_rows("c", {"G0_rho": (0.5, 0.3, 0.7)})
+        + _verdict_rows("d", {"G0_rho": (0.2, 0.0, 0.4), "swap_relative_shift": (0.3, 0.1, 0.5),
+                              "homophone_to_swap": (0.1, 0.05, 0.2), "abs_shift_to_error": (0.015, 0.01, 0.02),
+                              "M2G2_share_increased": (60.0, 50.0, 70.0)})
+        + _verdict_rows("e", {"G0_rho": (0.2, 0.1, 0.4), "swap_relative_shift": (0.2, 0.0999, 0.3),
+                              "M2G2_share_increased": (60.0, 51.0, 70.0)}))
+    out = rb.stability_verdicts(iv)
+    assert out.columns.tolist() == ["model", "ranks_posts", "reads_source", "homophones", "better_mt", "verdict",
+                                    "homophone_shift", "signed_shift"]
+    v = out.set_index("model")
+    assert v["ranks_posts"].tolist() == [True, True, True, False, True]  # d: its G0 ρ interval starts at 0
+    assert v["reads_source"].tolist() == [True, True, None, True, False]  # d at 0.1 reads; e at 0.0999 does not
+    assert v["homophones"].tolist() == ["at least half a new source's",
+                                        "less than a new source's, not clearly under half", "unknown",
+                                        "much smaller than a new source", "unknown"]
+    assert v["homophone_shift"].tolist() == ["beyond tolerance", "not clearly within tolerance", "unknown",
+                                             "within tolerance", "unknown"]
+    assert v["signed_shift"].tolist() == ["up", "no clear direction", "unknown", "unknown", "unknown"]
+    assert v["better_mt"].tolist() == ["no clear change", "falls", "unknown", "no clear change", "rises"]
+    assert v["verdict"].tolist() == [
+        "not shown robust: homophones move its scores by 0.30 [0.20, 0.40] of its own error (RMSE; tolerance 0.1), "
+        "systematically up by 0.20 [0.10, 0.30] SD; the post-edited MT does not clearly raise its score",
+        "not shown robust: homophones move its scores by 0.08 [0.05, 0.10] of its own error (RMSE; tolerance 0.1); "
+        "but its score falls more often than it rises with the post-edited MT",
+        "not shown robust: see the intervals",
+        "not shown robust: does not rank these posts better than chance; the post-edited MT does not clearly raise "
+        "its score",
+        "stable by not reacting: a whole other source moves its score by less than 0.1 of its own spread; its score "
+        "rises with the post-edited MT"]
+    loose = rb.stability_verdicts(iv, tolerance=0.5).set_index("model").loc["a"]
+    assert loose["homophone_shift"] == "within tolerance"
+    assert loose["verdict"] == ("robust to homophones: ranks the posts and reads the source, and homophones move its "
+                                "scores by 0.30 [0.20, 0.40] of its own error (RMSE; tolerance 0.5), systematically up "
+                                "by 0.20 [0.10, 0.30] SD; the post-edited MT does not clearly raise its score")
+    assert rb.stability_verdicts(iv, tolerance=0.4).set_index("model").loc["a", "homophone_shift"] == (
+        "not clearly within tolerance")  # upper bound 0.4 is not below 0.4; lower bound 0.2 is below it
+
+
+def test_shift_by_word_intervals_on_the_same_resamples():
+    # G0 0, 1, 2, 3, 4 (population SD √2); M1 means of the shifts +1, −1, +2, 0, (none for post 4: dropped)
+    posts = pd.DataFrame({"instance": range(5), "source": ["尼玛a", "尼玛卧槽", "b卧槽", "c尼玛", "尼玛d"]})
+    g0 = [0.0, 1, 2, 3, 4]
+    preds = pd.concat([pd.DataFrame({"model": "m", "group": "G0", "instance": range(5), "predicted": g0}),
+                       pd.DataFrame({"model": "m", "group": "M1G1", "instance": range(4), "predicted": [0.0, 1, 5, 3]}),
+                       pd.DataFrame({"model": "m", "group": "M1G2", "instance": range(4), "predicted": [2.0, -1, 3, 3]}),
+                       pd.DataFrame({"model": "z", "group": "G0", "instance": range(5), "predicted": g0})])
+    out = rb.shift_by_word(preds, posts, n_boot=40, seed=3, ci=80)
+    assert out["model"].tolist() == ["m", "m"] and out["word"].tolist() == ["尼玛", "卧槽"]  # SLANG order; z has no M1
+    sd = math.sqrt(2.0)
+    values = {"尼玛": np.array([1.0, -1.0, 0.0]) / sd, "卧槽": np.array([-1.0, 2.0]) / sd}
+    for _, row in out.iterrows():
+        x = values[row["word"]]
+        means = [x[idx].mean() for idx in _indices(len(x), 40, 3)]
+        assert row["n_posts"] == len(x) and row["signed_relative_shift"] == pytest.approx(x.mean())
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(np.percentile(means, [10, 90])))
+
+
+def test_method2_and_stability_tables_of_two_models():
+    preds = pd.DataFrame({"model": ["a"] * 6 + ["b"] * 6, "instance": [0, 1, 2] * 4,
+                          "group": (["G0"] * 3 + ["M2G1"] * 3) * 2,
+                          "predicted": [0.0, 1, 2, 1, 1, 1, 5, 5, 5, 6, 4, 5]})
+    preds = pd.concat([preds, pd.DataFrame({"model": "b", "instance": [0, 2], "group": "M2G2",
+                                            "predicted": [6.0, 6.0]})], ignore_index=True)
+    m2 = rb.method2_table(preds)
+    # a, M2G1: 0 -> 1 rises, 1 -> 1 stays, 2 -> 1 falls: 1 of 3; b, M2G1: 5 -> 6, 5 -> 4, 5 -> 5: 1 of 3; b, M2G2: 2 of 2
+    assert m2.to_dict("records") == [{"model": "a", "group": "M2G1", "n": 3, "share_increased": pytest.approx(100 / 3)},
+                                     {"model": "b", "group": "M2G1", "n": 3, "share_increased": pytest.approx(100 / 3)},
+                                     {"model": "b", "group": "M2G2", "n": 2, "share_increased": 100.0}]
+    robust = pd.DataFrame({"model": ["a", "a", "a", "b", "b", "b"], "group": ["G0", "M1G1", "M1G2"] * 2,
+                           "rho": [0.5, 0.4, 0.6, 0.3, 0.3, 0.3], "rho_pct_change": [0.0, -20.0, 20.0, 0.0, 0.0, -10.0],
+                           "r_pct_change": [0.0, 10.0, -30.0, 0.0, 5.0, 5.0]})
+    shifts = pd.DataFrame({"model": ["a", "a", "b", "b", "a"], "group": ["M1G1", "M1G2", "M1G1", "M1G1", "M2G1"],
+                           "shift": [-1.0, 3.0, 0.5, -0.5, 100.0]})
+    table = rb.stability_table(robust, shifts, m2).set_index("model")
+    assert table["mean_abs_rho_change"].tolist() == [20.0, 5.0] and table["mean_abs_r_change"].tolist() == [20.0, 5.0]
+    assert table["mean_abs_shift"].tolist() == [2.0, 0.5]  # M2G1's shift is not Method 1
+    assert table["G0_rho"].tolist() == [0.5, 0.3]
+    assert table["M2G1_share_increased"].tolist() == pytest.approx([100 / 3, 100 / 3])
+    assert np.isnan(table.loc["a", "M2G2_share_increased"]) and table.loc["b", "M2G2_share_increased"] == 100.0
+
+
+def test_score_shifts_match_each_model_and_instance():
+    preds = pd.DataFrame({"model": ["a", "a", "b", "b", "b", "a"], "group": ["G0", "G0", "G0", "G0", "M1G1", "M1G1"],
+                          "instance": [0, 1, 0, 1, 1, 0], "predicted": [1.0, 2.0, 10.0, 20.0, 25.0, 4.0]})
+    out = rb.score_shifts(preds)
+    assert out[["model", "instance", "shift"]].values.tolist() == [["b", 1, 5.0], ["a", 0, 3.0]]
+    assert "predicted" in out.columns and len(preds) == 6  # the input is left alone
+
+
+def test_swap_sources_of_a_single_post_and_the_default_seed():
+    one = pd.DataFrame({"instance": [0], "source": ["a"], "mt": ["x"]})
+    assert rb.swap_sources(one)["source"].tolist() == ["a"]
+    posts = pd.DataFrame({"instance": range(4), "source": list("abcd"), "mt": list("wxyz")})
+    # the first draw of default_rng(0) without a fixed point
+    rng = np.random.default_rng(0)
+    order = rng.permutation(4)
+    while (order == np.arange(4)).any():
+        order = rng.permutation(4)
+    assert rb.swap_sources(posts)["source"].tolist() == list(np.array(list("abcd"))[order])
+
+
+# --------------------------------------------------------------------------- chapter 6: language models
+
+
+def test_kneser_ney_unigram_by_hand_and_its_defaults():
+    from helpers.slang import language_models as lm
+
+    kn = lm.KneserNeyLM()
+    assert (kn.order, kn.d, kn.name) == (3, 0.75, "char-3gram-KN")
+    with pytest.raises(ValueError, match="order must be >= 1"):
+        lm.KneserNeyLM(order=0)
+    # order 1 on "aab": counts a 2, b 1, </s> 1 (4 tokens, 3 types); V = a, b, </s>, <unk>
+    # P(w) = max(c − 0.5, 0) / 4 + 0.5 · 3 / 4 · 1/4
+    uni = lm.KneserNeyLM(order=1, discount=0.5).fit(["aab"])
+    assert uni.name == "char-1gram-KN" and uni.vocab == ["a", "b", "</s>", "<unk>"]
+    p = {"a": 1.5 / 4 + 0.09375, "b": 0.5 / 4 + 0.09375, "</s>": 0.5 / 4 + 0.09375, "<unk>": 0.09375}
+    for w, expected in p.items():
+        assert uni.prob(w) == pytest.approx(expected)
+    assert sum(p.values()) == pytest.approx(1.0)
+    assert uni.prob("z") == pytest.approx(0.09375) and uni.prob("a", ["b", "b"]) == pytest.approx(p["a"])
+    assert uni.log2prob("ab", "zz") == pytest.approx(math.log2(p["a"]) + math.log2(p["b"]))
+    assert uni.self_information("ab") == pytest.approx(-math.log2(p["a"] * p["b"]))
+    assert uni.log2probs(["a", "bb"]) == pytest.approx([math.log2(p["a"]), 2 * math.log2(p["b"])])
+    tri = lm.KneserNeyLM(order=3).fit(["aab"])
+    for bad in (0, 4):
+        with pytest.raises(ValueError, match="order must be 1-3"):
+            tri.lower(bad)
+    assert tri.lower(1).name == "char-1gram-KN" and tri.lower(2).d == 0.75
+
+
+def test_kneser_ney_bigram_log2prob_after_a_context_by_hand():
+    from helpers.slang import language_models as lm
+
+    # order 2, d = 0.5 on "ab": bigrams (<s>a) (ab) (b</s>); unigram continuation counts a 1, b 1, </s> 1 over 3
+    # bigram types; V = a, b, </s>, <unk> (4): P1(w) = (1 − 0.5)/3 + 0.5 · 3/3 · 1/4 = 1/6 + 1/8
+    kn = lm.KneserNeyLM(order=2, discount=0.5).fit(["ab"])
+    p1 = 1 / 6 + 1 / 8
+    # after a: c(ab) = 1, c(a·) = 1, one type: P(b|a) = 0.5 + 0.5 · P1(b); P(a|a) = 0.5 · P1(a)
+    assert kn.prob("b", ["a"]) == pytest.approx(0.5 + 0.5 * p1)
+    assert kn.prob("a", ["a"]) == pytest.approx(0.5 * p1)
+    assert kn.prob("a") == pytest.approx(0.5 + 0.5 * p1)  # after <s>
+    # "ba" after the context "a": P(b|a) · P(a|b), P(a|b) = 0.5 · P1(a) (b was followed only by </s>)
+    assert kn.log2prob("ba", "a") == pytest.approx(math.log2((0.5 + 0.5 * p1) * 0.5 * p1))
+    assert kn.self_information("ba", "a") == pytest.approx(-math.log2((0.5 + 0.5 * p1) * 0.5 * p1))
+
+
+def test_word_unigram_zero_counts_pieces_and_empty_lists():
+    from helpers.slang import language_models as lm
+
+    words = lm.WordUnigramScorer({"你": 3, "妈": 1, "猫": 0}, source="hand")
+    assert (words.name, words.source) == ("word-unigram", "hand")
+    assert words.log2prob("猫") == pytest.approx(math.log2(0.25 / 2))  # a zero count is not listed: the floor
+    assert words.tokens("猫") == [("猫", "unknown")] and words.tokens("你") == [("你", "word")]
+    with pytest.raises(ValueError, match="the frequency list is empty"):
+        lm.WordUnigramScorer({"a": 0})
+    with pytest.raises(ValueError, match="at least one character"):
+        lm.perplexity(words, [])
+
+
+def test_perplexity_over_more_texts_than_one_batch():
+    from helpers.slang import language_models as lm
+
+    words = lm.WordUnigramScorer({"a": 1, "b": 3})
+    texts = ["a"] * 50 + ["bb"] * 50  # 50 · 2 bits + 100 · log2(4/3) bits over 150 characters
+    bits = 50 * 2 + 100 * math.log2(4 / 3)
+    assert lm.perplexity(words, texts) == pytest.approx(2 ** (bits / 150))
+
+
+# --------------------------------------------------------------------------- chapter 7: the score rule
+
+
+def test_penalty_rules_with_their_weights_by_hand():
+    from helpers.slang import qe_data
+
+    assert qe_data.severity_penalty(["Minor", "Major"], {"Minor": 2, "Major": 7}) == 9.0
+    assert qe_data.released_penalty(["Minor", "Major"], {"Minor": 2, "Major": 7}) == 4.0
+    assert qe_data.released_penalty(["None"]) == 0.0 and qe_data.mixed_severities(["Minor"]) is False
+    ref = pd.Series([[], ["Minor"], ["Major", "Critical"]])  # sums 0, 1, 15: mean 16/3, population SD below
+    sd = math.sqrt(((0 - 16 / 3) ** 2 + (1 - 16 / 3) ** 2 + (15 - 16 / 3) ** 2) / 3)
+    out = qe_data.penalty_scores(pd.Series([["Critical"], []]), ref, rule="sum")
+    assert out.tolist() == pytest.approx([(16 / 3 - 10) / sd, (16 / 3) / sd])
+    # released: 0, 1, 10 -> mean 11/3
+    sd_r = math.sqrt(((0 - 11 / 3) ** 2 + (1 - 11 / 3) ** 2 + (10 - 11 / 3) ** 2) / 3)
+    assert qe_data.penalty_scores(pd.Series([["Critical"]]), ref).tolist() == pytest.approx([(11 / 3 - 10) / sd_r])
