@@ -44,6 +44,23 @@ def test_algorithm_1_threshold_readings_and_order_by_hand():
     assert hc.candidates("尼玛", freq, inventory=inventory) == ["你妈", "泥妈"]
     assert hc.candidates("尼玛", freq, roots=["zz", "ma"], inventory=inventory) == []  # no character reads zz
     assert hc.candidates("尼玛", {"你": 101}, roots=["ni", "ma"], inventory=inventory) == []  # D lacks 妈: count 0
+    # at threshold 0 a character missing from D still fails (count 0): only 你 and 妈
+    assert hc.candidates("尼玛", {"你": 1, "妈": 1}, threshold=0, roots=["ni", "ma"], inventory=inventory) == ["你妈"]
+    # the given inventory is the one used: 你 read as "xx" exists only in this one
+    assert hc.candidates("你", freq, roots=["xx"], inventory={"xx": {"你"}}) == ["你"]
+
+
+def test_algorithm_1_default_roots_follow_tone_and_heteronym():
+    # pypinyin: 劳资 is lao2 zi1; 草 is cao3 by default and also zao3 (a polyphone)
+    inventory = {"lao2": {"劳"}, "zi1": {"资"}, "lao": {"捞"}, "zi": {"子"}, "cao": {"草"}, "zao": {"早"}}
+    freq = {c: 1000 for c in "劳资捞子草早"}
+    assert hc.candidates("劳资", freq, tone=True, inventory=inventory) == ["劳资"]
+    assert hc.candidates("劳资", freq, inventory=inventory) == ["捞子"]
+    assert hc.candidates("草", freq, inventory=inventory) == ["草"]  # default reading only
+    assert hc.candidates("草", freq, heteronym=True, inventory=inventory) == ["早", "草"]  # 早 65E9 < 草 8349
+    # without an inventory, pypinyin's: all readings put 草 under zao too, the default readings do not
+    assert hc.candidates("草", {"草": 1000}, roots=["zao"], heteronym=True) == ["草"]
+    assert hc.candidates("草", {"草": 1000}, roots=["zao"]) == []
 
 
 def test_percentile_ties_keep_their_order_and_unknown_characters_count_zero():
@@ -52,7 +69,7 @@ def test_percentile_ties_keep_their_order_and_unknown_characters_count_zero():
     assert table["candidate"].tolist() == ["cc", "ba", "ab", "zz"]
     assert table["F"].tolist() == [10, 3, 3, 0]
     assert table["percentile"].tolist() == [100.0, 75.0, 50.0, 25.0]
-    assert table.index.tolist() == [0, 1, 2, 3]
+    assert table.index.tolist() == [0, 1, 2, 3] and table.columns.tolist() == ["candidate", "F", "percentile"]
 
 
 def test_per_character_percentile_with_a_tie_at_one_position():
@@ -60,6 +77,9 @@ def test_per_character_percentile_with_a_tie_at_one_position():
     score = hc.per_character_percentile(["ab", "cb", "ad"], {"a": 3, "c": 1, "b": 2, "d": 2})
     assert score["candidate"].tolist() == ["ab", "cb", "ad"]
     assert score["score"].tolist() == [200.0, 150.0, 150.0]
+    # a character missing from D counts 0, below a count of 1 whatever the code points: x (absent) < y (1)
+    missing = hc.per_character_percentile(["x", "y"], {"y": 1}).set_index("candidate")["score"]
+    assert missing.to_dict() == {"x": 50.0, "y": 100.0}
 
 
 def _two_word_scores():
@@ -94,19 +114,39 @@ def test_top_homophones_every_method_and_direction_by_hand():
     assert kept[(kept["word"] == "w") & (kept["method"] == pt)]["candidate"].tolist() == ["w", "d"]
     five = hc.top_homophones(_two_word_scores().drop(columns="I_context"))  # k = 5: every candidate but w
     assert len(five) == 4 * (4 + 2) and set(five["context"]) == {"n/a", "without"}
+    # without the percentile column the self-information rankings are still made
+    no_pct = hc.top_homophones(_two_word_scores().drop(columns="percentile"), k=1)
+    assert no_pct["method"].tolist() == ["self-information, most informative", "self-information, most probable"] * 4
+
+
+def test_top_homophones_default_k_and_stable_ties_on_many_candidates():
+    # 40 candidates whose I takes the values 0, 1, 2 in turn: ties keep the input order (a stable sort)
+    n = 40
+    scores = pd.DataFrame({"word": "w", "candidate": [f"c{i:02d}" for i in range(n)],
+                           "percentile": [float(i % 3) for i in range(n)],
+                           "I_no_context": [float(i % 3) for i in range(n)]})
+    top = hc.top_homophones(scores, k=n)
+    informative = top[top["method"] == "self-information, most informative"]["candidate"].tolist()
+    probable = top[top["method"] == "self-information, most probable"]["candidate"].tolist()
+    by_value = {v: [f"c{i:02d}" for i in range(n) if i % 3 == v] for v in (0, 1, 2)}
+    assert informative == by_value[2] + by_value[1] + by_value[0]
+    assert probable == by_value[0] + by_value[1] + by_value[2]
+    assert (top.groupby("method", sort=False).size() == n).all()
+    assert (hc.top_homophones(scores).groupby("method", sort=False).size() == 5).all()  # k = 5 by default
 
 
 def test_top_ratings_match_word_and_candidate():
-    top = pd.DataFrame({"word": ["w", "w", "w", "v"], "method": ["m1", "m1", "m2", "m1"],
+    top = pd.DataFrame({"word": ["w", "w", "w", "v"], "method": ["m1", "m1", "a2", "m1"],
                         "context": ["n/a", "n/a", "without", "n/a"], "rank": [1, 2, 1, 1],
                         "candidate": ["a", "b", "a", "x"]})
     ratings = pd.DataFrame({"word": ["w", "w", "v", "u"], "candidate": ["a", "b", "y", "a"],
                             "avg_score": [4.0, 2.0, 5.0, 1.0], "n_raters": [3, 3, 3, 3]})
     out = hc.top_ratings(top, ratings)
-    # m1: a (4) and b (2) rated, v's x not (u's a belongs to another word): mean 3; m2: a only
+    # m1: a (4) and b (2) rated, v's x not (u's a belongs to another word): mean 3; a2: a only; in the order
+    # the methods come in (m1 before a2)
     assert out.to_dict("records") == [
         {"method": "m1", "context": "n/a", "listed": 3, "rated": 2, "mean_rating": 3.0},
-        {"method": "m2", "context": "without", "listed": 1, "rated": 1, "mean_rating": 4.0}]
+        {"method": "a2", "context": "without", "listed": 1, "rated": 1, "mean_rating": 4.0}]
 
 
 # --------------------------------------------------------------------------- chapter 6: correlations
@@ -204,7 +244,103 @@ def test_ladder_intervals_by_hand():
     assert by_word.columns.tolist() == ["rung", "scorer", "context", "word", "rho", "p", "p_permutation", "n"]
     # rung x reverses the scores: u 9, 7, 8 -> ρ −0.5, v 5, 6, 4 -> −0.5, w 3, 2, 1 -> −1
     assert by_word[by_word["rung"] == "x"]["rho"].tolist() == pytest.approx([-0.5, -0.5, -1.0])
-    assert by_word["scorer"].tolist() == ["lm-y"] * 3 + ["lm-x"] * 3
+    assert by_word["scorer"].tolist() == ["lm-y"] * 3 + ["lm-x"] * 3 and by_word.index.tolist() == list(range(6))
+
+
+def test_empty_and_undefined_correlation_tables_keep_their_columns():
+    scores, ratings = _rated()
+    none = scores[["word", "candidate"]]  # no method column at all
+    assert correlations.human_correlations(none, ratings, "toy").columns.tolist() == [
+        "method", "scorer", "context", "rho", "p", "n"]
+    assert correlations.spearman_by_word(none, ratings, "toy").columns.tolist() == [
+        "method", "scorer", "context", "word", "rho", "p", "p_permutation", "n"]
+    flat = correlations.spearman_by_word(scores, ratings.assign(avg_score=3.0), "toy")  # every word undefined
+    assert flat["rho"].dtype == float and flat["p_permutation"].dtype == float and flat["rho"].isna().all()
+
+
+def test_per_word_rows_follow_the_order_of_the_ratings():
+    scores, ratings = _rated()
+    by_word = correlations.spearman_by_word(scores, ratings.iloc[::-1], "toy-lm")  # w's ratings come first
+    assert by_word[by_word["context"] == "without"]["word"].tolist() == ["w", "v", "u"]
+    within = correlations.within_word_correlations(scores, ratings, "toy-lm")
+    assert within["scorer"].tolist() == ["character frequency D", "character frequency D", "toy-lm", "toy-lm"]
+
+
+def test_word_jackknife_interval_is_cut_at_minus_one():
+    words = list("uuuvvvwww")
+    s = pd.DataFrame({"word": words, "candidate": list("abcdefghi"),
+                      "percentile": [5.0, 6, 3, 7, 4, 9, 8, 1, 2]})
+    r = pd.DataFrame({"word": words, "candidate": list("abcdefghi"), "avg_score": [3.0, 4, 5, 4, 4, 3, 3, 5, 2]})
+    row = correlations.within_word_correlations(s, r, "toy").iloc[0]
+    full = spearmanr(s["percentile"], r["avg_score"]).statistic
+    loo = np.array([spearmanr(s.loc[s["word"] != w, "percentile"], r.loc[r["word"] != w, "avg_score"]).statistic
+                    for w in "uvw"])
+    half = student_t.ppf(0.975, 2) * math.sqrt(2 / 3 * ((loo - loo.mean()) ** 2).sum())
+    assert full - half < -1 < full + half < 1  # the lower end is cut, the upper is not
+    assert row["pooled_jackknife_ci_low"] == -1.0
+    assert row["pooled_jackknife_ci_high"] == pytest.approx(full + half)
+
+
+def _nine():
+    """One word of nine candidates, more than MAX_EXACT_GROUP (8): the permutation test samples."""
+    ratings = [5.0, 1, 3, 8, 2, 9, 4, 6, 7]
+    scores = pd.DataFrame({"word": "u", "candidate": list("abcdefghi"), "I_no_context": np.arange(1.0, 10)})
+    return scores, pd.DataFrame({"word": "u", "candidate": list("abcdefghi"), "avg_score": ratings})
+
+
+def _exact_p_nine() -> tuple[float, float]:
+    """ρ of 1…9 against the ratings' ranks (Σd² = 68: ρ = 1 − 6·68/720) and the share of all 9! orders of the
+    ratings whose |ρ| reaches it."""
+    x = np.arange(1, 10)
+    y = np.array([5, 1, 3, 8, 2, 9, 4, 6, 7])
+    rho = 1 - 6 * ((x - y) ** 2).sum() / 720
+    perms = np.array(list(itertools.permutations(range(1, 10))), dtype=np.int16)
+    rhos = 1 - 6 * ((perms - x) ** 2).sum(axis=1) / 720
+    return rho, float(np.mean(np.abs(rhos) >= abs(rho) - 1e-9))
+
+
+def test_sampled_permutation_p_of_a_large_word():
+    scores, ratings = _nine()
+    rho, exact = _exact_p_nine()
+    assert rho == pytest.approx(1 - 408 / 720)
+    row = correlations.spearman_by_word(scores, ratings, "lm").iloc[0]
+    assert row["rho"] == pytest.approx(rho)
+    # p = (hits + 1) / (n_perm + 1) with the default 10 000 permutations, close to the exact share
+    assert row["p_permutation"] * 10001 == pytest.approx(round(row["p_permutation"] * 10001), abs=1e-6)
+    assert row["p_permutation"] == pytest.approx(exact, abs=0.02)
+    few = correlations.spearman_by_word(scores, ratings, "lm", n_perm=2000, seed=5).iloc[0]
+    assert few["p_permutation"] * 2001 == pytest.approx(round(few["p_permutation"] * 2001), abs=1e-6)
+    assert few["p_permutation"] == pytest.approx(exact, abs=0.04)
+    within = correlations.within_word_correlations(scores, ratings, "lm").iloc[0]
+    assert not within["exact"] and within["n_permutations"] == 10000
+    assert within["p_within_word"] == pytest.approx(exact, abs=0.02)
+    within = correlations.within_word_correlations(scores, ratings, "lm", n_perm=2000, seed=5).iloc[0]
+    assert within["n_permutations"] == 2000 and within["p_within_word"] == pytest.approx(few["p_permutation"])
+    # the draws are those of the within-word test (pinned in tests/core) with the given or default seed
+    x, y = np.arange(1.0, 10), ratings["avg_score"].to_numpy()
+    assert row["p_permutation"] == stats.within_group_permutation_test(x, y, ["u"] * 9, 10000, 0).p_value
+    assert few["p_permutation"] == stats.within_group_permutation_test(x, y, ["u"] * 9, 2000, 5).p_value
+
+
+def test_ladder_passes_its_permutation_settings_on():
+    scores, ratings = _nine()
+    scores = scores.assign(rung="r")
+    models = pd.DataFrame({"rung": ["r"], "scorer": ["lm-r"], "family": ["f"], "parameters": [1],
+                           "heldout_perplexity": [2.0]})
+    x, y = np.arange(1.0, 10), ratings["avg_score"].to_numpy()
+    for kwargs, (n_perm, seed) in (({}, (10000, 0)), ({"n_perm": 2000, "seed": 5}, (2000, 5))):
+        summary, by_word = correlations.ladder_correlations(scores, models, ratings, **kwargs)
+        p = stats.within_group_permutation_test(x, y, ["u"] * 9, n_perm, seed).p_value
+        assert summary["n_permutations"].tolist() == [n_perm] and not summary["exact"].iloc[0]
+        assert summary["p_within_word"].tolist() == [p] and by_word["p_permutation"].tolist() == [p]
+    assert summary.columns.tolist() == [
+        "rung", "scorer", "family", "parameters", "heldout_perplexity", "context", "pooled_rho", "pooled_p",
+        "pooled_ci_low", "pooled_ci_high", "pooled_jackknife_ci_low", "pooled_jackknife_ci_high",
+        "mean_within_word_rho", "p_within_word", "within_ci_low", "within_ci_high", "exact", "n_permutations", "n",
+        "n_words"]
+    assert summary["pooled_p"].iloc[0] == pytest.approx(spearmanr(x, y).pvalue)
+    assert summary[["pooled_jackknife_ci_low", "pooled_jackknife_ci_high"]].isna().all().all()  # one word
+    assert by_word.index.tolist() == [0]
 
 
 # --------------------------------------------------------------------------- chapter 7: robustness statistics
