@@ -367,8 +367,22 @@ def test_percent_change_check_on_a_hand_made_table():
     wide = rb.check_percent_changes(raw, printed, raw_decimals=3)
     assert wide["high"].iloc[0] == pytest.approx((0.1005 - 0.1995) / 0.1995 * 100)
     assert wide["follows"].tolist() == [True, True, True, False]
-    with pytest.raises(InputError, match="no raw value for m M2G2 rho"):
+    with pytest.raises(InputError, match="no raw value for m M2G2 rho") as err:
         rb.check_percent_changes(raw, printed.assign(group="M2G2"))
+    assert err.value.file == "Tables 9-10"
+    # half a unit of a 2-place print is 0.005: -49.958 lies 0.0045 above high = -49.9625 and still follows
+    assert rb.check_percent_changes(raw, printed.iloc[:1].assign(pct_change_printed=-49.958))["follows"].item()
+
+
+def test_percent_change_check_at_the_edge_of_its_range():
+    # raw values to 12 places: the range is -50 within 4e-10; -49.995 is exactly half a 2-place unit above it,
+    # which the check lets through (the 1e-9 margin absorbs the floating-point residue), -49.9949 is not
+    raw = pd.DataFrame({"model": "m", "group": ["G0", "M1G1"], "metric": "rho", "value": [0.2, 0.1]})
+    printed = pd.DataFrame({"model": "m", "group": "M1G1", "metric": "rho",
+                            "pct_change_printed": [-49.995, -49.9949, -50.005, -50.0051]})
+    out = rb.check_percent_changes(raw, printed, raw_decimals=12)
+    assert out["high"].iloc[0] - out["low"].iloc[0] < 1e-9
+    assert out["follows"].tolist() == [True, False, True, False]
 
 
 def test_pct_change_of_a_zero_reference_and_share_of_ties():
@@ -387,16 +401,17 @@ def test_boot_correlations_are_nan_without_spread():
 
 
 def _random_predictions(n: int = 16, seed: int = 5):
+    """Models b and a (b first; a = b − 1) on n posts whose instance labels are not in sorted order."""
     rng = np.random.default_rng(seed)
-    human = pd.Series(rng.normal(size=n), index=np.arange(n) + 100)  # instances 100, 101, …
+    human = pd.Series(rng.normal(size=n), index=rng.permutation(n) + 100)  # instances 100…, shuffled
     g0 = human.to_numpy() + rng.normal(0, 1, n)
     groups = {"G0": g0, "M1G1": g0 + rng.normal(0.1, 0.3, n), "M1G2": g0 + rng.normal(-0.05, 0.3, n),
               "SWAP": g0 + rng.normal(0, 1.5, n)}
     frames = [pd.DataFrame({"model": m, "group": g, "instance": human.index, "predicted": v + k})
-              for k, m in enumerate(("a", "b")) for g, v in groups.items()]
+              for k, m in ((1, "b"), (0, "a")) for g, v in groups.items()]
     m2 = rng.normal(0.2, 0.5, n)[:10]  # M2G2: the first 10 posts
     frames += [pd.DataFrame({"model": m, "group": "M2G2", "instance": human.index[:10], "predicted": g0[:10] + k + m2})
-               for k, m in enumerate(("a", "b"))]
+               for k, m in ((1, "b"), (0, "a"))]
     return pd.concat(frames, ignore_index=True), human
 
 
@@ -435,13 +450,14 @@ def test_stability_intervals_every_statistic_against_numpy_on_the_same_resamples
     preds, human = _random_predictions()
     n_boot, seed = 60, 2
     out = rb.stability_intervals(preds, human, n_boot=n_boot, seed=seed, ci=90)
-    assert out["model"].unique().tolist() == ["a", "b"]
+    assert out["model"].unique().tolist() == ["b", "a"]  # in the order the models come in
     a = out[out["model"] == "a"].set_index("statistic")
     assert a.index.tolist() == ["G0_rho", "mean_abs_rho_change", "mean_rho_change", "mean_abs_shift",
                                 "prediction_sd", "relative_shift", "signed_relative_shift", "swap_relative_shift",
                                 "homophone_to_swap", "rmse", "abs_shift_to_error", "signed_shift_to_error",
                                 "M2G2_share_increased"]
-    p = preds[preds["model"] == "a"].pivot(index="instance", columns="group", values="predicted")
+    # the posts in the order they come in (the resamples draw positions)
+    p = preds[preds["model"] == "a"].pivot(index="instance", columns="group", values="predicted").loc[human.index]
     h, g0 = human.to_numpy(), p["G0"].to_numpy()
     m1 = p[["M1G1", "M1G2"]].to_numpy()
     swap = np.abs(p["SWAP"].to_numpy() - g0)
@@ -471,7 +487,7 @@ def test_stability_intervals_every_statistic_against_numpy_on_the_same_resamples
             assert a.loc[k, ["ci_low", "ci_high"]].isna().all()
         else:
             assert (a.loc[k, "ci_low"], a.loc[k, "ci_high"]) == pytest.approx(tuple(np.percentile(boot[k], [5, 95]))), k
-    up = (p["M2G2"].dropna().to_numpy() > g0[:10]).astype(float)
+    up = (p["M2G2"].iloc[:10].to_numpy() > g0[:10]).astype(float)
     shares = [up[idx].mean() * 100 for idx in _indices(10, n_boot, seed)]
     assert a.loc["M2G2_share_increased", "value"] == pytest.approx(up.mean() * 100)
     assert (a.loc["M2G2_share_increased", "ci_low"], a.loc["M2G2_share_increased", "ci_high"]) == pytest.approx(
@@ -547,6 +563,35 @@ def test_stability_verdicts_every_branch_by_hand():
         "not clearly within tolerance")  # upper bound 0.4 is not below 0.4; lower bound 0.2 is below it
 
 
+def test_stability_intervals_defaults_on_the_same_resamples():
+    preds, human = _random_predictions(n=10)
+    out = rb.stability_intervals(preds[preds["model"] == "a"], human).set_index("statistic")  # 2000 resamples, seed 0
+    p = preds[preds["model"] == "a"].pivot(index="instance", columns="group", values="predicted").loc[human.index]
+    g0 = p["G0"].to_numpy()
+    shift = np.abs(p[["M1G1", "M1G2"]].to_numpy() - g0[:, None]).mean(axis=1)
+    idx = _indices(10, 2000, 0)
+    for name, boot in (("mean_abs_shift", shift[idx].mean(axis=1)), ("prediction_sd", g0[idx].std(axis=1))):
+        assert tuple(out.loc[name, ["ci_low", "ci_high"]]) == pytest.approx(tuple(np.percentile(boot, [2.5, 97.5])))
+
+
+def test_verdict_boundaries_two_shortcomings_and_no_rows():
+    iv = pd.DataFrame(
+        _verdict_rows("z", {"G0_rho": (0.1, -0.1, 0.3), "swap_relative_shift": (0.8, 0.5, 1.1),
+                            "homophone_to_swap": (0.7, 0.5, 0.9), "abs_shift_to_error": (0.2, 0.1, 0.3),
+                            "M2G2_share_increased": (40.0, 30.0, 50.0)})
+        + _verdict_rows("y", {"G0_rho": (0.4, 0.2, 0.6), "swap_relative_shift": (0.8, 0.5, 1.1)}))
+    out = rb.stability_verdicts(iv)
+    assert out["model"].tolist() == ["z", "y"]  # in the order the models come in
+    z = out.iloc[0]
+    # the lower bounds 0.5 and 0.1 reach the ratio and the tolerance; an upper bound of exactly 50 % is not below it
+    assert (z["homophones"], z["homophone_shift"], z["better_mt"]) == ("at least half a new source's",
+                                                                     "beyond tolerance", "no clear change")
+    assert z["verdict"] == ("not shown robust: does not rank these posts better than chance; homophones move its "
+                            "scores by 0.20 [0.10, 0.30] of its own error (RMSE; tolerance 0.1); the post-edited MT "
+                            "does not clearly raise its score")
+    assert rb.stability_verdicts(iv.iloc[:0]).columns.tolist() == out.columns.tolist()
+
+
 def test_shift_by_word_intervals_on_the_same_resamples():
     # G0 0, 1, 2, 3, 4 (population SD √2); M1 means of the shifts +1, −1, +2, 0, (none for post 4: dropped)
     posts = pd.DataFrame({"instance": range(5), "source": ["尼玛a", "尼玛卧槽", "b卧槽", "c尼玛", "尼玛d"]})
@@ -555,37 +600,63 @@ def test_shift_by_word_intervals_on_the_same_resamples():
                        pd.DataFrame({"model": "m", "group": "M1G1", "instance": range(4), "predicted": [0.0, 1, 5, 3]}),
                        pd.DataFrame({"model": "m", "group": "M1G2", "instance": range(4), "predicted": [2.0, -1, 3, 3]}),
                        pd.DataFrame({"model": "z", "group": "G0", "instance": range(5), "predicted": g0})])
-    out = rb.shift_by_word(preds, posts, n_boot=40, seed=3, ci=80)
-    assert out["model"].tolist() == ["m", "m"] and out["word"].tolist() == ["尼玛", "卧槽"]  # SLANG order; z has no M1
+    preds = pd.concat([preds[preds["model"] == "z"], preds[preds["model"] == "m"]])  # z (no M1 group) first
     sd = math.sqrt(2.0)
     values = {"尼玛": np.array([1.0, -1.0, 0.0]) / sd, "卧槽": np.array([-1.0, 2.0]) / sd}
-    for _, row in out.iterrows():
-        x = values[row["word"]]
-        means = [x[idx].mean() for idx in _indices(len(x), 40, 3)]
-        assert row["n_posts"] == len(x) and row["signed_relative_shift"] == pytest.approx(x.mean())
-        assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(np.percentile(means, [10, 90])))
+    for kwargs, (n_boot, seed, pct) in (({"n_boot": 40, "seed": 3, "ci": 80}, (40, 3, [10, 90])),
+                                        ({}, (2000, 0, [2.5, 97.5]))):
+        out = rb.shift_by_word(preds, posts, **kwargs)
+        assert out["model"].tolist() == ["m", "m"] and out["word"].tolist() == ["尼玛", "卧槽"]  # SLANG order; z: no M1
+        for _, row in out.iterrows():
+            x = values[row["word"]]
+            means = [x[idx].mean() for idx in _indices(len(x), n_boot, seed)]
+            assert row["n_posts"] == len(x) and row["signed_relative_shift"] == pytest.approx(x.mean())
+            assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(np.percentile(means, pct)))
+    none = rb.shift_by_word(preds[preds["model"] == "z"], posts)
+    assert none.empty and none.columns.tolist() == ["model", "word", "n_posts", "signed_relative_shift", "ci_low",
+                                                    "ci_high"]
+
+
+def test_shift_by_word_resamples_the_posts_in_their_order_and_keeps_model_order():
+    # instances 3, 1, 2, 0 (not sorted): the resamples draw positions in that order
+    posts = pd.DataFrame({"instance": [3, 1, 2, 0], "source": ["尼玛a", "尼玛b", "尼玛c", "尼玛d"]})
+    g0 = {3: 0.0, 1: 1.0, 2: 2.0, 0: 4.0}
+    m1 = {3: 1.0, 1: 0.0, 2: 5.0, 0: 4.5}
+    preds = pd.concat([pd.DataFrame({"model": m, "group": g, "instance": list(v), "predicted": [x + k for x in v.values()]})
+                       for k, m in ((0.0, "n"), (1.0, "m")) for g, v in (("G0", g0), ("M1G1", m1))])
+    out = rb.shift_by_word(preds, posts, n_boot=30, seed=2)
+    assert out["model"].tolist() == ["n", "m"]
+    sd = np.std(list(g0.values()))
+    x = np.array([m1[i] - g0[i] for i in (3, 1, 2, 0)]) / sd
+    means = [x[idx].mean() for idx in _indices(4, 30, 2)]
+    assert tuple(out.iloc[0][["ci_low", "ci_high"]]) == pytest.approx(tuple(np.percentile(means, [2.5, 97.5])))
 
 
 def test_method2_and_stability_tables_of_two_models():
-    preds = pd.DataFrame({"model": ["a"] * 6 + ["b"] * 6, "instance": [0, 1, 2] * 4,
+    preds = pd.DataFrame({"model": ["b"] * 6 + ["a"] * 6, "instance": [0, 1, 2] * 4,
                           "group": (["G0"] * 3 + ["M2G1"] * 3) * 2,
-                          "predicted": [0.0, 1, 2, 1, 1, 1, 5, 5, 5, 6, 4, 5]})
+                          "predicted": [5.0, 5, 5, 6, 4, 5, 0, 1, 2, 1, 1, 1]})
     preds = pd.concat([preds, pd.DataFrame({"model": "b", "instance": [0, 2], "group": "M2G2",
                                             "predicted": [6.0, 6.0]})], ignore_index=True)
     m2 = rb.method2_table(preds)
     # a, M2G1: 0 -> 1 rises, 1 -> 1 stays, 2 -> 1 falls: 1 of 3; b, M2G1: 5 -> 6, 5 -> 4, 5 -> 5: 1 of 3; b, M2G2: 2 of 2
-    assert m2.to_dict("records") == [{"model": "a", "group": "M2G1", "n": 3, "share_increased": pytest.approx(100 / 3)},
-                                     {"model": "b", "group": "M2G1", "n": 3, "share_increased": pytest.approx(100 / 3)},
+    # in the order the models and groups come in (b before a)
+    assert m2.to_dict("records") == [{"model": "b", "group": "M2G1", "n": 3, "share_increased": pytest.approx(100 / 3)},
+                                     {"model": "a", "group": "M2G1", "n": 3, "share_increased": pytest.approx(100 / 3)},
                                      {"model": "b", "group": "M2G2", "n": 2, "share_increased": 100.0}]
-    robust = pd.DataFrame({"model": ["a", "a", "a", "b", "b", "b"], "group": ["G0", "M1G1", "M1G2"] * 2,
-                           "rho": [0.5, 0.4, 0.6, 0.3, 0.3, 0.3], "rho_pct_change": [0.0, -20.0, 20.0, 0.0, 0.0, -10.0],
-                           "r_pct_change": [0.0, 10.0, -30.0, 0.0, 5.0, 5.0]})
+    assert rb.method2_table(preds[preds["group"] == "G0"]).columns.tolist() == ["model", "group", "n",
+                                                                                "share_increased"]
+    robust = pd.DataFrame({"model": ["b", "b", "b", "a", "a", "a"], "group": ["G0", "M1G1", "M1G2"] * 2,
+                           "rho": [0.3, 0.3, 0.3, 0.5, 0.4, 0.6], "rho_pct_change": [0.0, 0.0, -10.0, 0.0, -20.0, 20.0],
+                           "r_pct_change": [0.0, 5.0, 5.0, 0.0, 10.0, -30.0]})
     shifts = pd.DataFrame({"model": ["a", "a", "b", "b", "a"], "group": ["M1G1", "M1G2", "M1G1", "M1G1", "M2G1"],
                            "shift": [-1.0, 3.0, 0.5, -0.5, 100.0]})
-    table = rb.stability_table(robust, shifts, m2).set_index("model")
-    assert table["mean_abs_rho_change"].tolist() == [20.0, 5.0] and table["mean_abs_r_change"].tolist() == [20.0, 5.0]
-    assert table["mean_abs_shift"].tolist() == [2.0, 0.5]  # M2G1's shift is not Method 1
-    assert table["G0_rho"].tolist() == [0.5, 0.3]
+    table = rb.stability_table(robust, shifts, m2)
+    assert table["model"].tolist() == ["b", "a"]
+    table = table.set_index("model")
+    assert table["mean_abs_rho_change"].tolist() == [5.0, 20.0] and table["mean_abs_r_change"].tolist() == [5.0, 20.0]
+    assert table["mean_abs_shift"].tolist() == [0.5, 2.0]  # M2G1's shift is not Method 1
+    assert table["G0_rho"].tolist() == [0.3, 0.5]
     assert table["M2G1_share_increased"].tolist() == pytest.approx([100 / 3, 100 / 3])
     assert np.isnan(table.loc["a", "M2G2_share_increased"]) and table.loc["b", "M2G2_share_increased"] == 100.0
 
@@ -601,6 +672,8 @@ def test_score_shifts_match_each_model_and_instance():
 def test_swap_sources_of_a_single_post_and_the_default_seed():
     one = pd.DataFrame({"instance": [0], "source": ["a"], "mt": ["x"]})
     assert rb.swap_sources(one)["source"].tolist() == ["a"]
+    two = pd.DataFrame({"instance": [0, 1], "source": ["a", "b"], "mt": ["x", "y"]})
+    assert rb.swap_sources(two, seed=4)["source"].tolist() == ["b", "a"]  # the only derangement of two
     posts = pd.DataFrame({"instance": range(4), "source": list("abcd"), "mt": list("wxyz")})
     # the first draw of default_rng(0) without a fixed point
     rng = np.random.default_rng(0)
