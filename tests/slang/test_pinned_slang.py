@@ -766,3 +766,44 @@ def test_penalty_rules_with_their_weights_by_hand():
     # released: 0, 1, 10 -> mean 11/3
     sd_r = math.sqrt(((0 - 11 / 3) ** 2 + (1 - 11 / 3) ** 2 + (10 - 11 / 3) ** 2) / 3)
     assert qe_data.penalty_scores(pd.Series([["Critical"]]), ref).tolist() == pytest.approx([(11 / 3 - 10) / sd_r])
+
+
+def test_score_check_every_summary_value_by_hand():
+    from scipy.stats import linregress
+
+    from helpers.slang import qe_data
+
+    rows = [("a", []), ("a", ["Major"]), ("b", ["Minor"]), ("c", ["Major"]), ("d", ["Critical"]),
+            ("e", ["Major", "Critical"]), ("f", ["Critical", "Minor"]), ("g", ["Minor", "Minor"]), ("h", []),
+            ("i", ["Critical", "Minor"])]
+    sheet = pd.DataFrame(rows, columns=["source", "error_severities"])
+    released = np.array([0, 5, 1, 5, 10, 10, 20, 2, 0, 20.0])  # errors × weight of the first severity
+    total = np.array([0, 5, 1, 5, 10, 15, 11, 2, 0, 11.0])  # the sum of the weights
+    mean_r, sd_r = released.mean(), released.std()  # 7.3
+    # one line per source with the first sheet row's severities; a's score comes from its second row (Major: 5)
+    line_released = np.array([5, 1, 5, 10, 10, 20, 2, 0, 20.0])
+    line_sum = np.array([0, 1, 5, 10, 15, 11, 2, 0, 11.0])
+    lines = pd.DataFrame({"source": list("abcdefghi"),
+                          "error_severities": [[], ["Minor"], ["Major"], ["Critical"], ["Major", "Critical"],
+                                               ["Critical", "Minor"], ["Minor", "Minor"], [], ["Critical", "Minor"]],
+                          "score": (mean_r - line_released) / sd_r})
+    summary, patterns = qe_data.score_check(lines, sheet)
+    fit = linregress(line_sum, lines["score"])
+    # the best line (h, penalty 0) and the next (b, penalty 1) are one step of 1 / SD apart: implied = released
+    expected = {"lines": 9, "step_per_penalty_point": 1 / sd_r, "implied_sd": sd_r, "implied_mean": mean_r,
+                "slope": fit.slope, "intercept": fit.intercept, "identical_penalty_share": 500 / 9,
+                "sheet_penalty_mean": line_sum.mean(), "sheet_penalty_sd": line_sum.std(), "sheet_rows": 10,
+                "released_rule_mean": mean_r, "released_rule_sd": sd_r, "released_rule_share": 800 / 9,
+                "released_rule_share_any_row": 100.0, "identical_penalty_share_released": 800 / 9,
+                "sum_rule_share": 0.0, "sum_rule_mean": total.mean(), "sum_rule_sd": total.std(),
+                "mixed_severity_lines": 3, "mixed_severity_sheet_rows": 3}
+    assert list(summary) == list(expected)
+    for key, value in expected.items():
+        assert summary[key] == pytest.approx(value), key
+    assert patterns.columns.tolist() == ["severities", "sheet_penalty", "implied_penalty", "released_rule_penalty",
+                                         "lines"]
+    assert patterns.iloc[0].tolist() == ["Critical; Minor", 11.0, 20.0, 20.0, 2]  # most frequent first
+    assert {tuple(r) for r in patterns.iloc[1:].itertuples(index=False)} == {("", 0.0, 5.0, 0.0, 1),
+                                                                             ("Major; Critical", 15.0, 10.0, 10.0, 1)}
+    alone, _ = qe_data.score_check(lines)  # without the sheet: the first nine values only
+    assert list(alone) == list(expected)[:9]
