@@ -512,6 +512,51 @@ def test_stability_intervals_of_a_model_without_perturbations():
     assert out.loc["swap_relative_shift", "value"] == pytest.approx(np.abs(swap - g0).mean() / g0.std())
 
 
+def test_stability_intervals_of_a_model_with_constant_predictions():
+    """A model that gives every post the same score (SD 0) and homophones that raise it by 0.5: the ratios to
+    its spread are inf or NaN (0 / 0), with no warning and no ZeroDivisionError; it reads as not reacting to
+    the source."""
+    import warnings
+
+    human = pd.Series([0.0, 1.0, 2.0, 3.0])
+    preds = pd.concat([pd.DataFrame({"model": "flat", "group": g, "instance": range(4), "predicted": v})
+                       for g, v in (("G0", 1.0), ("M1G1", 1.5), ("M1G2", 1.5), ("SWAP", 1.0))])
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="(divide by zero|invalid value) encountered")
+        out = rb.stability_intervals(preds, human, n_boot=20).set_index("statistic")
+    assert out.loc["prediction_sd", "value"] == 0.0 and out.loc["mean_abs_shift", "value"] == 0.5
+    assert out.loc["relative_shift", "value"] == np.inf and out.loc["signed_relative_shift", "value"] == np.inf
+    assert np.isnan(out.loc["swap_relative_shift", "value"]) and out.loc["homophone_to_swap", "value"] == np.inf
+    assert out.loc[["relative_shift", "swap_relative_shift"], ["ci_low", "ci_high"]].isna().all().all()
+    # RMSE √((1 + 0 + 1 + 4) / 4): the shift to error ratio is finite
+    assert out.loc["abs_shift_to_error", "value"] == pytest.approx(0.5 / math.sqrt(6 / 4))
+    assert rb.stability_verdicts(out.reset_index().assign(model="flat")).iloc[0]["verdict"].startswith(
+        "stable by not reacting")
+    # a perfect model (RMSE 0) whose homophones move it: inf, no warning
+    exact = pd.concat([pd.DataFrame({"model": "exact", "group": g, "instance": range(4), "predicted": human + d})
+                       for g, d in (("G0", 0.0), ("M1G1", 0.5))])
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="(divide by zero|invalid value) encountered")
+        out = rb.stability_intervals(exact, human, n_boot=20).set_index("statistic")
+    assert out.loc["rmse", "value"] == 0.0 and out.loc["abs_shift_to_error", "value"] == np.inf
+
+
+def test_stability_intervals_post_edit_ties_interval_level_and_no_rows():
+    human = pd.Series(np.arange(8.0))
+    g0 = np.array([0.0, 1, 2, 3, 4, 5, 6, 7])
+    m2 = g0 + np.array([1.0, 0, 1, 0, -1, 1, 0, 1])  # 4 rise, 3 equal (not a rise), 1 falls
+    preds = pd.concat([pd.DataFrame({"model": "m", "group": "G0", "instance": range(8), "predicted": g0}),
+                       pd.DataFrame({"model": "m", "group": "M2G2", "instance": range(8), "predicted": m2})])
+    out = rb.stability_intervals(preds, human, n_boot=50, seed=1, ci=50).set_index("statistic")
+    up = np.array([1.0, 0, 1, 0, 0, 1, 0, 1])
+    shares = [up[idx].mean() * 100 for idx in _indices(8, 50, 1)]
+    assert out.loc["M2G2_share_increased", "value"] == 50.0
+    assert tuple(out.loc["M2G2_share_increased", ["ci_low", "ci_high"]]) == pytest.approx(
+        tuple(np.percentile(shares, [25, 75])))
+    empty = rb.stability_intervals(preds.iloc[:0], human)
+    assert empty.empty and empty.columns.tolist() == ["model", "statistic", "value", "ci_low", "ci_high", "n"]
+
+
 def _verdict_rows(model, values: dict) -> list[dict]:
     return [{"model": model, "statistic": k, "value": v[0], "ci_low": v[1], "ci_high": v[2], "n": 20}
             for k, v in values.items()]

@@ -14,6 +14,7 @@ this time are kept), which ``make bench`` reads.
     python tools/mutate/run.py                 # every module
     python tools/mutate/run.py stats agreement # some
     python tools/mutate/run.py --report        # re-read the last runs, no mutation
+    python tools/mutate/run.py --survivors stats  # the last run's real survivors again, current tests
 
 Not part of ``make test`` or CI; the choice of mutmut is measured in tools/mutate/README.md.
 """
@@ -109,6 +110,15 @@ def mutmut(cwd: Path, *args: str, capture: bool = True) -> subprocess.CompletedP
                           stdout=subprocess.PIPE if capture else None, stderr=subprocess.STDOUT if capture else None)
 
 
+def copy_tests(name: str) -> None:
+    """The module's own unit tests and ``tests/conftest.py``, as they are now, into its scratch project."""
+    work = WORK / name
+    for t in ["tests/conftest.py", *MODULES[name][1]]:
+        if (ROOT / t).exists():
+            (work / t).parent.mkdir(parents=True, exist_ok=True)  # tests/<package>/
+            shutil.copy2(ROOT / t, work / t)
+
+
 def prepare(name: str) -> Path:
     """A fresh scratch project for one module: src/, its tests, conftest, mutmut's setup.cfg."""
     path, tests, _ = MODULES[name]
@@ -116,10 +126,7 @@ def prepare(name: str) -> Path:
     shutil.rmtree(work, ignore_errors=True)
     (work / "tests").mkdir(parents=True)
     shutil.copytree(ROOT / "src", work / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    for t in ["tests/conftest.py", *tests]:
-        if (ROOT / t).exists():
-            (work / t).parent.mkdir(parents=True, exist_ok=True)  # tests/<package>/
-            shutil.copy2(ROOT / t, work / t)
+    copy_tests(name)
     if (ROOT / "data").exists():
         (work / "data").symlink_to(ROOT / "data")
     (work / "pyproject.toml").write_text('[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'
@@ -182,9 +189,9 @@ def is_equivalent(mutant: str, diff: str, equivalents: list[dict]) -> dict | Non
     return None
 
 
-def summarise(name: str, seconds: float | None, equivalents: list[dict], survivors_out: list[str]) -> dict:
-    work = WORK / name
-    res = mutmut(work, "results", "--all", "true").stdout
+def statuses(name: str) -> dict[str, str]:
+    """mutmut's status of every mutant of the module's selected functions in its last run."""
+    res = mutmut(WORK / name, "results", "--all", "true").stdout
     status = {}
     for line in res.splitlines():
         m = re.match(r"\s*(\S+__mutmut_\d+): (.+)$", line)
@@ -195,6 +202,20 @@ def summarise(name: str, seconds: float | None, equivalents: list[dict], survivo
         from fnmatch import fnmatch
 
         status = {k: v for k, v in status.items() if any(fnmatch(k, g) for g in globs)}
+    return status
+
+
+def real_survivors(name: str, equivalents: list[dict]) -> list[str]:
+    """The survivors (and mutants no test reached) of the last run that are not on the equivalent list."""
+    status = statuses(name)
+    left = [m for m, st in sorted(status.items()) if st in ("survived", "no tests")]
+    diffs = diffs_of(WORK / name, left)
+    return [m for m in left if status[m] == "no tests" or not is_equivalent(m, diffs[m], equivalents)]
+
+
+def summarise(name: str, seconds: float | None, equivalents: list[dict], survivors_out: list[str]) -> dict:
+    work = WORK / name
+    status = statuses(name)
     counts = {"killed": 0, "survived": 0, "equivalent": 0, "no_tests": 0, "timeout": 0, "other": 0}
     diffs = diffs_of(work, [m for m, st in sorted(status.items()) if st in ("survived", "no tests")])
     for mutant, st in sorted(status.items()):
@@ -249,6 +270,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("modules", nargs="*", help=f"default: all of {', '.join(MODULES)}")
     ap.add_argument("--report", action="store_true", help="re-read the last runs without mutating")
+    ap.add_argument("--survivors", action="store_true",
+                    help="run only the last run's real survivors again, with the tests as they are now "
+                         "(the module's source must be unchanged)")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", 2)))
     args = ap.parse_args(argv)
     names = args.modules or list(MODULES)
@@ -259,7 +283,21 @@ def main(argv=None) -> int:
     rows, survivors = previous(), []
     for name in names:
         seconds = None
-        if not args.report:
+        if args.survivors:
+            work = WORK / name
+            path = MODULES[name][0]
+            if not (work / "mutants").exists():
+                ap.error(f"{name} has no last run to take the survivors from")
+            if (ROOT / path).read_bytes() != (work / path).read_bytes():
+                ap.error(f"{path} changed since {name}'s last run: run it again in full")
+            left = real_survivors(name, equivalents)
+            print(f"[mutate] {name}: {len(left)} survivors again, with the current tests", flush=True)
+            if left:
+                copy_tests(name)
+                started = time.monotonic()
+                mutmut(work, "run", "--max-children", str(args.jobs), *left, capture=False)
+                print(f"[mutate] {name}: survivors re-run in {time.monotonic() - started:.0f} s", flush=True)
+        elif not args.report:
             work = prepare(name)
             print(f"[mutate] {name}: {MODULES[name][0]} with {', '.join(MODULES[name][1])}", flush=True)
             started = time.monotonic()
@@ -271,7 +309,7 @@ def main(argv=None) -> int:
         elif not (WORK / name / "mutants").exists():
             continue
         row = summarise(name, seconds, equivalents, survivors)
-        if args.report and name in rows:
+        if (args.report or args.survivors) and name in rows:  # the seconds of the full run
             row["seconds"] = rows[name].get("seconds", "")
         rows[name] = row
         print(f"[mutate] {name}: {row['mutants']} mutants, {row['killed']} killed, {row['survived']} survived, "
