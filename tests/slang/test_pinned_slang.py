@@ -398,6 +398,14 @@ def test_boot_correlations_are_nan_without_spread():
     assert rho[1] == pytest.approx(spearmanr(h, p).statistic) and r[1] == pytest.approx(pearsonr(h, p).statistic)
     assert rho[2] == pytest.approx(spearmanr(h[[1, 2, 2]], p[[1, 2, 2]]).statistic)
     assert r[2] == pytest.approx(pearsonr(h[[1, 2, 2]], p[[1, 2, 2]]).statistic)
+    # scores on a small scale: Σx²·Σy² far below 1, the correlation is still defined (and scale-free)
+    small_h, small_p = h / 100, p / 1000
+    rho, r = rb.boot_correlations(small_h, small_p, index)
+    assert r[1] == pytest.approx(pearsonr(h, p).statistic) and r[2] == pytest.approx(
+        pearsonr(h[[1, 2, 2]], p[[1, 2, 2]]).statistic)
+    # two posts: centred ranks ±0.5, Σx² = 0.5
+    rho2, r2 = rb.boot_correlations([1.0, 2.0], [2.0, 1.0], np.array([[0, 1]]))
+    assert rho2.tolist() == [-1.0] and r2.tolist() == [-1.0]
 
 
 def _random_predictions(n: int = 16, seed: int = 5):
