@@ -816,6 +816,17 @@ def test_kneser_ney_bigram_log2prob_after_a_context_by_hand():
     assert kn.self_information("ba", "a") == pytest.approx(-math.log2((0.5 + 0.5 * p1) * 0.5 * p1))
 
 
+@pytest.mark.parametrize("order", [1, 2, 3, 4])
+def test_kneser_ney_distributions_sum_to_one(order):
+    """Interpolated Kneser-Ney is a distribution over the vocabulary (characters, </s>, <unk>) after any
+    history: seen, unseen, shorter than the order, or made of unknown characters."""
+    from helpers.slang import language_models as lm
+
+    kn = lm.KneserNeyLM(order=order, discount=0.6).fit(["你妈的今天", "今天你好", "他妈的", "aab", "ba"])
+    for context in ["", "你", "你妈", "今天你", "a", "ab", "zz", "没见过"]:
+        assert sum(kn.prob(w, list(context)) for w in kn.vocab) == pytest.approx(1.0), context
+
+
 def test_word_unigram_zero_counts_pieces_and_empty_lists():
     from helpers.slang import language_models as lm
 
