@@ -423,10 +423,13 @@ def _random_predictions(n: int = 16, seed: int = 5):
     return pd.concat(frames, ignore_index=True), human
 
 
-def test_robustness_table_intervals_against_scipy_on_the_same_resamples():
+@pytest.mark.parametrize("seed", [4, None])
+def test_robustness_table_intervals_against_scipy_on_the_same_resamples(seed):
     preds, human = _random_predictions()
     preds = preds[(preds["model"] == "a") & preds["group"].isin(["G0", "M1G1", "M2G2"])]
-    table = rb.robustness_table(preds, human, n_boot=80, seed=4, ci=90).set_index("group")
+    kwargs = {} if seed is None else {"seed": seed}  # the default seed is 0
+    seed = 0 if seed is None else seed
+    table = rb.robustness_table(preds, human, n_boot=80, ci=90, **kwargs).set_index("group")
     h = human.to_numpy()
     for group in ("M1G1", "M2G2"):
         g = preds[preds["group"] == group]
@@ -440,7 +443,7 @@ def test_robustness_table_intervals_against_scipy_on_the_same_resamples():
             (pearsonr(hi, pi).statistic - pearsonr(h, preds[preds["group"] == "G0"]["predicted"]).statistic)
             / abs(pearsonr(h, preds[preds["group"] == "G0"]["predicted"]).statistic) * 100)
         rho_pct, r_pct, d_rho, d_r = [], [], [], []
-        for idx in _indices(len(inst), 80, 4):
+        for idx in _indices(len(inst), 80, seed):
             rho0, r0 = spearmanr(hi[idx], bi[idx]).statistic, pearsonr(hi[idx], bi[idx]).statistic
             rho1, r1 = spearmanr(hi[idx], pi[idx]).statistic, pearsonr(hi[idx], pi[idx]).statistic
             rho_pct.append((rho1 - rho0) / abs(rho0) * 100)
@@ -582,6 +585,12 @@ def test_stability_intervals_of_a_model_with_constant_predictions():
         warnings.filterwarnings("error", message="(divide by zero|invalid value) encountered")
         out = rb.stability_intervals(exact, human, n_boot=20).set_index("statistic")
     assert out.loc["rmse", "value"] == 0.0 and out.loc["abs_shift_to_error", "value"] == np.inf
+    # ... and one whose homophones do not move it: 0 / 0
+    still = exact.assign(predicted=np.tile(human.to_numpy(), 2))
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="(divide by zero|invalid value) encountered")
+        out = rb.stability_intervals(still, human, n_boot=20).set_index("statistic")
+    assert np.isnan(out.loc["abs_shift_to_error", "value"]) and np.isnan(out.loc["signed_shift_to_error", "value"])
 
 
 def test_stability_intervals_post_edit_ties_interval_level_and_no_rows():
@@ -703,6 +712,19 @@ def test_shift_by_word_intervals_on_the_same_resamples():
     none = rb.shift_by_word(preds[preds["model"] == "z"], posts)
     assert none.empty and none.columns.tolist() == ["model", "word", "n_posts", "signed_relative_shift", "ci_low",
                                                     "ci_high"]
+
+
+def test_shift_by_word_default_resamples():
+    # eight posts with 尼玛 whose M1 shifts are 0, 1, …, 7 (G0 predictions 0, 2, …, 14: population SD 2·√5.25 = √21)
+    posts = pd.DataFrame({"instance": range(8), "source": ["尼玛"] * 8})
+    g0 = np.arange(8) * 2.0
+    preds = pd.concat([pd.DataFrame({"model": "m", "group": "G0", "instance": range(8), "predicted": g0}),
+                       pd.DataFrame({"model": "m", "group": "M1G1", "instance": range(8), "predicted": g0 + np.arange(8)})])
+    row = rb.shift_by_word(preds, posts).iloc[0]  # 2000 resamples, seed 0, 95 %
+    x = np.arange(8) / math.sqrt(21)
+    means = x[_indices(8, 2000, 0)].mean(axis=1)
+    assert row["signed_relative_shift"] == pytest.approx(3.5 / math.sqrt(21))
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(np.percentile(means, [2.5, 97.5])), rel=1e-12)
 
 
 def test_shift_by_word_resamples_the_posts_in_their_order_and_keeps_model_order():
