@@ -715,15 +715,17 @@ def test_shift_by_word_intervals_on_the_same_resamples():
 
 
 def test_shift_by_word_default_resamples():
-    # eight posts with 尼玛 whose M1 shifts are 0, 1, …, 7 (G0 predictions 0, 2, …, 14: population SD 2·√5.25 = √21)
+    # eight posts with 尼玛, G0 predictions 0, 2, …, 14 (population SD 2·√5.25 = √21), M1 shifts drawn once
+    # from a normal distribution (so that the resampled means hardly tie and every resample counts)
     posts = pd.DataFrame({"instance": range(8), "source": ["尼玛"] * 8})
     g0 = np.arange(8) * 2.0
+    shift = np.random.default_rng(11).normal(size=8)
     preds = pd.concat([pd.DataFrame({"model": "m", "group": "G0", "instance": range(8), "predicted": g0}),
-                       pd.DataFrame({"model": "m", "group": "M1G1", "instance": range(8), "predicted": g0 + np.arange(8)})])
+                       pd.DataFrame({"model": "m", "group": "M1G1", "instance": range(8), "predicted": g0 + shift})])
     row = rb.shift_by_word(preds, posts).iloc[0]  # 2000 resamples, seed 0, 95 %
-    x = np.arange(8) / math.sqrt(21)
+    x = shift / math.sqrt(21)
     means = x[_indices(8, 2000, 0)].mean(axis=1)
-    assert row["signed_relative_shift"] == pytest.approx(3.5 / math.sqrt(21))
+    assert row["signed_relative_shift"] == pytest.approx(x.mean())
     assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(np.percentile(means, [2.5, 97.5])), rel=1e-12)
 
 

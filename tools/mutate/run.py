@@ -293,7 +293,13 @@ def main(argv=None) -> int:
                 ap.error(f"{path} changed since {name}'s last run: run it again in full")
             left = real_survivors(name, equivalents)
             print(f"[mutate] {name}: {len(left)} survivors again, with the current tests", flush=True)
-            if left:
+            if left:  # the tests and the rest of src/ as they are now (the module itself is unchanged)
+                for f in (ROOT / "src").rglob("*"):
+                    rel = f.relative_to(ROOT)
+                    if f.is_file() and "__pycache__" not in rel.parts and rel != Path(path):
+                        for target in (work / rel, work / "mutants" / rel):  # mutmut runs its mutants/ copy
+                            target.parent.mkdir(parents=True, exist_ok=True)
+                            shutil.copy2(f, target)
                 copy_tests(name)
                 started = time.monotonic()
                 mutmut(work, "run", "--max-children", str(args.jobs), *left, capture=False)
