@@ -930,3 +930,32 @@ def test_score_check_every_summary_value_by_hand():
                                                                              ("Major; Critical", 15.0, 10.0, 10.0, 1)}
     alone, _ = qe_data.score_check(lines)  # without the sheet: the first nine values only
     assert list(alone) == list(expected)[:9]
+
+
+def test_score_check_tolerances_on_printed_scores():
+    from helpers.slang import qe_data
+
+    # no mixed severities: both rules give 0, 1, 5, 10, 2 and the same z-scores
+    sev = [[], ["Minor"], ["Major"], ["Critical"], ["Minor", "Minor"]]
+    sheet = pd.DataFrame({"source": list("abcde"), "error_severities": sev})
+    pen = np.array([0, 1, 5, 10, 2.0])
+    z = (pen.mean() - pen) / pen.std()
+    # line c printed off by 1e-5·|z| + 5e-7: inside np.isclose's rtol 1e-5 plus the check's atol 1e-6, outside
+    # rtol plus numpy's default atol 1e-8
+    off = z.copy()
+    off[2] += 1e-5 * abs(z[2]) + 5e-7
+    summary, _ = qe_data.score_check(sheet.assign(score=off), sheet)
+    assert summary["released_rule_share"] == 100.0 and summary["sum_rule_share"] == 100.0
+    assert summary["identical_penalty_share"] == 100.0
+    # off by 1e-4 of a penalty point: the implied penalty, rounded to 3 places, is still the sheet's
+    step = 1 / pen.std()
+    nudged = z.copy()
+    nudged[3] -= 1e-4 * step
+    summary, _ = qe_data.score_check(sheet.assign(score=nudged), sheet)
+    assert summary["identical_penalty_share"] == 100.0 and summary["released_rule_share"] == 80.0
+    # a line whose source the sheet lacks, and one 0.5 SD from every row's score: neither follows from a row
+    extra = pd.DataFrame({"source": ["zz", "a"], "error_severities": [[], []],
+                          "score": [z[0], (pen.mean() - 0.5) / pen.std()]})
+    summary, _ = qe_data.score_check(pd.concat([sheet.assign(score=z), extra], ignore_index=True), sheet)
+    assert summary["released_rule_share"] == pytest.approx(600 / 7)
+    assert summary["released_rule_share_any_row"] == pytest.approx(600 / 7)
