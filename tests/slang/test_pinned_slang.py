@@ -320,6 +320,7 @@ def test_sampled_permutation_p_of_a_large_word():
     x, y = np.arange(1.0, 10), ratings["avg_score"].to_numpy()
     assert row["p_permutation"] == stats.within_group_permutation_test(x, y, ["u"] * 9, 10000, 0).p_value
     assert few["p_permutation"] == stats.within_group_permutation_test(x, y, ["u"] * 9, 2000, 5).p_value
+    assert correlations.within_word_correlations(scores, ratings, "lm").iloc[0]["p_within_word"] == row["p_permutation"]
 
 
 def test_ladder_passes_its_permutation_settings_on():

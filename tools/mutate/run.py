@@ -112,9 +112,13 @@ def mutmut(cwd: Path, *args: str, capture: bool = True) -> subprocess.CompletedP
 
 
 def copy_tests(name: str) -> None:
-    """The module's own unit tests and ``tests/conftest.py``, as they are now, into its scratch project."""
+    """The module's own unit tests and ``tests/conftest.py``, as they are now, into its scratch project,
+    with the other test files of their folders (a test may import helpers from one; only the listed
+    files are selected to run)."""
     work = WORK / name
-    for t in ["tests/conftest.py", *MODULES[name][1]]:
+    folders = {Path(t).parent for t in MODULES[name][1]}
+    helpers = [str(f.relative_to(ROOT)) for d in sorted(folders) for f in sorted((ROOT / d).glob("*.py"))]
+    for t in dict.fromkeys(["tests/conftest.py", *MODULES[name][1], *helpers]):
         if (ROOT / t).exists():
             (work / t).parent.mkdir(parents=True, exist_ok=True)  # tests/<package>/
             shutil.copy2(ROOT / t, work / t)
