@@ -823,6 +823,10 @@ def test_kneser_ney_unigram_by_hand_and_its_defaults():
         with pytest.raises(ValueError, match="order must be 1-3"):
             tri.lower(bad)
     assert tri.lower(1).name == "char-1gram-KN" and tri.lower(2).d == 0.75
+    half = lm.KneserNeyLM(order=3, discount=0.5).fit(["aab", "ba"])
+    same = half.lower(3)  # its own order is allowed: the same model
+    assert same.d == 0.5 and same.counts == half.counts and same.prob("b", ["a", "a"]) == half.prob("b", ["a", "a"])
+    assert half.lower(2).d == 0.5
 
 
 def test_kneser_ney_bigram_log2prob_after_a_context_by_hand():
@@ -839,6 +843,7 @@ def test_kneser_ney_bigram_log2prob_after_a_context_by_hand():
     # "ba" after the context "a": P(b|a) · P(a|b), P(a|b) = 0.5 · P1(a) (b was followed only by </s>)
     assert kn.log2prob("ba", "a") == pytest.approx(math.log2((0.5 + 0.5 * p1) * 0.5 * p1))
     assert kn.self_information("ba", "a") == pytest.approx(-math.log2((0.5 + 0.5 * p1) * 0.5 * p1))
+    assert kn.self_information("a") == pytest.approx(-math.log2(0.5 + 0.5 * p1))  # no context: after <s>
 
 
 @pytest.mark.parametrize("order", [1, 2, 3, 4])
@@ -850,6 +855,20 @@ def test_kneser_ney_distributions_sum_to_one(order):
     kn = lm.KneserNeyLM(order=order, discount=0.6).fit(["你妈的今天", "今天你好", "他妈的", "aab", "ba"])
     for context in ["", "你", "你妈", "今天你", "a", "ab", "zz", "没见过"]:
         assert sum(kn.prob(w, list(context)) for w in kn.vocab) == pytest.approx(1.0), context
+
+
+def test_word_unigram_pieces_of_a_longer_text_by_hand():
+    from helpers.slang import language_models as lm
+
+    # jieba's dictionary cuts 我们的猫 into 我们 / 的 / 猫 and 我们今天 into 我们 / 今天 (checked with jieba 0.42)
+    words = lm.WordUnigramScorer({"我们": 4, "的": 2, "我": 1, "们": 1})  # total 8; floor 1/8 / 2
+    assert words.tokens("我们的猫") == [("我们", "piece"), ("的", "character"), ("猫", "unknown")]
+    assert words.tokens("我们今天") == [("我们", "piece"), ("今", "unknown"), ("天", "unknown")]
+    assert words.log2prob("我们的猫") == pytest.approx(math.log2(4 / 8) + math.log2(2 / 8) + math.log2(1 / 16))
+    cover = words.coverage(["我们的猫", "的"])
+    assert cover.to_dict("records") == [{"text": "我们的猫", "found": "pieces", "unknown_characters": 1},
+                                        {"text": "的", "found": "word", "unknown_characters": 0}]
+    assert words.coverage([]).columns.tolist() == ["text", "found", "unknown_characters"]
 
 
 def test_word_unigram_zero_counts_pieces_and_empty_lists():
