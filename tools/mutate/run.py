@@ -8,12 +8,13 @@ tests that reach the mutated function). Survivors that are equivalent to the ori
 with their reason in ``tools/mutate/equivalent.yml``, matched by function and mutated line) are
 left out of the kill rate. Writes ``bench/mutate.csv`` (one row per module: mutants, killed,
 survived, equivalent, no tests, timeouts, kill rate, seconds) and ``bench/mutate_survivors.txt``
-(the diff of every survivor that is not on the equivalent list), which ``make bench`` reads; the
-rows and survivors of modules not run this time are kept as they were.
+(the diff of every survivor that is not on the equivalent list; the sections of modules not run
+this time are kept), which ``make bench`` reads.
 
     python tools/mutate/run.py                 # every module
     python tools/mutate/run.py stats agreement # some
     python tools/mutate/run.py --report        # re-read the last runs, no mutation
+    python tools/mutate/run.py --survivors stats  # the last run's real survivors again, current tests
 
 Not part of ``make test`` or CI; the choice of mutmut is measured in tools/mutate/README.md.
 """
@@ -68,12 +69,35 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
                       "*x_top_level*", "*x__errors*", "*x_category_presence*", "*x_presence_agreement*",
                       "*x_error_spans*", "*x_span_table*", "*x_category_penalties*", "*x_system_tests*",
                       "*x_certainty_overstatement*"]),
-    # the candidate scores and the rating correlations of the homophone study
-    "homophone_candidates": ("src/helpers/slang/candidates.py", ["tests/slang/test_homophones.py"],
-                             ["*x_percentile_scores*", "*x_per_character_percentile*"]),
-    "homophone_correlations": ("src/helpers/slang/correlations.py", ["tests/slang/test_homophones.py"],
-                               ["*x_human_correlations*", "*x_spearman_by_word*", "*x_within_word_correlations*",
-                                "*x__word_jackknife*"]),
+    # the homophone study (chapter 6): Algorithm 1's candidates, Algorithm 2's percentiles and the released
+    # per-character score, the top-k picks and their ratings; the rating correlations (pooled, per word, within
+    # word, per ladder rung); the language models' self-information and perplexity (Kneser-Ney, word unigrams)
+    "homophone_candidates": ("src/helpers/slang/candidates.py",
+                             ["tests/slang/test_homophones.py", "tests/slang/test_pinned_slang.py"],
+                             ["*x_candidates__*", "*x_percentile_scores*", "*x_per_character_percentile*",
+                              "*x_top_homophones*", "*x_top_ratings*"]),
+    "homophone_correlations": ("src/helpers/slang/correlations.py",
+                               ["tests/slang/test_homophones.py", "tests/slang/test_language_models.py",
+                                "tests/slang/test_pinned_slang.py"],
+                               ["*x__merged*", "*x__methods*", "*x_human_correlations*", "*x_spearman_by_word*",
+                                "*x_within_word_correlations*", "*x__word_jackknife*", "*x_ladder_correlations*"]),
+    # (not test_homophones.py: its chapter-value test trains a Kneser-Ney model on all Weibo posts for every
+    # mutant, 2.5 s or a timeout each; the models' arithmetic is pinned on tiny texts in the two files below)
+    "language_models": ("src/helpers/slang/language_models.py",
+                        ["tests/slang/test_language_models.py", "tests/slang/test_pinned_slang.py"],
+                        ["*x_perplexity*", "*ǁScorerǁself_information*", "*ǁKneserNeyLMǁ*", "*ǁWordUnigramScorerǁ*"]),
+    # chapter 7: the QE robustness statistics (not the perturbations' text handling, the probe's plumbing or
+    # figures) and the rule that turned error severities into the released scores
+    "qe_robustness": ("src/helpers/slang/robustness.py",
+                      ["tests/slang/test_qe.py", "tests/slang/test_qe_methods.py", "tests/slang/test_pinned_slang.py"],
+                      ["*x_pct_change*", "*x_check_percent_changes*", "*x_share_increased*", "*x_boot_index*",
+                       "*x__rowwise_pearson*", "*x_boot_correlations*", "*x_robustness_table*", "*x_score_shifts*",
+                       "*x_method2_table*", "*x_stability_table*", "*x_swap_sources*", "*x_stability_intervals*",
+                       "*x_stability_verdicts*", "*x_shift_by_word*"]),
+    "qe_scores": ("src/helpers/slang/qe_data.py",
+                  ["tests/slang/test_qe.py", "tests/slang/test_qe_methods.py", "tests/slang/test_pinned_slang.py"],
+                  ["*x_severity_penalty*", "*x_released_penalty*", "*x_mixed_severities*", "*x_penalty_scores*",
+                   "*x_score_check*", "*x__follows_other_row*"]),
 }
 FIELDS = ["module", "file", "mutants", "killed", "survived", "equivalent", "no_tests", "timeout", "other",
           "kill_rate", "seconds", "finished"]
@@ -87,6 +111,19 @@ def mutmut(cwd: Path, *args: str, capture: bool = True) -> subprocess.CompletedP
                           stdout=subprocess.PIPE if capture else None, stderr=subprocess.STDOUT if capture else None)
 
 
+def copy_tests(name: str) -> None:
+    """The module's own unit tests and ``tests/conftest.py``, as they are now, into its scratch project,
+    with the other test files of their folders (a test may import helpers from one; only the listed
+    files are selected to run)."""
+    work = WORK / name
+    folders = {Path(t).parent for t in MODULES[name][1]}
+    helpers = [str(f.relative_to(ROOT)) for d in sorted(folders) for f in sorted((ROOT / d).glob("*.py"))]
+    for t in dict.fromkeys(["tests/conftest.py", *MODULES[name][1], *helpers]):
+        if (ROOT / t).exists():
+            (work / t).parent.mkdir(parents=True, exist_ok=True)  # tests/<package>/
+            shutil.copy2(ROOT / t, work / t)
+
+
 def prepare(name: str) -> Path:
     """A fresh scratch project for one module: src/, its tests, conftest, mutmut's setup.cfg."""
     path, tests, _ = MODULES[name]
@@ -94,10 +131,7 @@ def prepare(name: str) -> Path:
     shutil.rmtree(work, ignore_errors=True)
     (work / "tests").mkdir(parents=True)
     shutil.copytree(ROOT / "src", work / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    for t in ["tests/conftest.py", *tests]:
-        if (ROOT / t).exists():
-            (work / t).parent.mkdir(parents=True, exist_ok=True)  # tests/<package>/
-            shutil.copy2(ROOT / t, work / t)
+    copy_tests(name)
     if (ROOT / "data").exists():
         (work / "data").symlink_to(ROOT / "data")
     (work / "pyproject.toml").write_text('[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'
@@ -160,9 +194,9 @@ def is_equivalent(mutant: str, diff: str, equivalents: list[dict]) -> dict | Non
     return None
 
 
-def summarise(name: str, seconds: float | None, equivalents: list[dict], survivors_out: list[str]) -> dict:
-    work = WORK / name
-    res = mutmut(work, "results", "--all", "true").stdout
+def statuses(name: str) -> dict[str, str]:
+    """mutmut's status of every mutant of the module's selected functions in its last run."""
+    res = mutmut(WORK / name, "results", "--all", "true").stdout
     status = {}
     for line in res.splitlines():
         m = re.match(r"\s*(\S+__mutmut_\d+): (.+)$", line)
@@ -173,6 +207,20 @@ def summarise(name: str, seconds: float | None, equivalents: list[dict], survivo
         from fnmatch import fnmatch
 
         status = {k: v for k, v in status.items() if any(fnmatch(k, g) for g in globs)}
+    return status
+
+
+def real_survivors(name: str, equivalents: list[dict]) -> list[str]:
+    """The survivors (and mutants no test reached) of the last run that are not on the equivalent list."""
+    status = statuses(name)
+    left = [m for m, st in sorted(status.items()) if st in ("survived", "no tests")]
+    diffs = diffs_of(WORK / name, left)
+    return [m for m in left if status[m] == "no tests" or not is_equivalent(m, diffs[m], equivalents)]
+
+
+def summarise(name: str, seconds: float | None, equivalents: list[dict], survivors_out: list[str]) -> dict:
+    work = WORK / name
+    status = statuses(name)
     counts = {"killed": 0, "survived": 0, "equivalent": 0, "no_tests": 0, "timeout": 0, "other": 0}
     diffs = diffs_of(work, [m for m, st in sorted(status.items()) if st in ("survived", "no tests")])
     for mutant, st in sorted(status.items()):
@@ -206,22 +254,30 @@ def previous() -> dict[str, dict]:
         return {r["module"]: r for r in csv.DictReader(fh)}
 
 
-def previous_survivors() -> dict[str, list[str]]:
-    """The survivor blocks of the last ``bench/mutate_survivors.txt``, by module: a run of some
-    modules keeps the others' blocks as they were, as ``bench/mutate.csv`` keeps their rows."""
+def write_survivors(survivors: list[str], names: list[str]) -> None:
+    """``bench/mutate_survivors.txt``: this run's survivors of the modules in ``names``, the other
+    modules' sections kept as the file had them (entries start with ``== <module>: ``), all in
+    :data:`MODULES` order."""
     path = BENCH / "mutate_survivors.txt"
-    blocks: dict[str, list[str]] = {}
+    sections: dict[str, list[str]] = {}
     if path.exists():
-        for block in re.split(r"(?m)^(?=== )", path.read_text(encoding="utf-8")):
-            if block.startswith("== "):
-                blocks.setdefault(block[3:].split(":", 1)[0], []).append(block)
-    return blocks
+        for entry in re.split(r"(?m)^(?=== )", path.read_text(encoding="utf-8")):
+            m = re.match(r"== (\S+): ", entry)
+            if m and m.group(1) not in names:
+                sections.setdefault(m.group(1), []).append(entry)
+    for entry in survivors:
+        sections.setdefault(re.match(r"== (\S+): ", entry).group(1), []).append(entry)
+    order = [*MODULES, *(n for n in sections if n not in MODULES)]
+    path.write_text("".join(e for n in order for e in sections.get(n, [])), encoding="utf-8")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("modules", nargs="*", help=f"default: all of {', '.join(MODULES)}")
     ap.add_argument("--report", action="store_true", help="re-read the last runs without mutating")
+    ap.add_argument("--survivors", action="store_true",
+                    help="run only the last run's real survivors again, with the tests as they are now "
+                         "(the module's source must be unchanged)")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", 2)))
     args = ap.parse_args(argv)
     names = args.modules or list(MODULES)
@@ -229,10 +285,30 @@ def main(argv=None) -> int:
     if unknown:
         ap.error(f"unknown module(s) {unknown}; known: {', '.join(MODULES)}")
     equivalents = load_equivalents()
-    rows, survivors = previous(), previous_survivors()
+    rows, survivors, summarised = previous(), [], []
     for name in names:
         seconds = None
-        if not args.report:
+        if args.survivors:
+            work = WORK / name
+            path = MODULES[name][0]
+            if not (work / "mutants").exists():
+                ap.error(f"{name} has no last run to take the survivors from")
+            if (ROOT / path).read_bytes() != (work / path).read_bytes():
+                ap.error(f"{path} changed since {name}'s last run: run it again in full")
+            left = real_survivors(name, equivalents)
+            print(f"[mutate] {name}: {len(left)} survivors again, with the current tests", flush=True)
+            if left:  # the tests and the rest of src/ as they are now (the module itself is unchanged)
+                for f in (ROOT / "src").rglob("*"):
+                    rel = f.relative_to(ROOT)
+                    if f.is_file() and "__pycache__" not in rel.parts and rel != Path(path):
+                        for target in (work / rel, work / "mutants" / rel):  # mutmut runs its mutants/ copy
+                            target.parent.mkdir(parents=True, exist_ok=True)
+                            shutil.copy2(f, target)
+                copy_tests(name)
+                started = time.monotonic()
+                mutmut(work, "run", "--max-children", str(args.jobs), *left, capture=False)
+                print(f"[mutate] {name}: survivors re-run in {time.monotonic() - started:.0f} s", flush=True)
+        elif not args.report:
             work = prepare(name)
             print(f"[mutate] {name}: {MODULES[name][0]} with {', '.join(MODULES[name][1])}", flush=True)
             started = time.monotonic()
@@ -243,11 +319,11 @@ def main(argv=None) -> int:
                 print(f"[mutate] {name}: mutmut exited with {proc.returncode}", file=sys.stderr)
         elif not (WORK / name / "mutants").exists():
             continue
-        survivors[name] = []
-        row = summarise(name, seconds, equivalents, survivors[name])
-        if args.report and name in rows:
+        row = summarise(name, seconds, equivalents, survivors)
+        if (args.report or args.survivors) and name in rows:  # the seconds of the full run
             row["seconds"] = rows[name].get("seconds", "")
         rows[name] = row
+        summarised.append(name)
         print(f"[mutate] {name}: {row['mutants']} mutants, {row['killed']} killed, {row['survived']} survived, "
               f"{row['equivalent']} equivalent, {row['no_tests']} without a test: kill rate {row['kill_rate']} %",
               flush=True)
@@ -258,8 +334,7 @@ def main(argv=None) -> int:
         for name in MODULES:
             if name in rows:
                 w.writerow({k: rows[name].get(k, "") for k in FIELDS})
-    (BENCH / "mutate_survivors.txt").write_text("".join(b for name in MODULES for b in survivors.get(name, [])),
-                                                 encoding="utf-8")
+    write_survivors(survivors, summarised)  # a module without a last run keeps its section
     return 0
 
 

@@ -341,7 +341,9 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
             point["mean_abs_shift"] = float(per_post.mean())
             boot["mean_abs_shift"] = per_post[index].mean(axis=1)
             signed = (wide.loc[inst, m1].to_numpy(dtype=float) - g0[:, None]).mean(axis=1)
-        point["prediction_sd"] = float(g0.std())
+        # numpy floats, so that a model with constant predictions (SD 0) or without error (RMSE 0) gets inf or NaN
+        # ratios, as its resamples do, instead of a ZeroDivisionError
+        point["prediction_sd"] = g0.std()
         boot["prediction_sd"] = g0[index].std(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             if m1:
@@ -356,13 +358,14 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
                 if m1:
                     point["homophone_to_swap"] = point["mean_abs_shift"] / swap.mean()
                     boot["homophone_to_swap"] = boot["mean_abs_shift"] / swap[index].mean(axis=1)
-        point["rmse"] = float(np.sqrt(((g0 - h) ** 2).mean()))
+        point["rmse"] = np.sqrt(((g0 - h) ** 2).mean())
         boot["rmse"] = np.sqrt(((g0 - h)[index] ** 2).mean(axis=1))
         if m1:
-            point["abs_shift_to_error"] = point["mean_abs_shift"] / point["rmse"]
-            boot["abs_shift_to_error"] = boot["mean_abs_shift"] / boot["rmse"]
-            point["signed_shift_to_error"] = float(signed.mean()) / point["rmse"]
-            boot["signed_shift_to_error"] = signed[index].mean(axis=1) / boot["rmse"]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                point["abs_shift_to_error"] = point["mean_abs_shift"] / point["rmse"]
+                boot["abs_shift_to_error"] = boot["mean_abs_shift"] / boot["rmse"]
+                point["signed_shift_to_error"] = float(signed.mean()) / point["rmse"]
+                boot["signed_shift_to_error"] = signed[index].mean(axis=1) / boot["rmse"]
         for name, value in point.items():
             if boot[name] is None:
                 rows.append({"model": model, "statistic": name, "value": float(value), "ci_low": np.nan,
