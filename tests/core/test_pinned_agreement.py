@@ -579,3 +579,19 @@ def test_span_characters_one_shared_character():
     # A marks 2, 3, 4; B marks 4…8: character 4 is shared
     assert (ab["chars_a"], ab["chars_b"], ab["chars_both"]) == (3, 5, 1)
     assert ag.span_agreement(pd.DataFrame([ab])).set_index("criterion").loc["characters", "agreement"] == 2 / 8
+
+
+def test_severity_bias_default_seed_is_0():
+    # 18 sentences of one item each (Monte Carlo beyond 16): the default call draws its 10000 sign
+    # patterns from numpy's default_rng(0), as paired_permutation_test documents; re-drawn here
+    d = np.array([3, -1, 2, 2, -2, 1, 0, 4, -3, 1, 1, 2, -1, 3, 0, 2, -2, 1], dtype=float)
+    paired = pd.DataFrame({"system": "s", "a": 0.0, "b": d, "sentence": np.arange(18)})
+
+    def redrawn(seed):
+        signs = np.random.default_rng(seed).choice([-1.0, 1.0], size=(10000, 18))
+        hits = (np.abs(signs @ d / 18) >= abs(d.mean()) - 1e-12).sum()
+        return (hits + 1) / 10001
+
+    assert redrawn(0) != redrawn(1)  # the seed shows in p
+    row = ag.severity_bias(paired, "a", "b", clusters="sentence").iloc[0]
+    assert row["p_cluster_permutation"] == pytest.approx(redrawn(0), rel=1e-12)

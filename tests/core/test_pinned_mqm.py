@@ -187,3 +187,35 @@ def test_load_scheme_default_files_and_refusals(tmp_path):
     with pytest.raises(InputError) as e:
         schemes.load_scheme(bad)
     assert str(e.value.file) == str(bad) and "is not valid YAML (" in str(e.value)
+
+
+def test_load_scheme_refusal_message_whole(tmp_path):
+    # the message a user reads when --weights names neither a built-in scheme nor a file
+    missing = str(tmp_path / "missing.yml")
+    with pytest.raises(InputError) as e:
+        schemes.load_scheme(missing)
+    assert str(e.value) == (f"parameter 'weights': value '{missing}': is neither a built-in weighting scheme nor a "
+                            "YAML file (expected mqm, marot, hope, metahope or FILE.yml)")
+
+
+def test_load_scheme_reads_utf8_whatever_the_locale(tmp_path):
+    # a scheme file is UTF-8 (the built-in ones are); under an ASCII locale (LC_ALL=C without
+    # Python's UTF-8 mode or locale coercion) the platform's default encoding could not read 'é'
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import helpers
+
+    own = tmp_path / "own.yml"
+    own.write_text("name: own\ncitation: Müller\nrules:\n  - {pattern: 'é', weight: 2}\n", encoding="utf-8")
+    assert schemes.load_scheme(own).citation == "Müller"
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
+           "PYTHONPATH": str(Path(helpers.__file__).parents[1])}
+    code = ("import locale, sys; from helpers.core.schemes import load_scheme; "
+            "assert locale.getpreferredencoding(False) != 'UTF-8'; "
+            "s = load_scheme(sys.argv[1]); print(ascii(s.citation), s.weight_of('Minor', '\\xe9'))")
+    out = subprocess.run([sys.executable, "-c", code, str(own)], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["'M\\xfcller'", "2.0"]

@@ -345,3 +345,50 @@ def test_mqm_top_categories_whole_against_the_wmt_release():
                                      "Non-translation", "Source error", "Source issue")
     got = io.top_category(pd.Series(["Accuracy/Mistranslation", "Non-translation!", " Style/Awkward", "Other"]))
     assert got.tolist() == ["Accuracy", "Non-translation", "Style", "Other"]
+
+
+@pytest.mark.parametrize("categorical", [False, True])
+def test_disagreement_anatomy_of_categories_not_written_down(categorical):
+    # b wrote only MIS 1 (no IMP row): an unwritten category is 0, whether or not the column is
+    # categorical, and b's total of 1 is a detected error
+    ex = pd.DataFrame({"annotator": list("ccaab"), "category": ["IMP", "MIS", "IMP", "MIS", "MIS"],
+                       "severity": [0, 2, 0, 4, 1]})
+    if categorical:
+        ex["category"] = pd.Categorical(ex["category"], categories=list(CATEGORIES))
+    s = scoring.disagreement_anatomy(ex).scores
+    assert s["annotator"].tolist() == ["c", "a", "b"]
+    assert s[list(CATEGORIES)].values.tolist() == [[0, 0, 2, 0, 0], [0, 0, 4, 0, 0], [0, 0, 1, 0, 0]]
+    assert (s[list(CATEGORIES)].dtypes == "int64").all()
+    assert s["total"].tolist() == [2, 4, 1] and s["detected"].tolist() == [True, True, True]
+
+
+def test_disagreement_anatomy_has_no_row_for_an_annotator_of_another_item():
+    # a categorical annotator column (the class's whole list) with d absent from this example
+    ex = pd.DataFrame({"annotator": pd.Categorical(list("aabb"), categories=list("abd")),
+                       "category": ["MIS", "STL"] * 2, "severity": [4, 0, 0, 2]})
+    out = scoring.disagreement_anatomy(ex)
+    assert out.scores["annotator"].tolist() == ["a", "b"]
+    assert out.categories.set_index("category")["annotators_using_it"].to_dict() == {
+        "IMP": 0, "RAM": 0, "MIS": 1, "STL": 1, "PRF": 0}
+
+
+def test_error_profile_of_a_sparse_frame_keeps_integer_sums():
+    # one row per error written (and an IMP 0 where an item has none), categories as plain strings:
+    #   Y: i1 MIS 4 | i2 none | i3 MIS 2      X: i1 IMP 10 | i2 RAM 2 | i3 MIS 4      STL, PRF unused
+    rows = [("Y", "i1", "IMP", 0), ("Y", "i1", "MIS", 4), ("Y", "i2", "IMP", 0), ("Y", "i3", "IMP", 0),
+            ("Y", "i3", "MIS", 2), ("X", "i1", "IMP", 10), ("X", "i2", "RAM", 2), ("X", "i3", "MIS", 4)]
+    sparse = pd.DataFrame([{"item": i, "position": ITEMS[i][0], "sentence": ITEMS[i][1], "metaphor": ITEMS[i][2],
+                            "pos": ITEMS[i][3], "system": s, "annotator": "a", "category": c, "severity": v}
+                           for s, i, c, v in rows])
+    p = scoring.error_profile(sparse, by="system")
+    assert list(p.columns) == ["system", "n_items", *CATEGORIES, "SEGS", "items_with_error", "mean_penalty"]
+    assert p[["system", "n_items", *CATEGORIES, "SEGS"]].values.tolist() == [["Y", 3, 0, 0, 6, 0, 0, 6],
+                                                                           ["X", 3, 10, 2, 4, 0, 0, 16]]
+    assert (p[[*CATEGORIES, "SEGS"]].dtypes == "int64").all()
+    assert p["items_with_error"].tolist() == pytest.approx([200 / 3, 100.0])
+    assert p["mean_penalty"].tolist() == pytest.approx([2.0, 16 / 3])
+
+
+def test_paired_segments_columns_have_no_name():
+    w = scoring.paired_segments(tidy())
+    assert w.columns.name is None and list(w.columns)[-1] == "a"

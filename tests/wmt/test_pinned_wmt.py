@@ -621,3 +621,46 @@ def test_rounding_rules_and_their_summary_by_hand():
     s = wa.rounding_summary(table)
     assert s.columns.tolist() == ["table", "values", "half-up once", "3 decimals, then half-up"]
     assert s.values.tolist() == [["T", 2, 1, 2], ["U", 1, 1, 0]]
+
+
+def test_scheme_agreement_p_is_nan_when_the_jackknife_has_no_spread_but_the_difference_is_not_0():
+    import warnings
+
+    # d1 has Minor errors only, d2 Major only: MQM with Major = 5 and with Major = 10 give d1 the same
+    # penalties and d2 penalties scaled by 2, so α without d1 (α of d2) and α without d2 (α of d1) are
+    # the same under both (interval α is scale-free): SE_J = 0, while the pooled α differ. The t test
+    # is undefined (p NaN), not "infinitely significant"
+    m, big, none = ("Fluency/Grammar", "Minor"), ("Accuracy/Mistranslation", "Major"), ("No-error", "No-error")
+    units = {("d1", 1): ([m], []), ("d1", 2): ([m, m], [m]), ("d1", 3): ([], [m]),
+             ("d2", 1): ([big], []), ("d2", 2): ([big], [big]), ("d2", 3): ([], [big])}
+    f = frame([("A", d, s, r, *e) for (d, s), errs in units.items() for r, es in zip(("r1", "r2"), errs)
+               for e in es or [none]])
+    p5, p10 = [[1, 2, 0, 5, 5, 0], [0, 1, 1, 0, 5, 5]], [[1, 2, 0, 10, 10, 0], [0, 1, 1, 0, 10, 10]]
+    assert kalpha([r[:3] for r in p5]) == pytest.approx(kalpha([r[:3] for r in p10]))
+    assert kalpha([r[3:] for r in p5]) == pytest.approx(kalpha([r[3:] for r in p10]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _, diffs = wa.scheme_agreement(f, schemes=(wa.major_weight_scheme(5), wa.major_weight_scheme(10)), n_boot=5)
+    row = diffs.iloc[0]
+    d = kalpha(p5) - kalpha(p10)
+    assert abs(d) > 0.1 and row["difference"] == pytest.approx(d)
+    assert (row["jackknife_ci_low"], row["jackknife_ci_high"]) == pytest.approx((d, d))
+    assert np.isnan(row["p"]) and np.isnan(row["p_holm"]) and row["verdict"] == "no evidence"
+
+
+def test_certainty_overstatement_of_no_segment_spread_is_infinite_without_warnings():
+    import warnings
+
+    from helpers.core import stats
+
+    # seed 2 draws the same segment resample twice (SE 0 by segments) and two different document
+    # resamples: all four segments (mean difference 6/4) and d1 twice (2·(0 + 1)/4): SE |1.5 − 0.5|/√2
+    wide = pd.DataFrame({"A": [0.0, 1.0, 2.0, 3.0], "B": 0.0})
+    docs = ["d1", "d1", "d2", "d2"]
+    seg, doc = stats.resample(4, 2, 2), stats.resample(4, 2, 2, clusters=docs)
+    assert (seg[0] == seg[1]).all() and doc.tolist() == [[1, 1, 1, 1], [2, 2, 0, 0]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = wa.certainty_overstatement(wide, docs, n_boot=2, seed=2)
+    assert out[["se_segments", "se_documents"]].values.tolist() == [[0.0, pytest.approx(1 / np.sqrt(2))]]
+    assert out["ratio"].iloc[0] == np.inf

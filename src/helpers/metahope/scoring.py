@@ -221,8 +221,11 @@ def disagreement_anatomy(example: pd.DataFrame) -> Anatomy:
     categories on which they disagree whether there is an error) and ``categories``
     (per category: how many annotators used it and the severities they gave).
     """
+    # a category an annotator wrote nothing for is 0 (fill_value), whether or not the column is
+    # categorical; the reindex puts back every category nobody used
     wide = example.pivot_table(index="annotator", columns="category", values="severity", aggfunc="sum",
-                               observed=False, sort=False).reindex(columns=category_order(example), fill_value=0)
+                               observed=True, sort=False, fill_value=0).reindex(columns=category_order(example),
+                                                                               fill_value=0)
     wide.columns = [str(c) for c in wide.columns]
     scores = wide.copy()
     scores["total"] = wide.sum(axis=1)
