@@ -591,3 +591,12 @@ def test_mean_rho_interval_is_cut_at_minus_one():
     # ρ = −.9, −1: mean −.95, SD .0707, t(1; .975) = 12.7062: −.95 ± 12.7062 · .070711 / √2
     lo, hi = stats.mean_rho_interval([-0.9, -1.0])
     assert lo == -1.0 and hi == pytest.approx(-0.95 + 12.7062 * math.sqrt(0.005) / math.sqrt(2), abs=1e-4)
+
+
+def test_weighted_mean_by_hand_for_one_and_for_several_variables():
+    # rows of weights: the plain mean (1+2+3)/3 = 2, all weight on the third value = 3, ends only (1+3)/2 = 2
+    weights = np.array([[1, 1, 1], [0, 0, 2], [1, 0, 1]])
+    assert stats.weighted_mean([1, 2, 3], weights).tolist() == [2.0, 3.0, 2.0]
+    # two variables at once: the second column is ten times the first, so is its mean
+    both = stats.weighted_mean([[1, 10], [2, 20], [3, 30]], weights)
+    assert both.shape == (3, 2) and both.tolist() == [[2.0, 20.0], [3.0, 30.0], [2.0, 20.0]]

@@ -979,3 +979,46 @@ def test_score_check_tolerances_on_printed_scores():
     summary, _ = qe_data.score_check(pd.concat([sheet.assign(score=z), extra], ignore_index=True), sheet)
     assert summary["released_rule_share"] == pytest.approx(600 / 7)
     assert summary["released_rule_share_any_row"] == pytest.approx(600 / 7)
+
+
+class _LengthScorer:
+    """A stand-in language model: log2 P(text | context) = −(characters of text and context),
+    so every self-information below is a count of characters."""
+
+    name = "length"
+
+    def log2probs(self, texts, context=""):
+        return [-(len(t) + len(context)) for t in texts]
+
+
+def test_self_information_table_by_hand():
+    posts = ["今天尼玛好累", "哎尼玛", "这句没有那个词"]  # left contexts "今天" (2) and "哎" (1); the third has no 尼玛
+    table = hc.self_information_table({"尼玛": ["泥马", "你妈"]}, _LengthScorer(), {"尼玛": posts})
+    assert table["candidate"].tolist() == ["泥马", "你妈"] and set(table["scorer"]) == {"length"}
+    assert table["I_no_context"].tolist() == [2, 2]  # two characters, no context
+    assert table["I_context"].tolist() == [3.5, 3.5]  # mean of 2 + 2 and 2 + 1
+    assert table["n_contexts"].tolist() == [2, 2]
+    assert "I_context" not in hc.self_information_table({"尼玛": ["泥马"]}, _LengthScorer()).columns
+
+
+def test_score_candidates_by_hand():
+    freq = {"泥": 5, "马": 3, "你": 9, "妈": 1}
+    table = hc.score_candidates({"尼玛": ["泥马", "你妈"]}, freq, _LengthScorer(), {"尼玛": ["哎尼玛"]})
+    # Algorithm 2: F(泥马) = 5 + 3 = 8, F(你妈) = 9 + 1 = 10; ascending positions 1, 2 of 2 -> 50, 100
+    assert table["F"].tolist() == [8, 10] and table["percentile"].tolist() == [50.0, 100.0]
+    # released score: position 1 ranks 泥 (5) 1/2, 你 (9) 2/2; position 2 ranks 妈 (1) 1/2, 马 (3) 2/2
+    assert table["released_score"].tolist() == [50.0 + 100.0, 100.0 + 50.0]
+    assert table["I_no_context"].tolist() == [2, 2] and table["I_context"].tolist() == [3, 3]  # after "哎"
+    assert table["word"].tolist() == ["尼玛", "尼玛"]
+
+
+def test_candidate_summary_counts_against_the_released_list():
+    from helpers.slang.homophone_data import published_candidates
+
+    released = published_candidates("尼玛")
+    found = released[:3] + ["乂乂"]  # three released candidates and one the list does not have
+    row = hc.candidate_summary({"尼玛": found}, freq={}).iloc[0]
+    assert row["roots"] == "ni ma" and row["pypinyin_reading"] == "ni ma"  # 尼 ní, 玛 mǎ without tones
+    assert (row["candidates"], row["released"], row["shared"], row["identical"]) == (4, len(released), 3, False)
+    assert (row["tone_aware"], row["all_readings"]) == (0, 0)  # no character is above the threshold of an empty D
+    assert hc.candidate_summary({"尼玛": released}, freq={}).iloc[0]["identical"]
