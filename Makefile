@@ -16,9 +16,10 @@ unexport PYTHONDONTWRITEBYTECODE
 # ~40 s, where pip takes ~5 min on 2 cores (measured; table in the README under "The commands"). Both
 # install the same pinned versions. USE_PIP=1 forces pip; if uv fails for any reason, pip takes over
 # on its own. Bytecode: uv does not compile .pyc files at install (compiling the whole venv took ~50 s
-# more); instead every command make runs may write them, on first import, for the modules the book
-# really uses: where PYTHONDONTWRITEBYTECODE is set (as on this workplace's machines) nothing would
-# ever write them, and every kernel and test process would compile pandas, scipy & co. from source.
+# more); instead the commands make runs write them on first import, only for the modules the book
+# uses. That is why PYTHONDONTWRITEBYTECODE is unexported above: where it is set (as on this
+# workplace's machines) nothing would ever write them, and every kernel and test process would
+# compile pandas, scipy & co. from source.
 # torch==2.13.0 must be the CPU build: from a local wheel folder when there is one (CI, this workplace),
 # otherwise from the PyTorch CPU index (plain PyPI gives Linux the multi-GB CUDA build).
 WHEELS ?= $(firstword $(wildcard /opt/wheels))
