@@ -159,9 +159,9 @@ def simulate_annotations(truth: pd.DataFrame, panel: Sequence[Annotator] = None,
         events = pd.concat([found, alarms], ignore_index=True)
         events = events[events["perceived"] >= a.threshold]
         events = events.assign(severity=np.clip(2 * np.round(events["perceived"] / 2), 2, 10).astype(int))
-        best = events.groupby(keys + ["category"], sort=False)["severity"].max()
+        best = events.groupby(keys + ["category"], sort=False)["severity"].max().to_dict()  # a dict: 10x faster to probe
         out = base.copy()
-        out["severity"] = [int(best.get((i, s, c), 0)) for i, s, c in zip(out["item"], out["system"], out["category"])]
+        out["severity"] = [int(best.get(k, 0)) for k in zip(out["item"], out["system"], out["category"])]
         out["annotator"] = a.name
         frames.append(out)
     result = pd.concat(frames, ignore_index=True)
