@@ -223,3 +223,29 @@ def test_perturbation_groups():
     assert groups["M1G1"]["mt"].tolist() == posts["mt"].tolist()  # Method 1 leaves the MT alone
     assert groups["M2G2"][["instance", "mt"]].values.tolist() == [[0, "damn, so tired"]]  # empty post-edit skipped
     assert groups["M2G1"][["instance", "mt"]].values.tolist() == [[1, "I'm off"]]
+
+
+def test_read_sheet_parses_a_workbook_once_and_again_only_when_it_changes(tmp_path, monkeypatch):
+    from openpyxl import Workbook
+
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "two.xlsx"
+    wb = Workbook()
+    wb.active.append(["source", "score"])
+    wb.active.append(["尼玛", 1])
+    second = wb.create_sheet("Sheet2")
+    second.append(["keywords_source", "keywords_target"])
+    second.append(["卧槽", None])
+    wb.save(path)
+    parses = []
+    real = pd.read_excel
+    monkeypatch.setattr(pd, "read_excel", lambda *a, **k: parses.append(a) or real(*a, **k))
+    first, other = qe_data.read_sheet(path, 0), qe_data.read_sheet(path, 1)
+    assert first.to_dict("list") == {"source": ["尼玛"], "score": ["1"]}  # every cell as text
+    assert other.to_dict("list") == {"keywords_source": ["卧槽"], "keywords_target": [""]}  # a blank is ""
+    assert len(parses) == 1  # both sheets from one parse
+    first.loc[0, "source"] = "changed"
+    assert qe_data.read_sheet(path, 0).loc[0, "source"] == "尼玛" and len(parses) == 1  # a copy each time, cached
+    wb.active["A2"] = "草泥马"
+    wb.save(path)
+    assert qe_data.read_sheet(path, 0).loc[0, "source"] == "草泥马" and len(parses) == 2  # new bytes, new parse

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import paths
+from ..core import cache, paths
 from ..core.errors import InputError
 
 HADQAET_REPO = "surrey-nlp/HADQAET"
@@ -29,6 +29,23 @@ SEVERITIES = ("Minor", "Major", "Critical")
 #: of the first listed severity), z-scored over the sheet rows with the sign flipped: see
 #: :func:`released_penalty` and :func:`score_check`.
 SEVERITY_WEIGHTS = {"None": 0, "Minor": 1, "Major": 5, "Critical": 10}
+
+
+SHEETS_VERSION = 1
+
+
+def read_sheet(path, sheet: int = 0) -> pd.DataFrame:
+    """Sheet ``sheet`` (by position) of the workbook at ``path``, every cell as text, blanks as "".
+
+    openpyxl parses a workbook's whole shared-string table whatever sheet is asked for, and the
+    released HADQAET sheets keep their rich text: 4-6 s per read. All sheets are therefore read
+    at once and cached (``xlsx-sheets``), keyed by the file's bytes, so the two sheets of
+    ``annotated_dataset.xlsx`` cost one parse and a re-run none."""
+    path = Path(path)
+    sheets = cache.cached("xlsx-sheets", SHEETS_VERSION, [path.read_bytes()],
+                          lambda: list(pd.read_excel(path, sheet_name=None, dtype=str, keep_default_na=False).values()),
+                          describe=path.name)
+    return sheets[sheet].copy()
 
 
 def _split_list(value) -> list[str]:
@@ -46,7 +63,7 @@ def load_annotated(path=None, on_mismatch: str = "record") -> pd.DataFrame:
     ``on_mismatch="record"``, or raises with ``"raise"``; the severities are what the score
     uses."""
     path = path or paths.released_file(HADQAET_REPO, "data/annotated_dataset.xlsx")
-    raw = pd.read_excel(path, sheet_name=0, dtype=str, keep_default_na=False)
+    raw = read_sheet(path, 0)
     missing = {"source", "MT", "emotion_labels", "error_types", "error_severity"} - set(raw.columns)
     if missing:
         raise InputError(f"missing column(s) {sorted(missing)}", file=path, row=1)
@@ -69,7 +86,7 @@ def load_highlights(path=None) -> pd.DataFrame:
     """Sheet2 of ``annotated_dataset.xlsx``: the highlighted error words (source, target),
     non-breaking spaces stripped."""
     path = path or paths.released_file(HADQAET_REPO, "data/annotated_dataset.xlsx")
-    raw = pd.read_excel(path, sheet_name=1, dtype=str, keep_default_na=False)
+    raw = read_sheet(path, 1)
     clean = lambda s: " ".join(str(s).replace("\xa0", " ").split())  # noqa: E731
     return pd.DataFrame({"keywords_source": raw.iloc[:, 0].map(clean), "keywords_target": raw.iloc[:, 1].map(clean)})
 
@@ -77,7 +94,7 @@ def load_highlights(path=None) -> pd.DataFrame:
 def load_post_edits(path=None) -> pd.DataFrame:
     """``post-edits70p.xlsx``: source, mt, emotion, errors and the post-edited reference."""
     path = path or paths.released_file(HADQAET_REPO, "data/post-edits70p.xlsx")
-    raw = pd.read_excel(path, dtype=str, keep_default_na=False)
+    raw = read_sheet(path, 0)
     if "post-edit" not in raw.columns:
         raise InputError("no 'post-edit' column", file=path, row=1, value=list(raw.columns))
     return pd.DataFrame({"source": raw["source"], "mt": raw["MT"], "post_edit": raw["post-edit"]})
@@ -338,7 +355,7 @@ def load_iaa(kind: str = "inter", path=None) -> pd.DataFrame:
     if kind not in ("inter", "intra"):
         raise InputError("unknown agreement sheet", parameter="kind", value=kind, expected="'inter' or 'intra'")
     path = path or paths.released_file(HADQAET_REPO, f"IAA/{kind}-AA.xlsx")
-    raw = pd.read_excel(path, sheet_name=0, dtype=str, keep_default_na=False)
+    raw = read_sheet(path, 0)
     rows = []
     for i, r in raw.iterrows():
         sev = {}
