@@ -96,6 +96,10 @@ def test_homophone_ratings_must_name_generated_candidates(tmp_path):
         slang_chapters.homophones_setup(lm_ladder=["kn-2", "kn-2"])
     with pytest.raises(InputError, match=r"parameter 'gpt_steps'"):
         slang_chapters.homophones_setup(gpt_steps=0)
+    for posts in (99, 27_767, 2.5):  # at least 100, at most the 27,766 training posts, a whole number
+        with pytest.raises(InputError, match=r"parameter 'classifier_posts'"):
+            slang_chapters.homophones_setup(classifier_posts=posts)
+    assert slang_chapters.homophones_setup(classifier_posts=27_766).classifier_posts == 27_766
 
 
 def test_qe_homophones_file_needs_five_per_word(tmp_path):

@@ -186,7 +186,9 @@ def test_chapter_6_runs_on_a_class_s_workbooks(sheets, tmp_path):
                                parameters={"results_dir": str(results), "ratings_file": str(sheets["ana"].parent),
                                            # not checked here; as in the test build, whose cached models this run reuses
                                            "lm_ladder": BOOK_TEST_PARAMETERS["lm_ladder"],
-                                           "c_grid": BOOK_TEST_PARAMETERS["c_grid"]})
+                                           "c_grid": BOOK_TEST_PARAMETERS["c_grid"],
+                                           "classifier_posts": BOOK_TEST_PARAMETERS["classifier_posts"],
+                                           "gpt_steps": BOOK_TEST_PARAMETERS["gpt_steps"]})
     folder = results / "06_homophones"
     spearman = pd.read_csv(folder / "homophone_spearman.csv")
     assert list(spearman.columns) == ["method", "scorer", "context", "rho", "p", "n"]

@@ -155,7 +155,12 @@ def test_findings_follow_the_data():
     gap = f"{0.2 - (-0.4):+.2f}"
     assert f"  - self-information (without context): +0.20 pooled against -0.40 within (gap {gap})" in probable
     assert "Across a ladder" not in probable  # no ladder in this run
-    assert "macro-F1 0.610" in probable and "of 25%–25% of them (G1–G1)" in probable
+    assert "The emotion classifier reaches macro-F1 0.610" in probable and "of 25%–25% of them (G1–G1)" in probable
+    fewer = chapters.homophones_findings(candidates, _summary(-0.4, 0.01), by_word, chapters.word_levels(scores, ratings),
+                                         data, algorithm2, chapters.rating_limit(6, False), classifier, emotion,
+                                         train_posts=4000)
+    assert _value(fewer, "train_posts") == 4000
+    assert "The emotion classifier, fitted on 4000 training posts, reaches macro-F1 0.610" in WORDS.text("findings", fewer)
     frame = findings(-0.4, 0.01)
     assert _value(frame, "gap", "self-information (without context)") == pytest.approx(0.6)
     assert math.isnan(_value(frame, "rungs"))

@@ -38,6 +38,18 @@ def test_evaluate_by_hand():
     assert t.loc["accuracy", "value"] == pytest.approx(4 / 6)
 
 
+def test_training_posts_all_or_a_seeded_draw_in_order():
+    train = pd.DataFrame({"text": list("abcdefghij"), "label": [0, 1] * 5}, index=range(100, 110))
+    assert em.training_posts(train) is train and em.training_posts(train, 10) is train  # all of them
+    assert em.training_posts(train, 25) is train  # more than there are: all
+    drawn = em.training_posts(train, 4, seed=3)
+    assert len(drawn) == 4 and drawn["text"].is_unique and set(drawn["text"]) <= set("abcdefghij")
+    assert list(drawn.index) == sorted(drawn.index)  # kept in the split's order
+    pd.testing.assert_frame_equal(drawn, train.loc[drawn.index])  # rows unchanged
+    pd.testing.assert_frame_equal(em.training_posts(train, 4, seed=3), drawn)  # the seed fixes the draw
+    assert any(list(em.training_posts(train, 4, seed=s).index) != list(drawn.index) for s in range(4, 10))
+
+
 def test_classifier_table_by_hand():
     selection = pd.DataFrame({"C": [2.0, 8.0, 32.0], "dev_macro_f1": [0.61, 0.64, 0.63]})
     scores = pd.DataFrame({"metric": ["macro_f1", "accuracy"], "value": [0.6, 0.7], "n": [10, 10]})

@@ -65,6 +65,7 @@ class HomophonesSetup:
     ratings_notes: tuple = ()  # students, rows and files left out of the class's ratings
     lm_ladder: tuple = lm.DEFAULT_LADDER  # rungs of the language-model ladder
     gpt_steps: int = 60  # training steps of each transformer rung
+    classifier_posts: int | None = None  # training posts of the emotion classifier (None: all)
 
     def load(self) -> HomophoneData:
         files = [paths.released_file(hd.HOMO_REPO, f) for f in (
@@ -144,7 +145,7 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
                      context_posts=30, ratings_file=None, perturbation_source="paper_table8", top_k=5,
                      c_grid=(2.0, 8.0, 32.0), focus_word="尼玛", n_perm=10000, seed=0,
                      results_dir="results", unfinished="stop", lm_ladder=lm.DEFAULT_LADDER,
-                     gpt_steps=60) -> HomophonesSetup:
+                     gpt_steps=60, classifier_posts=None) -> HomophonesSetup:
     """Check chapter 6's parameters. Reading a ratings file needs the candidates, so this
     builds D and Algorithm 1's candidate lists (a second or two) and checks the file against them."""
     threshold = params.integer("threshold", threshold, minimum=0)
@@ -165,6 +166,9 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
     lm_ladder = _model_names("lm_ladder", lm_ladder, lm.LADDER_RUNGS)
     gpt_steps = params.integer("gpt_steps", gpt_steps, minimum=1, maximum=100_000)
     posts = hd.load_smp2020()
+    if classifier_posts is not None:
+        classifier_posts = params.integer("classifier_posts", classifier_posts, minimum=100,
+                                          maximum=int((posts["split"] == "train").sum()))
     freq = hd.char_frequencies(posts["text"])
     inventory = hc.syllable_inventory(tone=False, heteronym=heteronym)
     cands = {w: hc.candidates(w, freq, threshold=threshold, heteronym=heteronym, roots=roots, inventory=inventory)
@@ -176,7 +180,7 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
                            None if loaded is None else loaded.ratings,
                            None if ratings_file is None else str(ratings_file), perturbation_source, top_k, grid,
                            posts, freq, cands, focus_word, n_perm, seed, () if loaded is None else loaded.files,
-                           () if loaded is None else loaded.notes, lm_ladder, gpt_steps)
+                           () if loaded is None else loaded.notes, lm_ladder, gpt_steps, classifier_posts)
 
 
 #: Candidates Algorithm 1 made in the paper (§3.1); its Tables 2–3 correlate all of them.
@@ -368,12 +372,13 @@ def _picked(frame: pd.DataFrame, *quantities: str) -> pd.DataFrame:
 def homophones_findings(candidates: pd.DataFrame, summary: pd.DataFrame, by_word: pd.DataFrame,
                         levels: pd.DataFrame, data: HomophoneData, algorithm2: pd.DataFrame, limit: pd.DataFrame,
                         classifier_table: pd.DataFrame, emotion: pd.DataFrame,
-                        ladder: pd.DataFrame | None = None) -> pd.DataFrame:
+                        ladder: pd.DataFrame | None = None, train_posts: int | None = None) -> pd.DataFrame:
     """Chapter 6's closing findings (section ``findings``), every number from this run: the
     section frames :func:`candidate_counts`, :func:`algorithm2_readings`, :func:`rating_limit`,
     :func:`emotion_change` and :func:`ladder_direction` (``ladder``, for the verdict across
     language models) as they were stated, with the within-word tables ``summary`` and
-    ``by_word`` and :func:`word_levels`."""
+    ``by_word`` and :func:`word_levels`; ``train_posts``: how many posts the emotion classifier
+    was fitted on (:func:`~helpers.slang.emotion.training_posts`)."""
     found = Findings()
     found.add("ratings", len(data.ratings)).add("rated_words", data.ratings["word"].nunique())
     stated = summary[summary["method"].isin(("self-information", hc.PERCENTILE_TOP)) & (summary["context"] != "with")]
@@ -420,7 +425,7 @@ def homophones_findings(candidates: pd.DataFrame, summary: pd.DataFrame, by_word
     if not gaps:
         _absent(found, "gap", "far_word")
     scores = classifier_table.set_index("metric")["value"]
-    found.add("macro_f1", scores["macro_f1"])
+    found.add("macro_f1", scores["macro_f1"]).add("train_posts", train_posts)
     picked = [candidates, _picked(algorithm2, "k", "shared", "picks", "printed_rated", "printed_mean",
                                   "chapter_rated", "chapter_mean"), limit,
               _picked(emotion, "posts", "source", "groups", "changed_least", "changed_most")]
