@@ -417,7 +417,7 @@ def main(argv=None) -> int:
               flush=True)
     BENCH.mkdir(exist_ok=True)
     with open(BENCH / "mutate.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=FIELDS)
+        w = csv.DictWriter(fh, fieldnames=FIELDS, lineterminator="\n")  # LF, as committed
         w.writeheader()
         for name in MODULES:
             if name in rows:
