@@ -804,7 +804,7 @@ def test_kneser_ney_unigram_by_hand_and_its_defaults():
 
     kn = lm.KneserNeyLM()
     assert (kn.order, kn.d, kn.name) == (3, 0.75, "char-3gram-KN")
-    with pytest.raises(ValueError, match="order must be >= 1"):
+    with pytest.raises(ValueError, match=r"^order must be >= 1$"):
         lm.KneserNeyLM(order=0)
     # order 1 on "aab": counts a 2, b 1, </s> 1 (4 tokens, 3 types); V = a, b, </s>, <unk>
     # P(w) = max(c − 0.5, 0) / 4 + 0.5 · 3 / 4 · 1/4
@@ -857,6 +857,24 @@ def test_kneser_ney_distributions_sum_to_one(order):
         assert sum(kn.prob(w, list(context)) for w in kn.vocab) == pytest.approx(1.0), context
 
 
+def test_kneser_ney_four_gram_after_a_context_by_hand():
+    """Order 4 on "ab", d = 0.5: every level's history is a suffix of the last three symbols.
+
+    Padded: <s> <s> <s> a b </s>; V = a, b, </s>, <unk> (uniform 1/4). Each 4-gram, and each
+    continuation 3-, 2- and 1-gram, occurs once; each history seen has one type and total 1,
+    except the unigram level (3 types, total 3). P(b | a) climbs the levels:
+    k=1: 0.5/3 + 0.5·3/3·1/4 = 7/24; k=2 (a): 0.5 + 0.5·7/24 = 31/48; k=3 (<s> a): 79/96;
+    k=4 (<s> <s> a): 175/192. P(a | <s><s><s>) is the same by symmetry. P(b | <s><s><s>):
+    b never follows <s>, so k=2..4 only halve 7/24: 7/192."""
+    from helpers.slang import language_models as lm
+
+    kn = lm.KneserNeyLM(order=4, discount=0.5).fit(["ab"])
+    assert kn.prob("b", ["a"]) == pytest.approx(175 / 192)
+    assert kn.prob("a") == pytest.approx(175 / 192) and kn.prob("b") == pytest.approx(7 / 192)
+    assert kn.log2prob("b", "a") == pytest.approx(math.log2(175 / 192))
+    assert kn.log2prob("ab") == pytest.approx(2 * math.log2(175 / 192))  # no context: <s> padding
+    assert kn.log2prob("b") == pytest.approx(math.log2(7 / 192))
+
 def test_word_unigram_pieces_of_a_longer_text_by_hand():
     from helpers.slang import language_models as lm
 
@@ -878,10 +896,25 @@ def test_word_unigram_zero_counts_pieces_and_empty_lists():
     assert (words.name, words.source) == ("word-unigram", "hand")
     assert words.log2prob("猫") == pytest.approx(math.log2(0.25 / 2))  # a zero count is not listed: the floor
     assert words.tokens("猫") == [("猫", "unknown")] and words.tokens("你") == [("你", "word")]
-    with pytest.raises(ValueError, match="the frequency list is empty"):
+    with pytest.raises(ValueError, match=r"^the frequency list is empty$"):
         lm.WordUnigramScorer({"a": 0})
-    with pytest.raises(ValueError, match="at least one character"):
+    with pytest.raises(ValueError, match=r"^perplexity needs at least one character of text$"):
         lm.perplexity(words, [])
+    # without a source the scorer names none (the two list scorers pass WORD_LISTS' text)
+    assert (lm.WordUnigramScorer({"a": 1}).name, lm.WordUnigramScorer({"a": 1}).source) == ("word-unigram", "")
+
+
+def test_word_unigram_characters_of_an_unlisted_piece_by_hand():
+    """A piece jieba cuts out that the list lacks is scored by its characters: each listed one
+    as a character, the others as unknown (the floor)."""
+    from helpers.slang import language_models as lm
+
+    # jieba's dictionary cuts 我们今天 into 我们 / 今天 (checked with jieba 0.42); 今天 is not listed
+    words = lm.WordUnigramScorer({"我们": 2, "今": 2})  # total 4; floor 2/4 / 2 = 1/4
+    assert words.tokens("我们今天") == [("我们", "piece"), ("今", "character"), ("天", "unknown")]
+    assert words.log2prob("我们今天") == pytest.approx(-1 - 1 - 2)
+    assert words.coverage(["我们今天"]).to_dict("records") == [
+        {"text": "我们今天", "found": "pieces", "unknown_characters": 1}]
 
 
 def test_perplexity_over_more_texts_than_one_batch():

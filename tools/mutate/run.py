@@ -15,6 +15,13 @@ this time are kept), which ``make bench`` reads.
     python tools/mutate/run.py stats agreement # some
     python tools/mutate/run.py --report        # re-read the last runs, no mutation
     python tools/mutate/run.py --survivors stats  # the last run's real survivors again, current tests
+    python tools/mutate/run.py --recheck-timeouts language_models  # the last run's timeouts, not forked
+
+After every ``mutmut run`` (full or ``--survivors``) each mutant mutmut reports as a timeout is run
+again in a fresh ``python -m pytest`` process (:func:`recheck_timeouts`): mutmut's timeout is a
+CPU-time limit in a child forked from a process that has already run the tests, and such a child
+can hang in torch's OpenMP threads (see :func:`mutmut`) on a mutant that only changes how a
+progress bar looks. Only a mutant that still outlasts the wall-clock limit stays a timeout.
 
 Not part of ``make test`` or CI; the choice of mutmut is measured in tools/mutate/README.md.
 """
@@ -23,7 +30,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
+import signal
 import re
 import shutil
 import subprocess
@@ -99,14 +108,27 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
                   ["*x_severity_penalty*", "*x_released_penalty*", "*x_mixed_severities*", "*x_penalty_scores*",
                    "*x_score_check*", "*x__follows_other_row*"]),
 }
+#: mutmut's exit codes it reports as "timeout" (SIGXCPU as seen by the parent, its own wall limit, ...).
+TIMEOUT_CODES = {-24, 24, 152, 255, 36}
+#: The re-check's wall-clock limit per mutant: this many times the tests' recorded duration, plus GRACE
+#: seconds (a fresh pytest imports pandas, scipy, torch before the first test).
+RECHECK_FACTOR, RECHECK_GRACE = 10, 60
+#: The options mutmut runs pytest with (mutmut.runners.harness and the setup.cfg of :func:`prepare`).
+PYTEST_ARGS = ["--rootdir=.", "--tb=native", "-x", "-q", "-p", "no:randomly", "-p", "no:random-order",
+               "-p", "no:cacheprovider", "-m", "not slow and not browser"]
 FIELDS = ["module", "file", "mutants", "killed", "survived", "equivalent", "no_tests", "timeout", "other",
           "kill_rate", "seconds", "finished"]
 
 
 def mutmut(cwd: Path, *args: str, capture: bool = True) -> subprocess.CompletedProcess:
-    """Run the venv's mutmut in ``cwd`` (the scratch copy; mutmut puts its ``mutants/src`` first)."""
+    """Run the venv's mutmut in ``cwd`` (the scratch copy; mutmut puts its ``mutants/src`` first).
+
+    With one OpenMP thread: mutmut forks each mutant's test run from a process that has already run
+    the tests, and a child forked after torch started its OpenMP threads can hang (GNU OpenMP is not
+    fork-safe); language_models' tests that run a transformer then ended as "timeouts"."""
     exe = Path(sys.executable).with_name("mutmut")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # mutmut sets the path itself
+    env.setdefault("OMP_NUM_THREADS", "1")
     return subprocess.run([str(exe), *args], cwd=cwd, env=env, text=True, check=False,
                           stdout=subprocess.PIPE if capture else None, stderr=subprocess.STDOUT if capture else None)
 
@@ -218,6 +240,63 @@ def real_survivors(name: str, equivalents: list[dict]) -> list[str]:
     return [m for m in left if status[m] == "no tests" or not is_equivalent(m, diffs[m], equivalents)]
 
 
+def recheck_timeouts(name: str) -> dict[str, int]:
+    """Run each mutant of the last run that mutmut reports as a timeout again, in a fresh (not
+    forked) ``python -m pytest`` in the scratch project's ``mutants/`` folder with
+    ``MUTANT_UNDER_TEST`` set, on the tests mutmut maps to the mutated function
+    (``mutmut-stats.json``'s ``tests_by_mangled_function_name``) and with mutmut's pytest options,
+    under a wall-clock limit of :data:`RECHECK_FACTOR` × those tests' recorded duration +
+    :data:`RECHECK_GRACE` s. Tests fail: killed (exit code 1 written into mutmut's ``.meta``);
+    tests pass: survived (0: reported, and matched against ``equivalent.yml``, like any survivor);
+    over the limit: a timeout still (mutmut's code kept). Each outcome, with mutmut's code, the
+    limit, the time taken and pytest's last lines, is kept in ``.mutate/<name>/timeouts.json``.
+    Returns the counts of the three outcomes."""
+    mutants_dir = WORK / name / "mutants"
+    meta_path = mutants_dir / (MODULES[name][0] + ".meta")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    stats = json.loads((mutants_dir / "mutmut-stats.json").read_text(encoding="utf-8"))
+    log_path = WORK / name / "timeouts.json"
+    log = json.loads(log_path.read_text(encoding="utf-8")) if log_path.exists() else {}
+    timed_out = [m for m, st in sorted(statuses(name).items()) if st == "timeout"]
+    counts = {"killed": 0, "survived": 0, "timeout": 0}
+    if timed_out:
+        print(f"[mutate] {name}: re-checking {len(timed_out)} timeouts in fresh pytest processes", flush=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    for k, mutant in enumerate(timed_out, 1):
+        tests = sorted(stats["tests_by_mangled_function_name"].get(mutant.partition("__mutmut_")[0], []))
+        recorded = sum(stats["duration_by_test"].get(t, 0.0) for t in tests)
+        limit = RECHECK_FACTOR * recorded + RECHECK_GRACE
+        started = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-m", "pytest", *PYTEST_ARGS, *tests], cwd=mutants_dir,
+                                env={**env, "PYTHONPATH": "src", "MUTANT_UNDER_TEST": mutant}, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            out, _ = proc.communicate(timeout=limit)
+            code = proc.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # pytest and anything it started
+            out, _ = proc.communicate()
+            code = None
+        seconds = time.monotonic() - started
+        outcome = "timeout" if code is None else "survived" if code == 0 else "killed"
+        if code is not None and code not in (0, 1):
+            print(f"[mutate] {mutant}: pytest exited with {code}, counted as killed (as mutmut does)", flush=True)
+        counts[outcome] += 1
+        log[mutant] = {"mutmut_exit_code": meta["exit_code_by_key"][mutant], "tests": len(tests),
+                       "recorded_s": round(recorded, 2), "limit_s": round(limit), "seconds": round(seconds, 1),
+                       "pytest_exit_code": code, "outcome": outcome, "last_lines": out.splitlines()[-3:]}
+        if outcome != "timeout":
+            meta["exit_code_by_key"][mutant] = 0 if outcome == "survived" else 1
+        meta_path.write_text(json.dumps(meta, indent=4), encoding="utf-8")  # after each: an interrupted re-check keeps its work
+        log_path.write_text(json.dumps(log, indent=1, ensure_ascii=False), encoding="utf-8")
+        print(f"[mutate] {name}: {k}/{len(timed_out)} {mutant.rsplit('.', 1)[-1]}: {outcome} "
+              f"({seconds:.0f} s, limit {limit:.0f} s)", flush=True)
+    if timed_out:
+        print(f"[mutate] {name}: timeouts re-checked: {counts['killed']} killed, {counts['survived']} survived, "
+              f"{counts['timeout']} still over the limit", flush=True)
+    return counts
+
+
 def summarise(name: str, seconds: float | None, equivalents: list[dict], survivors_out: list[str]) -> dict:
     work = WORK / name
     status = statuses(name)
@@ -236,7 +315,7 @@ def summarise(name: str, seconds: float | None, equivalents: list[dict], survivo
             counts["no_tests"] += 1
             survivors_out.append(f"== {name}: {mutant} (no test reaches it)\n{diffs[mutant]}\n")
         elif st == "timeout":
-            counts["timeout"] += 1  # a mutant that makes the tests hang is caught
+            counts["timeout"] += 1  # still over the wall limit after recheck_timeouts: it makes the tests hang, caught
         else:
             counts["other"] += 1
     counted = counts["killed"] + counts["timeout"] + counts["survived"] + counts["no_tests"]
@@ -278,6 +357,9 @@ def main(argv=None) -> int:
     ap.add_argument("--survivors", action="store_true",
                     help="run only the last run's real survivors again, with the tests as they are now "
                          "(the module's source must be unchanged)")
+    ap.add_argument("--recheck-timeouts", action="store_true",
+                    help="only re-check the last run's timeouts in fresh, non-forked pytest processes (done "
+                         "after every mutmut run anyway)")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", 2)))
     args = ap.parse_args(argv)
     names = args.modules or list(MODULES)
@@ -307,29 +389,35 @@ def main(argv=None) -> int:
                 copy_tests(name)
                 started = time.monotonic()
                 mutmut(work, "run", "--max-children", str(args.jobs), *left, capture=False)
+                recheck_timeouts(name)
                 print(f"[mutate] {name}: survivors re-run in {time.monotonic() - started:.0f} s", flush=True)
+        elif args.recheck_timeouts:
+            if not (WORK / name / "mutants").exists():
+                ap.error(f"{name} has no last run to re-check")
+            recheck_timeouts(name)
         elif not args.report:
             work = prepare(name)
             print(f"[mutate] {name}: {MODULES[name][0]} with {', '.join(MODULES[name][1])}", flush=True)
             started = time.monotonic()
             globs = MODULES[name][2] or []
             proc = mutmut(work, "run", "--max-children", str(args.jobs), *globs, capture=False)
-            seconds = time.monotonic() - started
             if proc.returncode != 0:
                 print(f"[mutate] {name}: mutmut exited with {proc.returncode}", file=sys.stderr)
+            recheck_timeouts(name)
+            seconds = time.monotonic() - started  # the re-check included
         elif not (WORK / name / "mutants").exists():
             continue
         row = summarise(name, seconds, equivalents, survivors)
-        if (args.report or args.survivors) and name in rows:  # the seconds of the full run
+        if (args.report or args.survivors or args.recheck_timeouts) and name in rows:  # the seconds of the full run
             row["seconds"] = rows[name].get("seconds", "")
         rows[name] = row
         summarised.append(name)
         print(f"[mutate] {name}: {row['mutants']} mutants, {row['killed']} killed, {row['survived']} survived, "
-              f"{row['equivalent']} equivalent, {row['no_tests']} without a test: kill rate {row['kill_rate']} %",
+              f"{row['equivalent']} equivalent, {row['no_tests']} without a test, {row['timeout']} timeouts: kill rate {row['kill_rate']} %",
               flush=True)
     BENCH.mkdir(exist_ok=True)
     with open(BENCH / "mutate.csv", "w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=FIELDS)
+        w = csv.DictWriter(fh, fieldnames=FIELDS, lineterminator="\n")  # LF, as committed
         w.writeheader()
         for name in MODULES:
             if name in rows:
