@@ -268,3 +268,23 @@ def test_multilingual_encoder_sanity(name, module, tmp_path, monkeypatch):
     assert (sim.argmax(axis=1) == np.arange(3)).all()  # each sentence finds its own translation
     assert ((norm(z) * norm(e)).sum(1) > (norm(z) * norm(w)).sum(1)).mean() >= 2 / 3
     qm._MEMO.clear()
+
+
+def test_a_feature_model_refit_on_the_same_texts_reuses_their_features(monkeypatch):
+    data = _data()
+    train, dev, test = data[:40], data[40:50], data[50:]
+    qm._FEATURE_MEMO.clear()
+    fits = []
+    real = qm.FeatureQE._matrix
+    monkeypatch.setattr(qm.FeatureQE, "_matrix", lambda self, s, m, fit=False: fits.append(fit) or real(self, s, m, fit))
+    first = qm.FeatureQE().fit(train, dev)
+    flipped = train.assign(score=-train["score"])  # other scores, the same texts
+    second = qm.FeatureQE().fit(flipped, dev)
+    assert fits == [True, False]  # the second fit computed no features
+    qm._FEATURE_MEMO.clear()
+    fresh = qm.FeatureQE().fit(flipped, dev)
+    np.testing.assert_array_equal(second.predict(test), fresh.predict(test))
+    assert np.corrcoef(first.predict(test), second.predict(test))[0, 1] < 0  # it did learn the other scores
+    with qm.cold_cache():
+        assert not qm._FEATURE_MEMO  # a cold run starts without them
+    assert qm._FEATURE_MEMO  # and they are back afterwards

@@ -110,6 +110,10 @@ def ridge_on_dev(x, y, x_dev, y_dev, alphas) -> tuple:
     return best[1], selection
 
 
+#: :class:`FeatureQE`'s fitted vectorizers and matrices, per process, by the texts they were fitted on.
+_FEATURE_MEMO: dict[str, tuple] = {}
+
+
 class FeatureQE:
     """TF-IDF + hand-made features + ridge; ``fit`` chooses the ridge penalty on dev."""
 
@@ -129,8 +133,13 @@ class FeatureQE:
                               sparse.csr_matrix(self.scaler.transform(handmade_features(source, mt)))]).tocsr()
 
     def fit(self, train: pd.DataFrame, dev: pd.DataFrame) -> "FeatureQE":
-        x = self._matrix(train["source"], train["mt"], fit=True)
-        xd = self._matrix(dev["source"], dev["mt"])
+        """The features depend on the texts only, so a refit on the same texts with other scores
+        (chapter 7's sum-of-penalties targets) reuses this process's fitted vectorizers and matrices."""
+        memo = cache.key(list(train["source"]), list(train["mt"]), list(dev["source"]), list(dev["mt"]))
+        if memo not in _FEATURE_MEMO:
+            x = self._matrix(train["source"], train["mt"], fit=True)
+            _FEATURE_MEMO[memo] = (self.src_vec, self.mt_vec, self.scaler, x, self._matrix(dev["source"], dev["mt"]))
+        self.src_vec, self.mt_vec, self.scaler, x, xd = _FEATURE_MEMO[memo]
         self.model, self.selection = ridge_on_dev(x, train["score"], xd, dev["score"], self.alphas)
         return self
 
@@ -396,19 +405,21 @@ def fit_models(kinds, train: pd.DataFrame, dev: pd.DataFrame, settings: ModelSet
 
 @contextmanager
 def cold_cache():
-    """Run the enclosed code with an empty, temporary cache folder and an empty embedding memo,
-    as on a fresh machine (both are restored afterwards)."""
+    """Run the enclosed code with an empty, temporary cache folder and empty embedding and
+    feature memos, as on a fresh machine (all are restored afterwards)."""
     import tempfile
 
-    saved_env, saved_memo = os.environ.get("HELPERS_CACHE_DIR"), dict(_MEMO)
+    saved_env, saved = os.environ.get("HELPERS_CACHE_DIR"), [(m, dict(m)) for m in (_MEMO, _FEATURE_MEMO)]
     with tempfile.TemporaryDirectory(prefix="qe-cold-") as folder:
         os.environ["HELPERS_CACHE_DIR"] = folder
-        _MEMO.clear()
+        for memo, _ in saved:
+            memo.clear()
         try:
             yield Path(folder)
         finally:
-            _MEMO.clear()
-            _MEMO.update(saved_memo)
+            for memo, kept in saved:
+                memo.clear()
+                memo.update(kept)
             if saved_env is None:
                 os.environ.pop("HELPERS_CACHE_DIR", None)
             else:
