@@ -30,17 +30,20 @@ PIP_TORCH := $(if $(WHEELS),--find-links $(WHEELS),--extra-index-url https://dow
 PIP_Q  := --disable-pip-version-check
 PIP_INSTALL = $(BIN)/pip install $(PIP_Q) --progress-bar on $(PIP_TORCH) -r requirements.txt
 UV_INSTALL  = $(UVBIN) pip install --python $(BIN)/python $(UV_TORCH) -r requirements.txt
+# the project itself, editable (uv: 2 s; pip builds it in 5-6 s)
+PIP_EDITABLE = $(BIN)/pip install --quiet $(PIP_Q) --no-deps -e .
+UV_EDITABLE  = $(UVBIN) pip install --quiet --python $(BIN)/python --no-deps -e .
 
 $(STAMP): requirements.txt pyproject.toml
 	@echo "== setting up $(VENV) from requirements.txt (about a minute with uv, a few minutes with pip)"
 	$(PYTHON) -m venv $(VENV)
 ifeq ($(USE_PIP),1)
-	$(PIP_INSTALL)
+	$(PIP_INSTALL) && $(PIP_EDITABLE)
 else
 	$(if $(UV),,$(BIN)/pip install --quiet $(PIP_Q) uv || true)
-	$(UV_INSTALL) || { echo "== uv did not finish; installing with pip instead"; $(PIP_INSTALL); }
+	{ $(UV_INSTALL) && $(UV_EDITABLE); } || { echo "== uv did not finish; installing with pip instead"; \
+	  $(PIP_INSTALL) && $(PIP_EDITABLE); }
 endif
-	$(BIN)/pip install --quiet $(PIP_Q) --no-deps -e .
 	touch $@
 
 setup: $(STAMP)
