@@ -160,7 +160,7 @@ def test_findings_follow_the_data():
                                          data, algorithm2, chapters.rating_limit(6, False), classifier, emotion,
                                          train_posts=4000)
     assert _value(fewer, "train_posts") == 4000
-    assert "The emotion classifier, fitted on 4000 training posts, reaches macro-F1 0.610" in WORDS.text("findings", fewer)
+    assert "The emotion classifier, fitted on 4,000 training posts, reaches macro-F1 0.610" in WORDS.text("findings", fewer)
     frame = findings(-0.4, 0.01)
     assert _value(frame, "gap", "self-information (without context)") == pytest.approx(0.6)
     assert math.isnan(_value(frame, "rungs"))
