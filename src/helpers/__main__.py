@@ -5,11 +5,16 @@ import sys
 from .core import cli
 
 
+#: Commands of :mod:`helpers.core.cli` that need no study: they skip importing the studies (scipy,
+#: scikit-learn and the rest: 3 s, and more on a fresh venv that still compiles them; ``make
+#: book`` and ``make test`` start with ``fetch``).
+CORE_ONLY = ("mqm", "fetch", "cache")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m helpers ...``; returns the exit status. ``mqm`` is a core command and
-    skips importing the studies (whose imports cost seconds)."""
+    """``python -m helpers ...``; returns the exit status."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["mqm"]:
+    if argv[:1] and argv[0] in CORE_ONLY:
         return cli.main(argv)
     return cli.main(argv, _studies())
 

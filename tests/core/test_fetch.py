@@ -230,3 +230,25 @@ def test_fetched_release_files_are_verified():
     root = paths.raw_data_dir()
     bad = [str(s.local_relpath) for s in fetch.load_sources() if not fetch.is_valid(root / s.local_relpath, s)]
     assert bad == [], f"missing or corrupted after fetch: {bad}"
+
+
+def test_fetch_and_cache_commands_import_no_study(tmp_path):
+    """``make book`` and ``make test`` start with ``fetch``: it loads no study, so no scipy,
+    scikit-learn or torch (seconds, and more on a fresh venv that still compiles them)."""
+    import subprocess
+    import sys
+
+    code = """
+import contextlib, io, sys
+from helpers.__main__ import main
+with contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.suppress(SystemExit):
+        main(["fetch", "--help"])
+    status = main(["cache", "list"])
+heavy = [m for m in ("scipy.stats", "sklearn", "torch", "helpers.metahope", "helpers.explanations", "helpers.slang")
+         if m in sys.modules]
+print("STATUS", status, "HEAVY", heavy)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "HELPERS_CACHE_DIR": str(tmp_path / "cache")})
+    assert "STATUS 0 HEAVY []" in done.stdout, done.stdout + done.stderr
