@@ -249,3 +249,8 @@ def test_read_sheet_parses_a_workbook_once_and_again_only_when_it_changes(tmp_pa
     wb.active["A2"] = "草泥马"
     wb.save(path)
     assert qe_data.read_sheet(path, 0).loc[0, "source"] == "草泥马" and len(parses) == 2  # new bytes, new parse
+    from helpers.core.errors import InputError
+
+    with pytest.raises(InputError, match=r"the workbook has 2 sheet\(s\); sheet 3 is read here") as err:
+        qe_data.read_sheet(path, 2)
+    assert err.value.file == path

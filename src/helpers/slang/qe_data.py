@@ -45,6 +45,8 @@ def read_sheet(path, sheet: int = 0) -> pd.DataFrame:
     sheets = cache.cached("xlsx-sheets", SHEETS_VERSION, [path.read_bytes()],
                           lambda: list(pd.read_excel(path, sheet_name=None, dtype=str, keep_default_na=False).values()),
                           describe=path.name)
+    if sheet >= len(sheets):
+        raise InputError(f"the workbook has {len(sheets)} sheet(s); sheet {sheet + 1} is read here", file=path)
     return sheets[sheet].copy()
 
 
