@@ -70,14 +70,19 @@ def test_finetune_pipeline_on_a_tiny_model(tmp_path, isolated_cache, items):
     np.testing.assert_allclose(again["predictions"]["predicted_overall"], out["predictions"]["predicted_overall"])
 
 
-def test_frozen_packaged_encoder_beats_the_mean_baseline(items):
+def test_frozen_packaged_encoder_beats_the_mean_baseline(items, monkeypatch):
     # the suite's shared cache: the test build's chapter 5, the class run and the replicates embed
-    # the same 100 texts, so MiniLM embeds them once (that embed() caches is tested on a tiny
-    # checkpoint in tests/slang/test_qe_models.py)
+    # the same 100 texts, so MiniLM embeds them once
     out = ev.run_evaluator(items, ev.EvaluatorConfig())
     stage1 = out["mae"][out["mae"]["score"].isin(ex.SCORES)]
     assert stage1["test_mae"].mean() < stage1["mean_baseline_mae"].mean()
     assert (stage1["train_mae"] < stage1["mean_baseline_mae"]).all()
+    # the embeddings are cached: a second run reads them and loads no model
+    from helpers.core import encoder
+
+    monkeypatch.setattr(encoder, "frozen", lambda *a, **k: pytest.fail("embedded again instead of reading the cache"))
+    again = ev.run_evaluator(items, ev.EvaluatorConfig())
+    pd.testing.assert_frame_equal(again["mae"], out["mae"])
     # the stage-2 inputs: out-of-fold on the training part, full-model on the held-out part
     s1 = out["stage1"]
     assert len(s1) == len(items) and set(s1["set"]) == {"train", "held-out"}

@@ -7,8 +7,8 @@ function's version whenever its computation changes, and old entries are simply 
 read again. Writes are atomic (temporary name, then rename), so an interrupted run never
 leaves a truncated entry. Two processes that need the same missing entry at once (the two
 chapters ``make book`` runs side by side, the workers of ``make test``) compute it once: the
-second waits on the entry's lock file and then reads what the first wrote. A small JSON sidecar records when and for what an entry was
-made, for ``python -m helpers cache list``.
+second waits on the entry's lock file and then reads what the first wrote. A small JSON
+sidecar records when and for what an entry was made, for ``python -m helpers cache list``.
 
 The folder is ``.cache/`` in the project (gitignored), or ``$HELPERS_CACHE_DIR``.
 """
