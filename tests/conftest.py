@@ -61,7 +61,9 @@ def two_annotators(tmp_path):
 # an ipykernel, and ``python -m helpers run|build`` is a child process. An audit hook on
 # ``subprocess.Popen`` (PEP 578; it sees in-process and command-line runs alike, whatever helper
 # function or library starts them, and needs no import of papermill) refuses such a process while
-# a test without the ``slow`` marker runs, in ``make test`` and ``make test-fast`` alike.
+# a test without the ``slow`` marker runs, in ``make test`` and ``make test-fast`` alike. A kernel
+# forked by a kernel server (helpers/core/prefork.py) is no Popen; the server raises its own audit
+# event for each child, and the hook refuses that too.
 
 
 class NotebookRunInFastTest(RuntimeError):
@@ -88,10 +90,16 @@ def runs_notebooks(args) -> bool:
 
 
 def _refuse_notebooks_in_fast_tests(event: str, args: tuple) -> None:
-    if event != "subprocess.Popen" or _GUARD["test"] is None:
+    if _GUARD["test"] is None:
         return
-    if runs_notebooks(args[1]):
-        message = (f"{_GUARD['test']} executes a notebook ({' '.join(map(str, args[1]))[:200]}) but is not marked "
+    if event == "subprocess.Popen":
+        command = args[1]
+    elif event == "helpers.core.prefork.fork":  # a kernel forked by a kernel server (helpers/core/prefork.py)
+        command = ["python", "-m", *args[0]]
+    else:
+        return
+    if runs_notebooks(command):
+        message = (f"{_GUARD['test']} executes a notebook ({' '.join(map(str, command))[:200]}) but is not marked "
                    "slow: add @pytest.mark.slow, or test the function without the notebook")
         _GUARD["seen"].append(message)
         raise NotebookRunInFastTest(message)

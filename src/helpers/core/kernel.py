@@ -1,5 +1,6 @@
 """The Jupyter kernels that execute the book's notebooks: a quiet kernel manager for
-unattended runs (:func:`kernel_manager_class`) and the cores each of several parallel
+unattended runs (:func:`kernel_manager_class`, its kernels forked by
+:mod:`~helpers.core.prefork` where they can be) and the cores each of several parallel
 kernels may use (:func:`share_cores`).
 """
 
@@ -20,6 +21,8 @@ def kernel_manager_class():
       "KeyboardInterrupt caught in kernel" (and a busy kernel a ZMQ traceback). Shutdown is
       a shutdown request (then SIGTERM after a grace period), so that interrupt is skipped.
       An interrupt that a user or a timeout asks for still goes through.
+    * A kernel is forked from a warm kernel server where it can be (:mod:`helpers.core.prefork`),
+      which saves each kernel after the first its seconds of imports.
     """
     import tempfile
     import uuid
@@ -42,6 +45,17 @@ def kernel_manager_class():
             if self.transport == "ipc":  # jupyter_client's default "kernel-ipc" would land in the kernel's cwd
                 return os.path.join(tempfile.gettempdir(), f"kernel-{uuid.uuid4().hex}-ipc")
             return super()._ip_default()
+
+        async def _async_launch_kernel(self, kernel_cmd: list[str], **kw) -> None:
+            from . import prefork
+
+            process = prefork.launch(kernel_cmd, env=kw.get("env"), cwd=kw.get("cwd"))
+            if process is None:
+                return await super()._async_launch_kernel(kernel_cmd, **kw)
+            provisioner = self.provisioner  # a LocalProvisioner; its Popen is replaced by the forked child
+            provisioner.process, provisioner.pid, provisioner.pgid = process, process.pid, process.pid
+            provisioner.cwd = kw.get("cwd") or os.getcwd()
+            self._reconcile_connection_info(provisioner.connection_info)
 
         async def _async_interrupt_kernel(self) -> None:
             if self.shutting_down:
