@@ -15,7 +15,7 @@ CHAPTER_PAGES = ["01_metahope_pilot_v1", "02_metahope_directions", "03_metahope_
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser_context():
     exe = chromium_path()
     if exe is None:
         if os.environ.get("REQUIRE_BROWSER"):
@@ -27,13 +27,19 @@ def browser():
         b = p.chromium.launch(executable_path=exe, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
-        yield b
+        # One context for every page: a context per page (what Browser.new_page makes) starts
+        # Chromium's profile machinery and parses plotly.js afresh each time; 19 pages of the test
+        # build took 72 CPU-s that way and 45 in one context.
+        context = b.new_context(viewport={"width": 1280, "height": 900})
+        yield context
+        context.close()
         b.close()
 
 
-def _visit(browser, path):
-    """Open a page; return (page, console errors, requests that left the machine, plotly.js requests)."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+def _visit(context, path):
+    """Open a page in the ``browser_context`` fixture's context; return (page, console errors,
+    requests that left the machine, plotly.js requests)."""
+    page = context.new_page()
     errors, outside, plotly = [], [], []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -51,7 +57,7 @@ def _visit(browser, path):
 
 
 @pytest.fixture(scope="module")
-def visits(built_book, browser):
+def visits(built_book, browser_context):
     """Every page of the built book opened once, its figures drawn: relative path -> (page,
     console errors, requests that left the machine, plotly.js requests, figures). The chapter
     pages stay open for the tests that hover over them (their console errors keep being
@@ -59,7 +65,7 @@ def visits(built_book, browser):
     html = built_book["html"]
     opened = {}
     for path in sorted(p for p in html.rglob("*.html") if "_static" not in p.parts):
-        page, errors, outside, plotly = _visit(browser, path)
+        page, errors, outside, plotly = _visit(browser_context, path)
         figures = page.locator(".plotly-graph-div").count()
         if figures:
             page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
@@ -122,8 +128,8 @@ def test_table_1_heatmap_value_is_the_published_one(visits):
     assert re.search(r"alpha = 0\.484", hover)
 
 
-def test_standalone_page_of_a_chapter_run_has_a_live_heatmap_and_no_myst_markup(tmp_path, browser, monkeypatch,
-                                                                                capfd):
+def test_standalone_page_of_a_chapter_run_has_a_live_heatmap_and_no_myst_markup(tmp_path, browser_context,
+                                                                                monkeypatch, capfd):
     """`helpers run --html`: the page of a real chapter run opens offline, its α heatmap holds Table 6's
     0.484 (GoogleMT, MIS), and no role or directive is left raw."""
     from helpers.core import paths
@@ -133,7 +139,7 @@ def test_standalone_page_of_a_chapter_run_has_a_live_heatmap_and_no_myst_markup(
         "run", "notebooks/01_metahope_pilot_v1.ipynb", "--output", tmp_path / "chapter1.ipynb", "--html", page_file])
     assert code == 0, err
     assert f"standalone page: {page_file}" in out
-    page, errors, outside, plotly = _visit(browser, page_file)
+    page, errors, outside, plotly = _visit(browser_context, page_file)
     try:
         page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
                                ".every(d => d.classList.contains('js-plotly-plot'))", timeout=30_000)
