@@ -4,7 +4,8 @@ Used by every chapter:
 
 * :mod:`~helpers.core.paths` where the project, its data and results live;
   :mod:`~helpers.core.fetch` the verified data download; :mod:`~helpers.core.kernel` the
-  kernels, :mod:`~helpers.core.execution` one notebook's papermill run,
+  kernels, :mod:`~helpers.core.prefork` kernels forked from a warm process,
+  :mod:`~helpers.core.execution` one notebook's papermill run,
   :mod:`~helpers.core.build` the book build, :mod:`~helpers.core.cli` ``python -m helpers``;
 * :mod:`~helpers.core.errors` the one input-error type; :mod:`~helpers.core.params` the
   parameter checks; :mod:`~helpers.core.cache` the one cache;
