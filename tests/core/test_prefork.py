@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import os
 import signal
@@ -95,6 +96,7 @@ def test_a_server_serves_one_setting_of_the_import_time_variables(monkeypatch):
     started = []
     monkeypatch.setattr(prefork, "_servers", {})
     monkeypatch.setattr(prefork, "_unavailable", set())
+    monkeypatch.setattr(prefork, "_asked", collections.Counter())
 
     class Server:
         def __init__(self, env):
@@ -113,8 +115,10 @@ def test_a_server_serves_one_setting_of_the_import_time_variables(monkeypatch):
 
     monkeypatch.setattr(prefork, "KernelServer", Server)
     cmd = [sys.executable, "-m", "probe"]
+    assert prefork.launch(cmd, {"PROBE_VARIABLE": "a"}) is None and started == []  # the first: the usual way
     first, _ = prefork.launch(cmd, {"PROBE_VARIABLE": "a"})
     again, variable = prefork.launch(cmd, {"PROBE_VARIABLE": "b"})  # a variable read at run time: same server
+    assert prefork.launch(cmd, {"OMP_NUM_THREADS": "1"}) is None  # the first under these values
     threads, _ = prefork.launch(cmd, {"OMP_NUM_THREADS": "1"})
     assert again is first and variable == "b"
     assert threads is not first and started == [None, "1"]
@@ -135,9 +139,10 @@ NOTEBOOK_PROBE = textwrap.dedent('''
 
 @pytest.mark.slow
 def test_the_books_kernels_fork_from_one_server_and_behave_as_started_ones(tmp_path, monkeypatch):
-    """Two notebooks run in one process: both kernels are children of one server that had
-    imported the chapters' libraries; each sees the environment of its own start; an
-    interrupt still reaches a busy kernel. Switched off, the kernel is this process's child."""
+    """Three notebooks run in one process: the first kernel is started the usual way (this
+    process's child); the next two are children of one server that had imported the
+    chapters' libraries, and each sees the environment of its own start; an interrupt still
+    reaches a busy forked kernel. Switched off, every kernel is this process's child."""
     import nbformat
 
     from helpers.core import execution, paths
@@ -152,6 +157,9 @@ def test_the_books_kernels_fork_from_one_server_and_behave_as_started_ones(tmp_p
         return json.loads(nbformat.read(out, as_version=4).cells[0].outputs[0]["text"])
 
     monkeypatch.setattr(prefork, "_servers", {})
+    monkeypatch.setattr(prefork, "_asked", collections.Counter())
+    started = run("started")
+    assert started["ppid"] == os.getpid() and not prefork._servers
     monkeypatch.setenv("PROBE_VARIABLE", "one")
     first = run("first")
     monkeypatch.setenv("PROBE_VARIABLE", "two")
@@ -160,7 +168,7 @@ def test_the_books_kernels_fork_from_one_server_and_behave_as_started_ones(tmp_p
     assert first["ppid"] == second["ppid"] == server.process.pid != os.getpid()
     assert first["preloaded"] and second["preloaded"]
     assert (first["variable"], second["variable"]) == ("one", "two")
-    assert first["cwd"] == str(paths.project_root())
+    assert first["cwd"] == second["cwd"] == started["cwd"] == str(paths.project_root())
 
     async def interrupted():
         manager = kernel.kernel_manager_class()(kernel_name="python3")

@@ -5,8 +5,9 @@ ipykernel itself (about 1 s) and the chapter's imports (pandas, scipy.stats, mat
 plotly and the study's helpers, about 4 s). A command that runs several notebooks
 (``python -m helpers build``, a classroom re-run, a test session) pays that for each one.
 
-A *kernel server* pays it once per command. It is started with the first kernel, imports
-:data:`PRELOAD`, and then forks one child for each ``python -m MODULE …`` asked of it. The
+A *kernel server* pays it once per command. It is started when a process asks for its
+second kernel (the first is started the usual way, so that a command that runs one notebook,
+``python -m helpers run``, costs what it did), imports :data:`PRELOAD`, and then forks one child for each ``python -m MODULE …`` asked of it. The
 child takes the caller's environment, working directory and standard output and error,
 starts a new session (as jupyter_client's own launcher does) and runs the module as
 ``python -m`` would. What the child computes is what a fresh interpreter computes; only the
@@ -39,6 +40,7 @@ imports are already done.
 from __future__ import annotations
 
 import atexit
+import collections
 import contextlib
 import json
 import os
@@ -72,6 +74,7 @@ IMPORT_TIME_VARIABLES = (
 _HEADER = struct.Struct("!Q")
 _servers: dict[tuple, "KernelServer"] = {}
 _unavailable: set[tuple] = set()
+_asked: collections.Counter = collections.Counter()
 _lock = threading.Lock()
 
 
@@ -82,16 +85,18 @@ def enabled() -> bool:
 
 def launch(cmd: list[str], env: dict | None = None, cwd: str | None = None) -> "ForkedProcess | None":
     """Start ``cmd`` (``[python, "-m", module, *args]``) as a child of the kernel server for
-    its interpreter and ``env``; ``None`` when it cannot be forked (another command, forking
-    switched off, or no server for this interpreter), and the caller starts it the usual way."""
+    its interpreter and ``env``; ``None`` when the caller should start it the usual way: the
+    first kernel a process asks for (the server is started with the second), another command,
+    forking switched off, or no server possible for this interpreter."""
     if not enabled() or len(cmd) < 3 or cmd[1] != "-m":
         return None
     env = dict(os.environ if env is None else env)
     cwd = os.fspath(cwd or os.getcwd())
     key = (cmd[0],) + tuple(env.get(name) for name in IMPORT_TIME_VARIABLES)
     with _lock:
-        if key in _unavailable:
-            return None
+        _asked[key] += 1
+        if key in _unavailable or (_asked[key] == 1 and key not in _servers):
+            return None  # a process that runs one notebook (``helpers run``) gains nothing from a server
         server = _servers.get(key)
         if server is None or not server.alive():  # none yet, a forked owner, or a server that died
             server = _servers[key] = KernelServer.start(cmd[0], env)
