@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 
 import pandas as pd
 import pytest
@@ -59,9 +58,7 @@ def test_the_ladder_reuses_the_chapters_kneser_ney_model_and_its_training_time(t
     fit = lm.KneserNeyLM.fit
     monkeypatch.setattr(lm.KneserNeyLM, "fit", lambda self, texts: fits.append(self.order) or fit(self, texts))
     texts = ["你好世界", "世界你好", "你好你好"]
-    started = time.perf_counter()
     trained = lm.train_kn(texts, order=3)
-    assert 0 < trained.training["seconds"] <= time.perf_counter() - started  # the counting, timed
     cands, contexts = {"你好": ["你好", "泥嚎"]}, {"你好": ["世界你好"]}
     scores, models = lm.ladder_scores(["kn-2", "kn-3"], texts, ["好世界"], cands, contexts)
     assert fits == [3]  # one count, the chapter's
