@@ -50,26 +50,6 @@ def test_a_lower_order_from_one_count_equals_a_direct_fit(order):
     assert derived.log2prob("妈的", "今天") == pytest.approx(direct.log2prob("妈的", "今天"))
 
 
-def test_the_ladder_reuses_the_chapters_kneser_ney_model_and_its_training_time(tmp_path, monkeypatch):
-    """Chapter 6 trains its 3-gram scorer with :func:`train_kn`; the ladder's Kneser–Ney rungs
-    then count nothing again, and report the seconds that counting took."""
-    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path))
-    fits = []
-    fit = lm.KneserNeyLM.fit
-    monkeypatch.setattr(lm.KneserNeyLM, "fit", lambda self, texts: fits.append(self.order) or fit(self, texts))
-    texts = ["你好世界", "世界你好", "你好你好"]
-    trained = lm.train_kn(texts, order=3)
-    cands, contexts = {"你好": ["你好", "泥嚎"]}, {"你好": ["世界你好"]}
-    scores, models = lm.ladder_scores(["kn-2", "kn-3"], texts, ["好世界"], cands, contexts)
-    assert fits == [3]  # one count, the chapter's
-    seconds = models.set_index("rung")["train_seconds"]
-    assert trained.training["seconds"] <= seconds["kn-3"] < trained.training["seconds"] + 0.5
-    assert seconds["kn-2"] < seconds["kn-3"]  # the 2-gram model is derived from the count, not trained
-    expected = lm.self_information_table(cands, lm.KneserNeyLM(3).fit(texts), contexts)
-    got = scores[scores["rung"] == "kn-3"].reset_index(drop=True)
-    pd.testing.assert_series_equal(got["I_context"], expected["I_context"], check_names=False)
-
-
 def test_word_unigram_model_against_a_hand_made_list():
     words = lm.WordUnigramScorer({"你妈": 2, "你": 4, "妈": 2}, name="toy")  # total 8
     assert words.log2prob("你妈") == pytest.approx(math.log2(2 / 8))  # a listed word

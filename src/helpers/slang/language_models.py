@@ -173,22 +173,14 @@ class KneserNeyLM(Scorer):
         return total
 
 
-KN_VERSION = 2  # bump when the n-gram counting or smoothing changes (2: the model keeps its training time)
+KN_VERSION = 1  # bump when the n-gram counting or smoothing changes
 
 
 def train_kn(texts: Sequence[str], order: int = 3, discount: float = 0.75, use_cache: bool = True) -> KneserNeyLM:
-    """Train (or load from the cache) a :class:`KneserNeyLM`; the key is the texts and settings.
-    The model's ``training["seconds"]`` is the time its counting took, also when it comes from
-    the cache (the chapter's scorer and the ladder's rung of the same order are one model)."""
+    """Train (or load from the cache) a :class:`KneserNeyLM`; the key is the texts and settings."""
     texts = list(texts)
-
-    def fit() -> KneserNeyLM:
-        started = time.perf_counter()
-        model = KneserNeyLM(order, discount).fit(texts)
-        model.training = {"seconds": time.perf_counter() - started}
-        return model
-
-    return cache.cached("kn-lm", KN_VERSION, [texts, order, discount], fit, use_cache=use_cache,
+    return cache.cached("kn-lm", KN_VERSION, [texts, order, discount],
+                        lambda: KneserNeyLM(order, discount).fit(texts), use_cache=use_cache,
                         describe=f"{len(texts)} texts, order {order}")
 
 
@@ -563,8 +555,7 @@ def ladder_scores(rungs: Sequence[str], train_texts: Sequence[str], heldout: Seq
     held-out perplexity (:func:`perplexity`, per character).
 
     Kneser–Ney rungs are trained on ``train_texts`` (one count at the highest order asked
-    for gives the lower orders; that count is :func:`train_kn`'s, so a chapter that trained
-    the model of that order already does not count again); transformer rungs are trained on them for ``gpt_steps``
+    for gives the lower orders); transformer rungs are trained on them for ``gpt_steps``
     steps (seeded by ``seed``); word rungs need no training. Each rung's result is cached
     under ``lm-ladder`` keyed by the rung, the texts, the held-out text, the candidates,
     the contexts and the settings, so a warm run trains and scores nothing.
@@ -582,9 +573,12 @@ def ladder_scores(rungs: Sequence[str], train_texts: Sequence[str], heldout: Seq
     top: dict[str, object] = {}
 
     def kn_model(order: int):
+        import time
+
         if "model" not in top:
-            top["model"] = train_kn(train_texts, max(kn_orders), use_cache=use_cache)
-            top["seconds"] = top["model"].training["seconds"]
+            started = time.perf_counter()
+            top["model"] = KneserNeyLM(max(kn_orders)).fit(train_texts)
+            top["seconds"] = time.perf_counter() - started
         started = time.perf_counter()
         model = top["model"] if order == top["model"].order else top["model"].lower(order)
         seconds = time.perf_counter() - started + (top.pop("seconds", 0.0) if order == max(kn_orders) else 0.0)
