@@ -90,15 +90,13 @@ def runs_notebooks(args) -> bool:
 
 
 def _refuse_notebooks_in_fast_tests(event: str, args: tuple) -> None:
-    if _GUARD["test"] is None:
-        return
-    if event == "subprocess.Popen":
+    if event == "subprocess.Popen":  # the event first: the hook sees every open and import
         command = args[1]
     elif event == "helpers.core.prefork.fork":  # a kernel forked by a kernel server (helpers/core/prefork.py)
         command = ["python", "-m", *args[0]]
     else:
         return
-    if runs_notebooks(command):
+    if _GUARD["test"] is not None and runs_notebooks(command):
         message = (f"{_GUARD['test']} executes a notebook ({' '.join(map(str, command))[:200]}) but is not marked "
                    "slow: add @pytest.mark.slow, or test the function without the notebook")
         _GUARD["seen"].append(message)

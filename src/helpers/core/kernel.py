@@ -21,8 +21,8 @@ def kernel_manager_class():
       "KeyboardInterrupt caught in kernel" (and a busy kernel a ZMQ traceback). Shutdown is
       a shutdown request (then SIGTERM after a grace period), so that interrupt is skipped.
       An interrupt that a user or a timeout asks for still goes through.
-    * A kernel is forked from a warm kernel server where it can be (:mod:`helpers.core.prefork`),
-      which saves each kernel after the first its seconds of imports.
+    * From a process's second kernel on, a kernel is forked from a warm kernel server where it
+      can be (:mod:`helpers.core.prefork`), which saves each later kernel its seconds of imports.
     """
     import tempfile
     import uuid

@@ -32,8 +32,9 @@ imports are already done.
   ``MPLBACKEND`` before its imports as ipykernel would.
 * **Measured** (2 cores): a notebook with chapter 1's import cell ran in 6.2 s from a
   started kernel and in 0.9 s from a forked one. The test build of the book (8 chapters,
-  2 at a time, cold cache) took 107 s wall and 175 user CPU-s before, 90 s and 147 after,
-  and wrote the same result CSVs (apart from the language-model ladder's wall-clock
+  2 at a time, cold cache) took 107 s wall and 175 user CPU-s before, 90 s and 147 with
+  7 of its 8 kernels forked (the first was forked too then; now the server starts with the
+  second), and wrote the same result CSVs (apart from the language-model ladder's wall-clock
   columns, which differ on every run).
 """
 
