@@ -15,8 +15,26 @@ CHAPTER_PAGES = ["01_metahope_pilot_v1", "02_metahope_directions", "03_metahope_
                  "04_explanation_judgements", "05_explanation_evaluator", "06_homophones", "07_qe_robustness"]
 
 
+class Tab:
+    """One browser tab that opens the pages in turn and records, per visit, the console errors,
+    the requests that left the machine and the plotly.js requests."""
+
+    def __init__(self, page):
+        self.page = page
+        self.errors, self.outside, self.plotly = [], [], []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("request", self._request)
+
+    def _request(self, r):
+        if not r.url.startswith(("file:", "data:", "blob:")):
+            self.outside.append(r.url)
+        if "plotly.min.js" in r.url:
+            self.plotly.append(r.url)
+
+
 @pytest.fixture(scope="module")
-def browser_context():
+def browser_tab():
     exe = chromium_path()
     if exe is None:
         if os.environ.get("REQUIRE_BROWSER"):
@@ -28,37 +46,28 @@ def browser_context():
         b = p.chromium.launch(executable_path=exe, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
-        # One context for every page: a context per page (what Browser.new_page makes) starts
-        # Chromium's profile machinery and parses plotly.js afresh each time; 19 pages of the test
-        # build took 75 CPU-s of the machine that way and 49 in one context (read from /proc/stat).
+        # One tab for every page, opened in turn. Measured on the test build's 19 pages (the
+        # machine's CPU, read from /proc/stat): a context and a tab per page (Browser.new_page)
+        # 75 CPU-s; one context, a tab per page 73 (a new tab starts a renderer process); one
+        # tab 31. An error that a page raised after its visit was read is blamed on the next page.
         context = b.new_context(viewport={"width": 1280, "height": 900})
-        yield context
+        yield Tab(context.new_page())
         context.close()
         b.close()
 
 
-def _visit(context, path):
-    """Open a page in the ``browser_context`` fixture's context; return (page, console errors,
-    requests that left the machine, plotly.js requests)."""
-    page = context.new_page()
-    errors, outside, plotly = [], [], []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-
-    def request(r):
-        if not r.url.startswith(("file:", "data:", "blob:")):
-            outside.append(r.url)
-        if "plotly.min.js" in r.url:
-            plotly.append(r.url)
-
-    page.on("request", request)
+def _visit(tab: Tab, path):
+    """Open ``path`` in ``tab``; return (console errors, requests that left the machine,
+    plotly.js requests) of this visit."""
+    tab.errors, tab.outside, tab.plotly = [], [], []
+    page = tab.page
     page.goto(path.resolve().as_uri())
     page.wait_for_load_state("load")
     refresh = re.search(r'http-equiv="Refresh" content="0; url=([^"]+)"', path.read_text(encoding="utf-8"))
     if refresh:  # the book's index.html only redirects; reading the page mid-way can hang
         page.wait_for_url((path.parent / refresh.group(1)).resolve().as_uri(), timeout=30_000)
         page.wait_for_load_state("load")
-    return page, errors, outside, plotly
+    return tab.errors, tab.outside, tab.plotly
 
 
 @dataclasses.dataclass
@@ -106,17 +115,17 @@ def _first_cells(page) -> list:
 
 
 @pytest.fixture(scope="module")
-def visits(built_book, browser_context):
+def visits(built_book, browser_tab):
     """Every page of the built book opened once, its figures drawn and, on a chapter page, its
-    heatmaps hovered over: relative path -> :class:`Visit`. Each page is closed once read (an
-    open page keeps its renderer process, and the next page then starts one: 67 CPU-s for the
-    book's 19 pages with the chapter pages kept open, 49 with each closed)."""
+    heatmaps hovered over, one after the other in the one tab of ``browser_tab``: relative path
+    -> :class:`Visit`."""
     from playwright.sync_api import Error
 
     html = built_book["html"]
     visited = {}
     for path in sorted(p for p in html.rglob("*.html") if "_static" not in p.parts):
-        page, errors, outside, plotly = _visit(browser_context, path)
+        errors, outside, plotly = _visit(browser_tab, path)
+        page = browser_tab.page
         figures = page.locator(".plotly-graph-div").count()
         if figures:
             page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
@@ -132,7 +141,6 @@ def visits(built_book, browser_context):
                     visit.table_1_hover = _hover(page, page.locator(".plotly-graph-div").first, 2.5 / 5, 0.5 / 3)
             except Error as exc:  # reported by that chapter's test, not by every test of the module
                 visit.hover_failure = str(exc)
-        page.close()
     return visited
 
 
@@ -165,7 +173,7 @@ def test_table_1_heatmap_value_is_the_published_one(visits):
     assert re.search(r"alpha = 0\.484", hover)
 
 
-def test_standalone_page_of_a_chapter_run_has_a_live_heatmap_and_no_myst_markup(tmp_path, browser_context,
+def test_standalone_page_of_a_chapter_run_has_a_live_heatmap_and_no_myst_markup(tmp_path, browser_tab,
                                                                                 monkeypatch, capfd):
     """`helpers run --html`: the page of a real chapter run opens offline, its α heatmap holds Table 6's
     0.484 (GoogleMT, MIS), and no role or directive is left raw."""
@@ -176,17 +184,15 @@ def test_standalone_page_of_a_chapter_run_has_a_live_heatmap_and_no_myst_markup(
         "run", "notebooks/01_metahope_pilot_v1.ipynb", "--output", tmp_path / "chapter1.ipynb", "--html", page_file])
     assert code == 0, err
     assert f"standalone page: {page_file}" in out
-    page, errors, outside, plotly = _visit(browser_context, page_file)
-    try:
-        page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
-                               ".every(d => d.classList.contains('js-plotly-plot'))", timeout=30_000)
-        heatmap = page.evaluate("() => { const t = [...document.querySelectorAll('.plotly-graph-div')]"
-                                ".map(d => d._fullData[0]).find(t => t.type === 'heatmap');"
-                                " return {x: Array.from(t.x), y: Array.from(t.y),"
-                                " z: Array.from(t.z, row => Array.from(row, v => Number.isNaN(v) ? null : v))}; }")
-        text = page.inner_text("body")
-    finally:
-        page.close()
+    errors, outside, plotly = _visit(browser_tab, page_file)
+    page = browser_tab.page
+    page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
+                           ".every(d => d.classList.contains('js-plotly-plot'))", timeout=30_000)
+    heatmap = page.evaluate("() => { const t = [...document.querySelectorAll('.plotly-graph-div')]"
+                            ".map(d => d._fullData[0]).find(t => t.type === 'heatmap');"
+                            " return {x: Array.from(t.x), y: Array.from(t.y),"
+                            " z: Array.from(t.z, row => Array.from(row, v => Number.isNaN(v) ? null : v))}; }")
+    text = page.inner_text("body")
     assert errors == [] and outside == [] and plotly == []  # plotly.js is inside the page, not fetched
     assert round(heatmap["z"][heatmap["y"].index("GoogleMT")][heatmap["x"].index("MIS")], 3) == 0.484
     assert all(v is not None for row in heatmap["z"] for v in row)
