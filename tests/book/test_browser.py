@@ -7,7 +7,7 @@ import os
 import re
 
 import pytest
-from conftest import chromium_path, helpers_command
+from conftest import chromium_path
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -173,17 +173,16 @@ def test_table_1_heatmap_value_is_the_published_one(visits):
     assert re.search(r"alpha = 0\.484", hover)
 
 
-def test_standalone_page_of_a_chapter_run_has_a_live_heatmap_and_no_myst_markup(tmp_path, browser_tab,
-                                                                                monkeypatch, capfd):
-    """`helpers run --html`: the page of a real chapter run opens offline, its α heatmap holds Table 6's
-    0.484 (GoogleMT, MIS), and no role or directive is left raw."""
-    from helpers.core import paths
+def test_standalone_page_of_a_chapter_has_a_live_heatmap_and_no_myst_markup(tmp_path, built_book, browser_tab):
+    """The standalone page that `helpers run --html` writes (:func:`helpers.core.export.notebook_html`,
+    here from the test build's executed chapter 1; the command itself is run in
+    tests/book/test_course_page.py): it opens offline, its α heatmap holds Table 6's 0.484
+    (GoogleMT, MIS), and no role or directive is left raw."""
+    from helpers.core import export, paths
 
-    page_file = tmp_path / "class" / "chapter1.html"
-    code, out, err = helpers_command(monkeypatch, capfd, paths.project_root(), [
-        "run", "notebooks/01_metahope_pilot_v1.ipynb", "--output", tmp_path / "chapter1.ipynb", "--html", page_file])
-    assert code == 0, err
-    assert f"standalone page: {page_file}" in out
+    page_file = export.notebook_html(built_book["stage"] / "notebooks" / "01_metahope_pilot_v1.ipynb",
+                                     tmp_path / "class" / "chapter1.html",
+                                     source_dir=paths.project_root() / "notebooks")
     errors, outside, plotly = _visit(browser_tab, page_file)
     page = browser_tab.page
     page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"

@@ -117,6 +117,8 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path, monkeypatch,
             seen.add("homophones")
         code, out, err = helpers_command(monkeypatch, capfd, cwd, args[3:])
         assert code == 0, f"{command}\n{out[-2000:]}\n{err[-3000:]}"
+        if "--html" in args:  # the page itself is opened in tests/book/test_browser.py
+            assert f"standalone page: {(cwd / args[args.index('--html') + 1]).resolve()}" in out, command
     assert seen == {"metahope", "explanations", "homophones"}
     for page in ("S01.html", "S12.html", "index.html"):
         assert (cwd / "class" / "feedback" / page).exists()
