@@ -267,7 +267,8 @@ def test_cli_scores_imports_no_heavy_library(small):
     assert done.returncode == 0 and "HEAVY []" in done.stdout, done.stdout + done.stderr
 
 
-def test_agreement_on_a_system_too_small_for_an_icc(tmp_path):
+@pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")  # pingouin's F ratios on these few units
+def test_agreement_on_a_system_too_small_for_an_icc(tmp_path, capsys):
     """A system with one doubly rated segment has no ICC: NaN rows, not a traceback, and
     the other rows are still written."""
     rows = [[s, "d", k, k, r, "s", "t", "Accuracy/Mistranslation" if (k + len(r)) % 2 else "No-error",
@@ -275,9 +276,8 @@ def test_agreement_on_a_system_too_small_for_an_icc(tmp_path):
             for k in range(1, n + 1) for r in ("r1", "rr2")]
     path = write(tmp_path / "tiny.tsv", rows)
     out = tmp_path / "ag.csv"
-    done = subprocess.run([sys.executable, "-m", "helpers", "mqm", "agreement", str(path), "--out", str(out)],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    code, _, err = run_cli(capsys, "agreement", path, "--out", out)
+    assert code == 0, err
     table = pd.read_csv(out)
     b = table[(table["scope"] == "B") & table["statistic"].str.startswith("ICC")]
     assert len(b) and b["estimate"].isna().all() and (b["n"] == 1).all()
