@@ -267,7 +267,7 @@ def test_cli_scores_imports_no_heavy_library(small):
     assert done.returncode == 0 and "HEAVY []" in done.stdout, done.stdout + done.stderr
 
 
-@pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")  # pingouin's F ratios on these few units
+@pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")  # pingouin: these units have equal means (MSB 0)
 def test_agreement_on_a_system_too_small_for_an_icc(tmp_path, capsys):
     """A system with one doubly rated segment has no ICC: NaN rows, not a traceback, and
     the other rows are still written."""
