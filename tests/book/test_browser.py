@@ -70,6 +70,12 @@ def _visit(tab: Tab, path):
     return tab.errors, tab.outside, tab.plotly
 
 
+def _wait_for_figures(page) -> None:
+    """Wait until plotly.js has drawn every figure of the page."""
+    page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
+                           ".every(d => d.classList.contains('js-plotly-plot'))", timeout=30_000)
+
+
 @dataclasses.dataclass
 class Visit:
     """What one page of the built book showed: its console errors (hovering included), the
@@ -128,8 +134,7 @@ def visits(built_book, browser_tab):
         page = browser_tab.page
         figures = page.locator(".plotly-graph-div").count()
         if figures:
-            page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
-                                   ".every(d => d.classList.contains('js-plotly-plot'))", timeout=30_000)
+            _wait_for_figures(page)
         name = path.relative_to(html).as_posix()
         visit = visited[name] = Visit(errors, outside, plotly, figures)
         chapter = name.removeprefix("notebooks/").removesuffix(".html")
@@ -185,8 +190,7 @@ def test_standalone_page_of_a_chapter_has_a_live_heatmap_and_no_myst_markup(tmp_
                                      source_dir=paths.project_root() / "notebooks")
     errors, outside, plotly = _visit(browser_tab, page_file)
     page = browser_tab.page
-    page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
-                           ".every(d => d.classList.contains('js-plotly-plot'))", timeout=30_000)
+    _wait_for_figures(page)
     heatmap = page.evaluate("() => { const t = [...document.querySelectorAll('.plotly-graph-div')]"
                             ".map(d => d._fullData[0]).find(t => t.type === 'heatmap');"
                             " return {x: Array.from(t.x), y: Array.from(t.y),"

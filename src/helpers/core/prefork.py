@@ -7,11 +7,11 @@ plotly and the study's helpers, about 4 s). A command that runs several notebook
 
 A *kernel server* pays it once per command. It is started when a process asks for its
 second kernel (the first is started the usual way, so that a command that runs one notebook,
-``python -m helpers run``, costs what it did), imports :data:`PRELOAD`, and then forks one child for each ``python -m MODULE …`` asked of it. The
-child takes the caller's environment, working directory and standard output and error,
-starts a new session (as jupyter_client's own launcher does) and runs the module as
-``python -m`` would. What the child computes is what a fresh interpreter computes; only the
-imports are already done.
+``python -m helpers run``, costs what it did), imports :data:`PRELOAD`, and then forks one
+child for each ``python -m MODULE …`` asked of it. The child takes the caller's environment,
+working directory and standard output and error, starts a new session (as jupyter_client's
+own launcher does) and runs the module as ``python -m`` would. What the child computes is
+what a fresh interpreter computes; only the imports are already done.
 
 * **When the server is not used.** The server is used only where ``fork`` is (POSIX) and
   ``$HELPERS_KERNEL_FORK`` is not ``0``. A server is kept per interpreter and per value of
