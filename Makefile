@@ -12,41 +12,46 @@ unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup data book book-student test test-fast lab lab-student bench mutate lock clean
 
-# Installer: uv (from PATH, or put into the venv by pip in ~4 s) installs the pinned requirements in
-# ~40 s, where pip takes ~5 min on 2 cores (measured; table in the README under "The commands"). Both
-# install the same pinned versions. USE_PIP=1 forces pip; if uv fails for any reason, pip takes over
-# on its own. Bytecode: uv does not compile .pyc files at install (compiling the whole venv took ~50 s
-# more); instead the commands make runs write them on first import, only for the modules the book
-# uses. That is why PYTHONDONTWRITEBYTECODE is unexported above: where it is set (as on this
-# workplace's machines) nothing would ever write them, and every kernel and test process would
-# compile pandas, scipy & co. from source. The exception, PRECOMPILE: the packages that every test
-# worker and kernel imports first are compiled right after the install, $(JOBS) files at a time
-# (their test folders left out; ~9 s wall, 13 CPU-s). Otherwise make test's two workers compile
-# them at once, each for itself, while they collect the tests: collecting took 25 s per worker in a
-# fresh venv, 11 s after this step (measured on 2 cores).
+# Installer: uv (from PATH, or fetched by the system's pip into $(VENV)/uv in ~4 s) installs the
+# pinned requirements in ~40 s, where pip takes ~5 min on 2 cores (measured; table in the README
+# under "The commands"). Both install the same pinned versions. USE_PIP=1 forces pip; if uv fails
+# for any reason, pip takes over on its own. The venv is made without pip, and uv puts pip
+# ($(PIP_PIN)) in with the requirements: the venv's own pip through ensurepip took 8 s of the set-up
+# (measured), uv takes under 1 s. Only the pip route runs ensurepip, which it needs. Bytecode: uv
+# does not compile .pyc files at install (compiling the whole venv took ~50 s more); instead the
+# commands make runs write them on first import, only for the modules the book uses. That is why
+# PYTHONDONTWRITEBYTECODE is unexported above: where it is set (as on this workplace's machines)
+# nothing would ever write them, and every kernel and test process would compile pandas, scipy & co.
+# from source. The exception, PRECOMPILE: the packages that every test worker and kernel imports
+# first are compiled right after the install, $(JOBS) files at a time (their test folders left out;
+# ~9 s wall, 13 CPU-s). Otherwise make test's two workers compile them at once, each for itself,
+# while they collect the tests: collecting took 25 s per worker in a fresh venv, 11 s after this
+# step (measured on 2 cores).
 # torch==2.13.0 must be the CPU build: from a local wheel folder when there is one (CI, this workplace),
 # otherwise from the PyTorch CPU index (plain PyPI gives Linux the multi-GB CUDA build).
 WHEELS ?= $(firstword $(wildcard /opt/wheels))
 UV     ?= $(shell command -v uv 2>/dev/null)
-UVBIN  := $(or $(UV),$(BIN)/uv)
+UVBIN  := $(or $(UV),$(VENV)/uv/bin/uv)
+PIP_PIN := pip==26.3
 UV_TORCH  := $(if $(WHEELS),--find-links $(WHEELS),--torch-backend cpu)
 PIP_TORCH := $(if $(WHEELS),--find-links $(WHEELS),--extra-index-url https://download.pytorch.org/whl/cpu)
 PIP_Q  := --disable-pip-version-check
 PRECOMPILE := numpy pandas scipy sklearn matplotlib seaborn xarray narwhals openpyxl IPython rich joblib \
 	pyparsing PIL dateutil traitlets
-PIP_INSTALL = $(BIN)/pip install $(PIP_Q) --progress-bar on $(PIP_TORCH) -r requirements.txt
-UV_INSTALL  = $(UVBIN) pip install --python $(BIN)/python $(UV_TORCH) -r requirements.txt
+PIP_INSTALL = $(BIN)/python -m ensurepip --upgrade --default-pip >/dev/null && \
+	$(BIN)/pip install $(PIP_Q) --progress-bar on $(PIP_TORCH) -r requirements.txt
+UV_INSTALL  = $(UVBIN) pip install --python $(BIN)/python $(UV_TORCH) -r requirements.txt $(PIP_PIN)
 # the project itself, editable (uv: 2 s; pip builds it in 5-6 s)
 PIP_EDITABLE = $(BIN)/pip install --quiet $(PIP_Q) --no-deps -e .
 UV_EDITABLE  = $(UVBIN) pip install --quiet --python $(BIN)/python --no-deps -e .
 
 $(STAMP): requirements.txt pyproject.toml
 	@echo "== setting up $(VENV) from requirements.txt (about a minute with uv, a few minutes with pip)"
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv --without-pip $(VENV)
 ifeq ($(USE_PIP),1)
 	$(PIP_INSTALL) && $(PIP_EDITABLE)
 else
-	$(if $(UV),,$(BIN)/pip install --quiet $(PIP_Q) uv || true)
+	$(if $(UV),,$(PYTHON) -m pip install --quiet $(PIP_Q) --root-user-action=ignore --target $(VENV)/uv uv || true)
 	{ $(UV_INSTALL) && $(UV_EDITABLE); } || { echo "== uv did not finish; installing with pip instead"; \
 	  $(PIP_INSTALL) && $(PIP_EDITABLE); }
 endif
