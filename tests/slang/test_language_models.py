@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -48,6 +49,38 @@ def test_a_lower_order_from_one_count_equals_a_direct_fit(order):
     assert derived.counts == direct.counts and derived.vocab == direct.vocab
     assert derived.context_total == direct.context_total and derived.context_types == direct.context_types
     assert derived.log2prob("妈的", "今天") == pytest.approx(direct.log2prob("妈的", "今天"))
+
+
+def test_packed_keys_and_groups_beyond_int64_match_the_int64_path_and_by_hand():
+    """Rows of codes are packed base b, the first code the most significant, and grouped by
+    sorting the packed key; where b^k would overflow int64 (a large vocabulary at a high
+    order) Python integers and a column-wise lexsort take over and give the same answer."""
+    from helpers.slang.language_models import _group_rows, _packed
+
+    rows = np.array([[2, 0, 1], [0, 1, 1], [2, 0, 1], [0, 1, 0], [0, 1, 1]], dtype=np.int32)
+    assert _packed(rows, 3) == [2 * 9 + 1, 1 * 3 + 1, 19, 3, 4]
+    assert _packed(rows, 2 ** 40) == [2 * 2 ** 80 + 1, 2 ** 40 + 1, 2 * 2 ** 80 + 1, 2 ** 40, 2 ** 40 + 1]
+    for base in (3, 2 ** 40):  # 3^3 fits int64, (2^40)^3 does not
+        distinct, counts = _group_rows(rows, base)
+        assert distinct.tolist() == [[0, 1, 0], [0, 1, 1], [2, 0, 1]] and counts.tolist() == [1, 2, 2]
+        distinct, sums = _group_rows(rows[:, 1:], base, weights=np.array([5, 1, 2, 3, 4]))
+        assert distinct.tolist() == [[0, 1], [1, 0], [1, 1]] and sums.tolist() == [7, 3, 5]
+    distinct, counts = _group_rows(rows[:, :0], 3)
+    assert distinct.shape == (1, 0) and counts.tolist() == [5]
+
+
+def test_a_vocabulary_too_large_for_int64_keys_gives_the_same_lower_orders():
+    """1,500 characters at order 6: 1,503^6 > 2^63, so the top level takes the Python-integer
+    path; the order-2 model derived from it still equals a direct order-2 fit (int64 path)."""
+    chars = [chr(0x4E00 + i) for i in range(1500)]
+    texts = ["".join(chars[i:i + 7]) for i in range(0, 1500, 3)] + ["".join(chars[::-50])]
+    six = lm.KneserNeyLM(6).fit(texts)
+    assert len(six.symbols) ** 6 > 2 ** 63
+    direct, derived = lm.KneserNeyLM(2).fit(texts), six.lower(2)
+    assert derived.counts == direct.counts and derived.context_total == direct.context_total
+    assert derived.context_types == direct.context_types
+    assert sum(six.prob(w, list(texts[3][:5])) for w in six.vocab) == pytest.approx(1.0)
+    assert six.key(["<s>", chars[0]]) == six.code["<s>"] * len(six.symbols) + 0
 
 
 def test_word_unigram_model_against_a_hand_made_list():

@@ -93,6 +93,10 @@ class KneserNeyLM(Scorer):
     distribution over the vocabulary (characters seen in training, ``</s>`` and ``<unk>``),
     so every character has a probability and P(•|h) sums to 1. Sentences start with
     ``order − 1`` ``<s>`` symbols.
+
+    The n-grams are counted with numpy and kept in one dict per level, keyed by the symbol
+    codes packed into one integer (:meth:`key`): ``counts[k][key(gram)]``,
+    ``context_types[k][key(h)]``, ``context_total[k][key(h)]``.
     """
 
     BOS, EOS, UNK = "<s>", "</s>", "<unk>"
@@ -104,32 +108,60 @@ class KneserNeyLM(Scorer):
         self.name = f"char-{order}gram-KN"
 
     def fit(self, texts: Iterable[str]) -> "KneserNeyLM":
-        n = self.order
-        top, vocab = Counter(), set()
-        for t in tqdm(texts, desc="KN counts", leave=False):
-            seq = [self.BOS] * (n - 1) + list(t) + [self.EOS]
-            vocab.update(t)
-            top.update(zip(*(seq[k:] for k in range(n))))  # every n-gram window of the padded sentence
-        return self._build(top, sorted(vocab))
+        """Count every n-gram window of the padded sentences (``order − 1`` ``<s>``, the
+        characters, ``</s>``) at the highest order; :meth:`_levels` derives the rest."""
+        texts = list(texts)
+        chars = sorted(set("".join(texts)))
+        symbols = chars + [self.EOS, self.UNK, self.BOS]
+        grams = _windows(texts, chars, self.order, eos=len(chars), bos=len(chars) + 2)
+        unique, counts = _group_rows(grams, len(symbols))
+        return self._levels(unique, counts, symbols)
 
-    def _build(self, top: Counter, chars: Sequence[str]) -> "KneserNeyLM":
-        """Every level's counts from the raw counts of the highest order."""
+    def _levels(self, grams: np.ndarray, counts: np.ndarray, symbols: Sequence[str]) -> "KneserNeyLM":
+        """Every level's counts from the distinct highest-order n-grams (rows of symbol codes
+        into ``symbols``, which ends with ``</s>``, ``<unk>``, ``<s>``) and their raw counts.
+
+        Lower levels hold continuation counts: a k-gram's count is the number of distinct
+        (k+1)-grams it ends. ``context_types[k][h]`` is the number of distinct k-grams after
+        the history h; ``context_total[k][h]`` their summed counts (raw at the top level; at a
+        lower level the number of distinct (k+1)-grams with h in the middle)."""
         n = self.order
-        self.vocab = list(chars) + [self.EOS, self.UNK]
-        counts = [Counter() for _ in range(n + 1)]  # counts[k][(h..., w)] of k-grams (highest order only)
-        counts[n] = top
-        # continuation counts for the lower orders: number of distinct left extensions
+        self.symbols, self.grams, self.gram_counts = list(symbols), grams, counts
+        self.vocab = self.symbols[:-1]  # the characters, </s>, <unk>: every outcome a level predicts
+        self.code = {symbol: i for i, symbol in enumerate(self.symbols)}
+        base = len(self.symbols)
+
+        def keyed(rows: np.ndarray, values: np.ndarray) -> dict:
+            return dict(zip(_packed(rows, base), values.tolist()))
+
+        distinct = [None] * (n + 1)
+        distinct[n] = grams
+        self.counts = [{} for _ in range(n + 1)]
+        self.counts[n] = keyed(grams, counts)
         for k in range(n - 1, 0, -1):
-            counts[k] = Counter(gram[1:] for gram in counts[k + 1])
-        self.counts = counts
-        self.context_types = [Counter()] + [Counter(gram[:-1] for gram in counts[k]) for k in range(1, n + 1)]
-        # Σ_w N1+(•hw) at a lower level is the number of distinct (k+1)-grams with h in the middle
-        self.context_total = [Counter()] + [Counter(gram[1:-1] for gram in counts[k + 1]) for k in range(1, n)]
-        top_total = Counter()
-        for gram, c in top.items():
-            top_total[gram[:-1]] += c
-        self.context_total.append(top_total)
+            distinct[k], continuation = _group_rows(distinct[k + 1][:, 1:], base)
+            self.counts[k] = keyed(distinct[k], continuation)
+        self.context_types = [{}] + [keyed(*_group_rows(distinct[k][:, :-1], base)) for k in range(1, n + 1)]
+        self.context_total = [{}] + [keyed(*_group_rows(distinct[k + 1][:, 1:-1], base)) for k in range(1, n)]
+        self.context_total.append(keyed(*_group_rows(grams[:, :-1], base, weights=counts)))
         return self
+
+    def key(self, symbols: Sequence[str]) -> int:
+        """The dict key of an n-gram or a history (a sequence of symbols): its codes in base
+        ``len(self.symbols)``, the first the most significant; a symbol never seen is ``<unk>``."""
+        out = 0
+        for code in self._codes(symbols):
+            out = out * len(self.symbols) + code
+        return out
+
+    def __getstate__(self) -> dict:
+        """Pickled (the cache) as the highest-order counts alone; the levels are derived on loading."""
+        return {"order": self.order, "d": self.d, "name": self.name, "symbols": self.symbols,
+                "grams": self.grams, "gram_counts": self.gram_counts}
+
+    def __setstate__(self, state: dict) -> None:
+        self.order, self.d, self.name = state["order"], state["d"], state["name"]
+        self._levels(state["grams"], state["gram_counts"], state["symbols"])
 
     def lower(self, order: int) -> "KneserNeyLM":
         """The model of a lower ``order`` on the same texts, without counting them again: the
@@ -138,42 +170,95 @@ class KneserNeyLM(Scorer):
         the same but one ``<s>`` shorter)."""
         if not 1 <= order <= self.order:
             raise ValueError(f"order must be 1-{self.order}")
-        cut, shorter = self.order - order, Counter()
-        for gram, c in self.counts[self.order].items():
-            shorter[gram[cut:]] += c
-        top = shorter
-        chars = [c for c in self.vocab if c not in (self.EOS, self.UNK)]
-        return KneserNeyLM(order, self.d)._build(top, chars)
+        grams, counts = _group_rows(self.grams[:, self.order - order:], len(self.symbols), weights=self.gram_counts)
+        return KneserNeyLM(order, self.d)._levels(grams, counts, self.symbols)
 
-    def _prob(self, w: str, history: tuple) -> float:
-        if (w,) not in self.counts[1] and w != self.EOS:
-            w = self.UNK
-        p = 1.0 / len(self.vocab)
+    def _prob(self, w: int, history: Sequence[int]) -> float:
+        """P(w | history) in symbol codes; ``history`` ends with the last ``order − 1`` codes."""
+        if w not in self.counts[1] and w != self.code[self.EOS]:
+            w = self.code[self.UNK]
+        base, d = len(self.symbols), self.d
+        p, h, scale = 1.0 / len(self.vocab), 0, 1
         for k in range(1, self.order + 1):
-            h = history[len(history) - (k - 1):] if k > 1 else ()
+            if k > 1:  # the history grows by one older symbol: its most significant digit
+                h += history[len(history) - (k - 1)] * scale
+                scale *= base
             total = self.context_total[k].get(h, 0)
             if total == 0:
                 continue  # unseen history: keep the lower-order estimate
-            c = self.counts[k].get(h + (w,), 0)
-            p = max(c - self.d, 0) / total + self.d * self.context_types[k][h] / total * p
+            c = self.counts[k].get(h * base + w, 0)
+            p = max(c - d, 0) / total + d * self.context_types[k][h] / total * p
         return p
+
+    def _codes(self, symbols: Iterable[str]) -> list[int]:
+        unk = self.code[self.UNK]
+        return [self.code.get(symbol, unk) for symbol in symbols]
 
     def prob(self, w: str, context: Sequence[str] = ()) -> float:
         """P(w | the last order − 1 symbols of ``context``), ``<s>``-padded."""
-        history = tuple([self.BOS] * (self.order - 1) + list(context))[-(self.order - 1):] if self.order > 1 else ()
-        return self._prob(w, history)
+        return self._prob(self._codes([w])[0], self._codes([self.BOS] * (self.order - 1) + list(context)))
 
     def log2prob(self, text: str, context: str = "") -> float:
         """log2 P(text | context) as a character sequence following ``context`` (no end symbol)."""
-        seq = list(context)
+        seq = self._codes([self.BOS] * (self.order - 1) + list(context))
         total = 0.0
-        for ch in text:
-            total += math.log2(self.prob(ch, seq))
-            seq.append(ch)
+        for w in self._codes(text):
+            total += math.log2(self._prob(w, seq))
+            seq.append(w)
         return total
 
 
-KN_VERSION = 1  # bump when the n-gram counting or smoothing changes
+def _windows(texts: Sequence[str], chars: Sequence[str], n: int, eos: int, bos: int) -> np.ndarray:
+    """Every window of ``n`` symbols in the padded sentences ``<s>``×(n−1), the text's
+    characters, ``</s>``: one row of symbol codes per window (a character's code is its
+    place in the sorted ``chars``), ``len(text) + 1`` rows per text, none across two texts."""
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    points = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    codes = np.searchsorted(np.array([ord(c) for c in chars], dtype=np.uint32), points).astype(np.int32)
+    sentence = lengths + n  # n − 1 <s>, the characters, </s>
+    start = np.cumsum(sentence) - sentence
+    stream = np.full(int(sentence.sum()), bos, dtype=np.int32)
+    stream[np.arange(len(codes)) + np.repeat(start + n - 1 - (np.cumsum(lengths) - lengths), lengths)] = codes
+    stream[start + n - 1 + lengths] = eos
+    windows = lengths + 1
+    first = np.arange(int(windows.sum())) + np.repeat(start - (np.cumsum(windows) - windows), windows)
+    return np.stack([stream[first + j] for j in range(n)], axis=1) if n else np.zeros((len(first), 0), np.int32)
+
+
+def _powers(base: int, k: int) -> np.ndarray | None:
+    """base^(k−1) … base^0 as int64, or None where a row of k codes below ``base`` could overflow it."""
+    return np.int64(base) ** np.arange(k - 1, -1, -1, dtype=np.int64) if base ** k < 2 ** 63 else None
+
+
+def _packed(rows: np.ndarray, base: int) -> list[int]:
+    """Each row of symbol codes as one integer in base ``base``, the first code the most
+    significant (int64 arithmetic where it cannot overflow, Python integers beyond)."""
+    powers = _powers(base, rows.shape[1])
+    if powers is not None:
+        return (rows.astype(np.int64) @ powers).tolist()
+    out = np.zeros(len(rows), dtype=object)
+    for j in range(rows.shape[1]):
+        out = out * base + rows[:, j].astype(object)
+    return out.tolist()
+
+
+def _group_rows(rows: np.ndarray, base: int, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``rows`` (codes below ``base``), in lexicographic order, and for
+    each how many rows it stands for, or the sum of their ``weights``."""
+    if not len(rows):
+        return rows, np.zeros(0, dtype=np.int64)
+    if rows.shape[1] == 0:
+        return rows[:1], np.array([len(rows) if weights is None else int(np.sum(weights))])
+    powers = _powers(base, rows.shape[1])  # one packed key sorts ~5x faster than lexsort on k columns
+    order = np.argsort(rows.astype(np.int64) @ powers, kind="stable") if powers is not None else np.lexsort(rows.T[::-1])
+    ordered = rows[order]
+    first = np.flatnonzero(np.r_[True, (ordered[1:] != ordered[:-1]).any(axis=1)])
+    if weights is None:
+        return ordered[first], np.diff(np.r_[first, len(ordered)])
+    return ordered[first], np.add.reduceat(np.asarray(weights)[order], first)
+
+
+KN_VERSION = 2  # bump when the n-gram counting or smoothing changes
 
 
 def train_kn(texts: Sequence[str], order: int = 3, discount: float = 0.75, use_cache: bool = True) -> KneserNeyLM:
