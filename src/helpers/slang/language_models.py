@@ -429,13 +429,16 @@ class CharGPTScorer(Scorer):
         width = max(len(r) for r in rows)
         ids = torch.tensor([r + [0] * (width - len(r)) for r in rows])
         mask = torch.tensor([[1] * len(r) + [0] * (width - len(r)) for r in rows])
+        # the output layer and its softmax only where a target character is predicted: over a
+        # vocabulary of thousands of characters they were 2/3 of the time, spent mostly on the
+        # context's positions (measured on chapter 6's candidates)
+        row = torch.tensor([b for b, t in enumerate(targets) for _ in t], dtype=torch.long)
+        position = torch.tensor([len(prefix) - 1 + i for t in targets for i in range(len(t))], dtype=torch.long)
         with torch.no_grad(), one_thread():
-            logp = torch.log_softmax(self.model(input_ids=ids, attention_mask=mask).logits.float(), dim=-1)
-        out = []
-        for b, t in enumerate(targets):
-            positions = torch.arange(len(prefix) - 1, len(prefix) - 1 + len(t))
-            out.append(float(logp[b, positions, torch.tensor(t, dtype=torch.long)].sum()) / math.log(2))
-        return out
+            hidden = self.model.transformer(input_ids=ids, attention_mask=mask).last_hidden_state
+            logp = torch.log_softmax(self.model.lm_head(hidden[row, position]).float(), dim=-1)
+        picked = logp[torch.arange(len(row)), torch.tensor([c for t in targets for c in t], dtype=torch.long)]
+        return [float(piece.sum()) / math.log(2) for piece in torch.split(picked, [len(t) for t in targets])]
 
     def log2prob(self, text: str, context: str = "") -> float:
         return self.log2probs([text], context)[0]
