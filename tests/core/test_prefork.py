@@ -124,6 +124,33 @@ def test_a_server_serves_one_setting_of_the_import_time_variables(monkeypatch):
     assert threads is not first and started == [None, "1"]
 
 
+def test_inside_many_kernels_the_first_kernel_is_forked_too(monkeypatch):
+    """A build with several notebooks to execute says so: its first kernel comes from the
+    server as well; outside the block a process's first kernel is started the usual way again."""
+    monkeypatch.setattr(prefork, "_servers", {})
+    monkeypatch.setattr(prefork, "_unavailable", set())
+    monkeypatch.setattr(prefork, "_asked", collections.Counter())
+
+    class Server:
+        @classmethod
+        def start(cls, python, env):
+            return cls()
+
+        def alive(self):
+            return True
+
+        def fork(self, argv, env, cwd):
+            return "forked"
+
+    monkeypatch.setattr(prefork, "KernelServer", Server)
+    with prefork.many_kernels():
+        with prefork.many_kernels():  # blocks nest
+            pass
+        assert prefork.launch([sys.executable, "-m", "probe"], {"OMP_NUM_THREADS": "1"}) == "forked"
+    assert prefork._many == 0
+    assert prefork.launch([sys.executable, "-m", "probe"], {"OMP_NUM_THREADS": "2"}) is None
+
+
 def test_a_fast_test_cannot_fork_a_kernel_either(server):
     with pytest.raises(NotebookRunInFastTest, match="test_a_fast_test_cannot_fork_a_kernel_either.*not marked slow"):
         server.fork(["ipykernel_launcher", "-f", "x.json"], dict(os.environ), os.getcwd())

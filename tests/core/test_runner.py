@@ -179,6 +179,28 @@ def test_build_refuses_a_parameter_no_chapter_has(tmp_path):
     assert not (tmp_path / "stage").exists()
 
 
+def test_a_build_forks_every_kernel_only_when_several_notebooks_are_to_run(tmp_path, monkeypatch):
+    """Two or more notebooks to execute: the whole run is one :func:`prefork.many_kernels` block
+    (the first kernel forked too); one notebook left to run, or none, is started the usual way."""
+    from helpers.core import prefork
+
+    seen = []
+
+    def executed(nb, dest, parameters):
+        seen.append((nb.name, prefork._many))
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text("{}")
+
+    monkeypatch.setattr(build, "execute_notebook", executed)
+    notebooks = build.toc_notebooks(paths.project_root())
+    build.execute_all(tmp_path, jobs=2)
+    assert sorted(seen) == sorted((nb.name, 1) for nb in notebooks)
+    seen.clear()
+    (tmp_path / "cache" / f"{notebooks[0].stem}.key").write_text("stale")
+    build.execute_all(tmp_path, jobs=2)
+    assert seen == [(notebooks[0].name, 0)] and prefork._many == 0
+
+
 def test_parallel_kernels_share_the_cores_and_the_environment_is_restored(monkeypatch):
     for name in kernel.THREAD_VARIABLES:
         monkeypatch.delenv(name, raising=False)

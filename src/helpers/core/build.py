@@ -17,6 +17,7 @@ build stays warm.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -30,7 +31,7 @@ from pathlib import Path
 
 import yaml
 
-from . import cache, editions, paths
+from . import cache, editions, paths, prefork
 from .errors import InputError
 from .execution import NotebookFailed, execute_notebook, notebook_parameters
 from .kernel import share_cores
@@ -168,15 +169,22 @@ def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, 
             raise InputError("is a parameter of no notebook in _toc.yml", parameter=name,
                              expected=f"one of {', '.join(sorted(set().union(*accepted.values())))}")
 
+    own = {nb: {k: v for k, v in (parameters or {}).items() if k in accepted[nb]} for nb in notebooks}
+    keys = {nb: cache_key(nb, own[nb]) for nb in notebooks}  # each chapter takes its own parameters
+
+    def current(nb: Path) -> bool:
+        key_file = build_dir / "cache" / f"{nb.stem}.key"
+        return not force and (stage / nb.relative_to(root)).exists() and key_file.exists() and \
+            key_file.read_text() == keys[nb]
+
     def run(nb: Path) -> str:
         dest = stage / nb.relative_to(root)
         key_file = build_dir / "cache" / f"{nb.stem}.key"
-        own = {k: v for k, v in (parameters or {}).items() if k in accepted[nb]}  # each chapter takes its own
-        key = cache_key(nb, own)
-        if not force and dest.exists() and key_file.exists() and key_file.read_text() == key:
+        if current(nb):
             return f"{nb.name}: unchanged since its last run, executed copy kept"
+        key = keys[nb]
         started = time.monotonic()
-        execute_notebook(nb, dest, parameters=own)
+        execute_notebook(nb, dest, parameters=own[nb])
         took = time.monotonic() - started
         key_file.parent.mkdir(parents=True, exist_ok=True)
         key_file.write_text(key)
@@ -205,7 +213,9 @@ def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, 
     beat = threading.Thread(target=heartbeat, daemon=True)
     beat.start()
     try:
-        with share_cores(jobs), ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        several = sum(not current(nb) for nb in notebooks) > 1  # then every kernel is forked, the first too
+        with share_cores(jobs), prefork.many_kernels() if several else contextlib.nullcontext(), \
+                ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures = {pool.submit(tracked, nb): nb for nb in longest_first(notebooks, build_dir / "cache")}
             for done, fut in enumerate(as_completed(futures), start=1):
                 try:

@@ -7,7 +7,8 @@ plotly and the study's helpers, about 4 s). A command that runs several notebook
 
 A *kernel server* pays it once per command. It is started when a process asks for its
 second kernel (the first is started the usual way, so that a command that runs one notebook,
-``python -m helpers run``, costs what it did), imports :data:`PRELOAD`, and then forks one
+``python -m helpers run``, costs what it did), or for the first inside :func:`many_kernels`
+(a build that has several notebooks to execute says so), imports :data:`PRELOAD`, and then forks one
 child for each ``python -m MODULE …`` asked of it. The child takes the caller's environment,
 working directory and standard output and error, starts a new session (as jupyter_client's
 own launcher does) and runs the module as ``python -m`` would. What the child computes is
@@ -77,6 +78,22 @@ _servers: dict[tuple, "KernelServer"] = {}
 _unavailable: set[tuple] = set()
 _asked: collections.Counter = collections.Counter()
 _lock = threading.Lock()
+_many = 0  # open many_kernels() blocks
+
+
+@contextlib.contextmanager
+def many_kernels():
+    """While open, a process's first kernel is forked from a server too: the caller knows
+    that more kernels follow, so the server that the second would start serves the first, and
+    the first kernel's own imports (5-7 CPU-s in a chapter) are saved."""
+    global _many
+    with _lock:
+        _many += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _many -= 1
 
 
 def enabled() -> bool:
@@ -88,7 +105,8 @@ def launch(cmd: list[str], env: dict | None = None, cwd: str | None = None) -> "
     """Start ``cmd`` (``[python, "-m", module, *args]``) as a child of the kernel server for
     its interpreter and ``env``; ``None`` when the caller should start it the usual way: the
     first kernel a process asks for (the server is started with the second), another command,
-    forking switched off, or no server possible for this interpreter."""
+    forking switched off, or no server possible for this interpreter (the first kernel is
+    forked too inside :func:`many_kernels`)."""
     if not enabled() or len(cmd) < 3 or cmd[1] != "-m":
         return None
     env = dict(os.environ if env is None else env)
@@ -96,7 +114,7 @@ def launch(cmd: list[str], env: dict | None = None, cwd: str | None = None) -> "
     key = (cmd[0],) + tuple(env.get(name) for name in IMPORT_TIME_VARIABLES)
     with _lock:
         _asked[key] += 1
-        if key in _unavailable or (_asked[key] == 1 and key not in _servers):
+        if key in _unavailable or (_asked[key] == 1 and key not in _servers and not _many):
             return None  # a process that runs one notebook (``helpers run``) gains nothing from a server
         server = _servers.get(key)
         if server is None or not server.alive():  # none yet, a forked owner, or a server that died
