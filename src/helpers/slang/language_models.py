@@ -222,7 +222,7 @@ def _windows(texts: Sequence[str], chars: Sequence[str], n: int, eos: int, bos: 
     stream[start + n - 1 + lengths] = eos
     windows = lengths + 1
     first = np.arange(int(windows.sum())) + np.repeat(start - (np.cumsum(windows) - windows), windows)
-    return np.stack([stream[first + j] for j in range(n)], axis=1) if n else np.zeros((len(first), 0), np.int32)
+    return np.stack([stream[first + j] for j in range(n)], axis=1)
 
 
 def _powers(base: int, k: int) -> np.ndarray | None:
