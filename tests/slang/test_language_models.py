@@ -44,8 +44,9 @@ def test_kneser_ney_trigram_by_hand():
 
 @pytest.mark.parametrize("order", [1, 2, 3])
 def test_a_lower_order_from_one_count_equals_a_direct_fit(order):
-    texts = ["你妈的今天", "今天你好", "他妈的", "aab"]
+    texts = ["你妈的今天", "今天你好", "他妈的", "aab", "今天你好"]  # a repeated text: raw counts above 1
     direct, derived = lm.KneserNeyLM(order).fit(texts), lm.KneserNeyLM(4).fit(texts).lower(order)
+    assert max(direct.counts[order].values()) >= 2 and len(derived.counts) == order + 1
     assert derived.counts == direct.counts and derived.vocab == direct.vocab
     assert derived.context_total == direct.context_total and derived.context_types == direct.context_types
     assert derived.log2prob("妈的", "今天") == pytest.approx(direct.log2prob("妈的", "今天"))
@@ -81,6 +82,22 @@ def test_a_vocabulary_too_large_for_int64_keys_gives_the_same_lower_orders():
     assert derived.context_types == direct.context_types
     assert sum(six.prob(w, list(texts[3][:5])) for w in six.vocab) == pytest.approx(1.0)
     assert six.key(["<s>", chars[0]]) == six.code["<s>"] * len(six.symbols) + 0
+
+
+def test_a_pickled_kneser_ney_model_keeps_only_its_top_counts_and_scores_the_same():
+    """The cache pickles a model as its highest-order counts and symbols; loading derives the
+    levels again, equal to the fitted ones."""
+    import pickle
+
+    kn = lm.KneserNeyLM(order=3, discount=0.5).fit(["aab", "ba", "aab"])
+    state = kn.__getstate__()
+    assert set(state) == {"order", "d", "name", "symbols", "grams", "gram_counts"}
+    assert state["symbols"] == ["a", "b", "</s>", "<unk>", "<s>"] and state["gram_counts"].sum() == 11  # len + 1 windows per text
+    back = pickle.loads(pickle.dumps(kn))
+    assert (back.order, back.d, back.name, back.vocab) == (3, 0.5, "char-3gram-KN", ["a", "b", "</s>", "<unk>"])
+    assert back.counts == kn.counts and back.context_types == kn.context_types
+    assert back.context_total == kn.context_total
+    assert back.log2prob("ab", "a") == kn.log2prob("ab", "a")
 
 
 def test_word_unigram_model_against_a_hand_made_list():

@@ -174,9 +174,9 @@ class KneserNeyLM(Scorer):
         return KneserNeyLM(order, self.d)._levels(grams, counts, self.symbols)
 
     def _prob(self, w: int, history: Sequence[int]) -> float:
-        """P(w | history) in symbol codes; ``history`` ends with the last ``order − 1`` codes."""
-        if w not in self.counts[1] and w != self.code[self.EOS]:
-            w = self.code[self.UNK]
+        """P(w | history) in symbol codes; ``history`` ends with the last ``order − 1`` codes.
+        A symbol never seen has the code of ``<unk>`` (:meth:`_codes`), which is counted at no
+        level, so it gets the back-off probability of an unseen character."""
         base, d = len(self.symbols), self.d
         p, h, scale = 1.0 / len(self.vocab), 0, 1
         for k in range(1, self.order + 1):
