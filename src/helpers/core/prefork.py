@@ -8,8 +8,8 @@ plotly and the study's helpers, about 4 s). A command that runs several notebook
 A *kernel server* pays it once per command. It is started when a process asks for its
 second kernel (the first is started the usual way, so that a command that runs one notebook,
 ``python -m helpers run``, costs what it did), or for the first inside :func:`many_kernels`
-(a build that has several notebooks to execute says so), imports :data:`PRELOAD`, and then forks one
-child for each ``python -m MODULE …`` asked of it. The child takes the caller's environment,
+(a build with several notebooks to execute says so). It imports :data:`PRELOAD`, then forks
+one child for each ``python -m MODULE …`` asked of it. The child takes the caller's environment,
 working directory and standard output and error, starts a new session (as jupyter_client's
 own launcher does) and runs the module as ``python -m`` would. What the child computes is
 what a fresh interpreter computes; only the imports are already done.
@@ -33,10 +33,11 @@ what a fresh interpreter computes; only the imports are already done.
   ``MPLBACKEND`` before its imports as ipykernel would.
 * **Measured** (2 cores): a notebook with chapter 1's import cell ran in 6.2 s from a
   started kernel and in 0.9 s from a forked one. The test build of the book (8 chapters,
-  2 at a time, cold cache) took 107 s wall and 175 user CPU-s before, 90 s and 147 with
-  7 of its 8 kernels forked (the first was forked too then; now the server starts with the
-  second), and wrote the same result CSVs (apart from the language-model ladder's wall-clock
-  columns, which differ on every run).
+  2 at a time, cold cache) took 107 s wall and 175 user CPU-s before the server, 90 s and
+  147 with it, and wrote the same result CSVs (apart from the language-model ladder's
+  wall-clock columns, which differ on every run). Forking the build's first kernel too
+  (:func:`many_kernels`) took the machine's CPU for that build from 169 and 161 CPU-s to
+  159 and 149 (two runs each, back to back).
 """
 
 from __future__ import annotations
