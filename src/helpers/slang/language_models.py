@@ -170,7 +170,8 @@ class KneserNeyLM(Scorer):
         the same but one ``<s>`` shorter)."""
         if not 1 <= order <= self.order:
             raise ValueError(f"order must be 1-{self.order}")
-        grams, counts = _group_rows(self.grams[:, self.order - order:], len(self.symbols), weights=self.gram_counts)
+        cut = self.order - order
+        grams, counts = _group_rows(self.grams[:, cut:], len(self.symbols), weights=self.gram_counts)
         return KneserNeyLM(order, self.d)._levels(grams, counts, self.symbols)
 
     def _prob(self, w: int, history: Sequence[int]) -> float:
@@ -250,7 +251,10 @@ def _group_rows(rows: np.ndarray, base: int, weights: np.ndarray | None = None) 
     if rows.shape[1] == 0:
         return rows[:1], np.array([len(rows) if weights is None else int(np.sum(weights))])
     powers = _powers(base, rows.shape[1])  # one packed key sorts ~5x faster than lexsort on k columns
-    order = np.argsort(rows.astype(np.int64) @ powers, kind="stable") if powers is not None else np.lexsort(rows.T[::-1])
+    if powers is not None:
+        order = np.argsort(rows.astype(np.int64) @ powers, kind="stable")
+    else:
+        order = np.lexsort(rows.T[::-1])
     ordered = rows[order]
     first = np.flatnonzero(np.r_[True, (ordered[1:] != ordered[:-1]).any(axis=1)])
     if weights is None:
