@@ -226,17 +226,20 @@ def _windows(texts: Sequence[str], chars: Sequence[str], n: int, eos: int, bos: 
     return np.stack([stream[first + j] for j in range(n)], axis=1)
 
 
-def _powers(base: int, k: int) -> np.ndarray | None:
-    """base^(k−1) … base^0 as int64, or None where a row of k codes below ``base`` could overflow it."""
-    return np.int64(base) ** np.arange(k - 1, -1, -1, dtype=np.int64) if base ** k < 2 ** 63 else None
+def _int64_keys(rows: np.ndarray, base: int) -> np.ndarray | None:
+    """Each row of symbol codes (below ``base``) as one int64 in base ``base``, the first code
+    the most significant; None where base^k could overflow int64."""
+    k = rows.shape[1]
+    if base ** k >= 2 ** 63:
+        return None
+    return rows.astype(np.int64) @ (np.int64(base) ** np.arange(k - 1, -1, -1, dtype=np.int64))
 
 
 def _packed(rows: np.ndarray, base: int) -> list[int]:
-    """Each row of symbol codes as one integer in base ``base``, the first code the most
-    significant (int64 arithmetic where it cannot overflow, Python integers beyond)."""
-    powers = _powers(base, rows.shape[1])
-    if powers is not None:
-        return (rows.astype(np.int64) @ powers).tolist()
+    """The rows as :func:`_int64_keys`, in Python integers beyond int64."""
+    keys = _int64_keys(rows, base)
+    if keys is not None:
+        return keys.tolist()
     out = np.zeros(len(rows), dtype=object)
     for j in range(rows.shape[1]):
         out = out * base + rows[:, j].astype(object)
@@ -250,11 +253,8 @@ def _group_rows(rows: np.ndarray, base: int, weights: np.ndarray | None = None) 
         return rows, np.zeros(0, dtype=np.int64)
     if rows.shape[1] == 0:
         return rows[:1], np.array([len(rows) if weights is None else int(np.sum(weights))])
-    powers = _powers(base, rows.shape[1])  # one packed key sorts ~5x faster than lexsort on k columns
-    if powers is not None:
-        order = np.argsort(rows.astype(np.int64) @ powers, kind="stable")
-    else:
-        order = np.lexsort(rows.T[::-1])
+    keys = _int64_keys(rows, base)  # one packed key sorts ~5x faster than lexsort on k columns
+    order = np.argsort(keys, kind="stable") if keys is not None else np.lexsort(rows.T[::-1])
     ordered = rows[order]
     first = np.flatnonzero(np.r_[True, (ordered[1:] != ordered[:-1]).any(axis=1)])
     if weights is None:
