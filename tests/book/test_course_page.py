@@ -36,10 +36,14 @@ def page_commands(page: str) -> list[str]:
 
 
 def test_every_course_command_is_written_to_work_from_the_project_folder():
-    for page in PAGES:
-        text = (ROOT / page).read_text(encoding="utf-8")
+    """The course pages, and the chapters and their words that a lecturer projects, give every
+    command with the project's interpreter (a bare ``python`` is not the venv's)."""
+    projected = sorted(ROOT.glob("notebooks/*.ipynb")) + sorted(ROOT.glob("notebooks/words/*.md"))
+    assert len(projected) >= 10
+    for page in [*(ROOT / p for p in PAGES), *projected]:
+        text = page.read_text(encoding="utf-8")
         bare = re.findall(r"(?<![/\w])python -m helpers", text)
-        assert not bare, f"{page}: 'python -m helpers' without .venv/bin/ fails outside an activated venv"
+        assert not bare, f"{page.name}: 'python -m helpers' without .venv/bin/ fails outside an activated venv"
     assert len(page_commands("book/course.md")) >= 10
 
 
