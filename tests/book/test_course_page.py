@@ -47,6 +47,14 @@ def test_every_course_command_is_written_to_work_from_the_project_folder():
     assert len(page_commands("book/course.md")) >= 10
 
 
+def test_no_label_is_written_twice():
+    """A label repeated across a line break or a colon ("Discussion: discussion:") is a slip."""
+    for page in sorted((ROOT / "book").glob("*.md")):
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        twice = re.findall(r"\b(\w+): \1:", text, re.I)
+        assert not twice, f"{page.name}: {twice}"
+
+
 def _fill_metahope(folder: Path, seed: int) -> None:
     """Every student annotates every row (a severity here and there) and marks it done."""
     rng = np.random.default_rng(seed)

@@ -372,6 +372,12 @@ def _missing_students(class_list, returned, name_of) -> list[InputError]:
             for n in roster if n not in have]
 
 
+#: The help of every template's class-list option (``--annotators``, ``--raters``): the names a
+#: number gives are those :func:`helpers.core.params.person_names` writes, the same in every kit.
+PEOPLE_HELP = (f"a number (students named {', '.join(params.person_names(3))}, ...) or the students' names "
+               "separated by commas")
+
+
 def add_unfinished_option(parser) -> None:
     """The ``--unfinished`` option of every class command (the chapters' ``unfinished`` parameter)."""
     parser.add_argument("--unfinished", choices=UNFINISHED_CHOICES, default="stop",

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from ..core.classroom import add_check_command, add_unfinished_option
+from ..core.classroom import PEOPLE_HELP, add_check_command, add_unfinished_option
 
 
 def _template(args) -> int:
@@ -51,7 +51,7 @@ def add_commands(groups: dict) -> None:
                                       "dimensions and Overall)")
     t.add_argument("--items", required=True, help="items CSV with item_id, metaphor, explanation (e.g. "
                    "data/authored/metaphor_explanations.csv; other columns are not copied)")
-    t.add_argument("--raters", required=True, help="a number (names R01, R02, ...) or comma-separated names")
+    t.add_argument("--raters", required=True, help=PEOPLE_HELP)
     t.add_argument("--out", required=True, help="folder for explanations_<rater>.xlsx")
     t.set_defaults(handler=_template)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core import paths
-from ..core.classroom import add_check_command, add_unfinished_option
+from ..core.classroom import PEOPLE_HELP, add_check_command, add_unfinished_option
 
 
 def _template(args) -> int:
@@ -70,6 +70,6 @@ def add_commands(groups: dict) -> None:
     t.add_argument("--items", required=True, help="items CSV (word_id, sentence, word, pos, one column per "
                    "system) or a workbook in the released layout")
     t.add_argument("--systems", required=True, help="comma-separated system columns, e.g. A,B,C")
-    t.add_argument("--annotators", required=True, help="a number (names A, B, ...) or comma-separated names")
+    t.add_argument("--annotators", required=True, help=PEOPLE_HELP)
     t.add_argument("--out", required=True, help="folder for metahope_<annotator>.xlsx")
     t.set_defaults(handler=_template)
