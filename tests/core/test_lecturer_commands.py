@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from conftest import helpers_command
 
 from helpers import __main__
@@ -38,3 +39,85 @@ def test_every_template_says_the_student_names_it_writes(tmp_path, monkeypatch, 
     for kind, option in (("metahope", "--annotators"), ("explanations", "--raters"), ("homophones", "--raters")):
         named = re.search(r"named ([^.)]*)", _option_help(kind, option))
         assert named and named.group(1).startswith("S01, S02"), (kind, _option_help(kind, option))
+
+
+def _class(tmp_path, monkeypatch, capfd, n: int = 4, unfinished: int = 1):
+    """A MetaHOPE class of ``n`` in ``tmp_path/class``: blanks handed out, every sheet returned
+    filled in and marked done, except the last ``unfinished`` row of student S02."""
+    from openpyxl import load_workbook
+
+    (tmp_path / "items.csv").write_text(ITEMS, encoding="utf-8")
+    code, _, err = helpers_command(monkeypatch, capfd, tmp_path, [
+        "template", "metahope", "--items", "items.csv", "--systems", "sysA,sysB", "--annotators", str(n),
+        "--out", "class/blank"])
+    assert code == 0, err
+    (tmp_path / "class" / "returned").mkdir()
+    for k, blank in enumerate(sorted((tmp_path / "class" / "blank").glob("*.xlsx"))):
+        wb = load_workbook(blank)
+        ws = wb["Annotation"]
+        header = [c.value for c in ws[1]]
+        mis, done = header.index("MIS") + 1, header.index("done") + 1
+        for r in range(2, ws.max_row + 1):
+            ws.cell(r, mis, [0, 2, 4, 6][(k + r) % 4])
+            if not (blank.stem.endswith("S02") and r > ws.max_row - unfinished):
+                ws.cell(r, done, "done")
+        wb.save(tmp_path / "class" / "returned" / blank.name)
+    return tmp_path / "class"
+
+
+def test_a_command_names_the_options_typed_there_and_a_chapter_its_parameters(tmp_path, monkeypatch, capfd):
+    """``check`` and ``feedback`` say ``--unfinished drop_rows`` and ``argument FOLDER``; the
+    same class read as a chapter reads it says ``-p unfinished drop_rows``."""
+    from helpers.core.errors import InputError
+    from helpers.metahope.io import load_class
+
+    folder = _class(tmp_path, monkeypatch, capfd)
+    for argv in (["check", "metahope", "class/returned"],
+                 ["feedback", "metahope", "--annotations", "class/returned", "--out", "class/feedback"]):
+        code, out, err = helpers_command(monkeypatch, capfd, tmp_path, argv)
+        assert code == 1 and "student 'S02': 1 of 2 rows are not marked done" in err, err
+        assert "run with --unfinished drop_rows (leave those rows out) or --unfinished drop_students" in err, err
+        assert "unfinished =" not in err and "-p unfinished" not in err, err
+    code, out, err = helpers_command(monkeypatch, capfd, tmp_path, ["check", "metahope", "class/gone"])
+    assert code == 1 and err.startswith("error: argument FOLDER: value 'class/gone'"), err
+    with pytest.raises(InputError) as chapter:
+        load_class(folder / "returned")
+    assert "run with -p unfinished drop_rows (leave those rows out) or -p unfinished drop_students" in str(chapter.value)
+    assert "--unfinished" not in str(chapter.value)
+
+
+def test_the_check_prints_the_next_commands_with_the_choice_made(tmp_path, monkeypatch, capfd):
+    """The lecturer decides once: the check prints the chapter and feedback commands with
+    ``--unfinished drop_rows`` carried, and the printed feedback command runs as printed."""
+    import shlex
+    import sys
+
+    _class(tmp_path, monkeypatch, capfd)
+    code, out, err = helpers_command(monkeypatch, capfd, tmp_path,
+                                     ["check", "metahope", "class/returned", "--unfinished", "drop_rows"])
+    assert code == 0, err
+    assert "left out item s2_5: not marked done by S02" in out
+    lines = [line.strip() for line in out.splitlines() if line.startswith("  ")]
+    python = sys.executable
+    assert lines == [
+        f"{python} -m helpers run notebooks/03_metahope_pilot_v2.ipynb -p annotations class/returned "
+        "-p results_dir class/results -p unfinished drop_rows",
+        f"{python} -m helpers feedback metahope --annotations class/returned --out class/feedback "
+        "--unfinished drop_rows"], out
+    code, out, err = helpers_command(monkeypatch, capfd, tmp_path, shlex.split(lines[1])[3:])
+    assert code == 0, err
+    assert (tmp_path / "class" / "feedback" / "S02.html").exists()
+
+
+def test_a_class_list_folder_says_how_to_take_a_student_off(tmp_path, monkeypatch, capfd):
+    """With a folder of blanks as the class list, the error says to move the blank out."""
+    _class(tmp_path, monkeypatch, capfd)
+    (tmp_path / "class" / "returned" / "metahope_S04.xlsx").unlink()
+    code, out, err = helpers_command(monkeypatch, capfd, tmp_path, ["check", "metahope", "class/returned",
+                                                                    "--class-list", "class/blank"])
+    assert code == 1
+    assert "student 'S04' is on the class list but returned no workbook" in err
+    assert "move their blank workbook out of class/blank" in err, err
+    code, out, err = helpers_command(monkeypatch, capfd, tmp_path, ["check", "metahope", "class/returned",
+                                                                    "--class-list", "S01,S02,S03,S04"])
+    assert "take their name out of --class-list" in err, err

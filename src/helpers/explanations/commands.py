@@ -46,7 +46,8 @@ def add_commands(groups: dict) -> None:
     """``template explanations``, ``feedback explanations`` and ``check explanations``."""
     from .io import sheet_student
 
-    add_check_command(groups, "explanations", "explanation rating", _check, sheet_student)
+    add_check_command(groups, "explanations", "explanation rating", _check, sheet_student,
+                      chapter=("notebooks/04_explanation_judgements.ipynb", "ratings_file"), feedback="--ratings")
     t = groups["template"].add_parser("explanations", help="metaphor-explanation rating workbooks (1–5 on six "
                                       "dimensions and Overall)")
     t.add_argument("--items", required=True, help="items CSV with item_id, metaphor, explanation (e.g. "

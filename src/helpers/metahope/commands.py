@@ -56,7 +56,8 @@ def _check(files, unfinished, args):
 
 def add_commands(groups: dict) -> None:
     """``template metahope``, ``feedback metahope`` and ``check metahope``."""
-    add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student)
+    add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student,
+                      chapter=("notebooks/03_metahope_pilot_v2.ipynb", "annotations"), feedback="--annotations")
     f = groups["feedback"].add_parser("metahope", help="one page per student from a class's MetaHOPE sheets")
     f.add_argument("--annotations", nargs="+", required=True,
                    help="the returned workbooks (or a folder of them), or one long .csv / MQM .tsv")
