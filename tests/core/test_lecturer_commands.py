@@ -41,18 +41,18 @@ def test_every_template_says_the_student_names_it_writes(tmp_path, monkeypatch, 
         assert named and named.group(1).startswith("S01, S02"), (kind, _option_help(kind, option))
 
 
-def _class(tmp_path, monkeypatch, capfd, n: int = 4, unfinished: int = 1):
-    """A MetaHOPE class of ``n`` in ``tmp_path/class``: blanks handed out, every sheet returned
+def _class(tmp_path, monkeypatch, capfd, n: int = 4, unfinished: int = 1, name: str = "class"):
+    """A MetaHOPE class of ``n`` in ``tmp_path/name``: blanks handed out, every sheet returned
     filled in and marked done, except the last ``unfinished`` row of student S02."""
     from openpyxl import load_workbook
 
     (tmp_path / "items.csv").write_text(ITEMS, encoding="utf-8")
     code, _, err = helpers_command(monkeypatch, capfd, tmp_path, [
         "template", "metahope", "--items", "items.csv", "--systems", "sysA,sysB", "--annotators", str(n),
-        "--out", "class/blank"])
+        "--out", f"{name}/blank"])
     assert code == 0, err
-    (tmp_path / "class" / "returned").mkdir()
-    for k, blank in enumerate(sorted((tmp_path / "class" / "blank").glob("*.xlsx"))):
+    (tmp_path / name / "returned").mkdir()
+    for k, blank in enumerate(sorted((tmp_path / name / "blank").glob("*.xlsx"))):
         wb = load_workbook(blank)
         ws = wb["Annotation"]
         header = [c.value for c in ws[1]]
@@ -61,8 +61,8 @@ def _class(tmp_path, monkeypatch, capfd, n: int = 4, unfinished: int = 1):
             ws.cell(r, mis, [0, 2, 4, 6][(k + r) % 4])
             if not (blank.stem.endswith("S02") and r > ws.max_row - unfinished):
                 ws.cell(r, done, "done")
-        wb.save(tmp_path / "class" / "returned" / blank.name)
-    return tmp_path / "class"
+        wb.save(tmp_path / name / "returned" / blank.name)
+    return tmp_path / name
 
 
 def test_a_command_names_the_options_typed_there_and_a_chapter_its_parameters(tmp_path, monkeypatch, capfd):
@@ -121,3 +121,68 @@ def test_a_class_list_folder_says_how_to_take_a_student_off(tmp_path, monkeypatc
     code, out, err = helpers_command(monkeypatch, capfd, tmp_path, ["check", "metahope", "class/returned",
                                                                     "--class-list", "S01,S02,S03,S04"])
     assert "take their name out of --class-list" in err, err
+
+
+def _windows_block() -> list[str]:
+    """The native Windows set-up of book/rerun.md, one command a line."""
+    from helpers.core import paths
+
+    text = (paths.project_root() / "book" / "rerun.md").read_text(encoding="utf-8")
+    assert "## On Windows" in text, "book/rerun.md has no route for a lecturer on Windows"
+    section = text.split("## On Windows", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```text\n(.*?)```", section, re.S)
+    assert block, "book/rerun.md: the Windows section gives its commands in a text block"
+    return [line.strip() for line in block.group(1).splitlines() if line.strip()]
+
+
+def test_the_windows_route_needs_only_what_works_without_make(tmp_path, monkeypatch, capfd):
+    """The native Windows route of book/rerun.md: a venv, pip on the pinned requirements, the
+    package editable, then ``python -m helpers``. Checked here without a fresh install: the
+    helpers commands it gives parse, the requirements are plain pins pip can install
+    anywhere, the project installs editable, ``fetch`` runs without make, no command calls
+    make or a shell, and a class folder with spaces in its name works."""
+    import ast
+    import shlex
+    import tomllib
+
+    from helpers.core import paths
+
+    root = paths.project_root()
+    steps = _windows_block()
+    assert steps[0].startswith("py -3.11 -m venv .venv")
+    assert any("pip install" in s and "-r requirements.txt" in s and "download.pytorch.org/whl/cpu" in s
+               for s in steps)
+    assert any("pip install" in s and "-e ." in s for s in steps)
+    parser = cli.build_parser(__main__._studies())
+    helpers_steps = [s for s in steps if s.startswith(".venv\\Scripts\\python -m helpers ")]
+    assert [shlex.split(s, posix=False)[3] for s in helpers_steps] == ["fetch", "build"]
+    for step in helpers_steps:
+        parser.parse_args(shlex.split(step, posix=False)[3:])  # a wrong option would exit here
+    # requirements.txt: NAME==VERSION lines only (no local path, URL or Linux-only build)
+    pins = [line for line in (root / "requirements.txt").read_text().splitlines() if line and not line.startswith("#")]
+    assert all(re.fullmatch(r"[A-Za-z0-9_.\-\[\]]+==[0-9][A-Za-z0-9.]*", line) for line in pins), pins
+    project = tomllib.loads((root / "pyproject.toml").read_text())
+    assert project["build-system"]["requires"] and project["project"]["name"]
+    # fetch without make: the released data is verified in place
+    code, out, err = helpers_command(monkeypatch, capfd, root, ["fetch"])
+    assert code == 0 and "files verified" in out, err
+    # no command starts make or a shell: every process is this Python, given as a list
+    for source in sorted((root / "src" / "helpers").rglob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                    ast.unparse(node.func) in ("os.system", "os.popen") or
+                    ast.unparse(node.func.value) == "subprocess"):
+                assert ast.unparse(node.func) not in ("os.system", "os.popen"), source
+                assert not any(k.arg == "shell" for k in node.keywords), source
+                assert not (node.args and isinstance(node.args[0], ast.Constant)), source
+                assert not re.search(r"\b(make|bash|sh)\b['\"]", ast.unparse(node)), source
+    # a class folder whose name has spaces: template, check, and the feedback command it prints
+    _class(tmp_path, monkeypatch, capfd, name="class 2027")
+    code, out, err = helpers_command(monkeypatch, capfd, tmp_path, [
+        "check", "metahope", "class 2027/returned", "--class-list", "class 2027/blank", "--unfinished", "drop_students"])
+    assert code == 0 and "left out student S02" in out, err
+    feedback = next(line.strip() for line in out.splitlines() if " feedback metahope " in line)
+    assert '--annotations "class 2027/returned" --out "class 2027/feedback" --unfinished drop_students' in feedback
+    code, out, err = helpers_command(monkeypatch, capfd, tmp_path, shlex.split(feedback)[3:])
+    assert code == 0, err
+    assert (tmp_path / "class 2027" / "feedback" / "index.html").exists()
