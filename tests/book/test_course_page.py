@@ -36,15 +36,38 @@ def page_commands(page: str) -> list[str]:
 
 
 def test_every_course_command_is_written_to_work_from_the_project_folder():
-    for page in PAGES:
-        text = (ROOT / page).read_text(encoding="utf-8")
+    """The course pages, and the chapters and their words that a lecturer projects, give every
+    command with the project's interpreter (a bare ``python`` is not the venv's)."""
+    projected = sorted(ROOT.glob("notebooks/*.ipynb")) + sorted(ROOT.glob("notebooks/words/*.md"))
+    assert len(projected) >= 10
+    for page in [*(ROOT / p for p in PAGES), *projected]:
+        text = page.read_text(encoding="utf-8")
         bare = re.findall(r"(?<![/\w])python -m helpers", text)
-        assert not bare, f"{page}: 'python -m helpers' without .venv/bin/ fails outside an activated venv"
+        assert not bare, f"{page.name}: 'python -m helpers' without .venv/bin/ fails outside an activated venv"
     assert len(page_commands("book/course.md")) >= 10
 
 
+def test_no_label_is_written_twice():
+    """A label repeated across a line break or a colon ("Discussion: discussion:") is a slip."""
+    for page in sorted((ROOT / "book").glob("*.md")):
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        twice = re.findall(r"\b(\w+): \1:", text, re.I)
+        assert not twice, f"{page.name}: {twice}"
+
+
+#: More items of the week-1 list than the classroom page's example shows (the page's two rows
+#: come first): one student's unfinished rows can then leave the class without emptying it.
+MORE_ITEMS = ("s3_2,Her words cut deeper than any knife.,cut,V,她的话比任何刀都伤人。,她的话比刀割得更深。\n"
+              "s4_6,The city never sleeps.,sleeps,V,这座城市从不睡觉。,这座城市彻夜不眠。\n"
+              "s5_4,He drowned in paperwork all spring.,drowned,V,他整个春天淹没在文件里。,他整个春天都被文书工作淹没。\n"
+              "s6_3,Prices climbed steadily through the year.,climbed,V,价格全年稳步攀升。,价格一年来持续上涨。\n")
+#: The student who leaves rows unfinished, and how many (the last ones of the sheet).
+UNFINISHED = ("S04", 2)
+
+
 def _fill_metahope(folder: Path, seed: int) -> None:
-    """Every student annotates every row (a severity here and there) and marks it done."""
+    """Every student annotates every row (a severity here and there) and marks it done, except
+    :data:`UNFINISHED`'s student, who leaves the last rows unmarked."""
     rng = np.random.default_rng(seed)
     for k, path in enumerate(sorted(folder.glob("metahope_*.xlsx"))):
         wb = load_workbook(path)
@@ -56,7 +79,8 @@ def _fill_metahope(folder: Path, seed: int) -> None:
             for c in cats:
                 if rng.random() < 0.15 + 0.03 * k:
                     ws.cell(r, c, int(rng.choice([2, 4, 6, 8])))
-            ws.cell(r, done, "done")
+            if not (path.stem.endswith(UNFINISHED[0]) and r > ws.max_row - UNFINISHED[1]):
+                ws.cell(r, done, "done")
         wb.save(path)
 
 
@@ -93,7 +117,7 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path, monkeypatch,
     cwd.mkdir()
     os.symlink(ROOT / "notebooks", cwd / "notebooks")
     items = re.search(r"```text\n(word_id,.*?)```", (ROOT / "book/classroom.md").read_text(encoding="utf-8"), re.S)
-    (cwd / "items.csv").write_text(items.group(1), encoding="utf-8")
+    (cwd / "items.csv").write_text(items.group(1) + MORE_ITEMS, encoding="utf-8")
     ex.load_benchmark().head(20).to_csv(cwd / "items20.csv", index=False)
     (cwd / "ITEMS.csv").write_bytes((cwd / "items20.csv").read_bytes())
 
@@ -116,12 +140,20 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path, monkeypatch,
             _fill_ratings(_returned(cwd, "homophones/blank", "homophones/returned"), "Ratings", 2, [4], 5, seed=3)
             seen.add("homophones")
         code, out, err = helpers_command(monkeypatch, capfd, cwd, args[3:])
+        if kind == ("check", "metahope") and "--unfinished" not in args:
+            # the first check lists the unfinished rows and the choices, as the lecturer types them
+            assert code == 1 and f"student '{UNFINISHED[0]}': {UNFINISHED[1]} of 6 rows are not marked done" in err, err
+            assert "--unfinished drop_rows" in err and "unfinished =" not in err, err
+            continue
         assert code == 0, f"{command}\n{out[-2000:]}\n{err[-3000:]}"
+        if kind == ("check", "metahope"):  # ... and the check with the choice prints the commands that carry it
+            assert "-p unfinished drop_rows" in out and "--unfinished drop_rows" in out, out
         if "--html" in args:  # the page itself is opened in tests/book/test_browser.py
             assert f"standalone page: {(cwd / args[args.index('--html') + 1]).resolve()}" in out, command
     assert seen == {"metahope", "explanations", "homophones"}
     for page in ("S01.html", "S12.html", "index.html"):
         assert (cwd / "class" / "feedback" / page).exists()
+    assert f"not marked done by {UNFINISHED[0]}" in (cwd / "class" / "feedback" / "index.html").read_text("utf-8")
     table7 = pd.read_csv(cwd / "class" / "results" / "03_metahope_pilot_v2" / "agreement_by_system.csv")
     assert list(table7["system"]) == ["sysA", "sysB"]
     disputed = pd.read_csv(cwd / "class" / "results" / "03_metahope_pilot_v2" / "disputed_items.csv")

@@ -102,7 +102,7 @@ def test_rater_names():
     assert person_names(" ana , ben ") == ["ana", "ben"]
     with pytest.raises(InputError, match="names must differ"):
         person_names("ana,ana")
-    with pytest.raises(InputError, match="parameter '--raters'"):
+    with pytest.raises(InputError, match="option --raters"):
         person_names(0)
     with pytest.raises(InputError, match="cannot be used in a file name"):
         person_names("ana,b/en")

@@ -127,4 +127,4 @@ def test_a_class_list_given_as_a_file_is_refused(week, tmp_path, capsys):
     roster = tmp_path / "roster.txt"
     roster.write_text("S01\nS02\n")
     assert cli.main(["check", "metahope", str(back), "--class-list", str(roster)]) == 1
-    assert "parameter '--class-list'" in capsys.readouterr().err
+    assert "option --class-list" in capsys.readouterr().err

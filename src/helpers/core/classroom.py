@@ -26,13 +26,14 @@ these rules, so that a lecturer passes a class the same way to every chapter, to
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
 from . import params, paths
-from .errors import InputError, InputErrors, raise_all
+from .errors import InputError, InputErrors, raise_all, typed
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 #: The parameter (and command-line option) that says what to do with unfinished rows.
@@ -183,12 +184,22 @@ def row_ranges(rows: Iterable[int]) -> str:
 
 
 def unfinished_error(student: str, file, sheet: str, rows: Sequence[int], n_rows: int) -> InputError:
-    """The error that names a student's unfinished rows and the lecturer's two choices."""
+    """The error that names a student's unfinished rows and the lecturer's two choices, as
+    typed where the class is read (:func:`~helpers.core.errors.typed`).
+
+    Examples
+    --------
+    >>> print(unfinished_error("S04", "S04.xlsx", "Annotation", [9, 10], 10))  # doctest: +NORMALIZE_WHITESPACE
+    S04.xlsx, sheet 'Annotation', column 'done': student 'S04': 2 of 10 rows are not marked done: rows 9-10; have
+    them finished and marked done, or run with -p unfinished drop_rows (leave those rows out) or -p unfinished
+    drop_students (leave the student out)
+    """
     what = ("nothing is marked done (a blank template, or a sheet not yet worked on)" if len(rows) == n_rows
             else f"{len(rows)} of {n_rows} rows are not marked done: rows {row_ranges(rows)}")
-    return InputError(f"student {student!r}: {what}; have them finished and marked done, or choose unfinished = "
-                      "'drop_rows' (leave those rows out) or 'drop_students' (leave the student out)", file=file,
-                      sheet=sheet, column=DONE_HEADER)
+    return InputError(f"student {student!r}: {what}; have them finished and marked done, or run with "
+                      f"{typed('unfinished', 'drop_rows')} (leave those rows out) or "
+                      f"{typed('unfinished', 'drop_students')} (leave the student out)", file=file, sheet=sheet,
+                      column=DONE_HEADER)
 
 
 @dataclass(frozen=True)
@@ -309,20 +320,23 @@ def classmate_labels(names: Iterable[str], own: str, show_names: bool = False) -
     return {n: (n if show_names else f"classmate {k}") for k, n in enumerate(others, start=1)}
 
 
-def add_check_command(groups: dict, kind: str, what: str, load, name_of):
+def add_check_command(groups: dict, kind: str, what: str, load, name_of, chapter: tuple[str, str] | None = None,
+                      feedback: str | None = None):
     """``python -m helpers check KIND FOLDER...``: ``load(files, unfinished, args)`` reads the
     class as the chapters will (raising every problem at once) and returns
     ``(students, n_items, notes)``; ``name_of(path)`` names a workbook's student as the
-    kit's reader does (for ``--class-list``). The command prints a summary, or every
+    kit's reader does (for ``--class-list``). The command prints a summary and the commands
+    that read the class next (``chapter``: the notebook and its class parameter;
+    ``feedback``: the option of ``feedback KIND``; see :func:`next_commands`), or every
     problem as an ``error:`` line (exit 1). Returns the subparser."""
     p = groups["check"].add_parser(kind, help=f"check returned {what} workbooks")
-    p.add_argument("sheets", nargs="+", help="the folder of returned workbooks (or the workbooks)")
+    p.add_argument("sheets", metavar="FOLDER", nargs="+", help="the folder of returned workbooks (or the workbooks)")
     p.add_argument("--class-list", help="who should have returned a workbook: the folder of blank templates, or "
                    "names separated by commas; a student with no returned workbook is then named")
     add_unfinished_option(p)
 
     def _check(args) -> int:
-        found = gather(args.sheets if len(args.sheets) > 1 else args.sheets[0], "sheets", strict=False)
+        found = gather(args.sheets if len(args.sheets) > 1 else args.sheets[0], "FOLDER", strict=False)
         for line in found.notes():
             print(line)
         early = [*found.unusable, *_missing_students(args.class_list, found.files, name_of)]
@@ -334,12 +348,46 @@ def add_check_command(groups: dict, kind: str, what: str, load, name_of):
         for line in notes:
             print(line)
         print(f"ready: {len(found.files)} workbook(s), {len(students)} student(s) ({', '.join(students)}), "
-              f"{n_items} item(s); the chapters and feedback read them as checked here with "
-              f"unfinished = {args.unfinished!r}")
+              f"{n_items} item(s)")
+        if len(args.sheets) == 1 and (chapter or feedback):
+            print("next, with the same choice for unfinished rows everywhere:")
+            for line in next_commands(kind, args.sheets[0], args.unfinished, chapter, feedback):
+                print(f"  {line}")
         return 0
 
     p.set_defaults(handler=_check)
     return p
+
+
+def next_commands(kind: str, folder: str, unfinished: str, chapter: tuple[str, str] | None = None,
+                  feedback: str | None = None, python: str | None = None) -> list[str]:
+    """The commands that read a checked class ``folder`` next, ready to paste: the chapter
+    (``chapter``: notebook and class parameter) and ``feedback KIND`` (``feedback``: its
+    class option), both with the ``unfinished`` choice (unless ``stop``) and the class's
+    sibling folders ``results`` and ``feedback`` (``class/returned`` -> ``class/results``,
+    ``class/feedback``). ``python`` is this interpreter, relative to the current folder when
+    it lies inside it (``.venv/bin/python``; ``.venv\\Scripts\\python.exe`` on Windows).
+
+    Examples
+    --------
+    >>> for line in next_commands("metahope", "class/returned", "drop_rows", ("notebooks/03.ipynb", "annotations"),
+    ...                           "--annotations", python=".venv/bin/python"):
+    ...     print(line)
+    .venv/bin/python -m helpers run notebooks/03.ipynb -p annotations class/returned -p results_dir class/results -p unfinished drop_rows
+    .venv/bin/python -m helpers feedback metahope --annotations class/returned --out class/feedback --unfinished drop_rows
+    """
+    if python is None:
+        python = os.path.relpath(sys.executable) if Path(sys.executable).is_relative_to(Path.cwd()) else sys.executable
+    parent = Path(folder).parent
+    tails = []
+    if chapter:
+        tails.append(["run", chapter[0], "-p", chapter[1], folder, "-p", "results_dir", str(parent / "results")]
+                     + (["-p", "unfinished", unfinished] if unfinished != "stop" else []))
+    if feedback:
+        tails.append(["feedback", kind, feedback, folder, "--out", str(parent / "feedback")]
+                     + (["--unfinished", unfinished] if unfinished != "stop" else []))
+    quoted = [[f'"{a}"' if " " in a else a for a in [python, "-m", "helpers", *tail]] for tail in tails]
+    return [" ".join(line) for line in quoted]
 
 
 def _names_in(files, name_of) -> list[str]:
@@ -367,9 +415,17 @@ def _missing_students(class_list, returned, name_of) -> list[InputError]:
     roster = (_names_in(gather(folder, "--class-list", strict=False).files, name_of) if folder is not None
               else [n.strip() for n in str(class_list).split(",") if n.strip()])
     have = set(_names_in(returned, name_of))
+    off_the_list = (f"move their blank workbook out of {class_list}, or give --class-list as the names of those who "
+                    "should return one" if folder is not None else "take their name out of --class-list")
     return [InputError(f"student {n!r} is on the class list but returned no workbook", parameter="--class-list",
-                       expected="their workbook in the folder, or their name off the class list")
+                       expected=f"their workbook in the folder; or, if they are not to return one, {off_the_list}")
             for n in roster if n not in have]
+
+
+#: The help of every template's class-list option (``--annotators``, ``--raters``): the names a
+#: number gives are those :func:`helpers.core.params.person_names` writes, the same in every kit.
+PEOPLE_HELP = (f"a number (students named {', '.join(params.person_names(3))}, ...) or the students' names "
+               "separated by commas")
 
 
 def add_unfinished_option(parser) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 import yaml
 
 from . import paths
-from .errors import InputError
+from .errors import InputError, command_line
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -209,7 +209,8 @@ def main(argv: list[str] | None = None, studies=()) -> int:
     from .execution import NotebookFailed
 
     try:
-        return args.handler(args)
+        with command_line():  # errors name the options typed here, not a chapter's -p parameters
+            return args.handler(args)
     except (InputError, FileNotFoundError) as exc:
         for line in str(exc).splitlines():  # InputErrors: one line per problem
             print(f"error: {line}", file=sys.stderr)

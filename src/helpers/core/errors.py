@@ -9,13 +9,56 @@ supplied is wrong. It carries the location as fields (``parameter``, ``file``, `
     severity must be one of 0, 2, 4, 6, 8, 10 or blank
 
 Code that needs the row reads ``err.row``, never the message.
+
+An error names a setting as the lecturer types it where they are: a chapter's parameter as
+``parameter 'unfinished'`` and ``-p unfinished drop_rows`` (papermill's form), a command's as
+``option --class-list``, ``argument FOLDER`` and ``--unfinished drop_rows``
+(:func:`typed`, :func:`command_line`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 _UNSET = object()
+_COMMAND_LINE = ContextVar("helpers_command_line", default=False)
+
+
+@contextmanager
+def command_line() -> Iterator[None]:
+    """Within it, :func:`typed` gives a command's option: ``python -m helpers`` runs every
+    command inside it (:func:`helpers.core.cli.main`); a chapter's kernel never is."""
+    token = _COMMAND_LINE.set(True)
+    try:
+        yield
+    finally:
+        _COMMAND_LINE.reset(token)
+
+
+def typed(name: str, value) -> str:
+    """Setting ``name`` to ``value`` as the lecturer types it here: ``-p NAME VALUE`` for a
+    chapter, ``--NAME VALUE`` inside :func:`command_line`.
+
+    Examples
+    --------
+    >>> typed("unfinished", "drop_rows")
+    '-p unfinished drop_rows'
+    >>> with command_line():
+    ...     typed("unfinished", "drop_rows")
+    '--unfinished drop_rows'
+    """
+    return f"--{name.replace('_', '-')} {value}" if _COMMAND_LINE.get() else f"-p {name} {value}"
+
+
+def _setting(name: str) -> str:
+    """How an error names a setting: a command's option (``--class-list``) or positional
+    argument (by its metavar, ``FOLDER``), or a chapter's parameter."""
+    if name.startswith("-"):
+        return f"option {name}"
+    return f"argument {name}" if name.isupper() else f"parameter {name!r}"
 
 
 class InputError(ValueError):
@@ -50,7 +93,7 @@ class InputError(ValueError):
     def _message(self) -> str:
         where = []
         if self.parameter is not None:
-            where.append(f"parameter {self.parameter!r}")
+            where.append(_setting(self.parameter))
         if self.file is not None:
             where.append(str(self.file))
         if self.sheet is not None:

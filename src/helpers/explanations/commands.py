@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from ..core.classroom import add_check_command, add_unfinished_option
+from ..core.classroom import PEOPLE_HELP, add_check_command, add_unfinished_option
 
 
 def _template(args) -> int:
@@ -46,12 +46,13 @@ def add_commands(groups: dict) -> None:
     """``template explanations``, ``feedback explanations`` and ``check explanations``."""
     from .io import sheet_student
 
-    add_check_command(groups, "explanations", "explanation rating", _check, sheet_student)
+    add_check_command(groups, "explanations", "explanation rating", _check, sheet_student,
+                      chapter=("notebooks/04_explanation_judgements.ipynb", "ratings_file"), feedback="--ratings")
     t = groups["template"].add_parser("explanations", help="metaphor-explanation rating workbooks (1–5 on six "
                                       "dimensions and Overall)")
     t.add_argument("--items", required=True, help="items CSV with item_id, metaphor, explanation (e.g. "
                    "data/authored/metaphor_explanations.csv; other columns are not copied)")
-    t.add_argument("--raters", required=True, help="a number (names R01, R02, ...) or comma-separated names")
+    t.add_argument("--raters", required=True, help=PEOPLE_HELP)
     t.add_argument("--out", required=True, help="folder for explanations_<rater>.xlsx")
     t.set_defaults(handler=_template)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core import paths
-from ..core.classroom import add_check_command, add_unfinished_option
+from ..core.classroom import PEOPLE_HELP, add_check_command, add_unfinished_option
 
 
 def _template(args) -> int:
@@ -56,7 +56,8 @@ def _check(files, unfinished, args):
 
 def add_commands(groups: dict) -> None:
     """``template metahope``, ``feedback metahope`` and ``check metahope``."""
-    add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student)
+    add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student,
+                      chapter=("notebooks/03_metahope_pilot_v2.ipynb", "annotations"), feedback="--annotations")
     f = groups["feedback"].add_parser("metahope", help="one page per student from a class's MetaHOPE sheets")
     f.add_argument("--annotations", nargs="+", required=True,
                    help="the returned workbooks (or a folder of them), or one long .csv / MQM .tsv")
@@ -70,6 +71,6 @@ def add_commands(groups: dict) -> None:
     t.add_argument("--items", required=True, help="items CSV (word_id, sentence, word, pos, one column per "
                    "system) or a workbook in the released layout")
     t.add_argument("--systems", required=True, help="comma-separated system columns, e.g. A,B,C")
-    t.add_argument("--annotators", required=True, help="a number (names A, B, ...) or comma-separated names")
+    t.add_argument("--annotators", required=True, help=PEOPLE_HELP)
     t.add_argument("--out", required=True, help="folder for metahope_<annotator>.xlsx")
     t.set_defaults(handler=_template)

@@ -29,7 +29,7 @@ from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
 from ..core import classroom, paths
-from ..core.errors import InputError, raise_all
+from ..core.errors import InputError, raise_all, typed
 
 #: The five MetaHOPE error categories (paper §3): Impact, Required Adaptation Missing,
 #: Mistranslation, Style, Proofreading.
@@ -334,8 +334,8 @@ class ClassAnnotations:
 def _legacy_blank(s: AnnotationSheet, student: str) -> InputError:
     return InputError(f"student {student!r}: no severity was entered in any cell: a blank template handed back? If "
                       "this annotator really found no error at all, enter 0s", file=s.file, sheet=s.sheet,
-                      expected="a filled-in sheet, or run with unfinished = 'drop_rows' or 'drop_students' to leave "
-                      "it out")
+                      expected=f"a filled-in sheet, or run with {typed('unfinished', 'drop_rows')} or "
+                      f"{typed('unfinished', 'drop_students')} to leave it out")
 
 
 def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] | None = None,
@@ -421,7 +421,7 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     order = {item: k for k, item in enumerate(i for i in union if i not in set(dropped_items))}
     if not order:
         raise InputError("no item is left once the unfinished rows are left out",
-                         expected="finished rows, or unfinished = 'drop_students'")
+                         expected=f"finished rows, or {typed('unfinished', 'drop_students')}")
     out = pd.concat([s.frame for _, s in kept], ignore_index=True)
     out = out[out["item"].isin(order)].reset_index(drop=True)
     out["position"] = out["item"].map(order)

@@ -9,7 +9,7 @@ reads the returned workbooks through its ``ratings_file`` parameter (a folder or
 
 from __future__ import annotations
 
-from ..core.classroom import add_check_command
+from ..core.classroom import PEOPLE_HELP, add_check_command
 
 
 def _template(args) -> int:
@@ -50,7 +50,8 @@ def add_commands(groups: dict) -> None:
     """``template homophones`` and ``check homophones``."""
     from .template import rating_sheet_student
 
-    c = add_check_command(groups, "homophones", "homophone rating", _check, rating_sheet_student)
+    c = add_check_command(groups, "homophones", "homophone rating", _check, rating_sheet_student,
+                          chapter=("notebooks/06_homophones.ipynb", "ratings_file"))
     c.add_argument("--threshold", type=int, default=100,
                    help="Algorithm 1's frequency threshold the sheets were made with (default 100)")
     t = groups["template"].add_parser(
@@ -59,7 +60,7 @@ def add_commands(groups: dict) -> None:
                    help="comma-separated slang words among 尼玛,特么,卧槽,草泥马,劳资 (default: all five)")
     t.add_argument("--per-word", type=int, required=True,
                    help="candidates drawn at random per word (the slang word itself is never drawn)")
-    t.add_argument("--raters", required=True, help="a number (names R1, R2, ...) or comma-separated names")
+    t.add_argument("--raters", required=True, help=PEOPLE_HELP)
     t.add_argument("--out", required=True, help="folder for homophones_<rater>.xlsx")
     t.add_argument("--seed", type=int, default=0, help="seed of the draw and of each sheet's order (default 0)")
     t.add_argument("--threshold", type=int, default=100,
