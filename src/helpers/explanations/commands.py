@@ -49,8 +49,9 @@ def add_commands(groups: dict) -> None:
     add_check_command(groups, "explanations", "explanation rating", _check, sheet_student)
     t = groups["template"].add_parser("explanations", help="metaphor-explanation rating workbooks (1–5 on six "
                                       "dimensions and Overall)")
-    t.add_argument("--items", required=True, help="items CSV with item_id, metaphor, explanation (e.g. "
-                   "data/authored/metaphor_explanations.csv; other columns are not copied)")
+    t.add_argument("--items", required=True, help="items table, .csv (UTF-8 or GBK) or .xlsx (first sheet), "
+                   "with item_id, metaphor, explanation (e.g. data/authored/metaphor_explanations.csv; other columns "
+                   "are not copied)")
     t.add_argument("--raters", required=True, help="a number (names R01, R02, ...) or comma-separated names")
     t.add_argument("--out", required=True, help="folder for explanations_<rater>.xlsx")
     t.set_defaults(handler=_template)

@@ -67,8 +67,8 @@ def add_commands(groups: dict) -> None:
     add_unfinished_option(f)
     f.set_defaults(handler=_feedback)
     t = groups["template"].add_parser("metahope", help="MetaHOPE error-annotation workbooks")
-    t.add_argument("--items", required=True, help="items CSV (word_id, sentence, word, pos, one column per "
-                   "system) or a workbook in the released layout")
+    t.add_argument("--items", required=True, help="items table, .csv (UTF-8 or GBK) or .xlsx (first sheet): "
+                   "word_id, sentence, word, pos, one column per system; or a workbook in the released layout")
     t.add_argument("--systems", required=True, help="comma-separated system columns, e.g. A,B,C")
     t.add_argument("--annotators", required=True, help="a number (names A, B, ...) or comma-separated names")
     t.add_argument("--out", required=True, help="folder for metahope_<annotator>.xlsx")
