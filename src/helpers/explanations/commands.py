@@ -44,9 +44,9 @@ def _check(files, unfinished, args):
 
 def add_commands(groups: dict) -> None:
     """``template explanations``, ``feedback explanations`` and ``check explanations``."""
-    from .io import sheet_student
+    from .io import KIT_PREFIX, sheet_student
 
-    add_check_command(groups, "explanations", "explanation rating", _check, sheet_student)
+    add_check_command(groups, "explanations", "explanation rating", _check, sheet_student, KIT_PREFIX)
     t = groups["template"].add_parser("explanations", help="metaphor-explanation rating workbooks (1–5 on six "
                                       "dimensions and Overall)")
     t.add_argument("--items", required=True, help="items table, .csv (UTF-8 or GBK) or .xlsx (first sheet), "

@@ -35,7 +35,7 @@ from openpyxl.utils import get_column_letter
 
 from ..core import classroom, params, paths, workbook
 from ..core.errors import InputError
-from .io import GUIDE_SHEET, HEADER_ROW, LABELS, RATINGS_SHEET, SCORES, TEXT_COLUMNS
+from .io import GUIDE_SHEET, HEADER_ROW, KIT_PREFIX, LABELS, RATINGS_SHEET, SCORES, TEXT_COLUMNS
 
 #: What each score asks, in the book's words: (key, question, a 1 looks like, a 5 looks like).
 DIMENSION_GUIDE = [
@@ -145,4 +145,4 @@ def write_templates(items_path, raters: str | int, out_dir) -> list[Path]:
     if len(set(files)) != len(files):
         raise InputError("two rater names give the same file name", parameter="--raters", value=names)
     out = Path(out_dir)
-    return [write_workbook(items, name, out / f"explanations_{f}.xlsx") for name, f in zip(names, files)]
+    return [write_workbook(items, name, out / f"{KIT_PREFIX}{f}.xlsx") for name, f in zip(names, files)]

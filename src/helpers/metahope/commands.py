@@ -39,12 +39,10 @@ def _annotation_spec(values: list[str]):
     return list(values)
 
 
-def _student(path):
-    from pathlib import Path
-
+def _student_field(path):
     from .io import workbook_student
 
-    return workbook_student(path) or Path(path).stem
+    return workbook_student(path)
 
 
 def _check(files, unfinished, args):
@@ -56,7 +54,9 @@ def _check(files, unfinished, args):
 
 def add_commands(groups: dict) -> None:
     """``template metahope``, ``feedback metahope`` and ``check metahope``."""
-    add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student)
+    from .io import KIT_PREFIX
+
+    add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student_field, KIT_PREFIX)
     f = groups["feedback"].add_parser("metahope", help="one page per student from a class's MetaHOPE sheets")
     f.add_argument("--annotations", nargs="+", required=True,
                    help="the returned workbooks (or a folder of them), or one long .csv / MQM .tsv")

@@ -32,7 +32,7 @@ from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 
 from ..core import classroom, params, workbook
-from .io import CATEGORIES, GUIDE_SHEET, SEVERITY_LEVELS, read_workbook
+from .io import CATEGORIES, GUIDE_SHEET, KIT_PREFIX, SEVERITY_LEVELS, read_workbook
 
 CATEGORY_GUIDE = [
     ("IMP", "Impact",
@@ -153,4 +153,5 @@ def write_templates(items_path, systems: Sequence[str], annotators: str | int, o
     systems = [s.strip() for s in systems if s.strip()]
     items = read_items(items_path, systems)
     out = Path(out_dir)
-    return [write_workbook(items, systems, name, out / f"metahope_{name}.xlsx") for name in annotator_names(annotators)]
+    return [write_workbook(items, systems, name, out / f"{KIT_PREFIX}{name}.xlsx")
+            for name in annotator_names(annotators)]
