@@ -386,3 +386,29 @@ def test_a_rating_nobody_else_gave_is_left_out_of_leniency():
     a = fb.class_feedback(r, n_boot=50).students.set_index("rater").loc["A"]
     assert (a["leniency"], a["leniency_ci_low"], a["leniency_ci_high"]) == (2.0, 2.0, 2.0)
     assert (a["n_items"], a["n_ratings"]) == (3, 3)
+
+
+def test_class_names_as_in_every_kit(tmp_path, items_csv):
+    """The naming rule the three kits share (helpers.core.classroom.name_students): an old
+    copy with errors beside the corrected one is reported as a duplicate with its errors;
+    a workbook without its Student: field is read under the name its file implies, and said so."""
+    import shutil
+
+    files, _ = filled_class(tmp_path, items_csv)
+    old = shutil.copy(files[0], files[0].with_name("explanations_ana (1).xlsx"))
+    wb = load_workbook(old)
+    wb["Ratings"]["D4"] = 7
+    wb.save(old)
+    with pytest.raises(InputError) as err:
+        ex.load_ratings(tmp_path / "class")
+    text = str(err.value)
+    assert "explanations_ana (1).xlsx, sheet 'Ratings', row 4" in text and "value 7" in text
+    assert "explanations_ana.xlsx: value 'ana': student 'ana' also has the workbook explanations_ana (1).xlsx" in text
+    old.unlink()
+    wb = load_workbook(files[2])
+    wb["Ratings"]["A1"] = wb["Ratings"]["B1"] = None  # cleo's Student: field is gone
+    wb.save(files[2])
+    loaded = ex.load_ratings(tmp_path / "class")
+    assert sorted(loaded.ratings["rater"].unique()) == ["ana", "ben", "cleo"]
+    assert loaded.notes == ("explanations_cleo.xlsx has no Student: field (a .csv re-saved as .xlsx, or not made "
+                            "from the template?); read as student 'cleo', the name its file name implies",)

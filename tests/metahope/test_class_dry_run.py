@@ -128,3 +128,91 @@ def test_a_class_list_given_as_a_file_is_refused(week, tmp_path, capsys):
     roster.write_text("S01\nS02\n")
     assert cli.main(["check", "metahope", str(back), "--class-list", str(roster)]) == 1
     assert "option --class-list" in capsys.readouterr().err
+
+
+def _off_the_list(blank) -> str:  # noqa: N802  how the check says to take a student off a class list that is a folder
+    return f"move their blank workbook out of {blank}, or give --class-list as the names of those who should return one"
+
+
+def _resaved_from_csv(source, path, cells=None):
+    """What a lecturer gets by opening a student's .csv in Excel and saving it as .xlsx: the
+    annotation table alone, on a sheet named after the file, with no Guidelines sheet and
+    so no Student: field."""
+    from openpyxl import Workbook
+
+    _fill(source, cells or {})
+    rows = [[None if isinstance(v, str) and v.startswith("=") else v for v in r]
+            for r in load_workbook(source)["Annotation"].iter_rows(values_only=True)]
+    wb = Workbook()
+    wb.active.title = path.stem
+    for r in rows:
+        wb.active.append(r)
+    wb.save(path)
+    source.unlink()
+    return path
+
+
+def test_a_csv_resaved_as_xlsx_is_read_under_the_name_its_file_implies_and_said_so(week, capsys):
+    blank, back = week
+    (back / "metahope_S07.csv").unlink()
+    _resaved_from_csv(shutil.copy(blank / "metahope_S07.xlsx", back / "S07.xlsx"), back / "metahope_S07.xlsx",
+                      {"G3": 2, **DONE})
+    _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
+    assert cli.main(["check", "metahope", str(back), "--class-list", str(blank), "--unfinished", "drop_students"]) == 1
+    out, err = capsys.readouterr()
+    assert ("metahope_S07.xlsx has no Student: field (a .csv re-saved as .xlsx, or not made from the template?); "
+            "read as student 'S07', the name its file name implies") in out.splitlines()
+    assert err.splitlines() == ["error: option --class-list: student 'S08' is on the class list but returned no "
+                                f"workbook (expected their workbook in the folder; or, if they are not to return one, {_off_the_list(blank)})"]
+    loaded = mh.load_class(back, unfinished="drop_students")
+    assert "S07" in loaded.students and "metahope_S07" not in loaded.students
+    assert any("metahope_S07.xlsx has no Student: field" in n for n in loaded.notes)  # the chapter's data box too
+    segs = mh.segment_scores(loaded.tidy).set_index(["annotator", "item", "system"])["SEGS"]
+    assert segs[("S07", "s2_5", "sysA")] == 2
+
+
+def test_a_resaved_csv_beside_its_students_workbook_is_a_duplicate(week):
+    blank, back = week
+    shutil.copy(back / "metahope_S06 (1).xlsx", back / "copy.xlsx")
+    _resaved_from_csv(back / "copy.xlsx", back / "metahope_S06.xlsx")
+    with pytest.raises(InputError) as err:
+        mh.load_class(back, unfinished="drop_students")
+    assert ("metahope_S06.xlsx: value 'S06': student 'S06' also has the workbook metahope_S06 (1).xlsx; keep one of "
+            "the two") in str(err.value)
+
+
+def test_check_names_a_returned_student_who_is_not_on_the_class_list(week, capsys):
+    blank, back = week
+    (back / "metahope_S07.csv").unlink()
+    _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
+    wb = load_workbook(back / "metahope_S03.xlsx")
+    wb["Guidelines"]["B1"] = "S3"  # a typo in the Student: field
+    wb.save(back / "metahope_S03.xlsx")
+    assert cli.main(["check", "metahope", str(back), "--class-list", str(blank), "--unfinished", "drop_rows"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "error: option --class-list: student 'S03' is on the class list but returned no workbook (expected their "
+        f"workbook in the folder; or, if they are not to return one, {_off_the_list(blank)})",
+        "error: option --class-list: student 'S07' is on the class list but returned no workbook (expected their "
+        f"workbook in the folder; or, if they are not to return one, {_off_the_list(blank)})",
+        "error: option --class-list: student 'S08' is on the class list but returned no workbook (expected their "
+        f"workbook in the folder; or, if they are not to return one, {_off_the_list(blank)})",
+        f"error: {back / 'metahope_S03.xlsx'}: student 'S3' returned this workbook but is "
+        "not on the class list (expected the name as on the class list (a typo in the Student: field, or a file name "
+        "that does not say whose it is?), or their name added to the list)",
+    ]
+    assert cli.main(["check", "metahope", str(back), "--class-list", "S01,S02,S3,S04,S05,S06",
+                     "--unfinished", "drop_rows"]) == 0  # names typed as a list are held to the class the same way
+
+
+def test_an_old_and_a_corrected_copy_are_reported_with_the_old_copys_errors(week, capsys):
+    blank, back = week
+    (back / "metahope_S07.csv").unlink()
+    shutil.copy(back / "metahope_S05.xlsx", back / "metahope_S05 corrected.xlsx")
+    _fill(back / "metahope_S05 corrected.xlsx", {"H2": 6, "P4": 4})  # the old copy keeps 'severe' and 5
+    assert cli.main(["check", "metahope", str(back), "--unfinished", "drop_rows"]) == 1
+    err = capsys.readouterr().err
+    assert "metahope_S05.xlsx, sheet 'Annotation', row 2, column 'MIS (sysA)', cell H2: value 'severe'" in err
+    assert "metahope_S05.xlsx, sheet 'Annotation', row 4, column 'STL (sysB)', cell P4: value 5" in err
+    assert (f"error: {back / 'metahope_S05.xlsx'}: value 'S05': student 'S05' also has the workbook "
+            "metahope_S05 corrected.xlsx; keep one of the two") in err

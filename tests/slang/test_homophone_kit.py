@@ -206,3 +206,16 @@ def test_chapter_6_runs_on_a_class_s_workbooks(sheets, tmp_path):
     assert stated.loc["rated", "value"] == 11 and stated.loc["published_ratings", "value"] == 0
     assert "11 rated candidates of 2 slang word(s) from the ratings given as `ratings_file`" in page
     assert "with 11 rated candidates a Spearman ρ near 0" in page and "from the paper's Table 8" not in page
+
+
+def test_an_old_copy_with_errors_beside_the_corrected_one(sheets, cands, capsys):
+    items = [r[2] for r in sorted(_rows(sheets["ana"]))]
+    _fill(sheets["ana"], {items[0]: 5})
+    _fill(sheets["ben"], {items[0]: 3})
+    old = sheets["ben"].with_name("homophones_ben old.xlsx")
+    old.write_bytes(sheets["ben"].read_bytes())
+    _set(old, "D2", 9)
+    assert cli.main(["check", "homophones", str(sheets["ana"].parent), "--class-list", "ana,ben"]) == 1
+    err = capsys.readouterr().err
+    assert "homophones_ben old.xlsx, sheet 'Ratings', row 2, column 'rating', cell D2: value 9" in err
+    assert "homophones_ben.xlsx: value 'ben': student 'ben' also has the workbook homophones_ben old.xlsx" in err

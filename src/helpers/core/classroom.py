@@ -11,7 +11,9 @@ these rules, so that a lecturer passes a class the same way to every chapter, to
 * **A student is named by the workbook's own student field** (the ``Student:`` cell the
   template fills in), not by the file name, so a renamed copy (``metahope_S05 (1).xlsx``)
   keeps its student; two workbooks of the same student are refused. Workbooks without the
-  field (the released ones) are named after the file.
+  field (the released ones) are named after the file, without the kit's prefix and copy
+  marks; in a class whose other workbooks carry the field, that is said in a note
+  (:func:`name_students`).
 * **Unfinished is not "no error".** Every kit's template has a ``done`` column: a row
   counts only once its student marked it done; blank cells of a done row mean "no error"
   (MetaHOPE) or "cannot judge" (the rating kits). Unfinished rows are never counted
@@ -26,6 +28,7 @@ these rules, so that a lecturer passes a class the same way to every chapter, to
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -294,6 +297,85 @@ def workbook_student(wb, sheet: str | None = None) -> str | None:
     return None
 
 
+#: What copying, downloading or mailing a file adds to its name (`` (1)``, `` - Copy``,
+#: ``副本``), and the words students add to a second version (``final``, ``corrected``).
+_COPY_MARKS = re.compile(r"(?:[\s_-]*(?:\(\d+\)|\[\d+\]|copy(?:\s*\d+)?|副本|final|corrected))+$", re.IGNORECASE)
+
+
+def implied_student(path, prefix: str = "") -> str:
+    """The student a workbook's file name implies: its name without the kit's ``prefix``
+    (``metahope_``) and without copy marks.
+
+    Examples
+    --------
+    >>> implied_student("metahope_S06 (1).xlsx", "metahope_"), implied_student("S04 final (1).xlsx", "metahope_")
+    ('S06', 'S04')
+    >>> implied_student("returned/Metahope_ana - Copy.xlsx", "metahope_"), implied_student("annotator-B.xlsx")
+    ('ana', 'annotator-B')
+    """
+    stem = Path(path).stem
+    name = stem[len(prefix):] if prefix and stem.lower().startswith(prefix.lower()) else stem
+    return _COPY_MARKS.sub("", name).strip(" _-") or stem
+
+
+@dataclass(frozen=True)
+class ClassNames:
+    """What :func:`name_students` decided: one name per workbook (in the order given), a
+    note per workbook named after its file in a class whose other workbooks carry the
+    field, and an error per second workbook of one student."""
+
+    names: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+    problems: tuple[InputError, ...] = ()
+
+
+def name_students(fields: Sequence[tuple[str | None, Path]], prefix: str = "") -> ClassNames:
+    """The one naming rule of every kit, given each workbook's ``Student:`` field (None
+    when it has none) and path. A workbook is its field's student; a workbook without the
+    field is the student its file name implies (:func:`implied_student`).
+
+    The released workbooks carry no field, so a class of them is named after the files.
+    In a class whose other workbooks carry the field, a workbook without it was not saved
+    from the template (a ``.csv`` re-saved as ``.xlsx`` keeps one sheet and loses the
+    field): it is read under the implied name, and a note says so, rather than refused,
+    because that name is the only trace of its student and the lecturer cannot easily put
+    the field back; the name is still held to the class: a second workbook of that student
+    is an error (as for any two workbooks of one student), and so is a name the class list
+    lacks (``check --class-list``).
+
+    Examples
+    --------
+    >>> named = name_students([("S01", Path("metahope_S01.xlsx")), (None, Path("metahope_S06 (1).xlsx"))],
+    ...                       "metahope_")
+    >>> named.names
+    ('S01', 'S06')
+    >>> print(named.notes[0])
+    metahope_S06 (1).xlsx has no Student: field (a .csv re-saved as .xlsx, or not made from the template?); read as student 'S06', the name its file name implies
+    >>> name_students([("S01", Path("a.xlsx")), ("S01", Path("b.xlsx"))]).problems[0].file.name
+    'b.xlsx'
+    """
+    fielded = any(field for field, _ in fields)
+    names, notes = [], []
+    for field, path in fields:
+        name = field or implied_student(path, prefix)
+        if not field and fielded:
+            notes.append(f"{Path(path).name} has no {STUDENT_LABEL} field (a .csv re-saved as .xlsx, or not made from "
+                         f"the template?); read as student {name!r}, the name its file name implies")
+        names.append(name)
+    duplicates = unique_students([(name, Path(path)) for name, (_, path) in zip(names, fields)])
+    return ClassNames(tuple(names), tuple(notes), tuple(duplicates))
+
+
+def field_of_unread(path, field_of) -> tuple[str | None, Path] | None:
+    """``(Student: field, path)`` of a workbook whose sheet could not be read (its errors are
+    reported), so that a second copy of its student is still found; None when it cannot
+    even be opened. ``field_of(path)`` is the kit's reader of the field."""
+    try:
+        return field_of(path), Path(path)
+    except (InputError, OSError):
+        return None
+
+
 def unique_students(named: Sequence[tuple[str, Path]], what: str = "student") -> list[InputError]:
     """Errors for two workbooks of the same student (a copy renamed, or a name typed twice)."""
     first: dict[str, Path] = {}
@@ -320,33 +402,38 @@ def classmate_labels(names: Iterable[str], own: str, show_names: bool = False) -
     return {n: (n if show_names else f"classmate {k}") for k, n in enumerate(others, start=1)}
 
 
-def add_check_command(groups: dict, kind: str, what: str, load, name_of, chapter: tuple[str, str] | None = None,
-                      feedback: str | None = None):
+def add_check_command(groups: dict, kind: str, what: str, load, field_of, prefix: str = "",
+                      chapter: tuple[str, str] | None = None, feedback: str | None = None):
     """``python -m helpers check KIND FOLDER...``: ``load(files, unfinished, args)`` reads the
     class as the chapters will (raising every problem at once) and returns
-    ``(students, n_items, notes)``; ``name_of(path)`` names a workbook's student as the
-    kit's reader does (for ``--class-list``). The command prints a summary and the commands
-    that read the class next (``chapter``: the notebook and its class parameter;
-    ``feedback``: the option of ``feedback KIND``; see :func:`next_commands`), or every
-    problem as an ``error:`` line (exit 1). Returns the subparser."""
+    ``(students, n_items, notes)``; ``field_of(path)`` is a workbook's ``Student:`` field
+    (None when it has none), which with the kit's file-name ``prefix`` names its student
+    as the kit's reader does (:func:`name_students`; for ``--class-list``). The command
+    prints a summary and the commands that read the class next (``chapter``: the notebook
+    and its class parameter; ``feedback``: the option of ``feedback KIND``; see
+    :func:`next_commands`), or every problem as an ``error:`` line (exit 1). Returns the
+    subparser."""
     p = groups["check"].add_parser(kind, help=f"check returned {what} workbooks")
     p.add_argument("sheets", metavar="FOLDER", nargs="+", help="the folder of returned workbooks (or the workbooks)")
     p.add_argument("--class-list", help="who should have returned a workbook: the folder of blank templates, or "
-                   "names separated by commas; a student with no returned workbook is then named")
+                   "names separated by commas; a student with no returned workbook, and a returned student who is "
+                   "not on the list, are then named")
     add_unfinished_option(p)
 
     def _check(args) -> int:
         found = gather(args.sheets if len(args.sheets) > 1 else args.sheets[0], "FOLDER", strict=False)
-        for line in found.notes():
+        returned = _name_files(found.files, field_of, prefix)
+        for line in [*found.notes(), *returned.notes]:
             print(line)
-        early = [*found.unusable, *_missing_students(args.class_list, found.files, name_of)]
+        early = [*found.unusable, *_roster_problems(args.class_list, returned, field_of, prefix)]
         try:
             students, n_items, notes = load(list(found.files), args.unfinished, args)
         except InputError as exc:
             raise_all([*early, exc])
         raise_all(early)
         for line in notes:
-            print(line)
+            if line not in returned.notes:  # said above
+                print(line)
         print(f"ready: {len(found.files)} workbook(s), {len(students)} student(s) ({', '.join(students)}), "
               f"{n_items} item(s)")
         if len(args.sheets) == 1 and (chapter or feedback):
@@ -390,19 +477,30 @@ def next_commands(kind: str, folder: str, unfinished: str, chapter: tuple[str, s
     return [" ".join(line) for line in quoted]
 
 
-def _names_in(files, name_of) -> list[str]:
-    names = []
+@dataclass(frozen=True)
+class _Named:
+    """The workbooks of a class that open, each with its student's name (:func:`name_students`)."""
+
+    files: tuple[Path, ...]
+    names: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def _name_files(files, field_of, prefix: str) -> _Named:
+    fields = []
     for f in files:
         try:
-            names.append(name_of(f))
+            fields.append((field_of(f), Path(f)))
         except InputError:  # an unreadable workbook is reported by the kit's own reader
             continue
-    return names
+    naming = name_students(fields, prefix)
+    return _Named(tuple(p for _, p in fields), naming.names, naming.notes)
 
 
-def _missing_students(class_list, returned, name_of) -> list[InputError]:
+def _roster_problems(class_list, returned: _Named, field_of, prefix: str) -> list[InputError]:
     """Errors for the students of ``class_list`` (a folder of blank templates, or names
-    separated by commas) who have no workbook among ``returned``."""
+    separated by commas) who have no workbook among the ``returned`` ones, and for each
+    returned workbook whose student is not on the list."""
     if not class_list:
         return []
     try:
@@ -412,14 +510,18 @@ def _missing_students(class_list, returned, name_of) -> list[InputError]:
     if folder is not None and not folder.is_dir():
         raise InputError("is a file; give the folder of blank templates or names separated by commas",
                          parameter="--class-list", value=str(class_list))
-    roster = (_names_in(gather(folder, "--class-list", strict=False).files, name_of) if folder is not None
-              else [n.strip() for n in str(class_list).split(",") if n.strip()])
-    have = set(_names_in(returned, name_of))
+    roster = (_name_files(gather(folder, "--class-list", strict=False).files, field_of, prefix).names
+              if folder is not None else [n.strip() for n in str(class_list).split(",") if n.strip()])
     off_the_list = (f"move their blank workbook out of {class_list}, or give --class-list as the names of those who "
                     "should return one" if folder is not None else "take their name out of --class-list")
-    return [InputError(f"student {n!r} is on the class list but returned no workbook", parameter="--class-list",
-                       expected=f"their workbook in the folder; or, if they are not to return one, {off_the_list}")
-            for n in roster if n not in have]
+    missing = [InputError(f"student {n!r} is on the class list but returned no workbook", parameter="--class-list",
+                          expected=f"their workbook in the folder; or, if they are not to return one, {off_the_list}")
+               for n in roster if n not in set(returned.names)]
+    unknown = [InputError(f"student {n!r} returned this workbook but is not on the class list", file=f,
+                          expected="the name as on the class list (a typo in the Student: "
+                          "field, or a file name that does not say whose it is?), or their name added to the list")
+               for f, n in zip(returned.files, returned.names) if n not in set(roster)]
+    return [*missing, *unknown]
 
 
 #: The help of every template's class-list option (``--annotators``, ``--raters``): the names a

@@ -8,6 +8,7 @@ chapters' own checks (``helpers.<study>.chapters``) are built from these.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from numbers import Integral, Real
@@ -248,3 +249,80 @@ def item_table(items: pd.DataFrame, path, key: str, required: Sequence[str], exp
         raise InputError(f"{key} appears twice", file=path, row=int(first) + 2, column=key,
                          value=items.loc[first, key])
     return items[list(required)]
+
+
+#: Encodings a CSV saved by Excel comes in, tried in this order: UTF-8 (``utf-8-sig``
+#: also reads it without a byte-order mark), then GB18030, the superset of the GBK that
+#: Chinese Excel writes for "CSV (Comma delimited)".
+CSV_ENCODINGS = ("utf-8-sig", "gb18030")
+TABLE_SUFFIXES = (".csv", ".xlsx", ".xlsm")
+
+
+def _cell_text(value) -> str:
+    """A workbook cell as the text a CSV would hold: ``None`` -> ``""``, ``3.0`` -> ``"3"``."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def read_table(path) -> pd.DataFrame:
+    """A small table kept in Excel (an item list): a ``.csv`` in UTF-8 (with or without a
+    byte-order mark) or GBK/GB18030, or the first sheet of an ``.xlsx`` workbook, with its
+    first row as the header. Every cell is text (an empty cell is ``""``). A file that is
+    neither raises one :class:`InputError` naming it and what to do.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "gbk.csv").write_bytes("word_id,word\\ns1,冲\\n".encode("gbk"))
+    >>> read_table(d / "gbk.csv").to_dict("records")
+    [{'word_id': 's1', 'word': '冲'}]
+    >>> _ = (d / "latin.csv").write_bytes("word\\n\\xe9\\xe9,\\xe9\\n".encode("latin-1"))
+    >>> read_table(d / "latin.csv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    helpers.core.errors.InputError: ...latin.csv: is neither UTF-8 nor GBK/GB18030 text (expected save it from Excel as 'CSV UTF-8 (Comma delimited) (*.csv)', or as an .xlsx workbook)
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".xlsm"):
+        return _first_sheet(path)
+    if suffix != ".csv":
+        raise InputError(f"is not a .csv or .xlsx table (it ends in {suffix or 'nothing'!r})", file=path,
+                         expected="the item list as .csv or .xlsx")
+    raw = path.read_bytes()
+    for encoding in CSV_ENCODINGS:
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        try:
+            return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+        except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+            raise InputError(f"cannot be read as a CSV table ({exc})", file=path, row=1) from None
+    raise InputError("is neither UTF-8 nor GBK/GB18030 text", file=path, expected="save it from Excel as "
+                     "'CSV UTF-8 (Comma delimited) (*.csv)', or as an .xlsx workbook")
+
+
+def _first_sheet(path: Path) -> pd.DataFrame:
+    from openpyxl import load_workbook
+
+    try:
+        wb = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises several types for a file that is not a workbook
+        raise InputError(f"cannot be opened as an Excel workbook ({type(exc).__name__})", file=path) from None
+    try:
+        rows = [[_cell_text(v) for v in r] for r in wb.worksheets[0].iter_rows(values_only=True)]
+    finally:
+        wb.close()
+    rows = [r for r in rows if any(v.strip() for v in r)]
+    if not rows:
+        raise InputError("its first sheet is empty", file=path, expected="a header row, then one row per item")
+    header = rows[0]
+    while header and not header[-1].strip():  # columns Excel counts but nobody filled in
+        header = header[:-1]
+    body = [(r + [""] * len(header))[:len(header)] for r in rows[1:]]
+    return pd.DataFrame(body, columns=[h.strip() for h in header], dtype=str)

@@ -44,14 +44,15 @@ def _check(files, unfinished, args):
 
 def add_commands(groups: dict) -> None:
     """``template explanations``, ``feedback explanations`` and ``check explanations``."""
-    from .io import sheet_student
+    from .io import KIT_PREFIX, sheet_student
 
-    add_check_command(groups, "explanations", "explanation rating", _check, sheet_student,
+    add_check_command(groups, "explanations", "explanation rating", _check, sheet_student, KIT_PREFIX,
                       chapter=("notebooks/04_explanation_judgements.ipynb", "ratings_file"), feedback="--ratings")
     t = groups["template"].add_parser("explanations", help="metaphor-explanation rating workbooks (1–5 on six "
                                       "dimensions and Overall)")
-    t.add_argument("--items", required=True, help="items CSV with item_id, metaphor, explanation (e.g. "
-                   "data/authored/metaphor_explanations.csv; other columns are not copied)")
+    t.add_argument("--items", required=True, help="items table, .csv (UTF-8 or GBK) or .xlsx (first sheet), "
+                   "with item_id, metaphor, explanation (e.g. data/authored/metaphor_explanations.csv; other columns "
+                   "are not copied)")
     t.add_argument("--raters", required=True, help=PEOPLE_HELP)
     t.add_argument("--out", required=True, help="folder for explanations_<rater>.xlsx")
     t.set_defaults(handler=_template)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -43,6 +43,8 @@ RATING_COLUMNS = ["item_id", "metaphor", "explanation", "rater", "dimension", "s
 RATINGS_SHEET = "Ratings"
 GUIDE_SHEET = "Guide"
 RATER_LABEL_CELL, RATER_CELL = "A1", "B1"
+#: The start of a rating workbook's file name (``explanations_R01.xlsx``), not part of the student's name.
+KIT_PREFIX = "explanations_"
 HEADER_ROW = 3
 TEXT_COLUMNS = ("item_id", "metaphor", "explanation")
 
@@ -182,6 +184,7 @@ class RatingSheet:
     file: Path
     has_done_column: bool = False
     unfinished_rows: tuple[int, ...] = ()  # Excel rows not marked done (kit workbooks)
+    student: str | None = None  # the workbook's Student: field, None when it has none
 
     def open_rows(self) -> list[int]:
         """Rows that count as not rated: not marked done; in a workbook without a done column,
@@ -191,9 +194,9 @@ class RatingSheet:
         return self.frame["_row"].tolist() if self.frame[list(SCORES)].notna().sum().sum() == 0 else []
 
 
-def sheet_student(path: str | os.PathLike) -> str:
-    """The student of a rating workbook, named as :func:`read_sheet` names them: the
-    ``Student:`` field above the header of the Ratings sheet, else the file name."""
+def sheet_student(path: str | os.PathLike) -> str | None:
+    """The ``Student:`` field above the header of a rating workbook's Ratings sheet (None
+    when it has none; :func:`read_workbooks` then names the student after the file)."""
     from openpyxl import load_workbook
 
     path = Path(path)
@@ -202,7 +205,7 @@ def sheet_student(path: str | os.PathLike) -> str:
     except Exception as exc:  # not a zip, not an xlsx, damaged
         raise InputError(f"cannot be opened as an Excel workbook ({exc.__class__.__name__})", file=path) from None
     try:
-        return classroom.workbook_student(wb, RATINGS_SHEET) or path.stem
+        return classroom.workbook_student(wb, RATINGS_SHEET)
     finally:
         wb.close()
 
@@ -211,7 +214,8 @@ def read_sheet(path: str | os.PathLike) -> RatingSheet:
     """One rater's workbook. Empty score cells are missing ratings; every entry that is not
     a whole number from 1 to 5, a bad done mark, a repeated item or a rated row without an
     item id is reported at once, each naming the workbook, sheet, row, column, cell and value.
-    The rater is the workbook's ``Student:`` field (B1), else the file name."""
+    The rater is the workbook's ``Student:`` field (B1), else the name its file name
+    implies (:func:`helpers.core.classroom.implied_student`)."""
     from openpyxl import load_workbook
     from openpyxl.utils import get_column_letter
 
@@ -243,7 +247,8 @@ def read_sheet(path: str | os.PathLike) -> RatingSheet:
                          row=header_at + 1, value=header, expected=f"{', '.join(LABELS.values())}")
     text_at = {c: (header.index(c) if c in header else None) for c in ("metaphor", "explanation")}
     done_at = next((k for k, h in enumerate(header) if h.lower() == classroom.DONE_HEADER), None)
-    rater = classroom.student_field(rows[:header_at]) or path.stem
+    student = classroom.student_field(rows[:header_at])
+    rater = student or classroom.implied_student(path, KIT_PREFIX)
     records, seen, problems, unfinished = [], {}, [], []
     for i, r in enumerate(rows[header_at + 1:], start=header_at + 2):
         r = tuple(r) + (None,) * (len(header) - len(r))
@@ -276,7 +281,7 @@ def read_sheet(path: str | os.PathLike) -> RatingSheet:
         records.append({"item_id": item, "_row": i, **texts, **scores})
     raise_all(problems)
     frame = pd.DataFrame.from_records(records, columns=["item_id", "_row", "metaphor", "explanation", *SCORES])
-    return RatingSheet(rater, frame, path, done_at is not None, tuple(unfinished))
+    return RatingSheet(rater, frame, path, done_at is not None, tuple(unfinished), student)
 
 
 def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
@@ -301,13 +306,19 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
     ``unusable``: files of the class folder that are not workbooks, reported with the rest.
     """
     unfinished = classroom.unfinished_choice(unfinished)
-    read, problems = [], list(unusable)
+    read, fields, problems = [], [], list(unusable)
     for f in files:
         try:
             read.append(read_sheet(f))
+            fields.append((read[-1].student, read[-1].file))
         except InputError as exc:
             problems.append(exc)
-    problems += classroom.unique_students([(s.rater, s.file) for s in read])
+            unread = classroom.field_of_unread(f, sheet_student)
+            fields += [unread] if unread else []  # its errors are reported; a second copy of its student too
+    naming = classroom.name_students(fields, KIT_PREFIX)
+    by_file = dict(zip((p for _, p in fields), naming.names))
+    read = [replace(s, rater=by_file[s.file]) for s in read]
+    notes, problems = [*notes, *naming.notes], [*problems, *naming.problems]
     expected = list(dict.fromkeys(i for s in read for i in s.frame["item_id"]))
     for s in read:
         lacking = [i for i in expected if i not in set(s.frame["item_id"])]

@@ -16,9 +16,10 @@ reads them and names every wrong entry by workbook, sheet, cell and value.
 * sheet ``Guide``: what each dimension asks, what a 1 and a 5 look like, and how to fill
   the sheet, written for this book (not the paper's wording).
 
-``ITEMS`` is a CSV with ``item_id``, ``metaphor`` and ``explanation`` (other columns, such
-as the benchmark's designed pass/fail, are *not* copied into the workbook, so raters do
-not see the answer key). The book's authored benchmark
+``ITEMS`` is a table (a ``.csv`` in UTF-8 or GBK, or the first sheet of an ``.xlsx``) with
+``item_id``, ``metaphor`` and ``explanation`` (other columns, such as the benchmark's
+designed pass/fail, are *not* copied into the workbook, so raters do not see the answer
+key). The book's authored benchmark
 (``data/authored/metaphor_explanations.csv``) is one such list.
 """
 
@@ -34,7 +35,7 @@ from openpyxl.utils import get_column_letter
 
 from ..core import classroom, params, paths, workbook
 from ..core.errors import InputError
-from .io import GUIDE_SHEET, HEADER_ROW, LABELS, RATINGS_SHEET, SCORES, TEXT_COLUMNS
+from .io import GUIDE_SHEET, HEADER_ROW, KIT_PREFIX, LABELS, RATINGS_SHEET, SCORES, TEXT_COLUMNS
 
 #: What each score asks, in the book's words: (key, question, a 1 looks like, a 5 looks like).
 DIMENSION_GUIDE = [
@@ -84,13 +85,12 @@ HOW_TO = [
 
 
 def read_items(path: str | os.PathLike) -> pd.DataFrame:
-    """The item list: ``item_id``, ``metaphor``, ``explanation`` (checked: present, ids unique and non-empty)."""
+    """The item list (:func:`helpers.core.params.read_table`: a UTF-8 or GBK ``.csv``, or the
+    first sheet of an ``.xlsx``): ``item_id``, ``metaphor``, ``explanation`` (checked:
+    present, ids unique and non-empty)."""
     path = Path(path)
-    try:
-        items = pd.read_csv(path, dtype=str, keep_default_na=False)
-    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
-        raise InputError(f"cannot be read as a CSV table ({exc})", file=path, row=1) from None
-    items = params.item_table(items, path, "item_id", TEXT_COLUMNS, "the columns item_id, metaphor, explanation")
+    items = params.item_table(params.read_table(path), path, "item_id", TEXT_COLUMNS,
+                              "the columns item_id, metaphor, explanation")
     return items[list(TEXT_COLUMNS)].assign(item_id=lambda d: d["item_id"].str.strip())
 
 
@@ -145,4 +145,4 @@ def write_templates(items_path, raters: str | int, out_dir) -> list[Path]:
     if len(set(files)) != len(files):
         raise InputError("two rater names give the same file name", parameter="--raters", value=names)
     out = Path(out_dir)
-    return [write_workbook(items, name, out / f"explanations_{f}.xlsx") for name, f in zip(names, files)]
+    return [write_workbook(items, name, out / f"{KIT_PREFIX}{f}.xlsx") for name, f in zip(names, files)]

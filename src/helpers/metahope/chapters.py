@@ -65,15 +65,18 @@ def _workbooks(name: str, value, minimum: int):
             problems.append(exc.located(parameter=f"{name}[{label}]"))
     raise_all(problems)
     if not isinstance(files, dict):
-        raise_all(e.located(parameter=name) for e in classroom.unique_students(list(zip(_names(files), files))))
+        raise_all(e.located(parameter=name) for e in _naming(files).problems)
     return files
+
+
+def _naming(files) -> classroom.ClassNames:
+    """How :func:`helpers.metahope.io.load_class` will name the workbooks of a list (or folder)."""
+    return classroom.name_students([(io.workbook_student(p), p) for p in files], io.KIT_PREFIX)
 
 
 def _names(files) -> list[str]:
     """The annotators a :func:`_workbooks` result will be read as."""
-    if isinstance(files, dict):
-        return list(files)
-    return [io.workbook_student(p) or p.stem for p in files]
+    return list(files) if isinstance(files, dict) else list(_naming(files).names)
 
 
 def _class_note(detail: str, notes) -> str:

@@ -39,12 +39,10 @@ def _annotation_spec(values: list[str]):
     return list(values)
 
 
-def _student(path):
-    from pathlib import Path
-
+def _student_field(path):
     from .io import workbook_student
 
-    return workbook_student(path) or Path(path).stem
+    return workbook_student(path)
 
 
 def _check(files, unfinished, args):
@@ -56,7 +54,9 @@ def _check(files, unfinished, args):
 
 def add_commands(groups: dict) -> None:
     """``template metahope``, ``feedback metahope`` and ``check metahope``."""
-    add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student,
+    from .io import KIT_PREFIX
+
+    add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student_field, KIT_PREFIX,
                       chapter=("notebooks/03_metahope_pilot_v2.ipynb", "annotations"), feedback="--annotations")
     f = groups["feedback"].add_parser("metahope", help="one page per student from a class's MetaHOPE sheets")
     f.add_argument("--annotations", nargs="+", required=True,
@@ -68,8 +68,8 @@ def add_commands(groups: dict) -> None:
     add_unfinished_option(f)
     f.set_defaults(handler=_feedback)
     t = groups["template"].add_parser("metahope", help="MetaHOPE error-annotation workbooks")
-    t.add_argument("--items", required=True, help="items CSV (word_id, sentence, word, pos, one column per "
-                   "system) or a workbook in the released layout")
+    t.add_argument("--items", required=True, help="items table, .csv (UTF-8 or GBK) or .xlsx (first sheet): "
+                   "word_id, sentence, word, pos, one column per system; or a workbook in the released layout")
     t.add_argument("--systems", required=True, help="comma-separated system columns, e.g. A,B,C")
     t.add_argument("--annotators", required=True, help=PEOPLE_HELP)
     t.add_argument("--out", required=True, help="folder for metahope_<annotator>.xlsx")

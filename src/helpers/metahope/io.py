@@ -46,6 +46,8 @@ MQM_SCHEME = "metahope"
 TIDY_COLUMNS = ["item", "position", "row", "sentence", "metaphor", "pos", "system", "translation", "annotator",
                 "category", "severity"]
 
+#: The start of a kit workbook's file name (``metahope_S01.xlsx``), not part of the student's name.
+KIT_PREFIX = "metahope_"
 #: The kit workbook's second sheet, which holds the Student: field (helpers.metahope.template).
 GUIDE_SHEET = "Guidelines"
 _ID_HEADERS = (("word_id",), ("sentence",), ("word", "token"), ("wordcat", "pos"))
@@ -343,8 +345,9 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     """Read one workbook per annotator into one tidy frame, reporting every problem at once.
 
     ``files`` is ``{annotator: workbook}`` (the names given), a list of workbooks or a
-    folder of them (each annotator named by the workbook's ``Student:`` field, else by its
-    file name; see :func:`helpers.core.classroom.gather` for which files of a folder count),
+    folder of them (each annotator named by the workbook's ``Student:`` field, else by the
+    name its file name implies, :func:`helpers.core.classroom.name_students`; see
+    :func:`helpers.core.classroom.gather` for which files of a folder count),
     or one long ``.csv`` / MQM file (read as it is; a foreign MQM file's severities are the
     weights of ``scheme``, :func:`from_mqm`). Checked
     together, all problems in one :class:`~helpers.core.errors.InputErrors`: every bad cell
@@ -367,7 +370,7 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
         return _one_file(files, scheme)
     named = isinstance(files, Mapping)
     entries = list(files.items()) if named else [(None, f) for f in files]
-    sheets, problems = [], list(folder.unusable) if folder is not None else []
+    read, fields, problems = [], [], list(folder.unusable) if folder is not None else []
     for given, f in entries:
         try:
             path = paths.resolve_input(f)
@@ -377,13 +380,24 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
             continue
         except InputError as exc:
             problems.append(exc)
+            unread = None if named else classroom.field_of_unread(path, workbook_student)
+            fields += [unread] if unread else []  # its errors are reported; a second copy of its student too
             continue
-        name = str(given) if named else (s.student or path.stem)
+        read.append((given, s))
+        fields.append((s.student, s.file))
+    if named:
+        names = [str(given) for given, _ in read]
+    else:
+        naming = classroom.name_students(fields, KIT_PREFIX)
+        by_file = dict(zip((p for _, p in fields), naming.names))
+        names = [by_file[s.file] for _, s in read]
+        notes, problems = [*notes, *naming.notes], [*problems, *naming.problems]
+    sheets = []
+    for name, (_, s) in zip(names, read):
         if name != s.frame["annotator"].iat[0]:
             s = AnnotationSheet(s.frame.assign(annotator=name), s.file, s.sheet, s.skipped_rows, s.entered_cells,
                                 s.item_rows, s.student, s.has_done_column, s.unfinished)
         sheets.append((name, s))
-    problems += classroom.unique_students([(n, s.file) for n, s in sheets])
     union: dict[str, tuple[AnnotationSheet, int]] = {}
     for _, s in sheets:
         for item, row in s.item_rows.items():

@@ -14,7 +14,8 @@ back with :func:`helpers.metahope.io.load_study` and the chapters run on them un
   categories, the severity scale and the decision steps, written for this book after the
   paper's annotation procedure (§3, appendix I).
 
-``ITEMS`` is a CSV with ``word_id`` (or ``item``), ``sentence``, ``word`` (or ``token``,
+``ITEMS`` is a table (a ``.csv`` in UTF-8 or GBK, or an ``.xlsx`` whose first sheet holds
+it) with ``word_id`` (or ``item``), ``sentence``, ``word`` (or ``token``,
 ``metaphor``), ``pos`` (or ``wordcat``, ``POS``) and one column per system holding its
 translation, or a workbook in the released layout whose translations are reused.
 """
@@ -31,7 +32,7 @@ from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 
 from ..core import classroom, params, workbook
-from .io import CATEGORIES, GUIDE_SHEET, SEVERITY_LEVELS, read_workbook
+from .io import CATEGORIES, GUIDE_SHEET, KIT_PREFIX, SEVERITY_LEVELS, read_workbook
 
 CATEGORY_GUIDE = [
     ("IMP", "Impact",
@@ -77,9 +78,13 @@ _ALIASES = {"item": "word_id", "token": "word", "metaphor": "word", "wordcat": "
 
 
 def read_items(path: str | os.PathLike, systems: Sequence[str]) -> pd.DataFrame:
-    """Items to annotate: ``word_id, sentence, word, pos`` and one translation column per system."""
+    """Items to annotate: ``word_id, sentence, word, pos`` and one translation column per
+    system, from a table (:func:`helpers.core.params.read_table`: a UTF-8 or GBK ``.csv``,
+    or the first sheet of an ``.xlsx``) or a workbook in the released layout (recognised
+    by its category columns), whose translations are reused."""
     path = Path(path)
-    if path.suffix.lower() in (".xlsx", ".xlsm"):
+    items = params.read_table(path)
+    if {"IMP", "SEGS"} & {str(c).strip().upper() for c in items.columns}:
         tidy = read_workbook(path, "template")
         wide = tidy.drop_duplicates(["item", "system"]).pivot_table(
             index=["position", "item", "sentence", "metaphor", "pos"], columns="system", values="translation",
@@ -87,7 +92,7 @@ def read_items(path: str | os.PathLike, systems: Sequence[str]) -> pd.DataFrame:
         wide.columns.name = None
         items = wide.drop(columns="position").rename(columns={"item": "word_id", "metaphor": "word"})
     else:
-        items = pd.read_csv(path, dtype=str, keep_default_na=False).rename(columns=_ALIASES)
+        items = items.rename(columns=_ALIASES)
     return params.item_table(items, path, "word_id", ["word_id", "sentence", "word", "pos", *systems],
                              f"the columns word_id, sentence, word, pos and one per system {list(systems)}")
 
@@ -148,4 +153,5 @@ def write_templates(items_path, systems: Sequence[str], annotators: str | int, o
     systems = [s.strip() for s in systems if s.strip()]
     items = read_items(items_path, systems)
     out = Path(out_dir)
-    return [write_workbook(items, systems, name, out / f"metahope_{name}.xlsx") for name in annotator_names(annotators)]
+    return [write_workbook(items, systems, name, out / f"{KIT_PREFIX}{name}.xlsx")
+            for name in annotator_names(annotators)]

@@ -48,9 +48,9 @@ def _check(files, unfinished, args):
 
 def add_commands(groups: dict) -> None:
     """``template homophones`` and ``check homophones``."""
-    from .template import rating_sheet_student
+    from .template import KIT_PREFIX, rating_sheet_student
 
-    c = add_check_command(groups, "homophones", "homophone rating", _check, rating_sheet_student,
+    c = add_check_command(groups, "homophones", "homophone rating", _check, rating_sheet_student, KIT_PREFIX,
                           chapter=("notebooks/06_homophones.ipynb", "ratings_file"))
     c.add_argument("--threshold", type=int, default=100,
                    help="Algorithm 1's frequency threshold the sheets were made with (default 100)")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +30,8 @@ from ..core.errors import InputError, raise_all
 
 RATING_SHEET = "Ratings"
 INSTRUCTIONS_SHEET = "Instructions"  # holds the Student: field
+#: The start of a rating workbook's file name (``homophones_S01.xlsx``), not part of the student's name.
+KIT_PREFIX = "homophones_"
 RATING_HEADER = ("item", "slang_word", "candidate", "rating", "done", "comment")
 RATING_REQUIRED = RATING_HEADER[:4]  # workbooks written before the done column have the other two or only comment
 RATING_LEVELS = (1, 2, 3, 4, 5)
@@ -123,7 +125,7 @@ def write_rating_sheets(cands_by_word: Mapping[str, Sequence[str]], words: Seque
     candidates (:func:`rating_items`), each rater's rows in a different order."""
     items = rating_items(cands_by_word, words, per_word, seed)
     out = Path(out_dir)
-    return [write_rating_workbook(items, name, out / f"homophones_{name}.xlsx", seed=seed * 1000 + k + 1)
+    return [write_rating_workbook(items, name, out / f"{KIT_PREFIX}{name}.xlsx", seed=seed * 1000 + k + 1)
             for k, name in enumerate(params.person_names(raters))]
 
 
@@ -139,6 +141,7 @@ class RatingSheet:
     unfinished_rows: tuple[int, ...] = ()
     unfinished_ratings: pd.DataFrame | None = None  # ratings entered in rows not marked done
     item_rows: tuple[int, ...] = ()  # the Excel rows that hold a candidate
+    student: str | None = None  # the workbook's Student: field, None when it has none
 
     def open_rows(self) -> list[int]:
         """Rows that count as not rated: not marked done; in a workbook without a done column,
@@ -148,13 +151,9 @@ class RatingSheet:
         return list(self.item_rows) if self.ratings.empty else []
 
 
-def _rater_name(student: str | None, path: Path) -> str:
-    """A rating workbook's student: its Student: field, else the file name without ``homophones_``."""
-    return student or path.stem.removeprefix("homophones_")
-
-
-def rating_sheet_student(path: str | os.PathLike) -> str:
-    """The student of a returned rating workbook, named as :func:`read_rating_sheet` names them."""
+def rating_sheet_student(path: str | os.PathLike) -> str | None:
+    """The ``Student:`` field of a returned rating workbook (None when it has none;
+    :func:`read_class_ratings` then names the student after the file)."""
     from openpyxl import load_workbook
 
     path = Path(path)
@@ -163,14 +162,15 @@ def rating_sheet_student(path: str | os.PathLike) -> str:
     except Exception as exc:  # not a workbook, or a damaged one
         raise InputError(f"cannot be read as an .xlsx workbook ({type(exc).__name__})", file=path) from None
     try:
-        return _rater_name(classroom.workbook_student(wb, INSTRUCTIONS_SHEET), path)
+        return classroom.workbook_student(wb, INSTRUCTIONS_SHEET)
     finally:
         wb.close()
 
 
 def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> RatingSheet:
     """One returned workbook of :func:`write_rating_sheets`. The rater is the workbook's
-    ``Student:`` field (else the file name without ``homophones_``).
+    ``Student:`` field (else the name its file name implies,
+    :func:`helpers.core.classroom.implied_student`).
 
     Every wrong header, unknown slang word, candidate Algorithm 1 does not make, rating
     outside 1–5, bad done mark or repeated row is reported at once
@@ -199,7 +199,7 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
             raise InputError("the header row was changed", file=path, sheet=RATING_SHEET, row=1,
                              cell=f"{'ABCD'[k]}1", value=got, expected=", ".join(RATING_HEADER))
     done_at = next((k for k, h in enumerate(header) if h == classroom.DONE_HEADER), None)
-    rater = _rater_name(student, path)
+    rater = student or classroom.implied_student(path, KIT_PREFIX)
     out, early, seen, problems, unfinished, item_rows = [], [], {}, [], [], []
     for r, values in enumerate(rows[1:], start=2):
         values = tuple(values) + (None,) * (len(header) - len(values))
@@ -242,7 +242,7 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
     raise_all(problems)
     columns = ["rater", "word", "candidate", "rating"]
     return RatingSheet(rater, pd.DataFrame(out, columns=columns), path, len(item_rows), done_at is not None,
-                       tuple(unfinished), pd.DataFrame(early, columns=columns), tuple(item_rows))
+                       tuple(unfinished), pd.DataFrame(early, columns=columns), tuple(item_rows), student)
 
 
 def read_rating_workbook(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> pd.DataFrame:
@@ -274,13 +274,20 @@ def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mappi
     unfinished = classroom.unfinished_choice(unfinished)
     if not paths_ and not unusable:
         raise InputError("no workbook given", expected="one or more .xlsx files")
-    sheets, problems = [], list(unusable)
+    sheets, fields, problems = [], [], list(unusable)
     for p in paths_:
         try:
             sheets.append(read_rating_sheet(p, cands_by_word))
+            fields.append((sheets[-1].student, sheets[-1].file))
         except InputError as exc:
             problems.append(exc)
-    problems += classroom.unique_students([(s.rater, s.file) for s in sheets])
+            unread = classroom.field_of_unread(p, rating_sheet_student)
+            fields += [unread] if unread else []  # its errors are reported; a second copy of its student too
+    naming = classroom.name_students(fields, KIT_PREFIX)
+    by_file = dict(zip((p for _, p in fields), naming.names))
+    sheets = [replace(s, rater=by_file[s.file], ratings=s.ratings.assign(rater=by_file[s.file]),
+                      unfinished_ratings=s.unfinished_ratings.assign(rater=by_file[s.file])) for s in sheets]
+    notes, problems = [*notes, *naming.notes], [*problems, *naming.problems]
     progress = [classroom.Progress(s.rater, s.file, RATING_SHEET, tuple(s.open_rows()), s.n_rows) for s in sheets]
     settled = classroom.settle_unfinished(progress, unfinished)
     raise_all([*problems, *settled.problems])
