@@ -13,7 +13,9 @@ else of the notebook (the exercises included). It is the notebook counterpart of
 book's Sphinx transform (``book/_ext/editions.py``), which removes the same directives
 from the rendered pages; :data:`SOLUTION_DIRECTIVES` names them for both.
 :func:`write_student_edition` writes the edition of ``notebooks/*.ipynb`` into a folder
-(``_build/student/notebooks`` for ``make lab-student``).
+(``_build/student/notebooks``, the root of ``make lab-student``); :func:`write_student_kit`
+writes it into a zip with what runs it (``make student-kit``), to hand out instead of the
+repository.
 
 Fences follow CommonMark as MyST reads them: a fence opens with three or more backticks,
 tildes or (MyST's ``colon_fence``) colons and closes with a line of at least as many of the
