@@ -10,7 +10,7 @@ FETCH_FLAGS := $(if $(MIRROR),--mirror $(MIRROR),)
 # the .pyc files of what the book imports are written on first use (see the installer below)
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: setup data book book-student test test-fast lab lab-student bench mutate lock clean
+.PHONY: setup data book book-student test test-fast lab lab-student student-kit bench mutate lock clean
 
 # Installer: uv (from PATH, or fetched by the system's pip into $(VENV)/uv in ~4 s) installs the
 # pinned requirements in ~40 s, where pip takes ~5 min on 2 cores (measured; table in the README
@@ -83,24 +83,37 @@ test-fast: data
 
 # JupyterLab with this project's environment as the kernel, rooted at the project (class-results/,
 # runs/ and the data are reachable) and opening on the notebooks. EDITION=student (or make
-# lab-student): the student edition, without solutions, written from notebooks/ into
-# _build/student/notebooks (a copy edited there is kept, not overwritten). As root (containers),
-# JupyterLab refuses to start without --allow-root.
+# lab-student): rooted at _build/student/notebooks, which holds the student edition written from
+# notebooks/ (without solutions; a copy edited there is kept, not overwritten) and nothing else:
+# notebooks/ (solutions), class/ (classmates' sheets) and results/ are not reachable from the file
+# browser, there is no terminal, and the notebooks' own results/ go into that folder
+# (HELPERS_CALLER_CWD). Its kernels still run on this machine: students who work on their own
+# machines get make student-kit instead. As root (containers), JupyterLab refuses to start
+# without --allow-root.
 EDITION ?= instructor
-LAB_DIR := $(if $(filter student,$(EDITION)),_build/student/notebooks,notebooks)
-LAB_FLAGS := --ServerApp.root_dir="$(CURDIR)" --ContentsManager.preferred_dir=$(LAB_DIR) \
+STUDENT_LAB := $(CURDIR)/_build/student/notebooks
+LAB_FLAGS := $(if $(filter student,$(EDITION)),--ServerApp.root_dir="$(STUDENT_LAB)" --ServerApp.terminals_enabled=False,\
+	--ServerApp.root_dir="$(CURDIR)" --ContentsManager.preferred_dir=notebooks) \
 	$(if $(filter 0,$(shell id -u)),--allow-root,)
 
 lab: data
 ifeq ($(EDITION),student)
-	$(BIN)/python -m helpers student-notebooks
-else ifneq ($(EDITION),instructor)
+	$(BIN)/python -m helpers student-notebooks --output "$(STUDENT_LAB)"
+	HELPERS_CALLER_CWD="$(STUDENT_LAB)" $(BIN)/jupyter lab $(LAB_FLAGS)
+else ifeq ($(EDITION),instructor)
+	$(BIN)/jupyter lab $(LAB_FLAGS)
+else
 	$(error EDITION must be instructor or student, not $(EDITION))
 endif
-	$(BIN)/jupyter lab $(LAB_FLAGS)
 
 lab-student:
 	$(MAKE) lab EDITION=student
+
+# the student kit, to hand out instead of the repository: a zip of the student notebooks, the helpers
+# package, its install files, the book's own data and (after make book-student) the student book;
+# no solution, no class file, no result (helpers.core.editions.write_student_kit)
+student-kit: setup
+	$(BIN)/python -m helpers student-kit
 
 # time a fresh clone: set-up, fetch, every chapter, render, warm rebuild, make test (writes bench/)
 bench:

@@ -19,12 +19,18 @@ student edition, to the notebook's student edition (``helpers.core.editions``: e
 kept, solutions removed) in the folder ``student_notebooks``; a notebook not found there
 becomes plain text: the source notebooks hold the solutions.
 
+Pages of the instructor edition only (``instructor_pages``, set by
+``helpers.core.build.INSTRUCTOR_PAGES``: the explanation items' answer key) are not in the
+student edition's table of contents, so not built; a ``{doc}`` link to one becomes the page's
+title as plain text, marked as in the instructor edition.
+
 Pages can hold edition-specific text in ``{only} instructor`` / ``{only} student`` blocks.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
 from pathlib import Path
 
 from sphinx.transforms import SphinxTransform
@@ -69,6 +75,32 @@ class RemoveSolutions(SphinxTransform):
                 ref.replace_self(docnodes.literal(text=target.lstrip("./")))
 
 
+def _page_title(srcdir, docname: str) -> str:
+    """The first ``# `` heading of a markdown page (its docname if it has none)."""
+    try:
+        text = (Path(srcdir) / f"{docname}.md").read_text(encoding="utf-8")
+    except OSError:
+        return docname
+    return next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), docname)
+
+
+def instructor_page_reference(app, env, node, contnode):
+    """In the student edition, a ``{doc}`` link to one of ``instructor_pages`` (not built there)
+    becomes that page's title as text, "(instructor edition)" after it; any other missing
+    reference is left to Sphinx's warning."""
+    if not app.config.strip_solutions or node.get("reftype") != "doc":
+        return None
+    target = str(node.get("reftarget", ""))
+    docname = (target.lstrip("/") if target.startswith("/")
+               else posixpath.normpath(posixpath.join(posixpath.dirname(node.get("refdoc", "")), target)))
+    if docname not in app.config.instructor_pages:
+        return None
+    from docutils import nodes as docnodes
+
+    title = node.astext() if node.get("refexplicit") else _page_title(env.srcdir, docname)
+    return docnodes.inline(text=f"{title} (instructor edition)")
+
+
 def _edition_tag(app, config):
     app.tags.add("student" if config.strip_solutions else "instructor")
 
@@ -77,6 +109,8 @@ def setup(app):
     app.setup_extension("sphinx_exercise")
     app.add_config_value("strip_solutions", False, "env")
     app.add_config_value("student_notebooks", "", "env")  # folder of the student notebooks (downloads)
+    app.add_config_value("instructor_pages", [], "env")  # docnames left out of the student edition
+    app.connect("missing-reference", instructor_page_reference)
     app.add_transform(RemoveSolutions)
     app.connect("config-inited", _edition_tag)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -113,6 +113,12 @@ def test_student_edition_has_no_solution_anywhere(built_book):
         assert re.sub(r"<[^>]+>", "", phrase)[:30] not in everything, phrase
     assert "MIS, GPT-5.4: α =" not in everything  # the printed output of a computational solution
     assert not (student / "_sources").exists()
+    # nor the explanation items' answer key: their page is left out, and with it the CSV it offers for download
+    key_row = re.compile(r">E002<.{0,2000}?>targeted<", re.S)  # an item's row with its designed failure
+    assert key_row.search((built_book["html"] / "book" / "explanation_items.html").read_text(encoding="utf-8"))
+    assert not (student / "book" / "explanation_items.html").exists()
+    assert not list(student.rglob("metaphor_explanations.csv")) and not key_row.search(everything)
+    assert "(instructor edition)" in (student / "book" / "course.html").read_text(encoding="utf-8")
     # the download links carry the student edition of every chapter's notebook, nothing else
     import nbformat
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -142,3 +143,109 @@ def test_cli_writes_the_student_notebooks(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"student edition of the notebooks (exercises, no solutions): {tmp_path}" in out
     assert sorted(p.name for p in tmp_path.glob("*.ipynb")) == [p.name for p in editions.source_notebooks()]
+
+
+# The student routes: the lab's folder and the kit. Each is built in a copy of the project that also
+# holds a classmate's sheet, results, runs, feedback and an instructor book, and must hold no line of
+# any solution and none of those files.
+CLASSMATE = "metahope_ana"
+
+
+def _solution_lines() -> list[str]:
+    """Every line of 20 characters or more that only a solution of some notebook holds (not the rest of
+    the notebooks, not the package: an import line a solution shares with ``helpers`` is no solution)."""
+    package = "\n".join(p.read_text(encoding="utf-8") for p in
+                         (editions.paths.project_root() / "src" / "helpers").rglob("*.py"))
+    lines = set()
+    for source in editions.source_notebooks():
+        text = _as_text(nbformat.read(source, as_version=4))
+        outside = _GATED.sub("", _BLOCK.sub("", text))
+        lines |= {line.strip() for s in _solutions(text) for line in s.splitlines()
+                  if len(line.strip()) >= 20 and line.strip() not in outside and line.strip() not in package}
+    assert len(lines) > 100
+    return sorted(lines)
+
+
+@pytest.fixture
+def project_copy(tmp_path, monkeypatch):
+    """A copy of what the student routes can read from the project, beside a class's private files."""
+    import shutil
+
+    root, copy = editions.paths.project_root(), tmp_path / "project"
+    for folder in ("src", "notebooks", "book", "data"):
+        shutil.copytree(root / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__", "raw", "*.egg-info"))
+    for name in ("Makefile", "pyproject.toml", "requirements.txt", "README.md", "_toc.yml", "_config.yml"):
+        shutil.copy2(root / name, copy / name)
+    for private in (f"class/returned/{CLASSMATE}.xlsx", f"class/feedback/{CLASSMATE}.html",
+                    "results/01_metahope_pilot_v1/table1_agreement.csv", "runs/01_metahope_pilot_v1-x.ipynb",
+                    "_build/html/index.html", "_build/stage/notebooks/01_metahope_pilot_v1.ipynb"):
+        (copy / private).parent.mkdir(parents=True, exist_ok=True)
+        (copy / private).write_text(f"{CLASSMATE}: private", encoding="utf-8")
+    monkeypatch.setenv("HELPERS_PROJECT_ROOT", str(copy))
+    return copy
+
+
+def _assert_student_only(files: dict[str, str]):
+    """``files``: each file of a student route, by name, with its text."""
+    assert not [n for n in files if CLASSMATE in n or n.split("/")[0] in ("class", "results", "runs", "_build")]
+    everything = "\n".join(files.values())
+    assert CLASSMATE not in everything
+    assert not [n for n, text in files.items() if n.endswith(".ipynb") and "{solution" in text]
+    leaked = [line for line in _solution_lines() if line in everything]
+    assert not leaked, leaked[:5]
+
+
+def test_the_student_lab_is_rooted_at_the_student_notebooks_and_holds_nothing_else(project_copy):
+    """make lab-student roots JupyterLab at the folder it writes the edition into: every file under it
+    (all the file browser reaches) is a student notebook."""
+    import shlex
+    import shutil
+    import subprocess
+
+    if not shutil.which("make"):
+        pytest.skip("make is not installed")
+    shown = subprocess.run(["make", "-n", "-f", str(editions.paths.project_root() / "Makefile"), "lab-student"],
+                           cwd=project_copy, capture_output=True, text=True, check=True).stdout
+    lab = shlex.split(next(line for line in shown.splitlines() if re.search(r"/jupyter lab\b", line)))
+    roots = [arg.split("=", 1)[1] for arg in lab if arg.startswith("--ServerApp.root_dir=")]
+    assert roots == [str(project_copy / "_build" / "student" / "notebooks")]
+    root = Path(roots[0])
+    write = shlex.split(next(line for line in shown.splitlines() if "student-notebooks" in line))
+    assert write[write.index("--output") + 1] == str(root)  # the edition is written where the server is rooted
+    editions.write_student_edition(root)
+    files = {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in root.rglob("*") if p.is_file()}
+    assert sorted(n for n in files if n.endswith(".ipynb")) == [p.name for p in editions.source_notebooks()]
+    assert set(files) - {editions.MANIFEST} == {n for n in files if n.endswith(".ipynb")}
+    _assert_student_only(files)
+
+
+def test_the_student_kit_holds_the_student_notebooks_and_what_runs_them_only(project_copy, tmp_path):
+    import zipfile
+
+    from helpers import __main__ as cli
+
+    book = project_copy / "_build" / "student" / "html"  # a student book built by make book-student
+    book.mkdir(parents=True)
+    (book / "index.html").write_text("<p>student edition</p>", encoding="utf-8")
+    assert cli.main(["student-kit", "--out", str(tmp_path / "kit.zip")]) == 0
+    with zipfile.ZipFile(tmp_path / "kit.zip") as kit:
+        files = {n: kit.read(n).decode("utf-8", errors="ignore") for n in kit.namelist()}
+    notebooks = sorted(n for n in files if n.startswith("notebooks/") and n.endswith(".ipynb"))
+    assert notebooks == [f"notebooks/{p.name}" for p in editions.source_notebooks()]
+    for name in notebooks:  # the student edition, exercises kept
+        source = nbformat.read(project_copy / name, as_version=4)
+        assert nbformat.reads(files[name], as_version=4).cells == student_notebook(source).cells
+    # what runs them: the package, its install files, the notebooks' words, the book's data; the student book
+    for needed in ("README.md", "Makefile", "pyproject.toml", "requirements.txt", "_toc.yml", "data/sources.yml",
+                   "src/helpers/__init__.py", "src/helpers/core/editions.py", "notebooks/words/metahope.md",
+                   "data/published/metahope_pilot_v1/table1_agreement.csv", "html/index.html"):
+        assert needed in files, needed
+    assert "make lab" in files["README.md"] and "html/index.html" in files["README.md"]
+    _assert_student_only(files)
+    # the explanation items' answer key (their designed pass/fail) only when asked for, once a class has rated them
+    key = "data/authored/metaphor_explanations.csv"
+    assert key not in files and key in files["README.md"]
+    assert not [n for n, text in files.items() if "E002,a whirlwind romance" in text]
+    assert cli.main(["student-kit", "--out", str(tmp_path / "key.zip"), "--with-answer-key"]) == 0
+    with zipfile.ZipFile(tmp_path / "key.zip") as kit:
+        assert set(kit.namelist()) - set(files) == {key}

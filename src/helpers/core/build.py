@@ -5,8 +5,9 @@ The book is staged under ``_build/stage`` (config, toc, the markdown chapters an
 *executed copies* of the notebooks; the sources in ``notebooks/`` are never written), then
 ``jupyter-book build`` runs on the stage, giving ``_build/html`` (the instructor edition)
 or, with ``--edition student``, ``_build/student/html`` from the same executed notebooks
-with every solution removed; its download links carry the student edition of the
-notebooks (:mod:`helpers.core.editions`, written to ``_build/student/downloads``).
+with every solution removed and without the instructor's pages (:data:`INSTRUCTOR_PAGES`); its
+download links carry the student edition of the notebooks (:mod:`helpers.core.editions`,
+written to ``_build/student/downloads``).
 
 A notebook is re-executed (:func:`helpers.core.execution.execute_notebook`) only when its
 cache key changed: the notebook source, its parameters, the ``helpers`` package sources,
@@ -40,6 +41,12 @@ from .kernel import share_cores
 #: (book/_ext/editions.py), and no copied sources or download button, which would carry the
 #: notebooks with their solutions.
 STUDENT_OVERRIDES = {"strip_solutions": True, "html_copy_source": False}
+
+#: Pages of the instructor edition only, left out of the student edition's table of contents (so
+#: neither the page nor what it offers to download is built there; a link to one becomes its title
+#: as text, book/_ext/editions.py). ``book/explanation_items`` is the answer key of the authored
+#: explanation items: the designed pass/fail of all 100 and the CSV that holds it.
+INSTRUCTOR_PAGES = ("book/explanation_items",)
 
 
 def toc_entries(toc_file: Path | None = None) -> list[str]:
@@ -115,6 +122,33 @@ def student_downloads(build_dir: Path) -> Path:
     return folder
 
 
+def student_toc(stage: Path) -> Path:
+    """Write ``_toc_student.yml`` beside the staged ``_toc.yml``: the same table of contents
+    without :data:`INSTRUCTOR_PAGES` (and without a part that only they made up)."""
+    toc = yaml.safe_load((stage / "_toc.yml").read_text(encoding="utf-8"))
+
+    def keep(node):
+        if isinstance(node, list):
+            return [k for k in (keep(child) for child in node) if k is not None]
+        if not isinstance(node, dict):
+            return node
+        if node.get("file") in INSTRUCTOR_PAGES:
+            return None
+        out = dict(node)
+        for key in ("chapters", "sections", "parts"):
+            if node.get(key):
+                out[key] = keep(node[key])
+                if not out[key] and "file" not in node:
+                    return None  # a part whose every page was left out
+        return out
+
+    path = stage / "_toc_student.yml"
+    text = yaml.safe_dump(keep(toc), allow_unicode=True, sort_keys=False)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
 def student_config(stage: Path) -> Path:
     """Write ``_config_student.yml`` beside the staged ``_config.yml``: the same book with
     :data:`STUDENT_OVERRIDES` (solutions stripped, no source copies, no download button) and
@@ -123,6 +157,7 @@ def student_config(stage: Path) -> Path:
     sphinx = config.setdefault("sphinx", {})
     sphinx.setdefault("config", {}).update(STUDENT_OVERRIDES)
     sphinx["config"]["student_notebooks"] = str(student_downloads(stage.parent))
+    sphinx["config"]["instructor_pages"] = list(INSTRUCTOR_PAGES)
     sphinx["config"].setdefault("html_theme_options", {})["use_download_button"] = False
     sphinx["recursive_update"] = True  # merge the theme option into Jupyter Book's own
     config["title"] = f"{config.get('title', '')} (student edition)"
@@ -235,9 +270,10 @@ def render_key(stage: Path, edition: str) -> str:
     changes in the configuration) and the Jupyter Book version."""
     from importlib.metadata import version
 
-    overrides = json.dumps(STUDENT_OVERRIDES, sort_keys=True, default=str) if edition == "student" else ""
+    overrides = (json.dumps([STUDENT_OVERRIDES, INSTRUCTOR_PAGES], sort_keys=True, default=str)
+                 if edition == "student" else "")
     digest = hashlib.sha256(f"{edition}\0{overrides}\0{version('jupyter-book')}".encode())
-    files = [p for p in stage.rglob("*") if p.is_file() and p.name != "_config_student.yml"
+    files = [p for p in stage.rglob("*") if p.is_file() and p.name not in ("_config_student.yml", "_toc_student.yml")
              and "__pycache__" not in p.parts]
     if edition == "student":  # the notebooks its download links carry
         files += [p for p in (stage.parent / "student" / "downloads").glob("*.ipynb")]
@@ -255,7 +291,8 @@ def render(build_dir: Path, edition: str = "instructor") -> Path:
         target = build_dir / "student"
         shutil.rmtree(target / "_build", ignore_errors=True)  # a clean folder: no stale page or search entry
         config = student_config(stage)
-        cmd = [*jupyter_book, "build", str(stage), "--config", str(config), "--path-output", str(target)]
+        cmd = [*jupyter_book, "build", str(stage), "--config", str(config), "--toc", str(student_toc(stage)),
+               "--path-output", str(target)]
         out = target / "_build" / "html"
     else:
         cmd = [*jupyter_book, "build", str(stage), "--path-output", str(build_dir.parent)]

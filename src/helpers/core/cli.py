@@ -1,4 +1,4 @@
-"""Command line: ``python -m helpers {fetch,build,run,student-notebooks,template,check,feedback,cache,mqm} ...``
+"""Command line: ``python -m helpers {fetch,build,run,student-notebooks,student-kit,template,check,feedback,cache,mqm} ...``
 (``--help`` on each).
 
 This module holds the commands every study shares; the studies add their own
@@ -113,6 +113,14 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
     p.add_argument("--output", help="folder (default: _build/student/notebooks); a copy edited there is kept")
     p.set_defaults(handler=_student_notebooks)
 
+    p = sub.add_parser("student-kit", help="write a zip to hand to students instead of the repository: the "
+                       "student notebooks, the helpers package and its install files (no solution, no class file)")
+    p.add_argument("--out", help="the zip to write (default: _build/student/student-kit.zip in the project)")
+    p.add_argument("--with-answer-key", action="store_true",
+                   help="also the designed pass/fail of the explanation items (data/authored), which chapters 4-5 "
+                   "need: for a class that has already rated them")
+    p.set_defaults(handler=_student_kit)
+
     p = sub.add_parser("cache", help="list or clear the cache of trained models, embeddings and LM scores")
     p.add_argument("action", choices=["list", "clear"])
     p.add_argument("names", nargs="*", help="with clear: which cache folders (default: all)")
@@ -188,6 +196,21 @@ def _student_notebooks(args) -> int:
     for name, what in editions.write_student_edition(folder).items():
         print(f"{name}: {what}")
     print(f"student edition of the notebooks (exercises, no solutions): {folder}")
+    return 0
+
+
+def _student_kit(args) -> int:
+    from . import editions
+
+    out, names = editions.write_student_kit(paths.resolve_output(args.out) if args.out else
+                                            paths.project_root() / "_build" / "student" / "student-kit.zip",
+                                            answer_key=args.with_answer_key)
+    notebooks = sum(n.startswith("notebooks/") and n.endswith(".ipynb") for n in names)
+    book = ("and the student book" if any(n.startswith("html/") for n in names)
+            else "no book: run make book-student first to add the student book")
+    key = "with" if args.with_answer_key else "without"
+    print(f"student kit: {out} ({notebooks} notebooks without solutions, {key} the explanation items' answer key, "
+          f"{book})")
     return 0
 
 

@@ -13,7 +13,9 @@ else of the notebook (the exercises included). It is the notebook counterpart of
 book's Sphinx transform (``book/_ext/editions.py``), which removes the same directives
 from the rendered pages; :data:`SOLUTION_DIRECTIVES` names them for both.
 :func:`write_student_edition` writes the edition of ``notebooks/*.ipynb`` into a folder
-(``_build/student/notebooks`` for ``make lab-student``).
+(``_build/student/notebooks``, the root of ``make lab-student``); :func:`write_student_kit`
+writes it into a zip with what runs it (``make student-kit``), to hand out instead of the
+repository.
 
 Fences follow CommonMark as MyST reads them: a fence opens with three or more backticks,
 tildes or (MyST's ``colon_fence``) colons and closes with a line of at least as many of the
@@ -170,3 +172,81 @@ def write_student_edition(dest: str | os.PathLike | None = None, notebooks: list
         manifest[src.name] = _digest(text)
     manifest_file.write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
     return done
+
+
+#: What the student kit takes from the project, besides the student edition of the notebooks:
+#: the package and the files that install and run it, the notebooks' words and the data the
+#: book ships (the released data is fetched by ``make data``). A list of what goes in, never of
+#: what stays out: ``notebooks/`` (solutions), ``class/`` (classmates' sheets), ``results/``,
+#: ``runs/``, feedback and ``_build/html`` are not in it, whatever else the project holds.
+KIT_FILES = ("Makefile", "pyproject.toml", "requirements.txt", "_toc.yml", "data/sources.yml",
+             "data/authored/README.md")
+KIT_FOLDERS = ("src/helpers", "notebooks/words", "data/measured", "data/published")
+#: The answer key of the explanation items (which dimensions each explanation was written to
+#: fail), which chapters 4 and 5 compare ratings with: in the kit only when asked for, so that
+#: a class can rate the items before anyone sees it.
+ANSWER_KEY = "data/authored"
+
+KIT_README = """\
+# The course's notebooks, student edition
+
+Every chapter of the book with its exercises and without their solutions, and what runs them.
+With Python 3.11 and make (Linux, macOS, or Windows through WSL), in this folder:
+
+    make lab
+
+sets up `.venv` (a few minutes the first time), fetches the released data and opens JupyterLab
+on `notebooks/`. Without make:
+
+    python3 -m venv .venv
+    .venv/bin/pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt -e .
+    .venv/bin/python -m helpers fetch
+    .venv/bin/jupyter lab notebooks
+
+(on Windows without WSL, `.venv\\Scripts\\` in place of `.venv/bin/`).
+{key}{book}"""
+
+KIT_NO_KEY = """
+Chapters 4 and 5 compare ratings with the designed pass/fail of the book's explanation items,
+`data/authored/metaphor_explanations.csv`, which is not in this kit: your lecturer hands it out
+once your class has rated the items. Put it into `data/authored/`.
+"""
+
+KIT_BOOK = "\nThe book itself, student edition, opens offline: `html/index.html`.\n"
+
+
+def write_student_kit(out: str | os.PathLike, root: str | os.PathLike | None = None,
+                      answer_key: bool = False) -> tuple[Path, list[str]]:
+    """Write the student kit, a zip to hand out instead of the repository: the student edition
+    of ``notebooks/*.ipynb`` (:func:`student_notebook`), :data:`KIT_FILES` and :data:`KIT_FOLDERS`
+    of the project at ``root`` (default: :func:`paths.project_root`), with ``answer_key`` also
+    :data:`ANSWER_KEY`, a README saying how to run it and, when ``make book-student`` has built
+    it, the student book (``_build/student/html``) as ``html/``. Returns the zip's path and the
+    names it holds."""
+    import zipfile
+
+    root = Path(root).resolve() if root else paths.project_root()
+    files: dict[str, Path] = {name: root / name for name in KIT_FILES if (root / name).is_file()}
+    for folder in KIT_FOLDERS + ((ANSWER_KEY,) if answer_key else ()):
+        files.update({f.relative_to(root).as_posix(): f for f in sorted((root / folder).rglob("*"))
+                      if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc"})
+    book = root / "_build" / "student" / "html"
+    has_book = (book / "index.html").is_file()
+    if has_book:
+        files.update({"html/" + f.relative_to(book).as_posix(): f for f in sorted(book.rglob("*")) if f.is_file()})
+    out = Path(out).resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+
+    def write(tmp: Path) -> None:
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as kit:
+            kit.writestr("README.md", KIT_README.format(key="" if answer_key else KIT_NO_KEY,
+                                                        book=KIT_BOOK if has_book else ""))
+            for src in sorted((root / "notebooks").glob("*.ipynb")):
+                nb = student_notebook(nbformat.read(src, as_version=4), src.name)
+                kit.writestr(f"notebooks/{src.name}", nbformat.writes(nb) + "\n")
+            for name, path in sorted(files.items()):
+                kit.write(path, name)
+
+    paths.atomic_write(out, write)
+    with zipfile.ZipFile(out) as kit:
+        return out, kit.namelist()
