@@ -107,11 +107,11 @@ def test_feedback_for_the_class_names_no_classmate(week, tmp_path):
     assert cli.main(["feedback", "metahope", "--annotations", str(back), "--out", str(out), "--n-boot", "100",
                      "--unfinished", "drop_students"]) == 0
     pages = sorted(p.name for p in out.glob("*.html"))
-    assert pages == ["S01.html", "S02.html", "S03.html", "S05.html", "S06.html", "index.html"]
-    page = (out / "S02.md").read_text(encoding="utf-8")
+    assert pages == [f"feedback_S0{k}.html" for k in (1, 2, 3, 5, 6)] + ["index.html"]
+    page = (out / "feedback_S02.md").read_text(encoding="utf-8")
     assert not any(f"S0{k}" in page for k in (1, 3, 5, 6)) and "classmate 4" in page
     overview = (out / "index.html").read_text(encoding="utf-8")
-    assert "left out student S04" in overview and 'href="S06.html">S06</a>' in overview
+    assert "left out student S04" in overview and 'href="feedback_S06.html">S06</a>' in overview
 
 
 def test_every_missing_file_of_a_list_is_named_at_once(week, tmp_path):
@@ -128,3 +128,25 @@ def test_a_class_list_given_as_a_file_is_refused(week, tmp_path, capsys):
     roster.write_text("S01\nS02\n")
     assert cli.main(["check", "metahope", str(back), "--class-list", str(roster)]) == 1
     assert "parameter '--class-list'" in capsys.readouterr().err
+
+
+def test_each_page_says_what_was_left_out_and_names_no_one_else(week, tmp_path):
+    """drop_rows: S04's rows 4-5 (items s2_9, s3_2) go for everyone; S04 reads that they
+    were theirs, the others that two items went for the whole class, and no page names,
+    or links to, any other student."""
+    _, back = week
+    (back / "metahope_S07.csv").unlink()
+    _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
+    out = tmp_path / "feedback"
+    assert cli.main(["feedback", "metahope", "--annotations", str(back), "--out", str(out), "--n-boot", "50",
+                     "--unfinished", "drop_rows"]) == 0
+    students = ["S01", "S02", "S03", "S04", "S05", "S06"]
+    for student in students:
+        for suffix in (".md", ".html"):
+            page = (out / f"feedback_{student}{suffix}").read_text(encoding="utf-8")
+            assert not any(other in page for other in students if other != student), (student, suffix)
+            assert "Over 4 (metaphor, system) pairs" in page or suffix == ".html"  # 2 items x 2 systems
+    s04 = (out / "feedback_S04.md").read_text(encoding="utf-8")
+    assert "rows 4-5 of your workbook (items s2_9, s3_2) were not marked done" in s04
+    s02 = (out / "feedback_S02.md").read_text(encoding="utf-8")
+    assert "2 items (s2_9, s3_2) are left out for the whole class because a classmate had not marked them done" in s02

@@ -20,16 +20,20 @@ these rules, so that a lecturer passes a class the same way to every chapter, to
   with an unfinished row. A sheet with no finished row at all (a blank template) is left
   out under both drop choices, and said so.
 * **Privacy.** Feedback pages name classmates ``classmate 1 … n`` unless the lecturer asks
-  for names.
+  for names, numbered in a random order drawn for each page (:func:`classmate_labels`), never
+  in class-list order; the student is "you", listed first.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
+
+import numpy as np
 
 from . import params, paths
 from .errors import InputError, InputErrors, raise_all
@@ -253,6 +257,52 @@ def settle_unfinished(progress: Sequence[Progress], choice: str, note_rows: bool
     return Settled((), tuple(kept), tuple(notes))
 
 
+@dataclass(frozen=True)
+class LeftOut:
+    """What a run left out of the class's data, in the terms each student's own page uses
+    (a page says what was left out of *that* student's data and never names a classmate).
+
+    ``rows``: per student, the items of their workbook left out (not marked done, under
+    ``drop_rows``), each with its Excel row; ``items``: items left out for the whole class
+    (MetaHOPE compares complete sheets, so an item anyone left unfinished goes for everyone).
+
+    Examples
+    --------
+    >>> left = LeftOut({"ben": {"s2_5": 3, "s2_9": 4}}, ("s2_5", "s2_9", "s4_1"))
+    >>> left.told("ben")
+    '**Left out of this page:** rows 3-4 of your workbook (items s2_5, s2_9) were not marked done, so they are not counted here, for anyone in the class; 1 more item (s4_1) is left out for the whole class because a classmate had not marked it done.'
+    >>> left.told("ana")
+    '**Left out of this page:** 3 items (s2_5, s2_9, s4_1) are left out for the whole class because a classmate had not marked them done.'
+    >>> LeftOut().told("ana")
+    ''
+    """
+
+    rows: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    items: tuple[str, ...] = ()
+    unit: str = "item"
+
+    def _count(self, n: int) -> str:
+        return f"{n} {self.unit}" + ("" if n == 1 else "s")
+
+    def told(self, student: str) -> str:
+        """The Markdown paragraph for ``student``'s page ('' when nothing was left out)."""
+        own = dict(self.rows.get(student, {}))
+        parts = []
+        if own:
+            plural = self.unit + ("" if len(own) == 1 else "s")
+            parts.append(f"rows {row_ranges(own.values())} of your workbook ({plural} {', '.join(own)}) were not "
+                         "marked done, so they are not counted here" + (", for anyone in the class"
+                                                                       if set(own) & set(self.items) else ""))
+        others = [i for i in self.items if i not in own]
+        if others:
+            more = "more " if own else ""
+            verb, it = ("is", "it") if len(others) == 1 else ("are", "them")
+            n = self._count(len(others)).split(" ", 1)
+            parts.append(f"{n[0]} {more}{n[1]} ({', '.join(others)}) {verb} left out for the whole class because a "
+                         f"classmate had not marked {it} done")
+        return f"**Left out of this page:** {'; '.join(parts)}." if parts else ""
+
+
 def student_field(rows: Sequence[Sequence], max_rows: int = 3) -> str | None:
     """The name in a ``Student:`` field (the label in column A, the name in B) among the
     first rows of a sheet, or None.
@@ -296,17 +346,29 @@ def unique_students(named: Sequence[tuple[str, Path]], what: str = "student") ->
     return errors
 
 
-def classmate_labels(names: Iterable[str], own: str, show_names: bool = False) -> dict[str, str]:
-    """How a student's feedback page names the others: ``classmate 1 … n`` in class order
-    (the default), or their names when the lecturer asks for them.
+def classmate_labels(names: Iterable[str], own: str, show_names: bool = False, seed=None) -> dict[str, str]:
+    """How a student's feedback page names the others: ``classmate 1 … n`` numbered in a
+    random order drawn for this page (the default), or their names in class order when
+    the lecturer asks for them. Returned in label order (``classmate 1`` first).
+
+    The numbering must not follow the class list: with "classmate k" in roster order and
+    the student left out, anyone holding the roster decodes every classmate. ``seed``
+    (None: a fresh secret one from :mod:`secrets`, so the order cannot be recomputed from
+    the book's public defaults) fixes the draw, for tests; use one label dict for a whole
+    page, so that a label means the same classmate everywhere on it.
 
     Examples
     --------
-    >>> classmate_labels(["ana", "ben", "chen"], "ben")
-    {'ana': 'classmate 1', 'chen': 'classmate 2'}
+    >>> sorted(classmate_labels(["ana", "ben", "chen"], "ben").values())
+    ['classmate 1', 'classmate 2']
+    >>> classmate_labels(["ana", "ben", "chen"], "ben", show_names=True)
+    {'ana': 'ana', 'chen': 'chen'}
     """
     others = [n for n in dict.fromkeys(names) if n != own]
-    return {n: (n if show_names else f"classmate {k}") for k, n in enumerate(others, start=1)}
+    if show_names:
+        return {n: n for n in others}
+    order = np.random.default_rng(secrets.randbits(128) if seed is None else seed).permutation(len(others))
+    return {others[i]: f"classmate {k}" for k, i in enumerate(order, start=1)}
 
 
 def add_check_command(groups: dict, kind: str, what: str, load, name_of):
@@ -397,7 +459,8 @@ def write_overview(out_dir: Path, title: str, header: Sequence[str], rows: Seque
     and ``notes`` (what the run left out)."""
     lines = [f"# {title}: the lecturer's overview", "",
              "Each student's page names the classmates " + ("by name." if show_names else
-                                                            "as classmate 1 … n, never by name."), "",
+                                                            "as classmate 1 … n, numbered in a random order "
+                                                            "drawn for each page, never by name."), "",
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header), *rows]
     if notes:
         lines += ["", "Left out of this feedback:", "", *[f"* {n}" for n in notes]]
@@ -407,6 +470,11 @@ def write_overview(out_dir: Path, title: str, header: Sequence[str], rows: Seque
 def safe_file_name(name: str, default: str = "student") -> str:
     """A student's name usable as a file name (letters of any script, digits, ``-``, ``_``)."""
     return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in str(name)).strip("_") or default
+
+
+def feedback_file_name(student: str) -> str:
+    """A student's feedback page without its suffix, the same in every kit: ``feedback_<student>``."""
+    return f"feedback_{safe_file_name(student)}"
 
 
 def as_spec(value, parameter: str):
