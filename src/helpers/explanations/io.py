@@ -171,6 +171,7 @@ class WorkbookRatings:
     ratings: pd.DataFrame
     files: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    left_out: classroom.LeftOut = classroom.LeftOut(unit="explanation")  # each student's rows left out, for their page
 
 
 @dataclass(frozen=True)
@@ -324,6 +325,11 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
     kept = [(s.file, s.rater, s.frame[~s.frame["_row"].isin(kept_files[s.file].open_rows)])
             for s in read if s.file in kept_files]
     out_notes = [*notes, *settled.notes]
+    own_rows = {}  # each student's rows left out, for their own page
+    for s in read:
+        gone = set(kept_files[s.file].open_rows) if s.file in kept_files else set()
+        if gone:
+            own_rows[s.rater] = {i: int(r) for i, r in zip(s.frame["item_id"], s.frame["_row"]) if r in gone}
     if not kept:
         raise InputError("no student is left once the unfinished workbooks are left out",
                          value=[str(s.file) for s in read])
@@ -338,7 +344,8 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
     long = long.sort_values(["rater", "item_id"], key=lambda c: c.map(order) if c.name == "item_id" else c,
                             kind="stable")
     return WorkbookRatings(_attach_texts(long, benchmark, ", ".join(str(p) for p, _, _ in kept)),
-                           tuple(str(p) for p, _, _ in kept), tuple(out_notes))
+                           tuple(str(p) for p, _, _ in kept), tuple(out_notes),
+                           classroom.LeftOut(own_rows, unit="explanation"))
 
 
 def workbook_files(source) -> list[Path] | None:

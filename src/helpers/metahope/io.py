@@ -314,6 +314,7 @@ class ClassAnnotations:
     dropped_items: tuple[str, ...] = ()
     annotations: pd.DataFrame | None = None  # an MQM file's core annotations (helpers.core.annotations), else None
     scheme: str = MQM_SCHEME  # the weighting scheme that made a foreign MQM file's severities (from_mqm)
+    left_out: classroom.LeftOut = classroom.LeftOut()  # each student's rows and the items left out, for their page
 
     @property
     def foreign(self) -> bool:
@@ -407,13 +408,14 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     kept_names = {p.student for p in settled.kept}
     kept = [(n, s) for n, s in sheets if n in kept_names]
     dropped = [n for n, _ in sheets if n not in kept_names]
-    out_notes, dropped_items = [*notes, *settled.notes], []
+    out_notes, dropped_items, own_rows = [*notes, *settled.notes], [], {}
     if unfinished == "drop_rows":  # MetaHOPE's statistics compare complete sheets: an item leaves for everyone
         by_item: dict[str, list[str]] = {}
         for n, s in kept:
             for item in s.unfinished:
                 by_item.setdefault(item, []).append(n)
         dropped_items = [i for i in union if i in by_item]
+        own_rows = {n: dict(s.unfinished) for n, s in kept if s.unfinished}
         for item in dropped_items:
             out_notes.append(f"left out item {item}: not marked done by {', '.join(by_item[item])}")
     if not kept:
@@ -427,7 +429,8 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     out["position"] = out["item"].map(order)
     out["severity"] = out["severity"].astype(int)
     out["category"] = pd.Categorical(out["category"], categories=list(CATEGORIES), ordered=True)
-    return ClassAnnotations(out, tuple(out_notes), tuple(n for n, _ in kept), tuple(dropped), tuple(dropped_items))
+    return ClassAnnotations(out, tuple(out_notes), tuple(n for n, _ in kept), tuple(dropped), tuple(dropped_items),
+                            left_out=classroom.LeftOut(own_rows, tuple(dropped_items)))
 
 
 #: Suffixes of an MQM/Marot file (``.tar.gz`` ends in ``.gz``).
