@@ -120,7 +120,7 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path, monkeypatch,
         if "--html" in args:  # the page itself is opened in tests/book/test_browser.py
             assert f"standalone page: {(cwd / args[args.index('--html') + 1]).resolve()}" in out, command
     assert seen == {"metahope", "explanations", "homophones"}
-    for page in ("S01.html", "S12.html", "index.html"):
+    for page in ("feedback_S01.html", "feedback_S12.html", "index.html"):
         assert (cwd / "class" / "feedback" / page).exists()
     table7 = pd.read_csv(cwd / "class" / "results" / "03_metahope_pilot_v2" / "agreement_by_system.csv")
     assert list(table7["system"]) == ["sysA", "sysB"]
