@@ -84,10 +84,10 @@ def test_the_chapter_refuses_until_the_lecturer_decides(week):
     setup = chapters.pilot_v2_setup(annotations=str(back))
     with pytest.raises(InputError, match=r"student 'S04': 2 of 4 rows are not marked done: rows 4-5"):
         setup.load()
-    rows = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_rows").load()
+    rows = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_rows", projection=False).load()
     assert sorted(rows.tidy["annotator"].unique()) == ["S01", "S02", "S03", "S04", "S05", "S06"]
     assert rows.tidy["item"].unique().tolist() == ["s1_3", "s2_5"]  # s2_9, s3_2 left out for everyone
-    students = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students").load()
+    students = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", projection=False).load()
     assert "S04" not in set(students.tidy["annotator"]) and students.tidy["item"].nunique() == 4
     box = students.provenance.detail
     assert "left out student S04 (metahope_S04.xlsx): rows 4-5 are not marked done" in box
@@ -150,3 +150,34 @@ def test_each_page_says_what_was_left_out_and_names_no_one_else(week, tmp_path):
     assert "rows 4-5 of your workbook (items s2_9, s3_2) were not marked done" in s04
     s02 = (out / "feedback_S02.md").read_text(encoding="utf-8")
     assert "2 items (s2_9, s3_2) are left out for the whole class because a classmate had not marked them done" in s02
+
+
+def test_a_projected_chapter_shows_codes_and_keeps_the_key_apart(week, tmp_path):
+    """On a class's workbooks the chapters show students as "student k", numbered in a random
+    order; the key (the same in every chapter run into one results folder) is the lecturer's."""
+    import pandas as pd
+
+    _, back = week
+    (back / "metahope_S07.csv").unlink()
+    _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
+    results = tmp_path / "results"
+    data = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", results_dir=str(results)).load()
+    students = ["S01", "S02", "S03", "S04", "S05", "S06"]
+    shown = list(dict.fromkeys(data.tidy["annotator"]))
+    assert len(shown) == 5 and set(shown) < {f"student {k}" for k in range(1, 7)}  # S04, left out, has a code too
+    seen = " ".join([*map(str, data.tidy.astype(str).to_numpy().ravel()), data.provenance.detail,
+                     *data.provenance.files])
+    assert not any(s in seen for s in students)
+    assert "left out student" in data.provenance.detail  # S04, by code
+    key = pd.read_csv(results / "student_key.csv")
+    assert sorted(key["student"]) == students and list(key["code"]) == [f"student {k}" for k in range(1, 7)]
+    code = dict(zip(key["student"], key["code"]))
+    assert [code[s] for s in students] != [f"student {k}" for k in range(1, 7)]  # not the roster's order (1 in 720)
+    again = chapters.pilot_v1_setup(annotator_files=str(back), unfinished="drop_students",
+                                    results_dir=str(results)).load()
+    assert dict(zip(pd.read_csv(results / "student_key.csv")["student"], pd.read_csv(
+        results / "student_key.csv")["code"])) == code  # chapter 1 reuses the codes
+    assert set(again.tidy["annotator"]) == {code[s] for s in students if s != "S04"}
+    assert again.penalty_annotator == code["S01"]
+    named = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", projection=False).load()
+    assert set(named.tidy["annotator"]) == set(students) - {"S04"}

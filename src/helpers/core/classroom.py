@@ -371,6 +371,122 @@ def classmate_labels(names: Iterable[str], own: str, show_names: bool = False, s
     return {others[i]: f"classmate {k}" for k, i in enumerate(order, start=1)}
 
 
+#: The file of a results folder that holds the key of a projection (student name -> code).
+STUDENT_KEY = "student_key.csv"
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Student names replaced by codes ``student 1 … n`` on a chapter page a lecturer projects.
+
+    A chapter run on a class's workbooks would otherwise print every student's name in its
+    per-annotator tables, figures and data box. The codes are numbered in a random order
+    (drawn from a secret seed, so neither the class list nor the book's public seeds decode
+    them); the key is the lecturer's, in ``<results_dir>/student_key.csv`` and never on
+    the page, and it is reused, so a student keeps their code in every chapter run into
+    the same ``results_dir``. An empty projection (``codes`` empty) shows names unchanged.
+
+    Examples
+    --------
+    >>> p = Projection({"ana": "student 2", "ben": "student 1"}, ("ana.xlsx",))
+    >>> p.name("ben"), p.name("zoe")
+    ('student 1', 'zoe')
+    >>> p.text("left out student ana (ana.xlsx): nothing is marked done")
+    'left out student 2 (a workbook): nothing is marked done'
+    """
+
+    codes: Mapping[str, str] = field(default_factory=dict)
+    files: tuple[str, ...] = ()  # file names of the class (they may carry a name): replaced in notes
+
+    def __bool__(self) -> bool:
+        return bool(self.codes)
+
+    @classmethod
+    def draw(cls, names: Iterable[str], key: Mapping[str, str] | None = None, files: Iterable = ()) -> Projection:
+        """Codes for ``names``: those ``key`` already has are kept, the others get the next
+        numbers in a random order (:mod:`secrets`)."""
+        codes = {n: c for n, c in (key or {}).items()}
+        new = [n for n in dict.fromkeys(map(str, names)) if n not in codes]
+        start = 1 + max((int(c.rsplit(" ", 1)[-1]) for c in codes.values() if c.rsplit(" ", 1)[-1].isdigit()),
+                        default=0)
+        order = np.random.default_rng(secrets.randbits(128)).permutation(len(new))
+        codes.update({new[i]: f"student {start + k}" for k, i in enumerate(order)})
+        return cls(codes, tuple(dict.fromkeys(Path(str(f)).name for f in files)))
+
+    def name(self, student) -> str:
+        """The code of ``student`` (a name not in the key is returned unchanged)."""
+        return self.codes.get(str(student), student)
+
+    def names(self, students: Iterable) -> tuple:
+        """:meth:`name` of each."""
+        return tuple(self.name(s) for s in students)
+
+    def text(self, text: str) -> str:
+        """A note with file names replaced by "a workbook" and names by codes ("student ana"
+        and "ana" both become "student 2")."""
+        import re
+
+        for f in sorted(self.files, key=len, reverse=True):
+            text = text.replace(f, "a workbook")
+        for n in sorted(self.codes, key=len, reverse=True):
+            word = rf"(?<![^\W_]){re.escape(n)}(?![^\W_])"
+            text = re.sub(rf"(?:student )?{word}", self.codes[n], text)
+        return text
+
+    def paths(self, files: Iterable) -> tuple[str, ...]:
+        """What a data box lists for the class's files: their folders, not the file names."""
+        return tuple(dict.fromkeys(str(Path(str(f)).parent) for f in files)) if self else tuple(map(str, files))
+
+    def column(self, frame, column: str):
+        """``frame`` with ``column``'s names replaced by codes (a copy; unchanged when empty)."""
+        return frame.assign(**{column: frame[column].map(lambda v: self.codes.get(str(v), v))}) if self else frame
+
+    @staticmethod
+    def key_file(results_dir) -> Path:
+        """Where a projection's key lives: ``<results_dir>/student_key.csv``."""
+        return paths.resolve_output(results_dir) / STUDENT_KEY
+
+    def write_key(self, results_dir) -> Path | None:
+        """Write the key (code, student; by code) to :meth:`key_file`; None when empty."""
+        if not self:
+            return None
+        import csv
+        import io
+
+        number = lambda c: int(c.rsplit(" ", 1)[-1]) if c.rsplit(" ", 1)[-1].isdigit() else 0  # noqa: E731
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["code", "student"])
+        for n, c in sorted(self.codes.items(), key=lambda kv: number(kv[1])):
+            w.writerow([c, n])
+        target = self.key_file(results_dir)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return paths.atomic_write(target, out.getvalue())
+
+
+def projection(choice, named_by_field: bool, names: Iterable[str], results_dir, files: Iterable = ()) -> Projection:
+    """The projection of one chapter run (see :class:`Projection`), its key written.
+
+    ``choice`` is the chapter's ``projection`` parameter: True or False, or None (the
+    default) for "on when the workbooks carry a ``Student:`` field" (``named_by_field``):
+    a class's workbooks from ``template`` name real students, so a page shown to the class
+    hides them unless the lecturer asks otherwise; the released sheets and annotation files
+    name anonymous annotators (A, B, WMT rater ids), whose names the paper's tables use."""
+    on = named_by_field if choice is None else params.boolean("projection", choice)
+    if not on:
+        return Projection()
+    key_file = Projection.key_file(results_dir)
+    key = {}
+    if key_file.exists():
+        import csv
+
+        with key_file.open(encoding="utf-8", newline="") as fh:
+            key = {r["student"]: r["code"] for r in csv.DictReader(fh) if r.get("student") and r.get("code")}
+    p = Projection.draw(names, key, files)
+    p.write_key(results_dir)
+    return p
+
+
 def add_check_command(groups: dict, kind: str, what: str, load, name_of):
     """``python -m helpers check KIND FOLDER...``: ``load(files, unfinished, args)`` reads the
     class as the chapters will (raising every problem at once) and returns

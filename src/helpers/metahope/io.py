@@ -20,7 +20,7 @@ import math
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -315,6 +315,8 @@ class ClassAnnotations:
     annotations: pd.DataFrame | None = None  # an MQM file's core annotations (helpers.core.annotations), else None
     scheme: str = MQM_SCHEME  # the weighting scheme that made a foreign MQM file's severities (from_mqm)
     left_out: classroom.LeftOut = classroom.LeftOut()  # each student's rows and the items left out, for their page
+    named_by_field: bool = False  # the workbooks carry a Student: field (a class's, from template metahope)
+    files: tuple[Path, ...] = ()  # the workbooks read (and the files ignored), for a projection's notes
 
     @property
     def foreign(self) -> bool:
@@ -330,6 +332,30 @@ class ClassAnnotations:
         from .scoring import apply_weights
 
         return apply_weights(self.tidy, scheme)
+
+    def for_page(self, choice, results_dir) -> tuple[ClassAnnotations, classroom.Projection]:
+        """These annotations as a chapter page shows them, and the projection used: students
+        coded when ``choice`` (a chapter's ``projection`` parameter) says so, see
+        :func:`helpers.core.classroom.projection` (the key goes to ``results_dir``)."""
+        shown = classroom.projection(choice, self.named_by_field, self.names(), results_dir, self.files)
+        return self.projected(shown), shown
+
+    def names(self) -> list[str]:
+        """Every annotator read, kept or left out."""
+        return list(dict.fromkeys([*map(str, self.tidy["annotator"].unique()), *self.students,
+                                   *self.dropped_students]))
+
+    def projected(self, projection: classroom.Projection) -> ClassAnnotations:
+        """The same annotations with every student shown by their code (annotator column,
+        students, notes; :class:`helpers.core.classroom.Projection`)."""
+        if not projection:
+            return self
+        return replace(self, tidy=projection.column(self.tidy, "annotator"),
+                       notes=tuple(projection.text(n) for n in self.notes), students=projection.names(self.students),
+                       dropped_students=projection.names(self.dropped_students),
+                       annotations=None if self.annotations is None else projection.column(self.annotations, "rater"),
+                       left_out=classroom.LeftOut({projection.name(s): r for s, r in self.left_out.rows.items()},
+                                                  self.left_out.items))
 
 
 def _legacy_blank(s: AnnotationSheet, student: str) -> InputError:
@@ -430,7 +456,9 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     out["severity"] = out["severity"].astype(int)
     out["category"] = pd.Categorical(out["category"], categories=list(CATEGORIES), ordered=True)
     return ClassAnnotations(out, tuple(out_notes), tuple(n for n, _ in kept), tuple(dropped), tuple(dropped_items),
-                            left_out=classroom.LeftOut(own_rows, tuple(dropped_items)))
+                            left_out=classroom.LeftOut(own_rows, tuple(dropped_items)),
+                            named_by_field=any(s.student for _, s in sheets),
+                            files=tuple(s.file for _, s in sheets) + tuple(p for p, _ in getattr(folder, "ignored", ())))
 
 
 #: Suffixes of an MQM/Marot file (``.tar.gz`` ends in ``.gz``).
