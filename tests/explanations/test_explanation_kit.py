@@ -198,10 +198,18 @@ def test_duplicate_rater_names_and_foreign_files(tmp_path, items_csv):
 
 def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
     files, _ = filled_class(tmp_path, items_csv)
-    setup = chapters.explanations_setup(ratings_file=str(tmp_path / "class"))
+    setup = chapters.explanations_setup(ratings_file=str(tmp_path / "class"), results_dir=str(tmp_path / "res"))
     data = setup.load()
     assert not data.simulated and data.truth is None and data.provenance.kind == "own"
     assert data.ratings["rater"].nunique() == 3
+    # a class's workbooks: the page shows codes, the key is the lecturer's (chapters 4 and 5 share it)
+    assert set(data.ratings["rater"]) == {"student 1", "student 2", "student 3"}
+    seen = " ".join([*data.ratings.astype(str).to_numpy().ravel(), *data.provenance.files, data.provenance.detail])
+    assert not any(name in seen for name in ("ana", "ben", "cleo"))
+    key = pd.read_csv(tmp_path / "res" / "student_key.csv")
+    assert sorted(key["student"]) == ["ana", "ben", "cleo"]
+    named = chapters.explanations_setup(ratings_file=str(tmp_path / "class"), projection=False).load()
+    assert set(named.ratings["rater"]) == {"ana", "ben", "cleo"}
     wb = load_workbook(files[0])
     wb["Ratings"]["D4"] = 7
     wb.save(files[0])
@@ -311,13 +319,17 @@ def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
 
     items = tmp_path / "items.csv"
     benchmark.to_csv(items, index=False)
-    filled_class(tmp_path, items, seed=11, benchmark=benchmark)
+    filled_class(tmp_path, items, names=NAMES[:3], seed=11, benchmark=benchmark)
     out = execution.execute_notebook(paths.project_root() / "notebooks" / "04_explanation_judgements.ipynb",
                                   tmp_path / "run.ipynb",
                                   parameters={"ratings_file": str(tmp_path / "class"), "results_dir": str(tmp_path / "res"),
                                               "n_boot": 50, "n_null": 199})
     text = out.read_text(encoding="utf-8")
     assert "data-simulated" not in text and "data-own" in text and "SIMULATED" not in text
+    # projected (the workbooks carry a Student: field): no student's name on the page or in its tables
+    tables = " ".join(p.read_text(encoding="utf-8") for p in (tmp_path / "res" / "04_explanation_judgements").glob("*.csv"))
+    assert not any(name in text or name in tables for name in NAMES[:3]) and "student 1" in tables
+    assert sorted(pd.read_csv(tmp_path / "res" / "student_key.csv")["student"]) == sorted(NAMES[:3])
     assert "Recovered by construction" not in text
     folder = tmp_path / "res" / "04_explanation_judgements"
     reliability = pd.read_csv(folder / "reliability.csv")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -172,6 +172,21 @@ class WorkbookRatings:
     files: tuple[str, ...]
     notes: tuple[str, ...] = ()
     left_out: classroom.LeftOut = classroom.LeftOut(unit="explanation")  # each student's rows left out, for their page
+    named_by_field: bool = False  # the workbooks carry a Student: field (a class's, from template explanations)
+    names: tuple[str, ...] = ()  # every student read, kept or left out
+
+    def for_page(self, choice, results_dir) -> tuple[WorkbookRatings, classroom.Projection]:
+        """These ratings as a chapter page shows them, and the projection used: students
+        coded when ``choice`` (a chapter's ``projection`` parameter) says so, see
+        :func:`helpers.core.classroom.projection` (the key goes to ``results_dir``)."""
+        shown = classroom.projection(choice, self.named_by_field,
+                                     [*self.names, *map(str, self.ratings["rater"].unique())], results_dir, self.files)
+        if not shown:
+            return self, shown
+        return replace(self, ratings=shown.column(self.ratings, "rater"), files=shown.paths(self.files),
+                       notes=tuple(shown.text(n) for n in self.notes), names=shown.names(self.names),
+                       left_out=classroom.LeftOut({shown.name(s): r for s, r in self.left_out.rows.items()},
+                                                  unit=self.left_out.unit)), shown
 
 
 @dataclass(frozen=True)
@@ -183,6 +198,7 @@ class RatingSheet:
     file: Path
     has_done_column: bool = False
     unfinished_rows: tuple[int, ...] = ()  # Excel rows not marked done (kit workbooks)
+    named_by_field: bool = False  # the rater came from the workbook's Student: field
 
     def open_rows(self) -> list[int]:
         """Rows that count as not rated: not marked done; in a workbook without a done column,
@@ -244,7 +260,8 @@ def read_sheet(path: str | os.PathLike) -> RatingSheet:
                          row=header_at + 1, value=header, expected=f"{', '.join(LABELS.values())}")
     text_at = {c: (header.index(c) if c in header else None) for c in ("metaphor", "explanation")}
     done_at = next((k for k, h in enumerate(header) if h.lower() == classroom.DONE_HEADER), None)
-    rater = classroom.student_field(rows[:header_at]) or path.stem
+    field = classroom.student_field(rows[:header_at])
+    rater = field or path.stem
     records, seen, problems, unfinished = [], {}, [], []
     for i, r in enumerate(rows[header_at + 1:], start=header_at + 2):
         r = tuple(r) + (None,) * (len(header) - len(r))
@@ -277,7 +294,7 @@ def read_sheet(path: str | os.PathLike) -> RatingSheet:
         records.append({"item_id": item, "_row": i, **texts, **scores})
     raise_all(problems)
     frame = pd.DataFrame.from_records(records, columns=["item_id", "_row", "metaphor", "explanation", *SCORES])
-    return RatingSheet(rater, frame, path, done_at is not None, tuple(unfinished))
+    return RatingSheet(rater, frame, path, done_at is not None, tuple(unfinished), field is not None)
 
 
 def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
@@ -345,7 +362,8 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
                             kind="stable")
     return WorkbookRatings(_attach_texts(long, benchmark, ", ".join(str(p) for p, _, _ in kept)),
                            tuple(str(p) for p, _, _ in kept), tuple(out_notes),
-                           classroom.LeftOut(own_rows, unit="explanation"))
+                           classroom.LeftOut(own_rows, unit="explanation"), any(s.named_by_field for s in read),
+                           tuple(s.rater for s in read))
 
 
 def workbook_files(source) -> list[Path] | None:
