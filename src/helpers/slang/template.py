@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -139,6 +139,7 @@ class RatingSheet:
     unfinished_rows: tuple[int, ...] = ()
     unfinished_ratings: pd.DataFrame | None = None  # ratings entered in rows not marked done
     item_rows: tuple[int, ...] = ()  # the Excel rows that hold a candidate
+    named_by_field: bool = False  # the rater came from the workbook's Student: field
 
     def open_rows(self) -> list[int]:
         """Rows that count as not rated: not marked done; in a workbook without a done column,
@@ -242,7 +243,7 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
     raise_all(problems)
     columns = ["rater", "word", "candidate", "rating"]
     return RatingSheet(rater, pd.DataFrame(out, columns=columns), path, len(item_rows), done_at is not None,
-                       tuple(unfinished), pd.DataFrame(early, columns=columns), tuple(item_rows))
+                       tuple(unfinished), pd.DataFrame(early, columns=columns), tuple(item_rows), bool(student))
 
 
 def read_rating_workbook(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> pd.DataFrame:
@@ -259,6 +260,19 @@ class ClassRatings:
     files: tuple[str, ...]
     notes: tuple[str, ...] = ()
     students: tuple[str, ...] = ()
+    named_by_field: bool = False  # the workbooks carry a Student: field (a class's, from template homophones)
+    names: tuple[str, ...] = ()  # every student read, kept or left out
+    read: tuple[str, ...] = ()  # every workbook read, kept or left out (their names may carry a student's)
+
+    def for_page(self, choice, results_dir) -> ClassRatings:
+        """These ratings as a chapter page shows them: with students coded when ``choice`` (the
+        chapter's ``projection`` parameter) says so (:func:`helpers.core.classroom.projection`;
+        the key goes to ``results_dir``), no name in the notes and the folders for the files."""
+        shown = classroom.projection(choice, self.named_by_field, self.names, results_dir, self.read)
+        if not shown:
+            return self
+        return replace(self, files=shown.paths(self.files), notes=tuple(shown.text(n) for n in self.notes),
+                       students=shown.names(self.students), names=shown.names(self.names))
 
 
 def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],
@@ -294,7 +308,8 @@ def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mappi
     if long.empty:
         raise InputError("no rating was entered in any finished row", expected="ratings 1-5 in column D")
     return ClassRatings(average_ratings(long), tuple(str(s.file) for s in kept), tuple(out_notes),
-                        tuple(s.rater for s in kept))
+                        tuple(s.rater for s in kept), any(s.named_by_field for s in sheets),
+                        tuple(s.rater for s in sheets), tuple(str(s.file) for s in sheets))
 
 
 def read_rating_workbooks(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],
