@@ -181,3 +181,28 @@ def test_a_projected_chapter_shows_codes_and_keeps_the_key_apart(week, tmp_path)
     assert again.penalty_annotator == code["S01"]
     named = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", projection=False).load()
     assert set(named.tidy["annotator"]) == set(students) - {"S04"}
+
+
+@pytest.mark.slow  # executes chapter 3
+def test_the_projected_chapter_page_names_no_student(week, tmp_path):
+    """Chapter 3 on the class's workbooks, as the course page runs it: neither the page nor
+    its tables name a student or their file; the key is beside the results, not on the page."""
+    import pandas as pd
+
+    from helpers.core import execution, paths
+
+    _, back = week
+    (back / "metahope_S07.csv").unlink()
+    _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
+    results = tmp_path / "results"
+    out = execution.execute_notebook(paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb",
+                                     tmp_path / "03.ipynb", parameters={
+                                         "annotations": str(back), "results_dir": str(results),
+                                         "unfinished": "drop_students", "n_seeds": 2})
+    page = out.read_text(encoding="utf-8")
+    tables = " ".join(p.read_text(encoding="utf-8") for p in (results / "03_metahope_pilot_v2").glob("*.csv"))
+    students = [f"S0{k}" for k in range(1, 7)]
+    assert not [s for s in students if s in page or s in tables]
+    assert "student 1" in tables or "student 2" in tables
+    key = pd.read_csv(results / "student_key.csv")
+    assert sorted(key["student"]) == students  # the names are in the key only, none on the page (above)
