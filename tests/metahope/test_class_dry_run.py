@@ -181,6 +181,10 @@ def test_a_projected_chapter_shows_codes_and_keeps_the_key_apart(week, tmp_path)
     assert again.penalty_annotator == code["S01"]
     named = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", projection=False).load()
     assert set(named.tidy["annotator"]) == set(students) - {"S04"}
+    tidy, _ = chapters.directions_setup(en_zh_files=str(back), unfinished="drop_students",
+                                        results_dir=str(results)).load()  # ZH→EN: the released sheet's annotator
+    assert set(tidy["annotator"]) == {code[s] for s in students if s != "S04"} | {"ZH1"}
+    assert sorted(pd.read_csv(results / "student_key.csv")["student"]) == students  # not ZH1, who is no student
 
 
 @pytest.mark.slow  # executes chapter 3

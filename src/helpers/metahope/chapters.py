@@ -477,9 +477,9 @@ class DirectionsSetup:
         en_zh = io.pilot_v1_files() if self.en_zh is None else self.en_zh
         zh_en = {"ZH1": io.pilot_zh_en_file()} if self.zh_en is None else self.zh_en
         parts = {d: io.load_class(f, unfinished=self.unfinished) for d, f in (("EN→ZH", en_zh), ("ZH→EN", zh_en))}
-        coded = classroom.projection(self.projection, any(p.named_by_field for p in parts.values()),
-                                     [n for p in parts.values() for n in p.names()], self.results_dir,
-                                     [f for p in parts.values() for f in p.files])  # one code per student
+        students = [p for p in parts.values() if p.named_by_field or self.projection]  # not the released annotators
+        coded = classroom.projection(self.projection, bool(students), [n for p in students for n in p.names()],
+                                     self.results_dir, [f for p in students for f in p.files])  # one code per student
         parts = {d: p.projected(coded) for d, p in parts.items()}
         tidy = pd.concat([p.tidy.assign(direction=d) for d, p in parts.items()], ignore_index=True)
         tidy = normalise_pos(tidy, self.pos_overrides)
