@@ -327,7 +327,8 @@ def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
     text = out.read_text(encoding="utf-8")
     assert "data-simulated" not in text and "data-own" in text and "SIMULATED" not in text
     # projected (the workbooks carry a Student: field): no student's name on the page or in its tables
-    tables = " ".join(p.read_text(encoding="utf-8") for p in (tmp_path / "res" / "04_explanation_judgements").glob("*.csv"))
+    tables = " ".join(p.read_text(encoding="utf-8")
+                      for p in (tmp_path / "res" / "04_explanation_judgements").glob("*.csv"))
     assert not any(name in text or name in tables for name in NAMES[:3]) and "student 1" in tables
     assert sorted(pd.read_csv(tmp_path / "res" / "student_key.csv")["student"]) == sorted(NAMES[:3])
     assert "Recovered by construction" not in text

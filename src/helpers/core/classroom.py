@@ -268,11 +268,15 @@ class LeftOut:
 
     Examples
     --------
+    >>> import textwrap
     >>> left = LeftOut({"ben": {"s2_5": 3, "s2_9": 4}}, ("s2_5", "s2_9", "s4_1"))
-    >>> left.told("ben")
-    '**Left out of this page:** rows 3-4 of your workbook (items s2_5, s2_9) were not marked done, so they are not counted here, for anyone in the class; 1 more item (s4_1) is left out for the whole class because a classmate had not marked it done.'
-    >>> left.told("ana")
-    '**Left out of this page:** 3 items (s2_5, s2_9, s4_1) are left out for the whole class because a classmate had not marked them done.'
+    >>> print(textwrap.fill(left.told("ben"), 90))
+    **Left out of this page:** rows 3-4 of your workbook (items s2_5, s2_9) were not marked
+    done, so they are not counted here, for anyone in the class; 1 more item (s4_1) is left
+    out for the whole class because a classmate had not marked it done.
+    >>> print(textwrap.fill(left.told("ana"), 90))
+    **Left out of this page:** 3 items (s2_5, s2_9, s4_1) are left out for the whole class
+    because a classmate had not marked them done.
     >>> LeftOut().told("ana")
     ''
     """

@@ -458,7 +458,7 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     return ClassAnnotations(out, tuple(out_notes), tuple(n for n, _ in kept), tuple(dropped), tuple(dropped_items),
                             left_out=classroom.LeftOut(own_rows, tuple(dropped_items)),
                             named_by_field=any(s.student for _, s in sheets),
-                            files=tuple(s.file for _, s in sheets) + tuple(p for p, _ in getattr(folder, "ignored", ())))
+                            files=(*(s.file for _, s in sheets), *(p for p, _ in (folder.ignored if folder else ()))))
 
 
 #: Suffixes of an MQM/Marot file (``.tar.gz`` ends in ``.gz``).
