@@ -21,7 +21,10 @@ these rules, so that a lecturer passes a class the same way to every chapter, to
   out under both drop choices, and said so.
 * **Privacy.** Feedback pages name classmates ``classmate 1 … n`` unless the lecturer asks
   for names, numbered in a random order drawn for each page (:func:`classmate_labels`), never
-  in class-list order; the student is "you", listed first.
+  in class-list order; the student is "you", listed first. Each page says what was left
+  out of that student's data (:class:`LeftOut`). A chapter page run on a class's workbooks
+  shows students as ``student 1 … n`` (:class:`Projection`, the chapters' ``projection``
+  parameter), the key in ``<results_dir>/student_key.csv``.
 """
 
 from __future__ import annotations
