@@ -129,6 +129,6 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path, monkeypatch,
     assert {f"student {k}" for k in range(1, 13)} <= set(disputed.columns)
     assert not any(f"S{k:02d}" in c for c in disputed.columns for k in range(1, 13))
     key = pd.read_csv(cwd / "class" / "results" / "student_key.csv")
-    assert sorted(key["student"]) == [f"S{k:02d}" for k in range(1, 13)]
+    assert {f"S{k:02d}" for k in range(1, 13)} <= set(key["student"])  # other chapters run there may add theirs
     assert (cwd / "class" / "results" / "03_metahope_pilot_v2.html").stat().st_size > 100_000
     assert not (ROOT / "class").exists()  # nothing was written into the project itself
