@@ -151,12 +151,16 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path, monkeypatch,
         if "--html" in args:  # the page itself is opened in tests/book/test_browser.py
             assert f"standalone page: {(cwd / args[args.index('--html') + 1]).resolve()}" in out, command
     assert seen == {"metahope", "explanations", "homophones"}
-    for page in ("S01.html", "S12.html", "index.html"):
+    for page in ("feedback_S01.html", "feedback_S12.html", "index.html"):
         assert (cwd / "class" / "feedback" / page).exists()
     assert f"not marked done by {UNFINISHED[0]}" in (cwd / "class" / "feedback" / "index.html").read_text("utf-8")
     table7 = pd.read_csv(cwd / "class" / "results" / "03_metahope_pilot_v2" / "agreement_by_system.csv")
     assert list(table7["system"]) == ["sysA", "sysB"]
     disputed = pd.read_csv(cwd / "class" / "results" / "03_metahope_pilot_v2" / "disputed_items.csv")
-    assert {f"S{k:02d}" for k in range(1, 13)} <= set(disputed.columns)
+    # projected by default on a class's workbooks: codes, not the students' names; the key is the lecturer's
+    assert {f"student {k}" for k in range(1, 13)} <= set(disputed.columns)
+    assert not any(f"S{k:02d}" in c for c in disputed.columns for k in range(1, 13))
+    key = pd.read_csv(cwd / "class" / "results" / "student_key.csv")
+    assert {f"S{k:02d}" for k in range(1, 13)} <= set(key["student"])  # other chapters run there may add theirs
     assert (cwd / "class" / "results" / "03_metahope_pilot_v2.html").stat().st_size > 100_000
     assert not (ROOT / "class").exists()  # nothing was written into the project itself

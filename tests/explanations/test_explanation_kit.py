@@ -198,10 +198,18 @@ def test_duplicate_rater_names_and_foreign_files(tmp_path, items_csv):
 
 def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
     files, _ = filled_class(tmp_path, items_csv)
-    setup = chapters.explanations_setup(ratings_file=str(tmp_path / "class"))
+    setup = chapters.explanations_setup(ratings_file=str(tmp_path / "class"), results_dir=str(tmp_path / "res"))
     data = setup.load()
     assert not data.simulated and data.truth is None and data.provenance.kind == "own"
     assert data.ratings["rater"].nunique() == 3
+    # a class's workbooks: the page shows codes, the key is the lecturer's (chapters 4 and 5 share it)
+    assert set(data.ratings["rater"]) == {"student 1", "student 2", "student 3"}
+    seen = " ".join([*data.ratings.astype(str).to_numpy().ravel(), *data.provenance.files, data.provenance.detail])
+    assert not any(name in seen for name in ("ana", "ben", "cleo"))
+    key = pd.read_csv(tmp_path / "res" / "student_key.csv")
+    assert sorted(key["student"]) == ["ana", "ben", "cleo"]
+    named = chapters.explanations_setup(ratings_file=str(tmp_path / "class"), projection=False).load()
+    assert set(named.ratings["rater"]) == {"ana", "ben", "cleo"}
     wb = load_workbook(files[0])
     wb["Ratings"]["D4"] = 7
     wb.save(files[0])
@@ -276,7 +284,9 @@ def test_feedback_pages_and_command(tmp_path, small_class, capsys):
     assert sorted(p.name for p in written) == ["class_summary.csv", "feedback_A.html", "feedback_B.html",
                                                "feedback_C.html", "index.html"]
     page = (tmp_path / "pages" / "feedback_A.md").read_text(encoding="utf-8")
-    assert "feedback for A" in page and "**+0.75**" in page and "| classmate 1 | 3 | 1.00 |" in page  # B
+    # B (ρ 1.00) and C (ρ −0.50), numbered in an order drawn for the page
+    assert "feedback for A" in page and "**+0.75**" in page and "| 3 | 1.00 |\n| classmate " in page
+    assert {"| classmate 1 | 3 |", "| classmate 2 | 3 |"} <= set(line[:19] for line in page.splitlines())
     assert "| B |" not in page and "| C |" not in page
     assert "<td>classmate 1</td>" in (tmp_path / "pages" / "feedback_A.html").read_text(encoding="utf-8")
     named = fb.write_pages(f, tmp_path / "named", show_names=True)[1].with_suffix(".md").read_text(encoding="utf-8")
@@ -309,13 +319,18 @@ def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
 
     items = tmp_path / "items.csv"
     benchmark.to_csv(items, index=False)
-    filled_class(tmp_path, items, seed=11, benchmark=benchmark)
+    filled_class(tmp_path, items, names=NAMES[:3], seed=11, benchmark=benchmark)
     out = execution.execute_notebook(paths.project_root() / "notebooks" / "04_explanation_judgements.ipynb",
                                   tmp_path / "run.ipynb",
                                   parameters={"ratings_file": str(tmp_path / "class"), "results_dir": str(tmp_path / "res"),
                                               "n_boot": 50, "n_null": 199})
     text = out.read_text(encoding="utf-8")
     assert "data-simulated" not in text and "data-own" in text and "SIMULATED" not in text
+    # projected (the workbooks carry a Student: field): no student's name on the page or in its tables
+    tables = " ".join(p.read_text(encoding="utf-8")
+                      for p in (tmp_path / "res" / "04_explanation_judgements").glob("*.csv"))
+    assert not any(name in text or name in tables for name in NAMES[:3]) and "student 1" in tables
+    assert sorted(pd.read_csv(tmp_path / "res" / "student_key.csv")["student"]) == sorted(NAMES[:3])
     assert "Recovered by construction" not in text
     folder = tmp_path / "res" / "04_explanation_judgements"
     reliability = pd.read_csv(folder / "reliability.csv")
@@ -412,3 +427,38 @@ def test_class_names_as_in_every_kit(tmp_path, items_csv):
     assert sorted(loaded.ratings["rater"].unique()) == ["ana", "ben", "cleo"]
     assert loaded.notes == ("explanations_cleo.xlsx has no Student: field (a .csv re-saved as .xlsx, or not made "
                             "from the template?); read as student 'cleo', the name its file name implies",)
+
+
+NAMES = ("Aino", "Bram", "Cleo", "Dara", "Emil")
+
+
+def test_pages_name_no_classmate_number_them_freshly_and_say_what_was_left_out(tmp_path, items_csv, benchmark):
+    """drop_rows leaves out Bram's unfinished rows 5-6: his page says so (the others' pages
+    have nothing left out). No page names or links another student, and the classmate
+    numbers (decoded through each page's Spearman ρ) do not follow the class list."""
+    files, _ = filled_class(tmp_path, items_csv, names=NAMES, seed=12, benchmark=benchmark)
+    wb = load_workbook(files[1])
+    for row in (5, 6):
+        wb["Ratings"].cell(row, DONE_COLUMN).value = None
+    wb.save(files[1])
+    items = pd.read_csv(items_csv)["item_id"].tolist()
+    out = tmp_path / "fb"
+    assert main(["feedback", "explanations", "--ratings", str(tmp_path / "class"), "--out", str(out),
+                 "--unfinished", "drop_rows", "--n-boot", "50"]) == 0
+    pages = {n: (out / f"feedback_{n}.md").read_text(encoding="utf-8") for n in NAMES}
+    assert f"rows 5-6 of your workbook (explanations {items[1]}, {items[2]}) were not marked done" in pages["Bram"]
+    assert all("Left out" not in pages[n] for n in NAMES if n != "Bram")
+    for n in NAMES:
+        html = (out / f"feedback_{n}.html").read_text(encoding="utf-8")
+        assert not any(other in pages[n] or other in html for other in NAMES if other != n)
+    pairs = fb.class_feedback(ex.load_ratings(tmp_path / "class", unfinished="drop_rows").ratings).pairs
+    in_roster_order = []
+    for n in NAMES:
+        rho = pairs[pairs["rater"] == n].set_index("classmate")["spearman_rho"].round(2)
+        assert rho.is_unique  # the fixture's ρ tell the classmates apart, so the page can be decoded
+        who = {f"{v:.2f}": c for c, v in rho.items()}
+        shown = dict(line.split(" | ")[0::2] for line in (row.strip("| ") for row in pages[n].splitlines())
+                     if line.startswith("classmate "))
+        order = [who[shown[f"classmate {k}"]] for k in range(1, len(NAMES))]
+        in_roster_order.append(order == [c for c in NAMES if c != n])
+    assert not all(in_roster_order)

@@ -84,10 +84,10 @@ def test_the_chapter_refuses_until_the_lecturer_decides(week):
     setup = chapters.pilot_v2_setup(annotations=str(back))
     with pytest.raises(InputError, match=r"student 'S04': 2 of 4 rows are not marked done: rows 4-5"):
         setup.load()
-    rows = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_rows").load()
+    rows = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_rows", projection=False).load()
     assert sorted(rows.tidy["annotator"].unique()) == ["S01", "S02", "S03", "S04", "S05", "S06"]
     assert rows.tidy["item"].unique().tolist() == ["s1_3", "s2_5"]  # s2_9, s3_2 left out for everyone
-    students = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students").load()
+    students = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", projection=False).load()
     assert "S04" not in set(students.tidy["annotator"]) and students.tidy["item"].nunique() == 4
     box = students.provenance.detail
     assert "left out student S04 (metahope_S04.xlsx): rows 4-5 are not marked done" in box
@@ -107,11 +107,11 @@ def test_feedback_for_the_class_names_no_classmate(week, tmp_path):
     assert cli.main(["feedback", "metahope", "--annotations", str(back), "--out", str(out), "--n-boot", "100",
                      "--unfinished", "drop_students"]) == 0
     pages = sorted(p.name for p in out.glob("*.html"))
-    assert pages == ["S01.html", "S02.html", "S03.html", "S05.html", "S06.html", "index.html"]
-    page = (out / "S02.md").read_text(encoding="utf-8")
+    assert pages == [f"feedback_S0{k}.html" for k in (1, 2, 3, 5, 6)] + ["index.html"]
+    page = (out / "feedback_S02.md").read_text(encoding="utf-8")
     assert not any(f"S0{k}" in page for k in (1, 3, 5, 6)) and "classmate 4" in page
     overview = (out / "index.html").read_text(encoding="utf-8")
-    assert "left out student S04" in overview and 'href="S06.html">S06</a>' in overview
+    assert "left out student S04" in overview and 'href="feedback_S06.html">S06</a>' in overview
 
 
 def test_every_missing_file_of_a_list_is_named_at_once(week, tmp_path):
@@ -130,7 +130,7 @@ def test_a_class_list_given_as_a_file_is_refused(week, tmp_path, capsys):
     assert "option --class-list" in capsys.readouterr().err
 
 
-def _off_the_list(blank) -> str:  # noqa: N802  how the check says to take a student off a class list that is a folder
+def _off_the_list(blank) -> str:  # how the check says to take a student off a class list that is a folder
     return f"move their blank workbook out of {blank}, or give --class-list as the names of those who should return one"
 
 
@@ -216,3 +216,85 @@ def test_an_old_and_a_corrected_copy_are_reported_with_the_old_copys_errors(week
     assert "metahope_S05.xlsx, sheet 'Annotation', row 4, column 'STL (sysB)', cell P4: value 5" in err
     assert (f"error: {back / 'metahope_S05.xlsx'}: value 'S05': student 'S05' also has the workbook "
             "metahope_S05 corrected.xlsx; keep one of the two") in err
+
+
+def test_each_page_says_what_was_left_out_and_names_no_one_else(week, tmp_path):
+    """drop_rows: S04's rows 4-5 (items s2_9, s3_2) go for everyone; S04 reads that they
+    were theirs, the others that two items went for the whole class, and no page names,
+    or links to, any other student."""
+    _, back = week
+    (back / "metahope_S07.csv").unlink()
+    _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
+    out = tmp_path / "feedback"
+    assert cli.main(["feedback", "metahope", "--annotations", str(back), "--out", str(out), "--n-boot", "50",
+                     "--unfinished", "drop_rows"]) == 0
+    students = ["S01", "S02", "S03", "S04", "S05", "S06"]
+    for student in students:
+        for suffix in (".md", ".html"):
+            page = (out / f"feedback_{student}{suffix}").read_text(encoding="utf-8")
+            assert not any(other in page for other in students if other != student), (student, suffix)
+            assert "Over 4 (metaphor, system) pairs" in page or suffix == ".html"  # 2 items x 2 systems
+    s04 = (out / "feedback_S04.md").read_text(encoding="utf-8")
+    assert "rows 4-5 of your workbook (items s2_9, s3_2) were not marked done" in s04
+    s02 = (out / "feedback_S02.md").read_text(encoding="utf-8")
+    assert "2 items (s2_9, s3_2) are left out for the whole class because a classmate had not marked them done" in s02
+
+
+def test_a_projected_chapter_shows_codes_and_keeps_the_key_apart(week, tmp_path):
+    """On a class's workbooks the chapters show students as "student k", numbered in a random
+    order; the key (the same in every chapter run into one results folder) is the lecturer's."""
+    import pandas as pd
+
+    _, back = week
+    (back / "metahope_S07.csv").unlink()
+    _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
+    results = tmp_path / "results"
+    data = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", results_dir=str(results)).load()
+    students = ["S01", "S02", "S03", "S04", "S05", "S06"]
+    shown = list(dict.fromkeys(data.tidy["annotator"]))
+    assert len(shown) == 5 and set(shown) < {f"student {k}" for k in range(1, 7)}  # S04, left out, has a code too
+    seen = " ".join([*map(str, data.tidy.astype(str).to_numpy().ravel()), data.provenance.detail,
+                     *data.provenance.files])
+    assert not any(s in seen for s in students)
+    assert "left out student" in data.provenance.detail  # S04, by code
+    key = pd.read_csv(results / "student_key.csv")
+    assert sorted(key["student"]) == students and list(key["code"]) == [f"student {k}" for k in range(1, 7)]
+    code = dict(zip(key["student"], key["code"]))
+    assert [code[s] for s in students] != [f"student {k}" for k in range(1, 7)]  # not the roster's order (1 in 720)
+    again = chapters.pilot_v1_setup(annotator_files=str(back), unfinished="drop_students",
+                                    results_dir=str(results)).load()
+    assert dict(zip(pd.read_csv(results / "student_key.csv")["student"], pd.read_csv(
+        results / "student_key.csv")["code"])) == code  # chapter 1 reuses the codes
+    assert set(again.tidy["annotator"]) == {code[s] for s in students if s != "S04"}
+    assert again.penalty_annotator == code["S01"]
+    named = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", projection=False).load()
+    assert set(named.tidy["annotator"]) == set(students) - {"S04"}
+    tidy, _ = chapters.directions_setup(en_zh_files=str(back), unfinished="drop_students",
+                                        results_dir=str(results)).load()  # ZH→EN: the released sheet's annotator
+    assert set(tidy["annotator"]) == {code[s] for s in students if s != "S04"} | {"ZH1"}
+    assert sorted(pd.read_csv(results / "student_key.csv")["student"]) == students  # not ZH1, who is no student
+
+
+@pytest.mark.slow  # executes chapter 3
+def test_the_projected_chapter_page_names_no_student(week, tmp_path):
+    """Chapter 3 on the class's workbooks, as the course page runs it: neither the page nor
+    its tables name a student or their file; the key is beside the results, not on the page."""
+    import pandas as pd
+
+    from helpers.core import execution, paths
+
+    _, back = week
+    (back / "metahope_S07.csv").unlink()
+    _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
+    results = tmp_path / "results"
+    out = execution.execute_notebook(paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb",
+                                     tmp_path / "03.ipynb", parameters={
+                                         "annotations": str(back), "results_dir": str(results),
+                                         "unfinished": "drop_students", "n_seeds": 2})
+    page = out.read_text(encoding="utf-8")
+    tables = " ".join(p.read_text(encoding="utf-8") for p in (results / "03_metahope_pilot_v2").glob("*.csv"))
+    students = [f"S0{k}" for k in range(1, 7)]
+    assert not [s for s in students if s in page or s in tables]
+    assert "student 1" in tables or "student 2" in tables
+    key = pd.read_csv(results / "student_key.csv")
+    assert sorted(key["student"]) == students  # the names are in the key only, none on the page (above)

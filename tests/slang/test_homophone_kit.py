@@ -121,6 +121,13 @@ def test_unfinished_rows_and_renamed_copies(sheets, cands, tmp_path):
     sheets["ben"].rename(sheets["ben"].with_name("ben_final (2).xlsx"))  # a renamed file keeps its student
     renamed = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_students")
     assert renamed.notes == ("left out student ben (ben_final (2).xlsx): rows 3-13 are not marked done",)
+    # projected (chapter 6's default on a class's workbooks): the data box names neither student nor file
+    shown = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_students",
+                                            projection=None, results_dir=str(tmp_path / "res"))
+    key = pd.read_csv(tmp_path / "res" / "student_key.csv").set_index("student")["code"]
+    assert sorted(key.index) == ["ana", "ben"]
+    assert shown.notes == (f"left out {key['ben']} (a workbook): rows 3-13 are not marked done",)
+    assert shown.files == (folder,) and not any(n in " ".join(shown.students) for n in ("ana", "ben"))
 
 
 @pytest.mark.parametrize("value, problem", [(7, "whole number from 1 to 5"), ("good", "whole number from 1 to 5"),
@@ -200,6 +207,9 @@ def test_chapter_6_runs_on_a_class_s_workbooks(sheets, tmp_path):
     assert (within["n_words"] == 2).all() and within["exact"].all()
     page = (tmp_path / "06.ipynb").read_text(encoding="utf-8")
     assert "Real data: annotations supplied as notebook parameters" in page and "2 workbook(s)" in page
+    # projected (the workbooks carry a Student: field): the data box lists the folder, not the students' files
+    assert "homophones_ana" not in page and "homophones_ben" not in page
+    assert sorted(pd.read_csv(results / "student_key.csv")["student"]) == ["ana", "ben"]
     # the findings are the class's: stated from this run's tables and saved with them
     stated = pd.read_csv(folder / "findings.csv").query("section == 'findings'").set_index("quantity")
     assert stated.loc["ratings", "value"] == 11 and stated.loc["rated_words", "value"] == 2

@@ -22,18 +22,25 @@ these rules, so that a lecturer passes a class the same way to every chapter, to
   with an unfinished row. A sheet with no finished row at all (a blank template) is left
   out under both drop choices, and said so.
 * **Privacy.** Feedback pages name classmates ``classmate 1 … n`` unless the lecturer asks
-  for names.
+  for names, numbered in a random order drawn for each page (:func:`classmate_labels`), never
+  in class-list order; the student is "you", listed first. Each page says what was left
+  out of that student's data (:class:`LeftOut`). A chapter page run on a class's workbooks
+  shows students as ``student 1 … n`` (:class:`Projection`, the chapters' ``projection``
+  parameter), the key in ``<results_dir>/student_key.csv``.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import secrets
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
+
+import numpy as np
 
 from . import params, paths
 from .errors import InputError, InputErrors, raise_all, typed
@@ -267,6 +274,56 @@ def settle_unfinished(progress: Sequence[Progress], choice: str, note_rows: bool
     return Settled((), tuple(kept), tuple(notes))
 
 
+@dataclass(frozen=True)
+class LeftOut:
+    """What a run left out of the class's data, in the terms each student's own page uses
+    (a page says what was left out of *that* student's data and never names a classmate).
+
+    ``rows``: per student, the items of their workbook left out (not marked done, under
+    ``drop_rows``), each with its Excel row; ``items``: items left out for the whole class
+    (MetaHOPE compares complete sheets, so an item anyone left unfinished goes for everyone).
+
+    Examples
+    --------
+    >>> import textwrap
+    >>> left = LeftOut({"ben": {"s2_5": 3, "s2_9": 4}}, ("s2_5", "s2_9", "s4_1"))
+    >>> print(textwrap.fill(left.told("ben"), 90))
+    **Left out of this page:** rows 3-4 of your workbook (items s2_5, s2_9) were not marked
+    done, so they are not counted here, for anyone in the class; 1 more item (s4_1) is left
+    out for the whole class because a classmate had not marked it done.
+    >>> print(textwrap.fill(left.told("ana"), 90))
+    **Left out of this page:** 3 items (s2_5, s2_9, s4_1) are left out for the whole class
+    because a classmate had not marked them done.
+    >>> LeftOut().told("ana")
+    ''
+    """
+
+    rows: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    items: tuple[str, ...] = ()
+    unit: str = "item"
+
+    def _count(self, n: int) -> str:
+        return f"{n} {self.unit}" + ("" if n == 1 else "s")
+
+    def told(self, student: str) -> str:
+        """The Markdown paragraph for ``student``'s page ('' when nothing was left out)."""
+        own = dict(self.rows.get(student, {}))
+        parts = []
+        if own:
+            plural = self.unit + ("" if len(own) == 1 else "s")
+            parts.append(f"rows {row_ranges(own.values())} of your workbook ({plural} {', '.join(own)}) were not "
+                         "marked done, so they are not counted here" + (", for anyone in the class"
+                                                                       if set(own) & set(self.items) else ""))
+        others = [i for i in self.items if i not in own]
+        if others:
+            more = "more " if own else ""
+            verb, it = ("is", "it") if len(others) == 1 else ("are", "them")
+            n = self._count(len(others)).split(" ", 1)
+            parts.append(f"{n[0]} {more}{n[1]} ({', '.join(others)}) {verb} left out for the whole class because a "
+                         f"classmate had not marked {it} done")
+        return f"**Left out of this page:** {'; '.join(parts)}." if parts else ""
+
+
 def student_field(rows: Sequence[Sequence], max_rows: int = 3) -> str | None:
     """The name in a ``Student:`` field (the label in column A, the name in B) among the
     first rows of a sheet, or None.
@@ -389,17 +446,144 @@ def unique_students(named: Sequence[tuple[str, Path]], what: str = "student") ->
     return errors
 
 
-def classmate_labels(names: Iterable[str], own: str, show_names: bool = False) -> dict[str, str]:
-    """How a student's feedback page names the others: ``classmate 1 … n`` in class order
-    (the default), or their names when the lecturer asks for them.
+def classmate_labels(names: Iterable[str], own: str, show_names: bool = False, seed=None) -> dict[str, str]:
+    """How a student's feedback page names the others: ``classmate 1 … n`` numbered in a
+    random order drawn for this page (the default), or their names in class order when
+    the lecturer asks for them. Returned in label order (``classmate 1`` first).
+
+    The numbering must not follow the class list: with "classmate k" in roster order and
+    the student left out, anyone holding the roster decodes every classmate. ``seed``
+    (None: a fresh secret one from :mod:`secrets`, so the order cannot be recomputed from
+    the book's public defaults) fixes the draw, for tests; use one label dict for a whole
+    page, so that a label means the same classmate everywhere on it.
 
     Examples
     --------
-    >>> classmate_labels(["ana", "ben", "chen"], "ben")
-    {'ana': 'classmate 1', 'chen': 'classmate 2'}
+    >>> sorted(classmate_labels(["ana", "ben", "chen"], "ben").values())
+    ['classmate 1', 'classmate 2']
+    >>> classmate_labels(["ana", "ben", "chen"], "ben", show_names=True)
+    {'ana': 'ana', 'chen': 'chen'}
     """
     others = [n for n in dict.fromkeys(names) if n != own]
-    return {n: (n if show_names else f"classmate {k}") for k, n in enumerate(others, start=1)}
+    if show_names:
+        return {n: n for n in others}
+    order = np.random.default_rng(secrets.randbits(128) if seed is None else seed).permutation(len(others))
+    return {others[i]: f"classmate {k}" for k, i in enumerate(order, start=1)}
+
+
+#: The file of a results folder that holds the key of a projection (student name -> code).
+STUDENT_KEY = "student_key.csv"
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Student names replaced by codes ``student 1 … n`` on a chapter page a lecturer projects.
+
+    A chapter run on a class's workbooks would otherwise print every student's name in its
+    per-annotator tables, figures and data box. The codes are numbered in a random order
+    (drawn from a secret seed, so neither the class list nor the book's public seeds decode
+    them); the key is the lecturer's, in ``<results_dir>/student_key.csv`` and never on
+    the page, and it is reused, so a student keeps their code in every chapter run into
+    the same ``results_dir``. An empty projection (``codes`` empty) shows names unchanged.
+
+    Examples
+    --------
+    >>> p = Projection({"ana": "student 2", "ben": "student 1"}, ("ana.xlsx",))
+    >>> p.name("ben"), p.name("zoe")
+    ('student 1', 'zoe')
+    >>> p.text("left out student ana (ana.xlsx): nothing is marked done")
+    'left out student 2 (a workbook): nothing is marked done'
+    """
+
+    codes: Mapping[str, str] = field(default_factory=dict)
+    files: tuple[str, ...] = ()  # file names of the class (they may carry a name): replaced in notes
+
+    def __bool__(self) -> bool:
+        return bool(self.codes)
+
+    @classmethod
+    def draw(cls, names: Iterable[str], key: Mapping[str, str] | None = None, files: Iterable = ()) -> Projection:
+        """Codes for ``names``: those ``key`` already has are kept, the others get the next
+        numbers in a random order (:mod:`secrets`)."""
+        codes = {n: c for n, c in (key or {}).items()}
+        new = [n for n in dict.fromkeys(map(str, names)) if n not in codes]
+        start = 1 + max((int(c.rsplit(" ", 1)[-1]) for c in codes.values() if c.rsplit(" ", 1)[-1].isdigit()),
+                        default=0)
+        order = np.random.default_rng(secrets.randbits(128)).permutation(len(new))
+        codes.update({new[i]: f"student {start + k}" for k, i in enumerate(order)})
+        return cls(codes, tuple(dict.fromkeys(Path(str(f)).name for f in files)))
+
+    def name(self, student) -> str:
+        """The code of ``student`` (a name not in the key is returned unchanged)."""
+        return self.codes.get(str(student), student)
+
+    def names(self, students: Iterable) -> tuple:
+        """:meth:`name` of each."""
+        return tuple(self.name(s) for s in students)
+
+    def text(self, text: str) -> str:
+        """A note with file names replaced by "a workbook" and names by codes ("student ana"
+        and "ana" both become "student 2")."""
+
+        for f in sorted(self.files, key=len, reverse=True):
+            text = text.replace(f, "a workbook")
+        for n in sorted(self.codes, key=len, reverse=True):
+            word = rf"(?<![^\W_]){re.escape(n)}(?![^\W_])"
+            text = re.sub(rf"(?:student )?{word}", self.codes[n], text)
+        return text
+
+    def paths(self, files: Iterable) -> tuple[str, ...]:
+        """What a data box lists for the class's files: their folders, not the file names."""
+        return tuple(dict.fromkeys(str(Path(str(f)).parent) for f in files)) if self else tuple(map(str, files))
+
+    def column(self, frame, column: str):
+        """``frame`` with ``column``'s names replaced by codes (a copy; unchanged when empty)."""
+        return frame.assign(**{column: frame[column].map(lambda v: self.codes.get(str(v), v))}) if self else frame
+
+    @staticmethod
+    def key_file(results_dir) -> Path:
+        """Where a projection's key lives: ``<results_dir>/student_key.csv``."""
+        return paths.resolve_output(results_dir) / STUDENT_KEY
+
+    def write_key(self, results_dir) -> Path | None:
+        """Write the key (code, student; by code) to :meth:`key_file`; None when empty."""
+        if not self:
+            return None
+        import csv
+        import io
+
+        number = lambda c: int(c.rsplit(" ", 1)[-1]) if c.rsplit(" ", 1)[-1].isdigit() else 0  # noqa: E731
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["code", "student"])
+        for n, c in sorted(self.codes.items(), key=lambda kv: number(kv[1])):
+            w.writerow([c, n])
+        target = self.key_file(results_dir)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return paths.atomic_write(target, out.getvalue())
+
+
+def projection(choice, named_by_field: bool, names: Iterable[str], results_dir, files: Iterable = ()) -> Projection:
+    """The projection of one chapter run (see :class:`Projection`), its key written.
+
+    ``choice`` is the chapter's ``projection`` parameter: True or False, or None (the
+    default) for "on when the workbooks carry a ``Student:`` field" (``named_by_field``):
+    a class's workbooks from ``template`` name real students, so a page shown to the class
+    hides them unless the lecturer asks otherwise; the released sheets and annotation files
+    name anonymous annotators (A, B, WMT rater ids), whose names the paper's tables use."""
+    on = named_by_field if choice is None else params.boolean("projection", choice)
+    if not on:
+        return Projection()
+    key_file = Projection.key_file(results_dir)
+    key = {}
+    if key_file.exists():
+        import csv
+
+        with key_file.open(encoding="utf-8", newline="") as fh:
+            key = {r["student"]: r["code"] for r in csv.DictReader(fh) if r.get("student") and r.get("code")}
+    p = Projection.draw(names, key, files)
+    p.write_key(results_dir)
+    return p
 
 
 def add_check_command(groups: dict, kind: str, what: str, load, field_of, prefix: str = "",
@@ -555,7 +739,8 @@ def write_overview(out_dir: Path, title: str, header: Sequence[str], rows: Seque
     and ``notes`` (what the run left out)."""
     lines = [f"# {title}: the lecturer's overview", "",
              "Each student's page names the classmates " + ("by name." if show_names else
-                                                            "as classmate 1 … n, never by name."), "",
+                                                            "as classmate 1 … n, numbered in a random order "
+                                                            "drawn for each page, never by name."), "",
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header), *rows]
     if notes:
         lines += ["", "Left out of this feedback:", "", *[f"* {n}" for n in notes]]
@@ -565,6 +750,11 @@ def write_overview(out_dir: Path, title: str, header: Sequence[str], rows: Seque
 def safe_file_name(name: str, default: str = "student") -> str:
     """A student's name usable as a file name (letters of any script, digits, ``-``, ``_``)."""
     return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in str(name)).strip("_") or default
+
+
+def feedback_file_name(student: str) -> str:
+    """A student's feedback page without its suffix, the same in every kit: ``feedback_<student>``."""
+    return f"feedback_{safe_file_name(student)}"
 
 
 def as_spec(value, parameter: str):

@@ -111,11 +111,14 @@ def _ratings_source(value):
 
 
 def explanations_setup(ratings_file=None, benchmark_file=None, n_raters=16, seed=42, rating_model={},
-                       results_dir="results", unfinished="stop") -> ExplanationsSetup:
+                       results_dir="results", unfinished="stop", projection=None) -> ExplanationsSetup:
     """Check where the ratings come from: a ratings CSV, rating workbooks (one file, a
     folder, or a list; their items must be in the benchmark, at least two raters) or the
     simulator (its knobs, the number of raters). Defaults as in the notebooks' parameters
-    cells (``rating_model`` is only read, never changed)."""
+    cells (``rating_model`` is only read, never changed). ``projection`` (None: on for a
+    class's workbooks, which carry a Student: field; off for a CSV and the simulation) shows
+    the raters as ``student 1 … n`` (:class:`helpers.core.classroom.Projection`; the key
+    goes to ``<results_dir>/student_key.csv``)."""
     bench_path = BENCHMARK_FILE if benchmark_file is None else params.existing_file("benchmark_file",
                                                                                     benchmark_file, (".csv",))
     try:
@@ -144,6 +147,9 @@ def explanations_setup(ratings_file=None, benchmark_file=None, n_raters=16, seed
             raise InputError(f"has {raters} rater(s) with ratings; reliability needs at least 2",
                              parameter="ratings_file", file=first, column="rater")
     params.text("results_dir", str(results_dir))
+    projection = None if projection is None else params.boolean("projection", projection)
+    if loaded is not None:
+        loaded, _ = loaded.for_page(projection, results_dir)
     return ExplanationsSetup(ratings_file, benchmark, str(bench_path), params.integer("n_raters", n_raters, minimum=2),
                              params.integer("seed", seed), model, loaded)
 

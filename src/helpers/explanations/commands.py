@@ -30,7 +30,8 @@ def _feedback(args) -> int:
     for note in loaded.notes:
         print(note)
     feedback = class_feedback(loaded.ratings, agreement_on=args.score, n_boot=args.n_boot, seed=args.seed)
-    for written in write_pages(feedback, paths.resolve_output(args.out), show_names=args.show_names, notes=loaded.notes):
+    for written in write_pages(feedback, paths.resolve_output(args.out), show_names=args.show_names, notes=loaded.notes,
+                               left_out=loaded.left_out):
         print(written)
     return 0
 
@@ -70,6 +71,7 @@ def add_commands(groups: dict) -> None:
                    "interval")
     f.add_argument("--seed", type=int, default=0, help="seed of the bootstrap")
     f.add_argument("--show-names", action="store_true", help="name classmates on each student's page (default: "
-                   "classmate 1 ... n; the lecturer's index.html always has the names)")
+                   "classmate 1 ... n, numbered in a random order on each page; the lecturer's index.html always "
+                   "has the names)")
     add_unfinished_option(f)
     f.set_defaults(handler=_feedback)

@@ -149,13 +149,17 @@ def _md_table(frame: pd.DataFrame, signed: tuple[str, ...] = ()) -> str:
                           for row in frame.itertuples(index=False))
 
 
-def student_page(feedback: Feedback, rater: str, show_names: bool = False) -> str:
-    """One student's feedback page as Markdown; classmates are ``classmate 1 … n`` unless ``show_names``."""
+def student_page(feedback: Feedback, rater: str, show_names: bool = False, left_out: str = "",
+                 label_seed=None) -> str:
+    """One student's feedback page as Markdown; classmates are ``classmate 1 … n`` in an order
+    drawn for this page (:func:`helpers.core.classroom.classmate_labels`; ``label_seed``
+    fixes it) unless ``show_names``; ``left_out`` says what was left out of the student's
+    data (:meth:`helpers.core.classroom.LeftOut.told`)."""
     s = feedback.students.set_index("rater").loc[rater]
-    label = classroom.classmate_labels(feedback.students["rater"], rater, show_names)
+    label = classroom.classmate_labels(feedback.students["rater"], rater, show_names, label_seed)
     n_class = len(feedback.students)
     median_consistency = feedback.students["consistency"].median()
-    lines = [f"# Your explanation ratings: feedback for {rater}", "",
+    lines = [f"# Your explanation ratings: feedback for {rater}", "", *([left_out, ""] if left_out else []),
              f"You rated {int(s['n_items'])} explanations ({int(s['n_ratings'])} ratings); the class has {n_class} "
              "raters. Every number compares you with the mean of your classmates' ratings of the same explanation "
              "and score (yours left out).", "",
@@ -175,7 +179,9 @@ def student_page(feedback: Feedback, rater: str, show_names: bool = False) -> st
              f"## Agreement with your classmates ({LABELS.get(feedback.agreement_on, feedback.agreement_on)})", "",
              "Spearman ρ between your scores and each classmate's over the explanations you both rated (1: the "
              "same order, 0: unrelated).", ""]
-    pairs = (feedback.pairs[feedback.pairs["rater"] == rater].sort_values("spearman_rho", ascending=False)
+    rank = {name: k for k, name in enumerate(label)}  # label order first, so that ties do not follow the class list
+    pairs = (feedback.pairs[feedback.pairs["rater"] == rater].sort_values("classmate", key=lambda c: c.map(rank))
+             .sort_values("spearman_rho", ascending=False, kind="stable")
              .assign(classmate=lambda d: d["classmate"].map(label)))
     lines += [_md_table(pairs[["classmate", "n_items", "spearman_rho"]].rename(
         columns={"n_items": "explanations", "spearman_rho": "Spearman ρ"})), ""]
@@ -193,16 +199,22 @@ def student_page(feedback: Feedback, rater: str, show_names: bool = False) -> st
     return "\n".join(lines) + "\n"
 
 
-def write_pages(feedback: Feedback, out_dir: str | os.PathLike, show_names: bool = False, notes=()) -> list[Path]:
-    """Per student ``feedback_<rater>.html`` (the handout) and ``.md``; the lecturer's
-    overview ``index.html`` (every student by name with leniency and interval, and
-    ``notes``: what the run left out); ``class_summary.csv`` (the students table)."""
+def write_pages(feedback: Feedback, out_dir: str | os.PathLike, show_names: bool = False, notes=(),
+                left_out: classroom.LeftOut | None = None, label_seed=None) -> list[Path]:
+    """Per student ``feedback_<rater>.html`` (the handout) and ``.md``, each saying what was
+    left out of that student's data (``left_out``,
+    :attr:`helpers.explanations.io.WorkbookRatings.left_out`); the lecturer's overview
+    ``index.html`` (every student by name with leniency and interval, and ``notes``: what
+    the run left out); ``class_summary.csv`` (the students table). ``label_seed`` fixes
+    each page's classmate numbering (default: a secret order per page)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    left_out = left_out or classroom.LeftOut(unit="explanation")
     written, rows = [], []
-    for rater in feedback.students["rater"]:
-        name = f"feedback_{classroom.safe_file_name(rater, 'rater')}"
-        text = student_page(feedback, rater, show_names)
+    for k, rater in enumerate(feedback.students["rater"]):
+        name = classroom.feedback_file_name(rater)
+        text = student_page(feedback, rater, show_names, left_out.told(rater),
+                            None if label_seed is None else [label_seed, k])
         (out / f"{name}.md").write_text(text, encoding="utf-8")
         (out / f"{name}.html").write_text(classroom.html_page(text, f"Feedback for {rater}"), encoding="utf-8")
         written.append(out / f"{name}.html")

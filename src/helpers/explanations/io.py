@@ -173,6 +173,22 @@ class WorkbookRatings:
     ratings: pd.DataFrame
     files: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    left_out: classroom.LeftOut = classroom.LeftOut(unit="explanation")  # each student's rows left out, for their page
+    named_by_field: bool = False  # the workbooks carry a Student: field (a class's, from template explanations)
+    names: tuple[str, ...] = ()  # every student read, kept or left out
+
+    def for_page(self, choice, results_dir) -> tuple[WorkbookRatings, classroom.Projection]:
+        """These ratings as a chapter page shows them, and the projection used: students
+        coded when ``choice`` (a chapter's ``projection`` parameter) says so, see
+        :func:`helpers.core.classroom.projection` (the key goes to ``results_dir``)."""
+        shown = classroom.projection(choice, self.named_by_field,
+                                     [*self.names, *map(str, self.ratings["rater"].unique())], results_dir, self.files)
+        if not shown:
+            return self, shown
+        return replace(self, ratings=shown.column(self.ratings, "rater"), files=shown.paths(self.files),
+                       notes=tuple(shown.text(n) for n in self.notes), names=shown.names(self.names),
+                       left_out=classroom.LeftOut({shown.name(s): r for s, r in self.left_out.rows.items()},
+                                                  unit=self.left_out.unit)), shown
 
 
 @dataclass(frozen=True)
@@ -185,6 +201,11 @@ class RatingSheet:
     has_done_column: bool = False
     unfinished_rows: tuple[int, ...] = ()  # Excel rows not marked done (kit workbooks)
     student: str | None = None  # the workbook's Student: field, None when it has none
+
+    @property
+    def named_by_field(self) -> bool:
+        """Whether the rater came from the workbook's Student: field (a class's workbook)."""
+        return self.student is not None
 
     def open_rows(self) -> list[int]:
         """Rows that count as not rated: not marked done; in a workbook without a done column,
@@ -335,6 +356,11 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
     kept = [(s.file, s.rater, s.frame[~s.frame["_row"].isin(kept_files[s.file].open_rows)])
             for s in read if s.file in kept_files]
     out_notes = [*notes, *settled.notes]
+    own_rows = {}  # each student's rows left out, for their own page
+    for s in read:
+        gone = set(kept_files[s.file].open_rows) if s.file in kept_files else set()
+        if gone:
+            own_rows[s.rater] = {i: int(r) for i, r in zip(s.frame["item_id"], s.frame["_row"]) if r in gone}
     if not kept:
         raise InputError("no student is left once the unfinished workbooks are left out",
                          value=[str(s.file) for s in read])
@@ -349,7 +375,9 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
     long = long.sort_values(["rater", "item_id"], key=lambda c: c.map(order) if c.name == "item_id" else c,
                             kind="stable")
     return WorkbookRatings(_attach_texts(long, benchmark, ", ".join(str(p) for p, _, _ in kept)),
-                           tuple(str(p) for p, _, _ in kept), tuple(out_notes))
+                           tuple(str(p) for p, _, _ in kept), tuple(out_notes),
+                           classroom.LeftOut(own_rows, unit="explanation"), any(s.named_by_field for s in read),
+                           tuple(s.rater for s in read))
 
 
 def workbook_files(source) -> list[Path] | None:

@@ -166,6 +166,11 @@ def _bool_or_none(name: str, value):
     return None if value is None else params.boolean(name, value)
 
 
+def _projection(value):
+    """The checked ``projection`` parameter: True, False or None (see :func:`helpers.core.classroom.projection`)."""
+    return _bool_or_none("projection", value)
+
+
 # --------------------------------------------------------------------------- chapter 1
 
 
@@ -204,6 +209,8 @@ class PilotV1Setup:
     seed: int
     compare_published: bool
     raters: list | None = None
+    projection: bool | None = None  # students shown as codes (None: when the workbooks carry a Student: field)
+    results_dir: str = "results"  # where a projection's key goes
 
     @property
     def released(self) -> bool:
@@ -223,14 +230,18 @@ class PilotV1Setup:
             raise InputError("was left out (unfinished sheet)" if self.penalty_annotator in loaded.dropped_students
                              else "is not one of the annotators", parameter="penalty_annotator",
                              value=self.penalty_annotator, expected=" or ".join(loaded.students))
+        loaded, coded = loaded.for_page(self.projection, self.results_dir)
         tidy = loaded.tidy
         sentences = (io.load_class({self.penalty_annotator: self.sentence_file}, unfinished=self.unfinished).tidy
                      if self.sentence_file else None)
+        if sentences is not None:
+            sentences = coded.column(sentences, "annotator")
         shown = list(files.values() if isinstance(files, dict) else files) + (
             [self.sentence_file] if self.sentence_file else [])
-        provenance = Provenance("released" if self.released else "own", tuple(map(str, shown)),
+        provenance = Provenance("released" if self.released else "own", coded.paths(shown),
                                 RELEASED_DETAIL if self.released else _class_note(OWN_DETAIL, loaded.notes))
-        return PilotV1Data(provenance, tidy, sentences, self.compare_published, loaded, self.penalty_annotator)
+        return PilotV1Data(provenance, tidy, sentences, self.compare_published, loaded,
+                           coded.name(self.penalty_annotator))
 
     def _load_file(self, words=None) -> PilotV1Data:
         """One long ``.csv`` or MQM file: the two raters compared on the units both rated."""
@@ -238,6 +249,8 @@ class PilotV1Setup:
         tidy, pair = io.two_raters(loaded.tidy, self.raters)
         penalty = self.penalty_annotator or pair[0]
         params.member("penalty_annotator", penalty, pair, "two raters compared")
+        loaded, coded = loaded.for_page(self.projection, self.results_dir)  # raters coded only when asked for
+        tidy, pair, penalty = coded.column(tidy, "annotator"), list(coded.names(pair)), coded.name(penalty)
         detail = OWN_DETAIL
         if loaded.foreign:
             detail += " " + _said(words, CHAPTER_1, "mqm", mqm_description(loaded))
@@ -252,7 +265,7 @@ class PilotV1Setup:
 
 def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annotator=None, n_sentences=20,
                    n_boot=2000, seed=2026, results_dir="results", compare_published=None,
-                   unfinished="stop", raters=None) -> PilotV1Setup:
+                   unfinished="stop", raters=None, projection=None) -> PilotV1Setup:
     """Check chapter 1's parameters (nothing is read beyond the workbooks' header rows and
     student fields, or an annotation file's rater column).
 
@@ -260,7 +273,10 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
     ``.tsv``/``.tar.gz``): then ``raters`` names the two raters compared (None: the pair
     that shares the most units), the items are its segments (``n_sentences`` counts them)
     and there is no published table to compare with. ``penalty_annotator`` None is ``A``
-    for the released sheets, else the first annotator."""
+    for the released sheets, else the first annotator. ``projection`` (None: on for a
+    class's workbooks, which carry a Student: field; off for the released sheets and
+    annotation files) shows students as ``student 1 … n`` (:class:`helpers.core.classroom.Projection`;
+    the key goes to ``<results_dir>/student_key.csv``)."""
     if raters is not None and not (isinstance(raters, (list, tuple)) and len(raters) == 2):
         raise InputError("must name two raters", parameter="raters", value=raters, expected="[rater, rater] or None")
     if _is_annotation_file(annotator_files):
@@ -278,7 +294,8 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
         params.text("results_dir", str(results_dir))
         return PilotV1Setup(path, classroom.unfinished_choice(unfinished), None, penalty_annotator, None,
                             params.integer("n_boot", n_boot, minimum=100), params.integer("seed", seed), False,
-                            [str(r) for r in raters] if raters else None)
+                            [str(r) for r in raters] if raters else None, _projection(projection),
+                            str(results_dir))
     if raters is not None:
         raise InputError("chooses raters of an annotation file; workbooks name their annotators themselves",
                          parameter="raters", value=raters, expected="None")
@@ -303,7 +320,8 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
     compare = _bool_or_none("compare_published", compare_published)
     return PilotV1Setup(files, classroom.unfinished_choice(unfinished), sentence_file,
                         penalty_annotator, n_sentences, params.integer("n_boot", n_boot, minimum=100),
-                        params.integer("seed", seed), files is None if compare is None else compare)
+                        params.integer("seed", seed), files is None if compare is None else compare,
+                        projection=_projection(projection), results_dir=str(results_dir))
 
 
 def pilot_v1_description(data: PilotV1Data, n_items: int, counted_sentences: int) -> pd.DataFrame:
@@ -453,6 +471,8 @@ class DirectionsSetup:
     n_boot: int
     seed: int
     unfinished: str
+    projection: bool | None = None  # students shown as codes (see PilotV1Setup)
+    results_dir: str = "results"
 
     def load(self) -> tuple[pd.DataFrame, Provenance]:
         """Both directions in one tidy frame with ``direction`` and ``pos_class``."""
@@ -460,9 +480,13 @@ class DirectionsSetup:
         en_zh = io.pilot_v1_files() if self.en_zh is None else self.en_zh
         zh_en = {"ZH1": io.pilot_zh_en_file()} if self.zh_en is None else self.zh_en
         parts = {d: io.load_class(f, unfinished=self.unfinished) for d, f in (("EN→ZH", en_zh), ("ZH→EN", zh_en))}
+        students = [p for p in parts.values() if p.named_by_field or self.projection]  # not the released annotators
+        coded = classroom.projection(self.projection, bool(students), [n for p in students for n in p.names()],
+                                     self.results_dir, [f for p in students for f in p.files])  # one code per student
+        parts = {d: p.projected(coded) for d, p in parts.items()}
         tidy = pd.concat([p.tidy.assign(direction=d) for d, p in parts.items()], ignore_index=True)
         tidy = normalise_pos(tidy, self.pos_overrides)
-        files = tuple(str(f) for spec in (en_zh, zh_en) for f in (spec.values() if isinstance(spec, dict) else spec))
+        files = coded.paths(f for spec in (en_zh, zh_en) for f in (spec.values() if isinstance(spec, dict) else spec))
         kind = "released" if released else "own"
         detail = RELEASED_DETAIL if released else OWN_DETAIL
         if not released and (self.en_zh is None or self.zh_en is None):
@@ -472,9 +496,9 @@ class DirectionsSetup:
 
 
 def directions_setup(en_zh_files=None, zh_en_files=None, pos_overrides={}, n_perm=10000, n_boot=2000, seed=2026,
-                     results_dir="results", unfinished="stop") -> DirectionsSetup:
+                     results_dir="results", unfinished="stop", projection=None) -> DirectionsSetup:
     """Check chapter 2's parameters (defaults as in the notebook's parameters cell; ``pos_overrides``
-    is only read, never changed)."""
+    is only read, never changed; ``projection`` as in :func:`pilot_v1_setup`)."""
     en_zh = None if en_zh_files is None else _workbooks("en_zh_files", en_zh_files, minimum=1)
     zh_en = None if zh_en_files is None else _workbooks("zh_en_files", zh_en_files, minimum=1)
     overrides = pos_overrides or {}
@@ -488,7 +512,7 @@ def directions_setup(en_zh_files=None, zh_en_files=None, pos_overrides={}, n_per
     params.text("results_dir", str(results_dir))
     return DirectionsSetup(en_zh, zh_en, dict(overrides), params.integer("n_perm", n_perm, minimum=100),
                            params.integer("n_boot", n_boot, minimum=100), params.integer("seed", seed),
-                           classroom.unfinished_choice(unfinished))
+                           classroom.unfinished_choice(unfinished), _projection(projection), str(results_dir))
 
 
 def _pilot(direction, annotator) -> dict:
@@ -669,6 +693,8 @@ class PilotV2Setup:
     seed: int
     n_seeds: int = 10
     weights: str = io.MQM_SCHEME  # an MQM file's weighting scheme
+    projection: bool | None = None  # students shown as codes (see PilotV1Setup)
+    results_dir: str = "results"
 
     @property
     def sweep_seeds(self) -> int:
@@ -695,8 +721,13 @@ class PilotV2Setup:
                                  expected="a file in which some segments are rated by several raters")
             sentences = (io.load_class(self.sentence_annotations, unfinished=self.unfinished, scheme=self.weights)
                          if self.sentence_annotations is not None else None)
-            files = io.annotation_files(self.annotations) + (
-                io.annotation_files(self.sentence_annotations) if self.sentence_annotations is not None else [])
+            both = [loaded] + ([sentences] if sentences else [])
+            coded = classroom.projection(self.projection, any(p.named_by_field for p in both),
+                                         [n for p in both for n in p.names()], self.results_dir,
+                                         [f for p in both for f in p.files])  # one code per student
+            loaded, sentences = loaded.projected(coded), sentences.projected(coded) if sentences else None
+            files = coded.paths(io.annotation_files(self.annotations) + (
+                io.annotation_files(self.sentence_annotations) if self.sentence_annotations is not None else []))
             notes = list(loaded.notes) + ([f"sentence level: {n}" for n in sentences.notes] if sentences else [])
             detail = _class_note(OWN_DETAIL, notes) + (
                 " " + _said(words, CHAPTER_3, "mqm", mqm_description(loaded)) if loaded.foreign else "")
@@ -716,10 +747,11 @@ class PilotV2Setup:
 
 def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None, panel=None, sentence_raters=3,
                    seed=7, n_seeds=10, results_dir="results", unfinished="stop",
-                   weights=io.MQM_SCHEME) -> PilotV2Setup:
+                   weights=io.MQM_SCHEME, projection=None) -> PilotV2Setup:
     """Check chapter 3's parameters. ``weights`` is the weighting scheme that turns a foreign
     MQM file's severities into penalties (:func:`helpers.core.schemes.load_scheme`: a
-    built-in name or a YAML file; :func:`helpers.metahope.io.from_mqm`)."""
+    built-in name or a YAML file; :func:`helpers.metahope.io.from_mqm`); ``projection`` as
+    in :func:`pilot_v1_setup`."""
     from ..core.schemes import load_scheme
 
     load_scheme(weights)  # a name that is neither built in nor a file is an error naming the parameter
@@ -742,7 +774,8 @@ def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None,
     params.text("results_dir", str(results_dir))
     return PilotV2Setup(spec, sentence_spec, classroom.unfinished_choice(unfinished), truth, team,
                         raters, params.integer("seed", seed), params.integer("n_seeds", n_seeds, minimum=2,
-                                                                                   maximum=200), str(weights))
+                                                                                   maximum=200), str(weights),
+                        _projection(projection), str(results_dir))
 
 
 def pilot_v2_description(data: PilotV2Data) -> pd.DataFrame:

@@ -27,7 +27,7 @@ def _feedback(args) -> int:
         raise InputError(f"feedback against a class needs at least three students; {loaded.tidy['annotator'].nunique()} "
                          "are left", parameter="--annotations", value=list(loaded.tidy["annotator"].unique()))
     for written in write_feedback(loaded.tidy, args.out, n_boot=args.n_boot, show_names=args.show_names,
-                                  notes=loaded.notes):
+                                  notes=loaded.notes, left_out=loaded.left_out):
         print(written)
     return 0
 
@@ -61,10 +61,11 @@ def add_commands(groups: dict) -> None:
     f = groups["feedback"].add_parser("metahope", help="one page per student from a class's MetaHOPE sheets")
     f.add_argument("--annotations", nargs="+", required=True,
                    help="the returned workbooks (or a folder of them), or one long .csv / MQM .tsv")
-    f.add_argument("--out", required=True, help="folder for <student>.html and index.html")
+    f.add_argument("--out", required=True, help="folder for feedback_<student>.html and index.html")
     f.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the bias interval")
     f.add_argument("--show-names", action="store_true", help="name classmates on each student's page (default: "
-                   "classmate 1 ... n; the lecturer's index.html always has the names)")
+                   "classmate 1 ... n, numbered in a random order on each page; the lecturer's index.html always "
+                   "has the names)")
     add_unfinished_option(f)
     f.set_defaults(handler=_feedback)
     t = groups["template"].add_parser("metahope", help="MetaHOPE error-annotation workbooks")

@@ -8,9 +8,10 @@ consensus for a student is the median SEGS of the *other* students, so a student
 scores never pull the yardstick towards them.
 
 ``python -m helpers feedback metahope --annotations SHEETS... --out DIR`` writes
-``DIR/<student>.html`` (and ``.md``) plus the lecturer's overview ``DIR/index.html``. A
-student's page names the classmates ``classmate 1 … n`` (``show_names`` for their names);
-the overview keeps the names.
+``DIR/feedback_<student>.html`` (and ``.md``) plus the lecturer's overview ``DIR/index.html``.
+A student's page names the classmates ``classmate 1 … n``, numbered in a random order
+drawn for that page (``show_names`` for their names), and says what was left out of the
+student's own data; the overview keeps the names.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def _scores(tidy: pd.DataFrame) -> pd.DataFrame:
 
 
 def student_feedback(tidy: pd.DataFrame, student: str, n_boot: int = 2000, seed: int = 0,
-                     top: int = 5, show_names: bool = False) -> StudentFeedback:
+                     top: int = 5, show_names: bool = False, label_seed=None) -> StudentFeedback:
     """The feedback of ``student`` from a class's tidy annotations (at least three annotators).
 
     * ``bias``: mean over (item, system) of the student's SEGS minus the median SEGS of the
@@ -58,13 +59,15 @@ def student_feedback(tidy: pd.DataFrame, student: str, n_boot: int = 2000, seed:
     * ``deviations``: the ``top`` units with the largest |difference|, with every student's score;
     * ``categories``: the share of the student's penalty points per category beside the class's.
 
-    Classmates are ``classmate 1 … n`` (in class order) unless ``show_names``; the student is "you".
+    Classmates are ``classmate 1 … n`` in an order drawn for this page
+    (:func:`helpers.core.classroom.classmate_labels`, ``label_seed`` fixes it) unless
+    ``show_names``; the student is "you", listed first.
     """
     wide = _scores(tidy)
     if student not in wide.columns:
         raise ValueError(f"no annotator {student!r}; annotators: {list(wide.columns)}")
-    others = [c for c in wide.columns if c != student]
-    label = {student: "you", **classroom.classmate_labels(wide.columns, student, show_names)}
+    label = {student: "you", **classroom.classmate_labels(wide.columns, student, show_names, label_seed)}
+    others = list(label)[1:]  # in label order, so no table lists them as the class list does
     if len(others) < 2:
         raise ValueError("feedback against a class consensus needs at least three annotators")
     own = wide[student].to_numpy(dtype=float)
@@ -86,7 +89,8 @@ def student_feedback(tidy: pd.DataFrame, student: str, n_boot: int = 2000, seed:
         "item": wide.index.get_level_values("item")[order], "system": wide.index.get_level_values("system")[order],
         "metaphor": wide.index.get_level_values("metaphor")[order], "own": own[order], "consensus": consensus[order],
         "difference": diff[order],
-        "class_scores": [", ".join(f"{label[c]} {int(v)}" for c, v in wide.iloc[k].items()) for k in order]})
+        "class_scores": [", ".join(f"{label[c]} {int(v)}" for c, v in wide.iloc[k][list(label)].items())
+                         for k in order]})
     points = tidy.groupby(["annotator", "category"], observed=False)["severity"].sum().unstack()
     own_share = points.loc[student] / max(points.loc[student].sum(), 1)
     class_share = points.sum() / max(points.to_numpy().sum(), 1)
@@ -107,10 +111,11 @@ def _verdict(bias: pd.Series) -> str:
     return "more" if bias["ci_low"] > 0 else "less" if bias["ci_high"] < 0 else "in line"
 
 
-def feedback_markdown(fb: StudentFeedback) -> str:
-    """The student's page as Markdown."""
+def feedback_markdown(fb: StudentFeedback, left_out: str = "") -> str:
+    """The student's page as Markdown; ``left_out`` says what was left out of their data
+    (:meth:`helpers.core.classroom.LeftOut.told`)."""
     b = fb.bias
-    lines = [f"# MetaHOPE feedback for {fb.student}", "",
+    lines = [f"# MetaHOPE feedback for {fb.student}", "", *([left_out, ""] if left_out else []),
              f"Over {int(b['n_items'])} (metaphor, system) pairs your SEGS differed from the median of your "
              f"classmates by **{b['mean_difference']:+.2f} points** on average (95% interval "
              f"{formatting.interval(b['ci_low'], b['ci_high'], sign=True)}, sentences resampled): {VERDICTS[_verdict(b)]}. You scored "
@@ -135,17 +140,23 @@ def feedback_markdown(fb: StudentFeedback) -> str:
 
 
 def write_feedback(tidy: pd.DataFrame, out_dir: str | os.PathLike, n_boot: int = 2000, seed: int = 0,
-                   show_names: bool = False, notes=()) -> list[Path]:
-    """One page per student (``<student>.html`` and ``.md``) and the lecturer's overview
-    ``index.html`` (every student's bias with its interval, by name, and ``notes``: what
-    the run left out)."""
+                   show_names: bool = False, notes=(), left_out: classroom.LeftOut | None = None,
+                   label_seed=None) -> list[Path]:
+    """One page per student (``feedback_<student>.html`` and ``.md``, the name the explanation
+    kit's pages have too), each saying what was left out of that student's data
+    (``left_out``, :attr:`helpers.metahope.io.ClassAnnotations.left_out`), and the
+    lecturer's overview ``index.html`` (every student's bias with its interval, by name,
+    and ``notes``: what the run left out). ``label_seed`` fixes each page's classmate
+    numbering (default: a secret order per page)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    left_out = left_out or classroom.LeftOut()
     written, rows = [], []
-    for student in dict.fromkeys(tidy["annotator"]):
-        fb = student_feedback(tidy, student, n_boot=n_boot, seed=seed, show_names=show_names)
-        text = feedback_markdown(fb)
-        safe = classroom.safe_file_name(student)
+    for k, student in enumerate(dict.fromkeys(tidy["annotator"])):
+        fb = student_feedback(tidy, student, n_boot=n_boot, seed=seed, show_names=show_names,
+                              label_seed=None if label_seed is None else [label_seed, k])
+        text = feedback_markdown(fb, left_out.told(student))
+        safe = classroom.feedback_file_name(student)
         (out / f"{safe}.md").write_text(text, encoding="utf-8")
         (out / f"{safe}.html").write_text(classroom.html_page(text, f"Feedback for {student}"), encoding="utf-8")
         written.append(out / f"{safe}.html")

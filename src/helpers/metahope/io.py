@@ -20,7 +20,7 @@ import math
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -316,6 +316,9 @@ class ClassAnnotations:
     dropped_items: tuple[str, ...] = ()
     annotations: pd.DataFrame | None = None  # an MQM file's core annotations (helpers.core.annotations), else None
     scheme: str = MQM_SCHEME  # the weighting scheme that made a foreign MQM file's severities (from_mqm)
+    left_out: classroom.LeftOut = classroom.LeftOut()  # each student's rows and the items left out, for their page
+    named_by_field: bool = False  # the workbooks carry a Student: field (a class's, from template metahope)
+    files: tuple[Path, ...] = ()  # the workbooks read (and the files ignored), for a projection's notes
 
     @property
     def foreign(self) -> bool:
@@ -331,6 +334,30 @@ class ClassAnnotations:
         from .scoring import apply_weights
 
         return apply_weights(self.tidy, scheme)
+
+    def for_page(self, choice, results_dir) -> tuple[ClassAnnotations, classroom.Projection]:
+        """These annotations as a chapter page shows them, and the projection used: students
+        coded when ``choice`` (a chapter's ``projection`` parameter) says so, see
+        :func:`helpers.core.classroom.projection` (the key goes to ``results_dir``)."""
+        shown = classroom.projection(choice, self.named_by_field, self.names(), results_dir, self.files)
+        return self.projected(shown), shown
+
+    def names(self) -> list[str]:
+        """Every annotator read, kept or left out."""
+        return list(dict.fromkeys([*map(str, self.tidy["annotator"].unique()), *self.students,
+                                   *self.dropped_students]))
+
+    def projected(self, projection: classroom.Projection) -> ClassAnnotations:
+        """The same annotations with every student shown by their code (annotator column,
+        students, notes; :class:`helpers.core.classroom.Projection`)."""
+        if not projection:
+            return self
+        return replace(self, tidy=projection.column(self.tidy, "annotator"),
+                       notes=tuple(projection.text(n) for n in self.notes), students=projection.names(self.students),
+                       dropped_students=projection.names(self.dropped_students),
+                       annotations=None if self.annotations is None else projection.column(self.annotations, "rater"),
+                       left_out=classroom.LeftOut({projection.name(s): r for s, r in self.left_out.rows.items()},
+                                                  self.left_out.items))
 
 
 def _legacy_blank(s: AnnotationSheet, student: str) -> InputError:
@@ -421,13 +448,14 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     kept_names = {p.student for p in settled.kept}
     kept = [(n, s) for n, s in sheets if n in kept_names]
     dropped = [n for n, _ in sheets if n not in kept_names]
-    out_notes, dropped_items = [*notes, *settled.notes], []
+    out_notes, dropped_items, own_rows = [*notes, *settled.notes], [], {}
     if unfinished == "drop_rows":  # MetaHOPE's statistics compare complete sheets: an item leaves for everyone
         by_item: dict[str, list[str]] = {}
         for n, s in kept:
             for item in s.unfinished:
                 by_item.setdefault(item, []).append(n)
         dropped_items = [i for i in union if i in by_item]
+        own_rows = {n: dict(s.unfinished) for n, s in kept if s.unfinished}
         for item in dropped_items:
             out_notes.append(f"left out item {item}: not marked done by {', '.join(by_item[item])}")
     if not kept:
@@ -441,7 +469,10 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     out["position"] = out["item"].map(order)
     out["severity"] = out["severity"].astype(int)
     out["category"] = pd.Categorical(out["category"], categories=list(CATEGORIES), ordered=True)
-    return ClassAnnotations(out, tuple(out_notes), tuple(n for n, _ in kept), tuple(dropped), tuple(dropped_items))
+    return ClassAnnotations(out, tuple(out_notes), tuple(n for n, _ in kept), tuple(dropped), tuple(dropped_items),
+                            left_out=classroom.LeftOut(own_rows, tuple(dropped_items)),
+                            named_by_field=any(s.student for _, s in sheets),
+                            files=(*(s.file for _, s in sheets), *(p for p, _ in (folder.ignored if folder else ()))))
 
 
 #: Suffixes of an MQM/Marot file (``.tar.gz`` ends in ``.gz``).

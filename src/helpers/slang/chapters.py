@@ -66,6 +66,7 @@ class HomophonesSetup:
     lm_ladder: tuple = lm.DEFAULT_LADDER  # rungs of the language-model ladder
     gpt_steps: int = 60  # training steps of each transformer rung
     classifier_posts: int | None = None  # training posts of the emotion classifier (None: all)
+    n_workbooks: int = 0  # workbooks whose ratings count (ratings_files lists their folder when projected)
 
     def load(self) -> HomophoneData:
         files = [paths.released_file(hd.HOMO_REPO, f) for f in (
@@ -99,7 +100,8 @@ def ratings_sources(name: str, value) -> tuple[str, list]:
     return "csv", [params.existing_file(name, value)]
 
 
-def read_homophone_ratings(name: str, path, candidates: dict, unfinished: str = "stop") -> kit.ClassRatings:
+def read_homophone_ratings(name: str, path, candidates: dict, unfinished: str = "stop", projection=False,
+                           results_dir="results") -> kit.ClassRatings:
     """Human ratings checked against the generated candidates: every word must be one of
     the five slang words and every candidate one Algorithm 1 made.
 
@@ -107,15 +109,17 @@ def read_homophone_ratings(name: str, path, candidates: dict, unfinished: str = 
     class's returned workbooks of ``python -m helpers template homophones`` (a folder, one
     .xlsx or a list of them), averaged over the raters of each candidate
     (:func:`helpers.slang.template.read_class_ratings`; adds ``n_raters``; ``unfinished``
-    says what rows not marked done mean). Every wrong entry raises :class:`InputError`
-    naming the parameter, workbook, sheet, cell and value."""
+    says what rows not marked done mean; ``projection`` whether the notes and files name the
+    students, see :meth:`helpers.slang.template.ClassRatings.for_page`). Every wrong entry
+    raises :class:`InputError` naming the parameter, workbook, sheet, cell and value."""
     kind, files = ratings_sources(name, path)
     if kind == "workbooks":
         folder = classroom.gather(path, name, strict=False)
         try:
-            return kit.read_class_ratings(files, candidates, unfinished, folder.notes(), folder.unusable)
+            loaded = kit.read_class_ratings(files, candidates, unfinished, folder.notes(), folder.unusable)
         except InputError as exc:
             raise exc.located(parameter=name) from None
+        return loaded.for_page(projection, results_dir)
     path = params.csv_with_columns(name, files[0], ["word", "candidate", "avg_score"])
     ratings = pd.read_csv(path, dtype={"word": str, "candidate": str})
     for i, r in ratings.iterrows():
@@ -145,9 +149,12 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
                      context_posts=30, ratings_file=None, perturbation_source="paper_table8", top_k=5,
                      c_grid=(2.0, 8.0, 32.0), focus_word="尼玛", n_perm=10000, seed=0,
                      results_dir="results", unfinished="stop", lm_ladder=lm.DEFAULT_LADDER,
-                     gpt_steps=60, classifier_posts=None) -> HomophonesSetup:
+                     gpt_steps=60, classifier_posts=None, projection=None) -> HomophonesSetup:
     """Check chapter 6's parameters. Reading a ratings file needs the candidates, so this
-    builds D and Algorithm 1's candidate lists (a second or two) and checks the file against them."""
+    builds D and Algorithm 1's candidate lists (a second or two) and checks the file against them.
+    ``projection`` (None: on for a class's workbooks, which carry a Student: field) keeps the
+    students' names out of the data box (the ratings are averages, which name no one);
+    the key goes to ``<results_dir>/student_key.csv``."""
     threshold = params.integer("threshold", threshold, minimum=0)
     heteronym = params.boolean("heteronym", heteronym)
     kn_order = params.integer("kn_order", kn_order, minimum=1, maximum=6)
@@ -174,13 +181,15 @@ def homophones_setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, 
     cands = {w: hc.candidates(w, freq, threshold=threshold, heteronym=heteronym, roots=roots, inventory=inventory)
              for w, roots in hd.SLANG_ROOTS.items()}
     unfinished = classroom.unfinished_choice(unfinished)
+    projection = None if projection is None else params.boolean("projection", projection)
     loaded = (None if ratings_file is None
-              else read_homophone_ratings("ratings_file", ratings_file, cands, unfinished))
+              else read_homophone_ratings("ratings_file", ratings_file, cands, unfinished, projection, results_dir))
     return HomophonesSetup(threshold, heteronym, kn_order, model, hf_kind, context_posts,
                            None if loaded is None else loaded.ratings,
                            None if ratings_file is None else str(ratings_file), perturbation_source, top_k, grid,
                            posts, freq, cands, focus_word, n_perm, seed, () if loaded is None else loaded.files,
-                           () if loaded is None else loaded.notes, lm_ladder, gpt_steps, classifier_posts)
+                           () if loaded is None else loaded.notes, lm_ladder, gpt_steps, classifier_posts,
+                           0 if loaded is None else len(loaded.students) or len(loaded.files))
 
 
 #: Candidates Algorithm 1 made in the paper (§3.1); its Tables 2–3 correlate all of them.
@@ -196,7 +205,7 @@ def data_description(data: HomophoneData, setup: HomophonesSetup) -> pd.DataFram
     own = not data.ratings_are_table8
     return (Findings().add("posts", len(data.posts)).add("published_ratings", data.ratings_are_table8)
             .add("ratings", len(data.ratings))
-            .add("workbooks", len(setup.ratings_files) if own and "n_raters" in data.ratings else None)
+            .add("workbooks", setup.n_workbooks if own and "n_raters" in data.ratings else None)
             .add("ratings_file", text=escape(str(setup.ratings_file)) if own else "")
             .add("notes", text=" ".join(f"{escape(n)}." for n in setup.ratings_notes)).frame())
 

@@ -143,6 +143,11 @@ class RatingSheet:
     item_rows: tuple[int, ...] = ()  # the Excel rows that hold a candidate
     student: str | None = None  # the workbook's Student: field, None when it has none
 
+    @property
+    def named_by_field(self) -> bool:
+        """Whether the rater came from the workbook's Student: field (a class's workbook)."""
+        return self.student is not None
+
     def open_rows(self) -> list[int]:
         """Rows that count as not rated: not marked done; in a workbook without a done column,
         every row when nothing at all was rated."""
@@ -259,6 +264,19 @@ class ClassRatings:
     files: tuple[str, ...]
     notes: tuple[str, ...] = ()
     students: tuple[str, ...] = ()
+    named_by_field: bool = False  # the workbooks carry a Student: field (a class's, from template homophones)
+    names: tuple[str, ...] = ()  # every student read, kept or left out
+    read: tuple[str, ...] = ()  # every workbook read, kept or left out (their names may carry a student's)
+
+    def for_page(self, choice, results_dir) -> ClassRatings:
+        """These ratings as a chapter page shows them: with students coded when ``choice`` (the
+        chapter's ``projection`` parameter) says so (:func:`helpers.core.classroom.projection`;
+        the key goes to ``results_dir``), no name in the notes and the folders for the files."""
+        shown = classroom.projection(choice, self.named_by_field, self.names, results_dir, self.read)
+        if not shown:
+            return self
+        return replace(self, files=shown.paths(self.files), notes=tuple(shown.text(n) for n in self.notes),
+                       students=shown.names(self.students), names=shown.names(self.names))
 
 
 def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],
@@ -301,7 +319,8 @@ def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mappi
     if long.empty:
         raise InputError("no rating was entered in any finished row", expected="ratings 1-5 in column D")
     return ClassRatings(average_ratings(long), tuple(str(s.file) for s in kept), tuple(out_notes),
-                        tuple(s.rater for s in kept))
+                        tuple(s.rater for s in kept), any(s.named_by_field for s in sheets),
+                        tuple(s.rater for s in sheets), tuple(str(s.file) for s in sheets))
 
 
 def read_rating_workbooks(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],
