@@ -306,7 +306,7 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
     for r in raters or ():
         params.member("raters", str(r), annotators, "annotators")
     if penalty_annotator is None and files is None:
-        penalty_annotator = raters[0] if raters else "A"
+        penalty_annotator = "A"  # the released sentence-level sheet (EPS) is A's
     if penalty_annotator is not None:
         params.member("penalty_annotator", penalty_annotator, [str(r) for r in raters] if raters else annotators,
                       "two annotators compared" if raters else "annotators")
