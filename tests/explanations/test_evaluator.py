@@ -36,6 +36,52 @@ def test_split_and_folds_keep_metaphors_apart(items):
     assert not set(doubled["metaphor"].iloc[tr]) & set(doubled["metaphor"].iloc[te])
 
 
+
+def test_held_out_metaphors_follow_the_data_unless_n_test_is_given(items):
+    """By default a fifth of the metaphors: the paper's 20 of 100 (the same split as before),
+    4 of a class's 20; an explicit n_test is kept, and one that leaves fewer than two metaphors
+    to train on (the grouped folds of stage 2 need two) is an error naming n_test."""
+    from helpers.core.errors import InputError
+    from helpers.explanations import chapters
+
+    assert ev.EvaluatorConfig().n_test is None and chapters.evaluator_config().n_test is None
+    train, test = ev.split_by_metaphor(items, seed=42)
+    assert len(test) == 20 and len(train) == 80
+    np.testing.assert_array_equal(test, ev.split_by_metaphor(items, n_test=20, seed=42)[1])
+    twenty = items.iloc[:20]
+    train, test = ev.split_by_metaphor(twenty, seed=42)
+    assert len(test) == 4 and len(train) == 16
+    assert len(ev.split_by_metaphor(twenty, n_test=6, seed=42)[1]) == 6
+    assert [ev.held_out_metaphors(n) for n in (4, 7, 12, 13, 23, 100, 1000)] == [2, 2, 2, 3, 5, 20, 200]
+    for n_test in (19, 20, 25):
+        with pytest.raises(InputError, match=f"cannot hold out {n_test} of 20 metaphors") as err:
+            ev.split_by_metaphor(twenty, n_test=n_test)
+        assert err.value.parameter == "n_test" and "at most 18" in str(err.value)
+    with pytest.raises(InputError, match="3 metaphor") as err:
+        ev.split_by_metaphor(items.iloc[:3])
+    assert err.value.parameter == "n_test"
+
+
+def test_the_setup_says_how_many_metaphors_are_held_out_and_why(items):
+    """The sentence under the chapter's MAE table, for the book's 100 metaphors, a class's 20
+    and an explicit n_test (split tables built by hand; the wording is the words file's)."""
+    from helpers.core.findings import Words
+    from helpers.explanations import chapters
+
+    def setup(n_metaphors, n_test, config):
+        split = pd.DataFrame({"metaphor": [f"m{k}" for k in range(n_metaphors)],
+                              "set": ["held-out"] * n_test + ["train"] * (n_metaphors - n_test)})
+        found = chapters.evaluator_setup(config, {"split": split, "stage2_cv": pd.DataFrame({"mae": [0.5]})})
+        return Words("05_explanation_evaluator").text("setup", found)
+
+    book = setup(100, 20, ev.EvaluatorConfig())
+    assert "80 training and 20 held-out metaphors" in book
+    assert "20 of the 100 metaphors are held out, as in the paper." in book
+    assert "|r| ≥ 0.59 with 80% power" in book  # tanh((1.960 + 0.842) / √17)
+    assert "a fifth, the paper's share" in setup(20, 4, ev.EvaluatorConfig())
+    assert "6 of the 20 metaphors are held out, as `n_test` asks." in setup(20, 6, ev.EvaluatorConfig(n_test=6))
+    assert "|r|" not in setup(10, 2, ev.EvaluatorConfig())  # two items detect no correlation at all
+
 def _tiny_bert(folder):
     """A 2-layer BERT with random weights and a small word-piece vocabulary, built here."""
     from transformers import BertConfig, BertModel, BertTokenizer
