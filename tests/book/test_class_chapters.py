@@ -1,6 +1,7 @@
 """The chapters that take a class's sheets and that the course page's commands do not run
-(tests/book/test_course_page.py runs chapters 2, 3, 4 and 6), run as a lecturer types them,
-exercise solutions included, on a class whose students and systems are not the paper's."""
+(tests/book/test_course_page.py runs chapters 2, 3 and 5 on a class's sheets), run as a
+lecturer types them, exercise solutions included, on a class whose students and systems are
+not the paper's."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import os
 import pandas as pd
 import pytest
 from conftest import helpers_command
-from test_course_page import _fill_metahope, _fill_ratings, _returned
+from test_course_page import _fill_metahope, _returned
 
 from helpers.core import paths
 
@@ -31,25 +32,18 @@ def _run(monkeypatch, capfd, cwd, *args) -> str:
 
 
 @pytest.mark.slow
-def test_chapters_1_and_5_run_with_their_solutions_on_a_named_class(tmp_path, monkeypatch, capfd):
+def test_chapter_1_runs_with_its_solutions_on_a_named_class(tmp_path, monkeypatch, capfd):
     """Chapter 1 on a class folder of four students (it compares the pair ``raters`` names;
-    its MIS exercise once crashed on systems other than GPT-5.4) and chapter 5 on the class's
-    explanation ratings. About 10 s: 4 items, 100 resamples, 2 further splits."""
-    from helpers import explanations as ex
-
+    its MIS exercise once crashed on systems other than GPT-5.4). About 5 s: 4 items, 100
+    resamples. Chapter 5 on a class's ratings is the course page's week-5 command."""
     cwd = tmp_path / "project"
     cwd.mkdir()
     os.symlink(ROOT / "notebooks", cwd / "notebooks")
     (cwd / "items.csv").write_text(ITEMS, encoding="utf-8")
-    ex.load_benchmark().head(20).to_csv(cwd / "items20.csv", index=False)
-    for kit, args in (("metahope", ["--items", "items.csv", "--systems", "DeepL,Qwen-MT", "--annotators", STUDENTS,
-                                    "--out", "class/blank"]),
-                      ("explanations", ["--items", "items20.csv", "--raters", STUDENTS, "--out", "ratings/blank"])):
-        assert helpers_command(monkeypatch, capfd, cwd, ["template", kit, *args])[0] == 0
+    assert helpers_command(monkeypatch, capfd, cwd, ["template", "metahope", "--items", "items.csv", "--systems",
+                                                     "DeepL,Qwen-MT", "--annotators", STUDENTS, "--out",
+                                                     "class/blank"])[0] == 0
     _fill_metahope(_returned(cwd, "class/blank", "class/returned"), seed=4)
-    n = len(ex.SCORES)
-    _fill_ratings(_returned(cwd, "ratings/blank", "ratings/returned"), "Ratings", 4, list(range(4, 4 + n)), 4 + n,
-                  seed=5)
 
     _run(monkeypatch, capfd, cwd, "notebooks/01_metahope_pilot_v1.ipynb", "-p", "annotator_files", "class/returned",
          "-p", "raters", "[ben, dana]", "-p", "n_sentences", "null", "-p", "n_boot", "100",
@@ -62,12 +56,4 @@ def test_chapters_1_and_5_run_with_their_solutions_on_a_named_class(tmp_path, mo
     assert "compares two annotators, <strong>ben</strong> and <strong>dana</strong> (given as" in page
     assert "chapter 3 reads all 4 together" in page
     assert "the row of Table 6." in page  # the MIS exercise's solution ran, on a system of this class
-
-    _run(monkeypatch, capfd, cwd, "notebooks/05_explanation_evaluator.ipynb", "-p", "ratings_file", "ratings/returned",
-         "-p", "n_test", "6", "-p", "n_splits", "2", "-p", "results_dir", "ratings/results",
-         "--output", "ratings/results/05_explanation_evaluator.ipynb")
-    split = pd.read_csv(cwd / "ratings" / "results" / "05_explanation_evaluator" / "split.csv")
-    assert len(split) == 20 and (split["set"] == "held-out").sum() == 6
-    page = (cwd / "ratings" / "results" / "05_explanation_evaluator.ipynb").read_text(encoding="utf-8")
-    assert "held-out MAE on Overall: linear judge" in page  # the linear-judge exercise's solution ran
-    assert not (ROOT / "class").exists() and not (ROOT / "ratings").exists()
+    assert not (ROOT / "class").exists()
