@@ -170,6 +170,33 @@ def test_disagreement_vs_error_against_scipy():
     assert table.loc["within_one_sd_percent", "value"] == pytest.approx((pred["error"] <= pred["human_sd"]).mean() * 100)
 
 
+
+def test_disagreement_on_a_few_held_out_items_is_said_without_warnings():
+    """A class's 4 held-out items, all with the same human SD: no correlation and an empty
+    half of the median split, NaN without a warning on the page, and a sentence that says so;
+    2 held-out items: r = ±1, and no power sentence (no |r| is detectable)."""
+    import warnings
+
+    from helpers.core.findings import Words
+    from helpers.explanations import chapters
+
+    words = Words("05_explanation_evaluator")
+    same_sd = pd.DataFrame({"human_sd": [0.5] * 4, "error": [0.1, 0.4, 0.2, 0.9]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = ev.disagreement_vs_error(same_sd).set_index("statistic")
+    assert table.loc[["pearson_r", "mann_whitney_u", "welch_t", "mean_error_high_disagreement"], "value"].isna().all()
+    assert table.loc["mean_error_low_disagreement", "value"] == pytest.approx(0.4)
+    found = chapters.disagreement_power(table.reset_index())
+    assert words.text("disagreement", found) == (
+        "With 4 held-out metaphors the correlation of human disagreement and model error is undefined: their "
+        "human SDs (or the model's errors) are all the same. The question needs a larger held-out set.")
+    two = chapters.disagreement_power(ev.disagreement_vs_error(
+        pd.DataFrame({"human_sd": [0.5, 1.0], "error": [0.3, 0.1]})))
+    assert words.text("disagreement", two) == (
+        "With 2 held-out metaphors the correlation of human disagreement and model error is r = -1.000 (p = 1.000); "
+        "it is not significant at .05, so the question needs a larger held-out set, as the paper also concludes.")
+
 def test_config_rejects_unknown_mode():
     with pytest.raises(ValueError, match="not a known mode"):
         ev.EvaluatorConfig(mode="zero-shot")

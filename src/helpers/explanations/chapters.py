@@ -556,13 +556,15 @@ def weights_beside_truth(weights: pd.DataFrame, truth: pd.DataFrame | None) -> p
 
 def disagreement_power(disagreement: pd.DataFrame, level: float = 0.05) -> pd.DataFrame:
     """Is the correlation of human disagreement and model error significant at ``level``, and
-    which |r| its n detects with 80% power (section ``disagreement``)."""
+    which |r| its n detects with 80% power (section ``disagreement``); undefined when the
+    held-out items' SDs or errors do not vary."""
     from ..core.stats import detectable_correlation
 
     d = disagreement.set_index("statistic").loc["pearson_r"]
     n = int(d["n"])
     return (Findings().add("disagreement_r", d["value"], p=d["p_value"]).add("disagreement_n", n)
             .add("disagreement_significant", bool(d["p_value"] < level))
+            .add("disagreement_undefined", bool(pd.isna(d["value"])))
             .add("detectable_r", detectable_correlation(n)).frame())
 
 
