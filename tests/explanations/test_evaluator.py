@@ -60,6 +60,8 @@ def test_held_out_metaphors_follow_the_data_unless_n_test_is_given(items):
     with pytest.raises(InputError, match="3 metaphor") as err:
         ev.split_by_metaphor(items.iloc[:3])
     assert err.value.parameter == "n_test"
+    with pytest.raises(InputError, match=r"cannot hold out 2 of 2 .*expected ratings of at least 4 metaphors"):
+        ev.split_by_metaphor(items.iloc[:2], n_test=2)
 
 
 def test_the_setup_says_how_many_metaphors_are_held_out_and_why(items):

@@ -104,10 +104,10 @@ def held_out_metaphors(n_metaphors: int, n_test: int | None = None) -> int:
                              expected=f"ratings of at least {2 + MIN_TRAIN} metaphors")
         return min(max(2, round(n_metaphors / 5)), limit)
     if n_test > limit:
+        expected = (f"ratings of at least {n_test + MIN_TRAIN} metaphors" if limit < 1 else f"at most {limit}"
+                    + (", or None for a fifth of the metaphors" if limit >= 2 else ""))
         raise InputError(f"cannot hold out {n_test} of {n_metaphors} metaphors and train on at least {MIN_TRAIN}",
-                         parameter="n_test", value=n_test,
-                         expected=f"at most {limit}, or None for a fifth of the metaphors" if limit >= 1
-                         else f"ratings of at least {1 + MIN_TRAIN} metaphors")
+                         parameter="n_test", value=n_test, expected=expected)
     return n_test
 
 
