@@ -163,4 +163,16 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path, monkeypatch,
     key = pd.read_csv(cwd / "class" / "results" / "student_key.csv")
     assert {f"S{k:02d}" for k in range(1, 13)} <= set(key["student"])  # other chapters run there may add theirs
     assert (cwd / "class" / "results" / "03_metahope_pilot_v2.html").stat().st_size > 100_000
+    # week 5: chapter 5 on the class's 20 rated items holds out a fifth of them by itself (it
+    # held out the paper's 20 and stopped, "cannot hold out 20 of 20 metaphors"); its exercise
+    # solutions run on them too
+    split = pd.read_csv(cwd / "ratings" / "results" / "05_explanation_evaluator" / "split.csv")
+    assert len(split) == 20 and (split["set"] == "held-out").sum() == 4
+    replicates = pd.read_csv(cwd / "ratings" / "results" / "05_explanation_evaluator" /
+                             "judge_vs_baseline_replicates.csv")
+    assert len(replicates) == 6 and (replicates["n_held_out"] == 4).all()
+    page = (cwd / "ratings" / "results" / "05_explanation_evaluator.ipynb").read_text(encoding="utf-8")
+    assert "4 of the 20 metaphors are held out: a fifth, the paper's share" in page
+    assert "held-out MAE on Overall: linear judge" in page  # the linear-judge exercise's solution ran
+    assert "MAEs move closer to the baseline" in page  # and the ridge exercise's
     assert not (ROOT / "class").exists()  # nothing was written into the project itself

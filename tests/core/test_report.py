@@ -29,3 +29,21 @@ def test_published_comparison_shows_only_differing_cells_openly():
     html = report.published_comparison(published.compare_with_published(rec, pub, ["system"]), "Table 9").data
     assert "1 of 2 published cells" in html and "Cells that differ" in html
     assert html.index("Cells that differ") < html.index("<details>")
+
+
+def test_paper_values_stay_beside_a_run_on_other_systems():
+    """A class's systems are not the paper's: rows cannot pair, so the paper's values stand
+    per system beside the class's per system (not a column of NA), and the page says why."""
+    pub = pd.DataFrame({"system": ["GoogleMT", "GPT-5.4"], "error": ["MIS", "MIS"], "alpha": ["0.055", "NA"]})
+    mine = pd.DataFrame({"system": ["sysA", "sysB"], "error": ["MIS", "MIS"], "alpha": [0.25, -0.5], "n": [4, 4]})
+    wide = published.beside_published(mine, pub, ["system", "error"], "this run")
+    assert list(wide.columns) == ["GoogleMT (published)", "GPT-5.4 (published)", "sysA (this run)", "sysB (this run)"]
+    assert wide.index.tolist() == [("MIS", "alpha")] and wide.iloc[0, 0] == 0.055 and pd.isna(wide.iloc[0, 1])
+    assert wide.iloc[0, 2:].tolist() == [0.25, -0.5]
+    html = report.paper_beside("Table 9", mine, pub, ["system", "error"], "this run").data
+    assert "This run's systems are not the paper's (here sysA, sysB; in the paper GoogleMT, GPT-5.4)" in html
+    assert "0.055" in html and "0.250" in html and "-0.500" in html
+    assert "Paper Table 9: published beside “this run”" in html and "the this run" not in html
+    same = report.paper_beside("Table 9", mine.assign(system=["GoogleMT", "GPT-5.4"]), pub, ["system", "error"],
+                               "simulated").data
+    assert "not the paper's" not in same and "0.055" in same and "0.250" in same

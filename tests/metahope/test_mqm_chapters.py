@@ -171,8 +171,9 @@ def test_chapter_1_compares_two_raters_on_the_units_both_rated(wmt):
         chapters.pilot_v1_setup(annotator_files=str(wmt), raters=["A", "D"])
     with pytest.raises(InputError, match=r"parameter 'compare_published'"):
         chapters.pilot_v1_setup(annotator_files=str(wmt), compare_published=True)
-    with pytest.raises(InputError, match=r"parameter 'raters'.*workbooks name their annotators"):
-        chapters.pilot_v1_setup(raters=["A", "B"])
+    with pytest.raises(InputError, match=r"parameter 'raters': value 'C': is not among the annotators"):
+        chapters.pilot_v1_setup(raters=["A", "C"])  # the released sheets are A's and B's
+    assert chapters.pilot_v1_setup(raters=["B", "A"]).penalty_annotator == "A"  # whose sentence-level sheet it is
 
 
 def test_a_file_with_one_rater_per_segment_is_refused(tmp_path):

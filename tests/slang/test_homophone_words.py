@@ -185,12 +185,12 @@ def test_the_data_box_names_whose_ratings_and_escapes_file_names():
 
     posts = pd.DataFrame({"text": ["a", "b", "c"]})
     table8 = HomophoneData(None, posts=posts, ratings=pd.DataFrame({"word": ["w"] * 25}), ratings_are_table8=True)
-    none = SimpleNamespace(ratings_files=(), ratings_file=None, ratings_notes=())
+    none = SimpleNamespace(ratings_files=(), n_workbooks=0, ratings_file=None, ratings_notes=())
     assert WORDS.text("data", chapters.data_description(table8, none)).endswith(
         "Human ratings: the paper's Table 8 (25 items), entered by hand.")
     own = HomophoneData(None, posts=posts, ratings=pd.DataFrame({"word": ["w"] * 11, "n_raters": 2}),
                         ratings_are_table8=False)
-    setup = SimpleNamespace(ratings_files=("a.xlsx", "b.xlsx"), ratings_file="sheets<1>",
+    setup = SimpleNamespace(ratings_files=("a.xlsx", "b.xlsx"), n_workbooks=2, ratings_file="sheets<1>",
                             ratings_notes=("left out student S04 (S04.xlsx)",))
     text = WORDS.text("data", chapters.data_description(own, setup))
     assert text.startswith("3 SMP2020-EWECT Weibo posts")

@@ -69,15 +69,38 @@ def compare_with_published(
     return pd.DataFrame(rows)
 
 
+def unpaired_keys(table: pd.DataFrame, published: pd.DataFrame, keys: Sequence[str]) -> list[str]:
+    """The key columns whose values in ``table`` share none with the published table's
+    (e.g. a class's systems sysA, sysB against the paper's GoogleMT, GPT-5.4, …): on those
+    no row of this run pairs with a row of the paper."""
+    return [k for k in keys if set(table[k].astype(str)).isdisjoint(published[k].astype(str))]
+
+
 def beside_published(table: pd.DataFrame, published: pd.DataFrame, keys: Sequence[str], label: str
                      ) -> pd.DataFrame:
     """Published values next to this run's, column by column, *without* a difference or a
     match verdict: for runs on other data (e.g. a simulation), where agreement with the
     paper would mean nothing. Columns are (column, "published") and (column, ``label``).
+
+    When no value of a key is shared (:func:`unpaired_keys`, e.g. other systems), rows
+    cannot be paired; then each statistic is one row (per value of the other keys) with the
+    paper's values, one column per value of the unpaired keys ("GoogleMT (published)"),
+    beside this run's ("sysA (this run)"), so the paper's values stay a reference.
     """
     keys = list(keys)
     pub = published.set_index(keys).replace({"NA": np.nan}).astype(float)
     run = table.set_index(keys)
+    apart = unpaired_keys(table, published, keys)
+    if apart:
+        statistic = next(n for n in ("statistic", "quantity", "column") if n not in keys)
+        columns = {}
+        for frame, tag in ((pub, "published"), (run, label)):
+            long = frame[[c for c in pub.columns if c in frame.columns]].astype(float).stack(future_stack=True)
+            long.index = long.index.set_names([*keys, statistic])
+            for name, part in long.groupby(level=apart, sort=False):
+                name = name if isinstance(name, tuple) else (name,)
+                columns[f"{' / '.join(map(str, name))} ({tag})"] = part.droplevel(apart)
+        return pd.DataFrame(columns)
     parts = {}
     for column in pub.columns:
         parts[(column, "published")] = pub[column]

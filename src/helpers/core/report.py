@@ -181,3 +181,23 @@ def beside(table_frame: pd.DataFrame, decimals: int = 3, summary: str = "Publish
                       + [c for c in frame.columns if c != "published"]]
     return HTML(f"<details><summary>{escape(summary)}</summary>"
                 + table(frame.reset_index(), decimals).to_html() + "</details>")
+
+
+def paper_beside(name: str, table_frame: pd.DataFrame, published_table: pd.DataFrame, keys: Sequence[str],
+                 label: str, decimals: int = 3) -> HTML:
+    """Paper table ``name`` beside this run's ``table_frame``, folded (:func:`beside` of
+    :func:`helpers.core.published.beside_published`; ``label`` heads this run's values).
+    When this run's rows cannot be paired with the paper's (no shared system, say), a
+    sentence says so openly above it: the paper's values are then a reference, not values
+    the run could reproduce."""
+    from .published import beside_published, unpaired_keys
+
+    keys = list(keys)
+    apart = unpaired_keys(table_frame, published_table, keys)
+    said = "".join(
+        f"<p>This run's {escape(k)}s are not the paper's (here {escape(', '.join(map(str, table_frame[k].unique())))}"
+        f"; in the paper {escape(', '.join(map(str, published_table[k].unique())))}), so no row of paper "
+        f"{escape(name)} pairs with a row of this run: the paper's values stand beside this run's as a reference "
+        "for the size of the numbers, not as values to reproduce or compare cell by cell.</p>" for k in apart)
+    return HTML(said + beside(beside_published(table_frame, published_table, keys, label), decimals,
+                              summary=f"Paper {name}: published beside “{label}”").data)

@@ -155,8 +155,9 @@ def explanations_setup(ratings_file=None, benchmark_file=None, n_raters=16, seed
 
 
 def evaluator_config(mode="frozen", model_path=None, ridge_alpha=10.0, epochs=50, learning_rate=2e-5, batch_size=2,
-                     max_length=128, n_test=20, split_seed=42) -> EvaluatorConfig:
-    """Check chapter 5's model parameters."""
+                     max_length=128, n_test=None, split_seed=42) -> EvaluatorConfig:
+    """Check chapter 5's model parameters (``n_test`` None: held-out metaphors follow the data,
+    :func:`~helpers.explanations.evaluator.held_out_metaphors`)."""
     params.choice("mode", mode, ("frozen", "finetune"))
     path = None if model_path is None else str(params.model_folder("model_path", model_path))
     return EvaluatorConfig(mode=mode, model_path=path,
@@ -165,7 +166,7 @@ def evaluator_config(mode="frozen", model_path=None, ridge_alpha=10.0, epochs=50
                            learning_rate=params.number("learning_rate", learning_rate, minimum=0),
                            batch_size=params.integer("batch_size", batch_size, minimum=1),
                            max_length=params.integer("max_length", max_length, minimum=8, maximum=512),
-                           n_test=params.integer("n_test", n_test, minimum=2),
+                           n_test=None if n_test is None else params.integer("n_test", n_test, minimum=2),
                            seed=params.integer("split_seed", split_seed))
 
 
@@ -494,14 +495,22 @@ def judgements_findings(*, reliability: pd.DataFrame, spearman: pd.DataFrame, st
 
 
 def evaluator_setup(config, result) -> pd.DataFrame:
-    """What was trained on what (section ``setup``): mode, encoder, split sizes, and the
-    stage-2 cross-validated MAE on the training part."""
+    """What was trained on what (section ``setup``): mode, encoder, training and held-out
+    metaphors, why that many are held out (``n_test`` as given, or a fifth of the
+    metaphors), the correlation so many held-out items can detect, and the stage-2
+    cross-validated MAE on the training part."""
     from ..core.encoder import model_name
+    from ..core.stats import detectable_correlation
 
-    split = result["split"]["set"]
+    split = result["split"]
+    held = split["set"] == "held-out"
+    n_metaphors, n_held_out = split["metaphor"].nunique(), split.loc[held, "metaphor"].nunique()
     return (Findings().add("mode", text=config.mode).add("encoder", text=config.model_path or model_name(None))
-            .add("packaged", config.model_path is None)
-            .add("n_train", int((split == "train").sum())).add("n_held_out", int((split == "held-out").sum()))
+            .add("packaged", config.model_path is None).add("n_metaphors", n_metaphors)
+            .add("n_train", n_metaphors - n_held_out).add("n_held_out", n_held_out)
+            .add("held_out_share", config.n_test is None)
+            .add("paper_share", config.n_test is None and n_metaphors == 100)
+            .add("held_out_detectable_r", detectable_correlation(int(held.sum())))
             .add("stage2_cv_mae", result["stage2_cv"]["mae"].mean()).frame())
 
 
@@ -553,13 +562,15 @@ def weights_beside_truth(weights: pd.DataFrame, truth: pd.DataFrame | None) -> p
 
 def disagreement_power(disagreement: pd.DataFrame, level: float = 0.05) -> pd.DataFrame:
     """Is the correlation of human disagreement and model error significant at ``level``, and
-    which |r| its n detects with 80% power (section ``disagreement``)."""
+    which |r| its n detects with 80% power (section ``disagreement``); undefined when the
+    held-out items' SDs or errors do not vary."""
     from ..core.stats import detectable_correlation
 
     d = disagreement.set_index("statistic").loc["pearson_r"]
     n = int(d["n"])
     return (Findings().add("disagreement_r", d["value"], p=d["p_value"]).add("disagreement_n", n)
             .add("disagreement_significant", bool(d["p_value"] < level))
+            .add("disagreement_undefined", bool(pd.isna(d["value"])))
             .add("detectable_r", detectable_correlation(n)).frame())
 
 

@@ -15,7 +15,8 @@ Stage 2 is ``GradientBoostingRegressor(n_estimators=200, random_state=42)`` from
 stage-1 dimension predictions to Overall. It is trained on *out-of-fold* stage-1
 predictions of the training items (5-fold ``GroupKFold`` by metaphor), so it never sees
 predictions made on items the encoder was trained on. Items are split by metaphor into
-training and held-out sets (20 held out, seed 42).
+training and held-out sets (by default a fifth of the metaphors held out, the paper's 20 of
+its 100; seed 42; :func:`held_out_metaphors`).
 
 Embeddings and fine-tuned weights go through :mod:`helpers.core.cache`, keyed by the
 checkpoint, the texts and the parameters.
@@ -49,7 +50,7 @@ class EvaluatorConfig:
 
     mode: str = "frozen"  # "frozen" or "finetune"
     model_path: str | None = None  # None = the packaged all-MiniLM-L6-v2
-    n_test: int = 20  # held-out metaphors
+    n_test: int | None = None  # held-out metaphors; None: a fifth of them (:func:`held_out_metaphors`)
     n_folds: int = 5  # GroupKFold folds for stage 2
     seed: int = 42  # split seed
     ridge_alpha: float = 10.0  # frozen mode
@@ -76,13 +77,46 @@ def item_targets(ratings: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 
-def split_by_metaphor(items: pd.DataFrame, n_test: int = 20, seed: int = 42) -> tuple[np.ndarray, np.ndarray]:
-    """Indices of training and held-out items; no metaphor is on both sides."""
+MIN_TRAIN = 2  # training metaphors the grouped folds of stage 2 need at least
+
+
+def held_out_metaphors(n_metaphors: int, n_test: int | None = None) -> int:
+    """How many of ``n_metaphors`` metaphors to hold out.
+
+    ``n_test`` is kept as given when at least :data:`MIN_TRAIN` metaphors remain to train on
+    (stage 2 is cross-validated over grouped folds of the training metaphors); otherwise it is
+    an :class:`InputError`. ``None`` follows the data: the paper's share, a fifth of the
+    metaphors (its 20 of 100), rounded, at least 2, and never so many that fewer than
+    :data:`MIN_TRAIN` remain.
+
+    Examples
+    --------
+    >>> held_out_metaphors(100), held_out_metaphors(20), held_out_metaphors(7), held_out_metaphors(4)
+    (20, 4, 2, 2)
+    >>> held_out_metaphors(20, 6)
+    6
+    """
+    limit = n_metaphors - MIN_TRAIN
+    if n_test is None:
+        if limit < 2:
+            raise InputError(f"the ratings have {n_metaphors} metaphor(s); the evaluator holds out at least 2 and "
+                             f"trains on at least {MIN_TRAIN}", parameter="n_test", value=None,
+                             expected=f"ratings of at least {2 + MIN_TRAIN} metaphors")
+        return min(max(2, round(n_metaphors / 5)), limit)
+    if n_test > limit:
+        expected = (f"ratings of at least {n_test + MIN_TRAIN} metaphors" if limit < 1 else f"at most {limit}"
+                    + (", or None for a fifth of the metaphors" if limit >= 2 else ""))
+        raise InputError(f"cannot hold out {n_test} of {n_metaphors} metaphors and train on at least {MIN_TRAIN}",
+                         parameter="n_test", value=n_test, expected=expected)
+    return n_test
+
+
+def split_by_metaphor(items: pd.DataFrame, n_test: int | None = None, seed: int = 42
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of training and held-out items; no metaphor is on both sides. ``n_test``
+    metaphors are held out (None: :func:`held_out_metaphors` chooses)."""
     groups = items["metaphor"].to_numpy()
-    n_groups = len(set(groups))
-    if n_test >= n_groups:
-        raise InputError(f"cannot hold out {n_test} of {n_groups} metaphors", parameter="n_test", value=n_test,
-                         expected=f"fewer than {n_groups}")
+    n_test = held_out_metaphors(len(set(groups)), n_test)
     splitter = GroupShuffleSplit(n_splits=1, test_size=n_test, random_state=seed)
     train, test = next(splitter.split(items, groups=groups))
     return np.sort(train), np.sort(test)
@@ -180,8 +214,8 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
     The paper's Overall MAE (Table 5, 0.689) is its stage-2 judge's; compare it with the
     row ``overall (stage 2)``, not with stage 1's ``overall``.
     """
-    cfg = config or EvaluatorConfig()
     items = items.reset_index(drop=True)
+    cfg = _held_out(config or EvaluatorConfig(), items)
     y = items[list(SCORES)].to_numpy(dtype=float)
     train, test = split_by_metaphor(items, cfg.n_test, cfg.seed)
     groups = items["metaphor"].to_numpy()
@@ -249,11 +283,18 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
             "disagreement": disagreement_vs_error(predictions), "split": split, "stage1": stage1}
 
 
+def _held_out(cfg: EvaluatorConfig, items: pd.DataFrame) -> EvaluatorConfig:
+    """``cfg`` with the number of held-out metaphors settled for ``items`` (the cache key)."""
+    from dataclasses import replace
+
+    return replace(cfg, n_test=held_out_metaphors(items["metaphor"].nunique(), cfg.n_test))
+
+
 def judge_replicates(rating_sets: dict, config: EvaluatorConfig | None = None,
                      split_seeds: Sequence[int] = range(6)) -> pd.DataFrame:
     """The judge against the training mean over several grouped splits and rating sets.
 
-    One held-out set of 20 metaphors is one draw: the verdict "worse than a constant" may be
+    One held-out set of metaphors is one draw: the verdict "worse than a constant" may be
     that split's. So :func:`run_evaluator` is repeated for every rating set of ``rating_sets``
     (``{label: item_targets(...)}``, e.g. several simulation seeds) and every split seed of
     ``split_seeds`` (a new metaphor-grouped held-out set each, :func:`split_by_metaphor`),
@@ -271,12 +312,12 @@ def judge_replicates(rating_sets: dict, config: EvaluatorConfig | None = None,
 
     checkpoint = cache.file_identity(cfg.model_path) if cfg.model_path else "packaged"
     for label, seed in tqdm(runs, desc="judge replicates", leave=False, disable=None):
-        run = replace(cfg, seed=int(seed))
+        run = replace(_held_out(cfg, rating_sets[label]), seed=int(seed))
         mae = cache.cached("evaluator-mae", REPLICATE_VERSION, [rating_sets[label], run, checkpoint, sklearn.__version__],
                            lambda: run_evaluator(rating_sets[label], run)["mae"], describe=f"judge replicate {label}, "
                            f"split seed {seed}").set_index("score")
         judge, stage1 = mae.loc["overall (stage 2)"], mae.loc["overall"]
-        rows.append({"ratings": label, "split_seed": int(seed), "n_held_out": cfg.n_test,
+        rows.append({"ratings": label, "split_seed": int(seed), "n_held_out": run.n_test,
                      "judge_mae": judge["test_mae"], "mean_baseline_mae": judge["mean_baseline_mae"],
                      "stage1_overall_mae": stage1["test_mae"], "difference": judge["test_mae"] - judge["mean_baseline_mae"]})
     return pd.DataFrame(rows)
@@ -288,21 +329,30 @@ def disagreement_vs_error(predictions: pd.DataFrame) -> pd.DataFrame:
     Pearson and Spearman correlation of human SD and absolute error with p-values, the
     share of items whose error is within one human SD, and a median split on the SD
     compared with Mann–Whitney U and Welch's t. One row per statistic.
+
+    On a class's few held-out items a statistic can be undefined (every item with the same
+    SD: no correlation, and an empty half of the median split); it is then NaN, quietly,
+    rather than a warning on the chapter's page.
     """
+    import warnings
+
     sd, err = predictions["human_sd"].to_numpy(), predictions["error"].to_numpy()
-    pr = st.pearsonr(sd, err)
-    sr = st.spearmanr(sd, err)
     median = np.median(sd)
     high, low = err[sd > median], err[sd <= median]
-    mw = st.mannwhitneyu(high, low, alternative="two-sided")
-    welch = st.ttest_ind(high, low, equal_var=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pr = st.pearsonr(sd, err)
+        sr = st.spearmanr(sd, err)
+        mw = st.mannwhitneyu(high, low, alternative="two-sided")
+        welch = st.ttest_ind(high, low, equal_var=False)
+        high_mean, low_mean = high.mean(), low.mean()
     rows = [
         ("pearson_r", pr.statistic, pr.pvalue, len(sd)),
         ("spearman_rho", sr.statistic, sr.pvalue, len(sd)),
         ("within_one_sd_percent", float(np.mean(err <= sd) * 100), np.nan, len(sd)),
         ("median_sd", median, np.nan, len(sd)),
-        ("mean_error_high_disagreement", high.mean(), np.nan, len(high)),
-        ("mean_error_low_disagreement", low.mean(), np.nan, len(low)),
+        ("mean_error_high_disagreement", high_mean, np.nan, len(high)),
+        ("mean_error_low_disagreement", low_mean, np.nan, len(low)),
         ("mann_whitney_u", mw.statistic, mw.pvalue, len(sd)),
         ("welch_t", welch.statistic, welch.pvalue, len(sd)),
     ]

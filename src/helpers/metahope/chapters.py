@@ -217,8 +217,9 @@ class PilotV1Setup:
         return self.files is None
 
     def load(self, words=None) -> PilotV1Data:
-        """The annotations with their provenance; the data box's sentences come from ``words``
-        (the chapter's :class:`~helpers.core.findings.Words`; None: read afresh)."""
+        """The annotations of the two annotators compared, with their provenance; the data
+        box's sentences come from ``words`` (the chapter's :class:`~helpers.core.findings.Words`;
+        None: read afresh)."""
         if isinstance(self.files, Path):
             return self._load_file(words)
         files = io.pilot_v1_files() if self.released else self.files
@@ -226,22 +227,28 @@ class PilotV1Setup:
         if len(loaded.students) < 2:
             raise InputError(f"only {len(loaded.students)} annotator is left once the unfinished sheets are left "
                              "out; agreement needs two", parameter="annotator_files", value=list(loaded.students))
-        if self.penalty_annotator not in loaded.students:
-            raise InputError("was left out (unfinished sheet)" if self.penalty_annotator in loaded.dropped_students
-                             else "is not one of the annotators", parameter="penalty_annotator",
-                             value=self.penalty_annotator, expected=" or ".join(loaded.students))
+        pair_tidy, pair = io.two_raters(loaded.tidy, self.raters)
+        penalty = self.penalty_annotator or pair[0]
+        if penalty not in pair:
+            raise InputError("was left out (unfinished sheet)" if penalty in loaded.dropped_students
+                             else "is not one of the two annotators compared", parameter="penalty_annotator",
+                             value=penalty, expected=" or ".join(pair))
         loaded, coded = loaded.for_page(self.projection, self.results_dir)
-        tidy = loaded.tidy
-        sentences = (io.load_class({self.penalty_annotator: self.sentence_file}, unfinished=self.unfinished).tidy
+        tidy = coded.column(pair_tidy, "annotator")
+        sentences = (io.load_class({penalty: self.sentence_file}, unfinished=self.unfinished).tidy
                      if self.sentence_file else None)
         if sentences is not None:
             sentences = coded.column(sentences, "annotator")
         shown = list(files.values() if isinstance(files, dict) else files) + (
             [self.sentence_file] if self.sentence_file else [])
-        provenance = Provenance("released" if self.released else "own", coded.paths(shown),
-                                RELEASED_DETAIL if self.released else _class_note(OWN_DETAIL, loaded.notes))
-        return PilotV1Data(provenance, tidy, sentences, self.compare_published, loaded,
-                           coded.name(self.penalty_annotator))
+        if self.released:
+            provenance = Provenance("released", coded.paths(shown), RELEASED_DETAIL)
+        else:
+            detail = _class_note(OWN_DETAIL, loaded.notes) + " " + _pair_note(
+                words, tidy, list(coded.names(pair)), coded.name(penalty), self.raters is not None,
+                list(loaded.students), workbooks=True)
+            provenance = Provenance("own", coded.paths(shown), detail)
+        return PilotV1Data(provenance, tidy, sentences, self.compare_published, loaded, coded.name(penalty))
 
     def _load_file(self, words=None) -> PilotV1Data:
         """One long ``.csv`` or MQM file: the two raters compared on the units both rated."""
@@ -254,13 +261,29 @@ class PilotV1Setup:
         detail = OWN_DETAIL
         if loaded.foreign:
             detail += " " + _said(words, CHAPTER_1, "mqm", mqm_description(loaded))
-        detail += " " + _said(words, CHAPTER_1, "two_raters", Findings()
-                              .add("first", text=pair[0]).add("second", text=pair[1])
-                              .add("given", self.raters is not None)
-                              .add("units", len(tidy.drop_duplicates(["item", "system"])))
-                              .add("penalty", text=penalty).frame())
+        detail += " " + _pair_note(words, tidy, pair, penalty, self.raters is not None,
+                                   list(loaded.tidy["annotator"].unique()), workbooks=False)
         return PilotV1Data(Provenance("own", (str(self.files),), detail), tidy, None, False,
                            io.ClassAnnotations(tidy, annotations=loaded.annotations), penalty)
+
+
+def _pair_note(words, tidy: pd.DataFrame, pair: list[str], penalty: str, given: bool, annotators: list[str],
+               workbooks: bool) -> str:
+    """The data box's sentence (section ``two_raters`` of chapter 1) on the two annotators
+    compared: who, how they were chosen (``raters`` given; else the first two of a class's
+    workbooks, or the pair of an annotation file that shares the most units), on how many
+    units, whose sheet gives the penalty tables, and, when the data hold more than two
+    annotators (``annotators``, all of them), how to compare another pair."""
+    others = [a for a in annotators if a not in pair]
+    return _said(words, CHAPTER_1, "two_raters", Findings()
+                 .add("first", text=escape(pair[0])).add("second", text=escape(pair[1]))
+                 .add("given", given).add("first_two", not given and workbooks)
+                 .add("most_shared", not given and not workbooks)
+                 .add("units", len(tidy.drop_duplicates(["item", "system"])))
+                 .add("items", text="metaphor" if io.is_metahope(tidy) else "segment")
+                 .add("penalty", text=escape(penalty))
+                 .add("annotators", len(annotators)).add("others", bool(others))
+                 .add("other", text=escape(others[0]) if others else "").frame())
 
 
 def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annotator=None, n_sentences=20,
@@ -269,16 +292,19 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
     """Check chapter 1's parameters (nothing is read beyond the workbooks' header rows and
     student fields, or an annotation file's rater column).
 
-    ``annotator_files`` may also be one long ``.csv`` or MQM/Marot file (WMT's
-    ``.tsv``/``.tar.gz``): then ``raters`` names the two raters compared (None: the pair
-    that shares the most units), the items are its segments (``n_sentences`` counts them)
-    and there is no published table to compare with. ``penalty_annotator`` None is ``A``
-    for the released sheets, else the first annotator. ``projection`` (None: on for a
-    class's workbooks, which carry a Student: field; off for the released sheets and
-    annotation files) shows students as ``student 1 … n`` (:class:`helpers.core.classroom.Projection`;
-    the key goes to ``<results_dir>/student_key.csv``)."""
+    Chapter 1 compares two annotators. ``raters`` names them among a class's workbooks (two
+    or more students) or among the raters of one long ``.csv`` or MQM/Marot file (WMT's
+    ``.tsv``/``.tar.gz``); None: the first two students in class order, or the pair of a
+    file that shares the most units. With a file, the items are its segments
+    (``n_sentences`` counts them) and there is no published table to compare with.
+    ``penalty_annotator`` (one of the two) None is ``A`` for the released sheets, else the
+    first of the two. ``projection`` (None: on for a class's workbooks, which carry a
+    Student: field; off for the released sheets and annotation files) shows students as
+    ``student 1 … n`` (:class:`helpers.core.classroom.Projection`; the key goes to
+    ``<results_dir>/student_key.csv``)."""
     if raters is not None and not (isinstance(raters, (list, tuple)) and len(raters) == 2):
-        raise InputError("must name two raters", parameter="raters", value=raters, expected="[rater, rater] or None")
+        raise InputError("must name two annotators", parameter="raters", value=raters,
+                         expected="[name, name] or None")
     if _is_annotation_file(annotator_files):
         path, found = _annotation_file("annotator_files", annotator_files, minimum=2)
         for r in raters or ():
@@ -296,14 +322,15 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
                             params.integer("n_boot", n_boot, minimum=100), params.integer("seed", seed), False,
                             [str(r) for r in raters] if raters else None, _projection(projection),
                             str(results_dir))
-    if raters is not None:
-        raise InputError("chooses raters of an annotation file; workbooks name their annotators themselves",
-                         parameter="raters", value=raters, expected="None")
     files = None if annotator_files is None else _workbooks("annotator_files", annotator_files, minimum=2)
     annotators = ["A", "B"] if files is None else _names(files)
-    if penalty_annotator is None:
-        penalty_annotator = annotators[0]
-    params.member("penalty_annotator", penalty_annotator, annotators, "annotators")
+    for r in raters or ():
+        params.member("raters", str(r), annotators, "annotators")
+    if penalty_annotator is None and files is None:
+        penalty_annotator = "A"  # the released sentence-level sheet (EPS) is A's
+    if penalty_annotator is not None:
+        params.member("penalty_annotator", penalty_annotator, [str(r) for r in raters] if raters else annotators,
+                      "two annotators compared" if raters else "annotators")
     if sentence_level_file is None:
         sentence_file = io.pilot_v1_sentence_file() if files is None else None
     elif sentence_level_file == "":
@@ -321,7 +348,20 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
     return PilotV1Setup(files, classroom.unfinished_choice(unfinished), sentence_file,
                         penalty_annotator, n_sentences, params.integer("n_boot", n_boot, minimum=100),
                         params.integer("seed", seed), files is None if compare is None else compare,
-                        projection=_projection(projection), results_dir=str(results_dir))
+                        [str(r) for r in raters] if raters else None, projection=_projection(projection),
+                        results_dir=str(results_dir))
+
+
+def one_category(table6: pd.DataFrame, system: str, error: str) -> tuple[str, str]:
+    """The (system, error category) an exercise recomputes from Table 6: ``(system, error)``
+    when this run's table has that row (the paper's systems), else its first row whose α
+    is defined (its first row if none is), so that the solution runs on any data."""
+    rows = table6[["system", "error"]].astype(str)
+    if ((rows["system"] == system) & (rows["error"] == error)).any():
+        return system, error
+    defined = rows[table6["alpha"].notna().to_numpy()]
+    first = (defined if len(defined) else rows).iloc[0]
+    return first["system"], first["error"]
 
 
 def pilot_v1_description(data: PilotV1Data, n_items: int, counted_sentences: int) -> pd.DataFrame:
