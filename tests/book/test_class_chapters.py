@@ -6,6 +6,7 @@ not the paper's."""
 from __future__ import annotations
 
 import os
+import re
 
 import pandas as pd
 import pytest
@@ -22,7 +23,7 @@ s2_5,The new manager is a breath of fresh air.,breath,N,新经理是一口新鲜
 s2_9,The new manager is a breath of fresh air.,fresh,AJ,新经理是一口新鲜空气。,新经理带来了一股清风。
 s3_2,Prices soared last week.,soared,V,价格上周飙升。,上周价格飞涨。
 """
-STUDENTS = "ana,ben,chen,dana"
+STUDENTS = "aiko,bela,cyrus,dagny"  # names the book's own examples do not use
 
 
 def _run(monkeypatch, capfd, cwd, *args) -> str:
@@ -46,14 +47,22 @@ def test_chapter_1_runs_with_its_solutions_on_a_named_class(tmp_path, monkeypatc
     _fill_metahope(_returned(cwd, "class/blank", "class/returned"), seed=4)
 
     _run(monkeypatch, capfd, cwd, "notebooks/01_metahope_pilot_v1.ipynb", "-p", "annotator_files", "class/returned",
-         "-p", "raters", "[ben, dana]", "-p", "n_sentences", "null", "-p", "n_boot", "100",
-         "-p", "results_dir", "class/results", "--output", "class/results/01_metahope_pilot_v1.ipynb")
+         "-p", "raters", "[bela, dagny]", "-p", "n_sentences", "null", "-p", "n_boot", "100",
+         "-p", "results_dir", "class/results", "--output", "class/results/01_metahope_pilot_v1.ipynb",
+         "--html", "class/results/01_metahope_pilot_v1.html")
     folder = cwd / "class" / "results" / "01_metahope_pilot_v1"
     assert pd.read_csv(folder / "table1_agreement.csv")["system"].tolist() == ["DeepL", "Qwen-MT"]
+    # a class's workbooks are projected by default: the page and tables show codes, the key is the lecturer's
+    code = pd.read_csv(cwd / "class" / "results" / "student_key.csv").set_index("student")["code"]
+    assert sorted(code.index) == sorted(STUDENTS.split(","))
     bias = pd.read_csv(folder / "severity_bias.csv")
-    assert {"mean_ben", "mean_dana"} <= set(bias.columns) and (bias["n_items"] == 4).all()
+    assert {f"mean_{code['bela']}", f"mean_{code['dagny']}"} <= set(bias.columns) and (bias["n_items"] == 4).all()
     page = (cwd / "class" / "results" / "01_metahope_pilot_v1.ipynb").read_text(encoding="utf-8")
-    assert "compares two annotators, <strong>ben</strong> and <strong>dana</strong> (given as" in page
+    assert (f"compares two annotators, <strong>{code['bela']}</strong> and <strong>{code['dagny']}</strong> (given as"
+            in page)
+    projected = (cwd / "class" / "results" / "01_metahope_pilot_v1.html").read_text(encoding="utf-8")
+    for name in STUDENTS.split(","):  # not even the names the lecturer typed in -p raters
+        assert not re.search(rf"\b{name}\b", projected), name
     assert "chapter 3 reads all 4 together" in page
     assert "the row of Table 6." in page  # the MIS exercise's solution ran, on a system of this class
     assert not (ROOT / "class").exists()

@@ -18,7 +18,9 @@ directives) is shown raw. This module uses nbconvert's JupyterLab template with:
   numbered as in the book ("Exercise 2", "Solution to Exercise 2");
 * the cells the book hides hidden: ``remove-cell`` cells, the code of ``remove-input``
   and ``hide-input`` cells, ``remove-output`` outputs, and (as in the book,
-  ``nb_output_stderr: remove``) what cells wrote to standard error.
+  ``nb_output_stderr: remove``) what cells wrote to standard error;
+* the cell papermill injects with the run's parameters left out (they may name students;
+  the executed notebook keeps it).
 """
 
 from __future__ import annotations
@@ -34,7 +36,11 @@ import nbformat
 from . import paths
 from .editions import SOLUTION, SOLUTION_END, SOLUTION_START
 
-HIDDEN_CELL, HIDDEN_INPUT, HIDDEN_OUTPUT = {"remove-cell"}, {"remove-input", "hide-input"}, {"remove-output"}
+#: ``injected-parameters``: the values the run was given, which papermill writes into the executed notebook
+#: (a projected page must not show the student names a lecturer typed, e.g. ``-p raters '[ana, ben]'``; the
+#: executed notebook keeps them, and the page's data box says what was read).
+HIDDEN_CELL = {"remove-cell", "injected-parameters"}
+HIDDEN_INPUT, HIDDEN_OUTPUT = {"remove-input", "hide-input"}, {"remove-output"}
 
 _ROLE = re.compile(r"\{(?P<role>[\w:.+-]+)\}`(?P<body>[^`]*)`")
 _EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
