@@ -220,3 +220,17 @@ def test_the_books_kernels_fork_from_one_server_and_behave_as_started_ones(tmp_p
     server.close()
     monkeypatch.setenv("HELPERS_KERNEL_FORK", "0")
     assert run("unforked")["ppid"] == os.getpid()
+
+
+def test_a_pid_and_a_status_that_arrive_in_one_read_are_both_read():
+    """A child that ends at once has its status sent right after its pid; under load both came
+    in one read (``b'27444\\n3\\n'``) and the pid could not be read."""
+    import socket
+
+    ours, server_side = socket.socketpair()
+    server_side.sendall(b"27444\n3\n")
+    pid, pending = prefork._read_line(ours)
+    assert (pid, pending) == (b"27444", b"3\n")
+    child = prefork.ForkedProcess(int(pid), ours, pending)
+    assert child.poll() == 3 and child.wait(timeout=0) == 3
+    server_side.close()

@@ -134,17 +134,18 @@ class ForkedProcess:
 
     stdin = stdout = stderr = None
 
-    def __init__(self, pid: int, conn: socket.socket):
-        self.pid, self._conn, self.returncode = pid, conn, None
+    def __init__(self, pid: int, conn: socket.socket, pending: bytes = b""):
+        # ``pending``: bytes read with the pid line (the status of a child that ended at once)
+        self.pid, self._conn, self._pending, self.returncode = pid, conn, pending, None
 
     def poll(self) -> int | None:
-        if self.returncode is None and select.select([self._conn], [], [], 0)[0]:
+        if self.returncode is None and (self._pending or select.select([self._conn], [], [], 0)[0]):
             self._read_status()
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         if self.returncode is None:
-            if not select.select([self._conn], [], [], timeout)[0]:
+            if not self._pending and not select.select([self._conn], [], [], timeout)[0]:
                 raise subprocess.TimeoutExpired(f"forked process {self.pid}", timeout)
             self._read_status()
         return self.returncode
@@ -160,7 +161,7 @@ class ForkedProcess:
         self.send_signal(signal.SIGKILL)
 
     def _read_status(self) -> None:
-        data = _read_line(self._conn)
+        data, _ = _read_line(self._conn, self._pending)
         self.returncode = int(data) if data else -signal.SIGKILL  # server gone: it ended its children
         self._conn.close()
 
@@ -206,8 +207,8 @@ class KernelServer:
         conn.connect(self.address)
         request = json.dumps({"argv": module_and_args, "env": env, "cwd": cwd}).encode()
         socket.send_fds(conn, [_HEADER.pack(len(request)) + request], [1, 2])
-        pid = int(_read_line(conn))
-        return ForkedProcess(pid, conn)
+        pid, pending = _read_line(conn)
+        return ForkedProcess(int(pid), conn, pending)
 
     def close(self) -> None:
         """End the server (it ends the children still running) and remove its socket's folder."""
@@ -223,14 +224,18 @@ class KernelServer:
             os.rmdir(self.folder)
 
 
-def _read_line(conn: socket.socket) -> bytes:
-    data = b""
-    while not data.endswith(b"\n"):
+def _read_line(conn: socket.socket, pending: bytes = b"") -> tuple[bytes, bytes]:
+    """The next line from ``conn`` (after ``pending``, bytes already read) and the bytes that
+    came after it: a child that ends at once has its status sent right after its pid, and
+    both can arrive in one read (seen under load: ``b'27444\\n3\\n'``)."""
+    data = pending
+    while b"\n" not in data:
         chunk = conn.recv(64)
         if not chunk:
             break
         data += chunk
-    return data.strip()
+    line, _, rest = data.partition(b"\n")
+    return line.strip(), rest
 
 
 # ----------------------------------------------------------------------------- the server side
