@@ -309,6 +309,16 @@ def test_real_segment_ids_are_lines_of_the_pairs_texts(real):
     zh = kept[kept["lp"] == "en-zh"]
     # the fixed files (2024-11-29): the segment id is the 0-based line, line 0 being the canary
     assert all(docs[i].split("\t") == [d, doc] for i, d, doc in zip(zh["line_id"], zh["domain"], zh["doc"]))
+    # every error span lies within the translation on that line (one line further, 675 of 2,451 would not)
+    lines = {}
+    for system in zh["system"].unique():
+        name = "references/en-zh.refA.txt" if system == "refA" else f"system-outputs/en-zh/{system}.txt"
+        lines[system] = (root / "txt" / name).read_text(encoding="utf-8").split("\n")
+    ends = [(s["end_i"], len(lines[system][i]), len(lines[system][i + 1]))
+            for system, i, spans in zip(zh["system"], zh["line_id"], zh["spans"]) for s in json.loads(spans)
+            if s["start_i"] != esa.MISSING]
+    assert len(ends) == 2451 and all(end <= n for end, n, _ in ends)
+    assert sum(end > n_next for end, _, n_next in ends) == 675
 
 
 def test_published_enzh_table_and_who_humans_rated(real):

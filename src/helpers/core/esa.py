@@ -347,7 +347,9 @@ def organisers_filter(ratings: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
     ``TGT`` rows; drop tutorial items, ``#incomplete`` and ``#dup`` documents, the canary
     document; of a rater's several ratings of one segment (same pair, system, document,
     line) keep the one with the latest ``end_time`` (on a tie, the later line of the
-    later file). Returns ``(kept, counts)``, ``counts`` with columns ``lp, filter, dropped``
+    later file). The organisers' key also holds the wave (file), so a segment a rater
+    rated in two waves would stay twice there; here it counts once (the WMT24 waves 2-3
+    have no such segment). Returns ``(kept, counts)``, ``counts`` with columns ``lp, filter, dropped``
     (one row per pair and filter, zeros included).
     """
     masks = [
