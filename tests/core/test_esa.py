@@ -195,6 +195,17 @@ def test_human_ranking_clusters_and_ranks(tmp_path):
     assert table.loc["B", ["rank_low", "rank_high"]].tolist() == [2, 3]
 
 
+def test_rank_agreement_is_kendall_tau_by_hand():
+    human = pd.DataFrame({"lp": "en-zh", "system": ["A", "B", "C", "refA"], "score_by_domain": [90.0, 80, 70, 85]})
+    auto = pd.DataFrame({"lp": "en-zh", "system": ["A", "C", "B", "X"], "autorank": [1.0, 2.0, 3.0, 4.0]})
+    compared = esa.compare_rankings(human, auto).set_index("system")
+    assert compared["auto_rank"].tolist()[:3] == [1, 3, 2] and pd.isna(compared.loc["refA", "auto_rank"])
+    assert compared.loc["C", "rank_shift"] == -1
+    row = esa.rank_agreement(compared.reset_index()).iloc[0]
+    # pairs AB, AC concordant, BC discordant: tau = (2 - 1) / 3
+    assert row["systems"] == 3 and row["kendall_tau"] == pytest.approx(1 / 3) and row["same_top"]
+
+
 # --------------------------------------------------------------------------- command line
 
 
@@ -340,3 +351,6 @@ def test_published_enzh_table_and_who_humans_rated(real):
     both = esa.compare_rankings(human.assign(cluster=1), auto).set_index("system")
     assert both.loc["GPT-4", ["human_rank", "auto_rank"]].tolist() == [1, 6]
     assert pd.isna(both.loc["refA", "auto_rank"])
+    # the automatic ranking agrees with the human one only in part, and picks another winner
+    agreement = esa.rank_agreement(both.reset_index()).iloc[0]
+    assert agreement["systems"] == 12 and round(agreement["kendall_tau"], 3) == 0.615 and not agreement["same_top"]

@@ -593,9 +593,27 @@ def compare_rankings(human: pd.DataFrame, autorank: pd.DataFrame) -> pd.DataFram
     out["human_rank"] = out["human_rank"].astype("Int64")
     out["auto_rank"] = out["auto_rank"].astype("Int64")
     out["rank_shift"] = out["auto_rank"] - out["human_rank"]
+    if "cluster" not in out.columns:
+        out["cluster"] = pd.array([pd.NA] * len(out), dtype="Int64")
     return out[["lp", "system", "score_by_domain", "human_rank", "cluster", "autorank", "auto_rank", "rank_shift"]]
+
+
+def rank_agreement(compared: pd.DataFrame) -> pd.DataFrame:
+    """How far the automatic ranking agrees with the human one, per pair: ``lp, systems,
+    kendall_tau, p, same_top`` (``scipy.stats.kendalltau``, tau-b, on the systems both rank;
+    ``same_top``: the two rankings put the same system first, ties aside)."""
+    from scipy import stats
+
+    rows = []
+    for lp, group in compared.dropna(subset=["autorank"]).groupby("lp", sort=True):
+        tau = stats.kendalltau(-group["score_by_domain"].astype(float), group["autorank"].astype(float))
+        top_h = set(group.loc[group["human_rank"] == 1, "system"])
+        top_a = set(group.loc[group["auto_rank"] == 1, "system"])
+        rows.append({"lp": lp, "systems": len(group), "kendall_tau": float(tau.statistic), "p": float(tau.pvalue),
+                     "same_top": bool(top_h & top_a)})
+    return pd.DataFrame(rows, columns=["lp", "systems", "kendall_tau", "p", "same_top"])
 
 
 __all__ = ["CSV_FIELDS", "RATING_COLUMNS", "SEGMENT_TYPES", "FILTERS", "SYSTEM_COLUMNS", "NOT_MQM", "looks_like_esa",
            "read_esa", "read_many", "organisers_filter", "segment_scores", "system_scores", "to_annotations",
-           "read_autorank", "pairwise_pvalues", "human_ranking", "compare_rankings"]
+           "read_autorank", "pairwise_pvalues", "human_ranking", "compare_rankings", "rank_agreement"]
