@@ -1,4 +1,4 @@
-"""Command line: ``python -m helpers {fetch,build,run,student-notebooks,student-kit,template,check,feedback,cache,mqm} ...``
+"""Command line: ``python -m helpers {fetch,build,run,student-notebooks,student-kit,template,check,feedback,cache,mqm,esa} ...``
 (``--help`` on each).
 
 This module holds the commands every study shares; the studies add their own
@@ -129,6 +129,9 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
     from .mqm_commands import add_commands as add_mqm_commands
 
     add_mqm_commands(sub)  # mqm scores / mqm agreement (helpers.core.mqm_commands)
+    from .esa_commands import add_commands as add_esa_commands
+
+    add_esa_commands(sub)  # esa scores / esa agreement (helpers.core.esa_commands)
 
     groups = {
         "template": sub.add_parser("template", help="write blank annotation or rating workbooks, one per student")

@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from . import annotations as ann
-from . import paths
+from . import esa, paths
 from .errors import InputError
 
 #: Marot's column names, in its order (``marot.js`` ``saveData``), as :func:`write_mqm_tsv` writes them.
@@ -251,6 +251,8 @@ def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict) -> pd.
     if too_few.any():
         at = too_few.nonzero()[0][0]
         row = chunk.iloc[at]
+        if esa.looks_like_esa(row[0]):  # an ESA line has no tab: all of it is the first field
+            raise InputError(esa.NOT_MQM, file=label, row=int(chunk.index[at]) + 1)
         raise InputError("the row has too few fields (or an empty severity): the 9th tab-separated field, the "
                          "severity, is missing; Marot's format is system, doc, docSegId, globalSegId, rater, "
                          "source, target, category, severity[, metadata]", file=label, row=int(chunk.index[at]) + 1,

@@ -1,0 +1,129 @@
+"""``python -m helpers esa {scores,agreement} FILE...``: quick answers on ESA files (WMT24/WMT25).
+
+``scores`` writes one row per language pair and system, ``lp, system, segments, raters,
+score, score_by_domain``: the mean ESA score (0-100, higher is better) over the segments
+rated, and the organisers' ranking score (the mean over domains of the per-domain means),
+after the organisers' filters; it prints how many rows each filter dropped.
+``agreement`` writes interval Krippendorff's α and ICCs of the scores where a segment has
+ratings by two or more raters, per pair, or says that no segment has. FILE is a WMT24 ESA
+CSV (``esa_generalMT2024_wave*.csv``; several waves may be given), the WMT24 JSONL or
+WMT25's per-segment JSONL (:mod:`helpers.core.esa`). Both call the library functions the
+chapters use.
+
+Why a sibling of ``mqm`` and not ``mqm scores`` on ESA files: an ESA file carries a
+score per segment, so none of ``mqm``'s options (``--weights``, ``--pool-pairings``,
+``--raters-per-segment``) applies, its scale runs the other way (higher is better), one
+file holds several language pairs, and the organisers' filters are its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def add_commands(sub) -> None:
+    """Add ``esa scores`` and ``esa agreement`` to the top-level subparsers ``sub``."""
+    p = sub.add_parser("esa", help="score and check ESA files (WMT24/WMT25 Error Span Annotation)",
+                       description=__doc__.split("\n\n")[1].replace("\n", " "))
+    kinds = p.add_subparsers(dest="kind", required=True)
+    s = kinds.add_parser("scores", help="system scores per language pair (lp, system, segments, raters, score, "
+                         "score_by_domain), higher is better",
+                         description="One row per language pair and system: segments rated, raters, score = the "
+                         "mean ESA score over the rated segments (a segment's several ratings averaged), "
+                         "score_by_domain = the organisers' ranking score (mean over domains of the per-domain "
+                         "means), after the organisers' filters (it prints what each dropped).")
+    _common(s)
+    s.add_argument("--clusters", action="store_true",
+                   help="add the organisers' rank range and significance cluster (rank_low, rank_high, cluster: "
+                   "per-domain Wilcoxon tests combined by Stouffer's method, alpha 0.05)")
+    s.add_argument("--segments", metavar="FILE", help="also write the segment scores (lp, system, doc, line_id, "
+                   "domain, ratings, score) to this CSV")
+    s.set_defaults(handler=_scores)
+    a = kinds.add_parser("agreement", help="Krippendorff's alpha and ICC where segments have several raters",
+                         description="Interval Krippendorff's alpha (document-bootstrap interval) and one-way ICCs "
+                         "of the ESA scores, per language pair, overall and per system; a unit is one (system, "
+                         "segment) rated by two or more raters. Columns lp, scope, statistic, estimate, ci_low, "
+                         "ci_high, n. Says so when no segment has two raters.")
+    _common(a)
+    a.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for alpha's interval")
+    a.add_argument("--seed", type=int, default=0, help="seed of the resamples")
+    a.set_defaults(handler=_agreement)
+
+
+def _common(p) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE", help="ESA file(s): WMT24 CSV waves, WMT24 or WMT25 JSONL")
+    p.add_argument("--lp", help="only this language pair, e.g. en-zh")
+    p.add_argument("--out", help="CSV to write (nothing is written when the input is refused)")
+
+
+def _kept(args):
+    """The ratings after the organisers' filters, with one line per pair on what was dropped."""
+    from . import esa
+    from .errors import InputError
+
+    ratings = esa.read_many([Path(f) for f in args.files])
+    if args.lp:
+        if args.lp not in set(ratings["lp"]):
+            raise InputError(f"no ratings of this pair (the files hold {', '.join(sorted(set(ratings['lp'])))})",
+                             parameter="lp", value=args.lp)
+        ratings = ratings[ratings["lp"] == args.lp].reset_index(drop=True)
+    kept, counts = esa.organisers_filter(ratings)
+    names = ", ".join(Path(f).name for f in args.files)
+    for lp, group in counts.groupby("lp", sort=True):
+        n_kept = int((kept["lp"] == lp).sum())
+        drops = "; ".join(f"{r.filter} {r.dropped}" for r in group.itertuples())
+        print(f"{names} {lp}: {n_kept} of {n_kept + int(group['dropped'].sum())} rows kept; dropped: {drops}")
+    if kept.empty:
+        raise InputError("no rating is left after the organisers' filters", file=names)
+    return kept
+
+
+def _write(frame, out) -> None:
+    if not out:
+        return
+    from . import paths
+
+    target = Path(out)
+    paths.atomic_write(target, lambda tmp: frame.to_csv(tmp, index=False))
+    print(f"written: {target}")
+
+
+def _scores(args) -> int:
+    from . import esa
+
+    kept = _kept(args)
+    table = esa.human_ranking(kept) if args.clusters else esa.system_scores(kept)
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    _write(table, args.out)
+    if args.segments:
+        _write(esa.segment_scores(kept), args.segments)
+    return 0
+
+
+def _agreement(args) -> int:
+    import pandas as pd
+
+    from . import scoring
+
+    kept = _kept(args)
+    parts = []
+    for lp, group in kept.groupby("lp", sort=True):
+        raters = group.groupby(["system", "doc", "line_id"])["rater"].transform("nunique")
+        if (raters < 2).all():
+            print(f"{lp}: no segment has ratings by two or more raters (each of its {len(group)} ratings is the "
+                  "only one of its segment), so there is no agreement to measure")
+            continue
+        frame = group.rename(columns={"line_id": "doc_seg_id", "score": "penalty"})
+        table = scoring.score_agreement(frame, n_boot=args.n_boot, seed=args.seed)
+        parts.append(table.assign(lp=lp)[["lp", *scoring.AGREEMENT_COLUMNS]])
+    if not parts:
+        print("nothing to write")
+        return 0
+    table = pd.concat(parts, ignore_index=True)
+    print("units = (system, segment) with two or more raters")
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    _write(table, args.out)
+    return 0
+
+
+__all__ = ["add_commands"]
