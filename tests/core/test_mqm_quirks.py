@@ -241,6 +241,14 @@ def test_document_bootstrap_intervals(tmp_path, capsys):
     assert written.loc["A", ["ci_low", "ci_high"]].tolist() == pytest.approx([1.0, 5.0])
 
 
+def test_no_interval_without_documents(tmp_path, capsys):
+    """A per-segment score file names no documents: one 'document' would give a zero-width interval."""
+    path = tmp_path / "s.avg_seg_scores.tsv"
+    path.write_text("system mqm_avg_score seg_id\nA -1.5 1\nA -0.5 2\nB -1 1\nB -2 2\n")
+    code, out, err = run_cli(capsys, "scores", path, "--ci")
+    assert code != 0 and "an interval resamples whole documents, and these segments name none" in err
+
+
 def test_segment_export(tmp_path, capsys):
     path = write(tmp_path / "e.tsv", ROWS + [["A", "d3", 1, 4, "r1", "x", "t", "Style/Awkward", "Major", ""]])
     seg_csv = tmp_path / "seg.csv"

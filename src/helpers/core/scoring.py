@@ -237,6 +237,9 @@ def _document_intervals(used: pd.DataFrame, system_codes: np.ndarray, n_systems:
     from .stats import percentile_interval, resample
 
     doc_codes, docs = pd.factorize(used["doc"])
+    if len(docs) == 1 and str(docs[0]).strip() == "":
+        raise InputError("an interval resamples whole documents, and these segments name none (a per-segment score "
+                         "file gives no documents)", column="doc", parameter="ci")
     draws = resample(len(docs), n_boot, seed=seed).astype(float)  # (n_boot, documents): how often each is drawn
     cell = system_codes * len(docs) + doc_codes  # sums per (system, document), then weighted by the draws
     size = n_systems * len(docs)
