@@ -235,10 +235,14 @@ def test_document_bootstrap_intervals(tmp_path, capsys):
     again = scoring.system_scores(ratings, ci=90, n_boot=50, seed=7)
     assert again.equals(scoring.system_scores(ratings, ci=90, n_boot=50, seed=7))  # seeded
     out_csv = tmp_path / "ci.csv"
-    code, out, _ = run_cli(capsys, "scores", path, "--ci", "--n-boot", "2000", "--seed", "1", "--out", out_csv)
+    code, out, _ = run_cli(capsys, "scores", "--ci", path, "--n-boot", "2000", "--seed", "1", "--out", out_csv)
     assert code == 0 and "ci: 95% percentile interval over 2000 resamples of whole documents (seed 1)" in out
     written = pd.read_csv(out_csv).set_index("system")
     assert written.loc["A", ["ci_low", "ci_high"]].tolist() == pytest.approx([1.0, 5.0])
+    code, out, _ = run_cli(capsys, "scores", path, "--ci", "--ci-level", "40", "--n-boot", "2000", "--seed", "1")
+    assert code == 0 and "ci: 40% percentile interval" in out  # 30th-70th percentile: 'both documents' (3) in 1/2
+    line = next(r for r in out.splitlines() if r.strip().startswith("A "))
+    assert line.split()[-2:] == ["3.000", "3.000"]
 
 
 def test_no_interval_without_documents(tmp_path, capsys):

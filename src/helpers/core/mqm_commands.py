@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-WEIGHTS_HELP = ("weighting scheme: mqm (the published WMT tables; default), marot (Marot's defaults), hope "
-                "(exponential), metahope (linear), or a YAML file with name, citation and rules")
+WEIGHTS_HELP = ("weighting scheme: mqm (the published WMT tables, and the 2022+ files' own scores; default), marot "
+                "(Marot's defaults), hope (exponential), metahope (linear), or a YAML file with name, citation and "
+                "rules")
 
 
 def add_commands(sub) -> None:
@@ -36,9 +37,10 @@ def add_commands(sub) -> None:
     s.add_argument("--per-100-chars", action="store_true",
                    help="score per 100 source characters (Marot's charScoring: the sum of the segment scores over "
                    "the characters of their sources / 100) instead of per segment")
-    s.add_argument("--ci", type=float, nargs="?", const=95.0, default=None, metavar="LEVEL",
-                   help="add ci_low, ci_high: a percentile interval (default 95%%) from resampling whole documents, "
-                   "the same documents for every system")
+    s.add_argument("--ci", action="store_true",
+                   help="add ci_low, ci_high: a percentile interval from resampling whole documents, the same "
+                   "documents for every system")
+    s.add_argument("--ci-level", type=float, default=95.0, metavar="PERCENT", help="level of --ci (default 95)")
     s.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for --ci")
     s.add_argument("--seed", type=int, default=0, help="seed of the resamples")
     s.add_argument("--segments", metavar="FILE",
@@ -114,16 +116,17 @@ def _scores(args) -> int:
 
     ratings, path, notes = _ratings(args, with_source=args.per_100_chars)
     common = not args.all_segments
-    table = scoring.system_scores(ratings, common=common, per_100_chars=args.per_100_chars, ci=args.ci,
-                                  n_boot=args.n_boot, seed=args.seed)
+    table = scoring.system_scores(ratings, common=common, per_100_chars=args.per_100_chars,
+                                  ci=args.ci_level if args.ci else None, n_boot=args.n_boot, seed=args.seed)
     kept, dropped = table.attrs["segments_kept"], table.attrs["segments_dropped"]
     rule = "every rated segment" if args.all_segments else "segments rated for every system"
     unit = "; scores per 100 source characters" if args.per_100_chars else ""
     print(f"{path.name}: {len(table)} systems, {kept} {rule}; {dropped} segment(s) dropped{unit}")
     for line in notes:
         print(line)
-    if args.ci is not None:
-        print(f"ci: {args.ci:g}% percentile interval over {args.n_boot} resamples of whole documents (seed {args.seed})")
+    if args.ci:
+        print(f"ci: {args.ci_level:g}% percentile interval over {args.n_boot} resamples of whole documents "
+              f"(seed {args.seed})")
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     _write(table, args.out)
     if args.segments:
