@@ -154,8 +154,8 @@ def test_weight_table_is_each_category_and_severity_present(tmp_path):
     table = schemes.weight_table(frame, "mqm")
     assert list(table.columns) == schemes.WEIGHT_COLUMNS == ["category", "severity", "weight", "n", "rule"]
     got = {(c, s): (w, n, r) for c, s, w, n, r in table.itertuples(index=False, name=None) if s != ann.HOTW}
-    assert got == {("Non-translation!", "Major"): (25, 1, "Non-trans"), ("Source issue", "Major"): (0, 1, "Source issue"),
-                   ("Fluency/Punctuation", "Minor"): (0.1, 1, "Punct"), ("Style/Awkward", "Minor"): (1, 2, "Minor"),
+    assert got == {("Non-translation!", "Major"): (25, 1, "Non-trans"),
+                   ("Source issue", "Major"): (0, 1, "Source issue"), ("Fluency/Punctuation", "Minor"): (0.1, 1, "Punct"), ("Style/Awkward", "Minor"): (1, 2, "Minor"),
                    ("Fluency/Grammar", "Minor"): (1, 1, "Minor"), ("Accuracy/Mistranslation", "Major"): (5, 1, "Major"),
                    ("Accuracy/Omission", "Major"): (5, 1, "Major"), ("Accuracy/Addition", "Major"): (5, 1, "Major"),
                    ("No-error", "No-error"): (0, 3, "No-error")}

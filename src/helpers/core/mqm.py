@@ -288,7 +288,7 @@ def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict, droppe
     if header.any():
         first = chunk[header].iloc[0]
         names.update({f: first[f].strip() or names[f] for f in (2, 3, 9) if f in first.index})
-    canary = np.array([v.lower() == CANARY_DOC for v in s1])[codes1] & ~header
+    canary = np.array([v.lower() == CANARY_DOC for v in s1])[codes1]
     # A metadata-only row names its segment (system, doc, docSegId) and leaves rater, category
     # and severity empty; a line cut short (no docSegId either) is still "too few fields".
     rater = _mapped(chunk[4], str.strip)
@@ -420,5 +420,5 @@ def write_mqm_tsv(frame: pd.DataFrame, path: str | os.PathLike) -> Path:
     return paths.atomic_write(path, text)
 
 
-__all__ = ["MAROT_COLUMNS", "SEGMENT_SCORE_HEADER", "CANARY_DOC", "read_mqm", "reader_notes", "read_segment_scores", "is_segment_score_file",
-           "write_mqm_tsv"]
+__all__ = ["MAROT_COLUMNS", "SEGMENT_SCORE_HEADER", "CANARY_DOC", "read_mqm", "reader_notes", "read_segment_scores",
+           "is_segment_score_file", "write_mqm_tsv"]
