@@ -29,12 +29,13 @@ ROWS = [
     ["B", "d", 1, 1, "r1", "s", "t", "Source error", "Major"],              # mqm 5    marot 0
     ["B", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "Neutral"],           # 0
     ["B", "d", 1, 1, "r2", "s", "t", "Found", "HOTW-test"],                 # left out
-    ["B", "d", 2, 2, "r1", "s", "t", "Accuracy/Creative Reinterpretation", "Minor"],  # mqm 1  marot 0
+    ["B", "d", 2, 2, "r1", "s", "t", "Accuracy/Creative Reinterpretation", "Minor"],  # mqm 0  marot 0
     ["B", "d", 2, 2, "r2", "s", "t", "No-error", "No-error"],               # 0
 ]
 #: system -> score: A = mean(seg1 (5.1 + 1)/2 = 3.05, seg2 (0 + 25)/2 = 12.5) = 7.775 under both;
-#: B = mean((5 + 0)/2, (1 + 0)/2) = 1.5 under mqm, 0 under marot (Source, Creative weigh 0).
-EXPECTED = {"mqm": {"A": 7.775, "B": 1.5}, "marot": {"A": 7.775, "B": 0.0}}
+#: B = mean((5 + 0)/2, (0 + 0)/2) = 1.25 under mqm (Source error by severity, Creative Reinterpretation
+#: 0), 0 under marot (Source, Creative weigh 0).
+EXPECTED = {"mqm": {"A": 7.775, "B": 1.25}, "marot": {"A": 7.775, "B": 0.0}}
 
 
 def write(path, rows, header=HEADER):
@@ -74,12 +75,16 @@ def test_schemes_are_cited_data_and_cover_or_refuse():
     assert mqm_s.weight_of("Minor", "Fluency/Punctuation") == 0.1
     assert mqm_s.weight_of("Major", "Fluency/Punctuation") == 5
     assert mqm_s.weight_of("Major", "Non-translation!") == 25 and mqm_s.weight_of("Neutral", "Style") == 0
-    assert mqm_s.weight_of("Minor", "Source issue") == 1 and mqm_s.weight_of("No-error", "No-error") == 0
+    assert mqm_s.weight_of("Minor", "Source error") == 1 and mqm_s.weight_of("No-error", "No-error") == 0
+    # the 2022+ categories as the files' own tooling, Marot and the WMT24 organisers weight them
+    assert mqm_s.weight_of("Major", "Source issue") == 0 and mqm_s.weight_of("Minor", "Source issue") == 0
+    assert mqm_s.weight_of("Major", "Accuracy/Creative Reinterpretation") == 0
+    assert mqm_s.weight_of("Critical", "Accuracy/Mistranslation") == 5
     assert marot_s.weight_of("Critical", "Accuracy") == 5 and marot_s.weight_of("Major", "Source error") == 0
     assert marot_s.weight_of("Major", "Accuracy/Creative Reinterpretation") == 0
     assert marot_s.weight_of("Trivial", "Style") == 0.1
-    with pytest.raises(InputError, match="'mqm' has no weight for severity 'Critical'"):
-        mqm_s.weight_of("Critical", "Accuracy/Mistranslation")
+    with pytest.raises(InputError, match="'mqm' has no weight for severity 'Moderate'"):
+        mqm_s.weight_of("Moderate", "Accuracy/Mistranslation")
     with pytest.raises(InputError, match="'hope' has no weight for severity 'Neutral'"):
         schemes.load_scheme("hope").weight_of("Neutral", "Style")
 

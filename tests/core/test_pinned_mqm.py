@@ -12,13 +12,16 @@ from helpers.core.errors import InputError
 
 #: (name, pattern, weight) of every rule, in order, as the cited sources give them:
 #: mqm — google/wmt-mqm-human-evaluation README and Freitag et al. 2021 §3 (Non-translation 25,
-#: Neutral 0, Minor Fluency/Punctuation 0.1, Minor 1, Major 5); marot — marot.js mqmDefaultWeights
+#: Neutral 0, Minor Fluency/Punctuation 0.1, Minor 1, Major 5), with the 2022+ categories Source issue
+#: and Creative Reinterpretation 0 and Critical 5 as the 2023 file's own scores, Marot and the WMT24
+#: organisers' humeval/tools.py weight them; marot — marot.js mqmDefaultWeights
 #: (Trivial 0.1, Creative 0, Source 0, Non-trans 25, Minor 1, Major 5, Critical 5) after an explicit
 #: Neutral 0 (Marot drops Neutral rows in addErrorStats); hope — Gladkoff & Han 2022 (1, 2, 4, 8, 16);
 #: metahope — Liang & Han 2026 §3 (the level is the penalty: 2, 4, 6, 8, 10).
 PUBLISHED = {
-    "mqm": [("Non-trans", "non.translation", 25), ("Neutral", "^neutral:", 0),
-            ("Punct", "^minor:fluency/punctuation", 0.1), ("Minor", "^minor:", 1), ("Major", "^major:", 5)],
+    "mqm": [("Non-trans", "non.translation", 25), ("Neutral", "^neutral:", 0), ("Source issue", ":source issue", 0),
+            ("Creative", ":.*reinterpretation", 0), ("Punct", "^minor:fluency/punctuation", 0.1),
+            ("Minor", "^minor:", 1), ("Major", "^major:", 5), ("Critical", "^critical:", 5)],
     "marot": [("Neutral", "^neutral:", 0), ("Trivial", "minor:.*punctuation|trivial:", 0.1),
               ("Creative", ":.*reinterpretation", 0), ("Source", ":source", 0), ("Non-trans", "non.translation", 25),
               ("Minor", "minor:", 1), ("Major", "major:", 5), ("Critical", "critical:", 5)],
@@ -31,7 +34,7 @@ PUBLISHED = {
 #: Every severity of the model with a plain category, per scheme: its weight, or None (refused).
 BY_SEVERITY = {
     #          Neutral Trivial Minor Moderate Major Severe Critical No-error Non-translation
-    "mqm":      (0, None, 1, None, 5, None, None, 0, 25),
+    "mqm":      (0, None, 1, None, 5, None, 5, 0, 25),
     "marot":    (0, 0.1, 1, None, 5, None, 5, 0, 25),
     "hope":     (None, None, 1, 2, 4, 8, 16, 0, None),
     "metahope": (None, None, 2, 4, 6, 8, 10, 0, None),
@@ -63,11 +66,12 @@ def test_category_rules_of_the_mqm_and_marot_schemes():
     assert mqm.weight_of("Minor", "Fluency/Punctuation") == 0.1 == marot.weight_of("Minor", "Fluency/Punctuation")
     assert mqm.weight_of("Major", "Fluency/Punctuation") == 5
     assert mqm.weight_of("Major", "Non-translation!") == 25 == marot.weight_of("Minor", "Non-translation")
-    assert mqm.weight_of("Major", "Source issue") == 5 and marot.weight_of("Major", "Source issue") == 0
-    assert mqm.weight_of("Minor", "Accuracy/Creative Reinterpretation") == 1
+    assert mqm.weight_of("Major", "Source error") == 5 and marot.weight_of("Major", "Source error") == 0  # 2020-21
+    assert mqm.weight_of("Major", "Source issue") == 0 == marot.weight_of("Major", "Source issue")  # 2022+
+    assert mqm.weight_of("Minor", "Accuracy/Creative Reinterpretation") == 0
     assert marot.weight_of("Minor", "Accuracy/Creative Reinterpretation") == 0
     assert mqm.weight_of(" MAJOR ", " Style/Awkward ") == 5  # trimmed, any case
-    assert mqm.rule_for("Critical", "Accuracy") is None
+    assert mqm.rule_for("Severe", "Accuracy") is None
 
 
 def test_weights_of_a_frame_match_each_distinct_pair_once_and_name_the_line():
@@ -76,7 +80,7 @@ def test_weights_of_a_frame_match_each_distinct_pair_once_and_name_the_line():
                           "line": [2, 3, 4, 5, 6, 7]})
     got = schemes.load_scheme("mqm").weights(frame)
     assert got.iloc[[0, 1, 3, 4, 5]].tolist() == [5, 0.1, 1, 0, 5] and pd.isna(got.iloc[2])
-    bad = pd.concat([frame, pd.DataFrame({"severity": ["Critical"], "category": ["X"], "line": [9]})],
+    bad = pd.concat([frame, pd.DataFrame({"severity": ["Severe"], "category": ["X"], "line": [9]})],
                     ignore_index=True)
     with pytest.raises(InputError) as exc:
         schemes.load_scheme("mqm").weights(bad, file="f.tsv")
@@ -111,8 +115,8 @@ def test_rules_match_in_any_case_and_the_category_defaults_to_empty():
 
 def test_an_uncovered_annotation_names_value_and_the_rule_file():
     with pytest.raises(InputError) as e:
-        schemes.load_scheme("mqm").weight_of("Critical", "Accuracy")
-    assert e.value.value == "Critical:Accuracy" and e.value.expected == "a rule in schemes/mqm.yml that matches it"
+        schemes.load_scheme("mqm").weight_of("Severe", "Accuracy")
+    assert e.value.value == "Severe:Accuracy" and e.value.expected == "a rule in schemes/mqm.yml that matches it"
     with pytest.raises(InputError) as e:
         schemes.Scheme("own", "own", "me", ()).weight_of("Minor", "X")
     assert e.value.expected == "a rule in own that matches it"
@@ -127,7 +131,7 @@ def test_weights_of_many_pairs_keep_them_apart_and_keep_the_index():
     got = schemes.load_scheme("marot").weights(frame)
     assert got.tolist() == [0, 1, 5, 5, 0] and got.index.tolist() == [7, 8, 9, 10, 11]
     with pytest.raises(InputError) as e:  # no line column: the error still comes, without a row
-        schemes.load_scheme("mqm").weights(frame.drop(columns="line"), file="f.tsv")
+        schemes.load_scheme("hope").weights(frame.drop(columns="line"), file="f.tsv")  # hope: no Neutral
     assert e.value.row is None and e.value.column == "severity"
 
 

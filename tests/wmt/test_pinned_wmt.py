@@ -37,7 +37,7 @@ ROWS = [
     ("A", "d2", 1, "r2", "Found", "HOTW-test"),                       # rated, 0
     ("B", "d1", 1, "r1", "Non-translation!", "Major"),                # 25
     ("B", "d1", 1, "r2", "Accuracy/Mistranslation", "Major", 2, 5),   # 5
-    ("B", "d1", 2, "r1", "Source issue", "Minor"),                    # 1
+    ("B", "d1", 2, "r1", "Source error", "Minor"),                    # 1 (Source issue, the 2022+ name, weighs 0)
     ("B", "d1", 2, "r2", "No-error", "No-error"),
     ("B", "d2", 1, "r1", "Style/Awkward", "Minor"),                   # 1
     ("B", "d2", 1, "r2", "Style/Awkward", "Major"),                   # 5
@@ -48,8 +48,9 @@ ROWS = [
 def test_major_weight_scheme_is_the_mqm_table_with_one_weight_changed():
     s = wa.major_weight_scheme(7)
     assert [(r.name, r.pattern, r.weight) for r in s.rules] == [
-        ("Non-trans", "non.translation", 25), ("Neutral", "^neutral:", 0), ("Punct", "^minor:fluency/punctuation", 0.1),
-        ("Minor", "^minor:", 1), ("Major", "^major:", 7)]
+        ("Non-trans", "non.translation", 25), ("Neutral", "^neutral:", 0), ("Source issue", ":source issue", 0),
+        ("Creative", ":.*reinterpretation", 0), ("Punct", "^minor:fluency/punctuation", 0.1),
+        ("Minor", "^minor:", 1), ("Major", "^major:", 7), ("Critical", "^critical:", 5)]
     assert (s.name, s.title) == ("mqm-major-7", "MQM, Major = 7")
     assert s.citation == load_scheme("mqm").citation and s.source == "schemes/mqm.yml"
     assert wa.major_weight_scheme(2.5).name == "mqm-major-2.5"

@@ -14,10 +14,24 @@ submissions (github.com/google/wmt-mqm-human-evaluation; Freitag et al. 2021). T
   skipped wherever they recur, so concatenated files read; Marot's own export ends its
   header with an extra ``# Documentation: …`` cell. Blank lines are skipped.
 * **No quoting** (``csv.QUOTE_NONE``): targets start with unescaped quotes.
+* **A UTF-8 byte-order mark** at the start of a file is skipped (a browser's ``FileReader``
+  drops it before Marot sees the text).
+* **Metadata-only rows** (rater, category and severity all empty: Marot's rows that carry
+  only references or automatic metrics for a segment, ``marot/README.md``) are read and
+  counted, and rate nothing, as in Marot (``mqmAddSegmentAggregations`` skips a row
+  without a rater).
+* **The canary document**: WMT24's files start with a document named ``canary`` (a test
+  string, not a translation); the organisers' reader drops it (wmt24-news-systems
+  ``humeval/tools.py``, ``load_data``: ``doc_id != 'canary'``) and so does this one,
+  counting its rows.
 * **Severities** in any case (``major``, ``Minor``, ``critical``, ``Neutral``), written
   back in the canonical spelling of :data:`~helpers.core.annotations.SEVERITIES`.
 * ``.gz`` and ``.tar.gz`` files are read directly (every file of an archive, in name
   order), streamed in chunks so a 1.6 GB file does not have to fit in memory twice.
+
+What was dropped is counted in ``frame.attrs["dropped"]`` (``canary``,
+``metadata_only``: numbers of rows) and said in ``frame.attrs["notes"]`` (sentences;
+:func:`reader_notes`), so that a command can report it.
 
 The per-segment score files (``*.avg_seg_scores.tsv``: whitespace-separated
 ``system mqm_avg_score seg_id``, ``None`` for a segment not rated) are read by
@@ -56,6 +70,9 @@ _TEXT_COLUMNS = {"system", "doc", "rater", "source", "target", "category", "seve
 _MODEL_OF_FIELD = {0: "system", 1: "doc", 2: "doc_seg_id", 3: "global_seg_id", 4: "rater", 5: "source", 6: "target",
                    7: "category", 8: "severity", 9: "metadata"}
 _INTEGER = re.compile(r"\s*[+-]?\d+\s*")
+_BOM = b"\xef\xbb\xbf"
+#: Name of WMT24's canary document (a test string the organisers' reader drops).
+CANARY_DOC = "canary"
 
 
 @contextmanager
@@ -74,7 +91,7 @@ def _streams(path: Path) -> Iterator[Iterator[tuple[str, object]]]:
             for m in tar:
                 if m.isfile() and not Path(m.name).name.startswith("._"):
                     found = True
-                    yield f"{path}:{m.name}", tar.extractfile(m)
+                    yield f"{path}:{m.name}", _skip_bom(tar.extractfile(m))
             if not found:
                 raise InputError("the archive holds no file", file=path)
 
@@ -82,10 +99,20 @@ def _streams(path: Path) -> Iterator[Iterator[tuple[str, object]]]:
             yield members()
     elif name.endswith(".gz"):
         with gzip.open(path, "rb") as fh:
-            yield iter([(str(path), fh)])
+            yield iter([(str(path), _skip_bom(fh))])
     else:
         with open(path, "rb") as fh:
-            yield iter([(str(path), fh)])
+            yield iter([(str(path), _skip_bom(fh))])
+
+
+def _skip_bom(fh):
+    """``fh`` (a binary stream) past a leading UTF-8 byte-order mark, buffered so that it
+    can be peeked at."""
+    if not hasattr(fh, "peek"):
+        fh = io.BufferedReader(fh)
+    if fh.peek(3)[:3] == _BOM:
+        fh.read(3)
+    return fh
 
 
 def _first_line(fh) -> str:
@@ -136,17 +163,35 @@ def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksiz
     unknown = [c for c in want if c not in ann.COLUMNS]
     if unknown:
         raise ValueError(f"unknown annotation column(s) {unknown}")
-    parts = []
+    parts, dropped, text = [], {"canary": 0, "metadata_only": 0}, False
     with _streams(path) as streams:
         for label, fh in streams:
-            if _first_line(fh).split() == SEGMENT_SCORE_HEADER:
+            first = _first_line(fh)
+            text = text or bool(first.strip())
+            if first.split() == SEGMENT_SCORE_HEADER:
                 raise InputError("is a per-segment score file (system mqm_avg_score seg_id), not annotations; "
                                  "read it with read_segment_scores", file=label, row=1)
-            parts.extend(_read_stream(fh, label, want, chunksize))
+            parts.extend(_read_stream(fh, label, want, chunksize, dropped))
     frame = pd.concat(parts, ignore_index=True) if parts else ann.empty(want)
+    notes = reader_notes(dropped)
+    if frame.empty and not text:
+        raise InputError("is empty: it holds no line of text", file=path)
     if frame.empty:
-        raise InputError("holds no annotation rows", file=path)
+        raise InputError("holds no annotation rows" + (f" ({'; '.join(notes)})" if notes else ""), file=path)
+    frame.attrs.update(dropped=dropped, notes=notes)
     return frame
+
+
+def reader_notes(dropped: dict) -> list[str]:
+    """Sentences saying what :func:`read_mqm` dropped (``frame.attrs["dropped"]``)."""
+    notes = []
+    if dropped.get("canary"):
+        notes.append(f"dropped {dropped['canary']} row(s) of the {CANARY_DOC!r} document (WMT24's test string, "
+                     "dropped by the organisers' reader too)")
+    if dropped.get("metadata_only"):
+        notes.append(f"read {dropped['metadata_only']} metadata-only row(s) (no rater, category or severity: they "
+                     "carry references or metrics and rate nothing, as in Marot)")
+    return notes
 
 
 class _Prefixed(io.RawIOBase):
@@ -178,12 +223,12 @@ def _fields_for(want: list[str]) -> list[int]:
     return sorted(fields)
 
 
-def _read_stream(fh, label: str, want: list[str], chunksize: int) -> list[pd.DataFrame]:
+def _read_stream(fh, label: str, want: list[str], chunksize: int, dropped: dict) -> list[pd.DataFrame]:
     """Parse ``fh`` ``chunksize`` lines at a time. The stream is prefixed with one line of 12
     empty fields, so that pandas' C parser accepts rows of 9, 10 or 11 fields together with
     ``usecols`` (which skips the texts and metadata when they are not wanted); that line is
     dropped again, and a row's index is its line number minus one. Fields after the 12th are
-    ignored, as Marot ignores those after the 10th."""
+    ignored, as Marot ignores those after the 10th. Rows dropped are counted in ``dropped``."""
     names = {2: "docSegId", 3: "globalSegId", 9: "metadata"}  # what the file's header calls them
     out = []
     stream = io.BufferedReader(_Prefixed(_PAD, fh), 1 << 20)
@@ -194,7 +239,9 @@ def _read_stream(fh, label: str, want: list[str], chunksize: int) -> list[pd.Dat
         for chunk in reader:
             chunk.index = chunk.index - 1
             chunk = chunk[chunk.index >= 0]  # the padding line
-            part = _chunk(chunk, label, want, names)
+            if chunk.empty:
+                continue
+            part = _chunk(chunk, label, want, names, dropped)
             if len(part):
                 out.append(part)
     except pd.errors.ParserError as exc:
@@ -231,7 +278,7 @@ def _integers(column: pd.Series, blank_ok: bool) -> tuple[np.ndarray, np.ndarray
     return values, bad
 
 
-def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict) -> pd.DataFrame:
+def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict, dropped: dict) -> pd.DataFrame:
     codes0, u0 = pd.factorize(chunk[0])
     codes1, u1 = pd.factorize(chunk[1])
     s0, s1 = (np.array([v.strip() for v in u], dtype=object) for u in (u0, u1))
@@ -241,9 +288,17 @@ def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict) -> pd.
     if header.any():
         first = chunk[header].iloc[0]
         names.update({f: first[f].strip() or names[f] for f in (2, 3, 9) if f in first.index})
-    keep = ~(blank | header)
+    canary = np.array([v.lower() == CANARY_DOC for v in s1])[codes1]
+    # A metadata-only row names its segment (system, doc, docSegId) and leaves rater, category
+    # and severity empty; a line cut short (no docSegId either) is still "too few fields".
+    rater = _mapped(chunk[4], str.strip)
+    metadata_only = ((rater == "") & (_mapped(chunk[7], str.strip) == "") & (_mapped(chunk[8], str.strip) == "")
+                     & (c0 != "") & (c1 != "") & (_mapped(chunk[2], str.strip) != "") & ~(header | canary))
+    dropped["canary"] += int(canary.sum())
+    dropped["metadata_only"] += int(metadata_only.sum())
+    keep = ~(blank | header | canary | metadata_only)
     if not keep.all():
-        chunk, c0, c1 = chunk[keep], c0[keep], c1[keep]
+        chunk, c0, c1, rater = chunk[keep], c0[keep], c1[keep], rater[keep]
     if chunk.empty:
         return pd.DataFrame({c: pd.Series(dtype=object) for c in want})
     severity = _mapped(chunk[8], lambda v: ann.SEVERITY_BY_KEY.get(ann.severity_key(v)) if v.strip() else "")
@@ -257,7 +312,6 @@ def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict) -> pd.
                          "severity, is missing; Marot's format is system, doc, docSegId, globalSegId, rater, "
                          "source, target, category, severity[, metadata]", file=label, row=int(chunk.index[at]) + 1,
                          column="severity", value=row[8])
-    rater = _mapped(chunk[4], str.strip)
     for field, name, values in ((0, "system", c0), (1, "doc", c1), (4, "rater", rater)):
         if (values == "").any():
             _fail(f"{name} is empty", chunk, values == "", field, label, names)
@@ -368,5 +422,5 @@ def write_mqm_tsv(frame: pd.DataFrame, path: str | os.PathLike) -> Path:
     return paths.atomic_write(path, text)
 
 
-__all__ = ["MAROT_COLUMNS", "SEGMENT_SCORE_HEADER", "read_mqm", "read_segment_scores", "is_segment_score_file",
-           "write_mqm_tsv"]
+__all__ = ["MAROT_COLUMNS", "SEGMENT_SCORE_HEADER", "CANARY_DOC", "read_mqm", "reader_notes", "read_segment_scores",
+           "is_segment_score_file", "write_mqm_tsv"]

@@ -3,7 +3,10 @@
 ``scores`` writes one row per system, ``system, segments, raters, score``: the mean over
 segments of the segment penalty averaged over its raters, lower is better (the published
 WMT tables' convention; :func:`helpers.core.scoring.system_scores`), on the segments
-rated for every system (it says how many it dropped). ``agreement`` writes interval
+rated for every system (it says how many it dropped); per 100 source characters as
+Marot's scoring unit (``--per-100-chars``), with document-bootstrap intervals (``--ci``),
+and the segment scores behind it (``--segments FILE``). Every run says how each category
+and severity in the file was weighted, and what the reader dropped. ``agreement`` writes interval
 Krippendorff's α and ICCs of the raters' segment penalties, overall and per system
 (:func:`helpers.core.scoring.score_agreement`). FILE is a Marot/WMT annotation TSV
 (plain, .gz or .tar.gz) or, for ``scores``, a per-segment score file
@@ -14,8 +17,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-WEIGHTS_HELP = ("weighting scheme: mqm (the published WMT tables; default), marot (Marot's defaults), hope "
-                "(exponential), metahope (linear), or a YAML file with name, citation and rules")
+WEIGHTS_HELP = ("weighting scheme: mqm (the published WMT tables, and the 2022+ files' own scores; default), marot "
+                "(Marot's defaults), hope (exponential), metahope (linear), or a YAML file with name, citation and "
+                "rules")
 
 
 def add_commands(sub) -> None:
@@ -30,6 +34,18 @@ def add_commands(sub) -> None:
     _common(s)
     s.add_argument("--all-segments", action="store_true",
                    help="use every rated segment, not only those rated for every system (as Marot itself does)")
+    s.add_argument("--per-100-chars", action="store_true",
+                   help="score per 100 source characters (Marot's charScoring: the sum of the segment scores over "
+                   "the characters of their sources / 100) instead of per segment")
+    s.add_argument("--ci", action="store_true",
+                   help="add ci_low, ci_high: a percentile interval from resampling whole documents, the same "
+                   "documents for every system")
+    s.add_argument("--ci-level", type=float, default=95.0, metavar="PERCENT", help="level of --ci (default 95)")
+    s.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for --ci")
+    s.add_argument("--seed", type=int, default=0, help="seed of the resamples")
+    s.add_argument("--segments", metavar="FILE",
+                   help="also write the segment scores the system scores average (system, doc, segment, n_raters, "
+                   "score) to this CSV")
     s.set_defaults(handler=_scores)
     a = kinds.add_parser("agreement", help="Krippendorff's alpha and ICC of the raters' segment penalties",
                          description="Interval Krippendorff's alpha (document-bootstrap interval) and one-way ICCs "
@@ -52,9 +68,11 @@ def _common(p) -> None:
                    help="pool side-by-side pairings (X_with_Y -> X) instead of keeping each pairing a system")
 
 
-def _ratings(args):
+def _ratings(args, with_source: bool = False):
+    """The ratings of ``args.file``, its path, and the lines to say first: what the reader
+    dropped and how the scheme weighted each category and severity in the file."""
     from . import annotations as ann
-    from . import mqm, scoring
+    from . import mqm, schemes, scoring
     from .errors import InputError
 
     path = Path(args.file)
@@ -65,8 +83,14 @@ def _ratings(args):
         if args.raters_per_segment:
             raise InputError("a per-segment score file does not name raters", file=path,
                              parameter="raters-per-segment", value=args.raters_per_segment)
-        return mqm.read_segment_scores(path), path
-    frame = mqm.read_mqm(path, columns=ann.SCORING_COLUMNS)
+        if with_source:
+            raise InputError("a per-segment score file has no source texts to count characters in", file=path,
+                             parameter="per-100-chars")
+        return mqm.read_segment_scores(path), path, ["weights: none applied (the file gives its segments' scores)"]
+    frame = mqm.read_mqm(path, columns=ann.SCORING_COLUMNS + (["source"] if with_source else []))
+    notes = [f"read: {note}" for note in frame.attrs.get("notes", [])]
+    scheme = schemes.load_scheme(args.weights or "mqm")
+    notes.append(schemes.weight_line(schemes.weight_table(frame, scheme, file=path), scheme.name))
     if args.pool_pairings:
         frame = ann.pool_pairings(frame)
     if args.raters_per_segment:
@@ -74,7 +98,7 @@ def _ratings(args):
         if spec != "all" and not spec.isdigit():
             raise InputError("must be a number of raters or 'all'", parameter="raters-per-segment", value=spec)
         scoring.check_raters(frame, spec if spec == "all" else int(spec), file=path)
-    return scoring.rater_scores(frame, args.weights or "mqm", file=path), path
+    return scoring.rater_scores(frame, scheme, file=path), path, notes
 
 
 def _write(frame, out) -> None:
@@ -90,13 +114,23 @@ def _write(frame, out) -> None:
 def _scores(args) -> int:
     from . import scoring
 
-    ratings, path = _ratings(args)
-    table = scoring.system_scores(ratings, common=not args.all_segments)
+    ratings, path, notes = _ratings(args, with_source=args.per_100_chars)
+    common = not args.all_segments
+    table = scoring.system_scores(ratings, common=common, per_100_chars=args.per_100_chars,
+                                  ci=args.ci_level if args.ci else None, n_boot=args.n_boot, seed=args.seed)
     kept, dropped = table.attrs["segments_kept"], table.attrs["segments_dropped"]
     rule = "every rated segment" if args.all_segments else "segments rated for every system"
-    print(f"{path.name}: {len(table)} systems, {kept} {rule}; {dropped} segment(s) dropped")
+    unit = "; scores per 100 source characters" if args.per_100_chars else ""
+    print(f"{path.name}: {len(table)} systems, {kept} {rule}; {dropped} segment(s) dropped{unit}")
+    for line in notes:
+        print(line)
+    if args.ci:
+        print(f"ci: {args.ci_level:g}% percentile interval over {args.n_boot} resamples of whole documents "
+              f"(seed {args.seed})")
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     _write(table, args.out)
+    if args.segments:
+        _write(scoring.scored_segments(ratings, common=common), args.segments)
     return 0
 
 
@@ -104,11 +138,13 @@ def _agreement(args) -> int:
     from . import scoring
     from .errors import InputError
 
-    ratings, path = _ratings(args)
+    ratings, path, notes = _ratings(args)
     if "rater" not in ratings.columns:
         raise InputError("a per-segment score file has no raters, so there is no agreement to measure", file=path)
     table = scoring.score_agreement(ratings, n_boot=args.n_boot, seed=args.seed, file=path)
     print(f"{path.name}: units = (system, segment) with two or more raters")
+    for line in notes:
+        print(line)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     _write(table, args.out)
     return 0

@@ -17,6 +17,7 @@ and ``metahope`` (linear). A user's own YAML file has the same keys.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -95,6 +96,95 @@ class Scheme:
         return pd.Series(values[pair], index=frame.index)
 
 
+#: Columns of :func:`weight_table`.
+WEIGHT_COLUMNS = ["category", "severity", "weight", "n", "rule"]
+
+
+def weight_table(frame: pd.DataFrame, scheme: str | os.PathLike | Scheme = "mqm", file=None) -> pd.DataFrame:
+    """How ``scheme`` weighted each (category, severity) present in an annotation frame:
+    ``category, severity, weight, n, rule`` (:data:`WEIGHT_COLUMNS`), one row per pair, in
+    the order of the scheme's rules (then ``No-error``, then ``HOTW-test``), the most
+    frequent first within a rule. ``n`` counts rows, ``rule`` names the rule that gave the
+    weight (``No-error``; ``left out`` with weight NaN for ``HOTW-test`` rows). A pair no
+    rule covers is the :class:`~helpers.core.errors.InputError` of :meth:`Scheme.weights`.
+
+    >>> f = pd.DataFrame({"severity": ["Major", "Minor", "Minor"], "category": ["Source issue", "Style", "Style"]})
+    >>> weight_table(f, "mqm").values.tolist()
+    [['Source issue', 'Major', 0.0, 1, 'Source issue'], ['Style', 'Minor', 1.0, 2, 'Minor']]
+    """
+    scheme = load_scheme(scheme)
+    pairs = frame.groupby(["category", "severity"], sort=False).size().rename("n").reset_index()
+    order = {r.name: k for k, r in enumerate(scheme.rules)}
+    rows = []
+    for cat, sev, n in pairs.itertuples(index=False, name=None):
+        if sev == ann.HOTW:
+            rows.append((cat, sev, np.nan, n, "left out", len(order) + 1))
+            continue
+        if sev == ann.NO_ERROR:
+            rows.append((cat, sev, 0.0, n, ann.NO_ERROR, len(order)))
+            continue
+        try:
+            weight = scheme.weight_of(sev, cat)
+        except InputError as exc:
+            hit = (frame["severity"] == sev) & (frame["category"] == cat)
+            line = int(frame.loc[hit, "line"].iloc[0]) if "line" in frame.columns else None
+            raise exc.located(file=file, row=line, column="severity") from None
+        rule = scheme.rule_for(sev, cat).name
+        rows.append((cat, sev, weight, n, rule, order[rule]))
+    out = pd.DataFrame(rows, columns=WEIGHT_COLUMNS + ["order"])
+    out = out.sort_values(["order", "n", "category", "severity"], ascending=[True, False, True, True], kind="stable")
+    return out[WEIGHT_COLUMNS].reset_index(drop=True).astype({"n": "int64"})
+
+
+_BARE_SEVERITY = re.compile(r"\^?[a-z]+:")
+
+
+def _singled_out(category: str, severity: str) -> bool:
+    """Whether a reference weighting (``mqm`` or ``marot``) weighs this pair by a rule of its
+    category rather than by its severity alone."""
+    for name in ("mqm", "marot"):
+        rule = _built_in(name).rule_for(severity, category)
+        if rule is not None and not _BARE_SEVERITY.fullmatch(rule.pattern):
+            return True
+    return False
+
+
+def weight_line(table: pd.DataFrame, name: str) -> str:
+    """One line saying how a scheme weighted what a file holds, from :func:`weight_table`:
+    per rule, its weight and what it covered (the severity when it covered many
+    categories, else the category and its severities). A category that a reference
+    weighting (``mqm``, ``marot``) weighs by a rule of its own (Non-translation, Minor
+    Fluency/Punctuation, ``Source error``, ``Source issue``, Creative Reinterpretation) is
+    always named with its weight, so a scheme choice that moves it is never silent.
+
+    >>> t = pd.DataFrame({"category": ["Style", "Source error", "Source error", "Found"],
+    ...                   "severity": ["Major", "Major", "Minor", "HOTW-test"], "weight": [5, 5, 1, np.nan],
+    ...                   "n": [4, 2, 1, 3], "rule": ["Major", "Major", "Minor", "left out"]})
+    >>> weight_line(t, "mqm")
+    'weights (scheme mqm): Major 5, Source error (Major 5, Minor 1); 3 HOTW-test row(s) not scored'
+    """
+    scored = table[table["rule"] != "left out"].copy()
+    named = [_singled_out(c, s) for c, s in zip(scored["category"], scored["severity"])]
+    scored["item"] = np.where(named, "category: " + scored["category"], scored["rule"])
+    items = []
+    for item, group in scored.groupby("item", sort=False):
+        sevs = list(dict.fromkeys(group["severity"]))
+        weights = list(dict.fromkeys(group["weight"]))
+        if item == ann.NO_ERROR:
+            items.append(f"{ann.NO_ERROR} 0")
+        elif not item.startswith("category: "):  # a rule of severities
+            label = sevs[0] if len(sevs) == 1 else f"{item} ({', '.join(sevs)})"
+            items.append(f"{label} {'/'.join(f'{w:g}' for w in weights)}")
+        elif len(weights) == 1:
+            items.append(f"{group['category'].iloc[0]} ({', '.join(sevs)}) {weights[0]:g}")
+        else:
+            items.append(f"{group['category'].iloc[0]} ("
+                         + ", ".join(f"{s} {w:g}" for s, w in zip(group["severity"], group["weight"])) + ")")
+    line = f"weights (scheme {name}): " + (", ".join(items) if items else "nothing to weigh")
+    hotw = int(table.loc[table["rule"] == "left out", "n"].sum())
+    return line + (f"; {hotw} HOTW-test row(s) not scored" if hotw else "")
+
+
 def _from_mapping(data, source: str) -> Scheme:
     if not isinstance(data, dict):
         raise InputError("a weighting scheme is a mapping with name, citation and rules", file=source)
@@ -123,6 +213,11 @@ def _from_mapping(data, source: str) -> Scheme:
                   tuple(rules), source)
 
 
+@functools.lru_cache(maxsize=None)
+def _built_in(name: str) -> Scheme:
+    return load_scheme(name)
+
+
 def load_scheme(spec: str | os.PathLike | Scheme = "mqm") -> Scheme:
     """A built-in scheme by name (:data:`BUILT_IN`) or a user's YAML file (same keys)."""
     import yaml
@@ -144,4 +239,4 @@ def load_scheme(spec: str | os.PathLike | Scheme = "mqm") -> Scheme:
     return _from_mapping(data, str(path) if text not in BUILT_IN else f"schemes/{text}.yml")
 
 
-__all__ = ["BUILT_IN", "Rule", "Scheme", "load_scheme"]
+__all__ = ["BUILT_IN", "WEIGHT_COLUMNS", "Rule", "Scheme", "load_scheme", "weight_line", "weight_table"]

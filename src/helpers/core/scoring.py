@@ -12,7 +12,9 @@ system has the same segments):
    ``HOTW-test`` rows add nothing, ``No-error`` adds 0);
 2. a segment's score is the mean of its raters' penalties (:func:`segment_scores`);
 3. a system's score is the mean over segments (:func:`system_scores`), lower is better,
-   on the segments rated for every system (the others are counted and dropped).
+   on the segments rated for every system (the others are counted and dropped); or, as
+   Marot's "100 source characters" scoring unit does, the sum of the segment scores per
+   100 characters of those segments' sources (``per_100_chars``).
 
 Marot counts the severity ``Unrateable`` apart and scores nothing for it; here a row of
 that severity is refused as an unknown severity (the mirrored releases hold none), so it
@@ -25,6 +27,8 @@ releases every HOTW-test row sits beside the rater's real annotations of the seg
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -34,8 +38,12 @@ from .schemes import Scheme, load_scheme
 
 SEGMENT = ["doc", "doc_seg_id"]
 UNIT = ["system", "doc", "doc_seg_id"]
-#: Columns of :func:`system_scores` (the ``mqm scores`` CSV).
+#: Columns of :func:`system_scores` (the ``mqm scores`` CSV); ``ci_low``, ``ci_high`` follow
+#: when an interval is asked for.
 SYSTEM_COLUMNS = ["system", "segments", "raters", "score"]
+#: Columns of :func:`scored_segments` (the ``mqm scores --segments`` CSV).
+SEGMENT_COLUMNS = ["system", "doc", "segment", "n_raters", "score"]
+_MARKERS = re.compile(r"</?v>")
 #: Columns of :func:`score_agreement` (the ``mqm agreement`` CSV).
 AGREEMENT_COLUMNS = ["scope", "statistic", "estimate", "ci_low", "ci_high", "n"]
 
@@ -53,10 +61,25 @@ def _groups(frame: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, np.nda
     return key, first
 
 
+def source_chars(source: pd.Series) -> np.ndarray:
+    """Length of each source text as Marot counts it for its "100 source characters" scoring
+    unit: every character, spaces included, with the ``<v>``/``</v>`` span markers removed,
+    in UTF-16 code units (JavaScript's ``String.length``; google-research/google-research
+    ``marot/marot.js``, ``mqmSetData``: ``srcLen``). A character outside the Basic
+    Multilingual Plane (an emoji) counts 2, as in Marot.
+
+    >>> source_chars(pd.Series(["欧盟<v>峰会</v> ok", "😀"])).tolist()
+    [7, 2]
+    """
+    return np.array([len(_MARKERS.sub("", str(t)).encode("utf-16-le")) // 2 for t in source], dtype=np.int64)
+
+
 def rater_scores(frame: pd.DataFrame, scheme: str | Scheme = "mqm", file=None) -> pd.DataFrame:
     """One row per rating ``system, doc, doc_seg_id, global_seg_id, rater, penalty, errors``:
     the sum of the rater's weights for that segment and how many errors (rows other than
-    ``No-error`` and ``HOTW-test``) they marked."""
+    ``No-error`` and ``HOTW-test``) they marked. When ``frame`` has the ``source`` texts, a
+    column ``source_chars`` (:func:`source_chars` of the rating's first row) follows, for
+    scoring per 100 source characters."""
     ann.check_columns(frame)
     weights = load_scheme(scheme).weights(frame, file=file).fillna(0.0).to_numpy()
     is_error = (~frame["severity"].isin([ann.NO_ERROR, ann.HOTW])).to_numpy()
@@ -64,6 +87,9 @@ def rater_scores(frame: pd.DataFrame, scheme: str | Scheme = "mqm", file=None) -
     out = frame.iloc[first][UNIT + ["global_seg_id", "rater"]].reset_index(drop=True)
     out["penalty"] = np.bincount(group, weights=weights, minlength=len(first))
     out["errors"] = np.bincount(group, weights=is_error, minlength=len(first)).astype("int64")
+    if "source" in frame.columns:
+        out["source_chars"] = source_chars(frame["source"].iloc[first])
+    out.attrs = {}
     return out
 
 
@@ -113,10 +139,13 @@ def segment_scores(ratings: pd.DataFrame) -> pd.DataFrame:
 def _segment_scores(ratings: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     """:func:`segment_scores` and, for every rating, the row of its segment score."""
     group, first = _groups(ratings, UNIT)
-    out = ratings.iloc[first][UNIT + ["global_seg_id"]].reset_index(drop=True)
+    carry = [c for c in ("source_chars",) if c in ratings.columns]
+    out = ratings.iloc[first][UNIT + ["global_seg_id"] + carry].reset_index(drop=True)
     counts = np.bincount(group, minlength=len(first))  # one rating per (unit, rater)
     out["raters"] = pd.array(counts, dtype="Int64")
     out["score"] = np.bincount(group, weights=ratings["penalty"].to_numpy(dtype=float), minlength=len(first)) / counts
+    out = out[UNIT + ["global_seg_id", "raters", "score"] + carry]
+    out.attrs = {}
     return out, group
 
 
@@ -128,7 +157,32 @@ def common_segments(segments: pd.DataFrame) -> pd.Series:
     return pd.Series(per_segment[group] == n_systems, index=segments.index)
 
 
-def system_scores(scores: pd.DataFrame, common: bool = True) -> pd.DataFrame:
+def _used(scores: pd.DataFrame, common: bool) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None, int]:
+    """Segment scores, the mask of those used (all, or those of segments every system has),
+    for every rating the row of its segment score (None for segment-level input), and the
+    number of segments (doc, doc_seg_id) in all."""
+    by_rater = "rater" in scores.columns
+    segments, of_rating = _segment_scores(scores) if by_rater else (scores, None)
+    n_all = len(segments[SEGMENT].drop_duplicates())
+    keep = common_segments(segments).to_numpy() if common else np.ones(len(segments), dtype=bool)
+    return segments, keep, of_rating, n_all
+
+
+def scored_segments(scores: pd.DataFrame, common: bool = True) -> pd.DataFrame:
+    """The segment scores a system score averages, ``system, doc, segment, n_raters, score``
+    (:data:`SEGMENT_COLUMNS`; ``segment`` is the segment's number in its document, ``score``
+    the mean of its raters' penalties): the ``mqm scores --segments`` export. The mean of a
+    system's ``score`` is its :func:`system_scores` score."""
+    segments, keep, _, _ = _used(scores, common)
+    used = segments[keep]
+    out = pd.DataFrame({"system": used["system"].to_numpy(), "doc": used["doc"].to_numpy(),
+                        "segment": used["doc_seg_id"].to_numpy(), "n_raters": used["raters"].array,
+                        "score": used["score"].to_numpy()})
+    return out.sort_values(["system", "doc", "segment"], kind="stable").reset_index(drop=True)
+
+
+def system_scores(scores: pd.DataFrame, common: bool = True, per_100_chars: bool = False, ci: float | None = None,
+                  n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
     """System scores ``system, segments, raters, score`` (best first).
 
     ``scores`` is rater-level (:func:`rater_scores`) or segment-level
@@ -138,23 +192,63 @@ def system_scores(scores: pd.DataFrame, common: bool = True) -> pd.DataFrame:
     are used; ``attrs["segments_dropped"]`` and ``attrs["segments_kept"]`` count segments
     (doc, doc_seg_id). ``raters`` is the number of distinct raters of the system's
     segments used (NA when the input does not name raters).
+
+    ``per_100_chars`` scores as Marot's "100 source characters" unit does
+    (``marot/marot.js``, ``mqmAggregateSegStats`` with ``mqmCharScoring``): the sum of the
+    segment scores divided by the characters of those segments' sources over 100
+    (:func:`source_chars`; needs ``source_chars``, i.e. ratings of a frame read with its
+    ``source`` texts). With ``ci`` (e.g. 95), columns ``ci_low`` and ``ci_high`` follow: a
+    percentile interval from ``n_boot`` resamples of whole documents (the segments of a
+    document are not independent), the same documents for every system (seeded by
+    ``seed``; :func:`helpers.core.stats.resample`).
     """
-    by_rater = "rater" in scores.columns
-    segments, of_rating = _segment_scores(scores) if by_rater else (scores, None)
-    n_all = len(segments[SEGMENT].drop_duplicates())
-    keep = common_segments(segments).to_numpy() if common else np.ones(len(segments), dtype=bool)
+    segments, keep, of_rating, n_all = _used(scores, common)
     used = segments[keep]
-    out = used.groupby("system", sort=False).agg(segments=("score", "size"), score=("score", "mean")).reset_index()
-    if by_rater:
+    if per_100_chars and "source_chars" not in used.columns:
+        raise InputError("scoring per 100 source characters needs the source texts", column="source",
+                         expected="ratings of a Marot/MQM file read with its source column")
+    per = used["source_chars"].to_numpy(dtype=float) / 100 if per_100_chars else np.ones(len(used))
+    system_codes, first = _groups(used, ["system"])
+    systems = pd.Index(used["system"].iloc[first].to_numpy())  # as a groupby key: pandas infers the dtype
+    score = used["score"].to_numpy(dtype=float)
+    total = np.bincount(system_codes, weights=score, minlength=len(systems))
+    units = np.bincount(system_codes, weights=per, minlength=len(systems))
+    out = pd.DataFrame({"system": systems, "segments": np.bincount(system_codes, minlength=len(systems)),
+                        "score": total / units})
+    if of_rating is not None:
         kept = scores[keep[of_rating]]
         raters = kept.drop_duplicates(["system", "rater"]).groupby("system").size()
         out["raters"] = out["system"].map(raters).astype("Int64")
     else:
         out["raters"] = pd.array([pd.NA] * len(out), dtype="Int64")
-    out = out.sort_values(["score", "system"], kind="stable").reset_index(drop=True)[SYSTEM_COLUMNS]
+    columns = list(SYSTEM_COLUMNS)
+    if ci is not None:
+        out["ci_low"], out["ci_high"] = _document_intervals(used, system_codes, len(systems), per, ci, n_boot, seed)
+        columns += ["ci_low", "ci_high"]
+    out = out.sort_values(["score", "system"], kind="stable").reset_index(drop=True)[columns]
     n_kept = len(used[SEGMENT].drop_duplicates())
-    out.attrs.update(segments_kept=n_kept, segments_dropped=n_all - n_kept)
+    out.attrs = {"segments_kept": n_kept, "segments_dropped": n_all - n_kept}
     return out
+
+
+def _document_intervals(used: pd.DataFrame, system_codes: np.ndarray, n_systems: int, per: np.ndarray, ci: float,
+                        n_boot: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile intervals of every system's score under one set of document resamples."""
+    from .stats import percentile_interval, resample
+
+    doc_codes, docs = pd.factorize(used["doc"])
+    if len(docs) == 1 and str(docs[0]).strip() == "":
+        raise InputError("an interval resamples whole documents, and these segments name none (a per-segment score "
+                         "file gives no documents)", column="doc", parameter="ci")
+    draws = resample(len(docs), n_boot, seed=seed).astype(float)  # (n_boot, documents): how often each is drawn
+    cell = system_codes * len(docs) + doc_codes  # sums per (system, document), then weighted by the draws
+    size = n_systems * len(docs)
+    total = np.bincount(cell, weights=used["score"].to_numpy(dtype=float), minlength=size).reshape(n_systems, -1)
+    units = np.bincount(cell, weights=per, minlength=size).reshape(n_systems, -1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        boot = (draws @ total.T) / (draws @ units.T)  # (n_boot, systems); NaN where no segment was drawn
+    bounds = np.array([percentile_interval(boot[:, k], ci) for k in range(n_systems)]).reshape(n_systems, 2)
+    return bounds[:, 0], bounds[:, 1]
 
 
 # --------------------------------------------------------------------------- agreement
@@ -233,5 +327,5 @@ def score_agreement(ratings: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci
     return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)
 
 
-__all__ = ["rater_scores", "check_raters", "segment_scores", "common_segments", "system_scores", "score_agreement",
-           "SYSTEM_COLUMNS", "AGREEMENT_COLUMNS"]
+__all__ = ["rater_scores", "source_chars", "check_raters", "segment_scores", "common_segments", "scored_segments",
+           "system_scores", "score_agreement", "SYSTEM_COLUMNS", "SEGMENT_COLUMNS", "AGREEMENT_COLUMNS"]
