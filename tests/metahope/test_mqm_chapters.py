@@ -133,8 +133,8 @@ def test_chapter_3_weighs_an_mqm_file_with_the_scheme_given(wmt, two_annotators)
     segs = ag.rating_matrix(scoring.segment_scores(data.tidy), "SEGS")
     # the published MQM weights: C's punctuation Minor 0.1 + Minor 1; B's non-translation 25
     assert segs.loc["d1|2", "C"] == pytest.approx(1.1) and segs.loc["d2|2", "B"] == 25
-    assert ("<code>mqm</code> weights of the rater's errors in it (Non-trans 25, Neutral 0, Punct 0.1, Minor 1, "
-            "Major 5)") in data.provenance.detail
+    assert ("<code>mqm</code> weights of the rater's errors in it (Non-trans 25, Neutral 0, Source issue 0, Creative 0, "
+            "Punct 0.1, Minor 1, Major 5, Critical 5)") in data.provenance.detail
     with pytest.raises(InputError, match=r"parameter 'weights': value 'linear'"):
         chapters.pilot_v2_setup(annotations=str(wmt), weights="linear")
     with pytest.raises(InputError, match=r"parameter 'weights'.*MetaHOPE annotations carry their own"):
