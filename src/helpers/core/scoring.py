@@ -56,14 +56,21 @@ def _groups(frame: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, np.nda
 def rater_scores(frame: pd.DataFrame, scheme: str | Scheme = "mqm", file=None) -> pd.DataFrame:
     """One row per rating ``system, doc, doc_seg_id, global_seg_id, rater, penalty, errors``:
     the sum of the rater's weights for that segment and how many errors (rows other than
-    ``No-error`` and ``HOTW-test``) they marked."""
+    ``No-error`` and ``HOTW-test``) they marked. On pooled pairings (a ``pairing`` column,
+    :func:`helpers.core.annotations.pool_pairings`) a rater who rated a segment in several
+    pairings has one row, the mean of those ratings (so ``errors`` may be fractional)."""
     ann.check_columns(frame)
     weights = load_scheme(scheme).weights(frame, file=file).fillna(0.0).to_numpy()
     is_error = (~frame["severity"].isin([ann.NO_ERROR, ann.HOTW])).to_numpy()
-    group, first = _groups(frame, UNIT + ["rater"])
+    paired = "pairing" in frame.columns  # pooled side-by-side pairings (annotations.pool_pairings)
+    group, first = _groups(frame, UNIT + ["rater"] + (["pairing"] if paired else []))
     out = frame.iloc[first][UNIT + ["global_seg_id", "rater"]].reset_index(drop=True)
     out["penalty"] = np.bincount(group, weights=weights, minlength=len(first))
     out["errors"] = np.bincount(group, weights=is_error, minlength=len(first)).astype("int64")
+    if paired and out.duplicated(UNIT + ["rater"]).any():
+        # a rater who rated the pooled segment in several pairings: the mean of those ratings
+        out = out.groupby(UNIT + ["rater"], sort=False, as_index=False, dropna=False).agg(
+            global_seg_id=("global_seg_id", "first"), penalty=("penalty", "mean"), errors=("errors", "mean"))
     return out
 
 
