@@ -188,7 +188,7 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     row = lambda q: found[(found["section"] == "findings") & (found["quantity"] == q)].iloc[0]
     # the command the chapter names gives the chapter's α on the same units
     command = row("alpha_command")["text"]
-    assert command == "python -m helpers mqm agreement mqm_generalMT2023_ende.tsv --pool-pairings"
+    assert command == ".venv/bin/python -m helpers mqm agreement mqm_generalMT2023_ende.tsv --pool-pairings"
     assert f"`{command}` gives the same α on the same units" in shown
     levels = pd.read_csv(res / "08_wmt_mqm" / "alpha_by_scheme.csv").set_index("scheme")
     assert cli.main(["mqm", "agreement", str(path), "--pool-pairings", "--n-boot", "100",

@@ -184,7 +184,7 @@ def agreement_command(data: WmtData) -> str:
     has pairings to pool)."""
     paired = "pairing" in data.multi.columns and bool((data.multi["pairing"] != "").any())
     pool = " --pool-pairings" if data.pool_pairings and paired else ""
-    return f"python -m helpers mqm agreement {data.multi_name}{pool}"
+    return f".venv/bin/python -m helpers mqm agreement {data.multi_name}{pool}"
 
 
 #: What the standard-error ratio says about segment-level certainty (analysis.certainty_verdict).
