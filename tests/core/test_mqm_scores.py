@@ -292,6 +292,8 @@ def test_pooling_pairings_never_multiplies_raters(tmp_path, capsys):
     assert "pairings pooled" in out
     code, out, _ = run_cli(capsys, "agreement", path, "--n-boot", "100")
     assert "pairings kept apart" in out
+    code, out, _ = run_cli(capsys, "agreement", write(tmp_path / "plain.tsv", _three_rater_frame()), "--n-boot", "100")
+    assert "no side-by-side pairings" in out
 
 
 def test_cli_scores_imports_no_heavy_library(small):

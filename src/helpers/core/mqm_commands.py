@@ -102,6 +102,9 @@ def _scores(args) -> int:
 
 
 def _agreement(args) -> int:
+    import pandas as pd
+
+    from . import annotations as ann
     from . import scoring
     from .errors import InputError
 
@@ -109,9 +112,10 @@ def _agreement(args) -> int:
     if "rater" not in ratings.columns:
         raise InputError("a per-segment score file has no raters, so there is no agreement to measure", file=path)
     table = scoring.score_agreement(ratings, n_boot=args.n_boot, seed=args.seed, file=path)
+    paired = (ann.split_pairing(pd.Series(ratings["system"].unique()))["partner"] != "").any()
     pairings = ("pairings pooled under each system (--pool-pairings, as chapter 08 does by default)"
                 if args.pool_pairings else "pairings kept apart (X_with_Y is a system of its own; "
-                "--pool-pairings pools them as chapter 08 does by default)")
+                "--pool-pairings pools them as chapter 08 does by default)" if paired else "no side-by-side pairings")
     print(f"{path.name}: units = (system, segment) with two or more raters; weights {args.weights or 'mqm'}; "
           f"{pairings}")
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
