@@ -178,7 +178,8 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
             shown += "\n" + "".join(o.get("data", {}).get("text/markdown", "")) + "".join(o.get("text", ""))
     assert "Chinese" not in shown and "ZH→EN" not in shown and "zhen" not in shown
     raters, n_docs = small["rater"].nunique(), small["doc"].nunique()
-    assert f"`mqm_generalMT2023_ende.tsv` (weights questions, English→German)" in shown
+    assert "`mqm_generalMT2023_ende.tsv` (weights and agreement questions, English→German)" in shown
+    assert "(weights questions" not in shown  # one file serves both: one line
     assert f"in {n_docs} documents, {raters} raters (3 per system and segment)" in shown
     assert "each rater counted once" in shown
     assert "No table of the release README is about `mqm_generalMT2023_ende.tsv`" in shown

@@ -148,13 +148,16 @@ def wmt_mqm_setup(annotations=None, multi_rated=None, major_weights=tuple(range(
 
 def description(data: WmtData) -> pd.DataFrame:
     """What the two files hold (section ``data`` of the chapter's words): per file (group
-    ``weights`` for the errors file, ``agreement`` for the multi-rated one) its name, language
+    ``weights`` for the errors file, ``agreement`` for the multi-rated one, ``weights and
+    agreement`` when one file serves both) its name, language
     pair (``language_pair`` or the file's name), systems, segments, documents, raters, raters
     per (system, segment) and rows; and whether side-by-side pairings were pooled."""
     found = Findings()
     pairs = data.pairs or (None, None)
-    for (group, frame, name), pair in zip((("weights", data.errors, data.errors_name),
-                                           ("agreement", data.multi, data.multi_name)), pairs):
+    files = [("weights", data.errors, data.errors_name), ("agreement", data.multi, data.multi_name)]
+    if data.errors_name == data.multi_name and len(data.errors) == len(data.multi):
+        files, pairs = [("weights and agreement", data.multi, data.multi_name)], pairs[1:]  # one file serves both
+    for (group, frame, name), pair in zip(files, pairs):
         ratings = frame[frame["severity"] != ann.HOTW].groupby(["system", "doc", "doc_seg_id"])["rater"].nunique()
         paired = int((frame["pairing"] != "").any()) if "pairing" in frame.columns else 0
         (found.add("file", group=group, text=name)
