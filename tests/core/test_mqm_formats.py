@@ -109,7 +109,8 @@ def test_side_by_side_pairing_keys_kept_and_poolable():
     assert parts.values.tolist() == [["GPT4-5shot", "refA"], ["GPT4-5shot", "ONLINE-W"], ["refA", "GPT4-5shot"]]
     pooled = ann.pool_pairings(frame)
     assert pooled["system"].tolist() == ["GPT4-5shot", "GPT4-5shot", "refA"]
-    assert pooled["rater"].tolist() == ["r1@refA", "r1@ONLINE-W", "r2@GPT4-5shot"]  # two ratings, not one
+    assert pooled["rater"].tolist() == ["r1", "r1", "r2"]  # the same two raters, not three
+    assert pooled["pairing"].tolist() == ["refA", "ONLINE-W", "GPT4-5shot"]  # r1 gave two ratings, kept apart
 
 
 @pytest.mark.parametrize("row, line_no, column, value, problem", [

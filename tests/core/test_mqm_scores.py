@@ -263,6 +263,44 @@ def test_pool_pairings_in_scores(tmp_path):
     assert pooled.loc["X", "score"] == 2.5
 
 
+#: Side-by-side pairings: two raters; r1 rated X's segment 1 beside Y and again beside Z.
+SXS = [["X_with_Y", "d", 1, 1, "r1", "s", "t", "Accuracy/Mistranslation", "Major"],  # r1 beside Y: 5
+       ["X_with_Z", "d", 1, 1, "r1", "s", "t", "No-error", "No-error"],                # r1 beside Z: 0 -> r1 2.5
+       ["X_with_Y", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "Minor"],              # r2: 1
+       ["X_with_Y", "e", 1, 2, "r1", "s", "t", "No-error", "No-error"],                # 0
+       ["X_with_Y", "e", 1, 2, "r2", "s", "t", "Accuracy/Omission", "Major"],          # 5
+       ["Y_with_X", "d", 1, 1, "r1", "s", "t", "Style/Awkward", "Minor"],              # 1
+       ["Y_with_X", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "Minor"],
+       ["Y_with_X", "d", 1, 1, "r2", "s", "t", "Fluency/Grammar", "Minor"],            # 2
+       ["Y_with_X", "e", 1, 2, "r1", "s", "t", "No-error", "No-error"],                # 0
+       ["Y_with_X", "e", 1, 2, "r2", "s", "t", "Accuracy/Omission", "Major"]]          # 5
+
+
+def test_pooling_pairings_never_multiplies_raters(tmp_path, capsys):
+    """Two raters stay two after pooling (not r1@Y, r1@Z, r2@Y, ...): a rater's ratings of one
+    segment in two pairings are averaged, and α is the krippendorff package's on the 4 pooled
+    units × 2 raters."""
+    path = write(tmp_path / "sxs.tsv", SXS)
+    pooled = ann.pool_pairings(mqm.read_mqm(path))
+    assert pooled["rater"].nunique() == 2
+    ratings = scoring.rater_scores(pooled, "mqm")
+    assert len(ratings) == 8 and ratings["rater"].nunique() == 2
+    by = ratings.set_index(["system", "doc", "rater"])["penalty"]
+    assert by[("X", "d", "r1")] == 2.5 and by[("Y", "d", "r2")] == 2.0
+    table = scoring.system_scores(ratings).set_index("system")
+    assert table.loc["X", "raters"] == 2 and table.loc["X", "score"] == pytest.approx((2.5 + 1) / 2 / 2 + 5 / 2 / 2)
+    expected = krippendorff.alpha(reliability_data=[[2.5, 0, 1, 0], [1, 5, 2, 5]], level_of_measurement="interval")
+    out_csv = tmp_path / "agreement.csv"
+    code, out, _ = run_cli(capsys, "agreement", path, "--pool-pairings", "--out", out_csv, "--n-boot", "100")
+    row = pd.read_csv(out_csv).query("scope == 'overall' and statistic == 'alpha'").iloc[0]
+    assert row["estimate"] == pytest.approx(expected) and row["n"] == 4
+    assert "pairings pooled" in out
+    code, out, _ = run_cli(capsys, "agreement", path, "--n-boot", "100")
+    assert "pairings kept apart" in out
+    code, out, _ = run_cli(capsys, "agreement", write(tmp_path / "plain.tsv", _three_rater_frame()), "--n-boot", "100")
+    assert "no side-by-side pairings" in out
+
+
 def test_cli_scores_imports_no_heavy_library(small):
     """`mqm scores` stays quick: neither the studies nor torch, plotly or transformers load."""
     code = ("import sys; from helpers.__main__ import main; main(['mqm', 'scores', sys.argv[1]]); "

@@ -59,12 +59,13 @@ def test_split_pairing_splits_at_the_first_key_only_and_keeps_the_index():
     assert none.values.tolist() == [["x", ""], ["y", ""]] and none.index.tolist() == [3, 4]
 
 
-def test_pool_pairings_renames_only_paired_raters():
+def test_pool_pairings_keeps_the_raters_and_records_the_partner():
     f = _frame(system=["A_with_B", "A_with_C", "A"], rater=["r1", "r1", "r2"])
     out = ann.pool_pairings(f)
     assert out["system"].tolist() == ["A", "A", "A"]
-    assert out["rater"].tolist() == ["r1@B", "r1@C", "r2"]
-    assert f["rater"].tolist() == ["r1", "r1", "r2"]  # the input is not changed
+    assert out["rater"].tolist() == ["r1", "r1", "r2"]  # pooling never multiplies raters
+    assert out["pairing"].tolist() == ["B", "C", ""]
+    assert f["system"].tolist() == ["A_with_B", "A_with_C", "A"] and "pairing" not in f  # the input is not changed
 
 
 def test_hotw_counts_by_hand():

@@ -89,3 +89,142 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     sweep = pd.read_csv(res / "weight_sweep.csv")
     assert set(sweep["n_documents"]) == {4} and set(sweep["n_segments"]) == {n_segments}
     assert f"4 documents" in found or "with 4 documents" in found
+
+
+def test_language_pair_is_read_from_google_and_wmt_file_names():
+    assert analysis.language_pair("ted/zhen/mqm_ted_zhen.tsv") == ("zh", "en")
+    assert analysis.language_pair("generalMT2023/ende/mqm_generalMT2023_ende.3ratingsPerSegment.tsv.tar.gz") == (
+        "en", "de")
+    assert analysis.language_pair("runs/en-de/batch_1.tsv") == ("en", "de")  # a folder of its own
+    assert analysis.language_pair("my_ratings.tsv") is None
+    assert analysis.pair_names(("en", "de")) == ("English→German", "EN→DE")
+    assert chapters.wmt_mqm_setup(language_pair="en-ja").language_pair == ("en", "ja")
+    with pytest.raises(InputError, match="language_pair"):
+        chapters.wmt_mqm_setup(language_pair="German")
+
+
+def test_a_readme_table_is_chosen_by_the_file_name_whatever_the_pair(tmp_path):
+    """A file named like the README's TED EN→DE file is compared with that table: Online-W made to
+    score 1.12 by hand (5 Minor + 6 Minor punctuation on the first of 5 segments: 5.6 / 5), ref to 0,
+    and the table's other systems, absent from the file, recomputed as missing, matched by no rule."""
+    header = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\n"
+    rows = []
+    for seg in range(1, 6):
+        rows.append(f"ref\ttalk\t{seg}\t{seg}\tr1\ts\tt\tNo-error\tNo-error\n")
+        if seg == 1:
+            rows += ["Online-W\ttalk\t1\t1\tr1\ts\tt\tStyle/Awkward\tMinor\n"] * 5
+            rows += ["Online-W\ttalk\t1\t1\tr1\ts\tt\tFluency/Punctuation\tMinor\n"] * 6
+        else:
+            rows.append(f"Online-W\ttalk\t{seg}\t{seg}\tr1\ts\tt\tNo-error\tNo-error\n")
+    path = tmp_path / "mqm_ted_ende.tsv"
+    path.write_text(header + "".join(rows), encoding="utf-8")
+    tables = analysis.tables_for(path, tmp_path / "other.tsv")
+    assert list(tables) == ["TED EN→DE"]
+    assert analysis.tables_for(tmp_path / "mqm_generalMT2023_ende.tsv") == {}
+    table = analysis.reproduce({path: path}, tables).set_index("system")
+    assert len(table) == 14 and set(table["table"]) == {"TED EN→DE"}
+    assert table.loc["Online-W", "recomputed"] == pytest.approx(1.12)
+    assert table.loc["Online-W", "match: 3 decimals, then half-up"]
+    assert table.loc["ref.A", "recomputed"] == 0 and not table.loc["ref.A", "match: 3 decimals, then half-up"]
+    assert table.drop(["Online-W", "ref.A"])["recomputed"].isna().all()
+
+
+def test_the_certainty_verdict_follows_the_coverage_of_a_segment_interval():
+    """A 95% interval from segments covers 2Φ(1.96 / ratio) − 1 when documents are the unit
+    (Φ via math.erf here): 1.08 (the trial's median) gives 93%, above the 90% floor."""
+    import math
+
+    cover = lambda r: math.erf(1.959964 / r / math.sqrt(2))  # 2Φ(x) − 1 = erf(x / √2)
+    v = analysis.certainty_verdict(pd.Series([0.74, 1.08, 1.36]))
+    assert v["verdict"] == "about right" and v["coverage"] == pytest.approx(cover(1.08), abs=1e-6)
+    assert v["median"] == 1.08 and (v["low"], v["high"]) == (0.74, 1.36) and v["pairs_below"] == 1  # 1.36: 85%
+    assert analysis.certainty_verdict(pd.Series([1.3, 1.5, 2.0]))["verdict"] == "overstated"
+    assert analysis.certainty_verdict(pd.Series([0.8, 0.9]))["verdict"] == "understated"
+
+
+def _other_pair_file(tmp_path):
+    """A file of another language pair, as Google names them (generalMT2023/ende/...): five
+    documents and three systems of the three-rater WMT 2023 file, each system written as a
+    side-by-side pairing beside another of them (X_with_Y), as WMT 2023's EN→DE file is written."""
+    frame = mqm.read_mqm(paths.released_file(analysis.REPO, analysis.THREE_RATER_FILE))
+    docs = sorted(frame["doc"].unique())[4:9]
+    systems = ["GPT4-5shot", "ONLINE-W", "NLLB_Greedy"]
+    small = frame[frame["doc"].isin(docs) & frame["system"].isin(systems)].copy()
+    partner = dict(zip(systems, systems[1:] + systems[:1]))
+    small["system"] = small["system"].map(lambda s: f"{s}_with_{partner[s]}")
+    folder = tmp_path / "generalMT2023" / "ende"
+    folder.mkdir(parents=True)
+    return mqm.write_mqm_tsv(small, folder / "mqm_generalMT2023_ende.tsv"), small
+
+
+@pytest.mark.slow
+def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_path, capsys):
+    """Chapter 08 on an EN→DE file with side-by-side pairings: the page names the pair, the file's
+    raters and documents, says there is nothing to reproduce and never says Chinese; pooling keeps
+    the raters; the chapter's α and units are those of the command it names; the rater-bias
+    labels follow their signs."""
+    from helpers import __main__ as cli
+    from helpers.core import execution
+
+    path, small = _other_pair_file(tmp_path)
+    res = tmp_path / "res"
+    out = execution.execute_notebook(paths.project_root() / "notebooks" / "08_wmt_mqm.ipynb", tmp_path / "run.ipynb",
+                                     parameters={"annotations": str(path), "results_dir": str(res),
+                                                 "n_boot": 200, "n_trials": 2000, "major_weights": [1, 5, 10]})
+    cells = json.loads(out.read_text(encoding="utf-8"))["cells"]
+    shown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    for c in cells:
+        for o in c.get("outputs", []):
+            shown += "\n" + "".join(o.get("data", {}).get("text/markdown", "")) + "".join(o.get("text", ""))
+    assert "Chinese" not in shown and "ZH→EN" not in shown and "zhen" not in shown
+    raters, n_docs = small["rater"].nunique(), small["doc"].nunique()
+    assert "`mqm_generalMT2023_ende.tsv` (weights and agreement questions, English→German)" in shown
+    assert "(weights questions" not in shown  # one file serves both: one line
+    assert f"in {n_docs} documents, {raters} raters (3 per system and segment)" in shown
+    assert "each rater counted once" in shown
+    assert "No table of the release README is about `mqm_generalMT2023_ende.tsv`" in shown
+    assert "Reading the mismatches" not in shown and "Borderline" not in shown
+    assert "thousands" not in shown and "38 documents" not in shown and "105 pairs" not in shown
+    found = pd.read_csv(res / "08_wmt_mqm" / "findings.csv", keep_default_na=False)
+    row = lambda q: found[(found["section"] == "findings") & (found["quantity"] == q)].iloc[0]
+    # the command the chapter names gives the chapter's α on the same units
+    command = row("alpha_command")["text"]
+    assert command == ".venv/bin/python -m helpers mqm agreement mqm_generalMT2023_ende.tsv --pool-pairings"
+    assert f"`{command}` gives the same α on the same units" in shown
+    levels = pd.read_csv(res / "08_wmt_mqm" / "alpha_by_scheme.csv").set_index("scheme")
+    assert cli.main(["mqm", "agreement", str(path), "--pool-pairings", "--n-boot", "100",
+                     "--out", str(tmp_path / "cli.csv")]) == 0
+    printed = capsys.readouterr().out
+    assert "pairings pooled" in printed and "weights mqm" in printed
+    alpha = pd.read_csv(tmp_path / "cli.csv").query("scope == 'overall' and statistic == 'alpha'").iloc[0]
+    assert alpha["estimate"] == pytest.approx(levels.loc["mqm", "alpha"], abs=1e-9)
+    assert alpha["n"] == levels.loc["mqm", "n_units"] == float(row("alpha")["n_units"])
+    # rater bias = penalty minus the co-raters' mean: the most lenient rater has the smallest
+    bias = pd.read_csv(res / "08_wmt_mqm" / "rater_bias.csv")
+    assert len(bias) == raters
+    lenient, severe = row("most_lenient_bias"), row("most_severe_bias")
+    assert lenient["text"] == bias.loc[bias["bias"].idxmin(), "rater"] and float(lenient["value"]) < 0
+    assert severe["text"] == bias.loc[bias["bias"].idxmax(), "rater"] and float(severe["value"]) > 0
+    assert row("se_ratio")["verdict"] in ("overstated", "about right", "understated")
+
+
+def test_every_readme_table_is_entered_as_printed():
+    """data/published/wmt_mqm has every README table whose file the README names, in both
+    language pairs, cell for cell as the mirrored README prints it (parsed here from its
+    Markdown: ``## newstest2021`` / ``### English to German`` / ``| system | score(rank) |``)."""
+    import re
+
+    from helpers.core import published
+
+    readme = paths.released_file(analysis.REPO, "README.md").read_text(encoding="utf-8")
+    heads = {"TED": "TED talks", "newstest2020": "newstest2020", "newstest2021": "newstest2021"}
+    pairs = {"ZH→EN": "Chinese to English", "EN→DE": "English to German"}
+    assert len(analysis.README_TABLES) == 6
+    for table, (csv, file_name) in analysis.README_TABLES.items():
+        head, pair = table.split(" ")
+        section = readme.split(f"## {heads[head]} ##", 1)[1].split("\n## ", 1)[0]
+        block = section.split(f"### {pairs[pair]} ###", 1)[1].split("###", 1)[0]
+        printed = re.findall(r"^\| (\S+) \| ([0-9.]+)\(\d+\) \|", block, re.M)
+        entered = published.read_published("wmt_mqm", csv)
+        assert list(zip(entered["system"], entered["score"])) == printed, table
+        assert analysis.language_pair(file_name) == tuple(pair.lower().split("→"))

@@ -128,15 +128,16 @@ def pool_pairings(frame: pd.DataFrame) -> pd.DataFrame:
     """The frame with each system's pairings pooled under its base name.
 
     A pooled system's segment rated beside two partners then has the ratings of both
-    pairings, and its score averages over all of them (the unit stays the segment). A
-    rater who rated the segment in both pairings gave two ratings, not one with both
-    penalties: the rater is kept apart per pairing as ``rater@partner``.
+    pairings, and its score averages over all of them (the unit stays the segment). The
+    rater stays the rater (pooling never multiplies raters); the partner goes to a
+    ``pairing`` column, so that a rater who rated the segment in two pairings gave two
+    ratings, which :func:`helpers.core.scoring.rater_scores` averages into that rater's one
+    rating of the pooled segment.
     """
     out = frame.copy()
     parts = split_pairing(out["system"])
     out["system"] = parts["base"]
-    paired = parts["partner"] != ""
-    out.loc[paired, "rater"] = out.loc[paired, "rater"].astype(str) + "@" + parts.loc[paired, "partner"]
+    out["pairing"] = parts["partner"]
     return out
 
 

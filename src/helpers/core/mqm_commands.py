@@ -65,7 +65,8 @@ def _common(p) -> None:
     p.add_argument("--raters-per-segment", metavar="K|all",
                    help="refuse the file unless every (system, segment) has K raters (or every rater)")
     p.add_argument("--pool-pairings", action="store_true",
-                   help="pool side-by-side pairings (X_with_Y -> X) instead of keeping each pairing a system")
+                   help="pool side-by-side pairings (X_with_Y -> X) instead of keeping each pairing a system; a "
+                   "rater keeps one rating per segment (the mean over the pairings they rated it in)")
 
 
 def _ratings(args, with_source: bool = False):
@@ -135,6 +136,9 @@ def _scores(args) -> int:
 
 
 def _agreement(args) -> int:
+    import pandas as pd
+
+    from . import annotations as ann
     from . import scoring
     from .errors import InputError
 
@@ -142,7 +146,12 @@ def _agreement(args) -> int:
     if "rater" not in ratings.columns:
         raise InputError("a per-segment score file has no raters, so there is no agreement to measure", file=path)
     table = scoring.score_agreement(ratings, n_boot=args.n_boot, seed=args.seed, file=path)
-    print(f"{path.name}: units = (system, segment) with two or more raters")
+    paired = (ann.split_pairing(pd.Series(ratings["system"].unique()))["partner"] != "").any()
+    pairings = ("pairings pooled under each system (--pool-pairings, as chapter 08 does by default)"
+                if args.pool_pairings else "pairings kept apart (X_with_Y is a system of its own; "
+                "--pool-pairings pools them as chapter 08 does by default)" if paired else "no side-by-side pairings")
+    print(f"{path.name}: units = (system, segment) with two or more raters; weights {args.weights or 'mqm'}; "
+          f"{pairings}")
     for line in notes:
         print(line)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

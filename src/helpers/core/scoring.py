@@ -79,16 +79,24 @@ def rater_scores(frame: pd.DataFrame, scheme: str | Scheme = "mqm", file=None) -
     the sum of the rater's weights for that segment and how many errors (rows other than
     ``No-error`` and ``HOTW-test``) they marked. When ``frame`` has the ``source`` texts, a
     column ``source_chars`` (:func:`source_chars` of the rating's first row) follows, for
-    scoring per 100 source characters."""
+    scoring per 100 source characters. On pooled pairings (a ``pairing`` column,
+    :func:`helpers.core.annotations.pool_pairings`) a rater who rated a segment in several
+    pairings has one row, the mean of those ratings (so ``errors`` may be fractional)."""
     ann.check_columns(frame)
     weights = load_scheme(scheme).weights(frame, file=file).fillna(0.0).to_numpy()
     is_error = (~frame["severity"].isin([ann.NO_ERROR, ann.HOTW])).to_numpy()
-    group, first = _groups(frame, UNIT + ["rater"])
+    paired = "pairing" in frame.columns  # pooled side-by-side pairings (annotations.pool_pairings)
+    group, first = _groups(frame, UNIT + ["rater"] + (["pairing"] if paired else []))
     out = frame.iloc[first][UNIT + ["global_seg_id", "rater"]].reset_index(drop=True)
     out["penalty"] = np.bincount(group, weights=weights, minlength=len(first))
     out["errors"] = np.bincount(group, weights=is_error, minlength=len(first)).astype("int64")
     if "source" in frame.columns:
         out["source_chars"] = source_chars(frame["source"].iloc[first])
+    if paired and out.duplicated(UNIT + ["rater"]).any():
+        # a rater who rated the pooled segment in several pairings: the mean of those ratings
+        chars = {"source_chars": ("source_chars", "first")} if "source_chars" in out.columns else {}
+        out = out.groupby(UNIT + ["rater"], sort=False, as_index=False, dropna=False).agg(
+            global_seg_id=("global_seg_id", "first"), penalty=("penalty", "mean"), errors=("errors", "mean"), **chars)
     out.attrs = {}
     return out
 

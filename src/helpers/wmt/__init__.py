@@ -1,5 +1,5 @@
-"""WMT expert MQM (Freitag et al. 2021): Chapter 08, MetaHOPE's questions on thousands of real
-multi-rated MQM segments.
+"""WMT expert MQM (Freitag et al. 2021): Chapter 08, MetaHOPE's questions on real multi-rated MQM
+segments, in any language pair.
 
 * :mod:`~helpers.wmt.analysis` the chapter's analyses (published tables reproduced, the Major
   weight sweep, agreement under several schemes, spans, system tests);

@@ -38,11 +38,82 @@ TABLES = {
     "newstest2021 ZH→EN": ("newstest2021_zhen", "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv",
                            "segments"),
 }
+#: Every README table whose file the README names -> (published CSV, that file's name). The
+#: chapter compares a table when the file it reads has this name, whatever the language pair.
+README_TABLES = {
+    "TED ZH→EN": ("ted_zhen", "mqm_ted_zhen.tsv"),
+    "newstest2020 ZH→EN": ("newstest2020_zhen", "mqm_newstest2020_zhen.tsv"),
+    "newstest2021 ZH→EN": ("newstest2021_zhen", "mqm_newstest2021_zhen.tsv"),
+    "TED EN→DE": ("ted_ende", "mqm_ted_ende.tsv"),
+    "newstest2020 EN→DE": ("newstest2020_ende", "mqm_newstest2020_ende.tsv"),
+    "newstest2021 EN→DE": ("newstest2021_ende", "mqm_newstest2021_ende.tsv"),
+}
+#: Language codes of WMT's MQM files and their English names (for :func:`language_pair`).
+LANGUAGES = {"en": "English", "de": "German", "zh": "Chinese", "ru": "Russian", "ja": "Japanese", "cs": "Czech",
+             "uk": "Ukrainian", "he": "Hebrew", "hr": "Croatian", "pl": "Polish", "fr": "French", "es": "Spanish",
+             "is": "Icelandic", "hi": "Hindi", "ko": "Korean", "ar": "Arabic", "it": "Italian", "pt": "Portuguese",
+             "nl": "Dutch", "tr": "Turkish", "et": "Estonian", "lt": "Lithuanian", "lv": "Latvian", "fi": "Finnish",
+             "ro": "Romanian", "ps": "Pashto", "km": "Khmer", "ta": "Tamil", "gu": "Gujarati", "kk": "Kazakh",
+             "sr": "Serbian", "bho": "Bhojpuri", "mas": "Maasai", "liv": "Livonian", "sah": "Yakut", "xh": "Xhosa",
+             "sw": "Swahili", "id": "Indonesian", "th": "Thai", "vi": "Vietnamese", "bn": "Bengali", "mr": "Marathi",
+             "fa": "Persian", "hu": "Hungarian", "sk": "Slovak", "sl": "Slovenian", "bg": "Bulgarian", "el": "Greek",
+             "da": "Danish", "sv": "Swedish", "no": "Norwegian", "ca": "Catalan", "eu": "Basque", "gl": "Galician"}
 #: Schemes compared with the WMT weights (helpers/core/schemes/*.yml).
 COMPARED = ("mqm", "hope", "metahope")
 
 
 # --------------------------------------------------------------------------- 1. reproduce
+
+
+def language_pair(path) -> tuple[str, str] | None:
+    """Source and target language codes named by an MQM file's path, or None.
+
+    Google's and WMT's files name the pair in the file name (``mqm_ted_zhen.tsv``,
+    ``wmt24_en-de.jsonl``: two known codes of :data:`LANGUAGES`, together or joined by ``-``,
+    between non-letters) or as a folder of their own (``generalMT2023/ende/…``, ``en-zh/…``).
+    The file name is read first, then the folders from the innermost out.
+
+    >>> language_pair("generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz")
+    ('zh', 'en')
+    >>> language_pair("ratings/en-de/batch.tsv"), language_pair("test_it_es0/my_ratings.tsv")
+    (('en', 'de'), None)
+    """
+    import re
+
+    codes = "|".join(sorted(LANGUAGES, key=len, reverse=True))
+    within = re.compile(rf"(?<![a-z])({codes})-?({codes})(?![a-z])")
+    whole = re.compile(rf"({codes})-?({codes})")
+    parts = str(path).replace("\\", "/").lower().split("/")
+    for m in within.finditer(parts[-1]):
+        if m.group(1) != m.group(2):
+            return m.group(1), m.group(2)
+    for part in reversed(parts[:-1]):
+        m = whole.fullmatch(part)
+        if m and m.group(1) != m.group(2):
+            return m.group(1), m.group(2)
+    return None
+
+
+def pair_names(pair: tuple[str, str] | None) -> tuple[str, str]:
+    """``("Chinese→English", "ZH→EN")`` for ``("zh", "en")``; an unnamed pair for None."""
+    if pair is None:
+        return "a language pair the file name does not give", "?→?"
+    src, tgt = pair
+    return f"{LANGUAGES.get(src, src)}→{LANGUAGES.get(tgt, tgt)}", f"{src.upper()}→{tgt.upper()}"
+
+
+def tables_for(*files) -> dict:
+    """The README tables (:data:`README_TABLES`) about the given files, matched by file name:
+    ``{table: (published CSV, local file, "errors")}`` for :func:`reproduce` (an error-row
+    file, scored with the ``mqm`` scheme). Empty when no table is about these files."""
+    out = {}
+    for f in files:
+        if f is None:
+            continue
+        for table, (csv, name) in README_TABLES.items():
+            if str(f).replace("\\", "/").split("/")[-1] == name and table not in out:
+                out[table] = (csv, f, "errors")
+    return out
 
 
 def _places(printed: str) -> int:
@@ -58,10 +129,13 @@ ROUNDINGS = {
 }
 
 
-def reproduce(files: dict) -> pd.DataFrame:
-    """Every README table of :data:`TABLES` recomputed beside the printed values.
+def reproduce(files: dict, tables: dict | None = None) -> pd.DataFrame:
+    """Every README table of ``tables`` (default :data:`TABLES`, the mirrored ZH→EN files;
+    :func:`tables_for` gives those about other files) recomputed beside the printed values.
 
-    ``files`` maps each table's release path to a local file. TED is scored from its raw
+    ``files`` maps each table's file (release path) to a local file. A printed system the
+    file lacks (under its file name or its README name) is a row with no recomputed value,
+    matched by no rule. TED is scored from its raw
     error rows with the ``mqm`` scheme (Source error weighed by severity: only that gives
     the released per-segment scores), the newstest tables from the released per-segment
     scores; a system's score is the mean over segments of the mean over raters. Returns
@@ -72,7 +146,7 @@ def reproduce(files: dict) -> pd.DataFrame:
     from ..core import mqm
 
     rows = []
-    for table, (csv, rel, kind) in TABLES.items():
+    for table, (csv, rel, kind) in (TABLES if tables is None else tables).items():
         pub = published.read_published("wmt_mqm", csv)
         if kind == "errors":
             frame = mqm.read_mqm(files[rel], columns=ann.SCORING_COLUMNS)
@@ -81,11 +155,12 @@ def reproduce(files: dict) -> pd.DataFrame:
             ours = scoring.system_scores(mqm.read_segment_scores(files[rel]))
         value = dict(zip(ours["system"], ours["score"]))
         for _, p in pub.iterrows():
-            v = float(value[p["file_system"]])
+            v = value.get(p["file_system"], value.get(p["system"]))
+            v = float("nan") if v is None else float(v)
             row = {"table": table, "system": p["system"], "published": p["score"], "recomputed": v,
                    "difference": v - float(p["score"])}
             for name, fn in ROUNDINGS.items():
-                row[f"match: {name}"] = fn(v, _places(p["score"])) == p["score"]
+                row[f"match: {name}"] = bool(np.isfinite(v)) and fn(v, _places(p["score"])) == p["score"]
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -388,7 +463,37 @@ def certainty_overstatement(wide: pd.DataFrame, docs, n_boot: int = 1000, seed: 
                          "se_documents": se_d, "ratio": ratio})
 
 
-__all__ = ["REPO", "TED_FILE", "THREE_RATER_FILE", "TABLES", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary",
+#: Coverage below which a nominal 95% interval from resampling segments counts as overstating
+#: certainty (:func:`certainty_verdict`): a ratio of standard errors above about 1.19.
+COVERAGE_FLOOR = 0.90
+
+
+def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVERAGE_FLOOR) -> dict:
+    """Does resampling segments overstate certainty? Read from the standard-error ratios of
+    :func:`certainty_overstatement` (documents / segments, one per system pair).
+
+    A ``level`` interval built from segments (half-width z·SE_segments) covers the true
+    difference, when documents are the real unit, with probability 2Φ(z / ratio) − 1. The
+    verdict takes the median ratio: ``"overstated"`` when that coverage is below ``floor``
+    (0.90 for 95%: the interval misses at least twice as often as it says), ``"understated"``
+    when the ratio is below 1 (segment intervals are the wider ones), else ``"about right"``.
+    Returns ``median, low, high`` (ratios), ``coverage`` (at the median), ``pairs_below``
+    (pairs whose own coverage is below ``floor``), ``pairs`` and ``verdict``.
+    """
+    from scipy.stats import norm
+
+    r = pd.Series(ratio, dtype=float).dropna()
+    z = norm.ppf(0.5 + level / 2)
+    cover = 2 * norm.cdf(z / r) - 1
+    median = float(r.median())
+    coverage = float(2 * norm.cdf(z / median) - 1)
+    verdict = "overstated" if coverage < floor else "understated" if median < 1 else "about right"
+    return {"median": median, "low": float(r.min()), "high": float(r.max()), "coverage": coverage,
+            "pairs_below": int((cover < floor).sum()), "pairs": len(r), "verdict": verdict}
+
+
+__all__ = ["REPO", "TED_FILE", "THREE_RATER_FILE", "TABLES", "README_TABLES", "LANGUAGES", "language_pair",
+           "pair_names", "tables_for", "COVERAGE_FLOOR", "certainty_verdict", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary",
            "major_weight_scheme", "major_to_minor", "segment_matrix", "weight_sweep", "rankings", "scheme_agreement",
            "major_weight_agreement", "icc_by_documents", "top_level", "category_presence", "presence_agreement", "error_spans",
            "span_table", "category_penalties", "system_tests", "certainty_overstatement"]

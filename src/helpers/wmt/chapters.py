@@ -22,7 +22,8 @@ from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance
 from ..core.stats import FEW_CLUSTERS
-from .analysis import REPO, TABLES, TED_FILE, THREE_RATER_FILE
+from .analysis import (COVERAGE_FLOOR, REPO, TABLES, TED_FILE, THREE_RATER_FILE, certainty_verdict, language_pair, pair_names,
+                       tables_for)
 
 MQM_SUFFIXES = (".tsv", ".txt", ".gz", ".tgz", ".tar")
 RELEASED_DETAIL = ("Google's expert MQM ratings of WMT submissions (google/wmt-mqm-human-evaluation at the "
@@ -37,7 +38,10 @@ class WmtData(ChapterData):
     multi: pd.DataFrame = None  # the multi-rated annotations, with spans, for the agreement sections
     errors_name: str = ""
     multi_name: str = ""
-    release: dict | None = None  # release path -> local file, for the published tables (released data only)
+    tables: dict | None = None  # README tables about the files read: {table: (csv, file, kind)} (analysis.reproduce)
+    files: dict | None = None  # each table's file -> the local file
+    pairs: tuple = ()  # language pair of the errors file and of the multi-rated file, e.g. ("zh", "en") or None
+    pool_pairings: bool = True
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class WmtSetup:
     alpha: float
     seed: int
     pool_pairings: bool
+    language_pair: tuple[str, str] | None = None  # given as a parameter; None: read from each file's name
 
     @property
     def released(self) -> bool:
@@ -71,15 +76,18 @@ class WmtSetup:
             raise InputError("has one system; comparing systems needs two or more", parameter="annotations",
                              file=errors_path)
         files = sorted({str(errors_path), str(multi_path)})
-        release = None
         if self.released:
-            release = {rel: paths.released_file(REPO, rel) for _, rel, _ in TABLES.values()}
-            files = sorted(set(files) | {str(p) for p in release.values()})
+            tables, local = TABLES, {rel: paths.released_file(REPO, rel) for _, rel, _ in TABLES.values()}
+            files = sorted(set(files) | {str(p) for p in local.values()})
             provenance = Provenance("released", tuple(files), RELEASED_DETAIL)
         else:
+            tables = tables_for(errors_path, multi_path)  # the README tables about these files, by file name
+            local = {f: f for _, f, _ in tables.values()}
             provenance = Provenance("own", tuple(files), OWN_DETAIL)
+        pairs = tuple(self.language_pair or language_pair(p) for p in (errors_path, multi_path))
         return WmtData(provenance, errors=errors, multi=multi, errors_name=Path(errors_path).name,
-                       multi_name=Path(multi_path).name, release=release)
+                       multi_name=Path(multi_path).name, tables=tables or None, files=local, pairs=pairs,
+                       pool_pairings=self.pool_pairings)
 
 
 def _sha256(path: Path) -> str:
@@ -109,8 +117,19 @@ def _mqm_file(name: str, value) -> Path | None:
     return params.existing_file(name, value, MQM_SUFFIXES)
 
 
+def _language_pair(value) -> tuple[str, str] | None:
+    """The ``language_pair`` parameter: None, or ``"zh-en"`` / ``"zhen"`` as two codes."""
+    if value is None:
+        return None
+    pair = language_pair(str(value))
+    if pair is None:
+        raise InputError("must name two language codes, source then target", parameter="language_pair",
+                         value=value, expected="e.g. 'en-de' or 'zh-en'; None reads it from the file name")
+    return pair
+
+
 def wmt_mqm_setup(annotations=None, multi_rated=None, major_weights=tuple(range(1, 11)), n_boot=1000, n_trials=10000,
-                  alpha=0.05, seed=0, pool_pairings=True, results_dir="results") -> WmtSetup:
+                  alpha=0.05, seed=0, pool_pairings=True, language_pair=None, results_dir="results") -> WmtSetup:
     """Check chapter 08's parameters before any work (each problem names its parameter)."""
     if not isinstance(major_weights, (list, tuple)) or not major_weights:
         raise InputError("must be a list of Major weights", parameter="major_weights", value=major_weights,
@@ -123,17 +142,27 @@ def wmt_mqm_setup(annotations=None, multi_rated=None, major_weights=tuple(range(
                     n_trials=params.integer("n_trials", n_trials, minimum=100),
                     alpha=params.number("alpha", alpha, minimum=0.0001, maximum=0.5),
                     seed=params.integer("seed", seed, minimum=0),
-                    pool_pairings=params.boolean("pool_pairings", pool_pairings))
+                    pool_pairings=params.boolean("pool_pairings", pool_pairings),
+                    language_pair=_language_pair(language_pair))
 
 
 def description(data: WmtData) -> pd.DataFrame:
     """What the two files hold (section ``data`` of the chapter's words): per file (group
-    ``weights`` for the errors file, ``agreement`` for the multi-rated one) its name, systems,
-    segments, documents, raters, raters per (system, segment) and rows."""
+    ``weights`` for the errors file, ``agreement`` for the multi-rated one, ``weights and
+    agreement`` when one file serves both) its name, language
+    pair (``language_pair`` or the file's name), systems, segments, documents, raters, raters
+    per (system, segment) and rows; and whether side-by-side pairings were pooled."""
     found = Findings()
-    for group, frame, name in (("weights", data.errors, data.errors_name), ("agreement", data.multi, data.multi_name)):
+    pairs = data.pairs or (None, None)
+    files = [("weights", data.errors, data.errors_name), ("agreement", data.multi, data.multi_name)]
+    if data.errors_name == data.multi_name and len(data.errors) == len(data.multi):
+        files, pairs = [("weights and agreement", data.multi, data.multi_name)], pairs[1:]  # one file serves both
+    for (group, frame, name), pair in zip(files, pairs):
         ratings = frame[frame["severity"] != ann.HOTW].groupby(["system", "doc", "doc_seg_id"])["rater"].nunique()
+        paired = int((frame["pairing"] != "").any()) if "pairing" in frame.columns else 0
         (found.add("file", group=group, text=name)
+         .add("pair", group=group, text=pair_names(pair)[0])
+         .add("pooled", paired, group=group)
          .add("systems", frame["system"].nunique(), group=group)
          .add("segments", len(frame[["doc", "doc_seg_id"]].drop_duplicates()), group=group)
          .add("documents", frame["doc"].nunique(), group=group)
@@ -145,6 +174,43 @@ def description(data: WmtData) -> pd.DataFrame:
 
 def _span(low, high) -> str:
     return f"{low}" if low == high else f"{low}–{high}"
+
+
+def _listing(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def agreement_command(data: WmtData) -> str:
+    """The ``mqm agreement`` command that gives the chapter's α on the same units (same
+    file, MQM weights, the chapter's pairing option; ``--pool-pairings`` only when the file
+    has pairings to pool)."""
+    paired = "pairing" in data.multi.columns and bool((data.multi["pairing"] != "").any())
+    pool = " --pool-pairings" if data.pool_pairings and paired else ""
+    return f".venv/bin/python -m helpers mqm agreement {data.multi_name}{pool}"
+
+
+#: What the standard-error ratio says about segment-level certainty (analysis.certainty_verdict).
+CERTAINTY_VERDICTS = {
+    "overstated": "segment-level certainty is **overstated**",
+    "about right": "segment-level certainty is about right here",
+    "understated": "segment-level intervals are, if anything, the wider ones here",
+}
+
+
+def reproduction(data: WmtData, reproduced: pd.DataFrame | None) -> pd.DataFrame:
+    """Section 1's sentences (section ``reproduce`` of the words): which README tables this run
+    compares and how many printed values it reproduces, or that no table is about its files;
+    ``released`` is yes on the mirrored ZH→EN files, whose known mismatches the words explain."""
+    found = Findings()
+    found.add("released", int(data.provenance.kind == "released"))
+    if reproduced is None:
+        names = sorted({f"`{data.errors_name}`", f"`{data.multi_name}`"})
+        return (found.add("nothing", text=" or ".join(names)).add("tables").add("reproduced").add("printed")
+                .frame())
+    rule = "match: 3 decimals, then half-up"
+    return (found.add("nothing").add("tables", text=_listing(list(dict.fromkeys(reproduced["table"]))))
+            .add("reproduced", int(reproduced[rule].sum())).add("printed", len(reproduced)).frame())
 
 
 #: MetaHOPE's claim against this run's three α differences (paper: linear weights agree more).
@@ -181,6 +247,8 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
     if reproduced is not None:
         rule = "match: 3 decimals, then half-up"
         found.add("reproduced", int(reproduced[rule].sum())).add("printed", len(reproduced))
+        found.add("tables", text=_listing(list(dict.fromkeys(reproduced["table"]))))
+        found.add("nothing_to_reproduce")
         off = reproduced[~reproduced[rule]]
         found.add("exceptions", len(off))
         for r in off.itertuples():
@@ -188,7 +256,8 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
         if off.empty:
             found.add("exception")  # none: the words' list of exceptions is left out
     else:
-        found.add("reproduced").add("printed").add("exceptions").add("exception")
+        found.add("reproduced").add("printed").add("exceptions").add("exception").add("tables")
+        found.add("nothing_to_reproduce", text=" or ".join(sorted({f"`{data.errors_name}`", f"`{data.multi_name}`"})))
 
     seg = sweep[sweep["resampling"] == "segments"].set_index("scheme")
     doc = sweep[sweep["resampling"] == "documents"].set_index("scheme")
@@ -208,6 +277,7 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
     lv = agreement_levels.set_index("scheme")
     found.add("alpha", lv.loc["mqm", "alpha"], ci=(lv.loc["mqm", "ci_low"], lv.loc["mqm", "ci_high"]),
               n_units=int(lv.loc["mqm", "n_units"]), n_documents=int(lv.loc["mqm", "n_documents"]))
+    found.add("alpha_command", text=agreement_command(data))
     for r in (icc.itertuples() if icc is not None else ()):
         found.add("icc", r.estimate, group=r.statistic, ci=(r.jackknife_ci_low, r.jackknife_ci_high))
     found.add("raters_per_unit", None if icc is None else int(icc["raters_per_unit"].iloc[0]))
@@ -232,12 +302,18 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
 
     if len(bias):
         off = bias[(bias["ci_low"] > 0) | (bias["ci_high"] < 0)]
-        hi, lo = bias.loc[bias["bias"].idxmax()], bias.loc[bias["bias"].idxmin()]
+        # bias = the rater's penalty minus the co-raters' mean: the most severe rater has the largest
+        severe, lenient = bias.loc[bias["bias"].idxmax()], bias.loc[bias["bias"].idxmin()]
         (found.add("biased_raters", len(off)).add("raters", len(bias))
-         .add("most_lenient_bias", hi["bias"], ci=(hi["ci_low"], hi["ci_high"]), text=hi["rater"])
-         .add("most_severe_bias", lo["bias"], ci=(lo["ci_low"], lo["ci_high"]), text=lo["rater"]))
+         .add("most_lenient_bias", lenient["bias"], ci=(lenient["ci_low"], lenient["ci_high"]), text=lenient["rater"])
+         .add("most_severe_bias", severe["bias"], ci=(severe["ci_low"], severe["ci_high"]), text=severe["rater"]))
+        for name, r in (("lenient_interval", lenient), ("severe_interval", severe)):  # none with too few documents
+            known = pd.notna(r["ci_low"]) and pd.notna(r["ci_high"])
+            found.add(name, r["bias"] if known else None, ci=(r["ci_low"], r["ci_high"]))
     else:
-        found.add("biased_raters").add("raters").add("most_lenient_bias").add("most_severe_bias")
+        for q in ("biased_raters", "raters", "most_lenient_bias", "most_severe_bias", "lenient_interval",
+                  "severe_interval"):
+            found.add(q)
 
     compared = {}
     for x, y in (("metahope", "hope"), ("metahope", "mqm"), ("hope", "mqm")):
@@ -253,11 +329,15 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
     found.add("claim", text=CLAIM_VERDICTS[claim], verdict=claim)
 
     g = int(pairs["n_documents"].iloc[0]) if len(pairs) else 0
+    verdict = certainty_verdict(certainty["ratio"])
     (found.add("system_pairs", len(pairs))
      .add("separated_by_segments", int((pairs["p_segments_holm"] < alpha).sum()))
      .add("separated_by_documents", int((pairs["p_documents_holm"] < alpha).sum()))
      .add("pair_documents", g).add("smallest_p", 2.0 ** -g if g and 2 ** g <= 1e6 else None)
-     .add("se_ratio", certainty["ratio"].median())
+     .add("se_ratio", verdict["median"], ci=(verdict["low"], verdict["high"]), text=CERTAINTY_VERDICTS[verdict["verdict"]],
+          verdict=verdict["verdict"])
+     .add("segment_coverage", verdict["coverage"]).add("coverage_floor", COVERAGE_FLOOR)
+     .add("pairs_below_floor", verdict["pairs_below"])
      .add("few_documents", g < FEW_CLUSTERS).add("few_clusters", FEW_CLUSTERS))
     if pairs_multi is not None and len(pairs_multi):
         k = data.multi[data.multi["severity"] != ann.HOTW].groupby(["system", "doc", "doc_seg_id"])["rater"].nunique()
@@ -272,4 +352,5 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
     return found.frame()
 
 
-__all__ = ["WmtData", "WmtSetup", "wmt_mqm_setup", "description", "findings"]
+__all__ = ["WmtData", "WmtSetup", "wmt_mqm_setup", "description", "reproduction", "agreement_command", "findings",
+           "CERTAINTY_VERDICTS"]
