@@ -149,6 +149,10 @@ def kendall_tau_b(x, y) -> float:
     (Kendall 1945). This is mt-metrics-eval's default variant (``KendallVariants(variant="b")``)
     and scipy's ``kendalltau`` default. NaN when every pair is tied on one side.
 
+    References
+    ----------
+    Kendall (1945); ``scipy.stats.kendalltau(variant="b")``; mt-metrics-eval ``stats.KendallVariants``.
+
     Examples
     --------
     >>> round(kendall_tau_b([1, 2, 3, 4], [1, 3, 2, 4]), 3)  # C = 5, D = 1: 4 / 6
@@ -165,6 +169,11 @@ def pairwise_accuracy(human, metric) -> float:
     A pair tied on both sides counts as agreement, a tie on one side only as disagreement
     (mt-metrics-eval ``stats.Agreement``, which WMT 2022-2023 used at system level). Both
     vectors oriented higher-is-better.
+
+    References
+    ----------
+    Kocmi et al. (2021), §3, arXiv:2107.10821; mt-metrics-eval ``stats.Agreement`` and
+    ``data.CompareMetricsWithGlobalAccuracy``.
 
     Examples
     --------
@@ -371,8 +380,8 @@ def _align(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_better: b
 
     def grid(rows: pd.DataFrame, sign: float) -> np.ndarray:
         out = np.full((items.size, len(systems)), np.nan)
-        out[rows["segment"].map(i_index).to_numpy(), rows["system"].map(s_index).to_numpy()] = \
-            sign * rows["score"].to_numpy()
+        at = rows["segment"].map(i_index).to_numpy(dtype=int), rows["system"].map(s_index).to_numpy(dtype=int)
+        out[at] = sign * rows["score"].to_numpy()
         return out
 
     docs = {}
@@ -570,6 +579,18 @@ def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both
     segments, skipping a segment whose correlation is undefined (fewer than two systems, or
     constant scores on one side), as mt-metrics-eval does by default
     (``replace_nans_with_zeros=False``). Kendall's τ is τ_b (:func:`kendall_tau_b`).
+
+    Intervals are percentile bootstrap intervals (Efron & Tibshirani 1993, §13.3): every
+    statistic, and acc_eq's threshold search, is recomputed on each resample. Near ±1 a
+    correlation's resamples fall mostly below it, so its percentile interval can sit just
+    under the estimate.
+
+    References
+    ----------
+    mt-metrics-eval ``stats.AverageCorrelation`` (flattened: ``average_by="none"``, grouped:
+    ``"item"``) and ``tasks.WMT23`` (the statistics of the WMT 2023 metrics task); Freitag
+    et al. (2023); Deutsch, Foster & Freitag (2023) for acc_eq; Kocmi et al. (2021) for
+    pairwise accuracy.
     """
     if level not in ("system", "segment", "both"):
         raise ValueError(f"level must be system, segment or both, not {level!r}")
