@@ -291,7 +291,8 @@ def test_cli_reads_an_mqm_tsv(tmp_path):
 
 @pytest.mark.parametrize("which, content, needle", [
     ("metrics", "", "scores.csv: is empty"),
-    ("metrics", "system,segment,score\nA,1,2\n", "scores.csv, row 1: value 'system, segment, score': lacks column(s) metric"),
+    ("metrics", "system,segment,score\nA,1,2\n",
+     "scores.csv, row 1: value 'system, segment, score': lacks column(s) metric"),
     ("metrics", "system,segment,metric,score\n", "scores.csv: has a header but no scores"),
     ("metrics", "system,segment,metric,score\nS0,1,chrf,9\nS1,1,chrf,abc\n",
      "scores.csv, row 3, column 'score': value 'abc': score must be a finite number"),
@@ -343,3 +344,13 @@ def test_every_statistic_matches_mt_metrics_eval_on_a_small_test_set():
     }
     for key, value in expected.items():
         assert t[key] == pytest.approx(value, abs=1e-12), key
+
+
+def test_cli_reports_one_sided_cells_and_system_rows_without_intervals(tmp_path, good_files, capsys):
+    human, scores = good_files
+    with open(scores, "a", encoding="utf-8") as fh:
+        fh.write("S0,,chrf,80\nS1,,chrf,70\nS2,,chrf,60\nS0,4,chrf,1\n")  # corpus scores and an unrated segment
+    assert run(tmp_path, "--human", human, "--metrics", scores, "--out", tmp_path / "m.csv", "--n-boot", 10) == 0
+    out = capsys.readouterr().out
+    assert "chrf: 1 (system, segment) cell(s) only in the metric scores, left out of the segment-level" in out
+    assert "no system-level interval for chrf" in out

@@ -452,7 +452,8 @@ def _metric_system(a: _Aligned, name: str, segments: str, weights: np.ndarray | 
 _SYSTEM_FUNCTIONS = {"pearson": _pearson_rows, "kendall_tau_b": _kendall_rows, "pairwise_accuracy": _accuracy_rows}
 
 
-def _system_rows(a: _Aligned, name: str, segments: str, weights, statistics=SYSTEM_STATISTICS) -> tuple[dict, int, bool]:
+def _system_rows(a: _Aligned, name: str, segments: str, weights,
+                 statistics=SYSTEM_STATISTICS) -> tuple[dict, int, bool]:
     h, h_ok = _human_system(a, weights)
     m, m_ok, _ = _metric_system(a, name, segments, weights)
     point_h, _ = _human_system(a, None)
@@ -487,7 +488,8 @@ def _weighted_pearson(x: np.ndarray, y: np.ndarray, item: np.ndarray, weights: n
     return np.where(constant, np.nan, np.clip(r, -1.0, 1.0))
 
 
-def _segment_rows(a: _Aligned, name: str, weights: np.ndarray | None, statistics=SEGMENT_STATISTICS) -> tuple[dict, dict]:
+def _segment_rows(a: _Aligned, name: str, weights: np.ndarray | None,
+                  statistics=SEGMENT_STATISTICS) -> tuple[dict, dict]:
     """Each segment statistic under each row of item ``weights`` (None: the estimate), and its n."""
     h, m, item = _cells(a, name)
     w = np.ones((1, a.items.size)) if weights is None else np.atleast_2d(weights)
@@ -641,8 +643,8 @@ def system_level_scores(human: pd.DataFrame, metrics: pd.DataFrame, segments: st
     >>> h = pd.DataFrame({"system": ["A", "A", "B"], "segment": [1, 2, 1], "score": [0.0, 2.0, 5.0]})
     >>> m = pd.DataFrame({"system": ["A", "A", "B", "B"], "segment": [1, 2, 1, 2], "metric": "chrf",
     ...                   "score": [60.0, 50.0, 40.0, 80.0]})
-    >>> system_level_scores(h, m, segments="rated")[["system", "metric", "score", "segments"]].to_string(index=False)
-    'system metric  score  segments\\n     A  human    1.0         2\\n     B  human    5.0         1\\n     A   chrf   55.0         2\\n     B   chrf   40.0         1'
+    >>> system_level_scores(h, m, segments="rated")[["system", "metric", "score", "segments"]].values.tolist()
+    [['A', 'human', 1.0, 2], ['B', 'human', 5.0, 1], ['A', 'chrf', 55.0, 2], ['B', 'chrf', 40.0, 1]]
     """
     a = _align(human, metrics, human_higher_is_better, lower_is_better)
     frames = []

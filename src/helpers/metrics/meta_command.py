@@ -150,9 +150,17 @@ def _meta(args) -> int:
         raise InputError(str(exc), file=args.metrics) from None
     for r in result.unmatched.itertuples(index=False):
         side = "human scores" if r.only_in == "human" else "metric scores"
-        what = "system(s)" if r.what == "system" else "(system, segment) cell(s)"
-        print(f"{r.metric}: {r.n} {what} only in the {side}, left out (e.g. {r.examples})")
+        if r.what == "system":
+            print(f"{r.metric}: {r.n} system(s) only in the {side}, left out of every statistic (e.g. {r.examples})")
+        else:
+            print(f"{r.metric}: {r.n} (system, segment) cell(s) only in the {side}, left out of the segment-level "
+                  f"statistics (e.g. {r.examples})")
     print(result.table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    fixed = result.table[(result.table["level"] == "system") & result.table["ci_low"].isna()
+                         & result.table["estimate"].notna()]["metric"].unique()
+    if args.n_boot and len(fixed):
+        print(f"no system-level interval for {', '.join(fixed)}: their system scores are the file's system rows, "
+              "which cannot be resampled (--segments all: intervals from the means of their segments)")
     target = Path(args.out)
     paths.atomic_write(target, lambda tmp: result.table.to_csv(tmp, index=False))
     print(f"written: {target}")
