@@ -354,3 +354,10 @@ def test_cli_reports_one_sided_cells_and_system_rows_without_intervals(tmp_path,
     out = capsys.readouterr().out
     assert "chrf: 1 (system, segment) cell(s) only in the metric scores, left out of the segment-level" in out
     assert "no system-level interval for chrf" in out
+
+
+def test_rated_segments_need_human_segment_scores():
+    h = pd.DataFrame({"system": ["A", "B"], "segment": np.nan, "score": [70.0, 60.0]})
+    m = pd.DataFrame({"system": ["A", "B"], "segment": [1, 1], "metric": "chrf", "score": [50.0, 40.0]})
+    with pytest.raises(ValueError, match="segments='rated' needs human segment scores"):
+        meta.meta_evaluate(h, m, level="system", segments="rated", n_boot=0, human_higher_is_better=True)

@@ -445,6 +445,8 @@ def _metric_system(a: _Aligned, name: str, segments: str, weights: np.ndarray | 
     if segments == "given" and len(given):
         return given.reindex(a.systems).to_numpy(dtype=float)[None, :], False, "system rows"
     if segments == "rated":
+        if np.isnan(a.human).all():
+            raise ValueError("segments='rated' needs human segment scores; the human scores here are system scores")
         return _segment_means(grid, ~np.isnan(grid) & ~np.isnan(a.human), weights), True, "mean of rated segments"
     return _segment_means(grid, ~np.isnan(grid), weights), True, "mean of all segments"
 
