@@ -1,0 +1,1 @@
+"""Automatic MT metrics and their meta-evaluation against human judgements (chapter 09)."""
