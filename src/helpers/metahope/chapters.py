@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import classroom, params, paths
+from ..core.agreement import ALPHA_RELIABLE, ALPHA_TENTATIVE, alpha_reading
 from ..core.errors import InputError, raise_all
 from ..core.findings import Findings
 from ..core.published import read_published
@@ -925,9 +926,10 @@ def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.D
     found = (Findings().add("simulated", data.simulated)
              .add("units", text="metaphors" if io.is_metahope(data.tidy) else "segments")
              .add("unit", text="metaphor" if io.is_metahope(data.tidy) else "segment")
-             .add("sentence_level", sentence_table is not None))
+             .add("sentence_level", sentence_table is not None)
+             .add("reliable_alpha", ALPHA_RELIABLE).add("tentative_alpha", ALPHA_TENTATIVE))
     for _, r in by_system.iterrows():
-        (found.add("alpha", r["ordinal_alpha"], group=r["system"])
+        (found.add("alpha", r["ordinal_alpha"], text=alpha_reading(r["ordinal_alpha"]), group=r["system"])
          .add("presence", r["exact_presence_agreement"], group=r["system"]))  # percent, as in the table
     ranked = by_error.sort_values("ordinal_alpha")
     worst, best = ranked.iloc[0], ranked.iloc[-1]
