@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -222,3 +226,46 @@ def test_severity_bias_sentence_test_flips_whole_sentences():
                            "sentence": [1, 1, 2, 2, 3, 3]})
     row = ag.severity_bias(paired, "A", "B", clusters="sentence").iloc[0]
     assert row["n_clusters"] == 3 and row["p_cluster_permutation"] == pytest.approx(0.25)
+
+
+# ------------------------------------------------------------------- reading α (issue 35, item 3)
+
+def test_alpha_reading_follows_krippendorffs_thresholds_at_their_boundaries():
+    # Krippendorff (2004 §12.4; 2011): rely on α ≥ .800; .667 ≤ α < .800 tentative conclusions only; below, none
+    assert (ag.ALPHA_RELIABLE, ag.ALPHA_TENTATIVE) == (0.800, 0.667)
+    assert ag.alpha_reading(1.0) == ag.alpha_reading(0.800) == "reliable"
+    assert ag.alpha_reading(0.7999) == ag.alpha_reading(0.667) == "tentative conclusions only"
+    assert ag.alpha_reading(0.6669) == ag.alpha_reading(0.0) == ag.alpha_reading(-0.3) == "too low for conclusions"
+    assert ag.alpha_reading(float("nan")) == "undefined"
+    assert set(map(ag.alpha_reading, (0.9, 0.7, 0.1, float("nan")))) == set(ag.ALPHA_READINGS)
+
+
+# Level words of other conventions (Landis & Koch 1977 for κ: slight, fair, moderate, substantial, almost
+# perfect; Cicchetti 1994: poor, fair, good, excellent) and the thresholds themselves typed into the words
+_FOREIGN_LEVEL = re.compile(r"\b(slight(ly)?|fair(ly)?|moderate(ly)?|substantial(ly)?|almost perfect|poor(ly)?|"
+                            r"excellent)\b|0\.667|0\.8(00)?\b", re.IGNORECASE)
+
+
+_ROOT = Path(__file__).parents[2]
+
+
+def _prose(path: Path) -> str:
+    """A words file, or the markdown cells of a notebook: the sentences a chapter's page says."""
+    if path.suffix != ".ipynb":
+        return path.read_text(encoding="utf-8")
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+@pytest.mark.parametrize("page", sorted((_ROOT / "notebooks" / "words").glob("*.md")) + sorted(
+    (_ROOT / "notebooks").glob("*.ipynb")), ids=lambda p: p.name)
+def test_words_about_alpha_use_only_the_readings_of_alpha_reading(page):
+    # every sentence that reads an agreement level says it through alpha_reading (a {x.text} filled from it) or
+    # the thresholds it exports; a level word of another convention, or a threshold typed in, fails
+    text = _prose(page)
+    if page.name == "08_wmt_mqm.md" and "agree moderately" in text:
+        pytest.xfail("chapter 08 is rewritten on another branch (issue 35 items 1-2): it must read α with "
+                     "helpers.core.agreement.alpha_reading")
+    offending = [line for line in text.splitlines()
+                 if re.search(r"α|agree|reliab", line, re.IGNORECASE) and _FOREIGN_LEVEL.search(line)]
+    assert offending == []

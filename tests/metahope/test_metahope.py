@@ -161,3 +161,36 @@ def test_metaphor_share():
     epm = pd.DataFrame({"system": ["X", "Y"], "SEGS": [3, 0]})
     eps = pd.DataFrame({"system": ["X", "Y"], "SEGS": [4, 5]})
     assert mh.metaphor_share(epm, eps)["ratio_m_s"].tolist() == [0.75, 0.0]
+
+
+def _tidy(rows, annotator="A"):
+    """Tidy MetaHOPE rows from (sentence, item, category, severity) for one system X."""
+    cats = ["IMP", "RAM", "MIS", "STL", "PRF"]
+    out = [{"item": item, "sentence": sentence, "system": "X", "annotator": annotator, "category": c,
+            "severity": sev if c == cat else 0} for sentence, item, cat, sev in rows for c in cats]
+    return pd.DataFrame(out).assign(category=lambda f: pd.Categorical(f["category"], categories=cats))
+
+
+def test_ratio_m_s_sentence_by_sentence_by_hand():
+    from scipy.stats import t
+
+    # s1 holds two metaphors and one PRF error worth 2 attached to both: 2 + 2 = 4 metaphor points against
+    # the sentence sheet's 2; s2's metaphor is clean while its sentence has a MIS worth 4
+    metaphors = _tidy([("s1", "m1", "PRF", 2), ("s1", "m2", "PRF", 2), ("s2", "m3", "MIS", 0)])
+    sentences = _tidy([("s1", "m1", "PRF", 2), ("s2", "m3", "MIS", 4)])
+    by_sentence = mh.penalty_by_sentence(metaphors, sentences)
+    prf = by_sentence[by_sentence["category"] == "PRF"].set_index("sentence")
+    assert prf["epm"].to_dict() == {"s1": 4, "s2": 0} and prf["eps"].to_dict() == {"s1": 2, "s2": 0}
+    assert prf["n_metaphors"].to_dict() == {"s1": 2, "s2": 1}
+    out = mh.ratio_m_s(by_sentence, n_boot=200, seed=1).set_index("category")
+    assert out.loc["PRF", ["epm", "eps", "ratio_m_s"]].tolist() == [4, 2, 2.0] and out.loc["PRF", "epm_exceeds_eps"]
+    assert out.loc["MIS", "ratio_m_s"] == 0.0 and not out.loc["MIS", "epm_exceeds_eps"]
+    assert pd.isna(out.loc["IMP", "ratio_m_s"])  # 0 / 0
+    segs = out.loc["SEGS"]
+    assert segs["ratio_m_s"] == pytest.approx(4 / 6) and segs["n_sentences"] == 2
+    assert (segs["sentences_penalised"], segs["sentences_metaphor_higher"], segs["sentences_sentence_higher"]) == (2, 1, 1)
+    # leave out s1: 0/4 = 0, leave out s2: 4/2 = 2; SE_J = sqrt(1/2 · (1 + 1)) = 1, t with 1 df
+    half = t.ppf(0.975, 1)
+    assert (segs["jackknife_ci_low"], segs["jackknife_ci_high"]) == pytest.approx((4 / 6 - half, 4 / 6 + half))
+    # two sentences resampled: (s1, s1) 8/4, (s1, s2) 4/6, (s2, s2) 0/8; the interval's ends are among them
+    assert {round(segs["ci_low"], 6), round(segs["ci_high"], 6)} <= {0.0, round(4 / 6, 6), 2.0}

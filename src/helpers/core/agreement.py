@@ -4,12 +4,14 @@ Conventions, chosen because they reproduce the MetaHOPE paper's Tables 1 and 6 e
 (chapter 1 shows the evidence):
 
 * Krippendorff's α via the ``krippendorff`` package, interval level by default (the
-  MetaHOPE paper's text says "ordinal", its printed numbers are interval α; both are
-  offered through ``level``).
+  MetaHOPE paper treats the severities as "ordered penalty levels", but its printed
+  numbers for pilot v1 are interval α; both levels are offered through ``level``).
 * Cohen's κ with quadratic weights (Cohen 1968) on the *positions* of the values in a list
   of category labels, as ``sklearn.metrics.cohen_kappa_score(weights="quadratic")`` does.
   For single categories the labels are the severity scale 0…10; for summed scores, which
   have no fixed scale, the labels are the values observed by any rater.
+* How high is high enough: :func:`alpha_reading` reads α by Krippendorff's convention, the
+  one reading of α levels the whole book uses.
 * Pearson r, NaN when one rater is constant (the paper prints "NA").
 * Exact agreement: percentage of items on which all raters gave the same score; presence
   agreement: the same for "any error" (value > 0) versus none.
@@ -37,6 +39,33 @@ BOUNDS = {"alpha": (-np.inf, 1.0), "weighted_kappa": (-1.0, 1.0), "pearson_r": (
           "exact_agreement": (0.0, 100.0), "presence_agreement": (0.0, 100.0)}
 #: Columns of :func:`agreement` after the grouping columns (``total_<rater>`` may follow).
 COLUMNS = ("n_items", "n_raters") + METRICS
+
+
+#: Krippendorff (2004, §12.4; 2011): rely on data with α ≥ .800 ...
+ALPHA_RELIABLE = 0.800
+#: ... and draw only tentative conclusions from data with .667 ≤ α < .800; below, none.
+ALPHA_TENTATIVE = 0.667
+#: The readings :func:`alpha_reading` gives, highest first (and for an undefined α).
+ALPHA_READINGS = ("reliable", "tentative conclusions only", "too low for conclusions", "undefined")
+
+
+def alpha_reading(alpha: float) -> str:
+    """How Krippendorff's convention reads an α: the book's one scale for α levels.
+
+    Krippendorff (2004, *Content Analysis*, 2nd ed., §12.4; 2011, "Computing Krippendorff's
+    alpha-reliability") advises relying on data with α ≥ .800 (:data:`ALPHA_RELIABLE`),
+    drawing only tentative conclusions when .667 ≤ α < .800 (:data:`ALPHA_TENTATIVE`), and
+    none below .667. Every chapter's words about α levels come from here (one of
+    :data:`ALPHA_READINGS`); NaN reads "undefined". Labels of other conventions (Landis &
+    Koch's "moderate", "substantial" for κ) are not used for α.
+
+    >>> [alpha_reading(a) for a in (0.8, 0.7999, 0.667, 0.6669, float("nan"))]
+    ['reliable', 'tentative conclusions only', 'tentative conclusions only', 'too low for conclusions', 'undefined']
+    """
+    if alpha is None or np.isnan(alpha):
+        return ALPHA_READINGS[3]
+    return ALPHA_READINGS[0] if alpha >= ALPHA_RELIABLE else ALPHA_READINGS[1] if alpha >= ALPHA_TENTATIVE \
+        else ALPHA_READINGS[2]
 
 
 def krippendorff_alpha(ratings, level: str = "interval", value_domain: Sequence | None = None) -> float:

@@ -26,6 +26,7 @@ import pandas as pd
 from scipy import stats as st
 
 from ..core import classroom, params, paths
+from ..core.agreement import ALPHA_RELIABLE
 from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance, table
@@ -458,8 +459,9 @@ def threshold_findings(sensitivity: pd.DataFrame | None, level: float = 0.05) ->
 
 # --------------------------------------------------------------------------- findings of chapter 4
 
-#: The conventional α above which single ratings count as reliable.
-RELIABLE_ALPHA = 0.8
+#: The α from which single ratings count as reliable (Krippendorff's convention, the book's one:
+#: :func:`helpers.core.agreement.alpha_reading`).
+RELIABLE_ALPHA = ALPHA_RELIABLE
 
 
 def judgements_findings(*, reliability: pd.DataFrame, spearman: pd.DataFrame, stability, regression: pd.DataFrame,

@@ -13,7 +13,8 @@ from .io import (ClassAnnotations, load_class, category_order, from_mqm, is_meta
                  pilot_zh_en_file, read_long, read_mqm_tsv, read_sheet, read_workbook, to_long, write_mqm_tsv)
 from .scoring import (POS_CLASSES, WEIGHTS, apply_weights, count_sentences, disagreement_anatomy, disputed_items,
                       error_profile, team_scores,
-                      metaphor_share, normalise_pos, paired_segments, penalty_summary, pilot_v1_layout,
+                      metaphor_share, normalise_pos, paired_segments, penalty_by_sentence, penalty_summary,
+                      pilot_v1_layout, ratio_m_s,
                       pilot_v2_layout, pos_class, segment_scores)
 from .simulate import DEFAULT_PANEL, Annotator, panel_from_records, panel_table, simulate_annotations, sentence_units
 from .template import write_templates
@@ -25,7 +26,8 @@ __all__ = [
     "pilot_zh_en_file", "read_long", "read_mqm_tsv", "read_sheet", "read_workbook", "to_long", "write_mqm_tsv",
     "POS_CLASSES", "WEIGHTS", "apply_weights", "count_sentences", "disagreement_anatomy", "disputed_items",
     "error_profile", "team_scores",
-    "metaphor_share", "normalise_pos", "paired_segments", "penalty_summary", "pilot_v1_layout", "pilot_v2_layout",
+    "metaphor_share", "normalise_pos", "paired_segments", "penalty_by_sentence", "penalty_summary",
+    "pilot_v1_layout", "pilot_v2_layout", "ratio_m_s",
     "pos_class", "segment_scores",
     "DEFAULT_PANEL", "Annotator", "panel_from_records", "panel_table", "simulate_annotations", "sentence_units",
     "write_templates",

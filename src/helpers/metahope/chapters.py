@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import classroom, params, paths
+from ..core.agreement import ALPHA_RELIABLE, ALPHA_TENTATIVE, alpha_reading
 from ..core.errors import InputError, raise_all
 from ..core.findings import Findings
 from ..core.published import read_published
@@ -381,6 +382,37 @@ def sentence_count_note(words, n_sentences: int, counted: int, released: bool):
 
     found = Findings().add("n_sentences", n_sentences).add("counted", counted).add("released", released)
     return data_note("released" if released else "own", [], words.say("sentence_count", found.frame()).data)
+
+
+def ratio_findings(ratios: pd.DataFrame, published: pd.DataFrame | None = None) -> pd.DataFrame:
+    """What Ratio (M/S) is and how sure it is (section ``ratio``), from
+    :func:`~helpers.metahope.scoring.ratio_m_s`: the cells where the metaphors carry more
+    points than the sentences (``cell_epm``, ``cell_eps`` per "system category"), per system
+    the ratio on SEGS with its jackknife t interval by sentence (``ratio``; ``percentile``
+    beside it), the penalised sentences and on how many of them either sheet carries more,
+    the paper's ratio when ``published`` (its Table 3) is given, and the span of the
+    intervals over the systems (``span``)."""
+    found = Findings()
+    cells = ratios[(ratios["category"] != "SEGS") & ratios["epm_exceeds_eps"]]
+    found.add("exceeds", len(cells) > 0)
+    for _, r in cells.iterrows():
+        group = f"{r['system']} {r['category']}"
+        found.add("cell_epm", r["epm"], group=group).add("cell_eps", r["eps"], group=group)
+    if cells.empty:
+        found.add("cell_epm").add("cell_eps")
+    total = ratios[ratios["category"] == "SEGS"]
+    paper = None if published is None else published.set_index("system")["ratio_m_s"].astype(float)
+    for _, r in total.iterrows():
+        g = r["system"]
+        (found.add("ratio", r["ratio_m_s"], ci=(r["jackknife_ci_low"], r["jackknife_ci_high"]), group=g)
+         .add("percentile", r["ratio_m_s"], ci=(r["ci_low"], r["ci_high"]), group=g)
+         .add("penalised", r["sentences_penalised"], group=g)
+         .add("metaphor_higher", r["sentences_metaphor_higher"], group=g)
+         .add("sentence_higher", r["sentences_sentence_higher"], group=g)
+         .add("published", None if paper is None else paper.get(g), group=g))
+    low, high = total["jackknife_ci_low"].min(), total["jackknife_ci_high"].max()
+    return (found.add("sentences", total["n_sentences"].max() if len(total) else None)
+            .add("span", high - low, ci=(low, high)).add("released", published is not None).frame())
 
 
 def few_clusters(n_clusters, unit: str = "sentences", items: str = "metaphors") -> pd.DataFrame:
@@ -829,15 +861,43 @@ def pilot_v2_description(data: PilotV2Data) -> pd.DataFrame:
             .frame())
 
 
-def released_disagreement_item(item: str = "news_01_v.4_10_17", system: str = "Hunyuan-LLM-7B") -> pd.Series | None:
-    """Source sentence, metaphor and translation of the Table 12 item from the released ZH→EN
-    sheet, or None when that file has not been fetched (an own-data run needs no released file)."""
+def _released_unit(item: str, system: str) -> pd.DataFrame | None:
+    """The rows (one per category) of one unit of the released ZH→EN sheet; None when that file
+    has not been fetched (an own-data run needs no released file)."""
     path = paths.raw_data_dir() / io.METAHOPE_REPO.replace("/", "__") / io.PILOT_ZH_EN_FILE
     if not path.exists():
         return None
     sheet = io.read_workbook(path, "released")
-    row = sheet[(sheet["item"] == item) & (sheet["system"] == system)]
-    return row.iloc[0] if len(row) else None
+    return sheet[(sheet["item"] == item) & (sheet["system"] == system)]
+
+
+def released_disagreement_item(item: str = "news_01_v.4_10_17", system: str = "Hunyuan-LLM-7B") -> pd.Series | None:
+    """Source sentence, metaphor and translation of the Table 12 item from the released ZH→EN
+    sheet, or None when that file has not been fetched (an own-data run needs no released file)."""
+    rows = _released_unit(item, system)
+    return rows.iloc[0] if rows is not None and len(rows) else None
+
+
+def released_against_table12(table12: pd.DataFrame, item: str = "news_01_v.4_10_17",
+                             system: str = "Hunyuan-LLM-7B") -> pd.DataFrame:
+    """Whose scores the released ZH→EN sheet holds for the Table 12 unit (section ``example``):
+    its scores (``released_scores``: the total, the non-zero categories as text) and the
+    annotators of Table 12 (one row per annotator, columns IMP … PRF) whose five scores are
+    the same (``released_matches``: their number, their names or "none"; ``released_unmatched``
+    when there is none). Not applicable when
+    the sheet has not been fetched. The sheet names no annotator and the paper does not say
+    where it comes from; on the released data it matches none of the five."""
+    rows = _released_unit(item, system)
+    found = Findings().add("paper_annotators", len(table12))
+    if rows is None or rows.empty:
+        return found.add("released_scores").add("released_matches").add("released_unmatched").frame()
+    released = rows.set_index("category")["severity"].reindex(list(io.CATEGORIES), fill_value=0).astype(int)
+    scores = table12.set_index("annotator")[list(io.CATEGORIES)].astype(int)
+    same = [str(a) for a, r in scores.iterrows() if (r == released).all()]
+    shown = ", ".join(f"{c} {v}" for c, v in released.items() if v) or "no error"
+    return (found.add("released_scores", int(released.sum()), text=shown)
+            .add("released_matches", len(same), text=", ".join(same) or "none")
+            .add("released_unmatched", not same).frame())
 
 
 @dataclass(frozen=True)
@@ -869,14 +929,16 @@ def disagreement_example(data: PilotV2Data, metahope: bool = True, top: int = 5)
             found.add(name, text=None if row is None else row[name])
         found.add("system", text="Hunyuan-LLM-7B").add("missing_sheet", row is None)
         found.add("disputed").add("unit").add("item")
-        return DisagreementExample(scores, found.frame())
+        provenance = released_against_table12(example)
+        return DisagreementExample(scores, pd.concat([found.frame(), provenance], ignore_index=True))
     disputed = disputed_items(data.tidy, top=top)
     first = disputed.iloc[0]
     unit = data.tidy[(data.tidy["item"] == first["item"]) & (data.tidy["system"] == first["system"])]
     (found.add("disputed", len(disputed)).add("unit", text="metaphor" if metahope else "segment")
      .add("metaphor", text=first["metaphor"] or "the segment").add("system", text=first["system"])
      .add("sentence", text=first["sentence"]).add("item", text=first["item"]).add("missing_sheet", False)
-     .add("pos").add("translation"))
+     .add("pos").add("translation").add("paper_annotators").add("released_scores").add("released_matches")
+     .add("released_unmatched"))
     return DisagreementExample(unit[["annotator", "category", "severity"]], found.frame(), disputed)
 
 
@@ -925,9 +987,10 @@ def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.D
     found = (Findings().add("simulated", data.simulated)
              .add("units", text="metaphors" if io.is_metahope(data.tidy) else "segments")
              .add("unit", text="metaphor" if io.is_metahope(data.tidy) else "segment")
-             .add("sentence_level", sentence_table is not None))
+             .add("sentence_level", sentence_table is not None)
+             .add("reliable_alpha", ALPHA_RELIABLE).add("tentative_alpha", ALPHA_TENTATIVE))
     for _, r in by_system.iterrows():
-        (found.add("alpha", r["ordinal_alpha"], group=r["system"])
+        (found.add("alpha", r["ordinal_alpha"], text=alpha_reading(r["ordinal_alpha"]), group=r["system"])
          .add("presence", r["exact_presence_agreement"], group=r["system"]))  # percent, as in the table
     ranked = by_error.sort_values("ordinal_alpha")
     worst, best = ranked.iloc[0], ranked.iloc[-1]

@@ -93,12 +93,86 @@ def penalty_summary(tidy: pd.DataFrame, n_sentences: int | None = None, value: s
 
 
 def metaphor_share(epm: pd.DataFrame, eps: pd.DataFrame) -> pd.DataFrame:
-    """Add ``ratio_m_s`` = EPM / EPS per system: the share of the sentence-level penalty that
-    falls on the metaphors (paper §4.2.2, Table 3 "Ratio (M/S)")."""
+    """Add ``ratio_m_s`` = EPM / EPS per system (paper §4.2.2, Table 3 "Ratio (M/S)"): the
+    metaphor-level penalty points over the sentence-level ones. Not a share of one total in
+    the other: the two come from separate annotation passes, and an error is counted once
+    for every metaphor it is attached to, so the ratio can exceed 1 (:func:`ratio_m_s`)."""
     ratio = epm.set_index("system")["SEGS"] / eps.set_index("system")["SEGS"]
     out = epm.copy()
     out["ratio_m_s"] = out["system"].map(ratio)
     return out
+
+
+def penalty_by_sentence(metaphors: pd.DataFrame, sentences: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
+    """Metaphor-level against sentence-level penalty, sentence by sentence (Ratio M/S taken apart).
+
+    ``metaphors`` is one annotator's tidy metaphor sheet, ``sentences`` the tidy full-sentence
+    sheet (:func:`~helpers.metahope.io.read_workbook`). Returns one row per (sentence, system,
+    category), categories in the data's order: ``epm`` (the penalties of the sentence's
+    metaphors, summed: a sentence error attached to three metaphors counts three times),
+    ``eps`` (the sentence's own penalty) and ``n_metaphors``. A sentence or system that one
+    sheet lacks counts 0 there, so the sums per system are Tables 3 and 2.
+    """
+    keys = ["sentence", "system", "category"]
+    epm = metaphors.groupby(keys, sort=False, observed=True)[value].sum().rename("epm")
+    eps = sentences.groupby(keys, sort=False, observed=True)[value].sum().rename("eps")
+    out = pd.concat([epm, eps], axis=1).fillna(0).reset_index()
+    counts = metaphors.groupby("sentence", sort=False)["item"].nunique()
+    out["n_metaphors"] = out["sentence"].map(counts).fillna(0).astype(int)
+    cats, systems = category_order(metaphors), list(dict.fromkeys([*metaphors["system"], *sentences["system"]]))
+    order = {"system": {v: i for i, v in enumerate(systems)}, "category": {v: i for i, v in enumerate(cats)}}
+    return out.sort_values(["system", "category", "sentence"], key=lambda c: c.map(order[c.name]) if c.name in order
+                           else c, kind="stable").reset_index(drop=True)
+
+
+def ratio_m_s(by_sentence: pd.DataFrame, n_boot: int = 2000, seed=0, ci: float = 95.0) -> pd.DataFrame:
+    """Ratio (M/S) = EPM / EPS per system and category, and for their sum (``category`` "SEGS").
+
+    From :func:`penalty_by_sentence`. One row per (system, category) with ``epm``, ``eps``,
+    ``ratio_m_s`` (NaN when ``eps`` is 0), ``epm_exceeds_eps`` (the metaphors carry more
+    points than the sentences: impossible for a share), ``n_sentences``, the sentences with
+    any penalty in either sheet (``sentences_penalised``) and those on which the metaphors carry more (``sentences_metaphor_higher``) or fewer
+    (``sentences_sentence_higher``) points. The sentence is the unit of resampling (its
+    metaphors share one translation): ``ci_low``, ``ci_high`` the percentile interval of the
+    ratio over ``n_boot`` sentence resamples (:func:`~helpers.core.stats.resample`), and
+    ``jackknife_ci_low``, ``jackknife_ci_high`` the delete-one-sentence jackknife t interval
+    that holds with about 20 sentences (:func:`~helpers.core.stats.jackknife_t_interval`).
+    """
+    import numpy as np
+
+    from ..core.stats import jackknife_t_interval, jackknife_weights, percentile_interval, resample
+
+    total = by_sentence.groupby(["sentence", "system"], sort=False)[["epm", "eps"]].sum().reset_index()
+    frame = pd.concat([by_sentence, total.assign(category="SEGS")], ignore_index=True)
+    systems = list(dict.fromkeys(by_sentence["system"]))
+    cats = list(dict.fromkeys(by_sentence["category"])) + ["SEGS"]
+    sentences = list(dict.fromkeys(by_sentence["sentence"]))
+    wide = frame.pivot_table(index="sentence", columns=["system", "category"], values=["epm", "eps"], aggfunc="sum",
+                             fill_value=0, observed=True).reindex(sentences)
+    columns = pd.MultiIndex.from_product([systems, cats])
+    epm = wide["epm"].reindex(columns=columns, fill_value=0).to_numpy(float)
+    eps = wide["eps"].reindex(columns=columns, fill_value=0).to_numpy(float)
+
+    def ratios(weights: np.ndarray) -> np.ndarray:
+        num, den = weights @ epm, weights @ eps
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+
+    boot = ratios(resample(len(sentences), n_boot, seed=seed))
+    loo = ratios(jackknife_weights(sentences))
+    estimate = ratios(np.ones((1, len(sentences))))[0]
+    rows = []
+    for j, (system, category) in enumerate(columns):
+        low, high = percentile_interval(boot[:, j], ci)
+        jlow, jhigh = jackknife_t_interval(estimate[j], loo[:, j], ci)
+        rows.append({"system": system, "category": category, "epm": epm[:, j].sum(), "eps": eps[:, j].sum(),
+                     "ratio_m_s": estimate[j], "epm_exceeds_eps": bool(epm[:, j].sum() > eps[:, j].sum()),
+                     "n_sentences": len(sentences),
+                     "sentences_penalised": int(((epm[:, j] > 0) | (eps[:, j] > 0)).sum()),
+                     "sentences_metaphor_higher": int((epm[:, j] > eps[:, j]).sum()),
+                     "sentences_sentence_higher": int((epm[:, j] < eps[:, j]).sum()),
+                     "ci_low": low, "ci_high": high, "jackknife_ci_low": jlow, "jackknife_ci_high": jhigh})
+    return pd.DataFrame(rows)
 
 
 def paired_segments(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:

@@ -1,0 +1,80 @@
+"""What the book says the MetaHOPE paper claims (issue 35, items 4 and 5): Ratio (M/S) is a ratio
+of two separately scored totals, not a share; the paper's "ordered penalty levels"; the model the
+paper's appendix names; where chapter 3's simulated truth comes from."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from helpers import metahope as mh
+from helpers.core.findings import Words
+from helpers.metahope import chapters
+
+ROOT = Path(__file__).parents[2]
+
+
+def _markdown(notebook: str) -> str:
+    cells = json.loads((ROOT / "notebooks" / notebook).read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+def _chapter_1_texts() -> dict[str, str]:
+    return {"glossary": (ROOT / "book" / "glossary.md").read_text(encoding="utf-8"),
+            "chapter 1": _markdown("01_metahope_pilot_v1.ipynb"),
+            "chapter 1 words": (ROOT / "notebooks" / "words" / "01_metahope_pilot_v1.md").read_text(encoding="utf-8")}
+
+
+def test_ratio_m_s_is_not_called_the_share_of_the_penalty_that_metaphors_cause():
+    # EPM > EPS in three cells of the released data (chapter 1 shows them): a share cannot exceed its whole
+    share = re.compile(r"share of (a system's|the) penalty", re.IGNORECASE)
+    assert {name: share.findall(text) for name, text in _chapter_1_texts().items()} == {
+        "glossary": [], "chapter 1": [], "chapter 1 words": []}
+    assert "can exceed 1" in _chapter_1_texts()["glossary"]
+
+
+def test_the_ratio_section_names_the_cells_where_the_metaphors_carry_more_points():
+    cats = ["IMP", "RAM", "MIS", "STL", "PRF"]
+    by_sentence = pd.DataFrame({"sentence": ["s1"] * 5 + ["s2"] * 5, "system": "X", "category": cats * 2,
+                                "epm": [0, 0, 0, 0, 4, 0, 0, 0, 0, 0], "eps": [0, 0, 0, 0, 2, 0, 0, 4, 0, 0],
+                                "n_metaphors": [2] * 5 + [1] * 5})
+    ratios = mh.ratio_m_s(by_sentence, n_boot=50, seed=0)
+    said = Words("01_metahope_pilot_v1", shared=chapters.SHARED_WORDS).text("ratio", chapters.ratio_findings(ratios))
+    assert "X PRF: EPM 4 against EPS 2." in said
+    assert "X: 0.667" in said and "on 1 of them the metaphors carry more than the sentence, on 1 fewer" in said
+    assert "the paper:" not in said and "headline" not in said  # own data: no paper value beside it
+
+
+def test_the_paper_is_quoted_as_ordered_penalty_levels_not_as_saying_ordinal():
+    # paper §4.2.1: the severities are treated "as ordered penalty levels (0, 2, 4, 6, 8, 10)"
+    says_ordinal = re.compile(r"(paper|§4\.2\.1)[^.]{0,40}\bsays?\b[^.]{0,60}\bordinal\b", re.IGNORECASE)
+    texts = {**_chapter_1_texts(), "agreement": (ROOT / "src/helpers/core/agreement.py").read_text(encoding="utf-8")}
+    assert {name: says_ordinal.findall(text) for name, text in texts.items()} == {name: [] for name in texts}
+    assert "ordered penalty levels" in texts["chapter 1"] and "ordered penalty levels" in texts["chapter 1 words"]
+
+
+def test_chapter_1_names_the_model_as_the_papers_appendix_does():
+    # appendix: "Hunyuan-MT-7B", a model made for translation; the tables' label Hunyuan-LLM-7B stays the system's
+    page = _markdown("01_metahope_pilot_v1.ipynb")
+    assert "Hunyuan-MT-7B" in page and "built for translation" in page and "not a clean contrast of NMT" in page
+
+
+def test_chapter_3_says_whose_scores_the_released_sheet_holds(monkeypatch):
+    table12 = pd.DataFrame({"annotator": ["A", "B"], "IMP": [0, 0], "RAM": [0, 0], "MIS": [8, 10], "STL": [0, 0],
+                            "PRF": [2, 0]})
+    released = pd.DataFrame({"category": ["IMP", "RAM", "MIS", "STL", "PRF"], "severity": [0, 0, 10, 0, 0]})
+    monkeypatch.setattr(chapters, "_released_unit", lambda item, system: released)
+    found = chapters.released_against_table12(table12).set_index("quantity")
+    assert (found.loc["released_scores", "value"], found.loc["released_scores", "text"]) == (10, "MIS 10")
+    assert found.loc["released_matches", "text"] == "B" and found.loc["released_unmatched", "value"] == 0
+    found = chapters.released_against_table12(table12[table12["annotator"] == "A"])
+    said = Words("03_metahope_pilot_v2", shared=chapters.SHARED_WORDS).text(
+        "example", pd.concat([found, chapters.Findings().add("simulated", True).add("missing_sheet", False)
+                              .add("sentence", text="S").add("metaphor", text="m").add("pos", text="v")
+                              .add("system", text="X").add("translation", text="T").add("disputed").add("unit")
+                              .add("item").frame()], ignore_index=True))
+    assert "records MIS 10 (total 10)" in said and "exactly these five scores: none" in said
+    assert "not one of the pilot-v2 annotators' sheets" in said and "Human Gold Standard" in said
