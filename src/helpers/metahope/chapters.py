@@ -670,6 +670,43 @@ def team_findings(team: pd.DataFrame, found: Findings) -> Findings:
     return found
 
 
+#: How chapter 2 names a measure of :func:`helpers.metahope.corpus.type_comparison`.
+TYPE_MEASURES = {"error_rate": "share of ratings with an error", "penalty": "mean penalty per metaphor"}
+
+
+def _sentences(n: int) -> str:
+    return f"{n} sentence" if n == 1 else f"{n} sentences"
+
+
+def types_summary(types: pd.DataFrame, by_type: pd.DataFrame) -> pd.DataFrame:
+    """Metaphor types (section ``types``): per direction how many annotated metaphors found
+    their corpus row (and which did not); per contrast and measure of ``by_type``
+    (:func:`helpers.metahope.corpus.type_comparison`) the difference with its sentence-cluster
+    interval and minimum detectable difference, or ``no_interval`` when a side comes from one
+    sentence."""
+    found = Findings()
+    for direction, g in types.groupby("direction", sort=False):
+        missed = g[~g["matched"]]
+        found.add("matched", int(g["matched"].sum()), group=direction, direction=direction, items=len(g),
+                  text="; ".join(f"{r['metaphor']} ({r['item']}: {r['note']})" for _, r in missed.iterrows()))
+        found.add("unmatched", len(missed), group=direction, direction=direction)
+    for _, r in by_type.iterrows():
+        row = {"group": f"{r['direction']} · {r['group_a']} vs {r['group_b']} · {r['measure']}",
+               "direction": r["direction"], "contrast": f"{r['group_a']} ({r['n_a']} metaphors in "
+               f"{_sentences(r['sentences_a'])}) vs {r['group_b']} ({r['n_b']} in {_sentences(r['sentences_b'])})",
+               "measure": TYPE_MEASURES[r["measure"]]}
+        scale = 100 if r["measure"] == "error_rate" else 1
+        found.add("type_difference", r["difference"] * scale, ci=(r["ci_low"] * scale, r["ci_high"] * scale),
+                  unit=" points" if scale == 100 else "", **row)
+        found.add("type_mdd", r["mdd_80"] * scale, **row)
+        found.add("no_interval", bool(pd.isna(r["ci_low"])), **row)
+    excluding = int(_excludes_zero(by_type["ci_low"], by_type["ci_high"]).sum()) if len(by_type) else 0
+    found.add("excluding", excluding).add("with_interval", int(by_type["ci_low"].notna().sum()) if len(by_type) else 0)
+    if by_type.empty:
+        found.add("type_difference")
+    return found.frame()
+
+
 def _pairs(comparison: pd.DataFrame) -> int:
     return int(comparison.groupby(["direction", "annotator"]).size().max())
 
