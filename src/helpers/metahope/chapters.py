@@ -1009,3 +1009,28 @@ def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.D
      .add("categories", int((anatomy.categories["annotators_using_it"] > 0).sum()))
      .add("lowest_total", scores["total"].min()).add("highest_total", scores["total"].max()))
     return found.frame()
+
+
+def plan_summary(plan: pd.DataFrame, margin: float = 2.0, planned: int = 200) -> pd.DataFrame:
+    """Chapter 3's study plan (section ``plan``), per data set: at the paper's ``planned``
+    test set with the most raters the data have, the width of α's interval and of a system
+    difference's, and the power at ``margin``; at 20 sentences (the pilots' size) the same;
+    and the fewest sentences of the plan that give 80 % power at ``margin`` with each number
+    of raters (``needed``; NaN when none does)."""
+    found = Findings().add("margin", margin).add("planned", planned)
+    p = plan[plan["margin"] == margin]
+    for data, g in p.groupby("data", sort=False):
+        k = int(g["raters"].max())
+        for name, n in (("at_plan", planned), ("at_pilot", 20)):
+            r = g[(g["sentences"] == n) & (g["raters"] == k)]
+            if len(r):
+                r = r.iloc[0]
+                found.add(name, r["power"], group=data, data=data, raters=k, alpha_width=r["alpha_width"],
+                          difference_width=r["difference_width"], alpha=r["alpha"])
+        for raters, h in g.groupby("raters"):
+            enough = h[h["power"] >= 0.8]["sentences"]
+            found.add("needed", enough.min() if len(enough) else None, group=f"{data} · {raters}", data=data,
+                      raters=int(raters), text=f"{int(enough.min())}" if len(enough) else
+                      f"more than {int(h['sentences'].max())}")
+    return found.frame()
+
