@@ -70,3 +70,21 @@ def test_real_data_plan_and_its_words():
     assert "200 sentences and 3 raters (the paper's planned test set)" in text
     assert "20 sentences (a pilot's size) and 2 raters" in text
     assert text.count("80% power at 2 points needs") == 5
+
+
+def test_chapter_3_checks_n_plan_before_any_work():
+    from helpers.core.errors import InputError
+
+    assert chapters.pilot_v2_setup(n_plan=40).n_plan == 40
+    with pytest.raises(InputError, match="n_plan"):
+        chapters.pilot_v2_setup(n_plan=5)
+
+
+def test_no_fetched_data_gives_no_plan_and_says_so():
+    def missing():
+        raise FileNotFoundError("not fetched")
+
+    empty = planning.study_plan(n_sims=20, sources={"WMT": missing, "pilot": missing})
+    assert empty.empty and list(empty.columns) == planning.COLUMNS
+    text = Words("03_metahope_pilot_v2", shared=chapters.SHARED_WORDS).text("plan", chapters.plan_summary(empty))
+    assert text.startswith("Neither the WMT file nor the released pilot has been fetched") and "power" not in text

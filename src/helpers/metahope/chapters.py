@@ -702,8 +702,9 @@ def types_summary(types: pd.DataFrame, by_type: pd.DataFrame) -> pd.DataFrame:
         found.add("no_interval", bool(pd.isna(r["ci_low"])), **row)
     excluding = int(_excludes_zero(by_type["ci_low"], by_type["ci_high"]).sum()) if len(by_type) else 0
     found.add("excluding", excluding).add("with_interval", int(by_type["ci_low"].notna().sum()) if len(by_type) else 0)
+    found.add("no_contrast", by_type.empty)
     if by_type.empty:
-        found.add("type_difference")
+        found.add("type_difference").add("type_mdd").add("no_interval")
     return found.frame()
 
 
@@ -772,6 +773,7 @@ class PilotV2Setup:
     weights: str = io.MQM_SCHEME  # an MQM file's weighting scheme
     projection: bool | None = None  # students shown as codes (see PilotV1Setup)
     results_dir: str = "results"
+    n_plan: int = 500  # imitated studies per size in the study plan (helpers.metahope.planning)
 
     @property
     def sweep_seeds(self) -> int:
@@ -824,8 +826,9 @@ class PilotV2Setup:
 
 def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None, panel=None, sentence_raters=3,
                    seed=7, n_seeds=10, results_dir="results", unfinished="stop",
-                   weights=io.MQM_SCHEME, projection=None) -> PilotV2Setup:
-    """Check chapter 3's parameters. ``weights`` is the weighting scheme that turns a foreign
+                   weights=io.MQM_SCHEME, projection=None, n_plan=500) -> PilotV2Setup:
+    """Check chapter 3's parameters. ``n_plan`` is the number of imitated studies per size
+    of the study plan (:func:`helpers.metahope.planning.study_plan`). ``weights`` is the weighting scheme that turns a foreign
     MQM file's severities into penalties (:func:`helpers.core.schemes.load_scheme`: a
     built-in name or a YAML file; :func:`helpers.metahope.io.from_mqm`); ``projection`` as
     in :func:`pilot_v1_setup`."""
@@ -852,7 +855,7 @@ def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None,
     return PilotV2Setup(spec, sentence_spec, classroom.unfinished_choice(unfinished), truth, team,
                         raters, params.integer("seed", seed), params.integer("n_seeds", n_seeds, minimum=2,
                                                                                    maximum=200), str(weights),
-                        _projection(projection), str(results_dir))
+                        _projection(projection), str(results_dir), params.integer("n_plan", n_plan, minimum=20))
 
 
 def pilot_v2_description(data: PilotV2Data) -> pd.DataFrame:
@@ -1017,7 +1020,9 @@ def plan_summary(plan: pd.DataFrame, margin: float = 2.0, planned: int = 200) ->
     difference's, and the power at ``margin``; at 20 sentences (the pilots' size) the same;
     and the fewest sentences of the plan that give 80 % power at ``margin`` with each number
     of raters (``needed``; NaN when none does)."""
-    found = Findings().add("margin", margin).add("planned", planned)
+    found = Findings().add("margin", margin).add("planned", planned).add("no_data", plan.empty)
+    if plan.empty:
+        return found.add("at_plan").add("at_pilot").add("needed").frame()
     p = plan[plan["margin"] == margin]
     for data, g in p.groupby("data", sort=False):
         k = int(g["raters"].max())

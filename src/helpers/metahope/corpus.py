@@ -143,6 +143,9 @@ def join_types(tidy: pd.DataFrame, corpora: dict | None = None) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
+#: Columns of :func:`type_comparison`.
+COMPARISON_COLUMNS = ["direction", "contrast", "group_a", "group_b", "measure", "n_a", "n_b", "sentences_a",
+                      "sentences_b", "mean_a", "mean_b", "difference", "ci_low", "ci_high", "empty_share", "mdd_80"]
 #: The contrasts chapter 2 reads: (direction, column, name of the True side, name of the False side).
 CONTRASTS = (("EN→ZH", "deliberate", "deliberate", "not deliberate"),
              ("ZH→EN", "conventional", "conventional", "other subtypes"),
@@ -200,4 +203,4 @@ def type_comparison(units: pd.DataFrame, n_boot: int = 2000, seed: int = 2026, a
                          "mean_a": v[side].mean(), "mean_b": v[~side].mean(),
                          "difference": v[side].mean() - v[~side].mean(), "ci_low": low, "ci_high": high,
                          "empty_share": float(np.isnan(d).mean()), "mdd_80": z * se})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)

@@ -198,6 +198,7 @@ def study_plan_static(plan: pd.DataFrame, margin: float = 2.0, title: str | None
         ax.set_xscale("log")
         ticks = sorted(plan["sentences"].unique())
         ax.set_xticks(ticks, [str(t) for t in ticks])
+        ax.minorticks_off()
         ax.set_xlabel("sentences")
         ax.set_title(t.format(margin=margin), fontsize=9)
     axes[1].legend(fontsize=7)

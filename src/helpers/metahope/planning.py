@@ -133,9 +133,18 @@ def pilot_array() -> np.ndarray:
     return rating_array(per, "sentence", value="SEGS", rater="annotator")[0]
 
 
-def study_plan(n_sims: int = 500, seed: int = 0) -> pd.DataFrame:
-    """:func:`plan` of the WMT three-rater file and of the EN→ZH pilot, at :data:`SENTENCES`,
-    :data:`RATERS` and :data:`MARGINS`."""
-    return pd.concat([plan(wmt_array(), "WMT 2023 ZH→EN (3 raters)", margins=MARGINS, n_sims=n_sims, seed=seed),
-                      plan(pilot_array(), "MetaHOPE EN→ZH pilot (2 raters)", margins=MARGINS, n_sims=n_sims,
-                           seed=seed)], ignore_index=True)
+def study_plan(n_sims: int = 500, seed: int = 0, sources: dict | None = None) -> pd.DataFrame:
+    """:func:`plan` of each data set of ``sources`` ({name: function returning its array};
+    default the WMT three-rater file and the EN→ZH pilot) at :data:`SENTENCES`,
+    :data:`RATERS` and :data:`MARGINS`. A data set whose released file has not been fetched
+    is left out (no rows at all when none has)."""
+    if sources is None:
+        sources = {"WMT 2023 ZH→EN (3 raters)": wmt_array, "MetaHOPE EN→ZH pilot (2 raters)": pilot_array}
+    plans = []
+    for data, load in sources.items():
+        try:
+            array = load()
+        except FileNotFoundError:
+            continue
+        plans.append(plan(array, data, margins=MARGINS, n_sims=n_sims, seed=seed))
+    return pd.concat(plans, ignore_index=True) if plans else pd.DataFrame(columns=COLUMNS)
