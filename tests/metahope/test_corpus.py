@@ -39,6 +39,7 @@ def test_join_goes_by_sentence_and_word_not_by_the_item_id():
     assert got.loc["d1_3_4", ["matched", "metaphor_type"]].tolist() == [True, "direct"]
     assert got.loc["d1_3_7", "note"] == "word occurs 2 times in the sentence and the id's word index names none"
     assert got["matched"].sum() == 3
+    assert got.loc["d1_9_4", "id_agrees"] == False and got.loc["d1_3_4", "id_agrees"] == True  # noqa: E712
 
 
 def test_every_released_metaphor_finds_its_corpus_row():
@@ -49,6 +50,9 @@ def test_every_released_metaphor_finds_its_corpus_row():
     en = types[types["direction"] == "EN→ZH"]
     assert sorted(en.loc[en["deliberate"].astype(bool), "metaphor"]) == ["machinery", "spanner", "throws"]
     assert en["corpus_sentence"].nunique() == 21 and (en["metaphor_type"] == "indirect").all()
+    # 8 EN→ZH ids carry another word's index (e.g. spanner's id says word 7, the corpus has it at 9)
+    wrong = en.loc[~en["id_agrees"].astype(bool), "metaphor"]
+    assert sorted(wrong) == ["asking", "headed", "reverse", "set up", "sought", "spanner", "throws", "turn"]
     zh = types[types["direction"] == "ZH→EN"]
     assert zh["subtype"].value_counts().to_dict() == {"conventional": 24, "cont": 5, "personification": 1,
                                                       "WIDLII": 1}
@@ -97,7 +101,8 @@ def test_a_type_seen_in_one_sentence_gets_no_interval():
 
 def test_types_summary_words_name_misses_and_say_what_one_sentence_cannot_show():
     types = pd.DataFrame({"direction": ["EN→ZH", "EN→ZH"], "item": ["d_1_1", "d_1_2"], "metaphor": ["a", "b"],
-                          "matched": [True, False], "note": ["", "word not found in the sentence"]})
+                          "matched": [True, False], "note": ["", "word not found in the sentence"],
+                          "id_agrees": [False, None]})
     by_type = pd.DataFrame([
         ("ZH→EN", "conventional", "conventional", "other subtypes", "penalty", 10, 5, 8, 4, 3.0, 4.0, -1.0, -3.0, 1.0,
          0.0, 2.5),
@@ -106,6 +111,7 @@ def test_types_summary_words_name_misses_and_say_what_one_sentence_cannot_show()
     text = Words("02_metahope_directions", shared=chapters.SHARED_WORDS).text("types",
                                                                                 chapters.types_summary(types, by_type))
     assert "EN→ZH: 1 of 2 annotated metaphors found their corpus row" in text
+    assert "for 1 of them the word index in the item id names another word" in text
     assert "not found: b (d_1_2: word not found in the sentence)" in text
     assert ("conventional (10 metaphors in 8 sentences) vs other subtypes (5 in 4 sentences): difference -1.0, "
             "95% interval by sentence [-3.0, +1.0]; a difference would need to be about 2.5") in text

@@ -690,6 +690,8 @@ def types_summary(types: pd.DataFrame, by_type: pd.DataFrame) -> pd.DataFrame:
         found.add("matched", int(g["matched"].sum()), group=direction, direction=direction, items=len(g),
                   text="; ".join(f"{r['metaphor']} ({r['item']}: {r['note']})" for _, r in missed.iterrows()))
         found.add("unmatched", len(missed), group=direction, direction=direction)
+        found.add("id_wrong", int((g["matched"] & ~g["id_agrees"].fillna(True).astype(bool)).sum()), group=direction,
+                  direction=direction)
     for _, r in by_type.iterrows():
         row = {"group": f"{r['direction']} · {r['group_a']} vs {r['group_b']} · {r['measure']}",
                "direction": r["direction"], "contrast": f"{r['group_a']} ({r['n_a']} metaphors in "

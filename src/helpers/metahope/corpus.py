@@ -39,7 +39,7 @@ TYPE_NAMES = {"met": "indirect", "indir": "indirect", "lit": "direct", "dir": "d
 SUBTYPE_NAMES = {"conv": "conventional", "cont": "cont", "pers": "personification", "widlii": "WIDLII"}
 #: Columns of :func:`join_types`.
 COLUMNS = ["direction", "item", "sentence", "metaphor", "matched", "note", "corpus_sentence", "corpus_word",
-           "word_index", "metaphor_type", "subtype", "deliberate", "conventional"]
+           "word_index", "id_agrees", "metaphor_type", "subtype", "deliberate", "conventional"]
 _TOKEN = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]")
 
 
@@ -116,7 +116,8 @@ def _one(item: pd.Series, corpus: pd.DataFrame) -> dict:
             return {"note": f"word occurs {len(hits)} times in the sentence and the id's word index names none"}
         hits = by_index
     hit = hits.iloc[0]
-    return {"matched": True, "note": "", "corpus_word": hit["word"],
+    return {"matched": True, "note": "found by sentence and word", "corpus_word": hit["word"],
+            "id_agrees": pd.to_numeric(index, errors="coerce") == hit["word_index"],
             **{c: hit[c] for c in ("corpus_sentence", "word_index", "metaphor_type", "subtype", "deliberate",
                                     "conventional")}}
 
