@@ -84,7 +84,10 @@ def test_type_comparison_difference_interval_and_detectable_difference():
     assert out["difference"] == pytest.approx(a.mean() - b.mean())
     se = np.sqrt(a.var(ddof=1) / 400 + b.var(ddof=1) / 400)  # independent sentences: the textbook standard error
     assert out["ci_high"] - out["ci_low"] == pytest.approx(2 * 1.96 * se, rel=0.1)
-    assert out["mdd_80"] == pytest.approx(2.8016 * se, rel=0.1)
+    assert out["mdd_80"] == pytest.approx(2.8016 * se, rel=0.1) and out["df"] == 798
+    few = corpus.type_comparison(_units(a[:6], b[:6]), n_boot=2000, seed=3).set_index("measure").loc["penalty"]
+    se_few = (few["ci_high"] - few["ci_low"]) / 2 / 2.228  # t with 12 − 2 sentences' degrees of freedom
+    assert few["mdd_80"] == pytest.approx((2.228 + 0.879) * se_few, rel=1e-3)
     # four metaphors to a sentence that share its penalty: the sentences, not the metaphors, count
     nested = corpus.type_comparison(_units(np.repeat(a[:100], 4), np.repeat(b[:100], 4), per_sentence=4),
                                     n_boot=2000, seed=3).set_index("measure").loc["penalty"]
@@ -105,9 +108,9 @@ def test_types_summary_words_name_misses_and_say_what_one_sentence_cannot_show()
                           "id_agrees": [False, None]})
     by_type = pd.DataFrame([
         ("ZH→EN", "conventional", "conventional", "other subtypes", "penalty", 10, 5, 8, 4, 3.0, 4.0, -1.0, -3.0, 1.0,
-         0.0, 2.5),
+         0.0, 2.5, 10),
         ("EN→ZH", "deliberate", "deliberate", "not deliberate", "error_rate", 3, 60, 1, 20, 0.5, 0.2, 0.3, np.nan,
-         np.nan, 0.3, np.nan)], columns=corpus.COMPARISON_COLUMNS)
+         np.nan, 0.3, np.nan, 19)], columns=corpus.COMPARISON_COLUMNS)
     text = Words("02_metahope_directions", shared=chapters.SHARED_WORDS).text("types",
                                                                                 chapters.types_summary(types, by_type))
     assert "EN→ZH: 1 of 2 annotated metaphors found their corpus row" in text

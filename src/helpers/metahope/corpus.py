@@ -146,7 +146,8 @@ def join_types(tidy: pd.DataFrame, corpora: dict | None = None) -> pd.DataFrame:
 
 #: Columns of :func:`type_comparison`.
 COMPARISON_COLUMNS = ["direction", "contrast", "group_a", "group_b", "measure", "n_a", "n_b", "sentences_a",
-                      "sentences_b", "mean_a", "mean_b", "difference", "ci_low", "ci_high", "empty_share", "mdd_80"]
+                      "sentences_b", "mean_a", "mean_b", "difference", "ci_low", "ci_high", "empty_share", "mdd_80",
+                      "df"]
 #: The contrasts chapter 2 reads: (direction, column, name of the True side, name of the False side).
 CONTRASTS = (("EN→ZH", "deliberate", "deliberate", "not deliberate"),
              ("ZH→EN", "conventional", "conventional", "other subtypes"),
@@ -167,19 +168,21 @@ def type_units(segs: pd.DataFrame, types: pd.DataFrame) -> pd.DataFrame:
 def type_comparison(units: pd.DataFrame, n_boot: int = 2000, seed: int = 2026, alpha: float = 0.05) -> pd.DataFrame:
     """Do error rates or penalties differ by metaphor type? For each contrast of
     :data:`CONTRASTS` with metaphors on both sides, and each measure (``error_rate``,
-    ``penalty``): the two group means, their difference (True side − False side), a 95 %
-    sentence-cluster bootstrap interval (:func:`helpers.core.stats.resample`; resamples in
-    which a side has no metaphor are left out and counted in ``empty_share``) and
-    ``mdd_80``, the difference the design would detect with 80 % power at level ``alpha``,
-    (z_{1−α/2} + z_{0.8}) × the bootstrap standard error. A side drawn from fewer than two
-    sentences gets no interval: resampling one sentence says nothing about other sentences.
+    ``penalty``): the two group means, their difference (True side − False side), its
+    standard error from a sentence-cluster bootstrap (:func:`helpers.core.stats.resample`;
+    resamples in which a side has no metaphor are left out and counted in ``empty_share``),
+    the 95 % interval difference ± t · SE and ``mdd_80``, the difference the design would
+    detect with 80 % power at level ``alpha``, (t_{1−α/2} + t_{0.8}) · SE, both with ``df``
+    = G − 2 degrees of freedom for G sentences (t rather than normal quantiles, and no
+    percentile interval, because G is small: :data:`helpers.core.stats.FEW_CLUSTERS`). A
+    side drawn from fewer than two sentences gets no interval: resampling one sentence says
+    nothing about other sentences.
     """
-    from scipy.stats import norm
+    from scipy.stats import t as student_t
 
     from ..core import stats
 
     rows = []
-    z = norm.ppf(1 - alpha / 2) + norm.ppf(0.8)
     for direction, column, yes, no in CONTRASTS:
         if column not in units:
             continue
@@ -196,12 +199,15 @@ def type_comparison(units: pd.DataFrame, n_boot: int = 2000, seed: int = 2026, a
                 b = (w[:, ~side] @ v[~side]) / w[:, ~side].sum(axis=1)
             d = a - b
             ok = min(sentences) >= 2
-            low, high = stats.percentile_interval(d) if ok else (np.nan, np.nan)
+            df = max(u["corpus_sentence"].nunique() - 2, 1)
             se = float(np.nanstd(d, ddof=1)) if ok else np.nan
+            difference = v[side].mean() - v[~side].mean()
+            half = student_t.ppf(1 - alpha / 2, df) * se
             rows.append({"direction": direction, "contrast": column, "group_a": yes, "group_b": no,
                          "measure": measure, "n_a": int(side.sum()), "n_b": int((~side).sum()),
                          "sentences_a": sentences[0], "sentences_b": sentences[1],
                          "mean_a": v[side].mean(), "mean_b": v[~side].mean(),
-                         "difference": v[side].mean() - v[~side].mean(), "ci_low": low, "ci_high": high,
-                         "empty_share": float(np.isnan(d).mean()), "mdd_80": z * se})
+                         "difference": difference, "ci_low": difference - half, "ci_high": difference + half,
+                         "empty_share": float(np.isnan(d).mean()),
+                         "mdd_80": (student_t.ppf(1 - alpha / 2, df) + student_t.ppf(0.8, df)) * se, "df": df})
     return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
