@@ -159,6 +159,7 @@ BOOK_TEST_PARAMETERS = {
     "n_perm": 1000,  # chapters 2, 6 (default 10000)
     "n_null": 199,  # chapter 4 (default 1000)
     "n_seeds": 2,  # chapter 3 (10 simulated teams), chapter 4 (30 stability seeds)
+    "n_plan": 50,  # chapter 3's imitated studies per size (default 500)
     "n_trials": 1000,  # chapter 8 (default 10000)
     "n_splits": 2,  # chapter 5 (default 6)
     "n_rating_sets": 1,  # chapter 5 (default 3)

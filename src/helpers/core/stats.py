@@ -39,7 +39,7 @@ def _rng(seed) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
-def resample(n_items: int, n_boot: int, seed=0, clusters: Sequence | None = None) -> np.ndarray:
+def resample(n_items: int, n_boot: int, seed=0, clusters: Sequence | None = None, size: int | None = None) -> np.ndarray:
     """Bootstrap multiplicities, shape (n_boot, n_items): how often each item is drawn.
 
     Without ``clusters`` items are drawn with replacement (Efron's bootstrap). With
@@ -48,7 +48,9 @@ def resample(n_items: int, n_boot: int, seed=0, clusters: Sequence | None = None
     nested (several metaphors of one sentence share its context, so they are not
     independent). The draws depend only on ``(n_items, n_boot, seed, clusters)``, so two
     analyses of the same items see the same resamples and their difference is paired.
-    ``seed`` may also be a ``numpy.random.Generator``.
+    ``seed`` may also be a ``numpy.random.Generator``. ``size`` draws that many items (or
+    clusters) per resample instead of as many as there are: a study of another size drawn
+    from the same population (:mod:`helpers.metahope.planning`).
 
     Examples
     --------
@@ -58,15 +60,17 @@ def resample(n_items: int, n_boot: int, seed=0, clusters: Sequence | None = None
     >>> c = resample(4, 5, seed=1, clusters=["s1", "s1", "s2", "s2"])
     >>> bool((c[:, 0] == c[:, 1]).all() and (c[:, 2] == c[:, 3]).all())
     True
+    >>> resample(4, 2, seed=1, size=10).sum(axis=1).tolist()
+    [10, 10]
     """
     rng = _rng(seed)
     if clusters is None:
-        draws = rng.integers(0, n_items, size=(n_boot, n_items))
+        draws = rng.integers(0, n_items, size=(n_boot, n_items if size is None else size))
         offsets = (np.arange(n_boot) * n_items)[:, None]
         return np.bincount((draws + offsets).ravel(), minlength=n_boot * n_items).reshape(n_boot, n_items)
     labels = cluster_labels(clusters, n_items)
     n_clusters = labels.max() + 1
-    draws = rng.integers(0, n_clusters, size=(n_boot, n_clusters))
+    draws = rng.integers(0, n_clusters, size=(n_boot, n_clusters if size is None else size))
     offsets = (np.arange(n_boot) * n_clusters)[:, None]
     per_cluster = np.bincount((draws + offsets).ravel(), minlength=n_boot * n_clusters).reshape(n_boot, n_clusters)
     return per_cluster[:, labels]

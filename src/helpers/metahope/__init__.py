@@ -4,6 +4,8 @@
 * :mod:`~helpers.metahope.scoring` SEGS, penalty tables (Tables 2–3), error profiles, POS;
 * :mod:`~helpers.metahope.simulate` a seeded panel of simulated annotators (chapter 3);
 * :mod:`~helpers.metahope.template` blank workbooks for a class;
+* :mod:`~helpers.metahope.corpus` each annotated metaphor's type, from the corpora the pilots drew on;
+* :mod:`~helpers.metahope.planning` how many sentences and raters a study needs, from real ratings;
 * :mod:`~helpers.metahope.figures` the chapters' figures;
 * :mod:`~helpers.metahope.chapters` each chapter's parameter check and data loader.
 """

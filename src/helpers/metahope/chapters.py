@@ -702,6 +702,46 @@ def team_findings(team: pd.DataFrame, found: Findings) -> Findings:
     return found
 
 
+#: How chapter 2 names a measure of :func:`helpers.metahope.corpus.type_comparison`.
+TYPE_MEASURES = {"error_rate": "share of ratings with an error", "penalty": "mean penalty per metaphor"}
+
+
+def _sentences(n: int) -> str:
+    return f"{n} sentence" if n == 1 else f"{n} sentences"
+
+
+def types_summary(types: pd.DataFrame, by_type: pd.DataFrame) -> pd.DataFrame:
+    """Metaphor types (section ``types``): per direction how many annotated metaphors found
+    their corpus row (and which did not); per contrast and measure of ``by_type``
+    (:func:`helpers.metahope.corpus.type_comparison`) the difference with its sentence-cluster
+    interval and minimum detectable difference, or ``no_interval`` when a side comes from one
+    sentence."""
+    found = Findings()
+    for direction, g in types.groupby("direction", sort=False):
+        missed = g[~g["matched"]]
+        found.add("matched", int(g["matched"].sum()), group=direction, direction=direction, items=len(g),
+                  text="; ".join(f"{r['metaphor']} ({r['item']}: {r['note']})" for _, r in missed.iterrows()))
+        found.add("unmatched", len(missed), group=direction, direction=direction)
+        found.add("id_wrong", int((g["matched"] & ~g["id_agrees"].fillna(True).astype(bool)).sum()), group=direction,
+                  direction=direction)
+    for _, r in by_type.iterrows():
+        row = {"group": f"{r['direction']} · {r['group_a']} vs {r['group_b']} · {r['measure']}",
+               "direction": r["direction"], "contrast": f"{r['group_a']} ({r['n_a']} metaphors in "
+               f"{_sentences(r['sentences_a'])}) vs {r['group_b']} ({r['n_b']} in {_sentences(r['sentences_b'])})",
+               "measure": TYPE_MEASURES[r["measure"]]}
+        scale = 100 if r["measure"] == "error_rate" else 1
+        found.add("type_difference", r["difference"] * scale, ci=(r["ci_low"] * scale, r["ci_high"] * scale),
+                  unit=" points" if scale == 100 else "", **row)
+        found.add("type_mdd", r["mdd_80"] * scale, **row)
+        found.add("no_interval", bool(pd.isna(r["ci_low"])), **row)
+    excluding = int(_excludes_zero(by_type["ci_low"], by_type["ci_high"]).sum()) if len(by_type) else 0
+    found.add("excluding", excluding).add("with_interval", int(by_type["ci_low"].notna().sum()) if len(by_type) else 0)
+    found.add("no_contrast", by_type.empty)
+    if by_type.empty:
+        found.add("type_difference").add("type_mdd").add("no_interval")
+    return found.frame()
+
+
 def _pairs(comparison: pd.DataFrame) -> int:
     return int(comparison.groupby(["direction", "annotator"]).size().max())
 
@@ -767,6 +807,7 @@ class PilotV2Setup:
     weights: str = io.MQM_SCHEME  # an MQM file's weighting scheme
     projection: bool | None = None  # students shown as codes (see PilotV1Setup)
     results_dir: str = "results"
+    n_plan: int = 500  # imitated studies per size in the study plan (helpers.metahope.planning)
 
     @property
     def sweep_seeds(self) -> int:
@@ -819,8 +860,9 @@ class PilotV2Setup:
 
 def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None, panel=None, sentence_raters=3,
                    seed=7, n_seeds=10, results_dir="results", unfinished="stop",
-                   weights=io.MQM_SCHEME, projection=None) -> PilotV2Setup:
-    """Check chapter 3's parameters. ``weights`` is the weighting scheme that turns a foreign
+                   weights=io.MQM_SCHEME, projection=None, n_plan=500) -> PilotV2Setup:
+    """Check chapter 3's parameters. ``n_plan`` is the number of imitated studies per size
+    of the study plan (:func:`helpers.metahope.planning.study_plan`). ``weights`` is the weighting scheme that turns a foreign
     MQM file's severities into penalties (:func:`helpers.core.schemes.load_scheme`: a
     built-in name or a YAML file; :func:`helpers.metahope.io.from_mqm`); ``projection`` as
     in :func:`pilot_v1_setup`."""
@@ -847,7 +889,7 @@ def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None,
     return PilotV2Setup(spec, sentence_spec, classroom.unfinished_choice(unfinished), truth, team,
                         raters, params.integer("seed", seed), params.integer("n_seeds", n_seeds, minimum=2,
                                                                                    maximum=200), str(weights),
-                        _projection(projection), str(results_dir))
+                        _projection(projection), str(results_dir), params.integer("n_plan", n_plan, minimum=20))
 
 
 def pilot_v2_description(data: PilotV2Data) -> pd.DataFrame:
@@ -1035,3 +1077,30 @@ def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.D
      .add("categories", int((anatomy.categories["annotators_using_it"] > 0).sum()))
      .add("lowest_total", scores["total"].min()).add("highest_total", scores["total"].max()))
     return found.frame()
+
+
+def plan_summary(plan: pd.DataFrame, margin: float = 2.0, planned: int = 200) -> pd.DataFrame:
+    """Chapter 3's study plan (section ``plan``), per data set: at the paper's ``planned``
+    test set with the most raters the data have, the width of α's interval and of a system
+    difference's, and the power at ``margin``; at 20 sentences (the pilots' size) the same;
+    and the fewest sentences of the plan that give 80 % power at ``margin`` with each number
+    of raters (``needed``; NaN when none does)."""
+    found = Findings().add("margin", margin).add("planned", planned).add("no_data", plan.empty)
+    if plan.empty:
+        return found.add("at_plan").add("at_pilot").add("needed").frame()
+    p = plan[plan["margin"] == margin]
+    for data, g in p.groupby("data", sort=False):
+        k = int(g["raters"].max())
+        for name, n in (("at_plan", planned), ("at_pilot", 20)):
+            r = g[(g["sentences"] == n) & (g["raters"] == k)]
+            if len(r):
+                r = r.iloc[0]
+                found.add(name, r["power"], group=data, data=data, raters=k, alpha_width=r["alpha_width"],
+                          difference_width=r["difference_width"], alpha=r["alpha"])
+        for raters, h in g.groupby("raters"):
+            enough = h[h["power"] >= 0.8]["sentences"]
+            found.add("needed", enough.min() if len(enough) else None, group=f"{data} · {raters}", data=data,
+                      raters=int(raters), text=f"{int(enough.min())}" if len(enough) else
+                      f"more than {int(h['sentences'].max())}")
+    return found.frame()
+

@@ -153,3 +153,56 @@ def sweep_static(sweeps: pd.DataFrame, title: str | None = None):
     fig.suptitle(title or "")
     fig.tight_layout()
     return fig
+
+
+_PLAN_PANELS = (("alpha_width", "width of α's 95% interval"), ("difference_width", "width of a system difference's 95% interval"),
+                ("power", "power to separate systems {margin:g} points apart"))
+_PLAN_DASH = {1: "dot", 2: "dash", 3: "solid"}
+
+
+def _plan_lines(plan: pd.DataFrame, margin: float):
+    """(panel, data, raters, rows) of a study plan (:func:`helpers.metahope.planning.plan`) at ``margin``."""
+    p = plan[plan["margin"] == margin]
+    for i, (column, _) in enumerate(_PLAN_PANELS):
+        for (data, k), g in p.groupby(["data", "raters"], sort=False):
+            if g[column].notna().any():
+                yield i, column, data, int(k), g
+
+
+def study_plan_lines(plan: pd.DataFrame, margin: float = 2.0, title: str | None = None) -> go.Figure:
+    """Interval widths and power against the number of sentences, one line per data set and
+    number of raters (dotted 1, dashed 2, solid 3); hover gives every value."""
+    titles = [t.format(margin=margin) for _, t in _PLAN_PANELS]
+    fig = make_subplots(rows=1, cols=3, subplot_titles=titles)
+    palette = dict(zip(plan["data"].unique(), ("#1b9e77", "#d95f02", "#7570b3")))
+    for i, column, data, k, g in _plan_lines(plan, margin):
+        fig.add_trace(go.Scatter(x=g["sentences"], y=g[column], mode="lines+markers", name=f"{data}, {k} rater(s)",
+                                 legendgroup=f"{data}{k}", showlegend=i == 1,
+                                 line={"color": palette[data], "dash": _PLAN_DASH.get(k, "solid")},
+                                 hovertemplate=f"{data}, {k} rater(s)<br>%{{x}} sentences: %{{y:.3f}}<extra></extra>"),
+                      row=1, col=i + 1)
+    fig.update_xaxes(type="log", title_text="sentences", tickvals=sorted(plan["sentences"].unique()))
+    fig.update_layout(title=title, height=440, legend={"orientation": "h", "y": -0.25})
+    return fig
+
+
+def study_plan_static(plan: pd.DataFrame, margin: float = 2.0, title: str | None = None):
+    """The static twin of :func:`study_plan_lines` (matplotlib)."""
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+    palette = dict(zip(plan["data"].unique(), ("#1b9e77", "#d95f02", "#7570b3")))
+    styles = {1: ":", 2: "--", 3: "-"}
+    for i, column, data, k, g in _plan_lines(plan, margin):
+        axes[i].plot(g["sentences"], g[column], styles.get(k, "-"), marker="o", color=palette[data],
+                     label=f"{data}, {k} rater(s)")
+    for ax, (_, t) in zip(axes, _PLAN_PANELS):
+        ax.set_xscale("log")
+        ticks = sorted(plan["sentences"].unique())
+        ax.set_xticks(ticks, [str(t) for t in ticks])
+        ax.minorticks_off()
+        ax.set_xlabel("sentences")
+        ax.set_title(t.format(margin=margin), fontsize=9)
+    axes[1].legend(fontsize=7)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
