@@ -61,6 +61,10 @@ from .errors import InputError
 #: Marot's column names, in its order (``marot.js`` ``saveData``), as :func:`write_mqm_tsv` writes them.
 MAROT_COLUMNS = ["system", "doc", "docSegId", "globalSegId", "rater", "source", "target", "category", "severity",
                  "metadata"]
+#: Google's expert MQM release (data/sources.yml) and its three-rater WMT 2023 ZH→EN file, which chapter 08
+#: analyses and chapter 3 plans a study from.
+GOOGLE_MQM_REPO = "google/wmt-mqm-human-evaluation"
+THREE_RATER_FILE = "generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"
 #: Header of the per-segment score files of the WMT releases.
 SEGMENT_SCORE_HEADER = ["system", "mqm_avg_score", "seg_id"]
 _MAX_FIELDS = 12

@@ -36,7 +36,7 @@ from .scoring import normalise_pos, segment_scores, team_scores
 WORKBOOK = (".xlsx", ".xlsm")
 CHAPTER_1, CHAPTER_3 = "01_metahope_pilot_v1", "03_metahope_pilot_v2"  # their words: notebooks/words/<chapter>.md
 RELEASED_DETAIL = ("Workbooks from aaronlifenghan/MetaHOPE at the pinned commit, sha256-verified by "
-                   "<code>python -m helpers fetch</code> (licence CC BY-NC 4.0).")
+                   "<code>.venv/bin/python -m helpers fetch</code> (licence CC BY-NC 4.0).")
 OWN_DETAIL = "Annotations passed to this notebook as papermill parameters."
 
 

@@ -116,9 +116,8 @@ def wmt_array() -> np.ndarray:
     """WMT 2023 ZH→EN, three raters per segment (chapter 08's file), scored with MetaHOPE's
     weights (Minor 2, Major 6, Critical 10): segments × 10 systems × 3 raters."""
     from ..core import annotations as ann, mqm, paths, scoring
-    from ..wmt.analysis import REPO, THREE_RATER_FILE
 
-    frame = mqm.read_mqm(paths.released_file(REPO, THREE_RATER_FILE), columns=ann.SCORING_COLUMNS)
+    frame = mqm.read_mqm(paths.released_file(mqm.GOOGLE_MQM_REPO, mqm.THREE_RATER_FILE), columns=ann.SCORING_COLUMNS)
     return rating_array(scoring.rater_scores(frame, "metahope"), ["doc", "doc_seg_id"])[0]
 
 

@@ -24,12 +24,12 @@ import pandas as pd
 from ..core import agreement as ag
 from ..core import annotations as ann
 from ..core import published, scoring, stats
+from ..core.mqm import GOOGLE_MQM_REPO, THREE_RATER_FILE
 from ..core.schemes import Rule, Scheme, load_scheme
 
 #: The mirrored release and its files (data/sources.yml).
-REPO = "google/wmt-mqm-human-evaluation"
+REPO = GOOGLE_MQM_REPO
 TED_FILE = "ted/zhen/mqm_ted_zhen.tsv"
-THREE_RATER_FILE = "generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"
 #: README table -> (published CSV under data/published/wmt_mqm/, file in the release, kind of file).
 TABLES = {
     "TED ZH→EN": ("ted_zhen", TED_FILE, "errors"),
