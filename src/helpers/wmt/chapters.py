@@ -450,6 +450,8 @@ def scheme_findings(data: WmtData, weights: pd.DataFrame, ranked: pd.DataFrame) 
     for _, r in weights[weights["differs"]].iterrows():
         found.add("pair_weights", r["n"], group=f"{r['category']} ({r['severity']})",
                   text=", ".join(f"`{n}` {r[f'weight_{n}']:g}" for n in names))
+    if not weights["differs"].any():
+        found.add("pair_weights")  # none: the list is left out
     shifts = [c for c in ranked.columns if c.startswith("shift_")]
     moved = ranked[shifts].ne(0).any(axis=1) if shifts else pd.Series(False, index=ranked.index)
     found.add("systems", len(ranked)).add("moved", int(moved.sum()))
