@@ -135,6 +135,9 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     auto = auto[auto["lp"] == "en-cs"].set_index("system")["autorank"].reindex(human.index)
     tau = stats.kendalltau(-human, auto).statistic
     assert f"Kendall τ = {tau:.2f}" in shown and "over the 4 systems both rank" in shown
+    first_h, first_a = human.idxmax(), auto.idxmin()  # the reference refA has no automatic rank: not compared
+    assert (f"both put {first_a} first" if first_h == first_a else
+            f"of those, the automatic ranking puts {first_a} first, the humans {first_h}.") in shown
     assert "- LLM: " in shown and "- online: ONLINE-W (human" in shown and "refA (no automatic score)" in shown
     assert (res / "esa_rank_slopes.png").exists() and (res / "esa_filters.csv").exists()
     weights = pd.read_csv(res / "scheme_weights.csv")

@@ -91,6 +91,7 @@ def test_esa_ranking_sets_the_human_ranks_beside_the_automatic_ones():
     assert row("undervalued")["text"] == "X" and row("undervalued")["value"] == 1
     assert row("overvalued")["text"] == "Y" and row("overvalued")["value"] == 1
     assert row("auto_top")["text"] == "Y" and row("same_top")["value"] == 0
+    assert row("human_top")["text"] == "refA" and row("human_first")["text"] == "X"  # refA has no automatic rank
     assert row("reference")["text"] == "refA" and row("reference")["value"] == 1
     assert row("kind", "submission")["text"] == "X (human 1, automatic 2) and Y (human 2, automatic 1)"
     assert row("kind_shift", "submission")["value"] == 0

@@ -513,6 +513,7 @@ def esa_findings(data: EsaData, ranking: pd.DataFrame, agreement: pd.DataFrame) 
         a = agreement.iloc[0]
         found.add("compared", int(a["systems"])).add("tau", a["kendall_tau"], p=a["p"])
         found.add("auto_top", text=_listing(list(both.loc[both["auto_rank"] == 1, "system"])))
+        found.add("human_first", text=_listing(list(both.loc[both["human_rank"] == 1, "system"])))
         found.add("same_top", int(bool(a["same_top"]))).add("no_autorank")
         shift = both["rank_shift"].astype(float)
         for name, index, sign in (("undervalued", shift.idxmax(), 1), ("overvalued", shift.idxmin(), -1)):
@@ -523,7 +524,7 @@ def esa_findings(data: EsaData, ranking: pd.DataFrame, agreement: pd.DataFrame) 
             else:
                 found.add(name)
     else:
-        for q in ("compared", "tau", "auto_top", "same_top", "undervalued", "overvalued"):
+        for q in ("compared", "tau", "auto_top", "human_first", "same_top", "undervalued", "overvalued"):
             found.add(q)
         found.add("no_autorank", text=pair)
     for kind in SYSTEM_KINDS:
