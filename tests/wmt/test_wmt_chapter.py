@@ -64,14 +64,39 @@ def _small_file(tmp_path):
     return mqm.write_mqm_tsv(small, tmp_path / "small.tsv"), small
 
 
+ESA_SYSTEMS = ("GPT-4", "Aya23", "ONLINE-W", "CUNI-MH", "refA", "ende-tutorial1")
+
+
+def _esa_slice(tmp_path):
+    """English→Czech rows of the mirrored WMT24 wave 2, as written there, for five systems and
+    a tutorial item (so the organisers' tutorial and BAD filters have rows to drop); returns
+    the file and its rows' fields."""
+    import csv
+
+    wave = paths.released_file(chapters.ESA_REPO, chapters.ESA_FILES[0])
+    with open(wave, encoding="utf-8", newline="") as fh:
+        rows = [r for r in csv.reader(fh) if r[5] == "ces" and r[1] in ESA_SYSTEMS]
+    path = tmp_path / "esa_encs_slice.csv"
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh).writerows(rows)
+    return path, rows
+
+
 @pytest.mark.slow
 def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
-    from helpers.core import execution, paths
+    """Also section 6 on an English→Czech slice of the WMT24 ESA file: its words name the
+    pair, the systems and their kinds, the filters' counts (counted here from the raw rows)
+    and Kendall τ against the report (recomputed here with scipy from the ESA means)."""
+    from scipy import stats
+
+    from helpers.core import esa, execution, formatting, paths
 
     path, small = _small_file(tmp_path)
+    esa_path, esa_rows = _esa_slice(tmp_path)
     out = execution.execute_notebook(paths.project_root() / "notebooks" / "08_wmt_mqm.ipynb", tmp_path / "run.ipynb",
                                   parameters={"annotations": str(path), "results_dir": str(tmp_path / "res"),
-                                              "n_boot": 200, "n_trials": 2000})
+                                              "n_boot": 200, "n_trials": 2000, "esa_files": [str(esa_path)],
+                                              "esa_lp": None})
     cells = json.loads(out.read_text(encoding="utf-8"))["cells"]
     text = json.dumps(cells)
     assert "data-own" in text and "data-released" not in text
@@ -89,6 +114,35 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     sweep = pd.read_csv(res / "weight_sweep.csv")
     assert set(sweep["n_documents"]) == {4} and set(sweep["n_segments"]) == {n_segments}
     assert f"4 documents" in found or "with 4 documents" in found
+    # section 6: the ESA slice
+    shown = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in cells for o in c.get("outputs", []))
+    assert "English→Czech" in shown and "Chinese" not in shown and "MetaHOPE's own direction" not in shown
+    tutorial = sum(r[3] == "TGT" and "tutorial" in r[1] for r in esa_rows)
+    bad = sum(r[3] != "TGT" for r in esa_rows)
+    assert tutorial > 0 and bad > 0
+    assert f"`esa_encs_slice.csv`, English→Czech: {formatting.number(len(esa_rows))} rows read" in shown
+    assert f"quality control (BAD/CHK): {bad} rows" in shown and f"tutorial: {tutorial} rows" in shown
+    ranking = pd.read_csv(res / "esa_rankings.csv")
+    assert list(ranking.columns) == analysis.ESA_RANKING_COLUMNS
+    assert set(ranking["system"]) == set(ESA_SYSTEMS) - {"ende-tutorial1"}
+    assert ranking.set_index("system")["kind"].to_dict() == {"GPT-4": "LLM", "Aya23": "LLM", "ONLINE-W": "online",
+                                                             "CUNI-MH": "submission", "refA": "human"}
+    # τ by hand: ESA means over domains (kept rows: TGT, no tutorial/#incomplete/#dup) against the report's AutoRank
+    kept, _ = esa.organisers_filter(esa.read_esa(esa_path))
+    per_segment = kept.groupby(["system", "domain", "doc", "line_id"])["score"].mean()
+    human = per_segment.groupby(["system", "domain"]).mean().groupby("system").mean().drop("refA")
+    auto = esa.read_autorank(paths.released_file(chapters.ESA_REPO, chapters.AUTORANK_FILE))
+    auto = auto[auto["lp"] == "en-cs"].set_index("system")["autorank"].reindex(human.index)
+    tau = stats.kendalltau(-human, auto).statistic
+    assert f"Kendall τ = {tau:.2f}" in shown and "over the 4 systems both rank" in shown
+    first_h, first_a = human.idxmax(), auto.idxmin()  # the reference refA has no automatic rank: not compared
+    assert (f"both put {first_a} first" if first_h == first_a else
+            f"of those, the automatic ranking puts {first_a} first, the humans {first_h}.") in shown
+    assert "- LLM: " in shown and "- online: ONLINE-W (human" in shown and "refA (no automatic score)" in shown
+    assert (res / "esa_rank_slopes.png").exists() and (res / "esa_filters.csv").exists()
+    weights = pd.read_csv(res / "scheme_weights.csv")
+    assert {"category", "severity", "n", "weight_mqm", "weight_marot", "differs"} <= set(weights.columns)
+    assert f"How `small.tsv` is weighted: of the {len(weights)} category–severity pairs" in shown
 
 
 def test_language_pair_is_read_from_google_and_wmt_file_names():
@@ -167,10 +221,12 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     from helpers.core import execution
 
     path, small = _other_pair_file(tmp_path)
+    esa_path, _ = _esa_slice(tmp_path)  # section 6 on English→Czech too (its default is English→Chinese)
     res = tmp_path / "res"
     out = execution.execute_notebook(paths.project_root() / "notebooks" / "08_wmt_mqm.ipynb", tmp_path / "run.ipynb",
                                      parameters={"annotations": str(path), "results_dir": str(res),
-                                                 "n_boot": 200, "n_trials": 2000, "major_weights": [1, 5, 10]})
+                                                 "n_boot": 200, "n_trials": 2000, "major_weights": [1, 5, 10],
+                                                 "esa_files": [str(esa_path)], "esa_lp": "en-cs"})
     cells = json.loads(out.read_text(encoding="utf-8"))["cells"]
     shown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     for c in cells:
@@ -185,6 +241,12 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     assert "No table of the release README is about `mqm_generalMT2023_ende.tsv`" in shown
     assert "Reading the mismatches" not in shown and "Borderline" not in shown
     assert "thousands" not in shown and "38 documents" not in shown and "105 pairs" not in shown
+    # the weighting choice, said on this file: no category of it is weighted differently
+    weights = pd.read_csv(res / "08_wmt_mqm" / "scheme_weights.csv")
+    assert not weights["differs"].any()
+    assert (f"of the {len(weights)} category–severity pairs it holds, `mqm` and `marot` weigh 0 differently (0 error "
+            "rows), so the choice cannot move its ranking." in shown)
+    assert "Ranked by each, none of the 3 systems changes place." in shown
     found = pd.read_csv(res / "08_wmt_mqm" / "findings.csv", keep_default_na=False)
     row = lambda q: found[(found["section"] == "findings") & (found["quantity"] == q)].iloc[0]
     # the command the chapter names gives the chapter's α on the same units

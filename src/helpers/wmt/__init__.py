@@ -3,17 +3,19 @@ segments, in any language pair.
 
 * :mod:`~helpers.wmt.analysis` the chapter's analyses (published tables reproduced, the Major
   weight sweep, agreement under several schemes, spans, system tests);
-* :mod:`~helpers.wmt.figures` the system × category heatmap, the rank-stability curve and the
-  rater-bias forest plot, each interactive with a static twin;
+* :mod:`~helpers.wmt.figures` the system × category heatmap, the rank-stability curve, the
+  rater-bias forest plot and the human-against-automatic rank slopes of the ESA section, each interactive with a static twin;
 * :mod:`~helpers.wmt.chapters` the chapter's parameter check, data loader and findings.
 """
 
-from .analysis import (COMPARED, REPO, TABLES, category_penalties, category_presence, certainty_overstatement,
+from .analysis import (COMPARED, REPO, TABLES, compared_schemes, esa_ranking, scheme_rankings, scheme_weights,
+                       system_kind, category_penalties, category_presence, certainty_overstatement,
                        error_spans, icc_by_documents, major_weight_agreement, major_weight_scheme, presence_agreement, rankings,
                        reproduce, rounding_summary, scheme_agreement, segment_matrix, span_table, system_tests,
                        top_level, weight_sweep)
 
-__all__ = ["COMPARED", "REPO", "TABLES", "category_penalties", "category_presence", "certainty_overstatement",
+__all__ = ["COMPARED", "REPO", "TABLES", "compared_schemes", "esa_ranking", "scheme_rankings", "scheme_weights",
+           "system_kind", "category_penalties", "category_presence", "certainty_overstatement",
            "error_spans", "icc_by_documents", "major_weight_agreement", "major_weight_scheme", "presence_agreement", "rankings",
            "reproduce", "rounding_summary", "scheme_agreement", "segment_matrix", "span_table", "system_tests",
            "top_level", "weight_sweep"]

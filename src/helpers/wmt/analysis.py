@@ -9,7 +9,11 @@
 * :func:`category_presence`, :func:`error_spans` and :func:`category_penalties` prepare the
   per-category and span views;
 * :func:`system_tests` runs Marot's approximate randomisation over segments and over
-  documents, with Holm and mt-metrics-eval's significance clusters.
+  documents, with Holm and mt-metrics-eval's significance clusters;
+* :func:`scheme_weights` and :func:`scheme_rankings` show how the ``mqm`` and ``marot``
+  weightings weigh the file's categories and how far that moves the system ranking;
+* :func:`esa_ranking` sets the human ESA ranking of WMT24 (:mod:`helpers.core.esa`) beside the
+  organisers' automatic one, each system marked with its kind (:func:`system_kind`).
 
 The statistics themselves live in :mod:`helpers.core.stats` and :mod:`helpers.core.agreement`.
 """
@@ -24,8 +28,9 @@ import pandas as pd
 from ..core import agreement as ag
 from ..core import annotations as ann
 from ..core import published, scoring, stats
+from ..core import esa
 from ..core.mqm import GOOGLE_MQM_REPO, THREE_RATER_FILE
-from ..core.schemes import Rule, Scheme, load_scheme
+from ..core.schemes import Rule, Scheme, load_scheme, weight_table
 
 #: The mirrored release and its files (data/sources.yml).
 REPO = GOOGLE_MQM_REPO
@@ -492,8 +497,120 @@ def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVE
             "pairs_below": int((cover < floor).sum()), "pairs": len(r), "verdict": verdict}
 
 
+# --------------------------------------------------------------------------- the weighting choice
+
+#: The two reference weightings the chapter sets side by side (``helpers/core/schemes/*.yml``).
+REFERENCE_SCHEMES = ("mqm", "marot")
+
+
+def source_by_severity_scheme() -> Scheme:
+    """The ``mqm`` scheme without its 2022+ ``Source issue`` rule, so that a "Source issue"
+    is weighted by its severity like any other error: the book's default before Marot's
+    and the WMT24 organisers' weight 0 was adopted."""
+    base = load_scheme("mqm")
+    rules = tuple(r for r in base.rules if r.name != "Source issue")
+    return Scheme("mqm-source-by-severity", "MQM, Source issue by severity", base.citation, rules, base.source)
+
+
+def compared_schemes(frame: pd.DataFrame) -> list:
+    """The weightings whose rankings section 2 compares: :data:`REFERENCE_SCHEMES`, and
+    :func:`source_by_severity_scheme` when the file has an error the ``Source issue`` rule
+    weighs (otherwise it is the ``mqm`` scheme itself)."""
+    rules = set(weight_table(frame, "mqm")["rule"])
+    return list(REFERENCE_SCHEMES) + ([source_by_severity_scheme()] if "Source issue" in rules else [])
+
+
+def scheme_weights(frame: pd.DataFrame, schemes=REFERENCE_SCHEMES) -> pd.DataFrame:
+    """How each scheme weighs every (category, severity) present in ``frame``: ``category,
+    severity, n`` and one ``weight_<scheme>`` column per scheme
+    (:func:`helpers.core.schemes.weight_table`), in the first scheme's order, ``differs``
+    True where the weights are not all equal. ``No-error`` and ``HOTW-test`` rows are
+    left out: no scheme weighs them."""
+    out = None
+    for s in schemes:
+        scheme = s if isinstance(s, Scheme) else load_scheme(s)
+        t = weight_table(frame, scheme)
+        t = t[~t["severity"].isin([ann.NO_ERROR, ann.HOTW])]
+        t = t[["category", "severity", "n", "weight"]].rename(columns={"weight": f"weight_{scheme.name}"})
+        out = t if out is None else out.merge(t, on=["category", "severity", "n"], how="outer", sort=False)
+    weights = out[[c for c in out.columns if c.startswith("weight_")]]
+    out["differs"] = weights.nunique(axis=1) > 1
+    return out.reset_index(drop=True)
+
+
+def scheme_rankings(frame: pd.DataFrame, schemes=REFERENCE_SCHEMES) -> pd.DataFrame:
+    """Each system's score (mean segment penalty, lower is better) and rank under each
+    scheme, and how far its rank moves from the first scheme's: ``system, score_<s>,
+    rank_<s>, …, shift_<s>`` for every further scheme (positive: ranked lower), best first
+    under the first scheme. The ranks are :func:`rankings`'."""
+    names, scores = [], {}
+    for s in schemes:
+        scheme = s if isinstance(s, Scheme) else load_scheme(s)
+        names.append(scheme.name)
+        wide, _ = segment_matrix(frame, scheme)
+        scores[scheme.name] = wide.mean()
+    ranks = rankings(frame, schemes).set_index("system")
+    out = pd.DataFrame(index=ranks.index)
+    for n in names:
+        out[f"score_{n}"] = scores[n]
+        out[f"rank_{n}"] = ranks[n]
+    for n in names[1:]:
+        out[f"shift_{n}"] = ranks[n] - ranks[names[0]]
+    return out.sort_values([f"rank_{names[0]}", f"score_{names[0]}"], kind="stable").rename_axis("system").reset_index()
+
+
+# --------------------------------------------------------------------------- ESA (WMT24)
+
+#: The WMT24 organisers' own LLM translations, beside the submitted systems (Kocmi et al. 2024,
+#: the findings paper's list of the systems the organisers added: eight LLMs and four online
+#: systems). A submitted system's architecture is not in the ratings or the report, so it is
+#: called a "submission" here, whatever model it is built on.
+LLM_BASELINES = ("GPT-4", "Claude-3.5", "Gemini-1.5-Pro", "CommandR-plus", "Aya23", "Llama3-70B", "Mistral-Large",
+                 "Phi-3-Medium")
+#: The kinds :func:`system_kind` gives, in the order the chapter lists them.
+SYSTEM_KINDS = ("LLM", "online", "submission", "human")
+
+
+def system_kind(system: str) -> str:
+    """``LLM`` (one of :data:`LLM_BASELINES`), ``online`` (``ONLINE-*``: a commercial online
+    system), ``human`` (a reference translation, ``ref*``) or ``submission`` (a participant's
+    system).
+
+    >>> [system_kind(s) for s in ("GPT-4", "ONLINE-B", "refA", "IKUN")]
+    ['LLM', 'online', 'human', 'submission']
+    """
+    if system in LLM_BASELINES:
+        return "LLM"
+    if system.startswith("ONLINE-"):
+        return "online"
+    if system.startswith("ref"):
+        return "human"
+    return "submission"
+
+
+#: Columns of :func:`esa_ranking` (``esa_rankings.csv``).
+ESA_RANKING_COLUMNS = ["lp", "system", "kind", "segments", "raters", "score", "score_by_domain", "rank_low", "rank_high",
+                       "cluster", "human_rank", "autorank", "auto_rank", "rank_shift"]
+
+
+def esa_ranking(kept: pd.DataFrame, autorank: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """The human ESA ranking with the organisers' rank ranges and significance clusters
+    (:func:`helpers.core.esa.human_ranking`) beside their automatic ranking
+    (:func:`helpers.core.esa.compare_rankings`), one row per pair and system, columns
+    :data:`ESA_RANKING_COLUMNS`; ``kind`` is :func:`system_kind`, ``rank_shift`` the
+    automatic rank minus the human one (positive: the automatic ranking places the system
+    lower than the humans do)."""
+    human = esa.human_ranking(kept, alpha=alpha)
+    both = esa.compare_rankings(human, autorank)
+    out = human.merge(both.drop(columns=["score_by_domain", "cluster"]), on=["lp", "system"], how="left")
+    out["kind"] = out["system"].map(system_kind)
+    return out[ESA_RANKING_COLUMNS]
+
+
 __all__ = ["REPO", "TED_FILE", "THREE_RATER_FILE", "TABLES", "README_TABLES", "LANGUAGES", "language_pair",
            "pair_names", "tables_for", "COVERAGE_FLOOR", "certainty_verdict", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary",
            "major_weight_scheme", "major_to_minor", "segment_matrix", "weight_sweep", "rankings", "scheme_agreement",
            "major_weight_agreement", "icc_by_documents", "top_level", "category_presence", "presence_agreement", "error_spans",
-           "span_table", "category_penalties", "system_tests", "certainty_overstatement"]
+           "span_table", "category_penalties", "system_tests", "certainty_overstatement", "REFERENCE_SCHEMES",
+           "source_by_severity_scheme", "compared_schemes", "scheme_weights", "scheme_rankings", "LLM_BASELINES",
+           "SYSTEM_KINDS", "system_kind", "ESA_RANKING_COLUMNS", "esa_ranking"]

@@ -17,19 +17,28 @@ from pathlib import Path
 import pandas as pd
 
 from ..core import annotations as ann
-from ..core import cache, mqm, params, paths
+from ..core import cache, esa, mqm, params, paths
 from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance
 from ..core.stats import FEW_CLUSTERS
-from .analysis import (COVERAGE_FLOOR, REPO, TABLES, TED_FILE, THREE_RATER_FILE, certainty_verdict, language_pair, pair_names,
-                       tables_for)
+from .analysis import (COVERAGE_FLOOR, REPO, SYSTEM_KINDS, TABLES, TED_FILE, THREE_RATER_FILE, certainty_verdict,
+                       language_pair, pair_names, tables_for)
 
 MQM_SUFFIXES = (".tsv", ".txt", ".gz", ".tgz", ".tar")
 RELEASED_DETAIL = ("Google's expert MQM ratings of WMT submissions (google/wmt-mqm-human-evaluation at the "
                    "pinned commit, Apache-2.0), Chinese to English, sha256-verified by "
                    "<code>python -m helpers fetch</code>.")
 OWN_DETAIL = "MQM files passed to this notebook as papermill parameters."
+#: The mirrored WMT24 release (data/sources.yml): the ESA waves and the organisers' automatic ranking.
+ESA_REPO = "wmt-conference/wmt24-news-systems"
+ESA_FILES = ("humeval/esa_generalMT2024_wave2.csv", "humeval/esa_generalMT2024_wave3.csv")
+AUTORANK_FILE = "report/generated_report.tex"
+ESA_SUFFIXES = (".csv", ".jsonl")
+ESA_RELEASED_DETAIL = ("The WMT24 organisers' ESA ratings, waves 2 and 3 (wmt-conference/wmt24-news-systems at the "
+                       "pinned commit; no licence file upstream), and their <em>automatic</em> preliminary ranking "
+                       "<code>report/generated_report.tex</code>, sha256-verified by <code>python -m helpers fetch</code>.")
+ESA_OWN_DETAIL = "ESA files passed to this notebook as papermill parameters (<code>esa_files</code>)."
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,9 @@ class WmtSetup:
     seed: int
     pool_pairings: bool
     language_pair: tuple[str, str] | None = None  # given as a parameter; None: read from each file's name
+    esa_files: tuple[Path, ...] | None = None  # None: the mirrored WMT24 waves 2 and 3
+    esa_lp: str | None = "en-zh"  # the ESA pair of section 6; None: the files' only pair
+    esa_report: Path | None = None  # None: the mirrored report/generated_report.tex
 
     @property
     def released(self) -> bool:
@@ -88,6 +100,53 @@ class WmtSetup:
         return WmtData(provenance, errors=errors, multi=multi, errors_name=Path(errors_path).name,
                        multi_name=Path(multi_path).name, tables=tables or None, files=local, pairs=pairs,
                        pool_pairings=self.pool_pairings)
+
+
+    def load_esa(self) -> "EsaData":
+        """Section 6's data: the ESA ratings of ``esa_lp`` after the organisers' filters,
+        what each filter dropped, and the organisers' automatic ranking of that pair."""
+        files = self.esa_files or tuple(paths.released_file(ESA_REPO, f) for f in ESA_FILES)
+        report = self.esa_report or paths.released_file(ESA_REPO, AUTORANK_FILE)
+        try:
+            ratings = esa.read_many(files)
+        except InputError as exc:
+            raise exc.located(parameter="esa_files") from None
+        held = sorted(ratings["lp"].unique())
+        lp = self.esa_lp
+        if lp is None and len(held) > 1:
+            raise InputError(f"the ESA files hold several language pairs ({', '.join(held)}); name one",
+                             parameter="esa_lp", expected="e.g. 'en-zh'")
+        lp = lp or held[0]
+        if lp not in held:
+            raise InputError(f"no ESA ratings of this pair (the files hold {', '.join(held)})", parameter="esa_lp",
+                             value=lp)
+        ratings = ratings[ratings["lp"] == lp].reset_index(drop=True)
+        kept, counts = esa.organisers_filter(ratings)
+        if kept["system"].nunique() < 2:
+            raise InputError("fewer than two systems are left after the organisers' filters", parameter="esa_files")
+        try:
+            autorank = esa.read_autorank(report)
+        except InputError as exc:
+            raise exc.located(parameter="esa_report") from None
+        kind = "own" if self.esa_files else "released"
+        provenance = Provenance(kind, tuple(str(f) for f in (*files, report)),
+                                ESA_OWN_DETAIL if self.esa_files else ESA_RELEASED_DETAIL)
+        return EsaData(provenance, lp=lp, ratings=ratings, kept=kept, counts=counts,
+                       autorank=autorank[autorank["lp"] == lp].reset_index(drop=True),
+                       files=tuple(Path(f).name for f in files), report=Path(report).name)
+
+
+@dataclass(frozen=True)
+class EsaData(ChapterData):
+    """Section 6's ESA data (:meth:`WmtSetup.load_esa`)."""
+
+    lp: str = ""
+    ratings: pd.DataFrame = None  # every rating of the pair, as read
+    kept: pd.DataFrame = None  # the ratings after the organisers' filters
+    counts: pd.DataFrame = None  # lp, filter, dropped
+    autorank: pd.DataFrame = None  # the organisers' automatic ranking of the pair (may be empty)
+    files: tuple = ()
+    report: str = ""
 
 
 def _sha256(path: Path) -> str:
@@ -128,8 +187,32 @@ def _language_pair(value) -> tuple[str, str] | None:
     return pair
 
 
+def _esa_files(value) -> tuple[Path, ...] | None:
+    """The ``esa_files`` parameter: None, one path or a list of paths of ESA files."""
+    if value is None:
+        return None
+    values = [value] if isinstance(value, (str, Path)) else value
+    if not isinstance(values, (list, tuple)) or not values:
+        raise InputError("must be an ESA file or a list of them", parameter="esa_files", value=value,
+                         expected="e.g. ['esa_generalMT2024_wave2.csv', 'esa_generalMT2024_wave3.csv']; None: the "
+                         "mirrored WMT24 waves 2 and 3")
+    return tuple(params.existing_file("esa_files", v, ESA_SUFFIXES) for v in values)
+
+
+def _esa_lp(value) -> str | None:
+    """The ``esa_lp`` parameter: None or a pair written as the ESA files write it (``en-zh``)."""
+    if value is None:
+        return None
+    pair = language_pair(str(value))
+    if pair is None:
+        raise InputError("must name two language codes, source then target", parameter="esa_lp", value=value,
+                         expected="e.g. 'en-zh'; None: the ESA files' only pair")
+    return "-".join(pair)
+
+
 def wmt_mqm_setup(annotations=None, multi_rated=None, major_weights=tuple(range(1, 11)), n_boot=1000, n_trials=10000,
-                  alpha=0.05, seed=0, pool_pairings=True, language_pair=None, results_dir="results") -> WmtSetup:
+                  alpha=0.05, seed=0, pool_pairings=True, language_pair=None, esa_files=None, esa_lp="en-zh",
+                  esa_report=None, results_dir="results") -> WmtSetup:
     """Check chapter 08's parameters before any work (each problem names its parameter)."""
     if not isinstance(major_weights, (list, tuple)) or not major_weights:
         raise InputError("must be a list of Major weights", parameter="major_weights", value=major_weights,
@@ -143,7 +226,9 @@ def wmt_mqm_setup(annotations=None, multi_rated=None, major_weights=tuple(range(
                     alpha=params.number("alpha", alpha, minimum=0.0001, maximum=0.5),
                     seed=params.integer("seed", seed, minimum=0),
                     pool_pairings=params.boolean("pool_pairings", pool_pairings),
-                    language_pair=_language_pair(language_pair))
+                    language_pair=_language_pair(language_pair), esa_files=_esa_files(esa_files),
+                    esa_lp=_esa_lp(esa_lp),
+                    esa_report=None if esa_report is None else params.existing_file("esa_report", esa_report, (".tex",)))
 
 
 def description(data: WmtData) -> pd.DataFrame:
@@ -352,5 +437,111 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
     return found.frame()
 
 
-__all__ = ["WmtData", "WmtSetup", "wmt_mqm_setup", "description", "reproduction", "agreement_command", "findings",
-           "CERTAINTY_VERDICTS"]
+def scheme_findings(data: WmtData, weights: pd.DataFrame, ranked: pd.DataFrame) -> pd.DataFrame:
+    """Section 2's sentences on the weighting choice (section ``schemes`` of the words): how
+    many of the (category, severity) pairs present the schemes weigh differently (one
+    sentence per such pair), and how many systems change rank, from
+    :func:`~helpers.wmt.analysis.scheme_weights` and :func:`~helpers.wmt.analysis.scheme_rankings`."""
+    found = Findings()
+    names = [c[len("rank_"):] for c in ranked.columns if c.startswith("rank_")]
+    found.add("file", text=data.errors_name).add("schemes", text=_listing([f"`{n}`" for n in names]))
+    found.add("pairs", len(weights)).add("differing", int(weights["differs"].sum()))
+    found.add("differing_rows", int(weights.loc[weights["differs"], "n"].sum()))
+    for _, r in weights[weights["differs"]].iterrows():
+        found.add("pair_weights", r["n"], group=f"{r['category']} ({r['severity']})",
+                  text=", ".join(f"`{n}` {r[f'weight_{n}']:g}" for n in names))
+    if not weights["differs"].any():
+        found.add("pair_weights")  # none: the list is left out
+    shifts = [c for c in ranked.columns if c.startswith("shift_")]
+    moved = ranked[shifts].ne(0).any(axis=1) if shifts else pd.Series(False, index=ranked.index)
+    found.add("systems", len(ranked)).add("moved", int(moved.sum()))
+    if moved.any():
+        size = ranked[shifts].abs().max(axis=1)
+        r = ranked.loc[size.idxmax()]
+        other = max(shifts, key=lambda c: abs(r[c]))[len("shift_"):]
+        found.add("top_mover", int(size.max()), text=r["system"], first=names[0], other=other,
+                  rank_first=int(r[f"rank_{names[0]}"]), rank_other=int(r[f"rank_{other}"]))
+    else:
+        found.add("top_mover")
+    return found.frame()
+
+
+def esa_description(data: EsaData) -> pd.DataFrame:
+    """Section 6's data box (section ``esa_data`` of the words): the files, the pair, the
+    rows read, what each of the organisers' filters dropped (one sentence per filter that
+    dropped rows), and what is left."""
+    found = Findings()
+    kept = data.kept
+    per_segment = kept.groupby(["system", "doc", "line_id"])["rater"].nunique()
+    found.add("files", text=_listing([f"`{f}`" for f in data.files])).add("pair", text=pair_names(
+        tuple(data.lp.split("-")))[0]).add("read", len(data.ratings))
+    dropped = data.counts[data.counts["dropped"] > 0]
+    for r in dropped.itertuples(index=False):
+        found.add("dropped", r.dropped, group=r.filter)
+    if dropped.empty:
+        found.add("dropped")
+    (found.add("kept", len(kept)).add("systems", kept["system"].nunique())
+     .add("segments", len(kept[["doc", "line_id"]].drop_duplicates())).add("documents", kept["doc"].nunique())
+     .add("raters", kept["rater"].nunique()).add("ratings_per_segment", text=_span(per_segment.min(), per_segment.max()))
+     .add("report", text=data.report).add("ranked", len(data.autorank))
+     .add("ranked_rated", int(data.autorank["system"].isin(set(kept["system"])).sum())))
+    return found.frame()
+
+
+def _placed(rows: pd.DataFrame) -> str:
+    """``GPT-4 (human 1, automatic 6) and refA (no automatic score)``: ranks among the systems both rank."""
+    return _listing([f"{r.system} (human {r.human_rank}, automatic {r.auto_rank})" if pd.notna(r.auto_rank)
+                     else f"{r.system} (no automatic score)" for r in rows.itertuples(index=False)])
+
+
+def esa_findings(data: EsaData, ranking: pd.DataFrame, agreement: pd.DataFrame) -> pd.DataFrame:
+    """Section 6's sentences (section ``esa`` of the words), from
+    :func:`~helpers.wmt.analysis.esa_ranking` and :func:`helpers.core.esa.rank_agreement`:
+    the pair (and whether it is MetaHOPE's own, English→Chinese), the human ranking's
+    clusters and top, Kendall τ with the automatic ranking, the systems that move most
+    either way, and each kind of system (:data:`~helpers.wmt.analysis.SYSTEM_KINDS`)."""
+    found = Findings()
+    pair = pair_names(tuple(data.lp.split("-")))[0]
+    found.add("pair", text=pair).add("metahope_direction", int(data.lp == "en-zh"))
+    found.add("systems", len(ranking)).add("clusters", int(ranking["cluster"].nunique()))
+    top = ranking[ranking["cluster"] == 1]
+    found.add("top_cluster", len(top), text=_listing(list(top["system"])))
+    found.add("human_top", ranking["score_by_domain"].iloc[0], text=ranking["system"].iloc[0])
+    both = ranking.dropna(subset=["auto_rank"])
+    found.add("report", text=data.report)
+    if len(agreement) and len(both) >= 2:
+        a = agreement.iloc[0]
+        found.add("compared", int(a["systems"])).add("tau", a["kendall_tau"], p=a["p"])
+        found.add("auto_top", text=_listing(list(both.loc[both["auto_rank"] == 1, "system"])))
+        found.add("human_first", text=_listing(list(both.loc[both["human_rank"] == 1, "system"])))
+        found.add("same_top", int(bool(a["same_top"]))).add("no_autorank")
+        shift = both["rank_shift"].astype(float)
+        for name, index, sign in (("undervalued", shift.idxmax(), 1), ("overvalued", shift.idxmin(), -1)):
+            r = both.loc[index]
+            if sign * r["rank_shift"] > 0:  # the automatic ranking places it lower (higher) than the humans
+                found.add(name, abs(int(r["rank_shift"])), text=r["system"], human_rank=int(r["human_rank"]),
+                          auto_rank=int(r["auto_rank"]))
+            else:
+                found.add(name)
+    else:
+        for q in ("compared", "tau", "auto_top", "human_first", "same_top", "undervalued", "overvalued"):
+            found.add(q)
+        found.add("no_autorank", text=pair)
+    for kind in SYSTEM_KINDS:
+        rows = ranking[ranking["kind"] == kind]
+        if rows.empty:
+            continue
+        shifts = rows["rank_shift"].dropna().astype(float)
+        found.add("kind", len(rows), group=kind, text=_placed(rows))
+        found.add("kind_shift", shifts.mean() if len(shifts) else None, group=kind)
+    ref = ranking[ranking["kind"] == "human"]
+    if len(ref):
+        position = int(ranking.index.get_loc(ref.index[0])) + 1
+        found.add("reference", position, text=ref["system"].iloc[0], cluster=int(ref["cluster"].iloc[0]))
+    else:
+        found.add("reference")
+    return found.frame()
+
+
+__all__ = ["WmtData", "WmtSetup", "EsaData", "wmt_mqm_setup", "description", "reproduction", "agreement_command",
+           "findings", "scheme_findings", "esa_description", "esa_findings", "CERTAINTY_VERDICTS"]

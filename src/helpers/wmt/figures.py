@@ -12,7 +12,9 @@ import plotly.graph_objects as go
 from ..core import plots
 
 #: Chapter 08's colours: one per resampling of the weight sweep (:func:`helpers.wmt.analysis.weight_sweep`).
-COLOURS = {"resample segments": "#8c564b", "resample documents": "#2ca02c"}
+COLOURS = {"resample segments": "#8c564b", "resample documents": "#2ca02c",
+           # section 6: the kinds of system (helpers.wmt.analysis.system_kind)
+           "ESA LLM": "#d62728", "ESA online": "#1f77b4", "ESA submission": "#7f7f7f", "ESA human": "#2ca02c"}
 plots.register_colours(COLOURS)
 
 
@@ -135,5 +137,56 @@ def bias_forest_static(bias: pd.DataFrame, title: str = ""):
     return fig
 
 
-__all__ = ["category_heatmap", "category_heatmap_static", "stability_curve", "stability_curve_static", "bias_forest",
+def _slopes(ranking: pd.DataFrame) -> pd.DataFrame:
+    """The systems both rankings rank, with their kind's colour and a label naming the human cluster."""
+    both = ranking.dropna(subset=["auto_rank"]).copy()
+    both["colour"] = [plots.colour(f"ESA {k}") for k in both["kind"]]
+    both["label"] = [f"{s} (cluster {c})" for s, c in zip(both["system"], both["cluster"])]
+    both["right"] = both.groupby("auto_rank")["system"].transform(" = ".join)  # ties share a rank and a label
+    both.loc[both.duplicated("auto_rank"), "right"] = ""
+    return both
+
+
+def rank_slopes(ranking: pd.DataFrame, title: str = "") -> go.Figure:
+    """Human ESA rank (left) against the organisers' automatic rank (right), one line per
+    system both rank, coloured by kind (:func:`helpers.wmt.analysis.esa_ranking`); hovering
+    shows the scores, the human significance cluster and the shift."""
+    both = _slopes(ranking)
+    fig = go.Figure()
+    shown = set()
+    for r in both.itertuples(index=False):
+        fig.add_trace(go.Scatter(
+            x=["human (ESA)", "automatic (AutoRank)"], y=[r.human_rank, r.auto_rank], mode="lines+markers+text",
+            line={"color": r.colour}, name=r.kind, legendgroup=r.kind, showlegend=r.kind not in shown,
+            text=[r.label, r.right], textposition=["middle left", "middle right"],
+            hovertemplate=(f"{r.system} ({r.kind})<br>ESA {r.score_by_domain:.1f}, cluster {r.cluster}<br>"
+                           f"AutoRank {r.autorank:.2f}<br>rank %{{y}}; shift {int(r.rank_shift):+d}<extra></extra>")))
+        shown.add(r.kind)
+    fig.update_layout(title=title, yaxis={"autorange": "reversed", "title": "rank (1 = best)", "dtick": 1},
+                      height=260 + 30 * len(both), margin={"l": 200, "r": 160, "t": 60, "b": 40})
+    return fig
+
+
+def rank_slopes_static(ranking: pd.DataFrame, title: str = ""):
+    """Static twin of :func:`rank_slopes`."""
+    both = _slopes(ranking)
+    fig, ax = plt.subplots(figsize=(7, 0.35 * len(both) + 2))
+    shown = set()
+    for r in both.itertuples(index=False):
+        ax.plot([0, 1], [r.human_rank, r.auto_rank], "o-", color=r.colour,
+                label=None if r.kind in shown else r.kind)
+        shown.add(r.kind)
+        ax.text(-0.03, r.human_rank, r.label, ha="right", va="center", fontsize=7)
+        ax.text(1.03, r.auto_rank, r.right, ha="left", va="center", fontsize=7)
+    ax.set_xlim(-0.8, 1.8)
+    ax.set_xticks([0, 1], ["human (ESA)", "automatic (AutoRank)"])
+    ax.invert_yaxis()
+    ax.set_ylabel("rank (1 = best)")
+    ax.set_title(title)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4)
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["rank_slopes", "rank_slopes_static", "category_heatmap", "category_heatmap_static", "stability_curve", "stability_curve_static", "bias_forest",
            "bias_forest_static"]
