@@ -43,7 +43,7 @@ FALLBACK = ("#17becf", "#bcbd22", "#e377c2", "#8c564b", "#9467bd", "#2ca02c", "#
 @pytest.mark.parametrize("study", sorted(OLD_PALETTE))
 def test_each_study_registers_the_colours_its_figures_had(study):
     module = importlib.import_module(f"helpers.{study}.figures")
-    assert module.COLOURS == OLD_PALETTE[study]
+    assert OLD_PALETTE[study].items() <= module.COLOURS.items()  # new figures may register new labels
     for label, expected in OLD_PALETTE[study].items():
         assert plots.colour(label) == expected, label
 
