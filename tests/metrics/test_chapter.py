@@ -1,0 +1,62 @@
+"""Chapter 09's parameter check and analysis steps on a small hand-made data box (issue 33)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from helpers.core.errors import InputError
+from helpers.core.report import Provenance
+from helpers.metrics import chapter
+
+
+@pytest.fixture
+def box(tmp_path, monkeypatch):
+    """Three systems on two lines. MQM (lower is better) and the crowd protocol both put B first;
+    BLEU puts A (a copy of the reference) first; the protocol puts C above A."""
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
+    ref = ["the cat sat on the mat", "a dog barked at night"]
+    hyps = {"A": ref, "B": ["the cat sat on a mat", "a dog barked in the night"], "C": ["cat mat", "dog"]}
+    texts = pd.DataFrame([{"system": s, "segment": i + 1, "reference": r, "hypothesis": h}
+                          for s, lines in hyps.items() for i, (h, r) in enumerate(zip(lines, ref))])
+    human = pd.DataFrame({"system": ["A", "A", "B", "B", "C", "C"], "segment": [1, 2, 1, 2, 1, 2],
+                          "score": [2.0, 2.0, 0.0, 1.0, 5.0, 6.0]})
+    protocol = pd.DataFrame({"system": ["A", "B", "C", "X"], "score": [10.0, 30.0, 20.0, 99.0]})
+    return chapter.MetricsData(Provenance("own"), texts=texts, human=human, protocol=protocol,
+                               published=pd.DataFrame({"system": ["A"], "metric": ["bleu"], "score": [100.0]}))
+
+
+def test_protocol_ranks_by_hand(box):
+    got = chapter.protocol_ranks(box).set_index("system")
+    assert got.loc[["B", "A", "C"], "mqm"].tolist() == [0.5, 2.0, 5.5]
+    assert got["mqm_rank"].to_dict() == {"B": 1, "A": 2, "C": 3}
+    assert got["protocol_rank"].to_dict() == {"B": 1, "A": 3, "C": 2}
+    assert got.loc["A", "bleu_rank"] == 1 and got.loc["A", "bleu"] == pytest.approx(100.0)
+    assert got["rank_shift"].to_dict() == {"B": 0, "A": 1, "C": -1}
+
+
+def test_reproduction_and_score_table(box):
+    rep = chapter.reproduction(box)
+    a = rep[(rep["system"] == "A") & (rep["metric"] == "bleu")].iloc[0]
+    assert a["computed"] == pytest.approx(100.0) and a["difference"] == pytest.approx(0.0)
+    table = chapter.metric_scores(box, ["bleu", "ter"])
+    assert list(table.columns) == ["system", "segment", "metric", "score"]
+    assert table["segment"].isna().sum() == 6 and table["segment"].notna().sum() == 12
+
+
+def test_unrated_segments_get_no_segment_rows(box):
+    rated_once = box.__class__(box.provenance, texts=box.texts, human=box.human[box.human["segment"] == 1],
+                               protocol=box.protocol, published=box.published)
+    table = chapter.metric_scores(rated_once, ["chrf"])
+    assert table.loc[table["segment"].notna(), "segment"].unique().tolist() == [1]
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    ({"testset": "wmt22"}, "parameter 'testset': value 'wmt22'"),
+    ({"metrics": "bleu,comet"}, "parameter 'metrics': value 'comet'"),
+    ({"reference": "ref.txt"}, "parameter 'hypotheses': is needed"),
+    ({"n_boot": 5}, "parameter 'n_boot'"),
+])
+def test_setup_names_the_bad_parameter(kwargs, needle):
+    with pytest.raises(InputError, match=needle):
+        chapter.metrics_setup(**kwargs)
