@@ -60,3 +60,18 @@ def test_unrated_segments_get_no_segment_rows(box):
 def test_setup_names_the_bad_parameter(kwargs, needle):
     with pytest.raises(InputError, match=needle):
         chapter.metrics_setup(**kwargs)
+
+
+def test_system_rows_on_all_lines_or_only_the_rated_ones(box):
+    """B's second line is rated 1 and differs from the reference; rated on line 1 only, B's
+    system TER counts line 1's one edit over its 6 reference words."""
+    one = box.__class__(box.provenance, texts=box.texts, human=box.human[box.human["segment"] == 1],
+                        protocol=box.protocol, published=box.published)
+    every = chapter.metric_scores(one, ["ter"], system_lines="all").set_index("system")
+    rated = chapter.metric_scores(one, ["ter"], system_lines="rated").set_index("system")
+    b_all = every.loc[every["segment"].isna()].loc["B", "score"]
+    b_rated = rated.loc[rated["segment"].isna()].loc["B", "score"]
+    assert b_rated == pytest.approx(100 * 1 / 6)
+    assert b_all > b_rated
+    with pytest.raises(InputError, match="parameter 'system_lines'"):
+        chapter.metric_scores(one, ["ter"], system_lines="some")
