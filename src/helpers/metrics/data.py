@@ -174,7 +174,10 @@ def da_newstest2021(level: str = "system") -> pd.DataFrame:
     DataFrame
         system level: ``system, raw, z, n`` (mean raw 0–100 score and mean standardised z score
         over ``n`` judgements); segment level: ``system, segment, raw, z, n`` with ``segment``
-        the file's ``SID`` (the 1-based line, as for MQM). Higher is better.
+        the file's ``SID``, read as the 1-based line (it runs 1–1,948 like the text files). That
+        reading cannot be confirmed as MQM's was: with one or two judgements per segment the DA
+        scores correlate with neither MQM nor sentence chrF at any offset from -2 to 2 (|r| <
+        0.06), so use them at system level. Higher is better.
     """
     name = "ad-sys-scores-zh-en.csv" if level == "system" else "ad-seg-scores-zh-en.csv"
     frame = pd.read_csv(paths.released_file(WMT21, f"humaneval/newstest2021-toen/{name}"), sep=r"\s+")
