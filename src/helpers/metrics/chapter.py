@@ -29,8 +29,8 @@ RELEASED_DETAIL = ("WMT's ZH→EN test sets and submissions (wmt-conference/wmt2
                    "expert MQM ratings (google/wmt-mqm-human-evaluation, Apache-2.0), sha256-verified by "
                    "<code>python -m helpers fetch</code>.")
 OWN_DETAIL = "Reference, system outputs and human scores passed to this notebook as papermill parameters."
-#: The chapter's default metrics: TER is one parameter away (sacrebleu's TER costs ~40 ms a sentence, see
-#: :mod:`helpers.metrics.scores`; 650 x 8 segments are minutes cold, the chapter's budget is 60 s).
+#: The chapter's default metrics: TER is one parameter away (sacrebleu's TER costs ~30 ms a sentence, see
+#: :mod:`helpers.metrics.scores`: 151 s cold for 650 x 8 segments; the chapter's budget is 60 s).
 DEFAULT_METRICS = ("bleu", "chrf", "chrfpp", "embed")
 
 
@@ -133,9 +133,8 @@ def metric_scores(box: MetricsData, metrics=DEFAULT_METRICS, system_lines: str =
     published BLEU/chrF are computed), or ``"rated"`` only the lines the experts rated.
 
     Cost, measured on the project's 2 shared cores (newstest2021, 8 systems): BLEU, chrF and
-    chrF++ take seconds either way; the embedding took 156 s cold for the 650 rated segments
-    of 8 systems (5,200 hypotheses and 650 references) and nothing once cached; TER is about
-    40 ms a segment. With ``system_lines="all"`` the embedding and TER also run on the 1,298
+    chrF++ take seconds either way; for the 650 rated segments of 8 systems (5,200 hypotheses,
+    650 references) the embedding took 156 s and TER 151 s cold, nothing once cached. With ``system_lines="all"`` the embedding and TER also run on the 1,298
     unrated lines of each system (about three times the cost, once).
     """
     params.choice("system_lines", system_lines, ["all", "rated"])
