@@ -98,3 +98,12 @@ def test_external_metric_file(tmp_path):
     no_score.write_text("system,segment\nA,1\n", encoding="utf-8")
     with pytest.raises(InputError, match="has no column 'score'"):
         scores.read_external(no_score)
+
+
+def test_chinese_targets_are_scored_by_character():
+    """Without spaces, a Chinese sentence is one 'word' to TER and BLEU's default tokenizer;
+    ``target="zh"`` makes each character a word: one substituted character in four is TER 25."""
+    t = _texts({"A": [("甲乙丙丁", "甲乙戊丁")]})
+    assert scores.segment_scores(t, ["ter"], target="zh")["score"].item() == pytest.approx(25.0)
+    assert scores.segment_scores(t, ["ter"])["score"].item() == pytest.approx(100.0)
+    assert scores.segment_scores(t, ["bleu"], target="zh")["score"].item() > 0

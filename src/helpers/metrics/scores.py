@@ -73,16 +73,23 @@ def parse_metrics(names, parameter: str = "metrics") -> list[str]:
 SCORES_VERSION = 1
 
 
-def _sacrebleu_metric(name: str, sentence: bool):
+#: Target languages whose text has no spaces between words: sacrebleu's own Chinese handling is used
+#: (BLEU ``tokenize="zh"``, TER ``normalized=True, asian_support=True``: one character a word; chrF
+#: works on characters anyway).
+CJK_TARGETS = frozenset({"zh"})
+
+
+def _sacrebleu_metric(name: str, sentence: bool, target: str = "en"):
     from sacrebleu.metrics import BLEU, CHRF, TER
 
+    cjk = target in CJK_TARGETS
     if name == "bleu":
-        return BLEU(effective_order=True) if sentence else BLEU()
+        return BLEU(effective_order=sentence, **({"tokenize": "zh"} if cjk else {}))
     if name == "chrf":
         return CHRF()
     if name == "chrfpp":
         return CHRF(word_order=2)
-    return TER()
+    return TER(normalized=cjk, asian_support=cjk)  # sacrebleu splits CJK characters only when normalising
 
 
 def _ter_from_edits(edits, ref_length) -> np.ndarray:
@@ -93,27 +100,30 @@ def _ter_from_edits(edits, ref_length) -> np.ndarray:
         return 100 * np.where(ref_length > 0, edits / ref_length, (edits > 0).astype(float))
 
 
-def _sentence_values(name: str, hyps: list[str], refs: list[str], model_path=None) -> np.ndarray:
+def _sentence_values(name: str, hyps: list[str], refs: list[str], model_path=None, target: str = "en") -> np.ndarray:
     """One metric's segment scores of aligned hypotheses and references, cached by their texts.
 
     TER is the costly one (sacrebleu's shift search in pure Python: about 30 ms per news
     sentence on this project's 2 shared cores, 151 s for newstest2021's 650 MQM-rated segments
-    of 8 systems); its cache entry keeps the edits and reference
-    lengths (two columns), from which the system score is pooled without a second pass.
+    of 8 systems); its cache entry keeps the edits and reference lengths (two columns), from
+    which the system score is pooled without a second pass.
     """
     if name == "embed":
         return _embedding_cosines(hyps, refs, model_path)
-    import sacrebleu
+    scorer = _sacrebleu_metric(name, sentence=True, target=target)
 
     def compute() -> np.ndarray:
-        scorer = _sacrebleu_metric(name, sentence=True)
         if name == "ter":
             stats = [scorer.sentence_score(h, [r]) for h, r in zip(hyps, refs)]
             return np.array([[s.num_edits, s.ref_length] for s in stats], dtype=float).reshape(-1, 2)
         return np.array([scorer.sentence_score(h, [r]).score for h, r in zip(hyps, refs)], dtype=float)
 
-    return cache.cached("metric_scores", SCORES_VERSION, [name, sacrebleu.__version__, hyps, refs], compute,
-                        fmt="npy", describe=f"{name} of {len(hyps)} segments")
+    import sacrebleu
+
+    # the metric's settings follow from name and target (_sacrebleu_metric); sacrebleu's version pins the rest
+    inputs = [name, target in CJK_TARGETS, sacrebleu.__version__, hyps, refs]
+    return cache.cached("metric_scores", SCORES_VERSION, inputs, compute, fmt="npy",
+                        describe=f"{name} of {len(hyps)} segments")
 
 
 def _embedding_cosines(hypotheses: list[str], references: list[str], model_path=None) -> np.ndarray:
@@ -133,7 +143,7 @@ def _texts_of(part: pd.DataFrame) -> tuple[list[str], list[str]]:
     return part["hypothesis"].astype(str).tolist(), part["reference"].astype(str).tolist()
 
 
-def segment_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None) -> pd.DataFrame:
+def segment_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None, target: str = "en") -> pd.DataFrame:
     """Each metric on each segment: ``system, segment, metric, score``.
 
     Parameters
@@ -145,6 +155,9 @@ def segment_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None) -> pd.
         Among :data:`METRICS`.
     model_path : path, optional
         Encoder checkpoint for ``embed`` (default: the packaged all-MiniLM-L6-v2).
+    target : str
+        The target language's code; ``"zh"`` switches on sacrebleu's Chinese tokenisation
+        (:data:`CJK_TARGETS`). The embedding is English-only and meaningless for Chinese.
 
     Returns
     -------
@@ -155,7 +168,7 @@ def segment_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None) -> pd.
     frames = []
     for name in metrics:
         for system, part in texts.groupby("system", sort=False):
-            values = _sentence_values(name, *_texts_of(part), model_path=model_path)
+            values = _sentence_values(name, *_texts_of(part), model_path=model_path, target=target)
             if name == "ter":
                 values = _ter_from_edits(values[:, 0], values[:, 1])
             frames.append(pd.DataFrame({"system": system, "segment": part["segment"].to_numpy(), "metric": name,
@@ -163,7 +176,7 @@ def segment_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None) -> pd.
     return _tidy(frames)
 
 
-def system_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None) -> pd.DataFrame:
+def system_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None, target: str = "en") -> pd.DataFrame:
     """Each metric on each system's whole output: ``system, segment (NA), metric, score``.
 
     BLEU, chrF and chrF++ pool their statistics over the system's segments (sacrebleu's
@@ -177,17 +190,17 @@ def system_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None) -> pd.D
         hyps, refs = _texts_of(part)
         for name in metrics:
             if name == "ter":
-                stats = _sentence_values(name, hyps, refs)
+                stats = _sentence_values(name, hyps, refs, target=target)
                 value = float(_ter_from_edits(stats[:, 0].sum(), stats[:, 1].sum()))
             elif name == "embed":
                 value = float(np.nanmean(_sentence_values(name, hyps, refs, model_path)))
             else:
-                value = _sacrebleu_metric(name, sentence=False).corpus_score(hyps, [refs]).score
+                value = _sacrebleu_metric(name, sentence=False, target=target).corpus_score(hyps, [refs]).score
             rows.append({"system": system, "segment": pd.NA, "metric": name, "score": value})
     return _tidy([pd.DataFrame(rows)])
 
 
-def score_texts(texts: pd.DataFrame, metrics=METRICS, model_path=None) -> pd.DataFrame:
+def score_texts(texts: pd.DataFrame, metrics=METRICS, model_path=None, target: str = "en") -> pd.DataFrame:
     """System rows then segment rows of every metric: the table ``metrics score`` writes.
 
     Returns
@@ -195,8 +208,8 @@ def score_texts(texts: pd.DataFrame, metrics=METRICS, model_path=None) -> pd.Dat
     DataFrame
         ``system, segment, metric, score``; system rows first, with ``segment`` NA.
     """
-    return pd.concat([system_scores(texts, metrics, model_path), segment_scores(texts, metrics, model_path)],
-                     ignore_index=True)
+    return pd.concat([system_scores(texts, metrics, model_path, target),
+                      segment_scores(texts, metrics, model_path, target)], ignore_index=True)
 
 
 def read_external(path, metric: str | None = None) -> pd.DataFrame:
