@@ -75,3 +75,32 @@ def test_system_rows_on_all_lines_or_only_the_rated_ones(box):
     assert b_all > b_rated
     with pytest.raises(InputError, match="parameter 'system_lines'"):
         chapter.metric_scores(one, ["ter"], system_lines="some")
+
+
+def test_post_edit_rates_are_hter(tmp_path, monkeypatch):
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
+    frame = pd.DataFrame({"mt": ["a b x d", "e f"], "post_edit": ["a b c d", "e f"]})
+    assert chapter.post_edit_rates(frame)["hter"].tolist() == pytest.approx([25.0, 0.0])
+    zh = pd.DataFrame({"translation": ["甲乙丙丁"], "post_edit": ["甲乙戊丁"]})
+    assert chapter.post_edit_rates(zh, mt="translation", target="zh")["hter"].item() == pytest.approx(25.0)
+
+
+def test_edit_rate_agreement_by_hand_and_scipy():
+    from scipy.stats import pearsonr
+
+    frame = pd.DataFrame({"hter": [0.0, 10.0, 20.0, 30.0, 40.0], "penalty": [0.0, 1.0, 3.0, 2.0, 4.0],
+                          "sentence": ["s1", "s1", "s2", "s2", "s3"]})
+    got = chapter.edit_rate_agreement(frame, n_boot=200, clusters="sentence").set_index("statistic")
+    assert got.loc["spearman", "estimate"] == pytest.approx(0.9)  # one swapped pair: 1 - 6*2/(5*24)
+    assert got.loc["pearson", "estimate"] == pytest.approx(pearsonr(frame["hter"], frame["penalty"])[0])
+    assert (got["ci_low"] <= got["estimate"]).all() and (got["estimate"] <= got["ci_high"]).all()
+    assert got["n"].tolist() == [5, 5]
+
+
+def test_missed_errors_by_hand():
+    """Clean rows' HTER 10, 20, 30 (median 20); rows with errors 15, 25, 40, 20: two of four
+    (15 and 20) are edited no more than the median clean row."""
+    frame = pd.DataFrame({"hter": [10.0, 20.0, 30.0, 15.0, 25.0, 40.0, 20.0], "errors": [0, 0, 0, 1, 2, 1, 1]})
+    got = chapter.missed_errors(frame, n_boot=200).set_index("statistic")
+    assert got.loc["missed", "estimate"] == 0.5 and got.loc["missed", "n"] == 4
+    assert got.loc["hter_error", "estimate"] == 25.0 and got.loc["hter_clean", "estimate"] == 20.0

@@ -5,7 +5,8 @@ every parameter before any work and raises :class:`~helpers.core.errors.InputErr
 the parameter. ``setup.load()`` returns :class:`MetricsData`: the texts, the expert MQM
 segment scores joined to them by line, the published system scores and the other human
 protocol's system scores, with their :class:`~helpers.core.report.Provenance`. The steps
-(:func:`reproduction`, :func:`metric_scores`, :func:`protocol_ranks`) take that box and return
+(:func:`reproduction`, :func:`metric_scores`, :func:`protocol_ranks`; for the seeds' post-edits
+:func:`post_edit_rates`, :func:`edit_rate_agreement`, :func:`missed_errors`) take that box and return
 tidy frames, which the chapter saves as its result CSVs. The meta-evaluation statistics are
 :mod:`helpers.metrics.meta`.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
@@ -169,3 +171,87 @@ def protocol_ranks(box: MetricsData) -> pd.DataFrame:
     out["rank_shift"] = out["protocol_rank"] - out["mqm_rank"]
     cols = ["system", "mqm", "mqm_rank", "protocol", "protocol_rank", "bleu", "bleu_rank", "rank_shift"]
     return out[cols].sort_values("mqm_rank").reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- the seeds' question
+def post_edit_rates(frame: pd.DataFrame, mt: str = "mt", post_edit: str = "post_edit",
+                    target: str = "en") -> pd.DataFrame:
+    """``frame`` with ``hter``: the TER of each MT output against its own post-edit (HTER; Snover
+    et al. 2006), in percent, by sacrebleu (:func:`helpers.metrics.scores.segment_scores`, cached).
+
+    ``target="zh"`` for Chinese targets (MetaHOPE's EN→ZH pilot): one character a word.
+    """
+    texts = pd.DataFrame({"system": "mt", "segment": range(1, len(frame) + 1),
+                          "hypothesis": frame[mt].astype(str).to_numpy(),
+                          "reference": frame[post_edit].astype(str).to_numpy()})
+    ter = scores.segment_scores(texts, ["ter"], target=target)["score"].to_numpy()
+    return frame.assign(hter=ter)
+
+
+def _bootstrap(statistic, n: int, n_boot: int, seed: int, clusters=None) -> tuple[float, float]:
+    """Percentile interval of ``statistic(index)`` over bootstrap resamples of the n rows
+    (whole clusters when ``clusters`` is given; :func:`helpers.core.stats.resample`)."""
+    from ..core import stats
+
+    weights = stats.resample(n, n_boot, seed=seed, clusters=clusters)
+    rows = np.arange(n)
+    return stats.percentile_interval([statistic(np.repeat(rows, w)) for w in weights])
+
+
+def edit_rate_agreement(frame: pd.DataFrame, value: str = "penalty", n_boot: int = 1000, seed: int = 0,
+                        clusters: str | None = None) -> pd.DataFrame:
+    """How far the edit rate tracks the annotators' penalty: Pearson's r and Spearman's ρ of
+    ``hter`` and ``value``, with bootstrap percentile intervals (rows resampled, or whole
+    ``clusters``, e.g. a MetaHOPE sentence with its three systems).
+
+    Returns
+    -------
+    DataFrame
+        ``statistic, estimate, ci_low, ci_high, n``; NaN where a side is constant.
+    """
+    from scipy.stats import pearsonr, spearmanr
+
+    x, y = frame["hter"].to_numpy(dtype=float), frame[value].to_numpy(dtype=float)
+    groups = frame[clusters].to_numpy() if clusters else None
+    rows = []
+    for name, fn in (("pearson", pearsonr), ("spearman", spearmanr)):
+        def stat(idx, fn=fn):
+            a, b = x[idx], y[idx]
+            return float(fn(a, b)[0]) if np.ptp(a) > 0 and np.ptp(b) > 0 else float("nan")
+
+        whole = stat(np.arange(len(x)))
+        low, high = _bootstrap(stat, len(x), n_boot, seed, groups)
+        rows.append({"statistic": name, "estimate": whole, "ci_low": low, "ci_high": high, "n": len(x)})
+    return pd.DataFrame(rows)
+
+
+def missed_errors(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+    """Are the annotated errors ones the edit rate misses? HADQAET's question (issue 33, item 5).
+
+    ``missed`` is the share of the rows with at least one error whose HTER is no higher than
+    the median HTER of the error-free rows: translations the post-editor changed no more than a
+    typical clean one, though the annotator found an error. ``hter_error`` and ``hter_clean``
+    are the mean HTER of the two groups. Bootstrap intervals resample the rows.
+
+    Returns
+    -------
+    DataFrame
+        ``statistic, estimate, ci_low, ci_high, n`` (``n``: rows with an error, for ``missed``).
+    """
+    hter, has_error = frame["hter"].to_numpy(dtype=float), (frame["errors"] > 0).to_numpy()
+
+    def missed(idx):
+        clean, err = hter[idx][~has_error[idx]], hter[idx][has_error[idx]]
+        return float((err <= np.median(clean)).mean()) if len(clean) and len(err) else float("nan")
+
+    def mean_of(flag):
+        return lambda idx: float(hter[idx][has_error[idx] == flag].mean()) if (has_error[idx] == flag).any() \
+            else float("nan")
+
+    rows = []
+    for name, stat, n in (("missed", missed, int(has_error.sum())), ("hter_error", mean_of(True), int(has_error.sum())),
+                          ("hter_clean", mean_of(False), int((~has_error).sum()))):
+        low, high = _bootstrap(stat, len(hter), n_boot, seed)
+        rows.append({"statistic": name, "estimate": stat(np.arange(len(hter))), "ci_low": low, "ci_high": high,
+                     "n": n})
+    return pd.DataFrame(rows)
