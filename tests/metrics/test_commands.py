@@ -58,3 +58,15 @@ def test_a_source_of_another_length_and_a_bad_hyp_option(files, capsys):
     err = capsys.readouterr().err
     assert "option --hyp" in err and "must be NAME=FILE" in err
     assert not out.exists()
+
+
+def test_chinese_targets_by_character(files):
+    (files / "zh_ref.txt").write_text("甲乙戊丁\n", encoding="utf-8")
+    (files / "zh_hyp.txt").write_text("甲乙丙丁\n", encoding="utf-8")
+    out = files / "zh.csv"
+    args = ["metrics", "score", "--ref", str(files / "zh_ref.txt"), "--hyp", f"A={files / 'zh_hyp.txt'}",
+            "--metrics", "ter", "--out", str(out)]
+    assert main(args + ["--chinese"]) == 0
+    assert pd.read_csv(out)["score"].tolist() == pytest.approx([25.0, 25.0])
+    assert main(args) == 0
+    assert pd.read_csv(out)["score"].tolist() == pytest.approx([100.0, 100.0])

@@ -1,7 +1,7 @@
 """``python -m helpers metrics score``: automatic metric scores of any system outputs (chapter 09).
 
 ``metrics score --ref REF --hyp NAME=FILE ... [--src SRC] [--metrics bleu,chrf,chrfpp,ter,embed]
---out scores.csv`` scores each hypothesis file against the reference file, line by line, with
+[--chinese] --out scores.csv`` scores each hypothesis file against the reference file, line by line, with
 the functions chapter 09 uses (:func:`helpers.metrics.scores.score_texts`). ``scores.csv`` has
 the columns ``system, segment, metric, score``: first one row per system and metric with
 ``segment`` empty, then one row per segment, ``segment`` the 1-based line number. A file whose
@@ -81,7 +81,7 @@ def _score(args) -> int:
     metrics = scores.parse_metrics(args.metrics, parameter="--metrics")
     hyps = {name: paths.resolve_input(p) for name, p in _hypotheses(args.hyp).items()}
     texts = read_texts(paths.resolve_input(args.ref), hyps, paths.resolve_input(args.src) if args.src else None)
-    table = scores.score_texts(texts, metrics)
+    table = scores.score_texts(texts, metrics, target="zh" if args.chinese else "en")
     out = paths.resolve_output(args.out)
     paths.atomic_write(out, lambda tmp: table.to_csv(tmp, index=False))
     print(f"{len(hyps)} systems x {len(texts) // len(hyps)} segments, metrics {', '.join(metrics)}: {out}")
@@ -101,6 +101,9 @@ def add_commands(groups: dict) -> None:
                    help=f"comma-separated among bleu, chrf, chrfpp, ter, embed (default {DEFAULT_METRICS}); ter is "
                    "lower-is-better; embed is the cosine of all-MiniLM-L6-v2 embeddings, a weak stand-in for neural "
                    "metrics")
+    s.add_argument("--chinese", action="store_true",
+                   help="the target language is Chinese: BLEU and TER count characters as words (sacrebleu's "
+                   "tokenize zh and TER's asian_support); without it a Chinese line is one word to them")
     s.add_argument("--out", required=True, help="CSV to write: system, segment, metric, score")
     s.set_defaults(handler=_score)
     from importlib.util import find_spec
