@@ -1,8 +1,8 @@
-"""Command line: ``python -m helpers {fetch,build,run,student-notebooks,student-kit,template,check,feedback,cache,mqm,esa} ...``
+"""Command line: ``python -m helpers {fetch,build,run,student-notebooks,student-kit,template,check,feedback,cache,mqm,esa,metrics} ...``
 (``--help`` on each).
 
 This module holds the commands every study shares; the studies add their own
-subcommands (``template metahope``, ``template explanations`` …) through their
+subcommands (``template metahope``, ``template explanations``, ``metrics score`` …) through their
 ``commands`` modules, which ``helpers/__main__.py`` passes in (core imports no study).
 Every failure ends in one ``error:`` line per problem on standard error and exit status 1
 (2 for a refused command line); no traceback reaches the terminal for a user's mistake.
@@ -73,7 +73,7 @@ def _parameters(pairs: list[list[str]]) -> dict:
 
 def build_parser(studies=()) -> argparse.ArgumentParser:
     """The parser; each module in ``studies`` adds its subcommands with ``add_commands(groups)``,
-    ``groups`` mapping ``"template"``, ``"feedback"`` and ``"check"`` to their subparser groups."""
+    ``groups`` mapping ``"template"``, ``"feedback"``, ``"check"`` and ``"metrics"`` to their subparser groups."""
     parser = argparse.ArgumentParser(prog="python -m helpers", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -140,6 +140,8 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
         .add_subparsers(dest="kind", required=True),
         "check": sub.add_parser("check", help="check a class's returned workbooks: every problem of every student "
                                 "in one report, before any chapter runs").add_subparsers(dest="kind", required=True),
+        "metrics": sub.add_parser("metrics", help="automatic metric scores of system outputs and their agreement with "
+                                  "human scores (chapter 09)").add_subparsers(dest="kind", required=True),
     }
     for study in studies:
         study.add_commands(groups)

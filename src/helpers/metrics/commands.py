@@ -1,0 +1,114 @@
+"""``python -m helpers metrics score``: automatic metric scores of any system outputs (chapter 09).
+
+``metrics score --ref REF --hyp NAME=FILE ... [--src SRC] [--metrics bleu,chrf,chrfpp,ter,embed]
+[--chinese] --out scores.csv`` scores each hypothesis file against the reference file, line by line, with
+the functions chapter 09 uses (:func:`helpers.metrics.scores.score_texts`). ``scores.csv`` has
+the columns ``system, segment, metric, score``: first one row per system and metric with
+``segment`` empty, then one row per segment, ``segment`` the 1-based line number. A file whose
+line count differs from the reference's, an empty file or an unknown metric is one ``error:``
+line naming the file (or the option) and nothing is written.
+
+``metrics meta`` (the meta-evaluation against human scores) is added by
+:mod:`helpers.metrics.meta_command`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.errors import InputError
+
+#: What ``--metrics`` computes when it is not given: everything but the embedding similarity,
+#: which needs the encoder (a few minutes on 2 CPU cores for a WMT test set, then cached).
+DEFAULT_METRICS = "bleu,chrf,chrfpp,ter"
+
+
+def _hypotheses(specs: list[str]) -> dict[str, Path]:
+    """``NAME=FILE`` pairs in order; a missing ``=``, an empty name or a repeated name is an error."""
+    out: dict[str, Path] = {}
+    for spec in specs:
+        name, sep, file = spec.partition("=")
+        if not sep or not name.strip() or not file:
+            raise InputError("must be NAME=FILE", parameter="--hyp", value=spec)
+        if name.strip() in out:
+            raise InputError("names a system twice", parameter="--hyp", value=name.strip(), expected="each name once")
+        out[name.strip()] = Path(file)
+    return out
+
+
+def read_texts(ref, hyps: dict, src=None):
+    """The ``texts`` frame of :func:`helpers.metrics.scores.score_texts` from text files.
+
+    Every file (``ref``, each of ``hyps`` and ``src`` when given) must have as many lines as
+    the reference; the error names the file and both counts.
+
+    Returns
+    -------
+    DataFrame
+        ``system, segment, reference, hypothesis`` (and ``source``), ``segment`` 1-based.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from .data import read_lines
+
+    reference = read_lines(ref)
+    n = len(reference)
+
+    def aligned(path) -> list[str]:
+        lines = read_lines(path)
+        if len(lines) != n:
+            raise InputError(f"has {len(lines)} lines but the reference {ref} has {n}", file=path,
+                             expected="one line per reference line")
+        return lines
+
+    source = aligned(src) if src is not None else None
+    frames = []
+    for name, path in hyps.items():
+        lines = aligned(path)
+        frame = pd.DataFrame({"system": name, "segment": np.arange(1, n + 1), "reference": reference,
+                              "hypothesis": lines})
+        if source is not None:
+            frame.insert(2, "source", source)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _score(args) -> int:
+    from ..core import paths
+    from . import scores
+
+    metrics = scores.parse_metrics(args.metrics, parameter="--metrics")
+    hyps = {name: paths.resolve_input(p) for name, p in _hypotheses(args.hyp).items()}
+    texts = read_texts(paths.resolve_input(args.ref), hyps, paths.resolve_input(args.src) if args.src else None)
+    table = scores.score_texts(texts, metrics, target="zh" if args.chinese else "en")
+    out = paths.resolve_output(args.out)
+    paths.atomic_write(out, lambda tmp: table.to_csv(tmp, index=False))
+    print(f"{len(hyps)} systems x {len(texts) // len(hyps)} segments, metrics {', '.join(metrics)}: {out}")
+    return 0
+
+
+def add_commands(groups: dict) -> None:
+    """``metrics score`` (here) and ``metrics meta`` (:mod:`helpers.metrics.meta_command`) in ``groups["metrics"]``."""
+    s = groups["metrics"].add_parser(
+        "score", help="BLEU, chrF, chrF++, TER and an embedding similarity of system outputs against a reference",
+        description=__doc__.split("\n\n")[1].replace("\n", " "))
+    s.add_argument("--ref", required=True, help="reference translation, one segment per line (UTF-8)")
+    s.add_argument("--hyp", required=True, action="append", metavar="NAME=FILE",
+                   help="a system's output, line-aligned with --ref; repeat for each system")
+    s.add_argument("--src", help="source text, line-aligned (checked for its line count; no metric here needs it)")
+    s.add_argument("--metrics", default=DEFAULT_METRICS,
+                   help=f"comma-separated among bleu, chrf, chrfpp, ter, embed (default {DEFAULT_METRICS}); ter is "
+                   "lower-is-better; embed is the cosine of all-MiniLM-L6-v2 embeddings, a weak stand-in for neural "
+                   "metrics")
+    s.add_argument("--chinese", action="store_true",
+                   help="the target language is Chinese: BLEU and TER count characters as words (sacrebleu's "
+                   "tokenize zh and TER's asian_support); without it a Chinese line is one word to them")
+    s.add_argument("--out", required=True, help="CSV to write: system, segment, metric, score")
+    s.set_defaults(handler=_score)
+    from importlib.util import find_spec
+
+    if find_spec(f"{__package__}.meta_command") is not None:  # written in parallel (issue 33): absent until merged
+        from .meta_command import add_meta_command
+
+        add_meta_command(groups["metrics"])
