@@ -41,15 +41,19 @@ def test_ratio_curve_reads_the_direction_of_alpha_over_the_swept_ratios_only(alp
         low, alphas[low], high, alphas[high])
 
 
-def _findings_text(weight_alpha: pd.DataFrame) -> str:
-    """Chapter 08's closing findings rendered with only the ratio quantities and the file's name applying (every
-    other quantity the section names is present but not applicable, so its sentence drops)."""
+def _render(found: Findings) -> str:
+    """Chapter 08's closing findings with only ``found``'s quantities applying: every other
+    quantity the section names is present but not applicable, so its sentence drops."""
     words = Words("08_wmt_mqm")
-    found = chapters.ratio_findings(Findings().add("multi_file", text="three.tsv"), weight_alpha)
     named = set(re.findall(r"\{(\w+)", words.sections["findings"].text)) - {"group"}
     for q in sorted(named - set(found.frame()["quantity"])):
         found.add(q)
     return words.text("findings", found.frame())
+
+
+def _findings_text(weight_alpha: pd.DataFrame) -> str:
+    """The closing findings with the ratio quantities and the file's name applying."""
+    return _render(chapters.ratio_findings(Findings().add("multi_file", text="three.tsv"), weight_alpha))
 
 
 @pytest.mark.parametrize("alphas, said", [
@@ -77,13 +81,9 @@ def test_chapter_08_reads_alpha_on_krippendorffs_convention():
     # the α sentence says the level through helpers.core.agreement.alpha_reading (issue 35, item 3)
     from helpers.core.agreement import alpha_reading
 
-    words = Words("08_wmt_mqm")
-    found = (Findings().add("multi_file", text="three.tsv")
-             .add("alpha", 0.457, ci=(0.41, 0.50), text=alpha_reading(0.457), n_units=120, n_documents=8)
-             .add("alpha_command", text="mqm agreement three.tsv"))
-    named = set(re.findall(r"\{(\w+)", words.sections["findings"].text)) - {"group"}
-    for q in sorted(named - set(found.frame()["quantity"])):
-        found.add(q)
-    text = words.text("findings", found.frame())
-    assert ("interval α of the segment penalties is 0.457 with MQM weights (documents resampled [0.41, 0.50], 120 rated "
-            "units, 8 documents); on Krippendorff's reading of α that is **too low for conclusions**;") in text
+    text = _render(Findings().add("multi_file", text="three.tsv")
+                   .add("alpha", 0.457, ci=(0.41, 0.50), text=alpha_reading(0.457), n_units=120, n_documents=8)
+                   .add("alpha_command", text="mqm agreement three.tsv"))
+    assert ("interval α of the segment penalties is 0.457 with MQM weights (documents resampled [0.41, 0.50], "
+            "120 rated units, 8 documents); on Krippendorff's reading of α that is **too low for conclusions**;"
+            ) in text
