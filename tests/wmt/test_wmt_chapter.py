@@ -268,6 +268,18 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     assert lenient["text"] == bias.loc[bias["bias"].idxmin(), "rater"] and float(lenient["value"]) < 0
     assert severe["text"] == bias.loc[bias["bias"].idxmax(), "rater"] and float(severe["value"]) > 0
     assert row("se_ratio")["verdict"] in ("overstated", "about right", "understated")
+    # two severity levels: the weighting verdict reads α along the Major:Minor ratio of alpha_by_weight.csv, and
+    # α's level is read on Krippendorff's convention (issue 35, items 1 and 3)
+    from helpers.core.agreement import alpha_reading
+
+    by_weight = pd.read_csv(res / "08_wmt_mqm" / "alpha_by_weight.csv")
+    steps = by_weight[by_weight["scheme"].str.startswith("mqm-major-")].sort_values("major_to_minor")["alpha"].diff()
+    steps = steps.dropna()
+    expected = "rises" if (steps > 0).all() else "falls" if (steps < 0).all() else "mixed"
+    assert row("ratio_curve")["verdict"] == expected and chapters.RATIO_VERDICTS[expected] in shown
+    assert "from Major = 1 to 10 (3 weights)" in shown and "opposite of the claim" not in shown
+    assert row("alpha")["text"] == alpha_reading(float(row("alpha")["value"]))
+    assert f"on Krippendorff's reading of α that is **{row('alpha')['text']}**" in shown
 
 
 def test_every_readme_table_is_entered_as_printed():

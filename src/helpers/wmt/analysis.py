@@ -313,6 +313,48 @@ def major_weight_agreement(frame: pd.DataFrame, major_weights=range(1, 11), sche
     return pd.DataFrame(rows)
 
 
+#: How α moves along the Major:Minor ratio (:func:`ratio_curve`): at every step up, down, not at all, or both ways.
+RATIO_DIRECTIONS = ("rises", "falls", "flat", "mixed")
+
+
+def ratio_curve(weight_alpha: pd.DataFrame, tol: float = 1e-9) -> pd.DataFrame:
+    """What :func:`major_weight_agreement` shows about the Major:Minor ratio, as one tidy row:
+    ``n_ratios, ratio_low, alpha_low, ratio_high, alpha_high, spearman_rho, direction``.
+
+    Only the swept ``mqm-major-*`` rows count (the published scheme with one Major weight, so
+    they differ in nothing else); ``direction`` is one of :data:`RATIO_DIRECTIONS`: ``rises``
+    when no step from one ratio to the next lowers α by more than ``tol`` and some step raises
+    it, ``falls`` the mirror image, ``flat`` when no step moves it, ``mixed`` otherwise (and
+    with fewer than two ratios). Spearman's ρ of α against the ratio (scipy; NaN when α or the
+    ratio is constant) says how close to monotone a ``mixed`` curve is. The points are one
+    data set scored ten ways, not samples, so no interval is attached to the curve's shape.
+    """
+    from scipy import stats as st
+
+    curve = weight_alpha[weight_alpha["scheme"].str.startswith("mqm-major-")].sort_values("major_to_minor")
+    curve = curve[curve["alpha"].notna()]
+    steps = np.diff(curve["alpha"].to_numpy(dtype=float))
+    if len(curve) < 2:
+        direction = "mixed"
+    elif (np.abs(steps) <= tol).all():
+        direction = "flat"
+    elif (steps >= -tol).all():
+        direction = "rises"
+    elif (steps <= tol).all():
+        direction = "falls"
+    else:
+        direction = "mixed"
+    constant = len(curve) < 2 or np.ptp(curve["alpha"]) <= tol
+    rho = float("nan") if constant else float(st.spearmanr(curve["major_to_minor"], curve["alpha"]).statistic)
+    low, high = (curve.iloc[0], curve.iloc[-1]) if len(curve) else (None, None)
+    return pd.DataFrame([{"n_ratios": len(curve),
+                          "ratio_low": np.nan if low is None else float(low["major_to_minor"]),
+                          "alpha_low": np.nan if low is None else float(low["alpha"]),
+                          "ratio_high": np.nan if high is None else float(high["major_to_minor"]),
+                          "alpha_high": np.nan if high is None else float(high["alpha"]),
+                          "spearman_rho": rho, "direction": direction}])
+
+
 def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.DataFrame:
     """One-way ICC(1,1) and ICC(1,k) of the raters' segment penalties with delete-one-document
     jackknife t intervals (:func:`helpers.core.agreement.oneway_icc_by_cluster`), on the units

@@ -18,12 +18,13 @@ import pandas as pd
 
 from ..core import annotations as ann
 from ..core import cache, esa, mqm, params, paths
+from ..core.agreement import alpha_reading
 from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance
 from ..core.stats import FEW_CLUSTERS
 from .analysis import (COVERAGE_FLOOR, REPO, SYSTEM_KINDS, TABLES, TED_FILE, THREE_RATER_FILE, certainty_verdict,
-                       language_pair, pair_names, tables_for)
+                       language_pair, pair_names, ratio_curve, tables_for)
 
 MQM_SUFFIXES = (".tsv", ".txt", ".gz", ".tgz", ".tar")
 RELEASED_DETAIL = ("Google's expert MQM ratings of WMT submissions (google/wmt-mqm-human-evaluation at the "
@@ -298,14 +299,36 @@ def reproduction(data: WmtData, reproduced: pd.DataFrame | None) -> pd.DataFrame
             .add("reproduced", int(reproduced[rule].sum())).add("printed", len(reproduced)).frame())
 
 
-#: MetaHOPE's claim against this run's three α differences (paper: linear weights agree more).
-CLAIM_VERDICTS = {
-    "higher": "MetaHOPE's linear weights give the raters **higher** agreement than both",
-    "lower": ("MetaHOPE's linear weights give **lower** agreement than HOPE's exponential and the MQM weights, the "
-              "opposite of the claim"),
-    "neither": "MetaHOPE's linear weights do **not** give higher agreement than both HOPE's exponential and the MQM "
-               "weights",
+#: How α moves along the Major:Minor ratio (:func:`~helpers.wmt.analysis.ratio_curve`'s ``direction``).
+RATIO_VERDICTS = {
+    "rises": "α **rises** with the ratio at every step",
+    "falls": "α **falls** as the ratio grows, at every step",
+    "flat": "α does **not change** with the ratio",
+    "mixed": "α does **not** change monotonically with the ratio",
 }
+
+
+def ratio_findings(found: Findings, weight_alpha: pd.DataFrame | None) -> Findings:
+    """Add to ``found`` what two severity levels let the chapter say about weighting schemes:
+    :func:`~helpers.wmt.analysis.ratio_curve` of ``weight_alpha`` (α per Major:Minor ratio,
+    :func:`~helpers.wmt.analysis.major_weight_agreement`) worded by :data:`RATIO_VERDICTS`, and
+    where MetaHOPE and HOPE sit on the ratio axis with their α; none applies without ``weight_alpha``."""
+    if weight_alpha is not None and len(weight_alpha):
+        curve = ratio_curve(weight_alpha).iloc[0]
+        found.add("ratio_curve", int(curve["n_ratios"]), text=RATIO_VERDICTS[curve["direction"]],
+                  verdict=curve["direction"])
+        for q in ("ratio_rho", "ratio_low", "alpha_low", "ratio_high", "alpha_high"):
+            found.add(q, curve["spearman_rho" if q == "ratio_rho" else q])
+        placed = weight_alpha.set_index("scheme")
+        for name in ("metahope", "hope"):
+            found.add(f"{name}_ratio", placed.loc[name, "major_to_minor"] if name in placed.index else None)
+            found.add(f"{name}_alpha", placed.loc[name, "alpha"] if name in placed.index else None)
+    else:
+        for q in ("ratio_curve", "ratio_rho", "ratio_low", "alpha_low", "ratio_high", "alpha_high", "metahope_ratio",
+                  "metahope_alpha", "hope_ratio", "hope_alpha"):
+            found.add(q)
+    return found
+
 
 def _oriented(diffs: pd.DataFrame, x: str, y: str) -> pd.Series | None:
     """The row x − y of :func:`~helpers.wmt.analysis.scheme_agreement`'s differences, turned
@@ -324,9 +347,11 @@ def _oriented(diffs: pd.DataFrame, x: str, y: str) -> pd.Series | None:
 def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame, agreement_levels: pd.DataFrame,
              scheme_diffs: pd.DataFrame, presence: pd.DataFrame, spans: pd.DataFrame, bias: pd.DataFrame,
              pairs: pd.DataFrame, certainty: pd.DataFrame, alpha: float, pairs_multi: pd.DataFrame | None = None,
-             icc: pd.DataFrame | None = None) -> pd.DataFrame:
+             icc: pd.DataFrame | None = None, weight_alpha: pd.DataFrame | None = None) -> pd.DataFrame:
     """The chapter's closing findings as a tidy frame (section ``findings`` of its words),
-    every number from this run's tables."""
+    every number from this run's tables; ``weight_alpha`` is
+    :func:`~helpers.wmt.analysis.major_weight_agreement`'s α per Major:Minor ratio, read by
+    :func:`~helpers.wmt.analysis.ratio_curve` (the only contrast two severity levels allow)."""
     found = Findings()
     found.add("errors_file", text=data.errors_name).add("multi_file", text=data.multi_name)
     if reproduced is not None:
@@ -361,6 +386,7 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
 
     lv = agreement_levels.set_index("scheme")
     found.add("alpha", lv.loc["mqm", "alpha"], ci=(lv.loc["mqm", "ci_low"], lv.loc["mqm", "ci_high"]),
+              text=alpha_reading(lv.loc["mqm", "alpha"]),
               n_units=int(lv.loc["mqm", "n_units"]), n_documents=int(lv.loc["mqm", "n_documents"]))
     found.add("alpha_command", text=agreement_command(data))
     for r in (icc.itertuples() if icc is not None else ()):
@@ -400,18 +426,12 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
                   "severe_interval"):
             found.add(q)
 
-    compared = {}
-    for x, y in (("metahope", "hope"), ("metahope", "mqm"), ("hope", "mqm")):
+    for x, y in (("metahope", "hope"), ("metahope", "mqm"), ("hope", "mqm")):  # points on the ratio curve
         r = _oriented(scheme_diffs, x, y)
         if r is not None:
-            compared[(x, y)] = r
             found.add("scheme_difference", r["difference"], group=f"{x} − {y}",
                       ci=(r["jackknife_ci_low"], r["jackknife_ci_high"]), text=r["verdict"])
-    linear = [compared.get(k) for k in (("metahope", "hope"), ("metahope", "mqm"))]
-    shown = all(r is not None and r["verdict"] == "difference" for r in linear)
-    claim = ("higher" if shown and all(r["difference"] > 0 for r in linear) else
-             "lower" if shown and all(r["difference"] < 0 for r in linear) else "neither")
-    found.add("claim", text=CLAIM_VERDICTS[claim], verdict=claim)
+    ratio_findings(found, weight_alpha)
 
     g = int(pairs["n_documents"].iloc[0]) if len(pairs) else 0
     verdict = certainty_verdict(certainty["ratio"])
