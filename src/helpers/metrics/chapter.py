@@ -63,6 +63,7 @@ class MetricsSetup:
     language_pair: str = RELEASED_PAIR
     n_perm: int = 1000
     post_edit_rows: int | None = 150
+    systems: tuple[str, ...] | None = None
 
     @property
     def released(self) -> bool:
@@ -81,7 +82,7 @@ class MetricsSetup:
                                published=pd.DataFrame(columns=["system", "metric", "score"]),
                                protocol=pd.DataFrame(columns=["system", "score"]), testset="own files",
                                protocol_name="")
-        texts = wmt.texts(self.testset)
+        texts = wmt.texts(self.testset, list(self.systems) if self.systems else None)
         if self.testset == "newstest2021":
             human = wmt.mqm_newstest2021()
             da = wmt.da_newstest2021()
@@ -90,18 +91,21 @@ class MetricsSetup:
             human = wmt.mqm_generaltest2023()[["system", "segment", "score"]]
             sqm = wmt.dasqm_generaltest2023()
             protocol, name = sqm.rename(columns={"raw": "score"})[["system", "score"]], "DA+SQM"
+        published = wmt.published_automatic(self.testset)
+        published = published[published["system"].isin(texts["system"].unique())].reset_index(drop=True)
         return MetricsData(Provenance("released", (), RELEASED_DETAIL), texts=texts, human=human,
-                           published=wmt.published_automatic(self.testset), protocol=protocol, protocol_name=name,
+                           published=published, protocol=protocol, protocol_name=name,
                            testset=self.testset)
 
 
-def metrics_setup(testset="newstest2021", reference=None, hypotheses=None, human=None, language_pair=None,
+def metrics_setup(testset="newstest2021", systems=None, reference=None, hypotheses=None, human=None, language_pair=None,
                   metrics=DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
                   results_dir="results") -> MetricsSetup:
     """Check chapter 09's parameters before any work (each problem names its parameter).
 
     ``reference``, ``hypotheses`` (``{NAME: FILE}``) and ``human`` (an MQM file or a
-    ``system, segment, score`` CSV) replace WMT's files; all three or none. ``language_pair``
+    ``system, segment, score`` CSV) replace WMT's files; all three or none. ``systems``: a
+    subset (two or more) of the WMT test set's systems (default: all). ``language_pair``
     names their pair in the page (default: "the given files'"). ``post_edit_rows``: how many
     HADQAET post-edits (a seeded sample) get an HTER; ``None`` scores all 2,952 (155 s cold).
     """
@@ -112,6 +116,12 @@ def metrics_setup(testset="newstest2021", reference=None, hypotheses=None, human
         raise InputError("is needed with the other two of reference, hypotheses, human", parameter=missing,
                          expected="a file")
     params.text("results_dir", str(results_dir))
+    if systems is not None:
+        if isinstance(systems, str) or len(systems) < 2:
+            raise InputError("must list two or more systems", parameter="systems", value=systems,
+                             expected="e.g. ['NiuTrans', 'SMU']")
+        for name in systems:
+            params.member("systems", name, wmt.TESTSETS[testset]["systems"], f"systems of {testset}")
     return MetricsSetup(
         testset=testset,
         reference=params.existing_file("reference", reference) if reference is not None else None,
@@ -123,7 +133,8 @@ def metrics_setup(testset="newstest2021", reference=None, hypotheses=None, human
                        else RELEASED_PAIR if reference is None else "the given files' language pair"),
         n_perm=params.integer("n_perm", n_perm, minimum=100),
         post_edit_rows=None if post_edit_rows is None else params.integer("post_edit_rows", post_edit_rows,
-                                                                           minimum=20))
+                                                                           minimum=20),
+        systems=tuple(systems) if systems is not None else None)
 
 
 def reproduction(box: MetricsData, scored: pd.DataFrame | None = None) -> pd.DataFrame:
