@@ -226,7 +226,7 @@ def protocol_ranks(box: MetricsData, scored: pd.DataFrame | None = None) -> pd.D
     human = box.human[box.human["system"].isin(systems)]
     common = human.groupby("segment")["system"].transform("nunique") == len(systems)
     mqm = human[common].groupby("system")["score"].mean()
-    protocol = box.protocol.set_index("system")["score"].reindex(systems)
+    protocol = box.protocol.set_index("system")["score"].astype(float).reindex(systems)  # empty for own files
     bleu = _system_rows(box, scored, ["bleu"]).set_index("system")["score"].reindex(systems)
     out = pd.DataFrame({"system": systems, "mqm": mqm.reindex(systems).to_numpy(), "protocol": protocol.to_numpy(),
                         "bleu": bleu.to_numpy()})
