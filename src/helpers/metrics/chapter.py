@@ -381,6 +381,10 @@ def description(box: MetricsData, setup: MetricsSetup) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["quantity", "value", "text"])
 
 
+#: A system-level interval wider than this is called wide in the findings.
+WIDE_INTERVAL = 0.3
+#: The best segment-level (flat) r this far below the best system-level r: "says less about single segments".
+WEAKER_BY = 0.2
 #: The result files :func:`findings` reads (``results/09_metrics/<name>.csv``).
 FINDINGS_INPUTS = ("data_summary", "reproduction", "meta_evaluation", "segment_choice", "metric_comparison",
                    "protocol_ranks", "edit_rate_agreement", "missed_errors", "unmatched")
@@ -448,8 +452,11 @@ def findings(folder) -> pd.DataFrame:
         flat = me[me["statistic"] == "pearson_flat"].sort_values("estimate", ascending=False)
         f.add("best_segment_r", flat["estimate"].iloc[0] if len(flat) else None,
               text=flat["metric"].iloc[0] if len(flat) else "")
+        top = best.iloc[0]
+        f.add("wide_intervals", int(top["ci_high"] - top["ci_low"] > WIDE_INTERVAL))
+        f.add("segments_weaker", int(len(flat) > 0 and flat["estimate"].iloc[0] < top["estimate"] - WEAKER_BY))
     else:
-        f.add("best_metric").add("worst_metric").add("best_segment_r")
+        f.add("best_metric").add("worst_metric").add("best_segment_r").add("wide_intervals").add("segments_weaker")
 
     cmp = t["metric_comparison"]
     if not cmp.empty and not system_r.empty:
@@ -480,8 +487,9 @@ def findings(folder) -> pd.DataFrame:
         f.add("metric_only_systems", int(systems.get("metrics", 0)))
         f.add("human_only_cells", int(cells.get("human", 0)))
         f.add("metric_only_cells", int(cells.get("metrics", 0)))
+        f.add("unmatched_any", int(un["n"].sum() > 0))
     else:
-        for q in ("human_only_systems", "metric_only_systems", "human_only_cells", "metric_only_cells"):
+        for q in ("human_only_systems", "metric_only_systems", "human_only_cells", "metric_only_cells", "unmatched_any"):
             f.add(q, 0)
 
     pr = t["protocol_ranks"]
@@ -506,9 +514,11 @@ def findings(folder) -> pd.DataFrame:
         human = pr["mqm_rank"] if not has_protocol else pr[["mqm_rank", "protocol_rank"]].max(axis=1)
         gap = pr["bleu_rank"] - human  # BLEU rank below even the worse of the human ranks
         i = gap.idxmax()
-        f.add("bleu_undervalues", gap[i] if gap[i] > 0 else None, text=pr.loc[i, "system"],
-              bleu_rank=pr.loc[i, "bleu_rank"], mqm_rank=pr.loc[i, "mqm_rank"],
-              protocol_rank=pr.loc[i, "protocol_rank"])
+        if gap[i] > 0:
+            f.add("bleu_undervalues", gap[i], text=pr.loc[i, "system"], bleu_rank=pr.loc[i, "bleu_rank"],
+                  mqm_rank=pr.loc[i, "mqm_rank"], protocol_rank=pr.loc[i, "protocol_rank"])
+        else:
+            f.add("bleu_undervalues")  # BLEU ranks no system below the human rankings
         from scipy.stats import kendalltau
 
         f.add("bleu_tau", kendalltau(pr["mqm_rank"], pr["bleu_rank"]).statistic, n=len(pr))

@@ -15,8 +15,12 @@ _MARKERS = "osD^v"
 
 
 def _correlations(table: pd.DataFrame) -> pd.DataFrame:
+    """The shown statistics with their labels and error-bar lengths (0 where an interval is missing or,
+    for a degenerate resample, does not hold the estimate)."""
     t = table[table["statistic"].isin(SHOWN)].copy()
     t["label"] = t["statistic"].map(SHOWN)
+    t["above"] = (t["ci_high"] - t["estimate"]).clip(lower=0).fillna(0)
+    t["below"] = (t["estimate"] - t["ci_low"]).clip(lower=0).fillna(0)
     return t
 
 
@@ -28,8 +32,7 @@ def correlations(table: pd.DataFrame, title: str = "") -> go.Figure:
     for metric, part in t.groupby("metric", sort=False):
         fig.add_trace(go.Scatter(
             x=part["estimate"], y=part["label"], mode="markers", name=metric, marker={"size": 10},
-            error_x={"type": "data", "symmetric": False, "array": part["ci_high"] - part["estimate"],
-                     "arrayminus": part["estimate"] - part["ci_low"]},
+            error_x={"type": "data", "symmetric": False, "array": part["above"], "arrayminus": part["below"]},
             customdata=np.column_stack([part["ci_low"], part["ci_high"], part["n"]]),
             hovertemplate=f"{metric}: " + "%{x:.3f} [%{customdata[0]:.3f}, %{customdata[1]:.3f}], n = %{customdata[2]}"
                           "<extra></extra>"))
@@ -48,7 +51,7 @@ def correlations_static(table: pd.DataFrame, title: str = ""):
     for k, metric in enumerate(metrics):
         part = t[t["metric"] == metric]
         y = np.array([labels.index(v) for v in part["label"]]) + (k - (len(metrics) - 1) / 2) * 0.15
-        ax.errorbar(part["estimate"], y, xerr=[part["estimate"] - part["ci_low"], part["ci_high"] - part["estimate"]],
+        ax.errorbar(part["estimate"], y, xerr=[part["below"], part["above"]],
                     fmt=_MARKERS[k % len(_MARKERS)], label=metric)
     ax.axvline(0, ls=":", color="#888")
     ax.set_yticks(range(len(labels)), labels)
