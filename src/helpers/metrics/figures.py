@@ -8,6 +8,12 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..core import plots
+
+#: Chapter 09's colours, one per metric (a metric computed elsewhere takes the fallback cycle's).
+COLOURS = {"metric bleu": "#1f4e9a", "metric chrf": "#d95f02", "metric chrfpp": "#1b9e77", "metric ter": "#7570b3",
+           "metric embed": "#e7298a"}
+plots.register_colours(COLOURS)
 #: The statistics the correlation figure shows, with their axis labels.
 SHOWN = {"pearson": "system Pearson r", "kendall_tau_b": "system Kendall τ", "pearson_flat": "segment r (flat)",
          "pearson_item": "segment r (per item)", "acc_eq_item": "tie-calibrated accuracy"}
@@ -31,7 +37,8 @@ def correlations(table: pd.DataFrame, title: str = "") -> go.Figure:
     fig = go.Figure()
     for metric, part in t.groupby("metric", sort=False):
         fig.add_trace(go.Scatter(
-            x=part["estimate"], y=part["label"], mode="markers", name=metric, marker={"size": 10},
+            x=part["estimate"], y=part["label"], mode="markers", name=metric,
+            marker={"size": 10, "color": plots.colour(f"metric {metric}")},
             error_x={"type": "data", "symmetric": False, "array": part["above"], "arrayminus": part["below"]},
             customdata=np.column_stack([part["ci_low"], part["ci_high"], part["n"]]),
             hovertemplate=f"{metric}: " + "%{x:.3f} [%{customdata[0]:.3f}, %{customdata[1]:.3f}], n = %{customdata[2]}"
@@ -52,7 +59,7 @@ def correlations_static(table: pd.DataFrame, title: str = ""):
         part = t[t["metric"] == metric]
         y = np.array([labels.index(v) for v in part["label"]]) + (k - (len(metrics) - 1) / 2) * 0.15
         ax.errorbar(part["estimate"], y, xerr=[part["below"], part["above"]],
-                    fmt=_MARKERS[k % len(_MARKERS)], label=metric)
+                    fmt=_MARKERS[k % len(_MARKERS)], color=plots.colour(f"metric {metric}"), label=metric)
     ax.axvline(0, ls=":", color="#888")
     ax.set_yticks(range(len(labels)), labels)
     ax.set_xlabel("agreement with the human scores (both oriented higher = better)")
