@@ -7,8 +7,12 @@ segment scores joined to them by line, the published system scores and the other
 protocol's system scores, with their :class:`~helpers.core.report.Provenance`. The steps
 (:func:`reproduction`, :func:`metric_scores`, :func:`protocol_ranks`; for the seeds' post-edits
 :func:`post_edit_rates`, :func:`edit_rate_agreement`, :func:`missed_errors`) take that box and return
-tidy frames, which the chapter saves as its result CSVs. The meta-evaluation statistics are
-:mod:`helpers.metrics.meta`.
+tidy frames, which the chapter saves as its result CSVs (:func:`system_lines_choice`,
+:func:`published_neural`, :func:`post_edits`, :func:`seeds_agreement` and :func:`description`
+too). :func:`findings` reads those CSVs back by their public names and returns every number the
+page states, so the findings can be recomputed and tested from ``results/09_metrics/*.csv``
+alone; the sentences are ``notebooks/words/09_metrics.md``. The meta-evaluation statistics are
+:mod:`helpers.metrics.meta`, the figures :mod:`helpers.metrics.figures`.
 """
 
 from __future__ import annotations
