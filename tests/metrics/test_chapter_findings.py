@@ -72,6 +72,7 @@ def test_findings_are_recomputed_from_the_saved_csvs(saved):
     assert one.loc["bleu_undervalues", "text"] == "B" and one.loc["bleu_undervalues", "value"] == 1
     assert one.loc["bleu_tau", "value"] == pytest.approx(1 / 3)  # ranks (1,2,3) vs (2,1,3): 2 concordant, 1 not
     assert one.loc["missed", "value"] == 0.25 and one.loc["missed", "n"] == 12
+    assert one.loc["errors_seen", "value"] == 1  # its interval [0.1, 0.4] lies below one half
     rho = f[f["quantity"] == "hter_rho"].set_index("group")
     assert rho.loc["HADQAET", "value"] == 0.35 and rho.loc["MetaHOPE", "ci_low"] == 0.05
     r = f[f["quantity"] == "system_r"].set_index("group")

@@ -541,4 +541,6 @@ def findings(folder) -> pd.DataFrame:
             f.add(q, mi.loc[q, "estimate"], ci=(mi.loc[q, "ci_low"], mi.loc[q, "ci_high"]), n=mi.loc[q, "n"])
         else:
             f.add(q)
+    # an edit rate blind to emotion errors would leave about half of them at or below the clean median
+    f.add("errors_seen", int(mi.loc["missed", "ci_high"] < 0.5) if "missed" in mi.index else None)
     return f.frame()
