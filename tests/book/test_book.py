@@ -36,7 +36,7 @@ def test_notebook_01_reproduces_published_table(built_book, table):
 
 CHAPTERS = ["01_metahope_pilot_v1", "02_metahope_directions", "03_metahope_pilot_v2", "04_explanation_judgements",
             "05_explanation_evaluator", "06_homophones", "07_qe_robustness",
-            "08_wmt_mqm"]
+            "08_wmt_mqm", "09_metrics"]
 
 
 def _pages(html):
@@ -244,6 +244,26 @@ def test_pilot_v2_on_real_sheets_has_no_banner_and_needs_no_released_file(tmp_pa
     table = pd.read_csv(tmp_path / "res" / "03_metahope_pilot_v2" / "agreement_by_system.csv")
     assert table["n_raters"].tolist() == [3, 3, 3]
     assert not (tmp_path / "res" / "03_metahope_pilot_v2" / "sentence_icc.csv").exists()
+
+
+#: Chapter 09's result files (a public contract; README, "Chapter 09 on your own files").
+RESULT_COLUMNS_METRICS = {
+    "09_metrics/metric_scores.csv": ["system", "segment", "metric", "score"],
+    "09_metrics/reproduction.csv": ["system", "metric", "published", "computed", "difference"],
+    "09_metrics/meta_evaluation.csv": ["level", "metric", "statistic", "estimate", "ci_low", "ci_high", "n"],
+    "09_metrics/segment_choice.csv": ["metric", "statistic", "all", "rated", "difference"],
+    "09_metrics/metric_comparison.csv": ["metric_a", "metric_b", "delta", "p"],
+    "09_metrics/protocol_ranks.csv": ["system", "mqm", "mqm_rank", "protocol", "protocol_rank", "bleu", "bleu_rank",
+                                      "rank_shift"],
+    "09_metrics/edit_rate_agreement.csv": ["data", "statistic", "estimate", "ci_low", "ci_high", "n"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESULT_COLUMNS_METRICS))
+def test_result_files_of_chapter_9(built_book, name):
+    table = pd.read_csv(built_book["results"] / name)
+    assert list(table.columns) == RESULT_COLUMNS_METRICS[name]
+    assert len(table) >= 3
 
 
 RESULT_COLUMNS_EXPLANATIONS = {

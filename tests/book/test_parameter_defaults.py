@@ -19,6 +19,9 @@ import pytest
 
 from helpers.core import execution
 
+#: The names a notebook imports its chapter module by (``from helpers.wmt import chapters``;
+#: chapters written in issue 36's shape: ``from helpers.metrics import chapter``).
+CHAPTER_MODULES = ("chapters", "chapter")
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("0*.ipynb"))
 
 
@@ -41,7 +44,7 @@ def parameters_cell(notebook: Path) -> dict[str, object]:
 
 
 def chapter_calls(notebook: Path) -> list[tuple[str, dict[str, str]]]:
-    """``(function, {function parameter: notebook parameter})`` for each call of ``chapters.f``
+    """``(function, {function parameter: notebook parameter})`` for each call of ``chapters.f`` (or ``chapter.f``)
     in the notebook's code whose arguments are plain notebook variables."""
     study = None
     calls = []
@@ -54,15 +57,15 @@ def chapter_calls(notebook: Path) -> list[tuple[str, dict[str, str]]]:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("helpers.") \
-                    and any(a.name == "chapters" for a in node.names):
-                study = node.module
+                    and any(a.name in CHAPTER_MODULES for a in node.names):
+                study = next(f"{node.module}.{a.name}" for a in node.names if a.name in CHAPTER_MODULES)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "chapters":
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id in CHAPTER_MODULES:
                 passed = {k.arg: k.value.id for k in node.keywords if k.arg and isinstance(k.value, ast.Name)}
                 passed.update({i: a.id for i, a in enumerate(node.args) if isinstance(a, ast.Name)})
                 calls.append((node.func.attr, passed))
     assert study, f"{notebook.name} imports no study's chapters module"
-    module = importlib.import_module(f"{study}.chapters")
+    module = importlib.import_module(study)
     return [(getattr(module, name), passed) for name, passed in calls]
 
 

@@ -7,8 +7,12 @@ segment scores joined to them by line, the published system scores and the other
 protocol's system scores, with their :class:`~helpers.core.report.Provenance`. The steps
 (:func:`reproduction`, :func:`metric_scores`, :func:`protocol_ranks`; for the seeds' post-edits
 :func:`post_edit_rates`, :func:`edit_rate_agreement`, :func:`missed_errors`) take that box and return
-tidy frames, which the chapter saves as its result CSVs. The meta-evaluation statistics are
-:mod:`helpers.metrics.meta`.
+tidy frames, which the chapter saves as its result CSVs (:func:`system_lines_choice`,
+:func:`published_neural`, :func:`post_edits`, :func:`seeds_agreement` and :func:`description`
+too). :func:`findings` reads those CSVs back by their public names and returns every number the
+page states, so the findings can be recomputed and tested from ``results/09_metrics/*.csv``
+alone; the sentences are ``notebooks/words/09_metrics.md``. The meta-evaluation statistics are
+:mod:`helpers.metrics.meta`, the figures :mod:`helpers.metrics.figures`.
 """
 
 from __future__ import annotations
@@ -31,9 +35,12 @@ RELEASED_DETAIL = ("WMT's ZH→EN test sets and submissions (wmt-conference/wmt2
                    "expert MQM ratings (google/wmt-mqm-human-evaluation, Apache-2.0), sha256-verified by "
                    "<code>python -m helpers fetch</code>.")
 OWN_DETAIL = "Reference, system outputs and human scores passed to this notebook as papermill parameters."
-#: The chapter's default metrics: TER is one parameter away (sacrebleu's TER costs ~30 ms a sentence, see
-#: :mod:`helpers.metrics.scores`: 151 s cold for 650 x 8 segments; the chapter's budget is 60 s).
-DEFAULT_METRICS = ("bleu", "chrf", "chrfpp", "embed")
+#: The chapter's default metrics: TER and the embedding are one parameter away (sacrebleu's TER costs ~30 ms a
+#: sentence, see :mod:`helpers.metrics.scores`: 151 s cold for 650 x 8 segments, the MiniLM embedding 156 s;
+#: the chapter's budget is 60 s cold).
+DEFAULT_METRICS = ("bleu", "chrf", "chrfpp")
+#: The language pair of the released test sets (the ``language_pair`` parameter names that of own files).
+RELEASED_PAIR = "ZH→EN"
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,10 @@ class MetricsSetup:
     metrics: tuple[str, ...]
     n_boot: int
     seed: int
+    language_pair: str = RELEASED_PAIR
+    n_perm: int = 1000
+    post_edit_rows: int | None = 150
+    systems: tuple[str, ...] | None = None
 
     @property
     def released(self) -> bool:
@@ -73,8 +84,9 @@ class MetricsSetup:
             files = tuple(str(p) for p in [self.reference, *self.hypotheses.values(), self.human])
             return MetricsData(Provenance("own", files, OWN_DETAIL), texts=texts, human=human,
                                published=pd.DataFrame(columns=["system", "metric", "score"]),
-                               protocol=pd.DataFrame(columns=["system", "score"]), testset="own files")
-        texts = wmt.texts(self.testset)
+                               protocol=pd.DataFrame(columns=["system", "score"]), testset="own files",
+                               protocol_name="")
+        texts = wmt.texts(self.testset, list(self.systems) if self.systems else None)
         if self.testset == "newstest2021":
             human = wmt.mqm_newstest2021()
             da = wmt.da_newstest2021()
@@ -83,17 +95,23 @@ class MetricsSetup:
             human = wmt.mqm_generaltest2023()[["system", "segment", "score"]]
             sqm = wmt.dasqm_generaltest2023()
             protocol, name = sqm.rename(columns={"raw": "score"})[["system", "score"]], "DA+SQM"
+        published = wmt.published_automatic(self.testset)
+        published = published[published["system"].isin(texts["system"].unique())].reset_index(drop=True)
         return MetricsData(Provenance("released", (), RELEASED_DETAIL), texts=texts, human=human,
-                           published=wmt.published_automatic(self.testset), protocol=protocol, protocol_name=name,
+                           published=published, protocol=protocol, protocol_name=name,
                            testset=self.testset)
 
 
-def metrics_setup(testset="newstest2021", reference=None, hypotheses=None, human=None, metrics=DEFAULT_METRICS,
-                  n_boot=1000, seed=0, results_dir="results") -> MetricsSetup:
+def metrics_setup(testset="newstest2021", systems=None, reference=None, hypotheses=None, human=None, language_pair=None,
+                  metrics=DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
+                  results_dir="results") -> MetricsSetup:
     """Check chapter 09's parameters before any work (each problem names its parameter).
 
     ``reference``, ``hypotheses`` (``{NAME: FILE}``) and ``human`` (an MQM file or a
-    ``system, segment, score`` CSV) replace WMT's files; all three or none.
+    ``system, segment, score`` CSV) replace WMT's files; all three or none. ``systems``: a
+    subset (two or more) of the WMT test set's systems (default: all). ``language_pair``
+    names their pair in the page (default: "the given files'"). ``post_edit_rows``: how many
+    HADQAET post-edits (a seeded sample) get an HTER; ``None`` scores all 2,952 (155 s cold).
     """
     params.choice("testset", testset, list(wmt.TESTSETS))
     given = [reference is not None, hypotheses is not None, human is not None]
@@ -102,24 +120,38 @@ def metrics_setup(testset="newstest2021", reference=None, hypotheses=None, human
         raise InputError("is needed with the other two of reference, hypotheses, human", parameter=missing,
                          expected="a file")
     params.text("results_dir", str(results_dir))
+    if systems is not None:
+        if isinstance(systems, str) or len(systems) < 2:
+            raise InputError("must list two or more systems", parameter="systems", value=systems,
+                             expected="e.g. ['NiuTrans', 'SMU']")
+        for name in systems:
+            params.member("systems", name, wmt.TESTSETS[testset]["systems"], f"systems of {testset}")
     return MetricsSetup(
         testset=testset,
         reference=params.existing_file("reference", reference) if reference is not None else None,
         hypotheses=params.named_files("hypotheses", hypotheses, minimum=2) if hypotheses is not None else None,
         human=params.existing_file("human", human) if human is not None else None,
         metrics=tuple(scores.parse_metrics(metrics)),
-        n_boot=params.integer("n_boot", n_boot, minimum=100), seed=params.integer("seed", seed, minimum=0))
+        n_boot=params.integer("n_boot", n_boot, minimum=100), seed=params.integer("seed", seed, minimum=0),
+        language_pair=(params.text("language_pair", language_pair) if language_pair is not None
+                       else RELEASED_PAIR if reference is None else "the given files' language pair"),
+        n_perm=params.integer("n_perm", n_perm, minimum=100),
+        post_edit_rows=None if post_edit_rows is None else params.integer("post_edit_rows", post_edit_rows,
+                                                                           minimum=20),
+        systems=tuple(systems) if systems is not None else None)
 
 
-def reproduction(box: MetricsData) -> pd.DataFrame:
+def reproduction(box: MetricsData, scored: pd.DataFrame | None = None) -> pd.DataFrame:
     """Published BLEU and chrF beside sacrebleu's, per system: ``system, metric, published, computed, difference``.
 
-    Computed with sacrebleu's defaults on every line (:func:`helpers.metrics.scores.system_scores`);
-    ``difference`` is computed minus published (0 to the printed precision when reproduced).
+    Computed with sacrebleu's defaults on every line (:func:`helpers.metrics.scores.system_scores`),
+    or taken from the system rows of ``scored`` (:func:`metric_scores` with ``system_lines="all"``)
+    when it has them; ``difference`` is computed minus published (0 to the printed precision when
+    reproduced).
     """
     if box.published.empty:
         return pd.DataFrame(columns=["system", "metric", "published", "computed", "difference"])
-    computed = scores.system_scores(box.texts, ["bleu", "chrf"])[["system", "metric", "score"]]
+    computed = _system_rows(box, scored, ["bleu", "chrf"])
     out = box.published.rename(columns={"score": "published"}).merge(
         computed.rename(columns={"score": "computed"}), on=["system", "metric"], how="outer")
     out["difference"] = out["computed"] - out["published"]
@@ -145,7 +177,44 @@ def metric_scores(box: MetricsData, metrics=DEFAULT_METRICS, system_lines: str =
     return pd.concat([systems, scores.segment_scores(rated, metrics)], ignore_index=True)
 
 
-def protocol_ranks(box: MetricsData) -> pd.DataFrame:
+def _system_rows(box: MetricsData, scored: pd.DataFrame | None, metrics: list[str]) -> pd.DataFrame:
+    """``system, metric, score`` on every line: from ``scored``'s system rows when it has all of
+    ``metrics``, else computed (:func:`helpers.metrics.scores.system_scores`)."""
+    if scored is not None:
+        rows = scored[scored["segment"].isna() & scored["metric"].isin(metrics)]
+        if set(rows["metric"]) == set(metrics):
+            return rows[["system", "metric", "score"]]
+    return scores.system_scores(box.texts, metrics)[["system", "metric", "score"]]
+
+
+def system_lines_choice(box: MetricsData, scored: pd.DataFrame, given: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Does it matter which lines make a metric's system score? ``metric, statistic, all, rated, difference``.
+
+    The system-level statistics (:data:`helpers.metrics.meta.SYSTEM_STATISTICS`) with each
+    metric's system score pooled over every line of the system's output (``scored``'s system
+    rows, :func:`metric_scores`; as published) and over only the lines the experts rated
+    (recomputed here); ``difference`` is rated minus all. Metrics of ``given`` (published
+    system scores, e.g. :func:`published_neural`) have no lines to choose and only an ``all``
+    value. The human system score is always the mean over the rated segments.
+    """
+    from . import meta
+
+    metrics = [m for m in dict.fromkeys(scored["metric"]) if scored.loc[scored["metric"] == m, "segment"].isna().any()]
+    rated = box.texts.merge(box.human[["system", "segment"]].drop_duplicates(), on=["system", "segment"])
+    tables = {"all": pd.concat([scored[scored["segment"].isna()]] + ([given] if given is not None else []),
+                               ignore_index=True),
+              "rated": scores.system_scores(rated, metrics)}
+    out = None
+    for name, table in tables.items():
+        got = meta.meta_evaluate(box.human, table, level="system", segments="given", n_boot=100,
+                                 statistics=list(meta.SYSTEM_STATISTICS)).table
+        got = got[["metric", "statistic", "estimate"]].rename(columns={"estimate": name})
+        out = got if out is None else out.merge(got, on=["metric", "statistic"], how="left")
+    out["difference"] = out["rated"] - out["all"]
+    return out
+
+
+def protocol_ranks(box: MetricsData, scored: pd.DataFrame | None = None) -> pd.DataFrame:
     """Each system's rank under expert MQM, the other human protocol and BLEU.
 
     Returns
@@ -155,14 +224,14 @@ def protocol_ranks(box: MetricsData) -> pd.DataFrame:
         systems with an output; rank 1 is best (MQM: lowest mean penalty over the segments rated
         for every system, :func:`helpers.core.scoring.system_scores`' convention; the protocol and
         BLEU: highest score); ties share their mean rank; ``rank_shift`` is protocol rank minus
-        MQM rank.
+        MQM rank. BLEU is taken from ``scored``'s system rows (all lines) when given.
     """
     systems = box.texts["system"].unique()
     human = box.human[box.human["system"].isin(systems)]
     common = human.groupby("segment")["system"].transform("nunique") == len(systems)
     mqm = human[common].groupby("system")["score"].mean()
-    protocol = box.protocol.set_index("system")["score"].reindex(systems)
-    bleu = scores.system_scores(box.texts, ["bleu"]).set_index("system")["score"].reindex(systems)
+    protocol = box.protocol.set_index("system")["score"].astype(float).reindex(systems)  # empty for own files
+    bleu = _system_rows(box, scored, ["bleu"]).set_index("system")["score"].reindex(systems)
     out = pd.DataFrame({"system": systems, "mqm": mqm.reindex(systems).to_numpy(), "protocol": protocol.to_numpy(),
                         "bleu": bleu.to_numpy()})
     out["mqm_rank"] = rankdata(out["mqm"], nan_policy="omit")
@@ -255,3 +324,223 @@ def missed_errors(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.
         rows.append({"statistic": name, "estimate": stat(np.arange(len(hter))), "ci_low": low, "ci_high": high,
                      "n": n})
     return pd.DataFrame(rows)
+
+
+def published_neural(box: MetricsData) -> pd.DataFrame:
+    """The published COMET system scores of the run's systems, as given (WMT21 only):
+    ``system, segment (NA), metric, score`` with metric ``comet_refA`` / ``comet_refB``."""
+    if box.testset != "newstest2021":
+        return pd.DataFrame(columns=scores.COLUMNS)
+    comet = wmt.published_comet()
+    comet = comet[comet["system"].isin(box.texts["system"].unique())]
+    return pd.DataFrame({"system": comet["system"], "segment": pd.NA, "metric": "comet_ref" + comet["reference"],
+                         "score": comet["score"]}).reset_index(drop=True)
+
+
+def post_edits(rows: int | None = 150, seed: int = 0) -> pd.DataFrame:
+    """The seeds' post-edit data with their HTER (:func:`post_edit_rates`), one frame.
+
+    MetaHOPE's pilot (every sentence and system, Chinese target) and a seeded sample of
+    ``rows`` HADQAET post-edits (``None``: all 2,952; HTER costs ~50 ms a row cold, cached after).
+
+    Returns
+    -------
+    DataFrame
+        ``data, unit, cluster, hter, penalty, errors``: ``data`` is "MetaHOPE" or "HADQAET";
+        ``cluster`` the MetaHOPE sentence (its systems resampled together) or the HADQAET row;
+        ``errors`` the number of annotated emotion errors (HADQAET; NA for MetaHOPE).
+    """
+    mh = post_edit_rates(wmt.metahope_post_edits(), mt="translation", target="zh")
+    hd = wmt.hadqaet_post_edits()
+    if rows is not None and rows < len(hd):
+        hd = hd.sample(rows, random_state=seed).sort_values("row")
+    hd = post_edit_rates(hd)
+    return pd.concat([
+        pd.DataFrame({"data": "MetaHOPE", "unit": mh["sentence"].astype(str) + " / " + mh["system"],
+                      "cluster": mh["sentence"].astype(str), "hter": mh["hter"], "penalty": mh["penalty"],
+                      "errors": pd.NA}),
+        pd.DataFrame({"data": "HADQAET", "unit": hd["row"].astype(str), "cluster": hd["row"].astype(str),
+                      "hter": hd["hter"], "penalty": hd["penalty"], "errors": hd["errors"]})], ignore_index=True)
+
+
+def seeds_agreement(rates: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+    """:func:`edit_rate_agreement` of each data set of :func:`post_edits`: ``data, statistic, estimate,
+    ci_low, ci_high, n`` (MetaHOPE's sentences resampled whole, with their systems)."""
+    frames = [edit_rate_agreement(part, n_boot=n_boot, seed=seed, clusters="cluster").assign(data=name)
+              for name, part in rates.groupby("data", sort=False)]
+    out = pd.concat(frames, ignore_index=True)
+    return out[["data", "statistic", "estimate", "ci_low", "ci_high", "n"]]
+
+
+def description(box: MetricsData, setup: MetricsSetup) -> pd.DataFrame:
+    """The run's data in one table (``data_summary.csv``): ``quantity, value, text``."""
+    systems = box.texts["system"].unique()
+    rated = box.human[box.human["system"].isin(systems)]
+    rows = [("pair", None, setup.language_pair), ("testset", None, box.testset),
+            ("released", int(setup.released), ""), ("systems", len(systems), ", ".join(systems)),
+            ("lines", int(box.texts["segment"].nunique()), ""), ("rated_segments", int(rated["segment"].nunique()), ""),
+            ("human_systems", int(box.human["system"].nunique()), ""),
+            ("protocol", None, box.protocol_name), ("metrics", len(setup.metrics), ", ".join(setup.metrics)),
+            ("n_boot", setup.n_boot, ""), ("post_edit_rows", setup.post_edit_rows, "")]
+    return pd.DataFrame(rows, columns=["quantity", "value", "text"])
+
+
+#: A system-level interval wider than this is called wide in the findings.
+WIDE_INTERVAL = 0.3
+#: The best segment-level (flat) r this far below the best system-level r: "says less about single segments".
+WEAKER_BY = 0.2
+#: The result files :func:`findings` reads (``results/09_metrics/<name>.csv``).
+FINDINGS_INPUTS = ("data_summary", "reproduction", "meta_evaluation", "segment_choice", "metric_comparison",
+                   "protocol_ranks", "edit_rate_agreement", "missed_errors", "unmatched")
+
+
+def _read(folder: Path, name: str) -> pd.DataFrame:
+    path = Path(folder) / f"{name}.csv"
+    return pd.read_csv(path) if path.exists() and path.stat().st_size > 1 else pd.DataFrame()
+
+
+def findings(folder) -> pd.DataFrame:
+    """Chapter 09's findings, recomputed from its saved result CSVs (:data:`FINDINGS_INPUTS`) alone.
+
+    Every quantity is always present; one whose table is missing or empty is not applicable
+    (its sentence drops out of the words). Quantities per metric or data set carry it as ``group``.
+
+    Returns
+    -------
+    DataFrame
+        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
+    """
+    from ..core.findings import Findings
+
+    t = {name: _read(folder, name) for name in FINDINGS_INPUTS}
+    f = Findings()
+    d = t["data_summary"].set_index("quantity") if not t["data_summary"].empty else pd.DataFrame()
+
+    def info(q, col="value"):
+        return d.loc[q, col] if q in d.index and pd.notna(d.loc[q, col]) else None
+
+    f.add("pair", text=info("pair", "text"))
+    f.add("testset", text=info("testset", "text"))
+    f.add("released", info("released"))
+    f.add("systems", info("systems"), text=info("systems", "text"))
+    f.add("lines", info("lines"))
+    f.add("rated_segments", info("rated_segments"))
+    f.add("metrics", info("metrics"), text=info("metrics", "text"))
+    f.add("post_edit_rows", info("post_edit_rows"))
+
+    rep = t["reproduction"].dropna(subset=["published", "computed"]) if not t["reproduction"].empty else None
+    if rep is not None and len(rep):
+        f.add("compared", len(rep))
+        f.add("reproduced", int((rep["difference"].abs() < 5e-7).sum()))
+        f.add("largest_difference", float(rep["difference"].abs().max()))
+    else:
+        f.add("compared").add("reproduced").add("largest_difference")
+
+    me = t["meta_evaluation"]
+    system_r = me[(me["level"] == "system") & (me["statistic"] == "pearson")] if not me.empty else me
+    for _, r in system_r.iterrows():
+        f.add("system_r", r["estimate"], group=r["metric"], ci=(r["ci_low"], r["ci_high"]), n=r["n"])
+    for stat, name in (("pairwise_accuracy", "system_accuracy"), ("pearson_item", "segment_r_item"),
+                       ("kendall_tau_b_flat", "segment_tau_flat"), ("acc_eq_item", "acc_eq")):
+        part = me[me["statistic"] == stat] if not me.empty else me
+        for _, r in part.iterrows():
+            f.add(name, r["estimate"], group=r["metric"], ci=(r["ci_low"], r["ci_high"]), n=r["n"])
+        if part.empty:
+            f.add(name)
+    if system_r.empty:
+        f.add("system_r")
+    if not system_r.empty:
+        best = system_r.sort_values("estimate", ascending=False)
+        f.add("best_metric", best["estimate"].iloc[0], text=best["metric"].iloc[0])
+        f.add("worst_metric", best["estimate"].iloc[-1], text=best["metric"].iloc[-1])
+        flat = me[me["statistic"] == "pearson_flat"].sort_values("estimate", ascending=False)
+        f.add("best_segment_r", flat["estimate"].iloc[0] if len(flat) else None,
+              text=flat["metric"].iloc[0] if len(flat) else "")
+        top = best.iloc[0]
+        f.add("wide_intervals", int(top["ci_high"] - top["ci_low"] > WIDE_INTERVAL))
+        f.add("segments_weaker", int(len(flat) > 0 and flat["estimate"].iloc[0] < top["estimate"] - WEAKER_BY))
+    else:
+        f.add("best_metric").add("worst_metric").add("best_segment_r").add("wide_intervals").add("segments_weaker")
+
+    cmp = t["metric_comparison"]
+    if not cmp.empty and not system_r.empty:
+        best, runner = (system_r.sort_values("estimate", ascending=False)["metric"].tolist() + [None])[:2]
+        row = cmp[(cmp["metric_a"] == best) & (cmp["metric_b"] == runner)]
+        if len(row):
+            f.add("beats_runner_up", row["delta"].iloc[0], p=row["p"].iloc[0], text=str(runner))
+            f.add("significant_pairs", int((cmp["p"] < 0.05).sum()), text=str(len(cmp)))
+        else:
+            f.add("beats_runner_up").add("significant_pairs")
+    else:
+        f.add("beats_runner_up").add("significant_pairs")
+
+    ch = t["segment_choice"]
+    if not ch.empty:
+        biggest = ch.loc[ch["difference"].abs().idxmax()]
+        f.add("choice_difference", float(abs(biggest["difference"])),
+              text=f"{biggest['metric']} {biggest['statistic']}")
+        f.add("choice_matters", int(abs(biggest["difference"]) >= 0.01))
+    else:
+        f.add("choice_difference").add("choice_matters")
+
+    un = t["unmatched"]
+    if not un.empty:
+        cells = un[un["what"] != "system"].groupby("only_in")["n"].max()
+        systems = un[un["what"] == "system"].groupby("only_in")["n"].max()
+        f.add("human_only_systems", int(systems.get("human", 0)))
+        f.add("metric_only_systems", int(systems.get("metrics", 0)))
+        f.add("human_only_cells", int(cells.get("human", 0)))
+        f.add("metric_only_cells", int(cells.get("metrics", 0)))
+        f.add("unmatched_any", int(un["n"].sum() > 0))
+    else:
+        for q in ("human_only_systems", "metric_only_systems", "human_only_cells", "metric_only_cells", "unmatched_any"):
+            f.add(q, 0)
+
+    pr = t["protocol_ranks"]
+    has_protocol = not pr.empty and pr["protocol"].notna().any()
+    f.add("protocol", text=info("protocol", "text") if has_protocol else None)
+    if has_protocol:
+        from scipy.stats import kendalltau
+
+        both = pr.dropna(subset=["protocol_rank", "mqm_rank"])
+        tau = kendalltau(both["mqm_rank"], both["protocol_rank"])
+        f.add("protocol_tau", tau.statistic, p=tau.pvalue, n=len(both))
+        moved = both[both["rank_shift"] != 0]
+        f.add("protocol_moved", len(moved), text=str(len(both)))
+        for _, r in moved.reindex(moved["rank_shift"].abs().sort_values(ascending=False).index).iterrows():
+            f.add("protocol_shift", r["rank_shift"], group=r["system"], mqm_rank=r["mqm_rank"],
+                  protocol_rank=r["protocol_rank"])
+        if moved.empty:
+            f.add("protocol_shift")
+    else:
+        f.add("protocol_tau").add("protocol_moved").add("protocol_shift")
+    if not pr.empty:
+        human = pr["mqm_rank"] if not has_protocol else pr[["mqm_rank", "protocol_rank"]].max(axis=1)
+        gap = pr["bleu_rank"] - human  # BLEU rank below even the worse of the human ranks
+        i = gap.idxmax()
+        if gap[i] > 0:
+            f.add("bleu_undervalues", gap[i], text=pr.loc[i, "system"], bleu_rank=pr.loc[i, "bleu_rank"],
+                  mqm_rank=pr.loc[i, "mqm_rank"], protocol_rank=pr.loc[i, "protocol_rank"])
+        else:
+            f.add("bleu_undervalues")  # BLEU ranks no system below the human rankings
+        from scipy.stats import kendalltau
+
+        f.add("bleu_tau", kendalltau(pr["mqm_rank"], pr["bleu_rank"]).statistic, n=len(pr))
+    else:
+        f.add("bleu_undervalues").add("bleu_tau")
+
+    ea = t["edit_rate_agreement"]
+    part = ea[ea["statistic"] == "spearman"] if not ea.empty else ea
+    for _, r in part.iterrows():
+        f.add("hter_rho", r["estimate"], group=r["data"], ci=(r["ci_low"], r["ci_high"]), n=r["n"])
+    if part.empty:
+        f.add("hter_rho")
+    mi = t["missed_errors"].set_index("statistic") if not t["missed_errors"].empty else pd.DataFrame()
+    for q in ("missed", "hter_error", "hter_clean"):
+        if q in mi.index:
+            f.add(q, mi.loc[q, "estimate"], ci=(mi.loc[q, "ci_low"], mi.loc[q, "ci_high"]), n=mi.loc[q, "n"])
+        else:
+            f.add(q)
+    # an edit rate blind to emotion errors would leave about half of them at or below the clean median
+    f.add("errors_seen", int(mi.loc["missed", "ci_high"] < 0.5) if "missed" in mi.index else None)
+    return f.frame()
