@@ -187,3 +187,4 @@ def test_chapter_runs_on_own_english_german_files(tmp_path):
     saved = pd.read_csv(res / "findings.csv")
     again = chapter.findings(res)
     assert saved["quantity"].tolist() == again["quantity"].tolist()
+    assert list(saved.columns[:8]) == ["section", "quantity", "group", "value", "ci_low", "ci_high", "p", "text"]
