@@ -126,3 +126,29 @@ def test_wmt23_source_spans_on_idioms_are_pinned():
     rows = mqm.read_mqm(analysis.paths.released_file(analysis.REPO, analysis.THREE_RATER_FILE))
     spans = analysis.span_overlap(rows)
     assert len(spans) == 35 and spans["overlap"].sum() == 13 and spans["doc"].nunique() == 7
+
+
+def _annotations(records: list[tuple]) -> pd.DataFrame:
+    """An annotation frame from (system, doc, seg, rater, source, category, severity) tuples."""
+    frame = pd.DataFrame(records, columns=["system", "doc", "doc_seg_id", "rater", "source", "category", "severity"])
+    frame["global_seg_id"] = frame["doc_seg_id"]
+    frame["target"] = "t"
+    frame["line"] = range(2, len(frame) + 2)
+    return annotations.conform(frame)
+
+
+def test_category_penalties_add_up_to_the_segment_score():
+    rows = _annotations([
+        ("S", "d1", 1, "r1", "局势雪上加霜。", "Accuracy/Mistranslation", "Major"),
+        ("S", "d1", 1, "r1", "局势雪上加霜。", "Fluency/Grammar", "Minor"),
+        ("S", "d1", 1, "r2", "局势雪上加霜。", "No-error", "No-error"),
+        ("S", "d1", 2, "r1", "天气很好。", "Fluency/Grammar", "Minor"),
+    ])
+    table = analysis.category_table(rows)
+    got = table.set_index(["segment", "category"])["score"].to_dict()
+    # segment 1: two raters, 5 (Major) and 1 (Minor) from r1, nothing from r2; segment 2: one rater
+    assert got == {("d1:1", "Accuracy"): 2.5, ("d1:1", "Fluency"): 0.5, ("d1:2", "Accuracy"): 0.0,
+                   ("d1:2", "Fluency"): 1.0}
+    assert table.groupby("segment")["idiom"].first().to_dict() == {"d1:1": True, "d1:2": False}
+    segments = analysis._penalties(rows).set_index("doc_seg_id")["score"]
+    assert table.groupby("segment")["score"].sum().tolist() == segments.tolist() == [3.0, 1.0]

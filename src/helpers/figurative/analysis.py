@@ -19,7 +19,10 @@ The steps, each DataFrame in, tidy DataFrame out:
    source length and system, segments nested in documents: a statsmodels mixed model
    (random intercept per document) and a document-cluster bootstrap of the same OLS
    coefficient, with the minimum detectable difference at 80 % power;
-3. :func:`span_overlap`: of the source-side error spans in segments with an idiom, the
+3. :func:`category_table`: the same segments' penalties split by MQM top-level category
+   (Accuracy, Fluency, Style, …), zero where a category has no error, for the penalty by
+   category of idiom and other segments (TED and WMT23, the files with categories);
+4. :func:`span_overlap`: of the source-side error spans in segments with an idiom, the
    share that overlaps an idiom, against the chance rate (the idiom's share of the
    source's characters, as a span of the same length placed uniformly would overlap).
 """
@@ -32,6 +35,7 @@ import pandas as pd
 
 from helpers.core import annotations as ann
 from helpers.core import mqm, paths, scoring, stats
+from helpers.core.schemes import load_scheme
 from helpers.core.errors import InputError
 
 from . import idioms
@@ -345,3 +349,40 @@ def overlap_summary(spans: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: 
                           "chance": chance.mean(), "share": spans["share"].mean(),
                           "difference": observed.mean() - chance.mean(), "ci_low": low, "ci_high": high,
                           "ratio": observed.mean() / chance.mean() if chance.mean() > 0 else nan}])
+
+
+def category_table(rows: pd.DataFrame, detector: str = "filtered", scheme: str = "mqm") -> pd.DataFrame:
+    """Segment penalties by MQM top-level category, with the segments' idiom flags.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        MQM annotation rows with their ``source`` (:func:`helpers.core.mqm.read_mqm`).
+    detector : str
+        The idiom detector (:func:`flag_idioms`).
+    scheme : str
+        The weighting scheme (:func:`helpers.core.schemes.load_scheme`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (system, segment, top-level category): ``system, doc, segment,
+        category, score`` (the category's weights summed per rater, averaged over the
+        segment's raters; the categories of a segment add up to its score),
+        ``source_chars, idioms, idiom``. Every segment has every category that occurs in
+        ``rows``, with score 0 where it has none.
+    """
+    rows = rows[rows["severity"] != ann.HOTW]
+    unit = ["system", "doc", "doc_seg_id"]
+    raters = rows.groupby(unit)["rater"].nunique().rename("raters")
+    errors = rows[rows["severity"] != ann.NO_ERROR]
+    errors = errors.assign(category=ann.top_level(errors["category"]).to_numpy(),
+                           weight=load_scheme(scheme).weights(errors).fillna(0.0).to_numpy())
+    summed = errors.groupby(unit + ["category"])["weight"].sum().rename("weight").reset_index()
+    segments = rows.drop_duplicates(unit)[unit + ["source"]].merge(raters.reset_index(), on=unit)
+    grid = segments.merge(pd.DataFrame({"category": sorted(summed["category"].unique())}), how="cross")
+    grid = grid.merge(summed, on=unit + ["category"], how="left")
+    out = pd.DataFrame({"system": grid["system"], "doc": grid["doc"],
+                        "segment": grid["doc"] + ":" + grid["doc_seg_id"].astype(str), "category": grid["category"],
+                        "score": grid["weight"].fillna(0.0) / grid["raters"], "source": grid["source"]})
+    return flag_idioms(out, detector).drop(columns="source")
