@@ -152,3 +152,13 @@ def test_category_penalties_add_up_to_the_segment_score():
     assert table.groupby("segment")["idiom"].first().to_dict() == {"d1:1": True, "d1:2": False}
     segments = analysis._penalties(rows).set_index("doc_seg_id")["score"]
     assert table.groupby("segment")["score"].sum().tolist() == segments.tolist() == [3.0, 1.0]
+
+
+def test_the_authored_sample_is_the_seeded_draw_from_the_real_sources():
+    from helpers.figurative import idioms
+
+    pool = analysis.source_pool()
+    assert pool["dataset"].value_counts().to_dict() == {"wmt23": 1976, "newstest2021": 1948, "ted": 529}
+    drawn = analysis.sample_matches(pool)
+    labelled = idioms.read_sample()
+    pd.testing.assert_frame_equal(drawn, labelled.drop(columns="label"), check_dtype=False)

@@ -386,3 +386,20 @@ def category_table(rows: pd.DataFrame, detector: str = "filtered", scheme: str =
                         "segment": grid["doc"] + ":" + grid["doc_seg_id"].astype(str), "category": grid["category"],
                         "score": grid["weight"].fillna(0.0) / grid["raters"], "source": grid["source"]})
     return flag_idioms(out, detector).drop(columns="source")
+
+
+def sample_matches(pool: pd.DataFrame, n: int = 170, seed: int = 34) -> pd.DataFrame:
+    """The draw behind the authored idiom sample: ``n`` raw-tag matches of the ``pool``'s
+    sources (:func:`source_pool`), drawn without replacement with ``numpy``'s generator
+    seeded ``seed``, in pool order; ``sample_id, dataset, text_id, start, end, idiom,
+    context`` (the match in 【】 with up to 25 characters each side), unlabelled."""
+    texts = pool.set_index("text_id")["source"]
+    found = idioms.find_idioms(texts, "raw")
+    picked = np.sort(np.random.default_rng(seed).choice(len(found), n, replace=False))
+    out = found.iloc[picked].reset_index(drop=True)
+    source = texts.loc[out["text_id"]].to_numpy()
+    out["context"] = [s[max(0, a - 25):a] + "【" + i + "】" + s[b:b + 25]
+                      for s, a, b, i in zip(source, out["start"], out["end"], out["idiom"])]
+    out["dataset"] = out["text_id"].str.split(":").str[0]
+    out.insert(0, "sample_id", [f"I{i + 1:03d}" for i in range(n)])
+    return out[["sample_id", "dataset", "text_id", "start", "end", "idiom", "context"]]
