@@ -44,6 +44,7 @@ def test_a_known_effect_is_recovered_within_its_intervals():
         assert effect.loc[method, "ci_low"] > 0  # and it is detected: 1.5 is above the minimum detectable difference
         assert effect.loc[method, "mdd_80"] < 1.5
     assert effect["rows"].tolist() == [960, 960] and effect["idiom_segments"].tolist() == [28, 28]
+    assert effect["few_clusters"].all()  # 14 documents hold the idiom segments
 
 
 def test_no_effect_gives_intervals_around_zero():

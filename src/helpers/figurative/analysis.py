@@ -166,7 +166,7 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
 
 #: Columns of :func:`idiom_effect`'s result.
 EFFECT_COLUMNS = ["method", "estimate", "se", "ci_low", "ci_high", "mdd_80", "rows", "segments", "idiom_segments",
-                  "documents"]
+                  "documents", "few_clusters"]
 
 
 def _design(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -192,7 +192,11 @@ def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: flo
 
     ``mdd_80`` is the minimum detectable difference, (z₀.₉₇₅ + z₀.₈) · SE: the true effect
     the analysis would detect four times in five at the 5 % level. A null result excludes
-    effects larger than about ``mdd_80``, not smaller ones.
+    effects larger than about ``mdd_80``, not smaller ones. ``few_clusters`` is True when
+    fewer than :data:`helpers.core.stats.FEW_CLUSTERS` documents hold an idiom segment: the
+    percentile bootstrap is then too narrow and large-sample intervals too optimistic
+    (TED's five talks; every real data set here with the ``filtered`` detector), so a page
+    says so beside the numbers.
 
     Parameters
     ----------
@@ -216,7 +220,8 @@ def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: flo
     z = norm.ppf(0.5 + ci / 200)
     power = norm.ppf(1 - 0.025) + norm.ppf(0.8)
     common = {"rows": len(table), "segments": table["segment"].nunique(),
-              "idiom_segments": table.loc[table["idiom"], "segment"].nunique(), "documents": table["doc"].nunique()}
+              "idiom_segments": table.loc[table["idiom"], "segment"].nunique(), "documents": table["doc"].nunique(),
+              "few_clusters": table.loc[table["idiom"], "doc"].nunique() < stats.FEW_CLUSTERS}
     rows = []
     if table["idiom"].nunique() < 2:
         nan = float("nan")
