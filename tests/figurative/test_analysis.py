@@ -61,7 +61,8 @@ def _rows(source: str, spans: list[tuple[int, int] | None], doc: str = "d1") -> 
     """Annotation rows of one segment, one per span (None: an error marked in the target)."""
     out = []
     for i, span in enumerate(spans):
-        marked = source if span is None else source[:span[0]] + "<v>" + source[span[0]:span[1]] + "</v>" + source[span[1]:]
+        a, b = span or (0, 0)
+        marked = source if span is None else source[:a] + "<v>" + source[a:b] + "</v>" + source[b:]
         out.append({"system": "S", "doc": doc, "doc_seg_id": 1, "rater": f"r{i}", "category": "Accuracy/Mistranslation",
                     "severity": "Major", "source": marked})
     rows = pd.DataFrame(out)

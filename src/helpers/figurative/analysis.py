@@ -29,14 +29,16 @@ The steps, each DataFrame in, tidy DataFrame out:
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
-from scipy.stats import norm
 import pandas as pd
+from scipy.stats import norm
 
 from helpers.core import annotations as ann
 from helpers.core import mqm, paths, scoring, stats
-from helpers.core.schemes import load_scheme
 from helpers.core.errors import InputError
+from helpers.core.schemes import load_scheme
 
 from . import idioms
 
@@ -175,7 +177,8 @@ def _design(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
     cols = [np.ones(len(table)), table["idiom"].to_numpy(dtype=float),
             np.log(table["source_chars"].clip(lower=1).to_numpy(dtype=float))]
     cols += [(table["system"] == s).to_numpy(dtype=float) for s in systems[1:]]
-    return np.column_stack(cols), table["score"].to_numpy(dtype=float), ["Intercept", "idiom", "log_chars"] + systems[1:]
+    names = ["Intercept", "idiom", "log_chars"] + systems[1:]
+    return np.column_stack(cols), table["score"].to_numpy(dtype=float), names
 
 
 def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> pd.DataFrame:
@@ -216,7 +219,7 @@ def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: flo
     if missing:
         raise InputError("missing column(s) " + ", ".join(missing), value=list(table.columns))
     table = table.dropna(subset=["score"]).reset_index(drop=True)
-    x, y, names = _design(table)
+    x, y, _ = _design(table)
     z = norm.ppf(0.5 + ci / 200)
     power = norm.ppf(1 - 0.025) + norm.ppf(0.8)
     common = {"rows": len(table), "segments": table["segment"].nunique(),
@@ -227,8 +230,6 @@ def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: flo
         nan = float("nan")
         return pd.DataFrame([{"method": m, "estimate": nan, "se": nan, "ci_low": nan, "ci_high": nan, "mdd_80": nan}
                              | common for m in ("mixed", "cluster_bootstrap")], columns=EFFECT_COLUMNS)
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # convergence chatter on tiny inputs; the estimate is reported as is
         fit = sm.MixedLM(y, x, groups=table["doc"].to_numpy()).fit(reml=True)
