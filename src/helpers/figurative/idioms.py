@@ -60,7 +60,9 @@ allows redistribution and a measured gain on this sample would have to beat it.
 What idioms are not: most metaphors are single words. MetaHOPE's PSUCMC pilot marks 94
 metaphor words in 53 news sentences, 54 of one character and 40 of two (a verb or noun
 used in an extended sense); :func:`psucmc_coverage` counts how many of them a detector
-finds (none, by construction of a four-character rule).
+finds: none of the 94 with ``filtered`` (which finds 9 idioms in those sentences, such as
+``见缝插针``, none of them a marked metaphor word), one with ``raw`` (``深`` inside the
+three-character token ``深紫色``). Idioms are a small, separate slice of figurative language.
 """
 
 from __future__ import annotations
