@@ -89,3 +89,4 @@ def test_idioms_are_not_metaphor_words():
     psucmc = idioms.psucmc_coverage()
     assert len(psucmc) == 94 and psucmc["found"].sum() == 0
     assert psucmc.drop_duplicates("sentence")["idioms"].map(len).sum() == 9
+    assert idioms.psucmc_coverage(detector="raw").query("found")["token"].tolist() == ["深"]  # inside 深紫色
