@@ -198,6 +198,13 @@ def rated_segments(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[["system", "doc", "doc_seg_id", "rater"]].drop_duplicates().reset_index(drop=True)
 
 
+def top_level(category: pd.Series) -> pd.Series:
+    """MQM top-level category of each annotation: ``Accuracy/Mistranslation`` -> ``Accuracy``,
+    ``Non-translation!`` -> ``Non-translation``, ``Source issue``/``Source error`` -> ``Source``."""
+    head = category.astype(str).str.split("/", n=1).str[0].str.strip().str.rstrip("!")
+    return head.mask(head.str.lower().str.startswith("source"), "Source")
+
+
 _WS = re.compile(r"\s+")
 
 
@@ -211,4 +218,4 @@ SEVERITY_BY_KEY = {severity_key(s): s for s in SEVERITIES} | {"non-translation!"
 
 __all__ = ["COLUMNS", "SCORING_COLUMNS", "SEVERITIES", "NO_ERROR", "HOTW", "empty", "conform", "span_offsets",
            "clean_text", "split_pairing", "pool_pairings", "hotw_counts", "parse_metadata",
-           "rated_segments", "severity_key"]
+           "rated_segments", "top_level", "severity_key"]

@@ -370,11 +370,7 @@ def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.
     return out
 
 
-def top_level(category: pd.Series) -> pd.Series:
-    """MQM top-level category of each annotation: ``Accuracy/Mistranslation`` -> ``Accuracy``,
-    ``Non-translation!`` -> ``Non-translation``, ``Source issue``/``Source error`` -> ``Source``."""
-    head = category.astype(str).str.split("/", n=1).str[0].str.strip().str.rstrip("!")
-    return head.mask(head.str.lower().str.startswith("source"), "Source")
+top_level = ann.top_level  # in helpers.core.annotations, shared with helpers.figurative
 
 
 def _errors(frame: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,166 @@
+"""The building blocks of chapter 10 (helpers.figurative.analysis): idiom flags joined to MQM
+penalties, the idiom effect on simulated data with a known effect, span overlap on hand-made
+spans, and the join counts on the real files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers.core import annotations, mqm
+from helpers.core.errors import InputError
+from helpers.figurative import analysis
+
+
+def test_flags_count_idioms_in_the_clean_source():
+    segs = pd.DataFrame({"source": ["他们<v>雪上加霜</v>。", "没有。", "刻舟求剑又守株待兔"]})
+    out = analysis.flag_idioms(segs)
+    assert out["idioms"].tolist() == [1, 0, 2] and out["idiom"].tolist() == [True, False, True]
+    assert out["source_chars"].tolist() == [7, 3, 9]
+
+
+def _simulated(effect: float, seed: int = 3) -> pd.DataFrame:
+    """40 documents of 6 segments rated by 4 systems; every third document has two idiom segments;
+    penalty = 1 + effect·idiom + 0.5·log(chars) + system shift + document shift + noise."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(40):
+        shift = rng.normal(0, 1.0)
+        for s in range(6):
+            idiom = d % 3 == 0 and s < 2
+            chars = int(rng.integers(20, 120))
+            for k, system in enumerate("ABCD"):
+                score = 1 + effect * idiom + 0.5 * np.log(chars) + 0.3 * k + shift + rng.normal(0, 1.0)
+                rows.append({"system": system, "doc": f"d{d}", "segment": f"d{d}:{s}", "source_chars": chars,
+                             "score": score, "idiom": idiom})
+    return pd.DataFrame(rows)
+
+
+def test_a_known_effect_is_recovered_within_its_intervals():
+    effect = analysis.idiom_effect(_simulated(1.5), n_boot=400).set_index("method")
+    for method in ("mixed", "cluster_bootstrap"):
+        assert effect.loc[method, "ci_low"] < 1.5 < effect.loc[method, "ci_high"]
+        assert effect.loc[method, "ci_low"] > 0  # and it is detected: 1.5 is above the minimum detectable difference
+        assert effect.loc[method, "mdd_80"] < 1.5
+    assert effect["rows"].tolist() == [960, 960] and effect["idiom_segments"].tolist() == [28, 28]
+    assert effect["few_clusters"].all()  # 14 documents hold the idiom segments
+
+
+def test_no_effect_gives_intervals_around_zero():
+    effect = analysis.idiom_effect(_simulated(0.0), n_boot=400)
+    assert ((effect["ci_low"] < 0) & (effect["ci_high"] > 0)).all()
+
+
+def test_without_idiom_segments_the_effect_is_not_estimated():
+    table = _simulated(1.0).assign(idiom=False)
+    assert analysis.idiom_effect(table, n_boot=50)["estimate"].isna().all()
+
+
+def _rows(source: str, spans: list[tuple[int, int] | None], doc: str = "d1") -> pd.DataFrame:
+    """Annotation rows of one segment, one per span (None: an error marked in the target)."""
+    out = []
+    for i, span in enumerate(spans):
+        a, b = span or (0, 0)
+        marked = source if span is None else source[:a] + "<v>" + source[a:b] + "</v>" + source[b:]
+        out.append({"system": "S", "doc": doc, "doc_seg_id": 1, "rater": f"r{i}", "category": "Accuracy/Mistranslation",
+                    "severity": "Major", "source": marked})
+    rows = pd.DataFrame(out)
+    rows["source_start"], rows["source_end"] = annotations.span_offsets(rows["source"])
+    return rows
+
+
+def test_span_overlap_on_hand_made_spans():
+    source = "今天他雪上加霜了，没办法。"  # 13 characters, the idiom at 3..7
+    rows = _rows(source, [(3, 5), (0, 2), (8, 9), (6, 9), None])
+    spans = analysis.span_overlap(rows)
+    assert spans["overlap"].tolist() == [True, False, False, True]  # the target-side error has no source span
+    assert spans["share"].tolist() == pytest.approx([4 / 13] * 4)
+    # chance for a span of length L: of the 13 − L + 1 starts, those in 3 − L + 1 … 6 overlap 3..7
+    assert spans["chance"].tolist() == pytest.approx([5 / 12, 5 / 12, 4 / 13, 6 / 11])
+    summary = analysis.overlap_summary(spans, n_boot=20).iloc[0]
+    assert summary["observed"] == 0.5 and summary["chance"] == pytest.approx((5 / 12 + 5 / 12 + 4 / 13 + 6 / 11) / 4)
+
+
+def test_segments_without_idioms_contribute_no_spans():
+    assert analysis.span_overlap(_rows("今天下雨了。", [(0, 2)])).empty
+    assert analysis.overlap_summary(analysis.span_overlap(_rows("今天下雨了。", [(0, 2)])))["spans"].tolist() == [0]
+
+
+def test_a_score_line_beyond_the_source_file_is_named(tmp_path):
+    scores = tmp_path / "s.tsv"
+    scores.write_text("system mqm_avg_score seg_id\nA -1.0 1\nA -2.0 3\n", encoding="utf-8")
+    source = tmp_path / "src.zh"
+    source.write_text("一\n二\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        analysis.segment_table("newstest2021", path=scores, source_path=source)
+    assert err.value.value == 3
+
+
+def test_a_small_score_file_joins_its_source_by_line(tmp_path):
+    scores = tmp_path / "s.tsv"
+    scores.write_text("system mqm_avg_score seg_id\nA -1.0 1\nB None 1\nA -2.5 2\n", encoding="utf-8")
+    source = tmp_path / "src.zh"
+    source.write_text("这是普通的句子。\n局势雪上加霜。\n", encoding="utf-8")
+    table = analysis.segment_table("newstest2021", path=scores, source_path=source)
+    assert table[["system", "segment", "score", "idiom"]].values.tolist() == [["A", "1", 1.0, False],
+                                                                              ["A", "2", 2.5, True]]
+
+
+def test_unknown_data_set_is_refused():
+    with pytest.raises(InputError, match="data set"):
+        analysis.segment_table("wmt99")
+
+
+@pytest.mark.parametrize("dataset, rows, segments, idiom_segments, documents", [
+    ("newstest2021", 9750, 650, 15, 650),
+    ("ted", 7935, 529, 1, 5),
+    ("wmt23", 3770, 377, 13, 38),
+])
+def test_join_counts_on_the_real_files(dataset, rows, segments, idiom_segments, documents):
+    table = analysis.segment_table(dataset)
+    assert len(table) == rows and table["segment"].nunique() == segments and table["doc"].nunique() == documents
+    assert table.loc[table["idiom"], "segment"].nunique() == idiom_segments
+    assert table["score"].notna().all() and (table["source_chars"] > 0).all()
+
+
+def test_wmt23_source_spans_on_idioms_are_pinned():
+    rows = mqm.read_mqm(analysis.paths.released_file(analysis.REPO, analysis.THREE_RATER_FILE))
+    spans = analysis.span_overlap(rows)
+    assert len(spans) == 35 and spans["overlap"].sum() == 13 and spans["doc"].nunique() == 7
+
+
+def _annotations(records: list[tuple]) -> pd.DataFrame:
+    """An annotation frame from (system, doc, seg, rater, source, category, severity) tuples."""
+    frame = pd.DataFrame(records, columns=["system", "doc", "doc_seg_id", "rater", "source", "category", "severity"])
+    frame["global_seg_id"] = frame["doc_seg_id"]
+    frame["target"] = "t"
+    frame["line"] = range(2, len(frame) + 2)
+    return annotations.conform(frame)
+
+
+def test_category_penalties_add_up_to_the_segment_score():
+    rows = _annotations([
+        ("S", "d1", 1, "r1", "局势雪上加霜。", "Accuracy/Mistranslation", "Major"),
+        ("S", "d1", 1, "r1", "局势雪上加霜。", "Fluency/Grammar", "Minor"),
+        ("S", "d1", 1, "r2", "局势雪上加霜。", "No-error", "No-error"),
+        ("S", "d1", 2, "r1", "天气很好。", "Fluency/Grammar", "Minor"),
+    ])
+    table = analysis.category_table(rows)
+    got = table.set_index(["segment", "category"])["score"].to_dict()
+    # segment 1: two raters, 5 (Major) and 1 (Minor) from r1, nothing from r2; segment 2: one rater
+    assert got == {("d1:1", "Accuracy"): 2.5, ("d1:1", "Fluency"): 0.5, ("d1:2", "Accuracy"): 0.0,
+                   ("d1:2", "Fluency"): 1.0}
+    assert table.groupby("segment")["idiom"].first().to_dict() == {"d1:1": True, "d1:2": False}
+    segments = analysis._penalties(rows).set_index("doc_seg_id")["score"]
+    assert table.groupby("segment")["score"].sum().tolist() == segments.tolist() == [3.0, 1.0]
+
+
+def test_the_authored_sample_is_the_seeded_draw_from_the_real_sources():
+    from helpers.figurative import idioms
+
+    pool = analysis.source_pool()
+    assert pool["dataset"].value_counts().to_dict() == {"wmt23": 1976, "newstest2021": 1948, "ted": 529}
+    drawn = analysis.sample_matches(pool)
+    labelled = idioms.read_sample()
+    pd.testing.assert_frame_equal(drawn, labelled.drop(columns="label"), check_dtype=False)

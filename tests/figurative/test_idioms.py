@@ -1,0 +1,92 @@
+"""The idiom detectors on hand-made sentences, their precision on the authored sample, and
+the PSUCMC metaphor-word check (helpers.figurative.idioms)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from helpers.core.errors import InputError
+from helpers.figurative import idioms
+
+
+def _found(text: str, detector: str) -> list[str]:
+    return idioms.find_idioms(pd.Series([text]), detector)["idiom"].tolist()
+
+
+def test_raw_tag_catches_set_phrases_that_the_filtered_detector_drops():
+    # sentences written for this test: a real idiom beside news set phrases jieba also tags `i`
+    text = "今年以来，部长一再表示改革不能刻舟求剑。"
+    assert _found(text, "raw") == ["今年以来", "一再表示", "刻舟求剑"]
+    assert _found(text, "filtered") == ["刻舟求剑"]
+    assert _found(text, "strict") == ["刻舟求剑"]
+
+
+def test_offsets_and_text_ids_are_those_of_the_input():
+    texts = pd.Series(["没有成语。", "公司情况雪上加霜"], index=["a", "b"])
+    found = idioms.find_idioms(texts, "filtered")
+    assert found.to_dict("records") == [{"text_id": "b", "start": 4, "end": 8, "idiom": "雪上加霜",
+                                         "detector": "filtered"}]
+    assert texts["b"][4:8] == "雪上加霜"
+
+
+@pytest.mark.parametrize("phrase, raw, filtered, strict", [
+    ("无症状", True, False, False),      # three characters: a medical word
+    ("来来回回", True, False, False),    # AABB reduplication
+    ("同期相比", True, False, False),    # jieba's count-3 batch of set phrases
+    ("前所未有", True, False, False),    # transparent: the stoplist
+    ("空气污染", True, True, False),     # 空气 + 污染, both ordinary words
+    ("守株待兔", True, True, True),      # an allusion
+])
+def test_each_rule_on_one_entry(phrase, raw, filtered, strict):
+    assert [idioms.keeps(phrase, d) for d in idioms.DETECTORS] == [raw, filtered, strict]
+
+
+def test_stoplist_entries_are_four_character_i_entries():
+    counts = dict(zip(idioms.dictionary()["idiom"], idioms.dictionary()["count"]))
+    assert all(len(p) == 4 and counts.get(p, 0) > idioms.BATCH_COUNT for p in idioms.LITERAL_SET_PHRASES)
+    assert len(idioms.dictionary()) == 25583
+
+
+def test_unknown_detector_is_refused():
+    with pytest.raises(InputError, match="detector"):
+        idioms.keeps("刻舟求剑", "loose")
+
+
+def test_precision_on_the_authored_sample_is_pinned():
+    sample = idioms.read_sample()
+    assert len(sample) == 170 and sample["label"].value_counts().to_dict() == {"literal": 133, "figurative": 37}
+    table = idioms.precision_table(sample).set_index("detector")
+    assert table["kept"].to_dict() == {"raw": 170, "filtered": 64, "strict": 52}
+    assert table["figurative"].to_dict() == {"raw": 37, "filtered": 31, "strict": 28}
+    assert table.loc["filtered", "precision"] == pytest.approx(31 / 64)
+    # Wilson for 31 of 64 by hand: (p + z²/2n ± z√(p(1−p)/n + z²/4n²)) / (1 + z²/n) = (0.48526 ± 0.11893), z = 1.95996
+    assert table.loc["filtered", ["precision_low", "precision_high"]].tolist() == pytest.approx([0.3663, 0.6042],
+                                                                                               abs=1e-4)
+    assert table.loc["strict", "recall"] == pytest.approx(28 / 37)
+
+
+def test_sample_matches_point_at_their_idiom_in_context():
+    sample = idioms.read_sample()
+    assert all(f"【{i}】" in c for i, c in zip(sample["idiom"], sample["context"]))
+    assert sample["sample_id"].is_unique
+
+
+def test_a_bad_label_names_file_row_and_value(tmp_path):
+    bad = idioms.read_sample().head(3)
+    bad.loc[1, "label"] = "maybe"
+    path = tmp_path / "s.csv"
+    bad.to_csv(path, index=False)
+    with pytest.raises(InputError) as err:
+        idioms.read_sample(path)
+    assert err.value.row == 3 and err.value.column == "label" and err.value.value == "maybe"
+
+
+def test_idioms_are_not_metaphor_words():
+    words = pd.DataFrame({"token": ["插", "见缝插针"], "sentence": ["她见缝插针地学习。"] * 2})
+    found = idioms.psucmc_coverage(words)
+    assert found["found"].tolist() == [True, True]  # a one-character metaphor inside an idiom is found
+    psucmc = idioms.psucmc_coverage()
+    assert len(psucmc) == 94 and psucmc["found"].sum() == 0
+    assert psucmc.drop_duplicates("sentence")["idioms"].map(len).sum() == 9
+    assert idioms.psucmc_coverage(detector="raw").query("found")["token"].tolist() == ["深"]  # inside 深紫色
