@@ -82,15 +82,15 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
     # per-character score, the top-k picks and their ratings; the rating correlations (pooled, per word, within
     # word, per ladder rung); the language models' self-information and perplexity (Kneser-Ney, word unigrams)
     "homophone_candidates": ("src/helpers/slang/candidates.py",
-                             ["tests/slang/test_homophones.py", "tests/slang/test_pinned_slang.py"],
+                             ["tests/slang/test_candidates.py", "tests/slang/test_pinned_slang.py"],
                              ["*x_candidates__*", "*x_percentile_scores*", "*x_per_character_percentile*",
                               "*x_top_homophones*", "*x_top_ratings*"]),
     "homophone_correlations": ("src/helpers/slang/correlations.py",
-                               ["tests/slang/test_homophones.py", "tests/slang/test_language_models.py",
+                               ["tests/slang/test_correlations.py", "tests/slang/test_language_models.py",
                                 "tests/slang/test_pinned_slang.py"],
                                ["*x__merged*", "*x__methods*", "*x_human_correlations*", "*x_spearman_by_word*",
                                 "*x_within_word_correlations*", "*x__word_jackknife*", "*x_ladder_correlations*"]),
-    # (not test_homophones.py: its chapter-value test trains a Kneser-Ney model on all Weibo posts for every
+    # (not test_correlations.py: its chapter-value test trains a Kneser-Ney model on all Weibo posts for every
     # mutant, 2.5 s or a timeout each; the models' arithmetic is pinned on tiny texts in the two files below)
     "language_models": ("src/helpers/slang/language_models.py",
                         ["tests/slang/test_language_models.py", "tests/slang/test_pinned_slang.py"],
