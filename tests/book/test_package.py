@@ -184,3 +184,44 @@ def test_the_circle_finder_sees_function_level_and_type_checking_imports(tmp_pat
     graph = _module_graph(pkg)
     assert graph == {"pkg.a": {"pkg.b"}, "pkg.b": {"pkg.sub.c"}, "pkg.sub.c": {"pkg.a"}, "pkg.d": {"pkg.a", "pkg.sub.c"}}
     assert _cycles(graph) == [["pkg.a", "pkg.b", "pkg.sub.c"]]
+
+
+def _short_aliases(notebook: Path) -> list[str]:
+    """The import lines of a notebook's code cells that bind a helpers module (or name) to an
+    alias shorter than its own name (``agreement as ag``, ``from helpers import metahope as mh``)."""
+    import json
+
+    found = []
+    for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        lines = "".join(cell["source"]).splitlines()
+        code = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)  # IPython magics
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                module = (node.module or "") if isinstance(node, ast.ImportFrom) else ""
+                if any(f"{module}.{a.name}".lstrip(".").startswith("helpers") and a.asname
+                       and len(a.asname) < len(a.name.rsplit(".", 1)[-1]) for a in node.names):
+                    found.append(f"{notebook.name}: {ast.get_source_segment(code, node)}")
+    return found
+
+
+def test_notebooks_import_helpers_by_their_full_names():
+    """A student follows ``scoring.segment_scores(...)`` to helpers/metahope/scoring.py; ``mh.``,
+    ``hc.`` or ``ag.`` send them hunting (issue 36, item 6)."""
+    notebooks = sorted((PACKAGE.parents[1] / "notebooks").glob("*.ipynb"))
+    assert notebooks
+    assert [line for nb in notebooks for line in _short_aliases(nb)] == []
+
+
+def test_the_alias_check_sees_package_and_module_aliases(tmp_path):
+    import json
+
+    cells = [{"cell_type": "code", "source": ["%matplotlib inline\n", "from helpers import metahope as mh\n",
+                                              "from helpers.core import agreement as ag, plots\n"]},
+             {"cell_type": "code", "source": ["import helpers.slang.qe_models\n", "import pandas as pd\n",
+                                              "from helpers.wmt import analysis as wmt_analysis\n"]},
+             {"cell_type": "markdown", "source": ["from helpers import wmt as w\n"]}]
+    (tmp_path / "x.ipynb").write_text(json.dumps({"cells": cells}), encoding="utf-8")
+    assert _short_aliases(tmp_path / "x.ipynb") == ["x.ipynb: from helpers import metahope as mh",
+                                                    "x.ipynb: from helpers.core import agreement as ag, plots"]
