@@ -101,3 +101,127 @@ def test_importing_helpers_spares_jsonschema_the_iri_grammar():
             "'iri' in jsonschema.FormatChecker().checkers); nbformat.validate(nbformat.v4.new_notebook())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False"]
+
+
+def _module_graph(package: Path) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports, read with ast from every ``*.py`` under
+    ``package``. Every import counts wherever it stands (module level, inside a function, under
+    ``if TYPE_CHECKING``): each is a dependency a reader has to follow. ``__init__`` files are
+    left out: they gather a package's names for its users, and importing ``pkg.mod`` always runs
+    ``pkg/__init__``, so counting them would turn any two siblings into a circle."""
+    root = package.parent
+    modules = {".".join(p.relative_to(root).with_suffix("").parts): p
+               for p in package.rglob("*.py") if p.name != "__init__.py"}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        here = name.split(".")[:-1]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = ".".join(here[: len(here) - node.level + 1] + ([node.module] if node.module else [])) \
+                    if node.level else (node.module or "")
+                # from pkg import mod names a module; from mod import name names mod
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            else:
+                continue
+            for target in targets:
+                while target and target not in modules and "." in target:  # import a.b.c.name -> a.b.c
+                    target = target.rsplit(".", 1)[0]
+                if target in modules and target != name:
+                    found.add(target)
+        graph[name] = found
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: each strongly connected set of two or more modules, sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                top = stack.pop()
+                part.append(top)
+                if top == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def test_no_import_circle_between_modules():
+    """No two modules of helpers import each other, directly or round a longer loop (issue 36)."""
+    assert _cycles(_module_graph(PACKAGE)) == []
+
+
+def test_the_circle_finder_sees_function_level_and_type_checking_imports(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    for init in (pkg / "__init__.py", pkg / "sub" / "__init__.py"):
+        init.write_text("from . import *\n")
+    (pkg / "a.py").write_text("def f():\n    from .b import g\n")
+    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.sub import c\n")
+    (pkg / "sub" / "c.py").write_text("from .. import a\n")
+    (pkg / "d.py").write_text("import pkg.a\nfrom .sub.c import name\n")
+    graph = _module_graph(pkg)
+    assert graph == {"pkg.a": {"pkg.b"}, "pkg.b": {"pkg.sub.c"}, "pkg.sub.c": {"pkg.a"}, "pkg.d": {"pkg.a", "pkg.sub.c"}}
+    assert _cycles(graph) == [["pkg.a", "pkg.b", "pkg.sub.c"]]
+
+
+def _short_aliases(notebook: Path) -> list[str]:
+    """The import lines of a notebook's code cells that bind a helpers module (or name) to an
+    alias shorter than its own name (``agreement as ag``, ``from helpers import metahope as mh``)."""
+    import json
+
+    found = []
+    for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        lines = "".join(cell["source"]).splitlines()
+        code = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)  # IPython magics
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                module = (node.module or "") if isinstance(node, ast.ImportFrom) else ""
+                if any(f"{module}.{a.name}".lstrip(".").startswith("helpers") and a.asname
+                       and len(a.asname) < len(a.name.rsplit(".", 1)[-1]) for a in node.names):
+                    found.append(f"{notebook.name}: {ast.get_source_segment(code, node)}")
+    return found
+
+
+def test_notebooks_import_helpers_by_their_full_names():
+    """A student follows ``scoring.segment_scores(...)`` to helpers/metahope/scoring.py; ``mh.``,
+    ``hc.`` or ``ag.`` send them hunting (issue 36, item 6)."""
+    notebooks = sorted((PACKAGE.parents[1] / "notebooks").glob("*.ipynb"))
+    assert notebooks
+    assert [line for nb in notebooks for line in _short_aliases(nb)] == []
+
+
+def test_the_alias_check_sees_package_and_module_aliases(tmp_path):
+    import json
+
+    cells = [{"cell_type": "code", "source": ["%matplotlib inline\n", "from helpers import metahope as mh\n",
+                                              "from helpers.core import agreement as ag, plots\n"]},
+             {"cell_type": "code", "source": ["import helpers.slang.qe_models\n", "import pandas as pd\n",
+                                              "from helpers.wmt import analysis as wmt_analysis\n"]},
+             {"cell_type": "markdown", "source": ["from helpers import wmt as w\n"]}]
+    (tmp_path / "x.ipynb").write_text(json.dumps({"cells": cells}), encoding="utf-8")
+    assert _short_aliases(tmp_path / "x.ipynb") == ["x.ipynb: from helpers import metahope as mh",
+                                                    "x.ipynb: from helpers.core import agreement as ag, plots"]

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.metahope import scoring
+from helpers.metahope import scoring, severity
 from helpers.metahope.io import CATEGORIES
 
 # Annotator a, systems in workbook order Y then X, items i1 and i2 in sentence s1, i3 in s2:
@@ -30,24 +30,24 @@ def tidy(given=GIVEN, annotator="a") -> pd.DataFrame:
 
 def test_weight_tables_whole():
     # Liang & Han 2026 §3: the level is the penalty; Gladkoff & Han 2022: 1, 2, 4, 8, 16
-    assert scoring.WEIGHTS["metahope"] == {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}
-    assert scoring.WEIGHTS["hope"] == {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}
+    assert severity.WEIGHTS["metahope"] == {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}
+    assert severity.WEIGHTS["hope"] == {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}
     # WEIGHTS is filled at import; read the schemes again the way it does
-    assert scoring._level_weights("hope") == {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}
-    assert scoring._level_weights("metahope") == {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}
+    assert severity._level_weights("hope") == {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}
+    assert severity._level_weights("metahope") == {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}
 
 
 def test_apply_weights_hope_and_custom():
-    t = scoring.apply_weights(tidy(), "hope")
+    t = severity.apply_weights(tidy(), "hope")
     got = t[t["severity"] > 0].set_index(["system", "item", "category"])["penalty"].to_dict()
     assert got == {("Y", "i1", "MIS"): 2.0, ("Y", "i3", "STL"): 4.0, ("Y", "i3", "PRF"): 1.0,
                    ("X", "i1", "IMP"): 16.0, ("X", "i2", "RAM"): 1.0, ("X", "i3", "MIS"): 2.0}
     assert t["penalty"].dtype == float and set(t["scheme"]) == {"hope"}
-    custom = scoring.apply_weights(tidy(), {lvl: lvl * 10 for lvl in (0, 2, 4, 6, 8, 10)})
+    custom = severity.apply_weights(tidy(), {lvl: lvl * 10 for lvl in (0, 2, 4, 6, 8, 10)})
     assert custom["penalty"].sum() == 280.0 and set(custom["scheme"]) == {"custom"}
-    assert scoring.apply_weights(tidy())["penalty"].sum() == 28.0  # metahope by default
+    assert severity.apply_weights(tidy())["penalty"].sum() == 28.0  # metahope by default
     with pytest.raises(ValueError, match=r"lacks penalties for severity levels \[8, 10\]"):
-        scoring.apply_weights(tidy(), {0: 0, 2: 1, 4: 2, 6: 3})
+        severity.apply_weights(tidy(), {0: 0, 2: 1, 4: 2, 6: 3})
 
 
 def test_segment_scores_eq1_by_hand():
@@ -58,7 +58,7 @@ def test_segment_scores_eq1_by_hand():
         ["Y", "i1", 4], ["Y", "i2", 0], ["Y", "i3", 8], ["X", "i1", 10], ["X", "i2", 2], ["X", "i3", 4]]
     assert s.loc[2, list(CATEGORIES)].tolist() == [0, 0, 0, 6, 2]
     assert s.index.tolist() == list(range(6)) and s.columns.name is None
-    weighted = scoring.segment_scores(scoring.apply_weights(tidy(), "hope"), value="penalty")
+    weighted = scoring.segment_scores(severity.apply_weights(tidy(), "hope"), value="penalty")
     assert weighted["SEGS"].tolist() == [2, 0, 5, 16, 1, 2]
 
 
@@ -88,7 +88,7 @@ def test_penalty_summary_tables_2_and_3_by_hand():
     assert p["per_metaphor"].tolist() == pytest.approx([4.0, 16 / 3])  # three MRW items
     assert scoring.penalty_summary(tidy(), n_sentences=4)["per_sentence"].tolist() == [3.0, 4.0]
     assert scoring.count_sentences(tidy()) == 2
-    hope = scoring.penalty_summary(scoring.apply_weights(tidy(), "hope"), value="penalty")
+    hope = scoring.penalty_summary(severity.apply_weights(tidy(), "hope"), value="penalty")
     assert hope["SEGS"].tolist() == [7, 19]  # Y 2 + 4 + 1; X 16 + 1 + 2
     both = pd.concat([tidy(), tidy(annotator="b")])
     with pytest.raises(ValueError, match=r"one annotator's sheet; got \['a', 'b'\]"):
@@ -111,7 +111,7 @@ def test_paired_segments_one_column_per_annotator():
     assert w[["system", "item", "a", "b"]].values.tolist() == [
         ["Y", "i1", 4, 4], ["Y", "i2", 0, 2], ["Y", "i3", 8, 8], ["X", "i1", 10, 10], ["X", "i2", 2, 2],
         ["X", "i3", 4, 4]]
-    hope = scoring.paired_segments(scoring.apply_weights(both, "hope"), value="penalty")
+    hope = scoring.paired_segments(severity.apply_weights(both, "hope"), value="penalty")
     assert hope["a"].tolist() == [2, 0, 5, 16, 1, 2] and hope["b"].tolist() == [2, 1, 5, 16, 1, 2]
 
 
@@ -149,7 +149,7 @@ def test_error_profile_by_hand():
     assert p["mean_penalty"].tolist() == pytest.approx([4.0, 16 / 3])
     assert scoring.profile_categories(p) == list(CATEGORIES)
     # under HOPE weights X's i2 (RAM minor) has SEGS 1: still an item with an error
-    hope = scoring.error_profile(scoring.apply_weights(tidy(), "hope"), by="system", value="penalty")
+    hope = scoring.error_profile(severity.apply_weights(tidy(), "hope"), by="system", value="penalty")
     assert hope["items_with_error"].tolist() == pytest.approx([200 / 3, 100.0])
     assert hope["SEGS"].tolist() == [7, 19]
     # a system nobody rated (an unused category) has no row, not a row of zeros

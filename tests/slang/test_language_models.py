@@ -181,8 +181,6 @@ def test_hf_checkpoint_perplexity_on_a_tiny_model(tmp_path):
     import torch
     from transformers import GPT2Config, GPT2LMHeadModel
 
-    from test_homophones import _char_tokenizer
-
     tok, n = _char_tokenizer(tmp_path / "gpt", "你妈尼玛他的好")
     torch.manual_seed(0)
     model = GPT2LMHeadModel(GPT2Config(vocab_size=n, n_positions=32, n_embd=16, n_layer=1, n_head=2))
@@ -220,3 +218,76 @@ def test_ladder_correlations_on_a_hand_made_case():
     from scipy.stats import spearmanr
 
     assert s.loc["x", "pooled_rho"] == pytest.approx(spearmanr([1, 2, 3, 4, 5, 6], [1, 2, 3, 1, 2, 3]).statistic)
+
+
+@pytest.fixture
+def tiny_lm():
+    return lm.KneserNeyLM(order=2, discount=0.75).fit(["abab", "abc"])
+
+
+def test_kneser_ney_by_hand(tiny_lm):
+    # continuation counts: a 2, b 1, c 1, </s> 2 over 6 bigram types; |V| = 5 (a b c </s> <unk>)
+    p1 = {w: max(n - 0.75, 0) / 6 + 0.75 * 4 / 6 / 5 for w, n in {"a": 2, "b": 1, "c": 1}.items()}
+    assert tiny_lm.prob("b", ["a"]) == pytest.approx((3 - 0.75) / 3 + 0.75 * 1 / 3 * p1["b"])
+    assert tiny_lm.prob("a") == pytest.approx((2 - 0.75) / 2 + 0.75 * 1 / 2 * p1["a"])  # after <s>
+    assert tiny_lm.prob("c", ["b"]) == pytest.approx((1 - 0.75) / 3 + 0.75 * 3 / 3 * p1["c"])
+    assert tiny_lm.prob("zz", ["q"]) == pytest.approx(0.75 * 4 / 6 / 5)  # unknown after an unseen history
+    assert tiny_lm.self_information("ab") == pytest.approx(-math.log2(tiny_lm.prob("a") * tiny_lm.prob("b", ["a"])))
+
+
+@pytest.mark.parametrize("context", ["", "a", "b", "c", "unseen"])
+def test_kneser_ney_sums_to_one(tiny_lm, context):
+    assert sum(tiny_lm.prob(w, list(context)) for w in tiny_lm.vocab) == pytest.approx(1.0)
+
+
+def test_kneser_ney_trigram_sums_to_one_on_chinese():
+    model = lm.KneserNeyLM(order=3).fit(["你妈的今天", "今天你好", "他妈的"])
+    for ctx in ["", "你", "你妈", "今天", "没见过"]:
+        assert sum(model.prob(w, list(ctx)) for w in model.vocab) == pytest.approx(1.0)
+
+
+def _char_tokenizer(folder, chars):
+    from transformers import BertTokenizer
+
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + sorted(set(chars))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    tok = BertTokenizer(str(folder / "vocab.txt"))
+    tok.save_pretrained(folder)
+    return tok, len(vocab)
+
+
+def test_causal_scorer_on_a_tiny_model(tmp_path):
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    tok, n = _char_tokenizer(tmp_path / "gpt", "你妈尼玛他的好")
+    torch.manual_seed(0)
+    GPT2LMHeadModel(GPT2Config(vocab_size=n, n_positions=32, n_embd=16, n_layer=1, n_head=2)).save_pretrained(tmp_path / "gpt")
+    scorer = lm.CausalLMScorer(tmp_path / "gpt")
+    ids = tok("他的你妈", add_special_tokens=False)["input_ids"]
+    with torch.no_grad():
+        logp = torch.log_softmax(scorer.model(torch.tensor([ids])).logits[0], -1)
+    expected = sum(float(logp[k - 1, ids[k]]) for k in (2, 3)) / math.log(2)  # "你妈" after "他的"
+    assert scorer.log2prob("你妈", "他的") == pytest.approx(expected, rel=1e-5)
+    assert scorer.self_information("你妈", "他的") == pytest.approx(-expected, rel=1e-5)
+
+
+def test_masked_scorer_pseudo_log_likelihood(tmp_path):
+    import torch
+    from transformers import BertConfig, BertForMaskedLM
+
+    tok, n = _char_tokenizer(tmp_path / "bert", "你妈尼玛他的好")
+    torch.manual_seed(0)
+    BertForMaskedLM(BertConfig(vocab_size=n, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                               intermediate_size=32, max_position_embeddings=32)).save_pretrained(tmp_path / "bert")
+    scorer = lm.MaskedLMScorer(tmp_path / "bert")
+    ids = tok("尼玛", add_special_tokens=False)["input_ids"]
+    total = 0.0
+    for k in range(2):
+        seq = [tok.cls_token_id] + list(ids) + [tok.sep_token_id]
+        seq[1 + k] = tok.mask_token_id
+        with torch.no_grad():
+            logits = scorer.model(torch.tensor([seq])).logits[0]
+        total += float(torch.log_softmax(logits, -1)[1 + k, ids[k]]) / math.log(2)
+    assert scorer.log2prob("尼玛") == pytest.approx(total, rel=1e-5)

@@ -19,7 +19,7 @@ from scipy.stats import t as student_t
 from helpers.core import stats
 from helpers.core.errors import InputError
 from helpers.slang import candidates as hc
-from helpers.slang import correlations
+from helpers.slang import correlations, language_models
 from helpers.slang import robustness as rb
 
 
@@ -1026,12 +1026,12 @@ class _LengthScorer:
 
 def test_self_information_table_by_hand():
     posts = ["今天尼玛好累", "哎尼玛", "这句没有那个词"]  # left contexts "今天" (2) and "哎" (1); the third has no 尼玛
-    table = hc.self_information_table({"尼玛": ["泥马", "你妈"]}, _LengthScorer(), {"尼玛": posts})
+    table = language_models.self_information_table({"尼玛": ["泥马", "你妈"]}, _LengthScorer(), {"尼玛": posts})
     assert table["candidate"].tolist() == ["泥马", "你妈"] and set(table["scorer"]) == {"length"}
     assert table["I_no_context"].tolist() == [2, 2]  # two characters, no context
     assert table["I_context"].tolist() == [3.5, 3.5]  # mean of 2 + 2 and 2 + 1
     assert table["n_contexts"].tolist() == [2, 2]
-    assert "I_context" not in hc.self_information_table({"尼玛": ["泥马"]}, _LengthScorer()).columns
+    assert "I_context" not in language_models.self_information_table({"尼玛": ["泥马"]}, _LengthScorer()).columns
 
 
 def test_score_candidates_by_hand():

@@ -64,6 +64,9 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
     "metahope_scoring": ("src/helpers/metahope/scoring.py",
                          ["tests/metahope/test_metahope.py", "tests/metahope/test_mqm_metahope.py", "tests/metahope/test_pinned_metahope.py"],
                          None),
+    # the severity scale and its weights (apply_weights moved here from scoring.py: issue 36's io <-> scoring circle)
+    "metahope_severity": ("src/helpers/metahope/severity.py",
+                          ["tests/metahope/test_metahope.py", "tests/metahope/test_pinned_metahope.py"], None),
     # the rating statistics of the explanations study (not its figures or file handling)
     "explanations_analysis": ("src/helpers/explanations/analysis.py",
                               ["tests/explanations/test_explanations.py", "tests/explanations/test_pinned_explanations.py"],
@@ -82,19 +85,20 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
     # per-character score, the top-k picks and their ratings; the rating correlations (pooled, per word, within
     # word, per ladder rung); the language models' self-information and perplexity (Kneser-Ney, word unigrams)
     "homophone_candidates": ("src/helpers/slang/candidates.py",
-                             ["tests/slang/test_homophones.py", "tests/slang/test_pinned_slang.py"],
+                             ["tests/slang/test_candidates.py", "tests/slang/test_pinned_slang.py"],
                              ["*x_candidates__*", "*x_percentile_scores*", "*x_per_character_percentile*",
                               "*x_top_homophones*", "*x_top_ratings*"]),
     "homophone_correlations": ("src/helpers/slang/correlations.py",
-                               ["tests/slang/test_homophones.py", "tests/slang/test_language_models.py",
+                               ["tests/slang/test_correlations.py", "tests/slang/test_language_models.py",
                                 "tests/slang/test_pinned_slang.py"],
                                ["*x__merged*", "*x__methods*", "*x_human_correlations*", "*x_spearman_by_word*",
                                 "*x_within_word_correlations*", "*x__word_jackknife*", "*x_ladder_correlations*"]),
-    # (not test_homophones.py: its chapter-value test trains a Kneser-Ney model on all Weibo posts for every
+    # (not test_correlations.py: its chapter-value test trains a Kneser-Ney model on all Weibo posts for every
     # mutant, 2.5 s or a timeout each; the models' arithmetic is pinned on tiny texts in the two files below)
     "language_models": ("src/helpers/slang/language_models.py",
                         ["tests/slang/test_language_models.py", "tests/slang/test_pinned_slang.py"],
-                        ["*x_perplexity*", "*ǁScorerǁself_information*", "*ǁKneserNeyLMǁ*", "*ǁWordUnigramScorerǁ*"]),
+                        ["*x_perplexity*", "*x_self_information_table*", "*ǁScorerǁself_information*", "*ǁKneserNeyLMǁ*",
+                         "*ǁWordUnigramScorerǁ*"]),
     # chapter 7: the QE robustness statistics (not the perturbations' text handling, the probe's plumbing or
     # figures) and the rule that turned error severities into the released scores
     "qe_robustness": ("src/helpers/slang/robustness.py",

@@ -16,7 +16,6 @@ row for an item, or a workbook handed back blank are errors.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -30,13 +29,11 @@ from openpyxl.utils import get_column_letter
 
 from ..core import classroom, paths
 from ..core.errors import InputError, raise_all, typed
+from .severity import SEVERITY_LEVELS, SEVERITY_NAMES, apply_weights, blank
 
 #: The five MetaHOPE error categories (paper §3): Impact, Required Adaptation Missing,
 #: Mistranslation, Style, Proofreading.
 CATEGORIES: tuple[str, ...] = ("IMP", "RAM", "MIS", "STL", "PRF")
-#: Allowed severity entries (paper §3 and appendix I.3): 0 no error, 2 minor … 10 critical.
-SEVERITY_LEVELS: tuple[int, ...] = (0, 2, 4, 6, 8, 10)
-SEVERITY_NAMES = {0: "none", 2: "minor", 4: "moderate", 6: "major", 8: "severe", 10: "critical"}
 #: Column headers of the released workbooks -> the system names the paper prints.
 SYSTEM_NAMES = {"Google_translate": "GoogleMT", "GPT_5.4": "GPT-5.4", "hunyuan_7b": "Hunyuan-LLM-7B"}
 #: The default weighting scheme that puts foreign MQM severities on MetaHOPE's linear scale
@@ -64,10 +61,6 @@ PILOT_V1_SENTENCE_FILE = "Copy_VUAMC_pilot20__translation_aligned_with_full_sent
 PILOT_ZH_EN_FILE = "PSUCMC_pilot20__translation_aligned_annotated.xlsx"
 
 
-def _blank(v) -> bool:
-    return v is None or (isinstance(v, str) and not v.strip()) or (isinstance(v, float) and math.isnan(v))
-
-
 def parse_severity(value, **where) -> int:
     """One severity cell -> int in :data:`SEVERITY_LEVELS`; blank is 0.
 
@@ -83,7 +76,7 @@ def parse_severity(value, **where) -> int:
     ...
     helpers.core.errors.InputError: a.xlsx, row 3: value 5: severity must be one of 0, 2, 4, 6, 8, 10 or blank
     """
-    if _blank(value):
+    if blank(value):
         return 0
     number = None
     if isinstance(value, bool):
@@ -124,12 +117,12 @@ def _header_blocks(headers: list, file, sheet) -> list[tuple[int, str]]:
     """Validate the header row; return (column index, system header) of each system block."""
     for i, allowed in enumerate(_ID_HEADERS):
         h = headers[i] if i < len(headers) else None
-        if _blank(h) or str(h).strip().lower() not in allowed:
+        if blank(h) or str(h).strip().lower() not in allowed:
             raise InputError(f"header must be {' or '.join(repr(a) for a in allowed)}", file=file, sheet=sheet,
                              row=1, column=h, cell=f"{get_column_letter(i + 1)}1", value=h)
     blocks, i = [], len(_ID_HEADERS)
     while i < len(headers):
-        following = [_SUFFIX.sub("", str(h).strip()) if not _blank(h) else "" for h in headers[i + 1: i + 7]]
+        following = [_SUFFIX.sub("", str(h).strip()) if not blank(h) else "" for h in headers[i + 1: i + 7]]
         intended = sum(f.upper() in _BLOCK for f in following) >= 3
         if not intended:
             break
@@ -139,7 +132,7 @@ def _header_blocks(headers: list, file, sheet) -> list[tuple[int, str]]:
                 raise InputError(f"expected the category header {want!r} after system column {headers[i]!r}",
                                  file=file, sheet=sheet, row=1, column=got or None, cell=f"{get_column_letter(col)}1",
                                  value=headers[col - 1] if col - 1 < len(headers) else None)
-        if _blank(headers[i]):
+        if blank(headers[i]):
             raise InputError("system (translation) column has no header", file=file, sheet=sheet, row=1,
                              cell=f"{get_column_letter(i + 1)}1", value=headers[i])
         blocks.append((i, str(headers[i]).strip()))
@@ -219,7 +212,7 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
     blocks = _header_blocks(headers, path, ws.title)
     after = blocks[-1][0] + 7
     done_at = next((k for k in range(after, len(headers))
-                    if not _blank(headers[k]) and str(headers[k]).strip().lower() == classroom.DONE_HEADER), None)
+                    if not blank(headers[k]) and str(headers[k]).strip().lower() == classroom.DONE_HEADER), None)
     records, skipped, seen, entered, unfinished, problems = [], [], {}, 0, {}, []
     if student is not None and done_at is None:  # a kit workbook: without its done marks a blank would read as 0
         problems.append(InputError(f"the {classroom.DONE_HEADER!r} column is missing (renamed or deleted?): without "
@@ -228,11 +221,11 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
                                    "before comments, as in the template"))
     for r, values in enumerate(rows[1:], start=2):
         values = list(values) + [None] * (len(headers) - len(values))
-        if all(_blank(v) for v in values):
+        if all(blank(v) for v in values):
             skipped.append(r)
             continue
         item = values[0]
-        if _blank(item):
+        if blank(item):
             problems.append(InputError("row has content but no word_id", file=path, sheet=ws.title, row=r,
                                        column=headers[0], cell=f"A{r}", value=item))
             continue
@@ -248,13 +241,13 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
             if not finished:
                 unfinished[item] = r
         position = len(seen) - 1
-        sentence = "" if _blank(values[1]) else str(values[1])
+        sentence = "" if blank(values[1]) else str(values[1])
         for col, header in blocks:
             system = names.get(header, header)
             severities = {}
             for k, cat in enumerate(CATEGORIES):
                 c = col + 1 + k
-                entered += not _blank(values[c])
+                entered += not blank(values[c])
                 try:
                     severities[cat] = parse_severity(values[c], file=path, sheet=ws.title, row=r,
                                                      column=f"{cat} ({header})", cell=f"{get_column_letter(c + 1)}{r}")
@@ -263,7 +256,7 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
                     severities[cat] = None
             segs_col = col + 1 + len(CATEGORIES)
             segs = values[segs_col]
-            if not _blank(segs) and None not in severities.values():
+            if not blank(segs) and None not in severities.values():
                 total = sum(severities.values())
                 try:
                     ok = float(segs) == total
@@ -327,12 +320,10 @@ class ClassAnnotations:
 
     def weighted(self, scheme: str) -> pd.DataFrame:
         """The tidy frame with ``severity`` under another weighting scheme: MetaHOPE levels
-        mapped through :func:`~helpers.metahope.scoring.apply_weights` (the result's
+        mapped through :func:`~helpers.metahope.severity.apply_weights` (the result's
         ``penalty`` column), foreign MQM annotations re-read by :func:`from_mqm`."""
         if self.annotations is not None and self.foreign:
             return from_mqm(self.annotations, scheme).assign(penalty=lambda d: d["severity"])
-        from .scoring import apply_weights
-
         return apply_weights(self.tidy, scheme)
 
     def for_page(self, choice, results_dir) -> tuple[ClassAnnotations, classroom.Projection]:

@@ -13,38 +13,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..core.schemes import load_scheme
-from .io import SEVERITY_LEVELS, SEVERITY_NAMES, _blank, category_order
-
-
-def _level_weights(name: str) -> dict[int, float]:
-    """Penalty per MetaHOPE severity level from the core weighting scheme ``name``
-    (``helpers/core/schemes/<name>.yml``, the one place the weights are written down)."""
-    scheme = load_scheme(name)
-    return {lvl: 0 if lvl == 0 else scheme.weight_of(SEVERITY_NAMES[lvl].capitalize()) for lvl in SEVERITY_LEVELS}
-
-
-#: Penalty per severity level. MetaHOPE keeps the level as the penalty (linear, paper §3):
-#: 2, 4, 6, 8, 10; HOPE (Gladkoff & Han 2022) uses exponential penalties 1, 2, 4, 8, 16 for
-#: minor … critical. Read from the core schemes ``metahope`` and ``hope``.
-WEIGHTS: dict[str, dict[int, float]] = {name: _level_weights(name) for name in ("metahope", "hope")}
-
-
-def apply_weights(tidy: pd.DataFrame, scheme: str | Mapping[int, float] = "metahope") -> pd.DataFrame:
-    """Add a ``penalty`` column mapping each severity level to its penalty.
-
-    ``scheme`` is ``"metahope"`` (linear 2, 4, 6, 8, 10; paper §3), ``"hope"``
-    (exponential 1, 2, 4, 8, 16 for minor … critical; Gladkoff & Han 2022) or a mapping
-    from every level in :data:`SEVERITY_LEVELS` to a penalty.
-    """
-    weights = WEIGHTS[scheme] if isinstance(scheme, str) else dict(scheme)
-    missing = set(SEVERITY_LEVELS) - set(weights)
-    if missing:
-        raise ValueError(f"weighting scheme lacks penalties for severity levels {sorted(missing)}")
-    out = tidy.copy()
-    out["penalty"] = out["severity"].map(weights).astype(float)
-    out["scheme"] = scheme if isinstance(scheme, str) else "custom"
-    return out
+from .io import category_order
+from .severity import blank
 
 
 def segment_scores(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
@@ -53,7 +23,8 @@ def segment_scores(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
     ``SEGS = IMP + RAM + MIS + STL + PRF`` (paper Eq. 1); the categories are the data's
     (:func:`~helpers.metahope.io.category_order`: MetaHOPE's five, or a foreign MQM file's
     top-level categories). A unit nobody rated has no row (never a 0). ``value`` is the column summed:
-    ``"severity"`` (raw levels, = MetaHOPE penalties) or ``"penalty"`` after :func:`apply_weights`.
+    ``"severity"`` (raw levels, = MetaHOPE penalties) or ``"penalty"`` after
+    :func:`~helpers.metahope.severity.apply_weights`.
     """
     keys = ["item", "position", "sentence", "metaphor", "pos", "system", "annotator"]
     cats = category_order(tidy)
@@ -217,7 +188,7 @@ def pos_class(tag) -> str:
     Combined English tags take the class of their first part ("V+AV" -> verb, "N+N" -> noun).
     Unknown tags give "other".
     """
-    if _blank(tag):
+    if blank(tag):
         return "other"
     tag = str(tag).strip()
     head = tag.split("+")[0].strip()

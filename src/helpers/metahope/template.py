@@ -32,7 +32,8 @@ from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 
 from ..core import classroom, params, workbook
-from .io import CATEGORIES, GUIDE_SHEET, KIT_PREFIX, SEVERITY_LEVELS, read_workbook
+from .io import CATEGORIES, GUIDE_SHEET, KIT_PREFIX, read_workbook
+from .severity import SEVERITY_LEVELS
 
 CATEGORY_GUIDE = [
     ("IMP", "Impact",

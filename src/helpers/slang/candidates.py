@@ -19,17 +19,12 @@ import functools
 import itertools
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
-import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
 from ..core import cache, paths
 from .homophone_data import HOMO_REPO, SLANG, SLANG_ROOTS, published_candidates
-
-if TYPE_CHECKING:
-    from .language_models import Scorer
+from .language_models import Scorer, self_information_table
 
 #: Algorithm 2's top-k in the chapter's reading (the most frequent candidates) and as printed.
 PERCENTILE_TOP = "percentile (Algorithm 2)"
@@ -162,27 +157,6 @@ def published_per_character_scores() -> pd.DataFrame:
     text = paths.released_file(HOMO_REPO, "freq_candidates/freq_error_words_homo.txt").read_text(encoding="utf-8")
     pairs = [p for line in text.splitlines() if line.strip() for p in ast.literal_eval(line)]
     return pd.DataFrame(pairs, columns=["candidate", "score"])
-
-
-def self_information_table(cands_by_word: Mapping[str, Sequence[str]], scorer: Scorer,
-                           contexts: Mapping[str, Sequence[str]] | None = None) -> pd.DataFrame:
-    """I(x) of every candidate: without context, and with context when ``contexts`` gives,
-    per slang word, posts containing it (I = mean over posts of −log2 P(candidate | the
-    post's text left of the slang))."""
-    rows = []
-    for word, cands in cands_by_word.items():
-        posts = list((contexts or {}).get(word, []))
-        lefts = [p[: p.index(word)] for p in posts if word in p]
-        cands = list(cands)
-        alone = scorer.log2probs(cands)
-        after = np.array([scorer.log2probs(cands, left) for left in tqdm(lefts, desc=f"scoring {word}", leave=False)])
-        for k, cand in enumerate(cands):
-            row = {"word": word, "candidate": cand, "scorer": scorer.name, "I_no_context": -alone[k]}
-            if lefts:
-                row["I_context"] = float(np.mean(-after[:, k]))
-                row["n_contexts"] = len(lefts)
-            rows.append(row)
-    return pd.DataFrame(rows)
 
 
 def score_candidates(cands_by_word: Mapping[str, Sequence[str]], freq: Mapping[str, int], scorer: Scorer,

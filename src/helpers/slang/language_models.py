@@ -32,7 +32,6 @@ import pandas as pd
 from tqdm import tqdm
 
 from ..core import cache
-from .candidates import self_information_table
 
 
 class Scorer:
@@ -80,6 +79,27 @@ def heldout_texts(posts: Iterable[str], n: int = 300, max_chars: int = 60) -> li
     """The held-out text every model is measured on: the first ``n`` posts, each cut to
     ``max_chars`` characters (so a transformer's context window holds each whole)."""
     return [p[:max_chars] for p in list(posts)[:n] if p.strip()]
+
+
+def self_information_table(cands_by_word: Mapping[str, Sequence[str]], scorer: Scorer,
+                           contexts: Mapping[str, Sequence[str]] | None = None) -> pd.DataFrame:
+    """I(x) of every candidate: without context, and with context when ``contexts`` gives,
+    per slang word, posts containing it (I = mean over posts of −log2 P(candidate | the
+    post's text left of the slang))."""
+    rows = []
+    for word, cands in cands_by_word.items():
+        posts = list((contexts or {}).get(word, []))
+        lefts = [p[: p.index(word)] for p in posts if word in p]
+        cands = list(cands)
+        alone = scorer.log2probs(cands)
+        after = np.array([scorer.log2probs(cands, left) for left in tqdm(lefts, desc=f"scoring {word}", leave=False)])
+        for k, cand in enumerate(cands):
+            row = {"word": word, "candidate": cand, "scorer": scorer.name, "I_no_context": -alone[k]}
+            if lefts:
+                row["I_context"] = float(np.mean(-after[:, k]))
+                row["n_contexts"] = len(lefts)
+            rows.append(row)
+    return pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------- Kneser–Ney
