@@ -78,6 +78,9 @@ def test_every_row_type_and_quirk(small):
     # the later rating of A/1 (80, line 3) is kept, the earlier one (50) dropped
     a1 = kept[(kept["system"] == "A") & (kept["line_id"] == 1)]
     assert a1["score"].tolist() == [80.0] and a1["line"].tolist() == [3]
+    # the same ratings under index labels that are not positions (a filtered frame) keep the same rows
+    relabelled, recounted = esa.organisers_filter(ratings.set_axis(ratings.index * 10 + 7))
+    assert relabelled["line"].tolist() == kept["line"].tolist() and recounted.equals(counts)
     table = esa.system_scores(kept[kept["lp"] == "en-zh"]).set_index("system")
     # A: (80 + 60) / 2 = 70; B: segment 1 = (70 + 90) / 2 = 80, segment 5 = 40, mean 60
     assert table.loc["A", "score"] == 70 and table.loc["B", "score"] == 60

@@ -462,3 +462,23 @@ def test_pages_name_no_classmate_number_them_freshly_and_say_what_was_left_out(t
         order = [who[shown[f"classmate {k}"]] for k in range(1, len(NAMES))]
         in_roster_order.append(order == [c for c in NAMES if c != n])
     assert not all(in_roster_order)
+
+
+def test_a_projected_page_names_no_file_that_carries_a_real_name(tmp_path, items_csv):
+    """File names as a course platform's bulk download makes them carry the students' real
+    names, which the Student: field (ana, ben, cleo) does not: a left-out student's
+    workbook and an Excel lock file, both named in the notes, must not reach a projected page."""
+    files, _ = filled_class(tmp_path, items_csv)
+    real = {"ana": "Ana Real_1001_assignsubmission", "ben": "Ben Real_1002_assignsubmission",
+            "cleo": "Cleo Real_1003_assignsubmission"}
+    for f, name in zip(files, ("ana", "ben", "cleo")):
+        f.rename(f.with_name(f"{real[name]}.xlsx"))
+    wb = load_workbook(tmp_path / "class" / f"{real['cleo']}.xlsx")
+    wb["Ratings"].cell(5, DONE_COLUMN).value = None  # cleo leaves a row unfinished: left out below
+    wb.save(tmp_path / "class" / f"{real['cleo']}.xlsx")
+    (tmp_path / "class" / f"~${real['ben']}.xlsx").write_bytes(b"lock")
+    loaded = ex.load_ratings(tmp_path / "class", unfinished="drop_students")
+    assert any("Cleo Real" in n for n in loaded.notes) and any("Ben Real" in n for n in loaded.notes)  # the lecturer's
+    shown, coded = loaded.for_page(True, tmp_path / "results")
+    page = " ".join([*shown.notes, *shown.files, *map(str, shown.ratings["rater"].unique())])
+    assert coded and not any(word in page for word in ("Ana", "Ben", "Cleo", "ana", "ben", "cleo", "Real")), page

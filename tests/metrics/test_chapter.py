@@ -103,4 +103,17 @@ def test_missed_errors_by_hand():
     frame = pd.DataFrame({"hter": [10.0, 20.0, 30.0, 15.0, 25.0, 40.0, 20.0], "errors": [0, 0, 0, 1, 2, 1, 1]})
     got = chapter.missed_errors(frame, n_boot=200).set_index("statistic")
     assert got.loc["missed", "estimate"] == 0.5 and got.loc["missed", "n"] == 4
+    # blind: clean rows at or below their own median, 10 and 20 of 10, 20, 30
+    assert got.loc["blind", "estimate"] == pytest.approx(2 / 3) and got.loc["blind", "n"] == 3
+    assert got.loc["missed_gap", "estimate"] == pytest.approx(0.5 - 2 / 3)
     assert got.loc["hter_error", "estimate"] == 25.0 and got.loc["hter_clean", "estimate"] == 20.0
+
+
+def test_the_blind_baseline_is_not_one_half_when_edit_rates_tie():
+    """Most clean translations untouched (HTER 0): the median is 0 and an edit rate blind to the
+    errors would leave 4 of 5 clean rows, not one half, at or below it."""
+    frame = pd.DataFrame({"hter": [0.0, 0.0, 0.0, 0.0, 30.0, 0.0, 0.0, 0.0, 50.0, 60.0],
+                          "errors": [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]})
+    got = chapter.missed_errors(frame, n_boot=200).set_index("statistic")
+    assert got.loc["missed", "estimate"] == pytest.approx(3 / 5) and got.loc["blind", "estimate"] == pytest.approx(4 / 5)
+    assert got.loc["missed_gap", "estimate"] == pytest.approx(3 / 5 - 4 / 5)

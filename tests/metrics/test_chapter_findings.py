@@ -46,8 +46,9 @@ def saved(tmp_path):
          "estimate": [0.2, 0.25, 0.3, 0.35], "ci_low": [0.0, 0.05, 0.1, 0.15], "ci_high": [0.4, 0.45, 0.5, 0.55],
          "n": [57, 57, 20, 20]}))
     _write(tmp_path, "missed_errors", pd.DataFrame(
-        {"statistic": ["missed", "hter_error", "hter_clean"], "estimate": [0.25, 80.0, 60.0],
-         "ci_low": [0.1, 70.0, 50.0], "ci_high": [0.4, 90.0, 70.0], "n": [12, 12, 8]}))
+        {"statistic": ["missed", "blind", "missed_gap", "hter_error", "hter_clean"],
+         "estimate": [0.25, 0.625, -0.375, 80.0, 60.0], "ci_low": [0.1, 0.4, -0.6, 70.0, 50.0],
+         "ci_high": [0.4, 0.8, -0.1, 90.0, 70.0], "n": [12, 8, 12, 12, 8]}))
     return tmp_path
 
 
@@ -72,7 +73,7 @@ def test_findings_are_recomputed_from_the_saved_csvs(saved):
     assert one.loc["bleu_undervalues", "text"] == "B" and one.loc["bleu_undervalues", "value"] == 1
     assert one.loc["bleu_tau", "value"] == pytest.approx(1 / 3)  # ranks (1,2,3) vs (2,1,3): 2 concordant, 1 not
     assert one.loc["missed", "value"] == 0.25 and one.loc["missed", "n"] == 12
-    assert one.loc["errors_seen", "value"] == 1  # its interval [0.1, 0.4] lies below one half
+    assert one.loc["errors_seen", "value"] == 1  # the gap's interval [-0.6, -0.1] lies below 0
     rho = f[f["quantity"] == "hter_rho"].set_index("group")
     assert rho.loc["HADQAET", "value"] == 0.35 and rho.loc["MetaHOPE", "ci_low"] == 0.05
     r = f[f["quantity"] == "system_r"].set_index("group")

@@ -128,6 +128,12 @@ def test_unfinished_rows_and_renamed_copies(sheets, cands, tmp_path):
     assert sorted(key.index) == ["ana", "ben"]
     assert shown.notes == (f"left out {key['ben']} (a workbook): rows 3-13 are not marked done",)
     assert shown.files == (folder,) and not any(n in " ".join(shown.students) for n in ("ana", "ben"))
+    # file names that carry real names (a course platform's bulk download), and an Excel lock file
+    sheets["ana"].rename(sheets["ana"].with_name("Ana Real_1001.xlsx"))
+    (sheets["ana"].parent / "~$Ben Real_1002.xlsx").write_bytes(b"lock")
+    real = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_students",
+                                           projection=None, results_dir=str(tmp_path / "res"))
+    assert not any("Real" in n or "ben_final" in n for n in real.notes), real.notes
 
 
 @pytest.mark.parametrize("value, problem", [(7, "whole number from 1 to 5"), ("good", "whole number from 1 to 5"),

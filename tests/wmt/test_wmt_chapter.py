@@ -302,3 +302,12 @@ def test_every_readme_table_is_entered_as_printed():
         entered = published.read_published("wmt_mqm", csv)
         assert list(zip(entered["system"], entered["score"])) == printed, table
         assert analysis.language_pair(file_name) == tuple(pair.lower().split("→"))
+
+
+def test_no_pair_of_systems_gives_no_certainty_verdict():
+    """One system, so no pair: the verdict is not "about right" by default but none at all."""
+    from helpers.wmt.analysis import certainty_verdict
+    from helpers.wmt.chapters import CERTAINTY_VERDICTS
+
+    got = certainty_verdict(pd.Series([], dtype=float))
+    assert got["verdict"] is None and got["pairs"] == 0 and "no pair" in CERTAINTY_VERDICTS[got["verdict"]]

@@ -74,6 +74,13 @@ class ClassFolder:
         """One line per ignored file, for the run's output and the page's data box."""
         return [f"ignored {p.name}: {why}" for p, why in self.ignored]
 
+    def mentioned(self) -> tuple[str, ...]:
+        """Every file the class's notes and errors may name: workbooks, ignored files and files
+        that are not workbooks (a file name may carry a student's real name, so a projected
+        page replaces each, :meth:`Projection.text`)."""
+        return tuple(str(p) for p in (*self.files, *(p for p, _ in self.ignored),
+                                      *(e.file for e in self.unusable if e.file is not None)))
+
 
 def _why_ignored(path: Path) -> str | None:
     if path.name.startswith("~$"):
@@ -524,7 +531,6 @@ class Projection:
     def text(self, text: str) -> str:
         """A note with file names replaced by "a workbook" and names by codes ("student ana"
         and "ana" both become "student 2")."""
-
         for f in sorted(self.files, key=len, reverse=True):
             text = text.replace(f, "a workbook")
         for n in sorted(self.codes, key=len, reverse=True):

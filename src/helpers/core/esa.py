@@ -366,10 +366,11 @@ def organisers_filter(ratings: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
         hit = alive & mask.to_numpy()
         dropped[hit] = name
         alive &= ~hit
-    order = ratings.assign(_file=pd.factorize(ratings["file"])[0])[alive]
+    # positions, not index labels: ``dropped`` and ``alive`` are arrays over the rows in order
+    order = ratings.assign(_file=pd.factorize(ratings["file"])[0], _position=np.arange(len(ratings)))[alive]
     order = order.sort_values(["end_time", "_file", "line"], kind="stable")
     latest = ~order.duplicated(["lp", "system", "doc", "line_id", "rater"], keep="last")
-    earlier = order.index[~latest.to_numpy()]
+    earlier = order["_position"].to_numpy()[~latest.to_numpy()]
     dropped[earlier] = FILTERS[-1]
     alive[earlier] = False
     lps = sorted(ratings["lp"].unique())

@@ -176,13 +176,15 @@ class WorkbookRatings:
     left_out: classroom.LeftOut = classroom.LeftOut(unit="explanation")  # each student's rows left out, for their page
     named_by_field: bool = False  # the workbooks carry a Student: field (a class's, from template explanations)
     names: tuple[str, ...] = ()  # every student read, kept or left out
+    read: tuple[str, ...] = ()  # every file the notes may name (left-out and ignored ones too: names may be real)
 
     def for_page(self, choice, results_dir) -> tuple[WorkbookRatings, classroom.Projection]:
         """These ratings as a chapter page shows them, and the projection used: students
         coded when ``choice`` (a chapter's ``projection`` parameter) says so, see
         :func:`helpers.core.classroom.projection` (the key goes to ``results_dir``)."""
         shown = classroom.projection(choice, self.named_by_field,
-                                     [*self.names, *map(str, self.ratings["rater"].unique())], results_dir, self.files)
+                                     [*self.names, *map(str, self.ratings["rater"].unique())], results_dir,
+                                     self.read or self.files)
         if not shown:
             return self, shown
         return replace(self, ratings=shown.column(self.ratings, "rater"), files=shown.paths(self.files),
@@ -313,7 +315,7 @@ def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
 
 def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame | None = None,
                    unfinished: str = "stop", notes: Sequence[str] = (),
-                   unusable: Sequence[InputError] = ()) -> WorkbookRatings:
+                   unusable: Sequence[InputError] = (), mentioned: Sequence[str] = ()) -> WorkbookRatings:
     """Rating workbooks of several raters (one each) as tidy ratings, every problem at once.
 
     Checked together (one :class:`~helpers.core.errors.InputErrors`): every bad entry of
@@ -324,7 +326,8 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
     ``"drop_rows"`` leaves those rows of that student out (ratings may be missing),
     ``"drop_students"`` leaves out every student with an unfinished row; a student who
     finished nothing is left out under both, and every choice is listed in ``notes``.
-    ``unusable``: files of the class folder that are not workbooks, reported with the rest.
+    ``unusable``: files of the class folder that are not workbooks, reported with the rest;
+    ``mentioned``: the other files ``notes`` name (:meth:`helpers.core.classroom.ClassFolder.mentioned`).
     """
     unfinished = classroom.unfinished_choice(unfinished)
     read, fields, problems = [], [], list(unusable)
@@ -377,7 +380,8 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
     return WorkbookRatings(_attach_texts(long, benchmark, ", ".join(str(p) for p, _, _ in kept)),
                            tuple(str(p) for p, _, _ in kept), tuple(out_notes),
                            classroom.LeftOut(own_rows, unit="explanation"), any(s.named_by_field for s in read),
-                           tuple(s.rater for s in read))
+                           tuple(s.rater for s in read),
+                           tuple(dict.fromkeys([*map(str, files), *map(str, mentioned)])))
 
 
 def workbook_files(source) -> list[Path] | None:
@@ -404,4 +408,4 @@ def load_ratings(source, benchmark: pd.DataFrame | None = None, unfinished: str 
     if found is None:
         path = paths.resolve_input(source)
         return WorkbookRatings(read_ratings(path, benchmark), (str(path),))
-    return read_workbooks(found.files, benchmark, unfinished, found.notes(), found.unusable)
+    return read_workbooks(found.files, benchmark, unfinished, found.notes(), found.unusable, found.mentioned())

@@ -48,7 +48,7 @@ strict      52     0.54        0.41–0.67          0.76
 The labelling rule is strict: a classical four-character idiom whose meaning is the sum
 of its parts (``坚定不移`` "firm and unwavering", ``来之不易`` "hard-won") counts as
 ``literal``, because a word-for-word translation gets it right; these make most of the
-literal matches the filtered detectors keep. The filtered detector triples the raw tag's
+literal matches the filtered detectors keep. The filtered detector more than doubles the raw tag's
 precision and keeps five in six of its figurative matches; ``strict`` adds little (its
 interval overlaps ``filtered``'s), so analyses use ``filtered`` and report ``strict`` as
 the robustness check.

@@ -116,7 +116,8 @@ def read_homophone_ratings(name: str, path, candidates: dict, unfinished: str = 
     if kind == "workbooks":
         folder = classroom.gather(path, name, strict=False)
         try:
-            loaded = kit.read_class_ratings(files, candidates, unfinished, folder.notes(), folder.unusable)
+            loaded = kit.read_class_ratings(files, candidates, unfinished, folder.notes(), folder.unusable,
+                                           folder.mentioned())
         except InputError as exc:
             raise exc.located(parameter=name) from None
         return loaded.for_page(projection, results_dir)

@@ -281,14 +281,15 @@ class ClassRatings:
 
 def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],
                        unfinished: str = "stop", notes: Sequence[str] = (),
-                       unusable: Sequence[InputError] = ()) -> ClassRatings:
+                       unusable: Sequence[InputError] = (), mentioned: Sequence[str] = ()) -> ClassRatings:
     """All returned workbooks, averaged per candidate (:func:`average_ratings`), every
     problem of every workbook at once: bad entries, two workbooks of the same student,
     unfinished rows. ``unfinished`` (:data:`helpers.core.classroom.UNFINISHED_CHOICES`):
     ``"stop"`` reports them, ``"drop_rows"`` leaves those rows of that student out,
     ``"drop_students"`` leaves out every student with one; a student who finished nothing
     is left out under both. ``unusable``: files of the class folder that are not
-    workbooks, reported with the rest."""
+    workbooks, reported with the rest; ``mentioned``: the other files ``notes`` name
+    (:meth:`helpers.core.classroom.ClassFolder.mentioned`)."""
     unfinished = classroom.unfinished_choice(unfinished)
     if not paths_ and not unusable:
         raise InputError("no workbook given", expected="one or more .xlsx files")
@@ -320,7 +321,8 @@ def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mappi
         raise InputError("no rating was entered in any finished row", expected="ratings 1-5 in column D")
     return ClassRatings(average_ratings(long), tuple(str(s.file) for s in kept), tuple(out_notes),
                         tuple(s.rater for s in kept), any(s.named_by_field for s in sheets),
-                        tuple(s.rater for s in sheets), tuple(str(s.file) for s in sheets))
+                        tuple(s.rater for s in sheets),
+                        tuple(dict.fromkeys([*map(str, paths_), *map(str, mentioned)])))
 
 
 def read_rating_workbooks(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],

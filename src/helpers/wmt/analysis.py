@@ -526,6 +526,9 @@ def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVE
     from scipy.stats import norm
 
     r = pd.Series(ratio, dtype=float).dropna()
+    if r.empty:  # no pair of systems: nothing to judge
+        return {"median": np.nan, "low": np.nan, "high": np.nan, "coverage": np.nan, "pairs_below": 0, "pairs": 0,
+                "verdict": None}
     z = norm.ppf(0.5 + level / 2)
     cover = 2 * norm.cdf(z / r) - 1
     median = float(r.median())

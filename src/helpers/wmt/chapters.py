@@ -281,6 +281,7 @@ CERTAINTY_VERDICTS = {
     "overstated": "segment-level certainty is **overstated**",
     "about right": "segment-level certainty is about right here",
     "understated": "segment-level intervals are, if anything, the wider ones here",
+    None: "there is no pair of systems to judge segment-level certainty on",
 }
 
 
