@@ -119,7 +119,8 @@ def _penalties(rows: pd.DataFrame) -> pd.DataFrame:
     return segs
 
 
-def segment_table(dataset: str, path=None, source_path=None, detector: str = "filtered") -> pd.DataFrame:
+def segment_table(dataset: str, path=None, source_path=None, detector: str = "filtered",
+                  rows: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per rated (system, segment) of a data set: its MQM penalty and idiom flag.
 
     Parameters
@@ -133,6 +134,8 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
         text file of ``newstest2021``. Default: the mirrored release files.
     detector : str
         The idiom detector (:func:`flag_idioms`).
+    rows : pandas.DataFrame, optional
+        For ``ted`` and ``wmt23``: the file's rows already read (:func:`helpers.core.mqm.read_mqm`).
 
     Returns
     -------
@@ -155,7 +158,7 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
                               "score": scores["score"]})
     elif dataset in ("ted", "wmt23"):
         default = TED_FILE if dataset == "ted" else THREE_RATER_FILE
-        rows = mqm.read_mqm(path or paths.released_file(REPO, default))
+        rows = mqm.read_mqm(path or paths.released_file(REPO, default)) if rows is None else rows
         segs = _penalties(rows)
         table = pd.DataFrame({"system": segs["system"], "doc": segs["doc"],
                               "segment": segs["doc"] + ":" + segs["doc_seg_id"].astype(str),
