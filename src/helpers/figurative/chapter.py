@@ -27,6 +27,7 @@ from ..core import annotations as ann
 from ..core import mqm, params, paths
 from ..core.errors import InputError
 from ..core.report import ChapterData, Provenance
+from ..core.stats import FEW_CLUSTERS
 from . import analysis, idioms
 
 RELEASED_DETAIL = ("Google's expert MQM ratings of ZH→EN (google/wmt-mqm-human-evaluation, Apache-2.0): newstest2021 "
@@ -180,8 +181,13 @@ def effects(box: FigurativeData, detector: str, n_boot: int, seed: int) -> pd.Da
 
 def categories(box: FigurativeData, detector: str, n_boot: int, seed: int) -> pd.DataFrame:
     """:func:`helpers.figurative.analysis.category_effects` of TED and WMT23 (the files with error
-    categories)."""
-    cats = pd.concat([analysis.category_table(rows, detector).assign(dataset=d) for d, rows in box.rows.items()],
+    categories), those with at least :data:`MIN_IDIOM_SEGMENTS` idiom segments."""
+    s = box.segments
+    enough = s[s["idiom"]].groupby("dataset")["segment"].nunique()
+    keep = [d for d in box.rows if enough.get(d, 0) >= MIN_IDIOM_SEGMENTS]
+    if not keep:
+        return analysis.category_effects(pd.DataFrame(columns=["dataset", "category", "score", "idiom"]))
+    cats = pd.concat([analysis.category_table(box.rows[d], detector).assign(dataset=d) for d in keep],
                      ignore_index=True)
     return analysis.category_effects(cats, n_boot=n_boot, seed=seed)
 
@@ -380,12 +386,13 @@ def findings(folder) -> pd.DataFrame:
     for _, r in main.iterrows():
         f.add("effect", r["estimate"], group=r["dataset"], ci=(r["ci_low"], r["ci_high"]), mdd=r["mdd_80"],
               idiom_segments=r["idiom_segments"])
-        f.add("few_clusters", int(bool(r["few_clusters"])), group=r["dataset"])
+        f.add("few_clusters", int(bool(r["few_clusters"])), group=r["dataset"], text=str(FEW_CLUSTERS))
     if main.empty:
         f.add("effect").add("few_clusters")
     f.add("any_effect", int(bool((main["ci_low"] > 0).any() or (main["ci_high"] < 0).any()))
           if not main.empty else None)
     f.add("largest_mdd", float(main["mdd_80"].max()) if not main.empty else None)
+    f.add("smallest_mdd", float(main["mdd_80"].min()) if not main.empty else None)
     boot = e[e["method"] == "cluster_bootstrap"].dropna(subset=["estimate"]) if not e.empty else e
     for _, r in boot.iterrows():
         f.add("detector_effect", r["estimate"], group=f"{r['dataset']}, {r['detector']}",
@@ -426,11 +433,12 @@ def findings(folder) -> pd.DataFrame:
     se = t["system_effects"].dropna(subset=["estimate"]) if not t["system_effects"].empty else pd.DataFrame()
     for dataset, part in (se.groupby("dataset", sort=False) if not se.empty else []):
         hi, lo = part.loc[part["estimate"].idxmax()], part.loc[part["estimate"].idxmin()]
-        f.add("system_range", hi["estimate"] - lo["estimate"], group=dataset, high=hi["system"],
-              high_value=hi["estimate"], low=lo["system"], low_value=lo["estimate"],
+        f.add("system_range", hi["estimate"] - lo["estimate"], group=dataset,
               excluding_zero=int(((part["ci_low"] > 0) | (part["ci_high"] < 0)).sum()), systems=len(part))
+        f.add("system_high", hi["estimate"], group=dataset, text=hi["system"])
+        f.add("system_low", lo["estimate"], group=dataset, text=lo["system"])
     if se.empty:
-        f.add("system_range")
+        f.add("system_range").add("system_high").add("system_low")
 
     lc = t["llm_contrast"].dropna(subset=["estimate"]) if not t["llm_contrast"].empty else pd.DataFrame()
     for _, r in lc.iterrows():
