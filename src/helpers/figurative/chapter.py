@@ -286,11 +286,25 @@ def gallery(box: FigurativeData, detector: str, segments: int = GALLERY_SEGMENTS
 
 
 def _marked(text: str, parts) -> str:
-    """``text`` HTML-escaped, with each of ``parts`` in a ``<mark>``."""
-    out = html.escape(text)
-    for part in sorted({p for p in parts if p}, key=len, reverse=True):
-        out = out.replace(html.escape(part), f"<mark>{html.escape(part)}</mark>")
-    return out
+    """``text`` HTML-escaped, every occurrence of each of ``parts`` in a ``<mark>`` (overlapping
+    occurrences merged into one).
+
+    >>> _marked("a <b> c", ["<b>", "b> c"])
+    'a <mark>&lt;b&gt; c</mark>'
+    """
+    covered = np.zeros(len(text) + 1, dtype=bool)
+    for part in {p for p in parts if p}:
+        start = text.find(part)
+        while start >= 0:
+            covered[start:start + len(part)] = True
+            start = text.find(part, start + 1)
+    out, inside = [], False
+    for i, ch in enumerate(text + " "):
+        if covered[i] != inside:
+            out.append("<mark>" if covered[i] else "</mark>")
+            inside = covered[i]
+        out.append(html.escape(ch) if i < len(text) else "")
+    return "".join(out)
 
 
 def gallery_html(table: pd.DataFrame) -> str:
