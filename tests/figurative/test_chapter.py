@@ -13,7 +13,7 @@ import pytest
 from scipy.stats import pearsonr
 
 from helpers.core.errors import InputError
-from helpers.figurative import analysis, chapter
+from helpers.figurative import analysis, chapter, idioms
 
 
 def _simulated(effects: dict[str, float], seed: int = 5, documents: int = 60) -> pd.DataFrame:
@@ -80,7 +80,8 @@ def test_alpha_by_idiom_matches_krippendorff_on_each_group():
         data = np.array(raters["idiom" if group == "idiom" else "plain"], dtype=float).T
         assert got.loc[group, "estimate"] == pytest.approx(
             krippendorff.alpha(reliability_data=data, level_of_measurement="interval"))
-    assert got.loc["difference", "estimate"] == pytest.approx(got.loc["idiom", "estimate"] - got.loc["other", "estimate"])
+    difference = got.loc["idiom", "estimate"] - got.loc["other", "estimate"]
+    assert got.loc["difference", "estimate"] == pytest.approx(difference)
     assert got["units"].tolist() == [4, 5, 9] and got["documents"].tolist() == [4, 5, 9]
     assert got.loc["difference", "ci_low"] <= got.loc["difference", "estimate"] <= got.loc["difference", "ci_high"]
 
@@ -93,7 +94,8 @@ def test_metric_agreement_is_pearson_on_each_group():
     table["chrf"] = 60 - 3 * table["score"] + rng.normal(0, np.where(table["idiom"], 20, 2))
     got = analysis.metric_agreement(table, n_boot=200).set_index("group")
     for group, mask in (("idiom", table["idiom"]), ("other", ~table["idiom"])):
-        assert got.loc[group, "estimate"] == pytest.approx(pearsonr(table.loc[mask, "chrf"], -table.loc[mask, "score"])[0])
+        expected = pearsonr(table.loc[mask, "chrf"], -table.loc[mask, "score"])[0]
+        assert got.loc[group, "estimate"] == pytest.approx(expected)
     assert got.loc["difference", "ci_high"] < 0  # the noisy idiom cells agree less, and the interval shows it
     assert got.loc["idiom", "cells"] == 15
 
@@ -221,17 +223,18 @@ def _mqm_file(path, systems, raters, spans: bool, seed: int):
             for rater in raters:
                 error = rng.random() < (0.7 if i < len(IDIOM_SENTENCES) else 0.3)
                 if not error:
-                    lines.append(f"{system}\t{doc}\t{k % 2 + 1}\t{seg}\t{rater}\t{source}\tA fine sentence.\tNo-error\tno-error")
+                    lines.append(f"{system}\t{doc}\t{k % 2 + 1}\t{seg}\t{rater}\t{source}\tA fine sentence."
+                                 "\tNo-error\tno-error")
                     continue
                 marked, target = source, "A <v>wrong</v> sentence."
                 if spans and i < len(IDIOM_SENTENCES):
-                    from helpers.figurative import idioms
                     m = idioms.find_idioms(pd.Series([source]), "filtered").iloc[0]
                     marked = source[:m["start"]] + "<v>" + source[m["start"]:m["end"]] + "</v>" + source[m["end"]:]
                     target = "A wrong sentence."
                 severity = "Major" if rng.random() < 0.5 else "Minor"
                 category = "Accuracy/Mistranslation" if rng.random() < 0.6 else "Fluency/Grammar"
-                lines.append(f"{system}\t{doc}\t{k % 2 + 1}\t{seg}\t{rater}\t{marked}\t{target}\t{category}\t{severity}")
+                lines.append(f"{system}\t{doc}\t{k % 2 + 1}\t{seg}\t{rater}\t{marked}\t{target}\t{category}"
+                             f"\t{severity}")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

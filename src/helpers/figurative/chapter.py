@@ -138,7 +138,8 @@ def description(box: FigurativeData, detector: str) -> pd.DataFrame:
     out = []
     for dataset, part in box.segments.groupby("dataset", sort=False):
         idiom = part[part["idiom"]]
-        out.append({"dataset": dataset, "file": box.files[dataset], "detector": detector, "systems": part["system"].nunique(),
+        out.append({"dataset": dataset, "file": box.files[dataset], "detector": detector,
+                    "systems": part["system"].nunique(),
                     "segments": part["segment"].nunique(), "documents": part["doc"].nunique(), "rows": len(part),
                     "idiom_segments": idiom["segment"].nunique(), "idiom_documents": idiom["doc"].nunique()})
     return pd.DataFrame(out)
