@@ -272,3 +272,25 @@ def test_chapter_runs_on_small_hand_made_files(tmp_path):
     saved = pd.read_csv(res / "findings.csv")
     assert saved["quantity"].tolist() == chapter.findings(res)["quantity"].tolist()
     assert list(saved.columns[:8]) == ["section", "quantity", "group", "value", "ci_low", "ci_high", "p", "text"]
+
+
+def test_figures_and_their_static_twins_show_the_given_numbers():
+    import matplotlib.pyplot as plt
+
+    from helpers.figurative import figures
+
+    per_system = analysis.system_effects(_simulated({"GPT4-5shot": 3.0, "NMT-A": 0.0}, documents=15), n_boot=100)
+    fig = figures.system_effects(per_system)
+    assert sorted(t.name for t in fig.data) == ["LLM-based", "NMT, online, human"]
+    assert sorted(x for t in fig.data for x in t.x) == sorted(per_system["estimate"])
+    summary = pd.DataFrame([{"spans": 12, "documents": 4, "observed": 0.5, "chance": 0.2, "share": 0.1,
+                             "difference": 0.3, "ci_low": 0.1, "ci_high": 0.5, "ratio": 2.5}])
+    assert list(figures.span_overlap(summary).data[0].y) == [0.5, 0.2]
+    cats = pd.DataFrame({"dataset": "a", "category": ["Accuracy", "Style"], "idiom_mean": [2.0, 0.0],
+                         "other_mean": [1.0, 0.0], "estimate": [0.9, 0.0], "ci_low": [0.2, 0.0], "ci_high": [1.3, 0.0]})
+    bars = figures.categories(cats).data
+    assert list(bars[0].x) == [2.0] and list(bars[1].x) == [1.0]  # the all-zero category is left out
+    for static in (figures.system_effects_static(per_system), figures.span_overlap_static(summary),
+                   figures.categories_static(cats)):
+        assert static.axes
+        plt.close(static)
