@@ -155,7 +155,7 @@ def pytest_collection_finish(session):
 #: macro-F1 between 0.5 and 1). The default-parameter build is
 #: ``make book``'s.
 BOOK_TEST_PARAMETERS = {
-    "n_boot": 200,  # chapters 1, 2, 4, 7, 8, 9 (defaults 300-2000)
+    "n_boot": 200,  # chapters 1, 2, 4, 7, 8, 9, 10 (defaults 300-2000)
     "n_perm": 1000,  # chapters 2, 6 (default 10000); chapter 9's default
     "n_null": 199,  # chapter 4 (default 1000)
     "n_seeds": 2,  # chapter 3 (10 simulated teams), chapter 4 (30 stability seeds)

@@ -36,7 +36,7 @@ def test_notebook_01_reproduces_published_table(built_book, table):
 
 CHAPTERS = ["01_metahope_pilot_v1", "02_metahope_directions", "03_metahope_pilot_v2", "04_explanation_judgements",
             "05_explanation_evaluator", "06_homophones", "07_qe_robustness",
-            "08_wmt_mqm", "09_metrics"]
+            "08_wmt_mqm", "09_metrics", "10_figurative"]
 
 
 def _pages(html):
@@ -263,6 +263,31 @@ RESULT_COLUMNS_METRICS = {
 def test_result_files_of_chapter_9(built_book, name):
     table = pd.read_csv(built_book["results"] / name)
     assert list(table.columns) == RESULT_COLUMNS_METRICS[name]
+    assert len(table) >= 3
+
+
+#: Chapter 10's result files (a public contract; README, "Chapter 10 on your own files").
+RESULT_COLUMNS_FIGURATIVE = {
+    "10_figurative/data_summary.csv": ["dataset", "file", "detector", "systems", "segments", "documents", "rows",
+                                       "idiom_segments", "idiom_documents"],
+    "10_figurative/detector_precision.csv": ["detector", "kept", "figurative", "precision", "precision_low",
+                                             "precision_high", "recall", "psucmc_words", "psucmc_found"],
+    "10_figurative/idiom_effects.csv": ["dataset", "detector", "method", "estimate", "se", "ci_low", "ci_high",
+                                        "mdd_80", "rows", "segments", "idiom_segments", "documents", "few_clusters"],
+    "10_figurative/category_effects.csv": ["dataset", "category", "idiom_mean", "other_mean", "method", "estimate",
+                                           "se", "ci_low", "ci_high", "mdd_80", "rows", "segments", "idiom_segments",
+                                           "documents", "few_clusters"],
+    "10_figurative/system_effects.csv": ["dataset", "system", "llm", "method", "estimate", "se", "ci_low", "ci_high",
+                                         "mdd_80", "rows", "segments", "idiom_segments", "documents", "few_clusters"],
+    "10_figurative/rater_agreement.csv": ["group", "estimate", "ci_low", "ci_high", "units", "documents"],
+    "10_figurative/metric_agreement.csv": ["group", "metric", "estimate", "ci_low", "ci_high", "cells", "segments"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESULT_COLUMNS_FIGURATIVE))
+def test_result_files_of_chapter_10(built_book, name):
+    table = pd.read_csv(built_book["results"] / name)
+    assert list(table.columns) == RESULT_COLUMNS_FIGURATIVE[name]
     assert len(table) >= 3
 
 

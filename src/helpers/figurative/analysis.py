@@ -119,7 +119,8 @@ def _penalties(rows: pd.DataFrame) -> pd.DataFrame:
     return segs
 
 
-def segment_table(dataset: str, path=None, source_path=None, detector: str = "filtered") -> pd.DataFrame:
+def segment_table(dataset: str, path=None, source_path=None, detector: str = "filtered",
+                  rows: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per rated (system, segment) of a data set: its MQM penalty and idiom flag.
 
     Parameters
@@ -133,6 +134,8 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
         text file of ``newstest2021``. Default: the mirrored release files.
     detector : str
         The idiom detector (:func:`flag_idioms`).
+    rows : pandas.DataFrame, optional
+        For ``ted`` and ``wmt23``: the file's rows already read (:func:`helpers.core.mqm.read_mqm`).
 
     Returns
     -------
@@ -155,7 +158,7 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
                               "score": scores["score"]})
     elif dataset in ("ted", "wmt23"):
         default = TED_FILE if dataset == "ted" else THREE_RATER_FILE
-        rows = mqm.read_mqm(path or paths.released_file(REPO, default))
+        rows = mqm.read_mqm(path or paths.released_file(REPO, default)) if rows is None else rows
         segs = _penalties(rows)
         table = pd.DataFrame({"system": segs["system"], "doc": segs["doc"],
                               "segment": segs["doc"] + ":" + segs["doc_seg_id"].astype(str),
@@ -181,7 +184,8 @@ def _design(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
     return np.column_stack(cols), table["score"].to_numpy(dtype=float), names
 
 
-def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> pd.DataFrame:
+def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0,
+                 methods=("mixed", "cluster_bootstrap")) -> pd.DataFrame:
     """The penalty difference idiom − other segments, controlled for source length and system.
 
     The model is ``score ~ idiom + log(source_chars) + system`` on one row per (system,
@@ -207,6 +211,9 @@ def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: flo
         :func:`segment_table`'s rows (``system, doc, segment, source_chars, score, idiom``).
     n_boot, seed, ci : int, int, float
         Bootstrap resamples, their seed, the interval level in percent.
+    methods : sequence of str
+        Which of the two fits to run (the mixed model costs about a second on a data set; the
+        per-system and per-category effects use the bootstrap alone).
 
     Returns
     -------
@@ -229,32 +236,44 @@ def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: flo
     if table["idiom"].nunique() < 2:
         nan = float("nan")
         return pd.DataFrame([{"method": m, "estimate": nan, "se": nan, "ci_low": nan, "ci_high": nan, "mdd_80": nan}
-                             | common for m in ("mixed", "cluster_bootstrap")], columns=EFFECT_COLUMNS)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # convergence chatter on tiny inputs; the estimate is reported as is
-        fit = sm.MixedLM(y, x, groups=table["doc"].to_numpy()).fit(reml=True)
-    b, se = float(fit.fe_params[1]), float(fit.bse_fe[1])
-    rows.append({"method": "mixed", "estimate": b, "se": se, "ci_low": b - z * se, "ci_high": b + z * se,
-                 "mdd_80": power * se})
-    # OLS per resample from per-document cross-products: X'WX = Σ_g w_g X_g'X_g
-    docs = stats.cluster_labels(table["doc"])
-    g = docs.max() + 1
+                             | common for m in methods], columns=EFFECT_COLUMNS)
+    if "mixed" in methods:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # convergence chatter on tiny inputs; the estimate is reported as is
+            fit = sm.MixedLM(y, x, groups=table["doc"].to_numpy()).fit(reml=True)
+        b, se = float(fit.fe_params[1]), float(fit.bse_fe[1])
+        rows.append({"method": "mixed", "estimate": b, "se": se, "ci_low": b - z * se, "ci_high": b + z * se,
+                     "mdd_80": power * se})
+    if "cluster_bootstrap" in methods:
+        b, coef = cluster_ols(x, y, table["doc"], table["idiom"].to_numpy(), n_boot, seed)
+        low, high = stats.percentile_interval(coef, ci)
+        bse = float(np.std(coef, ddof=1))
+        rows.append({"method": "cluster_bootstrap", "estimate": b, "se": bse, "ci_low": low, "ci_high": high,
+                     "mdd_80": power * bse})
+    return pd.DataFrame([r | common for r in rows], columns=EFFECT_COLUMNS)
+
+
+def cluster_ols(x: np.ndarray, y: np.ndarray, docs, flag: np.ndarray, n_boot: int, seed: int,
+                column: int = 1) -> tuple[float, np.ndarray]:
+    """The OLS coefficient ``column`` of ``y ~ x`` and its values over document-cluster bootstrap
+    resamples (:func:`helpers.core.stats.resample`), from per-document cross-products
+    (X'WX = Σ_g w_g X_g'X_g), so a thousand resamples cost one pass. Resamples in which
+    ``flag`` (e.g. the idiom flag) is all true or all false leave the coefficient undefined
+    and are dropped."""
+    labels = stats.cluster_labels(pd.Series(docs))
+    g = labels.max() + 1
     xtx = np.zeros((g, x.shape[1], x.shape[1]))
-    np.add.at(xtx, docs, np.einsum("ni,nj->nij", x, x))
+    np.add.at(xtx, labels, np.einsum("ni,nj->nij", x, x))
     xty = np.zeros((g, x.shape[1]))
-    np.add.at(xty, docs, x * y[:, None])
+    np.add.at(xty, labels, x * y[:, None])
     full = np.linalg.lstsq(xtx.sum(0), xty.sum(0), rcond=None)[0]
     weights = stats.resample(g, n_boot, seed=seed)
     a = np.einsum("bg,gij->bij", weights, xtx) + 1e-9 * np.eye(x.shape[1])
-    coef = np.linalg.solve(a, np.einsum("bg,gi->bi", weights, xty)[..., None])[..., 0][:, 1]
-    defined = np.isfinite(coef) & (weights @ table.groupby(docs)["idiom"].any().to_numpy() > 0) & \
-        (weights @ (~table.groupby(docs)["idiom"].all()).to_numpy() > 0)
-    coef = coef[defined]
-    low, high = stats.percentile_interval(coef, ci)
-    bse = float(np.std(coef, ddof=1))
-    rows.append({"method": "cluster_bootstrap", "estimate": float(full[1]), "se": bse, "ci_low": low, "ci_high": high,
-                 "mdd_80": power * bse})
-    return pd.DataFrame([r | common for r in rows], columns=EFFECT_COLUMNS)
+    coef = np.linalg.solve(a, np.einsum("bg,gi->bi", weights, xty)[..., None])[..., 0][:, column]
+    flag = pd.Series(np.asarray(flag, dtype=bool))
+    defined = np.isfinite(coef) & (weights @ flag.groupby(labels).any().to_numpy() > 0) & \
+        (weights @ (~flag.groupby(labels).all()).to_numpy() > 0)
+    return float(full[column]), coef[defined]
 
 
 def chance_overlap(length: int, chars: int, intervals: list[tuple[int, int]]) -> float:
@@ -409,3 +428,188 @@ def sample_matches(pool: pd.DataFrame, n: int = 170, seed: int = 34) -> pd.DataF
     out["dataset"] = out["text_id"].str.split(":").str[0]
     out.insert(0, "sample_id", [f"I{i + 1:03d}" for i in range(n)])
     return out[["sample_id", "dataset", "text_id", "start", "end", "idiom", "context"]]
+
+
+#: WMT23's LLM-based systems (GPT-4 prompted with five examples; Lan-BridgeMT, built on an LLM); the others are
+#: NMT and online systems.
+LLM_SYSTEMS = ("GPT4-5shot", "Lan-BridgeMT")
+
+
+def system_effects(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> pd.DataFrame:
+    """The idiom effect of each system of each data set: :func:`idiom_effect` (document-cluster
+    bootstrap, controlled for source length) on that system's rows alone.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``dataset, system, llm`` (True for :data:`LLM_SYSTEMS`) and :data:`EFFECT_COLUMNS`.
+    """
+    frames = []
+    for (dataset, system), part in table.groupby(["dataset", "system"], sort=True):
+        got = idiom_effect(part, n_boot=n_boot, seed=seed, ci=ci, methods=("cluster_bootstrap",))
+        got.insert(0, "llm", system in LLM_SYSTEMS)
+        got.insert(0, "system", system)
+        got.insert(0, "dataset", dataset)
+        frames.append(got)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["dataset", "system", "llm"] + EFFECT_COLUMNS)
+
+
+def llm_contrast(table: pd.DataFrame, llm=LLM_SYSTEMS, n_boot: int = 1000, seed: int = 0,
+                 ci: float = 95.0) -> pd.DataFrame:
+    """Is the idiom penalty of the LLM-based systems different from the others'?
+
+    The model ``score ~ idiom + log(source_chars) + system + idiom·llm`` on one data set's
+    rows; the coefficient of ``idiom·llm`` is the LLM systems' idiom effect minus the other
+    systems', with a document-cluster bootstrap interval (:func:`cluster_ols`) and the
+    minimum detectable difference at 80 % power.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row ``llm_systems, other_systems, estimate, se, ci_low, ci_high, mdd_80,
+        idiom_segments, documents``; NaN when the data set has no LLM system, no other
+        system, or no idiom segment.
+    """
+    table = table.dropna(subset=["score"]).reset_index(drop=True)
+    is_llm = table["system"].isin(list(llm)).to_numpy()
+    x, y, _ = _design(table)
+    x = np.column_stack([x, x[:, 1] * is_llm])
+    out = {"llm_systems": ", ".join(sorted(table.loc[is_llm, "system"].unique())),
+           "other_systems": int(table.loc[~is_llm, "system"].nunique()), "estimate": float("nan"),
+           "se": float("nan"), "ci_low": float("nan"), "ci_high": float("nan"), "mdd_80": float("nan"),
+           "idiom_segments": int(table.loc[table["idiom"], "segment"].nunique()), "documents": table["doc"].nunique()}
+    if is_llm.any() and (~is_llm).any() and table["idiom"].nunique() == 2:
+        b, coef = cluster_ols(x, y, table["doc"], table["idiom"].to_numpy(), n_boot, seed, column=x.shape[1] - 1)
+        se = float(np.std(coef, ddof=1))
+        low, high = stats.percentile_interval(coef, ci)
+        out.update(estimate=b, se=se, ci_low=low, ci_high=high, mdd_80=(norm.ppf(0.975) + norm.ppf(0.8)) * se)
+    return pd.DataFrame([out])
+
+
+def category_effects(categories: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> pd.DataFrame:
+    """The penalty by MQM category of idiom and other segments (:func:`category_table`'s rows,
+    with a ``dataset`` column): the two means and the controlled idiom effect (document-cluster
+    bootstrap, :func:`idiom_effect`) per data set and category.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``dataset, category, idiom_mean, other_mean`` and :data:`EFFECT_COLUMNS`.
+    """
+    frames = []
+    for (dataset, category), part in categories.groupby(["dataset", "category"], sort=True):
+        got = idiom_effect(part, n_boot=n_boot, seed=seed, ci=ci, methods=("cluster_bootstrap",))
+        means = part.groupby("idiom")["score"].mean()
+        got.insert(0, "other_mean", means.get(False, float("nan")))
+        got.insert(0, "idiom_mean", means.get(True, float("nan")))
+        got.insert(0, "category", category)
+        got.insert(0, "dataset", dataset)
+        frames.append(got)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["dataset", "category", "idiom_mean", "other_mean"] + EFFECT_COLUMNS)
+
+
+def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: int = 1000, seed: int = 0,
+                       ci: float = 95.0) -> pd.DataFrame:
+    """Do raters agree less on idiom segments? Interval Krippendorff's α of the raters' segment
+    penalties (:func:`helpers.core.scoring.rater_scores`) on the (system, segment) units whose
+    source has an idiom and on the others, and their difference.
+
+    The intervals resample whole documents (every unit of a drawn document comes along, in
+    both groups at once, so the difference is paired), through
+    :func:`helpers.core.agreement.interval_alpha_weighted`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows ``group`` ``idiom``, ``other``, ``difference`` (idiom − other) with
+        ``estimate, ci_low, ci_high, units, documents``; α is NaN for a group with no unit
+        rated by two raters.
+    """
+    from helpers.core.agreement import interval_alpha_weighted, krippendorff_alpha
+
+    ratings = scoring.rater_scores(rows)
+    unit = ["system", "doc", "doc_seg_id"]
+    sources = rows.drop_duplicates(unit)[unit + ["source"]]
+    flagged = flag_idioms(sources, detector).set_index(unit)["idiom"]
+    wide = ratings.pivot_table(index=unit, columns="rater", values="penalty", aggfunc="first")
+    wide = wide[wide.notna().sum(axis=1) >= 2]
+    idiom = flagged.reindex(wide.index).fillna(False).to_numpy(dtype=bool)
+    data = wide.to_numpy(dtype=float)
+    docs = wide.index.get_level_values("doc").to_numpy()
+    weights = stats.resample(len(wide), n_boot, seed=seed, clusters=docs)
+    nan = float("nan")
+    est, boot = {}, {}
+    for name, mask in (("idiom", idiom), ("other", ~idiom)):
+        if mask.sum() >= 2:
+            est[name] = krippendorff_alpha(data[mask].T, level="interval")
+            boot[name] = interval_alpha_weighted(data[mask], weights[:, mask])
+        else:
+            est[name], boot[name] = nan, np.full(n_boot, nan)
+    est["difference"], boot["difference"] = est["idiom"] - est["other"], boot["idiom"] - boot["other"]
+    out = []
+    for name in ("idiom", "other", "difference"):
+        mask = idiom if name == "idiom" else ~idiom if name == "other" else np.ones(len(idiom), dtype=bool)
+        values = boot[name][np.isfinite(boot[name])]
+        low, high = stats.percentile_interval(values, ci) if len(values) else (nan, nan)
+        out.append({"group": name, "estimate": est[name], "ci_low": low, "ci_high": high, "units": int(mask.sum()),
+                    "documents": len(set(docs[mask]))})
+    return pd.DataFrame(out)
+
+
+def sentence_chrf(hypotheses, references) -> np.ndarray:
+    """Sentence chrF (sacrebleu's defaults: character 6-grams, β = 2) of each hypothesis
+    against its reference."""
+    from sacrebleu.metrics import CHRF
+
+    chrf = CHRF()
+    return np.array([chrf.sentence_score(h, [r]).score for h, r in zip(hypotheses, references)])
+
+
+def metric_agreement(scored: pd.DataFrame, metric: str = "chrf", n_boot: int = 1000, seed: int = 0,
+                     ci: float = 95.0) -> pd.DataFrame:
+    """Does the metric see the experts' penalties as well on idiom segments as on the others?
+
+    Pearson's r between the metric and the negated MQM penalty (both higher = better) over the
+    (system, segment) cells of idiom segments and of the others, and their difference; the
+    intervals resample whole documents (both groups at once, so the difference is paired).
+
+    Parameters
+    ----------
+    scored : pandas.DataFrame
+        :func:`segment_table` rows with a column named ``metric``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows ``group`` ``idiom``, ``other``, ``difference`` (idiom − other) with ``metric,
+        estimate, ci_low, ci_high, cells, segments``.
+    """
+    scored = scored.dropna(subset=["score", metric]).reset_index(drop=True)
+    human, auto = -scored["score"].to_numpy(dtype=float), scored[metric].to_numpy(dtype=float)
+    idiom = scored["idiom"].to_numpy(dtype=bool)
+    weights = stats.resample(len(scored), n_boot, seed=seed, clusters=scored["doc"].to_numpy())
+
+    def pearson(mask, w):
+        w = w * mask
+        total = w.sum(axis=-1, keepdims=True)
+        mx, my = (w * auto).sum(-1, keepdims=True) / total, (w * human).sum(-1, keepdims=True) / total
+        cov = (w * (auto - mx) * (human - my)).sum(-1)
+        return cov / np.sqrt((w * (auto - mx) ** 2).sum(-1) * (w * (human - my) ** 2).sum(-1))
+
+    nan = float("nan")
+    est, boot = {}, {}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for name, mask in (("idiom", idiom), ("other", ~idiom)):
+            est[name] = float(pearson(mask, np.ones((1, len(mask))))[0]) if mask.sum() > 2 else nan
+            boot[name] = pearson(mask, weights) if mask.sum() > 2 else np.full(n_boot, nan)
+    est["difference"], boot["difference"] = est["idiom"] - est["other"], boot["idiom"] - boot["other"]
+    out = []
+    for name in ("idiom", "other", "difference"):
+        mask = idiom if name == "idiom" else ~idiom if name == "other" else np.ones(len(idiom), dtype=bool)
+        values = boot[name][np.isfinite(boot[name])]
+        low, high = stats.percentile_interval(values, ci) if len(values) else (nan, nan)
+        out.append({"group": name, "metric": metric, "estimate": est[name], "ci_low": low, "ci_high": high,
+                    "cells": int(mask.sum()), "segments": scored.loc[mask, "segment"].nunique()})
+    return pd.DataFrame(out)

@@ -1,0 +1,126 @@
+"""Chapter 10's figures, each an interactive plotly figure with its static matplotlib twin.
+
+* :func:`system_effects` the idiom effect per system with its interval (LLM-based systems marked);
+* :func:`categories` the penalty by MQM category of idiom and other segments;
+* :func:`span_overlap` how often a source-side error span overlaps an idiom, against chance.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+LLM, OTHER, IDIOM, PLAIN = "#b5361c", "#1f4e9a", "#c9a227", "#7a7a7a"
+
+
+def _effects(table: pd.DataFrame) -> pd.DataFrame:
+    t = table.dropna(subset=["estimate"]).copy()
+    t["label"] = t["dataset"] + " · " + t["system"]
+    t["below"], t["above"] = t["estimate"] - t["ci_low"], t["ci_high"] - t["estimate"]
+    return t.iloc[::-1]
+
+
+def system_effects(table: pd.DataFrame, title: str = "") -> go.Figure:
+    """The idiom effect of each system (:func:`helpers.figurative.analysis.system_effects`), one row
+    per (data set, system), with its document-bootstrap interval; LLM-based systems in red."""
+    t = _effects(table)
+    fig = go.Figure()
+    for llm, part in t.groupby("llm", sort=False):
+        fig.add_trace(go.Scatter(
+            x=part["estimate"], y=part["label"], mode="markers", name="LLM-based" if llm else "NMT, online, human",
+            marker={"size": 9, "color": LLM if llm else OTHER},
+            error_x={"type": "data", "symmetric": False, "array": part["above"], "arrayminus": part["below"]},
+            customdata=np.column_stack([part["ci_low"], part["ci_high"], part["idiom_segments"]]),
+            hovertemplate="%{y}: %{x:+.2f} [%{customdata[0]:.2f}, %{customdata[1]:.2f}], "
+                          "%{customdata[2]} idiom segments<extra></extra>"))
+    fig.add_vline(x=0, line_dash="dot", line_color="#888")
+    fig.update_layout(title=title, xaxis_title="idiom − other segments, MQM penalty (controlled for length)",
+                      height=max(360, 22 * len(t) + 120), margin={"l": 230, "r": 30, "t": 60, "b": 50})
+    return fig
+
+
+def system_effects_static(table: pd.DataFrame, title: str = ""):
+    """Static twin of :func:`system_effects`."""
+    t = _effects(table)
+    fig, ax = plt.subplots(figsize=(7, 0.28 * len(t) + 1.5))
+    y = np.arange(len(t))
+    colours = np.where(t["llm"].astype(bool), LLM, OTHER)
+    for k in range(len(t)):
+        ax.errorbar(t["estimate"].iloc[k], y[k], xerr=[[t["below"].iloc[k]], [t["above"].iloc[k]]], fmt="o",
+                    color=colours[k], ms=4)
+    ax.axvline(0, ls=":", color="#888")
+    ax.set_yticks(y, t["label"], fontsize=7)
+    ax.set_xlabel("idiom − other segments, MQM penalty (controlled for length)")
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def _categories(table: pd.DataFrame) -> pd.DataFrame:
+    t = table[(table["idiom_mean"] > 0) | (table["other_mean"] > 0)].copy()
+    t["label"] = t["dataset"] + " · " + t["category"]
+    return t
+
+
+def categories(table: pd.DataFrame, title: str = "") -> go.Figure:
+    """Mean penalty per MQM category of idiom and other segments
+    (:func:`helpers.figurative.analysis.category_effects`); hovering gives the controlled effect."""
+    t = _categories(table)
+    custom = np.column_stack([t["estimate"], t["ci_low"], t["ci_high"]])
+    fig = go.Figure([
+        go.Bar(y=t["label"], x=t["idiom_mean"], orientation="h", name="idiom segments", marker_color=IDIOM,
+               customdata=custom, hovertemplate="%{y}: %{x:.2f}; controlled effect %{customdata[0]:+.2f} "
+                                                "[%{customdata[1]:.2f}, %{customdata[2]:.2f}]<extra></extra>"),
+        go.Bar(y=t["label"], x=t["other_mean"], orientation="h", name="other segments", marker_color=PLAIN,
+               hovertemplate="%{y}: %{x:.2f}<extra></extra>")])
+    fig.update_layout(title=title, barmode="group", xaxis_title="mean MQM penalty per segment and system",
+                      yaxis={"autorange": "reversed"}, height=max(360, 34 * len(t) + 120),
+                      margin={"l": 230, "r": 30, "t": 60, "b": 50})
+    return fig
+
+
+def categories_static(table: pd.DataFrame, title: str = ""):
+    """Static twin of :func:`categories`."""
+    t = _categories(table)
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(t) + 1.5))
+    y = np.arange(len(t))
+    ax.barh(y - 0.2, t["idiom_mean"], 0.4, color=IDIOM, label="idiom segments")
+    ax.barh(y + 0.2, t["other_mean"], 0.4, color=PLAIN, label="other segments")
+    ax.set_yticks(y, t["label"], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("mean MQM penalty per segment and system")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def span_overlap(summary: pd.DataFrame, title: str = "") -> go.Figure:
+    """Share of WMT23's source-side error spans in idiom segments that overlap an idiom, beside the
+    share a span of the same length placed at random would overlap
+    (:func:`helpers.figurative.analysis.overlap_summary`); the interval is the difference's."""
+    r = summary.iloc[0]
+    fig = go.Figure(go.Bar(
+        x=["observed", "chance"], y=[r["observed"], r["chance"]], marker_color=[IDIOM, PLAIN],
+        error_y={"type": "data", "symmetric": False, "array": [r["ci_high"] - r["difference"], 0],
+                 "arrayminus": [r["difference"] - r["ci_low"], 0]},
+        hovertemplate="%{x}: %{y:.2f}<extra></extra>"))
+    fig.update_layout(title=title, yaxis_title=f"share of the {int(r['spans'])} source spans on an idiom",
+                      height=380, margin={"l": 70, "r": 30, "t": 60, "b": 50})
+    return fig
+
+
+def span_overlap_static(summary: pd.DataFrame, title: str = ""):
+    """Static twin of :func:`span_overlap`."""
+    r = summary.iloc[0]
+    fig, ax = plt.subplots(figsize=(4.5, 3.5))
+    ax.bar([0, 1], [r["observed"], r["chance"]], color=[IDIOM, PLAIN])
+    ax.errorbar([0], [r["observed"]], yerr=[[r["difference"] - r["ci_low"]], [r["ci_high"] - r["difference"]]],
+                fmt="none", color="black", capsize=4)
+    ax.set_xticks([0, 1], ["observed", "chance"])
+    ax.set_ylabel(f"share of the {int(r['spans'])} source spans on an idiom")
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    return fig
