@@ -90,9 +90,9 @@ def test_schemes_are_cited_data_and_cover_or_refuse():
 
 
 def test_metahope_and_hope_schemes_are_the_book_weights():
-    """One source of truth: helpers.metahope.scoring.WEIGHTS is read from the core schemes."""
+    """One source of truth: helpers.metahope.severity.WEIGHTS is read from the core schemes."""
     from helpers.metahope import io as mio
-    from helpers.metahope.scoring import WEIGHTS
+    from helpers.metahope.severity import WEIGHTS
 
     assert WEIGHTS["metahope"] == {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}  # linear, Liang & Han 2026 §3
     assert WEIGHTS["hope"] == {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}  # exponential, Gladkoff & Han 2022

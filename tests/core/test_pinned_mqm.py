@@ -88,7 +88,7 @@ def test_weights_of_a_frame_match_each_distinct_pair_once_and_name_the_line():
 
 
 def test_metahope_weights_come_whole_from_the_schemes():
-    from helpers.metahope.scoring import WEIGHTS
+    from helpers.metahope.severity import WEIGHTS
 
     assert WEIGHTS == {"metahope": {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}, "hope": {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}}
 
