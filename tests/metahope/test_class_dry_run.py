@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 
+import pandas as pd
 import pytest
 from openpyxl import load_workbook
 
@@ -345,3 +346,27 @@ def test_the_one_category_exercise_takes_a_row_the_run_has():
     assert chapters.one_category(table6, "sysB", "MIS") == ("sysB", "MIS")
     assert chapters.one_category(table6, "GPT-5.4", "MIS") == ("sysA", "RAM")  # the first row with an α
     assert chapters.one_category(table6.assign(alpha=float("nan")), "GPT-5.4", "MIS") == ("sysA", "IMP")
+
+
+def test_the_codes_a_projected_chapter_1_page_suggests_choose_the_pair(week, tmp_path):
+    """A projected page suggests `-p raters "[student k, student j]"`: run into the same results
+    folder, those codes name the students of the lecturer's key."""
+    _, back = week
+    (back / "metahope_S07.csv").unlink()
+    _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
+    results = str(tmp_path / "results")
+    chapters.pilot_v1_setup(annotator_files=str(back), unfinished="drop_students", results_dir=results).load()
+    code = pd.read_csv(tmp_path / "results" / "student_key.csv").set_index("student")["code"]
+    chosen = chapters.pilot_v1_setup(annotator_files=str(back), unfinished="drop_students", results_dir=results,
+                                     raters=[code["S03"], code["S06"]]).load()
+    assert list(chosen.tidy["annotator"].unique()) == [code["S03"], code["S06"]]
+
+
+def test_two_students_who_would_share_a_feedback_page_are_refused(tmp_path):
+    from helpers.metahope import feedback
+
+    tidy = pd.DataFrame({"item": ["i1"] * 3, "system": ["s"] * 3, "sentence": ["x"] * 3, "metaphor": ["m"] * 3,
+                         "annotator": ["Ana Li", "Ana.Li", "Ben"], "category": ["MIS"] * 3, "severity": [2, 4, 6]})
+    with pytest.raises(InputError, match=r"students 'Ana Li' and 'Ana.Li' would share the feedback page"):
+        feedback.write_feedback(tidy, tmp_path / "fb", n_boot=10)
+    assert not (tmp_path / "fb").exists()  # refused before any page was written

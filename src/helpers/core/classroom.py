@@ -569,6 +569,34 @@ class Projection:
         return paths.atomic_write(target, out.getvalue())
 
 
+def read_key(results_dir) -> dict[str, str]:
+    """The lecturer's key of ``results_dir`` (student -> code), empty when there is none."""
+    import csv
+
+    key_file = Projection.key_file(results_dir)
+    if not key_file.exists():
+        return {}
+    with key_file.open(encoding="utf-8", newline="") as fh:
+        return {r["student"]: r["code"] for r in csv.DictReader(fh) if r.get("student") and r.get("code")}
+
+
+def uncoded(names: Iterable, results_dir) -> list[str]:
+    """``names`` with every code of ``results_dir``'s key read back as its student, so that a
+    command a projected page suggests (``-p raters "[student 3, student 5]"``) works in a
+    run into the same ``results_dir``; names that are no code stay as they are.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> _ = Projection({"ana": "student 2", "ben": "student 1"}).write_key(d)
+    >>> uncoded(["student 1", "chen"], d)
+    ['ben', 'chen']
+    """
+    by_code = {c: s for s, c in read_key(results_dir).items()}
+    return [by_code.get(str(n), str(n)) for n in names]
+
+
 def projection(choice, named_by_field: bool, names: Iterable[str], results_dir, files: Iterable = ()) -> Projection:
     """The projection of one chapter run (see :class:`Projection`), its key written.
 
@@ -580,14 +608,7 @@ def projection(choice, named_by_field: bool, names: Iterable[str], results_dir, 
     on = named_by_field if choice is None else params.boolean("projection", choice)
     if not on:
         return Projection()
-    key_file = Projection.key_file(results_dir)
-    key = {}
-    if key_file.exists():
-        import csv
-
-        with key_file.open(encoding="utf-8", newline="") as fh:
-            key = {r["student"]: r["code"] for r in csv.DictReader(fh) if r.get("student") and r.get("code")}
-    p = Projection.draw(names, key, files)
+    p = Projection.draw(names, read_key(results_dir), files)
     p.write_key(results_dir)
     return p
 
@@ -761,6 +782,30 @@ def safe_file_name(name: str, default: str = "student") -> str:
 def feedback_file_name(student: str) -> str:
     """A student's feedback page without its suffix, the same in every kit: ``feedback_<student>``."""
     return f"feedback_{safe_file_name(student)}"
+
+
+def feedback_file_names(students: Iterable[str]) -> dict[str, str]:
+    """:func:`feedback_file_name` of each student; two students whose names give the same file
+    (``Ana Li`` and ``Ana.Li``) are refused, so that no page overwrites a classmate's.
+
+    Examples
+    --------
+    >>> feedback_file_names(["ana", "ben"])
+    {'ana': 'feedback_ana', 'ben': 'feedback_ben'}
+    >>> feedback_file_names(["Ana Li", "Ana.Li"])
+    Traceback (most recent call last):
+    ...
+    helpers.core.errors.InputError: value 'Ana.Li': students 'Ana Li' and 'Ana.Li' would share the feedback page feedback_Ana_Li.html (expected names that differ in a letter or digit: correct one Student: field)
+    """
+    names: dict[str, str] = {}
+    for s in dict.fromkeys(map(str, students)):
+        name = feedback_file_name(s)
+        clash = next((o for o, n in names.items() if n.lower() == name.lower()), None)
+        if clash is not None:
+            raise InputError(f"students {clash!r} and {s!r} would share the feedback page {name}.html", value=s,
+                             expected="names that differ in a letter or digit: correct one Student: field")
+        names[s] = name
+    return names
 
 
 def as_spec(value, parameter: str):

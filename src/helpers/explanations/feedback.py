@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from ..core import classroom
+from ..core import classroom, paths
 from ..core.agreement import rating_matrix
 from ..core.stats import percentile_interval, resample
 from .io import LABELS, SCORES
@@ -207,16 +207,17 @@ def write_pages(feedback: Feedback, out_dir: str | os.PathLike, show_names: bool
     ``index.html`` (every student by name with leniency and interval, and ``notes``: what
     the run left out); ``class_summary.csv`` (the students table). ``label_seed`` fixes
     each page's classmate numbering (default: a secret order per page)."""
+    files = classroom.feedback_file_names(feedback.students["rater"])  # refused before any page is written
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     left_out = left_out or classroom.LeftOut(unit="explanation")
     written, rows = [], []
     for k, rater in enumerate(feedback.students["rater"]):
-        name = classroom.feedback_file_name(rater)
+        name = files[str(rater)]
         text = student_page(feedback, rater, show_names, left_out.told(rater),
                             None if label_seed is None else [label_seed, k])
-        (out / f"{name}.md").write_text(text, encoding="utf-8")
-        (out / f"{name}.html").write_text(classroom.html_page(text, f"Feedback for {rater}"), encoding="utf-8")
+        paths.atomic_write(out / f"{name}.md", text)
+        paths.atomic_write(out / f"{name}.html", classroom.html_page(text, f"Feedback for {rater}"))
         written.append(out / f"{name}.html")
         s = feedback.students.set_index("rater").loc[rater]
         rows.append(f"| [{rater}]({name}.html) | {s['leniency']:+.2f} | [{s['leniency_ci_low']:+.2f}, "

@@ -325,6 +325,8 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
                             str(results_dir))
     files = None if annotator_files is None else _workbooks("annotator_files", annotator_files, minimum=2)
     annotators = ["A", "B"] if files is None else _names(files)
+    if raters and files is not None:  # codes a projected page showed name their students in the key
+        raters = classroom.uncoded(raters, results_dir)
     for r in raters or ():
         params.member("raters", str(r), annotators, "annotators")
     if penalty_annotator is None and files is None:

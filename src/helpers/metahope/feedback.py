@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import classroom, formatting
+from ..core import classroom, formatting, paths
 from ..core.agreement import agreement
 from ..core.stats import percentile_interval, resample, weighted_mean
 from .io import category_order
@@ -148,17 +148,18 @@ def write_feedback(tidy: pd.DataFrame, out_dir: str | os.PathLike, n_boot: int =
     lecturer's overview ``index.html`` (every student's bias with its interval, by name,
     and ``notes``: what the run left out). ``label_seed`` fixes each page's classmate
     numbering (default: a secret order per page)."""
+    files = classroom.feedback_file_names(tidy["annotator"])  # refused before any page is written
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     left_out = left_out or classroom.LeftOut()
     written, rows = [], []
-    for k, student in enumerate(dict.fromkeys(tidy["annotator"])):
+    for k, student in enumerate(files):
         fb = student_feedback(tidy, student, n_boot=n_boot, seed=seed, show_names=show_names,
                               label_seed=None if label_seed is None else [label_seed, k])
         text = feedback_markdown(fb, left_out.told(student))
-        safe = classroom.feedback_file_name(student)
-        (out / f"{safe}.md").write_text(text, encoding="utf-8")
-        (out / f"{safe}.html").write_text(classroom.html_page(text, f"Feedback for {student}"), encoding="utf-8")
+        safe = files[student]
+        paths.atomic_write(out / f"{safe}.md", text)
+        paths.atomic_write(out / f"{safe}.html", classroom.html_page(text, f"Feedback for {student}"))
         written.append(out / f"{safe}.html")
         b = fb.bias
         rows.append(f"| [{student}]({safe}.html) | {b['mean_difference']:+.2f} | "
