@@ -130,7 +130,7 @@ def saved(tmp_path):
     """A results folder with hand-chosen numbers: two data sets, one with an effect."""
     _write(tmp_path, "data_summary", pd.DataFrame(
         {"dataset": ["a", "b"], "file": ["a.tsv", "b.tsv"], "detector": "strict", "systems": [3, 4],
-         "segments": [100, 50], "documents": [20, 10], "rows": [300, 200], "idiom_segments": [8, 6],
+         "segments": [100, 50], "documents": [20, 50], "rows": [300, 200], "idiom_segments": [8, 6],
          "idiom_documents": [5, 4]}))
     _write(tmp_path, "detector_precision", pd.DataFrame(
         {"detector": ["raw", "strict"], "kept": [10, 4], "figurative": [2, 3], "precision": [0.2, 0.75],
@@ -199,6 +199,10 @@ def test_the_words_render_from_the_findings(saved):
     assert "At least one interval excludes zero" in text and "changes sign between detectors" in text
     assert "**Metrics.**" not in text  # not applicable without texts
     assert "+0.30 [+0.10, +0.50]" in text
+    data = words.text("data", chapter.findings(saved))
+    assert "8 of 100 segments have an idiom, in 5 of 20 documents" in data
+    # b's file names no documents (newstest2021's score file): its 50 segments are 50 clusters, not documents
+    assert "6 of 50 segments have an idiom, and the file names no documents" in data and "of 50 documents" not in data
 
 
 # --------------------------------------------------------------------------- the chapter on small files

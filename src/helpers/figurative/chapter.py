@@ -369,8 +369,10 @@ def findings(folder) -> pd.DataFrame:
     detector = d["detector"].iloc[0] if not d.empty else "filtered"
     f.add("detector", text=detector)
     for _, r in d.iterrows():
+        where = (f"in {r['idiom_documents']:g} of {r['documents']:g} documents" if r["documents"] < r["segments"]
+                 else "and the file names no documents, so each segment is its own cluster")
         f.add("dataset", r["idiom_segments"], group=r["dataset"], text=r["file"], segments=r["segments"],
-              systems=r["systems"], documents=r["documents"], idiom_documents=r["idiom_documents"])
+              systems=r["systems"], documents=r["documents"], idiom_documents=r["idiom_documents"], where=where)
     if d.empty:
         f.add("dataset")
     f.add("idiom_segments", int(d["idiom_segments"].sum()) if not d.empty else None,
