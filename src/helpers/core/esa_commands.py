@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .mqm_commands import add_resampling
+
 
 def add_commands(sub) -> None:
     """Add ``esa scores`` and ``esa agreement`` to the top-level subparsers ``sub``."""
@@ -45,8 +47,7 @@ def add_commands(sub) -> None:
                          "segment) rated by two or more raters. Columns lp, scope, statistic, estimate, ci_low, "
                          "ci_high, n. Says so when no segment has two raters.")
     _common(a)
-    a.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for alpha's interval")
-    a.add_argument("--seed", type=int, default=0, help="seed of the resamples")
+    add_resampling(a, "alpha's interval")
     a.set_defaults(handler=_agreement)
 
 

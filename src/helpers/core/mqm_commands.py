@@ -41,8 +41,7 @@ def add_commands(sub) -> None:
                    help="add ci_low, ci_high: a percentile interval from resampling whole documents, the same "
                    "documents for every system")
     s.add_argument("--ci-level", type=float, default=95.0, metavar="PERCENT", help="level of --ci (default 95)")
-    s.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for --ci")
-    s.add_argument("--seed", type=int, default=0, help="seed of the resamples")
+    add_resampling(s, "--ci")
     s.add_argument("--segments", metavar="FILE",
                    help="also write the segment scores the system scores average (system, doc, segment, n_raters, "
                    "score) to this CSV")
@@ -53,9 +52,15 @@ def add_commands(sub) -> None:
                          "(system, segment) rated by two or more raters. Columns scope, statistic, estimate, ci_low, "
                          "ci_high, n.")
     _common(a)
-    a.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for alpha's interval")
-    a.add_argument("--seed", type=int, default=0, help="seed of the resamples")
+    add_resampling(a, "alpha's interval")
     a.set_defaults(handler=_agreement)
+
+
+def add_resampling(parser, what: str) -> None:
+    """``--n-boot`` and ``--seed``, the bootstrap options of every scoring command (``what``:
+    the interval they serve)."""
+    parser.add_argument("--n-boot", type=int, default=1000, help=f"bootstrap resamples for {what}")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the resamples")
 
 
 def _common(p) -> None:
@@ -159,4 +164,4 @@ def _agreement(args) -> int:
     return 0
 
 
-__all__ = ["add_commands"]
+__all__ = ["add_commands", "add_resampling"]

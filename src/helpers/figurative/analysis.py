@@ -510,6 +510,20 @@ def category_effects(categories: pd.DataFrame, n_boot: int = 1000, seed: int = 0
         columns=["dataset", "category", "idiom_mean", "other_mean"] + EFFECT_COLUMNS)
 
 
+def _idiom_contrast(est: dict, boot: dict, idiom: np.ndarray, ci: float, counts) -> pd.DataFrame:
+    """Rows ``idiom``, ``other`` and ``difference`` (idiom − other): each statistic ``est`` with
+    the percentile interval of its bootstrap values ``boot`` (non-finite resamples left out),
+    and ``counts(mask)``, the columns that say what the row rests on."""
+    est["difference"], boot["difference"] = est["idiom"] - est["other"], boot["idiom"] - boot["other"]
+    out = []
+    for name in ("idiom", "other", "difference"):
+        mask = idiom if name == "idiom" else ~idiom if name == "other" else np.ones(len(idiom), dtype=bool)
+        values = boot[name][np.isfinite(boot[name])]
+        low, high = stats.percentile_interval(values, ci) if len(values) else (np.nan, np.nan)
+        out.append({"group": name, "estimate": est[name], "ci_low": low, "ci_high": high, **counts(mask)})
+    return pd.DataFrame(out)
+
+
 def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: int = 1000, seed: int = 0,
                        ci: float = 95.0) -> pd.DataFrame:
     """Do raters agree less on idiom segments? Interval Krippendorff's α of the raters' segment
@@ -547,15 +561,8 @@ def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: i
             boot[name] = interval_alpha_weighted(data[mask], weights[:, mask])
         else:
             est[name], boot[name] = nan, np.full(n_boot, nan)
-    est["difference"], boot["difference"] = est["idiom"] - est["other"], boot["idiom"] - boot["other"]
-    out = []
-    for name in ("idiom", "other", "difference"):
-        mask = idiom if name == "idiom" else ~idiom if name == "other" else np.ones(len(idiom), dtype=bool)
-        values = boot[name][np.isfinite(boot[name])]
-        low, high = stats.percentile_interval(values, ci) if len(values) else (nan, nan)
-        out.append({"group": name, "estimate": est[name], "ci_low": low, "ci_high": high, "units": int(mask.sum()),
-                    "documents": len(set(docs[mask]))})
-    return pd.DataFrame(out)
+    return _idiom_contrast(est, boot, idiom, ci, lambda mask: {"units": int(mask.sum()),
+                                                               "documents": len(set(docs[mask]))})
 
 
 def sentence_chrf(hypotheses, references) -> np.ndarray:
@@ -604,12 +611,7 @@ def metric_agreement(scored: pd.DataFrame, metric: str = "chrf", n_boot: int = 1
         for name, mask in (("idiom", idiom), ("other", ~idiom)):
             est[name] = float(pearson(mask, np.ones((1, len(mask))))[0]) if mask.sum() > 2 else nan
             boot[name] = pearson(mask, weights) if mask.sum() > 2 else np.full(n_boot, nan)
-    est["difference"], boot["difference"] = est["idiom"] - est["other"], boot["idiom"] - boot["other"]
-    out = []
-    for name in ("idiom", "other", "difference"):
-        mask = idiom if name == "idiom" else ~idiom if name == "other" else np.ones(len(idiom), dtype=bool)
-        values = boot[name][np.isfinite(boot[name])]
-        low, high = stats.percentile_interval(values, ci) if len(values) else (nan, nan)
-        out.append({"group": name, "metric": metric, "estimate": est[name], "ci_low": low, "ci_high": high,
-                    "cells": int(mask.sum()), "segments": scored.loc[mask, "segment"].nunique()})
-    return pd.DataFrame(out)
+    out = _idiom_contrast(est, boot, idiom, ci, lambda mask: {"cells": int(mask.sum()),
+                                                              "segments": scored.loc[mask, "segment"].nunique()})
+    out.insert(1, "metric", metric)
+    return out
