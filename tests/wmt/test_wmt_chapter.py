@@ -311,3 +311,12 @@ def test_no_pair_of_systems_gives_no_certainty_verdict():
 
     got = certainty_verdict(pd.Series([], dtype=float))
     assert got["verdict"] is None and got["pairs"] == 0 and "no pair" in CERTAINTY_VERDICTS[got["verdict"]]
+
+
+def test_the_smallest_possible_p_follows_how_the_test_was_run():
+    """Enumerated (2^g <= trials): 2^-g; drawn trials: 1/(trials + 1), whatever g (15 documents
+    with 10,000 trials cannot give 2^-15)."""
+    from helpers.wmt.analysis import smallest_possible_p
+
+    assert smallest_possible_p(5, 10_000) == 1 / 32 and smallest_possible_p(13, 10_000) == 2.0 ** -13
+    assert smallest_possible_p(15, 10_000) == 1 / 10_001 and smallest_possible_p(15, 2 ** 15) == 2.0 ** -15

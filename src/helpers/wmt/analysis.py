@@ -511,6 +511,19 @@ def certainty_overstatement(wide: pd.DataFrame, docs, n_boot: int = 1000, seed: 
 COVERAGE_FLOOR = 0.90
 
 
+def smallest_possible_p(units: int, n_trials: int) -> float:
+    """The smallest p-value :func:`helpers.core.stats.approximate_randomization` can give a pair
+    whose scores are swapped in ``units`` units: 2^−units where it enumerates every swap
+    pattern (2^units ≤ ``n_trials``), else 1/(``n_trials`` + 1), its Monte Carlo floor.
+
+    Examples
+    --------
+    >>> smallest_possible_p(5, 10_000), smallest_possible_p(15, 10_000)
+    (0.03125, 9.999000099990002e-05)
+    """
+    return 2.0 ** -units if 2 ** units <= n_trials else 1 / (n_trials + 1)
+
+
 def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVERAGE_FLOOR) -> dict:
     """Does resampling segments overstate certainty? Read from the standard-error ratios of
     :func:`certainty_overstatement` (documents / segments, one per system pair).
@@ -649,7 +662,8 @@ def esa_ranking(kept: pd.DataFrame, autorank: pd.DataFrame, alpha: float = 0.05)
 
 
 __all__ = ["REPO", "TED_FILE", "THREE_RATER_FILE", "TABLES", "README_TABLES", "LANGUAGES", "language_pair",
-           "pair_names", "tables_for", "COVERAGE_FLOOR", "certainty_verdict", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary",
+           "pair_names", "tables_for", "COVERAGE_FLOOR", "certainty_verdict",
+           "smallest_possible_p", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary",
            "major_weight_scheme", "major_to_minor", "segment_matrix", "weight_sweep", "rankings", "scheme_agreement",
            "major_weight_agreement", "icc_by_documents", "top_level", "category_presence", "presence_agreement", "error_spans",
            "span_table", "category_penalties", "system_tests", "certainty_overstatement", "REFERENCE_SCHEMES",

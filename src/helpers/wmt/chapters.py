@@ -24,7 +24,7 @@ from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance
 from ..core.stats import FEW_CLUSTERS
 from .analysis import (COVERAGE_FLOOR, REPO, SYSTEM_KINDS, TABLES, TED_FILE, THREE_RATER_FILE, certainty_verdict,
-                       language_pair, pair_names, ratio_curve, tables_for)
+                       language_pair, pair_names, ratio_curve, smallest_possible_p, tables_for)
 
 MQM_SUFFIXES = (".tsv", ".txt", ".gz", ".tgz", ".tar")
 RELEASED_DETAIL = ("Google's expert MQM ratings of WMT submissions (google/wmt-mqm-human-evaluation at the "
@@ -348,7 +348,8 @@ def _oriented(diffs: pd.DataFrame, x: str, y: str) -> pd.Series | None:
 def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame, agreement_levels: pd.DataFrame,
              scheme_diffs: pd.DataFrame, presence: pd.DataFrame, spans: pd.DataFrame, bias: pd.DataFrame,
              pairs: pd.DataFrame, certainty: pd.DataFrame, alpha: float, pairs_multi: pd.DataFrame | None = None,
-             icc: pd.DataFrame | None = None, weight_alpha: pd.DataFrame | None = None) -> pd.DataFrame:
+             icc: pd.DataFrame | None = None, weight_alpha: pd.DataFrame | None = None,
+             n_trials: int = 10_000) -> pd.DataFrame:
     """The chapter's closing findings as a tidy frame (section ``findings`` of its words),
     every number from this run's tables; ``weight_alpha`` is
     :func:`~helpers.wmt.analysis.major_weight_agreement`'s α per Major:Minor ratio, read by
@@ -439,7 +440,7 @@ def findings(data: WmtData, reproduced: pd.DataFrame | None, sweep: pd.DataFrame
     (found.add("system_pairs", len(pairs))
      .add("separated_by_segments", int((pairs["p_segments_holm"] < alpha).sum()))
      .add("separated_by_documents", int((pairs["p_documents_holm"] < alpha).sum()))
-     .add("pair_documents", g).add("smallest_p", 2.0 ** -g if g and 2 ** g <= 1e6 else None)
+     .add("pair_documents", g).add("smallest_p", smallest_possible_p(g, n_trials) if g else None)
      .add("se_ratio", verdict["median"], ci=(verdict["low"], verdict["high"]), text=CERTAINTY_VERDICTS[verdict["verdict"]],
           verdict=verdict["verdict"])
      .add("segment_coverage", verdict["coverage"]).add("coverage_floor", COVERAGE_FLOOR)
