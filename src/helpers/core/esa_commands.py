@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .mqm_commands import add_resampling
+from .mqm_commands import add_resampling, write_csv
 
 
 def add_commands(sub) -> None:
@@ -79,25 +79,15 @@ def _kept(args):
     return kept
 
 
-def _write(frame, out) -> None:
-    if not out:
-        return
-    from . import paths
-
-    target = Path(out)
-    paths.atomic_write(target, lambda tmp: frame.to_csv(tmp, index=False))
-    print(f"written: {target}")
-
-
 def _scores(args) -> int:
     from . import esa
 
     kept = _kept(args)
     table = esa.human_ranking(kept) if args.clusters else esa.system_scores(kept)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    _write(table, args.out)
+    write_csv(table, args.out)
     if args.segments:
-        _write(esa.segment_scores(kept), args.segments)
+        write_csv(esa.segment_scores(kept), args.segments)
     return 0
 
 
@@ -123,7 +113,7 @@ def _agreement(args) -> int:
     table = pd.concat(parts, ignore_index=True)
     print("units = (system, segment) with two or more raters")
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    _write(table, args.out)
+    write_csv(table, args.out)
     return 0
 
 

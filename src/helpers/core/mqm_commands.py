@@ -107,7 +107,8 @@ def _ratings(args, with_source: bool = False):
     return scoring.rater_scores(frame, scheme, file=path), path, notes
 
 
-def _write(frame, out) -> None:
+def write_csv(frame, out) -> None:
+    """Write ``frame`` to the CSV ``out`` (all or nothing) and say so; nothing when ``out`` is empty."""
     if not out:
         return
     from . import paths
@@ -134,9 +135,9 @@ def _scores(args) -> int:
         print(f"ci: {args.ci_level:g}% percentile interval over {args.n_boot} resamples of whole documents "
               f"(seed {args.seed})")
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    _write(table, args.out)
+    write_csv(table, args.out)
     if args.segments:
-        _write(scoring.scored_segments(ratings, common=common), args.segments)
+        write_csv(scoring.scored_segments(ratings, common=common), args.segments)
     return 0
 
 
@@ -160,8 +161,8 @@ def _agreement(args) -> int:
     for line in notes:
         print(line)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    _write(table, args.out)
+    write_csv(table, args.out)
     return 0
 
 
-__all__ = ["add_commands", "add_resampling"]
+__all__ = ["add_commands", "add_resampling", "write_csv"]

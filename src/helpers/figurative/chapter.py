@@ -464,26 +464,24 @@ def findings(folder) -> pd.DataFrame:
     if lc.empty:
         f.add("llm_difference")
 
-    a = t["rater_agreement"].set_index("group") if not t["rater_agreement"].empty else pd.DataFrame()
-    for g in ("idiom", "other", "difference"):
-        if g in a.index and pd.notna(a.loc[g, "estimate"]):
-            f.add(f"alpha_{g}", a.loc[g, "estimate"], ci=(a.loc[g, "ci_low"], a.loc[g, "ci_high"]),
-                  units=a.loc[g, "units"], documents=a.loc[g, "documents"])
-        else:
-            f.add(f"alpha_{g}")
-    f.add("alpha_lower", _excludes(a.loc["difference", "ci_low"], a.loc["difference", "ci_high"])
-          if "difference" in a.index else None)
-
-    ma = t["metric_agreement"].set_index("group") if not t["metric_agreement"].empty else pd.DataFrame()
-    for g in ("idiom", "other", "difference"):
-        if g in ma.index and pd.notna(ma.loc[g, "estimate"]):
-            f.add(f"metric_r_{g}", ma.loc[g, "estimate"], ci=(ma.loc[g, "ci_low"], ma.loc[g, "ci_high"]),
-                  cells=ma.loc[g, "cells"], segments=ma.loc[g, "segments"])
-        else:
-            f.add(f"metric_r_{g}")
-    f.add("metric_differs", _excludes(ma.loc["difference", "ci_low"], ma.loc["difference", "ci_high"])
-          if "difference" in ma.index else None)
+    _contrast(f, t["rater_agreement"], "alpha", "alpha_lower", ("units", "documents"))
+    _contrast(f, t["metric_agreement"], "metric_r", "metric_differs", ("cells", "segments"))
     return f.frame()
+
+
+def _contrast(f, table: pd.DataFrame, prefix: str, flag: str, counts: tuple[str, str]) -> None:
+    """The findings of an idiom/other/difference table (:func:`helpers.figurative.analysis`'s
+    contrasts): ``<prefix>_idiom``, ``_other``, ``_difference`` with their intervals and
+    ``counts``, and ``flag``, whether the difference's interval excludes 0."""
+    rows = table.set_index("group") if not table.empty else pd.DataFrame()
+    for g in ("idiom", "other", "difference"):
+        if g in rows.index and pd.notna(rows.loc[g, "estimate"]):
+            f.add(f"{prefix}_{g}", rows.loc[g, "estimate"], ci=(rows.loc[g, "ci_low"], rows.loc[g, "ci_high"]),
+                  **{c: rows.loc[g, c] for c in counts})
+        else:
+            f.add(f"{prefix}_{g}")
+    f.add(flag, _excludes(rows.loc["difference", "ci_low"], rows.loc["difference", "ci_high"])
+          if "difference" in rows.index else None)
 
 
 __all__ = ["FigurativeData", "FigurativeSetup", "figurative_setup", "findings", "gallery", "gallery_html",
