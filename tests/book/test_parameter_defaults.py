@@ -13,16 +13,17 @@ import ast
 import importlib
 import inspect
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from helpers.core import execution
 
-#: The names a notebook imports its chapter module by (``from helpers.wmt import chapters``;
-#: chapters written in issue 36's shape: ``from helpers.metrics import chapter``).
-CHAPTER_MODULES = ("chapters", "chapter")
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("0*.ipynb"))
+#: The names a notebook imports its chapter module by: ``chNN`` (issue 36's shape,
+#: ``from helpers.metrics import ch09``) or a study's older ``chapters``.
+CHAPTER_MODULES = re.compile(r"ch\d\d|chapters")
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
 def _cells(notebook: Path) -> list[dict]:
@@ -57,10 +58,10 @@ def chapter_calls(notebook: Path) -> list[tuple[str, dict[str, str]]]:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("helpers.") \
-                    and any(a.name in CHAPTER_MODULES for a in node.names):
-                study = next(f"{node.module}.{a.name}" for a in node.names if a.name in CHAPTER_MODULES)
+                    and any(CHAPTER_MODULES.fullmatch(a.name) for a in node.names):
+                study = next(f"{node.module}.{a.name}" for a in node.names if CHAPTER_MODULES.fullmatch(a.name))
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id in CHAPTER_MODULES:
+                    and isinstance(node.func.value, ast.Name) and CHAPTER_MODULES.fullmatch(node.func.value.id):
                 passed = {k.arg: k.value.id for k in node.keywords if k.arg and isinstance(k.value, ast.Name)}
                 passed.update({i: a.id for i, a in enumerate(node.args) if isinstance(a, ast.Name)})
                 calls.append((node.func.attr, passed))
@@ -81,7 +82,8 @@ def _same(a, b) -> bool:
 def test_parameters_cell_and_chapter_functions_give_the_same_defaults(notebook):
     cell = parameters_cell(notebook)
     calls = chapter_calls(notebook)
-    assert any(f.__name__.endswith("_setup") for f, _ in calls), f"{notebook.name} calls no chapters.*_setup"
+    assert any(f.__name__ == "setup" or f.__name__.endswith("_setup") for f, _ in calls), (
+        f"{notebook.name} calls no chapter set-up (chNN.setup)")
     checked, wrong = set(), []
     for function, passed in calls:
         signature = inspect.signature(function)

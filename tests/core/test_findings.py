@@ -104,3 +104,39 @@ def test_a_study_wide_file_lends_its_sections_and_a_section_lives_in_one_file(tm
     (tmp_path / "ch.md").write_text("## shared\nAgain.\n", encoding="utf-8")
     with pytest.raises(ValueError, match="in both"):
         Words("ch", tmp_path, shared=("study",))
+
+
+def test_a_verdict_key_prints_its_phrase_from_the_words_table(tmp_path):
+    words = _words(tmp_path, "## s\nAgreement is {w.verdict}.\n\n## verdicts\n| quantity | key | phrase |\n"
+                             "|---|---|---|\n| w | linear | higher with linear weights |\n"
+                             "| w | same | the same under both weightings |\n")
+    assert words.text("s", Findings().add("w", text="same").frame()) == "Agreement is the same under both weightings."
+    assert words.verdict("w", "linear") == "higher with linear weights"
+    assert "verdicts" not in words.sections
+    with pytest.raises(KeyError, match=r"ch\.md.*'w', key 'odd'.*linear, same"):
+        words.text("s", Findings().add("w", text="odd").frame())
+
+
+def test_a_malformed_or_repeated_verdict_row_names_the_file_and_line(tmp_path):
+    with pytest.raises(ValueError, match=r"ch\.md, '## verdicts' line 2: a row is"):
+        _words(tmp_path, "## verdicts\n| quantity | key | phrase |\n| w | two cells |\n")
+    with pytest.raises(ValueError, match=r"line 3: quantity 'w', key 'a' is given twice"):
+        _words(tmp_path, "## verdicts\n| quantity | key | phrase |\n| w | a | x |\n| w | a | y |\n")
+
+
+def test_a_section_includes_another_and_a_circle_is_refused(tmp_path):
+    words = _words(tmp_path, "## caveat\nFew sentences: {n} of them.\n\n## s\nFirst.\n\n{include:caveat}\n\n"
+                             "## loop\n{include:loop2}\n\n## loop2\n{include:loop}\n")
+    assert words.text("s", Findings().add("n", 3).frame()) == "First.\n\nFew sentences: 3 of them."
+    with pytest.raises(ValueError, match="circle: loop -> loop2 -> loop"):
+        words.text("loop", None)
+    with pytest.raises(KeyError, match="no section '## gone' \\(included by '## s'\\)"):
+        _words(tmp_path, "## s\n{include:gone}\n").text("s", None)
+
+
+def test_wrapped_lines_join_but_table_rows_and_hard_breaks_stay(tmp_path):
+    words = _words(tmp_path, "## s\nA long sentence\nwrapped over {n}\n  lines.\n- an item\n  continued\n- next\n\n"
+                             "| a | b |\n|---|---|\n| 1 | 2 |\n\nfirst\\\nsecond\n")
+    assert words.text("s", Findings().add("n", 3).frame()) == (
+        "A long sentence wrapped over 3 lines.\n- an item continued\n- next\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+        "first\\\nsecond")

@@ -22,6 +22,17 @@ quantities of the section's frame (Python format fields):
   part) only if the quantity is true (non-zero) / false (zero): ``[[{matters:if}, so the
   weight matters]]`` is how a yes/no finding chooses its phrase in the words file.
 
+**Verdicts.** A findings function states a verdict as a short key in ``text`` (``"linear"``,
+``"beyond"``); the words file's ``## verdicts`` section is a Markdown table ``| quantity | key |
+phrase |`` that turns each key into its phrase, and ``{weighting.verdict}`` prints it. A key the
+table lacks is an error naming the words file, quantity and key. :meth:`Words.verdict` gives a
+phrase to Python (a figure title, say).
+
+**Includes and wrapping.** A line ``{include:section}`` stands for that section's text, so a
+passage several sections state alike is written once. Lines may be wrapped anywhere: the lines
+of a paragraph or list item are joined with a space (a Markdown table row, and a line ending
+in a backslash, a hard line break, stay lines).
+
 A paragraph whose quantities come per group is repeated once per group (in the frame's
 order). A quantity that is *not applicable* in this run (its row has no value and no text)
 drops the paragraph, or only the optional part ``[[ ... ]]`` that names it: that is how a
@@ -51,6 +62,8 @@ _OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.S)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _SECTION = re.compile(r"^## +(\S+)\s*$", re.M)
 _ITEM = re.compile(r"^(\s*)([-*]|\d+\.)\s")
+_INCLUDE = re.compile(r"^\{include:(\w+)\}$", re.M)
+VERDICTS = "verdicts"
 
 
 class Findings:
@@ -123,11 +136,14 @@ class _Value:
 class _Quantity:
     """One row of a findings frame as a template field sees it."""
 
-    def __init__(self, row: pd.Series):
+    def __init__(self, row: pd.Series, verdict=None):
         self._row = row
+        self._verdict = verdict
 
     def __getattr__(self, name: str):
         row = self.__dict__["_row"]
+        if name == "verdict":
+            return self.__dict__["_verdict"](row["quantity"], row.get("text", ""))
         if name == "ci":
             return _Interval(row["ci_low"], row["ci_high"])
         if name == "p":
@@ -184,6 +200,10 @@ def _blocks(text: str) -> list[tuple[str, str]]:
         if _ITEM.match(line) and current:
             blocks.append(["\n".join(current), "\n"])
             current = []
+        if current and not line.lstrip().startswith("|") and not current[-1].lstrip().startswith("|") \
+                and not current[-1].endswith("\\"):
+            current[-1] = current[-1] + " " + line.strip()  # a wrapped line continues its paragraph or item
+            continue
         current.append(line)
     if current:
         blocks.append(["\n".join(current), "\n"])
@@ -205,6 +225,25 @@ def _read_sections(chapter: str, file: Path) -> dict[str, _Section]:
     text = re.sub(r"[ \t]+$", "", _COMMENT.sub("", file.read_text(encoding="utf-8")), flags=re.M)
     parts = _SECTION.split(text)
     return {name: _Section(chapter, name, body.strip("\n"), file) for name, body in zip(parts[1::2], parts[2::2])}
+
+
+def _verdict_table(section: _Section | None) -> dict[tuple[str, str], str]:
+    """``{(quantity, key): phrase}`` from a ``## verdicts`` section's Markdown table."""
+    if section is None:
+        return {}
+    table = {}
+    for number, line in enumerate(section.text.splitlines(), 1):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.strip() or set(line.strip()) <= set("|-: ") or cells[:2] == ["quantity", "key"]:
+            continue
+        if len(cells) != 3 or not cells[0] or not cells[1]:
+            raise ValueError(f"{section.file}, '## {VERDICTS}' line {number}: a row is | quantity | key | phrase |, "
+                             f"not {line.strip()!r}")
+        if (cells[0], cells[1]) in table:
+            raise ValueError(f"{section.file}, '## {VERDICTS}' line {number}: quantity {cells[0]!r}, key "
+                             f"{cells[1]!r} is given twice")
+        table[(cells[0], cells[1])] = cells[2]
+    return table
 
 
 class Words:
@@ -231,7 +270,27 @@ class Words:
                     raise ValueError(f"section '## {name}' is in both {self.sections[name].file} and {file}: "
                                      "keep it in one of them")
                 self.sections[name] = section
+        self.verdicts = _verdict_table(self.sections.pop(VERDICTS, None))
         self._said: list[pd.DataFrame] = []
+
+    def verdict(self, quantity: str, key) -> str:
+        """The phrase the ``## verdicts`` table gives ``quantity``'s verdict ``key``."""
+        try:
+            return self.verdicts[(quantity, str(key))]
+        except KeyError:
+            known = sorted(k for q, k in self.verdicts if q == quantity)
+            raise KeyError(f"{self.file}: the '## {VERDICTS}' table has no phrase for quantity {quantity!r}, key "
+                           f"{key!r} (its keys for {quantity!r}: {', '.join(known) or 'none'})") from None
+
+    def _section_text(self, section: str, seen: tuple[str, ...] = ()) -> str:
+        """A section's text with its ``{include:other}`` lines replaced by the other sections' text."""
+        if section not in self.sections:
+            where = f" (included by '## {seen[-1]}')" if seen else ""
+            raise KeyError(f"{self.file}: no section '## {section}'{where} (sections: {', '.join(self.sections)})")
+        if section in seen:
+            raise ValueError(f"{self.file}: sections include each other in a circle: {' -> '.join(seen + (section,))}")
+        return _INCLUDE.sub(lambda m: self._section_text(m.group(1), seen + (section,)),
+                            self.sections[section].text)
 
     def text(self, section: str, findings: pd.DataFrame | None = None) -> str:
         """The section's Markdown filled from ``findings`` (see the module docstring)."""
@@ -241,12 +300,12 @@ class Words:
         frame = pd.DataFrame(columns=COLUMNS) if findings is None else findings
         known = set(frame["quantity"])
         out = []
-        for block, separator in _blocks(self.sections[section].text):
+        for block, separator in _blocks(self._section_text(section)):
             unknown = [n for n in _fields(block) if n != "group" and n not in known]
             if unknown:
                 raise KeyError(f"{file}, section '{section}': no quantity {', '.join(map(repr, unknown))} in "
                                f"this section's findings (quantities: {', '.join(sorted(known)) or 'none'})")
-            rendered = [_fill(block, frame, group) for group in _groups(block, frame)]
+            rendered = [_fill(block, frame, group, self.verdict) for group in _groups(block, frame)]
             rendered = [r for r in rendered if r is not None]
             if rendered:
                 joiner = "\n" if _ITEM.match(block) else "\n\n"
@@ -291,7 +350,7 @@ def _row(frame: pd.DataFrame, name: str, group: str) -> pd.Series | None:
     return rows.iloc[0] if len(rows) else None
 
 
-def _fill_part(template: str, frame: pd.DataFrame, group: str) -> str | None:
+def _fill_part(template: str, frame: pd.DataFrame, group: str, verdict=None) -> str | None:
     values = {"group": group}
     for name in _fields(template):
         if name == "group":
@@ -299,25 +358,25 @@ def _fill_part(template: str, frame: pd.DataFrame, group: str) -> str | None:
         row = _row(frame, name, group)
         if row is None or not _applicable(row):
             return None
-        values[name] = _Quantity(row)
+        values[name] = _Quantity(row, verdict)
     if not _conditions_hold(template, values):
         return None
     return string.Formatter().vformat(template, (), values)
 
 
-def _fill(block: str, frame: pd.DataFrame, group: str) -> str | None:
+def _fill(block: str, frame: pd.DataFrame, group: str, verdict=None) -> str | None:
     optional = []
 
     def keep(match):
-        optional.append(_fill_part(match.group(1), frame, group) or "")
+        optional.append(_fill_part(match.group(1), frame, group, verdict) or "")
         return f"\0{len(optional) - 1}\0"
 
     main = _OPTIONAL.sub(keep, block)
-    filled = _fill_part(main, frame, group)
+    filled = _fill_part(main, frame, group, verdict)
     if filled is None:
         return None
     text = re.sub("\0(\\d+)\0", lambda m: optional[int(m.group(1))], filled)
     return None if not _ITEM.sub("", text).strip() else text  # nothing left but a list marker: dropped
 
 
-__all__ = ["COLUMNS", "Findings", "Words"]
+__all__ = ["COLUMNS", "VERDICTS", "Findings", "Words"]

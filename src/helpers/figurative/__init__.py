@@ -6,7 +6,7 @@
   effect (mixed model and document-cluster bootstrap, with the minimum detectable difference)
   and the overlap of source-side error spans with idioms against chance, per-system effects, the
   LLM contrast, rater agreement and chrF–human correlation on idiom vs other segments;
-* :mod:`~helpers.figurative.chapter` the chapter's set-up, data box, steps, gallery and findings;
+* :mod:`~helpers.figurative.ch10` the chapter's set-up, data box, steps, gallery and findings;
 * :mod:`~helpers.figurative.figures` its figures.
 """
 

@@ -71,7 +71,7 @@ def correlations_static(table: pd.DataFrame, title: str = ""):
 
 def system_scatter(ranks: pd.DataFrame, title: str = "") -> go.Figure:
     """BLEU (x) against the expert MQM penalty (y, best at the top) per system
-    (:func:`helpers.metrics.chapter.protocol_ranks`); hovering names the system and its ranks."""
+    (:func:`helpers.metrics.ch09.protocol_ranks`); hovering names the system and its ranks."""
     r = ranks
     fig = go.Figure(go.Scatter(
         x=r["bleu"], y=r["mqm"], mode="markers", marker={"size": 11, "color": "#1f4e9a"}, text=r["system"],

@@ -13,7 +13,7 @@ import pytest
 from scipy.stats import pearsonr
 
 from helpers.core.errors import InputError
-from helpers.figurative import analysis, chapter, idioms
+from helpers.figurative import analysis, ch10, idioms
 
 
 def _simulated(effects: dict[str, float], seed: int = 5, documents: int = 60) -> pd.DataFrame:
@@ -108,16 +108,16 @@ def test_sentence_chrf_is_sacrebleus():
 
 
 def test_gallery_marks_overlapping_spans_once():
-    assert chapter._marked("不要画蛇添足了", ["画蛇添足", "添足了"]) == "不要<mark>画蛇添足了</mark>"
+    assert ch10._marked("不要画蛇添足了", ["画蛇添足", "添足了"]) == "不要<mark>画蛇添足了</mark>"
 
 
 def test_setup_checks_its_parameters(tmp_path):
     with pytest.raises(InputError, match="detector"):
-        chapter.figurative_setup(detector="loose")
+        ch10.setup(detector="loose")
     with pytest.raises(InputError, match="newstest2021_source"):
-        chapter.figurative_setup(newstest2021=str(tmp_path))
+        ch10.setup(newstest2021=str(tmp_path))
     with pytest.raises(InputError, match="n_boot"):
-        chapter.figurative_setup(n_boot=5)
+        ch10.setup(n_boot=5)
 
 
 # --------------------------------------------------------------------------- findings from saved CSVs
@@ -169,7 +169,7 @@ def saved(tmp_path):
 
 
 def test_findings_are_recomputed_from_the_saved_tables(saved):
-    f = chapter.findings(saved).set_index(["quantity", "group"])
+    f = ch10.findings(saved).set_index(["quantity", "group"])
     assert f.loc[("detector", ""), "text"] == "strict"
     assert f.loc[("idiom_segments", ""), "value"] == 14 and f.loc[("idiom_segments", ""), "text"] == "150"
     assert f.loc[("psucmc_found", ""), "value"] == 0 and f.loc[("psucmc_found", ""), "text"] == "94"
@@ -194,12 +194,12 @@ def test_the_words_render_from_the_findings(saved):
     from helpers.core import Words
 
     words = Words("10_figurative")
-    text = words.text("findings", chapter.findings(saved))
+    text = words.text("findings", ch10.findings(saved))
     assert "`strict` flags 14 of 150 rated segments" in text and "0 of the 94 single-word metaphors" in text
     assert "At least one interval excludes zero" in text and "changes sign between detectors" in text
     assert "**Metrics.**" not in text  # not applicable without texts
     assert "+0.30 [+0.10, +0.50]" in text
-    data = words.text("data", chapter.findings(saved))
+    data = words.text("data", ch10.findings(saved))
     assert "8 of 100 segments have an idiom, in 5 of 20 documents" in data
     # b's file names no documents (newstest2021's score file): its 50 segments are 50 clusters, not documents
     assert "6 of 50 segments have an idiom, and the file names no documents" in data and "of 50 documents" not in data
@@ -274,7 +274,7 @@ def test_chapter_runs_on_small_hand_made_files(tmp_path):
     main = effects[(effects["dataset"] == "newstest2021") & (effects["method"] == "mixed")].iloc[0]
     assert main["estimate"] == pytest.approx(2.0, abs=1e-6)  # idiom segments were scored 2 points worse
     saved = pd.read_csv(res / "findings.csv")
-    assert saved["quantity"].tolist() == chapter.findings(res)["quantity"].tolist()
+    assert saved["quantity"].tolist() == ch10.findings(res)["quantity"].tolist()
     assert list(saved.columns[:8]) == ["section", "quantity", "group", "value", "ci_low", "ci_high", "p", "text"]
 
 

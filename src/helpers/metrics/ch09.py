@@ -1,8 +1,8 @@
 """What chapter 09 needs besides the statistics: checked parameters, data with provenance, analysis steps.
 
-The chapter calls :func:`metrics_setup` in the cell right after its parameters cell; it checks
+The chapter calls :func:`setup` in the cell right after its parameters cell; it checks
 every parameter before any work and raises :class:`~helpers.core.errors.InputError` naming
-the parameter. ``setup.load()`` returns :class:`MetricsData`: the texts, the expert MQM
+the parameter. ``setup.load()`` returns :class:`Data`: the texts, the expert MQM
 segment scores joined to them by line, the published system scores and the other human
 protocol's system scores, with their :class:`~helpers.core.report.Provenance`. The steps
 (:func:`reproduction`, :func:`metric_scores`, :func:`protocol_ranks`; for the seeds' post-edits
@@ -44,7 +44,7 @@ RELEASED_PAIR = "ZH→EN"
 
 
 @dataclass(frozen=True)
-class MetricsData(ChapterData):
+class Data(ChapterData):
     texts: pd.DataFrame = None  # system, segment, source, reference, hypothesis (every line)
     human: pd.DataFrame = None  # system, segment, score (expert MQM penalty, lower is better; rated segments)
     published: pd.DataFrame = None  # system, metric, score (published BLEU/chrF; empty for own data)
@@ -54,7 +54,7 @@ class MetricsData(ChapterData):
 
 
 @dataclass(frozen=True)
-class MetricsSetup:
+class Setup:
     """Chapter 09's checked parameters (see the chapter's parameters cell)."""
 
     testset: str
@@ -73,7 +73,7 @@ class MetricsSetup:
     def released(self) -> bool:
         return self.reference is None
 
-    def load(self) -> MetricsData:
+    def load(self) -> Data:
         """The data box: WMT's released files for ``testset``, or the files given as parameters."""
         if not self.released:
             from .commands import read_texts
@@ -82,7 +82,7 @@ class MetricsSetup:
             texts = read_texts(self.reference, self.hypotheses)
             human = read_human(self.human)[["system", "segment", "score"]]
             files = tuple(str(p) for p in [self.reference, *self.hypotheses.values(), self.human])
-            return MetricsData(Provenance("own", files, OWN_DETAIL), texts=texts, human=human,
+            return Data(Provenance("own", files, OWN_DETAIL), texts=texts, human=human,
                                published=pd.DataFrame(columns=["system", "metric", "score"]),
                                protocol=pd.DataFrame(columns=["system", "score"]), testset="own files",
                                protocol_name="")
@@ -97,14 +97,14 @@ class MetricsSetup:
             protocol, name = sqm.rename(columns={"raw": "score"})[["system", "score"]], "DA+SQM"
         published = wmt.published_automatic(self.testset)
         published = published[published["system"].isin(texts["system"].unique())].reset_index(drop=True)
-        return MetricsData(Provenance("released", (), RELEASED_DETAIL), texts=texts, human=human,
+        return Data(Provenance("released", (), RELEASED_DETAIL), texts=texts, human=human,
                            published=published, protocol=protocol, protocol_name=name,
                            testset=self.testset)
 
 
-def metrics_setup(testset="newstest2021", systems=None, reference=None, hypotheses=None, human=None, language_pair=None,
+def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None, human=None, language_pair=None,
                   metrics=DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
-                  results_dir="results") -> MetricsSetup:
+                  results_dir="results") -> Setup:
     """Check chapter 09's parameters before any work (each problem names its parameter).
 
     ``reference``, ``hypotheses`` (``{NAME: FILE}``) and ``human`` (an MQM file or a
@@ -126,7 +126,7 @@ def metrics_setup(testset="newstest2021", systems=None, reference=None, hypothes
                              expected="e.g. ['NiuTrans', 'SMU']")
         for name in systems:
             params.member("systems", name, wmt.TESTSETS[testset]["systems"], f"systems of {testset}")
-    return MetricsSetup(
+    return Setup(
         testset=testset,
         reference=params.existing_file("reference", reference) if reference is not None else None,
         hypotheses=params.named_files("hypotheses", hypotheses, minimum=2) if hypotheses is not None else None,
@@ -141,7 +141,7 @@ def metrics_setup(testset="newstest2021", systems=None, reference=None, hypothes
         systems=tuple(systems) if systems is not None else None)
 
 
-def reproduction(box: MetricsData, scored: pd.DataFrame | None = None) -> pd.DataFrame:
+def reproduction(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFrame:
     """Published BLEU and chrF beside sacrebleu's, per system: ``system, metric, published, computed, difference``.
 
     Computed with sacrebleu's defaults on every line (:func:`helpers.metrics.scores.system_scores`),
@@ -158,7 +158,7 @@ def reproduction(box: MetricsData, scored: pd.DataFrame | None = None) -> pd.Dat
     return out.sort_values(["metric", "published"], ascending=[True, False]).reset_index(drop=True)
 
 
-def metric_scores(box: MetricsData, metrics=DEFAULT_METRICS, system_lines: str = "all") -> pd.DataFrame:
+def metric_scores(box: Data, metrics=DEFAULT_METRICS, system_lines: str = "all") -> pd.DataFrame:
     """The chapter's score table: ``system, segment, metric, score``.
 
     Segment rows are computed on the segments the experts rated for that system only (the
@@ -177,7 +177,7 @@ def metric_scores(box: MetricsData, metrics=DEFAULT_METRICS, system_lines: str =
     return pd.concat([systems, scores.segment_scores(rated, metrics)], ignore_index=True)
 
 
-def _system_rows(box: MetricsData, scored: pd.DataFrame | None, metrics: list[str]) -> pd.DataFrame:
+def _system_rows(box: Data, scored: pd.DataFrame | None, metrics: list[str]) -> pd.DataFrame:
     """``system, metric, score`` on every line: from ``scored``'s system rows when it has all of
     ``metrics``, else computed (:func:`helpers.metrics.scores.system_scores`)."""
     if scored is not None:
@@ -187,7 +187,7 @@ def _system_rows(box: MetricsData, scored: pd.DataFrame | None, metrics: list[st
     return scores.system_scores(box.texts, metrics)[["system", "metric", "score"]]
 
 
-def system_lines_choice(box: MetricsData, scored: pd.DataFrame, given: pd.DataFrame | None = None) -> pd.DataFrame:
+def system_lines_choice(box: Data, scored: pd.DataFrame, given: pd.DataFrame | None = None) -> pd.DataFrame:
     """Does it matter which lines make a metric's system score? ``metric, statistic, all, rated, difference``.
 
     The system-level statistics (:data:`helpers.metrics.meta.SYSTEM_STATISTICS`) with each
@@ -214,7 +214,7 @@ def system_lines_choice(box: MetricsData, scored: pd.DataFrame, given: pd.DataFr
     return out
 
 
-def protocol_ranks(box: MetricsData, scored: pd.DataFrame | None = None) -> pd.DataFrame:
+def protocol_ranks(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFrame:
     """Each system's rank under expert MQM, the other human protocol and BLEU.
 
     Returns
@@ -339,7 +339,7 @@ def missed_errors(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.
     return pd.DataFrame(rows)
 
 
-def published_neural(box: MetricsData) -> pd.DataFrame:
+def published_neural(box: Data) -> pd.DataFrame:
     """The published COMET system scores of the run's systems, as given (WMT21 only):
     ``system, segment (NA), metric, score`` with metric ``comet_refA`` / ``comet_refB``."""
     if box.testset != "newstest2021":
@@ -385,7 +385,7 @@ def seeds_agreement(rates: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> p
     return out[["data", "statistic", "estimate", "ci_low", "ci_high", "n"]]
 
 
-def description(box: MetricsData, setup: MetricsSetup) -> pd.DataFrame:
+def description(box: Data, setup: Setup) -> pd.DataFrame:
     """The run's data in one table (``data_summary.csv``): ``quantity, value, text``."""
     systems = box.texts["system"].unique()
     rated = box.human[box.human["system"].isin(systems)]

@@ -1,8 +1,8 @@
 """What chapter 10 needs besides the statistics: checked parameters, data with provenance, steps, findings.
 
-The chapter calls :func:`figurative_setup` in the cell right after its parameters cell; it
+The chapter calls :func:`setup` in the cell right after its parameters cell; it
 checks every parameter before any work and raises :class:`~helpers.core.errors.InputError`
-naming the parameter. ``setup.load()`` returns :class:`FigurativeData`: the MQM rows of TED
+naming the parameter. ``setup.load()`` returns :class:`Data`: the MQM rows of TED
 and WMT23, the segment table of the three data sets (penalty and idiom flag per system and
 segment, :func:`helpers.figurative.analysis.segment_table`) and, for the released
 newstest2021, the system outputs and reference by line (for sentence chrF), with their
@@ -45,7 +45,7 @@ GALLERY_SEGMENTS, GALLERY_SYSTEMS = 4, 3
 
 
 @dataclass(frozen=True)
-class FigurativeData(ChapterData):
+class Data(ChapterData):
     rows: dict = None  # dataset -> MQM annotation rows (ted, wmt23)
     segments: pd.DataFrame = None  # analysis.segment_table of every data set, one frame
     texts: pd.DataFrame = None  # newstest2021: system, segment, hypothesis, reference (released only; else empty)
@@ -53,7 +53,7 @@ class FigurativeData(ChapterData):
 
 
 @dataclass(frozen=True)
-class FigurativeSetup:
+class Setup:
     """Chapter 10's checked parameters (see the chapter's parameters cell)."""
 
     newstest2021: Path | None
@@ -68,7 +68,7 @@ class FigurativeSetup:
     def released(self) -> bool:
         return all(f is None for f in (self.newstest2021, self.newstest2021_source, self.ted, self.wmt23))
 
-    def load(self) -> FigurativeData:
+    def load(self) -> Data:
         """The data box: the released files, or those given as parameters in their place."""
         files = {"newstest2021": self.newstest2021 or analysis.NEWSTEST2021_SCORES,
                  "ted": self.ted or analysis.TED_FILE, "wmt23": self.wmt23 or analysis.THREE_RATER_FILE}
@@ -83,12 +83,12 @@ class FigurativeSetup:
         given = [str(p) for p in (self.newstest2021, self.newstest2021_source, self.ted, self.wmt23) if p is not None]
         provenance = Provenance("released", (), RELEASED_DETAIL) if self.released else \
             Provenance("own", tuple(given), OWN_DETAIL)
-        return FigurativeData(provenance, rows=rows, segments=segments, texts=texts,
+        return Data(provenance, rows=rows, segments=segments, texts=texts,
                               files={k: str(v) for k, v in files.items()})
 
 
-def figurative_setup(newstest2021=None, newstest2021_source=None, ted=None, wmt23=None, detector="filtered",
-                     n_boot=1000, seed=0, results_dir="results") -> FigurativeSetup:
+def setup(newstest2021=None, newstest2021_source=None, ted=None, wmt23=None, detector="filtered",
+                     n_boot=1000, seed=0, results_dir="results") -> Setup:
     """Check chapter 10's parameters before any work (each problem names its parameter).
 
     ``newstest2021`` (an ``*.avg_seg_scores.tsv``) with ``newstest2021_source`` (its Chinese
@@ -105,7 +105,7 @@ def figurative_setup(newstest2021=None, newstest2021_source=None, ted=None, wmt2
     def file(name, value):
         return params.existing_file(name, value) if value is not None else None
 
-    return FigurativeSetup(
+    return Setup(
         newstest2021=file("newstest2021", newstest2021), newstest2021_source=file("newstest2021_source",
                                                                                   newstest2021_source),
         ted=file("ted", ted), wmt23=file("wmt23", wmt23), detector=params.choice("detector", detector,
@@ -132,7 +132,7 @@ def newstest2021_texts(systems) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- steps
-def description(box: FigurativeData, detector: str) -> pd.DataFrame:
+def description(box: Data, detector: str) -> pd.DataFrame:
     """The run's data per data set (``data_summary.csv``): ``dataset, file, detector, systems,
     segments, documents, rows, idiom_segments, idiom_documents``."""
     out = []
@@ -155,7 +155,7 @@ def detector_precision() -> pd.DataFrame:
     return table
 
 
-def penalty_means(box: FigurativeData) -> pd.DataFrame:
+def penalty_means(box: Data) -> pd.DataFrame:
     """Mean MQM penalty of idiom and other segments per data set, uncontrolled:
     ``dataset, idiom, cells, segments, mean_score``."""
     s = box.segments
@@ -163,7 +163,7 @@ def penalty_means(box: FigurativeData) -> pd.DataFrame:
         cells=("score", "size"), segments=("segment", "nunique"), mean_score=("score", "mean")).reset_index()
 
 
-def effects(box: FigurativeData, detector: str, n_boot: int, seed: int) -> pd.DataFrame:
+def effects(box: Data, detector: str, n_boot: int, seed: int) -> pd.DataFrame:
     """The controlled idiom effect per data set (:func:`helpers.figurative.analysis.idiom_effect`)
     with the chapter's detector (mixed model and bootstrap) and with the other detectors
     (bootstrap): ``dataset, detector`` and :data:`~helpers.figurative.analysis.EFFECT_COLUMNS`."""
@@ -180,7 +180,7 @@ def effects(box: FigurativeData, detector: str, n_boot: int, seed: int) -> pd.Da
     return pd.concat(frames, ignore_index=True)
 
 
-def categories(box: FigurativeData, detector: str, n_boot: int, seed: int) -> pd.DataFrame:
+def categories(box: Data, detector: str, n_boot: int, seed: int) -> pd.DataFrame:
     """:func:`helpers.figurative.analysis.category_effects` of TED and WMT23 (the files with error
     categories), those with at least :data:`MIN_IDIOM_SEGMENTS` idiom segments."""
     s = box.segments
@@ -193,12 +193,12 @@ def categories(box: FigurativeData, detector: str, n_boot: int, seed: int) -> pd
     return analysis.category_effects(cats, n_boot=n_boot, seed=seed)
 
 
-def spans(box: FigurativeData, detector: str) -> pd.DataFrame:
+def spans(box: Data, detector: str) -> pd.DataFrame:
     """WMT23's source-side error spans in idiom segments (:func:`helpers.figurative.analysis.span_overlap`)."""
     return analysis.span_overlap(box.rows["wmt23"], detector)
 
 
-def per_system(box: FigurativeData, n_boot: int, seed: int) -> pd.DataFrame:
+def per_system(box: Data, n_boot: int, seed: int) -> pd.DataFrame:
     """The idiom effect per system (:func:`helpers.figurative.analysis.system_effects`) of the data sets
     with at least :data:`MIN_IDIOM_SEGMENTS` idiom segments."""
     s = box.segments
@@ -207,7 +207,7 @@ def per_system(box: FigurativeData, n_boot: int, seed: int) -> pd.DataFrame:
     return analysis.system_effects(s[s["dataset"].isin(keep)], n_boot=n_boot, seed=seed)
 
 
-def llm_versus_others(box: FigurativeData, n_boot: int, seed: int) -> pd.DataFrame:
+def llm_versus_others(box: Data, n_boot: int, seed: int) -> pd.DataFrame:
     """:func:`helpers.figurative.analysis.llm_contrast` on each data set: ``dataset`` and its columns."""
     frames = [analysis.llm_contrast(part, n_boot=n_boot, seed=seed).assign(dataset=d)
               for d, part in box.segments.groupby("dataset", sort=False)]
@@ -215,13 +215,13 @@ def llm_versus_others(box: FigurativeData, n_boot: int, seed: int) -> pd.DataFra
     return out[["dataset"] + [c for c in out.columns if c != "dataset"]]
 
 
-def rater_agreement(box: FigurativeData, detector: str, n_boot: int, seed: int) -> pd.DataFrame:
+def rater_agreement(box: Data, detector: str, n_boot: int, seed: int) -> pd.DataFrame:
     """α on idiom and other segments of WMT23's three-rater file
     (:func:`helpers.figurative.analysis.agreement_by_idiom`)."""
     return analysis.agreement_by_idiom(box.rows["wmt23"], detector, n_boot=n_boot, seed=seed)
 
 
-def metric_scores(box: FigurativeData) -> pd.DataFrame:
+def metric_scores(box: Data) -> pd.DataFrame:
     """newstest2021's rated cells with sentence chrF (:func:`helpers.figurative.analysis.sentence_chrf`)
     for the systems with an output file; empty for own files (no texts)."""
     if box.texts.empty:
@@ -240,7 +240,7 @@ def metric_agreement(scored: pd.DataFrame, n_boot: int, seed: int) -> pd.DataFra
 
 
 # --------------------------------------------------------------------------- the gallery
-def gallery(box: FigurativeData, detector: str, segments: int = GALLERY_SEGMENTS,
+def gallery(box: Data, detector: str, segments: int = GALLERY_SEGMENTS,
             systems: int = GALLERY_SYSTEMS) -> pd.DataFrame:
     """A few WMT23 idiom segments to read: for each, the best, a middle and the worst system.
 
@@ -484,5 +484,5 @@ def _contrast(f, table: pd.DataFrame, prefix: str, flag: str, counts: tuple[str,
           if "difference" in rows.index else None)
 
 
-__all__ = ["FigurativeData", "FigurativeSetup", "figurative_setup", "findings", "gallery", "gallery_html",
+__all__ = ["Data", "Setup", "setup", "findings", "gallery", "gallery_html",
            "FINDINGS_INPUTS", "MIN_IDIOM_SEGMENTS"]

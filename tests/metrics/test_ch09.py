@@ -7,7 +7,7 @@ import pytest
 
 from helpers.core.errors import InputError
 from helpers.core.report import Provenance
-from helpers.metrics import chapter
+from helpers.metrics import ch09
 
 
 @pytest.fixture
@@ -22,12 +22,12 @@ def box(tmp_path, monkeypatch):
     human = pd.DataFrame({"system": ["A", "A", "B", "B", "C", "C"], "segment": [1, 2, 1, 2, 1, 2],
                           "score": [2.0, 2.0, 0.0, 1.0, 5.0, 6.0]})
     protocol = pd.DataFrame({"system": ["A", "B", "C", "X"], "score": [10.0, 30.0, 20.0, 99.0]})
-    return chapter.MetricsData(Provenance("own"), texts=texts, human=human, protocol=protocol,
+    return ch09.Data(Provenance("own"), texts=texts, human=human, protocol=protocol,
                                published=pd.DataFrame({"system": ["A"], "metric": ["bleu"], "score": [100.0]}))
 
 
 def test_protocol_ranks_by_hand(box):
-    got = chapter.protocol_ranks(box).set_index("system")
+    got = ch09.protocol_ranks(box).set_index("system")
     assert got.loc[["B", "A", "C"], "mqm"].tolist() == [0.5, 2.0, 5.5]
     assert got["mqm_rank"].to_dict() == {"B": 1, "A": 2, "C": 3}
     assert got["protocol_rank"].to_dict() == {"B": 1, "A": 3, "C": 2}
@@ -36,10 +36,10 @@ def test_protocol_ranks_by_hand(box):
 
 
 def test_reproduction_and_score_table(box):
-    rep = chapter.reproduction(box)
+    rep = ch09.reproduction(box)
     a = rep[(rep["system"] == "A") & (rep["metric"] == "bleu")].iloc[0]
     assert a["computed"] == pytest.approx(100.0) and a["difference"] == pytest.approx(0.0)
-    table = chapter.metric_scores(box, ["bleu", "ter"])
+    table = ch09.metric_scores(box, ["bleu", "ter"])
     assert list(table.columns) == ["system", "segment", "metric", "score"]
     assert table["segment"].isna().sum() == 6 and table["segment"].notna().sum() == 12
 
@@ -47,7 +47,7 @@ def test_reproduction_and_score_table(box):
 def test_unrated_segments_get_no_segment_rows(box):
     rated_once = box.__class__(box.provenance, texts=box.texts, human=box.human[box.human["segment"] == 1],
                                protocol=box.protocol, published=box.published)
-    table = chapter.metric_scores(rated_once, ["chrf"])
+    table = ch09.metric_scores(rated_once, ["chrf"])
     assert table.loc[table["segment"].notna(), "segment"].unique().tolist() == [1]
 
 
@@ -59,7 +59,7 @@ def test_unrated_segments_get_no_segment_rows(box):
 ])
 def test_setup_names_the_bad_parameter(kwargs, needle):
     with pytest.raises(InputError, match=needle):
-        chapter.metrics_setup(**kwargs)
+        ch09.setup(**kwargs)
 
 
 def test_system_rows_on_all_lines_or_only_the_rated_ones(box):
@@ -67,22 +67,22 @@ def test_system_rows_on_all_lines_or_only_the_rated_ones(box):
     system TER counts line 1's one edit over its 6 reference words."""
     one = box.__class__(box.provenance, texts=box.texts, human=box.human[box.human["segment"] == 1],
                         protocol=box.protocol, published=box.published)
-    every = chapter.metric_scores(one, ["ter"], system_lines="all").set_index("system")
-    rated = chapter.metric_scores(one, ["ter"], system_lines="rated").set_index("system")
+    every = ch09.metric_scores(one, ["ter"], system_lines="all").set_index("system")
+    rated = ch09.metric_scores(one, ["ter"], system_lines="rated").set_index("system")
     b_all = every.loc[every["segment"].isna()].loc["B", "score"]
     b_rated = rated.loc[rated["segment"].isna()].loc["B", "score"]
     assert b_rated == pytest.approx(100 * 1 / 6)
     assert b_all > b_rated
     with pytest.raises(InputError, match="parameter 'system_lines'"):
-        chapter.metric_scores(one, ["ter"], system_lines="some")
+        ch09.metric_scores(one, ["ter"], system_lines="some")
 
 
 def test_post_edit_rates_are_hter(tmp_path, monkeypatch):
     monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
     frame = pd.DataFrame({"mt": ["a b x d", "e f"], "post_edit": ["a b c d", "e f"]})
-    assert chapter.post_edit_rates(frame)["hter"].tolist() == pytest.approx([25.0, 0.0])
+    assert ch09.post_edit_rates(frame)["hter"].tolist() == pytest.approx([25.0, 0.0])
     zh = pd.DataFrame({"translation": ["甲乙丙丁"], "post_edit": ["甲乙戊丁"]})
-    assert chapter.post_edit_rates(zh, mt="translation", target="zh")["hter"].item() == pytest.approx(25.0)
+    assert ch09.post_edit_rates(zh, mt="translation", target="zh")["hter"].item() == pytest.approx(25.0)
 
 
 def test_edit_rate_agreement_by_hand_and_scipy():
@@ -90,7 +90,7 @@ def test_edit_rate_agreement_by_hand_and_scipy():
 
     frame = pd.DataFrame({"hter": [0.0, 10.0, 20.0, 30.0, 40.0], "penalty": [0.0, 1.0, 3.0, 2.0, 4.0],
                           "sentence": ["s1", "s1", "s2", "s2", "s3"]})
-    got = chapter.edit_rate_agreement(frame, n_boot=200, clusters="sentence").set_index("statistic")
+    got = ch09.edit_rate_agreement(frame, n_boot=200, clusters="sentence").set_index("statistic")
     assert got.loc["spearman", "estimate"] == pytest.approx(0.9)  # one swapped pair: 1 - 6*2/(5*24)
     assert got.loc["pearson", "estimate"] == pytest.approx(pearsonr(frame["hter"], frame["penalty"])[0])
     assert (got["ci_low"] <= got["estimate"]).all() and (got["estimate"] <= got["ci_high"]).all()
@@ -101,7 +101,7 @@ def test_missed_errors_by_hand():
     """Clean rows' HTER 10, 20, 30 (median 20); rows with errors 15, 25, 40, 20: two of four
     (15 and 20) are edited no more than the median clean row."""
     frame = pd.DataFrame({"hter": [10.0, 20.0, 30.0, 15.0, 25.0, 40.0, 20.0], "errors": [0, 0, 0, 1, 2, 1, 1]})
-    got = chapter.missed_errors(frame, n_boot=200).set_index("statistic")
+    got = ch09.missed_errors(frame, n_boot=200).set_index("statistic")
     assert got.loc["missed", "estimate"] == 0.5 and got.loc["missed", "n"] == 4
     # blind: clean rows at or below their own median, 10 and 20 of 10, 20, 30
     assert got.loc["blind", "estimate"] == pytest.approx(2 / 3) and got.loc["blind", "n"] == 3
@@ -114,6 +114,6 @@ def test_the_blind_baseline_is_not_one_half_when_edit_rates_tie():
     errors would leave 4 of 5 clean rows, not one half, at or below it."""
     frame = pd.DataFrame({"hter": [0.0, 0.0, 0.0, 0.0, 30.0, 0.0, 0.0, 0.0, 50.0, 60.0],
                           "errors": [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]})
-    got = chapter.missed_errors(frame, n_boot=200).set_index("statistic")
+    got = ch09.missed_errors(frame, n_boot=200).set_index("statistic")
     assert got.loc["missed", "estimate"] == pytest.approx(3 / 5) and got.loc["blind", "estimate"] == pytest.approx(4 / 5)
     assert got.loc["missed_gap", "estimate"] == pytest.approx(3 / 5 - 4 / 5)

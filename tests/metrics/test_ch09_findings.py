@@ -8,7 +8,7 @@ import json
 import pandas as pd
 import pytest
 
-from helpers.metrics import chapter
+from helpers.metrics import ch09
 
 
 def _write(folder, name, frame):
@@ -53,7 +53,7 @@ def saved(tmp_path):
 
 
 def test_findings_are_recomputed_from_the_saved_csvs(saved):
-    f = chapter.findings(saved)
+    f = ch09.findings(saved)
     one = f[f["group"] == ""].set_index("quantity")
     assert one.loc["pair", "text"] == "EN→DE" and one.loc["systems", "value"] == 3
     # nothing published: not applicable, so the reproduction sentences drop out
@@ -83,7 +83,7 @@ def test_findings_are_recomputed_from_the_saved_csvs(saved):
 def test_the_words_render_from_the_findings(saved):
     from helpers.core import Words
 
-    text = Words("09_metrics").text("findings", chapter.findings(saved))
+    text = Words("09_metrics").text("findings", ch09.findings(saved))
     assert "On EN→DE (3 systems), chrf agrees best" in text
     assert "Own files (EN→DE) have no published scores" in text and "**Reproduced.**" not in text
     assert "**Two protocols.**" not in text  # no second protocol in this run
@@ -91,7 +91,7 @@ def test_the_words_render_from_the_findings(saved):
 
 
 def test_an_empty_folder_gives_every_quantity_not_applicable(tmp_path):
-    f = chapter.findings(tmp_path)
+    f = ch09.findings(tmp_path)
     assert {"pair", "best_metric", "protocol_tau", "missed"} <= set(f["quantity"])
     assert f["value"].isna().sum() >= 10
 
@@ -108,10 +108,10 @@ def test_system_lines_choice_by_hand(tmp_path, monkeypatch):
     texts = pd.DataFrame([{"system": s, "segment": i + 1, "reference": r, "hypothesis": h}
                           for s, lines in hyps.items() for i, (h, r) in enumerate(zip(lines, ref))])
     human = pd.DataFrame({"system": ["A", "B", "C"], "segment": [1, 1, 1], "score": [1.0, 0.0, 5.0]})
-    box = chapter.MetricsData(Provenance("own"), texts=texts, human=human)
+    box = ch09.Data(Provenance("own"), texts=texts, human=human)
     scored = scores.system_scores(texts, ["chrf"])
     given = pd.DataFrame({"system": ["A", "B", "C"], "segment": pd.NA, "metric": "comet", "score": [0.5, 0.9, 0.1]})
-    got = chapter.system_lines_choice(box, scored, given).set_index(["metric", "statistic"])
+    got = ch09.system_lines_choice(box, scored, given).set_index(["metric", "statistic"])
     assert got.loc[("chrf", "kendall_tau_b"), "all"] == pytest.approx(1 / 3)  # A>B>C against the experts' B>A>C
     assert got.loc[("chrf", "kendall_tau_b"), "rated"] == pytest.approx(1.0)
     assert got.loc[("chrf", "kendall_tau_b"), "difference"] == pytest.approx(2 / 3)
@@ -126,15 +126,15 @@ def test_reproduction_and_ranks_reuse_the_score_table():
 
     texts = pd.DataFrame({"system": ["A", "B"], "segment": [1, 1], "reference": ["x y", "x y"],
                           "hypothesis": ["x y", "y"]})
-    box = chapter.MetricsData(Provenance("own"), texts=texts,
+    box = ch09.Data(Provenance("own"), texts=texts,
                               human=pd.DataFrame({"system": ["A", "B"], "segment": [1, 1], "score": [0.0, 1.0]}),
                               protocol=pd.DataFrame(columns=["system", "score"]),
                               published=pd.DataFrame({"system": ["A"], "metric": ["bleu"], "score": [123.0]}))
     scored = pd.DataFrame({"system": ["A", "B", "A", "B"], "segment": pd.NA, "metric": ["bleu", "bleu", "chrf", "chrf"],
                            "score": [123.0, 7.0, 1.0, 2.0]})
-    rep = chapter.reproduction(box, scored).set_index(["system", "metric"])
+    rep = ch09.reproduction(box, scored).set_index(["system", "metric"])
     assert rep.loc[("A", "bleu"), "computed"] == 123.0 and rep.loc[("A", "bleu"), "difference"] == 0.0
-    ranks = chapter.protocol_ranks(box, scored).set_index("system")
+    ranks = ch09.protocol_ranks(box, scored).set_index("system")
     assert ranks.loc["B", "bleu"] == 7.0
 
 
@@ -142,10 +142,10 @@ def test_systems_parameter_is_checked():
     from helpers.core.errors import InputError
 
     with pytest.raises(InputError, match="parameter 'systems': value 'X'"):
-        chapter.metrics_setup(systems=["X", "SMU"])
+        ch09.setup(systems=["X", "SMU"])
     with pytest.raises(InputError, match="parameter 'systems'.*two or more"):
-        chapter.metrics_setup(systems=["SMU"])
-    assert chapter.metrics_setup(systems=["SMU", "NiuTrans"]).systems == ("SMU", "NiuTrans")
+        ch09.setup(systems=["SMU"])
+    assert ch09.setup(systems=["SMU", "NiuTrans"]).systems == ("SMU", "NiuTrans")
 
 
 GERMAN_REF = [f"Der Satz Nummer {i} ist kurz und klar." for i in range(1, 21)]
@@ -186,6 +186,6 @@ def test_chapter_runs_on_own_english_german_files(tmp_path):
     assert ranks.loc["good", "bleu"] == pytest.approx(100.0)
     # the findings CSV is what findings() recomputes from the saved tables
     saved = pd.read_csv(res / "findings.csv")
-    again = chapter.findings(res)
+    again = ch09.findings(res)
     assert saved["quantity"].tolist() == again["quantity"].tolist()
     assert list(saved.columns[:8]) == ["section", "quantity", "group", "value", "ci_low", "ci_high", "p", "text"]
