@@ -366,7 +366,7 @@ def findings(folder) -> pd.DataFrame:
     t = {name: _read(folder, name) for name in FINDINGS_INPUTS}
     f = Findings()
     d = t["data_summary"]
-    detector = d["detector"].iloc[0] if not d.empty else "filtered"
+    detector = d["detector"].iloc[0] if not d.empty else ""
     f.add("detector", text=detector)
     for _, r in d.iterrows():
         where = (f"in {r['idiom_documents']:g} of {r['documents']:g} documents" if r["documents"] < r["segments"]

@@ -505,9 +505,10 @@ def findings(folder) -> pd.DataFrame:
         f.add("human_only_cells", int(cells.get("human", 0)))
         f.add("metric_only_cells", int(cells.get("metrics", 0)))
         f.add("unmatched_any", int(un["n"].sum() > 0))
-    else:
+    else:  # a saved table without rows: nothing unmatched; no table at all: not applicable
+        saved = (Path(folder) / "unmatched.csv").exists()
         for q in ("human_only_systems", "metric_only_systems", "human_only_cells", "metric_only_cells", "unmatched_any"):
-            f.add(q, 0)
+            f.add(q, 0 if saved else None)
 
     pr = t["protocol_ranks"]
     has_protocol = not pr.empty and pr["protocol"].notna().any()
