@@ -178,3 +178,10 @@ def test_the_one_category_exercise_takes_a_row_the_run_has():
     assert ch01.one_category(table6, "sysB", "MIS") == ("sysB", "MIS")
     assert ch01.one_category(table6, "GPT-5.4", "MIS") == ("sysA", "RAM")  # the first row with an α
     assert ch01.one_category(table6.assign(alpha=float("nan")), "GPT-5.4", "MIS") == ("sysA", "IMP")
+
+
+def test_every_section_renders_before_its_tables_are_saved(tmp_path):
+    # the page says its sections as the run saves its tables: each finds all its quantities, not yet applicable
+    found = ch01.findings(tmp_path)
+    for section in ("data", "not_compared", "sentence_count", "ratio", "few_clusters", "weighting", "findings"):
+        assert "NA" not in _words().text(section, found)
