@@ -27,7 +27,8 @@ def _summary(n_items=6, counted=3, n_sentences=None, metahope=1, released=0, com
 
 
 def _effect(rows):
-    """``weighting_scheme_agreement.csv``: :func:`helpers.core.agreement.bootstrap_difference` as chapter 1 renames it."""
+    """``weighting_scheme_agreement.csv``: :func:`helpers.core.agreement.bootstrap_difference`, renamed as
+    chapter 1 renames it."""
     return pd.DataFrame(rows, columns=["system", "metric", "linear (MetaHOPE)", "exponential (HOPE)", "difference",
                                        "cluster_ci_low", "cluster_ci_high", "jackknife_ci_low", "jackknife_ci_high"])
 

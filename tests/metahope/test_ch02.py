@@ -76,7 +76,7 @@ def test_findings_are_recomputed_from_the_saved_tables(tmp_path):
            "evidence; with sentences as the units, the smallest reliably detectable difference is 2.5 to 7.5" in text
     assert "does not understate" in text and "1 of 2 cells of the part-of-speech profile" in text
     assert "separate 1 of 2 system pairs after Holm" in text and "EN→ZH · X − Y: +0.80 points" in text
-    assert "- EN→ZH, A: X − Z" not in _words().text("team", found) and "X − Z = +0.10" in _words().text("team", found)
+    assert "this run, EN→ZH (team of 2): X − Z = +0.10" in _words().text("team", found)
 
 
 def test_comparison_summary_gives_each_verdict_its_sentence(tmp_path):
@@ -87,7 +87,8 @@ def test_comparison_summary_gives_each_verdict_its_sentence(tmp_path):
     assert len(lines) == 3 and "simultaneous 98.3%" in lines[0]
     assert lines[0].endswith("a difference (cluster p = 0.010, Holm p = 0.030).")
     assert "suggestive, not significant after Holm over 3 pairs (cluster p = 0.040, Holm p = 0.080)" in lines[1]
-    assert "no evidence of a difference (cluster p = 0.500); with 12 sentences only differences of about 7.5" in lines[2]
+    assert "no evidence of a difference (cluster p = 0.500); with 12 sentences only differences of about 7.5" \
+        in lines[2]
     # every simultaneous percentile interval excludes 0 where the t interval does not
     assert "The simultaneous percentile interval excludes 0 where the t interval does not for EN→ZH A a − z" in text
     assert _words().text("few_clusters", found).startswith("> **Few clusters: G = 12 sentences.**")
