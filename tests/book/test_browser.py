@@ -202,4 +202,4 @@ def test_standalone_page_of_a_chapter_has_a_live_heatmap_and_no_myst_markup(tmp_
     for markup in ("{term}", "{cite", "{doc}", "{ref}", "{exercise}", "{solution"):
         assert markup not in text, markup
     assert "(Liang and Han, 2026)" in text and "Exercise 1" in text and "What this chapter found" in text
-    assert "chapters.pilot_v1_setup" not in text  # the hidden plumbing stays hidden
+    assert "ch01.setup" not in text  # the hidden plumbing stays hidden

@@ -4,43 +4,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import row, write_workbook
 
 from helpers.core.errors import InputError
 from helpers.explanations import chapters as ex_chapters
 from helpers.metahope import chapters as mh_chapters
 from helpers.slang import chapters as slang_chapters
-
-
-def test_pilot_v1_needs_two_annotators_who_differ_and_a_known_penalty_annotator(tmp_path, two_annotators):
-    with pytest.raises(InputError, match=r"parameter 'annotator_files'.*at least 2 entries") as err:
-        mh_chapters.pilot_v1_setup(annotator_files={"A": str(two_annotators["A"])})
-    assert err.value.parameter == "annotator_files"
-    with pytest.raises(InputError, match=r"parameter 'penalty_annotator': value 'C': is not among the annotators"):
-        mh_chapters.pilot_v1_setup(annotator_files={k: str(v) for k, v in two_annotators.items()},
-                                   penalty_annotator="C")
-    (tmp_path / "other").mkdir()
-    copy = tmp_path / "other" / "A.xlsx"
-    copy.write_bytes(two_annotators["A"].read_bytes())
-    with pytest.raises(InputError, match=r"parameter 'annotator_files', .*other/A.xlsx: value 'A': student 'A' also "
-                       r"has the workbook A.xlsx"):
-        mh_chapters.pilot_v1_setup(annotator_files=[str(two_annotators["A"]), str(copy)])
-    with pytest.raises(InputError, match=r"parameter 'annotator_files\[B\]'.*file not found"):
-        mh_chapters.pilot_v1_setup(annotator_files={"A": str(two_annotators["A"]), "B": "nowhere.xlsx"})
-    with pytest.raises(InputError, match=r"parameter 'n_boot': value 'many': must be a whole number"):
-        mh_chapters.pilot_v1_setup(n_boot="many")
-    setup = mh_chapters.pilot_v1_setup(annotator_files={k: str(v) for k, v in two_annotators.items()},
-                                       penalty_annotator="B", n_sentences=None)
-    assert not setup.released and setup.sentence_file is None and setup.compare_published is False
-
-
-def test_a_bad_header_is_found_by_the_check_with_the_parameter_named(tmp_path, two_annotators):
-    headers = ["word_id", "sentence", "lemma", "wordcat"]
-    bad = write_workbook(tmp_path / "bad.xlsx", [row("i1", "S.", "w", "N")[:4]], headers=headers)
-    with pytest.raises(InputError) as err:
-        mh_chapters.pilot_v1_setup(annotator_files={"A": str(two_annotators["A"]), "B": str(bad)})
-    assert err.value.parameter == "annotator_files[B]" and err.value.cell == "C1" and err.value.value == "lemma"
-    assert str(err.value).startswith("parameter 'annotator_files[B]', ")
 
 
 def test_pilot_v2_own_csv_needs_two_annotators_and_its_columns(tmp_path):

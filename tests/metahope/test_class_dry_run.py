@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 from helpers import __main__ as cli
 from helpers import metahope as mh
 from helpers.core.errors import InputError
-from helpers.metahope import chapters
+from helpers.metahope import ch01, ch02, chapters
 
 ITEMS = """word_id,sentence,word,pos,sysA,sysB
 s1_3,Rumours swirled around the boardroom.,swirled,V,谣言在董事会里打转。,董事会里流言四起。
@@ -262,16 +262,16 @@ def test_a_projected_chapter_shows_codes_and_keeps_the_key_apart(week, tmp_path)
     assert sorted(key["student"]) == students and list(key["code"]) == [f"student {k}" for k in range(1, 7)]
     code = dict(zip(key["student"], key["code"]))
     assert [code[s] for s in students] != [f"student {k}" for k in range(1, 7)]  # not the roster's order (1 in 720)
-    again = chapters.pilot_v1_setup(annotator_files=str(back), unfinished="drop_students",
-                                    results_dir=str(results)).load()
+    again = ch01.setup(annotator_files=str(back), unfinished="drop_students",
+                       results_dir=str(results)).load()
     assert dict(zip(pd.read_csv(results / "student_key.csv")["student"], pd.read_csv(
         results / "student_key.csv")["code"])) == code  # chapter 1 reuses the codes
     assert list(again.tidy["annotator"].unique()) == [code["S01"], code["S02"]]  # the first two, coded
     assert again.penalty_annotator == code["S01"]
     named = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", projection=False).load()
     assert set(named.tidy["annotator"]) == set(students) - {"S04"}
-    tidy, _ = chapters.directions_setup(en_zh_files=str(back), unfinished="drop_students",
-                                        results_dir=str(results)).load()  # ZH→EN: the released sheet's annotator
+    tidy = ch02.setup(en_zh_files=str(back), unfinished="drop_students",
+                      results_dir=str(results)).load().tidy  # ZH→EN: the released sheet's annotator
     assert set(tidy["annotator"]) == {code[s] for s in students if s != "S04"} | {"ZH1"}
     assert sorted(pd.read_csv(results / "student_key.csv")["student"]) == students  # not ZH1, who is no student
 
@@ -311,41 +311,31 @@ def test_chapter_1_compares_two_students_of_a_larger_class(week, tmp_path):
     _, back = week
     (back / "metahope_S07.csv").unlink()
     _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
-    data = chapters.pilot_v1_setup(annotator_files=str(back), unfinished="drop_students",
-                                  projection=False).load()
+    data = ch01.setup(annotator_files=str(back), unfinished="drop_students",
+                     projection=False).load()
     assert list(data.tidy["annotator"].unique()) == ["S01", "S02"] and data.penalty_annotator == "S01"
     box = data.provenance.detail
     assert "compares two annotators, <strong>S01</strong> and <strong>S02</strong> (the first two in class order)" in box
     assert "The data hold 5 annotators" in box and "chapter 3 reads all 5 together" in box
-    chosen = chapters.pilot_v1_setup(annotator_files=str(back), unfinished="drop_students",
-                                     raters=["S03", "S06"], projection=False).load()
+    chosen = ch01.setup(annotator_files=str(back), unfinished="drop_students",
+                        raters=["S03", "S06"], projection=False).load()
     assert list(chosen.tidy["annotator"].unique()) == ["S03", "S06"] and chosen.penalty_annotator == "S03"
     assert "(given as <code>raters</code>)" in chosen.provenance.detail
     segs = mh.segment_scores(chosen.tidy).set_index(["annotator", "item", "system"])["SEGS"]
     assert segs[("S06", "s2_5", "sysA")] == 4 and segs[("S03", "s3_2", "sysB")] == 8 and segs.sum() == 16
     with pytest.raises(InputError, match=r"parameter 'raters': value 'S09': is not among the annotators"):
-        chapters.pilot_v1_setup(annotator_files=str(back), raters=["S01", "S09"])
+        ch01.setup(annotator_files=str(back), raters=["S01", "S09"])
     with pytest.raises(InputError, match=r"parameter 'penalty_annotator': value 'S05': is not among the two"):
-        chapters.pilot_v1_setup(annotator_files=str(back), raters=["S03", "S06"], penalty_annotator="S05")
+        ch01.setup(annotator_files=str(back), raters=["S03", "S06"], penalty_annotator="S05")
     with pytest.raises(InputError, match=r"parameter 'raters': value 'S04': is not one of the annotators"):
-        chapters.pilot_v1_setup(annotator_files=str(back), unfinished="drop_students", raters=["S04", "S01"]).load()
+        ch01.setup(annotator_files=str(back), unfinished="drop_students", raters=["S04", "S01"]).load()
     with pytest.raises(InputError, match=r"parameter 'annotator_files'.*names 1 workbook\(s\); it needs at least 2"):
-        chapters.pilot_v1_setup(annotator_files=[str(back / "metahope_S01.xlsx")])
-    coded = chapters.pilot_v1_setup(annotator_files=str(back), unfinished="drop_students", raters=["S03", "S06"],
-                                    results_dir=str(tmp_path / "results")).load()  # projected, as on a class's page
+        ch01.setup(annotator_files=[str(back / "metahope_S01.xlsx")])
+    coded = ch01.setup(annotator_files=str(back), unfinished="drop_students", raters=["S03", "S06"],
+                       results_dir=str(tmp_path / "results")).load()  # projected, as on a class's page
     key = pd.read_csv(tmp_path / "results" / "student_key.csv").set_index("student")["code"]
     assert list(coded.tidy["annotator"].unique()) == [key["S03"], key["S06"]] == [coded.penalty_annotator, key["S06"]]
     assert not any(f"S0{k}" in coded.provenance.detail for k in range(1, 9))
-
-
-def test_the_one_category_exercise_takes_a_row_the_run_has():
-    import pandas as pd
-
-    table6 = pd.DataFrame({"system": ["sysA", "sysA", "sysB"], "error": ["IMP", "RAM", "MIS"],
-                           "alpha": [float("nan"), 0.2, 0.5]})
-    assert chapters.one_category(table6, "sysB", "MIS") == ("sysB", "MIS")
-    assert chapters.one_category(table6, "GPT-5.4", "MIS") == ("sysA", "RAM")  # the first row with an α
-    assert chapters.one_category(table6.assign(alpha=float("nan")), "GPT-5.4", "MIS") == ("sysA", "IMP")
 
 
 def test_the_codes_a_projected_chapter_1_page_suggests_choose_the_pair(week, tmp_path):
@@ -355,10 +345,10 @@ def test_the_codes_a_projected_chapter_1_page_suggests_choose_the_pair(week, tmp
     (back / "metahope_S07.csv").unlink()
     _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
     results = str(tmp_path / "results")
-    chapters.pilot_v1_setup(annotator_files=str(back), unfinished="drop_students", results_dir=results).load()
+    ch01.setup(annotator_files=str(back), unfinished="drop_students", results_dir=results).load()
     code = pd.read_csv(tmp_path / "results" / "student_key.csv").set_index("student")["code"]
-    chosen = chapters.pilot_v1_setup(annotator_files=str(back), unfinished="drop_students", results_dir=results,
-                                     raters=[code["S03"], code["S06"]]).load()
+    chosen = ch01.setup(annotator_files=str(back), unfinished="drop_students", results_dir=results,
+                        raters=[code["S03"], code["S06"]]).load()
     assert list(chosen.tidy["annotator"].unique()) == [code["S03"], code["S06"]]
 
 

@@ -7,8 +7,7 @@ import pandas as pd
 import pytest
 
 from helpers.core.errors import InputError
-from helpers.core.findings import Words
-from helpers.metahope import chapters, corpus
+from helpers.metahope import ch02, corpus
 
 
 def _corpus(rows):
@@ -43,7 +42,7 @@ def test_join_goes_by_sentence_and_word_not_by_the_item_id():
 
 
 def test_every_released_metaphor_finds_its_corpus_row():
-    tidy, _ = chapters.directions_setup().load()
+    tidy = ch02.setup().load().tidy
     types = corpus.join_types(tidy)
     counts = types.groupby("direction")["matched"].agg(["sum", "size"])
     assert counts.to_dict("index") == {"EN→ZH": {"sum": 65, "size": 65}, "ZH→EN": {"sum": 32, "size": 32}}
@@ -100,27 +99,3 @@ def test_a_type_seen_in_one_sentence_gets_no_interval():
         corpus_sentence=["a0", "a0", "a0", "b0", "b1", "b2", "b3"]), n_boot=200)
     assert out["ci_low"].isna().all() and out["mdd_80"].isna().all() and (out["sentences_a"] == 1).all()
     assert out.set_index("measure").loc["penalty", "difference"] == pytest.approx(4 - 1.5)
-
-
-def test_types_summary_words_name_misses_and_say_what_one_sentence_cannot_show():
-    types = pd.DataFrame({"direction": ["EN→ZH", "EN→ZH"], "item": ["d_1_1", "d_1_2"], "metaphor": ["a", "b"],
-                          "matched": [True, False], "note": ["", "word not found in the sentence"],
-                          "id_agrees": [False, None]})
-    by_type = pd.DataFrame([
-        ("ZH→EN", "conventional", "conventional", "other subtypes", "penalty", 10, 5, 8, 4, 3.0, 4.0, -1.0, -3.0, 1.0,
-         0.0, 2.5, 10),
-        ("EN→ZH", "deliberate", "deliberate", "not deliberate", "error_rate", 3, 60, 1, 20, 0.5, 0.2, 0.3, np.nan,
-         np.nan, 0.3, np.nan, 19)], columns=corpus.COMPARISON_COLUMNS)
-    text = Words("02_metahope_directions", shared=chapters.SHARED_WORDS).text("types",
-                                                                                chapters.types_summary(types, by_type))
-    assert "EN→ZH: 1 of 2 annotated metaphors found their corpus row" in text
-    assert "for 1 of them the word index in the item id names another word" in text
-    assert "not found: b (d_1_2: word not found in the sentence)" in text
-    assert ("conventional (10 metaphors in 8 sentences) vs other subtypes (5 in 4 sentences): difference -1.0, "
-            "95% interval by sentence [-3.0, +1.0]; a difference would need to be about 2.5") in text
-    assert ("deliberate (3 metaphors in 1 sentence) vs not deliberate (60 in 20 sentences): difference +30.0 points, "
-            "with no interval") in text
-    assert "None of the 1 intervals excludes 0" in text and "No type contrast" not in text
-    empty = chapters.types_summary(types, pd.DataFrame(columns=corpus.COMPARISON_COLUMNS))
-    quiet = Words("02_metahope_directions", shared=chapters.SHARED_WORDS).text("types", empty)
-    assert "No type contrast has metaphors on both sides" in quiet and "intervals" not in quiet

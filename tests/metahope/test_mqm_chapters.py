@@ -15,7 +15,7 @@ import pytest
 
 from helpers.core import agreement as ag
 from helpers.core.errors import InputError
-from helpers.metahope import chapters, io, scoring
+from helpers.metahope import ch01, chapters, io, scoring
 
 HEADER = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
 #: WMT 2020–21 header: the same positional columns under other names (no metadata column).
@@ -153,14 +153,14 @@ def test_chapter_3_reads_a_tar_gz_release_as_the_plain_file(tmp_path, wmt):
 
 
 def test_chapter_1_compares_two_raters_on_the_units_both_rated(wmt):
-    setup = chapters.pilot_v1_setup(annotator_files=str(wmt))
+    setup = ch01.setup(annotator_files=str(wmt))
     assert setup.n_sentences is None and setup.compare_published is False and setup.sentence_file is None
     data = setup.load()
     # A–B, A–C and B–C share two segments each: the first pair in order of appearance is taken
     assert list(data.tidy["annotator"].unique()) == ["A", "B"] and data.penalty_annotator == "A"
     assert sorted(data.tidy["item"].unique()) == ["d1|1", "d1|2"]
     assert "<strong>A</strong> and <strong>B</strong>" in data.provenance.detail
-    chosen = chapters.pilot_v1_setup(annotator_files=str(wmt), raters=["C", "B"], penalty_annotator="C").load()
+    chosen = ch01.setup(annotator_files=str(wmt), raters=["C", "B"], penalty_annotator="C").load()
     assert sorted(chosen.tidy["item"].unique()) == ["d1|2", "d2|2"] and chosen.penalty_annotator == "C"
     paired = scoring.paired_segments(chosen.tidy)
     assert paired[["B", "C"]].to_numpy().tolist() == [[2, 4], [6, 6]]
@@ -168,12 +168,12 @@ def test_chapter_1_compares_two_raters_on_the_units_both_rated(wmt):
     hope = scoring.segment_scores(chosen.weighted("hope"), value="penalty")
     assert sorted(hope["SEGS"].tolist()) == [1, 2, 4, 4]
     with pytest.raises(InputError, match=r"parameter 'raters': value 'D': is not among the raters of the file"):
-        chapters.pilot_v1_setup(annotator_files=str(wmt), raters=["A", "D"])
+        ch01.setup(annotator_files=str(wmt), raters=["A", "D"])
     with pytest.raises(InputError, match=r"parameter 'compare_published'"):
-        chapters.pilot_v1_setup(annotator_files=str(wmt), compare_published=True)
+        ch01.setup(annotator_files=str(wmt), compare_published=True)
     with pytest.raises(InputError, match=r"parameter 'raters': value 'C': is not among the annotators"):
-        chapters.pilot_v1_setup(raters=["A", "C"])  # the released sheets are A's and B's
-    assert chapters.pilot_v1_setup(raters=["B", "A"]).penalty_annotator == "A"  # whose sentence-level sheet it is
+        ch01.setup(raters=["A", "C"])  # the released sheets are A's and B's
+    assert ch01.setup(raters=["B", "A"]).penalty_annotator == "A"  # whose sentence-level sheet it is
 
 
 def test_a_file_with_one_rater_per_segment_is_refused(tmp_path):
@@ -181,7 +181,7 @@ def test_a_file_with_one_rater_per_segment_is_refused(tmp_path):
     rows = [("X", "d1", 1, "A", "No-error", "No-error"), ("X", "d1", 2, "B", "No-error", "No-error")]
     path = _write(tmp_path / "apart.tsv", rows=rows)
     with pytest.raises(InputError, match=r"parameter 'raters'.*A and B share no rated unit"):
-        chapters.pilot_v1_setup(annotator_files=str(path)).load()
+        ch01.setup(annotator_files=str(path)).load()
     with pytest.raises(InputError, match=r"parameter 'annotations', .*apart.tsv: no \(item, system\) is rated by two"):
         chapters.pilot_v2_setup(annotations=str(path)).load()
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from helpers import metahope as mh
 from helpers.core.findings import Words
 from helpers.metahope import chapters
 
@@ -34,18 +33,6 @@ def test_ratio_m_s_is_not_called_the_share_of_the_penalty_that_metaphors_cause()
     assert {name: share.findall(text) for name, text in _chapter_1_texts().items()} == {
         "glossary": [], "chapter 1": [], "chapter 1 words": []}
     assert "can exceed 1" in _chapter_1_texts()["glossary"]
-
-
-def test_the_ratio_section_names_the_cells_where_the_metaphors_carry_more_points():
-    cats = ["IMP", "RAM", "MIS", "STL", "PRF"]
-    by_sentence = pd.DataFrame({"sentence": ["s1"] * 5 + ["s2"] * 5, "system": "X", "category": cats * 2,
-                                "epm": [0, 0, 0, 0, 4, 0, 0, 0, 0, 0], "eps": [0, 0, 0, 0, 2, 0, 0, 4, 0, 0],
-                                "n_metaphors": [2] * 5 + [1] * 5})
-    ratios = mh.ratio_m_s(by_sentence, n_boot=50, seed=0)
-    said = Words("01_metahope_pilot_v1", shared=chapters.SHARED_WORDS).text("ratio", chapters.ratio_findings(ratios))
-    assert "X PRF: EPM 4 against EPS 2." in said
-    assert "X: 0.667" in said and "on 1 of them the metaphors carry more than the sentence, on 1 fewer" in said
-    assert "the paper:" not in said and "headline" not in said  # own data: no paper value beside it
 
 
 def test_the_paper_is_quoted_as_ordered_penalty_levels_not_as_saying_ordinal():

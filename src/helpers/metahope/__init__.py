@@ -8,7 +8,9 @@
 * :mod:`~helpers.metahope.corpus` each annotated metaphor's type, from the corpora the pilots drew on;
 * :mod:`~helpers.metahope.planning` how many sentences and raters a study needs, from real ratings;
 * :mod:`~helpers.metahope.figures` the chapters' figures;
-* :mod:`~helpers.metahope.chapters` each chapter's parameter check and data loader.
+* :mod:`~helpers.metahope.ch01`, :mod:`~helpers.metahope.ch02` chapters 1 and 2: parameter check, data box,
+  findings read back from the chapter's result CSVs;
+* :mod:`~helpers.metahope.chapters` chapter 3's parameter check and data loader, and what the chapters share.
 """
 
 from .io import (ClassAnnotations, load_class, category_order, from_mqm, is_metahope, severity_labels, CATEGORIES, LONG_COLUMNS, MQM_COLUMNS, SYSTEM_NAMES, TIDY_COLUMNS, clean_sentence,

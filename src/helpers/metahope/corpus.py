@@ -158,7 +158,7 @@ CONTRASTS = (("EN→ZH", "deliberate", "deliberate", "not deliberate"),
 def type_units(segs: pd.DataFrame, types: pd.DataFrame) -> pd.DataFrame:
     """One row per matched metaphor: its sentence, types, ``penalty`` (SEGS averaged over the
     systems and annotators) and ``error_rate`` (the share of its (system, annotator) ratings
-    with any error), from ``segs`` (:func:`~helpers.metahope.chapters.segments_by_direction`)."""
+    with any error), from ``segs`` (:func:`~helpers.metahope.ch02.segments_by_direction`)."""
     per = (segs.assign(error=segs["SEGS"] > 0).groupby(["direction", "item"], sort=False)
            .agg(penalty=("SEGS", "mean"), error_rate=("error", "mean"), ratings=("SEGS", "size")).reset_index())
     matched = types[types["matched"]].assign(indirect=lambda t: t["metaphor_type"].eq("indirect").astype("boolean"))
