@@ -253,6 +253,13 @@ def test_every_section_in_the_page_s_order_for_findings_csv(saved, monkeypatch):
         WORDS.text(section, alone)  # every field the words name is there
     with pytest.raises(InputError, match="parameter 'section'"):
         ch06.findings(saved, "nowhere")
+    # a committed measured ladder is stated right after its record, as a second ladder_direction
+    measured = _ladder([("kn-2", "without", 30.0, -0.1, 0.5)])
+    monkeypatch.setattr(ch06, "measured_comparison", lambda name: (measured, {}))
+    every = ch06.findings(saved)
+    order = list(dict.fromkeys(zip(every["section"], every["ladder"].fillna(""))))
+    at = order.index(("measured_ladder", ""))
+    assert order[at + 1] == ("ladder_direction", "measured") and ("ladder_direction", "this run") in order[:at]
 
 
 def test_measured_ladder_note_with_and_without_a_record(tmp_path, monkeypatch):
@@ -265,8 +272,13 @@ def test_measured_ladder_note_with_and_without_a_record(tmp_path, monkeypatch):
                            "`python tools/measure_lm_ladder.py`: every rung cold, transformers trained for 400 steps, "
                            "on the paper's 25 ratings.")
     assert "load average" not in text and "The whole chapter took" not in text  # not in this record
+    ladder = _ladder([("kn-2", "without", 30.0, -0.1, 0.5), ("kn-3", "without", 20.0, -0.2, 0.01)])
+    monkeypatch.setattr(ch06, "measured_comparison", lambda name: (ladder, record))
+    measured = ch06.findings(tmp_path, "ladder_direction", ladder="measured")
+    assert set(measured["ladder"]) == {"measured"} and _value(measured, "best", "without") == -0.2  # kn-3: lower perplexity
     monkeypatch.setattr(ch06, "measured_comparison", lambda name: (None, {}))
     assert ch06.measured_ladder() is None
+    assert math.isnan(_value(ch06.findings(tmp_path, "ladder_direction", ladder="measured"), "rungs"))
     assert WORDS.text("measured_ladder", ch06.findings(tmp_path, "measured_ladder")).startswith(
         "No measured ladder comparison is committed (`data/measured/lm_ladder_comparison.csv`); measure one with "
         "`.venv/bin/python tools/measure_lm_ladder.py --out data/measured`.")

@@ -457,7 +457,7 @@ def _rungs(frame: pd.DataFrame) -> str:
     return _listed(frame["rung"], frame["mean_within_word_rho"])
 
 
-def _ladder_direction(summary: pd.DataFrame, ladder: str = "this run") -> pd.DataFrame:
+def _ladder_direction(summary: pd.DataFrame | None, ladder: str = "this run") -> pd.DataFrame:
     """The direction of the within-word ρ across the ladder, per context (group; section
     ``ladder_direction``): the same for every scorer or changing with the model, how many
     tests are beyond chance, the best model by held-out perplexity and the Spearman
@@ -466,7 +466,7 @@ def _ladder_direction(summary: pd.DataFrame, ladder: str = "this run") -> pd.Dat
     ``ladder`` column, "this run" or "measured")."""
     from scipy.stats import spearmanr
 
-    if summary.empty:
+    if summary is None or summary.empty:
         summary = pd.DataFrame(columns=["rung", "context", "n"])
     rungs = summary["rung"].nunique()
     found = Findings().add("rungs", rungs or None, ladder=ladder)
