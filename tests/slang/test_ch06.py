@@ -305,3 +305,26 @@ def test_the_data_box_names_whose_ratings_and_escapes_file_names(tmp_path):
     assert text.startswith("3 SMP2020-EWECT Weibo posts")
     assert text.endswith("Human ratings: 11 rated candidates from 2 workbook(s), averaged over the raters of each "
                          "candidate (<code>sheets&lt;1&gt;</code>). left out student S04 (S04.xlsx).")
+
+
+@pytest.mark.slow
+def test_the_measurement_script_reproduces_the_committed_ladder(tmp_path):
+    """``tools/measure_lm_ladder.py``, as its docstring and the page name it, on one rung (about 5 s
+    cold): its record names the command that made it, and its numbers are the committed ones."""
+    import subprocess
+    import sys
+
+    import yaml
+
+    from helpers.core import paths
+
+    root = paths.project_root()
+    done = subprocess.run([sys.executable, str(root / "tools" / "measure_lm_ladder.py"), "--rungs", "kn-2", "--out",
+                           str(tmp_path)], capture_output=True, text=True, cwd=root, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    record = yaml.safe_load((tmp_path / "lm_ladder_comparison.yml").read_text(encoding="utf-8"))
+    assert record["command"].startswith("python tools/measure_lm_ladder.py --rungs kn-2 --gpt-steps 400")
+    got = pd.read_csv(tmp_path / "lm_ladder_comparison.csv").set_index(["rung", "context"])
+    committed = ch06.measured_ladder().set_index(["rung", "context"]).loc[got.index]
+    for column in ("heldout_perplexity", "pooled_rho", "mean_within_word_rho", "p_within_word", "n"):
+        assert got[column].tolist() == pytest.approx(committed[column].tolist()), column
