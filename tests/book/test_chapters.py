@@ -47,29 +47,6 @@ def test_explanation_ratings_are_checked_against_the_benchmark(tmp_path):
         ex_chapters.explanations_setup(rating_model={"halo": 2})
 
 
-def test_homophone_ratings_must_name_generated_candidates(tmp_path):
-    path = tmp_path / "ratings.csv"
-    pd.DataFrame({"word": ["尼玛", "尼玛", "劳资"], "candidate": ["尼玛", "泥马", "牢籍"],
-                  "avg_score": [1.0, 2.5, 3.0]}).to_csv(path, index=False)
-    with pytest.raises(InputError) as err:
-        slang_chapters.homophones_setup(ratings_file=str(path))
-    message = str(err.value)
-    assert err.value.parameter == "ratings_file" and err.value.row == 4 and err.value.value == "牢籍"
-    assert "1 rated candidate(s) are not among the generated candidates: 牢籍 (劳资, row 4)" in message
-    with pytest.raises(InputError, match=r"parameter 'hf_model'"):
-        slang_chapters.homophones_setup(hf_model=str(tmp_path / "none"))
-    with pytest.raises(InputError, match=r"parameter 'lm_ladder\[1\]': value 'kn-9'"):
-        slang_chapters.homophones_setup(lm_ladder=["kn-2", "kn-9"])
-    with pytest.raises(InputError, match=r"parameter 'lm_ladder'.*names a model twice"):
-        slang_chapters.homophones_setup(lm_ladder=["kn-2", "kn-2"])
-    with pytest.raises(InputError, match=r"parameter 'gpt_steps'"):
-        slang_chapters.homophones_setup(gpt_steps=0)
-    for posts in (99, 27_767, 2.5):  # at least 100, at most the 27,766 training posts, a whole number
-        with pytest.raises(InputError, match=r"parameter 'classifier_posts'"):
-            slang_chapters.homophones_setup(classifier_posts=posts)
-    assert slang_chapters.homophones_setup(classifier_posts=27_766).classifier_posts == 27_766
-
-
 def test_qe_homophones_file_needs_five_per_word(tmp_path):
     path = tmp_path / "h.csv"
     pd.DataFrame({"word": ["尼玛"] * 2, "candidate": ["泥马", "你妈"]}).to_csv(path, index=False)

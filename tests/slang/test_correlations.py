@@ -75,3 +75,27 @@ def test_pooled_rho_word_jackknife_interval_by_hand():
     assert row["pooled_rho"] == pytest.approx(full)
     assert row["pooled_jackknife_ci_low"] == pytest.approx(max(full - half, -1.0))
     assert row["pooled_jackknife_ci_high"] == pytest.approx(min(full + half, 1.0))
+
+
+def test_word_levels_by_hand():
+    """a: mean 2, b: 15, c: 4; a sits 2 − (15 + 4)/2 = −7.5 from the others, b +12, c −4.5;
+    rated (a1, a3, b1): a 2 − 10 = −8, b +8."""
+    scores = pd.DataFrame({"word": list("aaabbc"), "candidate": ["a1", "a2", "a3", "b1", "b2", "c1"],
+                           "I_no_context": [1.0, 2, 3, 10, 20, 4]})
+    ratings = pd.DataFrame({"word": list("aab"), "candidate": ["a1", "a3", "b1"], "avg_score": [1.0, 2, 3]})
+    levels = correlations.word_levels(scores, ratings).set_index(["candidates", "word"])
+    assert set(levels["column"]) == {"I_no_context"}
+    assert levels.loc[("all", "a"), "above_others"] == pytest.approx(-7.5)
+    assert levels.loc[("all", "b"), "above_others"] == pytest.approx(12.0)
+    assert levels.loc[("all", "c"), "above_others"] == pytest.approx(-4.5)
+    assert levels.loc[("rated", "a"), "mean"] == pytest.approx(2.0) and levels.loc[("rated", "a"), "n"] == 2
+    assert levels.loc[("rated", "b"), "above_others"] == pytest.approx(8.0)
+
+
+def test_resolution_is_the_fisher_half_width_at_zero():
+    import math
+
+    # tanh(1.96 · √(1.06 / (n − 3))): 25 pairs ±0.41, 172 pairs ±0.15
+    for n in (25, 172):
+        assert correlations.resolution(n) == pytest.approx(math.tanh(1.959963984540054 * math.sqrt(1.06 / (n - 3))))
+    assert correlations.resolution(100, level=0.5) < correlations.resolution(100)

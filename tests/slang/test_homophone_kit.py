@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 
 from helpers import __main__ as cli
 from helpers.core.errors import InputError
-from helpers.slang import chapters
+from helpers.slang import ch06
 from helpers.slang import candidates as hc
 from helpers.slang import homophone_data as hd
 from helpers.slang import template as kit
@@ -95,13 +95,13 @@ def test_filled_workbooks_are_averaged_per_candidate(sheets, cands):
     items = [r[2] for r in sorted(_rows(sheets["ana"]))]
     _fill(sheets["ana"], {items[0]: 5, items[1]: 2, items[2]: "4"})
     _fill(sheets["ben"], {items[0]: 4, items[1]: 3.0})  # ben leaves items[2] empty
-    ratings = chapters.read_homophone_ratings("ratings_file", str(sheets["ana"].parent), cands).ratings
+    ratings = ch06.read_ratings("ratings_file", str(sheets["ana"].parent), cands).ratings
     assert list(ratings.columns) == ["word", "candidate", "avg_score", "n_raters"]
     got = ratings.set_index("candidate")
     assert got.loc[items[0], "avg_score"] == 4.5 and got.loc[items[0], "n_raters"] == 2
     assert got.loc[items[1], "avg_score"] == 2.5 and got.loc[items[2], "avg_score"] == 4.0
     assert got.loc[items[2], "n_raters"] == 1 and len(ratings) == 3
-    as_list = chapters.read_homophone_ratings("ratings_file", [str(sheets["ana"]), str(sheets["ben"])], cands)
+    as_list = ch06.read_ratings("ratings_file", [str(sheets["ana"]), str(sheets["ben"])], cands)
     pd.testing.assert_frame_equal(as_list.ratings, ratings)
 
 
@@ -113,16 +113,16 @@ def test_unfinished_rows_and_renamed_copies(sheets, cands, tmp_path):
     folder = str(sheets["ana"].parent)
     with pytest.raises(InputError, match=r"homophones_ben.xlsx, sheet 'Ratings', column 'done': student 'ben': 11 of 12 "
                                          r"rows are not marked done: rows 3-13"):
-        chapters.read_homophone_ratings("ratings_file", folder, cands)
-    rows = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_rows")
+        ch06.read_ratings("ratings_file", folder, cands)
+    rows = ch06.read_ratings("ratings_file", folder, cands, unfinished="drop_rows")
     assert rows.notes == ("left out rows 3-13 of student ben (homophones_ben.xlsx): not marked done",)
-    students = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_students")
+    students = ch06.read_ratings("ratings_file", folder, cands, unfinished="drop_students")
     assert students.ratings["n_raters"].eq(1).all() and sorted(students.ratings["avg_score"]) == [2, 5]
     sheets["ben"].rename(sheets["ben"].with_name("ben_final (2).xlsx"))  # a renamed file keeps its student
-    renamed = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_students")
+    renamed = ch06.read_ratings("ratings_file", folder, cands, unfinished="drop_students")
     assert renamed.notes == ("left out student ben (ben_final (2).xlsx): rows 3-13 are not marked done",)
     # projected (chapter 6's default on a class's workbooks): the data box names neither student nor file
-    shown = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_students",
+    shown = ch06.read_ratings("ratings_file", folder, cands, unfinished="drop_students",
                                             projection=None, results_dir=str(tmp_path / "res"))
     key = pd.read_csv(tmp_path / "res" / "student_key.csv").set_index("student")["code"]
     assert sorted(key.index) == ["ana", "ben"]
@@ -131,7 +131,7 @@ def test_unfinished_rows_and_renamed_copies(sheets, cands, tmp_path):
     # file names that carry real names (a course platform's bulk download), and an Excel lock file
     sheets["ana"].rename(sheets["ana"].with_name("Ana Real_1001.xlsx"))
     (sheets["ana"].parent / "~$Ben Real_1002.xlsx").write_bytes(b"lock")
-    real = chapters.read_homophone_ratings("ratings_file", folder, cands, unfinished="drop_students",
+    real = ch06.read_ratings("ratings_file", folder, cands, unfinished="drop_students",
                                            projection=None, results_dir=str(tmp_path / "res"))
     assert not any("Real" in n or "ben_final" in n for n in real.notes), real.notes
 
@@ -142,7 +142,7 @@ def test_wrong_ratings_are_named_by_workbook_sheet_cell_and_value(sheets, cands,
     _fill(sheets["ben"], {_rows(sheets["ben"])[0][2]: 3})
     _set(sheets["ana"], "D5", value)
     with pytest.raises(InputError) as err:
-        chapters.read_homophone_ratings("ratings_file", str(sheets["ana"].parent), cands)
+        ch06.read_ratings("ratings_file", str(sheets["ana"].parent), cands)
     e = err.value
     assert (e.parameter, e.sheet, e.row, e.cell, e.value) == ("ratings_file", "Ratings", 5, "D5", value)
     assert e.path.name == "homophones_ana.xlsx" and problem in str(e)
@@ -154,29 +154,29 @@ def test_other_wrong_entries(sheets, cands, tmp_path):
     _fill(sheets["ben"], {_rows(sheets["ben"])[0][2]: 3})
     with pytest.raises(InputError, match=r"homophones_ana.xlsx, sheet 'Ratings', column 'done': student 'ana': "
                                          r"nothing is marked done"):
-        chapters.read_homophone_ratings("ratings_file", folder, cands)
+        ch06.read_ratings("ratings_file", folder, cands)
     _fill(sheets["ana"], {_rows(sheets["ana"])[0][2]: 3})
     _set(sheets["ana"], "C4", "牢籍")
     with pytest.raises(InputError, match=r"cell C4: value '牢籍': is not a candidate Algorithm 1 generates for"):
-        chapters.read_homophone_ratings("ratings_file", folder, cands)
+        ch06.read_ratings("ratings_file", folder, cands)
     _set(sheets["ana"], "C4", _rows(sheets["ana"])[0][2])
     _set(sheets["ana"], "B4", _rows(sheets["ana"])[0][1])
     with pytest.raises(InputError, match=r"cell C4: .*listed twice \(first in row 2\)"):
-        chapters.read_homophone_ratings("ratings_file", folder, cands)
+        ch06.read_ratings("ratings_file", folder, cands)
     _set(sheets["ana"], "B4", "他妈的")
     with pytest.raises(InputError, match=r"cell B4: value '他妈的': is not one of the slang words"):
-        chapters.read_homophone_ratings("ratings_file", folder, cands)
+        ch06.read_ratings("ratings_file", folder, cands)
     _set(sheets["ben"], "D1", "score")
     with pytest.raises(InputError, match=r"homophones_ben.xlsx, sheet 'Ratings', row 1, cell D1: value 'score': "
                                          r"the header row was changed"):
-        chapters.read_homophone_ratings("ratings_file", str(sheets["ben"]), cands)
+        ch06.read_ratings("ratings_file", str(sheets["ben"]), cands)
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError, match=r"parameter 'ratings_file'.*empty: holds no .xlsx workbook"):
-        chapters.read_homophone_ratings("ratings_file", str(tmp_path / "empty"), cands)
+        ch06.read_ratings("ratings_file", str(tmp_path / "empty"), cands)
     (tmp_path / "r.csv").write_text("word,candidate,avg_score\n尼玛,你妈,4\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"parameter 'ratings_file\[1\]'.*wrong kind of file"):
-        chapters.read_homophone_ratings("ratings_file", [str(sheets["ana"]), str(tmp_path / "r.csv")], cands)
-    csv = chapters.read_homophone_ratings("ratings_file", str(tmp_path / "r.csv"), cands)
+        ch06.read_ratings("ratings_file", [str(sheets["ana"]), str(tmp_path / "r.csv")], cands)
+    csv = ch06.read_ratings("ratings_file", str(tmp_path / "r.csv"), cands)
     assert csv.ratings["avg_score"].tolist() == [4]
 
 

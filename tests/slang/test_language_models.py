@@ -291,3 +291,17 @@ def test_masked_scorer_pseudo_log_likelihood(tmp_path):
             logits = scorer.model(torch.tensor([seq])).logits[0]
         total += float(torch.log_softmax(logits, -1)[1 + k, ids[k]]) / math.log(2)
     assert scorer.log2prob("尼玛") == pytest.approx(total, rel=1e-5)
+
+
+def test_word_list_coverage_counts_how_each_list_found_the_candidates():
+    """wordfreq finds x whole and y in pieces, jieba x whole and y in characters; only x is rated;
+    the Kneser–Ney rung (no ``found``) is not a word list."""
+    scores = pd.DataFrame({"rung": ["wordfreq", "wordfreq", "jieba", "jieba", "kn-2", "kn-2"],
+                           "word": "w", "candidate": ["x", "y"] * 3,
+                           "found": ["word", "pieces", "word", "characters", None, None]})
+    ratings = pd.DataFrame({"word": ["w"], "candidate": ["x"], "avg_score": [3.0]})
+    got = lm.word_list_coverage(scores, ratings)
+    assert list(got.columns) == ["rung", "candidates", "found", "n", "rated"]
+    assert got.values.tolist() == [["wordfreq", 2, "word", 1, 1], ["wordfreq", 2, "pieces", 1, 0],
+                                   ["jieba", 2, "word", 1, 1], ["jieba", 2, "characters", 1, 0]]
+    assert lm.word_list_coverage(scores.drop(columns="found"), ratings).empty

@@ -92,7 +92,8 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
                                ["tests/slang/test_correlations.py", "tests/slang/test_language_models.py",
                                 "tests/slang/test_pinned_slang.py"],
                                ["*x__merged*", "*x__methods*", "*x_human_correlations*", "*x_spearman_by_word*",
-                                "*x_within_word_correlations*", "*x__word_jackknife*", "*x_ladder_correlations*"]),
+                                "*x_within_word_correlations*", "*x__word_jackknife*", "*x_ladder_correlations*",
+                                "*x_word_levels*", "*x_resolution*"]),
     # (not test_correlations.py: its chapter-value test trains a Kneser-Ney model on all Weibo posts for every
     # mutant, 2.5 s or a timeout each; the models' arithmetic is pinned on tiny texts in the two files below)
     "language_models": ("src/helpers/slang/language_models.py",

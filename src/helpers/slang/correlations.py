@@ -6,7 +6,9 @@
   within-word ρ with a within-word permutation test
   (:func:`helpers.core.stats.within_group_permutation_test`) and a word-jackknife interval;
 * :func:`ladder_correlations`: the same for every rung of the language-model ladder
-  (:func:`helpers.slang.language_models.ladder_scores`).
+  (:func:`helpers.slang.language_models.ladder_scores`);
+* :func:`word_levels`: how far apart the words' scores sit before any ranking;
+* :func:`resolution`: the smallest difference in ρ these ratings can tell apart.
 """
 
 from __future__ import annotations
@@ -178,3 +180,77 @@ def ladder_correlations(scores: pd.DataFrame, models: pd.DataFrame, ratings: pd.
         words.append(per_word.drop(columns="method").assign(rung=rung))
     by_word = pd.concat(words, ignore_index=True)
     return pd.DataFrame(summaries), by_word[["rung", "scorer", "context", "word", "rho", "p", "p_permutation", "n"]]
+
+
+def word_levels(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+    """Mean score per slang word and its distance from the mean of the other words.
+
+    For every score column of :data:`METHOD_COLUMNS`, over all candidates and over the rated
+    ones: how far apart the words sit before any candidate is ranked, which a pooled ρ counts
+    and a within-word ρ does not. ``above_others`` of word w is mean_w − (Σ_{v≠w} mean_v) / (W − 1)
+    over the W words (NaN for a single word).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        ``word, candidate`` and score columns (:func:`helpers.slang.candidates.score_candidates`).
+    ratings : DataFrame
+        ``word, candidate, avg_score``.
+
+    Returns
+    -------
+    DataFrame
+        ``candidates, column, word, n, mean, above_others`` (``candidates``: "all" or "rated").
+
+    Examples
+    --------
+    >>> s = pd.DataFrame({"word": list("aab"), "candidate": ["a1", "a2", "b1"], "I_no_context": [1.0, 3, 10]})
+    >>> r = pd.DataFrame({"word": ["a"], "candidate": ["a1"], "avg_score": [2.0]})
+    >>> word_levels(s, r)[["candidates", "word", "mean", "above_others"]].to_string(index=False)
+    'candidates word  mean  above_others\\n       all    a   2.0          -8.0\\n       all    b  10.0           8.0\\n     rated    a   1.0           NaN'
+    """
+    rated = ratings[["word", "candidate"]].merge(scores, on=["word", "candidate"])
+    rows = []
+    for which, frame in (("all", scores), ("rated", rated)):
+        for column in METHOD_COLUMNS:
+            if column not in frame or frame.empty:
+                continue
+            means = frame.groupby("word", sort=False)[column].agg(["size", "mean"])
+            total, words = means["mean"].sum(), len(means)
+            for word, (n, mean) in means.iterrows():
+                others = (total - mean) / (words - 1) if words > 1 else float("nan")
+                rows.append({"candidates": which, "column": column, "word": word, "n": int(n), "mean": mean,
+                             "above_others": mean - others})
+    return pd.DataFrame(rows, columns=["candidates", "column", "word", "n", "mean", "above_others"])
+
+
+def resolution(n: int, level: float = 0.95) -> float:
+    """Half-width of the approximate interval of a Spearman ρ near 0 from ``n`` pairs.
+
+    Two scorers whose ρ differ by less than this cannot be told apart on these ratings. With
+    Fisher's z and the variance 1.06 / (n − 3) of Spearman's z (:func:`~helpers.core.stats.spearman_interval`),
+    the half-width at ρ = 0 is tanh(z_q · √(1.06 / (n − 3))), z_q the normal quantile at (1 + level) / 2.
+
+    Parameters
+    ----------
+    n : int
+        Number of rated candidates (pairs).
+    level : float
+        Coverage of the interval.
+
+    Returns
+    -------
+    float
+        The upper end of the interval around ρ = 0.
+
+    References
+    ----------
+    Fieller, E. C., Hartley, H. O., & Pearson, E. S. (1957). Tests for rank correlation
+    coefficients. I. Biometrika, 44(3/4), 470–481.
+
+    Examples
+    --------
+    >>> round(resolution(25), 2), round(resolution(172), 2)
+    (0.41, 0.15)
+    """
+    return spearman_interval(0.0, n, level)[1]

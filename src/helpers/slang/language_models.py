@@ -15,7 +15,7 @@ Every model is a :class:`Scorer`: ``log2prob(text, context)`` is log2 P(text | c
 :func:`perplexity` is the per-character perplexity of a scorer on held-out text, the
 yardstick that says which model of the ladder is the better language model;
 :func:`ladder_scores` trains each rung of the ladder and scores the homophone candidates
-under it (cached per rung).
+under it (cached per rung); :func:`word_list_coverage` counts how the word lists found them.
 """
 
 from __future__ import annotations
@@ -748,3 +748,31 @@ def ladder_scores(rungs: Sequence[str], train_texts: Sequence[str], heldout: Seq
     scores = pd.concat(score_frames, ignore_index=True)
     first = ["rung", "scorer", "word", "candidate"]
     return scores[first + [c for c in scores.columns if c not in first]], pd.DataFrame(rows)
+
+
+def word_list_coverage(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+    """For each word-list rung: how many candidates (all, and the rated ones) the list has
+    whole, and how many fell back to dictionary pieces or to characters.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        :func:`ladder_scores`' scores; the word-list rungs carry ``found`` ("word", "pieces"
+        or "characters"), the other rungs NaN.
+    ratings : DataFrame
+        ``word, candidate, avg_score``.
+
+    Returns
+    -------
+    DataFrame
+        ``rung, candidates, found, n, rated``: per rung and way of being found, ``n`` candidates,
+        ``rated`` of them rated; ``candidates`` the rung's total. Empty without word-list rungs.
+    """
+    if "found" not in scores:
+        return pd.DataFrame(columns=["rung", "candidates", "found", "n", "rated"])
+    words = scores.dropna(subset=["found"])
+    rated = set(zip(ratings["word"], ratings["candidate"]))
+    words = words.assign(rated=[(w, c) in rated for w, c in zip(words["word"], words["candidate"])])
+    return (words.groupby(["rung", "found"], sort=False).agg(n=("candidate", "size"), rated=("rated", "sum"))
+            .reset_index().assign(candidates=len(words) // max(words["rung"].nunique(), 1))
+            [["rung", "candidates", "found", "n", "rated"]])
