@@ -100,12 +100,3 @@ def test_homophone_ratings_must_name_generated_candidates(tmp_path):
         with pytest.raises(InputError, match=r"parameter 'classifier_posts'"):
             slang_chapters.homophones_setup(classifier_posts=posts)
     assert slang_chapters.homophones_setup(classifier_posts=27_766).classifier_posts == 27_766
-
-
-def test_qe_homophones_file_needs_five_per_word(tmp_path):
-    path = tmp_path / "h.csv"
-    pd.DataFrame({"word": ["尼玛"] * 2, "candidate": ["泥马", "你妈"]}).to_csv(path, index=False)
-    with pytest.raises(InputError, match=r"lists only 2 homophone\(s\) of 尼玛; Method 1 needs 5"):
-        slang_chapters.qe_setup(homophones_file=str(path))
-    with pytest.raises(InputError, match=r"parameter 'instances': value 'some'"):
-        slang_chapters.qe_setup(instances="some")
