@@ -58,8 +58,8 @@ def measure(kinds=KINDS, out=None, seed: int = 0, epochs: int = 1, max_length: i
         if (seed, epochs, max_length) != (0, 1, 128):
             command += f" --seed {seed} --epochs {epochs} --max-length {max_length}"
         record = {
-            "what": "QE models trained on the source-grouped re-split of HADQAET (train/dev), scored on its dev and test; "
-                    "seconds = wall-clock of fit + predict with an empty temporary cache (cold), cpu_seconds = "
+            "what": "QE models trained on the source-grouped re-split of HADQAET (train/dev), scored on its dev and "
+                    "test; seconds = wall-clock of fit + predict with an empty temporary cache (cold), cpu_seconds = "
                     "process CPU time over all threads",
             "command": command,
             **_machine_record(started, load_before),

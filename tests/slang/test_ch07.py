@@ -227,3 +227,29 @@ def test_a_verdict_key_reads_as_its_sentence(tmp_path, change, reading):
     _save(tmp_path, "stability_verdicts", rb.stability_verdicts(iv).assign(split="re-split"))
     text = Words("07_qe_robustness").text("stability", ch07.findings(tmp_path, "stability"))
     assert f"Reading: {reading}" in text
+
+
+@pytest.mark.slow
+def test_chapter_runs_with_one_model_measured_now_and_its_findings_come_back_from_the_csvs(tmp_path):
+    """The feature model alone, measured in this run: the page says so, and findings.csv is what
+    :func:`ch07.findings` recomputes from the saved tables."""
+    import json
+
+    from helpers.core import execution, paths
+
+    out = execution.execute_notebook(
+        paths.project_root() / "notebooks" / "07_qe_robustness.ipynb", tmp_path / "run.ipynb",
+        parameters={"qe_models": ["features"], "compare_models": ["features"], "n_boot": 100,
+                    "results_dir": str(tmp_path / "res")})
+    cells = json.loads(out.read_text(encoding="utf-8"))["cells"]
+    shown = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in cells for o in c.get("outputs", []))
+    assert "**Measured in this run**" in shown and "Most accurate on the re-split dev (test beside it)" in shown
+    res = tmp_path / "res" / "07_qe_robustness"
+    comparison = pd.read_csv(res / "model_comparison.csv")
+    assert set(comparison["evaluated_on"]) == {ch07.DEV, ch07.TEST} and "rho" in comparison
+    saved = pd.read_csv(res / "findings.csv").fillna({"group": "", "text": ""})
+    again = ch07.findings(res)
+    keys = ["section", "quantity", "group"]
+    assert saved[keys].values.tolist() == again[keys].values.tolist()
+    pd.testing.assert_series_equal(saved["value"], again["value"], check_names=False)
+    assert set(saved.loc[saved["quantity"] == "verdict", "text"]) <= {"robust", "not_shown", "not_reacting"}
