@@ -5,10 +5,12 @@ parameter before any work (types, the homophones file and its words, checkpoint 
 packages a chosen model needs) and raises :class:`~helpers.core.errors.InputError` naming the
 parameter. ``setup.load()`` returns :class:`Data`: HADQAET's annotations, highlights and
 post-edits, the MTL4QE split aligned with them, both targets, the released splits and the
-source-grouped re-split, with their :class:`~helpers.core.report.Provenance`. The steps
-(:func:`alignment_counts`, :func:`perturbed_posts`, :func:`comparison_record`) return tidy frames
-the chapter saves beside the tables of :mod:`helpers.slang.qe_data`, :mod:`helpers.slang.qe_models`
-and :mod:`helpers.slang.robustness`; :func:`findings` reads those CSVs back by their public
+source-grouped re-split, with their :class:`~helpers.core.report.Provenance`. The chapter's
+own steps (:func:`description`, :func:`comparison_record`, :func:`perturbed_posts`) return tidy
+frames it saves beside the tables of the method modules :mod:`helpers.slang.qe_data`,
+:mod:`helpers.slang.qe_models` and :mod:`helpers.slang.robustness`; the views
+(:func:`score_rule_table`, :func:`comparison_view`, :func:`method1_view`, :func:`stability_view`)
+lay tables out for reading. :func:`findings` reads the CSVs back by their public
 names and returns every number the page states, so the findings can be recomputed and tested
 from ``results/07_qe_robustness/*.csv`` alone; the sentences are
 ``notebooks/words/07_qe_robustness.md``. The committed model comparison is measured by
@@ -43,6 +45,8 @@ LITTLE_CHANGE = 0.03
 
 @dataclass(frozen=True)
 class Data(ChapterData):
+    """Chapter 07's data box (:meth:`Setup.load`): the released files and the splits built from them."""
+
     annotated: pd.DataFrame = None  # HADQAET sheet 1
     highlights: pd.DataFrame = None  # HADQAET sheet 2
     post_edits: pd.DataFrame = None
