@@ -345,7 +345,7 @@ FINDINGS_INPUTS = ("data_summary", "score_check", "score_patterns", "slang_count
                    "homophone_shift_by_word", "paper_tables_5_6_check", "paper_tables_5_6_flagged")
 #: The words sections :func:`findings` fills, in the order of the page.
 SECTIONS = ("alignment", "post_edits", "score_rule", "selection_rule", "leakage", "comparison", "selection", "target",
-            "instances", "stability", "tables_5_6", "findings")
+            "instances", "method1_released", "stability", "tables_5_6", "findings")
 #: The stability statistics (:func:`helpers.slang.robustness.stability_intervals`) the
 #: words state, by the name of their quantity.
 STABILITY_QUANTITIES = {"posts": "G0_rho", "g0_rho": "G0_rho", "mean_rho_change": "mean_rho_change",
@@ -574,6 +574,13 @@ def _instances(t: _Tables) -> Findings:
     return found.add("m2g1", None if m2g1 is None else bool(m2g1))
 
 
+def _method1_released(t: _Tables) -> Findings:
+    """How many posts the released split's Method 1 table is computed on (``perturbed_posts``)."""
+    posts = t["perturbed_posts"]
+    row = posts[(posts["evaluation"] == "released split") & (posts["word"] == "all")] if len(posts) else posts
+    return Findings().add("posts", row["posts"].iloc[0] if len(row) else None)
+
+
 def _direction(t: pd.DataFrame) -> tuple[dict, tuple]:
     """Whether homophones push the score up or down, from the signed shift's interval: one
     yes/no per direction (all unknown without a signed shift), and the shift's size with its
@@ -728,7 +735,8 @@ def _findings(t: _Tables) -> pd.DataFrame:
 
 _BUILDERS = {"alignment": _alignment, "post_edits": _post_edits, "score_rule": _score_rule,
              "selection_rule": _selection_rule, "leakage": _leakage, "comparison": _comparison,
-             "selection": _selection, "target": _target, "instances": _instances, "stability": _stability,
+             "selection": _selection, "target": _target, "instances": _instances,
+             "method1_released": _method1_released, "stability": _stability,
              "tables_5_6": _tables_5_6, "findings": _findings}
 
 
