@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.core.errors import InputError
 from helpers.slang import e5_conversion as e5c
 from helpers.slang import qe_models as qm
 
