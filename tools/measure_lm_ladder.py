@@ -26,7 +26,7 @@ from helpers.core import paths
 from helpers.core.published import read_published
 from helpers.slang import ch06, correlations
 from helpers.slang import language_models as lm
-from helpers.slang.chapters import _machine_record
+from helpers.core.measured import machine_record
 
 #: What the record says was measured.
 WHAT = ("chapter 6's language-model ladder, every rung trained and scored cold (no cache) on the SMP2020 "
@@ -65,7 +65,7 @@ def measure_lm_ladder(rungs=lm.MEASURED_LADDER, gpt_steps: int = 400, out=None, 
             "what": WHAT,
             "command": f"python tools/measure_lm_ladder.py --rungs {','.join(rungs)} --gpt-steps {gpt_steps} "
                        f"--seed {seed} --out {out}",
-            **_machine_record(started, load_before),
+            **machine_record(started, load_before),
             "total_seconds": round(time.perf_counter() - clock, 1),
             "settings": {"gpt_steps": gpt_steps, "batch_size": 16, "window": 64, "seed": seed, "torch_threads": 1},
             "packages": {p: version(p) for p in ("torch", "transformers", "wordfreq", "jieba", "numpy")},

@@ -8,7 +8,6 @@ import pytest
 from helpers.core.errors import InputError
 from helpers.explanations import chapters as ex_chapters
 from helpers.metahope import chapters as mh_chapters
-from helpers.slang import chapters as slang_chapters
 
 
 def test_pilot_v2_own_csv_needs_two_annotators_and_its_columns(tmp_path):
@@ -47,10 +46,3 @@ def test_explanation_ratings_are_checked_against_the_benchmark(tmp_path):
         ex_chapters.explanations_setup(rating_model={"halo": 2})
 
 
-def test_qe_homophones_file_needs_five_per_word(tmp_path):
-    path = tmp_path / "h.csv"
-    pd.DataFrame({"word": ["尼玛"] * 2, "candidate": ["泥马", "你妈"]}).to_csv(path, index=False)
-    with pytest.raises(InputError, match=r"lists only 2 homophone\(s\) of 尼玛; Method 1 needs 5"):
-        slang_chapters.qe_setup(homophones_file=str(path))
-    with pytest.raises(InputError, match=r"parameter 'instances': value 'some'"):
-        slang_chapters.qe_setup(instances="some")

@@ -237,7 +237,7 @@ def test_findings_are_recomputed_from_the_saved_csvs(saved):
 
 
 def test_every_section_in_the_page_s_order_for_findings_csv(saved, monkeypatch):
-    monkeypatch.setattr(ch06, "measured_comparison", lambda name: (None, {}))
+    monkeypatch.setattr(ch06.measurements, "read", lambda name: (None, {}))
     _write(saved, "homophone_spearman", pd.DataFrame({"method": [SI], "scorer": ["kn"], "context": ["without"],
                                                       "rho": [-0.3]}))
     _write(saved, "lm_word_list_coverage", pd.DataFrame(columns=["rung", "candidates", "found", "n", "rated"]))
@@ -255,7 +255,7 @@ def test_every_section_in_the_page_s_order_for_findings_csv(saved, monkeypatch):
         ch06.findings(saved, "nowhere")
     # a committed measured ladder is stated right after its record, as a second ladder_direction
     measured = _ladder([("kn-2", "without", 30.0, -0.1, 0.5)])
-    monkeypatch.setattr(ch06, "measured_comparison", lambda name: (measured, {}))
+    monkeypatch.setattr(ch06.measurements, "read", lambda name: (measured, {}))
     every = ch06.findings(saved)
     order = list(dict.fromkeys(zip(every["section"], every["ladder"].fillna(""))))
     at = order.index(("measured_ladder", ""))
@@ -266,17 +266,17 @@ def test_measured_ladder_note_with_and_without_a_record(tmp_path, monkeypatch):
     table = pd.DataFrame({"n": [25]})
     record = {"date": "2026-12-01 10:05", "machine": "x86_64", "load_average_before": [1.5, 2.0, 2.5],
               "command": "python tools/measure_lm_ladder.py", "settings": {"gpt_steps": 400}}
-    monkeypatch.setattr(ch06, "measured_comparison", lambda name: (table, record))
+    monkeypatch.setattr(ch06.measurements, "read", lambda name: (table, record))
     text = WORDS.text("measured_ladder", ch06.findings(tmp_path, "measured_ladder"))
     assert text.startswith("**Measured, not recomputed in this run**: 2026-12-01 10:05, x86_64, with "
                            "`python tools/measure_lm_ladder.py`: every rung cold, transformers trained for 400 steps, "
                            "on the paper's 25 ratings.")
     assert "load average" not in text and "The whole chapter took" not in text  # not in this record
     ladder = _ladder([("kn-2", "without", 30.0, -0.1, 0.5), ("kn-3", "without", 20.0, -0.2, 0.01)])
-    monkeypatch.setattr(ch06, "measured_comparison", lambda name: (ladder, record))
+    monkeypatch.setattr(ch06.measurements, "read", lambda name: (ladder, record))
     measured = ch06.findings(tmp_path, "ladder_direction", ladder="measured")
     assert set(measured["ladder"]) == {"measured"} and _value(measured, "best", "without") == -0.2  # kn-3: lower perplexity
-    monkeypatch.setattr(ch06, "measured_comparison", lambda name: (None, {}))
+    monkeypatch.setattr(ch06.measurements, "read", lambda name: (None, {}))
     assert ch06.measured_ladder() is None
     assert math.isnan(_value(ch06.findings(tmp_path, "ladder_direction", ladder="measured"), "rungs"))
     assert WORDS.text("measured_ladder", ch06.findings(tmp_path, "measured_ladder")).startswith(

@@ -93,7 +93,7 @@ def _t_p(c, n=4):
 
 def test_qe_correlations_by_hand():
     c = qm.correlations(pd.Series(HUMAN), np.array(PREDICTED))
-    assert c == pytest.approx({"spearman": RHO, "spearman_p": _t_p(RHO), "pearson": R, "pearson_p": _t_p(R), "n": 4})
+    assert c == pytest.approx({"rho": RHO, "rho_p": _t_p(RHO), "pearson": R, "pearson_p": _t_p(R), "n": 4})
 
 
 class Fixed:
@@ -109,14 +109,14 @@ class Fixed:
 def test_evaluate_models_and_target_comparison_by_hand():
     frame = pd.DataFrame({"source": list("abcd"), "mt": list("wxyz"), "score": HUMAN, "score_sum": HUMAN[::-1]})
     t = qm.evaluate_models({"m": Fixed(PREDICTED)}, {"test": frame})
-    assert t.columns.tolist() == ["model", "evaluated_on", "spearman", "spearman_p", "pearson", "pearson_p", "n"]
-    assert t.iloc[0][["spearman", "pearson", "n"]].tolist() == pytest.approx([RHO, R, 4])
+    assert t.columns.tolist() == ["model", "evaluated_on", "rho", "rho_p", "pearson", "pearson_p", "n"]
+    assert t.iloc[0][["rho", "pearson", "n"]].tolist() == pytest.approx([RHO, R, 4])
     # against the reversed target every correlation changes sign
     c = qm.target_comparison({"m": Fixed(PREDICTED)}, {"m": Fixed(PREDICTED)}, {"test": frame}, "as released")
     assert len(c) == 4 and set(c["split"]) == {"as released"}
     by = c.set_index(["trained_on", "evaluated_against"])
-    assert by.loc[("released scores", "released scores"), ["spearman", "pearson"]].tolist() == pytest.approx([RHO, R])
-    assert by.loc[("sum of penalties", "sum of penalties"), ["spearman", "pearson"]].tolist() == pytest.approx(
+    assert by.loc[("released scores", "released scores"), ["rho", "pearson"]].tolist() == pytest.approx([RHO, R])
+    assert by.loc[("sum of penalties", "sum of penalties"), ["rho", "pearson"]].tolist() == pytest.approx(
         [-RHO, -R])
 
 

@@ -161,7 +161,7 @@ def test_feature_qe_learns_a_simple_signal():
     model = qm.FeatureQE(alphas=(0.1, 1.0)).fit(data[:40], data[40:50])
     assert len(model.selection) == 2
     result = qm.correlations(data[50:]["score"], model.predict(data[50:]))
-    assert result["spearman"] > 0.5 and result["n"] == 10
+    assert result["rho"] > 0.5 and result["n"] == 10
 
 
 def test_transformer_qe_on_a_tiny_model(tmp_path, monkeypatch):

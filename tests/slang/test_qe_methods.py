@@ -157,19 +157,16 @@ def test_stability_intervals_and_verdicts_by_hand():
     low, high = iv.loc[("reader", "mean_abs_shift"), ["ci_low", "ci_high"]]
     assert low == pytest.approx(0.1) and high == pytest.approx(0.1)  # every post shifts by 0.1
     verdicts = rb.stability_verdicts(iv.reset_index()).set_index("model")
-    assert verdicts.loc["blind", "verdict"].startswith("stable by not reacting")
+    assert verdicts.loc["blind", "verdict"] == "not_reacting"
     # 0.1 / 0.25 = 0.4 of its own error: beyond the tolerance 0.1, although 30 times less than a new source
-    assert verdicts.loc["reader", "homophones"] == "much smaller than a new source"
+    assert verdicts.loc["reader", "homophones"] == "much_smaller"
     assert verdicts.loc["reader", "homophone_shift"] == "beyond tolerance"
     assert verdicts.loc["reader", "signed_shift"] == "no clear direction"
-    assert verdicts.loc["reader", "verdict"] == ("not shown robust: homophones move its scores by 0.40 [0.40, 0.40] "
-                                                 "of its own error (RMSE; tolerance 0.1); its score rises with the "
-                                                 "post-edited MT")
+    assert verdicts.loc["reader", "verdict"] == "not_shown"  # ranks and reads the source, but beyond tolerance
     assert verdicts.loc["reader", "better_mt"] == "rises" and verdicts.loc["blind", "better_mt"] == "falls"
     small = rb.stability_verdicts(rb.stability_intervals(*_toy_predictions(shift=0.01), n_boot=50)).set_index("model")
-    assert small.loc["reader", "verdict"] == ("robust to homophones: ranks the posts and reads the source, and "
-                                              "homophones move its scores by 0.04 [0.04, 0.04] of its own error "
-                                              "(RMSE; tolerance 0.1); its score rises with the post-edited MT")
+    assert small.loc["reader", "verdict"] == "robust"  # 0.01 / 0.25 = 0.04 of its own error
+    assert small.loc["reader", "homophone_shift"] == "within tolerance" and small.loc["reader", "better_mt"] == "rises"
 
 
 def test_robustness_table_intervals_are_paired():
@@ -229,16 +226,14 @@ def test_verdict_reads_the_shift_against_the_models_own_error():
                        "ci_high": [0.55, 3.0, 0.10, 0.06, -0.06], "n": 51})
     row = rb.stability_verdicts(iv).iloc[0]
     assert row["homophone_shift"] == "within tolerance" and row["signed_shift"] == "down" and row["reads_source"]
-    assert row["verdict"] == ("robust to homophones: ranks the posts and reads the source, and homophones move its "
-                              "scores by 0.05 [0.04, 0.06] of its own error (RMSE; tolerance 0.1), systematically "
-                              "down by 0.11 [0.06, 0.17] SD")
+    assert row["verdict"] == "robust" and row["ranks_posts"]
     iv.loc[3, ["value", "ci_low", "ci_high"]] = [0.12, 0.08, 0.16]  # straddles the tolerance
     row = rb.stability_verdicts(iv).iloc[0]
-    assert row["homophone_shift"] == "not clearly within tolerance" and row["verdict"].startswith("not shown robust")
-    assert rb.stability_verdicts(iv, tolerance=0.2).iloc[0]["verdict"].startswith("robust")
+    assert row["homophone_shift"] == "not clearly within tolerance" and row["verdict"] == "not_shown"
+    assert rb.stability_verdicts(iv, tolerance=0.2).iloc[0]["verdict"] == "robust"
     iv.loc[0, "ci_low"] = -0.1
-    assert rb.stability_verdicts(iv, tolerance=0.2).iloc[0]["verdict"] == (
-        "not shown robust: does not rank these posts better than chance")
+    row = rb.stability_verdicts(iv, tolerance=0.2).iloc[0]
+    assert row["verdict"] == "not_shown" and not row["ranks_posts"]
 
 
 def test_shift_figures_in_units_of_each_models_spread():
@@ -259,64 +254,3 @@ def test_shift_figures_in_units_of_each_models_spread():
     static = figures.shift_figure_static(shifts, spread, "toy")
     assert static.axes[0].get_title() == "toy"
     plt.close(static)
-
-
-def test_findings_are_computed_from_the_tables():
-    from helpers.core import Words
-    from helpers.slang import chapters
-
-    class Reader:  # reads the source: its score follows the source length
-        name = "reader"
-
-        def predict(self, frame):
-            return frame["score"].to_numpy() + 0.2 * frame["source"].str.len().to_numpy()
-
-    posts = pd.DataFrame({"instance": range(8), "source": [f"尼玛{'好' * i}累" for i in range(8)],
-                          "mt": [f"damn {i}" for i in range(8)], "score": np.linspace(-1, 1, 8)})
-    homophones = {"尼玛": ["你妈", "泥马", "尼妈", "拟吗", "你马"]}
-    edits = pd.DataFrame({"source": posts["source"], "post_edit": [f"gosh {i}" for i in range(8)]})
-    probe = rb.probe({"reader": Reader()}, posts, homophones, edits, n_boot=200, seed=0)
-    summary = {"sheet_rows": 10, "released_rule_share": 90.0, "released_rule_share_any_row": 100.0, "lines": 10,
-               "identical_penalty_share": 80.0, "mixed_severity_lines": 2, "mixed_severity_sheet_rows": 2,
-               "released_rule_mean": 3.0, "released_rule_sd": 2.0, "implied_mean": 3.0, "implied_sd": 2.0}
-    patterns = pd.DataFrame({"severities": ["Critical; Minor"], "sheet_penalty": [11.0], "implied_penalty": [20.0],
-                             "released_rule_penalty": [20.0], "lines": [1]})
-    released = pd.DataFrame({"model": "reader", "evaluated_on": ["test (as released)", "test, posts not in train"],
-                             "spearman": [0.3, 0.5], "n": [10, 5]})
-    resplit = pd.DataFrame({"model": ["reader"], "evaluated_on": ["re-split test"], "spearman": [0.4], "n": [30]})
-    corrected = pd.DataFrame({"split": "re-split", "model": "reader", "trained_on": ["released scores",
-                                                                                   "sum of penalties"],
-                              "evaluated_against": ["released scores", "sum of penalties"],
-                              "evaluated_on": "re-split test", "spearman": [0.4, 0.5]})
-    targets = pd.DataFrame({"score": [0.0, 1.0, 2.0], "score_sum": [0.0, 2.0, 1.0]})
-    sizes = pd.DataFrame({"split": ["train", "dev", "test", "test, posts not in train"], "lines": [20, 10, 10, 5]})
-    resplit_sizes = pd.DataFrame({"split": ["train", "dev", "test"], "lines": [22, 11, 12]})
-    lines = pd.DataFrame({"source": ["a", "b"], "mt": ["x", "y"], "score": [0.1, 0.2]})
-    score_rule = chapters.score_rule_note(summary, patterns)
-    leakage = chapters.leakage_note(sizes, resplit_sizes, lines, lines.iloc[:1], 0, 0)
-    target = chapters.target_note(corrected, targets, summary)
-    stability = chapters.stability_note({"re-split": probe})
-    comparison = chapters.comparison_note(None, {}, False, ("reader",))
-    found = chapters.qe_findings(score_rule, leakage, released, resplit, target, stability, {"re-split": probe},
-                                 comparison)
-    assert set(found.loc[found["quantity"] == "leaked", "value"]) == {5}  # 10 test lines, 5 not in train
-    assert found.loc[found["quantity"] == "mixed_share", "value"].item() == 0.2
-    words = Words("07_qe_robustness")
-    text = words.text("findings", found)
-    assert "reproduces 90.0% of the 10 lines (the rest follow from a second sheet row" in text
-    assert "5 of the 10 released test lines" in text
-    # 0.3 on the released test, 0.5 on its posts not in train (other posts), 0.4 on the re-split
-    assert "the two differ by -0.200, but they are different posts" in text
-    assert "reaches 0.400 (approximate 95% CI [" in text and "30 lines), -0.100 against the released test split" in text
-    assert "(+0.100): the construction rule changes the result" in text
-    assert "**Stability** (re-split, reader, 8 posts)" in text and "robust to homophones: reader" in text
-    assert "Beside it" not in text and "Model comparison" not in text  # one evaluation, no comparison
-    # the sections the findings restate say the same numbers
-    assert "**5 of the 10 released test lines (50%) have a source" in words.text("leakage", leakage)
-    assert "“Critical; Minor” gets 20 instead of 11 (1 lines)" in words.text("score_rule", score_rule)
-    assert "No measured comparison is committed" in words.text("comparison", comparison)
-    assert "reader, re-split test: Spearman 0.400 when trained and scored on the released scores, 0.500" in \
-        words.text("target", target)
-    assert "- **re-split, reader** (8 posts): G0 ρ" in words.text("stability", stability)
-
-

@@ -74,6 +74,19 @@ def choice(name: str, value, options: Sequence):
     return value
 
 
+def choices(name: str, value, options: Sequence, what: str = "model") -> tuple:
+    """A non-empty list of distinct values drawn from ``options`` (e.g. chapter 6's ladder rungs,
+    chapter 7's QE models), each checked by :func:`choice` under ``name[k]``."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
+        raise InputError(f"must be a non-empty list of {what} names", parameter=name, value=value,
+                         expected="a list drawn from " + ", ".join(repr(k) for k in options))
+    for k, item in enumerate(value):
+        choice(f"{name}[{k}]", item, options)
+    if len(set(value)) != len(value):
+        raise InputError(f"names a {what} twice", parameter=name, value=list(value))
+    return tuple(value)
+
+
 def text(name: str, value, allow_empty: bool = False) -> str:
     """A string (non-empty unless ``allow_empty``)."""
     if not isinstance(value, str) or (not allow_empty and not value.strip()):

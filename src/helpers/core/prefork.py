@@ -63,7 +63,7 @@ PRELOAD = (
     "plotly.graph_objects", "seaborn", "sklearn.linear_model",
     "helpers.core.report", "helpers.core.plots", "helpers.core.published", "helpers.core.agreement",
     "helpers.metahope.chapters", "helpers.metahope.figures", "helpers.explanations.chapters",
-    "helpers.explanations.figures", "helpers.slang.chapters", "helpers.slang.ch06", "helpers.slang.figures",
+    "helpers.explanations.figures", "helpers.slang.ch06", "helpers.slang.ch07", "helpers.slang.figures",
     "helpers.wmt.chapters", "helpers.wmt.figures",
 )
 

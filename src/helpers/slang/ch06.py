@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..core import classroom, formatting, params, paths, stats
+from ..core import classroom, formatting, measured as measurements, params, paths, stats
 from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.published import read_published
@@ -38,7 +38,6 @@ from . import emotion
 from . import homophone_data as hd
 from . import language_models as lm
 from . import template as kit
-from .chapters import _model_names, measured_comparison
 
 PERTURBATION_SOURCES = ("paper_table8", hc.PERCENTILE_TOP, hc.PERCENTILE_AS_PRINTED, "self-information, most probable",
                         "self-information, most informative")
@@ -190,7 +189,7 @@ def setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, hf_kind="ca
     n_perm = params.integer("n_perm", n_perm, minimum=99, maximum=1_000_000)
     seed = params.integer("seed", seed, minimum=0)
     params.text("results_dir", str(results_dir))
-    lm_ladder = _model_names("lm_ladder", lm_ladder, lm.LADDER_RUNGS)
+    lm_ladder = params.choices("lm_ladder", lm_ladder, lm.LADDER_RUNGS)
     gpt_steps = params.integer("gpt_steps", gpt_steps, minimum=1, maximum=100_000)
     posts = hd.load_smp2020()
     if classifier_posts is not None:
@@ -514,7 +513,7 @@ MEASURED = "lm_ladder_comparison"
 def measured_ladder() -> pd.DataFrame | None:
     """The committed measured ladder (:data:`MEASURED`), as
     :func:`~helpers.slang.correlations.ladder_correlations`' summary with seconds; None when none is committed."""
-    table = measured_comparison(MEASURED)[0]
+    table = measurements.read(MEASURED)[0]
     return table if table is not None and len(table) else None
 
 
@@ -680,7 +679,7 @@ def findings(folder, section: str | None = None, ladder: str = "this run") -> pd
 def _section(t: _Saved, name: str) -> pd.DataFrame:
     """One section's rows (without the ``section`` column)."""
     if name == "measured_ladder":
-        return _measured_ladder(*measured_comparison(MEASURED))
+        return _measured_ladder(*measurements.read(MEASURED))
     if name == "ladder_direction":
         return _ladder_direction(t["lm_ladder"])
     return {"data": _data, "frequencies": _frequencies, "candidates": _candidates, "direction": _direction,

@@ -431,7 +431,7 @@ def compare_models(kinds, train: pd.DataFrame, dev: pd.DataFrame, evaluations: d
     """Train each of ``kinds`` on ``train`` (choices on ``dev``) and score it on every frame of
     ``evaluations`` (``{label: frame}``), timing training plus prediction.
 
-    Returns ``kind, model, evaluated_on, spearman, pearson, n, seconds, cpu_seconds``: wall-clock
+    Returns ``kind, model, evaluated_on, rho, pearson, n, seconds, cpu_seconds`` (``rho``: Spearman's ρ): wall-clock
     and process CPU seconds (all threads) of the whole fit and predict of that model, with
     ``cold`` in an empty temporary cache (:func:`cold_cache`: every embedding and fine-tuned
     weight is computed, as on a fresh machine) or with the current cache.
@@ -450,16 +450,16 @@ def compare_models(kinds, train: pd.DataFrame, dev: pd.DataFrame, evaluations: d
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         for label, frame in evaluations.items():
             c = correlations(frame["score"], predicted[label])
-            rows.append({"kind": kind, "model": model.name, "evaluated_on": label, "spearman": c["spearman"],
+            rows.append({"kind": kind, "model": model.name, "evaluated_on": label, "rho": c["rho"],
                          "pearson": c["pearson"], "n": c["n"], "seconds": wall, "cpu_seconds": cpu})
-    return pd.DataFrame(rows, columns=["kind", "model", "evaluated_on", "spearman", "pearson", "n", "seconds",
+    return pd.DataFrame(rows, columns=["kind", "model", "evaluated_on", "rho", "pearson", "n", "seconds",
                                        "cpu_seconds"])
 
 
 def correlations(human, predicted) -> dict[str, float]:
-    """Spearman ρ and Pearson r (with p-values) of predictions against human scores."""
+    """Spearman ρ (``rho``) and Pearson r (with p-values) of predictions against human scores."""
     s, p = spearmanr(human, predicted), pearsonr(human, predicted)
-    return {"spearman": float(s.statistic), "spearman_p": float(s.pvalue), "pearson": float(p.statistic),
+    return {"rho": float(s.statistic), "rho_p": float(s.pvalue), "pearson": float(p.statistic),
             "pearson_p": float(p.pvalue), "n": len(human)}
 
 
@@ -470,7 +470,7 @@ def target_comparison(fitted: dict, retrained: dict, evaluations: dict, split: s
     the sum-of-penalties target (:func:`helpers.slang.qe_data.with_targets`); each is evaluated
     against both targets on every frame of ``evaluations`` (frames with ``score`` and
     ``score_sum``). Returns ``split, model, trained_on, evaluated_against, evaluated_on,
-    spearman, pearson, n``."""
+    rho, pearson, n``."""
     rows = []
     for trained_on, models in (("released scores", fitted), ("sum of penalties", retrained)):
         for name, model in models.items():
@@ -479,13 +479,13 @@ def target_comparison(fitted: dict, retrained: dict, evaluations: dict, split: s
                 for against, column in (("released scores", "score"), ("sum of penalties", "score_sum")):
                     c = correlations(frame[column], predicted)
                     rows.append({"split": split, "model": name, "trained_on": trained_on, "evaluated_against": against,
-                                 "evaluated_on": label, "spearman": c["spearman"], "pearson": c["pearson"],
+                                 "evaluated_on": label, "rho": c["rho"], "pearson": c["pearson"],
                                  "n": c["n"]})
     return pd.DataFrame(rows)
 
 
 def evaluate_models(models: dict, frames: dict) -> pd.DataFrame:
-    """``model, evaluated_on, spearman, spearman_p, pearson, pearson_p, n`` for every model on
+    """``model, evaluated_on, rho, rho_p, pearson, pearson_p, n`` (``rho``: Spearman's ρ) for every model on
     every evaluation frame (``{label: frame with source, mt, score}``)."""
     rows = []
     for name, model in models.items():

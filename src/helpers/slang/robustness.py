@@ -385,18 +385,18 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
 
 
 def stability_verdicts(intervals: pd.DataFrame, tolerance: float = TOLERANCE) -> pd.DataFrame:
-    """A plain-language reading of :func:`stability_intervals` per model (``model, ranks_posts,
-    reads_source, homophones, better_mt, verdict, homophone_shift, signed_shift``).
+    """A reading of :func:`stability_intervals` per model, as keys (``model, ranks_posts,
+    reads_source, homophones, better_mt, verdict, homophone_shift, signed_shift``); the words
+    of chapter 07 (its ``## verdicts`` table) turn the keys into phrases.
 
     * ``ranks_posts``: the G0 ρ interval lies above 0;
     * ``reads_source``: a swapped source moves the score by at least :data:`NOT_READING` of the
       model's own spread (lower bound of ``swap_relative_shift``); unknown without SWAP;
     * ``homophones``: homophones against the SWAP control (reported, not decisive: a swapped
-      source is an extreme perturbation, so "much smaller than a new source" is a weak
-      standard): ``"much smaller than a new source"`` when the upper bound of
-      ``homophone_to_swap`` is below :data:`ROBUST_RATIO`, ``"at least half a new source's"``
-      when its lower bound is at or above it, else ``"less than a new source's, not clearly
-      under half"``;
+      source is an extreme perturbation, so a shift much smaller than a new source's is a weak
+      standard): ``"much_smaller"`` when the upper bound of ``homophone_to_swap`` is below
+      :data:`ROBUST_RATIO`, ``"half_or_more"`` when its lower bound is at or above it, else
+      ``"unclear"``;
     * ``homophone_shift``: against an absolute tolerance, the model's own error:
       ``"within tolerance"`` when the upper bound of ``abs_shift_to_error`` (mean |shift| /
       RMSE) is below ``tolerance``, ``"beyond tolerance"`` when its lower bound is at or above
@@ -405,13 +405,12 @@ def stability_verdicts(intervals: pd.DataFrame, tolerance: float = TOLERANCE) ->
       excludes 0 (homophones push the score one way although the MT is unchanged), else
       ``"no clear direction"``;
     * ``better_mt``: the M2G2 share interval above 50 % ("rises"), below ("falls") or around it
-      ("no clear change").
-
-    The verdict calls a model *stable by not reacting* when it does not read the source (then
-    no homophone can move it, and its stability says nothing about robustness), *robust to
-    homophones* when it ranks the posts, reads the source and homophones move its scores by
-    less than ``tolerance`` of its own error; it names the signed shift and otherwise what is
-    missing, then how the model meets a better translation (M2G2).
+      ("no clear change");
+    * ``verdict``: ``"not_reacting"`` (stable by not reacting) when the model does not read the
+      source (then no homophone can move it, and its stability says nothing about robustness),
+      ``"robust"`` (robust to homophones) when it ranks the posts, reads the source and
+      homophones move its scores by less than ``tolerance`` of its own error, else
+      ``"not_shown"`` (not shown robust).
 
     Examples
     --------
@@ -419,7 +418,7 @@ def stability_verdicts(intervals: pd.DataFrame, tolerance: float = TOLERANCE) ->
     ...                    "value": [0.3, 0.02, 0.9], "ci_low": [0.1, 0.01, 0.5], "ci_high": [0.5, 0.03, 1.2],
     ...                    "n": 24})
     >>> stability_verdicts(iv)["verdict"].iloc[0]
-    'stable by not reacting: a whole other source moves its score by less than 0.1 of its own spread'
+    'not_reacting'
     """
     rows = []
     for model, g in intervals.groupby("model", sort=False):
@@ -430,33 +429,21 @@ def stability_verdicts(intervals: pd.DataFrame, tolerance: float = TOLERANCE) ->
         ranks = get("G0_rho", "ci_low") > 0
         reads = None if "swap_relative_shift" not in t.index else get("swap_relative_shift", "ci_low") >= NOT_READING
         ratio_hi, ratio_lo = get("homophone_to_swap", "ci_high"), get("homophone_to_swap", "ci_low")
-        homophones = ("unknown" if np.isnan(ratio_hi) else "much smaller than a new source" if ratio_hi < ROBUST_RATIO
-                      else "at least half a new source's" if ratio_lo >= ROBUST_RATIO
-                      else "less than a new source's, not clearly under half")
-        err, err_lo, err_hi = (get("abs_shift_to_error", c) for c in ("value", "ci_low", "ci_high"))
+        homophones = ("unknown" if np.isnan(ratio_hi) else "much_smaller" if ratio_hi < ROBUST_RATIO
+                      else "half_or_more" if ratio_lo >= ROBUST_RATIO else "unclear")
+        err_lo, err_hi = (get("abs_shift_to_error", c) for c in ("ci_low", "ci_high"))
         shift = ("unknown" if np.isnan(err_hi) else "within tolerance" if err_hi < tolerance
                  else "beyond tolerance" if err_lo >= tolerance else "not clearly within tolerance")
-        sv, s_lo, s_hi = (get("signed_relative_shift", c) for c in ("value", "ci_low", "ci_high"))
+        s_lo, s_hi = (get("signed_relative_shift", c) for c in ("ci_low", "ci_high"))
         signed = ("unknown" if np.isnan(s_lo) else "up" if s_lo > 0 else "down" if s_hi < 0 else "no clear direction")
         lo, hi = get("M2G2_share_increased", "ci_low"), get("M2G2_share_increased", "ci_high")
         better = ("unknown" if np.isnan(lo) else "rises" if lo > 50 else "falls" if hi < 50 else "no clear change")
-        size = (f"homophones move its scores by {err:.2f} [{err_lo:.2f}, {err_hi:.2f}] of its own error (RMSE; "
-                f"tolerance {tolerance:g})")
-        direction = ({"up": f", systematically up by {sv:.2f} [{s_lo:.2f}, {s_hi:.2f}] SD",
-                      "down": f", systematically down by {abs(sv):.2f} [{abs(s_hi):.2f}, {abs(s_lo):.2f}] SD"}
-                     .get(signed, ""))
         if reads is False:
-            verdict = (f"stable by not reacting: a whole other source moves its score by less than {NOT_READING} of "
-                       "its own spread")
+            verdict = "not_reacting"
         elif ranks and reads and shift == "within tolerance":
-            verdict = "robust to homophones: ranks the posts and reads the source, and " + size + direction
+            verdict = "robust"
         else:
-            missing = [m for m, bad in [("does not rank these posts better than chance", not ranks),
-                                        (size + direction, shift not in ("within tolerance", "unknown"))] if bad]
-            verdict = "not shown robust: " + ("; ".join(missing) if missing else "see the intervals")
-        verdict += {"rises": "; its score rises with the post-edited MT",
-                    "falls": "; but its score falls more often than it rises with the post-edited MT",
-                    "no clear change": "; the post-edited MT does not clearly raise its score"}.get(better, "")
+            verdict = "not_shown"
         rows.append({"model": model, "ranks_posts": bool(ranks), "reads_source": reads, "homophones": homophones,
                      "better_mt": better, "verdict": verdict, "homophone_shift": shift, "signed_shift": signed})
     return pd.DataFrame(rows, columns=["model", "ranks_posts", "reads_source", "homophones", "better_mt", "verdict",

