@@ -30,7 +30,7 @@ from ..core.published import read_published
 from ..core.report import ChapterData, Provenance
 from ..core import stats
 from ..core.stats import FEW_CLUSTERS
-from . import io, simulate
+from . import load, long_csv, mqm_format, release, simulate, tidy_frame, workbooks
 from .scoring import normalise_pos, segment_scores, team_scores
 
 WORKBOOK = (".xlsx", ".xlsm")
@@ -61,7 +61,7 @@ def _workbooks(name: str, value, minimum: int):
                          value=value)
     for label, path in (files.items() if isinstance(files, dict) else ((p.name, p) for p in files)):
         try:
-            io.check_header(path)
+            workbooks.check_header(path)
         except InputError as exc:
             problems.append(exc.located(parameter=f"{name}[{label}]"))
     raise_all(problems)
@@ -71,8 +71,8 @@ def _workbooks(name: str, value, minimum: int):
 
 
 def _naming(files) -> classroom.ClassNames:
-    """How :func:`helpers.metahope.io.load_class` will name the workbooks of a list (or folder)."""
-    return classroom.name_students([(io.workbook_student(p), p) for p in files], io.KIT_PREFIX)
+    """How :func:`helpers.metahope.load.load_class` will name the workbooks of a list (or folder)."""
+    return classroom.name_students([(workbooks.workbook_student(p), p) for p in files], workbooks.KIT_PREFIX)
 
 
 def _names(files) -> list[str]:
@@ -88,7 +88,7 @@ def _class_note(detail: str, notes) -> str:
 
 
 def _annotation_spec(name: str, value, minimum: int):
-    """A :func:`helpers.metahope.io.load_annotations` spec checked before loading: workbooks
+    """A :func:`helpers.metahope.load.load_annotations` spec checked before loading: workbooks
     (a folder, a list or a mapping), or a long ``.csv`` / MQM ``.tsv`` with its columns and
     enough annotators."""
     if isinstance(value, (dict, list, tuple)) or classroom._is_dir(value):
@@ -99,15 +99,15 @@ def _annotation_spec(name: str, value, minimum: int):
 def _is_annotation_file(value) -> bool:
     """Whether a parameter names one long ``.csv`` or MQM/Marot file (not workbooks)."""
     return (isinstance(value, (str, Path)) and not classroom._is_dir(value)
-            and Path(str(value)).suffix.lower() in (".csv",) + io.MQM_SUFFIXES)
+            and Path(str(value)).suffix.lower() in (".csv",) + mqm_format.MQM_SUFFIXES)
 
 
 def _annotation_file(name: str, value, minimum: int) -> tuple[Path, list[str]]:
     """A long ``.csv`` (its columns checked) or an MQM/Marot file (read by the core reader),
     with its annotators, at least ``minimum`` of them."""
-    path = params.existing_file(name, value, (".csv",) + io.MQM_SUFFIXES)
+    path = params.existing_file(name, value, (".csv",) + mqm_format.MQM_SUFFIXES)
     if path.suffix.lower() == ".csv":
-        params.csv_with_columns(name, path, io.LONG_COLUMNS)
+        params.csv_with_columns(name, path, long_csv.LONG_COLUMNS)
         raters = pd.read_csv(path, usecols=["annotator"], dtype=str, keep_default_na=False)["annotator"]
     else:
         raters = mqm_raters(name, path)
@@ -130,9 +130,9 @@ def mqm_raters(name: str, path: Path) -> pd.Series:
         raise exc.located(parameter=name) from None
 
 
-def mqm_description(loaded: io.ClassAnnotations) -> pd.DataFrame:
+def mqm_description(loaded: load.ClassAnnotations) -> pd.DataFrame:
     """What the data box says about a foreign MQM file (section ``mqm`` of chapters 1 and 3):
-    what an item, a category and a severity are (:func:`helpers.metahope.io.from_mqm`), how
+    what an item, a category and a severity are (:func:`helpers.metahope.mqm_format.from_mqm`), how
     missing raters and side-by-side pairings are handled. Names are HTML-escaped (the box is HTML)."""
     from ..core.annotations import split_pairing
     from ..core.schemes import load_scheme
@@ -142,10 +142,10 @@ def mqm_description(loaded: io.ClassAnnotations) -> pd.DataFrame:
     per_unit = tidy.drop_duplicates(["item", "system", "annotator"]).groupby(["item", "system"]).size()
     paired = int((split_pairing(pd.Series(tidy["system"].unique()))["partner"] != "").sum())
     return (Findings().add("segments", tidy["item"].nunique())
-            .add("categories", text=escape(", ".join(io.category_order(tidy))))
+            .add("categories", text=escape(", ".join(tidy_frame.category_order(tidy))))
             .add("scheme", text=escape(str(loaded.scheme)))
             .add("levels", text=", ".join(f"{escape(r.name)} {r.weight:g}" for r in scheme.rules))
-            .add("metahope_levels", loaded.scheme == io.MQM_SCHEME)
+            .add("metahope_levels", loaded.scheme == mqm_format.MQM_SCHEME)
             .add("raters_per_unit", per_unit.min(), ci=(per_unit.min(), per_unit.max()),
                  text=_span(per_unit.min(), per_unit.max()))
             .add("raters", tidy["annotator"].nunique()).add("paired", paired).frame())
@@ -180,17 +180,17 @@ class PilotV1Data(ChapterData):
     tidy: pd.DataFrame = None  # metaphor-level annotations of every annotator
     sentences: pd.DataFrame | None = None  # the penalty annotator's full sentence-level sheet (EPS), if any
     compare_published: bool = False
-    loaded: io.ClassAnnotations | None = None  # what was read (to re-weight it)
+    loaded: load.ClassAnnotations | None = None  # what was read (to re-weight it)
     penalty_annotator: str = "A"  # whose sheet gives the penalty tables
 
     @property
     def metahope(self) -> bool:
         """MetaHOPE data (the paper's categories), not a foreign MQM file."""
-        return io.is_metahope(self.tidy)
+        return tidy_frame.is_metahope(self.tidy)
 
     def weighted(self, scheme: str) -> pd.DataFrame:
         """:attr:`tidy` with a ``penalty`` column under ``scheme`` (``"hope"``, ``"metahope"``):
-        the same units and annotators (:meth:`helpers.metahope.io.ClassAnnotations.weighted`)."""
+        the same units and annotators (:meth:`helpers.metahope.load.ClassAnnotations.weighted`)."""
         out = self.loaded.weighted(scheme)
         keys = ["item", "system", "annotator"]
         keep = pd.MultiIndex.from_frame(out[keys]).isin(pd.MultiIndex.from_frame(self.tidy[keys]))
@@ -223,12 +223,12 @@ class PilotV1Setup:
         None: read afresh)."""
         if isinstance(self.files, Path):
             return self._load_file(words)
-        files = io.pilot_v1_files() if self.released else self.files
-        loaded = io.load_class(files, unfinished=self.unfinished)
+        files = release.pilot_v1_files() if self.released else self.files
+        loaded = load.load_class(files, unfinished=self.unfinished)
         if len(loaded.students) < 2:
             raise InputError(f"only {len(loaded.students)} annotator is left once the unfinished sheets are left "
                              "out; agreement needs two", parameter="annotator_files", value=list(loaded.students))
-        pair_tidy, pair = io.two_raters(loaded.tidy, self.raters)
+        pair_tidy, pair = tidy_frame.two_raters(loaded.tidy, self.raters)
         penalty = self.penalty_annotator or pair[0]
         if penalty not in pair:
             raise InputError("was left out (unfinished sheet)" if penalty in loaded.dropped_students
@@ -236,7 +236,7 @@ class PilotV1Setup:
                              value=penalty, expected=" or ".join(pair))
         loaded, coded = loaded.for_page(self.projection, self.results_dir)
         tidy = coded.column(pair_tidy, "annotator")
-        sentences = (io.load_class({penalty: self.sentence_file}, unfinished=self.unfinished).tidy
+        sentences = (load.load_class({penalty: self.sentence_file}, unfinished=self.unfinished).tidy
                      if self.sentence_file else None)
         if sentences is not None:
             sentences = coded.column(sentences, "annotator")
@@ -253,8 +253,8 @@ class PilotV1Setup:
 
     def _load_file(self, words=None) -> PilotV1Data:
         """One long ``.csv`` or MQM file: the two raters compared on the units both rated."""
-        loaded = io.load_class(self.files)
-        tidy, pair = io.two_raters(loaded.tidy, self.raters)
+        loaded = load.load_class(self.files)
+        tidy, pair = tidy_frame.two_raters(loaded.tidy, self.raters)
         penalty = self.penalty_annotator or pair[0]
         params.member("penalty_annotator", penalty, pair, "two raters compared")
         loaded, coded = loaded.for_page(self.projection, self.results_dir)  # raters coded only when asked for
@@ -265,7 +265,7 @@ class PilotV1Setup:
         detail += " " + _pair_note(words, tidy, pair, penalty, self.raters is not None,
                                    list(loaded.tidy["annotator"].unique()), workbooks=False)
         return PilotV1Data(Provenance("own", (str(self.files),), detail), tidy, None, False,
-                           io.ClassAnnotations(tidy, annotations=loaded.annotations), penalty)
+                           load.ClassAnnotations(tidy, annotations=loaded.annotations), penalty)
 
 
 def _pair_note(words, tidy: pd.DataFrame, pair: list[str], penalty: str, given: bool, annotators: list[str],
@@ -281,7 +281,7 @@ def _pair_note(words, tidy: pd.DataFrame, pair: list[str], penalty: str, given: 
                  .add("given", given).add("first_two", not given and workbooks)
                  .add("most_shared", not given and not workbooks)
                  .add("units", len(tidy.drop_duplicates(["item", "system"])))
-                 .add("items", text="metaphor" if io.is_metahope(tidy) else "segment")
+                 .add("items", text="metaphor" if tidy_frame.is_metahope(tidy) else "segment")
                  .add("penalty", text=escape(penalty))
                  .add("annotators", len(annotators)).add("others", bool(others))
                  .add("other", text=escape(others[0]) if others else "").frame())
@@ -335,13 +335,13 @@ def pilot_v1_setup(annotator_files=None, sentence_level_file=None, penalty_annot
         params.member("penalty_annotator", penalty_annotator, [str(r) for r in raters] if raters else annotators,
                       "two annotators compared" if raters else "annotators")
     if sentence_level_file is None:
-        sentence_file = io.pilot_v1_sentence_file() if files is None else None
+        sentence_file = release.pilot_v1_sentence_file() if files is None else None
     elif sentence_level_file == "":
         sentence_file = None
     else:
         sentence_file = params.existing_file("sentence_level_file", sentence_level_file, WORKBOOK)
         try:
-            io.check_header(sentence_file)
+            workbooks.check_header(sentence_file)
         except InputError as exc:
             raise exc.located(parameter="sentence_level_file") from None
     if n_sentences is not None:
@@ -551,9 +551,9 @@ class DirectionsSetup:
     def load(self) -> tuple[pd.DataFrame, Provenance]:
         """Both directions in one tidy frame with ``direction`` and ``pos_class``."""
         released = self.en_zh is None and self.zh_en is None
-        en_zh = io.pilot_v1_files() if self.en_zh is None else self.en_zh
-        zh_en = {"ZH1": io.pilot_zh_en_file()} if self.zh_en is None else self.zh_en
-        parts = {d: io.load_class(f, unfinished=self.unfinished) for d, f in (("EN→ZH", en_zh), ("ZH→EN", zh_en))}
+        en_zh = release.pilot_v1_files() if self.en_zh is None else self.en_zh
+        zh_en = {"ZH1": release.pilot_zh_en_file()} if self.zh_en is None else self.zh_en
+        parts = {d: load.load_class(f, unfinished=self.unfinished) for d, f in (("EN→ZH", en_zh), ("ZH→EN", zh_en))}
         students = [p for p in parts.values() if p.named_by_field or self.projection]  # not the released annotators
         coded = classroom.projection(self.projection, bool(students), [n for p in students for n in p.names()],
                                      self.results_dir, [f for p in students for f in p.files])  # one code per student
@@ -806,7 +806,7 @@ class PilotV2Setup:
     sentence_raters: int
     seed: int
     n_seeds: int = 10
-    weights: str = io.MQM_SCHEME  # an MQM file's weighting scheme
+    weights: str = mqm_format.MQM_SCHEME  # an MQM file's weighting scheme
     projection: bool | None = None  # students shown as codes (see PilotV1Setup)
     results_dir: str = "results"
     n_plan: int = 500  # imitated studies per size in the study plan (helpers.metahope.planning)
@@ -821,10 +821,10 @@ class PilotV2Setup:
         data box's sentences come from ``words`` (the chapter's :class:`~helpers.core.findings.Words`;
         None: read afresh)."""
         if self.annotations is not None:
-            loaded = io.load_class(self.annotations, unfinished=self.unfinished, scheme=self.weights)
-            if self.weights != io.MQM_SCHEME and not loaded.foreign:
+            loaded = load.load_class(self.annotations, unfinished=self.unfinished, scheme=self.weights)
+            if self.weights != mqm_format.MQM_SCHEME and not loaded.foreign:
                 raise InputError("weighs a foreign MQM file's severities; MetaHOPE annotations carry their own 0–10 "
-                                 "levels", parameter="weights", value=self.weights, expected=repr(io.MQM_SCHEME))
+                                 "levels", parameter="weights", value=self.weights, expected=repr(mqm_format.MQM_SCHEME))
             if len(loaded.students) < 2 and len(set(loaded.tidy["annotator"])) < 2:
                 raise InputError(f"only {len(set(loaded.tidy['annotator']))} annotator is left once the unfinished "
                                  "sheets are left out; agreement needs two", parameter="annotations")
@@ -832,25 +832,25 @@ class PilotV2Setup:
             if per_unit.max() < 2:
                 raise InputError("no (item, system) is rated by two annotators or more (each segment has one rater), "
                                  "so there is no agreement to measure", parameter="annotations",
-                                 file=io.annotation_files(self.annotations)[0],
+                                 file=load.annotation_files(self.annotations)[0],
                                  expected="a file in which some segments are rated by several raters")
-            sentences = (io.load_class(self.sentence_annotations, unfinished=self.unfinished, scheme=self.weights)
+            sentences = (load.load_class(self.sentence_annotations, unfinished=self.unfinished, scheme=self.weights)
                          if self.sentence_annotations is not None else None)
             both = [loaded] + ([sentences] if sentences else [])
             coded = classroom.projection(self.projection, any(p.named_by_field for p in both),
                                          [n for p in both for n in p.names()], self.results_dir,
                                          [f for p in both for f in p.files])  # one code per student
             loaded, sentences = loaded.projected(coded), sentences.projected(coded) if sentences else None
-            files = coded.paths(io.annotation_files(self.annotations) + (
-                io.annotation_files(self.sentence_annotations) if self.sentence_annotations is not None else []))
+            files = coded.paths(load.annotation_files(self.annotations) + (
+                load.annotation_files(self.sentence_annotations) if self.sentence_annotations is not None else []))
             notes = list(loaded.notes) + ([f"sentence level: {n}" for n in sentences.notes] if sentences else [])
             detail = _class_note(OWN_DETAIL, notes) + (
                 " " + _said(words, CHAPTER_3, "mqm", mqm_description(loaded)) if loaded.foreign else "")
             return PilotV2Data(Provenance("own", tuple(map(str, files)), detail),
                                loaded.tidy, sentences.tidy if sentences else None)
-        truth_path = self.truth_file or io.pilot_zh_en_file()
-        truth = (io.read_workbook(truth_path, "truth") if truth_path.suffix.lower() in WORKBOOK
-                 else io.load_annotations(truth_path))
+        truth_path = self.truth_file or release.pilot_zh_en_file()
+        truth = (workbooks.read_workbook(truth_path, "truth") if truth_path.suffix.lower() in WORKBOOK
+                 else load.load_annotations(truth_path))
         tidy = simulate.simulate_annotations(truth, self.panel, seed=self.seed)
         sentences = simulate.simulate_annotations(simulate.sentence_units(truth), self.panel[:self.sentence_raters],
                                                   seed=self.seed + 1)
@@ -862,11 +862,11 @@ class PilotV2Setup:
 
 def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None, panel=None, sentence_raters=3,
                    seed=7, n_seeds=10, results_dir="results", unfinished="stop",
-                   weights=io.MQM_SCHEME, projection=None, n_plan=500) -> PilotV2Setup:
+                   weights=mqm_format.MQM_SCHEME, projection=None, n_plan=500) -> PilotV2Setup:
     """Check chapter 3's parameters. ``n_plan`` is the number of imitated studies per size
     of the study plan (:func:`helpers.metahope.planning.study_plan`). ``weights`` is the weighting scheme that turns a foreign
     MQM file's severities into penalties (:func:`helpers.core.schemes.load_scheme`: a
-    built-in name or a YAML file; :func:`helpers.metahope.io.from_mqm`); ``projection`` as
+    built-in name or a YAML file; :func:`helpers.metahope.mqm_format.from_mqm`); ``projection`` as
     in :func:`pilot_v1_setup`."""
     from ..core.schemes import load_scheme
 
@@ -882,7 +882,7 @@ def pilot_v2_setup(annotations=None, sentence_annotations=None, truth_file=None,
         truth = params.existing_file("truth_file", truth_file, WORKBOOK + (".csv", ".tsv"))
         if truth.suffix.lower() in WORKBOOK:
             try:
-                io.check_header(truth)
+                workbooks.check_header(truth)
             except InputError as exc:
                 raise exc.located(parameter="truth_file") from None
     team = simulate.panel_from_records(panel)
@@ -899,7 +899,7 @@ def pilot_v2_description(data: PilotV2Data) -> pd.DataFrame:
     annotators."""
     tidy = data.tidy
     return (Findings().add("items", tidy["item"].nunique())
-            .add("units", text="metaphor items" if io.is_metahope(tidy) else "segments")
+            .add("units", text="metaphor items" if tidy_frame.is_metahope(tidy) else "segments")
             .add("systems", tidy["system"].nunique()).add("annotators", tidy["annotator"].nunique(),
                                                           text=", ".join(map(str, tidy["annotator"].unique())))
             .frame())
@@ -908,10 +908,10 @@ def pilot_v2_description(data: PilotV2Data) -> pd.DataFrame:
 def _released_unit(item: str, system: str) -> pd.DataFrame | None:
     """The rows (one per category) of one unit of the released ZH→EN sheet; None when that file
     has not been fetched (an own-data run needs no released file)."""
-    path = paths.raw_data_dir() / io.METAHOPE_REPO.replace("/", "__") / io.PILOT_ZH_EN_FILE
+    path = paths.raw_data_dir() / release.METAHOPE_REPO.replace("/", "__") / release.PILOT_ZH_EN_FILE
     if not path.exists():
         return None
-    sheet = io.read_workbook(path, "released")
+    sheet = workbooks.read_workbook(path, "released")
     return sheet[(sheet["item"] == item) & (sheet["system"] == system)]
 
 
@@ -935,8 +935,8 @@ def released_against_table12(table12: pd.DataFrame, item: str = "news_01_v.4_10_
     found = Findings().add("paper_annotators", len(table12))
     if rows is None or rows.empty:
         return found.add("released_scores").add("released_matches").add("released_unmatched").frame()
-    released = rows.set_index("category")["severity"].reindex(list(io.CATEGORIES), fill_value=0).astype(int)
-    scores = table12.set_index("annotator")[list(io.CATEGORIES)].astype(int)
+    released = rows.set_index("category")["severity"].reindex(list(tidy_frame.CATEGORIES), fill_value=0).astype(int)
+    scores = table12.set_index("annotator")[list(tidy_frame.CATEGORIES)].astype(int)
     same = [str(a) for a, r in scores.iterrows() if (r == released).all()]
     shown = ", ".join(f"{c} {v}" for c, v in released.items() if v) or "no error"
     return (found.add("released_scores", int(released.sum()), text=shown)
@@ -966,7 +966,7 @@ def disagreement_example(data: PilotV2Data, metahope: bool = True, top: int = 5)
     found = Findings().add("simulated", data.simulated)
     if data.simulated:
         example = read_published("metahope_pilot_v2", "table12_disagreement_example")
-        scores = example.melt(id_vars="annotator", value_vars=list(io.CATEGORIES), var_name="category",
+        scores = example.melt(id_vars="annotator", value_vars=list(tidy_frame.CATEGORIES), var_name="category",
                               value_name="severity").astype({"severity": int})
         row = released_disagreement_item()
         for name in ("sentence", "metaphor", "pos", "translation"):
@@ -1029,8 +1029,8 @@ def pilot_v2_findings(data: PilotV2Data, by_system: pd.DataFrame, by_error: pd.D
                       seed_noise: pd.DataFrame | None, sweeps: pd.DataFrame | None, anatomy) -> pd.DataFrame:
     """Chapter 3's findings (section ``findings``), each computed from this run's tables."""
     found = (Findings().add("simulated", data.simulated)
-             .add("units", text="metaphors" if io.is_metahope(data.tidy) else "segments")
-             .add("unit", text="metaphor" if io.is_metahope(data.tidy) else "segment")
+             .add("units", text="metaphors" if tidy_frame.is_metahope(data.tidy) else "segments")
+             .add("unit", text="metaphor" if tidy_frame.is_metahope(data.tidy) else "segment")
              .add("sentence_level", sentence_table is not None)
              .add("reliable_alpha", ALPHA_RELIABLE).add("tentative_alpha", ALPHA_TENTATIVE))
     for _, r in by_system.iterrows():
