@@ -15,7 +15,7 @@ import pytest
 
 from helpers.core import agreement as ag
 from helpers.core.errors import InputError
-from helpers.metahope import chapters, load, mqm_format, scoring, tidy_frame
+from helpers.metahope import ch03, chapters, load, mqm_format, scoring, tidy_frame
 
 HEADER = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
 #: WMT 2020–21 header: the same positional columns under other names (no metadata column).
@@ -112,7 +112,7 @@ def test_agreement_with_missing_raters_uses_the_units_each_pair_shares(wmt):
 
 def test_chapter_3_setup_reads_a_wmt_2021_file_with_the_core_reader(tmp_path):
     path = _write(tmp_path / "mqm_2021.tsv", header=HEADER_2021)
-    setup = chapters.pilot_v2_setup(annotations=str(path))
+    setup = ch03.setup(annotations=str(path))
     data = setup.load()
     assert not data.simulated and data.truth is None
     assert tidy_frame.category_order(data.tidy) == ["Accuracy", "Fluency", "Style", "Non-translation"]
@@ -120,25 +120,25 @@ def test_chapter_3_setup_reads_a_wmt_2021_file_with_the_core_reader(tmp_path):
     assert "Foreign MQM data" in note and "2–3 of 3 raters" in note and "not shown" in note
     one = _write(tmp_path / "one.tsv", rows=[r for r in ROWS if r[3] == "A"])
     with pytest.raises(InputError, match=r"parameter 'annotations', .*one.tsv: has 1 annotator\(s\) \['A'\]"):
-        chapters.pilot_v2_setup(annotations=str(one))
+        ch03.setup(annotations=str(one))
     bad = tmp_path / "bad.tsv"
     bad.write_text(HEADER + "X\td1\tone\t1\tA\ts\tt\tAccuracy\tMinor\t\n", encoding="utf-8")
     with pytest.raises(InputError) as err:
-        chapters.pilot_v2_setup(annotations=str(bad))
+        ch03.setup(annotations=str(bad))
     assert err.value.parameter == "annotations" and err.value.row == 2 and "one" in str(err.value)
 
 
 def test_chapter_3_weighs_an_mqm_file_with_the_scheme_given(wmt, two_annotators):
-    data = chapters.pilot_v2_setup(annotations=str(wmt), weights="mqm").load()
+    data = ch03.setup(annotations=str(wmt), weights="mqm").load()
     segs = ag.rating_matrix(scoring.segment_scores(data.tidy), "SEGS")
     # the published MQM weights: C's punctuation Minor 0.1 + Minor 1; B's non-translation 25
     assert segs.loc["d1|2", "C"] == pytest.approx(1.1) and segs.loc["d2|2", "B"] == 25
     assert ("<code>mqm</code> weights of the rater's errors in it (Non-trans 25, Neutral 0, Source issue 0, Creative 0, "
             "Punct 0.1, Minor 1, Major 5, Critical 5)") in data.provenance.detail
     with pytest.raises(InputError, match=r"parameter 'weights': value 'linear'"):
-        chapters.pilot_v2_setup(annotations=str(wmt), weights="linear")
+        ch03.setup(annotations=str(wmt), weights="linear")
     with pytest.raises(InputError, match=r"parameter 'weights'.*MetaHOPE annotations carry their own"):
-        chapters.pilot_v2_setup(annotations={k: str(v) for k, v in two_annotators.items()}, weights="mqm").load()
+        ch03.setup(annotations={k: str(v) for k, v in two_annotators.items()}, weights="mqm").load()
 
 
 def test_chapter_3_reads_a_tar_gz_release_as_the_plain_file(tmp_path, wmt):
@@ -147,8 +147,8 @@ def test_chapter_3_reads_a_tar_gz_release_as_the_plain_file(tmp_path, wmt):
     archive = tmp_path / "mqm_small.tsv.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
         tar.add(wmt, arcname="mqm_small.tsv")
-    packed = chapters.pilot_v2_setup(annotations=str(archive)).load().tidy
-    plain = chapters.pilot_v2_setup(annotations=str(wmt)).load().tidy
+    packed = ch03.setup(annotations=str(archive)).load().tidy
+    plain = ch03.setup(annotations=str(wmt)).load().tidy
     pd.testing.assert_frame_equal(packed, plain)
 
 
@@ -183,7 +183,7 @@ def test_a_file_with_one_rater_per_segment_is_refused(tmp_path):
     with pytest.raises(InputError, match=r"parameter 'raters'.*A and B share no rated unit"):
         chapters.pilot_v1_setup(annotator_files=str(path)).load()
     with pytest.raises(InputError, match=r"parameter 'annotations', .*apart.tsv: no \(item, system\) is rated by two"):
-        chapters.pilot_v2_setup(annotations=str(path)).load()
+        ch03.setup(annotations=str(path)).load()
 
 
 def test_metahope_annotations_in_mqm_still_read_losslessly(tmp_path, two_annotators):
@@ -220,7 +220,7 @@ def test_the_papers_table_12_item_without_the_released_sheet_says_so(tmp_path, m
     from helpers.core.report import Provenance
 
     monkeypatch.setenv("HELPERS_RAW_DATA", str(tmp_path / "no-data-here"))
-    example = chapters.disagreement_example(chapters.PilotV2Data(Provenance("simulated")))
+    example = ch03.disagreement_example(ch03.Data(Provenance("simulated")))
     said = Words("03_metahope_pilot_v2", shared=chapters.SHARED_WORDS).text("example", example.description)
     assert "has not been fetched" in said and "**Source**" not in said and example.disputed is None
     totals = example.scores.groupby("annotator")["severity"].sum()

@@ -316,13 +316,13 @@ def test_team_statistics_against_the_krippendorff_package():
 
 
 def test_calibration_table_by_hand():
-    from helpers.metahope import chapters
+    from helpers.metahope import ch03
 
     study = pd.DataFrame({"seed": [0, 0, 1, 1, 2, 2], "system": ["B", "A"] * 3,
                           "segs_alpha": [0.1, 0.3, 0.2, 0.5, 0.6, 0.4], "presence_agreement": [20, 40, 30, 50, 10, 45]})
     published = pd.DataFrame({"system": ["A", "B"], "ordinal_alpha": ["0.22", "0.16"],
                               "exact_presence_agreement": ["47", "16"]})
-    t = chapters.calibration_table(study, published).set_index("system")
+    t = ch03.calibration_table(study, published).set_index("system")
     assert t.index.tolist() == ["B", "A"]  # the study's order
     # B: α 0.1, 0.2, 0.6 -> mean 0.3; presence 20, 30, 10 -> mean 20.  A: α 0.3, 0.5, 0.4; presence 40, 50, 45
     assert t.loc["B", ["alpha_mean", "alpha_min", "alpha_max"]].tolist() == pytest.approx([0.3, 0.1, 0.6])

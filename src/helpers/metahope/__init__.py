@@ -11,7 +11,8 @@
 * :mod:`~helpers.metahope.corpus` each annotated metaphor's type, from the corpora the pilots drew on;
 * :mod:`~helpers.metahope.planning` how many sentences and raters a study needs, from real ratings;
 * :mod:`~helpers.metahope.figures` the chapters' figures;
-* :mod:`~helpers.metahope.chapters` each chapter's parameter check and data loader.
+* :mod:`~helpers.metahope.ch03` chapter 3: parameter check, data box, steps and findings;
+* :mod:`~helpers.metahope.chapters` chapters 1–2's parameter checks and data loaders, and the checks they share.
 """
 
 from .load import ClassAnnotations, load_class, load_annotations, load_study
