@@ -159,7 +159,8 @@ def description(box: Data, setup: Setup | None = None) -> pd.DataFrame:
     """What chapter 03 reads (section ``data``; saved as ``data_summary.csv``): items (metaphors
     or segments), systems and annotators, and what :func:`findings` needs to know of the data:
     whether they are ``simulated`` and whether they are MetaHOPE's (``metahope``: its five
-    categories, not a foreign MQM file's)."""
+    categories, not a foreign MQM file's). Everything comes from ``box``; ``setup`` is taken for
+    the surface every chapter shares (chapter 09's description reads its parameters)."""
     tidy = box.tidy
     metahope = tidy_frame.is_metahope(tidy)
     return (Findings().add("items", tidy["item"].nunique())
@@ -322,10 +323,10 @@ FINDINGS_INPUTS = ("data_summary", "agreement_by_system", "agreement_by_error", 
                    "seed_noise", "simulation_sweeps", "disagreement_anatomy")
 
 
-def _read(folder: Path, name: str) -> pd.DataFrame | None:
-    """One result CSV of the chapter, None when this run did not write it."""
+def _read(folder: Path, name: str) -> pd.DataFrame:
+    """One result CSV of the chapter; empty when this run did not write it."""
     path = Path(folder) / f"{name}.csv"
-    return pd.read_csv(path) if path.exists() and path.stat().st_size > 1 else None
+    return pd.read_csv(path) if path.exists() and path.stat().st_size > 1 else pd.DataFrame()
 
 
 def findings(folder) -> pd.DataFrame:
@@ -353,7 +354,7 @@ def findings(folder) -> pd.DataFrame:
     found = (Findings().add("simulated", bool(info["simulated"]))
              .add("units", text="metaphors" if metahope else "segments")
              .add("unit", text="metaphor" if metahope else "segment")
-             .add("sentence_level", t["sentence_icc"] is not None)
+             .add("sentence_level", not t["sentence_icc"].empty)
              .add("reliable_alpha", ALPHA_RELIABLE).add("tentative_alpha", ALPHA_TENTATIVE))
     for _, r in by_system.iterrows():
         (found.add("alpha", r["ordinal_alpha"], text=ALPHA_KEYS[alpha_reading(r["ordinal_alpha"])], group=r["system"])
@@ -364,10 +365,9 @@ def findings(folder) -> pd.DataFrame:
      .add("best_category", best["ordinal_alpha"], text=best["error"])
      .add("exact", by_error["exact_score_agreement"].min(),
           ci=(by_error["exact_score_agreement"].min(), by_error["exact_score_agreement"].max())))
-    sentence_table = t["sentence_icc"]
-    for _, r in (sentence_table.iterrows() if sentence_table is not None else ()):
+    for _, r in t["sentence_icc"].iterrows():
         found.add("icc", r["icc2_1"], ci=(r["icc2_1_ci_low"], r["icc2_1_ci_high"]), group=r["system"])
-    if sentence_table is None:
+    if t["sentence_icc"].empty:
         found.add("icc")
     _teams(found, t["seed_study"], t["seed_noise"])
     _sweeps(found, t["simulation_sweeps"])
@@ -379,11 +379,11 @@ def findings(folder) -> pd.DataFrame:
     return found.frame()
 
 
-def _teams(found: Findings, study: pd.DataFrame | None, seed_noise: pd.DataFrame | None) -> None:
+def _teams(found: Findings, study: pd.DataFrame, seed_noise: pd.DataFrame) -> None:
     """The findings of the simulated teams: α's range per system, and the pairs of systems whose
     order changes with the team (``noisy``) or holds (``firm``); not applicable on own data."""
-    found.add("teams", None if study is None else study["seed"].nunique())
-    if study is None:
+    found.add("teams", None if study.empty else study["seed"].nunique())
+    if study.empty:
         found.add("team_alpha").add("noisy").add("firm")
         return
     g = study.groupby("system", sort=False)["segs_alpha"]
@@ -401,16 +401,16 @@ def _teams(found: Findings, study: pd.DataFrame | None, seed_noise: pd.DataFrame
             found.add(name)
 
 
-def _sweeps(found: Findings, sweeps: pd.DataFrame | None) -> None:
+def _sweeps(found: Findings, sweeps: pd.DataFrame) -> None:
     """Each sweep's move from its first to its last value (``sweep_percent`` when the statistic
     is a percentage); not applicable on own data."""
-    for knob, g in (sweeps.groupby("knob", sort=False) if sweeps is not None else ()):
+    for knob, g in (sweeps.groupby("knob", sort=False) if not sweeps.empty else ()):
         percent = "%" in g["statistic"].iloc[0]
         found.add("sweep_percent" if percent else "sweep", g["metric"].iloc[0],
                   ci=(g["metric_min"].min(), g["metric_max"].max()), group=knob, knob=knob.replace("_", " "),
                   statistic=g["statistic"].iloc[0].replace(" (%)", ""), start=g["value"].iloc[0],
                   end=g["value"].iloc[-1], last=g["metric"].iloc[-1])
-    names = set() if sweeps is None else {"%" in s for s in sweeps["statistic"]}
+    names = set() if sweeps.empty else {"%" in s for s in sweeps["statistic"]}
     if True not in names:
         found.add("sweep_percent")
     if False not in names:
