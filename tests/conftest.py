@@ -34,6 +34,15 @@ def row(item, sentence, word, pos, google=(None,) * 5, gpt=(None,) * 5, segs=(No
     return ([item, sentence, word, pos, f"zh-{item}-g", *google, segs[0], f"zh-{item}-p", *gpt, segs[1], None])
 
 
+
+def comparable_tidy(df):
+    """A tidy frame's ratings as sorted text, to compare frames that went through a file."""
+    cols = ["item", "system", "annotator", "category", "severity", "metaphor", "pos", "translation"]
+    out = df[cols].copy()
+    out["category"] = out["category"].astype(str)
+    return out.sort_values(cols[:4]).reset_index(drop=True).astype(str)
+
+
 @pytest.fixture
 def two_annotators(tmp_path):
     """Three items in two sentences, two systems, annotators A and B.

@@ -10,23 +10,6 @@ from helpers.explanations import chapters as ex_chapters
 from helpers.metahope import chapters as mh_chapters
 
 
-def test_pilot_v2_own_csv_needs_two_annotators_and_its_columns(tmp_path):
-    one = tmp_path / "one.csv"
-    pd.DataFrame({"item": ["i1"], "system": ["s"], "annotator": ["A"], "category": ["MIS"], "severity": [2]}).to_csv(
-        one, index=False)
-    with pytest.raises(InputError, match=r"parameter 'annotations', .*one.csv: has 1 annotator\(s\) \['A'\]"):
-        mh_chapters.pilot_v2_setup(annotations=str(one))
-    bad = tmp_path / "bad.csv"
-    bad.write_text("item,system,category,severity\ni1,s,MIS,2\n")
-    with pytest.raises(InputError, match=r"missing column\(s\) \['annotator'\]"):
-        mh_chapters.pilot_v2_setup(annotations=str(bad))
-    with pytest.raises(InputError, match=r"parameter 'panel': value \{'name': 'S1', 'treshold': 3\}: annotator 1: "
-                                         r"unknown knob\(s\) \['treshold'\]"):
-        mh_chapters.pilot_v2_setup(panel=[{"name": "S1", "treshold": 3}])
-    with pytest.raises(InputError, match=r"parameter 'sentence_raters'.*out of range"):
-        mh_chapters.pilot_v2_setup(sentence_raters=9)
-
-
 def test_explanation_ratings_are_checked_against_the_benchmark(tmp_path):
     path = tmp_path / "ratings.csv"
     pd.DataFrame({"item_id": ["E001", "X999"], "rater": ["r1", "r2"], "dimension": ["mapping", "mapping"],

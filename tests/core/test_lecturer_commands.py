@@ -69,7 +69,7 @@ def test_a_command_names_the_options_typed_there_and_a_chapter_its_parameters(tm
     """``check`` and ``feedback`` say ``--unfinished drop_rows`` and ``argument FOLDER``; the
     same class read as a chapter reads it says ``-p unfinished drop_rows``."""
     from helpers.core.errors import InputError
-    from helpers.metahope.io import load_class
+    from helpers.metahope.load import load_class
 
     folder = _class(tmp_path, monkeypatch, capfd)
     for argv in (["check", "metahope", "class/returned"],

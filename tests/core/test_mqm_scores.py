@@ -91,14 +91,13 @@ def test_schemes_are_cited_data_and_cover_or_refuse():
 
 def test_metahope_and_hope_schemes_are_the_book_weights():
     """One source of truth: helpers.metahope.severity.WEIGHTS is read from the core schemes."""
-    from helpers.metahope import io as mio
-    from helpers.metahope.severity import WEIGHTS
+    from helpers.metahope.severity import SEVERITY_NAMES, WEIGHTS
 
     assert WEIGHTS["metahope"] == {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}  # linear, Liang & Han 2026 §3
     assert WEIGHTS["hope"] == {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}  # exponential, Gladkoff & Han 2022
     for name in ("hope", "metahope"):
         s = schemes.load_scheme(name)
-        assert {lvl: s.weight_of(mio.SEVERITY_NAMES[lvl].capitalize()) for lvl in (2, 4, 6, 8, 10)} == {
+        assert {lvl: s.weight_of(SEVERITY_NAMES[lvl].capitalize()) for lvl in (2, 4, 6, 8, 10)} == {
             lvl: WEIGHTS[name][lvl] for lvl in (2, 4, 6, 8, 10)}
 
 

@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 from helpers import __main__ as cli
 from helpers import metahope as mh
 from helpers.core.errors import InputError
-from helpers.metahope import ch01, ch02, chapters
+from helpers.metahope import ch01, ch02, ch03, chapters
 
 ITEMS = """word_id,sentence,word,pos,sysA,sysB
 s1_3,Rumours swirled around the boardroom.,swirled,V,谣言在董事会里打转。,董事会里流言四起。
@@ -82,13 +82,13 @@ def test_the_chapter_refuses_until_the_lecturer_decides(week):
     _, back = week
     (back / "metahope_S07.csv").unlink()  # the lecturer asks S07 for the workbook itself
     _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})  # S05 corrects both cells
-    setup = chapters.pilot_v2_setup(annotations=str(back))
+    setup = ch03.setup(annotations=str(back))
     with pytest.raises(InputError, match=r"student 'S04': 2 of 4 rows are not marked done: rows 4-5"):
         setup.load()
-    rows = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_rows", projection=False).load()
+    rows = ch03.setup(annotations=str(back), unfinished="drop_rows", projection=False).load()
     assert sorted(rows.tidy["annotator"].unique()) == ["S01", "S02", "S03", "S04", "S05", "S06"]
     assert rows.tidy["item"].unique().tolist() == ["s1_3", "s2_5"]  # s2_9, s3_2 left out for everyone
-    students = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", projection=False).load()
+    students = ch03.setup(annotations=str(back), unfinished="drop_students", projection=False).load()
     assert "S04" not in set(students.tidy["annotator"]) and students.tidy["item"].nunique() == 4
     box = students.provenance.detail
     assert "left out student S04 (metahope_S04.xlsx): rows 4-5 are not marked done" in box
@@ -250,7 +250,7 @@ def test_a_projected_chapter_shows_codes_and_keeps_the_key_apart(week, tmp_path)
     (back / "metahope_S07.csv").unlink()
     _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
     results = tmp_path / "results"
-    data = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", results_dir=str(results)).load()
+    data = ch03.setup(annotations=str(back), unfinished="drop_students", results_dir=str(results)).load()
     students = ["S01", "S02", "S03", "S04", "S05", "S06"]
     shown = list(dict.fromkeys(data.tidy["annotator"]))
     assert len(shown) == 5 and set(shown) < {f"student {k}" for k in range(1, 7)}  # S04, left out, has a code too
@@ -268,7 +268,7 @@ def test_a_projected_chapter_shows_codes_and_keeps_the_key_apart(week, tmp_path)
         results / "student_key.csv")["code"])) == code  # chapter 1 reuses the codes
     assert list(again.tidy["annotator"].unique()) == [code["S01"], code["S02"]]  # the first two, coded
     assert again.penalty_annotator == code["S01"]
-    named = chapters.pilot_v2_setup(annotations=str(back), unfinished="drop_students", projection=False).load()
+    named = ch03.setup(annotations=str(back), unfinished="drop_students", projection=False).load()
     assert set(named.tidy["annotator"]) == set(students) - {"S04"}
     tidy = ch02.setup(en_zh_files=str(back), unfinished="drop_students",
                       results_dir=str(results)).load().tidy  # ZH→EN: the released sheet's annotator

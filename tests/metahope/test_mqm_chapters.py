@@ -15,7 +15,7 @@ import pytest
 
 from helpers.core import agreement as ag
 from helpers.core.errors import InputError
-from helpers.metahope import ch01, chapters, io, scoring
+from helpers.metahope import ch01, ch03, chapters, load, mqm_format, scoring, tidy_frame
 
 HEADER = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
 #: WMT 2020–21 header: the same positional columns under other names (no metadata column).
@@ -60,12 +60,12 @@ def wmt(tmp_path):
 
 
 def test_a_wmt_file_becomes_the_tidy_frame_with_its_own_categories_and_weights(wmt):
-    loaded = io.load_class(str(wmt))
+    loaded = load.load_class(str(wmt))
     tidy = loaded.tidy
     assert loaded.foreign and loaded.annotations is not None
-    assert list(tidy.columns) == io.TIDY_COLUMNS
+    assert list(tidy.columns) == tidy_frame.TIDY_COLUMNS
     # the file's top-level categories, in the MQM order; "Other" occurs only on a HOTW-test row
-    assert io.category_order(tidy) == ["Accuracy", "Fluency", "Style", "Non-translation"]
+    assert tidy_frame.category_order(tidy) == ["Accuracy", "Fluency", "Style", "Non-translation"]
     assert tidy["item"].nunique() == 4 and set(tidy["item"]) == {"d1|1", "d1|2", "d2|1", "d2|2"}
     # 10 rated units (A: 3, B: 3, C: 3 ... C also d2|2) x 4 categories, no row for an unrated unit
     units = tidy.drop_duplicates(["item", "annotator"])
@@ -78,7 +78,7 @@ def test_a_wmt_file_becomes_the_tidy_frame_with_its_own_categories_and_weights(w
     assert cell[("d1|1", "A", "Accuracy")] == 0
     assert tidy.loc[tidy["item"] == "d1|1", "sentence"].iat[0] == "source d1 1"
     # the same annotations under the published MQM weights: punctuation 0.1, non-translation 25
-    mqm = io.from_mqm(loaded.annotations, "mqm").set_index(["item", "annotator", "category"])["severity"]
+    mqm = mqm_format.from_mqm(loaded.annotations, "mqm").set_index(["item", "annotator", "category"])["severity"]
     assert mqm[("d1|2", "C", "Fluency")] == pytest.approx(0.1)
     assert mqm[("d2|2", "B", "Non-translation")] == 25
     hope = loaded.weighted("hope").set_index(["item", "annotator", "category"])["penalty"]
@@ -86,7 +86,7 @@ def test_a_wmt_file_becomes_the_tidy_frame_with_its_own_categories_and_weights(w
 
 
 def test_unrated_units_are_missing_in_the_segment_scores_never_zero(wmt):
-    segs = scoring.segment_scores(io.load_class(str(wmt)).tidy)
+    segs = scoring.segment_scores(load.load_class(str(wmt)).tidy)
     assert len(segs) == 9
     wide = ag.rating_matrix(segs, "SEGS").reindex(index=["d1|1", "d1|2", "d2|1", "d2|2"], columns=list("ABC"))
     expected = pd.DataFrame(SEGS, index=wide.index)
@@ -94,7 +94,7 @@ def test_unrated_units_are_missing_in_the_segment_scores_never_zero(wmt):
 
 
 def test_agreement_with_missing_raters_uses_the_units_each_pair_shares(wmt):
-    segs = scoring.segment_scores(io.load_class(str(wmt)).tidy)
+    segs = scoring.segment_scores(load.load_class(str(wmt)).tidy)
     got = ag.agreement(segs, by="system", value="SEGS").iloc[0]
     # By hand. κ on the positions of the observed values 0, 2, 4, 6 (0, 1, 2, 3):
     #   A–B share seg1, seg2: (0, 1) vs (0, 1), identical: κ = 1;
@@ -112,33 +112,33 @@ def test_agreement_with_missing_raters_uses_the_units_each_pair_shares(wmt):
 
 def test_chapter_3_setup_reads_a_wmt_2021_file_with_the_core_reader(tmp_path):
     path = _write(tmp_path / "mqm_2021.tsv", header=HEADER_2021)
-    setup = chapters.pilot_v2_setup(annotations=str(path))
+    setup = ch03.setup(annotations=str(path))
     data = setup.load()
     assert not data.simulated and data.truth is None
-    assert io.category_order(data.tidy) == ["Accuracy", "Fluency", "Style", "Non-translation"]
+    assert tidy_frame.category_order(data.tidy) == ["Accuracy", "Fluency", "Style", "Non-translation"]
     note = data.provenance.note().data
     assert "Foreign MQM data" in note and "2–3 of 3 raters" in note and "not shown" in note
     one = _write(tmp_path / "one.tsv", rows=[r for r in ROWS if r[3] == "A"])
     with pytest.raises(InputError, match=r"parameter 'annotations', .*one.tsv: has 1 annotator\(s\) \['A'\]"):
-        chapters.pilot_v2_setup(annotations=str(one))
+        ch03.setup(annotations=str(one))
     bad = tmp_path / "bad.tsv"
     bad.write_text(HEADER + "X\td1\tone\t1\tA\ts\tt\tAccuracy\tMinor\t\n", encoding="utf-8")
     with pytest.raises(InputError) as err:
-        chapters.pilot_v2_setup(annotations=str(bad))
+        ch03.setup(annotations=str(bad))
     assert err.value.parameter == "annotations" and err.value.row == 2 and "one" in str(err.value)
 
 
 def test_chapter_3_weighs_an_mqm_file_with_the_scheme_given(wmt, two_annotators):
-    data = chapters.pilot_v2_setup(annotations=str(wmt), weights="mqm").load()
+    data = ch03.setup(annotations=str(wmt), weights="mqm").load()
     segs = ag.rating_matrix(scoring.segment_scores(data.tidy), "SEGS")
     # the published MQM weights: C's punctuation Minor 0.1 + Minor 1; B's non-translation 25
     assert segs.loc["d1|2", "C"] == pytest.approx(1.1) and segs.loc["d2|2", "B"] == 25
     assert ("<code>mqm</code> weights of the rater's errors in it (Non-trans 25, Neutral 0, Source issue 0, Creative 0, "
             "Punct 0.1, Minor 1, Major 5, Critical 5)") in data.provenance.detail
     with pytest.raises(InputError, match=r"parameter 'weights': value 'linear'"):
-        chapters.pilot_v2_setup(annotations=str(wmt), weights="linear")
+        ch03.setup(annotations=str(wmt), weights="linear")
     with pytest.raises(InputError, match=r"parameter 'weights'.*MetaHOPE annotations carry their own"):
-        chapters.pilot_v2_setup(annotations={k: str(v) for k, v in two_annotators.items()}, weights="mqm").load()
+        ch03.setup(annotations={k: str(v) for k, v in two_annotators.items()}, weights="mqm").load()
 
 
 def test_chapter_3_reads_a_tar_gz_release_as_the_plain_file(tmp_path, wmt):
@@ -147,8 +147,8 @@ def test_chapter_3_reads_a_tar_gz_release_as_the_plain_file(tmp_path, wmt):
     archive = tmp_path / "mqm_small.tsv.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
         tar.add(wmt, arcname="mqm_small.tsv")
-    packed = chapters.pilot_v2_setup(annotations=str(archive)).load().tidy
-    plain = chapters.pilot_v2_setup(annotations=str(wmt)).load().tidy
+    packed = ch03.setup(annotations=str(archive)).load().tidy
+    plain = ch03.setup(annotations=str(wmt)).load().tidy
     pd.testing.assert_frame_equal(packed, plain)
 
 
@@ -183,14 +183,14 @@ def test_a_file_with_one_rater_per_segment_is_refused(tmp_path):
     with pytest.raises(InputError, match=r"parameter 'raters'.*A and B share no rated unit"):
         ch01.setup(annotator_files=str(path)).load()
     with pytest.raises(InputError, match=r"parameter 'annotations', .*apart.tsv: no \(item, system\) is rated by two"):
-        chapters.pilot_v2_setup(annotations=str(path)).load()
+        ch03.setup(annotations=str(path)).load()
 
 
 def test_metahope_annotations_in_mqm_still_read_losslessly(tmp_path, two_annotators):
-    tidy = io.load_study({k: str(v) for k, v in two_annotators.items()})
-    path = io.write_mqm_tsv(tidy, tmp_path / "metahope.tsv")
-    back = io.load_class(str(path))
-    assert not back.foreign and io.category_order(back.tidy) == list(io.CATEGORIES)
+    tidy = load.load_study({k: str(v) for k, v in two_annotators.items()})
+    path = mqm_format.write_mqm_tsv(tidy, tmp_path / "metahope.tsv")
+    back = load.load_class(str(path))
+    assert not back.foreign and tidy_frame.category_order(back.tidy) == list(tidy_frame.CATEGORIES)
     pd.testing.assert_frame_equal(back.tidy, tidy)
 
 
@@ -220,7 +220,7 @@ def test_the_papers_table_12_item_without_the_released_sheet_says_so(tmp_path, m
     from helpers.core.report import Provenance
 
     monkeypatch.setenv("HELPERS_RAW_DATA", str(tmp_path / "no-data-here"))
-    example = chapters.disagreement_example(chapters.PilotV2Data(Provenance("simulated")))
+    example = ch03.disagreement_example(ch03.Data(Provenance("simulated")))
     said = Words("03_metahope_pilot_v2", shared=chapters.SHARED_WORDS).text("example", example.description)
     assert "has not been fetched" in said and "**Source**" not in said and example.disputed is None
     totals = example.scores.groupby("annotator")["severity"].sum()

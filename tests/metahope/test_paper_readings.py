@@ -1,6 +1,6 @@
 """What the book says the MetaHOPE paper claims (issue 35, items 4 and 5): Ratio (M/S) is a ratio
 of two separately scored totals, not a share; the paper's "ordered penalty levels"; the model the
-paper's appendix names; where chapter 3's simulated truth comes from."""
+paper's appendix names."""
 
 from __future__ import annotations
 
@@ -47,21 +47,3 @@ def test_chapter_1_names_the_model_as_the_papers_appendix_does():
     # appendix: "Hunyuan-MT-7B", a model made for translation; the tables' label Hunyuan-LLM-7B stays the system's
     page = _markdown("01_metahope_pilot_v1.ipynb")
     assert "Hunyuan-MT-7B" in page and "built for translation" in page and "not a clean contrast of NMT" in page
-
-
-def test_chapter_3_says_whose_scores_the_released_sheet_holds(monkeypatch):
-    table12 = pd.DataFrame({"annotator": ["A", "B"], "IMP": [0, 0], "RAM": [0, 0], "MIS": [8, 10], "STL": [0, 0],
-                            "PRF": [2, 0]})
-    released = pd.DataFrame({"category": ["IMP", "RAM", "MIS", "STL", "PRF"], "severity": [0, 0, 10, 0, 0]})
-    monkeypatch.setattr(chapters, "_released_unit", lambda item, system: released)
-    found = chapters.released_against_table12(table12).set_index("quantity")
-    assert (found.loc["released_scores", "value"], found.loc["released_scores", "text"]) == (10, "MIS 10")
-    assert found.loc["released_matches", "text"] == "B" and found.loc["released_unmatched", "value"] == 0
-    found = chapters.released_against_table12(table12[table12["annotator"] == "A"])
-    said = Words("03_metahope_pilot_v2", shared=chapters.SHARED_WORDS).text(
-        "example", pd.concat([found, chapters.Findings().add("simulated", True).add("missing_sheet", False)
-                              .add("sentence", text="S").add("metaphor", text="m").add("pos", text="v")
-                              .add("system", text="X").add("translation", text="T").add("disputed").add("unit")
-                              .add("item").frame()], ignore_index=True))
-    assert "records MIS 10 (total 10)" in said and "exactly these five scores: none" in said
-    assert "not one of the pilot-v2 annotators' sheets" in said and "Human Gold Standard" in said

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from helpers.metahope import scoring, severity
-from helpers.metahope.io import CATEGORIES
+from helpers.metahope.tidy_frame import CATEGORIES
 
 # Annotator a, systems in workbook order Y then X, items i1 and i2 in sentence s1, i3 in s2:
 #   Y: i1 MIS 4 | i2 none       | i3 STL 6 + PRF 2   -> SEGS 4, 0, 8  (total 12)
@@ -256,17 +256,17 @@ def test_team_scores_mean_over_annotators():
 
 
 def test_categories_and_severity_scale_whole_against_the_paper():
-    from helpers.metahope import io
+    from helpers.metahope import mqm_format, severity, tidy_frame, workbooks
 
     # Liang & Han 2026 §3: "Impact (IMP) ... Required Adaptation is Missing (RAM) ... Mistranslation (MIS)
     # ... Style (STL) ... Proofreading Error (PRF)", summed in this order into SEGS (§4, Table 1)
-    assert io.CATEGORIES == ("IMP", "RAM", "MIS", "STL", "PRF")
+    assert tidy_frame.CATEGORIES == ("IMP", "RAM", "MIS", "STL", "PRF")
     # appendix I.3 "Severity Scale (updated)": 0 no error, 2 Minor, 4 Moderate, 6 Major, 8 Severe, 10 Critical
-    assert io.SEVERITY_LEVELS == (0, 2, 4, 6, 8, 10)
-    assert io.SEVERITY_NAMES == {0: "none", 2: "minor", 4: "moderate", 6: "major", 8: "severe", 10: "critical"}
-    assert io._LEVEL_OF_SEVERITY == {"Minor": 2, "Moderate": 4, "Major": 6, "Severe": 8, "Critical": 10}
+    assert severity.SEVERITY_LEVELS == (0, 2, 4, 6, 8, 10)
+    assert severity.SEVERITY_NAMES == {0: "none", 2: "minor", 4: "moderate", 6: "major", 8: "severe", 10: "critical"}
+    assert mqm_format._LEVEL_OF_SEVERITY == {"Minor": 2, "Moderate": 4, "Major": 6, "Severe": 8, "Critical": 10}
     # the workbooks' column headers and the names the paper prints (abstract, Tables 1-3)
-    assert io.SYSTEM_NAMES == {"Google_translate": "GoogleMT", "GPT_5.4": "GPT-5.4", "hunyuan_7b": "Hunyuan-LLM-7B"}
+    assert workbooks.SYSTEM_NAMES == {"Google_translate": "GoogleMT", "GPT_5.4": "GPT-5.4", "hunyuan_7b": "Hunyuan-LLM-7B"}
 
 
 def test_pos_classes_whole_against_the_tag_sets():
@@ -316,13 +316,13 @@ def test_team_statistics_against_the_krippendorff_package():
 
 
 def test_calibration_table_by_hand():
-    from helpers.metahope import chapters
+    from helpers.metahope import ch03
 
     study = pd.DataFrame({"seed": [0, 0, 1, 1, 2, 2], "system": ["B", "A"] * 3,
                           "segs_alpha": [0.1, 0.3, 0.2, 0.5, 0.6, 0.4], "presence_agreement": [20, 40, 30, 50, 10, 45]})
     published = pd.DataFrame({"system": ["A", "B"], "ordinal_alpha": ["0.22", "0.16"],
                               "exact_presence_agreement": ["47", "16"]})
-    t = chapters.calibration_table(study, published).set_index("system")
+    t = ch03.calibration_table(study, published).set_index("system")
     assert t.index.tolist() == ["B", "A"]  # the study's order
     # B: α 0.1, 0.2, 0.6 -> mean 0.3; presence 20, 30, 10 -> mean 20.  A: α 0.3, 0.5, 0.4; presence 40, 50, 45
     assert t.loc["B", ["alpha_mean", "alpha_min", "alpha_max"]].tolist() == pytest.approx([0.3, 0.1, 0.6])
@@ -334,16 +334,16 @@ def test_calibration_table_by_hand():
 
 
 def test_mqm_top_categories_whole_against_the_wmt_release():
-    from helpers.metahope import io
+    from helpers.metahope import mqm_format
 
     # google/wmt-mqm-human-evaluation README: "the standard top-level categories Accuracy, Fluency,
     # Terminology, Style, and Locale" (spelled "Locale convention" in the files) and "a special
     # Non-translation error"; the released files add Other, Source error (TED ZH-EN) and Source issue
     # (generalMT2023 ZH-EN). These are every top level of those files apart from No-error and the HOTW
     # test rows (Found, Missed), counted 2026-12-01 on the mirrored files.
-    assert io.MQM_TOP_CATEGORIES == ("Accuracy", "Fluency", "Terminology", "Style", "Locale convention", "Other",
-                                     "Non-translation", "Source error", "Source issue")
-    got = io.top_category(pd.Series(["Accuracy/Mistranslation", "Non-translation!", " Style/Awkward", "Other"]))
+    assert mqm_format.MQM_TOP_CATEGORIES == ("Accuracy", "Fluency", "Terminology", "Style", "Locale convention",
+                                             "Other", "Non-translation", "Source error", "Source issue")
+    got = mqm_format.top_category(pd.Series(["Accuracy/Mistranslation", "Non-translation!", " Style/Awkward", "Other"]))
     assert got.tolist() == ["Accuracy", "Non-translation", "Style", "Other"]
 
 

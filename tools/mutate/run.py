@@ -62,11 +62,11 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
                     ["tests/core/test_mqm_formats.py", "tests/core/test_mqm_scores.py", "tests/core/test_pinned_mqm.py",
                      "tests/core/test_pinned_annotations.py"], None),
     "metahope_scoring": ("src/helpers/metahope/scoring.py",
-                         ["tests/metahope/test_metahope.py", "tests/metahope/test_mqm_metahope.py", "tests/metahope/test_pinned_metahope.py"],
+                         ["tests/metahope/test_scoring.py", "tests/metahope/test_mqm_format.py", "tests/metahope/test_pinned_metahope.py"],
                          None),
     # the severity scale and its weights (apply_weights moved here from scoring.py: issue 36's io <-> scoring circle)
     "metahope_severity": ("src/helpers/metahope/severity.py",
-                          ["tests/metahope/test_metahope.py", "tests/metahope/test_pinned_metahope.py"], None),
+                          ["tests/metahope/test_scoring.py", "tests/metahope/test_pinned_metahope.py"], None),
     # the rating statistics of the explanations study (not its figures or file handling)
     "explanations_analysis": ("src/helpers/explanations/analysis.py",
                               ["tests/explanations/test_explanations.py", "tests/explanations/test_pinned_explanations.py"],

@@ -2,7 +2,7 @@
 
 Every reader of human error annotations produces this frame: the MQM/Marot TSV reader
 (:mod:`helpers.core.mqm`) and the MetaHOPE workbooks (through
-``helpers.metahope.io.to_annotations``). Its columns (:data:`COLUMNS`) follow Marot's data
+``helpers.metahope.mqm_format.to_annotations``). Its columns (:data:`COLUMNS`) follow Marot's data
 model (google-research/google-research ``marot/marot.js``, the ``this.data`` comment):
 
 =================  ==============================================================

@@ -1,6 +1,9 @@
 """MetaHOPE: metaphor-translation error annotation (Liang & Han 2026). Chapters 1–3 and the classroom kit.
 
-* :mod:`~helpers.metahope.io` workbooks, long CSV and MQM TSV in, tidy frames out;
+* :mod:`~helpers.metahope.load` annotations in whatever format a chapter is given, as
+  :mod:`~helpers.metahope.tidy_frame` (the tidy frame and queries on it) through
+  :mod:`~helpers.metahope.workbooks`, :mod:`~helpers.metahope.long_csv` or
+  :mod:`~helpers.metahope.mqm_format`; :mod:`~helpers.metahope.release` names the released files;
 * :mod:`~helpers.metahope.severity` the severity scale (levels, names) and its weighting schemes;
 * :mod:`~helpers.metahope.scoring` SEGS, penalty tables (Tables 2–3), error profiles, POS;
 * :mod:`~helpers.metahope.simulate` a seeded panel of simulated annotators (chapter 3);
@@ -8,14 +11,17 @@
 * :mod:`~helpers.metahope.corpus` each annotated metaphor's type, from the corpora the pilots drew on;
 * :mod:`~helpers.metahope.planning` how many sentences and raters a study needs, from real ratings;
 * :mod:`~helpers.metahope.figures` the chapters' figures;
-* :mod:`~helpers.metahope.ch01`, :mod:`~helpers.metahope.ch02` chapters 1 and 2: parameter check, data box,
-  findings read back from the chapter's result CSVs;
-* :mod:`~helpers.metahope.chapters` chapter 3's parameter check and data loader, and what the chapters share.
+* :mod:`~helpers.metahope.ch01`, :mod:`~helpers.metahope.ch02`, :mod:`~helpers.metahope.ch03` chapters 1–3:
+  parameter check, data box, steps and findings read back from the chapter's result CSVs;
+* :mod:`~helpers.metahope.chapters` the parameter checks the three chapters share.
 """
 
-from .io import (ClassAnnotations, load_class, category_order, from_mqm, is_metahope, severity_labels, CATEGORIES, LONG_COLUMNS, MQM_COLUMNS, SYSTEM_NAMES, TIDY_COLUMNS, clean_sentence,
-                 load_annotations, load_study, parse_severity, pilot_v1_files, pilot_v1_sentence_file,
-                 pilot_zh_en_file, read_long, read_mqm_tsv, read_sheet, read_workbook, to_long, write_mqm_tsv)
+from .load import ClassAnnotations, load_class, load_annotations, load_study
+from .tidy_frame import category_order, is_metahope, severity_labels, CATEGORIES, TIDY_COLUMNS
+from .mqm_format import from_mqm, MQM_COLUMNS, read_mqm_tsv, write_mqm_tsv
+from .long_csv import LONG_COLUMNS, read_long, to_long
+from .workbooks import SYSTEM_NAMES, clean_sentence, parse_severity, read_sheet, read_workbook
+from .release import pilot_v1_files, pilot_v1_sentence_file, pilot_zh_en_file
 from .scoring import (POS_CLASSES, count_sentences, disagreement_anatomy, disputed_items,
                       error_profile, team_scores,
                       metaphor_share, normalise_pos, paired_segments, penalty_by_sentence, penalty_summary,

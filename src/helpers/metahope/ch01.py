@@ -27,7 +27,7 @@ from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.published import compare_with_published, read_published
 from ..core.report import ChapterData, Provenance, data_note
-from . import io
+from . import load, release, tidy_frame, workbooks
 from .chapters import (OWN_DETAIL, RELEASED_DETAIL, WORKBOOK, _annotation_file, _bool_or_none, _class_note,
                        _excludes_zero, _is_annotation_file, _names, _projection, _said, _workbooks, few_clusters,
                        mqm_description)
@@ -48,17 +48,17 @@ class Data(ChapterData):
     tidy: pd.DataFrame = None  # metaphor-level annotations of the two annotators compared
     sentences: pd.DataFrame | None = None  # the penalty annotator's full sentence-level sheet (EPS), if any
     compare_published: bool = False
-    loaded: io.ClassAnnotations | None = None  # what was read (to re-weight it)
+    loaded: load.ClassAnnotations | None = None  # what was read (to re-weight it)
     penalty_annotator: str = "A"  # whose sheet gives the penalty tables
 
     @property
     def metahope(self) -> bool:
         """MetaHOPE data (the paper's categories), not a foreign MQM file."""
-        return io.is_metahope(self.tidy)
+        return tidy_frame.is_metahope(self.tidy)
 
     def weighted(self, scheme: str) -> pd.DataFrame:
         """:attr:`tidy` with a ``penalty`` column under ``scheme`` (``"hope"``, ``"metahope"``):
-        the same units and annotators (:meth:`helpers.metahope.io.ClassAnnotations.weighted`)."""
+        the same units and annotators (:meth:`helpers.metahope.load.ClassAnnotations.weighted`)."""
         out = self.loaded.weighted(scheme)
         keys = ["item", "system", "annotator"]
         keep = pd.MultiIndex.from_frame(out[keys]).isin(pd.MultiIndex.from_frame(self.tidy[keys]))
@@ -91,12 +91,12 @@ class Setup:
         None: read afresh)."""
         if isinstance(self.files, Path):
             return self._load_file(words)
-        files = io.pilot_v1_files() if self.released else self.files
-        loaded = io.load_class(files, unfinished=self.unfinished)
+        files = release.pilot_v1_files() if self.released else self.files
+        loaded = load.load_class(files, unfinished=self.unfinished)
         if len(loaded.students) < 2:
             raise InputError(f"only {len(loaded.students)} annotator is left once the unfinished sheets are left "
                              "out; agreement needs two", parameter="annotator_files", value=list(loaded.students))
-        pair_tidy, pair = io.two_raters(loaded.tidy, self.raters)
+        pair_tidy, pair = tidy_frame.two_raters(loaded.tidy, self.raters)
         penalty = self.penalty_annotator or pair[0]
         if penalty not in pair:
             raise InputError("was left out (unfinished sheet)" if penalty in loaded.dropped_students
@@ -104,7 +104,7 @@ class Setup:
                              value=penalty, expected=" or ".join(pair))
         loaded, coded = loaded.for_page(self.projection, self.results_dir)
         tidy = coded.column(pair_tidy, "annotator")
-        sentences = (io.load_class({penalty: self.sentence_file}, unfinished=self.unfinished).tidy
+        sentences = (load.load_class({penalty: self.sentence_file}, unfinished=self.unfinished).tidy
                      if self.sentence_file else None)
         if sentences is not None:
             sentences = coded.column(sentences, "annotator")
@@ -121,8 +121,8 @@ class Setup:
 
     def _load_file(self, words=None) -> Data:
         """One long ``.csv`` or MQM file: the two raters compared on the units both rated."""
-        loaded = io.load_class(self.files)
-        tidy, pair = io.two_raters(loaded.tidy, self.raters)
+        loaded = load.load_class(self.files)
+        tidy, pair = tidy_frame.two_raters(loaded.tidy, self.raters)
         penalty = self.penalty_annotator or pair[0]
         params.member("penalty_annotator", penalty, pair, "two raters compared")
         loaded, coded = loaded.for_page(self.projection, self.results_dir)  # raters coded only when asked for
@@ -133,7 +133,7 @@ class Setup:
         detail += " " + _pair_note(words, tidy, pair, penalty, self.raters is not None,
                                    list(loaded.tidy["annotator"].unique()), workbooks=False)
         return Data(Provenance("own", (str(self.files),), detail), tidy, None, False,
-                    io.ClassAnnotations(tidy, annotations=loaded.annotations), penalty)
+                    load.ClassAnnotations(tidy, annotations=loaded.annotations), penalty)
 
 
 def _pair_note(words, tidy: pd.DataFrame, pair: list[str], penalty: str, given: bool, annotators: list[str],
@@ -149,7 +149,7 @@ def _pair_note(words, tidy: pd.DataFrame, pair: list[str], penalty: str, given: 
                  .add("given", given).add("first_two", not given and workbooks)
                  .add("most_shared", not given and not workbooks)
                  .add("units", len(tidy.drop_duplicates(["item", "system"])))
-                 .add("items", text="metaphor" if io.is_metahope(tidy) else "segment")
+                 .add("items", text="metaphor" if tidy_frame.is_metahope(tidy) else "segment")
                  .add("penalty", text=escape(penalty))
                  .add("annotators", len(annotators)).add("others", bool(others))
                  .add("other", text=escape(others[0]) if others else "").frame())
@@ -202,13 +202,13 @@ def setup(annotator_files=None, sentence_level_file=None, penalty_annotator=None
         params.member("penalty_annotator", penalty_annotator, [str(r) for r in raters] if raters else annotators,
                       "two annotators compared" if raters else "annotators")
     if sentence_level_file is None:
-        sentence_file = io.pilot_v1_sentence_file() if files is None else None
+        sentence_file = release.pilot_v1_sentence_file() if files is None else None
     elif sentence_level_file == "":
         sentence_file = None
     else:
         sentence_file = params.existing_file("sentence_level_file", sentence_level_file, WORKBOOK)
         try:
-            io.check_header(sentence_file)
+            workbooks.check_header(sentence_file)
         except InputError as exc:
             raise exc.located(parameter="sentence_level_file") from None
     if n_sentences is not None:

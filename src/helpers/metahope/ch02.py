@@ -24,7 +24,7 @@ from ..core import classroom, params, stats
 from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance
-from . import io
+from . import load, release
 from .chapters import OWN_DETAIL, RELEASED_DETAIL, _class_note, _excludes_zero, _projection, _span, _workbooks, \
     few_clusters
 from .scoring import count_sentences, normalise_pos, profile_categories, segment_scores, team_scores
@@ -58,9 +58,9 @@ class Setup:
 
     def load(self) -> Data:
         """Both directions in one tidy frame with ``direction`` and ``pos_class``."""
-        en_zh = io.pilot_v1_files() if self.en_zh is None else self.en_zh
-        zh_en = {"ZH1": io.pilot_zh_en_file()} if self.zh_en is None else self.zh_en
-        parts = {d: io.load_class(f, unfinished=self.unfinished) for d, f in (("EN→ZH", en_zh), ("ZH→EN", zh_en))}
+        en_zh = release.pilot_v1_files() if self.en_zh is None else self.en_zh
+        zh_en = {"ZH1": release.pilot_zh_en_file()} if self.zh_en is None else self.zh_en
+        parts = {d: load.load_class(f, unfinished=self.unfinished) for d, f in (("EN→ZH", en_zh), ("ZH→EN", zh_en))}
         students = [p for p in parts.values() if p.named_by_field or self.projection]  # not the released annotators
         coded = classroom.projection(self.projection, bool(students), [n for p in students for n in p.names()],
                                      self.results_dir, [f for p in students for f in p.files])  # one code per student

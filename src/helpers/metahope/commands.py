@@ -18,7 +18,7 @@ def _template(args) -> int:
 def _feedback(args) -> int:
     from ..core.errors import InputError
     from .feedback import write_feedback
-    from .io import load_class
+    from .load import load_class
 
     loaded = load_class(_annotation_spec(args.annotations), unfinished=args.unfinished)
     for note in loaded.notes:
@@ -40,13 +40,13 @@ def _annotation_spec(values: list[str]):
 
 
 def _student_field(path):
-    from .io import workbook_student
+    from .workbooks import workbook_student
 
     return workbook_student(path)
 
 
 def _check(files, unfinished, args):
-    from .io import load_class
+    from .load import load_class
 
     loaded = load_class(files, unfinished=unfinished)
     return list(loaded.students), loaded.tidy["item"].nunique(), loaded.notes
@@ -54,7 +54,7 @@ def _check(files, unfinished, args):
 
 def add_commands(groups: dict) -> None:
     """``template metahope``, ``feedback metahope`` and ``check metahope``."""
-    from .io import KIT_PREFIX
+    from .workbooks import KIT_PREFIX
 
     add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student_field, KIT_PREFIX,
                       chapter=("notebooks/03_metahope_pilot_v2.ipynb", "annotations"), feedback="--annotations")

@@ -30,7 +30,7 @@ import pandas as pd
 
 from ..core import paths
 from ..core.errors import InputError
-from .io import METAHOPE_REPO
+from .release import METAHOPE_REPO
 
 #: The released corpus files, by the direction whose source sentences they hold.
 CORPUS_FILES = {"EN→ZH": "VUAMC_news_pilot20.csv", "ZH→EN": "PSUCMC_news_pilot20.csv"}

@@ -26,7 +26,7 @@ import pandas as pd
 from ..core import classroom, formatting, paths
 from ..core.agreement import agreement
 from ..core.stats import percentile_interval, resample, weighted_mean
-from .io import category_order
+from .tidy_frame import category_order
 from .scoring import segment_scores
 
 
@@ -144,7 +144,7 @@ def write_feedback(tidy: pd.DataFrame, out_dir: str | os.PathLike, n_boot: int =
                    label_seed=None) -> list[Path]:
     """One page per student (``feedback_<student>.html`` and ``.md``, the name the explanation
     kit's pages have too), each saying what was left out of that student's data
-    (``left_out``, :attr:`helpers.metahope.io.ClassAnnotations.left_out`), and the
+    (``left_out``, :attr:`helpers.metahope.load.ClassAnnotations.left_out`), and the
     lecturer's overview ``index.html`` (every student's bias with its interval, by name,
     and ``notes``: what the run left out). ``label_seed`` fixes each page's classmate
     numbering (default: a secret order per page)."""

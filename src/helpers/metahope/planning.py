@@ -124,10 +124,10 @@ def wmt_array() -> np.ndarray:
 def pilot_array() -> np.ndarray:
     """The released EN→ZH pilot (annotators A and B): per sentence and system, each
     annotator's SEGS summed over the sentence's metaphors; sentences × 3 systems × 2 raters."""
-    from . import io
+    from . import release, workbooks
     from .scoring import segment_scores
 
-    tidy = pd.concat([io.read_workbook(f, a) for a, f in io.pilot_v1_files().items()], ignore_index=True)
+    tidy = pd.concat([workbooks.read_workbook(f, a) for a, f in release.pilot_v1_files().items()], ignore_index=True)
     per = segment_scores(tidy).groupby(["sentence", "system", "annotator"], sort=False)["SEGS"].sum().reset_index()
     return rating_array(per, "sentence", value="SEGS", rater="annotator")[0]
 

@@ -1,6 +1,6 @@
 """MetaHOPE scoring: penalties, segment scores, summaries and profiles (Liang & Han 2026).
 
-A tidy annotation frame (:mod:`helpers.metahope.io`) becomes the paper's quantities:
+A tidy annotation frame (:mod:`helpers.metahope.tidy_frame`) becomes the paper's quantities:
 SEGS = IMP + RAM + MIS + STL + PRF per item (Eq. 1), the penalty totals per system of
 Tables 2 and 3 (EPS, EPM and their ratio), error profiles by system, direction and part
 of speech (RQ-2), and the anatomy of one disagreement (Table 12).
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .io import category_order
+from .tidy_frame import category_order
 from .severity import blank
 
 
@@ -21,7 +21,7 @@ def segment_scores(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
     """One row per (item, system, annotator) rated, with the category scores and their sum.
 
     ``SEGS = IMP + RAM + MIS + STL + PRF`` (paper Eq. 1); the categories are the data's
-    (:func:`~helpers.metahope.io.category_order`: MetaHOPE's five, or a foreign MQM file's
+    (:func:`~helpers.metahope.tidy_frame.category_order`: MetaHOPE's five, or a foreign MQM file's
     top-level categories). A unit nobody rated has no row (never a 0). ``value`` is the column summed:
     ``"severity"`` (raw levels, = MetaHOPE penalties) or ``"penalty"`` after
     :func:`~helpers.metahope.severity.apply_weights`.
@@ -78,7 +78,7 @@ def penalty_by_sentence(metaphors: pd.DataFrame, sentences: pd.DataFrame, value:
     """Metaphor-level against sentence-level penalty, sentence by sentence (Ratio M/S taken apart).
 
     ``metaphors`` is one annotator's tidy metaphor sheet, ``sentences`` the tidy full-sentence
-    sheet (:func:`~helpers.metahope.io.read_workbook`). Returns one row per (sentence, system,
+    sheet (:func:`~helpers.metahope.workbooks.read_workbook`). Returns one row per (sentence, system,
     category), categories in the data's order: ``epm`` (the penalties of the sentence's
     metaphors, summed: a sentence error attached to three metaphors counts three times),
     ``eps`` (the sentence's own penalty) and ``n_metaphors``. A sentence or system that one

@@ -1,7 +1,7 @@
 """MetaHOPE's severity scale: the levels a cell may hold, their names, and the penalty each
 weighting scheme gives them.
 
-:mod:`helpers.metahope.io` reads severities on this scale and :mod:`helpers.metahope.scoring`
+:mod:`helpers.metahope.workbooks` reads severities on this scale and :mod:`helpers.metahope.scoring`
 sums their penalties; both import the scale from here, so neither imports the other.
 """
 

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import InputError
-from .io import CATEGORIES
+from .tidy_frame import CATEGORIES
 
 CONFUSABLE = ("IMP", "MIS", "STL", "PRF")
 

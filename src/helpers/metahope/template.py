@@ -2,7 +2,7 @@
 
 ``python -m helpers template metahope --items ITEMS --systems A,B,C --annotators N --out DIR``
 writes one workbook per annotator in the released layout, so that filled-in sheets load
-back with :func:`helpers.metahope.io.load_study` and the chapters run on them unchanged.
+back with :func:`helpers.metahope.load.load_study` and the chapters run on them unchanged.
 
 * sheet ``Annotation`` (first): one row per metaphor item with id, source sentence,
   metaphor word, POS and, per system, its translation, then the five category cells with
@@ -32,7 +32,8 @@ from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 
 from ..core import classroom, params, workbook
-from .io import CATEGORIES, GUIDE_SHEET, KIT_PREFIX, read_workbook
+from .tidy_frame import CATEGORIES
+from .workbooks import GUIDE_SHEET, KIT_PREFIX, read_workbook
 from .severity import SEVERITY_LEVELS
 
 CATEGORY_GUIDE = [

@@ -386,7 +386,7 @@ def metahope_post_edits(path=None, annotator: str = "A") -> pd.DataFrame:
     item, each system's translation of the item's sentence on five categories (0–10 each) and
     gives a human gold-standard translation of the sentence (column ``Human Gold Standard``,
     filled on one row of a sentence). The penalty of a (sentence, system) is the sum of its
-    items' severities (:func:`helpers.metahope.io.read_workbook`).
+    items' severities (:func:`helpers.metahope.workbooks.read_workbook`).
 
     Returns
     -------
@@ -394,10 +394,10 @@ def metahope_post_edits(path=None, annotator: str = "A") -> pd.DataFrame:
         ``sentence, system, translation, post_edit, penalty, items`` for the sentences with a
         gold standard; targets are Chinese (score them with ``target="zh"``).
     """
-    from ..metahope import io
+    from ..metahope import release, workbooks
 
-    path = Path(path) if path else io.pilot_v1_files()[annotator]
-    tidy = io.read_workbook(path, annotator)
+    path = Path(path) if path else release.pilot_v1_files()[annotator]
+    tidy = workbooks.read_workbook(path, annotator)
     wide = pd.read_excel(path, dtype=str)
     if "Human Gold Standard" not in wide.columns:
         raise InputError("has no column 'Human Gold Standard'", file=path, row=1)
