@@ -9,8 +9,8 @@ import pytest
 
 from helpers.core import annotations as ann
 from helpers.core.errors import InputError
-from helpers.core.report import Provenance
-from helpers.wmt import analysis, chapters
+from helpers.core.findings import Findings
+from helpers.wmt import analysis, ch08
 
 
 def _mqm_frame() -> pd.DataFrame:
@@ -26,7 +26,7 @@ def _mqm_frame() -> pd.DataFrame:
                                      for k, (s, seg, c, v) in enumerate(rows)]))
 
 
-def test_scheme_weights_and_rankings_on_a_hand_computed_case():
+def test_scheme_weights_and_rankings_on_a_hand_computed_case(tmp_path):
     frame = _mqm_frame()
     weights = analysis.scheme_weights(frame).set_index(["category", "severity"])
     assert len(weights) == 3  # No-error rows are weighed by no scheme and left out
@@ -45,12 +45,16 @@ def test_scheme_weights_and_rankings_on_a_hand_computed_case():
     issue = frame.assign(category=frame["category"].replace("Source error", "Source issue"))
     assert [getattr(s, "name", s) for s in analysis.compared_schemes(issue)] == ["mqm", "marot",
                                                                                  "mqm-source-by-severity"]
-    data = chapters.WmtData(Provenance("own"), errors=frame, errors_name="hand.tsv")
-    found = chapters.scheme_findings(data, analysis.scheme_weights(frame), analysis.scheme_rankings(frame))
+    # the chapter's sentences, read back from the two tables as the chapter saves them
+    Findings().add("file", group="weights", text="hand.tsv").frame().to_csv(tmp_path / "data_summary.csv", index=False)
+    analysis.scheme_weights(frame).to_csv(tmp_path / "scheme_weights.csv", index=False)
+    analysis.scheme_rankings(frame).to_csv(tmp_path / "scheme_rankings.csv", index=False)
+    found = ch08.findings(tmp_path, "schemes")
     row = lambda q: found[found["quantity"] == q].iloc[0]
     assert row("differing")["value"] == 1 and row("differing_rows")["value"] == 1 and row("moved")["value"] == 2
     assert row("pair_weights")["group"] == "Source error (Major)" and row("pair_weights")["text"] == "`mqm` 5, `marot` 0"
     assert row("top_mover")["value"] == 1 and row("top_mover")["text"] == "B"  # both move 1: the first listed
+    assert row("file")["text"] == "hand.tsv" and row("schemes")["text"] == "`mqm` and `marot`"
 
 
 def _kept() -> pd.DataFrame:
@@ -63,7 +67,7 @@ def _kept() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def test_esa_ranking_sets_the_human_ranks_beside_the_automatic_ones():
+def test_esa_ranking_sets_the_human_ranks_beside_the_automatic_ones(tmp_path):
     """Humans: refA 80, X 75, Y 35. The automatic ranking (lower is better) puts Y (1.5) above
     X (2.0) and has no refA: among the two systems both rank, human X 1, Y 2, automatic Y 1,
     X 2, so X's shift is +1 (placed lower), Y's -1, and Kendall τ over two reversed systems is -1."""
@@ -79,12 +83,10 @@ def test_esa_ranking_sets_the_human_ranks_beside_the_automatic_ones():
     assert [analysis.system_kind(s) for s in ("Aya23", "Llama3-70B", "ONLINE-W", "CUNI-MH", "refB")] == [
         "LLM", "LLM", "online", "submission", "human"]
 
-    from helpers.core import esa
-
-    data = chapters.EsaData(Provenance("own"), lp="en-cs", ratings=_kept(), kept=_kept(), counts=pd.DataFrame(),
-                            autorank=autorank, files=("w.csv",), report="r.tex")
-    table = analysis.esa_ranking(_kept(), autorank)
-    found = chapters.esa_findings(data, table, esa.rank_agreement(table))
+    # the chapter's sentences, read back from the ranking as the chapter saves it
+    Findings().add("report", text="r.tex").frame().to_csv(tmp_path / "esa_summary.csv", index=False)
+    analysis.esa_ranking(_kept(), autorank).to_csv(tmp_path / "esa_rankings.csv", index=False)
+    found = ch08.findings(tmp_path, "esa")
     row = lambda q, g="": found[(found["quantity"] == q) & (found["group"] == g)].iloc[0]
     assert row("pair")["text"] == "English→Czech" and row("metahope_direction")["value"] == 0
     assert row("tau")["value"] == pytest.approx(-1.0) and row("compared")["value"] == 2
@@ -96,22 +98,22 @@ def test_esa_ranking_sets_the_human_ranks_beside_the_automatic_ones():
     assert row("kind", "submission")["text"] == "X (human 1, automatic 2) and Y (human 2, automatic 1)"
     assert row("kind_shift", "submission")["value"] == 0
     # a pair the report does not rank: no τ, and the words say so
-    none = analysis.esa_ranking(_kept(), autorank.iloc[:0])
-    found = chapters.esa_findings(data, none, esa.rank_agreement(none))
+    analysis.esa_ranking(_kept(), autorank.iloc[:0]).to_csv(tmp_path / "esa_rankings.csv", index=False)
+    found = ch08.findings(tmp_path, "esa")
     assert pd.isna(row("tau")["value"]) and row("no_autorank")["text"] == "English→Czech"
 
 
 def test_the_esa_parameters_are_checked(tmp_path):
     with pytest.raises(InputError, match="esa_lp"):
-        chapters.wmt_mqm_setup(esa_lp="Chinese")
+        ch08.setup(esa_lp="Chinese")
     with pytest.raises(InputError, match="esa_files"):
-        chapters.wmt_mqm_setup(esa_files=[str(tmp_path / "none.csv")])
-    assert chapters.wmt_mqm_setup(esa_lp="enzh").esa_lp == "en-zh"
+        ch08.setup(esa_files=[str(tmp_path / "none.csv")])
+    assert ch08.setup(esa_lp="enzh").esa_lp == "en-zh"
     wave = tmp_path / "w.csv"
     wave.write_text("r1,GPT-4,5,TGT,eng,ces,71,test-en-news_a,False,[],1.0,2.0\n"
                     "r1,ONLINE-W,5,TGT,eng,ces,60,test-en-news_a,False,[],1.0,2.0\n", encoding="utf-8")
     with pytest.raises(InputError, match="esa_lp.*en-cs"):
-        chapters.wmt_mqm_setup(esa_files=[str(wave)]).load_esa()  # the default en-zh is not in the file
-    data = chapters.wmt_mqm_setup(esa_files=str(wave), esa_lp=None).load_esa()
+        ch08.setup(esa_files=[str(wave)]).load_esa()  # the default en-zh is not in the file
+    data = ch08.setup(esa_files=str(wave), esa_lp=None).load_esa()
     assert data.lp == "en-cs" and len(data.kept) == 2 and data.provenance.kind == "own"
     assert set(data.autorank["system"]) >= {"GPT-4", "ONLINE-W"}  # the mirrored report's EN→CS table

@@ -319,7 +319,7 @@ RATIO_DIRECTIONS = ("rises", "falls", "flat", "mixed")
 
 def ratio_curve(weight_alpha: pd.DataFrame, tol: float = 1e-9) -> pd.DataFrame:
     """What :func:`major_weight_agreement` shows about the Major:Minor ratio, as one tidy row:
-    ``n_ratios, ratio_low, alpha_low, ratio_high, alpha_high, spearman_rho, direction``.
+    ``n_ratios, ratio_low, alpha_low, ratio_high, alpha_high, rho, direction``.
 
     Only the swept ``mqm-major-*`` rows count (the published scheme with one Major weight, so
     they differ in nothing else); ``direction`` is one of :data:`RATIO_DIRECTIONS`: ``rises``
@@ -352,7 +352,7 @@ def ratio_curve(weight_alpha: pd.DataFrame, tol: float = 1e-9) -> pd.DataFrame:
                           "alpha_low": np.nan if low is None else float(low["alpha"]),
                           "ratio_high": np.nan if high is None else float(high["major_to_minor"]),
                           "alpha_high": np.nan if high is None else float(high["alpha"]),
-                          "spearman_rho": rho, "direction": direction}])
+                          "rho": rho, "direction": direction}])
 
 
 def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.DataFrame:
@@ -408,7 +408,8 @@ def presence_agreement(presence: pd.DataFrame) -> pd.DataFrame:
 
 def error_spans(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per error with a ``<v>…</v>`` span: ``system, doc, doc_seg_id, rater, side,
-    start, end, category`` (top level), ``severity``; ``attrs["without_span"]`` counts errors without."""
+    start, end, category`` (top level), ``severity``; errors without a span are left out
+    (:func:`span_coverage` counts them)."""
     errs = _errors(frame)
     parts = []
     for side in ("target", "source"):
@@ -417,10 +418,15 @@ def error_spans(frame: pd.DataFrame) -> pd.DataFrame:
         parts.append(pd.DataFrame({**{c: part[c] for c in scoring.UNIT + ["rater"]}, "side": side,
                                    "start": part[f"{side}_start"].astype(int), "end": part[f"{side}_end"].astype(int),
                                    "category": part["top"], "severity": part["severity"]}))
-    out = pd.concat(parts, ignore_index=True)
-    out.attrs["without_span"] = int((errs["target_start"].isna() & errs["source_start"].isna()).sum())
-    out.attrs["errors"] = len(errs)
-    return out
+    return pd.concat(parts, ignore_index=True)
+
+
+def span_coverage(frame: pd.DataFrame) -> pd.DataFrame:
+    """How many errors of ``frame`` carry a span: one row ``errors, without_span`` (errors marked
+    on neither the target nor the source, which :func:`error_spans` leaves out)."""
+    errs = _errors(frame)
+    return pd.DataFrame({"errors": [len(errs)],
+                         "without_span": [int((errs["target_start"].isna() & errs["source_start"].isna()).sum())]})
 
 
 def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -665,7 +671,7 @@ __all__ = ["REPO", "TED_FILE", "THREE_RATER_FILE", "TABLES", "README_TABLES", "L
            "pair_names", "tables_for", "COVERAGE_FLOOR", "certainty_verdict",
            "smallest_possible_p", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary",
            "major_weight_scheme", "major_to_minor", "segment_matrix", "weight_sweep", "rankings", "scheme_agreement",
-           "major_weight_agreement", "icc_by_documents", "top_level", "category_presence", "presence_agreement", "error_spans",
-           "span_table", "category_penalties", "system_tests", "certainty_overstatement", "REFERENCE_SCHEMES",
+           "major_weight_agreement", "icc_by_documents", "top_level", "category_presence", "presence_agreement",
+           "error_spans", "span_coverage", "span_table", "category_penalties", "system_tests", "certainty_overstatement", "REFERENCE_SCHEMES",
            "source_by_severity_scheme", "compared_schemes", "scheme_weights", "scheme_rankings", "LLM_BASELINES",
            "SYSTEM_KINDS", "system_kind", "ESA_RANKING_COLUMNS", "esa_ranking"]

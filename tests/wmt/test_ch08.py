@@ -11,7 +11,8 @@ import pytest
 from helpers.core import annotations as ann
 from helpers.core import mqm, paths
 from helpers.core.errors import InputError
-from helpers.wmt import analysis, chapters
+from helpers.core.findings import Words
+from helpers.wmt import analysis, ch08
 
 
 def test_published_tables_reproduced_up_to_the_one_known_mismatch():
@@ -33,16 +34,16 @@ def test_published_tables_reproduced_up_to_the_one_known_mismatch():
 
 def test_setup_names_the_parameter_it_refuses(tmp_path):
     with pytest.raises(InputError, match="annotations"):
-        chapters.wmt_mqm_setup(annotations=str(tmp_path / "missing.tsv"))
+        ch08.setup(annotations=str(tmp_path / "missing.tsv"))
     with pytest.raises(InputError, match="major_weights"):
-        chapters.wmt_mqm_setup(major_weights=5)
+        ch08.setup(major_weights=5)
     with pytest.raises(InputError, match="n_trials"):
-        chapters.wmt_mqm_setup(n_trials=10)
+        ch08.setup(n_trials=10)
     one = tmp_path / "one.tsv"
     one.write_text("system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\n"
                    "A\td\t1\t1\tr1\ts\tt\tNo-error\tNo-error\nB\td\t1\t1\tr1\ts\tt\tFluency/Grammar\tMinor\n")
     with pytest.raises(InputError, match="multi_rated"):
-        chapters.wmt_mqm_setup(annotations=str(one)).load()
+        ch08.setup(annotations=str(one)).load()
 
 
 def test_weight_sweep_places_the_schemes_at_their_major_to_minor_ratio():
@@ -73,7 +74,7 @@ def _esa_slice(tmp_path):
     the file and its rows' fields."""
     import csv
 
-    wave = paths.released_file(chapters.ESA_REPO, chapters.ESA_FILES[0])
+    wave = paths.released_file(ch08.ESA_REPO, ch08.ESA_FILES[0])
     with open(wave, encoding="utf-8", newline="") as fh:
         rows = [r for r in csv.reader(fh) if r[5] == "ces" and r[1] in ESA_SYSTEMS]
     path = tmp_path / "esa_encs_slice.csv"
@@ -131,7 +132,7 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     kept, _ = esa.organisers_filter(esa.read_esa(esa_path))
     per_segment = kept.groupby(["system", "domain", "doc", "line_id"])["score"].mean()
     human = per_segment.groupby(["system", "domain"]).mean().groupby("system").mean().drop("refA")
-    auto = esa.read_autorank(paths.released_file(chapters.ESA_REPO, chapters.AUTORANK_FILE))
+    auto = esa.read_autorank(paths.released_file(ch08.ESA_REPO, ch08.AUTORANK_FILE))
     auto = auto[auto["lp"] == "en-cs"].set_index("system")["autorank"].reindex(human.index)
     tau = stats.kendalltau(-human, auto).statistic
     assert f"Kendall τ = {tau:.2f}" in shown and "over the 4 systems both rank" in shown
@@ -152,9 +153,9 @@ def test_language_pair_is_read_from_google_and_wmt_file_names():
     assert analysis.language_pair("runs/en-de/batch_1.tsv") == ("en", "de")  # a folder of its own
     assert analysis.language_pair("my_ratings.tsv") is None
     assert analysis.pair_names(("en", "de")) == ("English→German", "EN→DE")
-    assert chapters.wmt_mqm_setup(language_pair="en-ja").language_pair == ("en", "ja")
+    assert ch08.setup(language_pair="en-ja").language_pair == ("en", "ja")
     with pytest.raises(InputError, match="language_pair"):
-        chapters.wmt_mqm_setup(language_pair="German")
+        ch08.setup(language_pair="German")
 
 
 def test_a_readme_table_is_chosen_by_the_file_name_whatever_the_pair(tmp_path):
@@ -267,7 +268,7 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     lenient, severe = row("most_lenient_bias"), row("most_severe_bias")
     assert lenient["text"] == bias.loc[bias["bias"].idxmin(), "rater"] and float(lenient["value"]) < 0
     assert severe["text"] == bias.loc[bias["bias"].idxmax(), "rater"] and float(severe["value"]) > 0
-    assert row("se_ratio")["verdict"] in ("overstated", "about right", "understated")
+    assert row("se_ratio")["text"] in ("overstated", "about right", "understated")
     # two severity levels: the weighting verdict reads α along the Major:Minor ratio of alpha_by_weight.csv, and
     # α's level is read on Krippendorff's convention (issue 35, items 1 and 3)
     from helpers.core.agreement import alpha_reading
@@ -276,7 +277,7 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     steps = by_weight[by_weight["scheme"].str.startswith("mqm-major-")].sort_values("major_to_minor")["alpha"].diff()
     steps = steps.dropna()
     expected = "rises" if (steps > 0).all() else "falls" if (steps < 0).all() else "mixed"
-    assert row("ratio_curve")["verdict"] == expected and chapters.RATIO_VERDICTS[expected] in shown
+    assert row("ratio_curve")["text"] == expected and Words("08_wmt_mqm").verdict("ratio_curve", expected) in shown
     assert "from Major = 1 to 10 (3 weights)" in shown and "opposite of the claim" not in shown
     assert row("alpha")["text"] == alpha_reading(float(row("alpha")["value"]))
     assert f"on Krippendorff's reading of α that is **{row('alpha')['text']}**" in shown
@@ -307,10 +308,9 @@ def test_every_readme_table_is_entered_as_printed():
 def test_no_pair_of_systems_gives_no_certainty_verdict():
     """One system, so no pair: the verdict is not "about right" by default but none at all."""
     from helpers.wmt.analysis import certainty_verdict
-    from helpers.wmt.chapters import CERTAINTY_VERDICTS
 
     got = certainty_verdict(pd.Series([], dtype=float))
-    assert got["verdict"] is None and got["pairs"] == 0 and "no pair" in CERTAINTY_VERDICTS[got["verdict"]]
+    assert got["verdict"] is None and got["pairs"] == 0 and "no pair" in Words("08_wmt_mqm").verdict("se_ratio", "none")
 
 
 def test_the_smallest_possible_p_follows_how_the_test_was_run():
