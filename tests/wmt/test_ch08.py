@@ -320,3 +320,121 @@ def test_the_smallest_possible_p_follows_how_the_test_was_run():
 
     assert smallest_possible_p(5, 10_000) == 1 / 32 and smallest_possible_p(13, 10_000) == 2.0 ** -13
     assert smallest_possible_p(15, 10_000) == 1 / 10_001 and smallest_possible_p(15, 2 ** 15) == 2.0 ** -15
+
+
+def _hand_made_results(folder):
+    """A small chapter-08 result folder written by hand: the tables findings() reads, with only
+    the columns it reads (no reproduced.csv: own files, nothing published to reproduce)."""
+    from helpers.core.findings import Findings
+
+    (Findings().add("file", group="weights", text="e.tsv").add("file", group="agreement", text="m.tsv")
+     .add("pooled", 0, group="weights").add("pooled", 1, group="agreement")
+     .add("raters_per_unit", group="agreement", text="2–3")
+     .add("released", 0).add("alpha", 0.05).add("n_trials", 10_000).add("errors", 10).add("without_span", 4)
+     ).frame().to_csv(folder / "data_summary.csv", index=False)
+    tables = {
+        "weight_sweep": ("scheme,major_to_minor,resampling,tau_mean,share_significant,n_documents",
+                         ["mqm-major-1,1,segments,0.80,0.5,6", "mqm-major-5,5,segments,0.90,0.6,6",
+                          "mqm-major-10,10,segments,0.85,0.7,6", "hope,4,segments,0.88,0.6,6",
+                          "metahope,3,segments,0.87,0.6,6", "mqm-major-1,1,documents,0.60,0.1,6",
+                          "mqm-major-5,5,documents,0.70,0.2,6", "mqm-major-10,10,documents,0.65,0.3,6"]),
+        "alpha_by_scheme": ("scheme,alpha,ci_low,ci_high,n_units,n_documents",
+                            ["mqm,0.5,0.4,0.6,120,6", "hope,0.47,0.37,0.57,120,6", "metahope,0.45,0.35,0.55,120,6"]),
+        "icc_by_documents": ("statistic,estimate,jackknife_ci_low,jackknife_ci_high,raters_per_unit",
+                             ['"ICC(1,1)",0.4,0.3,0.5,2', '"ICC(1,k)",0.6,0.5,0.7,2']),
+        "presence_agreement": ("category,nominal_alpha,marked_percent",
+                               ["Accuracy,0.3,40", "Fluency,0.2,20", "Style,0.1,10"]),
+        "span_agreement": ("criterion,agreement,spans", ["overlap,0.5,200", "overlap+category,0.4,200",
+                                                         "overlap+category+severity,0.3,200", "characters,0.45,200"]),
+        "rater_bias": ("rater,bias,ci_low,ci_high", ["r1,-2,-3,-1", "r2,0.5,-0.5,1.5", "r3,3,,"]),
+        "scheme_differences": ("scheme_x,scheme_y,difference,jackknife_ci_low,jackknife_ci_high,verdict",
+                               ["hope,metahope,0.02,0.01,0.03,difference", "metahope,mqm,-0.05,-0.08,-0.02,difference",
+                                "hope,mqm,-0.03,-0.07,0.01,no evidence"]),
+        "alpha_by_weight": ("scheme,major_to_minor,alpha", ["mqm-major-1,1,0.3", "mqm-major-5,5,0.5",
+                                                            "mqm-major-10,10,0.4", "hope,4,0.47", "metahope,3,0.45"]),
+        "system_pairs": ("system_a,system_b,n_items,n_documents,p_segments_holm,p_documents_holm",
+                         ["A,B,50,6,0.01,0.03", "A,C,50,6,0.04,0.5", "B,C,50,6,0.2,0.6"]),
+        "certainty_segments_vs_documents": ("system_a,system_b,ratio", ["A,B,1.0", "A,C,1.5", "B,C,2.0"]),
+        "system_pairs_multi_rated": ("system_a,system_b,n_items,n_documents,p_segments_holm,p_documents_holm",
+                                     ["A,B,30,4,0.01,0.2"]),
+    }
+    for name, (header, rows) in tables.items():
+        (folder / f"{name}.csv").write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+
+
+def test_findings_are_recomputed_from_hand_made_result_csvs(tmp_path):
+    """Every number by hand from the tables above. Sweep: Major 5 has the highest τ (0.90 of 0.80–0.90),
+    and resampling documents moves it by 0.20, more than the weights' spread 0.10. Bias: r1's interval
+    excludes 0, r2's does not, r3 has none (so it is not counted, and its interval is not stated).
+    The ratio curve 0.3, 0.5, 0.4 over Major 1, 5, 10 is mixed, ρ = 1 − 6·2/(3·8) = 0.5. Holm p below
+    0.05: 2 of 3 pairs over segments, 1 over documents; 6 documents, 2^6 ≤ 10,000 swap patterns
+    enumerated, so the smallest p is 1/64. SE ratios 1, 1.5, 2: median 1.5, and a segment interval then
+    covers 2Φ(1.96/1.5) − 1 = erf(1.96/(1.5·√2)) ≈ 0.81 < 0.90: overstated, for 2 of the 3 pairs."""
+    import math
+
+    from helpers.core.agreement import alpha_reading
+
+    _hand_made_results(tmp_path)
+    found = ch08.findings(tmp_path, "findings")
+    row = lambda q, g="": found[(found["quantity"] == q) & (found["group"] == g)].iloc[0]
+    value = lambda q, g="": row(q, g)["value"]
+    assert row("errors_file")["text"] == "e.tsv" and row("multi_file")["text"] == "m.tsv"
+    assert pd.isna(value("reproduced")) and row("nothing_to_reproduce")["text"] == "`e.tsv` or `m.tsv`"
+    assert (value("best_major"), value("best_tau"), value("major5_tau"), value("major5_separated")) == (5, 0.9, 0.9, 0.6)
+    assert (value("tau_lowest"), value("tau_highest"), value("hope_tau"), value("metahope_tau")) == (0.8, 0.9, 0.88, 0.87)
+    assert (value("n_documents"), value("documents_tau"), value("documents_separated")) == (6, 0.7, 0.2)
+    assert value("resampling_matters") == 1
+    alpha = row("alpha")
+    assert (alpha["value"], alpha["ci_low"], alpha["ci_high"], alpha["n_units"], alpha["n_documents"]) == (
+        0.5, 0.4, 0.6, 120, 6) and alpha["text"] == alpha_reading(0.5)
+    assert row("alpha_command")["text"] == ".venv/bin/python -m helpers mqm agreement m.tsv --pool-pairings"
+    assert (value("icc", "ICC(1,1)"), value("icc", "ICC(1,k)"), value("raters_per_unit")) == (0.4, 0.6, 2)
+    top = row("top_category")
+    assert (top["value"], top["text"], top["marked"]) == (0.3, "Accuracy", 0.4) and value("category_below_score") == 1
+    assert (value("category_alpha", "Fluency"), value("category_alpha", "Style")) == (0.2, 0.1)
+    assert (value("spans_compared"), value("span_overlap"), value("span_category"), value("span_severity"),
+            value("span_dice")) == (200, 0.5, 0.4, 0.3, 0.45)
+    assert (value("biased_raters"), value("raters")) == (1, 3)
+    assert (row("most_lenient_bias")["text"], value("most_lenient_bias")) == ("r1", -2)
+    assert (row("most_severe_bias")["text"], value("most_severe_bias")) == ("r3", 3)
+    assert value("lenient_interval") == -2 and pd.isna(value("severe_interval"))
+    turned = row("scheme_difference", "metahope − hope")  # the table holds hope − metahope: turned round
+    assert (turned["value"], turned["ci_low"], turned["ci_high"], turned["text"]) == (-0.02, -0.03, -0.01, "difference")
+    assert value("scheme_difference", "hope − mqm") == -0.03
+    assert row("ratio_curve")["text"] == "mixed" and value("ratio_curve") == 3
+    assert value("ratio_rho") == pytest.approx(0.5)
+    assert (value("ratio_low"), value("alpha_low"), value("ratio_high"), value("alpha_high")) == (1, 0.3, 10, 0.4)
+    assert (value("metahope_ratio"), value("metahope_alpha"), value("hope_ratio"), value("hope_alpha")) == (
+        3, 0.45, 4, 0.47)
+    assert (value("system_pairs"), value("separated_by_segments"), value("separated_by_documents")) == (3, 2, 1)
+    assert value("pair_documents") == 6 and value("smallest_p") == 1 / 64
+    se = row("se_ratio")
+    assert (se["value"], se["ci_low"], se["ci_high"], se["text"]) == (1.5, 1.0, 2.0, "overstated")
+    assert value("segment_coverage") == pytest.approx(math.erf(1.959964 / 1.5 / math.sqrt(2)), abs=1e-6)
+    assert value("pairs_below_floor") == 2 and value("few_documents") == 1
+    assert (value("multi_documents"), value("multi_pairs"), value("multi_by_segments"),
+            value("multi_by_documents")) == (4, 1, 1, 0)
+    assert row("multi_raters_per_unit")["text"] == "2–3"
+    # the sections the notebook says before the closing one
+    spans = ch08.findings(tmp_path, "spans").set_index("quantity")["value"]
+    assert (spans["errors"], spans["without_span"]) == (10, 4)
+    systems = ch08.findings(tmp_path, "systems").set_index("quantity")
+    assert systems.loc["se_ratio", ["value", "ci_low", "ci_high"]].tolist() == [1.5, 1.0, 2.0]
+    multi = ch08.findings(tmp_path, "systems_multi").set_index("quantity")
+    assert (multi.loc["multi_segments", "value"], multi.loc["multi_file", "text"]) == (30, "m.tsv")
+    # the verdict keys are worded by the words file's table
+    text = Words("08_wmt_mqm").text("findings", found)
+    assert "α does **not** change monotonically with the ratio (Spearman ρ = 0.50)" in text
+    assert "segment-level certainty is **overstated**" in text and "smallest possible one-sided p is 0.0156" in text
+    # every section together (findings.csv): each row with its section, the closing one as above
+    every = ch08.findings(tmp_path)
+    closing = every[every["section"] == "findings"].drop(columns="section").dropna(axis=1, how="all")
+    pd.testing.assert_frame_equal(closing.reset_index(drop=True), found.dropna(axis=1, how="all"))
+    assert every.loc[every["section"] == "esa", "value"].isna().all()  # no ESA tables: nothing stated
+
+
+def test_findings_of_a_folder_without_results_state_nothing(tmp_path):
+    every = ch08.findings(tmp_path)
+    assert len(every) > 0 and every["value"].isna().all() and (every["text"] == "").all()
+    with pytest.raises(InputError, match="section"):
+        ch08.findings(tmp_path, "conclusions")
