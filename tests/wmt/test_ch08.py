@@ -1,9 +1,13 @@
-"""Chapter 08 (WMT expert MQM): its parameter check, the published tables, and the chapter on a
-small MQM file given as a papermill parameter."""
+"""Chapter 08's module, :mod:`helpers.wmt.ch08`: its parameter checks, its findings recomputed from
+hand-made result CSVs and worded by its words file (the verdict keys, the ratio curve, α's reading,
+the weighting and ESA sentences), and the chapter run end to end on an EN→DE MQM file and an EN→CS
+ESA slice. The statistics are tested in test_wmt_analysis.py."""
 
 from __future__ import annotations
 
 import json
+import math
+import re
 
 import pandas as pd
 import pytest
@@ -11,25 +15,8 @@ import pytest
 from helpers.core import annotations as ann
 from helpers.core import mqm, paths
 from helpers.core.errors import InputError
-from helpers.core.findings import Words
+from helpers.core.findings import Findings, Words
 from helpers.wmt import analysis, ch08
-
-
-def test_published_tables_reproduced_up_to_the_one_known_mismatch():
-    """The README values (data/published/wmt_mqm, entered by hand) against the mirrored files:
-    3 decimals then half-up gives all but TED Borderline; tests/core/test_mqm_published.py checks the
-    same values independently of helpers.wmt."""
-    files = {rel: paths.released_file(analysis.REPO, rel) for _, rel, _ in analysis.TABLES.values()}
-    table = analysis.reproduce(files)
-    assert len(table) == 34
-    rule = "match: 3 decimals, then half-up"
-    off = table[~table[rule]]
-    assert off[["table", "system", "published"]].values.tolist() == [["TED ZH→EN", "Borderline", "2.40"]]
-    assert off["recomputed"].iloc[0] == pytest.approx(2.40529, abs=5e-6)
-    # rounding once misses the three newstest2021 values whose 3-decimal value ends in 5
-    once = table[~table["match: half-up once"]]
-    assert sorted(once["system"]) == ["Borderline", "Borderline", "Facebook-AI", "IIE-MT"]
-    assert (table["difference"].abs() < 0.006).all()
 
 
 def test_setup_names_the_parameter_it_refuses(tmp_path):
@@ -44,16 +31,6 @@ def test_setup_names_the_parameter_it_refuses(tmp_path):
                    "A\td\t1\t1\tr1\ts\tt\tNo-error\tNo-error\nB\td\t1\t1\tr1\ts\tt\tFluency/Grammar\tMinor\n")
     with pytest.raises(InputError, match="multi_rated"):
         ch08.setup(annotations=str(one)).load()
-
-
-def test_weight_sweep_places_the_schemes_at_their_major_to_minor_ratio():
-    from helpers.core.schemes import load_scheme
-
-    assert analysis.major_to_minor(load_scheme("hope")) == 4
-    assert analysis.major_to_minor(load_scheme("metahope")) == 3
-    assert analysis.major_to_minor(load_scheme("mqm")) == 5
-    assert analysis.major_weight_scheme(7).weight_of("Major", "Accuracy/Mistranslation") == 7
-    assert analysis.major_weight_scheme(7).weight_of("Minor", "Fluency/Punctuation") == 0.1
 
 
 def _small_file(tmp_path):
@@ -146,55 +123,10 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     assert f"How `small.tsv` is weighted: of the {len(weights)} category–severity pairs" in shown
 
 
-def test_language_pair_is_read_from_google_and_wmt_file_names():
-    assert analysis.language_pair("ted/zhen/mqm_ted_zhen.tsv") == ("zh", "en")
-    assert analysis.language_pair("generalMT2023/ende/mqm_generalMT2023_ende.3ratingsPerSegment.tsv.tar.gz") == (
-        "en", "de")
-    assert analysis.language_pair("runs/en-de/batch_1.tsv") == ("en", "de")  # a folder of its own
-    assert analysis.language_pair("my_ratings.tsv") is None
-    assert analysis.pair_names(("en", "de")) == ("English→German", "EN→DE")
+def test_the_language_pair_parameter_is_two_codes():
     assert ch08.setup(language_pair="en-ja").language_pair == ("en", "ja")
     with pytest.raises(InputError, match="language_pair"):
         ch08.setup(language_pair="German")
-
-
-def test_a_readme_table_is_chosen_by_the_file_name_whatever_the_pair(tmp_path):
-    """A file named like the README's TED EN→DE file is compared with that table: Online-W made to
-    score 1.12 by hand (5 Minor + 6 Minor punctuation on the first of 5 segments: 5.6 / 5), ref to 0,
-    and the table's other systems, absent from the file, recomputed as missing, matched by no rule."""
-    header = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\n"
-    rows = []
-    for seg in range(1, 6):
-        rows.append(f"ref\ttalk\t{seg}\t{seg}\tr1\ts\tt\tNo-error\tNo-error\n")
-        if seg == 1:
-            rows += ["Online-W\ttalk\t1\t1\tr1\ts\tt\tStyle/Awkward\tMinor\n"] * 5
-            rows += ["Online-W\ttalk\t1\t1\tr1\ts\tt\tFluency/Punctuation\tMinor\n"] * 6
-        else:
-            rows.append(f"Online-W\ttalk\t{seg}\t{seg}\tr1\ts\tt\tNo-error\tNo-error\n")
-    path = tmp_path / "mqm_ted_ende.tsv"
-    path.write_text(header + "".join(rows), encoding="utf-8")
-    tables = analysis.tables_for(path, tmp_path / "other.tsv")
-    assert list(tables) == ["TED EN→DE"]
-    assert analysis.tables_for(tmp_path / "mqm_generalMT2023_ende.tsv") == {}
-    table = analysis.reproduce({path: path}, tables).set_index("system")
-    assert len(table) == 14 and set(table["table"]) == {"TED EN→DE"}
-    assert table.loc["Online-W", "recomputed"] == pytest.approx(1.12)
-    assert table.loc["Online-W", "match: 3 decimals, then half-up"]
-    assert table.loc["ref.A", "recomputed"] == 0 and not table.loc["ref.A", "match: 3 decimals, then half-up"]
-    assert table.drop(["Online-W", "ref.A"])["recomputed"].isna().all()
-
-
-def test_the_certainty_verdict_follows_the_coverage_of_a_segment_interval():
-    """A 95% interval from segments covers 2Φ(1.96 / ratio) − 1 when documents are the unit
-    (Φ via math.erf here): 1.08 (the trial's median) gives 93%, above the 90% floor."""
-    import math
-
-    cover = lambda r: math.erf(1.959964 / r / math.sqrt(2))  # 2Φ(x) − 1 = erf(x / √2)
-    v = analysis.certainty_verdict(pd.Series([0.74, 1.08, 1.36]))
-    assert v["verdict"] == "about right" and v["coverage"] == pytest.approx(cover(1.08), abs=1e-6)
-    assert v["median"] == 1.08 and (v["low"], v["high"]) == (0.74, 1.36) and v["pairs_below"] == 1  # 1.36: 85%
-    assert analysis.certainty_verdict(pd.Series([1.3, 1.5, 2.0]))["verdict"] == "overstated"
-    assert analysis.certainty_verdict(pd.Series([0.8, 0.9]))["verdict"] == "understated"
 
 
 def _other_pair_file(tmp_path):
@@ -283,43 +215,12 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     assert f"on Krippendorff's reading of α that is **{row('alpha')['text']}**" in shown
 
 
-def test_every_readme_table_is_entered_as_printed():
-    """data/published/wmt_mqm has every README table whose file the README names, in both
-    language pairs, cell for cell as the mirrored README prints it (parsed here from its
-    Markdown: ``## newstest2021`` / ``### English to German`` / ``| system | score(rank) |``)."""
-    import re
-
-    from helpers.core import published
-
-    readme = paths.released_file(analysis.REPO, "README.md").read_text(encoding="utf-8")
-    heads = {"TED": "TED talks", "newstest2020": "newstest2020", "newstest2021": "newstest2021"}
-    pairs = {"ZH→EN": "Chinese to English", "EN→DE": "English to German"}
-    assert len(analysis.README_TABLES) == 6
-    for table, (csv, file_name) in analysis.README_TABLES.items():
-        head, pair = table.split(" ")
-        section = readme.split(f"## {heads[head]} ##", 1)[1].split("\n## ", 1)[0]
-        block = section.split(f"### {pairs[pair]} ###", 1)[1].split("###", 1)[0]
-        printed = re.findall(r"^\| (\S+) \| ([0-9.]+)\(\d+\) \|", block, re.M)
-        entered = published.read_published("wmt_mqm", csv)
-        assert list(zip(entered["system"], entered["score"])) == printed, table
-        assert analysis.language_pair(file_name) == tuple(pair.lower().split("→"))
-
-
 def test_no_pair_of_systems_gives_no_certainty_verdict():
     """One system, so no pair: the verdict is not "about right" by default but none at all."""
     from helpers.wmt.analysis import certainty_verdict
 
     got = certainty_verdict(pd.Series([], dtype=float))
     assert got["verdict"] is None and got["pairs"] == 0 and "no pair" in Words("08_wmt_mqm").verdict("se_ratio", "none")
-
-
-def test_the_smallest_possible_p_follows_how_the_test_was_run():
-    """Enumerated (2^g <= trials): 2^-g; drawn trials: 1/(trials + 1), whatever g (15 documents
-    with 10,000 trials cannot give 2^-15)."""
-    from helpers.wmt.analysis import smallest_possible_p
-
-    assert smallest_possible_p(5, 10_000) == 1 / 32 and smallest_possible_p(13, 10_000) == 2.0 ** -13
-    assert smallest_possible_p(15, 10_000) == 1 / 10_001 and smallest_possible_p(15, 2 ** 15) == 2.0 ** -15
 
 
 def _hand_made_results(folder):
@@ -438,3 +339,108 @@ def test_findings_of_a_folder_without_results_state_nothing(tmp_path):
     assert len(every) > 0 and every["value"].isna().all() and (every["text"] == "").all()
     with pytest.raises(InputError, match="section"):
         ch08.findings(tmp_path, "conclusions")
+
+
+def _render(found: Findings) -> str:
+    """Chapter 08's closing findings with only ``found``'s quantities applying: every other
+    quantity the section names is present but not applicable, so its sentence drops."""
+    words = Words("08_wmt_mqm")
+    named = set(re.findall(r"\{(\w+)", words.sections["findings"].text)) - {"group"}
+    for q in sorted(named - set(found.frame()["quantity"])):
+        found.add(q)
+    return words.text("findings", found.frame())
+
+
+def _findings_text(weight_alpha: pd.DataFrame) -> str:
+    """The closing findings with the ratio quantities and the file's name applying."""
+    return _render(ch08.ratio_findings(Findings().add("multi_file", text="three.tsv"), weight_alpha))
+
+
+@pytest.mark.parametrize("alphas, said", [
+    ({1: 0.306, 3: 0.434, 5: 0.457, 10: 0.478}, "α **rises** with the ratio at every step (Spearman ρ = 1.00), "
+                                                 "from 0.306 to 0.478"),
+    ({1: 0.5, 5: 0.4, 10: 0.3}, "α **falls** as the ratio grows, at every step (Spearman ρ = -1.00), from 0.500 "
+                                "to 0.300"),
+    ({1: 0.4, 5: 0.4, 10: 0.4}, "α does **not change** with the ratio, from 0.400 to 0.400"),
+])
+def test_chapter_08_words_read_the_ratio_curve_not_linear_against_exponential(alphas, said, ratio_table):
+    text = _findings_text(ratio_table(alphas, metahope=0.25, hope=0.125))
+    assert said in text
+    assert "What `three.tsv` can test is the curve of α over that ratio" in text
+    assert f"from Major = 1 to 10 ({len(alphas)} weights)" in text
+    assert "(MetaHOPE 3, HOPE 4, MQM 5)" in text and "MetaHOPE's α is 0.250 and HOPE's 0.125" in text
+    # the verdict says what two levels cannot show, and where the claim is tested
+    assert "say nothing about MetaHOPE's claim" in text and "chapter 1 tests that claim" in text
+    # no verdict on linear against exponential weights from two-level data
+    assert "opposite of the claim" not in text and not re.search(r"linear weights give", text)
+    phrases = [v for (q, _), v in Words("08_wmt_mqm").verdicts.items() if q == "ratio_curve"]
+    assert len(phrases) == 4 and not any("linear weights give" in v or "opposite of the claim" in v for v in phrases)
+
+
+def test_chapter_08_reads_alpha_on_krippendorffs_convention():
+    # the α sentence says the level through helpers.core.agreement.alpha_reading (issue 35, item 3)
+    from helpers.core.agreement import alpha_reading
+
+    text = _render(Findings().add("multi_file", text="three.tsv")
+                   .add("alpha", 0.457, ci=(0.41, 0.50), text=alpha_reading(0.457), n_units=120, n_documents=8)
+                   .add("alpha_command", text="mqm agreement three.tsv"))
+    assert ("interval α of the segment penalties is 0.457 with MQM weights (documents resampled [0.41, 0.50], "
+            "120 rated units, 8 documents); on Krippendorff's reading of α that is **too low for conclusions**;"
+            ) in text
+
+
+def test_the_esa_parameters_are_checked(tmp_path):
+    with pytest.raises(InputError, match="esa_lp"):
+        ch08.setup(esa_lp="Chinese")
+    with pytest.raises(InputError, match="esa_files"):
+        ch08.setup(esa_files=[str(tmp_path / "none.csv")])
+    assert ch08.setup(esa_lp="enzh").esa_lp == "en-zh"
+    wave = tmp_path / "w.csv"
+    wave.write_text("r1,GPT-4,5,TGT,eng,ces,71,test-en-news_a,False,[],1.0,2.0\n"
+                    "r1,ONLINE-W,5,TGT,eng,ces,60,test-en-news_a,False,[],1.0,2.0\n", encoding="utf-8")
+    with pytest.raises(InputError, match="esa_lp.*en-cs"):
+        ch08.setup(esa_files=[str(wave)]).load_esa()  # the default en-zh is not in the file
+    data = ch08.setup(esa_files=str(wave), esa_lp=None).load_esa()
+    assert data.lp == "en-cs" and len(data.kept) == 2 and data.provenance.kind == "own"
+    assert set(data.autorank["system"]) >= {"GPT-4", "ONLINE-W"}  # the mirrored report's EN→CS table
+
+
+def test_the_schemes_sentences_read_the_saved_weights_and_rankings(tmp_path, hand_mqm):
+    """The hand-computed case ``hand_mqm`` (tests/wmt/conftest.py; test_wmt_analysis.py checks its tables):
+    only Source error (Major), one row, is weighed differently, and both systems move one place."""
+    frame = hand_mqm
+    # the chapter's sentences, read back from the two tables as the chapter saves them
+    Findings().add("file", group="weights", text="hand.tsv").frame().to_csv(tmp_path / "data_summary.csv", index=False)
+    analysis.scheme_weights(frame).to_csv(tmp_path / "scheme_weights.csv", index=False)
+    analysis.scheme_rankings(frame).to_csv(tmp_path / "scheme_rankings.csv", index=False)
+    found = ch08.findings(tmp_path, "schemes")
+    row = lambda q: found[found["quantity"] == q].iloc[0]
+    assert row("differing")["value"] == 1 and row("differing_rows")["value"] == 1 and row("moved")["value"] == 2
+    assert row("pair_weights")["group"] == "Source error (Major)" and row("pair_weights")["text"] == "`mqm` 5, `marot` 0"
+    assert row("top_mover")["value"] == 1 and row("top_mover")["text"] == "B"  # both move 1: the first listed
+    assert row("file")["text"] == "hand.tsv" and row("schemes")["text"] == "`mqm` and `marot`"
+
+
+def test_the_esa_sentences_read_the_saved_ranking(tmp_path, hand_esa):
+    """Humans: refA 80, X 75, Y 35. The automatic ranking (lower is better) puts Y (1.5) above
+    X (2.0) and has no refA: among the two systems both rank, human X 1, Y 2, automatic Y 1,
+    X 2, so X's shift is +1 (placed lower), Y's -1, and Kendall τ over two reversed systems is -1."""
+    autorank = pd.DataFrame({"lp": ["en-cs", "en-cs"], "system": ["X", "Y"], "autorank": [2.0, 1.5]})
+    # the chapter's sentences, read back from the ranking as the chapter saves it
+    Findings().add("report", text="r.tex").frame().to_csv(tmp_path / "esa_summary.csv", index=False)
+    analysis.esa_ranking(hand_esa, autorank).to_csv(tmp_path / "esa_rankings.csv", index=False)
+    found = ch08.findings(tmp_path, "esa")
+    row = lambda q, g="": found[(found["quantity"] == q) & (found["group"] == g)].iloc[0]
+    assert row("pair")["text"] == "English→Czech" and row("metahope_direction")["value"] == 0
+    assert row("tau")["value"] == pytest.approx(-1.0) and row("compared")["value"] == 2
+    assert row("undervalued")["text"] == "X" and row("undervalued")["value"] == 1
+    assert row("overvalued")["text"] == "Y" and row("overvalued")["value"] == 1
+    assert row("auto_top")["text"] == "Y" and row("same_top")["value"] == 0
+    assert row("human_top")["text"] == "refA" and row("human_first")["text"] == "X"  # refA has no automatic rank
+    assert row("reference")["text"] == "refA" and row("reference")["value"] == 1
+    assert row("kind", "submission")["text"] == "X (human 1, automatic 2) and Y (human 2, automatic 1)"
+    assert row("kind_shift", "submission")["value"] == 0
+    # a pair the report does not rank: no τ, and the words say so
+    analysis.esa_ranking(hand_esa, autorank.iloc[:0]).to_csv(tmp_path / "esa_rankings.csv", index=False)
+    found = ch08.findings(tmp_path, "esa")
+    assert pd.isna(row("tau")["value"]) and row("no_autorank")["text"] == "English→Czech"
