@@ -220,7 +220,7 @@ def test_no_pair_of_systems_gives_no_certainty_verdict():
     from helpers.wmt.analysis import certainty_verdict
 
     got = certainty_verdict(pd.Series([], dtype=float))
-    assert got["verdict"] is None and got["pairs"] == 0 and "no pair" in Words("08_wmt_mqm").verdict("se_ratio", "none")
+    assert got.verdict == "none" and got.pairs == 0 and "no pair" in Words("08_wmt_mqm").verdict("se_ratio", got.verdict)
 
 
 def _hand_made_results(folder):

@@ -84,10 +84,10 @@ def test_the_certainty_verdict_follows_the_coverage_of_a_segment_interval():
 
     cover = lambda r: math.erf(1.959964 / r / math.sqrt(2))  # 2Φ(x) − 1 = erf(x / √2)
     v = analysis.certainty_verdict(pd.Series([0.74, 1.08, 1.36]))
-    assert v["verdict"] == "about right" and v["coverage"] == pytest.approx(cover(1.08), abs=1e-6)
-    assert v["median"] == 1.08 and (v["low"], v["high"]) == (0.74, 1.36) and v["pairs_below"] == 1  # 1.36: 85%
-    assert analysis.certainty_verdict(pd.Series([1.3, 1.5, 2.0]))["verdict"] == "overstated"
-    assert analysis.certainty_verdict(pd.Series([0.8, 0.9]))["verdict"] == "understated"
+    assert v.verdict == "about right" and v.coverage == pytest.approx(cover(1.08), abs=1e-6)
+    assert v.median == 1.08 and (v.low, v.high) == (0.74, 1.36) and v.pairs_below == 1  # 1.36: 85%
+    assert analysis.certainty_verdict(pd.Series([1.3, 1.5, 2.0])).verdict == "overstated"
+    assert analysis.certainty_verdict(pd.Series([0.8, 0.9])).verdict == "understated"
 
 
 def test_every_readme_table_is_entered_as_printed():

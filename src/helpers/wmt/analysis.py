@@ -20,6 +20,7 @@ The statistics themselves live in :mod:`helpers.core.stats` and :mod:`helpers.co
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
@@ -197,13 +198,21 @@ def major_to_minor(scheme: Scheme) -> float:
     return scheme.weight_of("Major", "Accuracy/Mistranslation") / scheme.weight_of("Minor", "Accuracy/Mistranslation")
 
 
-def segment_matrix(frame: pd.DataFrame, scheme) -> tuple[pd.DataFrame, np.ndarray]:
+@dataclass(frozen=True)
+class SegmentMatrix:
+    """:func:`segment_matrix`: segments × systems of segment scores, and each segment's document."""
+
+    wide: pd.DataFrame  # index (doc, doc_seg_id), one column per system
+    docs: np.ndarray  # the document of each row of ``wide``
+
+
+def segment_matrix(frame: pd.DataFrame, scheme) -> SegmentMatrix:
     """Segments × systems of segment scores (mean over raters) on the segments every system
     has, and the document of each segment."""
     seg = scoring.segment_scores(scoring.rater_scores(frame, scheme))
     seg = seg[scoring.common_segments(seg).to_numpy()]
     wide = seg.pivot_table(index=["doc", "doc_seg_id"], columns="system", values="score", aggfunc="first")
-    return wide, wide.index.get_level_values("doc").to_numpy()
+    return SegmentMatrix(wide, wide.index.get_level_values("doc").to_numpy())
 
 
 def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope", "metahope"), n_boot: int = 1000,
@@ -222,7 +231,8 @@ def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope
     weightings = [major_weight_scheme(w) for w in major_weights] + [load_scheme(s) for s in schemes]
     rows, draws = [], None
     for scheme in weightings:
-        wide, docs = segment_matrix(frame, scheme)
+        matrix = segment_matrix(frame, scheme)
+        wide, docs = matrix.wide, matrix.docs
         if draws is None:
             draws = {"segments": stats.resample(len(wide), n_boot, seed),
                      "documents": stats.resample(len(wide), n_boot, seed, clusters=docs)}
@@ -238,7 +248,7 @@ def rankings(frame: pd.DataFrame, schemes) -> pd.DataFrame:
     out = {}
     for s in schemes:
         scheme = s if isinstance(s, Scheme) else load_scheme(s)
-        wide, _ = segment_matrix(frame, scheme)
+        wide = segment_matrix(frame, scheme).wide
         out[scheme.name] = wide.mean().rank(method="min").astype(int)
     return pd.DataFrame(out).rename_axis("system").reset_index().sort_values(list(out)[0], kind="stable")
 
@@ -246,12 +256,20 @@ def rankings(frame: pd.DataFrame, schemes) -> pd.DataFrame:
 # --------------------------------------------------------------------------- agreement
 
 
+@dataclass(frozen=True)
+class SchemeAgreement:
+    """:func:`scheme_agreement`: α per scheme and the schemes' paired differences."""
+
+    levels: pd.DataFrame
+    differences: pd.DataFrame
+
+
 def scheme_agreement(frame: pd.DataFrame, schemes=COMPARED, n_boot: int = 1000, seed: int = 0,
-                     ci: float = 95.0) -> tuple[pd.DataFrame, pd.DataFrame]:
+                     ci: float = 95.0) -> SchemeAgreement:
     """Interval α of the raters' segment penalties under each scheme, and their paired differences.
 
     Units are (system, segment) with two or more raters; every scheme sees the same units
-    and the same ``n_boot`` resamples of whole documents. Returns ``(levels, differences)``:
+    and the same ``n_boot`` resamples of whole documents. Returns ``levels``:
     ``scheme, alpha, ci_low, ci_high, jackknife_ci_low, jackknife_ci_high, n_units,
     n_documents`` and, for each pair of schemes, ``scheme_x, scheme_y, alpha_x, alpha_y,
     difference, ci_low, ci_high`` (percentile, documents resampled), ``jackknife_ci_low,
@@ -296,7 +314,7 @@ def scheme_agreement(frame: pd.DataFrame, schemes=COMPARED, n_boot: int = 1000, 
     diffs = pd.DataFrame(diffs)
     diffs["p_holm"] = stats.holm(diffs["p"].to_numpy())
     diffs["verdict"] = [stats.verdict(p, q, 1 - ci / 100) for p, q in zip(diffs["p"], diffs["p_holm"])]
-    return pd.DataFrame(levels), diffs
+    return SchemeAgreement(pd.DataFrame(levels), diffs)
 
 
 def major_weight_agreement(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope", "metahope")
@@ -429,9 +447,17 @@ def span_coverage(frame: pd.DataFrame) -> pd.DataFrame:
                          "without_span": [int((errs["target_start"].isna() & errs["source_start"].isna()).sum())]})
 
 
-def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> tuple[pd.DataFrame, pd.DataFrame]:
+@dataclass(frozen=True)
+class SpanAgreement:
+    """:func:`span_table`: the pooled span agreement and each rater pair's matches."""
+
+    table: pd.DataFrame  # criterion, agreement, ci_low, ci_high, rater_pairs, spans
+    matches: pd.DataFrame  # one row per rater pair of a segment (helpers.core.agreement.span_matches)
+
+
+def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> SpanAgreement:
     """Span agreement of every rater pair (:func:`helpers.core.agreement.span_matches`), pooled,
-    with percentile intervals resampling whole documents. Returns ``(table, matches)``."""
+    with percentile intervals resampling whole documents."""
     rated = ann.rated_segments(frame[frame["severity"] != ann.HOTW])
     matches = ag.span_matches(error_spans(frame), rated, scoring.UNIT)
     full = ag.span_agreement(matches)
@@ -441,7 +467,7 @@ def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float
     full["ci_high"] = [bounds[c][1] for c in full["criterion"]]
     full["rater_pairs"] = len(matches)
     full["spans"] = int((matches["spans_a"] + matches["spans_b"]).sum())
-    return full, matches
+    return SpanAgreement(full, matches)
 
 
 def category_penalties(frame: pd.DataFrame, scheme="mqm") -> pd.DataFrame:
@@ -462,15 +488,23 @@ def category_penalties(frame: pd.DataFrame, scheme="mqm") -> pd.DataFrame:
 # --------------------------------------------------------------------------- systems
 
 
+@dataclass(frozen=True)
+class SystemTests:
+    """:func:`system_tests`: the pairs' tests and the systems' significance clusters."""
+
+    pairs: pd.DataFrame
+    clusters: pd.DataFrame
+
+
 def system_tests(wide: pd.DataFrame, docs, n_trials: int = 10000, seed: int = 0, alpha: float = 0.05
-                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+                 ) -> SystemTests:
     """Which systems differ? Marot's approximate randomisation for every pair, over segments and
     over documents (:func:`helpers.core.stats.approximate_randomization`), Holm's correction
     within each, and significance clusters (:func:`helpers.core.stats.significance_clusters`,
     mt-metrics-eval's rule) from the raw and from the Holm-adjusted p-values.
 
-    Returns ``(pairs, ranks)``: ``system_a, system_b, n_items, n_documents, mean_a, mean_b,
-    difference, p_segments, p_segments_holm, p_documents, p_documents_holm``; and ``system,
+    Returns ``pairs``: ``system_a, system_b, n_items, n_documents, mean_a, mean_b,
+    difference, p_segments, p_segments_holm, p_documents, p_documents_holm``; and ``clusters``: ``system,
     score, rank_segments, rank_segments_holm, rank_documents, rank_documents_holm``.
     """
     seg = stats.approximate_randomization(wide, n_trials, seed)
@@ -490,7 +524,7 @@ def system_tests(wide: pd.DataFrame, docs, n_trials: int = 10000, seed: int = 0,
         for a, b, v in zip(pairs["system_a"], pairs["system_b"], pairs[col]):
             p[pos[a], pos[b]] = v
         ranks["rank_" + col.removeprefix("p_")] = stats.significance_clusters(p, alpha)
-    return pairs, ranks
+    return SystemTests(pairs, ranks)
 
 
 def certainty_overstatement(wide: pd.DataFrame, docs, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
@@ -530,7 +564,20 @@ def smallest_possible_p(units: int, n_trials: int) -> float:
     return 2.0 ** -units if 2 ** units <= n_trials else 1 / (n_trials + 1)
 
 
-def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVERAGE_FLOOR) -> dict:
+@dataclass(frozen=True)
+class CertaintyVerdict:
+    """:func:`certainty_verdict`: the standard-error ratios read as a verdict."""
+
+    median: float  # the median ratio (documents / segments)
+    low: float  # the smallest ratio
+    high: float  # the largest ratio
+    coverage: float  # coverage of a segment interval at the median ratio
+    pairs_below: int  # pairs whose own coverage is below the floor
+    pairs: int
+    verdict: str  # "overstated", "about right", "understated", or "none" without a pair
+
+
+def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVERAGE_FLOOR) -> CertaintyVerdict:
     """Does resampling segments overstate certainty? Read from the standard-error ratios of
     :func:`certainty_overstatement` (documents / segments, one per system pair).
 
@@ -538,23 +585,21 @@ def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVE
     difference, when documents are the real unit, with probability 2Φ(z / ratio) − 1. The
     verdict takes the median ratio: ``"overstated"`` when that coverage is below ``floor``
     (0.90 for 95%: the interval misses at least twice as often as it says), ``"understated"``
-    when the ratio is below 1 (segment intervals are the wider ones), else ``"about right"``.
-    Returns ``median, low, high`` (ratios), ``coverage`` (at the median), ``pairs_below``
-    (pairs whose own coverage is below ``floor``), ``pairs`` and ``verdict``.
+    when the ratio is below 1 (segment intervals are the wider ones), else ``"about right"``;
+    ``"none"`` without a pair of systems.
     """
     from scipy.stats import norm
 
     r = pd.Series(ratio, dtype=float).dropna()
     if r.empty:  # no pair of systems: nothing to judge
-        return {"median": np.nan, "low": np.nan, "high": np.nan, "coverage": np.nan, "pairs_below": 0, "pairs": 0,
-                "verdict": None}
+        return CertaintyVerdict(np.nan, np.nan, np.nan, np.nan, pairs_below=0, pairs=0, verdict="none")
     z = norm.ppf(0.5 + level / 2)
     cover = 2 * norm.cdf(z / r) - 1
     median = float(r.median())
     coverage = float(2 * norm.cdf(z / median) - 1)
     verdict = "overstated" if coverage < floor else "understated" if median < 1 else "about right"
-    return {"median": median, "low": float(r.min()), "high": float(r.max()), "coverage": coverage,
-            "pairs_below": int((cover < floor).sum()), "pairs": len(r), "verdict": verdict}
+    return CertaintyVerdict(median, float(r.min()), float(r.max()), coverage, pairs_below=int((cover < floor).sum()),
+                            pairs=len(r), verdict=verdict)
 
 
 # --------------------------------------------------------------------------- the weighting choice
@@ -607,7 +652,7 @@ def scheme_rankings(frame: pd.DataFrame, schemes=REFERENCE_SCHEMES) -> pd.DataFr
     for s in schemes:
         scheme = s if isinstance(s, Scheme) else load_scheme(s)
         names.append(scheme.name)
-        wide, _ = segment_matrix(frame, scheme)
+        wide = segment_matrix(frame, scheme).wide
         scores[scheme.name] = wide.mean()
     ranks = rankings(frame, schemes).set_index("system")
     out = pd.DataFrame(index=ranks.index)
@@ -668,10 +713,10 @@ def esa_ranking(kept: pd.DataFrame, autorank: pd.DataFrame, alpha: float = 0.05)
 
 
 __all__ = ["REPO", "TED_FILE", "THREE_RATER_FILE", "TABLES", "README_TABLES", "LANGUAGES", "language_pair",
-           "pair_names", "tables_for", "COVERAGE_FLOOR", "certainty_verdict",
+           "pair_names", "tables_for", "COVERAGE_FLOOR", "CertaintyVerdict", "certainty_verdict",
            "smallest_possible_p", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary",
-           "major_weight_scheme", "major_to_minor", "segment_matrix", "weight_sweep", "rankings", "scheme_agreement",
+           "major_weight_scheme", "major_to_minor", "SegmentMatrix", "segment_matrix", "weight_sweep", "rankings", "SchemeAgreement", "scheme_agreement",
            "major_weight_agreement", "icc_by_documents", "top_level", "category_presence", "presence_agreement",
-           "error_spans", "span_coverage", "span_table", "category_penalties", "system_tests", "certainty_overstatement", "REFERENCE_SCHEMES",
+           "error_spans", "span_coverage", "SpanAgreement", "span_table", "category_penalties", "SystemTests", "system_tests", "certainty_overstatement", "REFERENCE_SCHEMES",
            "source_by_severity_scheme", "compared_schemes", "scheme_weights", "scheme_rankings", "LLM_BASELINES",
            "SYSTEM_KINDS", "system_kind", "ESA_RANKING_COLUMNS", "esa_ranking"]

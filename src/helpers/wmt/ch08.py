@@ -581,9 +581,9 @@ def _closing(t: dict) -> Findings:
      .add("separated_by_segments", _separated(pairs, alpha, "p_segments_holm"))
      .add("separated_by_documents", _separated(pairs, alpha, "p_documents_holm"))
      .add("pair_documents", g).add("smallest_p", smallest_possible_p(g, n_trials) if g else None)
-     .add("se_ratio", verdict["median"], ci=(verdict["low"], verdict["high"]), text=verdict["verdict"] or "none")
-     .add("segment_coverage", verdict["coverage"]).add("coverage_floor", COVERAGE_FLOOR)
-     .add("pairs_below_floor", verdict["pairs_below"])
+     .add("se_ratio", verdict.median, ci=(verdict.low, verdict.high), text=verdict.verdict)
+     .add("segment_coverage", verdict.coverage).add("coverage_floor", COVERAGE_FLOOR)
+     .add("pairs_below_floor", verdict.pairs_below)
      .add("few_documents", g < FEW_CLUSTERS).add("few_clusters", FEW_CLUSTERS))
     pairs_multi = t["system_pairs_multi_rated"]
     if pairs_multi is not None and len(pairs_multi):
