@@ -50,7 +50,7 @@ ESA_OWN_DETAIL = "ESA files passed to this notebook as papermill parameters (<co
 
 @dataclass(frozen=True)
 class Data(ChapterData):
-    """Chapter 08's MQM data (:meth:`Setup.load`)."""
+    """Chapter 08's MQM data box (:meth:`Setup.load`): the two files read, their names and pairs."""
 
     errors: pd.DataFrame = None  # the annotations for the weight and system analyses (scoring columns)
     multi: pd.DataFrame = None  # the multi-rated annotations, with spans, for the agreement sections
@@ -331,7 +331,9 @@ FINDINGS_INPUTS = ("data_summary", "reproduced", "scheme_weights", "scheme_ranki
 #: Columns read as written (names and printed values, not numbers) or as whole numbers that may be missing.
 _TYPES = {"reproduced": {"table": str, "system": str, "published": str},
           "esa_rankings": {"human_rank": "Int64", "auto_rank": "Int64", "rank_shift": "Int64"},
-          "rater_bias": {"rater": str}, "scheme_rankings": {"system": str}}
+          "rater_bias": {"rater": str}, "scheme_rankings": {"system": str},
+          "data_summary": {"quantity": str, "group": str, "text": str},
+          "esa_summary": {"quantity": str, "group": str, "text": str}}
 #: The README-table rounding rule the chapter reads (:func:`~helpers.wmt.analysis.reproduce`).
 ROUNDING_RULE = "match: 3 decimals, then half-up"
 
@@ -344,16 +346,15 @@ def _saved(folder, name: str) -> pd.DataFrame | None:
     if path.stat().st_size <= 1:  # a table without columns
         return pd.DataFrame()
     frame = pd.read_csv(path, dtype=_TYPES.get(name), float_precision="round_trip")
-    for column in ("group", "text"):  # a findings frame's names and texts: "" where none
-        if name.endswith("summary") and column in frame.columns:
-            frame[column] = frame[column].fillna("").astype(str)
+    if name.endswith("_summary"):  # a findings frame: "" where a quantity has no group or text
+        frame[["group", "text"]] = frame[["group", "text"]].fillna("")
     return frame
 
 
 def _summary(frame: pd.DataFrame | None, quantity: str, group: str = "", column: str = "value"):
     """One cell of a ``*_summary.csv`` (:func:`description`, :func:`esa_description`)."""
     rows = frame[(frame["quantity"] == quantity) & (frame["group"] == group)]
-    return rows[column].iloc[0]
+    return rows[column].iloc[0] if len(rows) else None
 
 
 def _data(t: dict) -> Findings:
