@@ -15,7 +15,6 @@ and the verdicts' phrases are ``notebooks/words/08_wmt_mqm.md``.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -157,21 +156,15 @@ class EsaData(ChapterData):
     report: str = ""
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _read(path: Path, parameter: str, columns, pool: bool) -> pd.DataFrame:
     """An MQM file read once per content (cached), with its pairings pooled when asked."""
+    from ..core.fetch import sha256_of  # the fetcher's file hash, imported only when a file is read
+
     def read():
         return mqm.read_mqm(path, columns=columns)
 
     try:
-        frame = cache.cached("wmt-mqm-read", 1, [_sha256(path), columns], read,
+        frame = cache.cached("wmt-mqm-read", 1, [sha256_of(path), columns], read,
                              describe=f"{Path(path).name} read as annotations")
     except InputError as exc:
         raise exc.located(parameter=parameter) from None
