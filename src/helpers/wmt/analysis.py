@@ -249,7 +249,7 @@ def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope
 
     References
     ----------
-    Freitag et al. (2021), *Experts, Errors, and Context*, TACL 9, section 5 and the release
+    Freitag et al. (2021), *Experts, Errors, and Context*, TACL 9, and the release
     README of google/wmt-mqm-human-evaluation (the stability-against-discrimination choice of
     Major = 5); Kendall (1945), *The treatment of ties in ranking problems*, Biometrika 33 (τ-b).
     """
@@ -780,7 +780,7 @@ def certainty_overstatement(wide: pd.DataFrame, docs, n_boot: int = 1000, seed: 
 
     References
     ----------
-    Kish (1965), *Survey Sampling*, section 5.4 (the design effect); Field and Welsh (2007),
+    Kish (1965), *Survey Sampling*, Wiley (the design effect); Field and Welsh (2007),
     *Bootstrapping clustered data*, JRSS B 69(3).
     """
     values = wide.to_numpy(dtype=float)
@@ -824,7 +824,7 @@ def smallest_possible_p(units: int, n_trials: int) -> float:
     References
     ----------
     Riezler and Maxwell (2005), *On some pitfalls in automatic evaluation and significance
-    testing for MT*, section 3.
+    testing for MT*, ACL workshop on intrinsic and extrinsic evaluation measures.
 
     Examples
     --------
@@ -875,7 +875,7 @@ def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVE
 
     References
     ----------
-    Kish (1965), *Survey Sampling*, section 5.4; Cameron and Miller (2015), Journal of Human
+    Kish (1965), *Survey Sampling*, Wiley (the design effect); Cameron and Miller (2015), Journal of Human
     Resources 50(2), section II (what clustering does to standard errors).
     """
     from scipy.stats import norm
