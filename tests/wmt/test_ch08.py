@@ -444,3 +444,32 @@ def test_the_esa_sentences_read_the_saved_ranking(tmp_path, hand_esa):
     analysis.esa_ranking(hand_esa, autorank.iloc[:0]).to_csv(tmp_path / "esa_rankings.csv", index=False)
     found = ch08.findings(tmp_path, "esa")
     assert pd.isna(row("tau")["value"]) and row("no_autorank")["text"] == "English→Czech"
+
+
+def test_description_counts_a_small_file_by_hand(tmp_path):
+    """One file serves both questions. By hand: segments (d1, 1), (d1, 2), (d2, 2): 3, in 2
+    documents; raters r1, r2, r3; every (system, segment) has 2 raters; 3 error rows, of which
+    only the Major one marks a span (<v>cat</v>): 2 without. The run's alpha and n_trials ride
+    along for the findings."""
+    rows = ["system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity",
+            "A\td1\t1\t1\tr1\ts\tthe <v>cat</v> sat\tAccuracy/Mistranslation\tMajor",
+            "A\td1\t1\t1\tr2\ts\tthe cat sat\tFluency/Grammar\tMinor",
+            "A\td1\t2\t2\tr1\ts\tt\tNo-error\tNo-error", "A\td1\t2\t2\tr2\ts\tt\tNo-error\tNo-error",
+            "B\td1\t1\t1\tr1\ts\tt\tNo-error\tNo-error", "B\td1\t1\t1\tr2\ts\tt\tNo-error\tNo-error",
+            "B\td2\t2\t2\tr1\ts\tt\tStyle/Awkward\tMinor", "B\td2\t2\t2\tr3\ts\tt\tNo-error\tNo-error"]
+    (tmp_path / "hand.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    setup = ch08.setup(annotations=str(tmp_path / "hand.tsv"), language_pair="en-de", alpha=0.1, n_trials=500)
+    box = setup.load()
+    assert isinstance(box, ch08.Data) and box.provenance.kind == "own" and box.tables is None
+    got = ch08.description(box, setup)
+    group = "weights and agreement"
+    cell = lambda q, g=group, c="value": got[(got["quantity"] == q) & (got["group"] == g)][c].iloc[0]
+    assert (cell("file", c="text"), cell("pair", c="text"), cell("raters_per_unit", c="text")) == (
+        "hand.tsv", "English→German", "2")
+    assert [cell(q) for q in ("pooled", "systems", "segments", "documents", "raters", "rows")] == [0, 2, 3, 2, 3, 8]
+    assert [cell(q, "") for q in ("released", "alpha", "n_trials", "errors", "without_span")] == [0, 0.1, 500, 3, 2]
+    # saved and read back, the data box's sentence states the same
+    got.to_csv(tmp_path / "data_summary.csv", index=False)
+    text = Words("08_wmt_mqm").text("data", ch08.findings(tmp_path, "data"))
+    assert text == ("- `hand.tsv` (weights and agreement questions, English→German): 2 systems, 3 segments in 2 "
+                    "documents, 3 raters (2 per system and segment), 8 rows.")
