@@ -62,6 +62,19 @@ class Data(ChapterData):
 
 
 @dataclass(frozen=True)
+class EsaData(ChapterData):
+    """Section 6's ESA data (:meth:`Setup.load_esa`)."""
+
+    lp: str = ""
+    ratings: pd.DataFrame = None  # every rating of the pair, as read
+    kept: pd.DataFrame = None  # the ratings after the organisers' filters
+    counts: pd.DataFrame = None  # lp, filter, dropped
+    autorank: pd.DataFrame = None  # the organisers' automatic ranking of the pair (may be empty)
+    files: tuple = ()
+    report: str = ""
+
+
+@dataclass(frozen=True)
 class Setup:
     """Chapter 08's checked parameters (see the chapter's parameters cell)."""
 
@@ -83,6 +96,8 @@ class Setup:
         return self.annotations is None and self.multi_rated is None
 
     def load(self) -> Data:
+        """The MQM data box: the ``annotations`` and ``multi_rated`` files (by default the mirrored
+        TED error rows and the WMT 2023 three-rater file), each checked for what its sections need."""
         errors_path = self.annotations or paths.released_file(REPO, TED_FILE)
         multi_path = self.multi_rated or (self.annotations if self.annotations else
                                           paths.released_file(REPO, THREE_RATER_FILE))
@@ -106,10 +121,10 @@ class Setup:
             provenance = Provenance("own", tuple(files), OWN_DETAIL)
         pairs = tuple(self.language_pair or language_pair(p) for p in (errors_path, multi_path))
         return Data(provenance, errors=errors, multi=multi, errors_name=Path(errors_path).name,
-                       multi_name=Path(multi_path).name, tables=tables or None, files=local, pairs=pairs,
-                       pool_pairings=self.pool_pairings)
+                    multi_name=Path(multi_path).name, tables=tables or None, files=local, pairs=pairs,
+                    pool_pairings=self.pool_pairings)
 
-    def load_esa(self) -> "EsaData":
+    def load_esa(self) -> EsaData:
         """Section 6's data: the ESA ratings of ``esa_lp`` after the organisers' filters,
         what each filter dropped, and the organisers' automatic ranking of that pair."""
         files = self.esa_files or tuple(paths.released_file(ESA_REPO, f) for f in ESA_FILES)
@@ -141,19 +156,6 @@ class Setup:
         return EsaData(provenance, lp=lp, ratings=ratings, kept=kept, counts=counts,
                        autorank=autorank[autorank["lp"] == lp].reset_index(drop=True),
                        files=tuple(Path(f).name for f in files), report=Path(report).name)
-
-
-@dataclass(frozen=True)
-class EsaData(ChapterData):
-    """Section 6's ESA data (:meth:`Setup.load_esa`)."""
-
-    lp: str = ""
-    ratings: pd.DataFrame = None  # every rating of the pair, as read
-    kept: pd.DataFrame = None  # the ratings after the organisers' filters
-    counts: pd.DataFrame = None  # lp, filter, dropped
-    autorank: pd.DataFrame = None  # the organisers' automatic ranking of the pair (may be empty)
-    files: tuple = ()
-    report: str = ""
 
 
 def _read(path: Path, parameter: str, columns, pool: bool) -> pd.DataFrame:
