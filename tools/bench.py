@@ -166,7 +166,7 @@ import numpy as np
 from helpers.core import annotations as ann, mqm, paths, stats
 from helpers.wmt import analysis
 frame = mqm.read_mqm(paths.released_file(analysis.REPO, analysis.TED_FILE), columns=ann.SCORING_COLUMNS)
-wide, docs = analysis.segment_matrix(frame, "mqm")
+wide = analysis.segment_matrix(frame, "mqm").wide
 def best(fn):
     times = []
     for _ in range(3):

@@ -65,12 +65,14 @@ def test_top_level_categories():
 
 
 def test_segment_matrix_and_rankings_on_the_common_segments():
-    wide, docs = wa.segment_matrix(frame(ROWS), "mqm")
+    matrix = wa.segment_matrix(frame(ROWS), "mqm")
+    wide, docs = matrix.wide, matrix.docs
     # only d1/1 is scored for A, B and C: A (5 + 1)/2 = 3, B (25 + 5)/2 = 15, C 1
     assert wide.index.tolist() == [("d1", 1)] and docs.tolist() == ["d1"]
     assert wide.loc[("d1", 1)].to_dict() == {"A": 3.0, "B": 15.0, "C": 1.0}
     ab = frame([r for r in ROWS if r[0] != "C"])
-    wide, docs = wa.segment_matrix(ab, "mqm")
+    matrix = wa.segment_matrix(ab, "mqm")
+    wide, docs = matrix.wide, matrix.docs
     assert docs.tolist() == ["d1", "d1", "d2"]
     assert wide["A"].tolist() == [3.0, 0.05, 0.5] and wide["B"].tolist() == [15.0, 0.5, 3.0]
     r = wa.rankings(ab, ["mqm", "hope", wa.major_weight_scheme(1)])
@@ -116,7 +118,8 @@ def test_error_spans_by_hand():
     assert s[["system", "doc", "doc_seg_id", "rater", "side", "start", "end", "category", "severity"]].values.tolist() == [
         ["A", "d1", 1, "r1", "target", 0, 3, "Accuracy", "Major"], ["A", "d1", 1, "r2", "target", 1, 3, "Accuracy", "Minor"],
         ["A", "d2", 1, "r1", "target", 4, 6, "Fluency", "Minor"], ["B", "d1", 1, "r2", "target", 2, 5, "Accuracy", "Major"]]
-    assert s.attrs == {"without_span": 6, "errors": 10}
+    assert s.attrs == {}  # the count of errors without a span is span_coverage's, not a hidden attribute
+    assert wa.span_coverage(frame(ROWS)).to_dict("records") == [{"errors": 10, "without_span": 6}]
 
 
 def test_category_penalties_by_hand():
@@ -175,7 +178,8 @@ def test_system_tests_by_exact_enumeration():
     # B − A = 1 everywhere: only the all-unswapped pattern reaches 1, p = 1/64 (documents: units 2, 2, 2, 1/8);
     # C − A = 2, 1, 1, 1, 1, 1 (sum 7): any swap drops the sum to 5 or less, 1/64 (documents 3, 2, 2: 1/8);
     # C − B = 1, 0, 0, 0, 0, 0: reached whenever the first unit is unswapped, 32/64 (documents 1, 0, 0: 4/8)
-    pairs, ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100, seed=5, alpha=0.15)
+    tested = wa.system_tests(SYS, SYS_DOCS, n_trials=100, seed=5, alpha=0.15)
+    pairs, ranks = tested.pairs, tested.clusters
     assert list(pairs.columns) == ["system_a", "system_b", "n_items", "n_documents", "mean_a", "mean_b", "difference",
                                    "p_segments", "p_segments_holm", "p_documents", "p_documents_holm"]
     assert pairs[["system_a", "system_b", "n_items", "n_documents"]].values.tolist() == [
@@ -192,9 +196,9 @@ def test_system_tests_by_exact_enumeration():
     assert ranks["system"].tolist() == ["A", "B", "C"] and ranks["score"].tolist() == pytest.approx([0, 1, 7 / 6])
     # alpha 0.15: B is worse than A on every p but the documents' Holm 3/8; C is never worse than B (p 1/2)
     assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 2, 2, 1], [2, 2, 2, 1]]
-    _, ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100, alpha=0.03)  # only 1/64 is below 0.03
+    ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100, alpha=0.03).clusters  # only 1/64 is below 0.03
     assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 1, 1, 1], [2, 1, 1, 1]]
-    _, ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100)  # alpha 0.05: 1/64 and 3/64 are below it
+    ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100).clusters  # alpha 0.05: 1/64 and 3/64 are below it
     assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 2, 1, 1], [2, 2, 1, 1]]
 
 
@@ -202,7 +206,7 @@ def test_system_tests_monte_carlo_counts_the_seeded_swaps():
     # n_trials = 7 < 2^3: both levels draw swaps, T × units of fair ±1 from numpy's default_rng(seed),
     # p = (trials reaching the observed difference + 1) / (T + 1) (Marot's runPAR)
     T, seed = 7, 11
-    pairs, _ = wa.system_tests(SYS, SYS_DOCS, n_trials=T, seed=seed, alpha=0.05)
+    pairs = wa.system_tests(SYS, SYS_DOCS, n_trials=T, seed=seed, alpha=0.05).pairs
     for level, units in (("segments", 6), ("documents", 3)):
         signs = np.random.default_rng(seed).integers(0, 2, size=(T, units), dtype=np.int8).astype(float) * 2 - 1
         first = signs[:, 0] > 0  # C − B has its only non-zero unit first
@@ -212,12 +216,14 @@ def test_system_tests_monte_carlo_counts_the_seeded_swaps():
 
 
 def test_system_tests_of_two_systems_and_of_one():
-    pairs, ranks = wa.system_tests(SYS[["B", "A"]], SYS_DOCS, n_trials=100)
+    tested = wa.system_tests(SYS[["B", "A"]], SYS_DOCS, n_trials=100)
+    pairs, ranks = tested.pairs, tested.clusters
     assert pairs[["system_a", "system_b", "n_items", "n_documents"]].values.tolist() == [["A", "B", 6, 3]]
     assert pairs[["p_segments", "p_segments_holm", "p_documents", "p_documents_holm"]].values.tolist() == [
         pytest.approx([1 / 64, 1 / 64, 1 / 8, 1 / 8])]
     assert ranks.values.tolist() == [["A", 0.0, 1, 1, 1, 1], ["B", 1.0, 2, 2, 1, 1]]
-    pairs, ranks = wa.system_tests(SYS[["C"]], SYS_DOCS, n_trials=100)
+    tested = wa.system_tests(SYS[["C"]], SYS_DOCS, n_trials=100)
+    pairs, ranks = tested.pairs, tested.clusters
     assert len(pairs) == 0 and "n_documents" in pairs.columns
     assert ranks.values.tolist() == [["C", pytest.approx(7 / 6), 1, 1, 1, 1]]
 
@@ -228,10 +234,11 @@ def test_system_tests_defaults_are_the_documented_ones():
     wide = pd.DataFrame({"A": [0.0, 1, 0, 2, 1, 0, 1, 0] * 2, "B": [1.0, 1, 0, 2, 2, 1, 1, 0] * 2})
     docs = [f"d{i // 2}" for i in range(16)]
     got = wa.system_tests(wide, docs)
-    for g, w in zip(got, wa.system_tests(wide, docs, n_trials=10000, seed=0, alpha=0.05)):
-        pd.testing.assert_frame_equal(g, w)
-    assert got[0]["p_segments"].iloc[0] != wa.system_tests(wide, docs, n_trials=10001, seed=0)[0]["p_segments"].iloc[0]
-    assert got[0]["p_segments"].iloc[0] != wa.system_tests(wide, docs, n_trials=10000, seed=1)[0]["p_segments"].iloc[0]
+    given = wa.system_tests(wide, docs, n_trials=10000, seed=0, alpha=0.05)
+    pd.testing.assert_frame_equal(got.pairs, given.pairs)
+    pd.testing.assert_frame_equal(got.clusters, given.clusters)
+    assert got.pairs["p_segments"].iloc[0] != wa.system_tests(wide, docs, n_trials=10001, seed=0).pairs["p_segments"].iloc[0]
+    assert got.pairs["p_segments"].iloc[0] != wa.system_tests(wide, docs, n_trials=10000, seed=1).pairs["p_segments"].iloc[0]
 
 
 # --------------------------------------------------------------------------- weight sweep
@@ -354,7 +361,8 @@ def test_scheme_agreement_against_the_krippendorff_package():
     from helpers.core import stats
 
     n_boot, seed, ci = 8, 4, 90.0
-    levels, diffs = wa.scheme_agreement(AGREE, n_boot=n_boot, seed=seed, ci=ci)
+    got = wa.scheme_agreement(AGREE, n_boot=n_boot, seed=seed, ci=ci)
+    levels, diffs = got.levels, got.differences
     boot = stats.resample(6, n_boot, seed, clusters=AGREE_DOCS)  # whole documents, the same for every scheme
     est = {s: kalpha(d) for s, d in AGREE_PENALTIES.items()}
     bs = {s: np.array([kalpha(d, w) for w in boot]) for s, d in AGREE_PENALTIES.items()}
@@ -394,13 +402,14 @@ def test_scheme_agreement_against_the_krippendorff_package():
 
 
 def test_scheme_agreement_of_two_schemes_and_the_defaults():
-    levels, diffs = wa.scheme_agreement(AGREE, schemes=("hope", "mqm"), n_boot=3, seed=1, ci=42.0)
+    got = wa.scheme_agreement(AGREE, schemes=("hope", "mqm"), n_boot=3, seed=1, ci=42.0)
+    levels, diffs = got.levels, got.differences
     assert levels["scheme"].tolist() == ["hope", "mqm"]
     # p of hope − mqm is p of mqm − hope (0.5601 by the jackknife t above), below 1 − 0.42 = 0.58,
     # and with one comparison Holm's p is p itself
     assert diffs["p"].iloc[0] == pytest.approx(0.560082, abs=1e-6) and diffs["verdict"].tolist() == ["difference"]
     # ci 44: the level is 0.56, just below p: no evidence
-    assert wa.scheme_agreement(AGREE, schemes=("hope", "mqm"), n_boot=3, ci=44.0)[1]["verdict"].tolist() == ["no evidence"]
+    assert wa.scheme_agreement(AGREE, schemes=("hope", "mqm"), n_boot=3, ci=44.0).differences["verdict"].tolist() == ["no evidence"]
     assert levels["alpha"].tolist() == pytest.approx([kalpha(AGREE_PENALTIES["hope"]), kalpha(AGREE_PENALTIES["mqm"])])
     assert diffs[["scheme_x", "scheme_y"]].values.tolist() == [["hope", "mqm"]]
     assert diffs["p_holm"].tolist() == pytest.approx(diffs["p"].tolist())  # one comparison: Holm changes nothing
@@ -409,17 +418,18 @@ def test_scheme_agreement_of_two_schemes_and_the_defaults():
     extra = [("A", f"d1-{k}", 1, "r1", "Fluency/Grammar", "Minor") for k in range(4) for _ in range(k)]
     many = pd.concat([AGREE.assign(doc=AGREE["doc"] + f"-{k}") for k in range(4)] + [frame(extra)], ignore_index=True)
     got = wa.scheme_agreement(many)
-    for g, w in zip(got, wa.scheme_agreement(many, ("mqm", "hope", "metahope"), n_boot=1000, seed=0, ci=95.0)):
-        pd.testing.assert_frame_equal(g, w)
+    given = wa.scheme_agreement(many, ("mqm", "hope", "metahope"), n_boot=1000, seed=0, ci=95.0)
+    pd.testing.assert_frame_equal(got.levels, given.levels)
+    pd.testing.assert_frame_equal(got.differences, given.differences)
     for other in ({"n_boot": 1001}, {"seed": 1}):
-        assert not got[0].equals(wa.scheme_agreement(many, **other)[0]), other
-    assert wa.scheme_agreement(AGREE, n_boot=2)[0]["alpha"].tolist() == pytest.approx(
+        assert not got.levels.equals(wa.scheme_agreement(many, **other).levels), other
+    assert wa.scheme_agreement(AGREE, n_boot=2).levels["alpha"].tolist() == pytest.approx(
         [kalpha(d) for d in AGREE_PENALTIES.values()])
 
 
 def test_scheme_agreement_p_is_nan_without_spread():
     # the same penalties under two schemes: every leave-one-document-out difference is 0, SE 0, no test
-    _, diffs = wa.scheme_agreement(AGREE, schemes=("mqm", "mqm"), n_boot=3)
+    diffs = wa.scheme_agreement(AGREE, schemes=("mqm", "mqm"), n_boot=3).differences
     assert diffs[["difference", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high"]].values.tolist() == [[0, 0, 0, 0, 0]]
     assert np.isnan(diffs["p"].iloc[0]) and diffs["verdict"].iloc[0] == "no evidence"
 
@@ -447,7 +457,8 @@ PAIR_CHARS, PAIR_BOTH = np.array([8, 2, 4]), np.array([2, 0, 2])  # [0,4) + [2,6
 def test_span_table_by_hand():
     from helpers.core import stats
 
-    table, matches = wa.span_table(SPANS, n_boot=7, seed=2, ci=80.0)
+    got = wa.span_table(SPANS, n_boot=7, seed=2, ci=80.0)
+    table, matches = got.table, got.matches
     assert matches[["doc", "doc_seg_id", "rater_a", "rater_b", "spans_a", "spans_b", "chars_a", "chars_b",
                     "chars_both"]].values.tolist() == [["d1", 1, "r1", "r2", 1, 1, 4, 4, 2], ["d1", 2, "r1", "r2", 1, 0, 2, 0, 0],
                                                        ["d2", 1, "r1", "r2", 1, 1, 2, 2, 2]]
@@ -469,10 +480,11 @@ def test_span_table_defaults_are_the_documented_ones():
     many = pd.concat([SPANS.assign(doc=SPANS["doc"] + f"-{k}", target_end=SPANS["target_end"] + np.array([0, k] + [0] * 7))
                       for k in range(12)], ignore_index=True)
     got = wa.span_table(many)
-    for g, w in zip(got, wa.span_table(many, n_boot=1000, seed=0, ci=95.0)):
-        pd.testing.assert_frame_equal(g, w)
+    given = wa.span_table(many, n_boot=1000, seed=0, ci=95.0)
+    pd.testing.assert_frame_equal(got.table, given.table)
+    pd.testing.assert_frame_equal(got.matches, given.matches)
     for other in ({"n_boot": 1001}, {"seed": 1}, {"ci": 94.0}):
-        assert not got[0].equals(wa.span_table(many, **other)[0]), other
+        assert not got.table.equals(wa.span_table(many, **other).table), other
 
 
 # --------------------------------------------------------------------------- ICC by documents, standard errors
@@ -641,7 +653,7 @@ def test_scheme_agreement_p_is_nan_when_the_jackknife_has_no_spread_but_the_diff
     assert kalpha([r[3:] for r in p5]) == pytest.approx(kalpha([r[3:] for r in p10]))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        _, diffs = wa.scheme_agreement(f, schemes=(wa.major_weight_scheme(5), wa.major_weight_scheme(10)), n_boot=5)
+        diffs = wa.scheme_agreement(f, schemes=(wa.major_weight_scheme(5), wa.major_weight_scheme(10)), n_boot=5).differences
     row = diffs.iloc[0]
     d = kalpha(p5) - kalpha(p10)
     assert abs(d) > 0.1 and row["difference"] == pytest.approx(d)

@@ -75,7 +75,7 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
                                "*x_design_contrast*", "*x_significance_mark*"]),
     # the WMT MQM chapter's statistics: weight sweeps, scheme agreement, ICC by documents, presence,
     # span and system tests (not the reproduction of the published tables' printed digits)
-    "wmt_analysis": ("src/helpers/wmt/analysis.py", ["tests/wmt/test_wmt_chapter.py", "tests/wmt/test_pinned_wmt.py"],
+    "wmt_analysis": ("src/helpers/wmt/analysis.py", ["tests/wmt/test_wmt_analysis.py", "tests/wmt/test_pinned_wmt.py"],
                      ["*x_major_weight_scheme*", "*x_major_to_minor*", "*x_segment_matrix*", "*x_weight_sweep*",
                       "*x_rankings*", "*x_scheme_agreement*", "*x_major_weight_agreement*", "*x_icc_by_documents*",
                       "*x_top_level*", "*x__errors*", "*x_category_presence*", "*x_presence_agreement*",

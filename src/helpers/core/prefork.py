@@ -64,7 +64,7 @@ PRELOAD = (
     "helpers.core.report", "helpers.core.plots", "helpers.core.published", "helpers.core.agreement",
     "helpers.metahope.chapters", "helpers.metahope.figures", "helpers.explanations.chapters",
     "helpers.explanations.figures", "helpers.slang.ch06", "helpers.slang.ch07", "helpers.slang.figures",
-    "helpers.wmt.chapters", "helpers.wmt.figures",
+    "helpers.wmt.ch08", "helpers.wmt.figures",
 )
 
 #: The environment that decides what an import does; a server serves one set of values.

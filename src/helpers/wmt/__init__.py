@@ -5,7 +5,8 @@ segments, in any language pair.
   weight sweep, agreement under several schemes, spans, system tests);
 * :mod:`~helpers.wmt.figures` the system × category heatmap, the rank-stability curve, the
   rater-bias forest plot and the human-against-automatic rank slopes of the ESA section, each interactive with a static twin;
-* :mod:`~helpers.wmt.chapters` the chapter's parameter check, data loader and findings.
+* :mod:`~helpers.wmt.ch08` chapter 08's parameter check, data boxes and their descriptions, and its
+  findings read from the saved result tables.
 """
 
 from .analysis import (COMPARED, REPO, TABLES, compared_schemes, esa_ranking, scheme_rankings, scheme_weights,

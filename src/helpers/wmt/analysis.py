@@ -20,6 +20,7 @@ The statistics themselves live in :mod:`helpers.core.stats` and :mod:`helpers.co
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
@@ -197,13 +198,21 @@ def major_to_minor(scheme: Scheme) -> float:
     return scheme.weight_of("Major", "Accuracy/Mistranslation") / scheme.weight_of("Minor", "Accuracy/Mistranslation")
 
 
-def segment_matrix(frame: pd.DataFrame, scheme) -> tuple[pd.DataFrame, np.ndarray]:
+@dataclass(frozen=True)
+class SegmentMatrix:
+    """:func:`segment_matrix`: segments × systems of segment scores, and each segment's document."""
+
+    wide: pd.DataFrame  # index (doc, doc_seg_id), one column per system
+    docs: np.ndarray  # the document of each row of ``wide``
+
+
+def segment_matrix(frame: pd.DataFrame, scheme) -> SegmentMatrix:
     """Segments × systems of segment scores (mean over raters) on the segments every system
     has, and the document of each segment."""
     seg = scoring.segment_scores(scoring.rater_scores(frame, scheme))
     seg = seg[scoring.common_segments(seg).to_numpy()]
     wide = seg.pivot_table(index=["doc", "doc_seg_id"], columns="system", values="score", aggfunc="first")
-    return wide, wide.index.get_level_values("doc").to_numpy()
+    return SegmentMatrix(wide, wide.index.get_level_values("doc").to_numpy())
 
 
 def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope", "metahope"), n_boot: int = 1000,
@@ -214,15 +223,41 @@ def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope
     scores are recomputed and the systems ranked; ``n_boot`` resamples of segments, and the
     same number of resamples of whole documents (:func:`helpers.core.stats.resample`, the
     same draws for every weighting, so the rows are paired) give
-    :func:`helpers.core.stats.ranking_stability`: mean and 2.5th percentile of Kendall's τ
-    between the full and the resampled ranking, and the share of system pairs whose order
-    holds in 1 − alpha/2 of the resamples. Returns ``scheme, major_to_minor, resampling,
-    tau_mean, tau_low, share_significant, n_resamples, n_segments, n_documents``.
+    :func:`helpers.core.stats.ranking_stability`. Stability is Kendall's τ-b between the
+    ranking of the full data and that of a resample, averaged over resamples; discrimination
+    is the share of system pairs whose mean difference d_ab keeps its sign in at least
+    1 − alpha/2 of the resamples (the percentile interval of d_ab excludes 0).
+
+    Parameters
+    ----------
+    frame
+        Error rows of one MQM file (:func:`helpers.core.mqm.read_mqm`).
+    major_weights
+        The Major weights swept (Minor 1, Minor punctuation 0.1, Non-translation 25 fixed).
+    schemes
+        Named schemes (``helpers/core/schemes/*.yml``) placed on the same axis.
+    n_boot, seed
+        Resamples of each kind, and their seed.
+    alpha
+        The discrimination threshold above.
+
+    Returns
+    -------
+    DataFrame
+        ``scheme, major_to_minor, resampling, tau_mean, tau_low, share_significant,
+        n_resamples, n_segments, n_documents``; one row per weighting and resampling unit.
+
+    References
+    ----------
+    Freitag et al. (2021), *Experts, Errors, and Context*, TACL 9, and the release
+    README of google/wmt-mqm-human-evaluation (the stability-against-discrimination choice of
+    Major = 5); Kendall (1945), *The treatment of ties in ranking problems*, Biometrika 33 (τ-b).
     """
     weightings = [major_weight_scheme(w) for w in major_weights] + [load_scheme(s) for s in schemes]
     rows, draws = [], None
     for scheme in weightings:
-        wide, docs = segment_matrix(frame, scheme)
+        matrix = segment_matrix(frame, scheme)
+        wide, docs = matrix.wide, matrix.docs
         if draws is None:
             draws = {"segments": stats.resample(len(wide), n_boot, seed),
                      "documents": stats.resample(len(wide), n_boot, seed, clusters=docs)}
@@ -234,11 +269,25 @@ def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope
 
 
 def rankings(frame: pd.DataFrame, schemes) -> pd.DataFrame:
-    """Each system's rank (1 = best) under each scheme: ``system, <scheme>…``."""
+    """Each system's rank under each scheme (1 = best: the lowest mean MQM penalty).
+
+    Parameters
+    ----------
+    frame
+        Error rows of one MQM file.
+    schemes
+        Scheme names or :class:`~helpers.core.schemes.Scheme` objects.
+
+    Returns
+    -------
+    DataFrame
+        ``system, <scheme>…``: ranks by the mean over the segments every system has of the
+        segment score (:func:`segment_matrix`), ties sharing the best rank, sorted by the first.
+    """
     out = {}
     for s in schemes:
         scheme = s if isinstance(s, Scheme) else load_scheme(s)
-        wide, _ = segment_matrix(frame, scheme)
+        wide = segment_matrix(frame, scheme).wide
         out[scheme.name] = wide.mean().rank(method="min").astype(int)
     return pd.DataFrame(out).rename_axis("system").reset_index().sort_values(list(out)[0], kind="stable")
 
@@ -246,18 +295,55 @@ def rankings(frame: pd.DataFrame, schemes) -> pd.DataFrame:
 # --------------------------------------------------------------------------- agreement
 
 
+@dataclass(frozen=True)
+class SchemeAgreement:
+    """:func:`scheme_agreement`: α per scheme and the schemes' paired differences."""
+
+    levels: pd.DataFrame
+    differences: pd.DataFrame
+
+
 def scheme_agreement(frame: pd.DataFrame, schemes=COMPARED, n_boot: int = 1000, seed: int = 0,
-                     ci: float = 95.0) -> tuple[pd.DataFrame, pd.DataFrame]:
+                     ci: float = 95.0) -> SchemeAgreement:
     """Interval α of the raters' segment penalties under each scheme, and their paired differences.
 
     Units are (system, segment) with two or more raters; every scheme sees the same units
-    and the same ``n_boot`` resamples of whole documents. Returns ``(levels, differences)``:
-    ``scheme, alpha, ci_low, ci_high, jackknife_ci_low, jackknife_ci_high, n_units,
-    n_documents`` and, for each pair of schemes, ``scheme_x, scheme_y, alpha_x, alpha_y,
-    difference, ci_low, ci_high`` (percentile, documents resampled), ``jackknife_ci_low,
-    jackknife_ci_high`` and ``p`` (delete-one-document jackknife t, G − 1 degrees of freedom:
-    the few-cluster interval and its two-sided test), ``p_holm`` and the
-    :func:`helpers.core.stats.verdict`.
+    and the same ``n_boot`` resamples of whole documents. α = 1 − D_o / D_e with the interval
+    metric δ(c, k) = (c − k)² (observed over expected disagreement). For two schemes x and y,
+    d = α_x − α_y; its delete-one-document jackknife standard error is
+    SE = sqrt((G − 1) / G · Σ_g (d_(g) − d̄)²) over the G documents, t = d / SE has G − 1
+    degrees of freedom (the few-cluster interval), and p = 2 · P(T_(G−1) ≥ |t|); Holm's
+    correction runs over the pairs of schemes.
+
+    Parameters
+    ----------
+    frame
+        Error rows of a multi-rated MQM file.
+    schemes
+        The schemes compared (default :data:`COMPARED`).
+    n_boot, seed
+        Document resamples for the percentile intervals, and their seed.
+    ci
+        Confidence level of the intervals, in percent.
+
+    Returns
+    -------
+    SchemeAgreement
+        ``levels``: ``scheme, alpha, ci_low, ci_high, jackknife_ci_low, jackknife_ci_high,
+        n_units, n_documents``; ``differences``, per pair of schemes: ``scheme_x, scheme_y,
+        alpha_x, alpha_y, difference, ci_low, ci_high`` (percentile, documents resampled),
+        ``jackknife_ci_low, jackknife_ci_high, p, p_holm`` and the
+        :func:`helpers.core.stats.verdict`.
+
+    References
+    ----------
+    Krippendorff (2011), *Computing Krippendorff's alpha-reliability*, Annenberg School for
+    Communication, sections on the interval metric; Efron and Tibshirani (1993), *An
+    Introduction to the Bootstrap*, chapters 11 (jackknife) and 13 (percentile intervals);
+    Cameron and Miller (2015), *A practitioner's guide to cluster-robust inference*, Journal of
+    Human Resources 50(2), section VI (few clusters, t with G − 1 degrees of freedom); Holm
+    (1979), *A simple sequentially rejective multiple test procedure*, Scandinavian Journal of
+    Statistics 6.
     """
     from scipy.stats import t as student_t
 
@@ -296,13 +382,37 @@ def scheme_agreement(frame: pd.DataFrame, schemes=COMPARED, n_boot: int = 1000, 
     diffs = pd.DataFrame(diffs)
     diffs["p_holm"] = stats.holm(diffs["p"].to_numpy())
     diffs["verdict"] = [stats.verdict(p, q, 1 - ci / 100) for p, q in zip(diffs["p"], diffs["p_holm"])]
-    return pd.DataFrame(levels), diffs
+    return SchemeAgreement(pd.DataFrame(levels), diffs)
 
 
 def major_weight_agreement(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope", "metahope")
                            ) -> pd.DataFrame:
-    """Interval α of the raters' segment penalties for each Major weight and scheme:
-    ``scheme, major_to_minor, alpha`` (the agreement side of the weight question)."""
+    """Interval α of the raters' segment penalties for each Major weight and scheme (the
+    agreement side of the weight question).
+
+    α = 1 − D_o / D_e with the interval metric (c − k)², on the (system, segment) units with
+    two or more raters. Multiplying every weight by one number leaves α unchanged, so on MQM's
+    two severities a scheme is placed by its Major : Minor ratio alone (:func:`major_to_minor`).
+
+    Parameters
+    ----------
+    frame
+        Error rows of a multi-rated MQM file.
+    major_weights
+        The Major weights swept (:func:`major_weight_scheme`).
+    schemes
+        Named schemes placed on the same axis.
+
+    Returns
+    -------
+    DataFrame
+        ``scheme, major_to_minor, alpha`` (``alpha_by_weight.csv``).
+
+    References
+    ----------
+    Krippendorff (2011), *Computing Krippendorff's alpha-reliability*, Annenberg School for
+    Communication.
+    """
     rows = []
     for scheme in [major_weight_scheme(w) for w in major_weights] + [load_scheme(s) for s in schemes]:
         r = scoring.rater_scores(frame, scheme)
@@ -318,16 +428,33 @@ RATIO_DIRECTIONS = ("rises", "falls", "flat", "mixed")
 
 
 def ratio_curve(weight_alpha: pd.DataFrame, tol: float = 1e-9) -> pd.DataFrame:
-    """What :func:`major_weight_agreement` shows about the Major:Minor ratio, as one tidy row:
-    ``n_ratios, ratio_low, alpha_low, ratio_high, alpha_high, spearman_rho, direction``.
+    """What :func:`major_weight_agreement` shows about the Major:Minor ratio, as one tidy row.
 
     Only the swept ``mqm-major-*`` rows count (the published scheme with one Major weight, so
     they differ in nothing else); ``direction`` is one of :data:`RATIO_DIRECTIONS`: ``rises``
     when no step from one ratio to the next lowers α by more than ``tol`` and some step raises
     it, ``falls`` the mirror image, ``flat`` when no step moves it, ``mixed`` otherwise (and
-    with fewer than two ratios). Spearman's ρ of α against the ratio (scipy; NaN when α or the
-    ratio is constant) says how close to monotone a ``mixed`` curve is. The points are one
-    data set scored ten ways, not samples, so no interval is attached to the curve's shape.
+    with fewer than two ratios). Spearman's ρ of α against the ratio (the Pearson correlation
+    of their ranks, ties at their mean rank; scipy; NaN when α or the ratio is constant) says
+    how close to monotone a ``mixed`` curve is. The points are one data set scored ten ways,
+    not samples, so no interval is attached to the curve's shape.
+
+    Parameters
+    ----------
+    weight_alpha
+        :func:`major_weight_agreement`'s table.
+    tol
+        A step of α smaller than this is no step.
+
+    Returns
+    -------
+    DataFrame
+        One row: ``n_ratios, ratio_low, alpha_low, ratio_high, alpha_high, rho, direction``.
+
+    References
+    ----------
+    Spearman (1904), *The proof and measurement of association between two things*, American
+    Journal of Psychology 15.
     """
     from scipy import stats as st
 
@@ -352,13 +479,40 @@ def ratio_curve(weight_alpha: pd.DataFrame, tol: float = 1e-9) -> pd.DataFrame:
                           "alpha_low": np.nan if low is None else float(low["alpha"]),
                           "ratio_high": np.nan if high is None else float(high["major_to_minor"]),
                           "alpha_high": np.nan if high is None else float(high["alpha"]),
-                          "spearman_rho": rho, "direction": direction}])
+                          "rho": rho, "direction": direction}])
 
 
 def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.DataFrame:
     """One-way ICC(1,1) and ICC(1,k) of the raters' segment penalties with delete-one-document
-    jackknife t intervals (:func:`helpers.core.agreement.oneway_icc_by_cluster`), on the units
-    with the most common number k of raters (each unit has its own k raters)."""
+    jackknife t intervals (:func:`helpers.core.agreement.oneway_icc_by_cluster`).
+
+    On the units with the most common number k of raters (each unit has its own k raters, so
+    the one-way model): ICC(1,1) = (MSB − MSW) / (MSB + (k − 1) · MSW), the reliability of one
+    rater's score, and ICC(1,k) = (MSB − MSW) / MSB, that of the mean of k raters, with MSB and
+    MSW the between-unit and within-unit mean squares. The interval is the jackknife t
+    interval over documents, G − 1 degrees of freedom.
+
+    Parameters
+    ----------
+    frame
+        Error rows of a multi-rated MQM file.
+    scheme
+        The weighting of the segment penalties.
+    ci
+        Confidence level, in percent.
+
+    Returns
+    -------
+    DataFrame
+        ``statistic, raters_per_unit, estimate, jackknife_ci_low, jackknife_ci_high, n_units,
+        n_clusters`` (``icc_by_documents.csv``).
+
+    References
+    ----------
+    Shrout and Fleiss (1979), *Intraclass correlations: uses in assessing rater reliability*,
+    Psychological Bulletin 86(2), case 1; McGraw and Wong (1996), *Forming inferences about
+    some intraclass correlation coefficients*, Psychological Methods 1(1).
+    """
     r = scoring.rater_scores(frame, scheme)
     counts = r.groupby(scoring.UNIT, sort=False)["rater"].transform("nunique")
     k = int(counts[counts >= 2].mode().iloc[0])
@@ -392,9 +546,29 @@ def category_presence(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def presence_agreement(presence: pd.DataFrame) -> pd.DataFrame:
-    """Agreement on the presence of each top-level category (:func:`category_presence`):
-    nominal α, Cohen's κ (mean over rater pairs), exact agreement of all raters (%), and how
-    often the category is marked. Units with one rater are left out."""
+    """Agreement on the presence of each top-level category (:func:`category_presence`).
+
+    Per category, on the units with two or more raters: nominal α on the 0/1 presence, Cohen's
+    κ = (p_o − p_e) / (1 − p_e) averaged over rater pairs, exact agreement (the share of units
+    where all raters agree, %), and how often the category is marked.
+
+    Parameters
+    ----------
+    presence
+        :func:`category_presence`'s table.
+
+    Returns
+    -------
+    DataFrame
+        ``category, n_units, n_raters, marked_percent, nominal_alpha, kappa,
+        exact_agreement``, the most marked category first (``presence_agreement.csv``).
+
+    References
+    ----------
+    Krippendorff (2011), *Computing Krippendorff's alpha-reliability* (nominal metric); Cohen
+    (1960), *A coefficient of agreement for nominal scales*, Educational and Psychological
+    Measurement 20(1).
+    """
     counts = presence.groupby("unit")["rater"].transform("nunique")
     multi = presence[counts >= 2]
     table = ag.agreement(multi, by="category", value="present", rater="rater", item="unit", labels=[0, 1],
@@ -408,7 +582,8 @@ def presence_agreement(presence: pd.DataFrame) -> pd.DataFrame:
 
 def error_spans(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per error with a ``<v>…</v>`` span: ``system, doc, doc_seg_id, rater, side,
-    start, end, category`` (top level), ``severity``; ``attrs["without_span"]`` counts errors without."""
+    start, end, category`` (top level), ``severity``; errors without a span are left out
+    (:func:`span_coverage` counts them)."""
     errs = _errors(frame)
     parts = []
     for side in ("target", "source"):
@@ -417,15 +592,55 @@ def error_spans(frame: pd.DataFrame) -> pd.DataFrame:
         parts.append(pd.DataFrame({**{c: part[c] for c in scoring.UNIT + ["rater"]}, "side": side,
                                    "start": part[f"{side}_start"].astype(int), "end": part[f"{side}_end"].astype(int),
                                    "category": part["top"], "severity": part["severity"]}))
-    out = pd.concat(parts, ignore_index=True)
-    out.attrs["without_span"] = int((errs["target_start"].isna() & errs["source_start"].isna()).sum())
-    out.attrs["errors"] = len(errs)
-    return out
+    return pd.concat(parts, ignore_index=True)
 
 
-def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> tuple[pd.DataFrame, pd.DataFrame]:
+def span_coverage(frame: pd.DataFrame) -> pd.DataFrame:
+    """How many errors of ``frame`` carry a span: one row ``errors, without_span`` (errors marked
+    on neither the target nor the source, which :func:`error_spans` leaves out)."""
+    errs = _errors(frame)
+    return pd.DataFrame({"errors": [len(errs)],
+                         "without_span": [int((errs["target_start"].isna() & errs["source_start"].isna()).sum())]})
+
+
+@dataclass(frozen=True)
+class SpanAgreement:
+    """:func:`span_table`: the pooled span agreement and each rater pair's matches."""
+
+    table: pd.DataFrame  # criterion, agreement, ci_low, ci_high, rater_pairs, spans
+    matches: pd.DataFrame  # one row per rater pair of a segment (helpers.core.agreement.span_matches)
+
+
+def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> SpanAgreement:
     """Span agreement of every rater pair (:func:`helpers.core.agreement.span_matches`), pooled,
-    with percentile intervals resampling whole documents. Returns ``(table, matches)``."""
+    with percentile intervals resampling whole documents.
+
+    A rater's span is matched when a co-rater of the same segment marked an overlapping span
+    on the same side (optionally of the same top-level category, and severity). Pooled over
+    all pairs, span F1 = (matched spans of a + matched spans of b) / (spans of a + spans of
+    b), and the character Dice coefficient = 2 |A ∩ B| / (|A| + |B|) over the marked
+    characters.
+
+    Parameters
+    ----------
+    frame
+        Error rows of a multi-rated MQM file with spans.
+    n_boot, seed
+        Document resamples, and their seed.
+    ci
+        Confidence level, in percent.
+
+    Returns
+    -------
+    SpanAgreement
+        ``table``: ``criterion, agreement, ci_low, ci_high, rater_pairs, spans``
+        (``span_agreement.csv``); ``matches``: one row per rater pair of a segment.
+
+    References
+    ----------
+    Dice (1945), *Measures of the amount of ecologic association between species*, Ecology
+    26(3); Efron and Tibshirani (1993), *An Introduction to the Bootstrap*, chapter 13.
+    """
     rated = ann.rated_segments(frame[frame["severity"] != ann.HOTW])
     matches = ag.span_matches(error_spans(frame), rated, scoring.UNIT)
     full = ag.span_agreement(matches)
@@ -435,13 +650,28 @@ def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float
     full["ci_high"] = [bounds[c][1] for c in full["criterion"]]
     full["rater_pairs"] = len(matches)
     full["spans"] = int((matches["spans_a"] + matches["spans_b"]).sum())
-    return full, matches
+    return SpanAgreement(full, matches)
 
 
 def category_penalties(frame: pd.DataFrame, scheme="mqm") -> pd.DataFrame:
-    """Per system and top-level category: ``penalty`` (weight per segment, averaged over
-    raters, so the categories of a system add up to its score) and ``count`` (errors marked
-    per segment and rater, summed: how many errors). Columns ``system, category, penalty, count``."""
+    """Per system and top-level category, the MQM penalty per segment and the number of errors.
+
+    penalty = (sum of the category's error weights over the system's ratings) / (number of
+    the system's ratings), so the categories of a system add up to its score; ``count`` is
+    the number of errors of the category marked in the system's ratings.
+
+    Parameters
+    ----------
+    frame
+        Error rows of one MQM file.
+    scheme
+        The weighting scheme.
+
+    Returns
+    -------
+    DataFrame
+        ``system, category, penalty, count`` (``category_penalties.csv``).
+    """
     sch = load_scheme(scheme)
     errs = _errors(frame)
     errs = errs.assign(weight=sch.weights(errs).to_numpy())
@@ -456,16 +686,53 @@ def category_penalties(frame: pd.DataFrame, scheme="mqm") -> pd.DataFrame:
 # --------------------------------------------------------------------------- systems
 
 
-def system_tests(wide: pd.DataFrame, docs, n_trials: int = 10000, seed: int = 0, alpha: float = 0.05
-                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Which systems differ? Marot's approximate randomisation for every pair, over segments and
-    over documents (:func:`helpers.core.stats.approximate_randomization`), Holm's correction
-    within each, and significance clusters (:func:`helpers.core.stats.significance_clusters`,
-    mt-metrics-eval's rule) from the raw and from the Holm-adjusted p-values.
+@dataclass(frozen=True)
+class SystemTests:
+    """:func:`system_tests`: the pairs' tests and the systems' significance clusters."""
 
-    Returns ``(pairs, ranks)``: ``system_a, system_b, n_items, n_documents, mean_a, mean_b,
-    difference, p_segments, p_segments_holm, p_documents, p_documents_holm``; and ``system,
-    score, rank_segments, rank_segments_holm, rank_documents, rank_documents_holm``.
+    pairs: pd.DataFrame
+    clusters: pd.DataFrame
+
+
+def system_tests(wide: pd.DataFrame, docs, n_trials: int = 10000, seed: int = 0, alpha: float = 0.05
+                 ) -> SystemTests:
+    """Which systems differ? Marot's paired approximate randomisation for every pair of systems,
+    over segments and over documents, Holm's correction within each, and significance clusters.
+
+    For a pair whose better system is a, the observed statistic is d = mean(b) − mean(a)
+    (lower is better); each trial swaps a's and b's scores of every unit (segment, or whole
+    document) with probability ½, and p = (c + 1) / (T + 1) with c the trials reaching d,
+    or exact when all 2^k swap patterns are enumerated
+    (:func:`helpers.core.stats.approximate_randomization`). The clusters are mt-metrics-eval's:
+    down the ranking, a system starts a new cluster when it is significantly worse than any
+    system of the current one (:func:`helpers.core.stats.significance_clusters`), from the raw
+    and from the Holm-adjusted p-values.
+
+    Parameters
+    ----------
+    wide
+        Segments × systems of segment scores (:func:`segment_matrix`).
+    docs
+        The document of each row of ``wide``.
+    n_trials, seed
+        Randomisation trials per pair, and their seed.
+    alpha
+        Significance level of the clusters.
+
+    Returns
+    -------
+    SystemTests
+        ``pairs``: ``system_a, system_b, n_items, n_documents, mean_a, mean_b, difference,
+        p_segments, p_segments_holm, p_documents, p_documents_holm``; ``clusters``: ``system,
+        score, rank_segments, rank_segments_holm, rank_documents, rank_documents_holm``.
+
+    References
+    ----------
+    Riezler and Maxwell (2005), *On some pitfalls in automatic evaluation and significance
+    testing for MT*, ACL workshop on intrinsic and extrinsic evaluation measures; Marot
+    (google-research/google-research, ``marot/marot-sigtests.js``); Holm (1979),
+    Scandinavian Journal of Statistics 6; google-research/mt-metrics-eval (significance
+    clusters).
     """
     seg = stats.approximate_randomization(wide, n_trials, seed)
     doc = stats.approximate_randomization(wide, n_trials, seed, clusters=docs)
@@ -484,14 +751,38 @@ def system_tests(wide: pd.DataFrame, docs, n_trials: int = 10000, seed: int = 0,
         for a, b, v in zip(pairs["system_a"], pairs["system_b"], pairs[col]):
             p[pos[a], pos[b]] = v
         ranks["rank_" + col.removeprefix("p_")] = stats.significance_clusters(p, alpha)
-    return pairs, ranks
+    return SystemTests(pairs, ranks)
 
 
 def certainty_overstatement(wide: pd.DataFrame, docs, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
     """How much narrower resampling segments makes each pair's uncertainty than resampling
-    documents: per pair the bootstrap standard error of the mean difference under both, and
-    their ratio (documents / segments; the square root of the design effect).
-    Columns ``system_a, system_b, se_segments, se_documents, ratio``."""
+    documents.
+
+    Per pair, the bootstrap standard error of the difference of the two systems' means when
+    segments are resampled (SE_s) and when whole documents are (SE_d), on the same number of
+    resamples, and ratio = SE_d / SE_s, the square root of the design effect of clustering
+    segments in documents.
+
+    Parameters
+    ----------
+    wide
+        Segments × systems of segment scores (:func:`segment_matrix`).
+    docs
+        The document of each row of ``wide``.
+    n_boot, seed
+        Resamples of each kind, and their seed.
+
+    Returns
+    -------
+    DataFrame
+        ``system_a, system_b, se_segments, se_documents, ratio``
+        (``certainty_segments_vs_documents.csv``).
+
+    References
+    ----------
+    Kish (1965), *Survey Sampling*, Wiley (the design effect); Field and Welsh (2007),
+    *Bootstrapping clustered data*, JRSS B 69(3).
+    """
     values = wide.to_numpy(dtype=float)
     cols = list(wide.columns)
     w_seg = stats.resample(len(wide), n_boot, seed)
@@ -513,8 +804,27 @@ COVERAGE_FLOOR = 0.90
 
 def smallest_possible_p(units: int, n_trials: int) -> float:
     """The smallest p-value :func:`helpers.core.stats.approximate_randomization` can give a pair
-    whose scores are swapped in ``units`` units: 2^−units where it enumerates every swap
-    pattern (2^units ≤ ``n_trials``), else 1/(``n_trials`` + 1), its Monte Carlo floor.
+    whose scores are swapped in ``units`` units.
+
+    p_min = 2^−units where the test enumerates every swap pattern (2^units ≤ ``n_trials``),
+    else 1 / (``n_trials`` + 1), the Monte Carlo floor of p = (c + 1) / (T + 1).
+
+    Parameters
+    ----------
+    units
+        Units swapped (segments, or documents in the document-level test).
+    n_trials
+        Trials the test was run with.
+
+    Returns
+    -------
+    float
+        The smallest p the test can reach.
+
+    References
+    ----------
+    Riezler and Maxwell (2005), *On some pitfalls in automatic evaluation and significance
+    testing for MT*, ACL workshop on intrinsic and extrinsic evaluation measures.
 
     Examples
     --------
@@ -524,31 +834,62 @@ def smallest_possible_p(units: int, n_trials: int) -> float:
     return 2.0 ** -units if 2 ** units <= n_trials else 1 / (n_trials + 1)
 
 
-def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVERAGE_FLOOR) -> dict:
+@dataclass(frozen=True)
+class CertaintyVerdict:
+    """:func:`certainty_verdict`: the standard-error ratios read as a verdict."""
+
+    median: float  # the median ratio (documents / segments)
+    low: float  # the smallest ratio
+    high: float  # the largest ratio
+    coverage: float  # coverage of a segment interval at the median ratio
+    pairs_below: int  # pairs whose own coverage is below the floor
+    pairs: int
+    verdict: str  # "overstated", "about right", "understated", or "none" without a pair
+
+
+def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVERAGE_FLOOR) -> CertaintyVerdict:
     """Does resampling segments overstate certainty? Read from the standard-error ratios of
     :func:`certainty_overstatement` (documents / segments, one per system pair).
 
-    A ``level`` interval built from segments (half-width z·SE_segments) covers the true
+    A ``level`` interval built from segments (half-width z · SE_segments) covers the true
     difference, when documents are the real unit, with probability 2Φ(z / ratio) − 1. The
     verdict takes the median ratio: ``"overstated"`` when that coverage is below ``floor``
     (0.90 for 95%: the interval misses at least twice as often as it says), ``"understated"``
-    when the ratio is below 1 (segment intervals are the wider ones), else ``"about right"``.
-    Returns ``median, low, high`` (ratios), ``coverage`` (at the median), ``pairs_below``
-    (pairs whose own coverage is below ``floor``), ``pairs`` and ``verdict``.
+    when the ratio is below 1 (segment intervals are the wider ones), else ``"about right"``;
+    ``"none"`` without a pair of systems.
+
+    Parameters
+    ----------
+    ratio
+        The ``ratio`` column of :func:`certainty_overstatement`.
+    level
+        Nominal level of the segment intervals.
+    floor
+        Coverage below which certainty counts as overstated.
+
+    Returns
+    -------
+    CertaintyVerdict
+        The median, smallest and largest ratio, the coverage at the median, the pairs below
+        the floor, the pairs, and the verdict key (worded by chapter 08's words file).
+
+    References
+    ----------
+    Kish (1965), *Survey Sampling*, Wiley (the design effect); Cameron and Miller (2015), Journal of Human
+    Resources 50(2), section II (what clustering does to standard errors).
     """
     from scipy.stats import norm
 
     r = pd.Series(ratio, dtype=float).dropna()
     if r.empty:  # no pair of systems: nothing to judge
-        return {"median": np.nan, "low": np.nan, "high": np.nan, "coverage": np.nan, "pairs_below": 0, "pairs": 0,
-                "verdict": None}
+        return CertaintyVerdict(np.nan, np.nan, np.nan, np.nan, pairs_below=0, pairs=0, verdict="none")
     z = norm.ppf(0.5 + level / 2)
     cover = 2 * norm.cdf(z / r) - 1
     median = float(r.median())
     coverage = float(2 * norm.cdf(z / median) - 1)
     verdict = "overstated" if coverage < floor else "understated" if median < 1 else "about right"
-    return {"median": median, "low": float(r.min()), "high": float(r.max()), "coverage": coverage,
-            "pairs_below": int((cover < floor).sum()), "pairs": len(r), "verdict": verdict}
+    return CertaintyVerdict(median, float(r.min()), float(r.max()), coverage, pairs_below=int((cover < floor).sum()),
+                            pairs=len(r), verdict=verdict)
 
 
 # --------------------------------------------------------------------------- the weighting choice
@@ -601,7 +942,7 @@ def scheme_rankings(frame: pd.DataFrame, schemes=REFERENCE_SCHEMES) -> pd.DataFr
     for s in schemes:
         scheme = s if isinstance(s, Scheme) else load_scheme(s)
         names.append(scheme.name)
-        wide, _ = segment_matrix(frame, scheme)
+        wide = segment_matrix(frame, scheme).wide
         scores[scheme.name] = wide.mean()
     ranks = rankings(frame, schemes).set_index("system")
     out = pd.DataFrame(index=ranks.index)
@@ -648,12 +989,35 @@ ESA_RANKING_COLUMNS = ["lp", "system", "kind", "segments", "raters", "score", "s
 
 
 def esa_ranking(kept: pd.DataFrame, autorank: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
-    """The human ESA ranking with the organisers' rank ranges and significance clusters
-    (:func:`helpers.core.esa.human_ranking`) beside their automatic ranking
-    (:func:`helpers.core.esa.compare_rankings`), one row per pair and system, columns
-    :data:`ESA_RANKING_COLUMNS`; ``kind`` is :func:`system_kind`, ``rank_shift`` the
-    automatic rank minus the human one (positive: the automatic ranking places the system
-    lower than the humans do)."""
+    """The human ESA ranking of each language pair beside the organisers' automatic one.
+
+    The human ranking, its rank ranges and significance clusters are
+    :func:`helpers.core.esa.human_ranking` (the mean over domains of each domain's mean ESA
+    score; Wilcoxon signed-rank tests per domain combined by Stouffer's method); the automatic
+    ranking is read from the organisers' report (:func:`helpers.core.esa.compare_rankings`).
+    rank_shift = automatic rank − human rank, over the systems both rank (positive: the
+    automatic ranking places the system lower than the humans do).
+
+    Parameters
+    ----------
+    kept
+        ESA ratings after the organisers' filters (:func:`helpers.core.esa.organisers_filter`).
+    autorank
+        The organisers' automatic ranking (:func:`helpers.core.esa.read_autorank`).
+    alpha
+        Significance level of the clusters.
+
+    Returns
+    -------
+    DataFrame
+        :data:`ESA_RANKING_COLUMNS` (``esa_rankings.csv``); ``kind`` is :func:`system_kind`.
+
+    References
+    ----------
+    Kocmi et al. (2024), *Error Span Annotation: a balanced approach for human evaluation of
+    machine translation*, WMT 2024; Kocmi et al. (2024), *Findings of the WMT24 general machine
+    translation shared task*, section on the human evaluation.
+    """
     human = esa.human_ranking(kept, alpha=alpha)
     both = esa.compare_rankings(human, autorank)
     out = human.merge(both.drop(columns=["score_by_domain", "cluster"]), on=["lp", "system"], how="left")
@@ -662,10 +1026,11 @@ def esa_ranking(kept: pd.DataFrame, autorank: pd.DataFrame, alpha: float = 0.05)
 
 
 __all__ = ["REPO", "TED_FILE", "THREE_RATER_FILE", "TABLES", "README_TABLES", "LANGUAGES", "language_pair",
-           "pair_names", "tables_for", "COVERAGE_FLOOR", "certainty_verdict",
-           "smallest_possible_p", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary",
-           "major_weight_scheme", "major_to_minor", "segment_matrix", "weight_sweep", "rankings", "scheme_agreement",
-           "major_weight_agreement", "icc_by_documents", "top_level", "category_presence", "presence_agreement", "error_spans",
-           "span_table", "category_penalties", "system_tests", "certainty_overstatement", "REFERENCE_SCHEMES",
-           "source_by_severity_scheme", "compared_schemes", "scheme_weights", "scheme_rankings", "LLM_BASELINES",
-           "SYSTEM_KINDS", "system_kind", "ESA_RANKING_COLUMNS", "esa_ranking"]
+           "pair_names", "tables_for", "COVERAGE_FLOOR", "CertaintyVerdict", "certainty_verdict",
+           "smallest_possible_p", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary", "major_weight_scheme",
+           "major_to_minor", "SegmentMatrix", "segment_matrix", "weight_sweep", "rankings", "SchemeAgreement",
+           "scheme_agreement", "major_weight_agreement", "icc_by_documents", "top_level", "category_presence",
+           "presence_agreement", "error_spans", "span_coverage", "SpanAgreement", "span_table", "category_penalties",
+           "SystemTests", "system_tests", "certainty_overstatement", "REFERENCE_SCHEMES", "source_by_severity_scheme",
+           "compared_schemes", "scheme_weights", "scheme_rankings", "LLM_BASELINES", "SYSTEM_KINDS", "system_kind",
+           "ESA_RANKING_COLUMNS", "esa_ranking"]
