@@ -12,7 +12,7 @@ from helpers import explanations as ex
 from helpers.__main__ import main
 from helpers.core.errors import InputError
 from helpers.core.params import person_names
-from helpers.explanations import chapters, feedback as fb, io, template
+from helpers.explanations import ch04, feedback as fb, io, template
 
 PAPER_DEFINITIONS = (  # Naveriani et al. 2026, Table 1: the Guide sheet must not copy them
     "avoids restating the metaphor in equivalent figurative terms",
@@ -198,7 +198,7 @@ def test_duplicate_rater_names_and_foreign_files(tmp_path, items_csv):
 
 def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
     files, _ = filled_class(tmp_path, items_csv)
-    setup = chapters.explanations_setup(ratings_file=str(tmp_path / "class"), results_dir=str(tmp_path / "res"))
+    setup = ch04.setup(ratings_file=str(tmp_path / "class"), results_dir=str(tmp_path / "res"))
     data = setup.load()
     assert not data.simulated and data.truth is None and data.provenance.kind == "own"
     assert data.ratings["rater"].nunique() == 3
@@ -208,19 +208,19 @@ def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
     assert not any(name in seen for name in ("ana", "ben", "cleo"))
     key = pd.read_csv(tmp_path / "res" / "student_key.csv")
     assert sorted(key["student"]) == ["ana", "ben", "cleo"]
-    named = chapters.explanations_setup(ratings_file=str(tmp_path / "class"), projection=False).load()
+    named = ch04.setup(ratings_file=str(tmp_path / "class"), projection=False).load()
     assert set(named.ratings["rater"]) == {"ana", "ben", "cleo"}
     wb = load_workbook(files[0])
     wb["Ratings"]["D4"] = 7
     wb.save(files[0])
     with pytest.raises(InputError, match=r"parameter 'ratings_file', .*explanations_ana.xlsx, sheet 'Ratings', row 4, "
                                          r"column 'Non-Circularity', cell D4: value 7") as err:
-        chapters.explanations_setup(ratings_file=[str(f) for f in files])
+        ch04.setup(ratings_file=[str(f) for f in files])
     assert err.value.cell == "D4" and err.value.sheet == "Ratings"
     with pytest.raises(InputError, match=r"parameter 'ratings_file\[0\]'.*wrong kind of file"):
-        chapters.explanations_setup(ratings_file=[str(items_csv)])
+        ch04.setup(ratings_file=[str(items_csv)])
     with pytest.raises(InputError, match=r"parameter 'unfinished': value 'yes': is not one of the allowed values"):
-        chapters.explanations_setup(ratings_file=str(tmp_path / "class"), unfinished="yes")
+        ch04.setup(ratings_file=str(tmp_path / "class"), unfinished="yes")
     # a workbook of items that are not in the benchmark
     own = tmp_path / "own.csv"
     pd.DataFrame({"item_id": ["X1", "X2"], "metaphor": ["m1", "m2"], "explanation": ["e1", "e2"]}).to_csv(own,
@@ -229,7 +229,7 @@ def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
         fill(f, {"X1": {d: 3 for d in ex.SCORES}, "X2": {d: 4 for d in ex.SCORES}})
     with pytest.raises(InputError, match=r"explanations_a.xlsx, sheet 'Ratings', column 'item_id': value 'X1': 2 "
                                          r"rated item\(s\) are not in the benchmark"):
-        chapters.explanations_setup(ratings_file=str(tmp_path / "foreign"))
+        ch04.setup(ratings_file=str(tmp_path / "foreign"))
 
 
 # --------------------------------------------------------------------------- feedback per student

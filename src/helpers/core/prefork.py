@@ -62,7 +62,7 @@ PRELOAD = (
     "ipykernel.kernelapp", "IPython.display", "numpy", "pandas", "scipy.stats", "matplotlib.pyplot",
     "plotly.graph_objects", "seaborn", "sklearn.linear_model",
     "helpers.core.report", "helpers.core.plots", "helpers.core.published", "helpers.core.agreement",
-    "helpers.metahope.chapters", "helpers.metahope.figures", "helpers.explanations.chapters",
+    "helpers.metahope.chapters", "helpers.metahope.figures", "helpers.explanations.ch04", "helpers.explanations.ch05",
     "helpers.explanations.figures", "helpers.slang.chapters", "helpers.slang.figures",
     "helpers.wmt.chapters", "helpers.wmt.figures",
 )
