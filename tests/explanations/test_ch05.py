@@ -83,7 +83,8 @@ def test_findings_recomputed_from_hand_made_result_csvs(tmp_path):
     # the largest gain is mapping's (1 − 0.4/0.8 = 0.5; purpose 0.4, non_circularity 1/6)
     assert (value("better_scores"), f.loc["better_scores", "text"]) == (3, "non_circularity, mapping and purpose")
     assert (value("worse_scores"), value("n_scores"), value("better_dimensions"), value("n_dimensions")) == (4, 7, 3, 6)
-    assert (f.loc["best_gain_mae", "text"], value("best_gain_mae"), value("best_gain_baseline")) == ("mapping", 0.4, 0.8)
+    assert (f.loc["best_gain_mae", "text"], value("best_gain_mae"), value("best_gain_baseline")) == \
+        ("mapping", 0.4, 0.8)
     # Δ over the seven scores 0.1–0.4 (stage 2's 0.5 is not one of them), the six dimensions too
     assert (value("delta_lowest"), value("delta_highest"), value("overfit_lowest"), value("overfit_highest")) == \
         (0.1, 0.4, 0.1, 0.4)

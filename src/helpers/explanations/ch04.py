@@ -436,7 +436,8 @@ def _spearman(found: Findings, spearman: pd.DataFrame) -> None:
      .add("significant_items", int((off["p_items"] < LEVEL).sum())).add("flipped", len(flipped)))
     for r in flipped.itertuples():
         pair = f"{r.dimension_a}–{r.dimension_b}"
-        found.add("flip_ratings", r.rho, group=pair, p=r.p_value).add("flip_items", r.rho_items, group=pair, p=r.p_items)
+        found.add("flip_ratings", r.rho, group=pair, p=r.p_value)
+        found.add("flip_items", r.rho_items, group=pair, p=r.p_items)
     if flipped.empty:
         absent(found, "flip_ratings", "flip_items")
 
