@@ -3,6 +3,8 @@ and chapter 4 run on filled-in workbooks."""
 
 from __future__ import annotations
 
+from io import StringIO
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,7 +14,7 @@ from helpers import explanations as ex
 from helpers.__main__ import main
 from helpers.core.errors import InputError
 from helpers.core.params import person_names
-from helpers.explanations import ch04, feedback as fb, io, template
+from helpers.explanations import ch04, ch05, feedback as fb, io, template
 
 PAPER_DEFINITIONS = (  # Naveriani et al. 2026, Table 1: the Guide sheet must not copy them
     "avoids restating the metaphor in equivalent figurative terms",
@@ -357,6 +359,9 @@ def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
     assert stated.loc["alpha_lowest", "text"] == reliability.loc[reliability["alpha"].idxmin(), "dimension"]
     assert stated.loc["simulated", "value"] == 0 and pd.isna(stated.loc["generating_gap", "value"])
     assert "**Design.** Items designed to fail" in text and f"{reliability['alpha'].min():.2f} (" in text
+    # findings.csv is the findings recomputed from the chapter's saved CSVs alone
+    again = pd.read_csv(StringIO(ch04.findings(folder).to_csv(index=False)))
+    pd.testing.assert_frame_equal(findings.drop(columns="section"), again)
 
 
 @pytest.mark.slow
@@ -379,6 +384,13 @@ def test_chapter_5_runs_on_filled_workbooks(tmp_path, benchmark):
     held = pd.read_csv(folder / "held_out_predictions.csv").set_index("item_id")
     class_mean = sim[sim["dimension"] == "overall"].groupby("item_id")["score"].mean()
     assert held["human_overall"].to_dict() == pytest.approx(class_mean.loc[held.index].to_dict())
+    # findings.csv is the findings recomputed from the chapter's saved CSVs alone, for the class's ratings
+    findings = pd.read_csv(folder / "findings.csv")
+    again = pd.read_csv(StringIO(ch05.findings(folder).to_csv(index=False)))
+    pd.testing.assert_frame_equal(findings.drop(columns="section"), again)
+    stated = findings.set_index("quantity")
+    assert stated.loc["simulated", "value"] == 0 and stated.loc["n_held_out", "value"] == 20
+    assert pd.isna(stated.loc["rating_sets", "value"]) and stated.loc["fits", "value"] == 2
 
 
 def test_items_page_lists_the_benchmark(benchmark):
