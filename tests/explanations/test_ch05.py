@@ -198,3 +198,11 @@ def test_description_states_the_model():
     assert (d.loc["mode", "text"], d.loc["encoder", "text"], d.loc["packaged", "value"], d.loc["n_test", "value"]) \
         == ("frozen", "all-MiniLM-L6-v2", 1, 5)
     assert d.loc["raters", "value"] == 3 and isinstance(setup.load(), ch04.Data)
+
+
+def test_findings_of_an_empty_folder_state_nothing(tmp_path):
+    """Before any table is saved every quantity is there (the words may name it) and none applies:
+    the paper's judge is stated beside this run's, so only once this run's MAEs are saved."""
+    found = ch05.findings(tmp_path)
+    assert {"paper_judge_mae", "judge_verdict", "replicate_reading", "stage2_cv_mae"} <= set(found["quantity"])
+    assert (found["value"].isna() & (found["text"] == "")).all()

@@ -211,7 +211,7 @@ def _errors(found: Findings, mae: pd.DataFrame, versus: pd.DataFrame) -> None:
     largest gain), its overfitting, and the judge against the baselines (on the chapter's
     split, with the bootstrap interval of its difference to the training mean: the verdict)
     and against the paper's judge (:func:`paper_judge_mae`)."""
-    found.add("paper_judge_mae", paper_judge_mae())
+    found.add("paper_judge_mae", None if mae.empty else paper_judge_mae())
     if mae.empty:
         absent(found, "better_scores", "worse_scores", "n_scores", "judge_mae", "mean_baseline_mae", "beats_mean",
                "similarity_baseline_mae", "beats_similarity", "stage1_overall_mae", "delta_lowest", "delta_highest",
