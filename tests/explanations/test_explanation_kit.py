@@ -3,6 +3,8 @@ and chapter 4 run on filled-in workbooks."""
 
 from __future__ import annotations
 
+from io import StringIO
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,7 +14,7 @@ from helpers import explanations as ex
 from helpers.__main__ import main
 from helpers.core.errors import InputError
 from helpers.core.params import person_names
-from helpers.explanations import chapters, feedback as fb, io, template
+from helpers.explanations import ch04, ch05, feedback as fb, io, template
 
 PAPER_DEFINITIONS = (  # Naveriani et al. 2026, Table 1: the Guide sheet must not copy them
     "avoids restating the metaphor in equivalent figurative terms",
@@ -198,7 +200,7 @@ def test_duplicate_rater_names_and_foreign_files(tmp_path, items_csv):
 
 def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
     files, _ = filled_class(tmp_path, items_csv)
-    setup = chapters.explanations_setup(ratings_file=str(tmp_path / "class"), results_dir=str(tmp_path / "res"))
+    setup = ch04.setup(ratings_file=str(tmp_path / "class"), results_dir=str(tmp_path / "res"))
     data = setup.load()
     assert not data.simulated and data.truth is None and data.provenance.kind == "own"
     assert data.ratings["rater"].nunique() == 3
@@ -208,19 +210,19 @@ def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
     assert not any(name in seen for name in ("ana", "ben", "cleo"))
     key = pd.read_csv(tmp_path / "res" / "student_key.csv")
     assert sorted(key["student"]) == ["ana", "ben", "cleo"]
-    named = chapters.explanations_setup(ratings_file=str(tmp_path / "class"), projection=False).load()
+    named = ch04.setup(ratings_file=str(tmp_path / "class"), projection=False).load()
     assert set(named.ratings["rater"]) == {"ana", "ben", "cleo"}
     wb = load_workbook(files[0])
     wb["Ratings"]["D4"] = 7
     wb.save(files[0])
     with pytest.raises(InputError, match=r"parameter 'ratings_file', .*explanations_ana.xlsx, sheet 'Ratings', row 4, "
                                          r"column 'Non-Circularity', cell D4: value 7") as err:
-        chapters.explanations_setup(ratings_file=[str(f) for f in files])
+        ch04.setup(ratings_file=[str(f) for f in files])
     assert err.value.cell == "D4" and err.value.sheet == "Ratings"
     with pytest.raises(InputError, match=r"parameter 'ratings_file\[0\]'.*wrong kind of file"):
-        chapters.explanations_setup(ratings_file=[str(items_csv)])
+        ch04.setup(ratings_file=[str(items_csv)])
     with pytest.raises(InputError, match=r"parameter 'unfinished': value 'yes': is not one of the allowed values"):
-        chapters.explanations_setup(ratings_file=str(tmp_path / "class"), unfinished="yes")
+        ch04.setup(ratings_file=str(tmp_path / "class"), unfinished="yes")
     # a workbook of items that are not in the benchmark
     own = tmp_path / "own.csv"
     pd.DataFrame({"item_id": ["X1", "X2"], "metaphor": ["m1", "m2"], "explanation": ["e1", "e2"]}).to_csv(own,
@@ -229,7 +231,7 @@ def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
         fill(f, {"X1": {d: 3 for d in ex.SCORES}, "X2": {d: 4 for d in ex.SCORES}})
     with pytest.raises(InputError, match=r"explanations_a.xlsx, sheet 'Ratings', column 'item_id': value 'X1': 2 "
                                          r"rated item\(s\) are not in the benchmark"):
-        chapters.explanations_setup(ratings_file=str(tmp_path / "foreign"))
+        ch04.setup(ratings_file=str(tmp_path / "foreign"))
 
 
 # --------------------------------------------------------------------------- feedback per student
@@ -357,6 +359,9 @@ def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
     assert stated.loc["alpha_lowest", "text"] == reliability.loc[reliability["alpha"].idxmin(), "dimension"]
     assert stated.loc["simulated", "value"] == 0 and pd.isna(stated.loc["generating_gap", "value"])
     assert "**Design.** Items designed to fail" in text and f"{reliability['alpha'].min():.2f} (" in text
+    # findings.csv is the findings recomputed from the chapter's saved CSVs alone
+    again = pd.read_csv(StringIO(ch04.findings(folder).to_csv(index=False)))
+    pd.testing.assert_frame_equal(findings.drop(columns="section"), again)
 
 
 @pytest.mark.slow
@@ -379,6 +384,13 @@ def test_chapter_5_runs_on_filled_workbooks(tmp_path, benchmark):
     held = pd.read_csv(folder / "held_out_predictions.csv").set_index("item_id")
     class_mean = sim[sim["dimension"] == "overall"].groupby("item_id")["score"].mean()
     assert held["human_overall"].to_dict() == pytest.approx(class_mean.loc[held.index].to_dict())
+    # findings.csv is the findings recomputed from the chapter's saved CSVs alone, for the class's ratings
+    findings = pd.read_csv(folder / "findings.csv")
+    again = pd.read_csv(StringIO(ch05.findings(folder).to_csv(index=False)))
+    pd.testing.assert_frame_equal(findings.drop(columns="section"), again)
+    stated = findings.set_index("quantity")
+    assert stated.loc["simulated", "value"] == 0 and stated.loc["n_held_out", "value"] == 20
+    assert pd.isna(stated.loc["rating_sets", "value"]) and stated.loc["fits", "value"] == 2
 
 
 def test_items_page_lists_the_benchmark(benchmark):

@@ -204,7 +204,7 @@ def test_reliability_table_defaults_and_one_stream_over_dimensions():
 
 
 def test_dimension_tables_whole_against_the_paper():
-    from helpers.explanations import chapters, io
+    from helpers.explanations import ch04, ch05, io
     from helpers.core import paths
 
     # Naveriani et al. Table 1 (six dimensions, this order) and Table 3's abbreviations NC OR MP EM AC PU;
@@ -217,9 +217,9 @@ def test_dimension_tables_whole_against_the_paper():
     assert io.SHORT == {"non_circularity": "NC", "origin": "OR", "mapping": "MP", "emergence": "EM",
                         "accessibility": "AC", "purpose": "PU", "overall": "OV"}
     # Table 5, OVERALL QUALITY MAE 0.689; §3.2 "the conventional threshold for 'reliable' agreement (α 0.8)"
-    assert chapters.PAPER_JUDGE_MAE == 0.689 and chapters.RELIABLE_ALPHA == 0.8
+    assert ch05.paper_judge_mae() == 0.689 and ch04.RELIABLE_ALPHA == 0.8
     published = pd.read_csv(paths.published_dir() / "metaphor_explanations" / "table5_10_evaluator_mae.csv")
-    assert published.set_index("score").loc["overall", "test_mae"] == chapters.PAPER_JUDGE_MAE
+    assert published.set_index("score").loc["overall", "test_mae"] == ch05.paper_judge_mae()
 
 
 # --------------------------------------------------------------------------- disagreement and the bounded scale
@@ -319,39 +319,40 @@ def test_cluster_dimensions_average_linkage_by_hand():
 # --------------------------------------------------------------------------- the chapters' own numbers
 
 
-def test_disagreement_power_by_hand():
-    from helpers.explanations import chapters
+def test_disagreement_power_by_hand(tmp_path):
+    from helpers.explanations import ch05
 
     table = pd.DataFrame({"statistic": ["pearson_r", "spearman_rho"], "value": [0.3, 0.2], "p_value": [0.2, 0.4],
                           "n": [20, 20]})
-    f = chapters.disagreement_power(table).set_index("quantity")
+    table.to_csv(tmp_path / "disagreement_vs_error.csv", index=False)
+    f = ch05.findings(tmp_path).set_index("quantity")
     assert f.loc["disagreement_r", ["value", "p"]].tolist() == [0.3, 0.2]
     assert f.loc["disagreement_n", "value"] == 20 and not f.loc["disagreement_significant", "value"]
     # Fisher z: tanh((z.975 + z.80)/√(20 − 3)) = tanh((1.959964 + 0.841621)/√17)
     assert f.loc["detectable_r", "value"] == pytest.approx(np.tanh((1.959964 + 0.841621) / np.sqrt(17)), abs=1e-6)
-    assert chapters.disagreement_power(table.assign(p_value=0.01)).set_index("quantity").loc[
-        "disagreement_significant", "value"]
+    table.assign(p_value=0.01).to_csv(tmp_path / "disagreement_vs_error.csv", index=False)
+    assert ch05.findings(tmp_path).set_index("quantity").loc["disagreement_significant", "value"]
 
 
 def test_contrast_beside_truth_by_hand():
-    from helpers.explanations import chapters
+    from helpers.explanations import ch04
 
     contrast = pd.DataFrame({"dimension": ["origin", "mapping"], "mean_pass": [4.0, 3.5], "mean_fail": [2.0, 3.0],
                              "difference": [2.0, 0.5], "u": [1, 2]})
     truth = pd.DataFrame({"dimension": ["mapping", "origin"], "pass_level": [4.2, 4.4], "fail_level": [3.0, 1.8]})
-    out = chapters.contrast_beside_truth(contrast, truth)
+    out = ch04.contrast_beside_truth(contrast, truth)
     assert out.columns.tolist() == ["dimension", "mean_pass", "mean_fail", "difference", "generating_gap"]
     assert out["generating_gap"].tolist() == pytest.approx([4.4 - 1.8, 4.2 - 3.0])
-    assert chapters.contrast_beside_truth(contrast, None) is None
+    assert ch04.contrast_beside_truth(contrast, None) is None
 
 
 def test_calibration_band_against_the_krippendorff_package():
-    from helpers.explanations import chapters
+    from helpers.explanations import ch04
     from helpers.explanations.io import load_benchmark
     from helpers.explanations.simulate import RatingModel, simulate_ratings
 
     bench, model = load_benchmark(), RatingModel()
-    band = chapters.calibration_band(bench, 4, model, seeds=[0, 1], low=0.0, high=0.9)
+    band = ch04.calibration_band(bench, 4, model, seeds=[0, 1], low=0.0, high=0.9)
     assert band.index.tolist() == list(SCORES) and band.columns.tolist() == ["min", "max", "within 0.00–0.90"]
     ref = {}
     for seed in (0, 1):

@@ -62,7 +62,8 @@ PRELOAD = (
     "ipykernel.kernelapp", "IPython.display", "numpy", "pandas", "scipy.stats", "matplotlib.pyplot",
     "plotly.graph_objects", "seaborn", "sklearn.linear_model",
     "helpers.core.report", "helpers.core.plots", "helpers.core.published", "helpers.core.agreement",
-    "helpers.metahope.chapters", "helpers.metahope.figures", "helpers.explanations.chapters",
+    "helpers.metahope.ch01", "helpers.metahope.ch02", "helpers.metahope.ch03", "helpers.metahope.figures",
+    "helpers.explanations.ch04", "helpers.explanations.ch05",
     "helpers.explanations.figures", "helpers.slang.ch06", "helpers.slang.ch07", "helpers.slang.figures",
     "helpers.wmt.ch08", "helpers.wmt.figures",
 )

@@ -9,7 +9,8 @@
 * :mod:`~helpers.explanations.template` blank rating workbooks, one per rater;
 * :mod:`~helpers.explanations.feedback` each student's leniency, consistency and agreement;
 * :mod:`~helpers.explanations.figures` the chapters' figures;
-* :mod:`~helpers.explanations.chapters` each chapter's parameter check, data loader and prose.
+* :mod:`~helpers.explanations.ch04` and :mod:`~helpers.explanations.ch05` each chapter's set-up, data box,
+  steps and findings (read from its saved result CSVs).
 """
 
 from .analysis import (BoundedNull, Clusters, ClusterStability, DisagreementShape, Regression, bounded_scale_null,
