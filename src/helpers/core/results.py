@@ -24,6 +24,17 @@ from . import paths
 _PARTIAL = ".partial-"
 
 
+def read_saved(folder, name: str, dtype=None) -> pd.DataFrame:
+    """A table a chapter saved, ``<folder>/<name>.csv``, read back as it was written: only an
+    empty cell is missing (a system named "NA" or a context "n/a" stays text), and floats
+    round-trip exactly. An empty frame when the run did not write it, or wrote no columns.
+    This is how every chapter's ``findings(folder)`` reads its result files."""
+    path = Path(folder) / f"{name}.csv"
+    if not path.exists() or path.stat().st_size <= 1:
+        return pd.DataFrame()
+    return pd.read_csv(path, keep_default_na=False, na_values=[""], float_precision="round_trip", dtype=dtype)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

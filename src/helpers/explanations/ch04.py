@@ -36,6 +36,7 @@ from ..core.agreement import ALPHA_RELIABLE
 from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance, table
+from ..core.results import read_saved
 from . import analysis
 from .io import BENCHMARK_FILE, SCORES, WorkbookRatings, load_benchmark, load_ratings, workbook_files
 from .simulate import RatingModel, generating_values, simulate_ratings
@@ -346,11 +347,7 @@ FINDINGS_INPUTS = ("data_summary", "simulator_truth", "design_contrast", "reliab
 
 def read_inputs(folder, names: Sequence[str]) -> dict[str, pd.DataFrame]:
     """The result CSVs ``names`` of ``folder`` by name; a missing or empty one is an empty frame."""
-    out = {}
-    for name in names:
-        path = Path(folder) / f"{name}.csv"
-        out[name] = pd.read_csv(path) if path.exists() and path.stat().st_size > 1 else pd.DataFrame()
-    return out
+    return {name: read_saved(folder, name) for name in names}
 
 
 def names_list(names: Sequence[str]) -> str:

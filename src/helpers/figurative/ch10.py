@@ -27,6 +27,7 @@ from ..core import annotations as ann
 from ..core import mqm, params, paths
 from ..core.errors import InputError
 from ..core.report import ChapterData, Provenance
+from ..core.results import read_saved
 from ..core.stats import FEW_CLUSTERS
 from . import analysis, idioms
 
@@ -337,11 +338,6 @@ FINDINGS_INPUTS = ("data_summary", "detector_precision", "penalty_means", "idiom
                    "span_summary", "system_effects", "llm_contrast", "rater_agreement", "metric_agreement")
 
 
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    path = Path(folder) / f"{name}.csv"
-    return pd.read_csv(path) if path.exists() and path.stat().st_size > 1 else pd.DataFrame()
-
-
 def _excludes(ci_low: float, ci_high: float) -> int | None:
     """1 when an interval lies wholly on one side of zero, 0 when it covers zero, None without one."""
     if pd.isna(ci_low) or pd.isna(ci_high):
@@ -363,7 +359,7 @@ def findings(folder) -> pd.DataFrame:
     """
     from ..core.findings import Findings
 
-    t = {name: _read(folder, name) for name in FINDINGS_INPUTS}
+    t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     f = Findings()
     d = t["data_summary"]
     detector = d["detector"].iloc[0] if not d.empty else ""

@@ -27,6 +27,7 @@ from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.published import compare_with_published, read_published
 from ..core.report import ChapterData, Provenance, data_note
+from ..core.results import read_saved
 from . import load, release, tidy_frame, workbooks
 from .chapters import (OWN_DETAIL, RELEASED_DETAIL, WORKBOOK, _annotation_file, _bool_or_none, _class_note,
                        _excludes_zero, _is_annotation_file, _names, _projection, _said, _workbooks, few_clusters,
@@ -270,11 +271,6 @@ FINDINGS_INPUTS = ("data_summary", "table1_agreement", "table2_sentence_penaltie
                    "weighting_scheme_agreement", "severity_bias")
 
 
-def _read(folder, name: str) -> pd.DataFrame:
-    path = Path(folder) / f"{name}.csv"
-    return pd.read_csv(path) if path.exists() and path.stat().st_size > 1 else pd.DataFrame()
-
-
 def findings(folder) -> pd.DataFrame:
     """Chapter 1's findings, recomputed from its saved result CSVs (:data:`FINDINGS_INPUTS`) alone.
 
@@ -290,7 +286,7 @@ def findings(folder) -> pd.DataFrame:
     DataFrame
         :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
     """
-    t = {name: _read(folder, name) for name in FINDINGS_INPUTS}
+    t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     d = t["data_summary"].set_index("quantity") if not t["data_summary"].empty else pd.DataFrame()
 
     def info(q, col="value"):

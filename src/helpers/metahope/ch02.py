@@ -16,7 +16,6 @@ recomputed and tested from ``results/02_metahope_directions/*.csv`` alone; the s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import pandas as pd
 
@@ -24,6 +23,7 @@ from ..core import classroom, params, stats
 from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance
+from ..core.results import read_saved
 from . import load, release
 from .chapters import OWN_DETAIL, RELEASED_DETAIL, _class_note, _excludes_zero, _projection, _span, _workbooks, \
     few_clusters
@@ -142,11 +142,6 @@ VERDICT_FLAGS = {"difference": "is_difference", "suggestive, not significant aft
                  "no evidence": "no_evidence"}
 
 
-def _read(folder, name: str) -> pd.DataFrame:
-    path = Path(folder) / f"{name}.csv"
-    return pd.read_csv(path) if path.exists() and path.stat().st_size > 1 else pd.DataFrame()
-
-
 def findings(folder) -> pd.DataFrame:
     """Chapter 2's findings, recomputed from its saved result CSVs (:data:`FINDINGS_INPUTS`) alone.
 
@@ -162,7 +157,7 @@ def findings(folder) -> pd.DataFrame:
     DataFrame
         :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
     """
-    t = {name: _read(folder, name) for name in FINDINGS_INPUTS}
+    t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     found = Findings()
     _profile(found, t["error_profile"])
     comparison = t["system_comparison"]

@@ -27,6 +27,7 @@ from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.published import read_published
 from ..core.report import ChapterData, Provenance
+from ..core.results import read_saved
 from . import load
 from . import mqm_format, release, simulate, tidy_frame, workbooks
 from .chapters import OWN_DETAIL, WORKBOOK, _annotation_spec, _class_note, _projection, _said, mqm_description
@@ -323,12 +324,6 @@ FINDINGS_INPUTS = ("data_summary", "agreement_by_system", "agreement_by_error", 
                    "seed_noise", "simulation_sweeps", "disagreement_anatomy")
 
 
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    """One result CSV of the chapter; empty when this run did not write it."""
-    path = Path(folder) / f"{name}.csv"
-    return pd.read_csv(path) if path.exists() and path.stat().st_size > 1 else pd.DataFrame()
-
-
 def findings(folder) -> pd.DataFrame:
     """Chapter 03's findings (section ``findings``), recomputed from its saved result CSVs
     (:data:`FINDINGS_INPUTS`) alone.
@@ -348,7 +343,7 @@ def findings(folder) -> pd.DataFrame:
     DataFrame
         :data:`helpers.core.findings.COLUMNS` plus the extra columns some quantities use.
     """
-    t = {name: _read(folder, name) for name in FINDINGS_INPUTS}
+    t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     info = t["data_summary"].set_index("quantity")["value"]
     metahope, by_system, by_error = bool(info["metahope"]), t["agreement_by_system"], t["agreement_by_error"]
     found = (Findings().add("simulated", bool(info["simulated"]))

@@ -27,6 +27,7 @@ from scipy.stats import rankdata
 from ..core import params
 from ..core.errors import InputError
 from ..core.report import ChapterData, Provenance
+from ..core.results import read_saved
 from . import data as wmt
 from . import scores
 
@@ -407,11 +408,6 @@ FINDINGS_INPUTS = ("data_summary", "reproduction", "meta_evaluation", "segment_c
                    "protocol_ranks", "edit_rate_agreement", "missed_errors", "unmatched")
 
 
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    path = Path(folder) / f"{name}.csv"
-    return pd.read_csv(path) if path.exists() and path.stat().st_size > 1 else pd.DataFrame()
-
-
 def findings(folder) -> pd.DataFrame:
     """Chapter 09's findings, recomputed from its saved result CSVs (:data:`FINDINGS_INPUTS`) alone.
 
@@ -425,7 +421,7 @@ def findings(folder) -> pd.DataFrame:
     """
     from ..core.findings import Findings
 
-    t = {name: _read(folder, name) for name in FINDINGS_INPUTS}
+    t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     f = Findings()
     d = t["data_summary"].set_index("quantity") if not t["data_summary"].empty else pd.DataFrame()
 

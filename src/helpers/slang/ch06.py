@@ -32,6 +32,7 @@ from ..core.errors import InputError
 from ..core.findings import Findings
 from ..core.published import read_published
 from ..core.report import ChapterData, Provenance
+from ..core.results import read_saved
 from . import candidates as hc
 from . import correlations
 from . import emotion
@@ -302,14 +303,6 @@ SECTIONS = ("data", "frequencies", "candidates", "direction", "within_word", "co
             "measured_ladder", "algorithm2", "overlap", "perturbation", "emotion", "findings")
 
 
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    """A saved table; only an empty cell is missing (a context "n/a" stays text)."""
-    path = Path(folder) / f"{name}.csv"
-    if not path.exists() or path.stat().st_size <= 1:
-        return pd.DataFrame()
-    return pd.read_csv(path, keep_default_na=False, na_values=[""])
-
-
 class _Saved:
     """The saved result CSVs of one run, each read once when first asked for."""
 
@@ -318,7 +311,7 @@ class _Saved:
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name not in self._tables:
-            self._tables[name] = _read(self.folder, name)
+            self._tables[name] = read_saved(self.folder, name)
         return self._tables[name]
 
     def info(self, quantity: str, column: str = "value"):

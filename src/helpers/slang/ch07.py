@@ -20,7 +20,6 @@ from ``results/07_qe_robustness/*.csv`` alone; the sentences are
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pandas as pd
 
@@ -29,6 +28,7 @@ from ..core.errors import InputError
 from ..core.findings import COLUMNS, Findings
 from ..core.published import read_published
 from ..core.report import ChapterData, Provenance
+from ..core.results import read_saved
 from ..core.stats import spearman_interval
 from . import homophone_data as hd
 from . import qe_data
@@ -352,12 +352,6 @@ STABILITY_QUANTITIES = {"posts": "G0_rho", "g0_rho": "G0_rho", "mean_rho_change"
                         "m2g2_rises": "M2G2_share_increased"}
 
 
-def _read(folder: Path, name: str) -> pd.DataFrame:
-    path = Path(folder) / f"{name}.csv"
-    return pd.read_csv(path, keep_default_na=False, na_values=[""]) if path.exists() and path.stat().st_size > 1 \
-        else pd.DataFrame()
-
-
 class _Tables(dict):
     """The result CSVs of one folder, read once each on first use."""
 
@@ -366,7 +360,7 @@ class _Tables(dict):
         self.folder = folder
 
     def __missing__(self, name):
-        self[name] = _read(self.folder, name)
+        self[name] = read_saved(self.folder, name)
         return self[name]
 
     def summary(self, quantity: str, column: str = "value"):
