@@ -554,9 +554,10 @@ def _finish_axis(panel: _Panel, letter: str) -> None:
         low, high = (10 ** float(v) for v in spec.range) if spec.type == "log" else spec.range
         getattr(ax, f"set_{letter}lim")(low, high)
     if axis.categorical:
-        getattr(ax, f"set_{letter}ticks")(range(len(axis.categories)), [_plain(c) for c in axis.categories],
-                                          **({"rotation": 30, "ha": "right"} if letter == "x"
-                                             and sum(map(len, axis.categories)) > 60 else {}))
+        names = [_plain(c) for c in axis.categories]
+        inches = ax.get_position().width * ax.figure.get_figwidth()
+        crowded = letter == "x" and max(map(len, names), default=0) * len(names) > 10 * inches  # ~10 characters an inch
+        getattr(ax, f"set_{letter}ticks")(range(len(names)), names, **({"rotation": 30, "ha": "right"} if crowded else {}))
         edge = 0.5 if axis.cells else 0.6  # heatmap cells fill the axis
         getattr(ax, f"set_{letter}lim")(-edge, len(axis.categories) - 1 + edge)
     if spec.tickvals is not None:
@@ -606,8 +607,11 @@ def static(fig: go.Figure):
     cmap_default = (template.colorscale.sequential if template.colorscale else None) or "Viridis"
     if isinstance(cmap_default, str):
         cmap_default = go.Heatmap(colorscale=cmap_default).colorscale
-    panels_x = {t.xaxis or "x" for t in fig.data} or {"x"}
-    canvas = plt.figure(figsize=((layout.width or max(700, 430 * len(panels_x))) / 100, (layout.height or 450) / 100))
+    columns = len({t.xaxis or "x" for t in fig.data} or {"x"})
+
+    def size(value, default):  # plotly pixels to inches; a figure-factory figure may say inf
+        return (value if value and np.isfinite(value) else default) / 100
+    canvas = plt.figure(figsize=(size(layout.width, max(700, 430 * columns)), size(layout.height, 450)))
     panels = _layout_panels(fig, canvas)
     legend: dict[str, tuple] = {}
     groups: dict[tuple, list] = {}
