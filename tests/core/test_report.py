@@ -97,3 +97,12 @@ def test_registered_labels_head_the_columns_unless_the_table_names_its_own():
     assert list(_cells(report.table(frame, labels={"test_other": "mine"}))) == ["weighted κ", "mine"]
     with pytest.raises(ValueError, match="already labelled"):
         report.register_labels({"test_weighted_kappa": "kappa"})
+
+
+def test_the_studies_register_their_labels_without_a_clash():
+    import importlib
+
+    for study in ("metahope", "explanations", "slang", "wmt", "metrics", "figurative"):
+        importlib.import_module(f"helpers.{study}.figures")  # registering twice or together raises on a clash
+    labels = report.registered_labels()
+    assert labels["pooled_rho"] == "pooled ρ" and labels["p_cluster_holm"] == "Holm p (sentences)"

@@ -3,7 +3,7 @@ for print.
 
 Colours come from :func:`helpers.core.plots.colour`, so an error category or a system has
 the same colour in every figure of the book, interactive or static; :data:`COLOURS` registers
-MetaHOPE's own when this module is imported.
+MetaHOPE's own and :data:`LABELS` its tables' column labels when this module is imported.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..core.plots import colour, register_colours
+from ..core.report import register_labels
 from .scoring import profile_categories
 
 #: MetaHOPE's colours: the five error categories and the three MT systems (colour-blind-safe hues).
@@ -22,6 +23,20 @@ COLOURS = {
     "GoogleMT": "#1b9e77", "GPT-5.4": "#d95f02", "Hunyuan-LLM-7B": "#7570b3",
 }
 register_colours(COLOURS)
+
+#: MetaHOPE's display labels of its result columns, shown by :func:`helpers.core.report.table`.
+LABELS = {
+    "mean_difference": "difference", "n_items": "items", "ratio_m_s": "ratio M/S",
+    "sentences_penalised": "sentences with points", "sentences_metaphor_higher": "metaphors higher",
+    "sentences_sentence_higher": "sentence higher", "p_cluster_permutation": "sentence sign-flip p",
+    "p_cluster_holm": "Holm p (sentences)", "items_with_error": "% with error", "group_a": "type",
+    "group_b": "against", "n_a": "metaphors", "n_b": "metaphors against", "sentences_a": "sentences",
+    "sentences_b": "sentences against", "ordinal_alpha": "ordinal α", "exact_presence_agreement": "presence (%)",
+    "alpha_mean": "α (mean)", "presence_mean": "presence (%)", "published_alpha": "α paper",
+    "published_presence": "presence paper", "alpha_width": "α interval width",
+    "difference_width": "difference interval width",
+}
+register_labels(LABELS)
 
 
 def _bias_points(paired: pd.DataFrame, x: str, y: str) -> pd.DataFrame:

@@ -15,7 +15,7 @@ Chapter 6 (homophones, Qian et al. 2025):
 
 Chinese labels in static figures use the CJK font registered by :mod:`helpers.core.plots`;
 :data:`COLOURS` registers the chapters' colours with :func:`helpers.core.plots.register_colours`
-when this module is imported.
+and :data:`LABELS` their tables' column labels when this module is imported.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..core.plots import colour, register_colours
+from ..core.report import register_labels
 
 #: The slang chapters' colours. The five slang words take Okabe-Ito hues (hash-chosen fallbacks
 #: would give two of them one colour); the QE models Paul Tol's muted hues (colour-blind safe).
@@ -42,6 +43,15 @@ COLOURS = {
     "transformer (all-MiniLM-L6-v2)": "#aa4499",
 }
 register_colours(COLOURS)
+
+#: The slang chapters' display labels of their result columns, shown by :func:`helpers.core.report.table`.
+LABELS = {
+    "pooled_rho": "pooled ρ", "pooled_p": "pooled p", "mean_within_word_rho": "mean ρ within words",
+    "p_within_word": "p within words", "heldout_perplexity": "perplexity",
+    "parameters": "size (n-grams, listed words or weights)", "pypinyin_reading": "pypinyin", "n_posts": "posts",
+    "signed_relative_shift": "signed shift (SD)",
+}
+register_labels(LABELS)
 
 #: Axis labels of the score columns of :func:`helpers.slang.candidates.score_candidates`.
 SCORE_LABELS = {
