@@ -382,8 +382,9 @@ def _draw_scatter(panel: _Panel, trace, colour_, offset: float, cmap_default):
         kw = {"marker": shape, "s": size ** 2, "alpha": marker.opacity if marker.opacity is not None else alpha,
               "linewidths": (marker.line.width or (1.5 if hollow else 0)) * _PX, "zorder": 3}
         if colours and _numeric(colours):
-            scale = marker.colorscale or cmap_default
-            points = ax.scatter(x, y, c=colours, cmap=_colormap(scale), vmin=marker.cmin, vmax=marker.cmax, **kw)
+            cmap = _colormap(marker.colorscale or cmap_default)
+            points = ax.scatter(x, y, c=colours, cmap=cmap, vmin=marker.cmin, vmax=marker.cmax, **kw)
+            colour_ = cmap(0.5)  # the legend shows the middle of the scale
             if marker.showscale or marker.colorbar.to_plotly_json():
                 ax.figure.colorbar(points, ax=ax, label=_plain(marker.colorbar.title.text), shrink=0.6)
         else:
