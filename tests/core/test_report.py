@@ -65,7 +65,7 @@ def _cells(styler) -> dict:
 def test_table_formats_each_column_by_its_role_and_leaves_the_frame_alone(tmp_path):
     frame = pd.DataFrame({"system": ["X", "Y"], "p": [0.03215, 0.00002], "p_holm": [1.0, float("nan")],
                           "pooled_p": [0.5, 0.0004], "share_B_higher": [0.456, 1.0], "marked_percent": [45.61, 3.0],
-                          "n": [12.0, 3.0], "n_items": [4, 5], "rho": [0.123456, -0.00001],
+                          "n": [12.0, 3.0], "n_units": [4, 5], "rho": [0.123456, -0.00001],
                           "cluster_ci_low": [0.1, -0.2], "cluster_ci_high": [0.3, 0.25]})
     frame.to_csv(tmp_path / "before.csv", index=False)
     cells = _cells(report.table(frame))
@@ -73,7 +73,7 @@ def test_table_formats_each_column_by_its_role_and_leaves_the_frame_alone(tmp_pa
     assert cells["p holm"] == ["1.000", "NA"] and cells["pooled p"] == ["0.500", "< 0.001"]
     assert cells["share B higher"] == ["45.6%", "100.0%"]  # shares as percentages
     assert cells["marked percent"] == ["45.6%", "3.0%"]  # already in percent
-    assert cells["n"] == ["12", "3"] and cells["n items"] == ["4", "5"]  # counts as integers
+    assert cells["n"] == ["12", "3"] and cells["n units"] == ["4", "5"]  # counts as integers
     assert cells["rho"] == ["0.123", "0.000"]  # the rest to decimals, never -0.000
     assert cells["cluster interval"] == ["[0.100, 0.300]", "[-0.200, 0.250]"]  # one interval column
     assert "cluster ci low" not in cells

@@ -215,8 +215,8 @@ def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), inde
 
     Examples
     --------
-    >>> html = table(pd.DataFrame({"x": [-0.0001, 1.23456], "n_items": [3.0, 4.0]}), decimals=2).to_html()
-    >>> "0.00" in html and "-0.00" not in html and "1.23" in html and ">3<" in html and "n items" in html
+    >>> html = table(pd.DataFrame({"x": [-0.0001, 1.23456], "n_units": [3.0, 4.0]}), decimals=2).to_html()
+    >>> "0.00" in html and "-0.00" not in html and "1.23" in html and ">3<" in html and "n units" in html
     True
     >>> f = pd.DataFrame({"d": [0.5], "ci_low": [-0.1234], "ci_high": [1.0], "p": [0.0004]})
     >>> html = table(f, decimals=2).to_html()
