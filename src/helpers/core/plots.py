@@ -460,7 +460,8 @@ def _draw_heatmap(panel: _Panel, trace, cmap_default):
                 label = _template(trace.texttemplate, {"z": value, "x": trace.x[j] if trace.x is not None else j,
                                                        "y": trace.y[i] if trace.y is not None else i,
                                                        "text": None if text is None else text[i][j]})
-                shade = np.mean(cmap((value - low) / (high - low) if high > low else 0.5)[:3]) if np.isfinite(value) else 1
+                at = (value - low) / (high - low) if high > low else 0.5
+                shade = np.mean(cmap(at)[:3]) if np.isfinite(value) else 1.0  # light cells take black text
                 ax.text(c, r, label, ha="center", va="center", fontsize=8, color="white" if shade < 0.5 else "black")
     if trace.showscale is not False:
         ax.figure.colorbar(image, ax=ax, label=_plain(trace.colorbar.title.text))
@@ -558,7 +559,8 @@ def _finish_axis(panel: _Panel, letter: str) -> None:
         names = [_plain(c) for c in axis.categories]
         inches = ax.get_position().width * ax.figure.get_figwidth()
         crowded = letter == "x" and max(map(len, names), default=0) * len(names) > 10 * inches  # ~10 characters an inch
-        getattr(ax, f"set_{letter}ticks")(range(len(names)), names, **({"rotation": 30, "ha": "right"} if crowded else {}))
+        turn = {"rotation": 30, "ha": "right"} if crowded else {}
+        getattr(ax, f"set_{letter}ticks")(range(len(names)), names, **turn)
         edge = 0.5 if axis.cells else 0.6  # heatmap cells fill the axis
         getattr(ax, f"set_{letter}lim")(-edge, len(axis.categories) - 1 + edge)
     if spec.tickvals is not None:

@@ -2,10 +2,11 @@
 
 ``results = Results(results_dir, "01_metahope_pilot_v1")`` collects every table and figure a
 chapter saves (:meth:`Results.show`: the interactive figure for the page, its static twin as PNG
-and SVG) in a private staging folder (``<results_dir>/.01_metahope_pilot_v1.partial-<pid>/``). The chapter's last cell calls
-:meth:`Results.commit`, which swaps the staged set into ``<results_dir>/<notebook>/`` in
-one rename. A run that fails before that leaves an earlier complete set untouched and
-never a half-written one; stale staging folders of dead runs are removed by the next run.
+and SVG) in a private staging folder (``<results_dir>/.01_metahope_pilot_v1.partial-<pid>/``).
+The chapter's last cell calls :meth:`Results.commit`, which swaps the staged set into
+``<results_dir>/<notebook>/`` in one rename. A run that fails before that leaves an earlier
+complete set untouched and never a half-written one; stale staging folders of dead runs are
+removed by the next run.
 
 The file names and columns are a public contract (``results/<chapter>/*.csv``).
 """
