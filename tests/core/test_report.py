@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import pandas as pd
+import pytest
 
 from helpers.core import published, report
 
@@ -47,3 +51,58 @@ def test_paper_values_stay_beside_a_run_on_other_systems():
     same = report.paper_beside("Table 9", mine.assign(system=["GoogleMT", "GPT-5.4"]), pub, ["system", "error"],
                                "simulated").data
     assert "not the paper's" not in same and "0.055" in same and "0.250" in same
+
+
+def _cells(styler) -> dict:
+    """Header -> the cells it shows, read back from the rendered HTML."""
+    html = styler.to_html()
+    heads = [unescape(h).strip() for h in re.findall(r"<th [^>]*>(.*?)</th>", html)]
+    rows = [[unescape(c).strip() for c in re.findall(r"<td [^>]*>(.*?)</td>", row)]
+            for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)[1:]]
+    return {h: [r[k] for r in rows] for k, h in enumerate(heads)}
+
+
+def test_table_formats_each_column_by_its_role_and_leaves_the_frame_alone(tmp_path):
+    frame = pd.DataFrame({"system": ["X", "Y"], "p": [0.03215, 0.00002], "p_holm": [1.0, float("nan")],
+                          "pooled_p": [0.5, 0.0004], "share_B_higher": [0.456, 1.0], "marked_percent": [45.61, 3.0],
+                          "n": [12.0, 3.0], "n_units": [4, 5], "rho": [0.123456, -0.00001],
+                          "cluster_ci_low": [0.1, -0.2], "cluster_ci_high": [0.3, 0.25]})
+    frame.to_csv(tmp_path / "before.csv", index=False)
+    cells = _cells(report.table(frame))
+    assert cells["p"] == ["0.032", "< 0.001"]  # as the book prints p, 3 decimals
+    assert cells["p holm"] == ["1.000", "NA"] and cells["pooled p"] == ["0.500", "< 0.001"]
+    assert cells["share B higher"] == ["45.6%", "100.0%"]  # shares as percentages
+    assert cells["marked percent"] == ["45.6%", "3.0%"]  # already in percent
+    assert cells["n"] == ["12", "3"] and cells["n units"] == ["4", "5"]  # counts as integers
+    assert cells["rho"] == ["0.123", "0.000"]  # the rest to decimals, never -0.000
+    assert cells["cluster interval"] == ["[0.100, 0.300]", "[-0.200, 0.250]"]  # one interval column
+    assert "cluster ci low" not in cells
+    frame.to_csv(tmp_path / "after.csv", index=False)  # only the display changed
+    assert (tmp_path / "before.csv").read_bytes() == (tmp_path / "after.csv").read_bytes()
+
+
+def test_table_keeps_interval_columns_the_caller_asks_for():
+    frame = pd.DataFrame({"d": [0.5], "ci_low": [0.1], "ci_high": [0.9], "null_ci_low": [-1.5], "null_ci_high": [1.5]})
+    cells = _cells(report.table(frame, decimals=2, columns=["d", "interval", "null_ci_low", "null_ci_high"]))
+    assert cells == {"d": ["0.50"], "interval": ["[0.10, 0.90]"], "null ci low": ["-1.50"], "null ci high": ["1.50"]}
+    named = _cells(report.table(frame, decimals=1, intervals={"95% CI": ("ci_low", "ci_high")}))
+    assert named["95% CI"] == ["[0.1, 0.9]"] and named["null interval"] == ["[-1.5, 1.5]"]
+
+
+def test_registered_labels_head_the_columns_unless_the_table_names_its_own():
+    report.register_labels({"test_weighted_kappa": "weighted κ", "test_other": "other"})
+    report.register_labels({"test_weighted_kappa": "weighted κ"})  # again, the same: nothing happens
+    frame = pd.DataFrame({"test_weighted_kappa": [0.5], "test_other": [1.5]})
+    assert list(_cells(report.table(frame))) == ["weighted κ", "other"]
+    assert list(_cells(report.table(frame, labels={"test_other": "mine"}))) == ["weighted κ", "mine"]
+    with pytest.raises(ValueError, match="already labelled"):
+        report.register_labels({"test_weighted_kappa": "kappa"})
+
+
+def test_the_studies_register_their_labels_without_a_clash():
+    import importlib
+
+    for study in ("metahope", "explanations", "slang", "wmt", "metrics", "figurative"):
+        importlib.import_module(f"helpers.{study}.figures")  # registering twice or together raises on a clash
+    labels = report.registered_labels()
+    assert labels["pooled_rho"] == "pooled ρ" and labels["p_cluster_holm"] == "Holm p (sentences)"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-import matplotlib.pyplot as plt
 import pandas as pd
+import plotly.graph_objects as go
 import pytest
 
 from helpers.core.results import Results, discard_partials
@@ -15,9 +15,8 @@ def test_files_appear_only_on_commit(tmp_path):
     results = Results(tmp_path, "01_x")
     frame = results.table(pd.DataFrame({"a": [1, 2]}), "t")
     assert frame["a"].tolist() == [1, 2]
-    fig, ax = plt.subplots()
-    ax.plot([0, 1])
-    results.figure(fig, "f")
+    shown = results.show(go.Figure(go.Scatter(x=[0, 1], y=[0, 1])), "f")
+    assert "text/html" in shown._repr_mimebundle_()  # the interactive figure, for the page
     assert not (tmp_path / "01_x").exists()  # staged, not published
     out = results.commit()
     assert out == tmp_path / "01_x"

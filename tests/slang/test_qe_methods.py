@@ -239,6 +239,7 @@ def test_verdict_reads_the_shift_against_the_models_own_error():
 def test_shift_figures_in_units_of_each_models_spread():
     import matplotlib.pyplot as plt
 
+    from helpers.core import plots
     from helpers.slang import figures
 
     preds, _ = _toy_predictions()
@@ -251,6 +252,6 @@ def test_shift_figures_in_units_of_each_models_spread():
     np.testing.assert_allclose(sorted(set(np.round(reader.y[:12], 6))), sorted({round(0.1 / spread["reader"], 6),
                                                                                round(-0.1 / spread["reader"], 6)}))
     assert fig.data[0].marker.color != fig.data[1].marker.color
-    static = figures.shift_figure_static(shifts, spread, "toy")
+    static = plots.static(fig)
     assert static.axes[0].get_title() == "toy"
     plt.close(static)

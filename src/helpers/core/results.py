@@ -1,11 +1,12 @@
 """A chapter's result files: written together, published only when the chapter completed.
 
-``results = Results(results_dir, "01_metahope_pilot_v1")`` collects every table and static
-figure a chapter saves in a private staging folder
-(``<results_dir>/.01_metahope_pilot_v1.partial-<pid>/``). The chapter's last cell calls
-:meth:`Results.commit`, which swaps the staged set into ``<results_dir>/<notebook>/`` in
-one rename. A run that fails before that leaves an earlier complete set untouched and
-never a half-written one; stale staging folders of dead runs are removed by the next run.
+``results = Results(results_dir, "01_metahope_pilot_v1")`` collects every table and figure a
+chapter saves (:meth:`Results.show`: the interactive figure for the page, its static twin as PNG
+and SVG) in a private staging folder (``<results_dir>/.01_metahope_pilot_v1.partial-<pid>/``).
+The chapter's last cell calls :meth:`Results.commit`, which swaps the staged set into
+``<results_dir>/<notebook>/`` in one rename. A run that fails before that leaves an earlier
+complete set untouched and never a half-written one; stale staging folders of dead runs are
+removed by the next run.
 
 The file names and columns are a public contract (``results/<chapter>/*.csv``).
 """
@@ -63,7 +64,7 @@ def discard_partials(results_dir: str | os.PathLike, notebook: str, keep_alive: 
 
 
 class Results:
-    """Tables (CSV) and static figures (PNG + SVG) of one chapter run, published atomically."""
+    """Tables (CSV) and the static twins of figures (PNG + SVG) of one chapter run, published atomically."""
 
     def __init__(self, results_dir: str | os.PathLike, notebook: str):
         self.base = paths.resolve_output(results_dir)
@@ -82,18 +83,23 @@ class Results:
         self.written.append(f"{name}.csv")
         return frame
 
-    def figure(self, static_figure, name: str) -> list[Path]:
-        """Stage a static (matplotlib) figure as ``<name>.png`` and ``<name>.svg`` for print,
-        and close it so that it is not shown again in the page."""
+    def show(self, fig, name: str):
+        """Stage the static twin of the plotly figure ``fig`` (:func:`helpers.core.plots.static`)
+        as ``<name>.png`` and ``<name>.svg`` for print, and return the interactive figure for
+        the page (:func:`helpers.core.plots.show`): one call per figure, the last expression
+        of its cell (or passed to ``display``)."""
         import matplotlib.pyplot as plt
 
+        from . import plots
+
         self._check_open()
+        twin = plots.static(fig)
         out = [self.staging / f"{name}.png", self.staging / f"{name}.svg"]
-        static_figure.savefig(out[0], dpi=200, bbox_inches="tight")
-        static_figure.savefig(out[1], bbox_inches="tight")
-        plt.close(static_figure)
+        twin.savefig(out[0], dpi=200, bbox_inches="tight")
+        twin.savefig(out[1], bbox_inches="tight")
+        plt.close(twin)
         self.written += [p.name for p in out]
-        return [self.final / p.name for p in out]
+        return plots.show(fig)
 
     def commit(self) -> Path:
         """Publish the staged files as ``<results_dir>/<notebook>/`` (replacing an earlier set)."""

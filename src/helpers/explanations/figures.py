@@ -1,4 +1,5 @@
-"""Figures of the explanation chapters: interactive (plotly) with static twins for print.
+"""Figures of the explanation chapters, interactive (plotly); :func:`helpers.core.plots.static` draws
+their twins for print.
 
 :data:`COLOURS` registers the dimensions' and the evaluator baselines' colours with
 :func:`helpers.core.plots.register_colours` when this module is imported.
@@ -6,11 +7,9 @@
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-import seaborn as sns
 
 from ..core.plots import colour, register_colours
 from .analysis import BoundedNull, Clusters, ClusterStability, latent_means, rounded_scale_moments
@@ -38,20 +37,6 @@ def dendrogram(clusters: Clusters, title: str | None = None, threshold: float | 
     return fig
 
 
-def dendrogram_static(clusters: Clusters, title: str | None = None, threshold: float | None = None):
-    """Static twin of :func:`dendrogram`."""
-    from scipy.cluster.hierarchy import dendrogram as scipy_dendrogram
-
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    scipy_dendrogram(clusters.linkage, labels=list(clusters.rho.index), ax=ax)
-    if threshold is not None:
-        ax.axhline(threshold, ls="--", color="grey", lw=1)
-        ax.text(ax.get_xlim()[1], threshold, f" cut {threshold:.2f}", va="bottom", ha="right", color="grey")
-    ax.set(title=title or "", ylabel="1 − Spearman ρ")
-    fig.tight_layout()
-    return fig
-
-
 def stability_bars(stability: ClusterStability, title: str | None = None) -> go.Figure:
     """Per dimension: the share of item resamples (and of simulated seeds) in which it is an
     independent axis at the cut."""
@@ -65,25 +50,6 @@ def stability_bars(stability: ClusterStability, title: str | None = None) -> go.
                              opacity=0.7, hovertemplate="%{x}: alone in %{y:.0%} of seeds<extra></extra>"))
     fig.update_layout(title=title, barmode="group", yaxis={"title": "share: an independent axis", "range": [0, 1.05],
                                                            "tickformat": ".0%"}, height=380)
-    return fig
-
-
-def stability_bars_static(stability: ClusterStability, title: str | None = None):
-    """Static twin of :func:`stability_bars`."""
-    table = stability.table
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    x = np.arange(len(table))
-    width = 0.4 if stability.n_seeds else 0.7
-    colours = [colour(d) for d in table["dimension"]]
-    ax.bar(x - (width / 2 if stability.n_seeds else 0), table["independent_share_bootstrap"], width, color=colours,
-           edgecolor="black", label="item resamples")
-    if stability.n_seeds:
-        ax.bar(x + width / 2, table["independent_share_seeds"], width, color=colours, hatch="//", alpha=0.7,
-               edgecolor="black", label="simulated seeds")
-    ax.set_xticks(x, table["dimension"], rotation=20, ha="right")
-    ax.set(title=title or "", ylabel="share: an independent axis", ylim=(0, 1.05))
-    ax.legend()
-    fig.tight_layout()
     return fig
 
 
@@ -118,22 +84,6 @@ def mean_sd_scatter(item_stats: pd.DataFrame, dimension: str = "overall", title:
     return fig
 
 
-def mean_sd_static(item_stats: pd.DataFrame, dimension: str = "overall", title: str | None = None,
-                   null: BoundedNull | None = None):
-    """Static twin of :func:`mean_sd_scatter`."""
-    sub = item_stats[item_stats["dimension"] == dimension]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    sns.regplot(x=sub["mean"], y=sub["sd"], order=2, ax=ax, scatter_kws={"s": 15, "color": colour(dimension)},
-                line_kws={"color": "grey", "label": "quadratic fit"})
-    curve = _null_curve(null, sub["mean"].min(), sub["mean"].max())
-    if curve is not None:
-        ax.plot(*curve, ls="--", color="black", label=f"bounded scale, constant latent SD {null.latent_sd:.2f}")
-        ax.legend(fontsize=8)
-    ax.set(title=title or "", xlabel=f"mean {dimension}", ylabel=f"SD of {dimension}")
-    fig.tight_layout()
-    return fig
-
-
 def null_histogram(null: BoundedNull, title: str | None = None) -> go.Figure:
     """The quadratic term of each bounded-scale null replicate, with the observed one."""
     fig = go.Figure(go.Histogram(x=null.null_quadratics, nbinsx=40, name="null replicates",
@@ -147,18 +97,6 @@ def null_histogram(null: BoundedNull, title: str | None = None) -> go.Figure:
     return fig
 
 
-def null_histogram_static(null: BoundedNull, title: str | None = None):
-    """Static twin of :func:`null_histogram`."""
-    fig, ax = plt.subplots(figsize=(6.5, 3.3))
-    ax.hist(null.null_quadratics, bins=40, color=colour("training mean"))
-    ax.axvline(null.observed, color=colour("overall"), lw=3, label=f"observed {null.observed:+.3f}")
-    ax.axvline(0, color="grey", ls=":")
-    ax.set(title=title or "", xlabel="quadratic term b2 of SD on mean (negative: a hump)", ylabel="replicates")
-    ax.legend()
-    fig.tight_layout()
-    return fig
-
-
 def rater_bars(profile: pd.DataFrame, title: str | None = None) -> go.Figure:
     """Each rater's leniency (mean deviation from the item means) with the SD of the deviations."""
     fig = go.Figure(go.Bar(x=profile["rater"], y=profile["leniency"], marker_color=colour("overall"),
@@ -167,17 +105,6 @@ def rater_bars(profile: pd.DataFrame, title: str | None = None) -> go.Figure:
                            hovertemplate="%{x}: leniency %{y:+.2f}<br>mean score %{customdata[0]:.2f} over "
                                          "%{customdata[1]} items<extra></extra>"))
     fig.update_layout(title=title, yaxis_title="mean deviation from item mean", height=380)
-    return fig
-
-
-def rater_bars_static(profile: pd.DataFrame, title: str | None = None):
-    """Static twin of :func:`rater_bars`."""
-    fig, ax = plt.subplots(figsize=(max(5, 0.45 * len(profile)), 3.5))
-    ax.bar(profile["rater"], profile["leniency"], yerr=profile["deviation_sd"], color=colour("overall"), capsize=2)
-    ax.axhline(0, color="grey", lw=0.8)
-    ax.set(title=title or "", ylabel="mean deviation from item mean")
-    ax.tick_params(axis="x", labelrotation=90)
-    fig.tight_layout()
     return fig
 
 
@@ -194,16 +121,3 @@ def mae_bars(mae: pd.DataFrame, title: str | None = None) -> go.Figure:
     fig.update_layout(barmode="group", title=title, yaxis_title="held-out MAE", height=400)
     return fig
 
-
-def mae_bars_static(mae: pd.DataFrame, title: str | None = None):
-    """Static twin of :func:`mae_bars`."""
-    fig, ax = plt.subplots(figsize=(8, 3.8))
-    width = 0.8 / len(MAE_SERIES)
-    x = np.arange(len(mae))
-    for k, (column, name) in enumerate(MAE_SERIES):
-        ax.bar(x + (k - 1) * width, mae[column], width, label=name, color=colour(name))
-    ax.set_xticks(x, mae["score"], rotation=30, ha="right")
-    ax.set(title=title or "", ylabel="held-out MAE")
-    ax.legend()
-    fig.tight_layout()
-    return fig

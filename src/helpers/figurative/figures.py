@@ -1,4 +1,5 @@
-"""Chapter 10's figures, each an interactive plotly figure with its static matplotlib twin.
+"""Chapter 10's figures, each an interactive plotly figure (its static twin:
+:func:`helpers.core.plots.static`).
 
 * :func:`system_effects` the idiom effect per system with its interval (LLM-based systems marked);
 * :func:`categories` the penalty by MQM category of idiom and other segments;
@@ -7,7 +8,6 @@
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -41,23 +41,6 @@ def system_effects(table: pd.DataFrame, title: str = "") -> go.Figure:
     return fig
 
 
-def system_effects_static(table: pd.DataFrame, title: str = ""):
-    """Static twin of :func:`system_effects`."""
-    t = _effects(table)
-    fig, ax = plt.subplots(figsize=(7, 0.28 * len(t) + 1.5))
-    y = np.arange(len(t))
-    colours = np.where(t["llm"].astype(bool), LLM, OTHER)
-    for k in range(len(t)):
-        ax.errorbar(t["estimate"].iloc[k], y[k], xerr=[[t["below"].iloc[k]], [t["above"].iloc[k]]], fmt="o",
-                    color=colours[k], ms=4)
-    ax.axvline(0, ls=":", color="#888")
-    ax.set_yticks(y, t["label"], fontsize=7)
-    ax.set_xlabel("idiom − other segments, MQM penalty (controlled for length)")
-    ax.set_title(title, fontsize=9)
-    fig.tight_layout()
-    return fig
-
-
 def _categories(table: pd.DataFrame) -> pd.DataFrame:
     t = table[(table["idiom_mean"] > 0) | (table["other_mean"] > 0)].copy()
     t["label"] = t["dataset"] + " · " + t["category"]
@@ -81,22 +64,6 @@ def categories(table: pd.DataFrame, title: str = "") -> go.Figure:
     return fig
 
 
-def categories_static(table: pd.DataFrame, title: str = ""):
-    """Static twin of :func:`categories`."""
-    t = _categories(table)
-    fig, ax = plt.subplots(figsize=(7, 0.45 * len(t) + 1.5))
-    y = np.arange(len(t))
-    ax.barh(y - 0.2, t["idiom_mean"], 0.4, color=IDIOM, label="idiom segments")
-    ax.barh(y + 0.2, t["other_mean"], 0.4, color=PLAIN, label="other segments")
-    ax.set_yticks(y, t["label"], fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel("mean MQM penalty per segment and system")
-    ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
-
-
 def span_overlap(summary: pd.DataFrame, title: str = "") -> go.Figure:
     """Share of WMT23's source-side error spans in idiom segments that overlap an idiom, beside the
     share a span of the same length placed at random would overlap
@@ -111,16 +78,3 @@ def span_overlap(summary: pd.DataFrame, title: str = "") -> go.Figure:
                       height=380, margin={"l": 70, "r": 30, "t": 60, "b": 50})
     return fig
 
-
-def span_overlap_static(summary: pd.DataFrame, title: str = ""):
-    """Static twin of :func:`span_overlap`."""
-    r = summary.iloc[0]
-    fig, ax = plt.subplots(figsize=(4.5, 3.5))
-    ax.bar([0, 1], [r["observed"], r["chance"]], color=[IDIOM, PLAIN])
-    ax.errorbar([0], [r["observed"]], yerr=[[r["difference"] - r["ci_low"]], [r["ci_high"] - r["difference"]]],
-                fmt="none", color="black", capsize=4)
-    ax.set_xticks([0, 1], ["observed", "chance"])
-    ax.set_ylabel(f"share of the {int(r['spans'])} source spans on an idiom")
-    ax.set_title(title, fontsize=9)
-    fig.tight_layout()
-    return fig

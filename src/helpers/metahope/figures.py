@@ -1,19 +1,20 @@
-"""MetaHOPE figures: each interactive (plotly) with a static twin for print.
+"""MetaHOPE figures, each interactive (plotly); :func:`helpers.core.plots.static` draws its twin
+for print.
 
 Colours come from :func:`helpers.core.plots.colour`, so an error category or a system has
 the same colour in every figure of the book, interactive or static; :data:`COLOURS` registers
-MetaHOPE's own when this module is imported.
+MetaHOPE's own and :data:`LABELS` its tables' column labels when this module is imported.
 """
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..core.plots import colour, register_colours
+from ..core.report import register_labels
 from .scoring import profile_categories
 
 #: MetaHOPE's colours: the five error categories and the three MT systems (colour-blind-safe hues).
@@ -22,6 +23,20 @@ COLOURS = {
     "GoogleMT": "#1b9e77", "GPT-5.4": "#d95f02", "Hunyuan-LLM-7B": "#7570b3",
 }
 register_colours(COLOURS)
+
+#: MetaHOPE's display labels of its result columns, shown by :func:`helpers.core.report.table`.
+LABELS = {
+    "mean_difference": "difference", "n_items": "items", "ratio_m_s": "ratio M/S",
+    "sentences_penalised": "sentences with points", "sentences_metaphor_higher": "metaphors higher",
+    "sentences_sentence_higher": "sentence higher", "p_cluster_permutation": "sentence sign-flip p",
+    "p_cluster_holm": "Holm p (sentences)", "items_with_error": "% with error", "group_a": "type",
+    "group_b": "against", "n_a": "metaphors", "n_b": "metaphors against", "sentences_a": "sentences",
+    "sentences_b": "sentences against", "ordinal_alpha": "ordinal α", "exact_presence_agreement": "presence (%)",
+    "alpha_mean": "α (mean)", "presence_mean": "presence (%)", "published_alpha": "α paper",
+    "published_presence": "presence paper", "alpha_width": "α interval width",
+    "difference_width": "difference interval width",
+}
+register_labels(LABELS)
 
 
 def _bias_points(paired: pd.DataFrame, x: str, y: str) -> pd.DataFrame:
@@ -57,23 +72,6 @@ def severity_bias_scatter(paired: pd.DataFrame, x: str = "A", y: str = "B", titl
     return fig
 
 
-def severity_bias_static(paired: pd.DataFrame, x: str = "A", y: str = "B", title: str | None = None):
-    """Static twin of :func:`severity_bias_scatter`."""
-    points = _bias_points(paired, x, y)
-    systems = list(dict.fromkeys(paired["system"]))
-    top = float(max(paired[x].max(), paired[y].max(), 1)) * 1.08
-    fig, axes = plt.subplots(1, len(systems), figsize=(4 * len(systems), 4), sharey=True, squeeze=False)
-    for ax, system in zip(axes[0], systems):
-        p = points[points["system"] == system]
-        ax.scatter(p[x], p[y], s=25 * p["n"], alpha=0.6, color=colour(system))
-        ax.plot([0, top], [0, top], ls=":", color="grey")
-        ax.set(title=system, xlabel=f"SEGS by {x}", xlim=(-1, top), ylim=(-1, top))
-    axes[0][0].set_ylabel(f"SEGS by {y}")
-    fig.suptitle(title or "")
-    fig.tight_layout()
-    return fig
-
-
 def _per_item(profile: pd.DataFrame) -> pd.DataFrame:
     """Category penalties of :func:`helpers.metahope.scoring.error_profile` divided by the items."""
     cats = profile_categories(profile)
@@ -103,22 +101,6 @@ def error_profile_bars(profile: pd.DataFrame, panel: str = "direction", title: s
     return fig
 
 
-def error_profile_static(profile: pd.DataFrame, panel: str = "direction", title: str | None = None):
-    """Static twin of :func:`error_profile_bars` (same colours per category)."""
-    long = _per_item(profile)
-    panels = list(dict.fromkeys(long[panel]))
-    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), sharey=True, squeeze=False)
-    for ax, p in zip(axes[0], panels):
-        table = long[long[panel] == p].pivot_table(index="bar", columns="category", values="per_item", sort=False)
-        cats = [c for c in profile_categories(profile) if c in table]
-        table[cats].plot.bar(stacked=True, ax=ax, legend=ax is axes[0][-1], color=[colour(c) for c in cats])
-        ax.set(title=p, xlabel="", ylabel="mean penalty per metaphor")
-        ax.tick_params(axis="x", labelrotation=30)
-    fig.suptitle(title or "")
-    fig.tight_layout()
-    return fig
-
-
 def sweep_lines(sweeps: pd.DataFrame, title: str | None = None) -> go.Figure:
     """One panel per simulation knob: the statistic that knob moves, as the knob changes
     (``sweeps``: ``knob, value, statistic, metric`` and optionally ``ci_low, ci_high``)."""
@@ -137,21 +119,6 @@ def sweep_lines(sweeps: pd.DataFrame, title: str | None = None) -> go.Figure:
         fig.update_xaxes(title_text=knob, row=1, col=k)
         fig.update_yaxes(title_text=label, row=1, col=k)
     fig.update_layout(title=title, height=400)
-    return fig
-
-
-def sweep_static(sweeps: pd.DataFrame, title: str | None = None):
-    """Static twin of :func:`sweep_lines`."""
-    knobs = list(dict.fromkeys(sweeps["knob"]))
-    fig, axes = plt.subplots(1, len(knobs), figsize=(4 * len(knobs), 3.5), squeeze=False)
-    for ax, knob in zip(axes[0], knobs):
-        s = sweeps[sweeps["knob"] == knob]
-        if {"ci_low", "ci_high"} <= set(s.columns):
-            ax.fill_between(s["value"], s["ci_low"], s["ci_high"], alpha=0.2)
-        ax.plot(s["value"], s["metric"], marker="o")
-        ax.set(title=knob, xlabel=knob, ylabel=s["statistic"].iloc[0] if "statistic" in s else "")
-    fig.suptitle(title or "")
-    fig.tight_layout()
     return fig
 
 
@@ -185,24 +152,3 @@ def study_plan_lines(plan: pd.DataFrame, margin: float = 2.0, title: str | None 
     fig.update_layout(title=title, height=440, legend={"orientation": "h", "y": -0.25})
     return fig
 
-
-def study_plan_static(plan: pd.DataFrame, margin: float = 2.0, title: str | None = None):
-    """The static twin of :func:`study_plan_lines` (matplotlib)."""
-    fig, axes = plt.subplots(1, 3, figsize=(13, 4))
-    palette = dict(zip(plan["data"].unique(), ("#1b9e77", "#d95f02", "#7570b3")))
-    styles = {1: ":", 2: "--", 3: "-"}
-    for i, column, data, k, g in _plan_lines(plan, margin):
-        axes[i].plot(g["sentences"], g[column], styles.get(k, "-"), marker="o", color=palette[data],
-                     label=f"{data}, {k} rater(s)")
-    for ax, (_, t) in zip(axes, _PLAN_PANELS):
-        ax.set_xscale("log")
-        ticks = sorted(plan["sentences"].unique())
-        ax.set_xticks(ticks, [str(t) for t in ticks])
-        ax.minorticks_off()
-        ax.set_xlabel("sentences")
-        ax.set_title(t.format(margin=margin), fontsize=9)
-    axes[1].legend(fontsize=7)
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    return fig

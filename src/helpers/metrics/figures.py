@@ -1,9 +1,8 @@
-"""Chapter 09's figures, each an interactive plotly figure with a static matplotlib twin
-(:mod:`helpers.core.plots` shows the first offline; :class:`helpers.core.Results` saves the second)."""
+"""Chapter 09's figures, each an interactive plotly figure (:meth:`helpers.core.Results.show` shows
+it offline and saves its static twin, drawn by :func:`helpers.core.plots.static`)."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -17,7 +16,6 @@ plots.register_colours(COLOURS)
 #: The statistics the correlation figure shows, with their axis labels.
 SHOWN = {"pearson": "system Pearson r", "kendall_tau_b": "system Kendall τ", "pearson_flat": "segment r (flat)",
          "pearson_item": "segment r (per item)", "acc_eq_item": "tie-calibrated accuracy"}
-_MARKERS = "osD^v"
 
 
 def _correlations(table: pd.DataFrame) -> pd.DataFrame:
@@ -49,26 +47,6 @@ def correlations(table: pd.DataFrame, title: str = "") -> go.Figure:
     return fig
 
 
-def correlations_static(table: pd.DataFrame, title: str = ""):
-    """Static twin of :func:`correlations`."""
-    t = _correlations(table)
-    labels = list(dict.fromkeys(t["label"]))
-    metrics = list(dict.fromkeys(t["metric"]))
-    fig, ax = plt.subplots(figsize=(7, 0.7 * len(labels) + 1.5))
-    for k, metric in enumerate(metrics):
-        part = t[t["metric"] == metric]
-        y = np.array([labels.index(v) for v in part["label"]]) + (k - (len(metrics) - 1) / 2) * 0.15
-        ax.errorbar(part["estimate"], y, xerr=[part["below"], part["above"]],
-                    fmt=_MARKERS[k % len(_MARKERS)], color=plots.colour(f"metric {metric}"), label=metric)
-    ax.axvline(0, ls=":", color="#888")
-    ax.set_yticks(range(len(labels)), labels)
-    ax.set_xlabel("agreement with the human scores (both oriented higher = better)")
-    ax.set_title(title)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
-
-
 def system_scatter(ranks: pd.DataFrame, title: str = "") -> go.Figure:
     """BLEU (x) against the expert MQM penalty (y, best at the top) per system
     (:func:`helpers.metrics.ch09.protocol_ranks`); hovering names the system and its ranks."""
@@ -81,20 +59,6 @@ def system_scatter(ranks: pd.DataFrame, title: str = "") -> go.Figure:
     fig.update_layout(title=title, xaxis_title="BLEU (higher is better)",
                       yaxis={"title": "MQM penalty per segment (lower is better)", "autorange": "reversed"},
                       height=440, margin={"l": 70, "r": 30, "t": 60, "b": 50})
-    return fig
-
-
-def system_scatter_static(ranks: pd.DataFrame, title: str = ""):
-    """Static twin of :func:`system_scatter` (system names written beside the points)."""
-    fig, ax = plt.subplots(figsize=(6.5, 4.5))
-    ax.scatter(ranks["bleu"], ranks["mqm"], color="#1f4e9a")
-    for r in ranks.itertuples(index=False):
-        ax.annotate(r.system, (r.bleu, r.mqm), fontsize=7, xytext=(3, 3), textcoords="offset points")
-    ax.invert_yaxis()
-    ax.set_xlabel("BLEU (higher is better)")
-    ax.set_ylabel("MQM penalty per segment (lower is better)")
-    ax.set_title(title)
-    fig.tight_layout()
     return fig
 
 
@@ -117,20 +81,3 @@ def rank_disagreement(ranks: pd.DataFrame, protocol: str = "", title: str = "") 
                       height=260 + 25 * len(ranks), margin={"l": 60, "r": 160, "t": 60, "b": 40})
     return fig
 
-
-def rank_disagreement_static(ranks: pd.DataFrame, protocol: str = "", title: str = ""):
-    """Static twin of :func:`rank_disagreement` (system names at the right end)."""
-    cols = _rank_columns(ranks, protocol)
-    fig, ax = plt.subplots(figsize=(7, 0.3 * len(ranks) + 2.5))
-    x = np.arange(len(cols))
-    for r in ranks.itertuples(index=False):
-        y = [getattr(r, c) for c, _ in cols]
-        ax.plot(x, y, "o-")
-        ax.text(x[-1] + 0.05, y[-1], r.system, va="center", fontsize=7)
-    ax.set_xticks(x, [label for _, label in cols])
-    ax.set_xlim(-0.2, len(cols) - 0.3)
-    ax.invert_yaxis()
-    ax.set_ylabel("rank (1 = best)")
-    ax.set_title(title)
-    fig.tight_layout()
-    return fig

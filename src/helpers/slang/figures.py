@@ -1,33 +1,34 @@
-"""Figures of the slang chapters: interactive (plotly) with static twins for print.
+"""Figures of the slang chapters, interactive (plotly); :func:`helpers.core.plots.static` draws
+their twins for print.
 
 Chapter 6 (homophones, Qian et al. 2025):
 
-* :func:`ratings_scatter` / :func:`ratings_scatter_static`: each method's score against the
+* :func:`ratings_scatter`: each method's score against the
   human rating, one colour per slang word with a per-word trend line, so that the ranking
   *within* a word (what a pick() function must get right) is seen apart from the
   differences *between* words that a pooled Spearman ρ also counts;
-* :func:`candidate_space` / :func:`candidate_space_static`: every Algorithm 1 candidate of one
+* :func:`candidate_space`: every Algorithm 1 candidate of one
   word placed by its frequency sum F (Algorithm 2) and its self-information I (Eq. 1), with
   the human-rated candidates and each method's top k marked;
-* :func:`ladder_figure` / :func:`ladder_figure_static`: each language model of the ladder by
+* :func:`ladder_figure`: each language model of the ladder by
   its held-out perplexity against its ρ with the ratings, the paper's Tables 2–3 beside.
 
 Chinese labels in static figures use the CJK font registered by :mod:`helpers.core.plots`;
 :data:`COLOURS` registers the chapters' colours with :func:`helpers.core.plots.register_colours`
-when this module is imported.
+and :data:`LABELS` their tables' column labels when this module is imported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..core.plots import colour, register_colours
+from ..core.report import register_labels
 
 #: The slang chapters' colours. The five slang words take Okabe-Ito hues (hash-chosen fallbacks
 #: would give two of them one colour); the QE models Paul Tol's muted hues (colour-blind safe).
@@ -43,6 +44,15 @@ COLOURS = {
 }
 register_colours(COLOURS)
 
+#: The slang chapters' display labels of their result columns, shown by :func:`helpers.core.report.table`.
+LABELS = {
+    "pooled_rho": "pooled ρ", "pooled_p": "pooled p", "mean_within_word_rho": "mean ρ within words",
+    "p_within_word": "p within words", "heldout_perplexity": "perplexity",
+    "parameters": "size (n-grams, listed words or weights)", "pypinyin_reading": "pypinyin", "n_posts": "posts",
+    "signed_relative_shift": "signed shift (SD)",
+}
+register_labels(LABELS)
+
 #: Axis labels of the score columns of :func:`helpers.slang.candidates.score_candidates`.
 SCORE_LABELS = {
     "percentile": "percentile (Algorithm 2)",
@@ -51,12 +61,12 @@ SCORE_LABELS = {
     "I_context": "self-information with context (bits)",
     "F": "F = Σ D(c) (character frequency sum)",
 }
-#: Marker of each top-k list in :func:`candidate_space` (plotly symbol, matplotlib marker).
+#: Marker of each top-k list in :func:`candidate_space` (a plotly symbol).
 TOP_MARKERS = {
-    "percentile (Algorithm 2)": ("square-open", "s"),
-    "percentile (Algorithm 2 as printed: P[1:k], least frequent)": ("diamond-open", "D"),
-    "self-information, most probable": ("triangle-up-open", "^"),
-    "self-information, most informative": ("triangle-down-open", "v"),
+    "percentile (Algorithm 2)": "square-open",
+    "percentile (Algorithm 2 as printed: P[1:k], least frequent)": "diamond-open",
+    "self-information, most probable": "triangle-up-open",
+    "self-information, most informative": "triangle-down-open",
 }
 
 
@@ -108,25 +118,6 @@ def ratings_scatter(scores: pd.DataFrame, ratings: pd.DataFrame, columns: Sequen
     return fig
 
 
-def ratings_scatter_static(scores: pd.DataFrame, ratings: pd.DataFrame,
-                           columns: Sequence[str] = ("percentile", "I_no_context"), title: str | None = None):
-    """Static twin of :func:`ratings_scatter`."""
-    rated = _rated(scores, ratings)
-    fig, axes = plt.subplots(1, len(columns), figsize=(5.2 * len(columns), 4.2), sharey=True, squeeze=False)
-    for ax, column in zip(axes[0], columns):
-        for word, g in rated.groupby("word", sort=False):
-            ax.scatter(g[column], g["avg_score"], color=colour(word), s=30, label=word)
-            line = _trend(g[column].to_numpy(dtype=float), g["avg_score"].to_numpy(dtype=float))
-            if line is not None:
-                ax.plot(*line, color=colour(word), linestyle=":", linewidth=1.2)
-        ax.set_xlabel(SCORE_LABELS.get(column, column))
-    axes[0][0].set_ylabel("human rating (mean, 1–5)")
-    axes[0][-1].legend(title="slang word", fontsize=8, title_fontsize=8, loc="best")
-    fig.suptitle(title or "")
-    fig.tight_layout()
-    return fig
-
-
 def _space(scores: pd.DataFrame, ratings: pd.DataFrame, word: str, y: str) -> pd.DataFrame:
     space = scores[scores["word"] == word][["candidate", "F", y]].copy()
     rated = ratings[ratings["word"] == word].set_index("candidate")["avg_score"]
@@ -138,8 +129,7 @@ def candidate_space(scores: pd.DataFrame, ratings: pd.DataFrame, top: pd.DataFra
                     y: str = "I_no_context", title: str | None = None) -> go.Figure:
     """Every candidate of ``word`` by F (log scale) and self-information ``y``: unrated ones
     grey, rated ones coloured by their rating, each method's top k (``top``, without-context
-    lists for self-information) ringed with its own marker. Static twin: only rated or
-    top-k candidates are labelled (the interactive figure names every point on hover)."""
+    lists for self-information) ringed with its own marker."""
     space = _space(scores, ratings, word, y)
     fig = go.Figure()
     plain = space[space["rating"].isna()]
@@ -155,7 +145,7 @@ def candidate_space(scores: pd.DataFrame, ratings: pd.DataFrame, top: pd.DataFra
                 "colorbar": {"title": "rating", "x": 1.02, "len": 0.55, "y": 0.25}},
         customdata=rated[["rating"]].to_numpy(),
         hovertemplate="%{text}<br>F %{x}<br>I %{y:.2f} bits<br>rating %{customdata[0]:.2f}<extra>rated</extra>"))
-    for method, (symbol, _) in TOP_MARKERS.items():
+    for method, symbol in TOP_MARKERS.items():
         chosen = top[(top["word"] == word) & (top["method"] == method) & top["context"].isin(["without", "n/a"])]
         points = space.set_index("candidate").loc[chosen["candidate"]].reset_index()
         if points.empty:
@@ -171,44 +161,10 @@ def candidate_space(scores: pd.DataFrame, ratings: pd.DataFrame, top: pd.DataFra
     return fig
 
 
-def candidate_space_static(scores: pd.DataFrame, ratings: pd.DataFrame, top: pd.DataFrame, word: str,
-                           y: str = "I_no_context", title: str | None = None):
-    """Static twin of :func:`candidate_space`."""
-    space = _space(scores, ratings, word, y)
-    fig, ax = plt.subplots(figsize=(8.5, 6))
-    plain = space[space["rating"].isna()]
-    ax.scatter(plain["F"], plain[y], color="#bbbbbb", s=20, label="not rated")
-    rated = space[space["rating"].notna()]
-    points = ax.scatter(rated["F"], rated[y], c=rated["rating"], cmap="viridis", vmin=1, vmax=5, s=55,
-                        label="rated (colour: rating)", zorder=3)
-    marked = set(top.loc[(top["word"] == word) & top["context"].isin(["without", "n/a"]), "candidate"])
-    for _, r in space.iterrows():
-        if r["candidate"] == word:
-            ax.annotate(f"{word} (the slang word)", (r["F"], r[y]), textcoords="offset points", xytext=(7, -3),
-                        ha="left", fontsize=8, color="#777777")
-        elif pd.notna(r["rating"]) or r["candidate"] in marked:
-            ax.annotate(r["candidate"], (r["F"], r[y]), textcoords="offset points", xytext=(7, 5), ha="left",
-                        fontsize=8, color="#222222" if pd.notna(r["rating"]) else "#777777")
-    for method, (_, marker) in TOP_MARKERS.items():
-        chosen = top[(top["word"] == word) & (top["method"] == method) & top["context"].isin(["without", "n/a"])]
-        sel = space.set_index("candidate").loc[chosen["candidate"]]
-        if len(sel):
-            ax.scatter(sel["F"], sel[y], marker=marker, s=190, facecolors="none", edgecolors=colour(method),
-                       linewidths=1.6, label=f"top {len(sel)}: {method}", zorder=4)
-    fig.colorbar(points, ax=ax, label="rating", shrink=0.6)
-    ax.set_xscale("log")
-    ax.set_xlabel(SCORE_LABELS["F"] + ", log scale")
-    ax.set_ylabel(SCORE_LABELS.get(y, y))
-    ax.set_title(title or "")
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False)
-    fig.tight_layout()
-    return fig
-
-
 # --------------------------------------------------------------------------- chapter 7
 # Chapter 7 (QE robustness, Qian et al. 2025, §4.4):
 #
-# * :func:`shift_figure` / :func:`shift_figure_static`: each post's change of predicted score
+# * :func:`shift_figure`: each post's change of predicted score
 #   relative to G0, per perturbation group and model, in units of the spread of the model's own
 #   G0 predictions, with the source-swap control beside the homophone groups.
 
@@ -243,29 +199,6 @@ def shift_figure(shifts: pd.DataFrame, spread: pd.Series, title: str | None = No
                       xaxis={"categoryorder": "array", "categoryarray": [GROUP_LABELS[g] for g in order]},
                       yaxis_title="shift of the predicted score, in SDs of the model's G0 predictions",
                       margin={"t": 70, "b": 120})
-    return fig
-
-
-def shift_figure_static(shifts: pd.DataFrame, spread: pd.Series, title: str | None = None):
-    """Static twin of :func:`shift_figure`."""
-    import seaborn as sns
-
-    frame, order = _relative_shifts(shifts, spread)
-    labels = [GROUP_LABELS[g] for g in order]
-    models = list(dict.fromkeys(frame["model"]))
-    palette = {m: colour(m) for m in models}
-    fig, ax = plt.subplots(figsize=(1.3 * len(labels) + 3, 4.6))
-    sns.boxplot(data=frame, x="label", y="relative", hue="model", order=labels, hue_order=models, palette=palette,
-                fliersize=0, boxprops={"alpha": 0.35}, ax=ax)
-    sns.stripplot(data=frame, x="label", y="relative", hue="model", order=labels, hue_order=models,
-                  palette=palette, dodge=True, size=3, ax=ax, legend=False)
-    ax.axhline(0, color="grey", linestyle=":", linewidth=1)
-    ax.set_xlabel("")
-    ax.set_ylabel("shift, in SDs of the model's G0 predictions")
-    ax.tick_params(axis="x", labelrotation=20)
-    ax.legend(title="model", fontsize=8, title_fontsize=8, loc="best")
-    ax.set_title(title or "")
-    fig.tight_layout()
     return fig
 
 
@@ -326,37 +259,3 @@ def ladder_figure(summary: pd.DataFrame, published: pd.DataFrame, context: str =
     fig.update_layout(title=title, height=470, margin={"t": 90}, legend={"font": {"size": 10}})
     return fig
 
-
-def ladder_figure_static(summary: pd.DataFrame, published: pd.DataFrame, context: str = "without",
-                         title: str | None = None):
-    """Static twin of :func:`ladder_figure`."""
-    rows = _ladder_rows(summary, context)
-    fig, (ax, ref) = plt.subplots(1, 2, figsize=(11, 5.2), gridspec_kw={"width_ratios": [2.1, 1]}, sharey=True)
-    for family, g in rows.groupby("family", sort=False):
-        c = FAMILY_COLOURS.get(family, "grey")
-        for measure, (low, high, label) in LADDER_MEASURES.items():
-            filled = measure == "mean_within_word_rho"
-            x = g["heldout_perplexity"] * (1.0 if filled else 1.04)  # pooled a little to the right, to be seen
-            ax.errorbar(x, g[measure], yerr=[g[measure] - g[low], g[high] - g[measure]],
-                        fmt="o", color=c, mfc=c if filled else "none", capsize=2, lw=0.8, label=f"{family}: {label}")
-        for _, r in g.iterrows():
-            ax.annotate(r["rung"], (r["heldout_perplexity"], r["mean_within_word_rho"]), fontsize=7,
-                        xytext=(3, 4), textcoords="offset points")
-    ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xscale("log")
-    ax.set_xlabel("held-out perplexity per character (log; lower is a better model)")
-    ax.set_ylabel("Spearman ρ with the human ratings")
-    ax.set_ylim(-1.05, 1.05)
-    ax.set_title(f"this run, I {context} context", fontsize=10)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
-    pub = _published_rho(published)
-    for ctx, g in pub.groupby("context", sort=False):
-        ref.plot(range(len(g)), g["rho_avg"], "s-" if ctx == context else "s:", color="black",
-                 mfc="black" if ctx == context else "none", label=f"{ctx} context")
-        ref.set_xticks(range(len(g)), [s.replace("Qwen1.5-", "Qwen ") for s in g["scorer"]], fontsize=8, rotation=20)
-    ref.axhline(0, color="grey", lw=0.8)
-    ref.set_title("published (Tables 2–3), for reference", fontsize=10)
-    ref.legend(fontsize=7)
-    fig.suptitle(title or "")
-    fig.tight_layout()
-    return fig

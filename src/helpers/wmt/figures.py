@@ -1,10 +1,9 @@
-"""Chapter 08's figures, each an interactive plotly figure with a static matplotlib twin
-(:mod:`helpers.core.plots` shows the first offline; :class:`helpers.core.Results` saves the second).
+"""Chapter 08's figures, each an interactive plotly figure (:meth:`helpers.core.Results.show` shows
+it offline and saves its static twin, drawn by :func:`helpers.core.plots.static`).
 :data:`COLOURS` registers the chapter's colours when this module is imported."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -40,23 +39,6 @@ def category_heatmap(penalties: pd.DataFrame, title: str = "") -> go.Figure:
     return fig
 
 
-def category_heatmap_static(penalties: pd.DataFrame, title: str = ""):
-    """Static twin of :func:`category_heatmap` (cells show the penalty; errors counted below it)."""
-    import seaborn as sns
-
-    z, n = _grid(penalties, "penalty"), _grid(penalties, "count")
-    labels = np.array([[("" if np.isnan(p) else f"{p:.2f}\n({int(c)})") for p, c in zip(pr, cr)]
-                       for pr, cr in zip(z.to_numpy(), n.fillna(0).to_numpy())])
-    fig, ax = plt.subplots(figsize=(1.1 * z.shape[1] + 3, 0.5 * z.shape[0] + 2))
-    sns.heatmap(z, annot=labels, fmt="", cmap="Reds", cbar_kws={"label": "penalty per segment"}, ax=ax,
-                annot_kws={"fontsize": 7})
-    ax.set_title(title)
-    ax.set_xlabel("category (errors marked in brackets)")
-    ax.set_ylabel("system")
-    fig.tight_layout()
-    return fig
-
-
 def _sweep_parts(sweep: pd.DataFrame, metric: str):
     for how, g in sweep.groupby("resampling", sort=False):
         line = g[g["scheme"].str.startswith("mqm-major-")].sort_values("major_to_minor")
@@ -64,7 +46,7 @@ def _sweep_parts(sweep: pd.DataFrame, metric: str):
         yield how, line, named
 
 
-_MARKERS = {"hope": ("diamond", "D"), "metahope": ("star", "*")}
+_MARKERS = {"hope": "diamond", "metahope": "star"}
 
 
 def stability_curve(sweep: pd.DataFrame, metric: str = "tau_mean", title: str = "") -> go.Figure:
@@ -78,7 +60,7 @@ def stability_curve(sweep: pd.DataFrame, metric: str = "tau_mean", title: str = 
                                  name=f"MQM weights, {how} resampled", line={"color": colour},
                                  hovertemplate=f"Major = %{{x}}<br>{metric} %{{y:.3f}}<extra>{how}</extra>"))
         for _, r in named.iterrows():
-            symbol = _MARKERS.get(r["scheme"], ("square", "s"))[0]
+            symbol = _MARKERS.get(r["scheme"], "square")
             fig.add_trace(go.Scatter(x=[r["major_to_minor"]], y=[r[metric]], mode="markers", name=f"{r['scheme']}, {how}",
                                      marker={"symbol": symbol, "size": 12, "color": colour},
                                      hovertemplate=f"{r['scheme']}<br>Major/Minor %{{x}}<br>{metric} %{{y:.3f}}"
@@ -86,24 +68,6 @@ def stability_curve(sweep: pd.DataFrame, metric: str = "tau_mean", title: str = 
     fig.add_vline(x=5, line_dash="dot", line_color="#888", annotation_text="WMT: Major = 5")
     fig.update_layout(title=title, xaxis_title="Major weight (Minor = 1)", yaxis_title=metric.replace("_", " "),
                       height=420, margin={"l": 60, "r": 30, "t": 60, "b": 50})
-    return fig
-
-
-def stability_curve_static(sweep: pd.DataFrame, metric: str = "tau_mean", title: str = ""):
-    """Static twin of :func:`stability_curve`."""
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for how, line, named in _sweep_parts(sweep, metric):
-        colour = plots.colour(f"resample {how}")
-        ax.plot(line["major_to_minor"], line[metric], "o-", color=colour, label=f"MQM weights, {how} resampled")
-        for _, r in named.iterrows():
-            ax.plot(r["major_to_minor"], r[metric], _MARKERS.get(r["scheme"], ("square", "s"))[1], color=colour,
-                    markersize=10, label=f"{r['scheme']}, {how}")
-    ax.axvline(5, ls=":", color="#888")
-    ax.set_xlabel("Major weight (Minor = 1)")
-    ax.set_ylabel(metric.replace("_", " "))
-    ax.set_title(title)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
     return fig
 
 
@@ -120,20 +84,6 @@ def bias_forest(bias: pd.DataFrame, title: str = "") -> go.Figure:
     fig.add_vline(x=0, line_dash="dot", line_color="#888")
     fig.update_layout(title=title, xaxis_title="penalty minus the other raters' mean (per segment)",
                       height=260 + 28 * len(b), margin={"l": 90, "r": 30, "t": 60, "b": 50})
-    return fig
-
-
-def bias_forest_static(bias: pd.DataFrame, title: str = ""):
-    """Static twin of :func:`bias_forest`."""
-    b = bias.sort_values("bias")
-    fig, ax = plt.subplots(figsize=(6, 0.4 * len(b) + 1.5))
-    y = np.arange(len(b))
-    ax.errorbar(b["bias"], y, xerr=[b["bias"] - b["ci_low"], b["ci_high"] - b["bias"]], fmt="o", color="#1f4e9a")
-    ax.axvline(0, ls=":", color="#888")
-    ax.set_yticks(y, b["rater"])
-    ax.set_xlabel("penalty minus the other raters' mean (per segment)")
-    ax.set_title(title)
-    fig.tight_layout()
     return fig
 
 
@@ -167,26 +117,4 @@ def rank_slopes(ranking: pd.DataFrame, title: str = "") -> go.Figure:
     return fig
 
 
-def rank_slopes_static(ranking: pd.DataFrame, title: str = ""):
-    """Static twin of :func:`rank_slopes`."""
-    both = _slopes(ranking)
-    fig, ax = plt.subplots(figsize=(7, 0.35 * len(both) + 2))
-    shown = set()
-    for r in both.itertuples(index=False):
-        ax.plot([0, 1], [r.human_rank, r.auto_rank], "o-", color=r.colour,
-                label=None if r.kind in shown else r.kind)
-        shown.add(r.kind)
-        ax.text(-0.03, r.human_rank, r.label, ha="right", va="center", fontsize=7)
-        ax.text(1.03, r.auto_rank, r.right, ha="left", va="center", fontsize=7)
-    ax.set_xlim(-0.8, 1.8)
-    ax.set_xticks([0, 1], ["human (ESA)", "automatic (AutoRank)"])
-    ax.invert_yaxis()
-    ax.set_ylabel("rank (1 = best)")
-    ax.set_title(title)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4)
-    fig.tight_layout()
-    return fig
-
-
-__all__ = ["rank_slopes", "rank_slopes_static", "category_heatmap", "category_heatmap_static", "stability_curve", "stability_curve_static", "bias_forest",
-           "bias_forest_static"]
+__all__ = ["rank_slopes", "category_heatmap", "stability_curve", "bias_forest"]
