@@ -4,7 +4,8 @@
 A *prose string* is a string constant of six words or more (an implicit concatenation counts
 as one string; an f-string counts by its literal parts, each replacement field read as a
 space) that is neither a docstring (the first statement of a module, class or function) nor
-an error message (an argument of a raised exception call, ``raise InputError(f"...")``, or of
+an error message (an argument of a raised exception call, ``raise InputError(f"...")``, of an
+exception built to be raised or collected later, ``problems.append(InputError("..."))``, or of
 ``warnings.warn``). A *word* is a run of non-blank characters holding a letter. The count is
 of source *lines*: each line a prose string occupies counts once per file.
 
@@ -53,18 +54,18 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return found
 
 
-def _is_warn(call: ast.Call) -> bool:
-    """True for ``warnings.warn(...)`` and a bare ``warn(...)``."""
+def _is_message_call(call: ast.Call) -> bool:
+    """True for ``warnings.warn(...)`` (or a bare ``warn``) and for building an exception, a
+    call of a name ending in ``Error``, ``Errors``, ``Exception`` or ``Warning``."""
     func = call.func
-    return (isinstance(func, ast.Attribute) and func.attr == "warn"
-            and isinstance(func.value, ast.Name) and func.value.id == "warnings") or (
-        isinstance(func, ast.Name) and func.id == "warn")
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name == "warn" or name.endswith(("Error", "Errors", "Exception", "Warning"))
 
 
 def _messages(tree: ast.AST) -> set[int]:
-    """``id`` of every node inside the arguments of a raised exception call or of warnings.warn."""
+    """``id`` of every node inside the arguments of a raised call, an exception's constructor or warnings.warn."""
     calls = [node.exc for node in ast.walk(tree) if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)]
-    calls += [node for node in ast.walk(tree) if isinstance(node, ast.Call) and _is_warn(node)]
+    calls += [node for node in ast.walk(tree) if isinstance(node, ast.Call) and _is_message_call(node)]
     found = set()
     for call in calls:
         for arg in list(call.args) + [keyword.value for keyword in call.keywords]:

@@ -50,10 +50,12 @@ def test_hand_counted_source():
     assert prose.prose_lines(SOURCE) == [15, 16, 17]
 
 
-def test_a_string_counts_once_per_line_and_keyword_messages_are_messages():
+def test_a_string_counts_once_per_line_and_exceptions_built_for_later_are_messages():
     source = ('x = ["one two three four five six", "seven eight nine ten eleven twelve"]\n'
-              'raise KeyError(message="a keyword message of six words or more")\n')
-    assert prose.prose_lines(source) == [1]
+              'raise make(message="a keyword message of six words or more")\n'
+              'problems.append(errors.InputError("is not a workbook, so its student is missing"))\n'
+              'print("but a printed line of six words is prose")\n')
+    assert prose.prose_lines(source) == [1, 4]
 
 
 def test_count_and_list_on_a_small_package(tmp_path, capsys):
