@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import string
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,8 +43,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import params, paths
+from . import pages, params, paths
 from .errors import InputError, InputErrors, raise_all, typed
+from .findings import Findings
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 #: The parameter (and command-line option) that says what to do with unfinished rows.
@@ -309,26 +311,30 @@ class LeftOut:
     items: tuple[str, ...] = ()
     unit: str = "item"
 
-    def _count(self, n: int) -> str:
-        return f"{n} {self.unit}" + ("" if n == 1 else "s")
+    def _units(self, n: int) -> str:
+        return self.unit + ("" if n == 1 else "s")
 
     def told(self, student: str) -> str:
-        """The Markdown paragraph for ``student``'s page ('' when nothing was left out)."""
+        """The Markdown paragraph for ``student``'s page ('' when nothing was left out); its
+        words: ``core/pages/classroom.md``."""
         own = dict(self.rows.get(student, {}))
+        others = [i for i in self.items if i not in own]
         parts = []
         if own:
-            plural = self.unit + ("" if len(own) == 1 else "s")
-            parts.append(f"rows {row_ranges(own.values())} of your workbook ({plural} {', '.join(own)}) were not "
-                         "marked done, so they are not counted here" + (", for anyone in the class"
-                                                                       if set(own) & set(self.items) else ""))
-        others = [i for i in self.items if i not in own]
+            parts.append(pages.page("core", "classroom", "left_out_own", Findings()
+                                    .add("rows", text=row_ranges(own.values()))
+                                    .add("own", text=f"{self._units(len(own))} {', '.join(own)}")
+                                    .add("shared", int(bool(set(own) & set(self.items)))).frame()))
         if others:
-            more = "more " if own else ""
-            verb, it = ("is", "it") if len(others) == 1 else ("are", "them")
-            n = self._count(len(others)).split(" ", 1)
-            parts.append(f"{n[0]} {more}{n[1]} ({', '.join(others)}) {verb} left out for the whole class because a "
-                         f"classmate had not marked {it} done")
-        return f"**Left out of this page:** {'; '.join(parts)}." if parts else ""
+            n = len(others)
+            parts.append(pages.page("core", "classroom", "left_out_class", Findings()
+                                    .add("others", text=f"{n} {'more ' if own else ''}{self._units(n)} "
+                                                        f"({', '.join(others)})")
+                                    .add("one", int(n == 1)).frame()))
+        if not parts:
+            return ""
+        joined = "; ".join(part.rstrip("\n") for part in parts)
+        return pages.page("core", "classroom", "left_out", Findings().add("parts", text=joined).frame()).rstrip("\n")
 
 
 def student_field(rows: Sequence[Sequence], max_rows: int = 3) -> str | None:
@@ -749,29 +755,25 @@ def add_unfinished_option(parser) -> None:
 
 
 def html_page(markdown_text: str, title: str) -> str:
-    """A small standalone HTML page (tables styled) from Markdown: a handout."""
+    """A small standalone HTML page (tables styled) from Markdown: a handout (the page around
+    it: ``core/pages/handout.html``)."""
     from markdown_it import MarkdownIt
 
     body = MarkdownIt("commonmark").enable("table").render(markdown_text)
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>"
-            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
-            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}</style></head>"
-            f"<body>{body}</body></html>")
+    frame = string.Template((pages.folder("core") / "handout.html").read_text(encoding="utf-8"))
+    return frame.substitute(title=escape(title), body=body)
 
 
 def write_overview(out_dir: Path, title: str, header: Sequence[str], rows: Sequence[str], show_names: bool,
                    notes: Sequence[str] = ()) -> Path:
     """The lecturer's ``index.html`` of a feedback folder: one Markdown table row per student
     (``rows``, linking their pages, by name), what the students' pages call classmates,
-    and ``notes`` (what the run left out)."""
-    lines = [f"# {title}: the lecturer's overview", "",
-             "Each student's page names the classmates " + ("by name." if show_names else
-                                                            "as classmate 1 … n, numbered in a random order "
-                                                            "drawn for each page, never by name."), "",
-             "| " + " | ".join(header) + " |", "|" + "---|" * len(header), *rows]
-    if notes:
-        lines += ["", "Left out of this feedback:", "", *[f"* {n}" for n in notes]]
-    return paths.atomic_write(Path(out_dir) / "index.html", html_page("\n".join(lines) + "\n", title))
+    and ``notes`` (what the run left out); its words: ``core/pages/classroom.md``."""
+    table = "\n".join(["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *rows])
+    found = (Findings().add("title", text=title).add("show_names", int(bool(show_names))).add("table", text=table)
+             .add("n_notes", len(notes)).add("notes", text="\n".join(f"* {n}" for n in notes)))
+    text = pages.page("core", "classroom", "overview", found.frame())
+    return paths.atomic_write(Path(out_dir) / "index.html", html_page(text, title))
 
 
 def safe_file_name(name: str, default: str = "student") -> str:
