@@ -56,6 +56,14 @@ class Provenance:
         if self.kind not in _STYLES:
             raise ValueError(f"kind must be one of {sorted(_STYLES)}")
 
+    @classmethod
+    def worded(cls, kind: str, chapter: str, files: Iterable[str | Path] = ()) -> "Provenance":
+        """A provenance whose detail is the section ``box_<kind>`` of the chapter's words file
+        (``notebooks/words/<chapter>.md``): the data box's words live with the chapter's others."""
+        from .findings import Words
+
+        return cls(kind, tuple(str(f) for f in files), Words(chapter).text(f"box_{kind}"))
+
     @property
     def simulated(self) -> bool:
         return self.kind == "simulated"
