@@ -47,3 +47,13 @@ def test_paper_values_stay_beside_a_run_on_other_systems():
     same = report.paper_beside("Table 9", mine.assign(system=["GoogleMT", "GPT-5.4"]), pub, ["system", "error"],
                                "simulated").data
     assert "not the paper's" not in same and "0.055" in same and "0.250" in same
+
+
+def test_a_data_box_detail_is_a_section_of_the_chapters_words():
+    own = report.Provenance.worded("own", "09_metrics", ["ref.txt"])
+    assert own.files == ("ref.txt",) and own.kind == "own"
+    assert own.detail == "Reference, system outputs and human scores passed to this notebook as papermill parameters."
+    released = report.Provenance.worded("released", "10_figurative")
+    assert released.detail.startswith("Google's expert MQM ratings of ZH→EN (google/wmt-mqm-human-evaluation")
+    assert " (<code>data/authored/idiom_sample.csv</code>), sha256-verified by" in released.detail  # lines joined
+    assert released.detail in released.note().data
