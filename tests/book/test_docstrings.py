@@ -14,7 +14,7 @@ import re
 import pytest
 
 #: The modules of public statistics whose every public function is documented this way.
-MODULES = ("helpers.core.stats", "helpers.core.agreement", "helpers.core.scoring")
+MODULES = ("helpers.core.stats", "helpers.core.agreement", "helpers.core.scoring", "helpers.metrics.meta")
 REQUIRED = ("Parameters", "Returns", "References")
 
 
