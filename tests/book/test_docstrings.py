@@ -14,8 +14,11 @@ import re
 import pytest
 
 #: The modules of public statistics whose every public function is documented this way.
-MODULES = ("helpers.core.stats", "helpers.core.agreement", "helpers.core.scoring", "helpers.metrics.meta")
+MODULES = ("helpers.core.stats", "helpers.core.agreement", "helpers.core.scoring", "helpers.metrics.meta",
+           "helpers.figurative.analysis")
 REQUIRED = ("Parameters", "Returns", "References")
+#: numpydoc's order of the sections used here.
+ORDER = ("Parameters", "Returns", "Notes", "References", "Examples")
 
 
 def sections(doc: str) -> dict[str, str]:
@@ -64,6 +67,9 @@ def _public(module_name: str):
                          isinstance(v, str) else "")
 def test_public_statistics_have_parameters_returns_and_references(name, fn):
     found = sections(fn.__doc__)
-    missing = [s for s in REQUIRED if not found.get(s)]
+    takes = bool(inspect.signature(fn).parameters)  # a function of no parameters has no Parameters section
+    missing = [s for s in REQUIRED if not found.get(s) and (takes or s != "Parameters")]
     assert not missing, f"{name}: its docstring lacks {', '.join(missing)}"
     assert "$" not in fn.__doc__, f"{name}: write the formula in plain text, not TeX"
+    titles = [t for t in found if t in ORDER]
+    assert titles == sorted(titles, key=ORDER.index), f"{name}: sections out of numpydoc's order: {titles}"
