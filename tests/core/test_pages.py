@@ -71,3 +71,11 @@ def test_workbook_texts_match_the_kits_codes():
 def test_missing_texts_name_the_file():
     with pytest.raises(FileNotFoundError, match=r"metahope/pages/nothing\.yml"):
         pages.texts("metahope", "nothing")
+
+
+def test_the_student_kit_readme_keeps_its_lines():
+    kit = pages.texts("core", "student_kit")
+    readme = kit["readme"].format(key=kit["no_key"], book=kit["book"])
+    assert "\n\n    make lab\n\n" in readme and "`.venv\\Scripts\\`" in readme  # a code block, one backslash each
+    assert readme.endswith("Put it into `data/authored/`.\n\nThe book itself, student edition, opens offline: "
+                           "`html/index.html`.\n")
