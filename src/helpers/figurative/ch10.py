@@ -308,14 +308,7 @@ def gallery_html(table: pd.DataFrame) -> str:
     """:func:`gallery`'s rows as readable HTML: per segment the source with its idioms
     highlighted, then each system's translation (target spans highlighted) and its errors.
     The HTML around them is the words file's ``gallery_*`` sections."""
-    words = Words(CHAPTER)
-
-    def say(section: str, **fields) -> str:
-        found = Findings()
-        for name, value in fields.items():
-            found.add(name, text=value) if isinstance(value, str) else found.add(name, value)
-        return words.text(section, found.frame())
-
+    say = Words(CHAPTER).fill
     if table.empty:
         return say("gallery_empty")
     blocks = []
