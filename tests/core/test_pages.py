@@ -79,3 +79,17 @@ def test_the_student_kit_readme_keeps_its_lines():
     assert "\n\n    make lab\n\n" in readme and "`.venv\\Scripts\\`" in readme  # a code block, one backslash each
     assert readme.endswith("Put it into `data/authored/`.\n\nThe book itself, student edition, opens offline: "
                            "`html/index.html`.\n")
+
+
+def test_the_data_box_and_the_paper_comparisons_take_their_words_from_core_pages():
+    from helpers.core import report
+
+    words = pages.words("core", "report")
+    box = report.data_note("simulated", ["a/b.csv"], "made up").data
+    assert box == ("<div class='data-note data-simulated' style='background:#fff4e0;border-left:6px solid #b45f06;"
+                   "padding:.6em 1em;margin:1em 0'><strong style='color:#b45f06'>"
+                   f"{words.verdict('kind', 'simulated')}</strong><p style='margin:.3em 0'>made up</p>"
+                   "<ul style=margin:.3em 0><li><code>b.csv</code></li></ul></div>")
+    assert report.data_note("own").data.endswith("notebook parameters</strong></div>")  # no detail, no files
+    assert words.fill("published_head", colour="#2e7d32", label="T", ok=3, n=3) == (
+        "<p><strong style='color:#2e7d32'>T: 3 of 3 published cells reproduced to the printed precision.</strong></p>")
