@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import yaml
 
-from .findings import Words
+if TYPE_CHECKING:  # pandas and the words machinery load only when a page is filled, not for --help
+    import pandas as pd
+
+    from .findings import Words
 
 PACKAGE = Path(__file__).resolve().parents[1]
 
@@ -34,6 +37,8 @@ def folder(study: str) -> Path:
 @cache
 def words(study: str, name: str) -> Words:
     """The page templates ``<study>/pages/<name>.md`` (read once per process)."""
+    from .findings import Words
+
     return Words(name, folder(study))
 
 

@@ -27,7 +27,9 @@ METRIC_COLUMNS = ["system", "segment", "metric", "score"]
 
 def add_meta_command(group) -> None:
     """Add ``meta`` to the ``metrics`` subcommand group ``group`` (an argparse subparsers object)."""
-    from ..core.mqm_commands import WEIGHTS_HELP
+    from ..core import pages
+
+    weights_help = pages.texts("core", "commands")["mqm file"]["--weights"]
 
     p = group.add_parser("meta", help="correlate metric scores with human scores (system and segment level)",
                          description=__doc__.split("\n\n")[1].replace("\n", " "))
@@ -44,7 +46,7 @@ def add_meta_command(group) -> None:
     p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples (0: no intervals)")
     p.add_argument("--seed", type=int, default=0, help="seed of the resamples")
     p.add_argument("--weights", default=None, metavar="mqm|marot|hope|metahope|FILE.yml",
-                   help=f"for an MQM annotation TSV: {WEIGHTS_HELP}")
+                   help=f"for an MQM annotation TSV: {weights_help}")
     p.add_argument("--human-higher-is-better", action="store_true",
                    help="the human scores are higher-is-better (DA); default: lower-is-better MQM penalties")
     p.add_argument("--lower-is-better", default="ter", metavar="M1,M2",
