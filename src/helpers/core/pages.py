@@ -9,8 +9,14 @@ shares):
   fields name quantities, ``[[ ]]`` optional parts, a ``## verdicts`` table; see
   :mod:`helpers.core.findings`), filled from a :class:`~helpers.core.findings.Findings` frame
   with :func:`page`;
-* ``<name>.yml``: the texts of a workbook (its guide sheet, the rubric, the decision steps),
-  read with :func:`texts`.
+* ``<name>.yml``: texts read with :func:`texts`: a workbook's guide (the rubric, the scale, the
+  steps), the help of a study's commands, the student kit's README;
+* frames used as they are, from :func:`folder`: ``core/pages/handout.html`` (the HTML page around
+  a handout, ``$title`` and ``$body`` filled by :func:`helpers.core.classroom.html_page`) and
+  ``core/pages/standalone_page.html.j2`` (the nbconvert template of ``run --html`` pages).
+
+A chapter's own words stay in ``notebooks/words/``. ``tools/prose.py`` counts what is left in
+the Python.
 """
 
 from __future__ import annotations
