@@ -248,7 +248,7 @@ def exact_agreement(*raters) -> float:
     References
     ----------
     Artstein, R. & Poesio, M. (2008). Inter-coder agreement for computational linguistics.
-    Computational Linguistics 34(4), §2.2 (observed agreement).
+    Computational Linguistics 34(4) (observed agreement).
 
     Examples
     --------
@@ -764,7 +764,7 @@ def rater_bias(scores: pd.DataFrame, value: str, rater: str = "annotator", item:
     ----------
     Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust inference,
     §VI.C (t with G − 1 degrees of freedom); Freitag, M. et al. (2021). Experts, errors, and context.
-    TACL 9, §4 (rater behaviour in MQM).
+    TACL 9 (rater behaviour in MQM).
 
     Examples
     --------
@@ -834,8 +834,8 @@ def span_matches(spans: pd.DataFrame, rated: pd.DataFrame, item: Sequence[str], 
     References
     ----------
     Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
-    for machine translation. TACL 9, §4; Kocmi, T. et al. (2024). Error span annotation: a balanced
-    approach for human evaluation of machine translation. WMT, §5.
+    for machine translation. TACL 9; Kocmi, T. et al. (2024). Error span annotation: a balanced
+    approach for human evaluation of machine translation. WMT.
     """
     item = list(item)
     r = rated[item + [rater]].drop_duplicates()
@@ -917,7 +917,7 @@ def span_agreement(matches: pd.DataFrame, weights: np.ndarray | None = None) -> 
     References
     ----------
     Dice, L. R. (1945). Measures of the amount of ecologic association between species. Ecology
-    26(3), 297–302; Kocmi, T. et al. (2024). Error span annotation. WMT, §5.
+    26(3), 297–302; Kocmi, T. et al. (2024). Error span annotation. WMT.
 
     Examples
     --------

@@ -117,8 +117,8 @@ def rater_scores(frame: pd.DataFrame, scheme: str | Scheme = "mqm", file=None) -
     References
     ----------
     Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. & Macherey, W. (2021). Experts,
-    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9,
-    §3 (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
+    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9
+    (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
     """
     ann.check_columns(frame)
     weights = load_scheme(scheme).weights(frame, file=file).fillna(0.0).to_numpy()
@@ -163,8 +163,8 @@ def check_raters(frame: pd.DataFrame, per_segment: int | str, file=None) -> None
 
     References
     ----------
-    Kocmi, T. et al. (2023). Findings of the 2023 Conference on Machine Translation (WMT23), §3
-    (three MQM ratings per segment in the general task's ZH→EN test set).
+    Kocmi, T. et al. (2023). Findings of the 2023 Conference on Machine Translation (WMT23) (three
+    MQM ratings per segment in the general task's ZH→EN test set).
     """
     units = frame.groupby(UNIT, sort=False)
     if per_segment == "all":
@@ -212,8 +212,8 @@ def segment_scores(ratings: pd.DataFrame) -> pd.DataFrame:
     References
     ----------
     Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. & Macherey, W. (2021). Experts,
-    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9,
-    §3 (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
+    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9
+    (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
     """
     return _segment_scores(ratings)[0]
 
@@ -246,8 +246,8 @@ def common_segments(segments: pd.DataFrame) -> pd.Series:
 
     References
     ----------
-    Freitag, M. et al. (2021). Experts, errors, and context. TACL 9, §3 (system scores compared on
-    the segments every system was rated on).
+    Freitag, M. et al. (2021). Experts, errors, and context. TACL 9 (system scores compared on the
+    segments every system was rated on).
     """
     n_systems = segments["system"].nunique()
     group, first = _groups(segments, SEGMENT)
@@ -287,8 +287,8 @@ def scored_segments(scores: pd.DataFrame, common: bool = True) -> pd.DataFrame:
     References
     ----------
     Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. & Macherey, W. (2021). Experts,
-    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9,
-    §3 (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
+    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9
+    (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
     """
     segments, keep, _, _ = _used(scores, common)
     used = segments[keep]
@@ -343,8 +343,8 @@ def system_scores(scores: pd.DataFrame, common: bool = True, per_100_chars: bool
     References
     ----------
     Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. & Macherey, W. (2021). Experts,
-    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9,
-    §3 (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
+    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9
+    (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
     google-research/google-research, marot/marot.js (Marot, the MQM viewer): mqmSetData, mqmAggregateSegStats.
     """
     segments, keep, of_rating, n_all = _used(scores, common)

@@ -382,8 +382,8 @@ def paired_permutation_test(x, y, n_perm: int = 10000, seed=0, clusters: Sequenc
 
     References
     ----------
-    Good, P. (2005). Permutation, Parametric and Bootstrap Tests of Hypotheses, 3rd ed., §3.1.2 (the
-    one-sample, paired, permutation test). Fisher, R. A. (1935). The Design of Experiments, §21.
+    Fisher, R. A. (1935). The Design of Experiments, §21 (the randomisation test of paired
+    differences). Good, P. (2005). Permutation, Parametric and Bootstrap Tests of Hypotheses, 3rd ed.
 
     Examples
     --------
@@ -495,8 +495,8 @@ def mdd_80(sd: float, n: int, alpha: float = 0.05) -> float:
 
     References
     ----------
-    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, 2nd ed., §2.3 (power of
-    the paired test, normal approximation).
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, 2nd ed., ch. 2 (the
+    test of a mean difference; here its normal approximation).
 
     Examples
     --------
@@ -530,7 +530,7 @@ def cluster_mdd_80(values, clusters: Sequence, alpha: float = 0.05) -> float:
 
     References
     ----------
-    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, §2.3; Cameron, A. C. &
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 2; Cameron, A. C. &
     Miller, D. L. (2015). A practitioner's guide to cluster-robust inference, §VI.C (t with G − 1
     degrees of freedom).
 
@@ -604,8 +604,8 @@ def detectable_correlation(n: int, alpha: float = 0.05, power: float = 0.8) -> f
 
     References
     ----------
-    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, §3.4 (Fisher's z for
-    the power of a test of r); Fisher, R. A. (1921). Metron 1, 3–32.
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 3 (the test of a
+    correlation r); Fisher, R. A. (1921). Metron 1, 3–32 (the z transformation).
 
     Examples
     --------
@@ -677,7 +677,7 @@ def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item
 
     References
     ----------
-    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, §2.3 (d_z for paired
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 2 (d_z for paired
     samples); Holm (1979), Scand. J. Statistics 6(2); Cameron & Miller (2015), J. Human Resources
     50(2), §VI; Efron & Tibshirani (1993), An Introduction to the Bootstrap, §13.3.
     """
@@ -789,7 +789,7 @@ def approximate_randomization(scores: pd.DataFrame, n_trials: int = 10000, seed=
     References
     ----------
     Riezler, S. & Maxwell, J. T. (2005). On some pitfalls in automatic evaluation and significance
-    testing for MT. ACL Workshop on Intrinsic and Extrinsic Evaluation Measures, §3.2; Noreen, E. W.
+    testing for MT. ACL Workshop on Intrinsic and Extrinsic Evaluation Measures for MT; Noreen, E. W.
     (1989). Computer-Intensive Methods for Testing Hypotheses, ch. 2.
 
     Examples
@@ -853,8 +853,8 @@ def significance_clusters(p, alpha: float = 0.05) -> list[int]:
 
     References
     ----------
-    Freitag, M. et al. (2021). Results of the WMT21 Metrics Shared Task, §3.2 (significance
-    clusters), as implemented in google-research/mt-metrics-eval, stats.py, AssignRanks.
+    Freitag, M. et al. (2021). Results of the WMT21 Metrics Shared Task (significance clusters), as
+    implemented in google-research/mt-metrics-eval, stats.py, AssignRanks.
 
     Examples
     --------
@@ -938,9 +938,9 @@ def ranking_stability(values, weights: np.ndarray, alpha: float = 0.05) -> dict:
 
     References
     ----------
-    Koehn, P. (2004). Statistical significance tests for machine translation evaluation. EMNLP,
-    §4 (bootstrap resampling of the test set); Freitag, M. et al. (2021). Experts, errors, and context.
-    TACL 9, §5 (stability of MQM rankings).
+    Koehn, P. (2004). Statistical significance tests for machine translation evaluation. EMNLP
+    (bootstrap resampling of the test set); Freitag, M. et al. (2021). Experts, errors, and context.
+    TACL 9 (the stability of MQM rankings).
     """
     v = np.asarray(values, dtype=float)
     w = np.asarray(weights, dtype=float)
@@ -1037,8 +1037,8 @@ def within_group_permutation_test(x, y, groups, n_perm: int = 10000, seed=0) -> 
 
     References
     ----------
-    Good, P. (2005). Permutation, Parametric and Bootstrap Tests of Hypotheses, §3.6 (restricted
-    permutations within blocks); Spearman, C. (1904). American Journal of Psychology 15(1).
+    Good, P. (2005). Permutation, Parametric and Bootstrap Tests of Hypotheses, 3rd ed. (permutations
+    restricted to blocks); Spearman, C. (1904). American Journal of Psychology 15(1).
 
     Examples
     --------

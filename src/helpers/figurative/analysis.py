@@ -66,7 +66,7 @@ def read_lines(path) -> pd.Series:
 
     References
     ----------
-    Akhbardeh, F. et al. (2021). Findings of the 2021 Conference on Machine Translation (WMT21), §2
+    Akhbardeh, F. et al. (2021). Findings of the 2021 Conference on Machine Translation (WMT21)
     (the news test sets and submissions).
     """
     path = paths.resolve_input(path) if not isinstance(path, tuple) else paths.released_file(*path)
@@ -90,10 +90,10 @@ def source_pool() -> pd.DataFrame:
 
     References
     ----------
-    Akhbardeh, F. et al. (2021). Findings of the 2021 Conference on Machine Translation (WMT21), §2
+    Akhbardeh, F. et al. (2021). Findings of the 2021 Conference on Machine Translation (WMT21)
     (the news test sets and submissions).
     Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
-    for machine translation. TACL 9, §3 (the MQM data and scores).
+    for machine translation. TACL 9 (the MQM data and scores).
     """
     n21 = read_lines(NEWSTEST2021_SOURCE)
     n23 = read_lines(WMT23_SOURCE)
@@ -181,8 +181,8 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
     References
     ----------
     Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
-    for machine translation. TACL 9, §3 (the MQM data and scores).
-    Akhbardeh, F. et al. (2021). Findings of the 2021 Conference on Machine Translation (WMT21), §2
+    for machine translation. TACL 9 (the MQM data and scores).
+    Akhbardeh, F. et al. (2021). Findings of the 2021 Conference on Machine Translation (WMT21)
     (the news test sets and submissions).
     """
     if dataset == "newstest2021":
@@ -267,10 +267,10 @@ def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: flo
 
     References
     ----------
-    Pinheiro, J. C. & Bates, D. M. (2000). Mixed-Effects Models in S and S-PLUS, §2.2 (REML);
+    Pinheiro, J. C. & Bates, D. M. (2000). Mixed-Effects Models in S and S-PLUS, ch. 2 (REML);
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
-    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, §2.3.
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 2.
     """
     import statsmodels.api as sm
 
@@ -379,7 +379,7 @@ def chance_overlap(length: int, chars: int, intervals: list[tuple[int, int]]) ->
     References
     ----------
     Feller, W. (1968). An Introduction to Probability Theory and Its Applications, vol. 1, 3rd ed.,
-    §I.2 (equally likely outcomes).
+    ch. I (equally likely outcomes).
 
     Examples
     --------
@@ -422,8 +422,8 @@ def span_overlap(rows: pd.DataFrame, detector: str = "filtered") -> pd.DataFrame
     References
     ----------
     Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
-    for machine translation. TACL 9, §3 (the MQM data and scores).
-    Kocmi, T. et al. (2023). Findings of WMT23, §3 (the three-rater MQM spans).
+    for machine translation. TACL 9 (the MQM data and scores).
+    Kocmi, T. et al. (2023). Findings of WMT23 (the three-rater MQM spans).
     """
     missing = [c for c in ("source", "source_start", "source_end") if c not in rows.columns]
     if missing:
@@ -516,7 +516,7 @@ def category_table(rows: pd.DataFrame, detector: str = "filtered", scheme: str =
     References
     ----------
     Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
-    for machine translation. TACL 9, §3 (the MQM data and scores).
+    for machine translation. TACL 9 (the MQM data and scores).
     Lommel, A., Uszkoreit, H. & Burchardt, A. (2014). Multidimensional Quality Metrics (MQM).
     Tradumàtica 12, 455–463 (the top-level categories).
     """
@@ -558,7 +558,7 @@ def sample_matches(pool: pd.DataFrame, n: int = 170, seed: int = 34) -> pd.DataF
 
     References
     ----------
-    Cochran, W. G. (1977). Sampling Techniques, 3rd ed., §2.2 (simple random sampling without
+    Cochran, W. G. (1977). Sampling Techniques, 3rd ed., ch. 2 (simple random sampling without
     replacement).
     """
     texts = pool.set_index("text_id")["source"]
@@ -652,7 +652,7 @@ def llm_contrast(table: pd.DataFrame, llm=LLM_SYSTEMS, n_boot: int = 1000, seed:
     ----------
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
-    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, §2.3.
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 2.
     """
     table = table.dropna(subset=["score"]).reset_index(drop=True)
     is_llm = table["system"].isin(list(llm)).to_numpy()
@@ -809,7 +809,7 @@ def sentence_chrf(hypotheses, references) -> np.ndarray:
 
     References
     ----------
-    Popović, M. (2015). chrF: character n-gram F-score for automatic MT evaluation. WMT, §2.
+    Popović, M. (2015). chrF: character n-gram F-score for automatic MT evaluation. WMT.
     Post, M. (2018). A call for clarity in reporting BLEU scores. WMT (sacrebleu).
     """
     from sacrebleu.metrics import CHRF
@@ -844,7 +844,7 @@ def metric_agreement(scored: pd.DataFrame, metric: str = "chrf", n_boot: int = 1
 
     References
     ----------
-    Freitag, M. et al. (2023). Results of WMT23 Metrics Shared Task, §3 (segment-level Pearson r);
+    Freitag, M. et al. (2023). Results of WMT23 Metrics Shared Task (segment-level Pearson r);
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """

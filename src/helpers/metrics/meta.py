@@ -702,7 +702,7 @@ def system_level_scores(human: pd.DataFrame, metrics: pd.DataFrame, segments: st
 
     References
     ----------
-    Freitag, M. et al. (2023). Results of WMT23 Metrics Shared Task, §3 (system scores from segment
+    Freitag, M. et al. (2023). Results of WMT23 Metrics Shared Task (system scores from segment
     scores); mt-metrics-eval, data.py (EvalSet: system- and segment-level scores).
 
     Examples
@@ -759,7 +759,7 @@ def segment_choice(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_b
 
     References
     ----------
-    Freitag, M. et al. (2023). Results of WMT23 Metrics Shared Task, §3; Kocmi, T. et al. (2021).
+    Freitag, M. et al. (2023). Results of WMT23 Metrics Shared Task; Kocmi, T. et al. (2021).
     To ship or not to ship, §3, arXiv:2107.10821.
 
     Examples
