@@ -6,7 +6,7 @@ as one string; an f-string counts by its literal parts, each replacement field r
 space) that is neither a docstring (the first statement of a module, class or function) nor
 an error message (an argument of a raised exception call, ``raise InputError(f"...")``, of an
 exception built to be raised or collected later, ``problems.append(InputError("..."))``, or of
-``warnings.warn``). A *word* is a run of non-blank characters holding a letter. The count is
+``warnings.warn``; or the value of a variable whose every use is inside such an argument). A *word* is a run of non-blank characters holding a letter. The count is
 of source *lines*: each line a prose string occupies counts once per file.
 
 ``python tools/prose.py`` prints the total and the count per file, largest first;
@@ -63,13 +63,27 @@ def _is_message_call(call: ast.Call) -> bool:
 
 
 def _messages(tree: ast.AST) -> set[int]:
-    """``id`` of every node inside the arguments of a raised call, an exception's constructor or warnings.warn."""
+    """``id`` of every node inside the arguments of a raised call, an exception's constructor or
+    warnings.warn, and of the value of a variable used nowhere else (``what = "..."`` then
+    ``raise InputError(f"... {what}")``: its text is part of the error message)."""
     calls = [node.exc for node in ast.walk(tree) if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)]
     calls += [node for node in ast.walk(tree) if isinstance(node, ast.Call) and _is_message_call(node)]
     found = set()
     for call in calls:
         for arg in list(call.args) + [keyword.value for keyword in call.keywords]:
             found.update(id(inner) for inner in ast.walk(arg))
+    scopes = [tree] + [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in scopes:  # a variable is looked up in the function that assigns it (or the whole module)
+        uses: dict[str, list[ast.Name]] = {}
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                uses.setdefault(node.id, []).append(node)
+        body = scope.body if scope is tree else list(ast.walk(scope))
+        for node in body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                loads = uses.get(node.targets[0].id, [])
+                if loads and all(id(load) in found for load in loads):
+                    found.update(id(inner) for inner in ast.walk(node.value))
     return found
 
 

@@ -58,6 +58,15 @@ def test_a_string_counts_once_per_line_and_exceptions_built_for_later_are_messag
     assert prose.prose_lines(source) == [1, 4]
 
 
+def test_a_variable_used_only_in_an_error_message_is_part_of_it():
+    source = ('what = "nothing is marked done in this sheet yet" if x else "some rows wait"\n'
+              'raise ValueError(f"student {s}: {what}")\n'
+              'note = "this sentence of six words is printed"\n'
+              'raise ValueError(note)\n'
+              'print(note)\n')
+    assert prose.prose_lines(source) == [3]  # note is printed too, so it is prose
+
+
 def test_count_and_list_on_a_small_package(tmp_path, capsys):
     (tmp_path / "study").mkdir()
     (tmp_path / "study" / "ch01.py").write_text(SOURCE)
