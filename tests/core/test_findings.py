@@ -140,3 +140,10 @@ def test_wrapped_lines_join_but_table_rows_and_hard_breaks_stay(tmp_path):
     assert words.text("s", Findings().add("n", 3).frame()) == (
         "A long sentence wrapped over 3 lines.\n- an item continued\n- next\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
         "first\\\nsecond")
+
+
+def test_fill_takes_named_fields_strings_as_text_numbers_as_values(tmp_path):
+    words = _words(tmp_path, "## box\n<p><b>{name}</b> (penalty {penalty:.1f}, {n} cells)[[: {note}]]</p>\n")
+    assert words.fill("box", name="A&amp;B", penalty=5, n=3.0, note="") == "<p><b>A&amp;B</b> (penalty 5.0, 3 cells)</p>"
+    assert words.fill("box", name="A", penalty=0.25, n=2, note="see below") == \
+        "<p><b>A</b> (penalty 0.2, 2 cells): see below</p>"

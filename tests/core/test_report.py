@@ -106,3 +106,11 @@ def test_the_studies_register_their_labels_without_a_clash():
         importlib.import_module(f"helpers.{study}.figures")  # registering twice or together raises on a clash
     labels = report.registered_labels()
     assert labels["pooled_rho"] == "pooled ρ" and labels["p_cluster_holm"] == "Holm p (sentences)"
+def test_a_data_box_detail_is_a_section_of_the_chapters_words():
+    own = report.Provenance.worded("own", "09_metrics", ["ref.txt"])
+    assert own.files == ("ref.txt",) and own.kind == "own"
+    assert own.detail == "Reference, system outputs and human scores passed to this notebook as papermill parameters."
+    released = report.Provenance.worded("released", "10_figurative")
+    assert released.detail.startswith("Google's expert MQM ratings of ZH→EN (google/wmt-mqm-human-evaluation")
+    assert "(<code>data/authored/idiom_sample.csv</code>), sha256-verified by <code>.venv/bin/python" in released.detail
+    assert released.detail in released.note().data

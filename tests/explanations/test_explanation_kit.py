@@ -268,7 +268,7 @@ def test_feedback_values_by_hand(small_class):
     by = f.by_score.set_index(["rater", "dimension"])["leniency"]
     assert by[("A", "overall")] == pytest.approx(1.0) and by[("A", "mapping")] == pytest.approx(0.5)
     # Overall: A (5, 4, 3) and B (3, 2, 1) same order, ρ = 1; A and C (4, 3, 5): ranks d = 1, 1, −2, ρ = 1 − 36/24
-    pairs = f.pairs.set_index(["rater", "classmate"])["spearman_rho"]
+    pairs = f.pairs.set_index(["rater", "classmate"])["rho"]
     assert pairs[("A", "B")] == pytest.approx(1.0) and pairs[("B", "A")] == pytest.approx(1.0)
     assert pairs[("A", "C")] == pytest.approx(-0.5) and pairs[("C", "B")] == pytest.approx(-0.5)
     assert s.loc["A", "mean_agreement"] == pytest.approx(0.25) and s.loc["C", "mean_agreement"] == pytest.approx(-0.5)
@@ -466,7 +466,7 @@ def test_pages_name_no_classmate_number_them_freshly_and_say_what_was_left_out(t
     pairs = fb.class_feedback(ex.load_ratings(tmp_path / "class", unfinished="drop_rows").ratings).pairs
     in_roster_order = []
     for n in NAMES:
-        rho = pairs[pairs["rater"] == n].set_index("classmate")["spearman_rho"].round(2)
+        rho = pairs[pairs["rater"] == n].set_index("classmate")["rho"].round(2)
         assert rho.is_unique  # the fixture's ρ tell the classmates apart, so the page can be decoded
         who = {f"{v:.2f}": c for c, v in rho.items()}
         shown = dict(line.split(" | ")[0::2] for line in (row.strip("| ") for row in pages[n].splitlines())

@@ -111,6 +111,24 @@ def test_gallery_marks_overlapping_spans_once():
     assert ch10._marked("不要画蛇添足了", ["画蛇添足", "添足了"]) == "不要<mark>画蛇添足了</mark>"
 
 
+def test_gallery_html_is_filled_from_the_words_file():
+    row = {"segment": "d1#3", "idioms": "画蛇添足|", "source": "别画蛇添足", "rater": "r1"}
+    table = pd.DataFrame([
+        {**row, "system": "A<1>", "score": 5.0, "target": "no snake legs", "category": "Accuracy",
+         "severity": "Major", "side": "target", "span": "snake"},
+        {**row, "system": "A<1>", "score": 5.0, "target": "no snake legs", "category": "Style", "severity": "Minor",
+         "side": "source", "span": ""},
+        {**row, "system": "B", "score": 0.0, "target": "do not overdo it", "category": "", "severity": "",
+         "side": "", "span": ""}])
+    box = "<div style='border-left:4px solid #c9a227;padding:.3em 1em;margin:1em 0'>"
+    assert ch10.gallery_html(table) == (
+        f"{box}<p><code>d1#3</code>: 别<mark>画蛇添足</mark></p>"
+        "<p><strong>A&lt;1&gt;</strong> (penalty 5.0): no <mark>snake</mark> legs</p>"
+        "<ul><li>Major Accuracy (r1, target): «snake»</li><li>Minor Style (r1, source): «—»</li></ul>"
+        "<p><strong>B</strong> (penalty 0.0): do not overdo it</p><p><em>no error marked</em></p></div>")
+    assert ch10.gallery_html(table.iloc[:0]) == "<p><em>No WMT23 segment with an idiom in this run.</em></p>"
+
+
 def test_setup_checks_its_parameters(tmp_path):
     with pytest.raises(InputError, match="detector"):
         ch10.setup(detector="loose")

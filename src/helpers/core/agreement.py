@@ -59,6 +59,24 @@ def alpha_reading(alpha: float) -> str:
     :data:`ALPHA_READINGS`); NaN reads "undefined". Labels of other conventions (Landis &
     Koch's "moderate", "substantial" for κ) are not used for α.
 
+    Parameters
+    ----------
+    alpha : float
+        Krippendorff's α.
+
+    Returns
+    -------
+    str
+        "reliable" if α ≥ 0.800, "tentative conclusions only" if 0.667 ≤ α < 0.800, "too low for
+        conclusions" below, "undefined" for NaN.
+
+    References
+    ----------
+    Krippendorff, K. (2004). Content Analysis: An Introduction to Its Methodology, 2nd ed., §12.4.
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. University of Pennsylvania.
+
+    Examples
+    --------
     >>> [alpha_reading(a) for a in (0.8, 0.7999, 0.667, 0.6669, float("nan"))]
     ['reliable', 'tentative conclusions only', 'tentative conclusions only', 'too low for conclusions', 'undefined']
     """
@@ -75,6 +93,26 @@ def krippendorff_alpha(ratings, level: str = "interval", value_domain: Sequence 
     ``krippendorff`` package raises instead). The interval level is computed in closed form
     (:func:`interval_alpha_weighted`, equal to the package's value: tests/core/test_agreement.py),
     the other levels by the package.
+
+    Parameters
+    ----------
+    ratings : array_like
+        Raters × units, NaN where a rater did not rate a unit.
+    level : str, default "interval"
+        Level of measurement: "nominal", "ordinal", "interval" or "ratio".
+    value_domain : sequence, optional
+        The possible values (for the nominal and ordinal levels).
+
+    Returns
+    -------
+    float
+        α = 1 − D_o / D_e, D_o the observed and D_e the expected disagreement under the level's
+        difference function (interval: δ²(v, v') = (v − v')²); NaN with fewer than two values.
+
+    References
+    ----------
+    Krippendorff, K. (2004). Content Analysis: An Introduction to Its Methodology, 2nd ed., §12.4.
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. University of Pennsylvania.
 
     Examples
     --------
@@ -132,6 +170,23 @@ def weighted_kappa(a, b, labels: Sequence | None = None) -> float:
     chance-expected joint proportions. Returns 0 when E has no weight (both raters
     constant): no agreement beyond chance can be shown (scikit-learn 1.9 returns NaN there).
 
+    Parameters
+    ----------
+    a, b : array_like
+        The two raters' values on the same items.
+    labels : sequence, optional
+        The ordered categories whose positions are weighted; default the sorted values used.
+
+    Returns
+    -------
+    float
+        κ_w = 1 − sum_ij w_ij O_ij / sum_ij w_ij E_ij with w_ij = (i − j)²; 0 when E has no weight.
+
+    References
+    ----------
+    Cohen, J. (1968). Weighted kappa: nominal scale agreement with provision for scaled
+    disagreement or partial credit. Psychological Bulletin 70(4), 213–220.
+
     Examples
     --------
     >>> round(weighted_kappa([0, 1, 2, 2], [0, 2, 2, 1]), 4)  # positions = values: 1 − 0.5 / 1.375
@@ -150,6 +205,21 @@ def weighted_kappa(a, b, labels: Sequence | None = None) -> float:
 def pearson_r(a, b) -> float:
     """Pearson correlation; NaN when either rater gave one value to every item.
 
+    Parameters
+    ----------
+    a, b : array_like
+        Paired values.
+
+    Returns
+    -------
+    float
+        r = sum (a_i − ā)(b_i − b̄) / sqrt(sum (a_i − ā)² · sum (b_i − b̄)²); NaN when either is constant.
+
+    References
+    ----------
+    Pearson, K. (1896). Mathematical contributions to the theory of evolution. III. Regression,
+    heredity, and panmixia. Philosophical Transactions of the Royal Society A 187, 253–318.
+
     Examples
     --------
     >>> round(pearson_r([1, 2, 3], [2, 4, 7]), 4), bool(np.isnan(pearson_r([1, 1, 1], [1, 2, 3])))
@@ -164,6 +234,21 @@ def pearson_r(a, b) -> float:
 
 def exact_agreement(*raters) -> float:
     """Percentage of items on which every rater gave the same value.
+
+    Parameters
+    ----------
+    *raters : array_like
+        Each rater's values on the same items.
+
+    Returns
+    -------
+    float
+        100 · #{items i : all raters gave i the same value} / #items.
+
+    References
+    ----------
+    Artstein, R. & Poesio, M. (2008). Inter-coder agreement for computational linguistics.
+    Computational Linguistics 34(4) (observed agreement).
 
     Examples
     --------
@@ -198,7 +283,24 @@ def _statistics(data: np.ndarray, labels: Sequence | None, level: str) -> dict:
 
 def rating_matrix(scores: pd.DataFrame, value: str, rater: str = "annotator", item: str = "item") -> pd.DataFrame:
     """Items × raters table of ``value`` (NaN where a rater did not rate an item), items and
-    raters in order of first appearance."""
+    raters in order of first appearance.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Tidy ratings, one row per (item, rater).
+    value, rater, item : str
+        Column names of the value, the rater and the item.
+
+    Returns
+    -------
+    DataFrame
+        Items × raters of ``value`` (NaN where missing): the layout every agreement coefficient reads.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability, §A (the reliability data matrix).
+    """
     return scores.pivot_table(index=item, columns=rater, values=value, aggfunc="first", observed=True, sort=False)
 
 
@@ -215,6 +317,33 @@ def agreement(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: 
       each the mean over rater pairs on the items both rated;
     * exact agreement on the value and on its presence (> 0), in percent of the items
       rated by at least two raters.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Tidy ratings, one row per (item, rater).
+    by : str or sequence of str
+        Grouping columns (one result row per group).
+    value, rater, item : str
+        Column names.
+    labels : sequence, optional
+        κ's ordered categories (default: the values observed in the group).
+    level : str, default "interval"
+        α's level of measurement.
+    totals : bool, default False
+        Add each rater's summed value.
+
+    Returns
+    -------
+    DataFrame
+        One row per group with the coefficients above (α: :func:`krippendorff_alpha`; κ, r: means
+        over rater pairs of :func:`weighted_kappa` and :func:`pearson_r`; exact and presence
+        agreement in percent).
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. University of Pennsylvania.
+    Cohen, J. (1968). Psychological Bulletin 70(4), 213–220.
 
     Examples
     --------
@@ -252,6 +381,22 @@ def interval_alpha_weighted(data: np.ndarray, weights: np.ndarray) -> np.ndarray
     D_o = (1/n) Σ_u w_u · 2 m_u/(m_u − 1) · Σ_i (v_ui − v̄_u)² and
     D_e = 2 Σ (v − v̄)² / (n − 1) over all pairable values; α = 1 − D_o / D_e
     (Krippendorff 2011, interval metric δ² = (v − v')²).
+
+    Parameters
+    ----------
+    data : numpy.ndarray
+        Items × raters, NaN where missing.
+    weights : numpy.ndarray
+        Unit multiplicities, B × items.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (B,): α_b = 1 − D_o / D_e under the multiplicities of resample b.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. University of Pennsylvania.
     """
     data = np.asarray(data, dtype=float)
     w = np.asarray(weights, dtype=float)
@@ -278,6 +423,25 @@ def bootstrap_samples(a, b, weights: np.ndarray, labels: Sequence | None = None)
 
     α is interval α; κ uses the positions of the values in ``labels`` (default: the values
     observed in the full sample, kept fixed across resamples). One row per resample.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The two raters' values on the same items.
+    weights : numpy.ndarray
+        Multiplicities, B × items (:func:`~helpers.core.stats.resample`).
+    labels : sequence, optional
+        κ's ordered categories.
+
+    Returns
+    -------
+    DataFrame
+        One row per resample: alpha, weighted_kappa, pearson_r, exact_agreement and
+        presence_agreement of the weighted sample.
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. (1993). An Introduction to the Bootstrap, ch. 6 and §13.3.
     """
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
@@ -322,6 +486,36 @@ def bootstrap_agreement(scores: pd.DataFrame, by: str | Sequence[str], value: st
     (:func:`~helpers.core.stats.jackknife_t_interval`, G − 1 degrees of freedom), which holds
     with few clusters where the percentile interval is too narrow (cut to the metric's
     range, :data:`BOUNDS`, since it is symmetric).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Tidy ratings of two raters.
+    by : str or sequence of str
+        Grouping columns.
+    value, rater, item : str
+        Column names.
+    labels : sequence, optional
+        κ's ordered categories.
+    n_boot : int, default 2000
+        Resamples.
+    seed : int, default 0
+        Seed of the resamples.
+    ci : float, default 95.0
+        Coverage in percent.
+    clusters : str, optional
+        Column grouping the items (cluster bootstrap and jackknife intervals).
+
+    Returns
+    -------
+    DataFrame
+        One row per (group, metric): the estimate and its percentile interval (the (100 − ci)/2
+        and 100 − (100 − ci)/2 percentiles of the resampled values).
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. (1993). An Introduction to the Bootstrap, §13.3 and Eq. 11.5;
+    Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust inference, §VI.
     """
     by = [by] if isinstance(by, str) else list(by)
     rows = []
@@ -361,6 +555,34 @@ def bootstrap_difference(scores_x: pd.DataFrame, scores_y: pd.DataFrame, by: str
     jackknife t, :func:`~helpers.core.stats.jackknife_t_interval`: holds with few clusters).
     κ labels are each scoring's observed values, as in :func:`agreement`, so the two κ weigh
     the same disagreement on different rank scales.
+
+    Parameters
+    ----------
+    scores_x, scores_y : DataFrame
+        Two scorings of the same items by the same raters.
+    by : str or sequence of str
+        Grouping columns.
+    value, rater, item : str
+        Column names.
+    n_boot : int, default 2000
+        Resamples.
+    seed : int, default 0
+        Seed of the resamples.
+    ci : float, default 95.0
+        Coverage in percent.
+    clusters : str, optional
+        Column grouping the items.
+
+    Returns
+    -------
+    DataFrame
+        One row per (group, metric): difference = metric(x) − metric(y), with the percentile
+        interval of metric_b(x) − metric_b(y) over resamples b drawn alike for both.
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. (1993). An Introduction to the Bootstrap, §13.3; Koehn, P. (2004).
+    Statistical significance tests for machine translation evaluation. EMNLP (paired bootstrap).
     """
     by = [by] if isinstance(by, str) else list(by)
     groups_y = dict(iter(scores_y.groupby(by, sort=False, observed=True)))
@@ -407,6 +629,32 @@ def severity_bias(paired: pd.DataFrame, x: str, y: str, by: str = "system", clus
     ``p_cluster_permutation`` follow: the sign-flip test of the mean difference with whole
     clusters flipped (:func:`~helpers.core.stats.paired_permutation_test`), the test to read
     when items are nested.
+
+    Parameters
+    ----------
+    paired : DataFrame
+        One row per item with a column per rater.
+    x, y : str
+        The two raters' columns.
+    by : str, default "system"
+        Grouping column.
+    clusters : str, optional
+        Column grouping the items (cluster sign-flip test).
+    n_perm : int, default 10000
+        Monte Carlo permutations.
+    seed : int, default 0
+        Seed of the permutations.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: mean_difference = mean(y − x), the Wilcoxon signed-rank p-value,
+        r_rb = (R+ − R−) / (R+ + R−) and, with clusters, the cluster sign-flip p-value.
+
+    References
+    ----------
+    Wilcoxon, F. (1945). Individual comparisons by ranking methods. Biometrics Bulletin 1(6), 80–83;
+    Kerby, D. S. (2014). Comprehensive Psychology 3 (rank-biserial r).
     """
     import pingouin as pg
 
@@ -436,6 +684,29 @@ def icc_table(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: 
     (ICC(A,k)) of the mean of the k raters (Shrout & Fleiss 1979). Items not rated by
     every rater are dropped. Returns ``by…, n_items, n_raters, icc2_1, icc2_1_ci_low,
     icc2_1_ci_high, icc2_k, icc2_k_ci_low, icc2_k_ci_high``.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Tidy ratings.
+    by : str or sequence of str
+        Grouping columns.
+    value, rater, item : str
+        Column names.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: ICC(2,1) = (MSR − MSE) / (MSR + (k − 1) MSE + k (MSC − MSE) / n) and
+        ICC(2,k) = (MSR − MSE) / (MSR + (MSC − MSE) / n), MSR, MSC, MSE the row (item), column
+        (rater) and error mean squares, with their 95 % intervals.
+
+    References
+    ----------
+    Shrout, P. E. & Fleiss, J. L. (1979). Intraclass correlations: uses in assessing rater
+    reliability. Psychological Bulletin 86(2), 420–428.
+    McGraw, K. O. & Wong, S. P. (1996). Forming inferences about some intraclass correlation
+    coefficients. Psychological Methods 1(1), 30–46.
     """
     import pingouin as pg
 
@@ -470,6 +741,33 @@ def rater_bias(scores: pd.DataFrame, value: str, rater: str = "annotator", item:
     as their own clusters; it holds with few clusters (t with G − 1 degrees of freedom).
     Returns ``rater, n_items, n_clusters, mean_rater, mean_others, bias, ci_low, ci_high``.
 
+    Parameters
+    ----------
+    scores : DataFrame
+        Tidy ratings.
+    value, rater : str
+        Column names.
+    item : str or sequence of str, default "item"
+        The column(s) naming an item.
+    clusters : str, optional
+        Column grouping the items (e.g. the document).
+    ci : float, default 95.0
+        Coverage in percent.
+
+    Returns
+    -------
+    DataFrame
+        One row per rater: bias = mean over items i of (v_ri − mean_{r' ≠ r} v_r'i), with its
+        cluster t interval.
+
+    References
+    ----------
+    Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust inference,
+    §VI.C (t with G − 1 degrees of freedom); Freitag, M. et al. (2021). Experts, errors, and context.
+    TACL 9 (rater behaviour in MQM).
+
+    Examples
+    --------
     >>> s = pd.DataFrame({"item": [1, 1, 2, 2], "annotator": list("ABAB"), "v": [3, 1, 5, 1]})
     >>> rater_bias(s, "v")[["rater", "bias"]].values.tolist()
     [['A', 3.0], ['B', -3.0]]
@@ -515,6 +813,29 @@ def span_matches(spans: pd.DataFrame, rated: pd.DataFrame, item: Sequence[str], 
     ``matched_a_<criterion>, matched_b_<criterion>`` and the characters each marked
     (``chars_a, chars_b``, a character counted once however many of a rater's spans cover it)
     and both marked (``chars_both``). :func:`span_agreement` sums them.
+
+    Parameters
+    ----------
+    spans : DataFrame
+        One row per marked error span.
+    rated : DataFrame
+        The (item, rater) ratings, including those without spans.
+    item : sequence of str
+        Columns naming one judged item.
+    rater : str, default "rater"
+        Column naming the rater.
+
+    Returns
+    -------
+    DataFrame
+        One row per (item, rater_a, rater_b): the span counts, the matched counts per criterion
+        and the marked characters of each rater and of both.
+
+    References
+    ----------
+    Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
+    for machine translation. TACL 9; Kocmi, T. et al. (2024). Error span annotation: a balanced
+    approach for human evaluation of machine translation. WMT.
     """
     item = list(item)
     r = rated[item + [rater]].drop_duplicates()
@@ -580,6 +901,26 @@ def span_agreement(matches: pd.DataFrame, weights: np.ndarray | None = None) -> 
     characters, 2 · both / (a + b). Returns ``criterion, agreement`` (one row per criterion,
     or ``criterion, resample, agreement`` with ``weights``).
 
+    Parameters
+    ----------
+    matches : DataFrame
+        Rows of :func:`span_matches`.
+    weights : numpy.ndarray, optional
+        Multiplicities, B × rows.
+
+    Returns
+    -------
+    DataFrame
+        Per criterion F1 = (m_a + m_b) / (n_a + n_b), m the matched and n the marked spans of each
+        rater, and characters = 2 · both / (a + b) (Dice).
+
+    References
+    ----------
+    Dice, L. R. (1945). Measures of the amount of ecologic association between species. Ecology
+    26(3), 297–302; Kocmi, T. et al. (2024). Error span annotation. WMT.
+
+    Examples
+    --------
     >>> m = pd.DataFrame({"spans_a": [2], "spans_b": [1], "chars_a": [10], "chars_b": [5], "chars_both": [5],
     ...                   **{f"matched_{s}_{c}": [1] for s in "ab" for c in SPAN_CRITERIA}})
     >>> span_agreement(m).round(3).values.tolist()  # (1 + 1) / 3 and 2 · 5 / 15
@@ -605,6 +946,23 @@ def oneway_icc(data) -> tuple[float, float]:
     ICC(1,1) = (MSB − MSW) / (MSB + (k − 1) MSW) and ICC(1,k) = (MSB − MSW) / MSB
     (Shrout & Fleiss 1979, Table 1, Case 1; pingouin's ICC(1,1) and ICC(1,k)).
 
+    Parameters
+    ----------
+    data : array_like
+        Units × k, complete.
+
+    Returns
+    -------
+    tuple of float
+        (ICC(1,1), ICC(1,k)) as above.
+
+    References
+    ----------
+    Shrout, P. E. & Fleiss, J. L. (1979). Intraclass correlations: uses in assessing rater
+    reliability. Psychological Bulletin 86(2), 420–428.
+
+    Examples
+    --------
     >>> [round(v, 4) for v in oneway_icc([[1, 2], [3, 5], [6, 6]])]  # MSB 61/6, MSW 5/6: 56/66 and 56/61
     [0.8485, 0.918]
     """
@@ -623,7 +981,29 @@ def oneway_icc_by_cluster(data, clusters: Sequence, ci: float = 95.0) -> pd.Data
     """:func:`oneway_icc` with delete-one-cluster jackknife t intervals
     (:func:`~helpers.core.stats.jackknife_t_interval`, G − 1 degrees of freedom), the interval
     that holds when units are nested in few clusters (segments in documents). Returns
-    ``statistic, estimate, jackknife_ci_low, jackknife_ci_high, n_units, n_clusters``."""
+    ``statistic, estimate, jackknife_ci_low, jackknife_ci_high, n_units, n_clusters``.
+
+    Parameters
+    ----------
+    data : array_like
+        Units × k, complete.
+    clusters : sequence
+        One cluster label per unit.
+    ci : float, default 95.0
+        Coverage in percent.
+
+    Returns
+    -------
+    DataFrame
+        One row per statistic (ICC(1,1), ICC(1,k)): the estimate and θ̂ ∓ t_{G−1} · SE_J, SE_J the
+        delete-one-cluster jackknife standard error.
+
+    References
+    ----------
+    Shrout, P. E. & Fleiss, J. L. (1979). Intraclass correlations: uses in assessing rater
+    reliability. Psychological Bulletin 86(2), 420–428.
+    Efron, B. & Tibshirani, R. (1993). An Introduction to the Bootstrap, Eq. 11.5.
+    """
     x = np.asarray(data, dtype=float)
     labels = pd.factorize(pd.Series(list(clusters), dtype=object))[0]
     full = oneway_icc(x)

@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import string
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,8 +43,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import params, paths
+from . import pages, params, paths
 from .errors import InputError, InputErrors, raise_all, typed
+from .findings import Findings
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 #: The parameter (and command-line option) that says what to do with unfinished rows.
@@ -53,7 +55,6 @@ STUDENT_LABEL = "Student:"
 STUDENT_LABELS = ("student", "student:", "rater name:", "rater:", "annotator:", "name:")
 DONE_HEADER = "done"
 DONE_MARKS = frozenset({"done", "yes", "y", "x", "✓", "✔", "1", "true"})
-DONE_HINT = "mark a row done (choose 'done' in its done cell) once every cell of it is as you want it"
 
 
 @dataclass(frozen=True)
@@ -82,14 +83,16 @@ class ClassFolder:
                                       *(e.file for e in self.unusable if e.file is not None)))
 
 
+def _words():
+    """The words of the class commands and pages, ``core/pages/classroom.md``."""
+    return pages.words("core", "classroom")
+
+
 def _why_ignored(path: Path) -> str | None:
-    if path.name.startswith("~$"):
-        return "an Excel lock file (the workbook was open when the folder was copied)"
-    if path.name.startswith("."):
-        return "a hidden file"
-    if path.is_dir():
-        return "a folder (folders inside a class folder are not searched)"
-    return None
+    """Why a file of a class folder is passed over (the phrase of its key), None if it is not."""
+    key = ("lock" if path.name.startswith("~$") else "hidden" if path.name.startswith(".")
+           else "folder" if path.is_dir() else None)
+    return None if key is None else _words().verdict("ignored", key)
 
 
 def gather(source, parameter: str | None = None, strict: bool = True) -> ClassFolder:
@@ -270,13 +273,14 @@ def settle_unfinished(progress: Sequence[Progress], choice: str, note_rows: bool
     kept, notes = [], []
     for p in progress:
         if p.open_rows and (choice == "drop_students" or p.nothing_done):
-            what = ("nothing was entered" if p.blank_error is not None else "nothing is marked done"
-                    if p.nothing_done else f"rows {row_ranges(p.open_rows)} are not marked done")
-            notes.append(f"left out student {p.student} ({p.file.name}): {what}")
+            why = (_words().verdict("left_out", "blank") if p.blank_error is not None else
+                   _words().verdict("left_out", "none_done") if p.nothing_done
+                   else f"rows {row_ranges(p.open_rows)} are not marked done")
+            notes.append(_words().fill("note_student", student=str(p.student), file=p.file.name, why=why))
             continue
         if p.open_rows and note_rows:
-            notes.append(f"left out rows {row_ranges(p.open_rows)} of student {p.student} ({p.file.name}): not "
-                         "marked done")
+            notes.append(_words().fill("note_rows", rows=row_ranges(p.open_rows), student=str(p.student),
+                                       file=p.file.name))
         kept.append(p)
     return Settled((), tuple(kept), tuple(notes))
 
@@ -309,26 +313,30 @@ class LeftOut:
     items: tuple[str, ...] = ()
     unit: str = "item"
 
-    def _count(self, n: int) -> str:
-        return f"{n} {self.unit}" + ("" if n == 1 else "s")
+    def _units(self, n: int) -> str:
+        return self.unit + ("" if n == 1 else "s")
 
     def told(self, student: str) -> str:
-        """The Markdown paragraph for ``student``'s page ('' when nothing was left out)."""
+        """The Markdown paragraph for ``student``'s page ('' when nothing was left out); its
+        words: ``core/pages/classroom.md``."""
         own = dict(self.rows.get(student, {}))
+        others = [i for i in self.items if i not in own]
         parts = []
         if own:
-            plural = self.unit + ("" if len(own) == 1 else "s")
-            parts.append(f"rows {row_ranges(own.values())} of your workbook ({plural} {', '.join(own)}) were not "
-                         "marked done, so they are not counted here" + (", for anyone in the class"
-                                                                       if set(own) & set(self.items) else ""))
-        others = [i for i in self.items if i not in own]
+            parts.append(pages.page("core", "classroom", "left_out_own", Findings()
+                                    .add("rows", text=row_ranges(own.values()))
+                                    .add("own", text=f"{self._units(len(own))} {', '.join(own)}")
+                                    .add("shared", int(bool(set(own) & set(self.items)))).frame()))
         if others:
-            more = "more " if own else ""
-            verb, it = ("is", "it") if len(others) == 1 else ("are", "them")
-            n = self._count(len(others)).split(" ", 1)
-            parts.append(f"{n[0]} {more}{n[1]} ({', '.join(others)}) {verb} left out for the whole class because a "
-                         f"classmate had not marked {it} done")
-        return f"**Left out of this page:** {'; '.join(parts)}." if parts else ""
+            n = len(others)
+            parts.append(pages.page("core", "classroom", "left_out_class", Findings()
+                                    .add("others", text=f"{n} {'more ' if own else ''}{self._units(n)} "
+                                                        f"({', '.join(others)})")
+                                    .add("one", int(n == 1)).frame()))
+        if not parts:
+            return ""
+        joined = "; ".join(part.rstrip("\n") for part in parts)
+        return pages.page("core", "classroom", "left_out", Findings().add("parts", text=joined).frame()).rstrip("\n")
 
 
 def student_field(rows: Sequence[Sequence], max_rows: int = 3) -> str | None:
@@ -423,8 +431,7 @@ def name_students(fields: Sequence[tuple[str | None, Path]], prefix: str = "") -
     for field, path in fields:
         name = field or implied_student(path, prefix)
         if not field and fielded:
-            notes.append(f"{Path(path).name} has no {STUDENT_LABEL} field (a .csv re-saved as .xlsx, or not made from "
-                         f"the template?); read as student {name!r}, the name its file name implies")
+            notes.append(_words().fill("note_no_field", file=Path(path).name, label=STUDENT_LABEL, name=repr(name)))
         names.append(name)
     duplicates = unique_students([(name, Path(path)) for name, (_, path) in zip(names, fields)])
     return ClassNames(tuple(names), tuple(notes), tuple(duplicates))
@@ -625,10 +632,9 @@ def add_check_command(groups: dict, kind: str, what: str, load, field_of, prefix
     :func:`next_commands`), or every problem as an ``error:`` line (exit 1). Returns the
     subparser."""
     p = groups["check"].add_parser(kind, help=f"check returned {what} workbooks")
-    p.add_argument("sheets", metavar="FOLDER", nargs="+", help="the folder of returned workbooks (or the workbooks)")
-    p.add_argument("--class-list", help="who should have returned a workbook: the folder of blank templates, or "
-                   "names separated by commas; a student with no returned workbook, and a returned student who is "
-                   "not on the list, are then named")
+    h = pages.texts("core", "commands")["class"]
+    p.add_argument("sheets", metavar="FOLDER", nargs="+", help=h["sheets"])
+    p.add_argument("--class-list", help=h["--class-list"])
     add_unfinished_option(p)
 
     def _check(args) -> int:
@@ -648,7 +654,7 @@ def add_check_command(groups: dict, kind: str, what: str, load, field_of, prefix
         print(f"ready: {len(found.files)} workbook(s), {len(students)} student(s) ({', '.join(students)}), "
               f"{n_items} item(s)")
         if len(args.sheets) == 1 and (chapter or feedback):
-            print("next, with the same choice for unfinished rows everywhere:")
+            print(_words().fill("next_commands"))
             for line in next_commands(kind, args.sheets[0], args.unfinished, chapter, feedback):
                 print(f"  {line}")
         return 0
@@ -737,41 +743,35 @@ def _roster_problems(class_list, returned: _Named, field_of, prefix: str) -> lis
 
 #: The help of every template's class-list option (``--annotators``, ``--raters``): the names a
 #: number gives are those :func:`helpers.core.params.person_names` writes, the same in every kit.
-PEOPLE_HELP = (f"a number (students named {', '.join(params.person_names(3))}, ...) or the students' names "
-               "separated by commas")
+PEOPLE_HELP = pages.texts("core", "commands")["class"]["people"].format(names=", ".join(params.person_names(3)))
 
 
 def add_unfinished_option(parser) -> None:
     """The ``--unfinished`` option of every class command (the chapters' ``unfinished`` parameter)."""
     parser.add_argument("--unfinished", choices=UNFINISHED_CHOICES, default="stop",
-                        help="rows not marked done: stop and list them (default), drop_rows (leave those rows out) "
-                        "or drop_students (leave those students out)")
+                        help=pages.texts("core", "commands")["class"]["--unfinished"])
 
 
 def html_page(markdown_text: str, title: str) -> str:
-    """A small standalone HTML page (tables styled) from Markdown: a handout."""
+    """A small standalone HTML page (tables styled) from Markdown: a handout (the page around
+    it: ``core/pages/handout.html``)."""
     from markdown_it import MarkdownIt
 
     body = MarkdownIt("commonmark").enable("table").render(markdown_text)
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>"
-            "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
-            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}</style></head>"
-            f"<body>{body}</body></html>")
+    frame = string.Template((pages.folder("core") / "handout.html").read_text(encoding="utf-8"))
+    return frame.substitute(title=escape(title), body=body)
 
 
 def write_overview(out_dir: Path, title: str, header: Sequence[str], rows: Sequence[str], show_names: bool,
                    notes: Sequence[str] = ()) -> Path:
     """The lecturer's ``index.html`` of a feedback folder: one Markdown table row per student
     (``rows``, linking their pages, by name), what the students' pages call classmates,
-    and ``notes`` (what the run left out)."""
-    lines = [f"# {title}: the lecturer's overview", "",
-             "Each student's page names the classmates " + ("by name." if show_names else
-                                                            "as classmate 1 … n, numbered in a random order "
-                                                            "drawn for each page, never by name."), "",
-             "| " + " | ".join(header) + " |", "|" + "---|" * len(header), *rows]
-    if notes:
-        lines += ["", "Left out of this feedback:", "", *[f"* {n}" for n in notes]]
-    return paths.atomic_write(Path(out_dir) / "index.html", html_page("\n".join(lines) + "\n", title))
+    and ``notes`` (what the run left out); its words: ``core/pages/classroom.md``."""
+    table = "\n".join(["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *rows])
+    found = (Findings().add("title", text=title).add("show_names", int(bool(show_names))).add("table", text=table)
+             .add("n_notes", len(notes)).add("notes", text="\n".join(f"* {n}" for n in notes)))
+    text = pages.page("core", "classroom", "overview", found.frame())
+    return paths.atomic_write(Path(out_dir) / "index.html", html_page(text, title))
 
 
 def safe_file_name(name: str, default: str = "student") -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from . import paths
+from . import pages, paths
 from .errors import InputError, command_line
 
 
@@ -77,53 +77,46 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m helpers", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("fetch", help="fetch and verify the upstream data of data/sources.yml")
-    p.add_argument("--mirror", help="folder with OWNER__REPO/PATH copies (default: $HELPERS_DATA_MIRROR)")
-    p.add_argument("--base-url", help="download base replacing https://raw.githubusercontent.com, laid out as "
-                   "BASE/OWNER/REPO/COMMIT/PATH (default: $HELPERS_DATA_BASE_URL)")
-    p.add_argument("--only", metavar="OWNER/REPO", help="fetch one repository's files only")
-    p.add_argument("--dest", help="target folder (default: data/raw)")
-    p.add_argument("--timeout", type=float, default=60, help="seconds per download before giving up")
+    h = pages.texts("core", "commands")  # the help of every command: core/pages/commands.yml
+    p = sub.add_parser("fetch", help=h["fetch"]["help"])
+    p.add_argument("--mirror", help=h["fetch"]["--mirror"])
+    p.add_argument("--base-url", help=h["fetch"]["--base-url"])
+    p.add_argument("--only", metavar="OWNER/REPO", help=h["fetch"]["--only"])
+    p.add_argument("--dest", help=h["fetch"]["--dest"])
+    p.add_argument("--timeout", type=float, default=60, help=h["fetch"]["--timeout"])
     p.set_defaults(handler=_fetch)
 
-    p = sub.add_parser("build", help="execute every notebook of _toc.yml and render the book")
-    p.add_argument("--jobs", type=int, default=1, help="notebooks executed in parallel")
-    p.add_argument("--output", help="folder that receives _build/ (default: the project root)")
-    p.add_argument("--force", action="store_true", help="re-execute notebooks even when cached")
-    p.add_argument("--no-html", action="store_true", help="execute notebooks only")
-    p.add_argument("--edition", choices=["instructor", "student"], default="instructor",
-                   help="instructor: solutions shown (collapsed); student: no solutions anywhere in the HTML")
+    p = sub.add_parser("build", help=h["build"]["help"])
+    p.add_argument("--jobs", type=int, default=1, help=h["build"]["--jobs"])
+    p.add_argument("--output", help=h["build"]["--output"])
+    p.add_argument("--force", action="store_true", help=h["build"]["--force"])
+    p.add_argument("--no-html", action="store_true", help=h["build"]["--no-html"])
+    p.add_argument("--edition", choices=["instructor", "student"], default="instructor", help=h["build"]["--edition"])
     p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
-                   help="parameter passed to every notebook that has it")
+                   help=h["build"]["--parameter"])
     p.set_defaults(handler=_build)
 
-    p = sub.add_parser("run", help="re-execute one notebook with new parameters")
-    p.add_argument("notebook", help="e.g. notebooks/01_metahope_pilot_v1.ipynb")
+    p = sub.add_parser("run", help=h["run"]["help"])
+    p.add_argument("notebook", help=h["run"]["notebook"])
     p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
-                   help="papermill parameter; VALUE is YAML (numbers, lists, mappings)")
-    p.add_argument("--output", help="executed copy (default: runs/<stem>-<time>.ipynb); without -p results_dir, "
-                   "the result tables go to <output without .ipynb>_results/, never to the book's results/")
-    p.add_argument("--html", metavar="PAGE.html", help="also write a standalone HTML page of the executed notebook "
-                   "(opens offline: plotly included, glossary and citation markup as text, hidden cells hidden; "
-                   "exercises without their solutions, for projecting to a class)")
-    p.add_argument("--html-solutions", action="store_true", help="keep the exercises' solutions in the --html page")
+                   help=h["run"]["--parameter"])
+    p.add_argument("--output", help=h["run"]["--output"])
+    p.add_argument("--html", metavar="PAGE.html", help=h["run"]["--html"])
+    p.add_argument("--html-solutions", action="store_true", help=h["run"]["--html-solutions"])
     p.set_defaults(handler=_run)
 
-    p = sub.add_parser("student-notebooks", help="write the student edition of notebooks/*.ipynb (no solutions)")
-    p.add_argument("--output", help="folder (default: _build/student/notebooks); a copy edited there is kept")
+    p = sub.add_parser("student-notebooks", help=h["student-notebooks"]["help"])
+    p.add_argument("--output", help=h["student-notebooks"]["--output"])
     p.set_defaults(handler=_student_notebooks)
 
-    p = sub.add_parser("student-kit", help="write a zip to hand to students instead of the repository: the "
-                       "student notebooks, the helpers package and its install files (no solution, no class file)")
-    p.add_argument("--out", help="the zip to write (default: _build/student/student-kit.zip in the project)")
-    p.add_argument("--with-answer-key", action="store_true",
-                   help="also the designed pass/fail of the explanation items (data/authored), which chapters 4-5 "
-                   "need: for a class that has already rated them")
+    p = sub.add_parser("student-kit", help=h["student-kit"]["help"])
+    p.add_argument("--out", help=h["student-kit"]["--out"])
+    p.add_argument("--with-answer-key", action="store_true", help=h["student-kit"]["--with-answer-key"])
     p.set_defaults(handler=_student_kit)
 
-    p = sub.add_parser("cache", help="list or clear the cache of trained models, embeddings and LM scores")
+    p = sub.add_parser("cache", help=h["cache"]["help"])
     p.add_argument("action", choices=["list", "clear"])
-    p.add_argument("names", nargs="*", help="with clear: which cache folders (default: all)")
+    p.add_argument("names", nargs="*", help=h["cache"]["names"])
     p.set_defaults(handler=_cache)
 
     from .mqm_commands import add_commands as add_mqm_commands
@@ -133,16 +126,8 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
 
     add_esa_commands(sub)  # esa scores / esa agreement (helpers.core.esa_commands)
 
-    groups = {
-        "template": sub.add_parser("template", help="write blank annotation or rating workbooks, one per student")
-        .add_subparsers(dest="kind", required=True),
-        "feedback": sub.add_parser("feedback", help="one feedback page per student from a class's sheets")
-        .add_subparsers(dest="kind", required=True),
-        "check": sub.add_parser("check", help="check a class's returned workbooks: every problem of every student "
-                                "in one report, before any chapter runs").add_subparsers(dest="kind", required=True),
-        "metrics": sub.add_parser("metrics", help="automatic metric scores of system outputs and their agreement with "
-                                  "human scores (chapter 09)").add_subparsers(dest="kind", required=True),
-    }
+    groups = {kind: sub.add_parser(kind, help=h[kind]["help"]).add_subparsers(dest="kind", required=True)
+              for kind in ("template", "feedback", "check", "metrics")}
     for study in studies:
         study.add_commands(groups)
     return parser

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import paths
+from . import pages, paths
 
 #: sphinx-exercise's solution directives: a whole solution, and the two gates of a gated one.
 SOLUTION, SOLUTION_START, SOLUTION_END = "solution", "solution-start", "solution-end"
@@ -188,42 +188,14 @@ KIT_FOLDERS = ("src/helpers", "notebooks/words", "data/measured", "data/publishe
 #: ``helpers.figurative`` is data the package measures its detectors on, so it is in every kit.
 ANSWER_KEY = "data/authored"
 
-KIT_README = """\
-# The course's notebooks, student edition
-
-Every chapter of the book with its exercises and without their solutions, and what runs them.
-With Python 3.11 and make (Linux, macOS, or Windows through WSL), in this folder:
-
-    make lab
-
-sets up `.venv` (a few minutes the first time), fetches the released data and opens JupyterLab
-on `notebooks/`. Without make:
-
-    python3 -m venv .venv
-    .venv/bin/pip install --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt -e .
-    .venv/bin/python -m helpers fetch
-    .venv/bin/jupyter lab notebooks
-
-(on Windows without WSL, `.venv\\Scripts\\` in place of `.venv/bin/`).
-{key}{book}"""
-
-KIT_NO_KEY = """
-Chapters 4 and 5 compare ratings with the designed pass/fail of the book's explanation items,
-`data/authored/metaphor_explanations.csv`, which is not in this kit: your lecturer hands it out
-once your class has rated the items. Put it into `data/authored/`.
-"""
-
-KIT_BOOK = "\nThe book itself, student edition, opens offline: `html/index.html`.\n"
-
-
 def write_student_kit(out: str | os.PathLike, root: str | os.PathLike | None = None,
                       answer_key: bool = False) -> tuple[Path, list[str]]:
     """Write the student kit, a zip to hand out instead of the repository: the student edition
     of ``notebooks/*.ipynb`` (:func:`student_notebook`), :data:`KIT_FILES` and :data:`KIT_FOLDERS`
     of the project at ``root`` (default: :func:`paths.project_root`), with ``answer_key`` also
-    :data:`ANSWER_KEY`, a README saying how to run it and, when ``make book-student`` has built
-    it, the student book (``_build/student/html``) as ``html/``. Returns the zip's path and the
-    names it holds."""
+    :data:`ANSWER_KEY`, a README saying how to run it (its words: ``core/pages/student_kit.yml``)
+    and, when ``make book-student`` has built it, the student book (``_build/student/html``) as
+    ``html/``. Returns the zip's path and the names it holds."""
     import zipfile
 
     root = Path(root).resolve() if root else paths.project_root()
@@ -240,8 +212,9 @@ def write_student_kit(out: str | os.PathLike, root: str | os.PathLike | None = N
 
     def write(tmp: Path) -> None:
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as kit:
-            kit.writestr("README.md", KIT_README.format(key="" if answer_key else KIT_NO_KEY,
-                                                        book=KIT_BOOK if has_book else ""))
+            words = pages.texts("core", "student_kit")  # the README's words: core/pages/student_kit.yml
+            kit.writestr("README.md", words["readme"].format(key="" if answer_key else words["no_key"],
+                                                             book=words["book"] if has_book else ""))
             for src in sorted((root / "notebooks").glob("*.ipynb")):
                 nb = student_notebook(nbformat.read(src, as_version=4), src.name)
                 kit.writestr(f"notebooks/{src.name}", nbformat.writes(nb) + "\n")

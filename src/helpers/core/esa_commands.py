@@ -20,41 +20,32 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import pages
 from .mqm_commands import add_resampling, write_csv
 
 
 def add_commands(sub) -> None:
     """Add ``esa scores`` and ``esa agreement`` to the top-level subparsers ``sub``."""
-    p = sub.add_parser("esa", help="score and check ESA files (WMT24/WMT25 Error Span Annotation)",
-                       description=__doc__.split("\n\n")[1].replace("\n", " "))
+    h = pages.texts("core", "commands")  # the help of every command: core/pages/commands.yml
+    p = sub.add_parser("esa", help=h["esa"]["help"], description=__doc__.split("\n\n")[1].replace("\n", " "))
     kinds = p.add_subparsers(dest="kind", required=True)
-    s = kinds.add_parser("scores", help="system scores per language pair (lp, system, segments, raters, score, "
-                         "score_by_domain), higher is better",
-                         description="One row per language pair and system: segments rated, raters, score = the "
-                         "mean ESA score over the rated segments (a segment's several ratings averaged), "
-                         "score_by_domain = the organisers' ranking score (mean over domains of the per-domain "
-                         "means), after the organisers' filters (it prints what each dropped).")
+    hs = h["esa scores"]
+    s = kinds.add_parser("scores", help=hs["help"], description=hs["description"])
     _common(s)
-    s.add_argument("--clusters", action="store_true",
-                   help="add the organisers' rank range and significance cluster (rank_low, rank_high, cluster: "
-                   "per-domain Wilcoxon tests combined by Stouffer's method, alpha 0.05)")
-    s.add_argument("--segments", metavar="FILE", help="also write the segment scores (lp, system, doc, line_id, "
-                   "domain, ratings, score) to this CSV")
+    s.add_argument("--clusters", action="store_true", help=hs["--clusters"])
+    s.add_argument("--segments", metavar="FILE", help=hs["--segments"])
     s.set_defaults(handler=_scores)
-    a = kinds.add_parser("agreement", help="Krippendorff's alpha and ICC where segments have several raters",
-                         description="Interval Krippendorff's alpha (document-bootstrap interval) and one-way ICCs "
-                         "of the ESA scores, per language pair, overall and per system; a unit is one (system, "
-                         "segment) rated by two or more raters. Columns lp, scope, statistic, estimate, ci_low, "
-                         "ci_high, n. Says so when no segment has two raters.")
+    a = kinds.add_parser("agreement", help=h["esa agreement"]["help"], description=h["esa agreement"]["description"])
     _common(a)
     add_resampling(a, "alpha's interval")
     a.set_defaults(handler=_agreement)
 
 
 def _common(p) -> None:
-    p.add_argument("files", nargs="+", metavar="FILE", help="ESA file(s): WMT24 CSV waves, WMT24 or WMT25 JSONL")
-    p.add_argument("--lp", help="only this language pair, e.g. en-zh")
-    p.add_argument("--out", help="CSV to write (nothing is written when the input is refused)")
+    h = pages.texts("core", "commands")["esa files"]
+    p.add_argument("files", nargs="+", metavar="FILE", help=h["files"])
+    p.add_argument("--lp", help=h["--lp"])
+    p.add_argument("--out", help=h["--out"])
 
 
 def _kept(args):

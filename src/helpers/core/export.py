@@ -33,7 +33,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import paths
+from . import pages, paths
 from .editions import SOLUTION, SOLUTION_END, SOLUTION_START
 
 #: ``injected-parameters``: the values the run was given, which papermill writes into the executed notebook
@@ -189,15 +189,6 @@ def page_notebook(nb: nbformat.NotebookNode, notebook_dir: Path | None = None) -
     return out
 
 
-_TEMPLATE = """{%- extends 'index.html.j2' -%}
-{%- block html_head_js -%}
-<script type="text/javascript">{{ resources.plotly_js }}</script>
-{%- endblock html_head_js -%}
-{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
-{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
-"""
-
-
 def notebook_html(executed: str | os.PathLike, page: str | os.PathLike, source_dir: str | os.PathLike | None = None,
                   solutions: bool = False) -> Path:
     """Write ``page``, a standalone HTML page of the executed notebook ``executed`` (see the
@@ -216,9 +207,9 @@ def notebook_html(executed: str | os.PathLike, page: str | os.PathLike, source_d
     if not solutions:
         nb = student_notebook(nb, executed.name)
     nb = page_notebook(nb, Path(source_dir) if source_dir else None)
-    exporter = HTMLExporter(template_name="lab", extra_loaders=[jinja2.DictLoader({"page.html.j2": _TEMPLATE})],
+    exporter = HTMLExporter(template_name="lab", extra_loaders=[jinja2.FileSystemLoader(pages.folder("core"))],
                             exclude_input_prompt=True, exclude_output_prompt=True)
-    exporter.template_file = "page.html.j2"
+    exporter.template_file = "standalone_page.html.j2"  # core/pages/: plotly inline, no MathJax or mermaid from a CDN
     plotly_js = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")
     title = next((line[2:].strip() for c in nb.cells if c.cell_type == "markdown"
                   for line in c.source.splitlines() if line.startswith("# ")), executed.stem)

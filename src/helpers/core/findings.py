@@ -312,6 +312,15 @@ class Words:
                 out.append(joiner.join(rendered) + separator)
         return "".join(out).rstrip("\n")
 
+    def fill(self, section: str, **fields) -> str:
+        """:meth:`text` from named fields rather than a findings frame: a string is a quantity's
+        text, anything else its value (``words.fill("gallery_system", system="A", penalty=5.0)``).
+        For HTML and handouts built from a few values, not for a chapter's findings."""
+        found = Findings()
+        for name, value in fields.items():
+            found.add(name, text=value) if isinstance(value, str) else found.add(name, value)
+        return self.text(section, found.frame())
+
     def say(self, section: str, findings: pd.DataFrame | None = None):
         """:meth:`text` as displayable Markdown, the frame recorded for :meth:`said`."""
         from IPython.display import Markdown

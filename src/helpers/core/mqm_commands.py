@@ -17,40 +17,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-WEIGHTS_HELP = ("weighting scheme: mqm (the published WMT tables, and the 2022+ files' own scores; default), marot "
-                "(Marot's defaults), hope (exponential), metahope (linear), or a YAML file with name, citation and "
-                "rules")
+from . import pages
 
 
 def add_commands(sub) -> None:
     """Add ``mqm scores`` and ``mqm agreement`` to the top-level subparsers ``sub``."""
-    p = sub.add_parser("mqm", help="score and check MQM/Marot TSV files (WMT expert MQM, Marot exports)",
-                       description=__doc__.split("\n\n")[1].replace("\n", " "))
+    h = pages.texts("core", "commands")  # the help of every command: core/pages/commands.yml
+    p = sub.add_parser("mqm", help=h["mqm"]["help"], description=__doc__.split("\n\n")[1].replace("\n", " "))
     kinds = p.add_subparsers(dest="kind", required=True)
-    s = kinds.add_parser("scores", help="system scores (system, segments, raters, score), lower is better",
-                         description="One row per system: system, segments, raters, score = the mean over segments "
-                         "of the per-segment penalty averaged over that segment's raters (the published WMT tables' "
-                         "convention), on the segments rated for every system.")
+    hs = h["mqm scores"]
+    s = kinds.add_parser("scores", help=hs["help"], description=hs["description"])
     _common(s)
-    s.add_argument("--all-segments", action="store_true",
-                   help="use every rated segment, not only those rated for every system (as Marot itself does)")
-    s.add_argument("--per-100-chars", action="store_true",
-                   help="score per 100 source characters (Marot's charScoring: the sum of the segment scores over "
-                   "the characters of their sources / 100) instead of per segment")
-    s.add_argument("--ci", action="store_true",
-                   help="add ci_low, ci_high: a percentile interval from resampling whole documents, the same "
-                   "documents for every system")
-    s.add_argument("--ci-level", type=float, default=95.0, metavar="PERCENT", help="level of --ci (default 95)")
+    s.add_argument("--all-segments", action="store_true", help=hs["--all-segments"])
+    s.add_argument("--per-100-chars", action="store_true", help=hs["--per-100-chars"])
+    s.add_argument("--ci", action="store_true", help=hs["--ci"])
+    s.add_argument("--ci-level", type=float, default=95.0, metavar="PERCENT", help=hs["--ci-level"])
     add_resampling(s, "--ci")
-    s.add_argument("--segments", metavar="FILE",
-                   help="also write the segment scores the system scores average (system, doc, segment, n_raters, "
-                   "score) to this CSV")
+    s.add_argument("--segments", metavar="FILE", help=hs["--segments"])
     s.set_defaults(handler=_scores)
-    a = kinds.add_parser("agreement", help="Krippendorff's alpha and ICC of the raters' segment penalties",
-                         description="Interval Krippendorff's alpha (document-bootstrap interval) and one-way ICCs "
-                         "(pingouin) on the raters' segment penalties, overall and per system; a unit is one "
-                         "(system, segment) rated by two or more raters. Columns scope, statistic, estimate, ci_low, "
-                         "ci_high, n.")
+    a = kinds.add_parser("agreement", help=h["mqm agreement"]["help"], description=h["mqm agreement"]["description"])
     _common(a)
     add_resampling(a, "alpha's interval")
     a.set_defaults(handler=_agreement)
@@ -60,18 +45,16 @@ def add_resampling(parser, what: str) -> None:
     """``--n-boot`` and ``--seed``, the bootstrap options of every scoring command (``what``:
     the interval they serve)."""
     parser.add_argument("--n-boot", type=int, default=1000, help=f"bootstrap resamples for {what}")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the resamples")
+    parser.add_argument("--seed", type=int, default=0, help=pages.texts("core", "commands")["resampling"]["--seed"])
 
 
 def _common(p) -> None:
-    p.add_argument("file", help="MQM/Marot TSV (.tsv, .tsv.gz, .tar.gz) or a per-segment score file")
-    p.add_argument("--weights", default=None, metavar="mqm|marot|hope|metahope|FILE.yml", help=WEIGHTS_HELP)
-    p.add_argument("--out", help="CSV to write (nothing is written when the input is refused)")
-    p.add_argument("--raters-per-segment", metavar="K|all",
-                   help="refuse the file unless every (system, segment) has K raters (or every rater)")
-    p.add_argument("--pool-pairings", action="store_true",
-                   help="pool side-by-side pairings (X_with_Y -> X) instead of keeping each pairing a system; a "
-                   "rater keeps one rating per segment (the mean over the pairings they rated it in)")
+    h = pages.texts("core", "commands")["mqm file"]
+    p.add_argument("file", help=h["file"])
+    p.add_argument("--weights", default=None, metavar="mqm|marot|hope|metahope|FILE.yml", help=h["--weights"])
+    p.add_argument("--out", help=h["--out"])
+    p.add_argument("--raters-per-segment", metavar="K|all", help=h["--raters-per-segment"])
+    p.add_argument("--pool-pairings", action="store_true", help=h["--pool-pairings"])
 
 
 def _ratings(args, with_source: bool = False):

@@ -24,27 +24,25 @@ import numpy as np
 import pandas as pd
 from IPython.display import HTML
 
-from . import formatting
+from . import formatting, pages
 
-_STYLES = {
-    "released": ("#e8f4ea", "#2e7d32", "Real data: the study's released annotations"),
-    "own": ("#e8eef8", "#1f4e9a", "Real data: annotations supplied as notebook parameters"),
-    "simulated": ("#fff4e0", "#b45f06", "SIMULATED DATA: not the study's annotations"),
-}
+#: The data box's background and accent colour by kind of data (its words: ``core/pages/report.md``).
+_STYLES = {"released": ("#e8f4ea", "#2e7d32"), "own": ("#e8eef8", "#1f4e9a"), "simulated": ("#fff4e0", "#b45f06")}
+
+
+def _words():
+    """The words and HTML of this module's displays, ``core/pages/report.md``."""
+    return pages.words("core", "report")
 
 
 def data_note(kind: str, files: Iterable[str | Path] = (), detail: str = "") -> HTML:
     """A coloured box naming the kind of data a page shows and the files it read."""
     if kind not in _STYLES:
         raise ValueError(f"kind must be one of {sorted(_STYLES)}")
-    bg, fg, title = _STYLES[kind]
+    background, colour = _STYLES[kind]
     items = "".join(f"<li><code>{escape(Path(f).name)}</code></li>" for f in files)
-    body = f"<p style='margin:.3em 0'>{detail}</p>" if detail else ""
-    return HTML(
-        f"<div class='data-note data-{kind}' style='background:{bg};border-left:6px solid {fg};"
-        f"padding:.6em 1em;margin:1em 0'><strong style='color:{fg}'>{title}</strong>{body}"
-        f"{'<ul style=margin:.3em 0>' + items + '</ul>' if items else ''}</div>"
-    )
+    return HTML(_words().fill("data_box", kind=kind, background=background, colour=colour, detail=detail,
+                              files=items))
 
 
 @dataclass(frozen=True)
@@ -58,6 +56,14 @@ class Provenance:
     def __post_init__(self):
         if self.kind not in _STYLES:
             raise ValueError(f"kind must be one of {sorted(_STYLES)}")
+
+    @classmethod
+    def worded(cls, kind: str, chapter: str, files: Iterable[str | Path] = ()) -> "Provenance":
+        """A provenance whose detail is the section ``box_<kind>`` of the chapter's words file
+        (``notebooks/words/<chapter>.md``): the data box's words live with the chapter's others."""
+        from .findings import Words
+
+        return cls(kind, tuple(str(f) for f in files), Words(chapter).text(f"box_{kind}"))
 
     @property
     def simulated(self) -> bool:
@@ -260,14 +266,14 @@ def published_comparison(comparison: pd.DataFrame, label: str, decimals: int = 3
     """
     n, ok = len(comparison), int(comparison["match"].sum())
     colour = "#2e7d32" if ok == n else "#b00020"
-    head = (f"<p><strong style='color:{colour}'>{escape(label)}: {ok} of {n} published cells reproduced to the "
-            "printed precision.</strong></p>")
+    words = _words()
+    head = words.fill("published_head", colour=colour, label=escape(label), ok=ok, n=n)
     keys = [c for c in comparison.columns if c not in ("column", "published", "recomputed", "difference", "match")]
     shown = comparison.assign(match=comparison["match"].map({True: "yes", False: "no"}))
     differing = ""
     if ok < n:
-        differing = "<p>Cells that differ:</p>" + table(shown[~comparison["match"]], decimals).to_html()
-    full = (f"<details><summary>All {n} cells of {escape(label)}, published beside recomputed</summary>"
+        differing = words.fill("published_differ") + table(shown[~comparison["match"]], decimals).to_html()
+    full = (words.fill("published_all", n=n, label=escape(label))
             + table(shown[keys + ["column", "published", "recomputed", "difference", "match"]], decimals).to_html()
             + "</details>")
     return HTML(head + differing + full)
@@ -300,10 +306,8 @@ def paper_beside(name: str, table_frame: pd.DataFrame, published_table: pd.DataF
 
     keys = list(keys)
     apart = unpaired_keys(table_frame, published_table, keys)
-    said = "".join(
-        f"<p>This run's {escape(k)}s are not the paper's (here {escape(', '.join(map(str, table_frame[k].unique())))}"
-        f"; in the paper {escape(', '.join(map(str, published_table[k].unique())))}), so no row of paper "
-        f"{escape(name)} pairs with a row of this run: the paper's values stand beside this run's as a reference "
-        "for the size of the numbers, not as values to reproduce or compare cell by cell.</p>" for k in apart)
+    said = "".join(_words().fill("unpaired", key=escape(k), name=escape(name),
+                                 here=escape(", ".join(map(str, table_frame[k].unique()))),
+                                 there=escape(", ".join(map(str, published_table[k].unique())))) for k in apart)
     return HTML(said + beside(beside_published(table_frame, published_table, keys, label), decimals,
                               summary=f"Paper {name}: published beside “{label}”").data)

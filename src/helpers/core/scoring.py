@@ -68,6 +68,22 @@ def source_chars(source: pd.Series) -> np.ndarray:
     ``marot/marot.js``, ``mqmSetData``: ``srcLen``). A character outside the Basic
     Multilingual Plane (an emoji) counts 2, as in Marot.
 
+    Parameters
+    ----------
+    source : Series
+        Source texts.
+
+    Returns
+    -------
+    numpy.ndarray
+        chars_i = UTF-16 length of source_i without the <v>, </v> markers.
+
+    References
+    ----------
+    google-research/google-research, marot/marot.js (Marot, the MQM viewer): mqmSetData, mqmAggregateSegStats.
+
+    Examples
+    --------
     >>> source_chars(pd.Series(["欧盟<v>峰会</v> ok", "😀"])).tolist()
     [7, 2]
     """
@@ -81,7 +97,29 @@ def rater_scores(frame: pd.DataFrame, scheme: str | Scheme = "mqm", file=None) -
     column ``source_chars`` (:func:`source_chars` of the rating's first row) follows, for
     scoring per 100 source characters. On pooled pairings (a ``pairing`` column,
     :func:`helpers.core.annotations.pool_pairings`) a rater who rated a segment in several
-    pairings has one row, the mean of those ratings (so ``errors`` may be fractional)."""
+    pairings has one row, the mean of those ratings (so ``errors`` may be fractional).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        MQM error rows (:func:`helpers.core.mqm.read_mqm`).
+    scheme : str or Scheme, default "mqm"
+        Weighting scheme (:mod:`helpers.core.schemes`).
+    file : path, optional
+        The file the rows came from, for error messages.
+
+    Returns
+    -------
+    DataFrame
+        One row per (system, segment, rater): penalty = sum over the rater's error rows e of
+        weight(category_e, severity_e).
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. & Macherey, W. (2021). Experts,
+    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9
+    (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
+    """
     ann.check_columns(frame)
     weights = load_scheme(scheme).weights(frame, file=file).fillna(0.0).to_numpy()
     is_error = (~frame["severity"].isin([ann.NO_ERROR, ann.HOTW])).to_numpy()
@@ -108,6 +146,25 @@ def check_raters(frame: pd.DataFrame, per_segment: int | str, file=None) -> None
     or a number k (every (system, segment) has exactly k raters, e.g. WMT 2023's
     ``3ratingsPerSegment``). The error names the file, the first line of the segment,
     and the rater missing (or the number found).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        MQM error rows.
+    per_segment : int or "all"
+        Raters each (system, segment) must have.
+    file : path, optional
+        The file, for the error message.
+
+    Returns
+    -------
+    None
+        Raises :class:`~helpers.core.errors.InputError` naming the first segment that breaks the design.
+
+    References
+    ----------
+    Kocmi, T. et al. (2023). Findings of the 2023 Conference on Machine Translation (WMT23) (three
+    MQM ratings per segment in the general task's ZH→EN test set).
     """
     units = frame.groupby(UNIT, sort=False)
     if per_segment == "all":
@@ -140,7 +197,24 @@ def _first_line(frame: pd.DataFrame, key) -> int | None:
 
 def segment_scores(ratings: pd.DataFrame) -> pd.DataFrame:
     """One row per (system, segment): ``system, doc, doc_seg_id, global_seg_id, raters, score``,
-    the mean of the segment's rater penalties (:func:`rater_scores`)."""
+    the mean of the segment's rater penalties (:func:`rater_scores`).
+
+    Parameters
+    ----------
+    ratings : DataFrame
+        Rater-level scores (:func:`rater_scores`).
+
+    Returns
+    -------
+    DataFrame
+        One row per (system, segment): score = (1/R) · sum_r penalty_r over its R raters.
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. & Macherey, W. (2021). Experts,
+    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9
+    (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
+    """
     return _segment_scores(ratings)[0]
 
 
@@ -158,7 +232,23 @@ def _segment_scores(ratings: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
 
 
 def common_segments(segments: pd.DataFrame) -> pd.Series:
-    """Mask of the rows whose segment ``(doc, doc_seg_id)`` is scored for every system."""
+    """Mask of the rows whose segment ``(doc, doc_seg_id)`` is scored for every system.
+
+    Parameters
+    ----------
+    segments : DataFrame
+        Segment-level scores with ``system``, ``doc`` and ``doc_seg_id``.
+
+    Returns
+    -------
+    Series
+        True where #{systems scoring the row's segment} equals the number of systems.
+
+    References
+    ----------
+    Freitag, M. et al. (2021). Experts, errors, and context. TACL 9 (system scores compared on the
+    segments every system was rated on).
+    """
     n_systems = segments["system"].nunique()
     group, first = _groups(segments, SEGMENT)
     per_segment = np.bincount(group, minlength=len(first))  # systems scoring the segment (one row each)
@@ -180,7 +270,26 @@ def scored_segments(scores: pd.DataFrame, common: bool = True) -> pd.DataFrame:
     """The segment scores a system score averages, ``system, doc, segment, n_raters, score``
     (:data:`SEGMENT_COLUMNS`; ``segment`` is the segment's number in its document, ``score``
     the mean of its raters' penalties): the ``mqm scores --segments`` export. The mean of a
-    system's ``score`` is its :func:`system_scores` score."""
+    system's ``score`` is its :func:`system_scores` score.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Rater- or segment-level scores.
+    common : bool, default True
+        Keep only segments scored for every system.
+
+    Returns
+    -------
+    DataFrame
+        One row per (system, segment) used: score = mean of its raters' penalties.
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. & Macherey, W. (2021). Experts,
+    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9
+    (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
+    """
     segments, keep, _, _ = _used(scores, common)
     used = segments[keep]
     out = pd.DataFrame({"system": used["system"].to_numpy(), "doc": used["doc"].to_numpy(),
@@ -209,6 +318,34 @@ def system_scores(scores: pd.DataFrame, common: bool = True, per_100_chars: bool
     percentile interval from ``n_boot`` resamples of whole documents (the segments of a
     document are not independent), the same documents for every system (seeded by
     ``seed``; :func:`helpers.core.stats.resample`).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Rater-level (:func:`rater_scores`) or segment-level scores.
+    common : bool, default True
+        Use only the segments scored for every system.
+    per_100_chars : bool, default False
+        Score per 100 source characters, as Marot does.
+    ci : float, optional
+        Coverage in percent of a document bootstrap interval.
+    n_boot : int, default 1000
+        Resamples of the interval.
+    seed : int, default 0
+        Seed of the resamples.
+
+    Returns
+    -------
+    DataFrame
+        One row per system, best first: score = (1/S) · sum_s score_s over its S segments, or with
+        per_100_chars 100 · sum_s score_s / sum_s chars_s.
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. & Macherey, W. (2021). Experts,
+    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9
+    (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
+    google-research/google-research, marot/marot.js (Marot, the MQM viewer): mqmSetData, mqmAggregateSegStats.
     """
     segments, keep, of_rating, n_all = _used(scores, common)
     used = segments[keep]
@@ -324,6 +461,32 @@ def score_agreement(ratings: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci
       F-based 95% ones (printed by pingouin to two decimals).
 
     ``n`` is the number of units. No unit with two raters is an error.
+
+    Parameters
+    ----------
+    ratings : DataFrame
+        Rater-level scores (:func:`rater_scores`).
+    n_boot : int, default 1000
+        Document resamples of α's interval.
+    seed : int, default 0
+        Seed of the resamples.
+    ci : float, default 95.0
+        Coverage in percent.
+    file : path, optional
+        The file, for the error message.
+
+    Returns
+    -------
+    DataFrame
+        Rows scope, statistic, estimate, ci_low, ci_high, n: α = 1 − D_o / D_e (interval), ICC(1,1) =
+        (MSB − MSW) / (MSB + (k − 1) MSW), ICC(1,k) = (MSB − MSW) / MSB, and the two-way ICC(A,1),
+        ICC(A,k) when every unit has the same raters.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Shrout, P. E. & Fleiss, J. L.
+    (1979). Psychological Bulletin 86(2), 420–428, Table 1. McGraw, K. O. & Wong, S. P. (1996).
+    Psychological Methods 1(1), 30–46.
     """
     rows = _alpha_rows(ratings, "overall", n_boot, seed, ci)
     if not rows:

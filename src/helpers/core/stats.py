@@ -52,6 +52,31 @@ def resample(n_items: int, n_boot: int, seed=0, clusters: Sequence | None = None
     clusters) per resample instead of as many as there are: a study of another size drawn
     from the same population (:mod:`helpers.metahope.planning`).
 
+    Parameters
+    ----------
+    n_items : int
+        Number of items n.
+    n_boot : int
+        Number of resamples B.
+    seed : int or numpy.random.Generator, default 0
+        Seed of the draws (or the generator itself).
+    clusters : sequence, optional
+        One cluster label per item; whole clusters are drawn (cluster bootstrap).
+    size : int, optional
+        Items (or clusters) drawn per resample; default as many as there are.
+
+    Returns
+    -------
+    numpy.ndarray
+        Integer multiplicities, shape (B, n): w[b, i] is how often item i is drawn in resample b,
+        so a weighted statistic sum_i w[b, i] · x_i / sum_i w[b, i] is the statistic of resample b.
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. (1993). An Introduction to the Bootstrap, ch. 6 (the bootstrap of a
+    mean). Davison, A. C. & Hinkley, D. V. (1997). Bootstrap Methods and their Application, §3.8
+    (resampling whole clusters of a two-stage design).
+
     Examples
     --------
     >>> w = resample(4, 3, seed=1)
@@ -77,7 +102,24 @@ def resample(n_items: int, n_boot: int, seed=0, clusters: Sequence | None = None
 
 
 def percentile_interval(samples, ci: float = 95.0) -> tuple[float, float]:
-    """Percentile interval of bootstrap ``samples`` (NaN samples ignored; NaN if none left)."""
+    """Percentile interval of bootstrap ``samples`` (NaN samples ignored; NaN if none left).
+
+    Parameters
+    ----------
+    samples : array_like
+        Bootstrap replicates of a statistic.
+    ci : float, default 95.0
+        Coverage in percent.
+
+    Returns
+    -------
+    tuple of float
+        (low, high) = the (100 − ci)/2 and 100 − (100 − ci)/2 percentiles of the replicates.
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. (1993). An Introduction to the Bootstrap, §13.3 (the percentile interval).
+    """
     s = np.asarray(samples, dtype=float)
     s = s[~np.isnan(s)]
     if s.size == 0:
@@ -88,7 +130,25 @@ def percentile_interval(samples, ci: float = 95.0) -> tuple[float, float]:
 
 def weighted_mean(values, weights: np.ndarray) -> np.ndarray:
     """Mean of ``values`` (n,) under each row of ``weights`` (B, n); values of shape (n, k)
-    give (B, k), k variables at once."""
+    give (B, k), k variables at once.
+
+    Parameters
+    ----------
+    values : array_like
+        Shape (n,) or (n, k).
+    weights : numpy.ndarray
+        Multiplicities, shape (B, n) (:func:`resample`, :func:`jackknife_weights`).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (B,) or (B, k): mean_b = sum_i w[b, i] · x_i / sum_i w[b, i].
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. (1993). An Introduction to the Bootstrap, §6.2 (a bootstrap replicate
+    as the statistic of the resample, here written with multiplicities).
+    """
     w, v = np.asarray(weights, dtype=float), np.asarray(values, dtype=float)
     total = w.sum(axis=1)
     return w @ v / (total[:, None] if v.ndim == 2 else total)
@@ -101,6 +161,23 @@ def cluster_labels(clusters, n: int | None = None) -> np.ndarray:
     """Integer cluster codes 0…G−1 in order of first appearance, for every function here
     that resamples, flips or leaves out whole clusters. A missing label (None, NaN) is
     refused: it would silently join another cluster or never be left out.
+
+    Parameters
+    ----------
+    clusters : sequence
+        One label per item.
+    n : int, optional
+        Expected number of items (checked).
+
+    Returns
+    -------
+    numpy.ndarray
+        Integer codes 0 … G − 1, the first label seen coded 0.
+
+    References
+    ----------
+    Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust inference.
+    Journal of Human Resources 50(2), §II (clusters: the groups whose errors may correlate).
 
     Examples
     --------
@@ -128,6 +205,24 @@ def cluster_robust_se(values, clusters: Sequence) -> tuple[float, int]:
     ``cov_type="cluster"``) is G/(G − 1) · Σ_g (Σ_{i∈g} e_i)² / N², with e_i = x_i − x̄ the
     residuals summed within each cluster g.
 
+    Parameters
+    ----------
+    values : array_like
+        The n observations x_i.
+    clusters : sequence
+        One cluster label per observation.
+
+    Returns
+    -------
+    tuple
+        (se, G): SE = sqrt(G/(G − 1) · sum_g (sum_{i in g} (x_i − mean(x)))²) / n, NaN with G < 2;
+        and the number of clusters G.
+
+    References
+    ----------
+    Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust inference.
+    Journal of Human Resources 50(2), Eq. 12 (the CR1 variance).
+
     Examples
     --------
     >>> se, g = cluster_robust_se([1, 3, 2, 2, 0, 4], ["a", "a", "b", "b", "c", "c"])
@@ -149,6 +244,27 @@ def cluster_t_interval(values, clusters: Sequence, ci: float = 95.0) -> tuple[fl
     Miller 2015, §VI.C; Bell & McCaffrey 2002). With 20 clusters its coverage stays close to
     nominal where the percentile cluster bootstrap's falls short.
 
+    Parameters
+    ----------
+    values : array_like
+        The n observations.
+    clusters : sequence
+        One cluster label per observation.
+    ci : float, default 95.0
+        Coverage in percent.
+
+    Returns
+    -------
+    tuple of float
+        (low, high) = mean(x) ∓ t_{G−1, 1−(1−ci/100)/2} · SE, SE from :func:`cluster_robust_se`;
+        NaN when SE is undefined.
+
+    References
+    ----------
+    Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust inference,
+    §VI.C (t with G − 1 degrees of freedom). Bell, R. M. & McCaffrey, D. F. (2002). Bias reduction in
+    standard errors for linear regression with multi-stage samples. Survey Methodology 28(2).
+
     Examples
     --------
     >>> low, high = cluster_t_interval([1, 3, 2, 4, 5, 7], ["a", "a", "b", "b", "c", "c"])
@@ -169,6 +285,21 @@ def jackknife_weights(clusters: Sequence) -> np.ndarray:
     Like :func:`resample`'s multiplicities, so any weighted statistic of this module or of
     :mod:`helpers.core.agreement` yields its G leave-one-cluster-out values at once.
 
+    Parameters
+    ----------
+    clusters : sequence
+        One cluster label per item.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (G, n): w[g, i] = 0 if item i is in cluster g, else 1.
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. (1993). An Introduction to the Bootstrap, §11.2 (the jackknife);
+    Cameron, A. C. & Miller, D. L. (2015), §VI.B (leaving out one cluster at a time).
+
     Examples
     --------
     >>> jackknife_weights(["s1", "s1", "s2"]).tolist()
@@ -185,6 +316,25 @@ def jackknife_t_interval(estimate: float, leave_one_out, ci: float = 95.0) -> tu
     2015, §VI.B). For a mean with equal cluster sizes SE_J is exactly :func:`cluster_robust_se`;
     it is the few-cluster interval for statistics such as Krippendorff's α. NaN when a
     leave-one-out value is undefined.
+
+    Parameters
+    ----------
+    estimate : float
+        The statistic θ̂ on all data.
+    leave_one_out : array_like
+        The G values θ_(g), each with cluster g left out (:func:`jackknife_weights`).
+    ci : float, default 95.0
+        Coverage in percent.
+
+    Returns
+    -------
+    tuple of float
+        (low, high) = θ̂ ∓ t_{G−1} · SE_J with SE_J² = (G − 1)/G · sum_g (θ_(g) − mean θ_(·))².
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. (1993). An Introduction to the Bootstrap, Eq. 11.5. Cameron, A. C. &
+    Miller, D. L. (2015). A practitioner's guide to cluster-robust inference, §VI.B.
 
     Examples
     --------
@@ -211,6 +361,29 @@ def paired_permutation_test(x, y, n_perm: int = 10000, seed=0, clusters: Sequenc
     the permutation counterpart of the cluster bootstrap. Exact (all 2^k flips of the k
     units) when k ≤ 16, Monte Carlo with ``n_perm`` seeded draws otherwise; the observed
     statistic counts as one permutation, so p is never 0.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Paired measurements on the same n items.
+    n_perm : int, default 10000
+        Monte Carlo sign patterns when there are more than 16 units.
+    seed : int or numpy.random.Generator, default 0
+        Seed of the Monte Carlo draws.
+    clusters : sequence, optional
+        One cluster label per item; the signs are flipped per cluster.
+
+    Returns
+    -------
+    float
+        With d = x − y and D_u the summed difference of unit u (an item, or a cluster), exact:
+        p = #{s in {−1, 1}^k : |sum_u s_u · D_u| / n ≥ |mean(d)|} / 2^k; Monte Carlo:
+        p = (hits + 1) / (n_perm + 1). 1.0 when every d is 0.
+
+    References
+    ----------
+    Fisher, R. A. (1935). The Design of Experiments, §21 (the randomisation test of paired
+    differences). Good, P. (2005). Permutation, Parametric and Bootstrap Tests of Hypotheses, 3rd ed.
 
     Examples
     --------
@@ -239,6 +412,22 @@ def paired_permutation_test(x, y, n_perm: int = 10000, seed=0, clusters: Sequenc
 def holm(p: Sequence[float]) -> np.ndarray:
     """Holm's step-down adjusted p-values (family-wise error), in the input order.
 
+    Parameters
+    ----------
+    p : sequence of float
+        The m unadjusted p-values.
+
+    Returns
+    -------
+    numpy.ndarray
+        Adjusted p-values: with p_(1) ≤ … ≤ p_(m), p̃_(j) = min(1, max_{i ≤ j} (m − i + 1) · p_(i)),
+        returned in the input order.
+
+    References
+    ----------
+    Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scandinavian Journal
+    of Statistics 6(2), 65–70.
+
     Examples
     --------
     >>> holm([0.01, 0.04, 0.03]).round(3).tolist()
@@ -257,6 +446,22 @@ def rank_biserial(d) -> float:
     """Matched-pairs rank-biserial correlation of paired differences ``d``:
     (sum of ranks of positive − of negative differences) / sum of all ranks; zeros dropped.
 
+    Parameters
+    ----------
+    d : array_like
+        Paired differences.
+
+    Returns
+    -------
+    float
+        r = (R+ − R−) / (R+ + R−), R± the sums of the ranks of |d| over the positive (negative)
+        differences; 0.0 when every difference is 0.
+
+    References
+    ----------
+    Kerby, D. S. (2014). The simple difference formula: an approach to teaching nonparametric
+    correlation. Comprehensive Psychology 3, 11.IT.3.1 (the matched-pairs rank-biserial correlation).
+
     Examples
     --------
     >>> rank_biserial([1, 2, -3])  # ranks 1, 2, 3: (1 + 2 − 3) / 6
@@ -274,6 +479,25 @@ def mdd_80(sd: float, n: int, alpha: float = 0.05) -> float:
     """Minimum detectable mean difference of a paired two-sided test at level ``alpha`` with
     80 % power: (z_{1−α/2} + z_{0.8}) · sd / √n (normal approximation).
 
+    Parameters
+    ----------
+    sd : float
+        Standard deviation of the paired differences.
+    n : int
+        Number of pairs.
+    alpha : float, default 0.05
+        Two-sided level.
+
+    Returns
+    -------
+    float
+        MDD = (z_{1−α/2} + z_{0.8}) · sd / sqrt(n); NaN for n < 2 or a non-finite sd.
+
+    References
+    ----------
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, 2nd ed., ch. 2 (the
+    test of a mean difference; here its normal approximation).
+
     Examples
     --------
     >>> round(mdd_80(2.0, 16), 3)  # (1.960 + 0.842) · 2 / 4
@@ -289,6 +513,26 @@ def cluster_mdd_80(values, clusters: Sequence, alpha: float = 0.05) -> float:
     sign-flip test: (t_{G−1, 1−α/2} + t_{G−1, 0.8}) · SE, SE the cluster-robust standard error
     of the mean of the paired differences ``values`` (:func:`cluster_robust_se`, G clusters).
     The item-level :func:`mdd_80` (sd/√n) pretends the n items are independent.
+
+    Parameters
+    ----------
+    values : array_like
+        Paired differences of the items.
+    clusters : sequence
+        One cluster label per item.
+    alpha : float, default 0.05
+        Two-sided level.
+
+    Returns
+    -------
+    float
+        MDD = (t_{G−1, 1−α/2} + t_{G−1, 0.8}) · SE, SE = :func:`cluster_robust_se`; NaN when SE is not.
+
+    References
+    ----------
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 2; Cameron, A. C. &
+    Miller, D. L. (2015). A practitioner's guide to cluster-robust inference, §VI.C (t with G − 1
+    degrees of freedom).
 
     Examples
     --------
@@ -312,6 +556,26 @@ def verdict(p: float, p_adjusted: float, alpha: float = 0.05) -> str:
     interval never changes the verdict: intervals and the test can disagree, and the test is
     the one that was corrected for the m comparisons.
 
+    Parameters
+    ----------
+    p : float
+        Unadjusted p-value.
+    p_adjusted : float
+        Holm-adjusted p-value (:func:`holm`).
+    alpha : float, default 0.05
+        Level.
+
+    Returns
+    -------
+    str
+        One of :data:`VERDICTS`: "difference" if p_adjusted < α, else the second if p < α, else
+        "no evidence".
+
+    References
+    ----------
+    Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scandinavian Journal
+    of Statistics 6(2), 65–70.
+
     Examples
     --------
     >>> verdict(0.01, 0.03), verdict(0.03, 0.09), verdict(0.079, 0.158)
@@ -323,6 +587,25 @@ def verdict(p: float, p_adjusted: float, alpha: float = 0.05) -> str:
 def detectable_correlation(n: int, alpha: float = 0.05, power: float = 0.8) -> float:
     """Smallest correlation a two-sided test at level ``alpha`` detects with ``power`` among
     ``n`` pairs (Fisher z approximation): tanh((z_{1−α/2} + z_power) / √(n − 3)).
+
+    Parameters
+    ----------
+    n : int
+        Number of pairs.
+    alpha : float, default 0.05
+        Two-sided level.
+    power : float, default 0.8
+        Power.
+
+    Returns
+    -------
+    float
+        r = tanh((z_{1−α/2} + z_power) / sqrt(n − 3)); NaN for n ≤ 3.
+
+    References
+    ----------
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 3 (the test of a
+    correlation r); Fisher, R. A. (1921). Metron 1, 3–32 (the z transformation).
 
     Examples
     --------
@@ -366,6 +649,37 @@ def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item
     degrees of freedom, level 1 − alpha), ``family_t_ci_low``, ``family_t_ci_high`` (the same
     at 1 − alpha/m), ``cluster_mdd_80`` and ``cluster_mdd_80_adjusted``
     (:func:`cluster_mdd_80` at alpha and alpha/m).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        One row per (system, item): the per-item ``value`` of each system.
+    value, system, item : str
+        Column names of the value, the system and the item.
+    by : str or sequence of str, optional
+        Columns whose groups are compared separately (Holm within each group).
+    n_perm : int, default 10000
+        Monte Carlo permutations of :func:`paired_permutation_test`.
+    n_boot : int, default 2000
+        Bootstrap resamples of the intervals.
+    seed : int, default 0
+        Seed of permutations and resamples.
+    clusters : str, optional
+        Column grouping the items (e.g. ``sentence``).
+    alpha : float, default 0.05
+        Level of the tests and of the minimum detectable differences.
+
+    Returns
+    -------
+    DataFrame
+        One row per pair with the columns listed above; mean_difference = mean_i (a_i − b_i),
+        cohen_dz = mean(d) / sd(d).
+
+    References
+    ----------
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 2 (d_z for paired
+    samples); Holm (1979), Scand. J. Statistics 6(2); Cameron & Miller (2015), J. Human Resources
+    50(2), §VI; Efron & Tibshirani (1993), An Introduction to the Bootstrap, §13.3.
     """
     by = [] if by is None else ([by] if isinstance(by, str) else list(by))
     groups = scores.groupby(by, sort=False, observed=True) if by else [((), scores)]
@@ -452,6 +766,32 @@ def approximate_randomization(scores: pd.DataFrame, n_trials: int = 10000, seed=
     mean_b, difference, p`` (``difference`` = mean_b − mean_a), pairs in the order of the
     systems' means (best first; systems with equal means keep their column order).
 
+    Parameters
+    ----------
+    scores : DataFrame
+        Items × systems.
+    n_trials : int, default 10000
+        Trials T when not every swap pattern is enumerated.
+    seed : int or numpy.random.Generator, default 0
+        Seed of the trials.
+    clusters : sequence, optional
+        One label per item; the swaps are drawn per cluster.
+    lower_better : bool, default True
+        Lower scores are better (MQM penalties); False for higher-is-better scores.
+
+    Returns
+    -------
+    DataFrame
+        One row per pair: p = (c + 1) / (T + 1), c = #{trials t : sum_i s_ti · d_i / n ≥ observed},
+        with s_ti = ±1 and d_i the item's difference (the exact share over all 2^k patterns when
+        2^k ≤ T).
+
+    References
+    ----------
+    Riezler, S. & Maxwell, J. T. (2005). On some pitfalls in automatic evaluation and significance
+    testing for MT. ACL Workshop on Intrinsic and Extrinsic Evaluation Measures for MT; Noreen, E. W.
+    (1989). Computer-Intensive Methods for Testing Hypotheses, ch. 2.
+
     Examples
     --------
     >>> s = pd.DataFrame({"A": [0.0, 0, 0, 0, 0, 0], "B": [1.0, 1, 1, 1, 1, 1]})
@@ -498,6 +838,24 @@ def significance_clusters(p, alpha: float = 0.05) -> list[int]:
     joins the current cluster. A rank-r system is thus not significantly worse than any other
     rank-r system that precedes it.
 
+    Parameters
+    ----------
+    p : array_like
+        Square matrix of pairwise p-values, systems ordered best first.
+    alpha : float, default 0.05
+        Level.
+
+    Returns
+    -------
+    list of int
+        The rank of each system: rank_j = rank_{j−1} + 1 if p[i][j] ≤ α for some i from the current
+        cluster's first member to j − 1, else rank_{j−1}.
+
+    References
+    ----------
+    Freitag, M. et al. (2021). Results of the WMT21 Metrics Shared Task (significance clusters), as
+    implemented in google-research/mt-metrics-eval, stats.py, AssignRanks.
+
     Examples
     --------
     >>> p = [[1, .2, .01, .01], [0, 1, .3, .02], [0, 0, 1, .04], [0, 0, 0, 1]]
@@ -520,6 +878,25 @@ def kendall_tau_rows(reference, samples) -> np.ndarray:
     over the m(m − 1)/2 pairs: (concordant − discordant) / √(pairs untied in x · pairs untied
     in y) (Kendall 1945; ``scipy.stats.kendalltau``'s default). NaN when either has no untied pair.
 
+    Parameters
+    ----------
+    reference : array_like
+        Shape (m,).
+    samples : array_like
+        Shape (B, m).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (B,): τ_b = (C − D) / sqrt((P − T_x) · (P − T_y)), C and D the concordant and
+        discordant pairs, P = m(m − 1)/2, T_x and T_y the pairs tied in each variable.
+
+    References
+    ----------
+    Kendall, M. G. (1945). The treatment of ties in ranking problems. Biometrika 33(3), 239–251.
+
+    Examples
+    --------
     >>> kendall_tau_rows([1, 2, 3], [[1, 2, 3], [3, 2, 1], [1, 3, 2]]).round(3).tolist()
     [1.0, -1.0, 0.333]
     """
@@ -543,6 +920,27 @@ def ranking_stability(values, weights: np.ndarray, alpha: float = 0.05) -> dict:
     ``share_significant``: the share of system pairs whose difference keeps its sign in at
     least 1 − ``alpha``/2 of the resamples (the percentile interval of the difference
     excludes 0), the "ability to discriminate" the WMT MQM README weighs against stability.
+
+    Parameters
+    ----------
+    values : array_like
+        Items × systems.
+    weights : numpy.ndarray
+        Resample multiplicities (B × items).
+    alpha : float, default 0.05
+        Level of the sign-stability criterion.
+
+    Returns
+    -------
+    dict
+        ``tau_mean`` and ``tau_low`` (mean and 2.5th percentile over b of τ_b(full means, means
+        under w_b)), and ``share_significant``.
+
+    References
+    ----------
+    Koehn, P. (2004). Statistical significance tests for machine translation evaluation. EMNLP
+    (bootstrap resampling of the test set); Freitag, M. et al. (2021). Experts, errors, and context.
+    TACL 9 (the stability of MQM rankings).
     """
     v = np.asarray(values, dtype=float)
     w = np.asarray(weights, dtype=float)
@@ -582,7 +980,23 @@ def _centred_ranks(values) -> np.ndarray:
 
 
 def spearman_defined(x: np.ndarray, y: np.ndarray) -> bool:
-    """Spearman's ρ of ``x`` and ``y`` is defined: at least 3 pairs, neither variable constant."""
+    """Spearman's ρ of ``x`` and ``y`` is defined: at least 3 pairs, neither variable constant.
+
+    Parameters
+    ----------
+    x, y : numpy.ndarray
+        Paired values.
+
+    Returns
+    -------
+    bool
+        True when n ≥ 3 and max − min > 0 for both x and y (the denominator of ρ is then non-zero).
+
+    References
+    ----------
+    Spearman, C. (1904). The proof and measurement of association between two things. American
+    Journal of Psychology 15(1), 72–101.
+    """
     return len(x) >= 3 and np.ptp(x) > 0 and np.ptp(y) > 0
 
 
@@ -603,6 +1017,28 @@ def within_group_permutation_test(x, y, groups, n_perm: int = 10000, seed=0) -> 
     values) ``n_perm`` permutations per group are drawn: group after group in order of first
     appearance, the argsort of each row of ``numpy.random.default_rng(seed).random((n_perm,
     n_g))``; p = (hits + 1) / (n_perm + 1).
+
+    Parameters
+    ----------
+    x, y : array_like
+        Paired values (e.g. a candidate's self-information and its rating).
+    groups : sequence
+        One group label per pair (e.g. the slang word).
+    n_perm : int, default 10000
+        Permutations per group when not exact.
+    seed : int, default 0
+        Seed of the sampled permutations.
+
+    Returns
+    -------
+    WithinGroupTest
+        statistic = (1/G) · sum_g ρ_g, ρ_g Spearman's ρ within group g, and its two-sided p-value
+        p = share of permutations with |mean ρ| ≥ |observed| (sampled: (hits + 1) / (n_perm + 1)).
+
+    References
+    ----------
+    Good, P. (2005). Permutation, Parametric and Bootstrap Tests of Hypotheses, 3rd ed. (permutations
+    restricted to blocks); Spearman, C. (1904). American Journal of Psychology 15(1).
 
     Examples
     --------
@@ -656,6 +1092,25 @@ def spearman_interval(rho: float, n: int, level: float = 0.95) -> tuple[float, f
     variance 1.06 / (n − 3) of Fieller, Hartley and Pearson (1957). NaN for n ≤ 3; ρ = ±1 is
     taken as ±0.999999, so a perfect correlation still gets a finite, non-degenerate interval.
 
+    Parameters
+    ----------
+    rho : float
+        Spearman's ρ.
+    n : int
+        Number of pairs.
+    level : float, default 0.95
+        Coverage.
+
+    Returns
+    -------
+    tuple of float
+        tanh(atanh(ρ) ∓ z_{(1+level)/2} · sqrt(1.06 / (n − 3))).
+
+    References
+    ----------
+    Fieller, E. C., Hartley, H. O. & Pearson, E. S. (1957). Tests for rank correlation coefficients. I.
+    Biometrika 44(3/4), 470–481.
+
     Examples
     --------
     >>> [round(v, 3) for v in spearman_interval(0.5, 28)]  # tanh(atanh(.5) ± 1.96 · √(1.06/25))
@@ -669,7 +1124,24 @@ def spearman_interval(rho: float, n: int, level: float = 0.95) -> tuple[float, f
 
 def mean_rho_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
     """t interval of the mean of G correlations (one per group, e.g. per word): mean ± t(G − 1) · SD / √G,
-    cut to [−1, 1]; NaN values are left out, NaN with fewer than 2 groups."""
+    cut to [−1, 1]; NaN values are left out, NaN with fewer than 2 groups.
+
+    Parameters
+    ----------
+    values : sequence of float
+        One correlation per group.
+    level : float, default 0.95
+        Coverage.
+
+    Returns
+    -------
+    tuple of float
+        mean ∓ t_{G−1, (1+level)/2} · SD / sqrt(G), cut to [−1, 1].
+
+    References
+    ----------
+    Student (1908). The probable error of a mean. Biometrika 6(1), 1–25 (the t interval of a mean).
+    """
     v = np.asarray([x for x in values if np.isfinite(x)], dtype=float)
     if len(v) < 2:
         return float("nan"), float("nan")

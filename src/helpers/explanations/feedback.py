@@ -28,8 +28,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from ..core import classroom, paths
+from ..core import classroom, pages, paths
 from ..core.agreement import rating_matrix
+from ..core.findings import Findings
 from ..core.stats import percentile_interval, resample
 from .io import LABELS, SCORES
 
@@ -42,7 +43,7 @@ class Feedback:
 
     students: pd.DataFrame  # rater, n_items, n_ratings, leniency, leniency_ci_low, leniency_ci_high, consistency, ...
     by_score: pd.DataFrame  # rater, dimension, n_ratings, leniency
-    pairs: pd.DataFrame  # rater, classmate, n_items, spearman_rho (both orders)
+    pairs: pd.DataFrame  # rater, classmate, n_items, rho (both orders)
     deviations: pd.DataFrame  # rater, rank, item_id, metaphor, explanation, dimension, score, class_mean, ...
     agreement_on: str
 
@@ -63,7 +64,7 @@ def class_feedback(ratings: pd.DataFrame, agreement_on: str = "overall", n_boot:
     >>> fb = class_feedback(r, n_boot=50)
     >>> fb.students[["rater", "leniency", "consistency"]].values.tolist()
     [['A', 2.0, 0.0], ['B', -2.0, 0.0]]
-    >>> float(fb.pairs.iloc[0]["spearman_rho"])
+    >>> float(fb.pairs.iloc[0]["rho"])
     1.0
     """
     data = ratings.copy()
@@ -109,9 +110,9 @@ def class_feedback(ratings: pd.DataFrame, agreement_on: str = "overall", n_boot:
             rho = np.nan
             if len(both) >= 2 and both[a].nunique() > 1 and both[b].nunique() > 1:
                 rho = round(float(st.spearmanr(both[a], both[b]).statistic), 12)
-            pairs.append({"rater": a, "classmate": b, "n_items": len(both), "spearman_rho": rho})
-    pairs = pd.DataFrame(pairs, columns=["rater", "classmate", "n_items", "spearman_rho"])
-    agreement = pairs.groupby("rater")["spearman_rho"].mean()
+            pairs.append({"rater": a, "classmate": b, "n_items": len(both), "rho": rho})
+    pairs = pd.DataFrame(pairs, columns=["rater", "classmate", "n_items", "rho"])
+    agreement = pairs.groupby("rater")["rho"].mean()
     students["mean_agreement"] = students["rater"].map(agreement)
 
     data["abs_deviation"] = data["deviation"].abs()
@@ -125,18 +126,19 @@ def class_feedback(ratings: pd.DataFrame, agreement_on: str = "overall", n_boot:
 
 
 def verdict(low: float, high: float) -> str:
-    """Plain reading of a leniency interval.
+    """Plain reading of a leniency interval (the ``## verdicts`` table of ``pages/feedback.md``).
 
     Examples
     --------
     >>> verdict(0.1, 0.5), verdict(-0.6, -0.2), verdict(-0.1, 0.3)
     ('more generous than the class', 'stricter than the class', 'in line with the class')
     """
-    if low > 0:
-        return "more generous than the class"
-    if high < 0:
-        return "stricter than the class"
-    return "in line with the class"
+    return pages.words("explanations", "feedback").verdict("leniency", _verdict_key(low, high))
+
+
+def _verdict_key(low: float, high: float) -> str:
+    """``generous`` (the interval lies above 0), ``strict`` (below 0) or ``in line``."""
+    return "generous" if low > 0 else "strict" if high < 0 else "in line"
 
 
 def _md_table(frame: pd.DataFrame, signed: tuple[str, ...] = ()) -> str:
@@ -144,9 +146,19 @@ def _md_table(frame: pd.DataFrame, signed: tuple[str, ...] = ()) -> str:
         if isinstance(v, (float, np.floating)):
             return "NA" if np.isnan(v) else f"{v:+.2f}" if column in signed else f"{v:.2f}"
         return str(v).replace("|", "\\|").replace("\n", " ")
-    head = "| " + " | ".join(frame.columns) + " |\n|" + "---|" * len(frame.columns) + "\n"
-    return head + "".join("| " + " | ".join(fmt(v, c) for v, c in zip(row, frame.columns)) + " |\n"
-                          for row in frame.itertuples(index=False))
+    head = "| " + " | ".join(frame.columns) + " |\n|" + "---|" * len(frame.columns) + ("\n" if len(frame) else "")
+    return head + "\n".join("| " + " | ".join(fmt(v, c) for v, c in zip(row, frame.columns)) + " |"
+                             for row in frame.itertuples(index=False))
+
+
+def _deviations_table(dev: pd.DataFrame) -> str:
+    """A student's largest deviations as shown on their page (one or more rows)."""
+    return _md_table(pd.DataFrame({
+        "item": dev["item_id"], "metaphor": dev["metaphor"], "explanation": dev["explanation"],
+        "score": dev["dimension"].map(LABELS).fillna(dev["dimension"]), "you": dev["score"].astype(int),
+        "class mean (all)": dev["class_mean"],
+        "class ratings (1 / 2 / 3 / 4 / 5)": dev[[f"count_{v}" for v in LEVELS]].astype(int).astype(str)
+        .agg(" / ".join, axis=1)}))
 
 
 def student_page(feedback: Feedback, rater: str, show_names: bool = False, left_out: str = "",
@@ -157,46 +169,27 @@ def student_page(feedback: Feedback, rater: str, show_names: bool = False, left_
     data (:meth:`helpers.core.classroom.LeftOut.told`)."""
     s = feedback.students.set_index("rater").loc[rater]
     label = classroom.classmate_labels(feedback.students["rater"], rater, show_names, label_seed)
-    n_class = len(feedback.students)
-    median_consistency = feedback.students["consistency"].median()
-    lines = [f"# Your explanation ratings: feedback for {rater}", "", *([left_out, ""] if left_out else []),
-             f"You rated {int(s['n_items'])} explanations ({int(s['n_ratings'])} ratings); the class has {n_class} "
-             "raters. Every number compares you with the mean of your classmates' ratings of the same explanation "
-             "and score (yours left out).", "",
-             "## How generous were you?", "",
-             f"Your leniency is **{s['leniency']:+.2f}** points (95% interval {s['leniency_ci_low']:+.2f} to "
-             f"{s['leniency_ci_high']:+.2f}, from resampling the explanations): you were "
-             f"**{verdict(s['leniency_ci_low'], s['leniency_ci_high'])}**.", "",
-             _md_table(feedback.by_score[feedback.by_score["rater"] == rater]
-                       .assign(score=lambda d: d["dimension"].map(LABELS).fillna(d["dimension"]))
-                       [["score", "n_ratings", "leniency"]].rename(columns={"n_ratings": "ratings",
-                                                                           "leniency": "your leniency"}),
-                       signed=("your leniency",)), "",
-             "## How steady were you?", "",
-             f"The SD of your deviations from the class is **{s['consistency']:.2f}** (class median "
-             f"{median_consistency:.2f}). A small SD with a non-zero leniency is a steady offset, easy to correct; a "
-             "large SD means you sometimes rated far above and sometimes far below the class.", "",
-             f"## Agreement with your classmates ({LABELS.get(feedback.agreement_on, feedback.agreement_on)})", "",
-             "Spearman ρ between your scores and each classmate's over the explanations you both rated (1: the "
-             "same order, 0: unrelated).", ""]
+    by_score = (feedback.by_score[feedback.by_score["rater"] == rater]
+                .assign(score=lambda d: d["dimension"].map(LABELS).fillna(d["dimension"]))
+                [["score", "n_ratings", "leniency"]].rename(columns={"n_ratings": "ratings",
+                                                                    "leniency": "your leniency"}))
     rank = {name: k for k, name in enumerate(label)}  # label order first, so that ties do not follow the class list
     pairs = (feedback.pairs[feedback.pairs["rater"] == rater].sort_values("classmate", key=lambda c: c.map(rank))
-             .sort_values("spearman_rho", ascending=False, kind="stable")
+             .sort_values("rho", ascending=False, kind="stable")
              .assign(classmate=lambda d: d["classmate"].map(label)))
-    lines += [_md_table(pairs[["classmate", "n_items", "spearman_rho"]].rename(
-        columns={"n_items": "explanations", "spearman_rho": "Spearman ρ"})), ""]
-    lines += ["## Where you differed most from the class", "",
-              "Worth a second look, and good material for discussion: were you right to differ?", ""]
     dev = feedback.deviations[feedback.deviations["rater"] == rater]
-    if len(dev):
-        shown = pd.DataFrame({
-            "item": dev["item_id"], "metaphor": dev["metaphor"], "explanation": dev["explanation"],
-            "score": dev["dimension"].map(LABELS).fillna(dev["dimension"]), "you": dev["score"].astype(int),
-            "class mean (all)": dev["class_mean"],
-            "class ratings (1 / 2 / 3 / 4 / 5)": dev[[f"count_{v}" for v in LEVELS]].astype(int).astype(str)
-            .agg(" / ".join, axis=1)})
-        lines.append(_md_table(shown))
-    return "\n".join(lines) + "\n"
+    found = (Findings().add("student", text=str(rater)).add("left_out", text=left_out)
+             .add("n_items", s["n_items"]).add("n_ratings", s["n_ratings"]).add("n_class", len(feedback.students))
+             .add("leniency", s["leniency"], ci=(s["leniency_ci_low"], s["leniency_ci_high"]),
+                  text=_verdict_key(s["leniency_ci_low"], s["leniency_ci_high"]))
+             .add("consistency", s["consistency"])
+             .add("median_consistency", feedback.students["consistency"].median())
+             .add("agreement_on", text=LABELS.get(feedback.agreement_on, feedback.agreement_on))
+             .add("by_score", text=_md_table(by_score, signed=("your leniency",)))
+             .add("pairs", text=_md_table(pairs[["classmate", "n_items", "rho"]].rename(
+                 columns={"n_items": "explanations", "rho": "Spearman ρ"})))
+             .add("deviations", text=_deviations_table(dev) if len(dev) else ""))
+    return pages.page("explanations", "feedback", "page", found.frame())
 
 
 def write_pages(feedback: Feedback, out_dir: str | os.PathLike, show_names: bool = False, notes=(),

@@ -14,7 +14,7 @@ reads them and names every wrong entry by workbook, sheet, cell and value.
   once it is marked done (an empty score in it is then a missing rating, "cannot judge");
   a row not marked done is unfinished (see :mod:`helpers.core.classroom`);
 * sheet ``Guide``: what each dimension asks, what a 1 and a 5 look like, and how to fill
-  the sheet, written for this book (not the paper's wording).
+  the sheet, written for this book (not the paper's wording) in ``pages/workbook.yml``.
 
 ``ITEMS`` is a table (a ``.csv`` in UTF-8 or GBK, or the first sheet of an ``.xlsx``) with
 ``item_id``, ``metaphor`` and ``explanation`` (other columns, such as the benchmark's
@@ -33,56 +33,9 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 
-from ..core import classroom, params, paths, workbook
+from ..core import classroom, pages, params, paths, workbook
 from ..core.errors import InputError
 from .io import GUIDE_SHEET, HEADER_ROW, KIT_PREFIX, LABELS, RATINGS_SHEET, SCORES, TEXT_COLUMNS
-
-#: What each score asks, in the book's words: (key, question, a 1 looks like, a 5 looks like).
-DIMENSION_GUIDE = [
-    ("non_circularity", "Does the explanation add something, or does it only say the expression again?",
-     "It repeats the key words of the expression, or swaps one figure of speech for another, so a reader who did "
-     "not understand the expression learns nothing.",
-     "It says what the expression means in plain, literal words that do not lean on the expression itself."),
-    ("origin", "Where an expression comes from a particular field, story, custom or event, does the explanation "
-     "get that source right?",
-     "It ignores a well-known source, or names a wrong one.",
-     "It names the right source briefly. If the expression has no traceable source, rate 5: there is nothing to "
-     "miss."),
-    ("mapping", "Does it say which feature the two things being compared have in common?",
-     "It gives a meaning but never says what links the picture to that meaning.",
-     "It names the shared feature (speed, weight, warmth, fragility ...) that makes the comparison work."),
-    ("emergence", "Does it give the figurative meaning rather than a description of the literal scene?",
-     "It describes the literal objects or actions (a real wall, a real storm) and stops there.",
-     "It gives the meaning the expression has in use, which goes beyond its literal parts."),
-    ("accessibility", "Could a general reader follow it?",
-     "Dense technical vocabulary or convoluted sentences get in the way.",
-     "Plain words and a clear sentence; nothing needs looking up."),
-    ("purpose", "Does it say why or when people use the expression?",
-     "Nothing about the situation, the speaker's aim or the effect on the listener.",
-     "It says what the expression does in conversation: warns, praises, mocks, softens, dramatises ..."),
-    ("overall", "Taking everything into account, how good is this explanation for someone who does not know the "
-     "expression?",
-     "Useless or misleading.",
-     "You would hand it to a learner as it is."),
-]
-
-SCALE_GUIDE = [
-    (1, "fails clearly"), (2, "mostly fails"), (3, "half-way: some of it is there"), (4, "mostly succeeds"),
-    (5, "succeeds fully"),
-]
-
-HOW_TO = [
-    "Read the metaphor and its explanation, then give each of the seven columns a whole number from 1 to 5 (the "
-    "cells offer a dropdown).",
-    "Rate every column separately: an explanation can be clear (Accessibility 5) and still miss the meaning "
-    "(Emergence 1).",
-    "Work on your own and do not change the item_id, metaphor or explanation cells. Leave a cell empty only if "
-    "you really cannot decide; in a row marked done it then counts as a missing rating.",
-    "When a row is finished, choose 'done' in its done column. A row not marked done counts as not yet rated.",
-    "Check that your name is in cell B1 of the Ratings sheet (the run names you by it, whatever the file is "
-    "called), save the file as .xlsx and hand it back.",
-]
-
 
 def read_items(path: str | os.PathLike) -> pd.DataFrame:
     """The item list (:func:`helpers.core.params.read_table`: a UTF-8 or GBK ``.csv``, or the
@@ -100,16 +53,16 @@ def write_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike) -> 
     ws = wb.active
     ws.title = RATINGS_SHEET
     # the Student: field in io.RATER_LABEL_CELL and io.RATER_CELL (A1, B1), a note beside it
-    workbook.student_field(ws, 1, rater, note="Scores: whole numbers 1 (fails) to 5 (succeeds); the Guide sheet "
-                                              "says what each column asks.")
+    guide = pages.texts("explanations", "workbook")
+    workbook.student_field(ws, 1, rater, note=guide["note"])
     headers = [*TEXT_COLUMNS, *[LABELS[s] for s in SCORES], classroom.DONE_HEADER]
     cells = [ws.cell(row=HEADER_ROW, column=k, value=h) for k, h in enumerate(headers, start=1)]
     workbook.style_header(cells)
     for cell in cells:
         cell.alignment = Alignment(wrap_text=True, vertical="center")
     first, last = len(TEXT_COLUMNS) + 1, len(headers) - 1
-    dv = workbook.list_validation(ws, (1, 2, 3, 4, 5), "Rating", "Use a whole number from 1 to 5, or leave the cell empty.",
-                                  showInputMessage=True, promptTitle="Rating", prompt="1 = fails ... 5 = succeeds")
+    dv = workbook.list_validation(ws, (1, 2, 3, 4, 5), "Rating", guide["validation"],
+                                  showInputMessage=True, promptTitle="Rating", prompt=guide["prompt"])
     for r, item in enumerate(items.to_dict("records"), start=HEADER_ROW + 1):
         ws.cell(row=r, column=1, value=item["item_id"])
         ws.cell(row=r, column=2, value=item["metaphor"])
@@ -128,11 +81,12 @@ def write_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike) -> 
     ws.row_dimensions[HEADER_ROW].height = 32
     ws.freeze_panes = ws.cell(row=HEADER_ROW + 1, column=first)
     workbook.write_guide(
-        wb.create_sheet(GUIDE_SHEET), f"How to rate the explanations (sheet for {rater})",
+        wb.create_sheet(GUIDE_SHEET), guide["title"].format(rater=rater),
         [workbook.GuideSection(("Score", "What it asks", "A 1 looks like", "A 5 looks like"),
-                               [(LABELS[key], *texts) for key, *texts in DIMENSION_GUIDE], bold_first=True),
-         workbook.GuideSection(("Scale", "Meaning"), SCALE_GUIDE),
-         workbook.GuideSection(("Step", "How to fill the Ratings sheet"), list(enumerate(HOW_TO, start=1)))],
+                               [(LABELS[g["key"]], g["asks"], g["one"], g["five"]) for g in guide["scores"]],
+                               bold_first=True),
+         workbook.GuideSection(("Scale", "Meaning"), [(g["rating"], g["meaning"]) for g in guide["scale"]]),
+         workbook.GuideSection(("Step", "How to fill the Ratings sheet"), list(enumerate(guide["steps"], start=1)))],
         {"A": 26, "B": 48, "C": 48, "D": 48})
     return workbook.save(wb, path)
 

@@ -52,7 +52,23 @@ DATASETS = ("newstest2021", "ted", "wmt23")
 
 
 def read_lines(path) -> pd.Series:
-    """A one-sentence-per-line text file as a Series indexed by the 1-based line number."""
+    """A one-sentence-per-line text file as a Series indexed by the 1-based line number.
+
+    Parameters
+    ----------
+    path : path
+        A UTF-8 text file, one sentence per line.
+
+    Returns
+    -------
+    Series
+        line_k = the k-th line (k = 1, 2, …), without its newline.
+
+    References
+    ----------
+    Akhbardeh, F. et al. (2021). Findings of the 2021 Conference on Machine Translation (WMT21)
+    (the news test sets and submissions).
+    """
     path = paths.resolve_input(path) if not isinstance(path, tuple) else paths.released_file(*path)
     lines = path.read_text(encoding="utf-8").split("\n")
     if lines and lines[-1] == "":
@@ -66,6 +82,18 @@ def source_pool() -> pd.DataFrame:
     ``text_id`` is ``newstest2021:LINE``, ``wmt23:LINE`` (lines of the WMT source files) and
     ``ted:DOC:SEG`` (the TED errors file's segments, texts without span markers). The pool
     the authored idiom sample is drawn from.
+
+    Returns
+    -------
+    DataFrame
+        ``dataset, text_id, source``, one row per distinct source text.
+
+    References
+    ----------
+    Akhbardeh, F. et al. (2021). Findings of the 2021 Conference on Machine Translation (WMT21)
+    (the news test sets and submissions).
+    Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
+    for machine translation. TACL 9 (the MQM data and scores).
     """
     n21 = read_lines(NEWSTEST2021_SOURCE)
     n23 = read_lines(WMT23_SOURCE)
@@ -94,6 +122,11 @@ def flag_idioms(segments: pd.DataFrame, detector: str = "filtered") -> pd.DataFr
     pandas.DataFrame
         ``segments`` with ``source_chars`` (characters of the clean source), ``idioms``
         (how many matches) and ``idiom`` (True when there is at least one).
+
+    References
+    ----------
+    Sun, J. (2012). jieba, Chinese text segmentation (its dictionary's idiom tag ``i``); the
+    detectors and their precision on the authored sample: :mod:`helpers.figurative.idioms`.
     """
     if "source" not in segments.columns:
         raise InputError("missing column 'source'", value=list(segments.columns))
@@ -144,6 +177,13 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
         ``score`` the penalty (higher is worse), ``doc`` the document (for
         ``newstest2021`` the segment itself: the score file names no documents),
         ``segment`` a key unique within the data set.
+
+    References
+    ----------
+    Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
+    for machine translation. TACL 9 (the MQM data and scores).
+    Akhbardeh, F. et al. (2021). Findings of the 2021 Conference on Machine Translation (WMT21)
+    (the news test sets and submissions).
     """
     if dataset == "newstest2021":
         scores = mqm.read_segment_scores(path or paths.released_file(REPO, NEWSTEST2021_SCORES))
@@ -219,6 +259,18 @@ def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: flo
     -------
     pandas.DataFrame
         One row per method, :data:`EFFECT_COLUMNS`.
+
+    Notes
+    -----
+    Both fits estimate β in score_si = α + β · idiom_i + γ · log(chars_i) + δ_s + u_d(i) + e_si;
+    mdd_80 = (z_0.975 + z_0.8) · SE(β̂).
+
+    References
+    ----------
+    Pinheiro, J. C. & Bates, D. M. (2000). Mixed-Effects Models in S and S-PLUS, ch. 2 (REML);
+    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
+    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 2.
     """
     import statsmodels.api as sm
 
@@ -259,7 +311,35 @@ def cluster_ols(x: np.ndarray, y: np.ndarray, docs, flag: np.ndarray, n_boot: in
     resamples (:func:`helpers.core.stats.resample`), from per-document cross-products
     (X'WX = Σ_g w_g X_g'X_g), so a thousand resamples cost one pass. Resamples in which
     ``flag`` (e.g. the idiom flag) is all true or all false leave the coefficient undefined
-    and are dropped."""
+    and are dropped.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        Design matrix, n × p.
+    y : numpy.ndarray
+        Response, n.
+    docs : sequence
+        One document label per row (the clusters resampled).
+    flag : numpy.ndarray
+        A 0/1 column that must vary within a resample.
+    n_boot : int
+        Resamples.
+    seed : int
+        Seed of the resamples.
+    column : int, default 1
+        The coefficient returned.
+
+    Returns
+    -------
+    tuple
+        (β̂_column of β̂ = (X'X)⁻¹ X'y, its B resampled values (X'WX)⁻¹ X'Wy, W = diag(w_b)).
+
+    References
+    ----------
+    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
+    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
+    """
     labels = stats.cluster_labels(pd.Series(docs))
     g = labels.max() + 1
     xtx = np.zeros((g, x.shape[1], x.shape[1]))
@@ -281,6 +361,25 @@ def chance_overlap(length: int, chars: int, intervals: list[tuple[int, int]]) ->
     ``chars − length + 1`` places in a source of ``chars`` characters, overlaps one of
     ``intervals`` (``(start, end)``, end exclusive). For a one-character span it is the
     intervals' share of the characters.
+
+    Parameters
+    ----------
+    length : int
+        Span length L.
+    chars : int
+        Source length n.
+    intervals : list of (int, int)
+        Idiom intervals, end exclusive.
+
+    Returns
+    -------
+    float
+        P = #{starts t in 0 … n − L : [t, t + L) meets an interval} / (n − L + 1).
+
+    References
+    ----------
+    Feller, W. (1968). An Introduction to Probability Theory and Its Applications, vol. 1, 3rd ed.,
+    ch. I (equally likely outcomes).
 
     Examples
     --------
@@ -319,6 +418,12 @@ def span_overlap(rows: pd.DataFrame, detector: str = "filtered") -> pd.DataFrame
         idiom_chars, share`` (the idioms' share of the characters), ``chance``
         (:func:`chance_overlap` for the span's length) and ``overlap`` (True when the span
         shares a character with an idiom).
+
+    References
+    ----------
+    Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
+    for machine translation. TACL 9 (the MQM data and scores).
+    Kocmi, T. et al. (2023). Findings of WMT23 (the three-rater MQM spans).
     """
     missing = [c for c in ("source", "source_start", "source_end") if c not in rows.columns]
     if missing:
@@ -361,6 +466,17 @@ def overlap_summary(spans: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: 
         ``chance`` (mean chance rate), ``share`` (mean character share of the idioms),
         ``difference`` (observed − chance) with ``ci_low``, ``ci_high``, and ``ratio``
         (observed / chance).
+
+    Notes
+    -----
+    observed = (1/N) · sum_i overlap_i and chance = (1/N) · sum_i chance_i over the N spans;
+    difference = observed − chance, its interval from resampling documents.
+
+    References
+    ----------
+    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
+    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
+    Efron, B. & Tibshirani, R. (1993). An Introduction to the Bootstrap, §13.3.
     """
     nan = float("nan")
     if spans.empty:
@@ -396,6 +512,13 @@ def category_table(rows: pd.DataFrame, detector: str = "filtered", scheme: str =
         segment's raters; the categories of a segment add up to its score),
         ``source_chars, idioms, idiom``. Every segment has every category that occurs in
         ``rows``, with score 0 where it has none.
+
+    References
+    ----------
+    Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
+    for machine translation. TACL 9 (the MQM data and scores).
+    Lommel, A., Uszkoreit, H. & Burchardt, A. (2014). Multidimensional Quality Metrics (MQM).
+    Tradumàtica 12, 455–463 (the top-level categories).
     """
     rows = rows[rows["severity"] != ann.HOTW]
     unit = ["system", "doc", "doc_seg_id"]
@@ -417,7 +540,27 @@ def sample_matches(pool: pd.DataFrame, n: int = 170, seed: int = 34) -> pd.DataF
     """The draw behind the authored idiom sample: ``n`` raw-tag matches of the ``pool``'s
     sources (:func:`source_pool`), drawn without replacement with ``numpy``'s generator
     seeded ``seed``, in pool order; ``sample_id, dataset, text_id, start, end, idiom,
-    context`` (the match in 【】 with up to 25 characters each side), unlabelled."""
+    context`` (the match in 【】 with up to 25 characters each side), unlabelled.
+
+    Parameters
+    ----------
+    pool : DataFrame
+        :func:`source_pool`'s rows.
+    n : int, default 170
+        Matches drawn.
+    seed : int, default 34
+        Seed of the draw.
+
+    Returns
+    -------
+    DataFrame
+        The n drawn matches, each with P(drawn) = n / N among the N matches of the pool.
+
+    References
+    ----------
+    Cochran, W. G. (1977). Sampling Techniques, 3rd ed., ch. 2 (simple random sampling without
+    replacement).
+    """
     texts = pool.set_index("text_id")["source"]
     found = idioms.find_idioms(texts, "raw")
     picked = np.sort(np.random.default_rng(seed).choice(len(found), n, replace=False))
@@ -439,10 +582,26 @@ def system_effects(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: f
     """The idiom effect of each system of each data set: :func:`idiom_effect` (document-cluster
     bootstrap, controlled for source length) on that system's rows alone.
 
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`segment_table`'s rows of one or more data sets.
+    n_boot : int, default 1000
+        Document resamples.
+    seed : int, default 0
+        Seed of the resamples.
+    ci : float, default 95.0
+        Coverage in percent.
+
     Returns
     -------
     pandas.DataFrame
         ``dataset, system, llm`` (True for :data:`LLM_SYSTEMS`) and :data:`EFFECT_COLUMNS`.
+
+    References
+    ----------
+    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
+    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
     frames = []
     for (dataset, system), part in table.groupby(["dataset", "system"], sort=True):
@@ -464,12 +623,36 @@ def llm_contrast(table: pd.DataFrame, llm=LLM_SYSTEMS, n_boot: int = 1000, seed:
     systems', with a document-cluster bootstrap interval (:func:`cluster_ols`) and the
     minimum detectable difference at 80 % power.
 
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`segment_table`'s rows of one data set.
+    llm : collection of str
+        The LLM-based systems.
+    n_boot : int, default 1000
+        Document resamples.
+    seed : int, default 0
+        Seed of the resamples.
+    ci : float, default 95.0
+        Coverage in percent.
+
     Returns
     -------
     pandas.DataFrame
         One row ``llm_systems, other_systems, estimate, se, ci_low, ci_high, mdd_80,
         idiom_segments, documents``; NaN when the data set has no LLM system, no other
         system, or no idiom segment.
+
+    Notes
+    -----
+    estimate = β̂ of idiom · llm in score = α + β₁ · idiom + β · idiom · llm + γ · log(chars) + δ_s + e;
+    mdd_80 = (z_0.975 + z_0.8) · SE, SE the standard deviation of the resampled β.
+
+    References
+    ----------
+    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
+    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
+    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 2.
     """
     table = table.dropna(subset=["score"]).reset_index(drop=True)
     is_llm = table["system"].isin(list(llm)).to_numpy()
@@ -492,10 +675,31 @@ def category_effects(categories: pd.DataFrame, n_boot: int = 1000, seed: int = 0
     with a ``dataset`` column): the two means and the controlled idiom effect (document-cluster
     bootstrap, :func:`idiom_effect`) per data set and category.
 
+    Parameters
+    ----------
+    categories : DataFrame
+        :func:`category_table`'s rows with a ``dataset`` column.
+    n_boot : int, default 1000
+        Document resamples.
+    seed : int, default 0
+        Seed of the resamples.
+    ci : float, default 95.0
+        Coverage in percent.
+
     Returns
     -------
     pandas.DataFrame
         ``dataset, category, idiom_mean, other_mean`` and :data:`EFFECT_COLUMNS`.
+
+    Notes
+    -----
+    idiom_mean and other_mean are the mean category penalties of the two groups of segments; the
+    effect is :func:`idiom_effect`'s β on the category's penalties.
+
+    References
+    ----------
+    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
+    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
     frames = []
     for (dataset, category), part in categories.groupby(["dataset", "category"], sort=True):
@@ -534,12 +738,35 @@ def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: i
     both groups at once, so the difference is paired), through
     :func:`helpers.core.agreement.interval_alpha_weighted`.
 
+    Parameters
+    ----------
+    rows : DataFrame
+        MQM annotation rows with their sources.
+    detector : str, default "filtered"
+        The idiom detector.
+    n_boot : int, default 1000
+        Document resamples.
+    seed : int, default 0
+        Seed of the resamples.
+    ci : float, default 95.0
+        Coverage in percent.
+
     Returns
     -------
     pandas.DataFrame
         Rows ``group`` ``idiom``, ``other``, ``difference`` (idiom − other) with
         ``estimate, ci_low, ci_high, units, documents``; α is NaN for a group with no unit
         rated by two raters.
+
+    Notes
+    -----
+    α = 1 − D_o / D_e with the interval difference δ² = (v − v')²; difference = α_idiom − α_other.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
+    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
+    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
     from helpers.core.agreement import interval_alpha_weighted, krippendorff_alpha
 
@@ -567,7 +794,24 @@ def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: i
 
 def sentence_chrf(hypotheses, references) -> np.ndarray:
     """Sentence chrF (sacrebleu's defaults: character 6-grams, β = 2) of each hypothesis
-    against its reference."""
+    against its reference.
+
+    Parameters
+    ----------
+    hypotheses, references : sequence of str
+        Paired sentences.
+
+    Returns
+    -------
+    numpy.ndarray
+        chrF_β = (1 + β²) · chrP · chrR / (β² · chrP + chrR) · 100 per sentence, β = 2, chrP and chrR
+        the character n-gram precision and recall averaged over n = 1 … 6.
+
+    References
+    ----------
+    Popović, M. (2015). chrF: character n-gram F-score for automatic MT evaluation. WMT.
+    Post, M. (2018). A call for clarity in reporting BLEU scores. WMT (sacrebleu).
+    """
     from sacrebleu.metrics import CHRF
 
     chrf = CHRF()
@@ -592,6 +836,17 @@ def metric_agreement(scored: pd.DataFrame, metric: str = "chrf", n_boot: int = 1
     pandas.DataFrame
         Rows ``group`` ``idiom``, ``other``, ``difference`` (idiom − other) with ``metric,
         estimate, ci_low, ci_high, cells, segments``.
+
+    Notes
+    -----
+    r = sum (m_i − m̄)(h_i − h̄) / sqrt(sum (m_i − m̄)² · sum (h_i − h̄)²), h the negated penalty;
+    difference = r_idiom − r_other.
+
+    References
+    ----------
+    Freitag, M. et al. (2023). Results of WMT23 Metrics Shared Task (segment-level Pearson r);
+    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
+    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
     scored = scored.dropna(subset=["score", metric]).reset_index(drop=True)
     human, auto = -scored["score"].to_numpy(dtype=float), scored[metric].to_numpy(dtype=float)

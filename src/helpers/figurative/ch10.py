@@ -26,17 +26,13 @@ import pandas as pd
 from ..core import annotations as ann
 from ..core import mqm, params, paths
 from ..core.errors import InputError
+from ..core.findings import Findings, Words
 from ..core.report import ChapterData, Provenance
 from ..core.results import read_saved
 from ..core.stats import FEW_CLUSTERS
 from . import analysis, idioms
 
-RELEASED_DETAIL = ("Google's expert MQM ratings of ZH→EN (google/wmt-mqm-human-evaluation, Apache-2.0): newstest2021 "
-                   "segment scores, TED error rows, WMT23's three-rater rows; WMT21's source, reference and system "
-                   "outputs (wmt-conference/wmt21-news-systems); the idiom sample is authored "
-                   "(<code>data/authored/idiom_sample.csv</code>), sha256-verified by "
-                   "<code>python -m helpers fetch</code>.")
-OWN_DETAIL = "MQM files passed to this notebook as papermill parameters (the others: the released files)."
+CHAPTER = "10_figurative"  # its words file: notebooks/words/10_figurative.md (the data box reads it too)
 WMT21 = "wmt-conference/wmt21-news-systems"
 #: Fewer idiom segments than this in a data set: its per-system effects are not estimated (one or two
 #: segments make a "per-system effect" the quirk of a sentence).
@@ -82,8 +78,8 @@ class Setup:
         texts = newstest2021_texts(segments["system"][segments["dataset"] == "newstest2021"].unique()) \
             if self.newstest2021 is None and self.newstest2021_source is None else pd.DataFrame()
         given = [str(p) for p in (self.newstest2021, self.newstest2021_source, self.ted, self.wmt23) if p is not None]
-        provenance = Provenance("released", (), RELEASED_DETAIL) if self.released else \
-            Provenance("own", tuple(given), OWN_DETAIL)
+        provenance = Provenance.worded("released", CHAPTER) if self.released else \
+            Provenance.worded("own", CHAPTER, given)
         return Data(provenance, rows=rows, segments=segments, texts=texts,
                               files={k: str(v) for k, v in files.items()})
 
@@ -311,9 +307,11 @@ def _marked(text: str, parts) -> str:
 
 def gallery_html(table: pd.DataFrame) -> str:
     """:func:`gallery`'s rows as readable HTML: per segment the source with its idioms
-    highlighted, then each system's translation (target spans highlighted) and its errors."""
+    highlighted, then each system's translation (target spans highlighted) and its errors.
+    The HTML around them is the words file's ``gallery_*`` sections."""
+    say = Words(CHAPTER).fill
     if table.empty:
-        return "<p><em>No WMT23 segment with an idiom in this run.</em></p>"
+        return say("gallery_empty")
     blocks = []
     for key, seg in table.groupby("segment", sort=False):
         found = [i for i in seg["idioms"].iloc[0].split("|") if i]
@@ -321,14 +319,14 @@ def gallery_html(table: pd.DataFrame) -> str:
         for system, part in seg.groupby("system", sort=False):
             errors = part[part["category"] != ""]
             spans = errors.loc[errors["side"] == "target", "span"].tolist()
-            listed = "".join(f"<li>{html.escape(e.severity)} {html.escape(e.category)} ({html.escape(e.rater)}, "
-                             f"{e.side}): «{html.escape(e.span) or '—'}»</li>" for e in errors.itertuples())
-            items.append(f"<p><strong>{html.escape(system)}</strong> (penalty {part['score'].iloc[0]:.1f}): "
-                         f"{_marked(part['target'].iloc[0], spans)}</p>"
-                         + (f"<ul>{listed}</ul>" if listed else "<p><em>no error marked</em></p>"))
-        blocks.append(f"<div style='border-left:4px solid #c9a227;padding:.3em 1em;margin:1em 0'>"
-                      f"<p><code>{html.escape(key)}</code>: {_marked(seg['source'].iloc[0], found)}</p>"
-                      + "".join(items) + "</div>")
+            listed = "".join(say("gallery_error", severity=html.escape(e.severity), category=html.escape(e.category),
+                                 rater=html.escape(e.rater), side=str(e.side), span=html.escape(e.span) or "—")
+                             for e in errors.itertuples())
+            items.append(say("gallery_system", system=html.escape(system), penalty=part["score"].iloc[0],
+                             target=_marked(part["target"].iloc[0], spans),
+                             errors=say("gallery_errors", listed=listed) if listed else say("gallery_no_error")))
+        blocks.append(say("gallery_segment", segment=html.escape(key), source=_marked(seg["source"].iloc[0], found),
+                          systems="".join(items)))
     return "".join(blocks)
 
 
@@ -357,8 +355,6 @@ def findings(folder) -> pd.DataFrame:
     DataFrame
         :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
     """
-    from ..core.findings import Findings
-
     t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     f = Findings()
     d = t["data_summary"]

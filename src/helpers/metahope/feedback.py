@@ -23,8 +23,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import classroom, formatting, paths
+from ..core import classroom, formatting, pages, paths
 from ..core.agreement import agreement
+from ..core.findings import Findings
 from ..core.stats import percentile_interval, resample, weighted_mean
 from .tidy_frame import category_order
 from .scoring import segment_scores
@@ -100,43 +101,35 @@ def student_feedback(tidy: pd.DataFrame, student: str, n_boot: int = 2000, seed:
     return StudentFeedback(student, bias, pd.DataFrame(peers), deviations, categories)
 
 
-#: A student's severity against the class consensus, by the bias interval (page and overview).
-VERDICTS = {"more": "you penalise **more** than the rest of the class (the interval lies above 0)",
-            "less": "you penalise **less** than the rest of the class (the interval lies below 0)",
-            "in line": "your severities are **in line** with the rest of the class (the interval includes 0)"}
-
-
 def _verdict(bias: pd.Series) -> str:
-    """The key of :data:`VERDICTS` the bias interval supports."""
+    """The verdict key the bias interval supports (its phrase: the ``## verdicts`` table of
+    ``pages/feedback.md``)."""
     return "more" if bias["ci_low"] > 0 else "less" if bias["ci_high"] < 0 else "in line"
 
 
+def _rows(frame: pd.DataFrame, cells) -> str:
+    """Markdown table rows, one per row of ``frame``, of the cells ``cells(row)`` gives."""
+    return "\n".join("| " + " | ".join(cells(r)) + " |" for _, r in frame.iterrows())
+
+
 def feedback_markdown(fb: StudentFeedback, left_out: str = "") -> str:
-    """The student's page as Markdown; ``left_out`` says what was left out of their data
-    (:meth:`helpers.core.classroom.LeftOut.told`)."""
+    """The student's page as Markdown, the template ``pages/feedback.md`` filled in;
+    ``left_out`` says what was left out of their data (:meth:`helpers.core.classroom.LeftOut.told`)."""
     b = fb.bias
-    lines = [f"# MetaHOPE feedback for {fb.student}", "", *([left_out, ""] if left_out else []),
-             f"Over {int(b['n_items'])} (metaphor, system) pairs your SEGS differed from the median of your "
-             f"classmates by **{b['mean_difference']:+.2f} points** on average (95% interval "
-             f"{formatting.interval(b['ci_low'], b['ci_high'], sign=True)}, sentences resampled): {VERDICTS[_verdict(b)]}. You scored "
-             f"{b['share_higher']:.0f}% of the pairs higher and {b['share_lower']:.0f}% lower than the class.", "",
-             "## Agreement with each classmate (SEGS)", "",
-             "| classmate | α (interval scale) | κ (quadratic) | exact agreement |", "|---|---|---|---|"]
-    for _, r in fb.peers.iterrows():
-        lines.append(f"| {r['classmate']} | {formatting.number(r['alpha'])} | {formatting.number(r['weighted_kappa'])} "
-                     f"| {formatting.number(r['exact_agreement'], 0)}% |")
-    lines += ["", "## Where you deviated most", "",
-              "| item | system | metaphor | you | class median | everyone |", "|---|---|---|---|---|---|"]
-    for _, r in fb.deviations.iterrows():
-        lines.append(f"| {r['item']} | {r['system']} | {r['metaphor']} | {r['own']:g} | {r['consensus']:g} | "
-                     f"{r['class_scores']} |")
-    lines += ["", "## How your penalty points spread over the categories", "",
-              "| category | you | class |", "|---|---|---|"]
-    for _, r in fb.categories.iterrows():
-        lines.append(f"| {r['category']} | {r['own_share']:.0%} | {r['class_share']:.0%} |")
-    lines += ["", "Look again at the metaphors above: was the difference a matter of seeing an error at all, of its "
-              "category, or of its severity?"]
-    return "\n".join(lines) + "\n"
+    number = formatting.number
+    found = (Findings().add("student", text=fb.student).add("left_out", text=left_out)
+             .add("n_items", b["n_items"])
+             .add("mean_difference", b["mean_difference"], ci=(b["ci_low"], b["ci_high"]), text=_verdict(b))
+             .add("share_higher", b["share_higher"]).add("share_lower", b["share_lower"])
+             .add("peers", text=_rows(fb.peers, lambda r: [r["classmate"], number(r["alpha"]),
+                                                           number(r["weighted_kappa"]),
+                                                           f"{number(r['exact_agreement'], 0)}%"]))
+             .add("deviations", text=_rows(fb.deviations, lambda r: [
+                 str(r["item"]), str(r["system"]), str(r["metaphor"]), f"{r['own']:g}", f"{r['consensus']:g}",
+                 r["class_scores"]]))
+             .add("categories", text=_rows(fb.categories, lambda r: [
+                 str(r["category"]), f"{r['own_share']:.0%}", f"{r['class_share']:.0%}"])))
+    return pages.page("metahope", "feedback", "page", found.frame())
 
 
 def write_feedback(tidy: pd.DataFrame, out_dir: str | os.PathLike, n_boot: int = 2000, seed: int = 0,

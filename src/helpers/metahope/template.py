@@ -12,7 +12,7 @@ back with :func:`helpers.metahope.load.load_study` and the chapters run on them 
 * sheet ``Guidelines``: the ``Student:`` field (pre-filled with the student's name; the
   run names the student from it, so a renamed file keeps its student), the five
   categories, the severity scale and the decision steps, written for this book after the
-  paper's annotation procedure (§3, appendix I).
+  paper's annotation procedure (§3, appendix I); their words are in ``pages/workbook.yml``.
 
 ``ITEMS`` is a table (a ``.csv`` in UTF-8 or GBK, or an ``.xlsx`` whose first sheet holds
 it) with ``word_id`` (or ``item``), ``sentence``, ``word`` (or ``token``,
@@ -31,51 +31,11 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 
-from ..core import classroom, params, workbook
+from ..core import classroom, pages, params, workbook
 from .tidy_frame import CATEGORIES
 from .workbooks import GUIDE_SHEET, KIT_PREFIX, read_workbook
 from .severity import SEVERITY_LEVELS
 
-CATEGORY_GUIDE = [
-    ("IMP", "Impact",
-     "The metaphor's meaning gets across, but its force or emphasis does not: it is rendered so literally that it "
-     "no longer lands, or a change of structure (voice, word order, a dropped agent) shifts what the sentence puts "
-     "in the foreground."),
-    ("RAM", "Required adaptation missing",
-     "The target language needs its own image or idiom here, and the translation keeps the foreign image or falls "
-     "back on a flat paraphrase where an adaptation was called for."),
-    ("MIS", "Mistranslation",
-     "The figurative meaning is misread or lost: a reader of the translation understands something other than "
-     "what the source meant, or cannot make sense of it."),
-    ("STL", "Style",
-     "The meaning is right, but the metaphor's colour is not: its imagery, register or emotional tone is "
-     "weakened, flattened or changed."),
-    ("PRF", "Proofreading",
-     "The rendering is faithful and understandable but unnatural, awkward or unidiomatic in the target language; "
-     "it needs polishing, not a change of meaning."),
-]
-SEVERITY_GUIDE = [
-    (0, "none", "No error. Leave the cell empty or enter 0, and mark the row done when it is finished."),
-    (2, "minor", "Barely noticeable; the metaphor still works."),
-    (4, "moderate", "Noticeable, but the message is still clear."),
-    (6, "major", "Clearly weakens the translation; it should be revised."),
-    (8, "severe", "The metaphor's meaning, function or effect is largely distorted."),
-    (10, "critical", "The metaphor fails: its meaning is lost or the reader is misled."),
-]
-DECISION_STEPS = [
-    "Read the whole source passage before you judge any sentence in it.",
-    "Find where the translation carries the metaphor's meaning: a word, a phrase or the sentence structure. "
-    "If it is carried somewhere else in the sentence, that is not an error in itself.",
-    "Is the meaning right? If not, record MIS.",
-    "If the meaning is right: did the target language need an adaptation that is missing? Record RAM.",
-    "Is the force, emphasis or agency changed? Record IMP. Is the imagery, register or tone weakened? Record STL.",
-    "Is the wording only awkward or unnatural? Record PRF.",
-    "Several categories may apply to one word; give each its own severity, judged by how much the reader of "
-    "the translation loses.",
-    "Use only 2, 4, 6, 8 or 10 (or leave the cell empty). When in doubt, say why in the comments column.",
-    "When a row is finished, choose 'done' in its done column. A row not marked done counts as not yet "
-    "annotated, never as 'no error'.",
-]
 _ALIASES = {"item": "word_id", "token": "word", "metaphor": "word", "wordcat": "pos", "POS": "pos"}
 
 
@@ -134,14 +94,16 @@ def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, 
         for cell in row:
             cell.alignment = Alignment(wrap_text=True, vertical="top")
     ws.freeze_panes = "E2"
+    guide = pages.texts("metahope", "workbook")
     workbook.write_guide(
-        wb.create_sheet(GUIDE_SHEET), "MetaHOPE annotation sheet",
-        [workbook.GuideSection(("Category", "Name", "When to use it"), CATEGORY_GUIDE),
-         workbook.GuideSection(("Severity", "Level", "Meaning"), SEVERITY_GUIDE),
+        wb.create_sheet(GUIDE_SHEET), guide["title"],
+        [workbook.GuideSection(("Category", "Name", "When to use it"),
+                               [(c["code"], c["name"], c["use"]) for c in guide["categories"]]),
+         workbook.GuideSection(("Severity", "Level", "Meaning"),
+                               [(c["points"], c["level"], c["meaning"]) for c in guide["severities"]]),
          workbook.GuideSection(("Step", "", "How to decide"),
-                               [(k, "", text) for k, text in enumerate(DECISION_STEPS, start=1)])],
-        {"A": 12, "B": 28, "C": 100}, student=annotator,
-        student_note="the run names you by this cell, whatever the file is called")
+                               [(k, "", text) for k, text in enumerate(guide["steps"], start=1)])],
+        {"A": 12, "B": 28, "C": 100}, student=annotator, student_note=guide["student_note"])
     return workbook.save(wb, path)
 
 

@@ -31,11 +31,7 @@ from ..core.results import read_saved
 from . import data as wmt
 from . import scores
 
-RELEASED_DETAIL = ("WMT's ZH→EN test sets and submissions (wmt-conference/wmt21-news-systems and wmt23-news-systems "
-                   "at the pinned commits), their published BLEU/chrF/COMET and crowd human scores, and Google's "
-                   "expert MQM ratings (google/wmt-mqm-human-evaluation, Apache-2.0), sha256-verified by "
-                   "<code>python -m helpers fetch</code>.")
-OWN_DETAIL = "Reference, system outputs and human scores passed to this notebook as papermill parameters."
+CHAPTER = "09_metrics"  # its words file: notebooks/words/09_metrics.md (the data box reads it too)
 #: The chapter's default metrics: TER and the embedding are one parameter away (sacrebleu's TER costs ~30 ms a
 #: sentence, see :mod:`helpers.metrics.scores`: 151 s cold for 650 x 8 segments, the MiniLM embedding 156 s;
 #: the chapter's budget is 60 s cold).
@@ -83,7 +79,7 @@ class Setup:
             texts = read_texts(self.reference, self.hypotheses)
             human = read_human(self.human)[["system", "segment", "score"]]
             files = tuple(str(p) for p in [self.reference, *self.hypotheses.values(), self.human])
-            return Data(Provenance("own", files, OWN_DETAIL), texts=texts, human=human,
+            return Data(Provenance.worded("own", CHAPTER, files), texts=texts, human=human,
                                published=pd.DataFrame(columns=["system", "metric", "score"]),
                                protocol=pd.DataFrame(columns=["system", "score"]), testset="own files",
                                protocol_name="")
@@ -98,7 +94,7 @@ class Setup:
             protocol, name = sqm.rename(columns={"raw": "score"})[["system", "score"]], "DA+SQM"
         published = wmt.published_automatic(self.testset)
         published = published[published["system"].isin(texts["system"].unique())].reset_index(drop=True)
-        return Data(Provenance("released", (), RELEASED_DETAIL), texts=texts, human=human,
+        return Data(Provenance.worded("released", CHAPTER), texts=texts, human=human,
                            published=published, protocol=protocol, protocol_name=name,
                            testset=self.testset)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core import pages
 from ..core.errors import InputError
 
 #: What ``--metrics`` computes when it is not given: everything but the embedding similarity,
@@ -90,21 +91,14 @@ def _score(args) -> int:
 
 def add_commands(groups: dict) -> None:
     """``metrics score`` (here) and ``metrics meta`` (:mod:`helpers.metrics.meta_command`) in ``groups["metrics"]``."""
-    s = groups["metrics"].add_parser(
-        "score", help="BLEU, chrF, chrF++, TER and an embedding similarity of system outputs against a reference",
-        description=__doc__.split("\n\n")[1].replace("\n", " "))
-    s.add_argument("--ref", required=True, help="reference translation, one segment per line (UTF-8)")
-    s.add_argument("--hyp", required=True, action="append", metavar="NAME=FILE",
-                   help="a system's output, line-aligned with --ref; repeat for each system")
-    s.add_argument("--src", help="source text, line-aligned (checked for its line count; no metric here needs it)")
-    s.add_argument("--metrics", default=DEFAULT_METRICS,
-                   help=f"comma-separated among bleu, chrf, chrfpp, ter, embed (default {DEFAULT_METRICS}); ter is "
-                   "lower-is-better; embed is the cosine of all-MiniLM-L6-v2 embeddings, a weak stand-in for neural "
-                   "metrics")
-    s.add_argument("--chinese", action="store_true",
-                   help="the target language is Chinese: BLEU and TER count characters as words (sacrebleu's "
-                   "tokenize zh and TER's asian_support); without it a Chinese line is one word to them")
-    s.add_argument("--out", required=True, help="CSV to write: system, segment, metric, score")
+    h = pages.texts("metrics", "commands")["score"]  # the help: metrics/pages/commands.yml
+    s = groups["metrics"].add_parser("score", help=h["help"], description=__doc__.split("\n\n")[1].replace("\n", " "))
+    s.add_argument("--ref", required=True, help=h["--ref"])
+    s.add_argument("--hyp", required=True, action="append", metavar="NAME=FILE", help=h["--hyp"])
+    s.add_argument("--src", help=h["--src"])
+    s.add_argument("--metrics", default=DEFAULT_METRICS, help=h["--metrics"].format(default=DEFAULT_METRICS))
+    s.add_argument("--chinese", action="store_true", help=h["--chinese"])
+    s.add_argument("--out", required=True, help=h["--out"])
     s.set_defaults(handler=_score)
     from importlib.util import find_spec
 

@@ -129,6 +129,16 @@ def pearson(x, y) -> float:
     NaN when either vector is constant (mt-metrics-eval sets this case to NaN since
     scipy 1.4 began returning 0 or a warning for it), or has fewer than two values.
 
+    Parameters
+    ----------
+    x, y : array_like
+        Paired scores.
+
+    Returns
+    -------
+    float
+        r as above; NaN for a constant vector or fewer than two values.
+
     References
     ----------
     ``scipy.stats.pearsonr``; mt-metrics-eval ``stats.AverageCorrelation`` (constant rows).
@@ -148,6 +158,16 @@ def kendall_tau_b(x, y) -> float:
     Over the n₀ = n(n − 1)/2 pairs, C concordant and D discordant, n₁ tied in x and n₂ in y
     (Kendall 1945). This is mt-metrics-eval's default variant (``KendallVariants(variant="b")``)
     and scipy's ``kendalltau`` default. NaN when every pair is tied on one side.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Paired scores.
+
+    Returns
+    -------
+    float
+        τ_b as above; NaN when every pair is tied on one side.
 
     References
     ----------
@@ -169,6 +189,16 @@ def pairwise_accuracy(human, metric) -> float:
     A pair tied on both sides counts as agreement, a tie on one side only as disagreement
     (mt-metrics-eval ``stats.Agreement``, which WMT 2022-2023 used at system level). Both
     vectors oriented higher-is-better.
+
+    Parameters
+    ----------
+    human, metric : array_like
+        System scores, both higher-is-better.
+
+    Returns
+    -------
+    float
+        acc = #{pairs i < j : sign(h_i − h_j) = sign(m_i − m_j)} / (n(n − 1)/2).
 
     References
     ----------
@@ -279,6 +309,16 @@ def tie_calibrated_accuracy(human, metric) -> tuple[float, float]:
     statistic). ε runs over 0 and every distinct |m_i − m_j|; the result is the highest
     acc_eq and the smallest ε that reaches it (``tau_optimization``, sample_rate 1). Human
     ties are exact equalities. NaN, NaN when no item has a pair.
+
+    Parameters
+    ----------
+    human, metric : array_like
+        Items × systems scores (NaN: not scored), or two vectors (one item).
+
+    Returns
+    -------
+    tuple of float
+        (max_ε acc_eq(ε), the smallest ε reaching it); (NaN, NaN) when no item has a pair.
 
     References
     ----------
@@ -641,6 +681,30 @@ def system_level_scores(human: pd.DataFrame, metrics: pd.DataFrame, segments: st
     ("system rows", "mean of all segments", "mean of rated segments"; see
     :func:`meta_evaluate`'s ``segments``).
 
+    Parameters
+    ----------
+    human : DataFrame
+        ``system, segment, score`` (segment NaN: a system row).
+    metrics : DataFrame
+        ``system, segment, metric, score``.
+    segments : {"given", "all", "rated"}
+        Which scores make a metric's system score.
+    human_higher_is_better : bool, default False
+        Orientation of the human scores.
+    lower_is_better : iterable of str
+        Lower-is-better metrics.
+
+    Returns
+    -------
+    DataFrame
+        ``system, metric, score, segments, source``: score = (1/S) · sum_s score_s over the S
+        segments used, or the file's own system row.
+
+    References
+    ----------
+    Freitag, M. et al. (2023). Results of WMT23 Metrics Shared Task (system scores from segment
+    scores); mt-metrics-eval, data.py (EvalSet: system- and segment-level scores).
+
     Examples
     --------
     >>> h = pd.DataFrame({"system": ["A", "A", "B"], "segment": [1, 2, 1], "score": [0.0, 2.0, 5.0]})
@@ -676,6 +740,27 @@ def segment_choice(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_b
     from only the segments the humans rated for that system (``rated − all`` in
     ``difference``). Metrics given only as system rows have no segments to choose from and
     are left out.
+
+    Parameters
+    ----------
+    human : DataFrame
+        ``system, segment, score``.
+    metrics : DataFrame
+        ``system, segment, metric, score``.
+    human_higher_is_better : bool, default False
+        Orientation of the human scores.
+    lower_is_better : iterable of str
+        Lower-is-better metrics.
+
+    Returns
+    -------
+    DataFrame
+        ``metric, statistic, all, rated, difference`` with difference = stat(rated) − stat(all).
+
+    References
+    ----------
+    Freitag, M. et al. (2023). Results of WMT23 Metrics Shared Task; Kocmi, T. et al. (2021).
+    To ship or not to ship, §3, arXiv:2107.10821.
 
     Examples
     --------
@@ -729,6 +814,34 @@ def perm_both(human: pd.DataFrame, metrics: pd.DataFrame, metric_a: str, metric_
     the same seed gives the same p.
 
     Returns ``{"delta", "p", "n_perm", "n"}`` (n: the units compared).
+
+    Parameters
+    ----------
+    human : DataFrame
+        ``system, segment, score``.
+    metrics : DataFrame
+        ``system, segment, metric, score``.
+    metric_a, metric_b : str
+        The two metrics compared.
+    statistic : str, default "pearson"
+        The agreement statistic.
+    level : {"system", "segment"}
+        Level of the statistic.
+    n_perm : int, default 1000
+        Permutations.
+    seed : int, default 0
+        Seed of the permutations.
+    segments : {"given", "all", "rated"}
+        Which scores make a system score (:func:`system_level_scores`).
+    human_higher_is_better : bool, default False
+        Orientation of the human scores.
+    lower_is_better : iterable of str
+        Lower-is-better metrics.
+
+    Returns
+    -------
+    dict
+        ``delta`` = stat(a) − stat(b), ``p`` = (1 + #{δ* ≥ δ}) / (1 + n_perm), ``n_perm`` and ``n``.
 
     References
     ----------
@@ -787,7 +900,35 @@ def compare_metrics(human: pd.DataFrame, metrics: pd.DataFrame, statistic: str =
                     n_perm: int = 1000, seed: int = 0, **options) -> pd.DataFrame:
     """PERM-BOTH (:func:`perm_both`) for every ordered pair of metrics:
     ``metric_a, metric_b, delta, p`` with p the one-sided p-value that ``metric_a`` agrees
-    with the humans better than ``metric_b``. ``options`` go to :func:`perm_both`."""
+    with the humans better than ``metric_b``. ``options`` go to :func:`perm_both`.
+
+    Parameters
+    ----------
+    human : DataFrame
+        ``system, segment, score``.
+    metrics : DataFrame
+        ``system, segment, metric, score``.
+    statistic : str, default "pearson"
+        The agreement statistic.
+    level : {"system", "segment"}
+        Level of the statistic.
+    n_perm : int, default 1000
+        Permutations per pair.
+    seed : int, default 0
+        Seed of the permutations.
+    **options
+        Passed to :func:`perm_both`.
+
+    Returns
+    -------
+    DataFrame
+        One row per ordered pair: delta = stat(a) − stat(b), p = (1 + #{δ* ≥ δ}) / (1 + n_perm).
+
+    References
+    ----------
+    Deutsch, D., Dror, R. & Roth, D. (2021). A statistical analysis of summarization evaluation
+    metrics using resampling methods. TACL 9, §4 (PERM-BOTH), arXiv:2104.00054.
+    """
     names = list(dict.fromkeys(metrics["metric"].astype(str)))
     rows = []
     for x in names:

@@ -27,28 +27,22 @@ METRIC_COLUMNS = ["system", "segment", "metric", "score"]
 
 def add_meta_command(group) -> None:
     """Add ``meta`` to the ``metrics`` subcommand group ``group`` (an argparse subparsers object)."""
-    from ..core.mqm_commands import WEIGHTS_HELP
+    from ..core import pages
 
-    p = group.add_parser("meta", help="correlate metric scores with human scores (system and segment level)",
-                         description=__doc__.split("\n\n")[1].replace("\n", " "))
-    p.add_argument("--human", required=True, metavar="HUMANFILE",
-                   help="MQM TSV, *.avg_seg_scores.tsv, or CSV system,segment,score[,doc]")
-    p.add_argument("--metrics", required=True, metavar="SCORES.csv", help="CSV system,segment,metric,score[,doc]")
+    h = pages.texts("metrics", "commands")["meta"]  # the help: metrics/pages/commands.yml
+    p = group.add_parser("meta", help=h["help"], description=__doc__.split("\n\n")[1].replace("\n", " "))
+    p.add_argument("--human", required=True, metavar="HUMANFILE", help=h["--human"])
+    p.add_argument("--metrics", required=True, metavar="SCORES.csv", help=h["--metrics"])
     p.add_argument("--level", choices=["system", "segment", "both"], default="both")
-    p.add_argument("--out", required=True, metavar="META.csv", help="CSV to write (nothing is written on an error)")
-    p.add_argument("--segments", choices=["given", "all", "rated"], default="given",
-                   help="a metric's system score: its own system rows, else the mean of all its segments (given); "
-                   "the mean of all its segments (all); of only the segments the humans rated (rated)")
-    p.add_argument("--resample", choices=["segment", "doc"], default="segment",
-                   help="bootstrap unit of the intervals: segments or whole documents (the doc column)")
-    p.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples (0: no intervals)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the resamples")
+    p.add_argument("--out", required=True, metavar="META.csv", help=h["--out"])
+    p.add_argument("--segments", choices=["given", "all", "rated"], default="given", help=h["--segments"])
+    p.add_argument("--resample", choices=["segment", "doc"], default="segment", help=h["--resample"])
+    p.add_argument("--n-boot", type=int, default=1000, help=h["--n-boot"])
+    p.add_argument("--seed", type=int, default=0, help=pages.texts("core", "commands")["resampling"]["--seed"])
     p.add_argument("--weights", default=None, metavar="mqm|marot|hope|metahope|FILE.yml",
-                   help=f"for an MQM annotation TSV: {WEIGHTS_HELP}")
-    p.add_argument("--human-higher-is-better", action="store_true",
-                   help="the human scores are higher-is-better (DA); default: lower-is-better MQM penalties")
-    p.add_argument("--lower-is-better", default="ter", metavar="M1,M2",
-                   help="metrics whose scores are lower-is-better (default: ter)")
+                   help=f"for an MQM annotation TSV: {pages.texts('core', 'commands')['mqm file']['--weights']}")
+    p.add_argument("--human-higher-is-better", action="store_true", help=h["--human-higher-is-better"])
+    p.add_argument("--lower-is-better", default="ter", metavar="M1,M2", help=h["--lower-is-better"])
     p.set_defaults(handler=_meta)
 
 

@@ -8,7 +8,8 @@ rater (:func:`write_rating_sheets`):
   the rater's own shuffled order), a 1–5 dropdown in the rating column, a ``done`` column
   and a comment column;
 * sheet ``Instructions``: the ``Student:`` field (the run names the rater by it, whatever
-  the file is called), the task, the steps and what each rating means.
+  the file is called), the task, the steps and what each rating means (their words:
+  ``pages/workbook.yml``).
 
 Returned workbooks are read back (:func:`read_rating_sheet`, :func:`read_class_ratings`),
 every wrong entry named by workbook, sheet, row, cell and value, and averaged per
@@ -25,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import classroom, params, workbook
+from ..core import classroom, pages, params, workbook
 from ..core.errors import InputError, raise_all
 
 RATING_SHEET = "Ratings"
@@ -35,25 +36,6 @@ KIT_PREFIX = "homophones_"
 RATING_HEADER = ("item", "slang_word", "candidate", "rating", "done", "comment")
 RATING_REQUIRED = RATING_HEADER[:4]  # workbooks written before the done column have the other two or only comment
 RATING_LEVELS = (1, 2, 3, 4, 5)
-RATING_GUIDE = [
-    (5, "A full stand-in: a Weibo reader would take it for the slang word at once, and it feels as natural."),
-    (4, "Clearly the slang word; it reads a little forced or unusual, but nobody would stumble."),
-    (3, "Recognisable after a moment's thought; some readers would need time to accept it."),
-    (2, "Only recognisable if you already know what it is meant to replace; it looks odd."),
-    (1, "Not a stand-in: the link to the slang word is lost, or it reads as something else entirely."),
-]
-RATING_STEPS = [
-    "Each row pairs a slang word (column B) with a written form that sounds like it (column C).",
-    "Imagine the candidate in a Weibo post in place of the slang word. Would readers still get it, and would it "
-    "feel like something people actually write?",
-    "Give one rating from 1 to 5 in column D (the cell offers a dropdown). Judge the sound-alike only: whether the "
-    "slang word itself is rude or polite does not matter.",
-    "Rate every row on its own; the rows are in random order and no row is a model answer.",
-    "Leave a cell empty if you cannot judge it (say why in the comment column) rather than guessing.",
-    "When a row is finished, choose 'done' in column E. A row not marked done counts as not yet rated; an empty "
-    "rating in a row marked done counts as 'cannot judge'.",
-    "Do not look the candidates up and do not discuss them with other raters before you hand the sheet in.",
-]
 
 
 def rating_items(cands_by_word: Mapping[str, Sequence[str]], words: Sequence[str], per_word: int,
@@ -99,7 +81,8 @@ def write_rating_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLi
     ws.title = RATING_SHEET
     ws.append(list(RATING_HEADER))
     workbook.style_header(ws[1])
-    dv = workbook.list_validation(ws, RATING_LEVELS, "Rating", "Choose a whole number from 1 to 5, or leave the cell empty.")
+    guide = pages.texts("slang", "workbook")
+    dv = workbook.list_validation(ws, RATING_LEVELS, "Rating", guide["validation"])
     done = workbook.done_validation(ws)
     for i in order:  # item ids follow the drawing order, so H001 is the same candidate in every workbook
         ws.append([f"H{i + 1:03d}", items.iloc[i]["word"], items.iloc[i]["candidate"], None, None, None])
@@ -110,11 +93,10 @@ def write_rating_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLi
         ws.column_dimensions[col].width = width
     ws.freeze_panes = "A2"
     workbook.write_guide(
-        wb.create_sheet(INSTRUCTIONS_SHEET), "Homophone rating sheet",
-        [workbook.GuideSection(rows=[("Task", "How natural and recognisable is each sound-alike as a stand-in for "
-                                              "the slang word?")], bold_first=True),
-         workbook.GuideSection(("Step", "What to do"), list(enumerate(RATING_STEPS, start=1))),
-         workbook.GuideSection(("Rating", "Meaning"), RATING_GUIDE)],
+        wb.create_sheet(INSTRUCTIONS_SHEET), guide["title"],
+        [workbook.GuideSection(rows=[("Task", guide["task"])], bold_first=True),
+         workbook.GuideSection(("Step", "What to do"), list(enumerate(guide["steps"], start=1))),
+         workbook.GuideSection(("Rating", "Meaning"), [(r["rating"], r["meaning"]) for r in guide["ratings"]])],
         {"A": 8, "B": 100}, student=rater)
     return workbook.save(wb, path)
 

@@ -1,0 +1,75 @@
+"""Every public statistic documents itself the numpydoc way: Parameters, Returns (with the formula
+in plain text) and References (the paper or textbook section it implements), as pingouin does.
+
+numpydoc is not a dependency, so a small parser reads the sections: a title line underlined
+with dashes of the same length.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+
+import pytest
+
+#: The modules of public statistics whose every public function is documented this way.
+MODULES = ("helpers.core.stats", "helpers.core.agreement", "helpers.core.scoring", "helpers.metrics.meta",
+           "helpers.figurative.analysis")
+REQUIRED = ("Parameters", "Returns", "References")
+#: numpydoc's order of the sections used here.
+ORDER = ("Parameters", "Returns", "Notes", "References", "Examples")
+
+
+def sections(doc: str) -> dict[str, str]:
+    """The numpydoc sections of a docstring: {title: body}."""
+    lines = inspect.cleandoc(doc or "").split("\n")
+    found, title, underline = {}, None, -1
+    for k, line in enumerate(lines):
+        below = lines[k + 1] if k + 1 < len(lines) else ""
+        if line.strip() and re.fullmatch(r"-{3,}", below.strip()) and len(below.strip()) == len(line.strip()):
+            title, underline = line.strip(), k + 1
+            found[title] = ""
+        elif title is not None and k != underline:
+            found[title] += line + "\n"
+    return {t: body.strip() for t, body in found.items()}
+
+
+def test_the_section_parser_on_a_hand_made_docstring():
+    doc = '''Mean.
+
+    Parameters
+    ----------
+    x : array_like
+        Values.
+
+    Returns
+    -------
+    float
+        sum(x) / n.
+
+    Notes
+    ---
+    Not a section: its underline is shorter than its title.
+    '''
+    assert sections(doc) == {"Parameters": "x : array_like\n    Values.",
+                             "Returns": "float\n    sum(x) / n.\n\nNotes\n---\nNot a section: its underline is "
+                                        "shorter than its title."}
+
+
+def _public(module_name: str):
+    module = importlib.import_module(module_name)
+    return [(f"{module_name}.{name}", fn) for name, fn in vars(module).items()
+            if inspect.isfunction(fn) and fn.__module__ == module_name and not name.startswith("_")]
+
+
+@pytest.mark.parametrize("name, fn", [pair for m in MODULES for pair in _public(m)], ids=lambda v: v if
+                         isinstance(v, str) else "")
+def test_public_statistics_have_parameters_returns_and_references(name, fn):
+    found = sections(fn.__doc__)
+    takes = bool(inspect.signature(fn).parameters)  # a function of no parameters has no Parameters section
+    missing = [s for s in REQUIRED if not found.get(s) and (takes or s != "Parameters")]
+    assert not missing, f"{name}: its docstring lacks {', '.join(missing)}"
+    assert "$" not in fn.__doc__, f"{name}: write the formula in plain text, not TeX"
+    titles = [t for t in found if t in ORDER]
+    assert titles == sorted(titles, key=ORDER.index), f"{name}: sections out of numpydoc's order: {titles}"
