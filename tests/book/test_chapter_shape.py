@@ -83,7 +83,8 @@ def test_findings_recomputed_from_the_saved_csvs_equal_the_page(built_book, chap
     from the chapter's other result files alone."""
     folder = built_book["results"] / chapter
     module = chapter_module(chapter)
-    saved = pd.read_csv(folder / "findings.csv", keep_default_na=False, na_values=[""], dtype={"group": str, "text": str})
+    saved = pd.read_csv(folder / "findings.csv", keep_default_na=False, na_values=[""],
+                        dtype={"group": str, "text": str})
     assert set(module.FINDINGS_INPUTS) <= {p.stem for p in folder.glob("*.csv")}, chapter
     again = module.findings(folder)
     key = ["quantity", "group"]
