@@ -15,7 +15,9 @@ The analysis steps are the study's method modules (:mod:`~helpers.slang.candidat
 reads the saved result CSVs back by their public names (:data:`FINDINGS_INPUTS`) and returns
 every number the page states, section by section, so the findings can be recomputed and tested
 from ``results/06_homophones/*.csv`` alone; the sentences are ``notebooks/words/06_homophones.md``.
-The committed measurement of the whole ladder is ``tools/measure_lm_ladder.py``.
+The committed measurement of the whole ladder is ``tools/measure_lm_ladder.py``'s; the chapter
+saves it with its record among its results (:func:`measured_ladder`, :func:`measured_ladder_record`),
+so that :func:`findings` reads the run's folder only.
 """
 
 from __future__ import annotations
