@@ -307,6 +307,8 @@ def test_a_folder_without_results_states_nothing(tmp_path):
     assert list(dict.fromkeys(found["section"])) == list(ch06.SECTIONS)
     stated = found[found["value"].notna() | (found["text"] != "")]
     assert stated.empty, stated["quantity"].tolist()
+    for section in ch06.SECTIONS:  # every quantity the words name is there
+        WORDS.text(section, ch06.findings(tmp_path, section))
     for name in ("paper_candidates", "all_candidates", "paper_top", "measured", "published_ratings",
                  "same_as_released", "macro_f1", "changed_least", "printed_mean"):
         assert name in set(found["quantity"]), name

@@ -213,6 +213,8 @@ def test_a_folder_without_results_states_nothing(tmp_path):
     assert list(dict.fromkeys(found["section"])) == list(ch07.SECTIONS)
     stated = found[found["value"].notna() | (found["text"] != "")]
     assert stated.empty, stated["quantity"].tolist()
+    for section in ch07.SECTIONS:  # every quantity the words name is there
+        Words("07_qe_robustness").text(section, ch07.findings(tmp_path, section))
     for name in ("budget", "measured", "measured_now", "tolerance", "not_reading", "robust", "beside_verdict"):
         assert name in set(found["quantity"]), name
 

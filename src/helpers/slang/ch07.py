@@ -603,6 +603,19 @@ def _reading(v: pd.Series) -> dict:
             "no_reason": verdict == "not_shown" and not rank and not size}
 
 
+#: The stability section's quantities per evaluation and model.
+_STABILITY = (*STABILITY_QUANTITIES, "m2g2_posts", "shift_size", "shift_negligible", "shift_raises", "shift_lowers",
+              "shift_unclear", "verdict", "better_mt", "not_reacting", "reason_rank", "reason_both", "reason_size",
+              "pushed_up", "pushed_down", "no_reason")
+
+
+def _absent(found: Findings, *quantities: str) -> Findings:
+    """``quantities`` as not applicable in this run: the words' sentences naming them are left out."""
+    for quantity in quantities:
+        found.add(quantity)
+    return found
+
+
 def _stability(t: _Tables) -> Findings:
     """Stability read with accuracy, for every evaluation and model (group ``evaluation,
     model``): the statistics of :data:`STABILITY_QUANTITIES` with their intervals, the
@@ -639,8 +652,8 @@ def _stability(t: _Tables) -> Findings:
              .add("word_shift_posts", r.n_posts, **word))
     if by_word.empty:
         found.add("word_shift").add("word_shift_posts")
-    if intervals.empty:  # the yardsticks are stated only beside this run's intervals
-        return found.add("tolerance").add("not_reading")
+    if intervals.empty:  # no evaluation: every quantity there, none applicable (the yardsticks neither)
+        return _absent(found, *_STABILITY, "tolerance", "not_reading")
     return found.add("tolerance", TOLERANCE).add("not_reading", NOT_READING)
 
 
@@ -654,9 +667,7 @@ def _tables_5_6(t: _Tables) -> Findings:
 
 
 #: The quantities of the stability section the closing findings restate for the headline evaluation.
-_LEAD = (*STABILITY_QUANTITIES, "m2g2_posts", "shift_size", "shift_negligible", "shift_raises", "shift_lowers",
-         "shift_unclear", "verdict", "better_mt", "not_reacting", "reason_rank", "reason_both", "reason_size",
-         "pushed_up", "pushed_down", "no_reason", "word_shift", "word_shift_posts")
+_LEAD = (*_STABILITY, "word_shift", "word_shift_posts")
 
 
 def _findings(t: _Tables) -> pd.DataFrame:
@@ -678,6 +689,9 @@ def _findings(t: _Tables) -> pd.DataFrame:
          .add("released_minus_clean", a - b, group=model)
          .add("resplit_rho", c, ci=spearman_interval(c, n), group=model).add("resplit_lines", n, group=model)
          .add("released_minus_resplit", a - c, group=model))
+    if released.empty:
+        _absent(found, "released_rho", "clean_rho", "released_minus_clean", "resplit_rho", "resplit_lines",
+                "released_minus_resplit")
     target = _target(t).frame()
     on_resplit = _restated(target, ("released_target_rho", "sum_target_rho", "target_change"), evaluation="re-split")
     on_resplit = on_resplit.assign(group=on_resplit["model"]) if len(on_resplit) else on_resplit
@@ -690,7 +704,7 @@ def _findings(t: _Tables) -> pd.DataFrame:
     stability = _stability(t).frame()
     verdicts = t["stability_verdicts"]
     headline = verdicts["split"].iloc[0] if len(verdicts) else ""
-    lead = _restated(stability, _LEAD, evaluation=headline)
+    lead = _restated(stability, _LEAD, evaluation=headline) if headline else _restated(stability, _LEAD)
     shared = _restated(stability, ("tolerance", "not_reading"))
     beside = stability[(stability["evaluation"] != headline)
                        & stability["quantity"].isin(["posts", "g0_rho", "homophone_shift", "signed_shift", "verdict"])
