@@ -236,14 +236,23 @@ def test_findings_are_recomputed_from_the_saved_csvs(saved):
     assert "not distinguishable from chance at the 5% level" in informative
 
 
-def test_every_section_in_the_page_s_order_for_findings_csv(saved, monkeypatch):
-    monkeypatch.setattr(ch06.measurements, "read", lambda name: (None, {}))
+def _measured(folder, table, committed=True, **record):
+    """The committed ladder comparison as the chapter saves it: ``lm_ladder_measured.csv`` and its
+    record ``lm_ladder_measured_record.csv`` (item, group, value, text)."""
+    rows = [("committed", "", int(committed), "")] + [(k, "", v, "") if isinstance(v, (int, float)) else
+                                                       (k, "", None, v) for k, v in record.items()]
+    _write(folder, "lm_ladder_measured", table)
+    _write(folder, "lm_ladder_measured_record", pd.DataFrame(rows, columns=["item", "group", "value", "text"]))
+
+
+def test_every_section_in_the_page_s_order_for_findings_csv(saved):
     _write(saved, "homophone_spearman", pd.DataFrame({"method": [SI], "scorer": ["kn"], "context": ["without"],
                                                       "rho": [-0.3]}))
     _write(saved, "lm_word_list_coverage", pd.DataFrame(columns=["rung", "candidates", "found", "n", "rated"]))
     _write(saved, "lm_ladder", pd.DataFrame(columns=["rung", "context", "n"]))
+    _measured(saved, pd.DataFrame(), committed=False)
     every = ch06.findings(saved)
-    assert list(every.columns[:2]) == ["section", "quantity"]
+    assert list(every.columns[:8]) == ["quantity", "group", "value", "ci_low", "ci_high", "p", "text", "section"]
     assert list(dict.fromkeys(every["section"])) == list(ch06.SECTIONS)
     for section in ch06.SECTIONS:  # each section's rows are what the words state in that section
         shown = every[every["section"] == section].drop(columns="section").dropna(axis=1, how="all")
@@ -253,35 +262,64 @@ def test_every_section_in_the_page_s_order_for_findings_csv(saved, monkeypatch):
         WORDS.text(section, alone)  # every field the words name is there
     with pytest.raises(InputError, match="parameter 'section'"):
         ch06.findings(saved, "nowhere")
-    # a committed measured ladder is stated right after its record, as a second ladder_direction
-    measured = _ladder([("kn-2", "without", 30.0, -0.1, 0.5)])
-    monkeypatch.setattr(ch06.measurements, "read", lambda name: (measured, {}))
+    # a measured ladder saved by the run is stated right after its record, as a second ladder_direction
+    _measured(saved, _ladder([("kn-2", "without", 30.0, -0.1, 0.5)]))
     every = ch06.findings(saved)
     order = list(dict.fromkeys(zip(every["section"], every["ladder"].fillna(""))))
     at = order.index(("measured_ladder", ""))
     assert order[at + 1] == ("ladder_direction", "measured") and ("ladder_direction", "this run") in order[:at]
 
 
-def test_measured_ladder_note_with_and_without_a_record(tmp_path, monkeypatch):
-    table = pd.DataFrame({"n": [25]})
-    record = {"date": "2026-12-01 10:05", "machine": "x86_64", "load_average_before": [1.5, 2.0, 2.5],
-              "command": "python tools/measure_lm_ladder.py", "settings": {"gpt_steps": 400}}
-    monkeypatch.setattr(ch06.measurements, "read", lambda name: (table, record))
+def test_measured_ladder_note_from_the_run_s_saved_record(tmp_path):
+    record = {"date": "2026-12-01 10:05", "machine": "x86_64", "command": "python tools/measure_lm_ladder.py",
+              "gpt_steps": 400}
+    _measured(tmp_path, pd.DataFrame({"n": [25]}), **record)
     text = WORDS.text("measured_ladder", ch06.findings(tmp_path, "measured_ladder"))
     assert text.startswith("**Measured, not recomputed in this run**: 2026-12-01 10:05, x86_64, with "
                            "`python tools/measure_lm_ladder.py`: every rung cold, transformers trained for 400 steps, "
                            "on the paper's 25 ratings.")
     assert "load average" not in text and "The whole chapter took" not in text  # not in this record
-    ladder = _ladder([("kn-2", "without", 30.0, -0.1, 0.5), ("kn-3", "without", 20.0, -0.2, 0.01)])
-    monkeypatch.setattr(ch06.measurements, "read", lambda name: (ladder, record))
+    _measured(tmp_path, _ladder([("kn-2", "without", 30.0, -0.1, 0.5), ("kn-3", "without", 20.0, -0.2, 0.01)]),
+              **record)
     measured = ch06.findings(tmp_path, "ladder_direction", ladder="measured")
     assert set(measured["ladder"]) == {"measured"} and _value(measured, "best", "without") == -0.2  # kn-3: lower perplexity
-    monkeypatch.setattr(ch06.measurements, "read", lambda name: (None, {}))
-    assert ch06.measured_ladder() is None
+    _measured(tmp_path, pd.DataFrame(), committed=False)
     assert math.isnan(_value(ch06.findings(tmp_path, "ladder_direction", ladder="measured"), "rungs"))
     assert WORDS.text("measured_ladder", ch06.findings(tmp_path, "measured_ladder")).startswith(
         "No measured ladder comparison is committed (`data/measured/lm_ladder_comparison.csv`); measure one with "
         "`.venv/bin/python tools/measure_lm_ladder.py --out data/measured`.")
+
+
+def test_the_committed_ladder_is_saved_with_its_record():
+    """The committed measurement (data/measured/lm_ladder_comparison.yml: 10 rungs, 400 steps,
+    measured 2026-12-01 10:05) as the tables the chapter saves."""
+    table = ch06.measured_ladder()
+    assert table["rung"].nunique() == 10 and set(table["n"]) == {25}
+    record = ch06.measured_ladder_record().set_index("item")
+    assert record.loc["committed", "value"] == 1 and record.loc["gpt_steps", "value"] == 400
+    assert record.loc["date", "text"] == "2026-12-01 10:05" and record.loc["load_before", "text"] == "5.36, 6.76, 5.52"
+
+
+def test_a_folder_without_results_states_nothing(tmp_path):
+    """Without result files every quantity is there and none is stated: not the paper's 172
+    candidates, nor the committed measured ladder (data/measured), nor a False for a missing flag."""
+    found = ch06.findings(tmp_path)
+    assert list(dict.fromkeys(found["section"])) == list(ch06.SECTIONS)
+    stated = found[found["value"].notna() | (found["text"] != "")]
+    assert stated.empty, stated["quantity"].tolist()
+    for section in ch06.SECTIONS:  # every quantity the words name is there
+        WORDS.text(section, ch06.findings(tmp_path, section))
+    for name in ("paper_candidates", "all_candidates", "paper_top", "measured", "published_ratings",
+                 "same_as_released", "macro_f1", "changed_least", "printed_mean"):
+        assert name in set(found["quantity"]), name
+
+
+def test_the_paper_s_numbers_are_stated_only_beside_the_run_s(tmp_path):
+    _write(tmp_path, "candidates", pd.DataFrame({"word": ["a"], "candidates": [3], "identical": [True]}))
+    found = ch06.findings(tmp_path, "candidates")
+    assert _value(found, "paper_candidates") == 172 and _value(found, "candidates") == 3
+    (tmp_path / "candidates.csv").unlink()
+    assert ch06.findings(tmp_path, "candidates")["value"].isna().all()
 
 
 def test_the_data_box_names_whose_ratings_and_escapes_file_names(tmp_path):

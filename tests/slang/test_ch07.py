@@ -135,7 +135,7 @@ def _value(found, quantity, group=""):
 
 def test_findings_are_recomputed_from_the_saved_csvs(saved):
     found = ch07.findings(saved)
-    assert list(found.columns[:8]) == ["section", "quantity", "group", "value", "ci_low", "ci_high", "p", "text"]
+    assert list(found.columns[:8]) == ["quantity", "group", "value", "ci_low", "ci_high", "p", "text", "section"]
     assert list(dict.fromkeys(found["section"])) == list(ch07.SECTIONS)
     section = {name: found[found["section"] == name] for name in ch07.SECTIONS}
     assert _value(section["alignment"], "mismatched_rows") == 2
@@ -204,6 +204,31 @@ def test_every_section_reads_from_the_saved_csvs_in_the_words(saved):
     assert "robust to homophones: reader" in text["findings"] and "the two differ by -0.200" in text["findings"]
     with pytest.raises(InputError, match="parameter 'section'"):
         ch07.findings(saved, "conclusions")
+
+
+def test_a_folder_without_results_states_nothing(tmp_path):
+    """Without result files every quantity is there and none is stated: no committed default (the
+    90 s budget), no module constant (the tolerances) and no "not measured" without the run's record."""
+    found = ch07.findings(tmp_path)
+    assert list(dict.fromkeys(found["section"])) == list(ch07.SECTIONS)
+    stated = found[found["value"].notna() | (found["text"] != "")]
+    assert stated.empty, stated["quantity"].tolist()
+    for section in ch07.SECTIONS:  # every quantity the words name is there
+        Words("07_qe_robustness").text(section, ch07.findings(tmp_path, section))
+    for name in ("budget", "measured", "measured_now", "tolerance", "not_reading", "robust", "beside_verdict"):
+        assert name in set(found["quantity"]), name
+
+
+def test_the_budget_and_the_tolerances_come_from_the_run_s_tables(saved):
+    record = pd.read_csv(saved / "model_comparison_record.csv", keep_default_na=False)
+    record.loc[record["item"] == "budget_seconds", "value"] = "120.0"
+    _save(saved, "model_comparison_record", record)
+    assert _value(ch07.findings(saved, "comparison"), "budget") == 120
+    stability = ch07.findings(saved, "stability")
+    assert (_value(stability, "tolerance"), _value(stability, "not_reading")) == (rb.TOLERANCE, rb.NOT_READING)
+    (saved / "stability_intervals.csv").unlink()
+    stability = ch07.findings(saved, "stability")
+    assert stability.set_index("quantity").loc[["tolerance", "not_reading"], "value"].isna().all()
 
 
 @pytest.mark.parametrize("change, reading", [

@@ -15,7 +15,9 @@ The analysis steps are the study's method modules (:mod:`~helpers.slang.candidat
 reads the saved result CSVs back by their public names (:data:`FINDINGS_INPUTS`) and returns
 every number the page states, section by section, so the findings can be recomputed and tested
 from ``results/06_homophones/*.csv`` alone; the sentences are ``notebooks/words/06_homophones.md``.
-The committed measurement of the whole ladder is ``tools/measure_lm_ladder.py``.
+The committed measurement of the whole ladder is ``tools/measure_lm_ladder.py``'s; the chapter
+saves it with its record among its results (:func:`measured_ladder`, :func:`measured_ladder_record`),
+so that :func:`findings` reads the run's folder only.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import pandas as pd
 
 from ..core import classroom, formatting, measured as measurements, params, paths, stats
 from ..core.errors import InputError
-from ..core.findings import Findings
+from ..core.findings import COLUMNS, Findings
 from ..core.published import read_published
 from ..core.report import ChapterData, Provenance
 from ..core.results import read_saved
@@ -296,9 +298,10 @@ def ladder_view(summary: pd.DataFrame) -> pd.DataFrame:
 #: The result files :func:`findings` reads (``results/06_homophones/<name>.csv``).
 FINDINGS_INPUTS = ("data_summary", "candidates", "homophone_spearman", "homophone_spearman_by_word",
                    "homophone_spearman_within_word", "word_levels", "lm_word_list_coverage", "lm_ladder",
-                   "top_homophones", "top_ratings", "emotion_classifier", "emotion_consistency")
+                   "lm_ladder_measured", "lm_ladder_measured_record", "top_homophones", "top_ratings",
+                   "emotion_classifier", "emotion_consistency")
 #: The sections :func:`findings` fills, in the page's order (``ladder_direction`` twice: this run's ladder and,
-#: when one is committed, the measured one, told apart by the ``ladder`` column).
+#: when the run saved one, the committed measured one, told apart by the ``ladder`` column).
 SECTIONS = ("data", "frequencies", "candidates", "direction", "within_word", "coverage", "ladder_direction", "limit",
             "measured_ladder", "algorithm2", "overlap", "perturbation", "emotion", "findings")
 
@@ -326,11 +329,14 @@ class _Saved:
         d = self["data_summary"]
         return [] if d.empty else d.loc[d["quantity"] == "note", "text"].dropna().astype(str).tolist()
 
-    def published_ratings(self) -> bool:
-        return bool(self.info("published_ratings") or 0)
+    def published_ratings(self) -> bool | None:
+        """Whether the ratings are the paper's; None when the run's data summary does not say."""
+        published = self.info("published_ratings")
+        return None if published is None else bool(published)
 
-    def top_k(self) -> int:
-        return int(self.info("top_k"))
+    def missing(self, *names: str) -> bool:
+        """Whether any of the tables ``names`` is missing or empty in this run."""
+        return any(self[name].empty for name in names)
 
 
 def _absent(found: Findings, *quantities: str, **extra) -> Findings:
@@ -338,6 +344,11 @@ def _absent(found: Findings, *quantities: str, **extra) -> Findings:
     for quantity in quantities:
         found.add(quantity, **extra)
     return found
+
+
+def _none(*quantities: str) -> pd.DataFrame:
+    """A section whose tables this run did not save: every quantity there, none applicable."""
+    return _absent(Findings(), *quantities).frame()
 
 
 def _listed(names, values) -> str:
@@ -376,12 +387,15 @@ def _data(t: _Saved) -> pd.DataFrame:
 def _frequencies(t: _Saved) -> pd.DataFrame:
     """Whether the posts, read the way the released counts were made, give the published D
     exactly (section ``frequencies``)."""
-    return Findings().add("same_as_released", bool(t.info("same_as_released"))).frame()
+    same = t.info("same_as_released")
+    return Findings().add("same_as_released", None if same is None else bool(same)).frame()
 
 
 def _candidates(t: _Saved) -> pd.DataFrame:
     """How many candidates Algorithm 1 made, against the paper's and the released lists
     (section ``candidates``; :func:`~helpers.slang.candidates.candidate_summary`'s table)."""
+    if t.missing("candidates"):
+        return _none("candidates", "paper_candidates", "identical", "lists")
     table = t["candidates"]
     return (Findings().add("candidates", int(table["candidates"].sum())).add("paper_candidates", PAPER_CANDIDATES)
             .add("identical", int(table["identical"].sum())).add("lists", len(table)).frame())
@@ -390,6 +404,8 @@ def _candidates(t: _Saved) -> pd.DataFrame:
 def _direction(t: _Saved) -> pd.DataFrame:
     """Which way self-information's pooled ρ points (section ``direction``): the key
     ``negative`` or ``positive`` in every context, else ``mixed`` (the words' verdicts)."""
+    if t.missing("homophone_spearman"):
+        return _none("scorer", "direction")
     pooled = t["homophone_spearman"]
     si = pooled[pooled["method"] == "self-information"]
     way = "negative" if (si["rho"] < 0).all() else "positive" if (si["rho"] > 0).all() else "mixed"
@@ -492,7 +508,10 @@ def _limit(t: _Saved) -> pd.DataFrame:
     number of rated candidates (:func:`~helpers.slang.correlations.resolution`), and with the
     published ratings what rating every candidate would bring (section ``limit``)."""
     within = t["homophone_spearman_within_word"]
-    n = int(within["n"].iloc[0]) if len(within) else int(t.info("ratings"))
+    n = int(within["n"].iloc[0]) if len(within) else t.info("ratings")
+    if n is None:
+        return _none("rated", "half", "published_ratings", "all_candidates", "all_half")
+    n = int(n)
     return (Findings().add("rated", n).add("half", correlations.resolution(n))
             .add("published_ratings", t.published_ratings())
             .add("all_candidates", PAPER_CANDIDATES).add("all_half", correlations.resolution(PAPER_CANDIDATES)).frame())
@@ -503,33 +522,66 @@ def _limit(t: _Saved) -> pd.DataFrame:
 MEASURED = "lm_ladder_comparison"
 
 
-def measured_ladder() -> pd.DataFrame | None:
+def measured_ladder() -> pd.DataFrame:
     """The committed measured ladder (:data:`MEASURED`), as
-    :func:`~helpers.slang.correlations.ladder_correlations`' summary with seconds; None when none is committed."""
+    :func:`~helpers.slang.correlations.ladder_correlations`' summary with seconds; empty when
+    none is committed. The chapter saves it as ``lm_ladder_measured.csv``."""
     table = measurements.read(MEASURED)[0]
-    return table if table is not None and len(table) else None
+    return table if table is not None else pd.DataFrame()
 
 
-def _measured_ladder(table: pd.DataFrame | None, record: dict) -> pd.DataFrame:
-    """The committed ladder comparison's record (section ``measured_ladder``): whether one
-    is committed, when, where and how it was measured; its verdict is
-    :func:`_ladder_direction` of ``table``."""
-    settings = record.get("settings") or {}
-    loads = {k: record.get(f"load_average_{k}") for k in ("before", "after")}
-    measured = table is not None and len(table) > 0
+def measured_ladder_record() -> pd.DataFrame:
+    """The committed ladder comparison's record (``data/measured/<MEASURED>.yml``), as the
+    chapter saves it (``lm_ladder_measured_record.csv``): ``item, group, value, text`` with
+    ``committed`` (1 or 0), and when one is, its ``date``, ``machine``, ``command``,
+    ``chapter_seconds``, load averages ``load_before`` and ``load_after`` and ``gpt_steps``."""
+    table, record = measurements.read(MEASURED)
+    committed = table is not None and len(table) > 0
+    rows = [("committed", "", int(committed), "")]
+    if committed:
+        rows += [(name, "", None, str(record[name])) for name in ("date", "machine", "command", "chapter_seconds")
+                 if record.get(name)]
+        for name in ("before", "after"):
+            load = record.get(f"load_average_{name}")
+            if load:
+                rows.append((f"load_{name}", "", None, ", ".join(map(str, load)) if isinstance(load, (list, tuple))
+                             else str(load)))
+        steps = (record.get("settings") or {}).get("gpt_steps")
+        if steps is not None:
+            rows.append(("gpt_steps", "", float(steps), ""))
+    return pd.DataFrame(rows, columns=["item", "group", "value", "text"])
+
+
+def _measured_ladder(t: _Saved) -> pd.DataFrame:
+    """The committed ladder comparison as this run saved it (section ``measured_ladder``):
+    whether one is committed, when, where and how it was measured, from
+    ``lm_ladder_measured_record.csv``; its verdict is :func:`_ladder_direction` of
+    ``lm_ladder_measured.csv``. Not applicable when the run saved no record."""
+    names = ("measured", "ratings", "date", "machine", "command", "chapter_seconds", "load_before", "load_after",
+             "gpt_steps")
+    if t.missing("lm_ladder_measured_record"):
+        return _none(*names)
+    record = t["lm_ladder_measured_record"].set_index("item")
+    table = t["lm_ladder_measured"]
+
+    def item(name, column):
+        return record.loc[name, column] if name in record.index and pd.notna(record.loc[name, column]) else None
+
+    measured = bool(item("committed", "value")) and len(table) > 0
     found = Findings().add("measured", measured).add("ratings", int(table["n"].iloc[0]) if measured else None)
-    for name in ("date", "machine", "command", "chapter_seconds"):
-        found.add(name, text=record.get(name) or "")
-    for name, load in loads.items():
-        found.add(f"load_{name}", text=", ".join(map(str, load)) if isinstance(load, (list, tuple)) else (load or ""))
-    return found.add("gpt_steps", settings.get("gpt_steps")).frame()
+    for name in ("date", "machine", "command", "chapter_seconds", "load_before", "load_after"):
+        found.add(name, text=(item(name, "text") or "") if measured else "")
+    return found.add("gpt_steps", item("gpt_steps", "value") if measured else None).frame()
 
 
 def _algorithm2(t: _Saved) -> pd.DataFrame:
     """The two readings of Algorithm 2's top k compared on this run's candidates and ratings
     (section ``algorithm2``): picks they share, and per reading its rated picks and their
     mean rating (``top_ratings.csv``: :func:`~helpers.slang.candidates.top_ratings`)."""
-    top, k = t["top_homophones"], t.top_k()
+    if t.missing("top_homophones", "top_ratings") or t.info("top_k") is None:
+        return _none("k", "k_minus_one", "shared", "picks", *(f"{name}_{part}" for name in ("printed", "chapter")
+                                                               for part in ("listed", "rated", "mean")))
+    top, k = t["top_homophones"], int(t.info("top_k"))
     literal = top[top["method"] == hc.PERCENTILE_AS_PRINTED]
     chapter = top[top["method"] == hc.PERCENTILE_TOP]
     shared = sum(len(set(literal.loc[literal["word"] == w, "candidate"])
@@ -546,7 +598,9 @@ def _algorithm2(t: _Saved) -> pd.DataFrame:
 def _overlap(t: _Saved) -> pd.DataFrame:
     """Per ranking (group): how many of the paper's human top 5 (its Table 8) it puts in its own
     top k (section ``overlap``)."""
-    top, k = t["top_homophones"], t.top_k()
+    if t.missing("top_homophones") or t.info("top_k") is None:
+        return _none("paper_top", "k", "hits")
+    top, k = t["top_homophones"], int(t.info("top_k"))
     table8 = read_published("homophones", "table8_human_top5")
     found = Findings().add("paper_top", len(table8)).add("k", k)
     for (method, context), g in top.groupby(["method", "context"], sort=False):
@@ -560,6 +614,9 @@ def _emotion(t: _Saved) -> pd.DataFrame:
     """How often a homophone changes the predicted emotion (sections ``perturbation`` and
     ``emotion``; :func:`~helpers.slang.emotion.consistency_table`'s table, row G0 the
     original posts)."""
+    if t.missing("emotion_consistency"):
+        return _none("posts", "source", "groups", "changed_least", "changed_most", "gold_g0", "gold_least",
+                     "gold_most")
     consistency = t["emotion_consistency"]
     replaced = consistency[consistency["group"] != "G0"]
     changed = 1 - replaced["same_as_original"]
@@ -582,6 +639,7 @@ def _closing(t: _Saved) -> pd.DataFrame:
     summary, by_word, levels = t["homophone_spearman_within_word"], t["homophone_spearman_by_word"], t["word_levels"]
     found = Findings()
     found.add("ratings", t.info("ratings")).add("rated_words", t.info("rated_words"))
+    summary = summary if len(summary) else pd.DataFrame(columns=["method", "context"])
     stated = summary[summary["method"].isin(("self-information", hc.PERCENTILE_TOP)) & (summary["context"] != "with")]
     if stated.empty:
         _absent(found, "pooled", "fisher", "word_rhos", "lowest_word_rho", "highest_word_rho", "negative_words",
@@ -626,8 +684,8 @@ def _closing(t: _Saved) -> pd.DataFrame:
          .add("unit", group=label, text=column))
     if not gaps:
         _absent(found, "gap", "far_word", "unit")
-    scores = t["emotion_classifier"].set_index("metric")["value"]
-    found.add("macro_f1", scores["macro_f1"]).add("train_posts", t.info("train_posts"))
+    scores = t["emotion_classifier"].set_index("metric")["value"] if len(t["emotion_classifier"]) else {}
+    found.add("macro_f1", scores.get("macro_f1")).add("train_posts", t.info("train_posts"))
     picked = [_candidates(t), _picked(_algorithm2(t), "k", "shared", "picks", "printed_rated", "printed_mean",
                                       "chapter_rated", "chapter_mean"), _limit(t),
               _picked(_emotion(t), "posts", "source", "groups", "changed_least", "changed_most"),
@@ -637,14 +695,16 @@ def _closing(t: _Saved) -> pd.DataFrame:
 
 def findings(folder, section: str | None = None, ladder: str = "this run") -> pd.DataFrame:
     """Chapter 6's findings, recomputed from its saved result CSVs (:data:`FINDINGS_INPUTS`) alone,
-    and from the committed measured ladder (:func:`measured_ladder`).
+    the committed measured ladder included as the run saved it (:func:`measured_ladder`,
+    :func:`measured_ladder_record`). Every quantity is always present; one whose table is
+    missing or empty is not applicable (its sentence drops out of the words).
 
     ``section`` (one of :data:`SECTIONS`): that section's rows, for the words to state, read
     from the tables it needs only (so a section can be stated as soon as its tables are saved);
     ``ladder`` says which ladder ``ladder_direction`` is about: "this run" or "measured".
-    Without a section: every section's rows in the page's order with ``section`` first, the
+    Without a section: every section's rows in the page's order with their ``section``, the
     chapter's ``findings.csv``; ``ladder_direction`` is stated for this run's ladder and for
-    the measured one (column ``ladder``). A verdict is a key in ``text`` (``direction``:
+    the measured one when the run saved one (column ``ladder``). A verdict is a key in ``text`` (``direction``:
     negative, positive or mixed; ``mean_within``: beyond, within or untested; ``unit``: the
     score column), phrased by the words' ``## verdicts`` table.
 
@@ -658,21 +718,21 @@ def findings(folder, section: str | None = None, ladder: str = "this run") -> pd
         params.choice("section", section, SECTIONS)
         params.choice("ladder", ladder, ("this run", "measured"))
         if section == "ladder_direction" and ladder == "measured":
-            return _ladder_direction(measured_ladder(), "measured")
+            return _ladder_direction(t["lm_ladder_measured"], "measured")
         return _section(t, section)
     frames = []
     for name in SECTIONS:
         frames.append(_section(t, name).assign(section=name))
-        if name == "measured_ladder" and measured_ladder() is not None:
-            frames.append(_ladder_direction(measured_ladder(), "measured").assign(section="ladder_direction"))
+        if name == "measured_ladder" and not t.missing("lm_ladder_measured"):
+            frames.append(_ladder_direction(t["lm_ladder_measured"], "measured").assign(section="ladder_direction"))
     frame = pd.concat(frames, ignore_index=True)
-    return frame[["section"] + [c for c in frame.columns if c != "section"]]
+    return frame[COLUMNS + ["section"] + [c for c in frame.columns if c not in COLUMNS and c != "section"]]
 
 
 def _section(t: _Saved, name: str) -> pd.DataFrame:
     """One section's rows (without the ``section`` column)."""
     if name == "measured_ladder":
-        return _measured_ladder(*measurements.read(MEASURED))
+        return _measured_ladder(t)
     if name == "ladder_direction":
         return _ladder_direction(t["lm_ladder"])
     return {"data": _data, "frequencies": _frequencies, "candidates": _candidates, "direction": _direction,

@@ -463,7 +463,9 @@ def _comparison(t: _Tables) -> Findings:
     found = Findings().add("models", text=", ".join(f"`{k}`" for k in (t.summary("qe_models", "text") or "").split(", ")
                                                    if k))
     view = comparison_view(t["model_comparison"] if len(t["model_comparison"]) else None)
-    found.add("measured", len(view) > 0).add("measured_now", len(view) > 0 and measured_now)
+    recorded = len(record) > 0  # without the run's record, whether a comparison was measured is not known
+    found.add("measured", len(view) > 0 if recorded else None)
+    found.add("measured_now", len(view) > 0 and measured_now if recorded else None)
     committed = len(view) > 0 and not measured_now
     for name, unknown in (("date", "date unknown"), ("machine", "machine unknown"), ("command", "command unknown")):
         found.add(name, text=(item(name, "text") or unknown) if committed else "")
@@ -477,7 +479,7 @@ def _comparison(t: _Tables) -> Findings:
     else:
         found.add("best").add("best_pearson").add("best_seconds").add("model_rho").add("model_seconds")
     chapter = record[record["item"] == "chapter_seconds"] if len(record) and committed else record.iloc[:0]
-    found.add("budget", item("budget_seconds", "value") or 90.0)
+    found.add("budget", item("budget_seconds", "value"))
     found.add("chapter_timing", text=(item("chapter_timing", "text") or "measured with /usr/bin/time")
               if len(chapter) else "")
     for r in chapter.itertuples():
@@ -601,6 +603,19 @@ def _reading(v: pd.Series) -> dict:
             "no_reason": verdict == "not_shown" and not rank and not size}
 
 
+#: The stability section's quantities per evaluation and model.
+_STABILITY = (*STABILITY_QUANTITIES, "m2g2_posts", "shift_size", "shift_negligible", "shift_raises", "shift_lowers",
+              "shift_unclear", "verdict", "better_mt", "not_reacting", "reason_rank", "reason_both", "reason_size",
+              "pushed_up", "pushed_down", "no_reason")
+
+
+def _absent(found: Findings, *quantities: str) -> Findings:
+    """``quantities`` as not applicable in this run: the words' sentences naming them are left out."""
+    for quantity in quantities:
+        found.add(quantity)
+    return found
+
+
 def _stability(t: _Tables) -> Findings:
     """Stability read with accuracy, for every evaluation and model (group ``evaluation,
     model``): the statistics of :data:`STABILITY_QUANTITIES` with their intervals, the
@@ -637,6 +652,8 @@ def _stability(t: _Tables) -> Findings:
              .add("word_shift_posts", r.n_posts, **word))
     if by_word.empty:
         found.add("word_shift").add("word_shift_posts")
+    if intervals.empty:  # no evaluation: every quantity there, none applicable (the yardsticks neither)
+        return _absent(found, *_STABILITY, "tolerance", "not_reading")
     return found.add("tolerance", TOLERANCE).add("not_reading", NOT_READING)
 
 
@@ -650,9 +667,7 @@ def _tables_5_6(t: _Tables) -> Findings:
 
 
 #: The quantities of the stability section the closing findings restate for the headline evaluation.
-_LEAD = (*STABILITY_QUANTITIES, "m2g2_posts", "shift_size", "shift_negligible", "shift_raises", "shift_lowers",
-         "shift_unclear", "verdict", "better_mt", "not_reacting", "reason_rank", "reason_both", "reason_size",
-         "pushed_up", "pushed_down", "no_reason", "word_shift", "word_shift_posts")
+_LEAD = (*_STABILITY, "word_shift", "word_shift_posts")
 
 
 def _findings(t: _Tables) -> pd.DataFrame:
@@ -674,6 +689,9 @@ def _findings(t: _Tables) -> pd.DataFrame:
          .add("released_minus_clean", a - b, group=model)
          .add("resplit_rho", c, ci=spearman_interval(c, n), group=model).add("resplit_lines", n, group=model)
          .add("released_minus_resplit", a - c, group=model))
+    if released.empty:
+        _absent(found, "released_rho", "clean_rho", "released_minus_clean", "resplit_rho", "resplit_lines",
+                "released_minus_resplit")
     target = _target(t).frame()
     on_resplit = _restated(target, ("released_target_rho", "sum_target_rho", "target_change"), evaluation="re-split")
     on_resplit = on_resplit.assign(group=on_resplit["model"]) if len(on_resplit) else on_resplit
@@ -686,10 +704,11 @@ def _findings(t: _Tables) -> pd.DataFrame:
     stability = _stability(t).frame()
     verdicts = t["stability_verdicts"]
     headline = verdicts["split"].iloc[0] if len(verdicts) else ""
-    lead = _restated(stability, _LEAD, evaluation=headline)
+    lead = _restated(stability, _LEAD, evaluation=headline) if headline else _restated(stability, _LEAD)
     shared = _restated(stability, ("tolerance", "not_reading"))
     beside = stability[(stability["evaluation"] != headline)
-                       & stability["quantity"].isin(["posts", "g0_rho", "homophone_shift", "signed_shift", "verdict"])]
+                       & stability["quantity"].isin(["posts", "g0_rho", "homophone_shift", "signed_shift", "verdict"])
+                       ] if "evaluation" in stability else stability.iloc[:0]
     beside = beside.assign(quantity="beside_" + beside["quantity"])
     if beside.empty:
         beside = Findings()
@@ -698,13 +717,16 @@ def _findings(t: _Tables) -> pd.DataFrame:
         beside = beside.frame()
 
     v = verdicts[verdicts["split"] == headline] if len(verdicts) else verdicts
-    robust = v[v["verdict"] == "robust"]["model"].tolist() if len(v) else []
-    rewards = v[v["better_mt"] == "rises"]["model"].tolist() if len(v) else []
-    both = [m for m in robust if m in rewards]
-    (found.add("headline", text=headline).add("n_models", len(v))
-     .add("robust", len(robust), text=", ".join(robust) or "none")
-     .add("rewards", len(rewards), text=", ".join(rewards) or "none")
-     .add("both", len(both), text=", ".join(both) or "none"))
+    if len(v):
+        robust = v[v["verdict"] == "robust"]["model"].tolist()
+        rewards = v[v["better_mt"] == "rises"]["model"].tolist()
+        both = [m for m in robust if m in rewards]
+        (found.add("headline", text=headline).add("n_models", len(v))
+         .add("robust", len(robust), text=", ".join(robust) or "none")
+         .add("rewards", len(rewards), text=", ".join(rewards) or "none")
+         .add("both", len(both), text=", ".join(both) or "none"))
+    else:
+        found.add("headline").add("n_models").add("robust").add("rewards").add("both")
 
     comparison = _comparison(t).frame()
     shown = _restated(comparison, ("measured", "measured_now", "date", "ranked_on_dev", "best", "best_seconds",
@@ -714,7 +736,7 @@ def _findings(t: _Tables) -> pd.DataFrame:
                         & ~comparison["group"].isin(best)]
     others = others.assign(quantity=others["quantity"].map({"model_rho": "other_rho",
                                                             "model_seconds": "other_seconds"}))
-    found.add("other_models", others["group"].nunique())
+    found.add("other_models", others["group"].nunique() if len(best) and best.iloc[0] else None)
     if others.empty:
         found.add("other_rho").add("other_seconds")
     score_rule = _score_rule(t).frame()
@@ -744,7 +766,7 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        ``section`` and :data:`helpers.core.findings.COLUMNS`, plus extra columns some quantities use.
+        :data:`helpers.core.findings.COLUMNS`, then ``section``, plus extra columns some quantities use.
     """
     names = SECTIONS if section is None else (params.choice("section", section, SECTIONS),)
     t = _Tables(folder)
@@ -754,4 +776,4 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
         frame = frame.frame() if isinstance(frame, Findings) else frame
         frames.append(frame.assign(section=name))
     frame = pd.concat(frames, ignore_index=True)
-    return frame[["section"] + [c for c in frame.columns if c != "section"]]
+    return frame[COLUMNS + ["section"] + [c for c in frame.columns if c not in COLUMNS and c != "section"]]
