@@ -51,3 +51,16 @@ def test_staging_folders_of_dead_runs_are_cleaned(tmp_path):
     alive.mkdir()
     Results(tmp_path, "01_x")
     assert not stale.exists() and alive.exists()
+
+
+def test_findings_are_staged_with_their_section_first(tmp_path):
+    results = Results(tmp_path, "09_x")
+    frame = pd.DataFrame({"quantity": ["a", "b"], "group": ["", ""], "value": [1.0, None], "ci_low": [None] * 2,
+                          "ci_high": [None] * 2, "p": [None] * 2, "text": ["", "key"], "section": ["data", "end"]})
+    first = results.findings(frame)
+    assert list(first.columns[:2]) == ["section", "quantity"] and first["section"].tolist() == ["data", "end"]
+    results.findings(frame.drop(columns="section"))  # one section: "findings"
+    saved = pd.read_csv(results.staging / "findings.csv", keep_default_na=False)
+    assert list(saved.columns) == ["section", "quantity", "group", "value", "ci_low", "ci_high", "p", "text"]
+    assert saved["section"].tolist() == ["findings", "findings"]
+    assert "section" in frame.columns  # the frame given is not changed

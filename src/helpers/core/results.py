@@ -101,6 +101,15 @@ class Results:
         self.written += [p.name for p in out]
         return plots.show(fig)
 
+    def findings(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """Stage a chapter's findings (``chNN.findings(results.staging)``, every number its page
+        states) as ``findings.csv``: ``section`` first (``findings`` where the frame names none),
+        then the other columns in their order. Returns the staged frame."""
+        frame = frame.copy()
+        section = frame.pop("section") if "section" in frame.columns else "findings"
+        frame.insert(0, "section", section)
+        return self.table(frame, "findings")
+
     def commit(self) -> Path:
         """Publish the staged files as ``<results_dir>/<notebook>/`` (replacing an earlier set)."""
         self._check_open()
