@@ -9,6 +9,7 @@ import pytest
 
 from helpers.core.errors import InputError
 from helpers.core.findings import Words
+from helpers.core.stats import FEW_CLUSTERS
 from helpers.metahope import ch01
 from helpers.metahope.chapters import SHARED_WORDS
 
@@ -186,3 +187,16 @@ def test_every_section_renders_before_its_tables_are_saved(tmp_path):
     found = ch01.findings(tmp_path)
     for section in ("data", "not_compared", "sentence_count", "ratio", "few_clusters", "weighting", "findings"):
         assert "NA" not in _words().text(section, found)
+
+
+def test_nothing_is_stated_without_result_files(tmp_path):
+    """An empty folder: every quantity is there (so the words can name it) and none applies, not even
+    the count of published tables compared (0) or the few-clusters threshold and unit names."""
+    found = ch01.findings(tmp_path).set_index(["quantity", "group"])
+    assert {"compared", "few_clusters", "unit", "items", "clusters"} <= set(found.index.get_level_values(0))
+    assert found["value"].isna().all() and (found["text"] == "").all()
+    # with this run's data summary (own data, not compared), "no table compared" is stated
+    _save(tmp_path, data_summary=_summary())
+    found = ch01.findings(tmp_path).set_index("quantity")
+    assert found.loc["compared", "value"] == 0 and found.loc["few_clusters", "value"] == FEW_CLUSTERS
+    assert found.loc["unit", "text"] == "sentences"

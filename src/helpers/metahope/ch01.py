@@ -321,7 +321,7 @@ def _reproduction(found: Findings, t: dict, compare: bool) -> None:
                   differing=", ".join(c.loc[~c["match"], "column"].unique()))
         found.add("all_match", bool(c["match"].all()), group=name)
         compared += 1
-    found.add("compared", compared)
+    found.add("compared", compared if compared or not t["data_summary"].empty else None)  # no data: not applicable
     if not compared:
         found.add("reproduced").add("all_match")
 
