@@ -11,7 +11,7 @@ from helpers.core.errors import InputError
 from helpers.core.findings import Words
 from helpers.core.stats import FEW_CLUSTERS
 from helpers.metahope import ch01
-from helpers.metahope.chapters import SHARED_WORDS
+from helpers.metahope.chapter_common import SHARED_WORDS
 
 
 def _words() -> Words:

@@ -8,11 +8,11 @@ import pytest
 
 from helpers.core.errors import InputError
 from helpers.core.findings import Findings, Words
-from helpers.metahope import ch03, chapters, scoring
+from helpers.metahope import ch03, chapter_common, scoring
 
 
 def _words() -> Words:
-    return Words(ch03.CHAPTER, shared=chapters.SHARED_WORDS)
+    return Words(ch03.CHAPTER, shared=chapter_common.SHARED_WORDS)
 
 
 def _write(folder, **tables):

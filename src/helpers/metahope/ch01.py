@@ -29,7 +29,7 @@ from ..core.published import compare_with_published, read_published
 from ..core.report import ChapterData, Provenance, data_note
 from ..core.results import read_saved
 from . import load, release, tidy_frame, workbooks
-from .chapters import (OWN_DETAIL, RELEASED_DETAIL, WORKBOOK, _annotation_file, _bool_or_none, _class_note,
+from .chapter_common import (OWN_DETAIL, RELEASED_DETAIL, WORKBOOK, _annotation_file, _bool_or_none, _class_note,
                        _excludes_zero, _is_annotation_file, _names, _projection, _said, _workbooks, few_clusters,
                        mqm_description)
 from .scoring import count_sentences

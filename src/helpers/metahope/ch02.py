@@ -25,7 +25,7 @@ from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance
 from ..core.results import read_saved
 from . import load, release
-from .chapters import OWN_DETAIL, RELEASED_DETAIL, _class_note, _excludes_zero, _projection, _span, _workbooks, \
+from .chapter_common import OWN_DETAIL, RELEASED_DETAIL, _class_note, _excludes_zero, _projection, _span, _workbooks, \
     few_clusters
 from .scoring import count_sentences, normalise_pos, profile_categories, segment_scores, team_scores
 

@@ -31,7 +31,7 @@ from ..core.report import ChapterData, Provenance
 from ..core.results import read_saved
 from . import load
 from . import mqm_format, release, simulate, tidy_frame, workbooks
-from .chapters import OWN_DETAIL, WORKBOOK, _annotation_spec, _class_note, _projection, _said, mqm_description
+from .chapter_common import OWN_DETAIL, WORKBOOK, _annotation_spec, _class_note, _projection, _said, mqm_description
 
 CHAPTER = "03_metahope_pilot_v2"  # its words: notebooks/words/03_metahope_pilot_v2.md
 #: The verdict key of each reading of α (:data:`helpers.core.agreement.ALPHA_READINGS`, in its
