@@ -200,3 +200,18 @@ def test_nothing_is_stated_without_result_files(tmp_path):
     found = ch01.findings(tmp_path).set_index("quantity")
     assert found.loc["compared", "value"] == 0 and found.loc["few_clusters", "value"] == FEW_CLUSTERS
     assert found.loc["unit", "text"] == "sentences"
+
+
+def test_a_table_without_the_data_summary_naming_its_annotators_states_nothing(tmp_path):
+    """The severity bias is read by the annotators' names, which the data summary gives: without it,
+    the bias is not applicable rather than a crash."""
+    bias = pd.DataFrame({"system": ["S1"], "mean_A": [1.0], "mean_B": [2.5], "mean_difference": [1.5],
+                         "share_B_higher": [50.0], "share_A_higher": [0.0], "p_value": [0.03],
+                         "p_cluster_permutation": [0.01]})
+    _save(tmp_path, severity_bias=bias)
+    found = ch01.findings(tmp_path).set_index("quantity")
+    assert found.loc[["bias", "systematic", "first_higher", "second_higher", "wilcoxon"], "value"].isna().all()
+    _save(tmp_path, data_summary=_summary())
+    found = ch01.findings(tmp_path).set_index(["quantity", "group"])
+    assert found.loc[("bias", "S1"), ["value", "p"]].tolist() == [1.5, 0.01]
+    assert found.loc[("second_higher", "S1"), "value"] == 50.0

@@ -205,3 +205,11 @@ def test_every_section_is_recomputed_from_its_saved_table(tmp_path):
     assert ch03.findings(tmp_path, "plan")["value"].isna().all()
     with pytest.raises(InputError, match="section"):
         ch03.findings(tmp_path, "nothing")
+
+
+def test_the_teams_without_their_order_table_state_only_the_range_of_alpha(tmp_path):
+    _common(tmp_path, simulated=True)
+    _write(tmp_path, seed_study={"seed": [0, 0, 1, 1], "system": ["A", "B"] * 2, "segs_alpha": [0.2, 0.5, 0.4, 0.1]})
+    per = ch03.findings(tmp_path, "findings").set_index(["quantity", "group"])
+    assert per.loc[("team_alpha", "A"), ["value", "ci_low", "ci_high"]].tolist() == [0.2, 0.2, 0.4]
+    assert pd.isna(per.loc[("noisy", ""), "value"]) and pd.isna(per.loc[("firm", ""), "value"])

@@ -423,7 +423,10 @@ def _weighting(found: Findings, scheme_effect: pd.DataFrame) -> None:
 
 def _bias(found: Findings, bias: pd.DataFrame, first: str | None, second: str | None) -> None:
     """Per system: who penalises more (``bias``: the mean difference, second − first, with the
-    sentence sign-flip p; ``systematic`` when that p is below 0.05; the Wilcoxon p beside it)."""
+    sentence sign-flip p; ``systematic`` when that p is below 0.05; the Wilcoxon p beside it).
+    Without the data summary naming the two annotators, none applies."""
+    if first is None or second is None:
+        bias = bias.iloc[0:0]
     for _, r in bias.iterrows():
         p = r["p_cluster_permutation"]
         (found.add("second_higher", r[f"share_{second}_higher"], group=r["system"])  # percent, as in the table

@@ -445,11 +445,14 @@ def _teams(found: Findings, study: pd.DataFrame, seed_noise: pd.DataFrame) -> No
     order changes with the team (``noisy``) or holds (``firm``); not applicable on own data."""
     found.add("teams", None if study.empty else study["seed"].nunique())
     if study.empty:
-        found.add("team_alpha").add("noisy").add("firm")
+        found.add("team_alpha")
+    else:
+        g = study.groupby("system", sort=False)["segs_alpha"]
+        for system in g.mean().index:
+            found.add("team_alpha", g.min()[system], ci=(g.min()[system], g.max()[system]), group=system)
+    if study.empty or seed_noise.empty:
+        found.add("noisy").add("firm")
         return
-    g = study.groupby("system", sort=False)["segs_alpha"]
-    for system in g.mean().index:
-        found.add("team_alpha", g.min()[system], ci=(g.min()[system], g.max()[system]), group=system)
     for _, r in seed_noise.iterrows():
         a_ahead = r["share_a_ahead"] > 0.5
         found.add("noisy" if r["seed_noise"] else "firm",
