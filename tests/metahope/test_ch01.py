@@ -9,8 +9,9 @@ import pytest
 
 from helpers.core.errors import InputError
 from helpers.core.findings import Words
+from helpers.core.stats import FEW_CLUSTERS
 from helpers.metahope import ch01
-from helpers.metahope.chapters import SHARED_WORDS
+from helpers.metahope.chapter_common import SHARED_WORDS
 
 
 def _words() -> Words:
@@ -186,3 +187,31 @@ def test_every_section_renders_before_its_tables_are_saved(tmp_path):
     found = ch01.findings(tmp_path)
     for section in ("data", "not_compared", "sentence_count", "ratio", "few_clusters", "weighting", "findings"):
         assert "NA" not in _words().text(section, found)
+
+
+def test_nothing_is_stated_without_result_files(tmp_path):
+    """An empty folder: every quantity is there (so the words can name it) and none applies, not even
+    the count of published tables compared (0) or the few-clusters threshold and unit names."""
+    found = ch01.findings(tmp_path).set_index(["quantity", "group"])
+    assert {"compared", "few_clusters", "unit", "items", "clusters"} <= set(found.index.get_level_values(0))
+    assert found["value"].isna().all() and (found["text"] == "").all()
+    # with this run's data summary (own data, not compared), "no table compared" is stated
+    _save(tmp_path, data_summary=_summary())
+    found = ch01.findings(tmp_path).set_index("quantity")
+    assert found.loc["compared", "value"] == 0 and found.loc["few_clusters", "value"] == FEW_CLUSTERS
+    assert found.loc["unit", "text"] == "sentences"
+
+
+def test_a_table_without_the_data_summary_naming_its_annotators_states_nothing(tmp_path):
+    """The severity bias is read by the annotators' names, which the data summary gives: without it,
+    the bias is not applicable rather than a crash."""
+    bias = pd.DataFrame({"system": ["S1"], "mean_A": [1.0], "mean_B": [2.5], "mean_difference": [1.5],
+                         "share_B_higher": [50.0], "share_A_higher": [0.0], "p_value": [0.03],
+                         "p_cluster_permutation": [0.01]})
+    _save(tmp_path, severity_bias=bias)
+    found = ch01.findings(tmp_path).set_index("quantity")
+    assert found.loc[["bias", "systematic", "first_higher", "second_higher", "wilcoxon"], "value"].isna().all()
+    _save(tmp_path, data_summary=_summary())
+    found = ch01.findings(tmp_path).set_index(["quantity", "group"])
+    assert found.loc[("bias", "S1"), ["value", "p"]].tolist() == [1.5, 0.01]
+    assert found.loc[("second_higher", "S1"), "value"] == 50.0

@@ -12,7 +12,7 @@ from helpers.core.errors import InputError
 from helpers.core.findings import Words
 from helpers.core.stats import FEW_CLUSTERS
 from helpers.metahope import ch02, corpus
-from helpers.metahope.chapters import SHARED_WORDS
+from helpers.metahope.chapter_common import SHARED_WORDS
 
 
 def _words() -> Words:
@@ -144,3 +144,15 @@ def test_every_section_renders_before_its_tables_are_saved(tmp_path):
     found = ch02.findings(tmp_path)
     for section in ("profile", "few_clusters", "comparison", "team", "types", "findings"):
         assert "NA" not in _words().text(section, found)
+
+
+def test_nothing_is_stated_without_result_files(tmp_path):
+    """An empty folder: every quantity is there and none applies (no threshold, no "no contrast"); a
+    type comparison saved without rows does say that no contrast was possible."""
+    found = ch02.findings(tmp_path)
+    assert {"few_clusters", "unit", "excluding", "with_interval", "no_contrast"} <= set(found["quantity"])
+    assert found["value"].isna().all() and (found["text"] == "").all()
+    _save(tmp_path, type_comparison=pd.DataFrame(columns=corpus.COMPARISON_COLUMNS))
+    found = ch02.findings(tmp_path).set_index("quantity")
+    assert found.loc["no_contrast", "value"] == 1 and found.loc["excluding", "value"] == 0
+    assert found.loc["with_interval", "value"] == 0 and pd.isna(found.loc["type_difference", "value"])

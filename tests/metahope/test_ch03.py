@@ -8,11 +8,11 @@ import pytest
 
 from helpers.core.errors import InputError
 from helpers.core.findings import Findings, Words
-from helpers.metahope import ch03, chapters, scoring
+from helpers.metahope import ch03, chapter_common, scoring
 
 
 def _words() -> Words:
-    return Words(ch03.CHAPTER, shared=chapters.SHARED_WORDS)
+    return Words(ch03.CHAPTER, shared=chapter_common.SHARED_WORDS)
 
 
 def _write(folder, **tables):
@@ -48,7 +48,7 @@ def test_findings_recomputed_from_the_saved_csvs_of_a_simulated_run(tmp_path):
                               "statistic": ["ordinal α on SEGS"] * 2 + ["exact presence agreement (%)"] * 2,
                               "metric": [0.3, 0.1, 50.0, 40.0], "metric_min": [0.2, 0.05, 45.0, 30.0],
                               "metric_max": [0.35, 0.15, 55.0, 48.0]})
-    found = ch03.findings(tmp_path)
+    found = ch03.findings(tmp_path, "findings")
     one = found[found["group"] == ""].set_index("quantity")
     per = found.set_index(["quantity", "group"])
     assert one.loc["simulated", "value"] == 1 and one.loc["units", "text"] == "metaphors"
@@ -86,7 +86,7 @@ def test_findings_recomputed_from_the_saved_csvs_of_a_simulated_run(tmp_path):
 
 def test_findings_of_own_foreign_data_leave_out_what_needs_the_simulation(tmp_path):
     _common(tmp_path, simulated=False)  # no seed study, sweeps or sentence level: a team's own MQM file
-    found = ch03.findings(tmp_path)
+    found = ch03.findings(tmp_path, "findings")
     one = found[found["group"] == ""].set_index("quantity")
     assert one.loc["simulated", "value"] == 0 and one.loc["unit", "text"] == "segment"
     for name in ("teams", "team_alpha", "noisy", "firm", "sweep", "sweep_percent", "icc"):
@@ -156,8 +156,60 @@ def test_chapter_3_says_whose_scores_the_released_sheet_holds(monkeypatch):
 def test_anatomy_summary_says_what_the_unit_shows(severities, category, severity):
     rows = [(a, c, severities[a].get(c, 0)) for a in severities for c in ("IMP", "RAM", "MIS", "STL", "PRF")]
     anatomy = scoring.disagreement_anatomy(pd.DataFrame(rows, columns=["annotator", "category", "severity"]))
-    text = _words().text("anatomy", ch03.anatomy_summary(anatomy))
+    text = _words().text("anatomy", ch03.anatomy_summary(anatomy.scores))
     detected = sum(bool(s) for s in severities.values())
     assert f"**Detection**: {detected} of 3 annotators recorded an error" in text
     assert category in text and severity in text
     assert text.count("- **") == 3
+
+
+def test_nothing_is_stated_without_result_files(tmp_path):
+    """An empty folder: every section's quantities are there, none applies (no crash, no constant)."""
+    found = ch03.findings(tmp_path)
+    assert set(found["section"]) == set(ch03.SECTIONS)
+    assert {"items", "released_matches", "category_use", "no_data", "margin", "reliable_alpha", "alpha"} <= set(
+        found["quantity"])
+    assert found["value"].isna().all() and (found["text"] == "").all()
+
+
+def test_every_section_is_recomputed_from_its_saved_table(tmp_path):
+    """The data box, the Table 12 unit, its anatomy and the plan come from their CSVs, like the closing section."""
+    _common(tmp_path, simulated=True)
+    _write(tmp_path, disagreement_example={"quantity": ["simulated", "metaphor", "released_matches"],
+                                           "value": [1, None, 0], "text": ["", "做", "none"]})
+    plan = {"data": ["X"] * 4, "margin": [2.0] * 4, "sentences": [20, 200, 20, 200], "raters": [1, 1, 2, 2],
+            "power": [0.3, 0.7, 0.5, 0.9], "alpha_width": [0.4, 0.2, 0.3, 0.1],
+            "difference_width": [4.0, 2.0, 3.0, 1.0], "alpha": [0.5] * 4}
+    _write(tmp_path, study_plan=plan)
+    found = ch03.findings(tmp_path)
+    assert list(found["section"].unique()) == list(ch03.SECTIONS)
+    data = ch03.findings(tmp_path, "data").set_index("quantity")
+    assert data.loc["items", "value"] == 4 and data.loc["annotators", "text"] == "A, B, C"
+    example = ch03.findings(tmp_path, "example").set_index("quantity")
+    assert example.loc["metaphor", "text"] == "做" and example.loc["released_matches", "value"] == 0
+    # anatomy: A MIS 4, B MIS 2 + STL 2, C nothing: 2 of 3 detected, MIS used by 2 (severities 4, 2), STL by 1
+    anatomy = ch03.findings(tmp_path, "anatomy").set_index(["quantity", "group"])
+    assert anatomy.loc[("detected", ""), "value"] == 2 and anatomy.loc[("none_recorded", ""), "text"] == "C"
+    assert anatomy.loc[("category_use", "MIS"), "value"] == 2 and anatomy.loc[("category_use", "STL"), "value"] == 1
+    assert (anatomy.loc[("top_category", ""), "text"], anatomy.loc[("top_category", ""), "severities"]) == (
+        "MIS", "4, 2")
+    # the plan: at 200 sentences × 2 raters power 0.9, at 20 × 2 0.5; 80 % needs 200 with 2 raters, more than 200 with 1
+    p = ch03.findings(tmp_path, "plan").set_index(["quantity", "group"])
+    assert p.loc[("at_plan", "X"), ["value", "alpha_width", "difference_width"]].tolist() == [0.9, 0.1, 1.0]
+    assert p.loc[("at_pilot", "X"), "value"] == 0.5 and p.loc[("no_data", ""), "value"] == 0
+    assert p.loc[("needed", "X · 2"), "value"] == 200 and p.loc[("needed", "X · 1"), "text"] == "more than 200"
+    # a plan saved empty (no data fetched) says so; no plan saved says nothing
+    (tmp_path / "study_plan.csv").write_text("\n")
+    assert ch03.findings(tmp_path, "plan").set_index("quantity").loc["no_data", "value"] == 1
+    (tmp_path / "study_plan.csv").unlink()
+    assert ch03.findings(tmp_path, "plan")["value"].isna().all()
+    with pytest.raises(InputError, match="section"):
+        ch03.findings(tmp_path, "nothing")
+
+
+def test_the_teams_without_their_order_table_state_only_the_range_of_alpha(tmp_path):
+    _common(tmp_path, simulated=True)
+    _write(tmp_path, seed_study={"seed": [0, 0, 1, 1], "system": ["A", "B"] * 2, "segs_alpha": [0.2, 0.5, 0.4, 0.1]})
+    per = ch03.findings(tmp_path, "findings").set_index(["quantity", "group"])
+    assert per.loc[("team_alpha", "A"), ["value", "ci_low", "ci_high"]].tolist() == [0.2, 0.2, 0.4]
+    assert pd.isna(per.loc[("noisy", ""), "value"]) and pd.isna(per.loc[("firm", ""), "value"])

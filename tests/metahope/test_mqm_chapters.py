@@ -15,7 +15,7 @@ import pytest
 
 from helpers.core import agreement as ag
 from helpers.core.errors import InputError
-from helpers.metahope import ch01, ch03, chapters, load, mqm_format, scoring, tidy_frame
+from helpers.metahope import ch01, ch03, chapter_common, load, mqm_format, scoring, tidy_frame
 
 HEADER = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
 #: WMT 2020–21 header: the same positional columns under other names (no metadata column).
@@ -221,7 +221,7 @@ def test_the_papers_table_12_item_without_the_released_sheet_says_so(tmp_path, m
 
     monkeypatch.setenv("HELPERS_RAW_DATA", str(tmp_path / "no-data-here"))
     example = ch03.disagreement_example(ch03.Data(Provenance("simulated")))
-    said = Words("03_metahope_pilot_v2", shared=chapters.SHARED_WORDS).text("example", example.description)
+    said = Words("03_metahope_pilot_v2", shared=chapter_common.SHARED_WORDS).text("example", example.description)
     assert "has not been fetched" in said and "**Source**" not in said and example.disputed is None
     totals = example.scores.groupby("annotator")["severity"].sum()
     assert totals.to_dict() == {"A": 10, "C": 2, "D": 0, "E": 12, "F": 2}  # the paper's Table 12 totals

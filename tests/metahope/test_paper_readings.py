@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from helpers.core.findings import Words
-from helpers.metahope import chapters
+from helpers.metahope import chapter_common
 
 ROOT = Path(__file__).parents[2]
 

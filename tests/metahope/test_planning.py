@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import norm
 
 from helpers.core.findings import Words
-from helpers.metahope import ch03, chapters, planning
+from helpers.metahope import ch03, chapter_common, planning
 
 
 def _population(n_units=2000, sd=4.0, gap=0.0, noise=1.0, seed=0):
@@ -66,7 +66,7 @@ def test_real_data_plan_and_its_words():
     assert planning.wmt_array().shape == (377, 10, 3) and planning.pilot_array().shape == (21, 3, 2)
     assert 0.35 < wmt.loc[(200, 3), "alpha"] < 0.5  # chapter 08's α at Major:Minor 3 is 0.434
     assert wmt.loc[(20, 3), "difference_width"] > 2.5 * wmt.loc[(200, 3), "difference_width"]
-    text = Words("03_metahope_pilot_v2", shared=chapters.SHARED_WORDS).text("plan", ch03.plan_summary(plan))
+    text = Words("03_metahope_pilot_v2", shared=chapter_common.SHARED_WORDS).text("plan", ch03.plan_summary(plan))
     assert "200 sentences and 3 raters (the paper's planned test set)" in text
     assert "20 sentences (a pilot's size) and 2 raters" in text
     assert text.count("80% power at 2 points needs") == 5
@@ -86,5 +86,5 @@ def test_no_fetched_data_gives_no_plan_and_says_so():
 
     empty = planning.study_plan(n_sims=20, sources={"WMT": missing, "pilot": missing})
     assert empty.empty and list(empty.columns) == planning.COLUMNS
-    text = Words("03_metahope_pilot_v2", shared=chapters.SHARED_WORDS).text("plan", ch03.plan_summary(empty))
+    text = Words("03_metahope_pilot_v2", shared=chapter_common.SHARED_WORDS).text("plan", ch03.plan_summary(empty))
     assert text.startswith("Neither the WMT file nor the released pilot has been fetched") and "power" not in text

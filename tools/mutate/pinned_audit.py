@@ -34,7 +34,7 @@ MODULES: dict[str, list[str] | None] = {
     "metahope/scoring.py": None,
     "metahope/simulate.py": ["team_statistics", "seed_summary", "agreement_sweep"],
     "metahope/ch01.py": ["findings"], "metahope/ch02.py": ["findings"],
-    "metahope/chapters.py": ["few_clusters"], "metahope/ch03.py": ["calibration_table"],
+    "metahope/chapter_common.py": ["few_clusters"], "metahope/ch03.py": ["calibration_table"],
     "metahope/feedback.py": ["student_feedback"],
     "explanations/analysis.py": None,
     "explanations/evaluator.py": ["item_targets", "run_evaluator", "judge_replicates", "disagreement_vs_error",

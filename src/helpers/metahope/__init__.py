@@ -13,7 +13,8 @@
 * :mod:`~helpers.metahope.figures` the chapters' figures;
 * :mod:`~helpers.metahope.ch01`, :mod:`~helpers.metahope.ch02`, :mod:`~helpers.metahope.ch03` chapters 1–3:
   parameter check, data box, steps and findings read back from the chapter's result CSVs;
-* :mod:`~helpers.metahope.chapters` the parameter checks the three chapters share.
+* :mod:`~helpers.metahope.chapter_common` what chapters 1–3 have in common: their annotation parameter
+  checks, the MQM data description, the projection of students, the few-clusters caveat.
 """
 
 from .load import ClassAnnotations, load_class, load_annotations, load_study

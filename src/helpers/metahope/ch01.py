@@ -29,7 +29,7 @@ from ..core.published import compare_with_published, read_published
 from ..core.report import ChapterData, Provenance, data_note
 from ..core.results import read_saved
 from . import load, release, tidy_frame, workbooks
-from .chapters import (OWN_DETAIL, RELEASED_DETAIL, WORKBOOK, _annotation_file, _bool_or_none, _class_note,
+from .chapter_common import (OWN_DETAIL, RELEASED_DETAIL, WORKBOOK, _annotation_file, _bool_or_none, _class_note,
                        _excludes_zero, _is_annotation_file, _names, _projection, _said, _workbooks, few_clusters,
                        mqm_description)
 from .scoring import count_sentences
@@ -321,7 +321,7 @@ def _reproduction(found: Findings, t: dict, compare: bool) -> None:
                   differing=", ".join(c.loc[~c["match"], "column"].unique()))
         found.add("all_match", bool(c["match"].all()), group=name)
         compared += 1
-    found.add("compared", compared)
+    found.add("compared", compared if compared or not t["data_summary"].empty else None)  # no data: not applicable
     if not compared:
         found.add("reproduced").add("all_match")
 
@@ -423,7 +423,10 @@ def _weighting(found: Findings, scheme_effect: pd.DataFrame) -> None:
 
 def _bias(found: Findings, bias: pd.DataFrame, first: str | None, second: str | None) -> None:
     """Per system: who penalises more (``bias``: the mean difference, second − first, with the
-    sentence sign-flip p; ``systematic`` when that p is below 0.05; the Wilcoxon p beside it)."""
+    sentence sign-flip p; ``systematic`` when that p is below 0.05; the Wilcoxon p beside it).
+    Without the data summary naming the two annotators, none applies."""
+    if first is None or second is None:
+        bias = bias.iloc[0:0]
     for _, r in bias.iterrows():
         p = r["p_cluster_permutation"]
         (found.add("second_higher", r[f"share_{second}_higher"], group=r["system"])  # percent, as in the table

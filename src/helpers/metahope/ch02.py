@@ -25,7 +25,7 @@ from ..core.findings import Findings
 from ..core.report import ChapterData, Provenance
 from ..core.results import read_saved
 from . import load, release
-from .chapters import OWN_DETAIL, RELEASED_DETAIL, _class_note, _excludes_zero, _projection, _span, _workbooks, \
+from .chapter_common import OWN_DETAIL, RELEASED_DETAIL, _class_note, _excludes_zero, _projection, _span, _workbooks, \
     few_clusters
 from .scoring import count_sentences, normalise_pos, profile_categories, segment_scores, team_scores
 
@@ -296,8 +296,10 @@ def _types(found: Findings, types: pd.DataFrame, by_type: pd.DataFrame) -> None:
         found.add("unmatched", len(missed), group=direction, direction=direction)
         found.add("id_wrong", int((g["matched"] & ~g["id_agrees"].fillna(True).astype(bool)).sum()), group=direction,
                   direction=direction)
-    if by_type.empty and "ci_low" not in by_type:
-        by_type = pd.DataFrame(columns=["ci_low", "ci_high"])
+    if by_type.columns.empty:  # not saved: no contrast is stated, not even that there is none
+        for q in ("type_difference", "type_mdd", "no_interval", "excluding", "with_interval", "no_contrast"):
+            found.add(q)
+        return
     for _, r in by_type.iterrows():
         row = {"group": f"{r['direction']} · {r['group_a']} vs {r['group_b']} · {r['measure']}",
                "direction": r["direction"], "contrast": f"{r['group_a']} ({r['n_a']} metaphors in "

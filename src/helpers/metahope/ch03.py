@@ -8,8 +8,9 @@ ZH→EN sheet, with its :class:`~helpers.core.report.Provenance`. :func:`descrip
 chapter's ``data_summary.csv``; the steps (:func:`calibration_table`,
 :func:`disagreement_example`, :func:`anatomy_summary`, :func:`plan_summary`) take frames and
 return tidy frames. :func:`findings` reads the chapter's result CSVs back by their public names
-(:data:`FINDINGS_INPUTS`) and returns the numbers of its closing section, so they can be
-recomputed and tested from ``results/03_metahope_pilot_v2/*.csv`` alone; the sentences are
+(:data:`FINDINGS_INPUTS`) and returns every number the page states, per section
+(:data:`SECTIONS`), so they can be recomputed and tested from
+``results/03_metahope_pilot_v2/*.csv`` alone; the sentences are
 ``notebooks/words/03_metahope_pilot_v2.md``. The agreement statistics are
 :mod:`helpers.core.agreement`, the scoring :mod:`helpers.metahope.scoring`.
 """
@@ -24,13 +25,13 @@ import pandas as pd
 from ..core import classroom, params, paths
 from ..core.agreement import ALPHA_READINGS, ALPHA_RELIABLE, ALPHA_TENTATIVE, alpha_reading
 from ..core.errors import InputError
-from ..core.findings import Findings
+from ..core.findings import COLUMNS, Findings
 from ..core.published import read_published
 from ..core.report import ChapterData, Provenance
 from ..core.results import read_saved
 from . import load
 from . import mqm_format, release, simulate, tidy_frame, workbooks
-from .chapters import OWN_DETAIL, WORKBOOK, _annotation_spec, _class_note, _projection, _said, mqm_description
+from .chapter_common import OWN_DETAIL, WORKBOOK, _annotation_spec, _class_note, _projection, _said, mqm_description
 
 CHAPTER = "03_metahope_pilot_v2"  # its words: notebooks/words/03_metahope_pilot_v2.md
 #: The verdict key of each reading of α (:data:`helpers.core.agreement.ALPHA_READINGS`, in its
@@ -253,26 +254,29 @@ def disagreement_example(box: Data, metahope: bool = True, top: int = 5) -> Disa
     return DisagreementExample(unit[["annotator", "category", "severity"]], found.frame(), disputed)
 
 
-def anatomy_summary(anatomy) -> pd.DataFrame:
-    """Detection, category and severity disagreement of one item (section ``anatomy``),
-    true for whichever item was read (the paper's or a team's own): annotators who recorded
-    an error (``detected``, of ``annotators``; ``none_recorded`` names the others), the
-    categories used (``categories``; ``category_use`` per category), the range of totals,
+def anatomy_summary(scores: pd.DataFrame) -> pd.DataFrame:
+    """Detection, category and severity disagreement of one item (section ``anatomy``), from
+    its scores table (:func:`~helpers.metahope.scoring.disagreement_anatomy`'s ``scores``, saved
+    as ``disagreement_anatomy.csv``: one row per annotator, a column per category, ``total``,
+    ``detected``), true for whichever item was read (the paper's or a team's own): annotators
+    who recorded an error (``detected``, of ``annotators``; ``none_recorded`` names the others),
+    the categories used (``categories``; ``category_use`` per category), the range of totals,
     and the severities of the most used category when several annotators chose it."""
-    scores = anatomy.scores.set_index("annotator")
-    cats = anatomy.categories.set_index("category")
-    detected = scores["detected"]
-    used = cats[cats["annotators_using_it"] > 0]
+    scores = scores.set_index("annotator")
+    severities = scores.drop(columns=["total", "detected"])
+    using = (severities > 0).sum()
+    detected = scores["detected"].astype(bool)
+    used = using[using > 0]
     found = (Findings().add("detected", int(detected.sum())).add("annotators", len(detected))
              .add("none_recorded", int((~detected).sum()), text=", ".join(map(str, detected[~detected].index)) or "nobody")
-             .add("categories", len(used), text=", ".join(f"{c} ({n})" for c, n in used["annotators_using_it"].items()))
+             .add("categories", len(used), text=", ".join(f"{c} ({n})" for c, n in used.items()))
              .add("several_categories", len(used) > 1).add("one_category", len(used) == 1, text=", ".join(used.index))
              .add("lowest_total", scores["total"].min()).add("highest_total", scores["total"].max()))
-    for c, n in used["annotators_using_it"].items():
+    for c, n in used.items():
         found.add("category_use", n, group=c)
-    top = used["annotators_using_it"].idxmax() if len(used) else None
-    shared = top is not None and used.loc[top, "annotators_using_it"] > 1
-    found.add("top_category", used.loc[top, "annotators_using_it"] if shared else None, text=top if shared else None,
+    top = used.idxmax() if len(used) else None
+    shared = top is not None and used[top] > 1
+    found.add("top_category", used[top] if shared else None, text=top if shared else None,
               severities=", ".join(str(int(v)) for v in scores.loc[scores[top] > 0, top]) if shared else "")
     return found.frame()
 
@@ -321,29 +325,91 @@ def plan_summary(plan: pd.DataFrame, margin: float = 2.0, planned: int = 200) ->
 #: the simulation (``seed_study``, ``seed_noise``, ``simulation_sweeps``) and ``sentence_icc``
 #: exist only in runs that have them.
 FINDINGS_INPUTS = ("data_summary", "agreement_by_system", "agreement_by_error", "sentence_icc", "seed_study",
-                   "seed_noise", "simulation_sweeps", "disagreement_anatomy")
+                   "seed_noise", "simulation_sweeps", "disagreement_example", "disagreement_anatomy", "study_plan")
+#: The quantities of each section when its tables are missing (all of them not applicable).
+_QUANTITIES = {
+    "data": ("items", "units", "systems", "annotators", "simulated", "metahope"),
+    "example": ("simulated", "sentence", "metaphor", "pos", "translation", "system", "missing_sheet", "disputed",
+                "unit", "item", "paper_annotators", "released_scores", "released_matches", "released_unmatched"),
+    "anatomy": ("detected", "annotators", "none_recorded", "categories", "several_categories", "one_category",
+                "lowest_total", "highest_total", "category_use", "top_category"),
+    "plan": ("margin", "planned", "no_data", "at_plan", "at_pilot", "needed"),
+    "findings": ("simulated", "units", "unit", "sentence_level", "reliable_alpha", "tentative_alpha", "alpha",
+                 "presence", "worst_category", "best_category", "exact", "icc", "teams", "team_alpha", "noisy",
+                 "firm", "sweep", "sweep_percent", "detected", "annotators", "categories", "lowest_total",
+                 "highest_total"),
+}
+SECTIONS = tuple(_QUANTITIES)
 
 
-def findings(folder) -> pd.DataFrame:
-    """Chapter 03's findings (section ``findings``), recomputed from its saved result CSVs
-    (:data:`FINDINGS_INPUTS`) alone.
+def findings(folder, section: str | None = None) -> pd.DataFrame:
+    """Chapter 03's findings, recomputed from its saved result CSVs (:data:`FINDINGS_INPUTS`) alone.
 
-    Per system: ordinal α on SEGS with its verdict key (``alpha``, :data:`ALPHA_KEYS`:
-    Krippendorff's reading, :func:`helpers.core.agreement.alpha_reading`) and exact presence
-    agreement (``presence``, %); the categories with the lowest and highest α and the range of
-    exact agreement over them; the sentence-level ICC(2,1) with its interval (``icc``); over the
-    simulated teams (``teams``) each system's range of α (``team_alpha``) and each pair of systems
-    whose order changes with the team (``noisy``) or holds (``firm``); each sweep's move
-    (``sweep``, or ``sweep_percent`` for a statistic in %); and the anatomy of the Table 12 unit
-    (``detected`` of ``annotators``, ``categories`` used, ``lowest_total``, ``highest_total``).
-    A quantity this run has no table for is not applicable (its sentence drops out of the words).
+    Parameters
+    ----------
+    folder
+        The chapter's result folder (``results/03_metahope_pilot_v2``, or the run's staging folder).
+    section
+        One section of the words (:data:`SECTIONS`): ``data`` (``data_summary.csv`` read back),
+        ``example`` (``disagreement_example.csv``), ``anatomy`` (:func:`anatomy_summary` of
+        ``disagreement_anatomy.csv``), ``plan`` (:func:`plan_summary` of ``study_plan.csv``) or
+        ``findings`` (the closing section, below). None: every section's, each row with its
+        ``section`` (``findings.csv``).
+
+    The closing section, per system: ordinal α on SEGS with its verdict key (``alpha``,
+    :data:`ALPHA_KEYS`: Krippendorff's reading, :func:`helpers.core.agreement.alpha_reading`) and
+    exact presence agreement (``presence``, %); the categories with the lowest and highest α and
+    the range of exact agreement over them; the sentence-level ICC(2,1) with its interval
+    (``icc``); over the simulated teams (``teams``) each system's range of α (``team_alpha``) and
+    each pair of systems whose order changes with the team (``noisy``) or holds (``firm``); each
+    sweep's move (``sweep``, or ``sweep_percent`` for a statistic in %); and the anatomy of the
+    Table 12 unit (``detected`` of ``annotators``, ``categories`` used, ``lowest_total``,
+    ``highest_total``).
 
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus the extra columns some quantities use.
+        :data:`helpers.core.findings.COLUMNS` plus the extra columns some quantities use. Every
+        quantity is always present; one whose table is missing (or empty) is not applicable, and
+        its sentence drops out of the words.
     """
+    if section is not None and section not in SECTIONS:
+        raise InputError("is not a section of chapter 03's findings", parameter="section", value=section,
+                         expected=", ".join(SECTIONS))
     t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
+    planned = (Path(folder) / "study_plan.csv").exists()  # an empty plan is saved (and said) too
+    if section is not None:
+        return _section(t, section, planned)
+    return pd.concat([_section(t, name, planned).assign(section=name) for name in SECTIONS], ignore_index=True)
+
+
+#: The tables each section needs (the plan: ``study_plan.csv`` saved, even empty).
+_NEEDS = {"data": ("data_summary",), "example": ("disagreement_example",), "anatomy": ("disagreement_anatomy",),
+          "plan": (), "findings": ("data_summary", "agreement_by_system", "agreement_by_error", "disagreement_anatomy")}
+
+
+def _read_back(saved: pd.DataFrame) -> pd.DataFrame:
+    """A findings table the chapter saved (``data_summary``, ``disagreement_example``) as :class:`Findings` made it."""
+    frame = saved.reindex(columns=list(dict.fromkeys(COLUMNS + list(saved.columns))))
+    return frame.assign(group=frame["group"].fillna("").astype(str), text=frame["text"].fillna("").astype(str))
+
+
+def _section(t: dict, name: str, planned: bool) -> pd.DataFrame:
+    """One section's findings; all not applicable when a table it needs is missing or empty."""
+    if all(not t[n].empty for n in _NEEDS[name]) and (name != "plan" or planned):
+        build = {"data": lambda: _read_back(t["data_summary"]),
+                 "example": lambda: _read_back(t["disagreement_example"]),
+                 "anatomy": lambda: anatomy_summary(t["disagreement_anatomy"]),
+                 "plan": lambda: plan_summary(t["study_plan"]), "findings": lambda: _closing(t)}
+        return build[name]()
+    found = Findings()
+    for q in _QUANTITIES[name]:
+        found.add(q)
+    return found.frame()
+
+
+def _closing(t: dict) -> pd.DataFrame:
+    """The closing section's findings (see :func:`findings`)."""
     info = t["data_summary"].set_index("quantity")["value"]
     metahope, by_system, by_error = bool(info["metahope"]), t["agreement_by_system"], t["agreement_by_error"]
     found = (Findings().add("simulated", bool(info["simulated"]))
@@ -379,11 +445,14 @@ def _teams(found: Findings, study: pd.DataFrame, seed_noise: pd.DataFrame) -> No
     order changes with the team (``noisy``) or holds (``firm``); not applicable on own data."""
     found.add("teams", None if study.empty else study["seed"].nunique())
     if study.empty:
-        found.add("team_alpha").add("noisy").add("firm")
+        found.add("team_alpha")
+    else:
+        g = study.groupby("system", sort=False)["segs_alpha"]
+        for system in g.mean().index:
+            found.add("team_alpha", g.min()[system], ci=(g.min()[system], g.max()[system]), group=system)
+    if study.empty or seed_noise.empty:
+        found.add("noisy").add("firm")
         return
-    g = study.groupby("system", sort=False)["segs_alpha"]
-    for system in g.mean().index:
-        found.add("team_alpha", g.min()[system], ci=(g.min()[system], g.max()[system]), group=system)
     for _, r in seed_noise.iterrows():
         a_ahead = r["share_a_ahead"] > 0.5
         found.add("noisy" if r["seed_noise"] else "firm",

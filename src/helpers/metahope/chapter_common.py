@@ -173,12 +173,11 @@ def few_clusters(found: Findings, n_clusters, unit: str = "sentences", items: st
     """Whether a page shows a second, wider interval (section ``few_clusters`` of ``metahope.md``),
     added to ``found``: with fewer than :data:`~helpers.core.stats.FEW_CLUSTERS` clusters the
     percentile cluster bootstrap is too narrow (tests/core/test_stats.py measures its coverage with
-    20 clusters against the t intervals'). ``n_clusters``: the counts of the comparisons (none: not
-    applicable)."""
+    20 clusters against the t intervals'). ``n_clusters``: the counts of the comparisons (none: every
+    quantity, the threshold and the names of the units too, is not applicable)."""
     counts = [int(n) for n in n_clusters]
     if not counts:
-        return found.add("clusters").add("few").add("few_clusters", FEW_CLUSTERS).add("unit", text=unit).add(
-            "items", text=items)
+        return found.add("clusters").add("few").add("few_clusters").add("unit").add("items")
     low, high = min(counts), max(counts)
     return (found.add("clusters", low, ci=(low, high), text=_span(low, high))
             .add("few", low < FEW_CLUSTERS).add("few_clusters", FEW_CLUSTERS)
