@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 from helpers import __main__ as cli
 from helpers import metahope as mh
 from helpers.core.errors import InputError
-from helpers.metahope import ch01, ch02, ch03, chapters
+from helpers.metahope import ch01, ch02, ch03
 
 ITEMS = """word_id,sentence,word,pos,sysA,sysB
 s1_3,Rumours swirled around the boardroom.,swirled,V,谣言在董事会里打转。,董事会里流言四起。
