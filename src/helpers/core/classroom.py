@@ -752,6 +752,11 @@ def add_unfinished_option(parser) -> None:
                         help=pages.texts("core", "commands")["class"]["--unfinished"])
 
 
+def add_show_names_option(parser) -> None:
+    """The ``--show-names`` option of every feedback command (classmates by name, not numbered)."""
+    parser.add_argument("--show-names", action="store_true", help=pages.texts("core", "commands")["class"]["--show-names"])
+
+
 def html_page(markdown_text: str, title: str) -> str:
     """A small standalone HTML page (tables styled) from Markdown: a handout (the page around
     it: ``core/pages/handout.html``)."""
