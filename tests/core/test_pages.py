@@ -147,9 +147,10 @@ def test_the_notes_a_command_prints_come_from_its_pages(monkeypatch, capsys):
     assert capsys.readouterr().err == "reworded\n"  # the printed note is the page's, not a copy in the Python
     assert notes["mqm scores"]["notes"]["ci"].format(level=95.0, n_boot=200, seed=1) == (
         "ci: 95% percentile interval over 200 resamples of whole documents (seed 1)")
-    assert notes["mqm agreement"]["notes"]["header"].format(
-        file="a.tsv", units=notes["agreement"]["units"], weights="mqm", pairings=notes["mqm agreement"]["notes"]["unpaired"]
-    ) == "a.tsv: units = (system, segment) with two or more raters; weights mqm; no side-by-side pairings"
+    agreement = notes["mqm agreement"]["notes"]
+    assert agreement["header"].format(file="a.tsv", units=notes["agreement"]["units"], weights="mqm",
+                                      pairings=agreement["unpaired"]) == (
+        "a.tsv: units = (system, segment) with two or more raters; weights mqm; no side-by-side pairings")
     meta = pages.texts("metrics", "commands")["meta"]["notes"]
     assert meta["only_system"].format(metric="bleu", n=2, side="human scores", examples="A, B") == (
         "bleu: 2 system(s) only in the human scores, left out of every statistic (e.g. A, B)")
