@@ -6,8 +6,10 @@ as one string; an f-string counts by its literal parts, each replacement field r
 space) that is neither a docstring (the first statement of a module, class or function) nor
 an error message (an argument of a raised exception call, ``raise InputError(f"...")``, of an
 exception built to be raised or collected later, ``problems.append(InputError("..."))``, or of
-``warnings.warn``; or the value of a variable whose every use is inside such an argument). A *word* is a run of non-blank characters holding a letter. The count is
-of source *lines*: each line a prose string occupies counts once per file.
+``warnings.warn``; or the value of a variable whose every use is inside such an argument). A
+*word* is a run of non-blank characters holding a Latin letter (so a list of Chinese data, whose
+characters Python also takes for letters, is not prose). The count is of source *lines*: each
+line a prose string occupies counts once per file.
 
 ``python tools/prose.py`` prints the total and the count per file, largest first;
 ``python tools/prose.py --list FILE`` prints each prose line of that file. The budget (issue
@@ -26,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "helpers"
 MIN_WORDS = 6
-_WORD = re.compile(r"\S*[^\W\d_]\S*")
+_WORD = re.compile(r"\S*[A-Za-zÀ-ÖØ-öø-ɏ]\S*")  # Latin letters: ASCII, Latin-1 and Latin Extended-A/B
 
 
 def _text(node: ast.AST) -> str | None:
@@ -39,7 +41,7 @@ def _text(node: ast.AST) -> str | None:
 
 
 def words(text: str) -> int:
-    """The number of words in ``text``: runs of non-blank characters holding a letter."""
+    """The number of words in ``text``: runs of non-blank characters holding a Latin letter."""
     return len(_WORD.findall(text))
 
 

@@ -43,6 +43,13 @@ def test_words_are_runs_holding_a_letter():
     assert prose.words("") == 0
 
 
+def test_words_hold_a_latin_letter_so_chinese_data_is_not_prose():
+    assert prose.words("一丝不苟 一目了然 不以为然 不可思议 不合时宜 不堪回首 井井有条") == 0
+    assert prose.words("尼玛,特么 means café, naïve Œuvre 成语idiom") == 5  # means, café,, naïve, Œuvre, 成语idiom
+    assert prose.prose_lines('IDIOMS = "一丝不苟 一目了然 不以为然 不可思议 不合时宜 不堪回首"\n') == []
+    assert prose.prose_lines('x = "the idiom 一丝不苟 is one of six words here"\n') == [1]
+
+
 def test_hand_counted_source():
     # docstrings (lines 1, 6, 9-10), the raise (12) and the warning (13) are not prose;
     # the five-word string (14) and the four-word f-string (18) are too short;

@@ -93,3 +93,64 @@ def test_the_data_box_and_the_paper_comparisons_take_their_words_from_core_pages
     assert report.data_note("own").data.endswith("notebook parameters</strong></div>")  # no detail, no files
     assert words.fill("published_head", colour="#2e7d32", label="T", ok=3, n=3) == (
         "<p><strong style='color:#2e7d32'>T: 3 of 3 published cells reproduced to the printed precision.</strong></p>")
+
+
+def _marked(texts):
+    """A pages .yml's texts, every string between « and »."""
+    if isinstance(texts, dict):
+        return {key: _marked(value) for key, value in texts.items()}
+    if isinstance(texts, list):
+        return [_marked(value) for value in texts]
+    return f"«{texts}»" if isinstance(texts, str) else texts
+
+
+def test_every_command_help_comes_from_a_pages_file(monkeypatch):
+    """The help of every command and option of ``python -m helpers`` (but argparse's own -h and the
+    descriptions, which are module docstrings) is read from some ``<study>/pages/*.yml``: with
+    every text of those files marked, every help is marked."""
+    import argparse
+
+    from helpers.__main__ import _studies
+    from helpers.core import cli
+
+    load = pages._load
+    monkeypatch.setattr(pages, "_load", lambda path: _marked(load(path)))
+
+    def helps(parser, path):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    yield f"{path} {choice.dest}", choice.help
+                for name, sub in action.choices.items():
+                    yield from helps(sub, f"{path} {name}")
+            elif action.help and not isinstance(action, argparse._HelpAction):
+                yield f"{path} {'/'.join(action.option_strings) or action.dest}", action.help
+
+    found = dict(helps(cli.build_parser(_studies()), "helpers"))
+    assert "helpers template explanations --items" in found and "helpers metrics meta --weights" in found
+    assert classroom.PEOPLE_HELP.startswith("a number (students named ")  # read from the pages at import
+    strays = {where: text for where, text in found.items()
+              if not (text.startswith("«") and text.endswith("»")) and text != classroom.PEOPLE_HELP}
+    assert strays == {}
+
+
+def test_the_notes_a_command_prints_come_from_its_pages(monkeypatch, capsys):
+    from helpers.core import cli
+
+    notes = pages.texts("core", "commands")
+    assert notes["run"]["notes"]["into_notebooks"] == (
+        "error: executed copies are not written into notebooks/ (sources stay untouched)")
+    reworded = {**notes, "run": {**notes["run"], "notes": {"into_notebooks": "reworded"}}}
+    monkeypatch.setattr(pages, "texts", lambda study, name: reworded if (study, name) == ("core", "commands")
+                        else pages._load(pages.folder(study) / f"{name}.yml"))
+    assert cli.main(["run", "notebooks/01_metahope_pilot_v1.ipynb", "--output", "notebooks/copy.ipynb"]) == 2
+    assert capsys.readouterr().err == "reworded\n"  # the printed note is the page's, not a copy in the Python
+    assert notes["mqm scores"]["notes"]["ci"].format(level=95.0, n_boot=200, seed=1) == (
+        "ci: 95% percentile interval over 200 resamples of whole documents (seed 1)")
+    agreement = notes["mqm agreement"]["notes"]
+    assert agreement["header"].format(file="a.tsv", units=notes["agreement"]["units"], weights="mqm",
+                                      pairings=agreement["unpaired"]) == (
+        "a.tsv: units = (system, segment) with two or more raters; weights mqm; no side-by-side pairings")
+    meta = pages.texts("metrics", "commands")["meta"]["notes"]
+    assert meta["only_system"].format(metric="bleu", n=2, side="human scores", examples="A, B") == (
+        "bleu: 2 system(s) only in the human scores, left out of every statistic (e.g. A, B)")

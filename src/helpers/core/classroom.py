@@ -631,8 +631,8 @@ def add_check_command(groups: dict, kind: str, what: str, load, field_of, prefix
     and its class parameter; ``feedback``: the option of ``feedback KIND``; see
     :func:`next_commands`), or every problem as an ``error:`` line (exit 1). Returns the
     subparser."""
-    p = groups["check"].add_parser(kind, help=f"check returned {what} workbooks")
     h = pages.texts("core", "commands")["class"]
+    p = groups["check"].add_parser(kind, help=h["check"].format(what=what))
     p.add_argument("sheets", metavar="FOLDER", nargs="+", help=h["sheets"])
     p.add_argument("--class-list", help=h["--class-list"])
     add_unfinished_option(p)
@@ -750,6 +750,11 @@ def add_unfinished_option(parser) -> None:
     """The ``--unfinished`` option of every class command (the chapters' ``unfinished`` parameter)."""
     parser.add_argument("--unfinished", choices=UNFINISHED_CHOICES, default="stop",
                         help=pages.texts("core", "commands")["class"]["--unfinished"])
+
+
+def add_show_names_option(parser) -> None:
+    """The ``--show-names`` option of every feedback command (classmates by name, not numbered)."""
+    parser.add_argument("--show-names", action="store_true", help=pages.texts("core", "commands")["class"]["--show-names"])
 
 
 def html_page(markdown_text: str, title: str) -> str:

@@ -162,7 +162,7 @@ def _run(args) -> int:
     out = Path(args.output).resolve() if args.output else (
         paths.project_root() / "runs" / f"{nb.stem}-{time.strftime('%Y%m%d-%H%M%S')}.ipynb")
     if out.parent == (paths.project_root() / "notebooks").resolve():
-        print("error: executed copies are not written into notebooks/ (sources stay untouched)", file=sys.stderr)
+        print(pages.texts("core", "commands")["run"]["notes"]["into_notebooks"], file=sys.stderr)
         return 2
     parameters = _parameters(args.parameter)
     if "results_dir" in notebook_parameters(nb):
@@ -185,7 +185,7 @@ def _student_notebooks(args) -> int:
     folder = Path(args.output).resolve() if args.output else editions.default_folder()
     for name, what in editions.write_student_edition(folder).items():
         print(f"{name}: {what}")
-    print(f"student edition of the notebooks (exercises, no solutions): {folder}")
+    print(pages.texts("core", "commands")["student-notebooks"]["notes"]["written"].format(folder=folder))
     return 0
 
 
@@ -196,11 +196,10 @@ def _student_kit(args) -> int:
                                             paths.project_root() / "_build" / "student" / "student-kit.zip",
                                             answer_key=args.with_answer_key)
     notebooks = sum(n.startswith("notebooks/") and n.endswith(".ipynb") for n in names)
-    book = ("and the student book" if any(n.startswith("html/") for n in names)
-            else "no book: run make book-student first to add the student book")
+    notes = pages.texts("core", "commands")["student-kit"]["notes"]  # core/pages/commands.yml
+    book = notes["book"] if any(n.startswith("html/") for n in names) else notes["no_book"]
     key = "with" if args.with_answer_key else "without"
-    print(f"student kit: {out} ({notebooks} notebooks without solutions, {key} the explanation items' answer key, "
-          f"{book})")
+    print(notes["written"].format(out=out, notebooks=notebooks, key=key, book=book))
     return 0
 
 

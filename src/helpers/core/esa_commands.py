@@ -92,8 +92,7 @@ def _agreement(args) -> int:
     for lp, group in kept.groupby("lp", sort=True):
         raters = group.groupby(["system", "doc", "line_id"])["rater"].transform("nunique")
         if (raters < 2).all():
-            print(f"{lp}: no segment has ratings by two or more raters (each of its {len(group)} ratings is the "
-                  "only one of its segment), so there is no agreement to measure")
+            print(pages.texts("core", "commands")["esa agreement"]["notes"]["no_pairs"].format(lp=lp, n=len(group)))
             continue
         frame = group.rename(columns={"line_id": "doc_seg_id", "score": "penalty"})
         table = scoring.score_agreement(frame, n_boot=args.n_boot, seed=args.seed)
@@ -102,7 +101,7 @@ def _agreement(args) -> int:
         print("nothing to write")
         return 0
     table = pd.concat(parts, ignore_index=True)
-    print("units = (system, segment) with two or more raters")
+    print(pages.texts("core", "commands")["agreement"]["units"])
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     write_csv(table, args.out)
     return 0

@@ -44,8 +44,9 @@ def add_commands(sub) -> None:
 def add_resampling(parser, what: str) -> None:
     """``--n-boot`` and ``--seed``, the bootstrap options of every scoring command (``what``:
     the interval they serve)."""
-    parser.add_argument("--n-boot", type=int, default=1000, help=f"bootstrap resamples for {what}")
-    parser.add_argument("--seed", type=int, default=0, help=pages.texts("core", "commands")["resampling"]["--seed"])
+    h = pages.texts("core", "commands")["resampling"]
+    parser.add_argument("--n-boot", type=int, default=1000, help=h["--n-boot"].format(what=what))
+    parser.add_argument("--seed", type=int, default=0, help=h["--seed"])
 
 
 def _common(p) -> None:
@@ -75,7 +76,8 @@ def _ratings(args, with_source: bool = False):
         if with_source:
             raise InputError("a per-segment score file has no source texts to count characters in", file=path,
                              parameter="per-100-chars")
-        return mqm.read_segment_scores(path), path, ["weights: none applied (the file gives its segments' scores)"]
+        scored = pages.texts("core", "commands")["mqm file"]["notes"]["scored"]
+        return mqm.read_segment_scores(path), path, [scored]
     frame = mqm.read_mqm(path, columns=ann.SCORING_COLUMNS + (["source"] if with_source else []))
     notes = [f"read: {note}" for note in frame.attrs.get("notes", [])]
     scheme = schemes.load_scheme(args.weights or "mqm")
@@ -115,8 +117,8 @@ def _scores(args) -> int:
     for line in notes:
         print(line)
     if args.ci:
-        print(f"ci: {args.ci_level:g}% percentile interval over {args.n_boot} resamples of whole documents "
-              f"(seed {args.seed})")
+        print(pages.texts("core", "commands")["mqm scores"]["notes"]["ci"].format(
+            level=args.ci_level, n_boot=args.n_boot, seed=args.seed))
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     write_csv(table, args.out)
     if args.segments:
@@ -136,11 +138,11 @@ def _agreement(args) -> int:
         raise InputError("a per-segment score file has no raters, so there is no agreement to measure", file=path)
     table = scoring.score_agreement(ratings, n_boot=args.n_boot, seed=args.seed, file=path)
     paired = (ann.split_pairing(pd.Series(ratings["system"].unique()))["partner"] != "").any()
-    pairings = ("pairings pooled under each system (--pool-pairings, as chapter 08 does by default)"
-                if args.pool_pairings else "pairings kept apart (X_with_Y is a system of its own; "
-                "--pool-pairings pools them as chapter 08 does by default)" if paired else "no side-by-side pairings")
-    print(f"{path.name}: units = (system, segment) with two or more raters; weights {args.weights or 'mqm'}; "
-          f"{pairings}")
+    h = pages.texts("core", "commands")  # the notes: core/pages/commands.yml
+    notes_of = h["mqm agreement"]["notes"]
+    pairings = notes_of["pooled" if args.pool_pairings else "apart" if paired else "unpaired"]
+    print(notes_of["header"].format(file=path.name, units=h["agreement"]["units"], weights=args.weights or "mqm",
+                                    pairings=pairings))
     for line in notes:
         print(line)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

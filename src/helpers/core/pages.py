@@ -10,7 +10,7 @@ shares):
   :mod:`helpers.core.findings`), filled from a :class:`~helpers.core.findings.Findings` frame
   with :func:`page`;
 * ``<name>.yml``: texts read with :func:`texts`: a workbook's guide (the rubric, the scale, the
-  steps), the help of a study's commands, the student kit's README;
+  steps), the help of a study's commands and the notes they print, the student kit's README;
 * frames used as they are, from :func:`folder`: ``core/pages/handout.html`` (the HTML page around
   a handout, ``$title`` and ``$body`` filled by :func:`helpers.core.classroom.html_page`) and
   ``core/pages/standalone_page.html.j2`` (the nbconvert template of ``run --html`` pages).

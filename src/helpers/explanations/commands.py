@@ -9,7 +9,8 @@
 
 from __future__ import annotations
 
-from ..core.classroom import PEOPLE_HELP, add_check_command, add_unfinished_option
+from ..core import pages
+from ..core.classroom import PEOPLE_HELP, add_check_command, add_show_names_option, add_unfinished_option
 
 
 def _template(args) -> int:
@@ -49,29 +50,21 @@ def add_commands(groups: dict) -> None:
 
     add_check_command(groups, "explanations", "explanation rating", _check, sheet_student, KIT_PREFIX,
                       chapter=("notebooks/04_explanation_judgements.ipynb", "ratings_file"), feedback="--ratings")
-    t = groups["template"].add_parser("explanations", help="metaphor-explanation rating workbooks (1–5 on six "
-                                      "dimensions and Overall)")
-    t.add_argument("--items", required=True, help="items table, .csv (UTF-8 or GBK) or .xlsx (first sheet), "
-                   "with item_id, metaphor, explanation (e.g. data/authored/metaphor_explanations.csv; other columns "
-                   "are not copied)")
+    h = pages.texts("explanations", "commands")  # the help: explanations/pages/commands.yml
+    t = groups["template"].add_parser("explanations", help=h["template"]["help"])
+    t.add_argument("--items", required=True, help=h["template"]["--items"])
     t.add_argument("--raters", required=True, help=PEOPLE_HELP)
-    t.add_argument("--out", required=True, help="folder for explanations_<rater>.xlsx")
+    t.add_argument("--out", required=True, help=h["template"]["--out"])
     t.set_defaults(handler=_template)
 
-    f = groups["feedback"].add_parser("explanations", help="one Markdown feedback page per student from a class's "
-                                      "explanation ratings")
-    f.add_argument("--ratings", required=True, help="a folder of returned workbooks, workbooks separated by commas, "
-                   "or a long CSV (item_id, rater, dimension, score)")
-    f.add_argument("--out", required=True, help="folder for feedback_<rater>.html (and .md), the lecturer's "
-                   "index.html and class_summary.csv")
+    f = groups["feedback"].add_parser("explanations", help=h["feedback"]["help"])
+    f.add_argument("--ratings", required=True, help=h["feedback"]["--ratings"])
+    f.add_argument("--out", required=True, help=h["feedback"]["--out"])
     f.add_argument("--score", default="overall", choices=["non_circularity", "origin", "mapping", "emergence",
                                                           "accessibility", "purpose", "overall"],
-                   help="the score on which students' agreement is computed (default: overall)")
-    f.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples of the items for the leniency "
-                   "interval")
-    f.add_argument("--seed", type=int, default=0, help="seed of the bootstrap")
-    f.add_argument("--show-names", action="store_true", help="name classmates on each student's page (default: "
-                   "classmate 1 ... n, numbered in a random order on each page; the lecturer's index.html always "
-                   "has the names)")
+                   help=h["feedback"]["--score"])
+    f.add_argument("--n-boot", type=int, default=1000, help=h["feedback"]["--n-boot"])
+    f.add_argument("--seed", type=int, default=0, help=h["feedback"]["--seed"])
+    add_show_names_option(f)
     add_unfinished_option(f)
     f.set_defaults(handler=_feedback)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..core import paths
-from ..core.classroom import PEOPLE_HELP, add_check_command, add_unfinished_option
+from ..core import pages, paths
+from ..core.classroom import PEOPLE_HELP, add_check_command, add_show_names_option, add_unfinished_option
 
 
 def _template(args) -> int:
@@ -58,20 +58,17 @@ def add_commands(groups: dict) -> None:
 
     add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student_field, KIT_PREFIX,
                       chapter=("notebooks/03_metahope_pilot_v2.ipynb", "annotations"), feedback="--annotations")
-    f = groups["feedback"].add_parser("metahope", help="one page per student from a class's MetaHOPE sheets")
-    f.add_argument("--annotations", nargs="+", required=True,
-                   help="the returned workbooks (or a folder of them), or one long .csv / MQM .tsv")
-    f.add_argument("--out", required=True, help="folder for feedback_<student>.html and index.html")
-    f.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the bias interval")
-    f.add_argument("--show-names", action="store_true", help="name classmates on each student's page (default: "
-                   "classmate 1 ... n, numbered in a random order on each page; the lecturer's index.html always "
-                   "has the names)")
+    h = pages.texts("metahope", "commands")  # the help: metahope/pages/commands.yml
+    f = groups["feedback"].add_parser("metahope", help=h["feedback"]["help"])
+    f.add_argument("--annotations", nargs="+", required=True, help=h["feedback"]["--annotations"])
+    f.add_argument("--out", required=True, help=h["feedback"]["--out"])
+    f.add_argument("--n-boot", type=int, default=2000, help=h["feedback"]["--n-boot"])
+    add_show_names_option(f)
     add_unfinished_option(f)
     f.set_defaults(handler=_feedback)
-    t = groups["template"].add_parser("metahope", help="MetaHOPE error-annotation workbooks")
-    t.add_argument("--items", required=True, help="items table, .csv (UTF-8 or GBK) or .xlsx (first sheet): "
-                   "word_id, sentence, word, pos, one column per system; or a workbook in the released layout")
-    t.add_argument("--systems", required=True, help="comma-separated system columns, e.g. A,B,C")
+    t = groups["template"].add_parser("metahope", help=h["template"]["help"])
+    t.add_argument("--items", required=True, help=h["template"]["--items"])
+    t.add_argument("--systems", required=True, help=h["template"]["--systems"])
     t.add_argument("--annotators", required=True, help=PEOPLE_HELP)
-    t.add_argument("--out", required=True, help="folder for metahope_<annotator>.xlsx")
+    t.add_argument("--out", required=True, help=h["template"]["--out"])
     t.set_defaults(handler=_template)

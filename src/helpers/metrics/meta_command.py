@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..core import pages
 from ..core.errors import InputError
 
 HUMAN_COLUMNS = ["system", "segment", "score"]
@@ -27,8 +28,6 @@ METRIC_COLUMNS = ["system", "segment", "metric", "score"]
 
 def add_meta_command(group) -> None:
     """Add ``meta`` to the ``metrics`` subcommand group ``group`` (an argparse subparsers object)."""
-    from ..core import pages
-
     h = pages.texts("metrics", "commands")["meta"]  # the help: metrics/pages/commands.yml
     p = group.add_parser("meta", help=h["help"], description=__doc__.split("\n\n")[1].replace("\n", " "))
     p.add_argument("--human", required=True, metavar="HUMANFILE", help=h["--human"])
@@ -40,7 +39,7 @@ def add_meta_command(group) -> None:
     p.add_argument("--n-boot", type=int, default=1000, help=h["--n-boot"])
     p.add_argument("--seed", type=int, default=0, help=pages.texts("core", "commands")["resampling"]["--seed"])
     p.add_argument("--weights", default=None, metavar="mqm|marot|hope|metahope|FILE.yml",
-                   help=f"for an MQM annotation TSV: {pages.texts('core', 'commands')['mqm file']['--weights']}")
+                   help=h["--weights"].format(weights=pages.texts("core", "commands")["mqm file"]["--weights"]))
     p.add_argument("--human-higher-is-better", action="store_true", help=h["--human-higher-is-better"])
     p.add_argument("--lower-is-better", default="ter", metavar="M1,M2", help=h["--lower-is-better"])
     p.set_defaults(handler=_meta)
@@ -142,19 +141,16 @@ def _meta(args) -> int:
                                     human_higher_is_better=args.human_higher_is_better, lower_is_better=lower)
     except ValueError as exc:  # e.g. a metric called 'human'
         raise InputError(str(exc), file=args.metrics) from None
+    notes = pages.texts("metrics", "commands")["meta"]["notes"]  # metrics/pages/commands.yml
     for r in result.unmatched.itertuples(index=False):
         side = "human scores" if r.only_in == "human" else "metric scores"
-        if r.what == "system":
-            print(f"{r.metric}: {r.n} system(s) only in the {side}, left out of every statistic (e.g. {r.examples})")
-        else:
-            print(f"{r.metric}: {r.n} (system, segment) cell(s) only in the {side}, left out of the segment-level "
-                  f"statistics (e.g. {r.examples})")
+        print(notes["only_system" if r.what == "system" else "only_segment"].format(
+            metric=r.metric, n=r.n, side=side, examples=r.examples))
     print(result.table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     fixed = result.table[(result.table["level"] == "system") & result.table["ci_low"].isna()
                          & result.table["estimate"].notna()]["metric"].unique()
     if args.n_boot and len(fixed):
-        print(f"no system-level interval for {', '.join(fixed)}: their system scores are the file's system rows, "
-              "which cannot be resampled (--segments all: intervals from the means of their segments)")
+        print(notes["no_interval"].format(metrics=", ".join(fixed)))
     target = Path(args.out)
     paths.atomic_write(target, lambda tmp: result.table.to_csv(tmp, index=False))
     print(f"written: {target}")

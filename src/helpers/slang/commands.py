@@ -9,6 +9,7 @@ reads the returned workbooks through its ``ratings_file`` parameter (a folder or
 
 from __future__ import annotations
 
+from ..core import pages
 from ..core.classroom import PEOPLE_HELP, add_check_command
 
 
@@ -52,17 +53,13 @@ def add_commands(groups: dict) -> None:
 
     c = add_check_command(groups, "homophones", "homophone rating", _check, rating_sheet_student, KIT_PREFIX,
                           chapter=("notebooks/06_homophones.ipynb", "ratings_file"))
-    c.add_argument("--threshold", type=int, default=100,
-                   help="Algorithm 1's frequency threshold the sheets were made with (default 100)")
-    t = groups["template"].add_parser(
-        "homophones", help="homophone rating workbooks (chapter 6): Algorithm 1 candidates to rate 1-5")
-    t.add_argument("--words", default=None,
-                   help="comma-separated slang words among 尼玛,特么,卧槽,草泥马,劳资 (default: all five)")
-    t.add_argument("--per-word", type=int, required=True,
-                   help="candidates drawn at random per word (the slang word itself is never drawn)")
+    h = pages.texts("slang", "commands")  # the help: slang/pages/commands.yml
+    c.add_argument("--threshold", type=int, default=100, help=h["check"]["--threshold"])
+    t = groups["template"].add_parser("homophones", help=h["template"]["help"])
+    t.add_argument("--words", default=None, help=h["template"]["--words"])
+    t.add_argument("--per-word", type=int, required=True, help=h["template"]["--per-word"])
     t.add_argument("--raters", required=True, help=PEOPLE_HELP)
-    t.add_argument("--out", required=True, help="folder for homophones_<rater>.xlsx")
-    t.add_argument("--seed", type=int, default=0, help="seed of the draw and of each sheet's order (default 0)")
-    t.add_argument("--threshold", type=int, default=100,
-                   help="Algorithm 1's frequency threshold; use the chapter's threshold (default 100)")
+    t.add_argument("--out", required=True, help=h["template"]["--out"])
+    t.add_argument("--seed", type=int, default=0, help=h["template"]["--seed"])
+    t.add_argument("--threshold", type=int, default=100, help=h["template"]["--threshold"])
     t.set_defaults(handler=_template)
