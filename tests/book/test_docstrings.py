@@ -15,13 +15,15 @@ import pytest
 
 #: The modules of public statistics whose every public function is documented this way.
 MODULES = ("helpers.core.stats", "helpers.core.agreement", "helpers.core.scoring", "helpers.metrics.meta",
-           "helpers.figurative.analysis")
+           "helpers.figurative.analysis", "helpers.slang.correlations")
 #: Modules that mix statistics with readers, plumbing and display: every public function is
 #: documented this way except the ones named here, which compute no statistic. A new public
 #: function is held to the sections unless it is added to this list.
 NOT_STATISTICS = {
     "helpers.figurative.idioms": ("dictionary", "reduplicated", "compositional", "keeps", "raw_matches",
                                   "find_idioms", "read_sample"),
+    "helpers.slang.candidates": ("readings", "latinize", "syllable_inventory", "published_per_character_scores",
+                                 "top_lists", "homophone_lists"),
 }
 REQUIRED = ("Parameters", "Returns", "References")
 #: numpydoc's order of the sections used here.
