@@ -24,6 +24,10 @@ NOT_STATISTICS = {
                                   "find_idioms", "read_sample"),
     "helpers.slang.candidates": ("readings", "latinize", "syllable_inventory", "published_per_character_scores",
                                  "top_lists", "homophone_lists"),
+    "helpers.slang.language_models": ("heldout_texts", "train_kn", "wordfreq_scorer", "jieba_frequencies",
+                                      "jieba_scorer", "char_vocabulary", "train_char_gpt", "rung_family"),
+    "helpers.slang.qe_models": ("detokenize", "handmade_features", "embed_texts", "make_model", "fit_models",
+                                "cold_cache"),
 }
 REQUIRED = ("Parameters", "Returns", "References")
 #: numpydoc's order of the sections used here.
