@@ -28,6 +28,8 @@ NOT_STATISTICS = {
                                       "jieba_scorer", "char_vocabulary", "train_char_gpt", "rung_family"),
     "helpers.slang.qe_models": ("detokenize", "handmade_features", "embed_texts", "make_model", "fit_models",
                                 "cold_cache"),
+    "helpers.slang.robustness": ("slang_instances", "predict_groups", "perturb_sources", "perturbation_groups",
+                                 "boot_index", "swap_sources"),
 }
 REQUIRED = ("Parameters", "Returns", "References")
 #: numpydoc's order of the sections used here.
