@@ -30,6 +30,9 @@ NOT_STATISTICS = {
                                 "cold_cache"),
     "helpers.slang.robustness": ("slang_instances", "predict_groups", "perturb_sources", "perturbation_groups",
                                  "boot_index", "swap_sources"),
+    "helpers.metahope.scoring": ("pos_class", "normalise_pos", "profile_categories", "pilot_v1_layout",
+                                 "pilot_v2_layout"),
+    "helpers.metahope.planning": ("rating_array", "wmt_array", "pilot_array"),
 }
 REQUIRED = ("Parameters", "Returns", "References")
 #: numpydoc's order of the sections used here.
