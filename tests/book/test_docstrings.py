@@ -33,6 +33,9 @@ NOT_STATISTICS = {
     "helpers.metahope.scoring": ("pos_class", "normalise_pos", "profile_categories", "pilot_v1_layout",
                                  "pilot_v2_layout"),
     "helpers.metahope.planning": ("rating_array", "wmt_array", "pilot_array"),
+    "helpers.metrics.scores": ("parse_metrics", "read_external"),
+    "helpers.core.esa": ("looks_like_esa", "read_esa", "read_many", "organisers_filter", "to_annotations",
+                         "read_autorank"),
 }
 REQUIRED = ("Parameters", "Returns", "References")
 #: numpydoc's order of the sections used here.
