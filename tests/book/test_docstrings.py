@@ -36,6 +36,7 @@ NOT_STATISTICS = {
     "helpers.metrics.scores": ("parse_metrics", "read_external"),
     "helpers.core.esa": ("looks_like_esa", "read_esa", "read_many", "organisers_filter", "to_annotations",
                          "read_autorank"),
+    "helpers.explanations.evaluator": ("held_out_metaphors", "split_by_metaphor", "grouped_folds"),
 }
 REQUIRED = ("Parameters", "Returns", "References")
 #: numpydoc's order of the sections used here.
