@@ -37,6 +37,7 @@ NOT_STATISTICS = {
     "helpers.core.esa": ("looks_like_esa", "read_esa", "read_many", "organisers_filter", "to_annotations",
                          "read_autorank"),
     "helpers.explanations.evaluator": ("held_out_metaphors", "split_by_metaphor", "grouped_folds"),
+    "helpers.explanations.analysis": ("wide_ratings", "significance_mark", "spearman_pairs", "rounding_cuts"),
 }
 REQUIRED = ("Parameters", "Returns", "References")
 #: numpydoc's order of the sections used here.
