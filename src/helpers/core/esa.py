@@ -383,7 +383,25 @@ def organisers_filter(ratings: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
 
 def segment_scores(kept: pd.DataFrame) -> pd.DataFrame:
     """One row per rated segment ``lp, system, doc, line_id, domain, ratings, score``: the
-    mean of its ratings (the organisers average a segment's several ratings)."""
+    mean of its ratings (the organisers average a segment's several ratings).
+
+    Parameters
+    ----------
+    kept : pandas.DataFrame
+        Ratings after :func:`organisers_filter`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``lp, system, doc, line_id, domain, ratings, score``: score = (1/m) Σ_j esa_score_j over the
+        segment's m ratings.
+
+    References
+    ----------
+    Kocmi, T. et al. (2024). Error Span Annotation: a balanced approach for human evaluation of
+    machine translation. WMT (the ESA score, 0–100).
+    Kocmi, T. et al. (2024). Findings of the WMT24 general machine translation shared task. WMT.
+    """
     key = ["lp", "system", "doc", "line_id", "domain"]
     out = kept.groupby(key, sort=True).agg(ratings=("score", "size"), score=("score", "mean")).reset_index()
     return out
@@ -396,6 +414,22 @@ def system_scores(kept: pd.DataFrame) -> pd.DataFrame:
     (:func:`segment_scores`); ``score_by_domain`` is the organisers' ranking score
     (``calculate_clusters.py``): the mean over domains of the per-domain mean, so each
     domain weighs the same whatever its number of segments. Higher is better.
+
+    Parameters
+    ----------
+    kept : pandas.DataFrame
+        Ratings after :func:`organisers_filter`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`SYSTEM_COLUMNS`: score = mean of the segment scores; score_by_domain =
+        (1/D) Σ_d (mean of the segment scores in domain d) over the system's D domains.
+
+    References
+    ----------
+    Kocmi, T. et al. (2024). Findings of the WMT24 general machine translation shared task. WMT
+    (the human ranking; the organisers' ``calculate_clusters.py``).
     """
     segments = segment_scores(kept)
     per_domain = segments.groupby(["lp", "system", "domain"])["score"].mean().groupby(["lp", "system"]).mean()
@@ -517,6 +551,25 @@ def pairwise_pvalues(kept: pd.DataFrame) -> pd.DataFrame:
     by Stouffer's method (z = Φ⁻¹(1 − p) summed over domains, divided by √domains), the
     combined p = 1 − Φ(z). (Combining two-sided p-values this way is the organisers'
     choice, kept as they made it.)
+
+    Parameters
+    ----------
+    kept : pandas.DataFrame
+        Ratings after :func:`organisers_filter`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``lp, system, other, segments, p``: per domain d a two-sided Wilcoxon signed-rank p_d on the
+        paired segment scores; z = Σ_d Φ⁻¹(1 − p_d) / √D and p = 1 − Φ(z).
+
+    References
+    ----------
+    Wilcoxon, F. (1945). Individual comparisons by ranking methods. Biometrics Bulletin 1(6),
+    80–83.
+    Stouffer, S. A., Suchman, E. A., DeVinney, L. C., Star, S. A. & Williams, R. M. (1949). The
+    American Soldier, vol. 1 (the combination of z scores).
+    Kocmi, T. et al. (2024). Findings of the WMT24 general machine translation shared task. WMT.
     """
     from scipy import stats
 
@@ -551,6 +604,24 @@ def human_ranking(kept: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     (``get_clusters``): walking down the table by ``score_by_domain``, a new cluster starts
     after a system that no lower system reaches with p > ``alpha`` and that no system
     above it links past.
+
+    Parameters
+    ----------
+    kept : pandas.DataFrame
+        Ratings after :func:`organisers_filter`.
+    alpha : float
+        Significance level of the pairwise tests.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`SYSTEM_COLUMNS` with rank_low = 1 + losses, rank_high = number of systems − wins, and
+        ``cluster`` as above.
+
+    References
+    ----------
+    Kocmi, T. et al. (2024). Findings of the WMT24 general machine translation shared task. WMT
+    (rank ranges and clusters; the organisers' ``get_ranks`` and ``get_clusters``).
     """
     table = system_scores(kept)
     pvalues = pairwise_pvalues(kept).set_index(["lp", "system", "other"])["p"]
@@ -583,7 +654,25 @@ def compare_rankings(human: pd.DataFrame, autorank: pd.DataFrame) -> pd.DataFram
     one row per system rated by humans, ``lp, system, score_by_domain, human_rank, cluster,
     autorank, auto_rank`` (ranks among the systems both rank; 1 is best; ties share the
     better rank) and ``rank_shift`` = ``auto_rank - human_rank``. A system without an
-    automatic score (the human reference ``refA``) has NA there."""
+    automatic score (the human reference ``refA``) has NA there.
+
+    Parameters
+    ----------
+    human : pandas.DataFrame
+        :func:`human_ranking`.
+    autorank : pandas.DataFrame
+        :func:`read_autorank`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns above, rank_shift = auto_rank − human_rank (ranks with ties at the better rank).
+
+    References
+    ----------
+    Kocmi, T. et al. (2024). Preliminary WMT24 ranking of general MT systems and LLMs.
+    arXiv:2407.19884 (AutoRank).
+    """
     out = human.merge(autorank[["lp", "system", "autorank"]], on=["lp", "system"], how="left")
     both = out["autorank"].notna()
     out["human_rank"] = pd.NA
@@ -602,7 +691,23 @@ def compare_rankings(human: pd.DataFrame, autorank: pd.DataFrame) -> pd.DataFram
 def rank_agreement(compared: pd.DataFrame) -> pd.DataFrame:
     """How far the automatic ranking agrees with the human one, per pair: ``lp, systems,
     kendall_tau, p, same_top`` (``scipy.stats.kendalltau``, tau-b, on the systems both rank;
-    ``same_top``: the two rankings put the same system first, ties aside)."""
+    ``same_top``: the two rankings put the same system first, ties aside).
+
+    Parameters
+    ----------
+    compared : pandas.DataFrame
+        :func:`compare_rankings`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``lp, systems, kendall_tau, p, same_top``: τ_b = (P − Q) / √((P + Q + T_x)(P + Q + T_y)), P
+        and Q the concordant and discordant pairs, T_x and T_y the pairs tied in one ranking only.
+
+    References
+    ----------
+    Kendall, M. G. (1945). The treatment of ties in ranking problems. Biometrika 33(3), 239–251.
+    """
     from scipy import stats
 
     rows = []

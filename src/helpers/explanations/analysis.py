@@ -38,7 +38,33 @@ def reliability_table(ratings: pd.DataFrame, n_boot: int = 300, seed: int = 0) -
     """Per dimension: interval Krippendorff's α with an item-bootstrap 95% CI, ICC(2,1) and
     ICC(2,k) with pingouin's 95% CIs (paper Table 2).
 
-    The resamples of successive dimensions continue one seeded random stream."""
+    The resamples of successive dimensions continue one seeded random stream.
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Long ratings: ``item_id, rater, dimension, score``.
+    n_boot : int
+        Item-bootstrap resamples of α.
+    seed : int
+        Seed of the resamples.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per score: interval α = 1 − D_o / D_e with its percentile interval;
+        ICC(2,1) = (MS_R − MS_E) / (MS_R + (k − 1) MS_E + k (MS_C − MS_E) / n) and
+        ICC(2,k) = (MS_R − MS_E) / (MS_R + (MS_C − MS_E) / n), MS_R, MS_C, MS_E the mean squares of
+        items, raters and error of the two-way ANOVA, n items and k raters.
+
+    References
+    ----------
+    Naveriani et al. (2026). A Cognitively Motivated Multidimensional Framework for Evaluating
+    Metaphor Explanations, §3.2 and Table 2.
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. University of Pennsylvania.
+    Shrout, P. E. & Fleiss, J. L. (1979). Intraclass correlations: uses in assessing rater
+    reliability. Psychological Bulletin 86(2), 420–428.
+    """
     rows = []
     rng = np.random.default_rng(seed)
     for d in tqdm([d for d in SCORES if (ratings["dimension"] == d).any()], desc="reliability", leave=False,
@@ -80,6 +106,22 @@ def item_means(ratings: pd.DataFrame, dimensions: Sequence[str] = SCORES) -> pd.
     """Items × scores: each item's mean rating (over the raters who rated it); items lacking
     a score are dropped.
 
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Long ratings: ``item_id, rater, dimension, score``.
+    dimensions : sequence of str
+        Scores to keep, in order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Items × scores: mean_{i,d} = (1/R_i) Σ_r score_{i,r,d} over the R_i raters of item i.
+
+    References
+    ----------
+    Naveriani et al. (2026), §3.1 (100 items, 16 raters, a 1–5 scale).
+
     Examples
     --------
     >>> r = pd.DataFrame({"item_id": ["a", "a", "b"], "rater": ["x", "y", "x"], "dimension": "overall",
@@ -102,6 +144,24 @@ def spearman_table(ratings: pd.DataFrame, dimensions: Sequence[str] = DIMENSIONS
     the item), so they are too small. ``rho_items``, ``p_items``, ``mark_items``,
     ``n_items``: the same on item means (one observation per item), the unit that was
     sampled; these are the p-values and marks to report.
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Long ratings: ``item_id, rater, dimension, score``.
+    dimensions : sequence of str
+        Dimensions to correlate.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per ordered pair (a, b): ρ = Pearson r of the midranks of a and b, over the ratings
+        and over the item means, with scipy's p (t with n − 2 degrees of freedom) and marks.
+
+    References
+    ----------
+    Naveriani et al. (2026), §3.2 and Table 3.
+    Spearman, C. (1904). American Journal of Psychology 15(1), 72–101.
     """
     wide = wide_ratings(ratings)
     means = item_means(ratings, dimensions)
@@ -139,6 +199,25 @@ def cluster_dimensions(spearman: pd.DataFrame, threshold: float = 0.5) -> Cluste
     ``table`` has one row per dimension with its ``cluster`` (cut at ``threshold``) and
     its position in the dendrogram (``order``); a cluster of one dimension is an
     independent axis of judgement.
+
+    Parameters
+    ----------
+    spearman : pandas.DataFrame
+        :func:`spearman_table`.
+    threshold : float
+        Distance at which the dendrogram is cut.
+
+    Returns
+    -------
+    Clusters
+        ``table``, ``rho`` and ``linkage``: clusters joined at d(A, B) = (1 / (|A| |B|)) Σ_{a∈A, b∈B}
+        (1 − ρ_ab), cut at ``threshold``.
+
+    References
+    ----------
+    Naveriani et al. (2026), §3.2 and Table 3 (a shared cluster and two independent axes).
+    Sokal, R. R. & Michener, C. D. (1958). A statistical method for evaluating systematic
+    relationships. University of Kansas Science Bulletin 38, 1409–1438 (average linkage, UPGMA).
     """
     from scipy.cluster.hierarchy import fcluster, leaves_list, linkage
     from scipy.spatial.distance import squareform
@@ -180,6 +259,28 @@ def standardized_regression(ratings: pd.DataFrame, target: str = "overall",
     clusters (statsmodels ``cov_type="cluster"``: small-sample factor
     G/(G − 1) · (N − 1)/(N − K), t reference with G − 1 degrees of freedom; Cameron and
     Miller 2015).
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Long ratings: ``item_id, rater, dimension, score``.
+    target : str
+        The score predicted.
+    predictors : sequence of str
+        The scores predicting it.
+
+    Returns
+    -------
+    Regression
+        ``table``, ``r2``, ``n``, ``n_items``: β̂ = (XᵀX)⁻¹Xᵀy on z-scores, SE from σ̂²(XᵀX)⁻¹ (and from
+        the item-clustered sandwich (XᵀX)⁻¹ (Σ_g X_gᵀ e_g e_gᵀ X_g) (XᵀX)⁻¹ with its small-sample
+        factor), t = β̂ / SE, VIF_j = 1 / (1 − R_j²).
+
+    References
+    ----------
+    Naveriani et al. (2026), §3.2, Table 4 and appendix A.4, Table 9.
+    Cameron, A. C. & Miller, D. L. (2015). A practitioner's guide to cluster-robust inference.
+    Journal of Human Resources 50(2), 317–372.
     """
     import statsmodels.api as sm
     from statsmodels.stats.outliers_influence import variance_inflation_factor
@@ -207,7 +308,22 @@ def standardized_regression(ratings: pd.DataFrame, target: str = "overall",
 
 
 def item_statistics(ratings: pd.DataFrame) -> pd.DataFrame:
-    """Per item and score: mean, standard deviation (n − 1) and number of raters."""
+    """Per item and score: mean, standard deviation (n − 1) and number of raters.
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Long ratings: ``item_id, rater, dimension, score, metaphor, explanation``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``item_id, dimension, mean, sd, n, metaphor, explanation``: sd = √(Σ (x − x̄)² / (n − 1)).
+
+    References
+    ----------
+    Naveriani et al. (2026), appendix A.1–A.2 (disagreement as the within-item SD).
+    """
     out = ratings.groupby(["item_id", "dimension"], observed=True, sort=False)["score"].agg(
         mean="mean", sd="std", n="count").reset_index()
     texts = ratings.drop_duplicates("item_id").set_index("item_id")[["metaphor", "explanation"]]
@@ -237,7 +353,26 @@ class DisagreementShape:
 def disagreement_by_quality(item_stats: pd.DataFrame, dimension: str = "overall",
                             edges: Sequence[float] = (1, 2, 2.5, 3, 3.5, 4, 5.01)) -> DisagreementShape:
     """Mean within-item SD per bucket of mean score (paper Figure 2), and the quadratic term
-    of SD = b0 + b1·mean + b2·mean² (mean centred): b2 < 0 is a hump in the middle."""
+    of SD = b0 + b1·mean + b2·mean² (mean centred): b2 < 0 is a hump in the middle.
+
+    Parameters
+    ----------
+    item_stats : pandas.DataFrame
+        :func:`item_statistics`.
+    dimension : str
+        The score read.
+    edges : sequence of float
+        Bucket edges of the item means (left-closed).
+
+    Returns
+    -------
+    DisagreementShape
+        ``buckets`` (mean SD per bucket) and b2 with its OLS p-value.
+
+    References
+    ----------
+    Naveriani et al. (2026), appendix A.1 and Figure 2.
+    """
     import statsmodels.api as sm
 
     sub = item_stats[item_stats["dimension"] == dimension].copy()
@@ -251,7 +386,27 @@ def disagreement_by_quality(item_stats: pd.DataFrame, dimension: str = "overall"
 
 def rater_profile(ratings: pd.DataFrame, dimension: str = "overall") -> pd.DataFrame:
     """Per rater: mean score, mean deviation from the item means (leniency), and the SD of
-    those deviations (consistency)."""
+    those deviations (consistency).
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Long ratings: ``item_id, rater, dimension, score``.
+    dimension : str
+        The score read.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``rater, n_items, mean_score, leniency, deviation_sd``: leniency = mean over the rater's items
+        of (score − item mean), deviation_sd the SD (n − 1) of those deviations.
+
+    References
+    ----------
+    Naveriani et al. (2026), §3.2 (disagreement between participants); the leniency of a rater as
+    in Myford, C. M. & Wolfe, E. W. (2003). Detecting and measuring rater effects using
+    many-facet Rasch measurement: Part I. Journal of Applied Measurement 4(4), 386–422.
+    """
     sub = ratings[ratings["dimension"] == dimension]
     item_mean = sub.groupby("item_id")["score"].transform("mean")
     dev = sub.assign(deviation=sub["score"] - item_mean)
@@ -262,7 +417,26 @@ def rater_profile(ratings: pd.DataFrame, dimension: str = "overall") -> pd.DataF
 
 def design_contrast(ratings: pd.DataFrame, benchmark: pd.DataFrame) -> pd.DataFrame:
     """Do raters see the designed failures? Per dimension: mean item score of items designed
-    to pass vs to fail it, the difference, and a Mann–Whitney U test on the item means."""
+    to pass vs to fail it, the difference, and a Mann–Whitney U test on the item means.
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Long ratings: ``item_id, rater, dimension, score``.
+    benchmark : pandas.DataFrame
+        ``item_id`` and one 0/1 column per dimension (1: designed to pass).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per dimension: difference = mean_pass − mean_fail of the item means, and the two-sided
+        Mann–Whitney U = Σ_{i∈pass} Σ_{j∈fail} ([x_i > x_j] + ½ [x_i = x_j]) with its p.
+
+    References
+    ----------
+    Naveriani et al. (2026), appendix D.2 (reference explanations and targeted failures).
+    Mann, H. B. & Whitney, D. R. (1947). Annals of Mathematical Statistics 18(1), 50–60.
+    """
     means = item_statistics(ratings)
     rows = []
     for d in DIMENSIONS:
@@ -289,6 +463,28 @@ def rounded_scale_moments(latent_mean, latent_sd: float, low: int = 1, high: int
     integer nearest to it, clipped to the scale. Near the ends of the scale the clipping
     removes spread, so the *observed* SD shrinks there although σ is the same everywhere.
     ``latent_mean`` may be an array; returns two arrays of its shape.
+
+    Parameters
+    ----------
+    latent_mean : float or array_like
+        μ.
+    latent_sd : float
+        σ.
+    low, high : int
+        Ends of the scale.
+    cuts : sequence of float, optional
+        Thresholds c_1 < … < c_{high−low} (default k + ½).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (mean, sd): with P(level j) = Φ((c_j − μ) / σ) − Φ((c_{j−1} − μ) / σ), c_0 = −∞, c_last = ∞,
+        mean = Σ_j j P(j) and sd = √(Σ_j j² P(j) − mean²).
+
+    References
+    ----------
+    Liddell, T. M. & Kruschke, J. K. (2018). Analyzing ordinal data with metric models: what could
+    possibly go wrong? Journal of Experimental Social Psychology 79, 328–348.
 
     Examples
     --------
@@ -325,6 +521,27 @@ def latent_means(observed_means, latent_sd: float, low: int = 1, high: int = 5, 
     """For each observed item mean, the latent mean μ whose rounded-and-clipped expectation
     equals it (given the latent SD); the inverse of :func:`rounded_scale_moments`' mean.
 
+    Parameters
+    ----------
+    observed_means : array_like
+        Observed item means.
+    latent_sd : float
+        σ.
+    low, high : int
+        Ends of the scale.
+    cuts : sequence of float, optional
+        Thresholds on the latent scale.
+
+    Returns
+    -------
+    numpy.ndarray
+        μ with E[rating | μ, σ] = observed mean, by linear interpolation on a grid of
+        :func:`rounded_scale_moments` (the expectation rises with μ).
+
+    References
+    ----------
+    Liddell, T. M. & Kruschke, J. K. (2018). Journal of Experimental Social Psychology 79, 328–348.
+
     Examples
     --------
     >>> mu = latent_means([3.0, 1.5], 1.0)
@@ -341,6 +558,22 @@ def quadratic_term(means, sds) -> np.ndarray:
     """b2 of the least-squares fit sd = b0 + b1·m + b2·m² (m centred), for one set of items
     or for a stack of replicates at once (arrays of shape (..., n_items)). b2 < 0 is a hump
     of disagreement in the middle of the scale (b2 does not depend on the centring).
+
+    Parameters
+    ----------
+    means : array_like
+        Item means, shape (..., n_items).
+    sds : array_like
+        Item SDs, same shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        b2 of (b0, b1, b2) = (XᵀX)⁻¹Xᵀ sd with rows X = [1, m − m̄, (m − m̄)²].
+
+    References
+    ----------
+    Naveriani et al. (2026), appendix A.1 (the U-shaped pattern tested here by its quadratic term).
 
     Examples
     --------
@@ -405,6 +638,36 @@ def bounded_scale_null(item_stats: pd.DataFrame, dimension: str = "overall", n_n
     ``cuts`` replaces the rounding thresholds (k + ½) by others, e.g. those fitted by
     :func:`fit_cutpoints`; :func:`threshold_sensitivity` compares the readings. The summary
     names them in ``thresholds``.
+
+    Parameters
+    ----------
+    item_stats : pandas.DataFrame
+        :func:`item_statistics`.
+    dimension : str
+        The score read.
+    n_null : int
+        Replicates of the null model.
+    seed : int
+        Seed of the replicates.
+    edges : sequence of float
+        Bucket edges of the item means.
+    low, high : int
+        Ends of the scale.
+    cuts : sequence of float, optional
+        Thresholds on the latent scale (default k + ½).
+
+    Returns
+    -------
+    BoundedNull
+        The observed b2 (:func:`quadratic_term`), the null's b2 per replicate, and
+        p = min(1, 2 · min(1 + #{b2_null ≤ b2}, 1 + #{b2_null ≥ b2}) / (n_null + 1)).
+
+    References
+    ----------
+    Naveriani et al. (2026), appendix A.1 and Figure 2.
+    Davison, A. C. & Hinkley, D. V. (1997). Bootstrap Methods and their Application, ch. 4 (Monte
+    Carlo tests).
+    Liddell, T. M. & Kruschke, J. K. (2018). Journal of Experimental Social Psychology 79, 328–348.
     """
     sub = item_stats[(item_stats["dimension"] == dimension) & (item_stats["n"] >= 2)].dropna(subset=["sd"])
     means, sds = sub["mean"].to_numpy(float), sub["sd"].to_numpy(float)
@@ -471,6 +734,27 @@ def fit_cutpoints(ratings: pd.DataFrame, dimension: str = "overall", low: int = 
     at ``high − ½``: only the spacing of the inner thresholds is estimated, which is all the
     bounded-scale null can use (it refits σ and the item means itself). Equal spacing means
     rounding fits the ratings.
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Long ratings: ``item_id, rater, dimension, score``.
+    dimension : str
+        The score read.
+    low, high : int
+        Ends of the scale.
+
+    Returns
+    -------
+    numpy.ndarray
+        The high − low thresholds, maximising Σ_i Σ_k n_ik log(Φ(c_k − μ_i) − Φ(c_{k−1} − μ_i)) and
+        mapped linearly so that the first is low + ½ and the last high − ½.
+
+    References
+    ----------
+    Agresti, A. (2010). Analysis of Ordinal Categorical Data, 2nd ed., ch. 5 (cumulative link
+    models).
+    Liddell, T. M. & Kruschke, J. K. (2018). Journal of Experimental Social Psychology 79, 328–348.
     """
     from scipy.optimize import minimize
 
@@ -511,6 +795,32 @@ def threshold_sensitivity(item_stats: pd.DataFrame, ratings: pd.DataFrame | None
     inwards and outwards by ``shift`` (end categories narrower or wider than the inner ones)
     and, given ``ratings``, with the thresholds :func:`fit_cutpoints` estimates from them. One
     row per variant: ``thresholds_from, thresholds`` and the null's summary columns.
+
+    Parameters
+    ----------
+    item_stats : pandas.DataFrame
+        :func:`item_statistics`.
+    ratings : pandas.DataFrame, optional
+        Long ratings, for the fitted thresholds.
+    dimension : str
+        The score read.
+    n_null : int
+        Replicates of each null model.
+    seed : int
+        Seed of the replicates.
+    shift : float
+        How far the outer thresholds move.
+    low, high : int
+        Ends of the scale.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per variant of the thresholds with :func:`bounded_scale_null`'s summary.
+
+    References
+    ----------
+    Liddell, T. M. & Kruschke, J. K. (2018). Journal of Experimental Social Psychology 79, 328–348.
     """
     base = rounding_cuts(low, high)
     narrower, wider = base.copy(), base.copy()
@@ -540,6 +850,26 @@ def spearman_matrices(ratings: pd.DataFrame, weights: np.ndarray | None = None,
     A resample repeats all ratings of a drawn item; ranks are midranks of the resampled
     data (ties share the mean of their positions), so each matrix equals
     ``scipy.stats.spearmanr`` on the explicitly repeated rows.
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Long ratings: ``item_id, rater, dimension, score``.
+    weights : numpy.ndarray, optional
+        (B, n_items) item multiplicities.
+    dimensions : sequence of str
+        The dimensions correlated.
+
+    Returns
+    -------
+    numpy.ndarray
+        (B, d, d): ρ_ab = Σ w (r_a − r̄_a)(r_b − r̄_b) / √(Σ w (r_a − r̄_a)² Σ w (r_b − r̄_b)²), r the
+        midranks of the resampled ratings, w the multiplicities; undefined ρ is 0.
+
+    References
+    ----------
+    Spearman, C. (1904). American Journal of Psychology 15(1), 72–101.
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch. 6.
     """
     wide = wide_ratings(ratings)
     items = pd.factorize(wide["item_id"])[0]
@@ -565,6 +895,23 @@ def cluster_roles(rho: np.ndarray, threshold: float) -> tuple[np.ndarray, np.nda
     """Average-linkage clustering on 1 − ρ cut at ``threshold``, for each of K matrices
     (K, d, d): returns ``independent`` (K, d), True where a dimension is alone in its
     cluster, and ``together`` (K, d, d), True where two dimensions share a cluster.
+
+    Parameters
+    ----------
+    rho : numpy.ndarray
+        (K, d, d) correlation matrices.
+    threshold : float
+        Distance at which each dendrogram is cut.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (independent, together) of average-linkage clustering on 1 − ρ, as in
+        :func:`cluster_dimensions`.
+
+    References
+    ----------
+    Sokal, R. R. & Michener, C. D. (1958). University of Kansas Science Bulletin 38, 1409–1438.
 
     Examples
     --------
@@ -592,6 +939,22 @@ def cluster_roles(rho: np.ndarray, threshold: float) -> tuple[np.ndarray, np.nda
 
 def merge_distances(linkage_matrix: np.ndarray, n_leaves: int) -> np.ndarray:
     """For each leaf of a scipy linkage, the distance at which it first joins another.
+
+    Parameters
+    ----------
+    linkage_matrix : numpy.ndarray
+        A scipy linkage matrix.
+    n_leaves : int
+        Number of leaves.
+
+    Returns
+    -------
+    numpy.ndarray
+        For leaf i, the height of the first merge that contains it.
+
+    References
+    ----------
+    Sokal, R. R. & Michener, C. D. (1958). University of Kansas Science Bulletin 38, 1409–1438.
 
     Examples
     --------
@@ -635,6 +998,31 @@ def cluster_stability(ratings: pd.DataFrame, threshold: float = 0.6, n_boot: int
     without replicates) in which it is alone. ``pairs``: per pair of dimensions, the share
     in which they share a cluster. The resamples are :func:`helpers.core.stats.resample`
     draws of the items (all ratings of a drawn item come along).
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Long ratings: ``item_id, rater, dimension, score``.
+    threshold : float
+        Distance at which each dendrogram is cut.
+    n_boot : int
+        Item-bootstrap resamples.
+    seed : int
+        Seed of the resamples.
+    seed_replicates : sequence of pandas.DataFrame
+        Rating frames of the same design from other simulation seeds.
+    dimensions : sequence of str
+        The dimensions clustered.
+
+    Returns
+    -------
+    ClusterStability
+        ``table`` and ``pairs``: each share = (1/B) Σ_b [the role holds in resample b].
+
+    References
+    ----------
+    Naveriani et al. (2026), §3.2 and Table 3.
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch. 6.
     """
     from scipy.cluster.hierarchy import linkage
     from scipy.spatial.distance import squareform

@@ -67,7 +67,25 @@ class EvaluatorConfig:
 
 
 def item_targets(ratings: pd.DataFrame) -> pd.DataFrame:
-    """Per item: metaphor, explanation, the mean of each score, and the SD of Overall."""
+    """Per item: metaphor, explanation, the mean of each score, and the SD of Overall.
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Long ratings: ``item_id, metaphor, explanation, rater, dimension, score``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per item: mean_d = (1/R) Σ_r score_{r,d} for each score d of :data:`SCORES`, and
+        overall_sd = √(Σ_r (score_r − mean)² / (R − 1)) of Overall over its R raters.
+
+    References
+    ----------
+    Naveriani et al. (2026). A Cognitively Motivated Multidimensional Framework for Evaluating
+    Metaphor Explanations, appendix D.3 (the seven targets of stage 1) and appendix A.1
+    (disagreement as the SD of the Overall ratings).
+    """
     means = ratings.pivot_table(index="item_id", columns="dimension", values="score", aggfunc="mean",
                                 observed=True, sort=False)
     means.columns = [str(c) for c in means.columns]
@@ -213,6 +231,26 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
 
     The paper's Overall MAE (Table 5, 0.689) is its stage-2 judge's; compare it with the
     row ``overall (stage 2)``, not with stage 1's ``overall``.
+
+    Parameters
+    ----------
+    items : pandas.DataFrame
+        :func:`item_targets`.
+    config : EvaluatorConfig, optional
+        Mode, encoder, split and training settings.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        The tables listed above; MAE = (1/n) Σ_i |ŷ_i − y_i|, Δ = test MAE − train MAE,
+        R² = 1 − Σ (y − ŷ)² / Σ (y − ȳ)² on the held-out items.
+
+    References
+    ----------
+    Naveriani et al. (2026), appendix D.3 (the two stages), Table 5 and appendix B.1, Table 10
+    (train and held-out MAE).
+    Friedman, J. H. (2001). Greedy function approximation: a gradient boosting machine. Annals of
+    Statistics 29(5), 1189–1232 (stage 2).
     """
     items = items.reset_index(drop=True)
     cfg = _held_out(config or EvaluatorConfig(), items)
@@ -302,6 +340,25 @@ def judge_replicates(rating_sets: dict, config: EvaluatorConfig | None = None,
     keyed by the items, the configuration and the checkpoint). Returns ``ratings, split_seed, n_held_out, judge_mae,
     mean_baseline_mae, stage1_overall_mae, difference`` (judge − training mean; above 0 the
     judge is worse).
+
+    Parameters
+    ----------
+    rating_sets : dict
+        ``{label: item_targets(...)}``.
+    config : EvaluatorConfig, optional
+        Settings of every run.
+    split_seeds : sequence of int
+        Seeds of the metaphor-grouped held-out sets.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per rating set and split seed; difference = judge MAE − mean-baseline MAE, each
+        MAE = (1/n) Σ_i |ŷ_i − y_i| over the held-out items.
+
+    References
+    ----------
+    Naveriani et al. (2026), appendix D.3 and D.5 (one train–test split and one run reported).
     """
     from dataclasses import replace
 
@@ -333,6 +390,27 @@ def disagreement_vs_error(predictions: pd.DataFrame) -> pd.DataFrame:
     On a class's few held-out items a statistic can be undefined (every item with the same
     SD: no correlation, and an empty half of the median split); it is then NaN, quietly,
     rather than a warning on the chapter's page.
+
+    Parameters
+    ----------
+    predictions : pandas.DataFrame
+        Held-out items with ``human_sd`` and ``error`` (:func:`run_evaluator`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``statistic, value, p_value, n``: Pearson r and Spearman ρ of (SD, |error|);
+        within_one_sd_percent = 100 · (1/n) Σ [error_i ≤ SD_i]; the means of the error above and at
+        or below the median SD; Mann–Whitney U of the two halves and Welch's
+        t = (x̄₁ − x̄₂) / √(s₁²/n₁ + s₂²/n₂).
+
+    References
+    ----------
+    Naveriani et al. (2026), appendix B.2 (correlations) and B.3, Table 11 (median split).
+    Mann, H. B. & Whitney, D. R. (1947). On a test of whether one of two random variables is
+    stochastically larger than the other. Annals of Mathematical Statistics 18(1), 50–60.
+    Welch, B. L. (1947). The generalization of "Student's" problem when several different population
+    variances are involved. Biometrika 34(1–2), 28–35.
     """
     import warnings
 
@@ -368,6 +446,27 @@ def judge_vs_baselines(result: dict[str, pd.DataFrame], n_boot: int = 2000, seed
 
     ``result`` is :func:`run_evaluator` output. The paper's Overall MAE (Table 5) is its
     judge's, so the judge is the model to compare with it and with the baselines.
+
+    Parameters
+    ----------
+    result : dict of str to pandas.DataFrame
+        :func:`run_evaluator` output (``stage1`` and ``predictions`` are read).
+    n_boot : int
+        Bootstrap resamples of the held-out items.
+    seed : int
+        Seed of the resamples.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``other, judge_mae, other_mae, difference`` and the interval: difference = (1/n) Σ_i
+        (|judge_i − y_i| − |other_i − y_i|), its 2.5th and 97.5th percentiles over resamples.
+
+    References
+    ----------
+    Naveriani et al. (2026), Table 5 (the judge's Overall MAE).
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch. 13 (the percentile
+    interval).
 
     Examples
     --------

@@ -250,6 +250,13 @@ def precision_table(sample: pd.DataFrame, ci: float = 95.0) -> pd.DataFrame:
         One row per detector: ``detector, kept, figurative, precision, precision_low,
         precision_high, recall`` (recall: the share of the sample's figurative matches the
         detector keeps, so 1 for ``raw``).
+
+    References
+    ----------
+    Manning, C. D., Raghavan, P. & Schütze, H. (2008). Introduction to Information Retrieval,
+    §8.3 (precision = kept and relevant / kept; recall = kept and relevant / relevant).
+    Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference.
+    Journal of the American Statistical Association 22(158), 209–212 (the interval).
     """
     figurative = sample["label"].eq("figurative")
     rows = []
@@ -265,7 +272,31 @@ def precision_table(sample: pd.DataFrame, ci: float = 95.0) -> pd.DataFrame:
 
 def wilson_interval(k: int, n: int, ci: float = 95.0) -> tuple[float, float]:
     """Wilson score interval of a proportion ``k / n`` (statsmodels' ``proportion_confint``,
-    method ``wilson``); NaN for ``n = 0``."""
+    method ``wilson``); NaN for ``n = 0``.
+
+    Parameters
+    ----------
+    k : int
+        Number of successes.
+    n : int
+        Number of trials.
+    ci : float
+        Level of the interval, in percent.
+
+    Returns
+    -------
+    tuple of float
+        (low, high) = (c − h, c + h) with p = k / n, z the normal quantile at (1 + ci/100) / 2,
+        c = (p + z² / (2n)) / (1 + z² / n) and h = z / (1 + z² / n) · √(p(1 − p) / n + z² / (4n²));
+        (NaN, NaN) for n = 0.
+
+    References
+    ----------
+    Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference.
+    Journal of the American Statistical Association 22(158), 209–212.
+    Brown, L. D., Cai, T. T. & DasGupta, A. (2001). Interval estimation for a binomial proportion.
+    Statistical Science 16(2), 101–133 (which recommends it for small n).
+    """
     if n == 0:
         return float("nan"), float("nan")
     from statsmodels.stats.proportion import proportion_confint
@@ -295,6 +326,11 @@ def psucmc_coverage(words: pd.DataFrame | None = None, detector: str = "filtered
         ``sentence, token, found, idioms``: ``found`` is True when a match of the detector
         in the sentence contains the token; ``idioms`` lists the detector's matches in
         that sentence (figurative expressions the metaphor annotation may not mark).
+
+    References
+    ----------
+    Liang & Han, MetaHOPE: Metaphor Translation Evaluation Framework (the ZH→EN metaphor words of
+    its released ``PSUCMC_news_pilot20.csv``); coverage = found words / all words, read off ``found``.
     """
     if words is None:
         words = pd.read_csv(paths.released_file(*PSUCMC_FILE), encoding="utf-8-sig", dtype=str)

@@ -72,6 +72,41 @@ def plan(array: np.ndarray, data: str, sentences=SENTENCES, raters=RATERS, margi
       median over all pairs of systems (``_min``, ``_max`` the narrowest and widest pair);
     * ``power``: the share of imitated studies whose paired t test separates two systems
       that truly differ by ``margin`` points per sentence, the mean over all pairs.
+
+    Parameters
+    ----------
+    array : numpy.ndarray
+        Sentences × systems × raters (:func:`rating_array`).
+    data : str
+        Name of the data set, copied into ``data``.
+    sentences : sequence of int
+        Study sizes n.
+    raters : sequence of int
+        Rater numbers k.
+    margins : sequence of float
+        True system differences δ at which power is read.
+    n_sims : int
+        Imitated studies per size.
+    seed : int
+        Seed of the draws.
+    alpha : float
+        Level of the paired t test.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`COLUMNS`. In an imitated study d_i is the difference of two systems' rater-mean
+        penalties on sentence i, d̄ = (1/n) Σ d_i and s² = Σ (d_i − d̄)² / (n − 1); power is the share
+        of studies with |(d̄ − E d̄ + δ) / (s / √n)| > t_{1−alpha/2, n−1}; widths are 97.5th − 2.5th
+        percentiles over the studies; α is interval Krippendorff's α, 1 − D_o / D_e.
+
+    References
+    ----------
+    Card, D., Henderson, P., Khandelwal, U., Jia, R., Mahowald, K. & Jurafsky, D. (2020). With
+    little power comes great responsibility. EMNLP (power of NLP comparisons by simulation).
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch. 13 (the percentile
+    interval).
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. University of Pennsylvania.
     """
     n_units, n_systems, k_all = array.shape
     pairs = list(combinations(range(n_systems), 2))
@@ -136,7 +171,28 @@ def study_plan(n_sims: int = 500, seed: int = 0, sources: dict | None = None) ->
     """:func:`plan` of each data set of ``sources`` ({name: function returning its array};
     default the WMT three-rater file and the EN→ZH pilot) at :data:`SENTENCES`,
     :data:`RATERS` and :data:`MARGINS`. A data set whose released file has not been fetched
-    is left out (no rows at all when none has)."""
+    is left out (no rows at all when none has).
+
+    Parameters
+    ----------
+    n_sims : int
+        Imitated studies per size.
+    seed : int
+        Seed of the draws.
+    sources : dict, optional
+        ``{name: function returning a sentences × systems × raters array}``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`COLUMNS`, the rows of :func:`plan` for each data set (formulas there).
+
+    References
+    ----------
+    Card, D. et al. (2020). With little power comes great responsibility. EMNLP.
+    Liang & Han (2026). MetaHOPE, §4.2 (the pilot) and Freitag, M. et al. (2021). Experts, errors,
+    and context: a large-scale study of human evaluation for machine translation. TACL 9 (MQM).
+    """
     if sources is None:
         sources = {"WMT 2023 ZH→EN (3 raters)": wmt_array, "MetaHOPE EN→ZH pilot (2 raters)": pilot_array}
     plans = []

@@ -25,6 +25,24 @@ def segment_scores(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
     top-level categories). A unit nobody rated has no row (never a 0). ``value`` is the column summed:
     ``"severity"`` (raw levels, = MetaHOPE penalties) or ``"penalty"`` after
     :func:`~helpers.metahope.severity.apply_weights`.
+
+    Parameters
+    ----------
+    tidy : pandas.DataFrame
+        Tidy annotations, one row per (item, system, annotator, category).
+    value : str
+        Column summed: ``"severity"`` or ``"penalty"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per rated (item, system, annotator): the category sums and
+        SEGS = IMP + RAM + MIS + STL + PRF (or the sum of the data's categories).
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE: Metaphor Translation Evaluation Framework, §4.2.1 (SEGS as the
+    sum of the five category scores of a metaphor instance).
     """
     keys = ["item", "position", "sentence", "metaphor", "pos", "system", "annotator"]
     cats = category_order(tidy)
@@ -38,7 +56,22 @@ def segment_scores(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
 
 
 def count_sentences(tidy: pd.DataFrame) -> int:
-    """Number of distinct source sentences among the items (after :func:`clean_sentence`)."""
+    """Number of distinct source sentences among the items (after :func:`clean_sentence`).
+
+    Parameters
+    ----------
+    tidy : pandas.DataFrame
+        Tidy annotations with ``sentence``.
+
+    Returns
+    -------
+    int
+        |{sentence}|, the number of distinct sentences.
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE, §4.2.2 (EPS is counted per sentence).
+    """
     return int(tidy["sentence"].nunique())
 
 
@@ -49,6 +82,25 @@ def penalty_summary(tidy: pd.DataFrame, n_sentences: int | None = None, value: s
     RAM, MIS, STL, PRF; a foreign file's own categories) where
     ``per_sentence = SEGS / n_sentences`` and ``per_metaphor = SEGS / number of MRW items``.
     ``n_sentences`` defaults to :func:`count_sentences`.
+
+    Parameters
+    ----------
+    tidy : pandas.DataFrame
+        One annotator's tidy annotations.
+    n_sentences : int, optional
+        Number of sentences (default: :func:`count_sentences`).
+    value : str
+        Column summed: ``"severity"`` or ``"penalty"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per system: Σ over items of each category and of SEGS, SEGS / n_sentences and
+        SEGS / n_items.
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE, §4.2.2 and Tables 2–3 (EPS and EPM).
     """
     annotators = tidy["annotator"].unique()
     if len(annotators) != 1:
@@ -67,7 +119,24 @@ def metaphor_share(epm: pd.DataFrame, eps: pd.DataFrame) -> pd.DataFrame:
     """Add ``ratio_m_s`` = EPM / EPS per system (paper §4.2.2, Table 3 "Ratio (M/S)"): the
     metaphor-level penalty points over the sentence-level ones. Not a share of one total in
     the other: the two come from separate annotation passes, and an error is counted once
-    for every metaphor it is attached to, so the ratio can exceed 1 (:func:`ratio_m_s`)."""
+    for every metaphor it is attached to, so the ratio can exceed 1 (:func:`ratio_m_s`).
+
+    Parameters
+    ----------
+    epm : pandas.DataFrame
+        :func:`penalty_summary` of the metaphor sheet (EPM).
+    eps : pandas.DataFrame
+        :func:`penalty_summary` of the sentence sheet (EPS).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``epm`` with ``ratio_m_s`` = SEGS_EPM / SEGS_EPS per system.
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE, §4.2.2 and Table 3 (Ratio M/S = EPM / EPS).
+    """
     ratio = epm.set_index("system")["SEGS"] / eps.set_index("system")["SEGS"]
     out = epm.copy()
     out["ratio_m_s"] = out["system"].map(ratio)
@@ -83,6 +152,25 @@ def penalty_by_sentence(metaphors: pd.DataFrame, sentences: pd.DataFrame, value:
     metaphors, summed: a sentence error attached to three metaphors counts three times),
     ``eps`` (the sentence's own penalty) and ``n_metaphors``. A sentence or system that one
     sheet lacks counts 0 there, so the sums per system are Tables 3 and 2.
+
+    Parameters
+    ----------
+    metaphors : pandas.DataFrame
+        One annotator's tidy metaphor sheet.
+    sentences : pandas.DataFrame
+        The tidy full-sentence sheet.
+    value : str
+        Column summed: ``"severity"`` or ``"penalty"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``sentence, system, category, epm, eps, n_metaphors``: epm = Σ over the sentence's metaphors
+        of their penalty in the category, eps = the sentence's own penalty.
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE, §4.2.2 and Tables 2–3.
     """
     keys = ["sentence", "system", "category"]
     epm = metaphors.groupby(keys, sort=False, observed=True)[value].sum().rename("epm")
@@ -108,6 +196,30 @@ def ratio_m_s(by_sentence: pd.DataFrame, n_boot: int = 2000, seed=0, ci: float =
     ratio over ``n_boot`` sentence resamples (:func:`~helpers.core.stats.resample`), and
     ``jackknife_ci_low``, ``jackknife_ci_high`` the delete-one-sentence jackknife t interval
     that holds with about 20 sentences (:func:`~helpers.core.stats.jackknife_t_interval`).
+
+    Parameters
+    ----------
+    by_sentence : pandas.DataFrame
+        :func:`penalty_by_sentence`.
+    n_boot : int
+        Bootstrap resamples of the sentences.
+    seed : int
+        Seed of the resamples.
+    ci : float
+        Level of the intervals, in percent.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (system, category): ratio = Σ_s epm_s / Σ_s eps_s over the sentences s; the
+        percentile interval of the ratio over sentence resamples, and the jackknife interval
+        ratio ± t_{S−1} · √((S − 1)/S · Σ_s (ratio_(s) − ratio_(·))²), ratio_(s) without sentence s.
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE, §4.2.2 and Table 3 (Ratio M/S).
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch. 11 (the jackknife)
+    and ch. 13 (the percentile interval).
     """
     import numpy as np
 
@@ -148,7 +260,24 @@ def ratio_m_s(by_sentence: pd.DataFrame, n_boot: int = 2000, seed=0, ci: float =
 
 def paired_segments(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
     """SEGS of every item with one column per annotator (for severity-bias plots and tests),
-    with the item's ``sentence`` for tests that respect the nesting."""
+    with the item's ``sentence`` for tests that respect the nesting.
+
+    Parameters
+    ----------
+    tidy : pandas.DataFrame
+        Tidy annotations.
+    value : str
+        Column summed: ``"severity"`` or ``"penalty"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (system, item) with ``sentence`` and each annotator's SEGS (:func:`segment_scores`).
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE, §4.2.1 (segment-level scores compared between annotators).
+    """
     scores = segment_scores(tidy, value=value)
     wide = scores.pivot_table(index=["system", "position", "item", "metaphor", "pos", "sentence"], columns="annotator",
                               values="SEGS", aggfunc="sum").reset_index()
@@ -224,6 +353,26 @@ def error_profile(tidy: pd.DataFrame, by: str | list[str] = ("system", "annotato
     total ``SEGS``, ``items_with_error`` (percent of items with any non-zero category) and
     ``mean_penalty`` (SEGS per item, i.e. per metaphor). ``by`` may include ``direction``
     or ``pos_class`` when those columns exist.
+
+    Parameters
+    ----------
+    tidy : pandas.DataFrame
+        Tidy annotations.
+    by : str or list of str
+        Grouping columns.
+    value : str
+        Column summed: ``"severity"`` or ``"penalty"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per group: n_items, Σ of each category and SEGS, items_with_error =
+        100 · |{items with SEGS > 0}| / n_items and mean_penalty = SEGS / n_items.
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE, §1 (RQ-2: frequency and severity of errors across systems)
+    and §4.2.2.
     """
     by = [by] if isinstance(by, str) else list(by)
     keys = ["item"] + [k for k in by if k != "item"]
@@ -265,6 +414,21 @@ def disagreement_anatomy(example: pd.DataFrame) -> Anatomy:
     ``pairwise`` (annotator × annotator: |difference of totals|, and the number of
     categories on which they disagree whether there is an error) and ``categories``
     (per category: how many annotators used it and the severities they gave).
+
+    Parameters
+    ----------
+    example : pandas.DataFrame
+        One row per (annotator, category) with ``severity``.
+
+    Returns
+    -------
+    Anatomy
+        ``scores`` (total = Σ categories, detected = total > 0), ``pairwise`` (|total_a − total_b| and
+        the number of categories where exactly one of a, b gives a non-zero severity) and ``categories``.
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE, appendix I.6.1 and Table 12 (one disagreement taken apart).
     """
     # a category an annotator wrote nothing for is 0 (fill_value), whether or not the column is
     # categorical; the reindex puts back every category nobody used
@@ -322,6 +486,23 @@ def disputed_items(tidy: pd.DataFrame, top: int = 5) -> pd.DataFrame:
     how many) and one column per annotator, the ``top`` units first: the class's own
     Table 12 candidates (paper §4.2 reads one such unit).
 
+    Parameters
+    ----------
+    tidy : pandas.DataFrame
+        Tidy annotations.
+    top : int
+        How many units to return.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The units ranked by range = max − min of SEGS over the annotators, then by |flagged / k − 1/2|
+        (k annotators who rated the unit), then by the sample SD (ddof 1).
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE, appendix I.6 (examples of major disagreement) and Table 12.
+
     Examples
     --------
     >>> t = pd.DataFrame({"item": ["i1"] * 3 + ["i2"] * 3, "position": [0] * 3 + [1] * 3, "sentence": "s",
@@ -349,6 +530,23 @@ def team_scores(segs: pd.DataFrame, by: Sequence[str] = ("direction",)) -> pd.Da
     """A team's SEGS per metaphor and system: the mean over its annotators, under the
     annotator name ``team of k``, so that one system comparison reads what the team as a
     whole saw (a class verdict) instead of one verdict per annotator.
+
+    Parameters
+    ----------
+    segs : pandas.DataFrame
+        :func:`segment_scores` with ``direction`` (or the columns of ``by``).
+    by : sequence of str
+        Columns that set the team.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (by…, item, sentence, system): SEGS = (1/k) Σ_a SEGS_a over its k annotators,
+        annotator ``team of k``.
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE, §4.2.1 (SEGS per metaphor instance).
 
     Examples
     --------

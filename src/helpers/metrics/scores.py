@@ -162,7 +162,24 @@ def segment_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None, target
     Returns
     -------
     DataFrame
-        ``system, segment, metric, score``, metric by metric, systems in ``texts``' order.
+        ``system, segment, metric, score``, metric by metric, systems in ``texts``' order:
+        BLEU = BP · exp(Σ_{n=1..4} ¼ log p_n), p_n the clipped n-gram precisions (smoothed, effective
+        order), BP = min(1, exp(1 − r / c)) with reference length r and hypothesis length c;
+        chrF = (1 + β²) · chrP · chrR / (β² · chrP + chrR), β = 2, over character 1–6-grams (chrF++
+        adds word 1–2-grams); TER = 100 · edits / reference words; embed = u·v / (‖u‖ ‖v‖) of the
+        mean-pooled embeddings.
+
+    References
+    ----------
+    Papineni, K., Roukos, S., Ward, T. & Zhu, W.-J. (2002). BLEU: a method for automatic evaluation
+    of machine translation. ACL.
+    Chen, B. & Cherry, C. (2014). A systematic comparison of smoothing techniques for sentence-level
+    BLEU. WMT.
+    Popović, M. (2015). chrF: character n-gram F-score for automatic MT evaluation. WMT.
+    Popović, M. (2017). chrF++: words helping character n-grams. WMT.
+    Snover, M., Dorr, B., Schwartz, R., Micciulla, L. & Makhoul, J. (2006). A study of translation
+    edit rate with targeted human annotation. AMTA.
+    Post, M. (2018). A call for clarity in reporting BLEU scores. WMT (sacrebleu).
     """
     metrics = parse_metrics(metrics)
     frames = []
@@ -183,6 +200,31 @@ def system_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None, target:
     ``corpus_score``, the published convention); TER pools the segments' edits over their
     reference words (what ``corpus_score`` computes, from the cached segment statistics);
     ``embed`` is the mean of the segment cosines.
+
+    Parameters
+    ----------
+    texts : DataFrame
+        ``system, segment, reference, hypothesis`` (one row per system and segment).
+    metrics : sequence of str
+        Among :data:`METRICS`.
+    model_path : path, optional
+        Encoder checkpoint for ``embed``.
+    target : str
+        The target language's code (``"zh"``: Chinese tokenisation).
+
+    Returns
+    -------
+    DataFrame
+        ``system, segment, metric, score`` with ``segment`` NA: BLEU and chrF of :func:`segment_scores`
+        with the n-gram counts summed over the system's segments before the ratios; TER =
+        100 · Σ edits / Σ reference words; embed = the mean of the segment cosines.
+
+    References
+    ----------
+    Papineni, K. et al. (2002). BLEU. ACL (corpus-level counts).
+    Popović, M. (2015, 2017). chrF and chrF++. WMT.
+    Snover, M. et al. (2006). Translation edit rate. AMTA.
+    Post, M. (2018). A call for clarity in reporting BLEU scores. WMT (sacrebleu).
     """
     metrics = parse_metrics(metrics)
     rows = []
@@ -203,10 +245,25 @@ def system_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None, target:
 def score_texts(texts: pd.DataFrame, metrics=METRICS, model_path=None, target: str = "en") -> pd.DataFrame:
     """System rows then segment rows of every metric: the table ``metrics score`` writes.
 
+    Parameters
+    ----------
+    texts : DataFrame
+        ``system, segment, reference, hypothesis``.
+    metrics : sequence of str
+        Among :data:`METRICS`.
+    model_path : path, optional
+        Encoder checkpoint for ``embed``.
+    target : str
+        The target language's code.
+
     Returns
     -------
     DataFrame
         ``system, segment, metric, score``; system rows first, with ``segment`` NA.
+
+    References
+    ----------
+    Those of :func:`system_scores` and :func:`segment_scores`, whose formulas apply.
     """
     return pd.concat([system_scores(texts, metrics, model_path, target),
                       segment_scores(texts, metrics, model_path, target)], ignore_index=True)

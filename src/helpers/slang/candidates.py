@@ -86,6 +86,34 @@ def candidates(word: str, freq: Mapping[str, int], threshold: int = 100, tone: b
     character); default: :func:`latinize` of the word. ``heteronym`` lists polyphonic
     characters under all their readings (in the roots and in the inventory); the released
     lists correspond to default readings only. The original word is kept when it passes.
+
+    Parameters
+    ----------
+    word : str
+        The slang word.
+    freq : mapping of str to int
+        Character-frequency dictionary D.
+    threshold : int
+        A character is kept when D(c) > threshold.
+    tone : bool
+        Match syllables with their tones.
+    heteronym : bool
+        Use every reading of a polyphonic character.
+    roots : sequence, optional
+        The syllables to de-Latinize, one string or list of strings per character.
+    inventory : mapping of str to set of str, optional
+        Syllable → characters with that reading (:func:`syllable_inventory`).
+
+    Returns
+    -------
+    list of str
+        C_w = sorted(c_1 c_2 … c_m for c_i in S_i), the Cartesian product of the sets
+        S_i = {c : reading(c) ∈ roots_i and D(c) > threshold}.
+
+    References
+    ----------
+    Qian et al. (2025). Automatically Generating Chinese Homophone Words to Probe Machine
+    Translation Estimation Systems. W-NUT, §4.1, Algorithm 1.
     """
     inventory = inventory if inventory is not None else syllable_inventory(tone, heteronym)
     if roots is None:
@@ -102,7 +130,30 @@ def candidate_summary(cands_by_word: Mapping[str, Sequence[str]], freq: Mapping[
                       heteronym: bool = False) -> pd.DataFrame:
     """Per slang word: its roots, pypinyin's reading, how many candidates Algorithm 1 made,
     how they compare with the released list, and how many a tone-aware or an all-readings
-    de-Latinization would make."""
+    de-Latinization would make.
+
+    Parameters
+    ----------
+    cands_by_word : mapping of str to sequence of str
+        Each slang word's candidates (:func:`candidates`).
+    freq : mapping of str to int
+        Character-frequency dictionary D.
+    threshold : int
+        Frequency threshold of Algorithm 1.
+    heteronym : bool
+        Whether the tone-aware count uses every reading of a polyphonic character.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``word, roots, pypinyin_reading, candidates, released, shared, identical, tone_aware,
+        all_readings``: counts |C_w|, |released|, |C_w ∩ released|, and |C_w| under the other
+        two de-Latinizations.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.1, Algorithm 1.
+    """
     rows = []
     for word, found in cands_by_word.items():
         roots = SLANG_ROOTS[word]
@@ -123,7 +174,27 @@ def percentile_scores(cands: Sequence[str], freq: Mapping[str, int]) -> pd.DataF
     """Algorithm 2 as the paper defines it: F_h = Σ D(c), candidates sorted by F_h ascending
     (ties keep their order), percentile = position (1…n) / n × 100. The chapter's top k
     are the highest percentiles; Algorithm 2 as printed takes the first k after the
-    ascending sort (both in :func:`top_homophones`)."""
+    ascending sort (both in :func:`top_homophones`).
+
+    Parameters
+    ----------
+    cands : sequence of str
+        One slang word's candidates.
+    freq : mapping of str to int
+        Character-frequency dictionary D.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``candidate, F, percentile`` sorted by percentile, highest first:
+        F_h = Σ_i D(c_h^i) and percentile_h = position of h in the ascending sort by F / n × 100.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.1, Algorithm 2.
+    Hiruncharoenvate, C., Lin, Z. & Gilbert, E. (2015). Algorithmically bypassing censorship on
+    Sina Weibo with nondeterministic homophone substitutions. ICWSM (the baseline it follows).
+    """
     f = [sum(freq.get(c, 0) for c in h) for h in cands]
     order = sorted(range(len(cands)), key=lambda i: f[i])
     pos = {i: k + 1 for k, i in enumerate(order)}
@@ -139,7 +210,26 @@ def per_character_percentile(cands: Sequence[str], freq: Mapping[str, int]) -> p
     Characters of equal frequency are ranked by descending code point. (The only tie among
     the five words is 嘛/麻; ordering them through a Python set, as before, made the score
     change from run to run. This order reproduces the released file for all 172
-    candidates.)"""
+    candidates.)
+
+    Parameters
+    ----------
+    cands : sequence of str
+        One slang word's candidates, all of one length.
+    freq : mapping of str to int
+        Character-frequency dictionary D.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``candidate, score``: score_h = Σ_j rank_j(c_h^j) / n_j × 100, rank_j the position (1…n_j)
+        of the character's frequency among the n_j characters found at position j.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, released code and ``freq_candidates/freq_error_words_homo.txt``
+    (this score; Algorithm 2 of §4.1 is :func:`percentile_scores`).
+    """
     columns = list(zip(*cands))
     ranks = []
     for col in columns:
@@ -162,7 +252,30 @@ def published_per_character_scores() -> pd.DataFrame:
 def score_candidates(cands_by_word: Mapping[str, Sequence[str]], freq: Mapping[str, int], scorer: Scorer,
                      contexts: Mapping[str, Sequence[str]] | None = None) -> pd.DataFrame:
     """One row per (word, candidate): Algorithm 2's F and percentile, the released
-    per-character score, and self-information without and with context."""
+    per-character score, and self-information without and with context.
+
+    Parameters
+    ----------
+    cands_by_word : mapping of str to sequence of str
+        Each slang word's candidates.
+    freq : mapping of str to int
+        Character-frequency dictionary D.
+    scorer : Scorer
+        Language model giving log-probabilities (:mod:`helpers.slang.language_models`).
+    contexts : mapping of str to sequence of str, optional
+        Posts per slang word, for the self-information in context.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``word, candidate, F, percentile, released_score, I_no_context`` (and ``I_context``):
+        F and percentile of :func:`percentile_scores`, the score of :func:`per_character_percentile`,
+        and I(x) = −log2 P(x) (:func:`helpers.slang.language_models.self_information_table`).
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.1, Algorithm 2 and Eq. 1.
+    """
     frames = []
     for word, cands in cands_by_word.items():
         pct = percentile_scores(cands, freq).set_index("candidate")
@@ -192,6 +305,27 @@ def top_homophones(scores: pd.DataFrame, k: int = 5, exclude_original: bool = Tr
     original slang word is left out when ``exclude_original``. Ties keep the candidates'
     order in ``scores``.
 
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        One row per (word, candidate) with ``percentile`` and/or ``I_no_context``, ``I_context``
+        (:func:`score_candidates`).
+    k : int
+        How many candidates per list.
+    exclude_original : bool
+        Leave the slang word itself out.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``word, method, context, rank, candidate, score``: for each ranking, the first k of the
+        candidates sorted by the score (descending, or ascending for the "as printed" and "most
+        probable" lists), stable for ties.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.1, Algorithm 2 (W̃ ← P[1:k]) and Eq. 1.
+
     Examples
     --------
     >>> s = pd.DataFrame({"word": "w", "candidate": ["a", "b", "c", "w"], "F": [5, 1, 3, 9],
@@ -220,7 +354,25 @@ def top_homophones(scores: pd.DataFrame, k: int = 5, exclude_original: bool = Tr
 def top_ratings(top: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
     """How each top-k list fares with the raters: per method and context, how many of its
     candidates were rated and their mean rating (``method, context, listed, rated,
-    mean_rating``)."""
+    mean_rating``).
+
+    Parameters
+    ----------
+    top : pandas.DataFrame
+        The top-k lists (:func:`top_homophones`).
+    ratings : pandas.DataFrame
+        ``word, candidate, avg_score``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``method, context, listed, rated, mean_rating``: mean_rating = Σ avg_score / rated over the
+        listed candidates that were rated.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.2 (the human ratings from 1 to 5).
+    """
     merged = top.merge(ratings[["word", "candidate", "avg_score"]], on=["word", "candidate"], how="left")
     return (merged.groupby(["method", "context"], sort=False)
             .agg(listed=("candidate", "size"), rated=("avg_score", "count"), mean_rating=("avg_score", "mean"))

@@ -45,7 +45,30 @@ def human_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str)
     The pooled ρ mixes two things: how each word's candidates are ranked, and how the
     words differ from one another (草泥马's three-character forms carry more bits than the
     two-character ones). :func:`spearman_by_word` and :func:`within_word_correlations`
-    separate them."""
+    separate them.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        ``word, candidate`` and score columns (:data:`METHOD_COLUMNS`).
+    ratings : pandas.DataFrame
+        ``word, candidate, avg_score``.
+    scorer : str
+        Name of the language model behind the self-information columns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``method, scorer, context, rho, p, n``: ρ = 1 − 6 Σ d² / (n (n² − 1)) with d the rank
+        differences (Pearson r of the ranks when there are ties), p scipy's t approximation.
+
+    References
+    ----------
+    Qian et al. (2025). Automatically Generating Chinese Homophone Words to Probe Machine
+    Translation Estimation Systems. W-NUT, §4.2 and Tables 2–3.
+    Spearman, C. (1904). The proof and measurement of association between two things. American
+    Journal of Psychology 15(1), 72–101.
+    """
     from scipy.stats import spearmanr
 
     merged = _merged(scores, ratings)
@@ -64,6 +87,30 @@ def spearman_by_word(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n
     (a t approximation, poor for five candidates), ``p_permutation`` the two-sided
     permutation p of that word alone (exact up to :data:`~helpers.core.stats.MAX_EXACT_GROUP` candidates).
     ρ is NaN for a word with fewer than 3 rated candidates or constant ratings.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        ``word, candidate`` and score columns (:data:`METHOD_COLUMNS`).
+    ratings : pandas.DataFrame
+        ``word, candidate, avg_score``.
+    scorer : str
+        Name of the language model behind the self-information columns.
+    n_perm : int
+        Random permutations when a word has too many candidates for the exact test.
+    seed : int
+        Seed of the random permutations.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per method and word; ρ as in :func:`human_correlations` over that word's
+        candidates; p_permutation = share of the orders of the ratings whose |ρ| ≥ the observed |ρ|.
+
+    References
+    ----------
+    Spearman, C. (1904). American Journal of Psychology 15(1), 72–101.
+    Good, P. (2005). Permutation, Parametric and Bootstrap Tests of Hypotheses, 3rd ed.
 
     Examples
     --------
@@ -107,6 +154,34 @@ def within_word_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer
     :func:`~helpers.core.stats.jackknife_t_interval`, cut to [−1, 1]). The candidates of one
     word share its level, so an interval that counts them as independent pairs
     (:func:`~helpers.core.stats.spearman_interval`) is too narrow.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        ``word, candidate`` and score columns (:data:`METHOD_COLUMNS`).
+    ratings : pandas.DataFrame
+        ``word, candidate, avg_score``.
+    scorer : str
+        Name of the language model behind the self-information columns.
+    n_perm : int
+        Random permutations when the words have too many candidates for the exact test.
+    seed : int
+        Seed of the random permutations.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per method, columns as above: mean_within_word_rho = (1/W) Σ_w ρ_w over the W
+        words with a defined ρ; p_within_word the share of within-word permutations of the
+        ratings whose mean ρ is at least as far from 0; the jackknife interval
+        ρ̂ ± t_{W−1} · √((W − 1)/W · Σ_w (ρ_(w) − ρ̄_(·))²), ρ_(w) the pooled ρ without word w.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.2 and Tables 2–3 (the pooled ρ).
+    Good, P. (2005). Permutation, Parametric and Bootstrap Tests of Hypotheses, 3rd ed.
+    (permutations within blocks).
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch. 11 (the jackknife).
 
     Examples
     --------
@@ -157,7 +232,35 @@ def ladder_correlations(scores: pd.DataFrame, models: pd.DataFrame, ratings: pd.
     pooled_ci_low, pooled_ci_high, pooled_jackknife_ci_low, pooled_jackknife_ci_high,
     mean_within_word_rho, p_within_word, within_ci_low, within_ci_high, exact,
     n_permutations, n, n_words``) and ``by_word`` (``rung, scorer, context, word, rho, p,
-    p_permutation, n``)."""
+    p_permutation, n``).
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        The ladder's candidate scores, one ``rung`` column beside ``word, candidate`` and the score
+        columns (:func:`helpers.slang.language_models.ladder_scores`).
+    models : pandas.DataFrame
+        One row per rung: ``rung, scorer, family, parameters, heldout_perplexity``.
+    ratings : pandas.DataFrame
+        ``word, candidate, avg_score``.
+    n_perm : int
+        Random permutations when the exact test is too large.
+    seed : int
+        Seed of the random permutations.
+
+    Returns
+    -------
+    tuple of pandas.DataFrame
+        ``(summary, by_word)`` as above. The Fisher interval is tanh(atanh(ρ) ± z_q · √(1.06 / (n − 3)));
+        the within-word interval is mean ± t_{W−1} · sd / √W over the W words' ρ.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.2 and Tables 2–3.
+    Fieller, E. C., Hartley, H. O. & Pearson, E. S. (1957). Tests for rank correlation
+    coefficients. I. Biometrika 44(3/4), 470–481 (the variance 1.06 / (n − 3)).
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch. 11 (the jackknife).
+    """
     summaries, words = [], []
     info = models.set_index("rung")
     for rung, frame in scores.groupby("rung", sort=False):
@@ -201,6 +304,11 @@ def word_levels(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         ``candidates, column, word, n, mean, above_others`` (``candidates``: "all" or "rated").
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.1 (the scores) and §4.2 (the ratings); the level of a word is its
+    arithmetic mean score, as above.
 
     Examples
     --------

@@ -58,6 +58,23 @@ def perplexity(scorer: Scorer, texts: Sequence[str]) -> float:
     with different vocabularies (characters, words, sub-word tokens) share one scale: a
     uniform model over V characters has perplexity V.
 
+    Parameters
+    ----------
+    scorer : Scorer
+        Language model giving log2 P(text).
+    texts : sequence of str
+        The held-out texts (:func:`heldout_texts`).
+
+    Returns
+    -------
+    float
+        PP = 2^(−Σ_t log2 P(t) / Σ_t |t|), |t| the number of characters of text t.
+
+    References
+    ----------
+    Jurafsky, D. & Martin, J. H. Speech and Language Processing, 3rd ed. draft, ch. 3 (N-gram
+    language models: perplexity as the inverse probability normalised by length).
+
     Examples
     --------
     >>> class Uniform(Scorer):
@@ -85,7 +102,31 @@ def self_information_table(cands_by_word: Mapping[str, Sequence[str]], scorer: S
                            contexts: Mapping[str, Sequence[str]] | None = None) -> pd.DataFrame:
     """I(x) of every candidate: without context, and with context when ``contexts`` gives,
     per slang word, posts containing it (I = mean over posts of −log2 P(candidate | the
-    post's text left of the slang))."""
+    post's text left of the slang)).
+
+    Parameters
+    ----------
+    cands_by_word : mapping of str to sequence of str
+        Each slang word's candidates.
+    scorer : Scorer
+        Language model giving log2 P(text | context).
+    contexts : mapping of str to sequence of str, optional
+        Posts per slang word; a post not containing the word is skipped.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``word, candidate, scorer, I_no_context`` (and ``I_context, n_contexts``):
+        I(x) = −log2 P(x) and I_context(x) = (1/m) Σ_j −log2 P(x | left_j) over the m posts' texts
+        left of the slang word.
+
+    References
+    ----------
+    Qian et al. (2025). Automatically Generating Chinese Homophone Words to Probe Machine
+    Translation Estimation Systems. W-NUT, §4.1, Eq. 1.
+    Shannon, C. E. (1948). A mathematical theory of communication. Bell System Technical
+    Journal 27, 379–423 and 623–656.
+    """
     rows = []
     for word, cands in cands_by_word.items():
         posts = list((contexts or {}).get(word, []))
@@ -676,7 +717,43 @@ def ladder_scores(rungs: Sequence[str], train_texts: Sequence[str], heldout: Seq
     n_contexts``, and ``found`` for word rungs: word / pieces / characters) and ``models``
     (``rung, scorer, family, parameters, heldout_perplexity, heldout_characters,
     train_seconds, score_seconds, computed``; ``computed`` is False for a rung read from
-    the cache, whose seconds are those of the run that made it)."""
+    the cache, whose seconds are those of the run that made it).
+
+    Parameters
+    ----------
+    rungs : sequence of str
+        Rung names (``kn-3``, ``gpt-1M``, word-list rungs, …; :data:`FAMILIES`).
+    train_texts : sequence of str
+        Texts the trainable rungs learn from.
+    heldout : sequence of str
+        Texts of the held-out perplexity.
+    cands_by_word : mapping of str to sequence of str
+        Each slang word's candidates.
+    contexts : mapping of str to sequence of str, optional
+        Posts per slang word, for the self-information in context.
+    gpt_steps : int
+        Training steps of the transformer rungs.
+    seed : int
+        Seed of the transformer rungs.
+    hf_model : str, optional
+        A Hugging Face model for the ``hf`` rung.
+    hf_kind : str
+        ``causal`` or ``masked``.
+    use_cache : bool
+        Read and write each rung's result in the cache.
+
+    Returns
+    -------
+    tuple of pandas.DataFrame
+        ``(scores, models)`` as above: I(x) = −log2 P(x) per rung (:func:`self_information_table`)
+        and PP = 2^(−Σ log2 P(t) / Σ |t|) on ``heldout`` (:func:`perplexity`).
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.1, Eq. 1 (self-information).
+    Chen, S. F. & Goodman, J. (1999). An empirical study of smoothing techniques for language
+    modeling. Computer Speech & Language 13(4), 359–394 (interpolated Kneser–Ney).
+    """
     train_texts, heldout = list(train_texts), list(heldout)
     cands = {w: list(c) for w, c in cands_by_word.items()}
     contexts = {w: list(c) for w, c in (contexts or {}).items()}
@@ -767,6 +844,11 @@ def word_list_coverage(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFr
     DataFrame
         ``rung, candidates, found, n, rated``: per rung and way of being found, ``n`` candidates,
         ``rated`` of them rated; ``candidates`` the rung's total. Empty without word-list rungs.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.1 (the candidates) and §4.2 (the ratings); n and rated are
+    counts of candidates per rung and way of being found.
     """
     if "found" not in scores:
         return pd.DataFrame(columns=["rung", "candidates", "found", "n", "rated"])

@@ -99,7 +99,29 @@ def handmade_features(sources: pd.Series, mts: pd.Series) -> np.ndarray:
 def ridge_on_dev(x, y, x_dev, y_dev, alphas) -> tuple:
     """A ridge regression for each penalty in ``alphas``; the one whose dev predictions rank
     best (Spearman, the QE shared tasks' primary metric) is kept. Returns ``(model,
-    selection)``, ``selection`` listing ``alpha, dev_spearman`` for every candidate."""
+    selection)``, ``selection`` listing ``alpha, dev_spearman`` for every candidate.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Training features and scores.
+    x_dev, y_dev : array_like
+        Dev features and scores.
+    alphas : sequence of float
+        Ridge penalties to try.
+
+    Returns
+    -------
+    tuple
+        ``(model, selection)``: the ridge β̂ = argmin ‖y − Xβ‖² + α‖β‖² (closed form
+        (XᵀX + αI)⁻¹Xᵀy) with the α of the highest dev Spearman ρ.
+
+    References
+    ----------
+    Hoerl, A. E. & Kennard, R. W. (1970). Ridge regression: biased estimation for nonorthogonal
+    problems. Technometrics 12(1), 55–67.
+    Spearman, C. (1904). American Journal of Psychology 15(1), 72–101.
+    """
     selection, best = [], None
     for a in alphas:
         model = Ridge(alpha=a).fit(x, y)
@@ -223,6 +245,25 @@ def _embed_use(texts: list[str]) -> np.ndarray:
 def pair_features(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Features of a (source, MT) pair from their embeddings u and v: [u, v, u ⊙ v, |u − v|,
     cos(u, v)] (the InferSent/SBERT pair features, with the cosine the sanity checks measure).
+
+    Parameters
+    ----------
+    u : numpy.ndarray
+        Source embeddings, one row per pair.
+    v : numpy.ndarray
+        MT embeddings, same shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        Rows [u, v, u ⊙ v, |u − v|, cos(u, v)], cos(u, v) = u·v / (‖u‖ ‖v‖).
+
+    References
+    ----------
+    Conneau, A., Kiela, D., Schwenk, H., Barrault, L. & Bordes, A. (2017). Supervised learning of
+    universal sentence representations from natural language inference data. EMNLP.
+    Reimers, N. & Gurevych, I. (2019). Sentence-BERT: sentence embeddings using Siamese
+    BERT-networks. EMNLP-IJCNLP.
 
     Examples
     --------
@@ -435,6 +476,29 @@ def compare_models(kinds, train: pd.DataFrame, dev: pd.DataFrame, evaluations: d
     and process CPU seconds (all threads) of the whole fit and predict of that model, with
     ``cold`` in an empty temporary cache (:func:`cold_cache`: every embedding and fine-tuned
     weight is computed, as on a fresh machine) or with the current cache.
+
+    Parameters
+    ----------
+    kinds : sequence of str
+        Model kinds (:data:`MODEL_KINDS`).
+    train, dev : pandas.DataFrame
+        Frames with ``source, mt, score``.
+    evaluations : dict
+        ``{label: frame}`` to score each model on.
+    settings : ModelSettings
+        Settings of the encoder and fine-tuned models.
+    cold : bool
+        Run each model in an empty temporary cache.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per kind and evaluation frame, with ρ and r of :func:`correlations`.
+
+    References
+    ----------
+    Qian et al. (2025). Automatically Generating Chinese Homophone Words to Probe Machine
+    Translation Estimation Systems. W-NUT, §4.3 (QE models) and §4.4.1 (Spearman and Pearson).
     """
     import time
 
@@ -457,7 +521,29 @@ def compare_models(kinds, train: pd.DataFrame, dev: pd.DataFrame, evaluations: d
 
 
 def correlations(human, predicted) -> dict[str, float]:
-    """Spearman ρ (``rho``) and Pearson r (with p-values) of predictions against human scores."""
+    """Spearman ρ (``rho``) and Pearson r (with p-values) of predictions against human scores.
+
+    Parameters
+    ----------
+    human : array_like
+        Human quality scores.
+    predicted : array_like
+        The model's scores for the same items.
+
+    Returns
+    -------
+    dict
+        ``rho, rho_p, pearson, pearson_p, n``: r = Σ (x − x̄)(y − ȳ) / √(Σ (x − x̄)² Σ (y − ȳ)²),
+        ρ the same r on the ranks; p-values scipy's (t with n − 2 degrees of freedom for ρ, the
+        exact beta distribution for r).
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.4.1 (Spearman and Pearson correlations of QE scores).
+    Spearman, C. (1904). American Journal of Psychology 15(1), 72–101.
+    Pearson, K. (1896). Mathematical contributions to the theory of evolution. III. Regression,
+    heredity and panmixia. Philosophical Transactions of the Royal Society A 187, 253–318.
+    """
     s, p = spearmanr(human, predicted), pearsonr(human, predicted)
     return {"rho": float(s.statistic), "rho_p": float(s.pvalue), "pearson": float(p.statistic),
             "pearson_p": float(p.pvalue), "n": len(human)}
@@ -470,7 +556,29 @@ def target_comparison(fitted: dict, retrained: dict, evaluations: dict, split: s
     the sum-of-penalties target (:func:`helpers.slang.qe_data.with_targets`); each is evaluated
     against both targets on every frame of ``evaluations`` (frames with ``score`` and
     ``score_sum``). Returns ``split, model, trained_on, evaluated_against, evaluated_on,
-    rho, pearson, n``."""
+    rho, pearson, n``.
+
+    Parameters
+    ----------
+    fitted : dict
+        ``{name: model}`` trained on the released scores.
+    retrained : dict
+        ``{name: model}`` trained on the sum of penalties.
+    evaluations : dict
+        ``{label: frame}`` with ``score`` and ``score_sum``.
+    split : str
+        Label of the split, copied into the ``split`` column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per model, target trained on, target evaluated against and frame, with ρ and r
+        of :func:`correlations`.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.3 (the QE models and their HADQAET training data).
+    """
     rows = []
     for trained_on, models in (("released scores", fitted), ("sum of penalties", retrained)):
         for name, model in models.items():
@@ -486,7 +594,24 @@ def target_comparison(fitted: dict, retrained: dict, evaluations: dict, split: s
 
 def evaluate_models(models: dict, frames: dict) -> pd.DataFrame:
     """``model, evaluated_on, rho, rho_p, pearson, pearson_p, n`` (``rho``: Spearman's ρ) for every model on
-    every evaluation frame (``{label: frame with source, mt, score}``)."""
+    every evaluation frame (``{label: frame with source, mt, score}``).
+
+    Parameters
+    ----------
+    models : dict
+        ``{name: fitted model}``.
+    frames : dict
+        ``{label: frame with source, mt, score}``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per model and frame: :func:`correlations` of its predictions with ``score``.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.4 and §5.2 (QE scores compared by Spearman and Pearson).
+    """
     rows = []
     for name, model in models.items():
         for label, frame in frames.items():

@@ -21,7 +21,25 @@ from .qe_data import source_key
 
 
 def pct_change(value: float, reference: float) -> float:
-    """Percentage change of ``value`` relative to ``reference``: (value − reference) / |reference| × 100."""
+    """Percentage change of ``value`` relative to ``reference``: (value − reference) / |reference| × 100.
+
+    Parameters
+    ----------
+    value : float
+        The perturbed group's statistic.
+    reference : float
+        The same statistic on G0.
+
+    Returns
+    -------
+    float
+        (value − reference) / |reference| × 100; NaN when reference = 0.
+
+    References
+    ----------
+    Qian et al. (2025). Automatically Generating Chinese Homophone Words to Probe Machine
+    Translation Estimation Systems. W-NUT, §5.2 and Tables 5–6 (percentage changes against G0).
+    """
     if reference == 0:
         return float("nan")
     return (value - reference) / abs(reference) * 100
@@ -36,6 +54,28 @@ def check_percent_changes(raw: pd.DataFrame | None = None, printed: pd.DataFrame
     true percentage lies in [low, high], the range obtained with each raw value moved by half
     a unit of its last digit; ``follows`` is False when the printed percentage (± half a
     unit of its own last digit) falls outside that range: it cannot come from Tables 9–10.
+
+    Parameters
+    ----------
+    raw : pandas.DataFrame, optional
+        Tables 9–10 as ``model, group, metric, value`` (the published file when omitted).
+    printed : pandas.DataFrame, optional
+        Tables 5–6 as ``model, group, metric, pct_change_printed`` (the published file when omitted).
+    decimals : int
+        Decimal places of the printed percentages.
+    raw_decimals : int
+        Decimal places of the raw correlations.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per printed percentage: computed = :func:`pct_change` (raw, g0); with h = 0.5 ·
+        10^(−raw_decimals), [low, high] = the range of pct_change(raw ± h, g0 ± h) over the four
+        corners; follows = low − t ≤ printed ≤ high + t with t = 0.5 · 10^(−decimals).
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, Tables 5–6 (percentage changes) and Tables 9–10 (raw correlations).
     """
     folder = paths.published_dir() / "qe_robustness"
     raw = raw if raw is not None else pd.read_csv(folder / "tables9_10_raw_correlations.csv")
@@ -118,7 +158,24 @@ def perturbation_groups(posts: pd.DataFrame, homophones: Mapping[str, list[str]]
 
 
 def share_increased(before: np.ndarray, after: np.ndarray) -> float:
-    """Percent of instances whose predicted score rose (paper Table 7)."""
+    """Percent of instances whose predicted score rose (paper Table 7).
+
+    Parameters
+    ----------
+    before : array_like
+        Predicted scores on G0.
+    after : array_like
+        Predicted scores of the same instances in the perturbed group.
+
+    Returns
+    -------
+    float
+        100 · (1/n) Σ_i [after_i > before_i].
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.4.2 and Table 7.
+    """
     before, after = np.asarray(before, float), np.asarray(after, float)
     return float(np.mean(after > before) * 100)
 
@@ -147,7 +204,29 @@ def _rowwise_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def boot_correlations(human, predicted, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Spearman ρ and Pearson r of ``human`` and ``predicted`` in every bootstrap resample
-    (``index`` from :func:`boot_index`); NaN where a resample has no spread."""
+    (``index`` from :func:`boot_index`); NaN where a resample has no spread.
+
+    Parameters
+    ----------
+    human : array_like
+        Human scores, one per item.
+    predicted : array_like
+        Predicted scores of the same items.
+    index : numpy.ndarray
+        (B, n) item indices of the resamples (:func:`boot_index`).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (ρ_b, r_b) for b = 1…B: r = Σ (x − x̄)(y − ȳ) / √(Σ (x − x̄)² Σ (y − ȳ)²) on resample b,
+        ρ the same on the resample's ranks (ties averaged).
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch. 6 (bootstrap
+    replications of a statistic).
+    Spearman, C. (1904). American Journal of Psychology 15(1), 72–101.
+    """
     from scipy.stats import rankdata
 
     h, p = np.asarray(human, float)[index], np.asarray(predicted, float)[index]
@@ -170,6 +249,32 @@ def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 
     ``r_change, r_change_low, r_change_high``: a difference of two correlations on the same
     resampled posts has a well-behaved percentile interval, while a ratio to a G0 ρ near 0 does
     not (chapter 7 reads these).
+
+    Parameters
+    ----------
+    predictions : pandas.DataFrame
+        ``instance, group, model, predicted``.
+    human : pandas.Series
+        Human scores indexed by instance.
+    n_boot : int
+        Bootstrap resamples of the posts (0: no intervals).
+    seed : int
+        Seed of the resamples.
+    ci : float
+        Level of the percentile intervals, in percent.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``model, group, n, rho, r, rho_pct_change, r_pct_change`` and the interval columns above:
+        pct_change = (ρ_g − ρ_G0) / |ρ_G0| × 100, change = ρ_g − ρ_G0 (likewise for r); each interval
+        is the (α/2, 1 − α/2) percentile of the statistic over the paired resamples.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.4.1, Tables 5–6 and 9–10.
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch. 13 (the percentile
+    interval).
     """
     from scipy.stats import pearsonr, spearmanr
 
@@ -207,7 +312,22 @@ def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 
     return out
 
 def score_shifts(predictions: pd.DataFrame) -> pd.DataFrame:
-    """Each instance's predicted score in every group minus its G0 prediction (per model)."""
+    """Each instance's predicted score in every group minus its G0 prediction (per model).
+
+    Parameters
+    ----------
+    predictions : pandas.DataFrame
+        ``instance, group, model, predicted``, G0 among the groups.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows of the other groups with ``shift`` = predicted_g,i − predicted_G0,i.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.4 (each perturbed group is compared with G0).
+    """
     base = predictions[predictions["group"] == "G0"].set_index(["model", "instance"])["predicted"]
     out = predictions[predictions["group"] != "G0"].copy()
     out["shift"] = out["predicted"].to_numpy() - base.loc[list(zip(out["model"], out["instance"]))].to_numpy()
@@ -215,7 +335,22 @@ def score_shifts(predictions: pd.DataFrame) -> pd.DataFrame:
 
 def method2_table(predictions: pd.DataFrame) -> pd.DataFrame:
     """Per model and Method-2 group (M2G1, M2G2): the percent of instances whose predicted
-    score rose compared with their G0 prediction (paper Table 7)."""
+    score rose compared with their G0 prediction (paper Table 7).
+
+    Parameters
+    ----------
+    predictions : pandas.DataFrame
+        ``instance, group, model, predicted``, G0 and the M2 groups among the groups.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``model, group, n, share_increased``: :func:`share_increased` of G0 and the group.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.4.2 and Table 7.
+    """
     base = predictions[predictions["group"] == "G0"].set_index(["model", "instance"])["predicted"]
     rows = []
     for (model, group), g in predictions[predictions["group"].str.startswith("M2")].groupby(["model", "group"],
@@ -228,7 +363,27 @@ def method2_table(predictions: pd.DataFrame) -> pd.DataFrame:
 def stability_table(robust: pd.DataFrame, shifts: pd.DataFrame, method2: pd.DataFrame) -> pd.DataFrame:
     """Per model: mean |% change| of ρ and r over the Method-1 groups, mean |score shift|
     under Method 1, the G0 correlation (stability means little without accuracy) and the
-    Method-2 shares of rising scores."""
+    Method-2 shares of rising scores.
+
+    Parameters
+    ----------
+    robust : pandas.DataFrame
+        :func:`robustness_table` of G0 and the M1 groups.
+    shifts : pandas.DataFrame
+        :func:`score_shifts`.
+    method2 : pandas.DataFrame
+        :func:`method2_table`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per model: mean_abs_rho_change = (1/K) Σ_k |pct_change ρ of M1G_k| (likewise for r),
+        mean_abs_shift = mean over M1 rows of |shift|, ``G0_rho`` and ``<group>_share_increased``.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §5.2, Tables 5–7.
+    """
     m1 = robust[robust["group"].str.startswith("M1")]
     out = m1.groupby("model", sort=False).agg(mean_abs_rho_change=("rho_pct_change", lambda s: s.abs().mean()),
                                                mean_abs_r_change=("r_pct_change", lambda s: s.abs().mean()))
@@ -306,6 +461,33 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
     Every statistic is recomputed on ``n_boot`` resamples of the posts
     (:func:`helpers.core.stats.resample`, the same draws for every group, so changes are
     paired); the interval is the percentile interval at ``ci`` %.
+
+    Parameters
+    ----------
+    predictions : pandas.DataFrame
+        ``instance, group, model, predicted``.
+    human : pandas.Series
+        Human scores indexed by instance.
+    n_boot : int
+        Bootstrap resamples of the posts.
+    seed : int
+        Seed of the resamples.
+    ci : float
+        Level of the percentile intervals, in percent.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``model, statistic, value, ci_low, ci_high, n``, the statistics above; with s_i the mean
+        over M1G* of (predicted − G0 prediction) of post i and σ the population SD of the G0
+        predictions: relative_shift = mean_i |…| / σ, signed_relative_shift = mean_i s_i / σ,
+        rmse = √(mean_i (G0_i − human_i)²), abs_shift_to_error = mean_abs_shift / rmse.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.4 and §5.2 (the groups, the percentage changes, Table 7).
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch. 13 (the percentile
+    interval).
     """
     rows = []
     for model, p in predictions.groupby("model", sort=False):
@@ -412,6 +594,23 @@ def stability_verdicts(intervals: pd.DataFrame, tolerance: float = TOLERANCE) ->
       homophones move its scores by less than ``tolerance`` of its own error, else
       ``"not_shown"`` (not shown robust).
 
+    Parameters
+    ----------
+    intervals : pandas.DataFrame
+        :func:`stability_intervals`.
+    tolerance : float
+        Largest mean |shift| / RMSE read as too small to matter.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``model, ranks_posts, reads_source, homophones, better_mt, verdict, homophone_shift,
+        signed_shift``: each a comparison of an interval's bounds with a fixed threshold, as listed.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.4 (robust QE: scores of the perturbed groups close to G0's).
+
     Examples
     --------
     >>> iv = pd.DataFrame({"model": "m", "statistic": ["G0_rho", "swap_relative_shift", "homophone_to_swap"],
@@ -459,6 +658,31 @@ def shift_by_word(predictions: pd.DataFrame, posts: pd.DataFrame, n_boot: int = 
     all of them replaced in each group, so it counts under each of its words.
 
     Returns ``model, word, n_posts, signed_relative_shift, ci_low, ci_high``.
+
+    Parameters
+    ----------
+    predictions : pandas.DataFrame
+        ``instance, group, model, predicted``.
+    posts : pandas.DataFrame
+        ``instance, source`` of the posts.
+    n_boot : int
+        Bootstrap resamples of each word's posts.
+    seed : int
+        Seed of the resamples.
+    ci : float
+        Level of the percentile intervals, in percent.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``model, word, n_posts, signed_relative_shift, ci_low, ci_high``: (1/m) Σ_i s_i / σ over the
+        m posts containing the word, s_i and σ as in :func:`stability_intervals`.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.4.1 (Method 1).
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch. 13 (the percentile
+    interval).
     """
     from .homophone_data import SLANG
 
@@ -504,7 +728,34 @@ def probe(models: dict, posts: pd.DataFrame, homophones: Mapping[str, list[str]]
     :func:`slang_instances`) for every fitted model of ``models`` (``{name: model}``), with the
     tables of :func:`robustness_table`, :func:`score_shifts`, :func:`method2_table`,
     :func:`stability_table`, :func:`stability_intervals`, :func:`stability_verdicts` and
-    :func:`shift_by_word` (``n_boot`` bootstrap resamples of the posts, ``seed``)."""
+    :func:`shift_by_word` (``n_boot`` bootstrap resamples of the posts, ``seed``).
+
+    Parameters
+    ----------
+    models : dict
+        ``{name: fitted model}``.
+    posts : pandas.DataFrame
+        The posts to perturb (:func:`slang_instances`).
+    homophones : mapping of str to list of str
+        The homophones of each slang word, in rank order.
+    post_edits : pandas.DataFrame
+        ``source, post_edit``.
+    corrected : pandas.DataFrame, optional
+        ``source, mt`` with only the slang corrected (group M2G1).
+    n_boot : int
+        Bootstrap resamples of the posts.
+    seed : int
+        Seed of the resamples and of the source swap.
+
+    Returns
+    -------
+    Probe
+        The tables listed above, each with the formula of its function.
+
+    References
+    ----------
+    Qian et al. (2025). W-NUT, §4.4.1 (Method 1) and §4.4.2 (Method 2).
+    """
     groups = perturbation_groups(posts, homophones, post_edits, corrected)
     groups["SWAP"] = swap_sources(posts, seed)
     for model in models.values():  # an encoder model embeds all new texts in one call
