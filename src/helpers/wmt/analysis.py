@@ -139,15 +139,39 @@ def reproduce(files: dict, tables: dict | None = None) -> pd.DataFrame:
     """Every README table of ``tables`` (default :data:`TABLES`, the mirrored ZH→EN files;
     :func:`tables_for` gives those about other files) recomputed beside the printed values.
 
-    ``files`` maps each table's file (release path) to a local file. A printed system the
-    file lacks (under its file name or its README name) is a row with no recomputed value,
-    matched by no rule. TED is scored from its raw
-    error rows with the ``mqm`` scheme (Source error weighed by severity: only that gives
-    the released per-segment scores), the newstest tables from the released per-segment
-    scores; a system's score is the mean over segments of the mean over raters. Returns
-    ``table, system, published, recomputed, difference`` and one ``match: <rule>`` column
-    per rounding rule of :data:`ROUNDINGS` (does the rule turn the recomputed value into
-    the printed text?).
+    A printed system the file lacks (under its file name or its README name) is a row with
+    no recomputed value, matched by no rule. TED is scored from its raw error rows with the
+    ``mqm`` scheme (Source error weighed by severity: only that gives the released
+    per-segment scores), the newstest tables from the released per-segment scores. A
+    system's score is the mean over segments of the mean over raters:
+
+        score = (1 / N) · Σ_s (1 / R_s) · Σ_r Σ_e w(e)
+
+    over the system's N segments s, the R_s raters r of segment s and the errors e that r
+    marked there, w(e) the scheme's weight of e's severity and category; difference =
+    recomputed − published.
+
+    Parameters
+    ----------
+    files
+        The release path of each table's file -> the local file to read.
+    tables
+        README table -> (published CSV, release path, ``"errors"`` or ``"segments"``);
+        default :data:`TABLES`.
+
+    Returns
+    -------
+    DataFrame
+        ``table, system, published, recomputed, difference`` and one ``match: <rule>`` column
+        per rounding rule of :data:`ROUNDINGS` (does the rule turn the recomputed value into
+        the printed text?); one row per printed system.
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. and Macherey, W. (2021).
+    Experts, errors, and context: a large-scale study of human evaluation for machine
+    translation. TACL 9, 1460–1474, section 3 (MQM weights and scores); the README of
+    github.com/google/wmt-mqm-human-evaluation (the printed system tables).
     """
     from ..core import mqm
 
@@ -172,7 +196,27 @@ def reproduce(files: dict, tables: dict | None = None) -> pd.DataFrame:
 
 
 def rounding_summary(table: pd.DataFrame) -> pd.DataFrame:
-    """Per README table and rounding rule, how many printed values the rule reproduces."""
+    """Per README table and rounding rule, how many printed values the rule reproduces.
+
+    For table t and rule r: reproduced(t, r) = Σ_i match_r(i) over the printed values i of t
+    (``match: <r>`` of :func:`reproduce`, True counting 1), beside values(t), their number.
+
+    Parameters
+    ----------
+    table
+        :func:`reproduce`'s table.
+
+    Returns
+    -------
+    DataFrame
+        ``table, values`` and one column per rounding rule (the rule's name without
+        ``match: ``), holding reproduced(t, r); one row per README table.
+
+    References
+    ----------
+    The README of github.com/google/wmt-mqm-human-evaluation (the printed system tables whose
+    rounding is checked).
+    """
     rules = [c for c in table.columns if c.startswith("match: ")]
     out = table.groupby("table", sort=False)[rules].sum().astype(int)
     out.columns = [c.removeprefix("match: ") for c in rules]
@@ -194,7 +238,32 @@ def major_weight_scheme(weight: float) -> Scheme:
 
 def major_to_minor(scheme: Scheme) -> float:
     """How many Minor errors one Major error weighs in ``scheme`` (where it places on the
-    Major-weight axis: HOPE 4, MetaHOPE 3, MQM 5)."""
+    Major-weight axis: HOPE 4, MetaHOPE 3, MQM 5).
+
+    ratio = w(Major, Accuracy/Mistranslation) / w(Minor, Accuracy/Mistranslation), both
+    weights read from the scheme's rules (:meth:`helpers.core.schemes.Scheme.weight_of`).
+
+    Parameters
+    ----------
+    scheme
+        A weighting scheme (:func:`helpers.core.schemes.load_scheme`, :func:`major_weight_scheme`).
+
+    Returns
+    -------
+    float
+        The Major : Minor ratio.
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. and Macherey, W. (2021).
+    Experts, errors, and context: a large-scale study of human evaluation for machine
+    translation. TACL 9, 1460–1474, section 3 (MQM: Major 5, Minor 1). Gladkoff, S. and
+    Han, L. (2022). HOPE: a task-oriented and human-centric evaluation framework using
+    professional post-editing towards more effective MT evaluation. LREC 2022, 13–21 (HOPE:
+    Major 4, Minor 1). Liang, J. and Han, L. (2026). MetaHOPE: metaphor translation
+    evaluation framework investigating open-source LLMs and state-of-the-art neural
+    translation models, section 3 (MetaHOPE: Major 6, Minor 2).
+    """
     return scheme.weight_of("Major", "Accuracy/Mistranslation") / scheme.weight_of("Minor", "Accuracy/Mistranslation")
 
 
@@ -208,7 +277,33 @@ class SegmentMatrix:
 
 def segment_matrix(frame: pd.DataFrame, scheme) -> SegmentMatrix:
     """Segments × systems of segment scores (mean over raters) on the segments every system
-    has, and the document of each segment."""
+    has, and the document of each segment.
+
+    score(system, segment) = (1 / R) · Σ_r Σ_e w(e), over the R raters r of the segment and
+    the errors e that r marked in the system's translation, w(e) the scheme's weight
+    (:func:`helpers.core.scoring.segment_scores`); segments some system lacks are dropped
+    (:func:`helpers.core.scoring.common_segments`).
+
+    Parameters
+    ----------
+    frame
+        Error rows of one MQM file (:func:`helpers.core.mqm.read_mqm`).
+    scheme
+        Scheme name or :class:`~helpers.core.schemes.Scheme`.
+
+    Returns
+    -------
+    SegmentMatrix
+        ``wide``: index (doc, doc_seg_id), one column per system; ``docs``: the document of
+        each row.
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. and Macherey, W. (2021).
+    Experts, errors, and context: a large-scale study of human evaluation for machine
+    translation. TACL 9, 1460–1474, section 3 (a segment's score is the sum of its error
+    weights, averaged over raters).
+    """
     seg = scoring.segment_scores(scoring.rater_scores(frame, scheme))
     seg = seg[scoring.common_segments(seg).to_numpy()]
     wide = seg.pivot_table(index=["doc", "doc_seg_id"], columns="system", values="score", aggfunc="first")
@@ -271,6 +366,10 @@ def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope
 def rankings(frame: pd.DataFrame, schemes) -> pd.DataFrame:
     """Each system's rank under each scheme (1 = best: the lowest mean MQM penalty).
 
+    rank(a) = 1 + #{systems b : score(b) < score(a)}, with score(a) = (1 / N) · Σ_s
+    score(a, s) the mean over the N segments every system has of a's segment score
+    (:func:`segment_matrix`): tied systems share the best rank.
+
     Parameters
     ----------
     frame
@@ -283,6 +382,13 @@ def rankings(frame: pd.DataFrame, schemes) -> pd.DataFrame:
     DataFrame
         ``system, <scheme>…``: ranks by the mean over the segments every system has of the
         segment score (:func:`segment_matrix`), ties sharing the best rank, sorted by the first.
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. and Macherey, W. (2021).
+    Experts, errors, and context: a large-scale study of human evaluation for machine
+    translation. TACL 9, 1460–1474, section 3 (systems ranked by their mean MQM score,
+    lower is better).
     """
     out = {}
     for s in schemes:
@@ -671,6 +777,12 @@ def category_penalties(frame: pd.DataFrame, scheme="mqm") -> pd.DataFrame:
     -------
     DataFrame
         ``system, category, penalty, count`` (``category_penalties.csv``).
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. and Macherey, W. (2021).
+    Experts, errors, and context: a large-scale study of human evaluation for machine
+    translation. TACL 9, 1460–1474, section 3 (the MQM weights and error categories).
     """
     sch = load_scheme(scheme)
     errs = _errors(frame)
@@ -935,9 +1047,33 @@ def scheme_weights(frame: pd.DataFrame, schemes=REFERENCE_SCHEMES) -> pd.DataFra
 
 def scheme_rankings(frame: pd.DataFrame, schemes=REFERENCE_SCHEMES) -> pd.DataFrame:
     """Each system's score (mean segment penalty, lower is better) and rank under each
-    scheme, and how far its rank moves from the first scheme's: ``system, score_<s>,
-    rank_<s>, …, shift_<s>`` for every further scheme (positive: ranked lower), best first
-    under the first scheme. The ranks are :func:`rankings`'."""
+    scheme, and how far its rank moves from the first scheme's.
+
+    score_s(a) = (1 / N) · Σ_seg score_s(a, seg) over the N segments every system has
+    (:func:`segment_matrix`); rank_s(a) = 1 + #{systems b : score_s(b) < score_s(a)}
+    (:func:`rankings`); shift_s(a) = rank_s(a) − rank_first(a) (positive: ranked lower).
+
+    Parameters
+    ----------
+    frame
+        Error rows of one MQM file.
+    schemes
+        Scheme names or :class:`~helpers.core.schemes.Scheme` objects, the first the reference
+        (default :data:`REFERENCE_SCHEMES`).
+
+    Returns
+    -------
+    DataFrame
+        ``system, score_<s>, rank_<s>, …, shift_<s>`` for every further scheme, best first
+        under the first scheme.
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. and Macherey, W. (2021).
+    Experts, errors, and context: a large-scale study of human evaluation for machine
+    translation. TACL 9, 1460–1474, section 3 (the ``mqm`` weights);
+    google-research/google-research, marot/marot.js, mqmDefaultWeights (the ``marot`` weights).
+    """
     names, scores = [], {}
     for s in schemes:
         scheme = s if isinstance(s, Scheme) else load_scheme(s)
