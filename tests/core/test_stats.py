@@ -1,4 +1,6 @@
-"""Paired system comparison: permutation test, Holm correction, effect sizes."""
+"""Unit tests of helpers.core.stats: paired system comparison (permutation test, Holm correction,
+effect sizes), resampling and cluster bootstraps, approximate randomisation, significance clusters
+and rank stability; the pinned cases (issue 21) worked out by hand or against scipy/pingouin."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""MetaHOPE scoring (helpers.metahope.scoring) and the severity weights, by hand on small sheets."""
+"""MetaHOPE scoring (helpers.metahope.scoring), by hand on small sheets, and its pinned cases
+(issue 21) on tidy frames built in memory."""
 
 from __future__ import annotations
 
