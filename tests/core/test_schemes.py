@@ -12,6 +12,8 @@ import pytest
 from helpers.core import annotations as ann, mqm, schemes
 from helpers.core.errors import InputError
 
+from .mqm_quirks import ROWS, text, write
+
 
 #: (name, pattern, weight) of every rule, in order, as the cited sources give them:
 #: mqm — google/wmt-mqm-human-evaluation README and Freitag et al. 2021 §3 (Non-translation 25,
@@ -253,37 +255,6 @@ def test_metahope_and_hope_schemes_are_the_book_weights():
         s = schemes.load_scheme(name)
         assert {lvl: s.weight_of(SEVERITY_NAMES[lvl].capitalize()) for lvl in (2, 4, 6, 8, 10)} == {
             lvl: WEIGHTS[name][lvl] for lvl in (2, 4, 6, 8, 10)}
-
-
-HEADER = ["system", "doc", "docSegId", "globalSegId", "rater", "source", "target", "category", "severity", "metadata"]
-
-
-#: Two systems, documents d1 (segments 1, 2) and d2 (segment 1), raters r1 and r2. Penalties (mqm):
-#: A: d1/1 r1 5 r2 1 -> 3; d1/2 r1 0 r2 0.1 -> 0.05; d2/1 r1 1 r2 1 -> 1.
-#: B: d1/1 r1 0 (Source issue) r2 5 -> 2.5; d1/2 r1 0 r2 0 -> 0; d2/1 r1 5 r2 25 -> 15.
-ROWS = [
-    ["A", "d1", 1, 1, "r1", "ab<v>c</v>", "t", "Accuracy/Mistranslation", "Major", ""],
-    ["A", "d1", 1, 1, "r2", "abc", "t", "Style/Awkward", "Minor", ""],
-    ["A", "d1", 2, 2, "r1", "defgh", "t", "No-error", "No-error", ""],
-    ["A", "d1", 2, 2, "r2", "defgh", "t", "Fluency/Punctuation", "Minor", ""],
-    ["A", "d2", 1, 3, "r1", "ijklmnopqr", "t", "Fluency/Grammar", "Minor", ""],
-    ["A", "d2", 1, 3, "r2", "ijklmnopqr", "t", "Style/Awkward", "Minor", ""],
-    ["B", "d1", 1, 1, "r1", "abc", "t", "Source issue", "Major", ""],
-    ["B", "d1", 1, 1, "r2", "abc", "t", "Accuracy/Omission", "Major", ""],
-    ["B", "d1", 2, 2, "r1", "defgh", "t", "No-error", "No-error", ""],
-    ["B", "d1", 2, 2, "r2", "defgh", "t", "No-error", "No-error", ""],
-    ["B", "d2", 1, 3, "r1", "ijklmnopqr", "t", "Accuracy/Addition", "Major", ""],
-    ["B", "d2", 1, 3, "r2", "ijklmnopqr", "t", "Non-translation!", "Major", ""],
-]
-
-
-def text(rows) -> str:
-    return "".join("\t".join(map(str, r)) + "\n" for r in rows)
-
-
-def write(path, rows, header=HEADER, prefix: bytes = b""):
-    path.write_bytes(prefix + text([header] + rows).encode("utf-8"))
-    return path
 
 
 # --------------------------------------------------------------------------- the weighting, said

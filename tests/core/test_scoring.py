@@ -11,9 +11,11 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from helpers import __main__ as cli
 from helpers.core import annotations as ann, mqm, paths, schemes, scoring
 from helpers.core.errors import InputError
+
+from .mqm_quirks import PER_100_CHARS, ROWS as ROWS_quirks, write as write_quirks
+from .mqm_small import _three_rater_frame, EXPECTED, ROWS as ROWS_mqm, run_cli, small, write
 
 
 def frame(rows) -> pd.DataFrame:
@@ -222,42 +224,6 @@ def test_hotw_rows_are_left_out_of_the_weights():
     assert w.isna().all()
 
 
-HEADER = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
-
-
-# Hand-computed below, per scheme: A/B systems, segments 1-2 of doc d rated by r1 and r2,
-# segment 3 only for A (so it is dropped from the common-segment scores).
-ROWS_mqm = [
-    ["A", "d", 1, 1, "r1", "s", "t", "Accuracy/Mistranslation", "Major"],   # mqm 5    marot 5
-    ["A", "d", 1, 1, "r1", "s", "t", "Fluency/Punctuation", "Minor"],       # mqm 0.1  marot 0.1
-    ["A", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "minor"],             # mqm 1    marot 1
-    ["A", "d", 2, 2, "r1", "s", "t", "No-error", "No-error"],               # 0
-    ["A", "d", 2, 2, "r2", "s", "t", "Non-translation!", "Major"],          # 25
-    ["A", "d", 3, 3, "r1", "s", "t", "Accuracy/Omission", "Major"],         # 5 (segment only A has)
-    ["B", "d", 1, 1, "r1", "s", "t", "Source error", "Major"],              # mqm 5    marot 0
-    ["B", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "Neutral"],           # 0
-    ["B", "d", 1, 1, "r2", "s", "t", "Found", "HOTW-test"],                 # left out
-    ["B", "d", 2, 2, "r1", "s", "t", "Accuracy/Creative Reinterpretation", "Minor"],  # mqm 0  marot 0
-    ["B", "d", 2, 2, "r2", "s", "t", "No-error", "No-error"],               # 0
-]
-
-
-#: system -> score: A = mean(seg1 (5.1 + 1)/2 = 3.05, seg2 (0 + 25)/2 = 12.5) = 7.775 under both;
-#: B = mean((5 + 0)/2, (0 + 0)/2) = 1.25 under mqm (Source error by severity, Creative Reinterpretation
-#: 0), 0 under marot (Source, Creative weigh 0).
-EXPECTED = {"mqm": {"A": 7.775, "B": 1.25}, "marot": {"A": 7.775, "B": 0.0}}
-
-
-def write(path, rows, header=HEADER):
-    path.write_text("".join("\t".join(map(str, r)) + "\n" for r in [header] + rows), encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def small(tmp_path):
-    return write(tmp_path / "small.tsv", ROWS_mqm)
-
-
 @pytest.mark.parametrize("scheme", ["mqm", "marot"])
 def test_system_scores_hand_computed(small, scheme):
     ratings = scoring.rater_scores(mqm.read_mqm(small), scheme)
@@ -316,22 +282,6 @@ def test_check_raters(small):
     scoring.check_raters(frame[frame["doc_seg_id"] < 3], 2)
 
 
-def _three_rater_frame(seed=3, n_docs=6, per_doc=5):
-    """A made-up design: 2 systems, each segment rated by 3 of 5 raters, penalties 0-10."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for system in ("S1", "S2"):
-        for d in range(n_docs):
-            for seg in range(1, per_doc + 1):
-                quality = rng.integers(0, 4)
-                for rater in rng.choice([f"r{i}" for i in range(5)], size=3, replace=False):
-                    n_major = max(0, quality + rng.integers(-1, 2))
-                    rows += [[system, f"doc{d}", seg, 0, rater, "s", "t", "Accuracy/Mistranslation", "Major"]] * n_major
-                    if n_major == 0:
-                        rows.append([system, f"doc{d}", seg, 0, rater, "s", "t", "No-error", "No-error"])
-    return rows
-
-
 def test_alpha_equals_the_krippendorff_package_and_icc_the_anova_formula(tmp_path):
     path = write(tmp_path / "three.tsv", _three_rater_frame())
     ratings = scoring.rater_scores(mqm.read_mqm(path), "mqm")
@@ -357,15 +307,6 @@ def test_agreement_needs_two_raters(tmp_path):
     path = write(tmp_path / "one.tsv", [r for r in ROWS_mqm if r[4] == "r1"])
     with pytest.raises(InputError, match="no segment has two or more raters"):
         scoring.score_agreement(scoring.rater_scores(mqm.read_mqm(path), "mqm"))
-
-
-# --------------------------------------------------------------------------- command line
-
-
-def run_cli(capsys, *args):
-    code = cli.main(["mqm", *map(str, args)])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_pool_pairings_in_scores(tmp_path):
@@ -421,41 +362,6 @@ def test_pooling_pairings_never_multiplies_raters(tmp_path, capsys):
     assert "pairings kept apart" in out
     code, out, _ = run_cli(capsys, "agreement", write(tmp_path / "plain.tsv", _three_rater_frame()), "--n-boot", "100")
     assert "no side-by-side pairings" in out
-
-
-HEADER_quirks = ["system", "doc", "docSegId", "globalSegId", "rater", "source", "target", "category", "severity", "metadata"]
-
-
-#: Two systems, documents d1 (segments 1, 2) and d2 (segment 1), raters r1 and r2. Penalties (mqm):
-#: A: d1/1 r1 5 r2 1 -> 3; d1/2 r1 0 r2 0.1 -> 0.05; d2/1 r1 1 r2 1 -> 1.
-#: B: d1/1 r1 0 (Source issue) r2 5 -> 2.5; d1/2 r1 0 r2 0 -> 0; d2/1 r1 5 r2 25 -> 15.
-ROWS_quirks = [
-    ["A", "d1", 1, 1, "r1", "ab<v>c</v>", "t", "Accuracy/Mistranslation", "Major", ""],
-    ["A", "d1", 1, 1, "r2", "abc", "t", "Style/Awkward", "Minor", ""],
-    ["A", "d1", 2, 2, "r1", "defgh", "t", "No-error", "No-error", ""],
-    ["A", "d1", 2, 2, "r2", "defgh", "t", "Fluency/Punctuation", "Minor", ""],
-    ["A", "d2", 1, 3, "r1", "ijklmnopqr", "t", "Fluency/Grammar", "Minor", ""],
-    ["A", "d2", 1, 3, "r2", "ijklmnopqr", "t", "Style/Awkward", "Minor", ""],
-    ["B", "d1", 1, 1, "r1", "abc", "t", "Source issue", "Major", ""],
-    ["B", "d1", 1, 1, "r2", "abc", "t", "Accuracy/Omission", "Major", ""],
-    ["B", "d1", 2, 2, "r1", "defgh", "t", "No-error", "No-error", ""],
-    ["B", "d1", 2, 2, "r2", "defgh", "t", "No-error", "No-error", ""],
-    ["B", "d2", 1, 3, "r1", "ijklmnopqr", "t", "Accuracy/Addition", "Major", ""],
-    ["B", "d2", 1, 3, "r2", "ijklmnopqr", "t", "Non-translation!", "Major", ""],
-]
-
-
-#: sum of segment scores over (3 + 5 + 10 source characters) / 100
-PER_100_CHARS = {"A": (3 + 0.05 + 1) / 0.18, "B": (2.5 + 0 + 15) / 0.18}
-
-
-def text(rows) -> str:
-    return "".join("\t".join(map(str, r)) + "\n" for r in rows)
-
-
-def write_quirks(path, rows, header=HEADER_quirks, prefix: bytes = b""):
-    path.write_bytes(prefix + text([header] + rows).encode("utf-8"))
-    return path
 
 
 # --------------------------------------------------------------------------- Marot's and the organisers' features
