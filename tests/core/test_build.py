@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import nbformat
 import pytest
@@ -13,14 +12,7 @@ import pytest
 from helpers.core import build, paths
 from helpers.core.errors import InputError
 
-
-def _notebook(path: Path, cells: list[str], parameters: str = "x = 1  # a number") -> Path:
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(parameters, metadata={"tags": ["parameters"]})]
-    nb.cells += [nbformat.v4.new_code_cell(c) for c in cells]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, path)
-    return path
+from .notebooks import _notebook
 
 
 def test_toc_lists_notebook_01():

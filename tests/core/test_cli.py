@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import nbformat
 import pytest
 from conftest import helpers_command
 
@@ -15,14 +14,7 @@ from helpers.core import paths
 from helpers.core.cli import parse_value
 from helpers.core.errors import InputError
 
-
-def _notebook(path: Path, cells: list[str], parameters: str = "x = 1  # a number") -> Path:
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(parameters, metadata={"tags": ["parameters"]})]
-    nb.cells += [nbformat.v4.new_code_cell(c) for c in cells]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, path)
-    return path
+from .notebooks import _notebook
 
 
 @pytest.mark.slow  # executes a notebook

@@ -3,22 +3,12 @@ kept apart, nothing mixed."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import nbformat
 import pytest
 
 from helpers.core import build, execution
 from helpers.core.errors import InputError
 
-
-def _notebook(path: Path, cells: list[str], parameters: str = "x = 1  # a number") -> Path:
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(parameters, metadata={"tags": ["parameters"]})]
-    nb.cells += [nbformat.v4.new_code_cell(c) for c in cells]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, path)
-    return path
+from .notebooks import _notebook
 
 
 @pytest.mark.slow  # executes a notebook

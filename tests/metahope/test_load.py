@@ -9,6 +9,8 @@ from conftest import row, write_workbook
 from helpers.core.errors import InputError
 from helpers.metahope import load, long_csv, mqm_format, tidy_frame
 
+from .wmt_file import wmt
+
 
 def test_load_study_compares_every_sheet_with_the_union(tmp_path, two_annotators):
     study = load.load_study(two_annotators)
@@ -62,46 +64,6 @@ def test_load_annotations_dispatch(tmp_path, two_annotators):
     assert len(load.load_annotations(str(path))) == len(as_list)
     with pytest.raises(ValueError, match="one workbook is one annotator"):
         load.load_annotations(str(two_annotators["A"]))
-
-
-HEADER = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
-
-
-# One system, four segments (items 1–4), raters A, B, C, each segment rated by two or three.
-# SEGS under the metahope scheme (Minor 2, Major 6):
-#        seg1  seg2  seg3  seg4
-#   A      0     2     6     -
-#   B      0     2     -     6
-#   C      -     4     6     6
-ROWS = [
-    ("X", "d1", 1, "A", "No-error", "No-error"),
-    ("X", "d1", 1, "B", "No-error", "No-error"),
-    ("X", "d1", 2, "A", "Fluency/Grammar", "Minor"),
-    ("X", "d1", 2, "B", "Accuracy/Mistranslation", "minor"),
-    ("X", "d1", 2, "C", "Fluency/Punctuation", "Minor"),
-    ("X", "d1", 2, "C", "Accuracy/Mistranslation", "Minor"),
-    ("X", "d2", 1, "A", "Accuracy/Omission", "Major"),
-    ("X", "d2", 1, "C", "Accuracy/Mistranslation", "Major"),
-    ("X", "d2", 1, "C", "Other", "HOTW-test"),  # a quality check: weighs nothing
-    ("X", "d2", 2, "B", "Non-translation!", "Major"),
-    ("X", "d2", 2, "C", "Style/Awkward", "MAJOR"),
-]
-
-
-def _write(path, rows=ROWS, header=HEADER, systems=("X",)):
-    lines = [header]
-    for system in systems:
-        for k, (_, doc, seg, rater, cat, sev) in enumerate(rows):
-            fields = [system, doc, str(seg), str(10 * (doc == "d2") + seg), rater, f"source {doc} {seg}",
-                      f"\"target\" {system} {doc} {seg}", cat, sev]
-            lines.append("\t".join(fields + ([""] if header == HEADER else [])) + "\n")
-    path.write_text("".join(lines), encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def wmt(tmp_path):
-    return _write(tmp_path / "mqm_small.tsv")
 
 
 def test_a_wmt_file_becomes_the_tidy_frame_with_its_own_categories_and_weights(wmt):

@@ -12,6 +12,9 @@ from helpers.core import agreement as ag
 from helpers.metahope import load, scoring, severity
 from helpers.metahope.tidy_frame import CATEGORIES
 
+from .tidy_cases import GIVEN, ITEMS, tidy
+from .wmt_file import SEGS, wmt
+
 
 def test_pos_classes():
     assert [scoring.pos_class(t) for t in ["N", "V", "AJ", "AV", "V+AV", "N+N", "n", "vn", "vg", "a", "d", "i", "PR", None]] \
@@ -93,49 +96,6 @@ def test_ratio_m_s_sentence_by_sentence_by_hand():
     assert {round(segs["ci_low"], 6), round(segs["ci_high"], 6)} <= {0.0, round(4 / 6, 6), 2.0}
 
 
-HEADER = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
-
-
-# One system, four segments (items 1–4), raters A, B, C, each segment rated by two or three.
-# SEGS under the metahope scheme (Minor 2, Major 6):
-#        seg1  seg2  seg3  seg4
-#   A      0     2     6     -
-#   B      0     2     -     6
-#   C      -     4     6     6
-ROWS = [
-    ("X", "d1", 1, "A", "No-error", "No-error"),
-    ("X", "d1", 1, "B", "No-error", "No-error"),
-    ("X", "d1", 2, "A", "Fluency/Grammar", "Minor"),
-    ("X", "d1", 2, "B", "Accuracy/Mistranslation", "minor"),
-    ("X", "d1", 2, "C", "Fluency/Punctuation", "Minor"),
-    ("X", "d1", 2, "C", "Accuracy/Mistranslation", "Minor"),
-    ("X", "d2", 1, "A", "Accuracy/Omission", "Major"),
-    ("X", "d2", 1, "C", "Accuracy/Mistranslation", "Major"),
-    ("X", "d2", 1, "C", "Other", "HOTW-test"),  # a quality check: weighs nothing
-    ("X", "d2", 2, "B", "Non-translation!", "Major"),
-    ("X", "d2", 2, "C", "Style/Awkward", "MAJOR"),
-]
-
-
-SEGS = {"A": [0, 2, 6, np.nan], "B": [0, 2, np.nan, 6], "C": [np.nan, 4, 6, 6]}
-
-
-def _write(path, rows=ROWS, header=HEADER, systems=("X",)):
-    lines = [header]
-    for system in systems:
-        for k, (_, doc, seg, rater, cat, sev) in enumerate(rows):
-            fields = [system, doc, str(seg), str(10 * (doc == "d2") + seg), rater, f"source {doc} {seg}",
-                      f"\"target\" {system} {doc} {seg}", cat, sev]
-            lines.append("\t".join(fields + ([""] if header == HEADER else [])) + "\n")
-    path.write_text("".join(lines), encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def wmt(tmp_path):
-    return _write(tmp_path / "mqm_small.tsv")
-
-
 def test_unrated_units_are_missing_in_the_segment_scores_never_zero(wmt):
     segs = scoring.segment_scores(load.load_class(str(wmt)).tidy)
     assert len(segs) == 9
@@ -159,25 +119,6 @@ def test_agreement_with_missing_raters_uses_the_units_each_pair_shares(wmt):
     # α against the reference implementation on the raters × units array with the gaps
     ref = krippendorff.alpha(reliability_data=np.array([SEGS[r] for r in "ABC"]), level_of_measurement="interval")
     assert got["alpha"] == pytest.approx(ref)
-
-
-# Annotator a, systems in workbook order Y then X, items i1 and i2 in sentence s1, i3 in s2:
-#   Y: i1 MIS 4 | i2 none       | i3 STL 6 + PRF 2   -> SEGS 4, 0, 8  (total 12)
-#   X: i1 IMP 10 | i2 RAM 2     | i3 MIS 4           -> SEGS 10, 2, 4 (total 16)
-GIVEN = {("Y", "i1", "MIS"): 4, ("Y", "i3", "STL"): 6, ("Y", "i3", "PRF"): 2,
-         ("X", "i1", "IMP"): 10, ("X", "i2", "RAM"): 2, ("X", "i3", "MIS"): 4}
-
-
-ITEMS = {"i1": (0, "s1", "grasp", "V"), "i2": (1, "s1", "deep", "AJ"), "i3": (2, "s2", "bridge", "N")}
-
-
-def tidy(given=GIVEN, annotator="a") -> pd.DataFrame:
-    rows = [{"item": item, "position": pos, "sentence": sent, "metaphor": word, "pos": tag, "system": system,
-             "annotator": annotator, "category": cat, "severity": given.get((system, item, cat), 0)}
-            for system in ("Y", "X") for item, (pos, sent, word, tag) in ITEMS.items() for cat in CATEGORIES]
-    out = pd.DataFrame(rows)
-    out["category"] = pd.Categorical(out["category"], categories=list(CATEGORIES))
-    return out
 
 
 def test_segment_scores_eq1_by_hand():

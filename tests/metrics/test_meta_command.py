@@ -2,7 +2,6 @@
 
 import argparse
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -10,20 +9,7 @@ from helpers.core.errors import command_line, InputError
 from helpers.metrics import meta
 from helpers.metrics.meta_command import add_meta_command, read_human
 
-
-def frames(human_grid, metric_grids, systems=None):
-    """Tidy frames from (segments, systems) grids; NaN = not scored."""
-    human_grid = np.asarray(human_grid, dtype=float)
-    systems = systems or [f"S{k}" for k in range(human_grid.shape[1])]
-    rows = [(s, i + 1, human_grid[i, k]) for i in range(human_grid.shape[0]) for k, s in enumerate(systems)
-            if not np.isnan(human_grid[i, k])]
-    human = pd.DataFrame(rows, columns=["system", "segment", "score"])
-    mrows = []
-    for name, grid in metric_grids.items():
-        grid = np.asarray(grid, dtype=float)
-        mrows += [(s, i + 1, name, grid[i, k]) for i in range(grid.shape[0]) for k, s in enumerate(systems)
-                  if not np.isnan(grid[i, k])]
-    return human, pd.DataFrame(mrows, columns=["system", "segment", "metric", "score"])
+from .grids import frames
 
 
 # --------------------------------------------------------------------------- the command
