@@ -227,7 +227,7 @@ def chromium_path() -> str | None:
     return None
 
 
-# ------------------------------------------- chapter 08: hand-made cases of test_wmt_analysis.py and test_ch08.py
+# ------------------------------------------- chapter 08: hand-made cases of wmt/test_analysis.py and test_ch08.py
 # (here, not in tests/wmt/conftest.py: a second module named conftest hides this one from `from conftest import`)
 def _curve(alphas: dict, metahope=0.9, hope=0.05) -> pd.DataFrame:
     """A hand-made :func:`~helpers.wmt.analysis.major_weight_agreement` table: α per Major weight,

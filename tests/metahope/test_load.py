@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 from conftest import row, write_workbook
 
 from helpers.core.errors import InputError
-from helpers.metahope import load, long_csv
+from helpers.metahope import load, long_csv, mqm_format, tidy_frame
+
+from .wmt_file import wmt
 
 
 def test_load_study_compares_every_sheet_with_the_union(tmp_path, two_annotators):
@@ -61,3 +64,37 @@ def test_load_annotations_dispatch(tmp_path, two_annotators):
     assert len(load.load_annotations(str(path))) == len(as_list)
     with pytest.raises(ValueError, match="one workbook is one annotator"):
         load.load_annotations(str(two_annotators["A"]))
+
+
+def test_a_wmt_file_becomes_the_tidy_frame_with_its_own_categories_and_weights(wmt):
+    loaded = load.load_class(str(wmt))
+    tidy = loaded.tidy
+    assert loaded.foreign and loaded.annotations is not None
+    assert list(tidy.columns) == tidy_frame.TIDY_COLUMNS
+    # the file's top-level categories, in the MQM order; "Other" occurs only on a HOTW-test row
+    assert tidy_frame.category_order(tidy) == ["Accuracy", "Fluency", "Style", "Non-translation"]
+    assert tidy["item"].nunique() == 4 and set(tidy["item"]) == {"d1|1", "d1|2", "d2|1", "d2|2"}
+    # 10 rated units (A: 3, B: 3, C: 3 ... C also d2|2) x 4 categories, no row for an unrated unit
+    units = tidy.drop_duplicates(["item", "annotator"])
+    assert len(units) == 9 and len(tidy) == 9 * 4
+    assert not ((tidy["annotator"] == "C") & (tidy["item"] == "d1|1")).any()
+    cell = tidy.set_index(["item", "annotator", "category"])["severity"]
+    assert cell[("d1|2", "C", "Fluency")] == 2 and cell[("d1|2", "C", "Accuracy")] == 2  # punctuation is a Minor
+    assert cell[("d2|1", "C", "Accuracy")] == 6  # the HOTW-test row adds nothing
+    assert cell[("d2|2", "B", "Non-translation")] == 6  # metahope weighs severity, Major = 6
+    assert cell[("d1|1", "A", "Accuracy")] == 0
+    assert tidy.loc[tidy["item"] == "d1|1", "sentence"].iat[0] == "source d1 1"
+    # the same annotations under the published MQM weights: punctuation 0.1, non-translation 25
+    mqm = mqm_format.from_mqm(loaded.annotations, "mqm").set_index(["item", "annotator", "category"])["severity"]
+    assert mqm[("d1|2", "C", "Fluency")] == pytest.approx(0.1)
+    assert mqm[("d2|2", "B", "Non-translation")] == 25
+    hope = loaded.weighted("hope").set_index(["item", "annotator", "category"])["penalty"]
+    assert hope[("d2|1", "A", "Accuracy")] == 4 and hope[("d1|2", "A", "Fluency")] == 1
+
+
+def test_metahope_annotations_in_mqm_still_read_losslessly(tmp_path, two_annotators):
+    tidy = load.load_study({k: str(v) for k, v in two_annotators.items()})
+    path = mqm_format.write_mqm_tsv(tidy, tmp_path / "metahope.tsv")
+    back = load.load_class(str(path))
+    assert not back.foreign and tidy_frame.category_order(back.tidy) == list(tidy_frame.CATEGORIES)
+    pd.testing.assert_frame_equal(back.tidy, tidy)

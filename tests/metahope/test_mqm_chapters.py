@@ -8,106 +8,18 @@ pair shares, and the chapters' parameter checks and loaders.
 
 from __future__ import annotations
 
-import krippendorff
-import numpy as np
 import pandas as pd
 import pytest
 
 from helpers.core import agreement as ag
 from helpers.core.errors import InputError
-from helpers.metahope import ch01, ch03, chapter_common, load, mqm_format, scoring, tidy_frame
+from helpers.metahope import ch01, ch03, chapter_common, scoring, tidy_frame
 
-HEADER = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
+from .wmt_file import _write, HEADER, ROWS, SEGS, wmt
+
+
 #: WMT 2020–21 header: the same positional columns under other names (no metadata column).
 HEADER_2021 = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
-
-# One system, four segments (items 1–4), raters A, B, C, each segment rated by two or three.
-# SEGS under the metahope scheme (Minor 2, Major 6):
-#        seg1  seg2  seg3  seg4
-#   A      0     2     6     -
-#   B      0     2     -     6
-#   C      -     4     6     6
-ROWS = [
-    ("X", "d1", 1, "A", "No-error", "No-error"),
-    ("X", "d1", 1, "B", "No-error", "No-error"),
-    ("X", "d1", 2, "A", "Fluency/Grammar", "Minor"),
-    ("X", "d1", 2, "B", "Accuracy/Mistranslation", "minor"),
-    ("X", "d1", 2, "C", "Fluency/Punctuation", "Minor"),
-    ("X", "d1", 2, "C", "Accuracy/Mistranslation", "Minor"),
-    ("X", "d2", 1, "A", "Accuracy/Omission", "Major"),
-    ("X", "d2", 1, "C", "Accuracy/Mistranslation", "Major"),
-    ("X", "d2", 1, "C", "Other", "HOTW-test"),  # a quality check: weighs nothing
-    ("X", "d2", 2, "B", "Non-translation!", "Major"),
-    ("X", "d2", 2, "C", "Style/Awkward", "MAJOR"),
-]
-SEGS = {"A": [0, 2, 6, np.nan], "B": [0, 2, np.nan, 6], "C": [np.nan, 4, 6, 6]}
-
-
-def _write(path, rows=ROWS, header=HEADER, systems=("X",)):
-    lines = [header]
-    for system in systems:
-        for k, (_, doc, seg, rater, cat, sev) in enumerate(rows):
-            fields = [system, doc, str(seg), str(10 * (doc == "d2") + seg), rater, f"source {doc} {seg}",
-                      f"\"target\" {system} {doc} {seg}", cat, sev]
-            lines.append("\t".join(fields + ([""] if header == HEADER else [])) + "\n")
-    path.write_text("".join(lines), encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def wmt(tmp_path):
-    return _write(tmp_path / "mqm_small.tsv")
-
-
-def test_a_wmt_file_becomes_the_tidy_frame_with_its_own_categories_and_weights(wmt):
-    loaded = load.load_class(str(wmt))
-    tidy = loaded.tidy
-    assert loaded.foreign and loaded.annotations is not None
-    assert list(tidy.columns) == tidy_frame.TIDY_COLUMNS
-    # the file's top-level categories, in the MQM order; "Other" occurs only on a HOTW-test row
-    assert tidy_frame.category_order(tidy) == ["Accuracy", "Fluency", "Style", "Non-translation"]
-    assert tidy["item"].nunique() == 4 and set(tidy["item"]) == {"d1|1", "d1|2", "d2|1", "d2|2"}
-    # 10 rated units (A: 3, B: 3, C: 3 ... C also d2|2) x 4 categories, no row for an unrated unit
-    units = tidy.drop_duplicates(["item", "annotator"])
-    assert len(units) == 9 and len(tidy) == 9 * 4
-    assert not ((tidy["annotator"] == "C") & (tidy["item"] == "d1|1")).any()
-    cell = tidy.set_index(["item", "annotator", "category"])["severity"]
-    assert cell[("d1|2", "C", "Fluency")] == 2 and cell[("d1|2", "C", "Accuracy")] == 2  # punctuation is a Minor
-    assert cell[("d2|1", "C", "Accuracy")] == 6  # the HOTW-test row adds nothing
-    assert cell[("d2|2", "B", "Non-translation")] == 6  # metahope weighs severity, Major = 6
-    assert cell[("d1|1", "A", "Accuracy")] == 0
-    assert tidy.loc[tidy["item"] == "d1|1", "sentence"].iat[0] == "source d1 1"
-    # the same annotations under the published MQM weights: punctuation 0.1, non-translation 25
-    mqm = mqm_format.from_mqm(loaded.annotations, "mqm").set_index(["item", "annotator", "category"])["severity"]
-    assert mqm[("d1|2", "C", "Fluency")] == pytest.approx(0.1)
-    assert mqm[("d2|2", "B", "Non-translation")] == 25
-    hope = loaded.weighted("hope").set_index(["item", "annotator", "category"])["penalty"]
-    assert hope[("d2|1", "A", "Accuracy")] == 4 and hope[("d1|2", "A", "Fluency")] == 1
-
-
-def test_unrated_units_are_missing_in_the_segment_scores_never_zero(wmt):
-    segs = scoring.segment_scores(load.load_class(str(wmt)).tidy)
-    assert len(segs) == 9
-    wide = ag.rating_matrix(segs, "SEGS").reindex(index=["d1|1", "d1|2", "d2|1", "d2|2"], columns=list("ABC"))
-    expected = pd.DataFrame(SEGS, index=wide.index)
-    pd.testing.assert_frame_equal(wide, expected, check_names=False, check_dtype=False)
-
-
-def test_agreement_with_missing_raters_uses_the_units_each_pair_shares(wmt):
-    segs = scoring.segment_scores(load.load_class(str(wmt)).tidy)
-    got = ag.agreement(segs, by="system", value="SEGS").iloc[0]
-    # By hand. κ on the positions of the observed values 0, 2, 4, 6 (0, 1, 2, 3):
-    #   A–B share seg1, seg2: (0, 1) vs (0, 1), identical: κ = 1;
-    #   A–C share seg2, seg3: (1, 3) vs (2, 3): mean (x−y)² = 0.5, var x = 1, var y = 0.25, (x̄−ȳ)² = 0.25,
-    #   κ = 1 − 0.5/1.5 = 2/3; B–C share seg2, seg4: the same values, κ = 2/3. Mean 7/9.
-    assert got["weighted_kappa"] == pytest.approx(7 / 9)
-    # r is 1 on each pair's two shared units
-    assert got["pearson_r"] == pytest.approx(1.0)
-    # all four segments have ≥ 2 ratings; every rater agrees on seg1, seg3, seg4, not on seg2 (2, 2, 4)
-    assert got["n_items"] == 4 and got["exact_agreement"] == 75.0 and got["presence_agreement"] == 100.0
-    # α against the reference implementation on the raters × units array with the gaps
-    ref = krippendorff.alpha(reliability_data=np.array([SEGS[r] for r in "ABC"]), level_of_measurement="interval")
-    assert got["alpha"] == pytest.approx(ref)
 
 
 def test_chapter_3_setup_reads_a_wmt_2021_file_with_the_core_reader(tmp_path):
@@ -184,14 +96,6 @@ def test_a_file_with_one_rater_per_segment_is_refused(tmp_path):
         ch01.setup(annotator_files=str(path)).load()
     with pytest.raises(InputError, match=r"parameter 'annotations', .*apart.tsv: no \(item, system\) is rated by two"):
         ch03.setup(annotations=str(path)).load()
-
-
-def test_metahope_annotations_in_mqm_still_read_losslessly(tmp_path, two_annotators):
-    tidy = load.load_study({k: str(v) for k, v in two_annotators.items()})
-    path = mqm_format.write_mqm_tsv(tidy, tmp_path / "metahope.tsv")
-    back = load.load_class(str(path))
-    assert not back.foreign and tidy_frame.category_order(back.tidy) == list(tidy_frame.CATEGORIES)
-    pd.testing.assert_frame_equal(back.tidy, tidy)
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from conftest import comparable_tidy
 
 from helpers.core import mqm, scoring
 from helpers.core.errors import InputError
-from helpers.metahope import load, mqm_format, release, tidy_frame
+from helpers.metahope import load, mqm_format, release, severity, tidy_frame
 from helpers.metahope.scoring import segment_scores as metahope_segments
 
 
@@ -85,3 +85,17 @@ def test_mqm_tsv_round_trip(tmp_path, two_annotators):
     assert (raw["category"] == "No-error").sum() == 12 - 5  # (3 items x 2 systems x 2 raters) - segments with errors
     back = mqm_format.read_mqm_tsv(path)
     pd.testing.assert_frame_equal(comparable_tidy(back), comparable_tidy(tidy))
+
+
+def test_mqm_top_categories_whole_against_the_wmt_release():
+    from helpers.metahope import mqm_format
+
+    # google/wmt-mqm-human-evaluation README: "the standard top-level categories Accuracy, Fluency,
+    # Terminology, Style, and Locale" (spelled "Locale convention" in the files) and "a special
+    # Non-translation error"; the released files add Other, Source error (TED ZH-EN) and Source issue
+    # (generalMT2023 ZH-EN). These are every top level of those files apart from No-error and the HOTW
+    # test rows (Found, Missed), counted 2026-12-01 on the mirrored files.
+    assert mqm_format.MQM_TOP_CATEGORIES == ("Accuracy", "Fluency", "Terminology", "Style", "Locale convention",
+                                             "Other", "Non-translation", "Source error", "Source issue")
+    got = mqm_format.top_category(pd.Series(["Accuracy/Mistranslation", "Non-translation!", " Style/Awkward", "Other"]))
+    assert got.tolist() == ["Accuracy", "Non-translation", "Style", "Other"]

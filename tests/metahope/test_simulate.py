@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.core import agreement as ag
 from helpers import metahope as mh
-from helpers.metahope import simulate as sim
+from helpers.core import agreement as ag
+from helpers.metahope import severity, simulate as sim
+from helpers.metahope.tidy_frame import CATEGORIES
 
 
 @pytest.fixture
@@ -114,3 +116,35 @@ def test_seed_summary_flags_orders_that_change_with_the_seed():
     row = sim.seed_summary(study).iloc[0]
     # x ahead in seeds 0, 2, 4: share 0.6 -> seed noise; mean difference (0.2 - 0.05 + 0.2 - 0.1 + 0.3) / 5
     assert row["share_a_ahead"] == 0.6 and row["seed_noise"] and row["mean_difference"] == pytest.approx(0.11)
+
+
+# --------------------------------------------------------------------------- the simulation's team statistics
+
+
+def test_team_statistics_against_the_krippendorff_package():
+    import krippendorff
+
+    from helpers.metahope import simulate
+
+    # two annotators, one system, four items:
+    #   a: i1 MIS 4 | i2 none  | i3 STL 2 | i4 MIS 6 + PRF 2   -> SEGS 4, 0, 2, 8
+    #   b: i1 MIS 4 | i2 IMP 2 | i3 none  | i4 MIS 8          -> SEGS 4, 2, 0, 8
+    given = {"a": {("i1", "MIS"): 4, ("i3", "STL"): 2, ("i4", "MIS"): 6, ("i4", "PRF"): 2},
+             "b": {("i1", "MIS"): 4, ("i2", "IMP"): 2, ("i4", "MIS"): 8}}
+    rows = [{"item": i, "system": "X", "annotator": who, "category": c, "severity": g.get((i, c), 0)}
+            for who, g in given.items() for i in ("i1", "i2", "i3", "i4") for c in CATEGORIES]
+    t = pd.DataFrame(rows)
+    got = simulate.team_statistics(t).set_index("system").loc["X"]
+    segs = [[4, 0, 2, 8], [4, 2, 0, 8]]
+    assert got["segs_alpha"] == pytest.approx(krippendorff.alpha(reliability_data=segs, level_of_measurement="ordinal",
+                                                                 value_domain=[0, 2, 4, 8]))
+    # an error on both sheets for i1 and i4, on one only for i2 and i3: 2 of 4 units agree
+    assert got["presence_agreement"] == 50.0
+    # per category (RAM is all zeros: α undefined, left out of the mean)
+    per_cat = {"IMP": [[0, 0, 0, 0], [0, 2, 0, 0]], "MIS": [[4, 0, 0, 6], [4, 0, 0, 8]],
+               "STL": [[0, 0, 2, 0], [0, 0, 0, 0]], "PRF": [[0, 0, 0, 2], [0, 0, 0, 0]]}
+    ref = [krippendorff.alpha(reliability_data=m, level_of_measurement="ordinal", value_domain=list(range(0, 11, 2)))
+           for m in per_cat.values()]
+    assert got["category_alpha"] == pytest.approx(np.mean(ref))
+    pooled = simulate.team_statistics(t, by=None, statistics=["presence_agreement"])
+    assert pooled.columns.tolist() == ["group", "presence_agreement"] and pooled.iloc[0].tolist() == ["all", 50.0]

@@ -1,7 +1,6 @@
 """Meta-evaluation statistics (helpers.metrics.meta) on small hand-computed cases and against
 scipy, and the ``metrics meta`` command on good and bad files."""
 
-import argparse
 import itertools
 
 import numpy as np
@@ -9,24 +8,9 @@ import pandas as pd
 import pytest
 from scipy.stats import kendalltau, pearsonr
 
-from helpers.core.errors import InputError, command_line
 from helpers.metrics import meta
-from helpers.metrics.meta_command import add_meta_command, read_human
 
-
-def frames(human_grid, metric_grids, systems=None):
-    """Tidy frames from (segments, systems) grids; NaN = not scored."""
-    human_grid = np.asarray(human_grid, dtype=float)
-    systems = systems or [f"S{k}" for k in range(human_grid.shape[1])]
-    rows = [(s, i + 1, human_grid[i, k]) for i in range(human_grid.shape[0]) for k, s in enumerate(systems)
-            if not np.isnan(human_grid[i, k])]
-    human = pd.DataFrame(rows, columns=["system", "segment", "score"])
-    mrows = []
-    for name, grid in metric_grids.items():
-        grid = np.asarray(grid, dtype=float)
-        mrows += [(s, i + 1, name, grid[i, k]) for i in range(grid.shape[0]) for k, s in enumerate(systems)
-                  if not np.isnan(grid[i, k])]
-    return human, pd.DataFrame(mrows, columns=["system", "segment", "metric", "score"])
+from .grids import frames
 
 
 def estimate(table, level, metric, statistic):
@@ -247,81 +231,6 @@ def test_perm_both_p_value_is_seeded_and_in_between_for_close_metrics():
     assert p1 == p2 and 0.02 < p1 < 0.98
 
 
-# --------------------------------------------------------------------------- the command
-
-
-def run(tmp_path, *args):
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_meta_command(sub.add_parser("metrics").add_subparsers(dest="kind", required=True))
-    parsed = parser.parse_args(["metrics", "meta", *map(str, args)])
-    with command_line():
-        return parsed.handler(parsed)
-
-
-@pytest.fixture
-def good_files(tmp_path):
-    h, m = frames([[0, 1, 2], [1, 0, 3], [2, 2, 0]], {"chrf": [[9, 8, 7], [7, 8, 6], [5, 6, 9]]})
-    human, scores = tmp_path / "human.csv", tmp_path / "scores.csv"
-    h.to_csv(human, index=False)
-    m.to_csv(scores, index=False)
-    return human, scores
-
-
-def test_cli_writes_meta_csv(tmp_path, good_files, capsys):
-    human, scores = good_files
-    out = tmp_path / "meta.csv"
-    assert run(tmp_path, "--human", human, "--metrics", scores, "--out", out, "--n-boot", 20) == 0
-    table = pd.read_csv(out)
-    assert list(table.columns) == meta.COLUMNS
-    assert set(table["level"]) == {"system", "segment"}
-    assert "written" in capsys.readouterr().out
-
-
-def test_cli_reads_an_mqm_tsv(tmp_path):
-    tsv = tmp_path / "mqm.tsv"
-    tsv.write_text("system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
-                   "A\td1\t1\t1\tr1\ts\tt\tAccuracy/Mistranslation\tMajor\n"
-                   "B\td1\t1\t1\tr1\ts\tt\tNo-error\tNo-error\n"
-                   "A\td1\t2\t2\tr1\ts\tt\tFluency/Punctuation\tMinor\n", encoding="utf-8")
-    h = read_human(tsv)
-    assert h.sort_values(["system", "segment"])[["system", "segment", "score", "doc"]].values.tolist() == [
-        ["A", 1.0, 5.0, "d1"], ["A", 2.0, 0.1, "d1"], ["B", 1.0, 0.0, "d1"]]  # WMT weights: major 5, punctuation 0.1
-
-
-@pytest.mark.parametrize("which, content, needle", [
-    ("metrics", "", "scores.csv: is empty"),
-    ("metrics", "system,segment,score\nA,1,2\n",
-     "scores.csv, row 1: value 'system, segment, score': lacks column(s) metric"),
-    ("metrics", "system,segment,metric,score\n", "scores.csv: has a header but no scores"),
-    ("metrics", "system,segment,metric,score\nS0,1,chrf,9\nS1,1,chrf,abc\n",
-     "scores.csv, row 3, column 'score': value 'abc': score must be a finite number"),
-    ("metrics", "system,segment,metric,score\nS0,x1,chrf,9\n", "scores.csv, row 2, column 'segment': value 'x1'"),
-    ("metrics", "system,segment,metric,score\nS0,1,chrf,9\nS0,1,chrf,8\n", "scores.csv, row 3, column 'metric'"),
-    ("human", "system,segment,score\nS0,1,nan\n", "human.csv, row 2, column 'score': value 'nan'"),
-    ("human", "", "human.csv: is empty"),
-])
-def test_cli_bad_files_are_one_line_errors_naming_the_file(tmp_path, good_files, which, content, needle):
-    human, scores = good_files
-    (human if which == "human" else scores).write_text(content, encoding="utf-8")
-    out = tmp_path / "meta.csv"
-    with pytest.raises(InputError) as err:
-        run(tmp_path, "--human", human, "--metrics", scores, "--out", out)
-    message = str(err.value)
-    assert "\n" not in message
-    assert needle in message, message
-    assert not out.exists()
-
-
-def test_cli_missing_file_and_reserved_metric_name(tmp_path, good_files):
-    human, scores = good_files
-    with pytest.raises(InputError, match="nothere.csv: no such file"):
-        run(tmp_path, "--human", tmp_path / "nothere.csv", "--metrics", scores, "--out", tmp_path / "o.csv")
-    scores.write_text("system,segment,metric,score\nS0,1,human,1\n", encoding="utf-8")
-    with pytest.raises(InputError, match="scores.csv: a metric may not be called 'human'"):
-        run(tmp_path, "--human", human, "--metrics", scores, "--out", tmp_path / "o.csv")
-
-
 def test_every_statistic_matches_mt_metrics_eval_on_a_small_test_set():
     """6 systems × 40 segments, MQM-like ties, 15 % of the human scores missing. The expected
     values were computed with google-research/mt-metrics-eval (commit 68a481a, stats.py:
@@ -344,16 +253,6 @@ def test_every_statistic_matches_mt_metrics_eval_on_a_small_test_set():
     }
     for key, value in expected.items():
         assert t[key] == pytest.approx(value, abs=1e-12), key
-
-
-def test_cli_reports_one_sided_cells_and_system_rows_without_intervals(tmp_path, good_files, capsys):
-    human, scores = good_files
-    with open(scores, "a", encoding="utf-8") as fh:
-        fh.write("S0,,chrf,80\nS1,,chrf,70\nS2,,chrf,60\nS0,4,chrf,1\n")  # corpus scores and an unrated segment
-    assert run(tmp_path, "--human", human, "--metrics", scores, "--out", tmp_path / "m.csv", "--n-boot", 10) == 0
-    out = capsys.readouterr().out
-    assert "chrf: 1 (system, segment) cell(s) only in the metric scores, left out of the segment-level" in out
-    assert "no system-level interval for chrf" in out
 
 
 def test_rated_segments_need_human_segment_scores():

