@@ -620,7 +620,7 @@ def test_cluster_dimensions_average_linkage_by_hand():
 def test_disagreement_power_by_hand(tmp_path):
     from helpers.explanations import ch05
 
-    table = pd.DataFrame({"statistic": ["pearson_r", "spearman_rho"], "value": [0.3, 0.2], "p_value": [0.2, 0.4],
+    table = pd.DataFrame({"statistic": ["pearson_r", "rho"], "value": [0.3, 0.2], "p_value": [0.2, 0.4],
                           "n": [20, 20]})
     table.to_csv(tmp_path / "disagreement_vs_error.csv", index=False)
     f = ch05.findings(tmp_path).set_index("quantity")

@@ -49,7 +49,7 @@ def _tables(simulated=True) -> dict[str, pd.DataFrame]:
         "judge_vs_baseline_replicates": pd.DataFrame({"ratings": ["seed 42", "seed 42", "seed 43", "seed 43"],
                                                       "split_seed": [0, 1, 0, 1], "n_held_out": 20,
                                                       "difference": [0.1, -0.05, 0.2, 0.3]}),
-        "disagreement_vs_error": pd.DataFrame({"statistic": ["pearson_r", "spearman_rho"], "value": [0.3, 0.2],
+        "disagreement_vs_error": pd.DataFrame({"statistic": ["pearson_r", "rho"], "value": [0.3, 0.2],
                                                "p_value": [0.2, 0.4], "n": 20}),
         "judge_weights": pd.DataFrame({"dimension": DIMS, "weight": [0.1, 0.05, 0.15, 0.4, 0.12, 0.18]}),
     }

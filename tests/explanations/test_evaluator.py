@@ -217,7 +217,7 @@ def test_item_targets_by_hand():
 def test_disagreement_vs_error_by_hand():
     pred = pd.DataFrame({"human_sd": [0.2, 0.4, 0.6, 0.8], "error": [0.1, 0.5, 0.3, 0.9]})
     t = ev.disagreement_vs_error(pred).set_index("statistic")
-    assert t.index.tolist() == ["pearson_r", "spearman_rho", "within_one_sd_percent", "median_sd",
+    assert t.index.tolist() == ["pearson_r", "rho", "within_one_sd_percent", "median_sd",
                                 "mean_error_high_disagreement", "mean_error_low_disagreement", "mann_whitney_u",
                                 "welch_t"]
     # Pearson: centred SD (−.3, −.1, .1, .3), centred error (−.35, .05, −.15, .45): Σxy = .22, Σx² = .2,
@@ -226,8 +226,8 @@ def test_disagreement_vs_error_by_hand():
     assert t.loc["pearson_r", "value"] == pytest.approx(r)
     assert t.loc["pearson_r", "p_value"] == pytest.approx(2 * sps.t.sf(r * np.sqrt(2 / (1 - r**2)), 2))
     # Spearman: error ranks 1, 3, 2, 4; Σd² = 2; ρ = 1 − 6·2/(4·15) = 0.8; p from the same t on 2 df
-    assert t.loc["spearman_rho", "value"] == pytest.approx(0.8)
-    assert t.loc["spearman_rho", "p_value"] == pytest.approx(2 * sps.t.sf(0.8 * np.sqrt(2 / 0.36), 2))
+    assert t.loc["rho", "value"] == pytest.approx(0.8)
+    assert t.loc["rho", "p_value"] == pytest.approx(2 * sps.t.sf(0.8 * np.sqrt(2 / 0.36), 2))
     # error ≤ SD for items 1 and 3: 50 %; median SD 0.5; high (SD > .5) errors .3, .9, low .1, .5
     assert t.loc["within_one_sd_percent", "value"] == 50.0 and t.loc["median_sd", "value"] == pytest.approx(0.5)
     assert t.loc["mean_error_high_disagreement", ["value", "n"]].tolist() == pytest.approx([0.6, 2])

@@ -91,7 +91,7 @@ def test_edit_rate_agreement_by_hand_and_scipy():
     frame = pd.DataFrame({"hter": [0.0, 10.0, 20.0, 30.0, 40.0], "penalty": [0.0, 1.0, 3.0, 2.0, 4.0],
                           "sentence": ["s1", "s1", "s2", "s2", "s3"]})
     got = ch09.edit_rate_agreement(frame, n_boot=200, clusters="sentence").set_index("statistic")
-    assert got.loc["spearman", "estimate"] == pytest.approx(0.9)  # one swapped pair: 1 - 6*2/(5*24)
+    assert got.loc["rho", "estimate"] == pytest.approx(0.9)  # one swapped pair: 1 - 6*2/(5*24)
     assert got.loc["pearson", "estimate"] == pytest.approx(pearsonr(frame["hter"], frame["penalty"])[0])
     assert (got["ci_low"] <= got["estimate"]).all() and (got["estimate"] <= got["ci_high"]).all()
     assert got["n"].tolist() == [5, 5]

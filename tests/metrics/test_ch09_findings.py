@@ -42,7 +42,7 @@ def saved(tmp_path):
          "protocol_rank": [None] * 3, "bleu": [20.0, 30.0, 10.0], "bleu_rank": [2.0, 1.0, 3.0],
          "rank_shift": [None] * 3}))
     _write(tmp_path, "edit_rate_agreement", pd.DataFrame(
-        {"data": ["MetaHOPE", "MetaHOPE", "HADQAET", "HADQAET"], "statistic": ["pearson", "spearman"] * 2,
+        {"data": ["MetaHOPE", "MetaHOPE", "HADQAET", "HADQAET"], "statistic": ["pearson", "rho"] * 2,
          "estimate": [0.2, 0.25, 0.3, 0.35], "ci_low": [0.0, 0.05, 0.1, 0.15], "ci_high": [0.4, 0.45, 0.5, 0.55],
          "n": [57, 57, 20, 20]}))
     _write(tmp_path, "missed_errors", pd.DataFrame(

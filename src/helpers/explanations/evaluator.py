@@ -426,7 +426,7 @@ def disagreement_vs_error(predictions: pd.DataFrame) -> pd.DataFrame:
         high_mean, low_mean = high.mean(), low.mean()
     rows = [
         ("pearson_r", pr.statistic, pr.pvalue, len(sd)),
-        ("spearman_rho", sr.statistic, sr.pvalue, len(sd)),
+        ("rho", sr.statistic, sr.pvalue, len(sd)),
         ("within_one_sd_percent", float(np.mean(err <= sd) * 100), np.nan, len(sd)),
         ("median_sd", median, np.nan, len(sd)),
         ("mean_error_high_disagreement", high_mean, np.nan, len(high)),

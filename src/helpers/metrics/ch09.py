@@ -280,7 +280,7 @@ def edit_rate_agreement(frame: pd.DataFrame, value: str = "penalty", n_boot: int
     x, y = frame["hter"].to_numpy(dtype=float), frame[value].to_numpy(dtype=float)
     groups = frame[clusters].to_numpy() if clusters else None
     rows = []
-    for name, fn in (("pearson", pearsonr), ("spearman", spearmanr)):
+    for name, fn in (("pearson", pearsonr), ("rho", spearmanr)):
         def stat(idx, fn=fn):
             a, b = x[idx], y[idx]
             return float(fn(a, b)[0]) if np.ptp(a) > 0 and np.ptp(b) > 0 else float("nan")
@@ -536,7 +536,7 @@ def findings(folder) -> pd.DataFrame:
         f.add("bleu_undervalues").add("bleu_tau")
 
     ea = t["edit_rate_agreement"]
-    part = ea[ea["statistic"] == "spearman"] if not ea.empty else ea
+    part = ea[ea["statistic"] == "rho"] if not ea.empty else ea
     for _, r in part.iterrows():
         f.add("hter_rho", r["estimate"], group=r["data"], ci=(r["ci_low"], r["ci_high"]), n=r["n"])
     if part.empty:
