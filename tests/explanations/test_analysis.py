@@ -617,52 +617,6 @@ def test_cluster_dimensions_average_linkage_by_hand():
 # --------------------------------------------------------------------------- the chapters' own numbers
 
 
-def test_disagreement_power_by_hand(tmp_path):
-    from helpers.explanations import ch05
-
-    table = pd.DataFrame({"statistic": ["pearson_r", "rho"], "value": [0.3, 0.2], "p_value": [0.2, 0.4],
-                          "n": [20, 20]})
-    table.to_csv(tmp_path / "disagreement_vs_error.csv", index=False)
-    f = ch05.findings(tmp_path).set_index("quantity")
-    assert f.loc["disagreement_r", ["value", "p"]].tolist() == [0.3, 0.2]
-    assert f.loc["disagreement_n", "value"] == 20 and not f.loc["disagreement_significant", "value"]
-    # Fisher z: tanh((z.975 + z.80)/√(20 − 3)) = tanh((1.959964 + 0.841621)/√17)
-    assert f.loc["detectable_r", "value"] == pytest.approx(np.tanh((1.959964 + 0.841621) / np.sqrt(17)), abs=1e-6)
-    table.assign(p_value=0.01).to_csv(tmp_path / "disagreement_vs_error.csv", index=False)
-    assert ch05.findings(tmp_path).set_index("quantity").loc["disagreement_significant", "value"]
-
-
-def test_contrast_beside_truth_by_hand():
-    from helpers.explanations import ch04
-
-    contrast = pd.DataFrame({"dimension": ["origin", "mapping"], "mean_pass": [4.0, 3.5], "mean_fail": [2.0, 3.0],
-                             "difference": [2.0, 0.5], "u": [1, 2]})
-    truth = pd.DataFrame({"dimension": ["mapping", "origin"], "pass_level": [4.2, 4.4], "fail_level": [3.0, 1.8]})
-    out = ch04.contrast_beside_truth(contrast, truth)
-    assert out.columns.tolist() == ["dimension", "mean_pass", "mean_fail", "difference", "generating_gap"]
-    assert out["generating_gap"].tolist() == pytest.approx([4.4 - 1.8, 4.2 - 3.0])
-    assert ch04.contrast_beside_truth(contrast, None) is None
-
-
-def test_calibration_band_against_the_krippendorff_package():
-    from helpers.explanations import ch04
-    from helpers.explanations.io import load_benchmark
-    from helpers.explanations.simulate import RatingModel, simulate_ratings
-
-    bench, model = load_benchmark(), RatingModel()
-    band = ch04.calibration_band(bench, 4, model, seeds=[0, 1], low=0.0, high=0.9)
-    assert band.index.tolist() == list(SCORES) and band.columns.tolist() == ["min", "max", "within 0.00–0.90"]
-    ref = {}
-    for seed in (0, 1):
-        r = simulate_ratings(bench, 4, seed, model)
-        for d in SCORES:
-            m = r[r["dimension"] == d].pivot(index="rater", columns="item_id", values="score").to_numpy(dtype=float)
-            ref.setdefault(d, []).append(krippendorff.alpha(reliability_data=m, level_of_measurement="interval"))
-    for d in SCORES:
-        assert band.loc[d, ["min", "max"]].tolist() == pytest.approx([min(ref[d]), max(ref[d])])
-        assert band.loc[d, "within 0.00–0.90"] == (min(ref[d]) >= 0.0 and max(ref[d]) <= 0.9)
-
-
 def _borderline_ratings(seed, n_items=12, n_raters=3):
     """mapping and emergence share a factor; origin shares half of it: its role depends on the sample."""
     rng = np.random.default_rng(seed)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import math
 
+import krippendorff
 import pandas as pd
 import pytest
 
 from helpers.core.errors import InputError
 from helpers.core.findings import Words
 from helpers.explanations import ch04
+from helpers.explanations.io import SCORES
 
 WORDS = Words("04_explanation_judgements", shared=("explanations",))
 
@@ -224,3 +226,34 @@ def test_description_states_the_ratings_and_the_resamples():
     d = ch04.description(box, setup).set_index("quantity")["value"]
     assert (d["simulated"], d["simulated_raters"], d["raters"], d["items"]) == (1, 3, 3, 100)
     assert d["ratings"] == len(box.ratings) == 3 * 100 * 7 and (d["n_boot"], d["cluster_threshold"]) == (40, 0.6)
+
+
+def test_contrast_beside_truth_by_hand():
+    from helpers.explanations import ch04
+
+    contrast = pd.DataFrame({"dimension": ["origin", "mapping"], "mean_pass": [4.0, 3.5], "mean_fail": [2.0, 3.0],
+                             "difference": [2.0, 0.5], "u": [1, 2]})
+    truth = pd.DataFrame({"dimension": ["mapping", "origin"], "pass_level": [4.2, 4.4], "fail_level": [3.0, 1.8]})
+    out = ch04.contrast_beside_truth(contrast, truth)
+    assert out.columns.tolist() == ["dimension", "mean_pass", "mean_fail", "difference", "generating_gap"]
+    assert out["generating_gap"].tolist() == pytest.approx([4.4 - 1.8, 4.2 - 3.0])
+    assert ch04.contrast_beside_truth(contrast, None) is None
+
+
+def test_calibration_band_against_the_krippendorff_package():
+    from helpers.explanations import ch04
+    from helpers.explanations.io import load_benchmark
+    from helpers.explanations.simulate import RatingModel, simulate_ratings
+
+    bench, model = load_benchmark(), RatingModel()
+    band = ch04.calibration_band(bench, 4, model, seeds=[0, 1], low=0.0, high=0.9)
+    assert band.index.tolist() == list(SCORES) and band.columns.tolist() == ["min", "max", "within 0.00–0.90"]
+    ref = {}
+    for seed in (0, 1):
+        r = simulate_ratings(bench, 4, seed, model)
+        for d in SCORES:
+            m = r[r["dimension"] == d].pivot(index="rater", columns="item_id", values="score").to_numpy(dtype=float)
+            ref.setdefault(d, []).append(krippendorff.alpha(reliability_data=m, level_of_measurement="interval"))
+    for d in SCORES:
+        assert band.loc[d, ["min", "max"]].tolist() == pytest.approx([min(ref[d]), max(ref[d])])
+        assert band.loc[d, "within 0.00–0.90"] == (min(ref[d]) >= 0.0 and max(ref[d]) <= 0.9)

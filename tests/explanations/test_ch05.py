@@ -206,3 +206,18 @@ def test_findings_of_an_empty_folder_state_nothing(tmp_path):
     found = ch05.findings(tmp_path)
     assert {"paper_judge_mae", "judge_verdict", "replicate_reading", "stage2_cv_mae"} <= set(found["quantity"])
     assert (found["value"].isna() & (found["text"] == "")).all()
+
+
+def test_disagreement_power_by_hand(tmp_path):
+    from helpers.explanations import ch05
+
+    table = pd.DataFrame({"statistic": ["pearson_r", "rho"], "value": [0.3, 0.2], "p_value": [0.2, 0.4],
+                          "n": [20, 20]})
+    table.to_csv(tmp_path / "disagreement_vs_error.csv", index=False)
+    f = ch05.findings(tmp_path).set_index("quantity")
+    assert f.loc["disagreement_r", ["value", "p"]].tolist() == [0.3, 0.2]
+    assert f.loc["disagreement_n", "value"] == 20 and not f.loc["disagreement_significant", "value"]
+    # Fisher z: tanh((z.975 + z.80)/√(20 − 3)) = tanh((1.959964 + 0.841621)/√17)
+    assert f.loc["detectable_r", "value"] == pytest.approx(np.tanh((1.959964 + 0.841621) / np.sqrt(17)), abs=1e-6)
+    table.assign(p_value=0.01).to_csv(tmp_path / "disagreement_vs_error.csv", index=False)
+    assert ch05.findings(tmp_path).set_index("quantity").loc["disagreement_significant", "value"]

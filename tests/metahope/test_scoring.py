@@ -337,24 +337,6 @@ def test_pos_classes_whole_against_the_tag_sets():
     assert scoring.POS_CLASSES == expected
 
 
-def test_calibration_table_by_hand():
-    from helpers.metahope import ch03
-
-    study = pd.DataFrame({"seed": [0, 0, 1, 1, 2, 2], "system": ["B", "A"] * 3,
-                          "segs_alpha": [0.1, 0.3, 0.2, 0.5, 0.6, 0.4], "presence_agreement": [20, 40, 30, 50, 10, 45]})
-    published = pd.DataFrame({"system": ["A", "B"], "ordinal_alpha": ["0.22", "0.16"],
-                              "exact_presence_agreement": ["47", "16"]})
-    t = ch03.calibration_table(study, published).set_index("system")
-    assert t.index.tolist() == ["B", "A"]  # the study's order
-    # B: α 0.1, 0.2, 0.6 -> mean 0.3; presence 20, 30, 10 -> mean 20.  A: α 0.3, 0.5, 0.4; presence 40, 50, 45
-    assert t.loc["B", ["alpha_mean", "alpha_min", "alpha_max"]].tolist() == pytest.approx([0.3, 0.1, 0.6])
-    assert t.loc["A", ["alpha_mean", "alpha_min", "alpha_max"]].tolist() == pytest.approx([0.4, 0.3, 0.5])
-    assert t.loc["B", ["presence_mean", "presence_min", "presence_max", "teams"]].tolist() == [20, 10, 30, 3]
-    assert t.loc["A", ["presence_mean", "presence_min", "presence_max", "teams"]].tolist() == [45, 40, 50, 3]
-    assert t.loc["A", ["published_alpha", "published_presence"]].tolist() == [0.22, 47.0]
-    assert t.loc["B", ["published_alpha", "published_presence"]].tolist() == [0.16, 16.0]
-
-
 @pytest.mark.parametrize("categorical", [False, True])
 def test_disagreement_anatomy_of_categories_not_written_down(categorical):
     # b wrote only MIS 1 (no IMP row): an unwritten category is 0, whether or not the column is

@@ -366,3 +366,20 @@ def test_the_measurement_script_reproduces_the_committed_ladder(tmp_path):
     committed = ch06.measured_ladder().set_index(["rung", "context"]).loc[got.index]
     for column in ("heldout_perplexity", "pooled_rho", "mean_within_word_rho", "p_within_word", "n"):
         assert got[column].tolist() == pytest.approx(committed[column].tolist()), column
+
+
+def test_table8_overlap_counts_the_paper_top_five_by_hand(tmp_path, monkeypatch):
+    from helpers.slang import ch06
+
+    table8 = pd.DataFrame({"word": ["尼玛", "尼玛", "卧槽", "劳资"], "candidate": ["你妈", "泥马", "我操", "老子"]})
+    monkeypatch.setattr(ch06, "read_published", lambda study, name: table8)
+    top = pd.DataFrame({"method": ["percentile"] * 4 + ["self-information"] * 3,
+                        "context": ["n/a"] * 4 + ["left"] * 3,
+                        "word": ["尼玛", "尼玛", "卧槽", "特么", "尼玛", "劳资", "劳资"],
+                        "candidate": ["你妈", "拟麻", "我草", "他妈", "泥马", "老子", "老资"]})
+    top.to_csv(tmp_path / "top_homophones.csv", index=False)
+    pd.DataFrame({"quantity": ["top_k"], "value": [2], "text": [""]}).to_csv(tmp_path / "data_summary.csv", index=False)
+    f = ch06.findings(tmp_path, "overlap").set_index(["quantity", "group"])["value"]
+    assert f[("paper_top", "")] == 4 and f[("k", "")] == 2
+    # percentile: only 你妈 (尼玛) is in the paper's lists (我草 is not 我操) -> 1; self-information: 泥马, 老子 -> 2
+    assert f[("hits", "percentile")] == 1 and f[("hits", "self-information (left context)")] == 2

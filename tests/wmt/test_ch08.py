@@ -1,7 +1,7 @@
 """Chapter 08's module, :mod:`helpers.wmt.ch08`: its parameter checks, its findings recomputed from
 hand-made result CSVs and worded by its words file (the verdict keys, the ratio curve, α's reading,
 the weighting and ESA sentences), and the chapter run end to end on an EN→DE MQM file and an EN→CS
-ESA slice. The statistics are tested in test_wmt_analysis.py."""
+ESA slice. The statistics are tested in test_analysis.py."""
 
 from __future__ import annotations
 
@@ -406,7 +406,7 @@ def test_the_esa_parameters_are_checked(tmp_path):
 
 
 def test_the_schemes_sentences_read_the_saved_weights_and_rankings(tmp_path, hand_mqm):
-    """The hand-computed case ``hand_mqm`` (tests/wmt/conftest.py; test_wmt_analysis.py checks its tables):
+    """The hand-computed case ``hand_mqm`` (tests/wmt/conftest.py; test_analysis.py checks its tables):
     only Source error (Major), one row, is weighed differently, and both systems move one place."""
     frame = hand_mqm
     # the chapter's sentences, read back from the two tables as the chapter saves them
