@@ -78,8 +78,9 @@ def _ratings(args, with_source: bool = False):
                              parameter="per-100-chars")
         scored = pages.texts("core", "commands")["mqm file"]["notes"]["scored"]
         return mqm.read_segment_scores(path), path, [scored]
-    frame = mqm.read_mqm(path, columns=ann.SCORING_COLUMNS + (["source"] if with_source else []))
-    notes = [f"read: {note}" for note in frame.attrs.get("notes", [])]
+    read = mqm.read_mqm_file(path, columns=ann.SCORING_COLUMNS + (["source"] if with_source else []))
+    frame = read.frame
+    notes = [f"read: {note}" for note in read.notes]
     scheme = schemes.load_scheme(args.weights or "mqm")
     notes.append(schemes.weight_line(schemes.weight_table(frame, scheme, file=path), scheme.name))
     if args.pool_pairings:
