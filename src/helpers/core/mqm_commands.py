@@ -111,7 +111,8 @@ def _scores(args) -> int:
     common = not args.all_segments
     table = scoring.system_scores(ratings, common=common, per_100_chars=args.per_100_chars,
                                   ci=args.ci_level if args.ci else None, n_boot=args.n_boot, seed=args.seed)
-    kept, dropped = table.attrs["segments_kept"], table.attrs["segments_dropped"]
+    counts = scoring.segment_counts(ratings, common=common)
+    kept, dropped = counts.kept, counts.dropped
     rule = "every rated segment" if args.all_segments else "segments rated for every system"
     unit = "; scores per 100 source characters" if args.per_100_chars else ""
     print(f"{path.name}: {len(table)} systems, {kept} {rule}; {dropped} segment(s) dropped{unit}")
