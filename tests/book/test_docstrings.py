@@ -35,7 +35,7 @@ NOT_STATISTICS = {
     "helpers.metahope.planning": ("rating_array", "wmt_array", "pilot_array"),
     "helpers.metrics.scores": ("parse_metrics", "read_external"),
     "helpers.core.esa": ("looks_like_esa", "read_esa", "read_many", "organisers_filter", "to_annotations",
-                         "read_autorank"),
+                         "undecided_spans", "read_autorank"),
     "helpers.explanations.evaluator": ("held_out_metaphors", "split_by_metaphor", "grouped_folds"),
     "helpers.explanations.analysis": ("wide_ratings", "significance_mark", "spearman_pairs", "rounding_cuts"),
     "helpers.wmt.analysis": ("language_pair", "pair_names", "tables_for", "major_weight_scheme",

@@ -84,6 +84,15 @@ def test_core_parameters_use_the_one_vocabulary():
     assert not off, off
 
 
+def test_no_results_hide_in_dataframe_attrs():
+    """pandas drops ``DataFrame.attrs`` silently on many operations, so no function hands a result
+    through them: counts and notes are explicit returns (issue part 2: no ``.attrs``)."""
+    found = [f"{path.relative_to(PACKAGE)}:{n}" for path in sorted(PACKAGE.rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"\.attrs\b", line)]
+    assert not found, found
+
+
 def test_the_test_layout_mirrors_the_package():
     """tests/<package>/ for each of helpers' packages, tests/book/ for what spans the whole book;
     no test file outside them (issue 17: the test layout mirrors src/helpers/)."""

@@ -241,9 +241,10 @@ METADATA_ONLY = ["A", "d1", 1, 1, "", "abc", "t", "", "",
 
 def test_a_metadata_only_row_is_read_and_rates_nothing(tmp_path, capsys):
     path = write(tmp_path / "m.tsv", [METADATA_ONLY] + ROWS + [["B", "d1", 2, 2, "", "defgh", "t", "", "", "{}"]])
-    frame = mqm.read_mqm(path)
+    read = mqm.read_mqm_file(path)
+    frame = read.frame
     assert len(frame) == len(ROWS) and (frame["rater"] != "").all()
-    assert frame.attrs["dropped"] == {"canary": 0, "metadata_only": 2}
+    assert read.dropped == {"canary": 0, "metadata_only": 2}
     assert scores_of(path) == pytest.approx(SCORES)
     code, out, _ = run_cli(capsys, "scores", path)
     assert code == 0 and "read: read 2 metadata-only row(s)" in out

@@ -102,11 +102,12 @@ def test_the_canary_document_is_dropped_counted_and_reported(tmp_path, capsys):
     """The organisers' reader (wmt24-news-systems humeval/tools.py) drops doc == 'canary';
     read as a segment, it shifted every system score (B's by 5/4 here) and the segment count."""
     path = write_quirks(tmp_path / "c.tsv", CANARY + ROWS_quirks)
-    frame = mqm.read_mqm(path)
+    read = mqm.read_mqm_file(path)
+    frame = read.frame
     assert "canary" not in set(frame["doc"]) and len(frame) == len(ROWS_quirks)
-    assert frame.attrs["dropped"] == {"canary": 2, "metadata_only": 0}
-    assert frame.attrs["notes"] == ["dropped 2 row(s) of the 'canary' document (WMT24's test string, dropped by the "
-                                    "organisers' reader too)"]
+    assert read.dropped == {"canary": 2, "metadata_only": 0}
+    assert read.notes == ["dropped 2 row(s) of the 'canary' document (WMT24's test string, dropped by the "
+                          "organisers' reader too)"]
     table = scoring.system_scores(scoring.rater_scores(frame))
     assert dict(zip(table["system"], table["score"])) == pytest.approx(SCORES)
     assert set(table["segments"]) == {3}

@@ -73,8 +73,9 @@ def _compare(table: str, ours: dict, published: dict) -> None:
 
 def test_ted_zhen_table_from_the_raw_rows():
     frame = mqm.read_mqm(_file("ted/zhen/mqm_ted_zhen.tsv"), columns=ann.SCORING_COLUMNS)
-    table = scoring.system_scores(scoring.rater_scores(frame, "mqm"))
-    assert table.attrs == {"segments_kept": 529, "segments_dropped": 0}
+    ratings = scoring.rater_scores(frame, "mqm")
+    table = scoring.system_scores(ratings)
+    assert scoring.segment_counts(ratings) == scoring.SegmentCounts(kept=529, dropped=0)
     assert set(table["segments"]) == {529}
     names = {"ref": "ref.A", "refB": "ref.B"}  # the raw file's names for the two references
     ours = {names.get(s, s): v for s, v in zip(table["system"], table["score"])}

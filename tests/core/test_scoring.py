@@ -69,12 +69,13 @@ def test_segment_and_system_scores_common_and_all():
     common = scoring.system_scores(r)
     # only segment 1 is scored for all three systems: C 1, A 2.55, B 13 (lower is better)
     assert common.values.tolist() == [["C", 1, 1, 1.0], ["A", 1, 2, 2.55], ["B", 1, 2, 13.0]]
-    assert common.attrs == {"segments_kept": 1, "segments_dropped": 1}
+    assert scoring.segment_counts(r) == scoring.SegmentCounts(kept=1, dropped=1)
     assert str(common["raters"].dtype) == "Int64" and common.index.tolist() == [0, 1, 2]
     every = scoring.system_scores(r, common=False)
     assert every["system"].tolist() == ["C", "A", "B"]
     assert every["score"].tolist() == pytest.approx([1.0, 2.775, 6.5]) and every["segments"].tolist() == [1, 2, 2]
-    assert every.attrs == {"segments_kept": 2, "segments_dropped": 0}
+    assert scoring.segment_counts(r, common=False) == scoring.SegmentCounts(kept=2, dropped=0)
+    assert scoring.segment_counts(seg) == scoring.SegmentCounts(kept=1, dropped=1)  # segment-level input too
     from_segments = scoring.system_scores(seg, common=False)  # segment-level input: no raters known
     assert from_segments["score"].tolist() == pytest.approx([1.0, 2.775, 6.5])
     assert from_segments["raters"].isna().all() and str(from_segments["raters"].dtype) == "Int64"
@@ -231,7 +232,7 @@ def test_system_scores_hand_computed(small, scheme):
     assert list(table.columns) == scoring.SYSTEM_COLUMNS
     assert dict(zip(table["system"], table["score"])) == pytest.approx(EXPECTED[scheme])
     assert table["segments"].tolist() == [2, 2] and table["raters"].tolist() == [2, 2]
-    assert table.attrs == {"segments_kept": 2, "segments_dropped": 1}
+    assert scoring.segment_counts(ratings) == scoring.SegmentCounts(kept=2, dropped=1)
 
 
 def test_all_segments_and_rater_level_scores(small):

@@ -451,19 +451,15 @@ def to_annotations(kept: pd.DataFrame) -> pd.DataFrame:
     within the document); ``system`` is the pair and system (``en-zh/GPT-4``) so that
     segments of different pairs stay apart; ``metadata`` holds the rating's ``esa_score``,
     ``lp`` and ``domain`` as JSON. Spans of severity ``undecided`` are left out;
-    ``attrs["undecided_spans"]`` counts them.
+    :func:`undecided_spans` counts them.
     """
     rows = []
-    undecided = 0
     for r in kept.itertuples(index=False):
         meta = json.dumps({"esa_score": r.score, "lp": r.lp, "domain": r.domain}, ensure_ascii=False)
         base = {"system": f"{r.lp}/{r.system}", "doc": r.doc, "doc_seg_id": r.line_id, "global_seg_id": r.line_id,
                 "rater": r.rater, "source": "", "target": "", "metadata": meta, "line": r.line,
                 "source_start": pd.NA, "source_end": pd.NA}
-        spans = json.loads(r.spans)
-        kept_spans = [s for s in spans if str(s["severity"]).lower() != UNDECIDED]
-        undecided += len(spans) - len(kept_spans)
-        spans = kept_spans
+        spans = [s for s in json.loads(r.spans) if str(s["severity"]).lower() != UNDECIDED]
         if not spans:
             rows.append(base | {"category": ann.NO_ERROR, "severity": ann.NO_ERROR, "target_start": pd.NA,
                                 "target_end": pd.NA})
@@ -473,9 +469,13 @@ def to_annotations(kept: pd.DataFrame) -> pd.DataFrame:
                                 "severity": SEVERITIES[str(s["severity"]).lower()],
                                 "target_start": pd.NA if missing else s["start_i"],
                                 "target_end": pd.NA if missing else s["end_i"]})
-    out = ann.conform(pd.DataFrame(rows)) if rows else ann.empty()
-    out.attrs["undecided_spans"] = undecided
-    return out
+    return ann.conform(pd.DataFrame(rows)) if rows else ann.empty()
+
+
+def undecided_spans(kept: pd.DataFrame) -> int:
+    """The number of error spans of severity ``undecided`` in the ratings ``kept`` (their
+    ``spans`` JSON): the spans :func:`to_annotations` leaves out."""
+    return sum(str(s["severity"]).lower() == UNDECIDED for spans in kept["spans"] for s in json.loads(spans))
 
 
 # --------------------------------------------------------------------------- rankings
@@ -722,4 +722,4 @@ def rank_agreement(compared: pd.DataFrame) -> pd.DataFrame:
 
 __all__ = ["CSV_FIELDS", "RATING_COLUMNS", "SEGMENT_TYPES", "FILTERS", "SYSTEM_COLUMNS", "NOT_MQM", "looks_like_esa",
            "read_esa", "read_many", "organisers_filter", "segment_scores", "system_scores", "to_annotations",
-           "read_autorank", "pairwise_pvalues", "human_ranking", "compare_rankings", "rank_agreement"]
+           "undecided_spans", "read_autorank", "pairwise_pvalues", "human_ranking", "compare_rankings", "rank_agreement"]

@@ -29,9 +29,9 @@ submissions (github.com/google/wmt-mqm-human-evaluation; Freitag et al. 2021). T
 * ``.gz`` and ``.tar.gz`` files are read directly (every file of an archive, in name
   order), streamed in chunks so a 1.6 GB file does not have to fit in memory twice.
 
-What was dropped is counted in ``frame.attrs["dropped"]`` (``canary``,
-``metadata_only``: numbers of rows) and said in ``frame.attrs["notes"]`` (sentences;
-:func:`reader_notes`), so that a command can report it.
+:func:`read_mqm` returns the frame; :func:`read_mqm_file` returns it with what was dropped
+(an :class:`MqmFile`: ``dropped`` counts the rows, ``canary`` and ``metadata_only``, and
+``notes`` says it in sentences, :func:`reader_notes`), so that a command can report it.
 
 The per-segment score files (``*.avg_seg_scores.tsv``: whitespace-separated
 ``system mqm_avg_score seg_id``, ``None`` for a segment not rated) are read by
@@ -49,6 +49,7 @@ import re
 import tarfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -162,6 +163,41 @@ def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksiz
     >>> f[["system", "doc_seg_id", "global_seg_id", "severity", "target_start", "target_end", "line"]].values.tolist()
     [['s1', 1, 7, 'Major', 2, 5, 2]]
     """
+    return read_mqm_file(path, columns, chunksize).frame
+
+
+@dataclass(frozen=True)
+class MqmFile:
+    """An MQM/Marot file as :func:`read_mqm_file` read it.
+
+    ``frame`` is the annotation frame (:func:`read_mqm`); ``dropped`` counts the rows the
+    reader set aside, ``{"canary": n, "metadata_only": m}`` (the canary document's rows are
+    not in ``frame``; metadata-only rows are, and rate nothing).
+    """
+
+    frame: pd.DataFrame
+    dropped: dict[str, int]
+
+    @property
+    def notes(self) -> list[str]:
+        """Sentences saying what was dropped (:func:`reader_notes`)."""
+        return reader_notes(self.dropped)
+
+
+def read_mqm_file(path: str | os.PathLike, columns: list[str] | None = None,
+                  chunksize: int = _CHUNK_ROWS) -> MqmFile:
+    """:func:`read_mqm`, with the counts of what the reader dropped (an :class:`MqmFile`).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.tsv").write_text("s1\\tcanary\\t1\\t1\\tr1\\tx\\tx\\tNo-error\\tNo-error\\n"
+    ...                            "s1\\td\\t1\\t7\\tr1\\tx\\ty\\tNo-error\\tNo-error\\n")
+    >>> read = read_mqm_file(d / "a.tsv")
+    >>> len(read.frame), read.dropped
+    (1, {'canary': 1, 'metadata_only': 0})
+    """
     path = _existing(path)
     want = list(ann.COLUMNS if columns is None else columns)
     unknown = [c for c in want if c not in ann.COLUMNS]
@@ -182,12 +218,11 @@ def read_mqm(path: str | os.PathLike, columns: list[str] | None = None, chunksiz
         raise InputError("is empty: it holds no line of text", file=path)
     if frame.empty:
         raise InputError("holds no annotation rows" + (f" ({'; '.join(notes)})" if notes else ""), file=path)
-    frame.attrs.update(dropped=dropped, notes=notes)
-    return frame
+    return MqmFile(frame, dropped)
 
 
 def reader_notes(dropped: dict) -> list[str]:
-    """Sentences saying what :func:`read_mqm` dropped (``frame.attrs["dropped"]``)."""
+    """Sentences saying what :func:`read_mqm_file` dropped (:attr:`MqmFile.dropped`)."""
     notes = []
     if dropped.get("canary"):
         notes.append(f"dropped {dropped['canary']} row(s) of the {CANARY_DOC!r} document (WMT24's test string, "
@@ -426,5 +461,5 @@ def write_mqm_tsv(frame: pd.DataFrame, path: str | os.PathLike) -> Path:
     return paths.atomic_write(path, text)
 
 
-__all__ = ["MAROT_COLUMNS", "SEGMENT_SCORE_HEADER", "CANARY_DOC", "read_mqm", "reader_notes", "read_segment_scores",
-           "is_segment_score_file", "write_mqm_tsv"]
+__all__ = ["MAROT_COLUMNS", "SEGMENT_SCORE_HEADER", "CANARY_DOC", "MqmFile", "read_mqm", "read_mqm_file",
+           "reader_notes", "read_segment_scores", "is_segment_score_file", "write_mqm_tsv"]

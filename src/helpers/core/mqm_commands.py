@@ -78,8 +78,9 @@ def _ratings(args, with_source: bool = False):
                              parameter="per-100-chars")
         scored = pages.texts("core", "commands")["mqm file"]["notes"]["scored"]
         return mqm.read_segment_scores(path), path, [scored]
-    frame = mqm.read_mqm(path, columns=ann.SCORING_COLUMNS + (["source"] if with_source else []))
-    notes = [f"read: {note}" for note in frame.attrs.get("notes", [])]
+    read = mqm.read_mqm_file(path, columns=ann.SCORING_COLUMNS + (["source"] if with_source else []))
+    frame = read.frame
+    notes = [f"read: {note}" for note in read.notes]
     scheme = schemes.load_scheme(args.weights or "mqm")
     notes.append(schemes.weight_line(schemes.weight_table(frame, scheme, file=path), scheme.name))
     if args.pool_pairings:
@@ -110,7 +111,8 @@ def _scores(args) -> int:
     common = not args.all_segments
     table = scoring.system_scores(ratings, common=common, per_100_chars=args.per_100_chars,
                                   ci=args.ci_level if args.ci else None, n_boot=args.n_boot, seed=args.seed)
-    kept, dropped = table.attrs["segments_kept"], table.attrs["segments_dropped"]
+    counts = scoring.segment_counts(ratings, common=common)
+    kept, dropped = counts.kept, counts.dropped
     rule = "every rated segment" if args.all_segments else "segments rated for every system"
     unit = "; scores per 100 source characters" if args.per_100_chars else ""
     print(f"{path.name}: {len(table)} systems, {kept} {rule}; {dropped} segment(s) dropped{unit}")

@@ -28,6 +28,7 @@ releases every HOTW-test row sits beside the rater's real annotations of the seg
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -135,7 +136,6 @@ def rater_scores(frame: pd.DataFrame, scheme: str | Scheme = "mqm", file=None) -
         chars = {"source_chars": ("source_chars", "first")} if "source_chars" in out.columns else {}
         out = out.groupby(UNIT + ["rater"], sort=False, as_index=False, dropna=False).agg(
             global_seg_id=("global_seg_id", "first"), penalty=("penalty", "mean"), errors=("errors", "mean"), **chars)
-    out.attrs = {}
     return out
 
 
@@ -227,7 +227,6 @@ def _segment_scores(ratings: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
     out["raters"] = pd.array(counts, dtype="Int64")
     out["score"] = np.bincount(group, weights=ratings["penalty"].to_numpy(dtype=float), minlength=len(first)) / counts
     out = out[UNIT + ["global_seg_id", "raters", "score"] + carry]
-    out.attrs = {}
     return out, group
 
 
@@ -306,8 +305,8 @@ def system_scores(scores: pd.DataFrame, common: bool = True, per_100_chars: bool
     (:func:`segment_scores`, :func:`~helpers.core.mqm.read_segment_scores`). ``score`` is
     the mean over segments of the segment score (the mean over its raters): the
     published tables' convention. With ``common`` only segments scored for every system
-    are used; ``attrs["segments_dropped"]`` and ``attrs["segments_kept"]`` count segments
-    (doc, doc_seg_id). ``raters`` is the number of distinct raters of the system's
+    are used; :func:`segment_counts` counts the segments (doc, doc_seg_id) kept and
+    dropped. ``raters`` is the number of distinct raters of the system's
     segments used (NA when the input does not name raters).
 
     ``per_100_chars`` scores as Marot's "100 source characters" unit does
@@ -347,7 +346,7 @@ def system_scores(scores: pd.DataFrame, common: bool = True, per_100_chars: bool
     (MQM scoring: a segment's score is the sum of its error weights, averaged over raters).
     google-research/google-research, marot/marot.js (Marot, the MQM viewer): mqmSetData, mqmAggregateSegStats.
     """
-    segments, keep, of_rating, n_all = _used(scores, common)
+    segments, keep, of_rating, _ = _used(scores, common)
     used = segments[keep]
     if per_100_chars and "source_chars" not in used.columns:
         raise InputError("scoring per 100 source characters needs the source texts", column="source",
@@ -370,10 +369,49 @@ def system_scores(scores: pd.DataFrame, common: bool = True, per_100_chars: bool
     if ci is not None:
         out["ci_low"], out["ci_high"] = _document_intervals(used, system_codes, len(systems), per, ci, n_boot, seed)
         columns += ["ci_low", "ci_high"]
-    out = out.sort_values(["score", "system"], kind="stable").reset_index(drop=True)[columns]
-    n_kept = len(used[SEGMENT].drop_duplicates())
-    out.attrs = {"segments_kept": n_kept, "segments_dropped": n_all - n_kept}
-    return out
+    return out.sort_values(["score", "system"], kind="stable").reset_index(drop=True)[columns]
+
+
+@dataclass(frozen=True)
+class SegmentCounts:
+    """How many segments (doc, doc_seg_id) a system score used and left out (:func:`segment_counts`)."""
+
+    kept: int
+    dropped: int
+
+
+def segment_counts(scores: pd.DataFrame, common: bool = True) -> SegmentCounts:
+    """The segments (doc, doc_seg_id) :func:`system_scores` uses, and those it leaves out.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Rater-level (:func:`rater_scores`) or segment-level scores, as given to :func:`system_scores`.
+    common : bool, default True
+        Count as kept only the segments scored for every system (:func:`common_segments`).
+
+    Returns
+    -------
+    SegmentCounts
+        ``kept`` = number of distinct (doc, doc_seg_id) used; ``dropped`` = number of distinct
+        (doc, doc_seg_id) in ``scores`` − ``kept`` (0 when ``common`` is False).
+
+    References
+    ----------
+    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. & Macherey, W. (2021). Experts,
+    errors, and context: a large-scale study of human evaluation for machine translation. TACL 9
+    (system scores over the segments every system has).
+
+    Examples
+    --------
+    >>> seg = pd.DataFrame({"system": ["A", "A", "B"], "doc": ["d", "d", "d"], "doc_seg_id": [1, 2, 1],
+    ...                     "score": [1.0, 2.0, 3.0]})
+    >>> segment_counts(seg)
+    SegmentCounts(kept=1, dropped=1)
+    """
+    segments, keep, _, n_all = _used(scores, common)
+    kept = len(segments[keep][SEGMENT].drop_duplicates())
+    return SegmentCounts(kept, n_all - kept)
 
 
 def _document_intervals(used: pd.DataFrame, system_codes: np.ndarray, n_systems: int, per: np.ndarray, ci: float,
@@ -499,4 +537,5 @@ def score_agreement(ratings: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci
 
 
 __all__ = ["rater_scores", "source_chars", "check_raters", "segment_scores", "common_segments", "scored_segments",
-           "system_scores", "score_agreement", "SYSTEM_COLUMNS", "SEGMENT_COLUMNS", "AGREEMENT_COLUMNS"]
+           "system_scores", "segment_counts", "SegmentCounts", "score_agreement", "SYSTEM_COLUMNS", "SEGMENT_COLUMNS",
+           "AGREEMENT_COLUMNS"]
