@@ -1,9 +1,9 @@
 """Each parameter's default is written twice, in the notebook's ``parameters`` cell (what
 ``python -m helpers run`` and the book use) and in the chapter function the notebook hands
-it to (what a test or a script calling ``chapters.*_setup`` gets); the two must agree.
+it to (what a test or a script calling ``chNN.setup`` gets); the two must agree.
 
 Read from the notebooks' JSON with :mod:`ast`, so no notebook runs. A parameter "flows into"
-a chapter function when a code cell calls ``chapters.f(..., name=name)`` or passes ``name``
+a chapter function when a code cell calls ``chNN.f(..., name=name)`` or passes ``name``
 positionally; its default there (:func:`inspect.signature`) must equal the cell's literal.
 """
 
@@ -45,7 +45,7 @@ def parameters_cell(notebook: Path) -> dict[str, object]:
 
 
 def chapter_calls(notebook: Path) -> list[tuple[str, dict[str, str]]]:
-    """``(function, {function parameter: notebook parameter})`` for each call of ``chapters.f`` (or ``chapter.f``)
+    """``(function, {function parameter: notebook parameter})`` for each call of ``chNN.f``
     in the notebook's code whose arguments are plain notebook variables."""
     study = None
     calls = []
@@ -99,7 +99,7 @@ def test_parameters_cell_and_chapter_functions_give_the_same_defaults(notebook):
             if not _same(cell[variable], default):
                 wrong.append(f"{variable}: cell {cell[variable]!r}, {function.__name__}({name}={default!r})")
     assert not wrong, f"{notebook.name}: " + "; ".join(wrong)
-    setups = [f for f, _ in calls if f.__name__.endswith("_setup")]
+    setups = [f for f, _ in calls if f.__name__ == "setup" or f.__name__.endswith("_setup")]
     for setup in setups:  # every setup parameter named like a notebook parameter was compared
         shared = {p for p, v in inspect.signature(setup).parameters.items()
                   if p in cell and v.default is not inspect.Parameter.empty}

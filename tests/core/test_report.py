@@ -114,3 +114,13 @@ def test_a_data_box_detail_is_a_section_of_the_chapters_words():
     assert released.detail.startswith("Google's expert MQM ratings of ZH→EN (google/wmt-mqm-human-evaluation")
     assert "(<code>data/authored/idiom_sample.csv</code>), sha256-verified by <code>.venv/bin/python" in released.detail
     assert released.detail in released.note().data
+
+
+def test_a_share_already_in_percent_prints_once_as_a_percentage():
+    """`agreement.severity_bias` and `robustness.share_increased` hold percentages under share_*
+    names: a share above 1 is read as a percentage, and a table can name a column's role."""
+    frame = pd.DataFrame({"share_B_higher": [45.0, 0.0], "share_increased": [0.5, 1.0], "share_x": [0.25, 1.0]})
+    cells = _cells(report.table(frame, roles={"share_increased": "percent"}))
+    assert cells["share B higher"] == ["45.0%", "0.0%"]  # not 4500%
+    assert cells["share increased"] == ["0.5%", "1.0%"]  # named: percent, though every value is at most 1
+    assert cells["share x"] == ["25.0%", "100.0%"]  # a share proper

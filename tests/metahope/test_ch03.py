@@ -231,3 +231,14 @@ def test_calibration_table_by_hand():
     assert t.loc["A", ["presence_mean", "presence_min", "presence_max", "teams"]].tolist() == [45, 40, 50, 3]
     assert t.loc["A", ["published_alpha", "published_presence"]].tolist() == [0.22, 47.0]
     assert t.loc["B", ["published_alpha", "published_presence"]].tolist() == [0.16, 16.0]
+
+
+def test_a_category_with_undefined_alpha_is_neither_best_nor_worst(tmp_path):
+    _common(tmp_path, simulated=True)
+    _write(tmp_path, agreement_by_error={"error": ["IMP", "MIS", "PRF"], "ordinal_alpha": [0.5, 0.1, None],
+                                         "exact_score_agreement": [80.0, 60.0, 95.0]})
+    one = ch03.findings(tmp_path, "findings").query("group == ''").set_index("quantity")
+    assert (one.loc["best_category", "text"], one.loc["worst_category", "text"]) == ("IMP", "MIS")
+    _write(tmp_path, agreement_by_error={"error": ["IMP"], "ordinal_alpha": [None], "exact_score_agreement": [80.0]})
+    one = ch03.findings(tmp_path, "findings").query("group == ''").set_index("quantity")
+    assert pd.isna(one.loc["best_category", "value"]) and one.loc["best_category", "text"] == ""

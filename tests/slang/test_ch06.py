@@ -154,6 +154,8 @@ def test_direction_and_emotion_change_from_the_tables(tmp_path):
     assert "With the `kn` scorer the correlation of I with the ratings is mixed." in WORDS.text("direction", direction)
     _write(tmp_path, "homophone_spearman", spearman.assign(rho=[-0.3, -0.1, 0.5]))
     assert "*more probable*" in WORDS.text("direction", ch06.findings(tmp_path, "direction"))
+    _write(tmp_path, "homophone_spearman", spearman[spearman["method"] != SI])  # no self-information row
+    assert ch06.findings(tmp_path, "direction")[["value", "text"]].replace("", None).isna().all().all()
     _write(tmp_path, "emotion_consistency", pd.DataFrame({"group": ["G0", "G1", "G2"], "same_label": [0.7, 0.6, 0.65],
                                                           "same_as_original": [1.0, 0.8, 0.9], "n": 20}))
     text = WORDS.text("emotion", ch06.findings(tmp_path, "emotion"))

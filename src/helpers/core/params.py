@@ -3,7 +3,7 @@
 Each check takes the parameter's name and value and returns the value in its usable form
 (a resolved path, an int …) or raises :class:`~helpers.core.errors.InputError` naming the
 parameter, the file, sheet, row, column or value at fault and what was expected. The
-chapters' own checks (``helpers.<study>.chapters``) are built from these.
+chapters' own checks (``helpers.<study>.chNN.setup``) are built from these.
 """
 
 from __future__ import annotations

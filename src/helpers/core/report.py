@@ -188,9 +188,13 @@ def _integral(column: pd.Series) -> bool:
         and bool((values.abs() < 1e12).all())
 
 
-def _formatter(name: str, column: pd.Series, decimals: int):
-    """How one cell of column ``name`` prints, by its role (:data:`ROLES`)."""
-    kind = role(name)
+def _formatter(name: str, column: pd.Series, decimals: int, kind: str | None = None):
+    """How one cell of column ``name`` prints, by its role (``kind``, else :data:`ROLES`). A
+    ``share`` column holding a value above 1 holds percentages (a share cannot exceed 1), so it
+    prints as one."""
+    kind = kind or role(name)
+    if kind == "share" and bool((pd.to_numeric(column, errors="coerce").abs() > 1).any()):
+        kind = "percent"
     digits = max(decimals - 2, 0)
     show = {"p-value": lambda v: formatting.p_value(v).removeprefix("p = ").removeprefix("p "),
             "share": lambda v: formatting.percent(v, digits),
@@ -205,7 +209,7 @@ def _formatter(name: str, column: pd.Series, decimals: int):
 
 def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), index: bool = False,
           caption: str | None = None, intervals: dict | None = None, columns: Sequence[str] | None = None,
-          labels: dict | None = None):
+          labels: dict | None = None, roles: dict | None = None):
     """A frame formatted for reading: each column by its role (:data:`ROLES`: p-values as the
     book prints p, shares as percentages, counts as integers, interval pairs merged into one
     ``[low, high]`` column), other numbers to ``decimals`` places without ``-0.000``, NaN as
@@ -217,7 +221,9 @@ def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), inde
     ``[0.12, 0.48]`` in place of both; any pair, not only ``*ci_low``/``*ci_high``); the
     other ``ci_low``/``ci_high`` pairs merge under their default name unless ``columns``
     asks for one of their columns. ``columns`` keeps only those (after merging), ``labels``
-    renames headers for display. The frame itself is not changed (its CSV keeps every column).
+    renames headers for display, ``roles`` gives a column its role where its name misleads
+    (``{"share_increased": "percent"}``: a share already in percent). The frame itself is not
+    changed (its CSV keeps every column).
 
     Examples
     --------
@@ -237,7 +243,7 @@ def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), inde
         frame.insert(position, name, merged)
     if columns is not None:
         frame = frame[list(columns)]
-    formats = {c: _formatter(c, frame[c], decimals) for c in frame.columns}
+    formats = {c: _formatter(c, frame[c], decimals, (roles or {}).get(c)) for c in frame.columns}
     shown = {**{c: _LABELS[c] for c in frame.columns if c in _LABELS}, **(labels or {})}
     if shown:
         frame = frame.rename(columns=shown)

@@ -420,11 +420,14 @@ def _closing(t: dict) -> pd.DataFrame:
     for _, r in by_system.iterrows():
         (found.add("alpha", r["ordinal_alpha"], text=ALPHA_KEYS[alpha_reading(r["ordinal_alpha"])], group=r["system"])
          .add("presence", r["exact_presence_agreement"], group=r["system"]))  # percent, as in the table
-    ranked = by_error.sort_values("ordinal_alpha")
-    worst, best = ranked.iloc[0], ranked.iloc[-1]
-    (found.add("worst_category", worst["ordinal_alpha"], text=worst["error"])
-     .add("best_category", best["ordinal_alpha"], text=best["error"])
-     .add("exact", by_error["exact_score_agreement"].min(),
+    ranked = by_error.dropna(subset=["ordinal_alpha"]).sort_values("ordinal_alpha")  # an undefined α ranks nowhere
+    if ranked.empty:
+        found.add("worst_category").add("best_category")
+    else:
+        worst, best = ranked.iloc[0], ranked.iloc[-1]
+        found.add("worst_category", worst["ordinal_alpha"], text=worst["error"])
+        found.add("best_category", best["ordinal_alpha"], text=best["error"])
+    (found.add("exact", by_error["exact_score_agreement"].min(),
           ci=(by_error["exact_score_agreement"].min(), by_error["exact_score_agreement"].max())))
     for _, r in t["sentence_icc"].iterrows():
         found.add("icc", r["icc2_1"], ci=(r["icc2_1_ci_low"], r["icc2_1_ci_high"]), group=r["system"])

@@ -408,6 +408,8 @@ def _direction(t: _Saved) -> pd.DataFrame:
         return _none("scorer", "direction")
     pooled = t["homophone_spearman"]
     si = pooled[pooled["method"] == "self-information"]
+    if si.empty:  # no self-information row: no direction to state
+        return _none("scorer", "direction")
     way = "negative" if (si["rho"] < 0).all() else "positive" if (si["rho"] > 0).all() else "mixed"
     return Findings().add("scorer", text=si["scorer"].iloc[0] if len(si) else "").add("direction", text=way).frame()
 
