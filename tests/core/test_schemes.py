@@ -274,3 +274,40 @@ def test_weight_table_is_each_category_and_severity_present(tmp_path):
     hotw = table[table["severity"] == ann.HOTW].iloc[0]
     assert pd.isna(hotw["weight"]) and hotw["n"] == 1 and hotw["rule"] == "left out"
     assert table["n"].sum() == len(frame)
+
+
+#: An annotation frame with every kind of row weight_table sorts: rules of a category of their own
+#: (Non-trans, Punct), rules of a severity (Minor, Major), a No-error row and a HOTW-test row.
+_WEIGHED = pd.DataFrame([("Major", "Accuracy/Mistranslation"), ("Minor", "Fluency/Punctuation"),
+                         ("Major", "Style/Awkward"), ("Minor", "Fluency/Punctuation"), ("Minor", "Accuracy/Omission"),
+                         ("Major", "Accuracy/Mistranslation"), ("Major", "Non-translation!"), ("No-error", "No-error"),
+                         ("HOTW-test", "Found"), ("Minor", "Fluency/Punctuation")], columns=["severity", "category"])
+
+
+def test_weight_table_by_hand():
+    """By hand from the mqm rules (Non-trans 25, Neutral, Source issue, Creative, Punct 0.1, Minor 1,
+    Major 5, Critical, in that order): one row per (category, severity) pair in rule order, then
+    No-error (0), then HOTW-test (left out, no weight); within a rule the most frequent first, so
+    Mistranslation (2 rows) before Awkward (1) under Major. Punctuation is 3 rows of Minor 0.1."""
+    got = schemes.weight_table(_WEIGHED, "mqm")
+    assert list(got.columns) == schemes.WEIGHT_COLUMNS
+    assert got.drop(columns="weight").values.tolist() == [
+        ["Non-translation!", "Major", 1, "Non-trans"], ["Fluency/Punctuation", "Minor", 3, "Punct"],
+        ["Accuracy/Omission", "Minor", 1, "Minor"], ["Accuracy/Mistranslation", "Major", 2, "Major"],
+        ["Style/Awkward", "Major", 1, "Major"], ["No-error", "No-error", 1, "No-error"],
+        ["Found", "HOTW-test", 1, "left out"]]
+    assert got["weight"].tolist()[:6] == [25, 0.1, 1, 5, 5, 0] and pd.isna(got["weight"].iloc[6])
+    assert str(got["n"].dtype) == "int64"
+
+
+def test_weight_line_by_hand():
+    """From the table above: Non-translation and Minor Fluency/Punctuation have rules of their own in
+    mqm, so they are named with their category; the others by their severity rule (Minor 1, Major
+    5, the two Major categories in one item), No-error 0; the one HOTW-test row is counted apart.
+    Only HOTW-test rows: nothing to weigh."""
+    table = schemes.weight_table(_WEIGHED, "mqm")
+    assert schemes.weight_line(table, "mqm") == (
+        "weights (scheme mqm): Non-translation! (Major) 25, Fluency/Punctuation (Minor) 0.1, Minor 1, Major 5, "
+        "No-error 0; 1 HOTW-test row(s) not scored")
+    assert schemes.weight_line(table[table["rule"] == "left out"], "mqm") == (
+        "weights (scheme mqm): nothing to weigh; 1 HOTW-test row(s) not scored")

@@ -81,6 +81,21 @@ def test_segment_and_system_scores_common_and_all():
     assert from_segments["raters"].isna().all() and str(from_segments["raters"].dtype) == "Int64"
 
 
+def test_scored_segments_by_hand():
+    """The segment scores of ROWS (mean of the raters' penalties): A 1 (5.1 + 0)/2 = 2.55, A 2 (1 + 5)/2
+    = 3, B 1 (25 + 1)/2 = 13, B 2 (0 + 0)/2 = 0, C 1 (one rater) 1. Common: only segment 1 has all three
+    systems, so A 2.55, B 13, C 1, each the system score system_scores gives."""
+    r = scoring.rater_scores(frame(ROWS))
+    common = scoring.scored_segments(r)
+    assert list(common.columns) == scoring.SEGMENT_COLUMNS
+    assert common.values.tolist() == [["A", "d", 1, 2, 2.55], ["B", "d", 1, 2, 13.0], ["C", "d", 1, 1, 1.0]]
+    every = scoring.scored_segments(r, common=False)
+    assert every[["system", "segment", "n_raters"]].values.tolist() == [
+        ["A", 1, 2], ["A", 2, 2], ["B", 1, 2], ["B", 2, 2], ["C", 1, 1]]
+    assert every["score"].tolist() == pytest.approx([2.55, 3.0, 13.0, 0.0, 1.0])
+    assert every.groupby("system")["score"].mean().tolist() == pytest.approx([2.775, 6.5, 1.0])
+
+
 def test_system_scores_break_ties_by_name():
     r = scoring.rater_scores(frame([("Z", "d", 1, "r1", "X", "Minor"), ("M", "d", 1, "r1", "X", "Minor")]))
     assert scoring.system_scores(r)["system"].tolist() == ["M", "Z"]
@@ -370,6 +385,7 @@ def test_pooling_pairings_never_multiplies_raters(tmp_path, capsys):
 
 def test_source_chars_count_as_marot_counts():
     """Marot's srcLen: the source with <v></v> removed, every character, JavaScript's length."""
+    # by hand: "abc" 3; "a b" 3 (the space counts); "" 0; é 1 + 😀 2 (outside the BMP: a UTF-16 pair)
     got = scoring.source_chars(pd.Series(["ab<v>c</v>", "a b", "<v></v>", "é😀"]))
     assert got.tolist() == [3, 3, 0, 3]
 

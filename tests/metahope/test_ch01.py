@@ -215,3 +215,25 @@ def test_a_table_without_the_data_summary_naming_its_annotators_states_nothing(t
     found = ch01.findings(tmp_path).set_index(["quantity", "group"])
     assert found.loc[("bias", "S1"), ["value", "p"]].tolist() == [1.5, 0.01]
     assert found.loc[("second_higher", "S1"), "value"] == 50.0
+
+
+def test_a_weighting_table_without_sentence_intervals_reads_its_one_percentile_interval(tmp_path):
+    """Without sentences to resample, ``weighting_scheme_agreement.csv`` has only the item
+    percentile interval (``ci_low``, ``ci_high``; no cluster or jackknife columns): the verdict
+    reads it, and the percentile interval "beside it" does not apply (it would be the same one)."""
+    effect = pd.DataFrame({"system": ["S1", "S2"], "metric": "alpha", "linear (MetaHOPE)": [0.5, 0.4],
+                           "exponential (HOPE)": [0.3, 0.39], "difference": [0.2, 0.01],
+                           "ci_low": [0.1, -0.05], "ci_high": [0.3, 0.07]})
+    _save(tmp_path, data_summary=_summary(), weighting_scheme_agreement=effect)
+    found = ch01.findings(tmp_path).set_index(["quantity", "group"])
+    assert found.loc[("difference", "S1"), ["value", "ci_low", "ci_high", "text", "interval"]].tolist() == [
+        0.2, 0.1, 0.3, "linear", "percentile"]  # 0.1 > 0
+    assert found.loc[("difference", "S2"), "text"] == "neither"  # -0.05 < 0 < 0.07
+    assert found.loc[("scheme_difference", "S1"), ["value", "ci_low", "ci_high"]].tolist() == [0.2, 0.1, 0.3]
+    for quantity in ("percentile", "scheme_percentile"):
+        assert found.loc[[(quantity, "S1"), (quantity, "S2")], ["value", "ci_low", "ci_high"]].isna().all().all()
+    frame = found.reset_index()
+    assert "**S1**: α 0.500 linear vs 0.300 exponential, difference +0.200 (percentile [+0.100, +0.300]): " \
+           "higher with linear weights" in _words().text("weighting", frame)
+    closing = _words().text("findings", frame)  # the list of differences names the one interval there is
+    assert "- S1: +0.200 (percentile [+0.100, +0.300]).\n  - S2: +0.010 (percentile [-0.050, +0.070])." in closing

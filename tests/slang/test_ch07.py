@@ -278,3 +278,28 @@ def test_chapter_runs_with_one_model_measured_now_and_its_findings_come_back_fro
     assert saved[keys].values.tolist() == again[keys].values.tolist()
     pd.testing.assert_series_equal(saved["value"], again["value"], check_names=False)
     assert set(saved.loc[saved["quantity"] == "verdict", "text"]) <= {"robust", "not_shown", "not_reacting"}
+
+
+@pytest.mark.parametrize("partial", ["no verdicts file", "verdicts of another evaluation", "no intervals"])
+def test_stability_findings_of_partial_tables_leave_out_what_they_lack(saved, partial):
+    """A folder with only part of the stability tables: every quantity is still there, none of
+    what the missing rows would give is stated, and every section's words still render."""
+    if partial == "no verdicts file":
+        (saved / "stability_verdicts.csv").unlink()
+    elif partial == "verdicts of another evaluation":
+        verdicts = pd.read_csv(saved / "stability_verdicts.csv")
+        _save(saved, "stability_verdicts", verdicts.assign(split="released split"))
+    else:  # the intervals saved with their columns but no row; the shift per word still has rows
+        _save(saved, "stability_intervals", pd.read_csv(saved / "stability_intervals.csv").iloc[0:0])
+    stability = ch07.findings(saved, "stability")
+    group = "" if partial == "no intervals" else "re-split, reader"
+    for quantity in ("verdict", "better_mt", "not_reacting", "pushed_up", "no_reason"):
+        assert _value(stability, quantity, group) == "", quantity  # there, and neither value nor text
+    if partial == "no intervals":
+        assert _value(stability, "word_shift") == "" and _value(stability, "word_shift_posts") == ""
+    else:  # the intervals still give their numbers, and the words their shift per word
+        assert _value(stability, "signed_shift", group) == 0.08
+        assert _value(stability, "word_shift", "re-split, reader, 尼玛") == 0.1
+    words = Words("07_qe_robustness")
+    for section in ch07.SECTIONS:
+        words.text(section, ch07.findings(saved, section))

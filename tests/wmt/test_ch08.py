@@ -473,3 +473,28 @@ def test_description_counts_a_small_file_by_hand(tmp_path):
     text = Words("08_wmt_mqm").text("data", ch08.findings(tmp_path, "data"))
     assert text == ("- `hand.tsv` (weights and agreement questions, English→German): 2 systems, 3 segments in 2 "
                     "documents, 3 raters (2 per system and segment), 8 rows.")
+
+
+def test_a_data_summary_without_its_per_file_rows_leaves_out_what_they_give(tmp_path):
+    """The hand-made folder above, its data summary without the per-file ``pooled`` and
+    ``raters_per_unit`` rows: the command (which needs to know whether pairings were pooled) and
+    the multi-rated file's raters per unit do not apply, the rest is as before; and a data
+    summary with no row at all counts as missing (every quantity there, none stated)."""
+    _hand_made_results(tmp_path)
+    summary = pd.read_csv(tmp_path / "data_summary.csv", keep_default_na=False)
+    summary[~summary["quantity"].isin(["pooled", "raters_per_unit"])].to_csv(tmp_path / "data_summary.csv",
+                                                                            index=False)
+    found = ch08.findings(tmp_path, "findings").set_index(["quantity", "group"])
+    for quantity in ("alpha_command", "multi_raters_per_unit"):
+        assert pd.isna(found.loc[(quantity, ""), "value"]) and found.loc[(quantity, ""), "text"] == "", quantity
+    assert found.loc[("multi_pairs", ""), "value"] == 1 and found.loc[("best_major", ""), "value"] == 5
+    text = Words("08_wmt_mqm").text("findings", found.reset_index())  # the sentences stay, without those parts
+    assert "Krippendorff's reading of α that is **too low for conclusions**.\n" in text
+    assert "On `m.tsv` (4 documents) the segment test separates 1 of 1 pairs" in text
+    summary.iloc[0:0].to_csv(tmp_path / "data_summary.csv", index=False)
+    every = ch08.findings(tmp_path)
+    assert set(every["section"]) == set(ch08.findings(tmp_path / "none")["section"])
+    main = every[every["section"] != "esa"]  # no ESA tables here either
+    assert main["value"].isna().all() and (main["text"] == "").all()
+    for section in ("data", "reproduce", "spans", "systems", "findings"):
+        Words("08_wmt_mqm").text(section, ch08.findings(tmp_path, section))

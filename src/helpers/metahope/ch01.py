@@ -404,8 +404,8 @@ def _weighting(found: Findings, scheme_effect: pd.DataFrame) -> None:
         found.add("percentile", r["difference"] if nested else None, group=r["system"],
                   ci=(r["cluster_ci_low"], r["cluster_ci_high"]) if nested else None)
         found.add("scheme_difference", r["difference"], group=r["system"], ci=(low, high))
-        found.add("scheme_percentile", r["difference"], group=r["system"],
-                  ci=(r["cluster_ci_low"], r["cluster_ci_high"]))
+        found.add("scheme_percentile", r["difference"] if nested else None, group=r["system"],
+                  ci=(r["cluster_ci_low"], r["cluster_ci_high"]) if nested else None)
     clear = effect[_excludes_zero(effect[f"{read}ci_low"], effect[f"{read}ci_high"])]
     found.add("scheme_clear", len(clear), text=", ".join(clear["system"]))
     k = scheme_effect[scheme_effect["metric"] == "weighted_kappa"]

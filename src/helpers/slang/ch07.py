@@ -603,16 +603,20 @@ def _reading(v: pd.Series) -> dict:
             "no_reason": verdict == "not_shown" and not rank and not size}
 
 
+#: The stability section's quantities read from a model's row of ``stability_verdicts.csv``.
+_VERDICT = ("verdict", "better_mt", "not_reacting", "reason_rank", "reason_both", "reason_size", "pushed_up",
+            "pushed_down", "no_reason")
 #: The stability section's quantities per evaluation and model.
 _STABILITY = (*STABILITY_QUANTITIES, "m2g2_posts", "shift_size", "shift_negligible", "shift_raises", "shift_lowers",
               "shift_unclear", "verdict", "better_mt", "not_reacting", "reason_rank", "reason_both", "reason_size",
               "pushed_up", "pushed_down", "no_reason")
 
 
-def _absent(found: Findings, *quantities: str) -> Findings:
-    """``quantities`` as not applicable in this run: the words' sentences naming them are left out."""
+def _absent(found: Findings, *quantities: str, **where) -> Findings:
+    """``quantities`` as not applicable in this run (for the group of ``where``, if given): the
+    words' sentences naming them are left out."""
     for quantity in quantities:
-        found.add(quantity)
+        found.add(quantity, **where)
     return found
 
 
@@ -623,7 +627,7 @@ def _stability(t: _Tables) -> Findings:
     sentence, and the signed shift per slang word (group ``evaluation, model, word``)."""
     from .robustness import NOT_READING, TOLERANCE
 
-    found = Findings()
+    found, stated_words = Findings(), False
     intervals, verdicts, by_word = t["stability_intervals"], t["stability_verdicts"], t["homophone_shift_by_word"]
     for (label, model), g in (intervals.groupby(["split", "model"], sort=False) if len(intervals) else ()):
         tt = g.set_index("statistic")
@@ -641,16 +645,21 @@ def _stability(t: _Tables) -> Findings:
         found.add("shift_size", size, ci=size_ci, **where)
         for name, flag in flags.items():
             found.add(name, flag, **where)
-        v = verdicts[(verdicts["split"] == label) & (verdicts["model"] == model)].iloc[0]
-        found.add("verdict", text=v["verdict"], **where).add("better_mt", text=v["better_mt"], **where)
-        for name, flag in _reading(v).items():
-            found.add(name, flag, **where)
+        v = verdicts[(verdicts["split"] == label) & (verdicts["model"] == model)] if len(verdicts) else verdicts
+        if len(v):  # without its verdict row, the verdict and the parts of its sentence do not apply
+            v = v.iloc[0]
+            found.add("verdict", text=v["verdict"], **where).add("better_mt", text=v["better_mt"], **where)
+            for name, flag in _reading(v).items():
+                found.add(name, flag, **where)
+        else:
+            _absent(found, *_VERDICT, **where)
         words = by_word[(by_word["split"] == label) & (by_word["model"] == model)] if len(by_word) else by_word
         for r in words.itertuples():
             word = {"group": f"{label}, {model}, {r.word}", "evaluation": label, "model": model}
             (found.add("word_shift", r.signed_relative_shift, ci=(r.ci_low, r.ci_high), **word)
              .add("word_shift_posts", r.n_posts, **word))
-    if by_word.empty:
+            stated_words = True
+    if not stated_words:  # no word table, or none of its rows under an evaluation of the intervals
         found.add("word_shift").add("word_shift_posts")
     if intervals.empty:  # no evaluation: every quantity there, none applicable (the yardsticks neither)
         return _absent(found, *_STABILITY, "tolerance", "not_reading")
@@ -705,6 +714,8 @@ def _findings(t: _Tables) -> pd.DataFrame:
     verdicts = t["stability_verdicts"]
     headline = verdicts["split"].iloc[0] if len(verdicts) else ""
     lead = _restated(stability, _LEAD, evaluation=headline) if headline else _restated(stability, _LEAD)
+    # the headline evaluation's verdicts without its intervals: what those would give does not apply
+    lead = _joined(lead, _absent(Findings(), *(q for q in _LEAD if q not in set(lead["quantity"]))).frame())
     shared = _restated(stability, ("tolerance", "not_reading"))
     beside = stability[(stability["evaluation"] != headline)
                        & stability["quantity"].isin(["posts", "g0_rho", "homophone_shift", "signed_shift", "verdict"])

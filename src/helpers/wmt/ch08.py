@@ -352,6 +352,12 @@ def _summary(frame: pd.DataFrame | None, quantity: str, group: str = "", column:
     return rows[column].iloc[0] if len(rows) else None
 
 
+def _last(column: pd.Series):
+    """The last cell of ``column`` (the multi-rated file's row of the data summary), or None
+    when the summary has no such row."""
+    return column.iloc[-1] if len(column) else None
+
+
 def _data(t: dict) -> Findings:
     """Section ``data``: the data box's per-file rows of ``data_summary.csv``."""
     found = Findings()
@@ -520,9 +526,10 @@ def _closing(t: dict) -> Findings:
               text=alpha_reading(lv.loc["mqm", "alpha"]),
               n_units=int(lv.loc["mqm", "n_units"]), n_documents=int(lv.loc["mqm", "n_documents"]))
     # the mqm agreement command on the same units: --pool-pairings where the chapter pooled pairings
-    pooled = d[(d["quantity"] == "pooled") & (d["group"] != "")]["value"].iloc[-1]
-    found.add("alpha_command", text=f".venv/bin/python -m helpers mqm agreement {multi_name}"
-                                    + (" --pool-pairings" if pooled else ""))
+    # (not applicable when no per-file row of the data summary says whether it pooled)
+    pooled = _last(d[(d["quantity"] == "pooled") & (d["group"] != "")]["value"])
+    found.add("alpha_command", text=None if pooled is None else
+              f".venv/bin/python -m helpers mqm agreement {multi_name}" + (" --pool-pairings" if pooled else ""))
     icc = t["icc_by_documents"]
     for r in (icc.itertuples() if icc is not None else ()):
         found.add("icc", r.estimate, group=r.statistic, ci=(r.jackknife_ci_low, r.jackknife_ci_high))
@@ -584,7 +591,7 @@ def _closing(t: dict) -> Findings:
     pairs_multi = t["system_pairs_multi_rated"]
     if pairs_multi is not None and len(pairs_multi):
         (found.add("multi_documents", int(pairs_multi["n_documents"].iloc[0]))
-         .add("multi_raters_per_unit", text=d.query("quantity == 'raters_per_unit'")["text"].iloc[-1])
+         .add("multi_raters_per_unit", text=_last(d.query("quantity == 'raters_per_unit'")["text"]))
          .add("multi_pairs", len(pairs_multi))
          .add("multi_by_segments", _separated(pairs_multi, alpha, "p_segments_holm"))
          .add("multi_by_documents", _separated(pairs_multi, alpha, "p_documents_holm")))
@@ -734,6 +741,8 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
         raise InputError("is not a section of chapter 08's findings", parameter="section", value=section,
                          expected=", ".join(_SECTIONS))
     t = {name: _saved(folder, name) for name in FINDINGS_INPUTS}
+    if t["data_summary"] is not None and t["data_summary"].empty:  # no row: it names no file, as if missing
+        t["data_summary"] = None
     if section is not None:
         return _section(t, section)
     return pd.concat([_section(t, name).assign(section=name) for name in _SECTIONS], ignore_index=True)
