@@ -8,6 +8,8 @@ import pytest
 
 from helpers.slang import candidates as hc, homophone_data as hd
 
+from .length_scorer import LengthScorer
+
 
 def test_pinyin_round_trip_on_known_words():
     assert hc.latinize("尼玛") == [["ni"], ["ma"]]
@@ -220,19 +222,9 @@ def test_top_ratings_match_word_and_candidate():
         {"method": "a2", "context": "without", "listed": 1, "rated": 1, "mean_rating": 4.0}]
 
 
-class _LengthScorer:
-    """A stand-in language model: log2 P(text | context) = −(characters of text and context),
-    so every self-information below is a count of characters."""
-
-    name = "length"
-
-    def log2probs(self, texts, context=""):
-        return [-(len(t) + len(context)) for t in texts]
-
-
 def test_score_candidates_by_hand():
     freq = {"泥": 5, "马": 3, "你": 9, "妈": 1}
-    table = hc.score_candidates({"尼玛": ["泥马", "你妈"]}, freq, _LengthScorer(), {"尼玛": ["哎尼玛"]})
+    table = hc.score_candidates({"尼玛": ["泥马", "你妈"]}, freq, LengthScorer(), {"尼玛": ["哎尼玛"]})
     # Algorithm 2: F(泥马) = 5 + 3 = 8, F(你妈) = 9 + 1 = 10; ascending positions 1, 2 of 2 -> 50, 100
     assert table["F"].tolist() == [8, 10] and table["percentile"].tolist() == [50.0, 100.0]
     # released score: position 1 ranks 泥 (5) 1/2, 你 (9) 2/2; position 2 ranks 妈 (1) 1/2, 马 (3) 2/2

@@ -11,6 +11,8 @@ import pytest
 from helpers.slang import language_models
 from helpers.slang import language_models as lm
 
+from .length_scorer import LengthScorer
+
 
 class Uniform(lm.Scorer):
     """Every character has probability 1 / V."""
@@ -419,21 +421,11 @@ def test_perplexity_over_more_texts_than_one_batch():
     assert lm.perplexity(words, texts) == pytest.approx(2 ** (bits / 150))
 
 
-class _LengthScorer:
-    """A stand-in language model: log2 P(text | context) = −(characters of text and context),
-    so every self-information below is a count of characters."""
-
-    name = "length"
-
-    def log2probs(self, texts, context=""):
-        return [-(len(t) + len(context)) for t in texts]
-
-
 def test_self_information_table_by_hand():
     posts = ["今天尼玛好累", "哎尼玛", "这句没有那个词"]  # left contexts "今天" (2) and "哎" (1); the third has no 尼玛
-    table = language_models.self_information_table({"尼玛": ["泥马", "你妈"]}, _LengthScorer(), {"尼玛": posts})
+    table = language_models.self_information_table({"尼玛": ["泥马", "你妈"]}, LengthScorer(), {"尼玛": posts})
     assert table["candidate"].tolist() == ["泥马", "你妈"] and set(table["scorer"]) == {"length"}
     assert table["I_no_context"].tolist() == [2, 2]  # two characters, no context
     assert table["I_context"].tolist() == [3.5, 3.5]  # mean of 2 + 2 and 2 + 1
     assert table["n_contexts"].tolist() == [2, 2]
-    assert "I_context" not in language_models.self_information_table({"尼玛": ["泥马"]}, _LengthScorer()).columns
+    assert "I_context" not in language_models.self_information_table({"尼玛": ["泥马"]}, LengthScorer()).columns
