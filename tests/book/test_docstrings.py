@@ -15,6 +15,7 @@ import pytest
 
 #: The modules of public statistics whose every public function is documented this way.
 MODULES = ("helpers.core.stats", "helpers.core.agreement", "helpers.core.scoring", "helpers.metrics.meta",
+           "helpers.metrics.correlations", "helpers.metrics.significance",
            "helpers.figurative.analysis", "helpers.slang.correlations")
 #: Modules that mix statistics with readers, plumbing and display: every public function is
 #: documented this way except the ones named here, which compute no statistic. A new public
