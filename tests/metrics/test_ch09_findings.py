@@ -189,3 +189,19 @@ def test_chapter_runs_on_own_english_german_files(tmp_path):
     again = ch09.findings(res)
     assert saved["quantity"].tolist() == again["quantity"].tolist()
     assert list(saved.columns[:8]) == ["section", "quantity", "group", "value", "ci_low", "ci_high", "p", "text"]
+
+
+def test_unmatched_counts_read_the_keys_meta_evaluate_writes(saved):
+    """Issue 42: cells with metric scores but no human score were always counted 0 (the findings looked up
+    only_in "metrics" where meta_evaluate writes "metric")."""
+    from helpers.metrics import meta
+
+    human = pd.DataFrame({"system": ["A", "A", "B", "B"], "segment": [1, 2, 1, 2], "score": [1.0, 2.0, 3.0, 0.0]})
+    scores = pd.DataFrame({"system": ["A", "A", "A", "B", "B", "C"], "segment": [1, 2, 3, 1, 2, 1],
+                           "metric": "bleu", "score": [5.0, 4.0, 3.0, 2.0, 1.0, 9.0]})
+    unmatched = meta.meta_evaluate(human, scores, n_boot=0).unmatched  # A #3 and C #1 have no human score
+    _write(saved, "unmatched", unmatched)
+    one = ch09.findings(saved).query("group == ''").set_index("quantity")
+    assert one.loc["metric_only_systems", "value"] == 1  # C
+    assert one.loc["metric_only_cells", "value"] == 2  # A #3, C #1
+    assert one.loc["human_only_cells", "value"] == 0 and one.loc["unmatched_any", "value"] == 1

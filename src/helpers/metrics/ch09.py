@@ -493,9 +493,9 @@ def findings(folder) -> pd.DataFrame:
         cells = un[un["what"] != "system"].groupby("only_in")["n"].max()
         systems = un[un["what"] == "system"].groupby("only_in")["n"].max()
         f.add("human_only_systems", int(systems.get("human", 0)))
-        f.add("metric_only_systems", int(systems.get("metrics", 0)))
+        f.add("metric_only_systems", int(systems.get("metric", 0)))
         f.add("human_only_cells", int(cells.get("human", 0)))
-        f.add("metric_only_cells", int(cells.get("metrics", 0)))
+        f.add("metric_only_cells", int(cells.get("metric", 0)))
         f.add("unmatched_any", int(un["n"].sum() > 0))
     else:  # a saved table without rows: nothing unmatched; no table at all: not applicable
         saved = (Path(folder) / "unmatched.csv").exists()
