@@ -87,3 +87,22 @@ def test_tie_calibration_matches_its_definition_on_random_items():
 
 
 # --------------------------------------------------------------------------- meta_evaluate
+
+
+def test_scores_equal_but_for_rounding_are_ties():
+    """Issue 42: means of raters' penalties were tested for ties by exact equality, so a tie such as
+    (0.1 + 0.2) against 0.3 was counted as an order."""
+    human, metric = [0.1 + 0.2, 0.3, 1.0], [0.5, 0.5, 2.0]  # the humans tie the first two, as the metric does
+    assert correlations.pairwise_accuracy(human, metric) == 1.0  # all three pairs agree
+    assert correlations.pairwise_accuracy(human, metric, tolerance=0) == pytest.approx(2 / 3)  # the old count
+    assert correlations.kendall_tau_b(human, metric) == pytest.approx(1.0)  # C = 2, D = 0, one tie on both sides
+    assert correlations.tie_calibrated_accuracy([human], [metric]) == (1.0, 0.0)
+    assert correlations.tie_calibrated_accuracy([human], [metric], tolerance=0)[0] == pytest.approx(2 / 3)
+    # a real difference is never snapped: 1e-6 apart on a scale of 1
+    assert correlations.pairwise_accuracy([0.3, 0.300001, 1.0], metric) == pytest.approx(2 / 3)
+
+
+def test_snap_ties_joins_runs_and_keeps_nan():
+    got = correlations.snap_ties([[np.nan, 3.0, 3.0 + 1e-14, 2.0], [1.0, 1.0 + 2e-10, 1.0 + 4e-10, 5.0]])
+    assert np.isnan(got[0, 0]) and got[0, 1] == got[0, 2] == 3.0 and got[0, 3] == 2.0
+    assert got[1, 0] == got[1, 1] == got[1, 2] == 1.0  # a run of steps each below 1e-9 x 5 joins whole

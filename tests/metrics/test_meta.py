@@ -142,3 +142,16 @@ def test_rated_segments_need_human_segment_scores():
     m = pd.DataFrame({"system": ["A", "B"], "segment": [1, 1], "metric": "chrf", "score": [50.0, 40.0]})
     with pytest.raises(ValueError, match="segments='rated' needs human segment scores"):
         meta.meta_evaluate(h, m, level="system", segments="rated", n_boot=0, human_higher_is_better=True)
+
+
+def test_fewer_than_three_systems_give_no_correlation_and_say_so():
+    """Issue 42: two systems gave "r = 1.000 [1.000, 1.000]" and a best metric."""
+    human, scores = frames([[1.0, 2.0], [3.0, 1.0], [2.0, 2.5], [0.0, 1.0]],
+                           {"m": [[5.0, 4.0], [1.0, 2.0], [3.0, 2.0], [4.0, 4.5]]})
+    result = meta.meta_evaluate(human, scores, segments="all", n_boot=50)
+    system = result.table[result.table["level"] == "system"]
+    assert system["estimate"].isna().all() and system["ci_low"].isna().all() and (system["n"] == 2).all()
+    item = result.table[result.table["statistic"] == "pearson_item"]
+    assert item["estimate"].isna().all()  # every segment has two systems: each r is +-1
+    assert not np.isnan(estimate(result.table, "segment", "m", "pearson_flat").estimate)  # 8 cells: defined
+    assert any("2 system(s)" in note and "fewer than 3" in note for note in result.notes)

@@ -29,6 +29,58 @@ def _rows(x) -> np.ndarray:
     return np.atleast_2d(np.asarray(x, dtype=float))
 
 
+#: Two scores closer than this share of the larger absolute score of their row are one value (a tie):
+#: means of three raters' penalties that are equal in exact arithmetic differ by ~1e-15 in floating point.
+TIE_TOLERANCE = 1e-9
+
+
+def snap_ties(x, tolerance: float = TIE_TOLERANCE) -> np.ndarray:
+    """Each row of ``x`` with scores that differ by floating-point noise made equal.
+
+    Within a row, sorted, a value closer than ``tolerance`` × max|x| of the row to the previous
+    one joins its run, and every value of a run takes the run's smallest value; NaN stays NaN.
+    ``tolerance=0`` returns the values unchanged (exact ties only, as mt-metrics-eval tests them).
+
+    Parameters
+    ----------
+    x : array_like
+        A vector or (rows, n) matrix of scores.
+    tolerance : float, default :data:`TIE_TOLERANCE`
+        Relative to the row's largest absolute score.
+
+    Returns
+    -------
+    ndarray
+        Float array of ``x``'s shape (2-D for a matrix, 1-D for a vector).
+
+    References
+    ----------
+    Deutsch, Foster & Freitag (2023), Ties Matter, §3 (a tie is an equality of scores); the
+    tolerance is this book's, for scores that are averages of raters' penalties.
+
+    Examples
+    --------
+    >>> snap_ties([0.1 + 0.2, 0.3, 1.0]).tolist()  # 0.30000000000000004 and 0.3 are one value
+    [0.3, 0.3, 1.0]
+    >>> snap_ties([0.1 + 0.2, 0.3, 1.0], tolerance=0).tolist()[0] == 0.3
+    False
+    """
+    arr = np.asarray(x, dtype=float)
+    rows = _rows(arr).copy()
+    if tolerance <= 0 or rows.shape[1] < 2:
+        return rows.reshape(arr.shape)
+    order = np.argsort(rows, axis=1, kind="stable")  # NaN last
+    ordered = np.take_along_axis(rows, order, axis=1)
+    scale = np.where(np.isnan(rows), 0.0, np.abs(rows)).max(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        joins = np.diff(ordered, axis=1) <= tolerance * scale  # False wherever a NaN is involved
+    start = np.where(np.c_[np.ones((rows.shape[0], 1), dtype=bool), ~joins], np.arange(rows.shape[1]), 0)
+    start = np.maximum.accumulate(start, axis=1)
+    snapped = np.take_along_axis(ordered, start, axis=1)
+    np.put_along_axis(rows, order, np.where(np.isnan(ordered), np.nan, snapped), axis=1)
+    return rows.reshape(arr.shape)
+
+
 def _pearson_rows(x, y) -> np.ndarray:
     x, y = _rows(x), _rows(y)
     xc, yc = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
@@ -91,7 +143,7 @@ def pearson(x, y) -> float:
     return float(_pearson_rows(x, y)[0]) if x.size >= 2 else float("nan")
 
 
-def kendall_tau_b(x, y) -> float:
+def kendall_tau_b(x, y, tolerance: float = TIE_TOLERANCE) -> float:
     """Kendall's τ_b: (C − D) / √((n₀ − n₁)(n₀ − n₂)).
 
     Over the n₀ = n(n − 1)/2 pairs, C concordant and D discordant, n₁ tied in x and n₂ in y
@@ -102,6 +154,9 @@ def kendall_tau_b(x, y) -> float:
     ----------
     x, y : array_like
         Paired scores.
+    tolerance : float, default :data:`TIE_TOLERANCE`
+        Scores closer than this share of the largest absolute score are tied (:func:`snap_ties`; 0: exact
+        equality only, as mt-metrics-eval).
 
     Returns
     -------
@@ -117,11 +172,11 @@ def kendall_tau_b(x, y) -> float:
     >>> round(kendall_tau_b([1, 2, 3, 4], [1, 3, 2, 4]), 3)  # C = 5, D = 1: 4 / 6
     0.667
     """
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    x, y = snap_ties(x, tolerance), snap_ties(y, tolerance)
     return float(_kendall_rows(x, y)[0]) if x.size >= 2 else float("nan")
 
 
-def pairwise_accuracy(human, metric) -> float:
+def pairwise_accuracy(human, metric, tolerance: float = TIE_TOLERANCE) -> float:
     """Pairwise accuracy (Kocmi et al. 2021): the share of the n(n − 1)/2 pairs of systems
     that the metric orders as the humans do, sign(h_i − h_j) = sign(m_i − m_j).
 
@@ -133,6 +188,9 @@ def pairwise_accuracy(human, metric) -> float:
     ----------
     human, metric : array_like
         System scores, both higher-is-better.
+    tolerance : float, default :data:`TIE_TOLERANCE`
+        Scores closer than this share of the largest absolute score are tied (:func:`snap_ties`; 0: exact
+        equality only, as mt-metrics-eval).
 
     Returns
     -------
@@ -149,7 +207,7 @@ def pairwise_accuracy(human, metric) -> float:
     >>> pairwise_accuracy([1, 2, 3], [1, 3, 2])  # pairs (1,2) and (1,3) agree, (2,3) does not
     0.6666666666666666
     """
-    h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
+    h, m = snap_ties(human, tolerance), snap_ties(metric, tolerance)
     return float(_accuracy_rows(h, m)[0]) if h.size >= 2 else float("nan")
 
 
@@ -233,7 +291,7 @@ def _tie_calibrated_rows(pairs: _TiePairs, weights: np.ndarray) -> tuple[np.ndar
     return acc, eps
 
 
-def tie_calibrated_accuracy(human, metric) -> tuple[float, float]:
+def tie_calibrated_accuracy(human, metric, tolerance: float = TIE_TOLERANCE) -> tuple[float, float]:
     """Tie-calibrated pairwise accuracy acc_eq and its threshold epsilon (Deutsch et al. 2023).
 
     ``human`` and ``metric`` are (items, systems) matrices (NaN: not scored); a 1-D pair of
@@ -246,13 +304,16 @@ def tie_calibrated_accuracy(human, metric) -> tuple[float, float]:
     computed per item and averaged over the items that have a pair (mt-metrics-eval
     ``KendallWithTiesOpt(variant="acc23", average_by="item")``, WMT 2023's segment-level
     statistic). ε runs over 0 and every distinct |m_i − m_j|; the result is the highest
-    acc_eq and the smallest ε that reaches it (``tau_optimization``, sample_rate 1). Human
-    ties are exact equalities. NaN, NaN when no item has a pair.
+    acc_eq and the smallest ε that reaches it (``tau_optimization``, sample_rate 1). Ties of
+    the humans are equalities after :func:`snap_ties` (``tolerance``); NaN, NaN when no item has a pair.
 
     Parameters
     ----------
     human, metric : array_like
         Items × systems scores (NaN: not scored), or two vectors (one item).
+    tolerance : float, default :data:`TIE_TOLERANCE`
+        Scores closer than this share of the largest absolute score are tied (:func:`snap_ties`; 0: exact
+        equality only, as mt-metrics-eval).
 
     Returns
     -------
@@ -271,6 +332,7 @@ def tie_calibrated_accuracy(human, metric) -> tuple[float, float]:
     (1.0, 0.09999999999999998)
     """
     h, m = np.atleast_2d(np.asarray(human, dtype=float)), np.atleast_2d(np.asarray(metric, dtype=float))
+    h, m = snap_ties(h.ravel(), tolerance).reshape(h.shape), snap_ties(m.ravel(), tolerance).reshape(m.shape)
     if h.shape != m.shape:
         raise ValueError(f"human scores have shape {h.shape}, metric scores {m.shape}")
     pairs = _tie_pairs(h, m)

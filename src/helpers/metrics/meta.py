@@ -57,8 +57,8 @@ import pandas as pd
 from scipy.stats import kendalltau
 
 from ..core.stats import percentile_interval, resample
-from .correlations import (_accuracy_rows, _item_values, _kendall_rows, _pearson_rows, _tie_calibrated_rows,
-                           _tie_pairs, _weighted_item_mean, pearson)
+from .correlations import (TIE_TOLERANCE, _accuracy_rows, _item_values, _kendall_rows, _pearson_rows,
+                           _tie_calibrated_rows, _tie_pairs, _weighted_item_mean, pearson, snap_ties)
 
 #: Columns of :func:`meta_evaluate`'s table (the ``metrics meta`` CSV).
 COLUMNS = ["level", "metric", "statistic", "estimate", "ci_low", "ci_high", "n"]
@@ -76,11 +76,18 @@ HUMAN = "human"
 
 
 class MetaEvaluation(NamedTuple):
-    """What :func:`meta_evaluate` returns: the statistics (``COLUMNS``) and what was on one
-    side only (``UNMATCHED_COLUMNS``)."""
+    """What :func:`meta_evaluate` returns: the statistics (``COLUMNS``), what was on one side only
+    (``UNMATCHED_COLUMNS``) and a sentence for each statistic left undefined for too few units."""
 
     table: pd.DataFrame
     unmatched: pd.DataFrame
+    notes: tuple = ()
+
+
+#: No correlation is computed from fewer systems (system level), cells (flat) or items (grouped by item), nor
+#: grouped by item when no item has this many systems: with two, every correlation is ±1 and every interval
+#: [1, 1] (issue 42).
+MIN_UNITS = 3
 
 # --------------------------------------------------------------------------- the data, aligned
 
@@ -97,6 +104,7 @@ class _Aligned:
     metrics: dict  # name -> (items, systems) array
     metric_system: dict  # name -> Series of system rows
     signs: dict  # name (and HUMAN) -> +1 / −1 applied
+    tolerance: float = TIE_TOLERANCE  # ties: :func:`helpers.metrics.correlations.snap_ties`
 
 
 def _check(frame: pd.DataFrame, columns: list[str], what: str) -> pd.DataFrame:
@@ -116,7 +124,7 @@ def _check(frame: pd.DataFrame, columns: list[str], what: str) -> pd.DataFrame:
 
 
 def _align(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_better: bool,
-           lower_is_better: Iterable[str]) -> _Aligned:
+           lower_is_better: Iterable[str], tolerance: float = TIE_TOLERANCE) -> _Aligned:
     h = _check(human, ["system", "segment", "score"], "human")
     m = _check(metrics, ["system", "segment", "metric", "score"], "metric")
     m["metric"] = m["metric"].astype(str)
@@ -133,7 +141,7 @@ def _align(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_better: b
     def grid(rows: pd.DataFrame, sign: float) -> np.ndarray:
         out = np.full((items.size, len(systems)), np.nan)
         at = rows["segment"].map(i_index).to_numpy(dtype=int), rows["system"].map(s_index).to_numpy(dtype=int)
-        out[at] = sign * rows["score"].to_numpy()
+        out[at] = snap_ties(sign * rows["score"].to_numpy(), tolerance)  # one scale: the whole grid
         return out
 
     docs = {}
@@ -142,13 +150,18 @@ def _align(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_better: b
             named = side[side["doc"].notna() & (side["doc"].astype(str) != "")]
             docs.update(dict(zip(named["segment"], named["doc"].astype(str))))
     clusters = np.array([f"doc {docs[s]}" if s in docs else f"segment {s:g}" for s in items], dtype=object)
-    h_sys = h[h["segment"].isna()].set_index("system")["score"] * signs[HUMAN]
+    def system_rows(rows: pd.DataFrame, sign: float) -> pd.Series:
+        return pd.Series(snap_ties(sign * rows["score"].to_numpy(), tolerance), index=rows["system"].to_numpy(),
+                         dtype=float)
+
+    h_sys = system_rows(h[h["segment"].isna()], signs[HUMAN])
     metric_grids, metric_sys = {}, {}
     for name, rows in m.groupby("metric", sort=False):
         seg = rows[rows["segment"].notna()]
         metric_grids[name] = grid(seg, signs[name])
-        metric_sys[name] = rows[rows["segment"].isna()].set_index("system")["score"] * signs[name]
-    return _Aligned(systems, items, clusters, grid(h_seg, signs[HUMAN]), h_sys, metric_grids, metric_sys, signs)
+        metric_sys[name] = system_rows(rows[rows["segment"].isna()], signs[name])
+    return _Aligned(systems, items, clusters, grid(h_seg, signs[HUMAN]), h_sys, metric_grids, metric_sys, signs,
+                    tolerance)
 
 
 def _unmatched(a: _Aligned, human: pd.DataFrame, metrics: pd.DataFrame) -> pd.DataFrame:
@@ -215,6 +228,7 @@ def _system_rows(a: _Aligned, name: str, segments: str, weights,
     keep = ~np.isnan(point_h[0]) & ~np.isnan(point_m[0])  # systems scored on both sides
     h = np.broadcast_to(h, (max(h.shape[0], m.shape[0]), h.shape[1]))[:, keep]
     m = np.broadcast_to(m, (h.shape[0], m.shape[1]))[:, keep]
+    h, m = snap_ties(h, a.tolerance), snap_ties(m, a.tolerance)  # system means equal but for rounding tie
     return {s: _SYSTEM_FUNCTIONS[s](h, m) for s in statistics}, int(keep.sum()), h_ok and m_ok
 
 
@@ -282,7 +296,7 @@ def _segment_rows(a: _Aligned, name: str, weights: np.ndarray | None,
 def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both", segments: str = "given",
                   resample_by: str = "segment", n_boot: int = 1000, ci: float = 95.0, seed: int = 0,
                   human_higher_is_better: bool = False, lower_is_better: Iterable[str] = LOWER_IS_BETTER,
-                  statistics: Iterable[str] | None = None) -> MetaEvaluation:
+                  statistics: Iterable[str] | None = None, tie_tolerance: float = TIE_TOLERANCE) -> MetaEvaluation:
     """How well each metric agrees with the human scores, at system and/or segment level.
 
     Parameters
@@ -317,6 +331,9 @@ def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both
         :data:`SEGMENT_STATISTICS`). The flattened Kendall τ is the costly one to resample
         (measured here: about 3 s per metric for 1,000 resamples of 10,000 cells,
         7 s for 20,000; every other statistic takes well under 1 s).
+    tie_tolerance : float, default :data:`helpers.metrics.correlations.TIE_TOLERANCE`
+        Scores within this share of a side's largest absolute score are tied
+        (:func:`helpers.metrics.correlations.snap_ties`); 0 ties exact equalities only, as mt-metrics-eval.
 
     Returns
     -------
@@ -325,7 +342,8 @@ def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both
         ``pairwise_accuracy`` at level ``system`` (n = systems); ``pearson_flat``,
         ``kendall_tau_b_flat`` (n = cells), ``pearson_item``, ``kendall_tau_b_item`` (n =
         items with a defined correlation), ``acc_eq_item`` and ``acc_eq_epsilon_item`` (n =
-        items with a pair) at level ``segment``. ``unmatched`` with
+        items with a pair) at level ``segment``; a statistic from fewer than :data:`MIN_UNITS` units is NaN
+        and ``notes`` says so. ``unmatched`` with
         :data:`UNMATCHED_COLUMNS`: per metric, systems and (system, segment) cells present
         on one side only.
 
@@ -360,26 +378,39 @@ def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both
                          f"{', '.join(SYSTEM_STATISTICS + SEGMENT_STATISTICS)})")
     system_stats = tuple(s for s in SYSTEM_STATISTICS if s in wanted)
     segment_stats = tuple(s for s in SEGMENT_STATISTICS if s in wanted)
-    a = _align(human, metrics, human_higher_is_better, lower_is_better)
+    a = _align(human, metrics, human_higher_is_better, lower_is_better, tie_tolerance)
     weights = resample(a.items.size, n_boot, seed, a.clusters if resample_by == "doc" else None) \
         if n_boot and a.items.size else None
-    rows = []
+    rows, notes = [], []
     for name in a.metrics:
         if level in ("system", "both") and system_stats:
             point, n, _ = _system_rows(a, name, segments, None, system_stats)
             boot, _, resampled = _system_rows(a, name, segments, weights, system_stats) if weights is not None \
                 else ({}, 0, False)
+            if n < MIN_UNITS:
+                notes.append(f"{name}: {n} system(s) scored on both sides; no system-level statistic from fewer "
+                             f"than {MIN_UNITS}")
             for stat in system_stats:
                 low, high = percentile_interval(boot[stat], ci) if resampled else (np.nan, np.nan)
-                rows.append(("system", name, stat, float(point[stat][0]), low, high, n))
+                estimate = float(point[stat][0])
+                if n < MIN_UNITS:
+                    estimate, low, high = np.nan, np.nan, np.nan
+                rows.append(("system", name, stat, estimate, low, high, n))
         if level in ("segment", "both") and segment_stats:
             point, n = _segment_rows(a, name, None, segment_stats)
             boot = _segment_rows(a, name, weights, segment_stats)[0] if weights is not None else {}
+            widest = int((~np.isnan(a.human) & ~np.isnan(a.metrics[name])).sum(axis=1).max(initial=0))
             for stat in segment_stats:
                 low, high = percentile_interval(boot[stat], ci) if weights is not None else (np.nan, np.nan)
-                rows.append(("segment", name, stat, float(point[stat][0]), low, high, n[stat]))
+                estimate = float(point[stat][0])
+                too_few = n[stat] < MIN_UNITS or (stat.endswith("_item") and widest < MIN_UNITS)
+                if too_few:
+                    estimate, low, high = np.nan, np.nan, np.nan
+                    notes.append(f"{name}: {stat} not computed: {n[stat]} unit(s), at most {widest} system(s) in "
+                                 f"a segment (fewer than {MIN_UNITS})")
+                rows.append(("segment", name, stat, estimate, low, high, n[stat]))
     table = pd.DataFrame(rows, columns=COLUMNS)
-    return MetaEvaluation(table, _unmatched(a, human, metrics))
+    return MetaEvaluation(table, _unmatched(a, human, metrics), tuple(notes))
 
 
 def system_level_scores(human: pd.DataFrame, metrics: pd.DataFrame, segments: str = "given",

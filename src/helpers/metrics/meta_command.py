@@ -146,6 +146,8 @@ def _meta(args) -> int:
         side = "human scores" if r.only_in == "human" else "metric scores"
         print(notes["only_system" if r.what == "system" else "only_segment"].format(
             metric=r.metric, n=r.n, side=side, examples=r.examples))
+    for note in result.notes:
+        print(note)
     print(result.table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     fixed = result.table[(result.table["level"] == "system") & result.table["ci_low"].isna()
                          & result.table["estimate"].notna()]["metric"].unique()
