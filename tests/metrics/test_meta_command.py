@@ -56,8 +56,8 @@ def test_cli_reads_an_mqm_tsv(tmp_path):
 
 @pytest.mark.parametrize("which, content, needle", [
     ("metrics", "", "scores.csv: is empty"),
-    ("metrics", "system,segment,score\nA,1,2\n",
-     "scores.csv, row 1: value 'system, segment, score': lacks column(s) metric"),
+    ("metrics", "system,segment\nA,1\n",
+     "scores.csv, row 1: value 'system, segment': lacks column(s) score"),
     ("metrics", "system,segment,metric,score\n", "scores.csv: has a header but no scores"),
     ("metrics", "system,segment,metric,score\nS0,1,chrf,9\nS1,1,chrf,abc\n",
      "scores.csv, row 3, column 'score': value 'abc': score must be a finite number"),
@@ -95,3 +95,69 @@ def test_cli_reports_one_sided_cells_and_system_rows_without_intervals(tmp_path,
     out = capsys.readouterr().out
     assert "chrf: 1 (system, segment) cell(s) only in the metric scores, left out of the segment-level" in out
     assert "no system-level interval for chrf" in out
+
+
+# --------------------------------------------------------------------------- joining an MQM file to lines (issue 42)
+
+def _wmt23_like(tmp_path):
+    """A WMT 2022+ style file numbering its 3 rated segments 1-3 (globalSegId), which sit on lines 2, 4 and 5
+    of a 5-line source file; three systems."""
+    src = tmp_path / "src.zh"
+    src.write_text("未评\n第一句\n未评二\n第二句 abc\n第三句\n", encoding="utf-8")
+    rows = ["system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity"]
+    penalties = {"A": ["Major", "No-error", "Minor"], "B": ["No-error", "Major", "Major"],
+                 "C": ["Minor", "Minor", "No-error"]}
+    docs = [("d1", 1, 1, "第一句"), ("d2", 1, 2, "第二句abc"), ("d2", 2, 3, "第<v>三</v>句")]
+    for system, severities in penalties.items():
+        for (doc, k, g, text), severity in zip(docs, severities):
+            category = "No-error" if severity == "No-error" else "Accuracy/Mistranslation"
+            rows.append(f"{system}\t{doc}\t{k}\t{g}\tr1\t{text}\tt\t{category}\t{severity}")
+    tsv = tmp_path / "mqm.tsv"
+    tsv.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    # the metric scores every line; on the rated lines 2, 4, 5 it is minus the penalty (perfect agreement)
+    penalty = {"Major": 5.0, "Minor": 1.0, "No-error": 0.0}
+    metric = []
+    for system, severities in penalties.items():
+        on_line = dict(zip((2, 4, 5), severities))
+        metric += [(system, line, -penalty[on_line[line]] if line in on_line else 0.5 * line) for line in range(1, 6)]
+    scores = tmp_path / "mine.csv"  # the documented form of an outside metric: no metric column
+    pd.DataFrame(metric, columns=["system", "segment", "score"]).to_csv(scores, index=False)
+    return src, tsv, scores
+
+
+def test_a_file_numbering_only_its_rated_segments_is_refused_without_source(tmp_path):
+    src, tsv, scores = _wmt23_like(tmp_path)
+    with pytest.raises(InputError) as err:
+        run(tmp_path, "--human", tsv, "--metrics", scores, "--out", tmp_path / "o.csv", "--n-boot", 0)
+    message = str(err.value)
+    assert "mqm.tsv" in message and "numbers its 3 rated segments 1-3" in message and "--source" in message
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_source_aligns_documents_to_lines(tmp_path):
+    src, tsv, scores = _wmt23_like(tmp_path)
+    h = read_human(tsv, source=src)
+    assert sorted(h["segment"].unique().tolist()) == [2.0, 4.0, 5.0]
+    out = tmp_path / "o.csv"
+    assert run(tmp_path, "--human", tsv, "--metrics", scores, "--source", src, "--out", out, "--n-boot", 0) == 0
+    table = pd.read_csv(out).set_index("statistic")
+    assert (table["metric"] == "mine").all()  # named after its file
+    assert table.loc["pearson_flat", "estimate"] == pytest.approx(1.0)  # metric = -penalty on the rated lines
+    assert table.loc["pearson_flat", "n"] == 9
+
+
+def test_source_needs_an_annotation_file(tmp_path, good_files):
+    human, scores = good_files
+    with pytest.raises(InputError, match="human.csv.*--source applies to an MQM annotation file"):
+        run(tmp_path, "--human", human, "--metrics", scores, "--source", human, "--out", tmp_path / "o.csv")
+
+
+def test_several_metric_files_one_metric_each_or_many(tmp_path, good_files):
+    human, scores = good_files
+    mine = tmp_path / "length.csv"
+    pd.DataFrame({"system": ["S0", "S1", "S2"], "segment": [1, 1, 1], "score": [3.0, 2.0, 1.0]}).to_csv(mine, index=False)
+    out = tmp_path / "o.csv"
+    assert run(tmp_path, "--human", human, "--metrics", f"{scores},{mine}", "--out", out, "--n-boot", 0) == 0
+    assert set(pd.read_csv(out)["metric"]) == {"chrf", "length"}
+    with pytest.raises(InputError, match="length.csv.*gives metric 'length', which"):
+        run(tmp_path, "--human", human, "--metrics", f"{mine},{mine}", "--out", out)
