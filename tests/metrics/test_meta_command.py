@@ -7,7 +7,8 @@ import pytest
 
 from helpers.core.errors import command_line, InputError
 from helpers.metrics import meta
-from helpers.metrics.meta_command import add_meta_command, read_human
+from helpers.metrics.files import read_human
+from helpers.metrics.meta_command import add_meta_command
 
 from .grids import frames
 

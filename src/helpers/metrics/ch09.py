@@ -17,6 +17,7 @@ alone; the sentences are ``notebooks/words/09_metrics.md``. The meta-evaluation 
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +30,8 @@ from ..core.errors import InputError
 from ..core.report import ChapterData, Provenance
 from ..core.results import read_saved
 from . import data as wmt
-from . import scores
+from . import files, scores
+from .language import script_warning, target_language
 
 CHAPTER = "09_metrics"  # its words file: notebooks/words/09_metrics.md (the data box reads it too)
 #: The chapter's default metrics: TER and the embedding are one parameter away (sacrebleu's TER costs ~30 ms a
@@ -73,13 +75,12 @@ class Setup:
     def load(self) -> Data:
         """The data box: WMT's released files for ``testset``, or the files given as parameters."""
         if not self.released:
-            from .commands import read_texts
-            from .meta_command import read_human
-
-            texts = read_texts(self.reference, self.hypotheses)
-            human = read_human(self.human)[["system", "segment", "score"]]
-            files = tuple(str(p) for p in [self.reference, *self.hypotheses.values(), self.human])
-            return Data(Provenance.worded("own", CHAPTER, files), texts=texts, human=human,
+            texts = files.read_texts(self.reference, self.hypotheses)
+            human = files.read_human(self.human)[["system", "segment", "score"]]
+            for warning in language_warnings(texts, self, target_language(self.language_pair)):
+                warnings.warn(warning, stacklevel=2)
+            named = tuple(str(p) for p in [self.reference, *self.hypotheses.values(), self.human])
+            return Data(Provenance.worded("own", CHAPTER, named), texts=texts, human=human,
                                published=pd.DataFrame(columns=["system", "metric", "score"]),
                                protocol=pd.DataFrame(columns=["system", "score"]), testset="own files",
                                protocol_name="")
@@ -97,6 +98,17 @@ class Setup:
         return Data(Provenance.worded("released", CHAPTER), texts=texts, human=human,
                            published=published, protocol=protocol, protocol_name=name,
                            testset=self.testset)
+
+
+def language_warnings(texts: pd.DataFrame, setup: Setup, language: str) -> list[str]:
+    """A warning for the reference and each output file of ``setup`` whose letters are mostly not in the
+    script of ``language`` (:func:`helpers.metrics.language.script_warning`; issue 42: the source passed
+    as the reference scored BLEU 0.26 without a word)."""
+    first = texts.drop_duplicates("segment")
+    out = [script_warning(first["reference"], language, setup.reference)]
+    for name, path in (setup.hypotheses or {}).items():
+        out.append(script_warning(texts.loc[texts["system"] == name, "hypothesis"], language, path))
+    return [w for w in out if w]
 
 
 def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None, human=None, language_pair=None,
