@@ -136,3 +136,15 @@ def test_own_files_in_the_wrong_script_get_a_warning_naming_the_file(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         s.load()  # English reference and outputs: no warning
+
+
+def test_system_table_has_no_row_without_a_metric_score(box):
+    """Issue 42: systems the experts rated but with no output here gave all-NA rows."""
+    rated_only = pd.DataFrame({"system": ["ref-B", "ref-B"], "segment": [1, 2], "score": [0.5, 0.0]})
+    box = ch09.Data(box.provenance, texts=box.texts, human=pd.concat([box.human, rated_only]), protocol=box.protocol,
+                    published=box.published)
+    scored = ch09.metric_scores(box, ["chrf"])
+    table = ch09.system_table(box, scored)
+    assert table["system"].tolist() == ["B", "A", "C"]  # by mean penalty 0.5, 2.0, 5.5; no ref-B
+    assert table.drop(columns="system").notna().all().all()
+    assert table.loc[table["system"] == "C", "human"].item() == pytest.approx(5.5)

@@ -223,6 +223,26 @@ def system_lines_choice(box: Data, scored: pd.DataFrame, given: pd.DataFrame | N
     return out
 
 
+def system_table(box: Data, scored: pd.DataFrame, given: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Section 2's table: one row per system with an output, its mean expert penalty (``human``) and each
+    metric's system score as the meta-evaluation resamples it (the mean of its segment scores,
+    :func:`helpers.metrics.meta.system_level_scores` with ``segments="all"``), then ``given`` system scores
+    (published COMET) as given. Systems the experts rated without an output here (WMT21's references and
+    ``metricsystem`` entries) have no metric score and no row (issue 42: seven all-NA rows)."""
+    from . import meta
+
+    systems = box.texts["system"].unique()
+    long = meta.system_level_scores(box.human, scored, segments="all")
+    wide = long[long["system"].isin(systems)].pivot_table(index="system", columns="metric", values="score")
+    if given is not None and not given.empty:
+        wide = wide.join(given.pivot_table(index="system", columns="metric", values="score"), how="left")
+    metric_columns = [c for c in wide.columns if c != meta.HUMAN]
+    wide = wide.dropna(how="all", subset=metric_columns) if metric_columns else wide.iloc[0:0]
+    cols = [meta.HUMAN] + [c for c in dict.fromkeys(scored["metric"]) if c in wide.columns]
+    cols += [c for c in wide.columns if c not in cols]
+    return wide[cols].reset_index().sort_values(meta.HUMAN).reset_index(drop=True)
+
+
 def protocol_ranks(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFrame:
     """Each system's rank under expert MQM, the other human protocol and BLEU.
 
