@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from .correlations import _pearson_rows, snap_ties
 from .meta import (LOWER_IS_BETTER, SEGMENT_STATISTICS, SYSTEM_STATISTICS, _SYSTEM_FUNCTIONS, _align, _Aligned,
                    _human_system, _metric_system, _segment_rows)
 
@@ -80,6 +81,19 @@ def perm_both(human: pd.DataFrame, metrics: pd.DataFrame, metric_a: str, metric_
     mt-metrics-eval ``stats.PermutationSigDiff``.
     """
     a = _align(human, metrics, human_higher_is_better, lower_is_better)
+    delta, deltas, n = _perm_deltas(a, metric_a, metric_b, statistic, level, n_perm, seed, segments)
+    return {"delta": delta, "p": _p_value(delta, deltas), "n_perm": n_perm, "n": n}
+
+
+def _p_value(delta: float, deltas: np.ndarray) -> float:
+    """(1 + #{δ* ≥ δ}) / (1 + n_perm), a NaN δ* counted as below δ (rounding slack 1e-12)."""
+    count = int((np.nan_to_num(deltas, nan=-np.inf) >= delta - 1e-12).sum())
+    return (count + 1) / (deltas.size + 1)
+
+
+def _perm_deltas(a: _Aligned, metric_a: str, metric_b: str, statistic: str, level: str, n_perm: int, seed: int,
+                 segments: str) -> tuple[float, np.ndarray, int]:
+    """δ = stat(a) − stat(b) on the aligned data and its ``n_perm`` permuted values δ*; n the units."""
     for name in (metric_a, metric_b):
         if name not in a.metrics:
             raise ValueError(f"no metric {name!r} in the scores (have {', '.join(a.metrics)})")
@@ -89,7 +103,7 @@ def perm_both(human: pd.DataFrame, metrics: pd.DataFrame, metric_a: str, metric_
     if level == "system":
         if statistic not in _SYSTEM_FUNCTIONS:
             raise ValueError(f"unknown system-level statistic {statistic!r} (one of {', '.join(SYSTEM_STATISTICS)})")
-        h = _human_system(a, None)[0][0]
+        h = snap_ties(_human_system(a, None)[0][0], a.tolerance)
         ma, mb = _metric_system(a, metric_a, segments, None)[0][0], _metric_system(a, metric_b, segments, None)[0][0]
         keep = ~(np.isnan(h) | np.isnan(ma) | np.isnan(mb))
         h, ma, mb = h[keep], _zscore(ma[keep]), _zscore(mb[keep])
@@ -98,33 +112,40 @@ def perm_both(human: pd.DataFrame, metrics: pd.DataFrame, metric_a: str, metric_
         swap = rng.random((n_perm, h.size)) < 0.5
         pa, pb = np.where(swap, mb, ma), np.where(swap, ma, mb)
         hh = np.broadcast_to(h, pa.shape)
-        deltas = fn(hh, pa) - fn(hh, pb)
-        n = int(h.size)
-    elif level == "segment":
-        if statistic not in SEGMENT_STATISTICS:
-            raise ValueError(f"unknown segment-level statistic {statistic!r} (one of {', '.join(SEGMENT_STATISTICS)})")
-        ga, gb = a.metrics[metric_a], a.metrics[metric_b]
-        cells = ~(np.isnan(a.human) | np.isnan(ga) | np.isnan(gb))
-        hgrid = np.where(cells, a.human, np.nan)
-        za, zb = np.full(ga.shape, np.nan), np.full(gb.shape, np.nan)
-        za[cells], zb[cells] = _zscore(ga[cells]), _zscore(gb[cells])
-        sub = _Aligned(a.systems, a.items, a.clusters, hgrid, a.human_system, {}, {}, a.signs)
-
-        def stat_of(grid_a, grid_b) -> float:
-            sub.metrics = {"a": grid_a, "b": grid_b}
-            return float(_segment_rows(sub, "a", None, (statistic,))[0][statistic][0]
-                         - _segment_rows(sub, "b", None, (statistic,))[0][statistic][0])
-
-        delta = stat_of(za, zb)
-        deltas = np.empty(n_perm)
-        for k in range(n_perm):
-            swap = (rng.random(za.shape) < 0.5) & cells
-            deltas[k] = stat_of(np.where(swap, zb, za), np.where(swap, za, zb))
-        n = int(cells.sum())
-    else:
+        return delta, fn(hh, pa) - fn(hh, pb), int(h.size)
+    if level != "segment":
         raise ValueError(f"level must be system or segment, not {level!r}")
-    count = int((np.nan_to_num(deltas, nan=-np.inf) >= delta - 1e-12).sum())
-    return {"delta": delta, "p": (count + 1) / (n_perm + 1), "n_perm": n_perm, "n": n}
+    if statistic not in SEGMENT_STATISTICS:
+        raise ValueError(f"unknown segment-level statistic {statistic!r} (one of {', '.join(SEGMENT_STATISTICS)})")
+    ga, gb = a.metrics[metric_a], a.metrics[metric_b]
+    cells = ~(np.isnan(a.human) | np.isnan(ga) | np.isnan(gb))
+    hgrid = np.where(cells, a.human, np.nan)
+    za, zb = np.full(ga.shape, np.nan), np.full(gb.shape, np.nan)
+    za[cells], zb[cells] = _zscore(ga[cells]), _zscore(gb[cells])
+    if statistic == "pearson_flat":  # vectorised: Pearson's r of every permutation's cells at once
+        h, xa, xb = hgrid[cells], za[cells], zb[cells]
+        delta = float(_pearson_rows(h, xa)[0] - _pearson_rows(h, xb)[0])
+        deltas = np.empty(n_perm)
+        for start in range(0, n_perm, 100):  # the same draws as one permutation at a time, 100 at a time
+            k = min(100, n_perm - start)
+            swap = (rng.random((k, *za.shape)) < 0.5)[:, cells]
+            pa, pb = np.where(swap, xb, xa), np.where(swap, xa, xb)
+            hh = np.broadcast_to(h, pa.shape)
+            deltas[start:start + k] = _pearson_rows(hh, pa) - _pearson_rows(hh, pb)
+        return delta, deltas, int(cells.sum())
+    sub = _Aligned(a.systems, a.items, a.clusters, hgrid, a.human_system, {}, {}, a.signs, a.tolerance)
+
+    def stat_of(grid_a, grid_b) -> float:
+        sub.metrics = {"a": grid_a, "b": grid_b}
+        return float(_segment_rows(sub, "a", None, (statistic,))[0][statistic][0]
+                     - _segment_rows(sub, "b", None, (statistic,))[0][statistic][0])
+
+    delta = stat_of(za, zb)
+    deltas = np.empty(n_perm)
+    for k in range(n_perm):
+        swap = (rng.random(za.shape) < 0.5) & cells
+        deltas[k] = stat_of(np.where(swap, zb, za), np.where(swap, za, zb))
+    return delta, deltas, int(cells.sum())
 
 
 def compare_metrics(human: pd.DataFrame, metrics: pd.DataFrame, statistic: str = "pearson", level: str = "system",
@@ -160,14 +181,72 @@ def compare_metrics(human: pd.DataFrame, metrics: pd.DataFrame, statistic: str =
     Deutsch, D., Dror, R. & Roth, D. (2021). A statistical analysis of summarization evaluation
     metrics using resampling methods. TACL 9, §4 (PERM-BOTH), arXiv:2104.00054.
     """
-    names = list(dict.fromkeys(metrics["metric"].astype(str)))
-    rows = []
-    for x in names:
-        for y in names:
-            if x != y:
-                r = perm_both(human, metrics, x, y, statistic, level, n_perm, seed, **options)
-                rows.append({"metric_a": x, "metric_b": y, "delta": r["delta"], "p": r["p"]})
+    keys = {k: options.pop(k) for k in ("human_higher_is_better", "lower_is_better") if k in options}
+    a = _align(human, metrics, keys.get("human_higher_is_better", False), keys.get("lower_is_better", LOWER_IS_BETTER))
+    segments = options.pop("segments", "given")
+    if options:
+        raise TypeError(f"unknown option(s) {', '.join(options)}")
+    names = list(a.metrics)
+    found = {}
+    for i, x in enumerate(names):
+        for y in names[i + 1:]:  # one set of permutations per pair: (y, x) sees every δ* negated
+            delta, deltas, _ = _perm_deltas(a, x, y, statistic, level, n_perm, seed, segments)
+            found[x, y] = (delta, _p_value(delta, deltas))
+            found[y, x] = (-delta, _p_value(-delta, -deltas))
+    rows = [{"metric_a": x, "metric_b": y, "delta": found[x, y][0], "p": found[x, y][1]}
+            for x in names for y in names if x != y]
     return pd.DataFrame(rows, columns=["metric_a", "metric_b", "delta", "p"])
 
 
-__all__ = ["perm_both", "compare_metrics"]
+def metric_clusters(estimates: pd.DataFrame, comparison: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """The significance clusters of metrics, as WMT's metrics task draws them.
+
+    Metrics are ordered by their statistic, best first (ties by name, as mt-metrics-eval's
+    ``CompareMetrics``); walking down the order, a metric opens a new cluster when PERM-BOTH
+    finds some metric of the current cluster better than it at ``alpha``
+    (:func:`helpers.core.stats.significance_clusters`, mt-metrics-eval's ``AssignRanks``).
+    Metrics with an undefined statistic are left out.
+
+    Parameters
+    ----------
+    estimates : DataFrame
+        ``metric, estimate`` (one statistic, higher is better).
+    comparison : DataFrame
+        :func:`compare_metrics`' ``metric_a, metric_b, delta, p`` for the same statistic.
+    alpha : float, default 0.05
+        Level of each pairwise test.
+
+    Returns
+    -------
+    DataFrame
+        ``metric, estimate, rank, p_next``: ``rank`` the cluster (1 = best), ``p_next`` the one-sided
+        p-value that the metric beats the next one down the order (NaN for the last).
+
+    References
+    ----------
+    Freitag et al. (2021; 2022; 2023), the metrics-task findings (significance clusters);
+    mt-metrics-eval ``data.CompareMetrics``, ``data.AssignRanks``.
+
+    Examples
+    --------
+    >>> est = pd.DataFrame({"metric": ["a", "b", "c"], "estimate": [0.9, 0.8, 0.2]})
+    >>> cmp = pd.DataFrame({"metric_a": ["a", "a", "b"], "metric_b": ["b", "c", "c"], "p": [0.3, 0.01, 0.2]})
+    >>> metric_clusters(est, cmp)[["metric", "rank"]].values.tolist()  # c is worse than a: a new cluster
+    [['a', 1], ['b', 1], ['c', 2]]
+    """
+    from ..core.stats import significance_clusters
+
+    ordered = estimates.dropna(subset=["estimate"]).assign(_neg=lambda f: -f["estimate"])
+    ordered = ordered.sort_values(["_neg", "metric"]).drop(columns="_neg").reset_index(drop=True)
+    names = ordered["metric"].tolist()
+    p = comparison.set_index(["metric_a", "metric_b"])["p"]
+    matrix = np.ones((len(names), len(names)))
+    for i, x in enumerate(names):
+        for j, y in enumerate(names[i + 1:], start=i + 1):
+            matrix[i, j] = p.get((x, y), np.nan)
+    ranks = significance_clusters(matrix, alpha) if names else []
+    p_next = [matrix[i, i + 1] for i in range(len(names) - 1)] + [np.nan] if names else []
+    return ordered[["metric", "estimate"]].assign(rank=ranks, p_next=p_next)
+
+
+__all__ = ["perm_both", "compare_metrics", "metric_clusters"]
