@@ -119,37 +119,3 @@ def test_read_lines_refuses_an_empty_file(tmp_path):
     with pytest.raises(InputError, match="is empty") as err:
         data.read_lines(tmp_path / "e.txt")
     assert err.value.file == tmp_path / "e.txt"
-
-
-def test_hadqaet_post_edits_with_their_emotion_error_penalties():
-    """The README of HADQAET: 4,038 rows, about 3,000 post-edited (2,952); 892 post-edited rows
-    carry no emotion error. Penalty: Minor 1, Major 5, Critical 10 summed over the row's errors."""
-    pe = data.hadqaet_post_edits()
-    assert len(pe) == 2952 and (pe["errors"] == 0).sum() == 892
-    assert (pe.loc[pe["errors"] == 0, "penalty"] == 0).all()
-    first = pe.iloc[0]  # sheet row 2: one Major mistranslation
-    assert (first["row"], first["errors"], first["penalty"]) == (2, 1, 5.0)
-    assert first["source"].startswith("最近遇到很沮丧的事情")
-
-
-def test_hadqaet_post_edits_refuse_an_unknown_severity(tmp_path):
-    from openpyxl import Workbook
-
-    wb = Workbook()
-    wb.active.append(["source", "MT", "emotion_labels", "error_types", "error_severity", "post-edit"])
-    wb.active.append(["源", "mt", "joy", "Mistranslation", "Huge", "pe"])
-    wb.save(tmp_path / "pe.xlsx")
-    with pytest.raises(InputError, match="severities are") as err:
-        data.hadqaet_post_edits(tmp_path / "pe.xlsx")
-    assert (err.value.row, err.value.column, err.value.value) == (2, "error_severity", "Huge")
-
-
-def test_metahope_gold_standard_per_sentence_and_system():
-    """Annotator A's workbook: 19 of its 24 sentences have a gold standard, 3 systems each; the
-    first sentence's Google translation carries one MIS 10 and nothing else."""
-    pe = data.metahope_post_edits()
-    assert pe["sentence"].nunique() == 19 and len(pe) == 57
-    first = pe[pe["sentence"].str.startswith("The Labour Party Conference")].set_index("system")
-    assert first.loc["GoogleMT", "penalty"] == 10.0
-    assert first.loc["GoogleMT", "translation"] == "工党大会：政策评估令白厅机器陷入混乱"
-    assert first.loc["GoogleMT", "post_edit"] == "工党大会：政策审查给白厅的运作机制带来混乱"

@@ -400,21 +400,26 @@ def published_neural(box: Data) -> pd.DataFrame:
                          "score": comet["score"]}).reset_index(drop=True)
 
 
-def post_edits(rows: int | None = 150, seed: int = 0) -> pd.DataFrame:
-    """The seeds' post-edit data with their HTER (:func:`post_edit_rates`), one frame.
+def post_edits(metahope: pd.DataFrame, hadqaet: pd.DataFrame, rows: int | None = 150, seed: int = 0) -> pd.DataFrame:
+    """The seeds' post-edit data with their edit rates (:func:`post_edit_rates`), one frame.
 
-    MetaHOPE's pilot (every sentence and system, Chinese target) and a seeded sample of
-    ``rows`` HADQAET post-edits (``None``: all 2,952; HTER costs ~50 ms a row cold, cached after).
+    ``metahope``: MetaHOPE's pilot, every sentence and system with its one gold standard
+    (:func:`helpers.metahope.workbooks.gold_standards`; Chinese target). ``hadqaet``: HADQAET's post-edits
+    (:func:`helpers.slang.qe_data.hadqaet_post_edits`), of which a seeded sample of ``rows`` is scored
+    (``None``: all 2,952; the edit rate costs ~50 ms a row cold, cached after). The chapter reads both with
+    their study packages' readers and passes them here, so this package imports no other study.
 
     Returns
     -------
     DataFrame
         ``data, unit, cluster, hter, penalty, errors``: ``data`` is "MetaHOPE" or "HADQAET";
-        ``cluster`` the MetaHOPE sentence (its systems resampled together) or the HADQAET row;
-        ``errors`` the number of annotated emotion errors (HADQAET; NA for MetaHOPE).
+        ``unit`` the HADQAET row or ``sentence / system``; ``cluster`` the MetaHOPE sentence (its systems
+        resampled together) or the HADQAET row; ``errors`` the number of annotated emotion errors (HADQAET;
+        NA for MetaHOPE). ``hter`` is the TER against the post-edit: HTER for HADQAET, and for MetaHOPE HTER
+        only for the system its gold standard was post-edited from (reference TER for the others).
     """
-    mh = post_edit_rates(wmt.metahope_post_edits(), mt="translation", target="zh")
-    hd = wmt.hadqaet_post_edits()
+    mh = post_edit_rates(metahope, mt="translation", target="zh")
+    hd = hadqaet
     if rows is not None and rows < len(hd):
         hd = hd.sample(rows, random_state=seed).sort_values("row")
     hd = post_edit_rates(hd)

@@ -20,11 +20,9 @@ fetch``), never from a copy in the repository:
   ``ref`` and ``refB`` are rated human translations and serve as each other's reference
   (:func:`ted`).
 
-* **The seeds' post-edits** (issue 33, item 5): HADQAET's post-edited Google translations of
-  Weibo posts with their emotion-error penalties (:func:`hadqaet_post_edits`), and MetaHOPE's
-  pilot sentences with annotator A's penalties and the human gold standard
-  (:func:`metahope_post_edits`); the edit rate of the MT against the post-edit is TER
-  (HTER) from :mod:`helpers.metrics.scores`.
+The seeds' post-edits are read by their own study packages (HADQAET:
+:func:`helpers.slang.qe_data.hadqaet_post_edits`; MetaHOPE: :func:`helpers.metahope.workbooks.gold_standards`)
+and passed to :func:`helpers.metrics.ch09.post_edits` by the chapter.
 
 Every loader returns a tidy DataFrame; ``segment`` is always the 1-based line number of the
 test set's text files, ``system`` the WMT name.
@@ -340,74 +338,3 @@ def ted(scheme: str = "mqm") -> tuple[pd.DataFrame, pd.DataFrame]:
     out = out.dropna(subset=["reference"]).sort_values(["system", "segment"]).reset_index(drop=True)
     scores = segs.rename(columns={"global_seg_id": "segment"})[["system", "doc", "segment", "score"]]
     return out, scores.assign(segment=scores["segment"].astype("int64"))
-
-
-# --------------------------------------------------------------------------- the seeds' post-edits
-def hadqaet_post_edits(path=None) -> pd.DataFrame:
-    """HADQAET's post-edited Weibo translations with their emotion-error annotations (Qian et al. 2023; 2024).
-
-    ``post-edits70p.xlsx`` (surrey-nlp/HADQAET) holds 4,038 Google Translate outputs of
-    emotion-loaded Weibo posts, each annotated for errors in carrying the emotion over (type
-    and severity, ``;``-separated) and, for 2,952 of them, a professional post-edit. The
-    penalty weighs each error by its severity as the QE chapter does
-    (:data:`helpers.slang.qe_data.SEVERITY_WEIGHTS`: Minor 1, Major 5, Critical 10).
-
-    Returns
-    -------
-    DataFrame
-        ``row, source, mt, post_edit, emotion, errors, penalty`` for the rows with a post-edit;
-        ``row`` the sheet's row, ``errors`` the number of annotated emotion errors.
-    """
-    from ..slang import qe_data
-
-    path = Path(path) if path else paths.released_file(qe_data.HADQAET_REPO, "data/post-edits70p.xlsx")
-    raw = qe_data.read_sheet(path, 0)
-    missing = [c for c in ("source", "MT", "emotion_labels", "error_severity", "post-edit") if c not in raw.columns]
-    if missing:
-        raise InputError(f"has no column {missing[0]!r}", file=path, row=1)
-    rows = []
-    for i, r in raw.iterrows():
-        sev = [s.strip() for s in str(r["error_severity"]).split(";") if s.strip() not in ("", "None")]
-        unknown = [s for s in sev if s not in qe_data.SEVERITY_WEIGHTS]
-        if unknown:
-            raise InputError("severities are Minor, Major, Critical or None", file=path, row=i + 2,
-                             column="error_severity", value=r["error_severity"])
-        if str(r["post-edit"]).strip():
-            rows.append({"row": i + 2, "source": r["source"], "mt": r["MT"], "post_edit": r["post-edit"],
-                         "emotion": r["emotion_labels"], "errors": len(sev),
-                         "penalty": float(sum(qe_data.SEVERITY_WEIGHTS[s] for s in sev))})
-    return pd.DataFrame(rows)
-
-
-def metahope_post_edits(path=None, annotator: str = "A") -> pd.DataFrame:
-    """MetaHOPE's EN→ZH pilot: each system's sentence translation, its human gold standard and its penalty.
-
-    Annotator A's workbook (aaronlifenghan/MetaHOPE; Liang and Han 2026) rates, per metaphor
-    item, each system's translation of the item's sentence on five categories (0–10 each) and
-    gives a human gold-standard translation of the sentence (column ``Human Gold Standard``,
-    filled on one row of a sentence). The penalty of a (sentence, system) is the sum of its
-    items' severities (:func:`helpers.metahope.workbooks.read_workbook`).
-
-    Returns
-    -------
-    DataFrame
-        ``sentence, system, translation, post_edit, penalty, items`` for the sentences with a
-        gold standard; targets are Chinese (score them with ``target="zh"``).
-    """
-    from ..metahope import release, workbooks
-
-    path = Path(path) if path else release.pilot_v1_files()[annotator]
-    tidy = workbooks.read_workbook(path, annotator)
-    wide = pd.read_excel(path, dtype=str)
-    if "Human Gold Standard" not in wide.columns:
-        raise InputError("has no column 'Human Gold Standard'", file=path, row=1)
-    gold = (pd.DataFrame({"row": np.arange(len(wide)) + 2, "post_edit": wide["Human Gold Standard"]})
-            .dropna(subset=["post_edit"]))
-    gold = gold.merge(tidy[["row", "sentence"]].drop_duplicates(), on="row")
-    gold = gold.assign(post_edit=gold["post_edit"].str.strip()).drop_duplicates("sentence")[["sentence", "post_edit"]]
-    per = (tidy.groupby(["sentence", "system"], sort=False)
-           .agg(translation=("translation", "first"), penalty=("severity", "sum"), items=("item", "nunique"))
-           .reset_index())
-    out = per.merge(gold, on="sentence", how="inner")
-    out["penalty"] = out["penalty"].astype(float)
-    return out[["sentence", "system", "translation", "post_edit", "penalty", "items"]]
