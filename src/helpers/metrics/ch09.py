@@ -135,7 +135,7 @@ def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None,
             raise InputError("must list two or more systems", parameter="systems", value=systems,
                              expected="e.g. ['NiuTrans', 'SMU']")
         for name in systems:
-            params.member("systems", name, wmt.TESTSETS[testset]["systems"], f"systems of {testset}")
+            params.member("systems", name, wmt.systems_of(testset), f"systems of {testset}")
     return Setup(
         testset=testset,
         reference=params.existing_file("reference", reference) if reference is not None else None,

@@ -15,7 +15,8 @@ fetch``), never from a copy in the repository:
 * **generaltest2023 ZH→EN** (wmt-conference/wmt23-news-systems; Kocmi et al. 2023): sources,
   reference A, the outputs of the 10 systems of Google's three-rater MQM file, the published
   BLEU/chrF and the DA+SQM results (``humaneval/DA+SQM/WMT23.results.txt``). The MQM file's
-  documents are mapped to lines of the source file by their source text (:func:`align_to_lines`).
+  documents are mapped to lines of the source file by their source text
+  (:func:`helpers.core.formats.texts.align_to_lines`).
 * **TED ZH→EN** (Google's ``mqm_ted_zhen.tsv``): the outputs are in the MQM file itself; its
   ``ref`` and ``refB`` are rated human translations and serve as each other's reference
   (:func:`ted`).
@@ -31,72 +32,24 @@ test set's text files, ``system`` the WMT name.
 from __future__ import annotations
 
 import ast
-import os
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ..core import mqm, paths, scoring
+from ..core import mqm, scoring
 from ..core.errors import InputError
+from ..core.formats import testsets
+from ..core.formats.texts import align_to_lines, read_lines
 
-WMT21 = "wmt-conference/wmt21-news-systems"
-WMT23 = "wmt-conference/wmt23-news-systems"
-GOOGLE_MQM = "google/wmt-mqm-human-evaluation"
-
-#: The two WMT test sets of the chapter: where their text files are and which systems have an output.
-TESTSETS = {
-    "newstest2021": {
-        "repo": WMT21, "prefix": "newstest2021.zh-en", "source": "src.zh", "reference": "ref.A.en", "ref_metric": "A",
-        "systems": ["Borderline", "DIDI-NLP", "Facebook-AI", "IIE-MT", "MiSS", "NiuTrans", "Online-W", "SMU"],
-    },
-    "generaltest2023": {
-        "repo": WMT23, "prefix": "generaltest2023.zh-en", "source": "src.zh", "reference": "ref.refA.en",
-        "ref_metric": "refA",
-        "systems": ["GPT4-5shot", "HW-TSC", "IOL_Research", "Lan-BridgeMT", "NLLB_Greedy", "NLLB_MBR_BLEU",
-                    "ONLINE-A", "ONLINE-B", "ONLINE-M", "ONLINE-W"],
-    },
-}
-MQM_NEWSTEST2021 = "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv"
-MQM_GENERALTEST2023 = "generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"
-MQM_TED = "ted/zhen/mqm_ted_zhen.tsv"
-_MARKUP = re.compile(r"</?v>")
-_SPACE = re.compile(r"\s+")
+#: The WMT test sets of the chapter (their files, systems and joins: :mod:`helpers.core.formats.testsets`).
+TESTSETS = ("newstest2021", "generaltest2023")
+_MARKUP = re.compile(r"</?v>")  # MQM span markup in the TED file's texts
 
 
-def read_lines(path: str | os.PathLike) -> list[str]:
-    """The lines of a UTF-8 text file, one segment per line, without their line ends.
-
-    A file that ends with a line end has no empty last segment. An empty file (no line at
-    all) is an :class:`~helpers.core.errors.InputError` naming the file.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "hyp.txt"
-    >>> _ = p.write_text("a cat\\n\\nthe dog\\n", encoding="utf-8")
-    >>> read_lines(p)
-    ['a cat', '', 'the dog']
-    """
-    path = Path(path)
-    if not path.exists():
-        raise InputError("does not exist", file=path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"is not UTF-8 text (byte {exc.start})", file=path) from None
-    if not text:
-        raise InputError("is empty", file=path, expected="one segment per line")
-    return text.removesuffix("\n").split("\n")
-
-
-def _texts_path(testset: str, kind: str, system: str | None = None) -> Path:
-    spec = TESTSETS[testset]
-    if kind == "hyp":
-        return paths.released_file(spec["repo"], f"txt/system-outputs/{spec['prefix']}.hyp.{system}.en")
-    folder = "sources" if kind == "source" else "references"
-    return paths.released_file(spec["repo"], f"txt/{folder}/{spec['prefix']}.{spec[kind]}")
+def systems_of(testset: str) -> tuple[str, ...]:
+    """The registered systems with an output of one of :data:`TESTSETS`."""
+    return testsets.get(testset).systems
 
 
 def texts(testset: str = "newstest2021", systems: list[str] | None = None) -> pd.DataFrame:
@@ -116,11 +69,11 @@ def texts(testset: str = "newstest2021", systems: list[str] | None = None) -> pd
     if testset not in TESTSETS:
         raise InputError("is not a test set of chapter 09", parameter="testset", value=testset,
                          expected=" or ".join(TESTSETS))
-    source = read_lines(_texts_path(testset, "source"))
-    reference = read_lines(_texts_path(testset, "reference"))
+    ts = testsets.get(testset)
+    source, reference = read_lines(ts.file("source")), read_lines(ts.file("reference"))
     frames = []
-    for system in systems or TESTSETS[testset]["systems"]:
-        hyp = read_lines(_texts_path(testset, "hyp", system))
+    for system in systems or ts.systems:
+        hyp = read_lines(ts.file("output", system))
         frames.append(pd.DataFrame({"system": system, "segment": np.arange(1, len(hyp) + 1), "source": source,
                                     "reference": reference, "hypothesis": hyp}))
     return pd.concat(frames, ignore_index=True)
@@ -135,10 +88,11 @@ def published_automatic(testset: str = "newstest2021") -> pd.DataFrame:
         ``system, metric, score`` (``metric`` ``bleu`` or ``chrf``) for the ZH→EN systems of
         :data:`TESTSETS`, the scores as printed (full float precision).
     """
-    spec = TESTSETS[testset]
-    table = pd.read_csv(paths.released_file(spec["repo"], "scores/automatic-scores.tsv"), sep="\t")
-    table = table[(table["pair"] == "zh-en") & table["system"].isin(spec["systems"])]
-    wanted = {f"bleu-{spec['ref_metric']}": "bleu", f"chrf-{spec['ref_metric']}": "chrf"}
+    ts = testsets.get(testset)
+    table = pd.read_csv(ts.file("automatic_scores"), sep="\t")
+    table = table[(table["pair"] == "zh-en") & table["system"].isin(ts.systems)]
+    ref = ts.options["reference_name"]
+    wanted = {f"bleu-{ref}": "bleu", f"chrf-{ref}": "chrf"}
     table = table[table["metric"].isin(list(wanted))]
     out = table.assign(metric=table["metric"].map(wanted))[["system", "metric", "score"]]
     return out.sort_values(["metric", "system"]).reset_index(drop=True)
@@ -155,7 +109,7 @@ def published_comet() -> pd.DataFrame:
     """
     frames = []
     for ref in ("A", "B"):
-        path = paths.released_file(WMT21, f"scores/COMET/zh-en/COMET_newstest2021_ref-{ref}.tsv")
+        path = testsets.get("newstest2021").file(f"comet_ref{ref}")
         frame = pd.read_csv(path, sep="\t", header=None, names=["system", "score"])
         frames.append(frame.assign(reference=ref))
     return pd.concat(frames, ignore_index=True)[["system", "reference", "score"]]
@@ -183,8 +137,8 @@ def da_newstest2021(level: str = "system") -> pd.DataFrame:
         scores correlate with neither MQM nor sentence chrF at any offset from -2 to 2 (|r| <
         0.06), so use them at system level. Higher is better.
     """
-    name = "ad-sys-scores-zh-en.csv" if level == "system" else "ad-seg-scores-zh-en.csv"
-    frame = pd.read_csv(paths.released_file(WMT21, f"humaneval/newstest2021-toen/{name}"), sep=r"\s+")
+    kind = "da_system" if level == "system" else "da_segment"
+    frame = pd.read_csv(testsets.get("newstest2021").file(kind), sep=r"\s+")
     out = pd.DataFrame({"system": _da_system(frame["SYS"])})
     if level != "system":
         out["segment"] = frame["SID"].astype("int64")
@@ -205,7 +159,7 @@ def dasqm_generaltest2023() -> pd.DataFrame:
         ``system, n, z, raw, sqm``, best raw score first; ``Human-refA`` is the reference
         scored as a system.
     """
-    path = paths.released_file(WMT23, "humaneval/DA+SQM/WMT23.results.txt")
+    path = testsets.get("generaltest2023").file("dasqm")
     rows, inside = [], False
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("["):
@@ -234,57 +188,8 @@ def mqm_newstest2021() -> pd.DataFrame:
         over raters (lower is better), every system of the file (also ``ref-A``, ``ref-B``,
         ``metricsystem1``–``5``, which have no output here).
     """
-    frame = mqm.read_segment_scores(paths.released_file(GOOGLE_MQM, MQM_NEWSTEST2021))
+    frame = mqm.read_segment_scores(testsets.get("newstest2021").file("mqm_scores"))
     return frame.rename(columns={"doc_seg_id": "segment"})[["system", "segment", "score"]]
-
-
-def _squeeze(text: str) -> str:
-    """A segment's text for matching: the MQM span markup ``<v>…</v>`` and all whitespace removed."""
-    return _SPACE.sub("", _MARKUP.sub("", text))
-
-
-def align_to_lines(segments: pd.DataFrame, source_lines: list[str], file=None) -> pd.DataFrame:
-    """Map an MQM file's ``(doc, doc_seg_id)`` to 1-based lines of the test set's source file.
-
-    WMT's text files hold each document as a block of consecutive lines, so segment ``k`` of a
-    document sits on line ``start + k - 1``. ``start`` is found by matching the segments' source
-    text to the lines, with the MQM span markup (``<v>``) and all whitespace removed (Google's
-    WMT23 MQM file drops the spaces the source file keeps between Chinese and Latin text): the
-    start where the most of the document's segments match; a segment that does not match at its
-    document's start is an error, so no segment is paired with a wrong line.
-
-    Parameters
-    ----------
-    segments : DataFrame
-        ``doc, doc_seg_id, source`` (one row per segment or more).
-    source_lines : list of str
-        The test set's source file, one segment per line.
-
-    Returns
-    -------
-    DataFrame
-        ``doc, doc_seg_id, segment``, one row per distinct ``(doc, doc_seg_id)``.
-    """
-    unique = segments.drop_duplicates(["doc", "doc_seg_id"])[["doc", "doc_seg_id", "source"]]
-    squeezed = [_squeeze(s) for s in source_lines]
-    where: dict[str, list[int]] = {}
-    for i, s in enumerate(squeezed, start=1):
-        where.setdefault(s, []).append(i)
-    rows = []
-    for doc, part in unique.groupby("doc", sort=False):
-        starts = pd.Series([line - k for s, k in zip(part["source"].map(_squeeze), part["doc_seg_id"])
-                            for line in where.get(s, [])], dtype="int64")
-        if starts.empty:
-            raise InputError("no segment of the document matches a line of the source file", file=file,
-                             column="doc", value=doc)
-        start = int(starts.value_counts().index[0])
-        for s, k in zip(part["source"].map(_squeeze), part["doc_seg_id"]):
-            line = start + int(k)
-            if not 1 <= line <= len(squeezed) or squeezed[line - 1] != s:
-                raise InputError(f"segment {k} does not match line {line} of the source file, where the "
-                                 "document's other segments are", file=file, column="doc", value=doc)
-            rows.append({"doc": doc, "doc_seg_id": int(k), "segment": line})
-    return pd.DataFrame(rows)
 
 
 def mqm_generaltest2023(scheme: str = "mqm") -> pd.DataFrame:
@@ -292,17 +197,19 @@ def mqm_generaltest2023(scheme: str = "mqm") -> pd.DataFrame:
 
     Each rating's penalty is weighted with ``scheme`` (the WMT weights by default;
     :func:`helpers.core.scoring.rater_scores`) and averaged over the segment's raters; the
-    segment is mapped to its line of ``generaltest2023.zh-en.src.zh`` by :func:`align_to_lines`.
+    segment is mapped to its line of ``generaltest2023.zh-en.src.zh`` by
+    :func:`helpers.core.formats.texts.align_to_lines`.
 
     Returns
     -------
     DataFrame
         ``system, doc, segment, score`` (score: MQM penalty, lower is better).
     """
-    path = paths.released_file(GOOGLE_MQM, MQM_GENERALTEST2023)
+    ts = testsets.get("generaltest2023")
+    path = ts.file("mqm")
     ratings = mqm.read_mqm(path)
     segs = scoring.segment_scores(scoring.rater_scores(ratings, scheme, file=path))
-    lines = align_to_lines(ratings, read_lines(_texts_path("generaltest2023", "source")), file=path)
+    lines = align_to_lines(ratings, read_lines(ts.file("source")), file=path)
     out = segs.merge(lines, on=["doc", "doc_seg_id"], how="left", validate="many_to_one")
     return out[["system", "doc", "segment", "score"]]
 
@@ -321,7 +228,7 @@ def ted(scheme: str = "mqm") -> tuple[pd.DataFrame, pd.DataFrame]:
     scores : DataFrame
         ``system, doc, segment, score`` (MQM penalty averaged over raters, lower is better).
     """
-    path = paths.released_file(GOOGLE_MQM, MQM_TED)
+    path = testsets.get("ted").file("mqm")
     ratings = mqm.read_mqm(path)
     segs = scoring.segment_scores(scoring.rater_scores(ratings, scheme, file=path))
     clean = ratings.drop_duplicates(["system", "global_seg_id"]).assign(

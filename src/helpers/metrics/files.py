@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import InputError
-from .data import align_to_lines, read_lines
+from ..core.formats.texts import align_to_lines, read_lines
 
 HUMAN_COLUMNS = ["system", "segment", "score"]
 METRIC_COLUMNS = ["system", "segment", "metric", "score"]
@@ -150,7 +150,7 @@ def read_human(path, weights: str | None = None, source=None) -> pd.DataFrame:
 
     ``source``: the test set's source file, one segment per line. An MQM annotation file's
     documents are then mapped to its lines by their source text
-    (:func:`helpers.metrics.data.align_to_lines`) and ``segment`` is the line: WMT 2022+ files
+    (:func:`helpers.core.formats.texts.align_to_lines`) and ``segment`` is the line: WMT 2022+ files
     number only their rated segments (``globalSegId`` 1-377 in WMT23's ZH-EN file), which are no
     lines of the text files the metrics scored."""
     from ..core import annotations as ann
