@@ -205,5 +205,58 @@ def check_segment_join(human: pd.DataFrame, scores: pd.DataFrame, human_file) ->
                          "its lines by their source text), or a CSV system, segment, score whose segment is the line")
 
 
-__all__ = ["HUMAN_COLUMNS", "METRIC_COLUMNS", "read_texts", "read_metric_files", "read_score_csv", "read_human",
+def mtme_set(directory, lp: str):
+    """An mt-metrics-eval directory's language pair (:func:`helpers.core.formats.mtme.read_mtme`), with the
+    registry's reading options when ``directory`` is a registered test set's (WMT22's copy keeps its system-level
+    human scores in ``human-score_sd``)."""
+    from ..core.formats import mtme, testsets
+
+    options = {}
+    for name in testsets.NAMES:
+        ts = testsets.get(name)
+        if ts.layout == "mtme":
+            try:
+                registered = ts.file("directory").resolve()
+            except FileNotFoundError:
+                continue
+            if registered == Path(directory).resolve():
+                options = dict(ts.options)
+    return mtme.read_mtme(directory, lp, **options)
+
+
+def mtme_scores(es, human: str = "mqm", metrics=None, references: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Human and metric segment scores of an mt-metrics-eval set as :func:`helpers.metrics.meta.meta_evaluate`
+    reads them: ``system, segment, score, doc`` and ``system, segment, metric, score, doc``.
+
+    ``human``: the human score name (``mqm``; ``es.human_names()`` lists them); ``metrics``: metric names
+    as the files name them (``COMET-22-refA``; default every segment-level metric file of the pair).
+    Human references scored as systems (``refA``, ``refB``: the names of ``references/``) are left out,
+    as in mt-metrics-eval's ``GetCorrelations(include_human=False)``, unless ``references``; a metric
+    never scores the reference it uses, so that one stays human-only and is reported as unmatched.
+    ``None`` cells are dropped; ``doc`` is the segment's document (its resampling cluster). Scores keep
+    the files' orientation: in mt-metrics-eval's layout every score is higher-is-better (MQM as a
+    negative penalty).
+    """
+    from ..core.errors import InputError as _InputError
+
+    segments = es.segments().set_index("segment")["cluster"]
+    drop = set() if references else set(es.references)
+
+    def tidy(frame: pd.DataFrame) -> pd.DataFrame:
+        frame = frame[~frame["system"].isin(drop) & frame["score"].notna()].copy()
+        frame["doc"] = frame["segment"].map(segments).astype(str)
+        frame["segment"] = frame["segment"].astype(float)
+        return frame
+
+    try:
+        h = tidy(es.human(human, "seg"))
+        names = es.metric_names("seg") if metrics is None else list(metrics)
+        frames = [tidy(es.metric(name, "seg")).assign(metric=name) for name in names]
+    except ValueError as exc:
+        raise _InputError(str(exc), file=es.directory) from None
+    m = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=METRIC_COLUMNS + ["doc"])
+    return h[["system", "segment", "score", "doc"]], m[["system", "segment", "metric", "score", "doc"]]
+
+
+__all__ = ["mtme_set", "mtme_scores", "HUMAN_COLUMNS", "METRIC_COLUMNS", "read_texts", "read_metric_files", "read_score_csv", "read_human",
            "check_segment_join"]
