@@ -26,11 +26,8 @@ def wmt22_set():
 
 
 def _ours(es, setting: str, level: str, metrics=None) -> pd.DataFrame:
-    references, left_out = wmt22.SETTINGS[setting]
-    human, scores = es
-    drop = set(left_out) | (set() if references else {"refA", "refB"})
-    human = human[~human["system"].isin(drop)]
-    scores = scores[~scores["system"].isin(drop) & (scores["metric"].isin(metrics) if metrics else True)]
+    human, scores = wmt22.in_setting(*es, setting)
+    scores = scores[scores["metric"].isin(metrics)] if metrics else scores
     return meta.meta_evaluate(human, scores, level="system" if level == "sys" else "segment", segments="all",
                               n_boot=0, human_higher_is_better=True, lower_is_better=(), tie_tolerance=0).table
 

@@ -68,6 +68,10 @@ class Setup:
     n_perm: int = 1000
     post_edit_rows: int | None = 150
     systems: tuple[str, ...] | None = None
+    outside: tuple[Path, ...] = ()  # metric files computed elsewhere (system, segment, score[, metric])
+    wmt22: bool = True
+    wmt22_n_boot: int = 100
+    wmt22_n_perm: int = 500
 
     @property
     def released(self) -> bool:
@@ -101,6 +105,31 @@ class Setup:
                            testset=self.testset)
 
 
+def split_metrics(metrics) -> tuple[list[str], tuple[Path, ...]]:
+    """The ``metrics`` parameter split into names computed here and files of outside metrics (an entry that
+    ends in ``.csv`` or names an existing file; it must exist: :func:`helpers.core.params.existing_file`)."""
+    items = [m.strip() for m in metrics.split(",")] if isinstance(metrics, str) else [str(m) for m in metrics]
+    names, found = [], []
+    for item in (i for i in items if i):
+        if item.lower().endswith(".csv") or Path(item).is_file():
+            found.append(params.existing_file("metrics", item))
+        else:
+            names.append(item)
+    if not names and not found:
+        raise InputError("names no metric", parameter="metrics", value=metrics, expected=", ".join(scores.METRICS))
+    return names, tuple(found)
+
+
+def outside_scores(box: Data, setup: Setup) -> pd.DataFrame:
+    """The outside metric files of ``setup`` as score rows of the run's systems (``system, segment, metric,
+    score``; :func:`helpers.metrics.files.read_metric_files`), empty when there are none."""
+    if not setup.outside:
+        return pd.DataFrame(columns=scores.COLUMNS)
+    rows = files.read_metric_files(",".join(str(p) for p in setup.outside))
+    rows = rows[rows["system"].isin(box.texts["system"].unique())]
+    return rows.assign(segment=rows["segment"].astype("Int64"))[scores.COLUMNS].reset_index(drop=True)
+
+
 def language_warnings(texts: pd.DataFrame, setup: Setup, language: str) -> list[str]:
     """A warning for the reference and each output file of ``setup`` whose letters are mostly not in the
     script of ``language`` (:func:`helpers.metrics.language.script_warning`; issue 42: the source passed
@@ -114,7 +143,7 @@ def language_warnings(texts: pd.DataFrame, setup: Setup, language: str) -> list[
 
 def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None, human=None, language_pair=None,
                   metrics=DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
-                  results_dir="results") -> Setup:
+                  results_dir="results", wmt22=True, wmt22_n_boot=100, wmt22_n_perm=500) -> Setup:
     """Check chapter 09's parameters before any work (each problem names its parameter).
 
     ``reference``, ``hypotheses`` (``{NAME: FILE}``) and ``human`` (an MQM file or a
@@ -122,7 +151,12 @@ def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None,
     subset (two or more) of the WMT test set's systems (default: all). ``language_pair``
     names their pair in the page (default: "the given files'"). ``post_edit_rows``: how many
     HADQAET post-edits (a seeded sample) get an HTER; ``None`` scores all 2,952 (155 s cold).
+    ``metrics`` names metrics computed here and files of metrics computed elsewhere
+    (``[bleu, my.csv]``: a CSV ``system, segment, score`` named after its file, or with a ``metric``
+    column; :func:`helpers.metrics.files.read_metric_files`). ``wmt22``: run the WMT22 section
+    (:mod:`helpers.metrics.wmt22`) with ``wmt22_n_boot`` resamples and ``wmt22_n_perm`` permutations.
     """
+    computed, outside = split_metrics(metrics)
     params.choice("testset", testset, list(wmt.TESTSETS))
     given = [reference is not None, hypotheses is not None, human is not None]
     if any(given) and not all(given):
@@ -141,14 +175,18 @@ def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None,
         reference=params.existing_file("reference", reference) if reference is not None else None,
         hypotheses=params.named_files("hypotheses", hypotheses, minimum=2) if hypotheses is not None else None,
         human=params.existing_file("human", human) if human is not None else None,
-        metrics=tuple(scores.parse_metrics(metrics)),
+        metrics=tuple(scores.parse_metrics(computed)) if computed else (),
+        outside=outside,
         n_boot=params.integer("n_boot", n_boot, minimum=100), seed=params.integer("seed", seed, minimum=0),
         language_pair=(params.text("language_pair", language_pair) if language_pair is not None
                        else RELEASED_PAIR if reference is None else "the given files' language pair"),
         n_perm=params.integer("n_perm", n_perm, minimum=100),
         post_edit_rows=None if post_edit_rows is None else params.integer("post_edit_rows", post_edit_rows,
                                                                            minimum=20),
-        systems=tuple(systems) if systems is not None else None)
+        systems=tuple(systems) if systems is not None else None,
+        wmt22=params.boolean("wmt22", wmt22),
+        wmt22_n_boot=params.integer("wmt22_n_boot", wmt22_n_boot, minimum=0),
+        wmt22_n_perm=params.integer("wmt22_n_perm", wmt22_n_perm, minimum=100))
 
 
 def reproduction(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -461,7 +499,25 @@ WEAKER_BY = 0.2
 ALPHA = 0.05
 #: The result files :func:`findings` reads (``results/09_metrics/<name>.csv``).
 FINDINGS_INPUTS = ("data_summary", "reproduction", "meta_evaluation", "segment_choice", "metric_comparison",
-                   "protocol_ranks", "edit_rate_agreement", "missed_errors", "unmatched", "post_edit_rates")
+                   "protocol_ranks", "edit_rate_agreement", "missed_errors", "unmatched", "post_edit_rates",
+                   "wmt22_meta_evaluation", "wmt22_clusters")
+
+
+def wmt22_table(evaluation: pd.DataFrame, ranks: pd.DataFrame) -> pd.DataFrame:
+    """Section 6's table, one row per metric, best system-level r first: ``metric, pearson, ci_low, ci_high,
+    cluster, pearson_refB, cluster_refB, pearson_flat, kendall_tau_b_item, acc_eq_item`` (without the human
+    translations unless the column says refB; clusters from :func:`helpers.metrics.wmt22.clusters`)."""
+    no = evaluation[evaluation["setting"] == "no_human"]
+    system = no[no["statistic"] == "pearson"].set_index("metric")[["estimate", "ci_low", "ci_high"]]
+    out = system.rename(columns={"estimate": "pearson"})
+    rank = ranks.pivot_table(index="metric", columns="setting", values="rank")
+    out["cluster"] = rank.get("no_human")
+    with_b = evaluation[(evaluation["setting"] == "with_refB") & (evaluation["statistic"] == "pearson")]
+    out["pearson_refB"] = with_b.set_index("metric")["estimate"]
+    out["cluster_refB"] = rank.get("with_refB")
+    for stat in ("pearson_flat", "kendall_tau_b_item", "acc_eq_item"):
+        out[stat] = no[no["statistic"] == stat].set_index("metric")["estimate"]
+    return out.reset_index().sort_values("pearson", ascending=False).reset_index(drop=True)
 
 
 def _info(t: dict, q: str, col: str = "value"):
@@ -671,6 +727,37 @@ def _seeds(t: dict) -> Findings:
     return f.add("gold_closest", int(closest.iloc[0]), text=closest.index[0], sentences=int(mh["cluster"].nunique()))
 
 
+def _wmt22(t: dict) -> Findings:
+    """Section ``wmt22``: the field's metrics against expert MQM on WMT22 ZH→EN, ranked only by tested clusters."""
+    f = Findings()
+    me, ranks = t["wmt22_meta_evaluation"], t["wmt22_clusters"]
+    names = ("wmt22_metrics", "wmt22_first", "wmt22_clusters", "wmt22_bleu", "wmt22_own_bleu", "wmt22_refb_first",
+             "wmt22_acc_eq_low", "wmt22_acc_eq_high")
+    if me.empty or ranks.empty:
+        for q in names:
+            f.add(q)
+        return f
+    no = ranks[ranks["setting"] == "no_human"]
+    system = me[(me["setting"] == "no_human") & (me["statistic"] == "pearson")]
+    f.add("wmt22_metrics", no["metric"].nunique(), n=int(system["n"].max()))
+    first = no[no["rank"] == 1]
+    f.add("wmt22_first", len(first), text=_listing(first["metric"].tolist()), best_r=first["estimate"].max(),
+          least_r=first["estimate"].min())
+    f.add("wmt22_clusters", int(no["rank"].max()))
+    for q, metric in (("wmt22_bleu", "BLEU-refA"), ("wmt22_own_bleu", "bleu")):
+        row = no[no["metric"] == metric]
+        f.add(q, row["estimate"].iloc[0] if len(row) else None, rank=row["rank"].iloc[0] if len(row) else None)
+    refb = ranks[(ranks["setting"] == "with_refB") & (ranks["rank"] == 1)]
+    f.add("wmt22_refb_first", len(refb), text=_listing(refb["metric"].tolist()) if len(refb) else None,
+          n=int(me[(me["setting"] == "with_refB") & (me["statistic"] == "pearson")]["n"].max()))
+    acc = me[(me["setting"] == "no_human") & (me["statistic"] == "acc_eq_item")].dropna(subset=["estimate"])
+    if acc.empty:
+        return f.add("wmt22_acc_eq_low").add("wmt22_acc_eq_high")
+    low, high = acc.loc[acc["estimate"].idxmin()], acc.loc[acc["estimate"].idxmax()]
+    f.add("wmt22_acc_eq_low", low["estimate"], ci=(low["ci_low"], low["ci_high"]))
+    return f.add("wmt22_acc_eq_high", high["estimate"], ci=(high["ci_low"], high["ci_high"]))
+
+
 def findings(folder) -> pd.DataFrame:
     """Chapter 09's findings, recomputed from its saved result CSVs (:data:`FINDINGS_INPUTS`) alone.
 
@@ -685,6 +772,7 @@ def findings(folder) -> pd.DataFrame:
         :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
     """
     t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
-    parts = [_data(t), _reproduce(t), _meta(t), _choice(t), _unmatched(t, folder), _protocols(t), _seeds(t)]
+    parts = [_data(t), _reproduce(t), _meta(t), _choice(t), _unmatched(t, folder), _protocols(t), _seeds(t),
+             _wmt22(t)]
     frames = [p.frame() for p in parts]
     return pd.concat([fr for fr in frames if not fr.empty], ignore_index=True)

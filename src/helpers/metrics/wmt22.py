@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..core import cache
 from . import files, meta, scores
 from .significance import compare_metrics, metric_clusters
 
@@ -45,32 +46,44 @@ def own_scores(es, metrics=OWN_METRICS, reference: str = "refA") -> pd.DataFrame
     """The book's sacrebleu metrics on every rated output of ``es`` against ``reference``: ``system, segment,
     metric, score, doc`` (:func:`helpers.metrics.scores.segment_scores`; sentence BLEU with exp smoothing,
     sentence chrF), for the systems the experts rated (``reference`` itself excluded)."""
-    rated = set(es.human("mqm")["system"])
+    human = es.human("mqm")
+    rated = set(human.loc[human["score"].notna(), "system"])  # 16 of the 20 outputs have expert scores
     systems = [s for s in es.systems if s in rated and s != reference]
     texts = es.texts(systems=systems, reference=reference)
-    out = scores.segment_scores(texts, list(metrics))
+    # ~28,000 sentences x 2 metrics: cached under .cache/ by the texts, so a second run reads them back
+    out = cache.cached("wmt22_own_scores", 1, (texts, list(metrics), scores.SCORES_VERSION),
+                       lambda: scores.segment_scores(texts, list(metrics)))
     clusters = es.segments().set_index("segment")["cluster"]
     out = out.assign(segment=out["segment"].astype(float), doc=out["segment"].astype(int).map(clusters).astype(str))
     return out[["system", "segment", "metric", "score", "doc"]]
 
 
-def scores_of(es, own: pd.DataFrame | None = None, outside: pd.DataFrame | None = None,
-              references: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Expert MQM and every metric's segment scores of ``es``: the 31 files, the book's own (``own``) and
-    ``outside`` ones (``system, segment, metric, score``), with or without the human references."""
-    human, metrics = files.mtme_scores(es, "mqm", references=references)
+def scores_of(es, own: pd.DataFrame | None = None, outside: pd.DataFrame | None = None
+              ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Expert MQM and every metric's segment scores of ``es``, read once: the 31 files, the book's own
+    (``own``) and ``outside`` ones (``system, segment, metric, score``), human translations included
+    (:func:`in_setting` picks the systems of a setting)."""
+    human, metrics = files.mtme_scores(es, "mqm", references=True)
     extra = [f for f in (own, outside) if f is not None and len(f)]
     if extra:
         keep = set(human["system"])
-        extra = [f[f["system"].isin(keep)] for f in extra]
-        metrics = pd.concat([metrics, *extra], ignore_index=True)
+        metrics = pd.concat([metrics, *[f[f["system"].isin(keep)] for f in extra]], ignore_index=True)
     return human, metrics
 
 
-def meta_evaluation(es, own: pd.DataFrame | None = None, outside: pd.DataFrame | None = None, n_boot: int = 200,
-                    seed: int = 0, flat_intervals: bool = False) -> pd.DataFrame:
-    """Every metric against expert MQM in both :data:`SETTINGS`: ``setting`` then
-    :data:`helpers.metrics.meta.COLUMNS`.
+def in_setting(human: pd.DataFrame, metrics: pd.DataFrame, setting: str,
+               references=("refA", "refB")) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The scores of one of :data:`SETTINGS`: without the human translations (``references``), or with every
+    one but the reference the metrics compare with (refA)."""
+    keep_references, left_out = SETTINGS[setting]
+    drop = set(left_out) | (set() if keep_references else set(references))
+    return human[~human["system"].isin(drop)], metrics[~metrics["system"].isin(drop)]
+
+
+def meta_evaluation(scored: tuple[pd.DataFrame, pd.DataFrame], n_boot: int = 200, seed: int = 0,
+                    flat_intervals: bool = False) -> pd.DataFrame:
+    """Every metric of ``scored`` (:func:`scores_of`) against expert MQM in both :data:`SETTINGS`:
+    ``setting`` then :data:`helpers.metrics.meta.COLUMNS`.
 
     System scores are the means of the segment scores (``segments="all"``); intervals are percentile
     intervals over ``n_boot`` resamples of segments (:func:`helpers.metrics.meta.meta_evaluate`), except
@@ -78,9 +91,8 @@ def meta_evaluation(es, own: pd.DataFrame | None = None, outside: pd.DataFrame |
     :data:`helpers.metrics.correlations.TIE_TOLERANCE`.
     """
     frames = []
-    for setting, (references, left_out) in SETTINGS.items():
-        human, metrics = scores_of(es, own, outside, references)
-        human = human[~human["system"].isin(left_out)]
+    for setting in SETTINGS:
+        human, metrics = in_setting(*scored, setting)
         resampled = [s for s in SYSTEM + SEGMENT if flat_intervals or s not in COSTLY]
         table = meta.meta_evaluate(human, metrics, segments="all", n_boot=n_boot, seed=seed,
                                    human_higher_is_better=True, lower_is_better=(), statistics=resampled).table
@@ -96,9 +108,10 @@ def meta_evaluation(es, own: pd.DataFrame | None = None, outside: pd.DataFrame |
     return out[["setting"] + meta.COLUMNS]
 
 
-def clusters(es, own: pd.DataFrame | None = None, outside: pd.DataFrame | None = None, n_perm: int = 1000,
-             seed: int = 0, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """PERM-BOTH on system-level Pearson r between every pair of metrics, and their significance clusters.
+def clusters(scored: tuple[pd.DataFrame, pd.DataFrame], n_perm: int = 1000, seed: int = 0,
+             alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """PERM-BOTH on system-level Pearson r between every pair of metrics of ``scored`` (:func:`scores_of`),
+    and their significance clusters, in both :data:`SETTINGS`.
 
     Returns
     -------
@@ -108,9 +121,8 @@ def clusters(es, own: pd.DataFrame | None = None, outside: pd.DataFrame | None =
         ``setting, metric, estimate, rank, p_next`` (:func:`helpers.metrics.significance.metric_clusters`).
     """
     comparisons, ranks = [], []
-    for setting, (references, left_out) in SETTINGS.items():
-        human, metrics = scores_of(es, own, outside, references)
-        human = human[~human["system"].isin(left_out)]
+    for setting in SETTINGS:
+        human, metrics = in_setting(*scored, setting)
         options = {"segments": "all", "human_higher_is_better": True, "lower_is_better": ()}
         cmp = compare_metrics(human, metrics, "pearson", "system", n_perm=n_perm, seed=seed, **options)
         est = meta.meta_evaluate(human, metrics, level="system", n_boot=0, statistics=["pearson"],
@@ -122,4 +134,4 @@ def clusters(es, own: pd.DataFrame | None = None, outside: pd.DataFrame | None =
     return comparison, ranked
 
 
-__all__ = ["SETTINGS", "OWN_METRICS", "own_scores", "scores_of", "meta_evaluation", "clusters"]
+__all__ = ["SETTINGS", "OWN_METRICS", "own_scores", "scores_of", "in_setting", "meta_evaluation", "clusters"]
