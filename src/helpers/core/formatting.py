@@ -6,7 +6,9 @@ and shares, so that a p-value reads the same on every page.
 * :func:`p_value`: ``p = 0.032``, ``p < 0.001`` (three decimals: APA 7th ed. §6.36 reports
   exact p-values to two or three decimals and values below .001 as ``< .001``; the book keeps
   the leading zero, as its tables do);
-* :func:`percent`: a share (0–1) as ``45%``.
+* :func:`percent`: a share or probability (0–1) as ``45%``; a value strictly between 0 and 1
+  never prints as ``0%`` or ``100%`` (a power of 0.9956 is ``>99%``, a share of 0.003 ``<1%``),
+  since those would claim an impossibility or a certainty the number does not hold.
 """
 
 from __future__ import annotations
@@ -78,13 +80,26 @@ def p_value(p, decimals: int = 3) -> str:
 
 
 def percent(share, decimals: int = 0) -> str:
-    """A share between 0 and 1 as a percentage: ``0.456`` → ``46%``.
+    """A share or probability between 0 and 1 as a percentage: ``0.456`` → ``46%``.
+
+    A value strictly between 0 and 1 that would round to 0 or 100 prints as ``<1%`` / ``>99%``
+    (with ``decimals`` 1: ``<0.1%`` / ``>99.9%``): only exactly 0 and 1 print as ``0%`` and
+    ``100%``. Values outside [0, 1] print as they are.
 
     Examples
     --------
-    >>> percent(0.456), percent(0.5, 1), percent(float("nan"))
-    ('46%', '50.0%', 'NA')
+    >>> percent(0.456), percent(0.5, 1), percent(float("nan")), percent(0.9956), percent(0.003), percent(1.0)
+    ('46%', '50.0%', 'NA', '>99%', '<1%', '100%')
+    >>> percent(0.9996, 1), percent(0.0004, 1), percent(0.0)
+    ('>99.9%', '<0.1%', '0%')
     """
     if _missing(share):
         return "NA"
-    return f"{number(100 * float(share), decimals)}%"
+    share = float(share)
+    text = number(100 * share, decimals)
+    step = 10.0 ** -decimals
+    if 0 < share < 1 and float(text) >= 100:
+        return f">{number(100 - step, decimals)}%"
+    if 0 < share < 1 and float(text) <= 0:
+        return f"<{number(step, decimals)}%"
+    return f"{text}%"
