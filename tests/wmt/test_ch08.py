@@ -194,9 +194,9 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     alpha = pd.read_csv(tmp_path / "cli.csv").query("scope == 'overall' and statistic == 'alpha'").iloc[0]
     assert alpha["estimate"] == pytest.approx(levels.loc["mqm", "alpha"], abs=1e-9)
     assert alpha["n"] == levels.loc["mqm", "n_units"] == float(row("alpha")["n_units"])
-    # rater bias = penalty minus the co-raters' mean: the most lenient rater has the smallest
-    bias = pd.read_csv(res / "08_wmt_mqm" / "rater_bias.csv")
-    assert len(bias) == raters
+    # rater bias = the rater's term of the model with a term per unit and per rater: the most lenient has the smallest
+    bias = pd.read_csv(res / "08_wmt_mqm" / "rater_effects.csv")
+    assert len(bias) == raters and len(pd.read_csv(res / "08_wmt_mqm" / "rater_bias.csv")) == raters
     lenient, severe = row("most_lenient_bias"), row("most_severe_bias")
     assert lenient["text"] == bias.loc[bias["bias"].idxmin(), "rater"] and float(lenient["value"]) < 0
     assert severe["text"] == bias.loc[bias["bias"].idxmax(), "rater"] and float(severe["value"]) > 0
@@ -247,7 +247,8 @@ def _hand_made_results(folder):
                                ["Accuracy,0.3,40", "Fluency,0.2,20", "Style,0.1,10"]),
         "span_agreement": ("criterion,agreement,spans", ["overlap,0.5,200", "overlap+category,0.4,200",
                                                          "overlap+category+severity,0.3,200", "characters,0.45,200"]),
-        "rater_bias": ("rater,bias,ci_low,ci_high", ["r1,-2,-3,-1", "r2,0.5,-0.5,1.5", "r3,3,,"]),
+        "rater_effects": ("rater,bias,ci_low,ci_high", ["r1,-2,-3,-1", "r2,0.5,-0.5,1.5", "r3,3,,"]),
+        "rater_bias": ("rater,bias,ci_low,ci_high", ["r1,-4,-5,-3", "r2,0.1,-0.5,0.7", "r3,5,,"]),
         "scheme_differences": ("scheme_x,scheme_y,difference,jackknife_ci_low,jackknife_ci_high,verdict",
                                ["hope,metahope,0.02,0.01,0.03,difference", "metahope,mqm,-0.05,-0.08,-0.02,difference",
                                 "hope,mqm,-0.03,-0.07,0.01,no evidence"]),
@@ -299,6 +300,7 @@ def test_findings_are_recomputed_from_hand_made_result_csvs(tmp_path):
     assert (row("most_lenient_bias")["text"], value("most_lenient_bias")) == ("r1", -2)
     assert (row("most_severe_bias")["text"], value("most_severe_bias")) == ("r3", 3)
     assert value("lenient_interval") == -2 and pd.isna(value("severe_interval"))
+    assert (value("lenient_raw"), value("severe_raw")) == (-4, 5)  # the raw bias of the same raters, beside
     turned = row("scheme_difference", "metahope − hope")  # the table holds hope − metahope: turned round
     assert (turned["value"], turned["ci_low"], turned["ci_high"], turned["text"]) == (-0.02, -0.03, -0.01, "difference")
     assert value("scheme_difference", "hope − mqm") == -0.03

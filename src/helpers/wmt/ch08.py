@@ -321,12 +321,12 @@ def _listing(items: list[str]) -> str:
 #: The result files :func:`findings` reads (``results/08_wmt_mqm/<name>.csv``).
 FINDINGS_INPUTS = ("data_summary", "reproduced", "scheme_weights", "scheme_rankings", "weight_sweep",
                    "alpha_by_weight", "alpha_by_scheme", "scheme_differences", "icc_by_documents",
-                   "presence_agreement", "span_agreement", "rater_bias", "system_pairs",
+                   "presence_agreement", "span_agreement", "rater_bias", "rater_effects", "system_pairs",
                    "certainty_segments_vs_documents", "system_pairs_multi_rated", "esa_summary", "esa_rankings")
 #: Columns read as written (names and printed values, not numbers) or as whole numbers that may be missing.
 _TYPES = {"reproduced": {"table": str, "system": str, "published": str},
           "esa_rankings": {"human_rank": "Int64", "auto_rank": "Int64", "rank_shift": "Int64"},
-          "rater_bias": {"rater": str}, "scheme_rankings": {"system": str},
+          "rater_bias": {"rater": str}, "rater_effects": {"rater": str}, "scheme_rankings": {"system": str},
           "data_summary": {"quantity": str, "group": str, "text": str},
           "esa_summary": {"quantity": str, "group": str, "text": str}}
 #: The README-table rounding rule the chapter reads (:func:`~helpers.wmt.analysis.reproduce`).
@@ -554,21 +554,7 @@ def _closing(t: dict) -> Findings:
      .add("span_severity", sp.loc["overlap+category+severity", "agreement"])
      .add("span_dice", sp.loc["characters", "agreement"]))
 
-    bias = t["rater_bias"]
-    if len(bias):
-        off = bias[(bias["ci_low"] > 0) | (bias["ci_high"] < 0)]
-        # bias = the rater's penalty minus the co-raters' mean: the most severe rater has the largest
-        severe, lenient = bias.loc[bias["bias"].idxmax()], bias.loc[bias["bias"].idxmin()]
-        (found.add("biased_raters", len(off)).add("raters", len(bias))
-         .add("most_lenient_bias", lenient["bias"], ci=(lenient["ci_low"], lenient["ci_high"]), text=lenient["rater"])
-         .add("most_severe_bias", severe["bias"], ci=(severe["ci_low"], severe["ci_high"]), text=severe["rater"]))
-        for name, r in (("lenient_interval", lenient), ("severe_interval", severe)):  # none with too few documents
-            known = pd.notna(r["ci_low"]) and pd.notna(r["ci_high"])
-            found.add(name, r["bias"] if known else None, ci=(r["ci_low"], r["ci_high"]))
-    else:
-        for q in ("biased_raters", "raters", "most_lenient_bias", "most_severe_bias", "lenient_interval",
-                  "severe_interval"):
-            found.add(q)
+    _bias(found, t["rater_effects"], t["rater_bias"])
 
     for x, y in (("metahope", "hope"), ("metahope", "mqm"), ("hope", "mqm")):  # points on the ratio curve
         r = _oriented(t["scheme_differences"], x, y)
@@ -599,6 +585,31 @@ def _closing(t: dict) -> Findings:
         for q in ("multi_documents", "multi_raters_per_unit", "multi_pairs", "multi_by_segments", "multi_by_documents"):
             found.add(q)
     return found
+
+
+def _bias(found: Findings, model: pd.DataFrame | None, raw: pd.DataFrame | None) -> None:
+    """The rater-bias quantities of section ``findings``: from the model with a term per unit and
+    per rater (``rater_effects.csv``, :func:`~helpers.wmt.rater_bias.rater_effects`) the raters
+    whose interval excludes 0, the most lenient and the most severe (every rater tied at the
+    extreme, named together), and beside them the raw bias of the same raters (their penalty minus
+    their co-raters' mean, ``rater_bias.csv``: ``lenient_raw``, ``severe_raw``), which depends on
+    who the co-raters were. None applies without the model's table."""
+    names = ("biased_raters", "raters", "most_lenient_bias", "most_severe_bias", "lenient_interval",
+             "severe_interval", "lenient_raw", "severe_raw")
+    if model is None or not len(model):
+        for q in names:
+            found.add(q)
+        return
+    off = model[(model["ci_low"] > 0) | (model["ci_high"] < 0)]
+    found.add("biased_raters", len(off)).add("raters", len(model))
+    raw = raw.set_index("rater")["bias"] if raw is not None and len(raw) else pd.Series(dtype=float)
+    for side, extreme in (("lenient", model["bias"].min()), ("severe", model["bias"].max())):
+        tied = model[model["bias"] == extreme]
+        r = tied.iloc[0]
+        found.add(f"most_{side}_bias", extreme, ci=(r["ci_low"], r["ci_high"]), text=_listing(list(tied["rater"])))
+        known = len(tied) == 1 and pd.notna(r["ci_low"]) and pd.notna(r["ci_high"])  # none with too few documents
+        found.add(f"{side}_interval", extreme if known else None, ci=(r["ci_low"], r["ci_high"]))
+        found.add(f"{side}_raw", raw.get(r["rater"]) if len(tied) == 1 else None)
 
 
 def _esa_data(t: dict) -> Findings:
@@ -697,7 +708,8 @@ _SECTIONS = {
                   "resampling_matters", "alpha", "alpha_command", "icc", "raters_per_unit", "top_category",
                   "category_alpha", "category_below_score", "spans_compared", "span_overlap", "span_category",
                   "span_severity", "span_dice", "biased_raters", "raters", "most_lenient_bias", "most_severe_bias",
-                  "lenient_interval", "severe_interval", "scheme_difference", "ratio_curve", "ratio_rho", "ratio_low",
+                  "lenient_interval", "severe_interval", "lenient_raw", "severe_raw", "scheme_difference",
+                  "ratio_curve", "ratio_rho", "ratio_low",
                   "alpha_low", "ratio_high", "alpha_high", "metahope_ratio", "metahope_alpha", "hope_ratio",
                   "hope_alpha", "system_pairs", "separated_by_segments", "separated_by_documents", "pair_documents",
                   "smallest_p", "se_ratio", "segment_coverage", "coverage_floor", "pairs_below_floor",
