@@ -31,6 +31,13 @@ def test_setup_names_the_parameter_it_refuses(tmp_path):
                    "A\td\t1\t1\tr1\ts\tt\tNo-error\tNo-error\nB\td\t1\t1\tr1\ts\tt\tFluency/Grammar\tMinor\n")
     with pytest.raises(InputError, match="multi_rated"):
         ch08.setup(annotations=str(one)).load()
+    # an ESA file passed where an MQM file belongs: the error points to esa_files (issue 43)
+    wave = tmp_path / "esa_wave.csv"
+    wave.write_text("r1,GPT-4,5,TGT,eng,ces,71,test-en-news_a,False,[],1.0,2.0\n", encoding="utf-8")
+    for name in ("annotations", "multi_rated"):
+        with pytest.raises(InputError, match=rf"parameter '{name}'.*ESA ratings.*go to esa_files") as err:
+            ch08.setup(**{name: str(wave)})
+        assert err.value.parameter == name
 
 
 def _small_file(tmp_path):
@@ -401,7 +408,9 @@ def test_the_esa_parameters_are_checked(tmp_path):
     wave.write_text("r1,GPT-4,5,TGT,eng,ces,71,test-en-news_a,False,[],1.0,2.0\n"
                     "r1,ONLINE-W,5,TGT,eng,ces,60,test-en-news_a,False,[],1.0,2.0\n", encoding="utf-8")
     with pytest.raises(InputError, match="esa_lp.*en-cs"):
-        ch08.setup(esa_files=[str(wave)]).load_esa()  # the default en-zh is not in the file
+        ch08.setup(esa_files=[str(wave)])  # the default en-zh is not in the file: refused before any work (issue 43)
+    with pytest.raises(InputError, match="esa_lp.*de-en.*the files hold en-cs, en-hi, en-ja, en-zh"):
+        ch08.setup(esa_lp="de-en")  # the mirrored waves: refused by the set-up cell, not after the MQM sections
     data = ch08.setup(esa_files=str(wave), esa_lp=None).load_esa()
     assert data.lp == "en-cs" and len(data.kept) == 2 and data.provenance.kind == "own"
     assert set(data.autorank["system"]) >= {"GPT-4", "ONLINE-W"}  # the mirrored report's EN→CS table

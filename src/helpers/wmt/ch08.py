@@ -127,21 +127,10 @@ class Setup:
     def load_esa(self) -> EsaData:
         """Section 6's data: the ESA ratings of ``esa_lp`` after the organisers' filters,
         what each filter dropped, and the organisers' automatic ranking of that pair."""
-        files = self.esa_files or tuple(paths.released_file(ESA_REPO, f) for f in ESA_FILES)
+        files = _esa_paths(self.esa_files)
         report = self.esa_report or paths.released_file(ESA_REPO, AUTORANK_FILE)
-        try:
-            ratings = esa.read_many(files)
-        except InputError as exc:
-            raise exc.located(parameter="esa_files") from None
-        held = sorted(ratings["lp"].unique())
-        lp = self.esa_lp
-        if lp is None and len(held) > 1:
-            raise InputError(f"the ESA files hold several language pairs ({', '.join(held)}); name one",
-                             parameter="esa_lp", expected="e.g. 'en-zh'")
-        lp = lp or held[0]
-        if lp not in held:
-            raise InputError(f"no ESA ratings of this pair (the files hold {', '.join(held)})", parameter="esa_lp",
-                             value=lp)
+        ratings = _esa_ratings(files)
+        lp = _esa_pair(ratings, self.esa_lp)
         ratings = ratings[ratings["lp"] == lp].reset_index(drop=True)
         kept, counts = esa.organisers_filter(ratings)
         if kept["system"].nunique() < 2:
@@ -173,9 +162,43 @@ def _read(path: Path, parameter: str, columns, pool: bool) -> pd.DataFrame:
     return ann.pool_pairings(frame) if pool else frame
 
 
+def _esa_paths(files: tuple[Path, ...] | None) -> tuple[Path, ...]:
+    """The ESA files of section 6: those given, or the mirrored WMT24 waves 2 and 3."""
+    return files or tuple(paths.released_file(ESA_REPO, f) for f in ESA_FILES)
+
+
+def _esa_ratings(files: tuple[Path, ...]) -> pd.DataFrame:
+    """The ESA files read once per content (cached: :func:`setup` reads them to check ``esa_lp``,
+    :meth:`Setup.load_esa` again)."""
+    from ..core.fetch import sha256_of  # the fetcher's file hash, imported only when a file is read
+
+    try:
+        return cache.cached("wmt-esa-read", 1, [sha256_of(f) for f in files], lambda: esa.read_many(files),
+                            describe="ESA files read")
+    except InputError as exc:
+        raise exc.located(parameter="esa_files") from None
+
+
+def _esa_pair(ratings: pd.DataFrame, lp: str | None) -> str:
+    """The ``esa_lp`` the ESA ratings hold (None: their only pair), else an error naming the pairs they hold."""
+    held = sorted(ratings["lp"].unique())
+    if lp is None and len(held) > 1:
+        raise InputError(f"the ESA files hold several language pairs ({', '.join(held)}); name one",
+                         parameter="esa_lp", expected="e.g. 'en-zh'")
+    lp = lp or held[0]
+    if lp not in held:
+        raise InputError(f"no ESA ratings of this pair (the files hold {', '.join(held)})", parameter="esa_lp",
+                         value=lp, expected=" or ".join(held))
+    return lp
+
+
 def _mqm_file(name: str, value) -> Path | None:
     if value is None:
         return None
+    if Path(str(value)).suffix.lower() in ESA_SUFFIXES:  # an ESA file where an MQM file belongs
+        raise InputError(f"is not an MQM/Marot TSV ({Path(str(value)).suffix}): ESA ratings (.csv, .jsonl) go to "
+                         "esa_files, section 6", parameter=name, value=str(value),
+                         expected=f"{' or '.join(MQM_SUFFIXES)}; or -p esa_files {value}")
     return params.existing_file(name, value, MQM_SUFFIXES)
 
 
@@ -222,7 +245,7 @@ def setup(annotations=None, multi_rated=None, major_weights=tuple(range(1, 11)),
                          expected="e.g. [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]")
     weights = tuple(params.number("major_weights", w, minimum=0) for w in major_weights)
     params.text("results_dir", str(results_dir))
-    return Setup(annotations=_mqm_file("annotations", annotations),
+    checked = Setup(annotations=_mqm_file("annotations", annotations),
                     multi_rated=_mqm_file("multi_rated", multi_rated), major_weights=weights,
                     n_boot=params.integer("n_boot", n_boot, minimum=100),
                     n_trials=params.integer("n_trials", n_trials, minimum=100),
@@ -232,8 +255,8 @@ def setup(annotations=None, multi_rated=None, major_weights=tuple(range(1, 11)),
                     language_pair=_language_pair(language_pair), esa_files=_esa_files(esa_files),
                     esa_lp=_esa_lp(esa_lp),
                     esa_report=None if esa_report is None else params.existing_file("esa_report", esa_report, (".tex",)))
-
-
+    _esa_pair(_esa_ratings(_esa_paths(checked.esa_files)), checked.esa_lp)  # section 6's pair, before any work
+    return checked
 
 
 # --------------------------------------------------------------------------- the data boxes described
