@@ -299,7 +299,9 @@ def test_findings_are_recomputed_from_hand_made_result_csvs(tmp_path):
     assert row("alpha_command")["text"] == ".venv/bin/python -m helpers mqm agreement m.tsv --pool-pairings"
     assert (value("icc", "ICC(1,1)"), value("icc", "ICC(1,k)"), value("raters_per_unit")) == (0.4, 0.6, 2)
     top = row("top_category")
-    assert (top["value"], top["text"], top["marked"]) == (0.3, "Accuracy", 0.4) and value("category_below_score") == 1
+    assert (top["value"], top["text"], top["marked"]) == (0.3, "Accuracy", 0.4)
+    # issue 43: nominal α of a yes/no flag is not set against interval α of the penalties
+    assert "category_below_score" not in set(found["quantity"])
     assert (value("category_alpha", "Fluency"), value("category_alpha", "Style")) == (0.2, 0.1)
     assert (value("spans_compared"), value("span_overlap"), value("span_category"), value("span_severity"),
             value("span_dice")) == (200, 0.5, 0.4, 0.3, 0.45)
@@ -509,3 +511,58 @@ def test_a_data_summary_without_its_per_file_rows_leaves_out_what_they_give(tmp_
     assert main["value"].isna().all() and (main["text"] == "").all()
     for section in ("data", "reproduce", "spans", "systems", "findings"):
         Words("08_wmt_mqm").text(section, ch08.findings(tmp_path, section))
+
+
+def _esa_rankings(folder):
+    """A hand-made ``esa_rankings.csv``: five systems in one cluster by the organisers' chaining, E significantly
+    below A, B and C (rank range 4–5), D below A (3–5); the automatic ranking moves B and D up 2 places each (a tie
+    for "furthest above") and A down 3; refA has no automatic score."""
+    rows = [("A", "LLM", 90.0, 1, 2, 1, 1, 4.0, 4, 3), ("B", "online", 89.0, 1, 3, 1, 2, 1.0, 1, -1),
+            ("refA", "human", 88.5, 1, 4, 1, None, None, None, None), ("C", "submission", 88.0, 2, 4, 1, 3, 2.0, 2, -1),
+            ("D", "submission", 87.0, 3, 5, 1, 4, 3.0, 3, -1), ("E", "submission", 80.0, 5, 6, 1, 5, 5.0, 5, 0)]
+    frame = pd.DataFrame(rows, columns=["system", "kind", "score_by_domain", "rank_low", "rank_high", "cluster",
+                                        "human_rank", "autorank", "auto_rank", "rank_shift"])
+    frame.assign(lp="en-zh", segments=10, raters=3, score=frame["score_by_domain"]).to_csv(
+        folder / "esa_rankings.csv", index=False)
+    Findings().add("report", text="r.tex").frame().to_csv(folder / "esa_summary.csv", index=False)
+
+
+def test_the_esa_findings_name_ties_and_the_chained_clusters_and_close_the_chapter(tmp_path):
+    # issue 43: "furthest above" named one of two tied systems; a cluster holding a system significantly below
+    # others of it went unexplained; the closing findings left out section 6
+    _esa_rankings(tmp_path)
+    rows = pd.read_csv(tmp_path / "esa_rankings.csv")
+    rows["rank_shift"] = [3, -2, None, -2, -1, 0]
+    rows.to_csv(tmp_path / "esa_rankings.csv", index=False)
+    found = ch08.findings(tmp_path, "esa")
+    row = lambda q, g="": found[(found["quantity"] == q) & (found["group"] == g)].iloc[0]
+    assert row("overvalued")["text"] == "B and C" and row("overvalued")["value"] == 2
+    assert row("undervalued")["text"] == "A" and row("undervalued")["value"] == 3
+    # rank_low − 1 systems are significantly better; none is in an earlier cluster: C 1, D 2, E 4 of their own
+    assert row("chained")["value"] == 3
+    extreme = row("chain_extreme", "cluster 1")
+    assert (extreme["value"], extreme["text"], extreme["first"], extreme["first_range"]) == (
+        4, "E (rank range 5–6)", "A", "1–2")
+    said = Words("08_wmt_mqm").text("esa", found)
+    assert "It places B (human 2, automatic 1) and C (human 3, automatic 2) furthest above them: 2 places." in said
+    assert "**The clusters chain.**" in said and "3 systems here are significantly below" in said
+    assert "as many as 4 systems of this cluster are significantly better than E (rank range 5–6)" in said
+    # the closing findings restate section 6
+    _hand_made_results(tmp_path)
+    closing = Words("08_wmt_mqm").text("findings", ch08.findings(tmp_path, "findings"))
+    assert "**ESA, English→Chinese (section 6).** The humans rank 6 systems in 1 significance clusters, A highest" \
+        in closing
+    assert "Furthest above the humans: B and C, by 2 places; furthest below: A, by 3 places." in closing
+    assert "agree less on *which*" not in closing
+
+
+def test_the_system_pairs_table_says_when_it_shows_a_subset(tmp_path):
+    _hand_made_results(tmp_path)
+    pairs = pd.DataFrame({"system_a": ["S"] * 25, "system_b": [f"T{i}" for i in range(25)], "n_items": 50,
+                          "n_documents": 6, "p_segments_holm": 0.5, "p_documents_holm": 0.5})
+    pairs.to_csv(tmp_path / "system_pairs.csv", index=False)
+    pd.DataFrame({"ratio": [1.0] * 25}).to_csv(tmp_path / "certainty_segments_vs_documents.csv", index=False)
+    said = Words("08_wmt_mqm").text("systems", ch08.findings(tmp_path, "systems"))
+    assert f"shows the first {ch08.PAIRS_SHOWN} of the 25 pairs" in said
+    pairs.head(3).to_csv(tmp_path / "system_pairs.csv", index=False)
+    assert "shows the first" not in Words("08_wmt_mqm").text("systems", ch08.findings(tmp_path, "systems"))

@@ -21,8 +21,10 @@ import numpy as np
 SMALLEST_P = 0.001
 
 
-def _missing(value) -> bool:
-    return value is None or (isinstance(value, (float, np.floating)) and math.isnan(value))
+def is_missing(value) -> bool:
+    """None, NaN and pandas' missing markers (``pd.NA``, ``NaT``): every one prints as ``NA``."""
+    return value is None or (isinstance(value, (float, np.floating)) and math.isnan(value)) \
+        or type(value).__name__ in ("NAType", "NaTType")
 
 
 def number(value, decimals: int = 2, sign: bool = False) -> str:
@@ -33,8 +35,10 @@ def number(value, decimals: int = 2, sign: bool = False) -> str:
     --------
     >>> number(0.12345), number(-0.0001, 3), number(7), number(12345), number(0.5, 1, sign=True), number(float("nan"))
     ('0.12', '0.000', '7', '12 345', '+0.5', 'NA')
+    >>> import pandas as pd; number(pd.NA)
+    'NA'
     """
-    if _missing(value):
+    if is_missing(value):
         return "NA"
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
@@ -59,7 +63,7 @@ def interval(low, high, decimals: int = 2, sign: bool = False) -> str:
     >>> interval(0.1234, 0.5), interval(-0.02, 0.031, 3, sign=True), interval(float("nan"), 1.0)
     ('[0.12, 0.50]', '[-0.020, +0.031]', 'NA')
     """
-    if _missing(low) or _missing(high):
+    if is_missing(low) or is_missing(high):
         return "NA"
     return f"[{number(low, decimals, sign)}, {number(high, decimals, sign)}]"
 
@@ -72,7 +76,7 @@ def p_value(p, decimals: int = 3) -> str:
     >>> p_value(0.03215), p_value(0.00002), p_value(1.0), p_value(float("nan"))
     ('p = 0.032', 'p < 0.001', 'p = 1.000', 'p = NA')
     """
-    if _missing(p):
+    if is_missing(p):
         return "p = NA"
     if p < SMALLEST_P:
         return f"p < {SMALLEST_P:.{decimals}f}"
@@ -93,7 +97,7 @@ def percent(share, decimals: int = 0) -> str:
     >>> percent(0.9996, 1), percent(0.0004, 1), percent(0.0)
     ('>99.9%', '<0.1%', '0%')
     """
-    if _missing(share):
+    if is_missing(share):
         return "NA"
     share = float(share)
     text = number(100 * share, decimals)

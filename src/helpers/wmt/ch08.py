@@ -352,6 +352,8 @@ _TYPES = {"reproduced": {"table": str, "system": str, "published": str},
           "rater_bias": {"rater": str}, "rater_effects": {"rater": str}, "scheme_rankings": {"system": str},
           "data_summary": {"quantity": str, "group": str, "text": str},
           "esa_summary": {"quantity": str, "group": str, "text": str}}
+#: The rows of ``system_pairs.csv`` the page's table shows (the file holds every pair).
+PAIRS_SHOWN = 20
 #: The README-table rounding rule the chapter reads (:func:`~helpers.wmt.analysis.reproduce`).
 ROUNDING_RULE = "match: 3 decimals, then half-up"
 
@@ -458,7 +460,8 @@ def _systems(t: dict) -> Findings:
     return (Findings().add("system_pairs", len(pairs))
             .add("separated_by_segments", _separated(pairs, alpha, "p_segments_holm"))
             .add("separated_by_documents", _separated(pairs, alpha, "p_documents_holm"))
-            .add("se_ratio", ratio.median(), ci=(ratio.min(), ratio.max())))
+            .add("se_ratio", ratio.median(), ci=(ratio.min(), ratio.max()))
+            .add("pairs_shown", min(PAIRS_SHOWN, len(pairs))).add("pairs_cut", int(len(pairs) > PAIRS_SHOWN)))
 
 
 def _systems_multi(t: dict) -> Findings:
@@ -566,9 +569,8 @@ def _closing(t: dict) -> Findings:
         found.add("top_category", top["nominal_alpha"], text=top["category"], marked=top["marked_percent"] / 100)
         for r in presence.iloc[1:4].itertuples():
             found.add("category_alpha", r.nominal_alpha, group=r.category)
-        found.add("category_below_score", bool(top["nominal_alpha"] < lv.loc["mqm", "alpha"]))
     else:
-        found.add("top_category").add("category_alpha").add("category_below_score")
+        found.add("top_category").add("category_alpha")
 
     sp = t["span_agreement"].set_index("criterion")
     (found.add("spans_compared", int(sp["spans"].iloc[0]))
@@ -597,6 +599,7 @@ def _closing(t: dict) -> Findings:
      .add("segment_coverage", verdict.coverage).add("coverage_floor", COVERAGE_FLOOR)
      .add("pairs_below_floor", verdict.pairs_below)
      .add("few_documents", g < FEW_CLUSTERS).add("few_clusters", FEW_CLUSTERS))
+    _esa_closing(found, t)
     pairs_multi = t["system_pairs_multi_rated"]
     if pairs_multi is not None and len(pairs_multi):
         (found.add("multi_documents", int(pairs_multi["n_documents"].iloc[0]))
@@ -635,6 +638,28 @@ def _bias(found: Findings, model: pd.DataFrame | None, raw: pd.DataFrame | None)
         found.add(f"{side}_raw", raw.get(r["rater"]) if len(tied) == 1 else None)
 
 
+#: Section 6's quantities the closing findings restate, each as ``esa_<name>`` (:func:`_esa`).
+ESA_CLOSING = ("pair", "systems", "clusters", "human_top", "compared", "tau", "same_top", "auto_top", "human_first",
+               "undervalued", "overvalued", "chained", "no_autorank")
+
+
+def _esa_closing(found: Findings, t: dict) -> None:
+    """The closing findings' ESA part (section 6): :data:`ESA_CLOSING` read from :func:`_esa`,
+    each renamed ``esa_<name>``; none applies when the run saved no ESA ranking."""
+    if t["esa_rankings"] is None or t["esa_summary"] is None or not len(t["esa_rankings"]):
+        for q in ESA_CLOSING:
+            found.add(f"esa_{q}")
+        return
+    esa_found = _esa(t).frame()
+    for q in ESA_CLOSING:
+        rows = esa_found[esa_found["quantity"] == q]
+        for r in rows.to_dict("records"):
+            extra = {k: v for k, v in r.items() if k not in ("quantity", "group", "value", "ci_low", "ci_high", "p",
+                                                              "text") and not (isinstance(v, float) and pd.isna(v))}
+            found.add(f"esa_{q}", None if pd.isna(r["value"]) else r["value"], group=r["group"],
+                      ci=(r["ci_low"], r["ci_high"]), p=r["p"], text=r["text"], **extra)
+
+
 def _esa_data(t: dict) -> Findings:
     """Section ``esa_data``: the rows of ``esa_summary.csv`` (:func:`esa_description`)."""
     found = Findings()
@@ -647,6 +672,34 @@ def _placed(rows: pd.DataFrame) -> str:
     """``GPT-4 (human 1, automatic 6) and refA (no automatic score)``: ranks among the systems both rank."""
     return _listing([f"{r.system} (human {r.human_rank}, automatic {r.auto_rank})" if pd.notna(r.auto_rank)
                      else f"{r.system} (no automatic score)" for r in rows.itertuples(index=False)])
+
+
+def _chained(found: Findings, ranking: pd.DataFrame) -> None:
+    """How far the organisers' clusters chain: a system joins the cluster of the one above it
+    when that one does not differ from it significantly, so a cluster can hold systems
+    significantly below others of the same cluster. From the ranking (best first) and its rank
+    ranges: the systems significantly better than a system are rank_low − 1
+    (:func:`helpers.core.esa.human_ranking`), all scored at least as high; those beyond the
+    systems of earlier clusters are in its own cluster. ``chained``: how many systems are
+    significantly below one of their own cluster; per such cluster (group) ``chain_extreme``:
+    the most systems of its own cluster one system is below, that system (every one tied
+    named), its rank range, and the cluster's first system with its rank range."""
+    ranking = ranking.reset_index(drop=True)
+    sizes = ranking.groupby("cluster", sort=True)["system"].size()
+    before = sizes.cumsum().shift(fill_value=0)
+    within = ranking["rank_low"].astype(int) - 1 - ranking["cluster"].map(before).astype(int)
+    below = ranking.assign(within=within)[within > 0]
+    found.add("chained", len(below))
+    for cluster, rows in below.groupby("cluster", sort=True):
+        top = rows[rows["within"] == rows["within"].max()]
+        first = ranking[ranking["cluster"] == cluster].iloc[0]
+        found.add("chain_extreme", int(rows["within"].max()), group=f"cluster {int(cluster)}",
+                  text=_listing([f"{r.system} (rank range {_span(int(r.rank_low), int(r.rank_high))})"
+                                 for r in top.itertuples(index=False)]),
+                  size=int(sizes[cluster]), first=first["system"],
+                  first_range=_span(int(first["rank_low"]), int(first["rank_high"])))
+    if below.empty:
+        found.add("chain_extreme")
 
 
 def _esa(t: dict) -> Findings:
@@ -674,11 +727,11 @@ def _esa(t: dict) -> Findings:
         found.add("human_first", text=_listing(list(both.loc[both["human_rank"] == 1, "system"])))
         found.add("same_top", int(bool(a["same_top"]))).add("no_autorank")
         shift = both["rank_shift"].astype(float)
-        for name, index, sign in (("undervalued", shift.idxmax(), 1), ("overvalued", shift.idxmin(), -1)):
-            r = both.loc[index]
-            if sign * r["rank_shift"] > 0:  # the automatic ranking places it lower (higher) than the humans
-                found.add(name, abs(int(r["rank_shift"])), text=r["system"], human_rank=int(r["human_rank"]),
-                          auto_rank=int(r["auto_rank"]))
+        for name, extreme, sign in (("undervalued", shift.max(), 1), ("overvalued", shift.min(), -1)):
+            tied = both[shift == extreme]  # every system at the extreme, named together
+            if sign * extreme > 0:  # the automatic ranking places them lower (higher) than the humans
+                found.add(name, abs(int(extreme)), text=_listing(list(tied["system"])), tied=len(tied),
+                          ranks=_placed(tied))
             else:
                 found.add(name)
     else:
@@ -692,6 +745,7 @@ def _esa(t: dict) -> Findings:
         shifts = rows["rank_shift"].dropna().astype(float)
         found.add("kind", len(rows), group=kind, text=_placed(rows))
         found.add("kind_shift", shifts.mean() if len(shifts) else None, group=kind)
+    _chained(found, ranking)
     ref = ranking[ranking["kind"] == "human"]
     if len(ref):
         position = int(ranking.index.get_loc(ref.index[0])) + 1
@@ -713,7 +767,8 @@ _SECTIONS = {
                  "top_mover")),
     "spans": (_spans, ("data_summary",), ("errors", "without_span")),
     "systems": (_systems, ("data_summary", "system_pairs", "certainty_segments_vs_documents"),
-                ("system_pairs", "separated_by_segments", "separated_by_documents", "se_ratio")),
+                ("system_pairs", "separated_by_segments", "separated_by_documents", "se_ratio", "pairs_shown",
+                 "pairs_cut")),
     "systems_multi": (_systems_multi, ("data_summary", "system_pairs_multi_rated"),
                       ("multi_file", "multi_segments", "multi_documents")),
     "esa_data": (_esa_data, ("esa_summary",), ("files", "pair", "read", "dropped", "kept", "systems", "segments",
@@ -722,14 +777,14 @@ _SECTIONS = {
     "esa": (_esa, ("esa_summary", "esa_rankings"),
             ("pair", "metahope_direction", "systems", "clusters", "top_cluster", "human_top", "report", "compared",
              "tau", "auto_top", "human_first", "same_top", "no_autorank", "undervalued", "overvalued", "kind",
-             "kind_shift", "reference")),
+             "kind_shift", "chained", "chain_extreme", "reference")),
     "findings": (_closing, ("data_summary", "weight_sweep", "alpha_by_scheme", "span_agreement", "presence_agreement",
                             "rater_bias", "scheme_differences", "system_pairs", "certainty_segments_vs_documents"),
                  ("errors_file", "multi_file", "reproduced", "printed", "tables", "nothing_to_reproduce", "exceptions",
                   "exception", "best_major", "best_tau", "major5_tau", "major5_separated", "tau_lowest", "tau_highest",
                   "hope_tau", "metahope_tau", "n_documents", "documents_tau", "documents_separated",
                   "resampling_matters", "alpha", "alpha_command", "icc", "raters_per_unit", "top_category",
-                  "category_alpha", "category_below_score", "spans_compared", "span_overlap", "span_category",
+                  "category_alpha", "spans_compared", "span_overlap", "span_category",
                   "span_severity", "span_dice", "biased_raters", "raters", "most_lenient_bias", "most_severe_bias",
                   "lenient_interval", "severe_interval", "lenient_raw", "severe_raw", "scheme_difference",
                   "ratio_curve", "ratio_rho", "ratio_low",
@@ -737,7 +792,7 @@ _SECTIONS = {
                   "hope_alpha", "system_pairs", "separated_by_segments", "separated_by_documents", "pair_documents",
                   "smallest_p", "se_ratio", "segment_coverage", "coverage_floor", "pairs_below_floor",
                   "few_documents", "few_clusters", "multi_documents", "multi_raters_per_unit", "multi_pairs",
-                  "multi_by_segments", "multi_by_documents")),
+                  "multi_by_segments", "multi_by_documents", *(f"esa_{q}" for q in ESA_CLOSING))),
 }
 
 
