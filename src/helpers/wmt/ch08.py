@@ -4,7 +4,7 @@ The chapter calls :func:`setup` in the cell right after its parameters cell; it 
 parameter before any work and raises :class:`~helpers.core.errors.InputError` naming the
 parameter. ``setup.load()`` reads the MQM files (cached under ``.cache/wmt-mqm-read`` keyed by
 the files' sha256: reading the three-rater archive with its texts is the slowest step) and
-returns :class:`Data` with its :class:`~helpers.core.report.Provenance`; ``setup.load_esa()``
+returns :class:`Data` with its :class:`~helpers.core.book.report.Provenance`; ``setup.load_esa()``
 returns section 6's :class:`EsaData`. :func:`description` and :func:`esa_description` describe
 the two boxes (saved as ``data_summary.csv`` and ``esa_summary.csv``). The analyses are
 :mod:`helpers.wmt.analysis`; :func:`findings` reads the chapter's saved tables back by their
@@ -20,13 +20,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..core import annotations as ann
-from ..core import cache, esa, mqm, params, paths
-from ..core.agreement import alpha_reading
+from ..core.formats import annotations as ann
+from ..core import cache, params, paths
+from ..core.formats import esa, mqm
+from ..core.statistics.agreement import alpha_reading
 from ..core.errors import InputError
-from ..core.findings import Findings
-from ..core.report import ChapterData, Provenance
-from ..core.stats import FEW_CLUSTERS
+from ..core.book.findings import Findings
+from ..core.book.report import ChapterData, Provenance
+from ..core.statistics.stats import FEW_CLUSTERS
 from .analysis import (COVERAGE_FLOOR, REPO, SYSTEM_KINDS, TABLES, TED_FILE, THREE_RATER_FILE, certainty_verdict,
                        language_pair, pair_names, ratio_curve, smallest_possible_p, span_coverage,
                        tables_for)
@@ -149,7 +150,7 @@ class Setup:
 
 def _read(path: Path, parameter: str, columns, pool: bool) -> pd.DataFrame:
     """An MQM file read once per content (cached), with its pairings pooled when asked."""
-    from ..core.fetch import sha256_of  # the fetcher's file hash, imported only when a file is read
+    from ..core.formats.fetch import sha256_of  # the fetcher's file hash, imported only when a file is read
 
     def read():
         return mqm.read_mqm(path, columns=columns)
@@ -170,7 +171,7 @@ def _esa_paths(files: tuple[Path, ...] | None) -> tuple[Path, ...]:
 def _esa_ratings(files: tuple[Path, ...]) -> pd.DataFrame:
     """The ESA files read once per content (cached: :func:`setup` reads them to check ``esa_lp``,
     :meth:`Setup.load_esa` again)."""
-    from ..core.fetch import sha256_of  # the fetcher's file hash, imported only when a file is read
+    from ..core.formats.fetch import sha256_of  # the fetcher's file hash, imported only when a file is read
 
     try:
         return cache.cached("wmt-esa-read", 1, [sha256_of(f) for f in files], lambda: esa.read_many(files),
@@ -276,7 +277,7 @@ def description(box: Data, setup: Setup) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS`.
+        :data:`helpers.core.book.findings.COLUMNS`.
     """
     found = Findings()
     pairs = box.pairs or (None, None)
@@ -310,7 +311,7 @@ def esa_description(box: EsaData) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS`.
+        :data:`helpers.core.book.findings.COLUMNS`.
     """
     found = Findings()
     kept = box.kept
@@ -679,7 +680,7 @@ def _chained(found: Findings, ranking: pd.DataFrame) -> None:
     when that one does not differ from it significantly, so a cluster can hold systems
     significantly below others of the same cluster. From the ranking (best first) and its rank
     ranges: the systems significantly better than a system are rank_low − 1
-    (:func:`helpers.core.esa.human_ranking`), all scored at least as high; those beyond the
+    (:func:`helpers.core.formats.esa.human_ranking`), all scored at least as high; those beyond the
     systems of earlier clusters are in its own cluster. ``chained``: how many systems are
     significantly below one of their own cluster; per such cluster (group) ``chain_extreme``:
     the most systems of its own cluster one system is below, that system (every one tied
@@ -704,7 +705,7 @@ def _chained(found: Findings, ranking: pd.DataFrame) -> None:
 
 def _esa(t: dict) -> Findings:
     """Section ``esa``: from ``esa_rankings`` (:func:`~helpers.wmt.analysis.esa_ranking`) and
-    :func:`helpers.core.esa.rank_agreement` of it: the pair (and whether it is MetaHOPE's own,
+    :func:`helpers.core.formats.esa.rank_agreement` of it: the pair (and whether it is MetaHOPE's own,
     English→Chinese), the human ranking's clusters and top, Kendall τ with the automatic
     ranking, the systems that move most either way, and each kind of system
     (:data:`~helpers.wmt.analysis.SYSTEM_KINDS`)."""
@@ -822,7 +823,7 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use. Every
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use. Every
         quantity is always present; one whose table is missing is not applicable (its sentence
         drops out of the words). A verdict is a key in ``text``, worded by the ``## verdicts``
         table of ``notebooks/words/08_wmt_mqm.md``.
