@@ -251,6 +251,87 @@ def signature(name: str, sentence: bool = False, target: str = "en") -> str:
     return s.get_signature().format()
 
 
+class ScriptWarning(UserWarning):
+    """A text file whose letters are mostly not in the script of its stated language."""
+
+
+#: Letters of each script (Unicode blocks; UAX #24 names the scripts).
+SCRIPTS = {"Latin": "A-Za-z\u00c0-\u024f\u1e00-\u1eff", "Han": "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff",
+           "Kana": "\u3040-\u30ff", "Hangul": "\u1100-\u11ff\uac00-\ud7af", "Cyrillic": "\u0400-\u04ff",
+           "Greek": "\u0370-\u03ff", "Arabic": "\u0600-\u06ff", "Hebrew": "\u0590-\u05ff",
+           "Devanagari": "\u0900-\u097f"}
+#: The script(s) a language is written in, for the languages of WMT's test sets.
+LANGUAGE_SCRIPTS = {
+    **{code: ("Latin",) for code in ("en", "de", "cs", "fr", "es", "pl", "is", "ha", "hr", "et", "fi", "lt",
+                                     "lv", "ro", "tr", "it", "pt", "nl", "sv", "da", "no", "sk", "sl", "hu",
+                                     "liv", "sah", "xh", "zu", "ms", "id", "vi")},
+    **{code: ("Cyrillic",) for code in ("ru", "uk", "bg", "sr", "kk")},
+    "zh": ("Han",), "ja": ("Han", "Kana"), "ko": ("Hangul", "Han"), "el": ("Greek",), "ar": ("Arabic",),
+    "fa": ("Arabic",), "ps": ("Arabic",), "he": ("Hebrew",), "hi": ("Devanagari",), "mr": ("Devanagari",),
+}
+_SCRIPT_PATTERNS = {name: re.compile(f"[{chars}]") for name, chars in SCRIPTS.items()}
+
+
+def check_script(lines, language: str, file, minimum_letters: int = 20, share: float = 0.5) -> str | None:
+    """Warn when a text file's letters are mostly not in the script of its language.
+
+    A reference or system output in the wrong script (the Chinese source passed as an English
+    reference, outputs of another direction) still gets scores, just meaningless ones: BLEU of
+    the source against English outputs is about 0.3, not an error. This names the file.
+
+    Parameters
+    ----------
+    lines : sequence of str
+        The file's segments.
+    language : str
+        The language code the file should be in (:data:`LANGUAGE_SCRIPTS`; another code: no check).
+    file : str or path
+        Named in the warning.
+    minimum_letters : int
+        Fewer letters of any script than this: no check (too little to tell).
+    share : float
+        The warning is issued when fewer than this share of the letters are in the language's script(s).
+
+    Returns
+    -------
+    str or None
+        The warning's text (also issued as a :class:`ScriptWarning`), or None when the file
+        looks right or cannot be checked. The share is count(letters of the language's
+        scripts) / count(letters of any script in :data:`SCRIPTS`).
+
+    References
+    ----------
+    Unicode Standard Annex #24, Unicode Script Property (the script names; the blocks here
+    approximate them).
+
+    Examples
+    --------
+    >>> check_script(["The cat sat on the mat."] * 3, "en", "ref.en") is None
+    True
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     check_script(["猫坐在垫子上。今天天气很好。"] * 3, "en", "ref.en")
+    'ref.en: 0% of its 36 letters are in the Latin script of en (most are Han): is it the right file (e.g. the source passed as a reference)?'
+    """
+    scripts = LANGUAGE_SCRIPTS.get(language)
+    if scripts is None:
+        return None
+    text = "".join(lines)
+    counts = {name: len(pattern.findall(text)) for name, pattern in _SCRIPT_PATTERNS.items()}
+    letters = sum(counts.values())
+    if letters < minimum_letters:
+        return None
+    found = sum(counts[name] for name in scripts) / letters
+    if found >= share:
+        return None
+    most = max(counts, key=counts.get)
+    message = (f"{file}: {found:.0%} of its {letters} letters are in the {'/'.join(scripts)} script of {language} "
+               f"(most are {most}): is it the right file (e.g. the source passed as a reference)?")
+    warnings.warn(message, ScriptWarning, stacklevel=2)
+    return message
+
+
 def _statistics(name: str, hyps: list[str], refs: list[str], target: str = "en") -> np.ndarray:
     """sacrebleu's per-segment statistics of each (hypothesis, reference) pair, one row each.
 
