@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core import pages
-from . import scores
+from ..core.book import pages
 from ..core.errors import InputError
+from . import scores
 
 
 def _hypotheses(specs: list[str]) -> dict[str, Path]:
