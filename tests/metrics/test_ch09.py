@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from helpers.core.errors import InputError
-from helpers.core.report import Provenance
+from helpers.core.book.report import Provenance
 from helpers.metrics import ch09
 
 
@@ -122,13 +122,13 @@ def test_the_blind_baseline_is_not_one_half_when_edit_rates_tie():
 def test_own_files_in_the_wrong_script_get_a_warning_naming_the_file(tmp_path):
     """Issue 42: the Chinese source passed as the English reference was scored without a word."""
     ref, a, b = tmp_path / "ref.en", tmp_path / "a.en", tmp_path / "b.en"
-    ref.write_text("这是源文。\n第二句。\n第三句。\n", encoding="utf-8")  # the source, not an English reference
+    ref.write_text("这是源文的第一句。\n这是第二句话了。\n第三句话在这里。\n", encoding="utf-8")  # the source, not an English reference
     a.write_text("This is it.\nThe second.\nThe third.\n", encoding="utf-8")
     b.write_text("That is it.\nA second.\nA third.\n", encoding="utf-8")
     human = tmp_path / "human.csv"
     human.write_text("system,segment,score\na,1,1\na,2,0\na,3,2\nb,1,0\nb,2,5\nb,3,1\n", encoding="utf-8")
     s = ch09.setup(reference=ref, hypotheses={"a": a, "b": b}, human=human, language_pair="ZH→EN")
-    with pytest.warns(UserWarning, match=r"ref\.en: most letters \(100%\) are CJK, not the script of 'en'"):
+    with pytest.warns(UserWarning, match=r"ref\.en: 0% of its \d+ letters are in the Latin script of en"):
         s.load()
     ref.write_text("This is the source.\nSecond one.\nThird one.\n", encoding="utf-8")
     import warnings

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 from scipy.stats import pearsonr
 
-from helpers.core import mqm
-from helpers.core.formats import testsets
+from helpers.core.formats import mqm, testsets
 from helpers.core.formats.texts import align_to_lines, read_lines
 from helpers.metrics import data, scores
 

@@ -3,7 +3,7 @@
 * :mod:`~helpers.metrics.data` the WMT test sets, outputs, published scores and human judgements;
   :mod:`~helpers.metrics.files` a researcher's own texts, human scores and metric score files;
 * :mod:`~helpers.metrics.scores` the metrics (sacrebleu's BLEU, chrF, chrF++, TER; an embedding
-  similarity); :mod:`~helpers.metrics.language` the script check of a reference or output file;
+  similarity) and the script check of a reference or output file;
 * :mod:`~helpers.metrics.correlations` the agreement statistics on arrays, :mod:`~helpers.metrics.meta`
   the meta-evaluation tables, :mod:`~helpers.metrics.significance` PERM-BOTH and the significance
   clusters of metrics;

@@ -4,7 +4,7 @@ The chapter calls :func:`setup` in the cell right after its parameters cell; it 
 every parameter before any work and raises :class:`~helpers.core.errors.InputError` naming
 the parameter. ``setup.load()`` returns :class:`Data`: the texts, the expert MQM
 segment scores joined to them by line, the published system scores and the other human
-protocol's system scores, with their :class:`~helpers.core.report.Provenance`. The steps
+protocol's system scores, with their :class:`~helpers.core.book.report.Provenance`. The steps
 (:func:`reproduction`, :func:`metric_scores`, :func:`protocol_ranks`; for the seeds' post-edits
 :func:`post_edit_rates`, :func:`edit_rate_agreement`, :func:`missed_errors`) take that box and return
 tidy frames, which the chapter saves as its result CSVs (:func:`system_lines_choice`,
@@ -17,7 +17,6 @@ alone; the sentences are ``notebooks/words/09_metrics.md``. The meta-evaluation 
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,18 +26,13 @@ from scipy.stats import rankdata
 
 from ..core import params
 from ..core.errors import InputError
-from ..core.findings import Findings
-from ..core.report import ChapterData, Provenance
-from ..core.results import read_saved
+from ..core.book.findings import Findings
+from ..core.book.report import ChapterData, Provenance
+from ..core.book.results import read_saved
 from . import data as wmt
 from . import files, scores
-from .language import script_warning, target_language
 
 CHAPTER = "09_metrics"  # its words file: notebooks/words/09_metrics.md (the data box reads it too)
-#: The chapter's default metrics: TER and the embedding are one parameter away (sacrebleu's TER costs ~30 ms a
-#: sentence, see :mod:`helpers.metrics.scores`: 151 s cold for 650 x 8 segments, the MiniLM embedding 156 s;
-#: the chapter's budget is 60 s cold).
-DEFAULT_METRICS = ("bleu", "chrf", "chrfpp")
 #: The language pair of the released test sets (the ``language_pair`` parameter names that of own files).
 RELEASED_PAIR = "ZH→EN"
 
@@ -82,8 +76,7 @@ class Setup:
         if not self.released:
             texts = files.read_texts(self.reference, self.hypotheses)
             human = files.read_human(self.human)[["system", "segment", "score"]]
-            for warning in language_warnings(texts, self, target_language(self.language_pair)):
-                warnings.warn(warning, stacklevel=2)
+            language_warnings(texts, self, target_language(self.language_pair))  # each warns
             named = tuple(str(p) for p in [self.reference, *self.hypotheses.values(), self.human])
             return Data(Provenance.worded("own", CHAPTER, named), texts=texts, human=human,
                                published=pd.DataFrame(columns=["system", "metric", "score"]),
@@ -130,19 +123,33 @@ def outside_scores(box: Data, setup: Setup) -> pd.DataFrame:
     return rows.assign(segment=rows["segment"].astype("Int64"))[scores.COLUMNS].reset_index(drop=True)
 
 
+def target_language(pair: str | None) -> str:
+    """The target language's code of a pair written ``zh-en``, ``zh→en``, ``ZH→EN`` or ``zh_en``; "" if none.
+
+    Examples
+    --------
+    >>> target_language("ZH→EN"), target_language("en-de"), target_language("the given files' language pair")
+    ('en', 'de', '')
+    """
+    import re
+
+    found = re.fullmatch(r"\s*([A-Za-z]{2,3})\s*(?:→|->|-|_)\s*([A-Za-z]{2,3})\s*", pair or "")
+    return found.group(2).lower() if found else ""
+
+
 def language_warnings(texts: pd.DataFrame, setup: Setup, language: str) -> list[str]:
-    """A warning for the reference and each output file of ``setup`` whose letters are mostly not in the
-    script of ``language`` (:func:`helpers.metrics.language.script_warning`; issue 42: the source passed
-    as the reference scored BLEU 0.26 without a word)."""
+    """The reference and each output file of ``setup`` whose letters are mostly not in the script of
+    ``language``, each warned about (:func:`helpers.metrics.scores.check_script`; issue 42: the source
+    passed as the reference scored BLEU 0.26 without a word)."""
     first = texts.drop_duplicates("segment")
-    out = [script_warning(first["reference"], language, setup.reference)]
+    out = [scores.check_script(first["reference"].tolist(), language, setup.reference)]
     for name, path in (setup.hypotheses or {}).items():
-        out.append(script_warning(texts.loc[texts["system"] == name, "hypothesis"], language, path))
+        out.append(scores.check_script(texts.loc[texts["system"] == name, "hypothesis"].tolist(), language, path))
     return [w for w in out if w]
 
 
 def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None, human=None, language_pair=None,
-                  metrics=DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
+                  metrics=scores.DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
                   results_dir="results", wmt22=True, wmt22_n_boot=100, wmt22_n_perm=500) -> Setup:
     """Check chapter 09's parameters before any work (each problem names its parameter).
 
@@ -206,7 +213,7 @@ def reproduction(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFrame:
     return out.sort_values(["metric", "published"], ascending=[True, False]).reset_index(drop=True)
 
 
-def metric_scores(box: Data, metrics=DEFAULT_METRICS, system_lines: str = "all") -> pd.DataFrame:
+def metric_scores(box: Data, metrics=scores.DEFAULT_METRICS, system_lines: str = "all") -> pd.DataFrame:
     """The chapter's score table: ``system, segment, metric, score``.
 
     Segment rows are computed on the segments the experts rated for that system only (the
@@ -310,7 +317,7 @@ def protocol_ranks(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFram
     DataFrame
         ``system, mqm, mqm_rank, protocol, protocol_rank, bleu, bleu_rank, rank_shift`` for the
         systems with an output; rank 1 is best (MQM: lowest mean penalty over the segments rated
-        for every system, :func:`helpers.core.scoring.system_scores`' convention; the protocol and
+        for every system, :func:`helpers.core.statistics.scoring.system_scores`' convention; the protocol and
         BLEU: highest score); ties share their mean rank; ``rank_shift`` is protocol rank minus
         MQM rank. BLEU is taken from ``scored``'s system rows (all lines) when given.
     """
@@ -347,8 +354,8 @@ def post_edit_rates(frame: pd.DataFrame, mt: str = "mt", post_edit: str = "post_
 
 def _bootstrap(statistic, n: int, n_boot: int, seed: int, clusters=None) -> tuple[float, float]:
     """Percentile interval of ``statistic(index)`` over bootstrap resamples of the n rows
-    (whole clusters when ``clusters`` is given; :func:`helpers.core.stats.resample`)."""
-    from ..core import stats
+    (whole clusters when ``clusters`` is given; :func:`helpers.core.statistics.stats.resample`)."""
+    from ..core.statistics import stats
 
     weights = stats.resample(n, n_boot, seed=seed, clusters=clusters)
     rows = np.arange(n)
@@ -769,7 +776,7 @@ def findings(folder) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
     t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     parts = [_data(t), _reproduce(t), _meta(t), _choice(t), _unmatched(t, folder), _protocols(t), _seeds(t),

@@ -37,7 +37,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from ..core import mqm, scoring
+from ..core.formats import mqm
+from ..core.statistics import scoring
 from ..core.errors import InputError
 from ..core.formats import testsets
 from ..core.formats.texts import align_to_lines, read_lines
@@ -196,7 +197,7 @@ def mqm_generaltest2023(scheme: str = "mqm") -> pd.DataFrame:
     """Google's three-rater expert MQM of generaltest2023 ZH→EN, per segment, on the text files' lines.
 
     Each rating's penalty is weighted with ``scheme`` (the WMT weights by default;
-    :func:`helpers.core.scoring.rater_scores`) and averaged over the segment's raters; the
+    :func:`helpers.core.statistics.scoring.rater_scores`) and averaged over the segment's raters; the
     segment is mapped to its line of ``generaltest2023.zh-en.src.zh`` by
     :func:`helpers.core.formats.texts.align_to_lines`.
 

@@ -146,15 +146,16 @@ def read_human(path, weights: str | None = None, source=None) -> pd.DataFrame:
     """Human scores ``system, segment, score`` (and ``doc`` where known) from any MQM file the
     book reads or from a ``system, segment, score`` CSV (see the module's text). An MQM
     file's segment is its ``seg_id`` (``global_seg_id``); its score the segment's penalty
-    averaged over its raters (:func:`helpers.core.scoring.segment_scores`), lower is better.
+    averaged over its raters (:func:`helpers.core.statistics.scoring.segment_scores`), lower is better.
 
     ``source``: the test set's source file, one segment per line. An MQM annotation file's
     documents are then mapped to its lines by their source text
     (:func:`helpers.core.formats.texts.align_to_lines`) and ``segment`` is the line: WMT 2022+ files
     number only their rated segments (``globalSegId`` 1-377 in WMT23's ZH-EN file), which are no
     lines of the text files the metrics scored."""
-    from ..core import annotations as ann
-    from ..core import mqm, scoring
+    from ..core.formats import annotations as ann
+    from ..core.formats import mqm
+    from ..core.statistics import scoring
 
     path = Path(path)
     if not path.is_file():

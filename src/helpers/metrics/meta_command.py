@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core import pages
+from ..core.book import pages
 from ..core.errors import InputError
 from .files import check_segment_join, read_human, read_metric_files
+from .scores import LOWER_IS_BETTER
 
 
 def _inputs(p, h) -> None:
@@ -33,7 +34,8 @@ def _inputs(p, h) -> None:
     p.add_argument("--weights", default=None, metavar="mqm|marot|hope|metahope|FILE.yml",
                    help=h["--weights"].format(weights=pages.texts("core", "commands")["mqm file"]["--weights"]))
     p.add_argument("--human-higher-is-better", action="store_true", help=h["--human-higher-is-better"])
-    p.add_argument("--lower-is-better", default=None, metavar="M1,M2", help=h["--lower-is-better"])
+    lower = ",".join(sorted(LOWER_IS_BETTER))
+    p.add_argument("--lower-is-better", default=None, metavar="M1,M2", help=h["--lower-is-better"].format(default=lower))
 
 
 def add_meta_command(group) -> None:

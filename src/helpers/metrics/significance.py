@@ -204,7 +204,7 @@ def metric_clusters(estimates: pd.DataFrame, comparison: pd.DataFrame, alpha: fl
     Metrics are ordered by their statistic, best first (ties by name, as mt-metrics-eval's
     ``CompareMetrics``); walking down the order, a metric opens a new cluster when PERM-BOTH
     finds some metric of the current cluster better than it at ``alpha``
-    (:func:`helpers.core.stats.significance_clusters`, mt-metrics-eval's ``AssignRanks``).
+    (:func:`helpers.core.statistics.stats.significance_clusters`, mt-metrics-eval's ``AssignRanks``).
     Metrics with an undefined statistic are left out.
 
     Parameters
@@ -234,7 +234,7 @@ def metric_clusters(estimates: pd.DataFrame, comparison: pd.DataFrame, alpha: fl
     >>> metric_clusters(est, cmp)[["metric", "rank"]].values.tolist()  # c is worse than a: a new cluster
     [['a', 1], ['b', 1], ['c', 2]]
     """
-    from ..core.stats import significance_clusters
+    from ..core.statistics.stats import significance_clusters
 
     ordered = estimates.dropna(subset=["estimate"]).assign(_neg=lambda f: -f["estimate"])
     ordered = ordered.sort_values(["_neg", "metric"]).drop(columns="_neg").reset_index(drop=True)
