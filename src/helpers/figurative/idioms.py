@@ -203,6 +203,23 @@ def keeps(idiom: str, detector: str) -> bool:
     return detector == "filtered" or not compositional(idiom)
 
 
+def require_chinese(texts: pd.Series, file=None, column: str | None = None) -> None:
+    """Refuse sources without a single Chinese character: every detector reads Chinese, and on
+    other text it would silently find no idiom and the chapter would report "no idiom segment".
+
+    >>> require_chinese(pd.Series(["Hello."]), file="src.en")
+    Traceback (most recent call last):
+    ...
+    helpers.core.errors.InputError: src.en: value 'Hello.': no Chinese character in any source: the idiom detectors read Chinese (expected a Chinese source file)
+    """
+    han = texts.dropna().astype(str).str.contains("[\u3400-\u9fff]", regex=True)
+    if not han.any():
+        first = texts.dropna().astype(str)
+        raise InputError("no Chinese character in any source: the idiom detectors read Chinese", file=file,
+                         column=column, value=first.iloc[0][:60] if len(first) else "",
+                         expected="a Chinese source file")
+
+
 def raw_matches(texts: pd.Series) -> pd.DataFrame:
     """Every jieba token of ``texts`` whose dictionary entry is tagged ``i``.
 
