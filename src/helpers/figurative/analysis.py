@@ -40,7 +40,7 @@ from helpers.core import mqm, paths, scoring, stats
 from helpers.core.errors import InputError
 from helpers.core.schemes import load_scheme
 
-from . import idioms
+from . import design, idioms
 
 REPO = mqm.GOOGLE_MQM_REPO
 NEWSTEST2021_SCORES = "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv"
@@ -73,7 +73,9 @@ def read_lines(path) -> pd.Series:
     lines = path.read_text(encoding="utf-8").split("\n")
     if lines and lines[-1] == "":
         lines = lines[:-1]
-    return pd.Series(lines, index=pd.RangeIndex(1, len(lines) + 1), name="source")
+    out = pd.Series(lines, index=pd.RangeIndex(1, len(lines) + 1), name="source")
+    out.attrs["file"] = str(path)
+    return out
 
 
 def source_pool() -> pd.DataFrame:
@@ -142,6 +144,40 @@ def flag_idioms(segments: pd.DataFrame, detector: str = "filtered") -> pd.DataFr
     return out
 
 
+def flag_all(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with one boolean column ``det_<detector>`` per detector of
+    :data:`helpers.figurative.idioms.DETECTORS` (each source cut once for all of them).
+
+    Parameters
+    ----------
+    table : DataFrame
+        Rows with a clean ``source``.
+
+    Returns
+    -------
+    DataFrame
+        ``table`` and ``det_raw, det_filtered, det_strict, det_xinhua``.
+
+    References
+    ----------
+    :mod:`helpers.figurative.idioms` (the detectors).
+    """
+    unique = pd.Series(table["source"].dropna().unique())
+    found = idioms.find_idioms(unique, list(idioms.DETECTORS))
+    out = table.copy()
+    for name in idioms.DETECTORS:
+        texts = set(unique[found.loc[found["detector"] == name, "text_id"].unique()])
+        out[f"det_{name}"] = out["source"].isin(texts)
+    return out
+
+
+def require_source(rows: pd.DataFrame, file) -> None:
+    """MQM rows must carry Chinese sources (:func:`helpers.figurative.idioms.require_chinese`), naming ``file``."""
+    if "source" not in rows.columns or rows["source"].isna().all():
+        raise InputError("missing column 'source'", file=file, expected="an MQM file with the source text")
+    idioms.require_chinese(ann.clean_text(rows["source"].dropna().drop_duplicates()), file=file, column="source")
+
+
 def _penalties(rows: pd.DataFrame) -> pd.DataFrame:
     """Segment penalties (mean over raters, MQM weights) of annotation rows with their source."""
     ratings = scoring.rater_scores(rows)
@@ -188,6 +224,7 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
     if dataset == "newstest2021":
         scores = mqm.read_segment_scores(path or paths.released_file(REPO, NEWSTEST2021_SCORES))
         lines = read_lines(source_path or NEWSTEST2021_SOURCE)
+        idioms.require_chinese(lines, file=source_path or lines.attrs.get("file"))
         seg = scores["global_seg_id"].astype("int64")
         beyond = ~seg.isin(lines.index)
         if beyond.any():
@@ -427,6 +464,50 @@ def sample_matches(pool: pd.DataFrame, n: int = 170, seed: int = 34) -> pd.DataF
     return out[["sample_id", "dataset", "text_id", "start", "end", "idiom", "context"]]
 
 
+def category_effects(categories: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> pd.DataFrame:
+    """The penalty by MQM category of idiom and other segments (:func:`category_table`'s rows,
+    with a ``dataset`` column): the two means and the controlled idiom effect
+    (:func:`helpers.figurative.design.idiom_effect`, no permutation) per data set and category.
+
+    Parameters
+    ----------
+    categories : DataFrame
+        :func:`category_table`'s rows with a ``dataset`` column.
+    n_boot : int, default 1000
+        Document resamples.
+    seed : int, default 0
+        Seed of the resamples.
+    ci : float, default 95.0
+        Coverage in percent.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``dataset, category, idiom_mean, other_mean`` and :data:`helpers.figurative.design.EFFECT_COLUMNS`.
+
+    Notes
+    -----
+    idiom_mean and other_mean are the mean category penalties of the two groups of segments; the
+    effect is the idiom coefficient on the category's penalties.
+
+    References
+    ----------
+    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
+    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
+    """
+    frames = []
+    for (dataset, category), part in categories.groupby(["dataset", "category"], sort=True):
+        got = design.idiom_effect(part, n_boot=n_boot, seed=seed, ci=ci, n_perm=0)
+        means = part.groupby("idiom")["score"].mean()
+        got.insert(0, "other_mean", means.get(False, float("nan")))
+        got.insert(0, "idiom_mean", means.get(True, float("nan")))
+        got.insert(0, "category", category)
+        got.insert(0, "dataset", dataset)
+        frames.append(got)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["dataset", "category", "idiom_mean", "other_mean"] + design.EFFECT_COLUMNS)
+
+
 def _idiom_contrast(est: dict, boot: dict, idiom: np.ndarray, ci: float, counts) -> pd.DataFrame:
     """Rows ``idiom``, ``other`` and ``difference`` (idiom − other): each statistic ``est`` with
     the percentile interval of its bootstrap values ``boot`` (non-finite resamples left out),
@@ -503,83 +584,3 @@ def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: i
             est[name], boot[name] = nan, np.full(n_boot, nan)
     return _idiom_contrast(est, boot, idiom, ci, lambda mask: {"units": int(mask.sum()),
                                                                "documents": len(set(docs[mask]))})
-
-
-def sentence_chrf(hypotheses, references) -> np.ndarray:
-    """Sentence chrF (sacrebleu's defaults: character 6-grams, β = 2) of each hypothesis
-    against its reference.
-
-    Parameters
-    ----------
-    hypotheses, references : sequence of str
-        Paired sentences.
-
-    Returns
-    -------
-    numpy.ndarray
-        chrF_β = (1 + β²) · chrP · chrR / (β² · chrP + chrR) · 100 per sentence, β = 2, chrP and chrR
-        the character n-gram precision and recall averaged over n = 1 … 6.
-
-    References
-    ----------
-    Popović, M. (2015). chrF: character n-gram F-score for automatic MT evaluation. WMT.
-    Post, M. (2018). A call for clarity in reporting BLEU scores. WMT (sacrebleu).
-    """
-    from sacrebleu.metrics import CHRF
-
-    chrf = CHRF()
-    return np.array([chrf.sentence_score(h, [r]).score for h, r in zip(hypotheses, references)])
-
-
-def metric_agreement(scored: pd.DataFrame, metric: str = "chrf", n_boot: int = 1000, seed: int = 0,
-                     ci: float = 95.0) -> pd.DataFrame:
-    """Does the metric see the experts' penalties as well on idiom segments as on the others?
-
-    Pearson's r between the metric and the negated MQM penalty (both higher = better) over the
-    (system, segment) cells of idiom segments and of the others, and their difference; the
-    intervals resample whole documents (both groups at once, so the difference is paired).
-
-    Parameters
-    ----------
-    scored : pandas.DataFrame
-        :func:`segment_table` rows with a column named ``metric``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Rows ``group`` ``idiom``, ``other``, ``difference`` (idiom − other) with ``metric,
-        estimate, ci_low, ci_high, cells, segments``.
-
-    Notes
-    -----
-    r = sum (m_i − m̄)(h_i − h̄) / sqrt(sum (m_i − m̄)² · sum (h_i − h̄)²), h the negated penalty;
-    difference = r_idiom − r_other.
-
-    References
-    ----------
-    Freitag, M. et al. (2023). Results of WMT23 Metrics Shared Task (segment-level Pearson r);
-    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
-    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
-    """
-    scored = scored.dropna(subset=["score", metric]).reset_index(drop=True)
-    human, auto = -scored["score"].to_numpy(dtype=float), scored[metric].to_numpy(dtype=float)
-    idiom = scored["idiom"].to_numpy(dtype=bool)
-    weights = stats.resample(len(scored), n_boot, seed=seed, clusters=scored["doc"].to_numpy())
-
-    def pearson(mask, w):
-        w = w * mask
-        total = w.sum(axis=-1, keepdims=True)
-        mx, my = (w * auto).sum(-1, keepdims=True) / total, (w * human).sum(-1, keepdims=True) / total
-        cov = (w * (auto - mx) * (human - my)).sum(-1)
-        return cov / np.sqrt((w * (auto - mx) ** 2).sum(-1) * (w * (human - my) ** 2).sum(-1))
-
-    nan = float("nan")
-    est, boot = {}, {}
-    with np.errstate(invalid="ignore", divide="ignore"):
-        for name, mask in (("idiom", idiom), ("other", ~idiom)):
-            est[name] = float(pearson(mask, np.ones((1, len(mask))))[0]) if mask.sum() > 2 else nan
-            boot[name] = pearson(mask, weights) if mask.sum() > 2 else np.full(n_boot, nan)
-    out = _idiom_contrast(est, boot, idiom, ci, lambda mask: {"cells": int(mask.sum()),
-                                                              "segments": scored.loc[mask, "segment"].nunique()})
-    out.insert(1, "metric", metric)
-    return out
