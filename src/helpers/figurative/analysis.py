@@ -483,7 +483,8 @@ def category_effects(categories: pd.DataFrame, n_boot: int = 1000, seed: int = 0
     Returns
     -------
     pandas.DataFrame
-        ``dataset, category, idiom_mean, other_mean`` and :data:`helpers.figurative.design.EFFECT_COLUMNS`.
+        ``dataset, category, idiom_mean, other_mean, idiom_error_segments, other_error_segments`` (segments
+        with an error of the category) and :data:`helpers.figurative.design.EFFECT_COLUMNS`.
 
     Notes
     -----
@@ -499,13 +500,17 @@ def category_effects(categories: pd.DataFrame, n_boot: int = 1000, seed: int = 0
     for (dataset, category), part in categories.groupby(["dataset", "category"], sort=True):
         got = design.idiom_effect(part, n_boot=n_boot, seed=seed, ci=ci, n_perm=0)
         means = part.groupby("idiom")["score"].mean()
+        hit = part[part["score"] > 0].groupby("idiom")["segment"].nunique()
+        got.insert(0, "other_error_segments", int(hit.get(False, 0)))
+        got.insert(0, "idiom_error_segments", int(hit.get(True, 0)))
         got.insert(0, "other_mean", means.get(False, float("nan")))
         got.insert(0, "idiom_mean", means.get(True, float("nan")))
         got.insert(0, "category", category)
         got.insert(0, "dataset", dataset)
         frames.append(got)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["dataset", "category", "idiom_mean", "other_mean"] + design.EFFECT_COLUMNS)
+        columns=["dataset", "category", "idiom_mean", "other_mean", "idiom_error_segments", "other_error_segments"]
+        + design.EFFECT_COLUMNS)
 
 
 def _idiom_contrast(est: dict, boot: dict, idiom: np.ndarray, ci: float, counts) -> pd.DataFrame:

@@ -59,15 +59,21 @@ def design(table: pd.DataFrame, flags=("idiom",), covariates=()) -> tuple[np.nda
     return np.column_stack(cols), table["score"].to_numpy(dtype=float)
 
 
-def cross_products(x: np.ndarray, y: np.ndarray, docs) -> tuple[np.ndarray, np.ndarray]:
-    """Per-document cross-products X_g'X_g (G, p, p) and X_g'y_g (G, p), documents in order of
-    first appearance (:func:`helpers.core.stats.cluster_labels`)."""
-    labels = stats.cluster_labels(pd.Series(np.asarray(docs)))
+def codes(labels) -> np.ndarray:
+    """:func:`helpers.core.stats.cluster_labels` of a column (read as a plain object array, which is
+    many times faster than iterating a pandas string column)."""
+    return stats.cluster_labels(np.asarray(labels, dtype=object))
+
+
+def cross_products(x: np.ndarray, y: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-document cross-products X_g'X_g (G, p, p) and X_g'y_g (G, p) of integer document
+    ``labels`` 0 … G − 1 (:func:`codes`)."""
     g = labels.max() + 1
-    xtx = np.zeros((g, x.shape[1], x.shape[1]))
-    np.add.at(xtx, labels, np.einsum("ni,nj->nij", x, x))
-    xty = np.zeros((g, x.shape[1]))
-    np.add.at(xty, labels, x * y[:, None])
+    order = np.argsort(labels, kind="stable")
+    bounds = np.r_[0, np.cumsum(np.bincount(labels, minlength=g))]
+    xs, ys = x[order], y[order]
+    xtx = np.stack([xs[a:b].T @ xs[a:b] for a, b in zip(bounds[:-1], bounds[1:])])
+    xty = np.stack([xs[a:b].T @ ys[a:b] for a, b in zip(bounds[:-1], bounds[1:])])
     return xtx, xty
 
 
@@ -76,8 +82,9 @@ def bootstrap_fits(xtx: np.ndarray, xty: np.ndarray, n_boot: int, seed: int) -> 
     weights (B, G), from :func:`cross_products`: β_b = (Σ_g w_bg X_g'X_g)⁻¹ Σ_g w_bg X_g'y_g."""
     full = np.linalg.lstsq(xtx.sum(0), xty.sum(0), rcond=None)[0]
     weights = stats.resample(xtx.shape[0], n_boot, seed=seed)
-    a = np.einsum("bg,gij->bij", weights, xtx) + 1e-9 * np.eye(xtx.shape[1])
-    coef = np.linalg.solve(a, np.einsum("bg,gi->bi", weights, xty)[..., None])[..., 0]
+    p = xtx.shape[1]
+    a = (weights @ xtx.reshape(xtx.shape[0], p * p)).reshape(-1, p, p) + 1e-9 * np.eye(p)
+    coef = np.linalg.solve(a, (weights @ xty)[..., None])[..., 0]
     return full, coef, weights
 
 
@@ -122,8 +129,8 @@ def cluster_ols(x: np.ndarray, y: np.ndarray, docs, flag: np.ndarray, n_boot: in
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
-    labels = stats.cluster_labels(pd.Series(np.asarray(docs)))
-    full, coef, weights = bootstrap_fits(*cross_products(x, y, docs), n_boot, seed)
+    labels = codes(docs)
+    full, coef, weights = bootstrap_fits(*cross_products(x, y, labels), n_boot, seed)
     coef = coef[:, column]
     flag = pd.Series(np.asarray(flag, dtype=bool))
     defined = np.isfinite(coef) & (weights @ flag.groupby(labels).any().to_numpy() > 0) & \
@@ -136,10 +143,10 @@ def permutation_p(x: np.ndarray, y: np.ndarray, segments, n_perm: int, seed: int
     """Two-sided p-value of the coefficient ``column`` (a per-segment 0/1 flag) when the flags are
     shuffled among segments (within ``strata`` when given), every row of a segment moving together.
 
-    Each shuffle's coefficient is the Frisch–Waugh–Lovell refit, computed on segment sums: with Q
-    an orthonormal basis of the other columns, r_y = (I − QQ')y, and F = the shuffled flag per row,
-    β = F'r_y / (F'F − ‖Q'F‖²); F'r_y, F'F and Q'F are sums over segments of a_s = Σ r_y,
-    n_s = rows and C_s = Σ Q, so a shuffle costs O(segments · columns).
+    Each shuffle's coefficient is the Frisch–Waugh–Lovell refit, computed on segment sums: with Z
+    the other columns, r_y = (I − Z(Z'Z)⁻¹Z')y and F the shuffled flag per row,
+    β = F'r_y / (F'F − (Z'F)'(Z'Z)⁻¹(Z'F)); F'r_y, F'F and Z'F are sums over segments of
+    a_s = Σ r_y, n_s = rows and C_s = Σ Z, so a shuffle costs O(segments · columns).
 
     Parameters
     ----------
@@ -166,25 +173,26 @@ def permutation_p(x: np.ndarray, y: np.ndarray, segments, n_perm: int, seed: int
     Good, P. (2005). Permutation, Parametric and Bootstrap Tests of Hypotheses, 3rd ed., ch. 3.
     Phipson, B. & Smyth, G. K. (2010). Permutation p-values should never be zero. SAGMB 9(1).
     """
-    seg = stats.cluster_labels(pd.Series(np.asarray(segments)))
+    seg = codes(segments)
     flag = pd.Series(x[:, column]).groupby(seg).first().to_numpy()
     if flag.min() == flag.max():
         return float("nan")
-    q, _ = np.linalg.qr(np.delete(x, column, axis=1))
-    ry = y - q @ (q.T @ y)
+    z = np.delete(x, column, axis=1)
+    inverse = np.linalg.pinv(z.T @ z)
+    ry = y - z @ (inverse @ (z.T @ y))
     n_seg = flag.size
     a = np.bincount(seg, weights=ry, minlength=n_seg)
     rows = np.bincount(seg, minlength=n_seg).astype(float)
-    c = np.zeros((n_seg, q.shape[1]))
-    np.add.at(c, seg, q)
+    c = np.zeros((n_seg, z.shape[1]))
+    np.add.at(c, seg, z)
 
-    def beta(f):  # f: (segments, b)
-        qf = c.T @ f
-        return (a @ f) / (rows @ f - (qf ** 2).sum(0))
+    def beta(f):  # f: (segments, b); Z'F = C'f, F'(I − Z(Z'Z)⁻¹Z')F = n'f − (C'f)'(Z'Z)⁻¹(C'f)
+        zf = c.T @ f
+        return (a @ f) / (rows @ f - (zf * (inverse @ zf)).sum(0))
 
     observed = beta(flag[:, None])[0]
     groups = np.zeros(n_seg, dtype=int) if strata is None else \
-        stats.cluster_labels(pd.Series(np.asarray(strata)).groupby(seg).first().reset_index(drop=True))
+        codes(pd.Series(np.asarray(strata)).groupby(seg).first().to_numpy())
     rng = np.random.default_rng(seed)
     shuffled = np.repeat(flag[:, None], n_perm, axis=1)
     for g in np.unique(groups):
@@ -439,7 +447,7 @@ def class_contrast(table: pd.DataFrame, classes=("idiom", "mwe", "ne_only"), ref
     table = table.dropna(subset=["score"]).reset_index(drop=True)
     dummies = {c: (table[column] == c).to_numpy() for c in classes}
     x, y = design(table.assign(**dummies), tuple(classes))
-    full, coef, _ = bootstrap_fits(*cross_products(x, y, table["doc"]), n_boot, seed)
+    full, coef, _ = bootstrap_fits(*cross_products(x, y, codes(table["doc"])), n_boot, seed)
     count = table.groupby(column)["segment"].nunique()
     names = list(classes) + [reference]
     index = {c: k + 1 for k, c in enumerate(classes)}

@@ -89,8 +89,8 @@ def residual_effects(table: pd.DataFrame, metrics: pd.DataFrame, flag: str = "id
     if not bool(base["estimable"].iloc[0]):
         return base
     x, y = design.design(cells.assign(**{flag: marked}), (flag,))
-    xtx, xty = design.cross_products(x, y, cells["doc"])
-    labels = stats.cluster_labels(cells["doc"])
+    labels = design.codes(cells["doc"])
+    xtx, xty = design.cross_products(x, y, labels)
     for name in (progress(names) if progress else names):
         m = cells[name].to_numpy(dtype=float)
         xm = np.zeros((xtx.shape[0], x.shape[1]))

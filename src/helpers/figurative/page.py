@@ -21,6 +21,10 @@ INPUTS = ("data_summary", "detector_precision", "detector_gold", "penalty_means"
           "category_effects", "span_overlap", "span_summary", "rater_agreement")
 
 
+#: A category with errors in fewer idiom (or other) segments than this is left out of the category findings.
+MIN_ERROR_SEGMENTS = 5
+
+
 def _excludes(low: float, high: float) -> int | None:
     """1 when an interval lies wholly on one side of zero, 0 when it covers zero, None without one."""
     if pd.isna(low) or pd.isna(high):
@@ -41,7 +45,11 @@ def _data(t: dict) -> Findings:
                  else "and the file names no documents, so each segment is its own cluster")
         f.add("dataset", r["idiom_segments"], group=r["dataset"], text=r["file"], segments=r["segments"],
               systems=r["systems"], names=r["system_names"], documents=r["documents"], where=where,
-              idiom_by=r["idiom_by"], human=r["human_systems"] if isinstance(r["human_systems"], str) else "")
+              idiom_by=r["idiom_by"])
+        if isinstance(r["human_systems"], str) and r["human_systems"]:
+            f.add("humans", 1, group=r["dataset"], text=r["human_systems"])
+    if d.empty or not d["human_systems"].fillna("").astype(bool).any():
+        f.add("humans")
     if d.empty:
         f.add("dataset")
     low = d[~d["estimable"].astype(bool)] if not d.empty else d
@@ -144,9 +152,10 @@ def _contrast(t: dict) -> Findings:
     for name, label in (("figurative", "idiom − mwe"), ("multiword", "mwe − none")):
         if label in key.index:
             r = key.loc[label]
-            f.add(name, r["estimate"], ci=(r["ci_low"], r["ci_high"]), excludes=_excludes(r["ci_low"], r["ci_high"]))
+            f.add(name, r["estimate"], ci=(r["ci_low"], r["ci_high"]))
+            f.add(f"{name}_excludes", _excludes(r["ci_low"], r["ci_high"]))
         else:
-            f.add(name)
+            f.add(name).add(f"{name}_excludes")
     return f
 
 
@@ -224,8 +233,10 @@ def _metrics(t: dict) -> Findings:
 def _categories(t: dict) -> Findings:
     f, c = Findings(), _rows(t, "category_effects")
     c = c.dropna(subset=["estimate"]) if not c.empty else c
-    # a category no idiom segment (or no other segment) has an error in gives an interval of zeros: left out
-    both = c[(c["idiom_mean"] > 0) & (c["other_mean"] > 0)] if not c.empty else c
+    # a category in which only a few idiom segments (or other segments) have an error gives an interval made of
+    # zeros: left out
+    both = c[(c["idiom_error_segments"] >= MIN_ERROR_SEGMENTS) & (c["other_error_segments"] >= MIN_ERROR_SEGMENTS)] \
+        if not c.empty else c
     for _, r in both.iterrows():
         f.add("category_effect", r["estimate"], group=f"{r['dataset']}, {r['category']}",
               ci=(r["ci_low"], r["ci_high"]), idiom_mean=r["idiom_mean"], other_mean=r["other_mean"])
@@ -236,7 +247,7 @@ def _categories(t: dict) -> Findings:
         f.add("largest_category", big["estimate"], ci=(big["ci_low"], big["ci_high"]),
               text=f"{big['category']} ({big['dataset']})")
         f.add("categories_excluding_zero", int(((both["ci_low"] > 0) | (both["ci_high"] < 0)).sum()),
-              text=str(len(both)), left_out=len(c) - len(both))
+              text=str(len(both)), left_out=len(c) - len(both), minimum=MIN_ERROR_SEGMENTS)
     return f
 
 
