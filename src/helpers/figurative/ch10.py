@@ -88,8 +88,8 @@ class Setup:
         idiom_by = {"wmt22": GOLD_FLAG if classes is not None else self.detector}
         if classes is not None:
             table["idiom"] = table["gold_idiom"].astype(bool)
-        rows = {d: mqm.read_mqm(getattr(self, d) or paths.released_file(analysis.REPO, analysis.TED_FILE if d == "ted"
-                                                                          else analysis.THREE_RATER_FILE))
+        rows = {d: read_mqm(getattr(self, d) or paths.released_file(analysis.REPO, analysis.TED_FILE if d == "ted"
+                                                                     else analysis.THREE_RATER_FILE))
                 for d in ("ted", "wmt23")}
         for d in ("ted", "wmt23"):
             analysis.require_source(rows[d], getattr(self, d) or files[d])
@@ -106,6 +106,15 @@ class Setup:
             Provenance.worded("own", CHAPTER, given)
         return Data(provenance, rows=rows, segments=segments, wmt22=es, classes=classes, files=files,
                     idiom_by=idiom_by)
+
+
+def read_mqm(path: Path) -> pd.DataFrame:
+    """An MQM file's rows, read once per content: cached under ``.cache/wmt-mqm-read`` with the key
+    chapter 08 uses, so the two chapters share the entry (reading the three-rater archive is slow)."""
+    from ..core.fetch import sha256_of
+
+    return cache.cached("wmt-mqm-read", 1, [sha256_of(path), None], lambda: mqm.read_mqm(path),
+                        describe=f"{Path(path).name} read as annotations")
 
 
 def wmt22_set(directory):
