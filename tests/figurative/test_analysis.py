@@ -1,6 +1,6 @@
 """The building blocks of chapter 10 (helpers.figurative.analysis): idiom flags joined to MQM
-penalties, the idiom effect on simulated data with a known effect, span overlap on hand-made
-spans, and the join counts on the real files."""
+penalties, span overlap on hand-made spans, and the join counts on the real files (the idiom
+effect itself: tests/figurative/test_design.py)."""
 
 from __future__ import annotations
 
@@ -18,43 +18,6 @@ def test_flags_count_idioms_in_the_clean_source():
     out = analysis.flag_idioms(segs)
     assert out["idioms"].tolist() == [1, 0, 2] and out["idiom"].tolist() == [True, False, True]
     assert out["source_chars"].tolist() == [7, 3, 9]
-
-
-def _simulated(effect: float, seed: int = 3) -> pd.DataFrame:
-    """40 documents of 6 segments rated by 4 systems; every third document has two idiom segments;
-    penalty = 1 + effect·idiom + 0.5·log(chars) + system shift + document shift + noise."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for d in range(40):
-        shift = rng.normal(0, 1.0)
-        for s in range(6):
-            idiom = d % 3 == 0 and s < 2
-            chars = int(rng.integers(20, 120))
-            for k, system in enumerate("ABCD"):
-                score = 1 + effect * idiom + 0.5 * np.log(chars) + 0.3 * k + shift + rng.normal(0, 1.0)
-                rows.append({"system": system, "doc": f"d{d}", "segment": f"d{d}:{s}", "source_chars": chars,
-                             "score": score, "idiom": idiom})
-    return pd.DataFrame(rows)
-
-
-def test_a_known_effect_is_recovered_within_its_intervals():
-    effect = analysis.idiom_effect(_simulated(1.5), n_boot=400).set_index("method")
-    for method in ("mixed", "cluster_bootstrap"):
-        assert effect.loc[method, "ci_low"] < 1.5 < effect.loc[method, "ci_high"]
-        assert effect.loc[method, "ci_low"] > 0  # and it is detected: 1.5 is above the minimum detectable difference
-        assert effect.loc[method, "mdd_80"] < 1.5
-    assert effect["rows"].tolist() == [960, 960] and effect["idiom_segments"].tolist() == [28, 28]
-    assert effect["few_clusters"].all()  # 14 documents hold the idiom segments
-
-
-def test_no_effect_gives_intervals_around_zero():
-    effect = analysis.idiom_effect(_simulated(0.0), n_boot=400)
-    assert ((effect["ci_low"] < 0) & (effect["ci_high"] > 0)).all()
-
-
-def test_without_idiom_segments_the_effect_is_not_estimated():
-    table = _simulated(1.0).assign(idiom=False)
-    assert analysis.idiom_effect(table, n_boot=50)["estimate"].isna().all()
 
 
 def _rows(source: str, spans: list[tuple[int, int] | None], doc: str = "d1") -> pd.DataFrame:

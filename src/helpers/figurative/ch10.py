@@ -81,6 +81,11 @@ class Setup:
         files = {"wmt22": str(self.wmt22 or "wmt22 (helpers.core.formats.testsets)"),
                  "newstest2021": str(self.newstest2021 or analysis.NEWSTEST2021_SCORES),
                  "ted": str(self.ted or analysis.TED_FILE), "wmt23": str(self.wmt23 or analysis.THREE_RATER_FILE)}
+        rows = {d: read_mqm(getattr(self, d) or paths.released_file(analysis.REPO, analysis.TED_FILE if d == "ted"
+                                                                     else analysis.THREE_RATER_FILE))
+                for d in ("ted", "wmt23")}
+        for d in ("ted", "wmt23"):
+            analysis.require_source(rows[d], getattr(self, d) or files[d])
         es = wmt22_set(self.wmt22)
         labels = self.wmt22_labels or (paths.released_file(*gold.LABELS_FILE) if self.wmt22 is None else None)
         classes = gold_classes(labels, len(es.sources)) if labels is not None else None
@@ -88,11 +93,6 @@ class Setup:
         idiom_by = {"wmt22": GOLD_FLAG if classes is not None else self.detector}
         if classes is not None:
             table["idiom"] = table["gold_idiom"].astype(bool)
-        rows = {d: read_mqm(getattr(self, d) or paths.released_file(analysis.REPO, analysis.TED_FILE if d == "ted"
-                                                                     else analysis.THREE_RATER_FILE))
-                for d in ("ted", "wmt23")}
-        for d in ("ted", "wmt23"):
-            analysis.require_source(rows[d], getattr(self, d) or files[d])
         tables = [table, analysis.segment_table("newstest2021", self.newstest2021, self.newstest2021_source,
                                                 self.detector)]
         tables += [analysis.segment_table(d, detector=self.detector, rows=rows[d]) for d in ("ted", "wmt23")]
