@@ -259,8 +259,8 @@ def _flags(box: Data, dataset: str) -> dict:
 
 def effects(box: Data, setup: Setup, progress=None) -> pd.DataFrame:
     """The controlled idiom effect per data set and flag (:func:`helpers.figurative.design.idiom_effect`:
-    document-cluster bootstrap, segment-level permutation test, MDD, not estimable below
-    ``min_idiom_segments``), and pooled over the estimable sets with their own idiom flag
+    document-cluster bootstrap, MDD, not estimable below ``min_idiom_segments``; the segment-level
+    permutation test for each set's own flag and WMT22's chengyu gold), and pooled over the estimable sets with their own idiom flag
     (:func:`~helpers.figurative.design.pooled_effect`, in standard deviations of each set's penalty):
     ``dataset, detector`` and :data:`~helpers.figurative.design.EFFECT_COLUMNS`."""
     frames, pooled = [], []
@@ -268,6 +268,7 @@ def effects(box: Data, setup: Setup, progress=None) -> pd.DataFrame:
     for dataset, name, column in (progress(jobs) if progress else jobs):
         part = analysed(box, dataset)
         got = design.idiom_effect(part, flag=column, n_boot=setup.n_boot, seed=setup.seed,
+                                  n_perm=None if column in ("idiom", "gold_idi") else 0,
                                   min_segments=setup.min_idiom_segments)
         if column == "idiom" and bool(got["estimable"].iloc[0]):
             pooled.append(part)
