@@ -127,3 +127,18 @@ def test_the_authored_sample_is_the_seeded_draw_from_the_real_sources():
     drawn = analysis.sample_matches(pool)
     labelled = idioms.read_sample()
     pd.testing.assert_frame_equal(drawn, labelled.drop(columns="label"), check_dtype=False)
+
+
+def test_token_tags_count_bad_tags_on_idiom_tokens_with_posts_as_clusters():
+    posts = pd.DataFrame({"source": ["他 刻舟求剑 了", "今天 好", "他 刻舟求剑 了"],
+                          "source_tags": ["OK BAD OK", "BAD OK", "OK BAD OK"]})
+    got = analysis.token_tags(posts, "xinhua", n_boot=200).set_index(["scope", "group"])
+    # idiom tokens: 刻舟求剑 twice, both BAD; others: 他 了 他 了 今天 好, one BAD
+    assert got.loc[("all", "idiom"), "estimate"] == 1.0 and got.loc[("all", "other"), "estimate"] == pytest.approx(1 / 6)
+    assert got.loc[("all", "idiom"), ["tokens", "posts"]].tolist() == [2, 1]  # the repeated post is one cluster
+    assert got.loc[("all", "difference"), "posts"] == 2
+    # within the posts that hold an idiom, the other tokens are all OK
+    assert got.loc[("idiom_posts", "other"), "estimate"] == 0.0
+    assert got.loc[("idiom_posts", "difference"), "estimate"] == 1.0
+    with pytest.raises(InputError, match="source_tags"):
+        analysis.token_tags(posts.drop(columns="source_tags"))

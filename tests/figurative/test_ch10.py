@@ -218,6 +218,11 @@ def saved(tmp_path):
     _write(tmp_path, "rater_agreement", pd.DataFrame(
         {"group": ["idiom", "other", "difference"], "estimate": [0.3, 0.5, -0.2], "ci_low": [0.1, 0.4, -0.4],
          "ci_high": [0.5, 0.6, 0.05], "units": [20, 80, 100], "documents": [5, 20, 20]}))
+    _write(tmp_path, "token_tags", pd.DataFrame(
+        {"scope": ["all"] * 3 + ["idiom_posts"] * 3, "group": ["idiom", "other", "difference"] * 2,
+         "estimate": [0.2, 0.15, 0.05, 0.2, 0.1, 0.1], "ci_low": [0.1, 0.14, -0.01, 0.1, 0.08, 0.02],
+         "ci_high": [0.3, 0.16, 0.11, 0.3, 0.12, 0.2], "tokens": [50, 950, 1000, 50, 300, 350],
+         "posts": [30, 200, 200, 30, 30, 30]}))
     return tmp_path
 
 
@@ -246,6 +251,8 @@ def test_findings_are_recomputed_from_the_saved_tables(saved):
     assert f.loc[("system_high", "b"), "text"] == "X" and f.loc[("llm_difference", "b"), "value"] == -2.5
     assert f.loc[("llm_absent", "w"), "text"] == "MyLLM"
     assert f.loc[("alpha_difference", ""), "value"] == -0.2 and f.loc[("alpha_lower", ""), "value"] == 0
+    assert f.loc[("tags_all_differs", ""), "value"] == 0 and f.loc[("tags_idiom_posts_differs", ""), "value"] == 1
+    assert f.loc[("tags_idiom_posts_idiom", ""), "posts"] == 30
 
 
 def test_the_words_render_from_the_findings(saved):

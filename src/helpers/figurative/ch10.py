@@ -368,6 +368,13 @@ def metric_accuracy(box: Data, metrics: pd.DataFrame, accuracy, setup: Setup, pr
     return cache.cached("figurative-accuracy", 1, [cells, metrics, setup.n_boot, setup.seed], compute)
 
 
+def hadqaet_tags(posts: pd.DataFrame, setup: Setup) -> pd.DataFrame:
+    """HADQAET's source-side word tags on idiom tokens against the others, posts as clusters
+    (:func:`helpers.figurative.analysis.token_tags` with the chapter's detector); ``posts`` as
+    chapter 07 reads them (``helpers.slang.qe_data.load_split``, every split)."""
+    return analysis.token_tags(posts, setup.detector, n_boot=setup.n_boot, seed=setup.seed)
+
+
 def categories(box: Data, setup: Setup) -> pd.DataFrame:
     """:func:`helpers.figurative.analysis.category_effects` of TED and WMT23 (the files with error
     categories) that are estimable."""

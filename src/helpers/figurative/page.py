@@ -18,7 +18,7 @@ from helpers.core.results import read_saved
 #: The result files the findings read.
 INPUTS = ("data_summary", "detector_precision", "detector_gold", "penalty_means", "idiom_effects", "mwe_contrast",
           "system_effects", "llm_contrast", "human_translations", "metric_residuals", "metric_accuracy",
-          "category_effects", "span_overlap", "span_summary", "rater_agreement")
+          "category_effects", "span_overlap", "span_summary", "rater_agreement", "token_tags")
 
 
 #: A category with errors in fewer idiom (or other) segments than this is left out of the category findings.
@@ -286,10 +286,22 @@ def _agreement(t: dict) -> Findings:
     return f
 
 
+def _tags(t: dict) -> Findings:
+    f, g = Findings(), _rows(t, "token_tags")
+    for scope in ("all", "idiom_posts"):
+        part = g[g["scope"] == scope] if not g.empty else g
+        if len(part):
+            _pair(f, part, f"tags_{scope}", f"tags_{scope}_differs", ("tokens", "posts"))
+        else:
+            f.add(f"tags_{scope}_idiom").add(f"tags_{scope}_other").add(f"tags_{scope}_difference")
+            f.add(f"tags_{scope}_differs")
+    return f
+
+
 def _summary(t: dict) -> Findings:
     """The closing section: the quantities of the others it restates."""
     f = Findings()
-    for part in (_data(t), _detector(t), _effect(t), _contrast(t), _human(t), _metrics(t)):
+    for part in (_data(t), _detector(t), _effect(t), _contrast(t), _human(t), _metrics(t), _tags(t)):
         f._rows += part._rows  # noqa: SLF001 (one frame of the quantities restated)
     return f
 
@@ -297,7 +309,7 @@ def _summary(t: dict) -> Findings:
 #: Words section -> its findings.
 SECTIONS = {"data": _data, "detector": _detector, "effect": _effect, "contrast": _contrast, "systems": _systems,
             "human": _human, "metrics": _metrics, "categories": _categories, "spans": _spans,
-            "agreement": _agreement, "findings": _summary}
+            "agreement": _agreement, "tags": _tags, "findings": _summary}
 
 
 def findings(folder, section: str | None = None) -> pd.DataFrame:
