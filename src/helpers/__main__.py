@@ -21,11 +21,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _studies():
     from .explanations import commands as explanations_commands
+    from .figurative import commands as figurative_commands
     from .metahope import commands as metahope_commands
     from .metrics import commands as metrics_commands
     from .slang import commands as slang_commands
 
-    return (metahope_commands, explanations_commands, slang_commands, metrics_commands)
+    return (metahope_commands, explanations_commands, slang_commands, metrics_commands, figurative_commands)
 
 
 if __name__ == "__main__":

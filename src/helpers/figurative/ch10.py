@@ -221,7 +221,11 @@ def description(box: Data, setup: Setup) -> pd.DataFrame:
 def detector_precision() -> pd.DataFrame:
     """Each detector's precision on the authored sample (figurative use), and how many of PSUCMC's
     metaphor words it finds: :func:`helpers.figurative.idioms.precision_table` with
-    ``psucmc_words, psucmc_found``."""
+    ``psucmc_words, psucmc_found``; empty where the sample's labels are held back (the student kit
+    before the class activity), which the page says."""
+    if not (paths.project_root() / idioms.SAMPLE_FILE).is_file():  # the student kit holds the labels back
+        return pd.DataFrame(columns=["detector", "kept", "figurative", "precision", "precision_low", "precision_high",
+                                     "recall", "psucmc_words", "psucmc_found"])
     table = idioms.precision_table(idioms.read_sample())
     found = {d: idioms.psucmc_coverage(detector=d)["found"] for d in table["detector"]}
     table["psucmc_words"] = [len(found[d]) for d in table["detector"]]

@@ -67,6 +67,7 @@ def _detector(t: dict) -> Findings:
               kept=r["kept"], recall=r["recall"], psucmc_found=r["psucmc_found"], psucmc_words=r["psucmc_words"])
     if p.empty:
         f.add("precision")
+    f.add("sample_absent", 1 if p.empty and not g.empty else None)
     for _, r in g.iterrows():
         f.add("gold_precision", r["precision"], group=f"{r['detector']}, {r['gold']}",
               ci=(r["precision_low"], r["precision_high"]), flagged=r["flagged"], gold_segments=r["gold_segments"],
