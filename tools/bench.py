@@ -158,12 +158,14 @@ def write_mqm_csv(rows: list[dict], out: Path) -> None:
 
 #: Target of issue 23: all pairs of the TED ZH-EN systems (15 × 529 segments), 10,000 trials, in seconds.
 AR_TARGET = 1.0
-#: Times helpers.core.stats.approximate_randomization and, as the floor, one bare numpy product of a
+#: Times helpers.core.statistics.stats.approximate_randomization and, as the floor, one bare numpy product of a
 #: ±1 sign matrix with the pairs' differences; prints "helpers_seconds floor_seconds systems segments".
 AR_SCRIPT = """
 import sys, time
 import numpy as np
-from helpers.core import annotations as ann, mqm, paths, stats
+from helpers.core.formats import annotations as ann, mqm
+from helpers.core import paths
+from helpers.core.statistics import stats
 from helpers.wmt import analysis
 frame = mqm.read_mqm(paths.released_file(analysis.REPO, analysis.TED_FILE), columns=ann.SCORING_COLUMNS)
 wide = analysis.segment_matrix(frame, "mqm").wide

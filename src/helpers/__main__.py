@@ -1,11 +1,11 @@
-"""``python -m helpers``: the command line (:mod:`helpers.core.cli`) with every study's subcommands."""
+"""``python -m helpers``: the command line (:mod:`helpers.core.book.cli`) with every study's subcommands."""
 
 import sys
 
-from .core import cli
+from .core.book import cli
 
 
-#: Commands of :mod:`helpers.core.cli` that need no study: they skip importing the studies (scipy,
+#: Commands of :mod:`helpers.core.book.cli` that need no study: they skip importing the studies (scipy,
 #: scikit-learn and the rest: 3 s, and more on a fresh venv that still compiles them; ``make
 #: book`` and ``make test`` start with ``fetch``).
 CORE_ONLY = ("mqm", "fetch", "cache")

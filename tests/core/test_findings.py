@@ -1,4 +1,4 @@
-"""The findings frame and the words that state it (helpers.core.findings)."""
+"""The findings frame and the words that state it (helpers.core.book.findings)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from helpers.core.findings import COLUMNS, Findings, Words
+from helpers.core.book.findings import COLUMNS, Findings, Words
 
 
 def _words(tmp_path, text: str) -> Words:

@@ -8,7 +8,8 @@ from html import unescape
 import pandas as pd
 import pytest
 
-from helpers.core import published, report
+from helpers.core.formats import published
+from helpers.core.book import report
 
 
 def test_table_merges_intervals_selects_and_relabels_without_touching_the_frame():

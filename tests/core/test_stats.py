@@ -1,4 +1,4 @@
-"""Unit tests of helpers.core.stats: paired system comparison (permutation test, Holm correction,
+"""Unit tests of helpers.core.statistics.stats: paired system comparison (permutation test, Holm correction,
 effect sizes), resampling and cluster bootstraps, approximate randomisation, significance clusters
 and rank stability; the pinned cases (issue 21) worked out by hand or against scipy/pingouin."""
 
@@ -15,7 +15,7 @@ import pytest
 from scipy.stats import kendalltau, norm, t as t_dist
 from statsmodels.stats.multitest import multipletests
 
-from helpers.core import stats
+from helpers.core.statistics import stats
 
 
 def test_exact_permutation_by_hand():

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.core import annotations, mqm
+from helpers.core.formats import annotations, mqm
 from helpers.core.errors import InputError
 from helpers.figurative import analysis
 
@@ -88,7 +88,7 @@ def test_join_counts_on_the_real_files(dataset, rows, segments, idiom_segments, 
 
 
 def test_wmt23_source_spans_on_idioms_are_pinned():
-    rows = mqm.read_mqm(analysis.paths.released_file(analysis.REPO, analysis.THREE_RATER_FILE))
+    rows = mqm.read_mqm(analysis.released("wmt23", "mqm"))
     spans = analysis.span_overlap(rows)
     assert len(spans) == 35 and spans["overlap"].sum() == 13 and spans["doc"].nunique() == 7
 

@@ -313,7 +313,7 @@ def _mqm_file(path, systems, raters, spans: bool, seed: int):
 def test_figures_and_their_static_twins_show_the_given_numbers():
     import matplotlib.pyplot as plt
 
-    from helpers.core import plots
+    from helpers.core.book import plots
     from helpers.figurative import figures
 
     per_system = design.system_effects(_simulated({"GPT4-5shot": 3.0, "NMT-A": 0.0}, documents=15),

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.core import stats
+from helpers.core.statistics import stats
 from helpers.core.errors import InputError
 from helpers.figurative import design
 

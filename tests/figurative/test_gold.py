@@ -8,7 +8,7 @@ import json
 import pandas as pd
 import pytest
 
-from helpers.core import paths
+from helpers.core.formats import testsets
 from helpers.core.errors import InputError
 from helpers.figurative import gold, idioms
 
@@ -16,12 +16,11 @@ from helpers.figurative import gold, idioms
 @pytest.fixture(scope="module")
 def released():
     try:
-        path = paths.released_file(*gold.LABELS_FILE)
-        source = paths.released_file("florethsong/mtme-zh-mwe", "raw_wmt22/sources/zh-en.txt")
+        path = testsets.get("wmt22").file("mwe_labels")
+        lines = list(testsets.get("wmt22").load().sources)
     except FileNotFoundError as err:
         pytest.skip(str(err))
     entries = json.loads(path.read_text(encoding="utf-8-sig"))
-    lines = source.read_text(encoding="utf-8").split("\n")[:len(entries)]
     return path, entries, lines
 
 

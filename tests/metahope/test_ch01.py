@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from helpers.core.errors import InputError
-from helpers.core.findings import Words
-from helpers.core.stats import FEW_CLUSTERS
+from helpers.core.book.findings import Words
+from helpers.core.statistics.stats import FEW_CLUSTERS
 from helpers.metahope import ch01
 from helpers.metahope.chapter_common import SHARED_WORDS
 
@@ -28,7 +28,7 @@ def _summary(n_items=6, counted=3, n_sentences=None, metahope=1, released=0, com
 
 
 def _effect(rows):
-    """``weighting_scheme_agreement.csv``: :func:`helpers.core.agreement.bootstrap_difference`, renamed as
+    """``weighting_scheme_agreement.csv``: :func:`helpers.core.statistics.agreement.bootstrap_difference`, renamed as
     chapter 1 renames it."""
     return pd.DataFrame(rows, columns=["system", "metric", "linear (MetaHOPE)", "exponential (HOPE)", "difference",
                                        "cluster_ci_low", "cluster_ci_high", "jackknife_ci_low", "jackknife_ci_high"])
@@ -128,7 +128,7 @@ def test_the_ratio_section_names_the_cells_where_the_metaphors_carry_more_points
 
 
 def test_the_released_run_is_compared_with_the_papers_tables(tmp_path):
-    from helpers.core.published import read_published
+    from helpers.core.formats.published import read_published
 
     table1 = read_published(ch01.STUDY, "table1_agreement").copy()
     for column in table1.columns[1:]:

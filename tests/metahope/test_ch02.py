@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from helpers.core.errors import InputError
-from helpers.core.findings import Words
-from helpers.core.stats import FEW_CLUSTERS
+from helpers.core.book.findings import Words
+from helpers.core.statistics.stats import FEW_CLUSTERS
 from helpers.metahope import ch02, corpus
 from helpers.metahope.chapter_common import SHARED_WORDS
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from helpers.core.errors import InputError
-from helpers.core.findings import Findings, Words
+from helpers.core.book.findings import Findings, Words
 from helpers.metahope import ch03, chapter_common, scoring
 
 
@@ -102,7 +102,7 @@ def test_findings_inputs_are_the_chapters_public_csvs():
 
 
 def test_description_says_what_the_data_are():
-    from helpers.core.report import Provenance
+    from helpers.core.book.report import Provenance
 
     tidy = pd.DataFrame({"item": ["i1", "i1", "i2"], "system": ["s", "t", "s"], "annotator": ["A", "B", "A"],
                          "category": pd.Categorical(["MIS", "MIS", "IMP"], categories=["IMP", "RAM", "MIS", "STL", "PRF"])})

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.core import agreement as ag
+from helpers.core.statistics import agreement as ag
 from helpers.metahope import load, scoring, severity
 from helpers.metahope.tidy_frame import CATEGORIES
 

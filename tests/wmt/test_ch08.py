@@ -12,10 +12,11 @@ import re
 import pandas as pd
 import pytest
 
-from helpers.core import annotations as ann
-from helpers.core import mqm, paths
+from helpers.core.formats import annotations as ann
+from helpers.core.formats import mqm
+from helpers.core import paths
 from helpers.core.errors import InputError
-from helpers.core.findings import Findings, Words
+from helpers.core.book.findings import Findings, Words
 from helpers.wmt import analysis, ch08
 
 
@@ -67,7 +68,9 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     and Kendall τ against the report (recomputed here with scipy from the ESA means)."""
     from scipy import stats
 
-    from helpers.core import esa, execution, formatting, paths
+    from helpers.core.formats import esa
+    from helpers.core.book import execution, formatting
+    from helpers.core import paths
 
     path, small = _small_file(tmp_path)
     esa_path, esa_rows = _esa_slice(tmp_path)
@@ -151,7 +154,7 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     the raters; the chapter's α and units are those of the command it names; the rater-bias
     labels follow their signs."""
     from helpers import __main__ as cli
-    from helpers.core import execution
+    from helpers.core.book import execution
 
     path, small = _other_pair_file(tmp_path)
     esa_path, _ = _esa_slice(tmp_path)  # section 6 on English→Czech too (its default is English→Chinese)
@@ -203,7 +206,7 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     assert row("se_ratio")["text"] in ("overstated", "about right", "understated")
     # two severity levels: the weighting verdict reads α along the Major:Minor ratio of alpha_by_weight.csv, and
     # α's level is read on Krippendorff's convention (issue 35, items 1 and 3)
-    from helpers.core.agreement import alpha_reading
+    from helpers.core.statistics.agreement import alpha_reading
 
     by_weight = pd.read_csv(res / "08_wmt_mqm" / "alpha_by_weight.csv")
     steps = by_weight[by_weight["scheme"].str.startswith("mqm-major-")].sort_values("major_to_minor")["alpha"].diff()
@@ -226,7 +229,7 @@ def test_no_pair_of_systems_gives_no_certainty_verdict():
 def _hand_made_results(folder):
     """A small chapter-08 result folder written by hand: the tables findings() reads, with only
     the columns it reads (no reproduced.csv: own files, nothing published to reproduce)."""
-    from helpers.core.findings import Findings
+    from helpers.core.book.findings import Findings
 
     (Findings().add("file", group="weights", text="e.tsv").add("file", group="agreement", text="m.tsv")
      .add("pooled", 0, group="weights").add("pooled", 1, group="agreement")
@@ -273,7 +276,7 @@ def test_findings_are_recomputed_from_hand_made_result_csvs(tmp_path):
     covers 2Φ(1.96/1.5) − 1 = erf(1.96/(1.5·√2)) ≈ 0.81 < 0.90: overstated, for 2 of the 3 pairs."""
     import math
 
-    from helpers.core.agreement import alpha_reading
+    from helpers.core.statistics.agreement import alpha_reading
 
     _hand_made_results(tmp_path)
     found = ch08.findings(tmp_path, "findings")
@@ -378,8 +381,8 @@ def test_chapter_08_words_read_the_ratio_curve_not_linear_against_exponential(al
 
 
 def test_chapter_08_reads_alpha_on_krippendorffs_convention():
-    # the α sentence says the level through helpers.core.agreement.alpha_reading (issue 35, item 3)
-    from helpers.core.agreement import alpha_reading
+    # the α sentence says the level through helpers.core.statistics.agreement.alpha_reading (issue 35, item 3)
+    from helpers.core.statistics.agreement import alpha_reading
 
     text = _render(Findings().add("multi_file", text="three.tsv")
                    .add("alpha", 0.457, ci=(0.41, 0.50), text=alpha_reading(0.457), n_units=120, n_documents=8)

@@ -1,13 +1,13 @@
 """Do idiom segments draw more MQM errors? The building blocks of chapter 10.
 
-Three ZH→EN data sets of Google's expert MQM release (``helpers.core.mqm.GOOGLE_MQM_REPO``):
+Three ZH→EN data sets of Google's expert MQM release (``helpers.core.formats.mqm.GOOGLE_MQM_REPO``):
 
 * ``newstest2021``: per-segment MQM scores (``*.avg_seg_scores.tsv``) of 15 systems; the
   file has no texts, its ``seg_id`` is the 1-based line of WMT21's source file
-  (:data:`NEWSTEST2021_SOURCE`), and it gives no documents, so each segment is its own
+  (the registry's ``newstest2021`` ``source``), and it gives no documents, so each segment is its own
   cluster unless a document column is supplied;
-* ``ted``: the raw error rows (:data:`TED_FILE`) with the source text;
-* ``wmt23``: the three-rater file (``mqm.THREE_RATER_FILE``), raw rows with the source,
+* ``ted``: the raw error rows (the registry's ``ted`` ``mqm``) with the source text;
+* ``wmt23``: the three-rater file (the registry's ``generaltest2023`` ``mqm``), raw rows with the source,
   error spans marked ``<v>…</v>`` in the source or the target.
 
 The steps, each DataFrame in, tidy DataFrame out:
@@ -30,29 +30,35 @@ The steps, each DataFrame in, tidy DataFrame out:
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from helpers.core import annotations as ann
-from helpers.core import mqm, paths, scoring, stats
+from helpers.core import paths
+from helpers.core.formats import annotations as ann
+from helpers.core.formats import mqm, testsets, texts
+from helpers.core.statistics import scoring, stats
 from helpers.core.errors import InputError
-from helpers.core.schemes import load_scheme
+from helpers.core.statistics.schemes import load_scheme
 
 from . import design, idioms
 
-REPO = mqm.GOOGLE_MQM_REPO
-NEWSTEST2021_SCORES = "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv"
-TED_FILE = "ted/zhen/mqm_ted_zhen.tsv"
-THREE_RATER_FILE = mqm.THREE_RATER_FILE
-NEWSTEST2021_SOURCE = ("wmt-conference/wmt21-news-systems", "txt/sources/newstest2021.zh-en.src.zh")
-WMT23_SOURCE = ("wmt-conference/wmt23-news-systems", "txt/sources/generaltest2023.zh-en.src.zh")
+#: The registered test sets (:mod:`helpers.core.formats.testsets`) each data set's released files come from.
+TESTSETS = {"newstest2021": "newstest2021", "ted": "ted", "wmt23": "generaltest2023"}
 DATASETS = ("newstest2021", "ted", "wmt23")
 
 
+def released(dataset: str, kind: str) -> Path:
+    """The fetched file of ``kind`` (``source``, ``mqm``, ``mqm_scores``) of one of :data:`DATASETS`,
+    as the registry of test sets names it."""
+    return testsets.get(TESTSETS[dataset]).file(kind)
+
+
 def read_lines(path) -> pd.Series:
-    """A one-sentence-per-line text file as a Series indexed by the 1-based line number.
+    """A one-sentence-per-line text file (:func:`helpers.core.formats.texts.read_lines`, the one
+    reader) as a Series indexed by the 1-based line number, ``attrs["file"]`` its path.
 
     Parameters
     ----------
@@ -69,10 +75,8 @@ def read_lines(path) -> pd.Series:
     Akhbardeh, F. et al. (2021). Findings of the 2021 Conference on Machine Translation (WMT21)
     (the news test sets and submissions).
     """
-    path = paths.resolve_input(path) if not isinstance(path, tuple) else paths.released_file(*path)
-    lines = path.read_text(encoding="utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines = lines[:-1]
+    path = paths.resolve_input(path)
+    lines = texts.read_lines(path)
     out = pd.Series(lines, index=pd.RangeIndex(1, len(lines) + 1), name="source")
     out.attrs["file"] = str(path)
     return out
@@ -97,9 +101,9 @@ def source_pool() -> pd.DataFrame:
     Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
     for machine translation. TACL 9 (the MQM data and scores).
     """
-    n21 = read_lines(NEWSTEST2021_SOURCE)
-    n23 = read_lines(WMT23_SOURCE)
-    ted = mqm.read_mqm(paths.released_file(REPO, TED_FILE), columns=["doc", "doc_seg_id", "source"])
+    n21 = read_lines(released("newstest2021", "source"))
+    n23 = read_lines(released("wmt23", "source"))
+    ted = mqm.read_mqm(released("ted", "mqm"), columns=["doc", "doc_seg_id", "source"])
     ted = ted.assign(source=ann.clean_text(ted["source"])).drop_duplicates(["doc", "doc_seg_id"])
     parts = [pd.DataFrame({"dataset": "newstest2021", "text_id": [f"newstest2021:{i}" for i in n21.index],
                            "source": n21.to_numpy()}),
@@ -197,14 +201,14 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
     dataset : str
         ``newstest2021`` (per-segment scores joined to the WMT21 source by line), ``ted``
         or ``wmt23`` (raw MQM rows with their sources, scored with the MQM weights of
-        :mod:`helpers.core.scoring`).
+        :mod:`helpers.core.statistics.scoring`).
     path, source_path : path, optional
         Another file of the same form (e.g. a small one); ``source_path`` is the source
         text file of ``newstest2021``. Default: the mirrored release files.
     detector : str
         The idiom detector (:func:`flag_idioms`).
     rows : pandas.DataFrame, optional
-        For ``ted`` and ``wmt23``: the file's rows already read (:func:`helpers.core.mqm.read_mqm`).
+        For ``ted`` and ``wmt23``: the file's rows already read (:func:`helpers.core.formats.mqm.read_mqm`).
 
     Returns
     -------
@@ -222,8 +226,8 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
     (the news test sets and submissions).
     """
     if dataset == "newstest2021":
-        scores = mqm.read_segment_scores(path or paths.released_file(REPO, NEWSTEST2021_SCORES))
-        lines = read_lines(source_path or NEWSTEST2021_SOURCE)
+        scores = mqm.read_segment_scores(path or released("newstest2021", "mqm_scores"))
+        lines = read_lines(source_path or released("newstest2021", "source"))
         idioms.require_chinese(lines, file=source_path or lines.attrs.get("file"))
         seg = scores["global_seg_id"].astype("int64")
         beyond = ~seg.isin(lines.index)
@@ -234,8 +238,7 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
                               "segment": seg.astype(str), "source": lines.loc[seg].to_numpy(),
                               "score": scores["score"]})
     elif dataset in ("ted", "wmt23"):
-        default = TED_FILE if dataset == "ted" else THREE_RATER_FILE
-        rows = mqm.read_mqm(path or paths.released_file(REPO, default)) if rows is None else rows
+        rows = mqm.read_mqm(path or released(dataset, "mqm")) if rows is None else rows
         segs = _penalties(rows)
         table = pd.DataFrame({"system": segs["system"], "doc": segs["doc"],
                               "segment": segs["doc"] + ":" + segs["doc_seg_id"].astype(str),
@@ -295,7 +298,7 @@ def span_overlap(rows: pd.DataFrame, detector: str = "filtered") -> pd.DataFrame
     Parameters
     ----------
     rows : pandas.DataFrame
-        MQM annotation rows (:func:`helpers.core.mqm.read_mqm`) with ``source``,
+        MQM annotation rows (:func:`helpers.core.formats.mqm.read_mqm`) with ``source``,
         ``source_start`` and ``source_end`` (offsets of the ``<v>`` span in the clean
         source, NA where the error is marked in the target).
     detector : str
@@ -389,11 +392,11 @@ def category_table(rows: pd.DataFrame, detector: str = "filtered", scheme: str =
     Parameters
     ----------
     rows : pandas.DataFrame
-        MQM annotation rows with their ``source`` (:func:`helpers.core.mqm.read_mqm`).
+        MQM annotation rows with their ``source`` (:func:`helpers.core.formats.mqm.read_mqm`).
     detector : str
         The idiom detector (:func:`flag_idioms`).
     scheme : str
-        The weighting scheme (:func:`helpers.core.schemes.load_scheme`).
+        The weighting scheme (:func:`helpers.core.statistics.schemes.load_scheme`).
 
     Returns
     -------
@@ -530,12 +533,12 @@ def _idiom_contrast(est: dict, boot: dict, idiom: np.ndarray, ci: float, counts)
 def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: int = 1000, seed: int = 0,
                        ci: float = 95.0) -> pd.DataFrame:
     """Do raters agree less on idiom segments? Interval Krippendorff's α of the raters' segment
-    penalties (:func:`helpers.core.scoring.rater_scores`) on the (system, segment) units whose
+    penalties (:func:`helpers.core.statistics.scoring.rater_scores`) on the (system, segment) units whose
     source has an idiom and on the others, and their difference.
 
     The intervals resample whole documents (every unit of a drawn document comes along, in
     both groups at once, so the difference is paired), through
-    :func:`helpers.core.agreement.interval_alpha_weighted`.
+    :func:`helpers.core.statistics.agreement.interval_alpha_weighted`.
 
     Parameters
     ----------
@@ -567,7 +570,7 @@ def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: i
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
-    from helpers.core.agreement import interval_alpha_weighted, krippendorff_alpha
+    from helpers.core.statistics.agreement import interval_alpha_weighted, krippendorff_alpha
 
     ratings = scoring.rater_scores(rows)
     unit = ["system", "doc", "doc_seg_id"]

@@ -6,7 +6,7 @@ parameter. ``setup.load()`` returns :class:`Data`: WMT22 ZH→EN (the chapter's 
 mt-metrics-eval copy with Song & Xu's gold labels, :mod:`helpers.figurative.wmt22` and
 :mod:`helpers.figurative.gold`), the MQM rows of TED and WMT23, and one segment table of the
 four sets (penalty, idiom flag and every detector's flag per system and segment), with its
-:class:`~helpers.core.report.Provenance`. The steps take that box and return tidy frames, which
+:class:`~helpers.core.book.report.Provenance`. The steps take that box and return tidy frames, which
 the chapter saves as its result CSVs; :func:`findings` reads them back by their public names
 (:data:`FINDINGS_INPUTS`) and returns every number the page states, section by section
 (:mod:`helpers.figurative.page`); the sentences are ``notebooks/words/10_figurative.md``. The
@@ -23,11 +23,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import annotations as ann
-from ..core import cache, mqm, params, paths
+from ..core.formats import annotations as ann
+from ..core import cache, params, paths
+from ..core.formats import mqm, testsets
 from ..core.errors import InputError
-from ..core.findings import Words
-from ..core.report import ChapterData, Provenance
+from ..core.book.findings import Words
+from ..core.book.report import ChapterData, Provenance
 from . import analysis, design, gold, idioms, metric_gaps, page, wmt22
 
 CHAPTER = "10_figurative"  # its words file: notebooks/words/10_figurative.md (the data box reads it too)
@@ -78,16 +79,15 @@ class Setup:
 
     def load(self) -> Data:
         """The data box: the released files, or those given as parameters in their place."""
-        files = {"wmt22": str(self.wmt22 or "wmt22 (helpers.core.formats.testsets)"),
-                 "newstest2021": str(self.newstest2021 or analysis.NEWSTEST2021_SCORES),
-                 "ted": str(self.ted or analysis.TED_FILE), "wmt23": str(self.wmt23 or analysis.THREE_RATER_FILE)}
-        rows = {d: read_mqm(getattr(self, d) or paths.released_file(analysis.REPO, analysis.TED_FILE if d == "ted"
-                                                                     else analysis.THREE_RATER_FILE))
-                for d in ("ted", "wmt23")}
+        files = {"wmt22": str(self.wmt22 or testsets.get("wmt22").relpath("directory")),
+                 "newstest2021": str(self.newstest2021 or testsets.get("newstest2021").relpath("mqm_scores")),
+                 "ted": str(self.ted or testsets.get("ted").relpath("mqm")),
+                 "wmt23": str(self.wmt23 or testsets.get("generaltest2023").relpath("mqm"))}
+        rows = {d: read_mqm(getattr(self, d) or analysis.released(d, "mqm")) for d in ("ted", "wmt23")}
         for d in ("ted", "wmt23"):
             analysis.require_source(rows[d], getattr(self, d) or files[d])
         es = wmt22_set(self.wmt22)
-        labels = self.wmt22_labels or (paths.released_file(*gold.LABELS_FILE) if self.wmt22 is None else None)
+        labels = self.wmt22_labels or (testsets.get("wmt22").file("mwe_labels") if self.wmt22 is None else None)
         classes = gold_classes(labels, len(es.sources)) if labels is not None else None
         table = wmt22.segment_table(es, classes, self.detector)
         idiom_by = {"wmt22": GOLD_FLAG if classes is not None else self.detector}
@@ -111,7 +111,7 @@ class Setup:
 def read_mqm(path: Path) -> pd.DataFrame:
     """An MQM file's rows, read once per content: cached under ``.cache/wmt-mqm-read`` with the key
     chapter 08 uses, so the two chapters share the entry (reading the three-rater archive is slow)."""
-    from ..core.fetch import sha256_of
+    from ..core.formats.fetch import sha256_of
 
     return cache.cached("wmt-mqm-read", 1, [sha256_of(path), None], lambda: mqm.read_mqm(path),
                         describe=f"{Path(path).name} read as annotations")
@@ -119,7 +119,7 @@ def read_mqm(path: Path) -> pd.DataFrame:
 
 def wmt22_set(directory):
     """WMT22 ZH→EN as an mt-metrics-eval set: the registered copy, or ``directory`` in that layout."""
-    from ..core.formats import mtme, testsets
+    from ..core.formats import mtme
 
     return testsets.get("wmt22").load() if directory is None else mtme.read_mtme(directory, lp="zh-en")
 
@@ -517,7 +517,7 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
     return page.findings(folder, section)
 

@@ -3,7 +3,7 @@ labelling workbooks, :mod:`helpers.figurative.template`)."""
 
 from __future__ import annotations
 
-from ..core import pages
+from ..core.book import pages
 from ..core.classroom import PEOPLE_HELP
 
 

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from helpers.core import stats
+from helpers.core.statistics import stats
 from helpers.core.errors import InputError
 
 #: Fewer idiom segments than this in a data set: not estimable.
@@ -60,7 +60,7 @@ def design(table: pd.DataFrame, flags=("idiom",), covariates=()) -> tuple[np.nda
 
 
 def codes(labels) -> np.ndarray:
-    """:func:`helpers.core.stats.cluster_labels` of a column (read as a plain object array, which is
+    """:func:`helpers.core.statistics.stats.cluster_labels` of a column (read as a plain object array, which is
     many times faster than iterating a pandas string column)."""
     return stats.cluster_labels(np.asarray(labels, dtype=object))
 
@@ -98,7 +98,7 @@ def summary(estimate: float, resampled: np.ndarray, ci: float = 95.0) -> dict:
 def cluster_ols(x: np.ndarray, y: np.ndarray, docs, flag: np.ndarray, n_boot: int, seed: int,
                 column: int = 1) -> tuple[float, np.ndarray]:
     """The OLS coefficient ``column`` of ``y ~ x`` and its values over document-cluster bootstrap
-    resamples (:func:`helpers.core.stats.resample`), from per-document cross-products
+    resamples (:func:`helpers.core.statistics.stats.resample`), from per-document cross-products
     (X'WX = Σ_g w_g X_g'X_g), so a thousand resamples cost one pass. Resamples in which
     ``flag`` is all true or all false leave the coefficient undefined and are dropped.
 

@@ -30,8 +30,6 @@ from helpers.core.errors import InputError
 
 from . import idioms
 
-#: The labelled file of the mirrored release (``data/sources.yml``).
-LABELS_FILE = ("florethsong/mtme-zh-mwe", "all.json")
 IDIOM_KINDS = frozenset({"IDI", "NID", "VID"})
 MWE_KINDS = frozenset({"LVC.full", "LVC.cause", "MVC", "CON", "VPC.semi", "ION"})
 #: The two gold definitions: name -> the kinds that make a source an idiom source.

@@ -24,7 +24,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from helpers.core import stats
+from helpers.core.statistics import stats
 
 from . import design
 

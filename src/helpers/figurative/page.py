@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from helpers.core.errors import InputError
-from helpers.core.findings import Findings
-from helpers.core.results import read_saved
+from helpers.core.book.findings import Findings
+from helpers.core.book.results import read_saved
 
 #: The result files the findings read.
 INPUTS = ("data_summary", "detector_precision", "detector_gold", "penalty_means", "idiom_effects", "mwe_contrast",
@@ -326,7 +326,7 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
     if section is not None and section not in SECTIONS:
         raise InputError("is not a section of chapter 10's findings", parameter="section", value=section,

@@ -11,7 +11,7 @@ the released sources, so the handout never needs the labels) and writes one work
   rule (their words: ``pages/workbook.yml``).
 
 The book's own labels (``data/authored/idiom_sample.csv``) are the answer key: the student kit
-carries them only with ``--with-answer-key`` (:mod:`helpers.core.editions`). Returned workbooks are
+carries them only with ``--with-answer-key`` (:mod:`helpers.core.book.editions`). Returned workbooks are
 read by :func:`read_labels`, and :func:`agreement` gives Cohen's κ of each pair with the key.
 """
 
@@ -23,7 +23,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from helpers.core import pages, params, workbook
+from helpers.core import params
+from helpers.core.book import pages
+from helpers.core.classroom import workbook
 from helpers.core.errors import InputError
 
 from . import analysis, idioms

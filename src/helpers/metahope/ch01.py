@@ -5,9 +5,9 @@ parameter before any work (types, files that exist, their headers, annotator nam
 annotators) and raises :class:`~helpers.core.errors.InputError` naming the parameter, the
 file, sheet, row, column, cell and value. ``setup.load(words)`` returns :class:`Data`: the
 annotations of the two annotators compared, the penalty annotator's sentence-level sheet and
-their :class:`~helpers.core.report.Provenance`. :func:`description` is the chapter's
+their :class:`~helpers.core.book.report.Provenance`. :func:`description` is the chapter's
 ``data_summary.csv``; the analysis is :mod:`helpers.metahope.scoring` and
-:mod:`helpers.core.agreement`, called by the notebook. :func:`findings` reads the saved tables
+:mod:`helpers.core.statistics.agreement`, called by the notebook. :func:`findings` reads the saved tables
 back by their public names (:data:`FINDINGS_INPUTS`) and returns every number the page states,
 so the findings can be recomputed and tested from ``results/01_metahope_pilot_v1/*.csv``
 alone; the sentences are ``notebooks/words/01_metahope_pilot_v1.md`` (and the shared
@@ -24,10 +24,10 @@ import pandas as pd
 
 from ..core import classroom, params
 from ..core.errors import InputError
-from ..core.findings import Findings
-from ..core.published import compare_with_published, read_published
-from ..core.report import ChapterData, Provenance, data_note
-from ..core.results import read_saved
+from ..core.book.findings import Findings
+from ..core.formats.published import compare_with_published, read_published
+from ..core.book.report import ChapterData, Provenance, data_note
+from ..core.book.results import read_saved
 from . import load, release, tidy_frame, workbooks
 from .chapter_common import (OWN_DETAIL, RELEASED_DETAIL, WORKBOOK, _annotation_file, _bool_or_none, _class_note,
                        _excludes_zero, _is_annotation_file, _names, _projection, _said, _workbooks, few_clusters,
@@ -88,7 +88,7 @@ class Setup:
 
     def load(self, words=None) -> Data:
         """The annotations of the two annotators compared, with their provenance; the data
-        box's sentences come from ``words`` (the chapter's :class:`~helpers.core.findings.Words`;
+        box's sentences come from ``words`` (the chapter's :class:`~helpers.core.book.findings.Words`;
         None: read afresh)."""
         if isinstance(self.files, Path):
             return self._load_file(words)
@@ -284,7 +284,7 @@ def findings(folder) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
     t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     d = t["data_summary"].set_index("quantity") if not t["data_summary"].empty else pd.DataFrame()

@@ -3,10 +3,10 @@
 The chapter calls :func:`setup` in the cell right after its parameters cell; it checks every
 parameter before any work and raises :class:`~helpers.core.errors.InputError` naming the
 parameter. ``setup.load()`` returns :class:`Data`: the EN→ZH and ZH→EN annotations in one tidy
-frame (with ``direction`` and ``pos_class``) and their :class:`~helpers.core.report.Provenance`.
+frame (with ``direction`` and ``pos_class``) and their :class:`~helpers.core.book.report.Provenance`.
 The steps (:func:`segments_by_direction`, :func:`team_comparison`) return tidy frames that the
 chapter saves beside the error profiles (:func:`helpers.metahope.scoring.error_profile`), the
-system comparison (:func:`helpers.core.stats.compare_pairs`) and the metaphor types
+system comparison (:func:`helpers.core.statistics.stats.compare_pairs`) and the metaphor types
 (:mod:`helpers.metahope.corpus`). :func:`findings` reads those CSVs back by their public names
 (:data:`FINDINGS_INPUTS`) and returns every number the page states, so the findings can be
 recomputed and tested from ``results/02_metahope_directions/*.csv`` alone; the sentences are
@@ -19,11 +19,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..core import classroom, params, stats
+from ..core import classroom, params
+from ..core.statistics import stats
 from ..core.errors import InputError
-from ..core.findings import Findings
-from ..core.report import ChapterData, Provenance
-from ..core.results import read_saved
+from ..core.book.findings import Findings
+from ..core.book.report import ChapterData, Provenance
+from ..core.book.results import read_saved
 from . import load, release
 from .chapter_common import OWN_DETAIL, RELEASED_DETAIL, _class_note, _excludes_zero, _projection, _span, _workbooks, \
     few_clusters
@@ -137,7 +138,7 @@ def pilot_team_comparison(n_perm: int, n_boot: int, seed: int) -> pd.DataFrame |
 #: The result files :func:`findings` reads (``results/02_metahope_directions/<name>.csv``).
 FINDINGS_INPUTS = ("error_profile", "error_profile_by_pos", "system_comparison", "team_comparison",
                    "metaphor_types", "type_comparison")
-#: :func:`helpers.core.stats.compare_pairs`' verdicts, and the yes/no quantity of each the words choose by.
+#: :func:`helpers.core.statistics.stats.compare_pairs`' verdicts, and the yes/no quantity of each the words choose by.
 VERDICT_FLAGS = {"difference": "is_difference", "suggestive, not significant after Holm": "is_suggestive",
                  "no evidence": "no_evidence"}
 
@@ -155,7 +156,7 @@ def findings(folder) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
     t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     found = Findings()

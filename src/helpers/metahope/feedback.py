@@ -23,10 +23,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import classroom, formatting, pages, paths
-from ..core.agreement import agreement
-from ..core.findings import Findings
-from ..core.stats import percentile_interval, resample, weighted_mean
+from ..core import classroom, paths
+from ..core.book import formatting, pages
+from ..core.statistics.agreement import agreement
+from ..core.book.findings import Findings
+from ..core.statistics.stats import percentile_interval, resample, weighted_mean
 from .tidy_frame import category_order
 from .scoring import segment_scores
 

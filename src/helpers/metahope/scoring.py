@@ -193,9 +193,9 @@ def ratio_m_s(by_sentence: pd.DataFrame, n_boot: int = 2000, seed=0, ci: float =
     any penalty in either sheet (``sentences_penalised``) and those on which the metaphors carry more (``sentences_metaphor_higher``) or fewer
     (``sentences_sentence_higher``) points. The sentence is the unit of resampling (its
     metaphors share one translation): ``ci_low``, ``ci_high`` the percentile interval of the
-    ratio over ``n_boot`` sentence resamples (:func:`~helpers.core.stats.resample`), and
+    ratio over ``n_boot`` sentence resamples (:func:`~helpers.core.statistics.stats.resample`), and
     ``jackknife_ci_low``, ``jackknife_ci_high`` the delete-one-sentence jackknife t interval
-    that holds with about 20 sentences (:func:`~helpers.core.stats.jackknife_t_interval`).
+    that holds with about 20 sentences (:func:`~helpers.core.statistics.stats.jackknife_t_interval`).
 
     Parameters
     ----------
@@ -223,7 +223,7 @@ def ratio_m_s(by_sentence: pd.DataFrame, n_boot: int = 2000, seed=0, ci: float =
     """
     import numpy as np
 
-    from ..core.stats import jackknife_t_interval, jackknife_weights, percentile_interval, resample
+    from ..core.statistics.stats import jackknife_t_interval, jackknife_weights, percentile_interval, resample
 
     total = by_sentence.groupby(["sentence", "system"], sort=False)[["epm", "eps"]].sum().reset_index()
     frame = pd.concat([by_sentence, total.assign(category="SEGS")], ignore_index=True)
@@ -458,20 +458,20 @@ def disagreement_anatomy(example: pd.DataFrame) -> Anatomy:
 
 #: Columns of MetaHOPE Tables 1 and 6 (pilot v1, two annotators).
 PILOT_V1_METRICS = ["alpha", "weighted_kappa", "pearson_r", "exact_agreement"]
-#: :func:`helpers.core.agreement.agreement` columns -> the names of MetaHOPE Tables 7–11 (pilot v2).
+#: :func:`helpers.core.statistics.agreement.agreement` columns -> the names of MetaHOPE Tables 7–11 (pilot v2).
 PILOT_V2_NAMES = {"alpha": "ordinal_alpha", "weighted_kappa": "mean_weighted_kappa",
                   "exact_agreement": "exact_score_agreement", "presence_agreement": "exact_presence_agreement"}
 
 
 def pilot_v1_layout(agreement: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """An :func:`~helpers.core.agreement.agreement` table in the layout of Tables 1 and 6:
+    """An :func:`~helpers.core.statistics.agreement.agreement` table in the layout of Tables 1 and 6:
     ``by…, alpha, weighted_kappa, pearson_r, exact_agreement`` (and ``total_<annotator>``)."""
     totals = [c for c in agreement.columns if c.startswith("total_")]
     return agreement[list(by) + PILOT_V1_METRICS + totals]
 
 
 def pilot_v2_layout(agreement: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """An :func:`~helpers.core.agreement.agreement` table (ordinal α) in the layout of Tables
+    """An :func:`~helpers.core.statistics.agreement.agreement` table (ordinal α) in the layout of Tables
     7–11: ``by…, n_items, n_raters, ordinal_alpha, mean_weighted_kappa,
     exact_score_agreement, exact_presence_agreement``."""
     return agreement[list(by) + ["n_items", "n_raters", *PILOT_V2_NAMES]].rename(columns=PILOT_V2_NAMES)

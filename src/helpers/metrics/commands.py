@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core import pages
+from ..core.book import pages
 from ..core.errors import InputError
 
 #: What ``--metrics`` computes when it is not given: everything but the embedding similarity,

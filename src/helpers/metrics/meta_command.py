@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..core import pages
+from ..core.book import pages
 from ..core.errors import InputError
 
 HUMAN_COLUMNS = ["system", "segment", "score"]
@@ -102,9 +102,10 @@ def read_human(path, weights: str | None = None) -> pd.DataFrame:
     """Human scores ``system, segment, score`` (and ``doc`` where known) from any MQM file the
     book reads or from a ``system, segment, score`` CSV (see the module's text). An MQM
     file's segment is its ``seg_id`` (``global_seg_id``); its score the segment's penalty
-    averaged over its raters (:func:`helpers.core.scoring.segment_scores`), lower is better."""
-    from ..core import annotations as ann
-    from ..core import mqm, scoring
+    averaged over its raters (:func:`helpers.core.statistics.scoring.segment_scores`), lower is better."""
+    from ..core.formats import annotations as ann
+    from ..core.formats import mqm
+    from ..core.statistics import scoring
 
     path = Path(path)
     if not path.is_file():

@@ -4,7 +4,7 @@ The chapter calls :func:`setup` in the cell right after its parameters cell; it 
 parameter before any work and raises :class:`~helpers.core.errors.InputError` naming the
 parameter. ``setup.load()`` reads the MQM files (cached under ``.cache/wmt-mqm-read`` keyed by
 the files' sha256: reading the three-rater archive with its texts is the slowest step) and
-returns :class:`Data` with its :class:`~helpers.core.report.Provenance`; ``setup.load_esa()``
+returns :class:`Data` with its :class:`~helpers.core.book.report.Provenance`; ``setup.load_esa()``
 returns section 6's :class:`EsaData`. :func:`description` and :func:`esa_description` describe
 the two boxes (saved as ``data_summary.csv`` and ``esa_summary.csv``). The analyses are
 :mod:`helpers.wmt.analysis`; :func:`findings` reads the chapter's saved tables back by their
@@ -20,13 +20,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..core import annotations as ann
-from ..core import cache, esa, mqm, params, paths
-from ..core.agreement import alpha_reading
+from ..core.formats import annotations as ann
+from ..core import cache, params, paths
+from ..core.formats import esa, mqm
+from ..core.statistics.agreement import alpha_reading
 from ..core.errors import InputError
-from ..core.findings import Findings
-from ..core.report import ChapterData, Provenance
-from ..core.stats import FEW_CLUSTERS
+from ..core.book.findings import Findings
+from ..core.book.report import ChapterData, Provenance
+from ..core.statistics.stats import FEW_CLUSTERS
 from .analysis import (COVERAGE_FLOOR, REPO, SYSTEM_KINDS, TABLES, TED_FILE, THREE_RATER_FILE, certainty_verdict,
                        language_pair, pair_names, ratio_curve, smallest_possible_p, span_coverage,
                        tables_for)
@@ -160,7 +161,7 @@ class Setup:
 
 def _read(path: Path, parameter: str, columns, pool: bool) -> pd.DataFrame:
     """An MQM file read once per content (cached), with its pairings pooled when asked."""
-    from ..core.fetch import sha256_of  # the fetcher's file hash, imported only when a file is read
+    from ..core.formats.fetch import sha256_of  # the fetcher's file hash, imported only when a file is read
 
     def read():
         return mqm.read_mqm(path, columns=columns)
@@ -253,7 +254,7 @@ def description(box: Data, setup: Setup) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS`.
+        :data:`helpers.core.book.findings.COLUMNS`.
     """
     found = Findings()
     pairs = box.pairs or (None, None)
@@ -287,7 +288,7 @@ def esa_description(box: EsaData) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS`.
+        :data:`helpers.core.book.findings.COLUMNS`.
     """
     found = Findings()
     kept = box.kept
@@ -617,7 +618,7 @@ def _placed(rows: pd.DataFrame) -> str:
 
 def _esa(t: dict) -> Findings:
     """Section ``esa``: from ``esa_rankings`` (:func:`~helpers.wmt.analysis.esa_ranking`) and
-    :func:`helpers.core.esa.rank_agreement` of it: the pair (and whether it is MetaHOPE's own,
+    :func:`helpers.core.formats.esa.rank_agreement` of it: the pair (and whether it is MetaHOPE's own,
     English→Chinese), the human ranking's clusters and top, Kendall τ with the automatic
     ranking, the systems that move most either way, and each kind of system
     (:data:`~helpers.wmt.analysis.SYSTEM_KINDS`)."""
@@ -732,7 +733,7 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use. Every
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use. Every
         quantity is always present; one whose table is missing is not applicable (its sentence
         drops out of the words). A verdict is a key in ``text``, worded by the ``## verdicts``
         table of ``notebooks/words/08_wmt_mqm.md``.

@@ -1,5 +1,5 @@
 """Chapter 08's figures, each an interactive plotly figure (:meth:`helpers.core.Results.show` shows
-it offline and saves its static twin, drawn by :func:`helpers.core.plots.static`).
+it offline and saves its static twin, drawn by :func:`helpers.core.book.plots.static`).
 :data:`COLOURS` registers the chapter's colours when this module is imported."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..core import plots
+from ..core.book import plots
 
 #: Chapter 08's colours: one per resampling of the weight sweep (:func:`helpers.wmt.analysis.weight_sweep`).
 COLOURS = {"resample segments": "#8c564b", "resample documents": "#2ca02c",
@@ -72,7 +72,7 @@ def stability_curve(sweep: pd.DataFrame, metric: str = "tau_mean", title: str = 
 
 
 def bias_forest(bias: pd.DataFrame, title: str = "") -> go.Figure:
-    """Each rater's bias (:func:`helpers.core.agreement.rater_bias`) with its interval, 0 marked."""
+    """Each rater's bias (:func:`helpers.core.statistics.agreement.rater_bias`) with its interval, 0 marked."""
     b = bias.sort_values("bias")
     fig = go.Figure(go.Scatter(
         x=b["bias"], y=b["rater"], mode="markers", marker={"size": 10, "color": "#1f4e9a"},
