@@ -268,7 +268,9 @@ def test_the_words_render_from_the_findings(saved):
     text = words.text("findings", ch10.findings(saved, "findings"))
     assert "- a: not estimable (5 idiom segments); nothing is concluded from it." in text
     assert "w: +1.50 [+0.50, +2.50] MQM points (p = 0.002)" in text
-    assert "no effect shown; it excludes effects larger than about 1.4 points" in text
+    assert "no effect shown: this set excludes idiom penalties above +1.1 and below -0.9 points" in text
+    assert "w: +1.50 [+0.50, +2.50] MQM points (p = 0.002); the idiom penalty is not zero: this set places it " \
+           "between +0.5 and +2.5 points" in text
     assert "The penalty goes with the idioms" in text
 
 

@@ -51,14 +51,31 @@ DATASETS = ("newstest2021", "ted", "wmt23")
 
 
 def released(dataset: str, kind: str) -> Path:
-    """The fetched file of ``kind`` (``source``, ``mqm``, ``mqm_scores``) of one of :data:`DATASETS`,
-    as the registry of test sets names it."""
+    """The fetched file of ``kind`` of one of :data:`DATASETS`, as the registry of test sets names it.
+
+    Parameters
+    ----------
+    dataset : str
+        ``newstest2021``, ``ted`` or ``wmt23``.
+    kind : str
+        ``source``, ``mqm`` or ``mqm_scores`` (:meth:`helpers.core.formats.testsets.TestSet.file`).
+
+    Returns
+    -------
+    Path
+        The local copy (FileNotFoundError with the fetch command when it is not there).
+
+    References
+    ----------
+    Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
+    for machine translation. TACL 9 (the MQM data).
+    """
     return testsets.get(TESTSETS[dataset]).file(kind)
 
 
 def read_lines(path) -> pd.Series:
     """A one-sentence-per-line text file (:func:`helpers.core.formats.texts.read_lines`, the one
-    reader) as a Series indexed by the 1-based line number, ``attrs["file"]`` its path.
+    reader) as a Series indexed by the 1-based line number.
 
     Parameters
     ----------
@@ -77,9 +94,7 @@ def read_lines(path) -> pd.Series:
     """
     path = paths.resolve_input(path)
     lines = texts.read_lines(path)
-    out = pd.Series(lines, index=pd.RangeIndex(1, len(lines) + 1), name="source")
-    out.attrs["file"] = str(path)
-    return out
+    return pd.Series(lines, index=pd.RangeIndex(1, len(lines) + 1), name="source")
 
 
 def source_pool() -> pd.DataFrame:
@@ -176,7 +191,25 @@ def flag_all(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def require_source(rows: pd.DataFrame, file) -> None:
-    """MQM rows must carry Chinese sources (:func:`helpers.figurative.idioms.require_chinese`), naming ``file``."""
+    """MQM rows must carry Chinese sources (:func:`helpers.figurative.idioms.require_chinese`).
+
+    Parameters
+    ----------
+    rows : DataFrame
+        MQM annotation rows.
+    file : path or str
+        The file they came from, named in the error.
+
+    Returns
+    -------
+    None
+        Raises :class:`~helpers.core.errors.InputError` naming ``file`` when the ``source`` column is
+        missing or holds no Chinese character.
+
+    References
+    ----------
+    Freitag, M. et al. (2021), the MQM files' columns (``helpers.core.formats.mqm``).
+    """
     if "source" not in rows.columns or rows["source"].isna().all():
         raise InputError("missing column 'source'", file=file, expected="an MQM file with the source text")
     idioms.require_chinese(ann.clean_text(rows["source"].dropna().drop_duplicates()), file=file, column="source")
@@ -227,8 +260,9 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
     """
     if dataset == "newstest2021":
         scores = mqm.read_segment_scores(path or released("newstest2021", "mqm_scores"))
-        lines = read_lines(source_path or released("newstest2021", "source"))
-        idioms.require_chinese(lines, file=source_path or lines.attrs.get("file"))
+        source_path = source_path or released("newstest2021", "source")
+        lines = read_lines(source_path)
+        idioms.require_chinese(lines, file=source_path)
         seg = scores["global_seg_id"].astype("int64")
         beyond = ~seg.isin(lines.index)
         if beyond.any():

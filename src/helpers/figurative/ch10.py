@@ -128,9 +128,9 @@ def gold_classes(path, segments: int) -> pd.DataFrame:
     """:func:`helpers.figurative.gold.segment_classes` of a labels file, which must label as many
     sources as the set has (an :class:`InputError` naming the file otherwise)."""
     labels = gold.read_labels(path)
-    if labels.attrs["segments"] != segments:
+    if labels["segment"].nunique() != segments:
         raise InputError("labels a different number of sources than the set has", file=path,
-                         value=labels.attrs["segments"], expected=f"{segments} entries, one per source line")
+                         value=labels["segment"].nunique(), expected=f"{segments} entries, one per source line")
     return gold.segment_classes(labels, segments)
 
 

@@ -56,7 +56,8 @@ def read_labels(path) -> pd.DataFrame:
     DataFrame
         ``segment`` (1-based line, the book's segment number), ``category``, ``value``,
         ``start``, ``end`` (character offsets; a discontinuous expression's first start and
-        last end), ``group`` (``idiom``, ``mwe`` or ``ne``).
+        last end), ``group`` (``idiom``, ``mwe`` or ``ne``); a source without any expression is one
+        row with empty ``category`` and ``group``, so every entry's segment is there.
 
     References
     ----------
@@ -79,9 +80,9 @@ def read_labels(path) -> pd.DataFrame:
             end = max(end) if isinstance(end, list) else end
             value = "".join(c["value"]) if isinstance(c.get("value"), list) else c.get("value")
             rows.append((int(entry["index"]) + 1, c.get("category"), value, start, end, _group(c.get("category"))))
-    out = pd.DataFrame(rows, columns=LABEL_COLUMNS)
-    out.attrs["segments"] = len(entries)
-    return out
+        if not entry["categories"]:  # a source without any expression is still a segment
+            rows.append((int(entry["index"]) + 1, "", "", None, None, ""))
+    return pd.DataFrame(rows, columns=LABEL_COLUMNS)
 
 
 def segment_classes(labels: pd.DataFrame, segments: int | None = None) -> pd.DataFrame:
@@ -93,7 +94,7 @@ def segment_classes(labels: pd.DataFrame, segments: int | None = None) -> pd.Dat
     labels : DataFrame
         :func:`read_labels`' rows.
     segments : int, optional
-        Number of segments (default: the number of entries the file held).
+        Number of segments (default: the number of entries the file held, :func:`read_labels`' segments).
 
     Returns
     -------
@@ -107,7 +108,7 @@ def segment_classes(labels: pd.DataFrame, segments: int | None = None) -> pd.Dat
     ----------
     Song, X. & Xu, H. (2024), the labels; the classes are this book's.
     """
-    n = segments if segments is not None else labels.attrs.get("segments", int(labels["segment"].max()))
+    n = segments if segments is not None else labels["segment"].nunique()
     out = pd.DataFrame({"segment": range(1, n + 1)})
     has = lambda mask: out["segment"].isin(labels.loc[mask, "segment"])  # noqa: E731
     out["idi"] = has(labels["category"] == "IDI")
