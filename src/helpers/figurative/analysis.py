@@ -533,21 +533,14 @@ def category_effects(categories: pd.DataFrame, n_boot: int = 1000, seed: int = 0
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
-    frames = []
-    for (dataset, category), part in categories.groupby(["dataset", "category"], sort=True):
-        got = design.idiom_effect(part, n_boot=n_boot, seed=seed, ci=ci, n_perm=0)
-        means = part.groupby("idiom")["score"].mean()
+    def means(part):
+        mean = part.groupby("idiom")["score"].mean()
         hit = part[part["score"] > 0].groupby("idiom")["segment"].nunique()
-        got.insert(0, "other_error_segments", int(hit.get(False, 0)))
-        got.insert(0, "idiom_error_segments", int(hit.get(True, 0)))
-        got.insert(0, "other_mean", means.get(False, float("nan")))
-        got.insert(0, "idiom_mean", means.get(True, float("nan")))
-        got.insert(0, "category", category)
-        got.insert(0, "dataset", dataset)
-        frames.append(got)
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["dataset", "category", "idiom_mean", "other_mean", "idiom_error_segments", "other_error_segments"]
-        + design.EFFECT_COLUMNS)
+        return {"idiom_mean": mean.get(True, float("nan")), "other_mean": mean.get(False, float("nan")),
+                "idiom_error_segments": int(hit.get(True, 0)), "other_error_segments": int(hit.get(False, 0))}
+
+    return design.effects_by(categories, ["dataset", "category"], extra=means, n_boot=n_boot, seed=seed, ci=ci,
+                             n_perm=0)
 
 
 def _idiom_contrast(est: dict, boot: dict, idiom: np.ndarray, ci: float, counts) -> pd.DataFrame:

@@ -345,15 +345,24 @@ def system_effects(table: pd.DataFrame, llm=(), flag: str = "idiom", n_boot: int
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
+    out = effects_by(table, ["dataset", "system"], flag=flag, n_boot=n_boot, seed=seed, ci=ci, n_perm=0,
+                     min_segments=min_segments)
+    out.insert(2, "llm", out["system"].isin(set(llm)))
+    return out
+
+
+def effects_by(table: pd.DataFrame, keys: list[str], extra=None, **kwargs) -> pd.DataFrame:
+    """:func:`idiom_effect` on each group of ``table`` by ``keys``: the key columns, the columns
+    ``extra(part)`` returns (a dict), then :data:`EFFECT_COLUMNS`; empty with those columns when
+    ``table`` has no row."""
     frames = []
-    for (dataset, system), part in table.groupby(["dataset", "system"], sort=True):
-        got = idiom_effect(part, flag=flag, n_boot=n_boot, seed=seed, ci=ci, n_perm=0, min_segments=min_segments)
-        got.insert(0, "llm", system in set(llm))
-        got.insert(0, "system", system)
-        got.insert(0, "dataset", dataset)
-        frames.append(got)
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["dataset", "system", "llm"] + EFFECT_COLUMNS)
+    for values, part in table.groupby(keys, sort=True):
+        got = idiom_effect(part, **kwargs)
+        head = dict(zip(keys, values)) | (extra(part) if extra else {})
+        frames.append(pd.concat([pd.DataFrame([head]), got], axis=1))
+    if frames:
+        return pd.concat(frames, ignore_index=True)
+    return pd.DataFrame(columns=keys + list(extra(table) if extra else {}) + EFFECT_COLUMNS)
 
 
 def group_contrast(table: pd.DataFrame, groups: list[str], flag: str = "idiom", n_boot: int = 1000, seed: int = 0,
