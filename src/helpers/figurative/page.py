@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from helpers.core.errors import InputError
+from helpers.core.statistics.stats import FEW_CLUSTERS
 from helpers.core.book.findings import Findings
 from helpers.core.book.results import read_saved
 
@@ -83,7 +84,17 @@ def _detector(t: dict) -> Findings:
         f.add("own_precision", text="")
     f.add("gold_segments", own.loc[own["gold"] == "idi", "gold_segments"].iloc[0] if len(own) else None,
           text=str(int(own.loc[own["gold"] == "idiom", "gold_segments"].iloc[0])) if len(own) else "")
+    if len(own):
+        idi, any_ = own.set_index("gold").reindex(["idi", "idiom"]).iloc[0], own.set_index("gold").reindex(
+            ["idi", "idiom"]).iloc[1]
+        f.add("detector_gold", idi["precision"], ci=(idi["precision_low"], idi["precision_high"]), text=detector,
+              recall=idi["recall"], idiom_precision=any_["precision"], idiom_recall=any_["recall"])
+    else:
+        f.add("detector_gold")
     sample = p[p["detector"] == detector] if not p.empty else p
+    f.add("sample_precision", sample["precision"].iloc[0] if len(sample) else None,
+          ci=(sample["precision_low"].iloc[0], sample["precision_high"].iloc[0]) if len(sample) else None,
+          text=detector)
     f.add("psucmc_found", sample["psucmc_found"].iloc[0] if len(sample) else None,
           text=str(sample["psucmc_words"].iloc[0]) if len(sample) else "")
     return f
@@ -114,8 +125,12 @@ def _effect(t: dict) -> Findings:
               mdd=r["mdd_80"], idiom_segments=r["idiom_segments"], text=r["detector"],
               bound=max(abs(r["ci_low"]), abs(r["ci_high"])))
         f.add("effect_excludes_zero", _excludes(r["ci_low"], r["ci_high"]), group=r["dataset"])
+        # the bootstrap interval and the segment-level permutation test tell different stories
+        f.add("effect_disagree", int(bool(_excludes(r["ci_low"], r["ci_high"])) != bool(r["perm_p"] < 0.05))
+              if pd.notna(r["perm_p"]) else None, group=r["dataset"])
+        f.add("effect_few", int(bool(r["few_clusters"])), group=r["dataset"], text=str(FEW_CLUSTERS))
     if fit.empty:
-        f.add("effect").add("effect_excludes_zero")
+        f.add("effect").add("effect_excludes_zero").add("effect_disagree").add("effect_few")
     skip = sets[~sets["estimable"].astype(bool)] if not sets.empty else sets
     for _, r in skip.iterrows():
         f.add("not_estimated", r["idiom_segments"], group=r["dataset"], text=r["detector"])
