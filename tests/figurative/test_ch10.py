@@ -260,7 +260,7 @@ def test_the_words_render_from_the_findings(saved):
 
     words = Words("10_figurative")
     data = words.text("data", ch10.findings(saved, "data"))
-    assert "- w: 40 of 200 segments have an idiom by `gold:idiom`, in 12 of 20 documents; 4 machine" in data
+    assert "- w: 40 of 200 segments have an idiom by `gold:idiom`, in 12 of 20 documents; 4 systems rated" in data
     assert "(P; Q; R; S)" in data and "Not estimable, so nothing is concluded from it: a." in data
     assert "6 of 50" not in data and "b: 25 of 50 segments have an idiom by `xinhua`, and the file names no" in data
     systems = words.text("systems", ch10.findings(saved, "systems"))
@@ -272,6 +272,7 @@ def test_the_words_render_from_the_findings(saved):
     assert "w: +1.50 [+0.50, +2.50] MQM points (p = 0.002); the idiom penalty is not zero: this set places it " \
            "between +0.5 and +2.5 points" in text
     assert "The penalty goes with the idioms" in text
+    assert "detector\n`xinhua`" not in text and "whose precision against those labels is 0.90 [0.70, 0.97]" in text
 
 
 # --------------------------------------------------------------------------- the chapter on small files
