@@ -386,7 +386,7 @@ def categories(box: Data, setup: Setup) -> pd.DataFrame:
     enough = s[s["idiom"]].groupby("dataset")["segment"].nunique()
     keep = [d for d in box.rows if enough.get(d, 0) >= setup.min_idiom_segments]
     if not keep:
-        return analysis.category_effects(pd.DataFrame(columns=["dataset", "category", "score", "idiom"]))
+        return analysis.category_effects(pd.DataFrame(columns=["dataset", "category", "segment", "score", "idiom"]))
     cats = pd.concat([analysis.category_table(box.rows[d], setup.detector).assign(dataset=d) for d in keep],
                      ignore_index=True)
     return analysis.category_effects(cats, n_boot=setup.n_boot, seed=setup.seed)

@@ -203,21 +203,28 @@ def keeps(idiom: str, detector: str) -> bool:
     return detector == "filtered" or not compositional(idiom)
 
 
-def require_chinese(texts: pd.Series, file=None, column: str | None = None) -> None:
-    """Refuse sources without a single Chinese character: every detector reads Chinese, and on
-    other text it would silently find no idiom and the chapter would report "no idiom segment".
+#: At least this share of a file's sources must hold a Chinese character (a few English segments among
+#: Chinese ones pass; an English file with a few untranslated Chinese words does not).
+MIN_CHINESE_SHARE = 0.5
 
-    >>> require_chinese(pd.Series(["Hello."]), file="src.en")
+
+def require_chinese(texts: pd.Series, file=None, column: str | None = None) -> None:
+    """Refuse sources that are not Chinese: fewer than :data:`MIN_CHINESE_SHARE` of the non-empty
+    texts hold a Chinese character. Every detector reads Chinese; on other text it would silently
+    find no idiom and the chapter would report "no idiom segment".
+
+    >>> require_chinese(pd.Series(["Hello.", "A 中 word."]), file="src.en")
     Traceback (most recent call last):
     ...
-    helpers.core.errors.InputError: src.en: value 'Hello.': no Chinese character in any source: the idiom detectors read Chinese (expected a Chinese source file)
+    helpers.core.errors.InputError: src.en: value 'Hello.': 1 of 2 sources hold a Chinese character: the idiom detectors read Chinese (expected a Chinese source file)
     """
-    han = texts.dropna().astype(str).str.contains("[\u3400-\u9fff]", regex=True)
-    if not han.any():
-        first = texts.dropna().astype(str)
-        raise InputError("no Chinese character in any source: the idiom detectors read Chinese", file=file,
-                         column=column, value=first.iloc[0][:60] if len(first) else "",
-                         expected="a Chinese source file")
+    texts = texts.dropna().astype(str)
+    texts = texts[texts.str.strip() != ""]
+    han = texts.str.contains("[\u3400-\u9fff]", regex=True)
+    if len(texts) == 0 or han.mean() <= MIN_CHINESE_SHARE:
+        first = texts[~han].iloc[0][:60] if (~han).any() else ""
+        raise InputError(f"{int(han.sum())} of {len(texts)} sources hold a Chinese character: the idiom detectors "
+                         "read Chinese", file=file, column=column, value=first, expected="a Chinese source file")
 
 
 def raw_matches(texts: pd.Series) -> pd.DataFrame:
