@@ -120,10 +120,12 @@ def test_a_source_without_chinese_is_refused_naming_the_file(tmp_path):
     setup = ch10.setup(wmt23=str(english))
     with pytest.raises(InputError) as err:
         setup.load()  # the own files are checked before the released sets are read
-    assert "english.tsv" in str(err.value) and "no Chinese character" in str(err.value)
+    assert "english.tsv" in str(err.value) and "0 of 1 sources hold a Chinese character" in str(err.value)
     with pytest.raises(InputError, match="src.txt"):
         idioms.require_chinese(pd.Series(["Only English here.", "And here."]), file="src.txt")
-    idioms.require_chinese(pd.Series(["Mostly English, 一点中文."]), file="mixed.txt")  # one character is enough
+    with pytest.raises(InputError, match="1 of 3 sources"):  # an English file with an untranslated word
+        idioms.require_chinese(pd.Series(["English.", "More English.", "未翻译"]), file="mostly_english.txt")
+    idioms.require_chinese(pd.Series(["一点中文.", "中文", "English."]), file="mixed.txt")  # 2 of 3 pass
 
 
 def test_labels_for_another_number_of_sources_are_refused(tmp_path):
