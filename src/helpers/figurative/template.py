@@ -58,15 +58,9 @@ def write_workbook(items: pd.DataFrame, pair: str, path: str | os.PathLike, seed
     guide = pages.texts("figurative", "workbook")
     dv = workbook.list_validation(ws, idioms.LABELS, "Label", guide["validation"])
     done = workbook.done_validation(ws)
-    for i in np.random.default_rng(seed).permutation(len(items)):
-        r = items.iloc[i]
-        ws.append([r["sample_id"], r["dataset"], r["context"], None, None, None])
-    if len(items):
-        dv.add(f"D2:D{len(items) + 1}")
-        done.add(f"E2:E{len(items) + 1}")
-    for col, width in zip("ABCDEF", (8, 12, 70, 12, 8, 40)):
-        ws.column_dimensions[col].width = width
-    ws.freeze_panes = "A2"
+    order = np.random.default_rng(seed).permutation(len(items))
+    workbook.item_rows(ws, [[items.iloc[i]["sample_id"], items.iloc[i]["dataset"], items.iloc[i]["context"], None,
+                             None, None] for i in order], {"D": dv, "E": done}, (8, 12, 70, 12, 8, 40))
     workbook.write_guide(
         wb.create_sheet(INSTRUCTIONS), guide["title"],
         [workbook.GuideSection(rows=[("Task", guide["task"])], bold_first=True),
