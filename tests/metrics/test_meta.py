@@ -155,3 +155,16 @@ def test_fewer_than_three_systems_give_no_correlation_and_say_so():
     assert item["estimate"].isna().all()  # every segment has two systems: each r is +-1
     assert not np.isnan(estimate(result.table, "segment", "m", "pearson_flat").estimate)  # 8 cells: defined
     assert any("2 system(s)" in note and "fewer than 3" in note for note in result.notes)
+
+
+def test_weighted_acc_eq_is_acc_eq_on_the_items_repeated_by_their_weights():
+    from helpers.metrics.correlations import tie_calibrated_accuracy
+    from helpers.metrics.meta import tie_calibrated_accuracy_weighted
+
+    rng = np.random.default_rng(4)
+    human, metric = rng.integers(0, 4, (6, 5)).astype(float), rng.normal(size=(6, 5)).round(1)
+    weights = np.array([[2, 1, 0, 0, 1, 3], [0, 0, 1, 1, 1, 0]])
+    acc, eps = tie_calibrated_accuracy_weighted(human, metric, weights)
+    for row, a, e in zip(weights, acc, eps):
+        keep = np.repeat(np.arange(6), row)
+        assert (a, e) == pytest.approx(tie_calibrated_accuracy(human[keep], metric[keep]))
