@@ -150,7 +150,7 @@ def language_warnings(texts: pd.DataFrame, setup: Setup, language: str) -> list[
 
 def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None, human=None, language_pair=None,
                   metrics=scores.DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
-                  results_dir="results", wmt22=True, wmt22_n_boot=100, wmt22_n_perm=500) -> Setup:
+                  results_dir="results", wmt22=None, wmt22_n_boot=100, wmt22_n_perm=500) -> Setup:
     """Check chapter 09's parameters before any work (each problem names its parameter).
 
     ``reference``, ``hypotheses`` (``{NAME: FILE}``) and ``human`` (an MQM file or a
@@ -160,7 +160,8 @@ def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None,
     HADQAET post-edits (a seeded sample) get an HTER; ``None`` scores all 2,952 (155 s cold).
     ``metrics`` names metrics computed here and files of metrics computed elsewhere
     (``[bleu, my.csv]``: a CSV ``system, segment, score`` named after its file, or with a ``metric``
-    column; :func:`helpers.metrics.files.read_metric_files`). ``wmt22``: run the WMT22 section
+    column; :func:`helpers.metrics.files.read_metric_files`). ``wmt22``: run the WMT22 section (``None``: only
+    with WMT's files, not on own files, whose page speaks of their own pair)
     (:mod:`helpers.metrics.wmt22`) with ``wmt22_n_boot`` resamples and ``wmt22_n_perm`` permutations.
     """
     computed, outside = split_metrics(metrics)
@@ -191,7 +192,7 @@ def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None,
         post_edit_rows=None if post_edit_rows is None else params.integer("post_edit_rows", post_edit_rows,
                                                                            minimum=20),
         systems=tuple(systems) if systems is not None else None,
-        wmt22=params.boolean("wmt22", wmt22),
+        wmt22=params.boolean("wmt22", wmt22) if wmt22 is not None else reference is None,
         wmt22_n_boot=params.integer("wmt22_n_boot", wmt22_n_boot, minimum=0),
         wmt22_n_perm=params.integer("wmt22_n_perm", wmt22_n_perm, minimum=100))
 
