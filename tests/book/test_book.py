@@ -76,8 +76,12 @@ def test_every_chapter_reads_like_a_chapter(built_book, chapter):
     assert "bibliography.html#" in page  # cited in full on the bibliography page
     assert not re.search(r"\.\.\.</td>", page), "a table cell was cut off"
     stage = json.loads((built_book["stage"] / "notebooks" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
-    shown_png = [o for c in stage["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
+    outputs = [o.get("data", {}) for c in stage["cells"] for o in c.get("outputs", [])]
+    figures = [o for o in outputs if "application/vnd.plotly.v1+json" in o]
+    shown_png = [o for o in outputs if "image/png" in o and o not in figures]
     assert shown_png == [], "static twins are saved for print, not shown again in the page"
+    assert figures and all("image/png" in o for o in figures), "each figure's output carries its twin for print"
+    assert page.count('class="plotly-graph-div"') == len(figures) and "data:image/png" not in page
 
 
 def test_solution_cells_run_and_state_what_they_compute(built_book):
