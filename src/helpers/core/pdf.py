@@ -40,6 +40,7 @@ A missing piece (Chromium, the font package, playwright, an executed notebook) i
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from dataclasses import dataclass
@@ -269,6 +270,20 @@ def print_pdf(html: Path, pdf: Path, chromium: str | None = None) -> tuple[float
     return time.monotonic() - started, fitted
 
 
+def root_page(html: Path, stage: Path) -> Path:
+    """The one-page book in the ``singlehtml`` folder ``html``: the root document's page (its
+    ``index.html`` only redirects there). Sphinx writes the images' paths relative to the folder,
+    as if the page were ``index.html``; Jupyter Book puts it at its document's path
+    (``book/intro.html``), where ``_images/`` is not found. Those paths are corrected here."""
+    root = build.toc_entries(stage / "_toc.yml")[0]
+    page = html / f"{root}.html"
+    up = "../" * (len(Path(root).parts) - 1)
+    if up:
+        text = page.read_text(encoding="utf-8")
+        page.write_text(re.sub(r'(<img\b[^>]*?\bsrc=")_images/', rf"\g<1>{up}_images/", text), encoding="utf-8")
+    return page
+
+
 def handout(pdf: Path, build_dir: Path) -> list[Path]:
     """Copy the student PDF beside each built HTML book (instructor and student) as
     :data:`HANDOUT`, the file the course page links (``book/course.md``)."""
@@ -294,6 +309,7 @@ def build_pdf(edition: str = "instructor", output_dir: str | os.PathLike | None 
         raise MissingPiece(f"edition must be one of {', '.join(OUTPUT)}, not {edition}")
     build_dir = (Path(output_dir).resolve() if output_dir else paths.project_root()) / "_build"
     check_executed(build_dir, entries)
+    build.stage_book(build_dir / "stage", paths.project_root())  # the current pages (content-compared)
     chromium = require_chromium()  # before the render, which takes a minute
     cjk_font()
     started = time.monotonic()
@@ -303,7 +319,7 @@ def build_pdf(edition: str = "instructor", output_dir: str | os.PathLike | None 
     html = build.render(build_dir, edition, builder="singlehtml", toc=toc)
     rendered = time.monotonic() - started
     out = build_dir / ("partial" / Path(edition) / "book.pdf" if entries else OUTPUT[edition])
-    page = html / f"{build.toc_entries(build_dir / 'stage' / '_toc.yml')[0]}.html"  # index.html only redirects
+    page = root_page(html, build_dir / "stage")
     print(f"printing {page} with {chromium}", flush=True)
     seconds, fitted = print_pdf(page, out, chromium)
     if edition == "student" and not entries:
