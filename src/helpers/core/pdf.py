@@ -64,26 +64,9 @@ REFERENCE_PAGES = ("book/glossary", "book/bibliography")
 MARGIN = {"top": "16mm", "bottom": "18mm", "left": "15mm", "right": "15mm"}
 TEXT_WIDTH_PX = round((210 - 30) / 25.4 * 96)
 
-#: Run in the page before printing: open every folded solution, then shrink (CSS ``zoom``) each
-#: table wider than its column until it fits, no smaller than half size; returns how many tables
-#: were shrunk and the width of any that still overflow.
-FIT_TABLES = """() => {
-  document.querySelectorAll('details').forEach(d => { d.open = true; });
-  document.querySelectorAll('.toggle-hidden').forEach(e => e.classList.remove('toggle-hidden'));
-  let shrunk = 0; const over = [];
-  for (const table of document.querySelectorAll('table')) {
-    const column = table.closest('article') || document.body;
-    const room = column.clientWidth;
-    const width = table.scrollWidth;
-    if (width > room + 1) {
-      table.style.zoom = Math.max(0.5, room / width).toFixed(3);
-      shrunk += 1;
-      const after = table.getBoundingClientRect().width;
-      if (after > room + 1) { over.push(Math.round(after)); }
-    }
-  }
-  return {shrunk: shrunk, overflowing: over};
-}"""
+#: Run in the page before printing (``core/pages/print.js``): open every folded solution, then shrink
+#: (CSS ``zoom``) each table wider than its column until it fits, no smaller than half size.
+FIT_TABLES = Path(__file__).parent / "pages" / "print.js"
 
 #: The page number at the foot of every page (playwright's footer template).
 FOOTER = ('<div style="width:100%;font-size:8pt;text-align:center;color:#555;font-family:sans-serif">'
@@ -199,9 +182,9 @@ def printable_font(font: Path, text: str, out: Path) -> Path:
 
 
 def print_css(font: Path) -> str:
-    """The print style sheet (``core/pages/print.css``) with the CJK font declared from ``font``."""
+    """The print style sheet (``core/pages/print.css``) with its CJK font read from ``font``."""
     sheet = (Path(__file__).parent / "pages" / "print.css").read_text(encoding="utf-8")
-    return f'@font-face {{ font-family: "Book CJK"; src: url("{font.resolve().as_uri()}"); }}\n{sheet}'
+    return sheet.replace("CJK_FONT_URL", font.resolve().as_uri())
 
 
 def partial_toc(stage: Path, entries: list[str]) -> Path:
@@ -259,7 +242,8 @@ def print_pdf(html: Path, pdf: Path, chromium: str | None = None) -> tuple[float
             page.add_style_tag(content=print_css(printable_font(font, text, pdf.with_name(".book-cjk.ttf"))))
             page.emulate_media(media="print")
             page.evaluate("() => document.fonts.ready.then(() => true)")
-            fitted = page.evaluate(FIT_TABLES)
+            fitted = page.evaluate("\n".join(line for line in FIT_TABLES.read_text(encoding="utf-8").splitlines()
+                                             if not line.startswith("//")))
             page.evaluate("() => document.fonts.ready.then(() => true)")
             page.pdf(path=str(partial), format="A4", margin=MARGIN, print_background=True,
                      display_header_footer=True, header_template="<span></span>", footer_template=FOOTER,
