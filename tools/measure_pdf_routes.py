@@ -10,10 +10,14 @@ PDF back (pages, images, embedded fonts, Chinese characters extractable; with py
   launches playwright's own Chromium), then its printing step (``jupyter_book.pdf.html_to_pdf``)
   on the same one-page book with the system Chromium put in;
 * ``jupyter-book pdflatex``: ``jupyter-book build --builder pdflatex`` with XeLaTeX and xeCJK set
-  to the same Noto Sans SC file (pdflatex itself cannot typeset Chinese), when ``xelatex`` is there.
+  to the same Noto Sans SC file (pdflatex itself cannot typeset Chinese), when ``xelatex`` is there,
+  with Sphinx's own LaTeX class: Jupyter Book's class (sphinx-jupyterbook-latex) loads ``bbm.sty``,
+  which Debian ships only in texlive-fonts-extra (1.4 GB installed), and stopped there.
 
 Writes ``data/measured/pdf_routes.csv``: route, seconds, megabytes, pages, images, cjk_font_embedded,
-chinese_characters, outcome. Usage: ``.venv/bin/python tools/measure_pdf_routes.py``.
+chinese_characters, outcome, pages_printed. Usage: ``.venv/bin/python tools/measure_pdf_routes.py
+[--only PAGE ...]`` (``--only``: a partial book, as ``helpers pdf --only``, to
+``data/measured/pdf_routes_partial.csv``).
 """
 
 from __future__ import annotations
@@ -48,17 +52,17 @@ def facts(path: Path | None) -> dict:
             "chinese_characters": len(re.findall(r"[\u4e00-\u9fff]", read["text"]))}
 
 
-def chosen(build_dir: Path) -> dict:
+def chosen(build_dir: Path, entries: list[str] | None) -> dict:
     started = time.monotonic()
-    printed = pdf.build_pdf("instructor", output_dir=build_dir.parent)
+    printed = pdf.build_pdf("instructor", output_dir=build_dir.parent, entries=entries)
     return {"route": "singlehtml + Chromium (chosen)", "seconds": round(time.monotonic() - started),
             **facts(printed.pdf), "outcome": f"render {printed.render_seconds:.0f} s, print {printed.print_seconds:.0f} s"}
 
 
-def pdfhtml(build_dir: Path, work: Path) -> list[dict]:
+def pdfhtml(build_dir: Path, work: Path, toc: list[str]) -> list[dict]:
     rows = []
     started = time.monotonic()
-    proc = subprocess.run([*JUPYTER_BOOK, "build", str(build_dir / "stage"), "--builder", "pdfhtml",
+    proc = subprocess.run([*JUPYTER_BOOK, "build", str(build_dir / "stage"), "--builder", "pdfhtml", *toc,
                            "--path-output", str(work / "pdfhtml")], capture_output=True, text=True)
     out = work / "pdfhtml" / "_build" / "pdf" / "book.pdf"
     error = [line for line in (proc.stdout + proc.stderr).splitlines() if "Executable doesn't exist" in line
@@ -66,8 +70,9 @@ def pdfhtml(build_dir: Path, work: Path) -> list[dict]:
     rows.append({"route": "jupyter-book pdfhtml (as shipped)", "seconds": round(time.monotonic() - started),
                  **facts(out if proc.returncode == 0 else None),
                  "outcome": "ok" if proc.returncode == 0 else f"failed: {(error or ['exit ' + str(proc.returncode)])[0][:160]}"})
-    single = work / "pdfhtml" / "_build" / "singlehtml" / "index.html"
-    if single.exists():
+    single = work / "pdfhtml" / "_build" / "html"  # where jupyter-book's pdfhtml puts its singlehtml page
+    if (single / "index.html").exists():
+        single = pdf.root_page(single, build_dir / "stage")
         from playwright.async_api import BrowserType
 
         launch = BrowserType.launch
@@ -90,6 +95,7 @@ def pdfhtml(build_dir: Path, work: Path) -> list[dict]:
 LATEX_CONFIG = """
 latex:
   latex_engine: xelatex
+  use_jupyterbook_latex: false
 sphinx:
   config:
     latex_elements:
@@ -105,7 +111,7 @@ sphinx:
 """
 
 
-def pdflatex(build_dir: Path, work: Path) -> dict:
+def pdflatex(build_dir: Path, work: Path, toc: list[str]) -> dict:
     if shutil.which("xelatex") is None:
         return {"route": "jupyter-book pdflatex (XeLaTeX + xeCJK)", "seconds": "", **facts(None),
                 "outcome": "not measured: xelatex not installed"}
@@ -120,7 +126,7 @@ def pdflatex(build_dir: Path, work: Path) -> dict:
     path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
     started = time.monotonic()
     proc = subprocess.run([*JUPYTER_BOOK, "build", str(build_dir / "stage"), "--builder", "pdflatex", "--config",
-                           str(path), "--path-output", str(work / "latex")], capture_output=True, text=True)
+                           str(path), *toc, "--path-output", str(work / "latex")], capture_output=True, text=True)
     seconds = round(time.monotonic() - started)
     found = sorted((work / "latex" / "_build" / "latex").glob("*.pdf"))
     log = (proc.stdout + proc.stderr).splitlines()
@@ -131,20 +137,24 @@ def pdflatex(build_dir: Path, work: Path) -> dict:
             **facts(found[0] if found else None), "outcome": outcome}
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    entries = argv[argv.index("--only") + 1:] if "--only" in argv else None  # some pages, as helpers pdf --only
     build_dir = ROOT / "_build"
-    pdf.check_executed(build_dir)
-    rows = [chosen(build_dir)]
+    pdf.check_executed(build_dir, entries)
+    rows = [chosen(build_dir, entries)]
+    toc = ["--toc", str(pdf.partial_toc(build_dir / "stage", entries))] if entries else []
     with tempfile.TemporaryDirectory(prefix="pdf-routes-") as tmp:
         work = Path(tmp)
-        rows += pdfhtml(build_dir, work)
-        rows.append(pdflatex(build_dir, work))
+        rows += pdfhtml(build_dir, work, toc)
+        rows.append(pdflatex(build_dir, work, toc))
         keep = ROOT / "_build" / "pdf-routes"
         shutil.rmtree(keep, ignore_errors=True)
         shutil.copytree(work, keep, ignore=shutil.ignore_patterns("_build", "*.ipynb"), dirs_exist_ok=True)
         for found in work.rglob("*.pdf"):
             shutil.copyfile(found, keep / found.name)
-    out = ROOT / "data" / "measured" / "pdf_routes.csv"
+    for row in rows:
+        row["pages_printed"] = " ".join(entries) if entries else "the whole book"
+    out = ROOT / "data" / "measured" / ("pdf_routes_partial.csv" if entries else "pdf_routes.csv")
     with out.open("w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
@@ -154,4 +164,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
