@@ -10,7 +10,7 @@ PDF back (pages, images, embedded fonts, Chinese characters extractable; with py
   launches playwright's own Chromium), then its printing step (``jupyter_book.pdf.html_to_pdf``)
   on the same one-page book with the system Chromium put in;
 * ``jupyter-book pdflatex``: ``jupyter-book build --builder pdflatex`` with XeLaTeX and xeCJK set
-  to the same Noto Sans SC file (pdflatex itself cannot typeset Chinese), when ``xelatex`` is there,
+  to the same Noto Sans SC file (pdflatex itself cannot typeset Chinese) and Latin Modern for the rest, when ``xelatex`` is there,
   with Sphinx's own LaTeX class: Jupyter Book's class (sphinx-jupyterbook-latex) loads ``bbm.sty``,
   which Debian ships only in texlive-fonts-extra (1.4 GB installed), and stopped there.
 
@@ -99,15 +99,12 @@ latex:
 sphinx:
   config:
     latex_elements:
-      fontpkg: |
-        \\\\setmainfont{{TeX Gyre Termes}}
-        \\\\setsansfont{{TeX Gyre Heros}}
-        \\\\setmonofont{{TeX Gyre Cursor}}
+      fontpkg: ""
       preamble: |
-        \\\\usepackage{{xeCJK}}
-        \\\\setCJKmainfont[Path={folder}/]{{{name}}}
-        \\\\setCJKsansfont[Path={folder}/]{{{name}}}
-        \\\\setCJKmonofont[Path={folder}/]{{{name}}}
+        \\usepackage{{xeCJK}}
+        \\setCJKmainfont[Path={folder}/]{{{name}}}
+        \\setCJKsansfont[Path={folder}/]{{{name}}}
+        \\setCJKmonofont[Path={folder}/]{{{name}}}
 """
 
 
@@ -138,6 +135,14 @@ def pdflatex(build_dir: Path, work: Path, toc: list[str]) -> dict:
 
 
 def main(argv: list[str]) -> int:
+    import os
+    from datetime import datetime, timezone
+
+    import yaml
+
+    from helpers.core import measured
+
+    started, load = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M"), os.getloadavg()
     entries = argv[argv.index("--only") + 1:] if "--only" in argv else None  # some pages, as helpers pdf --only
     build_dir = ROOT / "_build"
     pdf.check_executed(build_dir, entries)
@@ -159,6 +164,11 @@ def main(argv: list[str]) -> int:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
+    record = {"what": "routes to a PDF of the built book: seconds (wall), size, pages, images, CJK font embedded, "
+                      "Chinese characters extractable; outcome",
+              "command": " ".join(["python tools/measure_pdf_routes.py", *(["--only", *entries] if entries else [])]),
+              **measured.machine_record(started, load)}
+    out.with_suffix(".yml").write_text(yaml.safe_dump(record, sort_keys=False, allow_unicode=True), encoding="utf-8")
     print(out.read_text(encoding="utf-8"))
     return 0
 

@@ -7,31 +7,45 @@ through playwright. In that builder each figure is its static twin: :meth:`Resul
 <helpers.core.results.Results.show>` puts the twin's PNG into the figure's output beside its
 HTML div, and ``_config.yml`` ranks ``image/png`` before ``text/html`` for ``singlehtml`` only, so
 no plotly box and no JavaScript reaches the paper. The print style sheet
-(``core/pages/print.css``) hides the site's navigation, opens the folded solutions, breaks the
-page before each chapter and numbers the pages; before printing, every table wider than the text
-column is shrunk to fit it (:data:`FIT_TABLES`). Chinese is printed with Noto Sans SC from the
-PyPI package ``pylopdf-fonts-zh-cn`` (the font of the static figures, already a requirement),
-loaded as a web font from its file, so Chromium embeds a subset of it: no system font and no root
-are needed (headless Chromium on a machine without CJK fonts prints boxes otherwise).
+(``core/pages/print.css``) hides the site's navigation, breaks the page before each page of the
+book and sets A4; :data:`FIT_TABLES` opens the folded solutions and shrinks every table wider than
+the text column to fit it; playwright adds page numbers and a PDF outline. Chinese is printed in
+Noto Sans SC from the PyPI package ``pylopdf-fonts-zh-cn`` (the static figures' font, already a
+requirement): the characters the page uses are cut from it with TrueType outlines
+(:func:`printable_font`), which Chromium embeds as a named subset font. No system font and no
+root are needed; headless Chromium on a machine without CJK fonts prints boxes otherwise.
 
-The three routes were measured on this project's 2 shared cores on 2026-12-07 (the full
-instructor edition, 10 chapters, after ``make book``; :data:`ROUTES`):
+The routes, measured on this project's 2 shared cores (load average about 10 from other jobs) on
+2026-12-07 with ``tools/measure_pdf_routes.py`` (``data/measured/pdf_routes*.csv``); "chapter 8"
+is the partial book of the root page, chapter 8 and the reference pages (``--only``):
 
-=======================  ==========  ==========  ===========================================  =========================================
-route                    time        size        fidelity                                     must be installed
-=======================  ==========  ==========  ===========================================  =========================================
-singlehtml + Chromium    see ROUTES  see ROUTES  all text, tables (shrunk to fit), static     Debian ``chromium`` (as the browser
-(chosen)                                         twins, CJK embedded, page numbers,           test); playwright and the font are
-                                                 solutions open, PDF outline                  requirements already
-``jupyter-book           fails       none        its playwright ``launch()`` takes no         playwright's own Chromium build
---builder pdfhtml``      offline                 executable path: it needs the browser        (``playwright install chromium``, a
-                                                 playwright downloads; with the system one    download from Microsoft's CDN: not
-                                                 patched in, plotly boxes print empty or as   offline)
-                                                 live SVG, no page numbers, Chinese as boxes
-``jupyter-book           see ROUTES  see ROUTES  see ROUTES                                   TeX Live: texlive-xetex,
---builder pdflatex``                                                                          texlive-lang-chinese (xeCJK),
-                                                                                              texlive-latex-extra, latexmk (~400 MB)
-=======================  ==========  ==========  ===========================================  =========================================
+==========================  ====================  ====================================  ======================================
+route                       time, size            fidelity                              must be installed
+==========================  ====================  ====================================  ======================================
+singlehtml + Chromium       chapter 8: 44 s       every page in order, tables (wide     Debian ``chromium`` (as the browser
+(chosen)                    (render 31, print     ones shrunk), static twins, Chinese   test); playwright and the font are
+                            12), 1.7 MB, 24 pp.   in embedded Noto Sans SC, page        requirements already
+                            whole book: see       numbers, outline, solutions open
+                            README                (instructor)
+``jupyter-book build        fails offline         its ``html_to_pdf`` launches          playwright's own Chromium build
+--builder pdfhtml``         (30 s, then "Execu-   playwright's bundled browser with no  (``playwright install chromium``: a
+                            table doesn't         way to name another; its print step   download, not offline)
+                            exist")               run with the system Chromium: 7 s,
+                                                  0.7 MB, 20 pp., but unstyled, no
+                                                  margins or page numbers, the site's
+                                                  navigation printed, wide tables cut
+                                                  at the edge, no CJK font of its own
+``jupyter-book build        chapter 8: 39 s,      every result table lost: a table is   TeX Live: texlive-xetex,
+--builder pdflatex``        0.6 MB, 40 pp.;       a pandas Styler, which has only an    texlive-lang-chinese (xeCJK),
+(XeLaTeX + xeCJK, Sphinx's  latexmk reports       HTML form, and prints as "<pandas.io  texlive-latex-extra, latexmk: about
+LaTeX class)                errors                ...Styler object at 0x...>" (the      400 MB; Jupyter Book's own class
+                                                  data box, galleries: "<IPython...HTML also needs bbm.sty, only in
+                                                  object>"); static twins and Chinese   texlive-fonts-extra (1.4 GB); pdflatex
+                                                  print, but Greek (α) is missing, the  itself cannot set Chinese
+                                                  intro's sections become chapters
+                                                  with blank pages, wide tables run
+                                                  past the margin
+==========================  ====================  ====================================  ======================================
 
 A missing piece (Chromium, the font package, playwright, an executed notebook) is a
 :class:`MissingPiece` error naming it and how to get it.
