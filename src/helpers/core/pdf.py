@@ -252,7 +252,7 @@ def print_pdf(html: Path, pdf: Path, chromium: str | None = None) -> tuple[float
             page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:"))
                        else route.abort())  # offline: nothing is fetched from elsewhere
             page.goto(html.resolve().as_uri(), wait_until="load")
-            text = page.evaluate("() => document.body.innerText")
+            text = page.evaluate("() => document.body.textContent")  # hidden text (folded solutions) too
             page.add_style_tag(content=print_css(printable_font(font, text, pdf.with_name(".book-cjk.ttf"))))
             page.emulate_media(media="print")
             page.evaluate("() => document.fonts.ready.then(() => true)")
