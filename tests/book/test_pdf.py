@@ -25,8 +25,9 @@ CHAPTER = "notebooks/01_metahope_pilot_v1"
 
 
 def _compact(text: str) -> str:
-    """Text without white space, so that a line broken on paper still matches."""
-    return re.sub(r"\s+", "", text)
+    """Text without white space, so that a line broken on paper still matches, and with straight
+    quotes (Sphinx prints "it's" as "it’s")."""
+    return re.sub(r"\s+", "", text).translate(str.maketrans("‘’“”", "''\"\""))
 
 
 def read_pdf(path: Path) -> dict:
