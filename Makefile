@@ -74,7 +74,7 @@ book-student: data
 	$(BIN)/python -m helpers build --jobs $(JOBS) --edition student
 
 # the printable edition: the book as one PDF, printed by headless Chromium from the notebooks make book
-# executed (nothing runs again; helpers.core.pdf, where the routes were measured): the instructor
+# executed (nothing runs again; helpers.core.book.pdf, where the routes were measured): the instructor
 # edition to _build/pdf/book.pdf, the student edition (no solution) to _build/student/pdf/book.pdf.
 # Chromium is Debian's, as for the browser test (.ci/run installs it; CHROMIUM=/path/to/chrome for another);
 # the Chinese font comes with requirements.txt (pylopdf-fonts-zh-cn).
@@ -127,7 +127,7 @@ lab-student:
 
 # the student kit, to hand out instead of the repository: a zip of the student notebooks, the helpers
 # package, its install files, the book's own data and (after make book-student) the student book;
-# no solution, no class file, no result (helpers.core.editions.write_student_kit)
+# no solution, no class file, no result (helpers.core.book.editions.write_student_kit)
 student-kit: setup
 	$(BIN)/python -m helpers student-kit
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Measure the routes to a PDF of the built book, behind the choice in ``helpers.core.pdf``.
+"""Measure the routes to a PDF of the built book, behind the choice in ``helpers.core.book.pdf``.
 
 After ``make book``, times each route on the executed notebooks of ``_build/stage`` and reads each
 PDF back (pages, images, embedded fonts, Chinese characters extractable; with pypdf, as
 ``tests/book/test_pdf.py`` does):
 
-* ``singlehtml + Chromium`` (chosen): ``helpers.core.pdf.build_pdf`` (render and print);
+* ``singlehtml + Chromium`` (chosen): ``helpers.core.book.pdf.build_pdf`` (render and print);
 * ``jupyter-book pdfhtml``: ``jupyter-book build --builder pdfhtml`` as it is (its playwright
   launches playwright's own Chromium), then its printing step (``jupyter_book.pdf.html_to_pdf``)
   on the same one-page book with the system Chromium put in;
@@ -36,7 +36,7 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "book")]
 
 from test_pdf import read_pdf  # noqa: E402  (the test's reader: one way of reading a PDF back)
 
-from helpers.core import pdf  # noqa: E402
+from helpers.core.book import pdf  # noqa: E402
 
 JUPYTER_BOOK = [sys.executable, "-c", "import sys, helpers; from jupyter_book.cli.main import main; sys.exit(main())"]
 
@@ -140,7 +140,7 @@ def main(argv: list[str]) -> int:
 
     import yaml
 
-    from helpers.core import measured
+    from helpers.core.formats import measured
 
     started, load = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M"), os.getloadavg()
     entries = argv[argv.index("--only") + 1:] if "--only" in argv else None  # some pages, as helpers pdf --only

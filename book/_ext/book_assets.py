@@ -58,7 +58,7 @@ def _scripts_once(app, pagename, templatename, context, doctree) -> None:
 
 
 def _html_visitors_for_singlehtml(app) -> None:
-    """The one-page book (``singlehtml``, printed by ``helpers.core.pdf``) draws every node the
+    """The one-page book (``singlehtml``, printed by ``helpers.core.book.pdf``) draws every node the
     pages draw. Sphinx 7.4 looks a node's visitors up by builder name and falls back to the
     format ("html") only when no extension registered any under that name; one did for
     ``singlehtml``, so myst-nb's hidden-code cells (registered for "html") had none there and the

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import student_edition_strings
 
-from helpers.core import published as cp
+from helpers.core.formats import published as cp
 
 pytestmark = pytest.mark.slow
 
@@ -105,7 +105,8 @@ def test_solution_cells_run_and_state_what_they_compute(built_book):
 
 
 def test_student_edition_has_no_solution_anywhere(built_book):
-    from helpers.core import build, paths
+    from helpers.core.book import build
+    from helpers.core import paths
 
     student = build.render(built_book["html"].parent, edition="student")
     everything = "".join(p.read_text(encoding="utf-8", errors="ignore") for p in student.rglob("*") if p.is_file()
@@ -123,7 +124,7 @@ def test_student_edition_has_no_solution_anywhere(built_book):
     # the download links carry the student edition of every chapter's notebook, nothing else
     import nbformat
 
-    from helpers.core import editions
+    from helpers.core.book import editions
 
     downloads = sorted(student.rglob("*.ipynb"))
     assert sorted(p.name for p in downloads) == [f"{c}.ipynb" for c in CHAPTERS]
@@ -138,7 +139,8 @@ def test_student_edition_has_no_solution_anywhere(built_book):
 
 def test_findings_follow_the_data(tmp_path, two_annotators):
     """Chapter 1 re-run on a tiny own-data class: its findings are recomputed, not the released run's words."""
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     out = execution.execute_notebook(
         paths.project_root() / "notebooks" / "01_metahope_pilot_v1.ipynb", tmp_path / "own.ipynb",
@@ -154,7 +156,8 @@ def test_findings_follow_the_data(tmp_path, two_annotators):
 
 def test_directions_chapter_runs_on_a_small_class(tmp_path, two_annotators):
     """Chapter 2 on three items per direction, solutions included: the totals are the fixture's hand-known ones."""
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     execution.execute_notebook(
         paths.project_root() / "notebooks" / "02_metahope_directions.ipynb", tmp_path / "own.ipynb",
@@ -227,7 +230,8 @@ def test_pilot_v2_on_real_sheets_has_no_banner_and_needs_no_released_file(tmp_pa
     the released data were never fetched: its disagreement section takes the team's own most
     disputed unit apart instead of the paper's Table 12 item, so no released sheet is read."""
     from helpers import metahope as mh
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
     from helpers.metahope import simulate as sim
 
     truth = mh.read_workbook(mh.pilot_zh_en_file(), "truth")

@@ -1,4 +1,4 @@
-"""The printable edition (helpers.core.pdf): read back with pypdf, the PDF holds each chapter's
+"""The printable edition (helpers.core.book.pdf): read back with pypdf, the PDF holds each chapter's
 title, its figures as images, an embedded CJK font with the Chinese text extractable, and in the
 student edition no solution text.
 
@@ -74,11 +74,11 @@ def read_pdf(path: Path) -> dict:
 
 
 def _executed(stage: Path, entry: str, student: bool = False) -> dict:
-    """The executed chapter; ``student``: its student edition (helpers.core.editions), what the
+    """The executed chapter; ``student``: its student edition (helpers.core.book.editions), what the
     student PDF prints of it."""
     import nbformat
 
-    from helpers.core import editions
+    from helpers.core.book import editions
 
     nb = nbformat.read(stage / f"{entry}.ipynb", as_version=4)
     return editions.student_notebook(nb, entry) if student else nb
@@ -138,7 +138,7 @@ def printed(built_book):
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail("REQUIRE_BROWSER is set but Chromium is missing: apt-get install chromium")
         pytest.skip("Chromium not installed (apt-get install chromium)")
-    from helpers.core import pdf
+    from helpers.core.book import pdf
 
     return pdf.build_pdf("student", output_dir=built_book["html"].parent.parent, entries=[CHAPTER])
 
@@ -158,7 +158,7 @@ def test_student_pdf_has_no_solution(built_book, printed):
 def test_whole_editions():
     """The two PDFs of ``make pdf`` and ``make pdf-student`` (``$BOOK_PDF_BUILD/pdf/book.pdf``,
     ``$BOOK_PDF_BUILD/student/pdf/book.pdf``): every chapter of the table of contents, in order."""
-    from helpers.core import build
+    from helpers.core.book import build
 
     build_dir = Path(os.environ["BOOK_PDF_BUILD"])
     stage = build_dir / "stage"

@@ -1,5 +1,5 @@
 """The printable edition's parts that need no browser: the partial table of contents, the
-refusals that name what is missing, and the font cut for print (helpers.core.pdf)."""
+refusals that name what is missing, and the font cut for print (helpers.core.book.pdf)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import yaml
 from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTFont
 
-from helpers.core import build, paths, pdf
+from helpers.core import paths
+from helpers.core.book import build, pdf
 
 
 def _stage(tmp_path: Path) -> Path:

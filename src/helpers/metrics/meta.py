@@ -12,7 +12,7 @@ the statistics of WMT's metrics task, as google-research/mt-metrics-eval (``stat
   tie-calibrated pairwise accuracy acc_eq (:func:`tie_calibrated_accuracy`, Deutsch et al.
   2023), WMT 2023's main segment-level statistic;
 * **intervals** by a seeded bootstrap of segments or of whole documents
-  (:func:`helpers.core.stats.resample`), every statistic recomputed on each resample;
+  (:func:`helpers.core.statistics.stats.resample`), every statistic recomputed on each resample;
 * **is metric A better than metric B?** the paired permutation test PERM-BOTH (Deutsch et
   al. 2021; :func:`perm_both`, :func:`compare_metrics`).
 
@@ -56,14 +56,13 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
 
-from ..core.stats import percentile_interval, resample
+from ..core.statistics.stats import percentile_interval, resample
+from .scores import LOWER_IS_BETTER  # metrics whose scores are lower-is-better by default (edit rates)
 
 #: Columns of :func:`meta_evaluate`'s table (the ``metrics meta`` CSV).
 COLUMNS = ["level", "metric", "statistic", "estimate", "ci_low", "ci_high", "n"]
 #: Columns of :func:`meta_evaluate`'s ``unmatched`` frame.
 UNMATCHED_COLUMNS = ["metric", "only_in", "what", "n", "examples"]
-#: Metrics whose scores are lower-is-better by default (edit rates).
-LOWER_IS_BETTER = frozenset({"ter"})
 #: Statistics of each level, in the order of the table.
 SYSTEM_STATISTICS = ("pearson", "kendall_tau_b", "pairwise_accuracy")
 SEGMENT_STATISTICS = ("pearson_flat", "kendall_tau_b_flat", "pearson_item", "kendall_tau_b_item", "acc_eq_item",
@@ -339,6 +338,41 @@ def tie_calibrated_accuracy(human, metric) -> tuple[float, float]:
     return float(acc[0]), float(eps[0])
 
 
+def tie_calibrated_accuracy_weighted(human, metric, weights) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`tie_calibrated_accuracy` under each row of item ``weights`` (B, items): the
+    item-averaged acc_eq and its ε with each item counted as often as its weight says (a
+    bootstrap resample, or 0/1 to restrict the items to a group), the threshold searched afresh
+    per row as in :func:`meta_evaluate`'s intervals.
+
+    Parameters
+    ----------
+    human, metric : array_like
+        Items × systems scores, both higher-is-better (NaN: not scored).
+    weights : array_like
+        (B, items) non-negative item weights.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (acc_eq per row, ε per row); NaN for a row whose weighted items have no pair.
+
+    References
+    ----------
+    Deutsch, Foster & Freitag (2023), Ties Matter, §4-5, arXiv:2305.14324.
+
+    Examples
+    --------
+    >>> acc, eps = tie_calibrated_accuracy_weighted([[1, 1, 2], [1, 2, 3]], [[0.5, 0.6, 2.0], [3, 2, 1]],
+    ...                                             [[1, 0], [0, 1]])
+    >>> acc.round(3).tolist()  # item 1 alone: 3 of 3 with ε = 0.1; item 2 alone: 0 of 3
+    [1.0, 0.0]
+    """
+    h, m = np.atleast_2d(np.asarray(human, dtype=float)), np.atleast_2d(np.asarray(metric, dtype=float))
+    if h.shape != m.shape:
+        raise ValueError(f"human scores have shape {h.shape}, metric scores {m.shape}")
+    return _tie_calibrated_rows(_tie_pairs(h, m), np.atleast_2d(np.asarray(weights, dtype=float)))
+
+
 def _item_values(h: np.ndarray, m: np.ndarray, statistic: str) -> np.ndarray:
     """Per item (row) correlation across the systems scored on both sides; NaN when fewer
     than two or one side is constant (the item then leaves the average)."""
@@ -593,7 +627,7 @@ def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both
         document is unknown is its own unit). Segments are resampled as items: a drawn
         segment brings every system's translation of it.
     n_boot, ci, seed
-        Percentile bootstrap interval (:func:`helpers.core.stats.resample`, seeded). A
+        Percentile bootstrap interval (:func:`helpers.core.statistics.stats.resample`, seeded). A
         system score that comes from a system row cannot be recomputed on a resample, so
         its system-level intervals are NaN (use ``segments="all"`` for intervals).
     human_higher_is_better : bool
