@@ -2,8 +2,8 @@
 title, its figures as images, an embedded CJK font with the Chinese text extractable, and in the
 student edition no solution text.
 
-``make test`` prints one chapter of the test book in the student edition (a partial book: the root
-page, chapter 1 and the reference pages); ``make bench`` builds the whole PDFs with ``make pdf`` and
+``make test`` prints two chapters of the test book in the student edition (a partial book: the root
+page, chapters 1 and 6 and the reference pages); ``make bench`` builds the whole PDFs with ``make pdf`` and
 ``make pdf-student`` and runs :func:`test_whole_editions` on them (``BOOK_PDF_BUILD`` names the
 ``_build`` folder that holds them; skipped without it).
 """
@@ -21,7 +21,9 @@ from conftest import chromium_path, student_edition_strings
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 CJK = re.compile(r"[\u4e00-\u9fff]{2,}")
-CHAPTER = "notebooks/01_metahope_pilot_v1"
+#: Chapter 1 (its solutions are the strings the student edition must not hold) and chapter 6 (Chinese in
+#: its tables and text; chapter 1 shows none).
+CHAPTERS = ["notebooks/01_metahope_pilot_v1", "notebooks/06_homophones"]
 
 
 def _compact(text: str) -> str:
@@ -132,20 +134,20 @@ def check_pdf(facts: dict, stage: Path, entries: list[str], student: bool = Fals
 
 @pytest.fixture(scope="module")
 def printed(built_book):
-    """Chapter 1 of the test book printed in the student edition (the instructor edition is the
-    same route with the solutions kept: make bench checks both whole PDFs)."""
+    """Chapters 1 and 6 of the test book printed in the student edition (the instructor edition is
+    the same route with the solutions kept: make bench checks both whole PDFs)."""
     if chromium_path() is None:
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail("REQUIRE_BROWSER is set but Chromium is missing: apt-get install chromium")
         pytest.skip("Chromium not installed (apt-get install chromium)")
     from helpers.core.book import pdf
 
-    return pdf.build_pdf("student", output_dir=built_book["html"].parent.parent, entries=[CHAPTER])
+    return pdf.build_pdf("student", output_dir=built_book["html"].parent.parent, entries=CHAPTERS)
 
 
 def test_one_chapter_prints_with_its_figures_and_chinese(built_book, printed):
     assert printed.pdf.parts[-3:] == ("partial", "student", "book.pdf")
-    check_pdf(read_pdf(printed.pdf), built_book["stage"], [CHAPTER], student=True)
+    check_pdf(read_pdf(printed.pdf), built_book["stage"], CHAPTERS, student=True)
 
 
 def test_student_pdf_has_no_solution(built_book, printed):
