@@ -25,8 +25,14 @@ route                       time, size            fidelity                      
 singlehtml + Chromium       chapter 8: 44 s       every page in order, tables (wide     Debian ``chromium`` (as the browser
 (chosen)                    (render 31, print     ones shrunk), static twins, Chinese   test); playwright and the font are
                             12), 1.7 MB, 24 pp.   in embedded Noto Sans SC, page        requirements already
-                            whole book: see       numbers, outline, solutions open
-                            README                (instructor)
+                            whole book,           numbers, outline, solutions open
+                            instructor: 123 s     (instructor)
+                            (render 55, print
+                            52), 10.7 MB, 148
+                            pp., 27 figures;
+                            student: 105 s
+                            (render 43, print
+                            50), 9.7 MB, 132 pp.
 ``jupyter-book build        fails offline         its ``html_to_pdf`` launches          playwright's own Chromium build
 --builder pdfhtml``         (30 s, then "Execu-   playwright's bundled browser with no  (``playwright install chromium``: a
                             table doesn't         way to name another; its print step   download, not offline)
