@@ -34,9 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "book")]
 
-from test_pdf import read_pdf  # noqa: E402  (the test's reader: one way of reading a PDF back)
+from test_pdf import read_pdf  # the test's reader: one way of reading a PDF back
 
-from helpers.core.book import pdf  # noqa: E402
+from helpers.core.book import pdf
 
 JUPYTER_BOOK = [sys.executable, "-c", "import sys, helpers; from jupyter_book.cli.main import main; sys.exit(main())"]
 
@@ -63,7 +63,7 @@ def pdfhtml(build_dir: Path, work: Path, toc: list[str]) -> list[dict]:
     rows = []
     started = time.monotonic()
     proc = subprocess.run([*JUPYTER_BOOK, "build", str(build_dir / "stage"), "--builder", "pdfhtml", *toc,
-                           "--path-output", str(work / "pdfhtml")], capture_output=True, text=True)
+                           "--path-output", str(work / "pdfhtml")], capture_output=True, text=True, check=False)
     out = work / "pdfhtml" / "_build" / "pdf" / "book.pdf"
     error = [line for line in (proc.stdout + proc.stderr).splitlines() if "Executable doesn't exist" in line
              or "Error" in line]
@@ -123,7 +123,7 @@ def pdflatex(build_dir: Path, work: Path, toc: list[str]) -> dict:
     path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
     started = time.monotonic()
     proc = subprocess.run([*JUPYTER_BOOK, "build", str(build_dir / "stage"), "--builder", "pdflatex", "--config",
-                           str(path), *toc, "--path-output", str(work / "latex")], capture_output=True, text=True)
+                           str(path), *toc, "--path-output", str(work / "latex")], capture_output=True, text=True, check=False)
     seconds = round(time.monotonic() - started)
     found = sorted((work / "latex" / "_build" / "latex").glob("*.pdf"))
     log = (proc.stdout + proc.stderr).splitlines()
@@ -136,13 +136,13 @@ def pdflatex(build_dir: Path, work: Path, toc: list[str]) -> dict:
 
 def main(argv: list[str]) -> int:
     import os
-    from datetime import datetime, timezone
+    from datetime import UTC, datetime
 
     import yaml
 
     from helpers.core.formats import measured
 
-    started, load = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M"), os.getloadavg()
+    started, load = datetime.now(UTC).strftime("%Y-%m-%d %H:%M"), os.getloadavg()
     entries = argv[argv.index("--only") + 1:] if "--only" in argv else None  # some pages, as helpers pdf --only
     build_dir = ROOT / "_build"
     pdf.check_executed(build_dir, entries)

@@ -159,7 +159,7 @@ def printable_font(font: Path, text: str, out: Path) -> Path:
     from fontTools import subset
     from fontTools.pens.cu2quPen import Cu2QuPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
-    from fontTools.ttLib import TTFont, newTable
+    from fontTools.ttLib import newTable
 
     options = subset.Options()
     options.name_IDs = ["*"]
