@@ -20,7 +20,6 @@ times; this is where they are measured.
 from __future__ import annotations
 
 import csv
-import io
 import os
 import platform
 import re

@@ -538,8 +538,7 @@ def test_undefined_statistics_come_without_warnings():
 
 
 def test_exact_zeros_are_zero_not_floating_point_residue():
-    # κ: positions (0, 1, 1) and (0, 0, 0): O = 2/3, E = 2/9 + 0 + 4/9 -> 1 − 1 = 0 exactly
-    x, y = [0, 1, 1], [0, 0, 0]
+    # κ: positions x = (0, 1, 1) and y = (0, 0, 0): O = 2/3, E = 2/9 + 0 + 4/9 -> 1 − 1 = 0 exactly
     mx, my = Fraction(2, 3), Fraction(0)
     e = (Fraction(2, 3) - mx**2) + (0 - my**2) + (mx - my) ** 2
     assert 1 - Fraction(2, 3) / e == 0

@@ -524,8 +524,6 @@ def _fit_gpt(texts: Sequence[str], shape: Mapping[str, int], steps: int, batch_s
     """Train one transformer: the posts joined by ``<bos>`` into one stream, random windows
     of ``window`` characters (seeded), next-character cross-entropy, AdamW with a linear
     warm-up over the first tenth of the steps and a linear decay to zero."""
-    import torch
-
     with one_thread():
         return _train_loop(texts, shape, steps, batch_size, window, lr, seed, min_count)
 

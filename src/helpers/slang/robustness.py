@@ -291,7 +291,7 @@ def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 
     out["r_pct_change"] = [pct_change(r, g0.loc[m, "r"]) for m, r in zip(out["model"], out["r"])]
     if n_boot:
         bounds, changes = [], []
-        for (model, group), g in predictions.groupby(["model", "group"], sort=False):
+        for (model, _group), g in predictions.groupby(["model", "group"], sort=False):
             base = predictions[(predictions["model"] == model) & (predictions["group"] == "G0")].set_index("instance")
             inst = g["instance"].to_numpy()
             index = boot_index(stats.resample(len(inst), n_boot, seed))
@@ -508,7 +508,7 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
         if m1:
             shifts = np.abs(wide.loc[inst, m1].to_numpy(dtype=float) - g0[:, None])
             changes, deltas, deltas_b = [], [], []
-            for k, g in enumerate(m1):
+            for g in m1:
                 rho_g = float(spearmanr(h, wide.loc[inst, g]).statistic)
                 changes.append(abs(pct_change(rho_g, point["G0_rho"])))
                 deltas.append(rho_g - point["G0_rho"])

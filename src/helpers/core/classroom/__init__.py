@@ -45,7 +45,7 @@ import numpy as np
 
 from ..book import pages
 from .. import params, paths
-from ..errors import InputError, InputErrors, raise_all, typed
+from ..errors import InputError, raise_all, typed
 from ..book.findings import Findings
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
@@ -427,11 +427,11 @@ def name_students(fields: Sequence[tuple[str | None, Path]], prefix: str = "") -
     >>> name_students([("S01", Path("a.xlsx")), ("S01", Path("b.xlsx"))]).problems[0].file.name
     'b.xlsx'
     """
-    fielded = any(field for field, _ in fields)
+    fielded = any(given for given, _ in fields)
     names, notes = [], []
-    for field, path in fields:
-        name = field or implied_student(path, prefix)
-        if not field and fielded:
+    for given, path in fields:
+        name = given or implied_student(path, prefix)
+        if not given and fielded:
             notes.append(_words().fill("note_no_field", file=Path(path).name, label=STUDENT_LABEL, name=repr(name)))
         names.append(name)
     duplicates = unique_students([(name, Path(path)) for name, (_, path) in zip(names, fields)])
