@@ -14,8 +14,9 @@ import re
 import pytest
 
 #: The modules of public statistics whose every public function is documented this way.
-MODULES = ("helpers.core.statistics.stats", "helpers.core.statistics.agreement", "helpers.core.statistics.scoring", "helpers.metrics.meta",
-           "helpers.figurative.analysis", "helpers.slang.correlations")
+MODULES = tuple(f"helpers.core.statistics.{m}" for m in ("resampling", "intervals", "paired", "rankings", "correlation",
+                                                         "regression", "agreement", "scoring")) + (
+    "helpers.metrics.meta", "helpers.figurative.analysis", "helpers.slang.correlations")
 #: Modules that mix statistics with readers, plumbing and display: every public function is
 #: documented this way except the ones named here, which compute no statistic. A new public
 #: function is held to the sections unless it is added to this list.

@@ -103,7 +103,7 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
     "qe_robustness": ("src/helpers/slang/robustness.py",
                       ["tests/slang/test_robustness.py"],
                       ["*x_pct_change*", "*x_check_percent_changes*", "*x_share_increased*", "*x_boot_index*",
-                       "*x__rowwise_pearson*", "*x_boot_correlations*", "*x_robustness_table*", "*x_score_shifts*",
+                       "*x_boot_correlations*", "*x_robustness_table*", "*x_score_shifts*",
                        "*x_method2_table*", "*x_stability_table*", "*x_swap_sources*", "*x_stability_intervals*",
                        "*x_stability_verdicts*", "*x_shift_by_word*"]),
     "qe_scores": ("src/helpers/slang/qe_data.py",

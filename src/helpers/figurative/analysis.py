@@ -40,6 +40,7 @@ from helpers.core.formats import mqm
 from helpers.core import paths
 from helpers.core.statistics import scoring, stats
 from helpers.core.errors import InputError
+from helpers.core.statistics.regression import cluster_ols
 from helpers.core.statistics.schemes import load_scheme
 
 from . import idioms
@@ -305,57 +306,6 @@ def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: flo
         rows.append({"method": "cluster_bootstrap", "estimate": b, "se": bse, "ci_low": low, "ci_high": high,
                      "mdd_80": power * bse})
     return pd.DataFrame([r | common for r in rows], columns=EFFECT_COLUMNS)
-
-
-def cluster_ols(x: np.ndarray, y: np.ndarray, docs, flag: np.ndarray, n_boot: int, seed: int,
-                column: int = 1) -> tuple[float, np.ndarray]:
-    """The OLS coefficient ``column`` of ``y ~ x`` and its values over document-cluster bootstrap
-    resamples (:func:`helpers.core.statistics.stats.resample`), from per-document cross-products
-    (X'WX = Σ_g w_g X_g'X_g), so a thousand resamples cost one pass. Resamples in which
-    ``flag`` (e.g. the idiom flag) is all true or all false leave the coefficient undefined
-    and are dropped.
-
-    Parameters
-    ----------
-    x : numpy.ndarray
-        Design matrix, n × p.
-    y : numpy.ndarray
-        Response, n.
-    docs : sequence
-        One document label per row (the clusters resampled).
-    flag : numpy.ndarray
-        A 0/1 column that must vary within a resample.
-    n_boot : int
-        Resamples.
-    seed : int
-        Seed of the resamples.
-    column : int, default 1
-        The coefficient returned.
-
-    Returns
-    -------
-    tuple
-        (β̂_column of β̂ = (X'X)⁻¹ X'y, its B resampled values (X'WX)⁻¹ X'Wy, W = diag(w_b)).
-
-    References
-    ----------
-    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
-    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
-    """
-    labels = stats.cluster_labels(pd.Series(docs))
-    g = labels.max() + 1
-    xtx = np.zeros((g, x.shape[1], x.shape[1]))
-    np.add.at(xtx, labels, np.einsum("ni,nj->nij", x, x))
-    xty = np.zeros((g, x.shape[1]))
-    np.add.at(xty, labels, x * y[:, None])
-    full = np.linalg.lstsq(xtx.sum(0), xty.sum(0), rcond=None)[0]
-    weights = stats.resample(g, n_boot, seed=seed)
-    a = np.einsum("bg,gij->bij", weights, xtx) + 1e-9 * np.eye(x.shape[1])
-    coef = np.linalg.solve(a, np.einsum("bg,gi->bi", weights, xty)[..., None])[..., 0][:, column]
-    flag = pd.Series(np.asarray(flag, dtype=bool))
-    defined = np.isfinite(coef) & (weights @ flag.groupby(labels).any().to_numpy() > 0) & \
-        (weights @ (~flag.groupby(labels).all()).to_numpy() > 0)
-    return float(full[column]), coef[defined]
 
 
 def chance_overlap(length: int, chars: int, intervals: list[tuple[int, int]]) -> float:

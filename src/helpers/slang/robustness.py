@@ -17,6 +17,7 @@ import pandas as pd
 from ..core import paths
 from ..core.statistics import stats
 from ..core.errors import InputError
+from ..core.statistics.correlation import pearson_rows
 from .substitution import replace_spans
 from .qe_data import source_key
 
@@ -195,14 +196,6 @@ def boot_index(weights: np.ndarray) -> np.ndarray:
     return np.repeat(np.tile(np.arange(n), b), w.ravel()).reshape(b, n)
 
 
-def _rowwise_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    x = x - x.mean(axis=1, keepdims=True)
-    y = y - y.mean(axis=1, keepdims=True)
-    den = np.sqrt((x * x).sum(axis=1) * (y * y).sum(axis=1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, (x * y).sum(axis=1) / np.where(den > 0, den, 1), np.nan)
-
-
 def boot_correlations(human, predicted, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Spearman ρ and Pearson r of ``human`` and ``predicted`` in every bootstrap resample
     (``index`` from :func:`boot_index`); NaN where a resample has no spread.
@@ -231,7 +224,7 @@ def boot_correlations(human, predicted, index: np.ndarray) -> tuple[np.ndarray, 
     from scipy.stats import rankdata
 
     h, p = np.asarray(human, float)[index], np.asarray(predicted, float)[index]
-    return _rowwise_pearson(rankdata(h, axis=1), rankdata(p, axis=1)), _rowwise_pearson(h, p)
+    return pearson_rows(rankdata(h, axis=1), rankdata(p, axis=1)), pearson_rows(h, p)
 
 
 def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 0, seed: int = 0,
