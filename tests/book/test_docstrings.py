@@ -15,7 +15,7 @@ import pytest
 
 #: The modules of public statistics whose every public function is documented this way.
 MODULES = tuple(f"helpers.core.statistics.{m}" for m in ("resampling", "intervals", "paired", "rankings", "correlation",
-                                                         "regression", "agreement", "scoring")) + (
+                                                         "regression", "agreement", "raters", "scoring")) + (
     "helpers.metrics.meta", "helpers.figurative.analysis", "helpers.slang.correlations")
 #: Modules that mix statistics with readers, plumbing and display: every public function is
 #: documented this way except the ones named here, which compute no statistic. A new public

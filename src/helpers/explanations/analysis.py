@@ -29,7 +29,8 @@ import pandas as pd
 from scipy import stats as st
 from tqdm import tqdm
 
-from ..core.statistics.agreement import icc_table, interval_alpha_weighted, krippendorff_alpha, rating_matrix
+from ..core.statistics.agreement import interval_alpha_weighted, krippendorff_alpha, rating_matrix
+from ..core.statistics.raters import icc_table
 from ..core.statistics.stats import percentile_interval, resample
 from .io import DIMENSIONS, SCORES
 

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.statistics import agreement as ag
+from ..core.statistics import raters
 from ..core.formats import annotations as ann
 from ..core.formats import published
 from ..core.statistics import scoring, stats
@@ -591,7 +592,7 @@ def ratio_curve(weight_alpha: pd.DataFrame, tol: float = 1e-9) -> pd.DataFrame:
 
 def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.DataFrame:
     """One-way ICC(1,1) and ICC(1,k) of the raters' segment penalties with delete-one-document
-    jackknife t intervals (:func:`helpers.core.statistics.agreement.oneway_icc_by_cluster`).
+    jackknife t intervals (:func:`helpers.core.statistics.raters.oneway_icc_by_cluster`).
 
     On the units with the most common number k of raters (each unit has its own k raters, so
     the one-way model): ICC(1,1) = (MSB − MSW) / (MSB + (k − 1) · MSW), the reliability of one
@@ -626,7 +627,7 @@ def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.
     r = r[counts == k].sort_values(scoring.UNIT + ["rater"])
     r = r.assign(slot=r.groupby(scoring.UNIT, sort=False).cumcount())
     wide = r.pivot_table(index=scoring.UNIT, columns="slot", values="penalty", aggfunc="first")
-    out = ag.oneway_icc_by_cluster(wide.to_numpy(dtype=float), wide.index.get_level_values("doc"), ci)
+    out = raters.oneway_icc_by_cluster(wide.to_numpy(dtype=float), wide.index.get_level_values("doc"), ci)
     out.insert(1, "raters_per_unit", k)
     return out
 
@@ -715,11 +716,11 @@ class SpanAgreement:
     """:func:`span_table`: the pooled span agreement and each rater pair's matches."""
 
     table: pd.DataFrame  # criterion, agreement, ci_low, ci_high, rater_pairs, spans
-    matches: pd.DataFrame  # one row per rater pair of a segment (helpers.core.statistics.agreement.span_matches)
+    matches: pd.DataFrame  # one row per rater pair of a segment (helpers.core.statistics.raters.span_matches)
 
 
 def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> SpanAgreement:
-    """Span agreement of every rater pair (:func:`helpers.core.statistics.agreement.span_matches`), pooled,
+    """Span agreement of every rater pair (:func:`helpers.core.statistics.raters.span_matches`), pooled,
     with percentile intervals resampling whole documents.
 
     A rater's span is matched when a co-rater of the same segment marked an overlapping span
@@ -749,9 +750,9 @@ def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float
     26(3); Efron and Tibshirani (1993), *An Introduction to the Bootstrap*, chapter 13.
     """
     rated = ann.rated_segments(frame[frame["severity"] != ann.HOTW])
-    matches = ag.span_matches(error_spans(frame), rated, scoring.UNIT)
-    full = ag.span_agreement(matches)
-    boot = ag.span_agreement(matches, stats.resample(len(matches), n_boot, seed, clusters=matches["doc"]))
+    matches = raters.span_matches(error_spans(frame), rated, scoring.UNIT)
+    full = raters.span_agreement(matches)
+    boot = raters.span_agreement(matches, stats.resample(len(matches), n_boot, seed, clusters=matches["doc"]))
     bounds = boot.groupby("criterion", sort=False)["agreement"].apply(lambda s: stats.percentile_interval(s, ci))
     full["ci_low"] = [bounds[c][0] for c in full["criterion"]]
     full["ci_high"] = [bounds[c][1] for c in full["criterion"]]

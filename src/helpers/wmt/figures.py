@@ -72,7 +72,7 @@ def stability_curve(sweep: pd.DataFrame, metric: str = "tau_mean", title: str = 
 
 
 def bias_forest(bias: pd.DataFrame, title: str = "") -> go.Figure:
-    """Each rater's bias (:func:`helpers.core.statistics.agreement.rater_bias`) with its interval, 0 marked."""
+    """Each rater's bias (:func:`helpers.core.statistics.raters.rater_bias`) with its interval, 0 marked."""
     b = bias.sort_values("bias")
     fig = go.Figure(go.Scatter(
         x=b["bias"], y=b["rater"], mode="markers", marker={"size": 10, "color": "#1f4e9a"},
