@@ -12,7 +12,7 @@ from ..core.book import plots
 
 #: Chapter 08's colours: one per resampling of the weight sweep (:func:`helpers.wmt.analysis.weight_sweep`).
 COLOURS = {"resample segments": "#8c564b", "resample documents": "#2ca02c",
-           # section 6: the kinds of system (helpers.wmt.analysis.system_kind)
+           # section 6: the kinds of system (helpers.wmt.systems.system_kind)
            "ESA LLM": "#d62728", "ESA online": "#1f77b4", "ESA submission": "#7f7f7f", "ESA human": "#2ca02c"}
 plots.register_colours(COLOURS)
 
@@ -99,7 +99,7 @@ def _slopes(ranking: pd.DataFrame) -> pd.DataFrame:
 
 def rank_slopes(ranking: pd.DataFrame, title: str = "") -> go.Figure:
     """Human ESA rank (left) against the organisers' automatic rank (right), one line per
-    system both rank, coloured by kind (:func:`helpers.wmt.analysis.esa_ranking`); hovering
+    system both rank, coloured by kind (:func:`helpers.wmt.systems.esa_ranking`); hovering
     shows the scores, the human significance cluster and the shift."""
     both = _slopes(ranking)
     fig = go.Figure()
