@@ -38,10 +38,12 @@ NOT_STATISTICS = {
     "helpers.core.formats.esa": ("looks_like_esa", "read_esa", "read_many", "organisers_filter", "to_annotations",
                          "undecided_spans", "read_autorank"),
     "helpers.explanations.evaluator": ("held_out_metaphors", "split_by_metaphor", "grouped_folds"),
-    "helpers.explanations.analysis": ("wide_ratings", "significance_mark", "spearman_pairs", "rounding_cuts"),
-    "helpers.wmt.analysis": ("language_pair", "pair_names", "tables_for", "major_weight_scheme",
-                             "source_by_severity_scheme", "compared_schemes", "scheme_weights", "category_presence",
-                             "error_spans", "span_coverage", "system_kind"),
+    "helpers.explanations.analysis": ("wide_ratings", "significance_mark", "spearman_pairs"),
+    "helpers.explanations.bounded_scale": ("rounding_cuts",),
+    "helpers.wmt.readme_tables": ("language_pair", "pair_names", "tables_for"),
+    "helpers.wmt.analysis": ("major_weight_scheme", "source_by_severity_scheme", "compared_schemes", "scheme_weights",
+                             "category_presence", "error_spans", "span_coverage"),
+    "helpers.wmt.systems": ("system_kind",),
 }
 REQUIRED = ("Parameters", "Returns", "References")
 #: numpydoc's order of the sections used here.

@@ -539,7 +539,7 @@ def _shape(found: Findings, null: pd.DataFrame, shape: pd.DataFrame) -> None:
 
 def _thresholds(found: Findings, sensitivity: pd.DataFrame) -> None:
     """How the bounded-scale null's p-value moves with its thresholds (from
-    :func:`~helpers.explanations.analysis.threshold_sensitivity`): its range, per choice of
+    :func:`~helpers.explanations.bounded_scale.threshold_sensitivity`): its range, per choice of
     thresholds, the fitted thresholds and whether the reading at :data:`LEVEL` changes."""
     if sensitivity.empty:
         absent(found, "null_p_lowest", "null_p_highest", "threshold_p", "fitted_thresholds", "thresholds_matter")
