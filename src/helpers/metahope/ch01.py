@@ -267,7 +267,7 @@ def sentence_count_note(words, folder):
 # --------------------------------------------------------------------------- findings
 #: The result files :func:`findings` reads (``results/01_metahope_pilot_v1/<name>.csv``).
 FINDINGS_INPUTS = ("data_summary", "table1_agreement", "table2_sentence_penalties", "table3_metaphor_penalties",
-                   "table6_per_error_agreement", "ratio_m_s_by_sentence", "table1_bootstrap_ci",
+                   "table6_per_error_agreement", "ratio_m_s_by_sentence", "ratio_m_s_excess", "table1_bootstrap_ci",
                    "weighting_scheme_agreement", "severity_bias")
 
 
@@ -303,6 +303,7 @@ def findings(folder) -> pd.DataFrame:
      .add("first", text=info("first", "text")).add("second", text=info("second", "text")))
     _reproduction(found, t, bool(info("compare_published")))
     _ratio(found, t["ratio_m_s_by_sentence"], bool(info("compare_published")))
+    _excess(found, t["ratio_m_s_excess"])
     few_clusters(found, [] if counted is None else [counted], unit="sentences", items=items)
     _agreement_widths(found, t["table1_bootstrap_ci"])
     _weighting(found, t["weighting_scheme_agreement"])
@@ -360,6 +361,21 @@ def _ratio(found: Findings, ratios: pd.DataFrame, compare: bool) -> None:
     low, high = total["jackknife_ci_low"].min(), total["jackknife_ci_high"].max()
     found.add("sentences", total["n_sentences"].max() if len(total) else None).add("span", high - low,
                                                                                     ci=(low, high))
+
+
+def _excess(found: Findings, excess: pd.DataFrame) -> None:
+    """Why the metaphors carry more points than the sentences (section ``ratio``), from
+    :func:`~helpers.metahope.scoring.metaphor_excess`: per sentence of each such cell
+    (``excess``, group "system category: sentence"; its ``epm``, ``eps``, ``metaphors``
+    penalised, the cause key as text) and whether any excess comes from points on several
+    metaphors (``several_metaphors``, the count of such sentences)."""
+    if excess.empty:
+        found.add("excess").add("several_metaphors")
+        return
+    for _, r in excess.iterrows():
+        found.add("excess", r["excess"], group=f"{r['system']} {r['category']}, “{r['sentence']}”", text=r["cause"],
+                  epm=r["epm"], eps=r["eps"], metaphors=r["metaphors_penalised"])
+    found.add("several_metaphors", int((excess["cause"] == "several_metaphors").sum()))
 
 
 def _agreement_widths(found: Findings, table1_ci: pd.DataFrame) -> None:

@@ -210,7 +210,7 @@ def _comparison(found: Findings, comparison: pd.DataFrame) -> None:
     per_pair = ("family_level", "pairs", "difference", "percentile", "family_t", "family_percentile", "holm",
                 "sentences", "mdd", *VERDICT_FLAGS.values(), "n_items", "n_clusters", "t_disagrees", "comparisons",
                 "differences", "suggestive", "no_evidence_count", "mdd_range", "t_widening", "percentile_exclude",
-                "t_exclude", "widening", "understated")
+                "t_exclude", "widening", "understated", "naive_only", "naive_p", "cluster_p")
     if comparison.empty:
         for q in per_pair:
             found.add(q)
@@ -246,9 +246,30 @@ def _comparison(found: Findings, comparison: pd.DataFrame) -> None:
     (found.add("t_widening", widen_t.min(), ci=(widen_t.min(), widen_t.max()))
      .add("percentile_exclude", int(_excludes_zero(comparison["family_ci_low"], comparison["family_ci_high"]).sum()))
      .add("t_exclude", int(_excludes_zero(comparison["family_t_ci_low"], comparison["family_t_ci_high"]).sum())))
-    widen = ((comparison["cluster_ci_high"] - comparison["cluster_ci_low"])
-             / (comparison["ci_high"] - comparison["ci_low"]))
-    found.add("widening", widen.median(), ci=(widen.min(), widen.max())).add("understated", widen.median() > 1)
+    _naive_against_cluster(found, comparison)
+
+
+def _naive_against_cluster(found: Findings, comparison: pd.DataFrame, alpha: float = 0.05) -> None:
+    """Items as independent against whole sentences, like with like (section ``findings``): the
+    cluster-robust t interval's width over the naive paired t interval's (both Student's t:
+    ``widening``, median with the range), in how many comparisons it is wider (``understated``),
+    and per pair whose naive sign-flip p is below ``alpha`` while the sentence-cluster p is not
+    (``naive_only``, their count; ``naive_p`` and ``cluster_p`` per pair). Without the naive t
+    columns (a table saved before they existed) none applies."""
+    if "t_ci_low" not in comparison or "p_permutation" not in comparison:
+        found.add("widening").add("understated").add("naive_only").add("naive_p").add("cluster_p")
+        return
+    widen = ((comparison["cluster_t_ci_high"] - comparison["cluster_t_ci_low"])
+             / (comparison["t_ci_high"] - comparison["t_ci_low"]))
+    found.add("widening", widen.median(), ci=(widen.min(), widen.max())).add("understated", int((widen > 1).sum()))
+    naive = comparison[(comparison["p_permutation"] < alpha) & ~(comparison["p_cluster_permutation"] < alpha)]
+    found.add("naive_only", len(naive))
+    for _, r in naive.iterrows():
+        group = f"{r['direction']} · {r['annotator']} · {r['system_a']} − {r['system_b']}"
+        found.add("naive_p", p=r["p_permutation"], group=group, text="naive").add(
+            "cluster_p", p=r["p_cluster_permutation"], group=group, text="cluster")
+    if naive.empty:
+        found.add("naive_p").add("cluster_p")
 
 
 def _team(found: Findings, team: pd.DataFrame) -> None:

@@ -129,7 +129,7 @@ def feedback_markdown(fb: StudentFeedback, left_out: str = "") -> str:
                  str(r["item"]), str(r["system"]), str(r["metaphor"]), f"{r['own']:g}", f"{r['consensus']:g}",
                  r["class_scores"]]))
              .add("categories", text=_rows(fb.categories, lambda r: [
-                 str(r["category"]), f"{r['own_share']:.0%}", f"{r['class_share']:.0%}"])))
+                 str(r["category"]), formatting.percent(r["own_share"]), formatting.percent(r["class_share"])])))
     return pages.page("metahope", "feedback", "page", found.frame())
 
 

@@ -33,10 +33,6 @@ from . import data as wmt
 from . import scores
 
 CHAPTER = "09_metrics"  # its words file: notebooks/words/09_metrics.md (the data box reads it too)
-#: The chapter's default metrics: TER and the embedding are one parameter away (sacrebleu's TER costs ~30 ms a
-#: sentence, see :mod:`helpers.metrics.scores`: 151 s cold for 650 x 8 segments, the MiniLM embedding 156 s;
-#: the chapter's budget is 60 s cold).
-DEFAULT_METRICS = ("bleu", "chrf", "chrfpp")
 #: The language pair of the released test sets (the ``language_pair`` parameter names that of own files).
 RELEASED_PAIR = "ZH→EN"
 
@@ -101,7 +97,7 @@ class Setup:
 
 
 def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None, human=None, language_pair=None,
-                  metrics=DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
+                  metrics=scores.DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
                   results_dir="results") -> Setup:
     """Check chapter 09's parameters before any work (each problem names its parameter).
 
@@ -156,7 +152,7 @@ def reproduction(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFrame:
     return out.sort_values(["metric", "published"], ascending=[True, False]).reset_index(drop=True)
 
 
-def metric_scores(box: Data, metrics=DEFAULT_METRICS, system_lines: str = "all") -> pd.DataFrame:
+def metric_scores(box: Data, metrics=scores.DEFAULT_METRICS, system_lines: str = "all") -> pd.DataFrame:
     """The chapter's score table: ``system, segment, metric, score``.
 
     Segment rows are computed on the segments the experts rated for that system only (the

@@ -61,13 +61,12 @@ from ..core.statistics.correlation import kendall_tau_rows as _kendall_rows
 from ..core.statistics.correlation import pair_signs as _pair_signs
 from ..core.statistics.correlation import pearson_rows as _pearson_rows
 from ..core.statistics.stats import percentile_interval, resample
+from .scores import LOWER_IS_BETTER  # metrics whose scores are lower-is-better by default (edit rates)
 
 #: Columns of :func:`meta_evaluate`'s table (the ``metrics meta`` CSV).
 COLUMNS = ["level", "metric", "statistic", "estimate", "ci_low", "ci_high", "n"]
 #: Columns of :func:`meta_evaluate`'s ``unmatched`` frame.
 UNMATCHED_COLUMNS = ["metric", "only_in", "what", "n", "examples"]
-#: Metrics whose scores are lower-is-better by default (edit rates).
-LOWER_IS_BETTER = frozenset({"ter"})
 #: Statistics of each level, in the order of the table.
 SYSTEM_STATISTICS = ("pearson", "kendall_tau_b", "pairwise_accuracy")
 SEGMENT_STATISTICS = ("pearson_flat", "kendall_tau_b_flat", "pearson_item", "kendall_tau_b_item", "acc_eq_item",

@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..core.book import pages
 from ..core.errors import InputError
+from .scores import LOWER_IS_BETTER
 
 HUMAN_COLUMNS = ["system", "segment", "score"]
 METRIC_COLUMNS = ["system", "segment", "metric", "score"]
@@ -41,7 +42,8 @@ def add_meta_command(group) -> None:
     p.add_argument("--weights", default=None, metavar="mqm|marot|hope|metahope|FILE.yml",
                    help=h["--weights"].format(weights=pages.texts("core", "commands")["mqm file"]["--weights"]))
     p.add_argument("--human-higher-is-better", action="store_true", help=h["--human-higher-is-better"])
-    p.add_argument("--lower-is-better", default="ter", metavar="M1,M2", help=h["--lower-is-better"])
+    lower = ",".join(sorted(LOWER_IS_BETTER))
+    p.add_argument("--lower-is-better", default=lower, metavar="M1,M2", help=h["--lower-is-better"].format(default=lower))
     p.set_defaults(handler=_meta)
 
 

@@ -85,7 +85,7 @@ def spearman_by_word(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n
 
     Returns ``method, scorer, context, word, rho, p, p_permutation, n``: ``p`` is scipy's
     (a t approximation, poor for five candidates), ``p_permutation`` the two-sided
-    permutation p of that word alone (exact up to :data:`~helpers.core.statistics.stats.MAX_EXACT_GROUP` candidates).
+    permutation p of that word alone (exact up to :data:`~helpers.core.statistics.correlation.MAX_EXACT_GROUP` candidates).
     ρ is NaN for a word with fewer than 3 rated candidates or constant ratings.
 
     Parameters

@@ -13,7 +13,8 @@ verdict phrase chosen from a small lookup next to the findings function).
 quantities of the section's frame (Python format fields):
 
 * ``{alpha}`` the value (2 decimals, whole numbers as integers), ``{alpha:.3f}``,
-  ``{share:.0%}``, ``{diff:+.3f}`` any format;
+  ``{share:.0%}`` (a share or probability, printed by :func:`helpers.core.book.formatting.percent`:
+  ``>99%``, never ``100%``, for 0.9956), ``{diff:+.3f}`` any format;
 * ``{alpha.ci}`` the interval ``[low, high]`` (``{alpha.ci:.3f}``, ``{alpha.ci:+.3f}``),
   ``{alpha.p}`` the p-value as the book prints it (``p = 0.032``, ``p < 0.001``),
   ``{alpha.text}``, ``{alpha.low}``, ``{alpha.high}``, ``{alpha.value}`` and any extra column;
@@ -64,6 +65,7 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _SECTION = re.compile(r"^## +(\S+)\s*$", re.M)
 _ITEM = re.compile(r"^(\s*)([-*]|\d+\.)\s")
 _INCLUDE = re.compile(r"^\{include:(\w+)\}$", re.M)
+_PERCENT = re.compile(r"\.(\d+)%")
 VERDICTS = "verdicts"
 
 
@@ -121,6 +123,9 @@ def _plain(value, spec: str = "") -> str:
     if pd.isna(value):
         return "NA"
     if spec:
+        share = _PERCENT.fullmatch(spec)
+        if share:  # a share or probability: the book's one rule (never 100% below 1, never 0% above 0)
+            return formatting.percent(value, int(share.group(1) or 0))
         return format(value, spec)
     whole = float(value).is_integer() and abs(value) < 1e12
     return formatting.number(int(value) if whole else value)

@@ -204,7 +204,7 @@ def _formatter(name: str, column: pd.Series, decimals: int, kind: str | None = N
         places = 0 if _integral(column) else decimals
         show = lambda v: formatting.number(v, places)  # noqa: E731
     return lambda v: escape(show(v) if isinstance(v, (int, float, np.number, bool, np.bool_)) or v is None
-                            else str(v))
+                            or formatting.is_missing(v) else str(v))
 
 
 def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), index: bool = False,

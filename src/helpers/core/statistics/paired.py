@@ -6,11 +6,13 @@ optionally by cluster), :func:`holm`, :func:`rank_biserial`, :func:`verdict` and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
+from scipy.stats import t as student_t
 
 from .intervals import cluster_mdd_80, cluster_t_interval, mdd_80
 from .resampling import _rng, cluster_labels, percentile_interval, resample, weighted_mean
@@ -207,7 +209,9 @@ def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item
     clusters: ``cluster_t_ci_low``, ``cluster_t_ci_high`` (:func:`cluster_t_interval`, G − 1
     degrees of freedom, level 1 − alpha), ``family_t_ci_low``, ``family_t_ci_high`` (the same
     at 1 − alpha/m), ``cluster_mdd_80`` and ``cluster_mdd_80_adjusted``
-    (:func:`cluster_mdd_80` at alpha and alpha/m).
+    (:func:`cluster_mdd_80` at alpha and alpha/m). Last, ``t_ci_low``, ``t_ci_high``: the paired
+    t interval that takes the items as independent (n − 1 degrees of freedom, level 1 − alpha),
+    the naive counterpart of ``cluster_t_ci_…`` (compare t with t, like with like).
 
     Parameters
     ----------
@@ -232,7 +236,7 @@ def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item
     -------
     DataFrame
         One row per pair with the columns listed above; mean_difference = mean_i (a_i − b_i),
-        cohen_dz = mean(d) / sd(d).
+        cohen_dz = mean(d) / sd(d), t interval mean(d) ∓ t_{n−1, 1−alpha/2} · sd(d) / √n.
 
     References
     ----------
@@ -266,6 +270,8 @@ def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item
                 "cohen_dz": d.mean() / sd if sd else np.nan, "rank_biserial": rank_biserial(d),
                 "p_permutation": items["p"], "mdd_80": mdd_80(sd, n, alpha),
             }
+            half = student_t.ppf(1 - alpha / 2, n - 1) * sd / math.sqrt(n) if n > 1 else np.nan
+            row.update({"t_ci_low": d.mean() - half, "t_ci_high": d.mean() + half})
             if clusters is not None:
                 nested = _pair_stats(x, y, n_perm, n_boot, seed, ci, labels)
                 fam = percentile_interval(weighted_mean(d, resample(n, n_boot, seed, labels)), family)
@@ -292,4 +298,4 @@ def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item
         cols += ["n_clusters", "cluster_ci_low", "cluster_ci_high", "p_cluster_permutation", "p_cluster_holm",
                  "family_ci_low", "family_ci_high", "mdd_80_adjusted", "verdict", "cluster_t_ci_low",
                  "cluster_t_ci_high", "family_t_ci_low", "family_t_ci_high", "cluster_mdd_80", "cluster_mdd_80_adjusted"]
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=cols + ["t_ci_low", "t_ci_high"])
