@@ -22,7 +22,11 @@ MODULES = tuple(f"helpers.core.statistics.{m}" for m in ("resampling", "interval
 #: function is held to the sections unless it is added to this list.
 NOT_STATISTICS = {
     "helpers.figurative.idioms": ("dictionary", "reduplicated", "compositional", "keeps", "raw_matches",
-                                  "find_idioms", "read_sample"),
+                                  "find_idioms", "read_sample", "xinhua", "dictionary_matches", "require_chinese"),
+    "helpers.figurative.design": ("design", "codes", "cross_products", "bootstrap_fits", "summary", "standardised",
+                                  "effects_by"),
+    "helpers.figurative.metric_gaps": ("kind",),
+    "helpers.figurative.gold": (),
     "helpers.slang.candidates": ("readings", "latinize", "syllable_inventory", "published_per_character_scores",
                                  "top_lists", "homophone_lists"),
     "helpers.slang.language_models": ("heldout_texts", "train_kn", "wordfreq_scorer", "jieba_frequencies",

@@ -260,3 +260,15 @@ def test_rated_segments_need_human_segment_scores():
     m = pd.DataFrame({"system": ["A", "B"], "segment": [1, 1], "metric": "chrf", "score": [50.0, 40.0]})
     with pytest.raises(ValueError, match="segments='rated' needs human segment scores"):
         meta.meta_evaluate(h, m, level="system", segments="rated", n_boot=0, human_higher_is_better=True)
+
+
+def test_weighted_acc_eq_is_acc_eq_on_the_items_repeated_by_their_weights():
+    from helpers.metrics.meta import tie_calibrated_accuracy, tie_calibrated_accuracy_weighted
+
+    rng = np.random.default_rng(4)
+    human, metric = rng.integers(0, 4, (6, 5)).astype(float), rng.normal(size=(6, 5)).round(1)
+    weights = np.array([[2, 1, 0, 0, 1, 3], [0, 0, 1, 1, 1, 0]])
+    acc, eps = tie_calibrated_accuracy_weighted(human, metric, weights)
+    for row, a, e in zip(weights, acc, eps):
+        keep = np.repeat(np.arange(6), row)
+        assert (a, e) == pytest.approx(tie_calibrated_accuracy(human[keep], metric[keep]))

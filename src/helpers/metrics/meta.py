@@ -253,6 +253,41 @@ def tie_calibrated_accuracy(human, metric) -> tuple[float, float]:
     return float(acc[0]), float(eps[0])
 
 
+def tie_calibrated_accuracy_weighted(human, metric, weights) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`tie_calibrated_accuracy` under each row of item ``weights`` (B, items): the
+    item-averaged acc_eq and its ε with each item counted as often as its weight says (a
+    bootstrap resample, or 0/1 to restrict the items to a group), the threshold searched afresh
+    per row as in :func:`meta_evaluate`'s intervals.
+
+    Parameters
+    ----------
+    human, metric : array_like
+        Items × systems scores, both higher-is-better (NaN: not scored).
+    weights : array_like
+        (B, items) non-negative item weights.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (acc_eq per row, ε per row); NaN for a row whose weighted items have no pair.
+
+    References
+    ----------
+    Deutsch, Foster & Freitag (2023), Ties Matter, §4-5, arXiv:2305.14324.
+
+    Examples
+    --------
+    >>> acc, eps = tie_calibrated_accuracy_weighted([[1, 1, 2], [1, 2, 3]], [[0.5, 0.6, 2.0], [3, 2, 1]],
+    ...                                             [[1, 0], [0, 1]])
+    >>> acc.round(3).tolist()  # item 1 alone: 3 of 3 with ε = 0.1; item 2 alone: 0 of 3
+    [1.0, 0.0]
+    """
+    h, m = np.atleast_2d(np.asarray(human, dtype=float)), np.atleast_2d(np.asarray(metric, dtype=float))
+    if h.shape != m.shape:
+        raise ValueError(f"human scores have shape {h.shape}, metric scores {m.shape}")
+    return _tie_calibrated_rows(_tie_pairs(h, m), np.atleast_2d(np.asarray(weights, dtype=float)))
+
+
 def _item_values(h: np.ndarray, m: np.ndarray, statistic: str) -> np.ndarray:
     """Per item (row) correlation across the systems scored on both sides; NaN when fewer
     than two or one side is constant (the item then leaves the average)."""
