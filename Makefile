@@ -10,7 +10,7 @@ FETCH_FLAGS := $(if $(MIRROR),--mirror $(MIRROR),)
 # the .pyc files of what the book imports are written on first use (see the installer below)
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: setup data book book-student pdf pdf-student chromium test test-fast lab lab-student student-kit bench mutate lock clean
+.PHONY: setup data book book-student pdf pdf-student chromium test test-fast format lab lab-student student-kit bench mutate lock clean
 
 # Installer: uv (from PATH, or fetched by the system's pip into $(VENV)/uv in ~4 s) installs the
 # pinned requirements in ~40 s, where pip takes ~5 min on 2 cores (measured; table in the README
@@ -89,13 +89,23 @@ chromium:
 	  { echo "error: the PDF is printed by Chromium, which is not installed: apt-get install chromium (Debian;"\
 	    ".ci/run does it), or set CHROMIUM to a Chromium or Chrome executable"; exit 1; }
 
+# the formatter and linter (ruff, configured in pyproject.toml), run before any test: unformatted
+# code or a lint finding stops make test and make test-fast, as in CI (about 2 s each)
+RUFF_CHECK = $(BIN)/ruff format --check . && $(BIN)/ruff check .
+
 # both cores: tests that need the built book share one worker (tests/conftest.py), the rest spread
 test: data
+	$(RUFF_CHECK)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
 
 # unit tests only: no notebook execution, no book build, no browser
 test-fast: data
+	$(RUFF_CHECK)
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not browser"
+
+# rewrite the tree as RUFF_CHECK wants it: formatted, imports sorted, the fixable lint fixed
+format: setup
+	$(BIN)/ruff format . && $(BIN)/ruff check --fix .
 
 # JupyterLab with this project's environment as the kernel, rooted at the project (class-results/,
 # runs/ and the data are reachable) and opening on the notebooks. EDITION=student (or make

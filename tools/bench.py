@@ -23,7 +23,6 @@ times; this is where they are measured.
 from __future__ import annotations
 
 import csv
-import io
 import os
 import platform
 import re
@@ -176,8 +175,8 @@ import numpy as np
 from helpers.core.formats import annotations as ann, mqm
 from helpers.core import paths
 from helpers.core.statistics import stats
-from helpers.wmt import analysis
-frame = mqm.read_mqm(paths.released_file(analysis.REPO, analysis.TED_FILE), columns=ann.SCORING_COLUMNS)
+from helpers.wmt import analysis, readme_tables
+frame = mqm.read_mqm(paths.released_file(readme_tables.REPO, readme_tables.TED_FILE), columns=ann.SCORING_COLUMNS)
 wide = analysis.segment_matrix(frame, "mqm").wide
 def best(fn):
     times = []

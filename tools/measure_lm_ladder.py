@@ -25,7 +25,7 @@ import pandas as pd
 from helpers.core import paths
 from helpers.core.formats.published import read_published
 from helpers.slang import ch06, correlations
-from helpers.slang import language_models as lm
+from helpers.slang import ladder
 from helpers.core.formats.measured import machine_record
 
 #: What the record says was measured.
@@ -35,7 +35,7 @@ WHAT = ("chapter 6's language-model ladder, every rung trained and scored cold (
         "(scoring = every candidate without and with 30 contexts, and the held-out text)")
 
 
-def measure_lm_ladder(rungs=lm.MEASURED_LADDER, gpt_steps: int = 400, out=None, seed: int = 0) -> pd.DataFrame:
+def measure_lm_ladder(rungs=ladder.MEASURED_LADDER, gpt_steps: int = 400, out=None, seed: int = 0) -> pd.DataFrame:
     """Every rung of ``rungs`` trained and scored cold (no cache), correlated with the
     paper's Table 8 ratings; with ``out`` (a folder) ``lm_ladder_comparison.csv`` and its
     record ``lm_ladder_comparison.yml`` (command, machine, date, load, versions).
@@ -52,7 +52,7 @@ def measure_lm_ladder(rungs=lm.MEASURED_LADDER, gpt_steps: int = 400, out=None, 
     inputs = ch06.ladder_inputs(setup)
     ratings = read_published("homophones", "table8_human_top5").astype({"avg_score": float})
     started, load_before, clock = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg(), time.perf_counter()
-    scores, models = lm.ladder_scores(list(rungs), inputs.train_texts, inputs.heldout, setup.candidates,
+    scores, models = ladder.ladder_scores(list(rungs), inputs.train_texts, inputs.heldout, setup.candidates,
                                       inputs.contexts, gpt_steps=gpt_steps, seed=seed, use_cache=False)
     summary, _ = correlations.ladder_correlations(scores, models, ratings, setup.n_perm, seed)
     table = summary.merge(models[["rung", "train_seconds", "score_seconds"]], on="rung").assign(
@@ -77,7 +77,7 @@ def measure_lm_ladder(rungs=lm.MEASURED_LADDER, gpt_steps: int = 400, out=None, 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rungs", default=",".join(lm.MEASURED_LADDER),
+    parser.add_argument("--rungs", default=",".join(ladder.MEASURED_LADDER),
                         help="comma-separated rungs (default: %(default)s)")
     parser.add_argument("--gpt-steps", type=int, default=400, help="training steps of each transformer rung")
     parser.add_argument("--seed", type=int, default=0)

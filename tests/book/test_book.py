@@ -340,7 +340,7 @@ def test_homophone_chapter_results(built_book):
     classifier = pd.read_csv(folder / "emotion_classifier.csv").set_index("metric")
     assert 0.5 < classifier.loc["macro_f1", "value"] < 1
     ladder = pd.read_csv(folder / "lm_ladder.csv")
-    from helpers.slang.language_models import DEFAULT_LADDER, rung_family
+    from helpers.slang.ladder import DEFAULT_LADDER, rung_family
 
     rungs = built_book["parameters"]["lm_ladder"]  # the test build's shorter ladder: every family of the default
     assert set(rungs) <= set(DEFAULT_LADDER) and set(map(rung_family, rungs)) == set(map(rung_family, DEFAULT_LADDER))

@@ -14,9 +14,10 @@ import re
 import pytest
 
 #: The modules of public statistics whose every public function is documented this way.
-MODULES = ("helpers.core.statistics.stats", "helpers.core.statistics.agreement", "helpers.core.statistics.scoring", "helpers.metrics.meta",
-           "helpers.metrics.correlations", "helpers.metrics.significance",
-           "helpers.figurative.analysis", "helpers.slang.correlations")
+MODULES = tuple(f"helpers.core.statistics.{m}" for m in ("resampling", "intervals", "paired", "rankings", "correlation",
+                                                         "regression", "agreement", "raters", "scoring")) + (
+    "helpers.metrics.meta", "helpers.metrics.correlations", "helpers.metrics.significance",
+    "helpers.figurative.analysis", "helpers.slang.correlations")
 #: Modules that mix statistics with readers, plumbing and display: every public function is
 #: documented this way except the ones named here, which compute no statistic. A new public
 #: function is held to the sections unless it is added to this list.
@@ -30,7 +31,8 @@ NOT_STATISTICS = {
     "helpers.slang.candidates": ("readings", "latinize", "syllable_inventory", "published_per_character_scores",
                                  "top_lists", "homophone_lists"),
     "helpers.slang.language_models": ("heldout_texts", "train_kn", "wordfreq_scorer", "jieba_frequencies",
-                                      "jieba_scorer", "char_vocabulary", "train_char_gpt", "rung_family"),
+                                      "jieba_scorer", "char_vocabulary", "train_char_gpt"),
+    "helpers.slang.ladder": ("rung_family",),
     "helpers.slang.qe_models": ("detokenize", "handmade_features", "embed_texts", "make_model", "fit_models",
                                 "cold_cache"),
     "helpers.slang.robustness": ("slang_instances", "predict_groups", "perturb_sources", "perturbation_groups",
@@ -42,10 +44,12 @@ NOT_STATISTICS = {
     "helpers.core.formats.esa": ("looks_like_esa", "read_esa", "read_many", "organisers_filter", "to_annotations",
                          "undecided_spans", "read_autorank"),
     "helpers.explanations.evaluator": ("held_out_metaphors", "split_by_metaphor", "grouped_folds"),
-    "helpers.explanations.analysis": ("wide_ratings", "significance_mark", "spearman_pairs", "rounding_cuts"),
-    "helpers.wmt.analysis": ("language_pair", "pair_names", "tables_for", "major_weight_scheme",
-                             "source_by_severity_scheme", "compared_schemes", "scheme_weights", "category_presence",
-                             "error_spans", "span_coverage", "system_kind"),
+    "helpers.explanations.analysis": ("wide_ratings", "significance_mark", "spearman_pairs"),
+    "helpers.explanations.bounded_scale": ("rounding_cuts",),
+    "helpers.wmt.readme_tables": ("language_pair", "pair_names", "tables_for"),
+    "helpers.wmt.analysis": ("major_weight_scheme", "source_by_severity_scheme", "compared_schemes", "scheme_weights",
+                             "category_presence", "error_spans", "span_coverage"),
+    "helpers.wmt.systems": ("system_kind",),
 }
 REQUIRED = ("Parameters", "Returns", "References")
 #: numpydoc's order of the sections used here.

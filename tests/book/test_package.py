@@ -234,3 +234,67 @@ def test_the_alias_check_sees_package_and_module_aliases(tmp_path):
     (tmp_path / "x.ipynb").write_text(json.dumps({"cells": cells}), encoding="utf-8")
     assert _short_aliases(tmp_path / "x.ipynb") == ["x.ipynb: from helpers import metahope as mh",
                                                     "x.ipynb: from helpers.core import agreement as ag, plots"]
+
+
+ROOT = PACKAGE.parents[1]
+#: The most lines a module of the package may hold (issue 40: rooms of a size a person can hold).
+MAX_MODULE_LINES = 800
+
+
+def _long_modules(package: Path, limit: int = MAX_MODULE_LINES) -> dict[str, int]:
+    """Modules of ``package`` longer than ``limit`` lines: relative path -> line count."""
+    counts = {path.relative_to(package).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+              for path in sorted(package.rglob("*.py"))}
+    return {name: n for name, n in counts.items() if n > limit}
+
+
+@pytest.mark.xfail(strict=False, reason="metrics/meta.py (893 lines) is split by the chapter 09 work; "
+                                 "wmt/ch08.py grew past 800 lines (843) with the issue-43 findings")
+def test_no_module_is_longer_than_800_lines():
+    assert _long_modules(PACKAGE) == {}
+
+
+def test_the_length_check_counts_lines(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "short.py").write_text("x = 1\n" * 800)
+    (tmp_path / "sub" / "long.py").write_text("x = 1\n" * 801)
+    assert _long_modules(tmp_path) == {"sub/long.py": 801}
+
+
+def test_one_version_string():
+    """pyproject.toml declares no version of its own: setuptools reads ``helpers.__version__``
+    (issue 40: the two had drifted apart, 0.1.0 and 0.2.0)."""
+    import tomllib
+
+    from setuptools.config.expand import read_attr
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    attr = project["tool"]["setuptools"]["dynamic"]["version"]["attr"]
+    assert read_attr(attr, package_dir={"": "src"}, root_dir=ROOT) == helpers.__version__
+
+
+def test_make_test_and_test_fast_run_the_formatter_check_first():
+    """``make test`` and ``make test-fast`` start with ``$(RUFF_CHECK)``, which refuses
+    unformatted code and lint findings (issue 40)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    check = re.search(r"^RUFF_CHECK = (.+)$", makefile, re.MULTILINE).group(1)
+    assert "ruff format --check" in check and "ruff check" in check
+    for target in ("test", "test-fast"):
+        recipe = re.search(rf"^{re.escape(target)}:.*\n\t(.+)$", makefile, re.MULTILINE).group(1)
+        assert recipe == "$(RUFF_CHECK)", target
+    pinned = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    assert re.search(r"^ruff==\S+$", pinned, re.MULTILINE)
+
+
+def test_no_mutable_default_arguments():
+    """No function of the package takes a list, dict or set literal as a default: one object
+    shared by every call (ruff's B006; ``pos_overrides={}`` was one)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                defaults = node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
+                found += [f"{path.relative_to(PACKAGE)}:{d.lineno}" for d in defaults
+                          if isinstance(d, ast.List | ast.Dict | ast.Set | ast.ListComp | ast.DictComp | ast.SetComp)]
+    assert found == []

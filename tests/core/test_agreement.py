@@ -17,7 +17,7 @@ import pytest
 from scipy.stats import pearsonr, t as student_t, wilcoxon
 from sklearn.metrics import cohen_kappa_score
 
-from helpers.core.statistics import agreement as ag, stats
+from helpers.core.statistics import agreement as ag, raters, stats
 from helpers.core.statistics.stats import jackknife_weights, resample
 
 
@@ -138,7 +138,7 @@ def test_bootstrap_agreement_and_paired_difference():
 
 def test_severity_bias_counts_and_test():
     paired = pd.DataFrame({"system": ["s"] * 6, "A": [0, 0, 2, 4, 0, 2], "B": [2, 4, 2, 8, 6, 0]})
-    row = ag.severity_bias(paired, "A", "B").iloc[0]
+    row = raters.severity_bias(paired, "A", "B").iloc[0]
     assert row["mean_difference"] == pytest.approx(14 / 6)
     assert (row["share_B_higher"], row["share_A_higher"], row["share_equal"]) == pytest.approx((400 / 6, 100 / 6, 100 / 6))
     assert 0 < row["p_value"] < 1
@@ -176,7 +176,7 @@ def test_shrout_fleiss_1979_icc():
     ratings = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
     long = pd.DataFrame([{"g": 1, "item": t, "annotator": j, "v": v}
                          for t, row in enumerate(ratings) for j, v in enumerate(row)])
-    row = ag.icc_table(long, by="g", value="v").iloc[0]
+    row = raters.icc_table(long, by="g", value="v").iloc[0]
     assert round(row["icc2_1"], 2) == 0.29 and round(row["icc2_k"], 2) == 0.62
     assert row["icc2_1_ci_low"] < row["icc2_1"] < row["icc2_1_ci_high"]
 
@@ -228,7 +228,7 @@ def test_severity_bias_sentence_test_flips_whole_sentences():
     # |±6 ± 4 ± 4| = 14, 6, 6, 2 (twice each): only 2 of 8 reach 14 -> p = 0.25
     paired = pd.DataFrame({"system": ["s"] * 6, "A": [0, 0, 2, 4, 0, 2], "B": [2, 4, 2, 8, 6, 0],
                            "sentence": [1, 1, 2, 2, 3, 3]})
-    row = ag.severity_bias(paired, "A", "B", clusters="sentence").iloc[0]
+    row = raters.severity_bias(paired, "A", "B", clusters="sentence").iloc[0]
     assert row["n_clusters"] == 3 and row["p_cluster_permutation"] == pytest.approx(0.25)
 
 
@@ -459,7 +459,7 @@ def test_bootstrap_difference_every_column():
 def test_severity_bias_every_column_against_scipy_and_by_hand():
     paired = pd.DataFrame({"system": ["S2"] * 6 + ["S1"] * 3, "a": [1, 2, 3, 4, 5, 6, 1, 1, 1],
                            "b": [2, 2, 5, 3, 9, 8, 1, 1, 1], "sentence": ["p", "p", "q", "q", "r", "r", "p", "q", "r"]})
-    out = ag.severity_bias(paired, "a", "b", clusters="sentence", n_perm=100, seed=1)
+    out = raters.severity_bias(paired, "a", "b", clusters="sentence", n_perm=100, seed=1)
     assert list(out["system"]) == ["S2", "S1"]  # in order of appearance
     assert list(out.columns) == ["system", "n_items", "mean_a", "mean_b", "mean_difference", "share_b_higher",
                                  "share_a_higher", "share_equal", "wilcoxon_W", "p_value", "rank_biserial",
@@ -481,7 +481,7 @@ def test_severity_bias_every_column_against_scipy_and_by_hand():
     s1 = out.iloc[1]
     assert s1["share_equal"] == 100.0 and all(math.isnan(s1[c]) for c in ("wilcoxon_W", "p_value", "rank_biserial"))
     assert s1["p_cluster_permutation"] == 1.0
-    plain = ag.severity_bias(paired.rename(columns={"system": "sys"}), "a", "b", by="sys")
+    plain = raters.severity_bias(paired.rename(columns={"system": "sys"}), "a", "b", by="sys")
     assert "n_clusters" not in plain.columns and list(plain["sys"]) == ["S2", "S1"]
 
 
@@ -491,7 +491,7 @@ SHROUT_FLEISS = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5,
 def test_icc_table_reproduces_shrout_fleiss_1979_table_2():
     rows = [{"g": "T", "item": i, "annotator": f"j{k}", "v": v} for i, r in enumerate(SHROUT_FLEISS)
             for k, v in enumerate(r)]
-    out = ag.icc_table(pd.DataFrame(rows), by="g", value="v")
+    out = raters.icc_table(pd.DataFrame(rows), by="g", value="v")
     assert list(out.columns) == ["g", "n_items", "n_raters", "icc2_1", "icc2_1_ci_low", "icc2_1_ci_high", "icc2_k",
                                  "icc2_k_ci_low", "icc2_k_ci_high"]
     row = out.iloc[0]
@@ -519,9 +519,9 @@ def test_undefined_statistics_come_without_warnings():
     assert math.isnan(no_warnings(ag.pearson_r, [1, 2, 3], [2, 2, 2]))
     assert math.isnan(no_warnings(ag.interval_alpha_weighted, np.array([[2.0, 2.0], [2.0, 2.0]]), np.ones((1, 2)))[0])
     # MSB = MSW = 0: 0/0 for both; units of equal means: MSB = 0, MSW = 2 -> −2/2 and −2/0
-    icc = no_warnings(ag.oneway_icc, [[1, 1], [1, 1]])
+    icc = no_warnings(raters.oneway_icc, [[1, 1], [1, 1]])
     assert math.isnan(icc[0]) and math.isnan(icc[1])
-    assert no_warnings(ag.oneway_icc, [[1, 3], [3, 1]]) == (-1.0, -math.inf)
+    assert no_warnings(raters.oneway_icc, [[1, 3], [3, 1]]) == (-1.0, -math.inf)
     # a constant rater (3) in a resample where the covariance's floating-point residue is not 0
     r = no_warnings(ag.bootstrap_samples, np.full(5, 3.0), np.array([0.0, 7, 0, 2, 4]), np.array([[1, 0, 2, 2, 2]]))
     assert math.isnan(r["pearson_r"][0]) and r["exact_agreement"][0] == 0.0
@@ -529,8 +529,8 @@ def test_undefined_statistics_come_without_warnings():
     r = no_warnings(ag.bootstrap_samples, np.array([1.0, 1, 2]), np.array([1.0, 3, 2]), np.array([[1, 1, 0]]))
     assert math.isnan(r["pearson_r"][0]) and r["exact_agreement"][0] == 50.0
     nothing = pd.DataFrame({"spans_a": [0], "spans_b": [0], "chars_a": [0], "chars_b": [0], "chars_both": [0],
-                            **{f"matched_{s}_{c}": [0] for s in "ab" for c in ag.SPAN_CRITERIA}})
-    assert no_warnings(ag.span_agreement, nothing)["agreement"].isna().all()
+                            **{f"matched_{s}_{c}": [0] for s in "ab" for c in raters.SPAN_CRITERIA}})
+    assert no_warnings(raters.span_agreement, nothing)["agreement"].isna().all()
     # no item rated by two raters: every statistic undefined, n_items 0
     single = pd.DataFrame({"item": [1, 2], "annotator": ["A", "B"], "v": [1, 2], "g": "x"})
     row = no_warnings(ag.agreement, single, by="g", value="v").iloc[0]
@@ -538,8 +538,7 @@ def test_undefined_statistics_come_without_warnings():
 
 
 def test_exact_zeros_are_zero_not_floating_point_residue():
-    # κ: positions (0, 1, 1) and (0, 0, 0): O = 2/3, E = 2/9 + 0 + 4/9 -> 1 − 1 = 0 exactly
-    x, y = [0, 1, 1], [0, 0, 0]
+    # κ: positions x = (0, 1, 1) and y = (0, 0, 0): O = 2/3, E = 2/9 + 0 + 4/9 -> 1 − 1 = 0 exactly
     mx, my = Fraction(2, 3), Fraction(0)
     e = (Fraction(2, 3) - mx**2) + (0 - my**2) + (mx - my) ** 2
     assert 1 - Fraction(2, 3) / e == 0
@@ -564,9 +563,9 @@ def test_pearson_r_when_a_rater_has_standard_deviation_one():
 
 def test_oneway_icc_needs_two_units_and_two_raters():
     for data in ([[1, 2]], [[1], [2]]):
-        assert all(math.isnan(v) for v in no_warnings(ag.oneway_icc, data))
+        assert all(math.isnan(v) for v in no_warnings(raters.oneway_icc, data))
     # two units: means 1.5, 4; MSB = 2·(1.25² + 1.25²)/1 = 6.25, MSW = 2.5/2 = 1.25 -> 5/7.5 and 5/6.25
-    assert ag.oneway_icc([[1, 2], [3, 5]]) == pytest.approx((2 / 3, 0.8))  # (pingouin needs 5 values)
+    assert raters.oneway_icc([[1, 2], [3, 5]]) == pytest.approx((2 / 3, 0.8))  # (pingouin needs 5 values)
 
 
 def _pingouin_icc1(data):
@@ -578,7 +577,7 @@ def _pingouin_icc1(data):
 def test_oneway_icc_by_cluster_both_rows_against_pingouin_and_student_t():
     data = [[1, 2], [3, 5], [6, 6], [2, 2], [7, 5], [4, 4.5]]
     docs = ["a", "a", "b", "b", "c", "c"]
-    got = ag.oneway_icc_by_cluster(data, docs, ci=80)
+    got = raters.oneway_icc_by_cluster(data, docs, ci=80)
     assert list(got.columns) == ["statistic", "estimate", "jackknife_ci_low", "jackknife_ci_high", "n_units",
                                  "n_clusters"]
     assert list(got["statistic"]) == ["ICC(1,1)", "ICC(1,k)"]
@@ -604,7 +603,7 @@ def _bias_frame():
 
 
 def test_rater_bias_two_raters_items_of_two_columns_every_column():
-    out = ag.rater_bias(_bias_frame(), "v", rater="who", item=["doc", "seg"], ci=80)
+    out = raters.rater_bias(_bias_frame(), "v", rater="who", item=["doc", "seg"], ci=80)
     assert list(out.columns) == ["rater", "n_items", "n_clusters", "mean_rater", "mean_others", "bias", "ci_low",
                                  "ci_high"]
     assert list(out["rater"]) == ["A", "B"]  # sorted; C shares no item, D rated nothing
@@ -618,7 +617,7 @@ def test_rater_bias_two_raters_items_of_two_columns_every_column():
     assert (a["ci_low"], a["ci_high"]) == pytest.approx((2 - half, 2 + half))
     assert (b["ci_low"], b["ci_high"]) == pytest.approx((-2 - half, -2 + half))
     # documents as clusters, the cluster column among the item columns: A's sums 2 (d1) and 4 (d2)
-    by_doc = ag.rater_bias(_bias_frame(), "v", rater="who", item=["doc", "seg"], clusters="doc").iloc[0]
+    by_doc = raters.rater_bias(_bias_frame(), "v", rater="who", item=["doc", "seg"], clusters="doc").iloc[0]
     assert (by_doc["n_items"], by_doc["n_clusters"], by_doc["bias"]) == (3, 2, pytest.approx(2.0))
     # residuals per document: d1 (2 − 2) + (0 − 2) = −2, d2 4 − 2 = 2; SE² = 2/1 · 8/9, t_{1, .975}
     half = student_t.ppf(0.975, 1) * math.sqrt(2 * 8 / 9)
@@ -626,7 +625,7 @@ def test_rater_bias_two_raters_items_of_two_columns_every_column():
 
 
 def test_rater_bias_without_shared_items_is_an_empty_table_with_its_columns():
-    out = ag.rater_bias(pd.DataFrame({"item": [1, 2], "annotator": ["A", "B"], "v": [1.0, 2.0]}), "v")
+    out = raters.rater_bias(pd.DataFrame({"item": [1, 2], "annotator": ["A", "B"], "v": [1.0, 2.0]}), "v")
     assert len(out) == 0
     assert list(out.columns) == ["rater", "n_items", "n_clusters", "mean_rater", "mean_others", "bias", "ci_low",
                                  "ci_high"]
@@ -654,7 +653,7 @@ def test_unused_group_categories_give_no_rows():
     assert list(ag.bootstrap_difference(frame, frame, by="g", value="v", n_boot=20)["g"].unique()) == ["Z", "Y"]
     rows = [{"g": g, "item": i, "annotator": f"j{k}", "v": v} for g in ("T", "S") for i, r in enumerate(SHROUT_FLEISS)
             for k, v in enumerate(r)]
-    assert list(ag.icc_table(_categorical_groups(pd.DataFrame(rows)), by="g", value="v")["g"]) == ["T", "S"]
+    assert list(raters.icc_table(_categorical_groups(pd.DataFrame(rows)), by="g", value="v")["g"]) == ["T", "S"]
 
 
 def test_agreement_kappa_labels_are_the_groups_values_or_the_given_scale():
@@ -702,11 +701,11 @@ def test_icc_table_groups_in_order_of_appearance_and_incomplete_items_dropped():
             for s in ("zeta", "beta") for i, r in enumerate(SHROUT_FLEISS) for k, v in enumerate(r)]
     rows.append({"system": "zeta", "domain": "news", "item": 99, "annotator": "j0", "v": 3})  # rated by one judge
     frame = pd.DataFrame(rows)
-    one = ag.icc_table(frame, by="system", value="v")
+    one = raters.icc_table(frame, by="system", value="v")
     assert list(one["system"]) == ["zeta", "beta"]
     z = one.iloc[0]
     assert round(z["icc2_1"], 2) == 0.29 and round(z["icc2_k"], 2) == 0.62  # Shrout & Fleiss 1979 without item 99
-    two = ag.icc_table(frame, by=["system", "domain"], value="v")
+    two = raters.icc_table(frame, by=["system", "domain"], value="v")
     assert two[["system", "domain"]].values.tolist() == [["zeta", "news"], ["beta", "news"]]
     assert two["icc2_1"].tolist() == pytest.approx(one["icc2_1"].tolist())
 
@@ -750,15 +749,15 @@ def test_severity_bias_monte_carlo_defaults():
     # 30 sentences, every difference +1: of the 2^30 sign patterns only all-plus and all-minus reach
     # |mean| = 1, so the 10000 default draws (almost surely) miss both and p = (0 + 1) / (10000 + 1)
     paired = pd.DataFrame({"system": "s", "a": 0.0, "b": 1.0, "sentence": np.arange(30)})
-    row = ag.severity_bias(paired, "a", "b", clusters="sentence").iloc[0]
+    row = raters.severity_bias(paired, "a", "b", clusters="sentence").iloc[0]
     assert row["n_clusters"] == 30 and row["p_cluster_permutation"] == pytest.approx(1 / 10001, rel=1e-9)
     # 18 sentences (Monte Carlo beyond 16): the seeded p is reproducible and near the exact one
     d = np.array([3, -1, 2, 2, -2, 1, 0, 4, -3, 1, 1, 2, -1, 3, 0, 2, -2, 1], dtype=float)
     mixed = pd.DataFrame({"system": "s", "a": 0.0, "b": d, "sentence": np.arange(18)})
     signs = 1 - 2 * ((np.arange(2**18)[:, None] >> np.arange(18)) & 1)
     exact = float((np.abs(signs @ d) >= abs(d.sum()) - 1e-9).mean())
-    first = ag.severity_bias(mixed, "a", "b", clusters="sentence", n_perm=4000, seed=3).iloc[0]
-    again = ag.severity_bias(mixed, "a", "b", clusters="sentence", n_perm=4000, seed=3).iloc[0]
+    first = raters.severity_bias(mixed, "a", "b", clusters="sentence", n_perm=4000, seed=3).iloc[0]
+    again = raters.severity_bias(mixed, "a", "b", clusters="sentence", n_perm=4000, seed=3).iloc[0]
     assert first["p_cluster_permutation"] == again["p_cluster_permutation"]
     assert first["p_cluster_permutation"] == pytest.approx(exact, abs=0.025)  # Monte Carlo SE ≈ 0.008
 
@@ -777,13 +776,13 @@ def _more_spans(dtype=int):
 
 
 SPAN_COLUMNS = {"system", "doc", "seg", "rater_a", "rater_b", "spans_a", "spans_b", "chars_a", "chars_b", "chars_both",
-                *(f"matched_{s}_{c}" for s in "ab" for c in ag.SPAN_CRITERIA)}
+                *(f"matched_{s}_{c}" for s in "ab" for c in raters.SPAN_CRITERIA)}
 
 
 @pytest.mark.parametrize("dtype", [int, float])
 def test_span_matches_by_hand_overlapping_empty_and_touching_spans(dtype):
     spans, rated = _more_spans(dtype)
-    m = ag.span_matches(spans, rated, ["system", "doc", "seg"])
+    m = raters.span_matches(spans, rated, ["system", "doc", "seg"])
     assert set(m.columns) == SPAN_COLUMNS and len(m.columns) == len(SPAN_COLUMNS)
     counts = [c for c in m.columns if c.startswith(("spans_", "chars_", "matched_"))]
     assert all(pd.api.types.is_integer_dtype(m[c]) for c in counts)
@@ -798,27 +797,27 @@ def test_span_matches_by_hand_overlapping_empty_and_touching_spans(dtype):
     assert (ab["chars_a"], ab["chars_b"], ab["chars_both"]) == (14, 14, 4)
     bc = m.loc[("B", "C")]
     assert (bc["spans_a"], bc["spans_b"], bc["chars_a"], bc["chars_b"], bc["chars_both"]) == (4, 0, 14, 0, 0)
-    assert all(bc[f"matched_{s}_{c}"] == 0 for s in "ab" for c in ag.SPAN_CRITERIA)
+    assert all(bc[f"matched_{s}_{c}"] == 0 for s in "ab" for c in raters.SPAN_CRITERIA)
 
 
 def test_span_matches_when_no_span_overlaps_another():
     spans, rated = _more_spans()
     apart = spans.iloc[[0, 8]]  # A [0,5) and B [50,55)
-    m = ag.span_matches(apart, rated, ["system", "doc", "seg"]).set_index(["rater_a", "rater_b"])
+    m = raters.span_matches(apart, rated, ["system", "doc", "seg"]).set_index(["rater_a", "rater_b"])
     ab = m.loc[("A", "B")]
     assert (ab["spans_a"], ab["spans_b"], ab["chars_a"], ab["chars_b"], ab["chars_both"]) == (1, 1, 5, 5, 0)
-    assert all(ab[f"matched_{s}_{c}"] == 0 for s in "ab" for c in ag.SPAN_CRITERIA)
+    assert all(ab[f"matched_{s}_{c}"] == 0 for s in "ab" for c in raters.SPAN_CRITERIA)
 
 
 def test_span_agreement_columns_with_and_without_resamples():
     spans, rated = _more_spans()
-    m = ag.span_matches(spans, rated, ["system", "doc", "seg"])  # rows A–B, A–C, B–C
-    plain = ag.span_agreement(m)
+    m = raters.span_matches(spans, rated, ["system", "doc", "seg"])  # rows A–B, A–C, B–C
+    plain = raters.span_agreement(m)
     assert list(plain.columns) == ["criterion", "agreement"] and len(plain) == 4
     # spans 10 + 6 + 4 = 20, matched 3 + 2 -> 5/20; characters 2·4 / (28 + 14 + 14)
     assert plain.set_index("criterion")["agreement"].tolist() == pytest.approx([5 / 20, 5 / 20, 3 / 20, 8 / 56])
     w = np.array([[1, 0, 0], [0, 2, 1]])
-    got = ag.span_agreement(m, w)
+    got = raters.span_agreement(m, w)
     assert list(got.columns) == ["criterion", "resample", "agreement"]
     table = got.set_index(["criterion", "resample"])["agreement"]
     assert table[("overlap", 0)] == pytest.approx(5 / 10) and table[("overlap", 1)] == pytest.approx(0.0)
@@ -830,10 +829,10 @@ def test_span_characters_one_shared_character():
     spans = pd.DataFrame([{**item, "rater": r, "side": "target", "start": a, "end": b, "category": "Acc",
                            "severity": "Minor"} for r, a, b in (("A", 2, 5), ("B", 4, 9))])
     rated = pd.DataFrame([{**item, "rater": r} for r in "AB"])
-    ab = ag.span_matches(spans, rated, ["system", "doc", "seg"]).iloc[0]
+    ab = raters.span_matches(spans, rated, ["system", "doc", "seg"]).iloc[0]
     # A marks 2, 3, 4; B marks 4…8: character 4 is shared
     assert (ab["chars_a"], ab["chars_b"], ab["chars_both"]) == (3, 5, 1)
-    assert ag.span_agreement(pd.DataFrame([ab])).set_index("criterion").loc["characters", "agreement"] == 2 / 8
+    assert raters.span_agreement(pd.DataFrame([ab])).set_index("criterion").loc["characters", "agreement"] == 2 / 8
 
 
 def test_severity_bias_default_seed_is_0():
@@ -848,14 +847,14 @@ def test_severity_bias_default_seed_is_0():
         return (hits + 1) / 10001
 
     assert redrawn(0) != redrawn(1)  # the seed shows in p
-    row = ag.severity_bias(paired, "a", "b", clusters="sentence").iloc[0]
+    row = raters.severity_bias(paired, "a", "b", clusters="sentence").iloc[0]
     assert row["p_cluster_permutation"] == pytest.approx(redrawn(0), rel=1e-12)
 
 
 def test_rater_bias_three_raters_with_document_clusters():
     s = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3], "doc": ["x"] * 6 + ["y"] * 3,
                       "annotator": list("ABC") * 3, "v": [3, 0, 0, 6, 3, 0, 1, 1, 1]})
-    got = ag.rater_bias(s, "v", clusters="doc").set_index("rater")
+    got = raters.rater_bias(s, "v", clusters="doc").set_index("rater")
     # A: 3 − 0, 6 − 1.5, 1 − 1 -> mean 2.5; C: 0 − 1.5, 0 − 4.5, 0 -> −2
     assert got.loc["A", "bias"] == pytest.approx(2.5) and got.loc["C", "bias"] == pytest.approx(-2.0)
     assert got.loc["A", "n_clusters"] == 2
@@ -876,7 +875,7 @@ def _spans():
 
 def test_span_agreement_on_hand_made_spans():
     spans, rated = _spans()
-    m = ag.span_matches(spans, rated, ["system", "doc", "doc_seg_id"]).set_index(["rater_a", "rater_b"])
+    m = raters.span_matches(spans, rated, ["system", "doc", "doc_seg_id"]).set_index(["rater_a", "rater_b"])
     ab = m.loc[("A", "B")]
     assert (ab["spans_a"], ab["spans_b"]) == (2, 3)
     # A[0,5) overlaps B[3,8) (same side, same category, other severity); nothing else overlaps
@@ -887,7 +886,7 @@ def test_span_agreement_on_hand_made_spans():
     assert (ab["chars_a"], ab["chars_b"], ab["chars_both"]) == (7, 14, 2)
     ac = m.loc[("A", "C")]  # C rated the segment and marked nothing
     assert (ac["spans_a"], ac["spans_b"], ac["matched_a_overlap"]) == (2, 0, 0)
-    table = ag.span_agreement(m.reset_index()).set_index("criterion")["agreement"]
+    table = raters.span_agreement(m.reset_index()).set_index("criterion")["agreement"]
     # spans: A–B 5 spans, 2 matched; A–C 2, none; B–C 3, none -> 2 / 10
     assert table["overlap"] == pytest.approx(2 / 10) and table["overlap+category+severity"] == 0
     assert table["characters"] == pytest.approx(2 * 2 / (7 + 14 + 7 + 14))
@@ -895,8 +894,8 @@ def test_span_agreement_on_hand_made_spans():
 
 def test_span_agreement_resamples_as_weights():
     spans, rated = _spans()
-    m = ag.span_matches(spans, rated, ["system", "doc", "doc_seg_id"])
-    twice = ag.span_agreement(m, np.array([[2, 0, 0]]))  # only the A–B pair, twice
+    m = raters.span_matches(spans, rated, ["system", "doc", "doc_seg_id"])
+    twice = raters.span_agreement(m, np.array([[2, 0, 0]]))  # only the A–B pair, twice
     assert twice.set_index("criterion").loc["overlap", "agreement"] == pytest.approx(2 / 5)
 
 
@@ -907,15 +906,15 @@ def test_oneway_icc_is_pingouins_icc1():
     data = rng.normal(0, 1, (30, 1)) + rng.normal(0, 0.7, (30, 3))
     long = pd.DataFrame([{"unit": u, "slot": k, "v": data[u, k]} for u in range(30) for k in range(3)])
     res = pg.intraclass_corr(long, targets="unit", raters="slot", ratings="v").set_index("Type")
-    assert ag.oneway_icc(data) == pytest.approx((res.loc["ICC(1,1)", "ICC"], res.loc["ICC(1,k)", "ICC"]))
+    assert raters.oneway_icc(data) == pytest.approx((res.loc["ICC(1,1)", "ICC"], res.loc["ICC(1,k)", "ICC"]))
 
 
 def test_oneway_icc_by_cluster_leaves_documents_out():
     data = np.array([[1, 2], [3, 5], [6, 6], [2, 2], [7, 5], [4, 4.5]])
     docs = ["a", "a", "b", "b", "c", "c"]
-    got = ag.oneway_icc_by_cluster(data, docs).set_index("statistic")
-    loo = [ag.oneway_icc(data[[i for i, d in enumerate(docs) if d != g]])[0] for g in "abc"]
-    low, high = stats.jackknife_t_interval(ag.oneway_icc(data)[0], loo)
+    got = raters.oneway_icc_by_cluster(data, docs).set_index("statistic")
+    loo = [raters.oneway_icc(data[[i for i, d in enumerate(docs) if d != g]])[0] for g in "abc"]
+    low, high = stats.jackknife_t_interval(raters.oneway_icc(data)[0], loo)
     assert got.loc["ICC(1,1)", "jackknife_ci_low"] == pytest.approx(low)
     assert got.loc["ICC(1,1)", "jackknife_ci_high"] == pytest.approx(min(high, 1.0))
     assert got.loc["ICC(1,1)", "n_clusters"] == 3

@@ -118,7 +118,7 @@ def test_a_data_box_detail_is_a_section_of_the_chapters_words():
 
 
 def test_a_share_already_in_percent_prints_once_as_a_percentage():
-    """`agreement.severity_bias` and `robustness.share_increased` hold percentages under share_*
+    """`raters.severity_bias` and `robustness.share_increased` hold percentages under share_*
     names: a share above 1 is read as a percentage, and a table can name a column's role."""
     frame = pd.DataFrame({"share_B_higher": [45.0, 0.0], "share_increased": [0.5, 1.0], "share_x": [0.25, 1.0]})
     cells = _cells(report.table(frame, roles={"share_increased": "percent"}))

@@ -15,7 +15,7 @@ import pytest
 from scipy.stats import kendalltau, norm, t as t_dist, ttest_rel
 from statsmodels.stats.multitest import multipletests
 
-from helpers.core.statistics import stats
+from helpers.core.statistics import correlation, stats
 
 
 def test_exact_permutation_by_hand():
@@ -235,7 +235,7 @@ def test_within_word_permutation_monte_carlo_is_seeded_and_close(monkeypatch):
     y = [4.0, 4.0, 2.5, 1.0, 3.0, 5.0, 2.0, 2.5, 1.0]
     groups = list("aaaabbbbb")
     exact = stats.within_group_permutation_test(x, y, groups)
-    monkeypatch.setattr(stats, "MAX_EXACT_GROUP", 3)  # force sampling
+    monkeypatch.setattr(correlation, "MAX_EXACT_GROUP", 3)  # force sampling
     first = stats.within_group_permutation_test(x, y, groups, n_perm=20000, seed=7)
     assert not first.exact and first.n_permutations == 20000
     assert first == stats.within_group_permutation_test(x, y, groups, n_perm=20000, seed=7)
@@ -764,10 +764,10 @@ def test_within_group_falls_back_to_sampling_above_the_support_limit(monkeypatch
     # one group of three distinct values: ρ ∈ {−1, −1/2, 1/2, 1}, 4 distinct values; exact with a
     # limit of 4 (p = 2/6: the two orders with |ρ| = 1), sampled with a limit of 3
     args = ([1, 2, 3], [1, 2, 3], ["a"] * 3)
-    monkeypatch.setattr(stats, "_MAX_SUPPORT", 4)
+    monkeypatch.setattr(correlation, "_MAX_SUPPORT", 4)
     t = stats.within_group_permutation_test(*args, n_perm=99)
     assert t.exact is True and t.p_value == pytest.approx(2 / 6) and t.n_permutations == 6
-    monkeypatch.setattr(stats, "_MAX_SUPPORT", 3)
+    monkeypatch.setattr(correlation, "_MAX_SUPPORT", 3)
     t = stats.within_group_permutation_test(*args, n_perm=99)
     assert t.exact is False and t.n_permutations == 99 and 0 < t.p_value <= 1
 

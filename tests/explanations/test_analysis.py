@@ -11,6 +11,7 @@ from scipy import stats as st
 
 from helpers import explanations as ex
 from helpers.explanations import analysis as an
+from helpers.explanations import bounded_scale
 from helpers.explanations.io import DIMENSIONS, SCORES
 
 
@@ -289,7 +290,7 @@ def test_fitted_cutpoints_match_statsmodels_ordered_probit_and_recover_the_truth
 
     true = np.array([1.3, 2.7, 3.4, 4.6])
     ratings = _ordinal_ratings(true)
-    mine = an.fit_cutpoints(ratings)
+    mine = bounded_scale.fit_cutpoints(ratings)
     dummies = pd.get_dummies(ratings["item_id"], drop_first=True).astype(float).to_numpy()
     model = OrderedModel(ratings["score"].to_numpy(), dummies, distr="probit")
     fit = model.fit(method="bfgs", disp=False, maxiter=5000)
@@ -303,12 +304,12 @@ def test_fitted_cutpoints_match_statsmodels_ordered_probit_and_recover_the_truth
 def test_threshold_sensitivity_reports_each_variant_of_the_null():
     from helpers.explanations import analysis as an
 
-    ratings = _ordinal_ratings(an.rounding_cuts(), n_items=30, n_raters=12, seed=1)
+    ratings = _ordinal_ratings(bounded_scale.rounding_cuts(), n_items=30, n_raters=12, seed=1)
     stats_ = an.item_statistics(ratings)
-    table = an.threshold_sensitivity(stats_, ratings, n_null=199, seed=0)
+    table = bounded_scale.threshold_sensitivity(stats_, ratings, n_null=199, seed=0)
     assert list(table["thresholds"].iloc[:3]) == ["1.50, 2.50, 3.50, 4.50", "1.75, 2.50, 3.50, 4.25",
                                                   "1.25, 2.50, 3.50, 4.75"]
-    plain = an.bounded_scale_null(stats_, n_null=199, seed=0).summary.iloc[0]
+    plain = bounded_scale.bounded_scale_null(stats_, n_null=199, seed=0).summary.iloc[0]
     assert table.iloc[0]["p_value"] == plain["p_value"] and table.iloc[0]["null_mean"] == plain["null_mean"]
     assert table["thresholds_from"].iloc[-1].startswith("fitted") and (table["observed_quadratic"] ==
                                                                        plain["observed_quadratic"]).all()
@@ -555,7 +556,7 @@ def test_disagreement_by_quality_by_hand():
 
 
 def test_bounded_scale_null_observed_term_and_pooled_sd_by_hand():
-    null = an.bounded_scale_null(_shape_stats(), n_null=50, seed=0)
+    null = bounded_scale.bounded_scale_null(_shape_stats(), n_null=50, seed=0)
     s = null.summary.iloc[0]
     b2, p = _hand_b2_and_p()
     assert s["observed_quadratic"] == pytest.approx(b2) and null.observed == pytest.approx(b2)
@@ -576,7 +577,7 @@ def test_bounded_scale_null_recovers_latent_sd_and_means_of_exact_moments():
     mean = prob @ levels
     sd = np.sqrt(prob @ levels**2 - mean**2)
     assert mean[2] == pytest.approx(3.0) and mean[1] + mean[3] == pytest.approx(6.0)  # symmetric about 3
-    null = an.bounded_scale_null(_shape_stats(mean, sd), n_null=20, seed=0)
+    null = bounded_scale.bounded_scale_null(_shape_stats(mean, sd), n_null=20, seed=0)
     assert null.latent_sd == pytest.approx(1.0, abs=1e-4)
     np.testing.assert_allclose(null.items["latent_mean"], mus, atol=2e-3)
     np.testing.assert_allclose(null.items["null_expected_sd"], sd, atol=1e-4)
@@ -584,9 +585,9 @@ def test_bounded_scale_null_recovers_latent_sd_and_means_of_exact_moments():
 
 
 def test_rounding_cuts_and_the_threshold_variants():
-    assert an.rounding_cuts().tolist() == [1.5, 2.5, 3.5, 4.5]
-    assert an.rounding_cuts(0, 3).tolist() == [0.5, 1.5, 2.5]
-    table = an.threshold_sensitivity(_shape_stats(), n_null=20, seed=0)
+    assert bounded_scale.rounding_cuts().tolist() == [1.5, 2.5, 3.5, 4.5]
+    assert bounded_scale.rounding_cuts(0, 3).tolist() == [0.5, 1.5, 2.5]
+    table = bounded_scale.threshold_sensitivity(_shape_stats(), n_null=20, seed=0)
     # outer thresholds 1.5 and 4.5 moved by 0.25 inwards (1.75, 4.25) and outwards (1.25, 4.75)
     assert table["thresholds"].tolist() == ["1.50, 2.50, 3.50, 4.50", "1.75, 2.50, 3.50, 4.25",
                                             "1.25, 2.50, 3.50, 4.75"]

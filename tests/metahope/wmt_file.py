@@ -37,7 +37,7 @@ SEGS = {"A": [0, 2, 6, np.nan], "B": [0, 2, np.nan, 6], "C": [np.nan, 4, 6, 6]}
 def _write(path, rows=ROWS, header=HEADER, systems=("X",)):
     lines = [header]
     for system in systems:
-        for k, (_, doc, seg, rater, cat, sev) in enumerate(rows):
+        for _, doc, seg, rater, cat, sev in rows:
             fields = [system, doc, str(seg), str(10 * (doc == "d2") + seg), rater, f"source {doc} {seg}",
                       f"\"target\" {system} {doc} {seg}", cat, sev]
             lines.append("\t".join(fields + ([""] if header == HEADER else [])) + "\n")

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.slang import language_models
+from helpers.slang import ladder, language_models
 from helpers.slang import language_models as lm
 
 from .length_scorer import LengthScorer
@@ -196,7 +196,7 @@ def test_hf_checkpoint_perplexity_on_a_tiny_model(tmp_path):
     # no BOS token: the first token of each text is counted as certain, the rest are uniform over n
     texts = ["他的你妈", "尼玛"]
     assert lm.perplexity(scorer, texts) == pytest.approx(n ** ((3 + 1) / 6), rel=1e-5)
-    scores, models = lm.ladder_scores(["kn-2"], ["你妈的", "他的好"], texts, {"尼玛": ["你妈", "尼玛"]}, {},
+    scores, models = ladder.ladder_scores(["kn-2"], ["你妈的", "他的好"], texts, {"尼玛": ["你妈", "尼玛"]}, {},
                                       hf_model=str(tmp_path / "gpt"), use_cache=False)
     assert models["rung"].tolist() == ["kn-2", "hf:gpt"]
     assert models.set_index("rung").loc["hf:gpt", "heldout_perplexity"] == pytest.approx(n ** (4 / 6), rel=1e-5)
@@ -283,11 +283,11 @@ def test_word_list_coverage_counts_how_each_list_found_the_candidates():
                            "word": "w", "candidate": ["x", "y"] * 3,
                            "found": ["word", "pieces", "word", "characters", None, None]})
     ratings = pd.DataFrame({"word": ["w"], "candidate": ["x"], "avg_score": [3.0]})
-    got = lm.word_list_coverage(scores, ratings)
+    got = ladder.word_list_coverage(scores, ratings)
     assert list(got.columns) == ["rung", "candidates", "found", "n", "rated"]
     assert got.values.tolist() == [["wordfreq", 2, "word", 1, 1], ["wordfreq", 2, "pieces", 1, 0],
                                    ["jieba", 2, "word", 1, 1], ["jieba", 2, "characters", 1, 0]]
-    assert lm.word_list_coverage(scores.drop(columns="found"), ratings).empty
+    assert ladder.word_list_coverage(scores.drop(columns="found"), ratings).empty
 
 
 # --------------------------------------------------------------------------- chapter 6: language models

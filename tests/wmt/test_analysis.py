@@ -14,7 +14,7 @@ import pytest
 
 from helpers.core import paths
 from helpers.core.statistics.schemes import load_scheme
-from helpers.wmt import analysis
+from helpers.wmt import analysis, readme_tables, systems
 from helpers.wmt import analysis as wa
 
 
@@ -22,8 +22,8 @@ def test_published_tables_reproduced_up_to_the_one_known_mismatch():
     """The README values (data/published/wmt_mqm, entered by hand) against the mirrored files:
     3 decimals then half-up gives all but TED Borderline; tests/core/test_mqm_published.py checks the
     same values independently of helpers.wmt."""
-    files = {rel: paths.released_file(analysis.REPO, rel) for _, rel, _ in analysis.TABLES.values()}
-    table = analysis.reproduce(files)
+    files = {rel: paths.released_file(readme_tables.REPO, rel) for _, rel, _ in readme_tables.TABLES.values()}
+    table = readme_tables.reproduce(files)
     assert len(table) == 34
     rule = "match: 3 decimals, then half-up"
     off = table[~table[rule]]
@@ -46,12 +46,12 @@ def test_weight_sweep_places_the_schemes_at_their_major_to_minor_ratio():
 
 
 def test_language_pair_is_read_from_google_and_wmt_file_names():
-    assert analysis.language_pair("ted/zhen/mqm_ted_zhen.tsv") == ("zh", "en")
-    assert analysis.language_pair("generalMT2023/ende/mqm_generalMT2023_ende.3ratingsPerSegment.tsv.tar.gz") == (
+    assert readme_tables.language_pair("ted/zhen/mqm_ted_zhen.tsv") == ("zh", "en")
+    assert readme_tables.language_pair("generalMT2023/ende/mqm_generalMT2023_ende.3ratingsPerSegment.tsv.tar.gz") == (
         "en", "de")
-    assert analysis.language_pair("runs/en-de/batch_1.tsv") == ("en", "de")  # a folder of its own
-    assert analysis.language_pair("my_ratings.tsv") is None
-    assert analysis.pair_names(("en", "de")) == ("English→German", "EN→DE")
+    assert readme_tables.language_pair("runs/en-de/batch_1.tsv") == ("en", "de")  # a folder of its own
+    assert readme_tables.language_pair("my_ratings.tsv") is None
+    assert readme_tables.pair_names(("en", "de")) == ("English→German", "EN→DE")
 
 
 def test_a_readme_table_is_chosen_by_the_file_name_whatever_the_pair(tmp_path):
@@ -69,10 +69,10 @@ def test_a_readme_table_is_chosen_by_the_file_name_whatever_the_pair(tmp_path):
             rows.append(f"Online-W\ttalk\t{seg}\t{seg}\tr1\ts\tt\tNo-error\tNo-error\n")
     path = tmp_path / "mqm_ted_ende.tsv"
     path.write_text(header + "".join(rows), encoding="utf-8")
-    tables = analysis.tables_for(path, tmp_path / "other.tsv")
+    tables = readme_tables.tables_for(path, tmp_path / "other.tsv")
     assert list(tables) == ["TED EN→DE"]
-    assert analysis.tables_for(tmp_path / "mqm_generalMT2023_ende.tsv") == {}
-    table = analysis.reproduce({path: path}, tables).set_index("system")
+    assert readme_tables.tables_for(tmp_path / "mqm_generalMT2023_ende.tsv") == {}
+    table = readme_tables.reproduce({path: path}, tables).set_index("system")
     assert len(table) == 14 and set(table["table"]) == {"TED EN→DE"}
     assert table.loc["Online-W", "recomputed"] == pytest.approx(1.12)
     assert table.loc["Online-W", "match: 3 decimals, then half-up"]
@@ -86,11 +86,11 @@ def test_the_certainty_verdict_follows_the_coverage_of_a_segment_interval():
     import math
 
     cover = lambda r: math.erf(1.959964 / r / math.sqrt(2))  # 2Φ(x) − 1 = erf(x / √2)
-    v = analysis.certainty_verdict(pd.Series([0.74, 1.08, 1.36]))
+    v = systems.certainty_verdict(pd.Series([0.74, 1.08, 1.36]))
     assert v.verdict == "about right" and v.coverage == pytest.approx(cover(1.08), abs=1e-6)
     assert v.median == 1.08 and (v.low, v.high) == (0.74, 1.36) and v.pairs_below == 1  # 1.36: 85%
-    assert analysis.certainty_verdict(pd.Series([1.3, 1.5, 2.0])).verdict == "overstated"
-    assert analysis.certainty_verdict(pd.Series([0.8, 0.9])).verdict == "understated"
+    assert systems.certainty_verdict(pd.Series([1.3, 1.5, 2.0])).verdict == "overstated"
+    assert systems.certainty_verdict(pd.Series([0.8, 0.9])).verdict == "understated"
 
 
 def test_every_readme_table_is_entered_as_printed():
@@ -101,24 +101,24 @@ def test_every_readme_table_is_entered_as_printed():
 
     from helpers.core.formats import published
 
-    readme = paths.released_file(analysis.REPO, "README.md").read_text(encoding="utf-8")
+    readme = paths.released_file(readme_tables.REPO, "README.md").read_text(encoding="utf-8")
     heads = {"TED": "TED talks", "newstest2020": "newstest2020", "newstest2021": "newstest2021"}
     pairs = {"ZH→EN": "Chinese to English", "EN→DE": "English to German"}
-    assert len(analysis.README_TABLES) == 6
-    for table, (csv, file_name) in analysis.README_TABLES.items():
+    assert len(readme_tables.README_TABLES) == 6
+    for table, (csv, file_name) in readme_tables.README_TABLES.items():
         head, pair = table.split(" ")
         section = readme.split(f"## {heads[head]} ##", 1)[1].split("\n## ", 1)[0]
         block = section.split(f"### {pairs[pair]} ###", 1)[1].split("###", 1)[0]
         printed = re.findall(r"^\| (\S+) \| ([0-9.]+)\(\d+\) \|", block, re.M)
         entered = published.read_published("wmt_mqm", csv)
         assert list(zip(entered["system"], entered["score"])) == printed, table
-        assert analysis.language_pair(file_name) == tuple(pair.lower().split("→"))
+        assert readme_tables.language_pair(file_name) == tuple(pair.lower().split("→"))
 
 
 def test_the_smallest_possible_p_follows_how_the_test_was_run():
     """Enumerated (2^g <= trials): 2^-g; drawn trials: 1/(trials + 1), whatever g (15 documents
     with 10,000 trials cannot give 2^-15)."""
-    from helpers.wmt.analysis import smallest_possible_p
+    from helpers.wmt.systems import smallest_possible_p
 
     assert smallest_possible_p(5, 10_000) == 1 / 32 and smallest_possible_p(13, 10_000) == 2.0 ** -13
     assert smallest_possible_p(15, 10_000) == 1 / 10_001 and smallest_possible_p(15, 2 ** 15) == 2.0 ** -15
@@ -168,15 +168,15 @@ def test_esa_ranking_sets_the_human_ranks_beside_the_automatic_ones(hand_esa):
     X (2.0) and has no refA: among the two systems both rank, human X 1, Y 2, automatic Y 1,
     X 2, so X's shift is +1 (placed lower), Y's -1, and Kendall τ over two reversed systems is -1."""
     autorank = pd.DataFrame({"lp": ["en-cs", "en-cs"], "system": ["X", "Y"], "autorank": [2.0, 1.5]})
-    ranking = analysis.esa_ranking(hand_esa, autorank).set_index("system")
+    ranking = systems.esa_ranking(hand_esa, autorank).set_index("system")
     assert list(ranking.index) == ["refA", "X", "Y"]
     assert ranking["score_by_domain"].tolist() == [80.0, 75.0, 35.0]
     assert ranking["kind"].to_dict() == {"refA": "human", "X": "submission", "Y": "submission"}
     assert ranking.loc["X", ["human_rank", "auto_rank", "rank_shift"]].tolist() == [1, 2, 1]
     assert ranking.loc["Y", ["human_rank", "auto_rank", "rank_shift"]].tolist() == [2, 1, -1]
     assert pd.isna(ranking.loc["refA", "auto_rank"])
-    assert list(analysis.esa_ranking(hand_esa, autorank).columns) == analysis.ESA_RANKING_COLUMNS
-    assert [analysis.system_kind(s) for s in ("Aya23", "Llama3-70B", "ONLINE-W", "CUNI-MH", "refB")] == [
+    assert list(systems.esa_ranking(hand_esa, autorank).columns) == systems.ESA_RANKING_COLUMNS
+    assert [systems.system_kind(s) for s in ("Aya23", "Llama3-70B", "ONLINE-W", "CUNI-MH", "refB")] == [
         "LLM", "LLM", "online", "submission", "human"]
 
 
@@ -324,7 +324,7 @@ def test_icc_by_documents_estimate_is_the_anova_formula():
 
 def test_certainty_overstatement_of_one_document_is_zero():
     wide = pd.DataFrame({"A": [1.0, 2.0, 4.0], "B": [0.0, 2.0, 1.0], "C": [3.0, 3.0, 3.0]})
-    out = wa.certainty_overstatement(wide, ["d", "d", "d"], n_boot=200, seed=1)
+    out = systems.certainty_overstatement(wide, ["d", "d", "d"], n_boot=200, seed=1)
     assert out[["system_a", "system_b"]].values.tolist() == [["A", "B"], ["A", "C"], ["B", "C"]]
     # resampling the one document always draws all three segments: no spread at all
     assert out["se_documents"].tolist() == pytest.approx([0, 0, 0], abs=1e-12)
@@ -345,7 +345,7 @@ def test_system_tests_by_exact_enumeration():
     # B − A = 1 everywhere: only the all-unswapped pattern reaches 1, p = 1/64 (documents: units 2, 2, 2, 1/8);
     # C − A = 2, 1, 1, 1, 1, 1 (sum 7): any swap drops the sum to 5 or less, 1/64 (documents 3, 2, 2: 1/8);
     # C − B = 1, 0, 0, 0, 0, 0: reached whenever the first unit is unswapped, 32/64 (documents 1, 0, 0: 4/8)
-    tested = wa.system_tests(SYS, SYS_DOCS, n_trials=100, seed=5, alpha=0.15)
+    tested = systems.system_tests(SYS, SYS_DOCS, n_trials=100, seed=5, alpha=0.15)
     pairs, ranks = tested.pairs, tested.clusters
     assert list(pairs.columns) == ["system_a", "system_b", "n_items", "n_documents", "mean_a", "mean_b", "difference",
                                    "p_segments", "p_segments_holm", "p_documents", "p_documents_holm"]
@@ -363,9 +363,9 @@ def test_system_tests_by_exact_enumeration():
     assert ranks["system"].tolist() == ["A", "B", "C"] and ranks["score"].tolist() == pytest.approx([0, 1, 7 / 6])
     # alpha 0.15: B is worse than A on every p but the documents' Holm 3/8; C is never worse than B (p 1/2)
     assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 2, 2, 1], [2, 2, 2, 1]]
-    ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100, alpha=0.03).clusters  # only 1/64 is below 0.03
+    ranks = systems.system_tests(SYS, SYS_DOCS, n_trials=100, alpha=0.03).clusters  # only 1/64 is below 0.03
     assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 1, 1, 1], [2, 1, 1, 1]]
-    ranks = wa.system_tests(SYS, SYS_DOCS, n_trials=100).clusters  # alpha 0.05: 1/64 and 3/64 are below it
+    ranks = systems.system_tests(SYS, SYS_DOCS, n_trials=100).clusters  # alpha 0.05: 1/64 and 3/64 are below it
     assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 2, 1, 1], [2, 2, 1, 1]]
 
 
@@ -373,7 +373,7 @@ def test_system_tests_monte_carlo_counts_the_seeded_swaps():
     # n_trials = 7 < 2^3: both levels draw swaps, T × units of fair ±1 from numpy's default_rng(seed),
     # p = (trials reaching the observed difference + 1) / (T + 1) (Marot's runPAR)
     T, seed = 7, 11
-    pairs = wa.system_tests(SYS, SYS_DOCS, n_trials=T, seed=seed, alpha=0.05).pairs
+    pairs = systems.system_tests(SYS, SYS_DOCS, n_trials=T, seed=seed, alpha=0.05).pairs
     for level, units in (("segments", 6), ("documents", 3)):
         signs = np.random.default_rng(seed).integers(0, 2, size=(T, units), dtype=np.int8).astype(float) * 2 - 1
         first = signs[:, 0] > 0  # C − B has its only non-zero unit first
@@ -383,13 +383,13 @@ def test_system_tests_monte_carlo_counts_the_seeded_swaps():
 
 
 def test_system_tests_of_two_systems_and_of_one():
-    tested = wa.system_tests(SYS[["B", "A"]], SYS_DOCS, n_trials=100)
+    tested = systems.system_tests(SYS[["B", "A"]], SYS_DOCS, n_trials=100)
     pairs, ranks = tested.pairs, tested.clusters
     assert pairs[["system_a", "system_b", "n_items", "n_documents"]].values.tolist() == [["A", "B", 6, 3]]
     assert pairs[["p_segments", "p_segments_holm", "p_documents", "p_documents_holm"]].values.tolist() == [
         pytest.approx([1 / 64, 1 / 64, 1 / 8, 1 / 8])]
     assert ranks.values.tolist() == [["A", 0.0, 1, 1, 1, 1], ["B", 1.0, 2, 2, 1, 1]]
-    tested = wa.system_tests(SYS[["C"]], SYS_DOCS, n_trials=100)
+    tested = systems.system_tests(SYS[["C"]], SYS_DOCS, n_trials=100)
     pairs, ranks = tested.pairs, tested.clusters
     assert len(pairs) == 0 and "n_documents" in pairs.columns
     assert ranks.values.tolist() == [["C", pytest.approx(7 / 6), 1, 1, 1, 1]]
@@ -400,12 +400,12 @@ def test_system_tests_defaults_are_the_documented_ones():
     # n_trials and seed show in the p-values; the values themselves are pinned above
     wide = pd.DataFrame({"A": [0.0, 1, 0, 2, 1, 0, 1, 0] * 2, "B": [1.0, 1, 0, 2, 2, 1, 1, 0] * 2})
     docs = [f"d{i // 2}" for i in range(16)]
-    got = wa.system_tests(wide, docs)
-    given = wa.system_tests(wide, docs, n_trials=10000, seed=0, alpha=0.05)
+    got = systems.system_tests(wide, docs)
+    given = systems.system_tests(wide, docs, n_trials=10000, seed=0, alpha=0.05)
     pd.testing.assert_frame_equal(got.pairs, given.pairs)
     pd.testing.assert_frame_equal(got.clusters, given.clusters)
-    assert got.pairs["p_segments"].iloc[0] != wa.system_tests(wide, docs, n_trials=10001, seed=0).pairs["p_segments"].iloc[0]
-    assert got.pairs["p_segments"].iloc[0] != wa.system_tests(wide, docs, n_trials=10000, seed=1).pairs["p_segments"].iloc[0]
+    assert got.pairs["p_segments"].iloc[0] != systems.system_tests(wide, docs, n_trials=10001, seed=0).pairs["p_segments"].iloc[0]
+    assert got.pairs["p_segments"].iloc[0] != systems.system_tests(wide, docs, n_trials=10000, seed=1).pairs["p_segments"].iloc[0]
 
 
 # --------------------------------------------------------------------------- weight sweep
@@ -709,15 +709,15 @@ def test_certainty_overstatement_by_hand():
 
     wide = pd.DataFrame({"A": [1.0, 2.0, 4.0, 0.0], "B": [0.0, 2.0, 1.0, 3.0], "C": [3.0, 3.0, 3.0, 1.0]})
     docs = ["d1", "d1", "d2", "d3"]
-    out = wa.certainty_overstatement(wide, docs, n_boot=9, seed=2)
+    out = systems.certainty_overstatement(wide, docs, n_boot=9, seed=2)
     assert list(out.columns) == ["system_a", "system_b", "se_segments", "se_documents", "ratio"]
     for how, w in (("segments", stats.resample(4, 9, 2)), ("documents", stats.resample(4, 9, 2, clusters=docs))):
         means = {s: np.array([(wi * wide[s]).sum() / wi.sum() for wi in w]) for s in wide}
         want = [np.std(means[a] - means[b], ddof=1) for a, b in (("A", "B"), ("A", "C"), ("B", "C"))]
         assert out[f"se_{how}"].tolist() == pytest.approx(want, abs=1e-12), how
     assert out["ratio"].tolist() == pytest.approx((out["se_documents"] / out["se_segments"]).tolist())
-    pd.testing.assert_frame_equal(wa.certainty_overstatement(wide, docs),
-                                  wa.certainty_overstatement(wide, docs, n_boot=1000, seed=0))
+    pd.testing.assert_frame_equal(systems.certainty_overstatement(wide, docs),
+                                  systems.certainty_overstatement(wide, docs, n_boot=1000, seed=0))
 
 
 # --------------------------------------------------------------------------- details the tables above leave open
@@ -770,7 +770,7 @@ def test_certainty_overstatement_without_spread_is_nan_without_warnings():
     wide = pd.DataFrame({"A": [1.0, 2.0, 3.0], "B": [1.0, 2.0, 3.0]})  # the same scores: 0/0
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out = wa.certainty_overstatement(wide, ["d1", "d2", "d2"], n_boot=20, seed=0)
+        out = systems.certainty_overstatement(wide, ["d1", "d2", "d2"], n_boot=20, seed=0)
     assert out[["se_segments", "se_documents"]].values.tolist() == [pytest.approx([0, 0], abs=1e-12)]
     assert np.isnan(out["ratio"].iloc[0])
 
@@ -803,14 +803,14 @@ def test_rounding_rules_and_their_summary_by_hand():
 
     # 2.4049999 to 2 places: once half-up 2.40; to 3 places first (2.405) then half-up 2.41; as a binary
     # float 2.405 is 2.40499999…, so "%.2f" gives 2.40
-    got = {name: rule(2.4049999, 2) for name, rule in wa.ROUNDINGS.items()}
+    got = {name: rule(2.4049999, 2) for name, rule in readme_tables.ROUNDINGS.items()}
     assert got == {"half-up once": "2.40", "3 decimals, then half-up": "2.41",
                    "3 decimals, then binary float %.Nf": "2.40"}
-    assert {name: rule(0.125, 2) for name, rule in wa.ROUNDINGS.items()} == {
+    assert {name: rule(0.125, 2) for name, rule in readme_tables.ROUNDINGS.items()} == {
         "half-up once": "0.13", "3 decimals, then half-up": "0.13", "3 decimals, then binary float %.Nf": "0.12"}
     table = pd.DataFrame({"table": ["T", "T", "U"], "match: half-up once": [True, False, True],
                           "match: 3 decimals, then half-up": [True, True, False]})
-    s = wa.rounding_summary(table)
+    s = readme_tables.rounding_summary(table)
     assert s.columns.tolist() == ["table", "values", "half-up once", "3 decimals, then half-up"]
     assert s.values.tolist() == [["T", 2, 1, 2], ["U", 1, 1, 0]]
 
@@ -853,6 +853,6 @@ def test_certainty_overstatement_of_no_segment_spread_is_infinite_without_warnin
     assert (seg[0] == seg[1]).all() and doc.tolist() == [[1, 1, 1, 1], [2, 2, 0, 0]]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out = wa.certainty_overstatement(wide, docs, n_boot=2, seed=2)
+        out = systems.certainty_overstatement(wide, docs, n_boot=2, seed=2)
     assert out[["se_segments", "se_documents"]].values.tolist() == [[0.0, pytest.approx(1 / np.sqrt(2))]]
     assert out["ratio"].iloc[0] == np.inf

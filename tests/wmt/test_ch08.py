@@ -17,7 +17,7 @@ from helpers.core.formats import mqm
 from helpers.core import paths
 from helpers.core.errors import InputError
 from helpers.core.book.findings import Findings, Words
-from helpers.wmt import analysis, ch08
+from helpers.wmt import analysis, ch08, readme_tables, systems
 
 
 def test_setup_names_the_parameter_it_refuses(tmp_path):
@@ -43,7 +43,7 @@ def test_setup_names_the_parameter_it_refuses(tmp_path):
 
 def _small_file(tmp_path):
     """Three systems and four documents of the three-rater WMT 2023 file, as a Marot TSV."""
-    frame = mqm.read_mqm(paths.released_file(analysis.REPO, analysis.THREE_RATER_FILE))
+    frame = mqm.read_mqm(paths.released_file(readme_tables.REPO, analysis.THREE_RATER_FILE))
     docs = sorted(frame["doc"].unique())[:4]
     systems = ["GPT4-5shot", "ONLINE-W", "NLLB_Greedy"]
     small = frame[frame["doc"].isin(docs) & frame["system"].isin(systems)]
@@ -111,7 +111,7 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     assert f"`esa_encs_slice.csv`, English→Czech: {formatting.number(len(esa_rows))} rows read" in shown
     assert f"quality control (BAD/CHK): {bad} rows" in shown and f"tutorial: {tutorial} rows" in shown
     ranking = pd.read_csv(res / "esa_rankings.csv")
-    assert list(ranking.columns) == analysis.ESA_RANKING_COLUMNS
+    assert list(ranking.columns) == systems.ESA_RANKING_COLUMNS
     assert set(ranking["system"]) == set(ESA_SYSTEMS) - {"ende-tutorial1"}
     assert ranking.set_index("system")["kind"].to_dict() == {"GPT-4": "LLM", "Aya23": "LLM", "ONLINE-W": "online",
                                                              "CUNI-MH": "submission", "refA": "human"}
@@ -143,7 +143,7 @@ def _other_pair_file(tmp_path):
     """A file of another language pair, as Google names them (generalMT2023/ende/...): five
     documents and three systems of the three-rater WMT 2023 file, each system written as a
     side-by-side pairing beside another of them (X_with_Y), as WMT 2023's EN→DE file is written."""
-    frame = mqm.read_mqm(paths.released_file(analysis.REPO, analysis.THREE_RATER_FILE))
+    frame = mqm.read_mqm(paths.released_file(readme_tables.REPO, analysis.THREE_RATER_FILE))
     docs = sorted(frame["doc"].unique())[4:9]
     systems = ["GPT4-5shot", "ONLINE-W", "NLLB_Greedy"]
     small = frame[frame["doc"].isin(docs) & frame["system"].isin(systems)].copy()
@@ -227,7 +227,7 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
 
 def test_no_pair_of_systems_gives_no_certainty_verdict():
     """One system, so no pair: the verdict is not "about right" by default but none at all."""
-    from helpers.wmt.analysis import certainty_verdict
+    from helpers.wmt.systems import certainty_verdict
 
     got = certainty_verdict(pd.Series([], dtype=float))
     assert got.verdict == "none" and got.pairs == 0 and "no pair" in Words("08_wmt_mqm").verdict("se_ratio", got.verdict)
@@ -444,7 +444,7 @@ def test_the_esa_sentences_read_the_saved_ranking(tmp_path, hand_esa):
     autorank = pd.DataFrame({"lp": ["en-cs", "en-cs"], "system": ["X", "Y"], "autorank": [2.0, 1.5]})
     # the chapter's sentences, read back from the ranking as the chapter saves it
     Findings().add("report", text="r.tex").frame().to_csv(tmp_path / "esa_summary.csv", index=False)
-    analysis.esa_ranking(hand_esa, autorank).to_csv(tmp_path / "esa_rankings.csv", index=False)
+    systems.esa_ranking(hand_esa, autorank).to_csv(tmp_path / "esa_rankings.csv", index=False)
     found = ch08.findings(tmp_path, "esa")
     row = lambda q, g="": found[(found["quantity"] == q) & (found["group"] == g)].iloc[0]
     assert row("pair")["text"] == "English→Czech" and row("metahope_direction")["value"] == 0
@@ -457,7 +457,7 @@ def test_the_esa_sentences_read_the_saved_ranking(tmp_path, hand_esa):
     assert row("kind", "submission")["text"] == "X (human 1, automatic 2) and Y (human 2, automatic 1)"
     assert row("kind_shift", "submission")["value"] == 0
     # a pair the report does not rank: no τ, and the words say so
-    analysis.esa_ranking(hand_esa, autorank.iloc[:0]).to_csv(tmp_path / "esa_rankings.csv", index=False)
+    systems.esa_ranking(hand_esa, autorank.iloc[:0]).to_csv(tmp_path / "esa_rankings.csv", index=False)
     found = ch08.findings(tmp_path, "esa")
     assert pd.isna(row("tau")["value"]) and row("no_autorank")["text"] == "English→Czech"
 

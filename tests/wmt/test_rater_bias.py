@@ -9,7 +9,7 @@ import pytest
 import statsmodels.formula.api as smf
 from scipy.stats import t as t_dist
 
-from helpers.core.statistics.agreement import rater_bias
+from helpers.core.statistics.raters import rater_bias
 from helpers.wmt.rater_bias import COLUMNS, rater_effects
 
 

@@ -29,7 +29,8 @@ INVENTORY = Path(__file__).with_name("PINNED.md")
 #: module -> None (every public function computes a statistic, score, weight or metric) or the
 #: functions of a chapter/feedback module that compute a number the chapter states
 MODULES: dict[str, list[str] | None] = {
-    "core/statistics/agreement.py": None, "core/statistics/stats.py": None, "core/statistics/scoring.py": None, "core/statistics/schemes.py": None,
+    **{f"core/statistics/{m}.py": None for m in ("agreement", "raters", "resampling", "intervals", "paired", "rankings",
+                                                  "correlation", "regression", "scoring", "schemes")},
     "core/formats/annotations.py": ["span_offsets", "pool_pairings", "hotw_counts", "rated_segments", "severity_key"],
     "core/formats/published.py": ["compare_with_published"],
     "metahope/scoring.py": None,
@@ -54,7 +55,7 @@ MODULES: dict[str, list[str] | None] = {
     "slang/qe_models.py": ["handmade_features", "ridge_on_dev", "pair_features", "correlations",
                            "target_comparison", "evaluate_models"],
     "slang/emotion.py": ["evaluate", "classifier_table", "consistency_table"],
-    "slang/language_models.py": ["perplexity", "self_information_table", "ladder_scores"],
+    "slang/language_models.py": ["perplexity", "self_information_table"], "slang/ladder.py": ["ladder_scores"],
     "slang/ch06.py": ["findings"],
     "slang/template.py": ["average_ratings"],
     "wmt/analysis.py": None,

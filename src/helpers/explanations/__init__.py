@@ -13,11 +13,11 @@
   steps and findings (read from its saved result CSVs).
 """
 
-from .analysis import (BoundedNull, Clusters, ClusterStability, DisagreementShape, Regression, bounded_scale_null,
-                       cluster_dimensions, cluster_stability, design_contrast, disagreement_by_quality, item_means,
-                       item_statistics, latent_means, quadratic_term, rater_profile, reliability_table,
-                       rounded_scale_moments, spearman_matrices, spearman_pairs, spearman_table,
+from .analysis import (Clusters, ClusterStability, DisagreementShape, Regression, cluster_dimensions,
+                       cluster_stability, design_contrast, disagreement_by_quality, item_means, item_statistics,
+                       rater_profile, reliability_table, spearman_matrices, spearman_pairs, spearman_table,
                        standardized_regression, wide_ratings)
+from .bounded_scale import BoundedNull, bounded_scale_null, latent_means, quadratic_term, rounded_scale_moments
 from .evaluator import EvaluatorConfig, item_targets, judge_vs_baselines, run_evaluator, split_by_metaphor
 from .feedback import Feedback, class_feedback, write_pages
 from .io import (BENCHMARK_FILE, DIMENSIONS, LABELS, RATING_COLUMNS, SCORES, SHORT, load_benchmark, load_ratings,

@@ -113,7 +113,7 @@ def _ratings_file(value):
     return params.existing_file("ratings_file", value, (".csv", ".txt", ".xlsx", ".xlsm"))
 
 
-def ratings_source(ratings_file=None, benchmark_file=None, n_raters=16, seed=42, rating_model={},
+def ratings_source(ratings_file=None, benchmark_file=None, n_raters=16, seed=42, rating_model=None,
                    results_dir="results", unfinished="stop", projection=None) -> RatingsSource:
     """Check where the ratings come from: a ratings CSV, rating workbooks (one file, a
     folder, or a list; their items must be in the benchmark, at least two raters) or the
@@ -232,7 +232,7 @@ class Setup:
 
 
 def setup(ratings_file=None, unfinished="stop", projection=None, benchmark_file=None, n_raters=16, seed=42,
-          rating_model={}, cluster_threshold=0.6, n_boot=300, n_null=1000, n_seeds=30,
+          rating_model=None, cluster_threshold=0.6, n_boot=300, n_null=1000, n_seeds=30,
           results_dir="results") -> Setup:
     """Check chapter 04's parameters before any work (each problem names its parameter).
 
@@ -539,7 +539,7 @@ def _shape(found: Findings, null: pd.DataFrame, shape: pd.DataFrame) -> None:
 
 def _thresholds(found: Findings, sensitivity: pd.DataFrame) -> None:
     """How the bounded-scale null's p-value moves with its thresholds (from
-    :func:`~helpers.explanations.analysis.threshold_sensitivity`): its range, per choice of
+    :func:`~helpers.explanations.bounded_scale.threshold_sensitivity`): its range, per choice of
     thresholds, the fitted thresholds and whether the reading at :data:`LEVEL` changes."""
     if sensitivity.empty:
         absent(found, "null_p_lowest", "null_p_highest", "threshold_p", "fitted_thresholds", "thresholds_matter")

@@ -70,7 +70,7 @@ def evaluator_config(mode="frozen", model_path=None, ridge_alpha=10.0, epochs=50
 
 
 def setup(ratings_file=None, unfinished="stop", projection=None, benchmark_file=None, n_raters=16, seed=42,
-          rating_model={}, mode="frozen", model_path=None, ridge_alpha=10.0, epochs=50, learning_rate=2e-5,
+          rating_model=None, mode="frozen", model_path=None, ridge_alpha=10.0, epochs=50, learning_rate=2e-5,
           batch_size=2, max_length=128, n_test=None, split_seed=42, n_splits=6, n_rating_sets=3,
           results_dir="results") -> Setup:
     """Check chapter 05's parameters before any work (each problem names its parameter).

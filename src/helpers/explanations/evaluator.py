@@ -371,7 +371,7 @@ def judge_replicates(rating_sets: dict, config: EvaluatorConfig | None = None,
     for label, seed in tqdm(runs, desc="judge replicates", leave=False, disable=None):
         run = replace(_held_out(cfg, rating_sets[label]), seed=int(seed))
         mae = cache.cached("evaluator-mae", REPLICATE_VERSION, [rating_sets[label], run, checkpoint, sklearn.__version__],
-                           lambda: run_evaluator(rating_sets[label], run)["mae"], describe=f"judge replicate {label}, "
+                           lambda label=label, run=run: run_evaluator(rating_sets[label], run)["mae"], describe=f"judge replicate {label}, "
                            f"split seed {seed}").set_index("score")
         judge, stage1 = mae.loc["overall (stage 2)"], mae.loc["overall"]
         rows.append({"ratings": label, "split_seed": int(seed), "n_held_out": run.n_test,

@@ -12,7 +12,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..core.book.plots import colour, register_colours
-from .analysis import BoundedNull, Clusters, ClusterStability, latent_means, rounded_scale_moments
+from .analysis import Clusters, ClusterStability
+from .bounded_scale import BoundedNull, latent_means, rounded_scale_moments
 
 #: The explanation chapters' colours: the six dimensions and Overall, the evaluator and its baselines.
 COLOURS = {

@@ -31,6 +31,7 @@ from scipy.stats import norm
 
 from helpers.core.statistics import stats
 from helpers.core.errors import InputError
+from helpers.core.statistics.regression import bootstrap_fits, cluster_ols, cross_products
 
 #: Fewer idiom segments than this in a data set: not estimable.
 MIN_IDIOM_SEGMENTS = 20
@@ -65,77 +66,11 @@ def codes(labels) -> np.ndarray:
     return stats.cluster_labels(np.asarray(labels, dtype=object))
 
 
-def cross_products(x: np.ndarray, y: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-document cross-products X_g'X_g (G, p, p) and X_g'y_g (G, p) of integer document
-    ``labels`` 0 … G − 1 (:func:`codes`)."""
-    g = labels.max() + 1
-    order = np.argsort(labels, kind="stable")
-    bounds = np.r_[0, np.cumsum(np.bincount(labels, minlength=g))]
-    xs, ys = x[order], y[order]
-    xtx = np.stack([xs[a:b].T @ xs[a:b] for a, b in zip(bounds[:-1], bounds[1:])])
-    xty = np.stack([xs[a:b].T @ ys[a:b] for a, b in zip(bounds[:-1], bounds[1:])])
-    return xtx, xty
-
-
-def bootstrap_fits(xtx: np.ndarray, xty: np.ndarray, n_boot: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The full OLS fit, every coefficient under each document resample (B, p) and the resample
-    weights (B, G), from :func:`cross_products`: β_b = (Σ_g w_bg X_g'X_g)⁻¹ Σ_g w_bg X_g'y_g."""
-    full = np.linalg.lstsq(xtx.sum(0), xty.sum(0), rcond=None)[0]
-    weights = stats.resample(xtx.shape[0], n_boot, seed=seed)
-    p = xtx.shape[1]
-    a = (weights @ xtx.reshape(xtx.shape[0], p * p)).reshape(-1, p, p) + 1e-9 * np.eye(p)
-    coef = np.linalg.solve(a, (weights @ xty)[..., None])[..., 0]
-    return full, coef, weights
-
-
 def summary(estimate: float, resampled: np.ndarray, ci: float = 95.0) -> dict:
     """``estimate, se, ci_low, ci_high, mdd_80`` of a coefficient and its resampled values."""
     low, high = stats.percentile_interval(resampled, ci)
     se = float(np.std(resampled, ddof=1)) if len(resampled) > 1 else float("nan")
     return {"estimate": float(estimate), "se": se, "ci_low": low, "ci_high": high, "mdd_80": POWER_FACTOR * se}
-
-
-def cluster_ols(x: np.ndarray, y: np.ndarray, docs, flag: np.ndarray, n_boot: int, seed: int,
-                column: int = 1) -> tuple[float, np.ndarray]:
-    """The OLS coefficient ``column`` of ``y ~ x`` and its values over document-cluster bootstrap
-    resamples (:func:`helpers.core.statistics.stats.resample`), from per-document cross-products
-    (X'WX = Σ_g w_g X_g'X_g), so a thousand resamples cost one pass. Resamples in which
-    ``flag`` is all true or all false leave the coefficient undefined and are dropped.
-
-    Parameters
-    ----------
-    x : numpy.ndarray
-        Design matrix, n × p.
-    y : numpy.ndarray
-        Response, n.
-    docs : sequence
-        One document label per row (the clusters resampled; all rows of a segment share it).
-    flag : numpy.ndarray
-        A 0/1 column that must vary within a resample.
-    n_boot : int
-        Resamples.
-    seed : int
-        Seed of the resamples.
-    column : int, default 1
-        The coefficient returned.
-
-    Returns
-    -------
-    tuple
-        (β̂_column of β̂ = (X'X)⁻¹ X'y, its B resampled values (X'WX)⁻¹ X'Wy, W = diag(w_b)).
-
-    References
-    ----------
-    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
-    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
-    """
-    labels = codes(docs)
-    full, coef, weights = bootstrap_fits(*cross_products(x, y, labels), n_boot, seed)
-    coef = coef[:, column]
-    flag = pd.Series(np.asarray(flag, dtype=bool))
-    defined = np.isfinite(coef) & (weights @ flag.groupby(labels).any().to_numpy() > 0) & \
-        (weights @ (~flag.groupby(labels).all()).to_numpy() > 0)
-    return float(full[column]), coef[defined]
 
 
 def permutation_p(x: np.ndarray, y: np.ndarray, segments, n_perm: int, seed: int, column: int = 1,

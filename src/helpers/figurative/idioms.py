@@ -96,6 +96,7 @@ import pandas as pd
 
 from helpers.core import paths
 from helpers.core.errors import InputError
+from helpers.core.statistics.intervals import wilson_interval
 
 #: The detectors, weakest to strictest.
 DETECTORS = ("raw", "filtered", "strict", "xinhua")
@@ -337,48 +338,13 @@ def precision_table(sample: pd.DataFrame, ci: float = 95.0) -> pd.DataFrame:
     figurative = sample["label"].eq("figurative")
     rows = []
     for name in DETECTORS:
-        kept = sample["idiom"].map(lambda i: keeps(i, name)).to_numpy(dtype=bool)
+        kept = sample["idiom"].map(lambda i, name=name: keeps(i, name)).to_numpy(dtype=bool)
         n, k = int(kept.sum()), int((kept & figurative.to_numpy()).sum())
         low, high = wilson_interval(k, n, ci)
         rows.append({"detector": name, "kept": n, "figurative": k, "precision": k / n if n else float("nan"),
                      "precision_low": low, "precision_high": high,
                      "recall": k / figurative.sum() if figurative.any() else float("nan")})
     return pd.DataFrame(rows)
-
-
-def wilson_interval(k: int, n: int, ci: float = 95.0) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``k / n`` (statsmodels' ``proportion_confint``,
-    method ``wilson``); NaN for ``n = 0``.
-
-    Parameters
-    ----------
-    k : int
-        Number of successes.
-    n : int
-        Number of trials.
-    ci : float
-        Level of the interval, in percent.
-
-    Returns
-    -------
-    tuple of float
-        (low, high) = (c − h, c + h) with p = k / n, z the normal quantile at (1 + ci/100) / 2,
-        c = (p + z² / (2n)) / (1 + z² / n) and h = z / (1 + z² / n) · √(p(1 − p) / n + z² / (4n²));
-        (NaN, NaN) for n = 0.
-
-    References
-    ----------
-    Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference.
-    Journal of the American Statistical Association 22(158), 209–212.
-    Brown, L. D., Cai, T. T. & DasGupta, A. (2001). Interval estimation for a binomial proportion.
-    Statistical Science 16(2), 101–133 (which recommends it for small n).
-    """
-    if n == 0:
-        return float("nan"), float("nan")
-    from statsmodels.stats.proportion import proportion_confint
-
-    low, high = proportion_confint(k, n, alpha=1 - ci / 100, method="wilson")
-    return float(low), float(high)
 
 
 #: MetaHOPE's ZH→EN metaphor words (``data/sources.yml``).

@@ -77,7 +77,7 @@ class Setup:
         return Data(Provenance(kind, files, _class_note(detail, notes)), tidy)
 
 
-def setup(en_zh_files=None, zh_en_files=None, pos_overrides={}, n_perm=10000, n_boot=2000, seed=2026,
+def setup(en_zh_files=None, zh_en_files=None, pos_overrides=None, n_perm=10000, n_boot=2000, seed=2026,
           results_dir="results", unfinished="stop", projection=None) -> Setup:
     """Check chapter 2's parameters (defaults as in the notebook's parameters cell; ``pos_overrides``
     is only read, never changed; ``projection`` as in :func:`helpers.metahope.ch01.setup`)."""

@@ -27,6 +27,7 @@ from scipy.stats import rankdata
 from ..core import params
 from ..core.errors import InputError
 from ..core.book.findings import Findings
+from ..core.statistics.resampling import bootstrap_interval
 from ..core.book.report import ChapterData, Provenance
 from ..core.book.results import read_saved
 from . import data as wmt
@@ -353,16 +354,6 @@ def post_edit_rates(frame: pd.DataFrame, mt: str = "mt", post_edit: str = "post_
     return frame.assign(hter=ter)
 
 
-def _bootstrap(statistic, n: int, n_boot: int, seed: int, clusters=None) -> tuple[float, float]:
-    """Percentile interval of ``statistic(index)`` over bootstrap resamples of the n rows
-    (whole clusters when ``clusters`` is given; :func:`helpers.core.statistics.stats.resample`)."""
-    from ..core.statistics import stats
-
-    weights = stats.resample(n, n_boot, seed=seed, clusters=clusters)
-    rows = np.arange(n)
-    return stats.percentile_interval([statistic(np.repeat(rows, w)) for w in weights])
-
-
 def edit_rate_agreement(frame: pd.DataFrame, value: str = "penalty", n_boot: int = 1000, seed: int = 0,
                         clusters: str | None = None) -> pd.DataFrame:
     """How far the edit rate tracks the annotators' penalty: Pearson's r and Spearman's ρ of
@@ -385,7 +376,7 @@ def edit_rate_agreement(frame: pd.DataFrame, value: str = "penalty", n_boot: int
             return float(fn(a, b)[0]) if np.ptp(a) > 0 and np.ptp(b) > 0 else float("nan")
 
         whole = stat(np.arange(len(x)))
-        low, high = _bootstrap(stat, len(x), n_boot, seed, groups)
+        low, high = bootstrap_interval(stat, len(x), n_boot, seed, groups)
         rows.append({"statistic": name, "estimate": whole, "ci_low": low, "ci_high": high, "n": len(x)})
     return pd.DataFrame(rows)
 
@@ -429,7 +420,7 @@ def missed_errors(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.
     n_error, n_clean = int(has_error.sum()), int((~has_error).sum())
     for name, stat, n in (("missed", missed, n_error), ("blind", blind, n_clean), ("missed_gap", gap, n_error),
                           ("hter_error", mean_of(True), n_error), ("hter_clean", mean_of(False), n_clean)):
-        low, high = _bootstrap(stat, len(hter), n_boot, seed)
+        low, high = bootstrap_interval(stat, len(hter), n_boot, seed)
         rows.append({"statistic": name, "estimate": stat(np.arange(len(hter))), "ci_low": low, "ci_high": high,
                      "n": n})
     return pd.DataFrame(rows)

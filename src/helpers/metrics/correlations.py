@@ -20,6 +20,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.statistics.correlation import kendall_tau_b as _kendall_tau_b
+from ..core.statistics.correlation import kendall_tau_rows as _kendall_rows
+from ..core.statistics.correlation import pair_signs as _pair_signs
+from ..core.statistics.correlation import pearson
+from ..core.statistics.correlation import pearson_rows as _pearson_rows
+
 # --------------------------------------------------------------------------- statistics on arrays
 # Each *_rows function takes (B, n) arrays and returns B values: one per bootstrap resample or
 # permutation, so intervals and tests cost one vectorised call. A row with a NaN gives NaN.
@@ -81,66 +87,11 @@ def snap_ties(x, tolerance: float = TIE_TOLERANCE) -> np.ndarray:
     return rows.reshape(arr.shape)
 
 
-def _pearson_rows(x, y) -> np.ndarray:
-    x, y = _rows(x), _rows(y)
-    xc, yc = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
-    den = np.sqrt((xc**2).sum(axis=1) * (yc**2).sum(axis=1))
-    constant = (np.ptp(x, axis=1) == 0) | (np.ptp(y, axis=1) == 0)  # exactly constant, as mt-metrics-eval
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = (xc * yc).sum(axis=1) / den
-    return np.where(constant, np.nan, np.clip(r, -1.0, 1.0))
-
-
-def _pair_signs(x) -> np.ndarray:
-    """sign(x_i − x_j) for every pair i < j of each row: shape (B, n(n − 1)/2)."""
-    x = _rows(x)
-    i, j = np.triu_indices(x.shape[1], k=1)
-    return np.sign(x[:, i] - x[:, j])
-
-
-def _kendall_rows(x, y) -> np.ndarray:
-    sx, sy = _pair_signs(x), _pair_signs(y)
-    den = np.sqrt((sx != 0).sum(axis=1) * (sy != 0).sum(axis=1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tau = (sx * sy).sum(axis=1) / den
-    bad = np.isnan(sx).any(axis=1) | np.isnan(sy).any(axis=1) | (den == 0)
-    return np.where(bad, np.nan, tau)
-
-
 def _accuracy_rows(human, metric) -> np.ndarray:
     sh, sm = _pair_signs(human), _pair_signs(metric)
     acc = (sh == sm).mean(axis=1) if sh.shape[1] else np.full(sh.shape[0], np.nan)
     bad = np.isnan(sh).any(axis=1) | np.isnan(sm).any(axis=1)
     return np.where(bad, np.nan, acc)
-
-
-def pearson(x, y) -> float:
-    """Pearson's r: Σ(x − x̄)(y − ȳ) / √(Σ(x − x̄)² Σ(y − ȳ)²).
-
-    NaN when either vector is constant (mt-metrics-eval sets this case to NaN since
-    scipy 1.4 began returning 0 or a warning for it), or has fewer than two values.
-
-    Parameters
-    ----------
-    x, y : array_like
-        Paired scores.
-
-    Returns
-    -------
-    float
-        r as above; NaN for a constant vector or fewer than two values.
-
-    References
-    ----------
-    ``scipy.stats.pearsonr``; mt-metrics-eval ``stats.AverageCorrelation`` (constant rows).
-
-    Examples
-    --------
-    >>> round(pearson([1, 2, 3, 4], [1, 3, 2, 4]), 3)
-    0.8
-    """
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    return float(_pearson_rows(x, y)[0]) if x.size >= 2 else float("nan")
 
 
 def kendall_tau_b(x, y, tolerance: float = TIE_TOLERANCE) -> float:
@@ -172,8 +123,7 @@ def kendall_tau_b(x, y, tolerance: float = TIE_TOLERANCE) -> float:
     >>> round(kendall_tau_b([1, 2, 3, 4], [1, 3, 2, 4]), 3)  # C = 5, D = 1: 4 / 6
     0.667
     """
-    x, y = snap_ties(x, tolerance), snap_ties(y, tolerance)
-    return float(_kendall_rows(x, y)[0]) if x.size >= 2 else float("nan")
+    return _kendall_tau_b(snap_ties(x, tolerance), snap_ties(y, tolerance))
 
 
 def pairwise_accuracy(human, metric, tolerance: float = TIE_TOLERANCE) -> float:

@@ -42,6 +42,7 @@ from . import candidates as hc
 from . import correlations
 from . import emotion
 from . import homophone_data as hd
+from . import ladder
 from . import language_models as lm
 from . import template as kit
 
@@ -85,7 +86,7 @@ class Setup:
     seed: int = 0
     ratings_files: tuple = ()  # the ratings CSV or the returned workbooks
     ratings_notes: tuple = ()  # students, rows and files left out of the class's ratings
-    lm_ladder: tuple = lm.DEFAULT_LADDER  # rungs of the language-model ladder
+    lm_ladder: tuple = ladder.DEFAULT_LADDER  # rungs of the language-model ladder
     gpt_steps: int = 60  # training steps of each transformer rung
     classifier_posts: int | None = None  # training posts of the emotion classifier (None: all)
     n_workbooks: int = 0  # workbooks whose ratings count (ratings_files lists their folder when projected)
@@ -173,7 +174,7 @@ def read_ratings(name: str, path, candidates: dict, unfinished: str = "stop", pr
 def setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, hf_kind="causal",
           context_posts=30, ratings_file=None, perturbation_source="paper_table8", top_k=5,
           c_grid=(2.0, 8.0, 32.0), focus_word="尼玛", n_perm=10000, seed=0,
-          results_dir="results", unfinished="stop", lm_ladder=lm.DEFAULT_LADDER,
+          results_dir="results", unfinished="stop", lm_ladder=ladder.DEFAULT_LADDER,
           gpt_steps=60, classifier_posts=None, projection=None) -> Setup:
     """Check chapter 6's parameters. Reading a ratings file needs the candidates, so this
     builds D and Algorithm 1's candidate lists (a second or two) and checks the file against them.
@@ -195,7 +196,7 @@ def setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, hf_kind="ca
     n_perm = params.integer("n_perm", n_perm, minimum=99, maximum=1_000_000)
     seed = params.integer("seed", seed, minimum=0)
     params.text("results_dir", str(results_dir))
-    lm_ladder = params.choices("lm_ladder", lm_ladder, lm.LADDER_RUNGS)
+    lm_ladder = params.choices("lm_ladder", lm_ladder, ladder.LADDER_RUNGS)
     gpt_steps = params.integer("gpt_steps", gpt_steps, minimum=1, maximum=100_000)
     posts = hd.load_smp2020()
     if classifier_posts is not None:
@@ -448,7 +449,7 @@ def _within_word(t: _Saved) -> pd.DataFrame:
 def _coverage(t: _Saved) -> pd.DataFrame:
     """Per word-list rung (group): how many candidates, all and rated, the list has whole,
     how many fell back to listed pieces or to characters, and which corpora it counts
-    (section ``coverage``; :func:`~helpers.slang.language_models.word_list_coverage`'s table)."""
+    (section ``coverage``; :func:`~helpers.slang.ladder.word_list_coverage`'s table)."""
     from importlib.metadata import version
 
     coverage = t["lm_word_list_coverage"]

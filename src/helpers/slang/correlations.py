@@ -6,7 +6,7 @@
   within-word ρ with a within-word permutation test
   (:func:`helpers.core.statistics.stats.within_group_permutation_test`) and a word-jackknife interval;
 * :func:`ladder_correlations`: the same for every rung of the language-model ladder
-  (:func:`helpers.slang.language_models.ladder_scores`);
+  (:func:`helpers.slang.ladder.ladder_scores`);
 * :func:`word_levels`: how far apart the words' scores sit before any ranking;
 * :func:`resolution`: the smallest difference in ρ these ratings can tell apart.
 """
@@ -85,7 +85,7 @@ def spearman_by_word(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n
 
     Returns ``method, scorer, context, word, rho, p, p_permutation, n``: ``p`` is scipy's
     (a t approximation, poor for five candidates), ``p_permutation`` the two-sided
-    permutation p of that word alone (exact up to :data:`~helpers.core.statistics.stats.MAX_EXACT_GROUP` candidates).
+    permutation p of that word alone (exact up to :data:`~helpers.core.statistics.correlation.MAX_EXACT_GROUP` candidates).
     ρ is NaN for a word with fewer than 3 rated candidates or constant ratings.
 
     Parameters
@@ -224,7 +224,7 @@ def _word_jackknife(merged: pd.DataFrame, column: str, rho: float) -> tuple[floa
 
 def ladder_correlations(scores: pd.DataFrame, models: pd.DataFrame, ratings: pd.DataFrame, n_perm: int = 10000,
                         seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Per rung of :func:`~helpers.slang.language_models.ladder_scores` and context: the pooled ρ (the paper's Tables 2–3
+    """Per rung of :func:`~helpers.slang.ladder.ladder_scores` and context: the pooled ρ (the paper's Tables 2–3
     way) with its Fisher and word-jackknife intervals, the mean within-word ρ with its
     exact (or permutation) p (:func:`within_word_correlations`) and a t interval over the
     words' ρ, beside the rung's held-out perplexity. Returns ``summary`` (``rung, scorer,
@@ -238,7 +238,7 @@ def ladder_correlations(scores: pd.DataFrame, models: pd.DataFrame, ratings: pd.
     ----------
     scores : pandas.DataFrame
         The ladder's candidate scores, one ``rung`` column beside ``word, candidate`` and the score
-        columns (:func:`helpers.slang.language_models.ladder_scores`).
+        columns (:func:`helpers.slang.ladder.ladder_scores`).
     models : pandas.DataFrame
         One row per rung: ``rung, scorer, family, parameters, heldout_perplexity``.
     ratings : pandas.DataFrame

@@ -17,6 +17,7 @@ import pandas as pd
 from ..core import paths
 from ..core.statistics import stats
 from ..core.errors import InputError
+from ..core.statistics.correlation import pearson_rows
 from .substitution import replace_spans
 from .qe_data import source_key
 
@@ -195,14 +196,6 @@ def boot_index(weights: np.ndarray) -> np.ndarray:
     return np.repeat(np.tile(np.arange(n), b), w.ravel()).reshape(b, n)
 
 
-def _rowwise_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    x = x - x.mean(axis=1, keepdims=True)
-    y = y - y.mean(axis=1, keepdims=True)
-    den = np.sqrt((x * x).sum(axis=1) * (y * y).sum(axis=1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, (x * y).sum(axis=1) / np.where(den > 0, den, 1), np.nan)
-
-
 def boot_correlations(human, predicted, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Spearman ρ and Pearson r of ``human`` and ``predicted`` in every bootstrap resample
     (``index`` from :func:`boot_index`); NaN where a resample has no spread.
@@ -231,7 +224,7 @@ def boot_correlations(human, predicted, index: np.ndarray) -> tuple[np.ndarray, 
     from scipy.stats import rankdata
 
     h, p = np.asarray(human, float)[index], np.asarray(predicted, float)[index]
-    return _rowwise_pearson(rankdata(h, axis=1), rankdata(p, axis=1)), _rowwise_pearson(h, p)
+    return pearson_rows(rankdata(h, axis=1), rankdata(p, axis=1)), pearson_rows(h, p)
 
 
 def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 0, seed: int = 0,
@@ -291,7 +284,7 @@ def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 
     out["r_pct_change"] = [pct_change(r, g0.loc[m, "r"]) for m, r in zip(out["model"], out["r"])]
     if n_boot:
         bounds, changes = [], []
-        for (model, group), g in predictions.groupby(["model", "group"], sort=False):
+        for (model, _group), g in predictions.groupby(["model", "group"], sort=False):
             base = predictions[(predictions["model"] == model) & (predictions["group"] == "G0")].set_index("instance")
             inst = g["instance"].to_numpy()
             index = boot_index(stats.resample(len(inst), n_boot, seed))
@@ -508,7 +501,7 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
         if m1:
             shifts = np.abs(wide.loc[inst, m1].to_numpy(dtype=float) - g0[:, None])
             changes, deltas, deltas_b = [], [], []
-            for k, g in enumerate(m1):
+            for g in m1:
                 rho_g = float(spearmanr(h, wide.loc[inst, g]).statistic)
                 changes.append(abs(pct_change(rho_g, point["G0_rho"])))
                 deltas.append(rho_g - point["G0_rho"])

@@ -1,19 +1,16 @@
 """Chapter 08's analyses of WMT expert MQM data (Freitag et al. 2021), built on core.
 
-* :func:`reproduce` recomputes the README's system tables and says which rounding rule
-  gives each printed value;
 * :func:`weight_sweep` is the README's "which Major weight?" analysis: rank stability and
   discrimination under segment and document resampling, Major weights 1–10 beside HOPE's
   and MetaHOPE's schemes;
 * :func:`scheme_agreement` compares the raters' agreement under several schemes, paired;
 * :func:`category_presence`, :func:`error_spans` and :func:`category_penalties` prepare the
   per-category and span views;
-* :func:`system_tests` runs Marot's approximate randomisation over segments and over
-  documents, with Holm and mt-metrics-eval's significance clusters;
 * :func:`scheme_weights` and :func:`scheme_rankings` show how the ``mqm`` and ``marot``
-  weightings weigh the file's categories and how far that moves the system ranking;
-* :func:`esa_ranking` sets the human ESA ranking of WMT24 (:mod:`helpers.core.formats.esa`) beside the
-  organisers' automatic one, each system marked with its kind (:func:`system_kind`).
+  weightings weigh the file's categories and how far that moves the system ranking.
+
+The README's tables recomputed are :mod:`helpers.wmt.readme_tables`; the system tests, the
+certainty they claim and the WMT24 ESA ranking are :mod:`helpers.wmt.systems`.
 
 The statistics themselves live in :mod:`helpers.core.statistics.stats` and :mod:`helpers.core.statistics.agreement`.
 """
@@ -21,208 +18,19 @@ The statistics themselves live in :mod:`helpers.core.statistics.stats` and :mod:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pandas as pd
 
 from ..core.statistics import agreement as ag
+from ..core.statistics import raters
 from ..core.formats import annotations as ann
-from ..core.formats import published
 from ..core.statistics import scoring, stats
-from ..core.formats import esa
-from ..core.formats.mqm import GOOGLE_MQM_REPO, THREE_RATER_FILE
+from ..core.formats.mqm import THREE_RATER_FILE
 from ..core.statistics.schemes import Rule, Scheme, load_scheme, weight_table
 
-#: The mirrored release and its files (data/sources.yml).
-REPO = GOOGLE_MQM_REPO
-TED_FILE = "ted/zhen/mqm_ted_zhen.tsv"
-#: README table -> (published CSV under data/published/wmt_mqm/, file in the release, kind of file).
-TABLES = {
-    "TED ZH→EN": ("ted_zhen", TED_FILE, "errors"),
-    "newstest2020 ZH→EN": ("newstest2020_zhen", "newstest2020/zhen/mqm_newstest2020_zhen.avg_seg_scores.tsv",
-                           "segments"),
-    "newstest2021 ZH→EN": ("newstest2021_zhen", "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv",
-                           "segments"),
-}
-#: Every README table whose file the README names -> (published CSV, that file's name). The
-#: chapter compares a table when the file it reads has this name, whatever the language pair.
-README_TABLES = {
-    "TED ZH→EN": ("ted_zhen", "mqm_ted_zhen.tsv"),
-    "newstest2020 ZH→EN": ("newstest2020_zhen", "mqm_newstest2020_zhen.tsv"),
-    "newstest2021 ZH→EN": ("newstest2021_zhen", "mqm_newstest2021_zhen.tsv"),
-    "TED EN→DE": ("ted_ende", "mqm_ted_ende.tsv"),
-    "newstest2020 EN→DE": ("newstest2020_ende", "mqm_newstest2020_ende.tsv"),
-    "newstest2021 EN→DE": ("newstest2021_ende", "mqm_newstest2021_ende.tsv"),
-}
-#: Language codes of WMT's MQM files and their English names (for :func:`language_pair`).
-LANGUAGES = {"en": "English", "de": "German", "zh": "Chinese", "ru": "Russian", "ja": "Japanese", "cs": "Czech",
-             "uk": "Ukrainian", "he": "Hebrew", "hr": "Croatian", "pl": "Polish", "fr": "French", "es": "Spanish",
-             "is": "Icelandic", "hi": "Hindi", "ko": "Korean", "ar": "Arabic", "it": "Italian", "pt": "Portuguese",
-             "nl": "Dutch", "tr": "Turkish", "et": "Estonian", "lt": "Lithuanian", "lv": "Latvian", "fi": "Finnish",
-             "ro": "Romanian", "ps": "Pashto", "km": "Khmer", "ta": "Tamil", "gu": "Gujarati", "kk": "Kazakh",
-             "sr": "Serbian", "bho": "Bhojpuri", "mas": "Maasai", "liv": "Livonian", "sah": "Yakut", "xh": "Xhosa",
-             "sw": "Swahili", "id": "Indonesian", "th": "Thai", "vi": "Vietnamese", "bn": "Bengali", "mr": "Marathi",
-             "fa": "Persian", "hu": "Hungarian", "sk": "Slovak", "sl": "Slovenian", "bg": "Bulgarian", "el": "Greek",
-             "da": "Danish", "sv": "Swedish", "no": "Norwegian", "ca": "Catalan", "eu": "Basque", "gl": "Galician"}
 #: Schemes compared with the WMT weights (helpers/core/statistics/schemes/*.yml).
 COMPARED = ("mqm", "hope", "metahope")
-
-
-# --------------------------------------------------------------------------- 1. reproduce
-
-
-def language_pair(path) -> tuple[str, str] | None:
-    """Source and target language codes named by an MQM file's path, or None.
-
-    Google's and WMT's files name the pair in the file name (``mqm_ted_zhen.tsv``,
-    ``wmt24_en-de.jsonl``: two known codes of :data:`LANGUAGES`, together or joined by ``-``,
-    between non-letters) or as a folder of their own (``generalMT2023/ende/…``, ``en-zh/…``).
-    The file name is read first, then the folders from the innermost out.
-
-    >>> language_pair("generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz")
-    ('zh', 'en')
-    >>> language_pair("ratings/en-de/batch.tsv"), language_pair("test_it_es0/my_ratings.tsv")
-    (('en', 'de'), None)
-    """
-    import re
-
-    codes = "|".join(sorted(LANGUAGES, key=len, reverse=True))
-    within = re.compile(rf"(?<![a-z])({codes})-?({codes})(?![a-z])")
-    whole = re.compile(rf"({codes})-?({codes})")
-    parts = str(path).replace("\\", "/").lower().split("/")
-    for m in within.finditer(parts[-1]):
-        if m.group(1) != m.group(2):
-            return m.group(1), m.group(2)
-    for part in reversed(parts[:-1]):
-        m = whole.fullmatch(part)
-        if m and m.group(1) != m.group(2):
-            return m.group(1), m.group(2)
-    return None
-
-
-def pair_names(pair: tuple[str, str] | None) -> tuple[str, str]:
-    """``("Chinese→English", "ZH→EN")`` for ``("zh", "en")``; an unnamed pair for None."""
-    if pair is None:
-        return "a language pair the file name does not give", "?→?"
-    src, tgt = pair
-    return f"{LANGUAGES.get(src, src)}→{LANGUAGES.get(tgt, tgt)}", f"{src.upper()}→{tgt.upper()}"
-
-
-def tables_for(*files) -> dict:
-    """The README tables (:data:`README_TABLES`) about the given files, matched by file name:
-    ``{table: (published CSV, local file, "errors")}`` for :func:`reproduce` (an error-row
-    file, scored with the ``mqm`` scheme). Empty when no table is about these files."""
-    out = {}
-    for f in files:
-        if f is None:
-            continue
-        for table, (csv, name) in README_TABLES.items():
-            if str(f).replace("\\", "/").split("/")[-1] == name and table not in out:
-                out[table] = (csv, f, "errors")
-    return out
-
-
-def _places(printed: str) -> int:
-    return len(printed.split(".")[1]) if "." in printed else 0
-
-
-#: Ways a table could have been rounded to its printed precision (value -> text).
-ROUNDINGS = {
-    "half-up once": lambda v, d: str(Decimal(repr(v)).quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP)),
-    "3 decimals, then half-up": lambda v, d: str(Decimal(repr(v)).quantize(Decimal("0.001"), ROUND_HALF_UP)
-                                                 .quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP)),
-    "3 decimals, then binary float %.Nf": lambda v, d: f"{round(v, 3):.{d}f}",
-}
-
-
-def reproduce(files: dict, tables: dict | None = None) -> pd.DataFrame:
-    """Every README table of ``tables`` (default :data:`TABLES`, the mirrored ZH→EN files;
-    :func:`tables_for` gives those about other files) recomputed beside the printed values.
-
-    A printed system the file lacks (under its file name or its README name) is a row with
-    no recomputed value, matched by no rule. TED is scored from its raw error rows with the
-    ``mqm`` scheme (Source error weighed by severity: only that gives the released
-    per-segment scores), the newstest tables from the released per-segment scores. A
-    system's score is the mean over segments of the mean over raters:
-
-        score = (1 / N) · Σ_s (1 / R_s) · Σ_r Σ_e w(e)
-
-    over the system's N segments s, the R_s raters r of segment s and the errors e that r
-    marked there, w(e) the scheme's weight of e's severity and category; difference =
-    recomputed − published.
-
-    Parameters
-    ----------
-    files
-        The release path of each table's file -> the local file to read.
-    tables
-        README table -> (published CSV, release path, ``"errors"`` or ``"segments"``);
-        default :data:`TABLES`.
-
-    Returns
-    -------
-    DataFrame
-        ``table, system, published, recomputed, difference`` and one ``match: <rule>`` column
-        per rounding rule of :data:`ROUNDINGS` (does the rule turn the recomputed value into
-        the printed text?); one row per printed system.
-
-    References
-    ----------
-    Freitag, M., Foster, G., Grangier, D., Ratnakar, V., Tan, Q. and Macherey, W. (2021).
-    Experts, errors, and context: a large-scale study of human evaluation for machine
-    translation. TACL 9, 1460–1474, section 3 (MQM weights and scores); the README of
-    github.com/google/wmt-mqm-human-evaluation (the printed system tables).
-    """
-    from ..core.formats import mqm
-
-    rows = []
-    for table, (csv, rel, kind) in (TABLES if tables is None else tables).items():
-        pub = published.read_published("wmt_mqm", csv)
-        if kind == "errors":
-            frame = mqm.read_mqm(files[rel], columns=ann.SCORING_COLUMNS)
-            ours = scoring.system_scores(scoring.rater_scores(frame, "mqm"))
-        else:
-            ours = scoring.system_scores(mqm.read_segment_scores(files[rel]))
-        value = dict(zip(ours["system"], ours["score"]))
-        for _, p in pub.iterrows():
-            v = value.get(p["file_system"], value.get(p["system"]))
-            v = float("nan") if v is None else float(v)
-            row = {"table": table, "system": p["system"], "published": p["score"], "recomputed": v,
-                   "difference": v - float(p["score"])}
-            for name, fn in ROUNDINGS.items():
-                row[f"match: {name}"] = bool(np.isfinite(v)) and fn(v, _places(p["score"])) == p["score"]
-            rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def rounding_summary(table: pd.DataFrame) -> pd.DataFrame:
-    """Per README table and rounding rule, how many printed values the rule reproduces.
-
-    For table t and rule r: reproduced(t, r) = Σ_i match_r(i) over the printed values i of t
-    (``match: <r>`` of :func:`reproduce`, True counting 1), beside values(t), their number.
-
-    Parameters
-    ----------
-    table
-        :func:`reproduce`'s table.
-
-    Returns
-    -------
-    DataFrame
-        ``table, values`` and one column per rounding rule (the rule's name without
-        ``match: ``), holding reproduced(t, r); one row per README table.
-
-    References
-    ----------
-    The README of github.com/google/wmt-mqm-human-evaluation (the printed system tables whose
-    rounding is checked).
-    """
-    rules = [c for c in table.columns if c.startswith("match: ")]
-    out = table.groupby("table", sort=False)[rules].sum().astype(int)
-    out.columns = [c.removeprefix("match: ") for c in rules]
-    out.insert(0, "values", table.groupby("table", sort=False).size())
-    return out.reset_index()
 
 
 # --------------------------------------------------------------------------- weights
@@ -591,7 +399,7 @@ def ratio_curve(weight_alpha: pd.DataFrame, tol: float = 1e-9) -> pd.DataFrame:
 
 def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.DataFrame:
     """One-way ICC(1,1) and ICC(1,k) of the raters' segment penalties with delete-one-document
-    jackknife t intervals (:func:`helpers.core.statistics.agreement.oneway_icc_by_cluster`).
+    jackknife t intervals (:func:`helpers.core.statistics.raters.oneway_icc_by_cluster`).
 
     On the units with the most common number k of raters (each unit has its own k raters, so
     the one-way model): ICC(1,1) = (MSB − MSW) / (MSB + (k − 1) · MSW), the reliability of one
@@ -626,7 +434,7 @@ def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.
     r = r[counts == k].sort_values(scoring.UNIT + ["rater"])
     r = r.assign(slot=r.groupby(scoring.UNIT, sort=False).cumcount())
     wide = r.pivot_table(index=scoring.UNIT, columns="slot", values="penalty", aggfunc="first")
-    out = ag.oneway_icc_by_cluster(wide.to_numpy(dtype=float), wide.index.get_level_values("doc"), ci)
+    out = raters.oneway_icc_by_cluster(wide.to_numpy(dtype=float), wide.index.get_level_values("doc"), ci)
     out.insert(1, "raters_per_unit", k)
     return out
 
@@ -715,11 +523,11 @@ class SpanAgreement:
     """:func:`span_table`: the pooled span agreement and each rater pair's matches."""
 
     table: pd.DataFrame  # criterion, agreement, ci_low, ci_high, rater_pairs, spans
-    matches: pd.DataFrame  # one row per rater pair of a segment (helpers.core.statistics.agreement.span_matches)
+    matches: pd.DataFrame  # one row per rater pair of a segment (helpers.core.statistics.raters.span_matches)
 
 
 def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> SpanAgreement:
-    """Span agreement of every rater pair (:func:`helpers.core.statistics.agreement.span_matches`), pooled,
+    """Span agreement of every rater pair (:func:`helpers.core.statistics.raters.span_matches`), pooled,
     with percentile intervals resampling whole documents.
 
     A rater's span is matched when a co-rater of the same segment marked an overlapping span
@@ -749,9 +557,9 @@ def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float
     26(3); Efron and Tibshirani (1993), *An Introduction to the Bootstrap*, chapter 13.
     """
     rated = ann.rated_segments(frame[frame["severity"] != ann.HOTW])
-    matches = ag.span_matches(error_spans(frame), rated, scoring.UNIT)
-    full = ag.span_agreement(matches)
-    boot = ag.span_agreement(matches, stats.resample(len(matches), n_boot, seed, clusters=matches["doc"]))
+    matches = raters.span_matches(error_spans(frame), rated, scoring.UNIT)
+    full = raters.span_agreement(matches)
+    boot = raters.span_agreement(matches, stats.resample(len(matches), n_boot, seed, clusters=matches["doc"]))
     bounds = boot.groupby("criterion", sort=False)["agreement"].apply(lambda s: stats.percentile_interval(s, ci))
     full["ci_low"] = [bounds[c][0] for c in full["criterion"]]
     full["ci_high"] = [bounds[c][1] for c in full["criterion"]]
@@ -797,212 +605,6 @@ def category_penalties(frame: pd.DataFrame, scheme="mqm") -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- systems
-
-
-@dataclass(frozen=True)
-class SystemTests:
-    """:func:`system_tests`: the pairs' tests and the systems' significance clusters."""
-
-    pairs: pd.DataFrame
-    clusters: pd.DataFrame
-
-
-def system_tests(wide: pd.DataFrame, docs, n_trials: int = 10000, seed: int = 0, alpha: float = 0.05
-                 ) -> SystemTests:
-    """Which systems differ? Marot's paired approximate randomisation for every pair of systems,
-    over segments and over documents, Holm's correction within each, and significance clusters.
-
-    For a pair whose better system is a, the observed statistic is d = mean(b) − mean(a)
-    (lower is better); each trial swaps a's and b's scores of every unit (segment, or whole
-    document) with probability ½, and p = (c + 1) / (T + 1) with c the trials reaching d,
-    or exact when all 2^k swap patterns are enumerated
-    (:func:`helpers.core.statistics.stats.approximate_randomization`). The clusters are mt-metrics-eval's:
-    down the ranking, a system starts a new cluster when it is significantly worse than any
-    system of the current one (:func:`helpers.core.statistics.stats.significance_clusters`), from the raw
-    and from the Holm-adjusted p-values.
-
-    Parameters
-    ----------
-    wide
-        Segments × systems of segment scores (:func:`segment_matrix`).
-    docs
-        The document of each row of ``wide``.
-    n_trials, seed
-        Randomisation trials per pair, and their seed.
-    alpha
-        Significance level of the clusters.
-
-    Returns
-    -------
-    SystemTests
-        ``pairs``: ``system_a, system_b, n_items, n_documents, mean_a, mean_b, difference,
-        p_segments, p_segments_holm, p_documents, p_documents_holm``; ``clusters``: ``system,
-        score, rank_segments, rank_segments_holm, rank_documents, rank_documents_holm``.
-
-    References
-    ----------
-    Riezler and Maxwell (2005), *On some pitfalls in automatic evaluation and significance
-    testing for MT*, ACL workshop on intrinsic and extrinsic evaluation measures; Marot
-    (google-research/google-research, ``marot/marot-sigtests.js``); Holm (1979),
-    Scandinavian Journal of Statistics 6; google-research/mt-metrics-eval (significance
-    clusters).
-    """
-    seg = stats.approximate_randomization(wide, n_trials, seed)
-    doc = stats.approximate_randomization(wide, n_trials, seed, clusters=docs)
-    pairs = seg.rename(columns={"p": "p_segments"}).drop(columns="n_units")
-    pairs.insert(3, "n_documents", int(doc["n_units"].iloc[0]) if len(doc) else 0)
-    pairs["p_segments_holm"] = stats.holm(pairs["p_segments"].to_numpy())
-    pairs["p_documents"] = doc["p"].to_numpy()
-    pairs["p_documents_holm"] = stats.holm(pairs["p_documents"].to_numpy())
-    order = list(dict.fromkeys(list(seg["system_a"]) + list(seg["system_b"])))
-    if not order:
-        order = list(wide.columns)
-    pos = {s: i for i, s in enumerate(order)}
-    ranks = pd.DataFrame({"system": order, "score": wide[order].mean().to_numpy()})
-    for col in ("p_segments", "p_segments_holm", "p_documents", "p_documents_holm"):
-        p = np.ones((len(order), len(order)))
-        for a, b, v in zip(pairs["system_a"], pairs["system_b"], pairs[col]):
-            p[pos[a], pos[b]] = v
-        ranks["rank_" + col.removeprefix("p_")] = stats.significance_clusters(p, alpha)
-    return SystemTests(pairs, ranks)
-
-
-def certainty_overstatement(wide: pd.DataFrame, docs, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
-    """How much narrower resampling segments makes each pair's uncertainty than resampling
-    documents.
-
-    Per pair, the bootstrap standard error of the difference of the two systems' means when
-    segments are resampled (SE_s) and when whole documents are (SE_d), on the same number of
-    resamples, and ratio = SE_d / SE_s, the square root of the design effect of clustering
-    segments in documents.
-
-    Parameters
-    ----------
-    wide
-        Segments × systems of segment scores (:func:`segment_matrix`).
-    docs
-        The document of each row of ``wide``.
-    n_boot, seed
-        Resamples of each kind, and their seed.
-
-    Returns
-    -------
-    DataFrame
-        ``system_a, system_b, se_segments, se_documents, ratio``
-        (``certainty_segments_vs_documents.csv``).
-
-    References
-    ----------
-    Kish (1965), *Survey Sampling*, Wiley (the design effect); Field and Welsh (2007),
-    *Bootstrapping clustered data*, JRSS B 69(3).
-    """
-    values = wide.to_numpy(dtype=float)
-    cols = list(wide.columns)
-    w_seg = stats.resample(len(wide), n_boot, seed)
-    w_doc = stats.resample(len(wide), n_boot, seed, clusters=docs)
-    m_seg, m_doc = stats.weighted_mean(values, w_seg), stats.weighted_mean(values, w_doc)
-    i, j = np.triu_indices(len(cols), k=1)
-    se_s = (m_seg[:, i] - m_seg[:, j]).std(axis=0, ddof=1)
-    se_d = (m_doc[:, i] - m_doc[:, j]).std(axis=0, ddof=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = se_d / se_s
-    return pd.DataFrame({"system_a": [cols[k] for k in i], "system_b": [cols[k] for k in j], "se_segments": se_s,
-                         "se_documents": se_d, "ratio": ratio})
-
-
-#: Coverage below which a nominal 95% interval from resampling segments counts as overstating
-#: certainty (:func:`certainty_verdict`): a ratio of standard errors above about 1.19.
-COVERAGE_FLOOR = 0.90
-
-
-def smallest_possible_p(units: int, n_trials: int) -> float:
-    """The smallest p-value :func:`helpers.core.statistics.stats.approximate_randomization` can give a pair
-    whose scores are swapped in ``units`` units.
-
-    p_min = 2^−units where the test enumerates every swap pattern (2^units ≤ ``n_trials``),
-    else 1 / (``n_trials`` + 1), the Monte Carlo floor of p = (c + 1) / (T + 1).
-
-    Parameters
-    ----------
-    units
-        Units swapped (segments, or documents in the document-level test).
-    n_trials
-        Trials the test was run with.
-
-    Returns
-    -------
-    float
-        The smallest p the test can reach.
-
-    References
-    ----------
-    Riezler and Maxwell (2005), *On some pitfalls in automatic evaluation and significance
-    testing for MT*, ACL workshop on intrinsic and extrinsic evaluation measures.
-
-    Examples
-    --------
-    >>> smallest_possible_p(5, 10_000), smallest_possible_p(15, 10_000)
-    (0.03125, 9.999000099990002e-05)
-    """
-    return 2.0 ** -units if 2 ** units <= n_trials else 1 / (n_trials + 1)
-
-
-@dataclass(frozen=True)
-class CertaintyVerdict:
-    """:func:`certainty_verdict`: the standard-error ratios read as a verdict."""
-
-    median: float  # the median ratio (documents / segments)
-    low: float  # the smallest ratio
-    high: float  # the largest ratio
-    coverage: float  # coverage of a segment interval at the median ratio
-    pairs_below: int  # pairs whose own coverage is below the floor
-    pairs: int
-    verdict: str  # "overstated", "about right", "understated", or "none" without a pair
-
-
-def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVERAGE_FLOOR) -> CertaintyVerdict:
-    """Does resampling segments overstate certainty? Read from the standard-error ratios of
-    :func:`certainty_overstatement` (documents / segments, one per system pair).
-
-    A ``level`` interval built from segments (half-width z · SE_segments) covers the true
-    difference, when documents are the real unit, with probability 2Φ(z / ratio) − 1. The
-    verdict takes the median ratio: ``"overstated"`` when that coverage is below ``floor``
-    (0.90 for 95%: the interval misses at least twice as often as it says), ``"understated"``
-    when the ratio is below 1 (segment intervals are the wider ones), else ``"about right"``;
-    ``"none"`` without a pair of systems.
-
-    Parameters
-    ----------
-    ratio
-        The ``ratio`` column of :func:`certainty_overstatement`.
-    level
-        Nominal level of the segment intervals.
-    floor
-        Coverage below which certainty counts as overstated.
-
-    Returns
-    -------
-    CertaintyVerdict
-        The median, smallest and largest ratio, the coverage at the median, the pairs below
-        the floor, the pairs, and the verdict key (worded by chapter 08's words file).
-
-    References
-    ----------
-    Kish (1965), *Survey Sampling*, Wiley (the design effect); Cameron and Miller (2015), Journal of Human
-    Resources 50(2), section II (what clustering does to standard errors).
-    """
-    from scipy.stats import norm
-
-    r = pd.Series(ratio, dtype=float).dropna()
-    if r.empty:  # no pair of systems: nothing to judge
-        return CertaintyVerdict(np.nan, np.nan, np.nan, np.nan, pairs_below=0, pairs=0, verdict="none")
-    z = norm.ppf(0.5 + level / 2)
-    cover = 2 * norm.cdf(z / r) - 1
-    median = float(r.median())
-    coverage = float(2 * norm.cdf(z / median) - 1)
-    verdict = "overstated" if coverage < floor else "understated" if median < 1 else "about right"
-    return CertaintyVerdict(median, float(r.min()), float(r.max()), coverage, pairs_below=int((cover < floor).sum()),
-                            pairs=len(r), verdict=verdict)
 
 
 # --------------------------------------------------------------------------- the weighting choice
@@ -1093,81 +695,9 @@ def scheme_rankings(frame: pd.DataFrame, schemes=REFERENCE_SCHEMES) -> pd.DataFr
 
 # --------------------------------------------------------------------------- ESA (WMT24)
 
-#: The WMT24 organisers' own LLM translations, beside the submitted systems (Kocmi et al. 2024,
-#: the findings paper's list of the systems the organisers added: eight LLMs and four online
-#: systems). A submitted system's architecture is not in the ratings or the report, so it is
-#: called a "submission" here, whatever model it is built on.
-LLM_BASELINES = ("GPT-4", "Claude-3.5", "Gemini-1.5-Pro", "CommandR-plus", "Aya23", "Llama3-70B", "Mistral-Large",
-                 "Phi-3-Medium")
-#: The kinds :func:`system_kind` gives, in the order the chapter lists them.
-SYSTEM_KINDS = ("LLM", "online", "submission", "human")
 
-
-def system_kind(system: str) -> str:
-    """``LLM`` (one of :data:`LLM_BASELINES`), ``online`` (``ONLINE-*``: a commercial online
-    system), ``human`` (a reference translation, ``ref*``) or ``submission`` (a participant's
-    system).
-
-    >>> [system_kind(s) for s in ("GPT-4", "ONLINE-B", "refA", "IKUN")]
-    ['LLM', 'online', 'human', 'submission']
-    """
-    if system in LLM_BASELINES:
-        return "LLM"
-    if system.startswith("ONLINE-"):
-        return "online"
-    if system.startswith("ref"):
-        return "human"
-    return "submission"
-
-
-#: Columns of :func:`esa_ranking` (``esa_rankings.csv``).
-ESA_RANKING_COLUMNS = ["lp", "system", "kind", "segments", "raters", "score", "score_by_domain", "rank_low", "rank_high",
-                       "cluster", "human_rank", "autorank", "auto_rank", "rank_shift"]
-
-
-def esa_ranking(kept: pd.DataFrame, autorank: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
-    """The human ESA ranking of each language pair beside the organisers' automatic one.
-
-    The human ranking, its rank ranges and significance clusters are
-    :func:`helpers.core.formats.esa.human_ranking` (the mean over domains of each domain's mean ESA
-    score; Wilcoxon signed-rank tests per domain combined by Stouffer's method); the automatic
-    ranking is read from the organisers' report (:func:`helpers.core.formats.esa.compare_rankings`).
-    rank_shift = automatic rank − human rank, over the systems both rank (positive: the
-    automatic ranking places the system lower than the humans do).
-
-    Parameters
-    ----------
-    kept
-        ESA ratings after the organisers' filters (:func:`helpers.core.formats.esa.organisers_filter`).
-    autorank
-        The organisers' automatic ranking (:func:`helpers.core.formats.esa.read_autorank`).
-    alpha
-        Significance level of the clusters.
-
-    Returns
-    -------
-    DataFrame
-        :data:`ESA_RANKING_COLUMNS` (``esa_rankings.csv``); ``kind`` is :func:`system_kind`.
-
-    References
-    ----------
-    Kocmi et al. (2024), *Error Span Annotation: a balanced approach for human evaluation of
-    machine translation*, WMT 2024; Kocmi et al. (2024), *Findings of the WMT24 general machine
-    translation shared task*, section on the human evaluation.
-    """
-    human = esa.human_ranking(kept, alpha=alpha)
-    both = esa.compare_rankings(human, autorank)
-    out = human.merge(both.drop(columns=["score_by_domain", "cluster"]), on=["lp", "system"], how="left")
-    out["kind"] = out["system"].map(system_kind)
-    return out[ESA_RANKING_COLUMNS]
-
-
-__all__ = ["REPO", "TED_FILE", "THREE_RATER_FILE", "TABLES", "README_TABLES", "LANGUAGES", "language_pair",
-           "pair_names", "tables_for", "COVERAGE_FLOOR", "CertaintyVerdict", "certainty_verdict",
-           "smallest_possible_p", "COMPARED", "ROUNDINGS", "reproduce", "rounding_summary", "major_weight_scheme",
-           "major_to_minor", "SegmentMatrix", "segment_matrix", "weight_sweep", "rankings", "SchemeAgreement",
-           "scheme_agreement", "major_weight_agreement", "icc_by_documents", "top_level", "category_presence",
-           "presence_agreement", "error_spans", "span_coverage", "SpanAgreement", "span_table", "category_penalties",
-           "SystemTests", "system_tests", "certainty_overstatement", "REFERENCE_SCHEMES", "source_by_severity_scheme",
-           "compared_schemes", "scheme_weights", "scheme_rankings", "LLM_BASELINES", "SYSTEM_KINDS", "system_kind",
-           "ESA_RANKING_COLUMNS", "esa_ranking"]
+__all__ = ["THREE_RATER_FILE", "COMPARED", "major_weight_scheme", "major_to_minor", "SegmentMatrix", "segment_matrix",
+           "weight_sweep", "rankings", "SchemeAgreement", "scheme_agreement", "major_weight_agreement",
+           "icc_by_documents", "top_level", "category_presence", "presence_agreement", "error_spans", "span_coverage",
+           "SpanAgreement", "span_table", "category_penalties", "REFERENCE_SCHEMES", "source_by_severity_scheme",
+           "compared_schemes", "scheme_weights", "scheme_rankings"]

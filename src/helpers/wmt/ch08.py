@@ -28,9 +28,9 @@ from ..core.errors import InputError
 from ..core.book.findings import Findings
 from ..core.book.report import ChapterData, Provenance
 from ..core.statistics.stats import FEW_CLUSTERS
-from .analysis import (COVERAGE_FLOOR, REPO, SYSTEM_KINDS, TABLES, TED_FILE, THREE_RATER_FILE, certainty_verdict,
-                       language_pair, pair_names, ratio_curve, smallest_possible_p, span_coverage,
-                       tables_for)
+from .analysis import THREE_RATER_FILE, ratio_curve, span_coverage
+from .readme_tables import REPO, TABLES, TED_FILE, language_pair, pair_names, tables_for
+from .systems import COVERAGE_FLOOR, SYSTEM_KINDS, certainty_verdict, smallest_possible_p
 
 MQM_SUFFIXES = (".tsv", ".txt", ".gz", ".tgz", ".tar")
 RELEASED_DETAIL = ("Google's expert MQM ratings of WMT submissions (google/wmt-mqm-human-evaluation at the "
@@ -56,7 +56,7 @@ class Data(ChapterData):
     multi: pd.DataFrame = None  # the multi-rated annotations, with spans, for the agreement sections
     errors_name: str = ""
     multi_name: str = ""
-    tables: dict | None = None  # README tables about the files read: {table: (csv, file, kind)} (analysis.reproduce)
+    tables: dict | None = None  # README tables about the files read: {table: (csv, file, kind)} (readme_tables.reproduce)
     files: dict | None = None  # each table's file -> the local file
     pairs: tuple = ()  # language pair of the errors file and of the multi-rated file, e.g. ("zh", "en") or None
     pool_pairings: bool = True
@@ -355,7 +355,7 @@ _TYPES = {"reproduced": {"table": str, "system": str, "published": str},
           "esa_summary": {"quantity": str, "group": str, "text": str}}
 #: The rows of ``system_pairs.csv`` the page's table shows (the file holds every pair).
 PAIRS_SHOWN = 20
-#: The README-table rounding rule the chapter reads (:func:`~helpers.wmt.analysis.reproduce`).
+#: The README-table rounding rule the chapter reads (:func:`~helpers.wmt.readme_tables.reproduce`).
 ROUNDING_RULE = "match: 3 decimals, then half-up"
 
 
@@ -704,11 +704,11 @@ def _chained(found: Findings, ranking: pd.DataFrame) -> None:
 
 
 def _esa(t: dict) -> Findings:
-    """Section ``esa``: from ``esa_rankings`` (:func:`~helpers.wmt.analysis.esa_ranking`) and
+    """Section ``esa``: from ``esa_rankings`` (:func:`~helpers.wmt.systems.esa_ranking`) and
     :func:`helpers.core.formats.esa.rank_agreement` of it: the pair (and whether it is MetaHOPE's own,
     English→Chinese), the human ranking's clusters and top, Kendall τ with the automatic
     ranking, the systems that move most either way, and each kind of system
-    (:data:`~helpers.wmt.analysis.SYSTEM_KINDS`)."""
+    (:data:`~helpers.wmt.systems.SYSTEM_KINDS`)."""
     ranking = t["esa_rankings"]
     agreement = esa.rank_agreement(ranking)
     lp = ranking["lp"].iloc[0]

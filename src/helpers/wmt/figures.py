@@ -12,7 +12,7 @@ from ..core.book import plots
 
 #: Chapter 08's colours: one per resampling of the weight sweep (:func:`helpers.wmt.analysis.weight_sweep`).
 COLOURS = {"resample segments": "#8c564b", "resample documents": "#2ca02c",
-           # section 6: the kinds of system (helpers.wmt.analysis.system_kind)
+           # section 6: the kinds of system (helpers.wmt.systems.system_kind)
            "ESA LLM": "#d62728", "ESA online": "#1f77b4", "ESA submission": "#7f7f7f", "ESA human": "#2ca02c"}
 plots.register_colours(COLOURS)
 
@@ -74,7 +74,7 @@ def stability_curve(sweep: pd.DataFrame, metric: str = "tau_mean", title: str = 
 def bias_forest(bias: pd.DataFrame, title: str = "") -> go.Figure:
     """Each rater's bias with its interval, 0 marked: the model's rater terms
     (:func:`helpers.wmt.rater_bias.rater_effects`) or the raw differences from the co-raters
-    (:func:`helpers.core.statistics.agreement.rater_bias`), both with ``rater, bias, ci_low, ci_high,
+    (:func:`helpers.core.statistics.raters.rater_bias`), both with ``rater, bias, ci_low, ci_high,
     n_items, n_clusters``."""
     b = bias.sort_values("bias")
     fig = go.Figure(go.Scatter(
@@ -102,7 +102,7 @@ def _slopes(ranking: pd.DataFrame) -> pd.DataFrame:
 
 def rank_slopes(ranking: pd.DataFrame, title: str = "") -> go.Figure:
     """Human ESA rank (left) against the organisers' automatic rank (right), one line per
-    system both rank, coloured by kind (:func:`helpers.wmt.analysis.esa_ranking`); hovering
+    system both rank, coloured by kind (:func:`helpers.wmt.systems.esa_ranking`); hovering
     shows the scores, the human significance cluster and the shift."""
     both = _slopes(ranking)
     fig = go.Figure()

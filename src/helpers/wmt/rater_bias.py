@@ -1,6 +1,6 @@
 """Rater bias from a model with a term per rated unit and per rater (chapter 08, section 3).
 
-A rater's raw bias (:func:`helpers.core.statistics.agreement.rater_bias`: the rater's penalty minus the
+A rater's raw bias (:func:`helpers.core.statistics.raters.rater_bias`: the rater's penalty minus the
 mean of their co-raters on the same segment) depends on who the co-raters were: a rater who
 shares most segments with a very severe colleague looks lenient even when they score like the
 rest. :func:`rater_effects` removes that confound by fitting every rating at once,

@@ -677,7 +677,7 @@ def compare_rankings(human: pd.DataFrame, autorank: pd.DataFrame) -> pd.DataFram
     both = out["autorank"].notna()
     out["human_rank"] = pd.NA
     out["auto_rank"] = pd.NA
-    for lp, idx in out[both].groupby("lp").groups.items():
+    for idx in out[both].groupby("lp").groups.values():
         out.loc[idx, "human_rank"] = out.loc[idx, "score_by_domain"].rank(ascending=False, method="min")
         out.loc[idx, "auto_rank"] = out.loc[idx, "autorank"].rank(ascending=True, method="min")
     out["human_rank"] = out["human_rank"].astype("Int64")
