@@ -4,9 +4,9 @@
 Clones the current commit into a temporary folder and times, in that clone: the
 environment set-up (`make setup`), the data fetch (`make data`), a cold `make book`
 (chapters two at a time, then the render), a warm `make book` (nothing changed), and
-every chapter on its own with an empty model cache (`python -m helpers run`). A second
+every chapter on its own with an empty model cache (`.venv/bin/python -m helpers run`). A second
 fresh clone times `make test` end to end, set-up included. It also times
-`python -m helpers mqm scores` on the three-rater WMT 2023 file and on a generated
+`.venv/bin/python -m helpers mqm scores` on the three-rater WMT 2023 file and on a generated
 1,000,000-row file, each beside a bare pandas read-and-score of the same file measured in
 the same run, and chapter 08's approximate randomisation over all pairs of the 15 TED systems
 (10,000 trials) beside one bare sign-matrix product (wall seconds and peak memory; `--mqm-only` runs and prints just these, on

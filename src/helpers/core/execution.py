@@ -1,4 +1,4 @@
-"""Executing one notebook with papermill (``python -m helpers run``).
+"""Executing one notebook with papermill (``.venv/bin/python -m helpers run``).
 
 :func:`execute_notebook` runs a notebook into an executed copy, never onto its source:
 the copy is written under a temporary name and moved to its place only when the notebook
@@ -102,7 +102,7 @@ def check_parameter_names(notebook: str | os.PathLike, parameters: dict | None) 
 
 
 def run_results_dir(output: str | os.PathLike) -> Path:
-    """Where ``python -m helpers run`` writes a run's result tables when no ``results_dir``
+    """Where ``.venv/bin/python -m helpers run`` writes a run's result tables when no ``results_dir``
     is given: ``<output without .ipynb>_results`` beside the executed copy, a folder named
     after the run, so that a re-run never replaces the book's ``results/`` (the book build
     passes its own ``results_dir``)."""

@@ -3,5 +3,5 @@
 ``data`` loads the test sets, outputs, published scores and human judgements; ``scores``
 computes the metrics (sacrebleu's BLEU, chrF, chrF++, TER; an embedding similarity);
 ``meta`` the meta-evaluation statistics; ``chapter`` the chapter's steps; ``commands`` the
-command line ``python -m helpers metrics ...``.
+command line ``.venv/bin/python -m helpers metrics ...``.
 """
