@@ -218,11 +218,11 @@ def test_missing_mirror_folder_is_an_error(setup, tmp_path):
 
 def test_project_sources_list_every_shared_dataset_file():
     sources = fetch.load_sources()
-    assert len(sources) == 119
+    assert len(sources) == 190
     assert {s.repo for s in sources} == {"aaronlifenghan/MetaHOPE", "shenbinqian/MTL4QE", "shenbinqian/homo_gen",
                                           "surrey-nlp/HADQAET", "google/wmt-mqm-human-evaluation",
                                           "wmt-conference/wmt21-news-systems", "wmt-conference/wmt23-news-systems",
-                                          "wmt-conference/wmt24-news-systems"}
+                                          "wmt-conference/wmt24-news-systems", "florethsong/mtme-zh-mwe"}
     assert all(len(s.sha256) == 64 and len(s.commit) == 40 and s.licence and s.citation for s in sources)
     assert any(" " in s.path for s in sources)  # the file that once broke the first run
 
