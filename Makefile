@@ -111,7 +111,7 @@ lab-student:
 
 # the student kit, to hand out instead of the repository: a zip of the student notebooks, the helpers
 # package, its install files, the book's own data and (after make book-student) the student book;
-# no solution, no class file, no result (helpers.core.editions.write_student_kit)
+# no solution, no class file, no result (helpers.core.book.editions.write_student_kit)
 student-kit: setup
 	$(BIN)/python -m helpers student-kit
 

@@ -12,7 +12,7 @@ import pytest
 from openpyxl import Workbook
 
 import helpers  # noqa: F401  first, so that no worker compiles jsonschema's IRI grammar (helpers/__init__.py)
-from helpers.core import annotations as ann  # noqa: E402
+from helpers.core.formats import annotations as ann  # noqa: E402
 
 CATS = ["IMP", "RAM", "MIS", "STL", "PRF", "SEGS"]
 SYSTEMS = ["Google_translate", "GPT_5.4"]
@@ -73,7 +73,7 @@ def two_annotators(tmp_path):
 # ``subprocess.Popen`` (PEP 578; it sees in-process and command-line runs alike, whatever helper
 # function or library starts them, and needs no import of papermill) refuses such a process while
 # a test without the ``slow`` marker runs, in ``make test`` and ``make test-fast`` alike. A kernel
-# forked by a kernel server (helpers/core/prefork.py) is no Popen; the server raises its own audit
+# forked by a kernel server (helpers/core/book/prefork.py) is no Popen; the server raises its own audit
 # event for each child, and the hook refuses that too.
 
 
@@ -96,14 +96,14 @@ def runs_notebooks(args) -> bool:
         if n == "-m" and names[k + 1] == "helpers":
             return bool({"run", "build"} & set(names[k + 2:k + 3]))
     if "build" in names and (names[0] in ("jupyter-book", "jb") or any("jupyter_book" in w for w in words)):
-        return True  # the command, or the book's way of starting it (helpers.core.build.render)
+        return True  # the command, or the book's way of starting it (helpers.core.book.build.render)
     return "nbconvert" in names and "--execute" in names
 
 
 def _refuse_notebooks_in_fast_tests(event: str, args: tuple) -> None:
     if event == "subprocess.Popen":  # the event first: the hook sees every open and import
         command = args[1]
-    elif event == "helpers.core.prefork.fork":  # a kernel forked by a kernel server (helpers/core/prefork.py)
+    elif event == "helpers.core.book.prefork.fork":  # a kernel forked by a kernel server (helpers/core/book/prefork.py)
         command = ["python", "-m", *args[0]]
     else:
         return
@@ -192,7 +192,7 @@ BOOK_TEST_PARAMETERS = {
 def built_book(tmp_path_factory):
     """The whole book built once into a temporary folder, results written there too, with
     the cheaper :data:`BOOK_TEST_PARAMETERS`."""
-    from helpers.core import build
+    from helpers.core.book import build
 
     out = tmp_path_factory.mktemp("book")
     results = out / "results"

@@ -13,7 +13,9 @@ fresh clone times `make test` end to end, set-up included. It also times
 1,000,000-row file, each beside a bare pandas read-and-score of the same file measured in
 the same run, and chapter 08's approximate randomisation over all pairs of the 15 TED systems
 (10,000 trials) beside one bare sign-matrix product (wall seconds and peak memory; `--mqm-only` runs and prints just these, on
-this checkout, with the venv's python), and reports the kill rates of the last `make mutate`
+this checkout, with the venv's python), and `.venv/bin/python -m helpers metrics score` on WMT23 ZH-EN (10 systems, sentence and
+corpus BLEU and chrF, empty cache) beside bare sacrebleu on the same work (wall, CPU, peak memory; the two tables must be
+identical; `--metrics-only` prints just this row), and reports the kill rates of the last `make mutate`
 (bench/mutate.csv; `--mutation-only` prints them). Writes `bench/results.csv`, `bench/mqm.csv` and `bench/results.md`, and puts
 the table into README.md between the bench markers.
 Only the standard library is used, so it runs before any set-up. Tests never assert wall
@@ -126,6 +128,12 @@ print(seg.groupby(level=0).mean().sort_values().round(3).to_string())
 
 def measure(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
     """Wall seconds and peak resident memory (MB) of one child process."""
+    took, _, peak = measure_usage(cmd, env)
+    return took, peak
+
+
+def measure_usage(cmd: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system) and peak resident memory (MB) of one child process."""
     started = time.monotonic()
     proc = subprocess.Popen(cmd, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
@@ -133,7 +141,7 @@ def measure(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
     took = time.monotonic() - started
     if status != 0:
         sys.exit(f"[bench] failed: {' '.join(cmd)}: {proc.stderr.read().decode()[-2000:]}")
-    return took, usage.ru_maxrss / 1024
+    return took, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def mqm_files(raw: Path, into: Path) -> dict[str, Path]:
@@ -211,12 +219,14 @@ def write_mqm_csv(rows: list[dict], out: Path) -> None:
 
 #: Target of issue 23: all pairs of the TED ZH-EN systems (15 × 529 segments), 10,000 trials, in seconds.
 AR_TARGET = 1.0
-#: Times helpers.core.stats.approximate_randomization and, as the floor, one bare numpy product of a
+#: Times helpers.core.statistics.stats.approximate_randomization and, as the floor, one bare numpy product of a
 #: ±1 sign matrix with the pairs' differences; prints "helpers_seconds floor_seconds systems segments".
 AR_SCRIPT = """
 import sys, time
 import numpy as np
-from helpers.core import annotations as ann, mqm, paths, stats
+from helpers.core.formats import annotations as ann, mqm
+from helpers.core import paths
+from helpers.core.statistics import stats
 from helpers.wmt import analysis
 frame = mqm.read_mqm(paths.released_file(analysis.REPO, analysis.TED_FILE), columns=ann.SCORING_COLUMNS)
 wide = analysis.segment_matrix(frame, "mqm").wide
@@ -249,6 +259,79 @@ def ar_table(row: dict) -> str:
     mark = f"≤ {row['target_seconds']:g}" + (" ✓" if row["seconds"] <= row["target_seconds"] else " ✗")
     return ("| test | seconds | bare sign-matrix product s | target |\n|---|---|---|---|\n"
             f"| {row['step']} | {row['seconds']:.2f} | {row['floor_seconds']:.2f} | {mark} |\n")
+
+
+# --------------------------------------------------------------------------- metrics score
+
+#: Issue 42, item 6: ``metrics score`` on WMT23 ZH-EN (10 systems, sentence and corpus BLEU and chrF)
+#: at most bare sacrebleu's whole-process wall time, and at most this many times its peak memory.
+METRICS_MEMORY_TARGET = 1.5
+METRICS_TEXTS = "wmt-conference__wmt23-news-systems/txt"
+#: The floor: sacrebleu alone, called as its documentation shows, on the same files, writing the same
+#: table (``system, segment, metric, score``; system rows with an empty segment).
+BARE_SACREBLEU = """
+import csv, sys
+from sacrebleu.metrics import BLEU, CHRF
+ref_path, out, *hyps = sys.argv[1:]
+def lines(p):
+    with open(p, encoding="utf-8") as fh:
+        return fh.read().removesuffix("\\n").split("\\n")
+refs = lines(ref_path)
+systems, segments = [], []
+for spec in hyps:
+    name, _, path = spec.partition("=")
+    h = lines(path)
+    for metric, sentence, corpus in (("bleu", BLEU(effective_order=True), BLEU()), ("chrf", CHRF(), CHRF())):
+        systems.append((name, "", metric, repr(corpus.corpus_score(h, [refs]).score)))
+        segments += [(name, i, metric, repr(sentence.sentence_score(x, [r]).score))
+                     for i, (x, r) in enumerate(zip(h, refs), 1)]
+with open(out, "w", newline="", encoding="utf-8") as fh:
+    w = csv.writer(fh, lineterminator="\\n")
+    w.writerow(["system", "segment", "metric", "score"])
+    w.writerows(systems + segments)
+"""
+
+
+def metrics_bench(python: str, raw: Path, src: Path | None = None, repeats: int = 2) -> dict:
+    """``metrics score`` (empty cache) beside bare sacrebleu on WMT23 ZH-EN, alternately ``repeats``
+    times (the best of each measure kept: the cores are shared); the two tables must be identical."""
+    folder = raw / METRICS_TEXTS
+    ref = folder / "references" / "generaltest2023.zh-en.ref.refA.en"
+    hyps = sorted((folder / "system-outputs").glob("generaltest2023.zh-en.hyp.*.en"))
+    specs = [f"{p.name.removeprefix('generaltest2023.zh-en.hyp.').removesuffix('.en')}={p}" for p in hyps]
+    env = {"TQDM_DISABLE": "1", **({"PYTHONPATH": str(src)} if src else {})}
+    ours, bare = [], []
+    with tempfile.TemporaryDirectory(prefix="metrics-bench-") as tmp:
+        measure([python, "-c", "import sacrebleu, pandas"], env)  # warm the page cache for both
+        for k in range(repeats):
+            print(f"[bench] metrics score, WMT23 ZH-EN, {len(specs)} systems, run {k + 1} ...", flush=True)
+            cache = Path(tmp) / f"empty-cache-{k}"  # cold: the scores' cache starts empty every run
+            ours.append(measure_usage([python, "-m", "helpers", "metrics", "score", "--ref", str(ref),
+                                       *[a for s in specs for a in ("--hyp", s)], "--metrics", "bleu,chrf",
+                                       "--out", str(Path(tmp) / "ours.csv")], {**env, "HELPERS_CACHE_DIR": str(cache)}))
+            bare.append(measure_usage([python, "-c", BARE_SACREBLEU, str(ref), str(Path(tmp) / "bare.csv"), *specs],
+                                      env))
+            print(f"[bench]   ours {ours[-1][0]:.1f} s ({ours[-1][1]:.1f} CPU-s, {ours[-1][2]:.0f} MB), "
+                  f"bare sacrebleu {bare[-1][0]:.1f} s ({bare[-1][1]:.1f} CPU-s, {bare[-1][2]:.0f} MB)", flush=True)
+        read = [sorted((Path(tmp) / f).read_text(encoding="utf-8").splitlines()) for f in ("ours.csv", "bare.csv")]
+    (wall, cpu, peak), (bare_wall, bare_cpu, bare_peak) = ([min(r[i] for r in runs) for i in range(3)]
+                                                            for runs in (ours, bare))
+    lines = len(ref.read_text(encoding="utf-8").removesuffix("\n").split("\n"))
+    return {"step": f"metrics score, WMT23 ZH-EN, {len(specs)} systems × {lines:,} segments, "
+                    "sentence + corpus BLEU and chrF, empty cache",
+            "seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "peak_mb": round(peak),
+            "bare_seconds": round(bare_wall, 1), "bare_cpu_seconds": round(bare_cpu, 1), "bare_peak_mb": round(bare_peak),
+            "identical": read[0] == read[1],
+            "within_target": wall <= bare_wall and peak <= METRICS_MEMORY_TARGET * bare_peak and read[0] == read[1]}
+
+
+def metrics_table(row: dict) -> str:
+    mark = "✓" if row["within_target"] else "✗"
+    return ("| metrics score on | seconds | CPU s | peak MB | bare sacrebleu s | CPU s | peak MB | scores | target |\n"
+            "|---|---|---|---|---|---|---|---|---|\n"
+            f"| {row['step'].removeprefix('metrics score, ')} | {row['seconds']:.1f} | {row['cpu_seconds']:.1f} | "
+            f"{row['peak_mb']} | {row['bare_seconds']:.1f} | {row['bare_cpu_seconds']:.1f} | {row['bare_peak_mb']} | "
+            f"{'identical' if row['identical'] else 'DIFFER'} | ≤ bare s, ≤ {METRICS_MEMORY_TARGET:g}× bare MB {mark} |\n")
 
 
 def mutation_table(path: Path = ROOT / "bench" / "mutate.csv") -> str:
@@ -298,6 +381,9 @@ def main() -> int:
     if "--mutation-only" in sys.argv[1:]:  # the last make mutate's kill rates, printed
         print(mutation_table())
         return 0
+    if "--metrics-only" in sys.argv[1:]:  # just the metrics score row, on this checkout; printed, bench/ untouched
+        print(metrics_table(metrics_bench(sys.executable, ROOT / "data" / "raw", src=ROOT / "src")))
+        return 0
     if "--mqm-only" in sys.argv[1:]:  # just the mqm rows, on this checkout; printed, bench/ untouched
         print(mqm_table(mqm_bench(sys.executable, ROOT / "data" / "raw", src=ROOT / "src")))
         print(ar_table(ar_bench(sys.executable, src=ROOT / "src")))
@@ -334,6 +420,7 @@ def main() -> int:
                                                     label="make test on a second fresh clone")))
         mqm_rows = mqm_bench(str(work / ".venv/bin/python"), work / "data" / "raw")
         ar_row = ar_bench(str(work / ".venv/bin/python"))
+        metrics_row = metrics_bench(str(work / ".venv/bin/python"), work / "data" / "raw")
     out = ROOT / "bench"
     out.mkdir(exist_ok=True)
     with open(out / "results.csv", "w", newline="", encoding="utf-8") as fh:
@@ -348,7 +435,8 @@ def main() -> int:
         mark = "" if target is None else (f"≤ {target}" + (" ✓" if seconds <= target else " ✗"))
         lines.append(f"| {step} | {seconds:.0f} | {mark} |")
     write_mqm_csv(mqm_rows, out)
-    table = "\n".join(lines) + "\n\n" + contention_table(quiet, busy) + "\n" + mqm_table(mqm_rows) + "\n" + ar_table(ar_row) + "\n" + mutation_table()
+    table = ("\n".join(lines) + "\n\n" + contention_table(quiet, busy) + "\n" + mqm_table(mqm_rows) + "\n"
+             + ar_table(ar_row) + "\n" + metrics_table(metrics_row) + "\n" + mutation_table())
     (out / "results.md").write_text(table, encoding="utf-8")
     readme = ROOT / "README.md"
     text = readme.read_text(encoding="utf-8")

@@ -23,10 +23,10 @@ from importlib.metadata import version
 import pandas as pd
 
 from helpers.core import paths
-from helpers.core.published import read_published
+from helpers.core.formats.published import read_published
 from helpers.slang import ch06, correlations
 from helpers.slang import language_models as lm
-from helpers.core.measured import machine_record
+from helpers.core.formats.measured import machine_record
 
 #: What the record says was measured.
 WHAT = ("chapter 6's language-model ladder, every rung trained and scored cold (no cache) on the SMP2020 "

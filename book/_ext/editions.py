@@ -15,12 +15,12 @@ The student configuration also turns off the copied sources and the download but
 which would otherwise carry the notebooks with their solutions.
 
 Links that download a source notebook (``{download}`` of an ``.ipynb``) point, in the
-student edition, to the notebook's student edition (``helpers.core.editions``: exercises
+student edition, to the notebook's student edition (``helpers.core.book.editions``: exercises
 kept, solutions removed) in the folder ``student_notebooks``; a notebook not found there
 becomes plain text: the source notebooks hold the solutions.
 
 Pages of the instructor edition only (``instructor_pages``, set by
-``helpers.core.build.INSTRUCTOR_PAGES``: the explanation items' answer key) are not in the
+``helpers.core.book.build.INSTRUCTOR_PAGES``: the explanation items' answer key) are not in the
 student edition's table of contents, so not built; a ``{doc}`` link to one becomes the page's
 title as plain text, marked as in the instructor edition.
 

@@ -8,7 +8,7 @@ import re
 import pandas as pd
 import pytest
 
-from helpers.core import published as cp
+from helpers.core.formats import published as cp
 
 pytestmark = pytest.mark.slow
 
@@ -99,7 +99,8 @@ def test_solution_cells_run_and_state_what_they_compute(built_book):
 
 
 def test_student_edition_has_no_solution_anywhere(built_book):
-    from helpers.core import build, paths
+    from helpers.core.book import build
+    from helpers.core import paths
 
     student = build.render(built_book["html"].parent, edition="student")
     instructor_page = (built_book["html"] / "notebooks" / "01_metahope_pilot_v1.html").read_text(encoding="utf-8")
@@ -122,7 +123,7 @@ def test_student_edition_has_no_solution_anywhere(built_book):
     # the download links carry the student edition of every chapter's notebook, nothing else
     import nbformat
 
-    from helpers.core import editions
+    from helpers.core.book import editions
 
     downloads = sorted(student.rglob("*.ipynb"))
     assert sorted(p.name for p in downloads) == [f"{c}.ipynb" for c in CHAPTERS]
@@ -137,7 +138,8 @@ def test_student_edition_has_no_solution_anywhere(built_book):
 
 def test_findings_follow_the_data(tmp_path, two_annotators):
     """Chapter 1 re-run on a tiny own-data class: its findings are recomputed, not the released run's words."""
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     out = execution.execute_notebook(
         paths.project_root() / "notebooks" / "01_metahope_pilot_v1.ipynb", tmp_path / "own.ipynb",
@@ -153,7 +155,8 @@ def test_findings_follow_the_data(tmp_path, two_annotators):
 
 def test_directions_chapter_runs_on_a_small_class(tmp_path, two_annotators):
     """Chapter 2 on three items per direction, solutions included: the totals are the fixture's hand-known ones."""
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     execution.execute_notebook(
         paths.project_root() / "notebooks" / "02_metahope_directions.ipynb", tmp_path / "own.ipynb",
@@ -226,7 +229,8 @@ def test_pilot_v2_on_real_sheets_has_no_banner_and_needs_no_released_file(tmp_pa
     the released data were never fetched: its disagreement section takes the team's own most
     disputed unit apart instead of the paper's Table 12 item, so no released sheet is read."""
     from helpers import metahope as mh
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
     from helpers.metahope import simulate as sim
 
     truth = mh.read_workbook(mh.pilot_zh_en_file(), "truth")

@@ -179,11 +179,12 @@ def test_table_1_heatmap_value_is_the_published_one(visits):
 
 
 def test_standalone_page_of_a_chapter_has_a_live_heatmap_and_no_myst_markup(tmp_path, built_book, browser_tab):
-    """The standalone page that `helpers run --html` writes (:func:`helpers.core.export.notebook_html`,
+    """The standalone page that `helpers run --html` writes (:func:`helpers.core.book.export.notebook_html`,
     here from the test build's executed chapter 1; the command itself is run in
     tests/book/test_course_page.py): it opens offline, its α heatmap holds Table 6's 0.484
     (GoogleMT, MIS), and no role or directive is left raw."""
-    from helpers.core import export, paths
+    from helpers.core.book import export
+    from helpers.core import paths
 
     page_file = export.notebook_html(built_book["stage"] / "notebooks" / "01_metahope_pilot_v1.ipynb",
                                      tmp_path / "class" / "chapter1.html",

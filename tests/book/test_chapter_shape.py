@@ -2,7 +2,7 @@
 findings can be recomputed from the result CSVs it saved (issue 36).
 
 The surface: ``setup`` (checks the parameters) returning a frozen ``Setup`` whose ``load()``
-gives the chapter's frozen ``Data`` box (a :class:`~helpers.core.report.ChapterData`),
+gives the chapter's frozen ``Data`` box (a :class:`~helpers.core.book.report.ChapterData`),
 ``description``, ``FINDINGS_INPUTS`` (the result files the findings read) and ``findings(folder)``.
 """
 
@@ -19,9 +19,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from helpers.core import build
-from helpers.core.findings import COLUMNS
-from helpers.core.report import ChapterData
+from helpers.core.book import build
+from helpers.core.book.findings import COLUMNS
+from helpers.core.book.report import ChapterData
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = [p.stem for p in build.toc_notebooks()]

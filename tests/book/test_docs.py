@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse
 import re
 
-from helpers.core import build, paths
+from helpers.core import paths
+from helpers.core.book import build
 
 ROOT = paths.project_root()
 

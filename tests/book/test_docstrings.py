@@ -14,7 +14,7 @@ import re
 import pytest
 
 #: The modules of public statistics whose every public function is documented this way.
-MODULES = ("helpers.core.stats", "helpers.core.agreement", "helpers.core.scoring", "helpers.metrics.meta",
+MODULES = ("helpers.core.statistics.stats", "helpers.core.statistics.agreement", "helpers.core.statistics.scoring", "helpers.metrics.meta",
            "helpers.figurative.analysis", "helpers.slang.correlations")
 #: Modules that mix statistics with readers, plumbing and display: every public function is
 #: documented this way except the ones named here, which compute no statistic. A new public
@@ -34,7 +34,7 @@ NOT_STATISTICS = {
                                  "pilot_v2_layout"),
     "helpers.metahope.planning": ("rating_array", "wmt_array", "pilot_array"),
     "helpers.metrics.scores": ("parse_metrics", "read_external"),
-    "helpers.core.esa": ("looks_like_esa", "read_esa", "read_many", "organisers_filter", "to_annotations",
+    "helpers.core.formats.esa": ("looks_like_esa", "read_esa", "read_many", "organisers_filter", "to_annotations",
                          "undecided_spans", "read_autorank"),
     "helpers.explanations.evaluator": ("held_out_metaphors", "split_by_metaphor", "grouped_folds"),
     "helpers.explanations.analysis": ("wide_ratings", "significance_mark", "spearman_pairs", "rounding_cuts"),

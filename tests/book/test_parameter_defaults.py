@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.core import execution
+from helpers.core.book import execution
 
 #: The names a notebook imports its chapter module by: ``chNN`` (issue 36's shape,
 #: ``from helpers.metrics import ch09``) or a study's older ``chapters``.

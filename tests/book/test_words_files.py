@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.core import findings
+from helpers.core.book import findings
 
 WORDS = Path(__file__).resolve().parents[2] / "notebooks" / "words"
 FILES = sorted(WORDS.glob("*.md"))

@@ -4,7 +4,8 @@ test_mqm_commands.py."""
 
 from __future__ import annotations
 
-from helpers.core import mqm, scoring
+from helpers.core.formats import mqm
+from helpers.core.statistics import scoring
 
 from .mqm_small import run_cli
 

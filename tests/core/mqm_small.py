@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from helpers import __main__ as cli
-from helpers.core import mqm
+from helpers.core.formats import mqm
 
 
 HEADER = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]

@@ -17,8 +17,8 @@ import pytest
 from scipy.stats import pearsonr, t as student_t, wilcoxon
 from sklearn.metrics import cohen_kappa_score
 
-from helpers.core import agreement as ag, stats
-from helpers.core.stats import jackknife_weights, resample
+from helpers.core.statistics import agreement as ag, stats
+from helpers.core.statistics.stats import jackknife_weights, resample
 
 
 def test_weighted_kappa_by_hand():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from helpers.core import annotations as ann
+from helpers.core.formats import annotations as ann
 
 
 def _frame(**cols) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Unit tests of helpers.core.build: the table of contents and its notebooks' parameters cells, the cache
+"""Unit tests of helpers.core.book.build: the table of contents and its notebooks' parameters cells, the cache
 and render keys, and when a build forks its kernels."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import re
 import nbformat
 import pytest
 
-from helpers.core import build, paths
+from helpers.core.book import build
+from helpers.core import paths
 from helpers.core.errors import InputError
 
 from .notebooks import _notebook
@@ -73,7 +74,7 @@ def test_build_refuses_a_parameter_no_chapter_has(tmp_path):
 def test_a_build_forks_every_kernel_only_when_several_notebooks_are_to_run(tmp_path, monkeypatch):
     """Two or more notebooks to execute: the whole run is one :func:`prefork.many_kernels` block
     (the first kernel forked too); one notebook left to run, or none, is started the usual way."""
-    from helpers.core import prefork
+    from helpers.core.book import prefork
 
     seen = []
 

@@ -1,4 +1,4 @@
-"""Unit tests of helpers.core.cli: ``helpers run`` from another folder, its refusals and error lines, its
+"""Unit tests of helpers.core.book.cli: ``helpers run`` from another folder, its refusals and error lines, its
 parameter values and where a run without results_dir writes."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from conftest import helpers_command
 
 from helpers import __main__ as cli
 from helpers.core import paths
-from helpers.core.cli import parse_value
+from helpers.core.book.cli import parse_value
 from helpers.core.errors import InputError
 
 from .notebooks import _notebook

@@ -9,8 +9,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from helpers.core import editions
-from helpers.core.editions import SolutionMarkupError, student_notebook
+from helpers.core.book import editions
+from helpers.core.book.editions import SolutionMarkupError, student_notebook
 
 md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
 
@@ -54,7 +54,7 @@ def test_a_broken_gate_is_named(cells, message):
     assert "nb.ipynb" in str(err.value)
 
 
-# Solutions read from the sources independently of helpers.core.editions: the notebook as one text
+# Solutions read from the sources independently of helpers.core.book.editions: the notebook as one text
 # (cells in order), a `solution` block up to the first line of three backticks, a gated solution up
 # to its solution-end.
 _BLOCK = re.compile(r"^```\{solution\}.*?^```[ \t]*$", re.M | re.S)
@@ -237,7 +237,7 @@ def test_the_student_kit_holds_the_student_notebooks_and_what_runs_them_only(pro
         assert nbformat.reads(files[name], as_version=4).cells == student_notebook(source).cells
     # what runs them: the package, its install files, the notebooks' words, the book's data; the student book
     for needed in ("README.md", "Makefile", "pyproject.toml", "requirements.txt", "_toc.yml", "data/sources.yml",
-                   "src/helpers/__init__.py", "src/helpers/core/editions.py", "notebooks/words/metahope.md",
+                   "src/helpers/__init__.py", "src/helpers/core/book/editions.py", "notebooks/words/metahope.md",
                    "data/published/metahope_pilot_v1/table1_agreement.csv", "html/index.html"):
         assert needed in files, needed
     assert "make lab" in files["README.md"] and "html/index.html" in files["README.md"]

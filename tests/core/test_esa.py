@@ -17,7 +17,8 @@ import pandas as pd
 import pytest
 
 from helpers import __main__ as cli
-from helpers.core import esa, mqm, paths
+from helpers.core.formats import esa, mqm
+from helpers.core import paths
 from helpers.core.errors import InputError
 
 T0 = 1724108000.0

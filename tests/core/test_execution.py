@@ -1,4 +1,4 @@
-"""Unit tests of helpers.core.execution, the notebook runner: sources untouched, failures named and
+"""Unit tests of helpers.core.book.execution, the notebook runner: sources untouched, failures named and
 kept apart, nothing mixed."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from helpers.core import build, execution
+from helpers.core.book import build, execution
 from helpers.core.errors import InputError
 
 from .notebooks import _notebook

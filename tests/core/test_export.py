@@ -7,7 +7,7 @@ import re
 import nbformat
 import plotly.graph_objects as go
 
-from helpers.core import export, plots
+from helpers.core.book import export, plots
 
 
 def test_roles_become_the_text_a_reader_sees():

@@ -16,7 +16,8 @@ import pytest
 import yaml
 
 from helpers import __main__ as cli
-from helpers.core import fetch, paths
+from helpers.core.formats import fetch
+from helpers.core import paths
 
 REPO = "owner/repo"
 REPO_DIR = "owner__repo"

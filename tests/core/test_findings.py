@@ -1,4 +1,4 @@
-"""The findings frame and the words that state it (helpers.core.findings)."""
+"""The findings frame and the words that state it (helpers.core.book.findings)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from helpers.core.findings import COLUMNS, Findings, Words
+from helpers.core.book.findings import COLUMNS, Findings, Words
 
 
 def _words(tmp_path, text: str) -> Words:
@@ -147,3 +147,11 @@ def test_fill_takes_named_fields_strings_as_text_numbers_as_values(tmp_path):
     assert words.fill("box", name="A&amp;B", penalty=5, n=3.0, note="") == "<p><b>A&amp;B</b> (penalty 5.0, 3 cells)</p>"
     assert words.fill("box", name="A", penalty=0.25, n=2, note="see below") == \
         "<p><b>A</b> (penalty 0.2, 2 cells): see below</p>"
+
+
+def test_a_share_or_probability_never_prints_as_certain_or_impossible(tmp_path):
+    # issue 43: a power of 0.9956 printed as "100%"; only exactly 1 is 100%, only exactly 0 is 0%
+    words = _words(tmp_path, "## s\n{a:.0%}, {b:.0%}, {c:.0%}, {z:.0%}, {d:.1%}, {e:.1%}, {f:+.0%}.\n")
+    f = (Findings().add("a", 0.9956).add("b", 0.003).add("c", 1.0).add("z", 0.0).add("d", 0.9996).add("e", 0.0004)
+         .add("f", 0.25).frame())
+    assert words.text("s", f) == ">99%, <1%, 100%, 0%, >99.9%, <0.1%, +25%."

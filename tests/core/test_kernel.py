@@ -1,10 +1,10 @@
-"""Unit tests of helpers.core.kernel: parallel kernels share the cores, and the environment is restored."""
+"""Unit tests of helpers.core.book.kernel: parallel kernels share the cores, and the environment is restored."""
 
 from __future__ import annotations
 
 import os
 
-from helpers.core import kernel
+from helpers.core.book import kernel
 
 
 def test_parallel_kernels_share_the_cores_and_the_environment_is_restored(monkeypatch):

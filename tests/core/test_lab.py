@@ -105,7 +105,7 @@ def test_the_student_lab_reaches_the_student_notebooks_only(tmp_path):
     and nothing else, cannot go up to the project, and has no terminal."""
     import urllib.error
 
-    from helpers.core import editions
+    from helpers.core.book import editions
 
     command = _lab_command("lab-student")
     folder = tmp_path / "student"

@@ -9,7 +9,7 @@ import pytest
 from conftest import helpers_command
 
 from helpers import __main__
-from helpers.core import cli
+from helpers.core.book import cli
 
 ITEMS = ("word_id,sentence,word,pos,sysA,sysB\n"
          "s1_3,Rumours swirled around the boardroom.,swirled,V,谣言在董事会里打转。,董事会里流言四起。\n"

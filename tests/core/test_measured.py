@@ -1,10 +1,11 @@
-"""The committed measurements of data/measured (helpers.core.measured) and the list-of-choices check."""
+"""The committed measurements of data/measured (helpers.core.formats.measured) and the list-of-choices check."""
 
 from __future__ import annotations
 
 import pytest
 
-from helpers.core import measured, params, paths
+from helpers.core.formats import measured
+from helpers.core import params, paths
 from helpers.core.errors import InputError
 
 

@@ -10,7 +10,7 @@ import tarfile
 import pandas as pd
 import pytest
 
-from helpers.core import annotations as ann, mqm
+from helpers.core.formats import annotations as ann, mqm
 from helpers.core.errors import InputError
 
 from .mqm_quirks import ROWS, run_cli, SCORES, scores_of, write

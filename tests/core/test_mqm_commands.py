@@ -1,4 +1,4 @@
-"""Unit tests of helpers.core.mqm_commands: the ``mqm`` commands (scores, agreement, weights, export)
+"""Unit tests of helpers.core.book.mqm_commands: the ``mqm`` commands (scores, agreement, weights, export)
 as a user runs them."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import sys
 import pandas as pd
 import pytest
 
-from helpers.core import mqm, scoring
+from helpers.core.formats import mqm
+from helpers.core.statistics import scoring
 
 from .mqm_quirks import ROWS as ROWS_quirks, SCORES, write as write_quirks
 from .mqm_small import _three_rater_frame, EXPECTED, ROWS, run_cli, small, write

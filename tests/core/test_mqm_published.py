@@ -29,8 +29,10 @@ from decimal import ROUND_HALF_UP, Decimal
 import pandas as pd
 import pytest
 
-from helpers.core import annotations as ann
-from helpers.core import mqm, paths, schemes, scoring
+from helpers.core.formats import annotations as ann
+from helpers.core.formats import mqm
+from helpers.core import paths
+from helpers.core.statistics import schemes, scoring
 
 REPO = "google/wmt-mqm-human-evaluation"
 

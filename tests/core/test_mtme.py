@@ -116,7 +116,7 @@ def test_registry_names_and_errors():
 
 def test_registry_paths_are_fetched_files():
     """Every registered path is a file of data/sources.yml, so `helpers fetch` brings it."""
-    from helpers.core import fetch
+    from helpers.core.formats import fetch
 
     listed = {(s.repo, s.path) for s in fetch.load_sources()}
     for ts in testsets.REGISTRY.values():

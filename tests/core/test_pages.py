@@ -1,12 +1,13 @@
-"""The handouts' words live in the studies' pages/ folders (helpers.core.pages), not in Python:
+"""The handouts' words live in the studies' pages/ folders (helpers.core.book.pages), not in Python:
 a page template is filled like a chapter's words, and the workbook texts match the kits' codes."""
 
 from __future__ import annotations
 
 import pytest
 
-from helpers.core import classroom, pages
-from helpers.core.findings import Findings
+from helpers.core import classroom
+from helpers.core.book import pages
+from helpers.core.book.findings import Findings
 from helpers.explanations import feedback as ex_feedback
 from helpers.explanations.io import SCORES
 from helpers.metahope.tidy_frame import CATEGORIES
@@ -82,7 +83,7 @@ def test_the_student_kit_readme_keeps_its_lines():
 
 
 def test_the_data_box_and_the_paper_comparisons_take_their_words_from_core_pages():
-    from helpers.core import report
+    from helpers.core.book import report
 
     words = pages.words("core", "report")
     box = report.data_note("simulated", ["a/b.csv"], "made up").data
@@ -111,7 +112,7 @@ def test_every_command_help_comes_from_a_pages_file(monkeypatch):
     import argparse
 
     from helpers.__main__ import _studies
-    from helpers.core import cli
+    from helpers.core.book import cli
 
     load = pages._load
     monkeypatch.setattr(pages, "_load", lambda path: _marked(load(path)))
@@ -135,7 +136,7 @@ def test_every_command_help_comes_from_a_pages_file(monkeypatch):
 
 
 def test_the_notes_a_command_prints_come_from_its_pages(monkeypatch, capsys):
-    from helpers.core import cli
+    from helpers.core.book import cli
 
     notes = pages.texts("core", "commands")
     assert notes["run"]["notes"]["into_notebooks"] == (

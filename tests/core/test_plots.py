@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers.core import plots
+from helpers.core.book import plots
 
-# The palette core/plots.py held before each study registered its own (commit bde6950), copied
+# The palette core/book/plots.py held before each study registered its own (commit bde6950), copied
 # here as the independently known colours the figures must keep.
 OLD_PALETTE = {
     "metahope": {
@@ -59,10 +59,10 @@ def test_core_plots_names_no_study_label():
                  if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     for study, labels in OLD_PALETTE.items():
         for label in labels:
-            assert label not in constants, f"core/plots.py holds {study}'s label {label!r}"
+            assert label not in constants, f"core/book/plots.py holds {study}'s label {label!r}"
             # labels that cannot be an ordinary word of the module must not appear anywhere in it
             if len(label) > 8 or not label.isascii():
-                assert label not in source, f"core/plots.py mentions {study}'s label {label!r}"
+                assert label not in source, f"core/book/plots.py mentions {study}'s label {label!r}"
             assert f'"{label}"' not in source and f"'{label}'" not in source, label
 
 

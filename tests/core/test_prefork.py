@@ -1,4 +1,4 @@
-"""Kernels forked from a warm kernel server (helpers/core/prefork.py): the child is what
+"""Kernels forked from a warm kernel server (helpers/core/book/prefork.py): the child is what
 ``python -m MODULE`` started by jupyter_client would be, and the server ends with its owner."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 from conftest import NotebookRunInFastTest, _GUARD
-from helpers.core import kernel, prefork
+from helpers.core.book import kernel, prefork
 
 PROBE = '''
 import json, os, sys
@@ -172,7 +172,8 @@ def test_the_books_kernels_fork_from_one_server_and_behave_as_started_ones(tmp_p
     reaches a busy forked kernel. Switched off, every kernel is this process's child."""
     import nbformat
 
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     def run(name):
         nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.core import published as cp
+from helpers.core.formats import published as cp
 
 
 def _published(**cols):

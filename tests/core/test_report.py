@@ -8,7 +8,8 @@ from html import unescape
 import pandas as pd
 import pytest
 
-from helpers.core import published, report
+from helpers.core.formats import published
+from helpers.core.book import report
 
 
 def test_table_merges_intervals_selects_and_relabels_without_touching_the_frame():
@@ -124,3 +125,11 @@ def test_a_share_already_in_percent_prints_once_as_a_percentage():
     assert cells["share B higher"] == ["45.0%", "0.0%"]  # not 4500%
     assert cells["share increased"] == ["0.5%", "1.0%"]  # named: percent, though every value is at most 1
     assert cells["share x"] == ["25.0%", "100.0%"]  # a share proper
+
+
+def test_every_missing_value_prints_as_na_one_way():
+    # issue 43: chapter 08's ESA table printed pandas' <NA> (nullable integers) beside NA (NaN)
+    frame = pd.DataFrame({"system": ["a", "b"], "auto_rank": pd.array([1, pd.NA], dtype="Int64"),
+                          "autorank": [1.5, float("nan")]})
+    html = report.table(frame).to_html()
+    assert "&lt;NA&gt;" not in html and "<NA>" not in html and html.count(">NA<") == 2

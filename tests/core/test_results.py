@@ -8,7 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from helpers.core.results import Results, discard_partials
+from helpers.core.book.results import Results, discard_partials
 
 
 def test_files_appear_only_on_commit(tmp_path):

@@ -9,7 +9,8 @@ import sys
 import pandas as pd
 import pytest
 
-from helpers.core import annotations as ann, mqm, schemes
+from helpers.core.formats import annotations as ann, mqm
+from helpers.core.statistics import schemes
 from helpers.core.errors import InputError
 
 from .mqm_quirks import ROWS, text, write
@@ -215,7 +216,7 @@ def test_load_scheme_reads_utf8_whatever_the_locale(tmp_path):
     assert schemes.load_scheme(own).citation == "Müller"
     env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
            "PYTHONPATH": str(Path(helpers.__file__).parents[1])}
-    code = ("import locale, sys; from helpers.core.schemes import load_scheme; "
+    code = ("import locale, sys; from helpers.core.statistics.schemes import load_scheme; "
             "assert locale.getpreferredencoding(False) != 'UTF-8'; "
             "s = load_scheme(sys.argv[1]); print(ascii(s.citation), s.weight_of('Minor', '\\xe9'))")
     out = subprocess.run([sys.executable, "-c", code, str(own)], env=env, capture_output=True, text=True)

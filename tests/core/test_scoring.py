@@ -11,7 +11,9 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from helpers.core import annotations as ann, mqm, paths, schemes, scoring
+from helpers.core.formats import annotations as ann, mqm
+from helpers.core import paths
+from helpers.core.statistics import schemes, scoring
 from helpers.core.errors import InputError
 
 from .mqm_quirks import PER_100_CHARS, ROWS as ROWS_quirks, write as write_quirks

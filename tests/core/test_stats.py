@@ -1,4 +1,4 @@
-"""Unit tests of helpers.core.stats: paired system comparison (permutation test, Holm correction,
+"""Unit tests of helpers.core.statistics.stats: paired system comparison (permutation test, Holm correction,
 effect sizes), resampling and cluster bootstraps, approximate randomisation, significance clusters
 and rank stability; the pinned cases (issue 21) worked out by hand or against scipy/pingouin."""
 
@@ -12,10 +12,10 @@ from itertools import product
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import kendalltau, norm, t as t_dist
+from scipy.stats import kendalltau, norm, t as t_dist, ttest_rel
 from statsmodels.stats.multitest import multipletests
 
-from helpers.core import stats
+from helpers.core.statistics import stats
 
 
 def test_exact_permutation_by_hand():
@@ -483,6 +483,8 @@ def test_compare_pairs_every_column_pinned():
         assert row["family_t_ci_high"] - mean == pytest.approx(
             t_dist.ppf(1 - alpha / 6, 2) * se)
         assert row["cluster_mdd_80"] == pytest.approx((2.919986 + 1.060660) * se, abs=1e-5)  # t_{2,.95} + t_{2,.8}
+        naive = ttest_rel(x[a], x[b]).confidence_interval(1 - alpha)  # scipy's paired t, items independent
+        assert (row["t_ci_low"], row["t_ci_high"]) == pytest.approx((naive.low, naive.high))
         assert row["cluster_mdd_80_adjusted"] == pytest.approx(
             (t_dist.ppf(1 - alpha / 6, 2) + 1.060660) * se, abs=1e-5)
         ps.append(row["p_cluster_permutation"])
@@ -502,7 +504,8 @@ def test_compare_pairs_defaults_and_without_groups():
     en = frame[frame["direction"] == "EN"]
     out = stats.compare_pairs(en, "value")
     assert list(out.columns) == ["system_a", "system_b", "n_items", "mean_a", "mean_b", "mean_difference", "ci_low",
-                                 "ci_high", "cohen_dz", "rank_biserial", "p_permutation", "p_holm", "mdd_80"]
+                                 "ci_high", "cohen_dz", "rank_biserial", "p_permutation", "p_holm", "mdd_80",
+                                 "t_ci_low", "t_ci_high"]
     d = np.subtract(x["A"], x["B"]).astype(float)
     boot = stats.resample(6, 2000, 0) @ d / 6
     assert (out.loc[0, "ci_low"], out.loc[0, "ci_high"]) == pytest.approx(tuple(np.percentile(boot, [2.5, 97.5])))

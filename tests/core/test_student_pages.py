@@ -12,7 +12,8 @@ import pandas as pd
 import yaml
 from sphinx import addnodes
 
-from helpers.core import build, paths
+from helpers.core.book import build
+from helpers.core import paths
 
 ROOT = paths.project_root()
 

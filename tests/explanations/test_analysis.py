@@ -235,7 +235,7 @@ def _factor_ratings(seed, n_items=80, n_raters=10, borderline=0.45):
 
 
 def test_weighted_spearman_matrices_equal_scipy_on_repeated_rows():
-    from helpers.core.stats import resample
+    from helpers.core.statistics.stats import resample
 
     ratings = _factor_ratings(1)
     dims = ("mapping", "emergence", "origin", "accessibility")
@@ -639,7 +639,7 @@ def _alone_and_together(rows: pd.DataFrame, dims, threshold):
 
 
 def test_cluster_stability_shares_against_scipy_resample_by_resample():
-    from helpers.core.stats import resample
+    from helpers.core.statistics.stats import resample
 
     dims, threshold, n_boot = ("origin", "mapping", "emergence"), 0.5, 20
     r = _borderline_ratings(0)
@@ -648,7 +648,7 @@ def test_cluster_stability_shares_against_scipy_resample_by_resample():
                                 dimensions=dims)
     wide = an.wide_ratings(r)
     items = pd.factorize(wide["item_id"])[0]
-    # every resample repeats all ratings of each drawn item (core.stats.resample multiplicities)
+    # every resample repeats all ratings of each drawn item (core.statistics.stats.resample multiplicities)
     boot = [_alone_and_together(wide.loc[np.repeat(np.arange(len(wide)), w[items])], dims, threshold)
             for w in resample(items.max() + 1, n_boot, 3)]
     seeds = [_alone_and_together(an.wide_ratings(x), dims, threshold) for x in reps]

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from helpers.core.errors import InputError
-from helpers.core.findings import Words
+from helpers.core.book.findings import Words
 from helpers.explanations import ch04, ch05
 from helpers.explanations import evaluator as ev
 

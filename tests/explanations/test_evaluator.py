@@ -173,7 +173,7 @@ def test_config_rejects_unknown_mode():
 def test_judge_replicates_repeat_run_evaluator_on_each_split_and_rating_set(items, tmp_path):
     """Each row is run_evaluator with that split seed on that rating set (recomputed here), and
     the wording counts the rows where the judge is worse."""
-    from helpers.core.findings import Words
+    from helpers.core.book.findings import Words
     from helpers.explanations import ch05
 
     bench = ex.load_benchmark()

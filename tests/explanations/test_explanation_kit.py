@@ -317,7 +317,8 @@ def test_feedback_command_on_workbooks(tmp_path, items_csv):
 
 @pytest.mark.slow  # executes a notebook
 def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     items = tmp_path / "items.csv"
     benchmark.to_csv(items, index=False)
@@ -367,7 +368,8 @@ def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
 @pytest.mark.slow
 def test_chapter_5_runs_on_filled_workbooks(tmp_path, benchmark):
     """The evaluator chapter, solutions included, on a class's workbooks: trained on their mean ratings."""
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     items = tmp_path / "items.csv"
     benchmark.to_csv(items, index=False)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from helpers import explanations as ex
-from helpers.core import agreement as ag
+from helpers.core.statistics import agreement as ag
 from helpers.core.errors import InputError
 
 

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from helpers import explanations as ex
-from helpers.core import agreement as ag
-from helpers.core.agreement import krippendorff_alpha
+from helpers.core.statistics import agreement as ag
+from helpers.core.statistics.agreement import krippendorff_alpha
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.core import annotations, mqm
+from helpers.core.formats import annotations, mqm
 from helpers.core.errors import InputError
 from helpers.figurative import analysis
 

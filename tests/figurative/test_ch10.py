@@ -262,7 +262,8 @@ def _mqm_file(path, systems, raters, spans: bool, seed: int):
 
 @pytest.mark.slow
 def test_chapter_runs_on_small_hand_made_files(tmp_path):
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     src = tmp_path / "news.zh"
     src.write_text("\n".join(IDIOM_SENTENCES + PLAIN_SENTENCES) + "\n", encoding="utf-8")
@@ -299,7 +300,7 @@ def test_chapter_runs_on_small_hand_made_files(tmp_path):
 def test_figures_and_their_static_twins_show_the_given_numbers():
     import matplotlib.pyplot as plt
 
-    from helpers.core import plots
+    from helpers.core.book import plots
     from helpers.figurative import figures
 
     per_system = analysis.system_effects(_simulated({"GPT4-5shot": 3.0, "NMT-A": 0.0}, documents=15), n_boot=100)

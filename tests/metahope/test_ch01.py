@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from helpers.core.errors import InputError
-from helpers.core.findings import Words
-from helpers.core.stats import FEW_CLUSTERS
+from helpers.core.book.findings import Words
+from helpers.core.statistics.stats import FEW_CLUSTERS
 from helpers.metahope import ch01
 from helpers.metahope.chapter_common import SHARED_WORDS
 
@@ -28,7 +28,7 @@ def _summary(n_items=6, counted=3, n_sentences=None, metahope=1, released=0, com
 
 
 def _effect(rows):
-    """``weighting_scheme_agreement.csv``: :func:`helpers.core.agreement.bootstrap_difference`, renamed as
+    """``weighting_scheme_agreement.csv``: :func:`helpers.core.statistics.agreement.bootstrap_difference`, renamed as
     chapter 1 renames it."""
     return pd.DataFrame(rows, columns=["system", "metric", "linear (MetaHOPE)", "exponential (HOPE)", "difference",
                                        "cluster_ci_low", "cluster_ci_high", "jackknife_ci_low", "jackknife_ci_high"])
@@ -127,8 +127,32 @@ def test_the_ratio_section_names_the_cells_where_the_metaphors_carry_more_points
     assert "the paper:" not in said and "headline" not in said  # own data: no paper value beside it
 
 
+def test_the_ratio_section_gives_each_sentences_cause_from_the_data(tmp_path):
+    # issue 43: the page said an error "is entered once on every metaphor it is attached to", a cause the released
+    # sheets never show; the cause of each sentence is read from ratio_m_s_excess.csv
+    ratios = pd.DataFrame([("X", "PRF", 4, 2, True), ("X", "RAM", 4, 0, True), ("X", "SEGS", 8, 6, True)],
+                          columns=["system", "category", "epm", "eps", "epm_exceeds_eps"])
+    ratios = ratios.assign(ratio_m_s=1.0, ci_low=0.2, ci_high=1.5, jackknife_ci_low=0.1, jackknife_ci_high=1.9,
+                           n_sentences=2, sentences_penalised=2, sentences_metaphor_higher=2, sentences_sentence_higher=0)
+    excess = pd.DataFrame([("X", "PRF", "She pledged.", 4, 2, 2, 1, "scored_higher"),
+                           ("X", "RAM", "Labour sought.", 4, 0, 4, 1, "sentence_unscored")],
+                          columns=["system", "category", "sentence", "epm", "eps", "excess", "metaphors_penalised",
+                                   "cause"])
+    _save(tmp_path, data_summary=_summary(), ratio_m_s_by_sentence=ratios, ratio_m_s_excess=excess)
+    said = _words().text("ratio", ch01.findings(tmp_path))
+    assert "entered once on every metaphor" not in said
+    assert ("X PRF, “She pledged.”: 4 points on the metaphors against 2 on the sentence, 1 metaphor(s) penalised: "
+            "one metaphor carries them; the sentence sheet scores the sentence lower") in said
+    assert "X RAM, “Labour sought.”: 4 points on the metaphors against 0 on the sentence" in said
+    assert "no error is counted twice" in said
+    several = excess.assign(metaphors_penalised=[2, 1], cause=["several_metaphors", "sentence_unscored"])
+    _save(tmp_path, ratio_m_s_excess=several)
+    said = _words().text("ratio", ch01.findings(tmp_path))
+    assert "points on several of its metaphors" in said and "no error is counted twice" not in said
+
+
 def test_the_released_run_is_compared_with_the_papers_tables(tmp_path):
-    from helpers.core.published import read_published
+    from helpers.core.formats.published import read_published
 
     table1 = read_published(ch01.STUDY, "table1_agreement").copy()
     for column in table1.columns[1:]:

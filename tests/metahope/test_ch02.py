@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from helpers.core.errors import InputError
-from helpers.core.findings import Words
-from helpers.core.stats import FEW_CLUSTERS
+from helpers.core.book.findings import Words
+from helpers.core.statistics.stats import FEW_CLUSTERS
 from helpers.metahope import ch02, corpus
 from helpers.metahope.chapter_common import SHARED_WORDS
 
@@ -27,15 +27,16 @@ def _save(folder, **tables):
 def _comparison(n_clusters=12):
     """``system_comparison.csv`` with one pair of each verdict (difference, suggestive, no evidence)."""
     rows = []
-    for pair, verdict, p, holm, width in (("a", "difference", 0.01, 0.03, 1.0),
-                                          ("b", "suggestive, not significant after Holm", 0.04, 0.08, 2.0),
-                                          ("c", "no evidence", 0.5, 0.9, 3.0)):
+    for pair, verdict, p, holm, width, naive_p in (("a", "difference", 0.01, 0.03, 1.0, 0.01),
+                                                   ("b", "suggestive, not significant after Holm", 0.04, 0.08, 2.0, 0.03),
+                                                   ("c", "no evidence", 0.5, 0.9, 3.0, 0.04)):
         rows.append({"direction": "EN→ZH", "annotator": "A", "system_a": pair, "system_b": "z", "n_items": 30,
                      "n_clusters": n_clusters, "mean_difference": 1.0, "ci_low": 0.5, "ci_high": 0.5 + width,
                      "cluster_t_ci_low": 0.2, "cluster_t_ci_high": 1.8, "cluster_ci_low": 0.3,
                      "cluster_ci_high": 1.7, "family_t_ci_low": -0.1, "family_t_ci_high": 2.1, "family_ci_low": 0.1,
                      "family_ci_high": 1.9, "p_cluster_permutation": p, "p_cluster_holm": holm, "verdict": verdict,
-                     "cluster_mdd_80_adjusted": 2.5 * width})
+                     "cluster_mdd_80_adjusted": 2.5 * width, "p_permutation": naive_p,
+                     "t_ci_low": 1.0 - width / 2 - 0.1, "t_ci_high": 1.0 + width / 2 + 0.1})
     return pd.DataFrame(rows)
 
 
@@ -56,9 +57,12 @@ def test_findings_are_recomputed_from_the_saved_tables(tmp_path):
     assert (q.loc["pairs", "value"], q.loc["comparisons", "value"]) == (3, 3)
     assert [q.loc[k, "value"] for k in ("differences", "suggestive", "no_evidence_count")] == [1, 1, 1]
     assert q.loc["mdd_range", ["value", "ci_low", "ci_high"]].tolist() == [2.5, 2.5, 7.5]
-    # interval widths 1.4 by sentence against 1, 2, 3 by metaphor; simultaneous t 2.2 against percentile 1.8
-    assert q.loc["widening", ["value", "ci_low", "ci_high"]].tolist() == pytest.approx([0.7, 1.4 / 3, 1.4])
-    assert q.loc["understated", "value"] == 0
+    # issue 43: t against t, like with like: cluster t width 1.6 against naive t widths 1.2, 2.2, 3.2
+    assert q.loc["widening", ["value", "ci_low", "ci_high"]].tolist() == pytest.approx([1.6 / 2.2, 0.5, 1.6 / 1.2])
+    assert q.loc["understated", "value"] == 1 and q.loc["naive_only", "value"] == 1
+    flipped = found[found["quantity"].isin(["naive_p", "cluster_p"])].set_index("quantity")
+    assert flipped.loc["naive_p", "group"] == "EN→ZH · A · c − z"
+    assert (flipped.loc["naive_p", "p"], flipped.loc["cluster_p", "p"]) == (0.04, 0.5)
     assert q.loc["t_widening", "value"] == pytest.approx(2.2 / 1.8)
     assert (q.loc["percentile_exclude", "value"], q.loc["t_exclude", "value"]) == (3, 0)
     assert (q.loc["small_cells", "value"], q.loc["cells", "value"]) == (1, 2)
@@ -74,7 +78,10 @@ def test_findings_are_recomputed_from_the_saved_tables(tmp_path):
     assert "X has the highest mean penalty per metaphor (1.00) and Y the lowest (0.20); MIS carries 67%" in text
     assert "1 of 3 establish a difference, 1 suggestive but not significant after the correction, 1 without " \
            "evidence; with sentences as the units, the smallest reliably detectable difference is 2.5 to 7.5" in text
-    assert "does not understate" in text and "1 of 2 cells of the part-of-speech profile" in text
+    assert "does not understate" not in text and "1 of 2 cells of the part-of-speech profile" in text
+    assert "the sentence-cluster t interval is 0.50 to 1.33 times as wide as the naive one (median 0.73), wider in " \
+           "1 of 3 comparisons, so the naive reading understates the uncertainty there" in text
+    assert "EN→ZH · A · c − z: metaphors as independent p = 0.040, whole sentences p = 0.500" in text
     assert "separate 1 of 2 system pairs after Holm" in text and "EN→ZH · X − Y: +0.80 points" in text
     assert "this run, EN→ZH (team of 2): X − Z = +0.10" in _words().text("team", found)
 

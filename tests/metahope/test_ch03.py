@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from helpers.core.errors import InputError
-from helpers.core.findings import Findings, Words
+from helpers.core.book.findings import Findings, Words
 from helpers.metahope import ch03, chapter_common, scoring
 
 
@@ -102,7 +102,7 @@ def test_findings_inputs_are_the_chapters_public_csvs():
 
 
 def test_description_says_what_the_data_are():
-    from helpers.core.report import Provenance
+    from helpers.core.book.report import Provenance
 
     tidy = pd.DataFrame({"item": ["i1", "i1", "i2"], "system": ["s", "t", "s"], "annotator": ["A", "B", "A"],
                          "category": pd.Categorical(["MIS", "MIS", "IMP"], categories=["IMP", "RAM", "MIS", "STL", "PRF"])})
@@ -205,6 +205,17 @@ def test_every_section_is_recomputed_from_its_saved_table(tmp_path):
     assert ch03.findings(tmp_path, "plan")["value"].isna().all()
     with pytest.raises(InputError, match="section"):
         ch03.findings(tmp_path, "nothing")
+
+
+def test_a_power_near_one_prints_as_above_99_percent(tmp_path):
+    # issue 43: the plan's power of 0.9956 was printed "100%"
+    _common(tmp_path, simulated=True)
+    plan = {"data": ["X"] * 2, "margin": [2.0] * 2, "sentences": [20, 200], "raters": [2, 2], "power": [0.004, 0.9956],
+            "alpha_width": [0.3, 0.1], "difference_width": [3.0, 1.0], "alpha": [0.5] * 2}
+    _write(tmp_path, study_plan=plan)
+    said = _words().text("plan", ch03.findings(tmp_path, "plan"))
+    assert "power >99% to separate" in said and "power <1% at 2 points" in said
+    assert "100%" not in said and " 0%" not in said
 
 
 def test_the_teams_without_their_order_table_state_only_the_range_of_alpha(tmp_path):

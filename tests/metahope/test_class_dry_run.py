@@ -282,7 +282,8 @@ def test_the_projected_chapter_page_names_no_student(week, tmp_path):
     its tables name a student or their file; the key is beside the results, not on the page."""
     import pandas as pd
 
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     _, back = week
     (back / "metahope_S07.csv").unlink()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from helpers.core import agreement as ag
+from helpers.core.statistics import agreement as ag
 from helpers.core.errors import InputError
 from helpers.metahope import ch01, ch03, chapter_common, scoring, tidy_frame
 
@@ -100,7 +100,8 @@ def test_a_file_with_one_rater_per_segment_is_refused(tmp_path):
 
 @pytest.mark.slow
 def test_chapter_3_runs_on_a_small_mqm_file_through_papermill(tmp_path):
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     path = _write(tmp_path / "mqm_small.tsv", systems=("X", "Y"))
     results = tmp_path / "results"
@@ -120,8 +121,8 @@ def test_chapter_3_runs_on_a_small_mqm_file_through_papermill(tmp_path):
 def test_the_papers_table_12_item_without_the_released_sheet_says_so(tmp_path, monkeypatch):
     """On simulated data chapter 3 reads the paper's five annotators (Table 12); where the
     released sheet was never fetched it says so instead of failing or inventing a sentence."""
-    from helpers.core.findings import Words
-    from helpers.core.report import Provenance
+    from helpers.core.book.findings import Words
+    from helpers.core.book.report import Provenance
 
     monkeypatch.setenv("HELPERS_RAW_DATA", str(tmp_path / "no-data-here"))
     example = ch03.disagreement_example(ch03.Data(Provenance("simulated")))

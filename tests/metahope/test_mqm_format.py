@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from conftest import comparable_tidy
 
-from helpers.core import mqm, scoring
+from helpers.core.formats import mqm
+from helpers.core.statistics import scoring
 from helpers.core.errors import InputError
 from helpers.metahope import load, mqm_format, release, severity, tidy_frame
 from helpers.metahope.scoring import segment_scores as metahope_segments

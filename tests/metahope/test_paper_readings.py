@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from helpers.core.findings import Words
+from helpers.core.book.findings import Words
 from helpers.metahope import chapter_common
 
 ROOT = Path(__file__).parents[2]
@@ -38,7 +38,7 @@ def test_ratio_m_s_is_not_called_the_share_of_the_penalty_that_metaphors_cause()
 def test_the_paper_is_quoted_as_ordered_penalty_levels_not_as_saying_ordinal():
     # paper §4.2.1: the severities are treated "as ordered penalty levels (0, 2, 4, 6, 8, 10)"
     says_ordinal = re.compile(r"(paper|§4\.2\.1)[^.]{0,40}\bsays?\b[^.]{0,60}\bordinal\b", re.IGNORECASE)
-    texts = {**_chapter_1_texts(), "agreement": (ROOT / "src/helpers/core/agreement.py").read_text(encoding="utf-8")}
+    texts = {**_chapter_1_texts(), "agreement": (ROOT / "src/helpers/core/statistics/agreement.py").read_text(encoding="utf-8")}
     assert {name: says_ordinal.findall(text) for name, text in texts.items()} == {name: [] for name in texts}
     assert "ordered penalty levels" in texts["chapter 1"] and "ordered penalty levels" in texts["chapter 1 words"]
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from helpers.core.findings import Words
+from helpers.core.book.findings import Words
 from helpers.metahope import ch03, chapter_common, planning
 
 

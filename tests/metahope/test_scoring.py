@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.core import agreement as ag
+from helpers.core.statistics import agreement as ag
 from helpers.metahope import load, scoring, severity
 from helpers.metahope.tidy_frame import CATEGORIES
 
@@ -382,3 +382,18 @@ def test_error_profile_of_a_sparse_frame_keeps_integer_sums():
 def test_paired_segments_columns_have_no_name():
     w = scoring.paired_segments(tidy())
     assert w.columns.name is None and list(w.columns)[-1] == "a"
+
+
+def test_metaphor_excess_names_the_cause_of_each_sentence():
+    # s1: one PRF error worth 2 entered on two metaphors, sentence 2 (several metaphors);
+    # s2: one metaphor RAM 4, the sentence sheet no RAM (unscored); s3: one metaphor MIS 6, sentence MIS 2 (higher);
+    # s4: one metaphor MIS 2, sentence MIS 4 (the sentence carries more: not listed)
+    metaphors = _tidy([("s1", "m1", "PRF", 2), ("s1", "m2", "PRF", 2), ("s2", "m3", "RAM", 4), ("s2", "m4", "RAM", 0),
+                       ("s3", "m5", "MIS", 6), ("s4", "m6", "MIS", 2)])
+    sentences = _tidy([("s1", "m1", "PRF", 2), ("s2", "m3", "IMP", 2), ("s3", "m5", "MIS", 2), ("s4", "m6", "MIS", 4)])
+    by_sentence = scoring.penalty_by_sentence(metaphors, sentences)
+    out = scoring.metaphor_excess(by_sentence).set_index("sentence")
+    assert out["cause"].to_dict() == {"s1": "several_metaphors", "s2": "sentence_unscored", "s3": "scored_higher"}
+    assert out["excess"].to_dict() == {"s1": 2, "s2": 4, "s3": 4}
+    assert out["metaphors_penalised"].to_dict() == {"s1": 2, "s2": 1, "s3": 1}
+    assert out["category"].to_dict() == {"s1": "PRF", "s2": "RAM", "s3": "MIS"}

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from helpers import metahope as mh
-from helpers.core import agreement as ag
+from helpers.core.statistics import agreement as ag
 from helpers.metahope import severity, simulate as sim
 from helpers.metahope.tidy_frame import CATEGORIES
 

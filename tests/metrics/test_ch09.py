@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from helpers.core.errors import InputError
-from helpers.core.report import Provenance
+from helpers.core.book.report import Provenance
 from helpers.metrics import ch09
 
 

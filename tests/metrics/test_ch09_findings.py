@@ -99,7 +99,7 @@ def test_an_empty_folder_gives_every_quantity_not_applicable(tmp_path):
 def test_system_lines_choice_by_hand(tmp_path, monkeypatch):
     """Three systems on two lines, only line 1 rated. Pooled over both lines chrF orders the
     systems A > B > C; over line 1 alone B's line equals the reference and comes first."""
-    from helpers.core.report import Provenance
+    from helpers.core.book.report import Provenance
     from helpers.metrics import scores
 
     monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
@@ -122,7 +122,7 @@ def test_system_lines_choice_by_hand(tmp_path, monkeypatch):
 def test_reproduction_and_ranks_reuse_the_score_table():
     """Given the chapter's score table, neither step scores the texts again: the BLEU they
     report is the table's, here a marker value no text could produce."""
-    from helpers.core.report import Provenance
+    from helpers.core.book.report import Provenance
 
     texts = pd.DataFrame({"system": ["A", "B"], "segment": [1, 1], "reference": ["x y", "x y"],
                           "hypothesis": ["x y", "y"]})
@@ -154,7 +154,8 @@ GERMAN_REF = [f"Der Satz Nummer {i} ist kurz und klar." for i in range(1, 21)]
 @pytest.mark.slow
 def test_chapter_runs_on_own_english_german_files(tmp_path):
     """Twenty hand-made lines, three systems: the words name EN→DE and its counts, nothing of WMT's Chinese data."""
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     ref = tmp_path / "ref.de"
     ref.write_text("\n".join(GERMAN_REF) + "\n", encoding="utf-8")

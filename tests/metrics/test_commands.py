@@ -70,3 +70,35 @@ def test_chinese_targets_by_character(files):
     assert pd.read_csv(out)["score"].tolist() == pytest.approx([25.0, 25.0])
     assert main(args) == 0
     assert pd.read_csv(out)["score"].tolist() == pytest.approx([100.0, 100.0])
+
+
+def test_an_unknown_metric_exits_non_zero_naming_the_known_ones(files, capsys):
+    """Issue 40, item 3: ``--metrics nosuchmetric`` is refused with the registry's names."""
+    from helpers.metrics.scores import METRICS
+
+    out = files / "scores.csv"
+    assert _run(files, "--hyp", f"A={files / 'good.txt'}", "--metrics", "nosuchmetric", "--out", str(out)) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: option --metrics: value 'nosuchmetric'") and len(err.splitlines()) == 1
+    assert f"one of {', '.join(METRICS)}" in err and not out.exists()
+
+
+def test_the_default_metrics_are_the_chapters(files):
+    out = files / "scores.csv"
+    assert _run(files, "--hyp", f"A={files / 'good.txt'}", "--out", str(out)) == 0
+    assert pd.read_csv(out)["metric"].unique().tolist() == ["bleu", "chrf", "chrfpp"]
+
+
+def test_a_reference_in_the_wrong_script_is_warned_naming_the_file(tmp_path, monkeypatch, capsys):
+    """The Chinese source passed as the English reference: scored, with a warning naming it."""
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
+    source = tmp_path / "src.zh"
+    source.write_text("今天北京的天气很好，我们去公园散步吧。\n他说这本书非常有意思，值得一读。\n", encoding="utf-8")
+    hyp = tmp_path / "hyp.en"
+    hyp.write_text("The weather in Beijing is fine today, let us walk in the park.\nHe says the book is worth a read.\n",
+                   encoding="utf-8")
+    out = tmp_path / "scores.csv"
+    assert main(["metrics", "score", "--ref", str(source), "--hyp", f"A={hyp}", "--out", str(out)]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"warning: {source}: 0% of its") and "Latin script of en" in err[0]
+    assert out.exists()

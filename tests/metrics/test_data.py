@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 from scipy.stats import pearsonr
 
-from helpers.core import mqm, paths
+from helpers.core.formats import mqm
+from helpers.core import paths
 from helpers.core.errors import InputError
 from helpers.metrics import data, scores
 

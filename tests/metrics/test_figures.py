@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from helpers.core import plots
+from helpers.core.book import plots
 from helpers.metrics import figures
 
 

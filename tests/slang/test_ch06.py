@@ -12,7 +12,7 @@ import pytest
 from scipy.stats import spearmanr
 
 from helpers.core.errors import InputError
-from helpers.core.findings import Words
+from helpers.core.book.findings import Words
 from helpers.slang import ch06, correlations
 from helpers.slang import candidates as hc
 

@@ -260,7 +260,8 @@ def test_chapter_runs_with_one_model_measured_now_and_its_findings_come_back_fro
     :func:`ch07.findings` recomputes from the saved tables."""
     import json
 
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     out = execution.execute_notebook(
         paths.project_root() / "notebooks" / "07_qe_robustness.ipynb", tmp_path / "run.ipynb",

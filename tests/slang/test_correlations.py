@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from scipy.stats import norm, spearmanr, t as student_t
 
-from helpers.core import paths, stats
+from helpers.core import paths
+from helpers.core.statistics import stats
 from helpers.slang import correlations, homophone_data as hd, language_models
 from helpers.slang import language_models as lm
 

@@ -12,7 +12,7 @@ from .toy_predictions import _toy_predictions
 def test_shift_figures_in_units_of_each_models_spread():
     import matplotlib.pyplot as plt
 
-    from helpers.core import plots
+    from helpers.core.book import plots
     from helpers.slang import figures
 
     preds, _ = _toy_predictions()

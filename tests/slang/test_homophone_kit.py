@@ -188,7 +188,8 @@ def test_cli_refuses_unknown_words(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_chapter_6_runs_on_a_class_s_workbooks(sheets, tmp_path):
-    from helpers.core import execution, paths
+    from helpers.core.book import execution
+    from helpers.core import paths
 
     items = sorted(_rows(sheets["ana"]))
     skipped = items[-1][2]  # nobody rates this one

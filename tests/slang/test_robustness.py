@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy.stats import pearsonr, spearmanr
 
-from helpers.core import stats
+from helpers.core.statistics import stats
 from helpers.core.errors import InputError
 from helpers.slang import robustness as rb
 

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from helpers.core import paths
-from helpers.core.schemes import load_scheme
+from helpers.core.statistics.schemes import load_scheme
 from helpers.wmt import analysis
 from helpers.wmt import analysis as wa
 
@@ -36,7 +36,7 @@ def test_published_tables_reproduced_up_to_the_one_known_mismatch():
 
 
 def test_weight_sweep_places_the_schemes_at_their_major_to_minor_ratio():
-    from helpers.core.schemes import load_scheme
+    from helpers.core.statistics.schemes import load_scheme
 
     assert analysis.major_to_minor(load_scheme("hope")) == 4
     assert analysis.major_to_minor(load_scheme("metahope")) == 3
@@ -99,7 +99,7 @@ def test_every_readme_table_is_entered_as_printed():
     Markdown: ``## newstest2021`` / ``### English to German`` / ``| system | score(rank) |``)."""
     import re
 
-    from helpers.core import published
+    from helpers.core.formats import published
 
     readme = paths.released_file(analysis.REPO, "README.md").read_text(encoding="utf-8")
     heads = {"TED": "TED talks", "newstest2020": "newstest2020", "newstest2021": "newstest2021"}
@@ -448,7 +448,7 @@ def stability_by_hand(values, weights, alpha):
 
 
 def test_weight_sweep_by_hand():
-    from helpers.core import stats
+    from helpers.core.statistics import stats
 
     out = wa.weight_sweep(SWEEP, major_weights=[1, 5], schemes=("metahope",), n_boot=6, seed=3, alpha=0.4)
     assert list(out.columns) == ["scheme", "major_to_minor", "resampling", "tau_mean", "tau_low", "share_significant",
@@ -478,7 +478,7 @@ def test_weight_sweep_of_one_document_never_moves():
 
 
 def test_weight_sweep_defaults_are_the_documented_ones():
-    from helpers.core import stats
+    from helpers.core.statistics import stats
 
     got = wa.weight_sweep(SWEEP)
     assert got["scheme"].tolist()[::2] == [f"mqm-major-{w}" for w in range(1, 11)] + ["hope", "metahope"]
@@ -531,7 +531,7 @@ def test_scheme_agreement_against_the_krippendorff_package():
     from scipy.stats import t as student_t
     from statsmodels.stats.multitest import multipletests
 
-    from helpers.core import stats
+    from helpers.core.statistics import stats
 
     n_boot, seed, ci = 8, 4, 90.0
     got = wa.scheme_agreement(AGREE, n_boot=n_boot, seed=seed, ci=ci)
@@ -634,7 +634,7 @@ PAIR_CHARS, PAIR_BOTH = np.array([8, 2, 4]), np.array([2, 0, 2])  # [0,4) + [2,6
 
 
 def test_span_table_by_hand():
-    from helpers.core import stats
+    from helpers.core.statistics import stats
 
     got = wa.span_table(SPANS, n_boot=7, seed=2, ci=80.0)
     table, matches = got.table, got.matches
@@ -705,7 +705,7 @@ def test_icc_by_documents_whole_table():
 
 
 def test_certainty_overstatement_by_hand():
-    from helpers.core import stats
+    from helpers.core.statistics import stats
 
     wide = pd.DataFrame({"A": [1.0, 2.0, 4.0, 0.0], "B": [0.0, 2.0, 1.0, 3.0], "C": [3.0, 3.0, 3.0, 1.0]})
     docs = ["d1", "d1", "d2", "d3"]
@@ -724,7 +724,7 @@ def test_certainty_overstatement_by_hand():
 
 
 def test_major_to_minor_reads_the_mistranslation_weights():
-    from helpers.core.schemes import Rule, Scheme
+    from helpers.core.statistics.schemes import Rule, Scheme
 
     # a scheme whose weights depend on the category: only Accuracy/Mistranslation's count
     s = Scheme("t", "t", "", (Rule("MajAcc", "^major:accuracy/mistranslation", 10.0), Rule("Major", "^major:", 3.0),
@@ -843,7 +843,7 @@ def test_scheme_agreement_p_is_nan_when_the_jackknife_has_no_spread_but_the_diff
 def test_certainty_overstatement_of_no_segment_spread_is_infinite_without_warnings():
     import warnings
 
-    from helpers.core import stats
+    from helpers.core.statistics import stats
 
     # seed 2 draws the same segment resample twice (SE 0 by segments) and two different document
     # resamples: all four segments (mean difference 6/4) and d1 twice (2·(0 + 1)/4): SE |1.5 − 0.5|/√2

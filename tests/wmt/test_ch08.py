@@ -12,10 +12,11 @@ import re
 import pandas as pd
 import pytest
 
-from helpers.core import annotations as ann
-from helpers.core import mqm, paths
+from helpers.core.formats import annotations as ann
+from helpers.core.formats import mqm
+from helpers.core import paths
 from helpers.core.errors import InputError
-from helpers.core.findings import Findings, Words
+from helpers.core.book.findings import Findings, Words
 from helpers.wmt import analysis, ch08
 
 
@@ -31,6 +32,13 @@ def test_setup_names_the_parameter_it_refuses(tmp_path):
                    "A\td\t1\t1\tr1\ts\tt\tNo-error\tNo-error\nB\td\t1\t1\tr1\ts\tt\tFluency/Grammar\tMinor\n")
     with pytest.raises(InputError, match="multi_rated"):
         ch08.setup(annotations=str(one)).load()
+    # an ESA file passed where an MQM file belongs: the error points to esa_files (issue 43)
+    wave = tmp_path / "esa_wave.csv"
+    wave.write_text("r1,GPT-4,5,TGT,eng,ces,71,test-en-news_a,False,[],1.0,2.0\n", encoding="utf-8")
+    for name in ("annotations", "multi_rated"):
+        with pytest.raises(InputError, match=rf"parameter '{name}'.*ESA ratings.*go to esa_files") as err:
+            ch08.setup(**{name: str(wave)})
+        assert err.value.parameter == name
 
 
 def _small_file(tmp_path):
@@ -67,7 +75,9 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     and Kendall τ against the report (recomputed here with scipy from the ESA means)."""
     from scipy import stats
 
-    from helpers.core import esa, execution, formatting, paths
+    from helpers.core.formats import esa
+    from helpers.core.book import execution, formatting
+    from helpers.core import paths
 
     path, small = _small_file(tmp_path)
     esa_path, esa_rows = _esa_slice(tmp_path)
@@ -151,7 +161,7 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     the raters; the chapter's α and units are those of the command it names; the rater-bias
     labels follow their signs."""
     from helpers import __main__ as cli
-    from helpers.core import execution
+    from helpers.core.book import execution
 
     path, small = _other_pair_file(tmp_path)
     esa_path, _ = _esa_slice(tmp_path)  # section 6 on English→Czech too (its default is English→Chinese)
@@ -194,16 +204,16 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     alpha = pd.read_csv(tmp_path / "cli.csv").query("scope == 'overall' and statistic == 'alpha'").iloc[0]
     assert alpha["estimate"] == pytest.approx(levels.loc["mqm", "alpha"], abs=1e-9)
     assert alpha["n"] == levels.loc["mqm", "n_units"] == float(row("alpha")["n_units"])
-    # rater bias = penalty minus the co-raters' mean: the most lenient rater has the smallest
-    bias = pd.read_csv(res / "08_wmt_mqm" / "rater_bias.csv")
-    assert len(bias) == raters
+    # rater bias = the rater's term of the model with a term per unit and per rater: the most lenient has the smallest
+    bias = pd.read_csv(res / "08_wmt_mqm" / "rater_effects.csv")
+    assert len(bias) == raters and len(pd.read_csv(res / "08_wmt_mqm" / "rater_bias.csv")) == raters
     lenient, severe = row("most_lenient_bias"), row("most_severe_bias")
     assert lenient["text"] == bias.loc[bias["bias"].idxmin(), "rater"] and float(lenient["value"]) < 0
     assert severe["text"] == bias.loc[bias["bias"].idxmax(), "rater"] and float(severe["value"]) > 0
     assert row("se_ratio")["text"] in ("overstated", "about right", "understated")
     # two severity levels: the weighting verdict reads α along the Major:Minor ratio of alpha_by_weight.csv, and
     # α's level is read on Krippendorff's convention (issue 35, items 1 and 3)
-    from helpers.core.agreement import alpha_reading
+    from helpers.core.statistics.agreement import alpha_reading
 
     by_weight = pd.read_csv(res / "08_wmt_mqm" / "alpha_by_weight.csv")
     steps = by_weight[by_weight["scheme"].str.startswith("mqm-major-")].sort_values("major_to_minor")["alpha"].diff()
@@ -226,7 +236,7 @@ def test_no_pair_of_systems_gives_no_certainty_verdict():
 def _hand_made_results(folder):
     """A small chapter-08 result folder written by hand: the tables findings() reads, with only
     the columns it reads (no reproduced.csv: own files, nothing published to reproduce)."""
-    from helpers.core.findings import Findings
+    from helpers.core.book.findings import Findings
 
     (Findings().add("file", group="weights", text="e.tsv").add("file", group="agreement", text="m.tsv")
      .add("pooled", 0, group="weights").add("pooled", 1, group="agreement")
@@ -247,7 +257,8 @@ def _hand_made_results(folder):
                                ["Accuracy,0.3,40", "Fluency,0.2,20", "Style,0.1,10"]),
         "span_agreement": ("criterion,agreement,spans", ["overlap,0.5,200", "overlap+category,0.4,200",
                                                          "overlap+category+severity,0.3,200", "characters,0.45,200"]),
-        "rater_bias": ("rater,bias,ci_low,ci_high", ["r1,-2,-3,-1", "r2,0.5,-0.5,1.5", "r3,3,,"]),
+        "rater_effects": ("rater,bias,ci_low,ci_high", ["r1,-2,-3,-1", "r2,0.5,-0.5,1.5", "r3,3,,"]),
+        "rater_bias": ("rater,bias,ci_low,ci_high", ["r1,-4,-5,-3", "r2,0.1,-0.5,0.7", "r3,5,,"]),
         "scheme_differences": ("scheme_x,scheme_y,difference,jackknife_ci_low,jackknife_ci_high,verdict",
                                ["hope,metahope,0.02,0.01,0.03,difference", "metahope,mqm,-0.05,-0.08,-0.02,difference",
                                 "hope,mqm,-0.03,-0.07,0.01,no evidence"]),
@@ -273,7 +284,7 @@ def test_findings_are_recomputed_from_hand_made_result_csvs(tmp_path):
     covers 2Φ(1.96/1.5) − 1 = erf(1.96/(1.5·√2)) ≈ 0.81 < 0.90: overstated, for 2 of the 3 pairs."""
     import math
 
-    from helpers.core.agreement import alpha_reading
+    from helpers.core.statistics.agreement import alpha_reading
 
     _hand_made_results(tmp_path)
     found = ch08.findings(tmp_path, "findings")
@@ -291,7 +302,9 @@ def test_findings_are_recomputed_from_hand_made_result_csvs(tmp_path):
     assert row("alpha_command")["text"] == ".venv/bin/python -m helpers mqm agreement m.tsv --pool-pairings"
     assert (value("icc", "ICC(1,1)"), value("icc", "ICC(1,k)"), value("raters_per_unit")) == (0.4, 0.6, 2)
     top = row("top_category")
-    assert (top["value"], top["text"], top["marked"]) == (0.3, "Accuracy", 0.4) and value("category_below_score") == 1
+    assert (top["value"], top["text"], top["marked"]) == (0.3, "Accuracy", 0.4)
+    # issue 43: nominal α of a yes/no flag is not set against interval α of the penalties
+    assert "category_below_score" not in set(found["quantity"])
     assert (value("category_alpha", "Fluency"), value("category_alpha", "Style")) == (0.2, 0.1)
     assert (value("spans_compared"), value("span_overlap"), value("span_category"), value("span_severity"),
             value("span_dice")) == (200, 0.5, 0.4, 0.3, 0.45)
@@ -299,6 +312,7 @@ def test_findings_are_recomputed_from_hand_made_result_csvs(tmp_path):
     assert (row("most_lenient_bias")["text"], value("most_lenient_bias")) == ("r1", -2)
     assert (row("most_severe_bias")["text"], value("most_severe_bias")) == ("r3", 3)
     assert value("lenient_interval") == -2 and pd.isna(value("severe_interval"))
+    assert (value("lenient_raw"), value("severe_raw")) == (-4, 5)  # the raw bias of the same raters, beside
     turned = row("scheme_difference", "metahope − hope")  # the table holds hope − metahope: turned round
     assert (turned["value"], turned["ci_low"], turned["ci_high"], turned["text"]) == (-0.02, -0.03, -0.01, "difference")
     assert value("scheme_difference", "hope − mqm") == -0.03
@@ -378,8 +392,8 @@ def test_chapter_08_words_read_the_ratio_curve_not_linear_against_exponential(al
 
 
 def test_chapter_08_reads_alpha_on_krippendorffs_convention():
-    # the α sentence says the level through helpers.core.agreement.alpha_reading (issue 35, item 3)
-    from helpers.core.agreement import alpha_reading
+    # the α sentence says the level through helpers.core.statistics.agreement.alpha_reading (issue 35, item 3)
+    from helpers.core.statistics.agreement import alpha_reading
 
     text = _render(Findings().add("multi_file", text="three.tsv")
                    .add("alpha", 0.457, ci=(0.41, 0.50), text=alpha_reading(0.457), n_units=120, n_documents=8)
@@ -399,7 +413,9 @@ def test_the_esa_parameters_are_checked(tmp_path):
     wave.write_text("r1,GPT-4,5,TGT,eng,ces,71,test-en-news_a,False,[],1.0,2.0\n"
                     "r1,ONLINE-W,5,TGT,eng,ces,60,test-en-news_a,False,[],1.0,2.0\n", encoding="utf-8")
     with pytest.raises(InputError, match="esa_lp.*en-cs"):
-        ch08.setup(esa_files=[str(wave)]).load_esa()  # the default en-zh is not in the file
+        ch08.setup(esa_files=[str(wave)])  # the default en-zh is not in the file: refused before any work (issue 43)
+    with pytest.raises(InputError, match="esa_lp.*de-en.*the files hold en-cs, en-hi, en-ja, en-zh"):
+        ch08.setup(esa_lp="de-en")  # the mirrored waves: refused by the set-up cell, not after the MQM sections
     data = ch08.setup(esa_files=str(wave), esa_lp=None).load_esa()
     assert data.lp == "en-cs" and len(data.kept) == 2 and data.provenance.kind == "own"
     assert set(data.autorank["system"]) >= {"GPT-4", "ONLINE-W"}  # the mirrored report's EN→CS table
@@ -498,3 +514,58 @@ def test_a_data_summary_without_its_per_file_rows_leaves_out_what_they_give(tmp_
     assert main["value"].isna().all() and (main["text"] == "").all()
     for section in ("data", "reproduce", "spans", "systems", "findings"):
         Words("08_wmt_mqm").text(section, ch08.findings(tmp_path, section))
+
+
+def _esa_rankings(folder):
+    """A hand-made ``esa_rankings.csv``: five systems in one cluster by the organisers' chaining, E significantly
+    below A, B and C (rank range 4–5), D below A (3–5); the automatic ranking moves B and D up 2 places each (a tie
+    for "furthest above") and A down 3; refA has no automatic score."""
+    rows = [("A", "LLM", 90.0, 1, 2, 1, 1, 4.0, 4, 3), ("B", "online", 89.0, 1, 3, 1, 2, 1.0, 1, -1),
+            ("refA", "human", 88.5, 1, 4, 1, None, None, None, None), ("C", "submission", 88.0, 2, 4, 1, 3, 2.0, 2, -1),
+            ("D", "submission", 87.0, 3, 5, 1, 4, 3.0, 3, -1), ("E", "submission", 80.0, 5, 6, 1, 5, 5.0, 5, 0)]
+    frame = pd.DataFrame(rows, columns=["system", "kind", "score_by_domain", "rank_low", "rank_high", "cluster",
+                                        "human_rank", "autorank", "auto_rank", "rank_shift"])
+    frame.assign(lp="en-zh", segments=10, raters=3, score=frame["score_by_domain"]).to_csv(
+        folder / "esa_rankings.csv", index=False)
+    Findings().add("report", text="r.tex").frame().to_csv(folder / "esa_summary.csv", index=False)
+
+
+def test_the_esa_findings_name_ties_and_the_chained_clusters_and_close_the_chapter(tmp_path):
+    # issue 43: "furthest above" named one of two tied systems; a cluster holding a system significantly below
+    # others of it went unexplained; the closing findings left out section 6
+    _esa_rankings(tmp_path)
+    rows = pd.read_csv(tmp_path / "esa_rankings.csv")
+    rows["rank_shift"] = [3, -2, None, -2, -1, 0]
+    rows.to_csv(tmp_path / "esa_rankings.csv", index=False)
+    found = ch08.findings(tmp_path, "esa")
+    row = lambda q, g="": found[(found["quantity"] == q) & (found["group"] == g)].iloc[0]
+    assert row("overvalued")["text"] == "B and C" and row("overvalued")["value"] == 2
+    assert row("undervalued")["text"] == "A" and row("undervalued")["value"] == 3
+    # rank_low − 1 systems are significantly better; none is in an earlier cluster: C 1, D 2, E 4 of their own
+    assert row("chained")["value"] == 3
+    extreme = row("chain_extreme", "cluster 1")
+    assert (extreme["value"], extreme["text"], extreme["first"], extreme["first_range"]) == (
+        4, "E (rank range 5–6)", "A", "1–2")
+    said = Words("08_wmt_mqm").text("esa", found)
+    assert "It places B (human 2, automatic 1) and C (human 3, automatic 2) furthest above them: 2 places." in said
+    assert "**The clusters chain.**" in said and "3 systems here are significantly below" in said
+    assert "as many as 4 systems of this cluster are significantly better than E (rank range 5–6)" in said
+    # the closing findings restate section 6
+    _hand_made_results(tmp_path)
+    closing = Words("08_wmt_mqm").text("findings", ch08.findings(tmp_path, "findings"))
+    assert "**ESA, English→Chinese (section 6).** The humans rank 6 systems in 1 significance clusters, A highest" \
+        in closing
+    assert "Furthest above the humans: B and C, by 2 places; furthest below: A, by 3 places." in closing
+    assert "agree less on *which*" not in closing
+
+
+def test_the_system_pairs_table_says_when_it_shows_a_subset(tmp_path):
+    _hand_made_results(tmp_path)
+    pairs = pd.DataFrame({"system_a": ["S"] * 25, "system_b": [f"T{i}" for i in range(25)], "n_items": 50,
+                          "n_documents": 6, "p_segments_holm": 0.5, "p_documents_holm": 0.5})
+    pairs.to_csv(tmp_path / "system_pairs.csv", index=False)
+    pd.DataFrame({"ratio": [1.0] * 25}).to_csv(tmp_path / "certainty_segments_vs_documents.csv", index=False)
+    said = Words("08_wmt_mqm").text("systems", ch08.findings(tmp_path, "systems"))
+    assert f"shows the first {ch08.PAIRS_SHOWN} of the 25 pairs" in said
+    pairs.head(3).to_csv(tmp_path / "system_pairs.csv", index=False)
+    assert "shows the first" not in Words("08_wmt_mqm").text("systems", ch08.findings(tmp_path, "systems"))

@@ -29,9 +29,9 @@ INVENTORY = Path(__file__).with_name("PINNED.md")
 #: module -> None (every public function computes a statistic, score, weight or metric) or the
 #: functions of a chapter/feedback module that compute a number the chapter states
 MODULES: dict[str, list[str] | None] = {
-    "core/agreement.py": None, "core/stats.py": None, "core/scoring.py": None, "core/schemes.py": None,
-    "core/annotations.py": ["span_offsets", "pool_pairings", "hotw_counts", "rated_segments", "severity_key"],
-    "core/published.py": ["compare_with_published"],
+    "core/statistics/agreement.py": None, "core/statistics/stats.py": None, "core/statistics/scoring.py": None, "core/statistics/schemes.py": None,
+    "core/formats/annotations.py": ["span_offsets", "pool_pairings", "hotw_counts", "rated_segments", "severity_key"],
+    "core/formats/published.py": ["compare_with_published"],
     "metahope/scoring.py": None,
     "metahope/simulate.py": ["team_statistics", "seed_summary", "agreement_sweep"],
     "metahope/ch01.py": ["findings"], "metahope/ch02.py": ["findings"],

@@ -51,13 +51,13 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
     # each module's own test file holds its pinned cases too (issue 36); stats and agreement also run each
     # other's file, which holds the statistics chapter 08 added to core (rater bias, span agreement, the
     # one-way ICC use the cluster resampling of stats)
-    "stats": ("src/helpers/core/stats.py", ["tests/core/test_stats.py", "tests/core/test_agreement.py"], None),
-    "agreement": ("src/helpers/core/agreement.py", ["tests/core/test_agreement.py", "tests/core/test_stats.py"], None),
-    "mqm_scoring": ("src/helpers/core/scoring.py",
+    "stats": ("src/helpers/core/statistics/stats.py", ["tests/core/test_stats.py", "tests/core/test_agreement.py"], None),
+    "agreement": ("src/helpers/core/statistics/agreement.py", ["tests/core/test_agreement.py", "tests/core/test_stats.py"], None),
+    "mqm_scoring": ("src/helpers/core/statistics/scoring.py",
                     ["tests/core/test_scoring.py", "tests/core/test_schemes.py", "tests/core/test_mqm_commands.py"], None),
-    "schemes": ("src/helpers/core/schemes.py",
+    "schemes": ("src/helpers/core/statistics/schemes.py",
                 ["tests/core/test_schemes.py", "tests/core/test_scoring.py", "tests/core/test_mqm_commands.py"], None),
-    "annotations": ("src/helpers/core/annotations.py",
+    "annotations": ("src/helpers/core/formats/annotations.py",
                     ["tests/core/test_annotations.py", "tests/core/test_mqm.py", "tests/core/test_scoring.py",
                      "tests/core/test_schemes.py", "tests/core/test_mqm_commands.py"], None),
     "metahope_scoring": ("src/helpers/metahope/scoring.py",

@@ -29,8 +29,8 @@ import pandas as pd
 from scipy import stats as st
 from tqdm import tqdm
 
-from ..core.agreement import icc_table, interval_alpha_weighted, krippendorff_alpha, rating_matrix
-from ..core.stats import percentile_interval, resample
+from ..core.statistics.agreement import icc_table, interval_alpha_weighted, krippendorff_alpha, rating_matrix
+from ..core.statistics.stats import percentile_interval, resample
 from .io import DIMENSIONS, SCORES
 
 
@@ -844,7 +844,7 @@ def spearman_matrices(ratings: pd.DataFrame, weights: np.ndarray | None = None,
                       dimensions: Sequence[str] = DIMENSIONS) -> np.ndarray:
     """Spearman ρ matrices between dimensions over individual ratings, for many item
     resamples at once: ``weights`` (B, n_items) are item multiplicities
-    (:func:`helpers.core.stats.resample`, items in order of first appearance in
+    (:func:`helpers.core.statistics.stats.resample`, items in order of first appearance in
     :func:`wide_ratings`); None is the data themselves. Returns shape (B, d, d).
 
     A resample repeats all ratings of a drawn item; ranks are midranks of the resampled
@@ -996,7 +996,7 @@ def cluster_stability(ratings: pd.DataFrame, threshold: float = 0.6, n_boot: int
     is alone at the cut in the data (``independent_observed``), and the share of resamples
     (``independent_share_bootstrap``) and of seeds (``independent_share_seeds``, NaN
     without replicates) in which it is alone. ``pairs``: per pair of dimensions, the share
-    in which they share a cluster. The resamples are :func:`helpers.core.stats.resample`
+    in which they share a cluster. The resamples are :func:`helpers.core.statistics.stats.resample`
     draws of the items (all ratings of a drawn item come along).
 
     Parameters

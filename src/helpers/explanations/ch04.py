@@ -5,7 +5,7 @@ parameter before any work (where the ratings come from: a CSV, rating workbooks 
 simulator, :func:`ratings_source`; the benchmark; the cut and the resamples) and raises
 :class:`~helpers.core.errors.InputError` naming the parameter (and the file, sheet, row,
 column and value). ``setup.load()`` returns :class:`Data`: the ratings, the benchmark and,
-when simulated, the simulator, with their :class:`~helpers.core.report.Provenance`. The steps
+when simulated, the simulator, with their :class:`~helpers.core.book.report.Provenance`. The steps
 take that box (or the frames the statistics of :mod:`helpers.explanations.analysis` return)
 and return tidy frames, which the chapter saves as its result CSVs; :func:`findings` reads
 them back by their public names (:data:`FINDINGS_INPUTS`) and returns every number the page
@@ -32,11 +32,11 @@ import pandas as pd
 from scipy import stats as st
 
 from ..core import classroom, params, paths
-from ..core.agreement import ALPHA_RELIABLE
+from ..core.statistics.agreement import ALPHA_RELIABLE
 from ..core.errors import InputError
-from ..core.findings import Findings
-from ..core.report import ChapterData, Provenance, table
-from ..core.results import read_saved
+from ..core.book.findings import Findings
+from ..core.book.report import ChapterData, Provenance, table
+from ..core.book.results import read_saved
 from . import analysis
 from .io import BENCHMARK_FILE, SCORES, WorkbookRatings, load_benchmark, load_ratings, workbook_files
 from .simulate import RatingModel, generating_values, simulate_ratings
@@ -48,7 +48,7 @@ LEVEL = 0.05
 #: A dimension is an independent axis (or in a shared cluster) when it is so in at least this share of resamples.
 STABLE = 0.9
 #: The α from which single ratings count as reliable (Krippendorff's convention, the book's one:
-#: :func:`helpers.core.agreement.alpha_reading`).
+#: :func:`helpers.core.statistics.agreement.alpha_reading`).
 RELIABLE_ALPHA = ALPHA_RELIABLE
 
 
@@ -193,7 +193,7 @@ def ratings_findings(found: Findings, summary: pd.DataFrame) -> Findings:
 def by_construction(words, frame: pd.DataFrame | None, text, decimals: int = 3):
     """The box "Recovered by construction" of ``words``' section ``recovered_box`` (in the
     study's shared words file) around ``text`` (a filled words section, as Markdown text or
-    :meth:`~helpers.core.findings.Words.say`'s output) and the estimates beside the
+    :meth:`~helpers.core.book.findings.Words.say`'s output) and the estimates beside the
     simulator's generating values (``frame``); nothing for real ratings (``frame`` None)."""
     from IPython.display import HTML
     from markdown_it import MarkdownIt
@@ -267,7 +267,7 @@ def calibration_band(benchmark: pd.DataFrame, n_raters: int, model: RatingModel,
     [low, high], the band of the paper's Table 2 the simulator was calibrated to). Not
     cached: it takes about a second, and a cached band could outlive a change to the
     simulator it is meant to check."""
-    from ..core.agreement import krippendorff_alpha, rating_matrix
+    from ..core.statistics.agreement import krippendorff_alpha, rating_matrix
 
     def alphas(ratings: pd.DataFrame) -> dict[str, float]:
         return {d: krippendorff_alpha(rating_matrix(ratings[ratings["dimension"] == d], "score", rater="rater",
@@ -375,7 +375,7 @@ def findings(folder) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS`.
+        :data:`helpers.core.book.findings.COLUMNS`.
     """
     t = read_inputs(folder, FINDINGS_INPUTS)
     truth = t["simulator_truth"] if not t["simulator_truth"].empty else None

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 import pandas as pd
 from scipy import stats as st
 
-from ..core import params, published
+from ..core import params
+from ..core.formats import published
 from ..core.encoder import model_name
-from ..core.findings import Findings
-from ..core.stats import detectable_correlation
+from ..core.book.findings import Findings
+from ..core.statistics.stats import detectable_correlation
 from . import evaluator
 from .ch04 import LEVEL, Data, RatingsSource, absent, names_list, ratings_description, ratings_findings, \
     ratings_source, read_inputs
@@ -165,7 +166,7 @@ def findings(folder) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS`.
+        :data:`helpers.core.book.findings.COLUMNS`.
     """
     t = read_inputs(folder, FINDINGS_INPUTS)
     summary = t["data_summary"]

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from ..core import pages
+from ..core.book import pages
 from ..core.classroom import PEOPLE_HELP, add_check_command, add_show_names_option, add_unfinished_option
 
 

@@ -441,7 +441,7 @@ def judge_vs_baselines(result: dict[str, pd.DataFrame], n_boot: int = 2000, seed
     """The stage-2 judge against the training-mean baseline and against stage 1's own Overall
     output, on the same held-out items (paired): each MAE, the difference (judge − other;
     above 0 means the judge is worse) and a 95% percentile bootstrap interval of the
-    difference over held-out items (:func:`helpers.core.stats.resample`). With 20 held-out
+    difference over held-out items (:func:`helpers.core.statistics.stats.resample`). With 20 held-out
     metaphors an MAE is uncertain by about ±0.1, which this interval shows.
 
     ``result`` is :func:`run_evaluator` output. The paper's Overall MAE (Table 5) is its
@@ -480,7 +480,7 @@ def judge_vs_baselines(result: dict[str, pd.DataFrame], n_boot: int = 2000, seed
     >>> v.loc["training mean", ["judge_mae", "other_mae", "difference"]].round(3).tolist()
     [0.333, 0.667, -0.333]
     """
-    from ..core.stats import percentile_interval, resample, weighted_mean
+    from ..core.statistics.stats import percentile_interval, resample, weighted_mean
 
     s1 = result["stage1"]
     held = s1[s1["set"] == "held-out"].set_index("item_id")

@@ -7,7 +7,7 @@ what the pages say, as tidy tables:
 
 * **leniency**: the student's mean deviation from the mean of the *other* students on the
   same item and score (above 0: more generous than the class), with a 95% bootstrap interval over items
-  (:func:`helpers.core.stats.resample`; all ratings of a drawn item come along);
+  (:func:`helpers.core.statistics.stats.resample`; all ratings of a drawn item come along);
 * **consistency**: the SD of those deviations (small: a steady offset, large: sometimes
   far above, sometimes far below the class);
 * **agreement** with each classmate: Spearman ρ of the two students' scores on one score
@@ -28,10 +28,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from ..core import classroom, pages, paths
-from ..core.agreement import rating_matrix
-from ..core.findings import Findings
-from ..core.stats import percentile_interval, resample
+from ..core import classroom, paths
+from ..core.book import pages
+from ..core.statistics.agreement import rating_matrix
+from ..core.book.findings import Findings
+from ..core.statistics.stats import percentile_interval, resample
 from .io import LABELS, SCORES
 
 LEVELS = (1, 2, 3, 4, 5)

@@ -1,8 +1,8 @@
-"""Figures of the explanation chapters, interactive (plotly); :func:`helpers.core.plots.static` draws
+"""Figures of the explanation chapters, interactive (plotly); :func:`helpers.core.book.plots.static` draws
 their twins for print.
 
 :data:`COLOURS` registers the dimensions' and the evaluator baselines' colours with
-:func:`helpers.core.plots.register_colours` when this module is imported.
+:func:`helpers.core.book.plots.register_colours` when this module is imported.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..core.plots import colour, register_colours
+from ..core.book.plots import colour, register_colours
 from .analysis import BoundedNull, Clusters, ClusterStability, latent_means, rounded_scale_moments
 
 #: The explanation chapters' colours: the six dimensions and Overall, the evaluator and its baselines.

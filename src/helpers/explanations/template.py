@@ -33,7 +33,9 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 
-from ..core import classroom, pages, params, paths, workbook
+from ..core import classroom, params, paths
+from ..core.book import pages
+from ..core.classroom import workbook
 from ..core.errors import InputError
 from .io import GUIDE_SHEET, HEADER_ROW, KIT_PREFIX, LABELS, RATINGS_SHEET, SCORES, TEXT_COLUMNS
 

@@ -1,6 +1,6 @@
 """Do idiom segments draw more MQM errors? The building blocks of chapter 10.
 
-Three ZH→EN data sets of Google's expert MQM release (``helpers.core.mqm.GOOGLE_MQM_REPO``):
+Three ZH→EN data sets of Google's expert MQM release (``helpers.core.formats.mqm.GOOGLE_MQM_REPO``):
 
 * ``newstest2021``: per-segment MQM scores (``*.avg_seg_scores.tsv``) of 15 systems; the
   file has no texts, its ``seg_id`` is the 1-based line of WMT21's source file
@@ -35,10 +35,12 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from helpers.core import annotations as ann
-from helpers.core import mqm, paths, scoring, stats
+from helpers.core.formats import annotations as ann
+from helpers.core.formats import mqm
+from helpers.core import paths
+from helpers.core.statistics import scoring, stats
 from helpers.core.errors import InputError
-from helpers.core.schemes import load_scheme
+from helpers.core.statistics.schemes import load_scheme
 
 from . import idioms
 
@@ -161,14 +163,14 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
     dataset : str
         ``newstest2021`` (per-segment scores joined to the WMT21 source by line), ``ted``
         or ``wmt23`` (raw MQM rows with their sources, scored with the MQM weights of
-        :mod:`helpers.core.scoring`).
+        :mod:`helpers.core.statistics.scoring`).
     path, source_path : path, optional
         Another file of the same form (e.g. a small one); ``source_path`` is the source
         text file of ``newstest2021``. Default: the mirrored release files.
     detector : str
         The idiom detector (:func:`flag_idioms`).
     rows : pandas.DataFrame, optional
-        For ``ted`` and ``wmt23``: the file's rows already read (:func:`helpers.core.mqm.read_mqm`).
+        For ``ted`` and ``wmt23``: the file's rows already read (:func:`helpers.core.formats.mqm.read_mqm`).
 
     Returns
     -------
@@ -234,13 +236,13 @@ def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: flo
     * ``mixed``: a linear mixed model with a random intercept per document (statsmodels
       ``MixedLM``, REML), its Wald interval;
     * ``cluster_bootstrap``: the ordinary least-squares coefficient with a percentile
-      interval from resampling whole documents (:func:`helpers.core.stats.resample`), so
+      interval from resampling whole documents (:func:`helpers.core.statistics.stats.resample`), so
       every system's rating of a segment and every segment of a document move together.
 
     ``mdd_80`` is the minimum detectable difference, (z₀.₉₇₅ + z₀.₈) · SE: the true effect
     the analysis would detect four times in five at the 5 % level. A null result excludes
     effects larger than about ``mdd_80``, not smaller ones. ``few_clusters`` is True when
-    fewer than :data:`helpers.core.stats.FEW_CLUSTERS` documents hold an idiom segment: the
+    fewer than :data:`helpers.core.statistics.stats.FEW_CLUSTERS` documents hold an idiom segment: the
     percentile bootstrap is then too narrow and large-sample intervals too optimistic
     (TED's five talks; every real data set here with the ``filtered`` detector), so a page
     says so beside the numbers.
@@ -308,7 +310,7 @@ def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: flo
 def cluster_ols(x: np.ndarray, y: np.ndarray, docs, flag: np.ndarray, n_boot: int, seed: int,
                 column: int = 1) -> tuple[float, np.ndarray]:
     """The OLS coefficient ``column`` of ``y ~ x`` and its values over document-cluster bootstrap
-    resamples (:func:`helpers.core.stats.resample`), from per-document cross-products
+    resamples (:func:`helpers.core.statistics.stats.resample`), from per-document cross-products
     (X'WX = Σ_g w_g X_g'X_g), so a thousand resamples cost one pass. Resamples in which
     ``flag`` (e.g. the idiom flag) is all true or all false leave the coefficient undefined
     and are dropped.
@@ -404,7 +406,7 @@ def span_overlap(rows: pd.DataFrame, detector: str = "filtered") -> pd.DataFrame
     Parameters
     ----------
     rows : pandas.DataFrame
-        MQM annotation rows (:func:`helpers.core.mqm.read_mqm`) with ``source``,
+        MQM annotation rows (:func:`helpers.core.formats.mqm.read_mqm`) with ``source``,
         ``source_start`` and ``source_end`` (offsets of the ``<v>`` span in the clean
         source, NA where the error is marked in the target).
     detector : str
@@ -498,11 +500,11 @@ def category_table(rows: pd.DataFrame, detector: str = "filtered", scheme: str =
     Parameters
     ----------
     rows : pandas.DataFrame
-        MQM annotation rows with their ``source`` (:func:`helpers.core.mqm.read_mqm`).
+        MQM annotation rows with their ``source`` (:func:`helpers.core.formats.mqm.read_mqm`).
     detector : str
         The idiom detector (:func:`flag_idioms`).
     scheme : str
-        The weighting scheme (:func:`helpers.core.schemes.load_scheme`).
+        The weighting scheme (:func:`helpers.core.statistics.schemes.load_scheme`).
 
     Returns
     -------
@@ -731,12 +733,12 @@ def _idiom_contrast(est: dict, boot: dict, idiom: np.ndarray, ci: float, counts)
 def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: int = 1000, seed: int = 0,
                        ci: float = 95.0) -> pd.DataFrame:
     """Do raters agree less on idiom segments? Interval Krippendorff's α of the raters' segment
-    penalties (:func:`helpers.core.scoring.rater_scores`) on the (system, segment) units whose
+    penalties (:func:`helpers.core.statistics.scoring.rater_scores`) on the (system, segment) units whose
     source has an idiom and on the others, and their difference.
 
     The intervals resample whole documents (every unit of a drawn document comes along, in
     both groups at once, so the difference is paired), through
-    :func:`helpers.core.agreement.interval_alpha_weighted`.
+    :func:`helpers.core.statistics.agreement.interval_alpha_weighted`.
 
     Parameters
     ----------
@@ -768,7 +770,7 @@ def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: i
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
-    from helpers.core.agreement import interval_alpha_weighted, krippendorff_alpha
+    from helpers.core.statistics.agreement import interval_alpha_weighted, krippendorff_alpha
 
     ratings = scoring.rater_scores(rows)
     unit = ["system", "doc", "doc_seg_id"]

@@ -6,7 +6,7 @@ naming the parameter. ``setup.load()`` returns :class:`Data`: the MQM rows of TE
 and WMT23, the segment table of the three data sets (penalty and idiom flag per system and
 segment, :func:`helpers.figurative.analysis.segment_table`) and, for the released
 newstest2021, the system outputs and reference by line (for sentence chrF), with their
-:class:`~helpers.core.report.Provenance`. The steps take that box and return tidy frames,
+:class:`~helpers.core.book.report.Provenance`. The steps take that box and return tidy frames,
 which the chapter saves as its result CSVs; :func:`findings` reads them back by their public
 names (:data:`FINDINGS_INPUTS`) and returns every number the page states, so the findings can
 be recomputed and tested from ``results/10_figurative/*.csv`` alone; the sentences are
@@ -23,13 +23,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import annotations as ann
-from ..core import mqm, params, paths
+from ..core.formats import annotations as ann
+from ..core.formats import mqm
+from ..core import params, paths
 from ..core.errors import InputError
-from ..core.findings import Findings, Words
-from ..core.report import ChapterData, Provenance
-from ..core.results import read_saved
-from ..core.stats import FEW_CLUSTERS
+from ..core.book.findings import Findings, Words
+from ..core.book.report import ChapterData, Provenance
+from ..core.book.results import read_saved
+from ..core.statistics.stats import FEW_CLUSTERS
 from . import analysis, idioms
 
 CHAPTER = "10_figurative"  # its words file: notebooks/words/10_figurative.md (the data box reads it too)
@@ -353,7 +354,7 @@ def findings(folder) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
     t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     f = Findings()

@@ -1,5 +1,5 @@
 """Chapter 10's figures, each an interactive plotly figure (its static twin:
-:func:`helpers.core.plots.static`).
+:func:`helpers.core.book.plots.static`).
 
 * :func:`system_effects` the idiom effect per system with its interval (LLM-based systems marked);
 * :func:`categories` the penalty by MQM category of idiom and other segments;

@@ -5,9 +5,9 @@ parameter before any work (types, files that exist, their headers, annotator nam
 annotators) and raises :class:`~helpers.core.errors.InputError` naming the parameter, the
 file, sheet, row, column, cell and value. ``setup.load(words)`` returns :class:`Data`: the
 annotations of the two annotators compared, the penalty annotator's sentence-level sheet and
-their :class:`~helpers.core.report.Provenance`. :func:`description` is the chapter's
+their :class:`~helpers.core.book.report.Provenance`. :func:`description` is the chapter's
 ``data_summary.csv``; the analysis is :mod:`helpers.metahope.scoring` and
-:mod:`helpers.core.agreement`, called by the notebook. :func:`findings` reads the saved tables
+:mod:`helpers.core.statistics.agreement`, called by the notebook. :func:`findings` reads the saved tables
 back by their public names (:data:`FINDINGS_INPUTS`) and returns every number the page states,
 so the findings can be recomputed and tested from ``results/01_metahope_pilot_v1/*.csv``
 alone; the sentences are ``notebooks/words/01_metahope_pilot_v1.md`` (and the shared
@@ -24,10 +24,10 @@ import pandas as pd
 
 from ..core import classroom, params
 from ..core.errors import InputError
-from ..core.findings import Findings
-from ..core.published import compare_with_published, read_published
-from ..core.report import ChapterData, Provenance, data_note
-from ..core.results import read_saved
+from ..core.book.findings import Findings
+from ..core.formats.published import compare_with_published, read_published
+from ..core.book.report import ChapterData, Provenance, data_note
+from ..core.book.results import read_saved
 from . import load, release, tidy_frame, workbooks
 from .chapter_common import (OWN_DETAIL, RELEASED_DETAIL, WORKBOOK, _annotation_file, _bool_or_none, _class_note,
                        _excludes_zero, _is_annotation_file, _names, _projection, _said, _workbooks, few_clusters,
@@ -88,7 +88,7 @@ class Setup:
 
     def load(self, words=None) -> Data:
         """The annotations of the two annotators compared, with their provenance; the data
-        box's sentences come from ``words`` (the chapter's :class:`~helpers.core.findings.Words`;
+        box's sentences come from ``words`` (the chapter's :class:`~helpers.core.book.findings.Words`;
         None: read afresh)."""
         if isinstance(self.files, Path):
             return self._load_file(words)
@@ -267,7 +267,7 @@ def sentence_count_note(words, folder):
 # --------------------------------------------------------------------------- findings
 #: The result files :func:`findings` reads (``results/01_metahope_pilot_v1/<name>.csv``).
 FINDINGS_INPUTS = ("data_summary", "table1_agreement", "table2_sentence_penalties", "table3_metaphor_penalties",
-                   "table6_per_error_agreement", "ratio_m_s_by_sentence", "table1_bootstrap_ci",
+                   "table6_per_error_agreement", "ratio_m_s_by_sentence", "ratio_m_s_excess", "table1_bootstrap_ci",
                    "weighting_scheme_agreement", "severity_bias")
 
 
@@ -284,7 +284,7 @@ def findings(folder) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
     t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     d = t["data_summary"].set_index("quantity") if not t["data_summary"].empty else pd.DataFrame()
@@ -303,6 +303,7 @@ def findings(folder) -> pd.DataFrame:
      .add("first", text=info("first", "text")).add("second", text=info("second", "text")))
     _reproduction(found, t, bool(info("compare_published")))
     _ratio(found, t["ratio_m_s_by_sentence"], bool(info("compare_published")))
+    _excess(found, t["ratio_m_s_excess"])
     few_clusters(found, [] if counted is None else [counted], unit="sentences", items=items)
     _agreement_widths(found, t["table1_bootstrap_ci"])
     _weighting(found, t["weighting_scheme_agreement"])
@@ -360,6 +361,21 @@ def _ratio(found: Findings, ratios: pd.DataFrame, compare: bool) -> None:
     low, high = total["jackknife_ci_low"].min(), total["jackknife_ci_high"].max()
     found.add("sentences", total["n_sentences"].max() if len(total) else None).add("span", high - low,
                                                                                     ci=(low, high))
+
+
+def _excess(found: Findings, excess: pd.DataFrame) -> None:
+    """Why the metaphors carry more points than the sentences (section ``ratio``), from
+    :func:`~helpers.metahope.scoring.metaphor_excess`: per sentence of each such cell
+    (``excess``, group "system category: sentence"; its ``epm``, ``eps``, ``metaphors``
+    penalised, the cause key as text) and whether any excess comes from points on several
+    metaphors (``several_metaphors``, the count of such sentences)."""
+    if excess.empty:
+        found.add("excess").add("several_metaphors")
+        return
+    for _, r in excess.iterrows():
+        found.add("excess", r["excess"], group=f"{r['system']} {r['category']}, “{r['sentence']}”", text=r["cause"],
+                  epm=r["epm"], eps=r["eps"], metaphors=r["metaphors_penalised"])
+    found.add("several_metaphors", int((excess["cause"] == "several_metaphors").sum()))
 
 
 def _agreement_widths(found: Findings, table1_ci: pd.DataFrame) -> None:

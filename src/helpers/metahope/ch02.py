@@ -3,10 +3,10 @@
 The chapter calls :func:`setup` in the cell right after its parameters cell; it checks every
 parameter before any work and raises :class:`~helpers.core.errors.InputError` naming the
 parameter. ``setup.load()`` returns :class:`Data`: the EN→ZH and ZH→EN annotations in one tidy
-frame (with ``direction`` and ``pos_class``) and their :class:`~helpers.core.report.Provenance`.
+frame (with ``direction`` and ``pos_class``) and their :class:`~helpers.core.book.report.Provenance`.
 The steps (:func:`segments_by_direction`, :func:`team_comparison`) return tidy frames that the
 chapter saves beside the error profiles (:func:`helpers.metahope.scoring.error_profile`), the
-system comparison (:func:`helpers.core.stats.compare_pairs`) and the metaphor types
+system comparison (:func:`helpers.core.statistics.stats.compare_pairs`) and the metaphor types
 (:mod:`helpers.metahope.corpus`). :func:`findings` reads those CSVs back by their public names
 (:data:`FINDINGS_INPUTS`) and returns every number the page states, so the findings can be
 recomputed and tested from ``results/02_metahope_directions/*.csv`` alone; the sentences are
@@ -19,11 +19,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..core import classroom, params, stats
+from ..core import classroom, params
+from ..core.statistics import stats
 from ..core.errors import InputError
-from ..core.findings import Findings
-from ..core.report import ChapterData, Provenance
-from ..core.results import read_saved
+from ..core.book.findings import Findings
+from ..core.book.report import ChapterData, Provenance
+from ..core.book.results import read_saved
 from . import load, release
 from .chapter_common import OWN_DETAIL, RELEASED_DETAIL, _class_note, _excludes_zero, _projection, _span, _workbooks, \
     few_clusters
@@ -137,7 +138,7 @@ def pilot_team_comparison(n_perm: int, n_boot: int, seed: int) -> pd.DataFrame |
 #: The result files :func:`findings` reads (``results/02_metahope_directions/<name>.csv``).
 FINDINGS_INPUTS = ("error_profile", "error_profile_by_pos", "system_comparison", "team_comparison",
                    "metaphor_types", "type_comparison")
-#: :func:`helpers.core.stats.compare_pairs`' verdicts, and the yes/no quantity of each the words choose by.
+#: :func:`helpers.core.statistics.stats.compare_pairs`' verdicts, and the yes/no quantity of each the words choose by.
 VERDICT_FLAGS = {"difference": "is_difference", "suggestive, not significant after Holm": "is_suggestive",
                  "no evidence": "no_evidence"}
 
@@ -155,7 +156,7 @@ def findings(folder) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
     t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     found = Findings()
@@ -209,7 +210,7 @@ def _comparison(found: Findings, comparison: pd.DataFrame) -> None:
     per_pair = ("family_level", "pairs", "difference", "percentile", "family_t", "family_percentile", "holm",
                 "sentences", "mdd", *VERDICT_FLAGS.values(), "n_items", "n_clusters", "t_disagrees", "comparisons",
                 "differences", "suggestive", "no_evidence_count", "mdd_range", "t_widening", "percentile_exclude",
-                "t_exclude", "widening", "understated")
+                "t_exclude", "widening", "understated", "naive_only", "naive_p", "cluster_p")
     if comparison.empty:
         for q in per_pair:
             found.add(q)
@@ -245,9 +246,30 @@ def _comparison(found: Findings, comparison: pd.DataFrame) -> None:
     (found.add("t_widening", widen_t.min(), ci=(widen_t.min(), widen_t.max()))
      .add("percentile_exclude", int(_excludes_zero(comparison["family_ci_low"], comparison["family_ci_high"]).sum()))
      .add("t_exclude", int(_excludes_zero(comparison["family_t_ci_low"], comparison["family_t_ci_high"]).sum())))
-    widen = ((comparison["cluster_ci_high"] - comparison["cluster_ci_low"])
-             / (comparison["ci_high"] - comparison["ci_low"]))
-    found.add("widening", widen.median(), ci=(widen.min(), widen.max())).add("understated", widen.median() > 1)
+    _naive_against_cluster(found, comparison)
+
+
+def _naive_against_cluster(found: Findings, comparison: pd.DataFrame, alpha: float = 0.05) -> None:
+    """Items as independent against whole sentences, like with like (section ``findings``): the
+    cluster-robust t interval's width over the naive paired t interval's (both Student's t:
+    ``widening``, median with the range), in how many comparisons it is wider (``understated``),
+    and per pair whose naive sign-flip p is below ``alpha`` while the sentence-cluster p is not
+    (``naive_only``, their count; ``naive_p`` and ``cluster_p`` per pair). Without the naive t
+    columns (a table saved before they existed) none applies."""
+    if "t_ci_low" not in comparison or "p_permutation" not in comparison:
+        found.add("widening").add("understated").add("naive_only").add("naive_p").add("cluster_p")
+        return
+    widen = ((comparison["cluster_t_ci_high"] - comparison["cluster_t_ci_low"])
+             / (comparison["t_ci_high"] - comparison["t_ci_low"]))
+    found.add("widening", widen.median(), ci=(widen.min(), widen.max())).add("understated", int((widen > 1).sum()))
+    naive = comparison[(comparison["p_permutation"] < alpha) & ~(comparison["p_cluster_permutation"] < alpha)]
+    found.add("naive_only", len(naive))
+    for _, r in naive.iterrows():
+        group = f"{r['direction']} · {r['annotator']} · {r['system_a']} − {r['system_b']}"
+        found.add("naive_p", p=r["p_permutation"], group=group, text="naive").add(
+            "cluster_p", p=r["p_cluster_permutation"], group=group, text="cluster")
+    if naive.empty:
+        found.add("naive_p").add("cluster_p")
 
 
 def _team(found: Findings, team: pd.DataFrame) -> None:

@@ -4,7 +4,7 @@ The chapter calls :func:`setup` in the cell right after its parameters cell; it 
 parameter before any work and raises :class:`~helpers.core.errors.InputError` naming the
 parameter. ``setup.load()`` returns :class:`Data`: a team's own annotations, or by default a
 seeded simulated team (:mod:`helpers.metahope.simulate`) rating the real items of the released
-ZH→EN sheet, with its :class:`~helpers.core.report.Provenance`. :func:`description` is the
+ZH→EN sheet, with its :class:`~helpers.core.book.report.Provenance`. :func:`description` is the
 chapter's ``data_summary.csv``; the steps (:func:`calibration_table`,
 :func:`disagreement_example`, :func:`anatomy_summary`, :func:`plan_summary`) take frames and
 return tidy frames. :func:`findings` reads the chapter's result CSVs back by their public names
@@ -12,7 +12,7 @@ return tidy frames. :func:`findings` reads the chapter's result CSVs back by the
 (:data:`SECTIONS`), so they can be recomputed and tested from
 ``results/03_metahope_pilot_v2/*.csv`` alone; the sentences are
 ``notebooks/words/03_metahope_pilot_v2.md``. The agreement statistics are
-:mod:`helpers.core.agreement`, the scoring :mod:`helpers.metahope.scoring`.
+:mod:`helpers.core.statistics.agreement`, the scoring :mod:`helpers.metahope.scoring`.
 """
 
 from __future__ import annotations
@@ -23,18 +23,18 @@ from pathlib import Path
 import pandas as pd
 
 from ..core import classroom, params, paths
-from ..core.agreement import ALPHA_READINGS, ALPHA_RELIABLE, ALPHA_TENTATIVE, alpha_reading
+from ..core.statistics.agreement import ALPHA_READINGS, ALPHA_RELIABLE, ALPHA_TENTATIVE, alpha_reading
 from ..core.errors import InputError
-from ..core.findings import COLUMNS, Findings
-from ..core.published import read_published
-from ..core.report import ChapterData, Provenance
-from ..core.results import read_saved
+from ..core.book.findings import COLUMNS, Findings
+from ..core.formats.published import read_published
+from ..core.book.report import ChapterData, Provenance
+from ..core.book.results import read_saved
 from . import load
 from . import mqm_format, release, simulate, tidy_frame, workbooks
 from .chapter_common import OWN_DETAIL, WORKBOOK, _annotation_spec, _class_note, _projection, _said, mqm_description
 
 CHAPTER = "03_metahope_pilot_v2"  # its words: notebooks/words/03_metahope_pilot_v2.md
-#: The verdict key of each reading of α (:data:`helpers.core.agreement.ALPHA_READINGS`, in its
+#: The verdict key of each reading of α (:data:`helpers.core.statistics.agreement.ALPHA_READINGS`, in its
 #: order); the words file's ``## verdicts`` table gives each key its phrase.
 ALPHA_KEYS = dict(zip(ALPHA_READINGS, ("reliable", "tentative", "too_low", "undefined")))
 #: The paper's Table 12 unit: the ZH→EN item and the system whose translation it rates.
@@ -73,7 +73,7 @@ class Setup:
 
     def load(self, words=None) -> Data:
         """Own annotations when given, else the seeded simulation over the truth sheet; the
-        data box's sentences come from ``words`` (the chapter's :class:`~helpers.core.findings.Words`;
+        data box's sentences come from ``words`` (the chapter's :class:`~helpers.core.book.findings.Words`;
         None: read afresh)."""
         if self.annotations is not None:
             return self._own(words)
@@ -128,11 +128,11 @@ def setup(annotations=None, sentence_annotations=None, truth_file=None, panel=No
     file; None simulates the team ``panel`` over ``truth_file`` (None: the released ZH→EN
     sheet). ``n_plan`` is the number of imitated studies per size of the study plan
     (:func:`helpers.metahope.planning.study_plan`). ``weights`` is the weighting scheme that
-    turns a foreign MQM file's severities into penalties (:func:`helpers.core.schemes.load_scheme`:
+    turns a foreign MQM file's severities into penalties (:func:`helpers.core.statistics.schemes.load_scheme`:
     a built-in name or a YAML file; :func:`helpers.metahope.mqm_format.from_mqm`);
     ``projection`` shows students as codes (None: when their workbooks carry a Student: field).
     """
-    from ..core.schemes import load_scheme
+    from ..core.statistics.schemes import load_scheme
 
     load_scheme(weights)  # a name that is neither built in nor a file is an error naming the parameter
     spec = None if annotations is None else _annotation_spec("annotations", annotations, minimum=2)
@@ -357,7 +357,7 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
         ``section`` (``findings.csv``).
 
     The closing section, per system: ordinal α on SEGS with its verdict key (``alpha``,
-    :data:`ALPHA_KEYS`: Krippendorff's reading, :func:`helpers.core.agreement.alpha_reading`) and
+    :data:`ALPHA_KEYS`: Krippendorff's reading, :func:`helpers.core.statistics.agreement.alpha_reading`) and
     exact presence agreement (``presence``, %); the categories with the lowest and highest α and
     the range of exact agreement over them; the sentence-level ICC(2,1) with its interval
     (``icc``); over the simulated teams (``teams``) each system's range of α (``team_alpha``) and
@@ -369,7 +369,7 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus the extra columns some quantities use. Every
+        :data:`helpers.core.book.findings.COLUMNS` plus the extra columns some quantities use. Every
         quantity is always present; one whose table is missing (or empty) is not applicable, and
         its sentence drops out of the words.
     """

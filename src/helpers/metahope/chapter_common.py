@@ -17,8 +17,8 @@ import pandas as pd
 
 from ..core import classroom, params
 from ..core.errors import InputError, raise_all
-from ..core.findings import Findings
-from ..core.stats import FEW_CLUSTERS
+from ..core.book.findings import Findings
+from ..core.statistics.stats import FEW_CLUSTERS
 from . import load, long_csv, mqm_format, tidy_frame, workbooks
 
 WORKBOOK = (".xlsx", ".xlsm")
@@ -108,9 +108,9 @@ def _annotation_file(name: str, value, minimum: int) -> tuple[Path, list[str]]:
 
 def mqm_raters(name: str, path: Path) -> pd.Series:
     """The rater column of an MQM/Marot file read by the core reader
-    (:func:`helpers.core.mqm.read_mqm`: positional columns, any header variant, WMT 2020–21
+    (:func:`helpers.core.formats.mqm.read_mqm`: positional columns, any header variant, WMT 2020–21
     and 2023 files, .gz/.tar.gz); a file it refuses is an error naming the parameter."""
-    from ..core import mqm
+    from ..core.formats import mqm
 
     try:
         return mqm.read_mqm(path, columns=["rater"])["rater"]
@@ -122,8 +122,8 @@ def mqm_description(loaded: load.ClassAnnotations) -> pd.DataFrame:
     """What the data box says about a foreign MQM file (section ``mqm`` of chapters 1 and 3):
     what an item, a category and a severity are (:func:`helpers.metahope.mqm_format.from_mqm`), how
     missing raters and side-by-side pairings are handled. Names are HTML-escaped (the box is HTML)."""
-    from ..core.annotations import split_pairing
-    from ..core.schemes import load_scheme
+    from ..core.formats.annotations import split_pairing
+    from ..core.statistics.schemes import load_scheme
 
     tidy = loaded.tidy
     scheme = load_scheme(loaded.scheme)
@@ -145,8 +145,8 @@ SHARED_WORDS = ("metahope",)
 
 def _said(words, chapter: str, section: str, found: pd.DataFrame) -> str:
     """A data box's sentence: ``section`` of the chapter's words (``words``, else a fresh
-    :class:`~helpers.core.findings.Words` of ``chapter``) filled from ``found``, recorded for findings.csv."""
-    from ..core.findings import Words
+    :class:`~helpers.core.book.findings.Words` of ``chapter``) filled from ``found``, recorded for findings.csv."""
+    from ..core.book.findings import Words
 
     return (words if words is not None else Words(chapter, shared=SHARED_WORDS)).say(section, found).data
 
@@ -171,7 +171,7 @@ def _excludes_zero(low, high):
 
 def few_clusters(found: Findings, n_clusters, unit: str = "sentences", items: str | None = "metaphors") -> Findings:
     """Whether a page shows a second, wider interval (section ``few_clusters`` of ``metahope.md``),
-    added to ``found``: with fewer than :data:`~helpers.core.stats.FEW_CLUSTERS` clusters the
+    added to ``found``: with fewer than :data:`~helpers.core.statistics.stats.FEW_CLUSTERS` clusters the
     percentile cluster bootstrap is too narrow (tests/core/test_stats.py measures its coverage with
     20 clusters against the t intervals'). ``n_clusters``: the counts of the comparisons (none: every
     quantity, the threshold and the names of the units too, is not applicable)."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..core import pages, paths
+from ..core.book import pages
+from ..core import paths
 from ..core.classroom import PEOPLE_HELP, add_check_command, add_show_names_option, add_unfinished_option
 
 

@@ -169,18 +169,18 @@ def type_comparison(units: pd.DataFrame, n_boot: int = 2000, seed: int = 2026, a
     """Do error rates or penalties differ by metaphor type? For each contrast of
     :data:`CONTRASTS` with metaphors on both sides, and each measure (``error_rate``,
     ``penalty``): the two group means, their difference (True side − False side), its
-    standard error from a sentence-cluster bootstrap (:func:`helpers.core.stats.resample`;
+    standard error from a sentence-cluster bootstrap (:func:`helpers.core.statistics.stats.resample`;
     resamples in which a side has no metaphor are left out and counted in ``empty_share``),
     the 95 % interval difference ± t · SE and ``mdd_80``, the difference the design would
     detect with 80 % power at level ``alpha``, (t_{1−α/2} + t_{0.8}) · SE, both with ``df``
     = G − 2 degrees of freedom for G sentences (t rather than normal quantiles, and no
-    percentile interval, because G is small: :data:`helpers.core.stats.FEW_CLUSTERS`). A
+    percentile interval, because G is small: :data:`helpers.core.statistics.stats.FEW_CLUSTERS`). A
     side drawn from fewer than two sentences gets no interval: resampling one sentence says
     nothing about other sentences.
     """
     from scipy.stats import t as student_t
 
-    from ..core import stats
+    from ..core.statistics import stats
 
     rows = []
     for direction, column, yes, no in CONTRASTS:

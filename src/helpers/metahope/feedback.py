@@ -23,10 +23,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import classroom, formatting, pages, paths
-from ..core.agreement import agreement
-from ..core.findings import Findings
-from ..core.stats import percentile_interval, resample, weighted_mean
+from ..core import classroom, paths
+from ..core.book import formatting, pages
+from ..core.statistics.agreement import agreement
+from ..core.book.findings import Findings
+from ..core.statistics.stats import percentile_interval, resample, weighted_mean
 from .tidy_frame import category_order
 from .scoring import segment_scores
 
@@ -128,7 +129,7 @@ def feedback_markdown(fb: StudentFeedback, left_out: str = "") -> str:
                  str(r["item"]), str(r["system"]), str(r["metaphor"]), f"{r['own']:g}", f"{r['consensus']:g}",
                  r["class_scores"]]))
              .add("categories", text=_rows(fb.categories, lambda r: [
-                 str(r["category"]), f"{r['own_share']:.0%}", f"{r['class_share']:.0%}"])))
+                 str(r["category"]), formatting.percent(r["own_share"]), formatting.percent(r["class_share"])])))
     return pages.page("metahope", "feedback", "page", found.frame())
 
 

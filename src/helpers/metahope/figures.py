@@ -1,7 +1,7 @@
-"""MetaHOPE figures, each interactive (plotly); :func:`helpers.core.plots.static` draws its twin
+"""MetaHOPE figures, each interactive (plotly); :func:`helpers.core.book.plots.static` draws its twin
 for print.
 
-Colours come from :func:`helpers.core.plots.colour`, so an error category or a system has
+Colours come from :func:`helpers.core.book.plots.colour`, so an error category or a system has
 the same colour in every figure of the book, interactive or static; :data:`COLOURS` registers
 MetaHOPE's own and :data:`LABELS` its tables' column labels when this module is imported.
 """
@@ -13,8 +13,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..core.plots import colour, register_colours
-from ..core.report import register_labels
+from ..core.book.plots import colour, register_colours
+from ..core.book.report import register_labels
 from .scoring import profile_categories
 
 #: MetaHOPE's colours: the five error categories and the three MT systems (colour-blind-safe hues).
@@ -24,7 +24,7 @@ COLOURS = {
 }
 register_colours(COLOURS)
 
-#: MetaHOPE's display labels of its result columns, shown by :func:`helpers.core.report.table`.
+#: MetaHOPE's display labels of its result columns, shown by :func:`helpers.core.book.report.table`.
 LABELS = {
     "mean_difference": "difference", "n_items": "items", "ratio_m_s": "ratio M/S",
     "sentences_penalised": "sentences with points", "sentences_metaphor_higher": "metaphors higher",

@@ -33,7 +33,7 @@ class ClassAnnotations:
     students: tuple[str, ...] = ()  # annotators kept, in file order
     dropped_students: tuple[str, ...] = ()
     dropped_items: tuple[str, ...] = ()
-    annotations: pd.DataFrame | None = None  # an MQM file's core annotations (helpers.core.annotations), else None
+    annotations: pd.DataFrame | None = None  # an MQM file's core annotations (helpers.core.formats.annotations), else None
     scheme: str = MQM_SCHEME  # the weighting scheme that made a foreign MQM file's severities (from_mqm)
     left_out: classroom.LeftOut = classroom.LeftOut()  # each student's rows and the items left out, for their page
     named_by_field: bool = False  # the workbooks carry a Student: field (a class's, from template metahope)

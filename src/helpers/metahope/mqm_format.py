@@ -1,7 +1,7 @@
 """MetaHOPE annotations as MQM/Marot TSV, and foreign MQM files as MetaHOPE's tidy frame.
 
 :func:`to_annotations` and :func:`from_annotations` convert losslessly between the tidy
-frame and the core annotation model (:mod:`helpers.core.annotations`); :func:`from_mqm`
+frame and the core annotation model (:mod:`helpers.core.formats.annotations`); :func:`from_mqm`
 reads foreign MQM categories (WMT, Marot) under a weighting scheme; :func:`read_mqm`
 picks the right one for a file.
 """
@@ -14,27 +14,27 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..core import annotations as core_ann
-from ..core import mqm as core_mqm
-from ..core import schemes as core_schemes
+from ..core.formats import annotations as core_ann
+from ..core.formats import mqm as core_mqm
+from ..core.statistics import schemes as core_schemes
 from ..core.errors import InputError
 from .long_csv import long_to_tidy
 from .severity import SEVERITY_NAMES
 from .tidy_frame import CATEGORIES, TIDY_COLUMNS
 
 #: The default weighting scheme that puts foreign MQM severities on MetaHOPE's linear scale
-#: (``helpers/core/schemes/metahope.yml``: Minor 2, Major 6, Critical 10; paper §3).
+#: (``helpers/core/statistics/schemes/metahope.yml``: Minor 2, Major 6, Critical 10; paper §3).
 MQM_SCHEME = "metahope"
 #: Suffixes of an MQM/Marot file (``.tar.gz`` ends in ``.gz``).
 MQM_SUFFIXES = (".tsv", ".txt", ".gz", ".tgz")
 #: Marot's column names and order, the columns :func:`write_mqm_tsv` writes
-#: (:data:`helpers.core.mqm.MAROT_COLUMNS`).
+#: (:data:`helpers.core.formats.mqm.MAROT_COLUMNS`).
 MQM_COLUMNS = list(core_mqm.MAROT_COLUMNS)
 _LEVEL_OF_SEVERITY = {name.capitalize(): level for level, name in SEVERITY_NAMES.items() if level}
 
 
 def to_annotations(tidy: pd.DataFrame) -> pd.DataFrame:
-    """The tidy frame as the core annotation model (:mod:`helpers.core.annotations`): one row
+    """The tidy frame as the core annotation model (:mod:`helpers.core.formats.annotations`): one row
     per error (a category with severity > 0), a ``No-error`` row for an (item, system,
     annotator) without any, so every rating is represented.
 
@@ -72,7 +72,7 @@ def to_annotations(tidy: pd.DataFrame) -> pd.DataFrame:
 
 
 def from_annotations(frame: pd.DataFrame, source=None) -> pd.DataFrame:
-    """Core annotations (:func:`helpers.core.mqm.read_mqm`, :func:`to_annotations`) as the tidy frame.
+    """Core annotations (:func:`helpers.core.formats.mqm.read_mqm`, :func:`to_annotations`) as the tidy frame.
 
     Categories must be MetaHOPE's (``IMP`` …; a prefix such as ``MetaHOPE/MIS`` is
     accepted) or ``No-error``, severities MetaHOPE's level names (Minor … Critical). Items
@@ -124,7 +124,7 @@ def from_annotations(frame: pd.DataFrame, source=None) -> pd.DataFrame:
 
 def write_mqm_tsv(tidy: pd.DataFrame, path: str | os.PathLike) -> Path:
     """Write the tidy frame as Marot TSV (:func:`to_annotations`, then
-    :func:`helpers.core.mqm.write_mqm_tsv`: Marot's header and column order), which Marot
+    :func:`helpers.core.formats.mqm.write_mqm_tsv`: Marot's header and column order), which Marot
     opens and :func:`read_mqm_tsv` reads back to the same tidy frame."""
     return core_mqm.write_mqm_tsv(to_annotations(tidy), path)
 
@@ -211,7 +211,7 @@ def from_mqm(frame: pd.DataFrame, scheme=MQM_SCHEME, source=None) -> pd.DataFram
 
 
 def read_mqm(path: str | os.PathLike, scheme=MQM_SCHEME) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """An MQM/Marot file (:func:`helpers.core.mqm.read_mqm`) as ``(tidy, annotations)``:
+    """An MQM/Marot file (:func:`helpers.core.formats.mqm.read_mqm`) as ``(tidy, annotations)``:
     the tidy frame (:func:`from_annotations` for MetaHOPE categories, else :func:`from_mqm`
     under ``scheme``) and the core annotations it came from (to re-weight them)."""
     path = Path(path)
@@ -222,7 +222,7 @@ def read_mqm(path: str | os.PathLike, scheme=MQM_SCHEME) -> tuple[pd.DataFrame, 
 
 
 def read_mqm_tsv(path: str | os.PathLike) -> pd.DataFrame:
-    """Read an MQM/Marot TSV (:func:`helpers.core.mqm.read_mqm`: Marot's positional columns,
+    """Read an MQM/Marot TSV (:func:`helpers.core.formats.mqm.read_mqm`: Marot's positional columns,
     recurring headers, .gz/.tar.gz) into the tidy frame: MetaHOPE categories and severities
     through :func:`from_annotations`, any other MQM categories through :func:`from_mqm`."""
     return read_mqm(path)[0]

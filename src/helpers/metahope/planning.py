@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import t as student_t
 
-from ..core import stats
-from ..core.agreement import interval_alpha_weighted
+from ..core.statistics import stats
+from ..core.statistics.agreement import interval_alpha_weighted
 
 #: Study sizes and rater numbers a plan reads by default.
 SENTENCES = (20, 50, 100, 200, 400)
@@ -150,7 +150,9 @@ MARGINS = (1.0, 2.0, 4.0)
 def wmt_array() -> np.ndarray:
     """WMT 2023 ZH→EN, three raters per segment (chapter 08's file), scored with MetaHOPE's
     weights (Minor 2, Major 6, Critical 10): segments × 10 systems × 3 raters."""
-    from ..core import annotations as ann, mqm, paths, scoring
+    from ..core.formats import annotations as ann, mqm
+    from ..core import paths
+    from ..core.statistics import scoring
 
     frame = mqm.read_mqm(paths.released_file(mqm.GOOGLE_MQM_REPO, mqm.THREE_RATER_FILE), columns=ann.SCORING_COLUMNS)
     return rating_array(scoring.rater_scores(frame, "metahope"), ["doc", "doc_seg_id"])[0]

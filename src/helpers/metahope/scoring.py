@@ -118,8 +118,9 @@ def penalty_summary(tidy: pd.DataFrame, n_sentences: int | None = None, value: s
 def metaphor_share(epm: pd.DataFrame, eps: pd.DataFrame) -> pd.DataFrame:
     """Add ``ratio_m_s`` = EPM / EPS per system (paper §4.2.2, Table 3 "Ratio (M/S)"): the
     metaphor-level penalty points over the sentence-level ones. Not a share of one total in
-    the other: the two come from separate annotation passes, and an error is counted once
-    for every metaphor it is attached to, so the ratio can exceed 1 (:func:`ratio_m_s`).
+    the other: the two come from separate annotation passes, which can score an error
+    differently (or one sheet not at all), and an error may be entered on several metaphors,
+    so the ratio can exceed 1 (:func:`ratio_m_s`, :func:`metaphor_excess`).
 
     Parameters
     ----------
@@ -149,8 +150,9 @@ def penalty_by_sentence(metaphors: pd.DataFrame, sentences: pd.DataFrame, value:
     ``metaphors`` is one annotator's tidy metaphor sheet, ``sentences`` the tidy full-sentence
     sheet (:func:`~helpers.metahope.workbooks.read_workbook`). Returns one row per (sentence, system,
     category), categories in the data's order: ``epm`` (the penalties of the sentence's
-    metaphors, summed: a sentence error attached to three metaphors counts three times),
-    ``eps`` (the sentence's own penalty) and ``n_metaphors``. A sentence or system that one
+    metaphors, summed: a sentence error attached to three metaphors would count three times),
+    ``eps`` (the sentence's own penalty), ``n_metaphors`` and ``metaphors_penalised`` (how many
+    of them carry points in the category: :func:`metaphor_excess` reads it). A sentence or system that one
     sheet lacks counts 0 there, so the sums per system are Tables 3 and 2.
 
     Parameters
@@ -165,8 +167,9 @@ def penalty_by_sentence(metaphors: pd.DataFrame, sentences: pd.DataFrame, value:
     Returns
     -------
     pandas.DataFrame
-        ``sentence, system, category, epm, eps, n_metaphors``: epm = Σ over the sentence's metaphors
-        of their penalty in the category, eps = the sentence's own penalty.
+        ``sentence, system, category, epm, eps, n_metaphors, metaphors_penalised``: epm = Σ over the
+        sentence's metaphors of their penalty in the category, eps = the sentence's own penalty,
+        ``metaphors_penalised`` the metaphors whose penalty in the category is above 0.
 
     References
     ----------
@@ -178,6 +181,8 @@ def penalty_by_sentence(metaphors: pd.DataFrame, sentences: pd.DataFrame, value:
     out = pd.concat([epm, eps], axis=1).fillna(0).reset_index()
     counts = metaphors.groupby("sentence", sort=False)["item"].nunique()
     out["n_metaphors"] = out["sentence"].map(counts).fillna(0).astype(int)
+    scored = metaphors[metaphors[value] > 0].groupby(keys, sort=False, observed=True)["item"].nunique()
+    out["metaphors_penalised"] = pd.MultiIndex.from_frame(out[keys]).map(scored.to_dict()).fillna(0).astype(int)
     cats, systems = category_order(metaphors), list(dict.fromkeys([*metaphors["system"], *sentences["system"]]))
     order = {"system": {v: i for i, v in enumerate(systems)}, "category": {v: i for i, v in enumerate(cats)}}
     return out.sort_values(["system", "category", "sentence"], key=lambda c: c.map(order[c.name]) if c.name in order
@@ -193,9 +198,9 @@ def ratio_m_s(by_sentence: pd.DataFrame, n_boot: int = 2000, seed=0, ci: float =
     any penalty in either sheet (``sentences_penalised``) and those on which the metaphors carry more (``sentences_metaphor_higher``) or fewer
     (``sentences_sentence_higher``) points. The sentence is the unit of resampling (its
     metaphors share one translation): ``ci_low``, ``ci_high`` the percentile interval of the
-    ratio over ``n_boot`` sentence resamples (:func:`~helpers.core.stats.resample`), and
+    ratio over ``n_boot`` sentence resamples (:func:`~helpers.core.statistics.stats.resample`), and
     ``jackknife_ci_low``, ``jackknife_ci_high`` the delete-one-sentence jackknife t interval
-    that holds with about 20 sentences (:func:`~helpers.core.stats.jackknife_t_interval`).
+    that holds with about 20 sentences (:func:`~helpers.core.statistics.stats.jackknife_t_interval`).
 
     Parameters
     ----------
@@ -223,7 +228,7 @@ def ratio_m_s(by_sentence: pd.DataFrame, n_boot: int = 2000, seed=0, ci: float =
     """
     import numpy as np
 
-    from ..core.stats import jackknife_t_interval, jackknife_weights, percentile_interval, resample
+    from ..core.statistics.stats import jackknife_t_interval, jackknife_weights, percentile_interval, resample
 
     total = by_sentence.groupby(["sentence", "system"], sort=False)[["epm", "eps"]].sum().reset_index()
     frame = pd.concat([by_sentence, total.assign(category="SEGS")], ignore_index=True)
@@ -256,6 +261,45 @@ def ratio_m_s(by_sentence: pd.DataFrame, n_boot: int = 2000, seed=0, ci: float =
                      "sentences_sentence_higher": int((epm[:, j] < eps[:, j]).sum()),
                      "ci_low": low, "ci_high": high, "jackknife_ci_low": jlow, "jackknife_ci_high": jhigh})
     return pd.DataFrame(rows)
+
+
+#: Why the metaphors of a sentence carry more points than the sentence in a category
+#: (:func:`metaphor_excess`): points on several metaphors; one metaphor, the sentence sheet none;
+#: one metaphor scored higher than the sentence.
+EXCESS_CAUSES = ("several_metaphors", "sentence_unscored", "scored_higher")
+
+
+def metaphor_excess(by_sentence: pd.DataFrame) -> pd.DataFrame:
+    """The sentences where the metaphors carry more points than the sentence, and why (Ratio M/S > 1 taken apart).
+
+    From :func:`penalty_by_sentence`: one row per (system, category, sentence) with epm > eps,
+    its ``excess`` = epm − eps, and ``cause`` (:data:`EXCESS_CAUSES`): ``several_metaphors``
+    when more than one metaphor of the sentence carries points in the category (an error of
+    the sentence may be entered on each), otherwise the two sheets scored the one metaphor's
+    error differently: ``sentence_unscored`` when the sentence sheet has no points in the
+    category, ``scored_higher`` when it has fewer. Rows in :func:`penalty_by_sentence`'s order.
+
+    Parameters
+    ----------
+    by_sentence : pandas.DataFrame
+        :func:`penalty_by_sentence`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``system, category, sentence, epm, eps, excess, metaphors_penalised, cause``.
+
+    References
+    ----------
+    Liang & Han (2026). MetaHOPE, §4.2.2 and Tables 2–3 (EPM and EPS scored on separate sheets).
+    """
+    import numpy as np
+
+    rows = by_sentence[by_sentence["epm"] > by_sentence["eps"]]
+    cause = np.select([rows["metaphors_penalised"] > 1, rows["eps"] == 0], list(EXCESS_CAUSES[:2]), EXCESS_CAUSES[2])
+    out = rows.assign(excess=rows["epm"] - rows["eps"], cause=cause)
+    return out[["system", "category", "sentence", "epm", "eps", "excess", "metaphors_penalised",
+                "cause"]].reset_index(drop=True)
 
 
 def paired_segments(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
@@ -458,20 +502,20 @@ def disagreement_anatomy(example: pd.DataFrame) -> Anatomy:
 
 #: Columns of MetaHOPE Tables 1 and 6 (pilot v1, two annotators).
 PILOT_V1_METRICS = ["alpha", "weighted_kappa", "pearson_r", "exact_agreement"]
-#: :func:`helpers.core.agreement.agreement` columns -> the names of MetaHOPE Tables 7–11 (pilot v2).
+#: :func:`helpers.core.statistics.agreement.agreement` columns -> the names of MetaHOPE Tables 7–11 (pilot v2).
 PILOT_V2_NAMES = {"alpha": "ordinal_alpha", "weighted_kappa": "mean_weighted_kappa",
                   "exact_agreement": "exact_score_agreement", "presence_agreement": "exact_presence_agreement"}
 
 
 def pilot_v1_layout(agreement: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """An :func:`~helpers.core.agreement.agreement` table in the layout of Tables 1 and 6:
+    """An :func:`~helpers.core.statistics.agreement.agreement` table in the layout of Tables 1 and 6:
     ``by…, alpha, weighted_kappa, pearson_r, exact_agreement`` (and ``total_<annotator>``)."""
     totals = [c for c in agreement.columns if c.startswith("total_")]
     return agreement[list(by) + PILOT_V1_METRICS + totals]
 
 
 def pilot_v2_layout(agreement: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """An :func:`~helpers.core.agreement.agreement` table (ordinal α) in the layout of Tables
+    """An :func:`~helpers.core.statistics.agreement.agreement` table (ordinal α) in the layout of Tables
     7–11: ``by…, n_items, n_raters, ordinal_alpha, mean_weighted_kappa,
     exact_score_agreement, exact_presence_agreement``."""
     return agreement[list(by) + ["n_items", "n_raters", *PILOT_V2_NAMES]].rename(columns=PILOT_V2_NAMES)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from ..core.schemes import load_scheme
+from ..core.statistics.schemes import load_scheme
 
 #: Allowed severity entries (paper §3 and appendix I.3): 0 no error, 2 minor … 10 critical.
 SEVERITY_LEVELS: tuple[int, ...] = (0, 2, 4, 6, 8, 10)
@@ -33,7 +33,7 @@ def blank(value) -> bool:
 
 def _level_weights(name: str) -> dict[int, float]:
     """Penalty per MetaHOPE severity level from the core weighting scheme ``name``
-    (``helpers/core/schemes/<name>.yml``, the one place the weights are written down)."""
+    (``helpers/core/statistics/schemes/<name>.yml``, the one place the weights are written down)."""
     scheme = load_scheme(name)
     return {lvl: 0 if lvl == 0 else scheme.weight_of(SEVERITY_NAMES[lvl].capitalize()) for lvl in SEVERITY_LEVELS}
 

@@ -218,8 +218,8 @@ def team_statistics(tidy: pd.DataFrame, by: str | None = "system",
     ``by=None``, the unit then being (item, system)): ordinal α on SEGS (``segs_alpha``),
     exact presence agreement on SEGS in percent (``presence_agreement``), and the mean of
     the five per-category ordinal α (``category_alpha``); only the ``statistics`` asked for
-    are computed (they are the same numbers as :func:`helpers.core.agreement.agreement`)."""
-    from ..core.agreement import krippendorff_alpha
+    are computed (they are the same numbers as :func:`helpers.core.statistics.agreement.agreement`)."""
+    from ..core.statistics.agreement import krippendorff_alpha
 
     rows = []
     for key, segs, per_cat in _units(tidy, by):

@@ -31,7 +31,9 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 
-from ..core import classroom, pages, params, workbook
+from ..core import classroom, params
+from ..core.book import pages
+from ..core.classroom import workbook
 from .tidy_frame import CATEGORIES
 from .workbooks import GUIDE_SHEET, KIT_PREFIX, read_workbook
 from .severity import SEVERITY_LEVELS

@@ -4,7 +4,7 @@ The chapter calls :func:`setup` in the cell right after its parameters cell; it 
 every parameter before any work and raises :class:`~helpers.core.errors.InputError` naming
 the parameter. ``setup.load()`` returns :class:`Data`: the texts, the expert MQM
 segment scores joined to them by line, the published system scores and the other human
-protocol's system scores, with their :class:`~helpers.core.report.Provenance`. The steps
+protocol's system scores, with their :class:`~helpers.core.book.report.Provenance`. The steps
 (:func:`reproduction`, :func:`metric_scores`, :func:`protocol_ranks`; for the seeds' post-edits
 :func:`post_edit_rates`, :func:`edit_rate_agreement`, :func:`missed_errors`) take that box and return
 tidy frames, which the chapter saves as its result CSVs (:func:`system_lines_choice`,
@@ -26,16 +26,12 @@ from scipy.stats import rankdata
 
 from ..core import params
 from ..core.errors import InputError
-from ..core.report import ChapterData, Provenance
-from ..core.results import read_saved
+from ..core.book.report import ChapterData, Provenance
+from ..core.book.results import read_saved
 from . import data as wmt
 from . import scores
 
 CHAPTER = "09_metrics"  # its words file: notebooks/words/09_metrics.md (the data box reads it too)
-#: The chapter's default metrics: TER and the embedding are one parameter away (sacrebleu's TER costs ~30 ms a
-#: sentence, see :mod:`helpers.metrics.scores`: 151 s cold for 650 x 8 segments, the MiniLM embedding 156 s;
-#: the chapter's budget is 60 s cold).
-DEFAULT_METRICS = ("bleu", "chrf", "chrfpp")
 #: The language pair of the released test sets (the ``language_pair`` parameter names that of own files).
 RELEASED_PAIR = "ZH→EN"
 
@@ -100,7 +96,7 @@ class Setup:
 
 
 def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None, human=None, language_pair=None,
-                  metrics=DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
+                  metrics=scores.DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
                   results_dir="results") -> Setup:
     """Check chapter 09's parameters before any work (each problem names its parameter).
 
@@ -155,7 +151,7 @@ def reproduction(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFrame:
     return out.sort_values(["metric", "published"], ascending=[True, False]).reset_index(drop=True)
 
 
-def metric_scores(box: Data, metrics=DEFAULT_METRICS, system_lines: str = "all") -> pd.DataFrame:
+def metric_scores(box: Data, metrics=scores.DEFAULT_METRICS, system_lines: str = "all") -> pd.DataFrame:
     """The chapter's score table: ``system, segment, metric, score``.
 
     Segment rows are computed on the segments the experts rated for that system only (the
@@ -219,7 +215,7 @@ def protocol_ranks(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFram
     DataFrame
         ``system, mqm, mqm_rank, protocol, protocol_rank, bleu, bleu_rank, rank_shift`` for the
         systems with an output; rank 1 is best (MQM: lowest mean penalty over the segments rated
-        for every system, :func:`helpers.core.scoring.system_scores`' convention; the protocol and
+        for every system, :func:`helpers.core.statistics.scoring.system_scores`' convention; the protocol and
         BLEU: highest score); ties share their mean rank; ``rank_shift`` is protocol rank minus
         MQM rank. BLEU is taken from ``scored``'s system rows (all lines) when given.
     """
@@ -256,8 +252,8 @@ def post_edit_rates(frame: pd.DataFrame, mt: str = "mt", post_edit: str = "post_
 
 def _bootstrap(statistic, n: int, n_boot: int, seed: int, clusters=None) -> tuple[float, float]:
     """Percentile interval of ``statistic(index)`` over bootstrap resamples of the n rows
-    (whole clusters when ``clusters`` is given; :func:`helpers.core.stats.resample`)."""
-    from ..core import stats
+    (whole clusters when ``clusters`` is given; :func:`helpers.core.statistics.stats.resample`)."""
+    from ..core.statistics import stats
 
     weights = stats.resample(n, n_boot, seed=seed, clusters=clusters)
     rows = np.arange(n)
@@ -413,9 +409,9 @@ def findings(folder) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
-    from ..core.findings import Findings
+    from ..core.book.findings import Findings
 
     t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
     f = Findings()

@@ -16,12 +16,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core import pages
+from ..core.book import pages
 from ..core.errors import InputError
-
-#: What ``--metrics`` computes when it is not given: everything but the embedding similarity,
-#: which needs the encoder (a few minutes on 2 CPU cores for a WMT test set, then cached).
-DEFAULT_METRICS = "bleu,chrf,chrfpp,ter"
+from . import scores
 
 
 def _hypotheses(specs: list[str]) -> dict[str, Path]:
@@ -76,13 +73,25 @@ def read_texts(ref, hyps: dict, src=None):
 
 
 def _score(args) -> int:
+    import sys
+    import warnings
+
     from ..core import paths
-    from . import scores
 
     metrics = scores.parse_metrics(args.metrics, parameter="--metrics")
     hyps = {name: paths.resolve_input(p) for name, p in _hypotheses(args.hyp).items()}
-    texts = read_texts(paths.resolve_input(args.ref), hyps, paths.resolve_input(args.src) if args.src else None)
-    table = scores.score_texts(texts, metrics, target="zh" if args.chinese else "en")
+    ref = paths.resolve_input(args.ref)
+    texts = read_texts(ref, hyps, paths.resolve_input(args.src) if args.src else None)
+    target = "zh" if args.chinese else "en"
+    files = {ref: texts["reference"].iloc[: len(texts) // len(hyps)],
+             **{path: texts.loc[texts["system"] == name, "hypothesis"] for name, path in hyps.items()}}
+    with warnings.catch_warnings(record=True) as caught:  # printed as one line each, not Python's form
+        warnings.simplefilter("always", scores.ScriptWarning)
+        for path, lines in files.items():
+            scores.check_script(lines.tolist(), target, path)
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    table = scores.score_texts(texts, metrics, target=target)
     out = paths.resolve_output(args.out)
     paths.atomic_write(out, lambda tmp: table.to_csv(tmp, index=False))
     print(f"{len(hyps)} systems x {len(texts) // len(hyps)} segments, metrics {', '.join(metrics)}: {out}")
@@ -96,7 +105,9 @@ def add_commands(groups: dict) -> None:
     s.add_argument("--ref", required=True, help=h["--ref"])
     s.add_argument("--hyp", required=True, action="append", metavar="NAME=FILE", help=h["--hyp"])
     s.add_argument("--src", help=h["--src"])
-    s.add_argument("--metrics", default=DEFAULT_METRICS, help=h["--metrics"].format(default=DEFAULT_METRICS))
+    default = ",".join(scores.DEFAULT_METRICS)
+    s.add_argument("--metrics", default=default, help=h["--metrics"].format(
+        default=default, choices=", ".join(scores.METRICS), lower=", ".join(sorted(scores.LOWER_IS_BETTER))))
     s.add_argument("--chinese", action="store_true", help=h["--chinese"])
     s.add_argument("--out", required=True, help=h["--out"])
     s.set_defaults(handler=_score)

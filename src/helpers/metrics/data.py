@@ -40,7 +40,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import mqm, paths, scoring
+from ..core.formats import mqm
+from ..core import paths
+from ..core.statistics import scoring
 from ..core.errors import InputError
 
 WMT21 = "wmt-conference/wmt21-news-systems"
@@ -293,7 +295,7 @@ def mqm_generaltest2023(scheme: str = "mqm") -> pd.DataFrame:
     """Google's three-rater expert MQM of generaltest2023 ZH→EN, per segment, on the text files' lines.
 
     Each rating's penalty is weighted with ``scheme`` (the WMT weights by default;
-    :func:`helpers.core.scoring.rater_scores`) and averaged over the segment's raters; the
+    :func:`helpers.core.statistics.scoring.rater_scores`) and averaged over the segment's raters; the
     segment is mapped to its line of ``generaltest2023.zh-en.src.zh`` by :func:`align_to_lines`.
 
     Returns

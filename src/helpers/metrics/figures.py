@@ -1,5 +1,5 @@
 """Chapter 09's figures, each an interactive plotly figure (:meth:`helpers.core.Results.show` shows
-it offline and saves its static twin, drawn by :func:`helpers.core.plots.static`)."""
+it offline and saves its static twin, drawn by :func:`helpers.core.book.plots.static`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..core import plots
+from ..core.book import plots
 
 #: Chapter 09's colours, one per metric (a metric computed elsewhere takes the fallback cycle's).
 COLOURS = {"metric bleu": "#1f4e9a", "metric chrf": "#d95f02", "metric chrfpp": "#1b9e77", "metric ter": "#7570b3",

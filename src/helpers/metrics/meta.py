@@ -12,7 +12,7 @@ the statistics of WMT's metrics task, as google-research/mt-metrics-eval (``stat
   tie-calibrated pairwise accuracy acc_eq (:func:`tie_calibrated_accuracy`, Deutsch et al.
   2023), WMT 2023's main segment-level statistic;
 * **intervals** by a seeded bootstrap of segments or of whole documents
-  (:func:`helpers.core.stats.resample`), every statistic recomputed on each resample;
+  (:func:`helpers.core.statistics.stats.resample`), every statistic recomputed on each resample;
 * **is metric A better than metric B?** the paired permutation test PERM-BOTH (Deutsch et
   al. 2021; :func:`perm_both`, :func:`compare_metrics`).
 
@@ -56,14 +56,13 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
 
-from ..core.stats import percentile_interval, resample
+from ..core.statistics.stats import percentile_interval, resample
+from .scores import LOWER_IS_BETTER  # metrics whose scores are lower-is-better by default (edit rates)
 
 #: Columns of :func:`meta_evaluate`'s table (the ``metrics meta`` CSV).
 COLUMNS = ["level", "metric", "statistic", "estimate", "ci_low", "ci_high", "n"]
 #: Columns of :func:`meta_evaluate`'s ``unmatched`` frame.
 UNMATCHED_COLUMNS = ["metric", "only_in", "what", "n", "examples"]
-#: Metrics whose scores are lower-is-better by default (edit rates).
-LOWER_IS_BETTER = frozenset({"ter"})
 #: Statistics of each level, in the order of the table.
 SYSTEM_STATISTICS = ("pearson", "kendall_tau_b", "pairwise_accuracy")
 SEGMENT_STATISTICS = ("pearson_flat", "kendall_tau_b_flat", "pearson_item", "kendall_tau_b_item", "acc_eq_item",
@@ -593,7 +592,7 @@ def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both
         document is unknown is its own unit). Segments are resampled as items: a drawn
         segment brings every system's translation of it.
     n_boot, ci, seed
-        Percentile bootstrap interval (:func:`helpers.core.stats.resample`, seeded). A
+        Percentile bootstrap interval (:func:`helpers.core.statistics.stats.resample`, seeded). A
         system score that comes from a system row cannot be recomputed on a resample, so
         its system-level intervals are NaN (use ``segments="all"`` for intervals).
     human_higher_is_better : bool

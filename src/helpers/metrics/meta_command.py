@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..core import pages
+from ..core.book import pages
 from ..core.errors import InputError
+from .scores import LOWER_IS_BETTER
 
 HUMAN_COLUMNS = ["system", "segment", "score"]
 METRIC_COLUMNS = ["system", "segment", "metric", "score"]
@@ -41,7 +42,8 @@ def add_meta_command(group) -> None:
     p.add_argument("--weights", default=None, metavar="mqm|marot|hope|metahope|FILE.yml",
                    help=h["--weights"].format(weights=pages.texts("core", "commands")["mqm file"]["--weights"]))
     p.add_argument("--human-higher-is-better", action="store_true", help=h["--human-higher-is-better"])
-    p.add_argument("--lower-is-better", default="ter", metavar="M1,M2", help=h["--lower-is-better"])
+    lower = ",".join(sorted(LOWER_IS_BETTER))
+    p.add_argument("--lower-is-better", default=lower, metavar="M1,M2", help=h["--lower-is-better"].format(default=lower))
     p.set_defaults(handler=_meta)
 
 
@@ -102,9 +104,10 @@ def read_human(path, weights: str | None = None) -> pd.DataFrame:
     """Human scores ``system, segment, score`` (and ``doc`` where known) from any MQM file the
     book reads or from a ``system, segment, score`` CSV (see the module's text). An MQM
     file's segment is its ``seg_id`` (``global_seg_id``); its score the segment's penalty
-    averaged over its raters (:func:`helpers.core.scoring.segment_scores`), lower is better."""
-    from ..core import annotations as ann
-    from ..core import mqm, scoring
+    averaged over its raters (:func:`helpers.core.statistics.scoring.segment_scores`), lower is better."""
+    from ..core.formats import annotations as ann
+    from ..core.formats import mqm
+    from ..core.statistics import scoring
 
     path = Path(path)
     if not path.is_file():

@@ -12,7 +12,7 @@ sacrebleu also brings chrF++ (Popović 2017) and TER (Snover et al. 2006) with t
 conventions. Cost: sacrebleu 2.6.0 and three small pure-Python/C dependencies (portalocker,
 colorama, lxml); Apache-2.0.
 
-The metrics (:data:`METRICS`):
+The metrics (:data:`REGISTRY`, one :class:`Metric` each: direction, sacrebleu settings, default):
 
 * ``bleu``: BLEU (Papineni et al. 2002). System level: sacrebleu's ``corpus_score``. Segment
   level: ``sentence_score`` with ``effective_order=True`` and sacrebleu's default ``exp``
@@ -26,10 +26,58 @@ The metrics (:data:`METRICS`):
   texts). A weak stand-in for neural metrics such as COMET: a general sentence encoder, never
   trained on human judgements of translation. System level: the mean over segments.
 
-All metrics but ``ter`` are higher-is-better (:data:`LOWER_IS_BETTER`).
+All metrics but ``ter`` are higher-is-better (:data:`LOWER_IS_BETTER`). The defaults
+(:data:`DEFAULT_METRICS`, of the chapter and of ``metrics score``) are the cheap ones: TER costs
+about 30 ms a sentence (its shift search in pure Python), the embedding needs the encoder.
+
+**How sacrebleu's numbers are computed here, and why** (issue 42, item 6). sacrebleu computes a
+segment's *sufficient statistics* (BLEU: lengths and n-gram matches; chrF: character and word
+n-gram counts; TER: edits and reference length) and turns them into a score; a system score
+pools the statistics of its segments. Bare sacrebleu, asked for sentence and corpus scores of
+10 systems, extracts every reference's n-grams 20 times and every hypothesis's twice. Here each
+metric's statistics are extracted once per (reference, distinct hypothesis), with sacrebleu's own
+methods (:func:`_statistics`), and both the sentence scores and the corpus score are computed
+from them by sacrebleu's own ``_compute_score_from_stats`` / ``_aggregate_and_compute``: the
+same code on the same integers, so the scores are bit-identical (every segment of 2 newstest2021
+systems, every line, and their corpus scores, compared in ``tests/metrics/test_scores_sacrebleu.py``).
+References are processed one at a time (all systems' hypotheses of a segment together), so no
+table of every reference's n-grams is held: sacrebleu's ``corpus_score`` builds one (the peak of
+a bare run), this does not.
+
+Measured with ``tools/bench.py --metrics-only`` (the ``make bench`` row) on 2026-12-07, WMT23
+ZH→EN generaltest2023, 10 systems × 1,976 segments, sentence and corpus BLEU and chrF, written as
+a CSV, an empty cache; whole process (wall, CPU = user + system, peak RSS), best of 2 runs (the
+"before" row: 1 run). The 2 cores were shared with other jobs (load average 12–15), so the wall
+times are several times what an idle machine gives; CPU seconds are the steadier measure. The
+two tables were identical, line for line.
+
+=================================================  ======  ======  =======
+run                                                wall s  CPU s   peak MB
+=================================================  ======  ======  =======
+bare sacrebleu (``BARE_SACREBLEU`` in the bench)   179.0   41.2    190
+``metrics score`` before (each level on its own)   134.4   46.5    323
+``metrics score`` (statistics once, this module)   64.4    11.0    116
+=================================================  ======  ======  =======
+
+Of the 116 MB, about 70 MB are pandas and numpy, imported by any ``.venv/bin/python -m helpers metrics``
+command (which no longer imports the other studies: scikit-learn, scipy and openpyxl cost
+4 CPU-s and 120 MB more). Of bare sacrebleu's 190 MB, 94 MB are the table of every reference's
+character n-grams that chrF's ``corpus_score`` builds (33 MB: the interpreter with sacrebleu).
+
+Multiprocessing over systems was not chosen: the single process already takes a quarter of bare
+sacrebleu's CPU time, a second worker would hold a second interpreter with sacrebleu and pandas
+(at least 70 MB more, against a 1.5× memory budget), and the 2 cores are shared with the other
+kernels (``helpers.core.book.kernel`` gives each its share). A vectorised n-gram count of our own
+was not needed either: sacrebleu's own extraction, done once, keeps bit-identity by
+construction.
 """
 
 from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -37,12 +85,86 @@ import pandas as pd
 from ..core import cache
 from ..core.errors import InputError
 
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric of the book: its name, which way is better, how sacrebleu computes it, and
+    whether the chapter and ``metrics score`` compute it when no metric is named.
+
+    ``sacrebleu`` names the class of ``sacrebleu.metrics`` (None: not a sacrebleu metric);
+    ``options`` are its keyword arguments at both levels, ``sentence`` the extra ones for
+    segment scores, ``chinese`` the extra ones for a Chinese target (:data:`CJK_TARGETS`).
+    """
+
+    name: str
+    label: str
+    higher_is_better: bool
+    default: bool
+    sacrebleu: str | None
+    options: Mapping = field(default_factory=dict)
+    sentence: Mapping = field(default_factory=dict)
+    chinese: Mapping = field(default_factory=dict)
+    system: str = "sacrebleu's corpus score: the segments' statistics pooled"
+
+
+#: Every metric computed here, once, in the order the chapter shows them.
+REGISTRY: dict[str, Metric] = {m.name: m for m in (
+    Metric("bleu", "BLEU", True, True, "BLEU", sentence={"effective_order": True}, chinese={"tokenize": "zh"}),
+    Metric("chrf", "chrF", True, True, "CHRF"),
+    Metric("chrfpp", "chrF++", True, True, "CHRF", options={"word_order": 2}),
+    # sacrebleu splits CJK characters only when normalising
+    Metric("ter", "TER", False, False, "TER", chinese={"normalized": True, "asian_support": True},
+           system="total edits over total reference words (sacrebleu's corpus score)"),
+    Metric("embed", "MiniLM cosine", True, False, None, system="the mean of the segment cosines"),
+)}
 #: Metric names, in the order the chapter shows them.
-METRICS = ("bleu", "chrf", "chrfpp", "ter", "embed")
+METRICS = tuple(REGISTRY)
+#: What the chapter and ``metrics score`` compute when no metric is named.
+DEFAULT_METRICS = tuple(name for name, m in REGISTRY.items() if m.default)
 #: Metrics where a lower score is better.
-LOWER_IS_BETTER = frozenset({"ter"})
+LOWER_IS_BETTER = frozenset(name for name, m in REGISTRY.items() if not m.higher_is_better)
 #: The tidy columns of every score table (system rows have ``segment`` NA).
 COLUMNS = ["system", "segment", "metric", "score"]
+
+
+def metric(name: str, parameter: str = "metric") -> Metric:
+    """The registry's entry of ``name``; any other name is refused with the known ones.
+
+    Parameters
+    ----------
+    name : str
+        A metric's name (:data:`METRICS`).
+    parameter : str
+        The parameter or option the name came from, for the error.
+
+    Returns
+    -------
+    Metric
+        Its direction, sacrebleu class and settings, and whether it is a default.
+
+    Raises
+    ------
+    InputError
+        (a ValueError) naming the value and the known metrics, as pingouin ends a method dispatch.
+
+    References
+    ----------
+    Post, M. (2018). A call for clarity in reporting BLEU scores. WMT (sacrebleu's settings).
+
+    Examples
+    --------
+    >>> metric("ter").higher_is_better
+    False
+    >>> metric("comet")
+    Traceback (most recent call last):
+    ...
+    helpers.core.errors.InputError: parameter 'metric': value 'comet': is not a metric computed here (expected one of bleu, chrf, chrfpp, ter, embed; a metric computed elsewhere enters as a file system, segment, score)
+    """
+    if name not in REGISTRY:
+        raise InputError("is not a metric computed here", parameter=parameter, value=name,
+                         expected=f"one of {', '.join(METRICS)}; a metric computed elsewhere enters as a file "
+                         "system, segment, score")
+    return REGISTRY[name]
 
 
 def parse_metrics(names, parameter: str = "metrics") -> list[str]:
@@ -62,15 +184,13 @@ def parse_metrics(names, parameter: str = "metrics") -> list[str]:
     if not items:
         raise InputError("names no metric", parameter=parameter, value=names, expected=", ".join(METRICS))
     for name in items:
-        if name not in METRICS:
-            raise InputError("is not a metric computed here", parameter=parameter, value=name,
-                             expected=f"one of {', '.join(METRICS)}; a metric computed elsewhere enters as a file "
-                             "system, segment, score")
+        metric(name, parameter)
     return items
 
 
-#: Bump when a computation below changes: cached segment scores are keyed by it.
-SCORES_VERSION = 1
+#: Bump when a computation below changes: cached statistics are keyed by it (2: per-segment
+#: sacrebleu statistics of every metric, was TER's edits only).
+SCORES_VERSION = 2
 
 
 #: Target languages whose text has no spaces between words: sacrebleu's own Chinese handling is used
@@ -79,51 +199,177 @@ SCORES_VERSION = 1
 CJK_TARGETS = frozenset({"zh"})
 
 
-def _sacrebleu_metric(name: str, sentence: bool, target: str = "en"):
-    from sacrebleu.metrics import BLEU, CHRF, TER
+def scorer(name: str, sentence: bool, target: str = "en"):
+    """sacrebleu's metric object for ``name`` at segment (``sentence=True``) or system level.
 
-    cjk = target in CJK_TARGETS
-    if name == "bleu":
-        return BLEU(effective_order=sentence, **({"tokenize": "zh"} if cjk else {}))
-    if name == "chrf":
-        return CHRF()
-    if name == "chrfpp":
-        return CHRF(word_order=2)
-    return TER(normalized=cjk, asian_support=cjk)  # sacrebleu splits CJK characters only when normalising
+    Parameters
+    ----------
+    name : str
+        A sacrebleu metric of :data:`REGISTRY` (``embed`` is not one: ValueError).
+    sentence : bool
+        Segment-level settings (BLEU's ``effective_order``) when true.
+    target : str
+        The target language's code; those of :data:`CJK_TARGETS` switch on Chinese tokenisation.
 
+    Returns
+    -------
+    sacrebleu.metrics.base.Metric
+        ``BLEU``, ``CHRF`` or ``TER`` with the entry's ``options`` (+ ``sentence``, + ``chinese``).
 
-def _ter_from_edits(edits, ref_length) -> np.ndarray:
-    """TER in percent from edits and reference length, as sacrebleu's ``TER._compute_score_from_stats``:
-    an empty reference scores 100 against a non-empty hypothesis, 0 against an empty one."""
-    edits, ref_length = np.asarray(edits, dtype=float), np.asarray(ref_length, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return 100 * np.where(ref_length > 0, edits / ref_length, (edits > 0).astype(float))
-
-
-def _sentence_values(name: str, hyps: list[str], refs: list[str], model_path=None, target: str = "en") -> np.ndarray:
-    """One metric's segment scores of aligned hypotheses and references, cached by their texts.
-
-    TER is the costly one (sacrebleu's shift search in pure Python: about 30 ms per news
-    sentence on this project's 2 shared cores, 151 s for newstest2021's 650 MQM-rated segments
-    of 8 systems); its cache entry keeps the edits and reference lengths (two columns), from
-    which the system score is pooled without a second pass.
+    References
+    ----------
+    Post, M. (2018). A call for clarity in reporting BLEU scores. WMT (sacrebleu).
     """
-    if name == "embed":
-        return _embedding_cosines(hyps, refs, model_path)
-    scorer = _sacrebleu_metric(name, sentence=True, target=target)
+    from sacrebleu import metrics as sb
 
-    def compute() -> np.ndarray:
-        if name == "ter":
-            stats = [scorer.sentence_score(h, [r]) for h, r in zip(hyps, refs)]
-            return np.array([[s.num_edits, s.ref_length] for s in stats], dtype=float).reshape(-1, 2)
-        return np.array([scorer.sentence_score(h, [r]).score for h, r in zip(hyps, refs)], dtype=float)
+    entry = metric(name)
+    if entry.sacrebleu is None:
+        raise ValueError(f"{name} is not a sacrebleu metric (sacrebleu computes "
+                         f"{', '.join(n for n, m in REGISTRY.items() if m.sacrebleu)})")
+    options = {**entry.options, **(entry.sentence if sentence else {}),
+               **(entry.chinese if target in CJK_TARGETS else {})}
+    return getattr(sb, entry.sacrebleu)(**options)
 
+
+def signature(name: str, sentence: bool = False, target: str = "en") -> str:
+    """sacrebleu's reproducibility signature of a metric, one reference, as papers report it.
+
+    Parameters
+    ----------
+    name, sentence, target
+        As :func:`scorer`.
+
+    Returns
+    -------
+    str
+        E.g. ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0`` for system BLEU.
+
+    References
+    ----------
+    Post, M. (2018). A call for clarity in reporting BLEU scores. WMT (the signature).
+
+    Examples
+    --------
+    >>> signature("chrf").startswith("nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:")
+    True
+    """
+    s = scorer(name, sentence, target)
+    s.num_refs = 1  # what sacrebleu sets once it has seen the references: the book scores against one
+    return s.get_signature().format()
+
+
+class ScriptWarning(UserWarning):
+    """A text file whose letters are mostly not in the script of its stated language."""
+
+
+#: Letters of each script (Unicode blocks; UAX #24 names the scripts).
+SCRIPTS = {"Latin": "A-Za-z\u00c0-\u024f\u1e00-\u1eff", "Han": "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff",
+           "Kana": "\u3040-\u30ff", "Hangul": "\u1100-\u11ff\uac00-\ud7af", "Cyrillic": "\u0400-\u04ff",
+           "Greek": "\u0370-\u03ff", "Arabic": "\u0600-\u06ff", "Hebrew": "\u0590-\u05ff",
+           "Devanagari": "\u0900-\u097f"}
+#: The script(s) a language is written in, for the languages of WMT's test sets.
+LANGUAGE_SCRIPTS = {
+    **{code: ("Latin",) for code in ("en", "de", "cs", "fr", "es", "pl", "is", "ha", "hr", "et", "fi", "lt",
+                                     "lv", "ro", "tr", "it", "pt", "nl", "sv", "da", "no", "sk", "sl", "hu",
+                                     "liv", "sah", "xh", "zu", "ms", "id", "vi")},
+    **{code: ("Cyrillic",) for code in ("ru", "uk", "bg", "sr", "kk")},
+    "zh": ("Han",), "ja": ("Han", "Kana"), "ko": ("Hangul", "Han"), "el": ("Greek",), "ar": ("Arabic",),
+    "fa": ("Arabic",), "ps": ("Arabic",), "he": ("Hebrew",), "hi": ("Devanagari",), "mr": ("Devanagari",),
+}
+_SCRIPT_PATTERNS = {name: re.compile(f"[{chars}]") for name, chars in SCRIPTS.items()}
+
+
+def check_script(lines, language: str, file, minimum_letters: int = 20, share: float = 0.5) -> str | None:
+    """Warn when a text file's letters are mostly not in the script of its language.
+
+    A reference or system output in the wrong script (the Chinese source passed as an English
+    reference, outputs of another direction) still gets scores, just meaningless ones: BLEU of
+    the source against English outputs is about 0.3, not an error. This names the file.
+
+    Parameters
+    ----------
+    lines : sequence of str
+        The file's segments.
+    language : str
+        The language code the file should be in (:data:`LANGUAGE_SCRIPTS`; another code: no check).
+    file : str or path
+        Named in the warning.
+    minimum_letters : int
+        Fewer letters of any script than this: no check (too little to tell).
+    share : float
+        The warning is issued when fewer than this share of the letters are in the language's script(s).
+
+    Returns
+    -------
+    str or None
+        The warning's text (also issued as a :class:`ScriptWarning`), or None when the file
+        looks right or cannot be checked. The share is count(letters of the language's
+        scripts) / count(letters of any script in :data:`SCRIPTS`).
+
+    References
+    ----------
+    Unicode Standard Annex #24, Unicode Script Property (the script names; the blocks here
+    approximate them).
+
+    Examples
+    --------
+    >>> check_script(["The cat sat on the mat."] * 3, "en", "ref.en") is None
+    True
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     check_script(["猫坐在垫子上。今天天气很好。"] * 3, "en", "ref.en")
+    'ref.en: 0% of its 36 letters are in the Latin script of en (most are Han): is it the right file (e.g. the source passed as a reference)?'
+    """
+    scripts = LANGUAGE_SCRIPTS.get(language)
+    if scripts is None:
+        return None
+    text = "".join(lines)
+    counts = {name: len(pattern.findall(text)) for name, pattern in _SCRIPT_PATTERNS.items()}
+    letters = sum(counts.values())
+    if letters < minimum_letters:
+        return None
+    found = sum(counts[name] for name in scripts) / letters
+    if found >= share:
+        return None
+    most = max(counts, key=counts.get)
+    message = (f"{file}: {found:.0%} of its {letters} letters are in the {'/'.join(scripts)} script of {language} "
+               f"(most are {most}): is it the right file (e.g. the source passed as a reference)?")
+    warnings.warn(message, ScriptWarning, stacklevel=2)
+    return message
+
+
+def _statistics(name: str, hyps: list[str], refs: list[str], target: str = "en") -> np.ndarray:
+    """sacrebleu's per-segment statistics of each (hypothesis, reference) pair, one row each.
+
+    The steps of sacrebleu's ``Metric._extract_corpus_statistics`` (preprocess, the reference's
+    n-grams, then the hypothesis's matches), each distinct reference's n-grams extracted once and
+    each distinct hypothesis against it scored once, references taken one at a time.
+    """
+    s = scorer(name, sentence=True, target=target)
+    by_reference: dict[str, list[int]] = {}
+    for row, ref in enumerate(refs):
+        by_reference.setdefault(ref, []).append(row)
+    out: list = [None] * len(hyps)
+    for ref, rows in by_reference.items():
+        info = s._extract_reference_info([s._preprocess_segment(ref)])
+        seen: dict[str, list] = {}
+        for row in rows:
+            hyp = hyps[row]
+            if hyp not in seen:
+                seen[hyp] = s._compute_segment_statistics(s._preprocess_segment(hyp), info)
+            out[row] = seen[hyp]
+    return np.array(out) if out else np.zeros((0, 1))
+
+
+def _cached_statistics(name: str, hyps: list[str], refs: list[str], target: str = "en") -> np.ndarray:
+    """:func:`_statistics`, cached by the metric, its settings and the texts."""
     import sacrebleu
 
-    # the metric's settings follow from name and target (_sacrebleu_metric); sacrebleu's version pins the rest
+    # the metric's settings follow from name and target (REGISTRY); sacrebleu's version pins the rest
     inputs = [name, target in CJK_TARGETS, sacrebleu.__version__, hyps, refs]
-    return cache.cached("metric_scores", SCORES_VERSION, inputs, compute, fmt="npy",
-                        describe=f"{name} of {len(hyps)} segments")
+    return cache.cached("metric_scores", SCORES_VERSION, inputs, lambda: _statistics(name, hyps, refs, target),
+                        fmt="npy", describe=f"{name} statistics of {len(hyps)} segments")
 
 
 def _embedding_cosines(hypotheses: list[str], references: list[str], model_path=None) -> np.ndarray:
@@ -143,7 +389,53 @@ def _texts_of(part: pd.DataFrame) -> tuple[list[str], list[str]]:
     return part["hypothesis"].astype(str).tolist(), part["reference"].astype(str).tolist()
 
 
-def segment_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None, target: str = "en") -> pd.DataFrame:
+def _scored(texts: pd.DataFrame, metrics, model_path, target: str, segments: bool = True):
+    """Each metric's segment values (one array per metric, rows as ``texts``; None unless
+    ``segments``) and system scores (``{system: score}``, systems in ``texts``' order).
+
+    A sacrebleu metric's statistics are extracted once for all systems (:func:`_statistics`, cached);
+    the segment scores are sacrebleu's ``_compute_score_from_stats`` of each row (its
+    ``sentence_score``), the system score its ``_aggregate_and_compute`` of the system's rows (its
+    ``corpus_score``). ``embed`` is scored system by system and its system score is the mean.
+    """
+    names = parse_metrics(metrics)
+    hyps, refs = _texts_of(texts)
+    rows = texts.groupby("system", sort=False).indices
+    order = list(pd.unique(texts["system"]))
+    values, systems = {}, {}
+    for name in names:
+        if REGISTRY[name].sacrebleu is None:  # embed, per system as its cache entries are keyed
+            cosines = np.full(len(texts), np.nan)
+            for system in order:
+                at = rows[system]
+                cosines[at] = _embedding_cosines([hyps[i] for i in at], [refs[i] for i in at], model_path)
+            values[name] = cosines
+            systems[name] = {system: float(np.nanmean(cosines[rows[system]])) for system in order}
+            continue
+        stats = _cached_statistics(name, hyps, refs, target)
+        if segments:
+            sentence = scorer(name, sentence=True, target=target)
+            values[name] = np.array([sentence._compute_score_from_stats(row).score for row in stats.tolist()],
+                                    dtype=float)
+        corpus = scorer(name, sentence=False, target=target)
+        systems[name] = {system: float(corpus._aggregate_and_compute(stats[rows[system]].tolist()).score)
+                         for system in order}
+    return values, systems, order, rows
+
+
+def _segment_rows(texts: pd.DataFrame, values: dict, order: list, rows: dict) -> pd.DataFrame:
+    segment = texts["segment"].to_numpy()
+    return _tidy([pd.DataFrame({"system": system, "segment": segment[rows[system]], "metric": name,
+                                "score": v[rows[system]]}) for name, v in values.items() for system in order])
+
+
+def _system_rows(systems: dict, order: list) -> pd.DataFrame:
+    records = [{"system": system, "segment": pd.NA, "metric": name, "score": by[system]}
+               for system in order for name, by in systems.items()]
+    return _tidy([pd.DataFrame(records)] if records else [])
+
+
+def segment_scores(texts: pd.DataFrame, metrics=DEFAULT_METRICS, model_path=None, target: str = "en") -> pd.DataFrame:
     """Each metric on each segment: ``system, segment, metric, score``.
 
     Parameters
@@ -152,7 +444,7 @@ def segment_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None, target
         ``system, segment, reference, hypothesis`` (one row per system and segment;
         :func:`helpers.metrics.data.texts`).
     metrics : sequence of str
-        Among :data:`METRICS`.
+        Among :data:`METRICS` (default :data:`DEFAULT_METRICS`).
     model_path : path, optional
         Encoder checkpoint for ``embed`` (default: the packaged all-MiniLM-L6-v2).
     target : str
@@ -181,19 +473,11 @@ def segment_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None, target
     edit rate with targeted human annotation. AMTA.
     Post, M. (2018). A call for clarity in reporting BLEU scores. WMT (sacrebleu).
     """
-    metrics = parse_metrics(metrics)
-    frames = []
-    for name in metrics:
-        for system, part in texts.groupby("system", sort=False):
-            values = _sentence_values(name, *_texts_of(part), model_path=model_path, target=target)
-            if name == "ter":
-                values = _ter_from_edits(values[:, 0], values[:, 1])
-            frames.append(pd.DataFrame({"system": system, "segment": part["segment"].to_numpy(), "metric": name,
-                                        "score": values}))
-    return _tidy(frames)
+    values, _, order, rows = _scored(texts, metrics, model_path, target)
+    return _segment_rows(texts, values, order, rows)
 
 
-def system_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None, target: str = "en") -> pd.DataFrame:
+def system_scores(texts: pd.DataFrame, metrics=DEFAULT_METRICS, model_path=None, target: str = "en") -> pd.DataFrame:
     """Each metric on each system's whole output: ``system, segment (NA), metric, score``.
 
     BLEU, chrF and chrF++ pool their statistics over the system's segments (sacrebleu's
@@ -206,7 +490,7 @@ def system_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None, target:
     texts : DataFrame
         ``system, segment, reference, hypothesis`` (one row per system and segment).
     metrics : sequence of str
-        Among :data:`METRICS`.
+        Among :data:`METRICS` (default :data:`DEFAULT_METRICS`).
     model_path : path, optional
         Encoder checkpoint for ``embed``.
     target : str
@@ -226,23 +510,11 @@ def system_scores(texts: pd.DataFrame, metrics=METRICS, model_path=None, target:
     Snover, M. et al. (2006). Translation edit rate. AMTA.
     Post, M. (2018). A call for clarity in reporting BLEU scores. WMT (sacrebleu).
     """
-    metrics = parse_metrics(metrics)
-    rows = []
-    for system, part in texts.groupby("system", sort=False):
-        hyps, refs = _texts_of(part)
-        for name in metrics:
-            if name == "ter":
-                stats = _sentence_values(name, hyps, refs, target=target)
-                value = float(_ter_from_edits(stats[:, 0].sum(), stats[:, 1].sum()))
-            elif name == "embed":
-                value = float(np.nanmean(_sentence_values(name, hyps, refs, model_path)))
-            else:
-                value = _sacrebleu_metric(name, sentence=False, target=target).corpus_score(hyps, [refs]).score
-            rows.append({"system": system, "segment": pd.NA, "metric": name, "score": value})
-    return _tidy([pd.DataFrame(rows)])
+    _, systems, order, _ = _scored(texts, metrics, model_path, target, segments=False)
+    return _system_rows(systems, order)
 
 
-def score_texts(texts: pd.DataFrame, metrics=METRICS, model_path=None, target: str = "en") -> pd.DataFrame:
+def score_texts(texts: pd.DataFrame, metrics=DEFAULT_METRICS, model_path=None, target: str = "en") -> pd.DataFrame:
     """System rows then segment rows of every metric: the table ``metrics score`` writes.
 
     Parameters
@@ -250,7 +522,7 @@ def score_texts(texts: pd.DataFrame, metrics=METRICS, model_path=None, target: s
     texts : DataFrame
         ``system, segment, reference, hypothesis``.
     metrics : sequence of str
-        Among :data:`METRICS`.
+        Among :data:`METRICS` (default :data:`DEFAULT_METRICS`).
     model_path : path, optional
         Encoder checkpoint for ``embed``.
     target : str
@@ -265,8 +537,8 @@ def score_texts(texts: pd.DataFrame, metrics=METRICS, model_path=None, target: s
     ----------
     Those of :func:`system_scores` and :func:`segment_scores`, whose formulas apply.
     """
-    return pd.concat([system_scores(texts, metrics, model_path, target),
-                      segment_scores(texts, metrics, model_path, target)], ignore_index=True)
+    values, systems, order, rows = _scored(texts, metrics, model_path, target)
+    return pd.concat([_system_rows(systems, order), _segment_rows(texts, values, order, rows)], ignore_index=True)
 
 
 def read_external(path, metric: str | None = None) -> pd.DataFrame:

@@ -7,7 +7,7 @@ file that every rated candidate is one Algorithm 1 generates) and raises
 :class:`~helpers.core.errors.InputError` naming what is wrong. ``setup.load()`` returns
 :class:`Data`: the SMP2020-EWECT posts, the character-frequency dictionary D rebuilt from them,
 Algorithm 1's candidates and the human ratings, with their
-:class:`~helpers.core.report.Provenance`. :func:`description` is the run's data-summary table.
+:class:`~helpers.core.book.report.Provenance`. :func:`description` is the run's data-summary table.
 The analysis steps are the study's method modules (:mod:`~helpers.slang.candidates`,
 :mod:`~helpers.slang.correlations`, :mod:`~helpers.slang.language_models`,
 :mod:`~helpers.slang.emotion`); :func:`ladder_inputs` gives the ladder its texts, and
@@ -29,12 +29,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..core import classroom, formatting, measured as measurements, params, paths, stats
+from ..core import classroom, params, paths
+from ..core.book import formatting
+from ..core.formats import measured as measurements
+from ..core.statistics import stats
 from ..core.errors import InputError
-from ..core.findings import COLUMNS, Findings
-from ..core.published import read_published
-from ..core.report import ChapterData, Provenance
-from ..core.results import read_saved
+from ..core.book.findings import COLUMNS, Findings
+from ..core.formats.published import read_published
+from ..core.book.report import ChapterData, Provenance
+from ..core.book.results import read_saved
 from . import candidates as hc
 from . import correlations
 from . import emotion
@@ -713,7 +716,7 @@ def findings(folder, section: str | None = None, ladder: str = "this run") -> pd
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use.
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
     t = _Saved(folder)
     if section is not None:

@@ -5,7 +5,7 @@ parameter before any work (types, the homophones file and its words, checkpoint 
 packages a chosen model needs) and raises :class:`~helpers.core.errors.InputError` naming the
 parameter. ``setup.load()`` returns :class:`Data`: HADQAET's annotations, highlights and
 post-edits, the MTL4QE split aligned with them, both targets, the released splits and the
-source-grouped re-split, with their :class:`~helpers.core.report.Provenance`. The chapter's
+source-grouped re-split, with their :class:`~helpers.core.book.report.Provenance`. The chapter's
 own steps (:func:`description`, :func:`comparison_record`, :func:`perturbed_posts`) return tidy
 frames it saves beside the tables of the method modules :mod:`helpers.slang.qe_data`,
 :mod:`helpers.slang.qe_models` and :mod:`helpers.slang.robustness`; the views
@@ -23,13 +23,15 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..core import formatting, measured as measurements, params, paths
+from ..core.book import formatting
+from ..core.formats import measured as measurements
+from ..core import params, paths
 from ..core.errors import InputError
-from ..core.findings import COLUMNS, Findings
-from ..core.published import read_published
-from ..core.report import ChapterData, Provenance
-from ..core.results import read_saved
-from ..core.stats import spearman_interval
+from ..core.book.findings import COLUMNS, Findings
+from ..core.formats.published import read_published
+from ..core.book.report import ChapterData, Provenance
+from ..core.book.results import read_saved
+from ..core.statistics.stats import spearman_interval
 from . import homophone_data as hd
 from . import qe_data
 
@@ -310,7 +312,7 @@ def stability_view(intervals: pd.DataFrame, verdicts: pd.DataFrame, phrase=None)
     """Each statistic of :func:`helpers.slang.robustness.stability_intervals` with its
     interval, and the verdict (its key, or ``phrase("beside_verdict", key)``, its short phrase
     in the words file's verdicts table, with ``phrase`` the words'
-    :meth:`~helpers.core.findings.Words.verdict`): one row per statistic, one column per
+    :meth:`~helpers.core.book.findings.Words.verdict`): one row per statistic, one column per
     evaluation and model (so that four models fit the text column)."""
     columns = {}
     keys = [c for c in ("split", "model") if c in intervals.columns]
@@ -777,7 +779,7 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS`, then ``section``, plus extra columns some quantities use.
+        :data:`helpers.core.book.findings.COLUMNS`, then ``section``, plus extra columns some quantities use.
     """
     names = SECTIONS if section is None else (params.choice("section", section, SECTIONS),)
     t = _Tables(folder)

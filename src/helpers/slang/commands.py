@@ -9,7 +9,7 @@ reads the returned workbooks through its ``ratings_file`` parameter (a folder or
 
 from __future__ import annotations
 
-from ..core import pages
+from ..core.book import pages
 from ..core.classroom import PEOPLE_HELP, add_check_command
 
 

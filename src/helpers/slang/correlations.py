@@ -4,7 +4,7 @@
   over all words as the paper computes it;
 * :func:`spearman_by_word` and :func:`within_word_correlations`: per word, and as a mean
   within-word ρ with a within-word permutation test
-  (:func:`helpers.core.stats.within_group_permutation_test`) and a word-jackknife interval;
+  (:func:`helpers.core.statistics.stats.within_group_permutation_test`) and a word-jackknife interval;
 * :func:`ladder_correlations`: the same for every rung of the language-model ladder
   (:func:`helpers.slang.language_models.ladder_scores`);
 * :func:`word_levels`: how far apart the words' scores sit before any ranking;
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..core.stats import (jackknife_t_interval, mean_rho_interval, spearman_defined, spearman_interval,
+from ..core.statistics.stats import (jackknife_t_interval, mean_rho_interval, spearman_defined, spearman_interval,
                           within_group_permutation_test)
 
 METHOD_COLUMNS = {  # score column -> (method, context)
@@ -85,7 +85,7 @@ def spearman_by_word(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n
 
     Returns ``method, scorer, context, word, rho, p, p_permutation, n``: ``p`` is scipy's
     (a t approximation, poor for five candidates), ``p_permutation`` the two-sided
-    permutation p of that word alone (exact up to :data:`~helpers.core.stats.MAX_EXACT_GROUP` candidates).
+    permutation p of that word alone (exact up to :data:`~helpers.core.statistics.stats.MAX_EXACT_GROUP` candidates).
     ρ is NaN for a word with fewer than 3 rated candidates or constant ratings.
 
     Parameters
@@ -143,7 +143,7 @@ def spearman_by_word(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n
 def within_word_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n_perm: int = 10000,
                              seed: int = 0) -> pd.DataFrame:
     """Per method: the pooled ρ (the paper's way) beside the mean within-word ρ and its
-    within-word permutation test (:func:`~helpers.core.stats.within_group_permutation_test`).
+    within-word permutation test (:func:`~helpers.core.statistics.stats.within_group_permutation_test`).
 
     Returns ``method, scorer, context, pooled_rho, pooled_p, mean_within_word_rho,
     p_within_word, n`` (candidates in the pooled ρ), ``n_words, n_within_word`` (words and
@@ -151,9 +151,9 @@ def within_word_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer
     ratings), ``exact, n_permutations``, and ``pooled_jackknife_ci_low,
     pooled_jackknife_ci_high``: a 95 % interval of the pooled ρ that resamples *words*, not
     candidates (delete-one-word jackknife, t with words − 1 degrees of freedom,
-    :func:`~helpers.core.stats.jackknife_t_interval`, cut to [−1, 1]). The candidates of one
+    :func:`~helpers.core.statistics.stats.jackknife_t_interval`, cut to [−1, 1]). The candidates of one
     word share its level, so an interval that counts them as independent pairs
-    (:func:`~helpers.core.stats.spearman_interval`) is too narrow.
+    (:func:`~helpers.core.statistics.stats.spearman_interval`) is too narrow.
 
     Parameters
     ----------
@@ -336,7 +336,7 @@ def resolution(n: int, level: float = 0.95) -> float:
     """Half-width of the approximate interval of a Spearman ρ near 0 from ``n`` pairs.
 
     Two scorers whose ρ differ by less than this cannot be told apart on these ratings. With
-    Fisher's z and the variance 1.06 / (n − 3) of Spearman's z (:func:`~helpers.core.stats.spearman_interval`),
+    Fisher's z and the variance 1.06 / (n − 3) of Spearman's z (:func:`~helpers.core.statistics.stats.spearman_interval`),
     the half-width at ρ = 0 is tanh(z_q · √(1.06 / (n − 3))), z_q the normal quantile at (1 + level) / 2.
 
     Parameters

@@ -1,4 +1,4 @@
-"""Figures of the slang chapters, interactive (plotly); :func:`helpers.core.plots.static` draws
+"""Figures of the slang chapters, interactive (plotly); :func:`helpers.core.book.plots.static` draws
 their twins for print.
 
 Chapter 6 (homophones, Qian et al. 2025):
@@ -13,8 +13,8 @@ Chapter 6 (homophones, Qian et al. 2025):
 * :func:`ladder_figure`: each language model of the ladder by
   its held-out perplexity against its ρ with the ratings, the paper's Tables 2–3 beside.
 
-Chinese labels in static figures use the CJK font registered by :mod:`helpers.core.plots`;
-:data:`COLOURS` registers the chapters' colours with :func:`helpers.core.plots.register_colours`
+Chinese labels in static figures use the CJK font registered by :mod:`helpers.core.book.plots`;
+:data:`COLOURS` registers the chapters' colours with :func:`helpers.core.book.plots.register_colours`
 and :data:`LABELS` their tables' column labels when this module is imported.
 """
 
@@ -27,8 +27,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..core.plots import colour, register_colours
-from ..core.report import register_labels
+from ..core.book.plots import colour, register_colours
+from ..core.book.report import register_labels
 
 #: The slang chapters' colours. The five slang words take Okabe-Ito hues (hash-chosen fallbacks
 #: would give two of them one colour); the QE models Paul Tol's muted hues (colour-blind safe).
@@ -44,7 +44,7 @@ COLOURS = {
 }
 register_colours(COLOURS)
 
-#: The slang chapters' display labels of their result columns, shown by :func:`helpers.core.report.table`.
+#: The slang chapters' display labels of their result columns, shown by :func:`helpers.core.book.report.table`.
 LABELS = {
     "pooled_rho": "pooled ρ", "pooled_p": "pooled p", "mean_within_word_rho": "mean ρ within words",
     "p_within_word": "p within words", "heldout_perplexity": "perplexity",

@@ -377,8 +377,8 @@ def load_iaa(kind: str = "inter", path=None) -> pd.DataFrame:
 def annotation_agreement() -> pd.DataFrame:
     """Agreement of the HADQAET annotators on the error penalty of an instance: ``inter``
     (two annotators) and ``intra`` (one annotator twice), with the book's agreement
-    statistics (:func:`helpers.core.agreement.agreement`) and ``n`` instances."""
-    from ..core.agreement import agreement
+    statistics (:func:`helpers.core.statistics.agreement.agreement`) and ``n`` instances."""
+    from ..core.statistics.agreement import agreement
 
     rows = []
     for kind in ("inter", "intra"):

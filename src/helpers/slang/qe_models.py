@@ -218,7 +218,7 @@ def embed_texts(texts, name: str = "checkpoint", model_path=None, max_length: in
 
 
 #: BLAS threads of the USE encoder: one, the smallest share of the cores a kernel gets
-#: (:func:`helpers.core.kernel.share_cores`), so it never takes a core another kernel was given,
+#: (:func:`helpers.core.book.kernel.share_cores`), so it never takes a core another kernel was given,
 #: and a fixed count, so the embeddings are the same on every machine, run and ``--jobs`` (the
 #: cache keys them by their texts alone). USE's sums depend on how BLAS splits its products:
 #: chapter 7's 9,269 texts embedded on 1 and on 2 threads differ in 4,330,192 of 4,745,728

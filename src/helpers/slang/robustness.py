@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core import paths, stats
+from ..core import paths
+from ..core.statistics import stats
 from ..core.errors import InputError
 from .substitution import replace_spans
 from .qe_data import source_key
@@ -181,7 +182,7 @@ def share_increased(before: np.ndarray, after: np.ndarray) -> float:
 
 
 def boot_index(weights: np.ndarray) -> np.ndarray:
-    """Bootstrap multiplicities (B, n) of :func:`helpers.core.stats.resample` as item indices
+    """Bootstrap multiplicities (B, n) of :func:`helpers.core.statistics.stats.resample` as item indices
     (B, n): row b lists item i as often as it is drawn in resample b.
 
     Examples
@@ -242,7 +243,7 @@ def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 
     ``predictions`` has ``instance, group, model, predicted``; ``human`` is indexed by instance.
     With ``n_boot`` > 0 the columns ``rho_pct_change_low, rho_pct_change_high,
     r_pct_change_low, r_pct_change_high`` follow: percentile intervals over bootstrap
-    resamples of the posts (:func:`helpers.core.stats.resample`), the same resample for G0 and
+    resamples of the posts (:func:`helpers.core.statistics.stats.resample`), the same resample for G0 and
     the group, so that the change is paired. Groups whose posts differ from G0's (M2G2 covers
     only the posts with a post-edit) are resampled among their own posts. Then the paired
     changes themselves, ``rho_change`` (ρ − ρ of G0), ``rho_change_low, rho_change_high``,
@@ -459,7 +460,7 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
       resampled among the posts that have one.
 
     Every statistic is recomputed on ``n_boot`` resamples of the posts
-    (:func:`helpers.core.stats.resample`, the same draws for every group, so changes are
+    (:func:`helpers.core.statistics.stats.resample`, the same draws for every group, so changes are
     paired); the interval is the percentile interval at ``ci`` %.
 
     Parameters

@@ -26,7 +26,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core import classroom, pages, params, workbook
+from ..core import classroom, params
+from ..core.book import pages
+from ..core.classroom import workbook
 from ..core.errors import InputError, raise_all
 
 RATING_SHEET = "Ratings"

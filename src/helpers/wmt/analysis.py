@@ -12,10 +12,10 @@
   documents, with Holm and mt-metrics-eval's significance clusters;
 * :func:`scheme_weights` and :func:`scheme_rankings` show how the ``mqm`` and ``marot``
   weightings weigh the file's categories and how far that moves the system ranking;
-* :func:`esa_ranking` sets the human ESA ranking of WMT24 (:mod:`helpers.core.esa`) beside the
+* :func:`esa_ranking` sets the human ESA ranking of WMT24 (:mod:`helpers.core.formats.esa`) beside the
   organisers' automatic one, each system marked with its kind (:func:`system_kind`).
 
-The statistics themselves live in :mod:`helpers.core.stats` and :mod:`helpers.core.agreement`.
+The statistics themselves live in :mod:`helpers.core.statistics.stats` and :mod:`helpers.core.statistics.agreement`.
 """
 
 from __future__ import annotations
@@ -26,12 +26,13 @@ from decimal import ROUND_HALF_UP, Decimal
 import numpy as np
 import pandas as pd
 
-from ..core import agreement as ag
-from ..core import annotations as ann
-from ..core import published, scoring, stats
-from ..core import esa
-from ..core.mqm import GOOGLE_MQM_REPO, THREE_RATER_FILE
-from ..core.schemes import Rule, Scheme, load_scheme, weight_table
+from ..core.statistics import agreement as ag
+from ..core.formats import annotations as ann
+from ..core.formats import published
+from ..core.statistics import scoring, stats
+from ..core.formats import esa
+from ..core.formats.mqm import GOOGLE_MQM_REPO, THREE_RATER_FILE
+from ..core.statistics.schemes import Rule, Scheme, load_scheme, weight_table
 
 #: The mirrored release and its files (data/sources.yml).
 REPO = GOOGLE_MQM_REPO
@@ -64,7 +65,7 @@ LANGUAGES = {"en": "English", "de": "German", "zh": "Chinese", "ru": "Russian", 
              "sw": "Swahili", "id": "Indonesian", "th": "Thai", "vi": "Vietnamese", "bn": "Bengali", "mr": "Marathi",
              "fa": "Persian", "hu": "Hungarian", "sk": "Slovak", "sl": "Slovenian", "bg": "Bulgarian", "el": "Greek",
              "da": "Danish", "sv": "Swedish", "no": "Norwegian", "ca": "Catalan", "eu": "Basque", "gl": "Galician"}
-#: Schemes compared with the WMT weights (helpers/core/schemes/*.yml).
+#: Schemes compared with the WMT weights (helpers/core/statistics/schemes/*.yml).
 COMPARED = ("mqm", "hope", "metahope")
 
 
@@ -173,7 +174,7 @@ def reproduce(files: dict, tables: dict | None = None) -> pd.DataFrame:
     translation. TACL 9, 1460–1474, section 3 (MQM weights and scores); the README of
     github.com/google/wmt-mqm-human-evaluation (the printed system tables).
     """
-    from ..core import mqm
+    from ..core.formats import mqm
 
     rows = []
     for table, (csv, rel, kind) in (TABLES if tables is None else tables).items():
@@ -241,12 +242,12 @@ def major_to_minor(scheme: Scheme) -> float:
     Major-weight axis: HOPE 4, MetaHOPE 3, MQM 5).
 
     ratio = w(Major, Accuracy/Mistranslation) / w(Minor, Accuracy/Mistranslation), both
-    weights read from the scheme's rules (:meth:`helpers.core.schemes.Scheme.weight_of`).
+    weights read from the scheme's rules (:meth:`helpers.core.statistics.schemes.Scheme.weight_of`).
 
     Parameters
     ----------
     scheme
-        A weighting scheme (:func:`helpers.core.schemes.load_scheme`, :func:`major_weight_scheme`).
+        A weighting scheme (:func:`helpers.core.statistics.schemes.load_scheme`, :func:`major_weight_scheme`).
 
     Returns
     -------
@@ -281,15 +282,15 @@ def segment_matrix(frame: pd.DataFrame, scheme) -> SegmentMatrix:
 
     score(system, segment) = (1 / R) · Σ_r Σ_e w(e), over the R raters r of the segment and
     the errors e that r marked in the system's translation, w(e) the scheme's weight
-    (:func:`helpers.core.scoring.segment_scores`); segments some system lacks are dropped
-    (:func:`helpers.core.scoring.common_segments`).
+    (:func:`helpers.core.statistics.scoring.segment_scores`); segments some system lacks are dropped
+    (:func:`helpers.core.statistics.scoring.common_segments`).
 
     Parameters
     ----------
     frame
-        Error rows of one MQM file (:func:`helpers.core.mqm.read_mqm`).
+        Error rows of one MQM file (:func:`helpers.core.formats.mqm.read_mqm`).
     scheme
-        Scheme name or :class:`~helpers.core.schemes.Scheme`.
+        Scheme name or :class:`~helpers.core.statistics.schemes.Scheme`.
 
     Returns
     -------
@@ -316,9 +317,9 @@ def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope
 
     For every Major weight (:func:`major_weight_scheme`) and every named scheme the segment
     scores are recomputed and the systems ranked; ``n_boot`` resamples of segments, and the
-    same number of resamples of whole documents (:func:`helpers.core.stats.resample`, the
+    same number of resamples of whole documents (:func:`helpers.core.statistics.stats.resample`, the
     same draws for every weighting, so the rows are paired) give
-    :func:`helpers.core.stats.ranking_stability`. Stability is Kendall's τ-b between the
+    :func:`helpers.core.statistics.stats.ranking_stability`. Stability is Kendall's τ-b between the
     ranking of the full data and that of a resample, averaged over resamples; discrimination
     is the share of system pairs whose mean difference d_ab keeps its sign in at least
     1 − alpha/2 of the resamples (the percentile interval of d_ab excludes 0).
@@ -326,11 +327,11 @@ def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope
     Parameters
     ----------
     frame
-        Error rows of one MQM file (:func:`helpers.core.mqm.read_mqm`).
+        Error rows of one MQM file (:func:`helpers.core.formats.mqm.read_mqm`).
     major_weights
         The Major weights swept (Minor 1, Minor punctuation 0.1, Non-translation 25 fixed).
     schemes
-        Named schemes (``helpers/core/schemes/*.yml``) placed on the same axis.
+        Named schemes (``helpers/core/statistics/schemes/*.yml``) placed on the same axis.
     n_boot, seed
         Resamples of each kind, and their seed.
     alpha
@@ -375,7 +376,7 @@ def rankings(frame: pd.DataFrame, schemes) -> pd.DataFrame:
     frame
         Error rows of one MQM file.
     schemes
-        Scheme names or :class:`~helpers.core.schemes.Scheme` objects.
+        Scheme names or :class:`~helpers.core.statistics.schemes.Scheme` objects.
 
     Returns
     -------
@@ -439,7 +440,7 @@ def scheme_agreement(frame: pd.DataFrame, schemes=COMPARED, n_boot: int = 1000, 
         n_units, n_documents``; ``differences``, per pair of schemes: ``scheme_x, scheme_y,
         alpha_x, alpha_y, difference, ci_low, ci_high`` (percentile, documents resampled),
         ``jackknife_ci_low, jackknife_ci_high, p, p_holm`` and the
-        :func:`helpers.core.stats.verdict`.
+        :func:`helpers.core.statistics.stats.verdict`.
 
     References
     ----------
@@ -590,7 +591,7 @@ def ratio_curve(weight_alpha: pd.DataFrame, tol: float = 1e-9) -> pd.DataFrame:
 
 def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.DataFrame:
     """One-way ICC(1,1) and ICC(1,k) of the raters' segment penalties with delete-one-document
-    jackknife t intervals (:func:`helpers.core.agreement.oneway_icc_by_cluster`).
+    jackknife t intervals (:func:`helpers.core.statistics.agreement.oneway_icc_by_cluster`).
 
     On the units with the most common number k of raters (each unit has its own k raters, so
     the one-way model): ICC(1,1) = (MSB − MSW) / (MSB + (k − 1) · MSW), the reliability of one
@@ -630,7 +631,7 @@ def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.
     return out
 
 
-top_level = ann.top_level  # in helpers.core.annotations, shared with helpers.figurative
+top_level = ann.top_level  # in helpers.core.formats.annotations, shared with helpers.figurative
 
 
 def _errors(frame: pd.DataFrame) -> pd.DataFrame:
@@ -714,11 +715,11 @@ class SpanAgreement:
     """:func:`span_table`: the pooled span agreement and each rater pair's matches."""
 
     table: pd.DataFrame  # criterion, agreement, ci_low, ci_high, rater_pairs, spans
-    matches: pd.DataFrame  # one row per rater pair of a segment (helpers.core.agreement.span_matches)
+    matches: pd.DataFrame  # one row per rater pair of a segment (helpers.core.statistics.agreement.span_matches)
 
 
 def span_table(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> SpanAgreement:
-    """Span agreement of every rater pair (:func:`helpers.core.agreement.span_matches`), pooled,
+    """Span agreement of every rater pair (:func:`helpers.core.statistics.agreement.span_matches`), pooled,
     with percentile intervals resampling whole documents.
 
     A rater's span is matched when a co-rater of the same segment marked an overlapping span
@@ -815,9 +816,9 @@ def system_tests(wide: pd.DataFrame, docs, n_trials: int = 10000, seed: int = 0,
     (lower is better); each trial swaps a's and b's scores of every unit (segment, or whole
     document) with probability ½, and p = (c + 1) / (T + 1) with c the trials reaching d,
     or exact when all 2^k swap patterns are enumerated
-    (:func:`helpers.core.stats.approximate_randomization`). The clusters are mt-metrics-eval's:
+    (:func:`helpers.core.statistics.stats.approximate_randomization`). The clusters are mt-metrics-eval's:
     down the ranking, a system starts a new cluster when it is significantly worse than any
-    system of the current one (:func:`helpers.core.stats.significance_clusters`), from the raw
+    system of the current one (:func:`helpers.core.statistics.stats.significance_clusters`), from the raw
     and from the Holm-adjusted p-values.
 
     Parameters
@@ -915,7 +916,7 @@ COVERAGE_FLOOR = 0.90
 
 
 def smallest_possible_p(units: int, n_trials: int) -> float:
-    """The smallest p-value :func:`helpers.core.stats.approximate_randomization` can give a pair
+    """The smallest p-value :func:`helpers.core.statistics.stats.approximate_randomization` can give a pair
     whose scores are swapped in ``units`` units.
 
     p_min = 2^−units where the test enumerates every swap pattern (2^units ≤ ``n_trials``),
@@ -1006,7 +1007,7 @@ def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVE
 
 # --------------------------------------------------------------------------- the weighting choice
 
-#: The two reference weightings the chapter sets side by side (``helpers/core/schemes/*.yml``).
+#: The two reference weightings the chapter sets side by side (``helpers/core/statistics/schemes/*.yml``).
 REFERENCE_SCHEMES = ("mqm", "marot")
 
 
@@ -1030,7 +1031,7 @@ def compared_schemes(frame: pd.DataFrame) -> list:
 def scheme_weights(frame: pd.DataFrame, schemes=REFERENCE_SCHEMES) -> pd.DataFrame:
     """How each scheme weighs every (category, severity) present in ``frame``: ``category,
     severity, n`` and one ``weight_<scheme>`` column per scheme
-    (:func:`helpers.core.schemes.weight_table`), in the first scheme's order, ``differs``
+    (:func:`helpers.core.statistics.schemes.weight_table`), in the first scheme's order, ``differs``
     True where the weights are not all equal. ``No-error`` and ``HOTW-test`` rows are
     left out: no scheme weighs them."""
     out = None
@@ -1058,7 +1059,7 @@ def scheme_rankings(frame: pd.DataFrame, schemes=REFERENCE_SCHEMES) -> pd.DataFr
     frame
         Error rows of one MQM file.
     schemes
-        Scheme names or :class:`~helpers.core.schemes.Scheme` objects, the first the reference
+        Scheme names or :class:`~helpers.core.statistics.schemes.Scheme` objects, the first the reference
         (default :data:`REFERENCE_SCHEMES`).
 
     Returns
@@ -1128,18 +1129,18 @@ def esa_ranking(kept: pd.DataFrame, autorank: pd.DataFrame, alpha: float = 0.05)
     """The human ESA ranking of each language pair beside the organisers' automatic one.
 
     The human ranking, its rank ranges and significance clusters are
-    :func:`helpers.core.esa.human_ranking` (the mean over domains of each domain's mean ESA
+    :func:`helpers.core.formats.esa.human_ranking` (the mean over domains of each domain's mean ESA
     score; Wilcoxon signed-rank tests per domain combined by Stouffer's method); the automatic
-    ranking is read from the organisers' report (:func:`helpers.core.esa.compare_rankings`).
+    ranking is read from the organisers' report (:func:`helpers.core.formats.esa.compare_rankings`).
     rank_shift = automatic rank − human rank, over the systems both rank (positive: the
     automatic ranking places the system lower than the humans do).
 
     Parameters
     ----------
     kept
-        ESA ratings after the organisers' filters (:func:`helpers.core.esa.organisers_filter`).
+        ESA ratings after the organisers' filters (:func:`helpers.core.formats.esa.organisers_filter`).
     autorank
-        The organisers' automatic ranking (:func:`helpers.core.esa.read_autorank`).
+        The organisers' automatic ranking (:func:`helpers.core.formats.esa.read_autorank`).
     alpha
         Significance level of the clusters.
 

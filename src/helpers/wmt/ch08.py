@@ -4,7 +4,7 @@ The chapter calls :func:`setup` in the cell right after its parameters cell; it 
 parameter before any work and raises :class:`~helpers.core.errors.InputError` naming the
 parameter. ``setup.load()`` reads the MQM files (cached under ``.cache/wmt-mqm-read`` keyed by
 the files' sha256: reading the three-rater archive with its texts is the slowest step) and
-returns :class:`Data` with its :class:`~helpers.core.report.Provenance`; ``setup.load_esa()``
+returns :class:`Data` with its :class:`~helpers.core.book.report.Provenance`; ``setup.load_esa()``
 returns section 6's :class:`EsaData`. :func:`description` and :func:`esa_description` describe
 the two boxes (saved as ``data_summary.csv`` and ``esa_summary.csv``). The analyses are
 :mod:`helpers.wmt.analysis`; :func:`findings` reads the chapter's saved tables back by their
@@ -20,13 +20,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..core import annotations as ann
-from ..core import cache, esa, mqm, params, paths
-from ..core.agreement import alpha_reading
+from ..core.formats import annotations as ann
+from ..core import cache, params, paths
+from ..core.formats import esa, mqm
+from ..core.statistics.agreement import alpha_reading
 from ..core.errors import InputError
-from ..core.findings import Findings
-from ..core.report import ChapterData, Provenance
-from ..core.stats import FEW_CLUSTERS
+from ..core.book.findings import Findings
+from ..core.book.report import ChapterData, Provenance
+from ..core.statistics.stats import FEW_CLUSTERS
 from .analysis import (COVERAGE_FLOOR, REPO, SYSTEM_KINDS, TABLES, TED_FILE, THREE_RATER_FILE, certainty_verdict,
                        language_pair, pair_names, ratio_curve, smallest_possible_p, span_coverage,
                        tables_for)
@@ -127,21 +128,10 @@ class Setup:
     def load_esa(self) -> EsaData:
         """Section 6's data: the ESA ratings of ``esa_lp`` after the organisers' filters,
         what each filter dropped, and the organisers' automatic ranking of that pair."""
-        files = self.esa_files or tuple(paths.released_file(ESA_REPO, f) for f in ESA_FILES)
+        files = _esa_paths(self.esa_files)
         report = self.esa_report or paths.released_file(ESA_REPO, AUTORANK_FILE)
-        try:
-            ratings = esa.read_many(files)
-        except InputError as exc:
-            raise exc.located(parameter="esa_files") from None
-        held = sorted(ratings["lp"].unique())
-        lp = self.esa_lp
-        if lp is None and len(held) > 1:
-            raise InputError(f"the ESA files hold several language pairs ({', '.join(held)}); name one",
-                             parameter="esa_lp", expected="e.g. 'en-zh'")
-        lp = lp or held[0]
-        if lp not in held:
-            raise InputError(f"no ESA ratings of this pair (the files hold {', '.join(held)})", parameter="esa_lp",
-                             value=lp)
+        ratings = _esa_ratings(files)
+        lp = _esa_pair(ratings, self.esa_lp)
         ratings = ratings[ratings["lp"] == lp].reset_index(drop=True)
         kept, counts = esa.organisers_filter(ratings)
         if kept["system"].nunique() < 2:
@@ -160,7 +150,7 @@ class Setup:
 
 def _read(path: Path, parameter: str, columns, pool: bool) -> pd.DataFrame:
     """An MQM file read once per content (cached), with its pairings pooled when asked."""
-    from ..core.fetch import sha256_of  # the fetcher's file hash, imported only when a file is read
+    from ..core.formats.fetch import sha256_of  # the fetcher's file hash, imported only when a file is read
 
     def read():
         return mqm.read_mqm(path, columns=columns)
@@ -173,9 +163,43 @@ def _read(path: Path, parameter: str, columns, pool: bool) -> pd.DataFrame:
     return ann.pool_pairings(frame) if pool else frame
 
 
+def _esa_paths(files: tuple[Path, ...] | None) -> tuple[Path, ...]:
+    """The ESA files of section 6: those given, or the mirrored WMT24 waves 2 and 3."""
+    return files or tuple(paths.released_file(ESA_REPO, f) for f in ESA_FILES)
+
+
+def _esa_ratings(files: tuple[Path, ...]) -> pd.DataFrame:
+    """The ESA files read once per content (cached: :func:`setup` reads them to check ``esa_lp``,
+    :meth:`Setup.load_esa` again)."""
+    from ..core.formats.fetch import sha256_of  # the fetcher's file hash, imported only when a file is read
+
+    try:
+        return cache.cached("wmt-esa-read", 1, [sha256_of(f) for f in files], lambda: esa.read_many(files),
+                            describe="ESA files read")
+    except InputError as exc:
+        raise exc.located(parameter="esa_files") from None
+
+
+def _esa_pair(ratings: pd.DataFrame, lp: str | None) -> str:
+    """The ``esa_lp`` the ESA ratings hold (None: their only pair), else an error naming the pairs they hold."""
+    held = sorted(ratings["lp"].unique())
+    if lp is None and len(held) > 1:
+        raise InputError(f"the ESA files hold several language pairs ({', '.join(held)}); name one",
+                         parameter="esa_lp", expected="e.g. 'en-zh'")
+    lp = lp or held[0]
+    if lp not in held:
+        raise InputError(f"no ESA ratings of this pair (the files hold {', '.join(held)})", parameter="esa_lp",
+                         value=lp, expected=" or ".join(held))
+    return lp
+
+
 def _mqm_file(name: str, value) -> Path | None:
     if value is None:
         return None
+    if Path(str(value)).suffix.lower() in ESA_SUFFIXES:  # an ESA file where an MQM file belongs
+        raise InputError(f"is not an MQM/Marot TSV ({Path(str(value)).suffix}): ESA ratings (.csv, .jsonl) go to "
+                         "esa_files, section 6", parameter=name, value=str(value),
+                         expected=f"{' or '.join(MQM_SUFFIXES)}; or -p esa_files {value}")
     return params.existing_file(name, value, MQM_SUFFIXES)
 
 
@@ -222,7 +246,7 @@ def setup(annotations=None, multi_rated=None, major_weights=tuple(range(1, 11)),
                          expected="e.g. [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]")
     weights = tuple(params.number("major_weights", w, minimum=0) for w in major_weights)
     params.text("results_dir", str(results_dir))
-    return Setup(annotations=_mqm_file("annotations", annotations),
+    checked = Setup(annotations=_mqm_file("annotations", annotations),
                     multi_rated=_mqm_file("multi_rated", multi_rated), major_weights=weights,
                     n_boot=params.integer("n_boot", n_boot, minimum=100),
                     n_trials=params.integer("n_trials", n_trials, minimum=100),
@@ -232,8 +256,8 @@ def setup(annotations=None, multi_rated=None, major_weights=tuple(range(1, 11)),
                     language_pair=_language_pair(language_pair), esa_files=_esa_files(esa_files),
                     esa_lp=_esa_lp(esa_lp),
                     esa_report=None if esa_report is None else params.existing_file("esa_report", esa_report, (".tex",)))
-
-
+    _esa_pair(_esa_ratings(_esa_paths(checked.esa_files)), checked.esa_lp)  # section 6's pair, before any work
+    return checked
 
 
 # --------------------------------------------------------------------------- the data boxes described
@@ -253,7 +277,7 @@ def description(box: Data, setup: Setup) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS`.
+        :data:`helpers.core.book.findings.COLUMNS`.
     """
     found = Findings()
     pairs = box.pairs or (None, None)
@@ -287,7 +311,7 @@ def esa_description(box: EsaData) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS`.
+        :data:`helpers.core.book.findings.COLUMNS`.
     """
     found = Findings()
     kept = box.kept
@@ -321,14 +345,16 @@ def _listing(items: list[str]) -> str:
 #: The result files :func:`findings` reads (``results/08_wmt_mqm/<name>.csv``).
 FINDINGS_INPUTS = ("data_summary", "reproduced", "scheme_weights", "scheme_rankings", "weight_sweep",
                    "alpha_by_weight", "alpha_by_scheme", "scheme_differences", "icc_by_documents",
-                   "presence_agreement", "span_agreement", "rater_bias", "system_pairs",
+                   "presence_agreement", "span_agreement", "rater_bias", "rater_effects", "system_pairs",
                    "certainty_segments_vs_documents", "system_pairs_multi_rated", "esa_summary", "esa_rankings")
 #: Columns read as written (names and printed values, not numbers) or as whole numbers that may be missing.
 _TYPES = {"reproduced": {"table": str, "system": str, "published": str},
           "esa_rankings": {"human_rank": "Int64", "auto_rank": "Int64", "rank_shift": "Int64"},
-          "rater_bias": {"rater": str}, "scheme_rankings": {"system": str},
+          "rater_bias": {"rater": str}, "rater_effects": {"rater": str}, "scheme_rankings": {"system": str},
           "data_summary": {"quantity": str, "group": str, "text": str},
           "esa_summary": {"quantity": str, "group": str, "text": str}}
+#: The rows of ``system_pairs.csv`` the page's table shows (the file holds every pair).
+PAIRS_SHOWN = 20
 #: The README-table rounding rule the chapter reads (:func:`~helpers.wmt.analysis.reproduce`).
 ROUNDING_RULE = "match: 3 decimals, then half-up"
 
@@ -435,7 +461,8 @@ def _systems(t: dict) -> Findings:
     return (Findings().add("system_pairs", len(pairs))
             .add("separated_by_segments", _separated(pairs, alpha, "p_segments_holm"))
             .add("separated_by_documents", _separated(pairs, alpha, "p_documents_holm"))
-            .add("se_ratio", ratio.median(), ci=(ratio.min(), ratio.max())))
+            .add("se_ratio", ratio.median(), ci=(ratio.min(), ratio.max()))
+            .add("pairs_shown", min(PAIRS_SHOWN, len(pairs))).add("pairs_cut", int(len(pairs) > PAIRS_SHOWN)))
 
 
 def _systems_multi(t: dict) -> Findings:
@@ -543,9 +570,8 @@ def _closing(t: dict) -> Findings:
         found.add("top_category", top["nominal_alpha"], text=top["category"], marked=top["marked_percent"] / 100)
         for r in presence.iloc[1:4].itertuples():
             found.add("category_alpha", r.nominal_alpha, group=r.category)
-        found.add("category_below_score", bool(top["nominal_alpha"] < lv.loc["mqm", "alpha"]))
     else:
-        found.add("top_category").add("category_alpha").add("category_below_score")
+        found.add("top_category").add("category_alpha")
 
     sp = t["span_agreement"].set_index("criterion")
     (found.add("spans_compared", int(sp["spans"].iloc[0]))
@@ -554,21 +580,7 @@ def _closing(t: dict) -> Findings:
      .add("span_severity", sp.loc["overlap+category+severity", "agreement"])
      .add("span_dice", sp.loc["characters", "agreement"]))
 
-    bias = t["rater_bias"]
-    if len(bias):
-        off = bias[(bias["ci_low"] > 0) | (bias["ci_high"] < 0)]
-        # bias = the rater's penalty minus the co-raters' mean: the most severe rater has the largest
-        severe, lenient = bias.loc[bias["bias"].idxmax()], bias.loc[bias["bias"].idxmin()]
-        (found.add("biased_raters", len(off)).add("raters", len(bias))
-         .add("most_lenient_bias", lenient["bias"], ci=(lenient["ci_low"], lenient["ci_high"]), text=lenient["rater"])
-         .add("most_severe_bias", severe["bias"], ci=(severe["ci_low"], severe["ci_high"]), text=severe["rater"]))
-        for name, r in (("lenient_interval", lenient), ("severe_interval", severe)):  # none with too few documents
-            known = pd.notna(r["ci_low"]) and pd.notna(r["ci_high"])
-            found.add(name, r["bias"] if known else None, ci=(r["ci_low"], r["ci_high"]))
-    else:
-        for q in ("biased_raters", "raters", "most_lenient_bias", "most_severe_bias", "lenient_interval",
-                  "severe_interval"):
-            found.add(q)
+    _bias(found, t["rater_effects"], t["rater_bias"])
 
     for x, y in (("metahope", "hope"), ("metahope", "mqm"), ("hope", "mqm")):  # points on the ratio curve
         r = _oriented(t["scheme_differences"], x, y)
@@ -588,6 +600,7 @@ def _closing(t: dict) -> Findings:
      .add("segment_coverage", verdict.coverage).add("coverage_floor", COVERAGE_FLOOR)
      .add("pairs_below_floor", verdict.pairs_below)
      .add("few_documents", g < FEW_CLUSTERS).add("few_clusters", FEW_CLUSTERS))
+    _esa_closing(found, t)
     pairs_multi = t["system_pairs_multi_rated"]
     if pairs_multi is not None and len(pairs_multi):
         (found.add("multi_documents", int(pairs_multi["n_documents"].iloc[0]))
@@ -599,6 +612,53 @@ def _closing(t: dict) -> Findings:
         for q in ("multi_documents", "multi_raters_per_unit", "multi_pairs", "multi_by_segments", "multi_by_documents"):
             found.add(q)
     return found
+
+
+def _bias(found: Findings, model: pd.DataFrame | None, raw: pd.DataFrame | None) -> None:
+    """The rater-bias quantities of section ``findings``: from the model with a term per unit and
+    per rater (``rater_effects.csv``, :func:`~helpers.wmt.rater_bias.rater_effects`) the raters
+    whose interval excludes 0, the most lenient and the most severe (every rater tied at the
+    extreme, named together), and beside them the raw bias of the same raters (their penalty minus
+    their co-raters' mean, ``rater_bias.csv``: ``lenient_raw``, ``severe_raw``), which depends on
+    who the co-raters were. None applies without the model's table."""
+    names = ("biased_raters", "raters", "most_lenient_bias", "most_severe_bias", "lenient_interval",
+             "severe_interval", "lenient_raw", "severe_raw")
+    if model is None or not len(model):
+        for q in names:
+            found.add(q)
+        return
+    off = model[(model["ci_low"] > 0) | (model["ci_high"] < 0)]
+    found.add("biased_raters", len(off)).add("raters", len(model))
+    raw = raw.set_index("rater")["bias"] if raw is not None and len(raw) else pd.Series(dtype=float)
+    for side, extreme in (("lenient", model["bias"].min()), ("severe", model["bias"].max())):
+        tied = model[model["bias"] == extreme]
+        r = tied.iloc[0]
+        found.add(f"most_{side}_bias", extreme, ci=(r["ci_low"], r["ci_high"]), text=_listing(list(tied["rater"])))
+        known = len(tied) == 1 and pd.notna(r["ci_low"]) and pd.notna(r["ci_high"])  # none with too few documents
+        found.add(f"{side}_interval", extreme if known else None, ci=(r["ci_low"], r["ci_high"]))
+        found.add(f"{side}_raw", raw.get(r["rater"]) if len(tied) == 1 else None)
+
+
+#: Section 6's quantities the closing findings restate, each as ``esa_<name>`` (:func:`_esa`).
+ESA_CLOSING = ("pair", "systems", "clusters", "human_top", "compared", "tau", "same_top", "auto_top", "human_first",
+               "undervalued", "overvalued", "chained", "no_autorank")
+
+
+def _esa_closing(found: Findings, t: dict) -> None:
+    """The closing findings' ESA part (section 6): :data:`ESA_CLOSING` read from :func:`_esa`,
+    each renamed ``esa_<name>``; none applies when the run saved no ESA ranking."""
+    if t["esa_rankings"] is None or t["esa_summary"] is None or not len(t["esa_rankings"]):
+        for q in ESA_CLOSING:
+            found.add(f"esa_{q}")
+        return
+    esa_found = _esa(t).frame()
+    for q in ESA_CLOSING:
+        rows = esa_found[esa_found["quantity"] == q]
+        for r in rows.to_dict("records"):
+            extra = {k: v for k, v in r.items() if k not in ("quantity", "group", "value", "ci_low", "ci_high", "p",
+                                                              "text") and not (isinstance(v, float) and pd.isna(v))}
+            found.add(f"esa_{q}", None if pd.isna(r["value"]) else r["value"], group=r["group"],
+                      ci=(r["ci_low"], r["ci_high"]), p=r["p"], text=r["text"], **extra)
 
 
 def _esa_data(t: dict) -> Findings:
@@ -615,9 +675,37 @@ def _placed(rows: pd.DataFrame) -> str:
                      else f"{r.system} (no automatic score)" for r in rows.itertuples(index=False)])
 
 
+def _chained(found: Findings, ranking: pd.DataFrame) -> None:
+    """How far the organisers' clusters chain: a system joins the cluster of the one above it
+    when that one does not differ from it significantly, so a cluster can hold systems
+    significantly below others of the same cluster. From the ranking (best first) and its rank
+    ranges: the systems significantly better than a system are rank_low − 1
+    (:func:`helpers.core.formats.esa.human_ranking`), all scored at least as high; those beyond the
+    systems of earlier clusters are in its own cluster. ``chained``: how many systems are
+    significantly below one of their own cluster; per such cluster (group) ``chain_extreme``:
+    the most systems of its own cluster one system is below, that system (every one tied
+    named), its rank range, and the cluster's first system with its rank range."""
+    ranking = ranking.reset_index(drop=True)
+    sizes = ranking.groupby("cluster", sort=True)["system"].size()
+    before = sizes.cumsum().shift(fill_value=0)
+    within = ranking["rank_low"].astype(int) - 1 - ranking["cluster"].map(before).astype(int)
+    below = ranking.assign(within=within)[within > 0]
+    found.add("chained", len(below))
+    for cluster, rows in below.groupby("cluster", sort=True):
+        top = rows[rows["within"] == rows["within"].max()]
+        first = ranking[ranking["cluster"] == cluster].iloc[0]
+        found.add("chain_extreme", int(rows["within"].max()), group=f"cluster {int(cluster)}",
+                  text=_listing([f"{r.system} (rank range {_span(int(r.rank_low), int(r.rank_high))})"
+                                 for r in top.itertuples(index=False)]),
+                  size=int(sizes[cluster]), first=first["system"],
+                  first_range=_span(int(first["rank_low"]), int(first["rank_high"])))
+    if below.empty:
+        found.add("chain_extreme")
+
+
 def _esa(t: dict) -> Findings:
     """Section ``esa``: from ``esa_rankings`` (:func:`~helpers.wmt.analysis.esa_ranking`) and
-    :func:`helpers.core.esa.rank_agreement` of it: the pair (and whether it is MetaHOPE's own,
+    :func:`helpers.core.formats.esa.rank_agreement` of it: the pair (and whether it is MetaHOPE's own,
     English→Chinese), the human ranking's clusters and top, Kendall τ with the automatic
     ranking, the systems that move most either way, and each kind of system
     (:data:`~helpers.wmt.analysis.SYSTEM_KINDS`)."""
@@ -640,11 +728,11 @@ def _esa(t: dict) -> Findings:
         found.add("human_first", text=_listing(list(both.loc[both["human_rank"] == 1, "system"])))
         found.add("same_top", int(bool(a["same_top"]))).add("no_autorank")
         shift = both["rank_shift"].astype(float)
-        for name, index, sign in (("undervalued", shift.idxmax(), 1), ("overvalued", shift.idxmin(), -1)):
-            r = both.loc[index]
-            if sign * r["rank_shift"] > 0:  # the automatic ranking places it lower (higher) than the humans
-                found.add(name, abs(int(r["rank_shift"])), text=r["system"], human_rank=int(r["human_rank"]),
-                          auto_rank=int(r["auto_rank"]))
+        for name, extreme, sign in (("undervalued", shift.max(), 1), ("overvalued", shift.min(), -1)):
+            tied = both[shift == extreme]  # every system at the extreme, named together
+            if sign * extreme > 0:  # the automatic ranking places them lower (higher) than the humans
+                found.add(name, abs(int(extreme)), text=_listing(list(tied["system"])), tied=len(tied),
+                          ranks=_placed(tied))
             else:
                 found.add(name)
     else:
@@ -658,6 +746,7 @@ def _esa(t: dict) -> Findings:
         shifts = rows["rank_shift"].dropna().astype(float)
         found.add("kind", len(rows), group=kind, text=_placed(rows))
         found.add("kind_shift", shifts.mean() if len(shifts) else None, group=kind)
+    _chained(found, ranking)
     ref = ranking[ranking["kind"] == "human"]
     if len(ref):
         position = int(ranking.index.get_loc(ref.index[0])) + 1
@@ -679,7 +768,8 @@ _SECTIONS = {
                  "top_mover")),
     "spans": (_spans, ("data_summary",), ("errors", "without_span")),
     "systems": (_systems, ("data_summary", "system_pairs", "certainty_segments_vs_documents"),
-                ("system_pairs", "separated_by_segments", "separated_by_documents", "se_ratio")),
+                ("system_pairs", "separated_by_segments", "separated_by_documents", "se_ratio", "pairs_shown",
+                 "pairs_cut")),
     "systems_multi": (_systems_multi, ("data_summary", "system_pairs_multi_rated"),
                       ("multi_file", "multi_segments", "multi_documents")),
     "esa_data": (_esa_data, ("esa_summary",), ("files", "pair", "read", "dropped", "kept", "systems", "segments",
@@ -688,21 +778,22 @@ _SECTIONS = {
     "esa": (_esa, ("esa_summary", "esa_rankings"),
             ("pair", "metahope_direction", "systems", "clusters", "top_cluster", "human_top", "report", "compared",
              "tau", "auto_top", "human_first", "same_top", "no_autorank", "undervalued", "overvalued", "kind",
-             "kind_shift", "reference")),
+             "kind_shift", "chained", "chain_extreme", "reference")),
     "findings": (_closing, ("data_summary", "weight_sweep", "alpha_by_scheme", "span_agreement", "presence_agreement",
                             "rater_bias", "scheme_differences", "system_pairs", "certainty_segments_vs_documents"),
                  ("errors_file", "multi_file", "reproduced", "printed", "tables", "nothing_to_reproduce", "exceptions",
                   "exception", "best_major", "best_tau", "major5_tau", "major5_separated", "tau_lowest", "tau_highest",
                   "hope_tau", "metahope_tau", "n_documents", "documents_tau", "documents_separated",
                   "resampling_matters", "alpha", "alpha_command", "icc", "raters_per_unit", "top_category",
-                  "category_alpha", "category_below_score", "spans_compared", "span_overlap", "span_category",
+                  "category_alpha", "spans_compared", "span_overlap", "span_category",
                   "span_severity", "span_dice", "biased_raters", "raters", "most_lenient_bias", "most_severe_bias",
-                  "lenient_interval", "severe_interval", "scheme_difference", "ratio_curve", "ratio_rho", "ratio_low",
+                  "lenient_interval", "severe_interval", "lenient_raw", "severe_raw", "scheme_difference",
+                  "ratio_curve", "ratio_rho", "ratio_low",
                   "alpha_low", "ratio_high", "alpha_high", "metahope_ratio", "metahope_alpha", "hope_ratio",
                   "hope_alpha", "system_pairs", "separated_by_segments", "separated_by_documents", "pair_documents",
                   "smallest_p", "se_ratio", "segment_coverage", "coverage_floor", "pairs_below_floor",
                   "few_documents", "few_clusters", "multi_documents", "multi_raters_per_unit", "multi_pairs",
-                  "multi_by_segments", "multi_by_documents")),
+                  "multi_by_segments", "multi_by_documents", *(f"esa_{q}" for q in ESA_CLOSING))),
 }
 
 
@@ -732,7 +823,7 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`helpers.core.findings.COLUMNS` plus extra columns some quantities use. Every
+        :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use. Every
         quantity is always present; one whose table is missing is not applicable (its sentence
         drops out of the words). A verdict is a key in ``text``, worded by the ``## verdicts``
         table of ``notebooks/words/08_wmt_mqm.md``.

@@ -1,5 +1,5 @@
 """Chapter 08's figures, each an interactive plotly figure (:meth:`helpers.core.Results.show` shows
-it offline and saves its static twin, drawn by :func:`helpers.core.plots.static`).
+it offline and saves its static twin, drawn by :func:`helpers.core.book.plots.static`).
 :data:`COLOURS` registers the chapter's colours when this module is imported."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..core import plots
+from ..core.book import plots
 
 #: Chapter 08's colours: one per resampling of the weight sweep (:func:`helpers.wmt.analysis.weight_sweep`).
 COLOURS = {"resample segments": "#8c564b", "resample documents": "#2ca02c",
@@ -72,7 +72,10 @@ def stability_curve(sweep: pd.DataFrame, metric: str = "tau_mean", title: str = 
 
 
 def bias_forest(bias: pd.DataFrame, title: str = "") -> go.Figure:
-    """Each rater's bias (:func:`helpers.core.agreement.rater_bias`) with its interval, 0 marked."""
+    """Each rater's bias with its interval, 0 marked: the model's rater terms
+    (:func:`helpers.wmt.rater_bias.rater_effects`) or the raw differences from the co-raters
+    (:func:`helpers.core.statistics.agreement.rater_bias`), both with ``rater, bias, ci_low, ci_high,
+    n_items, n_clusters``."""
     b = bias.sort_values("bias")
     fig = go.Figure(go.Scatter(
         x=b["bias"], y=b["rater"], mode="markers", marker={"size": 10, "color": "#1f4e9a"},
@@ -82,7 +85,7 @@ def bias_forest(bias: pd.DataFrame, title: str = "") -> go.Figure:
         hovertemplate="%{y}: %{x:.2f} [%{customdata[0]:.2f}, %{customdata[1]:.2f}]<br>%{customdata[2]} segments, "
                       "%{customdata[3]} documents<extra></extra>"))
     fig.add_vline(x=0, line_dash="dot", line_color="#888")
-    fig.update_layout(title=title, xaxis_title="penalty minus the other raters' mean (per segment)",
+    fig.update_layout(title=title, xaxis_title="rater bias (penalty per segment)",
                       height=260 + 28 * len(b), margin={"l": 90, "r": 30, "t": 60, "b": 50})
     return fig
 

@@ -206,7 +206,7 @@ def read_scores(path, level: str, n_segments: int | None = None, n_documents: in
     return pd.DataFrame(rows, columns=[*keys, "score"])
 
 
-def _numbered_blocks(rows: list[tuple], block: int | None, path: Path, unit: str) -> list[tuple]:
+def _numbered_blocks(rows: list[tuple], block: int | None, path: Path, what: str) -> list[tuple]:
     """Number each system's rows 1…``block``, checking the blocks are whole and contiguous."""
     if block is None:
         counts: dict[str, int] = {}
@@ -214,7 +214,7 @@ def _numbered_blocks(rows: list[tuple], block: int | None, path: Path, unit: str
             counts[system] = counts.get(system, 0) + 1
         block = next(iter(counts.values()), 0)
     if block <= 0 or len(rows) % block:
-        raise InputError(f"has {len(rows)} rows, not a multiple of the {block} {unit}s", file=path,
+        raise InputError(f"has {len(rows)} rows, not a multiple of the {block} {what}s", file=path,
                          expected=f"one block of {block} rows per system")
     out, seen = [], set()
     for start in range(0, len(rows), block):
@@ -227,7 +227,7 @@ def _numbered_blocks(rows: list[tuple], block: int | None, path: Path, unit: str
             name, score = rows[start + k]
             if name != system:
                 raise InputError(f"is inside the block of system {system!r}", file=path, row=start + k + 1,
-                                 value=name, expected=f"{block} consecutive rows per system, {unit}s in order")
+                                 value=name, expected=f"{block} consecutive rows per system, {what}s in order")
             out.append((system, k + 1, score))
     return out
 
