@@ -44,7 +44,7 @@ def test_every_command_in_the_docs_names_the_projects_interpreter():
 
 def test_every_command_help_names_the_projects_interpreter():
     from helpers.__main__ import _studies
-    from helpers.core import cli
+    from helpers.core.book import cli
 
     def helps(parser):
         yield parser.format_help()
