@@ -228,21 +228,22 @@ def embed_texts(texts, name: str = "checkpoint", model_path=None, max_length: in
 #: the old fixed 2 threads, chapter 7's ``fit_models`` cell took 16.8 s alone and 172.7 s in a
 #: two-kernel build, with one thread 17.8-18.7 s quiet or contended (issue 43). Measured here on 2 cores
 #: (cold cache, the chapter's first ``fit_models``, ``features`` and ``use``, BLAS share 1 as in
-#: a two-kernel build; 2026-12-07 on a machine shared with other work, whose 1-minute load
-#: average of 9-16 made every wall time long; CPU seconds are the step's own):
+#: a two-kernel build; 2026-12-07 on a machine shared with other work, in two series: while its
+#: 1-minute load average was 9-16, and later at 3-5; CPU seconds are the step's own):
 #:
-#: ===========================  ==========================  =====================
-#: USE threads                  no busy process of ours     one busy process
-#: ===========================  ==========================  =====================
-#: 1 (now)                      241 s wall, 41.5 CPU-s      265 s, 41.7 CPU-s;
-#:                                                          922 s, 43.1 CPU-s
-#: 2 (before)                   737 s wall, 176.3 CPU-s     1140 s, 187.8 CPU-s
-#: ===========================  ==========================  =====================
+#: ===========================  =================================  ==================================
+#: USE threads                  no busy process of ours            one busy process of ours
+#: ===========================  =================================  ==================================
+#: 1 (now), load 9-16           241 s wall, 41.5 CPU-s             265 s, 41.7 CPU-s; 922 s, 43.1
+#: 2 (before), load 9-16        737 s wall, 176.3 CPU-s            1140 s, 187.8 CPU-s
+#: 1 (now), load 3-5            56 s wall, 38.8 CPU-s              133 s, 42.2 CPU-s
+#: 2 (before), load 3-5         118 s wall, 101.7 CPU-s            not done in 270 s (stopped)
+#: ===========================  =================================  ==================================
 #:
-#: Two threads spent 4.2-4.5 times the CPU of one on the same work (their threads wait for each
-#: other on a busy core) and took 1.2-4.3 times as long (wall times swing with the machine's
-#: other work); the 1- and 2-thread embeddings give the chapter's USE models exactly the same
-#: Spearman ρ on its three test sets (Pearson r within 1.3e-8).
+#: Two threads spent 2.6-4.5 times the CPU of one on the same work (their threads wait for each
+#: other on a busy core) and took longer in every pairing; the 1- and 2-thread embeddings give
+#: the chapter's USE models exactly the same Spearman ρ on its three test sets (Pearson r within
+#: 1.3e-8). The whole chapter, cold, with one thread: 133 s wall, 107 CPU-s (load about 4).
 USE_THREADS = 1
 
 
