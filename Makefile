@@ -10,7 +10,7 @@ FETCH_FLAGS := $(if $(MIRROR),--mirror $(MIRROR),)
 # the .pyc files of what the book imports are written on first use (see the installer below)
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: setup data book book-student test test-fast lab lab-student student-kit bench mutate lock clean
+.PHONY: setup data book book-student pdf pdf-student chromium test test-fast lab lab-student student-kit bench mutate lock clean
 
 # Installer: uv (from PATH, or fetched by the system's pip into $(VENV)/uv in ~4 s) installs the
 # pinned requirements in ~40 s, where pip takes ~5 min on 2 cores (measured; table in the README
@@ -72,6 +72,22 @@ book: data
 # the student edition (no solution anywhere): _build/student/html; reuses the executed notebooks
 book-student: data
 	$(BIN)/python -m helpers build --jobs $(JOBS) --edition student
+
+# the printable edition: the book as one PDF, printed by headless Chromium from the notebooks make book
+# executed (nothing runs again; helpers.core.book.pdf, where the routes were measured): the instructor
+# edition to _build/pdf/book.pdf, the student edition (no solution) to _build/student/pdf/book.pdf.
+# Chromium is Debian's, as for the browser test (.ci/run installs it; CHROMIUM=/path/to/chrome for another);
+# the Chinese font comes with requirements.txt (pylopdf-fonts-zh-cn).
+pdf: chromium book
+	$(BIN)/python -m helpers pdf
+
+pdf-student: chromium book
+	$(BIN)/python -m helpers pdf --edition student
+
+chromium:
+	@[ -n "$$CHROMIUM" ] || command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { echo "error: the PDF is printed by Chromium, which is not installed: apt-get install chromium (Debian;"\
+	    ".ci/run does it), or set CHROMIUM to a Chromium or Chrome executable"; exit 1; }
 
 # both cores: tests that need the built book share one worker (tests/conftest.py), the rest spread
 test: data

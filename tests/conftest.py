@@ -221,10 +221,21 @@ def helpers_command(monkeypatch, capfd, cwd: Path, argv) -> tuple[int, str, str]
 
 
 def chromium_path() -> str | None:
-    for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
-        if os.path.exists(p):
-            return p
-    return None
+    from helpers.core.book.pdf import chromium_path as found
+
+    return found()
+
+
+def student_edition_strings(instructor_html: Path) -> list[str]:
+    """What no student edition (HTML or PDF) may hold, read from chapter 1's instructor page:
+    a solution's title ("Solution to"), the opening 30 characters of each solution's first
+    paragraph (as HTML text), and the printed output of a computational solution."""
+    import re
+
+    page = (instructor_html / "notebooks" / "01_metahope_pilot_v1.html").read_text(encoding="utf-8")
+    phrases = re.findall(r'<section id="solution-content">\s*<p>([^<]{30,80})', page)
+    assert len(phrases) >= 2
+    return ["Solution to", *(phrase[:30] for phrase in phrases), "MIS, GPT-5.4: α ="]
 
 
 # ------------------------------------------- chapter 08: hand-made cases of wmt/test_analysis.py and test_ch08.py

@@ -3,7 +3,8 @@
 
 Clones the current commit into a temporary folder and times, in that clone: the
 environment set-up (`make setup`), the data fetch (`make data`), a cold `make book`
-(chapters two at a time, then the render), a warm `make book` (nothing changed), and
+(chapters two at a time, then the render), a warm `make book` (nothing changed), `make pdf` and
+`make pdf-student` (both PDFs then read back by `tests/book/test_pdf.py::test_whole_editions`), and
 every chapter on its own with an empty model cache (`.venv/bin/python -m helpers run`), and the
 two-at-a-time build again beside one competing CPU-bound process (:func:`contended_build`: every
 chapter re-executed with an empty model cache; the process ends by itself), so that a chapter
@@ -38,6 +39,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {"set-up": None, "chapter": 90, "make book (cold, incl. set-up)": 360, "make book (warm)": 10,
+           "make pdf (after make book)": 120, "make pdf-student (after make book)": 120,
            "make test (fresh clone)": 240}
 
 
@@ -403,6 +405,13 @@ def main() -> int:
         rows.append(("make book (cold, incl. set-up)", setup + fetch + cold))
         quiet = chapter_seconds(work / "_build")  # the cold build's, before the contended one rewrites them
         rows.append(("make book (warm)", run(["make", "book", *make_vars], work, label="make book, warm")))
+        for target in ("pdf", "pdf-student"):  # the printable editions, from the executed notebooks
+            rows.append((f"make {target} (after make book)", run(["make", target, *make_vars], work,
+                                                                  label=f"make {target}")))
+        rows.append(("both PDFs read back (tests/book/test_pdf.py)", run(
+            [str(work / ".venv/bin/python"), "-m", "pytest", "-p", "no:xdist", "-q",
+             "tests/book/test_pdf.py::test_whole_editions"], work, env={"BOOK_PDF_BUILD": str(work / "_build")},
+            label="every chapter, figure and the Chinese in both PDFs, no solution in the student's")))
         contended, busy = contended_build(work, Path(tmp) / "contended-cache")
         rows.append((CONTENDED, contended))
         targets[CONTENDED] = round(CONTENDED_FACTOR * cold)

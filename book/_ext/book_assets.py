@@ -9,6 +9,7 @@
   started twice; sphinx-thebe's ``const THEBE_JS_URL`` then throws "Identifier
   'THEBE_JS_URL' has already been declared" on every page (fixed upstream in Sphinx 8.2,
   which jupyter-book 1.x cannot use). Repeated scripts are dropped per page.
+* The one-page book (``singlehtml``) gets every html node visitor (:func:`_html_visitors_for_singlehtml`).
 * ``html_context.default_mode`` is set in ``_config.yml`` (pydata-sphinx-theme otherwise
   logs "Got invalid theme mode" on a first visit).
 """
@@ -56,7 +57,22 @@ def _scripts_once(app, pagename, templatename, context, doctree) -> None:
     scripts[:] = kept
 
 
+def _html_visitors_for_singlehtml(app) -> None:
+    """The one-page book (``singlehtml``, printed by ``helpers.core.book.pdf``) draws every node the
+    pages draw. Sphinx 7.4 looks a node's visitors up by builder name and falls back to the
+    format ("html") only when no extension registered any under that name; one did for
+    ``singlehtml``, so myst-nb's hidden-code cells (registered for "html") had none there and the
+    build failed ("departing unknown node type: HideCodeCellNode"). Each builder of the html
+    format gets the html visitors it lacks."""
+    handlers = app.registry.translation_handlers
+    name = app.builder.name
+    if app.builder.format == "html" and name != "html" and name in handlers:
+        for node, visitors in handlers.get("html", {}).items():
+            handlers[name].setdefault(node, visitors)
+
+
 def setup(app):
+    app.connect("builder-inited", _html_visitors_for_singlehtml)
     app.connect("builder-inited", _publish_plotly)
     app.connect("html-page-context", _plotly_on_figure_pages)
     app.connect("html-page-context", _scripts_once, priority=900)

@@ -31,10 +31,11 @@ def _studies(group: str | None = None):
     if group == "metrics":
         return (metrics_commands,)
     from .explanations import commands as explanations_commands
+    from .figurative import commands as figurative_commands
     from .metahope import commands as metahope_commands
     from .slang import commands as slang_commands
 
-    return (metahope_commands, explanations_commands, slang_commands, metrics_commands)
+    return (metahope_commands, explanations_commands, slang_commands, metrics_commands, figurative_commands)
 
 
 if __name__ == "__main__":

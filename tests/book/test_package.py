@@ -14,7 +14,7 @@ import pytest
 import helpers
 
 PACKAGE = Path(helpers.__file__).parent
-STUDIES = ("metahope", "explanations", "slang", "wmt", "figurative")
+STUDIES = ("metahope", "explanations", "slang", "wmt", "metrics", "figurative")
 
 
 def _imports(path: Path) -> set[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 
 import pandas as pd
@@ -16,7 +17,10 @@ def test_files_appear_only_on_commit(tmp_path):
     frame = results.table(pd.DataFrame({"a": [1, 2]}), "t")
     assert frame["a"].tolist() == [1, 2]
     shown = results.show(go.Figure(go.Scatter(x=[0, 1], y=[0, 1])), "f")
-    assert "text/html" in shown._repr_mimebundle_()  # the interactive figure, for the page
+    bundle = shown._repr_mimebundle_()
+    assert "text/html" in bundle  # the interactive figure, for the page
+    # and, for the printable edition, the very PNG saved as the static twin
+    assert base64.b64decode(bundle["image/png"]) == (results.staging / "f.png").read_bytes()
     assert not (tmp_path / "01_x").exists()  # staged, not published
     out = results.commit()
     assert out == tmp_path / "01_x"

@@ -1,6 +1,6 @@
 """The building blocks of chapter 10 (helpers.figurative.analysis): idiom flags joined to MQM
-penalties, the idiom effect on simulated data with a known effect, span overlap on hand-made
-spans, and the join counts on the real files."""
+penalties, span overlap on hand-made spans, and the join counts on the real files (the idiom
+effect itself: tests/figurative/test_design.py)."""
 
 from __future__ import annotations
 
@@ -18,43 +18,6 @@ def test_flags_count_idioms_in_the_clean_source():
     out = analysis.flag_idioms(segs)
     assert out["idioms"].tolist() == [1, 0, 2] and out["idiom"].tolist() == [True, False, True]
     assert out["source_chars"].tolist() == [7, 3, 9]
-
-
-def _simulated(effect: float, seed: int = 3) -> pd.DataFrame:
-    """40 documents of 6 segments rated by 4 systems; every third document has two idiom segments;
-    penalty = 1 + effect·idiom + 0.5·log(chars) + system shift + document shift + noise."""
-    rng = np.random.default_rng(seed)
-    rows = []
-    for d in range(40):
-        shift = rng.normal(0, 1.0)
-        for s in range(6):
-            idiom = d % 3 == 0 and s < 2
-            chars = int(rng.integers(20, 120))
-            for k, system in enumerate("ABCD"):
-                score = 1 + effect * idiom + 0.5 * np.log(chars) + 0.3 * k + shift + rng.normal(0, 1.0)
-                rows.append({"system": system, "doc": f"d{d}", "segment": f"d{d}:{s}", "source_chars": chars,
-                             "score": score, "idiom": idiom})
-    return pd.DataFrame(rows)
-
-
-def test_a_known_effect_is_recovered_within_its_intervals():
-    effect = analysis.idiom_effect(_simulated(1.5), n_boot=400).set_index("method")
-    for method in ("mixed", "cluster_bootstrap"):
-        assert effect.loc[method, "ci_low"] < 1.5 < effect.loc[method, "ci_high"]
-        assert effect.loc[method, "ci_low"] > 0  # and it is detected: 1.5 is above the minimum detectable difference
-        assert effect.loc[method, "mdd_80"] < 1.5
-    assert effect["rows"].tolist() == [960, 960] and effect["idiom_segments"].tolist() == [28, 28]
-    assert effect["few_clusters"].all()  # 14 documents hold the idiom segments
-
-
-def test_no_effect_gives_intervals_around_zero():
-    effect = analysis.idiom_effect(_simulated(0.0), n_boot=400)
-    assert ((effect["ci_low"] < 0) & (effect["ci_high"] > 0)).all()
-
-
-def test_without_idiom_segments_the_effect_is_not_estimated():
-    table = _simulated(1.0).assign(idiom=False)
-    assert analysis.idiom_effect(table, n_boot=50)["estimate"].isna().all()
 
 
 def _rows(source: str, spans: list[tuple[int, int] | None], doc: str = "d1") -> pd.DataFrame:
@@ -125,7 +88,7 @@ def test_join_counts_on_the_real_files(dataset, rows, segments, idiom_segments, 
 
 
 def test_wmt23_source_spans_on_idioms_are_pinned():
-    rows = mqm.read_mqm(analysis.paths.released_file(analysis.REPO, analysis.THREE_RATER_FILE))
+    rows = mqm.read_mqm(analysis.released("wmt23", "mqm"))
     spans = analysis.span_overlap(rows)
     assert len(spans) == 35 and spans["overlap"].sum() == 13 and spans["doc"].nunique() == 7
 
@@ -164,3 +127,18 @@ def test_the_authored_sample_is_the_seeded_draw_from_the_real_sources():
     drawn = analysis.sample_matches(pool)
     labelled = idioms.read_sample()
     pd.testing.assert_frame_equal(drawn, labelled.drop(columns="label"), check_dtype=False)
+
+
+def test_token_tags_count_bad_tags_on_idiom_tokens_with_posts_as_clusters():
+    posts = pd.DataFrame({"source": ["他 刻舟求剑 了", "今天 好", "他 刻舟求剑 了"],
+                          "source_tags": ["OK BAD OK", "BAD OK", "OK BAD OK"]})
+    got = analysis.token_tags(posts, "xinhua", n_boot=200).set_index(["scope", "group"])
+    # idiom tokens: 刻舟求剑 twice, both BAD; others: 他 了 他 了 今天 好, one BAD
+    assert got.loc[("all", "idiom"), "estimate"] == 1.0 and got.loc[("all", "other"), "estimate"] == pytest.approx(1 / 6)
+    assert got.loc[("all", "idiom"), ["tokens", "posts"]].tolist() == [2, 1]  # the repeated post is one cluster
+    assert got.loc[("all", "difference"), "posts"] == 2
+    # within the posts that hold an idiom, the other tokens are all OK
+    assert got.loc[("idiom_posts", "other"), "estimate"] == 0.0
+    assert got.loc[("idiom_posts", "difference"), "estimate"] == 1.0
+    with pytest.raises(InputError, match="source_tags"):
+        analysis.token_tags(posts.drop(columns="source_tags"))

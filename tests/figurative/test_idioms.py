@@ -30,16 +30,22 @@ def test_offsets_and_text_ids_are_those_of_the_input():
     assert texts["b"][4:8] == "雪上加霜"
 
 
-@pytest.mark.parametrize("phrase, raw, filtered, strict", [
-    ("无症状", True, False, False),      # three characters: a medical word
-    ("来来回回", True, False, False),    # AABB reduplication
-    ("同期相比", True, False, False),    # jieba's count-3 batch of set phrases
-    ("前所未有", True, False, False),    # transparent: the stoplist
-    ("空气污染", True, True, False),     # 空气 + 污染, both ordinary words
-    ("守株待兔", True, True, True),      # an allusion
+@pytest.mark.parametrize("phrase, raw, filtered, strict, xinhua", [
+    ("无症状", True, False, False, False),      # three characters: a medical word
+    ("来来回回", True, False, False, False),    # AABB reduplication
+    ("同期相比", True, False, False, False),    # jieba's count-3 batch of set phrases
+    ("前所未有", True, False, False, True),     # transparent: the stoplist, but a dictionary idiom
+    ("空气污染", True, True, False, False),     # 空气 + 污染, both ordinary words
+    ("守株待兔", True, True, True, True),       # an allusion
 ])
-def test_each_rule_on_one_entry(phrase, raw, filtered, strict):
-    assert [idioms.keeps(phrase, d) for d in idioms.DETECTORS] == [raw, filtered, strict]
+def test_each_rule_on_one_entry(phrase, raw, filtered, strict, xinhua):
+    assert [idioms.keeps(phrase, d) for d in idioms.DETECTORS] == [raw, filtered, strict, xinhua]
+
+
+def test_the_dictionary_detector_scans_without_segmenting():
+    # 雪上加霜 is found wherever it stands; overlapping entries are all kept
+    assert _found("公司情况雪上加霜", "xinhua") == ["雪上加霜"]
+    assert len(idioms.xinhua()) == 29502 and all(len(w) == 4 for w in idioms.xinhua())
 
 
 def test_stoplist_entries_are_four_character_i_entries():
@@ -57,8 +63,8 @@ def test_precision_on_the_authored_sample_is_pinned():
     sample = idioms.read_sample()
     assert len(sample) == 170 and sample["label"].value_counts().to_dict() == {"literal": 133, "figurative": 37}
     table = idioms.precision_table(sample).set_index("detector")
-    assert table["kept"].to_dict() == {"raw": 170, "filtered": 64, "strict": 52}
-    assert table["figurative"].to_dict() == {"raw": 37, "filtered": 31, "strict": 28}
+    assert table["kept"].to_dict() == {"raw": 170, "filtered": 64, "strict": 52, "xinhua": 61}
+    assert table["figurative"].to_dict() == {"raw": 37, "filtered": 31, "strict": 28, "xinhua": 28}
     assert table.loc["filtered", "precision"] == pytest.approx(31 / 64)
     # Wilson for 31 of 64 by hand: (p + z²/2n ± z√(p(1−p)/n + z²/4n²)) / (1 + z²/n) = (0.48526 ± 0.11893), z = 1.95996
     assert table.loc["filtered", ["precision_low", "precision_high"]].tolist() == pytest.approx([0.3663, 0.6042],

@@ -85,3 +85,14 @@ def test_clean_sentence_drops_annotator_notes():
     assert workbooks.clean_sentence("A spanner in the works => A spanner in the works.") == "A spanner in the works"
     assert workbooks.clean_sentence("Prices will soar next year. (soar)") == "Prices will soar next year."
     assert workbooks.clean_sentence("He said (quietly) no.") == "He said (quietly) no."
+
+
+def test_metahope_gold_standard_per_sentence_and_system():
+    """Annotator A's workbook: 19 of its 24 sentences have a gold standard, 3 systems each; the
+    first sentence's Google translation carries one MIS 10 and nothing else."""
+    pe = workbooks.gold_standards()
+    assert pe["sentence"].nunique() == 19 and len(pe) == 57
+    first = pe[pe["sentence"].str.startswith("The Labour Party Conference")].set_index("system")
+    assert first.loc["GoogleMT", "penalty"] == 10.0
+    assert first.loc["GoogleMT", "translation"] == "工党大会：政策评估令白厅机器陷入混乱"
+    assert first.loc["GoogleMT", "post_edit"] == "工党大会：政策审查给白厅的运作机制带来混乱"

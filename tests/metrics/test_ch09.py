@@ -117,3 +117,34 @@ def test_the_blind_baseline_is_not_one_half_when_edit_rates_tie():
     got = ch09.missed_errors(frame, n_boot=200).set_index("statistic")
     assert got.loc["missed", "estimate"] == pytest.approx(3 / 5) and got.loc["blind", "estimate"] == pytest.approx(4 / 5)
     assert got.loc["missed_gap", "estimate"] == pytest.approx(3 / 5 - 4 / 5)
+
+
+def test_own_files_in_the_wrong_script_get_a_warning_naming_the_file(tmp_path):
+    """Issue 42: the Chinese source passed as the English reference was scored without a word."""
+    ref, a, b = tmp_path / "ref.en", tmp_path / "a.en", tmp_path / "b.en"
+    ref.write_text("这是源文的第一句。\n这是第二句话了。\n第三句话在这里。\n", encoding="utf-8")  # the source, not an English reference
+    a.write_text("This is it.\nThe second.\nThe third.\n", encoding="utf-8")
+    b.write_text("That is it.\nA second.\nA third.\n", encoding="utf-8")
+    human = tmp_path / "human.csv"
+    human.write_text("system,segment,score\na,1,1\na,2,0\na,3,2\nb,1,0\nb,2,5\nb,3,1\n", encoding="utf-8")
+    s = ch09.setup(reference=ref, hypotheses={"a": a, "b": b}, human=human, language_pair="ZH→EN")
+    with pytest.warns(UserWarning, match=r"ref\.en: 0% of its \d+ letters are in the Latin script of en"):
+        s.load()
+    ref.write_text("This is the source.\nSecond one.\nThird one.\n", encoding="utf-8")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s.load()  # English reference and outputs: no warning
+
+
+def test_system_table_has_no_row_without_a_metric_score(box):
+    """Issue 42: systems the experts rated but with no output here gave all-NA rows."""
+    rated_only = pd.DataFrame({"system": ["ref-B", "ref-B"], "segment": [1, 2], "score": [0.5, 0.0]})
+    box = ch09.Data(box.provenance, texts=box.texts, human=pd.concat([box.human, rated_only]), protocol=box.protocol,
+                    published=box.published)
+    scored = ch09.metric_scores(box, ["chrf"])
+    table = ch09.system_table(box, scored)
+    assert table["system"].tolist() == ["B", "A", "C"]  # by mean penalty 0.5, 2.0, 5.5; no ref-B
+    assert table.drop(columns="system").notna().all().all()
+    assert table.loc[table["system"] == "C", "human"].item() == pytest.approx(5.5)

@@ -30,7 +30,8 @@ def saved(tmp_path):
          "estimate": [0.5, 2 / 3, 0.3, 0.1, 0.9, 1.0, 0.4, 0.2], "ci_low": [0.1, 0.3, 0.2, 0.0, 0.6, 0.6, 0.3, 0.1],
          "ci_high": [0.8, 1.0, 0.4, 0.2, 1.0, 1.0, 0.5, 0.3], "n": [3, 3, 54, 18, 3, 3, 54, 18]}))
     _write(tmp_path, "metric_comparison", pd.DataFrame(
-        {"metric_a": ["bleu", "chrf"], "metric_b": ["chrf", "bleu"], "delta": [-0.4, 0.4], "p": [0.97, 0.03]}))
+        {"level": "system", "statistic": "pearson", "metric_a": ["bleu", "chrf"], "metric_b": ["chrf", "bleu"],
+         "delta": [-0.4, 0.4], "p": [0.97, 0.03]}))
     _write(tmp_path, "segment_choice", pd.DataFrame(
         {"metric": ["bleu", "chrf"], "statistic": ["pearson", "pearson"], "all": [0.5, 0.9], "rated": [0.45, 0.9],
          "difference": [-0.05, 0.0]}))
@@ -58,14 +59,14 @@ def test_findings_are_recomputed_from_the_saved_csvs(saved):
     assert one.loc["pair", "text"] == "EN→DE" and one.loc["systems", "value"] == 3
     # nothing published: not applicable, so the reproduction sentences drop out
     assert pd.isna(one.loc["reproduced", "value"]) and one.loc["reproduced", "text"] == ""
-    # chrF has the higher system-level r (0.9 > 0.5); BLEU the lower
-    assert one.loc["best_metric", "text"] == "chrf" and one.loc["best_metric", "value"] == 0.9
-    assert one.loc["worst_metric", "text"] == "bleu"
-    # PERM-BOTH row chrf over bleu; one of the two ordered pairs has p < 0.05
-    assert one.loc["beats_runner_up", "value"] == 0.4 and one.loc["beats_runner_up", "p"] == 0.03
+    # chrF has the higher system-level r (0.9 > 0.5) and PERM-BOTH separates it from BLEU (p 0.03 < 0.05)
+    assert one.loc["system_top", "text"] == "chrf" and one.loc["system_top", "value"] == 0.9
+    assert one.loc["system_top", "p"] == 0.03 and one.loc["system_top", "runner_up"] == "bleu"
+    assert pd.isna(one.loc["system_tied", "value"]) and one.loc["system_tied", "text"] == ""
     assert one.loc["significant_pairs", "value"] == 1 and one.loc["significant_pairs", "text"] == "2"
-    # the largest |rated - all| is BLEU's 0.05, above the 0.01 that "matters"
-    assert one.loc["choice_difference", "value"] == pytest.approx(0.05) and one.loc["choice_matters", "value"] == 1
+    # the largest |rated - all| is BLEU's 0.05; its system r interval [0.1, 0.8] has half-width 0.35: noise
+    assert one.loc["choice_difference", "value"] == pytest.approx(0.05) and one.loc["choice_matters", "value"] == 0
+    assert one.loc["choice_noise", "value"] == pytest.approx(0.35)
     assert one.loc["human_only_systems", "value"] == 1 and one.loc["human_only_cells", "value"] == 2
     assert one.loc["metric_only_systems", "value"] == 0
     # no second protocol: not applicable; BLEU ranks B (experts' first) second: 1 place below
@@ -92,7 +93,7 @@ def test_the_words_render_from_the_findings(saved):
 
 def test_an_empty_folder_gives_every_quantity_not_applicable(tmp_path):
     f = ch09.findings(tmp_path)
-    assert {"pair", "best_metric", "protocol_tau", "missed"} <= set(f["quantity"])
+    assert {"pair", "system_top", "system_tied", "protocol_tau", "missed", "gold_verbatim"} <= set(f["quantity"])
     assert f["value"].isna().sum() >= 10
 
 
@@ -190,3 +191,41 @@ def test_chapter_runs_on_own_english_german_files(tmp_path):
     again = ch09.findings(res)
     assert saved["quantity"].tolist() == again["quantity"].tolist()
     assert list(saved.columns[:8]) == ["section", "quantity", "group", "value", "ci_low", "ci_high", "p", "text"]
+
+
+def test_unmatched_counts_read_the_keys_meta_evaluate_writes(saved):
+    """Issue 42: cells with metric scores but no human score were always counted 0 (the findings looked up
+    only_in "metrics" where meta_evaluate writes "metric")."""
+    from helpers.metrics import meta
+
+    human = pd.DataFrame({"system": ["A", "A", "B", "B"], "segment": [1, 2, 1, 2], "score": [1.0, 2.0, 3.0, 0.0]})
+    scores = pd.DataFrame({"system": ["A", "A", "A", "B", "B", "C"], "segment": [1, 2, 3, 1, 2, 1],
+                           "metric": "bleu", "score": [5.0, 4.0, 3.0, 2.0, 1.0, 9.0]})
+    unmatched = meta.meta_evaluate(human, scores, n_boot=0).unmatched  # A #3 and C #1 have no human score
+    _write(saved, "unmatched", unmatched)
+    one = ch09.findings(saved).query("group == ''").set_index("quantity")
+    assert one.loc["metric_only_systems", "value"] == 1  # C
+    assert one.loc["metric_only_cells", "value"] == 2  # A #3, C #1
+    assert one.loc["human_only_cells", "value"] == 0 and one.loc["unmatched_any", "value"] == 1
+
+
+def test_a_ranking_is_stated_only_where_perm_both_separates_the_metrics(saved):
+    """Issue 42: "chrfpp agrees best ... chrf least" ranked r values within 0.027 with every p >= 0.17."""
+    _write(saved, "metric_comparison", pd.DataFrame(
+        {"level": "system", "statistic": "pearson", "metric_a": ["bleu", "chrf"], "metric_b": ["chrf", "bleu"],
+         "delta": [-0.4, 0.4], "p": [0.83, 0.17]}))
+    one = ch09.findings(saved).query("group == ''").set_index("quantity")
+    assert pd.isna(one.loc["system_top", "value"]) and one.loc["system_top", "text"] == ""  # no best stated
+    assert one.loc["system_tied", "text"] == "chrf and bleu" and one.loc["system_tied", "value"] == 0.17
+    assert one.loc["system_tied", "tests"] == "chrf over bleu p = 0.17"
+    assert one.loc["significant_pairs", "value"] == 0
+
+
+def test_two_systems_state_no_correlation(saved):
+    me = pd.read_csv(saved / "meta_evaluation.csv")
+    me.loc[me["level"] == "system", ["estimate", "ci_low", "ci_high"]] = float("nan")
+    me.loc[me["level"] == "system", "n"] = 2
+    _write(saved, "meta_evaluation", me)
+    one = ch09.findings(saved).query("group == ''").set_index("quantity")
+    assert one.loc["too_few_systems", "value"] == 1 and one.loc["too_few_systems", "text"] == "2"
+    assert pd.isna(one.loc["system_top", "value"]) and pd.isna(one.loc["system_tied", "value"])

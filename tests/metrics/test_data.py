@@ -5,19 +5,17 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy.stats import pearsonr
 
-from helpers.core.formats import mqm
-from helpers.core import paths
-from helpers.core.errors import InputError
+from helpers.core.formats import mqm, testsets
+from helpers.core.formats.texts import align_to_lines, read_lines
 from helpers.metrics import data, scores
 
 
 def test_newstest2021_texts_are_line_aligned():
     t = data.texts("newstest2021")
-    assert sorted(t["system"].unique()) == sorted(data.TESTSETS["newstest2021"]["systems"])
+    assert sorted(t["system"].unique()) == sorted(data.systems_of("newstest2021"))
     assert t.groupby("system").size().unique().tolist() == [1948]
     first = t[(t["system"] == "Borderline") & (t["segment"] == 1)].iloc[0]
     assert first["source"].startswith("新华时评")
@@ -29,7 +27,7 @@ def test_newstest2021_mqm_seg_id_is_the_1_based_line():
     sentence chrF against reference A tracks the MQM penalty more closely at offset 0 than one or
     two lines off (with the file read as it is: r about -0.14 to -0.25 at 0, weaker elsewhere)."""
     m = data.mqm_newstest2021()
-    outputs = m[m["system"].isin(data.TESTSETS["newstest2021"]["systems"])]
+    outputs = m[m["system"].isin(data.systems_of("newstest2021"))]
     assert outputs.groupby("system")["segment"].nunique().unique().tolist() == [650]
     assert outputs["segment"].between(1, 1948).all()
     rated = outputs[outputs["system"].isin(["Facebook-AI", "MiSS"])]
@@ -55,9 +53,9 @@ def test_generaltest2023_mqm_documents_map_to_source_lines_and_outputs():
     """All 377 rated segments of the 38 documents map to lines 488-1238 of the source file; at
     that line every system's rated target is its WMT23 output (the MQM file drops some spaces and,
     for ONLINE-B and ONLINE-M, writes straight quotes: 42 of 3,770 differ only so)."""
-    path = paths.released_file(data.GOOGLE_MQM, data.MQM_GENERALTEST2023)
-    ratings = mqm.read_mqm(path, columns=["system", "doc", "doc_seg_id", "source", "target"])
-    lines = data.align_to_lines(ratings, data.read_lines(data._texts_path("generaltest2023", "source")))
+    ts = testsets.get("generaltest2023")
+    ratings = mqm.read_mqm(ts.file("mqm"), columns=["system", "doc", "doc_seg_id", "source", "target"])
+    lines = align_to_lines(ratings, read_lines(ts.file("source")))
     assert len(lines) == 377 and lines["doc"].nunique() == 38
     assert lines["segment"].is_unique and (lines["segment"].min(), lines["segment"].max()) == (488, 1238)
     t = data.texts("generaltest2023")
@@ -73,18 +71,7 @@ def test_generaltest2023_mqm_documents_map_to_source_lines_and_outputs():
 def test_generaltest2023_mqm_segment_scores():
     m = data.mqm_generaltest2023()
     assert m["segment"].notna().all()
-    assert m.groupby("system").size().to_dict() == {s: 377 for s in data.TESTSETS["generaltest2023"]["systems"]}
-
-
-def test_align_to_lines_finds_a_document_with_duplicate_lines_and_refuses_a_wrong_one():
-    source = ["标题", "”", "第一句。", "”", "第 二 句"]
-    mqm_rows = pd.DataFrame({"doc": ["d", "d", "d"], "doc_seg_id": [1, 2, 3], "source": ["”", "第<v>一</v>句。", "”"]})
-    got = data.align_to_lines(mqm_rows, source)
-    assert got["segment"].tolist() == [2, 3, 4]
-    wrong = mqm_rows.assign(source=["”", "第一句。", "别的"])
-    with pytest.raises(InputError, match="segment 3 does not match line 4") as err:
-        data.align_to_lines(wrong, source, file="x.tsv")
-    assert err.value.file == "x.tsv" and err.value.value == "d"
+    assert m.groupby("system").size().to_dict() == {s: 377 for s in data.systems_of("generaltest2023")}
 
 
 def test_published_scores_and_human_protocols():
@@ -92,14 +79,14 @@ def test_published_scores_and_human_protocols():
     assert comet.loc[(comet["system"] == "DIDI-NLP") & (comet["reference"] == "A"), "score"].item() == \
         pytest.approx(0.461973711514551)
     da = data.da_newstest2021()
-    assert set(data.TESTSETS["newstest2021"]["systems"]) <= set(da["system"])
+    assert set(data.systems_of("newstest2021")) <= set(da["system"])
     assert da.loc[da["system"] == "XMU", "z"].item() == pytest.approx(-0.0684847143069872)
     seg = data.da_newstest2021("segment")
     assert seg["segment"].between(1, 1948).all()
     sqm = data.dasqm_generaltest2023()
     assert len(sqm) == 16 and sqm["system"].iloc[:2].tolist() == ["Lan-BridgeMT", "GPT4-5shot"]
     assert round(sqm.set_index("system").loc["GPT4-5shot", "raw"], 1) == 80.9  # the paper's table
-    assert set(data.TESTSETS["generaltest2023"]["systems"]) <= set(sqm["system"])
+    assert set(data.systems_of("generaltest2023")) <= set(sqm["system"])
 
 
 def test_ted_texts_come_from_the_mqm_file_with_the_other_human_translation_as_reference():
@@ -113,44 +100,3 @@ def test_ted_texts_come_from_the_mqm_file_with_the_other_human_translation_as_re
     assert not texts["hypothesis"].str.contains("<v>").any()
     assert set(segs["system"]) >= set(texts["system"])
     assert np.isfinite(segs["score"]).all()
-
-
-def test_read_lines_refuses_an_empty_file(tmp_path):
-    (tmp_path / "e.txt").write_text("", encoding="utf-8")
-    with pytest.raises(InputError, match="is empty") as err:
-        data.read_lines(tmp_path / "e.txt")
-    assert err.value.file == tmp_path / "e.txt"
-
-
-def test_hadqaet_post_edits_with_their_emotion_error_penalties():
-    """The README of HADQAET: 4,038 rows, about 3,000 post-edited (2,952); 892 post-edited rows
-    carry no emotion error. Penalty: Minor 1, Major 5, Critical 10 summed over the row's errors."""
-    pe = data.hadqaet_post_edits()
-    assert len(pe) == 2952 and (pe["errors"] == 0).sum() == 892
-    assert (pe.loc[pe["errors"] == 0, "penalty"] == 0).all()
-    first = pe.iloc[0]  # sheet row 2: one Major mistranslation
-    assert (first["row"], first["errors"], first["penalty"]) == (2, 1, 5.0)
-    assert first["source"].startswith("最近遇到很沮丧的事情")
-
-
-def test_hadqaet_post_edits_refuse_an_unknown_severity(tmp_path):
-    from openpyxl import Workbook
-
-    wb = Workbook()
-    wb.active.append(["source", "MT", "emotion_labels", "error_types", "error_severity", "post-edit"])
-    wb.active.append(["源", "mt", "joy", "Mistranslation", "Huge", "pe"])
-    wb.save(tmp_path / "pe.xlsx")
-    with pytest.raises(InputError, match="severities are") as err:
-        data.hadqaet_post_edits(tmp_path / "pe.xlsx")
-    assert (err.value.row, err.value.column, err.value.value) == (2, "error_severity", "Huge")
-
-
-def test_metahope_gold_standard_per_sentence_and_system():
-    """Annotator A's workbook: 19 of its 24 sentences have a gold standard, 3 systems each; the
-    first sentence's Google translation carries one MIS 10 and nothing else."""
-    pe = data.metahope_post_edits()
-    assert pe["sentence"].nunique() == 19 and len(pe) == 57
-    first = pe[pe["sentence"].str.startswith("The Labour Party Conference")].set_index("system")
-    assert first.loc["GoogleMT", "penalty"] == 10.0
-    assert first.loc["GoogleMT", "translation"] == "工党大会：政策评估令白厅机器陷入混乱"
-    assert first.loc["GoogleMT", "post_edit"] == "工党大会：政策审查给白厅的运作机制带来混乱"

@@ -1,7 +1,6 @@
 """Meta-evaluation statistics (helpers.metrics.meta) on small hand-computed cases and against
 scipy, and the ``metrics meta`` command on good and bad files."""
 
-import itertools
 
 import numpy as np
 import pandas as pd
@@ -20,85 +19,6 @@ def estimate(table, level, metric, statistic):
 
 
 # --------------------------------------------------------------------------- statistics on vectors
-
-
-def test_pearson_by_hand_and_against_scipy():
-    # centred x = (−1.5, −.5, .5, 1.5), y = (−1.5, .5, −.5, 1.5): Σxy = 4, Σx² = Σy² = 5
-    assert meta.pearson([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(0.8)
-    rng = np.random.default_rng(3)
-    x, y = rng.normal(size=30), rng.normal(size=30)
-    assert meta.pearson(x, y) == pytest.approx(pearsonr(x, y).statistic, abs=1e-12)
-    assert np.isnan(meta.pearson([1, 1, 1], [1, 2, 3]))  # constant: undefined, as mt-metrics-eval
-
-
-def test_kendall_tau_b_with_ties_by_hand_and_against_scipy():
-    # pairs: (1,2) tied in y, (2,3) tied in x, the other 4 concordant: 4 / √(5 · 5)
-    assert meta.kendall_tau_b([1, 2, 2, 3], [1, 1, 2, 3]) == pytest.approx(0.8)
-    rng = np.random.default_rng(4)
-    x, y = rng.integers(0, 4, 25), rng.integers(0, 5, 25)  # many ties
-    assert meta.kendall_tau_b(x, y) == pytest.approx(kendalltau(x, y, variant="b").statistic, abs=1e-12)
-    assert np.isnan(meta.kendall_tau_b([2, 2, 2], [1, 2, 3]))
-
-
-def test_pairwise_accuracy_by_hand():
-    assert meta.pairwise_accuracy([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(5 / 6)  # one pair swapped
-    assert meta.pairwise_accuracy([1, 1, 2], [0, 0, 1]) == 1.0  # a tie on both sides agrees
-    assert meta.pairwise_accuracy([1, 1, 2], [0, 0.5, 1]) == pytest.approx(2 / 3)  # a tie on one side does not
-
-
-def test_tie_calibration_by_hand():
-    # item 1: humans tie A, B (metric gap 0.2); item 2: humans tie A, B (metric gap 0.1); the rest concordant.
-    # ε = 0: 2/3 and 2/3; ε = 0.1: 2/3 and 3/3; ε = 0.2: 3/3 and 3/3 (= 1); ε = 0.8 breaks item 1's (B, C).
-    human = [[0, 0, 1], [1, 1, 3]]
-    metric = [[0.0, 0.2, 1.0], [1.0, 1.1, 3.0]]
-    acc, eps = meta.tie_calibrated_accuracy(human, metric)
-    assert acc == pytest.approx(1.0)
-    assert eps == pytest.approx(0.2)
-    # without human ties no threshold helps: ε stays 0 (the smallest of the best)
-    assert meta.tie_calibrated_accuracy([[1, 2, 3]], [[1, 2, 3]]) == (1.0, 0.0)
-    # an item with one system scored has no pair and leaves the mean
-    acc2, _ = meta.tie_calibrated_accuracy([[0, 0, 1], [5, np.nan, np.nan]], [[0.0, 0.2, 1.0], [1, 2, 3]])
-    assert acc2 == pytest.approx(1.0)
-
-
-def brute_force_acc_eq(human, metric):
-    """acc_eq straight from its definition: every candidate ε, every item, every pair."""
-    human, metric = np.asarray(human, float), np.asarray(metric, float)
-    diffs = {0.0}
-    for h, m in zip(human, metric):
-        ok = ~np.isnan(h) & ~np.isnan(m)
-        diffs |= {abs(a - b) for a, b in itertools.combinations(m[ok], 2)}
-    best = (-1.0, None)
-    for eps in sorted(diffs):
-        accs = []
-        for h, m in zip(human, metric):
-            ok = ~np.isnan(h) & ~np.isnan(m)
-            right = total = 0
-            for (h1, m1), (h2, m2) in itertools.combinations(zip(h[ok], m[ok]), 2):
-                total += 1
-                m_tie, h_tie = abs(m1 - m2) <= eps, h1 == h2
-                right += (m_tie and h_tie) or (not m_tie and not h_tie and (h1 - h2) * (m1 - m2) > 0)
-            if total:
-                accs.append(right / total)
-        if np.mean(accs) > best[0] + 1e-12:
-            best = (float(np.mean(accs)), eps)
-    return best
-
-
-def test_tie_calibration_matches_its_definition_on_random_items():
-    rng = np.random.default_rng(5)
-    human = rng.integers(0, 4, (12, 5)).astype(float)  # MQM-like: many ties
-    metric = np.round(human + rng.normal(0, 1.0, human.shape), 1)
-    human[0, :4] = np.nan  # one system only: no pair
-    metric[3, 2] = np.nan
-    acc, eps = meta.tie_calibrated_accuracy(human, metric)
-    ref_acc, ref_eps = brute_force_acc_eq(human, metric)
-    assert acc == pytest.approx(ref_acc)
-    assert eps == pytest.approx(ref_eps)
-
-
-# --------------------------------------------------------------------------- meta_evaluate
-
 
 def test_segment_level_flat_and_grouped_by_item():
     # penalties (lower is better); the metric is higher-is-better
@@ -193,44 +113,6 @@ def test_bootstrap_is_seeded_and_resamples_whole_documents():
 
 # --------------------------------------------------------------------------- PERM-BOTH
 
-
-@pytest.fixture
-def perm_data():
-    rng = np.random.default_rng(7)
-    human = rng.integers(0, 6, (30, 6)).astype(float) + np.arange(6)  # penalties, systems differ
-    exact = -human  # agrees with the humans perfectly
-    noise = rng.normal(size=human.shape)
-    return frames(human, {"exact": exact, "noise": noise, "copy": exact.copy()})
-
-
-def test_perm_both_identical_metrics_give_p_one(perm_data):
-    h, m = perm_data
-    assert meta.perm_both(h, m, "exact", "copy", "pearson", "system", n_perm=200)["p"] == 1.0
-    assert meta.perm_both(h, m, "exact", "copy", "kendall_tau_b_item", "segment", n_perm=30)["p"] == 1.0
-
-
-def test_perm_both_finds_the_metric_that_equals_the_humans(perm_data):
-    h, m = perm_data
-    better = meta.perm_both(h, m, "exact", "noise", "pearson_flat", "segment", n_perm=200, seed=3)
-    assert better["delta"] > 0.5
-    assert better["p"] == pytest.approx(1 / 201)  # no permutation reaches δ
-    worse = meta.perm_both(h, m, "noise", "exact", "pearson_flat", "segment", n_perm=200, seed=3)
-    assert worse["p"] == 1.0
-    again = meta.perm_both(h, m, "exact", "noise", "pearson_flat", "segment", n_perm=200, seed=3)
-    assert again == better
-    table = meta.compare_metrics(h, m, "pairwise_accuracy", "system", n_perm=100)
-    assert len(table) == 6 and list(table.columns) == ["metric_a", "metric_b", "delta", "p"]
-
-
-def test_perm_both_p_value_is_seeded_and_in_between_for_close_metrics():
-    rng = np.random.default_rng(8)
-    human = rng.normal(size=(15, 5))
-    h, m = frames(human, {"a": -human + rng.normal(0, 2, human.shape), "b": -human + rng.normal(0, 2, human.shape)})
-    p1 = meta.perm_both(h, m, "a", "b", "pearson_flat", "segment", n_perm=100, seed=1)["p"]
-    p2 = meta.perm_both(h, m, "a", "b", "pearson_flat", "segment", n_perm=100, seed=1)["p"]
-    assert p1 == p2 and 0.02 < p1 < 0.98
-
-
 def test_every_statistic_matches_mt_metrics_eval_on_a_small_test_set():
     """6 systems × 40 segments, MQM-like ties, 15 % of the human scores missing. The expected
     values were computed with google-research/mt-metrics-eval (commit 68a481a, stats.py:
@@ -260,3 +142,29 @@ def test_rated_segments_need_human_segment_scores():
     m = pd.DataFrame({"system": ["A", "B"], "segment": [1, 1], "metric": "chrf", "score": [50.0, 40.0]})
     with pytest.raises(ValueError, match="segments='rated' needs human segment scores"):
         meta.meta_evaluate(h, m, level="system", segments="rated", n_boot=0, human_higher_is_better=True)
+
+
+def test_fewer_than_three_systems_give_no_correlation_and_say_so():
+    """Issue 42: two systems gave "r = 1.000 [1.000, 1.000]" and a best metric."""
+    human, scores = frames([[1.0, 2.0], [3.0, 1.0], [2.0, 2.5], [0.0, 1.0]],
+                           {"m": [[5.0, 4.0], [1.0, 2.0], [3.0, 2.0], [4.0, 4.5]]})
+    result = meta.meta_evaluate(human, scores, segments="all", n_boot=50)
+    system = result.table[result.table["level"] == "system"]
+    assert system["estimate"].isna().all() and system["ci_low"].isna().all() and (system["n"] == 2).all()
+    item = result.table[result.table["statistic"] == "pearson_item"]
+    assert item["estimate"].isna().all()  # every segment has two systems: each r is +-1
+    assert not np.isnan(estimate(result.table, "segment", "m", "pearson_flat").estimate)  # 8 cells: defined
+    assert any("2 system(s)" in note and "fewer than 3" in note for note in result.notes)
+
+
+def test_weighted_acc_eq_is_acc_eq_on_the_items_repeated_by_their_weights():
+    from helpers.metrics.correlations import tie_calibrated_accuracy
+    from helpers.metrics.meta import tie_calibrated_accuracy_weighted
+
+    rng = np.random.default_rng(4)
+    human, metric = rng.integers(0, 4, (6, 5)).astype(float), rng.normal(size=(6, 5)).round(1)
+    weights = np.array([[2, 1, 0, 0, 1, 3], [0, 0, 1, 1, 1, 0]])
+    acc, eps = tie_calibrated_accuracy_weighted(human, metric, weights)
+    for row, a, e in zip(weights, acc, eps):
+        keep = np.repeat(np.arange(6), row)
+        assert (a, e) == pytest.approx(tie_calibrated_accuracy(human[keep], metric[keep]))

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers.core.errors import InputError
 from helpers.slang import qe_data
 
 
@@ -353,3 +354,26 @@ def test_score_check_tolerances_on_printed_scores():
     summary, _ = qe_data.score_check(pd.concat([sheet.assign(score=z), extra], ignore_index=True), sheet)
     assert summary["released_rule_share"] == pytest.approx(600 / 7)
     assert summary["released_rule_share_any_row"] == pytest.approx(600 / 7)
+
+
+def test_hadqaet_post_edits_with_their_emotion_error_penalties():
+    """The README of HADQAET: 4,038 rows, about 3,000 post-edited (2,952); 892 post-edited rows
+    carry no emotion error. Penalty: Minor 1, Major 5, Critical 10 summed over the row's errors."""
+    pe = qe_data.hadqaet_post_edits()
+    assert len(pe) == 2952 and (pe["errors"] == 0).sum() == 892
+    assert (pe.loc[pe["errors"] == 0, "penalty"] == 0).all()
+    first = pe.iloc[0]  # sheet row 2: one Major mistranslation
+    assert (first["row"], first["errors"], first["penalty"]) == (2, 1, 5.0)
+    assert first["source"].startswith("最近遇到很沮丧的事情")
+
+
+def test_hadqaet_post_edits_refuse_an_unknown_severity(tmp_path):
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    wb.active.append(["source", "MT", "emotion_labels", "error_types", "error_severity", "post-edit"])
+    wb.active.append(["源", "mt", "joy", "Mistranslation", "Huge", "pe"])
+    wb.save(tmp_path / "pe.xlsx")
+    with pytest.raises(InputError, match="severities are") as err:
+        qe_data.hadqaet_post_edits(tmp_path / "pe.xlsx")
+    assert (err.value.row, err.value.column, err.value.value) == (2, "error_severity", "Huge")

@@ -4,10 +4,10 @@ Three ZH→EN data sets of Google's expert MQM release (``helpers.core.formats.m
 
 * ``newstest2021``: per-segment MQM scores (``*.avg_seg_scores.tsv``) of 15 systems; the
   file has no texts, its ``seg_id`` is the 1-based line of WMT21's source file
-  (:data:`NEWSTEST2021_SOURCE`), and it gives no documents, so each segment is its own
+  (the registry's ``newstest2021`` ``source``), and it gives no documents, so each segment is its own
   cluster unless a document column is supplied;
-* ``ted``: the raw error rows (:data:`TED_FILE`) with the source text;
-* ``wmt23``: the three-rater file (``mqm.THREE_RATER_FILE``), raw rows with the source,
+* ``ted``: the raw error rows (the registry's ``ted`` ``mqm``) with the source text;
+* ``wmt23``: the three-rater file (the registry's ``generaltest2023`` ``mqm``), raw rows with the source,
   error spans marked ``<v>…</v>`` in the source or the target.
 
 The steps, each DataFrame in, tidy DataFrame out:
@@ -30,31 +30,52 @@ The steps, each DataFrame in, tidy DataFrame out:
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from helpers.core.formats import annotations as ann
-from helpers.core.formats import mqm
 from helpers.core import paths
+from helpers.core.formats import annotations as ann
+from helpers.core.formats import mqm, testsets, texts
 from helpers.core.statistics import scoring, stats
 from helpers.core.errors import InputError
 from helpers.core.statistics.schemes import load_scheme
 
-from . import idioms
+from . import design, idioms
 
-REPO = mqm.GOOGLE_MQM_REPO
-NEWSTEST2021_SCORES = "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv"
-TED_FILE = "ted/zhen/mqm_ted_zhen.tsv"
-THREE_RATER_FILE = mqm.THREE_RATER_FILE
-NEWSTEST2021_SOURCE = ("wmt-conference/wmt21-news-systems", "txt/sources/newstest2021.zh-en.src.zh")
-WMT23_SOURCE = ("wmt-conference/wmt23-news-systems", "txt/sources/generaltest2023.zh-en.src.zh")
+#: The registered test sets (:mod:`helpers.core.formats.testsets`) each data set's released files come from.
+TESTSETS = {"newstest2021": "newstest2021", "ted": "ted", "wmt23": "generaltest2023"}
 DATASETS = ("newstest2021", "ted", "wmt23")
 
 
+def released(dataset: str, kind: str) -> Path:
+    """The fetched file of ``kind`` of one of :data:`DATASETS`, as the registry of test sets names it.
+
+    Parameters
+    ----------
+    dataset : str
+        ``newstest2021``, ``ted`` or ``wmt23``.
+    kind : str
+        ``source``, ``mqm`` or ``mqm_scores`` (:meth:`helpers.core.formats.testsets.TestSet.file`).
+
+    Returns
+    -------
+    Path
+        The local copy (FileNotFoundError with the fetch command when it is not there).
+
+    References
+    ----------
+    Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
+    for machine translation. TACL 9 (the MQM data).
+    """
+    return testsets.get(TESTSETS[dataset]).file(kind)
+
+
 def read_lines(path) -> pd.Series:
-    """A one-sentence-per-line text file as a Series indexed by the 1-based line number.
+    """A one-sentence-per-line text file (:func:`helpers.core.formats.texts.read_lines`, the one
+    reader) as a Series indexed by the 1-based line number.
 
     Parameters
     ----------
@@ -71,10 +92,8 @@ def read_lines(path) -> pd.Series:
     Akhbardeh, F. et al. (2021). Findings of the 2021 Conference on Machine Translation (WMT21)
     (the news test sets and submissions).
     """
-    path = paths.resolve_input(path) if not isinstance(path, tuple) else paths.released_file(*path)
-    lines = path.read_text(encoding="utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines = lines[:-1]
+    path = paths.resolve_input(path)
+    lines = texts.read_lines(path)
     return pd.Series(lines, index=pd.RangeIndex(1, len(lines) + 1), name="source")
 
 
@@ -97,9 +116,9 @@ def source_pool() -> pd.DataFrame:
     Freitag, M. et al. (2021). Experts, errors, and context: a large-scale study of human evaluation
     for machine translation. TACL 9 (the MQM data and scores).
     """
-    n21 = read_lines(NEWSTEST2021_SOURCE)
-    n23 = read_lines(WMT23_SOURCE)
-    ted = mqm.read_mqm(paths.released_file(REPO, TED_FILE), columns=["doc", "doc_seg_id", "source"])
+    n21 = read_lines(released("newstest2021", "source"))
+    n23 = read_lines(released("wmt23", "source"))
+    ted = mqm.read_mqm(released("ted", "mqm"), columns=["doc", "doc_seg_id", "source"])
     ted = ted.assign(source=ann.clean_text(ted["source"])).drop_duplicates(["doc", "doc_seg_id"])
     parts = [pd.DataFrame({"dataset": "newstest2021", "text_id": [f"newstest2021:{i}" for i in n21.index],
                            "source": n21.to_numpy()}),
@@ -142,6 +161,58 @@ def flag_idioms(segments: pd.DataFrame, detector: str = "filtered") -> pd.DataFr
     out["idioms"] = clean.map(count).to_numpy().astype("int64")
     out["idiom"] = out["idioms"] > 0
     return out
+
+
+def flag_all(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with one boolean column ``det_<detector>`` per detector of
+    :data:`helpers.figurative.idioms.DETECTORS` (each source cut once for all of them).
+
+    Parameters
+    ----------
+    table : DataFrame
+        Rows with a clean ``source``.
+
+    Returns
+    -------
+    DataFrame
+        ``table`` and ``det_raw, det_filtered, det_strict, det_xinhua``.
+
+    References
+    ----------
+    :mod:`helpers.figurative.idioms` (the detectors).
+    """
+    unique = pd.Series(table["source"].dropna().unique())
+    found = idioms.find_idioms(unique, list(idioms.DETECTORS))
+    out = table.copy()
+    for name in idioms.DETECTORS:
+        texts = set(unique[found.loc[found["detector"] == name, "text_id"].unique()])
+        out[f"det_{name}"] = out["source"].isin(texts)
+    return out
+
+
+def require_source(rows: pd.DataFrame, file) -> None:
+    """MQM rows must carry Chinese sources (:func:`helpers.figurative.idioms.require_chinese`).
+
+    Parameters
+    ----------
+    rows : DataFrame
+        MQM annotation rows.
+    file : path or str
+        The file they came from, named in the error.
+
+    Returns
+    -------
+    None
+        Raises :class:`~helpers.core.errors.InputError` naming ``file`` when the ``source`` column is
+        missing or holds no Chinese character.
+
+    References
+    ----------
+    Freitag, M. et al. (2021), the MQM files' columns (``helpers.core.formats.mqm``).
+    """
+    if "source" not in rows.columns or rows["source"].isna().all():
+        raise InputError("missing column 'source'", file=file, expected="an MQM file with the source text")
+    idioms.require_chinese(ann.clean_text(rows["source"].dropna().drop_duplicates()), file=file, column="source")
 
 
 def _penalties(rows: pd.DataFrame) -> pd.DataFrame:
@@ -188,8 +259,10 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
     (the news test sets and submissions).
     """
     if dataset == "newstest2021":
-        scores = mqm.read_segment_scores(path or paths.released_file(REPO, NEWSTEST2021_SCORES))
-        lines = read_lines(source_path or NEWSTEST2021_SOURCE)
+        scores = mqm.read_segment_scores(path or released("newstest2021", "mqm_scores"))
+        source_path = source_path or released("newstest2021", "source")
+        lines = read_lines(source_path)
+        idioms.require_chinese(lines, file=source_path)
         seg = scores["global_seg_id"].astype("int64")
         beyond = ~seg.isin(lines.index)
         if beyond.any():
@@ -199,8 +272,7 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
                               "segment": seg.astype(str), "source": lines.loc[seg].to_numpy(),
                               "score": scores["score"]})
     elif dataset in ("ted", "wmt23"):
-        default = TED_FILE if dataset == "ted" else THREE_RATER_FILE
-        rows = mqm.read_mqm(path or paths.released_file(REPO, default)) if rows is None else rows
+        rows = mqm.read_mqm(path or released(dataset, "mqm")) if rows is None else rows
         segs = _penalties(rows)
         table = pd.DataFrame({"system": segs["system"], "doc": segs["doc"],
                               "segment": segs["doc"] + ":" + segs["doc_seg_id"].astype(str),
@@ -210,152 +282,6 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
     table.insert(0, "dataset", dataset)
     return flag_idioms(table.reset_index(drop=True), detector)
 
-
-#: Columns of :func:`idiom_effect`'s result.
-EFFECT_COLUMNS = ["method", "estimate", "se", "ci_low", "ci_high", "mdd_80", "rows", "segments", "idiom_segments",
-                  "documents", "few_clusters"]
-
-
-def _design(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Design matrix of ``score ~ idiom + log(source_chars) + C(system)`` (treatment coding)."""
-    systems = sorted(table["system"].unique())
-    cols = [np.ones(len(table)), table["idiom"].to_numpy(dtype=float),
-            np.log(table["source_chars"].clip(lower=1).to_numpy(dtype=float))]
-    cols += [(table["system"] == s).to_numpy(dtype=float) for s in systems[1:]]
-    names = ["Intercept", "idiom", "log_chars"] + systems[1:]
-    return np.column_stack(cols), table["score"].to_numpy(dtype=float), names
-
-
-def idiom_effect(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0,
-                 methods=("mixed", "cluster_bootstrap")) -> pd.DataFrame:
-    """The penalty difference idiom − other segments, controlled for source length and system.
-
-    The model is ``score ~ idiom + log(source_chars) + system`` on one row per (system,
-    segment), fitted two ways that both respect that segments are nested in documents:
-
-    * ``mixed``: a linear mixed model with a random intercept per document (statsmodels
-      ``MixedLM``, REML), its Wald interval;
-    * ``cluster_bootstrap``: the ordinary least-squares coefficient with a percentile
-      interval from resampling whole documents (:func:`helpers.core.statistics.stats.resample`), so
-      every system's rating of a segment and every segment of a document move together.
-
-    ``mdd_80`` is the minimum detectable difference, (z₀.₉₇₅ + z₀.₈) · SE: the true effect
-    the analysis would detect four times in five at the 5 % level. A null result excludes
-    effects larger than about ``mdd_80``, not smaller ones. ``few_clusters`` is True when
-    fewer than :data:`helpers.core.statistics.stats.FEW_CLUSTERS` documents hold an idiom segment: the
-    percentile bootstrap is then too narrow and large-sample intervals too optimistic
-    (TED's five talks; every real data set here with the ``filtered`` detector), so a page
-    says so beside the numbers.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        :func:`segment_table`'s rows (``system, doc, segment, source_chars, score, idiom``).
-    n_boot, seed, ci : int, int, float
-        Bootstrap resamples, their seed, the interval level in percent.
-    methods : sequence of str
-        Which of the two fits to run (the mixed model costs about a second on a data set; the
-        per-system and per-category effects use the bootstrap alone).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per method, :data:`EFFECT_COLUMNS`.
-
-    Notes
-    -----
-    Both fits estimate β in score_si = α + β · idiom_i + γ · log(chars_i) + δ_s + u_d(i) + e_si;
-    mdd_80 = (z_0.975 + z_0.8) · SE(β̂).
-
-    References
-    ----------
-    Pinheiro, J. C. & Bates, D. M. (2000). Mixed-Effects Models in S and S-PLUS, ch. 2 (REML);
-    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
-    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
-    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 2.
-    """
-    import statsmodels.api as sm
-
-    missing = [c for c in ("system", "doc", "segment", "source_chars", "score", "idiom") if c not in table.columns]
-    if missing:
-        raise InputError("missing column(s) " + ", ".join(missing), value=list(table.columns))
-    table = table.dropna(subset=["score"]).reset_index(drop=True)
-    x, y, _ = _design(table)
-    z = norm.ppf(0.5 + ci / 200)
-    power = norm.ppf(1 - 0.025) + norm.ppf(0.8)
-    common = {"rows": len(table), "segments": table["segment"].nunique(),
-              "idiom_segments": table.loc[table["idiom"], "segment"].nunique(), "documents": table["doc"].nunique(),
-              "few_clusters": table.loc[table["idiom"], "doc"].nunique() < stats.FEW_CLUSTERS}
-    rows = []
-    if table["idiom"].nunique() < 2:
-        nan = float("nan")
-        return pd.DataFrame([{"method": m, "estimate": nan, "se": nan, "ci_low": nan, "ci_high": nan, "mdd_80": nan}
-                             | common for m in methods], columns=EFFECT_COLUMNS)
-    if "mixed" in methods:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # convergence chatter on tiny inputs; the estimate is reported as is
-            fit = sm.MixedLM(y, x, groups=table["doc"].to_numpy()).fit(reml=True)
-        b, se = float(fit.fe_params[1]), float(fit.bse_fe[1])
-        rows.append({"method": "mixed", "estimate": b, "se": se, "ci_low": b - z * se, "ci_high": b + z * se,
-                     "mdd_80": power * se})
-    if "cluster_bootstrap" in methods:
-        b, coef = cluster_ols(x, y, table["doc"], table["idiom"].to_numpy(), n_boot, seed)
-        low, high = stats.percentile_interval(coef, ci)
-        bse = float(np.std(coef, ddof=1))
-        rows.append({"method": "cluster_bootstrap", "estimate": b, "se": bse, "ci_low": low, "ci_high": high,
-                     "mdd_80": power * bse})
-    return pd.DataFrame([r | common for r in rows], columns=EFFECT_COLUMNS)
-
-
-def cluster_ols(x: np.ndarray, y: np.ndarray, docs, flag: np.ndarray, n_boot: int, seed: int,
-                column: int = 1) -> tuple[float, np.ndarray]:
-    """The OLS coefficient ``column`` of ``y ~ x`` and its values over document-cluster bootstrap
-    resamples (:func:`helpers.core.statistics.stats.resample`), from per-document cross-products
-    (X'WX = Σ_g w_g X_g'X_g), so a thousand resamples cost one pass. Resamples in which
-    ``flag`` (e.g. the idiom flag) is all true or all false leave the coefficient undefined
-    and are dropped.
-
-    Parameters
-    ----------
-    x : numpy.ndarray
-        Design matrix, n × p.
-    y : numpy.ndarray
-        Response, n.
-    docs : sequence
-        One document label per row (the clusters resampled).
-    flag : numpy.ndarray
-        A 0/1 column that must vary within a resample.
-    n_boot : int
-        Resamples.
-    seed : int
-        Seed of the resamples.
-    column : int, default 1
-        The coefficient returned.
-
-    Returns
-    -------
-    tuple
-        (β̂_column of β̂ = (X'X)⁻¹ X'y, its B resampled values (X'WX)⁻¹ X'Wy, W = diag(w_b)).
-
-    References
-    ----------
-    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
-    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
-    """
-    labels = stats.cluster_labels(pd.Series(docs))
-    g = labels.max() + 1
-    xtx = np.zeros((g, x.shape[1], x.shape[1]))
-    np.add.at(xtx, labels, np.einsum("ni,nj->nij", x, x))
-    xty = np.zeros((g, x.shape[1]))
-    np.add.at(xty, labels, x * y[:, None])
-    full = np.linalg.lstsq(xtx.sum(0), xty.sum(0), rcond=None)[0]
-    weights = stats.resample(g, n_boot, seed=seed)
-    a = np.einsum("bg,gij->bij", weights, xtx) + 1e-9 * np.eye(x.shape[1])
-    coef = np.linalg.solve(a, np.einsum("bg,gi->bi", weights, xty)[..., None])[..., 0][:, column]
-    flag = pd.Series(np.asarray(flag, dtype=bool))
-    defined = np.isfinite(coef) & (weights @ flag.groupby(labels).any().to_numpy() > 0) & \
-        (weights @ (~flag.groupby(labels).all()).to_numpy() > 0)
-    return float(full[column]), coef[defined]
 
 
 def chance_overlap(length: int, chars: int, intervals: list[tuple[int, int]]) -> float:
@@ -575,107 +501,10 @@ def sample_matches(pool: pd.DataFrame, n: int = 170, seed: int = 34) -> pd.DataF
     return out[["sample_id", "dataset", "text_id", "start", "end", "idiom", "context"]]
 
 
-#: WMT23's LLM-based systems (GPT-4 prompted with five examples; Lan-BridgeMT, built on an LLM); the others are
-#: NMT and online systems.
-LLM_SYSTEMS = ("GPT4-5shot", "Lan-BridgeMT")
-
-
-def system_effects(table: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> pd.DataFrame:
-    """The idiom effect of each system of each data set: :func:`idiom_effect` (document-cluster
-    bootstrap, controlled for source length) on that system's rows alone.
-
-    Parameters
-    ----------
-    table : DataFrame
-        :func:`segment_table`'s rows of one or more data sets.
-    n_boot : int, default 1000
-        Document resamples.
-    seed : int, default 0
-        Seed of the resamples.
-    ci : float, default 95.0
-        Coverage in percent.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``dataset, system, llm`` (True for :data:`LLM_SYSTEMS`) and :data:`EFFECT_COLUMNS`.
-
-    References
-    ----------
-    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
-    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
-    """
-    frames = []
-    for (dataset, system), part in table.groupby(["dataset", "system"], sort=True):
-        got = idiom_effect(part, n_boot=n_boot, seed=seed, ci=ci, methods=("cluster_bootstrap",))
-        got.insert(0, "llm", system in LLM_SYSTEMS)
-        got.insert(0, "system", system)
-        got.insert(0, "dataset", dataset)
-        frames.append(got)
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["dataset", "system", "llm"] + EFFECT_COLUMNS)
-
-
-def llm_contrast(table: pd.DataFrame, llm=LLM_SYSTEMS, n_boot: int = 1000, seed: int = 0,
-                 ci: float = 95.0) -> pd.DataFrame:
-    """Is the idiom penalty of the LLM-based systems different from the others'?
-
-    The model ``score ~ idiom + log(source_chars) + system + idiom·llm`` on one data set's
-    rows; the coefficient of ``idiom·llm`` is the LLM systems' idiom effect minus the other
-    systems', with a document-cluster bootstrap interval (:func:`cluster_ols`) and the
-    minimum detectable difference at 80 % power.
-
-    Parameters
-    ----------
-    table : DataFrame
-        :func:`segment_table`'s rows of one data set.
-    llm : collection of str
-        The LLM-based systems.
-    n_boot : int, default 1000
-        Document resamples.
-    seed : int, default 0
-        Seed of the resamples.
-    ci : float, default 95.0
-        Coverage in percent.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row ``llm_systems, other_systems, estimate, se, ci_low, ci_high, mdd_80,
-        idiom_segments, documents``; NaN when the data set has no LLM system, no other
-        system, or no idiom segment.
-
-    Notes
-    -----
-    estimate = β̂ of idiom · llm in score = α + β₁ · idiom + β · idiom · llm + γ · log(chars) + δ_s + e;
-    mdd_80 = (z_0.975 + z_0.8) · SE, SE the standard deviation of the resampled β.
-
-    References
-    ----------
-    Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
-    inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
-    Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences, ch. 2.
-    """
-    table = table.dropna(subset=["score"]).reset_index(drop=True)
-    is_llm = table["system"].isin(list(llm)).to_numpy()
-    x, y, _ = _design(table)
-    x = np.column_stack([x, x[:, 1] * is_llm])
-    out = {"llm_systems": ", ".join(sorted(table.loc[is_llm, "system"].unique())),
-           "other_systems": int(table.loc[~is_llm, "system"].nunique()), "estimate": float("nan"),
-           "se": float("nan"), "ci_low": float("nan"), "ci_high": float("nan"), "mdd_80": float("nan"),
-           "idiom_segments": int(table.loc[table["idiom"], "segment"].nunique()), "documents": table["doc"].nunique()}
-    if is_llm.any() and (~is_llm).any() and table["idiom"].nunique() == 2:
-        b, coef = cluster_ols(x, y, table["doc"], table["idiom"].to_numpy(), n_boot, seed, column=x.shape[1] - 1)
-        se = float(np.std(coef, ddof=1))
-        low, high = stats.percentile_interval(coef, ci)
-        out.update(estimate=b, se=se, ci_low=low, ci_high=high, mdd_80=(norm.ppf(0.975) + norm.ppf(0.8)) * se)
-    return pd.DataFrame([out])
-
-
 def category_effects(categories: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> pd.DataFrame:
     """The penalty by MQM category of idiom and other segments (:func:`category_table`'s rows,
-    with a ``dataset`` column): the two means and the controlled idiom effect (document-cluster
-    bootstrap, :func:`idiom_effect`) per data set and category.
+    with a ``dataset`` column): the two means and the controlled idiom effect
+    (:func:`helpers.figurative.design.idiom_effect`, no permutation) per data set and category.
 
     Parameters
     ----------
@@ -691,29 +520,27 @@ def category_effects(categories: pd.DataFrame, n_boot: int = 1000, seed: int = 0
     Returns
     -------
     pandas.DataFrame
-        ``dataset, category, idiom_mean, other_mean`` and :data:`EFFECT_COLUMNS`.
+        ``dataset, category, idiom_mean, other_mean, idiom_error_segments, other_error_segments`` (segments
+        with an error of the category) and :data:`helpers.figurative.design.EFFECT_COLUMNS`.
 
     Notes
     -----
     idiom_mean and other_mean are the mean category penalties of the two groups of segments; the
-    effect is :func:`idiom_effect`'s β on the category's penalties.
+    effect is the idiom coefficient on the category's penalties.
 
     References
     ----------
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
-    frames = []
-    for (dataset, category), part in categories.groupby(["dataset", "category"], sort=True):
-        got = idiom_effect(part, n_boot=n_boot, seed=seed, ci=ci, methods=("cluster_bootstrap",))
-        means = part.groupby("idiom")["score"].mean()
-        got.insert(0, "other_mean", means.get(False, float("nan")))
-        got.insert(0, "idiom_mean", means.get(True, float("nan")))
-        got.insert(0, "category", category)
-        got.insert(0, "dataset", dataset)
-        frames.append(got)
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["dataset", "category", "idiom_mean", "other_mean"] + EFFECT_COLUMNS)
+    def means(part):
+        mean = part.groupby("idiom")["score"].mean()
+        hit = part[part["score"] > 0].groupby("idiom")["segment"].nunique()
+        return {"idiom_mean": mean.get(True, float("nan")), "other_mean": mean.get(False, float("nan")),
+                "idiom_error_segments": int(hit.get(True, 0)), "other_error_segments": int(hit.get(False, 0))}
+
+    return design.effects_by(categories, ["dataset", "category"], extra=means, n_boot=n_boot, seed=seed, ci=ci,
+                             n_perm=0)
 
 
 def _idiom_contrast(est: dict, boot: dict, idiom: np.ndarray, ci: float, counts) -> pd.DataFrame:
@@ -794,81 +621,78 @@ def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: i
                                                                "documents": len(set(docs[mask]))})
 
 
-def sentence_chrf(hypotheses, references) -> np.ndarray:
-    """Sentence chrF (sacrebleu's defaults: character 6-grams, β = 2) of each hypothesis
-    against its reference.
+def token_tags(posts: pd.DataFrame, detector: str = "xinhua", n_boot: int = 1000, seed: int = 0,
+               ci: float = 95.0) -> pd.DataFrame:
+    """Are source tokens inside an idiom tagged as errors more often than other tokens?
+
+    HADQAET's posts carry word-level OK/BAD tags on their (segmented) source. A token is an idiom
+    token when it shares a character with a detector's match in the post's text (tokens joined
+    without spaces). The share of BAD tags among idiom tokens and among the others, and the
+    difference, with intervals that resample whole posts (a post's tokens are not independent;
+    the same post text in two splits is one cluster). Two scopes: every post, and only the posts
+    that hold an idiom (so a post's overall difficulty is held fixed).
 
     Parameters
     ----------
-    hypotheses, references : sequence of str
-        Paired sentences.
+    posts : DataFrame
+        ``source`` (space-separated tokens) and ``source_tags`` (one ``OK``/``BAD`` per token).
+    detector : str
+        The idiom detector.
+    n_boot, seed, ci
+        Post resamples, their seed, coverage in percent.
 
     Returns
     -------
-    numpy.ndarray
-        chrF_β = (1 + β²) · chrP · chrR / (β² · chrP + chrR) · 100 per sentence, β = 2, chrP and chrR
-        the character n-gram precision and recall averaged over n = 1 … 6.
-
-    References
-    ----------
-    Popović, M. (2015). chrF: character n-gram F-score for automatic MT evaluation. WMT.
-    Post, M. (2018). A call for clarity in reporting BLEU scores. WMT (sacrebleu).
-    """
-    from sacrebleu.metrics import CHRF
-
-    chrf = CHRF()
-    return np.array([chrf.sentence_score(h, [r]).score for h, r in zip(hypotheses, references)])
-
-
-def metric_agreement(scored: pd.DataFrame, metric: str = "chrf", n_boot: int = 1000, seed: int = 0,
-                     ci: float = 95.0) -> pd.DataFrame:
-    """Does the metric see the experts' penalties as well on idiom segments as on the others?
-
-    Pearson's r between the metric and the negated MQM penalty (both higher = better) over the
-    (system, segment) cells of idiom segments and of the others, and their difference; the
-    intervals resample whole documents (both groups at once, so the difference is paired).
-
-    Parameters
-    ----------
-    scored : pandas.DataFrame
-        :func:`segment_table` rows with a column named ``metric``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Rows ``group`` ``idiom``, ``other``, ``difference`` (idiom − other) with ``metric,
-        estimate, ci_low, ci_high, cells, segments``.
+    DataFrame
+        ``scope`` (``all``, ``idiom_posts``), ``group`` (``idiom``, ``other``, ``difference``),
+        ``estimate, ci_low, ci_high, tokens, posts``.
 
     Notes
     -----
-    r = sum (m_i − m̄)(h_i − h̄) / sqrt(sum (m_i − m̄)² · sum (h_i − h̄)²), h the negated penalty;
-    difference = r_idiom − r_other.
+    rate_g = Σ BAD_t / Σ 1 over the tokens t of group g; difference = rate_idiom − rate_other.
 
     References
     ----------
-    Freitag, M. et al. (2023). Results of WMT23 Metrics Shared Task (segment-level Pearson r);
+    Qian, S. et al. (2025). HADQAET (the word-level tags; via MTL4QE's splits).
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
-    scored = scored.dropna(subset=["score", metric]).reset_index(drop=True)
-    human, auto = -scored["score"].to_numpy(dtype=float), scored[metric].to_numpy(dtype=float)
-    idiom = scored["idiom"].to_numpy(dtype=bool)
-    weights = stats.resample(len(scored), n_boot, seed=seed, clusters=scored["doc"].to_numpy())
-
-    def pearson(mask, w):
-        w = w * mask
-        total = w.sum(axis=-1, keepdims=True)
-        mx, my = (w * auto).sum(-1, keepdims=True) / total, (w * human).sum(-1, keepdims=True) / total
-        cov = (w * (auto - mx) * (human - my)).sum(-1)
-        return cov / np.sqrt((w * (auto - mx) ** 2).sum(-1) * (w * (human - my) ** 2).sum(-1))
-
-    nan = float("nan")
-    est, boot = {}, {}
-    with np.errstate(invalid="ignore", divide="ignore"):
-        for name, mask in (("idiom", idiom), ("other", ~idiom)):
-            est[name] = float(pearson(mask, np.ones((1, len(mask))))[0]) if mask.sum() > 2 else nan
-            boot[name] = pearson(mask, weights) if mask.sum() > 2 else np.full(n_boot, nan)
-    out = _idiom_contrast(est, boot, idiom, ci, lambda mask: {"cells": int(mask.sum()),
-                                                              "segments": scored.loc[mask, "segment"].nunique()})
-    out.insert(1, "metric", metric)
-    return out
+    missing = [c for c in ("source", "source_tags") if c not in posts.columns]
+    if missing:
+        raise InputError("missing column(s) " + ", ".join(missing), value=list(posts.columns))
+    texts = posts["source"].astype(str).str.replace(" ", "", regex=False).reset_index(drop=True)
+    idioms.require_chinese(texts, file="the posts' sources")
+    found = idioms.find_idioms(texts, detector)
+    spans = found.groupby("text_id")[["start", "end"]].apply(lambda g: list(zip(g["start"], g["end"]))).to_dict()
+    post, inside, bad = [], [], []
+    for i, (source, tags) in enumerate(zip(posts["source"], posts["source_tags"])):
+        at = 0
+        for token, tag in zip(str(source).split(), str(tags).split()):
+            a, b = at, at + len(token)
+            at = b
+            post.append(texts[i])
+            inside.append(any(s < b and e > a for s, e in spans.get(i, [])))
+            bad.append(tag == "BAD")
+    tokens = pd.DataFrame({"post": post, "idiom": inside, "bad": np.array(bad, dtype=float)})
+    per_post = tokens.groupby(["post", "idiom"])["bad"].agg(["sum", "size"]).unstack(fill_value=0)
+    per_post = per_post.reindex(columns=pd.MultiIndex.from_product([["sum", "size"], [False, True]]), fill_value=0)
+    counts = {g: (per_post[("sum", flag)].to_numpy(dtype=float), per_post[("size", flag)].to_numpy(dtype=float))
+              for g, flag in (("idiom", True), ("other", False))}
+    rows = []
+    for scope, keep in (("all", np.ones(len(per_post), dtype=bool)), ("idiom_posts", counts["idiom"][1] > 0)):
+        if not (counts["idiom"][1][keep] > 0).any():
+            continue
+        weights = stats.resample(int(keep.sum()), n_boot, seed=seed)
+        est, boot = {}, {}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for g, (k, n) in counts.items():
+                est[g] = k[keep].sum() / n[keep].sum()
+                boot[g] = (weights @ k[keep]) / (weights @ n[keep])
+        est["difference"], boot["difference"] = est["idiom"] - est["other"], boot["idiom"] - boot["other"]
+        for g in ("idiom", "other", "difference"):
+            n_tok = counts[g][1][keep].sum() if g != "difference" else sum(c[1][keep].sum() for c in counts.values())
+            n_post = int(((counts[g][1] > 0) & keep).sum()) if g != "difference" else int(keep.sum())
+            low, high = stats.percentile_interval(boot[g][np.isfinite(boot[g])], ci)
+            rows.append({"scope": scope, "group": g, "estimate": float(est[g]), "ci_low": low, "ci_high": high,
+                         "tokens": int(n_tok), "posts": n_post})
+    return pd.DataFrame(rows, columns=["scope", "group", "estimate", "ci_low", "ci_high", "tokens", "posts"])

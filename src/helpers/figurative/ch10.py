@@ -1,17 +1,17 @@
 """What chapter 10 needs besides the statistics: checked parameters, data with provenance, steps, findings.
 
-The chapter calls :func:`setup` in the cell right after its parameters cell; it
-checks every parameter before any work and raises :class:`~helpers.core.errors.InputError`
-naming the parameter. ``setup.load()`` returns :class:`Data`: the MQM rows of TED
-and WMT23, the segment table of the three data sets (penalty and idiom flag per system and
-segment, :func:`helpers.figurative.analysis.segment_table`) and, for the released
-newstest2021, the system outputs and reference by line (for sentence chrF), with their
-:class:`~helpers.core.book.report.Provenance`. The steps take that box and return tidy frames,
-which the chapter saves as its result CSVs; :func:`findings` reads them back by their public
-names (:data:`FINDINGS_INPUTS`) and returns every number the page states, so the findings can
-be recomputed and tested from ``results/10_figurative/*.csv`` alone; the sentences are
-``notebooks/words/10_figurative.md``. The statistics are :mod:`helpers.figurative.analysis`,
-the figures :mod:`helpers.figurative.figures`.
+The chapter calls :func:`setup` in the cell right after its parameters cell; it checks every
+parameter before any work and raises :class:`~helpers.core.errors.InputError` naming the
+parameter. ``setup.load()`` returns :class:`Data`: WMT22 ZH→EN (the chapter's main set, an
+mt-metrics-eval copy with Song & Xu's gold labels, :mod:`helpers.figurative.wmt22` and
+:mod:`helpers.figurative.gold`), the MQM rows of TED and WMT23, and one segment table of the
+four sets (penalty, idiom flag and every detector's flag per system and segment), with its
+:class:`~helpers.core.book.report.Provenance`. The steps take that box and return tidy frames, which
+the chapter saves as its result CSVs; :func:`findings` reads them back by their public names
+(:data:`FINDINGS_INPUTS`) and returns every number the page states, section by section
+(:mod:`helpers.figurative.page`); the sentences are ``notebooks/words/10_figurative.md``. The
+statistics are :mod:`helpers.figurative.design`, :mod:`~helpers.figurative.analysis` and
+:mod:`~helpers.figurative.metric_gaps`, the figures :mod:`helpers.figurative.figures`.
 """
 
 from __future__ import annotations
@@ -24,30 +24,36 @@ import numpy as np
 import pandas as pd
 
 from ..core.formats import annotations as ann
-from ..core.formats import mqm
-from ..core import params, paths
+from ..core import cache, params, paths
+from ..core.formats import mqm, testsets
 from ..core.errors import InputError
-from ..core.book.findings import Findings, Words
+from ..core.book.findings import Words
 from ..core.book.report import ChapterData, Provenance
-from ..core.book.results import read_saved
-from ..core.statistics.stats import FEW_CLUSTERS
-from . import analysis, idioms
+from . import analysis, design, gold, idioms, metric_gaps, page, wmt22
 
 CHAPTER = "10_figurative"  # its words file: notebooks/words/10_figurative.md (the data box reads it too)
-WMT21 = "wmt-conference/wmt21-news-systems"
-#: Fewer idiom segments than this in a data set: its per-system effects are not estimated (one or two
-#: segments make a "per-system effect" the quirk of a sentence).
-MIN_IDIOM_SEGMENTS = 5
+#: The default of the ``llm_systems`` parameter: WMT23's two LLM-based systems (GPT-4 prompted with five
+#: examples; Lan-BridgeMT, built on an LLM). A file whose systems have other names needs its own list.
+LLM_SYSTEMS = ("GPT4-5shot", "Lan-BridgeMT")
+#: The columns an MQM error file given for ``ted`` or ``wmt23`` must name when it has a header.
+MQM_COLUMNS = ("system", "doc", "rater", "source", "target", "category", "severity")
 #: The gallery's segments and systems per segment.
 GALLERY_SEGMENTS, GALLERY_SYSTEMS = 4, 3
+#: The book's own metrics on WMT22, by chapter 09's sacrebleu functions (``helpers.metrics.scores``).
+BOOK_METRICS = {"bleu": "BLEU (book)", "chrf": "chrF (book)"}
+MIN_IDIOM_SEGMENTS = design.MIN_IDIOM_SEGMENTS
+#: What the ``idiom`` flag of WMT22 means when the gold labels are read.
+GOLD_FLAG = "gold:idiom"
 
 
 @dataclass(frozen=True)
 class Data(ChapterData):
     rows: dict = None  # dataset -> MQM annotation rows (ted, wmt23)
-    segments: pd.DataFrame = None  # analysis.segment_table of every data set, one frame
-    texts: pd.DataFrame = None  # newstest2021: system, segment, hypothesis, reference (released only; else empty)
+    segments: pd.DataFrame = None  # every set's rated (system, segment): score, idiom flag, det_<detector> flags
+    wmt22: object = None  # the mt-metrics-eval set (helpers.core.formats.mtme.MtmeSet)
+    classes: pd.DataFrame = None  # gold.segment_classes of WMT22's sources (None without labels)
     files: dict = None  # dataset -> the file read
+    idiom_by: dict = None  # dataset -> what its idiom flag is (the detector, or gold:idiom)
 
 
 @dataclass(frozen=True)
@@ -58,41 +64,103 @@ class Setup:
     newstest2021_source: Path | None
     ted: Path | None
     wmt23: Path | None
+    wmt22: Path | None
+    wmt22_labels: Path | None
     detector: str
+    llm_systems: tuple
+    min_idiom_segments: int
     n_boot: int
     seed: int
 
     @property
     def released(self) -> bool:
-        return all(f is None for f in (self.newstest2021, self.newstest2021_source, self.ted, self.wmt23))
+        return all(f is None for f in (self.newstest2021, self.newstest2021_source, self.ted, self.wmt23, self.wmt22,
+                                       self.wmt22_labels))
 
     def load(self) -> Data:
         """The data box: the released files, or those given as parameters in their place."""
-        files = {"newstest2021": self.newstest2021 or analysis.NEWSTEST2021_SCORES,
-                 "ted": self.ted or analysis.TED_FILE, "wmt23": self.wmt23 or analysis.THREE_RATER_FILE}
-        rows = {d: mqm.read_mqm(self.ted or paths.released_file(analysis.REPO, analysis.TED_FILE)) if d == "ted" else
-                mqm.read_mqm(self.wmt23 or paths.released_file(analysis.REPO, analysis.THREE_RATER_FILE))
-                for d in ("ted", "wmt23")}
-        tables = [analysis.segment_table("newstest2021", self.newstest2021, self.newstest2021_source, self.detector)]
+        files = {"wmt22": str(self.wmt22 or testsets.get("wmt22").relpath("directory")),
+                 "newstest2021": str(self.newstest2021 or testsets.get("newstest2021").relpath("mqm_scores")),
+                 "ted": str(self.ted or testsets.get("ted").relpath("mqm")),
+                 "wmt23": str(self.wmt23 or testsets.get("generaltest2023").relpath("mqm"))}
+        rows = {d: read_mqm(getattr(self, d) or analysis.released(d, "mqm")) for d in ("ted", "wmt23")}
+        for d in ("ted", "wmt23"):
+            analysis.require_source(rows[d], getattr(self, d) or files[d])
+        es = wmt22_set(self.wmt22)
+        labels = self.wmt22_labels or (testsets.get("wmt22").file("mwe_labels") if self.wmt22 is None else None)
+        classes = gold_classes(labels, len(es.sources)) if labels is not None else None
+        table = wmt22.segment_table(es, classes, self.detector)
+        idiom_by = {"wmt22": GOLD_FLAG if classes is not None else self.detector}
+        if classes is not None:
+            table["idiom"] = table["gold_idiom"].astype(bool)
+        tables = [table, analysis.segment_table("newstest2021", self.newstest2021, self.newstest2021_source,
+                                                self.detector)]
         tables += [analysis.segment_table(d, detector=self.detector, rows=rows[d]) for d in ("ted", "wmt23")]
-        segments = pd.concat(tables, ignore_index=True)
-        texts = newstest2021_texts(segments["system"][segments["dataset"] == "newstest2021"].unique()) \
-            if self.newstest2021 is None and self.newstest2021_source is None else pd.DataFrame()
-        given = [str(p) for p in (self.newstest2021, self.newstest2021_source, self.ted, self.wmt23) if p is not None]
+        for d in ("newstest2021", "ted", "wmt23"):
+            idiom_by[d] = self.detector
+        segments = analysis.flag_all(pd.concat(tables, ignore_index=True))
+        segments["human"] = segments["human"].fillna(False).astype(bool)
+        given = [str(p) for p in (self.wmt22, self.wmt22_labels, self.newstest2021, self.newstest2021_source, self.ted,
+                                  self.wmt23) if p is not None]
         provenance = Provenance.worded("released", CHAPTER) if self.released else \
             Provenance.worded("own", CHAPTER, given)
-        return Data(provenance, rows=rows, segments=segments, texts=texts,
-                              files={k: str(v) for k, v in files.items()})
+        return Data(provenance, rows=rows, segments=segments, wmt22=es, classes=classes, files=files,
+                    idiom_by=idiom_by)
 
 
-def setup(newstest2021=None, newstest2021_source=None, ted=None, wmt23=None, detector="filtered",
-                     n_boot=1000, seed=0, results_dir="results") -> Setup:
+def read_mqm(path: Path) -> pd.DataFrame:
+    """An MQM file's rows, read once per content: cached under ``.cache/wmt-mqm-read`` with the key
+    chapter 08 uses, so the two chapters share the entry (reading the three-rater archive is slow)."""
+    from ..core.formats.fetch import sha256_of
+
+    return cache.cached("wmt-mqm-read", 1, [sha256_of(path), None], lambda: mqm.read_mqm(path),
+                        describe=f"{Path(path).name} read as annotations")
+
+
+def wmt22_set(directory):
+    """WMT22 ZH→EN as an mt-metrics-eval set: the registered copy, or ``directory`` in that layout."""
+    from ..core.formats import mtme
+
+    return testsets.get("wmt22").load() if directory is None else mtme.read_mtme(directory, lp="zh-en")
+
+
+def gold_classes(path, segments: int) -> pd.DataFrame:
+    """:func:`helpers.figurative.gold.segment_classes` of a labels file, which must label as many
+    sources as the set has (an :class:`InputError` naming the file otherwise)."""
+    labels = gold.read_labels(path)
+    if labels["segment"].nunique() != segments:
+        raise InputError("labels a different number of sources than the set has", file=path,
+                         value=labels["segment"].nunique(), expected=f"{segments} entries, one per source line")
+    return gold.segment_classes(labels, segments)
+
+
+def check_mqm_header(name: str, path: Path) -> None:
+    """A plain-text MQM file whose first line is a header must name every column of
+    :data:`MQM_COLUMNS`; a missing one is named (the reader is positional: without the check a
+    file without its ``source`` column fails later on a severity that is really a category)."""
+    if path.suffix not in (".tsv", ".txt"):
+        return
+    with open(path, encoding="utf-8-sig", errors="replace") as fh:
+        header = fh.readline().rstrip("\n").split("\t")
+    if header and header[0].strip().lower() == "system":
+        names = {h.strip().lower() for h in header}
+        missing = [c for c in MQM_COLUMNS if c not in names]
+        if missing:
+            raise InputError("missing column(s) " + ", ".join(missing), parameter=name, file=path,
+                             expected="a header " + ", ".join(MQM_COLUMNS) + " (in this order, with doc ids between)")
+
+
+def setup(newstest2021=None, newstest2021_source=None, ted=None, wmt23=None, wmt22=None, wmt22_labels=None,
+          detector="xinhua", llm_systems=LLM_SYSTEMS, min_idiom_segments=MIN_IDIOM_SEGMENTS, n_boot=1000, seed=0,
+          results_dir="results") -> Setup:
     """Check chapter 10's parameters before any work (each problem names its parameter).
 
-    ``newstest2021`` (an ``*.avg_seg_scores.tsv``) with ``newstest2021_source`` (its Chinese
-    source, one segment per line; both or neither), ``ted`` and ``wmt23`` (MQM TSVs with the
-    source, span markers ``<v>…</v>``) replace Google's released files; any of them may be
-    given alone. ``detector``: one of :data:`helpers.figurative.idioms.DETECTORS`.
+    ``wmt22`` (a folder in mt-metrics-eval's layout, ZH→EN) with ``wmt22_labels`` (Song & Xu's
+    ``all.json`` form; without it an own ``wmt22`` is flagged by ``detector``), ``newstest2021``
+    (an ``*.avg_seg_scores.tsv``) with ``newstest2021_source`` (both or neither), ``ted`` and
+    ``wmt23`` (MQM TSVs with the source) replace the released files. ``detector``: one of
+    :data:`helpers.figurative.idioms.DETECTORS`; ``llm_systems``: the systems counted as LLM-based
+    (default :data:`LLM_SYSTEMS`); ``min_idiom_segments``: below it a set is not estimable.
     """
     if (newstest2021 is None) != (newstest2021_source is None):
         missing = "newstest2021_source" if newstest2021_source is None else "newstest2021"
@@ -103,49 +171,61 @@ def setup(newstest2021=None, newstest2021_source=None, ted=None, wmt23=None, det
     def file(name, value):
         return params.existing_file(name, value) if value is not None else None
 
+    for name, value in (("ted", ted), ("wmt23", wmt23)):
+        if value is not None:
+            check_mqm_header(name, params.existing_file(name, value))
+    if wmt22 is not None and not Path(wmt22).is_dir():
+        raise InputError("no such folder", parameter="wmt22", value=str(wmt22),
+                         expected="a folder in mt-metrics-eval's layout (sources/, system-outputs/, human-scores/)")
+    if isinstance(llm_systems, str) or not all(isinstance(s, str) for s in llm_systems):
+        raise InputError("must be a list of system names", parameter="llm_systems", value=llm_systems,
+                         expected="e.g. [GPT4-5shot, Lan-BridgeMT]")
     return Setup(
         newstest2021=file("newstest2021", newstest2021), newstest2021_source=file("newstest2021_source",
                                                                                   newstest2021_source),
-        ted=file("ted", ted), wmt23=file("wmt23", wmt23), detector=params.choice("detector", detector,
-                                                                                   list(idioms.DETECTORS)),
+        ted=file("ted", ted), wmt23=file("wmt23", wmt23), wmt22=Path(wmt22) if wmt22 is not None else None,
+        wmt22_labels=file("wmt22_labels", wmt22_labels),
+        detector=params.choice("detector", detector, list(idioms.DETECTORS)), llm_systems=tuple(llm_systems),
+        min_idiom_segments=params.integer("min_idiom_segments", min_idiom_segments, minimum=2),
         n_boot=params.integer("n_boot", n_boot, minimum=100), seed=params.integer("seed", seed, minimum=0))
 
 
-def newstest2021_texts(systems) -> pd.DataFrame:
-    """WMT21's reference A and the outputs of those of ``systems`` that have an output file under
-    their name, by line: ``system, segment, hypothesis, reference`` (``segment`` the 1-based
-    line as a string, the key of :func:`helpers.figurative.analysis.segment_table`)."""
-    prefix = "txt/{}/newstest2021.zh-en.{}"
-    reference = analysis.read_lines((WMT21, prefix.format("references", "ref.A.en")))
-    frames = []
-    for system in sorted(systems):
-        rel = prefix.format("system-outputs", f"hyp.{system}.en")
-        if not (paths.raw_data_dir() / WMT21.replace("/", "__") / rel).exists():
-            continue  # the MQM file's metric systems and human references have no output file under that name
-        hyp = analysis.read_lines((WMT21, rel))
-        frames.append(pd.DataFrame({"system": system, "segment": hyp.index.astype(str), "hypothesis": hyp.to_numpy(),
-                                    "reference": reference.reindex(hyp.index).to_numpy()}))
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["system", "segment", "hypothesis", "reference"])
-
-
 # --------------------------------------------------------------------------- steps
-def description(box: Data, detector: str) -> pd.DataFrame:
-    """The run's data per data set (``data_summary.csv``): ``dataset, file, detector, systems,
-    segments, documents, rows, idiom_segments, idiom_documents``."""
+def analysed(box: Data, dataset: str | None = None) -> pd.DataFrame:
+    """The rows the idiom analyses use: machine translations (WMT22's rated references left out)."""
+    s = box.segments[~box.segments["human"]]
+    return s if dataset is None else s[s["dataset"] == dataset]
+
+
+def description(box: Data, setup: Setup) -> pd.DataFrame:
+    """The run's data per data set (``data_summary.csv``): ``dataset, file, detector, idiom_by,
+    systems, system_names, human_systems, segments, documents, domains, rows, idiom_segments,
+    idiom_documents, estimable, min_idiom_segments, llm_systems`` (the last two: the parameters)."""
     out = []
     for dataset, part in box.segments.groupby("dataset", sort=False):
-        idiom = part[part["idiom"]]
-        out.append({"dataset": dataset, "file": box.files[dataset], "detector": detector,
-                    "systems": part["system"].nunique(),
-                    "segments": part["segment"].nunique(), "documents": part["doc"].nunique(), "rows": len(part),
-                    "idiom_segments": idiom["segment"].nunique(), "idiom_documents": idiom["doc"].nunique()})
+        mt = part[~part["human"]]
+        idiom = mt[mt["idiom"]]
+        n_idiom = idiom["segment"].nunique()
+        out.append({"dataset": dataset, "file": box.files[dataset], "detector": setup.detector,
+                    "idiom_by": box.idiom_by[dataset], "systems": mt["system"].nunique(),
+                    "system_names": "; ".join(sorted(mt["system"].unique())),
+                    "human_systems": "; ".join(sorted(part.loc[part["human"], "system"].unique())),
+                    "segments": mt["segment"].nunique(), "documents": mt["doc"].nunique(),
+                    "domains": mt["domain"].fillna("").replace("", np.nan).nunique(), "rows": len(mt),
+                    "idiom_segments": n_idiom, "idiom_documents": idiom["doc"].nunique(),
+                    "estimable": bool(min(n_idiom, mt["segment"].nunique() - n_idiom) >= setup.min_idiom_segments),
+                    "min_idiom_segments": setup.min_idiom_segments, "llm_systems": ", ".join(setup.llm_systems)})
     return pd.DataFrame(out)
 
 
 def detector_precision() -> pd.DataFrame:
-    """Each detector's precision on the authored sample, and how many of PSUCMC's metaphor words it
-    finds: :func:`helpers.figurative.idioms.precision_table` with ``psucmc_words, psucmc_found``."""
+    """Each detector's precision on the authored sample (figurative use), and how many of PSUCMC's
+    metaphor words it finds: :func:`helpers.figurative.idioms.precision_table` with
+    ``psucmc_words, psucmc_found``; empty where the sample's labels are held back (the student kit
+    before the class activity), which the page says."""
+    if not (paths.project_root() / idioms.SAMPLE_FILE).is_file():  # the student kit holds the labels back
+        return pd.DataFrame(columns=["detector", "kept", "figurative", "precision", "precision_low", "precision_high",
+                                     "recall", "psucmc_words", "psucmc_found"])
     table = idioms.precision_table(idioms.read_sample())
     found = {d: idioms.psucmc_coverage(detector=d)["found"] for d in table["detector"]}
     table["psucmc_words"] = [len(found[d]) for d in table["detector"]]
@@ -153,42 +233,163 @@ def detector_precision() -> pd.DataFrame:
     return table
 
 
+def detector_gold(box: Data) -> pd.DataFrame:
+    """Each detector against Song & Xu's gold on WMT22 (:func:`helpers.figurative.gold.detector_scores`);
+    empty without labels."""
+    if box.classes is None:
+        return pd.DataFrame(columns=["detector", "gold", "segments", "gold_segments", "flagged", "true_positives",
+                                     "precision", "precision_low", "precision_high", "recall", "recall_low",
+                                     "recall_high"])
+    sources = pd.Series(box.wmt22.sources, index=range(1, len(box.wmt22.sources) + 1))
+    return gold.detector_scores(sources, box.classes)
+
+
 def penalty_means(box: Data) -> pd.DataFrame:
     """Mean MQM penalty of idiom and other segments per data set, uncontrolled:
     ``dataset, idiom, cells, segments, mean_score``."""
-    s = box.segments
-    return s.groupby(["dataset", "idiom"], sort=False).agg(
+    return analysed(box).groupby(["dataset", "idiom"], sort=False).agg(
         cells=("score", "size"), segments=("segment", "nunique"), mean_score=("score", "mean")).reset_index()
 
 
-def effects(box: Data, detector: str, n_boot: int, seed: int) -> pd.DataFrame:
-    """The controlled idiom effect per data set (:func:`helpers.figurative.analysis.idiom_effect`)
-    with the chapter's detector (mixed model and bootstrap) and with the other detectors
-    (bootstrap): ``dataset, detector`` and :data:`~helpers.figurative.analysis.EFFECT_COLUMNS`."""
-    frames = []
-    for dataset, part in box.segments.groupby("dataset", sort=False):
-        for d in idioms.DETECTORS:
-            table = part if d == detector else analysis.flag_idioms(
-                part.drop(columns=["source_chars", "idioms", "idiom"]), d)
-            methods = ("mixed", "cluster_bootstrap") if d == detector else ("cluster_bootstrap",)
-            got = analysis.idiom_effect(table, n_boot=n_boot, seed=seed, methods=methods)
-            got.insert(0, "detector", d)
-            got.insert(0, "dataset", dataset)
-            frames.append(got)
-    return pd.concat(frames, ignore_index=True)
+def _flags(box: Data, dataset: str) -> dict:
+    """The flags compared on a data set: its idiom flag (gold on WMT22), the other gold definition,
+    and every detector: name -> column."""
+    out = {box.idiom_by[dataset]: "idiom"}
+    if dataset == "wmt22" and box.classes is not None:
+        out["gold:idi"] = "gold_idi"
+    out.update({d: f"det_{d}" for d in idioms.DETECTORS if d != box.idiom_by[dataset]})
+    return out
 
 
-def categories(box: Data, detector: str, n_boot: int, seed: int) -> pd.DataFrame:
+def effects(box: Data, setup: Setup, progress=None) -> pd.DataFrame:
+    """The controlled idiom effect per data set and flag (:func:`helpers.figurative.design.idiom_effect`:
+    document-cluster bootstrap, MDD, not estimable below ``min_idiom_segments``; the segment-level
+    permutation test for each set's own flag and WMT22's chengyu gold), and pooled over the estimable sets with their own idiom flag
+    (:func:`~helpers.figurative.design.pooled_effect`, in standard deviations of each set's penalty):
+    ``dataset, detector`` and :data:`~helpers.figurative.design.EFFECT_COLUMNS`."""
+    frames, pooled = [], []
+    jobs = [(d, name, column) for d in box.segments["dataset"].unique() for name, column in _flags(box, d).items()]
+    for dataset, name, column in (progress(jobs) if progress else jobs):
+        part = analysed(box, dataset)
+        got = design.idiom_effect(part, flag=column, n_boot=setup.n_boot, seed=setup.seed,
+                                  n_perm=None if column in ("idiom", "gold_idi") else 0,
+                                  min_segments=setup.min_idiom_segments)
+        if column == "idiom" and bool(got["estimable"].iloc[0]):
+            pooled.append(part)
+        frames.append(got.assign(dataset=dataset, detector=name))
+    if len(pooled) > 1:
+        frames.append(design.pooled_effect(pd.concat(pooled, ignore_index=True), n_boot=setup.n_boot,
+                                           seed=setup.seed, min_segments=setup.min_idiom_segments)
+                      .assign(dataset="pooled", detector="each set's own"))
+    out = pd.concat(frames, ignore_index=True)
+    return out[["dataset", "detector", "sets"] + design.EFFECT_COLUMNS] if "sets" in out else \
+        out.assign(sets=np.nan)[["dataset", "detector", "sets"] + design.EFFECT_COLUMNS]
+
+
+def mwe_contrast(box: Data, setup: Setup) -> pd.DataFrame:
+    """Figurativeness or multiword-ness: :func:`helpers.figurative.design.class_contrast` of WMT22's
+    idiom, non-figurative multiword, named-entity-only and plain segments; empty without labels."""
+    if box.classes is None:
+        return pd.DataFrame(columns=["contrast", "estimate", "se", "ci_low", "ci_high", "mdd_80", "segments_a",
+                                     "segments_b"])
+    return design.class_contrast(analysed(box, "wmt22"), n_boot=setup.n_boot, seed=setup.seed)
+
+
+def per_system(box: Data, setup: Setup) -> pd.DataFrame:
+    """The idiom effect per system (:func:`helpers.figurative.design.system_effects`) of every data set;
+    a set below ``min_idiom_segments`` gives rows that are not estimable."""
+    return design.system_effects(analysed(box), llm=setup.llm_systems, n_boot=setup.n_boot, seed=setup.seed,
+                                 min_segments=setup.min_idiom_segments)
+
+
+def llm_versus_others(box: Data, setup: Setup) -> pd.DataFrame:
+    """The LLM-based systems' idiom effect minus the others' (:func:`helpers.figurative.design.group_contrast`)
+    per data set: ``dataset, llm_systems`` (those of ``setup.llm_systems`` the set has, empty when none),
+    ``other_systems, estimate, se, ci_low, ci_high, mdd_80, idiom_segments, documents, estimable``."""
+    frames = [design.group_contrast(part, list(setup.llm_systems), n_boot=setup.n_boot, seed=setup.seed,
+                                    min_segments=setup.min_idiom_segments).assign(dataset=d)
+              for d, part in analysed(box).groupby("dataset", sort=False)]
+    out = pd.concat(frames, ignore_index=True).rename(columns={"group_systems": "llm_systems"})
+    return out[["dataset"] + [c for c in out.columns if c != "dataset"]]
+
+
+def human_translations(box: Data, setup: Setup) -> pd.DataFrame:
+    """Do idioms cost human translations too? On WMT22 (its references are MQM-rated): the idiom
+    effect of the human translations alone, of the machine translations alone, and the difference
+    (:func:`helpers.figurative.design.group_contrast` on both): ``group`` (``human``, ``mt``,
+    ``difference``), ``systems, estimate, se, ci_low, ci_high, mdd_80, idiom_segments, estimable``."""
+    part = box.segments[box.segments["dataset"] == "wmt22"]
+    humans = sorted(part.loc[part["human"], "system"].unique())
+    rows = []
+    for group, rows_ in (("human", part[part["human"]]), ("mt", part[~part["human"]])):
+        got = design.idiom_effect(rows_, n_boot=setup.n_boot, seed=setup.seed, n_perm=0,
+                                  min_segments=setup.min_idiom_segments).iloc[0]
+        rows.append({"group": group, "systems": "; ".join(sorted(rows_["system"].unique())),
+                     **{c: got[c] for c in ("estimate", "se", "ci_low", "ci_high", "mdd_80", "idiom_segments",
+                                            "estimable")}})
+    diff = design.group_contrast(part, humans, n_boot=setup.n_boot, seed=setup.seed,
+                                 min_segments=setup.min_idiom_segments).iloc[0]
+    rows.append({"group": "difference", "systems": diff["group_systems"],
+                 **{c: diff[c] for c in ("estimate", "se", "ci_low", "ci_high", "mdd_80", "idiom_segments",
+                                         "estimable")}})
+    return pd.DataFrame(rows)
+
+
+def metric_table(box: Data, book_scores) -> pd.DataFrame:
+    """WMT22's metric scores of the rated machine translations, with the book's own BLEU and chrF
+    (``book_scores(texts, metrics)``: chapter 09's :func:`helpers.metrics.scores.segment_scores`,
+    cached under ``.cache/figurative-book-metrics`` by the texts): ``metric, system, segment, score``."""
+    systems = sorted(analysed(box, "wmt22")["system"].unique())
+    published = wmt22.metric_table(box.wmt22, systems)
+    texts = box.wmt22.texts(systems=systems, reference="refA")
+    texts = texts.assign(segment=texts["segment"].astype(str))[["system", "segment", "reference", "hypothesis"]]
+
+    def compute():
+        return book_scores(texts, list(BOOK_METRICS))
+
+    own = cache.cached("figurative-book-metrics", 1, [texts, list(BOOK_METRICS)], compute)
+    own = own.dropna(subset=["segment"]).assign(metric=lambda f: f["metric"].map(BOOK_METRICS),
+                                                 segment=lambda f: f["segment"].astype(str))
+    return pd.concat([published, own[["metric", "system", "segment", "score"]]], ignore_index=True)
+
+
+def metric_residuals(box: Data, metrics: pd.DataFrame, setup: Setup, progress=None) -> pd.DataFrame:
+    """:func:`helpers.figurative.metric_gaps.residual_effects` on WMT22's machine translations."""
+    return metric_gaps.residual_effects(analysed(box, "wmt22"), metrics, n_boot=setup.n_boot, seed=setup.seed,
+                                        progress=progress)
+
+
+def metric_accuracy(box: Data, metrics: pd.DataFrame, accuracy, setup: Setup, progress=None) -> pd.DataFrame:
+    """:func:`helpers.figurative.metric_gaps.accuracy_by_group` on WMT22's machine translations, cached
+    under ``.cache/figurative-accuracy`` by its inputs (the threshold search of a thousand resamples
+    per metric and group is the chapter's slowest step)."""
+    cells = analysed(box, "wmt22")[["system", "segment", "doc", "score", "idiom"]]
+
+    def compute():
+        return metric_gaps.accuracy_by_group(cells, metrics, accuracy, n_boot=setup.n_boot, seed=setup.seed,
+                                             progress=progress)
+
+    return cache.cached("figurative-accuracy", 1, [cells, metrics, setup.n_boot, setup.seed], compute)
+
+
+def hadqaet_tags(posts: pd.DataFrame, setup: Setup) -> pd.DataFrame:
+    """HADQAET's source-side word tags on idiom tokens against the others, posts as clusters
+    (:func:`helpers.figurative.analysis.token_tags` with the chapter's detector); ``posts`` as
+    chapter 07 reads them (``helpers.slang.qe_data.load_split``, every split)."""
+    return analysis.token_tags(posts, setup.detector, n_boot=setup.n_boot, seed=setup.seed)
+
+
+def categories(box: Data, setup: Setup) -> pd.DataFrame:
     """:func:`helpers.figurative.analysis.category_effects` of TED and WMT23 (the files with error
-    categories), those with at least :data:`MIN_IDIOM_SEGMENTS` idiom segments."""
-    s = box.segments
+    categories) that are estimable."""
+    s = analysed(box)
     enough = s[s["idiom"]].groupby("dataset")["segment"].nunique()
-    keep = [d for d in box.rows if enough.get(d, 0) >= MIN_IDIOM_SEGMENTS]
+    keep = [d for d in box.rows if enough.get(d, 0) >= setup.min_idiom_segments]
     if not keep:
-        return analysis.category_effects(pd.DataFrame(columns=["dataset", "category", "score", "idiom"]))
-    cats = pd.concat([analysis.category_table(box.rows[d], detector).assign(dataset=d) for d in keep],
+        return analysis.category_effects(pd.DataFrame(columns=["dataset", "category", "segment", "score", "idiom"]))
+    cats = pd.concat([analysis.category_table(box.rows[d], setup.detector).assign(dataset=d) for d in keep],
                      ignore_index=True)
-    return analysis.category_effects(cats, n_boot=n_boot, seed=seed)
+    return analysis.category_effects(cats, n_boot=setup.n_boot, seed=setup.seed)
 
 
 def spans(box: Data, detector: str) -> pd.DataFrame:
@@ -196,45 +397,10 @@ def spans(box: Data, detector: str) -> pd.DataFrame:
     return analysis.span_overlap(box.rows["wmt23"], detector)
 
 
-def per_system(box: Data, n_boot: int, seed: int) -> pd.DataFrame:
-    """The idiom effect per system (:func:`helpers.figurative.analysis.system_effects`) of the data sets
-    with at least :data:`MIN_IDIOM_SEGMENTS` idiom segments."""
-    s = box.segments
-    enough = s[s["idiom"]].groupby("dataset")["segment"].nunique()
-    keep = enough[enough >= MIN_IDIOM_SEGMENTS].index
-    return analysis.system_effects(s[s["dataset"].isin(keep)], n_boot=n_boot, seed=seed)
-
-
-def llm_versus_others(box: Data, n_boot: int, seed: int) -> pd.DataFrame:
-    """:func:`helpers.figurative.analysis.llm_contrast` on each data set: ``dataset`` and its columns."""
-    frames = [analysis.llm_contrast(part, n_boot=n_boot, seed=seed).assign(dataset=d)
-              for d, part in box.segments.groupby("dataset", sort=False)]
-    out = pd.concat(frames, ignore_index=True)
-    return out[["dataset"] + [c for c in out.columns if c != "dataset"]]
-
-
 def rater_agreement(box: Data, detector: str, n_boot: int, seed: int) -> pd.DataFrame:
     """α on idiom and other segments of WMT23's three-rater file
     (:func:`helpers.figurative.analysis.agreement_by_idiom`)."""
     return analysis.agreement_by_idiom(box.rows["wmt23"], detector, n_boot=n_boot, seed=seed)
-
-
-def metric_scores(box: Data) -> pd.DataFrame:
-    """newstest2021's rated cells with sentence chrF (:func:`helpers.figurative.analysis.sentence_chrf`)
-    for the systems with an output file; empty for own files (no texts)."""
-    if box.texts.empty:
-        return pd.DataFrame(columns=["system", "segment", "doc", "score", "idiom", "chrf"])
-    s = box.segments[box.segments["dataset"] == "newstest2021"]
-    cells = s.merge(box.texts, on=["system", "segment"], how="inner")
-    cells["chrf"] = analysis.sentence_chrf(cells["hypothesis"], cells["reference"])
-    return cells[["system", "segment", "doc", "score", "idiom", "chrf"]]
-
-
-def metric_agreement(scored: pd.DataFrame, n_boot: int, seed: int) -> pd.DataFrame:
-    """:func:`helpers.figurative.analysis.metric_agreement` of chrF, empty without scores."""
-    if scored.empty:
-        return pd.DataFrame(columns=["group", "metric", "estimate", "ci_low", "ci_high", "cells", "segments"])
-    return analysis.metric_agreement(scored, "chrf", n_boot=n_boot, seed=seed)
 
 
 # --------------------------------------------------------------------------- the gallery
@@ -333,149 +499,28 @@ def gallery_html(table: pd.DataFrame) -> str:
 
 # --------------------------------------------------------------------------- findings
 #: The result files :func:`findings` reads (``results/10_figurative/<name>.csv``).
-FINDINGS_INPUTS = ("data_summary", "detector_precision", "penalty_means", "idiom_effects", "category_effects",
-                   "span_summary", "system_effects", "llm_contrast", "rater_agreement", "metric_agreement")
+FINDINGS_INPUTS = page.INPUTS
 
 
-def _excludes(ci_low: float, ci_high: float) -> int | None:
-    """1 when an interval lies wholly on one side of zero, 0 when it covers zero, None without one."""
-    if pd.isna(ci_low) or pd.isna(ci_high):
-        return None
-    return int(ci_low > 0 or ci_high < 0)
+def findings(folder, section: str | None = None) -> pd.DataFrame:
+    """Chapter 10's findings, recomputed from its saved result CSVs (:data:`FINDINGS_INPUTS`) alone
+    (:func:`helpers.figurative.page.findings`).
 
-
-def findings(folder) -> pd.DataFrame:
-    """Chapter 10's findings, recomputed from its saved result CSVs (:data:`FINDINGS_INPUTS`) alone.
-
-    Every quantity is always present; one whose table is missing or empty is not applicable (its
-    sentence drops out of the words). Quantities per data set, detector, category or system carry
-    it as ``group``. The chapter's detector is the one ``data_summary.csv`` names.
+    Parameters
+    ----------
+    folder
+        The chapter's result folder (``results/10_figurative``, or the run's staging folder).
+    section
+        One section of the words (:data:`helpers.figurative.page.SECTIONS`), or None: every
+        section's, each row with its ``section`` (``findings.csv``).
 
     Returns
     -------
     DataFrame
         :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
-    t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
-    f = Findings()
-    d = t["data_summary"]
-    detector = d["detector"].iloc[0] if not d.empty else ""
-    f.add("detector", text=detector)
-    for _, r in d.iterrows():
-        where = (f"in {r['idiom_documents']:g} of {r['documents']:g} documents" if r["documents"] < r["segments"]
-                 else "and the file names no documents, so each segment is its own cluster")
-        f.add("dataset", r["idiom_segments"], group=r["dataset"], text=r["file"], segments=r["segments"],
-              systems=r["systems"], documents=r["documents"], idiom_documents=r["idiom_documents"], where=where)
-    if d.empty:
-        f.add("dataset")
-    f.add("idiom_segments", int(d["idiom_segments"].sum()) if not d.empty else None,
-          text=str(int(d["segments"].sum())) if not d.empty else "")
-
-    p = t["detector_precision"]
-    for _, r in p.iterrows():
-        f.add("precision", r["precision"], group=r["detector"], ci=(r["precision_low"], r["precision_high"]),
-              kept=r["kept"], recall=r["recall"], psucmc_found=r["psucmc_found"], psucmc_words=r["psucmc_words"])
-    if p.empty:
-        f.add("precision")
-    own = p[p["detector"] == detector] if not p.empty else p
-    f.add("psucmc_found", own["psucmc_found"].iloc[0] if len(own) else None,
-          text=str(own["psucmc_words"].iloc[0]) if len(own) else "")
-
-    m = t["penalty_means"]
-    if not m.empty:
-        wide = m.pivot_table(index="dataset", columns="idiom", values="mean_score", sort=False)
-        for dataset, r in wide.iterrows():
-            idiom_mean, other_mean = r.get(True, np.nan), r.get(False, np.nan)
-            f.add("raw_difference", idiom_mean - other_mean if pd.notna(idiom_mean) else None, group=dataset,
-                  idiom_mean=idiom_mean, other_mean=other_mean)
-    else:
-        f.add("raw_difference")
-
-    e = t["idiom_effects"]
-    main = e[(e["detector"] == detector) & (e["method"] == "mixed")].dropna(subset=["estimate"]) if not e.empty else e
-    for _, r in main.iterrows():
-        f.add("effect", r["estimate"], group=r["dataset"], ci=(r["ci_low"], r["ci_high"]), mdd=r["mdd_80"],
-              idiom_segments=r["idiom_segments"])
-        f.add("few_clusters", int(bool(r["few_clusters"])), group=r["dataset"], text=str(FEW_CLUSTERS))
-    if main.empty:
-        f.add("effect").add("few_clusters")
-    f.add("any_effect", int(bool((main["ci_low"] > 0).any() or (main["ci_high"] < 0).any()))
-          if not main.empty else None)
-    f.add("largest_mdd", float(main["mdd_80"].max()) if not main.empty else None)
-    f.add("smallest_mdd", float(main["mdd_80"].min()) if not main.empty else None)
-    boot = e[e["method"] == "cluster_bootstrap"].dropna(subset=["estimate"]) if not e.empty else e
-    for _, r in boot.iterrows():
-        f.add("detector_effect", r["estimate"], group=f"{r['dataset']}, {r['detector']}",
-              ci=(r["ci_low"], r["ci_high"]), idiom_segments=r["idiom_segments"])
-    if boot.empty:
-        f.add("detector_effect")
-    flips = 0
-    if not boot.empty:
-        for _, part in boot.groupby("dataset"):
-            signs = np.sign(part["estimate"]).unique()
-            flips += int(len(signs) > 1)
-    f.add("sign_flips", flips if not boot.empty else None)
-
-    c = t["category_effects"].dropna(subset=["estimate"]) if not t["category_effects"].empty else pd.DataFrame()
-    if not c.empty:
-        c = c[(c["idiom_mean"] > 0) | (c["other_mean"] > 0)]
-        for _, r in c.iterrows():
-            f.add("category_effect", r["estimate"], group=f"{r['dataset']}, {r['category']}",
-                  ci=(r["ci_low"], r["ci_high"]), idiom_mean=r["idiom_mean"], other_mean=r["other_mean"])
-        biggest = c.loc[c["estimate"].abs().idxmax()]
-        f.add("largest_category", biggest["estimate"], ci=(biggest["ci_low"], biggest["ci_high"]),
-              text=f"{biggest['category']} ({biggest['dataset']})")
-        f.add("categories_excluding_zero", int(((c["ci_low"] > 0) | (c["ci_high"] < 0)).sum()), text=str(len(c)))
-    else:
-        f.add("category_effect").add("largest_category").add("categories_excluding_zero")
-
-    s = t["span_summary"]
-    if not s.empty and s["spans"].iloc[0] > 0:
-        r = s.iloc[0]
-        f.add("span_observed", r["observed"], n=r["spans"], documents=r["documents"])
-        f.add("span_chance", r["chance"])
-        f.add("span_difference", r["difference"], ci=(r["ci_low"], r["ci_high"]))
-        f.add("span_gathers", _excludes(r["ci_low"], r["ci_high"]))
-        f.add("span_ratio", r["ratio"])
-    else:
-        f.add("span_observed").add("span_chance").add("span_difference").add("span_gathers").add("span_ratio")
-
-    se = t["system_effects"].dropna(subset=["estimate"]) if not t["system_effects"].empty else pd.DataFrame()
-    for dataset, part in (se.groupby("dataset", sort=False) if not se.empty else []):
-        hi, lo = part.loc[part["estimate"].idxmax()], part.loc[part["estimate"].idxmin()]
-        f.add("system_range", hi["estimate"] - lo["estimate"], group=dataset,
-              excluding_zero=int(((part["ci_low"] > 0) | (part["ci_high"] < 0)).sum()), systems=len(part))
-        f.add("system_high", hi["estimate"], group=dataset, text=hi["system"])
-        f.add("system_low", lo["estimate"], group=dataset, text=lo["system"])
-    if se.empty:
-        f.add("system_range").add("system_high").add("system_low")
-
-    lc = t["llm_contrast"].dropna(subset=["estimate"]) if not t["llm_contrast"].empty else pd.DataFrame()
-    for _, r in lc.iterrows():
-        f.add("llm_difference", r["estimate"], group=r["dataset"], ci=(r["ci_low"], r["ci_high"]), mdd=r["mdd_80"],
-              text=r["llm_systems"])
-    if lc.empty:
-        f.add("llm_difference")
-
-    _contrast(f, t["rater_agreement"], "alpha", "alpha_lower", ("units", "documents"))
-    _contrast(f, t["metric_agreement"], "metric_r", "metric_differs", ("cells", "segments"))
-    return f.frame()
+    return page.findings(folder, section)
 
 
-def _contrast(f, table: pd.DataFrame, prefix: str, flag: str, counts: tuple[str, str]) -> None:
-    """The findings of an idiom/other/difference table (:func:`helpers.figurative.analysis`'s
-    contrasts): ``<prefix>_idiom``, ``_other``, ``_difference`` with their intervals and
-    ``counts``, and ``flag``, whether the difference's interval excludes 0."""
-    rows = table.set_index("group") if not table.empty else pd.DataFrame()
-    for g in ("idiom", "other", "difference"):
-        if g in rows.index and pd.notna(rows.loc[g, "estimate"]):
-            f.add(f"{prefix}_{g}", rows.loc[g, "estimate"], ci=(rows.loc[g, "ci_low"], rows.loc[g, "ci_high"]),
-                  **{c: rows.loc[g, c] for c in counts})
-        else:
-            f.add(f"{prefix}_{g}")
-    f.add(flag, _excludes(rows.loc["difference", "ci_low"], rows.loc["difference", "ci_high"])
-          if "difference" in rows.index else None)
-
-
-__all__ = ["Data", "Setup", "setup", "findings", "gallery", "gallery_html",
-           "FINDINGS_INPUTS", "MIN_IDIOM_SEGMENTS"]
+__all__ = ["Data", "Setup", "setup", "description", "findings", "gallery", "gallery_html", "FINDINGS_INPUTS",
+           "LLM_SYSTEMS", "MIN_IDIOM_SEGMENTS"]

@@ -3,7 +3,8 @@
 
 * :func:`system_effects` the idiom effect per system with its interval (LLM-based systems marked);
 * :func:`categories` the penalty by MQM category of idiom and other segments;
-* :func:`span_overlap` how often a source-side error span overlaps an idiom, against chance.
+* :func:`span_overlap` how often a source-side error span overlaps an idiom, against chance;
+* :func:`metric_gaps` what each metric misses on idiom segments.
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ def _effects(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def system_effects(table: pd.DataFrame, title: str = "") -> go.Figure:
-    """The idiom effect of each system (:func:`helpers.figurative.analysis.system_effects`), one row
+    """The idiom effect of each system (:func:`helpers.figurative.design.system_effects`), one row
     per (data set, system), with its document-bootstrap interval; LLM-based systems in red."""
     t = _effects(table)
     fig = go.Figure()
     for llm, part in t.groupby("llm", sort=False):
         fig.add_trace(go.Scatter(
-            x=part["estimate"], y=part["label"], mode="markers", name="LLM-based" if llm else "NMT, online, human",
+            x=part["estimate"], y=part["label"], mode="markers", name="named LLM-based" if llm else "other systems",
             marker={"size": 9, "color": LLM if llm else OTHER},
             error_x={"type": "data", "symmetric": False, "array": part["above"], "arrayminus": part["below"]},
             customdata=np.column_stack([part["ci_low"], part["ci_high"], part["idiom_segments"]]),
@@ -78,3 +79,31 @@ def span_overlap(summary: pd.DataFrame, title: str = "") -> go.Figure:
                       height=380, margin={"l": 70, "r": 30, "t": 60, "b": 50})
     return fig
 
+
+
+def metric_gaps(residuals: pd.DataFrame, accuracy: pd.DataFrame, title: str = "") -> go.Figure:
+    """Per metric: the idiom penalty it leaves unexplained (:func:`helpers.figurative.metric_gaps.residual_effects`,
+    x) against its accuracy on idiom minus other segments (:func:`~helpers.figurative.metric_gaps.accuracy_by_group`,
+    y), both with their intervals; reference-based metrics in blue, QE in red; the dotted line is the effect
+    without any metric."""
+    r = residuals[residuals["metric"] != "(none)"].set_index("metric")
+    a = accuracy[accuracy["group"] == "difference"].set_index("metric")
+    t = r.join(a, rsuffix="_acc", how="inner").reset_index()
+    fig = go.Figure()
+    for kind, part in t.groupby("kind", sort=True):
+        fig.add_trace(go.Scatter(
+            x=part["estimate"], y=part["estimate_acc"], mode="markers", name="QE" if kind == "qe" else "reference-based",
+            text=part["metric"], marker={"size": 9, "color": LLM if kind == "qe" else OTHER},
+            error_x={"type": "data", "symmetric": False, "array": part["ci_high"] - part["estimate"],
+                     "arrayminus": part["estimate"] - part["ci_low"], "thickness": 0.6},
+            error_y={"type": "data", "symmetric": False, "array": part["ci_high_acc"] - part["estimate_acc"],
+                     "arrayminus": part["estimate_acc"] - part["ci_low_acc"], "thickness": 0.6},
+            hovertemplate="%{text}: unexplained %{x:+.2f}, accuracy difference %{y:+.3f}<extra></extra>"))
+    base = residuals.loc[residuals["metric"] == "(none)", "estimate"]
+    if len(base):
+        fig.add_vline(x=float(base.iloc[0]), line_dash="dot", line_color="#888")
+    fig.add_hline(y=0, line_dash="dot", line_color="#888")
+    fig.update_layout(title=title, xaxis_title="idiom penalty left after controlling for the metric (MQM points)",
+                      yaxis_title="accuracy, idiom − other segments", height=460,
+                      margin={"l": 70, "r": 30, "t": 60, "b": 50})
+    return fig

@@ -286,3 +286,37 @@ def workbook_student(path: str | os.PathLike) -> str | None:
         return classroom.workbook_student(wb, GUIDE_SHEET)
     finally:
         wb.close()
+
+
+def gold_standards(path=None, annotator: str = "A") -> pd.DataFrame:
+    """MetaHOPE's EN→ZH pilot: each system's sentence translation, its human gold standard and its penalty.
+
+    Annotator A's workbook (aaronlifenghan/MetaHOPE; Liang and Han 2026) rates, per metaphor
+    item, each system's translation of the item's sentence on five categories (0–10 each) and
+    gives a human gold-standard translation of the sentence (column ``Human Gold Standard``,
+    filled on one row of a sentence). The penalty of a (sentence, system) is the sum of its
+    items' severities (:func:`read_workbook`).
+
+    Returns
+    -------
+    DataFrame
+        ``sentence, system, translation, post_edit, penalty, items`` for the sentences with a
+        gold standard; targets are Chinese (score them with ``target="zh"``).
+    """
+    from . import release
+
+    path = Path(path) if path else release.pilot_v1_files()[annotator]
+    tidy = read_workbook(path, annotator)
+    wide = pd.read_excel(path, dtype=str)
+    if "Human Gold Standard" not in wide.columns:
+        raise InputError("has no column 'Human Gold Standard'", file=path, row=1)
+    gold = (pd.DataFrame({"row": np.arange(len(wide)) + 2, "post_edit": wide["Human Gold Standard"]})
+            .dropna(subset=["post_edit"]))
+    gold = gold.merge(tidy[["row", "sentence"]].drop_duplicates(), on="row")
+    gold = gold.assign(post_edit=gold["post_edit"].str.strip()).drop_duplicates("sentence")[["sentence", "post_edit"]]
+    per = (tidy.groupby(["sentence", "system"], sort=False)
+           .agg(translation=("translation", "first"), penalty=("severity", "sum"), items=("item", "nunique"))
+           .reset_index())
+    out = per.merge(gold, on="sentence", how="inner")
+    out["penalty"] = out["penalty"].astype(float)
+    return out[["sentence", "system", "translation", "post_edit", "penalty", "items"]]

@@ -34,49 +34,12 @@ def _hypotheses(specs: list[str]) -> dict[str, Path]:
     return out
 
 
-def read_texts(ref, hyps: dict, src=None):
-    """The ``texts`` frame of :func:`helpers.metrics.scores.score_texts` from text files.
-
-    Every file (``ref``, each of ``hyps`` and ``src`` when given) must have as many lines as
-    the reference; the error names the file and both counts.
-
-    Returns
-    -------
-    DataFrame
-        ``system, segment, reference, hypothesis`` (and ``source``), ``segment`` 1-based.
-    """
-    import numpy as np
-    import pandas as pd
-
-    from .data import read_lines
-
-    reference = read_lines(ref)
-    n = len(reference)
-
-    def aligned(path) -> list[str]:
-        lines = read_lines(path)
-        if len(lines) != n:
-            raise InputError(f"has {len(lines)} lines but the reference {ref} has {n}", file=path,
-                             expected="one line per reference line")
-        return lines
-
-    source = aligned(src) if src is not None else None
-    frames = []
-    for name, path in hyps.items():
-        lines = aligned(path)
-        frame = pd.DataFrame({"system": name, "segment": np.arange(1, n + 1), "reference": reference,
-                              "hypothesis": lines})
-        if source is not None:
-            frame.insert(2, "source", source)
-        frames.append(frame)
-    return pd.concat(frames, ignore_index=True)
-
-
 def _score(args) -> int:
     import sys
     import warnings
 
     from ..core import paths
+    from .files import read_texts
 
     metrics = scores.parse_metrics(args.metrics, parameter="--metrics")
     hyps = {name: paths.resolve_input(p) for name, p in _hypotheses(args.hyp).items()}

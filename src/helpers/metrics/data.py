@@ -15,16 +15,15 @@ fetch``), never from a copy in the repository:
 * **generaltest2023 ZH→EN** (wmt-conference/wmt23-news-systems; Kocmi et al. 2023): sources,
   reference A, the outputs of the 10 systems of Google's three-rater MQM file, the published
   BLEU/chrF and the DA+SQM results (``humaneval/DA+SQM/WMT23.results.txt``). The MQM file's
-  documents are mapped to lines of the source file by their source text (:func:`align_to_lines`).
+  documents are mapped to lines of the source file by their source text
+  (:func:`helpers.core.formats.texts.align_to_lines`).
 * **TED ZH→EN** (Google's ``mqm_ted_zhen.tsv``): the outputs are in the MQM file itself; its
   ``ref`` and ``refB`` are rated human translations and serve as each other's reference
   (:func:`ted`).
 
-* **The seeds' post-edits** (issue 33, item 5): HADQAET's post-edited Google translations of
-  Weibo posts with their emotion-error penalties (:func:`hadqaet_post_edits`), and MetaHOPE's
-  pilot sentences with annotator A's penalties and the human gold standard
-  (:func:`metahope_post_edits`); the edit rate of the MT against the post-edit is TER
-  (HTER) from :mod:`helpers.metrics.scores`.
+The seeds' post-edits are read by their own study packages (HADQAET:
+:func:`helpers.slang.qe_data.hadqaet_post_edits`; MetaHOPE: :func:`helpers.metahope.workbooks.gold_standards`)
+and passed to :func:`helpers.metrics.ch09.post_edits` by the chapter.
 
 Every loader returns a tidy DataFrame; ``segment`` is always the 1-based line number of the
 test set's text files, ``system`` the WMT name.
@@ -33,74 +32,25 @@ test set's text files, ``system`` the WMT name.
 from __future__ import annotations
 
 import ast
-import os
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..core.formats import mqm
-from ..core import paths
 from ..core.statistics import scoring
 from ..core.errors import InputError
+from ..core.formats import testsets
+from ..core.formats.texts import align_to_lines, read_lines
 
-WMT21 = "wmt-conference/wmt21-news-systems"
-WMT23 = "wmt-conference/wmt23-news-systems"
-GOOGLE_MQM = "google/wmt-mqm-human-evaluation"
-
-#: The two WMT test sets of the chapter: where their text files are and which systems have an output.
-TESTSETS = {
-    "newstest2021": {
-        "repo": WMT21, "prefix": "newstest2021.zh-en", "source": "src.zh", "reference": "ref.A.en", "ref_metric": "A",
-        "systems": ["Borderline", "DIDI-NLP", "Facebook-AI", "IIE-MT", "MiSS", "NiuTrans", "Online-W", "SMU"],
-    },
-    "generaltest2023": {
-        "repo": WMT23, "prefix": "generaltest2023.zh-en", "source": "src.zh", "reference": "ref.refA.en",
-        "ref_metric": "refA",
-        "systems": ["GPT4-5shot", "HW-TSC", "IOL_Research", "Lan-BridgeMT", "NLLB_Greedy", "NLLB_MBR_BLEU",
-                    "ONLINE-A", "ONLINE-B", "ONLINE-M", "ONLINE-W"],
-    },
-}
-MQM_NEWSTEST2021 = "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv"
-MQM_GENERALTEST2023 = "generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"
-MQM_TED = "ted/zhen/mqm_ted_zhen.tsv"
-_MARKUP = re.compile(r"</?v>")
-_SPACE = re.compile(r"\s+")
+#: The WMT test sets of the chapter (their files, systems and joins: :mod:`helpers.core.formats.testsets`).
+TESTSETS = ("newstest2021", "generaltest2023")
+_MARKUP = re.compile(r"</?v>")  # MQM span markup in the TED file's texts
 
 
-def read_lines(path: str | os.PathLike) -> list[str]:
-    """The lines of a UTF-8 text file, one segment per line, without their line ends.
-
-    A file that ends with a line end has no empty last segment. An empty file (no line at
-    all) is an :class:`~helpers.core.errors.InputError` naming the file.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "hyp.txt"
-    >>> _ = p.write_text("a cat\\n\\nthe dog\\n", encoding="utf-8")
-    >>> read_lines(p)
-    ['a cat', '', 'the dog']
-    """
-    path = Path(path)
-    if not path.exists():
-        raise InputError("does not exist", file=path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"is not UTF-8 text (byte {exc.start})", file=path) from None
-    if not text:
-        raise InputError("is empty", file=path, expected="one segment per line")
-    return text.removesuffix("\n").split("\n")
-
-
-def _texts_path(testset: str, kind: str, system: str | None = None) -> Path:
-    spec = TESTSETS[testset]
-    if kind == "hyp":
-        return paths.released_file(spec["repo"], f"txt/system-outputs/{spec['prefix']}.hyp.{system}.en")
-    folder = "sources" if kind == "source" else "references"
-    return paths.released_file(spec["repo"], f"txt/{folder}/{spec['prefix']}.{spec[kind]}")
+def systems_of(testset: str) -> tuple[str, ...]:
+    """The registered systems with an output of one of :data:`TESTSETS`."""
+    return testsets.get(testset).systems
 
 
 def texts(testset: str = "newstest2021", systems: list[str] | None = None) -> pd.DataFrame:
@@ -120,11 +70,11 @@ def texts(testset: str = "newstest2021", systems: list[str] | None = None) -> pd
     if testset not in TESTSETS:
         raise InputError("is not a test set of chapter 09", parameter="testset", value=testset,
                          expected=" or ".join(TESTSETS))
-    source = read_lines(_texts_path(testset, "source"))
-    reference = read_lines(_texts_path(testset, "reference"))
+    ts = testsets.get(testset)
+    source, reference = read_lines(ts.file("source")), read_lines(ts.file("reference"))
     frames = []
-    for system in systems or TESTSETS[testset]["systems"]:
-        hyp = read_lines(_texts_path(testset, "hyp", system))
+    for system in systems or ts.systems:
+        hyp = read_lines(ts.file("output", system))
         frames.append(pd.DataFrame({"system": system, "segment": np.arange(1, len(hyp) + 1), "source": source,
                                     "reference": reference, "hypothesis": hyp}))
     return pd.concat(frames, ignore_index=True)
@@ -139,10 +89,11 @@ def published_automatic(testset: str = "newstest2021") -> pd.DataFrame:
         ``system, metric, score`` (``metric`` ``bleu`` or ``chrf``) for the ZH→EN systems of
         :data:`TESTSETS`, the scores as printed (full float precision).
     """
-    spec = TESTSETS[testset]
-    table = pd.read_csv(paths.released_file(spec["repo"], "scores/automatic-scores.tsv"), sep="\t")
-    table = table[(table["pair"] == "zh-en") & table["system"].isin(spec["systems"])]
-    wanted = {f"bleu-{spec['ref_metric']}": "bleu", f"chrf-{spec['ref_metric']}": "chrf"}
+    ts = testsets.get(testset)
+    table = pd.read_csv(ts.file("automatic_scores"), sep="\t")
+    table = table[(table["pair"] == "zh-en") & table["system"].isin(ts.systems)]
+    ref = ts.options["reference_name"]
+    wanted = {f"bleu-{ref}": "bleu", f"chrf-{ref}": "chrf"}
     table = table[table["metric"].isin(list(wanted))]
     out = table.assign(metric=table["metric"].map(wanted))[["system", "metric", "score"]]
     return out.sort_values(["metric", "system"]).reset_index(drop=True)
@@ -159,7 +110,7 @@ def published_comet() -> pd.DataFrame:
     """
     frames = []
     for ref in ("A", "B"):
-        path = paths.released_file(WMT21, f"scores/COMET/zh-en/COMET_newstest2021_ref-{ref}.tsv")
+        path = testsets.get("newstest2021").file(f"comet_ref{ref}")
         frame = pd.read_csv(path, sep="\t", header=None, names=["system", "score"])
         frames.append(frame.assign(reference=ref))
     return pd.concat(frames, ignore_index=True)[["system", "reference", "score"]]
@@ -187,8 +138,8 @@ def da_newstest2021(level: str = "system") -> pd.DataFrame:
         scores correlate with neither MQM nor sentence chrF at any offset from -2 to 2 (|r| <
         0.06), so use them at system level. Higher is better.
     """
-    name = "ad-sys-scores-zh-en.csv" if level == "system" else "ad-seg-scores-zh-en.csv"
-    frame = pd.read_csv(paths.released_file(WMT21, f"humaneval/newstest2021-toen/{name}"), sep=r"\s+")
+    kind = "da_system" if level == "system" else "da_segment"
+    frame = pd.read_csv(testsets.get("newstest2021").file(kind), sep=r"\s+")
     out = pd.DataFrame({"system": _da_system(frame["SYS"])})
     if level != "system":
         out["segment"] = frame["SID"].astype("int64")
@@ -209,7 +160,7 @@ def dasqm_generaltest2023() -> pd.DataFrame:
         ``system, n, z, raw, sqm``, best raw score first; ``Human-refA`` is the reference
         scored as a system.
     """
-    path = paths.released_file(WMT23, "humaneval/DA+SQM/WMT23.results.txt")
+    path = testsets.get("generaltest2023").file("dasqm")
     rows, inside = [], False
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("["):
@@ -238,57 +189,8 @@ def mqm_newstest2021() -> pd.DataFrame:
         over raters (lower is better), every system of the file (also ``ref-A``, ``ref-B``,
         ``metricsystem1``–``5``, which have no output here).
     """
-    frame = mqm.read_segment_scores(paths.released_file(GOOGLE_MQM, MQM_NEWSTEST2021))
+    frame = mqm.read_segment_scores(testsets.get("newstest2021").file("mqm_scores"))
     return frame.rename(columns={"doc_seg_id": "segment"})[["system", "segment", "score"]]
-
-
-def _squeeze(text: str) -> str:
-    """A segment's text for matching: the MQM span markup ``<v>…</v>`` and all whitespace removed."""
-    return _SPACE.sub("", _MARKUP.sub("", text))
-
-
-def align_to_lines(segments: pd.DataFrame, source_lines: list[str], file=None) -> pd.DataFrame:
-    """Map an MQM file's ``(doc, doc_seg_id)`` to 1-based lines of the test set's source file.
-
-    WMT's text files hold each document as a block of consecutive lines, so segment ``k`` of a
-    document sits on line ``start + k - 1``. ``start`` is found by matching the segments' source
-    text to the lines, with the MQM span markup (``<v>``) and all whitespace removed (Google's
-    WMT23 MQM file drops the spaces the source file keeps between Chinese and Latin text): the
-    start where the most of the document's segments match; a segment that does not match at its
-    document's start is an error, so no segment is paired with a wrong line.
-
-    Parameters
-    ----------
-    segments : DataFrame
-        ``doc, doc_seg_id, source`` (one row per segment or more).
-    source_lines : list of str
-        The test set's source file, one segment per line.
-
-    Returns
-    -------
-    DataFrame
-        ``doc, doc_seg_id, segment``, one row per distinct ``(doc, doc_seg_id)``.
-    """
-    unique = segments.drop_duplicates(["doc", "doc_seg_id"])[["doc", "doc_seg_id", "source"]]
-    squeezed = [_squeeze(s) for s in source_lines]
-    where: dict[str, list[int]] = {}
-    for i, s in enumerate(squeezed, start=1):
-        where.setdefault(s, []).append(i)
-    rows = []
-    for doc, part in unique.groupby("doc", sort=False):
-        starts = pd.Series([line - k for s, k in zip(part["source"].map(_squeeze), part["doc_seg_id"])
-                            for line in where.get(s, [])], dtype="int64")
-        if starts.empty:
-            raise InputError("no segment of the document matches a line of the source file", file=file,
-                             column="doc", value=doc)
-        start = int(starts.value_counts().index[0])
-        for s, k in zip(part["source"].map(_squeeze), part["doc_seg_id"]):
-            line = start + int(k)
-            if not 1 <= line <= len(squeezed) or squeezed[line - 1] != s:
-                raise InputError(f"segment {k} does not match line {line} of the source file, where the "
-                                 "document's other segments are", file=file, column="doc", value=doc)
-            rows.append({"doc": doc, "doc_seg_id": int(k), "segment": line})
-    return pd.DataFrame(rows)
 
 
 def mqm_generaltest2023(scheme: str = "mqm") -> pd.DataFrame:
@@ -296,17 +198,19 @@ def mqm_generaltest2023(scheme: str = "mqm") -> pd.DataFrame:
 
     Each rating's penalty is weighted with ``scheme`` (the WMT weights by default;
     :func:`helpers.core.statistics.scoring.rater_scores`) and averaged over the segment's raters; the
-    segment is mapped to its line of ``generaltest2023.zh-en.src.zh`` by :func:`align_to_lines`.
+    segment is mapped to its line of ``generaltest2023.zh-en.src.zh`` by
+    :func:`helpers.core.formats.texts.align_to_lines`.
 
     Returns
     -------
     DataFrame
         ``system, doc, segment, score`` (score: MQM penalty, lower is better).
     """
-    path = paths.released_file(GOOGLE_MQM, MQM_GENERALTEST2023)
+    ts = testsets.get("generaltest2023")
+    path = ts.file("mqm")
     ratings = mqm.read_mqm(path)
     segs = scoring.segment_scores(scoring.rater_scores(ratings, scheme, file=path))
-    lines = align_to_lines(ratings, read_lines(_texts_path("generaltest2023", "source")), file=path)
+    lines = align_to_lines(ratings, read_lines(ts.file("source")), file=path)
     out = segs.merge(lines, on=["doc", "doc_seg_id"], how="left", validate="many_to_one")
     return out[["system", "doc", "segment", "score"]]
 
@@ -325,7 +229,7 @@ def ted(scheme: str = "mqm") -> tuple[pd.DataFrame, pd.DataFrame]:
     scores : DataFrame
         ``system, doc, segment, score`` (MQM penalty averaged over raters, lower is better).
     """
-    path = paths.released_file(GOOGLE_MQM, MQM_TED)
+    path = testsets.get("ted").file("mqm")
     ratings = mqm.read_mqm(path)
     segs = scoring.segment_scores(scoring.rater_scores(ratings, scheme, file=path))
     clean = ratings.drop_duplicates(["system", "global_seg_id"]).assign(
@@ -342,74 +246,3 @@ def ted(scheme: str = "mqm") -> tuple[pd.DataFrame, pd.DataFrame]:
     out = out.dropna(subset=["reference"]).sort_values(["system", "segment"]).reset_index(drop=True)
     scores = segs.rename(columns={"global_seg_id": "segment"})[["system", "doc", "segment", "score"]]
     return out, scores.assign(segment=scores["segment"].astype("int64"))
-
-
-# --------------------------------------------------------------------------- the seeds' post-edits
-def hadqaet_post_edits(path=None) -> pd.DataFrame:
-    """HADQAET's post-edited Weibo translations with their emotion-error annotations (Qian et al. 2023; 2024).
-
-    ``post-edits70p.xlsx`` (surrey-nlp/HADQAET) holds 4,038 Google Translate outputs of
-    emotion-loaded Weibo posts, each annotated for errors in carrying the emotion over (type
-    and severity, ``;``-separated) and, for 2,952 of them, a professional post-edit. The
-    penalty weighs each error by its severity as the QE chapter does
-    (:data:`helpers.slang.qe_data.SEVERITY_WEIGHTS`: Minor 1, Major 5, Critical 10).
-
-    Returns
-    -------
-    DataFrame
-        ``row, source, mt, post_edit, emotion, errors, penalty`` for the rows with a post-edit;
-        ``row`` the sheet's row, ``errors`` the number of annotated emotion errors.
-    """
-    from ..slang import qe_data
-
-    path = Path(path) if path else paths.released_file(qe_data.HADQAET_REPO, "data/post-edits70p.xlsx")
-    raw = qe_data.read_sheet(path, 0)
-    missing = [c for c in ("source", "MT", "emotion_labels", "error_severity", "post-edit") if c not in raw.columns]
-    if missing:
-        raise InputError(f"has no column {missing[0]!r}", file=path, row=1)
-    rows = []
-    for i, r in raw.iterrows():
-        sev = [s.strip() for s in str(r["error_severity"]).split(";") if s.strip() not in ("", "None")]
-        unknown = [s for s in sev if s not in qe_data.SEVERITY_WEIGHTS]
-        if unknown:
-            raise InputError("severities are Minor, Major, Critical or None", file=path, row=i + 2,
-                             column="error_severity", value=r["error_severity"])
-        if str(r["post-edit"]).strip():
-            rows.append({"row": i + 2, "source": r["source"], "mt": r["MT"], "post_edit": r["post-edit"],
-                         "emotion": r["emotion_labels"], "errors": len(sev),
-                         "penalty": float(sum(qe_data.SEVERITY_WEIGHTS[s] for s in sev))})
-    return pd.DataFrame(rows)
-
-
-def metahope_post_edits(path=None, annotator: str = "A") -> pd.DataFrame:
-    """MetaHOPE's EN→ZH pilot: each system's sentence translation, its human gold standard and its penalty.
-
-    Annotator A's workbook (aaronlifenghan/MetaHOPE; Liang and Han 2026) rates, per metaphor
-    item, each system's translation of the item's sentence on five categories (0–10 each) and
-    gives a human gold-standard translation of the sentence (column ``Human Gold Standard``,
-    filled on one row of a sentence). The penalty of a (sentence, system) is the sum of its
-    items' severities (:func:`helpers.metahope.workbooks.read_workbook`).
-
-    Returns
-    -------
-    DataFrame
-        ``sentence, system, translation, post_edit, penalty, items`` for the sentences with a
-        gold standard; targets are Chinese (score them with ``target="zh"``).
-    """
-    from ..metahope import release, workbooks
-
-    path = Path(path) if path else release.pilot_v1_files()[annotator]
-    tidy = workbooks.read_workbook(path, annotator)
-    wide = pd.read_excel(path, dtype=str)
-    if "Human Gold Standard" not in wide.columns:
-        raise InputError("has no column 'Human Gold Standard'", file=path, row=1)
-    gold = (pd.DataFrame({"row": np.arange(len(wide)) + 2, "post_edit": wide["Human Gold Standard"]})
-            .dropna(subset=["post_edit"]))
-    gold = gold.merge(tidy[["row", "sentence"]].drop_duplicates(), on="row")
-    gold = gold.assign(post_edit=gold["post_edit"].str.strip()).drop_duplicates("sentence")[["sentence", "post_edit"]]
-    per = (tidy.groupby(["sentence", "system"], sort=False)
-           .agg(translation=("translation", "first"), penalty=("severity", "sum"), items=("item", "nunique"))
-           .reset_index())
-    out = per.merge(gold, on="sentence", how="inner")
-    out["penalty"] = out["penalty"].astype(float)
-    return out[["sentence", "system", "translation", "post_edit", "penalty", "items"]]

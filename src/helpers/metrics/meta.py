@@ -57,6 +57,8 @@ import pandas as pd
 from scipy.stats import kendalltau
 
 from ..core.statistics.stats import percentile_interval, resample
+from .correlations import (TIE_TOLERANCE, _accuracy_rows, _item_values, _kendall_rows, _pearson_rows,
+                           _tie_calibrated_rows, _tie_pairs, _weighted_item_mean, pearson, snap_ties)
 from .scores import LOWER_IS_BETTER  # metrics whose scores are lower-is-better by default (edit rates)
 
 #: Columns of :func:`meta_evaluate`'s table (the ``metrics meta`` CSV).
@@ -73,251 +75,40 @@ HUMAN = "human"
 
 
 class MetaEvaluation(NamedTuple):
-    """What :func:`meta_evaluate` returns: the statistics (``COLUMNS``) and what was on one
-    side only (``UNMATCHED_COLUMNS``)."""
+    """What :func:`meta_evaluate` returns: the statistics (``COLUMNS``), what was on one side only
+    (``UNMATCHED_COLUMNS``) and a sentence for each statistic left undefined for too few units."""
 
     table: pd.DataFrame
     unmatched: pd.DataFrame
+    notes: tuple = ()
 
 
-# --------------------------------------------------------------------------- statistics on arrays
-# Each *_rows function takes (B, n) arrays and returns B values: one per bootstrap resample or
-# permutation, so intervals and tests cost one vectorised call. A row with a NaN gives NaN.
+#: No correlation is computed from fewer systems (system level), cells (flat) or items (grouped by item), nor
+#: grouped by item when no item has this many systems: with two, every correlation is ±1 and every interval
+#: [1, 1] (issue 42).
+MIN_UNITS = 3
 
 
-def _rows(x) -> np.ndarray:
-    return np.atleast_2d(np.asarray(x, dtype=float))
-
-
-def _pearson_rows(x, y) -> np.ndarray:
-    x, y = _rows(x), _rows(y)
-    xc, yc = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
-    den = np.sqrt((xc**2).sum(axis=1) * (yc**2).sum(axis=1))
-    constant = (np.ptp(x, axis=1) == 0) | (np.ptp(y, axis=1) == 0)  # exactly constant, as mt-metrics-eval
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = (xc * yc).sum(axis=1) / den
-    return np.where(constant, np.nan, np.clip(r, -1.0, 1.0))
-
-
-def _pair_signs(x) -> np.ndarray:
-    """sign(x_i − x_j) for every pair i < j of each row: shape (B, n(n − 1)/2)."""
-    x = _rows(x)
-    i, j = np.triu_indices(x.shape[1], k=1)
-    return np.sign(x[:, i] - x[:, j])
-
-
-def _kendall_rows(x, y) -> np.ndarray:
-    sx, sy = _pair_signs(x), _pair_signs(y)
-    den = np.sqrt((sx != 0).sum(axis=1) * (sy != 0).sum(axis=1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tau = (sx * sy).sum(axis=1) / den
-    bad = np.isnan(sx).any(axis=1) | np.isnan(sy).any(axis=1) | (den == 0)
-    return np.where(bad, np.nan, tau)
-
-
-def _accuracy_rows(human, metric) -> np.ndarray:
-    sh, sm = _pair_signs(human), _pair_signs(metric)
-    acc = (sh == sm).mean(axis=1) if sh.shape[1] else np.full(sh.shape[0], np.nan)
-    bad = np.isnan(sh).any(axis=1) | np.isnan(sm).any(axis=1)
-    return np.where(bad, np.nan, acc)
-
-
-def pearson(x, y) -> float:
-    """Pearson's r: Σ(x − x̄)(y − ȳ) / √(Σ(x − x̄)² Σ(y − ȳ)²).
-
-    NaN when either vector is constant (mt-metrics-eval sets this case to NaN since
-    scipy 1.4 began returning 0 or a warning for it), or has fewer than two values.
-
-    Parameters
-    ----------
-    x, y : array_like
-        Paired scores.
-
-    Returns
-    -------
-    float
-        r as above; NaN for a constant vector or fewer than two values.
-
-    References
-    ----------
-    ``scipy.stats.pearsonr``; mt-metrics-eval ``stats.AverageCorrelation`` (constant rows).
-
-    Examples
-    --------
-    >>> round(pearson([1, 2, 3, 4], [1, 3, 2, 4]), 3)
-    0.8
-    """
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    return float(_pearson_rows(x, y)[0]) if x.size >= 2 else float("nan")
-
-
-def kendall_tau_b(x, y) -> float:
-    """Kendall's τ_b: (C − D) / √((n₀ − n₁)(n₀ − n₂)).
-
-    Over the n₀ = n(n − 1)/2 pairs, C concordant and D discordant, n₁ tied in x and n₂ in y
-    (Kendall 1945). This is mt-metrics-eval's default variant (``KendallVariants(variant="b")``)
-    and scipy's ``kendalltau`` default. NaN when every pair is tied on one side.
-
-    Parameters
-    ----------
-    x, y : array_like
-        Paired scores.
-
-    Returns
-    -------
-    float
-        τ_b as above; NaN when every pair is tied on one side.
-
-    References
-    ----------
-    Kendall (1945); ``scipy.stats.kendalltau(variant="b")``; mt-metrics-eval ``stats.KendallVariants``.
-
-    Examples
-    --------
-    >>> round(kendall_tau_b([1, 2, 3, 4], [1, 3, 2, 4]), 3)  # C = 5, D = 1: 4 / 6
-    0.667
-    """
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    return float(_kendall_rows(x, y)[0]) if x.size >= 2 else float("nan")
-
-
-def pairwise_accuracy(human, metric) -> float:
-    """Pairwise accuracy (Kocmi et al. 2021): the share of the n(n − 1)/2 pairs of systems
-    that the metric orders as the humans do, sign(h_i − h_j) = sign(m_i − m_j).
-
-    A pair tied on both sides counts as agreement, a tie on one side only as disagreement
-    (mt-metrics-eval ``stats.Agreement``, which WMT 2022-2023 used at system level). Both
-    vectors oriented higher-is-better.
+def tie_calibrated_accuracy_weighted(human, metric, weights,
+                                     tolerance: float = TIE_TOLERANCE) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`helpers.metrics.correlations.tie_calibrated_accuracy` under each row of item ``weights``
+    (B, items): the item-averaged acc_eq and its ε with each item counted as often as its weight says (a
+    bootstrap resample, or 0/1 to restrict the items to a group), the threshold searched afresh per row as
+    in :func:`meta_evaluate`'s intervals (chapter 10 passes it as its accuracy).
 
     Parameters
     ----------
     human, metric : array_like
-        System scores, both higher-is-better.
+        Items × systems scores, both higher-is-better (NaN: not scored).
+    weights : array_like
+        (B, items) non-negative item weights.
+    tolerance : float, default :data:`helpers.metrics.correlations.TIE_TOLERANCE`
+        Ties (:func:`helpers.metrics.correlations.snap_ties`; 0: exact, as mt-metrics-eval).
 
     Returns
     -------
-    float
-        acc = #{pairs i < j : sign(h_i − h_j) = sign(m_i − m_j)} / (n(n − 1)/2).
-
-    References
-    ----------
-    Kocmi et al. (2021), §3, arXiv:2107.10821; mt-metrics-eval ``stats.Agreement`` and
-    ``data.CompareMetricsWithGlobalAccuracy``.
-
-    Examples
-    --------
-    >>> pairwise_accuracy([1, 2, 3], [1, 3, 2])  # pairs (1,2) and (1,3) agree, (2,3) does not
-    0.6666666666666666
-    """
-    h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
-    return float(_accuracy_rows(h, m)[0]) if h.size >= 2 else float("nan")
-
-
-@dataclass
-class _TiePairs:
-    """The pairs of :func:`tie_calibrated_accuracy`, sorted by the metric's absolute difference."""
-
-    row: np.ndarray  # item of each pair
-    diff: np.ndarray  # |m_i − m_j|, ascending
-    gain: np.ndarray  # tie_ok − base_ok: what declaring the pair a metric tie changes
-    base: np.ndarray  # base_ok
-    per_row: np.ndarray  # pairs per item
-    last: np.ndarray  # index of the last pair of each distinct diff
-
-
-def _tie_pairs(human: np.ndarray, metric: np.ndarray) -> _TiePairs:
-    h, m = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
-    i, j = np.triu_indices(h.shape[1], k=1)
-    hd, md = h[:, i] - h[:, j], m[:, i] - m[:, j]
-    valid = ~(np.isnan(hd) | np.isnan(md))
-    row = np.broadcast_to(np.arange(h.shape[0])[:, None], hd.shape)[valid]
-    hd, md = hd[valid], md[valid]
-    base = (np.sign(hd) == np.sign(md)).astype(float)  # concordant, or tied on both sides
-    tie = (hd == 0).astype(float)  # once the metric calls the pair a tie, right iff the humans tie it
-    diff = np.abs(md)
-    order = np.argsort(diff, kind="stable")
-    diff, row, base, tie = diff[order], row[order], base[order], tie[order]
-    last = np.flatnonzero(np.r_[diff[1:] != diff[:-1], True]) if diff.size else np.array([], dtype=int)
-    return _TiePairs(row, diff, tie - base, base, np.bincount(row, minlength=h.shape[0]), last)
-
-
-#: In bootstrap resamples acc_eq's threshold is searched among at most this many candidates
-#: (0 and quantiles of the metric's pairwise differences); the estimate itself tries every one.
-RESAMPLE_THRESHOLDS = 1024
-
-
-def _tie_calibrated_curve(pairs: _TiePairs, weights: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
-    """acc_eq at each of ``thresholds`` (ascending) under each row of item ``weights``: (B, thresholds).
-
-    Per item r with n_r pairs, acc_r(ε) = (Σ base_ok + Σ_{|Δm| ≤ ε} (tie_ok − base_ok)) / n_r;
-    the items' cumulative sums form an (items, thresholds) matrix C, and the weighted mean
-    over items of every resample at once is W C / Σ W.
-    """
-    n_items = pairs.per_row.size
-    scale = np.divide(1.0, pairs.per_row, out=np.zeros(n_items), where=pairs.per_row > 0)
-    at = np.searchsorted(thresholds, pairs.diff, side="left")  # first threshold that ties the pair
-    gains = np.zeros((n_items, thresholds.size + 1))
-    np.add.at(gains, (pairs.row, at), pairs.gain)
-    curve = np.cumsum(gains[:, :-1], axis=1)
-    curve += np.bincount(pairs.row, weights=pairs.base, minlength=n_items)[:, None]
-    w = np.atleast_2d(np.asarray(weights, dtype=float)) * (pairs.per_row > 0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (w * scale) @ curve / w.sum(axis=1, keepdims=True)
-
-
-def _tie_calibrated_rows(pairs: _TiePairs, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Best acc_eq and its epsilon under each row of item ``weights`` (B, n_items): every
-    threshold for a single row (the estimate), :data:`RESAMPLE_THRESHOLDS` candidates for more."""
-    w = np.atleast_2d(np.asarray(weights, dtype=float))
-    if pairs.diff.size == 0:
-        return np.full(w.shape[0], np.nan), np.full(w.shape[0], np.nan)
-    if w.shape[0] == 1:  # the estimate: every threshold, one pass over the sorted pairs
-        item_w = w[0] * (pairs.per_row > 0)
-        wp = item_w[pairs.row] / pairs.per_row[pairs.row]
-        total = item_w.sum()
-        at_zero = (wp * pairs.base).sum() / total
-        curve = np.r_[at_zero, at_zero + np.cumsum(wp * pairs.gain)[pairs.last] / total]
-        thresholds = np.r_[0.0, pairs.diff[pairs.last]]
-        best = int(np.argmax(curve))  # the first, smallest epsilon, of the best
-        return np.array([curve[best]]), np.array([thresholds[best]])
-    candidates = np.unique(np.r_[0.0, pairs.diff[pairs.last]])
-    if candidates.size > RESAMPLE_THRESHOLDS:
-        candidates = np.unique(np.r_[0.0, np.quantile(pairs.diff, np.linspace(0, 1, RESAMPLE_THRESHOLDS - 1))])
-    acc, eps = np.empty(w.shape[0]), np.empty(w.shape[0])
-    for start in range(0, w.shape[0], 256):
-        curve = _tie_calibrated_curve(pairs, w[start:start + 256], candidates)
-        ok = ~np.isnan(curve).all(axis=1)
-        best = np.argmax(np.nan_to_num(curve, nan=-np.inf), axis=1)  # the first, smallest epsilon, of the best
-        acc[start:start + 256] = np.where(ok, curve[np.arange(curve.shape[0]), best], np.nan)
-        eps[start:start + 256] = np.where(ok, candidates[best], np.nan)
-    return acc, eps
-
-
-def tie_calibrated_accuracy(human, metric) -> tuple[float, float]:
-    """Tie-calibrated pairwise accuracy acc_eq and its threshold epsilon (Deutsch et al. 2023).
-
-    ``human`` and ``metric`` are (items, systems) matrices (NaN: not scored); a 1-D pair of
-    vectors is one item. Within each item every pair of systems scored on both sides is one
-    of: concordant, discordant, tied for the humans only, for the metric only, or for both.
-    The metric's difference counts as a tie when |m_i − m_j| ≤ ε, and
-
-        acc_eq(ε) = (concordant + tied on both sides) / all pairs,
-
-    computed per item and averaged over the items that have a pair (mt-metrics-eval
-    ``KendallWithTiesOpt(variant="acc23", average_by="item")``, WMT 2023's segment-level
-    statistic). ε runs over 0 and every distinct |m_i − m_j|; the result is the highest
-    acc_eq and the smallest ε that reaches it (``tau_optimization``, sample_rate 1). Human
-    ties are exact equalities. NaN, NaN when no item has a pair.
-
-    Parameters
-    ----------
-    human, metric : array_like
-        Items × systems scores (NaN: not scored), or two vectors (one item).
-
-    Returns
-    -------
-    tuple of float
-        (max_ε acc_eq(ε), the smallest ε reaching it); (NaN, NaN) when no item has a pair.
+    tuple of numpy.ndarray
+        (acc_eq per row, ε per row); NaN for a row whose weighted items have no pair.
 
     References
     ----------
@@ -325,49 +116,16 @@ def tie_calibrated_accuracy(human, metric) -> tuple[float, float]:
 
     Examples
     --------
-    >>> # one item, 3 systems; humans tie A and B. ε = 0: only (A,C) and (B,C) right: 2/3;
-    >>> # ε = 0.1 makes (A,B) a metric tie too: 3/3
-    >>> tie_calibrated_accuracy([[1, 1, 2]], [[0.5, 0.6, 2.0]])
-    (1.0, 0.09999999999999998)
+    >>> acc, eps = tie_calibrated_accuracy_weighted([[1, 1, 2], [1, 2, 3]], [[0.5, 0.6, 2.0], [3, 2, 1]],
+    ...                                             [[1, 0], [0, 1]])
+    >>> acc.round(3).tolist()  # item 1 alone: 3 of 3 with ε = 0.1; item 2 alone: 0 of 3
+    [1.0, 0.0]
     """
     h, m = np.atleast_2d(np.asarray(human, dtype=float)), np.atleast_2d(np.asarray(metric, dtype=float))
     if h.shape != m.shape:
         raise ValueError(f"human scores have shape {h.shape}, metric scores {m.shape}")
-    pairs = _tie_pairs(h, m)
-    acc, eps = _tie_calibrated_rows(pairs, np.ones((1, h.shape[0])))
-    return float(acc[0]), float(eps[0])
-
-
-def _item_values(h: np.ndarray, m: np.ndarray, statistic: str) -> np.ndarray:
-    """Per item (row) correlation across the systems scored on both sides; NaN when fewer
-    than two or one side is constant (the item then leaves the average)."""
-    valid = ~(np.isnan(h) | np.isnan(m))
-    n = valid.sum(axis=1)
-    if statistic == "pearson":
-        hz, mz = np.where(valid, h, 0.0), np.where(valid, m, 0.0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            hc = np.where(valid, h - hz.sum(axis=1, keepdims=True) / n[:, None], 0.0)
-            mc = np.where(valid, m - mz.sum(axis=1, keepdims=True) / n[:, None], 0.0)
-            r = (hc * mc).sum(axis=1) / np.sqrt((hc**2).sum(axis=1) * (mc**2).sum(axis=1))
-        hmax, hmin = np.where(valid, h, -np.inf).max(axis=1), np.where(valid, h, np.inf).min(axis=1)
-        mmax, mmin = np.where(valid, m, -np.inf).max(axis=1), np.where(valid, m, np.inf).min(axis=1)
-        constant = (hmax == hmin) | (mmax == mmin)
-        return np.where((n < 2) | constant, np.nan, np.clip(r, -1.0, 1.0))
-    i, j = np.triu_indices(h.shape[1], k=1)
-    both = valid[:, i] & valid[:, j]
-    sx, sy = np.where(both, np.sign(h[:, i] - h[:, j]), 0.0), np.where(both, np.sign(m[:, i] - m[:, j]), 0.0)
-    den = np.sqrt((sx != 0).sum(axis=1) * (sy != 0).sum(axis=1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tau = (sx * sy).sum(axis=1) / den
-    return np.where((n < 2) | (den == 0), np.nan, tau)
-
-
-def _weighted_item_mean(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    defined = ~np.isnan(values)
-    w = np.atleast_2d(weights) * defined
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (w @ np.where(defined, values, 0.0)) / w.sum(axis=1)
-
+    h, m = snap_ties(h.ravel(), tolerance).reshape(h.shape), snap_ties(m.ravel(), tolerance).reshape(m.shape)
+    return _tie_calibrated_rows(_tie_pairs(h, m), np.atleast_2d(np.asarray(weights, dtype=float)))
 
 # --------------------------------------------------------------------------- the data, aligned
 
@@ -384,6 +142,7 @@ class _Aligned:
     metrics: dict  # name -> (items, systems) array
     metric_system: dict  # name -> Series of system rows
     signs: dict  # name (and HUMAN) -> +1 / −1 applied
+    tolerance: float = TIE_TOLERANCE  # ties: :func:`helpers.metrics.correlations.snap_ties`
 
 
 def _check(frame: pd.DataFrame, columns: list[str], what: str) -> pd.DataFrame:
@@ -403,7 +162,7 @@ def _check(frame: pd.DataFrame, columns: list[str], what: str) -> pd.DataFrame:
 
 
 def _align(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_better: bool,
-           lower_is_better: Iterable[str]) -> _Aligned:
+           lower_is_better: Iterable[str], tolerance: float = TIE_TOLERANCE) -> _Aligned:
     h = _check(human, ["system", "segment", "score"], "human")
     m = _check(metrics, ["system", "segment", "metric", "score"], "metric")
     m["metric"] = m["metric"].astype(str)
@@ -420,7 +179,7 @@ def _align(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_better: b
     def grid(rows: pd.DataFrame, sign: float) -> np.ndarray:
         out = np.full((items.size, len(systems)), np.nan)
         at = rows["segment"].map(i_index).to_numpy(dtype=int), rows["system"].map(s_index).to_numpy(dtype=int)
-        out[at] = sign * rows["score"].to_numpy()
+        out[at] = snap_ties(sign * rows["score"].to_numpy(), tolerance)  # one scale: the whole grid
         return out
 
     docs = {}
@@ -429,13 +188,18 @@ def _align(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_better: b
             named = side[side["doc"].notna() & (side["doc"].astype(str) != "")]
             docs.update(dict(zip(named["segment"], named["doc"].astype(str))))
     clusters = np.array([f"doc {docs[s]}" if s in docs else f"segment {s:g}" for s in items], dtype=object)
-    h_sys = h[h["segment"].isna()].set_index("system")["score"] * signs[HUMAN]
+    def system_rows(rows: pd.DataFrame, sign: float) -> pd.Series:
+        return pd.Series(snap_ties(sign * rows["score"].to_numpy(), tolerance), index=rows["system"].to_numpy(),
+                         dtype=float)
+
+    h_sys = system_rows(h[h["segment"].isna()], signs[HUMAN])
     metric_grids, metric_sys = {}, {}
     for name, rows in m.groupby("metric", sort=False):
         seg = rows[rows["segment"].notna()]
         metric_grids[name] = grid(seg, signs[name])
-        metric_sys[name] = rows[rows["segment"].isna()].set_index("system")["score"] * signs[name]
-    return _Aligned(systems, items, clusters, grid(h_seg, signs[HUMAN]), h_sys, metric_grids, metric_sys, signs)
+        metric_sys[name] = system_rows(rows[rows["segment"].isna()], signs[name])
+    return _Aligned(systems, items, clusters, grid(h_seg, signs[HUMAN]), h_sys, metric_grids, metric_sys, signs,
+                    tolerance)
 
 
 def _unmatched(a: _Aligned, human: pd.DataFrame, metrics: pd.DataFrame) -> pd.DataFrame:
@@ -502,6 +266,7 @@ def _system_rows(a: _Aligned, name: str, segments: str, weights,
     keep = ~np.isnan(point_h[0]) & ~np.isnan(point_m[0])  # systems scored on both sides
     h = np.broadcast_to(h, (max(h.shape[0], m.shape[0]), h.shape[1]))[:, keep]
     m = np.broadcast_to(m, (h.shape[0], m.shape[1]))[:, keep]
+    h, m = snap_ties(h, a.tolerance), snap_ties(m, a.tolerance)  # system means equal but for rounding tie
     return {s: _SYSTEM_FUNCTIONS[s](h, m) for s in statistics}, int(keep.sum()), h_ok and m_ok
 
 
@@ -569,7 +334,7 @@ def _segment_rows(a: _Aligned, name: str, weights: np.ndarray | None,
 def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both", segments: str = "given",
                   resample_by: str = "segment", n_boot: int = 1000, ci: float = 95.0, seed: int = 0,
                   human_higher_is_better: bool = False, lower_is_better: Iterable[str] = LOWER_IS_BETTER,
-                  statistics: Iterable[str] | None = None) -> MetaEvaluation:
+                  statistics: Iterable[str] | None = None, tie_tolerance: float = TIE_TOLERANCE) -> MetaEvaluation:
     """How well each metric agrees with the human scores, at system and/or segment level.
 
     Parameters
@@ -604,6 +369,9 @@ def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both
         :data:`SEGMENT_STATISTICS`). The flattened Kendall τ is the costly one to resample
         (measured here: about 3 s per metric for 1,000 resamples of 10,000 cells,
         7 s for 20,000; every other statistic takes well under 1 s).
+    tie_tolerance : float, default :data:`helpers.metrics.correlations.TIE_TOLERANCE`
+        Scores within this share of a side's largest absolute score are tied
+        (:func:`helpers.metrics.correlations.snap_ties`); 0 ties exact equalities only, as mt-metrics-eval.
 
     Returns
     -------
@@ -612,7 +380,8 @@ def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both
         ``pairwise_accuracy`` at level ``system`` (n = systems); ``pearson_flat``,
         ``kendall_tau_b_flat`` (n = cells), ``pearson_item``, ``kendall_tau_b_item`` (n =
         items with a defined correlation), ``acc_eq_item`` and ``acc_eq_epsilon_item`` (n =
-        items with a pair) at level ``segment``. ``unmatched`` with
+        items with a pair) at level ``segment``; a statistic from fewer than :data:`MIN_UNITS` units is NaN
+        and ``notes`` says so. ``unmatched`` with
         :data:`UNMATCHED_COLUMNS`: per metric, systems and (system, segment) cells present
         on one side only.
 
@@ -647,26 +416,39 @@ def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both
                          f"{', '.join(SYSTEM_STATISTICS + SEGMENT_STATISTICS)})")
     system_stats = tuple(s for s in SYSTEM_STATISTICS if s in wanted)
     segment_stats = tuple(s for s in SEGMENT_STATISTICS if s in wanted)
-    a = _align(human, metrics, human_higher_is_better, lower_is_better)
+    a = _align(human, metrics, human_higher_is_better, lower_is_better, tie_tolerance)
     weights = resample(a.items.size, n_boot, seed, a.clusters if resample_by == "doc" else None) \
         if n_boot and a.items.size else None
-    rows = []
+    rows, notes = [], []
     for name in a.metrics:
         if level in ("system", "both") and system_stats:
             point, n, _ = _system_rows(a, name, segments, None, system_stats)
             boot, _, resampled = _system_rows(a, name, segments, weights, system_stats) if weights is not None \
                 else ({}, 0, False)
+            if n < MIN_UNITS:
+                notes.append(f"{name}: {n} system(s) scored on both sides; no system-level statistic from fewer "
+                             f"than {MIN_UNITS}")
             for stat in system_stats:
                 low, high = percentile_interval(boot[stat], ci) if resampled else (np.nan, np.nan)
-                rows.append(("system", name, stat, float(point[stat][0]), low, high, n))
+                estimate = float(point[stat][0])
+                if n < MIN_UNITS:
+                    estimate, low, high = np.nan, np.nan, np.nan
+                rows.append(("system", name, stat, estimate, low, high, n))
         if level in ("segment", "both") and segment_stats:
             point, n = _segment_rows(a, name, None, segment_stats)
             boot = _segment_rows(a, name, weights, segment_stats)[0] if weights is not None else {}
+            widest = int((~np.isnan(a.human) & ~np.isnan(a.metrics[name])).sum(axis=1).max(initial=0))
             for stat in segment_stats:
                 low, high = percentile_interval(boot[stat], ci) if weights is not None else (np.nan, np.nan)
-                rows.append(("segment", name, stat, float(point[stat][0]), low, high, n[stat]))
+                estimate = float(point[stat][0])
+                too_few = n[stat] < MIN_UNITS or (stat.endswith("_item") and widest < MIN_UNITS)
+                if too_few:
+                    estimate, low, high = np.nan, np.nan, np.nan
+                    notes.append(f"{name}: {stat} not computed: {n[stat]} unit(s), at most {widest} system(s) in "
+                                 f"a segment (fewer than {MIN_UNITS})")
+                rows.append(("segment", name, stat, estimate, low, high, n[stat]))
     table = pd.DataFrame(rows, columns=COLUMNS)
-    return MetaEvaluation(table, _unmatched(a, human, metrics))
+    return MetaEvaluation(table, _unmatched(a, human, metrics), tuple(notes))
 
 
 def system_level_scores(human: pd.DataFrame, metrics: pd.DataFrame, segments: str = "given",
@@ -782,162 +564,6 @@ def segment_choice(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_b
     return pd.DataFrame(rows, columns=["metric", "statistic", "all", "rated", "difference"])
 
 
-# --------------------------------------------------------------------------- PERM-BOTH
-
-
-def _zscore(x: np.ndarray) -> np.ndarray:
-    sd = np.nanstd(x)
-    return (x - np.nanmean(x)) / (sd if sd > 0 else 1.0)
-
-
-def perm_both(human: pd.DataFrame, metrics: pd.DataFrame, metric_a: str, metric_b: str,
-              statistic: str = "pearson", level: str = "system", n_perm: int = 1000, seed: int = 0,
-              segments: str = "given", human_higher_is_better: bool = False,
-              lower_is_better: Iterable[str] = LOWER_IS_BETTER) -> dict:
-    """Does ``metric_a`` agree with the humans better than ``metric_b``? PERM-BOTH (Deutsch et al. 2021).
-
-    δ = stat(a) − stat(b) for ``statistic`` at ``level`` (system: ``pearson``,
-    ``kendall_tau_b``, ``pairwise_accuracy``; segment: any of
-    :data:`SEGMENT_STATISTICS` except the epsilon). Each metric's scores on the compared
-    units (systems, or the (system, segment) cells that the humans and both metrics
-    scored) are z-scored so the two are on one scale; each permutation swaps the two
-    metrics' scores of every unit independently with probability ½ and recomputes δ.
-    Under the null hypothesis that the metrics are exchangeable δ is as likely as any
-    permuted δ*; the one-sided p-value is
-
-        p = (1 + #{δ* ≥ δ}) / (1 + n_perm),
-
-    the observed assignment counted as one permutation (mt-metrics-eval's
-    ``PermutationSigDiff`` reports #{δ* ≥ δ} / n_perm, which can be 0; they differ by at
-    most 1/n_perm). Two identical metrics give δ = 0 = δ* always, so p = 1. Seeded:
-    the same seed gives the same p.
-
-    Returns ``{"delta", "p", "n_perm", "n"}`` (n: the units compared).
-
-    Parameters
-    ----------
-    human : DataFrame
-        ``system, segment, score``.
-    metrics : DataFrame
-        ``system, segment, metric, score``.
-    metric_a, metric_b : str
-        The two metrics compared.
-    statistic : str, default "pearson"
-        The agreement statistic.
-    level : {"system", "segment"}
-        Level of the statistic.
-    n_perm : int, default 1000
-        Permutations.
-    seed : int, default 0
-        Seed of the permutations.
-    segments : {"given", "all", "rated"}
-        Which scores make a system score (:func:`system_level_scores`).
-    human_higher_is_better : bool, default False
-        Orientation of the human scores.
-    lower_is_better : iterable of str
-        Lower-is-better metrics.
-
-    Returns
-    -------
-    dict
-        ``delta`` = stat(a) − stat(b), ``p`` = (1 + #{δ* ≥ δ}) / (1 + n_perm), ``n_perm`` and ``n``.
-
-    References
-    ----------
-    Deutsch, Dror & Roth (2021), §4 and Appendix (PERM-BOTH), arXiv:2104.00054;
-    mt-metrics-eval ``stats.PermutationSigDiff``.
-    """
-    a = _align(human, metrics, human_higher_is_better, lower_is_better)
-    for name in (metric_a, metric_b):
-        if name not in a.metrics:
-            raise ValueError(f"no metric {name!r} in the scores (have {', '.join(a.metrics)})")
-    if statistic == "acc_eq_epsilon_item":
-        raise ValueError("the tie threshold is not a correlation to compare")
-    rng = np.random.default_rng(seed)
-    if level == "system":
-        if statistic not in _SYSTEM_FUNCTIONS:
-            raise ValueError(f"unknown system-level statistic {statistic!r} (one of {', '.join(SYSTEM_STATISTICS)})")
-        h = _human_system(a, None)[0][0]
-        ma, mb = _metric_system(a, metric_a, segments, None)[0][0], _metric_system(a, metric_b, segments, None)[0][0]
-        keep = ~(np.isnan(h) | np.isnan(ma) | np.isnan(mb))
-        h, ma, mb = h[keep], _zscore(ma[keep]), _zscore(mb[keep])
-        fn = _SYSTEM_FUNCTIONS[statistic]
-        delta = float(fn(h, ma)[0] - fn(h, mb)[0])
-        swap = rng.random((n_perm, h.size)) < 0.5
-        pa, pb = np.where(swap, mb, ma), np.where(swap, ma, mb)
-        hh = np.broadcast_to(h, pa.shape)
-        deltas = fn(hh, pa) - fn(hh, pb)
-        n = int(h.size)
-    elif level == "segment":
-        if statistic not in SEGMENT_STATISTICS:
-            raise ValueError(f"unknown segment-level statistic {statistic!r} (one of {', '.join(SEGMENT_STATISTICS)})")
-        ga, gb = a.metrics[metric_a], a.metrics[metric_b]
-        cells = ~(np.isnan(a.human) | np.isnan(ga) | np.isnan(gb))
-        hgrid = np.where(cells, a.human, np.nan)
-        za, zb = np.full(ga.shape, np.nan), np.full(gb.shape, np.nan)
-        za[cells], zb[cells] = _zscore(ga[cells]), _zscore(gb[cells])
-        sub = _Aligned(a.systems, a.items, a.clusters, hgrid, a.human_system, {}, {}, a.signs)
-
-        def stat_of(grid_a, grid_b) -> float:
-            sub.metrics = {"a": grid_a, "b": grid_b}
-            return float(_segment_rows(sub, "a", None, (statistic,))[0][statistic][0]
-                         - _segment_rows(sub, "b", None, (statistic,))[0][statistic][0])
-
-        delta = stat_of(za, zb)
-        deltas = np.empty(n_perm)
-        for k in range(n_perm):
-            swap = (rng.random(za.shape) < 0.5) & cells
-            deltas[k] = stat_of(np.where(swap, zb, za), np.where(swap, za, zb))
-        n = int(cells.sum())
-    else:
-        raise ValueError(f"level must be system or segment, not {level!r}")
-    count = int((np.nan_to_num(deltas, nan=-np.inf) >= delta - 1e-12).sum())
-    return {"delta": delta, "p": (count + 1) / (n_perm + 1), "n_perm": n_perm, "n": n}
-
-
-def compare_metrics(human: pd.DataFrame, metrics: pd.DataFrame, statistic: str = "pearson", level: str = "system",
-                    n_perm: int = 1000, seed: int = 0, **options) -> pd.DataFrame:
-    """PERM-BOTH (:func:`perm_both`) for every ordered pair of metrics:
-    ``metric_a, metric_b, delta, p`` with p the one-sided p-value that ``metric_a`` agrees
-    with the humans better than ``metric_b``. ``options`` go to :func:`perm_both`.
-
-    Parameters
-    ----------
-    human : DataFrame
-        ``system, segment, score``.
-    metrics : DataFrame
-        ``system, segment, metric, score``.
-    statistic : str, default "pearson"
-        The agreement statistic.
-    level : {"system", "segment"}
-        Level of the statistic.
-    n_perm : int, default 1000
-        Permutations per pair.
-    seed : int, default 0
-        Seed of the permutations.
-    **options
-        Passed to :func:`perm_both`.
-
-    Returns
-    -------
-    DataFrame
-        One row per ordered pair: delta = stat(a) − stat(b), p = (1 + #{δ* ≥ δ}) / (1 + n_perm).
-
-    References
-    ----------
-    Deutsch, D., Dror, R. & Roth, D. (2021). A statistical analysis of summarization evaluation
-    metrics using resampling methods. TACL 9, §4 (PERM-BOTH), arXiv:2104.00054.
-    """
-    names = list(dict.fromkeys(metrics["metric"].astype(str)))
-    rows = []
-    for x in names:
-        for y in names:
-            if x != y:
-                r = perm_both(human, metrics, x, y, statistic, level, n_perm, seed, **options)
-                rows.append({"metric_a": x, "metric_b": y, "delta": r["delta"], "p": r["p"]})
-    return pd.DataFrame(rows, columns=["metric_a", "metric_b", "delta", "p"])
-
-
 __all__ = ["COLUMNS", "UNMATCHED_COLUMNS", "LOWER_IS_BETTER", "SYSTEM_STATISTICS", "SEGMENT_STATISTICS",
-           "MetaEvaluation", "pearson", "kendall_tau_b", "pairwise_accuracy", "tie_calibrated_accuracy",
-           "meta_evaluate", "system_level_scores", "segment_choice", "perm_both", "compare_metrics"]
+           "MetaEvaluation", "MIN_UNITS", "meta_evaluate", "system_level_scores", "segment_choice",
+           "tie_calibrated_accuracy_weighted"]

@@ -451,3 +451,37 @@ def split_sizes(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame([{"split": n, "lines": len(f), "sources": f["source"].nunique(),
                           "sources_also_in_train": 0 if k == 0 else int(f["source"].drop_duplicates().isin(train).sum())
                           } for k, (n, f) in enumerate(frames.items())])
+
+
+def hadqaet_post_edits(path=None) -> pd.DataFrame:
+    """HADQAET's post-edited Weibo translations with their emotion-error annotations (Qian et al. 2023; 2024).
+
+    ``post-edits70p.xlsx`` (surrey-nlp/HADQAET) holds 4,038 Google Translate outputs of
+    emotion-loaded Weibo posts, each annotated for errors in carrying the emotion over (type
+    and severity, ``;``-separated) and, for 2,952 of them, a professional post-edit. The
+    penalty weighs each error by its severity as the QE chapter does
+    (:data:`helpers.slang.SEVERITY_WEIGHTS`: Minor 1, Major 5, Critical 10).
+
+    Returns
+    -------
+    DataFrame
+        ``row, source, mt, post_edit, emotion, errors, penalty`` for the rows with a post-edit;
+        ``row`` the sheet's row, ``errors`` the number of annotated emotion errors.
+    """
+    path = Path(path) if path else paths.released_file(HADQAET_REPO, "data/post-edits70p.xlsx")
+    raw = read_sheet(path, 0)
+    missing = [c for c in ("source", "MT", "emotion_labels", "error_severity", "post-edit") if c not in raw.columns]
+    if missing:
+        raise InputError(f"has no column {missing[0]!r}", file=path, row=1)
+    rows = []
+    for i, r in raw.iterrows():
+        sev = [s.strip() for s in str(r["error_severity"]).split(";") if s.strip() not in ("", "None")]
+        unknown = [s for s in sev if s not in SEVERITY_WEIGHTS]
+        if unknown:
+            raise InputError("severities are Minor, Major, Critical or None", file=path, row=i + 2,
+                             column="error_severity", value=r["error_severity"])
+        if str(r["post-edit"]).strip():
+            rows.append({"row": i + 2, "source": r["source"], "mt": r["MT"], "post_edit": r["post-edit"],
+                         "emotion": r["emotion_labels"], "errors": len(sev),
+                         "penalty": float(sum(SEVERITY_WEIGHTS[s] for s in sev))})
+    return pd.DataFrame(rows)

@@ -86,14 +86,9 @@ def write_rating_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLi
     guide = pages.texts("slang", "workbook")
     dv = workbook.list_validation(ws, RATING_LEVELS, "Rating", guide["validation"])
     done = workbook.done_validation(ws)
-    for i in order:  # item ids follow the drawing order, so H001 is the same candidate in every workbook
-        ws.append([f"H{i + 1:03d}", items.iloc[i]["word"], items.iloc[i]["candidate"], None, None, None])
-    if len(items):
-        dv.add(f"D2:D{len(items) + 1}")
-        done.add(f"E2:E{len(items) + 1}")
-    for col, width in zip("ABCDEF", (8, 12, 14, 10, 8, 40)):
-        ws.column_dimensions[col].width = width
-    ws.freeze_panes = "A2"
+    # item ids follow the drawing order, so H001 is the same candidate in every workbook
+    workbook.item_rows(ws, [[f"H{i + 1:03d}", items.iloc[i]["word"], items.iloc[i]["candidate"], None, None, None]
+                            for i in order], {"D": dv, "E": done}, (8, 12, 14, 10, 8, 40))
     workbook.write_guide(
         wb.create_sheet(INSTRUCTIONS_SHEET), guide["title"],
         [workbook.GuideSection(rows=[("Task", guide["task"])], bold_first=True),

@@ -123,10 +123,12 @@ def student_downloads(build_dir: Path) -> Path:
     return folder
 
 
-def student_toc(stage: Path) -> Path:
-    """Write ``_toc_student.yml`` beside the staged ``_toc.yml``: the same table of contents
-    without :data:`INSTRUCTOR_PAGES` (and without a part that only they made up)."""
-    toc = yaml.safe_load((stage / "_toc.yml").read_text(encoding="utf-8"))
+def student_toc(stage: Path, toc_file: Path | None = None) -> Path:
+    """Write ``_toc_student.yml`` beside the staged ``_toc.yml`` (or ``<toc_file>_student.yml``
+    beside ``toc_file``): the same table of contents without :data:`INSTRUCTOR_PAGES` (and
+    without a part that only they made up)."""
+    source = toc_file or stage / "_toc.yml"
+    toc = yaml.safe_load(source.read_text(encoding="utf-8"))
 
     def keep(node):
         if isinstance(node, list):
@@ -143,7 +145,7 @@ def student_toc(stage: Path) -> Path:
                     return None  # a part whose every page was left out
         return out
 
-    path = stage / "_toc_student.yml"
+    path = source.with_name(f"{source.stem}_student.yml")
     text = yaml.safe_dump(keep(toc), allow_unicode=True, sort_keys=False)
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
@@ -274,8 +276,8 @@ def render_key(stage: Path, edition: str) -> str:
     overrides = (json.dumps([STUDENT_OVERRIDES, INSTRUCTOR_PAGES], sort_keys=True, default=str)
                  if edition == "student" else "")
     digest = hashlib.sha256(f"{edition}\0{overrides}\0{version('jupyter-book')}".encode())
-    files = [p for p in stage.rglob("*") if p.is_file() and p.name not in ("_config_student.yml", "_toc_student.yml")
-             and "__pycache__" not in p.parts]
+    files = [p for p in stage.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+             and not (p.parent == stage and p.name.startswith(("_config_", "_toc_")))]  # written per edition
     if edition == "student":  # the notebooks its download links carry
         files += [p for p in (stage.parent / "student" / "downloads").glob("*.ipynb")]
     for f in sorted(files):
@@ -283,27 +285,35 @@ def render_key(stage: Path, edition: str) -> str:
     return digest.hexdigest()
 
 
-def render(build_dir: Path, edition: str = "instructor") -> Path:
-    """Render the staged book with Jupyter Book; returns the html folder of the edition."""
+def render(build_dir: Path, edition: str = "instructor", builder: str = "html", toc: Path | None = None) -> Path:
+    """Render the staged book with Jupyter Book; returns the output folder of the edition,
+    ``<builder>/`` in ``build_dir`` (instructor) or ``build_dir/student`` (student). ``builder``
+    ``singlehtml`` gives the one-page book that :mod:`helpers.core.book.pdf` prints; ``toc``, a table
+    of contents other than the staged ``_toc.yml`` (some pages only), renders into
+    ``build_dir/partial/<edition>/<builder>`` and leaves the whole book's output alone."""
     stage = build_dir / "stage"
     # the jupyter-book command, started after `import helpers` (which spares it the IRI grammar)
     jupyter_book = [sys.executable, "-c", "import sys, helpers; from jupyter_book.cli.main import main; sys.exit(main())"]
+    cmd = [*jupyter_book, "build", str(stage), "--builder", builder]
     if edition == "student":
-        target = build_dir / "student"
+        cmd += ["--config", str(student_config(stage)), "--toc", str(student_toc(stage, toc))]
+    elif toc is not None:
+        cmd += ["--toc", str(toc)]
+    own_folder = edition == "student" or toc is not None
+    if own_folder:
+        target = build_dir / "partial" / edition if toc is not None else build_dir / "student"
         shutil.rmtree(target / "_build", ignore_errors=True)  # a clean folder: no stale page or search entry
-        config = student_config(stage)
-        cmd = [*jupyter_book, "build", str(stage), "--config", str(config), "--toc", str(student_toc(stage)),
-               "--path-output", str(target)]
-        out = target / "_build" / "html"
+        cmd += ["--path-output", str(target)]
+        out = target / "_build" / builder
     else:
-        cmd = [*jupyter_book, "build", str(stage), "--path-output", str(build_dir.parent)]
-        out = build_dir / "html"
-    print(f"rendering the {edition} edition (jupyter-book)", flush=True)
+        cmd += ["--path-output", str(build_dir.parent)]
+        out = build_dir / builder
+    print(f"rendering the {edition} edition (jupyter-book, {builder})", flush=True)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise NotebookFailed(f"jupyter-book build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
-    if edition == "student":
-        final = build_dir / "student" / "html"
+    if own_folder:
+        final = target / builder
         shutil.rmtree(final, ignore_errors=True)
         os.replace(out, final)
         shutil.rmtree(target / "_build", ignore_errors=True)  # its jupyter_execute copies hold the solutions

@@ -1,4 +1,4 @@
-"""Command line: ``.venv/bin/python -m helpers {fetch,build,run,student-notebooks,student-kit,template,check,feedback,cache,mqm,esa,metrics} ...``
+"""Command line: ``.venv/bin/python -m helpers {fetch,build,pdf,run,student-notebooks,student-kit,template,check,feedback,cache,mqm,esa,metrics} ...``
 (``--help`` on each).
 
 This module holds the commands every study shares; the studies add their own
@@ -96,6 +96,12 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
     p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
                    help=h["build"]["--parameter"])
     p.set_defaults(handler=_build)
+
+    p = sub.add_parser("pdf", help=h["pdf"]["help"])
+    p.add_argument("--edition", choices=["instructor", "student"], default="instructor", help=h["pdf"]["--edition"])
+    p.add_argument("--output", help=h["pdf"]["--output"])
+    p.add_argument("--only", nargs="+", metavar="PAGE", help=h["pdf"]["--only"])
+    p.set_defaults(handler=_pdf)
 
     p = sub.add_parser("run", help=h["run"]["help"])
     p.add_argument("notebook", help=h["run"]["notebook"])
@@ -213,6 +219,18 @@ def _build(args) -> int:
     return 0
 
 
+def _pdf(args) -> int:
+    from .pdf import build_pdf
+
+    printed = build_pdf(edition=args.edition, output_dir=args.output, entries=args.only)
+    notes = pages.texts("core", "commands")["pdf"]["notes"]  # core/book/pages/commands.yml
+    print(notes["written"].format(pdf=printed.pdf, mb=printed.megabytes, render=printed.render_seconds,
+                                  printing=printed.print_seconds, shrunk=printed.tables_shrunk))
+    if printed.tables_overflowing:
+        print(notes["overflowing"].format(n=len(printed.tables_overflowing)))
+    return 0
+
+
 def main(argv: list[str] | None = None, studies=()) -> int:
     """Run one command; returns the exit status."""
     args = build_parser(studies).parse_args(argv)
@@ -220,6 +238,7 @@ def main(argv: list[str] | None = None, studies=()) -> int:
     os.environ.setdefault("HELPERS_CALLER_CWD", os.getcwd())
     from ..formats.fetch import FetchError
     from .execution import NotebookFailed
+    from .pdf import MissingPiece
 
     try:
         with command_line():  # errors name the options typed here, not a chapter's -p parameters
@@ -233,7 +252,7 @@ def main(argv: list[str] | None = None, studies=()) -> int:
             print(f"error: {name}: {reason}", file=sys.stderr)
         print(exc.remedy if exc.failures else f"error: {exc}", file=sys.stderr)
         return 1
-    except NotebookFailed as exc:
+    except (NotebookFailed, MissingPiece) as exc:
         for line in str(exc).splitlines():
             print(f"error: {line}", file=sys.stderr)
         return 1

@@ -181,12 +181,13 @@ def write_student_edition(dest: str | os.PathLike | None = None, notebooks: list
 #: what stays out: ``notebooks/`` (solutions), ``class/`` (classmates' sheets), ``results/``,
 #: ``runs/``, feedback and ``_build/html`` are not in it, whatever else the project holds.
 KIT_FILES = ("Makefile", "pyproject.toml", "requirements.txt", "_toc.yml", "data/sources.yml",
-             "data/authored/README.md", "data/authored/idiom_sample.csv")
+             "data/authored/README.md")
 KIT_FOLDERS = ("src/helpers", "notebooks/words", "data/measured", "data/published")
 #: The answer key of the explanation items (which dimensions each explanation was written to
 #: fail), which chapters 4 and 5 compare ratings with: in the kit only when asked for, so that
 #: a class can rate the items before anyone sees it. The labelled idiom sample of
-#: ``helpers.figurative`` is data the package measures its detectors on, so it is in every kit.
+#: ``helpers.figurative`` (``idiom_sample.csv``) is an answer key too: chapter 10's class activity
+#: has pairs label its matches blind, so it comes only with the same flag.
 ANSWER_KEY = "data/authored"
 
 def write_student_kit(out: str | os.PathLike, root: str | os.PathLike | None = None,

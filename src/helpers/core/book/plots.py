@@ -37,6 +37,7 @@ SC. It runs when this module is imported.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import uuid
@@ -156,23 +157,29 @@ def deferred_safe(html: str) -> str:
 
 
 class PlotlyOutput:
-    """Rich-display wrapper: HTML div for the book, plotly mimetype for JupyterLab."""
+    """Rich-display wrapper: HTML div for the book, plotly mimetype for JupyterLab and, when
+    given, the static twin as ``image/png`` for print (the printable edition's builder prefers
+    it to the HTML div, ``_config.yml``; the HTML pages and JupyterLab never show it)."""
 
-    def __init__(self, fig: go.Figure):
-        self.fig = fig
+    def __init__(self, fig: go.Figure, png: bytes | None = None):
+        self.fig, self.png = fig, png
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         div_id = f"fig-{uuid.uuid4().hex[:12]}"
         html = deferred_safe(self.fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id,
                                               config={"displaylogo": False, "responsive": True}))
-        return {"application/vnd.plotly.v1+json": json.loads(self.fig.to_json()), "text/html": html,
-                "text/plain": f"<plotly figure {div_id}>"}
+        bundle = {"application/vnd.plotly.v1+json": json.loads(self.fig.to_json()), "text/html": html,
+                  "text/plain": f"<plotly figure {div_id}>"}
+        if self.png is not None:
+            bundle["image/png"] = base64.b64encode(self.png).decode("ascii")
+        return bundle
 
 
-def show(fig: go.Figure) -> PlotlyOutput:
-    """Return a displayable wrapper of ``fig`` (make it the last expression of a cell)."""
+def show(fig: go.Figure, png: bytes | None = None) -> PlotlyOutput:
+    """Return a displayable wrapper of ``fig`` (make it the last expression of a cell); ``png``
+    is its static twin, carried in the same output for the printable edition."""
     fig.update_layout(font_family=f"Open Sans, Verdana, Arial, {CJK_FONT_STACK}")
-    return PlotlyOutput(fig)
+    return PlotlyOutput(fig, png)
 
 
 def _limit(z: np.ndarray) -> float:

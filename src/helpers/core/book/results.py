@@ -109,8 +109,9 @@ class Results:
     def show(self, fig, name: str):
         """Stage the static twin of the plotly figure ``fig`` (:func:`helpers.core.book.plots.static`)
         as ``<name>.png`` and ``<name>.svg`` for print, and return the interactive figure for
-        the page (:func:`helpers.core.book.plots.show`): one call per figure, the last expression
-        of its cell (or passed to ``display``)."""
+        the page (:func:`helpers.core.book.plots.show`), which carries the PNG twin for the printable
+        edition (:mod:`helpers.core.book.pdf`): one call per figure, the last expression of its cell
+        (or passed to ``display``)."""
         import matplotlib.pyplot as plt
 
         from . import plots
@@ -122,7 +123,7 @@ class Results:
         twin.savefig(out[1], bbox_inches="tight")
         plt.close(twin)
         self.written += [p.name for p in out]
-        return plots.show(fig)
+        return plots.show(fig, png=out[0].read_bytes())
 
     def findings(self, frame: pd.DataFrame) -> pd.DataFrame:
         """Stage a chapter's findings (``chNN.findings(results.staging)``, every number its page

@@ -98,6 +98,23 @@ def write_guide(ws, title: str, sections: Sequence[GuideSection], widths: Mappin
         cell.font = Font(bold=True)
 
 
+def item_rows(ws, rows: Sequence[Sequence], validations: Mapping[str, DataValidation],
+              widths: Sequence[float]) -> None:
+    """The items of a one-row-per-item sheet below its header: ``rows`` appended, each of
+    ``validations`` (column letter -> dropdown) applied to that column's item rows, the columns
+    from A given ``widths``, the header row frozen."""
+    from openpyxl.utils import get_column_letter
+
+    for row in rows:
+        ws.append(list(row))
+    if rows:
+        for col, dv in validations.items():
+            dv.add(f"{col}2:{col}{len(rows) + 1}")
+    for k, width in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(k)].width = width
+    ws.freeze_panes = "A2"
+
+
 def save(wb, path: str | os.PathLike) -> Path:
     """Write ``wb`` to ``path``, making its folder first."""
     path = Path(path)
