@@ -25,7 +25,7 @@ One vocabulary, in function parameters and new columns:
 Columns of released data and of the result files (``results/<chapter>/*.csv``) keep the
 names they were published with (e.g. MetaHOPE's ``annotator``, the explanations'
 ``item_id``, ``p_value``): they are a public contract.
-Command line: ``python -m helpers --help``.
+Command line: ``.venv/bin/python -m helpers --help``.
 """
 
 import sys

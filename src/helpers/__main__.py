@@ -1,4 +1,4 @@
-"""``python -m helpers``: the command line (:mod:`helpers.core.book.cli`) with every study's subcommands."""
+"""``.venv/bin/python -m helpers``: the command line (:mod:`helpers.core.book.cli`) with every study's subcommands."""
 
 import sys
 
@@ -12,7 +12,7 @@ CORE_ONLY = ("mqm", "fetch", "cache")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m helpers ...``; returns the exit status."""
+    """``.venv/bin/python -m helpers ...``; returns the exit status."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] and argv[0] in CORE_ONLY:
         return cli.main(argv)

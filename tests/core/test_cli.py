@@ -85,3 +85,24 @@ def test_a_rerun_without_results_dir_leaves_the_books_results_alone(tmp_path, mo
     # an explicit results_dir is honoured, and named too
     assert run("-p", "x", "7", "-p", "results_dir", "mine", "--output", "runs/b.ipynb") == [str(work / "mine" / "nb")]
     assert (work / "mine" / "nb" / "table.csv").read_text().splitlines() == ["v", "7"]
+
+
+@pytest.mark.slow  # executes a notebook
+def test_a_failed_run_leaves_no_empty_results_folder_and_keeps_earlier_results(tmp_path, monkeypatch, capfd):
+    """A `helpers run` that fails after its chapter opened its results leaves the failed copy and
+    nothing else: no empty `runs/<name>_results/`; an earlier good run's results there stay."""
+    cells = ["from helpers.core import Results\nimport pandas as pd\nresults = Results(results_dir, 'nb')",
+             "assert x < 10, 'x too large'\nresults.table(pd.DataFrame({'v': [x]}), 'table')", "results.commit()"]
+    nb = _notebook(tmp_path / "nb.ipynb", cells, "x = 1  # a number\nresults_dir = 'results'  # where")
+    work = tmp_path / "class"
+    work.mkdir()
+    code, _, err = helpers_command(monkeypatch, capfd, work, ["run", nb, "-p", "x", "50", "--output", "runs/a.ipynb"])
+    assert code == 1 and "x too large" in err
+    assert sorted(p.name for p in (work / "runs").iterdir()) == ["a.failed.ipynb"]
+    code, _, err = helpers_command(monkeypatch, capfd, work, ["run", nb, "-p", "x", "3", "--output", "runs/b.ipynb"])
+    assert code == 0, err
+    code, _, err = helpers_command(monkeypatch, capfd, work, ["run", nb, "-p", "x", "60", "--output", "runs/b.ipynb"])
+    assert code == 1 and "x too large" in err
+    kept = work / "runs" / "b_results"
+    assert [p.name for p in kept.iterdir()] == ["nb"]  # no staging folder either
+    assert (kept / "nb" / "table.csv").read_text().splitlines() == ["v", "3"]

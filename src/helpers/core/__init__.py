@@ -12,7 +12,7 @@
   :mod:`~helpers.core.formats.measured` the measurements in ``data/measured/``,
   :mod:`~helpers.core.formats.fetch` the verified data download;
 * :mod:`~helpers.core.book`: the machinery that builds the book and runs its chapters:
-  :mod:`~helpers.core.book.cli` ``python -m helpers`` (:mod:`~helpers.core.book.mqm_commands`,
+  :mod:`~helpers.core.book.cli` ``.venv/bin/python -m helpers`` (:mod:`~helpers.core.book.mqm_commands`,
   :mod:`~helpers.core.book.esa_commands`), :mod:`~helpers.core.book.kernel` the kernels,
   :mod:`~helpers.core.book.prefork` kernels forked from a warm process,
   :mod:`~helpers.core.book.execution` one notebook's papermill run, :mod:`~helpers.core.book.build`
@@ -38,7 +38,7 @@ __all__ = ["InputError", "Provenance", "Results", "Words"]
 
 def __getattr__(name: str):
     """``Provenance``, ``Results`` and ``Words`` are imported when first used, so that a command that
-    needs neither (``python -m helpers mqm``) does not pay for IPython and plotting (PEP 562)."""
+    needs neither (``.venv/bin/python -m helpers mqm``) does not pay for IPython and plotting (PEP 562)."""
     if name == "Provenance":
         from .book.report import Provenance
 

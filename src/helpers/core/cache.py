@@ -8,7 +8,7 @@ read again. Writes are atomic (temporary name, then rename), so an interrupted r
 leaves a truncated entry. Two processes that need the same missing entry at once (the two
 chapters ``make book`` runs side by side, the workers of ``make test``) compute it once: the
 second waits on the entry's lock file and then reads what the first wrote. A small JSON
-sidecar records when and for what an entry was made, for ``python -m helpers cache list``.
+sidecar records when and for what an entry was made, for ``.venv/bin/python -m helpers cache list``.
 
 The folder is ``.cache/`` in the project (gitignored), or ``$HELPERS_CACHE_DIR``.
 """

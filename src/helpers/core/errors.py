@@ -29,7 +29,7 @@ _COMMAND_LINE = ContextVar("helpers_command_line", default=False)
 
 @contextmanager
 def command_line() -> Iterator[None]:
-    """Within it, :func:`typed` gives a command's option: ``python -m helpers`` runs every
+    """Within it, :func:`typed` gives a command's option: ``.venv/bin/python -m helpers`` runs every
     command inside it (:func:`helpers.core.book.cli.main`); a chapter's kernel never is."""
     token = _COMMAND_LINE.set(True)
     try:

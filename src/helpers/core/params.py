@@ -97,7 +97,7 @@ def text(name: str, value, allow_empty: bool = False) -> str:
 def _places(exc: FileNotFoundError) -> str:
     places = ", ".join(str(p) for p in getattr(exc, "tried", [])) or str(exc)
     if "data/raw" in places.replace(os.sep, "/"):
-        places += "; released data is fetched by `python -m helpers fetch` (or `make data`)"
+        places += "; released data is fetched by `.venv/bin/python -m helpers fetch` (or `make data`)"
     return places
 
 

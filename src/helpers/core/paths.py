@@ -1,7 +1,7 @@
 """Where the project, its data and its results live.
 
 Relative paths given to notebooks as papermill parameters are resolved here: first
-against the folder the user started the command from (``python -m helpers run`` passes
+against the folder the user started the command from (``.venv/bin/python -m helpers run`` passes
 it to the kernel as ``$HELPERS_CALLER_CWD``; plain papermill and JupyterLab use the
 kernel's working directory), then against the project root. So a notebook behaves the
 same whether it runs from the project root (``make book``, ``papermill``), from
@@ -29,7 +29,7 @@ def project_root() -> Path:
 
 def caller_dir() -> Path:
     """The folder relative paths are read from first: where the user started the command
-    (``$HELPERS_CALLER_CWD``, set by ``python -m helpers``); else the working directory,
+    (``$HELPERS_CALLER_CWD``, set by ``.venv/bin/python -m helpers``); else the working directory,
     except inside the project (e.g. JupyterLab in ``notebooks/``), where it is the project root."""
     env = os.environ.get("HELPERS_CALLER_CWD")
     if env:
@@ -76,7 +76,7 @@ def resolve_input(path: str | os.PathLike) -> Path:
     tried = ", ".join(str(c) for c in candidates)
     err = FileNotFoundError(
         f"input file {str(path)!r} not found (looked at: {tried}). "
-        "Released data is fetched by `python -m helpers fetch` (or `make data`)."
+        "Released data is fetched by `.venv/bin/python -m helpers fetch` (or `make data`)."
     )
     err.tried = candidates  # for messages that name the places without the fetch hint
     raise err
@@ -98,7 +98,7 @@ def released_file(repo: str, relpath: str) -> Path:
     p = raw_data_dir() / repo.replace("/", "__") / relpath
     if not p.exists():
         raise FileNotFoundError(
-            f"{p} is missing. Fetch the released data first: `python -m helpers fetch` "
+            f"{p} is missing. Fetch the released data first: `.venv/bin/python -m helpers fetch` "
             "(add `--mirror DIR` or set HELPERS_DATA_MIRROR to copy from a local mirror)."
         )
     return p

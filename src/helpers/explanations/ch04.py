@@ -42,7 +42,7 @@ from .io import BENCHMARK_FILE, SCORES, WorkbookRatings, load_benchmark, load_ra
 from .simulate import RatingModel, generating_values, simulate_ratings
 
 RATING_FORMATS = ("a long CSV (item_id, rater, dimension, score), a Forms export, a rating workbook, a folder of "
-                  "rating workbooks or a list of them (python -m helpers template explanations)")
+                  "rating workbooks or a list of them (.venv/bin/python -m helpers template explanations)")
 #: The significance level of the chapter's counts and readings.
 LEVEL = 0.05
 #: A dimension is an independent axis (or in a shared cluster) when it is so in at least this share of resamples.

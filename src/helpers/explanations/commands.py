@@ -1,4 +1,4 @@
-"""The explanation study's command-line subcommands (added to ``python -m helpers`` by ``helpers/__main__.py``).
+"""The explanation study's command-line subcommands (added to ``.venv/bin/python -m helpers`` by ``helpers/__main__.py``).
 
 * ``template explanations --items ITEMS.csv --raters N|names --out DIR``: one rating
   workbook per rater (:mod:`helpers.explanations.template`);

@@ -1,7 +1,7 @@
 """Feedback for each student of a class that rated metaphor explanations (the teaching kit).
 
-``python -m helpers feedback explanations --ratings PATH --out DIR`` reads a class's ratings
-(a folder of the workbooks of ``python -m helpers template explanations``, a list of them,
+``.venv/bin/python -m helpers feedback explanations --ratings PATH --out DIR`` reads a class's ratings
+(a folder of the workbooks of ``.venv/bin/python -m helpers template explanations``, a list of them,
 or a long CSV) and writes one Markdown page per student. :func:`class_feedback` computes
 what the pages say, as tidy tables:
 

@@ -10,7 +10,7 @@ Ratings are tidy: one row per (item_id, rater, dimension) with an integer ``scor
 a rater who skipped an item simply has no row (missing data, never dropped silently).
 
 Three ways in: a long CSV or a Forms export (:func:`read_ratings`), or the rating workbooks
-that ``python -m helpers template explanations`` writes, one per rater
+that ``.venv/bin/python -m helpers template explanations`` writes, one per rater
 (:func:`read_workbooks`); :func:`load_ratings` takes any of them (a CSV, a workbook, a
 folder of workbooks or a list of workbooks).
 """
@@ -250,7 +250,7 @@ def read_sheet(path: str | os.PathLike) -> RatingSheet:
     try:
         if RATINGS_SHEET not in wb.sheetnames:
             raise InputError(f"has no sheet {RATINGS_SHEET!r} (it has {wb.sheetnames})", file=path,
-                             expected="a workbook written by python -m helpers template explanations")
+                             expected="a workbook written by .venv/bin/python -m helpers template explanations")
         rows = list(wb[RATINGS_SHEET].iter_rows(values_only=True))
     finally:
         wb.close()

@@ -1,9 +1,9 @@
 """Blank rating workbooks for metaphor explanations, one per rater (chapters 4–5, the teaching kit).
 
-``python -m helpers template explanations --items ITEMS.csv --raters N --out DIR`` writes
+``.venv/bin/python -m helpers template explanations --items ITEMS.csv --raters N --out DIR`` writes
 ``explanations_<rater>.xlsx`` per rater. Filled in and handed back, a folder of them is
 the ``ratings_file`` of chapters 4 and 5 and the ``--ratings`` of
-``python -m helpers feedback explanations``; :func:`helpers.explanations.io.read_workbooks`
+``.venv/bin/python -m helpers feedback explanations``; :func:`helpers.explanations.io.read_workbooks`
 reads them and names every wrong entry by workbook, sheet, cell and value.
 
 * sheet ``Ratings`` (first): the ``Student:`` field in A1/B1 (the run names the rater by

@@ -1,4 +1,4 @@
-"""Chapter 10's command: ``python -m helpers template idioms --pairs N|names --out DIR`` (the pairs'
+"""Chapter 10's command: ``.venv/bin/python -m helpers template idioms --pairs N|names --out DIR`` (the pairs'
 labelling workbooks, :mod:`helpers.figurative.template`)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The class activity of chapter 10: pairs label idiom matches blind (the teaching kit).
 
-``python -m helpers template idioms --pairs N|names --out DIR [--items 40]`` draws ``--items`` of
+``.venv/bin/python -m helpers template idioms --pairs N|names --out DIR [--items 40]`` draws ``--items`` of
 the authored sample's matches (:func:`helpers.figurative.analysis.sample_matches`, recomputed from
 the released sources, so the handout never needs the labels) and writes one workbook per pair:
 

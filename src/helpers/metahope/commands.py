@@ -1,4 +1,4 @@
-"""MetaHOPE's command-line subcommands (added to ``python -m helpers`` by ``helpers/__main__.py``)."""
+"""MetaHOPE's command-line subcommands (added to ``.venv/bin/python -m helpers`` by ``helpers/__main__.py``)."""
 
 from __future__ import annotations
 

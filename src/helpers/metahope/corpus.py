@@ -44,7 +44,7 @@ _TOKEN = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]")
 
 
 def corpus_file(direction: str) -> Path:
-    """The released corpus file of ``direction`` (fetched by ``python -m helpers fetch``)."""
+    """The released corpus file of ``direction`` (fetched by ``.venv/bin/python -m helpers fetch``)."""
     return paths.released_file(METAHOPE_REPO, CORPUS_FILES[direction])
 
 

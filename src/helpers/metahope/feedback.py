@@ -7,7 +7,7 @@ metaphors where they deviated most, each shown with the whole class's scores. Th
 consensus for a student is the median SEGS of the *other* students, so a student's own
 scores never pull the yardstick towards them.
 
-``python -m helpers feedback metahope --annotations SHEETS... --out DIR`` writes
+``.venv/bin/python -m helpers feedback metahope --annotations SHEETS... --out DIR`` writes
 ``DIR/feedback_<student>.html`` (and ``.md``) plus the lecturer's overview ``DIR/index.html``.
 A student's page names the classmates ``classmate 1 … n``, numbered in a random order
 drawn for that page (``show_names`` for their names), and says what was left out of the

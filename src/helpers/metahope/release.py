@@ -1,4 +1,4 @@
-"""The released MetaHOPE pilot files (aaronlifenghan/MetaHOPE), fetched by ``python -m helpers fetch``."""
+"""The released MetaHOPE pilot files (aaronlifenghan/MetaHOPE), fetched by ``.venv/bin/python -m helpers fetch``."""
 
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ PILOT_ZH_EN_FILE = "PSUCMC_pilot20__translation_aligned_annotated.xlsx"
 
 
 def pilot_v1_files() -> dict[str, Path]:
-    """The released EN->ZH pilot v1 annotator sheets (A, B), fetched by ``python -m helpers fetch``."""
+    """The released EN->ZH pilot v1 annotator sheets (A, B), fetched by ``.venv/bin/python -m helpers fetch``."""
     return {a: paths.released_file(METAHOPE_REPO, f) for a, f in PILOT_V1_FILES.items()}
 
 
 def pilot_zh_en_file() -> Path:
-    """The released ZH->EN pilot sheet (one annotator), fetched by ``python -m helpers fetch``."""
+    """The released ZH->EN pilot sheet (one annotator), fetched by ``.venv/bin/python -m helpers fetch``."""
     return paths.released_file(METAHOPE_REPO, PILOT_ZH_EN_FILE)
 
 

@@ -1,6 +1,6 @@
 """Blank MetaHOPE annotation workbooks for a class (or any annotation team).
 
-``python -m helpers template metahope --items ITEMS --systems A,B,C --annotators N --out DIR``
+``.venv/bin/python -m helpers template metahope --items ITEMS --systems A,B,C --annotators N --out DIR``
 writes one workbook per annotator in the released layout, so that filled-in sheets load
 back with :func:`helpers.metahope.load.load_study` and the chapters run on them unchanged.
 

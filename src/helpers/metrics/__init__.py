@@ -9,7 +9,7 @@
   clusters of metrics;
 * :mod:`~helpers.metrics.ch09` the chapter's steps and findings, :mod:`~helpers.metrics.figures` its
   figures; :mod:`~helpers.metrics.commands` and :mod:`~helpers.metrics.meta_command` the command line
-  ``python -m helpers metrics ...``.
+  ``.venv/bin/python -m helpers metrics ...``.
 """
 
 from .correlations import kendall_tau_b, pairwise_accuracy, pearson, snap_ties, tie_calibrated_accuracy

@@ -281,7 +281,7 @@ def metric_comparison(box: Data, scored: pd.DataFrame, n_perm: int = 1000, seed:
 
     The system scores are the means of the metrics' segment scores (``segments="all"``), the numbers of the
     meta-evaluation table beside it (issue 42: the comparison used corpus scores while the r values beside
-    it were means of sentence scores; ``python -m helpers metrics compare --segments all`` gives the same).
+    it were means of sentence scores; ``.venv/bin/python -m helpers metrics compare --segments all`` gives the same).
     """
     from .significance import compare_metrics
 

@@ -1,4 +1,4 @@
-"""``python -m helpers metrics score``: automatic metric scores of any system outputs (chapter 09).
+"""``.venv/bin/python -m helpers metrics score``: automatic metric scores of any system outputs (chapter 09).
 
 ``metrics score --ref REF --hyp NAME=FILE ... [--src SRC] [--metrics bleu,chrf,chrfpp,ter,embed]
 [--chinese] --out scores.csv`` scores each hypothesis file against the reference file, line by line, with

@@ -1,6 +1,6 @@
 """Chapter 09's data: WMT test sets, their system outputs, published scores and human judgements.
 
-Everything is read from the fetched upstream files (``data/sources.yml``; ``python -m helpers
+Everything is read from the fetched upstream files (``data/sources.yml``; ``.venv/bin/python -m helpers
 fetch``), never from a copy in the repository:
 
 * **newstest2021 ZH→EN** (wmt-conference/wmt21-news-systems; Akhbardeh et al. 2021): sources,

@@ -1,4 +1,4 @@
-"""``python -m helpers metrics meta``: do a metric's scores agree with the human judgements?
+"""``.venv/bin/python -m helpers metrics meta``: do a metric's scores agree with the human judgements?
 
 ``--human HUMANFILE`` is any MQM file the book reads (a Marot/WMT annotation TSV, plain,
 ``.gz`` or ``.tar.gz``, scored per segment with ``--weights`` as ``mqm scores`` does; or a

@@ -59,7 +59,7 @@ bare sacrebleu (``BARE_SACREBLEU`` in the bench)   179.0   41.2    190
 ``metrics score`` (statistics once, this module)   64.4    11.0    116
 =================================================  ======  ======  =======
 
-Of the 116 MB, about 70 MB are pandas and numpy, imported by any ``python -m helpers metrics``
+Of the 116 MB, about 70 MB are pandas and numpy, imported by any ``.venv/bin/python -m helpers metrics``
 command (which no longer imports the other studies: scikit-learn, scipy and openpyxl cost
 4 CPU-s and 120 MB more). Of bare sacrebleu's 190 MB, 94 MB are the table of every reference's
 character n-grams that chrF's ``corpus_score`` builds (33 MB: the interpreter with sacrebleu).
@@ -67,7 +67,7 @@ character n-grams that chrF's ``corpus_score`` builds (33 MB: the interpreter wi
 Multiprocessing over systems was not chosen: the single process already takes a quarter of bare
 sacrebleu's CPU time, a second worker would hold a second interpreter with sacrebleu and pandas
 (at least 70 MB more, against a 1.5× memory budget), and the 2 cores are shared with the other
-kernels (``helpers.core.kernel`` gives each its share). A vectorised n-gram count of our own
+kernels (``helpers.core.book.kernel`` gives each its share). A vectorised n-gram count of our own
 was not needed either: sacrebleu's own extraction, done once, keeps bit-identity by
 construction.
 """

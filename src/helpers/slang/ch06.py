@@ -131,7 +131,7 @@ def read_ratings(name: str, path, candidates: dict, unfinished: str = "stop", pr
     the five slang words and every candidate one Algorithm 1 made.
 
     ``path`` is a CSV ``word, candidate, avg_score`` (one average per candidate), or the
-    class's returned workbooks of ``python -m helpers template homophones`` (a folder, one
+    class's returned workbooks of ``.venv/bin/python -m helpers template homophones`` (a folder, one
     .xlsx or a list of them), averaged over the raters of each candidate
     (:func:`helpers.slang.template.read_class_ratings`; adds ``n_raters``; ``unfinished``
     says what rows not marked done mean; ``projection`` whether the notes and files name the

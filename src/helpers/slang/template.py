@@ -1,6 +1,6 @@
 """Homophone rating workbooks for a class (chapter 6, the teaching kit).
 
-``python -m helpers template homophones --words W1,W2 --per-word N --raters R --out DIR``
+``.venv/bin/python -m helpers template homophones --words W1,W2 --per-word N --raters R --out DIR``
 draws Algorithm 1 candidates at random (:func:`rating_items`) and writes one workbook per
 rater (:func:`write_rating_sheets`):
 
@@ -171,7 +171,7 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
     try:
         if RATING_SHEET not in wb.sheetnames:
             raise InputError(f"has no sheet {RATING_SHEET!r}", file=path, value=wb.sheetnames,
-                             expected="a workbook made by `python -m helpers template homophones`")
+                             expected="a workbook made by `.venv/bin/python -m helpers template homophones`")
         rows = list(wb[RATING_SHEET].iter_rows(values_only=True))
         student = classroom.workbook_student(wb, INSTRUCTIONS_SHEET)
     finally:

@@ -35,7 +35,7 @@ from .systems import COVERAGE_FLOOR, SYSTEM_KINDS, certainty_verdict, smallest_p
 MQM_SUFFIXES = (".tsv", ".txt", ".gz", ".tgz", ".tar")
 RELEASED_DETAIL = ("Google's expert MQM ratings of WMT submissions (google/wmt-mqm-human-evaluation at the "
                    "pinned commit, Apache-2.0), Chinese to English, sha256-verified by "
-                   "<code>python -m helpers fetch</code>.")
+                   "<code>.venv/bin/python -m helpers fetch</code>.")
 OWN_DETAIL = "MQM files passed to this notebook as papermill parameters."
 #: The mirrored WMT24 release (data/sources.yml): the ESA waves and the organisers' automatic ranking.
 ESA_REPO = "wmt-conference/wmt24-news-systems"
@@ -44,7 +44,7 @@ AUTORANK_FILE = "report/generated_report.tex"
 ESA_SUFFIXES = (".csv", ".jsonl")
 ESA_RELEASED_DETAIL = ("The WMT24 organisers' ESA ratings, waves 2 and 3 (wmt-conference/wmt24-news-systems at the "
                        "pinned commit; no licence file upstream), and their <em>automatic</em> preliminary ranking "
-                       "<code>report/generated_report.tex</code>, sha256-verified by <code>python -m helpers fetch</code>.")
+                       "<code>report/generated_report.tex</code>, sha256-verified by <code>.venv/bin/python -m helpers fetch</code>.")
 ESA_OWN_DETAIL = "ESA files passed to this notebook as papermill parameters (<code>esa_files</code>)."
 
 

@@ -1,4 +1,4 @@
-"""Building the book (``python -m helpers build``): the table of contents, the staged
+"""Building the book (``.venv/bin/python -m helpers build``): the table of contents, the staged
 book, every notebook executed (cached), and the render with Jupyter Book.
 
 The book is staged under ``_build/stage`` (config, toc, the markdown chapters and

@@ -1,4 +1,4 @@
-"""Command line: ``python -m helpers {fetch,build,pdf,run,student-notebooks,student-kit,template,check,feedback,cache,mqm,esa,metrics} ...``
+"""Command line: ``.venv/bin/python -m helpers {fetch,build,pdf,run,student-notebooks,student-kit,template,check,feedback,cache,mqm,esa,metrics} ...``
 (``--help`` on each).
 
 This module holds the commands every study shares; the studies add their own
@@ -75,7 +75,7 @@ def _parameters(pairs: list[list[str]]) -> dict:
 def build_parser(studies=()) -> argparse.ArgumentParser:
     """The parser; each module in ``studies`` adds its subcommands with ``add_commands(groups)``,
     ``groups`` mapping ``"template"``, ``"feedback"``, ``"check"`` and ``"metrics"`` to their subparser groups."""
-    parser = argparse.ArgumentParser(prog="python -m helpers", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=".venv/bin/python -m helpers", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
     h = pages.texts("core", "commands")  # the help of every command: core/book/pages/commands.yml

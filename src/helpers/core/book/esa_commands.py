@@ -1,4 +1,4 @@
-"""``python -m helpers esa {scores,agreement} FILE...``: quick answers on ESA files (WMT24/WMT25).
+"""``.venv/bin/python -m helpers esa {scores,agreement} FILE...``: quick answers on ESA files (WMT24/WMT25).
 
 ``scores`` writes one row per language pair and system, ``lp, system, segments, raters,
 score, score_by_domain``: the mean ESA score (0-100, higher is better) over the segments

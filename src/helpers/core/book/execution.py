@@ -1,4 +1,4 @@
-"""Executing one notebook with papermill (``python -m helpers run``).
+"""Executing one notebook with papermill (``.venv/bin/python -m helpers run``).
 
 :func:`execute_notebook` runs a notebook into an executed copy, never onto its source:
 the copy is written under a temporary name and moved to its place only when the notebook
@@ -13,14 +13,13 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sys
 import time
 from pathlib import Path
 
 from .. import paths
 from ..errors import InputError
 from .kernel import kernel_manager_class
-from .results import discard_partials
+from .results import discard_run, missing_folders
 
 
 class NotebookFailed(RuntimeError):
@@ -103,7 +102,7 @@ def check_parameter_names(notebook: str | os.PathLike, parameters: dict | None) 
 
 
 def run_results_dir(output: str | os.PathLike) -> Path:
-    """Where ``python -m helpers run`` writes a run's result tables when no ``results_dir``
+    """Where ``.venv/bin/python -m helpers run`` writes a run's result tables when no ``results_dir``
     is given: ``<output without .ipynb>_results`` beside the executed copy, a folder named
     after the run, so that a re-run never replaces the book's ``results/`` (the book build
     passes its own ``results_dir``)."""
@@ -123,7 +122,8 @@ def execute_notebook(
     The executed copy is written to a temporary name and moved to ``output`` only on
     success, so an earlier good copy survives a failed run; the failed copy goes to
     :func:`failed_name` (``<stem>.failed.ipynb``) with the traceback in it. Staged result
-    files of the failed run are discarded. The kernel's working directory is the project
+    files of a failed or interrupted run are discarded, and so is a results folder it created
+    that is left empty (``runs/<name>_results/``); an earlier run's results stay. The kernel's working directory is the project
     root; relative paths in parameters are resolved against the folder the command was
     started from first (``$HELPERS_CALLER_CWD``), then the project root. Raises
     :class:`NotebookFailed` naming the notebook and the failing cell.
@@ -135,6 +135,8 @@ def execute_notebook(
     if out == src:
         raise ValueError(f"refusing to write the executed notebook over its source {src}")
     check_parameter_names(src, parameters)
+    results_dir = (parameters or {}).get("results_dir", "results")
+    created = missing_folders(results_dir)  # removed again if the run does not complete and leaves them empty
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.stem}.running-{os.getpid()}-{time.monotonic_ns()}{out.suffix}")
     os.environ.setdefault("HELPERS_CALLER_CWD", os.getcwd())
@@ -146,15 +148,15 @@ def execute_notebook(
             progress_bar=progress, kernel_name=kernel_name, request_save_on_cell_execute=False,
             kernel_manager_class=kernel_manager_class(),
         )
-    except Exception as exc:  # papermill raises PapermillExecutionError and friends
+    except BaseException as exc:  # papermill raises PapermillExecutionError and friends; Ctrl-C a KeyboardInterrupt
+        discard_run(results_dir, src.stem, created)
+        if not isinstance(exc, Exception):
+            tmp.unlink(missing_ok=True)  # interrupted: no half-written copy is left
+            raise
         failed = failed_name(out)
         if tmp.exists():
             os.replace(tmp, failed)
-        discard_partials((parameters or {}).get("results_dir", "results"), src.stem, keep_alive=False)
         raise NotebookFailed(_failure_message(src, failed, exc)) from None
-    finally:
-        if tmp.exists() and sys.exc_info()[0] is not None:
-            tmp.unlink()  # interrupted (e.g. Ctrl-C): no half-written copy is left
     os.replace(tmp, out)
     failed_name(out).unlink(missing_ok=True)
     return out

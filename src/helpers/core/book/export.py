@@ -1,6 +1,6 @@
 """A standalone HTML page of an executed notebook, for a lecturer to project or hand out.
 
-``python -m helpers run NOTEBOOK --html PAGE.html`` writes one self-contained file that
+``.venv/bin/python -m helpers run NOTEBOOK --html PAGE.html`` writes one self-contained file that
 opens offline in any browser. Plain ``jupyter nbconvert --to html`` does not serve:
 the book's figures are divs that call ``Plotly.newPlot`` without plotly.js (the book
 serves it, :mod:`helpers.core.book.plots`), so its heatmaps stay empty ("Plotly is not

@@ -76,7 +76,11 @@ def share_cores(jobs: int):
     Kernels inherit this process's environment; a value the user set is kept, and the
     environment is restored on exit. BLAS sums depend on the thread count, so a number
     can differ from a one-kernel run in its last digits (up to 1e-5 seen in chapter 7's
-    score shifts), as it does between machines."""
+    score shifts), as it does between machines. No library sets its own thread count above
+    this share: the two that fix one run on a single thread, the smallest share there is
+    (chapter 7's USE encoder, ``helpers.slang.qe_models.USE_THREADS``, where a fixed count
+    also keeps the cached embeddings the same for every share; chapter 6's transformers,
+    ``helpers.slang.language_models.one_thread``); everything else follows these variables."""
     per_kernel = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
     added = [name for name in THREAD_VARIABLES if jobs > 1 and name not in os.environ]
     os.environ.update({name: per_kernel for name in added})

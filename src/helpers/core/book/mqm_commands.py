@@ -1,4 +1,4 @@
-"""``python -m helpers mqm {scores,agreement} FILE``: quick answers on an MQM/Marot TSV.
+"""``.venv/bin/python -m helpers mqm {scores,agreement} FILE``: quick answers on an MQM/Marot TSV.
 
 ``scores`` writes one row per system, ``system, segments, raters, score``: the mean over
 segments of the segment penalty averaged over its raters, lower is better (the published

@@ -1,4 +1,4 @@
-"""The printable edition (``python -m helpers pdf``, ``make pdf`` and ``make pdf-student``): the
+"""The printable edition (``.venv/bin/python -m helpers pdf``, ``make pdf`` and ``make pdf-student``): the
 book as one PDF, from the executed notebooks of the last build (nothing is executed again).
 
 Route: Jupyter Book renders the staged book with Sphinx's ``singlehtml`` builder (every page of
@@ -234,7 +234,7 @@ def check_executed(build_dir: Path, entries: list[str] | None = None) -> None:
                if (wanted is None or str(nb.relative_to(root)) in wanted) and not (stage / nb.relative_to(root)).exists()]
     if missing or not (stage / "_config.yml").exists():
         raise MissingPiece(f"no executed copy of {', '.join(missing) or 'the book'} in {stage}: "
-                           "run make book (or python -m helpers build) first; the PDF prints the executed notebooks")
+                           "run make book (or .venv/bin/python -m helpers build) first; the PDF prints the executed notebooks")
 
 
 def print_pdf(html: Path, pdf: Path, chromium: str | None = None) -> tuple[float, dict]:

@@ -3,11 +3,11 @@
 Before a chapter's first line of work, its kernel spends about 5 CPU-seconds starting:
 ipykernel itself (about 1 s) and the chapter's imports (pandas, scipy.stats, matplotlib,
 plotly and the study's helpers, about 4 s). A command that runs several notebooks
-(``python -m helpers build``, a classroom re-run, a test session) pays that for each one.
+(``.venv/bin/python -m helpers build``, a classroom re-run, a test session) pays that for each one.
 
 A *kernel server* pays it once per command. It is started when a process asks for its
 second kernel (the first is started the usual way, so that a command that runs one notebook,
-``python -m helpers run``, costs what it did), or for the first inside :func:`many_kernels`
+``.venv/bin/python -m helpers run``, costs what it did), or for the first inside :func:`many_kernels`
 (a build with several notebooks to execute says so). It imports :data:`PRELOAD`, then forks
 one child for each ``python -m MODULE …`` asked of it. The child takes the caller's environment,
 working directory and standard output and error, starts a new session (as jupyter_client's

@@ -63,6 +63,29 @@ def discard_partials(results_dir: str | os.PathLike, notebook: str, keep_alive: 
     return removed
 
 
+def missing_folders(results_dir: str | os.PathLike) -> list[Path]:
+    """The folders of ``results_dir`` (itself and its parents) that do not exist yet, deepest
+    first: what a run that writes there would create."""
+    folder, missing = paths.resolve_output(results_dir), []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def discard_run(results_dir: str | os.PathLike, notebook: str, created: list[Path]) -> None:
+    """Clean up after a run of ``notebook`` that failed or was interrupted: its staging folders
+    go, and so do the folders it created (``created``, from :func:`missing_folders` before the
+    run) that are left empty. An earlier run's results, and any folder that holds something,
+    stay."""
+    discard_partials(results_dir, notebook, keep_alive=False)
+    for folder in created:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or gone): it, and the folders above it, stay
+            break
+
+
 class Results:
     """Tables (CSV) and the static twins of figures (PNG + SVG) of one chapter run, published atomically."""
 

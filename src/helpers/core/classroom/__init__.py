@@ -354,7 +354,7 @@ def projection(choice, named_by_field: bool, names: Iterable[str], results_dir, 
 
 def add_check_command(groups: dict, kind: str, what: str, load, field_of, prefix: str = "",
                       chapter: tuple[str, str] | None = None, feedback: str | None = None):
-    """``python -m helpers check KIND FOLDER...``: ``load(files, unfinished, args)`` reads the
+    """``.venv/bin/python -m helpers check KIND FOLDER...``: ``load(files, unfinished, args)`` reads the
     class as the chapters will (raising every problem at once) and returns
     ``(students, n_items, notes)``; ``field_of(path)`` is a workbook's ``Student:`` field
     (None when it has none), which with the kit's file-name ``prefix`` names its student

@@ -92,7 +92,7 @@ UNDECIDED = "undecided"
 MISSING = "missing"
 #: What the MQM reader says of an ESA file (:func:`looks_like_esa`).
 NOT_MQM = ("this is an ESA file (Error Span Annotation, WMT24/WMT25: a 0-100 score and error spans per "
-           "segment), not an MQM/Marot TSV; read it with `python -m helpers esa scores FILE` or "
+           "segment), not an MQM/Marot TSV; read it with `.venv/bin/python -m helpers esa scores FILE` or "
            "helpers.core.formats.esa.read_esa")
 _DOMAIN = re.compile(r"^test-[a-z]{2,3}-([a-z]+)_")
 _SOURCE_ID = "_#_"

@@ -2,7 +2,7 @@
 
 In the spirit of mt-metrics-eval's ``EvalSet`` and its ``meta_info``: a test set is a name, a
 language pair, the upstream repository its files come from (fetched and sha256-checked by
-``python -m helpers fetch`` from ``data/sources.yml``), the files of each kind, its systems and,
+``.venv/bin/python -m helpers fetch`` from ``data/sources.yml``), the files of each kind, its systems and,
 written once, the rule by which its segments join across files. Chapters and commands ask the
 registry for a path; no other module declares one.
 
