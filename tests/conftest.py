@@ -33,8 +33,7 @@ def write_workbook(path: Path, rows: list[list], headers: list | None = None, sh
 
 def row(item, sentence, word, pos, google=(None,) * 5, gpt=(None,) * 5, segs=(None, None)):
     """One item row: per system a translation, five category cells and a SEGS cell."""
-    return ([item, sentence, word, pos, f"zh-{item}-g", *google, segs[0], f"zh-{item}-p", *gpt, segs[1], None])
-
+    return [item, sentence, word, pos, f"zh-{item}-g", *google, segs[0], f"zh-{item}-p", *gpt, segs[1], None]
 
 
 def comparable_tidy(df):
@@ -52,16 +51,22 @@ def two_annotators(tmp_path):
     Hand-known content: A gives MIS 4 to item i1 for Google and PRF 2 to i3 for GPT;
     B gives MIS 8 + STL 2 to i1 for Google, RAM 6 to i2 for Google, PRF 2 to i3 for GPT.
     """
-    a = write_workbook(tmp_path / "A.xlsx", [
-        row("i1", "S one.", "grasp", "V", google=(None, None, 4, None, None)),
-        row("i2", "S one.", "deep", "AJ"),
-        row("i3", "S two.", "bridge", "N", gpt=(None, None, None, None, 2)),
-    ])
-    b = write_workbook(tmp_path / "B.xlsx", [
-        row("i1", "S one.", "grasp", "V", google=(None, None, 8, 2, None), segs=(10, None)),
-        row("i2", "S one.", "deep", "AJ", google=(0, 6, None, None, None)),
-        row("i3", "S two.", "bridge", "N", gpt=(None, None, None, None, "2")),
-    ])
+    a = write_workbook(
+        tmp_path / "A.xlsx",
+        [
+            row("i1", "S one.", "grasp", "V", google=(None, None, 4, None, None)),
+            row("i2", "S one.", "deep", "AJ"),
+            row("i3", "S two.", "bridge", "N", gpt=(None, None, None, None, 2)),
+        ],
+    )
+    b = write_workbook(
+        tmp_path / "B.xlsx",
+        [
+            row("i1", "S one.", "grasp", "V", google=(None, None, 8, 2, None), segs=(10, None)),
+            row("i2", "S one.", "deep", "AJ", google=(0, 6, None, None, None)),
+            row("i3", "S two.", "bridge", "N", gpt=(None, None, None, None, "2")),
+        ],
+    )
     return {"A": a, "B": b}
 
 
@@ -94,7 +99,7 @@ def runs_notebooks(args) -> bool:
         return True
     for k, n in enumerate(names[:-1]):
         if n == "-m" and names[k + 1] == "helpers":
-            return bool({"run", "build"} & set(names[k + 2:k + 3]))
+            return bool({"run", "build"} & set(names[k + 2 : k + 3]))
     if "build" in names and (names[0] in ("jupyter-book", "jb") or any("jupyter_book" in w for w in words)):
         return True  # the command, or the book's way of starting it (helpers.core.book.build.render)
     return "nbconvert" in names and "--execute" in names
@@ -108,8 +113,10 @@ def _refuse_notebooks_in_fast_tests(event: str, args: tuple) -> None:
     else:
         return
     if _GUARD["test"] is not None and runs_notebooks(command):
-        message = (f"{_GUARD['test']} executes a notebook ({' '.join(map(str, command))[:200]}) but is not marked "
-                   "slow: add @pytest.mark.slow, or test the function without the notebook")
+        message = (
+            f"{_GUARD['test']} executes a notebook ({' '.join(map(str, command))[:200]}) but is not marked "
+            "slow: add @pytest.mark.slow, or test the function without the notebook"
+        )
         _GUARD["seen"].append(message)
         raise NotebookRunInFastTest(message)
 
@@ -151,11 +158,12 @@ def pytest_collection_finish(session):
     test by appending ``@group`` to its id; pytest-xdist issue #1386 drops that silently)."""
     if not getattr(session.config.option, "loadgroup", False):
         return
-    lost = [item.nodeid for item in session.items
-            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    lost = [item.nodeid for item in session.items if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
     if lost:
-        raise pytest.UsageError(f"--dist loadgroup is not in effect ({len(lost)} grouped tests, e.g. {lost[0]}): "
-                                "each worker would build the book; check the pytest / pytest-xdist versions")
+        raise pytest.UsageError(
+            f"--dist loadgroup is not in effect ({len(lost)} grouped tests, e.g. {lost[0]}): "
+            "each worker would build the book; check the pytest / pytest-xdist versions"
+        )
 
 
 #: What the test build changes in the chapters' defaults: fewer resamples, permutations,
@@ -245,8 +253,10 @@ def _curve(alphas: dict, metahope=0.9, hope=0.05) -> pd.DataFrame:
     and the two MetaHOPE-family schemes at their ratios 3 and 4 (values that break any
     monotone curve, to show they are not part of it)."""
     rows = [{"scheme": f"mqm-major-{w:g}", "major_to_minor": float(w), "alpha": a} for w, a in alphas.items()]
-    rows += [{"scheme": "hope", "major_to_minor": 4.0, "alpha": hope},
-             {"scheme": "metahope", "major_to_minor": 3.0, "alpha": metahope}]
+    rows += [
+        {"scheme": "hope", "major_to_minor": 4.0, "alpha": hope},
+        {"scheme": "metahope", "major_to_minor": 3.0, "alpha": metahope},
+    ]
     return pd.DataFrame(rows)
 
 
@@ -255,21 +265,57 @@ def _mqm_frame() -> pd.DataFrame:
     a Minor Fluency/Grammar on segment 2. B: two Minor Style/Awkward on segment 1, nothing on 2.
     By hand: mqm (Source error by severity) A = (5 + 1) / 2 = 3, B = 2 / 2 = 1, so B first;
     marot (any source problem 0) A = (0 + 1) / 2 = 0.5, B = 1, so A first."""
-    rows = [("A", 1, "Source error", "Major"), ("A", 2, "Fluency/Grammar", "Minor"),
-            ("B", 1, "Style/Awkward", "Minor"), ("B", 1, "Style/Awkward", "Minor"),
-            ("B", 2, ann.NO_ERROR, ann.NO_ERROR)]
-    return ann.conform(pd.DataFrame([{"system": s, "doc": "d", "doc_seg_id": seg, "global_seg_id": seg, "rater": "r1",
-                                      "source": "s", "target": "t", "category": c, "severity": v, "line": k + 2}
-                                     for k, (s, seg, c, v) in enumerate(rows)]))
+    rows = [
+        ("A", 1, "Source error", "Major"),
+        ("A", 2, "Fluency/Grammar", "Minor"),
+        ("B", 1, "Style/Awkward", "Minor"),
+        ("B", 1, "Style/Awkward", "Minor"),
+        ("B", 2, ann.NO_ERROR, ann.NO_ERROR),
+    ]
+    return ann.conform(
+        pd.DataFrame(
+            [
+                {
+                    "system": s,
+                    "doc": "d",
+                    "doc_seg_id": seg,
+                    "global_seg_id": seg,
+                    "rater": "r1",
+                    "source": "s",
+                    "target": "t",
+                    "category": c,
+                    "severity": v,
+                    "line": k + 2,
+                }
+                for k, (s, seg, c, v) in enumerate(rows)
+            ]
+        )
+    )
 
 
 def _kept() -> pd.DataFrame:
     """Three systems on the same four segments of one domain, one rating each, after filters.
     ESA means by hand: X (90, 80, 70, 60) 75, Y (50, 40, 30, 20) 35, refA (95, 85, 75, 65) 80."""
     scores = {"X": [90, 80, 70, 60], "Y": [50, 40, 30, 20], "refA": [95, 85, 75, 65]}
-    rows = [{"lp": "en-cs", "system": s, "doc": "test-en-news_1", "line_id": i, "domain": "news", "rater": f"r{i}",
-             "segment_type": "TGT", "score": float(v), "spans": "[]", "start_time": 0.0, "end_time": 1.0,
-             "file": "w.csv", "line": i} for s, vs in scores.items() for i, v in enumerate(vs)]
+    rows = [
+        {
+            "lp": "en-cs",
+            "system": s,
+            "doc": "test-en-news_1",
+            "line_id": i,
+            "domain": "news",
+            "rater": f"r{i}",
+            "segment_type": "TGT",
+            "score": float(v),
+            "spans": "[]",
+            "start_time": 0.0,
+            "end_time": 1.0,
+            "file": "w.csv",
+            "line": i,
+        }
+        for s, vs in scores.items()
+        for i, v in enumerate(vs)
+    ]
     return pd.DataFrame(rows)
 
 

@@ -37,9 +37,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGETS = {"set-up": None, "chapter": 90, "make book (cold, incl. set-up)": 360, "make book (warm)": 10,
-           "make pdf (after make book)": 120, "make pdf-student (after make book)": 120,
-           "make test (fresh clone)": 240}
+TARGETS = {
+    "set-up": None,
+    "chapter": 90,
+    "make book (cold, incl. set-up)": 360,
+    "make book (warm)": 10,
+    "make pdf (after make book)": 120,
+    "make pdf-student (after make book)": 120,
+    "make test (fresh clone)": 240,
+}
 
 
 def run(cmd: list[str], cwd: Path, env: dict | None = None, label: str = "") -> float:
@@ -81,8 +87,9 @@ def chapter_seconds(build_dir: Path) -> dict[str, float]:
     return {p.stem: float(p.read_text()) for p in sorted((build_dir / "cache").glob("*.seconds"))}
 
 
-def contended_build(work: Path, cache_dir: Path, busy_seconds: float = BUSY_SECONDS,
-                    command: list[str] | None = None) -> tuple[float, dict[str, float]]:
+def contended_build(
+    work: Path, cache_dir: Path, busy_seconds: float = BUSY_SECONDS, command: list[str] | None = None
+) -> tuple[float, dict[str, float]]:
     """Build again, every chapter executed two at a time as ``make book`` does with an empty
     model cache (``cache_dir``), then rendered, beside one busy process (:func:`busy_process`,
     ended with the build at the latest); the wall seconds of the build (its target:
@@ -90,8 +97,12 @@ def contended_build(work: Path, cache_dir: Path, busy_seconds: float = BUSY_SECO
     command = command or [str(work / ".venv/bin/python"), "-m", "helpers", "build", "--jobs", "2", "--force"]
     busy = busy_process(busy_seconds)
     try:
-        took = run(command, work, env={"HELPERS_CACHE_DIR": str(cache_dir), "TQDM_DISABLE": "1"},
-                   label="chapters two at a time again, empty model cache, beside one busy process")
+        took = run(
+            command,
+            work,
+            env={"HELPERS_CACHE_DIR": str(cache_dir), "TQDM_DISABLE": "1"},
+            label="chapters two at a time again, empty model cache, beside one busy process",
+        )
     finally:
         busy.kill()
         busy.wait()
@@ -110,11 +121,15 @@ def contention_table(quiet: dict[str, float], contended: dict[str, float]) -> st
 
 # --------------------------------------------------------------------------- mqm scores
 
-MQM_FILE = "google__wmt-mqm-human-evaluation/generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"
+MQM_FILE = (
+    "google__wmt-mqm-human-evaluation/generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"
+)
 MQM_ROWS = 1_000_000
 #: Targets of issue 22: (wall seconds, peak MB) per measured file.
-MQM_TARGETS = {"three-rater WMT 2023 ZH-EN file (25,060 rows)": (1.5, None),
-               "generated file (1,000,000 rows)": (10.0, 2048.0)}
+MQM_TARGETS = {
+    "three-rater WMT 2023 ZH-EN file (25,060 rows)": (1.5, None),
+    "generated file (1,000,000 rows)": (10.0, 2048.0),
+}
 #: The floor: what pandas alone takes to read the same file and score it with Major 5 / Minor 1.
 BARE_PANDAS = """
 import csv, sys
@@ -136,8 +151,7 @@ def measure(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
 def measure_usage(cmd: list[str], env: dict | None = None) -> tuple[float, float, float]:
     """Wall seconds, CPU seconds (user + system) and peak resident memory (MB) of one child process."""
     started = time.monotonic()
-    proc = subprocess.Popen(cmd, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     took = time.monotonic() - started
     if status != 0:
@@ -185,26 +199,39 @@ def mqm_bench(python: str, raw: Path, src: Path | None = None) -> list[dict]:
             seconds, peak = measure([python, "-m", "helpers", "mqm", "scores", str(path)], env)
             floor_s, floor_mb = measure([python, "-c", BARE_PANDAS, str(path)], env)
             target_s, target_mb = MQM_TARGETS[label]
-            out.append({"step": f"mqm scores, {label}", "seconds": round(seconds, 2), "peak_mb": round(peak),
-                        "bare_pandas_seconds": round(floor_s, 2), "bare_pandas_peak_mb": round(floor_mb),
-                        "times_bare_pandas": round(seconds / floor_s, 2),
-                        "target_seconds": target_s, "target_peak_mb": target_mb or "",
-                        "within_target": seconds <= target_s and (target_mb is None or peak <= target_mb),
-                        "size_mb": round(path.stat().st_size / 1e6)})
-            print(f"[bench]   {seconds:.2f} s, {peak:.0f} MB (bare pandas {floor_s:.2f} s, {floor_mb:.0f} MB)",
-                  flush=True)
+            out.append(
+                {
+                    "step": f"mqm scores, {label}",
+                    "seconds": round(seconds, 2),
+                    "peak_mb": round(peak),
+                    "bare_pandas_seconds": round(floor_s, 2),
+                    "bare_pandas_peak_mb": round(floor_mb),
+                    "times_bare_pandas": round(seconds / floor_s, 2),
+                    "target_seconds": target_s,
+                    "target_peak_mb": target_mb or "",
+                    "within_target": seconds <= target_s and (target_mb is None or peak <= target_mb),
+                    "size_mb": round(path.stat().st_size / 1e6),
+                }
+            )
+            print(
+                f"[bench]   {seconds:.2f} s, {peak:.0f} MB (bare pandas {floor_s:.2f} s, {floor_mb:.0f} MB)", flush=True
+            )
     return out
 
 
 def mqm_table(rows: list[dict]) -> str:
-    lines = ["| mqm scores on | seconds | peak MB | bare pandas s | bare pandas MB | × bare pandas | target |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| mqm scores on | seconds | peak MB | bare pandas s | bare pandas MB | × bare pandas | target |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         target = f"≤ {r['target_seconds']} s" + (f", ≤ {r['target_peak_mb']:.0f} MB" if r["target_peak_mb"] else "")
-        lines.append(f"| {r['step'].removeprefix('mqm scores, ')} ({r['size_mb']} MB) | {r['seconds']:.2f} | "
-                     f"{r['peak_mb']} | {r['bare_pandas_seconds']:.2f} | {r['bare_pandas_peak_mb']} | "
-                     f"{r['times_bare_pandas']:.2f} | {target} "
-                     f"{'✓' if r['within_target'] else '✗'} |")
+        lines.append(
+            f"| {r['step'].removeprefix('mqm scores, ')} ({r['size_mb']} MB) | {r['seconds']:.2f} | "
+            f"{r['peak_mb']} | {r['bare_pandas_seconds']:.2f} | {r['bare_pandas_peak_mb']} | "
+            f"{r['times_bare_pandas']:.2f} | {target} "
+            f"{'✓' if r['within_target'] else '✗'} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -252,14 +279,20 @@ def ar_bench(python: str, src: Path | None = None) -> dict:
     print("[bench] approximate randomisation, TED ZH-EN ...", flush=True)
     out = subprocess.run([python, "-c", AR_SCRIPT], env=env, capture_output=True, text=True, check=True).stdout
     ours, floor, systems, segments = out.split()
-    return {"step": f"approximate randomisation, {systems} systems × {segments} segments, 10,000 trials",
-            "seconds": round(float(ours), 3), "floor_seconds": round(float(floor), 3), "target_seconds": AR_TARGET}
+    return {
+        "step": f"approximate randomisation, {systems} systems × {segments} segments, 10,000 trials",
+        "seconds": round(float(ours), 3),
+        "floor_seconds": round(float(floor), 3),
+        "target_seconds": AR_TARGET,
+    }
 
 
 def ar_table(row: dict) -> str:
     mark = f"≤ {row['target_seconds']:g}" + (" ✓" if row["seconds"] <= row["target_seconds"] else " ✗")
-    return ("| test | seconds | bare sign-matrix product s | target |\n|---|---|---|---|\n"
-            f"| {row['step']} | {row['seconds']:.2f} | {row['floor_seconds']:.2f} | {mark} |\n")
+    return (
+        "| test | seconds | bare sign-matrix product s | target |\n|---|---|---|---|\n"
+        f"| {row['step']} | {row['seconds']:.2f} | {row['floor_seconds']:.2f} | {mark} |\n"
+    )
 
 
 # --------------------------------------------------------------------------- metrics score
@@ -307,32 +340,61 @@ def metrics_bench(python: str, raw: Path, src: Path | None = None, repeats: int 
         for k in range(repeats):
             print(f"[bench] metrics score, WMT23 ZH-EN, {len(specs)} systems, run {k + 1} ...", flush=True)
             cache = Path(tmp) / f"empty-cache-{k}"  # cold: the scores' cache starts empty every run
-            ours.append(measure_usage([python, "-m", "helpers", "metrics", "score", "--ref", str(ref),
-                                       *[a for s in specs for a in ("--hyp", s)], "--metrics", "bleu,chrf",
-                                       "--out", str(Path(tmp) / "ours.csv")], {**env, "HELPERS_CACHE_DIR": str(cache)}))
-            bare.append(measure_usage([python, "-c", BARE_SACREBLEU, str(ref), str(Path(tmp) / "bare.csv"), *specs],
-                                      env))
-            print(f"[bench]   ours {ours[-1][0]:.1f} s ({ours[-1][1]:.1f} CPU-s, {ours[-1][2]:.0f} MB), "
-                  f"bare sacrebleu {bare[-1][0]:.1f} s ({bare[-1][1]:.1f} CPU-s, {bare[-1][2]:.0f} MB)", flush=True)
+            ours.append(
+                measure_usage(
+                    [
+                        python,
+                        "-m",
+                        "helpers",
+                        "metrics",
+                        "score",
+                        "--ref",
+                        str(ref),
+                        *[a for s in specs for a in ("--hyp", s)],
+                        "--metrics",
+                        "bleu,chrf",
+                        "--out",
+                        str(Path(tmp) / "ours.csv"),
+                    ],
+                    {**env, "HELPERS_CACHE_DIR": str(cache)},
+                )
+            )
+            bare.append(
+                measure_usage([python, "-c", BARE_SACREBLEU, str(ref), str(Path(tmp) / "bare.csv"), *specs], env)
+            )
+            print(
+                f"[bench]   ours {ours[-1][0]:.1f} s ({ours[-1][1]:.1f} CPU-s, {ours[-1][2]:.0f} MB), "
+                f"bare sacrebleu {bare[-1][0]:.1f} s ({bare[-1][1]:.1f} CPU-s, {bare[-1][2]:.0f} MB)",
+                flush=True,
+            )
         read = [sorted((Path(tmp) / f).read_text(encoding="utf-8").splitlines()) for f in ("ours.csv", "bare.csv")]
-    (wall, cpu, peak), (bare_wall, bare_cpu, bare_peak) = ([min(r[i] for r in runs) for i in range(3)]
-                                                            for runs in (ours, bare))
+    (wall, cpu, peak), (bare_wall, bare_cpu, bare_peak) = (
+        [min(r[i] for r in runs) for i in range(3)] for runs in (ours, bare)
+    )
     lines = len(ref.read_text(encoding="utf-8").removesuffix("\n").split("\n"))
-    return {"step": f"metrics score, WMT23 ZH-EN, {len(specs)} systems × {lines:,} segments, "
-                    "sentence + corpus BLEU and chrF, empty cache",
-            "seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "peak_mb": round(peak),
-            "bare_seconds": round(bare_wall, 1), "bare_cpu_seconds": round(bare_cpu, 1), "bare_peak_mb": round(bare_peak),
-            "identical": read[0] == read[1],
-            "within_target": wall <= bare_wall and peak <= METRICS_MEMORY_TARGET * bare_peak and read[0] == read[1]}
+    return {
+        "step": f"metrics score, WMT23 ZH-EN, {len(specs)} systems × {lines:,} segments, "
+        "sentence + corpus BLEU and chrF, empty cache",
+        "seconds": round(wall, 1),
+        "cpu_seconds": round(cpu, 1),
+        "peak_mb": round(peak),
+        "bare_seconds": round(bare_wall, 1),
+        "bare_cpu_seconds": round(bare_cpu, 1),
+        "bare_peak_mb": round(bare_peak),
+        "identical": read[0] == read[1],
+        "within_target": wall <= bare_wall and peak <= METRICS_MEMORY_TARGET * bare_peak and read[0] == read[1],
+    }
 
 
 def metrics_table(row: dict) -> str:
     mark = "✓" if row["within_target"] else "✗"
-    return ("| metrics score on | seconds | CPU s | peak MB | bare sacrebleu s | CPU s | peak MB | scores | target |\n"
-            "|---|---|---|---|---|---|---|---|---|\n"
-            f"| {row['step'].removeprefix('metrics score, ')} | {row['seconds']:.1f} | {row['cpu_seconds']:.1f} | "
-            f"{row['peak_mb']} | {row['bare_seconds']:.1f} | {row['bare_cpu_seconds']:.1f} | {row['bare_peak_mb']} | "
-            f"{'identical' if row['identical'] else 'DIFFER'} | ≤ bare s, ≤ {METRICS_MEMORY_TARGET:g}× bare MB {mark} |\n")
+    return (
+        "| metrics score on | seconds | CPU s | peak MB | bare sacrebleu s | CPU s | peak MB | scores | target |\n"
+        "|---|---|---|---|---|---|---|---|---|\n"
+        f"| {row['step'].removeprefix('metrics score, ')} | {row['seconds']:.1f} | {row['cpu_seconds']:.1f} | "
+        f"{row['peak_mb']} | {row['bare_seconds']:.1f} | {row['bare_cpu_seconds']:.1f} | {row['bare_peak_mb']} | "
+        f"{'identical' if row['identical'] else 'DIFFER'} | ≤ bare s, ≤ {METRICS_MEMORY_TARGET:g}× bare MB {mark} |\n"
+    )
 
 
 def mutation_table(path: Path = ROOT / "bench" / "mutate.csv") -> str:
@@ -344,11 +406,15 @@ def mutation_table(path: Path = ROOT / "bench" / "mutate.csv") -> str:
         rows = list(csv.DictReader(fh))
     killed = sum(int(r["killed"]) + int(r["timeout"]) for r in rows)
     counted = killed + sum(int(r["survived"]) + int(r["no_tests"]) for r in rows)
-    lines = ["| mutation testing (last `make mutate`) | mutants | killed | equivalent | survived | kill rate | run |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| mutation testing (last `make mutate`) | mutants | killed | equivalent | survived | kill rate | run |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {r['file']} | {r['mutants']} | {int(r['killed']) + int(r['timeout'])} | {r['equivalent']} | "
-                     f"{int(r['survived']) + int(r['no_tests'])} | {r['kill_rate']} % | {r['finished']} |")
+        lines.append(
+            f"| {r['file']} | {r['mutants']} | {int(r['killed']) + int(r['timeout'])} | {r['equivalent']} | "
+            f"{int(r['survived']) + int(r['no_tests'])} | {r['kill_rate']} % | {r['finished']} |"
+        )
     total = f"{killed / counted * 100:.1f} %" if counted else "n/a"
     lines.append(f"| all modules (target ≥ 90 %) | | {killed} | | {counted - killed} | {total} | |")
     return "\n".join(lines) + "\n"
@@ -369,10 +435,13 @@ def machine(clone_dir: Path) -> str:
     if Path("/proc/meminfo").exists():
         kb = int(re.search(r"MemTotal:\s*(\d+)", Path("/proc/meminfo").read_text()).group(1))
         mem = f"{kb / 1024 / 1024:.0f} GiB"
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=clone_dir, capture_output=True,
-                            text=True).stdout.strip()  # the commit measured, not what HEAD is by the end
-    return (f"{os.cpu_count()} cores ({cpu}), {mem}, Python {platform.python_version()}, "
-            f"{time.strftime('%Y-%m-%d')}, commit {commit}")
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=clone_dir, capture_output=True, text=True
+    ).stdout.strip()  # the commit measured, not what HEAD is by the end
+    return (
+        f"{os.cpu_count()} cores ({cpu}), {mem}, Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d')}, commit {commit}"
+    )
 
 
 def main() -> int:
@@ -405,27 +474,65 @@ def main() -> int:
         quiet = chapter_seconds(work / "_build")  # the cold build's, before the contended one rewrites them
         rows.append(("make book (warm)", run(["make", "book", *make_vars], work, label="make book, warm")))
         for target in ("pdf", "pdf-student"):  # the printable editions, from the executed notebooks
-            rows.append((f"make {target} (after make book)", run(["make", target, *make_vars], work,
-                                                                  label=f"make {target}")))
-        rows.append(("both PDFs read back (tests/book/test_pdf.py)", run(
-            [str(work / ".venv/bin/python"), "-m", "pytest", "-p", "no:xdist", "-q",
-             "tests/book/test_pdf.py::test_whole_editions"], work, env={"BOOK_PDF_BUILD": str(work / "_build")},
-            label="every chapter, figure and the Chinese in both PDFs, no solution in the student's")))
+            rows.append(
+                (f"make {target} (after make book)", run(["make", target, *make_vars], work, label=f"make {target}"))
+            )
+        rows.append(
+            (
+                "both PDFs read back (tests/book/test_pdf.py)",
+                run(
+                    [
+                        str(work / ".venv/bin/python"),
+                        "-m",
+                        "pytest",
+                        "-p",
+                        "no:xdist",
+                        "-q",
+                        "tests/book/test_pdf.py::test_whole_editions",
+                    ],
+                    work,
+                    env={"BOOK_PDF_BUILD": str(work / "_build")},
+                    label="every chapter, figure and the Chinese in both PDFs, no solution in the student's",
+                ),
+            )
+        )
         contended, busy = contended_build(work, Path(tmp) / "contended-cache")
         rows.append((CONTENDED, contended))
         targets[CONTENDED] = round(CONTENDED_FACTOR * cold)
         env = {"HELPERS_CACHE_DIR": str(Path(tmp) / "empty-cache")}
         for nb in sorted((work / "notebooks").glob("[0-9][0-9]_*.ipynb")):  # every chapter, 10 and on too
-            took = run([str(work / ".venv/bin/python"), "-m", "helpers", "run", str(nb), "-p", "results_dir",
-                        str(Path(tmp) / "results"), "--output", str(Path(tmp) / "runs" / nb.name)], work,
-                       env={**env, "TQDM_DISABLE": "1"}, label=f"chapter {nb.stem}, empty model cache")
+            took = run(
+                [
+                    str(work / ".venv/bin/python"),
+                    "-m",
+                    "helpers",
+                    "run",
+                    str(nb),
+                    "-p",
+                    "results_dir",
+                    str(Path(tmp) / "results"),
+                    "--output",
+                    str(Path(tmp) / "runs" / nb.name),
+                ],
+                work,
+                env={**env, "TQDM_DISABLE": "1"},
+                label=f"chapter {nb.stem}, empty model cache",
+            )
             rows.append((f"chapter {nb.stem}", took))
         second = Path(tmp) / "second"
         second.mkdir()
         test_clone = clone(second)
-        rows.append(("make test (fresh clone)", run(["make", "test", *make_vars], test_clone,
-                                                    env={"REQUIRE_BROWSER": os.environ.get("REQUIRE_BROWSER", "")},
-                                                    label="make test on a second fresh clone")))
+        rows.append(
+            (
+                "make test (fresh clone)",
+                run(
+                    ["make", "test", *make_vars],
+                    test_clone,
+                    env={"REQUIRE_BROWSER": os.environ.get("REQUIRE_BROWSER", "")},
+                    label="make test on a second fresh clone",
+                ),
+            )
+        )
         mqm_rows = mqm_bench(str(work / ".venv/bin/python"), work / "data" / "raw")
         ar_row = ar_bench(str(work / ".venv/bin/python"))
         metrics_row = metrics_bench(str(work / ".venv/bin/python"), work / "data" / "raw")
@@ -443,8 +550,19 @@ def main() -> int:
         mark = "" if target is None else (f"≤ {target}" + (" ✓" if seconds <= target else " ✗"))
         lines.append(f"| {step} | {seconds:.0f} | {mark} |")
     write_mqm_csv(mqm_rows, out)
-    table = ("\n".join(lines) + "\n\n" + contention_table(quiet, busy) + "\n" + mqm_table(mqm_rows) + "\n"
-             + ar_table(ar_row) + "\n" + metrics_table(metrics_row) + "\n" + mutation_table())
+    table = (
+        "\n".join(lines)
+        + "\n\n"
+        + contention_table(quiet, busy)
+        + "\n"
+        + mqm_table(mqm_rows)
+        + "\n"
+        + ar_table(ar_row)
+        + "\n"
+        + metrics_table(metrics_row)
+        + "\n"
+        + mutation_table()
+    )
     (out / "results.md").write_text(table, encoding="utf-8")
     readme = ROOT / "README.md"
     text = readme.read_text(encoding="utf-8")

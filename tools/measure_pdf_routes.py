@@ -34,9 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "book")]
 
-from test_pdf import read_pdf  # the test's reader: one way of reading a PDF back
+from test_pdf import read_pdf  # noqa: E402 (after the path set-up above); the test's reader: one way of reading a PDF back
 
-from helpers.core.book import pdf
+from helpers.core.book import pdf  # noqa: E402
 
 JUPYTER_BOOK = [sys.executable, "-c", "import sys, helpers; from jupyter_book.cli.main import main; sys.exit(main())"]
 
@@ -45,31 +45,65 @@ def facts(path: Path | None) -> dict:
     if path is None or not path.exists():
         return {"megabytes": "", "pages": "", "images": "", "cjk_font_embedded": "", "chinese_characters": ""}
     read = read_pdf(path)
-    cjk = [embedded for name, embedded in read["fonts"].items() if "NotoSansSC" in name or "CJK" in name
-           or "Fandol" in name]
-    return {"megabytes": round(path.stat().st_size / 1e6, 1), "pages": read["pages"], "images": read["images"],
-            "cjk_font_embedded": bool(cjk) and all(cjk),
-            "chinese_characters": len(re.findall(r"[\u4e00-\u9fff]", read["text"]))}
+    cjk = [
+        embedded
+        for name, embedded in read["fonts"].items()
+        if "NotoSansSC" in name or "CJK" in name or "Fandol" in name
+    ]
+    return {
+        "megabytes": round(path.stat().st_size / 1e6, 1),
+        "pages": read["pages"],
+        "images": read["images"],
+        "cjk_font_embedded": bool(cjk) and all(cjk),
+        "chinese_characters": len(re.findall(r"[\u4e00-\u9fff]", read["text"])),
+    }
 
 
 def chosen(build_dir: Path, entries: list[str] | None) -> dict:
     started = time.monotonic()
     printed = pdf.build_pdf("instructor", output_dir=build_dir.parent, entries=entries)
-    return {"route": "singlehtml + Chromium (chosen)", "seconds": round(time.monotonic() - started),
-            **facts(printed.pdf), "outcome": f"render {printed.render_seconds:.0f} s, print {printed.print_seconds:.0f} s"}
+    return {
+        "route": "singlehtml + Chromium (chosen)",
+        "seconds": round(time.monotonic() - started),
+        **facts(printed.pdf),
+        "outcome": f"render {printed.render_seconds:.0f} s, print {printed.print_seconds:.0f} s",
+    }
 
 
 def pdfhtml(build_dir: Path, work: Path, toc: list[str]) -> list[dict]:
     rows = []
     started = time.monotonic()
-    proc = subprocess.run([*JUPYTER_BOOK, "build", str(build_dir / "stage"), "--builder", "pdfhtml", *toc,
-                           "--path-output", str(work / "pdfhtml")], capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [
+            *JUPYTER_BOOK,
+            "build",
+            str(build_dir / "stage"),
+            "--builder",
+            "pdfhtml",
+            *toc,
+            "--path-output",
+            str(work / "pdfhtml"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     out = work / "pdfhtml" / "_build" / "pdf" / "book.pdf"
-    error = [line for line in (proc.stdout + proc.stderr).splitlines() if "Executable doesn't exist" in line
-             or "Error" in line]
-    rows.append({"route": "jupyter-book pdfhtml (as shipped)", "seconds": round(time.monotonic() - started),
-                 **facts(out if proc.returncode == 0 else None),
-                 "outcome": "ok" if proc.returncode == 0 else f"failed: {(error or ['exit ' + str(proc.returncode)])[0][:160]}"})
+    error = [
+        line
+        for line in (proc.stdout + proc.stderr).splitlines()
+        if "Executable doesn't exist" in line or "Error" in line
+    ]
+    rows.append(
+        {
+            "route": "jupyter-book pdfhtml (as shipped)",
+            "seconds": round(time.monotonic() - started),
+            **facts(out if proc.returncode == 0 else None),
+            "outcome": "ok"
+            if proc.returncode == 0
+            else f"failed: {(error or ['exit ' + str(proc.returncode)])[0][:160]}",
+        }
+    )
     single = work / "pdfhtml" / "_build" / "html"  # where jupyter-book's pdfhtml puts its singlehtml page
     if (single / "index.html").exists():
         single = pdf.root_page(single, build_dir / "stage")
@@ -87,8 +121,14 @@ def pdfhtml(build_dir: Path, work: Path, toc: list[str]) -> list[dict]:
         started = time.monotonic()
         html_to_pdf(str(single), str(target))
         BrowserType.launch = launch
-        rows.append({"route": "jupyter-book pdfhtml print step, system Chromium", "seconds": round(time.monotonic() - started),
-                     **facts(target), "outcome": "print only (the singlehtml render above not counted)"})
+        rows.append(
+            {
+                "route": "jupyter-book pdfhtml print step, system Chromium",
+                "seconds": round(time.monotonic() - started),
+                **facts(target),
+                "outcome": "print only (the singlehtml render above not counted)",
+            }
+        )
     return rows
 
 
@@ -110,8 +150,12 @@ sphinx:
 
 def pdflatex(build_dir: Path, work: Path, toc: list[str]) -> dict:
     if shutil.which("xelatex") is None:
-        return {"route": "jupyter-book pdflatex (XeLaTeX + xeCJK)", "seconds": "", **facts(None),
-                "outcome": "not measured: xelatex not installed"}
+        return {
+            "route": "jupyter-book pdflatex (XeLaTeX + xeCJK)",
+            "seconds": "",
+            **facts(None),
+            "outcome": "not measured: xelatex not installed",
+        }
     import yaml
 
     font = pdf.cjk_font()
@@ -122,16 +166,35 @@ def pdflatex(build_dir: Path, work: Path, toc: list[str]) -> dict:
     path = build_dir / "stage" / "_config_latex.yml"
     path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
     started = time.monotonic()
-    proc = subprocess.run([*JUPYTER_BOOK, "build", str(build_dir / "stage"), "--builder", "pdflatex", "--config",
-                           str(path), *toc, "--path-output", str(work / "latex")], capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [
+            *JUPYTER_BOOK,
+            "build",
+            str(build_dir / "stage"),
+            "--builder",
+            "pdflatex",
+            "--config",
+            str(path),
+            *toc,
+            "--path-output",
+            str(work / "latex"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     seconds = round(time.monotonic() - started)
     found = sorted((work / "latex" / "_build" / "latex").glob("*.pdf"))
     log = (proc.stdout + proc.stderr).splitlines()
     errors = [line for line in log if line.startswith("!") or "Error" in line]
     outcome = "ok" if proc.returncode == 0 else f"failed: {(errors or ['exit ' + str(proc.returncode)])[0][:160]}"
     (work / "latex.log").write_text("\n".join(log), encoding="utf-8")
-    return {"route": "jupyter-book pdflatex (XeLaTeX + xeCJK)", "seconds": seconds,
-            **facts(found[0] if found else None), "outcome": outcome}
+    return {
+        "route": "jupyter-book pdflatex (XeLaTeX + xeCJK)",
+        "seconds": seconds,
+        **facts(found[0] if found else None),
+        "outcome": outcome,
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -143,7 +206,7 @@ def main(argv: list[str]) -> int:
     from helpers.core.formats import measured
 
     started, load = datetime.now(UTC).strftime("%Y-%m-%d %H:%M"), os.getloadavg()
-    entries = argv[argv.index("--only") + 1:] if "--only" in argv else None  # some pages, as helpers pdf --only
+    entries = argv[argv.index("--only") + 1 :] if "--only" in argv else None  # some pages, as helpers pdf --only
     build_dir = ROOT / "_build"
     pdf.check_executed(build_dir, entries)
     rows = [chosen(build_dir, entries)]
@@ -164,10 +227,12 @@ def main(argv: list[str]) -> int:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    record = {"what": "routes to a PDF of the built book: seconds (wall), size, pages, images, CJK font embedded, "
-                      "Chinese characters extractable; outcome",
-              "command": " ".join(["python tools/measure_pdf_routes.py", *(["--only", *entries] if entries else [])]),
-              **measured.machine_record(started, load)}
+    record = {
+        "what": "routes to a PDF of the built book: seconds (wall), size, pages, images, CJK font embedded, "
+        "Chinese characters extractable; outcome",
+        "command": " ".join(["python tools/measure_pdf_routes.py", *(["--only", *entries] if entries else [])]),
+        **measured.machine_record(started, load),
+    }
     out.with_suffix(".yml").write_text(yaml.safe_dump(record, sort_keys=False, allow_unicode=True), encoding="utf-8")
     print(out.read_text(encoding="utf-8"))
     return 0

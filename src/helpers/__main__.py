@@ -4,7 +4,6 @@ import sys
 
 from .core.book import cli
 
-
 #: Commands of :mod:`helpers.core.book.cli` that need no study: they skip importing the studies (scipy,
 #: scikit-learn and the rest: 3 s, and more on a fresh venv that still compiles them; ``make
 #: book`` and ``make test`` start with ``fetch``).

@@ -27,24 +27,33 @@ def test_the_busy_process_keeps_a_core_busy_and_stops_by_itself():
 
 def test_the_contended_build_runs_beside_a_busy_process_and_ends_it(tmp_path, monkeypatch):
     started = []
-    monkeypatch.setattr(bench, "busy_process", lambda seconds: started.append(bench.subprocess.Popen(
-        [sys.executable, "-c", bench.BUSY, str(seconds)])) or started[-1])
+    monkeypatch.setattr(
+        bench,
+        "busy_process",
+        lambda seconds: (
+            started.append(bench.subprocess.Popen([sys.executable, "-c", bench.BUSY, str(seconds)])) or started[-1]
+        ),
+    )
     work = tmp_path / "clone"
     work.mkdir()
     # the stand-in build: what `helpers build` leaves of its chapters' times, and the model cache it was given
-    build = ("import os, pathlib, time; time.sleep(0.5); c = pathlib.Path('_build/cache'); c.mkdir(parents=True); "
-             "(c / '07_qe_robustness.seconds').write_text('172.7'); (c / '01_x.seconds').write_text('5.0'); "
-             "pathlib.Path('cache_dir').write_text(os.environ['HELPERS_CACHE_DIR'])")
-    took, seconds = bench.contended_build(work, tmp_path / "empty-cache", busy_seconds=60,
-                                          command=[sys.executable, "-c", build])
+    build = (
+        "import os, pathlib, time; time.sleep(0.5); c = pathlib.Path('_build/cache'); c.mkdir(parents=True); "
+        "(c / '07_qe_robustness.seconds').write_text('172.7'); (c / '01_x.seconds').write_text('5.0'); "
+        "pathlib.Path('cache_dir').write_text(os.environ['HELPERS_CACHE_DIR'])"
+    )
+    took, seconds = bench.contended_build(
+        work, tmp_path / "empty-cache", busy_seconds=60, command=[sys.executable, "-c", build]
+    )
     assert took >= 0.5 and seconds == {"01_x": 5.0, "07_qe_robustness": 172.7}
     assert (work / "cache_dir").read_text() == str(tmp_path / "empty-cache")
     assert len(started) == 1 and started[0].returncode == -signal.SIGKILL  # still busy when the build ended
 
 
 def test_the_contention_table_flags_a_chapter_slowed_beyond_its_share():
-    table = bench.contention_table({"07_qe_robustness": 16.8, "01_x": 5.0, "only_quiet": 3.0},
-                                   {"07_qe_robustness": 172.7, "01_x": 7.0})
+    table = bench.contention_table(
+        {"07_qe_robustness": 16.8, "01_x": 5.0, "only_quiet": 3.0}, {"07_qe_robustness": 172.7, "01_x": 7.0}
+    )
     rows = table.splitlines()
     assert rows[2] == "| 01_x | 5 | 7 | 1.4 | ≤ 2× ✓ |"
     assert rows[3] == "| 07_qe_robustness | 17 | 173 | 10.3 | ≤ 2× ✗ |"

@@ -9,19 +9,24 @@ import pandas as pd
 import pytest
 
 from conftest import student_edition_strings
-
 from helpers.core.formats import published as cp
 
 pytestmark = pytest.mark.slow
 
 TABLES = {
-    "table1_agreement": (["system"], ["system", "alpha", "weighted_kappa", "pearson_r", "exact_agreement",
-                                      "total_a", "total_b"]),
+    "table1_agreement": (
+        ["system"],
+        ["system", "alpha", "weighted_kappa", "pearson_r", "exact_agreement", "total_a", "total_b"],
+    ),
     "table2_sentence_penalties": (["system"], ["system", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS", "per_sentence"]),
-    "table3_metaphor_penalties": (["system"], ["system", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS", "per_sentence",
-                                               "per_metaphor", "ratio_m_s"]),
-    "table6_per_error_agreement": (["system", "error"], ["system", "error", "alpha", "weighted_kappa", "pearson_r",
-                                                         "exact_agreement"]),
+    "table3_metaphor_penalties": (
+        ["system"],
+        ["system", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS", "per_sentence", "per_metaphor", "ratio_m_s"],
+    ),
+    "table6_per_error_agreement": (
+        ["system", "error"],
+        ["system", "error", "alpha", "weighted_kappa", "pearson_r", "exact_agreement"],
+    ),
 }
 
 
@@ -36,9 +41,18 @@ def test_notebook_01_reproduces_published_table(built_book, table):
     assert comparison["match"].all(), comparison.loc[~comparison["match"]].to_string()
 
 
-CHAPTERS = ["01_metahope_pilot_v1", "02_metahope_directions", "03_metahope_pilot_v2", "04_explanation_judgements",
-            "05_explanation_evaluator", "06_homophones", "07_qe_robustness",
-            "08_wmt_mqm", "09_metrics", "10_figurative"]
+CHAPTERS = [
+    "01_metahope_pilot_v1",
+    "02_metahope_directions",
+    "03_metahope_pilot_v2",
+    "04_explanation_judgements",
+    "05_explanation_evaluator",
+    "06_homophones",
+    "07_qe_robustness",
+    "08_wmt_mqm",
+    "09_metrics",
+    "10_figurative",
+]
 
 
 def _pages(html):
@@ -60,7 +74,10 @@ def test_rendered_pages_load_plotly_only_where_there_is_a_figure(built_book):
     for doc in ("index.html", "book/rerun.html", "book/data.html", "book/glossary.html", "book/bibliography.html"):
         assert (html / doc).exists(), doc
     page = (html / "notebooks" / "01_metahope_pilot_v1.html").read_text(encoding="utf-8")
-    assert "Real data: the study&#39;s released annotations" in page or "Real data: the study's released annotations" in page
+    assert (
+        "Real data: the study&#39;s released annotations" in page
+        or "Real data: the study's released annotations" in page
+    )
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -99,18 +116,24 @@ def test_solution_cells_run_and_state_what_they_compute(built_book):
                 seen += 1
                 outputs = cell.get("outputs", [])
                 assert not [o for o in outputs if o.get("output_type") == "error"], (chapter, text[:80])
-                assert any(o.get("output_type") in ("stream", "execute_result", "display_data") for o in outputs), \
-                    (chapter, "a computational solution shows its answer", text[:80])
+                assert any(o.get("output_type") in ("stream", "execute_result", "display_data") for o in outputs), (
+                    chapter,
+                    "a computational solution shows its answer",
+                    text[:80],
+                )
         assert seen >= 1, f"{chapter} has no computational solution"
 
 
 def test_student_edition_has_no_solution_anywhere(built_book):
-    from helpers.core.book import build
     from helpers.core import paths
+    from helpers.core.book import build
 
     student = build.render(built_book["html"].parent, edition="student")
-    everything = "".join(p.read_text(encoding="utf-8", errors="ignore") for p in student.rglob("*") if p.is_file()
-                         and p.suffix in (".html", ".js", ".txt", ".json", ".ipynb", ".md"))
+    everything = "".join(
+        p.read_text(encoding="utf-8", errors="ignore")
+        for p in student.rglob("*")
+        if p.is_file() and p.suffix in (".html", ".js", ".txt", ".json", ".ipynb", ".md")
+    )
     assert "solution-start" not in everything
     for text in student_edition_strings(built_book["html"]):
         assert text not in everything, text
@@ -139,63 +162,169 @@ def test_student_edition_has_no_solution_anywhere(built_book):
 
 def test_findings_follow_the_data(tmp_path, two_annotators):
     """Chapter 1 re-run on a tiny own-data class: its findings are recomputed, not the released run's words."""
-    from helpers.core.book import execution
     from helpers.core import paths
+    from helpers.core.book import execution
 
     out = execution.execute_notebook(
-        paths.project_root() / "notebooks" / "01_metahope_pilot_v1.ipynb", tmp_path / "own.ipynb",
-        parameters={"annotator_files": {k: str(v) for k, v in two_annotators.items()}, "n_sentences": None,
-                    "n_boot": 200, "results_dir": str(tmp_path / "res")})
+        paths.project_root() / "notebooks" / "01_metahope_pilot_v1.ipynb",
+        tmp_path / "own.ipynb",
+        parameters={
+            "annotator_files": {k: str(v) for k, v in two_annotators.items()},
+            "n_sentences": None,
+            "n_boot": 200,
+            "results_dir": str(tmp_path / "res"),
+        },
+    )
     cells = json.loads(out.read_text(encoding="utf-8"))["cells"]
     index = next(i for i, c in enumerate(cells) if "What this chapter found" in "".join(c["source"]))
-    findings = "".join("".join(o["data"].get("text/markdown", "")) for o in cells[index + 1].get("outputs", [])
-                       if "data" in o)
+    findings = "".join(
+        "".join(o["data"].get("text/markdown", "")) for o in cells[index + 1].get("outputs", []) if "data" in o
+    )
     assert "The 3 metaphors come from 2 sentences" in findings
     assert "published cells" not in findings and "65" not in findings
 
 
 def test_directions_chapter_runs_on_a_small_class(tmp_path, two_annotators):
     """Chapter 2 on three items per direction, solutions included: the totals are the fixture's hand-known ones."""
-    from helpers.core.book import execution
     from helpers.core import paths
+    from helpers.core.book import execution
 
     execution.execute_notebook(
-        paths.project_root() / "notebooks" / "02_metahope_directions.ipynb", tmp_path / "own.ipynb",
-        parameters={"en_zh_files": {k: str(v) for k, v in two_annotators.items()},
-                    "zh_en_files": {"C": str(two_annotators["B"])}, "n_perm": 200, "n_boot": 200,
-                    "results_dir": str(tmp_path / "res")})
+        paths.project_root() / "notebooks" / "02_metahope_directions.ipynb",
+        tmp_path / "own.ipynb",
+        parameters={
+            "en_zh_files": {k: str(v) for k, v in two_annotators.items()},
+            "zh_en_files": {"C": str(two_annotators["B"])},
+            "n_perm": 200,
+            "n_boot": 200,
+            "results_dir": str(tmp_path / "res"),
+        },
+    )
     profile = pd.read_csv(tmp_path / "res" / "02_metahope_directions" / "error_profile.csv")
     segs = profile.set_index(["direction", "system", "annotator"])["SEGS"].to_dict()
-    assert segs == {("EN→ZH", "GoogleMT", "A"): 4, ("EN→ZH", "GoogleMT", "B"): 16, ("EN→ZH", "GPT-5.4", "A"): 2,
-                    ("EN→ZH", "GPT-5.4", "B"): 2, ("ZH→EN", "GoogleMT", "C"): 16, ("ZH→EN", "GPT-5.4", "C"): 2}
+    assert segs == {
+        ("EN→ZH", "GoogleMT", "A"): 4,
+        ("EN→ZH", "GoogleMT", "B"): 16,
+        ("EN→ZH", "GPT-5.4", "A"): 2,
+        ("EN→ZH", "GPT-5.4", "B"): 2,
+        ("ZH→EN", "GoogleMT", "C"): 16,
+        ("ZH→EN", "GPT-5.4", "C"): 2,
+    }
     assert (profile["n_items"] == 3).all()
 
 
 RESULT_COLUMNS = {
-    "02_metahope_directions/error_profile.csv": ["direction", "system", "annotator", "n_items", "IMP", "RAM", "MIS",
-                                                 "STL", "PRF", "SEGS", "items_with_error", "mean_penalty"],
-    "02_metahope_directions/system_comparison.csv": ["direction", "annotator", "system_a", "system_b", "n_items",
-                                                     "mean_a", "mean_b", "mean_difference", "ci_low", "ci_high",
-                                                     "cohen_dz", "rank_biserial", "p_permutation", "p_holm", "mdd_80"],
-    "02_metahope_directions/metaphor_types.csv": ["direction", "item", "sentence", "metaphor", "matched", "note",
-                                                  "corpus_sentence", "corpus_word", "word_index", "id_agrees",
-                                                  "metaphor_type", "subtype", "deliberate", "conventional"],
-    "02_metahope_directions/type_comparison.csv": ["direction", "contrast", "group_a", "group_b", "measure", "n_a",
-                                                   "n_b", "sentences_a", "sentences_b", "mean_a", "mean_b",
-                                                   "difference", "ci_low", "ci_high", "empty_share", "mdd_80",
-                                                   "df"],
-    "03_metahope_pilot_v2/study_plan.csv": ["data", "sentences", "raters", "alpha", "alpha_width", "difference_width",
-                                            "difference_width_min", "difference_width_max", "margin", "power"],
-    "03_metahope_pilot_v2/agreement_by_system.csv": ["system", "n_items", "n_raters", "ordinal_alpha",
-                                                     "mean_weighted_kappa", "exact_score_agreement",
-                                                     "exact_presence_agreement"],
-    "03_metahope_pilot_v2/agreement_by_error.csv": ["error", "n_items", "n_raters", "ordinal_alpha",
-                                                    "mean_weighted_kappa", "exact_score_agreement",
-                                                    "exact_presence_agreement"],
-    "03_metahope_pilot_v2/sentence_icc.csv": ["system", "n_items", "n_raters", "ordinal_alpha", "mean_weighted_kappa",
-                                              "exact_score_agreement", "exact_presence_agreement", "icc2_1",
-                                              "icc2_1_ci_low", "icc2_1_ci_high", "icc2_k", "icc2_k_ci_low",
-                                              "icc2_k_ci_high"],
+    "02_metahope_directions/error_profile.csv": [
+        "direction",
+        "system",
+        "annotator",
+        "n_items",
+        "IMP",
+        "RAM",
+        "MIS",
+        "STL",
+        "PRF",
+        "SEGS",
+        "items_with_error",
+        "mean_penalty",
+    ],
+    "02_metahope_directions/system_comparison.csv": [
+        "direction",
+        "annotator",
+        "system_a",
+        "system_b",
+        "n_items",
+        "mean_a",
+        "mean_b",
+        "mean_difference",
+        "ci_low",
+        "ci_high",
+        "cohen_dz",
+        "rank_biserial",
+        "p_permutation",
+        "p_holm",
+        "mdd_80",
+    ],
+    "02_metahope_directions/metaphor_types.csv": [
+        "direction",
+        "item",
+        "sentence",
+        "metaphor",
+        "matched",
+        "note",
+        "corpus_sentence",
+        "corpus_word",
+        "word_index",
+        "id_agrees",
+        "metaphor_type",
+        "subtype",
+        "deliberate",
+        "conventional",
+    ],
+    "02_metahope_directions/type_comparison.csv": [
+        "direction",
+        "contrast",
+        "group_a",
+        "group_b",
+        "measure",
+        "n_a",
+        "n_b",
+        "sentences_a",
+        "sentences_b",
+        "mean_a",
+        "mean_b",
+        "difference",
+        "ci_low",
+        "ci_high",
+        "empty_share",
+        "mdd_80",
+        "df",
+    ],
+    "03_metahope_pilot_v2/study_plan.csv": [
+        "data",
+        "sentences",
+        "raters",
+        "alpha",
+        "alpha_width",
+        "difference_width",
+        "difference_width_min",
+        "difference_width_max",
+        "margin",
+        "power",
+    ],
+    "03_metahope_pilot_v2/agreement_by_system.csv": [
+        "system",
+        "n_items",
+        "n_raters",
+        "ordinal_alpha",
+        "mean_weighted_kappa",
+        "exact_score_agreement",
+        "exact_presence_agreement",
+    ],
+    "03_metahope_pilot_v2/agreement_by_error.csv": [
+        "error",
+        "n_items",
+        "n_raters",
+        "ordinal_alpha",
+        "mean_weighted_kappa",
+        "exact_score_agreement",
+        "exact_presence_agreement",
+    ],
+    "03_metahope_pilot_v2/sentence_icc.csv": [
+        "system",
+        "n_items",
+        "n_raters",
+        "ordinal_alpha",
+        "mean_weighted_kappa",
+        "exact_score_agreement",
+        "exact_presence_agreement",
+        "icc2_1",
+        "icc2_1_ci_low",
+        "icc2_1_ci_high",
+        "icc2_k",
+        "icc2_k_ci_low",
+        "icc2_k_ci_high",
+    ],
 }
 
 
@@ -203,7 +332,7 @@ RESULT_COLUMNS = {
 def test_result_files_of_chapters_2_and_3(built_book, name):
     """The contract columns come first, in order; new statistics may only be appended."""
     table = pd.read_csv(built_book["results"] / name)
-    assert list(table.columns[:len(RESULT_COLUMNS[name])]) == RESULT_COLUMNS[name]
+    assert list(table.columns[: len(RESULT_COLUMNS[name])]) == RESULT_COLUMNS[name]
     assert len(table) >= 3 and table[RESULT_COLUMNS[name]].select_dtypes("number").notna().any().all()
 
 
@@ -218,8 +347,10 @@ def test_directions_profile_matches_chapter_1_totals(built_book):
 
 
 def test_simulation_banner_exactly_on_simulated_pages(built_book):
-    pages = {name: (built_book["html"] / "notebooks" / f"{name}.html").read_text(encoding="utf-8")
-             for name in ("01_metahope_pilot_v1", "02_metahope_directions", "03_metahope_pilot_v2")}
+    pages = {
+        name: (built_book["html"] / "notebooks" / f"{name}.html").read_text(encoding="utf-8")
+        for name in ("01_metahope_pilot_v1", "02_metahope_directions", "03_metahope_pilot_v2")
+    }
     assert "SIMULATED DATA" in pages["03_metahope_pilot_v2"]
     assert "SIMULATED DATA" not in pages["01_metahope_pilot_v1"]
     assert "SIMULATED DATA" not in pages["02_metahope_directions"]
@@ -230,17 +361,19 @@ def test_pilot_v2_on_real_sheets_has_no_banner_and_needs_no_released_file(tmp_pa
     the released data were never fetched: its disagreement section takes the team's own most
     disputed unit apart instead of the paper's Table 12 item, so no released sheet is read."""
     from helpers import metahope as mh
-    from helpers.core.book import execution
     from helpers.core import paths
+    from helpers.core.book import execution
     from helpers.metahope import simulate as sim
 
     truth = mh.read_workbook(mh.pilot_zh_en_file(), "truth")
     sheets = tmp_path / "class.csv"
     mh.to_long(sim.simulate_annotations(truth, sim.DEFAULT_PANEL[:3], seed=1)).to_csv(sheets, index=False)
     monkeypatch.setenv("HELPERS_RAW_DATA", str(tmp_path / "no-data-here"))
-    out = execution.execute_notebook(paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb",
-                                  tmp_path / "run.ipynb",
-                                  parameters={"annotations": str(sheets), "results_dir": str(tmp_path / "res")})
+    out = execution.execute_notebook(
+        paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb",
+        tmp_path / "run.ipynb",
+        parameters={"annotations": str(sheets), "results_dir": str(tmp_path / "res")},
+    )
     text = out.read_text(encoding="utf-8")
     assert "data-simulated" not in text and "data-own" in text
     assert "has not been fetched" not in text and "The most disputed" in text
@@ -258,12 +391,28 @@ RESULT_COLUMNS_METRICS = {
     "09_metrics/meta_evaluation.csv": ["level", "metric", "statistic", "estimate", "ci_low", "ci_high", "n"],
     "09_metrics/segment_choice.csv": ["metric", "statistic", "all", "rated", "difference"],
     "09_metrics/metric_comparison.csv": ["level", "statistic", "metric_a", "metric_b", "delta", "p"],
-    "09_metrics/wmt22_meta_evaluation.csv": ["setting", "level", "metric", "statistic", "estimate", "ci_low", "ci_high",
-                                             "n"],
+    "09_metrics/wmt22_meta_evaluation.csv": [
+        "setting",
+        "level",
+        "metric",
+        "statistic",
+        "estimate",
+        "ci_low",
+        "ci_high",
+        "n",
+    ],
     "09_metrics/wmt22_comparison.csv": ["setting", "metric_a", "metric_b", "delta", "p"],
     "09_metrics/wmt22_clusters.csv": ["setting", "metric", "estimate", "rank", "p_next"],
-    "09_metrics/protocol_ranks.csv": ["system", "mqm", "mqm_rank", "protocol", "protocol_rank", "bleu", "bleu_rank",
-                                      "rank_shift"],
+    "09_metrics/protocol_ranks.csv": [
+        "system",
+        "mqm",
+        "mqm_rank",
+        "protocol",
+        "protocol_rank",
+        "bleu",
+        "bleu_rank",
+        "rank_shift",
+    ],
     "09_metrics/edit_rate_agreement.csv": ["data", "statistic", "estimate", "ci_low", "ci_high", "n"],
 }
 
@@ -277,17 +426,76 @@ def test_result_files_of_chapter_9(built_book, name):
 
 #: Chapter 10's result files (a public contract; README, "Chapter 10 on your own files").
 RESULT_COLUMNS_FIGURATIVE = {
-    "10_figurative/data_summary.csv": ["dataset", "file", "detector", "systems", "segments", "documents", "rows",
-                                       "idiom_segments", "idiom_documents"],
-    "10_figurative/detector_precision.csv": ["detector", "kept", "figurative", "precision", "precision_low",
-                                             "precision_high", "recall", "psucmc_words", "psucmc_found"],
-    "10_figurative/idiom_effects.csv": ["dataset", "detector", "method", "estimate", "se", "ci_low", "ci_high",
-                                        "mdd_80", "rows", "segments", "idiom_segments", "documents", "few_clusters"],
-    "10_figurative/category_effects.csv": ["dataset", "category", "idiom_mean", "other_mean", "method", "estimate",
-                                           "se", "ci_low", "ci_high", "mdd_80", "rows", "segments", "idiom_segments",
-                                           "documents", "few_clusters"],
-    "10_figurative/system_effects.csv": ["dataset", "system", "llm", "method", "estimate", "se", "ci_low", "ci_high",
-                                         "mdd_80", "rows", "segments", "idiom_segments", "documents", "few_clusters"],
+    "10_figurative/data_summary.csv": [
+        "dataset",
+        "file",
+        "detector",
+        "systems",
+        "segments",
+        "documents",
+        "rows",
+        "idiom_segments",
+        "idiom_documents",
+    ],
+    "10_figurative/detector_precision.csv": [
+        "detector",
+        "kept",
+        "figurative",
+        "precision",
+        "precision_low",
+        "precision_high",
+        "recall",
+        "psucmc_words",
+        "psucmc_found",
+    ],
+    "10_figurative/idiom_effects.csv": [
+        "dataset",
+        "detector",
+        "method",
+        "estimate",
+        "se",
+        "ci_low",
+        "ci_high",
+        "mdd_80",
+        "rows",
+        "segments",
+        "idiom_segments",
+        "documents",
+        "few_clusters",
+    ],
+    "10_figurative/category_effects.csv": [
+        "dataset",
+        "category",
+        "idiom_mean",
+        "other_mean",
+        "method",
+        "estimate",
+        "se",
+        "ci_low",
+        "ci_high",
+        "mdd_80",
+        "rows",
+        "segments",
+        "idiom_segments",
+        "documents",
+        "few_clusters",
+    ],
+    "10_figurative/system_effects.csv": [
+        "dataset",
+        "system",
+        "llm",
+        "method",
+        "estimate",
+        "se",
+        "ci_low",
+        "ci_high",
+        "mdd_80",
+        "rows",
+        "segments",
+        "idiom_segments",
+        "documents",
+        "few_clusters",
+    ],
     "10_figurative/rater_agreement.csv": ["group", "estimate", "ci_low", "ci_high", "units", "documents"],
     "10_figurative/metric_agreement.csv": ["group", "metric", "estimate", "ci_low", "ci_high", "cells", "segments"],
 }
@@ -301,14 +509,40 @@ def test_result_files_of_chapter_10(built_book, name):
 
 
 RESULT_COLUMNS_EXPLANATIONS = {
-    "04_explanation_judgements/reliability.csv": ["dimension", "alpha", "alpha_ci_low", "alpha_ci_high", "icc2_1",
-                                                  "icc2_1_ci_low", "icc2_1_ci_high", "icc2_k", "icc2_k_ci_low",
-                                                  "icc2_k_ci_high", "n_items", "n_raters"],
+    "04_explanation_judgements/reliability.csv": [
+        "dimension",
+        "alpha",
+        "alpha_ci_low",
+        "alpha_ci_high",
+        "icc2_1",
+        "icc2_1_ci_low",
+        "icc2_1_ci_high",
+        "icc2_k",
+        "icc2_k_ci_low",
+        "icc2_k_ci_high",
+        "n_items",
+        "n_raters",
+    ],
     "04_explanation_judgements/spearman.csv": ["dimension_a", "dimension_b", "rho", "p_value", "mark", "n"],
-    "04_explanation_judgements/regression.csv": ["predictor", "beta", "se", "t", "p_value", "ci90_low", "ci90_high",
-                                                 "vif"],
-    "05_explanation_evaluator/evaluator_mae.csv": ["score", "train_mae", "test_mae", "delta", "test_r2",
-                                                   "mean_baseline_mae", "similarity_baseline_mae"],
+    "04_explanation_judgements/regression.csv": [
+        "predictor",
+        "beta",
+        "se",
+        "t",
+        "p_value",
+        "ci90_low",
+        "ci90_high",
+        "vif",
+    ],
+    "05_explanation_evaluator/evaluator_mae.csv": [
+        "score",
+        "train_mae",
+        "test_mae",
+        "delta",
+        "test_r2",
+        "mean_baseline_mae",
+        "similarity_baseline_mae",
+    ],
     "05_explanation_evaluator/disagreement_vs_error.csv": ["statistic", "value", "p_value", "n"],
 }
 
@@ -316,7 +550,7 @@ RESULT_COLUMNS_EXPLANATIONS = {
 @pytest.mark.parametrize("name", sorted(RESULT_COLUMNS_EXPLANATIONS))
 def test_result_files_of_chapters_4_and_5(built_book, name):
     table = pd.read_csv(built_book["results"] / name)
-    assert list(table.columns[:len(RESULT_COLUMNS_EXPLANATIONS[name])]) == RESULT_COLUMNS_EXPLANATIONS[name]
+    assert list(table.columns[: len(RESULT_COLUMNS_EXPLANATIONS[name])]) == RESULT_COLUMNS_EXPLANATIONS[name]
     assert len(table) >= 6
 
 
@@ -356,8 +590,16 @@ def test_homophone_chapter_results(built_book):
 def test_qe_robustness_chapter_results(built_book):
     folder = built_book["results"] / "07_qe_robustness"
     check = pd.read_csv(folder / "paper_tables_5_6_check.csv")
-    assert list(check.columns) == ["model", "group", "metric", "raw", "g0", "pct_change_computed",
-                                   "pct_change_printed", "diff"]
+    assert list(check.columns) == [
+        "model",
+        "group",
+        "metric",
+        "raw",
+        "g0",
+        "pct_change_computed",
+        "pct_change_printed",
+        "diff",
+    ]
     assert len(check) == 90
     models = pd.read_csv(folder / "qe_models.csv")
     assert set(models["evaluated_on"]) == {"test (as released)", "test, posts not in train"}

@@ -7,12 +7,20 @@ import os
 import re
 
 import pytest
+
 from conftest import chromium_path
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-CHAPTER_PAGES = ["01_metahope_pilot_v1", "02_metahope_directions", "03_metahope_pilot_v2",
-                 "04_explanation_judgements", "05_explanation_evaluator", "06_homophones", "07_qe_robustness"]
+CHAPTER_PAGES = [
+    "01_metahope_pilot_v1",
+    "02_metahope_directions",
+    "03_metahope_pilot_v2",
+    "04_explanation_judgements",
+    "05_explanation_evaluator",
+    "06_homophones",
+    "07_qe_robustness",
+]
 
 
 class Tab:
@@ -43,9 +51,18 @@ def browser_tab():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
+        b = p.chromium.launch(
+            executable_path=exe,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         # One tab for every page, opened in turn. Measured on the test build's 19 pages (the
         # machine's CPU, read from /proc/stat): a context and a tab per page (Browser.new_page)
         # 75 CPU-s; one context, a tab per page 73 (a new tab starts a renderer process); one
@@ -72,8 +89,11 @@ def _visit(tab: Tab, path):
 
 def _wait_for_figures(page) -> None:
     """Wait until plotly.js has drawn every figure of the page."""
-    page.wait_for_function("() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
-                           ".every(d => d.classList.contains('js-plotly-plot'))", timeout=30_000)
+    page.wait_for_function(
+        "() => window.Plotly && [...document.querySelectorAll('.plotly-graph-div')]"
+        ".every(d => d.classList.contains('js-plotly-plot'))",
+        timeout=30_000,
+    )
 
 
 @dataclasses.dataclass
@@ -106,15 +126,19 @@ def _hover(page, figure, col: float, row: float) -> str:
 
 def _first_cells(page) -> list:
     """(index, hover text, value) of the first cell of every heatmap on the page."""
-    kinds = page.evaluate("() => [...document.querySelectorAll('.plotly-graph-div')]"
-                          ".map((d, i) => [i, d.data && d.data[0] && d.data[0].type])")
+    kinds = page.evaluate(
+        "() => [...document.querySelectorAll('.plotly-graph-div')]"
+        ".map((d, i) => [i, d.data && d.data[0] && d.data[0].type])"
+    )
     cells = []
     for index, kind in kinds:
         if kind != "heatmap":
             continue
         # plotly stores numeric arrays base64-encoded in .data; the decoded matrix is in _fullData
-        z = page.evaluate(f"() => Array.from(document.querySelectorAll('.plotly-graph-div')[{index}]"
-                          "._fullData[0].z, row => Array.from(row, v => Number.isNaN(v) ? null : v))")
+        z = page.evaluate(
+            f"() => Array.from(document.querySelectorAll('.plotly-graph-div')[{index}]"
+            "._fullData[0].z, row => Array.from(row, v => Number.isNaN(v) ? null : v))"
+        )
         hover = _hover(page, page.locator(".plotly-graph-div").nth(index), 0.5 / len(z[0]), 0.5 / len(z))
         cells.append((index, hover, z[0][0]))
     return cells
@@ -155,7 +179,8 @@ def test_every_page_is_clean_offline_and_loads_plotly_only_for_figures(visits):
         assert visit.errors == [], f"{name}: console errors {visit.errors}"
         assert visit.outside == [], f"{name}: requests leaving the machine {visit.outside}"
         assert bool(visit.plotly) == bool(visit.figures), (
-            f"{name}: {visit.figures} figures, plotly.js requested {len(visit.plotly)} times")
+            f"{name}: {visit.figures} figures, plotly.js requested {len(visit.plotly)} times"
+        )
 
 
 @pytest.mark.parametrize("chapter", CHAPTER_PAGES)
@@ -183,19 +208,23 @@ def test_standalone_page_of_a_chapter_has_a_live_heatmap_and_no_myst_markup(tmp_
     here from the test build's executed chapter 1; the command itself is run in
     tests/book/test_course_page.py): it opens offline, its α heatmap holds Table 6's 0.484
     (GoogleMT, MIS), and no role or directive is left raw."""
-    from helpers.core.book import export
     from helpers.core import paths
+    from helpers.core.book import export
 
-    page_file = export.notebook_html(built_book["stage"] / "notebooks" / "01_metahope_pilot_v1.ipynb",
-                                     tmp_path / "class" / "chapter1.html",
-                                     source_dir=paths.project_root() / "notebooks")
+    page_file = export.notebook_html(
+        built_book["stage"] / "notebooks" / "01_metahope_pilot_v1.ipynb",
+        tmp_path / "class" / "chapter1.html",
+        source_dir=paths.project_root() / "notebooks",
+    )
     errors, outside, plotly = _visit(browser_tab, page_file)
     page = browser_tab.page
     _wait_for_figures(page)
-    heatmap = page.evaluate("() => { const t = [...document.querySelectorAll('.plotly-graph-div')]"
-                            ".map(d => d._fullData[0]).find(t => t.type === 'heatmap');"
-                            " return {x: Array.from(t.x), y: Array.from(t.y),"
-                            " z: Array.from(t.z, row => Array.from(row, v => Number.isNaN(v) ? null : v))}; }")
+    heatmap = page.evaluate(
+        "() => { const t = [...document.querySelectorAll('.plotly-graph-div')]"
+        ".map(d => d._fullData[0]).find(t => t.type === 'heatmap');"
+        " return {x: Array.from(t.x), y: Array.from(t.y),"
+        " z: Array.from(t.z, row => Array.from(row, v => Number.isNaN(v) ? null : v))}; }"
+    )
     text = page.inner_text("body")
     assert errors == [] and outside == [] and plotly == []  # plotly.js is inside the page, not fetched
     assert round(heatmap["z"][heatmap["y"].index("GoogleMT")][heatmap["x"].index("MIS")], 3) == 0.484

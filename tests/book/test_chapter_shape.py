@@ -41,8 +41,9 @@ def test_every_chapter_module_has_the_same_surface(chapter):
         assert inspect.isfunction(getattr(module, name, None)), f"{module.__name__} has no function {name}"
     for name in ("Setup", "Data"):
         cls = getattr(module, name, None)
-        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, \
+        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, (
             f"{module.__name__}.{name} is not a frozen dataclass"
+        )
     assert issubclass(module.Data, ChapterData), f"{module.__name__}.Data is not a ChapterData"
     assert callable(getattr(module.Setup, "load", None)), f"{module.__name__}.Setup has no load()"
     assert inspect.signature(module.setup).return_annotation in ("Setup", module.Setup)
@@ -64,7 +65,7 @@ def test_every_notebook_imports_its_chapter_module_by_name(chapter):
 def test_findings_of_a_folder_without_results_are_all_not_applicable(chapter, tmp_path):
     """With no result file, every quantity is still there (so the words can name it) and none applies."""
     frame = chapter_module(chapter).findings(tmp_path)
-    assert list(frame.columns[:len(COLUMNS)]) == COLUMNS
+    assert list(frame.columns[: len(COLUMNS)]) == COLUMNS
     assert len(frame) > 0
     stated = frame[frame["value"].notna() | (frame["text"].fillna("") != "")]
     assert stated.empty, f"{chapter}: stated without any result file: {stated['quantity'].tolist()}"
@@ -83,8 +84,9 @@ def test_findings_recomputed_from_the_saved_csvs_equal_the_page(built_book, chap
     from the chapter's other result files alone."""
     folder = built_book["results"] / chapter
     module = chapter_module(chapter)
-    saved = pd.read_csv(folder / "findings.csv", keep_default_na=False, na_values=[""],
-                        dtype={"group": str, "text": str})
+    saved = pd.read_csv(
+        folder / "findings.csv", keep_default_na=False, na_values=[""], dtype={"group": str, "text": str}
+    )
     assert set(module.FINDINGS_INPUTS) <= {p.stem for p in folder.glob("*.csv")}, chapter
     again = module.findings(folder)
     key = ["quantity", "group"]
@@ -96,4 +98,5 @@ def test_findings_recomputed_from_the_saved_csvs_equal_the_page(built_book, chap
         for column in ("value", "ci_low", "ci_high", "p"):
             assert _same(float(row[column]), float(again.loc[index, column])), (chapter, index, column)
         assert str(row["text"] if pd.notna(row["text"]) else "") == str(
-            again.loc[index, "text"] if pd.notna(again.loc[index, "text"]) else ""), (chapter, index, "text")
+            again.loc[index, "text"] if pd.notna(again.loc[index, "text"]) else ""
+        ), (chapter, index, "text")

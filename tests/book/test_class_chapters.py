@@ -10,9 +10,9 @@ import re
 
 import pandas as pd
 import pytest
-from conftest import helpers_command
 from test_course_page import _fill_metahope, _returned
 
+from conftest import helpers_command
 from helpers.core import paths
 
 ROOT = paths.project_root()
@@ -41,15 +41,53 @@ def test_chapter_1_runs_with_its_solutions_on_a_named_class(tmp_path, monkeypatc
     cwd.mkdir()
     os.symlink(ROOT / "notebooks", cwd / "notebooks")
     (cwd / "items.csv").write_text(ITEMS, encoding="utf-8")
-    assert helpers_command(monkeypatch, capfd, cwd, ["template", "metahope", "--items", "items.csv", "--systems",
-                                                     "DeepL,Qwen-MT", "--annotators", STUDENTS, "--out",
-                                                     "class/blank"])[0] == 0
+    assert (
+        helpers_command(
+            monkeypatch,
+            capfd,
+            cwd,
+            [
+                "template",
+                "metahope",
+                "--items",
+                "items.csv",
+                "--systems",
+                "DeepL,Qwen-MT",
+                "--annotators",
+                STUDENTS,
+                "--out",
+                "class/blank",
+            ],
+        )[0]
+        == 0
+    )
     _fill_metahope(_returned(cwd, "class/blank", "class/returned"), seed=4)
 
-    _run(monkeypatch, capfd, cwd, "notebooks/01_metahope_pilot_v1.ipynb", "-p", "annotator_files", "class/returned",
-         "-p", "raters", "[bela, dagny]", "-p", "n_sentences", "null", "-p", "n_boot", "100",
-         "-p", "results_dir", "class/results", "--output", "class/results/01_metahope_pilot_v1.ipynb",
-         "--html", "class/results/01_metahope_pilot_v1.html")
+    _run(
+        monkeypatch,
+        capfd,
+        cwd,
+        "notebooks/01_metahope_pilot_v1.ipynb",
+        "-p",
+        "annotator_files",
+        "class/returned",
+        "-p",
+        "raters",
+        "[bela, dagny]",
+        "-p",
+        "n_sentences",
+        "null",
+        "-p",
+        "n_boot",
+        "100",
+        "-p",
+        "results_dir",
+        "class/results",
+        "--output",
+        "class/results/01_metahope_pilot_v1.ipynb",
+        "--html",
+        "class/results/01_metahope_pilot_v1.html",
+    )
     folder = cwd / "class" / "results" / "01_metahope_pilot_v1"
     assert pd.read_csv(folder / "table1_agreement.csv")["system"].tolist() == ["DeepL", "Qwen-MT"]
     # a class's workbooks are projected by default: the page and tables show codes, the key is the lecturer's
@@ -58,8 +96,10 @@ def test_chapter_1_runs_with_its_solutions_on_a_named_class(tmp_path, monkeypatc
     bias = pd.read_csv(folder / "severity_bias.csv")
     assert {f"mean_{code['bela']}", f"mean_{code['dagny']}"} <= set(bias.columns) and (bias["n_items"] == 4).all()
     page = (cwd / "class" / "results" / "01_metahope_pilot_v1.ipynb").read_text(encoding="utf-8")
-    assert (f"compares two annotators, <strong>{code['bela']}</strong> and <strong>{code['dagny']}</strong> (given as"
-            in page)
+    assert (
+        f"compares two annotators, <strong>{code['bela']}</strong> and <strong>{code['dagny']}</strong> (given as"
+        in page
+    )
     projected = (cwd / "class" / "results" / "01_metahope_pilot_v1.html").read_text(encoding="utf-8")
     for name in STUDENTS.split(","):  # not even the names the lecturer typed in -p raters
         assert not re.search(rf"\b{name}\b", projected), name

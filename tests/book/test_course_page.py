@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import helpers_command
 from openpyxl import load_workbook
 
+from conftest import helpers_command
 from helpers.core import paths
 
 ROOT = paths.project_root()
@@ -57,10 +57,12 @@ def test_no_label_is_written_twice():
 
 #: More items of the week-1 list than the classroom page's example shows (the page's two rows
 #: come first): one student's unfinished rows can then leave the class without emptying it.
-MORE_ITEMS = ("s3_2,Her words cut deeper than any knife.,cut,V,她的话比任何刀都伤人。,她的话比刀割得更深。\n"
-              "s4_6,The city never sleeps.,sleeps,V,这座城市从不睡觉。,这座城市彻夜不眠。\n"
-              "s5_4,He drowned in paperwork all spring.,drowned,V,他整个春天淹没在文件里。,他整个春天都被文书工作淹没。\n"
-              "s6_3,Prices climbed steadily through the year.,climbed,V,价格全年稳步攀升。,价格一年来持续上涨。\n")
+MORE_ITEMS = (
+    "s3_2,Her words cut deeper than any knife.,cut,V,她的话比任何刀都伤人。,她的话比刀割得更深。\n"
+    "s4_6,The city never sleeps.,sleeps,V,这座城市从不睡觉。,这座城市彻夜不眠。\n"
+    "s5_4,He drowned in paperwork all spring.,drowned,V,他整个春天淹没在文件里。,他整个春天都被文书工作淹没。\n"
+    "s6_3,Prices climbed steadily through the year.,climbed,V,价格全年稳步攀升。,价格一年来持续上涨。\n"
+)
 #: The student who leaves rows unfinished, and how many (the last ones of the sheet).
 UNFINISHED = ("S04", 2)
 
@@ -125,7 +127,9 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path, monkeypatch,
     seen = set()
     for command in commands:
         args = shlex.split(command)
-        assert args[:3] == [".venv/bin/python", "-m", "helpers"], command  # the project's interpreter, as make sets it up
+        assert args[:3] == [".venv/bin/python", "-m", "helpers"], (
+            command
+        )  # the project's interpreter, as make sets it up
         kind = (args[3], args[4]) if len(args) > 4 else (args[3],)
         # between handing out and collecting, the students work
         if kind == ("check", "metahope") and "metahope" not in seen:
@@ -133,8 +137,9 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path, monkeypatch,
             seen.add("metahope")
         if kind == ("check", "explanations") and "explanations" not in seen:
             n = len(ex.SCORES)
-            _fill_ratings(_returned(cwd, "ratings/blank", "ratings/returned"), "Ratings", 4, list(range(4, 4 + n)),
-                          4 + n, seed=2)
+            _fill_ratings(
+                _returned(cwd, "ratings/blank", "ratings/returned"), "Ratings", 4, list(range(4, 4 + n)), 4 + n, seed=2
+            )
             seen.add("explanations")
         if kind == ("check", "homophones") and "homophones" not in seen:
             _fill_ratings(_returned(cwd, "homophones/blank", "homophones/returned"), "Ratings", 2, [4], 5, seed=3)
@@ -168,8 +173,9 @@ def test_the_course_and_classroom_commands_run_as_written(tmp_path, monkeypatch,
     # solutions run on them too
     split = pd.read_csv(cwd / "ratings" / "results" / "05_explanation_evaluator" / "split.csv")
     assert len(split) == 20 and (split["set"] == "held-out").sum() == 4
-    replicates = pd.read_csv(cwd / "ratings" / "results" / "05_explanation_evaluator" /
-                             "judge_vs_baseline_replicates.csv")
+    replicates = pd.read_csv(
+        cwd / "ratings" / "results" / "05_explanation_evaluator" / "judge_vs_baseline_replicates.csv"
+    )
     assert len(replicates) == 6 and (replicates["n_held_out"] == 4).all()
     page = (cwd / "ratings" / "results" / "05_explanation_evaluator.ipynb").read_text(encoding="utf-8")
     assert "4 of the 20 metaphors are held out: a fifth, the paper's share" in page

@@ -20,18 +20,33 @@ BARE = re.compile(r"(?<![/\\\w.$])python -m helpers")
 def doc_files() -> list:
     """Every file a user reads a command in: the README, the book's pages, the chapters and their
     words, the package's pages, docstrings and messages, the tools, the data lists."""
-    files = [ROOT / "README.md", ROOT / "_config.yml", ROOT / "data" / "sources.yml",
-             ROOT / "data" / "measured" / "README.md"]
-    for pattern in ("book/*.md", "notebooks/*.ipynb", "notebooks/words/*.md", "src/helpers/**/*.py",
-                    "src/helpers/**/pages/*", "tools/**/*.py", "tools/**/*.md"):
+    files = [
+        ROOT / "README.md",
+        ROOT / "_config.yml",
+        ROOT / "data" / "sources.yml",
+        ROOT / "data" / "measured" / "README.md",
+    ]
+    for pattern in (
+        "book/*.md",
+        "notebooks/*.ipynb",
+        "notebooks/words/*.md",
+        "src/helpers/**/*.py",
+        "src/helpers/**/pages/*",
+        "tools/**/*.py",
+        "tools/**/*.md",
+    ):
         files += sorted(ROOT.glob(pattern))
     return [f for f in files if f.is_file()]
 
 
 def test_bare_pattern_tells_the_forms_apart():
     assert BARE.findall("run `python -m helpers run X`, then python -m helpers fetch") == ["python -m helpers"] * 2
-    for written in (".venv/bin/python -m helpers run", "$(BIN)/python -m helpers build",
-                    r".venv\Scripts\python -m helpers fetch", "/usr/bin/python -m helpers"):
+    for written in (
+        ".venv/bin/python -m helpers run",
+        "$(BIN)/python -m helpers build",
+        r".venv\Scripts\python -m helpers fetch",
+        "/usr/bin/python -m helpers",
+    ):
         assert not BARE.search(written), written
 
 
@@ -64,14 +79,19 @@ def test_the_intro_names_every_chapter_and_study_package():
     intro = (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
     for nb in build.toc_notebooks():
         assert f"{{doc}}`../notebooks/{nb.stem}`" in intro, nb.stem
-    said = {m[1]: set(range(int(m[2]), int(m[3] or m[2]) + 1))
-            for m in re.finditer(r"`helpers\.(\w+)` \((?:chapters )?(\d+)(?:–(\d+))?\)", intro)}
-    packages = {p.name: {int(c.stem[2:]) for c in p.glob("ch[0-9][0-9].py")}
-                for p in sorted((ROOT / "src" / "helpers").iterdir()) if p.is_dir() and p.name != "core"
-                and (p / "__init__.py").exists()}
+    said = {
+        m[1]: set(range(int(m[2]), int(m[3] or m[2]) + 1))
+        for m in re.finditer(r"`helpers\.(\w+)` \((?:chapters )?(\d+)(?:–(\d+))?\)", intro)
+    }
+    packages = {
+        p.name: {int(c.stem[2:]) for c in p.glob("ch[0-9][0-9].py")}
+        for p in sorted((ROOT / "src" / "helpers").iterdir())
+        if p.is_dir() and p.name != "core" and (p / "__init__.py").exists()
+    }
     assert said == packages
     for page in ("intro.md", "course.md"):
         text = (ROOT / "book" / page).read_text(encoding="utf-8")
-        counts = re.findall(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|\d+) (?:studies|chapters)\b",
-                            text)
+        counts = re.findall(
+            r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|\d+) (?:studies|chapters)\b", text
+        )
         assert counts == [], page

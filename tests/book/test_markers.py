@@ -7,23 +7,34 @@ import sys
 
 import pytest
 
-from conftest import NotebookRunInFastTest, _GUARD, runs_notebooks
+from conftest import _GUARD, NotebookRunInFastTest, runs_notebooks
 
 
-@pytest.mark.parametrize("command, expected", [
-    ([sys.executable, "-m", "ipykernel_launcher", "-f", "/tmp/kernel-1.json"], True),  # what jupyter_client starts
-    ([sys.executable, "-m", "helpers", "run", "notebooks/01_metahope_pilot_v1.ipynb"], True),
-    (f"{sys.executable} -m helpers build --jobs 2", True),
-    (["/venv/bin/papermill", "in.ipynb", "out.ipynb"], True),
-    (["jupyter-book", "build", "."], True),
-    ([sys.executable, "-c", "import sys, helpers; from jupyter_book.cli.main import main; sys.exit(main())", "build",
-      "stage"], True),
-    (["jupyter", "nbconvert", "--to", "notebook", "--execute", "x.ipynb"], True),
-    ([sys.executable, "-m", "helpers", "mqm", "scores", "x.tsv"], False),
-    ([sys.executable, "-m", "helpers", "--help"], False),
-    (["jupyter", "lab", "--no-browser"], False),
-    (["make", "-n", "lab"], False),
-])
+@pytest.mark.parametrize(
+    "command, expected",
+    [
+        ([sys.executable, "-m", "ipykernel_launcher", "-f", "/tmp/kernel-1.json"], True),  # what jupyter_client starts
+        ([sys.executable, "-m", "helpers", "run", "notebooks/01_metahope_pilot_v1.ipynb"], True),
+        (f"{sys.executable} -m helpers build --jobs 2", True),
+        (["/venv/bin/papermill", "in.ipynb", "out.ipynb"], True),
+        (["jupyter-book", "build", "."], True),
+        (
+            [
+                sys.executable,
+                "-c",
+                "import sys, helpers; from jupyter_book.cli.main import main; sys.exit(main())",
+                "build",
+                "stage",
+            ],
+            True,
+        ),
+        (["jupyter", "nbconvert", "--to", "notebook", "--execute", "x.ipynb"], True),
+        ([sys.executable, "-m", "helpers", "mqm", "scores", "x.tsv"], False),
+        ([sys.executable, "-m", "helpers", "--help"], False),
+        (["jupyter", "lab", "--no-browser"], False),
+        (["make", "-n", "lab"], False),
+    ],
+)
 def test_the_guard_knows_a_notebook_run(command, expected):
     assert runs_notebooks(command) is expected
 

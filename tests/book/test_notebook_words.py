@@ -17,6 +17,9 @@ OWN_MARKDOWN = re.compile(r"\bMarkdown\(")
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_no_code_cell_writes_its_own_sentence(path):
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    own = [n for n, cell in enumerate(cells)
-           if cell["cell_type"] == "code" and OWN_MARKDOWN.search("".join(cell["source"]))]
+    own = [
+        n
+        for n, cell in enumerate(cells)
+        if cell["cell_type"] == "code" and OWN_MARKDOWN.search("".join(cell["source"]))
+    ]
     assert not own, f"{path.name}: code cells {own} display Markdown of their own; move the sentence to a words section"

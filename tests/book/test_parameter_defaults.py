@@ -28,8 +28,11 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("[0-
 
 def _cells(notebook: Path) -> list[dict]:
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-    return [dict(c, source="".join(c["source"]) if isinstance(c["source"], list) else c["source"])
-            for c in cells if c.get("cell_type") == "code"]
+    return [
+        dict(c, source="".join(c["source"]) if isinstance(c["source"], list) else c["source"])
+        for c in cells
+        if c.get("cell_type") == "code"
+    ]
 
 
 def parameters_cell(notebook: Path) -> dict[str, object]:
@@ -39,7 +42,8 @@ def parameters_cell(notebook: Path) -> dict[str, object]:
     values = {}
     for node in ast.parse(cells[0]["source"]).body:
         assert isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name), (
-            f"{notebook.name}: the parameters cell holds something other than `name = literal` (line {node.lineno})")
+            f"{notebook.name}: the parameters cell holds something other than `name = literal` (line {node.lineno})"
+        )
         values[node.targets[0].id] = ast.literal_eval(node.value)
     return values
 
@@ -57,11 +61,19 @@ def chapter_calls(notebook: Path) -> list[tuple[str, dict[str, str]]]:
         except SyntaxError:  # IPython magics: no chapter call sits in such a cell
             continue
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("helpers.") \
-                    and any(CHAPTER_MODULES.fullmatch(a.name) for a in node.names):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("helpers.")
+                and any(CHAPTER_MODULES.fullmatch(a.name) for a in node.names)
+            ):
                 study = next(f"{node.module}.{a.name}" for a in node.names if CHAPTER_MODULES.fullmatch(a.name))
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and isinstance(node.func.value, ast.Name) and CHAPTER_MODULES.fullmatch(node.func.value.id):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and CHAPTER_MODULES.fullmatch(node.func.value.id)
+            ):
                 passed = {k.arg: k.value.id for k in node.keywords if k.arg and isinstance(k.value, ast.Name)}
                 passed.update({i: a.id for i, a in enumerate(node.args) if isinstance(a, ast.Name)})
                 calls.append((node.func.attr, passed))
@@ -83,7 +95,8 @@ def test_parameters_cell_and_chapter_functions_give_the_same_defaults(notebook):
     cell = parameters_cell(notebook)
     calls = chapter_calls(notebook)
     assert any(f.__name__ == "setup" or f.__name__.endswith("_setup") for f, _ in calls), (
-        f"{notebook.name} calls no chapter set-up (chNN.setup)")
+        f"{notebook.name} calls no chapter set-up (chNN.setup)"
+    )
     checked, wrong = set(), []
     for function, passed in calls:
         signature = inspect.signature(function)
@@ -101,8 +114,11 @@ def test_parameters_cell_and_chapter_functions_give_the_same_defaults(notebook):
     assert not wrong, f"{notebook.name}: " + "; ".join(wrong)
     setups = [f for f, _ in calls if f.__name__ == "setup" or f.__name__.endswith("_setup")]
     for setup in setups:  # every setup parameter named like a notebook parameter was compared
-        shared = {p for p, v in inspect.signature(setup).parameters.items()
-                  if p in cell and v.default is not inspect.Parameter.empty}
+        shared = {
+            p
+            for p, v in inspect.signature(setup).parameters.items()
+            if p in cell and v.default is not inspect.Parameter.empty
+        }
         assert shared <= checked, f"{notebook.name}: {sorted(shared - checked)} not passed to {setup.__name__} by name"
 
 

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from conftest import chromium_path, student_edition_strings
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -71,8 +72,14 @@ def read_pdf(path: Path) -> dict:
     def titles(items):
         for item in items:
             yield from (titles(item) if isinstance(item, list) else [item.title])
-    return {"text": text, "images": images, "fonts": fonts, "pages": len(reader.pages),
-            "outline": list(titles(reader.outline))}
+
+    return {
+        "text": text,
+        "images": images,
+        "fonts": fonts,
+        "pages": len(reader.pages),
+        "outline": list(titles(reader.outline)),
+    }
 
 
 def _executed(stage: Path, entry: str, student: bool = False) -> dict:
@@ -97,8 +104,11 @@ def chapter_title(stage: Path, entry: str) -> str:
 
 def figure_count(stage: Path, entry: str, student: bool = False) -> int:
     """How many interactive figures the executed chapter shows (plotly outputs)."""
-    return sum("application/vnd.plotly.v1+json" in o.get("data", {})
-               for c in _executed(stage, entry, student)["cells"] for o in c.get("outputs", []))
+    return sum(
+        "application/vnd.plotly.v1+json" in o.get("data", {})
+        for c in _executed(stage, entry, student)["cells"]
+        for o in c.get("outputs", [])
+    )
 
 
 def chinese_in_outputs(stage: Path, entry: str, student: bool = False) -> list[str]:

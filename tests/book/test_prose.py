@@ -58,19 +58,23 @@ def test_hand_counted_source():
 
 
 def test_a_string_counts_once_per_line_and_exceptions_built_for_later_are_messages():
-    source = ('x = ["one two three four five six", "seven eight nine ten eleven twelve"]\n'
-              'raise make(message="a keyword message of six words or more")\n'
-              'problems.append(errors.InputError("is not a workbook, so its student is missing"))\n'
-              'print("but a printed line of six words is prose")\n')
+    source = (
+        'x = ["one two three four five six", "seven eight nine ten eleven twelve"]\n'
+        'raise make(message="a keyword message of six words or more")\n'
+        'problems.append(errors.InputError("is not a workbook, so its student is missing"))\n'
+        'print("but a printed line of six words is prose")\n'
+    )
     assert prose.prose_lines(source) == [1, 4]
 
 
 def test_a_variable_used_only_in_an_error_message_is_part_of_it():
-    source = ('what = "nothing is marked done in this sheet yet" if x else "some rows wait"\n'
-              'raise ValueError(f"student {s}: {what}")\n'
-              'note = "this sentence of six words is printed"\n'
-              'raise ValueError(note)\n'
-              'print(note)\n')
+    source = (
+        'what = "nothing is marked done in this sheet yet" if x else "some rows wait"\n'
+        'raise ValueError(f"student {s}: {what}")\n'
+        'note = "this sentence of six words is printed"\n'
+        "raise ValueError(note)\n"
+        "print(note)\n"
+    )
     assert prose.prose_lines(source) == [3]  # note is printed too, so it is prose
 
 
@@ -90,4 +94,5 @@ def test_budget():
     over = {name: n for name, n in chapters.items() if n > 10}
     assert sum(counts.values()) <= 120 and not over, (
         f"{sum(counts.values())} prose lines in src/helpers (budget 120); chapter modules over 10: {over}; "
-        "list them with python tools/prose.py --list FILE")
+        "list them with python tools/prose.py --list FILE"
+    )

@@ -19,8 +19,11 @@ WIDTH = 120
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_words_lines_are_wrapped(path):
-    long = [(n, len(line)) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-            if len(line) > WIDTH and not line.lstrip().startswith("|")]  # a table row cannot wrap
+    long = [
+        (n, len(line))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if len(line) > WIDTH and not line.lstrip().startswith("|")
+    ]  # a table row cannot wrap
     assert not long, f"{path.name}: lines longer than {WIDTH} characters (line, length): {long}"
 
 

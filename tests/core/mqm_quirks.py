@@ -9,7 +9,6 @@ from helpers.core.statistics import scoring
 
 from .mqm_small import run_cli
 
-
 HEADER = ["system", "doc", "docSegId", "globalSegId", "rater", "source", "target", "category", "severity", "metadata"]
 
 

@@ -9,24 +9,23 @@ import pytest
 from helpers import __main__ as cli
 from helpers.core.formats import mqm
 
-
 HEADER = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
 
 
 # Hand-computed below, per scheme: A/B systems, segments 1-2 of doc d rated by r1 and r2,
 # segment 3 only for A (so it is dropped from the common-segment scores).
 ROWS = [
-    ["A", "d", 1, 1, "r1", "s", "t", "Accuracy/Mistranslation", "Major"],   # mqm 5    marot 5
-    ["A", "d", 1, 1, "r1", "s", "t", "Fluency/Punctuation", "Minor"],       # mqm 0.1  marot 0.1
-    ["A", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "minor"],             # mqm 1    marot 1
-    ["A", "d", 2, 2, "r1", "s", "t", "No-error", "No-error"],               # 0
-    ["A", "d", 2, 2, "r2", "s", "t", "Non-translation!", "Major"],          # 25
-    ["A", "d", 3, 3, "r1", "s", "t", "Accuracy/Omission", "Major"],         # 5 (segment only A has)
-    ["B", "d", 1, 1, "r1", "s", "t", "Source error", "Major"],              # mqm 5    marot 0
-    ["B", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "Neutral"],           # 0
-    ["B", "d", 1, 1, "r2", "s", "t", "Found", "HOTW-test"],                 # left out
+    ["A", "d", 1, 1, "r1", "s", "t", "Accuracy/Mistranslation", "Major"],  # mqm 5    marot 5
+    ["A", "d", 1, 1, "r1", "s", "t", "Fluency/Punctuation", "Minor"],  # mqm 0.1  marot 0.1
+    ["A", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "minor"],  # mqm 1    marot 1
+    ["A", "d", 2, 2, "r1", "s", "t", "No-error", "No-error"],  # 0
+    ["A", "d", 2, 2, "r2", "s", "t", "Non-translation!", "Major"],  # 25
+    ["A", "d", 3, 3, "r1", "s", "t", "Accuracy/Omission", "Major"],  # 5 (segment only A has)
+    ["B", "d", 1, 1, "r1", "s", "t", "Source error", "Major"],  # mqm 5    marot 0
+    ["B", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "Neutral"],  # 0
+    ["B", "d", 1, 1, "r2", "s", "t", "Found", "HOTW-test"],  # left out
     ["B", "d", 2, 2, "r1", "s", "t", "Accuracy/Creative Reinterpretation", "Minor"],  # mqm 0  marot 0
-    ["B", "d", 2, 2, "r2", "s", "t", "No-error", "No-error"],               # 0
+    ["B", "d", 2, 2, "r2", "s", "t", "No-error", "No-error"],  # 0
 ]
 
 

@@ -14,10 +14,12 @@ import numpy as np
 import pandas as pd
 import pingouin as pg
 import pytest
-from scipy.stats import pearsonr, t as student_t, wilcoxon
+from scipy.stats import pearsonr, wilcoxon
+from scipy.stats import t as student_t
 from sklearn.metrics import cohen_kappa_score
 
-from helpers.core.statistics import agreement as ag, raters, stats
+from helpers.core.statistics import agreement as ag
+from helpers.core.statistics import raters, stats
 from helpers.core.statistics.stats import jackknife_weights, resample
 
 
@@ -52,7 +54,8 @@ def test_interval_alpha_by_hand_and_against_package():
     rng = np.random.default_rng(1)
     data = rng.choice([0, 2, 4, 6, 8, 10], size=(3, 30)).astype(float)
     assert ag.interval_alpha_weighted(data.T, np.ones((1, 30)))[0] == pytest.approx(
-        krippendorff.alpha(reliability_data=data, level_of_measurement="interval"))
+        krippendorff.alpha(reliability_data=data, level_of_measurement="interval")
+    )
 
 
 def test_weighted_alpha_equals_alpha_of_the_resampled_data_with_missing_values():
@@ -78,10 +81,13 @@ def test_pearson_and_exact_agreement():
 
 
 def _long(values: dict[str, list]) -> pd.DataFrame:
-    return pd.DataFrame([
-        {"group": "g", "item": i, "annotator": r, "score": v}
-        for r, vals in values.items() for i, v in enumerate(vals)
-    ])
+    return pd.DataFrame(
+        [
+            {"group": "g", "item": i, "annotator": r, "score": v}
+            for r, vals in values.items()
+            for i, v in enumerate(vals)
+        ]
+    )
 
 
 def test_agreement_two_and_three_raters():
@@ -94,8 +100,12 @@ def test_agreement_two_and_three_raters():
     labels = [0, 2, 4]
     assert row["weighted_kappa"] == pytest.approx(np.mean([ag.weighted_kappa(x, y, labels) for x, y in pairs]))
     assert row["exact_agreement"] == pytest.approx(50.0)  # items 1 and 2 only
-    assert row["alpha"] == pytest.approx(krippendorff.alpha(
-        reliability_data=np.array([[0, 2, 4, 4], [0, 2, 4, 2], [2, 2, 4, 4]], float), level_of_measurement="interval"))
+    assert row["alpha"] == pytest.approx(
+        krippendorff.alpha(
+            reliability_data=np.array([[0, 2, 4, 4], [0, 2, 4, 2], [2, 2, 4, 4]], float),
+            level_of_measurement="interval",
+        )
+    )
 
 
 def test_agreement_columns_are_fixed_and_missing_ratings_allowed():
@@ -121,7 +131,9 @@ def test_bootstrap_is_seeded_and_matches_reference_per_resample():
     idx = np.random.default_rng(3).integers(0, 25, size=(50, 25))  # the draws behind resample(25, 50, 3)
     for k in (0, 17, 49):
         x, y = a[idx[k]], b[idx[k]]
-        assert s1.loc[k, "alpha"] == pytest.approx(krippendorff.alpha(np.vstack([x, y]), level_of_measurement="interval"))
+        assert s1.loc[k, "alpha"] == pytest.approx(
+            krippendorff.alpha(np.vstack([x, y]), level_of_measurement="interval")
+        )
         labels = np.unique(np.concatenate([a, b]))
         assert s1.loc[k, "weighted_kappa"] == pytest.approx(cohen_kappa_score(x, y, weights="quadratic", labels=labels))
         assert s1.loc[k, "exact_agreement"] == pytest.approx((x == y).mean() * 100)
@@ -140,7 +152,9 @@ def test_severity_bias_counts_and_test():
     paired = pd.DataFrame({"system": ["s"] * 6, "A": [0, 0, 2, 4, 0, 2], "B": [2, 4, 2, 8, 6, 0]})
     row = raters.severity_bias(paired, "A", "B").iloc[0]
     assert row["mean_difference"] == pytest.approx(14 / 6)
-    assert (row["share_B_higher"], row["share_A_higher"], row["share_equal"]) == pytest.approx((400 / 6, 100 / 6, 100 / 6))
+    assert (row["share_B_higher"], row["share_A_higher"], row["share_equal"]) == pytest.approx(
+        (400 / 6, 100 / 6, 100 / 6)
+    )
     assert 0 < row["p_value"] < 1
 
 
@@ -161,8 +175,14 @@ def test_krippendorff_2011_worked_example(level, published):
 
 
 def test_k_rater_agreement_on_krippendorff_example():
-    long = pd.DataFrame([{"g": 1, "item": u, "annotator": c, "v": v}
-                         for c, row in enumerate(KRIPPENDORFF_2011) for u, v in enumerate(row) if v is not None])
+    long = pd.DataFrame(
+        [
+            {"g": 1, "item": u, "annotator": c, "v": v}
+            for c, row in enumerate(KRIPPENDORFF_2011)
+            for u, v in enumerate(row)
+            if v is not None
+        ]
+    )
     row = ag.agreement(long, by="g", value="v", level="ordinal").iloc[0]
     assert round(row["alpha"], 3) == 0.815
     # unit 12 has a single rating and is not counted; of the other 11, units 2, 6 and 8 (1-based) disagree
@@ -174,8 +194,9 @@ def test_k_rater_agreement_on_krippendorff_example():
 def test_shrout_fleiss_1979_icc():
     # Shrout & Fleiss (1979), Table 2: 6 targets x 4 judges; published ICC(2,1) = .29, ICC(2,4) = .62
     ratings = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
-    long = pd.DataFrame([{"g": 1, "item": t, "annotator": j, "v": v}
-                         for t, row in enumerate(ratings) for j, v in enumerate(row)])
+    long = pd.DataFrame(
+        [{"g": 1, "item": t, "annotator": j, "v": v} for t, row in enumerate(ratings) for j, v in enumerate(row)]
+    )
     row = raters.icc_table(long, by="g", value="v").iloc[0]
     assert round(row["icc2_1"], 2) == 0.29 and round(row["icc2_k"], 2) == 0.62
     assert row["icc2_1_ci_low"] < row["icc2_1"] < row["icc2_1_ci_high"]
@@ -183,21 +204,30 @@ def test_shrout_fleiss_1979_icc():
 
 def test_cluster_intervals_reduce_to_item_intervals_for_singleton_clusters_and_widen_for_nested_items():
     df = _long({"A": [0, 2, 4, 6, 0, 2, 8, 0, 4, 6], "B": [0, 4, 4, 6, 2, 2, 8, 0, 2, 6]})
-    single = ag.bootstrap_agreement(df.assign(sentence=df["item"]), by="group", value="score", n_boot=400, seed=2,
-                                    clusters="sentence")
+    single = ag.bootstrap_agreement(
+        df.assign(sentence=df["item"]), by="group", value="score", n_boot=400, seed=2, clusters="sentence"
+    )
     np.testing.assert_allclose(single["cluster_ci_low"], single["ci_low"])
     np.testing.assert_allclose(single["cluster_ci_high"], single["ci_high"])
     # five sentences of two metaphors; within a sentence both are agreed on, or both not: the items of a
     # sentence are positively correlated, so resampling sentences moves exact agreement more
     alike = _long({"A": [0, 2, 4, 6, 0, 2, 8, 0, 4, 6], "B": [0, 2, 6, 8, 0, 2, 6, 2, 4, 6]})
-    nested = ag.bootstrap_agreement(alike.assign(sentence=alike["item"] // 2), by="group", value="score",
-                                    n_boot=400, seed=2, clusters="sentence").set_index("metric")
+    nested = ag.bootstrap_agreement(
+        alike.assign(sentence=alike["item"] // 2), by="group", value="score", n_boot=400, seed=2, clusters="sentence"
+    ).set_index("metric")
     width = nested["ci_high"] - nested["ci_low"]
     cluster_width = nested["cluster_ci_high"] - nested["cluster_ci_low"]
     assert nested.loc["exact_agreement", "estimate"] == 60.0
     assert cluster_width["exact_agreement"] > width["exact_agreement"]
-    diff = ag.bootstrap_difference(df.assign(sentence=df["item"] // 2), df.assign(sentence=df["item"] // 2),
-                                   by="group", value="score", n_boot=100, seed=1, clusters="sentence")
+    diff = ag.bootstrap_difference(
+        df.assign(sentence=df["item"] // 2),
+        df.assign(sentence=df["item"] // 2),
+        by="group",
+        value="score",
+        n_boot=100,
+        seed=1,
+        clusters="sentence",
+    )
     assert (diff[["difference", "ci_low", "ci_high", "cluster_ci_low", "cluster_ci_high"]].abs().max() == 0).all()
 
 
@@ -214,11 +244,19 @@ def test_jackknife_interval_of_alpha_uses_leave_one_sentence_out_alpha_from_krip
     out = ag.bootstrap_agreement(df, by="group", value="score", n_boot=100, seed=0, clusters="sentence")
     row = out.set_index("metric").loc["alpha"]
     full = krippendorff.alpha(np.array([a, b], dtype=float), level_of_measurement="interval")
-    loo = np.array([krippendorff.alpha(np.array([[x for x, s in zip(r, sentence) if s != g] for r in (a, b)], float),
-                                       level_of_measurement="interval") for g in range(6)])
+    loo = np.array(
+        [
+            krippendorff.alpha(
+                np.array([[x for x, s in zip(r, sentence) if s != g] for r in (a, b)], float),
+                level_of_measurement="interval",
+            )
+            for g in range(6)
+        ]
+    )
     half = student_t.ppf(0.975, 5) * np.sqrt(5 / 6 * ((loo - loo.mean()) ** 2).sum())
     assert (row["jackknife_ci_low"], min(row["jackknife_ci_high"], 1.0)) == pytest.approx(
-        (full - half, min(full + half, 1.0)), rel=1e-9)
+        (full - half, min(full + half, 1.0)), rel=1e-9
+    )
     same = ag.bootstrap_difference(df, df, by="group", value="score", n_boot=50, seed=1, clusters="sentence")
     assert (same[["jackknife_ci_low", "jackknife_ci_high"]].abs().max() == 0).all()
 
@@ -226,13 +264,15 @@ def test_jackknife_interval_of_alpha_uses_leave_one_sentence_out_alpha_from_krip
 def test_severity_bias_sentence_test_flips_whole_sentences():
     # B − A = (2, 4 | 0, 4 | 6, −2): sentence sums 6, 4, 4, observed |mean| 14/6; the 8 sentence flips give
     # |±6 ± 4 ± 4| = 14, 6, 6, 2 (twice each): only 2 of 8 reach 14 -> p = 0.25
-    paired = pd.DataFrame({"system": ["s"] * 6, "A": [0, 0, 2, 4, 0, 2], "B": [2, 4, 2, 8, 6, 0],
-                           "sentence": [1, 1, 2, 2, 3, 3]})
+    paired = pd.DataFrame(
+        {"system": ["s"] * 6, "A": [0, 0, 2, 4, 0, 2], "B": [2, 4, 2, 8, 6, 0], "sentence": [1, 1, 2, 2, 3, 3]}
+    )
     row = raters.severity_bias(paired, "A", "B", clusters="sentence").iloc[0]
     assert row["n_clusters"] == 3 and row["p_cluster_permutation"] == pytest.approx(0.25)
 
 
 # ------------------------------------------------------------------- reading α (issue 35, item 3)
+
 
 def test_alpha_reading_follows_krippendorffs_thresholds_at_their_boundaries():
     # Krippendorff (2004 §12.4; 2011): rely on α ≥ .800; .667 ≤ α < .800 tentative conclusions only; below, none
@@ -246,8 +286,11 @@ def test_alpha_reading_follows_krippendorffs_thresholds_at_their_boundaries():
 
 # Level words of other conventions (Landis & Koch 1977 for κ: slight, fair, moderate, substantial, almost
 # perfect; Cicchetti 1994: poor, fair, good, excellent) and the thresholds themselves typed into the words
-_FOREIGN_LEVEL = re.compile(r"\b(slight(ly)?|fair(ly)?|moderate(ly)?|substantial(ly)?|almost perfect|poor(ly)?|"
-                            r"excellent)\b|0\.667|0\.8(00)?\b", re.IGNORECASE)
+_FOREIGN_LEVEL = re.compile(
+    r"\b(slight(ly)?|fair(ly)?|moderate(ly)?|substantial(ly)?|almost perfect|poor(ly)?|"
+    r"excellent)\b|0\.667|0\.8(00)?\b",
+    re.IGNORECASE,
+)
 
 
 _ROOT = Path(__file__).parents[2]
@@ -261,14 +304,20 @@ def _prose(path: Path) -> str:
     return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
 
 
-@pytest.mark.parametrize("page", sorted((_ROOT / "notebooks" / "words").glob("*.md")) + sorted(
-    (_ROOT / "notebooks").glob("*.ipynb")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "page",
+    sorted((_ROOT / "notebooks" / "words").glob("*.md")) + sorted((_ROOT / "notebooks").glob("*.ipynb")),
+    ids=lambda p: p.name,
+)
 def test_words_about_alpha_use_only_the_readings_of_alpha_reading(page):
     # every sentence that reads an agreement level says it through alpha_reading (a {x.text} filled from it) or
     # the thresholds it exports; a level word of another convention, or a threshold typed in, fails
     text = _prose(page)
-    offending = [line for line in text.splitlines()
-                 if re.search(r"α|agree|reliab", line, re.IGNORECASE) and _FOREIGN_LEVEL.search(line)]
+    offending = [
+        line
+        for line in text.splitlines()
+        if re.search(r"α|agree|reliab", line, re.IGNORECASE) and _FOREIGN_LEVEL.search(line)
+    ]
     assert offending == []
 
 
@@ -283,8 +332,12 @@ C = [2, 2, 4, 4, 6, 8, 0, 0]
 
 def tidy(*raters, names=("B_rater", "A_rater", "C_rater"), group="Z"):
     """Raters named out of alphabetical order, items numbered from 1; a second group "Y"."""
-    rows = [{"g": g, "annotator": names[k], "item": f"i{i}", "v": v + (g == "Y"), "s": f"s{i // 2}"}
-            for g in (group, "Y") for k, r in enumerate(raters) for i, v in enumerate(r)]
+    rows = [
+        {"g": g, "annotator": names[k], "item": f"i{i}", "v": v + (g == "Y"), "s": f"s{i // 2}"}
+        for g in (group, "Y")
+        for k, r in enumerate(raters)
+        for i, v in enumerate(r)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -298,8 +351,9 @@ def test_agreement_every_column_against_the_references():
     assert z["n_items"] == 8 and z["n_raters"] == 3
     assert z["alpha"] == pytest.approx(krippendorff.alpha(reliability_data=data, level_of_measurement="interval"))
     pairs = [(A, B), (A, C), (B, C)]
-    assert z["weighted_kappa"] == pytest.approx(np.mean([cohen_kappa_score(p, q, weights="quadratic", labels=labels)
-                                                         for p, q in pairs]))
+    assert z["weighted_kappa"] == pytest.approx(
+        np.mean([cohen_kappa_score(p, q, weights="quadratic", labels=labels) for p, q in pairs])
+    )
     assert z["pearson_r"] == pytest.approx(np.mean([pearsonr(p, q)[0] for p, q in pairs]))
     assert z["exact_agreement"] == pytest.approx(100 * 3 / 8)  # items 3, 5, 7 (0-based 2, 4, 6)
     assert z["presence_agreement"] == pytest.approx(100 * 6 / 8)  # items 1 (0, 0, 2) and 8 (10, 8, 0) split
@@ -314,20 +368,23 @@ def test_agreement_ordinal_level_uses_the_labels_as_value_domain():
     frame = tidy(A, B)
     out = ag.agreement(frame[frame["g"] == "Z"], by="g", value="v", level="ordinal", labels=labels).iloc[0]
     data = np.array([A, B], dtype=float)
-    assert out["alpha"] == pytest.approx(krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal",
-                                                            value_domain=labels))
+    assert out["alpha"] == pytest.approx(
+        krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal", value_domain=labels)
+    )
     assert out["weighted_kappa"] == pytest.approx(cohen_kappa_score(A, B, weights="quadratic", labels=labels))
     with_observed = ag.agreement(tidy(A, B), by="g", value="v", level="ordinal").iloc[0]
     assert with_observed["weighted_kappa"] == pytest.approx(cohen_kappa_score(A, B, weights="quadratic"))
 
 
 def test_agreement_with_other_column_names_and_pairs_rating_two_items_only():
-    frame = pd.DataFrame({"who": ["r1", "r1", "r2", "r2", "r3"], "unit": [1, 2, 1, 2, 3], "x": [1, 3, 2, 3, 5],
-                          "sys": "S"})
+    frame = pd.DataFrame(
+        {"who": ["r1", "r1", "r2", "r2", "r3"], "unit": [1, 2, 1, 2, 3], "x": [1, 3, 2, 3, 5], "sys": "S"}
+    )
     out = ag.agreement(frame, by=["sys"], value="x", rater="who", item="unit").iloc[0]
     assert out["n_items"] == 2 and out["n_raters"] == 3  # unit 3 has one rating
-    assert out["weighted_kappa"] == pytest.approx(cohen_kappa_score([1, 3], [2, 3], weights="quadratic",
-                                                                    labels=[1, 2, 3, 5]))
+    assert out["weighted_kappa"] == pytest.approx(
+        cohen_kappa_score([1, 3], [2, 3], weights="quadratic", labels=[1, 2, 3, 5])
+    )
     assert out["pearson_r"] == pytest.approx(1.0)
     assert ag.rating_matrix(frame, "x", "who", "unit").shape == (3, 3)
 
@@ -335,8 +392,9 @@ def test_agreement_with_other_column_names_and_pairs_rating_two_items_only():
 def test_two_shared_items_are_enough_for_a_pair():
     m = np.array([[0.0, 1.0], [2.0, 2.0]])
     stats = ag._statistics(m, None, "interval")
-    assert stats["weighted_kappa"] == pytest.approx(cohen_kappa_score([0, 2], [1, 2], weights="quadratic",
-                                                                      labels=[0, 1, 2]))
+    assert stats["weighted_kappa"] == pytest.approx(
+        cohen_kappa_score([0, 2], [1, 2], weights="quadratic", labels=[0, 1, 2])
+    )
 
 
 def test_undefined_statistics_are_nan_and_constant_kappa_is_zero():
@@ -348,7 +406,8 @@ def test_undefined_statistics_are_nan_and_constant_kappa_is_zero():
     assert math.isnan(ag.krippendorff_alpha([[3, 3], [3, 3]]))
     assert ag.krippendorff_alpha([[1, 2], [1, 2]]) == 1.0  # two values are enough
     assert ag.krippendorff_alpha([[1, 2, 3], [1, 2, 4]], level="nominal") == pytest.approx(
-        krippendorff.alpha(reliability_data=[[1, 2, 3], [1, 2, 4]], level_of_measurement="nominal"))
+        krippendorff.alpha(reliability_data=[[1, 2, 3], [1, 2, 4]], level_of_measurement="nominal")
+    )
     assert ag.exact_agreement([1, 2, 3], [1, 2, 0], [1, 0, 3]) == pytest.approx(100 / 3)
     assert ag.exact_agreement([1, 2], [5, 2], [5, 2]) == 50.0
 
@@ -357,7 +416,8 @@ def test_interval_alpha_weighted_undefined_without_variation():
     assert math.isnan(ag.interval_alpha_weighted(np.array([[2.0, 2.0], [2.0, 2.0]]), np.ones((1, 2)))[0])
     data = np.array([[1.0, 2.0], [3.0, 3.0], [np.nan, 1.0]])  # the third unit has one value: not pairable
     assert ag.interval_alpha_weighted(data, np.array([[1, 1, 5]]))[0] == pytest.approx(
-        krippendorff.alpha(reliability_data=data[:2].T, level_of_measurement="interval"))
+        krippendorff.alpha(reliability_data=data[:2].T, level_of_measurement="interval")
+    )
 
 
 def test_bootstrap_samples_per_resample_against_the_references():
@@ -368,7 +428,8 @@ def test_bootstrap_samples_per_resample_against_the_references():
     for k in range(15):
         ra, rb = np.repeat(a, w[k]), np.repeat(b, w[k])
         assert got["weighted_kappa"][k] == pytest.approx(
-            cohen_kappa_score(ra, rb, weights="quadratic", labels=labels), abs=1e-9)
+            cohen_kappa_score(ra, rb, weights="quadratic", labels=labels), abs=1e-9
+        )
         r = pearsonr(ra, rb)[0] if ra.std() > 0 and rb.std() > 0 else np.nan
         assert got["pearson_r"][k] == pytest.approx(r, nan_ok=True)
         assert got["exact_agreement"][k] == pytest.approx(100 * np.mean(ra == rb))
@@ -381,8 +442,19 @@ def test_bootstrap_samples_per_resample_against_the_references():
 def test_bootstrap_agreement_every_column():
     frame = tidy(A, B)
     out = ag.bootstrap_agreement(frame, by="g", value="v", n_boot=200, seed=3, ci=90, clusters="s")
-    assert list(out.columns) == ["g", "metric", "estimate", "ci_low", "ci_high", "n_boot", "n_undefined",
-                                 "cluster_ci_low", "cluster_ci_high", "jackknife_ci_low", "jackknife_ci_high"]
+    assert list(out.columns) == [
+        "g",
+        "metric",
+        "estimate",
+        "ci_low",
+        "ci_high",
+        "n_boot",
+        "n_undefined",
+        "cluster_ci_low",
+        "cluster_ci_high",
+        "jackknife_ci_low",
+        "jackknife_ci_high",
+    ]
     z = out[out["g"] == "Z"].set_index("metric")
     assert list(out["g"].unique()) == ["Z", "Y"]
     a, b = np.array(A, dtype=float), np.array(B, dtype=float)
@@ -396,16 +468,23 @@ def test_bootstrap_agreement_every_column():
         assert row["estimate"] == pytest.approx(full[metric])
         assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(np.nanpercentile(items[metric], [5, 95])))
         assert (row["cluster_ci_low"], row["cluster_ci_high"]) == pytest.approx(
-            tuple(np.nanpercentile(nested[metric], [5, 95])))
+            tuple(np.nanpercentile(nested[metric], [5, 95]))
+        )
         loo = jack[metric].to_numpy()
         se = math.sqrt(3 / 4 * ((loo - loo.mean()) ** 2).sum())
         lo, hi = ag.BOUNDS[metric]
         t = 2.353363  # t_{3, .95}
         assert (row["jackknife_ci_low"], row["jackknife_ci_high"]) == pytest.approx(
-            (max(full[metric] - t * se, lo), min(full[metric] + t * se, hi)), abs=1e-5)
+            (max(full[metric] - t * se, lo), min(full[metric] + t * se, hi)), abs=1e-5
+        )
         assert row["n_boot"] == 200 and row["n_undefined"] == int(items[metric].isna().sum())
-    assert ag.BOUNDS == {"alpha": (-np.inf, 1.0), "weighted_kappa": (-1.0, 1.0), "pearson_r": (-1.0, 1.0),
-                         "exact_agreement": (0.0, 100.0), "presence_agreement": (0.0, 100.0)}
+    assert ag.BOUNDS == {
+        "alpha": (-np.inf, 1.0),
+        "weighted_kappa": (-1.0, 1.0),
+        "pearson_r": (-1.0, 1.0),
+        "exact_agreement": (0.0, 100.0),
+        "presence_agreement": (0.0, 100.0),
+    }
 
 
 def test_bootstrap_agreement_defaults_and_fixed_labels():
@@ -413,18 +492,34 @@ def test_bootstrap_agreement_defaults_and_fixed_labels():
     frame = frame[frame["g"] == "Z"]
     out = ag.bootstrap_agreement(frame, by=["g"], value="v", rater="who", item="unit", labels=[0, 2, 4, 6, 8, 10, 12])
     row = out[(out["g"] == "Z") & (out["metric"] == "weighted_kappa")].iloc[0]
-    samples = ag.bootstrap_samples(np.array(A, float), np.array(B, float), resample(8, 2000, 0),
-                                   labels=[0, 2, 4, 6, 8, 10, 12])
-    assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(np.percentile(samples["weighted_kappa"], [2.5, 97.5])))
-    assert row["estimate"] == pytest.approx(cohen_kappa_score(A, B, weights="quadratic", labels=[0, 2, 4, 6, 8, 10, 12]))
+    samples = ag.bootstrap_samples(
+        np.array(A, float), np.array(B, float), resample(8, 2000, 0), labels=[0, 2, 4, 6, 8, 10, 12]
+    )
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+        tuple(np.percentile(samples["weighted_kappa"], [2.5, 97.5]))
+    )
+    assert row["estimate"] == pytest.approx(
+        cohen_kappa_score(A, B, weights="quadratic", labels=[0, 2, 4, 6, 8, 10, 12])
+    )
     assert row["n_boot"] == 2000
 
 
 def test_bootstrap_difference_every_column():
     x, y = tidy(A, B), tidy(A, C)
     out = ag.bootstrap_difference(x, y, by="g", value="v", n_boot=150, seed=2, ci=80, clusters="s")
-    assert list(out.columns) == ["g", "metric", "x", "y", "difference", "ci_low", "ci_high", "cluster_ci_low",
-                                 "cluster_ci_high", "jackknife_ci_low", "jackknife_ci_high"]
+    assert list(out.columns) == [
+        "g",
+        "metric",
+        "x",
+        "y",
+        "difference",
+        "ci_low",
+        "ci_high",
+        "cluster_ci_low",
+        "cluster_ci_high",
+        "jackknife_ci_low",
+        "jackknife_ci_high",
+    ]
     assert list(out["g"].unique()) == ["Z", "Y"]
     z = out[out["g"] == "Z"].set_index("metric")
     a, b, c = (np.array(v, dtype=float) for v in (A, B, C))
@@ -435,7 +530,8 @@ def test_bootstrap_difference_every_column():
         d = ag.bootstrap_samples(a, b, w) - ag.bootstrap_samples(a, c, w)
         for metric in d.columns:
             assert (z.loc[metric, f"{prefix}ci_low"], z.loc[metric, f"{prefix}ci_high"]) == pytest.approx(
-                tuple(np.nanpercentile(d[metric], [10, 90])))
+                tuple(np.nanpercentile(d[metric], [10, 90]))
+            )
     w = jackknife_weights(clusters)
     d = ag.bootstrap_samples(a, b, w) - ag.bootstrap_samples(a, c, w)
     for metric in d.columns:
@@ -445,9 +541,14 @@ def test_bootstrap_difference_every_column():
         se = math.sqrt(3 / 4 * ((loo - loo.mean()) ** 2).sum())
         assert z.loc[metric, "jackknife_ci_high"] == pytest.approx(fx[metric] - fy[metric] + 1.637744 * se, abs=1e-5)
     # defaults: 2000 draws, seed 0, 95 %
-    plain = ag.bootstrap_difference(x.rename(columns={"annotator": "r", "item": "u"}),
-                                    y.rename(columns={"annotator": "r", "item": "u"}), by=["g"], value="v",
-                                    rater="r", item="u").set_index(["g", "metric"])
+    plain = ag.bootstrap_difference(
+        x.rename(columns={"annotator": "r", "item": "u"}),
+        y.rename(columns={"annotator": "r", "item": "u"}),
+        by=["g"],
+        value="v",
+        rater="r",
+        item="u",
+    ).set_index(["g", "metric"])
     w = resample(8, 2000, 0)
     d = ag.bootstrap_samples(a, b, w) - ag.bootstrap_samples(a, c, w)
     assert plain.loc[("Z", "alpha"), "ci_low"] == pytest.approx(np.percentile(d["alpha"], 2.5))
@@ -457,13 +558,31 @@ def test_bootstrap_difference_every_column():
 
 
 def test_severity_bias_every_column_against_scipy_and_by_hand():
-    paired = pd.DataFrame({"system": ["S2"] * 6 + ["S1"] * 3, "a": [1, 2, 3, 4, 5, 6, 1, 1, 1],
-                           "b": [2, 2, 5, 3, 9, 8, 1, 1, 1], "sentence": ["p", "p", "q", "q", "r", "r", "p", "q", "r"]})
+    paired = pd.DataFrame(
+        {
+            "system": ["S2"] * 6 + ["S1"] * 3,
+            "a": [1, 2, 3, 4, 5, 6, 1, 1, 1],
+            "b": [2, 2, 5, 3, 9, 8, 1, 1, 1],
+            "sentence": ["p", "p", "q", "q", "r", "r", "p", "q", "r"],
+        }
+    )
     out = raters.severity_bias(paired, "a", "b", clusters="sentence", n_perm=100, seed=1)
     assert list(out["system"]) == ["S2", "S1"]  # in order of appearance
-    assert list(out.columns) == ["system", "n_items", "mean_a", "mean_b", "mean_difference", "share_b_higher",
-                                 "share_a_higher", "share_equal", "wilcoxon_W", "p_value", "rank_biserial",
-                                 "n_clusters", "p_cluster_permutation"]
+    assert list(out.columns) == [
+        "system",
+        "n_items",
+        "mean_a",
+        "mean_b",
+        "mean_difference",
+        "share_b_higher",
+        "share_a_higher",
+        "share_equal",
+        "wilcoxon_W",
+        "p_value",
+        "rank_biserial",
+        "n_clusters",
+        "p_cluster_permutation",
+    ]
     s2 = out.iloc[0]
     d = np.array([1, 0, 2, -1, 4, 2])
     assert s2["n_items"] == 6 and s2["mean_a"] == 3.5 and s2["mean_b"] == pytest.approx(29 / 6)
@@ -489,11 +608,23 @@ SHROUT_FLEISS = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5,
 
 
 def test_icc_table_reproduces_shrout_fleiss_1979_table_2():
-    rows = [{"g": "T", "item": i, "annotator": f"j{k}", "v": v} for i, r in enumerate(SHROUT_FLEISS)
-            for k, v in enumerate(r)]
+    rows = [
+        {"g": "T", "item": i, "annotator": f"j{k}", "v": v}
+        for i, r in enumerate(SHROUT_FLEISS)
+        for k, v in enumerate(r)
+    ]
     out = raters.icc_table(pd.DataFrame(rows), by="g", value="v")
-    assert list(out.columns) == ["g", "n_items", "n_raters", "icc2_1", "icc2_1_ci_low", "icc2_1_ci_high", "icc2_k",
-                                 "icc2_k_ci_low", "icc2_k_ci_high"]
+    assert list(out.columns) == [
+        "g",
+        "n_items",
+        "n_raters",
+        "icc2_1",
+        "icc2_1_ci_low",
+        "icc2_1_ci_high",
+        "icc2_k",
+        "icc2_k_ci_low",
+        "icc2_k_ci_high",
+    ]
     row = out.iloc[0]
     assert (row["n_items"], row["n_raters"]) == (6, 4)
     assert round(row["icc2_1"], 2) == 0.29 and round(row["icc2_k"], 2) == 0.62  # Shrout & Fleiss 1979, Table 4
@@ -528,8 +659,16 @@ def test_undefined_statistics_come_without_warnings():
     # a resample where rater a is constant (1, 1) and the covariance is exactly 0: 0/0
     r = no_warnings(ag.bootstrap_samples, np.array([1.0, 1, 2]), np.array([1.0, 3, 2]), np.array([[1, 1, 0]]))
     assert math.isnan(r["pearson_r"][0]) and r["exact_agreement"][0] == 50.0
-    nothing = pd.DataFrame({"spans_a": [0], "spans_b": [0], "chars_a": [0], "chars_b": [0], "chars_both": [0],
-                            **{f"matched_{s}_{c}": [0] for s in "ab" for c in raters.SPAN_CRITERIA}})
+    nothing = pd.DataFrame(
+        {
+            "spans_a": [0],
+            "spans_b": [0],
+            "chars_a": [0],
+            "chars_b": [0],
+            "chars_both": [0],
+            **{f"matched_{s}_{c}": [0] for s in "ab" for c in raters.SPAN_CRITERIA},
+        }
+    )
     assert no_warnings(raters.span_agreement, nothing)["agreement"].isna().all()
     # no item rated by two raters: every statistic undefined, n_items 0
     single = pd.DataFrame({"item": [1, 2], "annotator": ["A", "B"], "v": [1, 2], "g": "x"})
@@ -578,8 +717,14 @@ def test_oneway_icc_by_cluster_both_rows_against_pingouin_and_student_t():
     data = [[1, 2], [3, 5], [6, 6], [2, 2], [7, 5], [4, 4.5]]
     docs = ["a", "a", "b", "b", "c", "c"]
     got = raters.oneway_icc_by_cluster(data, docs, ci=80)
-    assert list(got.columns) == ["statistic", "estimate", "jackknife_ci_low", "jackknife_ci_high", "n_units",
-                                 "n_clusters"]
+    assert list(got.columns) == [
+        "statistic",
+        "estimate",
+        "jackknife_ci_low",
+        "jackknife_ci_high",
+        "n_units",
+        "n_clusters",
+    ]
     assert list(got["statistic"]) == ["ICC(1,1)", "ICC(1,k)"]
     full = _pingouin_icc1(data)
     loo = np.array([_pingouin_icc1([r for r, d in zip(data, docs) if d != g]) for g in "abc"])
@@ -595,8 +740,15 @@ def test_oneway_icc_by_cluster_both_rows_against_pingouin_and_student_t():
 
 def _bias_frame():
     """Items (doc, seg); B listed before A; C alone on (d2, s2), so it has no item with others."""
-    rows = [("d1", "s1", "B", 1), ("d1", "s1", "A", 3), ("d1", "s2", "B", 2), ("d1", "s2", "A", 2),
-            ("d2", "s1", "B", 0), ("d2", "s1", "A", 4), ("d2", "s2", "C", 5)]
+    rows = [
+        ("d1", "s1", "B", 1),
+        ("d1", "s1", "A", 3),
+        ("d1", "s2", "B", 2),
+        ("d1", "s2", "A", 2),
+        ("d2", "s1", "B", 0),
+        ("d2", "s1", "A", 4),
+        ("d2", "s2", "C", 5),
+    ]
     frame = pd.DataFrame(rows, columns=["doc", "seg", "who", "v"])
     frame["who"] = pd.Categorical(frame["who"], categories=["A", "B", "C", "D"])  # D never rates
     return frame
@@ -604,8 +756,16 @@ def _bias_frame():
 
 def test_rater_bias_two_raters_items_of_two_columns_every_column():
     out = raters.rater_bias(_bias_frame(), "v", rater="who", item=["doc", "seg"], ci=80)
-    assert list(out.columns) == ["rater", "n_items", "n_clusters", "mean_rater", "mean_others", "bias", "ci_low",
-                                 "ci_high"]
+    assert list(out.columns) == [
+        "rater",
+        "n_items",
+        "n_clusters",
+        "mean_rater",
+        "mean_others",
+        "bias",
+        "ci_low",
+        "ci_high",
+    ]
     assert list(out["rater"]) == ["A", "B"]  # sorted; C shares no item, D rated nothing
     a, b = out.iloc[0], out.iloc[1]
     # A − B on the three shared items: 2, 0, 4 (if seg alone were the item, s1 would pool d1 and d2)
@@ -627,13 +787,26 @@ def test_rater_bias_two_raters_items_of_two_columns_every_column():
 def test_rater_bias_without_shared_items_is_an_empty_table_with_its_columns():
     out = raters.rater_bias(pd.DataFrame({"item": [1, 2], "annotator": ["A", "B"], "v": [1.0, 2.0]}), "v")
     assert len(out) == 0
-    assert list(out.columns) == ["rater", "n_items", "n_clusters", "mean_rater", "mean_others", "bias", "ci_low",
-                                 "ci_high"]
+    assert list(out.columns) == [
+        "rater",
+        "n_items",
+        "n_clusters",
+        "mean_rater",
+        "mean_others",
+        "bias",
+        "ci_low",
+        "ci_high",
+    ]
 
 
 def test_rating_matrix_defaults_and_unused_categories():
-    frame = pd.DataFrame({"item": ["i2", "i1", "i2", "i1"], "annotator": pd.Categorical(list("BBAA"), ["A", "B", "Z"]),
-                          "v": [1, 2, 3, 4]})
+    frame = pd.DataFrame(
+        {
+            "item": ["i2", "i1", "i2", "i1"],
+            "annotator": pd.Categorical(list("BBAA"), ["A", "B", "Z"]),
+            "v": [1, 2, 3, 4],
+        }
+    )
     wide = ag.rating_matrix(frame, "v")
     assert list(wide.index) == ["i2", "i1"] and list(wide.columns) == ["B", "A"]  # order of appearance, no Z
     assert wide.loc["i1"].tolist() == [2, 4]
@@ -651,24 +824,31 @@ def test_unused_group_categories_give_no_rows():
     assert list(ag.agreement(frame, by="g", value="v")["g"]) == ["Z", "Y"]
     assert list(ag.bootstrap_agreement(frame, by="g", value="v", n_boot=20)["g"].unique()) == ["Z", "Y"]
     assert list(ag.bootstrap_difference(frame, frame, by="g", value="v", n_boot=20)["g"].unique()) == ["Z", "Y"]
-    rows = [{"g": g, "item": i, "annotator": f"j{k}", "v": v} for g in ("T", "S") for i, r in enumerate(SHROUT_FLEISS)
-            for k, v in enumerate(r)]
+    rows = [
+        {"g": g, "item": i, "annotator": f"j{k}", "v": v}
+        for g in ("T", "S")
+        for i, r in enumerate(SHROUT_FLEISS)
+        for k, v in enumerate(r)
+    ]
     assert list(raters.icc_table(_categorical_groups(pd.DataFrame(rows)), by="g", value="v")["g"]) == ["T", "S"]
 
 
 def test_agreement_kappa_labels_are_the_groups_values_or_the_given_scale():
     # A–B use 0, 1, 5 only; C uses 2: on the group's values (0, 1, 2, 5) 5 is position 3, not 2
     raters = {"A": [0, 1, 5, 5], "B": [0, 1, 5, 1], "C": [0, 2, 5, 5]}
-    frame = pd.DataFrame([{"g": "x", "item": i, "annotator": r, "v": v} for r, vals in raters.items()
-                          for i, v in enumerate(vals)])
+    frame = pd.DataFrame(
+        [{"g": "x", "item": i, "annotator": r, "v": v} for r, vals in raters.items() for i, v in enumerate(vals)]
+    )
     pairs = [("A", "B"), ("A", "C"), ("B", "C")]
     observed = ag.agreement(frame, by="g", value="v").iloc[0]
-    assert observed["weighted_kappa"] == pytest.approx(np.mean(
-        [cohen_kappa_score(raters[p], raters[q], weights="quadratic", labels=[0, 1, 2, 5]) for p, q in pairs]))
+    assert observed["weighted_kappa"] == pytest.approx(
+        np.mean([cohen_kappa_score(raters[p], raters[q], weights="quadratic", labels=[0, 1, 2, 5]) for p, q in pairs])
+    )
     scale = list(range(11))  # the severity scale 0…10: 5 is position 5
     given = ag.agreement(frame, by="g", value="v", labels=scale).iloc[0]
-    assert given["weighted_kappa"] == pytest.approx(np.mean(
-        [cohen_kappa_score(raters[p], raters[q], weights="quadratic", labels=scale) for p, q in pairs]))
+    assert given["weighted_kappa"] == pytest.approx(
+        np.mean([cohen_kappa_score(raters[p], raters[q], weights="quadratic", labels=scale) for p, q in pairs])
+    )
     assert given["weighted_kappa"] != pytest.approx(observed["weighted_kappa"])
 
 
@@ -676,29 +856,42 @@ def test_labels_order_the_scale_for_kappa_and_ordinal_alpha():
     # codes whose order is not numeric: 2 lies between 0 and 1 on this scale
     order = [0, 2, 1]
     a, b = [0, 2, 1, 1, 0, 2], [0, 1, 1, 2, 2, 2]
-    frame = pd.DataFrame([{"g": "x", "item": i, "annotator": r, "v": v} for r, vals in (("A", a), ("B", b))
-                          for i, v in enumerate(vals)])
+    frame = pd.DataFrame(
+        [{"g": "x", "item": i, "annotator": r, "v": v} for r, vals in (("A", a), ("B", b)) for i, v in enumerate(vals)]
+    )
     out = ag.agreement(frame, by="g", value="v", labels=order, level="ordinal").iloc[0]
-    assert out["alpha"] == pytest.approx(krippendorff.alpha(reliability_data=[a, b], level_of_measurement="ordinal",
-                                                            value_domain=order))
+    assert out["alpha"] == pytest.approx(
+        krippendorff.alpha(reliability_data=[a, b], level_of_measurement="ordinal", value_domain=order)
+    )
     assert out["alpha"] != pytest.approx(krippendorff.alpha(reliability_data=[a, b], level_of_measurement="ordinal"))
     assert out["weighted_kappa"] == pytest.approx(cohen_kappa_score(a, b, weights="quadratic", labels=order))
     assert ag.krippendorff_alpha([a, b], level="ordinal", value_domain=order) == pytest.approx(out["alpha"])
 
 
 def test_agreement_on_a_nullable_integer_column_with_a_missing_rating():
-    frame = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4], "annotator": list("ABABABA"), "g": "x",
-                          "v": pd.array([1, 2, 3, 3, 4, pd.NA, 0], dtype="Int64")})
+    frame = pd.DataFrame(
+        {
+            "item": [1, 1, 2, 2, 3, 3, 4],
+            "annotator": list("ABABABA"),
+            "g": "x",
+            "v": pd.array([1, 2, 3, 3, 4, pd.NA, 0], dtype="Int64"),
+        }
+    )
     row = ag.agreement(frame, by="g", value="v").iloc[0]
     # items 1 and 2 rated by both: (1, 2) and (3, 3)
     assert row["n_items"] == 2 and row["exact_agreement"] == 50.0
-    assert row["alpha"] == pytest.approx(krippendorff.alpha(reliability_data=[[1, 3, 4, 0], [2, 3, np.nan, np.nan]],
-                                                            level_of_measurement="interval"))
+    assert row["alpha"] == pytest.approx(
+        krippendorff.alpha(reliability_data=[[1, 3, 4, 0], [2, 3, np.nan, np.nan]], level_of_measurement="interval")
+    )
 
 
 def test_icc_table_groups_in_order_of_appearance_and_incomplete_items_dropped():
-    rows = [{"system": s, "domain": "news", "item": i, "annotator": f"j{k}", "v": v + (s == "beta")}
-            for s in ("zeta", "beta") for i, r in enumerate(SHROUT_FLEISS) for k, v in enumerate(r)]
+    rows = [
+        {"system": s, "domain": "news", "item": i, "annotator": f"j{k}", "v": v + (s == "beta")}
+        for s in ("zeta", "beta")
+        for i, r in enumerate(SHROUT_FLEISS)
+        for k, v in enumerate(r)
+    ]
     rows.append({"system": "zeta", "domain": "news", "item": 99, "annotator": "j0", "v": 3})  # rated by one judge
     frame = pd.DataFrame(rows)
     one = raters.icc_table(frame, by="system", value="v")
@@ -737,12 +930,14 @@ def test_bootstrap_agreement_with_a_scale_against_scikit_learn_per_resample():
     clusters = [f"s{i // 2}" for i in range(8)]
     assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(np.percentile(kappas(resample(8, 40, 5)), [5, 95])))
     assert (row["cluster_ci_low"], row["cluster_ci_high"]) == pytest.approx(
-        tuple(np.percentile(kappas(resample(8, 40, 5, clusters)), [5, 95])))
+        tuple(np.percentile(kappas(resample(8, 40, 5, clusters)), [5, 95]))
+    )
     loo = np.array(kappas(jackknife_weights(clusters)))
     se = math.sqrt(3 / 4 * ((loo - loo.mean()) ** 2).sum())
     t = student_t.ppf(0.95, 3)
     assert (row["jackknife_ci_low"], row["jackknife_ci_high"]) == pytest.approx(
-        (max(row["estimate"] - t * se, -1.0), min(row["estimate"] + t * se, 1.0)))
+        (max(row["estimate"] - t * se, -1.0), min(row["estimate"] + t * se, 1.0))
+    )
 
 
 def test_severity_bias_monte_carlo_defaults():
@@ -764,19 +959,41 @@ def test_severity_bias_monte_carlo_defaults():
 
 def _more_spans(dtype=int):
     item = {"system": "s", "doc": "d", "seg": 1}
-    rows = [("A", 0, 5, "Acc", "Major"), ("A", 3, 8, "Acc", "Major"),  # A's own spans overlap: 0…7 once
-            ("A", 20, 22, "Flu", "Minor"), ("A", 30, 30, "Omi", "Major"),  # empty span: no character
-            ("A", 62, 66, "Sty", "Minor"), ("A", 12, 10, "Flu", "Minor"),  # end before start: no character
-            ("B", 4, 6, "Acc", "Major"), ("B", 22, 25, "Flu", "Minor"),  # touches A's [20, 22): no overlap
-            ("B", 50, 55, "Acc", "Minor"), ("B", 60, 64, "Sty", "Major")]  # same category as A's, far away
-    spans = pd.DataFrame([{**item, "rater": r, "side": "target", "start": dtype(a), "end": dtype(b), "category": c,
-                           "severity": v} for r, a, b, c, v in rows])
+    rows = [
+        ("A", 0, 5, "Acc", "Major"),
+        ("A", 3, 8, "Acc", "Major"),  # A's own spans overlap: 0…7 once
+        ("A", 20, 22, "Flu", "Minor"),
+        ("A", 30, 30, "Omi", "Major"),  # empty span: no character
+        ("A", 62, 66, "Sty", "Minor"),
+        ("A", 12, 10, "Flu", "Minor"),  # end before start: no character
+        ("B", 4, 6, "Acc", "Major"),
+        ("B", 22, 25, "Flu", "Minor"),  # touches A's [20, 22): no overlap
+        ("B", 50, 55, "Acc", "Minor"),
+        ("B", 60, 64, "Sty", "Major"),
+    ]  # same category as A's, far away
+    spans = pd.DataFrame(
+        [
+            {**item, "rater": r, "side": "target", "start": dtype(a), "end": dtype(b), "category": c, "severity": v}
+            for r, a, b, c, v in rows
+        ]
+    )
     rated = pd.DataFrame([{**item, "rater": r} for r in "ABC"])
     return spans, rated
 
 
-SPAN_COLUMNS = {"system", "doc", "seg", "rater_a", "rater_b", "spans_a", "spans_b", "chars_a", "chars_b", "chars_both",
-                *(f"matched_{s}_{c}" for s in "ab" for c in raters.SPAN_CRITERIA)}
+SPAN_COLUMNS = {
+    "system",
+    "doc",
+    "seg",
+    "rater_a",
+    "rater_b",
+    "spans_a",
+    "spans_b",
+    "chars_a",
+    "chars_b",
+    "chars_both",
+    *(f"matched_{s}_{c}" for s in "ab" for c in raters.SPAN_CRITERIA),
+}
 
 
 @pytest.mark.parametrize("dtype", [int, float])
@@ -826,8 +1043,12 @@ def test_span_agreement_columns_with_and_without_resamples():
 
 def test_span_characters_one_shared_character():
     item = {"system": "s", "doc": "d", "seg": 1}
-    spans = pd.DataFrame([{**item, "rater": r, "side": "target", "start": a, "end": b, "category": "Acc",
-                           "severity": "Minor"} for r, a, b in (("A", 2, 5), ("B", 4, 9))])
+    spans = pd.DataFrame(
+        [
+            {**item, "rater": r, "side": "target", "start": a, "end": b, "category": "Acc", "severity": "Minor"}
+            for r, a, b in (("A", 2, 5), ("B", 4, 9))
+        ]
+    )
     rated = pd.DataFrame([{**item, "rater": r} for r in "AB"])
     ab = raters.span_matches(spans, rated, ["system", "doc", "seg"]).iloc[0]
     # A marks 2, 3, 4; B marks 4…8: character 4 is shared
@@ -852,8 +1073,14 @@ def test_severity_bias_default_seed_is_0():
 
 
 def test_rater_bias_three_raters_with_document_clusters():
-    s = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3], "doc": ["x"] * 6 + ["y"] * 3,
-                      "annotator": list("ABC") * 3, "v": [3, 0, 0, 6, 3, 0, 1, 1, 1]})
+    s = pd.DataFrame(
+        {
+            "item": [1, 1, 1, 2, 2, 2, 3, 3, 3],
+            "doc": ["x"] * 6 + ["y"] * 3,
+            "annotator": list("ABC") * 3,
+            "v": [3, 0, 0, 6, 3, 0, 1, 1, 1],
+        }
+    )
     got = raters.rater_bias(s, "v", clusters="doc").set_index("rater")
     # A: 3 − 0, 6 − 1.5, 1 − 1 -> mean 2.5; C: 0 − 1.5, 0 − 4.5, 0 -> −2
     assert got.loc["A", "bias"] == pytest.approx(2.5) and got.loc["C", "bias"] == pytest.approx(-2.0)
@@ -864,11 +1091,19 @@ def test_rater_bias_three_raters_with_document_clusters():
 
 def _spans():
     unit = {"system": "s", "doc": "d", "doc_seg_id": 1}
-    rows = [("A", "target", 0, 5, "Accuracy", "Major"), ("A", "target", 10, 12, "Fluency", "Minor"),
-            ("B", "target", 3, 8, "Accuracy", "Minor"), ("B", "target", 20, 25, "Style", "Minor"),
-            ("B", "source", 0, 4, "Accuracy", "Minor")]
-    spans = pd.DataFrame([{**unit, "rater": r, "side": sd, "start": a, "end": b, "category": c, "severity": v}
-                          for r, sd, a, b, c, v in rows])
+    rows = [
+        ("A", "target", 0, 5, "Accuracy", "Major"),
+        ("A", "target", 10, 12, "Fluency", "Minor"),
+        ("B", "target", 3, 8, "Accuracy", "Minor"),
+        ("B", "target", 20, 25, "Style", "Minor"),
+        ("B", "source", 0, 4, "Accuracy", "Minor"),
+    ]
+    spans = pd.DataFrame(
+        [
+            {**unit, "rater": r, "side": sd, "start": a, "end": b, "category": c, "severity": v}
+            for r, sd, a, b, c, v in rows
+        ]
+    )
     rated = pd.DataFrame([{**unit, "rater": r} for r in "ABC"])
     return spans, rated
 

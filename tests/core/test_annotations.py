@@ -11,8 +11,15 @@ from helpers.core.formats import annotations as ann
 
 def _frame(**cols) -> pd.DataFrame:
     n = len(next(iter(cols.values())))
-    base = {"system": ["s"] * n, "doc": ["d"] * n, "doc_seg_id": list(range(1, n + 1)), "rater": ["r"] * n,
-            "category": ["Fluency"] * n, "severity": ["Minor"] * n, "metadata": [""] * n}
+    base = {
+        "system": ["s"] * n,
+        "doc": ["d"] * n,
+        "doc_seg_id": list(range(1, n + 1)),
+        "rater": ["r"] * n,
+        "category": ["Fluency"] * n,
+        "severity": ["Minor"] * n,
+        "metadata": [""] * n,
+    }
     return pd.DataFrame({**base, **cols})
 
 
@@ -27,8 +34,10 @@ def test_empty_has_every_column_in_order_with_the_model_dtypes():
 
 
 def test_conform_orders_columns_casts_and_renumbers():
-    raw = pd.DataFrame({"line": ["7", "9"], "extra": [1, 2], "system": [1, 2], "doc_seg_id": [3.0, 4.0],
-                        "target_start": [None, 5]}, index=[10, 11])
+    raw = pd.DataFrame(
+        {"line": ["7", "9"], "extra": [1, 2], "system": [1, 2], "doc_seg_id": [3.0, 4.0], "target_start": [None, 5]},
+        index=[10, 11],
+    )
     out = ann.conform(raw)
     assert list(out.columns) == ["system", "doc_seg_id", "target_start", "line"]
     assert out.index.tolist() == [0, 1]
@@ -69,8 +78,11 @@ def test_pool_pairings_keeps_the_raters_and_records_the_partner():
 
 
 def test_hotw_counts_by_hand():
-    f = _frame(rater=["zed", "amy", "zed", "zed", "amy"], severity=["HOTW-test"] * 4 + ["Minor"],
-               category=["Found", " missed ", "FOUND", "Missed", "Found"])
+    f = _frame(
+        rater=["zed", "amy", "zed", "zed", "amy"],
+        severity=["HOTW-test"] * 4 + ["Minor"],
+        category=["Found", " missed ", "FOUND", "Missed", "Found"],
+    )
     out = ann.hotw_counts(f)
     assert out["rater"].tolist() == ["amy", "zed"]  # sorted by rater
     assert out["found"].tolist() == [0, 2] and out["missed"].tolist() == [1, 1] and out["tests"].tolist() == [1, 3]
@@ -78,8 +90,12 @@ def test_hotw_counts_by_hand():
 
 
 def test_parse_metadata_carries_the_segment_entry_per_system_doc_and_segment():
-    f = _frame(system=["s", "s", "s", "s"], doc=["d1", "d1", "d2", "d1"], doc_seg_id=[1, 1, 1, 2],
-               metadata=['{"segment": {"k": 1}}', '{"x": 2}', "", "[1, 2]"])
+    f = _frame(
+        system=["s", "s", "s", "s"],
+        doc=["d1", "d1", "d2", "d1"],
+        doc_seg_id=[1, 1, 1, 2],
+        metadata=['{"segment": {"k": 1}}', '{"x": 2}', "", "[1, 2]"],
+    )
     f.index = [4, 5, 6, 7]
     out = ann.parse_metadata(f)
     assert out.name == "metadata" and out.index.tolist() == [4, 5, 6, 7]
@@ -94,8 +110,9 @@ def test_check_columns_names_the_missing_ones():
 
 
 def test_rated_segments_one_row_per_rating_unit():
-    f = _frame(system=["A", "A", "A", "B"], doc=["d", "d", "e", "d"], doc_seg_id=[1, 1, 1, 1],
-               rater=["r", "r", "r", "r"])
+    f = _frame(
+        system=["A", "A", "A", "B"], doc=["d", "d", "e", "d"], doc_seg_id=[1, 1, 1, 1], rater=["r", "r", "r", "r"]
+    )
     f.index = [9, 8, 7, 6]
     out = ann.rated_segments(f)
     assert list(out.columns) == ["system", "doc", "doc_seg_id", "rater"]
@@ -107,15 +124,38 @@ def test_severity_keys_of_every_spelling():
     assert ann.severity_key("  No_error ") == "no-error"
     assert ann.severity_key("HOTW  test") == "hotw-test"
     assert {k: ann.SEVERITY_BY_KEY[k] for k in ("minor", "non-translation!", "hotw-test", "no-error")} == {
-        "minor": "Minor", "non-translation!": "Non-translation", "hotw-test": "HOTW-test", "no-error": "No-error"}
+        "minor": "Minor",
+        "non-translation!": "Non-translation",
+        "hotw-test": "HOTW-test",
+        "no-error": "No-error",
+    }
     assert len(ann.SEVERITY_BY_KEY) == len(ann.SEVERITIES) + 1
 
 
 def test_the_severity_model_is_complete():
-    assert ann.SEVERITIES == ("Neutral", "Trivial", "Minor", "Moderate", "Major", "Severe", "Critical", "No-error",
-                              "HOTW-test", "Non-translation")
-    assert ann.SEVERITY_BY_KEY == {"neutral": "Neutral", "trivial": "Trivial", "minor": "Minor", "moderate": "Moderate",
-                                   "major": "Major", "severe": "Severe", "critical": "Critical",
-                                   "no-error": "No-error", "hotw-test": "HOTW-test",
-                                   "non-translation": "Non-translation", "non-translation!": "Non-translation"}
+    assert ann.SEVERITIES == (
+        "Neutral",
+        "Trivial",
+        "Minor",
+        "Moderate",
+        "Major",
+        "Severe",
+        "Critical",
+        "No-error",
+        "HOTW-test",
+        "Non-translation",
+    )
+    assert ann.SEVERITY_BY_KEY == {
+        "neutral": "Neutral",
+        "trivial": "Trivial",
+        "minor": "Minor",
+        "moderate": "Moderate",
+        "major": "Major",
+        "severe": "Severe",
+        "critical": "Critical",
+        "no-error": "No-error",
+        "hotw-test": "HOTW-test",
+        "non-translation": "Non-translation",
+        "non-translation!": "Non-translation",
+    }
     assert ann.severity_key("  No_error ") == "no-error" and ann.severity_key("HOTW test") == "hotw-test"

@@ -9,8 +9,8 @@ import re
 import nbformat
 import pytest
 
-from helpers.core.book import build
 from helpers.core import paths
+from helpers.core.book import build
 from helpers.core.errors import InputError
 
 from .notebooks import _notebook
@@ -38,8 +38,11 @@ def test_every_parameter_says_what_it_means():
     for nb_path in build.toc_notebooks():
         nb = nbformat.read(nb_path, as_version=4)
         cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
-        names = [line.split("=")[0].strip() for line in cell.source.splitlines()
-                 if line.strip() and not line.startswith((" ", "#"))]
+        names = [
+            line.split("=")[0].strip()
+            for line in cell.source.splitlines()
+            if line.strip() and not line.startswith((" ", "#"))
+        ]
         found = {p.name: p.help for p in PythonTranslator.inspect(cell)}
         assert list(found) == names, (nb_path.name, names, list(found))
         assert all(len(h) > 10 for h in found.values()), (nb_path.name, found)

@@ -52,11 +52,15 @@ def test_entry_is_reused_and_described_and_a_new_version_recomputes(cache_dir, t
     compute = lambda: calls.append(1) or {"a": 1}  # noqa: E731
     assert cache.cached("demo", 1, ["x"], compute, describe="three posts") == {"a": 1}
     assert cache.cached("demo", 1, ["x"], compute) == {"a": 1} and len(calls) == 1
-    entry, = (cache_dir / "demo").glob("*.pkl")
+    (entry,) = (cache_dir / "demo").glob("*.pkl")
     assert entry.stem == cache.key("demo", 1, ["x"])[:24]
     meta = json.loads(entry.with_suffix(".json").read_text())
     assert {k: meta[k] for k in ("name", "version", "describe", "format")} == {
-        "name": "demo", "version": 1, "describe": "three posts", "format": "pickle"}
+        "name": "demo",
+        "version": 1,
+        "describe": "three posts",
+        "format": "pickle",
+    }
     cache.cached("demo", 2, ["x"], compute)
     assert len(calls) == 2
     assert not list((cache_dir / "demo").glob("*.part"))  # no temporary file left behind
@@ -64,7 +68,7 @@ def test_entry_is_reused_and_described_and_a_new_version_recomputes(cache_dir, t
 
 def test_a_corrupted_entry_is_computed_again(cache_dir):
     assert cache.cached("demo", 1, [3], lambda: 9) == 9
-    entry, = (cache_dir / "demo").glob("*.pkl")
+    (entry,) = (cache_dir / "demo").glob("*.pkl")
     entry.write_bytes(b"not a pickle")
     assert cache.cached("demo", 1, [3], lambda: 10) == 10
     assert cache.cached("demo", 1, [3], lambda: 11) == 10

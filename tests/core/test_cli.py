@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import helpers_command
 
+from conftest import helpers_command
 from helpers import __main__ as cli
 from helpers.core import paths
 from helpers.core.book.cli import parse_value
@@ -21,19 +21,23 @@ from .notebooks import _notebook
 def test_cli_run_relative_paths_from_another_folder_and_error_lines(tmp_path, monkeypatch, capfd):
     """`python -m helpers run` from a class folder: relative inputs are read there; a failure is one
     `error:` line per problem, exit status 1, and no kernel noise."""
-    nb = _notebook(tmp_path / "nb.ipynb",
-                   ["from helpers.core import paths\nprint('READ', paths.resolve_input(sheet).read_text())"],
-                   "sheet = 'x.txt'  # a file")
+    nb = _notebook(
+        tmp_path / "nb.ipynb",
+        ["from helpers.core import paths\nprint('READ', paths.resolve_input(sheet).read_text())"],
+        "sheet = 'x.txt'  # a file",
+    )
     work = tmp_path / "class"
     work.mkdir()
     (work / "mine.txt").write_text("hello from the class folder")
-    code, _, err = helpers_command(monkeypatch, capfd, work,
-                                  ["run", nb, "-p", "sheet", "mine.txt", "--output", "out.ipynb"])
+    code, _, err = helpers_command(
+        monkeypatch, capfd, work, ["run", nb, "-p", "sheet", "mine.txt", "--output", "out.ipynb"]
+    )
     assert code == 0, err
     assert "hello from the class folder" in (work / "out.ipynb").read_text()
     assert "without encryption" not in err and "KeyboardInterrupt" not in err
-    code, _, err = helpers_command(monkeypatch, capfd, work,
-                                  ["run", nb, "-p", "sheet", "nothere.txt", "--output", "out.ipynb"])
+    code, _, err = helpers_command(
+        monkeypatch, capfd, work, ["run", nb, "-p", "sheet", "nothere.txt", "--output", "out.ipynb"]
+    )
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 1 and len(errors) == 1 and "nothere.txt" in errors[0] and "Traceback" not in err
     assert (work / "out.failed.ipynb").exists() and "hello from the class folder" in (work / "out.ipynb").read_text()
@@ -52,8 +56,17 @@ def test_cli_parameter_values_are_yaml_and_repeated_keys_refused(capsys):
     with pytest.raises(InputError) as err:
         parse_value("annotator_files", "{A: a.xlsx, A: b.xlsx}")
     assert err.value.parameter == "annotator_files" and err.value.value == "A"
-    code = cli.main(["run", "notebooks/01_metahope_pilot_v1.ipynb", "-p", "annotator_files", "{A: a.xlsx, A: b.xlsx}",
-                     "--output", "/tmp/never.ipynb"])
+    code = cli.main(
+        [
+            "run",
+            "notebooks/01_metahope_pilot_v1.ipynb",
+            "-p",
+            "annotator_files",
+            "{A: a.xlsx, A: b.xlsx}",
+            "--output",
+            "/tmp/never.ipynb",
+        ]
+    )
     err_text = capsys.readouterr().err
     assert code == 1 and err_text.startswith("error: parameter 'annotator_files': value 'A': a mapping repeats a key")
     assert not Path("/tmp/never.ipynb").exists()
@@ -63,8 +76,11 @@ def test_cli_parameter_values_are_yaml_and_repeated_keys_refused(capsys):
 def test_a_rerun_without_results_dir_leaves_the_books_results_alone(tmp_path, monkeypatch, capfd):
     """`helpers run` without -p results_dir writes into a folder named after the run and says where; the
     results/ folder the default "results" would mean (the book's, or the class folder's) keeps its files."""
-    cells = ["from helpers.core import Results\nimport pandas as pd\nresults = Results(results_dir, 'nb')",
-             "results.table(pd.DataFrame({'v': [x]}), 'table')", "results.commit()"]
+    cells = [
+        "from helpers.core import Results\nimport pandas as pd\nresults = Results(results_dir, 'nb')",
+        "results.table(pd.DataFrame({'v': [x]}), 'table')",
+        "results.commit()",
+    ]
     nb = _notebook(tmp_path / "nb.ipynb", cells, "x = 1  # a number\nresults_dir = 'results'  # where")
     work = tmp_path / "class"
     (work / "results" / "nb").mkdir(parents=True)
@@ -91,8 +107,11 @@ def test_a_rerun_without_results_dir_leaves_the_books_results_alone(tmp_path, mo
 def test_a_failed_run_leaves_no_empty_results_folder_and_keeps_earlier_results(tmp_path, monkeypatch, capfd):
     """A `helpers run` that fails after its chapter opened its results leaves the failed copy and
     nothing else: no empty `runs/<name>_results/`; an earlier good run's results there stay."""
-    cells = ["from helpers.core import Results\nimport pandas as pd\nresults = Results(results_dir, 'nb')",
-             "assert x < 10, 'x too large'\nresults.table(pd.DataFrame({'v': [x]}), 'table')", "results.commit()"]
+    cells = [
+        "from helpers.core import Results\nimport pandas as pd\nresults = Results(results_dir, 'nb')",
+        "assert x < 10, 'x too large'\nresults.table(pd.DataFrame({'v': [x]}), 'table')",
+        "results.commit()",
+    ]
     nb = _notebook(tmp_path / "nb.ipynb", cells, "x = 1  # a number\nresults_dir = 'results'  # where")
     work = tmp_path / "class"
     work.mkdir()

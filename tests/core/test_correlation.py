@@ -21,7 +21,8 @@ def test_pearson_against_scipy_and_by_hand():
     assert correlation.pearson(x, y) == pytest.approx(pearsonr(x, y).statistic, abs=1e-14)
     rows_x, rows_y = rng.normal(size=(2, 5, 12))
     assert correlation.pearson_rows(rows_x, rows_y) == pytest.approx(
-        [pearsonr(a, b).statistic for a, b in zip(rows_x, rows_y)], abs=1e-14)
+        [pearsonr(a, b).statistic for a, b in zip(rows_x, rows_y)], abs=1e-14
+    )
 
 
 def test_pearson_edge_cases_constant_short_and_nan():

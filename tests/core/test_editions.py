@@ -23,20 +23,25 @@ def _nb(*cells):
 
 def test_both_kinds_of_solution_go_and_everything_else_stays():
     nb = _nb(
-        md("# Title\n\n```{exercise}\n:label: e1\nQuestion one?\n```\n\n```{solution} e1\n:class: dropdown\n\n"
-           "Answer one.\n```\n\n```{exercise}\n:label: e2\nQuestion two?\n```"),
+        md(
+            "# Title\n\n```{exercise}\n:label: e1\nQuestion one?\n```\n\n```{solution} e1\n:class: dropdown\n\n"
+            "Answer one.\n```\n\n```{exercise}\n:label: e2\nQuestion two?\n```"
+        ),
         md("```{solution-start} e2\n:class: dropdown\n```\n\nGated text."),
         code("secret = 2"),
-        md("```{solution-end}\n```\n\n```{exercise}\n:label: e3\nQuestion three, with code:\n\n"
-           "```python\nx = 1\n```\n```"),
+        md(
+            "```{solution-end}\n```\n\n```{exercise}\n:label: e3\nQuestion three, with code:\n\n"
+            "```python\nx = 1\n```\n```"
+        ),
         md(":::{solution} e3\nColon-fenced answer.\n:::"),
         md("````{note}\nA note.\n```{solution} e3\nNested answer.\n```\n````"),
         code("after = 1"),
     )
     out = student_notebook(nb)
     assert [c.cell_type for c in out.cells] == ["markdown", "markdown", "markdown", "code"]
-    assert out.cells[0].source == ("# Title\n\n```{exercise}\n:label: e1\nQuestion one?\n```\n\n"
-                                   "```{exercise}\n:label: e2\nQuestion two?\n```")
+    assert out.cells[0].source == (
+        "# Title\n\n```{exercise}\n:label: e1\nQuestion one?\n```\n\n```{exercise}\n:label: e2\nQuestion two?\n```"
+    )
     # the code block inside the exercise neither closes it nor is taken for a directive
     assert out.cells[1].source == "```{exercise}\n:label: e3\nQuestion three, with code:\n\n```python\nx = 1\n```\n```"
     assert out.cells[2].source == "````{note}\nA note.\n````"
@@ -44,10 +49,13 @@ def test_both_kinds_of_solution_go_and_everything_else_stays():
     assert len(nb.cells) == 7 and "Answer one." in nb.cells[0].source  # the source notebook is not changed
 
 
-@pytest.mark.parametrize("cells, message", [
-    ([md("```{solution-start} e\n```"), code("x = 1")], "cell 1: a solution-start without its solution-end"),
-    ([md("text"), md("```{solution-end}\n```")], "cell 2: a solution-end without its solution-start"),
-])
+@pytest.mark.parametrize(
+    "cells, message",
+    [
+        ([md("```{solution-start} e\n```"), code("x = 1")], "cell 1: a solution-start without its solution-end"),
+        ([md("text"), md("```{solution-end}\n```")], "cell 2: a solution-end without its solution-start"),
+    ],
+)
 def test_a_broken_gate_is_named(cells, message):
     with pytest.raises(SolutionMarkupError, match=message) as err:
         student_notebook(_nb(*cells), "nb.ipynb")
@@ -90,10 +98,15 @@ def test_no_solution_text_or_code_reaches_the_student_notebook(source):
     for label in exercises:  # every exercise stays
         assert f":label: {label}" in student
     # the code of every gated solution is gone, every other code cell stays
-    gated_code = [c.source for c in nb.cells if c.cell_type == "code" and c.source in "".join(_GATED.findall(
-        "\n".join(c.source for c in nb.cells)))]
+    gated_code = [
+        c.source
+        for c in nb.cells
+        if c.cell_type == "code" and c.source in "".join(_GATED.findall("\n".join(c.source for c in nb.cells)))
+    ]
     kept_code = [c.source for c in student_notebook(nb).cells if c.cell_type == "code"]
-    assert gated_code and kept_code == [c.source for c in nb.cells if c.cell_type == "code" and c.source not in gated_code]
+    assert gated_code and kept_code == [
+        c.source for c in nb.cells if c.cell_type == "code" and c.source not in gated_code
+    ]
 
 
 def _names(source: str, kind) -> set[str]:
@@ -101,11 +114,26 @@ def _names(source: str, kind) -> set[str]:
         tree = ast.parse(source)
     except SyntaxError:
         return set()
-    local = {a.arg for n in ast.walk(tree) if isinstance(n, (ast.Lambda, ast.FunctionDef))
-             for a in (*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs)} if kind is ast.Load else set()
+    local = (
+        {
+            a.arg
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.Lambda, ast.FunctionDef))
+            for a in (*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs)
+        }
+        if kind is ast.Load
+        else set()
+    )
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, kind)} - local | (
-        {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
-         for a in n.names} if kind is ast.Store else set())
+        {
+            a.asname or a.name.split(".")[0]
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.Import, ast.ImportFrom))
+            for a in n.names
+        }
+        if kind is ast.Store
+        else set()
+    )
 
 
 @pytest.mark.parametrize("source", editions.source_notebooks(), ids=lambda p: p.stem)
@@ -154,14 +182,19 @@ CLASSMATE = "metahope_ana"
 def _solution_lines() -> list[str]:
     """Every line of 20 characters or more that only a solution of some notebook holds (not the rest of
     the notebooks, not the package: an import line a solution shares with ``helpers`` is no solution)."""
-    package = "\n".join(p.read_text(encoding="utf-8") for p in
-                         (editions.paths.project_root() / "src" / "helpers").rglob("*.py"))
+    package = "\n".join(
+        p.read_text(encoding="utf-8") for p in (editions.paths.project_root() / "src" / "helpers").rglob("*.py")
+    )
     lines = set()
     for source in editions.source_notebooks():
         text = _as_text(nbformat.read(source, as_version=4))
         outside = _GATED.sub("", _BLOCK.sub("", text))
-        lines |= {line.strip() for s in _solutions(text) for line in s.splitlines()
-                  if len(line.strip()) >= 20 and line.strip() not in outside and line.strip() not in package}
+        lines |= {
+            line.strip()
+            for s in _solutions(text)
+            for line in s.splitlines()
+            if len(line.strip()) >= 20 and line.strip() not in outside and line.strip() not in package
+        }
     assert len(lines) > 100
     return sorted(lines)
 
@@ -176,9 +209,14 @@ def project_copy(tmp_path, monkeypatch):
         shutil.copytree(root / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__", "raw", "*.egg-info"))
     for name in ("Makefile", "pyproject.toml", "requirements.txt", "README.md", "_toc.yml", "_config.yml"):
         shutil.copy2(root / name, copy / name)
-    for private in (f"class/returned/{CLASSMATE}.xlsx", f"class/feedback/{CLASSMATE}.html",
-                    "results/01_metahope_pilot_v1/table1_agreement.csv", "runs/01_metahope_pilot_v1-x.ipynb",
-                    "_build/html/index.html", "_build/stage/notebooks/01_metahope_pilot_v1.ipynb"):
+    for private in (
+        f"class/returned/{CLASSMATE}.xlsx",
+        f"class/feedback/{CLASSMATE}.html",
+        "results/01_metahope_pilot_v1/table1_agreement.csv",
+        "runs/01_metahope_pilot_v1-x.ipynb",
+        "_build/html/index.html",
+        "_build/stage/notebooks/01_metahope_pilot_v1.ipynb",
+    ):
         (copy / private).parent.mkdir(parents=True, exist_ok=True)
         (copy / private).write_text(f"{CLASSMATE}: private", encoding="utf-8")
     monkeypatch.setenv("HELPERS_PROJECT_ROOT", str(copy))
@@ -204,8 +242,13 @@ def test_the_student_lab_is_rooted_at_the_student_notebooks_and_holds_nothing_el
 
     if not shutil.which("make"):
         pytest.skip("make is not installed")
-    shown = subprocess.run(["make", "-n", "-f", str(editions.paths.project_root() / "Makefile"), "lab-student"],
-                           cwd=project_copy, capture_output=True, text=True, check=True).stdout
+    shown = subprocess.run(
+        ["make", "-n", "-f", str(editions.paths.project_root() / "Makefile"), "lab-student"],
+        cwd=project_copy,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     lab = shlex.split(next(line for line in shown.splitlines() if re.search(r"/jupyter lab\b", line)))
     roots = [arg.split("=", 1)[1] for arg in lab if arg.startswith("--ServerApp.root_dir=")]
     assert roots == [str(project_copy / "_build" / "student" / "notebooks")]
@@ -236,9 +279,19 @@ def test_the_student_kit_holds_the_student_notebooks_and_what_runs_them_only(pro
         source = nbformat.read(project_copy / name, as_version=4)
         assert nbformat.reads(files[name], as_version=4).cells == student_notebook(source).cells
     # what runs them: the package, its install files, the notebooks' words, the book's data; the student book
-    for needed in ("README.md", "Makefile", "pyproject.toml", "requirements.txt", "_toc.yml", "data/sources.yml",
-                   "src/helpers/__init__.py", "src/helpers/core/book/editions.py", "notebooks/words/metahope.md",
-                   "data/published/metahope_pilot_v1/table1_agreement.csv", "html/index.html"):
+    for needed in (
+        "README.md",
+        "Makefile",
+        "pyproject.toml",
+        "requirements.txt",
+        "_toc.yml",
+        "data/sources.yml",
+        "src/helpers/__init__.py",
+        "src/helpers/core/book/editions.py",
+        "notebooks/words/metahope.md",
+        "data/published/metahope_pilot_v1/table1_agreement.csv",
+        "html/index.html",
+    ):
         assert needed in files, needed
     assert "make lab" in files["README.md"] and "html/index.html" in files["README.md"]
     _assert_student_only(files)

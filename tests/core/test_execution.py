@@ -58,10 +58,12 @@ def test_failure_names_cell_keeps_good_copy_and_writes_a_failed_one(tmp_path, ca
 
 @pytest.mark.slow  # executes a notebook
 def test_a_failed_chapter_leaves_the_earlier_results_and_no_half_set(tmp_path):
-    cells = ["from helpers.core import Results\nimport pandas as pd\nresults = Results(results_dir, 'nb')",
-             "results.table(pd.DataFrame({'v': [x]}), 'first')",
-             "assert x < 10, 'x too large'\nresults.table(pd.DataFrame({'v': [x]}), 'second')",
-             "results.commit()"]
+    cells = [
+        "from helpers.core import Results\nimport pandas as pd\nresults = Results(results_dir, 'nb')",
+        "results.table(pd.DataFrame({'v': [x]}), 'first')",
+        "assert x < 10, 'x too large'\nresults.table(pd.DataFrame({'v': [x]}), 'second')",
+        "results.commit()",
+    ]
     nb = _notebook(tmp_path / "nb.ipynb", cells, "x = 1  # a number\nresults_dir = 'results'  # where")
     res = tmp_path / "res"
     execution.execute_notebook(nb, tmp_path / "ok.ipynb", parameters={"x": 1, "results_dir": str(res)})

@@ -16,8 +16,8 @@ import pytest
 import yaml
 
 from helpers import __main__ as cli
-from helpers.core.formats import fetch
 from helpers.core import paths
+from helpers.core.formats import fetch
 
 REPO = "owner/repo"
 REPO_DIR = "owner__repo"
@@ -31,12 +31,22 @@ FILES = {
 
 
 def _sources(tmp_path: Path, files: dict[str, bytes]) -> Path:
-    entries = [{"path": rel, "sha256": hashlib.sha256(content).hexdigest(), "size": len(content)}
-               for rel, content in files.items()]
+    entries = [
+        {"path": rel, "sha256": hashlib.sha256(content).hexdigest(), "size": len(content)}
+        for rel, content in files.items()
+    ]
     path = tmp_path / "sources.yml"
-    path.write_text(yaml.safe_dump({"repositories": [{
-        "repo": REPO, "commit": COMMIT, "licence": "CC0", "citation": "Someone (2026)", "files": entries}]},
-        allow_unicode=True), encoding="utf-8")
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "repositories": [
+                    {"repo": REPO, "commit": COMMIT, "licence": "CC0", "citation": "Someone (2026)", "files": entries}
+                ]
+            },
+            allow_unicode=True,
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -50,7 +60,7 @@ class _Upstream(http.server.BaseHTTPRequestHandler):
         path = urllib.parse.unquote(self.path)
         self.served.append(path)
         prefix = f"/{REPO}/{COMMIT}/"
-        rel = path[len(prefix):] if path.startswith(prefix) else None
+        rel = path[len(prefix) :] if path.startswith(prefix) else None
         mode = self.behaviour.get(rel)
         if rel not in FILES or mode == "404":
             self.send_error(404, "Not Found")
@@ -136,8 +146,9 @@ def _umask() -> int:
     return mask
 
 
-@pytest.mark.parametrize("mode, reason", [("404", "HTTP 404"), ("truncated", "truncated"),
-                                          ("corrupt", "checksum mismatch")])
+@pytest.mark.parametrize(
+    "mode, reason", [("404", "HTTP 404"), ("truncated", "truncated"), ("corrupt", "checksum mismatch")]
+)
 def test_bad_downloads_are_refused_and_a_good_copy_kept(setup, upstream, mode, reason):
     _fetch(setup, base_url=upstream["url"])
     target = setup["dest"] / REPO_DIR / "a.txt"
@@ -179,7 +190,10 @@ def test_cli_prints_error_lines_and_exit_status_1(setup, upstream, capsys, monke
     err = capsys.readouterr().err
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 1 and len(errors) == 1  # one error line per file not obtained
-    assert errors[0].startswith(f"error: {REPO_DIR}/sub/b.csv: download from {upstream['url']}") and "HTTP 404" in errors[0]
+    assert (
+        errors[0].startswith(f"error: {REPO_DIR}/sub/b.csv: download from {upstream['url']}")
+        and "HTTP 404" in errors[0]
+    )
     assert "1 of 4 data files could not be obtained. Supply them" in err and "Traceback" not in err
     monkeypatch.setenv("HELPERS_DATA_BASE_URL", upstream["url"])  # the documented environment variable
     upstream["handler"].behaviour = {}
@@ -220,10 +234,17 @@ def test_missing_mirror_folder_is_an_error(setup, tmp_path):
 def test_project_sources_list_every_shared_dataset_file():
     sources = fetch.load_sources()
     assert len(sources) == 190
-    assert {s.repo for s in sources} == {"aaronlifenghan/MetaHOPE", "shenbinqian/MTL4QE", "shenbinqian/homo_gen",
-                                          "surrey-nlp/HADQAET", "google/wmt-mqm-human-evaluation",
-                                          "wmt-conference/wmt21-news-systems", "wmt-conference/wmt23-news-systems",
-                                          "wmt-conference/wmt24-news-systems", "florethsong/mtme-zh-mwe"}
+    assert {s.repo for s in sources} == {
+        "aaronlifenghan/MetaHOPE",
+        "shenbinqian/MTL4QE",
+        "shenbinqian/homo_gen",
+        "surrey-nlp/HADQAET",
+        "google/wmt-mqm-human-evaluation",
+        "wmt-conference/wmt21-news-systems",
+        "wmt-conference/wmt23-news-systems",
+        "wmt-conference/wmt24-news-systems",
+        "florethsong/mtme-zh-mwe",
+    }
     assert all(len(s.sha256) == 64 and len(s.commit) == 40 and s.licence and s.citation for s in sources)
     assert any(" " in s.path for s in sources)  # the file that once broke the first run
 
@@ -252,6 +273,10 @@ heavy = [m for m in ("scipy.stats", "sklearn", "torch", "helpers.metahope", "hel
          if m in sys.modules]
 print("STATUS", status, "HEAVY", heavy)
 """
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**os.environ, "HELPERS_CACHE_DIR": str(tmp_path / "cache")})
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HELPERS_CACHE_DIR": str(tmp_path / "cache")},
+    )
     assert "STATUS 0 HEAVY []" in done.stdout, done.stdout + done.stderr

@@ -10,12 +10,16 @@ from openpyxl import Workbook, load_workbook
 from helpers import __main__ as cli
 from helpers.core.errors import InputError
 
-ROWS = [["word_id", "sentence", "word", "pos", "sysA", "sysB"],
-        ["s1_3", "他说话很冲。", "冲", "V", "He speaks bluntly.", "His words are sharp."],
-        ["s2_5", "这个消息像一颗炸弹。", "炸弹", "N", "The news was like a bomb.", "The news was a bombshell."]]
-EXPLANATIONS = [["item_id", "metaphor", "explanation"],
-                ["e1", "吃醋", "字面是“吃醋”，比喻嫉妒。"],
-                ["e2", "炒鱿鱼", "比喻被解雇。"]]
+ROWS = [
+    ["word_id", "sentence", "word", "pos", "sysA", "sysB"],
+    ["s1_3", "他说话很冲。", "冲", "V", "He speaks bluntly.", "His words are sharp."],
+    ["s2_5", "这个消息像一颗炸弹。", "炸弹", "N", "The news was like a bomb.", "The news was a bombshell."],
+]
+EXPLANATIONS = [
+    ["item_id", "metaphor", "explanation"],
+    ["e1", "吃醋", "字面是“吃醋”，比喻嫉妒。"],
+    ["e2", "炒鱿鱼", "比喻被解雇。"],
+]
 
 
 def _csv(rows) -> str:
@@ -37,8 +41,10 @@ def _annotation_rows(path) -> list[tuple]:
     return [tuple(c.value for c in r[:5]) + (r[11].value,) for r in ws.iter_rows(min_row=2)]
 
 
-WRITTEN = [("s1_3", "他说话很冲。", "冲", "V", "He speaks bluntly.", "His words are sharp."),
-           ("s2_5", "这个消息像一颗炸弹。", "炸弹", "N", "The news was like a bomb.", "The news was a bombshell.")]
+WRITTEN = [
+    ("s1_3", "他说话很冲。", "冲", "V", "He speaks bluntly.", "His words are sharp."),
+    ("s2_5", "这个消息像一颗炸弹。", "炸弹", "N", "The news was like a bomb.", "The news was a bombshell."),
+]
 
 
 @pytest.mark.parametrize("form", ["gbk", "gb18030", "utf-8-sig", "utf-8", "xlsx"])
@@ -49,8 +55,23 @@ def test_metahope_items_as_excel_saves_them(tmp_path, form, capsys):
         items = tmp_path / "items.csv"
         items.write_bytes(_csv(ROWS).encode(form))
     out = tmp_path / "blank"
-    assert cli.main(["template", "metahope", "--items", str(items), "--systems", "sysA,sysB", "--annotators", "2",
-                     "--out", str(out)]) == 0, capsys.readouterr().err
+    assert (
+        cli.main(
+            [
+                "template",
+                "metahope",
+                "--items",
+                str(items),
+                "--systems",
+                "sysA,sysB",
+                "--annotators",
+                "2",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    ), capsys.readouterr().err
     assert _annotation_rows(out / "metahope_S01.xlsx") == WRITTEN
 
 
@@ -62,8 +83,9 @@ def test_explanation_items_as_excel_saves_them(tmp_path, form, capsys):
         items = tmp_path / "items.csv"
         items.write_bytes(_csv(EXPLANATIONS).encode(form))
     out = tmp_path / "blank"
-    assert cli.main(["template", "explanations", "--items", str(items), "--raters", "2", "--out", str(out)]) == 0, \
+    assert cli.main(["template", "explanations", "--items", str(items), "--raters", "2", "--out", str(out)]) == 0, (
         capsys.readouterr().err
+    )
     ws = load_workbook(next(out.glob("*.xlsx")))["Ratings"]
     texts = [tuple(c.value for c in r[:3]) for r in ws.iter_rows() if r[0].value in ("e1", "e2")]
     assert texts == [tuple(r) for r in EXPLANATIONS[1:]]
@@ -72,11 +94,28 @@ def test_explanation_items_as_excel_saves_them(tmp_path, form, capsys):
 def test_a_csv_in_no_known_encoding_is_one_clear_error(tmp_path, capsys):
     items = tmp_path / "items.csv"
     items.write_bytes(_csv(ROWS).encode("utf-16"))  # Excel's "Unicode Text"
-    assert cli.main(["template", "metahope", "--items", str(items), "--systems", "sysA,sysB", "--annotators", "2",
-                     "--out", str(tmp_path / "blank")]) == 1
+    assert (
+        cli.main(
+            [
+                "template",
+                "metahope",
+                "--items",
+                str(items),
+                "--systems",
+                "sysA,sysB",
+                "--annotators",
+                "2",
+                "--out",
+                str(tmp_path / "blank"),
+            ]
+        )
+        == 1
+    )
     err = capsys.readouterr().err
-    assert err.splitlines() == [f"error: {items}: is neither UTF-8 nor GBK/GB18030 text (expected save it from Excel "
-                                "as 'CSV UTF-8 (Comma delimited) (*.csv)', or as an .xlsx workbook)"]
+    assert err.splitlines() == [
+        f"error: {items}: is neither UTF-8 nor GBK/GB18030 text (expected save it from Excel "
+        "as 'CSV UTF-8 (Comma delimited) (*.csv)', or as an .xlsx workbook)"
+    ]
 
 
 def test_an_xlsx_item_list_with_a_missing_column_names_it(tmp_path):

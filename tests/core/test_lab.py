@@ -67,9 +67,21 @@ def _start(args: list[str], runtime: Path):
     """JupyterLab with ``args`` on a free port; returns the process, its address and its token."""
     port, token = _free_port(), "test-token"
     jupyter = str(Path(sys.executable).with_name("jupyter"))  # the environment running the tests
-    lab = subprocess.Popen([jupyter, "lab", *args, "--no-browser", f"--port={port}",
-                            f"--IdentityProvider.token={token}", f"--ServerApp.runtime_dir={runtime}"],
-                           cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    lab = subprocess.Popen(
+        [
+            jupyter,
+            "lab",
+            *args,
+            "--no-browser",
+            f"--port={port}",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.runtime_dir={runtime}",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     for _ in range(120):
         if lab.poll() is not None:
@@ -92,8 +104,9 @@ def test_the_lab_starts_reaches_class_results_and_opens_on_the_notebooks(tmp_pat
         names = {item["name"] for item in listing["content"]}
         assert {"notebooks", "src", "_toc.yml"} <= names  # rooted at the project: class-results/, runs/ reachable
         page = _get(f"{base}/lab?token={token}")
-        config = json.loads(re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
-                                      page, re.S).group(1))
+        config = json.loads(
+            re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', page, re.S).group(1)
+        )
         assert config["preferredPath"].strip("/") == "notebooks"
     finally:
         lab.terminate()

@@ -6,14 +6,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import helpers_command
 
+from conftest import helpers_command
 from helpers import __main__
 from helpers.core.book import cli
 
-ITEMS = ("word_id,sentence,word,pos,sysA,sysB\n"
-         "s1_3,Rumours swirled around the boardroom.,swirled,V,谣言在董事会里打转。,董事会里流言四起。\n"
-         "s2_5,The new manager is a breath of fresh air.,breath,N,新经理是一口新鲜空气。,新经理带来一股清风。\n")
+ITEMS = (
+    "word_id,sentence,word,pos,sysA,sysB\n"
+    "s1_3,Rumours swirled around the boardroom.,swirled,V,谣言在董事会里打转。,董事会里流言四起。\n"
+    "s2_5,The new manager is a breath of fresh air.,breath,N,新经理是一口新鲜空气。,新经理带来一股清风。\n"
+)
 
 
 def _option_help(kind: str, option: str) -> str:
@@ -30,8 +32,10 @@ def test_every_template_says_the_student_names_it_writes(tmp_path, monkeypatch, 
 
     (tmp_path / "items.csv").write_text(ITEMS, encoding="utf-8")
     ex.load_benchmark().head(3).to_csv(tmp_path / "items3.csv", index=False)
-    for argv in (["template", "metahope", "--items", "items.csv", "--systems", "sysA,sysB", "--annotators", "2",
-                  "--out", "m"], ["template", "explanations", "--items", "items3.csv", "--raters", "2", "--out", "x"]):
+    for argv in (
+        ["template", "metahope", "--items", "items.csv", "--systems", "sysA,sysB", "--annotators", "2", "--out", "m"],
+        ["template", "explanations", "--items", "items3.csv", "--raters", "2", "--out", "x"],
+    ):
         code, out, err = helpers_command(monkeypatch, capfd, tmp_path, argv)
         assert code == 0, err
     written = sorted(p.stem.split("_")[-1] for p in (tmp_path / "m").glob("*.xlsx"))
@@ -47,9 +51,23 @@ def _class(tmp_path, monkeypatch, capfd, n: int = 4, unfinished: int = 1, name: 
     from openpyxl import load_workbook
 
     (tmp_path / "items.csv").write_text(ITEMS, encoding="utf-8")
-    code, _, err = helpers_command(monkeypatch, capfd, tmp_path, [
-        "template", "metahope", "--items", "items.csv", "--systems", "sysA,sysB", "--annotators", str(n),
-        "--out", f"{name}/blank"])
+    code, _, err = helpers_command(
+        monkeypatch,
+        capfd,
+        tmp_path,
+        [
+            "template",
+            "metahope",
+            "--items",
+            "items.csv",
+            "--systems",
+            "sysA,sysB",
+            "--annotators",
+            str(n),
+            "--out",
+            f"{name}/blank",
+        ],
+    )
     assert code == 0, err
     (tmp_path / name / "returned").mkdir()
     for k, blank in enumerate(sorted((tmp_path / name / "blank").glob("*.xlsx"))):
@@ -72,8 +90,10 @@ def test_a_command_names_the_options_typed_there_and_a_chapter_its_parameters(tm
     from helpers.metahope.load import load_class
 
     folder = _class(tmp_path, monkeypatch, capfd)
-    for argv in (["check", "metahope", "class/returned"],
-                 ["feedback", "metahope", "--annotations", "class/returned", "--out", "class/feedback"]):
+    for argv in (
+        ["check", "metahope", "class/returned"],
+        ["feedback", "metahope", "--annotations", "class/returned", "--out", "class/feedback"],
+    ):
         code, out, err = helpers_command(monkeypatch, capfd, tmp_path, argv)
         assert code == 1 and "student 'S02': 1 of 2 rows are not marked done" in err, err
         assert "run with --unfinished drop_rows (leave those rows out) or --unfinished drop_students" in err, err
@@ -82,7 +102,9 @@ def test_a_command_names_the_options_typed_there_and_a_chapter_its_parameters(tm
     assert code == 1 and err.startswith("error: argument FOLDER: value 'class/gone'"), err
     with pytest.raises(InputError) as chapter:
         load_class(folder / "returned")
-    assert "run with -p unfinished drop_rows (leave those rows out) or -p unfinished drop_students" in str(chapter.value)
+    assert "run with -p unfinished drop_rows (leave those rows out) or -p unfinished drop_students" in str(
+        chapter.value
+    )
     assert "--unfinished" not in str(chapter.value)
 
 
@@ -93,8 +115,9 @@ def test_the_check_prints_the_next_commands_with_the_choice_made(tmp_path, monke
     import sys
 
     _class(tmp_path, monkeypatch, capfd)
-    code, out, err = helpers_command(monkeypatch, capfd, tmp_path,
-                                     ["check", "metahope", "class/returned", "--unfinished", "drop_rows"])
+    code, out, err = helpers_command(
+        monkeypatch, capfd, tmp_path, ["check", "metahope", "class/returned", "--unfinished", "drop_rows"]
+    )
     assert code == 0, err
     assert "left out item s2_5: not marked done by S02" in out
     lines = [line.strip() for line in out.splitlines() if line.startswith("  ")]
@@ -103,7 +126,8 @@ def test_the_check_prints_the_next_commands_with_the_choice_made(tmp_path, monke
         f"{python} -m helpers run notebooks/03_metahope_pilot_v2.ipynb -p annotations class/returned "
         "-p results_dir class/results -p unfinished drop_rows",
         f"{python} -m helpers feedback metahope --annotations class/returned --out class/feedback "
-        "--unfinished drop_rows"], out
+        "--unfinished drop_rows",
+    ], out
     code, out, err = helpers_command(monkeypatch, capfd, tmp_path, shlex.split(lines[1])[3:])
     assert code == 0, err
     assert list((tmp_path / "class" / "feedback").glob("*S02.html"))  # S02's page, whatever the kit names it
@@ -113,13 +137,15 @@ def test_a_class_list_folder_says_how_to_take_a_student_off(tmp_path, monkeypatc
     """With a folder of blanks as the class list, the error says to move the blank out."""
     _class(tmp_path, monkeypatch, capfd)
     (tmp_path / "class" / "returned" / "metahope_S04.xlsx").unlink()
-    code, out, err = helpers_command(monkeypatch, capfd, tmp_path, ["check", "metahope", "class/returned",
-                                                                    "--class-list", "class/blank"])
+    code, out, err = helpers_command(
+        monkeypatch, capfd, tmp_path, ["check", "metahope", "class/returned", "--class-list", "class/blank"]
+    )
     assert code == 1
     assert "student 'S04' is on the class list but returned no workbook" in err
     assert "move their blank workbook out of class/blank" in err, err
-    code, out, err = helpers_command(monkeypatch, capfd, tmp_path, ["check", "metahope", "class/returned",
-                                                                    "--class-list", "S01,S02,S03,S04"])
+    code, out, err = helpers_command(
+        monkeypatch, capfd, tmp_path, ["check", "metahope", "class/returned", "--class-list", "S01,S02,S03,S04"]
+    )
     assert "take their name out of --class-list" in err, err
 
 
@@ -150,8 +176,7 @@ def test_the_windows_route_needs_only_what_works_without_make(tmp_path, monkeypa
     root = paths.project_root()
     steps = _windows_block()
     assert steps[0].startswith("py -3.11 -m venv .venv")
-    assert any("pip install" in s and "-r requirements.txt" in s and "download.pytorch.org/whl/cpu" in s
-               for s in steps)
+    assert any("pip install" in s and "-r requirements.txt" in s and "download.pytorch.org/whl/cpu" in s for s in steps)
     assert any("pip install" in s and "-e ." in s for s in steps)
     parser = cli.build_parser(__main__._studies())
     helpers_steps = [s for s in steps if s.startswith(".venv\\Scripts\\python -m helpers ")]
@@ -169,17 +194,33 @@ def test_the_windows_route_needs_only_what_works_without_make(tmp_path, monkeypa
     # no command starts make or a shell: every process is this Python, given as a list
     for source in sorted((root / "src" / "helpers").rglob("*.py")):
         for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
-                    ast.unparse(node.func) in ("os.system", "os.popen") or
-                    ast.unparse(node.func.value) == "subprocess"):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and (
+                    ast.unparse(node.func) in ("os.system", "os.popen") or ast.unparse(node.func.value) == "subprocess"
+                )
+            ):
                 assert ast.unparse(node.func) not in ("os.system", "os.popen"), source
                 assert not any(k.arg == "shell" for k in node.keywords), source
                 assert not (node.args and isinstance(node.args[0], ast.Constant)), source
                 assert not re.search(r"\b(make|bash|sh)\b['\"]", ast.unparse(node)), source
     # a class folder whose name has spaces: template, check, and the feedback command it prints
     _class(tmp_path, monkeypatch, capfd, name="class 2027")
-    code, out, err = helpers_command(monkeypatch, capfd, tmp_path, [
-        "check", "metahope", "class 2027/returned", "--class-list", "class 2027/blank", "--unfinished", "drop_students"])
+    code, out, err = helpers_command(
+        monkeypatch,
+        capfd,
+        tmp_path,
+        [
+            "check",
+            "metahope",
+            "class 2027/returned",
+            "--class-list",
+            "class 2027/blank",
+            "--unfinished",
+            "drop_students",
+        ],
+    )
     assert code == 0 and "left out student S02" in out, err
     feedback = next(line.strip() for line in out.splitlines() if " feedback metahope " in line)
     assert '--annotations "class 2027/returned" --out "class 2027/feedback" --unfinished drop_students' in feedback

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.core.formats import measured
 from helpers.core import params, paths
 from helpers.core.errors import InputError
+from helpers.core.formats import measured
 
 
 def test_a_measurement_is_read_with_its_record_and_a_missing_one_is_none(tmp_path, monkeypatch):

@@ -10,14 +10,25 @@ import tarfile
 import pandas as pd
 import pytest
 
-from helpers.core.formats import annotations as ann, mqm
 from helpers.core.errors import InputError
+from helpers.core.formats import annotations as ann
+from helpers.core.formats import mqm
 
-from .mqm_quirks import ROWS, run_cli, SCORES, scores_of, write
+from .mqm_quirks import ROWS, SCORES, run_cli, scores_of, write
 
-
-MAROT_HEADER = ["system", "doc", "docSegId", "globalSegId", "rater", "source", "target", "category", "severity",
-                "metadata", "# Documentation: https://github.com/google-research/google-research/tree/master/marot"]
+MAROT_HEADER = [
+    "system",
+    "doc",
+    "docSegId",
+    "globalSegId",
+    "rater",
+    "source",
+    "target",
+    "category",
+    "severity",
+    "metadata",
+    "# Documentation: https://github.com/google-research/google-research/tree/master/marot",
+]
 
 
 WMT_HEADER = ["system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity"]
@@ -49,8 +60,16 @@ def test_marot_file_with_recurring_headers_blank_lines_and_every_quirk(tmp_path)
     f = mqm.read_mqm(tsv(tmp_path / "m.tsv", marot_rows()))
     assert list(f.columns) == ann.COLUMNS and len(f) == 8
     assert f["line"].tolist() == [2, 3, 4, 7, 8, 9, 10, 11]  # header, blank line and second header skipped
-    assert f["severity"].tolist() == ["Major", "Minor", "No-error", "Major", "Critical", "HOTW-test", "HOTW-test",
-                                      "Neutral"]
+    assert f["severity"].tolist() == [
+        "Major",
+        "Minor",
+        "No-error",
+        "Major",
+        "Critical",
+        "HOTW-test",
+        "HOTW-test",
+        "Neutral",
+    ]
     assert f["category"].tolist()[3:5] == ["Non-translation!", "Source issue"]
     assert f["target"].iloc[3] == '"Quoted start, no end'  # csv.QUOTE_NONE: the quote is text
     assert (f["doc_seg_id"] == 1).all() and (f["global_seg_id"] == 11).all()
@@ -73,9 +92,11 @@ def test_metadata_is_parsed_and_the_segment_entry_carried_forward(tmp_path):
 
 
 def test_wmt_2020_21_columns_with_a_comment_column(tmp_path):
-    rows = [WMT_HEADER + ["comment"],
-            ["Borderline", "talk.2", 3, 84, "rater3", "源", "I <v>want</v> you", "Style/Awkward", "Major", "odd"],
-            ["Borderline", "talk.2", 4, 85, "rater3", "源", "ok", "No-error", "No-error"]]
+    rows = [
+        WMT_HEADER + ["comment"],
+        ["Borderline", "talk.2", 3, 84, "rater3", "源", "I <v>want</v> you", "Style/Awkward", "Major", "odd"],
+        ["Borderline", "talk.2", 4, 85, "rater3", "源", "ok", "No-error", "No-error"],
+    ]
     f = mqm.read_mqm(tsv(tmp_path / "w.tsv", rows))
     assert f[["doc", "doc_seg_id", "global_seg_id"]].values.tolist() == [["talk.2", 3, 84], ["talk.2", 4, 85]]
     assert f["metadata"].tolist() == ["odd", ""]
@@ -107,8 +128,12 @@ def test_scoring_columns_only_and_chunks_keep_line_numbers(tmp_path):
 
 
 def test_side_by_side_pairing_keys_kept_and_poolable():
-    frame = pd.DataFrame({"system": ["GPT4-5shot_with_refA", "GPT4-5shot_with_ONLINE-W", "refA_with_GPT4-5shot"],
-                          "rater": ["r1", "r1", "r2"]})
+    frame = pd.DataFrame(
+        {
+            "system": ["GPT4-5shot_with_refA", "GPT4-5shot_with_ONLINE-W", "refA_with_GPT4-5shot"],
+            "rater": ["r1", "r1", "r2"],
+        }
+    )
     parts = ann.split_pairing(frame["system"])
     assert parts.values.tolist() == [["GPT4-5shot", "refA"], ["GPT4-5shot", "ONLINE-W"], ["refA", "GPT4-5shot"]]
     pooled = ann.pool_pairings(frame)
@@ -117,14 +142,17 @@ def test_side_by_side_pairing_keys_kept_and_poolable():
     assert pooled["pairing"].tolist() == ["refA", "ONLINE-W", "GPT4-5shot"]  # r1 gave two ratings, kept apart
 
 
-@pytest.mark.parametrize("row, line_no, column, value, problem", [
-    (["s", "d", 1, 1, "r", "src", "tgt", "Accuracy"], 3, "severity", "", "too few fields"),
-    (["s", "d", 1, 1, "r", "src", "tgt", "Accuracy/Omission", "Huge"], 3, "severity", "Huge", "unknown severity"),
-    (["s", "d", "1a", 1, "r", "src", "tgt", "Accuracy/Omission", "Major"], 3, "doc_id", "1a", "must be an integer"),
-    (["s", "d", 1, "x", "r", "src", "tgt", "Accuracy/Omission", "Major"], 3, "seg_id", "x", "must be an integer"),
-    (["s", "d", 1, 1, " ", "src", "tgt", "Accuracy/Omission", "Major"], 3, "rater", " ", "rater is empty"),
-    (["s", "d", 1, 1, "r", "src", "tgt", "Accuracy/Omission", "No-error"], 3, "severity", "No-error", "No-error"),
-])
+@pytest.mark.parametrize(
+    "row, line_no, column, value, problem",
+    [
+        (["s", "d", 1, 1, "r", "src", "tgt", "Accuracy"], 3, "severity", "", "too few fields"),
+        (["s", "d", 1, 1, "r", "src", "tgt", "Accuracy/Omission", "Huge"], 3, "severity", "Huge", "unknown severity"),
+        (["s", "d", "1a", 1, "r", "src", "tgt", "Accuracy/Omission", "Major"], 3, "doc_id", "1a", "must be an integer"),
+        (["s", "d", 1, "x", "r", "src", "tgt", "Accuracy/Omission", "Major"], 3, "seg_id", "x", "must be an integer"),
+        (["s", "d", 1, 1, " ", "src", "tgt", "Accuracy/Omission", "Major"], 3, "rater", " ", "rater is empty"),
+        (["s", "d", 1, 1, "r", "src", "tgt", "Accuracy/Omission", "No-error"], 3, "severity", "No-error", "No-error"),
+    ],
+)
 def test_bad_rows_name_file_line_column_and_value(tmp_path, row, line_no, column, value, problem):
     good = ["s", "d", 1, 1, "r", "src", "tgt", "No-error", "No-error"]
     path = tsv(tmp_path / "bad.tsv", [WMT_HEADER, good, row])
@@ -137,8 +165,12 @@ def test_bad_rows_name_file_line_column_and_value(tmp_path, row, line_no, column
 
 def test_extra_fields_are_ignored_and_not_utf8_refused(tmp_path):
     path = tmp_path / "wide.tsv"  # Marot ignores fields after the 10th (marot.js addData)
-    path.write_text("\t".join(WMT_HEADER) + "\n" + "\t".join(["s", "d", "1", "2", "r", "a", "b", "No-error",
-                                                              "No-error", "{}"] + ["x"] * 6) + "\n")
+    path.write_text(
+        "\t".join(WMT_HEADER)
+        + "\n"
+        + "\t".join(["s", "d", "1", "2", "r", "a", "b", "No-error", "No-error", "{}"] + ["x"] * 6)
+        + "\n"
+    )
     assert mqm.read_mqm(path)[["doc_seg_id", "metadata"]].values.tolist() == [[1, "{}"]]
     latin = tmp_path / "latin.tsv"
     latin.write_bytes("\t".join(WMT_HEADER).encode() + b"\ns\td\t1\t1\tr\tcaf\xe9\tt\tNo-error\tNo-error\n")
@@ -235,8 +267,18 @@ def test_a_header_only_file_holds_no_annotation_rows(tmp_path):
 
 #: Marot's README: a row that only carries metadata (references, metrics) leaves rater, category
 #: and severity empty.
-METADATA_ONLY = ["A", "d1", 1, 1, "", "abc", "t", "", "",
-                 json.dumps({"segment": {"references": {"ref-A": "x"}, "metrics": {"BLEURT": 0.5}}})]
+METADATA_ONLY = [
+    "A",
+    "d1",
+    1,
+    1,
+    "",
+    "abc",
+    "t",
+    "",
+    "",
+    json.dumps({"segment": {"references": {"ref-A": "x"}, "metrics": {"BLEURT": 0.5}}}),
+]
 
 
 def test_a_metadata_only_row_is_read_and_rates_nothing(tmp_path, capsys):

@@ -29,24 +29,56 @@ from decimal import ROUND_HALF_UP, Decimal
 import pandas as pd
 import pytest
 
+from helpers.core import paths
 from helpers.core.formats import annotations as ann
 from helpers.core.formats import mqm
-from helpers.core import paths
 from helpers.core.statistics import schemes, scoring
 
 REPO = "google/wmt-mqm-human-evaluation"
 
 #: README "TED talks / Chinese to English", expert-based MQM (rank dropped).
-TED_ZHEN = {"ref.B": "0.42", "DIDI-NLP": "1.65", "metricsystem2": "1.76", "metricsystem1": "1.90", "MiSS": "1.97",
-            "IIE-MT": "1.98", "metricsystem4": "2.05", "metricsystem5": "2.15", "SMU": "2.202", "Borderline": "2.40",
-            "NiuTrans": "2.49", "Facebook-AI": "2.64", "Online-W": "2.93", "metricsystem3": "2.99", "ref.A": "5.52"}
+TED_ZHEN = {
+    "ref.B": "0.42",
+    "DIDI-NLP": "1.65",
+    "metricsystem2": "1.76",
+    "metricsystem1": "1.90",
+    "MiSS": "1.97",
+    "IIE-MT": "1.98",
+    "metricsystem4": "2.05",
+    "metricsystem5": "2.15",
+    "SMU": "2.202",
+    "Borderline": "2.40",
+    "NiuTrans": "2.49",
+    "Facebook-AI": "2.64",
+    "Online-W": "2.93",
+    "metricsystem3": "2.99",
+    "ref.A": "5.52",
+}
 #: README "newstest2020 / Chinese to English".
-NEWS2020_ZHEN = {"Human-A": "3.43", "Human-B": "3.62", "VolcTrans": "5.03", "WeChat_AI": "5.13",
-                 "Tencent_Translation": "5.19", "OPPO": "5.20", "THUNLP": "5.34", "DeepMind": "5.41",
-                 "DiDi_NLP": "5.48", "Online-B": "5.85"}
+NEWS2020_ZHEN = {
+    "Human-A": "3.43",
+    "Human-B": "3.62",
+    "VolcTrans": "5.03",
+    "WeChat_AI": "5.13",
+    "Tencent_Translation": "5.19",
+    "OPPO": "5.20",
+    "THUNLP": "5.34",
+    "DeepMind": "5.41",
+    "DiDi_NLP": "5.48",
+    "Online-B": "5.85",
+}
 #: README "newstest2021 / Chinese to English" (the README lists 9 of the file's 15 systems).
-NEWS2021_ZHEN = {"ref-A": "4.35", "NiuTrans": "4.63", "SMU": "4.84", "MiSS": "4.93", "Borderline": "4.95",
-                 "DIDI-NLP": "5.1", "IIE-MT": "5.15", "Facebook-AI": "5.22", "Online-W": "5.57"}
+NEWS2021_ZHEN = {
+    "ref-A": "4.35",
+    "NiuTrans": "4.63",
+    "SMU": "4.84",
+    "MiSS": "4.93",
+    "Borderline": "4.95",
+    "DIDI-NLP": "5.1",
+    "IIE-MT": "5.15",
+    "Facebook-AI": "5.22",
+    "Online-W": "5.57",
+}
 #: The one printed value the README's data do not give (see the module docstring).
 KNOWN_MISMATCH = {("ted", "Borderline"): ("2.40", 2.40529)}
 
@@ -92,19 +124,24 @@ def test_ted_raw_rows_give_every_released_segment_score():
     ours = scoring.segment_scores(scoring.rater_scores(frame, "mqm"))
     ours["system"] = ours["system"].replace({"ref": "ref-A", "refB": "ref-B"})
     released = mqm.read_segment_scores(_file("ted/zhen/mqm_ted_zhen.avg_seg_scores.tsv"))
-    both = ours.merge(released, on=["system", "global_seg_id"], how="outer", indicator=True,
-                      suffixes=("", "_released"))
+    both = ours.merge(released, on=["system", "global_seg_id"], how="outer", indicator=True, suffixes=("", "_released"))
     assert (both["_merge"] == "both").all() and len(both) == 7935
     assert (both["score"] - both["score_released"]).abs().max() < 1e-9
     assert frame["category"].str.startswith("Source").sum() == 38  # so the check above does test their weight
 
 
-@pytest.mark.parametrize("rel, published, rename", [
-    ("newstest2020/zhen/mqm_newstest2020_zhen.avg_seg_scores.tsv", NEWS2020_ZHEN,
-     # the file suffixes WMT submission ids (Human-A.0); Huoshan_Translate is VolcTrans's WMT20 submission name
-     lambda s: {"Huoshan_Translate": "VolcTrans"}.get(re.sub(r"\.\d+$", "", s), re.sub(r"\.\d+$", "", s))),
-    ("newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv", NEWS2021_ZHEN, lambda s: s),
-])
+@pytest.mark.parametrize(
+    "rel, published, rename",
+    [
+        (
+            "newstest2020/zhen/mqm_newstest2020_zhen.avg_seg_scores.tsv",
+            NEWS2020_ZHEN,
+            # the file suffixes WMT submission ids (Human-A.0); Huoshan_Translate is VolcTrans's WMT20 submission name
+            lambda s: {"Huoshan_Translate": "VolcTrans"}.get(re.sub(r"\.\d+$", "", s), re.sub(r"\.\d+$", "", s)),
+        ),
+        ("newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv", NEWS2021_ZHEN, lambda s: s),
+    ],
+)
 def test_newstest_zhen_tables_from_the_segment_score_files(rel, published, rename):
     scores = mqm.read_segment_scores(_file(rel))
     table = scoring.system_scores(scores)
@@ -132,23 +169,33 @@ def test_the_default_and_marot_weights_give_the_segment_scores_stored_in_the_202
     is the evidence for weighting them 0."""
     frame = mqm.read_mqm(_file("generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"))
     meta = ann.parse_metadata(frame)
-    stored = pd.DataFrame({"system": frame["system"], "doc": frame["doc"], "doc_seg_id": frame["doc_seg_id"],
-                           "stored": [m["segment"]["metrics"]["MQM"] for m in meta]})
+    stored = pd.DataFrame(
+        {
+            "system": frame["system"],
+            "doc": frame["doc"],
+            "doc_seg_id": frame["doc_seg_id"],
+            "stored": [m["segment"]["metrics"]["MQM"] for m in meta],
+        }
+    )
     stored = stored.drop_duplicates(["system", "doc", "doc_seg_id"])
     ours = scoring.segment_scores(scoring.rater_scores(frame, scheme)).merge(stored, on=["system", "doc", "doc_seg_id"])
     assert len(ours) == 3770
     assert (ours["score"] - ours["stored"]).abs().max() < 1e-9
     default = schemes.load_scheme("mqm")
-    by_severity = schemes.Scheme("old", "old", "-", tuple(r for r in default.rules
-                                                           if r.name not in ("Source issue", "Creative")))
-    old = scoring.segment_scores(scoring.rater_scores(frame, by_severity)).merge(stored, on=["system", "doc",
-                                                                                            "doc_seg_id"])
+    by_severity = schemes.Scheme(
+        "old", "old", "-", tuple(r for r in default.rules if r.name not in ("Source issue", "Creative"))
+    )
+    old = scoring.segment_scores(scoring.rater_scores(frame, by_severity)).merge(
+        stored, on=["system", "doc", "doc_seg_id"]
+    )
     assert ((old["score"] - old["stored"]).abs() > 1e-9).sum() > 0  # the check can fail
 
 
 def test_three_rater_file_counts():
-    frame = mqm.read_mqm(_file("generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"),
-                         columns=ann.SCORING_COLUMNS)
+    frame = mqm.read_mqm(
+        _file("generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"),
+        columns=ann.SCORING_COLUMNS,
+    )
     assert len(frame) == 25060
     hotw = ann.hotw_counts(frame)
     assert hotw["tests"].sum() == 461 and hotw["missed"].sum() == 1

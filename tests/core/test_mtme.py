@@ -28,11 +28,17 @@ def _directory(tmp_path, documents=True):
     _write(tmp_path, "system-outputs/de-en/sysY.txt", ["Dog.", "2 cats.", "Three mice.", "Four birds."])
     if documents:
         _write(tmp_path, "documents/de-en.docs", ["news\td1", "news\td1", "chat\td2", "chat\td2"])
-    _write(tmp_path, "human-scores/de-en.mqm.seg.score",
-           ["sysX\t0", "sysX\t-1", "sysX\t-5", "sysX\tNone", "sysY\t-2", "sysY\t-0.5", "sysY\t0", "sysY\t0"])
+    _write(
+        tmp_path,
+        "human-scores/de-en.mqm.seg.score",
+        ["sysX\t0", "sysX\t-1", "sysX\t-5", "sysX\tNone", "sysY\t-2", "sysY\t-0.5", "sysY\t0", "sysY\t0"],
+    )
     _write(tmp_path, "human-scores/de-en.mqm.sys.score", ["sysX\t-2.0", "sysY\t-0.625"])
-    _write(tmp_path, "metric-scores/de-en/BLEU-refA.seg.score",
-           ["sysX\t100", "sysX\t30", "sysX\t20", "sysX\t25", "sysY\t40", "sysY\t50", "sysY\t100", "sysY\t100"])
+    _write(
+        tmp_path,
+        "metric-scores/de-en/BLEU-refA.seg.score",
+        ["sysX\t100", "sysX\t30", "sysX\t20", "sysX\t25", "sysY\t40", "sysY\t50", "sysY\t100", "sysY\t100"],
+    )
     _write(tmp_path, "metric-scores/de-en_qe/Kiwi-src.domain.score", ["news\tsysX\t0.5", "chat\tsysX\t0.25"])
     return tmp_path
 
@@ -50,14 +56,19 @@ def test_reads_texts_documents_and_scores(tmp_path):
     assert math.isnan(human["score"].iloc[3]) and human["score"].iloc[2] == -5.0
     # the system-level file is the mean of the rated segments, as written by hand above
     assert es.human("mqm", "sys").set_index("system")["score"]["sysY"] == pytest.approx(
-        human[human.system == "sysY"]["score"].mean())
+        human[human.system == "sysY"]["score"].mean()
+    )
     domain = es.metric("Kiwi-src", "domain")
-    assert domain.to_dict("records") == [{"domain": "news", "system": "sysX", "score": 0.5},
-                                         {"domain": "chat", "system": "sysX", "score": 0.25}]
+    assert domain.to_dict("records") == [
+        {"domain": "news", "system": "sysX", "score": 0.5},
+        {"domain": "chat", "system": "sysX", "score": 0.25},
+    ]
     segs = es.segments()
     assert segs["cluster"].tolist() == ["d1", "d1", "d2", "d2"] and segs["domain"].tolist()[2] == "chat"
     texts = es.texts()
-    assert texts.shape == (8, 5) and texts.loc[5, "hypothesis"] == "2 cats." and texts.loc[5, "reference"] == "Two cats."
+    assert (
+        texts.shape == (8, 5) and texts.loc[5, "hypothesis"] == "2 cats." and texts.loc[5, "reference"] == "Two cats."
+    )
 
 
 def test_without_documents_each_segment_is_its_own_cluster(tmp_path):
@@ -67,15 +78,26 @@ def test_without_documents_each_segment_is_its_own_cluster(tmp_path):
     assert "no documents/de-en.docs" in es.notes[0]
 
 
-@pytest.mark.parametrize("lines, problem, row, value", [
-    (["sysX\t1", "sysX\t2", "sysX\t3"], "not a multiple of the 4 segments", None, None),
-    (["sysX\t1", "sysX\t2", "sysY\t3", "sysX\t4", "sysY\t1", "sysY\t2", "sysY\t3", "sysY\t4"],
-     "is inside the block of system 'sysX'", 3, "sysY"),
-    (["sysX\t1", "sysX\t2", "sysX\t3", "sysX\t4", "sysX\t1", "sysX\t2", "sysX\t3", "sysX\t4"],
-     "second block", 5, "sysX"),
-    (["sysX\t1", "sysX\tn/a", "sysX\t3", "sysX\t4"], "neither a number nor None", 2, "n/a"),
-    (["sysX\t1", "sysX 2", "sysX\t3", "sysX\t4"], "tab-separated fields", 2, "sysX 2"),
-])
+@pytest.mark.parametrize(
+    "lines, problem, row, value",
+    [
+        (["sysX\t1", "sysX\t2", "sysX\t3"], "not a multiple of the 4 segments", None, None),
+        (
+            ["sysX\t1", "sysX\t2", "sysY\t3", "sysX\t4", "sysY\t1", "sysY\t2", "sysY\t3", "sysY\t4"],
+            "is inside the block of system 'sysX'",
+            3,
+            "sysY",
+        ),
+        (
+            ["sysX\t1", "sysX\t2", "sysX\t3", "sysX\t4", "sysX\t1", "sysX\t2", "sysX\t3", "sysX\t4"],
+            "second block",
+            5,
+            "sysX",
+        ),
+        (["sysX\t1", "sysX\tn/a", "sysX\t3", "sysX\t4"], "neither a number nor None", 2, "n/a"),
+        (["sysX\t1", "sysX 2", "sysX\t3", "sysX\t4"], "tab-separated fields", 2, "sysX 2"),
+    ],
+)
 def test_bad_score_files_name_file_line_and_value(tmp_path, lines, problem, row, value):
     root = _directory(tmp_path)
     path = _write(root, "metric-scores/de-en/Bad-refA.seg.score", lines)

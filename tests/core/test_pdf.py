@@ -26,8 +26,12 @@ def _stage(tmp_path: Path) -> Path:
 def test_partial_toc_keeps_the_root_the_pages_asked_for_and_the_reference_pages(tmp_path):
     stage = _stage(tmp_path)
     path = pdf.partial_toc(stage, ["notebooks/01_metahope_pilot_v1"])
-    assert build.toc_entries(path) == ["book/intro", "notebooks/01_metahope_pilot_v1", "book/glossary",
-                                       "book/bibliography"]
+    assert build.toc_entries(path) == [
+        "book/intro",
+        "notebooks/01_metahope_pilot_v1",
+        "book/glossary",
+        "book/bibliography",
+    ]
     assert yaml.safe_load(path.read_text())["format"] == "jb-book"
     with pytest.raises(pdf.MissingPiece, match="notebooks/99_none is not in the table of contents"):
         pdf.partial_toc(stage, ["notebooks/99_none"])

@@ -16,21 +16,41 @@ from helpers.core.book import plots
 # here as the independently known colours the figures must keep.
 OLD_PALETTE = {
     "metahope": {
-        "IMP": "#4c72b0", "RAM": "#dd8452", "MIS": "#c44e52", "STL": "#8172b3", "PRF": "#55a868",
-        "GoogleMT": "#1b9e77", "GPT-5.4": "#d95f02", "Hunyuan-LLM-7B": "#7570b3",
+        "IMP": "#4c72b0",
+        "RAM": "#dd8452",
+        "MIS": "#c44e52",
+        "STL": "#8172b3",
+        "PRF": "#55a868",
+        "GoogleMT": "#1b9e77",
+        "GPT-5.4": "#d95f02",
+        "Hunyuan-LLM-7B": "#7570b3",
     },
     "explanations": {
-        "non_circularity": "#66c2a5", "origin": "#fc8d62", "mapping": "#8da0cb", "emergence": "#e78ac3",
-        "accessibility": "#a6d854", "purpose": "#ffd92f", "overall": "#555555",
-        "evaluator": "#1f77b4", "training mean": "#aaaaaa", "similarity only": "#ff7f0e",
+        "non_circularity": "#66c2a5",
+        "origin": "#fc8d62",
+        "mapping": "#8da0cb",
+        "emergence": "#e78ac3",
+        "accessibility": "#a6d854",
+        "purpose": "#ffd92f",
+        "overall": "#555555",
+        "evaluator": "#1f77b4",
+        "training mean": "#aaaaaa",
+        "similarity only": "#ff7f0e",
     },
     "slang": {
-        "尼玛": "#0072b2", "特么": "#e69f00", "卧槽": "#009e73", "草泥马": "#cc79a7", "劳资": "#d55e00",
+        "尼玛": "#0072b2",
+        "特么": "#e69f00",
+        "卧槽": "#009e73",
+        "草泥马": "#cc79a7",
+        "劳资": "#d55e00",
         "percentile (Algorithm 2)": "#000000",
         "percentile (Algorithm 2 as printed: P[1:k], least frequent)": "#a6761d",
-        "self-information, most probable": "#1b7837", "self-information, most informative": "#762a83",
-        "features+ridge": "#332288", "USE multilingual v3 (frozen)+ridge": "#cc6677",
-        "multilingual-e5-small (frozen)+ridge": "#44aa99", "all-MiniLM-L6-v2 (frozen)+ridge": "#999933",
+        "self-information, most probable": "#1b7837",
+        "self-information, most informative": "#762a83",
+        "features+ridge": "#332288",
+        "USE multilingual v3 (frozen)+ridge": "#cc6677",
+        "multilingual-e5-small (frozen)+ridge": "#44aa99",
+        "all-MiniLM-L6-v2 (frozen)+ridge": "#999933",
         "transformer (all-MiniLM-L6-v2)": "#aa4499",
     },
     # chapter 08 had no entry: its two lines took the fallback cycle's colours by the hash of
@@ -55,8 +75,9 @@ def test_wmt_colours_are_what_the_fallback_gave_them():
 
 def test_core_plots_names_no_study_label():
     source = Path(plots.__file__).read_text(encoding="utf-8")
-    constants = {n.value for n in ast.walk(ast.parse(source))
-                 if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    constants = {
+        n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
     for study, labels in OLD_PALETTE.items():
         for label in labels:
             assert label not in constants, f"core/book/plots.py holds {study}'s label {label!r}"
@@ -87,6 +108,7 @@ def test_a_label_cannot_take_a_second_colour(monkeypatch):
 # Small hand-made plotly figures: the twin must hold the same points, bars and cells, the same
 # titles and the same (registered) colours as the figure it is drawn from.
 
+
 def _twin(fig):
     import matplotlib.pyplot as plt
 
@@ -104,9 +126,16 @@ def test_twin_scatter_keeps_points_colours_error_bars_and_titles():
     import plotly.graph_objects as go
 
     plots.register_colours({"twin test system": "#123abc"})
-    fig = go.Figure(go.Scatter(x=[1, 2, 3], y=[0.5, 0.7, 0.2], mode="markers", name="twin test system",
-                               marker={"color": plots.colour("twin test system")},
-                               error_y={"type": "data", "array": [0.1, 0.2, 0.1]}))
+    fig = go.Figure(
+        go.Scatter(
+            x=[1, 2, 3],
+            y=[0.5, 0.7, 0.2],
+            mode="markers",
+            name="twin test system",
+            marker={"color": plots.colour("twin test system")},
+            error_y={"type": "data", "array": [0.1, 0.2, 0.1]},
+        )
+    )
     fig.add_trace(go.Scatter(x=[1, 3], y=[0, 1], mode="lines", name="fit", line={"color": "grey", "dash": "dot"}))
     fig.update_layout(title="A title", xaxis_title="the x", yaxis_title="the y")
     ax = _twin(fig).axes[0]
@@ -126,8 +155,12 @@ def test_twin_bars_grouped_stacked_and_horizontal():
     import matplotlib.colors as mc
     import plotly.graph_objects as go
 
-    grouped = go.Figure([go.Bar(x=["a", "b", "c"], y=[1, 2, 3], name="one", marker_color="#ff0000"),
-                         go.Bar(x=["a", "b", "c"], y=[3, 2, 1], name="two", marker_color="#0000ff")])
+    grouped = go.Figure(
+        [
+            go.Bar(x=["a", "b", "c"], y=[1, 2, 3], name="one", marker_color="#ff0000"),
+            go.Bar(x=["a", "b", "c"], y=[3, 2, 1], name="two", marker_color="#0000ff"),
+        ]
+    )
     ax = _twin(grouped).axes[0]
     assert len(ax.patches) == 6
     assert [round(p.get_height()) for p in ax.patches] == [1, 2, 3, 3, 2, 1]
@@ -146,8 +179,9 @@ def test_twin_bars_grouped_stacked_and_horizontal():
 def test_twin_heatmap_keeps_every_cell_its_label_and_its_colour_bar():
     import pandas as pd
 
-    table = pd.DataFrame({"system": ["A", "A", "B", "B"], "error": ["x", "y", "x", "y"],
-                          "alpha": [0.5, -0.25, 0.125, float("nan")]})
+    table = pd.DataFrame(
+        {"system": ["A", "A", "B", "B"], "error": ["x", "y", "x", "y"], "alpha": [0.5, -0.25, 0.125, float("nan")]}
+    )
     twin = _twin(plots.heatmap(table, "system", "error", "alpha", title="α", decimals=2))
     ax, bar = twin.axes
     assert ax.images[0].get_array().shape == (2, 2)
@@ -178,8 +212,9 @@ def test_twin_box_and_histogram():
     import numpy as np
     import plotly.graph_objects as go
 
-    box = go.Figure([go.Box(x=["g1"] * 4 + ["g2"] * 4, y=np.arange(8.0), name=m, boxpoints="all")
-                     for m in ("m1", "m2")]).update_layout(boxmode="group")
+    box = go.Figure(
+        [go.Box(x=["g1"] * 4 + ["g2"] * 4, y=np.arange(8.0), name=m, boxpoints="all") for m in ("m1", "m2")]
+    ).update_layout(boxmode="group")
     ax = _twin(box).axes[0]
     assert len(ax.patches) == 4  # a box per group and model
     assert sum(len(c.get_offsets()) for c in _points(ax)) == 16  # and every point

@@ -14,10 +14,10 @@ import textwrap
 
 import pytest
 
-from conftest import NotebookRunInFastTest, _GUARD
+from conftest import _GUARD, NotebookRunInFastTest
 from helpers.core.book import kernel, prefork
 
-PROBE = '''
+PROBE = """
 import json, os, sys
 print(json.dumps({"cwd": os.getcwd(), "argv": sys.argv[1:], "path0": sys.path[0], "ppid": os.getppid(),
                   "session": os.getsid(0), "pid": os.getpid(), "variable": os.environ.get("PROBE_VARIABLE"),
@@ -27,7 +27,7 @@ if sys.argv[1:] == ["sleep"]:
     import time
     time.sleep(60)
 sys.exit(int(sys.argv[1]) if sys.argv[1:] and sys.argv[1].isdigit() else 0)
-'''
+"""
 
 
 @pytest.fixture
@@ -157,11 +157,11 @@ def test_a_fast_test_cannot_fork_a_kernel_either(server):
     _GUARD["seen"].clear()  # refused on purpose
 
 
-NOTEBOOK_PROBE = textwrap.dedent('''
+NOTEBOOK_PROBE = textwrap.dedent("""
     import json, os, sys
     print(json.dumps({"ppid": os.getppid(), "preloaded": "scipy.stats" in sys.modules,
                       "variable": os.environ.get("PROBE_VARIABLE"), "cwd": os.getcwd()}))
-''')
+""")
 
 
 @pytest.mark.slow
@@ -172,12 +172,13 @@ def test_the_books_kernels_fork_from_one_server_and_behave_as_started_ones(tmp_p
     reaches a busy forked kernel. Switched off, every kernel is this process's child."""
     import nbformat
 
-    from helpers.core.book import execution
     from helpers.core import paths
+    from helpers.core.book import execution
 
     def run(name):
-        nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                               "language": "python"}})
+        nb = nbformat.v4.new_notebook(
+            metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+        )
         nb.cells = [nbformat.v4.new_code_cell(NOTEBOOK_PROBE)]
         source = tmp_path / f"{name}.ipynb"
         nbformat.write(nb, source)

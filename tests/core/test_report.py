@@ -8,21 +8,28 @@ from html import unescape
 import pandas as pd
 import pytest
 
-from helpers.core.formats import published
 from helpers.core.book import report
+from helpers.core.formats import published
 
 
 def test_table_merges_intervals_selects_and_relabels_without_touching_the_frame():
     frame = pd.DataFrame({"system": ["X"], "d": [0.5], "ci_low": [-0.25], "ci_high": [1.0], "n": [3.0]})
-    html = report.table(frame, decimals=2, intervals={"95% CI": ("ci_low", "ci_high")},
-                        columns=["system", "d", "95% CI"], labels={"d": "difference"}).to_html()
+    html = report.table(
+        frame,
+        decimals=2,
+        intervals={"95% CI": ("ci_low", "ci_high")},
+        columns=["system", "d", "95% CI"],
+        labels={"d": "difference"},
+    ).to_html()
     assert "[-0.25, 1.00]" in html and "difference" in html and ">n<" not in html
     assert list(frame.columns) == ["system", "d", "ci_low", "ci_high", "n"]
 
 
 def test_beside_is_long_and_survives_a_key_called_statistic():
     mine = pd.DataFrame({"statistic": ["pearson_r", "median_sd"], "value": [0.3, 0.9], "p_value": [0.2, None]})
-    pub = pd.DataFrame({"statistic": ["pearson_r", "median_sd"], "value": ["0.397", "0.935"], "p_value": ["0.083", "NA"]})
+    pub = pd.DataFrame(
+        {"statistic": ["pearson_r", "median_sd"], "value": ["0.397", "0.935"], "p_value": ["0.083", "NA"]}
+    )
     wide = published.beside_published(mine, pub, ["statistic"], "this run")
     html = report.beside(wide).data
     assert "<details>" in html and "quantity" in html and "0.397" in html and "0.300" in html
@@ -49,8 +56,9 @@ def test_paper_values_stay_beside_a_run_on_other_systems():
     assert "This run's systems are not the paper's (here sysA, sysB; in the paper GoogleMT, GPT-5.4)" in html
     assert "0.055" in html and "0.250" in html and "-0.500" in html
     assert "Paper Table 9: published beside “this run”" in html and "the this run" not in html
-    same = report.paper_beside("Table 9", mine.assign(system=["GoogleMT", "GPT-5.4"]), pub, ["system", "error"],
-                               "simulated").data
+    same = report.paper_beside(
+        "Table 9", mine.assign(system=["GoogleMT", "GPT-5.4"]), pub, ["system", "error"], "simulated"
+    ).data
     assert "not the paper's" not in same and "0.055" in same and "0.250" in same
 
 
@@ -58,16 +66,29 @@ def _cells(styler) -> dict:
     """Header -> the cells it shows, read back from the rendered HTML."""
     html = styler.to_html()
     heads = [unescape(h).strip() for h in re.findall(r"<th [^>]*>(.*?)</th>", html)]
-    rows = [[unescape(c).strip() for c in re.findall(r"<td [^>]*>(.*?)</td>", row)]
-            for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)[1:]]
+    rows = [
+        [unescape(c).strip() for c in re.findall(r"<td [^>]*>(.*?)</td>", row)]
+        for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)[1:]
+    ]
     return {h: [r[k] for r in rows] for k, h in enumerate(heads)}
 
 
 def test_table_formats_each_column_by_its_role_and_leaves_the_frame_alone(tmp_path):
-    frame = pd.DataFrame({"system": ["X", "Y"], "p": [0.03215, 0.00002], "p_holm": [1.0, float("nan")],
-                          "pooled_p": [0.5, 0.0004], "share_B_higher": [0.456, 1.0], "marked_percent": [45.61, 3.0],
-                          "n": [12.0, 3.0], "n_units": [4, 5], "rho": [0.123456, -0.00001],
-                          "cluster_ci_low": [0.1, -0.2], "cluster_ci_high": [0.3, 0.25]})
+    frame = pd.DataFrame(
+        {
+            "system": ["X", "Y"],
+            "p": [0.03215, 0.00002],
+            "p_holm": [1.0, float("nan")],
+            "pooled_p": [0.5, 0.0004],
+            "share_B_higher": [0.456, 1.0],
+            "marked_percent": [45.61, 3.0],
+            "n": [12.0, 3.0],
+            "n_units": [4, 5],
+            "rho": [0.123456, -0.00001],
+            "cluster_ci_low": [0.1, -0.2],
+            "cluster_ci_high": [0.3, 0.25],
+        }
+    )
     frame.to_csv(tmp_path / "before.csv", index=False)
     cells = _cells(report.table(frame))
     assert cells["p"] == ["0.032", "< 0.001"]  # as the book prints p, 3 decimals
@@ -107,6 +128,8 @@ def test_the_studies_register_their_labels_without_a_clash():
         importlib.import_module(f"helpers.{study}.figures")  # registering twice or together raises on a clash
     labels = report.registered_labels()
     assert labels["pooled_rho"] == "pooled ρ" and labels["p_cluster_holm"] == "Holm p (sentences)"
+
+
 def test_a_data_box_detail_is_a_section_of_the_chapters_words():
     own = report.Provenance.worded("own", "09_metrics", ["ref.txt"])
     assert own.files == ("ref.txt",) and own.kind == "own"
@@ -129,7 +152,8 @@ def test_a_share_already_in_percent_prints_once_as_a_percentage():
 
 def test_every_missing_value_prints_as_na_one_way():
     # issue 43: chapter 08's ESA table printed pandas' <NA> (nullable integers) beside NA (NaN)
-    frame = pd.DataFrame({"system": ["a", "b"], "auto_rank": pd.array([1, pd.NA], dtype="Int64"),
-                          "autorank": [1.5, float("nan")]})
+    frame = pd.DataFrame(
+        {"system": ["a", "b"], "auto_rank": pd.array([1, pd.NA], dtype="Int64"), "autorank": [1.5, float("nan")]}
+    )
     html = report.table(frame).to_html()
     assert "&lt;NA&gt;" not in html and "<NA>" not in html and html.count(">NA<") == 2

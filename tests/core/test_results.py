@@ -59,8 +59,18 @@ def test_staging_folders_of_dead_runs_are_cleaned(tmp_path):
 
 def test_findings_are_staged_with_their_section_first(tmp_path):
     results = Results(tmp_path, "09_x")
-    frame = pd.DataFrame({"quantity": ["a", "b"], "group": ["", ""], "value": [1.0, None], "ci_low": [None] * 2,
-                          "ci_high": [None] * 2, "p": [None] * 2, "text": ["", "key"], "section": ["data", "end"]})
+    frame = pd.DataFrame(
+        {
+            "quantity": ["a", "b"],
+            "group": ["", ""],
+            "value": [1.0, None],
+            "ci_low": [None] * 2,
+            "ci_high": [None] * 2,
+            "p": [None] * 2,
+            "text": ["", "key"],
+            "section": ["data", "end"],
+        }
+    )
     first = results.findings(frame)
     assert list(first.columns[:2]) == ["section", "quantity"] and first["section"].tolist() == ["data", "end"]
     results.findings(frame.drop(columns="section"))  # one section: "findings"

@@ -11,13 +11,17 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from helpers.core.formats import annotations as ann, mqm
 from helpers.core import paths
-from helpers.core.statistics import schemes, scoring
 from helpers.core.errors import InputError
+from helpers.core.formats import annotations as ann
+from helpers.core.formats import mqm
+from helpers.core.statistics import schemes, scoring
 
-from .mqm_quirks import PER_100_CHARS, ROWS as ROWS_quirks, write as write_quirks
-from .mqm_small import _three_rater_frame, EXPECTED, ROWS as ROWS_mqm, run_cli, small, write
+from .mqm_quirks import PER_100_CHARS
+from .mqm_quirks import ROWS as ROWS_quirks
+from .mqm_quirks import write as write_quirks
+from .mqm_small import EXPECTED, _three_rater_frame, run_cli, small, write
+from .mqm_small import ROWS as ROWS_mqm
 
 
 def frame(rows) -> pd.DataFrame:
@@ -30,17 +34,17 @@ def frame(rows) -> pd.DataFrame:
 
 # A and B on segments 1-2 of doc d (raters r1, r2); C only on segment 1 (rater r3).
 ROWS = [
-    ("A", "d", 1, "r1", "Accuracy/Mistranslation", "Major"),   # 5
-    ("A", "d", 1, "r1", "Fluency/Punctuation", "Minor"),       # 0.1   -> r1: 5.1, 2 errors
-    ("A", "d", 1, "r2", "No-error", "No-error"),               # r2: 0, 0 errors
-    ("A", "d", 2, "r1", "Style/Awkward", "Minor"),             # 1
-    ("A", "d", 2, "r1", "Found", "HOTW-test"),                 # left out -> r1: 1, 1 error
-    ("A", "d", 2, "r2", "Style/Awkward", "Major"),             # r2: 5
-    ("B", "d", 1, "r1", "Non-translation!", "Major"),          # 25
-    ("B", "d", 1, "r2", "Accuracy/Omission", "Minor"),         # 1
-    ("B", "d", 2, "r1", "No-error", "No-error"),               # 0
-    ("B", "d", 2, "r2", "Missed", "HOTW-test"),                # HOTW only: rated, penalty 0
-    ("C", "d", 1, "r3", "Accuracy/Omission", "Minor"),         # 1
+    ("A", "d", 1, "r1", "Accuracy/Mistranslation", "Major"),  # 5
+    ("A", "d", 1, "r1", "Fluency/Punctuation", "Minor"),  # 0.1   -> r1: 5.1, 2 errors
+    ("A", "d", 1, "r2", "No-error", "No-error"),  # r2: 0, 0 errors
+    ("A", "d", 2, "r1", "Style/Awkward", "Minor"),  # 1
+    ("A", "d", 2, "r1", "Found", "HOTW-test"),  # left out -> r1: 1, 1 error
+    ("A", "d", 2, "r2", "Style/Awkward", "Major"),  # r2: 5
+    ("B", "d", 1, "r1", "Non-translation!", "Major"),  # 25
+    ("B", "d", 1, "r2", "Accuracy/Omission", "Minor"),  # 1
+    ("B", "d", 2, "r1", "No-error", "No-error"),  # 0
+    ("B", "d", 2, "r2", "Missed", "HOTW-test"),  # HOTW only: rated, penalty 0
+    ("C", "d", 1, "r3", "Accuracy/Omission", "Minor"),  # 1
 ]
 
 
@@ -48,8 +52,16 @@ def test_rater_scores_by_hand():
     r = scoring.rater_scores(frame(ROWS))
     assert list(r.columns) == ["system", "doc", "doc_seg_id", "global_seg_id", "rater", "penalty", "errors"]
     assert r[["system", "doc_seg_id", "rater"]].values.tolist() == [
-        ["A", 1, "r1"], ["A", 1, "r2"], ["A", 2, "r1"], ["A", 2, "r2"], ["B", 1, "r1"], ["B", 1, "r2"],
-        ["B", 2, "r1"], ["B", 2, "r2"], ["C", 1, "r3"]]
+        ["A", 1, "r1"],
+        ["A", 1, "r2"],
+        ["A", 2, "r1"],
+        ["A", 2, "r2"],
+        ["B", 1, "r1"],
+        ["B", 1, "r2"],
+        ["B", 2, "r1"],
+        ["B", 2, "r2"],
+        ["C", 1, "r3"],
+    ]
     assert r["penalty"].tolist() == pytest.approx([5.1, 0, 1, 5, 25, 1, 0, 0, 1])
     assert r["errors"].tolist() == [2, 0, 1, 1, 1, 1, 0, 0, 1] and str(r["errors"].dtype) == "int64"
     assert r["global_seg_id"].tolist() == [101, 101, 102, 102, 101, 101, 102, 102, 101]
@@ -93,7 +105,12 @@ def test_scored_segments_by_hand():
     assert common.values.tolist() == [["A", "d", 1, 2, 2.55], ["B", "d", 1, 2, 13.0], ["C", "d", 1, 1, 1.0]]
     every = scoring.scored_segments(r, common=False)
     assert every[["system", "segment", "n_raters"]].values.tolist() == [
-        ["A", 1, 2], ["A", 2, 2], ["B", 1, 2], ["B", 2, 2], ["C", 1, 1]]
+        ["A", 1, 2],
+        ["A", 2, 2],
+        ["B", 1, 2],
+        ["B", 2, 2],
+        ["C", 1, 1],
+    ]
     assert every["score"].tolist() == pytest.approx([2.55, 3.0, 13.0, 0.0, 1.0])
     assert every.groupby("system")["score"].mean().tolist() == pytest.approx([2.775, 6.5, 1.0])
 
@@ -111,7 +128,9 @@ def test_check_raters_names_rater_unit_and_line():
     with pytest.raises(InputError, match=r"rater 'r2' has no row for system 'A', document 'd', segment 2") as e:
         scoring.check_raters(short, "all", file="x.tsv")
     assert e.value.row == 5 and e.value.value == "r2" and e.value.column == "rater"
-    with pytest.raises(InputError, match=r"system 'A', document 'd', segment 2 has 1 rater\(s\); the design needs 2") as e:
+    with pytest.raises(
+        InputError, match=r"system 'A', document 'd', segment 2 has 1 rater\(s\); the design needs 2"
+    ) as e:
         scoring.check_raters(short, "2")
     assert e.value.row == 5 and e.value.value == 1 and e.value.column == "rater"
     with pytest.raises(InputError) as e:
@@ -136,8 +155,17 @@ def _ratings(matrix, raters=None, docs=None):
         for j, v in enumerate(values):
             if not np.isnan(v):
                 rater = raters[u][j] if raters is not None else f"r{j}"
-                rows.append({"system": "S" if u % 2 else "T", "doc": docs[u] if docs else f"d{u // 2}",
-                             "doc_seg_id": u, "global_seg_id": u, "rater": rater, "penalty": v, "errors": 1})
+                rows.append(
+                    {
+                        "system": "S" if u % 2 else "T",
+                        "doc": docs[u] if docs else f"d{u // 2}",
+                        "doc_seg_id": u,
+                        "global_seg_id": u,
+                        "rater": rater,
+                        "penalty": v,
+                        "errors": 1,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -163,11 +191,16 @@ def test_icc_forms_against_the_anova_formulas_crossed_raters():
     assert overall.loc["ICC(1,1)", "estimate"] == pytest.approx((msr - msw) / (msr + (k - 1) * msw), abs=1e-12)
     assert overall.loc["ICC(1,k)", "estimate"] == pytest.approx((msr - msw) / msr, abs=1e-12)
     assert overall.loc["ICC(A,1)", "estimate"] == pytest.approx(
-        (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n), abs=1e-12)
+        (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n), abs=1e-12
+    )
     assert overall.loc["ICC(A,k)", "estimate"] == pytest.approx((msr - mse) / (msr + (msc - mse) / n), abs=1e-12)
     # Shrout & Fleiss 1979 Table 4: ICC(1,1) = .17, ICC(2,1) = .29, ICC(1,4) = .44, ICC(2,4) = .62
     assert [round(overall.loc[s, "estimate"], 2) for s in ("ICC(1,1)", "ICC(A,1)", "ICC(1,k)", "ICC(A,k)")] == [
-        0.17, 0.29, 0.44, 0.62]
+        0.17,
+        0.29,
+        0.44,
+        0.62,
+    ]
     # the F-based 95 % interval of ICC(1,1) (Shrout & Fleiss 1979, eq. for Case 1), to pingouin's two decimals
     f = msr / msw
     fl, fu = f / sps.f.ppf(0.975, n - 1, n * (k - 1)), f * sps.f.ppf(0.975, n * (k - 1), n - 1)
@@ -191,15 +224,16 @@ def test_icc_with_raters_nested_in_units_is_one_way_only():
     n, k, msr, _, msw, _ = _anova(x[:4, :2])
     assert table.loc["ICC(1,1)", "estimate"] == pytest.approx((msr - msw) / (msr + (k - 1) * msw), abs=1e-12)
     assert table.loc["ICC(1,1)", "n"] == 4 and table.loc["alpha", "n"] == 5
-    alpha = krippendorff.alpha(reliability_data=np.array([[1, 4, 3, 7, 2], [2, 6, 3, 5, 4], [np.nan] * 4 + [9]]),
-                               level_of_measurement="interval")
+    alpha = krippendorff.alpha(
+        reliability_data=np.array([[1, 4, 3, 7, 2], [2, 6, 3, 5, 4], [np.nan] * 4 + [9]]),
+        level_of_measurement="interval",
+    )
     assert table.loc["alpha", "estimate"] == pytest.approx(alpha, abs=1e-12)
 
 
 def test_alpha_interval_resamples_whole_documents():
     # one document: every bootstrap draw takes all its units, so the interval is the estimate itself
-    table = scoring.score_agreement(_ratings(X, docs=["d"] * 6), n_boot=50, seed=3).set_index(
-        ["scope", "statistic"])
+    table = scoring.score_agreement(_ratings(X, docs=["d"] * 6), n_boot=50, seed=3).set_index(["scope", "statistic"])
     row = table.loc[("overall", "alpha")]
     assert row["ci_low"] == pytest.approx(row["estimate"], abs=1e-12)
     assert row["ci_high"] == pytest.approx(row["estimate"], abs=1e-12)
@@ -219,7 +253,8 @@ def test_agreement_defaults_and_seed():
     assert default.equals(scoring.score_agreement(r, n_boot=1000, seed=0, ci=95.0))  # the documented defaults
     assert not default.equals(scoring.score_agreement(r, n_boot=1000, seed=1, ci=95.0))
     assert not default.equals(scoring.score_agreement(r, n_boot=1001)) and not default.equals(
-        scoring.score_agreement(r, ci=96.0))
+        scoring.score_agreement(r, ci=96.0)
+    )
 
 
 def test_icc_of_too_few_units_is_nan_and_two_units_are_enough():
@@ -272,9 +307,11 @@ def test_uncovered_annotation_is_an_error_naming_it_and_where(tmp_path):
 
 def test_a_users_yaml_scheme(tmp_path, small):
     yml = tmp_path / "mine.yml"
-    yml.write_text("name: flat\ncitation: my lab's convention\nrules:\n"
-                   "  - {name: any, pattern: '^(minor|major|neutral|critical):', weight: 1}\n"
-                   "  - {name: nontrans, pattern: 'non.translation', weight: 3}\n")
+    yml.write_text(
+        "name: flat\ncitation: my lab's convention\nrules:\n"
+        "  - {name: any, pattern: '^(minor|major|neutral|critical):', weight: 1}\n"
+        "  - {name: nontrans, pattern: 'non.translation', weight: 3}\n"
+    )
     table = scoring.system_scores(scoring.rater_scores(mqm.read_mqm(small), str(yml)))
     # A: seg1 (2 + 1)/2, seg2 (0 + 1)/2 ('major:non-translation!' hits the first rule) -> 1.0; B: (1+1)/2, (1+0)/2
     assert dict(zip(table["system"], table["score"])) == pytest.approx({"A": 1.0, "B": 0.75})
@@ -328,33 +365,39 @@ def test_agreement_needs_two_raters(tmp_path):
 
 
 def test_pool_pairings_in_scores(tmp_path):
-    rows = [["X_with_refA", "d", 1, 1, "r1", "s", "t", "Accuracy/Mistranslation", "Major"],
-            ["X_with_ONLINE-W", "d", 1, 1, "r2", "s", "t", "No-error", "No-error"],
-            ["refA_with_X", "d", 1, 1, "r3", "s", "t", "Style/Awkward", "Minor"]]
+    rows = [
+        ["X_with_refA", "d", 1, 1, "r1", "s", "t", "Accuracy/Mistranslation", "Major"],
+        ["X_with_ONLINE-W", "d", 1, 1, "r2", "s", "t", "No-error", "No-error"],
+        ["refA_with_X", "d", 1, 1, "r3", "s", "t", "Style/Awkward", "Minor"],
+    ]
     frame = mqm.read_mqm(write(tmp_path / "sxs.tsv", rows))
     kept = scoring.system_scores(scoring.rater_scores(frame, "mqm"))
     assert set(kept["system"]) == {"X_with_refA", "X_with_ONLINE-W", "refA_with_X"}
     pooled = scoring.system_scores(scoring.rater_scores(ann.pool_pairings(frame), "mqm")).set_index("system")
     assert pooled.loc["X", "score"] == 2.5 and pooled.loc["X", "raters"] == 2  # (5 + 0) / 2 raters
     # one rater in both pairings gave two ratings of the segment: (5 + 0) / 2, not 5 + 0 under one rating
-    both = [["X_with_refA", "d", 1, 1, "r1", "s", "t", "Accuracy/Mistranslation", "Major"],
-            ["X_with_ONLINE-W", "d", 1, 1, "r1", "s", "t", "No-error", "No-error"]]
+    both = [
+        ["X_with_refA", "d", 1, 1, "r1", "s", "t", "Accuracy/Mistranslation", "Major"],
+        ["X_with_ONLINE-W", "d", 1, 1, "r1", "s", "t", "No-error", "No-error"],
+    ]
     frame = mqm.read_mqm(write(tmp_path / "both.tsv", both))
     pooled = scoring.system_scores(scoring.rater_scores(ann.pool_pairings(frame), "mqm")).set_index("system")
     assert pooled.loc["X", "score"] == 2.5
 
 
 #: Side-by-side pairings: two raters; r1 rated X's segment 1 beside Y and again beside Z.
-SXS = [["X_with_Y", "d", 1, 1, "r1", "s", "t", "Accuracy/Mistranslation", "Major"],  # r1 beside Y: 5
-       ["X_with_Z", "d", 1, 1, "r1", "s", "t", "No-error", "No-error"],                # r1 beside Z: 0 -> r1 2.5
-       ["X_with_Y", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "Minor"],              # r2: 1
-       ["X_with_Y", "e", 1, 2, "r1", "s", "t", "No-error", "No-error"],                # 0
-       ["X_with_Y", "e", 1, 2, "r2", "s", "t", "Accuracy/Omission", "Major"],          # 5
-       ["Y_with_X", "d", 1, 1, "r1", "s", "t", "Style/Awkward", "Minor"],              # 1
-       ["Y_with_X", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "Minor"],
-       ["Y_with_X", "d", 1, 1, "r2", "s", "t", "Fluency/Grammar", "Minor"],            # 2
-       ["Y_with_X", "e", 1, 2, "r1", "s", "t", "No-error", "No-error"],                # 0
-       ["Y_with_X", "e", 1, 2, "r2", "s", "t", "Accuracy/Omission", "Major"]]          # 5
+SXS = [
+    ["X_with_Y", "d", 1, 1, "r1", "s", "t", "Accuracy/Mistranslation", "Major"],  # r1 beside Y: 5
+    ["X_with_Z", "d", 1, 1, "r1", "s", "t", "No-error", "No-error"],  # r1 beside Z: 0 -> r1 2.5
+    ["X_with_Y", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "Minor"],  # r2: 1
+    ["X_with_Y", "e", 1, 2, "r1", "s", "t", "No-error", "No-error"],  # 0
+    ["X_with_Y", "e", 1, 2, "r2", "s", "t", "Accuracy/Omission", "Major"],  # 5
+    ["Y_with_X", "d", 1, 1, "r1", "s", "t", "Style/Awkward", "Minor"],  # 1
+    ["Y_with_X", "d", 1, 1, "r2", "s", "t", "Style/Awkward", "Minor"],
+    ["Y_with_X", "d", 1, 1, "r2", "s", "t", "Fluency/Grammar", "Minor"],  # 2
+    ["Y_with_X", "e", 1, 2, "r1", "s", "t", "No-error", "No-error"],  # 0
+    ["Y_with_X", "e", 1, 2, "r2", "s", "t", "Accuracy/Omission", "Major"],
+]  # 5
 
 
 def test_pooling_pairings_never_multiplies_raters(tmp_path, capsys):
@@ -394,8 +437,9 @@ def test_source_chars_count_as_marot_counts():
 
 def test_source_chars_equal_the_lengths_the_2023_file_records():
     """WMT 2023's file records num_source_chars in some rows' segment metadata (Marot's own count)."""
-    path = paths.released_file("google/wmt-mqm-human-evaluation",
-                               "generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz")
+    path = paths.released_file(
+        "google/wmt-mqm-human-evaluation", "generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"
+    )
     frame = mqm.read_mqm(path, columns=["system", "doc", "doc_seg_id", "source", "metadata"])
     recorded = pd.Series([m.get("segment", {}).get("num_source_chars") for m in ann.parse_metadata(frame)])
     has = recorded.notna().to_numpy()
@@ -421,10 +465,12 @@ def test_per_100_source_characters(tmp_path, capsys):
 def test_document_bootstrap_intervals(tmp_path, capsys):
     """Two documents of one segment each per system: a resample draws d1 twice, d2 twice, or
     both, so with many resamples the 95% interval runs from one document's score to the other's."""
-    rows = [["A", "d1", 1, 1, "r1", "s", "t", "Style/Awkward", "Minor", ""],
-            ["A", "d2", 1, 2, "r1", "s", "t", "Accuracy/Omission", "Major", ""],
-            ["B", "d1", 1, 1, "r1", "s", "t", "No-error", "No-error", ""],
-            ["B", "d2", 1, 2, "r1", "s", "t", "No-error", "No-error", ""]]
+    rows = [
+        ["A", "d1", 1, 1, "r1", "s", "t", "Style/Awkward", "Minor", ""],
+        ["A", "d2", 1, 2, "r1", "s", "t", "Accuracy/Omission", "Major", ""],
+        ["B", "d1", 1, 1, "r1", "s", "t", "No-error", "No-error", ""],
+        ["B", "d2", 1, 2, "r1", "s", "t", "No-error", "No-error", ""],
+    ]
     path = write_quirks(tmp_path / "b.tsv", rows)
     ratings = scoring.rater_scores(mqm.read_mqm(path))
     table = scoring.system_scores(ratings, ci=95, n_boot=2000, seed=1).set_index("system")

@@ -12,7 +12,8 @@ from itertools import product
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import kendalltau, norm, t as t_dist, ttest_rel
+from scipy.stats import kendalltau, norm, ttest_rel
+from scipy.stats import t as t_dist
 from statsmodels.stats.multitest import multipletests
 
 from helpers.core.statistics import correlation, stats
@@ -44,8 +45,13 @@ def test_rank_biserial_by_hand():
 
 
 def test_compare_systems_table():
-    scores = pd.DataFrame({"item": list(range(6)) * 3, "system": ["a"] * 6 + ["b"] * 6 + ["c"] * 6,
-                           "SEGS": [0, 2, 4, 0, 2, 6] + [0, 2, 4, 0, 2, 6] + [4, 6, 8, 4, 6, 10]})
+    scores = pd.DataFrame(
+        {
+            "item": list(range(6)) * 3,
+            "system": ["a"] * 6 + ["b"] * 6 + ["c"] * 6,
+            "SEGS": [0, 2, 4, 0, 2, 6] + [0, 2, 4, 0, 2, 6] + [4, 6, 8, 4, 6, 10],
+        }
+    )
     out = stats.compare_pairs(scores, value="SEGS", n_perm=2000, n_boot=500, seed=0).set_index(["system_a", "system_b"])
     assert list(out.index) == [("a", "b"), ("a", "c"), ("b", "c")]
     assert out.loc[("a", "b"), "mean_difference"] == 0 and out.loc[("a", "b"), "p_permutation"] == 1.0
@@ -70,8 +76,9 @@ def test_cluster_bootstrap_keeps_clusters_whole_and_widens_the_interval():
     assert (w.sum(axis=1) % 4 == 0).all()
     values = np.repeat(np.array([0, 10, 0, 10, 0, 10, 0, 10.0]), 4) + np.tile([0, 0.1, 0.2, 0.3], 8)
     item = np.subtract(*stats.percentile_interval(stats.weighted_mean(values, stats.resample(32, 2000, 2)))[::-1])
-    cluster = np.subtract(*stats.percentile_interval(
-        stats.weighted_mean(values, stats.resample(32, 2000, 2, clusters=clusters)))[::-1])
+    cluster = np.subtract(
+        *stats.percentile_interval(stats.weighted_mean(values, stats.resample(32, 2000, 2, clusters=clusters)))[::-1]
+    )
     assert cluster > 1.5 * item
 
 
@@ -88,9 +95,14 @@ def test_compare_pairs_adds_cluster_family_columns_and_a_verdict():
     sentences = np.repeat(np.arange(12), 3)  # 36 metaphors in 12 sentences
     shift = np.repeat(rng.normal(0, 3, 12), 3)  # a strong sentence effect on the a - b difference
     a = 5 + rng.normal(0, 1, 36)
-    scores = pd.DataFrame({"item": np.tile(np.arange(36), 3), "sentence": np.tile(sentences, 3),
-                           "system": np.repeat(["a", "b", "c"], 36),
-                           "SEGS": np.concatenate([a + 0.8, a - shift * 0.0 + shift, a + 10])})
+    scores = pd.DataFrame(
+        {
+            "item": np.tile(np.arange(36), 3),
+            "sentence": np.tile(sentences, 3),
+            "system": np.repeat(["a", "b", "c"], 36),
+            "SEGS": np.concatenate([a + 0.8, a - shift * 0.0 + shift, a + 10]),
+        }
+    )
     out = stats.compare_pairs(scores, value="SEGS", n_perm=2000, n_boot=1000, seed=0, clusters="sentence")
     plain = stats.compare_pairs(scores, value="SEGS", n_perm=2000, n_boot=1000, seed=0)
     pd.testing.assert_frame_equal(out[plain.columns], plain)  # the contract columns are unchanged
@@ -102,8 +114,13 @@ def test_compare_pairs_adds_cluster_family_columns_and_a_verdict():
     ac = out.set_index(["system_a", "system_b"]).loc[("a", "c")]
     assert ac["verdict"] == "difference" and ac["p_cluster_holm"] <= 3 * ac["p_cluster_permutation"] + 1e-12
     assert ab["cluster_mdd_80_adjusted"] > ab["cluster_mdd_80"]
-    assert (ab["family_t_ci_low"] < ab["cluster_t_ci_low"] < ab["mean_difference"] < ab["cluster_t_ci_high"]
-            < ab["family_t_ci_high"])
+    assert (
+        ab["family_t_ci_low"]
+        < ab["cluster_t_ci_low"]
+        < ab["mean_difference"]
+        < ab["cluster_t_ci_high"]
+        < ab["family_t_ci_high"]
+    )
 
 
 def test_verdict_reads_the_cluster_test_on_hand_made_p_values():
@@ -124,7 +141,8 @@ def test_cluster_t_interval_matches_statsmodels_cluster_robust_ols():
     fit = sm.OLS(x, np.ones_like(x)).fit(cov_type="cluster", cov_kwds={"groups": labels}, use_t=True)
     for level in (95.0, 100 - 5 / 3):
         assert stats.cluster_t_interval(x, labels, level) == pytest.approx(
-            tuple(fit.conf_int(alpha=1 - level / 100)[0]), rel=1e-10)
+            tuple(fit.conf_int(alpha=1 - level / 100)[0]), rel=1e-10
+        )
     assert stats.cluster_robust_se(x, labels)[0] == pytest.approx(float(fit.bse[0]), rel=1e-10)
 
 
@@ -139,8 +157,9 @@ def test_cluster_t_interval_by_hand():
 def test_cluster_mdd_by_hand():
     # same data: SE = √52 / 6; (t_{2, .975} + t_{2, .8}) = 4.302653 + 1.060660
     se = np.sqrt(52) / 6
-    assert stats.cluster_mdd_80([1, 3, 2, 4, 5, 7], list("aabbcc")) == pytest.approx((4.302653 + 1.060660) * se,
-                                                                                     rel=1e-6)
+    assert stats.cluster_mdd_80([1, 3, 2, 4, 5, 7], list("aabbcc")) == pytest.approx(
+        (4.302653 + 1.060660) * se, rel=1e-6
+    )
     # one item per cluster: SE = sd/√n · √(n/(n−1)) · √((n−1)/n) = sd/√n with t instead of z
     d = np.array([1.0, -2, 4, 0, 3])
     expected = (2.776445 + 0.940965) * d.std(ddof=1) / np.sqrt(5)
@@ -171,8 +190,12 @@ def test_few_cluster_intervals_hold_their_coverage_with_20_clusters():
     t_hits = [stats.cluster_t_interval(row, labels) for row in x]
     t_cover = np.mean([low <= 0 <= high for low, high in t_hits])
     jack = stats.weighted_mean(x.T, stats.jackknife_weights(labels))  # (20 clusters, reps)
-    j_cover = np.mean([low <= 0 <= high for low, high in
-                       (stats.jackknife_t_interval(m, loo) for m, loo in zip(x.mean(axis=1), jack.T))])
+    j_cover = np.mean(
+        [
+            low <= 0 <= high
+            for low, high in (stats.jackknife_t_interval(m, loo) for m, loo in zip(x.mean(axis=1), jack.T))
+        ]
+    )
     boot = stats.weighted_mean(x.T, stats.resample(labels.size, 1000, 1, labels))  # (1000, reps)
     low, high = np.percentile(boot, [2.5, 97.5], axis=0)
     p_cover = np.mean((low <= 0) & (0 <= high))
@@ -184,9 +207,12 @@ def test_cluster_labels_refuse_a_missing_label():
     """A NaN cluster would silently join another cluster in the bootstrap, never be left out
     by the jackknife, and break the cluster-robust SE: every one of them refuses it."""
     clusters = ["a", "a", None, "b"]
-    for call in (lambda: stats.resample(4, 2, 0, clusters), lambda: stats.jackknife_weights(clusters),
-                 lambda: stats.cluster_robust_se([1.0, 2.0, 3.0, 4.0], clusters),
-                 lambda: stats.paired_permutation_test([1, 2, 3, 4], [0, 0, 0, 0], clusters=clusters)):
+    for call in (
+        lambda: stats.resample(4, 2, 0, clusters),
+        lambda: stats.jackknife_weights(clusters),
+        lambda: stats.cluster_robust_se([1.0, 2.0, 3.0, 4.0], clusters),
+        lambda: stats.paired_permutation_test([1, 2, 3, 4], [0, 0, 0, 0], clusters=clusters),
+    ):
         with pytest.raises(ValueError, match="cluster label of item 3 is missing"):
             call()
 
@@ -203,8 +229,7 @@ def _brute_force_p(x, y, groups):
     frame = pd.DataFrame({"x": x, "y": y, "g": groups})
     parts = [(g["x"].to_numpy(), g["y"].to_numpy()) for _, g in frame.groupby("g", sort=False)]
     observed = np.mean([spearmanr(a, b).statistic for a, b in parts])
-    per_group = [[spearmanr(a, b[list(p)]).statistic for p in itertools.permutations(range(len(b)))]
-                 for a, b in parts]
+    per_group = [[spearmanr(a, b[list(p)]).statistic for p in itertools.permutations(range(len(b)))] for a, b in parts]
     means = np.array([np.mean(c) for c in itertools.product(*per_group)])
     return observed, float(np.mean(np.abs(means) >= abs(observed) - 1e-9)), len(means)
 
@@ -384,7 +409,8 @@ def test_monte_carlo_p_counts_the_observed_statistic_once():
     # the default is 10000 draws with seed 0
     d = np.r_[np.ones(12), -np.ones(8)] * np.arange(1, 21)
     assert stats.paired_permutation_test(d, np.zeros(20)) == stats.paired_permutation_test(
-        d, np.zeros(20), n_perm=10000, seed=0)
+        d, np.zeros(20), n_perm=10000, seed=0
+    )
 
 
 def test_monte_carlo_p_is_one_when_the_mean_difference_is_zero():
@@ -403,8 +429,7 @@ def test_monte_carlo_p_is_close_to_the_exact_binomial_count():
 def test_cluster_permutation_equals_brute_force_over_clusters():
     d = np.array([2.0, 1.0, -1.0, 3.0, 0.5, 2.5])
     clusters = ["a", "a", "b", "b", "c", "c"]
-    assert stats.paired_permutation_test(d, np.zeros(6), clusters=clusters) == pytest.approx(
-        brute_force_p(d, clusters))
+    assert stats.paired_permutation_test(d, np.zeros(6), clusters=clusters) == pytest.approx(brute_force_p(d, clusters))
 
 
 def test_holm_against_statsmodels_including_the_cap_at_one():
@@ -431,7 +456,8 @@ def test_detectable_correlation_from_normal_table():
     assert stats.detectable_correlation(20) == pytest.approx(math.tanh((Z975 + Z80) / math.sqrt(17)), abs=1e-5)
     z90 = 1.281552
     assert stats.detectable_correlation(52, alpha=0.01, power=0.9) == pytest.approx(
-        math.tanh((Z995 + z90) / 7), abs=1e-5)
+        math.tanh((Z995 + z90) / 7), abs=1e-5
+    )
     assert stats.detectable_correlation(4) == pytest.approx(math.tanh(Z975 + Z80), abs=1e-5)
     assert math.isnan(stats.detectable_correlation(3))
 
@@ -442,8 +468,12 @@ def test_detectable_correlation_from_normal_table():
 def _frame():
     x = {"A": [3, 5, 4, 6, 2, 5], "B": [1, 4, 4, 3, 2, 1], "C": [2, 2, 5, 1, 3, 0]}
     # groups and items listed out of sorted order: the output keeps the order of appearance
-    rows = [{"direction": g, "system": s, "item": f"{g}{9 - i}", "value": v + (g == "ZH"), "sentence": f"s{i // 2}"}
-            for g in ("EN", "ZH") for s, vals in x.items() for i, v in enumerate(vals)]
+    rows = [
+        {"direction": g, "system": s, "item": f"{g}{9 - i}", "value": v + (g == "ZH"), "sentence": f"s{i // 2}"}
+        for g in ("EN", "ZH")
+        for s, vals in x.items()
+        for i, v in enumerate(vals)
+    ]
     return pd.DataFrame(rows), x
 
 
@@ -451,8 +481,9 @@ def test_compare_pairs_every_column_pinned():
     frame, x = _frame()
     frame = pd.concat([frame[frame["direction"] == "ZH"], frame[frame["direction"] == "EN"]])
     alpha, n_boot = 0.1, 300
-    out = stats.compare_pairs(frame, "value", by="direction", clusters="sentence", alpha=alpha, n_boot=n_boot,
-                              n_perm=500, seed=2)
+    out = stats.compare_pairs(
+        frame, "value", by="direction", clusters="sentence", alpha=alpha, n_boot=n_boot, n_perm=500, seed=2
+    )
     assert list(out["direction"]) == ["ZH"] * 3 + ["EN"] * 3
     assert list(zip(out["system_a"], out["system_b"]))[:3] == [("A", "B"), ("A", "C"), ("B", "C")]
     en = out[out["direction"] == "EN"].reset_index(drop=True)
@@ -477,19 +508,19 @@ def test_compare_pairs_every_column_pinned():
         assert (row["cluster_ci_low"], row["cluster_ci_high"]) == pytest.approx(tuple(np.percentile(nested, [5, 95])))
         lo = 100 * alpha / 3 / 2
         assert (row["family_ci_low"], row["family_ci_high"]) == pytest.approx(
-            tuple(np.percentile(nested, [lo, 100 - lo])))
+            tuple(np.percentile(nested, [lo, 100 - lo]))
+        )
         se, _ = stats.cluster_robust_se(d, clusters)
         assert row["cluster_t_ci_high"] - mean == pytest.approx(2.919986 * se, abs=1e-5)  # t_{2, .95}
-        assert row["family_t_ci_high"] - mean == pytest.approx(
-            t_dist.ppf(1 - alpha / 6, 2) * se)
+        assert row["family_t_ci_high"] - mean == pytest.approx(t_dist.ppf(1 - alpha / 6, 2) * se)
         assert row["cluster_mdd_80"] == pytest.approx((2.919986 + 1.060660) * se, abs=1e-5)  # t_{2,.95} + t_{2,.8}
         naive = ttest_rel(x[a], x[b]).confidence_interval(1 - alpha)  # scipy's paired t, items independent
         assert (row["t_ci_low"], row["t_ci_high"]) == pytest.approx((naive.low, naive.high))
-        assert row["cluster_mdd_80_adjusted"] == pytest.approx(
-            (t_dist.ppf(1 - alpha / 6, 2) + 1.060660) * se, abs=1e-5)
+        assert row["cluster_mdd_80_adjusted"] == pytest.approx((t_dist.ppf(1 - alpha / 6, 2) + 1.060660) * se, abs=1e-5)
         ps.append(row["p_cluster_permutation"])
-    assert list(en["rank_biserial"]) == pytest.approx([
-        stats.rank_biserial([p - q for p, q in zip(x[a], x[b])]) for a, b in [("A", "B"), ("A", "C"), ("B", "C")]])
+    assert list(en["rank_biserial"]) == pytest.approx(
+        [stats.rank_biserial([p - q for p, q in zip(x[a], x[b])]) for a, b in [("A", "B"), ("A", "C"), ("B", "C")]]
+    )
     assert list(en["p_holm"]) == pytest.approx(multipletests(list(en["p_permutation"]), method="holm")[1])
     assert list(en["p_cluster_holm"]) == pytest.approx(multipletests(ps, method="holm")[1])
     assert list(en["verdict"]) == [stats.verdict(p, q, alpha) for p, q in zip(ps, en["p_cluster_holm"])]
@@ -503,9 +534,23 @@ def test_compare_pairs_defaults_and_without_groups():
     frame, x = _frame()
     en = frame[frame["direction"] == "EN"]
     out = stats.compare_pairs(en, "value")
-    assert list(out.columns) == ["system_a", "system_b", "n_items", "mean_a", "mean_b", "mean_difference", "ci_low",
-                                 "ci_high", "cohen_dz", "rank_biserial", "p_permutation", "p_holm", "mdd_80",
-                                 "t_ci_low", "t_ci_high"]
+    assert list(out.columns) == [
+        "system_a",
+        "system_b",
+        "n_items",
+        "mean_a",
+        "mean_b",
+        "mean_difference",
+        "ci_low",
+        "ci_high",
+        "cohen_dz",
+        "rank_biserial",
+        "p_permutation",
+        "p_holm",
+        "mdd_80",
+        "t_ci_low",
+        "t_ci_high",
+    ]
     d = np.subtract(x["A"], x["B"]).astype(float)
     boot = stats.resample(6, 2000, 0) @ d / 6
     assert (out.loc[0, "ci_low"], out.loc[0, "ci_high"]) == pytest.approx(tuple(np.percentile(boot, [2.5, 97.5])))
@@ -523,13 +568,13 @@ def test_compare_pairs_one_pair_many_clusters_monte_carlo():
     rng = np.random.default_rng(7)
     a, b = rng.integers(0, 10, 40).astype(float), rng.integers(0, 10, 40).astype(float)
     clusters = [f"s{i // 2}" for i in range(40)]  # 20 clusters: Monte Carlo sign flips
-    frame = pd.DataFrame({"system": ["A"] * 40 + ["B"] * 40, "item": list(range(40)) * 2, "value": np.r_[a, b],
-                          "sentence": clusters * 2})
+    frame = pd.DataFrame(
+        {"system": ["A"] * 40 + ["B"] * 40, "item": list(range(40)) * 2, "value": np.r_[a, b], "sentence": clusters * 2}
+    )
     row = stats.compare_pairs(frame, "value", clusters="sentence", n_boot=400, seed=5, alpha=0.1).iloc[0]
     d = a - b
     assert row["p_permutation"] == stats.paired_permutation_test(a, b, n_perm=10000, seed=5)
-    assert row["p_cluster_permutation"] == stats.paired_permutation_test(a, b, n_perm=10000, seed=5,
-                                                                         clusters=clusters)
+    assert row["p_cluster_permutation"] == stats.paired_permutation_test(a, b, n_perm=10000, seed=5, clusters=clusters)
     nested = stats.resample(40, 400, 5, clusters) @ d / 40
     assert (row["family_ci_low"], row["family_ci_high"]) == pytest.approx(tuple(np.percentile(nested, [5, 95])))
     sd = statistics.stdev(d)
@@ -548,8 +593,7 @@ def test_compare_pairs_two_items_have_a_standard_deviation():
 def test_cluster_label_errors_name_the_item_and_the_reason():
     with pytest.raises(ValueError) as err:
         stats.cluster_labels(["s1", "s1", float("nan")])
-    assert str(err.value) == ("cluster label of item 3 is missing (every item needs its cluster, e.g. its "
-                              "sentence)")
+    assert str(err.value) == ("cluster label of item 3 is missing (every item needs its cluster, e.g. its sentence)")
 
 
 def test_cluster_permutation_refuses_a_wrong_number_of_labels():
@@ -562,8 +606,14 @@ def test_cluster_permutation_refuses_a_wrong_number_of_labels():
 def test_compare_pairs_verdict_reads_the_cluster_test_at_the_given_alpha():
     # 5 sentences of 2 items, A better on every item: the exact cluster test gives p = 2/2^5 = 1/16,
     # one pair so Holm leaves it; below alpha 0.1 (a difference), not below 0.05 (no evidence)
-    frame = pd.DataFrame({"system": ["A"] * 10 + ["B"] * 10, "item": list(range(10)) * 2,
-                          "value": [2.0] * 10 + [1.0] * 10, "sentence": [f"s{i // 2}" for i in range(10)] * 2})
+    frame = pd.DataFrame(
+        {
+            "system": ["A"] * 10 + ["B"] * 10,
+            "item": list(range(10)) * 2,
+            "value": [2.0] * 10 + [1.0] * 10,
+            "sentence": [f"s{i // 2}" for i in range(10)] * 2,
+        }
+    )
     for alpha, want in ((0.1, "difference"), (0.05, "no evidence")):
         row = stats.compare_pairs(frame, "value", clusters="sentence", alpha=alpha, n_boot=50).iloc[0]
         assert row["p_cluster_permutation"] == pytest.approx(1 / 16) and row["p_cluster_holm"] == pytest.approx(1 / 16)
@@ -608,10 +658,22 @@ def test_approximate_randomization_ties_keep_the_column_order():
     wide = pd.DataFrame({"A": [1.0, 1], "B": [2.0, 0], "C": [0.0, 0], "D": [1.0, -1]})  # means 1, 1, 0, 0
     got = stats.approximate_randomization(wide, n_trials=100)
     assert got[["system_a", "system_b"]].values.tolist() == [
-        ["C", "D"], ["C", "A"], ["C", "B"], ["D", "A"], ["D", "B"], ["A", "B"]]
+        ["C", "D"],
+        ["C", "A"],
+        ["C", "B"],
+        ["D", "A"],
+        ["D", "B"],
+        ["A", "B"],
+    ]
     up = stats.approximate_randomization(wide, n_trials=100, lower_better=False)
     assert up[["system_a", "system_b"]].values.tolist() == [
-        ["A", "B"], ["A", "C"], ["A", "D"], ["B", "C"], ["B", "D"], ["C", "D"]]
+        ["A", "B"],
+        ["A", "C"],
+        ["A", "D"],
+        ["B", "C"],
+        ["B", "D"],
+        ["C", "D"],
+    ]
 
 
 def test_approximate_randomization_is_exact_while_all_patterns_fit_in_the_trials():
@@ -829,8 +891,10 @@ def test_within_group_monte_carlo_default_draws_rebuilt_with_scipy():
 def test_spearman_interval_at_four_pairs_and_at_perfect_correlation():
     z = math.atanh(0.5)
     half = Z975 * math.sqrt(1.06 / 1)  # n = 4: variance 1.06 / (4 − 3)
-    assert stats.spearman_interval(0.5, 4) == (pytest.approx(math.tanh(z - half), abs=1e-6),
-                                               pytest.approx(math.tanh(z + half), abs=1e-6))
+    assert stats.spearman_interval(0.5, 4) == (
+        pytest.approx(math.tanh(z - half), abs=1e-6),
+        pytest.approx(math.tanh(z + half), abs=1e-6),
+    )
     # ρ = ±1 is taken as ±0.999999: a finite interval whose inner end is below 1 in size
     half = Z975 * math.sqrt(1.06 / 25)
     inner = math.tanh(math.atanh(0.999999) - half)  # ≈ 0.9999978
@@ -905,11 +969,15 @@ def test_significance_clusters_follow_mt_metrics_eval_rule():
     worse than A (p .01) though not than B: a new cluster starts at C (rank 2). D is compared
     with C only (the cluster's start): p .3, rank 2 although D is worse than A and B. E is
     worse than D: rank 3."""
-    p = np.array([[1, .20, .01, .01, .001],
-                  [0, 1, .30, .02, .001],
-                  [0, 0, 1, .30, .04],
-                  [0, 0, 0, 1, .03],
-                  [0, 0, 0, 0, 1]])
+    p = np.array(
+        [
+            [1, 0.20, 0.01, 0.01, 0.001],
+            [0, 1, 0.30, 0.02, 0.001],
+            [0, 0, 1, 0.30, 0.04],
+            [0, 0, 0, 1, 0.03],
+            [0, 0, 0, 0, 1],
+        ]
+    )
     assert stats.significance_clusters(p) == [1, 1, 2, 2, 3]
     assert stats.significance_clusters(p, alpha=0.005) == [1, 1, 1, 1, 2]
     assert stats.significance_clusters(np.ones((3, 3))) == [1, 1, 1]

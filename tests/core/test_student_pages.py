@@ -12,8 +12,8 @@ import pandas as pd
 import yaml
 from sphinx import addnodes
 
-from helpers.core.book import build
 from helpers.core import paths
+from helpers.core.book import build
 
 ROOT = paths.project_root()
 
@@ -44,13 +44,15 @@ def test_the_student_toc_leaves_out_the_answer_key_and_keeps_every_other_page(tm
     assert any(row.search(_page_text("book/explanation_items")) for row in rows)  # the key is there...
     for entry in student:  # ...and on no page the student edition builds
         text = _page_text(entry)
-        assert not [row.pattern for row in rows if any(row.search(line) for line in text.splitlines()
-                                                      if line.startswith("|"))], entry
+        assert not [
+            row.pattern for row in rows if any(row.search(line) for line in text.splitlines() if line.startswith("|"))
+        ], entry
         assert "metaphor_explanations.csv>" not in text, f"{entry} offers the answer key for download"
     # the student edition's table of contents is still a book: the part that held the page keeps its chapters
     parts = yaml.safe_load((tmp_path / "_toc_student.yml").read_text(encoding="utf-8"))["parts"]
-    assert [p["caption"] for p in parts] == [p["caption"] for p in yaml.safe_load(
-        (ROOT / "_toc.yml").read_text(encoding="utf-8"))["parts"]]
+    assert [p["caption"] for p in parts] == [
+        p["caption"] for p in yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))["parts"]
+    ]
 
 
 def test_the_student_config_names_the_instructor_pages(tmp_path, monkeypatch):
@@ -73,7 +75,9 @@ def test_a_link_to_the_answer_key_becomes_text_in_the_student_edition():
     env = SimpleNamespace(srcdir=str(ROOT))
 
     def resolve(strip: bool, refdoc: str, target: str, explicit: str = ""):
-        app = SimpleNamespace(config=SimpleNamespace(strip_solutions=strip, instructor_pages=["book/explanation_items"]))
+        app = SimpleNamespace(
+            config=SimpleNamespace(strip_solutions=strip, instructor_pages=["book/explanation_items"])
+        )
         node = addnodes.pending_xref("", reftype="doc", reftarget=target, refdoc=refdoc, refexplicit=bool(explicit))
         if explicit:
             node += addnodes.literal_emphasis(text=explicit)

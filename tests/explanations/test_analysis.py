@@ -22,8 +22,20 @@ def benchmark():
 
 def test_reliability_on_shrout_fleiss_example():
     data = [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]]
-    ratings = pd.DataFrame([{"item_id": f"t{t}", "rater": f"j{j}", "dimension": "mapping", "score": v,
-                             "metaphor": "", "explanation": ""} for t, row in enumerate(data) for j, v in enumerate(row)])
+    ratings = pd.DataFrame(
+        [
+            {
+                "item_id": f"t{t}",
+                "rater": f"j{j}",
+                "dimension": "mapping",
+                "score": v,
+                "metaphor": "",
+                "explanation": "",
+            }
+            for t, row in enumerate(data)
+            for j, v in enumerate(row)
+        ]
+    )
     rel = ex.reliability_table(ratings, n_boot=50).iloc[0]
     assert round(rel["icc2_1"], 2) == 0.29 and round(rel["icc2_k"], 2) == 0.62
     assert rel["alpha"] == pytest.approx(krippendorff.alpha(np.array(data, float).T, level_of_measurement="interval"))
@@ -33,8 +45,10 @@ def test_reliability_on_shrout_fleiss_example():
 def _two_dim_ratings(x, y, dims=("mapping", "emergence")):
     rows = []
     for k, (a, b) in enumerate(zip(x, y)):
-        rows += [{"item_id": f"i{k}", "rater": "r", "dimension": dims[0], "score": a},
-                 {"item_id": f"i{k}", "rater": "r", "dimension": dims[1], "score": b}]
+        rows += [
+            {"item_id": f"i{k}", "rater": "r", "dimension": dims[0], "score": a},
+            {"item_id": f"i{k}", "rater": "r", "dimension": dims[1], "score": b},
+        ]
     df = pd.DataFrame(rows).assign(metaphor="", explanation="")
     df["dimension"] = pd.Categorical(df["dimension"], categories=list(ex.SCORES))
     return df
@@ -80,8 +94,15 @@ def test_standardized_regression_matches_least_squares(benchmark):
 
 def test_disagreement_hump_detected():
     means = np.linspace(1, 5, 41)
-    stats_ = pd.DataFrame({"item_id": [f"i{k}" for k in range(41)], "dimension": "overall", "mean": means,
-                           "sd": 1.2 - 0.25 * (means - 3) ** 2 + 0.01 * np.sin(means), "n": 16})
+    stats_ = pd.DataFrame(
+        {
+            "item_id": [f"i{k}" for k in range(41)],
+            "dimension": "overall",
+            "mean": means,
+            "sd": 1.2 - 0.25 * (means - 3) ** 2 + 0.01 * np.sin(means),
+            "n": 16,
+        }
+    )
     table = ex.disagreement_by_quality(stats_)
     assert table.quadratic < 0 and table.quadratic_p < 0.05
     assert table.buckets["n_items"].sum() == 41
@@ -95,8 +116,16 @@ def test_design_contrast(benchmark):
 
 
 def test_rater_profile_leniency():
-    df = pd.DataFrame({"item_id": ["a", "a", "b", "b"], "rater": ["x", "y", "x", "y"], "dimension": "overall",
-                       "score": [4, 2, 5, 3], "metaphor": "", "explanation": ""})
+    df = pd.DataFrame(
+        {
+            "item_id": ["a", "a", "b", "b"],
+            "rater": ["x", "y", "x", "y"],
+            "dimension": "overall",
+            "score": [4, 2, 5, 3],
+            "metaphor": "",
+            "explanation": "",
+        }
+    )
     prof = ex.rater_profile(df).set_index("rater")
     assert prof.loc["x", "leniency"] == 1.0 and prof.loc["y", "leniency"] == -1.0
 
@@ -120,8 +149,9 @@ def test_spearman_on_item_means_by_hand():
     # two raters, four items: item means of mapping 1.5, 2.5, 3.5, 4.5 and of emergence 2, 1, 4, 3
     mapping = np.array([[1, 2], [2, 3], [3, 4], [4, 5]])
     emergence = np.array([[2, 2], [1, 1], [4, 4], [3, 3]])
-    table = ex.spearman_table(_ratings_from_matrix({"mapping": mapping, "emergence": emergence}),
-                              dimensions=("mapping", "emergence"))
+    table = ex.spearman_table(
+        _ratings_from_matrix({"mapping": mapping, "emergence": emergence}), dimensions=("mapping", "emergence")
+    )
     row = table[(table["dimension_a"] == "mapping") & (table["dimension_b"] == "emergence")].iloc[0]
     ref = st.spearmanr([1.5, 2.5, 3.5, 4.5], [2, 1, 4, 3])
     assert row["rho_items"] == pytest.approx(0.6) == pytest.approx(ref.statistic)  # 1 − 6·4 / (4·15)
@@ -138,8 +168,9 @@ def test_item_level_p_values_hold_their_level_where_rating_level_ones_do_not():
         rng = np.random.default_rng(k)
         origin = np.clip(np.rint(3 + rng.normal(size=(60, 1)) + 0.7 * rng.normal(size=(60, 10))), 1, 5)
         mapping = np.clip(np.rint(3 + rng.normal(size=(60, 1)) + 0.7 * rng.normal(size=(60, 10))), 1, 5)
-        row = ex.spearman_table(_ratings_from_matrix({"origin": origin, "mapping": mapping}),
-                                dimensions=("origin", "mapping")).iloc[1]
+        row = ex.spearman_table(
+            _ratings_from_matrix({"origin": origin, "mapping": mapping}), dimensions=("origin", "mapping")
+        ).iloc[1]
         naive += row["p_value"] < 0.05
         items += row["p_items"] < 0.05
         assert (row["mark"] != "") == (row["p_value"] < 0.05) and (row["mark_items"] != "") == (row["p_items"] < 0.05)
@@ -193,8 +224,15 @@ def _bounded_items(latent_sd, seed, n_items=100, n_raters=16):
     mu = rng.uniform(0.8, 5.2, n_items)
     sd = latent_sd(mu) if callable(latent_sd) else np.full(n_items, latent_sd)
     scores = np.clip(np.rint(mu[:, None] + sd[:, None] * rng.standard_normal((n_items, n_raters))), 1, 5)
-    return pd.DataFrame({"item_id": [f"i{k}" for k in range(n_items)], "dimension": "overall",
-                         "mean": scores.mean(axis=1), "sd": scores.std(axis=1, ddof=1), "n": n_raters})
+    return pd.DataFrame(
+        {
+            "item_id": [f"i{k}" for k in range(n_items)],
+            "dimension": "overall",
+            "mean": scores.mean(axis=1),
+            "sd": scores.std(axis=1, ddof=1),
+            "n": n_raters,
+        }
+    )
 
 
 def test_bounded_scale_null_does_not_reject_its_own_data():
@@ -208,8 +246,9 @@ def test_bounded_scale_null_does_not_reject_its_own_data():
     assert null.latent_sd == pytest.approx(1.0, abs=0.1)
     assert null.buckets["sd_ratio"].between(0.8, 1.2).all()
     # calibration: over 20 data sets drawn from the null, few rejections at .05
-    rejections = sum(ex.bounded_scale_null(_bounded_items(0.9, seed=100 + k), n_null=199, seed=k).p_value < 0.05
-                     for k in range(20))
+    rejections = sum(
+        ex.bounded_scale_null(_bounded_items(0.9, seed=100 + k), n_null=199, seed=k).p_value < 0.05 for k in range(20)
+    )
     assert rejections <= 3
 
 
@@ -231,8 +270,12 @@ def _factor_ratings(seed, n_items=80, n_raters=10, borderline=0.45):
     rng = np.random.default_rng(seed)
     factor = rng.normal(size=(n_items, 1)) + rng.normal(size=(n_items, n_raters))
     dims = {"mapping": 1.0, "emergence": 1.0, "origin": 0.0, "accessibility": borderline}
-    return _ratings_from_matrix({d: np.clip(np.rint(3 + w * factor + 0.5 * rng.normal(size=(n_items, n_raters))), 1, 5)
-                                 for d, w in dims.items()})
+    return _ratings_from_matrix(
+        {
+            d: np.clip(np.rint(3 + w * factor + 0.5 * rng.normal(size=(n_items, n_raters))), 1, 5)
+            for d, w in dims.items()
+        }
+    )
 
 
 def test_weighted_spearman_matrices_equal_scipy_on_repeated_rows():
@@ -253,8 +296,14 @@ def test_weighted_spearman_matrices_equal_scipy_on_repeated_rows():
 def test_cluster_stability_on_a_constructed_structure():
     dims = ("mapping", "emergence", "origin", "accessibility")
     ratings = _factor_ratings(3)
-    stab = ex.cluster_stability(ratings, threshold=0.6, n_boot=100, seed=0, dimensions=dims,
-                                seed_replicates=[_factor_ratings(10 + k) for k in range(5)])
+    stab = ex.cluster_stability(
+        ratings,
+        threshold=0.6,
+        n_boot=100,
+        seed=0,
+        dimensions=dims,
+        seed_replicates=[_factor_ratings(10 + k) for k in range(5)],
+    )
     t = stab.table.set_index("dimension")
     assert t.loc["origin", "independent_share_bootstrap"] == 1.0 and t.loc["origin", "independent_share_seeds"] == 1.0
     assert t.loc["mapping", "independent_share_bootstrap"] == 0.0 and t.loc["emergence", "independent_share_seeds"] == 0
@@ -279,8 +328,9 @@ def _ordinal_ratings(cuts, n_items=12, n_raters=150, sigma=0.8, seed=0):
     latent = mu[:, None] + rng.normal(0, sigma, (n_items, n_raters))
     score = 1 + (latent[..., None] > np.asarray(cuts)).sum(axis=-1)
     ids = np.repeat([f"i{k}" for k in range(n_items)], n_raters)
-    return pd.DataFrame({"item_id": ids, "dimension": "overall", "score": score.ravel(), "metaphor": ids,
-                         "explanation": ids})
+    return pd.DataFrame(
+        {"item_id": ids, "dimension": "overall", "score": score.ravel(), "metaphor": ids, "explanation": ids}
+    )
 
 
 def test_fitted_cutpoints_match_statsmodels_ordered_probit_and_recover_the_truth():
@@ -307,12 +357,17 @@ def test_threshold_sensitivity_reports_each_variant_of_the_null():
     ratings = _ordinal_ratings(bounded_scale.rounding_cuts(), n_items=30, n_raters=12, seed=1)
     stats_ = an.item_statistics(ratings)
     table = bounded_scale.threshold_sensitivity(stats_, ratings, n_null=199, seed=0)
-    assert list(table["thresholds"].iloc[:3]) == ["1.50, 2.50, 3.50, 4.50", "1.75, 2.50, 3.50, 4.25",
-                                                  "1.25, 2.50, 3.50, 4.75"]
+    assert list(table["thresholds"].iloc[:3]) == [
+        "1.50, 2.50, 3.50, 4.50",
+        "1.75, 2.50, 3.50, 4.25",
+        "1.25, 2.50, 3.50, 4.75",
+    ]
     plain = bounded_scale.bounded_scale_null(stats_, n_null=199, seed=0).summary.iloc[0]
     assert table.iloc[0]["p_value"] == plain["p_value"] and table.iloc[0]["null_mean"] == plain["null_mean"]
-    assert table["thresholds_from"].iloc[-1].startswith("fitted") and (table["observed_quadratic"] ==
-                                                                       plain["observed_quadratic"]).all()
+    assert (
+        table["thresholds_from"].iloc[-1].startswith("fitted")
+        and (table["observed_quadratic"] == plain["observed_quadratic"]).all()
+    )
 
 
 def ratings(scores: dict[str, np.ndarray], items=None, raters=None) -> pd.DataFrame:
@@ -325,8 +380,16 @@ def ratings(scores: dict[str, np.ndarray], items=None, raters=None) -> pd.DataFr
         for i, item in enumerate(its):
             for j, rater in enumerate(rs):
                 if not np.isnan(m[i, j]):
-                    rows.append({"item_id": item, "rater": rater, "dimension": dim, "score": m[i, j],
-                                 "metaphor": f"m-{item}", "explanation": f"e-{item}"})
+                    rows.append(
+                        {
+                            "item_id": item,
+                            "rater": rater,
+                            "dimension": dim,
+                            "score": m[i, j],
+                            "metaphor": f"m-{item}",
+                            "explanation": f"e-{item}",
+                        }
+                    )
     return pd.DataFrame(rows)
 
 
@@ -336,8 +399,11 @@ def test_significance_marks_at_their_bounds(p, mark):
 
 
 def test_item_means_and_statistics_by_hand():
-    r = ratings({"overall": [[4, 5, np.nan], [2, 2, 5]], "origin": [[1, 3, 2], [np.nan, np.nan, np.nan]]},
-                items=["a", "b"], raters=["x", "y", "z"])
+    r = ratings(
+        {"overall": [[4, 5, np.nan], [2, 2, 5]], "origin": [[1, 3, 2], [np.nan, np.nan, np.nan]]},
+        items=["a", "b"],
+        raters=["x", "y", "z"],
+    )
     m = an.item_means(r, ["origin", "overall"])
     assert list(m.columns) == ["origin", "overall"] and m.index.tolist() == ["a"]  # b lacks origin
     assert m.loc["a"].tolist() == [2.0, 4.5]
@@ -346,8 +412,7 @@ def test_item_means_and_statistics_by_hand():
     assert s.loc[("b", "overall"), ["mean", "sd", "n"]].tolist() == pytest.approx([3.0, np.sqrt(3), 3])
     assert s.loc[("a", "overall"), ["mean", "sd", "n"]].tolist() == pytest.approx([4.5, np.sqrt(0.5), 2])
     assert s.loc[("a", "origin"), ["metaphor", "explanation"]].tolist() == ["m-a", "e-a"]
-    assert list(an.item_statistics(r).columns) == ["item_id", "dimension", "mean", "sd", "n", "metaphor",
-                                                   "explanation"]
+    assert list(an.item_statistics(r).columns) == ["item_id", "dimension", "mean", "sd", "n", "metaphor", "explanation"]
 
 
 def test_rater_profile_by_hand():
@@ -368,8 +433,12 @@ def test_spearman_by_hand_on_ratings_and_on_item_means():
     origin, mapping = np.repeat([[1], [2], [3], [4]], 3, axis=1), np.repeat([[2], [1], [4], [3]], 3, axis=1)
     r = ratings({"origin": origin, "mapping": mapping})
     t = an.spearman_table(r, ("origin", "mapping"))
-    assert t[["dimension_a", "dimension_b"]].values.tolist() == [["origin", "origin"], ["origin", "mapping"],
-                                                                 ["mapping", "origin"], ["mapping", "mapping"]]
+    assert t[["dimension_a", "dimension_b"]].values.tolist() == [
+        ["origin", "origin"],
+        ["origin", "mapping"],
+        ["mapping", "origin"],
+        ["mapping", "mapping"],
+    ]
     row = t.iloc[1]
     assert row["rho"] == pytest.approx(0.6) and row["rho_items"] == pytest.approx(0.6)
     assert row["n"] == 12 and row["n_items"] == 4
@@ -391,8 +460,9 @@ def test_standardized_regression_against_the_textbook_formulas():
     x1 = np.round(3 + item + rng.normal(size=(n_items, k)))
     x2 = np.round(3 + 0.5 * item + rng.normal(size=(n_items, k)))
     y = np.round(3 + 0.8 * x1 - 0.3 * x2 + rng.normal(size=(n_items, k)))
-    res = an.standardized_regression(ratings({"origin": x1, "mapping": x2, "overall": y}),
-                                     predictors=("origin", "mapping"))
+    res = an.standardized_regression(
+        ratings({"origin": x1, "mapping": x2, "overall": y}), predictors=("origin", "mapping")
+    )
     z = lambda a: (a.ravel() - a.mean()) / a.std(ddof=1)  # noqa: E731  (ratings in item-major order)
     X = np.column_stack([np.ones(n_items * k), z(x1), z(x2)])
     yy = z(y)
@@ -417,8 +487,7 @@ def test_standardized_regression_against_the_textbook_formulas():
     assert tab["vif"].tolist() == pytest.approx([1 / (1 - r12**2)] * 2, abs=1e-10)
     assert tab["se_cluster"].tolist() == pytest.approx(se_c[1:], abs=1e-10)
     assert tab["t_cluster"].tolist() == pytest.approx(beta[1:] / se_c[1:], abs=1e-8)
-    assert tab["p_cluster"].tolist() == pytest.approx(2 * sps.t.sf(np.abs(beta[1:] / se_c[1:]), n_items - 1),
-                                                      abs=1e-10)
+    assert tab["p_cluster"].tolist() == pytest.approx(2 * sps.t.sf(np.abs(beta[1:] / se_c[1:]), n_items - 1), abs=1e-10)
     qc = sps.t.ppf(0.95, n_items - 1)
     assert tab["ci90_cluster_low"].tolist() == pytest.approx(beta[1:] - qc * se_c[1:], abs=1e-10)
     assert tab["ci90_cluster_high"].tolist() == pytest.approx(beta[1:] + qc * se_c[1:], abs=1e-10)
@@ -489,32 +558,60 @@ def test_reliability_table_defaults_and_one_stream_over_dimensions():
     x = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], dtype=float)
     r = ratings({"overall": x, "origin": x})
     t = an.reliability_table(r)
-    assert list(t.columns) == ["dimension", "alpha", "alpha_ci_low", "alpha_ci_high", "icc2_1", "icc2_1_ci_low",
-                               "icc2_1_ci_high", "icc2_k", "icc2_k_ci_low", "icc2_k_ci_high", "n_items", "n_raters"]
+    assert list(t.columns) == [
+        "dimension",
+        "alpha",
+        "alpha_ci_low",
+        "alpha_ci_high",
+        "icc2_1",
+        "icc2_1_ci_low",
+        "icc2_1_ci_high",
+        "icc2_k",
+        "icc2_k_ci_low",
+        "icc2_k_ci_high",
+        "n_items",
+        "n_raters",
+    ]
     assert t.equals(an.reliability_table(r, n_boot=300, seed=0))
     assert not t.equals(an.reliability_table(r, n_boot=300, seed=1))
     assert not t.equals(an.reliability_table(r, n_boot=301, seed=0))
     # the same data in both dimensions: the second one's resamples continue the stream, so they differ
     assert t.loc[0, "alpha"] == t.loc[1, "alpha"]
-    assert (t.loc[0, "alpha_ci_low"], t.loc[0, "alpha_ci_high"]) != (t.loc[1, "alpha_ci_low"], t.loc[1, "alpha_ci_high"])
+    assert (t.loc[0, "alpha_ci_low"], t.loc[0, "alpha_ci_high"]) != (
+        t.loc[1, "alpha_ci_low"],
+        t.loc[1, "alpha_ci_high"],
+    )
 
 
 # --------------------------------------------------------------------------- the tables whole
 
 
 def test_dimension_tables_whole_against_the_paper():
-    from helpers.explanations import ch04, ch05, io
     from helpers.core import paths
+    from helpers.explanations import ch04, ch05, io
 
     # Naveriani et al. Table 1 (six dimensions, this order) and Table 3's abbreviations NC OR MP EM AC PU;
     # Overall is the seventh score of §3.1 ("six dimensions and an overall quality score"), OV the book's own
     assert io.DIMENSIONS == ("non_circularity", "origin", "mapping", "emergence", "accessibility", "purpose")
     assert io.SCORES == io.DIMENSIONS + ("overall",)
-    assert io.LABELS == {"non_circularity": "Non-Circularity", "origin": "Origin & Cultural Accuracy",
-                         "mapping": "Mapping", "emergence": "Emergence", "accessibility": "Accessibility",
-                         "purpose": "Purpose", "overall": "Overall"}
-    assert io.SHORT == {"non_circularity": "NC", "origin": "OR", "mapping": "MP", "emergence": "EM",
-                        "accessibility": "AC", "purpose": "PU", "overall": "OV"}
+    assert io.LABELS == {
+        "non_circularity": "Non-Circularity",
+        "origin": "Origin & Cultural Accuracy",
+        "mapping": "Mapping",
+        "emergence": "Emergence",
+        "accessibility": "Accessibility",
+        "purpose": "Purpose",
+        "overall": "Overall",
+    }
+    assert io.SHORT == {
+        "non_circularity": "NC",
+        "origin": "OR",
+        "mapping": "MP",
+        "emergence": "EM",
+        "accessibility": "AC",
+        "purpose": "PU",
+        "overall": "OV",
+    }
     # Table 5, OVERALL QUALITY MAE 0.689; §3.2 "the conventional threshold for 'reliable' agreement (α 0.8)"
     assert ch05.paper_judge_mae() == 0.689 and ch04.RELIABLE_ALPHA == 0.8
     published = pd.read_csv(paths.published_dir() / "metaphor_explanations" / "table5_10_evaluator_mae.csv")
@@ -531,8 +628,15 @@ SHAPE_SD = np.array([0.5, 1.0, 1.2, 1.1, 0.4])
 
 
 def _shape_stats(means=(1.0, 2.0, 3.0, 4.0, 5.0), sds=SHAPE_SD, n=16):
-    return pd.DataFrame({"item_id": [f"i{k}" for k in range(len(means))], "dimension": "overall",
-                         "mean": list(means), "sd": list(sds), "n": n})
+    return pd.DataFrame(
+        {
+            "item_id": [f"i{k}" for k in range(len(means))],
+            "dimension": "overall",
+            "mean": list(means),
+            "sd": list(sds),
+            "n": n,
+        }
+    )
 
 
 def _hand_b2_and_p():
@@ -589,8 +693,11 @@ def test_rounding_cuts_and_the_threshold_variants():
     assert bounded_scale.rounding_cuts(0, 3).tolist() == [0.5, 1.5, 2.5]
     table = bounded_scale.threshold_sensitivity(_shape_stats(), n_null=20, seed=0)
     # outer thresholds 1.5 and 4.5 moved by 0.25 inwards (1.75, 4.25) and outwards (1.25, 4.75)
-    assert table["thresholds"].tolist() == ["1.50, 2.50, 3.50, 4.50", "1.75, 2.50, 3.50, 4.25",
-                                            "1.25, 2.50, 3.50, 4.75"]
+    assert table["thresholds"].tolist() == [
+        "1.50, 2.50, 3.50, 4.50",
+        "1.75, 2.50, 3.50, 4.25",
+        "1.25, 2.50, 3.50, 4.75",
+    ]
     assert table["observed_quadratic"].tolist() == pytest.approx([-13.5 / 70] * 3)
 
 
@@ -601,8 +708,11 @@ def test_cluster_dimensions_average_linkage_by_hand():
     # distances 1 − ρ: mapping–emergence 0.1, mapping–origin 1.0, emergence–origin 0.9. Average linkage
     # merges mapping and emergence at 0.1, then origin at (1.0 + 0.9)/2 = 0.95
     rho = {("mapping", "emergence"): 0.9, ("mapping", "origin"): 0.0, ("emergence", "origin"): 0.1}
-    rows = [{"dimension_a": a, "dimension_b": b, "rho": 1.0 if a == b else rho.get((a, b), rho.get((b, a)))}
-            for a in ("mapping", "emergence", "origin") for b in ("mapping", "emergence", "origin")]
+    rows = [
+        {"dimension_a": a, "dimension_b": b, "rho": 1.0 if a == b else rho.get((a, b), rho.get((b, a)))}
+        for a in ("mapping", "emergence", "origin")
+        for b in ("mapping", "emergence", "origin")
+    ]
     c = an.cluster_dimensions(pd.DataFrame(rows), threshold=0.5)
     # the dimensions in SCORES order: origin 0, mapping 1, emergence 2
     np.testing.assert_allclose(c.linkage, [[1, 2, 0.1, 2], [0, 3, 0.95, 3]])
@@ -623,8 +733,9 @@ def _borderline_ratings(seed, n_items=12, n_raters=3):
     rng = np.random.default_rng(seed)
     f = rng.normal(size=(n_items, 1)) + 0.5 * rng.normal(size=(n_items, n_raters))
     loads = {"origin": 0.5, "mapping": 1.0, "emergence": 1.0}
-    return ratings({d: np.clip(np.rint(3 + w * f + 0.6 * rng.normal(size=(n_items, n_raters))), 1, 5)
-                    for d, w in loads.items()})
+    return ratings(
+        {d: np.clip(np.rint(3 + w * f + 0.6 * rng.normal(size=(n_items, n_raters))), 1, 5) for d, w in loads.items()}
+    )
 
 
 def _alone_and_together(rows: pd.DataFrame, dims, threshold):
@@ -633,8 +744,9 @@ def _alone_and_together(rows: pd.DataFrame, dims, threshold):
     from scipy.spatial.distance import squareform
 
     rho = sps.spearmanr(rows[list(dims)]).statistic
-    labels = fcluster(linkage(squareform(np.clip(1 - rho, 0, None), checks=False), "average"), threshold,
-                      criterion="distance")
+    labels = fcluster(
+        linkage(squareform(np.clip(1 - rho, 0, None), checks=False), "average"), threshold, criterion="distance"
+    )
     together = labels[:, None] == labels[None, :]
     return together.sum(axis=1) == 1, together
 
@@ -645,13 +757,14 @@ def test_cluster_stability_shares_against_scipy_resample_by_resample():
     dims, threshold, n_boot = ("origin", "mapping", "emergence"), 0.5, 20
     r = _borderline_ratings(0)
     reps = [_borderline_ratings(s) for s in (1, 2, 3, 4)]
-    stab = an.cluster_stability(r, threshold=threshold, n_boot=n_boot, seed=3, seed_replicates=reps,
-                                dimensions=dims)
+    stab = an.cluster_stability(r, threshold=threshold, n_boot=n_boot, seed=3, seed_replicates=reps, dimensions=dims)
     wide = an.wide_ratings(r)
     items = pd.factorize(wide["item_id"])[0]
     # every resample repeats all ratings of each drawn item (core.statistics.stats.resample multiplicities)
-    boot = [_alone_and_together(wide.loc[np.repeat(np.arange(len(wide)), w[items])], dims, threshold)
-            for w in resample(items.max() + 1, n_boot, 3)]
+    boot = [
+        _alone_and_together(wide.loc[np.repeat(np.arange(len(wide)), w[items])], dims, threshold)
+        for w in resample(items.max() + 1, n_boot, 3)
+    ]
     seeds = [_alone_and_together(an.wide_ratings(x), dims, threshold) for x in reps]
     alone_obs, with_obs = _alone_and_together(wide, dims, threshold)
     t = stab.table.set_index("dimension")

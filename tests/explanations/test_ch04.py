@@ -9,8 +9,8 @@ import krippendorff
 import pandas as pd
 import pytest
 
-from helpers.core.errors import InputError
 from helpers.core.book.findings import Words
+from helpers.core.errors import InputError
 from helpers.explanations import ch04
 from helpers.explanations.io import SCORES
 
@@ -18,9 +18,21 @@ WORDS = Words("04_explanation_judgements", shared=("explanations",))
 
 
 def _summary(simulated=True, **changes):
-    rows = {"simulated": int(simulated), "simulated_raters": 4, "seed": 7, "benchmark_items": 10, "skipped": 0,
-            "items": 10, "raters": 4, "ratings": 280, "cluster_threshold": 0.6, "n_boot": 50, "n_null": 199,
-            "n_seeds": 3, **changes}
+    rows = {
+        "simulated": int(simulated),
+        "simulated_raters": 4,
+        "seed": 7,
+        "benchmark_items": 10,
+        "skipped": 0,
+        "items": 10,
+        "raters": 4,
+        "ratings": 280,
+        "cluster_threshold": 0.6,
+        "n_boot": 50,
+        "n_null": 199,
+        "n_seeds": 3,
+        **changes,
+    }
     return pd.DataFrame({"quantity": list(rows), "value": list(rows.values()), "text": ""})
 
 
@@ -28,42 +40,93 @@ def _tables(simulated=True) -> dict[str, pd.DataFrame]:
     """One small run of the chapter as its CSVs (three dimensions: origin, mapping, purpose)."""
     t = {
         "data_summary": _summary(simulated),
-        "design_contrast": pd.DataFrame({"dimension": ["origin", "mapping", "purpose"], "difference": [2.0, 0.5, 1.0],
-                                         "p_value": [0.001, 0.2, 0.01]}),
-        "reliability": pd.DataFrame({"dimension": ["origin", "mapping", "purpose"], "alpha": [0.4, 0.85, 0.6],
-                                     "alpha_ci_low": [0.3, 0.8, 0.5], "alpha_ci_high": [0.5, 0.9, 0.7]}),
+        "design_contrast": pd.DataFrame(
+            {
+                "dimension": ["origin", "mapping", "purpose"],
+                "difference": [2.0, 0.5, 1.0],
+                "p_value": [0.001, 0.2, 0.01],
+            }
+        ),
+        "reliability": pd.DataFrame(
+            {
+                "dimension": ["origin", "mapping", "purpose"],
+                "alpha": [0.4, 0.85, 0.6],
+                "alpha_ci_low": [0.3, 0.8, 0.5],
+                "alpha_ci_high": [0.5, 0.9, 0.7],
+            }
+        ),
         # every ordered pair, as spearman_table writes it; the findings keep origin < mapping < purpose
-        "spearman": pd.DataFrame({
-            "dimension_a": ["origin", "mapping", "origin", "purpose", "mapping", "purpose", "origin"],
-            "dimension_b": ["mapping", "origin", "purpose", "origin", "purpose", "mapping", "origin"],
-            "rho": [0.3, 0.3, 0.1, 0.1, 0.8, 0.8, 1.0], "p_value": [0.01, 0.01, 0.4, 0.4, 0.001, 0.001, 0.0],
-            "n": 40, "rho_items": [0.2, 0.2, 0.05, 0.05, 0.9, 0.9, 1.0],
-            "p_items": [0.3, 0.3, 0.5, 0.5, 0.002, 0.002, 0.0], "n_items": 10}),
-        "cluster_stability": pd.DataFrame({"dimension": ["origin", "mapping", "purpose"],
-                                           "merge_distance": [0.9, 0.2, 0.61],
-                                           "independent_share_bootstrap": [0.95, 0.05, 0.5],
-                                           "independent_share_seeds": [1.0, 0.0, 0.4], "n_boot": 50, "n_seeds": 3}),
-        "regression": pd.DataFrame({"predictor": ["origin", "mapping", "purpose"], "beta": [0.1, 0.5, 0.3],
-                                    "se": [1.0, 2.0, 1.0], "p_value": [0.01, 0.01, 0.2], "vif": [1.1, 2.0, 1.5],
-                                    "se_cluster": [1.5, 2.2, 1.0], "p_cluster": [0.2, 0.01, 0.3],
-                                    "ci90_cluster_low": [0.0, 0.4, 0.1], "ci90_cluster_high": [0.2, 0.6, 0.5]}),
+        "spearman": pd.DataFrame(
+            {
+                "dimension_a": ["origin", "mapping", "origin", "purpose", "mapping", "purpose", "origin"],
+                "dimension_b": ["mapping", "origin", "purpose", "origin", "purpose", "mapping", "origin"],
+                "rho": [0.3, 0.3, 0.1, 0.1, 0.8, 0.8, 1.0],
+                "p_value": [0.01, 0.01, 0.4, 0.4, 0.001, 0.001, 0.0],
+                "n": 40,
+                "rho_items": [0.2, 0.2, 0.05, 0.05, 0.9, 0.9, 1.0],
+                "p_items": [0.3, 0.3, 0.5, 0.5, 0.002, 0.002, 0.0],
+                "n_items": 10,
+            }
+        ),
+        "cluster_stability": pd.DataFrame(
+            {
+                "dimension": ["origin", "mapping", "purpose"],
+                "merge_distance": [0.9, 0.2, 0.61],
+                "independent_share_bootstrap": [0.95, 0.05, 0.5],
+                "independent_share_seeds": [1.0, 0.0, 0.4],
+                "n_boot": 50,
+                "n_seeds": 3,
+            }
+        ),
+        "regression": pd.DataFrame(
+            {
+                "predictor": ["origin", "mapping", "purpose"],
+                "beta": [0.1, 0.5, 0.3],
+                "se": [1.0, 2.0, 1.0],
+                "p_value": [0.01, 0.01, 0.2],
+                "vif": [1.1, 2.0, 1.5],
+                "se_cluster": [1.5, 2.2, 1.0],
+                "p_cluster": [0.2, 0.01, 0.3],
+                "ci90_cluster_low": [0.0, 0.4, 0.1],
+                "ci90_cluster_high": [0.2, 0.6, 0.5],
+            }
+        ),
         "regression_fit": pd.DataFrame({"r2": [0.7], "n_ratings": [40], "n_items": [10]}),
-        "disagreement_null": pd.DataFrame({"dimension": ["overall"], "observed_quadratic": [-0.16],
-                                           "ols_p_value": [1e-9],
-                                           "null_mean": [-0.15], "null_ci_low": [-0.18], "null_ci_high": [-0.12],
-                                           "p_value": [0.6], "latent_sd": [0.9], "n_null": [199]}),
-        "disagreement_shape": pd.DataFrame({"scores": ["observed", "latent"], "quadratic": [-0.16, 0.01],
-                                            "quadratic_p": [1e-9, 0.7]}),
-        "disagreement_null_thresholds": pd.DataFrame({
-            "thresholds_from": ["rounding (k + ½)", "fitted (ordered probit, one latent SD)"],
-            "thresholds": ["1.50, 2.50, 3.50, 4.50", "1.50, 2.46, 3.48, 4.50"], "p_value": [0.6, 0.03]}),
+        "disagreement_null": pd.DataFrame(
+            {
+                "dimension": ["overall"],
+                "observed_quadratic": [-0.16],
+                "ols_p_value": [1e-9],
+                "null_mean": [-0.15],
+                "null_ci_low": [-0.18],
+                "null_ci_high": [-0.12],
+                "p_value": [0.6],
+                "latent_sd": [0.9],
+                "n_null": [199],
+            }
+        ),
+        "disagreement_shape": pd.DataFrame(
+            {"scores": ["observed", "latent"], "quadratic": [-0.16, 0.01], "quadratic_p": [1e-9, 0.7]}
+        ),
+        "disagreement_null_thresholds": pd.DataFrame(
+            {
+                "thresholds_from": ["rounding (k + ½)", "fitted (ordered probit, one latent SD)"],
+                "thresholds": ["1.50, 2.50, 3.50, 4.50", "1.50, 2.46, 3.48, 4.50"],
+                "p_value": [0.6, 0.03],
+            }
+        ),
     }
     if simulated:
-        t["simulator_truth"] = pd.DataFrame({"dimension": ["origin", "mapping", "purpose", "overall"],
-                                             "loading": [0.0, 1.0, 0.5, 0.8], "noise": 1.0,
-                                             "overall_weight": [0.2, 0.5, 0.3, math.nan],
-                                             "pass_level": [4.1, 4.1, 4.1, math.nan],
-                                             "fail_level": [1.9, 1.9, 1.9, math.nan]})
+        t["simulator_truth"] = pd.DataFrame(
+            {
+                "dimension": ["origin", "mapping", "purpose", "overall"],
+                "loading": [0.0, 1.0, 0.5, 0.8],
+                "noise": 1.0,
+                "overall_weight": [0.2, 0.5, 0.3, math.nan],
+                "pass_level": [4.1, 4.1, 4.1, math.nan],
+                "fail_level": [1.9, 1.9, 1.9, math.nan],
+            }
+        )
     return t
 
 
@@ -90,8 +153,12 @@ def test_findings_recomputed_from_hand_made_result_csvs(tmp_path):
     assert (value("alpha_highest"), f.loc[("alpha_highest", ""), "text"]) == (0.85, "mapping")
     assert (value("reliable"), value("scores"), value("reliable_alpha")) == (1, 3, 0.8)
     # design: gaps 0.5 to 2.0, two of three with p < .05; the simulator's gap 4.1 − 1.9
-    assert (value("gap_lowest"), value("gap_highest"), value("designed_significant"), value("dimensions")) == \
-        (0.5, 2.0, 2, 3)
+    assert (value("gap_lowest"), value("gap_highest"), value("designed_significant"), value("dimensions")) == (
+        0.5,
+        2.0,
+        2,
+        3,
+    )
     assert value("generating_gap") == pytest.approx(2.2)
     # Spearman: three pairs; origin–mapping significant on ratings (p .01) but not on item means (p .3)
     assert (value("pairs"), value("significant_ratings"), value("significant_items"), value("flipped")) == (3, 2, 1, 1)
@@ -100,8 +167,12 @@ def test_findings_recomputed_from_hand_made_result_csvs(tmp_path):
     # clusters: origin ≥ 0.9 alone, mapping ≤ 0.1, purpose in between (joins at 0.61 against the cut 0.6)
     assert f.loc[("independent_axes", ""), "text"] == "origin" and f.loc[("shared_axes", ""), "text"] == "mapping"
     assert (value("n_unstable"), value("unstable", "purpose"), value("merge_distance", "purpose")) == (1, 0.5, 0.61)
-    assert (value("n_boot"), value("threshold"), value("stable"), value("unstable_seeds", "purpose")) == \
-        (50, 0.6, 0.9, 0.4)
+    assert (value("n_boot"), value("threshold"), value("stable"), value("unstable_seeds", "purpose")) == (
+        50,
+        0.6,
+        0.9,
+        0.4,
+    )
     # recovered clusters in order of the generating loading: origin 0, purpose 0.5, mapping 1
     loading = found[found["quantity"] == "loading"]
     assert loading["group"].tolist() == ["origin", "purpose", "mapping"] and value("alone", "purpose") == 0.5
@@ -148,18 +219,33 @@ def test_findings_before_any_table_is_saved_are_all_not_applicable(tmp_path):
     _write(tmp_path, {"data_summary": _summary()})
     found = ch04.findings(tmp_path)
     applicable = found[found["value"].notna() | (found["text"] != "")]["quantity"].tolist()
-    assert applicable == ["simulated", "simulated_raters", "seed", "benchmark_items", "skipped", "items", "raters",
-                          "ratings"]
+    assert applicable == [
+        "simulated",
+        "simulated_raters",
+        "seed",
+        "benchmark_items",
+        "skipped",
+        "items",
+        "raters",
+        "ratings",
+    ]
     assert {"alpha_lowest", "curvature", "threshold_p", "loading"} <= set(found["quantity"])
     assert WORDS.text("data", found).startswith("10 explanations, 4 raters, 280 ratings.")
 
 
-@pytest.mark.parametrize("quadratic, p, key, phrase", [
-    (-0.2, 0.001, "hump", "disagreement peaks"), (0.2, 0.01, "dip", "disagreement is lowest"),
-    (-0.2, 0.2, "flat", "no clear curvature")])
+@pytest.mark.parametrize(
+    "quadratic, p, key, phrase",
+    [
+        (-0.2, 0.001, "hump", "disagreement peaks"),
+        (0.2, 0.01, "dip", "disagreement is lowest"),
+        (-0.2, 0.2, "flat", "no clear curvature"),
+    ],
+)
 def test_the_curvature_is_a_key_the_words_phrase(tmp_path, quadratic, p, key, phrase):
-    _write(tmp_path, {"disagreement_shape": pd.DataFrame({"scores": ["observed"], "quadratic": [quadratic],
-                                                           "quadratic_p": [p]})})
+    _write(
+        tmp_path,
+        {"disagreement_shape": pd.DataFrame({"scores": ["observed"], "quadratic": [quadratic], "quadratic_p": [p]})},
+    )
     found = ch04.findings(tmp_path)
     assert found.set_index("quantity").loc["curvature", "text"] == key
     text = WORDS.text("shape", found)
@@ -167,8 +253,10 @@ def test_the_curvature_is_a_key_the_words_phrase(tmp_path, quadratic, p, key, ph
     assert "bounded-scale null" not in text and "latent scores" not in text  # no null, no simulator: left out
 
 
-@pytest.mark.parametrize("observed, p, reading", [(-0.16, 0.6, "not distinguishable"), (-0.2, 0.01, "stronger than"),
-                                                  (-0.1, 0.01, "weaker than")])
+@pytest.mark.parametrize(
+    "observed, p, reading",
+    [(-0.16, 0.6, "not distinguishable"), (-0.2, 0.01, "stronger than"), (-0.1, 0.01, "weaker than")],
+)
 def test_against_the_null_exactly_one_reading_holds(tmp_path, observed, p, reading):
     """The null's mean is −0.15: a term below it with p < .05 is a hump beyond the scale, above it weaker."""
     tables = _tables()
@@ -203,10 +291,14 @@ def test_the_box_wraps_the_words_and_the_table():
 
 def test_ratings_are_checked_against_the_benchmark(tmp_path):
     path = tmp_path / "ratings.csv"
-    pd.DataFrame({"item_id": ["E001", "X999"], "rater": ["r1", "r2"], "dimension": ["mapping", "mapping"],
-                  "score": [3, 4]}).to_csv(path, index=False)
-    with pytest.raises(InputError, match=r"ratings.csv, column 'item_id': value 'X999': 1 rated item\(s\) are not in "
-                                         r"the benchmark") as err:
+    pd.DataFrame(
+        {"item_id": ["E001", "X999"], "rater": ["r1", "r2"], "dimension": ["mapping", "mapping"], "score": [3, 4]}
+    ).to_csv(path, index=False)
+    with pytest.raises(
+        InputError,
+        match=r"ratings.csv, column 'item_id': value 'X999': 1 rated item\(s\) are not in "
+        r"the benchmark",
+    ) as err:
         ch04.setup(ratings_file=str(path))
     assert err.value.parameter == "ratings_file"
     with pytest.raises(InputError, match=r"parameter 'rating_model'.*unknown rating-model knob"):
@@ -231,8 +323,15 @@ def test_description_states_the_ratings_and_the_resamples():
 def test_contrast_beside_truth_by_hand():
     from helpers.explanations import ch04
 
-    contrast = pd.DataFrame({"dimension": ["origin", "mapping"], "mean_pass": [4.0, 3.5], "mean_fail": [2.0, 3.0],
-                             "difference": [2.0, 0.5], "u": [1, 2]})
+    contrast = pd.DataFrame(
+        {
+            "dimension": ["origin", "mapping"],
+            "mean_pass": [4.0, 3.5],
+            "mean_fail": [2.0, 3.0],
+            "difference": [2.0, 0.5],
+            "u": [1, 2],
+        }
+    )
     truth = pd.DataFrame({"dimension": ["mapping", "origin"], "pass_level": [4.2, 4.4], "fail_level": [3.0, 1.8]})
     out = ch04.contrast_beside_truth(contrast, truth)
     assert out.columns.tolist() == ["dimension", "mean_pass", "mean_fail", "difference", "generating_gap"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats as sps, stats as st
+from scipy import stats as sps
+from scipy import stats as st
 
 from helpers import explanations as ex
 from helpers.core import encoder
@@ -68,14 +69,26 @@ def _tiny_bert(folder):
     """A 2-layer BERT with random weights and a small word-piece vocabulary, built here."""
     from transformers import BertConfig, BertModel, BertTokenizer
 
-    words = sorted({w.strip(".,;:!?\"'()").lower() for t in ex.load_benchmark()[["metaphor", "explanation"]]
-                    .to_numpy().ravel() for w in t.split()} - {""})
+    words = sorted(
+        {
+            w.strip(".,;:!?\"'()").lower()
+            for t in ex.load_benchmark()[["metaphor", "explanation"]].to_numpy().ravel()
+            for w in t.split()
+        }
+        - {""}
+    )
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + words[:400]
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
     BertTokenizer(str(folder / "vocab.txt")).save_pretrained(folder)
-    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, max_position_embeddings=160)
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=160,
+    )
     BertModel(config).save_pretrained(folder)
     return folder
 
@@ -83,8 +96,9 @@ def _tiny_bert(folder):
 def test_finetune_pipeline_on_a_tiny_model(tmp_path, isolated_cache, items):
     model = _tiny_bert(tmp_path / "tiny")
     small = items.iloc[:30].reset_index(drop=True)
-    cfg = ev.EvaluatorConfig(mode="finetune", model_path=str(model), epochs=1, batch_size=8, n_test=6, n_folds=3,
-                             max_length=64)
+    cfg = ev.EvaluatorConfig(
+        mode="finetune", model_path=str(model), epochs=1, batch_size=8, n_test=6, n_folds=3, max_length=64
+    )
     out = ev.run_evaluator(small, cfg)
     assert list(out["mae"]["score"]) == list(ex.SCORES) + ["overall (stage 2)"]
     assert out["mae"][["test_mae", "mean_baseline_mae", "similarity_baseline_mae"]].notna().all().all()
@@ -129,9 +143,14 @@ def test_frozen_packaged_encoder_beats_the_mean_baseline(items, monkeypatch):
 
 def test_judge_vs_baselines_by_hand():
     # three held-out items with human Overall 2, 3, 4; training mean 3; judge predicts 2, 4, 4; stage 1 predicts 3, 3, 3
-    stage1 = pd.DataFrame({"item_id": ["t1", "t2", "h1", "h2", "h3"], "set": ["train", "train", "held-out", "held-out",
-                                                                           "held-out"],
-                           "overall": [2.0, 4.0, 2.0, 3.0, 4.0], "predicted_overall": [0, 0, 3.0, 3.0, 3.0]})
+    stage1 = pd.DataFrame(
+        {
+            "item_id": ["t1", "t2", "h1", "h2", "h3"],
+            "set": ["train", "train", "held-out", "held-out", "held-out"],
+            "overall": [2.0, 4.0, 2.0, 3.0, 4.0],
+            "predicted_overall": [0, 0, 3.0, 3.0, 3.0],
+        }
+    )
     predictions = pd.DataFrame({"item_id": ["h1", "h2", "h3"], "predicted_overall": [2.0, 4.0, 4.0]})
     versus = ev.judge_vs_baselines({"stage1": stage1, "predictions": predictions}, n_boot=200).set_index("other")
     # judge errors 0, 1, 0 (MAE 1/3); training mean errors 1, 0, 1 (MAE 2/3); stage-1 errors 1, 0, 1
@@ -149,7 +168,9 @@ def test_disagreement_vs_error_against_scipy():
     low = pred.loc[pred["human_sd"] <= pred["human_sd"].median(), "error"]
     assert table.loc["mann_whitney_u", "value"] == st.mannwhitneyu(high, low).statistic
     assert table.loc["welch_t", "p_value"] == pytest.approx(st.ttest_ind(high, low, equal_var=False).pvalue)
-    assert table.loc["within_one_sd_percent", "value"] == pytest.approx((pred["error"] <= pred["human_sd"]).mean() * 100)
+    assert table.loc["within_one_sd_percent", "value"] == pytest.approx(
+        (pred["error"] <= pred["human_sd"]).mean() * 100
+    )
 
 
 def test_disagreement_on_a_few_held_out_items_is_nan_without_warnings():
@@ -199,12 +220,25 @@ def test_judge_replicates_repeat_run_evaluator_on_each_split_and_rating_set(item
 
 
 def test_item_targets_by_hand():
-    rows = [("a", "r1", "overall", 4), ("a", "r2", "overall", 2), ("a", "r1", "origin", 5), ("a", "r2", "origin", 3),
-            ("b", "r1", "overall", 3), ("b", "r2", "overall", 3), ("b", "r3", "overall", 5), ("b", "r1", "origin", 1)]
+    rows = [
+        ("a", "r1", "overall", 4),
+        ("a", "r2", "overall", 2),
+        ("a", "r1", "origin", 5),
+        ("a", "r2", "origin", 3),
+        ("b", "r1", "overall", 3),
+        ("b", "r2", "overall", 3),
+        ("b", "r3", "overall", 5),
+        ("b", "r1", "origin", 1),
+    ]
     long = pd.DataFrame(rows, columns=["item_id", "rater", "dimension", "score"])
-    long = pd.concat([long, pd.DataFrame([(i, "r1", d, 3) for i in "ab" for d in SCORES if d not in ("overall",
-                                                                                                        "origin")],
-                                         columns=long.columns)])
+    long = pd.concat(
+        [
+            long,
+            pd.DataFrame(
+                [(i, "r1", d, 3) for i in "ab" for d in SCORES if d not in ("overall", "origin")], columns=long.columns
+            ),
+        ]
+    )
     long["metaphor"], long["explanation"] = "m-" + long["item_id"], "e-" + long["item_id"]
     t = ev.item_targets(long).set_index("item_id")
     assert list(t.columns) == ["metaphor", "explanation", *SCORES, "overall_sd"]
@@ -217,9 +251,16 @@ def test_item_targets_by_hand():
 def test_disagreement_vs_error_by_hand():
     pred = pd.DataFrame({"human_sd": [0.2, 0.4, 0.6, 0.8], "error": [0.1, 0.5, 0.3, 0.9]})
     t = ev.disagreement_vs_error(pred).set_index("statistic")
-    assert t.index.tolist() == ["pearson_r", "rho", "within_one_sd_percent", "median_sd",
-                                "mean_error_high_disagreement", "mean_error_low_disagreement", "mann_whitney_u",
-                                "welch_t"]
+    assert t.index.tolist() == [
+        "pearson_r",
+        "rho",
+        "within_one_sd_percent",
+        "median_sd",
+        "mean_error_high_disagreement",
+        "mean_error_low_disagreement",
+        "mann_whitney_u",
+        "welch_t",
+    ]
     # Pearson: centred SD (−.3, −.1, .1, .3), centred error (−.35, .05, −.15, .45): Σxy = .22, Σx² = .2,
     # Σy² = .35, r = .22/√.07; p from t = r√(2/(1 − r²)) on 2 df
     r = 0.22 / np.sqrt(0.07)
@@ -259,8 +300,14 @@ PAIR = np.column_stack([COS, np.sin(3 * THETA)])
 
 
 def _items() -> pd.DataFrame:
-    out = pd.DataFrame({"item_id": [f"i{k}" for k in range(10)], "metaphor": [f"m{k}" for k in range(10)],
-                        "explanation": [f"x{k}" for k in range(10)], "overall_sd": np.linspace(0.3, 1.2, 10)})
+    out = pd.DataFrame(
+        {
+            "item_id": [f"i{k}" for k in range(10)],
+            "metaphor": [f"m{k}" for k in range(10)],
+            "explanation": [f"x{k}" for k in range(10)],
+            "overall_sd": np.linspace(0.3, 1.2, 10),
+        }
+    )
     return out.join(pd.DataFrame(Y, columns=list(SCORES)))
 
 
@@ -288,9 +335,11 @@ def made_up(monkeypatch):
     from sklearn.ensemble import GradientBoostingRegressor
 
     monkeypatch.setattr(encoder, "embed", _fake_embed)
-    monkeypatch.setattr(ev, "GradientBoostingRegressor",
-                        lambda n_estimators, random_state: GradientBoostingRegressor(n_estimators=5,
-                                                                                     random_state=random_state))
+    monkeypatch.setattr(
+        ev,
+        "GradientBoostingRegressor",
+        lambda n_estimators, random_state: GradientBoostingRegressor(n_estimators=5, random_state=random_state),
+    )
 
 
 def test_run_evaluator_mae_table_on_made_up_embeddings(made_up):
@@ -317,8 +366,9 @@ def test_run_evaluator_mae_table_on_made_up_embeddings(made_up):
     assert stage1["delta"].tolist() == pytest.approx((stage1["test_mae"] - stage1["train_mae"]).tolist())
     # the judge's row: its MAE is that of the predictions it returns, it has no training MAE
     pred = out["predictions"]
-    assert mae.loc["overall (stage 2)", "test_mae"] == pytest.approx((pred["predicted_overall"]
-                                                                     - pred["human_overall"]).abs().mean())
+    assert mae.loc["overall (stage 2)", "test_mae"] == pytest.approx(
+        (pred["predicted_overall"] - pred["human_overall"]).abs().mean()
+    )
     assert np.isnan(mae.loc["overall (stage 2)", "train_mae"])
     # the stage-1 table: held-out rows carry the full training fit
     s1 = out["stage1"].set_index("item_id")
@@ -331,8 +381,15 @@ def test_judge_replicates_rows_by_hand(made_up, monkeypatch, tmp_path):
     monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path))
     items = _items()
     t = ev.judge_replicates({"made up": items}, ev.EvaluatorConfig(n_test=3, n_folds=2), split_seeds=[4])
-    assert t.columns.tolist() == ["ratings", "split_seed", "n_held_out", "judge_mae", "mean_baseline_mae",
-                                  "stage1_overall_mae", "difference"]
+    assert t.columns.tolist() == [
+        "ratings",
+        "split_seed",
+        "n_held_out",
+        "judge_mae",
+        "mean_baseline_mae",
+        "stage1_overall_mae",
+        "difference",
+    ]
     row = t.iloc[0]
     assert (row["ratings"], row["split_seed"], row["n_held_out"]) == ("made up", 4, 3)
     # split seed 4's held-out metaphors; the training mean's and stage 1's Overall errors on them

@@ -14,7 +14,8 @@ from helpers import explanations as ex
 from helpers.__main__ import main
 from helpers.core.errors import InputError
 from helpers.core.params import person_names
-from helpers.explanations import ch04, ch05, feedback as fb, io, template
+from helpers.explanations import ch04, ch05, io, template
+from helpers.explanations import feedback as fb
 
 PAPER_DEFINITIONS = (  # Naveriani et al. 2026, Table 1: the Guide sheet must not copy them
     "avoids restating the metaphor in equivalent figurative terms",
@@ -41,15 +42,19 @@ def items_csv(tmp_path, benchmark):
 DONE_COLUMN = len(io.TEXT_COLUMNS) + len(ex.SCORES) + 1  # K
 
 
-def fill(path, scores: dict[str, dict[str, int]] | None = None, ratings: pd.DataFrame | None = None, rater=None,
-         done=True):
+def fill(
+    path, scores: dict[str, dict[str, int]] | None = None, ratings: pd.DataFrame | None = None, rater=None, done=True
+):
     """Write scores into a template: ``scores[item][dimension]`` or a rater's tidy ratings;
     every item row is marked done unless ``done`` is False."""
     wb = load_workbook(path)
     ws = wb[io.RATINGS_SHEET]
     if ratings is not None:
-        scores = ratings[ratings["rater"] == rater].pivot_table(index="item_id", columns="dimension", values="score",
-                                                                 observed=True).to_dict("index")
+        scores = (
+            ratings[ratings["rater"] == rater]
+            .pivot_table(index="item_id", columns="dimension", values="score", observed=True)
+            .to_dict("index")
+        )
     for row in range(io.HEADER_ROW + 1, ws.max_row + 1):
         item = ws.cell(row, 1).value
         for k, d in enumerate(ex.SCORES):
@@ -82,8 +87,19 @@ def test_template_layout(tmp_path, items_csv):
     ws = wb["Ratings"]
     assert ws["A1"].value == "Student:" and ws["B1"].value == "ana"
     header = [c.value for c in ws[io.HEADER_ROW]]
-    assert header == ["item_id", "metaphor", "explanation", "Non-Circularity", "Origin & Cultural Accuracy", "Mapping",
-                      "Emergence", "Accessibility", "Purpose", "Overall", "done"]
+    assert header == [
+        "item_id",
+        "metaphor",
+        "explanation",
+        "Non-Circularity",
+        "Origin & Cultural Accuracy",
+        "Mapping",
+        "Emergence",
+        "Accessibility",
+        "Purpose",
+        "Overall",
+        "done",
+    ]
     assert [ws.cell(r, 1).value for r in range(4, 10)] == pd.read_csv(items_csv)["item_id"].tolist()
     assert ws["C4"].alignment.wrap_text
     assert all(ws.cell(r, c).value is None for r in range(4, 10) for c in range(4, 11))
@@ -111,8 +127,10 @@ def test_rater_names():
 
 
 def test_template_command(tmp_path, items_csv, capsys):
-    assert main(["template", "explanations", "--items", str(items_csv), "--raters", "2", "--out",
-                 str(tmp_path / "cli")]) == 0
+    assert (
+        main(["template", "explanations", "--items", str(items_csv), "--raters", "2", "--out", str(tmp_path / "cli")])
+        == 0
+    )
     assert sorted(p.name for p in (tmp_path / "cli").iterdir()) == ["explanations_S01.xlsx", "explanations_S02.xlsx"]
     bad = tmp_path / "bad.csv"
     pd.DataFrame({"item_id": ["a"], "metaphor": ["m"]}).to_csv(bad, index=False)
@@ -150,15 +168,20 @@ def test_wrong_entries_are_located(tmp_path, items_csv, value, shown):
     wb.save(files[1])
     with pytest.raises(InputError) as err:
         ex.load_ratings(tmp_path / "class")
-    assert str(err.value) == (f"{files[1]}, sheet 'Ratings', row 5, column 'Mapping', cell F5: value {shown}: score must "
-                              "be a whole number from 1 to 5 (or empty)")
+    assert str(err.value) == (
+        f"{files[1]}, sheet 'Ratings', row 5, column 'Mapping', cell F5: value {shown}: score must "
+        "be a whole number from 1 to 5 (or empty)"
+    )
 
 
 def test_blank_template_missing_item_and_duplicate_name(tmp_path, items_csv, benchmark):
     files, _ = filled_class(tmp_path, items_csv)
     blank = template.write_templates(items_csv, "dora", tmp_path / "class")[0]
-    with pytest.raises(InputError, match=r"explanations_dora.xlsx, sheet 'Ratings', column 'done': student 'dora': "
-                                         r"nothing is marked done \(a blank template"):
+    with pytest.raises(
+        InputError,
+        match=r"explanations_dora.xlsx, sheet 'Ratings', column 'done': student 'dora': "
+        r"nothing is marked done \(a blank template",
+    ):
         ex.load_ratings(tmp_path / "class")
     for choice in ("drop_rows", "drop_students"):
         loaded = ex.load_ratings(tmp_path / "class", unfinished=choice)
@@ -170,8 +193,11 @@ def test_blank_template_missing_item_and_duplicate_name(tmp_path, items_csv, ben
     wb["Ratings"].delete_rows(6)  # the third item
     wb.save(files[2])
     third = pd.read_csv(items_csv)["item_id"].iloc[2]
-    with pytest.raises(InputError, match=rf"explanations_cleo.xlsx, sheet 'Ratings', column 'item_id': value "
-                                         rf"'{third}': item {third} is missing from this sheet"):
+    with pytest.raises(
+        InputError,
+        match=rf"explanations_cleo.xlsx, sheet 'Ratings', column 'item_id': value "
+        rf"'{third}': item {third} is missing from this sheet",
+    ):
         ex.load_ratings(tmp_path / "class")
 
     wb = load_workbook(files[0])
@@ -186,8 +212,11 @@ def test_duplicate_rater_names_and_foreign_files(tmp_path, items_csv):
     wb = load_workbook(files[2])
     wb["Ratings"]["B1"] = "ana"
     wb.save(files[2])
-    with pytest.raises(InputError, match=r"explanations_cleo.xlsx: value 'ana': student 'ana' also has the workbook "
-                                         r"explanations_ana.xlsx"):
+    with pytest.raises(
+        InputError,
+        match=r"explanations_cleo.xlsx: value 'ana': student 'ana' also has the workbook "
+        r"explanations_ana.xlsx",
+    ):
         ex.load_ratings(tmp_path / "class")
     wb["Ratings"].title = "Sheet1"
     wb.save(files[2])
@@ -215,8 +244,11 @@ def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
     wb = load_workbook(files[0])
     wb["Ratings"]["D4"] = 7
     wb.save(files[0])
-    with pytest.raises(InputError, match=r"parameter 'ratings_file', .*explanations_ana.xlsx, sheet 'Ratings', row 4, "
-                                         r"column 'Non-Circularity', cell D4: value 7") as err:
+    with pytest.raises(
+        InputError,
+        match=r"parameter 'ratings_file', .*explanations_ana.xlsx, sheet 'Ratings', row 4, "
+        r"column 'Non-Circularity', cell D4: value 7",
+    ) as err:
         ch04.setup(ratings_file=[str(f) for f in files])
     assert err.value.cell == "D4" and err.value.sheet == "Ratings"
     with pytest.raises(InputError, match=r"parameter 'ratings_file\[0\]'.*wrong kind of file"):
@@ -225,12 +257,16 @@ def test_chapter_setup_checks_workbooks(tmp_path, items_csv, benchmark):
         ch04.setup(ratings_file=str(tmp_path / "class"), unfinished="yes")
     # a workbook of items that are not in the benchmark
     own = tmp_path / "own.csv"
-    pd.DataFrame({"item_id": ["X1", "X2"], "metaphor": ["m1", "m2"], "explanation": ["e1", "e2"]}).to_csv(own,
-                                                                                                       index=False)
+    pd.DataFrame({"item_id": ["X1", "X2"], "metaphor": ["m1", "m2"], "explanation": ["e1", "e2"]}).to_csv(
+        own, index=False
+    )
     for f in template.write_templates(own, "a,b", tmp_path / "foreign"):
         fill(f, {"X1": {d: 3 for d in ex.SCORES}, "X2": {d: 4 for d in ex.SCORES}})
-    with pytest.raises(InputError, match=r"explanations_a.xlsx, sheet 'Ratings', column 'item_id': value 'X1': 2 "
-                                         r"rated item\(s\) are not in the benchmark"):
+    with pytest.raises(
+        InputError,
+        match=r"explanations_a.xlsx, sheet 'Ratings', column 'item_id': value 'X1': 2 "
+        r"rated item\(s\) are not in the benchmark",
+    ):
         ch04.setup(ratings_file=str(tmp_path / "foreign"))
 
 
@@ -246,9 +282,12 @@ def small_class():
     """
     overall = {"i1": (5, 3, 4), "i2": (4, 2, 3), "i3": (3, 1, 5)}
     mapping = {"i1": (4, 4, 4), "i2": (2, 3, 4), "i3": (5, 1, 3)}
-    rows = [{"item_id": i, "rater": r, "dimension": d, "score": s, "metaphor": f"m {i}", "explanation": f"e {i}"}
-            for d, table in (("overall", overall), ("mapping", mapping)) for i, scores in table.items()
-            for r, s in zip("ABC", scores)]
+    rows = [
+        {"item_id": i, "rater": r, "dimension": d, "score": s, "metaphor": f"m {i}", "explanation": f"e {i}"}
+        for d, table in (("overall", overall), ("mapping", mapping))
+        for i, scores in table.items()
+        for r, s in zip("ABC", scores)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -260,8 +299,12 @@ def test_feedback_values_by_hand(small_class):
     assert s.loc["A", "leniency"] == pytest.approx(0.75)
     assert s.loc["A", "consistency"] == pytest.approx(1.5 * np.sqrt(1.1))
     # B: −1 −1 −2, 0 0 −2 -> mean −1.5, SD 1.5 sqrt(4 / 5); C: 0 0 +2, 0 +1 0 -> mean 0.75, SD 1.5 sqrt(3.5 / 5)
-    assert s.loc["B", "leniency"] == pytest.approx(-1.5) and s.loc["B", "consistency"] == pytest.approx(1.5 * np.sqrt(0.8))
-    assert s.loc["C", "leniency"] == pytest.approx(0.75) and s.loc["C", "consistency"] == pytest.approx(1.5 * np.sqrt(0.7))
+    assert s.loc["B", "leniency"] == pytest.approx(-1.5) and s.loc["B", "consistency"] == pytest.approx(
+        1.5 * np.sqrt(0.8)
+    )
+    assert s.loc["C", "leniency"] == pytest.approx(0.75) and s.loc["C", "consistency"] == pytest.approx(
+        1.5 * np.sqrt(0.7)
+    )
     assert (s["leniency_ci_low"] <= s["leniency"]).all() and (s["leniency"] <= s["leniency_ci_high"]).all()
     # every resample of A's items averages the per-item deviations 1.5/2, 0/2, 3/2: within [0, 1.5]
     assert 0 <= s.loc["A", "leniency_ci_low"] and s.loc["A", "leniency_ci_high"] <= 1.5
@@ -274,8 +317,13 @@ def test_feedback_values_by_hand(small_class):
     assert s.loc["A", "mean_agreement"] == pytest.approx(0.25) and s.loc["C", "mean_agreement"] == pytest.approx(-0.5)
     # largest deviations: A's is Mapping of i3 (5 against the others' 1 and 3, mean 2; class mean 3)
     top = f.deviations[(f.deviations["rater"] == "A") & (f.deviations["rank"] == 1)].iloc[0]
-    assert (top["item_id"], top["dimension"], top["score"], top["class_mean"], top["deviation"]) == ("i3", "mapping",
-                                                                                                     5, 3.0, 3.0)
+    assert (top["item_id"], top["dimension"], top["score"], top["class_mean"], top["deviation"]) == (
+        "i3",
+        "mapping",
+        5,
+        3.0,
+        3.0,
+    )
     assert [top[f"count_{v}"] for v in range(1, 6)] == [1, 0, 1, 0, 1]
     assert (f.deviations.groupby("rater").size() == 2).all()
 
@@ -283,8 +331,13 @@ def test_feedback_values_by_hand(small_class):
 def test_feedback_pages_and_command(tmp_path, small_class, capsys):
     f = fb.class_feedback(small_class, n_boot=200)
     written = fb.write_pages(f, tmp_path / "pages")
-    assert sorted(p.name for p in written) == ["class_summary.csv", "feedback_A.html", "feedback_B.html",
-                                               "feedback_C.html", "index.html"]
+    assert sorted(p.name for p in written) == [
+        "class_summary.csv",
+        "feedback_A.html",
+        "feedback_B.html",
+        "feedback_C.html",
+        "index.html",
+    ]
     page = (tmp_path / "pages" / "feedback_A.md").read_text(encoding="utf-8")
     # B (ρ 1.00) and C (ρ −0.50), numbered in an order drawn for the page
     assert "feedback for A" in page and "**+0.75**" in page and "| 3 | 1.00 |\n| classmate " in page
@@ -297,8 +350,10 @@ def test_feedback_pages_and_command(tmp_path, small_class, capsys):
     assert "| i3 | m i3 | e i3 | Mapping | 5 | 3.00 | 1 / 0 / 1 / 0 / 1 |" in page
     csv = tmp_path / "class.csv"
     small_class.drop(columns=["metaphor", "explanation"]).to_csv(csv, index=False)
-    assert main(["feedback", "explanations", "--ratings", str(csv), "--out", str(tmp_path / "cli"), "--n-boot",
-                 "100"]) == 0
+    assert (
+        main(["feedback", "explanations", "--ratings", str(csv), "--out", str(tmp_path / "cli"), "--n-boot", "100"])
+        == 0
+    )
     summary = pd.read_csv(tmp_path / "cli" / "class_summary.csv").set_index("rater")
     assert summary.loc["B", "leniency"] == pytest.approx(-1.5)
     assert main(["feedback", "explanations", "--ratings", str(tmp_path / "none"), "--out", str(tmp_path / "x")]) == 1
@@ -317,21 +372,28 @@ def test_feedback_command_on_workbooks(tmp_path, items_csv):
 
 @pytest.mark.slow  # executes a notebook
 def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
-    from helpers.core.book import execution
     from helpers.core import paths
+    from helpers.core.book import execution
 
     items = tmp_path / "items.csv"
     benchmark.to_csv(items, index=False)
     filled_class(tmp_path, items, names=NAMES[:3], seed=11, benchmark=benchmark)
-    out = execution.execute_notebook(paths.project_root() / "notebooks" / "04_explanation_judgements.ipynb",
-                                  tmp_path / "run.ipynb",
-                                  parameters={"ratings_file": str(tmp_path / "class"), "results_dir": str(tmp_path / "res"),
-                                              "n_boot": 50, "n_null": 199})
+    out = execution.execute_notebook(
+        paths.project_root() / "notebooks" / "04_explanation_judgements.ipynb",
+        tmp_path / "run.ipynb",
+        parameters={
+            "ratings_file": str(tmp_path / "class"),
+            "results_dir": str(tmp_path / "res"),
+            "n_boot": 50,
+            "n_null": 199,
+        },
+    )
     text = out.read_text(encoding="utf-8")
     assert "data-simulated" not in text and "data-own" in text and "SIMULATED" not in text
     # projected (the workbooks carry a Student: field): no student's name on the page or in its tables
-    tables = " ".join(p.read_text(encoding="utf-8")
-                      for p in (tmp_path / "res" / "04_explanation_judgements").glob("*.csv"))
+    tables = " ".join(
+        p.read_text(encoding="utf-8") for p in (tmp_path / "res" / "04_explanation_judgements").glob("*.csv")
+    )
     assert not any(name in text or name in tables for name in NAMES[:3]) and "student 1" in tables
     assert sorted(pd.read_csv(tmp_path / "res" / "student_key.csv")["student"]) == sorted(NAMES[:3])
     assert "Recovered by construction" not in text
@@ -339,19 +401,41 @@ def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
     reliability = pd.read_csv(folder / "reliability.csv")
     assert (reliability["n_raters"] == 3).all() and (reliability["n_items"] == 100).all()
     spearman = pd.read_csv(folder / "spearman.csv")
-    assert list(spearman.columns) == ["dimension_a", "dimension_b", "rho", "p_value", "mark", "n", "rho_items",
-                                      "p_items", "mark_items", "n_items"]
+    assert list(spearman.columns) == [
+        "dimension_a",
+        "dimension_b",
+        "rho",
+        "p_value",
+        "mark",
+        "n",
+        "rho_items",
+        "p_items",
+        "mark_items",
+        "n_items",
+    ]
     assert (spearman["n"] == 300).all() and (spearman["n_items"] == 100).all()
     regression = pd.read_csv(folder / "regression.csv")
-    assert list(regression.columns)[8:] == ["se_cluster", "t_cluster", "p_cluster", "ci90_cluster_low",
-                                            "ci90_cluster_high"]
+    assert list(regression.columns)[8:] == [
+        "se_cluster",
+        "t_cluster",
+        "p_cluster",
+        "ci90_cluster_low",
+        "ci90_cluster_high",
+    ]
     stability = pd.read_csv(folder / "cluster_stability.csv")
     assert (stability["n_seeds"] == 0).all() and stability["independent_share_seeds"].isna().all()
     null = pd.read_csv(folder / "disagreement_null.csv")
     assert null.loc[0, "n_null"] == 199 and 0 < null.loc[0, "p_value"] <= 1
     assert not (folder / "simulator_truth.csv").exists()
-    for name in ("design_contrast", "disagreement_by_quality", "disagreement_normalised", "cluster_comembership",
-                 "rater_profile", "within_item_sd", "dimension_clusters"):
+    for name in (
+        "design_contrast",
+        "disagreement_by_quality",
+        "disagreement_normalised",
+        "cluster_comembership",
+        "rater_profile",
+        "within_item_sd",
+        "dimension_clusters",
+    ):
         assert (folder / f"{name}.csv").exists(), name
     # the findings follow this class's ratings, and the simulator's parts are left out
     findings = pd.read_csv(folder / "findings.csv")
@@ -368,16 +452,17 @@ def test_chapter_4_runs_on_filled_workbooks(tmp_path, benchmark):
 @pytest.mark.slow
 def test_chapter_5_runs_on_filled_workbooks(tmp_path, benchmark):
     """The evaluator chapter, solutions included, on a class's workbooks: trained on their mean ratings."""
-    from helpers.core.book import execution
     from helpers.core import paths
+    from helpers.core.book import execution
 
     items = tmp_path / "items.csv"
     benchmark.to_csv(items, index=False)
     _, sim = filled_class(tmp_path, items, seed=11, benchmark=benchmark)
-    out = execution.execute_notebook(paths.project_root() / "notebooks" / "05_explanation_evaluator.ipynb",
-                                  tmp_path / "run.ipynb",
-                                  parameters={"ratings_file": str(tmp_path / "class"), "results_dir": str(tmp_path / "res"),
-                                              "n_splits": 2})  # the repeated splits are not checked here
+    out = execution.execute_notebook(
+        paths.project_root() / "notebooks" / "05_explanation_evaluator.ipynb",
+        tmp_path / "run.ipynb",
+        parameters={"ratings_file": str(tmp_path / "class"), "results_dir": str(tmp_path / "res"), "n_splits": 2},
+    )  # the repeated splits are not checked here
     text = out.read_text(encoding="utf-8")
     assert "data-own" in text and "SIMULATED" not in text
     folder = tmp_path / "res" / "05_explanation_evaluator"
@@ -401,17 +486,28 @@ def test_items_page_lists_the_benchmark(benchmark):
     page = (paths.project_root() / "book" / "explanation_items.md").read_text(encoding="utf-8")
     assert "{download}`metaphor_explanations.csv <../data/authored/metaphor_explanations.csv>`" in page
     rows = [line for line in page.splitlines() if line.startswith("| E")]
-    listed = pd.DataFrame([[c.strip().replace("\\|", "|") for c in r.strip("|").split(" | ")] for r in rows],
-                          columns=["item_id", "metaphor", "explanation", "design"])
-    pd.testing.assert_frame_equal(listed, benchmark[["item_id", "metaphor", "explanation", "design"]].astype(str),
-                                  check_dtype=False)
+    listed = pd.DataFrame(
+        [[c.strip().replace("\\|", "|") for c in r.strip("|").split(" | ")] for r in rows],
+        columns=["item_id", "metaphor", "explanation", "design"],
+    )
+    pd.testing.assert_frame_equal(
+        listed, benchmark[["item_id", "metaphor", "explanation", "design"]].astype(str), check_dtype=False
+    )
 
 
 def test_a_rating_nobody_else_gave_is_left_out_of_leniency():
     """A and B rate i1, i2 (A is 2 above B on both); A alone also rates i3. With no others'
     mean on i3, A's leniency is +2 and its interval [2, 2], not pulled towards 0 by i3."""
-    r = pd.DataFrame({"item_id": ["i1", "i1", "i2", "i2", "i3"], "rater": ["A", "B", "A", "B", "A"],
-                      "dimension": "overall", "score": [5, 3, 3, 1, 4], "metaphor": "", "explanation": ""})
+    r = pd.DataFrame(
+        {
+            "item_id": ["i1", "i1", "i2", "i2", "i3"],
+            "rater": ["A", "B", "A", "B", "A"],
+            "dimension": "overall",
+            "score": [5, 3, 3, 1, 4],
+            "metaphor": "",
+            "explanation": "",
+        }
+    )
     a = fb.class_feedback(r, n_boot=50).students.set_index("rater").loc["A"]
     assert (a["leniency"], a["leniency_ci_low"], a["leniency_ci_high"]) == (2.0, 2.0, 2.0)
     assert (a["n_items"], a["n_ratings"]) == (3, 3)
@@ -439,8 +535,10 @@ def test_class_names_as_in_every_kit(tmp_path, items_csv):
     wb.save(files[2])
     loaded = ex.load_ratings(tmp_path / "class")
     assert sorted(loaded.ratings["rater"].unique()) == ["ana", "ben", "cleo"]
-    assert loaded.notes == ("explanations_cleo.xlsx has no Student: field (a .csv re-saved as .xlsx, or not made "
-                            "from the template?); read as student 'cleo', the name its file name implies",)
+    assert loaded.notes == (
+        "explanations_cleo.xlsx has no Student: field (a .csv re-saved as .xlsx, or not made "
+        "from the template?); read as student 'cleo', the name its file name implies",
+    )
 
 
 NAMES = ("Aino", "Bram", "Cleo", "Dara", "Emil")
@@ -457,8 +555,23 @@ def test_pages_name_no_classmate_number_them_freshly_and_say_what_was_left_out(t
     wb.save(files[1])
     items = pd.read_csv(items_csv)["item_id"].tolist()
     out = tmp_path / "fb"
-    assert main(["feedback", "explanations", "--ratings", str(tmp_path / "class"), "--out", str(out),
-                 "--unfinished", "drop_rows", "--n-boot", "50"]) == 0
+    assert (
+        main(
+            [
+                "feedback",
+                "explanations",
+                "--ratings",
+                str(tmp_path / "class"),
+                "--out",
+                str(out),
+                "--unfinished",
+                "drop_rows",
+                "--n-boot",
+                "50",
+            ]
+        )
+        == 0
+    )
     pages = {n: (out / f"feedback_{n}.md").read_text(encoding="utf-8") for n in NAMES}
     assert f"rows 5-6 of your workbook (explanations {items[1]}, {items[2]}) were not marked done" in pages["Bram"]
     assert all("Left out" not in pages[n] for n in NAMES if n != "Bram")
@@ -471,8 +584,11 @@ def test_pages_name_no_classmate_number_them_freshly_and_say_what_was_left_out(t
         rho = pairs[pairs["rater"] == n].set_index("classmate")["rho"].round(2)
         assert rho.is_unique  # the fixture's ρ tell the classmates apart, so the page can be decoded
         who = {f"{v:.2f}": c for c, v in rho.items()}
-        shown = dict(line.split(" | ")[0::2] for line in (row.strip("| ") for row in pages[n].splitlines())
-                     if line.startswith("classmate "))
+        shown = dict(
+            line.split(" | ")[0::2]
+            for line in (row.strip("| ") for row in pages[n].splitlines())
+            if line.startswith("classmate ")
+        )
         order = [who[shown[f"classmate {k}"]] for k in range(1, len(NAMES))]
         in_roster_order.append(order == [c for c in NAMES if c != n])
     assert not all(in_roster_order)
@@ -483,8 +599,11 @@ def test_a_projected_page_names_no_file_that_carries_a_real_name(tmp_path, items
     names, which the Student: field (ana, ben, cleo) does not: a left-out student's
     workbook and an Excel lock file, both named in the notes, must not reach a projected page."""
     files, _ = filled_class(tmp_path, items_csv)
-    real = {"ana": "Ana Real_1001_assignsubmission", "ben": "Ben Real_1002_assignsubmission",
-            "cleo": "Cleo Real_1003_assignsubmission"}
+    real = {
+        "ana": "Ana Real_1001_assignsubmission",
+        "ben": "Ben Real_1002_assignsubmission",
+        "cleo": "Cleo Real_1003_assignsubmission",
+    }
     for f, name in zip(files, ("ana", "ben", "cleo")):
         f.rename(f.with_name(f"{real[name]}.xlsx"))
     wb = load_workbook(tmp_path / "class" / f"{real['cleo']}.xlsx")

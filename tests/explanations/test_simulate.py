@@ -22,8 +22,9 @@ def test_simulation_is_seeded_and_calibrated(benchmark):
     assert not a.equals(ex.simulate_ratings(benchmark, seed=43))
     assert len(a) == 100 * 16 * 7 and a["score"].between(1, 5).all()
     for d in ex.SCORES:
-        alpha = krippendorff_alpha(ag.rating_matrix(a[a["dimension"] == d], "score", rater="rater",
-                                                    item="item_id").to_numpy(dtype=float).T)
+        alpha = krippendorff_alpha(
+            ag.rating_matrix(a[a["dimension"] == d], "score", rater="rater", item="item_id").to_numpy(dtype=float).T
+        )
         assert 0.35 <= alpha <= 0.60, (d, alpha)
     with pytest.raises(ValueError, match="unknown rating-model knob"):
         ex.RatingModel.from_parameters({"halo": 1})

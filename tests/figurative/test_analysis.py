@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.core.formats import annotations, mqm
 from helpers.core.errors import InputError
+from helpers.core.formats import annotations, mqm
 from helpers.figurative import analysis
 
 
@@ -26,8 +26,17 @@ def _rows(source: str, spans: list[tuple[int, int] | None], doc: str = "d1") -> 
     for i, span in enumerate(spans):
         a, b = span or (0, 0)
         marked = source if span is None else source[:a] + "<v>" + source[a:b] + "</v>" + source[b:]
-        out.append({"system": "S", "doc": doc, "doc_seg_id": 1, "rater": f"r{i}", "category": "Accuracy/Mistranslation",
-                    "severity": "Major", "source": marked})
+        out.append(
+            {
+                "system": "S",
+                "doc": doc,
+                "doc_seg_id": 1,
+                "rater": f"r{i}",
+                "category": "Accuracy/Mistranslation",
+                "severity": "Major",
+                "source": marked,
+            }
+        )
     rows = pd.DataFrame(out)
     rows["source_start"], rows["source_end"] = annotations.span_offsets(rows["source"])
     return rows
@@ -66,8 +75,10 @@ def test_a_small_score_file_joins_its_source_by_line(tmp_path):
     source = tmp_path / "src.zh"
     source.write_text("这是普通的句子。\n局势雪上加霜。\n", encoding="utf-8")
     table = analysis.segment_table("newstest2021", path=scores, source_path=source)
-    assert table[["system", "segment", "score", "idiom"]].values.tolist() == [["A", "1", 1.0, False],
-                                                                              ["A", "2", 2.5, True]]
+    assert table[["system", "segment", "score", "idiom"]].values.tolist() == [
+        ["A", "1", 1.0, False],
+        ["A", "2", 2.5, True],
+    ]
 
 
 def test_unknown_data_set_is_refused():
@@ -75,11 +86,14 @@ def test_unknown_data_set_is_refused():
         analysis.segment_table("wmt99")
 
 
-@pytest.mark.parametrize("dataset, rows, segments, idiom_segments, documents", [
-    ("newstest2021", 9750, 650, 15, 650),
-    ("ted", 7935, 529, 1, 5),
-    ("wmt23", 3770, 377, 13, 38),
-])
+@pytest.mark.parametrize(
+    "dataset, rows, segments, idiom_segments, documents",
+    [
+        ("newstest2021", 9750, 650, 15, 650),
+        ("ted", 7935, 529, 1, 5),
+        ("wmt23", 3770, 377, 13, 38),
+    ],
+)
 def test_join_counts_on_the_real_files(dataset, rows, segments, idiom_segments, documents):
     table = analysis.segment_table(dataset)
     assert len(table) == rows and table["segment"].nunique() == segments and table["doc"].nunique() == documents
@@ -103,17 +117,23 @@ def _annotations(records: list[tuple]) -> pd.DataFrame:
 
 
 def test_category_penalties_add_up_to_the_segment_score():
-    rows = _annotations([
-        ("S", "d1", 1, "r1", "局势雪上加霜。", "Accuracy/Mistranslation", "Major"),
-        ("S", "d1", 1, "r1", "局势雪上加霜。", "Fluency/Grammar", "Minor"),
-        ("S", "d1", 1, "r2", "局势雪上加霜。", "No-error", "No-error"),
-        ("S", "d1", 2, "r1", "天气很好。", "Fluency/Grammar", "Minor"),
-    ])
+    rows = _annotations(
+        [
+            ("S", "d1", 1, "r1", "局势雪上加霜。", "Accuracy/Mistranslation", "Major"),
+            ("S", "d1", 1, "r1", "局势雪上加霜。", "Fluency/Grammar", "Minor"),
+            ("S", "d1", 1, "r2", "局势雪上加霜。", "No-error", "No-error"),
+            ("S", "d1", 2, "r1", "天气很好。", "Fluency/Grammar", "Minor"),
+        ]
+    )
     table = analysis.category_table(rows)
     got = table.set_index(["segment", "category"])["score"].to_dict()
     # segment 1: two raters, 5 (Major) and 1 (Minor) from r1, nothing from r2; segment 2: one rater
-    assert got == {("d1:1", "Accuracy"): 2.5, ("d1:1", "Fluency"): 0.5, ("d1:2", "Accuracy"): 0.0,
-                   ("d1:2", "Fluency"): 1.0}
+    assert got == {
+        ("d1:1", "Accuracy"): 2.5,
+        ("d1:1", "Fluency"): 0.5,
+        ("d1:2", "Accuracy"): 0.0,
+        ("d1:2", "Fluency"): 1.0,
+    }
     assert table.groupby("segment")["idiom"].first().to_dict() == {"d1:1": True, "d1:2": False}
     segments = analysis._penalties(rows).set_index("doc_seg_id")["score"]
     assert table.groupby("segment")["score"].sum().tolist() == segments.tolist() == [3.0, 1.0]
@@ -130,11 +150,14 @@ def test_the_authored_sample_is_the_seeded_draw_from_the_real_sources():
 
 
 def test_token_tags_count_bad_tags_on_idiom_tokens_with_posts_as_clusters():
-    posts = pd.DataFrame({"source": ["他 刻舟求剑 了", "今天 好", "他 刻舟求剑 了"],
-                          "source_tags": ["OK BAD OK", "BAD OK", "OK BAD OK"]})
+    posts = pd.DataFrame(
+        {"source": ["他 刻舟求剑 了", "今天 好", "他 刻舟求剑 了"], "source_tags": ["OK BAD OK", "BAD OK", "OK BAD OK"]}
+    )
     got = analysis.token_tags(posts, "xinhua", n_boot=200).set_index(["scope", "group"])
     # idiom tokens: 刻舟求剑 twice, both BAD; others: 他 了 他 了 今天 好, one BAD
-    assert got.loc[("all", "idiom"), "estimate"] == 1.0 and got.loc[("all", "other"), "estimate"] == pytest.approx(1 / 6)
+    assert got.loc[("all", "idiom"), "estimate"] == 1.0 and got.loc[("all", "other"), "estimate"] == pytest.approx(
+        1 / 6
+    )
     assert got.loc[("all", "idiom"), ["tokens", "posts"]].tolist() == [2, 1]  # the repeated post is one cluster
     assert got.loc[("all", "difference"), "posts"] == 2
     # within the posts that hold an idiom, the other tokens are all OK

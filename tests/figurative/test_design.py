@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helpers.core.statistics import stats
 from helpers.core.errors import InputError
+from helpers.core.statistics import stats
 from helpers.figurative import design
 
 
@@ -27,8 +27,16 @@ def _simulated(effect: float, seed: int = 3, documents: int = 40) -> pd.DataFram
             idiom, chars, seg_shift = d % 3 == 0 and s < 2, int(rng.integers(20, 120)), rng.normal(0, 1.0)
             for k, system in enumerate("ABCD"):
                 score = 1 + effect * idiom + 0.5 * np.log(chars) + 0.3 * k + shift + seg_shift + rng.normal(0, 0.5)
-                rows.append({"system": system, "doc": f"d{d}", "segment": f"d{d}:{s}", "source_chars": chars,
-                             "score": score, "idiom": idiom})
+                rows.append(
+                    {
+                        "system": system,
+                        "doc": f"d{d}",
+                        "segment": f"d{d}:{s}",
+                        "source_chars": chars,
+                        "score": score,
+                        "idiom": idiom,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -71,8 +79,15 @@ def test_the_permutation_p_matches_every_assignment_enumerated():
     systems = np.tile(["a", "b"], 6)
     chars = rng.integers(5, 40, 6)[segments]
     flag = np.isin(segments, [0, 1])
-    table = pd.DataFrame({"segment": segments.astype(str), "system": systems, "source_chars": chars, "idiom": flag,
-                          "score": 0.8 * flag + rng.normal(0, 1, 12) + np.log(chars)})
+    table = pd.DataFrame(
+        {
+            "segment": segments.astype(str),
+            "system": systems,
+            "source_chars": chars,
+            "idiom": flag,
+            "score": 0.8 * flag + rng.normal(0, 1, 12) + np.log(chars),
+        }
+    )
     x, y = design.design(table)
     observed = abs(np.linalg.lstsq(x, y, rcond=None)[0][1])
     hits = 0
@@ -90,8 +105,16 @@ def test_class_contrasts_are_exact_on_a_noise_free_table():
     for i in range(40):
         cls = list(effects)[i % 4]
         for k, system in enumerate("AB"):
-            rows.append({"segment": str(i), "doc": f"d{i // 2}", "system": system, "source_chars": 10 + i,
-                         "mwe_class": cls, "score": effects[cls] + 0.7 * k})
+            rows.append(
+                {
+                    "segment": str(i),
+                    "doc": f"d{i // 2}",
+                    "system": system,
+                    "source_chars": 10 + i,
+                    "mwe_class": cls,
+                    "score": effects[cls] + 0.7 * k,
+                }
+            )
     got = design.class_contrast(pd.DataFrame(rows), n_boot=50).set_index("contrast")
     assert got.loc["idiom − mwe", "estimate"] == pytest.approx(2.0)
     assert got.loc["idiom − none", "estimate"] == pytest.approx(3.0)

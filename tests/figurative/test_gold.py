@@ -8,8 +8,8 @@ import json
 import pandas as pd
 import pytest
 
-from helpers.core.formats import testsets
 from helpers.core.errors import InputError
+from helpers.core.formats import testsets
 from helpers.figurative import gold, idioms
 
 
@@ -43,9 +43,12 @@ def test_gold_counts_are_200_idi_and_351_any_idiom_sources(released):
 def test_dictionary_detector_precision_and_recall_match_a_plain_count(released):
     path, entries, lines = released
     words = idioms.xinhua()
-    flagged = {i + 1 for i, s in enumerate(lines) if any(s[k:k + 4] in words for k in range(len(s) - 3))}
-    scores = gold.detector_scores(pd.Series(lines, index=range(1, len(lines) + 1)),
-                                  gold.segment_classes(gold.read_labels(path)), detectors=["xinhua"])
+    flagged = {i + 1 for i, s in enumerate(lines) if any(s[k : k + 4] in words for k in range(len(s) - 3))}
+    scores = gold.detector_scores(
+        pd.Series(lines, index=range(1, len(lines) + 1)),
+        gold.segment_classes(gold.read_labels(path)),
+        detectors=["xinhua"],
+    )
     for name, kinds in (("idi", {"IDI"}), ("idiom", {"IDI", "NID", "VID"})):
         truth = _plain_gold(entries, kinds)
         row = scores[scores["gold"] == name].iloc[0]
@@ -57,13 +60,16 @@ def test_dictionary_detector_precision_and_recall_match_a_plain_count(released):
 
 
 def test_hand_made_labels_give_classes_and_scores(tmp_path):
-    entries = [{"index": 0, "property": "mwe", "categories": [{"start": 1, "end": 5, "value": "刻舟求剑",
-                                                                "category": "IDI"}]},
-               {"index": 1, "property": "mwe", "categories": [{"start": [0, 2], "end": [1, 3], "value": ["进", "行"],
-                                                                "category": "LVC.full"}]},
-               {"index": 2, "property": "ne", "categories": [{"start": 0, "end": 2, "value": "北京",
-                                                               "category": "GPE"}]},
-               {"index": 3, "property": "", "categories": []}]
+    entries = [
+        {"index": 0, "property": "mwe", "categories": [{"start": 1, "end": 5, "value": "刻舟求剑", "category": "IDI"}]},
+        {
+            "index": 1,
+            "property": "mwe",
+            "categories": [{"start": [0, 2], "end": [1, 3], "value": ["进", "行"], "category": "LVC.full"}],
+        },
+        {"index": 2, "property": "ne", "categories": [{"start": 0, "end": 2, "value": "北京", "category": "GPE"}]},
+        {"index": 3, "property": "", "categories": []},
+    ]
     path = tmp_path / "all.json"
     path.write_text("\ufeff" + json.dumps(entries, ensure_ascii=False), encoding="utf-8")
     labels = gold.read_labels(path)

@@ -25,19 +25,23 @@ def test_raw_tag_catches_set_phrases_that_the_filtered_detector_drops():
 def test_offsets_and_text_ids_are_those_of_the_input():
     texts = pd.Series(["没有成语。", "公司情况雪上加霜"], index=["a", "b"])
     found = idioms.find_idioms(texts, "filtered")
-    assert found.to_dict("records") == [{"text_id": "b", "start": 4, "end": 8, "idiom": "雪上加霜",
-                                         "detector": "filtered"}]
+    assert found.to_dict("records") == [
+        {"text_id": "b", "start": 4, "end": 8, "idiom": "雪上加霜", "detector": "filtered"}
+    ]
     assert texts["b"][4:8] == "雪上加霜"
 
 
-@pytest.mark.parametrize("phrase, raw, filtered, strict, xinhua", [
-    ("无症状", True, False, False, False),      # three characters: a medical word
-    ("来来回回", True, False, False, False),    # AABB reduplication
-    ("同期相比", True, False, False, False),    # jieba's count-3 batch of set phrases
-    ("前所未有", True, False, False, True),     # transparent: the stoplist, but a dictionary idiom
-    ("空气污染", True, True, False, False),     # 空气 + 污染, both ordinary words
-    ("守株待兔", True, True, True, True),       # an allusion
-])
+@pytest.mark.parametrize(
+    "phrase, raw, filtered, strict, xinhua",
+    [
+        ("无症状", True, False, False, False),  # three characters: a medical word
+        ("来来回回", True, False, False, False),  # AABB reduplication
+        ("同期相比", True, False, False, False),  # jieba's count-3 batch of set phrases
+        ("前所未有", True, False, False, True),  # transparent: the stoplist, but a dictionary idiom
+        ("空气污染", True, True, False, False),  # 空气 + 污染, both ordinary words
+        ("守株待兔", True, True, True, True),  # an allusion
+    ],
+)
 def test_each_rule_on_one_entry(phrase, raw, filtered, strict, xinhua):
     assert [idioms.keeps(phrase, d) for d in idioms.DETECTORS] == [raw, filtered, strict, xinhua]
 
@@ -67,8 +71,9 @@ def test_precision_on_the_authored_sample_is_pinned():
     assert table["figurative"].to_dict() == {"raw": 37, "filtered": 31, "strict": 28, "xinhua": 28}
     assert table.loc["filtered", "precision"] == pytest.approx(31 / 64)
     # Wilson for 31 of 64 by hand: (p + z²/2n ± z√(p(1−p)/n + z²/4n²)) / (1 + z²/n) = (0.48526 ± 0.11893), z = 1.95996
-    assert table.loc["filtered", ["precision_low", "precision_high"]].tolist() == pytest.approx([0.3663, 0.6042],
-                                                                                               abs=1e-4)
+    assert table.loc["filtered", ["precision_low", "precision_high"]].tolist() == pytest.approx(
+        [0.3663, 0.6042], abs=1e-4
+    )
     assert table.loc["strict", "recall"] == pytest.approx(28 / 37)
 
 

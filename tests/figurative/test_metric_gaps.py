@@ -25,8 +25,10 @@ def _cells(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
                 score = base + 2.0 * idiom + rng.normal(0, 0.3)
                 key = {"system": system, "segment": f"{d}:{s}"}
                 rows.append(key | {"doc": f"d{d}", "source_chars": chars, "score": score, "idiom": idiom})
-                metrics += [key | {"metric": "sees-refA", "score": -score + rng.normal(0, 0.1)},
-                            key | {"metric": "blind-src", "score": -base + rng.normal(0, 0.1)}]
+                metrics += [
+                    key | {"metric": "sees-refA", "score": -score + rng.normal(0, 0.1)},
+                    key | {"metric": "blind-src", "score": -base + rng.normal(0, 0.1)},
+                ]
     return pd.DataFrame(rows), pd.DataFrame(metrics)
 
 
@@ -34,11 +36,14 @@ def test_residual_effect_is_the_effect_with_the_metric_as_a_covariate():
     table, metrics = _cells()
     got = metric_gaps.residual_effects(table, metrics, n_boot=200).set_index("metric")
     for name in ("sees-refA", "blind-src"):
-        cells = table.merge(metrics[metrics["metric"] == name][["system", "segment", "score"]]
-                            .rename(columns={"score": "m"}), on=["system", "segment"])
+        cells = table.merge(
+            metrics[metrics["metric"] == name][["system", "segment", "score"]].rename(columns={"score": "m"}),
+            on=["system", "segment"],
+        )
         alone = design.idiom_effect(cells, covariates=("m",), n_boot=200, n_perm=0).iloc[0]
         assert got.loc[name, ["estimate", "ci_low", "ci_high"]].tolist() == pytest.approx(
-            [alone["estimate"], alone["ci_low"], alone["ci_high"]])
+            [alone["estimate"], alone["ci_low"], alone["ci_high"]]
+        )
     assert abs(got.loc["sees-refA", "estimate"]) < 0.3  # it sees the idiom penalty
     assert got.loc["blind-src", "ci_low"] > 1.5  # it leaves the experts' +2 unexplained
     assert got.loc["(none)", "estimate"] == pytest.approx(2.0, abs=0.3)
@@ -55,10 +60,15 @@ def test_each_groups_accuracy_is_chapter_09s_on_its_segments_alone():
         expected = meta.tie_calibrated_accuracy(human[mask], grids["sees-refA"][mask])[0]
         assert got.loc[group, "estimate"] == pytest.approx(expected)
         assert got.loc[group, "segments"] == mask.sum()
-    assert got.loc["difference", "estimate"] == pytest.approx(got.loc["idiom", "estimate"] - got.loc["other", "estimate"])
+    assert got.loc["difference", "estimate"] == pytest.approx(
+        got.loc["idiom", "estimate"] - got.loc["other", "estimate"]
+    )
     assert 0 < got.loc["difference", "p"] <= 1
 
 
 def test_metric_kind_is_read_from_the_file_name():
-    assert [metric_gaps.kind(n) for n in ("COMETKiwi-src", "COMET-22-refA", "BLEU (book)")] == ["qe", "reference",
-                                                                                                "reference"]
+    assert [metric_gaps.kind(n) for n in ("COMETKiwi-src", "COMET-22-refA", "BLEU (book)")] == [
+        "qe",
+        "reference",
+        "reference",
+    ]

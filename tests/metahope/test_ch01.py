@@ -7,8 +7,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from helpers.core.errors import InputError
 from helpers.core.book.findings import Words
+from helpers.core.errors import InputError
 from helpers.core.statistics.stats import FEW_CLUSTERS
 from helpers.metahope import ch01
 from helpers.metahope.chapter_common import SHARED_WORDS
@@ -20,18 +20,39 @@ def _words() -> Words:
 
 def _summary(n_items=6, counted=3, n_sentences=None, metahope=1, released=0, compare=0, first="A", second="B"):
     """A ``data_summary.csv`` as :func:`helpers.metahope.ch01.description` writes it."""
-    rows = [("n_items", n_items, ""), ("counted", counted, ""), ("n_sentences", n_sentences, ""),
-            ("metahope", metahope, ""), ("systems", 2, "S1, S2"), ("annotators", 2, f"{first}, {second}"),
-            ("first", None, first), ("second", None, second), ("penalty_annotator", None, first),
-            ("released", released, ""), ("compare_published", compare, "")]
+    rows = [
+        ("n_items", n_items, ""),
+        ("counted", counted, ""),
+        ("n_sentences", n_sentences, ""),
+        ("metahope", metahope, ""),
+        ("systems", 2, "S1, S2"),
+        ("annotators", 2, f"{first}, {second}"),
+        ("first", None, first),
+        ("second", None, second),
+        ("penalty_annotator", None, first),
+        ("released", released, ""),
+        ("compare_published", compare, ""),
+    ]
     return pd.DataFrame(rows, columns=["quantity", "value", "text"])
 
 
 def _effect(rows):
     """``weighting_scheme_agreement.csv``: :func:`helpers.core.statistics.agreement.bootstrap_difference`, renamed as
     chapter 1 renames it."""
-    return pd.DataFrame(rows, columns=["system", "metric", "linear (MetaHOPE)", "exponential (HOPE)", "difference",
-                                       "cluster_ci_low", "cluster_ci_high", "jackknife_ci_low", "jackknife_ci_high"])
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "system",
+            "metric",
+            "linear (MetaHOPE)",
+            "exponential (HOPE)",
+            "difference",
+            "cluster_ci_low",
+            "cluster_ci_high",
+            "jackknife_ci_low",
+            "jackknife_ci_high",
+        ],
+    )
 
 
 def _save(folder, **tables):
@@ -39,26 +60,50 @@ def _save(folder, **tables):
         frame.to_csv(folder / f"{name}.csv", index=False)
 
 
-EFFECT = _effect([
-    ("S1", "alpha", 0.50, 0.30, 0.20, 0.15, 0.25, 0.05, 0.35),  # t interval above 0: linear
-    ("S2", "alpha", 0.30, 0.50, -0.20, -0.25, -0.15, -0.35, -0.05),  # below 0: exponential
-    ("S3", "alpha", 0.40, 0.39, 0.01, 0.001, 0.02, -0.10, 0.12),  # percentile excludes 0, t does not
-    ("S1", "weighted_kappa", 0.6, 0.7, -0.10, -0.2, -0.05, -0.15, -0.02),
-    ("S2", "weighted_kappa", 0.6, 0.6, 0.00, -0.1, 0.1, -0.2, 0.2),
-])
+EFFECT = _effect(
+    [
+        ("S1", "alpha", 0.50, 0.30, 0.20, 0.15, 0.25, 0.05, 0.35),  # t interval above 0: linear
+        ("S2", "alpha", 0.30, 0.50, -0.20, -0.25, -0.15, -0.35, -0.05),  # below 0: exponential
+        ("S3", "alpha", 0.40, 0.39, 0.01, 0.001, 0.02, -0.10, 0.12),  # percentile excludes 0, t does not
+        ("S1", "weighted_kappa", 0.6, 0.7, -0.10, -0.2, -0.05, -0.15, -0.02),
+        ("S2", "weighted_kappa", 0.6, 0.6, 0.00, -0.1, 0.1, -0.2, 0.2),
+    ]
+)
 
 
 def test_findings_are_recomputed_from_the_saved_tables(tmp_path):
-    table1_ci = pd.DataFrame({
-        "system": ["S1", "S2", "S1"], "metric": ["alpha", "alpha", "pearson"], "estimate": [0.60, 0.45, 0.9],
-        "ci_low": [0.50, 0.30, 0.0], "ci_high": [0.70, 0.60, 1.0],  # widths 0.20, 0.30
-        "cluster_ci_low": [0.40, 0.20, 0.0], "cluster_ci_high": [0.80, 0.70, 1.0],  # 0.40, 0.50
-        "jackknife_ci_low": [0.35, 0.10, 0.0], "jackknife_ci_high": [0.85, 0.80, 1.0]})  # 0.50, 0.70
-    bias = pd.DataFrame({"system": ["S1", "S2"], "mean_A": [1.0, 2.0], "mean_B": [2.5, 2.0],
-                         "mean_difference": [1.5, 0.0], "share_B_higher": [50.0, 0.0], "share_A_higher": [0.0, 0.0],
-                         "p_value": [0.03, 1.0], "p_cluster_permutation": [0.01, 1.0]})
-    _save(tmp_path, data_summary=_summary(n_sentences=2), table1_bootstrap_ci=table1_ci,
-          weighting_scheme_agreement=EFFECT, severity_bias=bias)
+    table1_ci = pd.DataFrame(
+        {
+            "system": ["S1", "S2", "S1"],
+            "metric": ["alpha", "alpha", "pearson"],
+            "estimate": [0.60, 0.45, 0.9],
+            "ci_low": [0.50, 0.30, 0.0],
+            "ci_high": [0.70, 0.60, 1.0],  # widths 0.20, 0.30
+            "cluster_ci_low": [0.40, 0.20, 0.0],
+            "cluster_ci_high": [0.80, 0.70, 1.0],  # 0.40, 0.50
+            "jackknife_ci_low": [0.35, 0.10, 0.0],
+            "jackknife_ci_high": [0.85, 0.80, 1.0],
+        }
+    )  # 0.50, 0.70
+    bias = pd.DataFrame(
+        {
+            "system": ["S1", "S2"],
+            "mean_A": [1.0, 2.0],
+            "mean_B": [2.5, 2.0],
+            "mean_difference": [1.5, 0.0],
+            "share_B_higher": [50.0, 0.0],
+            "share_A_higher": [0.0, 0.0],
+            "p_value": [0.03, 1.0],
+            "p_cluster_permutation": [0.01, 1.0],
+        }
+    )
+    _save(
+        tmp_path,
+        data_summary=_summary(n_sentences=2),
+        table1_bootstrap_ci=table1_ci,
+        weighting_scheme_agreement=EFFECT,
+        severity_bias=bias,
+    )
     found = ch01.findings(tmp_path)
     assert not found.duplicated(["quantity", "group"]).any()
     q = found[found["group"] == ""].set_index("quantity")
@@ -80,9 +125,11 @@ def test_findings_are_recomputed_from_the_saved_tables(tmp_path):
     assert "The 6 metaphors come from 3 sentences" in text and "divides by" not in text
     assert "0.40 to 0.50 wide (percentile), 0.50 to 0.70 with the jackknife t" in text
     assert "cannot rank the systems by agreement" in text and "only for S1, S2 does the interval" in text
-    assert "S1: annotator B scored 50% of items higher and 0% lower than A (mean difference +1.50 points; " \
-           "sign flips of whole sentences p = 0.010, the Wilcoxon test that takes metaphors as independent " \
-           "p = 0.030): a systematic difference in severity." in text
+    assert (
+        "S1: annotator B scored 50% of items higher and 0% lower than A (mean difference +1.50 points; "
+        "sign flips of whole sentences p = 0.010, the Wilcoxon test that takes metaphors as independent "
+        "p = 0.030): a systematic difference in severity." in text
+    )
     assert "S2: annotator B scored 0% of items higher" in text and "no systematic difference" in text
     assert _words().text("data", found).startswith("**6 metaphor-related words** in **3 distinct source sentences**")
     _save(tmp_path, data_summary=_summary(metahope=0))  # an MQM file's segments
@@ -100,8 +147,10 @@ def test_weighting_verdicts_read_the_t_interval_and_kappa_only_where_it_excludes
     kappa = found[found["quantity"] == "kappa"]
     assert kappa["group"].tolist() == ["S1"] and kappa["text"].tolist() == ["exponential"]
     text = _words().text("weighting", found)
-    assert "**S1**: α 0.500 linear vs 0.300 exponential, difference +0.200 (jackknife t [+0.050, +0.350], " \
-           "percentile [+0.150, +0.250]): higher with linear weights (the interval excludes 0)" in text
+    assert (
+        "**S1**: α 0.500 linear vs 0.300 exponential, difference +0.200 (jackknife t [+0.050, +0.350], "
+        "percentile [+0.150, +0.250]): higher with linear weights (the interval excludes 0)" in text
+    )
     assert "S3" in text and text.count("not distinguishable") == 1 and text.count("higher with") == 2
     assert "for S1, an interval that excludes 0 and favours the exponential weights" in text
     assert "Caveat" in text
@@ -113,11 +162,20 @@ def test_weighting_verdicts_read_the_t_interval_and_kappa_only_where_it_excludes
 def test_the_ratio_section_names_the_cells_where_the_metaphors_carry_more_points(tmp_path):
     # one system X; in PRF the metaphors carry 4 points against the sentences' 2
     cells = [("X", c, 0, 0, False) for c in ("IMP", "RAM", "MIS", "STL")] + [("X", "PRF", 4, 2, True)]
-    ratios = pd.DataFrame(cells + [("X", "SEGS", 4, 6, False)], columns=["system", "category", "epm", "eps",
-                                                                          "epm_exceeds_eps"])
+    ratios = pd.DataFrame(
+        cells + [("X", "SEGS", 4, 6, False)], columns=["system", "category", "epm", "eps", "epm_exceeds_eps"]
+    )
     ratios["ratio_m_s"] = ratios["epm"] / ratios["eps"].where(ratios["eps"] > 0)
-    ratios = ratios.assign(ci_low=0.2, ci_high=1.5, jackknife_ci_low=0.1, jackknife_ci_high=1.9, n_sentences=2,
-                           sentences_penalised=2, sentences_metaphor_higher=1, sentences_sentence_higher=1)
+    ratios = ratios.assign(
+        ci_low=0.2,
+        ci_high=1.5,
+        jackknife_ci_low=0.1,
+        jackknife_ci_high=1.9,
+        n_sentences=2,
+        sentences_penalised=2,
+        sentences_metaphor_higher=1,
+        sentences_sentence_higher=1,
+    )
     _save(tmp_path, data_summary=_summary(), ratio_m_s_by_sentence=ratios)
     found = ch01.findings(tmp_path)
     said = _words().text("ratio", found)
@@ -130,19 +188,35 @@ def test_the_ratio_section_names_the_cells_where_the_metaphors_carry_more_points
 def test_the_ratio_section_gives_each_sentences_cause_from_the_data(tmp_path):
     # issue 43: the page said an error "is entered once on every metaphor it is attached to", a cause the released
     # sheets never show; the cause of each sentence is read from ratio_m_s_excess.csv
-    ratios = pd.DataFrame([("X", "PRF", 4, 2, True), ("X", "RAM", 4, 0, True), ("X", "SEGS", 8, 6, True)],
-                          columns=["system", "category", "epm", "eps", "epm_exceeds_eps"])
-    ratios = ratios.assign(ratio_m_s=1.0, ci_low=0.2, ci_high=1.5, jackknife_ci_low=0.1, jackknife_ci_high=1.9,
-                           n_sentences=2, sentences_penalised=2, sentences_metaphor_higher=2, sentences_sentence_higher=0)
-    excess = pd.DataFrame([("X", "PRF", "She pledged.", 4, 2, 2, 1, "scored_higher"),
-                           ("X", "RAM", "Labour sought.", 4, 0, 4, 1, "sentence_unscored")],
-                          columns=["system", "category", "sentence", "epm", "eps", "excess", "metaphors_penalised",
-                                   "cause"])
+    ratios = pd.DataFrame(
+        [("X", "PRF", 4, 2, True), ("X", "RAM", 4, 0, True), ("X", "SEGS", 8, 6, True)],
+        columns=["system", "category", "epm", "eps", "epm_exceeds_eps"],
+    )
+    ratios = ratios.assign(
+        ratio_m_s=1.0,
+        ci_low=0.2,
+        ci_high=1.5,
+        jackknife_ci_low=0.1,
+        jackknife_ci_high=1.9,
+        n_sentences=2,
+        sentences_penalised=2,
+        sentences_metaphor_higher=2,
+        sentences_sentence_higher=0,
+    )
+    excess = pd.DataFrame(
+        [
+            ("X", "PRF", "She pledged.", 4, 2, 2, 1, "scored_higher"),
+            ("X", "RAM", "Labour sought.", 4, 0, 4, 1, "sentence_unscored"),
+        ],
+        columns=["system", "category", "sentence", "epm", "eps", "excess", "metaphors_penalised", "cause"],
+    )
     _save(tmp_path, data_summary=_summary(), ratio_m_s_by_sentence=ratios, ratio_m_s_excess=excess)
     said = _words().text("ratio", ch01.findings(tmp_path))
     assert "entered once on every metaphor" not in said
-    assert ("X PRF, “She pledged.”: 4 points on the metaphors against 2 on the sentence, 1 metaphor(s) penalised: "
-            "one metaphor carries them; the sentence sheet scores the sentence lower") in said
+    assert (
+        "X PRF, “She pledged.”: 4 points on the metaphors against 2 on the sentence, 1 metaphor(s) penalised: "
+        "one metaphor carries them; the sentence sheet scores the sentence lower"
+    ) in said
     assert "X RAM, “Labour sought.”: 4 points on the metaphors against 0 on the sentence" in said
     assert "no error is counted twice" in said
     several = excess.assign(metaphors_penalised=[2, 1], cause=["several_metaphors", "sentence_unscored"])
@@ -175,15 +249,19 @@ def test_setup_needs_two_annotators_who_differ_and_a_known_penalty_annotator(tmp
     (tmp_path / "other").mkdir()
     copy = tmp_path / "other" / "A.xlsx"
     copy.write_bytes(two_annotators["A"].read_bytes())
-    with pytest.raises(InputError, match=r"parameter 'annotator_files', .*other/A.xlsx: value 'A': student 'A' also "
-                       r"has the workbook A.xlsx"):
+    with pytest.raises(
+        InputError,
+        match=r"parameter 'annotator_files', .*other/A.xlsx: value 'A': student 'A' also "
+        r"has the workbook A.xlsx",
+    ):
         ch01.setup(annotator_files=[str(two_annotators["A"]), str(copy)])
     with pytest.raises(InputError, match=r"parameter 'annotator_files\[B\]'.*file not found"):
         ch01.setup(annotator_files={"A": str(two_annotators["A"]), "B": "nowhere.xlsx"})
     with pytest.raises(InputError, match=r"parameter 'n_boot': value 'many': must be a whole number"):
         ch01.setup(n_boot="many")
-    setup = ch01.setup(annotator_files={k: str(v) for k, v in two_annotators.items()}, penalty_annotator="B",
-                       n_sentences=None)
+    setup = ch01.setup(
+        annotator_files={k: str(v) for k, v in two_annotators.items()}, penalty_annotator="B", n_sentences=None
+    )
     assert not setup.released and setup.sentence_file is None and setup.compare_published is False
 
 
@@ -199,8 +277,9 @@ def test_a_bad_header_is_found_by_the_check_with_the_parameter_named(tmp_path, t
 
 
 def test_the_one_category_exercise_takes_a_row_the_run_has():
-    table6 = pd.DataFrame({"system": ["sysA", "sysA", "sysB"], "error": ["IMP", "RAM", "MIS"],
-                           "alpha": [float("nan"), 0.4, 0.2]})
+    table6 = pd.DataFrame(
+        {"system": ["sysA", "sysA", "sysB"], "error": ["IMP", "RAM", "MIS"], "alpha": [float("nan"), 0.4, 0.2]}
+    )
     assert ch01.one_category(table6, "sysB", "MIS") == ("sysB", "MIS")
     assert ch01.one_category(table6, "GPT-5.4", "MIS") == ("sysA", "RAM")  # the first row with an α
     assert ch01.one_category(table6.assign(alpha=float("nan")), "GPT-5.4", "MIS") == ("sysA", "IMP")
@@ -229,9 +308,18 @@ def test_nothing_is_stated_without_result_files(tmp_path):
 def test_a_table_without_the_data_summary_naming_its_annotators_states_nothing(tmp_path):
     """The severity bias is read by the annotators' names, which the data summary gives: without it,
     the bias is not applicable rather than a crash."""
-    bias = pd.DataFrame({"system": ["S1"], "mean_A": [1.0], "mean_B": [2.5], "mean_difference": [1.5],
-                         "share_B_higher": [50.0], "share_A_higher": [0.0], "p_value": [0.03],
-                         "p_cluster_permutation": [0.01]})
+    bias = pd.DataFrame(
+        {
+            "system": ["S1"],
+            "mean_A": [1.0],
+            "mean_B": [2.5],
+            "mean_difference": [1.5],
+            "share_B_higher": [50.0],
+            "share_A_higher": [0.0],
+            "p_value": [0.03],
+            "p_cluster_permutation": [0.01],
+        }
+    )
     _save(tmp_path, severity_bias=bias)
     found = ch01.findings(tmp_path).set_index("quantity")
     assert found.loc[["bias", "systematic", "first_higher", "second_higher", "wilcoxon"], "value"].isna().all()
@@ -245,19 +333,34 @@ def test_a_weighting_table_without_sentence_intervals_reads_its_one_percentile_i
     """Without sentences to resample, ``weighting_scheme_agreement.csv`` has only the item
     percentile interval (``ci_low``, ``ci_high``; no cluster or jackknife columns): the verdict
     reads it, and the percentile interval "beside it" does not apply (it would be the same one)."""
-    effect = pd.DataFrame({"system": ["S1", "S2"], "metric": "alpha", "linear (MetaHOPE)": [0.5, 0.4],
-                           "exponential (HOPE)": [0.3, 0.39], "difference": [0.2, 0.01],
-                           "ci_low": [0.1, -0.05], "ci_high": [0.3, 0.07]})
+    effect = pd.DataFrame(
+        {
+            "system": ["S1", "S2"],
+            "metric": "alpha",
+            "linear (MetaHOPE)": [0.5, 0.4],
+            "exponential (HOPE)": [0.3, 0.39],
+            "difference": [0.2, 0.01],
+            "ci_low": [0.1, -0.05],
+            "ci_high": [0.3, 0.07],
+        }
+    )
     _save(tmp_path, data_summary=_summary(), weighting_scheme_agreement=effect)
     found = ch01.findings(tmp_path).set_index(["quantity", "group"])
     assert found.loc[("difference", "S1"), ["value", "ci_low", "ci_high", "text", "interval"]].tolist() == [
-        0.2, 0.1, 0.3, "linear", "percentile"]  # 0.1 > 0
+        0.2,
+        0.1,
+        0.3,
+        "linear",
+        "percentile",
+    ]  # 0.1 > 0
     assert found.loc[("difference", "S2"), "text"] == "neither"  # -0.05 < 0 < 0.07
     assert found.loc[("scheme_difference", "S1"), ["value", "ci_low", "ci_high"]].tolist() == [0.2, 0.1, 0.3]
     for quantity in ("percentile", "scheme_percentile"):
         assert found.loc[[(quantity, "S1"), (quantity, "S2")], ["value", "ci_low", "ci_high"]].isna().all().all()
     frame = found.reset_index()
-    assert "**S1**: α 0.500 linear vs 0.300 exponential, difference +0.200 (percentile [+0.100, +0.300]): " \
-           "higher with linear weights" in _words().text("weighting", frame)
+    assert (
+        "**S1**: α 0.500 linear vs 0.300 exponential, difference +0.200 (percentile [+0.100, +0.300]): "
+        "higher with linear weights" in _words().text("weighting", frame)
+    )
     closing = _words().text("findings", frame)  # the list of differences names the one interval there is
     assert "- S1: +0.200 (percentile [+0.100, +0.300]).\n  - S2: +0.010 (percentile [-0.050, +0.070])." in closing

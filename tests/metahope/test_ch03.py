@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from helpers.core.errors import InputError
 from helpers.core.book.findings import Findings, Words
+from helpers.core.errors import InputError
 from helpers.metahope import ch03, chapter_common, scoring
 
 
@@ -22,32 +22,58 @@ def _write(folder, **tables):
 
 def _common(folder, simulated: bool):
     """The tables every run writes: data summary, Tables 7 and 8, the Table 12 unit's anatomy."""
-    _write(folder,
-           data_summary={"quantity": ["items", "units", "systems", "annotators", "simulated", "metahope"],
-                         "value": [4, None, 3, 3, int(simulated), int(simulated)],
-                         "text": ["", "metaphor items", "", "A, B, C", "", ""]},
-           agreement_by_system={"system": ["A", "B", "C"], "ordinal_alpha": [0.85, 0.70, 0.10],
-                                "exact_presence_agreement": [50.0, 25.0, 75.0]},
-           agreement_by_error={"error": ["IMP", "MIS", "PRF"], "ordinal_alpha": [0.5, 0.1, 0.9],
-                               "exact_score_agreement": [80.0, 60.0, 95.0]},
-           # A: MIS 4; B: MIS 2 + STL 2; C: nothing
-           disagreement_anatomy={"annotator": ["A", "B", "C"], "IMP": [0, 0, 0], "RAM": [0, 0, 0], "MIS": [4, 2, 0],
-                                 "STL": [0, 2, 0], "PRF": [0, 0, 0], "total": [4, 4, 0],
-                                 "detected": [True, True, False]})
+    _write(
+        folder,
+        data_summary={
+            "quantity": ["items", "units", "systems", "annotators", "simulated", "metahope"],
+            "value": [4, None, 3, 3, int(simulated), int(simulated)],
+            "text": ["", "metaphor items", "", "A, B, C", "", ""],
+        },
+        agreement_by_system={
+            "system": ["A", "B", "C"],
+            "ordinal_alpha": [0.85, 0.70, 0.10],
+            "exact_presence_agreement": [50.0, 25.0, 75.0],
+        },
+        agreement_by_error={
+            "error": ["IMP", "MIS", "PRF"],
+            "ordinal_alpha": [0.5, 0.1, 0.9],
+            "exact_score_agreement": [80.0, 60.0, 95.0],
+        },
+        # A: MIS 4; B: MIS 2 + STL 2; C: nothing
+        disagreement_anatomy={
+            "annotator": ["A", "B", "C"],
+            "IMP": [0, 0, 0],
+            "RAM": [0, 0, 0],
+            "MIS": [4, 2, 0],
+            "STL": [0, 2, 0],
+            "PRF": [0, 0, 0],
+            "total": [4, 4, 0],
+            "detected": [True, True, False],
+        },
+    )
 
 
 def test_findings_recomputed_from_the_saved_csvs_of_a_simulated_run(tmp_path):
     _common(tmp_path, simulated=True)
-    _write(tmp_path,
-           sentence_icc={"system": ["A"], "icc2_1": [0.4], "icc2_1_ci_low": [0.1], "icc2_1_ci_high": [0.7]},
-           seed_study={"seed": [0, 0, 1, 1, 2, 2], "system": ["A", "B"] * 3,
-                       "segs_alpha": [0.2, 0.5, 0.4, 0.1, 0.3, 0.3]},
-           seed_noise={"system_a": ["A", "A"], "system_b": ["B", "C"], "share_a_ahead": [1 / 3, 0.0],
-                       "seed_noise": [True, False]},
-           simulation_sweeps={"knob": ["noise", "noise", "false_alarm", "false_alarm"], "value": [0.5, 6, 0, 0.4],
-                              "statistic": ["ordinal α on SEGS"] * 2 + ["exact presence agreement (%)"] * 2,
-                              "metric": [0.3, 0.1, 50.0, 40.0], "metric_min": [0.2, 0.05, 45.0, 30.0],
-                              "metric_max": [0.35, 0.15, 55.0, 48.0]})
+    _write(
+        tmp_path,
+        sentence_icc={"system": ["A"], "icc2_1": [0.4], "icc2_1_ci_low": [0.1], "icc2_1_ci_high": [0.7]},
+        seed_study={"seed": [0, 0, 1, 1, 2, 2], "system": ["A", "B"] * 3, "segs_alpha": [0.2, 0.5, 0.4, 0.1, 0.3, 0.3]},
+        seed_noise={
+            "system_a": ["A", "A"],
+            "system_b": ["B", "C"],
+            "share_a_ahead": [1 / 3, 0.0],
+            "seed_noise": [True, False],
+        },
+        simulation_sweeps={
+            "knob": ["noise", "noise", "false_alarm", "false_alarm"],
+            "value": [0.5, 6, 0, 0.4],
+            "statistic": ["ordinal α on SEGS"] * 2 + ["exact presence agreement (%)"] * 2,
+            "metric": [0.3, 0.1, 50.0, 40.0],
+            "metric_min": [0.2, 0.05, 45.0, 30.0],
+            "metric_max": [0.35, 0.15, 55.0, 48.0],
+        },
+    )
     found = ch03.findings(tmp_path, "findings")
     one = found[found["group"] == ""].set_index("quantity")
     per = found.set_index(["quantity", "group"])
@@ -76,7 +102,12 @@ def test_findings_recomputed_from_the_saved_csvs_of_a_simulated_run(tmp_path):
     assert alarm[["value", "ci_low", "ci_high", "last"]].tolist() == [50.0, 30.0, 55.0, 40.0]
     # the anatomy: 2 of 3 saw an error, in MIS and STL, totals 0 to 4
     assert one.loc[["detected", "annotators", "categories", "lowest_total", "highest_total"], "value"].tolist() == [
-        2, 3, 2, 0, 4]
+        2,
+        3,
+        2,
+        0,
+        4,
+    ]
     text = _words().text("findings", found)
     assert "A: α 0.85 (reliable)" in text and "B: α 0.70 (tentative conclusions only)" in text
     assert "C: α 0.10 (too low for conclusions)" in text
@@ -97,15 +128,25 @@ def test_findings_of_own_foreign_data_leave_out_what_needs_the_simulation(tmp_pa
 
 
 def test_findings_inputs_are_the_chapters_public_csvs():
-    assert set(ch03.FINDINGS_INPUTS) >= {"data_summary", "agreement_by_system", "agreement_by_error",
-                                         "disagreement_anatomy"}
+    assert set(ch03.FINDINGS_INPUTS) >= {
+        "data_summary",
+        "agreement_by_system",
+        "agreement_by_error",
+        "disagreement_anatomy",
+    }
 
 
 def test_description_says_what_the_data_are():
     from helpers.core.book.report import Provenance
 
-    tidy = pd.DataFrame({"item": ["i1", "i1", "i2"], "system": ["s", "t", "s"], "annotator": ["A", "B", "A"],
-                         "category": pd.Categorical(["MIS", "MIS", "IMP"], categories=["IMP", "RAM", "MIS", "STL", "PRF"])})
+    tidy = pd.DataFrame(
+        {
+            "item": ["i1", "i1", "i2"],
+            "system": ["s", "t", "s"],
+            "annotator": ["A", "B", "A"],
+            "category": pd.Categorical(["MIS", "MIS", "IMP"], categories=["IMP", "RAM", "MIS", "STL", "PRF"]),
+        }
+    )
     found = ch03.description(ch03.Data(Provenance("own"), tidy)).set_index("quantity")
     assert found.loc[["items", "systems", "annotators", "simulated", "metahope"], "value"].tolist() == [2, 2, 2, 0, 1]
     assert found.loc["annotators", "text"] == "A, B" and found.loc["units", "text"] == "metaphor items"
@@ -114,23 +155,28 @@ def test_description_says_what_the_data_are():
 def test_setup_own_csv_needs_two_annotators_and_its_columns(tmp_path):
     one = tmp_path / "one.csv"
     pd.DataFrame({"item": ["i1"], "system": ["s"], "annotator": ["A"], "category": ["MIS"], "severity": [2]}).to_csv(
-        one, index=False)
+        one, index=False
+    )
     with pytest.raises(InputError, match=r"parameter 'annotations', .*one.csv: has 1 annotator\(s\) \['A'\]"):
         ch03.setup(annotations=str(one))
     bad = tmp_path / "bad.csv"
     bad.write_text("item,system,category,severity\ni1,s,MIS,2\n")
     with pytest.raises(InputError, match=r"missing column\(s\) \['annotator'\]"):
         ch03.setup(annotations=str(bad))
-    with pytest.raises(InputError, match=r"parameter 'panel': value \{'name': 'S1', 'treshold': 3\}: annotator 1: "
-                                         r"unknown knob\(s\) \['treshold'\]"):
+    with pytest.raises(
+        InputError,
+        match=r"parameter 'panel': value \{'name': 'S1', 'treshold': 3\}: annotator 1: "
+        r"unknown knob\(s\) \['treshold'\]",
+    ):
         ch03.setup(panel=[{"name": "S1", "treshold": 3}])
     with pytest.raises(InputError, match=r"parameter 'sentence_raters'.*out of range"):
         ch03.setup(sentence_raters=9)
 
 
 def test_chapter_3_says_whose_scores_the_released_sheet_holds(monkeypatch):
-    table12 = pd.DataFrame({"annotator": ["A", "B"], "IMP": [0, 0], "RAM": [0, 0], "MIS": [8, 10], "STL": [0, 0],
-                            "PRF": [2, 0]})
+    table12 = pd.DataFrame(
+        {"annotator": ["A", "B"], "IMP": [0, 0], "RAM": [0, 0], "MIS": [8, 10], "STL": [0, 0], "PRF": [2, 0]}
+    )
     released = pd.DataFrame({"category": ["IMP", "RAM", "MIS", "STL", "PRF"], "severity": [0, 0, 10, 0, 0]})
     monkeypatch.setattr(ch03, "_released_unit", lambda item, system: released)
     found = ch03.released_against_table12(table12).set_index("quantity")
@@ -138,21 +184,42 @@ def test_chapter_3_says_whose_scores_the_released_sheet_holds(monkeypatch):
     assert found.loc["released_matches", "text"] == "B" and found.loc["released_unmatched", "value"] == 0
     found = ch03.released_against_table12(table12[table12["annotator"] == "A"])
     said = _words().text(
-        "example", pd.concat([found, Findings().add("simulated", True).add("missing_sheet", False)
-                              .add("sentence", text="S").add("metaphor", text="m").add("pos", text="v")
-                              .add("system", text="X").add("translation", text="T").add("disputed").add("unit")
-                              .add("item").frame()], ignore_index=True))
+        "example",
+        pd.concat(
+            [
+                found,
+                Findings()
+                .add("simulated", True)
+                .add("missing_sheet", False)
+                .add("sentence", text="S")
+                .add("metaphor", text="m")
+                .add("pos", text="v")
+                .add("system", text="X")
+                .add("translation", text="T")
+                .add("disputed")
+                .add("unit")
+                .add("item")
+                .frame(),
+            ],
+            ignore_index=True,
+        ),
+    )
     assert "records MIS 10 (total 10)" in said and "exactly these five scores: none" in said
     assert "not one of the pilot-v2 annotators' sheets" in said and "Human Gold Standard" in said
 
 
-@pytest.mark.parametrize("severities, category, severity", [
-    ({"A": {"MIS": 4}, "B": {"MIS": 2, "STL": 2}, "C": {}},
-     "filed under 2 categories, MIS (2), STL (1): the same problem", "totals range from 0 to 4; even the annotators "
-     "who chose MIS gave 4, 2"),
-    ({"A": {"MIS": 4}, "B": {}, "C": {}}, "everyone who recorded an error filed it under MIS", "from 0 to 4."),
-    ({"A": {}, "B": {}, "C": {}}, "nobody recorded an error, so there is no category", "from 0 to 0."),
-])
+@pytest.mark.parametrize(
+    "severities, category, severity",
+    [
+        (
+            {"A": {"MIS": 4}, "B": {"MIS": 2, "STL": 2}, "C": {}},
+            "filed under 2 categories, MIS (2), STL (1): the same problem",
+            "totals range from 0 to 4; even the annotators who chose MIS gave 4, 2",
+        ),
+        ({"A": {"MIS": 4}, "B": {}, "C": {}}, "everyone who recorded an error filed it under MIS", "from 0 to 4."),
+        ({"A": {}, "B": {}, "C": {}}, "nobody recorded an error, so there is no category", "from 0 to 0."),
+    ],
+)
 def test_anatomy_summary_says_what_the_unit_shows(severities, category, severity):
     rows = [(a, c, severities[a].get(c, 0)) for a in severities for c in ("IMP", "RAM", "MIS", "STL", "PRF")]
     anatomy = scoring.disagreement_anatomy(pd.DataFrame(rows, columns=["annotator", "category", "severity"]))
@@ -168,18 +235,32 @@ def test_nothing_is_stated_without_result_files(tmp_path):
     found = ch03.findings(tmp_path)
     assert set(found["section"]) == set(ch03.SECTIONS)
     assert {"items", "released_matches", "category_use", "no_data", "margin", "reliable_alpha", "alpha"} <= set(
-        found["quantity"])
+        found["quantity"]
+    )
     assert found["value"].isna().all() and (found["text"] == "").all()
 
 
 def test_every_section_is_recomputed_from_its_saved_table(tmp_path):
     """The data box, the Table 12 unit, its anatomy and the plan come from their CSVs, like the closing section."""
     _common(tmp_path, simulated=True)
-    _write(tmp_path, disagreement_example={"quantity": ["simulated", "metaphor", "released_matches"],
-                                           "value": [1, None, 0], "text": ["", "做", "none"]})
-    plan = {"data": ["X"] * 4, "margin": [2.0] * 4, "sentences": [20, 200, 20, 200], "raters": [1, 1, 2, 2],
-            "power": [0.3, 0.7, 0.5, 0.9], "alpha_width": [0.4, 0.2, 0.3, 0.1],
-            "difference_width": [4.0, 2.0, 3.0, 1.0], "alpha": [0.5] * 4}
+    _write(
+        tmp_path,
+        disagreement_example={
+            "quantity": ["simulated", "metaphor", "released_matches"],
+            "value": [1, None, 0],
+            "text": ["", "做", "none"],
+        },
+    )
+    plan = {
+        "data": ["X"] * 4,
+        "margin": [2.0] * 4,
+        "sentences": [20, 200, 20, 200],
+        "raters": [1, 1, 2, 2],
+        "power": [0.3, 0.7, 0.5, 0.9],
+        "alpha_width": [0.4, 0.2, 0.3, 0.1],
+        "difference_width": [4.0, 2.0, 3.0, 1.0],
+        "alpha": [0.5] * 4,
+    }
     _write(tmp_path, study_plan=plan)
     found = ch03.findings(tmp_path)
     assert list(found["section"].unique()) == list(ch03.SECTIONS)
@@ -192,7 +273,9 @@ def test_every_section_is_recomputed_from_its_saved_table(tmp_path):
     assert anatomy.loc[("detected", ""), "value"] == 2 and anatomy.loc[("none_recorded", ""), "text"] == "C"
     assert anatomy.loc[("category_use", "MIS"), "value"] == 2 and anatomy.loc[("category_use", "STL"), "value"] == 1
     assert (anatomy.loc[("top_category", ""), "text"], anatomy.loc[("top_category", ""), "severities"]) == (
-        "MIS", "4, 2")
+        "MIS",
+        "4, 2",
+    )
     # the plan: at 200 sentences × 2 raters power 0.9, at 20 × 2 0.5; 80 % needs 200 with 2 raters, more than 200 with 1
     p = ch03.findings(tmp_path, "plan").set_index(["quantity", "group"])
     assert p.loc[("at_plan", "X"), ["value", "alpha_width", "difference_width"]].tolist() == [0.9, 0.1, 1.0]
@@ -210,8 +293,16 @@ def test_every_section_is_recomputed_from_its_saved_table(tmp_path):
 def test_a_power_near_one_prints_as_above_99_percent(tmp_path):
     # issue 43: the plan's power of 0.9956 was printed "100%"
     _common(tmp_path, simulated=True)
-    plan = {"data": ["X"] * 2, "margin": [2.0] * 2, "sentences": [20, 200], "raters": [2, 2], "power": [0.004, 0.9956],
-            "alpha_width": [0.3, 0.1], "difference_width": [3.0, 1.0], "alpha": [0.5] * 2}
+    plan = {
+        "data": ["X"] * 2,
+        "margin": [2.0] * 2,
+        "sentences": [20, 200],
+        "raters": [2, 2],
+        "power": [0.004, 0.9956],
+        "alpha_width": [0.3, 0.1],
+        "difference_width": [3.0, 1.0],
+        "alpha": [0.5] * 2,
+    }
     _write(tmp_path, study_plan=plan)
     said = _words().text("plan", ch03.findings(tmp_path, "plan"))
     assert "power >99% to separate" in said and "power <1% at 2 points" in said
@@ -229,10 +320,17 @@ def test_the_teams_without_their_order_table_state_only_the_range_of_alpha(tmp_p
 def test_calibration_table_by_hand():
     from helpers.metahope import ch03
 
-    study = pd.DataFrame({"seed": [0, 0, 1, 1, 2, 2], "system": ["B", "A"] * 3,
-                          "segs_alpha": [0.1, 0.3, 0.2, 0.5, 0.6, 0.4], "presence_agreement": [20, 40, 30, 50, 10, 45]})
-    published = pd.DataFrame({"system": ["A", "B"], "ordinal_alpha": ["0.22", "0.16"],
-                              "exact_presence_agreement": ["47", "16"]})
+    study = pd.DataFrame(
+        {
+            "seed": [0, 0, 1, 1, 2, 2],
+            "system": ["B", "A"] * 3,
+            "segs_alpha": [0.1, 0.3, 0.2, 0.5, 0.6, 0.4],
+            "presence_agreement": [20, 40, 30, 50, 10, 45],
+        }
+    )
+    published = pd.DataFrame(
+        {"system": ["A", "B"], "ordinal_alpha": ["0.22", "0.16"], "exact_presence_agreement": ["47", "16"]}
+    )
     t = ch03.calibration_table(study, published).set_index("system")
     assert t.index.tolist() == ["B", "A"]  # the study's order
     # B: α 0.1, 0.2, 0.6 -> mean 0.3; presence 20, 30, 10 -> mean 20.  A: α 0.3, 0.5, 0.4; presence 40, 50, 45
@@ -246,8 +344,14 @@ def test_calibration_table_by_hand():
 
 def test_a_category_with_undefined_alpha_is_neither_best_nor_worst(tmp_path):
     _common(tmp_path, simulated=True)
-    _write(tmp_path, agreement_by_error={"error": ["IMP", "MIS", "PRF"], "ordinal_alpha": [0.5, 0.1, None],
-                                         "exact_score_agreement": [80.0, 60.0, 95.0]})
+    _write(
+        tmp_path,
+        agreement_by_error={
+            "error": ["IMP", "MIS", "PRF"],
+            "ordinal_alpha": [0.5, 0.1, None],
+            "exact_score_agreement": [80.0, 60.0, 95.0],
+        },
+    )
     one = ch03.findings(tmp_path, "findings").query("group == ''").set_index("quantity")
     assert (one.loc["best_category", "text"], one.loc["worst_category", "text"]) == ("IMP", "MIS")
     _write(tmp_path, agreement_by_error={"error": ["IMP"], "ordinal_alpha": [None], "exact_score_agreement": [80.0]})

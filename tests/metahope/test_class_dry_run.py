@@ -38,8 +38,23 @@ def week(tmp_path):
     items = tmp_path / "items.csv"
     items.write_text(ITEMS, encoding="utf-8")
     blank, back = tmp_path / "blank", tmp_path / "returned"
-    assert cli.main(["template", "metahope", "--items", str(items), "--systems", "sysA,sysB", "--annotators", "8",
-                     "--out", str(blank)]) == 0
+    assert (
+        cli.main(
+            [
+                "template",
+                "metahope",
+                "--items",
+                str(items),
+                "--systems",
+                "sysA,sysB",
+                "--annotators",
+                "8",
+                "--out",
+                str(blank),
+            ]
+        )
+        == 0
+    )
     back.mkdir()
     for k in range(1, 8):
         shutil.copy(blank / f"metahope_S0{k}.xlsx", back)
@@ -59,8 +74,9 @@ def test_check_lists_every_problem_once(week, capsys):
     blank, back = week
     assert cli.main(["check", "metahope", str(back), "--class-list", str(blank)]) == 1
     out, err = capsys.readouterr()
-    assert out.splitlines() == ["ignored ~$metahope_S01.xlsx: an Excel lock file (the workbook was open when the "
-                                "folder was copied)"]
+    assert out.splitlines() == [
+        "ignored ~$metahope_S01.xlsx: an Excel lock file (the workbook was open when the folder was copied)"
+    ]
     lines = err.splitlines()
     assert all(line.startswith("error: ") for line in lines)
     expected = [  # (what the line must name, in report order)
@@ -102,11 +118,41 @@ def test_feedback_for_the_class_names_no_classmate(week, tmp_path):
     _, back = week
     (back / "metahope_S07.csv").unlink()
     out = tmp_path / "feedback"
-    assert cli.main(["feedback", "metahope", "--annotations", str(back), "--out", str(out), "--n-boot", "100",
-                     "--unfinished", "drop_students"]) == 1  # S05's two cells still need fixing
+    assert (
+        cli.main(
+            [
+                "feedback",
+                "metahope",
+                "--annotations",
+                str(back),
+                "--out",
+                str(out),
+                "--n-boot",
+                "100",
+                "--unfinished",
+                "drop_students",
+            ]
+        )
+        == 1
+    )  # S05's two cells still need fixing
     _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
-    assert cli.main(["feedback", "metahope", "--annotations", str(back), "--out", str(out), "--n-boot", "100",
-                     "--unfinished", "drop_students"]) == 0
+    assert (
+        cli.main(
+            [
+                "feedback",
+                "metahope",
+                "--annotations",
+                str(back),
+                "--out",
+                str(out),
+                "--n-boot",
+                "100",
+                "--unfinished",
+                "drop_students",
+            ]
+        )
+        == 0
+    )
     pages = sorted(p.name for p in out.glob("*.html"))
     assert pages == [f"feedback_S0{k}.html" for k in (1, 2, 3, 5, 6)] + ["index.html"]
     page = (out / "feedback_S02.md").read_text(encoding="utf-8")
@@ -142,8 +188,10 @@ def _resaved_from_csv(source, path, cells=None):
     from openpyxl import Workbook
 
     _fill(source, cells or {})
-    rows = [[None if isinstance(v, str) and v.startswith("=") else v for v in r]
-            for r in load_workbook(source)["Annotation"].iter_rows(values_only=True)]
+    rows = [
+        [None if isinstance(v, str) and v.startswith("=") else v for v in r]
+        for r in load_workbook(source)["Annotation"].iter_rows(values_only=True)
+    ]
     wb = Workbook()
     wb.active.title = path.stem
     for r in rows:
@@ -156,15 +204,20 @@ def _resaved_from_csv(source, path, cells=None):
 def test_a_csv_resaved_as_xlsx_is_read_under_the_name_its_file_implies_and_said_so(week, capsys):
     blank, back = week
     (back / "metahope_S07.csv").unlink()
-    _resaved_from_csv(shutil.copy(blank / "metahope_S07.xlsx", back / "S07.xlsx"), back / "metahope_S07.xlsx",
-                      {"G3": 2, **DONE})
+    _resaved_from_csv(
+        shutil.copy(blank / "metahope_S07.xlsx", back / "S07.xlsx"), back / "metahope_S07.xlsx", {"G3": 2, **DONE}
+    )
     _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
     assert cli.main(["check", "metahope", str(back), "--class-list", str(blank), "--unfinished", "drop_students"]) == 1
     out, err = capsys.readouterr()
-    assert ("metahope_S07.xlsx has no Student: field (a .csv re-saved as .xlsx, or not made from the template?); "
-            "read as student 'S07', the name its file name implies") in out.splitlines()
-    assert err.splitlines() == ["error: option --class-list: student 'S08' is on the class list but returned no "
-                                f"workbook (expected their workbook in the folder; or, if they are not to return one, {_off_the_list(blank)})"]
+    assert (
+        "metahope_S07.xlsx has no Student: field (a .csv re-saved as .xlsx, or not made from the template?); "
+        "read as student 'S07', the name its file name implies"
+    ) in out.splitlines()
+    assert err.splitlines() == [
+        "error: option --class-list: student 'S08' is on the class list but returned no "
+        f"workbook (expected their workbook in the folder; or, if they are not to return one, {_off_the_list(blank)})"
+    ]
     loaded = mh.load_class(back, unfinished="drop_students")
     assert "S07" in loaded.students and "metahope_S07" not in loaded.students
     assert any("metahope_S07.xlsx has no Student: field" in n for n in loaded.notes)  # the chapter's data box too
@@ -178,8 +231,9 @@ def test_a_resaved_csv_beside_its_students_workbook_is_a_duplicate(week):
     _resaved_from_csv(back / "copy.xlsx", back / "metahope_S06.xlsx")
     with pytest.raises(InputError) as err:
         mh.load_class(back, unfinished="drop_students")
-    assert ("metahope_S06.xlsx: value 'S06': student 'S06' also has the workbook metahope_S06 (1).xlsx; keep one of "
-            "the two") in str(err.value)
+    assert (
+        "metahope_S06.xlsx: value 'S06': student 'S06' also has the workbook metahope_S06 (1).xlsx; keep one of the two"
+    ) in str(err.value)
 
 
 def test_check_names_a_returned_student_who_is_not_on_the_class_list(week, capsys):
@@ -202,8 +256,12 @@ def test_check_names_a_returned_student_who_is_not_on_the_class_list(week, capsy
         "not on the class list (expected the name as on the class list (a typo in the Student: field, or a file name "
         "that does not say whose it is?), or their name added to the list)",
     ]
-    assert cli.main(["check", "metahope", str(back), "--class-list", "S01,S02,S3,S04,S05,S06",
-                     "--unfinished", "drop_rows"]) == 0  # names typed as a list are held to the class the same way
+    assert (
+        cli.main(
+            ["check", "metahope", str(back), "--class-list", "S01,S02,S3,S04,S05,S06", "--unfinished", "drop_rows"]
+        )
+        == 0
+    )  # names typed as a list are held to the class the same way
 
 
 def test_an_old_and_a_corrected_copy_are_reported_with_the_old_copys_errors(week, capsys):
@@ -215,8 +273,10 @@ def test_an_old_and_a_corrected_copy_are_reported_with_the_old_copys_errors(week
     err = capsys.readouterr().err
     assert "metahope_S05.xlsx, sheet 'Annotation', row 2, column 'MIS (sysA)', cell H2: value 'severe'" in err
     assert "metahope_S05.xlsx, sheet 'Annotation', row 4, column 'STL (sysB)', cell P4: value 5" in err
-    assert (f"error: {back / 'metahope_S05.xlsx'}: value 'S05': student 'S05' also has the workbook "
-            "metahope_S05 corrected.xlsx; keep one of the two") in err
+    assert (
+        f"error: {back / 'metahope_S05.xlsx'}: value 'S05': student 'S05' also has the workbook "
+        "metahope_S05 corrected.xlsx; keep one of the two"
+    ) in err
 
 
 def test_each_page_says_what_was_left_out_and_names_no_one_else(week, tmp_path):
@@ -227,8 +287,23 @@ def test_each_page_says_what_was_left_out_and_names_no_one_else(week, tmp_path):
     (back / "metahope_S07.csv").unlink()
     _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
     out = tmp_path / "feedback"
-    assert cli.main(["feedback", "metahope", "--annotations", str(back), "--out", str(out), "--n-boot", "50",
-                     "--unfinished", "drop_rows"]) == 0
+    assert (
+        cli.main(
+            [
+                "feedback",
+                "metahope",
+                "--annotations",
+                str(back),
+                "--out",
+                str(out),
+                "--n-boot",
+                "50",
+                "--unfinished",
+                "drop_rows",
+            ]
+        )
+        == 0
+    )
     students = ["S01", "S02", "S03", "S04", "S05", "S06"]
     for student in students:
         for suffix in (".md", ".html"):
@@ -254,24 +329,27 @@ def test_a_projected_chapter_shows_codes_and_keeps_the_key_apart(week, tmp_path)
     students = ["S01", "S02", "S03", "S04", "S05", "S06"]
     shown = list(dict.fromkeys(data.tidy["annotator"]))
     assert len(shown) == 5 and set(shown) < {f"student {k}" for k in range(1, 7)}  # S04, left out, has a code too
-    seen = " ".join([*map(str, data.tidy.astype(str).to_numpy().ravel()), data.provenance.detail,
-                     *data.provenance.files])
+    seen = " ".join(
+        [*map(str, data.tidy.astype(str).to_numpy().ravel()), data.provenance.detail, *data.provenance.files]
+    )
     assert not any(s in seen for s in students)
     assert "left out student" in data.provenance.detail  # S04, by code
     key = pd.read_csv(results / "student_key.csv")
     assert sorted(key["student"]) == students and list(key["code"]) == [f"student {k}" for k in range(1, 7)]
     code = dict(zip(key["student"], key["code"]))
     assert [code[s] for s in students] != [f"student {k}" for k in range(1, 7)]  # not the roster's order (1 in 720)
-    again = ch01.setup(annotator_files=str(back), unfinished="drop_students",
-                       results_dir=str(results)).load()
-    assert dict(zip(pd.read_csv(results / "student_key.csv")["student"], pd.read_csv(
-        results / "student_key.csv")["code"])) == code  # chapter 1 reuses the codes
+    again = ch01.setup(annotator_files=str(back), unfinished="drop_students", results_dir=str(results)).load()
+    assert (
+        dict(zip(pd.read_csv(results / "student_key.csv")["student"], pd.read_csv(results / "student_key.csv")["code"]))
+        == code
+    )  # chapter 1 reuses the codes
     assert list(again.tidy["annotator"].unique()) == [code["S01"], code["S02"]]  # the first two, coded
     assert again.penalty_annotator == code["S01"]
     named = ch03.setup(annotations=str(back), unfinished="drop_students", projection=False).load()
     assert set(named.tidy["annotator"]) == set(students) - {"S04"}
-    tidy = ch02.setup(en_zh_files=str(back), unfinished="drop_students",
-                      results_dir=str(results)).load().tidy  # ZH→EN: the released sheet's annotator
+    tidy = (
+        ch02.setup(en_zh_files=str(back), unfinished="drop_students", results_dir=str(results)).load().tidy
+    )  # ZH→EN: the released sheet's annotator
     assert set(tidy["annotator"]) == {code[s] for s in students if s != "S04"} | {"ZH1"}
     assert sorted(pd.read_csv(results / "student_key.csv")["student"]) == students  # not ZH1, who is no student
 
@@ -282,17 +360,18 @@ def test_the_projected_chapter_page_names_no_student(week, tmp_path):
     its tables name a student or their file; the key is beside the results, not on the page."""
     import pandas as pd
 
-    from helpers.core.book import execution
     from helpers.core import paths
+    from helpers.core.book import execution
 
     _, back = week
     (back / "metahope_S07.csv").unlink()
     _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
     results = tmp_path / "results"
-    out = execution.execute_notebook(paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb",
-                                     tmp_path / "03.ipynb", parameters={
-                                         "annotations": str(back), "results_dir": str(results),
-                                         "unfinished": "drop_students", "n_seeds": 2})
+    out = execution.execute_notebook(
+        paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb",
+        tmp_path / "03.ipynb",
+        parameters={"annotations": str(back), "results_dir": str(results), "unfinished": "drop_students", "n_seeds": 2},
+    )
     page = out.read_text(encoding="utf-8")
     tables = " ".join(p.read_text(encoding="utf-8") for p in (results / "03_metahope_pilot_v2").glob("*.csv"))
     students = [f"S0{k}" for k in range(1, 7)]
@@ -300,8 +379,6 @@ def test_the_projected_chapter_page_names_no_student(week, tmp_path):
     assert "student 1" in tables or "student 2" in tables
     key = pd.read_csv(results / "student_key.csv")
     assert sorted(key["student"]) == students  # the names are in the key only, none on the page (above)
-
-
 
 
 def test_chapter_1_compares_two_students_of_a_larger_class(week, tmp_path):
@@ -312,14 +389,16 @@ def test_chapter_1_compares_two_students_of_a_larger_class(week, tmp_path):
     _, back = week
     (back / "metahope_S07.csv").unlink()
     _fill(back / "metahope_S05.xlsx", {"H2": 6, "P4": 4})
-    data = ch01.setup(annotator_files=str(back), unfinished="drop_students",
-                     projection=False).load()
+    data = ch01.setup(annotator_files=str(back), unfinished="drop_students", projection=False).load()
     assert list(data.tidy["annotator"].unique()) == ["S01", "S02"] and data.penalty_annotator == "S01"
     box = data.provenance.detail
-    assert "compares two annotators, <strong>S01</strong> and <strong>S02</strong> (the first two in class order)" in box
+    assert (
+        "compares two annotators, <strong>S01</strong> and <strong>S02</strong> (the first two in class order)" in box
+    )
     assert "The data hold 5 annotators" in box and "chapter 3 reads all 5 together" in box
-    chosen = ch01.setup(annotator_files=str(back), unfinished="drop_students",
-                        raters=["S03", "S06"], projection=False).load()
+    chosen = ch01.setup(
+        annotator_files=str(back), unfinished="drop_students", raters=["S03", "S06"], projection=False
+    ).load()
     assert list(chosen.tidy["annotator"].unique()) == ["S03", "S06"] and chosen.penalty_annotator == "S03"
     assert "(given as <code>raters</code>)" in chosen.provenance.detail
     segs = mh.segment_scores(chosen.tidy).set_index(["annotator", "item", "system"])["SEGS"]
@@ -332,8 +411,12 @@ def test_chapter_1_compares_two_students_of_a_larger_class(week, tmp_path):
         ch01.setup(annotator_files=str(back), unfinished="drop_students", raters=["S04", "S01"]).load()
     with pytest.raises(InputError, match=r"parameter 'annotator_files'.*names 1 workbook\(s\); it needs at least 2"):
         ch01.setup(annotator_files=[str(back / "metahope_S01.xlsx")])
-    coded = ch01.setup(annotator_files=str(back), unfinished="drop_students", raters=["S03", "S06"],
-                       results_dir=str(tmp_path / "results")).load()  # projected, as on a class's page
+    coded = ch01.setup(
+        annotator_files=str(back),
+        unfinished="drop_students",
+        raters=["S03", "S06"],
+        results_dir=str(tmp_path / "results"),
+    ).load()  # projected, as on a class's page
     key = pd.read_csv(tmp_path / "results" / "student_key.csv").set_index("student")["code"]
     assert list(coded.tidy["annotator"].unique()) == [key["S03"], key["S06"]] == [coded.penalty_annotator, key["S06"]]
     assert not any(f"S0{k}" in coded.provenance.detail for k in range(1, 9))
@@ -348,16 +431,26 @@ def test_the_codes_a_projected_chapter_1_page_suggests_choose_the_pair(week, tmp
     results = str(tmp_path / "results")
     ch01.setup(annotator_files=str(back), unfinished="drop_students", results_dir=results).load()
     code = pd.read_csv(tmp_path / "results" / "student_key.csv").set_index("student")["code"]
-    chosen = ch01.setup(annotator_files=str(back), unfinished="drop_students", results_dir=results,
-                        raters=[code["S03"], code["S06"]]).load()
+    chosen = ch01.setup(
+        annotator_files=str(back), unfinished="drop_students", results_dir=results, raters=[code["S03"], code["S06"]]
+    ).load()
     assert list(chosen.tidy["annotator"].unique()) == [code["S03"], code["S06"]]
 
 
 def test_two_students_who_would_share_a_feedback_page_are_refused(tmp_path):
     from helpers.metahope import feedback
 
-    tidy = pd.DataFrame({"item": ["i1"] * 3, "system": ["s"] * 3, "sentence": ["x"] * 3, "metaphor": ["m"] * 3,
-                         "annotator": ["Ana Li", "Ana.Li", "Ben"], "category": ["MIS"] * 3, "severity": [2, 4, 6]})
+    tidy = pd.DataFrame(
+        {
+            "item": ["i1"] * 3,
+            "system": ["s"] * 3,
+            "sentence": ["x"] * 3,
+            "metaphor": ["m"] * 3,
+            "annotator": ["Ana Li", "Ana.Li", "Ben"],
+            "category": ["MIS"] * 3,
+            "severity": [2, 4, 6],
+        }
+    )
     with pytest.raises(InputError, match=r"students 'Ana Li' and 'Ana.Li' would share the feedback page"):
         feedback.write_feedback(tidy, tmp_path / "fb", n_boot=10)
     assert not (tmp_path / "fb").exists()  # refused before any page was written

@@ -12,9 +12,13 @@ from helpers.metahope.feedback import student_feedback
 
 # one system X, metaphors i1, i2 in sentence s1 and i3 in s2
 ROWS = [  # annotator, item, sentence, category, severity
-    ("A", "i1", "s1", "MIS", 4), ("A", "i3", "s2", "PRF", 2),
-    ("B", "i1", "s1", "MIS", 8), ("B", "i2", "s1", "RAM", 6), ("B", "i3", "s2", "PRF", 2),
-    ("C", "i1", "s1", "MIS", 4), ("C", "i2", "s1", "STL", 2),
+    ("A", "i1", "s1", "MIS", 4),
+    ("A", "i3", "s2", "PRF", 2),
+    ("B", "i1", "s1", "MIS", 8),
+    ("B", "i2", "s1", "RAM", 6),
+    ("B", "i3", "s2", "PRF", 2),
+    ("C", "i1", "s1", "MIS", 4),
+    ("C", "i2", "s1", "STL", 2),
 ]
 
 
@@ -25,8 +29,17 @@ def class_csv(tmp_path):
         for item, sentence in (("i1", "s1"), ("i2", "s1"), ("i3", "s2")):
             hits = [r for r in ROWS if r[0] == annotator and r[1] == item]
             for _, _, _, category, severity in hits or [(annotator, item, sentence, "MIS", 0)]:
-                rows.append({"item": item, "system": "X", "annotator": annotator, "category": category,
-                             "severity": severity, "sentence": sentence, "metaphor": f"m-{item}"})
+                rows.append(
+                    {
+                        "item": item,
+                        "system": "X",
+                        "annotator": annotator,
+                        "category": category,
+                        "severity": severity,
+                        "sentence": sentence,
+                        "metaphor": f"m-{item}",
+                    }
+                )
     path = tmp_path / "class.csv"
     pd.DataFrame(rows).to_csv(path, index=False)
     return path
@@ -49,14 +62,22 @@ def test_bias_peers_deviations_and_categories_by_hand(class_csv):
     assert named.deviations.iloc[0]["class_scores"] == "you 6, A 0, C 2"
     assert list(named.peers["classmate"]) == ["A", "C"]
     shares = fb.categories.set_index("category")
-    assert shares.loc["MIS", "own_share"] == pytest.approx(8 / 16) and shares.loc["MIS", "class_share"] == pytest.approx(16 / 28)
+    assert shares.loc["MIS", "own_share"] == pytest.approx(8 / 16) and shares.loc[
+        "MIS", "class_share"
+    ] == pytest.approx(16 / 28)
 
 
 def test_cli_writes_one_page_per_student(class_csv, tmp_path):
     out = tmp_path / "feedback"
-    assert cli.main(["feedback", "metahope", "--annotations", str(class_csv), "--out", str(out), "--n-boot", "200"]) == 0
-    assert sorted(p.name for p in out.glob("*.html")) == ["feedback_A.html", "feedback_B.html", "feedback_C.html",
-                                                          "index.html"]
+    assert (
+        cli.main(["feedback", "metahope", "--annotations", str(class_csv), "--out", str(out), "--n-boot", "200"]) == 0
+    )
+    assert sorted(p.name for p in out.glob("*.html")) == [
+        "feedback_A.html",
+        "feedback_B.html",
+        "feedback_C.html",
+        "index.html",
+    ]
     page = (out / "feedback_B.md").read_text(encoding="utf-8")
     assert "+3.33 points" in page and "penalise **more**" in page
     assert "| A |" not in page and "| C |" not in page and "| classmate 1 |" in page
@@ -67,8 +88,17 @@ def test_cli_writes_one_page_per_student(class_csv, tmp_path):
 def test_feedback_needs_a_class(class_csv, tmp_path, capsys):
     with pytest.raises(ValueError, match="at least three annotators"):
         student_feedback(mh.read_long(class_csv).query("annotator != 'C'"), "A")
-    code = cli.main(["feedback", "metahope", "--annotations", str(tmp_path / "x.xlsx"), str(tmp_path / "y.xlsx"),
-                     "--out", str(tmp_path / "o")])
+    code = cli.main(
+        [
+            "feedback",
+            "metahope",
+            "--annotations",
+            str(tmp_path / "x.xlsx"),
+            str(tmp_path / "y.xlsx"),
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
     assert code == 1 and capsys.readouterr().err.startswith("error:")
 
 
@@ -86,8 +116,19 @@ def test_classmate_numbers_do_not_follow_the_class_list(tmp_path):
     """With "classmate k" in class-list order and "you" left out, the roster decodes every
     classmate; the numbering is drawn for each page and "you" comes first."""
     scores = dict(zip("ABCDEF", (0, 2, 4, 6, 8, 10)))  # on i1 each student gave a severity nobody else gave
-    rows = [{"item": item, "system": "X", "annotator": a, "category": "MIS", "severity": v if item == "i1" else 2,
-             "sentence": f"s-{item}", "metaphor": f"m-{item}"} for a, v in scores.items() for item in ("i1", "i2")]
+    rows = [
+        {
+            "item": item,
+            "system": "X",
+            "annotator": a,
+            "category": "MIS",
+            "severity": v if item == "i1" else 2,
+            "sentence": f"s-{item}",
+            "metaphor": f"m-{item}",
+        }
+        for a, v in scores.items()
+        for item in ("i1", "i2")
+    ]
     path = tmp_path / "class.csv"
     pd.DataFrame(rows).to_csv(path, index=False)
     out = tmp_path / "fb"
@@ -106,9 +147,19 @@ def test_a_student_is_told_what_was_left_out_of_their_data(tmp_path):
     the others read how many items went for the whole class; no page names a classmate."""
     from helpers.core import classroom
 
-    rows = [{"item": i, "system": "X", "annotator": a, "category": "MIS", "severity": v, "sentence": f"s-{i}",
-             "metaphor": f"m-{i}"} for a, vs in {"ana": (2, 4), "ben": (0, 6), "chen": (4, 4)}.items()
-            for i, v in zip(("i1", "i2"), vs)]
+    rows = [
+        {
+            "item": i,
+            "system": "X",
+            "annotator": a,
+            "category": "MIS",
+            "severity": v,
+            "sentence": f"s-{i}",
+            "metaphor": f"m-{i}",
+        }
+        for a, vs in {"ana": (2, 4), "ben": (0, 6), "chen": (4, 4)}.items()
+        for i, v in zip(("i1", "i2"), vs)
+    ]
     tidy = mh.read_long(_csv(tmp_path, rows))
     left = classroom.LeftOut({"ben": {"i3": 4, "i4": 5}}, ("i3", "i4"))
     mh_fb.write_feedback(tidy, tmp_path / "fb", n_boot=20, left_out=left)

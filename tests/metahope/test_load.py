@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import row, write_workbook
 
+from conftest import row, write_workbook
 from helpers.core.errors import InputError
 from helpers.metahope import load, long_csv, mqm_format, tidy_frame
 
@@ -16,30 +16,47 @@ def test_load_study_compares_every_sheet_with_the_union(tmp_path, two_annotators
     study = load.load_study(two_annotators)
     assert set(study["annotator"]) == {"A", "B"} and len(study) == 60
     # the same items in another order load (items are matched by id), in the first sheet's order
-    swapped = write_workbook(tmp_path / "C.xlsx", [
-        row("i2", "S one.", "deep", "AJ", google=(2, None, None, None, None)), row("i1", "S one.", "grasp", "V"),
-        row("i3", "S two.", "bridge", "N")])
+    swapped = write_workbook(
+        tmp_path / "C.xlsx",
+        [
+            row("i2", "S one.", "deep", "AJ", google=(2, None, None, None, None)),
+            row("i1", "S one.", "grasp", "V"),
+            row("i3", "S two.", "bridge", "N"),
+        ],
+    )
     both = load.load_study({"A": two_annotators["A"], "C": swapped})
     assert both.drop_duplicates("item").sort_values("position")["item"].tolist() == ["i1", "i2", "i3"]
     # D lacks i3, which A and B have: the message names D, the item, and where it is
-    short = write_workbook(tmp_path / "D.xlsx", [row("i1", "S one.", "grasp", "V", google=(2, None, None, None, None)),
-                                                  row("i2", "S one.", "deep", "AJ")])
+    short = write_workbook(
+        tmp_path / "D.xlsx",
+        [row("i1", "S one.", "grasp", "V", google=(2, None, None, None, None)), row("i2", "S one.", "deep", "AJ")],
+    )
     with pytest.raises(InputError) as err:
         load.load_study({"A": two_annotators["A"], "D": short, "B": two_annotators["B"]})
     assert err.value.path.name == "D.xlsx" and err.value.column == "word_id"
     assert "item 'i3' is missing from this sheet (it is on row 4 of A.xlsx)" in str(err.value)
     # an extra item in the second sheet is reported on the first (which lacks it), not as "the second is wrong"
-    extra = write_workbook(tmp_path / "E.xlsx", [
-        row("i1", "S one.", "grasp", "V", google=(2, None, None, None, None)), row("i2", "S one.", "deep", "AJ"),
-        row("i3", "S two.", "bridge", "N"), row("i4", "S two.", "span", "N")])
+    extra = write_workbook(
+        tmp_path / "E.xlsx",
+        [
+            row("i1", "S one.", "grasp", "V", google=(2, None, None, None, None)),
+            row("i2", "S one.", "deep", "AJ"),
+            row("i3", "S two.", "bridge", "N"),
+            row("i4", "S two.", "span", "N"),
+        ],
+    )
     with pytest.raises(InputError, match=r"A.xlsx.*item 'i4' is missing from this sheet \(it is on row 5 of E.xlsx\)"):
         load.load_study({"A": two_annotators["A"], "E": extra})
 
 
 def test_a_blank_released_layout_sheet_is_unfinished_never_zeros(tmp_path, two_annotators):
-    blank = write_workbook(tmp_path / "blank.xlsx", [row("i1", "S one.", "grasp", "V"), row("i2", "S one.", "deep", "AJ"),
-                                                      row("i3", "S two.", "bridge", "N")])
-    with pytest.raises(InputError, match=r"blank.xlsx, sheet 'Sheet1': student 'Z': no severity was entered in any cell"):
+    blank = write_workbook(
+        tmp_path / "blank.xlsx",
+        [row("i1", "S one.", "grasp", "V"), row("i2", "S one.", "deep", "AJ"), row("i3", "S two.", "bridge", "N")],
+    )
+    with pytest.raises(
+        InputError, match=r"blank.xlsx, sheet 'Sheet1': student 'Z': no severity was entered in any cell"
+    ):
         load.load_study({"A": two_annotators["A"], "Z": blank})
     for choice in ("drop_rows", "drop_students"):  # both leave the sheet out; neither counts it as "no error"
         loaded = load.load_class({"A": two_annotators["A"], "B": two_annotators["B"], "Z": blank}, unfinished=choice)
@@ -49,9 +66,15 @@ def test_a_blank_released_layout_sheet_is_unfinished_never_zeros(tmp_path, two_a
 
 def test_a_missing_system_names_the_sheet(tmp_path, two_annotators):
     headers = ["word_id", "sentence", "word", "wordcat", "Google_translate", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS"]
-    one = write_workbook(tmp_path / "one.xlsx", [["i1", "S one.", "grasp", "V", "x", 2, None, None, None, None, None],
-                                                 ["i2", "S one.", "deep", "AJ", "y"] + [None] * 6,
-                                                 ["i3", "S two.", "bridge", "N", "z"] + [None] * 6], headers=headers)
+    one = write_workbook(
+        tmp_path / "one.xlsx",
+        [
+            ["i1", "S one.", "grasp", "V", "x", 2, None, None, None, None, None],
+            ["i2", "S one.", "deep", "AJ", "y"] + [None] * 6,
+            ["i3", "S two.", "bridge", "N", "z"] + [None] * 6,
+        ],
+        headers=headers,
+    )
     with pytest.raises(InputError, match=r"one.xlsx, sheet 'Sheet1', row 1: system 'GPT-5.4' is missing"):
         load.load_study({"A": two_annotators["A"], "S": one})
 

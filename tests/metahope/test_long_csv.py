@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import comparable_tidy
 
+from conftest import comparable_tidy
 from helpers.core.errors import InputError
 from helpers.metahope import load, long_csv
 

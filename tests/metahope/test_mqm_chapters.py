@@ -11,12 +11,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from helpers.core.statistics import agreement as ag
 from helpers.core.errors import InputError
+from helpers.core.statistics import agreement as ag
 from helpers.metahope import ch01, ch03, chapter_common, scoring, tidy_frame
 
-from .wmt_file import _write, HEADER, ROWS, SEGS, wmt
-
+from .wmt_file import HEADER, ROWS, SEGS, _write, wmt
 
 #: WMT 2020–21 header: the same positional columns under other names (no metadata column).
 HEADER_2021 = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
@@ -45,8 +44,10 @@ def test_chapter_3_weighs_an_mqm_file_with_the_scheme_given(wmt, two_annotators)
     segs = ag.rating_matrix(scoring.segment_scores(data.tidy), "SEGS")
     # the published MQM weights: C's punctuation Minor 0.1 + Minor 1; B's non-translation 25
     assert segs.loc["d1|2", "C"] == pytest.approx(1.1) and segs.loc["d2|2", "B"] == 25
-    assert ("<code>mqm</code> weights of the rater's errors in it (Non-trans 25, Neutral 0, Source issue 0, Creative 0, "
-            "Punct 0.1, Minor 1, Major 5, Critical 5)") in data.provenance.detail
+    assert (
+        "<code>mqm</code> weights of the rater's errors in it (Non-trans 25, Neutral 0, Source issue 0, Creative 0, "
+        "Punct 0.1, Minor 1, Major 5, Critical 5)"
+    ) in data.provenance.detail
     with pytest.raises(InputError, match=r"parameter 'weights': value 'linear'"):
         ch03.setup(annotations=str(wmt), weights="linear")
     with pytest.raises(InputError, match=r"parameter 'weights'.*MetaHOPE annotations carry their own"):
@@ -100,13 +101,16 @@ def test_a_file_with_one_rater_per_segment_is_refused(tmp_path):
 
 @pytest.mark.slow
 def test_chapter_3_runs_on_a_small_mqm_file_through_papermill(tmp_path):
-    from helpers.core.book import execution
     from helpers.core import paths
+    from helpers.core.book import execution
 
     path = _write(tmp_path / "mqm_small.tsv", systems=("X", "Y"))
     results = tmp_path / "results"
-    execution.execute_notebook(paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb", tmp_path / "03.ipynb",
-                            parameters={"results_dir": str(results), "annotations": str(path)})
+    execution.execute_notebook(
+        paths.project_root() / "notebooks" / "03_metahope_pilot_v2.ipynb",
+        tmp_path / "03.ipynb",
+        parameters={"results_dir": str(results), "annotations": str(path)},
+    )
     folder = results / "03_metahope_pilot_v2"
     by_system = pd.read_csv(folder / "agreement_by_system.csv")
     assert by_system["system"].tolist() == ["X", "Y"]

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import comparable_tidy
 
+from conftest import comparable_tidy
+from helpers.core.errors import InputError
 from helpers.core.formats import mqm
 from helpers.core.statistics import scoring
-from helpers.core.errors import InputError
 from helpers.metahope import load, mqm_format, release, severity, tidy_frame
 from helpers.metahope.scoring import segment_scores as metahope_segments
 
@@ -50,20 +50,25 @@ def test_core_scores_with_the_metahope_scheme_are_the_segs_sums(released):
     assert hope == weighted
 
 
-@pytest.mark.parametrize("segment_columns, major", [("docSegId\tglobalSegId", "Major"),
-                                                    ("doc_seg_id\tglobal_seg_id", "major")])
+@pytest.mark.parametrize(
+    "segment_columns, major", [("docSegId\tglobalSegId", "Major"), ("doc_seg_id\tglobal_seg_id", "major")]
+)
 def test_foreign_categories_are_refused_with_the_line(tmp_path, segment_columns, major):
     """Both spellings of the segment columns and of the severity: a category MetaHOPE does not
     have is refused, naming its row, column and value."""
     path = tmp_path / "x.tsv"
-    path.write_text(f"system\tdoc\t{segment_columns}\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
-                    f"s\td\t1\t1\tr1\tsrc\ttgt\tMetaHOPE/MIS\t{major}\t\n"
-                    "s\td\t2\t2\tr1\tsrc2\ttgt2\tNo-error\tNo-error\t\n"
-                    "s\td\t2\t2\tr2\tsrc2\ttgt2\tAccuracy/Omission\tMajor\t\n")
+    path.write_text(
+        f"system\tdoc\t{segment_columns}\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
+        f"s\td\t1\t1\tr1\tsrc\ttgt\tMetaHOPE/MIS\t{major}\t\n"
+        "s\td\t2\t2\tr1\tsrc2\ttgt2\tNo-error\tNo-error\t\n"
+        "s\td\t2\t2\tr2\tsrc2\ttgt2\tAccuracy/Omission\tMajor\t\n"
+    )
     with pytest.raises(InputError, match=r"row 4, column 'category': value 'Accuracy/Omission'"):
         mqm_format.read_mqm_tsv(path)
-    path.write_text("system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\n"
-                    "s\td\t1\t1\tr1\tsrc\ttgt\tMIS\tNeutral\n")
+    path.write_text(
+        "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\n"
+        "s\td\t1\t1\tr1\tsrc\ttgt\tMIS\tNeutral\n"
+    )
     with pytest.raises(InputError, match=r"row 2, column 'severity': value 'Neutral'"):
         mqm_format.read_mqm_tsv(path)
 
@@ -96,7 +101,16 @@ def test_mqm_top_categories_whole_against_the_wmt_release():
     # Non-translation error"; the released files add Other, Source error (TED ZH-EN) and Source issue
     # (generalMT2023 ZH-EN). These are every top level of those files apart from No-error and the HOTW
     # test rows (Found, Missed), counted 2026-12-01 on the mirrored files.
-    assert mqm_format.MQM_TOP_CATEGORIES == ("Accuracy", "Fluency", "Terminology", "Style", "Locale convention",
-                                             "Other", "Non-translation", "Source error", "Source issue")
+    assert mqm_format.MQM_TOP_CATEGORIES == (
+        "Accuracy",
+        "Fluency",
+        "Terminology",
+        "Style",
+        "Locale convention",
+        "Other",
+        "Non-translation",
+        "Source error",
+        "Source issue",
+    )
     got = mqm_format.top_category(pd.Series(["Accuracy/Mistranslation", "Non-translation!", " Style/Awkward", "Other"]))
     assert got.tolist() == ["Accuracy", "Non-translation", "Style", "Other"]

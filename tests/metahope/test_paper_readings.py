@@ -22,23 +22,31 @@ def _markdown(notebook: str) -> str:
 
 
 def _chapter_1_texts() -> dict[str, str]:
-    return {"glossary": (ROOT / "book" / "glossary.md").read_text(encoding="utf-8"),
-            "chapter 1": _markdown("01_metahope_pilot_v1.ipynb"),
-            "chapter 1 words": (ROOT / "notebooks" / "words" / "01_metahope_pilot_v1.md").read_text(encoding="utf-8")}
+    return {
+        "glossary": (ROOT / "book" / "glossary.md").read_text(encoding="utf-8"),
+        "chapter 1": _markdown("01_metahope_pilot_v1.ipynb"),
+        "chapter 1 words": (ROOT / "notebooks" / "words" / "01_metahope_pilot_v1.md").read_text(encoding="utf-8"),
+    }
 
 
 def test_ratio_m_s_is_not_called_the_share_of_the_penalty_that_metaphors_cause():
     # EPM > EPS in three cells of the released data (chapter 1 shows them): a share cannot exceed its whole
     share = re.compile(r"share of (a system's|the) penalty", re.IGNORECASE)
     assert {name: share.findall(text) for name, text in _chapter_1_texts().items()} == {
-        "glossary": [], "chapter 1": [], "chapter 1 words": []}
+        "glossary": [],
+        "chapter 1": [],
+        "chapter 1 words": [],
+    }
     assert "can exceed 1" in _chapter_1_texts()["glossary"]
 
 
 def test_the_paper_is_quoted_as_ordered_penalty_levels_not_as_saying_ordinal():
     # paper §4.2.1: the severities are treated "as ordered penalty levels (0, 2, 4, 6, 8, 10)"
     says_ordinal = re.compile(r"(paper|§4\.2\.1)[^.]{0,40}\bsays?\b[^.]{0,60}\bordinal\b", re.IGNORECASE)
-    texts = {**_chapter_1_texts(), "agreement": (ROOT / "src/helpers/core/statistics/agreement.py").read_text(encoding="utf-8")}
+    texts = {
+        **_chapter_1_texts(),
+        "agreement": (ROOT / "src/helpers/core/statistics/agreement.py").read_text(encoding="utf-8"),
+    }
     assert {name: says_ordinal.findall(text) for name, text in texts.items()} == {name: [] for name in texts}
     assert "ordered penalty levels" in texts["chapter 1"] and "ordered penalty levels" in texts["chapter 1 words"]
 

@@ -52,8 +52,14 @@ def test_more_raters_narrow_the_interval_when_they_disagree():
 
 
 def test_rating_array_refuses_a_missing_rater():
-    scores = pd.DataFrame({"seg": [1, 1, 1, 1, 2, 2, 2], "system": ["X", "X", "Y", "Y", "X", "X", "Y"],
-                           "rater": ["a", "b", "a", "b", "a", "b", "a"], "penalty": [1, 2, 3, 4, 5, 6, 7]})
+    scores = pd.DataFrame(
+        {
+            "seg": [1, 1, 1, 1, 2, 2, 2],
+            "system": ["X", "X", "Y", "Y", "X", "X", "Y"],
+            "rater": ["a", "b", "a", "b", "a", "b", "a"],
+            "penalty": [1, 2, 3, 4, 5, 6, 7],
+        }
+    )
     arr, systems = planning.rating_array(scores.iloc[:4], "seg")
     assert systems == ["X", "Y"] and arr.tolist() == [[[1, 2], [3, 4]]]
     with pytest.raises(ValueError, match="every sentence needs 2 raters"):

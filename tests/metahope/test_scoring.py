@@ -17,23 +17,42 @@ from .wmt_file import SEGS, wmt
 
 
 def test_pos_classes():
-    assert [scoring.pos_class(t) for t in ["N", "V", "AJ", "AV", "V+AV", "N+N", "n", "vn", "vg", "a", "d", "i", "PR", None]] \
-        == ["noun", "verb", "adjective-adverb", "adjective-adverb", "verb", "noun", "noun", "noun", "verb",
-            "adjective-adverb", "adjective-adverb", "other", "other", "other"]
+    assert [
+        scoring.pos_class(t) for t in ["N", "V", "AJ", "AV", "V+AV", "N+N", "n", "vn", "vg", "a", "d", "i", "PR", None]
+    ] == [
+        "noun",
+        "verb",
+        "adjective-adverb",
+        "adjective-adverb",
+        "verb",
+        "noun",
+        "noun",
+        "noun",
+        "verb",
+        "adjective-adverb",
+        "adjective-adverb",
+        "other",
+        "other",
+        "other",
+    ]
 
 
 def test_normalise_pos_keeps_tag_and_applies_overrides(two_annotators):
     tidy = scoring.normalise_pos(load.load_study(two_annotators), {"i1": "noun"})
     classes = tidy.drop_duplicates("item").set_index("item")[["pos", "pos_class"]]
-    assert classes.to_dict("index") == {"i1": {"pos": "V", "pos_class": "noun"},
-                                        "i2": {"pos": "AJ", "pos_class": "adjective-adverb"},
-                                        "i3": {"pos": "N", "pos_class": "noun"}}
+    assert classes.to_dict("index") == {
+        "i1": {"pos": "V", "pos_class": "noun"},
+        "i2": {"pos": "AJ", "pos_class": "adjective-adverb"},
+        "i3": {"pos": "N", "pos_class": "noun"},
+    }
     with pytest.raises(ValueError, match="overrides"):
         scoring.normalise_pos(tidy, {"i1": "idiom"})
 
 
 def test_error_profile_by_hand(two_annotators):
-    prof = scoring.error_profile(load.load_study(two_annotators), by=["system", "annotator"]).set_index(["system", "annotator"])
+    prof = scoring.error_profile(load.load_study(two_annotators), by=["system", "annotator"]).set_index(
+        ["system", "annotator"]
+    )
     b = prof.loc[("GoogleMT", "B")]
     # B on Google: i1 MIS 8 + STL 2, i2 RAM 6, i3 clean -> 16 points, 2 of 3 items with an error
     assert (b["n_items"], b["MIS"], b["STL"], b["RAM"], b["SEGS"]) == (3, 8, 2, 6, 16)
@@ -52,7 +71,8 @@ def test_segment_scores_and_penalty_summary_by_hand(two_annotators):
     assert (google["MIS"], google["STL"], google["RAM"], google["SEGS"]) == (8, 2, 6, 16)
     assert google["per_sentence"] == pytest.approx(8.0) and google["per_metaphor"] == pytest.approx(16 / 3)
     assert scoring.penalty_summary(study[study["annotator"] == "B"], n_sentences=4).set_index("system").loc[
-        "GoogleMT", "per_sentence"] == pytest.approx(4.0)
+        "GoogleMT", "per_sentence"
+    ] == pytest.approx(4.0)
     with pytest.raises(ValueError, match="one annotator"):
         scoring.penalty_summary(study)
 
@@ -66,8 +86,18 @@ def test_metaphor_share():
 def _tidy(rows, annotator="A"):
     """Tidy MetaHOPE rows from (sentence, item, category, severity) for one system X."""
     cats = ["IMP", "RAM", "MIS", "STL", "PRF"]
-    out = [{"item": item, "sentence": sentence, "system": "X", "annotator": annotator, "category": c,
-            "severity": sev if c == cat else 0} for sentence, item, cat, sev in rows for c in cats]
+    out = [
+        {
+            "item": item,
+            "sentence": sentence,
+            "system": "X",
+            "annotator": annotator,
+            "category": c,
+            "severity": sev if c == cat else 0,
+        }
+        for sentence, item, cat, sev in rows
+        for c in cats
+    ]
     return pd.DataFrame(out).assign(category=lambda f: pd.Categorical(f["category"], categories=cats))
 
 
@@ -88,7 +118,11 @@ def test_ratio_m_s_sentence_by_sentence_by_hand():
     assert pd.isna(out.loc["IMP", "ratio_m_s"])  # 0 / 0
     segs = out.loc["SEGS"]
     assert segs["ratio_m_s"] == pytest.approx(4 / 6) and segs["n_sentences"] == 2
-    assert (segs["sentences_penalised"], segs["sentences_metaphor_higher"], segs["sentences_sentence_higher"]) == (2, 1, 1)
+    assert (segs["sentences_penalised"], segs["sentences_metaphor_higher"], segs["sentences_sentence_higher"]) == (
+        2,
+        1,
+        1,
+    )
     # leave out s1: 0/4 = 0, leave out s2: 4/2 = 2; SE_J = sqrt(1/2 · (1 + 1)) = 1, t with 1 df
     half = t.ppf(0.975, 1)
     assert (segs["jackknife_ci_low"], segs["jackknife_ci_high"]) == pytest.approx((4 / 6 - half, 4 / 6 + half))
@@ -123,10 +157,25 @@ def test_agreement_with_missing_raters_uses_the_units_each_pair_shares(wmt):
 
 def test_segment_scores_eq1_by_hand():
     s = scoring.segment_scores(tidy())
-    assert list(s.columns) == ["item", "position", "sentence", "metaphor", "pos", "system", "annotator",
-                               *CATEGORIES, "SEGS"]
+    assert list(s.columns) == [
+        "item",
+        "position",
+        "sentence",
+        "metaphor",
+        "pos",
+        "system",
+        "annotator",
+        *CATEGORIES,
+        "SEGS",
+    ]
     assert s[["system", "item", "SEGS"]].values.tolist() == [
-        ["Y", "i1", 4], ["Y", "i2", 0], ["Y", "i3", 8], ["X", "i1", 10], ["X", "i2", 2], ["X", "i3", 4]]
+        ["Y", "i1", 4],
+        ["Y", "i2", 0],
+        ["Y", "i3", 8],
+        ["X", "i1", 10],
+        ["X", "i2", 2],
+        ["X", "i3", 4],
+    ]
     assert s.loc[2, list(CATEGORIES)].tolist() == [0, 0, 0, 6, 2]
     assert s.index.tolist() == list(range(6)) and s.columns.name is None
     weighted = scoring.segment_scores(severity.apply_weights(tidy(), "hope"), value="penalty")
@@ -136,9 +185,19 @@ def test_segment_scores_eq1_by_hand():
 def test_segment_scores_of_sparse_and_repeated_categories():
     # a foreign MQM frame: only the categories marked, two MIS errors in one unit; annotators a, b
     cats = pd.Categorical(["MIS", "MIS", "STL", "MIS"], categories=list(CATEGORIES))
-    t = pd.DataFrame({"item": ["i2", "i2", "i1", "i1"], "position": [1, 1, 0, 0], "sentence": "s", "metaphor": "m",
-                      "pos": "N", "system": "X", "annotator": ["b", "b", "b", "a"], "category": cats,
-                      "severity": [2, 4, 6, 2]})
+    t = pd.DataFrame(
+        {
+            "item": ["i2", "i2", "i1", "i1"],
+            "position": [1, 1, 0, 0],
+            "sentence": "s",
+            "metaphor": "m",
+            "pos": "N",
+            "system": "X",
+            "annotator": ["b", "b", "b", "a"],
+            "category": cats,
+            "severity": [2, 4, 6, 2],
+        }
+    )
     s = scoring.segment_scores(t)
     assert s[["annotator", "item"]].values.tolist() == [["a", "i1"], ["b", "i1"], ["b", "i2"]]
     assert s[list(CATEGORIES)].values.tolist() == [[0, 0, 2, 0, 0], [0, 0, 0, 6, 0], [0, 0, 6, 0, 0]]
@@ -180,15 +239,32 @@ def test_paired_segments_one_column_per_annotator():
     w = scoring.paired_segments(both)
     assert list(w.columns) == ["system", "position", "item", "metaphor", "pos", "sentence", "a", "b"]
     assert w[["system", "item", "a", "b"]].values.tolist() == [
-        ["Y", "i1", 4, 4], ["Y", "i2", 0, 2], ["Y", "i3", 8, 8], ["X", "i1", 10, 10], ["X", "i2", 2, 2],
-        ["X", "i3", 4, 4]]
+        ["Y", "i1", 4, 4],
+        ["Y", "i2", 0, 2],
+        ["Y", "i3", 8, 8],
+        ["X", "i1", 10, 10],
+        ["X", "i2", 2, 2],
+        ["X", "i3", 4, 4],
+    ]
     hope = scoring.paired_segments(severity.apply_weights(both, "hope"), value="penalty")
     assert hope["a"].tolist() == [2, 0, 5, 16, 1, 2] and hope["b"].tolist() == [2, 1, 5, 16, 1, 2]
 
 
-@pytest.mark.parametrize("tag, cls", [("V+AV", "verb"), ("N+N", "noun"), (" AJ ", "adjective-adverb"),
-                                      ("vn", "noun"), ("d", "adjective-adverb"), ("i", "other"),
-                                      ("XYZ+N", "other"), (None, "other"), ("  ", "other"), (float("nan"), "other")])
+@pytest.mark.parametrize(
+    "tag, cls",
+    [
+        ("V+AV", "verb"),
+        ("N+N", "noun"),
+        (" AJ ", "adjective-adverb"),
+        ("vn", "noun"),
+        ("d", "adjective-adverb"),
+        ("i", "other"),
+        ("XYZ+N", "other"),
+        (None, "other"),
+        ("  ", "other"),
+        (float("nan"), "other"),
+    ],
+)
 def test_pos_class(tag, cls):
     assert scoring.pos_class(tag) == cls
 
@@ -203,10 +279,16 @@ def test_normalise_pos_with_an_override():
     by_item = out.drop_duplicates("item").set_index("item")["pos_class"].to_dict()
     assert by_item == {"i1": "verb", "i2": "verb", "i3": "noun"}
     assert scoring.normalise_pos(tidy()).drop_duplicates("item")["pos_class"].tolist() == [
-        "verb", "adjective-adverb", "noun"]
+        "verb",
+        "adjective-adverb",
+        "noun",
+    ]
     assert "pos_class" not in tidy().columns
-    with pytest.raises(ValueError, match=r"must be one of \['adjective-adverb', 'noun', 'other', 'verb'\]; "
-                                         r"got \{'i1': 'Verb'\}"):
+    with pytest.raises(
+        ValueError,
+        match=r"must be one of \['adjective-adverb', 'noun', 'other', 'verb'\]; "
+        r"got \{'i1': 'Verb'\}",
+    ):
         scoring.normalise_pos(tidy(), {"i1": "Verb", "i2": "noun"})
 
 
@@ -228,15 +310,20 @@ def test_error_profile_by_hand_every_column():
     assert scoring.error_profile(cat, by="system")["system"].tolist() == ["Y", "X"]
     assert scoring.segment_scores(cat)["system"].tolist() == ["Y"] * 3 + ["X"] * 3
     two = scoring.error_profile(pd.concat([tidy(), tidy(annotator="b")], ignore_index=True))
-    assert two[["system", "annotator", "SEGS"]].values.tolist() == [["Y", "a", 12], ["Y", "b", 12], ["X", "a", 16],
-                                                                     ["X", "b", 16]]
+    assert two[["system", "annotator", "SEGS"]].values.tolist() == [
+        ["Y", "a", 12],
+        ["Y", "b", 12],
+        ["X", "a", 16],
+        ["X", "b", 16],
+    ]
 
 
 def test_disagreement_anatomy_by_hand():
     # annotators listed c, a, b (not sorted); b's STL 1 is a HOPE-weighted minor error (penalty 1)
     # one row per (annotator, category) of the categories used; RAM and PRF nobody wrote down
-    ex = pd.DataFrame({"annotator": list("cccaaabbb"), "category": ["IMP", "MIS", "STL"] * 3,
-                       "severity": [0, 0, 0, 0, 4, 0, 0, 2, 1]})
+    ex = pd.DataFrame(
+        {"annotator": list("cccaaabbb"), "category": ["IMP", "MIS", "STL"] * 3, "severity": [0, 0, 0, 0, 4, 0, 0, 2, 1]}
+    )
     out = scoring.disagreement_anatomy(ex)
     s = out.scores
     assert s["annotator"].tolist() == ["c", "a", "b"]
@@ -255,22 +342,51 @@ def test_disagreement_anatomy_by_hand():
 
 
 def test_pilot_layouts_select_and_rename():
-    ag = pd.DataFrame({"system": ["X"], "n_items": [3], "n_raters": [2], "alpha": [0.5], "weighted_kappa": [0.4],
-                       "pearson_r": [0.3], "exact_agreement": [0.2], "presence_agreement": [0.1], "total_a": [7],
-                       "extra": [1]})
+    ag = pd.DataFrame(
+        {
+            "system": ["X"],
+            "n_items": [3],
+            "n_raters": [2],
+            "alpha": [0.5],
+            "weighted_kappa": [0.4],
+            "pearson_r": [0.3],
+            "exact_agreement": [0.2],
+            "presence_agreement": [0.1],
+            "total_a": [7],
+            "extra": [1],
+        }
+    )
     v1 = scoring.pilot_v1_layout(ag, ["system"])
     assert list(v1.columns) == ["system", "alpha", "weighted_kappa", "pearson_r", "exact_agreement", "total_a"]
     v2 = scoring.pilot_v2_layout(ag, ["system"])
-    assert v2.iloc[0].to_dict() == {"system": "X", "n_items": 3, "n_raters": 2, "ordinal_alpha": 0.5,
-                                    "mean_weighted_kappa": 0.4, "exact_score_agreement": 0.2,
-                                    "exact_presence_agreement": 0.1}
+    assert v2.iloc[0].to_dict() == {
+        "system": "X",
+        "n_items": 3,
+        "n_raters": 2,
+        "ordinal_alpha": 0.5,
+        "mean_weighted_kappa": 0.4,
+        "exact_score_agreement": 0.2,
+        "exact_presence_agreement": 0.1,
+    }
 
 
 def _units(severities, annotators=("a", "b", "c")):
     items = [f"i{k + 1}" for k in range(len(severities))]
-    rows = [{"item": item, "position": k, "sentence": "s", "metaphor": f"m{k + 1}", "pos": "N", "system": "X",
-             "annotator": a, "category": "MIS", "severity": sev}
-            for k, (item, sevs) in enumerate(zip(items, severities)) for a, sev in zip(annotators, sevs)]
+    rows = [
+        {
+            "item": item,
+            "position": k,
+            "sentence": "s",
+            "metaphor": f"m{k + 1}",
+            "pos": "N",
+            "system": "X",
+            "annotator": a,
+            "category": "MIS",
+            "severity": sev,
+        }
+        for k, (item, sevs) in enumerate(zip(items, severities))
+        for a, sev in zip(annotators, sevs)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -278,13 +394,16 @@ def test_disputed_items_ranking_by_hand():
     # the docstring's example: ranges 8 and 2
     d = scoring.disputed_items(_units([(0, 8, 2), (2, 2, 4)]))
     assert d[["item", "range", "flagged", "a", "b", "c"]].values.tolist() == [
-        ["i1", 8, "2 of 3", 0, 8, 2], ["i2", 2, "3 of 3", 2, 2, 4]]
+        ["i1", 8, "2 of 3", 0, 8, 2],
+        ["i2", 2, "3 of 3", 2, 2, 4],
+    ]
     assert d["sd"].tolist() == pytest.approx([np.std([0, 8, 2], ddof=1), np.std([2, 2, 4], ddof=1)])
     assert list(d.columns) == ["item", "system", "metaphor", "sentence", "range", "sd", "flagged", "a", "b", "c"]
     assert d.columns.name is None
     # equal ranges: the split team (flagged share nearest 1/2) first; then the larger SD
-    tie = scoring.disputed_items(_units([(4, 4, 8), (0, 0, 4), (0, 4, 4, 4), (4, 8, 6)],
-                                        annotators=("a", "b", "c", "d")))
+    tie = scoring.disputed_items(
+        _units([(4, 4, 8), (0, 0, 4), (0, 4, 4, 4), (4, 8, 6)], annotators=("a", "b", "c", "d"))
+    )
     # i3 has 4 annotators; i1: 3 of 3 flagged, i2: 1 of 3, i3: 3 of 4, i4: 3 of 3;
     # i1 and i4 tie on range and split: SD of (4, 4, 8) = 2.31 > SD of (4, 8, 6) = 2
     assert tie["item"].tolist() == ["i2", "i3", "i1", "i4"]
@@ -305,17 +424,40 @@ def test_disputed_items_ties_keep_the_order_of_appearance():
 
 
 def test_team_scores_mean_over_annotators():
-    s = pd.DataFrame({"direction": ["EN→ZH"] * 4 + ["ZH→EN"] * 3, "item": ["i2"] * 4 + ["j1"] * 3, "sentence": "s",
-                      "system": ["X", "X", "Y", "Y", "X", "X", "X"], "annotator": ["a", "b", "a", "b", "a", "b", "c"],
-                      "SEGS": [2, 6, 0, 1, 3, 6, 9]})
-    s = pd.concat([s, pd.DataFrame({"direction": ["EN→ZH"] * 2, "item": ["i1"] * 2, "sentence": "s",
-                                    "system": ["Y", "Y"], "annotator": ["a", "b"], "SEGS": [4, 4]})],
-                  ignore_index=True)
+    s = pd.DataFrame(
+        {
+            "direction": ["EN→ZH"] * 4 + ["ZH→EN"] * 3,
+            "item": ["i2"] * 4 + ["j1"] * 3,
+            "sentence": "s",
+            "system": ["X", "X", "Y", "Y", "X", "X", "X"],
+            "annotator": ["a", "b", "a", "b", "a", "b", "c"],
+            "SEGS": [2, 6, 0, 1, 3, 6, 9],
+        }
+    )
+    s = pd.concat(
+        [
+            s,
+            pd.DataFrame(
+                {
+                    "direction": ["EN→ZH"] * 2,
+                    "item": ["i1"] * 2,
+                    "sentence": "s",
+                    "system": ["Y", "Y"],
+                    "annotator": ["a", "b"],
+                    "SEGS": [4, 4],
+                }
+            ),
+        ],
+        ignore_index=True,
+    )
     out = scoring.team_scores(s)
     # in order of appearance (not sorted: i2 before i1, ZH→EN last)
     assert out[["direction", "item", "system", "annotator", "SEGS"]].values.tolist() == [
-        ["EN→ZH", "i2", "X", "team of 2", 4.0], ["EN→ZH", "i2", "Y", "team of 2", 0.5],
-        ["ZH→EN", "j1", "X", "team of 3", 6.0], ["EN→ZH", "i1", "Y", "team of 2", 4.0]]
+        ["EN→ZH", "i2", "X", "team of 2", 4.0],
+        ["EN→ZH", "i2", "Y", "team of 2", 0.5],
+        ["ZH→EN", "j1", "X", "team of 3", 6.0],
+        ["EN→ZH", "i1", "Y", "team of 2", 4.0],
+    ]
     assert list(out.columns) == ["direction", "item", "sentence", "system", "SEGS", "annotator"]
     pooled = scoring.team_scores(s, by=())
     assert pooled["annotator"].tolist() == ["team of 3"] * 4
@@ -332,8 +474,11 @@ def test_pos_classes_whole_against_the_tag_sets():
     noun = "n ng nr ns nt nz vn an f s t j N".split()
     verb = "v vg vd vi vl vx V".split()
     modifier = "a ag ad d dg b z AJ AV".split()
-    expected = {**dict.fromkeys(noun, "noun"), **dict.fromkeys(verb, "verb"),
-                **dict.fromkeys(modifier, "adjective-adverb")}
+    expected = {
+        **dict.fromkeys(noun, "noun"),
+        **dict.fromkeys(verb, "verb"),
+        **dict.fromkeys(modifier, "adjective-adverb"),
+    }
     assert scoring.POS_CLASSES == expected
 
 
@@ -341,8 +486,9 @@ def test_pos_classes_whole_against_the_tag_sets():
 def test_disagreement_anatomy_of_categories_not_written_down(categorical):
     # b wrote only MIS 1 (no IMP row): an unwritten category is 0, whether or not the column is
     # categorical, and b's total of 1 is a detected error
-    ex = pd.DataFrame({"annotator": list("ccaab"), "category": ["IMP", "MIS", "IMP", "MIS", "MIS"],
-                       "severity": [0, 2, 0, 4, 1]})
+    ex = pd.DataFrame(
+        {"annotator": list("ccaab"), "category": ["IMP", "MIS", "IMP", "MIS", "MIS"], "severity": [0, 2, 0, 4, 1]}
+    )
     if categorical:
         ex["category"] = pd.Categorical(ex["category"], categories=list(CATEGORIES))
     s = scoring.disagreement_anatomy(ex).scores
@@ -354,26 +500,59 @@ def test_disagreement_anatomy_of_categories_not_written_down(categorical):
 
 def test_disagreement_anatomy_has_no_row_for_an_annotator_of_another_item():
     # a categorical annotator column (the class's whole list) with d absent from this example
-    ex = pd.DataFrame({"annotator": pd.Categorical(list("aabb"), categories=list("abd")),
-                       "category": ["MIS", "STL"] * 2, "severity": [4, 0, 0, 2]})
+    ex = pd.DataFrame(
+        {
+            "annotator": pd.Categorical(list("aabb"), categories=list("abd")),
+            "category": ["MIS", "STL"] * 2,
+            "severity": [4, 0, 0, 2],
+        }
+    )
     out = scoring.disagreement_anatomy(ex)
     assert out.scores["annotator"].tolist() == ["a", "b"]
     assert out.categories.set_index("category")["annotators_using_it"].to_dict() == {
-        "IMP": 0, "RAM": 0, "MIS": 1, "STL": 1, "PRF": 0}
+        "IMP": 0,
+        "RAM": 0,
+        "MIS": 1,
+        "STL": 1,
+        "PRF": 0,
+    }
 
 
 def test_error_profile_of_a_sparse_frame_keeps_integer_sums():
     # one row per error written (and an IMP 0 where an item has none), categories as plain strings:
     #   Y: i1 MIS 4 | i2 none | i3 MIS 2      X: i1 IMP 10 | i2 RAM 2 | i3 MIS 4      STL, PRF unused
-    rows = [("Y", "i1", "IMP", 0), ("Y", "i1", "MIS", 4), ("Y", "i2", "IMP", 0), ("Y", "i3", "IMP", 0),
-            ("Y", "i3", "MIS", 2), ("X", "i1", "IMP", 10), ("X", "i2", "RAM", 2), ("X", "i3", "MIS", 4)]
-    sparse = pd.DataFrame([{"item": i, "position": ITEMS[i][0], "sentence": ITEMS[i][1], "metaphor": ITEMS[i][2],
-                            "pos": ITEMS[i][3], "system": s, "annotator": "a", "category": c, "severity": v}
-                           for s, i, c, v in rows])
+    rows = [
+        ("Y", "i1", "IMP", 0),
+        ("Y", "i1", "MIS", 4),
+        ("Y", "i2", "IMP", 0),
+        ("Y", "i3", "IMP", 0),
+        ("Y", "i3", "MIS", 2),
+        ("X", "i1", "IMP", 10),
+        ("X", "i2", "RAM", 2),
+        ("X", "i3", "MIS", 4),
+    ]
+    sparse = pd.DataFrame(
+        [
+            {
+                "item": i,
+                "position": ITEMS[i][0],
+                "sentence": ITEMS[i][1],
+                "metaphor": ITEMS[i][2],
+                "pos": ITEMS[i][3],
+                "system": s,
+                "annotator": "a",
+                "category": c,
+                "severity": v,
+            }
+            for s, i, c, v in rows
+        ]
+    )
     p = scoring.error_profile(sparse, by="system")
     assert list(p.columns) == ["system", "n_items", *CATEGORIES, "SEGS", "items_with_error", "mean_penalty"]
-    assert p[["system", "n_items", *CATEGORIES, "SEGS"]].values.tolist() == [["Y", 3, 0, 0, 6, 0, 0, 6],
-                                                                           ["X", 3, 10, 2, 4, 0, 0, 16]]
+    assert p[["system", "n_items", *CATEGORIES, "SEGS"]].values.tolist() == [
+        ["Y", 3, 0, 0, 6, 0, 0, 6],
+        ["X", 3, 10, 2, 4, 0, 0, 16],
+    ]
     assert (p[[*CATEGORIES, "SEGS"]].dtypes == "int64").all()
     assert p["items_with_error"].tolist() == pytest.approx([200 / 3, 100.0])
     assert p["mean_penalty"].tolist() == pytest.approx([2.0, 16 / 3])
@@ -388,8 +567,16 @@ def test_metaphor_excess_names_the_cause_of_each_sentence():
     # s1: one PRF error worth 2 entered on two metaphors, sentence 2 (several metaphors);
     # s2: one metaphor RAM 4, the sentence sheet no RAM (unscored); s3: one metaphor MIS 6, sentence MIS 2 (higher);
     # s4: one metaphor MIS 2, sentence MIS 4 (the sentence carries more: not listed)
-    metaphors = _tidy([("s1", "m1", "PRF", 2), ("s1", "m2", "PRF", 2), ("s2", "m3", "RAM", 4), ("s2", "m4", "RAM", 0),
-                       ("s3", "m5", "MIS", 6), ("s4", "m6", "MIS", 2)])
+    metaphors = _tidy(
+        [
+            ("s1", "m1", "PRF", 2),
+            ("s1", "m2", "PRF", 2),
+            ("s2", "m3", "RAM", 4),
+            ("s2", "m4", "RAM", 0),
+            ("s3", "m5", "MIS", 6),
+            ("s4", "m6", "MIS", 2),
+        ]
+    )
     sentences = _tidy([("s1", "m1", "PRF", 2), ("s2", "m3", "IMP", 2), ("s3", "m5", "MIS", 2), ("s4", "m6", "MIS", 4)])
     by_sentence = scoring.penalty_by_sentence(metaphors, sentences)
     out = scoring.metaphor_excess(by_sentence).set_index("sentence")

@@ -21,8 +21,14 @@ def test_weight_tables_whole():
 def test_apply_weights_hope_and_custom():
     t = severity.apply_weights(tidy(), "hope")
     got = t[t["severity"] > 0].set_index(["system", "item", "category"])["penalty"].to_dict()
-    assert got == {("Y", "i1", "MIS"): 2.0, ("Y", "i3", "STL"): 4.0, ("Y", "i3", "PRF"): 1.0,
-                   ("X", "i1", "IMP"): 16.0, ("X", "i2", "RAM"): 1.0, ("X", "i3", "MIS"): 2.0}
+    assert got == {
+        ("Y", "i1", "MIS"): 2.0,
+        ("Y", "i3", "STL"): 4.0,
+        ("Y", "i3", "PRF"): 1.0,
+        ("X", "i1", "IMP"): 16.0,
+        ("X", "i2", "RAM"): 1.0,
+        ("X", "i3", "MIS"): 2.0,
+    }
     assert t["penalty"].dtype == float and set(t["scheme"]) == {"hope"}
     custom = severity.apply_weights(tidy(), {lvl: lvl * 10 for lvl in (0, 2, 4, 6, 8, 10)})
     assert custom["penalty"].sum() == 280.0 and set(custom["scheme"]) == {"custom"}
@@ -45,7 +51,11 @@ def test_categories_and_severity_scale_whole_against_the_paper():
     assert severity.SEVERITY_NAMES == {0: "none", 2: "minor", 4: "moderate", 6: "major", 8: "severe", 10: "critical"}
     assert mqm_format._LEVEL_OF_SEVERITY == {"Minor": 2, "Moderate": 4, "Major": 6, "Severe": 8, "Critical": 10}
     # the workbooks' column headers and the names the paper prints (abstract, Tables 1-3)
-    assert workbooks.SYSTEM_NAMES == {"Google_translate": "GoogleMT", "GPT_5.4": "GPT-5.4", "hunyuan_7b": "Hunyuan-LLM-7B"}
+    assert workbooks.SYSTEM_NAMES == {
+        "Google_translate": "GoogleMT",
+        "GPT_5.4": "GPT-5.4",
+        "hunyuan_7b": "Hunyuan-LLM-7B",
+    }
 
 
 def test_weights_hope_exponential(two_annotators):

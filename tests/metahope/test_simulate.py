@@ -8,7 +8,8 @@ import pytest
 
 from helpers import metahope as mh
 from helpers.core.statistics import agreement as ag
-from helpers.metahope import severity, simulate as sim
+from helpers.metahope import severity
+from helpers.metahope import simulate as sim
 from helpers.metahope.tidy_frame import CATEGORIES
 
 
@@ -36,15 +37,21 @@ def test_bias_shifts_severity_and_confusion_moves_categories(truth):
     harsh = sim.simulate_annotations(truth, [sim.Annotator("h", threshold=3, bias=2, confusion=0, noise=0)], seed=0)
     # B's MIS 8 -> 10, STL 2 -> 4, RAM 6 -> 8, PRF 2 -> 4; clean units are perceived at 2 < 3: no false alarm
     assert harsh.groupby("category", observed=True)["severity"].sum().to_dict() == {
-        "IMP": 0, "RAM": 8, "MIS": 10, "STL": 4, "PRF": 4}
+        "IMP": 0,
+        "RAM": 8,
+        "MIS": 10,
+        "STL": 4,
+        "PRF": 4,
+    }
     moved = sim.simulate_annotations(truth, [sim.Annotator("m", threshold=1, confusion=1.0, noise=0)], seed=0)
     sev = moved.assign(category=moved["category"].astype(str)).set_index(["item", "system", "category"])["severity"]
     # every IMP/MIS/STL/PRF error leaves its category (B: i1 Google MIS 8 + STL 2, i3 GPT PRF 2); RAM stays
     assert sev[("i1", "GoogleMT", "MIS")] != 8 and sev[("i1", "GoogleMT", "STL")] != 2
     assert sev[("i3", "GPT-5.4", "PRF")] == 0 and sev.loc[("i3", "GPT-5.4")].sum() == 2
     assert sev[("i2", "GoogleMT", "RAM")] == 6
-    alarms = sim.simulate_annotations(truth, [sim.Annotator("f", threshold=1, confusion=0, noise=0, false_alarm=1.0)],
-                                      seed=0)
+    alarms = sim.simulate_annotations(
+        truth, [sim.Annotator("f", threshold=1, confusion=0, noise=0, false_alarm=1.0)], seed=0
+    )
     # a false alarm on every (item, system), perceived at the moderate level 4: each clean unit gets exactly 4
     clean_units = mh.segment_scores(truth).query("SEGS == 0")[["item", "system"]]
     flagged = mh.segment_scores(alarms).merge(clean_units)
@@ -62,7 +69,8 @@ def test_misses_follow_the_miss_probability_and_are_shared_by_subtlety(truth):
 
     def found(out):
         wide = out.assign(category=out["category"].astype(str)).pivot_table(
-            index=keys, columns="annotator", values="severity", observed=True)
+            index=keys, columns="annotator", values="severity", observed=True
+        )
         return wide.loc[pd.MultiIndex.from_frame(errors)] > 0
 
     independent = found(sim.simulate_annotations(big, panel, seed=1, subtlety_sd=0.0))
@@ -111,8 +119,13 @@ def test_team_statistics_match_the_agreement_function(truth):
 
 
 def test_seed_summary_flags_orders_that_change_with_the_seed():
-    study = pd.DataFrame({"seed": [0, 0, 1, 1, 2, 2, 3, 3, 4, 4], "system": ["x", "y"] * 5,
-                          "segs_alpha": [0.3, 0.1, 0.2, 0.25, 0.3, 0.1, 0.1, 0.2, 0.4, 0.1]})
+    study = pd.DataFrame(
+        {
+            "seed": [0, 0, 1, 1, 2, 2, 3, 3, 4, 4],
+            "system": ["x", "y"] * 5,
+            "segs_alpha": [0.3, 0.1, 0.2, 0.25, 0.3, 0.1, 0.1, 0.2, 0.4, 0.1],
+        }
+    )
     row = sim.seed_summary(study).iloc[0]
     # x ahead in seeds 0, 2, 4: share 0.6 -> seed noise; mean difference (0.2 - 0.05 + 0.2 - 0.1 + 0.3) / 5
     assert row["share_a_ahead"] == 0.6 and row["seed_noise"] and row["mean_difference"] == pytest.approx(0.11)
@@ -129,22 +142,35 @@ def test_team_statistics_against_the_krippendorff_package():
     # two annotators, one system, four items:
     #   a: i1 MIS 4 | i2 none  | i3 STL 2 | i4 MIS 6 + PRF 2   -> SEGS 4, 0, 2, 8
     #   b: i1 MIS 4 | i2 IMP 2 | i3 none  | i4 MIS 8          -> SEGS 4, 2, 0, 8
-    given = {"a": {("i1", "MIS"): 4, ("i3", "STL"): 2, ("i4", "MIS"): 6, ("i4", "PRF"): 2},
-             "b": {("i1", "MIS"): 4, ("i2", "IMP"): 2, ("i4", "MIS"): 8}}
-    rows = [{"item": i, "system": "X", "annotator": who, "category": c, "severity": g.get((i, c), 0)}
-            for who, g in given.items() for i in ("i1", "i2", "i3", "i4") for c in CATEGORIES]
+    given = {
+        "a": {("i1", "MIS"): 4, ("i3", "STL"): 2, ("i4", "MIS"): 6, ("i4", "PRF"): 2},
+        "b": {("i1", "MIS"): 4, ("i2", "IMP"): 2, ("i4", "MIS"): 8},
+    }
+    rows = [
+        {"item": i, "system": "X", "annotator": who, "category": c, "severity": g.get((i, c), 0)}
+        for who, g in given.items()
+        for i in ("i1", "i2", "i3", "i4")
+        for c in CATEGORIES
+    ]
     t = pd.DataFrame(rows)
     got = simulate.team_statistics(t).set_index("system").loc["X"]
     segs = [[4, 0, 2, 8], [4, 2, 0, 8]]
-    assert got["segs_alpha"] == pytest.approx(krippendorff.alpha(reliability_data=segs, level_of_measurement="ordinal",
-                                                                 value_domain=[0, 2, 4, 8]))
+    assert got["segs_alpha"] == pytest.approx(
+        krippendorff.alpha(reliability_data=segs, level_of_measurement="ordinal", value_domain=[0, 2, 4, 8])
+    )
     # an error on both sheets for i1 and i4, on one only for i2 and i3: 2 of 4 units agree
     assert got["presence_agreement"] == 50.0
     # per category (RAM is all zeros: α undefined, left out of the mean)
-    per_cat = {"IMP": [[0, 0, 0, 0], [0, 2, 0, 0]], "MIS": [[4, 0, 0, 6], [4, 0, 0, 8]],
-               "STL": [[0, 0, 2, 0], [0, 0, 0, 0]], "PRF": [[0, 0, 0, 2], [0, 0, 0, 0]]}
-    ref = [krippendorff.alpha(reliability_data=m, level_of_measurement="ordinal", value_domain=list(range(0, 11, 2)))
-           for m in per_cat.values()]
+    per_cat = {
+        "IMP": [[0, 0, 0, 0], [0, 2, 0, 0]],
+        "MIS": [[4, 0, 0, 6], [4, 0, 0, 8]],
+        "STL": [[0, 0, 2, 0], [0, 0, 0, 0]],
+        "PRF": [[0, 0, 0, 2], [0, 0, 0, 0]],
+    }
+    ref = [
+        krippendorff.alpha(reliability_data=m, level_of_measurement="ordinal", value_domain=list(range(0, 11, 2)))
+        for m in per_cat.values()
+    ]
     assert got["category_alpha"] == pytest.approx(np.mean(ref))
     pooled = simulate.team_statistics(t, by=None, statistics=["presence_agreement"])
     assert pooled.columns.tolist() == ["group", "presence_agreement"] and pooled.iloc[0].tolist() == ["all", 50.0]

@@ -20,8 +20,20 @@ s2_9,The new manager is a breath of fresh air.,fresh,AJ,新经理是一口新鲜
 def sheets(tmp_path):
     items = tmp_path / "items.csv"
     items.write_text(ITEMS, encoding="utf-8")
-    code = cli.main(["template", "metahope", "--items", str(items), "--systems", "sysA,sysB", "--annotators", "ana,ben",
-                     "--out", str(tmp_path / "out")])
+    code = cli.main(
+        [
+            "template",
+            "metahope",
+            "--items",
+            str(items),
+            "--systems",
+            "sysA,sysB",
+            "--annotators",
+            "ana,ben",
+            "--out",
+            str(tmp_path / "out"),
+        ]
+    )
     assert code == 0
     return {"ana": tmp_path / "out" / "metahope_ana.xlsx", "ben": tmp_path / "out" / "metahope_ben.xlsx"}
 
@@ -39,8 +51,28 @@ def test_template_layout_dropdown_and_guidelines(sheets):
     assert wb.sheetnames == ["Annotation", "Guidelines"]
     ws = wb["Annotation"]
     header = [c.value for c in ws[1]]
-    assert header == ["word_id", "sentence", "word", "wordcat", "sysA", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS",
-                      "sysB", "IMP", "RAM", "MIS", "STL", "PRF", "SEGS", "done", "comments"]
+    assert header == [
+        "word_id",
+        "sentence",
+        "word",
+        "wordcat",
+        "sysA",
+        "IMP",
+        "RAM",
+        "MIS",
+        "STL",
+        "PRF",
+        "SEGS",
+        "sysB",
+        "IMP",
+        "RAM",
+        "MIS",
+        "STL",
+        "PRF",
+        "SEGS",
+        "done",
+        "comments",
+    ]
     assert ws["A3"].value == "s2_5" and ws["L3"].value == "新经理带来了一股清风。"
     assert ws["K2"].value == "=SUM(F2:J2)"
     validation = ws.data_validations.dataValidation[0]
@@ -58,14 +90,20 @@ DONE = {"S2": "done", "S3": "done", "S4": "done"}
 
 
 def test_round_trip_filled_sheets_load_back(sheets):
-    _fill(sheets["ana"], {"H2": 4, "N3": 2, **DONE})           # ana: MIS 4 for sysA on s1_3, RAM 2 for sysB on s2_5
+    _fill(sheets["ana"], {"H2": 4, "N3": 2, **DONE})  # ana: MIS 4 for sysA on s1_3, RAM 2 for sysB on s2_5
     _fill(sheets["ben"], {"H2": 8, "I2": "2", "J4": 6, **DONE})  # ben: MIS 8 + STL 2 on s1_3, PRF 6 on s2_9 (sysA)
     study = mh.load_study(sheets)
     got = study[study["severity"] > 0][["annotator", "item", "system", "category", "severity"]]
     got = got.assign(category=got["category"].astype(str)).values.tolist()
-    assert sorted(got) == sorted([["ana", "s1_3", "sysA", "MIS", 4], ["ana", "s2_5", "sysB", "RAM", 2],
-                                  ["ben", "s1_3", "sysA", "MIS", 8], ["ben", "s1_3", "sysA", "STL", 2],
-                                  ["ben", "s2_9", "sysA", "PRF", 6]])
+    assert sorted(got) == sorted(
+        [
+            ["ana", "s1_3", "sysA", "MIS", 4],
+            ["ana", "s2_5", "sysB", "RAM", 2],
+            ["ben", "s1_3", "sysA", "MIS", 8],
+            ["ben", "s1_3", "sysA", "STL", 2],
+            ["ben", "s2_9", "sysA", "PRF", 6],
+        ]
+    )
     assert study["item"].unique().tolist() == ["s1_3", "s2_5", "s2_9"]
     assert study.loc[study["item"] == "s2_5", "translation"].iloc[-1] == "新经理带来了一股清风。"
 
@@ -73,8 +111,11 @@ def test_round_trip_filled_sheets_load_back(sheets):
 def test_unfinished_rows_are_never_zeros(sheets):
     _fill(sheets["ana"], {"H2": 4, **DONE})
     _fill(sheets["ben"], {"H2": 8, "S2": "done", "J4": 6})  # row 3 untouched, row 4 has an entry but no done mark
-    with pytest.raises(InputError, match=r"metahope_ben.xlsx, sheet 'Annotation', column 'done': student 'ben': 2 of 3 "
-                       r"rows are not marked done: rows 3-4"):
+    with pytest.raises(
+        InputError,
+        match=r"metahope_ben.xlsx, sheet 'Annotation', column 'done': student 'ben': 2 of 3 "
+        r"rows are not marked done: rows 3-4",
+    ):
         mh.load_study(sheets)
     rows = mh.load_class(sheets, unfinished="drop_rows")  # items s2_5, s2_9 leave for everyone: sheets stay complete
     assert rows.tidy["item"].unique().tolist() == ["s1_3"] and set(rows.tidy["annotator"]) == {"ana", "ben"}
@@ -93,8 +134,11 @@ def test_the_student_field_names_the_student_not_the_file(sheets, tmp_path):
     assert set(study["annotator"]) == {"ana", "ben"}
     copy = tmp_path / "copy.xlsx"
     copy.write_bytes(renamed.read_bytes())
-    with pytest.raises(InputError, match=r"copy.xlsx: value 'ben': student 'ben' also has the workbook "
-                       r"metahope_ben \(1\).xlsx"):
+    with pytest.raises(
+        InputError,
+        match=r"copy.xlsx: value 'ben': student 'ben' also has the workbook "
+        r"metahope_ben \(1\).xlsx",
+    ):
         mh.load_study([sheets["ana"], renamed, copy])
 
 
@@ -133,8 +177,23 @@ def test_items_from_released_layout_workbook(tmp_path, two_annotators):
 def test_items_csv_errors(tmp_path):
     bad = tmp_path / "items.csv"
     bad.write_text("word_id,sentence,word,pos,sysA\na,s,w,N,t\na,s,w,N,t\n")
-    assert cli.main(["template", "metahope", "--items", str(bad), "--systems", "sysA", "--annotators", "2",
-                     "--out", str(tmp_path / "o")]) == 1
+    assert (
+        cli.main(
+            [
+                "template",
+                "metahope",
+                "--items",
+                str(bad),
+                "--systems",
+                "sysA",
+                "--annotators",
+                "2",
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 1
+    )
     from helpers.metahope.template import read_items
 
     with pytest.raises(ValueError, match="appears twice"):
@@ -147,8 +206,11 @@ def test_a_kit_workbook_without_its_done_column_is_refused(sheets):
     """A deleted or renamed done column must not turn unfinished rows back into 'no error'."""
     _fill(sheets["ana"], {"H2": 4, "S1": "Done?", **DONE})
     _fill(sheets["ben"], DONE)
-    with pytest.raises(InputError, match=r"metahope_ana.xlsx, sheet 'Annotation', row 1: the 'done' column is "
-                       r"missing \(renamed or deleted\?\)"):
+    with pytest.raises(
+        InputError,
+        match=r"metahope_ana.xlsx, sheet 'Annotation', row 1: the 'done' column is "
+        r"missing \(renamed or deleted\?\)",
+    ):
         mh.load_study(sheets)
 
 

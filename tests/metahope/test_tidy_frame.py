@@ -11,8 +11,9 @@ from helpers.metahope import tidy_frame
 
 def _units(rated):
     """A tidy frame with one MIS row per (item, system, annotator) in ``rated``."""
-    return pd.DataFrame([{"item": i, "system": s, "annotator": a, "category": "MIS", "severity": 2}
-                         for i, s, a in rated])
+    return pd.DataFrame(
+        [{"item": i, "system": s, "annotator": a, "category": "MIS", "severity": 2} for i, s, a in rated]
+    )
 
 
 # items 1-3 of system X: A rates 1, 2, 3; B rates 1, 2; C rates 3 only

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import HEADERS, row, write_workbook
 
+from conftest import HEADERS, row, write_workbook
 from helpers.core.errors import InputError
 from helpers.metahope import workbooks
 
@@ -21,17 +21,23 @@ def test_read_workbook_tidy_and_blank_is_zero(two_annotators):
     assert df.loc[df["item"] == "i3", "translation"].iloc[-1] == "zh-i3-p"
 
 
-@pytest.mark.parametrize("bad, problem", [
-    (7, "severity must be one of 0, 2, 4, 6, 8, 10"),
-    ("major", "severity must be one of"),
-    (4.5, "severity must be one of"),
-    (-2, "severity must be one of"),
-])
+@pytest.mark.parametrize(
+    "bad, problem",
+    [
+        (7, "severity must be one of 0, 2, 4, 6, 8, 10"),
+        ("major", "severity must be one of"),
+        (4.5, "severity must be one of"),
+        (-2, "severity must be one of"),
+    ],
+)
 def test_bad_severity_names_file_row_column_cell_value(tmp_path, bad, problem):
-    path = write_workbook(tmp_path / "bad.xlsx", [
-        row("i1", "S.", "w", "N"),
-        row("i2", "S.", "w2", "V", gpt=(None, None, bad, None, None)),
-    ])
+    path = write_workbook(
+        tmp_path / "bad.xlsx",
+        [
+            row("i1", "S.", "w", "N"),
+            row("i2", "S.", "w2", "V", gpt=(None, None, bad, None, None)),
+        ],
+    )
     with pytest.raises(InputError) as err:
         workbooks.read_workbook(path, "A")
     msg = str(err.value)
@@ -60,14 +66,18 @@ def test_id_header_must_match(tmp_path):
 
 
 def test_segs_must_equal_sum(tmp_path):
-    path = write_workbook(tmp_path / "s.xlsx", [row("i1", "S.", "w", "N", google=(2, None, 4, None, None), segs=(8, None))])
+    path = write_workbook(
+        tmp_path / "s.xlsx", [row("i1", "S.", "w", "N", google=(2, None, 4, None, None), segs=(8, None))]
+    )
     with pytest.raises(InputError, match=r"row 2, column 'SEGS \(Google_translate\)', cell K2: value 8: SEGS must"):
         workbooks.read_workbook(path, "A")
 
 
 def test_row_without_id_and_duplicate_id(tmp_path):
     path = write_workbook(tmp_path / "n.xlsx", [row("i1", "S.", "w", "N"), row(None, "S.", "w", "N")])
-    with pytest.raises(InputError, match=r"row 3, column 'word_id', cell A3: value None: row has content but no word_id"):
+    with pytest.raises(
+        InputError, match=r"row 3, column 'word_id', cell A3: value None: row has content but no word_id"
+    ):
         workbooks.read_workbook(path, "A")
     path = write_workbook(tmp_path / "d.xlsx", [row("i1", "S.", "w", "N"), row("i1", "S.", "w", "N")])
     with pytest.raises(InputError, match=r"row 3.*value 'i1': duplicate word_id \(first on row 2\)"):
@@ -75,7 +85,9 @@ def test_row_without_id_and_duplicate_id(tmp_path):
 
 
 def test_blank_rows_between_items_are_skipped_and_listed(tmp_path):
-    path = write_workbook(tmp_path / "b.xlsx", [row("i1", "S.", "w", "N"), [None] * len(HEADERS), row("i2", "S.", "v", "V")])
+    path = write_workbook(
+        tmp_path / "b.xlsx", [row("i1", "S.", "w", "N"), [None] * len(HEADERS), row("i2", "S.", "v", "V")]
+    )
     sheet = workbooks.read_sheet(path, "A")
     assert sheet.frame["item"].unique().tolist() == ["i1", "i2"]
     assert sheet.skipped_rows == (3,) and sheet.item_rows == {"i1": 2, "i2": 4}

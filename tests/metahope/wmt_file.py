@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-
 HEADER = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata\n"
 
 
@@ -38,8 +37,17 @@ def _write(path, rows=ROWS, header=HEADER, systems=("X",)):
     lines = [header]
     for system in systems:
         for _, doc, seg, rater, cat, sev in rows:
-            fields = [system, doc, str(seg), str(10 * (doc == "d2") + seg), rater, f"source {doc} {seg}",
-                      f"\"target\" {system} {doc} {seg}", cat, sev]
+            fields = [
+                system,
+                doc,
+                str(seg),
+                str(10 * (doc == "d2") + seg),
+                rater,
+                f"source {doc} {seg}",
+                f'"target" {system} {doc} {seg}',
+                cat,
+                sev,
+            ]
             lines.append("\t".join(fields + ([""] if header == HEADER else [])) + "\n")
     path.write_text("".join(lines), encoding="utf-8")
     return path

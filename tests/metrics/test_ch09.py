@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from helpers.core.errors import InputError
 from helpers.core.book.report import Provenance
+from helpers.core.errors import InputError
 from helpers.metrics import ch09
 
 
@@ -17,13 +17,28 @@ def box(tmp_path, monkeypatch):
     monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
     ref = ["the cat sat on the mat", "a dog barked at night"]
     hyps = {"A": ref, "B": ["the cat sat on a mat", "a dog barked in the night"], "C": ["cat mat", "dog"]}
-    texts = pd.DataFrame([{"system": s, "segment": i + 1, "reference": r, "hypothesis": h}
-                          for s, lines in hyps.items() for i, (h, r) in enumerate(zip(lines, ref))])
-    human = pd.DataFrame({"system": ["A", "A", "B", "B", "C", "C"], "segment": [1, 2, 1, 2, 1, 2],
-                          "score": [2.0, 2.0, 0.0, 1.0, 5.0, 6.0]})
+    texts = pd.DataFrame(
+        [
+            {"system": s, "segment": i + 1, "reference": r, "hypothesis": h}
+            for s, lines in hyps.items()
+            for i, (h, r) in enumerate(zip(lines, ref))
+        ]
+    )
+    human = pd.DataFrame(
+        {
+            "system": ["A", "A", "B", "B", "C", "C"],
+            "segment": [1, 2, 1, 2, 1, 2],
+            "score": [2.0, 2.0, 0.0, 1.0, 5.0, 6.0],
+        }
+    )
     protocol = pd.DataFrame({"system": ["A", "B", "C", "X"], "score": [10.0, 30.0, 20.0, 99.0]})
-    return ch09.Data(Provenance("own"), texts=texts, human=human, protocol=protocol,
-                               published=pd.DataFrame({"system": ["A"], "metric": ["bleu"], "score": [100.0]}))
+    return ch09.Data(
+        Provenance("own"),
+        texts=texts,
+        human=human,
+        protocol=protocol,
+        published=pd.DataFrame({"system": ["A"], "metric": ["bleu"], "score": [100.0]}),
+    )
 
 
 def test_protocol_ranks_by_hand(box):
@@ -45,18 +60,26 @@ def test_reproduction_and_score_table(box):
 
 
 def test_unrated_segments_get_no_segment_rows(box):
-    rated_once = box.__class__(box.provenance, texts=box.texts, human=box.human[box.human["segment"] == 1],
-                               protocol=box.protocol, published=box.published)
+    rated_once = box.__class__(
+        box.provenance,
+        texts=box.texts,
+        human=box.human[box.human["segment"] == 1],
+        protocol=box.protocol,
+        published=box.published,
+    )
     table = ch09.metric_scores(rated_once, ["chrf"])
     assert table.loc[table["segment"].notna(), "segment"].unique().tolist() == [1]
 
 
-@pytest.mark.parametrize("kwargs, needle", [
-    ({"testset": "wmt22"}, "parameter 'testset': value 'wmt22'"),
-    ({"metrics": "bleu,comet"}, "parameter 'metrics': value 'comet'"),
-    ({"reference": "ref.txt"}, "parameter 'hypotheses': is needed"),
-    ({"n_boot": 5}, "parameter 'n_boot'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        ({"testset": "wmt22"}, "parameter 'testset': value 'wmt22'"),
+        ({"metrics": "bleu,comet"}, "parameter 'metrics': value 'comet'"),
+        ({"reference": "ref.txt"}, "parameter 'hypotheses': is needed"),
+        ({"n_boot": 5}, "parameter 'n_boot'"),
+    ],
+)
 def test_setup_names_the_bad_parameter(kwargs, needle):
     with pytest.raises(InputError, match=needle):
         ch09.setup(**kwargs)
@@ -65,8 +88,13 @@ def test_setup_names_the_bad_parameter(kwargs, needle):
 def test_system_rows_on_all_lines_or_only_the_rated_ones(box):
     """B's second line is rated 1 and differs from the reference; rated on line 1 only, B's
     system TER counts line 1's one edit over its 6 reference words."""
-    one = box.__class__(box.provenance, texts=box.texts, human=box.human[box.human["segment"] == 1],
-                        protocol=box.protocol, published=box.published)
+    one = box.__class__(
+        box.provenance,
+        texts=box.texts,
+        human=box.human[box.human["segment"] == 1],
+        protocol=box.protocol,
+        published=box.published,
+    )
     every = ch09.metric_scores(one, ["ter"], system_lines="all").set_index("system")
     rated = ch09.metric_scores(one, ["ter"], system_lines="rated").set_index("system")
     b_all = every.loc[every["segment"].isna()].loc["B", "score"]
@@ -88,8 +116,13 @@ def test_post_edit_rates_are_hter(tmp_path, monkeypatch):
 def test_edit_rate_agreement_by_hand_and_scipy():
     from scipy.stats import pearsonr
 
-    frame = pd.DataFrame({"hter": [0.0, 10.0, 20.0, 30.0, 40.0], "penalty": [0.0, 1.0, 3.0, 2.0, 4.0],
-                          "sentence": ["s1", "s1", "s2", "s2", "s3"]})
+    frame = pd.DataFrame(
+        {
+            "hter": [0.0, 10.0, 20.0, 30.0, 40.0],
+            "penalty": [0.0, 1.0, 3.0, 2.0, 4.0],
+            "sentence": ["s1", "s1", "s2", "s2", "s3"],
+        }
+    )
     got = ch09.edit_rate_agreement(frame, n_boot=200, clusters="sentence").set_index("statistic")
     assert got.loc["rho", "estimate"] == pytest.approx(0.9)  # one swapped pair: 1 - 6*2/(5*24)
     assert got.loc["pearson", "estimate"] == pytest.approx(pearsonr(frame["hter"], frame["penalty"])[0])
@@ -112,17 +145,22 @@ def test_missed_errors_by_hand():
 def test_the_blind_baseline_is_not_one_half_when_edit_rates_tie():
     """Most clean translations untouched (HTER 0): the median is 0 and an edit rate blind to the
     errors would leave 4 of 5 clean rows, not one half, at or below it."""
-    frame = pd.DataFrame({"hter": [0.0, 0.0, 0.0, 0.0, 30.0, 0.0, 0.0, 0.0, 50.0, 60.0],
-                          "errors": [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]})
+    frame = pd.DataFrame(
+        {"hter": [0.0, 0.0, 0.0, 0.0, 30.0, 0.0, 0.0, 0.0, 50.0, 60.0], "errors": [0, 0, 0, 0, 0, 1, 1, 1, 1, 1]}
+    )
     got = ch09.missed_errors(frame, n_boot=200).set_index("statistic")
-    assert got.loc["missed", "estimate"] == pytest.approx(3 / 5) and got.loc["blind", "estimate"] == pytest.approx(4 / 5)
+    assert got.loc["missed", "estimate"] == pytest.approx(3 / 5) and got.loc["blind", "estimate"] == pytest.approx(
+        4 / 5
+    )
     assert got.loc["missed_gap", "estimate"] == pytest.approx(3 / 5 - 4 / 5)
 
 
 def test_own_files_in_the_wrong_script_get_a_warning_naming_the_file(tmp_path):
     """Issue 42: the Chinese source passed as the English reference was scored without a word."""
     ref, a, b = tmp_path / "ref.en", tmp_path / "a.en", tmp_path / "b.en"
-    ref.write_text("这是源文的第一句。\n这是第二句话了。\n第三句话在这里。\n", encoding="utf-8")  # the source, not an English reference
+    ref.write_text(
+        "这是源文的第一句。\n这是第二句话了。\n第三句话在这里。\n", encoding="utf-8"
+    )  # the source, not an English reference
     a.write_text("This is it.\nThe second.\nThe third.\n", encoding="utf-8")
     b.write_text("That is it.\nA second.\nA third.\n", encoding="utf-8")
     human = tmp_path / "human.csv"
@@ -141,8 +179,13 @@ def test_own_files_in_the_wrong_script_get_a_warning_naming_the_file(tmp_path):
 def test_system_table_has_no_row_without_a_metric_score(box):
     """Issue 42: systems the experts rated but with no output here gave all-NA rows."""
     rated_only = pd.DataFrame({"system": ["ref-B", "ref-B"], "segment": [1, 2], "score": [0.5, 0.0]})
-    box = ch09.Data(box.provenance, texts=box.texts, human=pd.concat([box.human, rated_only]), protocol=box.protocol,
-                    published=box.published)
+    box = ch09.Data(
+        box.provenance,
+        texts=box.texts,
+        human=pd.concat([box.human, rated_only]),
+        protocol=box.protocol,
+        published=box.published,
+    )
     scored = ch09.metric_scores(box, ["chrf"])
     table = ch09.system_table(box, scored)
     assert table["system"].tolist() == ["B", "A", "C"]  # by mean penalty 0.5, 2.0, 5.5; no ref-B

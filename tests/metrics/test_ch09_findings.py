@@ -18,38 +18,123 @@ def _write(folder, name, frame):
 @pytest.fixture
 def saved(tmp_path):
     """A small results folder: 3 systems, 2 metrics, hand-chosen numbers."""
-    _write(tmp_path, "data_summary", pd.DataFrame(
-        [("pair", None, "EN→DE"), ("testset", None, "own files"), ("released", 0, ""), ("systems", 3, "A, B, C"),
-         ("lines", 20, ""), ("rated_segments", 18, ""), ("protocol", None, ""), ("metrics", 2, "bleu, chrf"),
-         ("post_edit_rows", 20, "")], columns=["quantity", "value", "text"]))
+    _write(
+        tmp_path,
+        "data_summary",
+        pd.DataFrame(
+            [
+                ("pair", None, "EN→DE"),
+                ("testset", None, "own files"),
+                ("released", 0, ""),
+                ("systems", 3, "A, B, C"),
+                ("lines", 20, ""),
+                ("rated_segments", 18, ""),
+                ("protocol", None, ""),
+                ("metrics", 2, "bleu, chrf"),
+                ("post_edit_rows", 20, ""),
+            ],
+            columns=["quantity", "value", "text"],
+        ),
+    )
     _write(tmp_path, "reproduction", pd.DataFrame(columns=["system", "metric", "published", "computed", "difference"]))
-    _write(tmp_path, "meta_evaluation", pd.DataFrame(
-        {"level": ["system", "system", "segment", "segment", "system", "system", "segment", "segment"],
-         "metric": ["bleu"] * 4 + ["chrf"] * 4,
-         "statistic": ["pearson", "pairwise_accuracy", "pearson_flat", "pearson_item"] * 2,
-         "estimate": [0.5, 2 / 3, 0.3, 0.1, 0.9, 1.0, 0.4, 0.2], "ci_low": [0.1, 0.3, 0.2, 0.0, 0.6, 0.6, 0.3, 0.1],
-         "ci_high": [0.8, 1.0, 0.4, 0.2, 1.0, 1.0, 0.5, 0.3], "n": [3, 3, 54, 18, 3, 3, 54, 18]}))
-    _write(tmp_path, "metric_comparison", pd.DataFrame(
-        {"level": "system", "statistic": "pearson", "metric_a": ["bleu", "chrf"], "metric_b": ["chrf", "bleu"],
-         "delta": [-0.4, 0.4], "p": [0.97, 0.03]}))
-    _write(tmp_path, "segment_choice", pd.DataFrame(
-        {"metric": ["bleu", "chrf"], "statistic": ["pearson", "pearson"], "all": [0.5, 0.9], "rated": [0.45, 0.9],
-         "difference": [-0.05, 0.0]}))
-    _write(tmp_path, "unmatched", pd.DataFrame(
-        {"metric": ["bleu", "bleu"], "only_in": ["human", "human"], "what": ["system", "cell"], "n": [1, 2],
-         "examples": ["D", "A #3; B #3"]}))
-    _write(tmp_path, "protocol_ranks", pd.DataFrame(
-        {"system": ["B", "A", "C"], "mqm": [0.5, 2.0, 5.5], "mqm_rank": [1.0, 2.0, 3.0], "protocol": [None] * 3,
-         "protocol_rank": [None] * 3, "bleu": [20.0, 30.0, 10.0], "bleu_rank": [2.0, 1.0, 3.0],
-         "rank_shift": [None] * 3}))
-    _write(tmp_path, "edit_rate_agreement", pd.DataFrame(
-        {"data": ["MetaHOPE", "MetaHOPE", "HADQAET", "HADQAET"], "statistic": ["pearson", "rho"] * 2,
-         "estimate": [0.2, 0.25, 0.3, 0.35], "ci_low": [0.0, 0.05, 0.1, 0.15], "ci_high": [0.4, 0.45, 0.5, 0.55],
-         "n": [57, 57, 20, 20]}))
-    _write(tmp_path, "missed_errors", pd.DataFrame(
-        {"statistic": ["missed", "blind", "missed_gap", "hter_error", "hter_clean"],
-         "estimate": [0.25, 0.625, -0.375, 80.0, 60.0], "ci_low": [0.1, 0.4, -0.6, 70.0, 50.0],
-         "ci_high": [0.4, 0.8, -0.1, 90.0, 70.0], "n": [12, 8, 12, 12, 8]}))
+    _write(
+        tmp_path,
+        "meta_evaluation",
+        pd.DataFrame(
+            {
+                "level": ["system", "system", "segment", "segment", "system", "system", "segment", "segment"],
+                "metric": ["bleu"] * 4 + ["chrf"] * 4,
+                "statistic": ["pearson", "pairwise_accuracy", "pearson_flat", "pearson_item"] * 2,
+                "estimate": [0.5, 2 / 3, 0.3, 0.1, 0.9, 1.0, 0.4, 0.2],
+                "ci_low": [0.1, 0.3, 0.2, 0.0, 0.6, 0.6, 0.3, 0.1],
+                "ci_high": [0.8, 1.0, 0.4, 0.2, 1.0, 1.0, 0.5, 0.3],
+                "n": [3, 3, 54, 18, 3, 3, 54, 18],
+            }
+        ),
+    )
+    _write(
+        tmp_path,
+        "metric_comparison",
+        pd.DataFrame(
+            {
+                "level": "system",
+                "statistic": "pearson",
+                "metric_a": ["bleu", "chrf"],
+                "metric_b": ["chrf", "bleu"],
+                "delta": [-0.4, 0.4],
+                "p": [0.97, 0.03],
+            }
+        ),
+    )
+    _write(
+        tmp_path,
+        "segment_choice",
+        pd.DataFrame(
+            {
+                "metric": ["bleu", "chrf"],
+                "statistic": ["pearson", "pearson"],
+                "all": [0.5, 0.9],
+                "rated": [0.45, 0.9],
+                "difference": [-0.05, 0.0],
+            }
+        ),
+    )
+    _write(
+        tmp_path,
+        "unmatched",
+        pd.DataFrame(
+            {
+                "metric": ["bleu", "bleu"],
+                "only_in": ["human", "human"],
+                "what": ["system", "cell"],
+                "n": [1, 2],
+                "examples": ["D", "A #3; B #3"],
+            }
+        ),
+    )
+    _write(
+        tmp_path,
+        "protocol_ranks",
+        pd.DataFrame(
+            {
+                "system": ["B", "A", "C"],
+                "mqm": [0.5, 2.0, 5.5],
+                "mqm_rank": [1.0, 2.0, 3.0],
+                "protocol": [None] * 3,
+                "protocol_rank": [None] * 3,
+                "bleu": [20.0, 30.0, 10.0],
+                "bleu_rank": [2.0, 1.0, 3.0],
+                "rank_shift": [None] * 3,
+            }
+        ),
+    )
+    _write(
+        tmp_path,
+        "edit_rate_agreement",
+        pd.DataFrame(
+            {
+                "data": ["MetaHOPE", "MetaHOPE", "HADQAET", "HADQAET"],
+                "statistic": ["pearson", "rho"] * 2,
+                "estimate": [0.2, 0.25, 0.3, 0.35],
+                "ci_low": [0.0, 0.05, 0.1, 0.15],
+                "ci_high": [0.4, 0.45, 0.5, 0.55],
+                "n": [57, 57, 20, 20],
+            }
+        ),
+    )
+    _write(
+        tmp_path,
+        "missed_errors",
+        pd.DataFrame(
+            {
+                "statistic": ["missed", "blind", "missed_gap", "hter_error", "hter_clean"],
+                "estimate": [0.25, 0.625, -0.375, 80.0, 60.0],
+                "ci_low": [0.1, 0.4, -0.6, 70.0, 50.0],
+                "ci_high": [0.4, 0.8, -0.1, 90.0, 70.0],
+                "n": [12, 8, 12, 12, 8],
+            }
+        ),
+    )
     return tmp_path
 
 
@@ -106,8 +191,13 @@ def test_system_lines_choice_by_hand(tmp_path, monkeypatch):
     monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
     ref = ["the cat sat on the mat", "a dog barked at night"]
     hyps = {"A": ["the cat sat on a mat", "a dog barked at night"], "B": ref[:1] + ["dog"], "C": ["cat mat", "dog"]}
-    texts = pd.DataFrame([{"system": s, "segment": i + 1, "reference": r, "hypothesis": h}
-                          for s, lines in hyps.items() for i, (h, r) in enumerate(zip(lines, ref))])
+    texts = pd.DataFrame(
+        [
+            {"system": s, "segment": i + 1, "reference": r, "hypothesis": h}
+            for s, lines in hyps.items()
+            for i, (h, r) in enumerate(zip(lines, ref))
+        ]
+    )
     human = pd.DataFrame({"system": ["A", "B", "C"], "segment": [1, 1, 1], "score": [1.0, 0.0, 5.0]})
     box = ch09.Data(Provenance("own"), texts=texts, human=human)
     scored = scores.system_scores(texts, ["chrf"])
@@ -125,14 +215,24 @@ def test_reproduction_and_ranks_reuse_the_score_table():
     report is the table's, here a marker value no text could produce."""
     from helpers.core.book.report import Provenance
 
-    texts = pd.DataFrame({"system": ["A", "B"], "segment": [1, 1], "reference": ["x y", "x y"],
-                          "hypothesis": ["x y", "y"]})
-    box = ch09.Data(Provenance("own"), texts=texts,
-                              human=pd.DataFrame({"system": ["A", "B"], "segment": [1, 1], "score": [0.0, 1.0]}),
-                              protocol=pd.DataFrame(columns=["system", "score"]),
-                              published=pd.DataFrame({"system": ["A"], "metric": ["bleu"], "score": [123.0]}))
-    scored = pd.DataFrame({"system": ["A", "B", "A", "B"], "segment": pd.NA, "metric": ["bleu", "bleu", "chrf", "chrf"],
-                           "score": [123.0, 7.0, 1.0, 2.0]})
+    texts = pd.DataFrame(
+        {"system": ["A", "B"], "segment": [1, 1], "reference": ["x y", "x y"], "hypothesis": ["x y", "y"]}
+    )
+    box = ch09.Data(
+        Provenance("own"),
+        texts=texts,
+        human=pd.DataFrame({"system": ["A", "B"], "segment": [1, 1], "score": [0.0, 1.0]}),
+        protocol=pd.DataFrame(columns=["system", "score"]),
+        published=pd.DataFrame({"system": ["A"], "metric": ["bleu"], "score": [123.0]}),
+    )
+    scored = pd.DataFrame(
+        {
+            "system": ["A", "B", "A", "B"],
+            "segment": pd.NA,
+            "metric": ["bleu", "bleu", "chrf", "chrf"],
+            "score": [123.0, 7.0, 1.0, 2.0],
+        }
+    )
     rep = ch09.reproduction(box, scored).set_index(["system", "metric"])
     assert rep.loc[("A", "bleu"), "computed"] == 123.0 and rep.loc[("A", "bleu"), "difference"] == 0.0
     ranks = ch09.protocol_ranks(box, scored).set_index("system")
@@ -155,30 +255,45 @@ GERMAN_REF = [f"Der Satz Nummer {i} ist kurz und klar." for i in range(1, 21)]
 @pytest.mark.slow
 def test_chapter_runs_on_own_english_german_files(tmp_path):
     """Twenty hand-made lines, three systems: the words name EN→DE and its counts, nothing of WMT's Chinese data."""
-    from helpers.core.book import execution
     from helpers.core import paths
+    from helpers.core.book import execution
 
     ref = tmp_path / "ref.de"
     ref.write_text("\n".join(GERMAN_REF) + "\n", encoding="utf-8")
-    outputs = {"good": GERMAN_REF, "fair": [s.replace("kurz", "knapp") for s in GERMAN_REF],
-               "poor": [s.replace("ist kurz und klar", "war lang") for s in GERMAN_REF]}
+    outputs = {
+        "good": GERMAN_REF,
+        "fair": [s.replace("kurz", "knapp") for s in GERMAN_REF],
+        "poor": [s.replace("ist kurz und klar", "war lang") for s in GERMAN_REF],
+    }
     files = {}
     for name, lines in outputs.items():
         files[name] = str(tmp_path / f"{name}.de")
         (tmp_path / f"{name}.de").write_text("\n".join(lines) + "\n", encoding="utf-8")
     penalty = {"good": 0.0, "fair": 1.0, "poor": 5.0}
-    human = pd.DataFrame([{"system": s, "segment": i, "score": penalty[s] + (i % 3) * 0.5}
-                          for s in outputs for i in range(1, 19)])  # lines 19-20 unrated
+    human = pd.DataFrame(
+        [{"system": s, "segment": i, "score": penalty[s] + (i % 3) * 0.5} for s in outputs for i in range(1, 19)]
+    )  # lines 19-20 unrated
     human.to_csv(tmp_path / "mqm.csv", index=False)
     out = execution.execute_notebook(
-        paths.project_root() / "notebooks" / "09_metrics.ipynb", tmp_path / "run.ipynb",
-        parameters={"reference": str(ref), "hypotheses": files, "human": str(tmp_path / "mqm.csv"),
-                    "language_pair": "EN→DE", "n_boot": 100, "n_perm": 100, "post_edit_rows": 20,
-                    "results_dir": str(tmp_path / "res")})
+        paths.project_root() / "notebooks" / "09_metrics.ipynb",
+        tmp_path / "run.ipynb",
+        parameters={
+            "reference": str(ref),
+            "hypotheses": files,
+            "human": str(tmp_path / "mqm.csv"),
+            "language_pair": "EN→DE",
+            "n_boot": 100,
+            "n_perm": 100,
+            "post_edit_rows": 20,
+            "results_dir": str(tmp_path / "res"),
+        },
+    )
     cells = json.loads(out.read_text(encoding="utf-8"))["cells"]
     shown = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in cells for o in c.get("outputs", []))
-    assert "Test set: own files, EN→DE: 3 systems with an output (good, fair, poor), 20 lines each, 18 of them rated" \
+    assert (
+        "Test set: own files, EN→DE: 3 systems with an output (good, fair, poor), 20 lines each, 18 of them rated"
         in shown
+    )
     assert "Chinese" not in shown and "ZH→EN" not in shown and "newstest" not in shown and "crowd" not in shown
     assert "**Reproduced.**" not in shown and "On EN→DE (3 systems)" in shown
     res = tmp_path / "res" / "09_metrics"
@@ -199,8 +314,14 @@ def test_unmatched_counts_read_the_keys_meta_evaluate_writes(saved):
     from helpers.metrics import meta
 
     human = pd.DataFrame({"system": ["A", "A", "B", "B"], "segment": [1, 2, 1, 2], "score": [1.0, 2.0, 3.0, 0.0]})
-    scores = pd.DataFrame({"system": ["A", "A", "A", "B", "B", "C"], "segment": [1, 2, 3, 1, 2, 1],
-                           "metric": "bleu", "score": [5.0, 4.0, 3.0, 2.0, 1.0, 9.0]})
+    scores = pd.DataFrame(
+        {
+            "system": ["A", "A", "A", "B", "B", "C"],
+            "segment": [1, 2, 3, 1, 2, 1],
+            "metric": "bleu",
+            "score": [5.0, 4.0, 3.0, 2.0, 1.0, 9.0],
+        }
+    )
     unmatched = meta.meta_evaluate(human, scores, n_boot=0).unmatched  # A #3 and C #1 have no human score
     _write(saved, "unmatched", unmatched)
     one = ch09.findings(saved).query("group == ''").set_index("quantity")
@@ -211,9 +332,20 @@ def test_unmatched_counts_read_the_keys_meta_evaluate_writes(saved):
 
 def test_a_ranking_is_stated_only_where_perm_both_separates_the_metrics(saved):
     """Issue 42: "chrfpp agrees best ... chrf least" ranked r values within 0.027 with every p >= 0.17."""
-    _write(saved, "metric_comparison", pd.DataFrame(
-        {"level": "system", "statistic": "pearson", "metric_a": ["bleu", "chrf"], "metric_b": ["chrf", "bleu"],
-         "delta": [-0.4, 0.4], "p": [0.83, 0.17]}))
+    _write(
+        saved,
+        "metric_comparison",
+        pd.DataFrame(
+            {
+                "level": "system",
+                "statistic": "pearson",
+                "metric_a": ["bleu", "chrf"],
+                "metric_b": ["chrf", "bleu"],
+                "delta": [-0.4, 0.4],
+                "p": [0.83, 0.17],
+            }
+        ),
+    )
     one = ch09.findings(saved).query("group == ''").set_index("quantity")
     assert pd.isna(one.loc["system_top", "value"]) and one.loc["system_top", "text"] == ""  # no best stated
     assert one.loc["system_tied", "text"] == "chrf and bleu" and one.loc["system_tied", "value"] == 0.17

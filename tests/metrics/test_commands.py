@@ -11,8 +11,13 @@ from helpers.__main__ import main
 @pytest.fixture
 def files(tmp_path, monkeypatch):
     monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
-    f = {"ref": "a b c d\ne f g h\n", "good": "a b x d\ne f g h\n", "short": "a b c d\n", "empty": "",
-         "src": "甲\n乙\n"}
+    f = {
+        "ref": "a b c d\ne f g h\n",
+        "good": "a b x d\ne f g h\n",
+        "short": "a b c d\n",
+        "empty": "",
+        "src": "甲\n乙\n",
+    }
     for name, text in f.items():
         (tmp_path / f"{name}.txt").write_text(text, encoding="utf-8")
     return tmp_path
@@ -24,8 +29,22 @@ def _run(files, *args):
 
 def test_writes_system_then_segment_rows(files, capsys):
     out = files / "scores.csv"
-    assert _run(files, "--hyp", f"sys1={files / 'good.txt'}", "--hyp", f"sys2={files / 'ref.txt'}",
-                "--src", str(files / "src.txt"), "--metrics", "bleu,ter", "--out", str(out)) == 0
+    assert (
+        _run(
+            files,
+            "--hyp",
+            f"sys1={files / 'good.txt'}",
+            "--hyp",
+            f"sys2={files / 'ref.txt'}",
+            "--src",
+            str(files / "src.txt"),
+            "--metrics",
+            "bleu,ter",
+            "--out",
+            str(out),
+        )
+        == 0
+    )
     table = pd.read_csv(out)
     assert list(table.columns) == ["system", "segment", "metric", "score"]
     systems = table[table["segment"].isna()]
@@ -36,12 +55,15 @@ def test_writes_system_then_segment_rows(files, capsys):
     assert "2 systems x 2 segments" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("hyp, metrics, needle", [
-    ("short.txt", "bleu", "short.txt: has 1 lines but the reference"),
-    ("empty.txt", "bleu", "empty.txt: is empty"),
-    ("good.txt", "bleu,comet", "option --metrics: value 'comet': is not a metric computed here"),
-    ("missing.txt", "bleu", "missing.txt"),
-])
+@pytest.mark.parametrize(
+    "hyp, metrics, needle",
+    [
+        ("short.txt", "bleu", "short.txt: has 1 lines but the reference"),
+        ("empty.txt", "bleu", "empty.txt: is empty"),
+        ("good.txt", "bleu,comet", "option --metrics: value 'comet': is not a metric computed here"),
+        ("missing.txt", "bleu", "missing.txt"),
+    ],
+)
 def test_bad_input_is_one_error_line_naming_it_and_nothing_written(files, capsys, hyp, metrics, needle):
     out = files / "scores.csv"
     assert _run(files, "--hyp", f"A={files / hyp}", "--metrics", metrics, "--out", str(out)) == 1
@@ -64,8 +86,18 @@ def test_chinese_targets_by_character(files):
     (files / "zh_ref.txt").write_text("甲乙戊丁\n", encoding="utf-8")
     (files / "zh_hyp.txt").write_text("甲乙丙丁\n", encoding="utf-8")
     out = files / "zh.csv"
-    args = ["metrics", "score", "--ref", str(files / "zh_ref.txt"), "--hyp", f"A={files / 'zh_hyp.txt'}",
-            "--metrics", "ter", "--out", str(out)]
+    args = [
+        "metrics",
+        "score",
+        "--ref",
+        str(files / "zh_ref.txt"),
+        "--hyp",
+        f"A={files / 'zh_hyp.txt'}",
+        "--metrics",
+        "ter",
+        "--out",
+        str(out),
+    ]
     assert main(args + ["--chinese"]) == 0
     assert pd.read_csv(out)["score"].tolist() == pytest.approx([25.0, 25.0])
     assert main(args) == 0
@@ -95,8 +127,10 @@ def test_a_reference_in_the_wrong_script_is_warned_naming_the_file(tmp_path, mon
     source = tmp_path / "src.zh"
     source.write_text("今天北京的天气很好，我们去公园散步吧。\n他说这本书非常有意思，值得一读。\n", encoding="utf-8")
     hyp = tmp_path / "hyp.en"
-    hyp.write_text("The weather in Beijing is fine today, let us walk in the park.\nHe says the book is worth a read.\n",
-                   encoding="utf-8")
+    hyp.write_text(
+        "The weather in Beijing is fine today, let us walk in the park.\nHe says the book is worth a read.\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "scores.csv"
     assert main(["metrics", "score", "--ref", str(source), "--hyp", f"A={hyp}", "--out", str(out)]) == 0
     err = capsys.readouterr().err.strip().splitlines()

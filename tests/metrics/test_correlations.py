@@ -10,7 +10,6 @@ from scipy.stats import kendalltau, pearsonr
 from helpers.metrics import correlations
 
 
-
 def test_pearson_by_hand_and_against_scipy():
     # centred x = (−1.5, −.5, .5, 1.5), y = (−1.5, .5, −.5, 1.5): Σxy = 4, Σx² = Σy² = 5
     assert correlations.pearson([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(0.8)

@@ -59,8 +59,11 @@ def test_generaltest2023_mqm_documents_map_to_source_lines_and_outputs():
     assert len(lines) == 377 and lines["doc"].nunique() == 38
     assert lines["segment"].is_unique and (lines["segment"].min(), lines["segment"].max()) == (488, 1238)
     t = data.texts("generaltest2023")
-    joined = (ratings.drop_duplicates(["system", "doc", "doc_seg_id"]).merge(lines, on=["doc", "doc_seg_id"])
-              .merge(t, on=["system", "segment"], suffixes=("_mqm", "")))
+    joined = (
+        ratings.drop_duplicates(["system", "doc", "doc_seg_id"])
+        .merge(lines, on=["doc", "doc_seg_id"])
+        .merge(t, on=["system", "segment"], suffixes=("_mqm", ""))
+    )
     assert len(joined) == 3770
     assert all(_normalise(a) == _normalise(b) for a, b in zip(joined["source_mqm"], joined["source"]))
     assert all(_normalise(a) == _normalise(b) for a, b in zip(joined["target"], joined["hypothesis"]))
@@ -76,8 +79,9 @@ def test_generaltest2023_mqm_segment_scores():
 
 def test_published_scores_and_human_protocols():
     comet = data.published_comet()
-    assert comet.loc[(comet["system"] == "DIDI-NLP") & (comet["reference"] == "A"), "score"].item() == \
-        pytest.approx(0.461973711514551)
+    assert comet.loc[(comet["system"] == "DIDI-NLP") & (comet["reference"] == "A"), "score"].item() == pytest.approx(
+        0.461973711514551
+    )
     da = data.da_newstest2021()
     assert set(data.systems_of("newstest2021")) <= set(da["system"])
     assert da.loc[da["system"] == "XMU", "z"].item() == pytest.approx(-0.0684847143069872)

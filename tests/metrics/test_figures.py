@@ -13,9 +13,17 @@ from helpers.metrics import figures
 def test_correlation_bars_never_go_negative():
     """A degenerate bootstrap can give an interval that misses its estimate (here chrF's
     [0.7, 0.9] around 0.6) or none at all; the bars are then 0 on that side, not an error."""
-    table = pd.DataFrame({"level": "system", "metric": ["bleu", "chrf", "ter"], "statistic": "pearson",
-                          "estimate": [0.5, 0.6, 0.4], "ci_low": [0.2, 0.7, np.nan], "ci_high": [0.8, 0.9, np.nan],
-                          "n": 3})
+    table = pd.DataFrame(
+        {
+            "level": "system",
+            "metric": ["bleu", "chrf", "ter"],
+            "statistic": "pearson",
+            "estimate": [0.5, 0.6, 0.4],
+            "ci_low": [0.2, 0.7, np.nan],
+            "ci_high": [0.8, 0.9, np.nan],
+            "n": 3,
+        }
+    )
     fig = figures.correlations(table)
     bars = {t.name: (list(t.error_x.arrayminus), list(t.error_x.array)) for t in fig.data}
     assert np.allclose(bars["bleu"], [[0.3], [0.3]])
@@ -27,9 +35,18 @@ def test_correlation_bars_never_go_negative():
 
 
 def test_system_figures_name_every_system():
-    ranks = pd.DataFrame({"system": ["A", "B", "C"], "mqm": [0.5, 2.0, 5.5], "mqm_rank": [1.0, 2.0, 3.0],
-                          "protocol": [30.0, 10.0, 20.0], "protocol_rank": [1.0, 3.0, 2.0], "bleu": [20.0, 30.0, 10.0],
-                          "bleu_rank": [2.0, 1.0, 3.0], "rank_shift": [0.0, 1.0, -1.0]})
+    ranks = pd.DataFrame(
+        {
+            "system": ["A", "B", "C"],
+            "mqm": [0.5, 2.0, 5.5],
+            "mqm_rank": [1.0, 2.0, 3.0],
+            "protocol": [30.0, 10.0, 20.0],
+            "protocol_rank": [1.0, 3.0, 2.0],
+            "bleu": [20.0, 30.0, 10.0],
+            "bleu_rank": [2.0, 1.0, 3.0],
+            "rank_shift": [0.0, 1.0, -1.0],
+        }
+    )
     scatter = figures.system_scatter(ranks)
     assert list(scatter.data[0].text) == ["A", "B", "C"]
     lines = figures.rank_disagreement(ranks, "DA")

@@ -1,7 +1,6 @@
 """Meta-evaluation statistics (helpers.metrics.meta) on small hand-computed cases and against
 scipy, and the ``metrics meta`` command on good and bad files."""
 
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,6 +18,7 @@ def estimate(table, level, metric, statistic):
 
 
 # --------------------------------------------------------------------------- statistics on vectors
+
 
 def test_segment_level_flat_and_grouped_by_item():
     # penalties (lower is better); the metric is higher-is-better
@@ -52,7 +52,8 @@ def test_system_level_statistics_and_orientation():
     assert estimate(table, "system", "ter", "kendall_tau_b").estimate == pytest.approx(5 / np.sqrt(30))
     assert estimate(table, "system", "ter", "pairwise_accuracy").estimate == pytest.approx(5 / 6)
     assert estimate(table, "system", "ter", "pearson").estimate == pytest.approx(
-        pearsonr([0.5, 1.5, 2.5, 3.5], [0.1, 0.25, 0.25, 0.45]).statistic)
+        pearsonr([0.5, 1.5, 2.5, 3.5], [0.1, 0.25, 0.25, 0.45]).statistic
+    )
     assert estimate(table, "system", "ter", "pearson").n == 4
 
 
@@ -75,8 +76,9 @@ def test_system_rows_are_used_when_given_and_the_choice_of_segments_is_reported(
 
 def test_human_system_rows_higher_is_better():
     h = pd.DataFrame({"system": ["A", "B", "C"], "segment": np.nan, "score": [70.0, 60.0, 50.0]})  # DA
-    m = pd.DataFrame({"system": list("ABC") * 2, "segment": [1] * 3 + [2] * 3, "metric": "chrf",
-                      "score": [50, 40, 30, 52, 41, 33]})
+    m = pd.DataFrame(
+        {"system": list("ABC") * 2, "segment": [1] * 3 + [2] * 3, "metric": "chrf", "score": [50, 40, 30, 52, 41, 33]}
+    )
     table = meta.meta_evaluate(h, m, level="system", n_boot=0, human_higher_is_better=True).table
     assert estimate(table, "system", "chrf", "pairwise_accuracy").estimate == 1.0
 
@@ -113,6 +115,7 @@ def test_bootstrap_is_seeded_and_resamples_whole_documents():
 
 # --------------------------------------------------------------------------- PERM-BOTH
 
+
 def test_every_statistic_matches_mt_metrics_eval_on_a_small_test_set():
     """6 systems × 40 segments, MQM-like ties, 15 % of the human scores missing. The expected
     values were computed with google-research/mt-metrics-eval (commit 68a481a, stats.py:
@@ -127,10 +130,14 @@ def test_every_statistic_matches_mt_metrics_eval_on_a_small_test_set():
     h, m = frames(-human, {"x": metric})  # penalties in the file, as MQM gives them
     t = meta.meta_evaluate(h, m, n_boot=0).table.set_index(["level", "statistic"])["estimate"]
     expected = {
-        ("segment", "pearson_flat"): 0.7935239520885753, ("segment", "kendall_tau_b_flat"): 0.6460930691735661,
-        ("segment", "pearson_item"): 0.8133563026078547, ("segment", "kendall_tau_b_item"): 0.6606152261757477,
-        ("segment", "acc_eq_item"): 0.7266666666666667, ("segment", "acc_eq_epsilon_item"): 0.29,
-        ("system", "pearson"): 0.9032081119141937, ("system", "kendall_tau_b"): 0.2,
+        ("segment", "pearson_flat"): 0.7935239520885753,
+        ("segment", "kendall_tau_b_flat"): 0.6460930691735661,
+        ("segment", "pearson_item"): 0.8133563026078547,
+        ("segment", "kendall_tau_b_item"): 0.6606152261757477,
+        ("segment", "acc_eq_item"): 0.7266666666666667,
+        ("segment", "acc_eq_epsilon_item"): 0.29,
+        ("system", "pearson"): 0.9032081119141937,
+        ("system", "kendall_tau_b"): 0.2,
         ("system", "pairwise_accuracy"): 0.6,
     }
     for key, value in expected.items():
@@ -146,8 +153,9 @@ def test_rated_segments_need_human_segment_scores():
 
 def test_fewer_than_three_systems_give_no_correlation_and_say_so():
     """Issue 42: two systems gave "r = 1.000 [1.000, 1.000]" and a best metric."""
-    human, scores = frames([[1.0, 2.0], [3.0, 1.0], [2.0, 2.5], [0.0, 1.0]],
-                           {"m": [[5.0, 4.0], [1.0, 2.0], [3.0, 2.0], [4.0, 4.5]]})
+    human, scores = frames(
+        [[1.0, 2.0], [3.0, 1.0], [2.0, 2.5], [0.0, 1.0]], {"m": [[5.0, 4.0], [1.0, 2.0], [3.0, 2.0], [4.0, 4.5]]}
+    )
     result = meta.meta_evaluate(human, scores, segments="all", n_boot=50)
     system = result.table[result.table["level"] == "system"]
     assert system["estimate"].isna().all() and system["ci_low"].isna().all() and (system["n"] == 2).all()

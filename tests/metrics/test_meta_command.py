@@ -5,13 +5,12 @@ import argparse
 import pandas as pd
 import pytest
 
-from helpers.core.errors import command_line, InputError
+from helpers.core.errors import InputError, command_line
 from helpers.metrics import meta
 from helpers.metrics.files import read_human
 from helpers.metrics.meta_command import add_meta_command
 
 from .grids import frames
-
 
 # --------------------------------------------------------------------------- the command
 
@@ -46,27 +45,38 @@ def test_cli_writes_meta_csv(tmp_path, good_files, capsys):
 
 def test_cli_reads_an_mqm_tsv(tmp_path):
     tsv = tmp_path / "mqm.tsv"
-    tsv.write_text("system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
-                   "A\td1\t1\t1\tr1\ts\tt\tAccuracy/Mistranslation\tMajor\n"
-                   "B\td1\t1\t1\tr1\ts\tt\tNo-error\tNo-error\n"
-                   "A\td1\t2\t2\tr1\ts\tt\tFluency/Punctuation\tMinor\n", encoding="utf-8")
+    tsv.write_text(
+        "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+        "A\td1\t1\t1\tr1\ts\tt\tAccuracy/Mistranslation\tMajor\n"
+        "B\td1\t1\t1\tr1\ts\tt\tNo-error\tNo-error\n"
+        "A\td1\t2\t2\tr1\ts\tt\tFluency/Punctuation\tMinor\n",
+        encoding="utf-8",
+    )
     h = read_human(tsv)
     assert h.sort_values(["system", "segment"])[["system", "segment", "score", "doc"]].values.tolist() == [
-        ["A", 1.0, 5.0, "d1"], ["A", 2.0, 0.1, "d1"], ["B", 1.0, 0.0, "d1"]]  # WMT weights: major 5, punctuation 0.1
+        ["A", 1.0, 5.0, "d1"],
+        ["A", 2.0, 0.1, "d1"],
+        ["B", 1.0, 0.0, "d1"],
+    ]  # WMT weights: major 5, punctuation 0.1
 
 
-@pytest.mark.parametrize("which, content, needle", [
-    ("metrics", "", "scores.csv: is empty"),
-    ("metrics", "system,segment\nA,1\n",
-     "scores.csv, row 1: value 'system, segment': lacks column(s) score"),
-    ("metrics", "system,segment,metric,score\n", "scores.csv: has a header but no scores"),
-    ("metrics", "system,segment,metric,score\nS0,1,chrf,9\nS1,1,chrf,abc\n",
-     "scores.csv, row 3, column 'score': value 'abc': score must be a finite number"),
-    ("metrics", "system,segment,metric,score\nS0,x1,chrf,9\n", "scores.csv, row 2, column 'segment': value 'x1'"),
-    ("metrics", "system,segment,metric,score\nS0,1,chrf,9\nS0,1,chrf,8\n", "scores.csv, row 3, column 'metric'"),
-    ("human", "system,segment,score\nS0,1,nan\n", "human.csv, row 2, column 'score': value 'nan'"),
-    ("human", "", "human.csv: is empty"),
-])
+@pytest.mark.parametrize(
+    "which, content, needle",
+    [
+        ("metrics", "", "scores.csv: is empty"),
+        ("metrics", "system,segment\nA,1\n", "scores.csv, row 1: value 'system, segment': lacks column(s) score"),
+        ("metrics", "system,segment,metric,score\n", "scores.csv: has a header but no scores"),
+        (
+            "metrics",
+            "system,segment,metric,score\nS0,1,chrf,9\nS1,1,chrf,abc\n",
+            "scores.csv, row 3, column 'score': value 'abc': score must be a finite number",
+        ),
+        ("metrics", "system,segment,metric,score\nS0,x1,chrf,9\n", "scores.csv, row 2, column 'segment': value 'x1'"),
+        ("metrics", "system,segment,metric,score\nS0,1,chrf,9\nS0,1,chrf,8\n", "scores.csv, row 3, column 'metric'"),
+        ("human", "system,segment,score\nS0,1,nan\n", "human.csv, row 2, column 'score': value 'nan'"),
+        ("human", "", "human.csv: is empty"),
+    ],
+)
 def test_cli_bad_files_are_one_line_errors_naming_the_file(tmp_path, good_files, which, content, needle):
     human, scores = good_files
     (human if which == "human" else scores).write_text(content, encoding="utf-8")
@@ -100,14 +110,18 @@ def test_cli_reports_one_sided_cells_and_system_rows_without_intervals(tmp_path,
 
 # --------------------------------------------------------------------------- joining an MQM file to lines (issue 42)
 
+
 def _wmt23_like(tmp_path):
     """A WMT 2022+ style file numbering its 3 rated segments 1-3 (globalSegId), which sit on lines 2, 4 and 5
     of a 5-line source file; three systems."""
     src = tmp_path / "src.zh"
     src.write_text("未评\n第一句\n未评二\n第二句 abc\n第三句\n", encoding="utf-8")
     rows = ["system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity"]
-    penalties = {"A": ["Major", "No-error", "Minor"], "B": ["No-error", "Major", "Major"],
-                 "C": ["Minor", "Minor", "No-error"]}
+    penalties = {
+        "A": ["Major", "No-error", "Minor"],
+        "B": ["No-error", "Major", "Major"],
+        "C": ["Minor", "Minor", "No-error"],
+    }
     docs = [("d1", 1, 1, "第一句"), ("d2", 1, 2, "第二句abc"), ("d2", 2, 3, "第<v>三</v>句")]
     for system, severities in penalties.items():
         for (doc, k, g, text), severity in zip(docs, severities):
@@ -156,7 +170,9 @@ def test_source_needs_an_annotation_file(tmp_path, good_files):
 def test_several_metric_files_one_metric_each_or_many(tmp_path, good_files):
     human, scores = good_files
     mine = tmp_path / "length.csv"
-    pd.DataFrame({"system": ["S0", "S1", "S2"], "segment": [1, 1, 1], "score": [3.0, 2.0, 1.0]}).to_csv(mine, index=False)
+    pd.DataFrame({"system": ["S0", "S1", "S2"], "segment": [1, 1, 1], "score": [3.0, 2.0, 1.0]}).to_csv(
+        mine, index=False
+    )
     out = tmp_path / "o.csv"
     assert run(tmp_path, "--human", human, "--metrics", f"{scores},{mine}", "--out", out, "--n-boot", 0) == 0
     assert set(pd.read_csv(out)["metric"]) == {"chrf", "length"}
@@ -173,6 +189,7 @@ QE_DE = {"A": [0.1, 0.2, 0.9, 0.3], "B": [0.5, 0.4, 0.3, 0.2], "C": [0.6, 0.1, 0
 
 def _mtme_de(root):
     """An en-de test set in mt-metrics-eval's layout: 3 systems and refB (a human translation) x 4 segments."""
+
     def write(rel, lines):
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -215,16 +232,34 @@ def test_meta_reads_an_mtme_directory_of_another_language_pair(tmp_path):
     assert got.loc["pearson_flat", "n"] == 12
     # per segment across A, B, C: segments 1, 3, 4 ordered alike (tau 1); segment 2's humans tie A and B
     # while the metric puts B first: tau_b = 2 / sqrt(2 * 3)
-    assert got.loc["kendall_tau_b_item", "estimate"] == pytest.approx((3 + 2 / 6 ** 0.5) / 4, abs=1e-12)
+    assert got.loc["kendall_tau_b_item", "estimate"] == pytest.approx((3 + 2 / 6**0.5) / 4, abs=1e-12)
     items = [kendalltau([HUMAN_DE[s][i] for s in systems], [METRIC_DE[s][i] for s in systems])[0] for i in range(4)]
     assert got.loc["kendall_tau_b_item", "estimate"] == pytest.approx(sum(items) / 4, abs=1e-12)
     with_refs = tmp_path / "with.csv"
-    assert run(tmp_path, "--mtme", root, "--lp", "en-de", "--include-references", "--level", "system", "--out",
-               with_refs, "--n-boot", 0, "--metrics", "M-refA") == 0
+    assert (
+        run(
+            tmp_path,
+            "--mtme",
+            root,
+            "--lp",
+            "en-de",
+            "--include-references",
+            "--level",
+            "system",
+            "--out",
+            with_refs,
+            "--n-boot",
+            0,
+            "--metrics",
+            "M-refA",
+        )
+        == 0
+    )
     r = pd.read_csv(with_refs).set_index("statistic")
     four = systems + ["refB"]
     assert r.loc["pearson", "n"] == 4 and r.loc["pearson", "estimate"] == pytest.approx(
-        pearsonr([sum(HUMAN_DE[s]) / 4 for s in four], [sum(METRIC_DE[s]) / 4 for s in four])[0], abs=1e-12)
+        pearsonr([sum(HUMAN_DE[s]) / 4 for s in four], [sum(METRIC_DE[s]) / 4 for s in four])[0], abs=1e-12
+    )
 
 
 def test_compare_gives_perm_both_between_metrics_and_their_clusters(tmp_path):
@@ -232,8 +267,24 @@ def test_compare_gives_perm_both_between_metrics_and_their_clusters(tmp_path):
 
     root = _mtme_de(tmp_path / "wmt-de")
     out, clusters = tmp_path / "cmp.csv", tmp_path / "clusters.csv"
-    assert run_compare(tmp_path, "--mtme", root, "--lp", "en-de", "--n-perm", 200, "--out", out,
-                       "--clusters", clusters, "--segments", "all") == 0
+    assert (
+        run_compare(
+            tmp_path,
+            "--mtme",
+            root,
+            "--lp",
+            "en-de",
+            "--n-perm",
+            200,
+            "--out",
+            out,
+            "--clusters",
+            clusters,
+            "--segments",
+            "all",
+        )
+        == 0
+    )
     t = pd.read_csv(out)
     assert list(t.columns) == ["level", "statistic", "metric_a", "metric_b", "delta", "p"] and len(t) == 2
     systems = ["A", "B", "C"]

@@ -14,8 +14,13 @@ from helpers.metrics import scores
 
 def _texts(pairs: dict[str, list[tuple[str, str]]]) -> pd.DataFrame:
     """``{system: [(hypothesis, reference), ...]}`` as the texts frame, segments numbered from 1."""
-    return pd.DataFrame([{"system": s, "segment": i, "hypothesis": h, "reference": r}
-                         for s, rows in pairs.items() for i, (h, r) in enumerate(rows, start=1)])
+    return pd.DataFrame(
+        [
+            {"system": s, "segment": i, "hypothesis": h, "reference": r}
+            for s, rows in pairs.items()
+            for i, (h, r) in enumerate(rows, start=1)
+        ]
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -59,8 +64,14 @@ def test_unknown_metric_names_the_parameter_and_the_value():
 
 
 def test_embedding_similarity_is_cached_by_its_inputs(tmp_path):
-    t = _texts({"A": [("a cat sleeps on the sofa", "a cat sleeps on the sofa"),
-                      ("stock markets fell", "the weather is sunny")]})
+    t = _texts(
+        {
+            "A": [
+                ("a cat sleeps on the sofa", "a cat sleeps on the sofa"),
+                ("stock markets fell", "the weather is sunny"),
+            ]
+        }
+    )
     first = scores.segment_scores(t, ["embed"])["score"].tolist()
     assert first[0] == pytest.approx(1.0, abs=1e-5) and first[1] < 0.5
     folder = tmp_path / "cache" / "embeddings"

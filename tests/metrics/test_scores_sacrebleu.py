@@ -33,8 +33,12 @@ def texts():
 
 def _bare(name: str):
     """sacrebleu's objects as its documentation makes them: (sentence level, system level)."""
-    return {"bleu": (BLEU(effective_order=True), BLEU()), "chrf": (CHRF(), CHRF()),
-            "chrfpp": (CHRF(word_order=2), CHRF(word_order=2)), "ter": (TER(), TER())}[name]
+    return {
+        "bleu": (BLEU(effective_order=True), BLEU()),
+        "chrf": (CHRF(), CHRF()),
+        "chrfpp": (CHRF(word_order=2), CHRF(word_order=2)),
+        "ter": (TER(), TER()),
+    }[name]
 
 
 def _assert_identical(got, texts, name: str) -> None:
@@ -69,8 +73,12 @@ def test_a_reference_shared_by_systems_and_repeated_hypotheses_score_as_alone():
     """Two systems with the same output and a line repeated: each row keeps its own score."""
     import pandas as pd
 
-    rows = [("A", 1, "the cat sat", "a cat sat down"), ("A", 2, "the cat sat", "the dog barked"),
-            ("B", 1, "the cat sat", "a cat sat down"), ("B", 2, "dogs bark", "the dog barked")]
+    rows = [
+        ("A", 1, "the cat sat", "a cat sat down"),
+        ("A", 2, "the cat sat", "the dog barked"),
+        ("B", 1, "the cat sat", "a cat sat down"),
+        ("B", 2, "dogs bark", "the dog barked"),
+    ]
     t = pd.DataFrame(rows, columns=["system", "segment", "hypothesis", "reference"])
     got = scores.segment_scores(t, ["chrf"])["score"].tolist()
     chrf = CHRF()

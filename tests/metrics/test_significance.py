@@ -1,6 +1,5 @@
 """PERM-BOTH between metrics (helpers.metrics.significance) on small cases."""
 
-
 import numpy as np
 import pytest
 
@@ -50,8 +49,9 @@ def test_compare_metrics_reverse_pair_is_the_same_permutations_negated(perm_data
     h, m = perm_data
     table = significance.compare_metrics(h, m, "pearson", "system", n_perm=200, seed=4, segments="all")
     for _, row in table.iterrows():
-        alone = significance.perm_both(h, m, row["metric_a"], row["metric_b"], "pearson", "system", n_perm=200,
-                                       seed=4, segments="all")
+        alone = significance.perm_both(
+            h, m, row["metric_a"], row["metric_b"], "pearson", "system", n_perm=200, seed=4, segments="all"
+        )
         assert row["p"] == alone["p"] and row["delta"] == pytest.approx(alone["delta"], abs=1e-12)
 
 
@@ -61,8 +61,10 @@ def test_flat_pearson_permutations_against_a_plain_loop(perm_data):
     from scipy.stats import pearsonr, zscore
 
     h, m = perm_data
-    wide = h.merge(m.pivot_table(index=["system", "segment"], columns="metric", values="score").reset_index(),
-                   on=["system", "segment"]).sort_values(["segment", "system"])
+    wide = h.merge(
+        m.pivot_table(index=["system", "segment"], columns="metric", values="score").reset_index(),
+        on=["system", "segment"],
+    ).sort_values(["segment", "system"])
     got = significance.perm_both(h, m, "exact", "noise", "pearson_flat", "segment", n_perm=60, seed=5)
     human = -wide["score"].to_numpy()  # penalties: lower is better
     za, zb = zscore(wide["exact"].to_numpy()), zscore(wide["noise"].to_numpy())
@@ -83,8 +85,7 @@ def test_clusters_open_where_a_metric_of_the_cluster_is_better():
     import pandas as pd
 
     est = pd.DataFrame({"metric": ["c", "a", "d", "b", "e"], "estimate": [0.5, 0.9, 0.4, 0.8, np.nan]})
-    pairs = {("a", "b"): 0.3, ("a", "c"): 0.01, ("a", "d"): 0.01, ("b", "c"): 0.2, ("b", "d"): 0.001,
-             ("c", "d"): 0.5}
+    pairs = {("a", "b"): 0.3, ("a", "c"): 0.01, ("a", "d"): 0.01, ("b", "c"): 0.2, ("b", "d"): 0.001, ("c", "d"): 0.5}
     cmp = pd.DataFrame([(x, y, 0.0, p) for (x, y), p in pairs.items()], columns=["metric_a", "metric_b", "delta", "p"])
     got = significance.metric_clusters(est, cmp)
     assert got["metric"].tolist() == ["a", "b", "c", "d"] and got["rank"].tolist() == [1, 1, 2, 2]

@@ -28,8 +28,16 @@ def wmt22_set():
 def _ours(es, setting: str, level: str, metrics=None) -> pd.DataFrame:
     human, scores = wmt22.in_setting(*es, setting)
     scores = scores[scores["metric"].isin(metrics)] if metrics else scores
-    return meta.meta_evaluate(human, scores, level="system" if level == "sys" else "segment", segments="all",
-                              n_boot=0, human_higher_is_better=True, lower_is_better=(), tie_tolerance=0).table
+    return meta.meta_evaluate(
+        human,
+        scores,
+        level="system" if level == "sys" else "segment",
+        segments="all",
+        n_boot=0,
+        human_higher_is_better=True,
+        lower_is_better=(),
+        tie_tolerance=0,
+    ).table
 
 
 @pytest.mark.parametrize("setting", ["no_human", "with_refB"])
@@ -47,7 +55,8 @@ def test_segment_level_equals_mt_metrics_eval(wmt22_set):
     if ref.empty:
         pytest.skip("no segment-level values recorded")
     for setting, part in ref.groupby("setting"):
-        got = part.merge(_ours(wmt22_set, setting, "seg", sorted(part["metric"].unique())),
-                         on=["metric", "statistic"], how="left")
+        got = part.merge(
+            _ours(wmt22_set, setting, "seg", sorted(part["metric"].unique())), on=["metric", "statistic"], how="left"
+        )
         assert got["estimate"].notna().all()
         assert (got["estimate"] - got["value"]).abs().max() < 1e-9, got.assign(d=got["estimate"] - got["value"])

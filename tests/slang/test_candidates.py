@@ -6,7 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from helpers.slang import candidates as hc, homophone_data as hd
+from helpers.slang import candidates as hc
+from helpers.slang import homophone_data as hd
 
 from .length_scorer import LengthScorer
 
@@ -111,7 +112,15 @@ def test_algorithm_1_threshold_readings_and_order_by_hand():
     assert hc.candidates("尼玛", freq, roots=[["ni", "mi"], "ma"], inventory=inventory) == ["你妈", "泥妈", "米妈"]
     # at threshold 98 尼 (100) and 马 (99) pass too; sorted by code point: 你 4F60 < 尼 5C3C < 泥 6CE5 < 米 7C73
     assert hc.candidates("尼玛", freq, threshold=98, roots=[["ni", "mi"], "ma"], inventory=inventory) == [
-        "你妈", "你马", "尼妈", "尼马", "泥妈", "泥马", "米妈", "米马"]
+        "你妈",
+        "你马",
+        "尼妈",
+        "尼马",
+        "泥妈",
+        "泥马",
+        "米妈",
+        "米马",
+    ]
     assert hc.candidates("尼玛", freq, threshold=101, roots=["ni", "ma"], inventory=inventory) == ["你妈"]
     # default roots: pypinyin's default readings of 尼玛, ni and ma
     assert hc.candidates("尼玛", freq, inventory=inventory) == ["你妈", "泥妈"]
@@ -156,11 +165,15 @@ def test_per_character_percentile_with_a_tie_at_one_position():
 
 
 def _two_word_scores():
-    return pd.DataFrame({
-        "word": ["w"] * 5 + ["v"] * 2, "candidate": ["a", "b", "c", "d", "w", "p", "q"],
-        "percentile": [40.0, 20.0, 60.0, 80.0, 100.0, 50.0, 100.0],
-        "I_no_context": [3.0, 1.0, 2.0, 2.0, 0.5, 1.0, 2.0],
-        "I_context": [1.0, 3.0, 2.0, 4.0, 9.0, 2.0, 1.0]})
+    return pd.DataFrame(
+        {
+            "word": ["w"] * 5 + ["v"] * 2,
+            "candidate": ["a", "b", "c", "d", "w", "p", "q"],
+            "percentile": [40.0, 20.0, 60.0, 80.0, 100.0, 50.0, 100.0],
+            "I_no_context": [3.0, 1.0, 2.0, 2.0, 0.5, 1.0, 2.0],
+            "I_context": [1.0, 3.0, 2.0, 4.0, 9.0, 2.0, 1.0],
+        }
+    )
 
 
 def test_top_homophones_every_method_and_direction_by_hand():
@@ -171,18 +184,31 @@ def test_top_homophones_every_method_and_direction_by_hand():
     # w (its own row left out): percentile high d 80, c 60; low b 20, a 40; I without: high a 3 then c 2 (c before
     # d, a tie in input order), low b 1, c 2; I with: high d 4, b 3, low a 1, c 2. v: two candidates.
     assert got == [
-        ("w", pt, "n/a", 1, "d", 80.0), ("w", pt, "n/a", 2, "c", 60.0),
-        ("w", pp, "n/a", 1, "b", 20.0), ("w", pp, "n/a", 2, "a", 40.0),
-        ("w", inf, "without", 1, "a", 3.0), ("w", inf, "without", 2, "c", 2.0),
-        ("w", prob, "without", 1, "b", 1.0), ("w", prob, "without", 2, "c", 2.0),
-        ("w", inf, "with", 1, "d", 4.0), ("w", inf, "with", 2, "b", 3.0),
-        ("w", prob, "with", 1, "a", 1.0), ("w", prob, "with", 2, "c", 2.0),
-        ("v", pt, "n/a", 1, "q", 100.0), ("v", pt, "n/a", 2, "p", 50.0),
-        ("v", pp, "n/a", 1, "p", 50.0), ("v", pp, "n/a", 2, "q", 100.0),
-        ("v", inf, "without", 1, "q", 2.0), ("v", inf, "without", 2, "p", 1.0),
-        ("v", prob, "without", 1, "p", 1.0), ("v", prob, "without", 2, "q", 2.0),
-        ("v", inf, "with", 1, "p", 2.0), ("v", inf, "with", 2, "q", 1.0),
-        ("v", prob, "with", 1, "q", 1.0), ("v", prob, "with", 2, "p", 2.0)]
+        ("w", pt, "n/a", 1, "d", 80.0),
+        ("w", pt, "n/a", 2, "c", 60.0),
+        ("w", pp, "n/a", 1, "b", 20.0),
+        ("w", pp, "n/a", 2, "a", 40.0),
+        ("w", inf, "without", 1, "a", 3.0),
+        ("w", inf, "without", 2, "c", 2.0),
+        ("w", prob, "without", 1, "b", 1.0),
+        ("w", prob, "without", 2, "c", 2.0),
+        ("w", inf, "with", 1, "d", 4.0),
+        ("w", inf, "with", 2, "b", 3.0),
+        ("w", prob, "with", 1, "a", 1.0),
+        ("w", prob, "with", 2, "c", 2.0),
+        ("v", pt, "n/a", 1, "q", 100.0),
+        ("v", pt, "n/a", 2, "p", 50.0),
+        ("v", pp, "n/a", 1, "p", 50.0),
+        ("v", pp, "n/a", 2, "q", 100.0),
+        ("v", inf, "without", 1, "q", 2.0),
+        ("v", inf, "without", 2, "p", 1.0),
+        ("v", prob, "without", 1, "p", 1.0),
+        ("v", prob, "without", 2, "q", 2.0),
+        ("v", inf, "with", 1, "p", 2.0),
+        ("v", inf, "with", 2, "q", 1.0),
+        ("v", prob, "with", 1, "q", 1.0),
+        ("v", prob, "with", 2, "p", 2.0),
+    ]
     kept = hc.top_homophones(_two_word_scores(), k=2, exclude_original=False)
     assert kept[(kept["word"] == "w") & (kept["method"] == pt)]["candidate"].tolist() == ["w", "d"]
     five = hc.top_homophones(_two_word_scores().drop(columns="I_context"))  # k = 5: every candidate but w
@@ -195,9 +221,14 @@ def test_top_homophones_every_method_and_direction_by_hand():
 def test_top_homophones_default_k_and_stable_ties_on_many_candidates():
     # 40 candidates whose I takes the values 0, 1, 2 in turn: ties keep the input order (a stable sort)
     n = 40
-    scores = pd.DataFrame({"word": "w", "candidate": [f"c{i:02d}" for i in range(n)],
-                           "percentile": [float(i % 3) for i in range(n)],
-                           "I_no_context": [float(i % 3) for i in range(n)]})
+    scores = pd.DataFrame(
+        {
+            "word": "w",
+            "candidate": [f"c{i:02d}" for i in range(n)],
+            "percentile": [float(i % 3) for i in range(n)],
+            "I_no_context": [float(i % 3) for i in range(n)],
+        }
+    )
     top = hc.top_homophones(scores, k=n)
     informative = top[top["method"] == "self-information, most informative"]["candidate"].tolist()
     probable = top[top["method"] == "self-information, most probable"]["candidate"].tolist()
@@ -209,17 +240,30 @@ def test_top_homophones_default_k_and_stable_ties_on_many_candidates():
 
 
 def test_top_ratings_match_word_and_candidate():
-    top = pd.DataFrame({"word": ["w", "w", "w", "v"], "method": ["m1", "m1", "a2", "m1"],
-                        "context": ["n/a", "n/a", "without", "n/a"], "rank": [1, 2, 1, 1],
-                        "candidate": ["a", "b", "a", "x"]})
-    ratings = pd.DataFrame({"word": ["w", "w", "v", "u"], "candidate": ["a", "b", "y", "a"],
-                            "avg_score": [4.0, 2.0, 5.0, 1.0], "n_raters": [3, 3, 3, 3]})
+    top = pd.DataFrame(
+        {
+            "word": ["w", "w", "w", "v"],
+            "method": ["m1", "m1", "a2", "m1"],
+            "context": ["n/a", "n/a", "without", "n/a"],
+            "rank": [1, 2, 1, 1],
+            "candidate": ["a", "b", "a", "x"],
+        }
+    )
+    ratings = pd.DataFrame(
+        {
+            "word": ["w", "w", "v", "u"],
+            "candidate": ["a", "b", "y", "a"],
+            "avg_score": [4.0, 2.0, 5.0, 1.0],
+            "n_raters": [3, 3, 3, 3],
+        }
+    )
     out = hc.top_ratings(top, ratings)
     # m1: a (4) and b (2) rated, v's x not (u's a belongs to another word): mean 3; a2: a only; in the order
     # the methods come in (m1 before a2)
     assert out.to_dict("records") == [
         {"method": "m1", "context": "n/a", "listed": 3, "rated": 2, "mean_rating": 3.0},
-        {"method": "a2", "context": "without", "listed": 1, "rated": 1, "mean_rating": 4.0}]
+        {"method": "a2", "context": "without", "listed": 1, "rated": 1, "mean_rating": 4.0},
+    ]
 
 
 def test_score_candidates_by_hand():
@@ -243,5 +287,3 @@ def test_candidate_summary_counts_against_the_released_list():
     assert (row["candidates"], row["released"], row["shared"], row["identical"]) == (4, len(released), 3, False)
     assert (row["tone_aware"], row["all_readings"]) == (0, 0)  # no character is above the threshold of an empty D
     assert hc.candidate_summary({"尼玛": released}, freq={}).iloc[0]["identical"]
-
-

@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 from scipy.stats import spearmanr
 
-from helpers.core.errors import InputError
 from helpers.core.book.findings import Words
-from helpers.slang import ch06, correlations
+from helpers.core.errors import InputError
 from helpers.slang import candidates as hc
+from helpers.slang import ch06, correlations
 
 WORDS = Words("06_homophones")
 SI = "self-information"
@@ -32,8 +32,17 @@ def _write(folder, name, frame):
 
 def _summary(folder, **values):
     """A ``data_summary.csv``: the paper's 25 ratings and top 2 unless ``values`` say otherwise."""
-    info = {"posts": 100, "published_ratings": 1, "ratings": 25, "rated_words": 5, "workbooks": None,
-            "same_as_released": 1, "top_k": 2, "train_posts": 80, **values}
+    info = {
+        "posts": 100,
+        "published_ratings": 1,
+        "ratings": 25,
+        "rated_words": 5,
+        "workbooks": None,
+        "same_as_released": 1,
+        "top_k": 2,
+        "train_posts": 80,
+        **values,
+    }
     texts = {"ratings_file": info.pop("ratings_file", ""), "perturbation_source": info.pop("source", "paper_table8")}
     rows = [(q, v, "") for q, v in info.items()] + [(q, None, t) for q, t in texts.items()]
     _write(folder, "data_summary", pd.DataFrame(rows, columns=["quantity", "value", "text"]))
@@ -41,8 +50,9 @@ def _summary(folder, **values):
 
 def test_setup_checks_ratings_and_every_parameter(tmp_path):
     path = tmp_path / "ratings.csv"
-    pd.DataFrame({"word": ["尼玛", "尼玛", "劳资"], "candidate": ["尼玛", "泥马", "牢籍"],
-                  "avg_score": [1.0, 2.5, 3.0]}).to_csv(path, index=False)
+    pd.DataFrame(
+        {"word": ["尼玛", "尼玛", "劳资"], "candidate": ["尼玛", "泥马", "牢籍"], "avg_score": [1.0, 2.5, 3.0]}
+    ).to_csv(path, index=False)
     with pytest.raises(InputError) as err:
         ch06.setup(ratings_file=str(path))
     message = str(err.value)
@@ -64,8 +74,13 @@ def test_setup_checks_ratings_and_every_parameter(tmp_path):
 
 def test_within_word_and_word_levels_from_the_saved_tables(tmp_path):
     """a: mean 2, b: 15, c: 4 bits; b sits 15 − (2 + 4)/2 = +12 above the others."""
-    scores = pd.DataFrame({"word": list("aaabbc"), "candidate": ["a1", "a2", "a3", "b1", "b2", "c1"],
-                           "I_no_context": [1.0, 2, 3, 10, 20, 4]})
+    scores = pd.DataFrame(
+        {
+            "word": list("aaabbc"),
+            "candidate": ["a1", "a2", "a3", "b1", "b2", "c1"],
+            "I_no_context": [1.0, 2, 3, 10, 20, 4],
+        }
+    )
     ratings = pd.DataFrame({"word": list("aab"), "candidate": ["a1", "a3", "b1"], "avg_score": [1.0, 2, 3]})
     _write(tmp_path, "word_levels", correlations.word_levels(scores, ratings))
     _write(tmp_path, "homophone_spearman_within_word", pd.DataFrame(columns=["method", "context"]))
@@ -76,14 +91,16 @@ def test_within_word_and_word_levels_from_the_saved_tables(tmp_path):
         "- Before any ranking the words sit at different heights: over all their candidates, b forms carry 15.0 bits "
         "on average, +12.0 bits against the mean of the other words. A pooled ρ counts such differences between "
         "words together with the ranking within each word; the within-word test keeps each word's ratings with its "
-        "own candidates.")
+        "own candidates."
+    )
 
 
 def _toy_top():
     """Algorithm 2 on one word (the docstring of top_homophones): the chapter's reading picks a, c,
     the printed one b, c; they share c."""
-    scores = pd.DataFrame({"word": "w", "candidate": ["a", "b", "c", "w"], "F": [5, 1, 3, 9],
-                           "percentile": [100.0, 33.3, 66.7, 0.0]})
+    scores = pd.DataFrame(
+        {"word": "w", "candidate": ["a", "b", "c", "w"], "F": [5, 1, 3, 9], "percentile": [100.0, 33.3, 66.7, 0.0]}
+    )
     return hc.top_homophones(scores, k=2)
 
 
@@ -100,33 +117,48 @@ def test_algorithm2_readings_share_and_fare_by_hand(tmp_path):
     assert "The two readings share 1 of 2 picks." in text
     assert "As printed, 1 of its 2 picks are rated (mean rating 2.00); in the chapter's reading, 1 of its 2" in text
     _write(tmp_path, "top_ratings", hc.top_ratings(top, ratings.iloc[:0]))
-    assert "As printed, 0 of its 2 picks are rated; in the chapter's reading, 0 of its 2 picks are rated." \
+    assert (
+        "As printed, 0 of its 2 picks are rated; in the chapter's reading, 0 of its 2 picks are rated."
         in WORDS.text("algorithm2", ch06.findings(tmp_path, "algorithm2"))
+    )
 
 
 def _ladder(rows):
-    return pd.DataFrame(rows, columns=["rung", "context", "heldout_perplexity", "mean_within_word_rho",
-                                       "p_within_word"]).assign(n=25)
+    return pd.DataFrame(
+        rows, columns=["rung", "context", "heldout_perplexity", "mean_within_word_rho", "p_within_word"]
+    ).assign(n=25)
 
 
 def test_ladder_direction_same_or_changing_with_the_model(tmp_path):
-    ladder = _ladder([("kn-2", "without", 30.0, -0.1, 0.5), ("kn-3", "without", 20.0, -0.2, 0.01),
-                      ("kn-4", "without", 10.0, -0.3, 0.2),
-                      ("kn-2", "with", 30.0, 0.2, 0.5), ("kn-3", "with", 20.0, -0.1, 0.5),
-                      ("kn-4", "with", 10.0, 0.05, 0.5)])
+    ladder = _ladder(
+        [
+            ("kn-2", "without", 30.0, -0.1, 0.5),
+            ("kn-3", "without", 20.0, -0.2, 0.01),
+            ("kn-4", "without", 10.0, -0.3, 0.2),
+            ("kn-2", "with", 30.0, 0.2, 0.5),
+            ("kn-3", "with", 20.0, -0.1, 0.5),
+            ("kn-4", "with", 10.0, 0.05, 0.5),
+        ]
+    )
     _write(tmp_path, "lm_ladder", ladder)
     found = ch06.findings(tmp_path, "ladder_direction")
     assert _value(found, "trend", "without") == pytest.approx(spearmanr([10, 20, 30], [-0.3, -0.2, -0.1]).statistic)
     assert _value(found, "same", "without") == 1 and _value(found, "same", "with") == 0
     text = WORDS.text("ladder_direction", found)
     without, with_ = text.split("\n\n")
-    assert without.startswith("Self-information without context: the direction is **the same for every one of the "
-                              "3 scorers**, negative: the ratings lean towards the candidates each model finds")
+    assert without.startswith(
+        "Self-information without context: the direction is **the same for every one of the "
+        "3 scorers**, negative: the ratings lean towards the candidates each model finds"
+    )
     assert "1 of 3 are distinguishable from chance at the 5% level" in without and "tests: kn-3 -0.20)" in without
-    assert "kn-4 (10), has mean within-word ρ -0.30; across the rungs, the Spearman correlation of perplexity " \
-           "with that ρ is +1.00 (descriptive: the rungs share the same 25 ratings" in without
-    assert with_.startswith("Self-information with context: the direction **changes with the model**: negative for "
-                            "kn-3 -0.10; positive for kn-4 +0.05, kn-2 +0.20. 0 of 3")
+    assert (
+        "kn-4 (10), has mean within-word ρ -0.30; across the rungs, the Spearman correlation of perplexity "
+        "with that ρ is +1.00 (descriptive: the rungs share the same 25 ratings" in without
+    )
+    assert with_.startswith(
+        "Self-information with context: the direction **changes with the model**: negative for "
+        "kn-3 -0.10; positive for kn-4 +0.05, kn-2 +0.20. 0 of 3"
+    )
     _write(tmp_path, "lm_ladder", ladder[ladder["rung"] != "kn-4"])
     two = ch06.findings(tmp_path, "ladder_direction")
     assert "Spearman correlation" not in WORDS.text("ladder_direction", two)  # two rungs: no trend
@@ -146,8 +178,14 @@ def test_rating_limit_follows_the_ratings(tmp_path):
 
 def test_direction_and_emotion_change_from_the_tables(tmp_path):
     _summary(tmp_path)
-    spearman = pd.DataFrame({"method": [SI] * 2 + [hc.PERCENTILE_TOP], "scorer": ["kn", "kn", "D"],
-                             "context": ["without", "with", "n/a"], "rho": [-0.3, 0.1, 0.5]})
+    spearman = pd.DataFrame(
+        {
+            "method": [SI] * 2 + [hc.PERCENTILE_TOP],
+            "scorer": ["kn", "kn", "D"],
+            "context": ["without", "with", "n/a"],
+            "rho": [-0.3, 0.1, 0.5],
+        }
+    )
     _write(tmp_path, "homophone_spearman", spearman)
     direction = ch06.findings(tmp_path, "direction")
     assert direction.set_index("quantity").loc["direction", "text"] == "mixed"  # a key; the words phrase it
@@ -156,19 +194,36 @@ def test_direction_and_emotion_change_from_the_tables(tmp_path):
     assert "*more probable*" in WORDS.text("direction", ch06.findings(tmp_path, "direction"))
     _write(tmp_path, "homophone_spearman", spearman[spearman["method"] != SI])  # no self-information row
     assert ch06.findings(tmp_path, "direction")[["value", "text"]].replace("", None).isna().all().all()
-    _write(tmp_path, "emotion_consistency", pd.DataFrame({"group": ["G0", "G1", "G2"], "same_label": [0.7, 0.6, 0.65],
-                                                          "same_as_original": [1.0, 0.8, 0.9], "n": 20}))
+    _write(
+        tmp_path,
+        "emotion_consistency",
+        pd.DataFrame(
+            {"group": ["G0", "G1", "G2"], "same_label": [0.7, 0.6, 0.65], "same_as_original": [1.0, 0.8, 0.9], "n": 20}
+        ),
+    )
     text = WORDS.text("emotion", ch06.findings(tmp_path, "emotion"))
-    assert text == ("Replacing the slang changes the predicted emotion of 10%–20% of these posts (G1–G2); agreement "
-                    "with the gold label moves from 0.700 (G0) to 0.600–0.650.")
+    assert text == (
+        "Replacing the slang changes the predicted emotion of 10%–20% of these posts (G1–G2); agreement "
+        "with the gold label moves from 0.700 (G0) to 0.600–0.650."
+    )
 
 
 def _within(lean: float, p: float) -> pd.DataFrame:
-    row = {"pooled_rho": 0.2, "pooled_p": 0.3, "mean_within_word_rho": lean, "p_within_word": p, "n": 25,
-           "n_words": 5, "exact": True, "n_permutations": 120 ** 5, "pooled_jackknife_ci_low": -0.1,
-           "pooled_jackknife_ci_high": 0.5}
-    return pd.DataFrame([{"method": hc.PERCENTILE_TOP, "context": "n/a", **row},
-                         {"method": SI, "context": "without", **row}])
+    row = {
+        "pooled_rho": 0.2,
+        "pooled_p": 0.3,
+        "mean_within_word_rho": lean,
+        "p_within_word": p,
+        "n": 25,
+        "n_words": 5,
+        "exact": True,
+        "n_permutations": 120**5,
+        "pooled_jackknife_ci_low": -0.1,
+        "pooled_jackknife_ci_high": 0.5,
+    }
+    return pd.DataFrame(
+        [{"method": hc.PERCENTILE_TOP, "context": "n/a", **row}, {"method": SI, "context": "without", **row}]
+    )
 
 
 @pytest.fixture
@@ -176,21 +231,39 @@ def saved(tmp_path):
     """A whole results folder of a small run: two words of three candidates, every one rated; the
     percentile ranks both words in the order of the ratings (ρ = +1 in each), self-information in
     the reverse order (ρ = −1 in each)."""
-    scores = pd.DataFrame({"word": list("aaabbb"), "candidate": list("uvwxyz"), "percentile": [1.0, 2, 3, 4, 5, 6],
-                           "I_no_context": [3.0, 2, 1, 6, 5, 4]})
+    scores = pd.DataFrame(
+        {
+            "word": list("aaabbb"),
+            "candidate": list("uvwxyz"),
+            "percentile": [1.0, 2, 3, 4, 5, 6],
+            "I_no_context": [3.0, 2, 1, 6, 5, 4],
+        }
+    )
     ratings = pd.DataFrame({"word": list("aaabbb"), "candidate": list("uvwxyz"), "avg_score": [1.0, 2, 3, 2, 3, 4]})
     _summary(tmp_path, published_ratings=0, ratings=6, rated_words=2, ratings_file="r.csv", train_posts=27_766)
     _write(tmp_path, "candidates", pd.DataFrame({"word": ["a", "b"], "candidates": [3, 3], "identical": [True, False]}))
     _write(tmp_path, "homophone_spearman_within_word", _within(-0.4, 0.01))
-    _write(tmp_path, "homophone_spearman_by_word", pd.DataFrame(
-        {"method": [hc.PERCENTILE_TOP] * 2 + [SI] * 2, "context": ["n/a"] * 2 + ["without"] * 2,
-         "word": list("abab"), "rho": [1.0, 1.0, -1.0, -1.0]}))
+    _write(
+        tmp_path,
+        "homophone_spearman_by_word",
+        pd.DataFrame(
+            {
+                "method": [hc.PERCENTILE_TOP] * 2 + [SI] * 2,
+                "context": ["n/a"] * 2 + ["without"] * 2,
+                "word": list("abab"),
+                "rho": [1.0, 1.0, -1.0, -1.0],
+            }
+        ),
+    )
     _write(tmp_path, "word_levels", correlations.word_levels(scores, ratings))
     top = _toy_top()
     _write(tmp_path, "top_homophones", top)
     _write(tmp_path, "top_ratings", hc.top_ratings(top, ratings))
-    _write(tmp_path, "emotion_consistency", pd.DataFrame({"group": ["G0", "G1"], "same_label": [0.7, 0.6],
-                                                          "same_as_original": [1.0, 0.75], "n": 20}))
+    _write(
+        tmp_path,
+        "emotion_consistency",
+        pd.DataFrame({"group": ["G0", "G1"], "same_label": [0.7, 0.6], "same_as_original": [1.0, 0.75], "n": 20}),
+    )
     _write(tmp_path, "emotion_classifier", pd.DataFrame({"metric": ["accuracy", "macro_f1"], "value": [0.7, 0.61]}))
     return tmp_path
 
@@ -221,14 +294,18 @@ def test_findings_are_recomputed_from_the_saved_csvs(saved):
     assert _value(frame, "changed_least") == pytest.approx(0.25) and _value(frame, "groups") == 1
     assert _value(frame, "rated") == 25 and math.isnan(_value(frame, "rungs"))  # no ladder in this run
     probable = WORDS.text("findings", frame)
-    assert "- Algorithm 1 rebuilt 6 candidates (the paper: 172); 1 of 2 candidate lists equal the released ones." \
+    assert (
+        "- Algorithm 1 rebuilt 6 candidates (the paper: 172); 1 of 2 candidate lists equal the released ones."
         in probable
+    )
     assert "6 rated candidates of 2 slang word(s) from the ratings given as `ratings_file`" in probable
     assert "**more probable** (lower I)" in probable and "tendency" not in probable
     assert "the ranking within words is unlikely to be chance (p < 0.05)" in probable
     assert "within the words ρ runs from -1.00 (a) to -1.00 (a), negative in 2 of 2 words" in probable
-    assert "  - self-information (without context): +0.20 pooled against -0.40 within (gap +0.60); its rated a " \
-           "candidates sit -3.0 bits from the other words' mean." in probable
+    assert (
+        "  - self-information (without context): +0.20 pooled against -0.40 within (gap +0.60); its rated a "
+        "candidates sit -3.0 bits from the other words' mean." in probable
+    )
     assert "Across a ladder" not in probable
     assert "The emotion classifier, fitted on 27,766 training posts, reaches macro-F1 0.610" in probable
     assert "of 25%–25% of them (G1–G1)" in probable
@@ -241,15 +318,19 @@ def test_findings_are_recomputed_from_the_saved_csvs(saved):
 def _measured(folder, table, committed=True, **record):
     """The committed ladder comparison as the chapter saves it: ``lm_ladder_measured.csv`` and its
     record ``lm_ladder_measured_record.csv`` (item, group, value, text)."""
-    rows = [("committed", "", int(committed), "")] + [(k, "", v, "") if isinstance(v, (int, float)) else
-                                                       (k, "", None, v) for k, v in record.items()]
+    rows = [("committed", "", int(committed), "")] + [
+        (k, "", v, "") if isinstance(v, (int, float)) else (k, "", None, v) for k, v in record.items()
+    ]
     _write(folder, "lm_ladder_measured", table)
     _write(folder, "lm_ladder_measured_record", pd.DataFrame(rows, columns=["item", "group", "value", "text"]))
 
 
 def test_every_section_in_the_page_s_order_for_findings_csv(saved):
-    _write(saved, "homophone_spearman", pd.DataFrame({"method": [SI], "scorer": ["kn"], "context": ["without"],
-                                                      "rho": [-0.3]}))
+    _write(
+        saved,
+        "homophone_spearman",
+        pd.DataFrame({"method": [SI], "scorer": ["kn"], "context": ["without"], "rho": [-0.3]}),
+    )
     _write(saved, "lm_word_list_coverage", pd.DataFrame(columns=["rung", "candidates", "found", "n", "rated"]))
     _write(saved, "lm_ladder", pd.DataFrame(columns=["rung", "context", "n"]))
     _measured(saved, pd.DataFrame(), committed=False)
@@ -273,23 +354,33 @@ def test_every_section_in_the_page_s_order_for_findings_csv(saved):
 
 
 def test_measured_ladder_note_from_the_run_s_saved_record(tmp_path):
-    record = {"date": "2026-12-01 10:05", "machine": "x86_64", "command": "python tools/measure_lm_ladder.py",
-              "gpt_steps": 400}
+    record = {
+        "date": "2026-12-01 10:05",
+        "machine": "x86_64",
+        "command": "python tools/measure_lm_ladder.py",
+        "gpt_steps": 400,
+    }
     _measured(tmp_path, pd.DataFrame({"n": [25]}), **record)
     text = WORDS.text("measured_ladder", ch06.findings(tmp_path, "measured_ladder"))
-    assert text.startswith("**Measured, not recomputed in this run**: 2026-12-01 10:05, x86_64, with "
-                           "`python tools/measure_lm_ladder.py`: every rung cold, transformers trained for 400 steps, "
-                           "on the paper's 25 ratings.")
+    assert text.startswith(
+        "**Measured, not recomputed in this run**: 2026-12-01 10:05, x86_64, with "
+        "`python tools/measure_lm_ladder.py`: every rung cold, transformers trained for 400 steps, "
+        "on the paper's 25 ratings."
+    )
     assert "load average" not in text and "The whole chapter took" not in text  # not in this record
-    _measured(tmp_path, _ladder([("kn-2", "without", 30.0, -0.1, 0.5), ("kn-3", "without", 20.0, -0.2, 0.01)]),
-              **record)
+    _measured(
+        tmp_path, _ladder([("kn-2", "without", 30.0, -0.1, 0.5), ("kn-3", "without", 20.0, -0.2, 0.01)]), **record
+    )
     measured = ch06.findings(tmp_path, "ladder_direction", ladder="measured")
-    assert set(measured["ladder"]) == {"measured"} and _value(measured, "best", "without") == -0.2  # kn-3: lower perplexity
+    assert (
+        set(measured["ladder"]) == {"measured"} and _value(measured, "best", "without") == -0.2
+    )  # kn-3: lower perplexity
     _measured(tmp_path, pd.DataFrame(), committed=False)
     assert math.isnan(_value(ch06.findings(tmp_path, "ladder_direction", ladder="measured"), "rungs"))
     assert WORDS.text("measured_ladder", ch06.findings(tmp_path, "measured_ladder")).startswith(
         "No measured ladder comparison is committed (`data/measured/lm_ladder_comparison.csv`); measure one with "
-        "`.venv/bin/python tools/measure_lm_ladder.py --out data/measured`.")
+        "`.venv/bin/python tools/measure_lm_ladder.py --out data/measured`."
+    )
 
 
 def test_the_committed_ladder_is_saved_with_its_record():
@@ -311,8 +402,17 @@ def test_a_folder_without_results_states_nothing(tmp_path):
     assert stated.empty, stated["quantity"].tolist()
     for section in ch06.SECTIONS:  # every quantity the words name is there
         WORDS.text(section, ch06.findings(tmp_path, section))
-    for name in ("paper_candidates", "all_candidates", "paper_top", "measured", "published_ratings",
-                 "same_as_released", "macro_f1", "changed_least", "printed_mean"):
+    for name in (
+        "paper_candidates",
+        "all_candidates",
+        "paper_top",
+        "measured",
+        "published_ratings",
+        "same_as_released",
+        "macro_f1",
+        "changed_least",
+        "printed_mean",
+    ):
         assert name in set(found["quantity"]), name
 
 
@@ -327,24 +427,43 @@ def test_the_paper_s_numbers_are_stated_only_beside_the_run_s(tmp_path):
 def test_the_data_box_names_whose_ratings_and_escapes_file_names(tmp_path):
     posts = pd.DataFrame({"split": ["train", "train", "test"], "text": ["a", "b", "c"]})
     table8 = ch06.Data(None, posts=posts, ratings=pd.DataFrame({"word": ["w"] * 25}), ratings_are_table8=True)
-    none = SimpleNamespace(ratings_files=(), n_workbooks=0, ratings_file=None, ratings_notes=(), top_k=5,
-                           perturbation_source="paper_table8", classifier_posts=None, seed=0)
+    none = SimpleNamespace(
+        ratings_files=(),
+        n_workbooks=0,
+        ratings_file=None,
+        ratings_notes=(),
+        top_k=5,
+        perturbation_source="paper_table8",
+        classifier_posts=None,
+        seed=0,
+    )
     summary = ch06.description(table8, none).set_index("quantity")
     assert summary.loc["posts", "value"] == 3 and summary.loc["train_posts", "value"] == 2
     assert summary.loc["same_as_released", "value"] == 1  # the released reading gives the published D
     _write(tmp_path, "data_summary", ch06.description(table8, none))
     assert WORDS.text("data", ch06.findings(tmp_path, "data")).endswith(
-        "Human ratings: the paper's Table 8 (25 items), entered by hand.")
-    own = ch06.Data(None, posts=posts, ratings=pd.DataFrame({"word": ["w"] * 11, "n_raters": 2}),
-                    ratings_are_table8=False)
-    setup = SimpleNamespace(ratings_files=("a.xlsx", "b.xlsx"), n_workbooks=2, ratings_file="sheets<1>",
-                            ratings_notes=("left out student S04 (S04.xlsx)",), top_k=5,
-                            perturbation_source="paper_table8", classifier_posts=None, seed=0)
+        "Human ratings: the paper's Table 8 (25 items), entered by hand."
+    )
+    own = ch06.Data(
+        None, posts=posts, ratings=pd.DataFrame({"word": ["w"] * 11, "n_raters": 2}), ratings_are_table8=False
+    )
+    setup = SimpleNamespace(
+        ratings_files=("a.xlsx", "b.xlsx"),
+        n_workbooks=2,
+        ratings_file="sheets<1>",
+        ratings_notes=("left out student S04 (S04.xlsx)",),
+        top_k=5,
+        perturbation_source="paper_table8",
+        classifier_posts=None,
+        seed=0,
+    )
     _write(tmp_path, "data_summary", ch06.description(own, setup))
     text = WORDS.text("data", ch06.findings(tmp_path, "data"))
     assert text.startswith("3 SMP2020-EWECT Weibo posts")
-    assert text.endswith("Human ratings: 11 rated candidates from 2 workbook(s), averaged over the raters of each "
-                         "candidate (<code>sheets&lt;1&gt;</code>). left out student S04 (S04.xlsx).")
+    assert text.endswith(
+        "Human ratings: 11 rated candidates from 2 workbook(s), averaged over the raters of each "
+        "candidate (<code>sheets&lt;1&gt;</code>). left out student S04 (S04.xlsx)."
+    )
 
 
 @pytest.mark.slow
@@ -359,8 +478,13 @@ def test_the_measurement_script_reproduces_the_committed_ladder(tmp_path):
     from helpers.core import paths
 
     root = paths.project_root()
-    done = subprocess.run([sys.executable, str(root / "tools" / "measure_lm_ladder.py"), "--rungs", "kn-2", "--out",
-                           str(tmp_path)], capture_output=True, text=True, cwd=root, timeout=600)
+    done = subprocess.run(
+        [sys.executable, str(root / "tools" / "measure_lm_ladder.py"), "--rungs", "kn-2", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     record = yaml.safe_load((tmp_path / "lm_ladder_comparison.yml").read_text(encoding="utf-8"))
     assert record["command"].startswith("python tools/measure_lm_ladder.py --rungs kn-2 --gpt-steps 400")
@@ -375,10 +499,14 @@ def test_table8_overlap_counts_the_paper_top_five_by_hand(tmp_path, monkeypatch)
 
     table8 = pd.DataFrame({"word": ["尼玛", "尼玛", "卧槽", "劳资"], "candidate": ["你妈", "泥马", "我操", "老子"]})
     monkeypatch.setattr(ch06, "read_published", lambda study, name: table8)
-    top = pd.DataFrame({"method": ["percentile"] * 4 + ["self-information"] * 3,
-                        "context": ["n/a"] * 4 + ["left"] * 3,
-                        "word": ["尼玛", "尼玛", "卧槽", "特么", "尼玛", "劳资", "劳资"],
-                        "candidate": ["你妈", "拟麻", "我草", "他妈", "泥马", "老子", "老资"]})
+    top = pd.DataFrame(
+        {
+            "method": ["percentile"] * 4 + ["self-information"] * 3,
+            "context": ["n/a"] * 4 + ["left"] * 3,
+            "word": ["尼玛", "尼玛", "卧槽", "特么", "尼玛", "劳资", "劳资"],
+            "candidate": ["你妈", "拟麻", "我草", "他妈", "泥马", "老子", "老资"],
+        }
+    )
     top.to_csv(tmp_path / "top_homophones.csv", index=False)
     pd.DataFrame({"quantity": ["top_k"], "value": [2], "text": [""]}).to_csv(tmp_path / "data_summary.csv", index=False)
     f = ch06.findings(tmp_path, "overlap").set_index(["quantity", "group"])["value"]

@@ -40,8 +40,16 @@ def test_homophones_file_needs_five_per_word(tmp_path):
 def test_measured_comparison_is_committed_with_its_record():
     measured = ch07.measured_comparison()
     assert measured.table is not None, "data/measured/qe_model_comparison.csv is missing"
-    assert list(measured.table.columns) == ["kind", "model", "evaluated_on", "rho", "pearson", "n", "seconds",
-                                            "cpu_seconds"]
+    assert list(measured.table.columns) == [
+        "kind",
+        "model",
+        "evaluated_on",
+        "rho",
+        "pearson",
+        "n",
+        "seconds",
+        "cpu_seconds",
+    ]
     assert {"command", "date", "machine"} <= set(measured.record)
     assert measured.record["command"].startswith("python tools/measure_qe_models.py")
     assert "features" in set(measured.table["kind"])
@@ -57,73 +65,252 @@ def _save(folder, name, frame):
 
 
 def _interval_rows(split, model, **stats):
-    return [{"model": model, "statistic": k, "value": v[0], "ci_low": v[1], "ci_high": v[2], "n": v[3], "split": split}
-            for k, v in stats.items()]
+    return [
+        {"model": model, "statistic": k, "value": v[0], "ci_low": v[1], "ci_high": v[2], "n": v[3], "split": split}
+        for k, v in stats.items()
+    ]
 
 
 @pytest.fixture
 def saved(tmp_path):
     """A small chapter run's result CSVs, written by hand."""
-    _save(tmp_path, "data_summary", {
-        "quantity": ["split_lines", "aligned", "annotated_rows", "annotated_not_in_splits", "sources_in_several_splits",
-                     "mismatched_rows", "post_edit_rows", "post_edited", "lines_with_post_edit", "identical",
-                     "target_lines", "targets_rho", "resplit_seed", "instances", "m2g1", "qe_models", "n_boot", "seed"],
-        "value": [50, 48, 60, 12, 3, 2, 30, 28, 20, 4, 48, 0.9, 7, None, 0, 1, 200, 0],
-        "text": ["", "", "", "", "", "5, 9", "", "", "", "", "", "", "", "held_out", "", "reader", "", ""]})
-    _save(tmp_path, "score_check", [{
-        "sheet_rows": 10, "released_rule_mean": 3.0, "released_rule_sd": 2.0, "released_rule_share": 90.0, "lines": 10,
-        "released_rule_share_any_row": 100.0, "implied_mean": 3.0, "implied_sd": 2.0, "identical_penalty_share": 80.0,
-        "mixed_severity_lines": 2, "mixed_severity_sheet_rows": 2}])
-    _save(tmp_path, "score_patterns", {"severities": ["Minor", "Critical; Minor"], "sheet_penalty": [1.0, 11.0],
-                                       "implied_penalty": [1.0, 20.0], "released_rule_penalty": [1.0, 20.0],
-                                       "lines": [5, 1]})
+    _save(
+        tmp_path,
+        "data_summary",
+        {
+            "quantity": [
+                "split_lines",
+                "aligned",
+                "annotated_rows",
+                "annotated_not_in_splits",
+                "sources_in_several_splits",
+                "mismatched_rows",
+                "post_edit_rows",
+                "post_edited",
+                "lines_with_post_edit",
+                "identical",
+                "target_lines",
+                "targets_rho",
+                "resplit_seed",
+                "instances",
+                "m2g1",
+                "qe_models",
+                "n_boot",
+                "seed",
+            ],
+            "value": [50, 48, 60, 12, 3, 2, 30, 28, 20, 4, 48, 0.9, 7, None, 0, 1, 200, 0],
+            "text": ["", "", "", "", "", "5, 9", "", "", "", "", "", "", "", "held_out", "", "reader", "", ""],
+        },
+    )
+    _save(
+        tmp_path,
+        "score_check",
+        [
+            {
+                "sheet_rows": 10,
+                "released_rule_mean": 3.0,
+                "released_rule_sd": 2.0,
+                "released_rule_share": 90.0,
+                "lines": 10,
+                "released_rule_share_any_row": 100.0,
+                "implied_mean": 3.0,
+                "implied_sd": 2.0,
+                "identical_penalty_share": 80.0,
+                "mixed_severity_lines": 2,
+                "mixed_severity_sheet_rows": 2,
+            }
+        ],
+    )
+    _save(
+        tmp_path,
+        "score_patterns",
+        {
+            "severities": ["Minor", "Critical; Minor"],
+            "sheet_penalty": [1.0, 11.0],
+            "implied_penalty": [1.0, 20.0],
+            "released_rule_penalty": [1.0, 20.0],
+            "lines": [5, 1],
+        },
+    )
     _save(tmp_path, "slang_counts", {"word": ["尼玛", "草泥马"], "rule a": [9, 5], "rule b": [12, 7], "paper": [10, 5]})
-    _save(tmp_path, "split_sizes", {
-        "evaluation": ["released split"] * 4 + ["re-split"] * 3,
-        "split": ["train", "dev", "test", "test, posts not in train", "train", "dev", "test"],
-        "lines": [20, 10, 10, 6, 19, 9, 9], "sources": [18, 9, 9, 6, 17, 9, 9],
-        "sources_also_in_train": [0, 3, 4, 0, 0, 0, 0]})
-    _save(tmp_path, "model_comparison", {
-        "kind": ["use", "features"], "model": ["USE+ridge", "features+ridge"], "evaluated_on": ["re-split test"] * 2,
-        "rho": [0.39, 0.41], "pearson": [0.38, 0.44], "n": [929, 929], "seconds": [24.8, 2.5],
-        "cpu_seconds": [46.0, 2.7]})
-    _save(tmp_path, "model_comparison_record", {
-        "item": ["measured_now", "date", "machine", "command", "budget_seconds", "chapter_timing", "chapter_seconds"],
-        "group": ["", "", "", "", "", "", "[reader]"], "value": [0, None, None, None, 90.0, None, 40.0],
-        "text": ["", "2026-11-30", "a laptop", "python tools/measure_qe_models.py", "", "by hand", ""]})
-    _save(tmp_path, "qe_models", {"model": ["reader"] * 2, "evaluated_on": ["test (as released)",
-                                                                          "test, posts not in train"],
-                                  "rho": [0.3, 0.5], "rho_p": [0.1, 0.1], "pearson": [0.3, 0.5],
-                                  "pearson_p": [0.1, 0.1], "n": [10, 6]})
-    _save(tmp_path, "qe_models_resplit", {"model": ["reader"], "evaluated_on": ["re-split test"], "rho": [0.4],
-                                          "rho_p": [0.1], "pearson": [0.4], "pearson_p": [0.1], "n": [9]})
-    _save(tmp_path, "qe_models_resplit_dev", {"model": ["reader"], "evaluated_on": ["re-split dev"], "rho": [0.35],
-                                              "rho_p": [0.1], "pearson": [0.3], "pearson_p": [0.1], "n": [9]})
-    _save(tmp_path, "qe_models_corrected_target", {
-        "split": "re-split", "model": "reader",
-        "trained_on": ["released scores", "released scores", "sum of penalties", "sum of penalties"],
-        "evaluated_against": ["released scores", "sum of penalties", "released scores", "sum of penalties"],
-        "evaluated_on": "re-split test", "rho": [0.4, 0.3, 0.45, 0.5], "pearson": [0.4, 0.3, 0.45, 0.5], "n": 9})
-    _save(tmp_path, "perturbed_posts", {"evaluation": ["re-split"] * 3, "word": ["all", "尼玛", "草泥马"],
-                                        "posts": [8, 6, 2], "post_edited": [7, 5, 2]})
-    _save(tmp_path, "stability_intervals", _interval_rows(
-        "re-split", "reader", G0_rho=(0.5, 0.2, 0.7, 8), mean_rho_change=(-0.01, -0.03, 0.01, 8),
-        relative_shift=(0.09, 0.07, 0.11, 8), abs_shift_to_error=(0.04, 0.03, 0.05, 8),
-        swap_relative_shift=(1.2, 0.9, 1.5, 8), signed_relative_shift=(0.08, 0.06, 0.10, 8),
-        M2G2_share_increased=(75.0, 60.0, 90.0, 8)))
-    _save(tmp_path, "stability_verdicts", {"model": ["reader"], "ranks_posts": [True], "reads_source": [True],
-                                           "homophones": ["much_smaller"], "better_mt": ["rises"],
-                                           "verdict": ["robust"], "homophone_shift": ["within tolerance"],
-                                           "signed_shift": ["up"], "split": ["re-split"]})
-    _save(tmp_path, "homophone_shift_by_word", {"model": ["reader"] * 2, "word": ["尼玛", "草泥马"], "n_posts": [6, 2],
-                                                "signed_relative_shift": [0.1, 0.02], "ci_low": [0.05, -0.01],
-                                                "ci_high": [0.15, 0.05], "split": "re-split"})
-    _save(tmp_path, "paper_tables_5_6_check", {"model": ["a", "a", "b"], "group": "M1G1", "metric": "rho",
-                                               "raw": [0.5, 0.4, 0.3], "g0": 0.5, "pct_change_computed": [0, -20, -40],
-                                               "pct_change_printed": [0, -20, -35], "diff": [0, 0, 5]})
-    _save(tmp_path, "paper_tables_5_6_flagged", {"model": ["b"], "group": "M1G1", "metric": "rho", "raw": [0.3],
-                                                 "g0": 0.5, "pct_change_computed": [-40], "low": [-40.2],
-                                                 "high": [-39.8], "pct_change_printed": [-35]})
+    _save(
+        tmp_path,
+        "split_sizes",
+        {
+            "evaluation": ["released split"] * 4 + ["re-split"] * 3,
+            "split": ["train", "dev", "test", "test, posts not in train", "train", "dev", "test"],
+            "lines": [20, 10, 10, 6, 19, 9, 9],
+            "sources": [18, 9, 9, 6, 17, 9, 9],
+            "sources_also_in_train": [0, 3, 4, 0, 0, 0, 0],
+        },
+    )
+    _save(
+        tmp_path,
+        "model_comparison",
+        {
+            "kind": ["use", "features"],
+            "model": ["USE+ridge", "features+ridge"],
+            "evaluated_on": ["re-split test"] * 2,
+            "rho": [0.39, 0.41],
+            "pearson": [0.38, 0.44],
+            "n": [929, 929],
+            "seconds": [24.8, 2.5],
+            "cpu_seconds": [46.0, 2.7],
+        },
+    )
+    _save(
+        tmp_path,
+        "model_comparison_record",
+        {
+            "item": [
+                "measured_now",
+                "date",
+                "machine",
+                "command",
+                "budget_seconds",
+                "chapter_timing",
+                "chapter_seconds",
+            ],
+            "group": ["", "", "", "", "", "", "[reader]"],
+            "value": [0, None, None, None, 90.0, None, 40.0],
+            "text": ["", "2026-11-30", "a laptop", "python tools/measure_qe_models.py", "", "by hand", ""],
+        },
+    )
+    _save(
+        tmp_path,
+        "qe_models",
+        {
+            "model": ["reader"] * 2,
+            "evaluated_on": ["test (as released)", "test, posts not in train"],
+            "rho": [0.3, 0.5],
+            "rho_p": [0.1, 0.1],
+            "pearson": [0.3, 0.5],
+            "pearson_p": [0.1, 0.1],
+            "n": [10, 6],
+        },
+    )
+    _save(
+        tmp_path,
+        "qe_models_resplit",
+        {
+            "model": ["reader"],
+            "evaluated_on": ["re-split test"],
+            "rho": [0.4],
+            "rho_p": [0.1],
+            "pearson": [0.4],
+            "pearson_p": [0.1],
+            "n": [9],
+        },
+    )
+    _save(
+        tmp_path,
+        "qe_models_resplit_dev",
+        {
+            "model": ["reader"],
+            "evaluated_on": ["re-split dev"],
+            "rho": [0.35],
+            "rho_p": [0.1],
+            "pearson": [0.3],
+            "pearson_p": [0.1],
+            "n": [9],
+        },
+    )
+    _save(
+        tmp_path,
+        "qe_models_corrected_target",
+        {
+            "split": "re-split",
+            "model": "reader",
+            "trained_on": ["released scores", "released scores", "sum of penalties", "sum of penalties"],
+            "evaluated_against": ["released scores", "sum of penalties", "released scores", "sum of penalties"],
+            "evaluated_on": "re-split test",
+            "rho": [0.4, 0.3, 0.45, 0.5],
+            "pearson": [0.4, 0.3, 0.45, 0.5],
+            "n": 9,
+        },
+    )
+    _save(
+        tmp_path,
+        "perturbed_posts",
+        {
+            "evaluation": ["re-split"] * 3,
+            "word": ["all", "尼玛", "草泥马"],
+            "posts": [8, 6, 2],
+            "post_edited": [7, 5, 2],
+        },
+    )
+    _save(
+        tmp_path,
+        "stability_intervals",
+        _interval_rows(
+            "re-split",
+            "reader",
+            G0_rho=(0.5, 0.2, 0.7, 8),
+            mean_rho_change=(-0.01, -0.03, 0.01, 8),
+            relative_shift=(0.09, 0.07, 0.11, 8),
+            abs_shift_to_error=(0.04, 0.03, 0.05, 8),
+            swap_relative_shift=(1.2, 0.9, 1.5, 8),
+            signed_relative_shift=(0.08, 0.06, 0.10, 8),
+            M2G2_share_increased=(75.0, 60.0, 90.0, 8),
+        ),
+    )
+    _save(
+        tmp_path,
+        "stability_verdicts",
+        {
+            "model": ["reader"],
+            "ranks_posts": [True],
+            "reads_source": [True],
+            "homophones": ["much_smaller"],
+            "better_mt": ["rises"],
+            "verdict": ["robust"],
+            "homophone_shift": ["within tolerance"],
+            "signed_shift": ["up"],
+            "split": ["re-split"],
+        },
+    )
+    _save(
+        tmp_path,
+        "homophone_shift_by_word",
+        {
+            "model": ["reader"] * 2,
+            "word": ["尼玛", "草泥马"],
+            "n_posts": [6, 2],
+            "signed_relative_shift": [0.1, 0.02],
+            "ci_low": [0.05, -0.01],
+            "ci_high": [0.15, 0.05],
+            "split": "re-split",
+        },
+    )
+    _save(
+        tmp_path,
+        "paper_tables_5_6_check",
+        {
+            "model": ["a", "a", "b"],
+            "group": "M1G1",
+            "metric": "rho",
+            "raw": [0.5, 0.4, 0.3],
+            "g0": 0.5,
+            "pct_change_computed": [0, -20, -40],
+            "pct_change_printed": [0, -20, -35],
+            "diff": [0, 0, 5],
+        },
+    )
+    _save(
+        tmp_path,
+        "paper_tables_5_6_flagged",
+        {
+            "model": ["b"],
+            "group": "M1G1",
+            "metric": "rho",
+            "raw": [0.3],
+            "g0": 0.5,
+            "pct_change_computed": [-40],
+            "low": [-40.2],
+            "high": [-39.8],
+            "pct_change_printed": [-35],
+        },
+    )
     return tmp_path
 
 
@@ -194,12 +381,15 @@ def test_every_section_reads_from_the_saved_csvs_in_the_words(saved):
     assert "**4 of the 10 released test lines (40%) have a source" in text["leakage"]
     assert "“Critical; Minor” gets 20 instead of 11 (1 lines)" in text["score_rule"]
     assert "`python tools/measure_qe_models.py`" in text["comparison"]
-    assert "reader, re-split test: Spearman 0.400 when trained and scored on the released scores, 0.500" in \
-        text["target"]
+    assert (
+        "reader, re-split test: Spearman 0.400 when trained and scored on the released scores, 0.500" in text["target"]
+    )
     assert "2 of 3 printed percentages follow" in text["tables_5_6"]
-    reading = ("robust to homophones: ranks the posts and reads the source, and homophones move its scores by 0.04 "
-               "[0.03, 0.05] of its own error (RMSE; tolerance 0.1), systematically up by 0.08 [0.06, 0.10] SD; "
-               "its score rises with the post-edited MT.")
+    reading = (
+        "robust to homophones: ranks the posts and reads the source, and homophones move its scores by 0.04 "
+        "[0.03, 0.05] of its own error (RMSE; tolerance 0.1), systematically up by 0.08 [0.06, 0.10] SD; "
+        "its score rises with the post-edited MT."
+    )
     assert f"Reading: {reading}" in text["stability"] and f"Verdict: {reading}" in text["findings"]
     assert "robust to homophones: reader" in text["findings"] and "the two differ by -0.200" in text["findings"]
     with pytest.raises(InputError, match="parameter 'section'"):
@@ -231,21 +421,41 @@ def test_the_budget_and_the_tolerances_come_from_the_run_s_tables(saved):
     assert stability.set_index("quantity").loc[["tolerance", "not_reading"], "value"].isna().all()
 
 
-@pytest.mark.parametrize("change, reading", [
-    # ranks the posts, but homophones move it by 0.12 of its error, beyond a tolerance of 0.1
-    ({3: (0.12, 0.11, 0.16)}, "not shown robust: homophones move its scores by 0.12 [0.11, 0.16] of its own error "
-                              "(RMSE; tolerance 0.1), systematically down by 0.11 [0.06, 0.17] SD."),
-    ({0: (0.32, -0.1, 0.55)}, "not shown robust: does not rank these posts better than chance."),
-    ({1: (0.05, 0.02, 0.08)}, "stable by not reacting: a whole other source moves its score by less than 0.1 of its "
-                              "own spread."),
-])
+@pytest.mark.parametrize(
+    "change, reading",
+    [
+        # ranks the posts, but homophones move it by 0.12 of its error, beyond a tolerance of 0.1
+        (
+            {3: (0.12, 0.11, 0.16)},
+            "not shown robust: homophones move its scores by 0.12 [0.11, 0.16] of its own error "
+            "(RMSE; tolerance 0.1), systematically down by 0.11 [0.06, 0.17] SD.",
+        ),
+        ({0: (0.32, -0.1, 0.55)}, "not shown robust: does not rank these posts better than chance."),
+        (
+            {1: (0.05, 0.02, 0.08)},
+            "stable by not reacting: a whole other source moves its score by less than 0.1 of its own spread.",
+        ),
+    ],
+)
 def test_a_verdict_key_reads_as_its_sentence(tmp_path, change, reading):
-    iv = pd.DataFrame({"model": "m", "statistic": ["G0_rho", "swap_relative_shift", "homophone_to_swap",
-                                                  "abs_shift_to_error", "signed_relative_shift", "mean_rho_change",
-                                                  "relative_shift"],
-                       "value": [0.32, 2.3, 0.08, 0.05, -0.11, 0.01, 0.2],
-                       "ci_low": [0.05, 1.9, 0.06, 0.04, -0.17, -0.02, 0.1],
-                       "ci_high": [0.55, 3.0, 0.10, 0.06, -0.06, 0.03, 0.3], "n": 51})
+    iv = pd.DataFrame(
+        {
+            "model": "m",
+            "statistic": [
+                "G0_rho",
+                "swap_relative_shift",
+                "homophone_to_swap",
+                "abs_shift_to_error",
+                "signed_relative_shift",
+                "mean_rho_change",
+                "relative_shift",
+            ],
+            "value": [0.32, 2.3, 0.08, 0.05, -0.11, 0.01, 0.2],
+            "ci_low": [0.05, 1.9, 0.06, 0.04, -0.17, -0.02, 0.1],
+            "ci_high": [0.55, 3.0, 0.10, 0.06, -0.06, 0.03, 0.3],
+            "n": 51,
+        }
+    )
     for row, (value, low, high) in change.items():
         iv.loc[row, ["value", "ci_low", "ci_high"]] = [value, low, high]
     _save(tmp_path, "stability_intervals", iv.assign(split="re-split"))
@@ -260,13 +470,19 @@ def test_chapter_runs_with_one_model_measured_now_and_its_findings_come_back_fro
     :func:`ch07.findings` recomputes from the saved tables."""
     import json
 
-    from helpers.core.book import execution
     from helpers.core import paths
+    from helpers.core.book import execution
 
     out = execution.execute_notebook(
-        paths.project_root() / "notebooks" / "07_qe_robustness.ipynb", tmp_path / "run.ipynb",
-        parameters={"qe_models": ["features"], "compare_models": ["features"], "n_boot": 100,
-                    "results_dir": str(tmp_path / "res")})
+        paths.project_root() / "notebooks" / "07_qe_robustness.ipynb",
+        tmp_path / "run.ipynb",
+        parameters={
+            "qe_models": ["features"],
+            "compare_models": ["features"],
+            "n_boot": 100,
+            "results_dir": str(tmp_path / "res"),
+        },
+    )
     cells = json.loads(out.read_text(encoding="utf-8"))["cells"]
     shown = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in cells for o in c.get("outputs", []))
     assert "**Measured in this run**" in shown and "Most accurate on the re-split dev (test beside it)" in shown

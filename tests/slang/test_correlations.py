@@ -9,19 +9,30 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import norm, spearmanr, t as student_t
+from scipy.stats import norm, spearmanr
+from scipy.stats import t as student_t
 
 from helpers.core import paths
 from helpers.core.statistics import stats
-from helpers.slang import correlations, homophone_data as hd, language_models
+from helpers.slang import correlations, language_models
+from helpers.slang import homophone_data as hd
 from helpers.slang import language_models as lm
 
 
 def _toy_scores():
     rng = np.random.default_rng(3)
-    rows = [{"word": w, "candidate": f"{w}{k}", "F": int(rng.integers(10, 1000)), "percentile": float(rng.random()),
-             "released_score": float(rng.random()), "I_no_context": float(rng.normal(20, 3))}
-            for w in ("尼玛", "劳资") for k in range(6)]
+    rows = [
+        {
+            "word": w,
+            "candidate": f"{w}{k}",
+            "F": int(rng.integers(10, 1000)),
+            "percentile": float(rng.random()),
+            "released_score": float(rng.random()),
+            "I_no_context": float(rng.normal(20, 3)),
+        }
+        for w in ("尼玛", "劳资")
+        for k in range(6)
+    ]
     scores = pd.DataFrame(rows)
     ratings = scores[["word", "candidate"]].assign(avg_score=rng.integers(1, 6, len(scores)).astype(float))
     return scores, ratings
@@ -58,7 +69,7 @@ def test_table8_per_word_rho_of_kneser_ney_self_information():
     assert by_word.to_dict() == {"尼玛": -0.30, "特么": -0.87, "卧槽": -0.63, "劳资": -0.50, "草泥马": 0.32}
     within = correlations.within_word_correlations(scores, ratings, lm.name).iloc[0]
     assert within["mean_within_word_rho"] == pytest.approx(by_word.mean(), abs=0.01)
-    assert within["exact"] and within["n_permutations"] == 120 ** 5 and 0.05 < within["p_within_word"] < 0.1
+    assert within["exact"] and within["n_permutations"] == 120**5 and 0.05 < within["p_within_word"] < 0.1
 
 
 def test_pooled_rho_word_jackknife_interval_by_hand():
@@ -68,14 +79,17 @@ def test_pooled_rho_word_jackknife_interval_by_hand():
     from scipy.stats import t as student_t
 
     words = list("uuuvvvwwwxxx")
-    s = pd.DataFrame({"word": words, "candidate": list("abcdefghijkl"),
-                      "percentile": [1, 2, 3, 9, 8, 7, 4, 6, 5, 10, 12, 11]})
-    r = pd.DataFrame({"word": words, "candidate": list("abcdefghijkl"),
-                      "avg_score": [1, 3, 2, 5, 4, 6, 2, 2.5, 3, 4, 5, 4.5]})
+    s = pd.DataFrame(
+        {"word": words, "candidate": list("abcdefghijkl"), "percentile": [1, 2, 3, 9, 8, 7, 4, 6, 5, 10, 12, 11]}
+    )
+    r = pd.DataFrame(
+        {"word": words, "candidate": list("abcdefghijkl"), "avg_score": [1, 3, 2, 5, 4, 6, 2, 2.5, 3, 4, 5, 4.5]}
+    )
     row = correlations.within_word_correlations(s, r, "toy").iloc[0]
     full = spearmanr(s["percentile"], r["avg_score"]).statistic
-    loo = np.array([spearmanr(s.loc[s["word"] != w, "percentile"], r.loc[r["word"] != w, "avg_score"]).statistic
-                    for w in "uvwx"])
+    loo = np.array(
+        [spearmanr(s.loc[s["word"] != w, "percentile"], r.loc[r["word"] != w, "avg_score"]).statistic for w in "uvwx"]
+    )
     half = student_t.ppf(0.975, 3) * np.sqrt(3 / 4 * ((loo - loo.mean()) ** 2).sum())
     assert row["pooled_rho"] == pytest.approx(full)
     assert row["pooled_jackknife_ci_low"] == pytest.approx(max(full - half, -1.0))
@@ -85,8 +99,13 @@ def test_pooled_rho_word_jackknife_interval_by_hand():
 def test_word_levels_by_hand():
     """a: mean 2, b: 15, c: 4; a sits 2 − (15 + 4)/2 = −7.5 from the others, b +12, c −4.5;
     rated (a1, a3, b1): a 2 − 10 = −8, b +8."""
-    scores = pd.DataFrame({"word": list("aaabbc"), "candidate": ["a1", "a2", "a3", "b1", "b2", "c1"],
-                           "I_no_context": [1.0, 2, 3, 10, 20, 4]})
+    scores = pd.DataFrame(
+        {
+            "word": list("aaabbc"),
+            "candidate": ["a1", "a2", "a3", "b1", "b2", "c1"],
+            "I_no_context": [1.0, 2, 3, 10, 20, 4],
+        }
+    )
     ratings = pd.DataFrame({"word": list("aab"), "candidate": ["a1", "a3", "b1"], "avg_score": [1.0, 2, 3]})
     levels = correlations.word_levels(scores, ratings).set_index(["candidates", "word"])
     assert set(levels["column"]) == {"I_no_context"}
@@ -109,13 +128,37 @@ def test_resolution_is_the_fisher_half_width_at_zero():
 def test_ladder_correlations_on_a_hand_made_case():
     # two words, three candidates each; rung "x" ranks each word's ratings perfectly, rung "y" reverses them
     ratings = pd.DataFrame({"word": list("uuuvvv"), "candidate": list("abcdef"), "avg_score": [1, 2, 3, 1, 2, 3]})
-    scores = pd.concat([
-        pd.DataFrame({"rung": "x", "scorer": "x", "word": list("uuuvvv"), "candidate": list("abcdef"),
-                      "I_no_context": [1.0, 2, 3, 4, 5, 6]}),
-        pd.DataFrame({"rung": "y", "scorer": "y", "word": list("uuuvvv"), "candidate": list("abcdef"),
-                      "I_no_context": [3.0, 2, 1, 6, 5, 4]})])
-    models = pd.DataFrame({"rung": ["x", "y"], "scorer": ["x", "y"], "family": "toy", "parameters": [1, 2],
-                           "heldout_perplexity": [10.0, 20.0]})
+    scores = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "rung": "x",
+                    "scorer": "x",
+                    "word": list("uuuvvv"),
+                    "candidate": list("abcdef"),
+                    "I_no_context": [1.0, 2, 3, 4, 5, 6],
+                }
+            ),
+            pd.DataFrame(
+                {
+                    "rung": "y",
+                    "scorer": "y",
+                    "word": list("uuuvvv"),
+                    "candidate": list("abcdef"),
+                    "I_no_context": [3.0, 2, 1, 6, 5, 4],
+                }
+            ),
+        ]
+    )
+    models = pd.DataFrame(
+        {
+            "rung": ["x", "y"],
+            "scorer": ["x", "y"],
+            "family": "toy",
+            "parameters": [1, 2],
+            "heldout_perplexity": [10.0, 20.0],
+        }
+    )
     summary, by_word = correlations.ladder_correlations(scores, models, ratings)
     s = summary.set_index("rung")
     assert s.loc["x", "mean_within_word_rho"] == 1.0 and s.loc["y", "mean_within_word_rho"] == -1.0
@@ -133,13 +176,19 @@ def test_ladder_correlations_on_a_hand_made_case():
 def _rated():
     """Three words: u rated in its candidates' order, v with one candidate unrated and one rating without a
     candidate score, w with constant ratings (its within-word ρ is undefined)."""
-    scores = pd.DataFrame({"word": list("uuuvvvvwww"), "candidate": list("abcdefghij"),
-                           "percentile": [10.0, 20, 30, 40, 50, 60, 70, 80, 90, 95],
-                           "released_score": [3.0, 1, 2, 6, 5, 4, 9, 7, 8, 1],
-                           "I_no_context": [1.0, 2, 3, 4, 6, 5, 7, 8, 9, 10],
-                           "I_context": [2.0, 1, 3, 6, 5, 4, 8, 7, 9, 10]})
-    ratings = pd.DataFrame({"word": list("uuuvvvwwwv"), "candidate": list("abcdefhijz"),
-                            "avg_score": [1.0, 2, 3, 2, 1, 3, 4, 4, 4, 5]})
+    scores = pd.DataFrame(
+        {
+            "word": list("uuuvvvvwww"),
+            "candidate": list("abcdefghij"),
+            "percentile": [10.0, 20, 30, 40, 50, 60, 70, 80, 90, 95],
+            "released_score": [3.0, 1, 2, 6, 5, 4, 9, 7, 8, 1],
+            "I_no_context": [1.0, 2, 3, 4, 6, 5, 7, 8, 9, 10],
+            "I_context": [2.0, 1, 3, 6, 5, 4, 8, 7, 9, 10],
+        }
+    )
+    ratings = pd.DataFrame(
+        {"word": list("uuuvvvwwwv"), "candidate": list("abcdefhijz"), "avg_score": [1.0, 2, 3, 2, 1, 3, 4, 4, 4, 5]}
+    )
     return scores, ratings
 
 
@@ -150,7 +199,9 @@ def test_pooled_correlations_labels_and_values_against_scipy():
     assert out[["method", "scorer", "context"]].values.tolist() == [
         ["percentile (Algorithm 2)", "character frequency D", "n/a"],
         ["released per-character percentile", "character frequency D", "n/a"],
-        ["self-information", "toy-lm", "without"], ["self-information", "toy-lm", "with"]]
+        ["self-information", "toy-lm", "without"],
+        ["self-information", "toy-lm", "with"],
+    ]
     for (_, row), column in zip(out.iterrows(), ["percentile", "released_score", "I_no_context", "I_context"]):
         ref = spearmanr(merged[column], merged["avg_score"])
         assert (row["rho"], row["p"], row["n"]) == (pytest.approx(ref.statistic), pytest.approx(ref.pvalue), 9)
@@ -186,8 +237,10 @@ def test_within_word_summary_counts_the_words_it_uses():
     hits = sum(abs((a + b) / 2) >= 0.75 - 1e-12 for a in rhos for b in rhos)
     assert row["p_within_word"] == pytest.approx(hits / 36)
     # three words: the word jackknife runs (u, v, w all in the pooled ρ)
-    loo = [spearmanr(merged.loc[merged["word"] != w, "percentile"],
-                     merged.loc[merged["word"] != w, "avg_score"]).statistic for w in "uvw"]
+    loo = [
+        spearmanr(merged.loc[merged["word"] != w, "percentile"], merged.loc[merged["word"] != w, "avg_score"]).statistic
+        for w in "uvw"
+    ]
     half = student_t.ppf(0.975, 2) * math.sqrt(2 / 3 * sum((x - np.mean(loo)) ** 2 for x in loo))
     assert row["pooled_jackknife_ci_low"] == pytest.approx(max(row["pooled_rho"] - half, -1.0))
     assert row["pooled_jackknife_ci_high"] == pytest.approx(min(row["pooled_rho"] + half, 1.0))
@@ -200,20 +253,37 @@ def test_ladder_intervals_by_hand():
     words = list("uuuvvvwww")
     ratings = pd.DataFrame({"word": words, "candidate": list("abcdefghi"), "avg_score": [1.0, 2, 3] * 3})
     y = [1.0, 2, 3, 4, 6, 5, 8, 7, 9]
-    scores = pd.concat([
-        pd.DataFrame({"rung": "y", "word": words, "candidate": list("abcdefghi"), "I_no_context": y}),
-        pd.DataFrame({"rung": "x", "word": words, "candidate": list("abcdefghi"), "I_no_context": y[::-1]})])
-    models = pd.DataFrame({"rung": ["x", "y"], "scorer": ["lm-x", "lm-y"], "family": ["f1", "f2"],
-                           "parameters": [10, 20], "heldout_perplexity": [30.0, 40.0]})
+    scores = pd.concat(
+        [
+            pd.DataFrame({"rung": "y", "word": words, "candidate": list("abcdefghi"), "I_no_context": y}),
+            pd.DataFrame({"rung": "x", "word": words, "candidate": list("abcdefghi"), "I_no_context": y[::-1]}),
+        ]
+    )
+    models = pd.DataFrame(
+        {
+            "rung": ["x", "y"],
+            "scorer": ["lm-x", "lm-y"],
+            "family": ["f1", "f2"],
+            "parameters": [10, 20],
+            "heldout_perplexity": [30.0, 40.0],
+        }
+    )
     summary, by_word = correlations.ladder_correlations(scores, models, ratings, n_perm=100, seed=1)
     assert summary["rung"].tolist() == ["y", "x"]  # the order of the scores
     s = summary.iloc[0]
     assert (s["scorer"], s["family"], s["parameters"], s["heldout_perplexity"], s["context"]) == (
-        "lm-y", "f2", 20, 40.0, "without")
+        "lm-y",
+        "f2",
+        20,
+        40.0,
+        "without",
+    )
     rho = spearmanr(y, [1.0, 2, 3] * 3).statistic
     z, half = math.atanh(rho), norm.ppf(0.975) * math.sqrt(1.06 / 6)  # Fisher z, variance 1.06 / (n - 3)
-    assert (s["pooled_ci_low"], s["pooled_ci_high"]) == (pytest.approx(math.tanh(z - half)),
-                                                         pytest.approx(math.tanh(z + half)))
+    assert (s["pooled_ci_low"], s["pooled_ci_high"]) == (
+        pytest.approx(math.tanh(z - half)),
+        pytest.approx(math.tanh(z + half)),
+    )
     # word ρ 1, 0.5, 0.5: mean 2/3, SD √(1/12), t_{2, .975} · SD / √3 = 0.717 -> [-0.050, 1.384], cut at 1
     t_half = student_t.ppf(0.975, 2) * math.sqrt(1 / 12) / math.sqrt(3)
     assert s["mean_within_word_rho"] == pytest.approx(2 / 3)
@@ -229,9 +299,23 @@ def test_empty_and_undefined_correlation_tables_keep_their_columns():
     scores, ratings = _rated()
     none = scores[["word", "candidate"]]  # no method column at all
     assert correlations.human_correlations(none, ratings, "toy").columns.tolist() == [
-        "method", "scorer", "context", "rho", "p", "n"]
+        "method",
+        "scorer",
+        "context",
+        "rho",
+        "p",
+        "n",
+    ]
     assert correlations.spearman_by_word(none, ratings, "toy").columns.tolist() == [
-        "method", "scorer", "context", "word", "rho", "p", "p_permutation", "n"]
+        "method",
+        "scorer",
+        "context",
+        "word",
+        "rho",
+        "p",
+        "p_permutation",
+        "n",
+    ]
     flat = correlations.spearman_by_word(scores, ratings.assign(avg_score=3.0), "toy")  # every word undefined
     assert flat["rho"].dtype == float and flat["p_permutation"].dtype == float and flat["rho"].isna().all()
 
@@ -246,13 +330,13 @@ def test_per_word_rows_follow_the_order_of_the_ratings():
 
 def test_word_jackknife_interval_is_cut_at_minus_one():
     words = list("uuuvvvwww")
-    s = pd.DataFrame({"word": words, "candidate": list("abcdefghi"),
-                      "percentile": [5.0, 6, 3, 7, 4, 9, 8, 1, 2]})
+    s = pd.DataFrame({"word": words, "candidate": list("abcdefghi"), "percentile": [5.0, 6, 3, 7, 4, 9, 8, 1, 2]})
     r = pd.DataFrame({"word": words, "candidate": list("abcdefghi"), "avg_score": [3.0, 4, 5, 4, 4, 3, 3, 5, 2]})
     row = correlations.within_word_correlations(s, r, "toy").iloc[0]
     full = spearmanr(s["percentile"], r["avg_score"]).statistic
-    loo = np.array([spearmanr(s.loc[s["word"] != w, "percentile"], r.loc[r["word"] != w, "avg_score"]).statistic
-                    for w in "uvw"])
+    loo = np.array(
+        [spearmanr(s.loc[s["word"] != w, "percentile"], r.loc[r["word"] != w, "avg_score"]).statistic for w in "uvw"]
+    )
     half = student_t.ppf(0.975, 2) * math.sqrt(2 / 3 * ((loo - loo.mean()) ** 2).sum())
     assert full - half < -1 < full + half < 1  # the lower end is cut, the upper is not
     assert row["pooled_jackknife_ci_low"] == -1.0
@@ -304,8 +388,9 @@ def test_sampled_permutation_p_of_a_large_word():
 def test_ladder_passes_its_permutation_settings_on():
     scores, ratings = _nine()
     scores = scores.assign(rung="r")
-    models = pd.DataFrame({"rung": ["r"], "scorer": ["lm-r"], "family": ["f"], "parameters": [1],
-                           "heldout_perplexity": [2.0]})
+    models = pd.DataFrame(
+        {"rung": ["r"], "scorer": ["lm-r"], "family": ["f"], "parameters": [1], "heldout_perplexity": [2.0]}
+    )
     x, y = np.arange(1.0, 10), ratings["avg_score"].to_numpy()
     for kwargs, (n_perm, seed) in (({}, (10000, 0)), ({"n_perm": 2000, "seed": 5}, (2000, 5))):
         summary, by_word = correlations.ladder_correlations(scores, models, ratings, **kwargs)
@@ -313,10 +398,27 @@ def test_ladder_passes_its_permutation_settings_on():
         assert summary["n_permutations"].tolist() == [n_perm] and not summary["exact"].iloc[0]
         assert summary["p_within_word"].tolist() == [p] and by_word["p_permutation"].tolist() == [p]
     assert summary.columns.tolist() == [
-        "rung", "scorer", "family", "parameters", "heldout_perplexity", "context", "pooled_rho", "pooled_p",
-        "pooled_ci_low", "pooled_ci_high", "pooled_jackknife_ci_low", "pooled_jackknife_ci_high",
-        "mean_within_word_rho", "p_within_word", "within_ci_low", "within_ci_high", "exact", "n_permutations", "n",
-        "n_words"]
+        "rung",
+        "scorer",
+        "family",
+        "parameters",
+        "heldout_perplexity",
+        "context",
+        "pooled_rho",
+        "pooled_p",
+        "pooled_ci_low",
+        "pooled_ci_high",
+        "pooled_jackknife_ci_low",
+        "pooled_jackknife_ci_high",
+        "mean_within_word_rho",
+        "p_within_word",
+        "within_ci_low",
+        "within_ci_high",
+        "exact",
+        "n_permutations",
+        "n",
+        "n_words",
+    ]
     assert summary["pooled_p"].iloc[0] == pytest.approx(spearmanr(x, y).pvalue)
     assert summary[["pooled_jackknife_ci_low", "pooled_jackknife_ci_high"]].isna().all().all()  # one word
     assert by_word.index.tolist() == [0]

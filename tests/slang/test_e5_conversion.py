@@ -39,8 +39,16 @@ def _e5s1_file(path: Path):
 def test_read_e5s1_header_tokenizer_and_tensors(tmp_path):
     _e5s1_file(tmp_path / "m.bin")
     hp, tok, directory, raw = e5c._read_e5s1(tmp_path / "m.bin")
-    assert (hp["H"], hp["NL"], hp["NH"], hp["FF"], hp["VOC"], hp["MAXP"], hp["TVS"], hp["qk"]) == (4, 1, 2, 8, 3, 16,
-                                                                                                     2, 32)
+    assert (hp["H"], hp["NL"], hp["NH"], hp["FF"], hp["VOC"], hp["MAXP"], hp["TVS"], hp["qk"]) == (
+        4,
+        1,
+        2,
+        8,
+        3,
+        16,
+        2,
+        32,
+    )
     assert tok["pieces"] == ["<s>", "</s>", "\u2581a"] and tok["scores"].tolist() == [0.0, 0.0, -1.5]
     assert (tok["bos"], tok["eos"], tok["pad"], tok["unk"]) == (0, 1, 1, 0) and tok["norm"] == {0xFF21: (65,)}
     assert e5c._e5s1_tensor(raw, directory["emb.ln.w"], (4,)).tolist() == [1, 2, 3, 4]

@@ -47,7 +47,8 @@ def test_warm_started_grid_matches_separate_fits(tmp_path, monkeypatch):
     chosen = pipe.named_steps["clf"]
     x = pipe.named_steps["tfidf"].transform(data["text"])
     scratch = LogisticRegression(C=chosen.C, solver="saga", max_iter=300, random_state=0).fit(
-        pipe.named_steps["tfidf"].transform(data[:90]["text"]), data[:90]["label"])
+        pipe.named_steps["tfidf"].transform(data[:90]["text"]), data[:90]["label"]
+    )
     assert (chosen.predict(x) == scratch.predict(x)).all()
     assert np.abs(chosen.coef_ - scratch.coef_).max() < 0.05 * np.abs(scratch.coef_).max()
 

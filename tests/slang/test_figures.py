@@ -22,8 +22,10 @@ def test_shift_figures_in_units_of_each_models_spread():
     assert [t.name for t in fig.data] == ["reader", "blind"]
     reader = fig.data[0]
     assert list(dict.fromkeys(reader.x)) == ["M1G1", "M1G2", "M2G2 (post-edit)", "SWAP (another post's source)"]
-    np.testing.assert_allclose(sorted(set(np.round(reader.y[:12], 6))), sorted({round(0.1 / spread["reader"], 6),
-                                                                               round(-0.1 / spread["reader"], 6)}))
+    np.testing.assert_allclose(
+        sorted(set(np.round(reader.y[:12], 6))),
+        sorted({round(0.1 / spread["reader"], 6), round(-0.1 / spread["reader"], 6)}),
+    )
     assert fig.data[0].marker.color != fig.data[1].marker.color
     static = plots.static(fig)
     assert static.axes[0].get_title() == "toy"

@@ -7,6 +7,7 @@ import pytest
 
 from helpers.slang import homophone_data as hd
 
+
 def test_released_frequency_dictionary_is_reproduced_exactly():
     assert hd.released_reading_frequencies() == hd.published_frequencies()
 

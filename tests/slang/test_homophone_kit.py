@@ -7,13 +7,13 @@ from collections import Counter
 
 import pandas as pd
 import pytest
-from conftest import BOOK_TEST_PARAMETERS
 from openpyxl import load_workbook
 
+from conftest import BOOK_TEST_PARAMETERS
 from helpers import __main__ as cli
 from helpers.core.errors import InputError
-from helpers.slang import ch06
 from helpers.slang import candidates as hc
+from helpers.slang import ch06
 from helpers.slang import homophone_data as hd
 from helpers.slang import template as kit
 
@@ -28,8 +28,22 @@ def cands():
 @pytest.fixture
 def sheets(tmp_path):
     out = tmp_path / "sheets"
-    code = cli.main(["template", "homophones", "--words", "尼玛,特么", "--per-word", "6", "--raters", "ana,ben",
-                     "--out", str(out), "--seed", "3"])
+    code = cli.main(
+        [
+            "template",
+            "homophones",
+            "--words",
+            "尼玛,特么",
+            "--per-word",
+            "6",
+            "--raters",
+            "ana,ben",
+            "--out",
+            str(out),
+            "--seed",
+            "3",
+        ]
+    )
     assert code == 0
     return {"ana": out / "homophones_ana.xlsx", "ben": out / "homophones_ben.xlsx"}
 
@@ -111,8 +125,11 @@ def test_unfinished_rows_and_renamed_copies(sheets, cands, tmp_path):
     _fill(sheets["ben"], {items[0]: 3, items[1]: 1}, done=False)  # ben rated two rows but marked nothing done
     _set(sheets["ben"], "E2", "done")
     folder = str(sheets["ana"].parent)
-    with pytest.raises(InputError, match=r"homophones_ben.xlsx, sheet 'Ratings', column 'done': student 'ben': 11 of 12 "
-                                         r"rows are not marked done: rows 3-13"):
+    with pytest.raises(
+        InputError,
+        match=r"homophones_ben.xlsx, sheet 'Ratings', column 'done': student 'ben': 11 of 12 "
+        r"rows are not marked done: rows 3-13",
+    ):
         ch06.read_ratings("ratings_file", folder, cands)
     rows = ch06.read_ratings("ratings_file", folder, cands, unfinished="drop_rows")
     assert rows.notes == ("left out rows 3-13 of student ben (homophones_ben.xlsx): not marked done",)
@@ -122,8 +139,9 @@ def test_unfinished_rows_and_renamed_copies(sheets, cands, tmp_path):
     renamed = ch06.read_ratings("ratings_file", folder, cands, unfinished="drop_students")
     assert renamed.notes == ("left out student ben (ben_final (2).xlsx): rows 3-13 are not marked done",)
     # projected (chapter 6's default on a class's workbooks): the data box names neither student nor file
-    shown = ch06.read_ratings("ratings_file", folder, cands, unfinished="drop_students",
-                                            projection=None, results_dir=str(tmp_path / "res"))
+    shown = ch06.read_ratings(
+        "ratings_file", folder, cands, unfinished="drop_students", projection=None, results_dir=str(tmp_path / "res")
+    )
     key = pd.read_csv(tmp_path / "res" / "student_key.csv").set_index("student")["code"]
     assert sorted(key.index) == ["ana", "ben"]
     assert shown.notes == (f"left out {key['ben']} (a workbook): rows 3-13 are not marked done",)
@@ -131,13 +149,16 @@ def test_unfinished_rows_and_renamed_copies(sheets, cands, tmp_path):
     # file names that carry real names (a course platform's bulk download), and an Excel lock file
     sheets["ana"].rename(sheets["ana"].with_name("Ana Real_1001.xlsx"))
     (sheets["ana"].parent / "~$Ben Real_1002.xlsx").write_bytes(b"lock")
-    real = ch06.read_ratings("ratings_file", folder, cands, unfinished="drop_students",
-                                           projection=None, results_dir=str(tmp_path / "res"))
+    real = ch06.read_ratings(
+        "ratings_file", folder, cands, unfinished="drop_students", projection=None, results_dir=str(tmp_path / "res")
+    )
     assert not any("Real" in n or "ben_final" in n for n in real.notes), real.notes
 
 
-@pytest.mark.parametrize("value, problem", [(7, "whole number from 1 to 5"), ("good", "whole number from 1 to 5"),
-                                            (3.5, "whole number from 1 to 5")])
+@pytest.mark.parametrize(
+    "value, problem",
+    [(7, "whole number from 1 to 5"), ("good", "whole number from 1 to 5"), (3.5, "whole number from 1 to 5")],
+)
 def test_wrong_ratings_are_named_by_workbook_sheet_cell_and_value(sheets, cands, value, problem):
     _fill(sheets["ben"], {_rows(sheets["ben"])[0][2]: 3})
     _set(sheets["ana"], "D5", value)
@@ -152,8 +173,11 @@ def test_wrong_ratings_are_named_by_workbook_sheet_cell_and_value(sheets, cands,
 def test_other_wrong_entries(sheets, cands, tmp_path):
     folder = str(sheets["ana"].parent)
     _fill(sheets["ben"], {_rows(sheets["ben"])[0][2]: 3})
-    with pytest.raises(InputError, match=r"homophones_ana.xlsx, sheet 'Ratings', column 'done': student 'ana': "
-                                         r"nothing is marked done"):
+    with pytest.raises(
+        InputError,
+        match=r"homophones_ana.xlsx, sheet 'Ratings', column 'done': student 'ana': "
+        r"nothing is marked done",
+    ):
         ch06.read_ratings("ratings_file", folder, cands)
     _fill(sheets["ana"], {_rows(sheets["ana"])[0][2]: 3})
     _set(sheets["ana"], "C4", "牢籍")
@@ -167,8 +191,11 @@ def test_other_wrong_entries(sheets, cands, tmp_path):
     with pytest.raises(InputError, match=r"cell B4: value '他妈的': is not one of the slang words"):
         ch06.read_ratings("ratings_file", folder, cands)
     _set(sheets["ben"], "D1", "score")
-    with pytest.raises(InputError, match=r"homophones_ben.xlsx, sheet 'Ratings', row 1, cell D1: value 'score': "
-                                         r"the header row was changed"):
+    with pytest.raises(
+        InputError,
+        match=r"homophones_ben.xlsx, sheet 'Ratings', row 1, cell D1: value 'score': "
+        r"the header row was changed",
+    ):
         ch06.read_ratings("ratings_file", str(sheets["ben"]), cands)
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError, match=r"parameter 'ratings_file'.*empty: holds no .xlsx workbook"):
@@ -181,28 +208,35 @@ def test_other_wrong_entries(sheets, cands, tmp_path):
 
 
 def test_cli_refuses_unknown_words(tmp_path, capsys):
-    code = cli.main(["template", "homophones", "--words", "尼玛,你好", "--per-word", "2", "--raters", "2",
-                     "--out", str(tmp_path)])
+    code = cli.main(
+        ["template", "homophones", "--words", "尼玛,你好", "--per-word", "2", "--raters", "2", "--out", str(tmp_path)]
+    )
     assert code == 1 and "value '你好': is not one of the slang words" in capsys.readouterr().err
 
 
 @pytest.mark.slow
 def test_chapter_6_runs_on_a_class_s_workbooks(sheets, tmp_path):
-    from helpers.core.book import execution
     from helpers.core import paths
+    from helpers.core.book import execution
 
     items = sorted(_rows(sheets["ana"]))
     skipped = items[-1][2]  # nobody rates this one
     _fill(sheets["ana"], {r[2]: 1 + k % 5 for k, r in enumerate(items) if r[2] != skipped})
     _fill(sheets["ben"], {r[2]: 1 + (k * 3) % 5 for k, r in enumerate(items) if r[2] != skipped})
     results = tmp_path / "results"
-    execution.execute_notebook(paths.project_root() / "notebooks" / "06_homophones.ipynb", tmp_path / "06.ipynb",
-                               parameters={"results_dir": str(results), "ratings_file": str(sheets["ana"].parent),
-                                           # not checked here; as in the test build, whose cached models this run reuses
-                                           "lm_ladder": BOOK_TEST_PARAMETERS["lm_ladder"],
-                                           "c_grid": BOOK_TEST_PARAMETERS["c_grid"],
-                                           "classifier_posts": BOOK_TEST_PARAMETERS["classifier_posts"],
-                                           "gpt_steps": BOOK_TEST_PARAMETERS["gpt_steps"]})
+    execution.execute_notebook(
+        paths.project_root() / "notebooks" / "06_homophones.ipynb",
+        tmp_path / "06.ipynb",
+        parameters={
+            "results_dir": str(results),
+            "ratings_file": str(sheets["ana"].parent),
+            # not checked here; as in the test build, whose cached models this run reuses
+            "lm_ladder": BOOK_TEST_PARAMETERS["lm_ladder"],
+            "c_grid": BOOK_TEST_PARAMETERS["c_grid"],
+            "classifier_posts": BOOK_TEST_PARAMETERS["classifier_posts"],
+            "gpt_steps": BOOK_TEST_PARAMETERS["gpt_steps"],
+        },
+    )
     folder = results / "06_homophones"
     spearman = pd.read_csv(folder / "homophone_spearman.csv")
     assert list(spearman.columns) == ["method", "scorer", "context", "rho", "p", "n"]

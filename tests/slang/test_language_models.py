@@ -62,8 +62,8 @@ def test_packed_keys_and_groups_beyond_int64_match_the_int64_path_and_by_hand():
 
     rows = np.array([[2, 0, 1], [0, 1, 1], [2, 0, 1], [0, 1, 0], [0, 1, 1]], dtype=np.int32)
     assert _packed(rows, 3) == [2 * 9 + 1, 1 * 3 + 1, 19, 3, 4]
-    assert _packed(rows, 2 ** 40) == [2 * 2 ** 80 + 1, 2 ** 40 + 1, 2 * 2 ** 80 + 1, 2 ** 40, 2 ** 40 + 1]
-    for base in (3, 2 ** 40):  # 3^3 fits int64, (2^40)^3 does not
+    assert _packed(rows, 2**40) == [2 * 2**80 + 1, 2**40 + 1, 2 * 2**80 + 1, 2**40, 2**40 + 1]
+    for base in (3, 2**40):  # 3^3 fits int64, (2^40)^3 does not
         distinct, counts = _group_rows(rows, base)
         assert distinct.tolist() == [[0, 1, 0], [0, 1, 1], [2, 0, 1]] and counts.tolist() == [1, 2, 2]
         distinct, sums = _group_rows(rows[:, 1:], base, weights=np.array([5, 1, 2, 3, 4]))
@@ -76,9 +76,9 @@ def test_a_vocabulary_too_large_for_int64_keys_gives_the_same_lower_orders():
     """1,500 characters at order 6: 1,503^6 > 2^63, so the top level takes the Python-integer
     path; the order-2 model derived from it still equals a direct order-2 fit (int64 path)."""
     chars = [chr(0x4E00 + i) for i in range(1500)]
-    texts = ["".join(chars[i:i + 7]) for i in range(0, 1500, 3)] + ["".join(chars[::-50])]
+    texts = ["".join(chars[i : i + 7]) for i in range(0, 1500, 3)] + ["".join(chars[::-50])]
     six = lm.KneserNeyLM(6).fit(texts)
-    assert len(six.symbols) ** 6 > 2 ** 63
+    assert len(six.symbols) ** 6 > 2**63
     direct, derived = lm.KneserNeyLM(2).fit(texts), six.lower(2)
     assert derived.counts == direct.counts and derived.context_total == direct.context_total
     assert derived.context_types == direct.context_types
@@ -196,8 +196,15 @@ def test_hf_checkpoint_perplexity_on_a_tiny_model(tmp_path):
     # no BOS token: the first token of each text is counted as certain, the rest are uniform over n
     texts = ["他的你妈", "尼玛"]
     assert lm.perplexity(scorer, texts) == pytest.approx(n ** ((3 + 1) / 6), rel=1e-5)
-    scores, models = ladder.ladder_scores(["kn-2"], ["你妈的", "他的好"], texts, {"尼玛": ["你妈", "尼玛"]}, {},
-                                      hf_model=str(tmp_path / "gpt"), use_cache=False)
+    scores, models = ladder.ladder_scores(
+        ["kn-2"],
+        ["你妈的", "他的好"],
+        texts,
+        {"尼玛": ["你妈", "尼玛"]},
+        {},
+        hf_model=str(tmp_path / "gpt"),
+        use_cache=False,
+    )
     assert models["rung"].tolist() == ["kn-2", "hf:gpt"]
     assert models.set_index("rung").loc["hf:gpt", "heldout_perplexity"] == pytest.approx(n ** (4 / 6), rel=1e-5)
     assert set(scores["rung"]) == {"kn-2", "hf:gpt"} and len(scores) == 4
@@ -246,7 +253,9 @@ def test_causal_scorer_on_a_tiny_model(tmp_path):
 
     tok, n = _char_tokenizer(tmp_path / "gpt", "你妈尼玛他的好")
     torch.manual_seed(0)
-    GPT2LMHeadModel(GPT2Config(vocab_size=n, n_positions=32, n_embd=16, n_layer=1, n_head=2)).save_pretrained(tmp_path / "gpt")
+    GPT2LMHeadModel(GPT2Config(vocab_size=n, n_positions=32, n_embd=16, n_layer=1, n_head=2)).save_pretrained(
+        tmp_path / "gpt"
+    )
     scorer = lm.CausalLMScorer(tmp_path / "gpt")
     ids = tok("他的你妈", add_special_tokens=False)["input_ids"]
     with torch.no_grad():
@@ -262,8 +271,16 @@ def test_masked_scorer_pseudo_log_likelihood(tmp_path):
 
     tok, n = _char_tokenizer(tmp_path / "bert", "你妈尼玛他的好")
     torch.manual_seed(0)
-    BertForMaskedLM(BertConfig(vocab_size=n, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
-                               intermediate_size=32, max_position_embeddings=32)).save_pretrained(tmp_path / "bert")
+    BertForMaskedLM(
+        BertConfig(
+            vocab_size=n,
+            hidden_size=16,
+            num_hidden_layers=1,
+            num_attention_heads=2,
+            intermediate_size=32,
+            max_position_embeddings=32,
+        )
+    ).save_pretrained(tmp_path / "bert")
     scorer = lm.MaskedLMScorer(tmp_path / "bert")
     ids = tok("尼玛", add_special_tokens=False)["input_ids"]
     total = 0.0
@@ -279,14 +296,23 @@ def test_masked_scorer_pseudo_log_likelihood(tmp_path):
 def test_word_list_coverage_counts_how_each_list_found_the_candidates():
     """wordfreq finds x whole and y in pieces, jieba x whole and y in characters; only x is rated;
     the Kneser–Ney rung (no ``found``) is not a word list."""
-    scores = pd.DataFrame({"rung": ["wordfreq", "wordfreq", "jieba", "jieba", "kn-2", "kn-2"],
-                           "word": "w", "candidate": ["x", "y"] * 3,
-                           "found": ["word", "pieces", "word", "characters", None, None]})
+    scores = pd.DataFrame(
+        {
+            "rung": ["wordfreq", "wordfreq", "jieba", "jieba", "kn-2", "kn-2"],
+            "word": "w",
+            "candidate": ["x", "y"] * 3,
+            "found": ["word", "pieces", "word", "characters", None, None],
+        }
+    )
     ratings = pd.DataFrame({"word": ["w"], "candidate": ["x"], "avg_score": [3.0]})
     got = ladder.word_list_coverage(scores, ratings)
     assert list(got.columns) == ["rung", "candidates", "found", "n", "rated"]
-    assert got.values.tolist() == [["wordfreq", 2, "word", 1, 1], ["wordfreq", 2, "pieces", 1, 0],
-                                   ["jieba", 2, "word", 1, 1], ["jieba", 2, "characters", 1, 0]]
+    assert got.values.tolist() == [
+        ["wordfreq", 2, "word", 1, 1],
+        ["wordfreq", 2, "pieces", 1, 0],
+        ["jieba", 2, "word", 1, 1],
+        ["jieba", 2, "characters", 1, 0],
+    ]
     assert ladder.word_list_coverage(scores.drop(columns="found"), ratings).empty
 
 
@@ -379,8 +405,10 @@ def test_word_unigram_pieces_of_a_longer_text_by_hand():
     assert words.tokens("我们今天") == [("我们", "piece"), ("今", "unknown"), ("天", "unknown")]
     assert words.log2prob("我们的猫") == pytest.approx(math.log2(4 / 8) + math.log2(2 / 8) + math.log2(1 / 16))
     cover = words.coverage(["我们的猫", "的"])
-    assert cover.to_dict("records") == [{"text": "我们的猫", "found": "pieces", "unknown_characters": 1},
-                                        {"text": "的", "found": "word", "unknown_characters": 0}]
+    assert cover.to_dict("records") == [
+        {"text": "我们的猫", "found": "pieces", "unknown_characters": 1},
+        {"text": "的", "found": "word", "unknown_characters": 0},
+    ]
     assert words.coverage([]).columns.tolist() == ["text", "found", "unknown_characters"]
 
 
@@ -409,7 +437,8 @@ def test_word_unigram_characters_of_an_unlisted_piece_by_hand():
     assert words.tokens("我们今天") == [("我们", "piece"), ("今", "character"), ("天", "unknown")]
     assert words.log2prob("我们今天") == pytest.approx(-1 - 1 - 2)
     assert words.coverage(["我们今天"]).to_dict("records") == [
-        {"text": "我们今天", "found": "pieces", "unknown_characters": 1}]
+        {"text": "我们今天", "found": "pieces", "unknown_characters": 1}
+    ]
 
 
 def test_perplexity_over_more_texts_than_one_batch():

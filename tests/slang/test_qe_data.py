@@ -17,8 +17,14 @@ from helpers.slang import qe_data
 
 def test_released_rule_against_the_sum_by_hand():
     # number of errors x weight of the first listed severity; the sum weighs every error
-    cases = {("Major", "Critical"): (10, 15), ("Critical", "Minor"): (20, 11), ("Minor", "Minor"): (2, 2),
-             ("Critical", "Major", "Critical"): (30, 25), (): (0, 0), ("Minor",): (1, 1)}
+    cases = {
+        ("Major", "Critical"): (10, 15),
+        ("Critical", "Minor"): (20, 11),
+        ("Minor", "Minor"): (2, 2),
+        ("Critical", "Major", "Critical"): (30, 25),
+        (): (0, 0),
+        ("Minor",): (1, 1),
+    }
     for severities, (released, total) in cases.items():
         assert qe_data.released_penalty(list(severities)) == released
         assert qe_data.severity_penalty(list(severities)) == total
@@ -26,9 +32,12 @@ def test_released_rule_against_the_sum_by_hand():
 
 
 def _sheet_and_lines():
-    sheet = pd.DataFrame({"source": ["a", "b", "c", "d", "e", "f"],
-                          "error_severities": [[], ["Minor"], ["Major"], ["Critical"], ["Major", "Critical"],
-                                               ["Critical", "Minor"]]})
+    sheet = pd.DataFrame(
+        {
+            "source": ["a", "b", "c", "d", "e", "f"],
+            "error_severities": [[], ["Minor"], ["Major"], ["Critical"], ["Major", "Critical"], ["Critical", "Minor"]],
+        }
+    )
     released = sheet["error_severities"].map(qe_data.released_penalty)  # 0, 1, 5, 10, 10, 20
     z = (released.mean() - released) / released.std(ddof=0)
     lines = sheet.assign(score=z)
@@ -45,25 +54,39 @@ def test_score_check_finds_the_released_rule():
     assert summary["mixed_severity_lines"] == 2 and summary["mixed_severity_sheet_rows"] == 2
     assert summary["released_rule_mean"] == pytest.approx(46 / 6)
     assert summary["implied_mean"] == pytest.approx(46 / 6) and summary["implied_sd"] == pytest.approx(
-        np.std([0, 1, 5, 10, 10, 20]))
+        np.std([0, 1, 5, 10, 10, 20])
+    )
     assert summary["sum_rule_mean"] == pytest.approx(42 / 6) and summary["sum_rule_share"] < 100
     assert set(patterns["severities"]) == {"Major; Critical", "Critical; Minor"}
     row = patterns.set_index("severities").loc["Critical; Minor"]
     assert (row["sheet_penalty"], row["implied_penalty"], row["released_rule_penalty"]) == (11, 20, 20)
     first = list(summary)[:9]  # the published columns of score_check.csv come first, in their order
-    assert first == ["lines", "step_per_penalty_point", "implied_sd", "implied_mean", "slope", "intercept",
-                     "identical_penalty_share", "sheet_penalty_mean", "sheet_penalty_sd"]
+    assert first == [
+        "lines",
+        "step_per_penalty_point",
+        "implied_sd",
+        "implied_mean",
+        "slope",
+        "intercept",
+        "identical_penalty_share",
+        "sheet_penalty_mean",
+        "sheet_penalty_sd",
+    ]
 
 
 def test_with_targets_takes_the_sheet_row_the_score_came_from():
     sheet, lines = _sheet_and_lines()
     # the sheet annotates source "b" a second time, differently; align() takes the first row
-    sheet2 = pd.concat([sheet, pd.DataFrame({"source": ["b"], "error_severities": [["Critical"]]})],
-                       ignore_index=True)
+    sheet2 = pd.concat([sheet, pd.DataFrame({"source": ["b"], "error_severities": [["Critical"]]})], ignore_index=True)
     rel = sheet2["error_severities"].map(qe_data.released_penalty)
     score_b = (rel.mean() - 10) / rel.std(ddof=0)  # the line of "b" was scored from its second row
-    merged = pd.DataFrame({"source": ["b", "e", "a"], "error_severities": [["Minor"], ["Major", "Critical"], []],
-                           "score": [score_b, (rel.mean() - 10) / rel.std(ddof=0), rel.mean() / rel.std(ddof=0)]})
+    merged = pd.DataFrame(
+        {
+            "source": ["b", "e", "a"],
+            "error_severities": [["Minor"], ["Major", "Critical"], []],
+            "score": [score_b, (rel.mean() - 10) / rel.std(ddof=0), rel.mean() / rel.std(ddof=0)],
+        }
+    )
     summary, _ = qe_data.score_check(merged, sheet2)
     assert summary["released_rule_share"] == pytest.approx(200 / 3)
     assert summary["released_rule_share_any_row"] == 100.0
@@ -75,8 +98,15 @@ def test_with_targets_takes_the_sheet_row_the_score_came_from():
 
 
 def test_model_splits_target():
-    splits = pd.DataFrame({"split": ["train", "test"], "source": ["尼玛 好", "天 啊"], "mt": ["do n't", "ok ."],
-                           "score": [1.0, 2.0], "score_sum": [3.0, 4.0]})
+    splits = pd.DataFrame(
+        {
+            "split": ["train", "test"],
+            "source": ["尼玛 好", "天 啊"],
+            "mt": ["do n't", "ok ."],
+            "score": [1.0, 2.0],
+            "score_sum": [3.0, 4.0],
+        }
+    )
     train, _, test, clean = qe_data.model_splits(splits, target="score_sum")
     assert train["score"].tolist() == [3.0] and test["mt"].tolist() == ["ok."] and len(clean) == 1
 
@@ -84,8 +114,14 @@ def test_model_splits_target():
 def test_grouped_resplit_keeps_sources_together():
     rng = np.random.default_rng(0)
     sources = [f"s{i}" for i in rng.integers(0, 300, 1000)]
-    lines = pd.DataFrame({"split": rng.choice(["train", "dev", "test"], 1000, p=[0.72, 0.08, 0.2]),
-                          "source": sources, "mt": [f"m{s}" for s in sources], "score": rng.normal(size=1000)})
+    lines = pd.DataFrame(
+        {
+            "split": rng.choice(["train", "dev", "test"], 1000, p=[0.72, 0.08, 0.2]),
+            "source": sources,
+            "mt": [f"m{s}" for s in sources],
+            "score": rng.normal(size=1000),
+        }
+    )
     out = qe_data.grouped_resplit(lines, seed=3)
     assert out.groupby("source")["split"].nunique().max() == 1
     assert len(out) == len(lines.drop_duplicates(["source", "mt", "score"]))
@@ -105,8 +141,10 @@ def test_split_sizes_counts_leaked_sources():
     train = pd.DataFrame({"source": ["a", "b", "b"]})
     test = pd.DataFrame({"source": ["b", "c", "c"]})
     sizes = qe_data.split_sizes({"train": train, "test": test})
-    assert sizes.to_dict("records") == [{"split": "train", "lines": 3, "sources": 2, "sources_also_in_train": 0},
-                                        {"split": "test", "lines": 3, "sources": 2, "sources_also_in_train": 1}]
+    assert sizes.to_dict("records") == [
+        {"split": "train", "lines": 3, "sources": 2, "sources_also_in_train": 0},
+        {"split": "test", "lines": 3, "sources": 2, "sources_also_in_train": 1},
+    ]
 
 
 # --------------------------------------------------------------------------- data and models
@@ -138,8 +176,15 @@ def test_split_loader_checks_counts(tmp_path):
 
 def test_annotated_loader_validation(tmp_path):
     path = tmp_path / "a.xlsx"
-    sheet = pd.DataFrame({"source": ["尼玛", "好"], "MT": ["damn", "good"], "emotion_labels": ["anger", "joy"],
-                          "error_types": ["Mistranslation", "None"], "error_severity": ["Major", "None"]})
+    sheet = pd.DataFrame(
+        {
+            "source": ["尼玛", "好"],
+            "MT": ["damn", "good"],
+            "emotion_labels": ["anger", "joy"],
+            "error_types": ["Mistranslation", "None"],
+            "error_severity": ["Major", "None"],
+        }
+    )
     with pd.ExcelWriter(path) as w:
         sheet.to_excel(w, index=False)
     loaded = qe_data.load_annotated(path)
@@ -170,22 +215,44 @@ def test_penalty_and_score_check_by_hand():
 
 
 def test_align_reports_overlap():
-    splits = pd.DataFrame({"split": ["train", "test", "test"], "source": ["尼玛 好", "尼玛好", "天 啊"], "mt": ["a", "b", "c"]})
-    annotated = pd.DataFrame({"source": ["尼玛好", "天啊", "别的"], "mt": ["a", "c", "d"], "emotion": ["x", "y", "z"],
-                              "error_severities": [[], [], []]})
+    splits = pd.DataFrame(
+        {"split": ["train", "test", "test"], "source": ["尼玛 好", "尼玛好", "天 啊"], "mt": ["a", "b", "c"]}
+    )
+    annotated = pd.DataFrame(
+        {
+            "source": ["尼玛好", "天啊", "别的"],
+            "mt": ["a", "c", "d"],
+            "emotion": ["x", "y", "z"],
+            "error_severities": [[], [], []],
+        }
+    )
     merged, report = qe_data.align(splits, annotated)
-    assert report == qe_data.Alignment(split_lines=3, aligned=3, annotated_rows=3, annotated_duplicate_sources=0,
-                                       annotated_not_in_splits=1, sources_in_several_splits=1)
+    assert report == qe_data.Alignment(
+        split_lines=3,
+        aligned=3,
+        annotated_rows=3,
+        annotated_duplicate_sources=0,
+        annotated_not_in_splits=1,
+        sources_in_several_splits=1,
+    )
     assert report.frame().set_index("what")["count"].to_dict()["sources_in_several_splits"] == 1
     assert merged["emotion"].tolist() == ["x", "x", "y"]
 
 
 def test_iaa_loader(tmp_path):
     path = tmp_path / "inter.xlsx"
-    pd.DataFrame({"source": ["a", "b"], "MT": ["x", "y"], "emotion_labels": ["joy", "anger"],
-                  "error_types": ["None", "Omission"], "error_types_re": ["None", "Omission; Omission"],
-                  "error_severity": ["None", "Major"], "error_severity_re": ["None", "Major; Minor"],
-                  "diff": ["0", "1"]}).to_excel(path, index=False)
+    pd.DataFrame(
+        {
+            "source": ["a", "b"],
+            "MT": ["x", "y"],
+            "emotion_labels": ["joy", "anger"],
+            "error_types": ["None", "Omission"],
+            "error_types_re": ["None", "Omission; Omission"],
+            "error_severity": ["None", "Major"],
+            "error_severity_re": ["None", "Major; Minor"],
+            "diff": ["0", "1"],
+        }
+    ).to_excel(path, index=False)
     sheet = qe_data.load_iaa("inter", path)
     assert sheet["penalty_1"].tolist() == [0, 5] and sheet["penalty_2"].tolist() == [0, 6]
     with pytest.raises(ValueError, match="unknown agreement sheet"):
@@ -259,8 +326,9 @@ def test_annotation_agreement_against_the_reference_libraries():
         p1, p2 = sheet["penalty_1"].to_numpy(), sheet["penalty_2"].to_numpy()
         row = table.loc[kind]
         assert row["n"] == len(sheet)
-        assert row["alpha"] == pytest.approx(krippendorff.alpha(reliability_data=[p1, p2],
-                                                                level_of_measurement="interval"))
+        assert row["alpha"] == pytest.approx(
+            krippendorff.alpha(reliability_data=[p1, p2], level_of_measurement="interval")
+        )
         labels = np.unique(np.concatenate([p1, p2]))
         assert row["weighted_kappa"] == pytest.approx(cohen_kappa_score(p1, p2, labels=labels, weights="quadratic"))
         assert row["pearson_r"] == pytest.approx(sps.pearsonr(p1, p2).statistic)
@@ -291,9 +359,18 @@ def test_score_check_every_summary_value_by_hand():
 
     from helpers.slang import qe_data
 
-    rows = [("a", []), ("a", ["Major"]), ("b", ["Minor"]), ("c", ["Major"]), ("d", ["Critical"]),
-            ("e", ["Major", "Critical"]), ("f", ["Critical", "Minor"]), ("g", ["Minor", "Minor"]), ("h", []),
-            ("i", ["Critical", "Minor"])]
+    rows = [
+        ("a", []),
+        ("a", ["Major"]),
+        ("b", ["Minor"]),
+        ("c", ["Major"]),
+        ("d", ["Critical"]),
+        ("e", ["Major", "Critical"]),
+        ("f", ["Critical", "Minor"]),
+        ("g", ["Minor", "Minor"]),
+        ("h", []),
+        ("i", ["Critical", "Minor"]),
+    ]
     sheet = pd.DataFrame(rows, columns=["source", "error_severities"])
     released = np.array([0, 5, 1, 5, 10, 10, 20, 2, 0, 20.0])  # errors × weight of the first severity
     total = np.array([0, 5, 1, 5, 10, 15, 11, 2, 0, 11.0])  # the sum of the weights
@@ -301,28 +378,63 @@ def test_score_check_every_summary_value_by_hand():
     # one line per source with the first sheet row's severities; a's score comes from its second row (Major: 5)
     line_released = np.array([5, 1, 5, 10, 10, 20, 2, 0, 20.0])
     line_sum = np.array([0, 1, 5, 10, 15, 11, 2, 0, 11.0])
-    lines = pd.DataFrame({"source": list("abcdefghi"),
-                          "error_severities": [[], ["Minor"], ["Major"], ["Critical"], ["Major", "Critical"],
-                                               ["Critical", "Minor"], ["Minor", "Minor"], [], ["Critical", "Minor"]],
-                          "score": (mean_r - line_released) / sd_r})
+    lines = pd.DataFrame(
+        {
+            "source": list("abcdefghi"),
+            "error_severities": [
+                [],
+                ["Minor"],
+                ["Major"],
+                ["Critical"],
+                ["Major", "Critical"],
+                ["Critical", "Minor"],
+                ["Minor", "Minor"],
+                [],
+                ["Critical", "Minor"],
+            ],
+            "score": (mean_r - line_released) / sd_r,
+        }
+    )
     summary, patterns = qe_data.score_check(lines, sheet)
     fit = linregress(line_sum, lines["score"])
     # the best line (h, penalty 0) and the next (b, penalty 1) are one step of 1 / SD apart: implied = released
-    expected = {"lines": 9, "step_per_penalty_point": 1 / sd_r, "implied_sd": sd_r, "implied_mean": mean_r,
-                "slope": fit.slope, "intercept": fit.intercept, "identical_penalty_share": 500 / 9,
-                "sheet_penalty_mean": line_sum.mean(), "sheet_penalty_sd": line_sum.std(), "sheet_rows": 10,
-                "released_rule_mean": mean_r, "released_rule_sd": sd_r, "released_rule_share": 800 / 9,
-                "released_rule_share_any_row": 100.0, "identical_penalty_share_released": 800 / 9,
-                "sum_rule_share": 0.0, "sum_rule_mean": total.mean(), "sum_rule_sd": total.std(),
-                "mixed_severity_lines": 3, "mixed_severity_sheet_rows": 3}
+    expected = {
+        "lines": 9,
+        "step_per_penalty_point": 1 / sd_r,
+        "implied_sd": sd_r,
+        "implied_mean": mean_r,
+        "slope": fit.slope,
+        "intercept": fit.intercept,
+        "identical_penalty_share": 500 / 9,
+        "sheet_penalty_mean": line_sum.mean(),
+        "sheet_penalty_sd": line_sum.std(),
+        "sheet_rows": 10,
+        "released_rule_mean": mean_r,
+        "released_rule_sd": sd_r,
+        "released_rule_share": 800 / 9,
+        "released_rule_share_any_row": 100.0,
+        "identical_penalty_share_released": 800 / 9,
+        "sum_rule_share": 0.0,
+        "sum_rule_mean": total.mean(),
+        "sum_rule_sd": total.std(),
+        "mixed_severity_lines": 3,
+        "mixed_severity_sheet_rows": 3,
+    }
     assert list(summary) == list(expected)
     for key, value in expected.items():
         assert summary[key] == pytest.approx(value), key
-    assert patterns.columns.tolist() == ["severities", "sheet_penalty", "implied_penalty", "released_rule_penalty",
-                                         "lines"]
+    assert patterns.columns.tolist() == [
+        "severities",
+        "sheet_penalty",
+        "implied_penalty",
+        "released_rule_penalty",
+        "lines",
+    ]
     assert patterns.iloc[0].tolist() == ["Critical; Minor", 11.0, 20.0, 20.0, 2]  # most frequent first
-    assert {tuple(r) for r in patterns.iloc[1:].itertuples(index=False)} == {("", 0.0, 5.0, 0.0, 1),
-                                                                             ("Major; Critical", 15.0, 10.0, 10.0, 1)}
+    assert {tuple(r) for r in patterns.iloc[1:].itertuples(index=False)} == {
+        ("", 0.0, 5.0, 0.0, 1),
+        ("Major; Critical", 15.0, 10.0, 10.0, 1),
+    }
     alone, _ = qe_data.score_check(lines)  # without the sheet: the first nine values only
     assert list(alone) == list(expected)[:9]
 
@@ -349,8 +461,9 @@ def test_score_check_tolerances_on_printed_scores():
     summary, _ = qe_data.score_check(sheet.assign(score=nudged), sheet)
     assert summary["identical_penalty_share"] == 100.0 and summary["released_rule_share"] == 80.0
     # a line whose source the sheet lacks, and one 0.5 SD from every row's score: neither follows from a row
-    extra = pd.DataFrame({"source": ["zz", "a"], "error_severities": [[], []],
-                          "score": [z[0], (pen.mean() - 0.5) / pen.std()]})
+    extra = pd.DataFrame(
+        {"source": ["zz", "a"], "error_severities": [[], []], "score": [z[0], (pen.mean() - 0.5) / pen.std()]}
+    )
     summary, _ = qe_data.score_check(pd.concat([sheet.assign(score=z), extra], ignore_index=True), sheet)
     assert summary["released_rule_share"] == pytest.approx(600 / 7)
     assert summary["released_rule_share_any_row"] == pytest.approx(600 / 7)

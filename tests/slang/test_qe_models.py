@@ -21,8 +21,16 @@ def _tiny_checkpoint(folder: Path) -> Path:
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "damn", "so", "tired", "好", "尼", "玛", "累"]
     (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
     BertTokenizer(str(folder / "vocab.txt")).save_pretrained(folder)
-    BertModel(BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
-                         intermediate_size=32, max_position_embeddings=64)).save_pretrained(folder)
+    BertModel(
+        BertConfig(
+            vocab_size=len(vocab),
+            hidden_size=16,
+            num_hidden_layers=1,
+            num_attention_heads=2,
+            intermediate_size=32,
+            max_position_embeddings=64,
+        )
+    ).save_pretrained(folder)
     return folder
 
 
@@ -31,9 +39,13 @@ def _data(n=60, seed=0):
     rows = []
     for i in range(n):
         bad = i % 2 == 0
-        rows.append({"source": "尼玛" * (1 + i % 3) + "好累",
-                     "mt": ("damn " if bad else "") + "so tired " * (1 + i % 2),
-                     "score": (-1.0 if bad else 1.0) + 0.1 * rng.standard_normal()})
+        rows.append(
+            {
+                "source": "尼玛" * (1 + i % 3) + "好累",
+                "mt": ("damn " if bad else "") + "so tired " * (1 + i % 2),
+                "score": (-1.0 if bad else 1.0) + 0.1 * rng.standard_normal(),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -77,8 +89,9 @@ def test_embedding_loads_a_checkpoint_once_per_process_and_fine_tuning_gets_its_
     # the same texts give the same vectors from the kept model as from a freshly loaded one
     tokenizer, model = real_load(folder, "cpu")
     assert model is not encoder.frozen(folder, "auto")[1]  # fine-tuning's copy is its own
-    np.testing.assert_allclose(encoder.embed(["尼玛好累", "so tired"], model_path=folder, max_length=16,
-                                             use_cache=False), first, rtol=1e-6)
+    np.testing.assert_allclose(
+        encoder.embed(["尼玛好累", "so tired"], model_path=folder, max_length=16, use_cache=False), first, rtol=1e-6
+    )
     assert len(loads) == 1
 
 
@@ -147,10 +160,14 @@ def test_compare_models_times_each_model_cold(tmp_path, monkeypatch):
     monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "mine"))
     folder = _tiny_checkpoint(tmp_path / "tiny")
     data = _data()
-    table = qm.compare_models(["features", "frozen"], data[:40], data[40:50], {"held out": data[50:]},
-                              qm.ModelSettings(model_path=str(folder), max_length=16))
-    assert list(table.columns) == ["kind", "model", "evaluated_on", "rho", "pearson", "n", "seconds",
-                                   "cpu_seconds"]
+    table = qm.compare_models(
+        ["features", "frozen"],
+        data[:40],
+        data[40:50],
+        {"held out": data[50:]},
+        qm.ModelSettings(model_path=str(folder), max_length=16),
+    )
+    assert list(table.columns) == ["kind", "model", "evaluated_on", "rho", "pearson", "n", "seconds", "cpu_seconds"]
     assert table["kind"].tolist() == ["features", "frozen"] and (table["n"] == 10).all()
     assert (table["seconds"] > 0).all() and (table["cpu_seconds"] > 0).all()
     assert table.loc[0, "rho"] > 0.5
@@ -168,10 +185,14 @@ def test_cold_cache_restores_an_unset_variable(monkeypatch):
 def test_target_comparison_layout():
     data = _data().assign(score_sum=lambda f: -f["score"])
     fitted = qm.fit_models(["features"], data[:40], data[40:50])
-    flipped = qm.fit_models(["features"], data[:40].assign(score=lambda f: f["score_sum"]),
-                            data[40:50].assign(score=lambda f: f["score_sum"]))
+    flipped = qm.fit_models(
+        ["features"],
+        data[:40].assign(score=lambda f: f["score_sum"]),
+        data[40:50].assign(score=lambda f: f["score_sum"]),
+    )
     table = qm.target_comparison(fitted, flipped, {"held out": data[50:]}, "toy").set_index(
-        ["trained_on", "evaluated_against"])
+        ["trained_on", "evaluated_against"]
+    )
     assert len(table) == 4 and (table["split"] == "toy").all()
     same = table.loc[("released scores", "released scores"), "rho"]
     assert same > 0.5 and table.loc[("released scores", "sum of penalties"), "rho"] == pytest.approx(-same)
@@ -228,7 +249,9 @@ def test_a_feature_model_refit_on_the_same_texts_reuses_their_features(monkeypat
     qm._FEATURE_MEMO.clear()
     fits = []
     real = qm.FeatureQE._matrix
-    monkeypatch.setattr(qm.FeatureQE, "_matrix", lambda self, s, m, fit=False: fits.append(fit) or real(self, s, m, fit))
+    monkeypatch.setattr(
+        qm.FeatureQE, "_matrix", lambda self, s, m, fit=False: fits.append(fit) or real(self, s, m, fit)
+    )
     first = qm.FeatureQE().fit(train, dev)
     flipped = train.assign(score=-train["score"])  # other scores, the same texts
     second = qm.FeatureQE().fit(flipped, dev)
@@ -253,8 +276,13 @@ def _tiny_qe_data(n=60, seed=0):
     rows = []
     for i in range(n):
         bad = i % 2 == 0
-        rows.append({"source": "尼玛" * (1 + i % 3) + "好累", "mt": ("damn " if bad else "") + "so tired " * (1 + i % 2),
-                     "score": (-1.0 if bad else 1.0) + 0.1 * rng.standard_normal()})
+        rows.append(
+            {
+                "source": "尼玛" * (1 + i % 3) + "好累",
+                "mt": ("damn " if bad else "") + "so tired " * (1 + i % 2),
+                "score": (-1.0 if bad else 1.0) + 0.1 * rng.standard_normal(),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -279,8 +307,16 @@ def test_transformer_qe_on_a_tiny_model(tmp_path, monkeypatch):
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "damn", "so", "tired", "好"]
     (folder / "vocab.txt").write_text("\n".join(vocab) + "\n")
     BertTokenizer(str(folder / "vocab.txt")).save_pretrained(folder)
-    BertModel(BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
-                         intermediate_size=32, max_position_embeddings=64)).save_pretrained(folder)
+    BertModel(
+        BertConfig(
+            vocab_size=len(vocab),
+            hidden_size=16,
+            num_hidden_layers=1,
+            num_attention_heads=2,
+            intermediate_size=32,
+            max_position_embeddings=64,
+        )
+    ).save_pretrained(folder)
     data = _tiny_qe_data(20)
     cfg = qm.TransformerConfig(model_path=str(folder), added_chars=5, epochs=1, batch_size=8, max_length=32)
     model = qm.TransformerQE(cfg).fit(data)
@@ -330,8 +366,7 @@ def test_evaluate_models_and_target_comparison_by_hand():
     assert len(c) == 4 and set(c["split"]) == {"as released"}
     by = c.set_index(["trained_on", "evaluated_against"])
     assert by.loc[("released scores", "released scores"), ["rho", "pearson"]].tolist() == pytest.approx([RHO, R])
-    assert by.loc[("sum of penalties", "sum of penalties"), ["rho", "pearson"]].tolist() == pytest.approx(
-        [-RHO, -R])
+    assert by.loc[("sum of penalties", "sum of penalties"), ["rho", "pearson"]].tolist() == pytest.approx([-RHO, -R])
 
 
 def _ridge_coef(x, y, alpha):
@@ -365,8 +400,16 @@ def test_handmade_features_by_hand():
     # source "你好!!😀 12" (8 characters: 你 好 ! ! 😀 space 1 2), MT "hello 你 ! 1" (4 words, 11 characters)
     f = qm.handmade_features(pd.Series(["你好!!😀 12"]), pd.Series(["hello 你 ! 1"]))
     assert f.shape == (1, 9)
-    assert f[0].tolist() == pytest.approx([8, 4, 4 / 8,  # source length, MT words, words per source character
-                                           2, 1,  # ! and ? in source (also full-width) and in MT
-                                           1, 0,  # emoji in source, in MT
-                                           1 / 11,  # CJK share of the MT's characters
-                                           2 - 1])  # digits in source minus digits in MT
+    assert f[0].tolist() == pytest.approx(
+        [
+            8,
+            4,
+            4 / 8,  # source length, MT words, words per source character
+            2,
+            1,  # ! and ? in source (also full-width) and in MT
+            1,
+            0,  # emoji in source, in MT
+            1 / 11,  # CJK share of the MT's characters
+            2 - 1,
+        ]
+    )  # digits in source minus digits in MT

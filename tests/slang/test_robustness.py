@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from scipy.stats import pearsonr, spearmanr
 
-from helpers.core.statistics import stats
 from helpers.core.errors import InputError
+from helpers.core.statistics import stats
 from helpers.slang import robustness as rb
 
 from .toy_predictions import _toy_predictions
@@ -26,13 +26,36 @@ def _indices(n: int, n_boot: int, seed: int) -> np.ndarray:
 
 
 def test_percent_change_check_on_a_hand_made_table():
-    raw = pd.DataFrame({"model": "m", "group": ["G0", "M1G1", "G0", "M1G1"], "metric": ["rho", "rho", "r", "r"],
-                        "value": [0.2, 0.1, 0.5, 0.25]})
-    printed = pd.DataFrame({"model": "m", "group": "M1G1", "metric": ["rho", "rho", "rho", "r"],
-                            "pct_change_printed": [-50.0, -49.96, -49.95, -49.0]})
+    raw = pd.DataFrame(
+        {
+            "model": "m",
+            "group": ["G0", "M1G1", "G0", "M1G1"],
+            "metric": ["rho", "rho", "r", "r"],
+            "value": [0.2, 0.1, 0.5, 0.25],
+        }
+    )
+    printed = pd.DataFrame(
+        {
+            "model": "m",
+            "group": "M1G1",
+            "metric": ["rho", "rho", "rho", "r"],
+            "pct_change_printed": [-50.0, -49.96, -49.95, -49.0],
+        }
+    )
     out = rb.check_percent_changes(raw, printed)
-    assert out.columns.tolist() == ["model", "group", "metric", "raw", "g0", "pct_change_computed",
-                                    "pct_change_printed", "diff", "low", "high", "follows"]
+    assert out.columns.tolist() == [
+        "model",
+        "group",
+        "metric",
+        "raw",
+        "g0",
+        "pct_change_computed",
+        "pct_change_printed",
+        "diff",
+        "low",
+        "high",
+        "follows",
+    ]
     # raw values ± 0.00005: the change lies in [(0.09995 − 0.20005)/0.20005, (0.10005 − 0.19995)/0.19995] × 100
     low, high = (0.09995 - 0.20005) / 0.20005 * 100, (0.10005 - 0.19995) / 0.19995 * 100
     assert out["low"].tolist()[:3] == pytest.approx([low] * 3) and out["high"].tolist()[:3] == pytest.approx([high] * 3)
@@ -57,8 +80,9 @@ def test_percent_change_check_at_the_edge_of_its_range():
     # raw values to 12 places: the range is -50 within 4e-10; -49.995 is exactly half a 2-place unit above it,
     # which the check lets through (the 1e-9 margin absorbs the floating-point residue), -49.9949 is not
     raw = pd.DataFrame({"model": "m", "group": ["G0", "M1G1"], "metric": "rho", "value": [0.2, 0.1]})
-    printed = pd.DataFrame({"model": "m", "group": "M1G1", "metric": "rho",
-                            "pct_change_printed": [-49.995, -49.9949, -50.005, -50.0051]})
+    printed = pd.DataFrame(
+        {"model": "m", "group": "M1G1", "metric": "rho", "pct_change_printed": [-49.995, -49.9949, -50.005, -50.0051]}
+    )
     out = rb.check_percent_changes(raw, printed, raw_decimals=12)
     assert out["high"].iloc[0] - out["low"].iloc[0] < 1e-9
     assert out["follows"].tolist() == [True, False, True, False]
@@ -81,7 +105,8 @@ def test_boot_correlations_are_nan_without_spread():
     small_h, small_p = h / 100, p / 1000
     rho, r = rb.boot_correlations(small_h, small_p, index)
     assert r[1] == pytest.approx(pearsonr(h, p).statistic) and r[2] == pytest.approx(
-        pearsonr(h[[1, 2, 2]], p[[1, 2, 2]]).statistic)
+        pearsonr(h[[1, 2, 2]], p[[1, 2, 2]]).statistic
+    )
     # two posts: centred ranks ±0.5, Σx² = 0.5
     rho2, r2 = rb.boot_correlations([1.0, 2.0], [2.0, 1.0], np.array([[0, 1]]))
     assert rho2.tolist() == [-1.0] and r2.tolist() == [-1.0]
@@ -92,13 +117,22 @@ def _random_predictions(n: int = 16, seed: int = 5):
     rng = np.random.default_rng(seed)
     human = pd.Series(rng.normal(size=n), index=rng.permutation(n) + 100)  # instances 100…, shuffled
     g0 = human.to_numpy() + rng.normal(0, 1, n)
-    groups = {"G0": g0, "M1G1": g0 + rng.normal(0.1, 0.3, n), "M1G2": g0 + rng.normal(-0.05, 0.3, n),
-              "SWAP": g0 + rng.normal(0, 1.5, n)}
-    frames = [pd.DataFrame({"model": m, "group": g, "instance": human.index, "predicted": v + k})
-              for k, m in ((1, "b"), (0, "a")) for g, v in groups.items()]
+    groups = {
+        "G0": g0,
+        "M1G1": g0 + rng.normal(0.1, 0.3, n),
+        "M1G2": g0 + rng.normal(-0.05, 0.3, n),
+        "SWAP": g0 + rng.normal(0, 1.5, n),
+    }
+    frames = [
+        pd.DataFrame({"model": m, "group": g, "instance": human.index, "predicted": v + k})
+        for k, m in ((1, "b"), (0, "a"))
+        for g, v in groups.items()
+    ]
     m2 = rng.normal(0.2, 0.5, n)[:10]  # M2G2: the first 10 posts
-    frames += [pd.DataFrame({"model": m, "group": "M2G2", "instance": human.index[:10], "predicted": g0[:10] + k + m2})
-               for k, m in ((1, "b"), (0, "a"))]
+    frames += [
+        pd.DataFrame({"model": m, "group": "M2G2", "instance": human.index[:10], "predicted": g0[:10] + k + m2})
+        for k, m in ((1, "b"), (0, "a"))
+    ]
     return pd.concat(frames, ignore_index=True), human
 
 
@@ -120,7 +154,9 @@ def test_robustness_table_intervals_against_scipy_on_the_same_resamples(seed):
         assert row["r"] == pytest.approx(pearsonr(hi, pi).statistic)
         assert row["r_pct_change"] == pytest.approx(
             (pearsonr(hi, pi).statistic - pearsonr(h, preds[preds["group"] == "G0"]["predicted"]).statistic)
-            / abs(pearsonr(h, preds[preds["group"] == "G0"]["predicted"]).statistic) * 100)
+            / abs(pearsonr(h, preds[preds["group"] == "G0"]["predicted"]).statistic)
+            * 100
+        )
         rho_pct, r_pct, d_rho, d_r = [], [], [], []
         for idx in _indices(len(inst), 80, seed):
             rho0, r0 = spearmanr(hi[idx], bi[idx]).statistic, pearsonr(hi[idx], bi[idx]).statistic
@@ -129,8 +165,12 @@ def test_robustness_table_intervals_against_scipy_on_the_same_resamples(seed):
             r_pct.append((r1 - r0) / abs(r0) * 100)
             d_rho.append(rho1 - rho0)
             d_r.append(r1 - r0)
-        for name, values in (("rho_pct_change", rho_pct), ("r_pct_change", r_pct), ("rho_change", d_rho),
-                             ("r_change", d_r)):
+        for name, values in (
+            ("rho_pct_change", rho_pct),
+            ("r_pct_change", r_pct),
+            ("rho_change", d_rho),
+            ("r_change", d_r),
+        ):
             assert (row[f"{name}_low"], row[f"{name}_high"]) == pytest.approx(tuple(np.percentile(values, [5, 95])))
         assert row["r_change"] == pytest.approx(pearsonr(hi, pi).statistic - pearsonr(hi, bi).statistic)
         assert row["rho_change"] == pytest.approx(spearmanr(hi, pi).statistic - spearmanr(hi, bi).statistic)
@@ -141,14 +181,30 @@ def test_robustness_table_order_defaults_and_a_zero_g0_correlation():
 
     # ρ(G0) = 0 exactly: ranks 2, 4, 1, 3 against 1, 2, 3, 4 (Σd² = 10 = n(n² − 1)/6)
     human = pd.Series([1.0, 2.0, 3.0, 4.0])
-    preds = pd.concat([pd.DataFrame({"model": m, "group": g, "instance": range(4), "predicted": v})
-                       for m in ("b", "a") for g, v in (("G0", [2.0, 4, 1, 3]), ("M1G2", [1.0, 2, 3, 4]),
-                                                        ("M1G1", [1.0, 3, 2, 4]), ("M1G3", [2.0, 4, 1, 3]))])
+    preds = pd.concat(
+        [
+            pd.DataFrame({"model": m, "group": g, "instance": range(4), "predicted": v})
+            for m in ("b", "a")
+            for g, v in (
+                ("G0", [2.0, 4, 1, 3]),
+                ("M1G2", [1.0, 2, 3, 4]),
+                ("M1G1", [1.0, 3, 2, 4]),
+                ("M1G3", [2.0, 4, 1, 3]),
+            )
+        ]
+    )
     plain = rb.robustness_table(preds, human)  # no resamples by default
     assert plain.columns.tolist() == ["model", "group", "n", "rho", "r", "rho_pct_change", "r_pct_change"]
-    assert plain[["model", "group"]].values.tolist() == [["b", "G0"], ["b", "M1G2"], ["b", "M1G1"], ["b", "M1G3"],
-                                                         ["a", "G0"], ["a", "M1G2"], ["a", "M1G1"],
-                                                         ["a", "M1G3"]]  # in the order they come in
+    assert plain[["model", "group"]].values.tolist() == [
+        ["b", "G0"],
+        ["b", "M1G2"],
+        ["b", "M1G1"],
+        ["b", "M1G3"],
+        ["a", "G0"],
+        ["a", "M1G2"],
+        ["a", "M1G1"],
+        ["a", "M1G3"],
+    ]  # in the order they come in
     assert plain["rho"].tolist() == pytest.approx([0.0, 1.0, 0.8, 0.0] * 2) and plain["rho_pct_change"].isna().all()
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message="(divide by zero|invalid value) encountered")
@@ -167,8 +223,12 @@ def test_robustness_table_order_defaults_and_a_zero_g0_correlation():
             if r0 != 0:
                 pct.append((r1 - r0) / abs(r0) * 100)
         assert (row["rho_change_low"], row["rho_change_high"]) == pytest.approx(tuple(np.percentile(d, [2.5, 97.5])))
-        assert (row["rho_pct_change_low"], row["rho_pct_change_high"]) == pytest.approx(
-            tuple(np.percentile(pct, [2.5, 97.5])), nan_ok=True) if pct else np.isnan(row["rho_pct_change_low"])
+        assert (
+            (row["rho_pct_change_low"], row["rho_pct_change_high"])
+            == pytest.approx(tuple(np.percentile(pct, [2.5, 97.5])), nan_ok=True)
+            if pct
+            else np.isnan(row["rho_pct_change_low"])
+        )
 
 
 def test_stability_intervals_every_statistic_against_numpy_on_the_same_resamples():
@@ -177,10 +237,21 @@ def test_stability_intervals_every_statistic_against_numpy_on_the_same_resamples
     out = rb.stability_intervals(preds, human, n_boot=n_boot, seed=seed, ci=90)
     assert out["model"].unique().tolist() == ["b", "a"]  # in the order the models come in
     a = out[out["model"] == "a"].set_index("statistic")
-    assert a.index.tolist() == ["G0_rho", "mean_abs_rho_change", "mean_rho_change", "mean_abs_shift",
-                                "prediction_sd", "relative_shift", "signed_relative_shift", "swap_relative_shift",
-                                "homophone_to_swap", "rmse", "abs_shift_to_error", "signed_shift_to_error",
-                                "M2G2_share_increased"]
+    assert a.index.tolist() == [
+        "G0_rho",
+        "mean_abs_rho_change",
+        "mean_rho_change",
+        "mean_abs_shift",
+        "prediction_sd",
+        "relative_shift",
+        "signed_relative_shift",
+        "swap_relative_shift",
+        "homophone_to_swap",
+        "rmse",
+        "abs_shift_to_error",
+        "signed_shift_to_error",
+        "M2G2_share_increased",
+    ]
     # the posts in the order they come in (the resamples draw positions)
     p = preds[preds["model"] == "a"].pivot(index="instance", columns="group", values="predicted").loc[human.index]
     h, g0 = human.to_numpy(), p["G0"].to_numpy()
@@ -190,21 +261,37 @@ def test_stability_intervals_every_statistic_against_numpy_on_the_same_resamples
     rho0 = spearmanr(h, g0).statistic
     rho_g = [spearmanr(h, m1[:, k]).statistic for k in range(2)]
     sd, rmse = g0.std(), math.sqrt(((g0 - h) ** 2).mean())
-    point = {"G0_rho": rho0, "mean_abs_rho_change": np.mean([abs((r - rho0) / abs(rho0) * 100) for r in rho_g]),
-             "mean_rho_change": np.mean([r - rho0 for r in rho_g]), "mean_abs_shift": shift.mean(),
-             "prediction_sd": sd, "relative_shift": shift.mean() / sd, "signed_relative_shift": signed.mean() / sd,
-             "swap_relative_shift": swap.mean() / sd, "homophone_to_swap": shift.mean() / swap.mean(), "rmse": rmse,
-             "abs_shift_to_error": shift.mean() / rmse, "signed_shift_to_error": signed.mean() / rmse}
+    point = {
+        "G0_rho": rho0,
+        "mean_abs_rho_change": np.mean([abs((r - rho0) / abs(rho0) * 100) for r in rho_g]),
+        "mean_rho_change": np.mean([r - rho0 for r in rho_g]),
+        "mean_abs_shift": shift.mean(),
+        "prediction_sd": sd,
+        "relative_shift": shift.mean() / sd,
+        "signed_relative_shift": signed.mean() / sd,
+        "swap_relative_shift": swap.mean() / sd,
+        "homophone_to_swap": shift.mean() / swap.mean(),
+        "rmse": rmse,
+        "abs_shift_to_error": shift.mean() / rmse,
+        "signed_shift_to_error": signed.mean() / rmse,
+    }
     boot = {k: [] for k in point if k != "mean_abs_rho_change"}
     for idx in _indices(len(h), n_boot, seed):
         r0 = spearmanr(h[idx], g0[idx]).statistic
         s_b, sd_b, e_b = shift[idx].mean(), g0[idx].std(), math.sqrt(((g0 - h)[idx] ** 2).mean())
-        for k, v in {"G0_rho": r0, "mean_rho_change": np.mean([spearmanr(h[idx], m1[idx, j]).statistic - r0
-                                                                for j in range(2)]),
-                     "mean_abs_shift": s_b, "prediction_sd": sd_b, "relative_shift": s_b / sd_b,
-                     "signed_relative_shift": signed[idx].mean() / sd_b, "swap_relative_shift": swap[idx].mean() / sd_b,
-                     "homophone_to_swap": s_b / swap[idx].mean(), "rmse": e_b, "abs_shift_to_error": s_b / e_b,
-                     "signed_shift_to_error": signed[idx].mean() / e_b}.items():
+        for k, v in {
+            "G0_rho": r0,
+            "mean_rho_change": np.mean([spearmanr(h[idx], m1[idx, j]).statistic - r0 for j in range(2)]),
+            "mean_abs_shift": s_b,
+            "prediction_sd": sd_b,
+            "relative_shift": s_b / sd_b,
+            "signed_relative_shift": signed[idx].mean() / sd_b,
+            "swap_relative_shift": swap[idx].mean() / sd_b,
+            "homophone_to_swap": s_b / swap[idx].mean(),
+            "rmse": e_b,
+            "abs_shift_to_error": s_b / e_b,
+            "signed_shift_to_error": signed[idx].mean() / e_b,
+        }.items():
             boot[k].append(v)
     for k, v in point.items():
         assert a.loc[k, "value"] == pytest.approx(v), k
@@ -216,7 +303,8 @@ def test_stability_intervals_every_statistic_against_numpy_on_the_same_resamples
     shares = [up[idx].mean() * 100 for idx in _indices(10, n_boot, seed)]
     assert a.loc["M2G2_share_increased", "value"] == pytest.approx(up.mean() * 100)
     assert (a.loc["M2G2_share_increased", "ci_low"], a.loc["M2G2_share_increased", "ci_high"]) == pytest.approx(
-        tuple(np.percentile(shares, [5, 95])))
+        tuple(np.percentile(shares, [5, 95]))
+    )
     assert a.loc["M2G2_share_increased", "n"] == 10 and (a.drop(index="M2G2_share_increased")["n"] == 16).all()
     # model b is model a shifted by 1: ranks, shifts and spread stay, the error against the human scores moves
     b = out[out["model"] == "b"].set_index("statistic")
@@ -244,8 +332,12 @@ def test_stability_intervals_of_a_model_with_constant_predictions():
     import warnings
 
     human = pd.Series([0.0, 1.0, 2.0, 3.0])
-    preds = pd.concat([pd.DataFrame({"model": "flat", "group": g, "instance": range(4), "predicted": v})
-                       for g, v in (("G0", 1.0), ("M1G1", 1.5), ("M1G2", 1.5), ("SWAP", 1.0))])
+    preds = pd.concat(
+        [
+            pd.DataFrame({"model": "flat", "group": g, "instance": range(4), "predicted": v})
+            for g, v in (("G0", 1.0), ("M1G1", 1.5), ("M1G2", 1.5), ("SWAP", 1.0))
+        ]
+    )
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message="(divide by zero|invalid value) encountered")
         out = rb.stability_intervals(preds, human, n_boot=20).set_index("statistic")
@@ -257,8 +349,12 @@ def test_stability_intervals_of_a_model_with_constant_predictions():
     assert out.loc["abs_shift_to_error", "value"] == pytest.approx(0.5 / math.sqrt(6 / 4))
     assert rb.stability_verdicts(out.reset_index().assign(model="flat")).iloc[0]["verdict"] == "not_reacting"
     # a perfect model (RMSE 0) whose homophones move it: inf, no warning
-    exact = pd.concat([pd.DataFrame({"model": "exact", "group": g, "instance": range(4), "predicted": human + d})
-                       for g, d in (("G0", 0.0), ("M1G1", 0.5))])
+    exact = pd.concat(
+        [
+            pd.DataFrame({"model": "exact", "group": g, "instance": range(4), "predicted": human + d})
+            for g, d in (("G0", 0.0), ("M1G1", 0.5))
+        ]
+    )
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message="(divide by zero|invalid value) encountered")
         out = rb.stability_intervals(exact, human, n_boot=20).set_index("statistic")
@@ -275,54 +371,105 @@ def test_stability_intervals_post_edit_ties_interval_level_and_no_rows():
     human = pd.Series(np.arange(8.0))
     g0 = np.array([0.0, 1, 2, 3, 4, 5, 6, 7])
     m2 = g0 + np.array([1.0, 0, 1, 0, -1, 1, 0, 1])  # 4 rise, 3 equal (not a rise), 1 falls
-    preds = pd.concat([pd.DataFrame({"model": "m", "group": "G0", "instance": range(8), "predicted": g0}),
-                       pd.DataFrame({"model": "m", "group": "M2G2", "instance": range(8), "predicted": m2})])
+    preds = pd.concat(
+        [
+            pd.DataFrame({"model": "m", "group": "G0", "instance": range(8), "predicted": g0}),
+            pd.DataFrame({"model": "m", "group": "M2G2", "instance": range(8), "predicted": m2}),
+        ]
+    )
     out = rb.stability_intervals(preds, human, n_boot=50, seed=1, ci=50).set_index("statistic")
     up = np.array([1.0, 0, 1, 0, 0, 1, 0, 1])
     shares = [up[idx].mean() * 100 for idx in _indices(8, 50, 1)]
     assert out.loc["M2G2_share_increased", "value"] == 50.0
     assert tuple(out.loc["M2G2_share_increased", ["ci_low", "ci_high"]]) == pytest.approx(
-        tuple(np.percentile(shares, [25, 75])))
+        tuple(np.percentile(shares, [25, 75]))
+    )
     empty = rb.stability_intervals(preds.iloc[:0], human)
     assert empty.empty and empty.columns.tolist() == ["model", "statistic", "value", "ci_low", "ci_high", "n"]
 
 
 def _verdict_rows(model, values: dict) -> list[dict]:
-    return [{"model": model, "statistic": k, "value": v[0], "ci_low": v[1], "ci_high": v[2], "n": 20}
-            for k, v in values.items()]
+    return [
+        {"model": model, "statistic": k, "value": v[0], "ci_low": v[1], "ci_high": v[2], "n": 20}
+        for k, v in values.items()
+    ]
 
 
 def test_stability_verdicts_every_branch_by_hand():
     iv = pd.DataFrame(
-        _verdict_rows("a", {"G0_rho": (0.4, 0.2, 0.6), "swap_relative_shift": (0.8, 0.5, 1.1),
-                            "homophone_to_swap": (0.7, 0.6, 0.9), "abs_shift_to_error": (0.3, 0.2, 0.4),
-                            "signed_relative_shift": (0.2, 0.1, 0.3), "M2G2_share_increased": (50.0, 40.0, 60.0)})
-        + _verdict_rows("b", {"G0_rho": (0.3, 0.1, 0.5), "swap_relative_shift": (0.8, 0.5, 1.1),
-                              "homophone_to_swap": (0.45, 0.4, 0.5), "abs_shift_to_error": (0.08, 0.05, 0.1),
-                              "signed_relative_shift": (0.0, -0.1, 0.1), "M2G2_share_increased": (30.0, 20.0, 49.0)})
+        _verdict_rows(
+            "a",
+            {
+                "G0_rho": (0.4, 0.2, 0.6),
+                "swap_relative_shift": (0.8, 0.5, 1.1),
+                "homophone_to_swap": (0.7, 0.6, 0.9),
+                "abs_shift_to_error": (0.3, 0.2, 0.4),
+                "signed_relative_shift": (0.2, 0.1, 0.3),
+                "M2G2_share_increased": (50.0, 40.0, 60.0),
+            },
+        )
+        + _verdict_rows(
+            "b",
+            {
+                "G0_rho": (0.3, 0.1, 0.5),
+                "swap_relative_shift": (0.8, 0.5, 1.1),
+                "homophone_to_swap": (0.45, 0.4, 0.5),
+                "abs_shift_to_error": (0.08, 0.05, 0.1),
+                "signed_relative_shift": (0.0, -0.1, 0.1),
+                "M2G2_share_increased": (30.0, 20.0, 49.0),
+            },
+        )
         + _verdict_rows("c", {"G0_rho": (0.5, 0.3, 0.7)})
-        + _verdict_rows("d", {"G0_rho": (0.2, 0.0, 0.4), "swap_relative_shift": (0.3, 0.1, 0.5),
-                              "homophone_to_swap": (0.1, 0.05, 0.2), "abs_shift_to_error": (0.015, 0.01, 0.02),
-                              "M2G2_share_increased": (60.0, 50.0, 70.0)})
-        + _verdict_rows("e", {"G0_rho": (0.2, 0.1, 0.4), "swap_relative_shift": (0.2, 0.0999, 0.3),
-                              "M2G2_share_increased": (60.0, 51.0, 70.0)}))
+        + _verdict_rows(
+            "d",
+            {
+                "G0_rho": (0.2, 0.0, 0.4),
+                "swap_relative_shift": (0.3, 0.1, 0.5),
+                "homophone_to_swap": (0.1, 0.05, 0.2),
+                "abs_shift_to_error": (0.015, 0.01, 0.02),
+                "M2G2_share_increased": (60.0, 50.0, 70.0),
+            },
+        )
+        + _verdict_rows(
+            "e",
+            {
+                "G0_rho": (0.2, 0.1, 0.4),
+                "swap_relative_shift": (0.2, 0.0999, 0.3),
+                "M2G2_share_increased": (60.0, 51.0, 70.0),
+            },
+        )
+    )
     out = rb.stability_verdicts(iv)
-    assert out.columns.tolist() == ["model", "ranks_posts", "reads_source", "homophones", "better_mt", "verdict",
-                                    "homophone_shift", "signed_shift"]
+    assert out.columns.tolist() == [
+        "model",
+        "ranks_posts",
+        "reads_source",
+        "homophones",
+        "better_mt",
+        "verdict",
+        "homophone_shift",
+        "signed_shift",
+    ]
     v = out.set_index("model")
     assert v["ranks_posts"].tolist() == [True, True, True, False, True]  # d: its G0 ρ interval starts at 0
     assert v["reads_source"].tolist() == [True, True, None, True, False]  # d at 0.1 reads; e at 0.0999 does not
     # keys; the words file (notebooks/words/07_qe_robustness.md, '## verdicts') gives their phrases
     assert v["homophones"].tolist() == ["half_or_more", "unclear", "unknown", "much_smaller", "unknown"]
-    assert v["homophone_shift"].tolist() == ["beyond tolerance", "not clearly within tolerance", "unknown",
-                                             "within tolerance", "unknown"]
+    assert v["homophone_shift"].tolist() == [
+        "beyond tolerance",
+        "not clearly within tolerance",
+        "unknown",
+        "within tolerance",
+        "unknown",
+    ]
     assert v["signed_shift"].tolist() == ["up", "no clear direction", "unknown", "unknown", "unknown"]
     assert v["better_mt"].tolist() == ["no clear change", "falls", "unknown", "no clear change", "rises"]
     assert v["verdict"].tolist() == ["not_shown", "not_shown", "not_shown", "not_shown", "not_reacting"]
     loose = rb.stability_verdicts(iv, tolerance=0.5).set_index("model").loc["a"]
     assert (loose["homophone_shift"], loose["verdict"]) == ("within tolerance", "robust")
     assert rb.stability_verdicts(iv, tolerance=0.4).set_index("model").loc["a", "homophone_shift"] == (
-        "not clearly within tolerance")  # upper bound 0.4 is not below 0.4; lower bound 0.2 is below it
+        "not clearly within tolerance"
+    )  # upper bound 0.4 is not below 0.4; lower bound 0.2 is below it
 
 
 def test_stability_intervals_defaults_on_the_same_resamples():
@@ -338,16 +485,28 @@ def test_stability_intervals_defaults_on_the_same_resamples():
 
 def test_verdict_boundaries_two_shortcomings_and_no_rows():
     iv = pd.DataFrame(
-        _verdict_rows("z", {"G0_rho": (0.1, -0.1, 0.3), "swap_relative_shift": (0.8, 0.5, 1.1),
-                            "homophone_to_swap": (0.7, 0.5, 0.9), "abs_shift_to_error": (0.2, 0.1, 0.3),
-                            "M2G2_share_increased": (40.0, 30.0, 50.0)})
-        + _verdict_rows("y", {"G0_rho": (0.4, 0.2, 0.6), "swap_relative_shift": (0.8, 0.5, 1.1)}))
+        _verdict_rows(
+            "z",
+            {
+                "G0_rho": (0.1, -0.1, 0.3),
+                "swap_relative_shift": (0.8, 0.5, 1.1),
+                "homophone_to_swap": (0.7, 0.5, 0.9),
+                "abs_shift_to_error": (0.2, 0.1, 0.3),
+                "M2G2_share_increased": (40.0, 30.0, 50.0),
+            },
+        )
+        + _verdict_rows("y", {"G0_rho": (0.4, 0.2, 0.6), "swap_relative_shift": (0.8, 0.5, 1.1)})
+    )
     out = rb.stability_verdicts(iv)
     assert out["model"].tolist() == ["z", "y"]  # in the order the models come in
     z = out.iloc[0]
     # the lower bounds 0.5 and 0.1 reach the ratio and the tolerance; an upper bound of exactly 50 % is not below it
     assert (z["homophones"], z["homophone_shift"], z["better_mt"], z["verdict"]) == (
-        "half_or_more", "beyond tolerance", "no clear change", "not_shown")
+        "half_or_more",
+        "beyond tolerance",
+        "no clear change",
+        "not_shown",
+    )
     assert rb.stability_verdicts(iv.iloc[:0]).columns.tolist() == out.columns.tolist()
 
 
@@ -355,15 +514,21 @@ def test_shift_by_word_intervals_on_the_same_resamples():
     # G0 0, 1, 2, 3, 4 (population SD √2); M1 means of the shifts +1, −1, +2, 0, (none for post 4: dropped)
     posts = pd.DataFrame({"instance": range(5), "source": ["尼玛a", "尼玛卧槽", "b卧槽", "c尼玛", "尼玛d"]})
     g0 = [0.0, 1, 2, 3, 4]
-    preds = pd.concat([pd.DataFrame({"model": "m", "group": "G0", "instance": range(5), "predicted": g0}),
-                       pd.DataFrame({"model": "m", "group": "M1G1", "instance": range(4), "predicted": [0.0, 1, 5, 3]}),
-                       pd.DataFrame({"model": "m", "group": "M1G2", "instance": range(4), "predicted": [2.0, -1, 3, 3]}),
-                       pd.DataFrame({"model": "z", "group": "G0", "instance": range(5), "predicted": g0})])
+    preds = pd.concat(
+        [
+            pd.DataFrame({"model": "m", "group": "G0", "instance": range(5), "predicted": g0}),
+            pd.DataFrame({"model": "m", "group": "M1G1", "instance": range(4), "predicted": [0.0, 1, 5, 3]}),
+            pd.DataFrame({"model": "m", "group": "M1G2", "instance": range(4), "predicted": [2.0, -1, 3, 3]}),
+            pd.DataFrame({"model": "z", "group": "G0", "instance": range(5), "predicted": g0}),
+        ]
+    )
     preds = pd.concat([preds[preds["model"] == "z"], preds[preds["model"] == "m"]])  # z (no M1 group) first
     sd = math.sqrt(2.0)
     values = {"尼玛": np.array([1.0, -1.0, 0.0]) / sd, "卧槽": np.array([-1.0, 2.0]) / sd}
-    for kwargs, (n_boot, seed, pct) in (({"n_boot": 40, "seed": 3, "ci": 80}, (40, 3, [10, 90])),
-                                        ({}, (2000, 0, [2.5, 97.5]))):
+    for kwargs, (n_boot, seed, pct) in (
+        ({"n_boot": 40, "seed": 3, "ci": 80}, (40, 3, [10, 90])),
+        ({}, (2000, 0, [2.5, 97.5])),
+    ):
         out = rb.shift_by_word(preds, posts, **kwargs)
         assert out["model"].tolist() == ["m", "m"] and out["word"].tolist() == ["尼玛", "卧槽"]  # SLANG order; z: no M1
         for _, row in out.iterrows():
@@ -372,8 +537,14 @@ def test_shift_by_word_intervals_on_the_same_resamples():
             assert row["n_posts"] == len(x) and row["signed_relative_shift"] == pytest.approx(x.mean())
             assert (row["ci_low"], row["ci_high"]) == pytest.approx(tuple(np.percentile(means, pct)))
     none = rb.shift_by_word(preds[preds["model"] == "z"], posts)
-    assert none.empty and none.columns.tolist() == ["model", "word", "n_posts", "signed_relative_shift", "ci_low",
-                                                    "ci_high"]
+    assert none.empty and none.columns.tolist() == [
+        "model",
+        "word",
+        "n_posts",
+        "signed_relative_shift",
+        "ci_low",
+        "ci_high",
+    ]
 
 
 def test_shift_by_word_default_resamples():
@@ -382,8 +553,12 @@ def test_shift_by_word_default_resamples():
     posts = pd.DataFrame({"instance": range(8), "source": ["尼玛"] * 8})
     g0 = np.arange(8) * 2.0
     shift = np.random.default_rng(11).normal(size=8)
-    preds = pd.concat([pd.DataFrame({"model": "m", "group": "G0", "instance": range(8), "predicted": g0}),
-                       pd.DataFrame({"model": "m", "group": "M1G1", "instance": range(8), "predicted": g0 + shift})])
+    preds = pd.concat(
+        [
+            pd.DataFrame({"model": "m", "group": "G0", "instance": range(8), "predicted": g0}),
+            pd.DataFrame({"model": "m", "group": "M1G1", "instance": range(8), "predicted": g0 + shift}),
+        ]
+    )
     row = rb.shift_by_word(preds, posts).iloc[0]  # 2000 resamples, seed 0, 95 %
     x = shift / math.sqrt(21)
     means = x[_indices(8, 2000, 0)].mean(axis=1)
@@ -396,8 +571,13 @@ def test_shift_by_word_resamples_the_posts_in_their_order_and_keeps_model_order(
     posts = pd.DataFrame({"instance": [3, 1, 2, 0], "source": ["尼玛a", "尼玛b", "尼玛c", "尼玛d"]})
     g0 = {3: 0.0, 1: 1.0, 2: 2.0, 0: 4.0}
     m1 = {3: 1.0, 1: 0.0, 2: 5.0, 0: 4.5}
-    preds = pd.concat([pd.DataFrame({"model": m, "group": g, "instance": list(v), "predicted": [x + k for x in v.values()]})
-                       for k, m in ((0.0, "n"), (1.0, "m")) for g, v in (("G0", g0), ("M1G1", m1))])
+    preds = pd.concat(
+        [
+            pd.DataFrame({"model": m, "group": g, "instance": list(v), "predicted": [x + k for x in v.values()]})
+            for k, m in ((0.0, "n"), (1.0, "m"))
+            for g, v in (("G0", g0), ("M1G1", m1))
+        ]
+    )
     out = rb.shift_by_word(preds, posts, n_boot=30, seed=2)
     assert out["model"].tolist() == ["n", "m"]
     sd = np.std(list(g0.values()))
@@ -407,24 +587,48 @@ def test_shift_by_word_resamples_the_posts_in_their_order_and_keeps_model_order(
 
 
 def test_method2_and_stability_tables_of_two_models():
-    preds = pd.DataFrame({"model": ["b"] * 6 + ["a"] * 6, "instance": [0, 1, 2] * 4,
-                          "group": (["G0"] * 3 + ["M2G1"] * 3) * 2,
-                          "predicted": [5.0, 5, 5, 6, 4, 5, 0, 1, 2, 1, 1, 1]})
-    preds = pd.concat([preds, pd.DataFrame({"model": "b", "instance": [0, 2], "group": "M2G2",
-                                            "predicted": [6.0, 6.0]})], ignore_index=True)
+    preds = pd.DataFrame(
+        {
+            "model": ["b"] * 6 + ["a"] * 6,
+            "instance": [0, 1, 2] * 4,
+            "group": (["G0"] * 3 + ["M2G1"] * 3) * 2,
+            "predicted": [5.0, 5, 5, 6, 4, 5, 0, 1, 2, 1, 1, 1],
+        }
+    )
+    preds = pd.concat(
+        [preds, pd.DataFrame({"model": "b", "instance": [0, 2], "group": "M2G2", "predicted": [6.0, 6.0]})],
+        ignore_index=True,
+    )
     m2 = rb.method2_table(preds)
     # a, M2G1: 0 -> 1 rises, 1 -> 1 stays, 2 -> 1 falls: 1 of 3; b, M2G1: 5 -> 6, 5 -> 4, 5 -> 5: 1 of 3; b, M2G2: 2 of 2
     # in the order the models and groups come in (b before a)
-    assert m2.to_dict("records") == [{"model": "b", "group": "M2G1", "n": 3, "share_increased": pytest.approx(100 / 3)},
-                                     {"model": "a", "group": "M2G1", "n": 3, "share_increased": pytest.approx(100 / 3)},
-                                     {"model": "b", "group": "M2G2", "n": 2, "share_increased": 100.0}]
-    assert rb.method2_table(preds[preds["group"] == "G0"]).columns.tolist() == ["model", "group", "n",
-                                                                                "share_increased"]
-    robust = pd.DataFrame({"model": ["b", "b", "b", "a", "a", "a"], "group": ["G0", "M1G1", "M1G2"] * 2,
-                           "rho": [0.3, 0.3, 0.3, 0.5, 0.4, 0.6], "rho_pct_change": [0.0, 0.0, -10.0, 0.0, -20.0, 20.0],
-                           "r_pct_change": [0.0, 5.0, 5.0, 0.0, 10.0, -30.0]})
-    shifts = pd.DataFrame({"model": ["a", "a", "b", "b", "a"], "group": ["M1G1", "M1G2", "M1G1", "M1G1", "M2G1"],
-                           "shift": [-1.0, 3.0, 0.5, -0.5, 100.0]})
+    assert m2.to_dict("records") == [
+        {"model": "b", "group": "M2G1", "n": 3, "share_increased": pytest.approx(100 / 3)},
+        {"model": "a", "group": "M2G1", "n": 3, "share_increased": pytest.approx(100 / 3)},
+        {"model": "b", "group": "M2G2", "n": 2, "share_increased": 100.0},
+    ]
+    assert rb.method2_table(preds[preds["group"] == "G0"]).columns.tolist() == [
+        "model",
+        "group",
+        "n",
+        "share_increased",
+    ]
+    robust = pd.DataFrame(
+        {
+            "model": ["b", "b", "b", "a", "a", "a"],
+            "group": ["G0", "M1G1", "M1G2"] * 2,
+            "rho": [0.3, 0.3, 0.3, 0.5, 0.4, 0.6],
+            "rho_pct_change": [0.0, 0.0, -10.0, 0.0, -20.0, 20.0],
+            "r_pct_change": [0.0, 5.0, 5.0, 0.0, 10.0, -30.0],
+        }
+    )
+    shifts = pd.DataFrame(
+        {
+            "model": ["a", "a", "b", "b", "a"],
+            "group": ["M1G1", "M1G2", "M1G1", "M1G1", "M2G1"],
+            "shift": [-1.0, 3.0, 0.5, -0.5, 100.0],
+        }
+    )
     table = rb.stability_table(robust, shifts, m2)
     assert table["model"].tolist() == ["b", "a"]
     table = table.set_index("model")
@@ -436,8 +640,14 @@ def test_method2_and_stability_tables_of_two_models():
 
 
 def test_score_shifts_match_each_model_and_instance():
-    preds = pd.DataFrame({"model": ["a", "a", "b", "b", "b", "a"], "group": ["G0", "G0", "G0", "G0", "M1G1", "M1G1"],
-                          "instance": [0, 1, 0, 1, 1, 0], "predicted": [1.0, 2.0, 10.0, 20.0, 25.0, 4.0]})
+    preds = pd.DataFrame(
+        {
+            "model": ["a", "a", "b", "b", "b", "a"],
+            "group": ["G0", "G0", "G0", "G0", "M1G1", "M1G1"],
+            "instance": [0, 1, 0, 1, 1, 0],
+            "predicted": [1.0, 2.0, 10.0, 20.0, 25.0, 4.0],
+        }
+    )
     out = rb.score_shifts(preds)
     assert out[["model", "instance", "shift"]].values.tolist() == [["b", 1, 5.0], ["a", 0, 3.0]]
     assert "predicted" in out.columns and len(preds) == 6  # the input is left alone
@@ -492,10 +702,12 @@ def test_share_increased():
 
 def test_robustness_table_and_shifts_by_hand():
     human = pd.Series([1.0, 2.0, 3.0, 4.0])
-    preds = pd.concat([
-        pd.DataFrame({"instance": range(4), "group": "G0", "model": "m", "predicted": [1.0, 2.0, 3.0, 4.0]}),
-        pd.DataFrame({"instance": range(4), "group": "M1G1", "model": "m", "predicted": [2.0, 1.0, 3.0, 4.0]}),
-    ])
+    preds = pd.concat(
+        [
+            pd.DataFrame({"instance": range(4), "group": "G0", "model": "m", "predicted": [1.0, 2.0, 3.0, 4.0]}),
+            pd.DataFrame({"instance": range(4), "group": "M1G1", "model": "m", "predicted": [2.0, 1.0, 3.0, 4.0]}),
+        ]
+    )
     table = rb.robustness_table(preds, human).set_index("group")
     assert table.loc["G0", "rho"] == pytest.approx(1.0) and table.loc["M1G1", "rho"] == pytest.approx(0.8)
     assert table.loc["M1G1", "rho_pct_change"] == pytest.approx(-20.0)
@@ -504,20 +716,36 @@ def test_robustness_table_and_shifts_by_hand():
 
 
 def test_method2_and_stability_tables_by_hand():
-    preds = pd.DataFrame({"instance": [0, 1, 0, 1, 0, 1], "group": ["G0", "G0", "M1G1", "M1G1", "M2G2", "M2G2"],
-                          "model": "m", "predicted": [0.0, 1.0, 0.5, 1.0, 1.0, 0.5]})
+    preds = pd.DataFrame(
+        {
+            "instance": [0, 1, 0, 1, 0, 1],
+            "group": ["G0", "G0", "M1G1", "M1G1", "M2G2", "M2G2"],
+            "model": "m",
+            "predicted": [0.0, 1.0, 0.5, 1.0, 1.0, 0.5],
+        }
+    )
     m2 = rb.method2_table(preds)
     assert m2.to_dict("records") == [{"model": "m", "group": "M2G2", "n": 2, "share_increased": 50.0}]
-    robust = pd.DataFrame({"model": ["m", "m"], "group": ["G0", "M1G1"], "n": 2, "rho": [0.5, 0.4], "r": [0.5, 0.6],
-                           "rho_pct_change": [0.0, -20.0], "r_pct_change": [0.0, 20.0]})
+    robust = pd.DataFrame(
+        {
+            "model": ["m", "m"],
+            "group": ["G0", "M1G1"],
+            "n": 2,
+            "rho": [0.5, 0.4],
+            "r": [0.5, 0.6],
+            "rho_pct_change": [0.0, -20.0],
+            "r_pct_change": [0.0, 20.0],
+        }
+    )
     table = rb.stability_table(robust, rb.score_shifts(preds), m2).set_index("model")
     assert table.loc["m", "mean_abs_rho_change"] == 20.0 and table.loc["m", "mean_abs_shift"] == 0.25
     assert table.loc["m", "G0_rho"] == 0.5 and table.loc["m", "M2G2_share_increased"] == 50.0
 
 
 def test_perturbation_groups():
-    posts = pd.DataFrame({"instance": [0, 1], "source": ["卧槽好累", "劳资走了"], "mt": ["wow tired", "I left"],
-                          "score": [0.1, 0.2]})
+    posts = pd.DataFrame(
+        {"instance": [0, 1], "source": ["卧槽好累", "劳资走了"], "mt": ["wow tired", "I left"], "score": [0.1, 0.2]}
+    )
     edits = pd.DataFrame({"source": ["卧槽 好累", "劳资走了"], "post_edit": ["damn, so tired", " "]})
     fixes = pd.DataFrame({"source": ["劳资走了"], "mt": ["I'm off"]})
     groups = rb.perturbation_groups(posts, {"卧槽": ["我操", "我艹"], "劳资": ["老子", "老资"]}, edits, fixes, k_max=2)
@@ -594,8 +822,13 @@ def test_paired_delta_rho_interval_matches_scipy_on_the_same_resamples():
     human = pd.Series(rng.normal(size=n))
     g0 = human.to_numpy() + rng.normal(0, 1, n)
     g1 = g0 + rng.normal(0, 0.5, n)
-    preds = pd.concat([pd.DataFrame({"model": "m", "group": g, "instance": range(n), "predicted": v})
-                       for g, v in (("G0", g0), ("M1G1", g1))], ignore_index=True)
+    preds = pd.concat(
+        [
+            pd.DataFrame({"model": "m", "group": g, "instance": range(n), "predicted": v})
+            for g, v in (("G0", g0), ("M1G1", g1))
+        ],
+        ignore_index=True,
+    )
     row = rb.robustness_table(preds, human, n_boot=n_boot, seed=3).set_index("group").loc["M1G1"]
     index = rb.boot_index(stats.resample(n, n_boot, 3))
     h = human.to_numpy()
@@ -607,8 +840,12 @@ def test_paired_delta_rho_interval_matches_scipy_on_the_same_resamples():
 def test_shift_by_word_averages_the_posts_of_each_word():
     # G0 predictions 0, 1, 2, 3 (SD sqrt(1.25)); M1 shifts +1, −1, +2, 0; 尼玛 in posts 0, 1, 3, 卧槽 in 1 and 2
     posts = pd.DataFrame({"instance": range(4), "source": ["尼玛a", "尼玛卧槽", "b卧槽", "c尼玛"]})
-    preds = pd.concat([pd.DataFrame({"model": "m", "group": "G0", "instance": range(4), "predicted": [0., 1, 2, 3]}),
-                       pd.DataFrame({"model": "m", "group": "M1G1", "instance": range(4), "predicted": [1., 0, 4, 3]})])
+    preds = pd.concat(
+        [
+            pd.DataFrame({"model": "m", "group": "G0", "instance": range(4), "predicted": [0.0, 1, 2, 3]}),
+            pd.DataFrame({"model": "m", "group": "M1G1", "instance": range(4), "predicted": [1.0, 0, 4, 3]}),
+        ]
+    )
     out = rb.shift_by_word(preds, posts, n_boot=50).set_index("word")
     sd = np.sqrt(1.25)
     assert out.loc["尼玛", "n_posts"] == 3 and out.loc["尼玛", "signed_relative_shift"] == pytest.approx(0 / 3 / sd)
@@ -625,10 +862,22 @@ def test_swap_sources_is_a_seeded_derangement():
 
 
 def test_verdict_reads_the_shift_against_the_models_own_error():
-    iv = pd.DataFrame({"model": "m", "statistic": ["G0_rho", "swap_relative_shift", "homophone_to_swap",
-                                                  "abs_shift_to_error", "signed_relative_shift"],
-                       "value": [0.32, 2.3, 0.08, 0.05, -0.11], "ci_low": [0.05, 1.9, 0.06, 0.04, -0.17],
-                       "ci_high": [0.55, 3.0, 0.10, 0.06, -0.06], "n": 51})
+    iv = pd.DataFrame(
+        {
+            "model": "m",
+            "statistic": [
+                "G0_rho",
+                "swap_relative_shift",
+                "homophone_to_swap",
+                "abs_shift_to_error",
+                "signed_relative_shift",
+            ],
+            "value": [0.32, 2.3, 0.08, 0.05, -0.11],
+            "ci_low": [0.05, 1.9, 0.06, 0.04, -0.17],
+            "ci_high": [0.55, 3.0, 0.10, 0.06, -0.06],
+            "n": 51,
+        }
+    )
     row = rb.stability_verdicts(iv).iloc[0]
     assert row["homophone_shift"] == "within tolerance" and row["signed_shift"] == "down" and row["reads_source"]
     assert row["verdict"] == "robust" and row["ranks_posts"]

@@ -48,7 +48,9 @@ def test_weight_sweep_places_the_schemes_at_their_major_to_minor_ratio():
 def test_language_pair_is_read_from_google_and_wmt_file_names():
     assert readme_tables.language_pair("ted/zhen/mqm_ted_zhen.tsv") == ("zh", "en")
     assert readme_tables.language_pair("generalMT2023/ende/mqm_generalMT2023_ende.3ratingsPerSegment.tsv.tar.gz") == (
-        "en", "de")
+        "en",
+        "de",
+    )
     assert readme_tables.language_pair("runs/en-de/batch_1.tsv") == ("en", "de")  # a folder of its own
     assert readme_tables.language_pair("my_ratings.tsv") is None
     assert readme_tables.pair_names(("en", "de")) == ("English→German", "EN→DE")
@@ -120,26 +122,32 @@ def test_the_smallest_possible_p_follows_how_the_test_was_run():
     with 10,000 trials cannot give 2^-15)."""
     from helpers.wmt.systems import smallest_possible_p
 
-    assert smallest_possible_p(5, 10_000) == 1 / 32 and smallest_possible_p(13, 10_000) == 2.0 ** -13
-    assert smallest_possible_p(15, 10_000) == 1 / 10_001 and smallest_possible_p(15, 2 ** 15) == 2.0 ** -15
+    assert smallest_possible_p(5, 10_000) == 1 / 32 and smallest_possible_p(13, 10_000) == 2.0**-13
+    assert smallest_possible_p(15, 10_000) == 1 / 10_001 and smallest_possible_p(15, 2**15) == 2.0**-15
 
 
-@pytest.mark.parametrize("alphas, direction, rho", [
-    # ties in α ranked 2.5: ρ = Pearson((1, 2, 3, 4), (1, 2.5, 2.5, 4)) = 4.5 / √(5 · 4.5) = 3 / √10
-    ({1: 0.1, 2: 0.2, 3: 0.2, 4: 0.4}, "rises", 3 / math.sqrt(10)),
-    ({10: 0.3, 1: 0.5, 5: 0.4}, "falls", -1.0),  # given out of order: sorted by the ratio first
-    ({1: 0.3, 2: 0.3, 3: 0.3}, "flat", math.nan),  # constant α: ρ undefined
-    ({1: 0.3, 2: 0.5, 3: 0.4}, "mixed", 0.5),  # ranks (1, 3, 2): ρ = 1 − 6 · 2 / (3 · 8) = 0.5
-])
-def test_ratio_curve_reads_the_direction_of_alpha_over_the_swept_ratios_only(alphas, direction, rho,
-                                                                             ratio_table):
+@pytest.mark.parametrize(
+    "alphas, direction, rho",
+    [
+        # ties in α ranked 2.5: ρ = Pearson((1, 2, 3, 4), (1, 2.5, 2.5, 4)) = 4.5 / √(5 · 4.5) = 3 / √10
+        ({1: 0.1, 2: 0.2, 3: 0.2, 4: 0.4}, "rises", 3 / math.sqrt(10)),
+        ({10: 0.3, 1: 0.5, 5: 0.4}, "falls", -1.0),  # given out of order: sorted by the ratio first
+        ({1: 0.3, 2: 0.3, 3: 0.3}, "flat", math.nan),  # constant α: ρ undefined
+        ({1: 0.3, 2: 0.5, 3: 0.4}, "mixed", 0.5),  # ranks (1, 3, 2): ρ = 1 − 6 · 2 / (3 · 8) = 0.5
+    ],
+)
+def test_ratio_curve_reads_the_direction_of_alpha_over_the_swept_ratios_only(alphas, direction, rho, ratio_table):
     row = analysis.ratio_curve(ratio_table(alphas)).iloc[0]
     assert row["direction"] == direction
     assert row["n_ratios"] == len(alphas)
-    assert (math.isnan(row["rho"]) if math.isnan(rho) else row["rho"] == pytest.approx(rho))
+    assert math.isnan(row["rho"]) if math.isnan(rho) else row["rho"] == pytest.approx(rho)
     low, high = min(alphas), max(alphas)
     assert (row["ratio_low"], row["alpha_low"], row["ratio_high"], row["alpha_high"]) == (
-        low, alphas[low], high, alphas[high])
+        low,
+        alphas[low],
+        high,
+        alphas[high],
+    )
 
 
 def test_scheme_weights_and_rankings_on_a_hand_computed_case(hand_mqm):
@@ -159,8 +167,11 @@ def test_scheme_weights_and_rankings_on_a_hand_computed_case(hand_mqm):
     assert analysis.source_by_severity_scheme().weight_of("Major", "Source issue") == 5
     assert [getattr(s, "name", s) for s in analysis.compared_schemes(frame)] == ["mqm", "marot"]
     issue = frame.assign(category=frame["category"].replace("Source error", "Source issue"))
-    assert [getattr(s, "name", s) for s in analysis.compared_schemes(issue)] == ["mqm", "marot",
-                                                                                 "mqm-source-by-severity"]
+    assert [getattr(s, "name", s) for s in analysis.compared_schemes(issue)] == [
+        "mqm",
+        "marot",
+        "mqm-source-by-severity",
+    ]
 
 
 def test_esa_ranking_sets_the_human_ranks_beside_the_automatic_ones(hand_esa):
@@ -177,14 +188,20 @@ def test_esa_ranking_sets_the_human_ranks_beside_the_automatic_ones(hand_esa):
     assert pd.isna(ranking.loc["refA", "auto_rank"])
     assert list(systems.esa_ranking(hand_esa, autorank).columns) == systems.ESA_RANKING_COLUMNS
     assert [systems.system_kind(s) for s in ("Aya23", "Llama3-70B", "ONLINE-W", "CUNI-MH", "refB")] == [
-        "LLM", "LLM", "online", "submission", "human"]
+        "LLM",
+        "LLM",
+        "online",
+        "submission",
+        "human",
+    ]
 
 
 def frame(rows) -> pd.DataFrame:
     """rows: (system, doc, seg, rater, category, severity[, target_start, target_end])."""
     full = [tuple(r) + (None, None)[: 8 - len(r)] for r in rows]
-    out = pd.DataFrame(full, columns=["system", "doc", "doc_seg_id", "rater", "category", "severity",
-                                      "target_start", "target_end"])
+    out = pd.DataFrame(
+        full, columns=["system", "doc", "doc_seg_id", "rater", "category", "severity", "target_start", "target_end"]
+    )
     for c in ("target_start", "target_end"):
         out[c] = out[c].astype("Int64")
     out["source_start"] = out["source_end"] = pd.array([pd.NA] * len(out), dtype="Int64")
@@ -195,28 +212,34 @@ def frame(rows) -> pd.DataFrame:
 
 # systems A, B; doc d1 segments 1, 2 and doc d2 segment 1; raters r1, r2 everywhere; C only on d1/1
 ROWS = [
-    ("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major", 0, 3),   # 5
-    ("A", "d1", 1, "r2", "Accuracy/Omission", "Minor", 1, 3),         # 1
+    ("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major", 0, 3),  # 5
+    ("A", "d1", 1, "r2", "Accuracy/Omission", "Minor", 1, 3),  # 1
     ("A", "d1", 2, "r1", "No-error", "No-error"),
-    ("A", "d1", 2, "r2", "Fluency/Punctuation", "Minor"),             # 0.1, no span
-    ("A", "d2", 1, "r1", "Fluency/Grammar", "Minor", 4, 6),           # 1
-    ("A", "d2", 1, "r2", "Found", "HOTW-test"),                       # rated, 0
-    ("B", "d1", 1, "r1", "Non-translation!", "Major"),                # 25
-    ("B", "d1", 1, "r2", "Accuracy/Mistranslation", "Major", 2, 5),   # 5
-    ("B", "d1", 2, "r1", "Source error", "Minor"),                    # 1 (Source issue, the 2022+ name, weighs 0)
+    ("A", "d1", 2, "r2", "Fluency/Punctuation", "Minor"),  # 0.1, no span
+    ("A", "d2", 1, "r1", "Fluency/Grammar", "Minor", 4, 6),  # 1
+    ("A", "d2", 1, "r2", "Found", "HOTW-test"),  # rated, 0
+    ("B", "d1", 1, "r1", "Non-translation!", "Major"),  # 25
+    ("B", "d1", 1, "r2", "Accuracy/Mistranslation", "Major", 2, 5),  # 5
+    ("B", "d1", 2, "r1", "Source error", "Minor"),  # 1 (Source issue, the 2022+ name, weighs 0)
     ("B", "d1", 2, "r2", "No-error", "No-error"),
-    ("B", "d2", 1, "r1", "Style/Awkward", "Minor"),                   # 1
-    ("B", "d2", 1, "r2", "Style/Awkward", "Major"),                   # 5
-    ("C", "d1", 1, "r1", "Style/Awkward", "Minor"),                   # 1 (C has one segment only)
+    ("B", "d2", 1, "r1", "Style/Awkward", "Minor"),  # 1
+    ("B", "d2", 1, "r2", "Style/Awkward", "Major"),  # 5
+    ("C", "d1", 1, "r1", "Style/Awkward", "Minor"),  # 1 (C has one segment only)
 ]
 
 
 def test_major_weight_scheme_is_the_mqm_table_with_one_weight_changed():
     s = wa.major_weight_scheme(7)
     assert [(r.name, r.pattern, r.weight) for r in s.rules] == [
-        ("Non-trans", "non.translation", 25), ("Neutral", "^neutral:", 0), ("Source issue", ":source issue", 0),
-        ("Creative", ":.*reinterpretation", 0), ("Punct", "^minor:fluency/punctuation", 0.1),
-        ("Minor", "^minor:", 1), ("Major", "^major:", 7), ("Critical", "^critical:", 5)]
+        ("Non-trans", "non.translation", 25),
+        ("Neutral", "^neutral:", 0),
+        ("Source issue", ":source issue", 0),
+        ("Creative", ":.*reinterpretation", 0),
+        ("Punct", "^minor:fluency/punctuation", 0.1),
+        ("Minor", "^minor:", 1),
+        ("Major", "^major:", 7),
+        ("Critical", "^critical:", 5),
+    ]
     assert (s.name, s.title) == ("mqm-major-7", "MQM, Major = 7")
     assert s.citation == load_scheme("mqm").citation and s.source == "schemes/mqm.yml"
     assert wa.major_weight_scheme(2.5).name == "mqm-major-2.5"
@@ -225,8 +248,19 @@ def test_major_weight_scheme_is_the_mqm_table_with_one_weight_changed():
 
 
 def test_top_level_categories():
-    got = wa.top_level(pd.Series(["Accuracy/Mistranslation", "Non-translation!", "Source issue", "Source error",
-                                  " Style / Awkward", "Other", "source/x"]))
+    got = wa.top_level(
+        pd.Series(
+            [
+                "Accuracy/Mistranslation",
+                "Non-translation!",
+                "Source issue",
+                "Source error",
+                " Style / Awkward",
+                "Other",
+                "source/x",
+            ]
+        )
+    )
     assert got.tolist() == ["Accuracy", "Non-translation", "Source", "Source", "Style", "Other", "Source"]
 
 
@@ -253,10 +287,17 @@ def test_category_presence_by_hand():
     assert len(p) == 12 * 5
     got = p[p["present"] == 1].sort_values(["unit", "rater", "category"])[["unit", "rater", "category"]]
     assert got.values.tolist() == [
-        ["A | d1 | 1", "r1", "Accuracy"], ["A | d1 | 1", "r2", "Accuracy"], ["A | d1 | 2", "r2", "Fluency"],
-        ["A | d2 | 1", "r1", "Fluency"], ["B | d1 | 1", "r1", "Non-translation"], ["B | d1 | 1", "r2", "Accuracy"],
-        ["B | d1 | 2", "r1", "Source"], ["B | d2 | 1", "r1", "Style"], ["B | d2 | 1", "r2", "Style"],
-        ["C | d1 | 1", "r1", "Style"]]
+        ["A | d1 | 1", "r1", "Accuracy"],
+        ["A | d1 | 1", "r2", "Accuracy"],
+        ["A | d1 | 2", "r2", "Fluency"],
+        ["A | d2 | 1", "r1", "Fluency"],
+        ["B | d1 | 1", "r1", "Non-translation"],
+        ["B | d1 | 1", "r2", "Accuracy"],
+        ["B | d1 | 2", "r1", "Source"],
+        ["B | d2 | 1", "r1", "Style"],
+        ["B | d2 | 1", "r2", "Style"],
+        ["C | d1 | 1", "r1", "Style"],
+    ]
     assert list(p.columns) == ["unit", "doc", "rater", "category", "present"]
     assert p.loc[p["unit"] == "B | d2 | 1", "doc"].unique().tolist() == ["d2"]
 
@@ -270,20 +311,27 @@ def test_presence_agreement_by_hand():
     # Accuracy: A d1/1 (1, 1), B d1/1 (0, 1), others (0, 0): α from the krippendorff package
     data = np.array([[1, 0, 0, 0, 0], [1, 1, 0, 0, 0]], dtype=float)
     assert out.loc["Accuracy", "nominal_alpha"] == pytest.approx(
-        krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
+        krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
+    )
     assert out.loc["Accuracy", "marked_percent"] == pytest.approx(30.0)
     assert out.loc["Accuracy", "exact_agreement"] == pytest.approx(80.0)
     # of the 10 ratings of two-rater units: Accuracy 3, Style 2, Fluency, Non-translation, Source 1 each
-    assert out["marked_percent"].to_dict() == pytest.approx({"Accuracy": 30.0, "Style": 20.0, "Fluency": 10.0,
-                                                             "Non-translation": 10.0, "Source": 10.0})
+    assert out["marked_percent"].to_dict() == pytest.approx(
+        {"Accuracy": 30.0, "Style": 20.0, "Fluency": 10.0, "Non-translation": 10.0, "Source": 10.0}
+    )
     assert out.index.tolist()[:2] == ["Accuracy", "Style"] and (out["n_raters"] == 2).all()
 
 
 def test_error_spans_by_hand():
     s = wa.error_spans(frame(ROWS))
-    assert s[["system", "doc", "doc_seg_id", "rater", "side", "start", "end", "category", "severity"]].values.tolist() == [
-        ["A", "d1", 1, "r1", "target", 0, 3, "Accuracy", "Major"], ["A", "d1", 1, "r2", "target", 1, 3, "Accuracy", "Minor"],
-        ["A", "d2", 1, "r1", "target", 4, 6, "Fluency", "Minor"], ["B", "d1", 1, "r2", "target", 2, 5, "Accuracy", "Major"]]
+    assert s[
+        ["system", "doc", "doc_seg_id", "rater", "side", "start", "end", "category", "severity"]
+    ].values.tolist() == [
+        ["A", "d1", 1, "r1", "target", 0, 3, "Accuracy", "Major"],
+        ["A", "d1", 1, "r2", "target", 1, 3, "Accuracy", "Minor"],
+        ["A", "d2", 1, "r1", "target", 4, 6, "Fluency", "Minor"],
+        ["B", "d1", 1, "r2", "target", 2, 5, "Accuracy", "Major"],
+    ]
     assert wa.span_coverage(frame(ROWS)).to_dict("records") == [{"errors": 10, "without_span": 6}]
 
 
@@ -291,18 +339,34 @@ def test_category_penalties_by_hand():
     p = wa.category_penalties(frame([r for r in ROWS if r[0] != "C"])).set_index(["system", "category"])
     # A has 5 ratings (its HOTW-only rating of d2/1 is not one here, unlike in scoring.rater_scores):
     # Accuracy 5 + 1, Fluency 0.1 + 1; B has 6: Non-translation 25, Accuracy 5, Source 1, Style 1 + 5
-    assert p["penalty"].to_dict() == pytest.approx({("A", "Accuracy"): 6 / 5, ("A", "Fluency"): 1.1 / 5,
-                                                    ("B", "Accuracy"): 5 / 6, ("B", "Non-translation"): 25 / 6,
-                                                    ("B", "Source"): 1 / 6, ("B", "Style"): 1.0})
-    assert p["count"].to_dict() == {("A", "Accuracy"): 2, ("A", "Fluency"): 2, ("B", "Accuracy"): 1,
-                                    ("B", "Non-translation"): 1, ("B", "Source"): 1, ("B", "Style"): 2}
+    assert p["penalty"].to_dict() == pytest.approx(
+        {
+            ("A", "Accuracy"): 6 / 5,
+            ("A", "Fluency"): 1.1 / 5,
+            ("B", "Accuracy"): 5 / 6,
+            ("B", "Non-translation"): 25 / 6,
+            ("B", "Source"): 1 / 6,
+            ("B", "Style"): 1.0,
+        }
+    )
+    assert p["count"].to_dict() == {
+        ("A", "Accuracy"): 2,
+        ("A", "Fluency"): 2,
+        ("B", "Accuracy"): 1,
+        ("B", "Non-translation"): 1,
+        ("B", "Source"): 1,
+        ("B", "Style"): 2,
+    }
 
 
 def test_major_weight_agreement_is_the_krippendorff_alpha_of_each_weighting():
     ab = frame([r for r in ROWS if r[0] != "C"])
     out = wa.major_weight_agreement(ab, major_weights=[1, 5], schemes=("hope",))
-    assert out[["scheme", "major_to_minor"]].values.tolist() == [["mqm-major-1", 1.0], ["mqm-major-5", 5.0],
-                                                                 ["hope", 4.0]]
+    assert out[["scheme", "major_to_minor"]].values.tolist() == [
+        ["mqm-major-1", 1.0],
+        ["mqm-major-5", 5.0],
+        ["hope", 4.0],
+    ]
     # units (A, B x d1/1, d1/2, d2/1), raters r1, r2; Major = 5
     r1 = [5, 0, 1, 25, 1, 1]
     r2 = [1, 0.1, 0, 5, 0, 5]
@@ -347,19 +411,41 @@ def test_system_tests_by_exact_enumeration():
     # C − B = 1, 0, 0, 0, 0, 0: reached whenever the first unit is unswapped, 32/64 (documents 1, 0, 0: 4/8)
     tested = systems.system_tests(SYS, SYS_DOCS, n_trials=100, seed=5, alpha=0.15)
     pairs, ranks = tested.pairs, tested.clusters
-    assert list(pairs.columns) == ["system_a", "system_b", "n_items", "n_documents", "mean_a", "mean_b", "difference",
-                                   "p_segments", "p_segments_holm", "p_documents", "p_documents_holm"]
+    assert list(pairs.columns) == [
+        "system_a",
+        "system_b",
+        "n_items",
+        "n_documents",
+        "mean_a",
+        "mean_b",
+        "difference",
+        "p_segments",
+        "p_segments_holm",
+        "p_documents",
+        "p_documents_holm",
+    ]
     assert pairs[["system_a", "system_b", "n_items", "n_documents"]].values.tolist() == [
-        ["A", "B", 6, 3], ["A", "C", 6, 3], ["B", "C", 6, 3]]
-    assert pairs["mean_a"].tolist() == pytest.approx([0, 0, 1]) and pairs["mean_b"].tolist() == pytest.approx([1, 7 / 6, 7 / 6])
+        ["A", "B", 6, 3],
+        ["A", "C", 6, 3],
+        ["B", "C", 6, 3],
+    ]
+    assert pairs["mean_a"].tolist() == pytest.approx([0, 0, 1]) and pairs["mean_b"].tolist() == pytest.approx(
+        [1, 7 / 6, 7 / 6]
+    )
     assert pairs["difference"].tolist() == pytest.approx([1, 7 / 6, 1 / 6])
     assert pairs["p_segments"].tolist() == pytest.approx([1 / 64, 1 / 64, 1 / 2])
     # Holm: 3 · 1/64, max(2 · 1/64, 3/64), max(1 · 1/2, 3/64)
     assert pairs["p_segments_holm"].tolist() == pytest.approx([3 / 64, 3 / 64, 1 / 2])
     assert pairs["p_documents"].tolist() == pytest.approx([1 / 8, 1 / 8, 1 / 2])
     assert pairs["p_documents_holm"].tolist() == pytest.approx([3 / 8, 3 / 8, 1 / 2])
-    assert list(ranks.columns) == ["system", "score", "rank_segments", "rank_segments_holm", "rank_documents",
-                                   "rank_documents_holm"]
+    assert list(ranks.columns) == [
+        "system",
+        "score",
+        "rank_segments",
+        "rank_segments_holm",
+        "rank_documents",
+        "rank_documents_holm",
+    ]
     assert ranks["system"].tolist() == ["A", "B", "C"] and ranks["score"].tolist() == pytest.approx([0, 1, 7 / 6])
     # alpha 0.15: B is worse than A on every p but the documents' Holm 3/8; C is never worse than B (p 1/2)
     assert ranks.iloc[:, 2:].values.tolist() == [[1, 1, 1, 1], [2, 2, 2, 1], [2, 2, 2, 1]]
@@ -387,7 +473,8 @@ def test_system_tests_of_two_systems_and_of_one():
     pairs, ranks = tested.pairs, tested.clusters
     assert pairs[["system_a", "system_b", "n_items", "n_documents"]].values.tolist() == [["A", "B", 6, 3]]
     assert pairs[["p_segments", "p_segments_holm", "p_documents", "p_documents_holm"]].values.tolist() == [
-        pytest.approx([1 / 64, 1 / 64, 1 / 8, 1 / 8])]
+        pytest.approx([1 / 64, 1 / 64, 1 / 8, 1 / 8])
+    ]
     assert ranks.values.tolist() == [["A", 0.0, 1, 1, 1, 1], ["B", 1.0, 2, 2, 1, 1]]
     tested = systems.system_tests(SYS[["C"]], SYS_DOCS, n_trials=100)
     pairs, ranks = tested.pairs, tested.clusters
@@ -404,8 +491,14 @@ def test_system_tests_defaults_are_the_documented_ones():
     given = systems.system_tests(wide, docs, n_trials=10000, seed=0, alpha=0.05)
     pd.testing.assert_frame_equal(got.pairs, given.pairs)
     pd.testing.assert_frame_equal(got.clusters, given.clusters)
-    assert got.pairs["p_segments"].iloc[0] != systems.system_tests(wide, docs, n_trials=10001, seed=0).pairs["p_segments"].iloc[0]
-    assert got.pairs["p_segments"].iloc[0] != systems.system_tests(wide, docs, n_trials=10000, seed=1).pairs["p_segments"].iloc[0]
+    assert (
+        got.pairs["p_segments"].iloc[0]
+        != systems.system_tests(wide, docs, n_trials=10001, seed=0).pairs["p_segments"].iloc[0]
+    )
+    assert (
+        got.pairs["p_segments"].iloc[0]
+        != systems.system_tests(wide, docs, n_trials=10000, seed=1).pairs["p_segments"].iloc[0]
+    )
 
 
 # --------------------------------------------------------------------------- weight sweep
@@ -414,12 +507,22 @@ def test_system_tests_defaults_are_the_documented_ones():
 #   A: w, 0, 0, 0      (one Major)
 #   B: 1, 1, 1, 0.1    (three Minor, one Minor Fluency/Punctuation: 1 under HOPE, 2 for every Minor under MetaHOPE)
 #   C: 0, 0, w, 1
-SWEEP = frame([("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major"), ("A", "d1", 2, "r1", "No-error", "No-error"),
-               ("A", "d2", 1, "r1", "No-error", "No-error"), ("A", "d2", 2, "r1", "No-error", "No-error"),
-               ("B", "d1", 1, "r1", "Accuracy/Mistranslation", "Minor"), ("B", "d1", 2, "r1", "Fluency/Grammar", "Minor"),
-               ("B", "d2", 1, "r1", "Style/Awkward", "Minor"), ("B", "d2", 2, "r1", "Fluency/Punctuation", "Minor"),
-               ("C", "d1", 1, "r1", "No-error", "No-error"), ("C", "d1", 2, "r1", "No-error", "No-error"),
-               ("C", "d2", 1, "r1", "Accuracy/Omission", "Major"), ("C", "d2", 2, "r1", "Fluency/Grammar", "Minor")])
+SWEEP = frame(
+    [
+        ("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major"),
+        ("A", "d1", 2, "r1", "No-error", "No-error"),
+        ("A", "d2", 1, "r1", "No-error", "No-error"),
+        ("A", "d2", 2, "r1", "No-error", "No-error"),
+        ("B", "d1", 1, "r1", "Accuracy/Mistranslation", "Minor"),
+        ("B", "d1", 2, "r1", "Fluency/Grammar", "Minor"),
+        ("B", "d2", 1, "r1", "Style/Awkward", "Minor"),
+        ("B", "d2", 2, "r1", "Fluency/Punctuation", "Minor"),
+        ("C", "d1", 1, "r1", "No-error", "No-error"),
+        ("C", "d1", 2, "r1", "No-error", "No-error"),
+        ("C", "d2", 1, "r1", "Accuracy/Omission", "Major"),
+        ("C", "d2", 2, "r1", "Fluency/Grammar", "Minor"),
+    ]
+)
 
 
 SWEEP_DOCS = ["d1", "d1", "d2", "d2"]
@@ -443,20 +546,39 @@ def stability_by_hand(values, weights, alpha):
         signs.append([np.sign(boot[i] - boot[j]) for i, j in ((0, 1), (0, 2), (1, 2))])
     taus, signs = np.array(taus)[back.ravel()], np.array(signs)[back.ravel()]
     kept = np.maximum((signs > 0).mean(axis=0), (signs < 0).mean(axis=0))
-    return {"tau_mean": np.mean(taus), "tau_low": np.percentile(taus, 2.5),
-            "share_significant": (kept >= 1 - alpha / 2).mean(), "n_resamples": len(taus)}
+    return {
+        "tau_mean": np.mean(taus),
+        "tau_low": np.percentile(taus, 2.5),
+        "share_significant": (kept >= 1 - alpha / 2).mean(),
+        "n_resamples": len(taus),
+    }
 
 
 def test_weight_sweep_by_hand():
     from helpers.core.statistics import stats
 
     out = wa.weight_sweep(SWEEP, major_weights=[1, 5], schemes=("metahope",), n_boot=6, seed=3, alpha=0.4)
-    assert list(out.columns) == ["scheme", "major_to_minor", "resampling", "tau_mean", "tau_low", "share_significant",
-                                 "n_resamples", "n_segments", "n_documents"]
-    assert out[["scheme", "major_to_minor", "resampling", "n_resamples", "n_segments", "n_documents"]].values.tolist() == [
-        ["mqm-major-1", 1.0, "segments", 6, 4, 2], ["mqm-major-1", 1.0, "documents", 6, 4, 2],
-        ["mqm-major-5", 5.0, "segments", 6, 4, 2], ["mqm-major-5", 5.0, "documents", 6, 4, 2],
-        ["metahope", 3.0, "segments", 6, 4, 2], ["metahope", 3.0, "documents", 6, 4, 2]]
+    assert list(out.columns) == [
+        "scheme",
+        "major_to_minor",
+        "resampling",
+        "tau_mean",
+        "tau_low",
+        "share_significant",
+        "n_resamples",
+        "n_segments",
+        "n_documents",
+    ]
+    assert out[
+        ["scheme", "major_to_minor", "resampling", "n_resamples", "n_segments", "n_documents"]
+    ].values.tolist() == [
+        ["mqm-major-1", 1.0, "segments", 6, 4, 2],
+        ["mqm-major-1", 1.0, "documents", 6, 4, 2],
+        ["mqm-major-5", 5.0, "segments", 6, 4, 2],
+        ["mqm-major-5", 5.0, "documents", 6, 4, 2],
+        ["metahope", 3.0, "segments", 6, 4, 2],
+        ["metahope", 3.0, "documents", 6, 4, 2],
+    ]
     # the same resamples (segments, then whole documents) for every weighting
     draws = {"segments": stats.resample(4, 6, 3), "documents": stats.resample(4, 6, 3, clusters=SWEEP_DOCS)}
     mats = [sweep_matrix(1, 1, 0.1), sweep_matrix(5, 1, 0.1), sweep_matrix(6, 2, 2)]
@@ -488,7 +610,8 @@ def test_weight_sweep_defaults_are_the_documented_ones():
     row = got.iloc[1]  # Major = 1, documents resampled: by hand, like test_weight_sweep_by_hand
     want = stability_by_hand(sweep_matrix(1, 1, 0.1), stats.resample(4, 1000, 0, clusters=SWEEP_DOCS), 0.05)
     assert [row[c] for c in ("tau_mean", "tau_low", "share_significant")] == pytest.approx(
-        [want["tau_mean"], want["tau_low"], want["share_significant"]])
+        [want["tau_mean"], want["tau_low"], want["share_significant"]]
+    )
 
 
 # --------------------------------------------------------------------------- α by scheme
@@ -501,19 +624,32 @@ def test_weight_sweep_defaults_are_the_documented_ones():
 #   B d1/1 Minor + Minor | Major    2, 5   2, 4   4, 6
 #   B d2/1 none  | none             0, 0   0, 0   0, 0
 #   B d3/1 Major | Major + Minor    5, 6   4, 5   6, 8
-AGREE = frame([("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major"), ("A", "d1", 1, "r2", "Accuracy/Mistranslation", "Minor"),
-               ("A", "d2", 1, "r1", "Fluency/Grammar", "Minor"), ("A", "d2", 1, "r2", "Fluency/Grammar", "Minor"),
-               ("A", "d3", 1, "r1", "No-error", "No-error"), ("A", "d3", 1, "r2", "Accuracy/Omission", "Major"),
-               ("A", "d3", 2, "r1", "Style/Awkward", "Minor"),
-               ("B", "d1", 1, "r1", "Style/Awkward", "Minor"), ("B", "d1", 1, "r1", "Fluency/Grammar", "Minor"),
-               ("B", "d1", 1, "r2", "Accuracy/Mistranslation", "Major"),
-               ("B", "d2", 1, "r1", "No-error", "No-error"), ("B", "d2", 1, "r2", "No-error", "No-error"),
-               ("B", "d3", 1, "r1", "Accuracy/Mistranslation", "Major"), ("B", "d3", 1, "r2", "Accuracy/Mistranslation", "Major"),
-               ("B", "d3", 1, "r2", "Fluency/Grammar", "Minor")])
+AGREE = frame(
+    [
+        ("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major"),
+        ("A", "d1", 1, "r2", "Accuracy/Mistranslation", "Minor"),
+        ("A", "d2", 1, "r1", "Fluency/Grammar", "Minor"),
+        ("A", "d2", 1, "r2", "Fluency/Grammar", "Minor"),
+        ("A", "d3", 1, "r1", "No-error", "No-error"),
+        ("A", "d3", 1, "r2", "Accuracy/Omission", "Major"),
+        ("A", "d3", 2, "r1", "Style/Awkward", "Minor"),
+        ("B", "d1", 1, "r1", "Style/Awkward", "Minor"),
+        ("B", "d1", 1, "r1", "Fluency/Grammar", "Minor"),
+        ("B", "d1", 1, "r2", "Accuracy/Mistranslation", "Major"),
+        ("B", "d2", 1, "r1", "No-error", "No-error"),
+        ("B", "d2", 1, "r2", "No-error", "No-error"),
+        ("B", "d3", 1, "r1", "Accuracy/Mistranslation", "Major"),
+        ("B", "d3", 1, "r2", "Accuracy/Mistranslation", "Major"),
+        ("B", "d3", 1, "r2", "Fluency/Grammar", "Minor"),
+    ]
+)
 
 
-AGREE_PENALTIES = {"mqm": [[5, 1, 0, 2, 0, 5], [1, 1, 5, 5, 0, 6]], "hope": [[4, 1, 0, 2, 0, 4], [1, 1, 4, 4, 0, 5]],
-                   "metahope": [[6, 2, 0, 4, 0, 6], [2, 2, 6, 6, 0, 8]]}
+AGREE_PENALTIES = {
+    "mqm": [[5, 1, 0, 2, 0, 5], [1, 1, 5, 5, 0, 6]],
+    "hope": [[4, 1, 0, 2, 0, 4], [1, 1, 4, 4, 0, 5]],
+    "metahope": [[6, 2, 0, 4, 0, 6], [2, 2, 6, 6, 0, 8]],
+}
 
 
 AGREE_DOCS = ["d1", "d2", "d3", "d1", "d2", "d3"]  # the units in (system, doc, segment) order
@@ -547,17 +683,38 @@ def test_scheme_agreement_against_the_krippendorff_package():
         se = np.sqrt(2 / 3 * ((loo - loo.mean()) ** 2).sum())
         return theta - q * se, theta + q * se, se
 
-    assert list(levels.columns) == ["scheme", "alpha", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high",
-                                    "n_units", "n_documents"]
+    assert list(levels.columns) == [
+        "scheme",
+        "alpha",
+        "ci_low",
+        "ci_high",
+        "jackknife_ci_low",
+        "jackknife_ci_high",
+        "n_units",
+        "n_documents",
+    ]
     assert levels["scheme"].tolist() == ["mqm", "hope", "metahope"]
     assert (levels["n_units"] == 6).all() and (levels["n_documents"] == 3).all()
     for _, row in levels.iterrows():
         s = row["scheme"]
         low, high, _ = jack(est[s], jk[s])
         assert row[["alpha", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high"]].tolist() == pytest.approx(
-            [est[s], np.percentile(bs[s], 5), np.percentile(bs[s], 95), low, min(high, 1.0)], abs=1e-12), s
-    assert list(diffs.columns) == ["scheme_x", "scheme_y", "alpha_x", "alpha_y", "difference", "ci_low", "ci_high",
-                                   "jackknife_ci_low", "jackknife_ci_high", "p", "p_holm", "verdict"]
+            [est[s], np.percentile(bs[s], 5), np.percentile(bs[s], 95), low, min(high, 1.0)], abs=1e-12
+        ), s
+    assert list(diffs.columns) == [
+        "scheme_x",
+        "scheme_y",
+        "alpha_x",
+        "alpha_y",
+        "difference",
+        "ci_low",
+        "ci_high",
+        "jackknife_ci_low",
+        "jackknife_ci_high",
+        "p",
+        "p_holm",
+        "verdict",
+    ]
     pairs = [("mqm", "hope"), ("mqm", "metahope"), ("hope", "metahope")]
     assert diffs[["scheme_x", "scheme_y"]].apply(tuple, axis=1).tolist() == pairs
     p = []
@@ -565,13 +722,18 @@ def test_scheme_agreement_against_the_krippendorff_package():
         d = est[x] - est[y]
         low, high, se = jack(d, jk[x] - jk[y])
         p.append(2 * student_t.sf(abs(d) / se, 2))
-        assert row[["alpha_x", "alpha_y", "difference", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high",
-                    "p"]].tolist() == pytest.approx([est[x], est[y], d, np.percentile(bs[x] - bs[y], 5),
-                                                     np.percentile(bs[x] - bs[y], 95), low, high, p[-1]], abs=1e-12)
+        assert row[
+            ["alpha_x", "alpha_y", "difference", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high", "p"]
+        ].tolist() == pytest.approx(
+            [est[x], est[y], d, np.percentile(bs[x] - bs[y], 5), np.percentile(bs[x] - bs[y], 95), low, high, p[-1]],
+            abs=1e-12,
+        )
     holm = multipletests(p, method="holm")[1]
     assert diffs["p_holm"].tolist() == pytest.approx(holm, abs=1e-12)
-    assert diffs["verdict"].tolist() == ["difference" if h < 0.1 else "suggestive, not significant after Holm"
-                                         if pp < 0.1 else "no evidence" for pp, h in zip(p, holm)]
+    assert diffs["verdict"].tolist() == [
+        "difference" if h < 0.1 else "suggestive, not significant after Holm" if pp < 0.1 else "no evidence"
+        for pp, h in zip(p, holm)
+    ]
 
 
 def test_scheme_agreement_of_two_schemes_and_the_defaults():
@@ -582,7 +744,9 @@ def test_scheme_agreement_of_two_schemes_and_the_defaults():
     # and with one comparison Holm's p is p itself
     assert diffs["p"].iloc[0] == pytest.approx(0.560082, abs=1e-6) and diffs["verdict"].tolist() == ["difference"]
     # ci 44: the level is 0.56, just below p: no evidence
-    assert wa.scheme_agreement(AGREE, schemes=("hope", "mqm"), n_boot=3, ci=44.0).differences["verdict"].tolist() == ["no evidence"]
+    assert wa.scheme_agreement(AGREE, schemes=("hope", "mqm"), n_boot=3, ci=44.0).differences["verdict"].tolist() == [
+        "no evidence"
+    ]
     assert levels["alpha"].tolist() == pytest.approx([kalpha(AGREE_PENALTIES["hope"]), kalpha(AGREE_PENALTIES["mqm"])])
     assert diffs[["scheme_x", "scheme_y"]].values.tolist() == [["hope", "mqm"]]
     assert diffs["p_holm"].tolist() == pytest.approx(diffs["p"].tolist())  # one comparison: Holm changes nothing
@@ -597,13 +761,16 @@ def test_scheme_agreement_of_two_schemes_and_the_defaults():
     for other in ({"n_boot": 1001}, {"seed": 1}):
         assert not got.levels.equals(wa.scheme_agreement(many, **other).levels), other
     assert wa.scheme_agreement(AGREE, n_boot=2).levels["alpha"].tolist() == pytest.approx(
-        [kalpha(d) for d in AGREE_PENALTIES.values()])
+        [kalpha(d) for d in AGREE_PENALTIES.values()]
+    )
 
 
 def test_scheme_agreement_p_is_nan_without_spread():
     # the same penalties under two schemes: every leave-one-document-out difference is 0, SE 0, no test
     diffs = wa.scheme_agreement(AGREE, schemes=("mqm", "mqm"), n_boot=3).differences
-    assert diffs[["difference", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high"]].values.tolist() == [[0, 0, 0, 0, 0]]
+    assert diffs[["difference", "ci_low", "ci_high", "jackknife_ci_low", "jackknife_ci_high"]].values.tolist() == [
+        [0, 0, 0, 0, 0]
+    ]
     assert np.isnan(diffs["p"].iloc[0]) and diffs["verdict"].iloc[0] == "no evidence"
 
 
@@ -614,20 +781,30 @@ def test_scheme_agreement_p_is_nan_without_spread():
 #   d1/2  r1 Fluency Minor [0, 2)    r2 No-error                unmatched
 #   d2/1  r1 Style Minor [1, 3)      r2 Style Minor [1, 3), and a Fluency error without a span
 #   d3/1  r1 HOTW-test only          r2 Accuracy Minor [0, 3)   r1 did not rate it: no pair
-SPANS = frame([("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major", 0, 4),
-               ("A", "d1", 1, "r2", "Accuracy/Omission", "Minor", 2, 6),
-               ("A", "d1", 2, "r1", "Fluency/Grammar", "Minor", 0, 2), ("A", "d1", 2, "r2", "No-error", "No-error"),
-               ("A", "d2", 1, "r1", "Style/Awkward", "Minor", 1, 3), ("A", "d2", 1, "r2", "Style/Awkward", "Minor", 1, 3),
-               ("A", "d2", 1, "r2", "Fluency/Grammar", "Minor"),
-               ("A", "d3", 1, "r1", "Found", "HOTW-test"), ("A", "d3", 1, "r2", "Accuracy/Mistranslation", "Minor", 0, 3)])
+SPANS = frame(
+    [
+        ("A", "d1", 1, "r1", "Accuracy/Mistranslation", "Major", 0, 4),
+        ("A", "d1", 1, "r2", "Accuracy/Omission", "Minor", 2, 6),
+        ("A", "d1", 2, "r1", "Fluency/Grammar", "Minor", 0, 2),
+        ("A", "d1", 2, "r2", "No-error", "No-error"),
+        ("A", "d2", 1, "r1", "Style/Awkward", "Minor", 1, 3),
+        ("A", "d2", 1, "r2", "Style/Awkward", "Minor", 1, 3),
+        ("A", "d2", 1, "r2", "Fluency/Grammar", "Minor"),
+        ("A", "d3", 1, "r1", "Found", "HOTW-test"),
+        ("A", "d3", 1, "r2", "Accuracy/Mistranslation", "Minor", 0, 3),
+    ]
+)
 
 
 # per rater pair (d1/1, d1/2, d2/1): spans of a and b, matched a + b per criterion, characters a, b, both
 PAIR_SPANS = np.array([2, 1, 2])
 
 
-PAIR_MATCHED = {"overlap": np.array([2, 0, 2]), "overlap+category": np.array([2, 0, 2]),
-                "overlap+category+severity": np.array([0, 0, 2])}
+PAIR_MATCHED = {
+    "overlap": np.array([2, 0, 2]),
+    "overlap+category": np.array([2, 0, 2]),
+    "overlap+category+severity": np.array([0, 0, 2]),
+}
 
 
 PAIR_CHARS, PAIR_BOTH = np.array([8, 2, 4]), np.array([2, 0, 2])  # [0,4) + [2,6) share 2, 3
@@ -638,9 +815,13 @@ def test_span_table_by_hand():
 
     got = wa.span_table(SPANS, n_boot=7, seed=2, ci=80.0)
     table, matches = got.table, got.matches
-    assert matches[["doc", "doc_seg_id", "rater_a", "rater_b", "spans_a", "spans_b", "chars_a", "chars_b",
-                    "chars_both"]].values.tolist() == [["d1", 1, "r1", "r2", 1, 1, 4, 4, 2], ["d1", 2, "r1", "r2", 1, 0, 2, 0, 0],
-                                                       ["d2", 1, "r1", "r2", 1, 1, 2, 2, 2]]
+    assert matches[
+        ["doc", "doc_seg_id", "rater_a", "rater_b", "spans_a", "spans_b", "chars_a", "chars_b", "chars_both"]
+    ].values.tolist() == [
+        ["d1", 1, "r1", "r2", 1, 1, 4, 4, 2],
+        ["d1", 2, "r1", "r2", 1, 0, 2, 0, 0],
+        ["d2", 1, "r1", "r2", 1, 1, 2, 2, 2],
+    ]
     assert list(table.columns) == ["criterion", "agreement", "ci_low", "ci_high", "rater_pairs", "spans"]
     assert table["criterion"].tolist() == ["overlap", "overlap+category", "overlap+category+severity", "characters"]
     # pooled: 4/5, 4/5, 2/5 of the five spans matched; Dice 2 · 4 / 14 of the characters
@@ -656,8 +837,13 @@ def test_span_table_defaults_are_the_documented_ones():
     # 36 documents (twelve copies of the three, r2's first span k characters longer in copy k):
     # enough distinct resamples for n_boot, seed and ci to show in the bounds (two documents give
     # three resampled values only)
-    many = pd.concat([SPANS.assign(doc=SPANS["doc"] + f"-{k}", target_end=SPANS["target_end"] + np.array([0, k] + [0] * 7))
-                      for k in range(12)], ignore_index=True)
+    many = pd.concat(
+        [
+            SPANS.assign(doc=SPANS["doc"] + f"-{k}", target_end=SPANS["target_end"] + np.array([0, k] + [0] * 7))
+            for k in range(12)
+        ],
+        ignore_index=True,
+    )
     got = wa.span_table(many)
     given = wa.span_table(many, n_boot=1000, seed=0, ci=95.0)
     pd.testing.assert_frame_equal(got.table, given.table)
@@ -688,20 +874,31 @@ def test_icc_by_documents_whole_table():
     x = np.array(AGREE_PENALTIES["mqm"], dtype=float).T[[0, 1, 2, 3, 5]]
     docs = np.array(["d1", "d2", "d3", "d1", "d3"])
     full = icc_anova(x)  # (pingouin's ICC(1,1) and ICC(1,k); its import alone takes seconds)
-    assert list(out.columns) == ["statistic", "raters_per_unit", "estimate", "jackknife_ci_low", "jackknife_ci_high",
-                                 "n_units", "n_clusters"]
+    assert list(out.columns) == [
+        "statistic",
+        "raters_per_unit",
+        "estimate",
+        "jackknife_ci_low",
+        "jackknife_ci_high",
+        "n_units",
+        "n_clusters",
+    ]
     assert out[["statistic", "raters_per_unit", "n_units", "n_clusters"]].values.tolist() == [
-        ["ICC(1,1)", 2, 5, 3], ["ICC(1,k)", 2, 5, 3]]
+        ["ICC(1,1)", 2, 5, 3],
+        ["ICC(1,k)", 2, 5, 3],
+    ]
     loo = np.array([icc_anova(x[docs != g]) for g in ("d1", "d2", "d3")])
     q = student_t.ppf(0.95, 2)
     for i in range(2):
         se = np.sqrt(2 / 3 * ((loo[:, i] - loo[:, i].mean()) ** 2).sum())
         est = full[i]
         assert out.iloc[i][["estimate", "jackknife_ci_low", "jackknife_ci_high"]].tolist() == pytest.approx(
-            [est, est - q * se, min(est + q * se, 1.0)], abs=1e-12)
+            [est, est - q * se, min(est + q * se, 1.0)], abs=1e-12
+        )
     assert out.equals(wa.icc_by_documents(three, ci=90.0))  # the default scheme is mqm
     assert wa.icc_by_documents(three)["jackknife_ci_low"].tolist() == pytest.approx(
-        [wa.icc_by_documents(three, ci=95.0)["jackknife_ci_low"].iloc[i] for i in range(2)])
+        [wa.icc_by_documents(three, ci=95.0)["jackknife_ci_low"].iloc[i] for i in range(2)]
+    )
 
 
 def test_certainty_overstatement_by_hand():
@@ -716,8 +913,9 @@ def test_certainty_overstatement_by_hand():
         want = [np.std(means[a] - means[b], ddof=1) for a, b in (("A", "B"), ("A", "C"), ("B", "C"))]
         assert out[f"se_{how}"].tolist() == pytest.approx(want, abs=1e-12), how
     assert out["ratio"].tolist() == pytest.approx((out["se_documents"] / out["se_segments"]).tolist())
-    pd.testing.assert_frame_equal(systems.certainty_overstatement(wide, docs),
-                                  systems.certainty_overstatement(wide, docs, n_boot=1000, seed=0))
+    pd.testing.assert_frame_equal(
+        systems.certainty_overstatement(wide, docs), systems.certainty_overstatement(wide, docs, n_boot=1000, seed=0)
+    )
 
 
 # --------------------------------------------------------------------------- details the tables above leave open
@@ -727,8 +925,18 @@ def test_major_to_minor_reads_the_mistranslation_weights():
     from helpers.core.statistics.schemes import Rule, Scheme
 
     # a scheme whose weights depend on the category: only Accuracy/Mistranslation's count
-    s = Scheme("t", "t", "", (Rule("MajAcc", "^major:accuracy/mistranslation", 10.0), Rule("Major", "^major:", 3.0),
-                              Rule("MinAcc", "^minor:accuracy/mistranslation", 2.0), Rule("Minor", "^minor:", 1.0)), "")
+    s = Scheme(
+        "t",
+        "t",
+        "",
+        (
+            Rule("MajAcc", "^major:accuracy/mistranslation", 10.0),
+            Rule("Major", "^major:", 3.0),
+            Rule("MinAcc", "^minor:accuracy/mistranslation", 2.0),
+            Rule("Minor", "^minor:", 1.0),
+        ),
+        "",
+    )
     assert wa.major_to_minor(s) == 5.0
 
 
@@ -756,8 +964,10 @@ def test_rankings_are_sorted_by_the_first_scheme_stably():
     # 24 systems, one segment each, in three tied groups: ties keep the systems' (alphabetical) order
     names = [f"S{i:02d}" for i in range(24)]
     sev = ["No-error", "Minor", "Major"]
-    rows = [(n, "d", 1, "r1", "Fluency/Grammar" if i % 3 else "No-error", sev[(i * 7) % 3] if i % 3 else "No-error")
-            for i, n in enumerate(names)]
+    rows = [
+        (n, "d", 1, "r1", "Fluency/Grammar" if i % 3 else "No-error", sev[(i * 7) % 3] if i % 3 else "No-error")
+        for i, n in enumerate(names)
+    ]
     r = wa.rankings(frame(rows), ["mqm"])
     score = {n: {"No-error": 0, "Minor": 1, "Major": 5}[s] for n, _, _, _, _, s in rows}
     want = sorted(names, key=lambda n: score[n])  # Python's sort is stable
@@ -780,17 +990,26 @@ def test_icc_and_alpha_use_the_scheme_they_are_given():
     x = np.array(AGREE_PENALTIES["hope"], dtype=float).T
     assert hope["estimate"].tolist() == pytest.approx(list(icc_anova(x)), abs=1e-12)
     out2 = wa.major_weight_agreement(AGREE, major_weights=[1, 3], schemes=("metahope",))
+
     # AGREE's units under Major = 1 and 3 (Minor 1), and MetaHOPE (Minor 2, Major 6)
     def pen(major, minor):
         return [[major, minor, 0, 2 * minor, 0, major], [minor, minor, major, major, 0, major + minor]]
+
     assert out2["alpha"].tolist() == pytest.approx([kalpha(pen(1, 1)), kalpha(pen(3, 1)), kalpha(pen(6, 2))], abs=1e-12)
 
 
 def test_presence_agreement_columns_and_kappa_by_hand():
     presence = wa.category_presence(frame([r for r in ROWS if r[0] != "C"]))
     out = wa.presence_agreement(presence)
-    assert list(out.columns) == ["category", "n_units", "n_raters", "marked_percent", "nominal_alpha", "kappa",
-                                 "exact_agreement"]
+    assert list(out.columns) == [
+        "category",
+        "n_units",
+        "n_raters",
+        "marked_percent",
+        "nominal_alpha",
+        "kappa",
+        "exact_agreement",
+    ]
     kappa = out.set_index("category")["kappa"]
     # Accuracy over the 5 two-rater units: r1 1,0,0,0,0, r2 1,1,0,0,0: p_o 4/5, p_e (1/5)(2/5) + (4/5)(3/5) = 14/25
     assert kappa["Accuracy"] == pytest.approx((4 / 5 - 14 / 25) / (1 - 14 / 25))
@@ -804,12 +1023,23 @@ def test_rounding_rules_and_their_summary_by_hand():
     # 2.4049999 to 2 places: once half-up 2.40; to 3 places first (2.405) then half-up 2.41; as a binary
     # float 2.405 is 2.40499999…, so "%.2f" gives 2.40
     got = {name: rule(2.4049999, 2) for name, rule in readme_tables.ROUNDINGS.items()}
-    assert got == {"half-up once": "2.40", "3 decimals, then half-up": "2.41",
-                   "3 decimals, then binary float %.Nf": "2.40"}
+    assert got == {
+        "half-up once": "2.40",
+        "3 decimals, then half-up": "2.41",
+        "3 decimals, then binary float %.Nf": "2.40",
+    }
     assert {name: rule(0.125, 2) for name, rule in readme_tables.ROUNDINGS.items()} == {
-        "half-up once": "0.13", "3 decimals, then half-up": "0.13", "3 decimals, then binary float %.Nf": "0.12"}
-    table = pd.DataFrame({"table": ["T", "T", "U"], "match: half-up once": [True, False, True],
-                          "match: 3 decimals, then half-up": [True, True, False]})
+        "half-up once": "0.13",
+        "3 decimals, then half-up": "0.13",
+        "3 decimals, then binary float %.Nf": "0.12",
+    }
+    table = pd.DataFrame(
+        {
+            "table": ["T", "T", "U"],
+            "match: half-up once": [True, False, True],
+            "match: 3 decimals, then half-up": [True, True, False],
+        }
+    )
     s = readme_tables.rounding_summary(table)
     assert s.columns.tolist() == ["table", "values", "half-up once", "3 decimals, then half-up"]
     assert s.values.tolist() == [["T", 2, 1, 2], ["U", 1, 1, 0]]
@@ -823,16 +1053,30 @@ def test_scheme_agreement_p_is_nan_when_the_jackknife_has_no_spread_but_the_diff
     # the same under both (interval α is scale-free): SE_J = 0, while the pooled α differ. The t test
     # is undefined (p NaN), not "infinitely significant"
     m, big, none = ("Fluency/Grammar", "Minor"), ("Accuracy/Mistranslation", "Major"), ("No-error", "No-error")
-    units = {("d1", 1): ([m], []), ("d1", 2): ([m, m], [m]), ("d1", 3): ([], [m]),
-             ("d2", 1): ([big], []), ("d2", 2): ([big], [big]), ("d2", 3): ([], [big])}
-    f = frame([("A", d, s, r, *e) for (d, s), errs in units.items() for r, es in zip(("r1", "r2"), errs)
-               for e in es or [none]])
+    units = {
+        ("d1", 1): ([m], []),
+        ("d1", 2): ([m, m], [m]),
+        ("d1", 3): ([], [m]),
+        ("d2", 1): ([big], []),
+        ("d2", 2): ([big], [big]),
+        ("d2", 3): ([], [big]),
+    }
+    f = frame(
+        [
+            ("A", d, s, r, *e)
+            for (d, s), errs in units.items()
+            for r, es in zip(("r1", "r2"), errs)
+            for e in es or [none]
+        ]
+    )
     p5, p10 = [[1, 2, 0, 5, 5, 0], [0, 1, 1, 0, 5, 5]], [[1, 2, 0, 10, 10, 0], [0, 1, 1, 0, 10, 10]]
     assert kalpha([r[:3] for r in p5]) == pytest.approx(kalpha([r[:3] for r in p10]))
     assert kalpha([r[3:] for r in p5]) == pytest.approx(kalpha([r[3:] for r in p10]))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        diffs = wa.scheme_agreement(f, schemes=(wa.major_weight_scheme(5), wa.major_weight_scheme(10)), n_boot=5).differences
+        diffs = wa.scheme_agreement(
+            f, schemes=(wa.major_weight_scheme(5), wa.major_weight_scheme(10)), n_boot=5
+        ).differences
     row = diffs.iloc[0]
     d = kalpha(p5) - kalpha(p10)
     assert abs(d) > 0.1 and row["difference"] == pytest.approx(d)

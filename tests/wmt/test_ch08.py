@@ -12,11 +12,11 @@ import re
 import pandas as pd
 import pytest
 
+from helpers.core import paths
+from helpers.core.book.findings import Findings, Words
+from helpers.core.errors import InputError
 from helpers.core.formats import annotations as ann
 from helpers.core.formats import mqm
-from helpers.core import paths
-from helpers.core.errors import InputError
-from helpers.core.book.findings import Findings, Words
 from helpers.wmt import analysis, ch08, readme_tables, systems
 
 
@@ -28,8 +28,10 @@ def test_setup_names_the_parameter_it_refuses(tmp_path):
     with pytest.raises(InputError, match="n_trials"):
         ch08.setup(n_trials=10)
     one = tmp_path / "one.tsv"
-    one.write_text("system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\n"
-                   "A\td\t1\t1\tr1\ts\tt\tNo-error\tNo-error\nB\td\t1\t1\tr1\ts\tt\tFluency/Grammar\tMinor\n")
+    one.write_text(
+        "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\n"
+        "A\td\t1\t1\tr1\ts\tt\tNo-error\tNo-error\nB\td\t1\t1\tr1\ts\tt\tFluency/Grammar\tMinor\n"
+    )
     with pytest.raises(InputError, match="multi_rated"):
         ch08.setup(annotations=str(one)).load()
     # an ESA file passed where an MQM file belongs: the error points to esa_files (issue 43)
@@ -75,16 +77,24 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     and Kendall τ against the report (recomputed here with scipy from the ESA means)."""
     from scipy import stats
 
-    from helpers.core.formats import esa
-    from helpers.core.book import execution, formatting
     from helpers.core import paths
+    from helpers.core.book import execution, formatting
+    from helpers.core.formats import esa
 
     path, small = _small_file(tmp_path)
     esa_path, esa_rows = _esa_slice(tmp_path)
-    out = execution.execute_notebook(paths.project_root() / "notebooks" / "08_wmt_mqm.ipynb", tmp_path / "run.ipynb",
-                                  parameters={"annotations": str(path), "results_dir": str(tmp_path / "res"),
-                                              "n_boot": 200, "n_trials": 2000, "esa_files": [str(esa_path)],
-                                              "esa_lp": None})
+    out = execution.execute_notebook(
+        paths.project_root() / "notebooks" / "08_wmt_mqm.ipynb",
+        tmp_path / "run.ipynb",
+        parameters={
+            "annotations": str(path),
+            "results_dir": str(tmp_path / "res"),
+            "n_boot": 200,
+            "n_trials": 2000,
+            "esa_files": [str(esa_path)],
+            "esa_lp": None,
+        },
+    )
     cells = json.loads(out.read_text(encoding="utf-8"))["cells"]
     text = json.dumps(cells)
     assert "data-own" in text and "data-released" not in text
@@ -101,7 +111,7 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     assert set(levels["n_documents"]) == {4}
     sweep = pd.read_csv(res / "weight_sweep.csv")
     assert set(sweep["n_documents"]) == {4} and set(sweep["n_segments"]) == {n_segments}
-    assert f"4 documents" in found or "with 4 documents" in found
+    assert "4 documents" in found or "with 4 documents" in found
     # section 6: the ESA slice
     shown = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in cells for o in c.get("outputs", []))
     assert "English→Czech" in shown and "Chinese" not in shown and "MetaHOPE's own direction" not in shown
@@ -113,8 +123,13 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     ranking = pd.read_csv(res / "esa_rankings.csv")
     assert list(ranking.columns) == systems.ESA_RANKING_COLUMNS
     assert set(ranking["system"]) == set(ESA_SYSTEMS) - {"ende-tutorial1"}
-    assert ranking.set_index("system")["kind"].to_dict() == {"GPT-4": "LLM", "Aya23": "LLM", "ONLINE-W": "online",
-                                                             "CUNI-MH": "submission", "refA": "human"}
+    assert ranking.set_index("system")["kind"].to_dict() == {
+        "GPT-4": "LLM",
+        "Aya23": "LLM",
+        "ONLINE-W": "online",
+        "CUNI-MH": "submission",
+        "refA": "human",
+    }
     # τ by hand: ESA means over domains (kept rows: TGT, no tutorial/#incomplete/#dup) against the report's AutoRank
     kept, _ = esa.organisers_filter(esa.read_esa(esa_path))
     per_segment = kept.groupby(["system", "domain", "doc", "line_id"])["score"].mean()
@@ -124,8 +139,11 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     tau = stats.kendalltau(-human, auto).statistic
     assert f"Kendall τ = {tau:.2f}" in shown and "over the 4 systems both rank" in shown
     first_h, first_a = human.idxmax(), auto.idxmin()  # the reference refA has no automatic rank: not compared
-    assert (f"both put {first_a} first" if first_h == first_a else
-            f"of those, the automatic ranking puts {first_a} first, the humans {first_h}.") in shown
+    assert (
+        f"both put {first_a} first"
+        if first_h == first_a
+        else f"of those, the automatic ranking puts {first_a} first, the humans {first_h}."
+    ) in shown
     assert "- LLM: " in shown and "- online: ONLINE-W (human" in shown and "refA (no automatic score)" in shown
     assert (res / "esa_rank_slopes.png").exists() and (res / "esa_filters.csv").exists()
     weights = pd.read_csv(res / "scheme_weights.csv")
@@ -166,10 +184,19 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     path, small = _other_pair_file(tmp_path)
     esa_path, _ = _esa_slice(tmp_path)  # section 6 on English→Czech too (its default is English→Chinese)
     res = tmp_path / "res"
-    out = execution.execute_notebook(paths.project_root() / "notebooks" / "08_wmt_mqm.ipynb", tmp_path / "run.ipynb",
-                                     parameters={"annotations": str(path), "results_dir": str(res),
-                                                 "n_boot": 200, "n_trials": 2000, "major_weights": [1, 5, 10],
-                                                 "esa_files": [str(esa_path)], "esa_lp": "en-cs"})
+    out = execution.execute_notebook(
+        paths.project_root() / "notebooks" / "08_wmt_mqm.ipynb",
+        tmp_path / "run.ipynb",
+        parameters={
+            "annotations": str(path),
+            "results_dir": str(res),
+            "n_boot": 200,
+            "n_trials": 2000,
+            "major_weights": [1, 5, 10],
+            "esa_files": [str(esa_path)],
+            "esa_lp": "en-cs",
+        },
+    )
     cells = json.loads(out.read_text(encoding="utf-8"))["cells"]
     shown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     for c in cells:
@@ -187,8 +214,10 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     # the weighting choice, said on this file: no category of it is weighted differently
     weights = pd.read_csv(res / "08_wmt_mqm" / "scheme_weights.csv")
     assert not weights["differs"].any()
-    assert (f"of the {len(weights)} category–severity pairs it holds, `mqm` and `marot` weigh 0 differently (0 error "
-            "rows), so the choice cannot move its ranking." in shown)
+    assert (
+        f"of the {len(weights)} category–severity pairs it holds, `mqm` and `marot` weigh 0 differently (0 error "
+        "rows), so the choice cannot move its ranking." in shown
+    )
     assert "Ranked by each, none of the 3 systems changes place." in shown
     found = pd.read_csv(res / "08_wmt_mqm" / "findings.csv", keep_default_na=False)
     row = lambda q: found[(found["section"] == "findings") & (found["quantity"] == q)].iloc[0]
@@ -197,8 +226,12 @@ def test_chapter_on_another_language_pair_says_so_and_counts_raters_once(tmp_pat
     assert command == ".venv/bin/python -m helpers mqm agreement mqm_generalMT2023_ende.tsv --pool-pairings"
     assert f"`{command}` gives the same α on the same units" in shown
     levels = pd.read_csv(res / "08_wmt_mqm" / "alpha_by_scheme.csv").set_index("scheme")
-    assert cli.main(["mqm", "agreement", str(path), "--pool-pairings", "--n-boot", "100",
-                     "--out", str(tmp_path / "cli.csv")]) == 0
+    assert (
+        cli.main(
+            ["mqm", "agreement", str(path), "--pool-pairings", "--n-boot", "100", "--out", str(tmp_path / "cli.csv")]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "pairings pooled" in printed and "weights mqm" in printed
     alpha = pd.read_csv(tmp_path / "cli.csv").query("scope == 'overall' and statistic == 'alpha'").iloc[0]
@@ -230,7 +263,9 @@ def test_no_pair_of_systems_gives_no_certainty_verdict():
     from helpers.wmt.systems import certainty_verdict
 
     got = certainty_verdict(pd.Series([], dtype=float))
-    assert got.verdict == "none" and got.pairs == 0 and "no pair" in Words("08_wmt_mqm").verdict("se_ratio", got.verdict)
+    assert (
+        got.verdict == "none" and got.pairs == 0 and "no pair" in Words("08_wmt_mqm").verdict("se_ratio", got.verdict)
+    )
 
 
 def _hand_made_results(folder):
@@ -238,37 +273,72 @@ def _hand_made_results(folder):
     the columns it reads (no reproduced.csv: own files, nothing published to reproduce)."""
     from helpers.core.book.findings import Findings
 
-    (Findings().add("file", group="weights", text="e.tsv").add("file", group="agreement", text="m.tsv")
-     .add("pooled", 0, group="weights").add("pooled", 1, group="agreement")
-     .add("raters_per_unit", group="agreement", text="2–3")
-     .add("released", 0).add("alpha", 0.05).add("n_trials", 10_000).add("errors", 10).add("without_span", 4)
-     ).frame().to_csv(folder / "data_summary.csv", index=False)
+    (
+        Findings()
+        .add("file", group="weights", text="e.tsv")
+        .add("file", group="agreement", text="m.tsv")
+        .add("pooled", 0, group="weights")
+        .add("pooled", 1, group="agreement")
+        .add("raters_per_unit", group="agreement", text="2–3")
+        .add("released", 0)
+        .add("alpha", 0.05)
+        .add("n_trials", 10_000)
+        .add("errors", 10)
+        .add("without_span", 4)
+    ).frame().to_csv(folder / "data_summary.csv", index=False)
     tables = {
-        "weight_sweep": ("scheme,major_to_minor,resampling,tau_mean,share_significant,n_documents",
-                         ["mqm-major-1,1,segments,0.80,0.5,6", "mqm-major-5,5,segments,0.90,0.6,6",
-                          "mqm-major-10,10,segments,0.85,0.7,6", "hope,4,segments,0.88,0.6,6",
-                          "metahope,3,segments,0.87,0.6,6", "mqm-major-1,1,documents,0.60,0.1,6",
-                          "mqm-major-5,5,documents,0.70,0.2,6", "mqm-major-10,10,documents,0.65,0.3,6"]),
-        "alpha_by_scheme": ("scheme,alpha,ci_low,ci_high,n_units,n_documents",
-                            ["mqm,0.5,0.4,0.6,120,6", "hope,0.47,0.37,0.57,120,6", "metahope,0.45,0.35,0.55,120,6"]),
-        "icc_by_documents": ("statistic,estimate,jackknife_ci_low,jackknife_ci_high,raters_per_unit",
-                             ['"ICC(1,1)",0.4,0.3,0.5,2', '"ICC(1,k)",0.6,0.5,0.7,2']),
-        "presence_agreement": ("category,nominal_alpha,marked_percent",
-                               ["Accuracy,0.3,40", "Fluency,0.2,20", "Style,0.1,10"]),
-        "span_agreement": ("criterion,agreement,spans", ["overlap,0.5,200", "overlap+category,0.4,200",
-                                                         "overlap+category+severity,0.3,200", "characters,0.45,200"]),
+        "weight_sweep": (
+            "scheme,major_to_minor,resampling,tau_mean,share_significant,n_documents",
+            [
+                "mqm-major-1,1,segments,0.80,0.5,6",
+                "mqm-major-5,5,segments,0.90,0.6,6",
+                "mqm-major-10,10,segments,0.85,0.7,6",
+                "hope,4,segments,0.88,0.6,6",
+                "metahope,3,segments,0.87,0.6,6",
+                "mqm-major-1,1,documents,0.60,0.1,6",
+                "mqm-major-5,5,documents,0.70,0.2,6",
+                "mqm-major-10,10,documents,0.65,0.3,6",
+            ],
+        ),
+        "alpha_by_scheme": (
+            "scheme,alpha,ci_low,ci_high,n_units,n_documents",
+            ["mqm,0.5,0.4,0.6,120,6", "hope,0.47,0.37,0.57,120,6", "metahope,0.45,0.35,0.55,120,6"],
+        ),
+        "icc_by_documents": (
+            "statistic,estimate,jackknife_ci_low,jackknife_ci_high,raters_per_unit",
+            ['"ICC(1,1)",0.4,0.3,0.5,2', '"ICC(1,k)",0.6,0.5,0.7,2'],
+        ),
+        "presence_agreement": (
+            "category,nominal_alpha,marked_percent",
+            ["Accuracy,0.3,40", "Fluency,0.2,20", "Style,0.1,10"],
+        ),
+        "span_agreement": (
+            "criterion,agreement,spans",
+            ["overlap,0.5,200", "overlap+category,0.4,200", "overlap+category+severity,0.3,200", "characters,0.45,200"],
+        ),
         "rater_effects": ("rater,bias,ci_low,ci_high", ["r1,-2,-3,-1", "r2,0.5,-0.5,1.5", "r3,3,,"]),
         "rater_bias": ("rater,bias,ci_low,ci_high", ["r1,-4,-5,-3", "r2,0.1,-0.5,0.7", "r3,5,,"]),
-        "scheme_differences": ("scheme_x,scheme_y,difference,jackknife_ci_low,jackknife_ci_high,verdict",
-                               ["hope,metahope,0.02,0.01,0.03,difference", "metahope,mqm,-0.05,-0.08,-0.02,difference",
-                                "hope,mqm,-0.03,-0.07,0.01,no evidence"]),
-        "alpha_by_weight": ("scheme,major_to_minor,alpha", ["mqm-major-1,1,0.3", "mqm-major-5,5,0.5",
-                                                            "mqm-major-10,10,0.4", "hope,4,0.47", "metahope,3,0.45"]),
-        "system_pairs": ("system_a,system_b,n_items,n_documents,p_segments_holm,p_documents_holm",
-                         ["A,B,50,6,0.01,0.03", "A,C,50,6,0.04,0.5", "B,C,50,6,0.2,0.6"]),
+        "scheme_differences": (
+            "scheme_x,scheme_y,difference,jackknife_ci_low,jackknife_ci_high,verdict",
+            [
+                "hope,metahope,0.02,0.01,0.03,difference",
+                "metahope,mqm,-0.05,-0.08,-0.02,difference",
+                "hope,mqm,-0.03,-0.07,0.01,no evidence",
+            ],
+        ),
+        "alpha_by_weight": (
+            "scheme,major_to_minor,alpha",
+            ["mqm-major-1,1,0.3", "mqm-major-5,5,0.5", "mqm-major-10,10,0.4", "hope,4,0.47", "metahope,3,0.45"],
+        ),
+        "system_pairs": (
+            "system_a,system_b,n_items,n_documents,p_segments_holm,p_documents_holm",
+            ["A,B,50,6,0.01,0.03", "A,C,50,6,0.04,0.5", "B,C,50,6,0.2,0.6"],
+        ),
         "certainty_segments_vs_documents": ("system_a,system_b,ratio", ["A,B,1.0", "A,C,1.5", "B,C,2.0"]),
-        "system_pairs_multi_rated": ("system_a,system_b,n_items,n_documents,p_segments_holm,p_documents_holm",
-                                     ["A,B,30,4,0.01,0.2"]),
+        "system_pairs_multi_rated": (
+            "system_a,system_b,n_items,n_documents,p_segments_holm,p_documents_holm",
+            ["A,B,30,4,0.01,0.2"],
+        ),
     }
     for name, (header, rows) in tables.items():
         (folder / f"{name}.csv").write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
@@ -292,13 +362,28 @@ def test_findings_are_recomputed_from_hand_made_result_csvs(tmp_path):
     value = lambda q, g="": row(q, g)["value"]
     assert row("errors_file")["text"] == "e.tsv" and row("multi_file")["text"] == "m.tsv"
     assert pd.isna(value("reproduced")) and row("nothing_to_reproduce")["text"] == "`e.tsv` or `m.tsv`"
-    assert (value("best_major"), value("best_tau"), value("major5_tau"), value("major5_separated")) == (5, 0.9, 0.9, 0.6)
-    assert (value("tau_lowest"), value("tau_highest"), value("hope_tau"), value("metahope_tau")) == (0.8, 0.9, 0.88, 0.87)
+    assert (value("best_major"), value("best_tau"), value("major5_tau"), value("major5_separated")) == (
+        5,
+        0.9,
+        0.9,
+        0.6,
+    )
+    assert (value("tau_lowest"), value("tau_highest"), value("hope_tau"), value("metahope_tau")) == (
+        0.8,
+        0.9,
+        0.88,
+        0.87,
+    )
     assert (value("n_documents"), value("documents_tau"), value("documents_separated")) == (6, 0.7, 0.2)
     assert value("resampling_matters") == 1
     alpha = row("alpha")
     assert (alpha["value"], alpha["ci_low"], alpha["ci_high"], alpha["n_units"], alpha["n_documents"]) == (
-        0.5, 0.4, 0.6, 120, 6) and alpha["text"] == alpha_reading(0.5)
+        0.5,
+        0.4,
+        0.6,
+        120,
+        6,
+    ) and alpha["text"] == alpha_reading(0.5)
     assert row("alpha_command")["text"] == ".venv/bin/python -m helpers mqm agreement m.tsv --pool-pairings"
     assert (value("icc", "ICC(1,1)"), value("icc", "ICC(1,k)"), value("raters_per_unit")) == (0.4, 0.6, 2)
     top = row("top_category")
@@ -306,8 +391,13 @@ def test_findings_are_recomputed_from_hand_made_result_csvs(tmp_path):
     # issue 43: nominal α of a yes/no flag is not set against interval α of the penalties
     assert "category_below_score" not in set(found["quantity"])
     assert (value("category_alpha", "Fluency"), value("category_alpha", "Style")) == (0.2, 0.1)
-    assert (value("spans_compared"), value("span_overlap"), value("span_category"), value("span_severity"),
-            value("span_dice")) == (200, 0.5, 0.4, 0.3, 0.45)
+    assert (
+        value("spans_compared"),
+        value("span_overlap"),
+        value("span_category"),
+        value("span_severity"),
+        value("span_dice"),
+    ) == (200, 0.5, 0.4, 0.3, 0.45)
     assert (value("biased_raters"), value("raters")) == (1, 3)
     assert (row("most_lenient_bias")["text"], value("most_lenient_bias")) == ("r1", -2)
     assert (row("most_severe_bias")["text"], value("most_severe_bias")) == ("r3", 3)
@@ -320,15 +410,23 @@ def test_findings_are_recomputed_from_hand_made_result_csvs(tmp_path):
     assert value("ratio_rho") == pytest.approx(0.5)
     assert (value("ratio_low"), value("alpha_low"), value("ratio_high"), value("alpha_high")) == (1, 0.3, 10, 0.4)
     assert (value("metahope_ratio"), value("metahope_alpha"), value("hope_ratio"), value("hope_alpha")) == (
-        3, 0.45, 4, 0.47)
+        3,
+        0.45,
+        4,
+        0.47,
+    )
     assert (value("system_pairs"), value("separated_by_segments"), value("separated_by_documents")) == (3, 2, 1)
     assert value("pair_documents") == 6 and value("smallest_p") == 1 / 64
     se = row("se_ratio")
     assert (se["value"], se["ci_low"], se["ci_high"], se["text"]) == (1.5, 1.0, 2.0, "overstated")
     assert value("segment_coverage") == pytest.approx(math.erf(1.959964 / 1.5 / math.sqrt(2)), abs=1e-6)
     assert value("pairs_below_floor") == 2 and value("few_documents") == 1
-    assert (value("multi_documents"), value("multi_pairs"), value("multi_by_segments"),
-            value("multi_by_documents")) == (4, 1, 1, 0)
+    assert (
+        value("multi_documents"),
+        value("multi_pairs"),
+        value("multi_by_segments"),
+        value("multi_by_documents"),
+    ) == (4, 1, 1, 0)
     assert row("multi_raters_per_unit")["text"] == "2–3"
     # the sections the notebook says before the closing one
     spans = ch08.findings(tmp_path, "spans").set_index("quantity")["value"]
@@ -370,13 +468,20 @@ def _findings_text(weight_alpha: pd.DataFrame) -> str:
     return _render(ch08.ratio_findings(Findings().add("multi_file", text="three.tsv"), weight_alpha))
 
 
-@pytest.mark.parametrize("alphas, said", [
-    ({1: 0.306, 3: 0.434, 5: 0.457, 10: 0.478}, "α **rises** with the ratio at every step (Spearman ρ = 1.00), "
-                                                 "from 0.306 to 0.478"),
-    ({1: 0.5, 5: 0.4, 10: 0.3}, "α **falls** as the ratio grows, at every step (Spearman ρ = -1.00), from 0.500 "
-                                "to 0.300"),
-    ({1: 0.4, 5: 0.4, 10: 0.4}, "α does **not change** with the ratio, from 0.400 to 0.400"),
-])
+@pytest.mark.parametrize(
+    "alphas, said",
+    [
+        (
+            {1: 0.306, 3: 0.434, 5: 0.457, 10: 0.478},
+            "α **rises** with the ratio at every step (Spearman ρ = 1.00), from 0.306 to 0.478",
+        ),
+        (
+            {1: 0.5, 5: 0.4, 10: 0.3},
+            "α **falls** as the ratio grows, at every step (Spearman ρ = -1.00), from 0.500 to 0.300",
+        ),
+        ({1: 0.4, 5: 0.4, 10: 0.4}, "α does **not change** with the ratio, from 0.400 to 0.400"),
+    ],
+)
 def test_chapter_08_words_read_the_ratio_curve_not_linear_against_exponential(alphas, said, ratio_table):
     text = _findings_text(ratio_table(alphas, metahope=0.25, hope=0.125))
     assert said in text
@@ -395,12 +500,16 @@ def test_chapter_08_reads_alpha_on_krippendorffs_convention():
     # the α sentence says the level through helpers.core.statistics.agreement.alpha_reading (issue 35, item 3)
     from helpers.core.statistics.agreement import alpha_reading
 
-    text = _render(Findings().add("multi_file", text="three.tsv")
-                   .add("alpha", 0.457, ci=(0.41, 0.50), text=alpha_reading(0.457), n_units=120, n_documents=8)
-                   .add("alpha_command", text="mqm agreement three.tsv"))
-    assert ("interval α of the segment penalties is 0.457 with MQM weights (documents resampled [0.41, 0.50], "
-            "120 rated units, 8 documents); on Krippendorff's reading of α that is **too low for conclusions**;"
-            ) in text
+    text = _render(
+        Findings()
+        .add("multi_file", text="three.tsv")
+        .add("alpha", 0.457, ci=(0.41, 0.50), text=alpha_reading(0.457), n_units=120, n_documents=8)
+        .add("alpha_command", text="mqm agreement three.tsv")
+    )
+    assert (
+        "interval α of the segment penalties is 0.457 with MQM weights (documents resampled [0.41, 0.50], "
+        "120 rated units, 8 documents); on Krippendorff's reading of α that is **too low for conclusions**;"
+    ) in text
 
 
 def test_the_esa_parameters_are_checked(tmp_path):
@@ -410,8 +519,11 @@ def test_the_esa_parameters_are_checked(tmp_path):
         ch08.setup(esa_files=[str(tmp_path / "none.csv")])
     assert ch08.setup(esa_lp="enzh").esa_lp == "en-zh"
     wave = tmp_path / "w.csv"
-    wave.write_text("r1,GPT-4,5,TGT,eng,ces,71,test-en-news_a,False,[],1.0,2.0\n"
-                    "r1,ONLINE-W,5,TGT,eng,ces,60,test-en-news_a,False,[],1.0,2.0\n", encoding="utf-8")
+    wave.write_text(
+        "r1,GPT-4,5,TGT,eng,ces,71,test-en-news_a,False,[],1.0,2.0\n"
+        "r1,ONLINE-W,5,TGT,eng,ces,60,test-en-news_a,False,[],1.0,2.0\n",
+        encoding="utf-8",
+    )
     with pytest.raises(InputError, match="esa_lp.*en-cs"):
         ch08.setup(esa_files=[str(wave)])  # the default en-zh is not in the file: refused before any work (issue 43)
     with pytest.raises(InputError, match="esa_lp.*de-en.*the files hold en-cs, en-hi, en-ja, en-zh"):
@@ -432,7 +544,9 @@ def test_the_schemes_sentences_read_the_saved_weights_and_rankings(tmp_path, han
     found = ch08.findings(tmp_path, "schemes")
     row = lambda q: found[found["quantity"] == q].iloc[0]
     assert row("differing")["value"] == 1 and row("differing_rows")["value"] == 1 and row("moved")["value"] == 2
-    assert row("pair_weights")["group"] == "Source error (Major)" and row("pair_weights")["text"] == "`mqm` 5, `marot` 0"
+    assert (
+        row("pair_weights")["group"] == "Source error (Major)" and row("pair_weights")["text"] == "`mqm` 5, `marot` 0"
+    )
     assert row("top_mover")["value"] == 1 and row("top_mover")["text"] == "B"  # both move 1: the first listed
     assert row("file")["text"] == "hand.tsv" and row("schemes")["text"] == "`mqm` and `marot`"
 
@@ -467,12 +581,17 @@ def test_description_counts_a_small_file_by_hand(tmp_path):
     documents; raters r1, r2, r3; every (system, segment) has 2 raters; 3 error rows, of which
     only the Major one marks a span (<v>cat</v>): 2 without. The run's alpha and n_trials ride
     along for the findings."""
-    rows = ["system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity",
-            "A\td1\t1\t1\tr1\ts\tthe <v>cat</v> sat\tAccuracy/Mistranslation\tMajor",
-            "A\td1\t1\t1\tr2\ts\tthe cat sat\tFluency/Grammar\tMinor",
-            "A\td1\t2\t2\tr1\ts\tt\tNo-error\tNo-error", "A\td1\t2\t2\tr2\ts\tt\tNo-error\tNo-error",
-            "B\td1\t1\t1\tr1\ts\tt\tNo-error\tNo-error", "B\td1\t1\t1\tr2\ts\tt\tNo-error\tNo-error",
-            "B\td2\t2\t2\tr1\ts\tt\tStyle/Awkward\tMinor", "B\td2\t2\t2\tr3\ts\tt\tNo-error\tNo-error"]
+    rows = [
+        "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity",
+        "A\td1\t1\t1\tr1\ts\tthe <v>cat</v> sat\tAccuracy/Mistranslation\tMajor",
+        "A\td1\t1\t1\tr2\ts\tthe cat sat\tFluency/Grammar\tMinor",
+        "A\td1\t2\t2\tr1\ts\tt\tNo-error\tNo-error",
+        "A\td1\t2\t2\tr2\ts\tt\tNo-error\tNo-error",
+        "B\td1\t1\t1\tr1\ts\tt\tNo-error\tNo-error",
+        "B\td1\t1\t1\tr2\ts\tt\tNo-error\tNo-error",
+        "B\td2\t2\t2\tr1\ts\tt\tStyle/Awkward\tMinor",
+        "B\td2\t2\t2\tr3\ts\tt\tNo-error\tNo-error",
+    ]
     (tmp_path / "hand.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     setup = ch08.setup(annotations=str(tmp_path / "hand.tsv"), language_pair="en-de", alpha=0.1, n_trials=500)
     box = setup.load()
@@ -481,14 +600,19 @@ def test_description_counts_a_small_file_by_hand(tmp_path):
     group = "weights and agreement"
     cell = lambda q, g=group, c="value": got[(got["quantity"] == q) & (got["group"] == g)][c].iloc[0]
     assert (cell("file", c="text"), cell("pair", c="text"), cell("raters_per_unit", c="text")) == (
-        "hand.tsv", "English→German", "2")
+        "hand.tsv",
+        "English→German",
+        "2",
+    )
     assert [cell(q) for q in ("pooled", "systems", "segments", "documents", "raters", "rows")] == [0, 2, 3, 2, 3, 8]
     assert [cell(q, "") for q in ("released", "alpha", "n_trials", "errors", "without_span")] == [0, 0.1, 500, 3, 2]
     # saved and read back, the data box's sentence states the same
     got.to_csv(tmp_path / "data_summary.csv", index=False)
     text = Words("08_wmt_mqm").text("data", ch08.findings(tmp_path, "data"))
-    assert text == ("- `hand.tsv` (weights and agreement questions, English→German): 2 systems, 3 segments in 2 "
-                    "documents, 3 raters (2 per system and segment), 8 rows.")
+    assert text == (
+        "- `hand.tsv` (weights and agreement questions, English→German): 2 systems, 3 segments in 2 "
+        "documents, 3 raters (2 per system and segment), 8 rows."
+    )
 
 
 def test_a_data_summary_without_its_per_file_rows_leaves_out_what_they_give(tmp_path):
@@ -498,8 +622,7 @@ def test_a_data_summary_without_its_per_file_rows_leaves_out_what_they_give(tmp_
     summary with no row at all counts as missing (every quantity there, none stated)."""
     _hand_made_results(tmp_path)
     summary = pd.read_csv(tmp_path / "data_summary.csv", keep_default_na=False)
-    summary[~summary["quantity"].isin(["pooled", "raters_per_unit"])].to_csv(tmp_path / "data_summary.csv",
-                                                                            index=False)
+    summary[~summary["quantity"].isin(["pooled", "raters_per_unit"])].to_csv(tmp_path / "data_summary.csv", index=False)
     found = ch08.findings(tmp_path, "findings").set_index(["quantity", "group"])
     for quantity in ("alpha_command", "multi_raters_per_unit"):
         assert pd.isna(found.loc[(quantity, ""), "value"]) and found.loc[(quantity, ""), "text"] == "", quantity
@@ -520,13 +643,32 @@ def _esa_rankings(folder):
     """A hand-made ``esa_rankings.csv``: five systems in one cluster by the organisers' chaining, E significantly
     below A, B and C (rank range 4–5), D below A (3–5); the automatic ranking moves B and D up 2 places each (a tie
     for "furthest above") and A down 3; refA has no automatic score."""
-    rows = [("A", "LLM", 90.0, 1, 2, 1, 1, 4.0, 4, 3), ("B", "online", 89.0, 1, 3, 1, 2, 1.0, 1, -1),
-            ("refA", "human", 88.5, 1, 4, 1, None, None, None, None), ("C", "submission", 88.0, 2, 4, 1, 3, 2.0, 2, -1),
-            ("D", "submission", 87.0, 3, 5, 1, 4, 3.0, 3, -1), ("E", "submission", 80.0, 5, 6, 1, 5, 5.0, 5, 0)]
-    frame = pd.DataFrame(rows, columns=["system", "kind", "score_by_domain", "rank_low", "rank_high", "cluster",
-                                        "human_rank", "autorank", "auto_rank", "rank_shift"])
+    rows = [
+        ("A", "LLM", 90.0, 1, 2, 1, 1, 4.0, 4, 3),
+        ("B", "online", 89.0, 1, 3, 1, 2, 1.0, 1, -1),
+        ("refA", "human", 88.5, 1, 4, 1, None, None, None, None),
+        ("C", "submission", 88.0, 2, 4, 1, 3, 2.0, 2, -1),
+        ("D", "submission", 87.0, 3, 5, 1, 4, 3.0, 3, -1),
+        ("E", "submission", 80.0, 5, 6, 1, 5, 5.0, 5, 0),
+    ]
+    frame = pd.DataFrame(
+        rows,
+        columns=[
+            "system",
+            "kind",
+            "score_by_domain",
+            "rank_low",
+            "rank_high",
+            "cluster",
+            "human_rank",
+            "autorank",
+            "auto_rank",
+            "rank_shift",
+        ],
+    )
     frame.assign(lp="en-zh", segments=10, raters=3, score=frame["score_by_domain"]).to_csv(
-        folder / "esa_rankings.csv", index=False)
+        folder / "esa_rankings.csv", index=False
+    )
     Findings().add("report", text="r.tex").frame().to_csv(folder / "esa_summary.csv", index=False)
 
 
@@ -545,7 +687,11 @@ def test_the_esa_findings_name_ties_and_the_chained_clusters_and_close_the_chapt
     assert row("chained")["value"] == 3
     extreme = row("chain_extreme", "cluster 1")
     assert (extreme["value"], extreme["text"], extreme["first"], extreme["first_range"]) == (
-        4, "E (rank range 5–6)", "A", "1–2")
+        4,
+        "E (rank range 5–6)",
+        "A",
+        "1–2",
+    )
     said = Words("08_wmt_mqm").text("esa", found)
     assert "It places B (human 2, automatic 1) and C (human 3, automatic 2) furthest above them: 2 places." in said
     assert "**The clusters chain.**" in said and "3 systems here are significantly below" in said
@@ -553,16 +699,26 @@ def test_the_esa_findings_name_ties_and_the_chained_clusters_and_close_the_chapt
     # the closing findings restate section 6
     _hand_made_results(tmp_path)
     closing = Words("08_wmt_mqm").text("findings", ch08.findings(tmp_path, "findings"))
-    assert "**ESA, English→Chinese (section 6).** The humans rank 6 systems in 1 significance clusters, A highest" \
+    assert (
+        "**ESA, English→Chinese (section 6).** The humans rank 6 systems in 1 significance clusters, A highest"
         in closing
+    )
     assert "Furthest above the humans: B and C, by 2 places; furthest below: A, by 3 places." in closing
     assert "agree less on *which*" not in closing
 
 
 def test_the_system_pairs_table_says_when_it_shows_a_subset(tmp_path):
     _hand_made_results(tmp_path)
-    pairs = pd.DataFrame({"system_a": ["S"] * 25, "system_b": [f"T{i}" for i in range(25)], "n_items": 50,
-                          "n_documents": 6, "p_segments_holm": 0.5, "p_documents_holm": 0.5})
+    pairs = pd.DataFrame(
+        {
+            "system_a": ["S"] * 25,
+            "system_b": [f"T{i}" for i in range(25)],
+            "n_items": 50,
+            "n_documents": 6,
+            "p_segments_holm": 0.5,
+            "p_documents_holm": 0.5,
+        }
+    )
     pairs.to_csv(tmp_path / "system_pairs.csv", index=False)
     pd.DataFrame({"ratio": [1.0] * 25}).to_csv(tmp_path / "certainty_segments_vs_documents.csv", index=False)
     said = Words("08_wmt_mqm").text("systems", ch08.findings(tmp_path, "systems"))

@@ -23,8 +23,15 @@ def _ratings(seed=3):
             level = rng.normal(5, 2)
             raters = rng.choice(list(true), size=2 + (seg % 2), replace=False)
             for r in raters:
-                rows.append({"system": "S", "doc": f"d{doc}", "doc_seg_id": seg, "rater": r,
-                             "penalty": level + true[r] + rng.normal(0, 1)})
+                rows.append(
+                    {
+                        "system": "S",
+                        "doc": f"d{doc}",
+                        "doc_seg_id": seg,
+                        "rater": r,
+                        "penalty": level + true[r] + rng.normal(0, 1),
+                    }
+                )
     rows.append({"system": "S", "doc": "d0", "doc_seg_id": 99, "rater": "A", "penalty": 50.0})  # rated once: left out
     return pd.DataFrame(rows)
 
@@ -35,7 +42,8 @@ def test_rater_effects_are_the_sum_coded_terms_of_the_dummy_regression_with_clus
     assert list(out.reset_index().columns) == COLUMNS
     shared = ratings[ratings["doc_seg_id"] != 99].assign(unit=lambda f: f["doc"] + "/" + f["doc_seg_id"].astype(str))
     full = smf.ols("penalty ~ C(unit) + C(rater, Sum)", data=shared).fit(
-        cov_type="cluster", cov_kwds={"groups": pd.factorize(shared["doc"])[0], "use_correction": False})
+        cov_type="cluster", cov_kwds={"groups": pd.factorize(shared["doc"])[0], "use_correction": False}
+    )
     names = [n for n in full.params.index if n.startswith("C(rater")]
     b = full.params[names].to_numpy()
     expected = dict(zip("ABC", b)) | {"D": -b.sum()}
@@ -64,8 +72,15 @@ def test_the_model_removes_the_co_rater_confound_that_the_raw_bias_carries():
         if seg >= 30 or seg % 3 == 0:
             panel = panel + ["R2"] if "R2" not in panel else panel
         for r in panel:
-            rows.append({"system": "S", "doc": f"d{seg // 4}", "doc_seg_id": seg, "rater": r,
-                         "penalty": level + (6.0 if r == "R4" else 0.0)})
+            rows.append(
+                {
+                    "system": "S",
+                    "doc": f"d{seg // 4}",
+                    "doc_seg_id": seg,
+                    "rater": r,
+                    "penalty": level + (6.0 if r == "R4" else 0.0),
+                }
+            )
     ratings = pd.DataFrame(rows)
     raw = rater_bias(ratings, "penalty", rater="rater", item=["system", "doc", "doc_seg_id"]).set_index("rater")
     model = rater_effects(ratings).set_index("rater")

@@ -29,33 +29,83 @@ INVENTORY = Path(__file__).with_name("PINNED.md")
 #: module -> None (every public function computes a statistic, score, weight or metric) or the
 #: functions of a chapter/feedback module that compute a number the chapter states
 MODULES: dict[str, list[str] | None] = {
-    **{f"core/statistics/{m}.py": None for m in ("agreement", "raters", "resampling", "intervals", "paired", "rankings",
-                                                  "correlation", "regression", "scoring", "schemes")},
+    **{
+        f"core/statistics/{m}.py": None
+        for m in (
+            "agreement",
+            "raters",
+            "resampling",
+            "intervals",
+            "paired",
+            "rankings",
+            "correlation",
+            "regression",
+            "scoring",
+            "schemes",
+        )
+    },
     "core/formats/annotations.py": ["span_offsets", "pool_pairings", "hotw_counts", "rated_segments", "severity_key"],
     "core/formats/published.py": ["compare_with_published"],
     "metahope/scoring.py": None,
     "metahope/simulate.py": ["team_statistics", "seed_summary", "agreement_sweep"],
-    "metahope/ch01.py": ["findings"], "metahope/ch02.py": ["findings"],
-    "metahope/chapter_common.py": ["few_clusters"], "metahope/ch03.py": ["calibration_table"],
+    "metahope/ch01.py": ["findings"],
+    "metahope/ch02.py": ["findings"],
+    "metahope/chapter_common.py": ["few_clusters"],
+    "metahope/ch03.py": ["calibration_table"],
     "metahope/feedback.py": ["student_feedback"],
     "explanations/analysis.py": None,
-    "explanations/evaluator.py": ["item_targets", "run_evaluator", "judge_replicates", "disagreement_vs_error",
-                                  "judge_vs_baselines"],
+    "explanations/evaluator.py": [
+        "item_targets",
+        "run_evaluator",
+        "judge_replicates",
+        "disagreement_vs_error",
+        "judge_vs_baselines",
+    ],
     "explanations/ch04.py": ["calibration_band", "contrast_beside_truth", "findings"],
     "explanations/ch05.py": ["findings"],
     "explanations/feedback.py": ["class_feedback"],
-    "slang/candidates.py": ["candidate_summary", "percentile_scores", "per_character_percentile",
-                            "score_candidates", "top_homophones", "top_ratings"],
+    "slang/candidates.py": [
+        "candidate_summary",
+        "percentile_scores",
+        "per_character_percentile",
+        "score_candidates",
+        "top_homophones",
+        "top_ratings",
+    ],
     "slang/correlations.py": None,
-    "slang/robustness.py": ["pct_change", "share_increased", "boot_correlations", "robustness_table",
-                            "score_shifts", "method2_table", "stability_table", "stability_intervals",
-                            "stability_verdicts", "shift_by_word"],
-    "slang/qe_data.py": ["severity_penalty", "released_penalty", "mixed_severities", "penalty_scores",
-                         "score_check", "with_targets", "annotation_agreement", "split_sizes"],
-    "slang/qe_models.py": ["handmade_features", "ridge_on_dev", "pair_features", "correlations",
-                           "target_comparison", "evaluate_models"],
+    "slang/robustness.py": [
+        "pct_change",
+        "share_increased",
+        "boot_correlations",
+        "robustness_table",
+        "score_shifts",
+        "method2_table",
+        "stability_table",
+        "stability_intervals",
+        "stability_verdicts",
+        "shift_by_word",
+    ],
+    "slang/qe_data.py": [
+        "severity_penalty",
+        "released_penalty",
+        "mixed_severities",
+        "penalty_scores",
+        "score_check",
+        "with_targets",
+        "annotation_agreement",
+        "split_sizes",
+    ],
+    "slang/qe_models.py": [
+        "handmade_features",
+        "ridge_on_dev",
+        "pair_features",
+        "correlations",
+        "target_comparison",
+        "evaluate_models",
+    ],
     "slang/emotion.py": ["evaluate", "classifier_table", "consistency_table"],
-    "slang/language_models.py": ["perplexity", "self_information_table"], "slang/ladder.py": ["ladder_scores"],
+    "slang/language_models.py": ["perplexity", "self_information_table"],
+    "slang/ladder.py": ["ladder_scores"],
     "slang/ch06.py": ["findings"],
     "slang/template.py": ["average_ratings"],
     "wmt/analysis.py": None,
@@ -66,8 +116,11 @@ def public_functions(path: Path, only: list[str] | None = None) -> dict[str, boo
     """The module-level public functions of ``path`` (all, or those of ``only``), each with
     whether its docstring has an Example (``>>>``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    found = {n.name: ">>>" in (ast.get_docstring(n) or "") for n in tree.body
-             if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
+    found = {
+        n.name: ">>>" in (ast.get_docstring(n) or "")
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
+    }
     if only is None:
         return found
     missing = sorted(set(only) - set(found))
@@ -117,8 +170,11 @@ def main() -> int:
             p = [t for t, src in pinned.items() if pat.search(src)]
             if args.missing and (p or example):
                 continue
-            o = [f"{f.parent.name}/{f.stem}" for f, src in others.items()
-                 if pat.search(src) and not any(k.startswith(f"{f.parent.name}/{f.stem}::") for k in p)]
+            o = [
+                f"{f.parent.name}/{f.stem}"
+                for f, src in others.items()
+                if pat.search(src) and not any(k.startswith(f"{f.parent.name}/{f.stem}::") for k in p)
+            ]
             print(f"| `{label}` | {'yes' if example else '–'} | {', '.join(p) or '–'} | {', '.join(o) or '–'} |")
     if absent:
         print(f"{len(absent)} function(s) without a row in {INVENTORY.name}: {', '.join(absent)}", file=sys.stderr)

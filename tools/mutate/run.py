@@ -32,13 +32,13 @@ import argparse
 import csv
 import json
 import os
-import signal
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,69 +52,172 @@ MODULES: dict[str, tuple[str, list[str], list[str] | None]] = {
     # other's file, which holds the statistics chapter 08 added to core (rater bias, span agreement, the
     # one-way ICC use the cluster resampling of stats)
     # (stats.py itself only gathers the names of the statistics families since issue 40: each family is mutated)
-    **{f"stats_{family}": (f"src/helpers/core/statistics/{family}.py",
-                           ["tests/core/test_stats.py", "tests/core/test_correlation.py", "tests/core/test_agreement.py"],
-                           None)
-       for family in ("resampling", "intervals", "paired", "rankings", "correlation", "regression")},
-    "agreement": ("src/helpers/core/statistics/agreement.py", ["tests/core/test_agreement.py", "tests/core/test_stats.py"], None),
-    "raters": ("src/helpers/core/statistics/raters.py", ["tests/core/test_agreement.py", "tests/core/test_stats.py"], None),
-    "mqm_scoring": ("src/helpers/core/statistics/scoring.py",
-                    ["tests/core/test_scoring.py", "tests/core/test_schemes.py", "tests/core/test_mqm_commands.py"], None),
-    "schemes": ("src/helpers/core/statistics/schemes.py",
-                ["tests/core/test_schemes.py", "tests/core/test_scoring.py", "tests/core/test_mqm_commands.py"], None),
-    "annotations": ("src/helpers/core/formats/annotations.py",
-                    ["tests/core/test_annotations.py", "tests/core/test_mqm.py", "tests/core/test_scoring.py",
-                     "tests/core/test_schemes.py", "tests/core/test_mqm_commands.py"], None),
-    "metahope_scoring": ("src/helpers/metahope/scoring.py",
-                         ["tests/metahope/test_scoring.py", "tests/metahope/test_mqm_format.py", "tests/metahope/test_severity.py"],
-                         None),
+    **{
+        f"stats_{family}": (
+            f"src/helpers/core/statistics/{family}.py",
+            ["tests/core/test_stats.py", "tests/core/test_correlation.py", "tests/core/test_agreement.py"],
+            None,
+        )
+        for family in ("resampling", "intervals", "paired", "rankings", "correlation", "regression")
+    },
+    "agreement": (
+        "src/helpers/core/statistics/agreement.py",
+        ["tests/core/test_agreement.py", "tests/core/test_stats.py"],
+        None,
+    ),
+    "raters": (
+        "src/helpers/core/statistics/raters.py",
+        ["tests/core/test_agreement.py", "tests/core/test_stats.py"],
+        None,
+    ),
+    "mqm_scoring": (
+        "src/helpers/core/statistics/scoring.py",
+        ["tests/core/test_scoring.py", "tests/core/test_schemes.py", "tests/core/test_mqm_commands.py"],
+        None,
+    ),
+    "schemes": (
+        "src/helpers/core/statistics/schemes.py",
+        ["tests/core/test_schemes.py", "tests/core/test_scoring.py", "tests/core/test_mqm_commands.py"],
+        None,
+    ),
+    "annotations": (
+        "src/helpers/core/formats/annotations.py",
+        [
+            "tests/core/test_annotations.py",
+            "tests/core/test_mqm.py",
+            "tests/core/test_scoring.py",
+            "tests/core/test_schemes.py",
+            "tests/core/test_mqm_commands.py",
+        ],
+        None,
+    ),
+    "metahope_scoring": (
+        "src/helpers/metahope/scoring.py",
+        ["tests/metahope/test_scoring.py", "tests/metahope/test_mqm_format.py", "tests/metahope/test_severity.py"],
+        None,
+    ),
     # the severity scale and its weights (apply_weights moved here from scoring.py: issue 36's io <-> scoring circle)
-    "metahope_severity": ("src/helpers/metahope/severity.py",
-                          ["tests/metahope/test_severity.py", "tests/metahope/test_scoring.py"], None),
+    "metahope_severity": (
+        "src/helpers/metahope/severity.py",
+        ["tests/metahope/test_severity.py", "tests/metahope/test_scoring.py"],
+        None,
+    ),
     # the rating statistics of the explanations study (not its figures or file handling)
-    "explanations_analysis": ("src/helpers/explanations/analysis.py",
-                              ["tests/explanations/test_analysis.py", "tests/explanations/test_simulate.py"],
-                              ["*x_reliability_table*", "*x_item_means*", "*x_spearman_table*", "*x_spearman_pairs*",
-                               "*x_standardized_regression*", "*x_item_statistics*", "*x_rater_profile*",
-                               "*x_design_contrast*", "*x_significance_mark*"]),
+    "explanations_analysis": (
+        "src/helpers/explanations/analysis.py",
+        ["tests/explanations/test_analysis.py", "tests/explanations/test_simulate.py"],
+        [
+            "*x_reliability_table*",
+            "*x_item_means*",
+            "*x_spearman_table*",
+            "*x_spearman_pairs*",
+            "*x_standardized_regression*",
+            "*x_item_statistics*",
+            "*x_rater_profile*",
+            "*x_design_contrast*",
+            "*x_significance_mark*",
+        ],
+    ),
     # the WMT MQM chapter's statistics: weight sweeps, scheme agreement, ICC by documents, presence,
     # span and system tests (not the reproduction of the published tables' printed digits)
-    "wmt_analysis": ("src/helpers/wmt/analysis.py", ["tests/wmt/test_analysis.py"],
-                     ["*x_major_weight_scheme*", "*x_major_to_minor*", "*x_segment_matrix*", "*x_weight_sweep*",
-                      "*x_rankings*", "*x_scheme_agreement*", "*x_major_weight_agreement*", "*x_icc_by_documents*",
-                      "*x_top_level*", "*x__errors*", "*x_category_presence*", "*x_presence_agreement*",
-                      "*x_error_spans*", "*x_span_table*", "*x_category_penalties*", "*x_system_tests*",
-                      "*x_certainty_overstatement*"]),
+    "wmt_analysis": (
+        "src/helpers/wmt/analysis.py",
+        ["tests/wmt/test_analysis.py"],
+        [
+            "*x_major_weight_scheme*",
+            "*x_major_to_minor*",
+            "*x_segment_matrix*",
+            "*x_weight_sweep*",
+            "*x_rankings*",
+            "*x_scheme_agreement*",
+            "*x_major_weight_agreement*",
+            "*x_icc_by_documents*",
+            "*x_top_level*",
+            "*x__errors*",
+            "*x_category_presence*",
+            "*x_presence_agreement*",
+            "*x_error_spans*",
+            "*x_span_table*",
+            "*x_category_penalties*",
+            "*x_system_tests*",
+            "*x_certainty_overstatement*",
+        ],
+    ),
     # the homophone study (chapter 6): Algorithm 1's candidates, Algorithm 2's percentiles and the released
     # per-character score, the top-k picks and their ratings; the rating correlations (pooled, per word, within
     # word, per ladder rung); the language models' self-information and perplexity (Kneser-Ney, word unigrams)
-    "homophone_candidates": ("src/helpers/slang/candidates.py",
-                             ["tests/slang/test_candidates.py"],
-                             ["*x_candidates__*", "*x_percentile_scores*", "*x_per_character_percentile*",
-                              "*x_top_homophones*", "*x_top_ratings*"]),
-    "homophone_correlations": ("src/helpers/slang/correlations.py",
-                               ["tests/slang/test_correlations.py", "tests/slang/test_language_models.py"],
-                               ["*x__merged*", "*x__methods*", "*x_human_correlations*", "*x_spearman_by_word*",
-                                "*x_within_word_correlations*", "*x__word_jackknife*", "*x_ladder_correlations*",
-                                "*x_word_levels*", "*x_resolution*"]),
+    "homophone_candidates": (
+        "src/helpers/slang/candidates.py",
+        ["tests/slang/test_candidates.py"],
+        [
+            "*x_candidates__*",
+            "*x_percentile_scores*",
+            "*x_per_character_percentile*",
+            "*x_top_homophones*",
+            "*x_top_ratings*",
+        ],
+    ),
+    "homophone_correlations": (
+        "src/helpers/slang/correlations.py",
+        ["tests/slang/test_correlations.py", "tests/slang/test_language_models.py"],
+        [
+            "*x__merged*",
+            "*x__methods*",
+            "*x_human_correlations*",
+            "*x_spearman_by_word*",
+            "*x_within_word_correlations*",
+            "*x__word_jackknife*",
+            "*x_ladder_correlations*",
+            "*x_word_levels*",
+            "*x_resolution*",
+        ],
+    ),
     # (not test_correlations.py: its chapter-value test trains a Kneser-Ney model on all Weibo posts for every
     # mutant, 2.5 s or a timeout each; the models' arithmetic is pinned on tiny texts in the two files below)
-    "language_models": ("src/helpers/slang/language_models.py",
-                        ["tests/slang/test_language_models.py"],
-                        ["*x_perplexity*", "*x_self_information_table*", "*ǁScorerǁself_information*", "*ǁKneserNeyLMǁ*",
-                         "*ǁWordUnigramScorerǁ*"]),
+    "language_models": (
+        "src/helpers/slang/language_models.py",
+        ["tests/slang/test_language_models.py"],
+        [
+            "*x_perplexity*",
+            "*x_self_information_table*",
+            "*ǁScorerǁself_information*",
+            "*ǁKneserNeyLMǁ*",
+            "*ǁWordUnigramScorerǁ*",
+        ],
+    ),
     # chapter 7: the QE robustness statistics (not the perturbations' text handling, the probe's plumbing or
     # figures) and the rule that turned error severities into the released scores
-    "qe_robustness": ("src/helpers/slang/robustness.py",
-                      ["tests/slang/test_robustness.py"],
-                      ["*x_pct_change*", "*x_check_percent_changes*", "*x_share_increased*", "*x_boot_index*",
-                       "*x_boot_correlations*", "*x_robustness_table*", "*x_score_shifts*",
-                       "*x_method2_table*", "*x_stability_table*", "*x_swap_sources*", "*x_stability_intervals*",
-                       "*x_stability_verdicts*", "*x_shift_by_word*"]),
-    "qe_scores": ("src/helpers/slang/qe_data.py",
-                  ["tests/slang/test_qe_data.py"],
-                  ["*x_severity_penalty*", "*x_released_penalty*", "*x_mixed_severities*", "*x_penalty_scores*",
-                   "*x_score_check*", "*x__follows_other_row*"]),
+    "qe_robustness": (
+        "src/helpers/slang/robustness.py",
+        ["tests/slang/test_robustness.py"],
+        [
+            "*x_pct_change*",
+            "*x_check_percent_changes*",
+            "*x_share_increased*",
+            "*x_boot_index*",
+            "*x_boot_correlations*",
+            "*x_robustness_table*",
+            "*x_score_shifts*",
+            "*x_method2_table*",
+            "*x_stability_table*",
+            "*x_swap_sources*",
+            "*x_stability_intervals*",
+            "*x_stability_verdicts*",
+            "*x_shift_by_word*",
+        ],
+    ),
+    "qe_scores": (
+        "src/helpers/slang/qe_data.py",
+        ["tests/slang/test_qe_data.py"],
+        [
+            "*x_severity_penalty*",
+            "*x_released_penalty*",
+            "*x_mixed_severities*",
+            "*x_penalty_scores*",
+            "*x_score_check*",
+            "*x__follows_other_row*",
+        ],
+    ),
 }
 #: mutmut's exit codes it reports as "timeout" (SIGXCPU as seen by the parent, its own wall limit, ...).
 TIMEOUT_CODES = {-24, 24, 152, 255, 36}
@@ -122,10 +225,34 @@ TIMEOUT_CODES = {-24, 24, 152, 255, 36}
 #: seconds (a fresh pytest imports pandas, scipy, torch before the first test).
 RECHECK_FACTOR, RECHECK_GRACE = 10, 60
 #: The options mutmut runs pytest with (mutmut.runners.harness and the setup.cfg of :func:`prepare`).
-PYTEST_ARGS = ["--rootdir=.", "--tb=native", "-x", "-q", "-p", "no:randomly", "-p", "no:random-order",
-               "-p", "no:cacheprovider", "-m", "not slow and not browser"]
-FIELDS = ["module", "file", "mutants", "killed", "survived", "equivalent", "no_tests", "timeout", "other",
-          "kill_rate", "seconds", "finished"]
+PYTEST_ARGS = [
+    "--rootdir=.",
+    "--tb=native",
+    "-x",
+    "-q",
+    "-p",
+    "no:randomly",
+    "-p",
+    "no:random-order",
+    "-p",
+    "no:cacheprovider",
+    "-m",
+    "not slow and not browser",
+]
+FIELDS = [
+    "module",
+    "file",
+    "mutants",
+    "killed",
+    "survived",
+    "equivalent",
+    "no_tests",
+    "timeout",
+    "other",
+    "kill_rate",
+    "seconds",
+    "finished",
+]
 
 
 def mutmut(cwd: Path, *args: str, capture: bool = True) -> subprocess.CompletedProcess:
@@ -137,8 +264,15 @@ def mutmut(cwd: Path, *args: str, capture: bool = True) -> subprocess.CompletedP
     exe = Path(sys.executable).with_name("mutmut")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # mutmut sets the path itself
     env.setdefault("OMP_NUM_THREADS", "1")
-    return subprocess.run([str(exe), *args], cwd=cwd, env=env, text=True, check=False,
-                          stdout=subprocess.PIPE if capture else None, stderr=subprocess.STDOUT if capture else None)
+    return subprocess.run(
+        [str(exe), *args],
+        cwd=cwd,
+        env=env,
+        text=True,
+        check=False,
+        stdout=subprocess.PIPE if capture else None,
+        stderr=subprocess.STDOUT if capture else None,
+    )
 
 
 def copy_tests(name: str) -> None:
@@ -164,14 +298,18 @@ def prepare(name: str) -> Path:
     copy_tests(name)
     if (ROOT / "data").exists():
         (work / "data").symlink_to(ROOT / "data")
-    (work / "pyproject.toml").write_text('[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'
-                                         'filterwarnings = ["ignore::DeprecationWarning"]\n'
-                                         'markers = ["slow: notebooks", "browser: chromium"]\n')
+    (work / "pyproject.toml").write_text(
+        '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'
+        'filterwarnings = ["ignore::DeprecationWarning"]\n'
+        'markers = ["slow: notebooks", "browser: chromium"]\n'
+    )
     selection = "\n".join(f"    {t}" for t in tests if (ROOT / t).exists())
-    (work / "setup.cfg").write_text(f"[mutmut]\nsource_paths=src\nonly_mutate={path}\n"
-                                    f"pytest_add_cli_args_test_selection=\n{selection}\n"
-                                    "pytest_add_cli_args=\n    -p\n    no:cacheprovider\n    -m\n"
-                                    "    not slow and not browser\n")
+    (work / "setup.cfg").write_text(
+        f"[mutmut]\nsource_paths=src\nonly_mutate={path}\n"
+        f"pytest_add_cli_args_test_selection=\n{selection}\n"
+        "pytest_add_cli_args=\n    -p\n    no:cacheprovider\n    -m\n"
+        "    not slow and not browser\n"
+    )
     return work
 
 
@@ -199,11 +337,19 @@ def diffs_of(work: Path, mutants: list[str]) -> dict[str, str]:
     if not mutants:
         return {}
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    proc = subprocess.run([sys.executable, "-c", _DIFFS], cwd=work, env=env, input=json.dumps(mutants), text=True,
-                          capture_output=True, check=True)
-    return {name: "\n".join(line for line in diff.splitlines()
-                            if line[:1] in "+-" and not line.startswith(("+++", "---")))
-            for name, diff in json.loads(proc.stdout).items()}
+    proc = subprocess.run(
+        [sys.executable, "-c", _DIFFS],
+        cwd=work,
+        env=env,
+        input=json.dumps(mutants),
+        text=True,
+        capture_output=True,
+        check=True,
+    )
+    return {
+        name: "\n".join(line for line in diff.splitlines() if line[:1] in "+-" and not line.startswith(("+++", "---")))
+        for name, diff in json.loads(proc.stdout).items()
+    }
 
 
 def is_equivalent(mutant: str, diff: str, equivalents: list[dict]) -> dict | None:
@@ -275,9 +421,15 @@ def recheck_timeouts(name: str) -> dict[str, int]:
         recorded = sum(stats["duration_by_test"].get(t, 0.0) for t in tests)
         limit = RECHECK_FACTOR * recorded + RECHECK_GRACE
         started = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-m", "pytest", *PYTEST_ARGS, *tests], cwd=mutants_dir,
-                                env={**env, "PYTHONPATH": "src", "MUTANT_UNDER_TEST": mutant}, text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pytest", *PYTEST_ARGS, *tests],
+            cwd=mutants_dir,
+            env={**env, "PYTHONPATH": "src", "MUTANT_UNDER_TEST": mutant},
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         try:
             out, _ = proc.communicate(timeout=limit)
             code = proc.returncode
@@ -290,18 +442,33 @@ def recheck_timeouts(name: str) -> dict[str, int]:
         if code is not None and code not in (0, 1):
             print(f"[mutate] {mutant}: pytest exited with {code}, counted as killed (as mutmut does)", flush=True)
         counts[outcome] += 1
-        log[mutant] = {"mutmut_exit_code": meta["exit_code_by_key"][mutant], "tests": len(tests),
-                       "recorded_s": round(recorded, 2), "limit_s": round(limit), "seconds": round(seconds, 1),
-                       "pytest_exit_code": code, "outcome": outcome, "last_lines": out.splitlines()[-3:]}
+        log[mutant] = {
+            "mutmut_exit_code": meta["exit_code_by_key"][mutant],
+            "tests": len(tests),
+            "recorded_s": round(recorded, 2),
+            "limit_s": round(limit),
+            "seconds": round(seconds, 1),
+            "pytest_exit_code": code,
+            "outcome": outcome,
+            "last_lines": out.splitlines()[-3:],
+        }
         if outcome != "timeout":
             meta["exit_code_by_key"][mutant] = 0 if outcome == "survived" else 1
-        meta_path.write_text(json.dumps(meta, indent=4), encoding="utf-8")  # after each: an interrupted re-check keeps its work
+        meta_path.write_text(
+            json.dumps(meta, indent=4), encoding="utf-8"
+        )  # after each: an interrupted re-check keeps its work
         log_path.write_text(json.dumps(log, indent=1, ensure_ascii=False), encoding="utf-8")
-        print(f"[mutate] {name}: {k}/{len(timed_out)} {mutant.rsplit('.', 1)[-1]}: {outcome} "
-              f"({seconds:.0f} s, limit {limit:.0f} s)", flush=True)
+        print(
+            f"[mutate] {name}: {k}/{len(timed_out)} {mutant.rsplit('.', 1)[-1]}: {outcome} "
+            f"({seconds:.0f} s, limit {limit:.0f} s)",
+            flush=True,
+        )
     if timed_out:
-        print(f"[mutate] {name}: timeouts re-checked: {counts['killed']} killed, {counts['survived']} survived, "
-              f"{counts['timeout']} still over the limit", flush=True)
+        print(
+            f"[mutate] {name}: timeouts re-checked: {counts['killed']} killed, {counts['survived']} survived, "
+            f"{counts['timeout']} still over the limit",
+            flush=True,
+        )
     return counts
 
 
@@ -328,9 +495,15 @@ def summarise(name: str, seconds: float | None, equivalents: list[dict], survivo
             counts["other"] += 1
     counted = counts["killed"] + counts["timeout"] + counts["survived"] + counts["no_tests"]
     rate = (counts["killed"] + counts["timeout"]) / counted * 100 if counted else float("nan")
-    return {"module": name, "file": MODULES[name][0], "mutants": len(status), **counts,
-            "kill_rate": round(rate, 1), "seconds": round(seconds) if seconds is not None else "",
-            "finished": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M")}
+    return {
+        "module": name,
+        "file": MODULES[name][0],
+        "mutants": len(status),
+        **counts,
+        "kill_rate": round(rate, 1),
+        "seconds": round(seconds) if seconds is not None else "",
+        "finished": datetime.now(UTC).strftime("%Y-%m-%d %H:%M"),
+    }
 
 
 def previous() -> dict[str, dict]:
@@ -362,12 +535,18 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("modules", nargs="*", help=f"default: all of {', '.join(MODULES)}")
     ap.add_argument("--report", action="store_true", help="re-read the last runs without mutating")
-    ap.add_argument("--survivors", action="store_true",
-                    help="run only the last run's real survivors again, with the tests as they are now "
-                         "(the module's source must be unchanged)")
-    ap.add_argument("--recheck-timeouts", action="store_true",
-                    help="only re-check the last run's timeouts in fresh, non-forked pytest processes (done "
-                         "after every mutmut run anyway)")
+    ap.add_argument(
+        "--survivors",
+        action="store_true",
+        help="run only the last run's real survivors again, with the tests as they are now "
+        "(the module's source must be unchanged)",
+    )
+    ap.add_argument(
+        "--recheck-timeouts",
+        action="store_true",
+        help="only re-check the last run's timeouts in fresh, non-forked pytest processes (done "
+        "after every mutmut run anyway)",
+    )
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", 2)))
     args = ap.parse_args(argv)
     names = args.modules or list(MODULES)
@@ -420,9 +599,11 @@ def main(argv=None) -> int:
             row["seconds"] = rows[name].get("seconds", "")
         rows[name] = row
         summarised.append(name)
-        print(f"[mutate] {name}: {row['mutants']} mutants, {row['killed']} killed, {row['survived']} survived, "
-              f"{row['equivalent']} equivalent, {row['no_tests']} without a test, {row['timeout']} timeouts: kill rate {row['kill_rate']} %",
-              flush=True)
+        print(
+            f"[mutate] {name}: {row['mutants']} mutants, {row['killed']} killed, {row['survived']} survived, "
+            f"{row['equivalent']} equivalent, {row['no_tests']} without a test, {row['timeout']} timeouts: kill rate {row['kill_rate']} %",
+            flush=True,
+        )
     BENCH.mkdir(exist_ok=True)
     with open(BENCH / "mutate.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=FIELDS, lineterminator="\n")  # LF, as committed

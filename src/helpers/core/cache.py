@@ -141,8 +141,16 @@ def _load(path: Path, fmt: str):
         return pickle.load(fh)
 
 
-def cached(name: str, version: int, inputs, compute: Callable[[], T], *, fmt: str = "pickle",
-           use_cache: bool = True, describe: str = "") -> T:
+def cached(
+    name: str,
+    version: int,
+    inputs,
+    compute: Callable[[], T],
+    *,
+    fmt: str = "pickle",
+    use_cache: bool = True,
+    describe: str = "",
+) -> T:
     """Return ``compute()``, stored under ``<cache>/<name>/`` and keyed by ``version`` and ``inputs``.
 
     ``fmt`` is how the value is stored: ``"pickle"`` (models, tables), ``"npy"`` (one
@@ -179,8 +187,18 @@ def cached(name: str, version: int, inputs, compute: Callable[[], T], *, fmt: st
         if stored is not _MISSING:
             return stored
         value = compute()
-        _write(value, path, fmt, {"name": name, "version": version, "created": time.strftime("%Y-%m-%d %H:%M:%S"),
-                                  "describe": describe, "format": fmt})
+        _write(
+            value,
+            path,
+            fmt,
+            {
+                "name": name,
+                "version": version,
+                "created": time.strftime("%Y-%m-%d %H:%M:%S"),
+                "describe": describe,
+                "format": fmt,
+            },
+        )
     return value
 
 
@@ -240,9 +258,14 @@ def entries() -> pd.DataFrame:
             if not files:
                 continue
             newest = max(f.stat().st_mtime for f in files)
-            rows.append({"name": folder.name, "entries": len(files),
-                         "megabytes": round(sum(f.stat().st_size for f in files) / 1e6, 1),
-                         "newest": time.strftime("%Y-%m-%d %H:%M", time.localtime(newest))})
+            rows.append(
+                {
+                    "name": folder.name,
+                    "entries": len(files),
+                    "megabytes": round(sum(f.stat().st_size for f in files) / 1e6, 1),
+                    "newest": time.strftime("%Y-%m-%d %H:%M", time.localtime(newest)),
+                }
+            )
     return pd.DataFrame(rows, columns=["name", "entries", "megabytes", "newest"])
 
 
@@ -258,5 +281,3 @@ def clear(names: Iterable[str] | None = None) -> list[str]:
             shutil.rmtree(t)
             removed.append(t.name)
     return removed
-
-

@@ -84,11 +84,18 @@ def mean_pool(hidden, mask):
 def length_batches(lengths: Sequence[int], batch_size: int) -> list[np.ndarray]:
     """Index batches of similar length (sorted by length, stable), so little padding is computed."""
     order = np.argsort(np.asarray(lengths), kind="stable")
-    return [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
+    return [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
 
 
-def embed(texts: Sequence[str], pairs: Sequence[str] | None = None, model_path=None, max_length: int = 128,
-          batch_size: int = 32, device: str = "auto", use_cache: bool = True) -> np.ndarray:
+def embed(
+    texts: Sequence[str],
+    pairs: Sequence[str] | None = None,
+    model_path=None,
+    max_length: int = 128,
+    batch_size: int = 32,
+    device: str = "auto",
+    use_cache: bool = True,
+) -> np.ndarray:
     """Mean-pooled encoder embeddings of ``texts`` (or of the pairs ``texts[i] [SEP] pairs[i]``),
     one float32 row per text, cached under ``<cache>/embeddings``."""
     path = model_path_or_default(model_path)
@@ -100,8 +107,8 @@ def embed(texts: Sequence[str], pairs: Sequence[str] | None = None, model_path=N
         tokenizer, model = frozen(path, device)
         out = []
         for start in tqdm(range(0, len(first), batch_size), desc="embedding", leave=False):
-            a = first[start:start + batch_size]
-            b = second[start:start + batch_size] if second is not None else None
+            a = first[start : start + batch_size]
+            b = second[start : start + batch_size] if second is not None else None
             enc = tokenizer(a, b, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
             enc = {k: v.to(model.device) for k, v in enc.items()}
             with torch.no_grad():
@@ -110,5 +117,12 @@ def embed(texts: Sequence[str], pairs: Sequence[str] | None = None, model_path=N
         return np.concatenate(out).astype(np.float32) if out else np.zeros((0, model.config.hidden_size), np.float32)
 
     inputs = [cache.file_identity(path), first, second, max_length]
-    return cache.cached("embeddings", EMBEDDING_VERSION, inputs, compute, fmt="npy", use_cache=use_cache,
-                        describe=f"{len(first)} texts, {model_name(model_path)}")
+    return cache.cached(
+        "embeddings",
+        EMBEDDING_VERSION,
+        inputs,
+        compute,
+        fmt="npy",
+        use_cache=use_cache,
+        describe=f"{len(first)} texts, {model_name(model_path)}",
+    )

@@ -76,8 +76,19 @@ class InputError(ValueError):
     "parameter 'n_raters': value 1: must be at least 2 (expected an integer >= 2)"
     """
 
-    def __init__(self, problem: str, *, file=None, sheet=None, row=None, column=None, cell=None,
-                 value=_UNSET, expected: str | None = None, parameter: str | None = None):
+    def __init__(
+        self,
+        problem: str,
+        *,
+        file=None,
+        sheet=None,
+        row=None,
+        column=None,
+        cell=None,
+        value=_UNSET,
+        expected: str | None = None,
+        parameter: str | None = None,
+    ):
         self.problem = problem
         self.parameter = parameter
         self.file = file
@@ -151,9 +162,17 @@ class InputErrors(InputError):
             raise ValueError("InputErrors needs at least one error")
         self.errors = flat
         first = flat[0]
-        super().__init__(first.problem, file=first.file, sheet=first.sheet, row=first.row, column=first.column,
-                         cell=first.cell, expected=first.expected, parameter=first.parameter,
-                         **({"value": first.value} if first.has_value else {}))
+        super().__init__(
+            first.problem,
+            file=first.file,
+            sheet=first.sheet,
+            row=first.row,
+            column=first.column,
+            cell=first.cell,
+            expected=first.expected,
+            parameter=first.parameter,
+            **({"value": first.value} if first.has_value else {}),
+        )
 
     def _message(self) -> str:
         return "\n".join(str(e) for e in getattr(self, "errors", ()))

@@ -48,8 +48,9 @@ def number(name: str, value, minimum: float | None = None, maximum: float | None
     if isinstance(value, bool) or not isinstance(value, Real):
         raise InputError("must be a number", parameter=name, value=value, expected="a number")
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        raise InputError("is out of range", parameter=name, value=value,
-                         expected=f"a number {_bounds(minimum, maximum)}")
+        raise InputError(
+            "is out of range", parameter=name, value=value, expected=f"a number {_bounds(minimum, maximum)}"
+        )
     return float(value)
 
 
@@ -69,8 +70,12 @@ def boolean(name: str, value) -> bool:
 def choice(name: str, value, options: Sequence):
     """One of ``options``."""
     if value not in options:
-        raise InputError("is not one of the allowed values", parameter=name, value=value,
-                         expected=" or ".join(repr(o) for o in options))
+        raise InputError(
+            "is not one of the allowed values",
+            parameter=name,
+            value=value,
+            expected=" or ".join(repr(o) for o in options),
+        )
     return value
 
 
@@ -78,8 +83,12 @@ def choices(name: str, value, options: Sequence, what: str = "model") -> tuple:
     """A non-empty list of distinct values drawn from ``options`` (e.g. chapter 6's ladder rungs,
     chapter 7's QE models), each checked by :func:`choice` under ``name[k]``."""
     if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
-        raise InputError(f"must be a non-empty list of {what} names", parameter=name, value=value,
-                         expected="a list drawn from " + ", ".join(repr(k) for k in options))
+        raise InputError(
+            f"must be a non-empty list of {what} names",
+            parameter=name,
+            value=value,
+            expected="a list drawn from " + ", ".join(repr(k) for k in options),
+        )
     for k, item in enumerate(value):
         choice(f"{name}[{k}]", item, options)
     if len(set(value)) != len(value):
@@ -115,24 +124,37 @@ def existing_file(name: str, value, suffixes: Iterable[str] | None = None) -> Pa
     if suffixes is not None:
         allowed = tuple(s.lower() for s in suffixes)
         if path.suffix.lower() not in allowed:
-            raise InputError(f"has the wrong kind of file ({path.suffix or 'no suffix'})", parameter=name,
-                             value=str(value), expected=" or ".join(allowed))
+            raise InputError(
+                f"has the wrong kind of file ({path.suffix or 'no suffix'})",
+                parameter=name,
+                value=str(value),
+                expected=" or ".join(allowed),
+            )
     return path
 
 
 def model_folder(name: str, value) -> Path:
     """A Hugging Face checkpoint folder that exists and holds a ``config.json``."""
     if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
-        raise InputError("must be a folder path", parameter=name, value=value,
-                         expected="a Hugging Face checkpoint folder")
+        raise InputError(
+            "must be a folder path", parameter=name, value=value, expected="a Hugging Face checkpoint folder"
+        )
     try:
         path = paths.resolve_input(value)
     except FileNotFoundError as exc:
-        raise InputError(f"folder not found (looked at: {_places(exc)})", parameter=name, value=str(value),
-                         expected="a Hugging Face checkpoint folder saved with save_pretrained()") from None
+        raise InputError(
+            f"folder not found (looked at: {_places(exc)})",
+            parameter=name,
+            value=str(value),
+            expected="a Hugging Face checkpoint folder saved with save_pretrained()",
+        ) from None
     if not path.is_dir() or not (path / "config.json").is_file():
-        raise InputError("is not a checkpoint folder (no config.json in it)", parameter=name, value=str(value),
-                         expected="a folder saved with save_pretrained()")
+        raise InputError(
+            "is not a checkpoint folder (no config.json in it)",
+            parameter=name,
+            value=str(value),
+            expected="a folder saved with save_pretrained()",
+        )
     return path
 
 
@@ -150,8 +172,12 @@ def named_files(name: str, value, suffixes: Iterable[str] | None = None, minimum
         stems = [Path(str(v)).stem for v in value]
         dup = sorted({s for s in stems if stems.count(s) > 1})
         if dup:
-            raise InputError(f"two files are both named {dup[0]!r}, so their annotators cannot be told apart; "
-                             "give a mapping {name: file} instead", parameter=name, value=list(value))
+            raise InputError(
+                f"two files are both named {dup[0]!r}, so their annotators cannot be told apart; "
+                "give a mapping {name: file} instead",
+                parameter=name,
+                value=list(value),
+            )
         named = dict(zip(stems, value))
     else:
         raise InputError("must be a mapping {name: file} or a list of files", parameter=name, value=value)
@@ -159,9 +185,14 @@ def named_files(name: str, value, suffixes: Iterable[str] | None = None, minimum
     if blank:
         raise InputError("an annotator name is empty", parameter=name, value=list(named))
     if len(named) < minimum:
-        raise InputError(f"needs at least {minimum} entries (agreement needs two annotators or more)"
-                         if minimum >= 2 else f"needs at least {minimum} entry", parameter=name,
-                         value=list(named), expected=f"{minimum} or more files")
+        raise InputError(
+            f"needs at least {minimum} entries (agreement needs two annotators or more)"
+            if minimum >= 2
+            else f"needs at least {minimum} entry",
+            parameter=name,
+            value=list(named),
+            expected=f"{minimum} or more files",
+        )
     return {k: existing_file(f"{name}[{k}]", v, suffixes) for k, v in named.items()}
 
 
@@ -175,8 +206,14 @@ def csv_with_columns(name: str, value, required: Iterable[str], sep: str | None 
         raise InputError(f"cannot be read as a table ({exc})", parameter=name, file=path, row=1) from None
     missing = [c for c in required if c not in header]
     if missing:
-        raise InputError(f"missing column(s) {missing}", parameter=name, file=path, row=1, value=list(header),
-                         expected=f"the columns {list(required)}")
+        raise InputError(
+            f"missing column(s) {missing}",
+            parameter=name,
+            file=path,
+            row=1,
+            value=list(header),
+            expected=f"the columns {list(required)}",
+        )
     return path
 
 
@@ -184,8 +221,9 @@ def member(name: str, value, allowed: Iterable, what: str) -> object:
     """``value`` must be one of ``allowed`` (e.g. an annotator among the annotators)."""
     allowed = list(allowed)
     if value not in allowed:
-        raise InputError(f"is not among the {what}", parameter=name, value=value,
-                         expected=" or ".join(repr(a) for a in allowed))
+        raise InputError(
+            f"is not among the {what}", parameter=name, value=value, expected=" or ".join(repr(a) for a in allowed)
+        )
     return value
 
 
@@ -212,8 +250,12 @@ def whole_score(value, levels: Iterable[int] = range(1, 6)) -> int | None:
             number = float(value.strip())
         except ValueError:
             number = None
-    if (isinstance(number, bool) or not isinstance(number, (Integral, Real)) or not float(number).is_integer()
-            or int(number) not in set(levels)):
+    if (
+        isinstance(number, bool)
+        or not isinstance(number, (Integral, Real))
+        or not float(number).is_integer()
+        or int(number) not in set(levels)
+    ):
         raise ValueError(value)
     return int(number)
 
@@ -231,8 +273,9 @@ def person_names(value, option: str = "--raters", prefix: str = "S", digits: int
     if isinstance(value, int) or str(value).strip().isdigit():
         n = int(value)
         if not 1 <= n <= 200:
-            raise InputError("give between 1 and 200 people, or their names separated by commas",
-                             parameter=option, value=value)
+            raise InputError(
+                "give between 1 and 200 people, or their names separated by commas", parameter=option, value=value
+            )
         return [f"{prefix}{k + 1:0{digits}d}" for k in range(n)]
     names = [a.strip() for a in str(value).split(",") if a.strip()]
     if not names:
@@ -250,8 +293,7 @@ def item_table(items: pd.DataFrame, path, key: str, required: Sequence[str], exp
     column non-empty and unique; an :class:`InputError` names the row otherwise."""
     missing = [c for c in required if c not in items.columns]
     if missing:
-        raise InputError(f"missing column(s) {missing}", file=path, row=1, value=list(items.columns),
-                         expected=expected)
+        raise InputError(f"missing column(s) {missing}", file=path, row=1, value=list(items.columns), expected=expected)
     keys = items[key].astype(str).str.strip()
     empty = items.index[keys == ""]
     if len(empty):
@@ -259,8 +301,7 @@ def item_table(items: pd.DataFrame, path, key: str, required: Sequence[str], exp
     dup = keys.duplicated()
     if dup.any():
         first = items.index[dup][0]
-        raise InputError(f"{key} appears twice", file=path, row=int(first) + 2, column=key,
-                         value=items.loc[first, key])
+        raise InputError(f"{key} appears twice", file=path, row=int(first) + 2, column=key, value=items.loc[first, key])
     return items[list(required)]
 
 
@@ -304,8 +345,11 @@ def read_table(path) -> pd.DataFrame:
     if suffix in (".xlsx", ".xlsm"):
         return _first_sheet(path)
     if suffix != ".csv":
-        raise InputError(f"is not a .csv or .xlsx table (it ends in {suffix or 'nothing'!r})", file=path,
-                         expected="the item list as .csv or .xlsx")
+        raise InputError(
+            f"is not a .csv or .xlsx table (it ends in {suffix or 'nothing'!r})",
+            file=path,
+            expected="the item list as .csv or .xlsx",
+        )
     raw = path.read_bytes()
     for encoding in CSV_ENCODINGS:
         try:
@@ -316,8 +360,11 @@ def read_table(path) -> pd.DataFrame:
             return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
         except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
             raise InputError(f"cannot be read as a CSV table ({exc})", file=path, row=1) from None
-    raise InputError("is neither UTF-8 nor GBK/GB18030 text", file=path, expected="save it from Excel as "
-                     "'CSV UTF-8 (Comma delimited) (*.csv)', or as an .xlsx workbook")
+    raise InputError(
+        "is neither UTF-8 nor GBK/GB18030 text",
+        file=path,
+        expected="save it from Excel as 'CSV UTF-8 (Comma delimited) (*.csv)', or as an .xlsx workbook",
+    )
 
 
 def _first_sheet(path: Path) -> pd.DataFrame:
@@ -337,5 +384,5 @@ def _first_sheet(path: Path) -> pd.DataFrame:
     header = rows[0]
     while header and not header[-1].strip():  # columns Excel counts but nobody filled in
         header = header[:-1]
-    body = [(r + [""] * len(header))[:len(header)] for r in rows[1:]]
+    body = [(r + [""] * len(header))[: len(header)] for r in rows[1:]]
     return pd.DataFrame(body, columns=[h.strip() for h in header], dtype=str)

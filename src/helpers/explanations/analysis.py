@@ -68,26 +68,40 @@ def reliability_table(ratings: pd.DataFrame, n_boot: int = 300, seed: int = 0) -
     """
     rows = []
     rng = np.random.default_rng(seed)
-    for d in tqdm([d for d in SCORES if (ratings["dimension"] == d).any()], desc="reliability", leave=False,
-                  disable=None):
+    for d in tqdm(
+        [d for d in SCORES if (ratings["dimension"] == d).any()], desc="reliability", leave=False, disable=None
+    ):
         m = rating_matrix(ratings[ratings["dimension"] == d], "score", rater="rater", item="item_id").to_numpy(float)
         alpha = krippendorff_alpha(m.T, level="interval")
         boot = interval_alpha_weighted(m, resample(m.shape[0], n_boot, rng))
         low, high = percentile_interval(boot)
-        icc = icc_table(ratings[ratings["dimension"] == d].assign(g=d), by="g", value="score", rater="rater",
-                        item="item_id").iloc[0]
-        rows.append({"dimension": d, "alpha": alpha, "alpha_ci_low": low, "alpha_ci_high": high,
-                     "icc2_1": icc["icc2_1"], "icc2_1_ci_low": icc["icc2_1_ci_low"],
-                     "icc2_1_ci_high": icc["icc2_1_ci_high"], "icc2_k": icc["icc2_k"],
-                     "icc2_k_ci_low": icc["icc2_k_ci_low"], "icc2_k_ci_high": icc["icc2_k_ci_high"],
-                     "n_items": m.shape[0], "n_raters": m.shape[1]})
+        icc = icc_table(
+            ratings[ratings["dimension"] == d].assign(g=d), by="g", value="score", rater="rater", item="item_id"
+        ).iloc[0]
+        rows.append(
+            {
+                "dimension": d,
+                "alpha": alpha,
+                "alpha_ci_low": low,
+                "alpha_ci_high": high,
+                "icc2_1": icc["icc2_1"],
+                "icc2_1_ci_low": icc["icc2_1_ci_low"],
+                "icc2_1_ci_high": icc["icc2_1_ci_high"],
+                "icc2_k": icc["icc2_k"],
+                "icc2_k_ci_low": icc["icc2_k_ci_low"],
+                "icc2_k_ci_high": icc["icc2_k_ci_high"],
+                "n_items": m.shape[0],
+                "n_raters": m.shape[1],
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def wide_ratings(ratings: pd.DataFrame) -> pd.DataFrame:
     """One row per (item_id, rater) with a column per score; rows with any missing score dropped."""
-    wide = ratings.pivot_table(index=["item_id", "rater"], columns="dimension", values="score", aggfunc="first",
-                               observed=True, sort=False)
+    wide = ratings.pivot_table(
+        index=["item_id", "rater"], columns="dimension", values="score", aggfunc="first", observed=True, sort=False
+    )
     wide.columns = [str(c) for c in wide.columns]
     return wide.dropna().reset_index()
 
@@ -130,8 +144,9 @@ def item_means(ratings: pd.DataFrame, dimensions: Sequence[str] = SCORES) -> pd.
     >>> item_means(r, ["overall"])["overall"].tolist()
     [4.5, 2.0]
     """
-    means = ratings.pivot_table(index="item_id", columns="dimension", values="score", aggfunc="mean",
-                                observed=True, sort=False)
+    means = ratings.pivot_table(
+        index="item_id", columns="dimension", values="score", aggfunc="mean", observed=True, sort=False
+    )
     means.columns = [str(c) for c in means.columns]
     return means[[d for d in dimensions if d in means.columns]].dropna()
 
@@ -171,9 +186,20 @@ def spearman_table(ratings: pd.DataFrame, dimensions: Sequence[str] = DIMENSIONS
         for b in dimensions:
             rho, p = (1.0, 0.0) if a == b else st.spearmanr(wide[a], wide[b])
             rho_i, p_i = (1.0, 0.0) if a == b else st.spearmanr(means[a], means[b])
-            rows.append({"dimension_a": a, "dimension_b": b, "rho": float(rho), "p_value": float(p),
-                         "mark": significance_mark(p), "n": len(wide), "rho_items": float(rho_i),
-                         "p_items": float(p_i), "mark_items": significance_mark(p_i), "n_items": len(means)})
+            rows.append(
+                {
+                    "dimension_a": a,
+                    "dimension_b": b,
+                    "rho": float(rho),
+                    "p_value": float(p),
+                    "mark": significance_mark(p),
+                    "n": len(wide),
+                    "rho_items": float(rho_i),
+                    "p_items": float(p_i),
+                    "mark_items": significance_mark(p_i),
+                    "n_items": len(means),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -231,8 +257,9 @@ def cluster_dimensions(spearman: pd.DataFrame, threshold: float = 0.5) -> Cluste
     labels = fcluster(z, t=threshold, criterion="distance")
     order = leaves_list(z)
     sizes = pd.Series(labels).value_counts()
-    out = pd.DataFrame({"dimension": dims, "cluster": labels,
-                        "order": [int(np.where(order == i)[0][0]) for i in range(len(dims))]})
+    out = pd.DataFrame(
+        {"dimension": dims, "cluster": labels, "order": [int(np.where(order == i)[0][0]) for i in range(len(dims))]}
+    )
     out["role"] = np.where(out["cluster"].map(sizes) > 1, "shared cluster", "independent axis")
     return Clusters(out.sort_values("order").reset_index(drop=True), rho, z)
 
@@ -247,8 +274,9 @@ class Regression:
     n_items: int = 0  # clusters of the clustered standard errors
 
 
-def standardized_regression(ratings: pd.DataFrame, target: str = "overall",
-                            predictors: Sequence[str] = DIMENSIONS) -> Regression:
+def standardized_regression(
+    ratings: pd.DataFrame, target: str = "overall", predictors: Sequence[str] = DIMENSIONS
+) -> Regression:
     """OLS of the standardised ``target`` on the standardised predictors over individual
     ratings (paper Tables 4 and 9): β, SE, t, p, 90% CI, and each predictor's variance
     inflation factor (large VIFs make signs unstable).
@@ -297,11 +325,23 @@ def standardized_regression(ratings: pd.DataFrame, target: str = "overall",
     ci_c = clustered.conf_int(alpha=0.10)
     rows = []
     for k, p in enumerate(predictors, start=1):
-        rows.append({"predictor": p, "beta": fit.params[p], "se": fit.bse[p], "t": fit.tvalues[p],
-                     "p_value": fit.pvalues[p], "ci90_low": ci.loc[p, 0], "ci90_high": ci.loc[p, 1],
-                     "vif": variance_inflation_factor(x.to_numpy(), k), "se_cluster": clustered.bse[p],
-                     "t_cluster": clustered.tvalues[p], "p_cluster": clustered.pvalues[p],
-                     "ci90_cluster_low": ci_c.loc[p, 0], "ci90_cluster_high": ci_c.loc[p, 1]})
+        rows.append(
+            {
+                "predictor": p,
+                "beta": fit.params[p],
+                "se": fit.bse[p],
+                "t": fit.tvalues[p],
+                "p_value": fit.pvalues[p],
+                "ci90_low": ci.loc[p, 0],
+                "ci90_high": ci.loc[p, 1],
+                "vif": variance_inflation_factor(x.to_numpy(), k),
+                "se_cluster": clustered.bse[p],
+                "t_cluster": clustered.tvalues[p],
+                "p_cluster": clustered.pvalues[p],
+                "ci90_cluster_low": ci_c.loc[p, 0],
+                "ci90_cluster_high": ci_c.loc[p, 1],
+            }
+        )
     return Regression(pd.DataFrame(rows), float(fit.rsquared), int(fit.nobs), int(groups.max() + 1))
 
 
@@ -325,8 +365,11 @@ def item_statistics(ratings: pd.DataFrame) -> pd.DataFrame:
     ----------
     Naveriani et al. (2026), appendix A.1–A.2 (disagreement as the within-item SD).
     """
-    out = ratings.groupby(["item_id", "dimension"], observed=True, sort=False)["score"].agg(
-        mean="mean", sd="std", n="count").reset_index()
+    out = (
+        ratings.groupby(["item_id", "dimension"], observed=True, sort=False)["score"]
+        .agg(mean="mean", sd="std", n="count")
+        .reset_index()
+    )
     texts = ratings.drop_duplicates("item_id").set_index("item_id")[["metaphor", "explanation"]]
     return out.join(texts, on="item_id")
 
@@ -351,8 +394,9 @@ class DisagreementShape:
         return self.quadratic < 0 and self.quadratic_p < 0.05
 
 
-def disagreement_by_quality(item_stats: pd.DataFrame, dimension: str = "overall",
-                            edges: Sequence[float] = (1, 2, 2.5, 3, 3.5, 4, 5.01)) -> DisagreementShape:
+def disagreement_by_quality(
+    item_stats: pd.DataFrame, dimension: str = "overall", edges: Sequence[float] = (1, 2, 2.5, 3, 3.5, 4, 5.01)
+) -> DisagreementShape:
     """Mean within-item SD per bucket of mean score (paper Figure 2), and the quadratic term
     of SD = b0 + b1·mean + b2·mean² (mean centred): b2 < 0 is a hump in the middle.
 
@@ -411,9 +455,16 @@ def rater_profile(ratings: pd.DataFrame, dimension: str = "overall") -> pd.DataF
     sub = ratings[ratings["dimension"] == dimension]
     item_mean = sub.groupby("item_id")["score"].transform("mean")
     dev = sub.assign(deviation=sub["score"] - item_mean)
-    return dev.groupby("rater", sort=False).agg(n_items=("score", "size"), mean_score=("score", "mean"),
-                                                leniency=("deviation", "mean"),
-                                                deviation_sd=("deviation", "std")).reset_index()
+    return (
+        dev.groupby("rater", sort=False)
+        .agg(
+            n_items=("score", "size"),
+            mean_score=("score", "mean"),
+            leniency=("deviation", "mean"),
+            deviation_sd=("deviation", "std"),
+        )
+        .reset_index()
+    )
 
 
 def design_contrast(ratings: pd.DataFrame, benchmark: pd.DataFrame) -> pd.DataFrame:
@@ -444,17 +495,27 @@ def design_contrast(ratings: pd.DataFrame, benchmark: pd.DataFrame) -> pd.DataFr
         sub = means[means["dimension"] == d].merge(benchmark[["item_id", d]], on="item_id")
         passed, failed = sub.loc[sub[d] == 1, "mean"], sub.loc[sub[d] == 0, "mean"]
         test = st.mannwhitneyu(passed, failed, alternative="two-sided") if len(passed) and len(failed) else None
-        rows.append({"dimension": d, "n_pass": len(passed), "n_fail": len(failed), "mean_pass": passed.mean(),
-                     "mean_fail": failed.mean(), "difference": passed.mean() - failed.mean(),
-                     "mann_whitney_u": test.statistic if test else np.nan, "p_value": test.pvalue if test else np.nan})
+        rows.append(
+            {
+                "dimension": d,
+                "n_pass": len(passed),
+                "n_fail": len(failed),
+                "mean_pass": passed.mean(),
+                "mean_fail": failed.mean(),
+                "difference": passed.mean() - failed.mean(),
+                "mann_whitney_u": test.statistic if test else np.nan,
+                "p_value": test.pvalue if test else np.nan,
+            }
+        )
     return pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------- stability of the clusters
 
 
-def spearman_matrices(ratings: pd.DataFrame, weights: np.ndarray | None = None,
-                      dimensions: Sequence[str] = DIMENSIONS) -> np.ndarray:
+def spearman_matrices(
+    ratings: pd.DataFrame, weights: np.ndarray | None = None, dimensions: Sequence[str] = DIMENSIONS
+) -> np.ndarray:
     """Spearman ρ matrices between dimensions over individual ratings, for many item
     resamples at once: ``weights`` (B, n_items) are item multiplicities
     (:func:`helpers.core.statistics.stats.resample`, items in order of first appearance in
@@ -594,9 +655,14 @@ class ClusterStability:
     n_seeds: int
 
 
-def cluster_stability(ratings: pd.DataFrame, threshold: float = 0.6, n_boot: int = 300, seed: int = 0,
-                      seed_replicates: Sequence[pd.DataFrame] = (),
-                      dimensions: Sequence[str] = DIMENSIONS) -> ClusterStability:
+def cluster_stability(
+    ratings: pd.DataFrame,
+    threshold: float = 0.6,
+    n_boot: int = 300,
+    seed: int = 0,
+    seed_replicates: Sequence[pd.DataFrame] = (),
+    dimensions: Sequence[str] = DIMENSIONS,
+) -> ClusterStability:
     """The clustering of :func:`cluster_dimensions` over item-bootstrap resamples and, for
     simulated ratings, over other seeds of the simulation (``seed_replicates``: rating
     frames of the same design). The paper (§3.2, Table 3) reads "a shared cluster and two
@@ -654,12 +720,29 @@ def cluster_stability(ratings: pd.DataFrame, threshold: float = 0.6, n_boot: int
         share_alone_rep = np.full(len(dims), np.nan)
         share_with_rep = np.full((len(dims), len(dims)), np.nan)
     z = linkage(squareform(np.clip(1 - observed[0], 0, None), checks=False), method="average")
-    table = pd.DataFrame({"dimension": dims, "merge_distance": merge_distances(z, len(dims)),
-                          "independent_observed": alone_obs[0], "independent_share_bootstrap": alone_boot.mean(axis=0),
-                          "independent_share_seeds": share_alone_rep, "n_boot": n_boot,
-                          "n_seeds": len(seed_replicates)})
-    pairs = pd.DataFrame([{"dimension_a": a, "dimension_b": b, "together_observed": bool(with_obs[0, i, j]),
-                           "share_bootstrap": float(with_boot[:, i, j].mean()),
-                           "share_seeds": float(share_with_rep[i, j])}
-                          for i, a in enumerate(dims) for j, b in enumerate(dims) if i < j])
+    table = pd.DataFrame(
+        {
+            "dimension": dims,
+            "merge_distance": merge_distances(z, len(dims)),
+            "independent_observed": alone_obs[0],
+            "independent_share_bootstrap": alone_boot.mean(axis=0),
+            "independent_share_seeds": share_alone_rep,
+            "n_boot": n_boot,
+            "n_seeds": len(seed_replicates),
+        }
+    )
+    pairs = pd.DataFrame(
+        [
+            {
+                "dimension_a": a,
+                "dimension_b": b,
+                "together_observed": bool(with_obs[0, i, j]),
+                "share_bootstrap": float(with_boot[:, i, j].mean()),
+                "share_seeds": float(share_with_rep[i, j]),
+            }
+            for i, a in enumerate(dims)
+            for j, b in enumerate(dims)
+            if i < j
+        ]
+    )
     return ClusterStability(table, pairs, float(threshold), n_boot, len(seed_replicates))

@@ -68,15 +68,18 @@ def rounded_scale_moments(latent_mean, latent_sd: float, low: int = 1, high: int
     var = p @ levels**2 - mean**2
     return mean, np.sqrt(np.clip(var, 0, None))
 
+
 def rounding_cuts(low: int = 1, high: int = 5) -> np.ndarray:
     """The thresholds of rounding to the nearest level: low + ½, …, high − ½."""
     return np.arange(low, high, dtype=float) + 0.5
+
 
 def _level_probabilities(mu: np.ndarray, sigma: float, low: int, high: int, cuts=None) -> np.ndarray:
     cuts = rounding_cuts(low, high) if cuts is None else np.asarray(cuts, dtype=float)
     cdf = st.norm.cdf((cuts - mu[..., None]) / sigma)
     pad = np.zeros(cdf.shape[:-1] + (1,))
     return np.diff(np.concatenate([pad, cdf, pad + 1], axis=-1), axis=-1)
+
 
 def latent_means(observed_means, latent_sd: float, low: int = 1, high: int = 5, cuts=None) -> np.ndarray:
     """For each observed item mean, the latent mean μ whose rounded-and-clipped expectation
@@ -114,6 +117,7 @@ def latent_means(observed_means, latent_sd: float, low: int = 1, high: int = 5, 
     expected, _ = rounded_scale_moments(grid, latent_sd, low, high, cuts)
     return np.interp(np.asarray(observed_means, dtype=float), expected, grid)
 
+
 def quadratic_term(means, sds) -> np.ndarray:
     """b2 of the least-squares fit sd = b0 + b1·m + b2·m² (m centred), for one set of items
     or for a stack of replicates at once (arrays of shape (..., n_items)). b2 < 0 is a hump
@@ -148,6 +152,7 @@ def quadratic_term(means, sds) -> np.ndarray:
     xty = np.einsum("...ij,...i->...j", x, np.asarray(sds, dtype=float))
     return np.linalg.solve(xtx, xty[..., None])[..., 2, 0]
 
+
 @dataclass(frozen=True)
 class BoundedNull:
     """The disagreement hump tested against the bounded scale (:func:`bounded_scale_null`)."""
@@ -170,9 +175,17 @@ class BoundedNull:
         """A hump stronger than the bounded scale produces (b2 below the null, p < .05)."""
         return self.observed < self.null_mean and self.p_value < 0.05
 
-def bounded_scale_null(item_stats: pd.DataFrame, dimension: str = "overall", n_null: int = 1000, seed: int = 0,
-                       edges: Sequence[float] = (1, 2, 2.5, 3, 3.5, 4, 5.01), low: int = 1,
-                       high: int = 5, cuts: Sequence[float] | None = None) -> BoundedNull:
+
+def bounded_scale_null(
+    item_stats: pd.DataFrame,
+    dimension: str = "overall",
+    n_null: int = 1000,
+    seed: int = 0,
+    edges: Sequence[float] = (1, 2, 2.5, 3, 3.5, 4, 5.01),
+    low: int = 1,
+    high: int = 5,
+    cuts: Sequence[float] | None = None,
+) -> BoundedNull:
     """Is the hump of disagreement more than a bounded 1–5 scale produces by itself?
 
     The paper (Figure 1, appendix A.1) reads agreement at both ends of the quality scale and
@@ -252,21 +265,54 @@ def bounded_scale_null(item_stats: pd.DataFrame, dimension: str = "overall", n_n
 
     centred = means - means.mean()
     ols = sm.OLS(sds, sm.add_constant(np.column_stack([centred, centred**2]))).fit()
-    summary = pd.DataFrame([{
-        "dimension": dimension, "observed_quadratic": observed, "ols_p_value": float(ols.pvalues[2]),
-        "null_mean": float(null.mean()), "null_ci_low": low_ci, "null_ci_high": high_ci, "p_value": p,
-        "latent_sd": sigma, "pooled_sd": float(np.sqrt(np.mean(sds**2))), "n_items": len(sub), "n_null": n_null,
-        "thresholds": ", ".join(f"{c:.2f}" for c in (rounding_cuts(low, high) if cuts is None else cuts))}])
-    items = pd.DataFrame({"item_id": sub["item_id"].to_numpy(), "mean": means, "sd": sds, "n": n, "latent_mean": mu,
-                          "null_expected_sd": expected_sd})
+    summary = pd.DataFrame(
+        [
+            {
+                "dimension": dimension,
+                "observed_quadratic": observed,
+                "ols_p_value": float(ols.pvalues[2]),
+                "null_mean": float(null.mean()),
+                "null_ci_low": low_ci,
+                "null_ci_high": high_ci,
+                "p_value": p,
+                "latent_sd": sigma,
+                "pooled_sd": float(np.sqrt(np.mean(sds**2))),
+                "n_items": len(sub),
+                "n_null": n_null,
+                "thresholds": ", ".join(f"{c:.2f}" for c in (rounding_cuts(low, high) if cuts is None else cuts)),
+            }
+        ]
+    )
+    items = pd.DataFrame(
+        {
+            "item_id": sub["item_id"].to_numpy(),
+            "mean": means,
+            "sd": sds,
+            "n": n,
+            "latent_mean": mu,
+            "null_expected_sd": expected_sd,
+        }
+    )
     items["sd_ratio"] = items["sd"] / items["null_expected_sd"].where(items["null_expected_sd"] > 0)
     items["bucket"] = pd.cut(items["mean"], bins=list(edges), right=False)
-    buckets = items.groupby("bucket", observed=False).agg(
-        n_items=("sd", "size"), mean_sd=("sd", "mean"), null_expected_sd=("null_expected_sd", "mean")).reset_index()
+    buckets = (
+        items.groupby("bucket", observed=False)
+        .agg(n_items=("sd", "size"), mean_sd=("sd", "mean"), null_expected_sd=("null_expected_sd", "mean"))
+        .reset_index()
+    )
     buckets["sd_ratio"] = buckets["mean_sd"] / buckets["null_expected_sd"]
     buckets["bucket"] = buckets["bucket"].astype(str)
-    return BoundedNull(summary, buckets, items.drop(columns="bucket"), null, sigma, observed, p,
-                       None if cuts is None else tuple(float(c) for c in cuts))
+    return BoundedNull(
+        summary,
+        buckets,
+        items.drop(columns="bucket"),
+        null,
+        sigma,
+        observed,
+        p,
+        None if cuts is None else tuple(float(c) for c in cuts),
+    )
+
 
 def _fit_latent_sd(means: np.ndarray, sds: np.ndarray, low: int, high: int, cuts=None) -> float:
     """The one latent SD whose mean expected within-item variance (at every item's own latent
@@ -278,6 +324,7 @@ def _fit_latent_sd(means: np.ndarray, sds: np.ndarray, low: int, high: int, cuts
         _, sd = rounded_scale_moments(latent_means(means, mid, low, high, cuts), mid, low, high, cuts)
         lo, hi = (mid, hi) if np.mean(sd**2) < target else (lo, mid)
     return (lo + hi) / 2
+
 
 def fit_cutpoints(ratings: pd.DataFrame, dimension: str = "overall", low: int = 1, high: int = 5) -> np.ndarray:
     """Thresholds of the rating scale estimated from the ratings: an ordered-probit
@@ -341,9 +388,17 @@ def fit_cutpoints(ratings: pd.DataFrame, dimension: str = "overall", low: int = 
     _, c = unpack(fit.x)
     return low + 0.5 + (c - c[0]) / (c[-1] - c[0]) * (high - low - 1)
 
-def threshold_sensitivity(item_stats: pd.DataFrame, ratings: pd.DataFrame | None = None, dimension: str = "overall",
-                          n_null: int = 1000, seed: int = 0, shift: float = 0.25, low: int = 1,
-                          high: int = 5) -> pd.DataFrame:
+
+def threshold_sensitivity(
+    item_stats: pd.DataFrame,
+    ratings: pd.DataFrame | None = None,
+    dimension: str = "overall",
+    n_null: int = 1000,
+    seed: int = 0,
+    shift: float = 0.25,
+    low: int = 1,
+    high: int = 5,
+) -> pd.DataFrame:
     """How much the bounded-scale null's verdict depends on its thresholds.
 
     :func:`bounded_scale_null` with rounding's thresholds (k + ½), with the outer two moved
@@ -381,12 +436,20 @@ def threshold_sensitivity(item_stats: pd.DataFrame, ratings: pd.DataFrame | None
     narrower, wider = base.copy(), base.copy()
     narrower[[0, -1]] += [shift, -shift]
     wider[[0, -1]] += [-shift, shift]
-    variants = {"rounding (k + ½)": None, f"end categories narrower (outer thresholds ∓{shift:g})": narrower,
-                f"end categories wider (outer thresholds ±{shift:g})": wider}
+    variants = {
+        "rounding (k + ½)": None,
+        f"end categories narrower (outer thresholds ∓{shift:g})": narrower,
+        f"end categories wider (outer thresholds ±{shift:g})": wider,
+    }
     if ratings is not None:
         variants["fitted (ordered probit, one latent SD)"] = fit_cutpoints(ratings, dimension, low, high)
-    rows = [bounded_scale_null(item_stats, dimension, n_null, seed, low=low, high=high, cuts=cuts).summary
-            .assign(thresholds_from=name) for name, cuts in variants.items()]
+    rows = [
+        bounded_scale_null(item_stats, dimension, n_null, seed, low=low, high=high, cuts=cuts).summary.assign(
+            thresholds_from=name
+        )
+        for name, cuts in variants.items()
+    ]
     out = pd.concat(rows, ignore_index=True)
-    return out[["thresholds_from", "thresholds"] + [c for c in out.columns if c not in ("thresholds_from",
-                                                                                      "thresholds")]]
+    return out[
+        ["thresholds_from", "thresholds"] + [c for c in out.columns if c not in ("thresholds_from", "thresholds")]
+    ]

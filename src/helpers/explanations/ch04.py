@@ -32,17 +32,19 @@ import pandas as pd
 from scipy import stats as st
 
 from ..core import classroom, params, paths
-from ..core.statistics.agreement import ALPHA_RELIABLE
-from ..core.errors import InputError
 from ..core.book.findings import Findings
 from ..core.book.report import ChapterData, Provenance, table
 from ..core.book.results import read_saved
+from ..core.errors import InputError
+from ..core.statistics.agreement import ALPHA_RELIABLE
 from . import analysis
 from .io import BENCHMARK_FILE, SCORES, WorkbookRatings, load_benchmark, load_ratings, workbook_files
 from .simulate import RatingModel, generating_values, simulate_ratings
 
-RATING_FORMATS = ("a long CSV (item_id, rater, dimension, score), a Forms export, a rating workbook, a folder of "
-                  "rating workbooks or a list of them (.venv/bin/python -m helpers template explanations)")
+RATING_FORMATS = (
+    "a long CSV (item_id, rater, dimension, score), a Forms export, a rating workbook, a folder of "
+    "rating workbooks or a list of them (.venv/bin/python -m helpers template explanations)"
+)
 #: The significance level of the chapter's counts and readings.
 LEVEL = 0.05
 #: A dimension is an independent axis (or in a shared cluster) when it is so in at least this share of resamples.
@@ -91,8 +93,12 @@ class RatingsSource:
             files = (self.benchmark_file,)
         else:
             ratings, files = self.loaded.ratings, self.loaded.files
-        return Data(Provenance("simulated" if self.simulated else "own", files), ratings, self.benchmark,
-                    self.model if self.simulated else None)
+        return Data(
+            Provenance("simulated" if self.simulated else "own", files),
+            ratings,
+            self.benchmark,
+            self.model if self.simulated else None,
+        )
 
 
 def _ratings_file(value):
@@ -102,8 +108,9 @@ def _ratings_file(value):
             raise InputError("is an empty list", parameter="ratings_file", expected=RATING_FORMATS)
         return [params.existing_file(f"ratings_file[{k}]", v, (".xlsx", ".xlsm")) for k, v in enumerate(value)]
     if not isinstance(value, (str, Path)) or not str(value).strip():
-        raise InputError("must be a path or a list of paths", parameter="ratings_file", value=value,
-                         expected=RATING_FORMATS)
+        raise InputError(
+            "must be a path or a list of paths", parameter="ratings_file", value=value, expected=RATING_FORMATS
+        )
     try:
         path = paths.resolve_input(value)
     except FileNotFoundError as exc:
@@ -113,8 +120,16 @@ def _ratings_file(value):
     return params.existing_file("ratings_file", value, (".csv", ".txt", ".xlsx", ".xlsm"))
 
 
-def ratings_source(ratings_file=None, benchmark_file=None, n_raters=16, seed=42, rating_model=None,
-                   results_dir="results", unfinished="stop", projection=None) -> RatingsSource:
+def ratings_source(
+    ratings_file=None,
+    benchmark_file=None,
+    n_raters=16,
+    seed=42,
+    rating_model=None,
+    results_dir="results",
+    unfinished="stop",
+    projection=None,
+) -> RatingsSource:
     """Check where the ratings come from: a ratings CSV, rating workbooks (one file, a
     folder, or a list; their items must be in the benchmark, at least two raters) or the
     simulator (its knobs, the number of raters). Defaults as in the notebooks' parameters
@@ -122,8 +137,9 @@ def ratings_source(ratings_file=None, benchmark_file=None, n_raters=16, seed=42,
     class's workbooks, which carry a Student: field; off for a CSV and the simulation) shows
     the raters as ``student 1 … n`` (:class:`helpers.core.classroom.Projection`; the key
     goes to ``<results_dir>/student_key.csv``)."""
-    bench_path = BENCHMARK_FILE if benchmark_file is None else params.existing_file("benchmark_file",
-                                                                                    benchmark_file, (".csv",))
+    bench_path = (
+        BENCHMARK_FILE if benchmark_file is None else params.existing_file("benchmark_file", benchmark_file, (".csv",))
+    )
     try:
         benchmark = load_benchmark(bench_path)
     except InputError as exc:
@@ -142,19 +158,36 @@ def ratings_source(ratings_file=None, benchmark_file=None, n_raters=16, seed=42,
         sheet = "Ratings" if workbook_files(source) else None
         unknown = sorted(set(ratings["item_id"]) - set(benchmark["item_id"]))
         if unknown:
-            raise InputError(f"{len(unknown)} rated item(s) are not in the benchmark, e.g. {unknown[:5]}",
-                             parameter="ratings_file", file=first, sheet=sheet, column="item_id", value=unknown[0],
-                             expected=f"item ids of {bench_path}")
+            raise InputError(
+                f"{len(unknown)} rated item(s) are not in the benchmark, e.g. {unknown[:5]}",
+                parameter="ratings_file",
+                file=first,
+                sheet=sheet,
+                column="item_id",
+                value=unknown[0],
+                expected=f"item ids of {bench_path}",
+            )
         raters = ratings["rater"].nunique()
         if raters < 2:
-            raise InputError(f"has {raters} rater(s) with ratings; reliability needs at least 2",
-                             parameter="ratings_file", file=first, column="rater")
+            raise InputError(
+                f"has {raters} rater(s) with ratings; reliability needs at least 2",
+                parameter="ratings_file",
+                file=first,
+                column="rater",
+            )
     params.text("results_dir", str(results_dir))
     projection = None if projection is None else params.boolean("projection", projection)
     if loaded is not None:
         loaded, _ = loaded.for_page(projection, results_dir)
-    return RatingsSource(ratings_file, benchmark, str(bench_path), params.integer("n_raters", n_raters, minimum=2),
-                         params.integer("seed", seed), model, loaded)
+    return RatingsSource(
+        ratings_file,
+        benchmark,
+        str(bench_path),
+        params.integer("n_raters", n_raters, minimum=2),
+        params.integer("seed", seed),
+        model,
+        loaded,
+    )
 
 
 def ratings_description(box: Data, source: RatingsSource) -> pd.DataFrame:
@@ -163,10 +196,16 @@ def ratings_description(box: Data, source: RatingsSource) -> pd.DataFrame:
     loading the given ratings left out (``skipped``, its notes in ``text``), and how many
     explanations, raters and ratings there are."""
     notes = () if source.simulated else source.loaded.notes
-    rows = [("simulated", int(source.simulated), ""), ("simulated_raters", source.n_raters, ""),
-            ("seed", source.seed, ""), ("benchmark_items", len(source.benchmark), ""),
-            ("skipped", len(notes), "; ".join(notes)), ("items", box.ratings["item_id"].nunique(), ""),
-            ("raters", box.ratings["rater"].nunique(), ""), ("ratings", len(box.ratings), "")]
+    rows = [
+        ("simulated", int(source.simulated), ""),
+        ("simulated_raters", source.n_raters, ""),
+        ("seed", source.seed, ""),
+        ("benchmark_items", len(source.benchmark), ""),
+        ("skipped", len(notes), "; ".join(notes)),
+        ("items", box.ratings["item_id"].nunique(), ""),
+        ("raters", box.ratings["rater"].nunique(), ""),
+        ("ratings", len(box.ratings), ""),
+    ]
     return pd.DataFrame(rows, columns=["quantity", "value", "text"])
 
 
@@ -231,9 +270,20 @@ class Setup:
         return self.source.load()
 
 
-def setup(ratings_file=None, unfinished="stop", projection=None, benchmark_file=None, n_raters=16, seed=42,
-          rating_model=None, cluster_threshold=0.6, n_boot=300, n_null=1000, n_seeds=30,
-          results_dir="results") -> Setup:
+def setup(
+    ratings_file=None,
+    unfinished="stop",
+    projection=None,
+    benchmark_file=None,
+    n_raters=16,
+    seed=42,
+    rating_model=None,
+    cluster_threshold=0.6,
+    n_boot=300,
+    n_null=1000,
+    n_seeds=30,
+    results_dir="results",
+) -> Setup:
     """Check chapter 04's parameters before any work (each problem names its parameter).
 
     The ratings' parameters as :func:`ratings_source`; ``cluster_threshold``, the dendrogram's
@@ -241,28 +291,51 @@ def setup(ratings_file=None, unfinished="stop", projection=None, benchmark_file=
     items, ``n_null`` ≥ 99 replicates of the bounded-scale null, ``n_seeds`` ≥ 0 further
     simulation seeds for the stability of the clusters.
     """
-    source = ratings_source(ratings_file=ratings_file, benchmark_file=benchmark_file, n_raters=n_raters, seed=seed,
-                            rating_model=rating_model, results_dir=results_dir, unfinished=unfinished,
-                            projection=projection)
-    return Setup(source, params.number("cluster_threshold", cluster_threshold, minimum=0, maximum=2),
-                 params.integer("n_boot", n_boot, minimum=20), params.integer("n_null", n_null, minimum=99),
-                 params.integer("n_seeds", n_seeds, minimum=0))
+    source = ratings_source(
+        ratings_file=ratings_file,
+        benchmark_file=benchmark_file,
+        n_raters=n_raters,
+        seed=seed,
+        rating_model=rating_model,
+        results_dir=results_dir,
+        unfinished=unfinished,
+        projection=projection,
+    )
+    return Setup(
+        source,
+        params.number("cluster_threshold", cluster_threshold, minimum=0, maximum=2),
+        params.integer("n_boot", n_boot, minimum=20),
+        params.integer("n_null", n_null, minimum=99),
+        params.integer("n_seeds", n_seeds, minimum=0),
+    )
 
 
 def description(box: Data, setup: Setup) -> pd.DataFrame:
     """The run's data in one table (``data_summary.csv``): ``quantity, value, text``, the
     ratings (:func:`ratings_description`) and the chapter's cut and resamples."""
-    rows = pd.DataFrame([("cluster_threshold", setup.cluster_threshold, ""), ("n_boot", setup.n_boot, ""),
-                         ("n_null", setup.n_null, ""), ("n_seeds", setup.n_seeds, "")],
-                        columns=["quantity", "value", "text"])
+    rows = pd.DataFrame(
+        [
+            ("cluster_threshold", setup.cluster_threshold, ""),
+            ("n_boot", setup.n_boot, ""),
+            ("n_null", setup.n_null, ""),
+            ("n_seeds", setup.n_seeds, ""),
+        ],
+        columns=["quantity", "value", "text"],
+    )
     return pd.concat([ratings_description(box, setup.source), rows], ignore_index=True)
 
 
 # --------------------------------------------------------------------------- steps
 
 
-def calibration_band(benchmark: pd.DataFrame, n_raters: int, model: RatingModel, seeds: Sequence[int] = range(12),
-                     low: float = 0.35, high: float = 0.60) -> pd.DataFrame:
+def calibration_band(
+    benchmark: pd.DataFrame,
+    n_raters: int,
+    model: RatingModel,
+    seeds: Sequence[int] = range(12),
+    low: float = 0.35,
+    high: float = 0.60,
+) -> pd.DataFrame:
     """Interval α of every score over simulation ``seeds`` (min, max, and whether both lie in
     [low, high], the band of the paper's Table 2 the simulator was calibrated to). Not
     cached: it takes about a second, and a cached band could outlive a change to the
@@ -270,8 +343,14 @@ def calibration_band(benchmark: pd.DataFrame, n_raters: int, model: RatingModel,
     from ..core.statistics.agreement import krippendorff_alpha, rating_matrix
 
     def alphas(ratings: pd.DataFrame) -> dict[str, float]:
-        return {d: krippendorff_alpha(rating_matrix(ratings[ratings["dimension"] == d], "score", rater="rater",
-                                                    item="item_id").to_numpy(dtype=float).T) for d in SCORES}
+        return {
+            d: krippendorff_alpha(
+                rating_matrix(ratings[ratings["dimension"] == d], "score", rater="rater", item="item_id")
+                .to_numpy(dtype=float)
+                .T
+            )
+            for d in SCORES
+        }
 
     band = pd.DataFrame([alphas(simulate_ratings(benchmark, n_raters, s, model)) for s in seeds]).agg(["min", "max"]).T
     band[f"within {low:.2f}–{high:.2f}"] = (band["min"] >= low) & (band["max"] <= high)
@@ -281,10 +360,14 @@ def calibration_band(benchmark: pd.DataFrame, n_raters: int, model: RatingModel,
 def stability(box: Data, setup: Setup) -> analysis.ClusterStability:
     """How stable the cut is (:func:`~helpers.explanations.analysis.cluster_stability`): over
     ``n_boot`` item resamples and, for simulated ratings, ``n_seeds`` further simulation seeds."""
-    replicates = ([simulate_ratings(box.benchmark, setup.n_raters, setup.seed + 1 + k, box.model)
-                   for k in range(setup.n_seeds)] if box.simulated else [])
-    return analysis.cluster_stability(box.ratings, threshold=setup.cluster_threshold, n_boot=setup.n_boot,
-                                      seed=setup.seed, seed_replicates=replicates)
+    replicates = (
+        [simulate_ratings(box.benchmark, setup.n_raters, setup.seed + 1 + k, box.model) for k in range(setup.n_seeds)]
+        if box.simulated
+        else []
+    )
+    return analysis.cluster_stability(
+        box.ratings, threshold=setup.cluster_threshold, n_boot=setup.n_boot, seed=setup.seed, seed_replicates=replicates
+    )
 
 
 def regression_fit(regression: analysis.Regression) -> pd.DataFrame:
@@ -301,8 +384,9 @@ def disagreement_shape(box: Data, setup: Setup, item_stats: pd.DataFrame) -> pd.
     if box.simulated:
         latent = simulate_ratings(box.benchmark, setup.n_raters, setup.seed, box.model, bounded=False)
         shapes["latent"] = analysis.disagreement_by_quality(analysis.item_statistics(latent))
-    return pd.DataFrame([{"scores": k, "quadratic": s.quadratic, "quadratic_p": s.quadratic_p}
-                         for k, s in shapes.items()])
+    return pd.DataFrame(
+        [{"scores": k, "quadratic": s.quadratic, "quadratic_p": s.quadratic_p} for k, s in shapes.items()]
+    )
 
 
 def contrast_beside_truth(contrast: pd.DataFrame, truth: pd.DataFrame | None) -> pd.DataFrame | None:
@@ -340,9 +424,19 @@ def clusters_beside_truth(stability: analysis.ClusterStability, truth: pd.DataFr
 # --------------------------------------------------------------------------- findings
 
 #: The result files :func:`findings` reads (``results/04_explanation_judgements/<name>.csv``).
-FINDINGS_INPUTS = ("data_summary", "simulator_truth", "design_contrast", "reliability", "spearman",
-                   "cluster_stability", "regression", "regression_fit", "disagreement_null", "disagreement_shape",
-                   "disagreement_null_thresholds")
+FINDINGS_INPUTS = (
+    "data_summary",
+    "simulator_truth",
+    "design_contrast",
+    "reliability",
+    "spearman",
+    "cluster_stability",
+    "regression",
+    "regression_fit",
+    "disagreement_null",
+    "disagreement_shape",
+    "disagreement_null_thresholds",
+)
 
 
 def read_inputs(folder, names: Sequence[str]) -> dict[str, pd.DataFrame]:
@@ -397,12 +491,23 @@ def _reliability(found: Findings, rel: pd.DataFrame) -> None:
         return
     rel = rel.set_index("dimension")
     lo, hi = rel["alpha"].idxmin(), rel["alpha"].idxmax()
-    (found.add("alpha_lowest", rel.loc[lo, "alpha"], ci=(rel.loc[lo, "alpha_ci_low"], rel.loc[lo, "alpha_ci_high"]),
-               text=lo)
-     .add("alpha_highest", rel.loc[hi, "alpha"], ci=(rel.loc[hi, "alpha_ci_low"], rel.loc[hi, "alpha_ci_high"]),
-          text=hi)
-     .add("reliable", int((rel["alpha"] >= RELIABLE_ALPHA).sum())).add("scores", len(rel))
-     .add("reliable_alpha", RELIABLE_ALPHA))
+    (
+        found.add(
+            "alpha_lowest",
+            rel.loc[lo, "alpha"],
+            ci=(rel.loc[lo, "alpha_ci_low"], rel.loc[lo, "alpha_ci_high"]),
+            text=lo,
+        )
+        .add(
+            "alpha_highest",
+            rel.loc[hi, "alpha"],
+            ci=(rel.loc[hi, "alpha_ci_low"], rel.loc[hi, "alpha_ci_high"]),
+            text=hi,
+        )
+        .add("reliable", int((rel["alpha"] >= RELIABLE_ALPHA).sum()))
+        .add("scores", len(rel))
+        .add("reliable_alpha", RELIABLE_ALPHA)
+    )
 
 
 def _design(found: Findings, contrast: pd.DataFrame, truth: pd.DataFrame | None) -> None:
@@ -412,8 +517,12 @@ def _design(found: Findings, contrast: pd.DataFrame, truth: pd.DataFrame | None)
     if contrast.empty:
         absent(found, "gap_lowest", "gap_highest", "designed_significant", "dimensions")
     else:
-        (found.add("gap_lowest", contrast["difference"].min()).add("gap_highest", contrast["difference"].max())
-         .add("designed_significant", int((contrast["p_value"] < LEVEL).sum())).add("dimensions", len(contrast)))
+        (
+            found.add("gap_lowest", contrast["difference"].min())
+            .add("gap_highest", contrast["difference"].max())
+            .add("designed_significant", int((contrast["p_value"] < LEVEL).sum()))
+            .add("dimensions", len(contrast))
+        )
     gap = None if truth is None else float((truth["pass_level"] - truth["fail_level"]).dropna().iloc[0])
     found.add("generating_gap", gap)
 
@@ -421,16 +530,29 @@ def _design(found: Findings, contrast: pd.DataFrame, truth: pd.DataFrame | None)
 def _spearman(found: Findings, spearman: pd.DataFrame) -> None:
     """How many ρ are significant over single ratings and over item means, and the pairs
     significant only when ratings count as independent."""
-    names = ("n_items", "n_ratings", "pairs", "significant_ratings", "significant_items", "flipped", "flip_ratings",
-             "flip_items")
+    names = (
+        "n_items",
+        "n_ratings",
+        "pairs",
+        "significant_ratings",
+        "significant_items",
+        "flipped",
+        "flip_ratings",
+        "flip_items",
+    )
     if spearman.empty:
         absent(found, *names)
         return
     off = analysis.spearman_pairs(spearman)
     flipped = off[(off["p_value"] < LEVEL) & (off["p_items"] >= LEVEL)]
-    (found.add("n_items", int(off["n_items"].iloc[0])).add("n_ratings", int(off["n"].iloc[0]))
-     .add("pairs", len(off)).add("significant_ratings", int((off["p_value"] < LEVEL).sum()))
-     .add("significant_items", int((off["p_items"] < LEVEL).sum())).add("flipped", len(flipped)))
+    (
+        found.add("n_items", int(off["n_items"].iloc[0]))
+        .add("n_ratings", int(off["n"].iloc[0]))
+        .add("pairs", len(off))
+        .add("significant_ratings", int((off["p_value"] < LEVEL).sum()))
+        .add("significant_items", int((off["p_items"] < LEVEL).sum()))
+        .add("flipped", len(flipped))
+    )
     for r in flipped.itertuples():
         pair = f"{r.dimension_a}–{r.dimension_b}"
         found.add("flip_ratings", r.rho, group=pair, p=r.p_value)
@@ -445,8 +567,22 @@ def _clusters(found: Findings, stab: pd.DataFrame, summary: pd.DataFrame, truth:
     for the unstable ones where they join, and the cut; (simulated) each dimension's loading
     beside its share."""
     if stab.empty:
-        absent(found, "n_boot", "stable", "threshold", "independent_axes", "shared_axes", "n_unstable", "independent",
-               "independent_seeds", "unstable", "unstable_seeds", "merge_distance", "loading", "alone")
+        absent(
+            found,
+            "n_boot",
+            "stable",
+            "threshold",
+            "independent_axes",
+            "shared_axes",
+            "n_unstable",
+            "independent",
+            "independent_seeds",
+            "unstable",
+            "unstable_seeds",
+            "merge_distance",
+            "loading",
+            "alone",
+        )
         return
     t = stab.set_index("dimension")
     shares = t["independent_share_bootstrap"]
@@ -455,9 +591,14 @@ def _clusters(found: Findings, stab: pd.DataFrame, summary: pd.DataFrame, truth:
     unstable = [d for d, s in shares.items() if 1 - STABLE < s < STABLE]
     threshold = summary.set_index("quantity")["value"].get("cluster_threshold") if not summary.empty else None
     seeds = t["n_seeds"].iloc[0] > 0
-    (found.add("n_boot", t["n_boot"].iloc[0]).add("stable", STABLE).add("threshold", threshold)
-     .add("independent_axes", len(independent), text=names_list(independent))
-     .add("shared_axes", len(shared), text=names_list(shared)).add("n_unstable", len(unstable)))
+    (
+        found.add("n_boot", t["n_boot"].iloc[0])
+        .add("stable", STABLE)
+        .add("threshold", threshold)
+        .add("independent_axes", len(independent), text=names_list(independent))
+        .add("shared_axes", len(shared), text=names_list(shared))
+        .add("n_unstable", len(unstable))
+    )
     for kind, names in (("independent", independent), ("unstable", unstable)):
         for d in names:
             found.add(kind, t.loc[d, "independent_share_bootstrap"], group=d)
@@ -483,30 +624,56 @@ def _regression(found: Findings, regression: pd.DataFrame, fit: pd.DataFrame, tr
     largest generating weights and Spearman ρ of β and weights."""
     found.add("r2", fit["r2"].iloc[0] if not fit.empty else None)
     if regression.empty:
-        absent(found, "first_beta", "second_beta", "predictors", "not_significant", "largest_vif", "se_ratio_lowest",
-               "se_ratio_highest", "lost", "top_betas", "top_weights", "same_top", "same_order", "recovered_rho")
+        absent(
+            found,
+            "first_beta",
+            "second_beta",
+            "predictors",
+            "not_significant",
+            "largest_vif",
+            "se_ratio_lowest",
+            "se_ratio_highest",
+            "lost",
+            "top_betas",
+            "top_weights",
+            "same_top",
+            "same_order",
+            "recovered_rho",
+        )
         return
     reg = regression.set_index("predictor")
     order = list(reg["beta"].sort_values(ascending=False).index)
     for name, predictor in (("first_beta", order[0]), ("second_beta", order[1])):
-        found.add(name, reg.loc[predictor, "beta"],
-                  ci=(reg.loc[predictor, "ci90_cluster_low"], reg.loc[predictor, "ci90_cluster_high"]), text=predictor)
+        found.add(
+            name,
+            reg.loc[predictor, "beta"],
+            ci=(reg.loc[predictor, "ci90_cluster_low"], reg.loc[predictor, "ci90_cluster_high"]),
+            text=predictor,
+        )
     weak = list(reg.index[reg["p_cluster"] >= LEVEL])
-    (found.add("predictors", len(reg)).add("not_significant", len(weak), text=names_list(weak))
-     .add("largest_vif", reg["vif"].max()))
+    (
+        found.add("predictors", len(reg))
+        .add("not_significant", len(weak), text=names_list(weak))
+        .add("largest_vif", reg["vif"].max())
+    )
     ratio = reg["se_cluster"] / reg["se"]
     lost = list(reg.index[(reg["p_value"] < LEVEL) & (reg["p_cluster"] >= LEVEL)])
-    found.add("se_ratio_lowest", ratio.min()).add("se_ratio_highest", ratio.max()).add("lost", len(lost),
-                                                                                      text=names_list(lost))
+    found.add("se_ratio_lowest", ratio.min()).add("se_ratio_highest", ratio.max()).add(
+        "lost", len(lost), text=names_list(lost)
+    )
     if truth is None:
         absent(found, "top_betas", "top_weights", "same_top", "same_order", "recovered_rho")
         return
     weights = truth.set_index("dimension").loc[reg.index, "overall_weight"]
     top_est = list(reg["beta"].sort_values(ascending=False).index[:3])
     top_true = list(weights.sort_values(ascending=False).index[:3])
-    (found.add("top_betas", text=names_list(top_est)).add("top_weights", text=names_list(top_true))
-     .add("same_top", set(top_est) == set(top_true)).add("same_order", top_est == top_true)
-     .add("recovered_rho", st.spearmanr(reg["beta"], weights).statistic))
+    (
+        found.add("top_betas", text=names_list(top_est))
+        .add("top_weights", text=names_list(top_true))
+        .add("same_top", set(top_est) == set(top_true))
+        .add("same_order", top_est == top_true)
+        .add("recovered_rho", st.spearmanr(reg["beta"], weights).statistic)
+    )
 
 
 def _shape(found: Findings, null: pd.DataFrame, shape: pd.DataFrame) -> None:
@@ -526,15 +693,22 @@ def _shape(found: Findings, null: pd.DataFrame, shape: pd.DataFrame) -> None:
         n = null.iloc[0]
         rejected = bool(n["p_value"] < LEVEL)
         beyond = bool(n["observed_quadratic"] < n["null_mean"] and rejected)
-        (found.add("latent_sd", n["latent_sd"]).add("n_null", int(n["n_null"]))
-         .add("null_mean", n["null_mean"], ci=(n["null_ci_low"], n["null_ci_high"]), p=n["p_value"])
-         .add("beyond_null", beyond).add("like_null", not beyond and not rejected)
-         .add("weaker_than_null", not beyond and rejected))
+        (
+            found.add("latent_sd", n["latent_sd"])
+            .add("n_null", int(n["n_null"]))
+            .add("null_mean", n["null_mean"], ci=(n["null_ci_low"], n["null_ci_high"]), p=n["p_value"])
+            .add("beyond_null", beyond)
+            .add("like_null", not beyond and not rejected)
+            .add("weaker_than_null", not beyond and rejected)
+        )
     else:
         absent(found, "latent_sd", "n_null", "null_mean", "beyond_null", "like_null", "weaker_than_null")
     latent = "latent" in s.index
-    found.add("latent_quadratic", s.loc["latent", "quadratic"] if latent else None,
-              p=s.loc["latent", "quadratic_p"] if latent else None)
+    found.add(
+        "latent_quadratic",
+        s.loc["latent", "quadratic"] if latent else None,
+        p=s.loc["latent", "quadratic_p"] if latent else None,
+    )
 
 
 def _thresholds(found: Findings, sensitivity: pd.DataFrame) -> None:
@@ -553,8 +727,30 @@ def _thresholds(found: Findings, sensitivity: pd.DataFrame) -> None:
     found.add("thresholds_matter", not ((p >= LEVEL).all() or (p < LEVEL).all()))
 
 
-__all__ = ["Data", "RatingsSource", "Setup", "setup", "ratings_source", "description", "ratings_description",
-           "ratings_findings", "by_construction", "calibration_band", "stability", "regression_fit",
-           "disagreement_shape", "contrast_beside_truth", "regression_beside_truth", "clusters_beside_truth",
-           "FINDINGS_INPUTS", "findings", "read_inputs", "names_list", "absent", "RATING_FORMATS", "LEVEL", "STABLE",
-           "RELIABLE_ALPHA"]
+__all__ = [
+    "Data",
+    "RatingsSource",
+    "Setup",
+    "setup",
+    "ratings_source",
+    "description",
+    "ratings_description",
+    "ratings_findings",
+    "by_construction",
+    "calibration_band",
+    "stability",
+    "regression_fit",
+    "disagreement_shape",
+    "contrast_beside_truth",
+    "regression_beside_truth",
+    "clusters_beside_truth",
+    "FINDINGS_INPUTS",
+    "findings",
+    "read_inputs",
+    "names_list",
+    "absent",
+    "RATING_FORMATS",
+    "LEVEL",
+    "STABLE",
+    "RELIABLE_ALPHA",
+]

@@ -21,13 +21,22 @@ import pandas as pd
 from scipy import stats as st
 
 from ..core import params
-from ..core.formats import published
-from ..core.encoder import model_name
 from ..core.book.findings import Findings
+from ..core.encoder import model_name
+from ..core.formats import published
 from ..core.statistics.stats import detectable_correlation
 from . import evaluator
-from .ch04 import LEVEL, Data, RatingsSource, absent, names_list, ratings_description, ratings_findings, \
-    ratings_source, read_inputs
+from .ch04 import (
+    LEVEL,
+    Data,
+    RatingsSource,
+    absent,
+    names_list,
+    ratings_description,
+    ratings_findings,
+    ratings_source,
+    read_inputs,
+)
 from .evaluator import EvaluatorConfig
 from .io import DIMENSIONS, SCORES
 from .simulate import simulate_ratings
@@ -53,40 +62,88 @@ class Setup:
         return self.source.load()
 
 
-def evaluator_config(mode="frozen", model_path=None, ridge_alpha=10.0, epochs=50, learning_rate=2e-5, batch_size=2,
-                     max_length=128, n_test=None, split_seed=42) -> EvaluatorConfig:
+def evaluator_config(
+    mode="frozen",
+    model_path=None,
+    ridge_alpha=10.0,
+    epochs=50,
+    learning_rate=2e-5,
+    batch_size=2,
+    max_length=128,
+    n_test=None,
+    split_seed=42,
+) -> EvaluatorConfig:
     """Check the model's parameters (``n_test`` None: held-out metaphors follow the data,
     :func:`~helpers.explanations.evaluator.held_out_metaphors`)."""
     params.choice("mode", mode, ("frozen", "finetune"))
     path = None if model_path is None else str(params.model_folder("model_path", model_path))
-    return EvaluatorConfig(mode=mode, model_path=path,
-                           ridge_alpha=params.number("ridge_alpha", ridge_alpha, minimum=0),
-                           epochs=params.integer("epochs", epochs, minimum=1),
-                           learning_rate=params.number("learning_rate", learning_rate, minimum=0),
-                           batch_size=params.integer("batch_size", batch_size, minimum=1),
-                           max_length=params.integer("max_length", max_length, minimum=8, maximum=512),
-                           n_test=None if n_test is None else params.integer("n_test", n_test, minimum=2),
-                           seed=params.integer("split_seed", split_seed))
+    return EvaluatorConfig(
+        mode=mode,
+        model_path=path,
+        ridge_alpha=params.number("ridge_alpha", ridge_alpha, minimum=0),
+        epochs=params.integer("epochs", epochs, minimum=1),
+        learning_rate=params.number("learning_rate", learning_rate, minimum=0),
+        batch_size=params.integer("batch_size", batch_size, minimum=1),
+        max_length=params.integer("max_length", max_length, minimum=8, maximum=512),
+        n_test=None if n_test is None else params.integer("n_test", n_test, minimum=2),
+        seed=params.integer("split_seed", split_seed),
+    )
 
 
-def setup(ratings_file=None, unfinished="stop", projection=None, benchmark_file=None, n_raters=16, seed=42,
-          rating_model=None, mode="frozen", model_path=None, ridge_alpha=10.0, epochs=50, learning_rate=2e-5,
-          batch_size=2, max_length=128, n_test=None, split_seed=42, n_splits=6, n_rating_sets=3,
-          results_dir="results") -> Setup:
+def setup(
+    ratings_file=None,
+    unfinished="stop",
+    projection=None,
+    benchmark_file=None,
+    n_raters=16,
+    seed=42,
+    rating_model=None,
+    mode="frozen",
+    model_path=None,
+    ridge_alpha=10.0,
+    epochs=50,
+    learning_rate=2e-5,
+    batch_size=2,
+    max_length=128,
+    n_test=None,
+    split_seed=42,
+    n_splits=6,
+    n_rating_sets=3,
+    results_dir="results",
+) -> Setup:
     """Check chapter 05's parameters before any work (each problem names its parameter).
 
     The ratings' parameters as :func:`helpers.explanations.ch04.ratings_source`, the model's as
     :func:`evaluator_config`; ``n_splits`` (1–100) further metaphor-grouped splits and
     ``n_rating_sets`` (1–50) simulated rating sets for the repeated comparison.
     """
-    source = ratings_source(ratings_file=ratings_file, benchmark_file=benchmark_file, n_raters=n_raters, seed=seed,
-                            rating_model=rating_model, results_dir=results_dir, unfinished=unfinished,
-                            projection=projection)
-    config = evaluator_config(mode=mode, model_path=model_path, ridge_alpha=ridge_alpha, epochs=epochs,
-                              learning_rate=learning_rate, batch_size=batch_size, max_length=max_length,
-                              n_test=n_test, split_seed=split_seed)
-    return Setup(source, config, params.integer("n_splits", n_splits, minimum=1, maximum=100),
-                 params.integer("n_rating_sets", n_rating_sets, minimum=1, maximum=50))
+    source = ratings_source(
+        ratings_file=ratings_file,
+        benchmark_file=benchmark_file,
+        n_raters=n_raters,
+        seed=seed,
+        rating_model=rating_model,
+        results_dir=results_dir,
+        unfinished=unfinished,
+        projection=projection,
+    )
+    config = evaluator_config(
+        mode=mode,
+        model_path=model_path,
+        ridge_alpha=ridge_alpha,
+        epochs=epochs,
+        learning_rate=learning_rate,
+        batch_size=batch_size,
+        max_length=max_length,
+        n_test=n_test,
+        split_seed=split_seed,
+    )
+    return Setup(
+        source,
+        config,
+        params.integer("n_splits", n_splits, minimum=1, maximum=100),
+        params.integer("n_rating_sets", n_rating_sets, minimum=1, maximum=50),
+    )
 
 
 def description(box: Data, setup: Setup) -> pd.DataFrame:
@@ -94,10 +151,17 @@ def description(box: Data, setup: Setup) -> pd.DataFrame:
     ratings (:func:`~helpers.explanations.ch04.ratings_description`), the model (mode, encoder,
     whether the packaged one, ``n_test`` as given) and the repeated comparison's size."""
     c = setup.config
-    rows = pd.DataFrame([("mode", None, c.mode), ("encoder", None, c.model_path or model_name(None)),
-                         ("packaged", int(c.model_path is None), ""), ("n_test", c.n_test, ""),
-                         ("n_splits", setup.n_splits, ""), ("n_rating_sets", setup.n_rating_sets, "")],
-                        columns=["quantity", "value", "text"])
+    rows = pd.DataFrame(
+        [
+            ("mode", None, c.mode),
+            ("encoder", None, c.model_path or model_name(None)),
+            ("packaged", int(c.model_path is None), ""),
+            ("n_test", c.n_test, ""),
+            ("n_splits", setup.n_splits, ""),
+            ("n_rating_sets", setup.n_rating_sets, ""),
+        ],
+        columns=["quantity", "value", "text"],
+    )
     return pd.concat([ratings_description(box, setup.source), rows], ignore_index=True)
 
 
@@ -111,9 +175,14 @@ def replicates(box: Data, setup: Setup, items: pd.DataFrame) -> pd.DataFrame:
     targets (the first rating set)."""
     rating_sets = {f"seed {setup.seed}": items}
     if box.simulated:
-        rating_sets.update({f"seed {s}": evaluator.item_targets(simulate_ratings(box.benchmark, setup.source.n_raters,
-                                                                                 s, box.model))
-                            for s in range(setup.seed + 1, setup.seed + setup.n_rating_sets)})
+        rating_sets.update(
+            {
+                f"seed {s}": evaluator.item_targets(
+                    simulate_ratings(box.benchmark, setup.source.n_raters, s, box.model)
+                )
+                for s in range(setup.seed + 1, setup.seed + setup.n_rating_sets)
+            }
+        )
     return evaluator.judge_replicates(rating_sets, setup.config, split_seeds=range(setup.n_splits))
 
 
@@ -121,7 +190,8 @@ def run_beside_paper(mae: pd.DataFrame, weights: pd.DataFrame) -> pd.DataFrame:
     """This run's Tables 5/10 as the paper's are laid out: every score but stage 1's Overall
     (which has no published counterpart), with the judge's weight of each dimension."""
     return mae[mae["score"] != "overall"].merge(
-        weights.rename(columns={"dimension": "score", "weight": "judge_weight"}), on="score", how="left")
+        weights.rename(columns={"dimension": "score", "weight": "judge_weight"}), on="score", how="left"
+    )
 
 
 def paper_beside_run(table: pd.DataFrame) -> pd.DataFrame:
@@ -149,8 +219,17 @@ def paper_judge_mae() -> float:
 # --------------------------------------------------------------------------- findings
 
 #: The result files :func:`findings` reads (``results/05_explanation_evaluator/<name>.csv``).
-FINDINGS_INPUTS = ("data_summary", "simulator_truth", "split", "stage2_cv", "evaluator_mae", "judge_vs_baselines",
-                   "judge_vs_baseline_replicates", "disagreement_vs_error", "judge_weights")
+FINDINGS_INPUTS = (
+    "data_summary",
+    "simulator_truth",
+    "split",
+    "stage2_cv",
+    "evaluator_mae",
+    "judge_vs_baselines",
+    "judge_vs_baseline_replicates",
+    "disagreement_vs_error",
+    "judge_weights",
+)
 #: The shares of fits in which the judge is worse from which it is "mostly worse", and up to which "mostly better".
 MOSTLY_WORSE, MOSTLY_BETTER = 0.8, 0.2
 
@@ -179,8 +258,11 @@ def findings(folder) -> pd.DataFrame:
     truth = t["simulator_truth"] if not t["simulator_truth"].empty else None
     if truth is not None and not t["judge_weights"].empty:
         w = weights_beside_truth(t["judge_weights"], truth)
-        (found.add("importance_rho", st.spearmanr(w["judge_importance"], w["generating_weight"]).statistic)
-         .add("most_important", text=w.sort_values("judge_importance", ascending=False)["dimension"].iloc[0]))
+        (
+            found.add("importance_rho", st.spearmanr(w["judge_importance"], w["generating_weight"]).statistic).add(
+                "most_important", text=w.sort_values("judge_importance", ascending=False)["dimension"].iloc[0]
+            )
+        )
     else:
         absent(found, "importance_rho", "most_important")
     return found.frame()
@@ -201,9 +283,14 @@ def _setup(found: Findings, summary: pd.DataFrame, split: pd.DataFrame, cv: pd.D
         held = split["set"] == "held-out"
         n_metaphors, n_held_out = split["metaphor"].nunique(), split.loc[held, "metaphor"].nunique()
         by_share = bool(pd.isna(d.loc["n_test", "value"]))
-        (found.add("n_metaphors", n_metaphors).add("n_train", n_metaphors - n_held_out).add("n_held_out", n_held_out)
-         .add("held_out_share", by_share).add("paper_share", by_share and n_metaphors == 100)
-         .add("held_out_detectable_r", detectable_correlation(int(held.sum()))))
+        (
+            found.add("n_metaphors", n_metaphors)
+            .add("n_train", n_metaphors - n_held_out)
+            .add("n_held_out", n_held_out)
+            .add("held_out_share", by_share)
+            .add("paper_share", by_share and n_metaphors == 100)
+            .add("held_out_detectable_r", detectable_correlation(int(held.sum())))
+        )
     found.add("stage2_cv_mae", cv["mae"].mean() if not cv.empty else None)
 
 
@@ -214,41 +301,72 @@ def _errors(found: Findings, mae: pd.DataFrame, versus: pd.DataFrame) -> None:
     and against the paper's judge (:func:`paper_judge_mae`)."""
     found.add("paper_judge_mae", None if mae.empty else paper_judge_mae())
     if mae.empty:
-        absent(found, "better_scores", "worse_scores", "n_scores", "judge_mae", "mean_baseline_mae", "beats_mean",
-               "similarity_baseline_mae", "beats_similarity", "stage1_overall_mae", "delta_lowest", "delta_highest",
-               "better_dimensions", "n_dimensions", "best_gain_mae", "best_gain_baseline", "overfit_lowest",
-               "overfit_highest")
+        absent(
+            found,
+            "better_scores",
+            "worse_scores",
+            "n_scores",
+            "judge_mae",
+            "mean_baseline_mae",
+            "beats_mean",
+            "similarity_baseline_mae",
+            "beats_similarity",
+            "stage1_overall_mae",
+            "delta_lowest",
+            "delta_highest",
+            "better_dimensions",
+            "n_dimensions",
+            "best_gain_mae",
+            "best_gain_baseline",
+            "overfit_lowest",
+            "overfit_highest",
+        )
     else:
         scores = mae[mae["score"].isin(SCORES)]
         better = scores[scores["test_mae"] < scores["mean_baseline_mae"]]["score"].tolist()
         worse = scores[scores["test_mae"] >= scores["mean_baseline_mae"]]["score"].tolist()
         judge = mae[mae["score"] == "overall (stage 2)"].iloc[0]
         stage1 = mae[mae["score"] == "overall"].iloc[0]
-        (found.add("better_scores", len(better), text=names_list(better) if better else "")
-         .add("worse_scores", len(worse), text=names_list(worse) if worse else "").add("n_scores", len(scores))
-         .add("judge_mae", judge["test_mae"]).add("mean_baseline_mae", judge["mean_baseline_mae"])
-         .add("beats_mean", bool(judge["test_mae"] < judge["mean_baseline_mae"]))
-         .add("similarity_baseline_mae", judge["similarity_baseline_mae"])
-         .add("beats_similarity", bool(judge["test_mae"] < judge["similarity_baseline_mae"]))
-         .add("stage1_overall_mae", stage1["test_mae"])
-         .add("delta_lowest", scores["delta"].min()).add("delta_highest", scores["delta"].max()))
+        (
+            found.add("better_scores", len(better), text=names_list(better) if better else "")
+            .add("worse_scores", len(worse), text=names_list(worse) if worse else "")
+            .add("n_scores", len(scores))
+            .add("judge_mae", judge["test_mae"])
+            .add("mean_baseline_mae", judge["mean_baseline_mae"])
+            .add("beats_mean", bool(judge["test_mae"] < judge["mean_baseline_mae"]))
+            .add("similarity_baseline_mae", judge["similarity_baseline_mae"])
+            .add("beats_similarity", bool(judge["test_mae"] < judge["similarity_baseline_mae"]))
+            .add("stage1_overall_mae", stage1["test_mae"])
+            .add("delta_lowest", scores["delta"].min())
+            .add("delta_highest", scores["delta"].max())
+        )
         dims = mae[mae["score"].isin(DIMENSIONS)]
         gains = dims[dims["test_mae"] < dims["mean_baseline_mae"]]
         gain = 1 - gains["test_mae"] / gains["mean_baseline_mae"]
         best = gains.loc[gain.idxmax()] if len(gains) else None
-        (found.add("better_dimensions", len(gains)).add("n_dimensions", len(dims))
-         .add("best_gain_mae", None if best is None else best["test_mae"], text="" if best is None else best["score"])
-         .add("best_gain_baseline", None if best is None else best["mean_baseline_mae"])
-         .add("overfit_lowest", dims["delta"].min()).add("overfit_highest", dims["delta"].max()))
+        (
+            found.add("better_dimensions", len(gains))
+            .add("n_dimensions", len(dims))
+            .add(
+                "best_gain_mae", None if best is None else best["test_mae"], text="" if best is None else best["score"]
+            )
+            .add("best_gain_baseline", None if best is None else best["mean_baseline_mae"])
+            .add("overfit_lowest", dims["delta"].min())
+            .add("overfit_highest", dims["delta"].max())
+        )
     mean = versus.set_index("other").loc["training mean"] if not versus.empty else None
     if mean is None:
         absent(found, "mean_difference", "constant_mae", "judge_difference", "held_out_items", "judge_verdict")
         return
     verdict = "worse" if mean["ci_low"] > 0 else "better" if mean["ci_high"] < 0 else "same"
     ci = (mean["ci_low"], mean["ci_high"])
-    (found.add("mean_difference", mean["difference"], ci=ci).add("constant_mae", mean["other_mae"])
-     .add("judge_difference", mean["difference"], ci=ci).add("held_out_items", int(mean["n_items"]))
-     .add("judge_verdict", text=verdict))
+    (
+        found.add("mean_difference", mean["difference"], ci=ci)
+        .add("constant_mae", mean["other_mae"])
+        .add("judge_difference", mean["difference"], ci=ci)
+        .add("held_out_items", int(mean["n_items"]))
+        .add("judge_verdict", text=verdict)
+    )
 
 
 def _replicates(found: Findings, replicates: pd.DataFrame, simulated: bool) -> None:
@@ -256,37 +374,77 @@ def _replicates(found: Findings, replicates: pd.DataFrame, simulated: bool) -> N
     how many the judge is worse than the training mean, the range and median of the
     difference and the reading (a key of the words' verdicts)."""
     if replicates.empty:
-        absent(found, "fits", "splits", "rating_sets", "judge_worse", "difference_lowest", "difference_highest",
-               "difference_median", "replicate_reading", "replicate_held_out", "simulated_ratings")
+        absent(
+            found,
+            "fits",
+            "splits",
+            "rating_sets",
+            "judge_worse",
+            "difference_lowest",
+            "difference_highest",
+            "difference_median",
+            "replicate_reading",
+            "replicate_held_out",
+            "simulated_ratings",
+        )
         return
     n, worse = len(replicates), int((replicates["difference"] > 0).sum())
     sets, d = replicates["ratings"].nunique(), replicates["difference"]
     share = worse / n
-    reading = ("always" if worse == n else "mostly worse" if share >= MOSTLY_WORSE else
-               "mostly better" if share <= MOSTLY_BETTER else "depends")
-    (found.add("fits", n).add("splits", replicates["split_seed"].nunique())
-     .add("rating_sets", sets if simulated and sets > 1 else None).add("judge_worse", worse)
-     .add("difference_lowest", d.min()).add("difference_highest", d.max()).add("difference_median", d.median())
-     .add("replicate_reading", text=reading).add("replicate_held_out", int(replicates["n_held_out"].iloc[0]))
-     .add("simulated_ratings", simulated))
+    reading = (
+        "always"
+        if worse == n
+        else "mostly worse"
+        if share >= MOSTLY_WORSE
+        else "mostly better"
+        if share <= MOSTLY_BETTER
+        else "depends"
+    )
+    (
+        found.add("fits", n)
+        .add("splits", replicates["split_seed"].nunique())
+        .add("rating_sets", sets if simulated and sets > 1 else None)
+        .add("judge_worse", worse)
+        .add("difference_lowest", d.min())
+        .add("difference_highest", d.max())
+        .add("difference_median", d.median())
+        .add("replicate_reading", text=reading)
+        .add("replicate_held_out", int(replicates["n_held_out"].iloc[0]))
+        .add("simulated_ratings", simulated)
+    )
 
 
 def _disagreement(found: Findings, disagreement: pd.DataFrame) -> None:
     """Is the correlation of human disagreement and model error significant at :data:`LEVEL`,
     and which |r| its n detects with 80% power; undefined when the held-out items' SDs or
     errors do not vary."""
-    names = ("disagreement_r", "disagreement_n", "disagreement_significant", "disagreement_undefined",
-             "detectable_r")
+    names = ("disagreement_r", "disagreement_n", "disagreement_significant", "disagreement_undefined", "detectable_r")
     if disagreement.empty:
         absent(found, *names)
         return
     d = disagreement.set_index("statistic").loc["pearson_r"]
     n = int(d["n"])
-    (found.add("disagreement_r", d["value"], p=d["p_value"]).add("disagreement_n", n)
-     .add("disagreement_significant", bool(d["p_value"] < LEVEL))
-     .add("disagreement_undefined", bool(pd.isna(d["value"]))).add("detectable_r", detectable_correlation(n)))
+    (
+        found.add("disagreement_r", d["value"], p=d["p_value"])
+        .add("disagreement_n", n)
+        .add("disagreement_significant", bool(d["p_value"] < LEVEL))
+        .add("disagreement_undefined", bool(pd.isna(d["value"])))
+        .add("detectable_r", detectable_correlation(n))
+    )
 
 
-__all__ = ["Setup", "setup", "evaluator_config", "description", "replicates", "run_beside_paper", "paper_beside_run",
-           "weights_beside_truth", "paper_judge_mae", "FINDINGS_INPUTS", "findings", "MOSTLY_WORSE",
-           "MOSTLY_BETTER"]
+__all__ = [
+    "Setup",
+    "setup",
+    "evaluator_config",
+    "description",
+    "replicates",
+    "run_beside_paper",
+    "paper_beside_run",
+    "weights_beside_truth",
+    "paper_judge_mae",
+    "FINDINGS_INPUTS",
+    "findings",
+    "MOSTLY_WORSE",
+    "MOSTLY_BETTER",
+]

@@ -31,8 +31,13 @@ def _feedback(args) -> int:
     for note in loaded.notes:
         print(note)
     feedback = class_feedback(loaded.ratings, agreement_on=args.score, n_boot=args.n_boot, seed=args.seed)
-    for written in write_pages(feedback, paths.resolve_output(args.out), show_names=args.show_names, notes=loaded.notes,
-                               left_out=loaded.left_out):
+    for written in write_pages(
+        feedback,
+        paths.resolve_output(args.out),
+        show_names=args.show_names,
+        notes=loaded.notes,
+        left_out=loaded.left_out,
+    ):
         print(written)
     return 0
 
@@ -48,8 +53,16 @@ def add_commands(groups: dict) -> None:
     """``template explanations``, ``feedback explanations`` and ``check explanations``."""
     from .io import KIT_PREFIX, sheet_student
 
-    add_check_command(groups, "explanations", "explanation rating", _check, sheet_student, KIT_PREFIX,
-                      chapter=("notebooks/04_explanation_judgements.ipynb", "ratings_file"), feedback="--ratings")
+    add_check_command(
+        groups,
+        "explanations",
+        "explanation rating",
+        _check,
+        sheet_student,
+        KIT_PREFIX,
+        chapter=("notebooks/04_explanation_judgements.ipynb", "ratings_file"),
+        feedback="--ratings",
+    )
     h = pages.texts("explanations", "commands")  # the help: explanations/pages/commands.yml
     t = groups["template"].add_parser("explanations", help=h["template"]["help"])
     t.add_argument("--items", required=True, help=h["template"]["--items"])
@@ -60,9 +73,12 @@ def add_commands(groups: dict) -> None:
     f = groups["feedback"].add_parser("explanations", help=h["feedback"]["help"])
     f.add_argument("--ratings", required=True, help=h["feedback"]["--ratings"])
     f.add_argument("--out", required=True, help=h["feedback"]["--out"])
-    f.add_argument("--score", default="overall", choices=["non_circularity", "origin", "mapping", "emergence",
-                                                          "accessibility", "purpose", "overall"],
-                   help=h["feedback"]["--score"])
+    f.add_argument(
+        "--score",
+        default="overall",
+        choices=["non_circularity", "origin", "mapping", "emergence", "accessibility", "purpose", "overall"],
+        help=h["feedback"]["--score"],
+    )
     f.add_argument("--n-boot", type=int, default=1000, help=h["feedback"]["--n-boot"])
     f.add_argument("--seed", type=int, default=0, help=h["feedback"]["--seed"])
     add_show_names_option(f)

@@ -62,8 +62,9 @@ class EvaluatorConfig:
 
     def __post_init__(self):
         if self.mode not in ("frozen", "finetune"):
-            raise InputError("is not a known mode", parameter="mode", value=self.mode,
-                             expected="'frozen' or 'finetune'")
+            raise InputError(
+                "is not a known mode", parameter="mode", value=self.mode, expected="'frozen' or 'finetune'"
+            )
 
 
 def item_targets(ratings: pd.DataFrame) -> pd.DataFrame:
@@ -86,8 +87,9 @@ def item_targets(ratings: pd.DataFrame) -> pd.DataFrame:
     Metaphor Explanations, appendix D.3 (the seven targets of stage 1) and appendix A.1
     (disagreement as the SD of the Overall ratings).
     """
-    means = ratings.pivot_table(index="item_id", columns="dimension", values="score", aggfunc="mean",
-                                observed=True, sort=False)
+    means = ratings.pivot_table(
+        index="item_id", columns="dimension", values="score", aggfunc="mean", observed=True, sort=False
+    )
     means.columns = [str(c) for c in means.columns]
     sd = ratings[ratings["dimension"] == "overall"].groupby("item_id")["score"].std()
     texts = ratings.drop_duplicates("item_id").set_index("item_id")[["metaphor", "explanation"]]
@@ -117,20 +119,30 @@ def held_out_metaphors(n_metaphors: int, n_test: int | None = None) -> int:
     limit = n_metaphors - MIN_TRAIN
     if n_test is None:
         if limit < 2:
-            raise InputError(f"the ratings have {n_metaphors} metaphor(s); the evaluator holds out at least 2 and "
-                             f"trains on at least {MIN_TRAIN}", parameter="n_test", value=None,
-                             expected=f"ratings of at least {2 + MIN_TRAIN} metaphors")
+            raise InputError(
+                f"the ratings have {n_metaphors} metaphor(s); the evaluator holds out at least 2 and "
+                f"trains on at least {MIN_TRAIN}",
+                parameter="n_test",
+                value=None,
+                expected=f"ratings of at least {2 + MIN_TRAIN} metaphors",
+            )
         return min(max(2, round(n_metaphors / 5)), limit)
     if n_test > limit:
-        expected = (f"ratings of at least {n_test + MIN_TRAIN} metaphors" if limit < 1 else f"at most {limit}"
-                    + (", or None for a fifth of the metaphors" if limit >= 2 else ""))
-        raise InputError(f"cannot hold out {n_test} of {n_metaphors} metaphors and train on at least {MIN_TRAIN}",
-                         parameter="n_test", value=n_test, expected=expected)
+        expected = (
+            f"ratings of at least {n_test + MIN_TRAIN} metaphors"
+            if limit < 1
+            else f"at most {limit}" + (", or None for a fifth of the metaphors" if limit >= 2 else "")
+        )
+        raise InputError(
+            f"cannot hold out {n_test} of {n_metaphors} metaphors and train on at least {MIN_TRAIN}",
+            parameter="n_test",
+            value=n_test,
+            expected=expected,
+        )
     return n_test
 
 
-def split_by_metaphor(items: pd.DataFrame, n_test: int | None = None, seed: int = 42
-                      ) -> tuple[np.ndarray, np.ndarray]:
+def split_by_metaphor(items: pd.DataFrame, n_test: int | None = None, seed: int = 42) -> tuple[np.ndarray, np.ndarray]:
     """Indices of training and held-out items; no metaphor is on both sides. ``n_test``
     metaphors are held out (None: :func:`held_out_metaphors` chooses)."""
     groups = items["metaphor"].to_numpy()
@@ -181,16 +193,18 @@ class _FineTunedRegressor:
         def train() -> dict:
             enc = self._batches(idx, self.tokenizer)
             target = torch.tensor(y, dtype=torch.float32)
-            opt = torch.optim.AdamW(self.net.parameters(), lr=self.cfg.learning_rate,
-                                    weight_decay=self.cfg.weight_decay)
+            opt = torch.optim.AdamW(
+                self.net.parameters(), lr=self.cfg.learning_rate, weight_decay=self.cfg.weight_decay
+            )
             gen = torch.Generator().manual_seed(self.cfg.seed)
             self.net.train()
             for _ in tqdm(range(self.cfg.epochs), desc="fine-tuning", leave=False, disable=None):
                 order = torch.randperm(len(idx), generator=gen)
                 for start in range(0, len(idx), self.cfg.batch_size):
-                    b = order[start:start + self.cfg.batch_size]
-                    hidden = self.net["encoder"](input_ids=enc["input_ids"][b],
-                                                 attention_mask=enc["attention_mask"][b]).last_hidden_state
+                    b = order[start : start + self.cfg.batch_size]
+                    hidden = self.net["encoder"](
+                        input_ids=enc["input_ids"][b], attention_mask=enc["attention_mask"][b]
+                    ).last_hidden_state
                     pred = self.net["head"](encoder.mean_pool(hidden, enc["attention_mask"][b]))
                     loss = torch.nn.functional.mse_loss(pred, target[b])
                     opt.zero_grad()
@@ -198,10 +212,22 @@ class _FineTunedRegressor:
                     opt.step()
             return self.net.state_dict()
 
-        inputs = [cache.file_identity(self.model_path), self.cfg,
-                  self.items.iloc[idx][["metaphor", "explanation"]].to_numpy().tolist(), np.round(y, 6).tolist()]
-        self.net.load_state_dict(cache.cached("evaluator-finetune", FINETUNE_VERSION, inputs, train, fmt="torch",
-                                              describe=f"{len(idx)} items, {self.cfg.epochs} epochs"))
+        inputs = [
+            cache.file_identity(self.model_path),
+            self.cfg,
+            self.items.iloc[idx][["metaphor", "explanation"]].to_numpy().tolist(),
+            np.round(y, 6).tolist(),
+        ]
+        self.net.load_state_dict(
+            cache.cached(
+                "evaluator-finetune",
+                FINETUNE_VERSION,
+                inputs,
+                train,
+                fmt="torch",
+                describe=f"{len(idx)} items, {self.cfg.epochs} epochs",
+            )
+        )
         self.net.eval()
         return self
 
@@ -211,8 +237,9 @@ class _FineTunedRegressor:
         enc = self._batches(idx, self.tokenizer)
         self.net.eval()
         with torch.no_grad():
-            hidden = self.net["encoder"](input_ids=enc["input_ids"],
-                                         attention_mask=enc["attention_mask"]).last_hidden_state
+            hidden = self.net["encoder"](
+                input_ids=enc["input_ids"], attention_mask=enc["attention_mask"]
+            ).last_hidden_state
             return self.net["head"](encoder.mean_pool(hidden, enc["attention_mask"])).numpy()
 
 
@@ -275,8 +302,9 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
     judge = GradientBoostingRegressor(n_estimators=200, random_state=42)
     cv_mae = []
     for fit_idx, val_idx in folds:
-        m = GradientBoostingRegressor(n_estimators=200, random_state=42).fit(oof[fit_idx][:, dims],
-                                                                           y[train][fit_idx, overall])
+        m = GradientBoostingRegressor(n_estimators=200, random_state=42).fit(
+            oof[fit_idx][:, dims], y[train][fit_idx, overall]
+        )
         cv_mae.append(mean_absolute_error(y[train][val_idx, overall], m.predict(oof[val_idx][:, dims])))
     judge.fit(oof[:, dims], y[train][:, overall])
     judged = judge.predict(pred_test[:, dims])
@@ -290,16 +318,26 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
 
     rows = []
     for k, score in enumerate(SCORES):
-        rows.append({"score": score, "train_mae": mean_absolute_error(y[train][:, k], pred_train[:, k]),
-                     "test_mae": mean_absolute_error(y[test][:, k], pred_test[:, k]),
-                     "test_r2": r2_score(y[test][:, k], pred_test[:, k]),
-                     "mean_baseline_mae": mean_absolute_error(y[test][:, k], mean_pred[:, k]),
-                     "similarity_baseline_mae": mean_absolute_error(y[test][:, k], sim_pred[:, k])})
-    rows.append({"score": "overall (stage 2)", "train_mae": np.nan,
-                 "test_mae": mean_absolute_error(y[test][:, overall], judged),
-                 "test_r2": r2_score(y[test][:, overall], judged),
-                 "mean_baseline_mae": mean_absolute_error(y[test][:, overall], mean_pred[:, overall]),
-                 "similarity_baseline_mae": mean_absolute_error(y[test][:, overall], sim_pred[:, overall])})
+        rows.append(
+            {
+                "score": score,
+                "train_mae": mean_absolute_error(y[train][:, k], pred_train[:, k]),
+                "test_mae": mean_absolute_error(y[test][:, k], pred_test[:, k]),
+                "test_r2": r2_score(y[test][:, k], pred_test[:, k]),
+                "mean_baseline_mae": mean_absolute_error(y[test][:, k], mean_pred[:, k]),
+                "similarity_baseline_mae": mean_absolute_error(y[test][:, k], sim_pred[:, k]),
+            }
+        )
+    rows.append(
+        {
+            "score": "overall (stage 2)",
+            "train_mae": np.nan,
+            "test_mae": mean_absolute_error(y[test][:, overall], judged),
+            "test_r2": r2_score(y[test][:, overall], judged),
+            "mean_baseline_mae": mean_absolute_error(y[test][:, overall], mean_pred[:, overall]),
+            "similarity_baseline_mae": mean_absolute_error(y[test][:, overall], sim_pred[:, overall]),
+        }
+    )
     mae = pd.DataFrame(rows)
     mae.insert(3, "delta", mae["test_mae"] - mae["train_mae"])
 
@@ -308,17 +346,33 @@ def run_evaluator(items: pd.DataFrame, config: EvaluatorConfig | None = None) ->
     predictions["error"] = (predictions["predicted_overall"] - predictions["overall"]).abs()
     predictions = predictions.rename(columns={"overall": "human_overall", "overall_sd": "human_sd"})
     weights = pd.DataFrame({"dimension": list(DIMENSIONS), "weight": judge.feature_importances_})
-    split = pd.DataFrame({"item_id": items["item_id"], "metaphor": items["metaphor"],
-                          "set": np.where(np.isin(np.arange(len(items)), test), "held-out", "train")})
+    split = pd.DataFrame(
+        {
+            "item_id": items["item_id"],
+            "metaphor": items["metaphor"],
+            "set": np.where(np.isin(np.arange(len(items)), test), "held-out", "train"),
+        }
+    )
     predicted = [f"predicted_{s}" for s in SCORES]
-    stage1 = pd.concat([
-        pd.DataFrame(oof, columns=predicted).assign(item_id=items["item_id"].iloc[train].values, set="train"),
-        pd.DataFrame(pred_test, columns=predicted).assign(item_id=items["item_id"].iloc[test].values, set="held-out")])
+    stage1 = pd.concat(
+        [
+            pd.DataFrame(oof, columns=predicted).assign(item_id=items["item_id"].iloc[train].values, set="train"),
+            pd.DataFrame(pred_test, columns=predicted).assign(
+                item_id=items["item_id"].iloc[test].values, set="held-out"
+            ),
+        ]
+    )
     stage1 = stage1.merge(items[["item_id", *SCORES]], on="item_id")
     stage1 = stage1[["item_id", "set", *SCORES, *predicted]]
-    return {"mae": mae, "predictions": predictions.reset_index(drop=True), "weights": weights,
-            "stage2_cv": pd.DataFrame({"fold": range(1, len(cv_mae) + 1), "mae": cv_mae}),
-            "disagreement": disagreement_vs_error(predictions), "split": split, "stage1": stage1}
+    return {
+        "mae": mae,
+        "predictions": predictions.reset_index(drop=True),
+        "weights": weights,
+        "stage2_cv": pd.DataFrame({"fold": range(1, len(cv_mae) + 1), "mae": cv_mae}),
+        "disagreement": disagreement_vs_error(predictions),
+        "split": split,
+        "stage1": stage1,
+    }
 
 
 def _held_out(cfg: EvaluatorConfig, items: pd.DataFrame) -> EvaluatorConfig:
@@ -328,8 +382,9 @@ def _held_out(cfg: EvaluatorConfig, items: pd.DataFrame) -> EvaluatorConfig:
     return replace(cfg, n_test=held_out_metaphors(items["metaphor"].nunique(), cfg.n_test))
 
 
-def judge_replicates(rating_sets: dict, config: EvaluatorConfig | None = None,
-                     split_seeds: Sequence[int] = range(6)) -> pd.DataFrame:
+def judge_replicates(
+    rating_sets: dict, config: EvaluatorConfig | None = None, split_seeds: Sequence[int] = range(6)
+) -> pd.DataFrame:
     """The judge against the training mean over several grouped splits and rating sets.
 
     One held-out set of metaphors is one draw: the verdict "worse than a constant" may be
@@ -370,13 +425,25 @@ def judge_replicates(rating_sets: dict, config: EvaluatorConfig | None = None,
     checkpoint = cache.file_identity(cfg.model_path) if cfg.model_path else "packaged"
     for label, seed in tqdm(runs, desc="judge replicates", leave=False, disable=None):
         run = replace(_held_out(cfg, rating_sets[label]), seed=int(seed))
-        mae = cache.cached("evaluator-mae", REPLICATE_VERSION, [rating_sets[label], run, checkpoint, sklearn.__version__],
-                           lambda label=label, run=run: run_evaluator(rating_sets[label], run)["mae"], describe=f"judge replicate {label}, "
-                           f"split seed {seed}").set_index("score")
+        mae = cache.cached(
+            "evaluator-mae",
+            REPLICATE_VERSION,
+            [rating_sets[label], run, checkpoint, sklearn.__version__],
+            lambda label=label, run=run: run_evaluator(rating_sets[label], run)["mae"],
+            describe=f"judge replicate {label}, split seed {seed}",
+        ).set_index("score")
         judge, stage1 = mae.loc["overall (stage 2)"], mae.loc["overall"]
-        rows.append({"ratings": label, "split_seed": int(seed), "n_held_out": run.n_test,
-                     "judge_mae": judge["test_mae"], "mean_baseline_mae": judge["mean_baseline_mae"],
-                     "stage1_overall_mae": stage1["test_mae"], "difference": judge["test_mae"] - judge["mean_baseline_mae"]})
+        rows.append(
+            {
+                "ratings": label,
+                "split_seed": int(seed),
+                "n_held_out": run.n_test,
+                "judge_mae": judge["test_mae"],
+                "mean_baseline_mae": judge["mean_baseline_mae"],
+                "stage1_overall_mae": stage1["test_mae"],
+                "difference": judge["test_mae"] - judge["mean_baseline_mae"],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -488,13 +555,24 @@ def judge_vs_baselines(result: dict[str, pd.DataFrame], n_boot: int = 2000, seed
     judged = result["predictions"].set_index("item_id").loc[held.index, "predicted_overall"]
     judge_err = (judged - truth).abs().to_numpy()
     train_mean = s1.loc[s1["set"] == "train", "overall"].mean()
-    others = {"training mean": (train_mean - truth).abs().to_numpy(),
-              "stage 1 overall": (held["predicted_overall"] - truth).abs().to_numpy()}
+    others = {
+        "training mean": (train_mean - truth).abs().to_numpy(),
+        "stage 1 overall": (held["predicted_overall"] - truth).abs().to_numpy(),
+    }
     weights = resample(len(truth), n_boot, seed)
     rows = []
     for name, err in others.items():
         d = judge_err - err
         low, high = percentile_interval(weighted_mean(d, weights))
-        rows.append({"other": name, "judge_mae": judge_err.mean(), "other_mae": err.mean(), "difference": d.mean(),
-                     "ci_low": low, "ci_high": high, "n_items": len(d)})
+        rows.append(
+            {
+                "other": name,
+                "judge_mae": judge_err.mean(),
+                "other_mae": err.mean(),
+                "difference": d.mean(),
+                "ci_low": low,
+                "ci_high": high,
+                "n_items": len(d),
+            }
+        )
     return pd.DataFrame(rows)

@@ -31,11 +31,23 @@ from ..core.errors import InputError, raise_all
 DIMENSIONS: tuple[str, ...] = ("non_circularity", "origin", "mapping", "emergence", "accessibility", "purpose")
 SCORES: tuple[str, ...] = DIMENSIONS + ("overall",)
 LABELS = {
-    "non_circularity": "Non-Circularity", "origin": "Origin & Cultural Accuracy", "mapping": "Mapping",
-    "emergence": "Emergence", "accessibility": "Accessibility", "purpose": "Purpose", "overall": "Overall",
+    "non_circularity": "Non-Circularity",
+    "origin": "Origin & Cultural Accuracy",
+    "mapping": "Mapping",
+    "emergence": "Emergence",
+    "accessibility": "Accessibility",
+    "purpose": "Purpose",
+    "overall": "Overall",
 }
-SHORT = {"non_circularity": "NC", "origin": "OR", "mapping": "MP", "emergence": "EM", "accessibility": "AC",
-         "purpose": "PU", "overall": "OV"}
+SHORT = {
+    "non_circularity": "NC",
+    "origin": "OR",
+    "mapping": "MP",
+    "emergence": "EM",
+    "accessibility": "AC",
+    "purpose": "PU",
+    "overall": "OV",
+}
 BENCHMARK_FILE = "data/authored/metaphor_explanations.csv"
 RATING_COLUMNS = ["item_id", "metaphor", "explanation", "rater", "dimension", "score"]
 
@@ -80,8 +92,13 @@ def load_benchmark(path: str | os.PathLike | None = None) -> pd.DataFrame:
     for d in DIMENSIONS:
         bad = bench.index[~bench[d].isin([0, 1])]
         if len(bad):
-            raise InputError(file=path, problem="designed pass/fail must be 0 or 1", row=int(bad[0]) + 2, column=d,
-                               value=bench.loc[bad[0], d])
+            raise InputError(
+                file=path,
+                problem="designed pass/fail must be 0 or 1",
+                row=int(bad[0]) + 2,
+                column=d,
+                value=bench.loc[bad[0], d],
+            )
     return bench
 
 
@@ -107,22 +124,39 @@ def read_ratings(path: str | os.PathLike, benchmark: pd.DataFrame | None = None)
                 continue  # an empty cell is a missing rating
             key = _dimension_key(r["dimension"])
             if key is None:
-                raise InputError(file=path, problem=f"unknown dimension (expected one of {', '.join(LABELS.values())})",
-                                   row=row, column="dimension", value=r["dimension"])
+                raise InputError(
+                    file=path,
+                    problem=f"unknown dimension (expected one of {', '.join(LABELS.values())})",
+                    row=row,
+                    column="dimension",
+                    value=r["dimension"],
+                )
             for col in ("item_id", "rater"):
                 if not r[col].strip():
                     raise InputError(file=path, problem=f"{col} is empty", row=row, column=col, value=r[col])
-            records.append({"item_id": r["item_id"].strip(), "rater": r["rater"].strip(), "dimension": key,
-                            "score": _score(r["score"], path, row, "score"), "_row": row,
-                            "metaphor": r.get("metaphor", ""), "explanation": r.get("explanation", "")})
+            records.append(
+                {
+                    "item_id": r["item_id"].strip(),
+                    "rater": r["rater"].strip(),
+                    "dimension": key,
+                    "score": _score(r["score"], path, row, "score"),
+                    "_row": row,
+                    "metaphor": r.get("metaphor", ""),
+                    "explanation": r.get("explanation", ""),
+                }
+            )
         long = pd.DataFrame.from_records(records)
     else:
         long = _read_wide(raw, path)
     dup = long.duplicated(["item_id", "rater", "dimension"], keep="first")
     if dup.any():
         first = long[dup].iloc[0]
-        raise InputError(file=path, problem=f"a second rating of item {first['item_id']} by rater {first['rater']} on "
-                           f"{first['dimension']}", row=int(first["_row"]), value=first["item_id"])
+        raise InputError(
+            file=path,
+            problem=f"a second rating of item {first['item_id']} by rater {first['rater']} on {first['dimension']}",
+            row=int(first["_row"]),
+            value=first["item_id"],
+        )
     return _attach_texts(long.drop(columns="_row"), benchmark, path)
 
 
@@ -135,20 +169,33 @@ def _read_wide(raw: pd.DataFrame, path) -> pd.DataFrame:
         if m:
             key = _dimension_key(m.group("dim"))
             if key is None:
-                raise InputError(file=path, problem="unknown dimension in the column header", row=1, column=col,
-                                   value=m.group("dim"))
+                raise InputError(
+                    file=path, problem="unknown dimension in the column header", row=1, column=col, value=m.group("dim")
+                )
             rating_cols[col] = (m.group("item"), key)
     if not rating_cols:
-        raise InputError(file=path, problem="neither the long layout (item_id, rater, dimension, score) nor Forms-style "
-                           "columns '<item_id> ... [<dimension>]' were found", row=1)
+        raise InputError(
+            file=path,
+            problem="neither the long layout (item_id, rater, dimension, score) nor Forms-style "
+            "columns '<item_id> ... [<dimension>]' were found",
+            row=1,
+        )
     records = []
     for i, r in raw.iterrows():
         rater = r[rater_col].strip() if rater_col else f"rater{i + 1}"
         for col, (item, key) in rating_cols.items():
             if r[col].strip():
-                records.append({"item_id": item, "rater": rater, "dimension": key,
-                                "score": _score(r[col], path, i + 2, col), "_row": i + 2,
-                                "metaphor": "", "explanation": ""})
+                records.append(
+                    {
+                        "item_id": item,
+                        "rater": rater,
+                        "dimension": key,
+                        "score": _score(r[col], path, i + 2, col),
+                        "_row": i + 2,
+                        "metaphor": "",
+                        "explanation": "",
+                    }
+                )
     return pd.DataFrame.from_records(records)
 
 
@@ -182,15 +229,25 @@ class WorkbookRatings:
         """These ratings as a chapter page shows them, and the projection used: students
         coded when ``choice`` (a chapter's ``projection`` parameter) says so, see
         :func:`helpers.core.classroom.projection` (the key goes to ``results_dir``)."""
-        shown = classroom.projection(choice, self.named_by_field,
-                                     [*self.names, *map(str, self.ratings["rater"].unique())], results_dir,
-                                     self.read or self.files)
+        shown = classroom.projection(
+            choice,
+            self.named_by_field,
+            [*self.names, *map(str, self.ratings["rater"].unique())],
+            results_dir,
+            self.read or self.files,
+        )
         if not shown:
             return self, shown
-        return replace(self, ratings=shown.column(self.ratings, "rater"), files=shown.paths(self.files),
-                       notes=tuple(shown.text(n) for n in self.notes), names=shown.names(self.names),
-                       left_out=classroom.LeftOut({shown.name(s): r for s, r in self.left_out.rows.items()},
-                                                  unit=self.left_out.unit)), shown
+        return replace(
+            self,
+            ratings=shown.column(self.ratings, "rater"),
+            files=shown.paths(self.files),
+            notes=tuple(shown.text(n) for n in self.notes),
+            names=shown.names(self.names),
+            left_out=classroom.LeftOut(
+                {shown.name(s): r for s, r in self.left_out.rows.items()}, unit=self.left_out.unit
+            ),
+        ), shown
 
 
 @dataclass(frozen=True)
@@ -249,15 +306,22 @@ def read_sheet(path: str | os.PathLike) -> RatingSheet:
         raise InputError(f"cannot be opened as an Excel workbook ({exc.__class__.__name__})", file=path) from None
     try:
         if RATINGS_SHEET not in wb.sheetnames:
-            raise InputError(f"has no sheet {RATINGS_SHEET!r} (it has {wb.sheetnames})", file=path,
-                             expected="a workbook written by .venv/bin/python -m helpers template explanations")
+            raise InputError(
+                f"has no sheet {RATINGS_SHEET!r} (it has {wb.sheetnames})",
+                file=path,
+                expected="a workbook written by .venv/bin/python -m helpers template explanations",
+            )
         rows = list(wb[RATINGS_SHEET].iter_rows(values_only=True))
     finally:
         wb.close()
     header_at = next((i for i, r in enumerate(rows[:15]) if r and str(r[0] or "").strip().lower() == "item_id"), None)
     if header_at is None:
-        raise InputError("no header row starting with 'item_id' in the first 15 rows", file=path, sheet=RATINGS_SHEET,
-                         expected=f"the header in row {HEADER_ROW}")
+        raise InputError(
+            "no header row starting with 'item_id' in the first 15 rows",
+            file=path,
+            sheet=RATINGS_SHEET,
+            expected=f"the header in row {HEADER_ROW}",
+        )
     header = [str(h or "").strip() for h in rows[header_at]]
     columns = {}
     for k, h in enumerate(header):
@@ -266,14 +330,20 @@ def read_sheet(path: str | os.PathLike) -> RatingSheet:
             columns[key] = k
     missing = [LABELS[s] for s in SCORES if s not in columns]
     if missing:
-        raise InputError(f"the header lacks the column(s) {missing}", file=path, sheet=RATINGS_SHEET,
-                         row=header_at + 1, value=header, expected=f"{', '.join(LABELS.values())}")
+        raise InputError(
+            f"the header lacks the column(s) {missing}",
+            file=path,
+            sheet=RATINGS_SHEET,
+            row=header_at + 1,
+            value=header,
+            expected=f"{', '.join(LABELS.values())}",
+        )
     text_at = {c: (header.index(c) if c in header else None) for c in ("metaphor", "explanation")}
     done_at = next((k for k, h in enumerate(header) if h.lower() == classroom.DONE_HEADER), None)
     student = classroom.student_field(rows[:header_at])
     rater = student or classroom.implied_student(path, KIT_PREFIX)
     records, seen, problems, unfinished = [], {}, [], []
-    for i, r in enumerate(rows[header_at + 1:], start=header_at + 2):
+    for i, r in enumerate(rows[header_at + 1 :], start=header_at + 2):
         r = tuple(r) + (None,) * (len(header) - len(r))
         item = str(r[0]).strip() if r[0] is not None else ""
         scores = {}
@@ -281,21 +351,53 @@ def read_sheet(path: str | os.PathLike) -> RatingSheet:
             try:
                 scores[key] = params.whole_score(r[k])
             except ValueError:
-                problems.append(InputError("score must be a whole number from 1 to 5 (or empty)", file=path,
-                                           sheet=RATINGS_SHEET, row=i, column=LABELS[key],
-                                           cell=f"{get_column_letter(k + 1)}{i}", value=r[k]))
+                problems.append(
+                    InputError(
+                        "score must be a whole number from 1 to 5 (or empty)",
+                        file=path,
+                        sheet=RATINGS_SHEET,
+                        row=i,
+                        column=LABELS[key],
+                        cell=f"{get_column_letter(k + 1)}{i}",
+                        value=r[k],
+                    )
+                )
                 scores[key] = None
         finished = done_at is None or classroom.row_done(
-            r[done_at], problems, file=path, sheet=RATINGS_SHEET, row=i, column=classroom.DONE_HEADER,
-            cell=f"{get_column_letter(done_at + 1)}{i}")
+            r[done_at],
+            problems,
+            file=path,
+            sheet=RATINGS_SHEET,
+            row=i,
+            column=classroom.DONE_HEADER,
+            cell=f"{get_column_letter(done_at + 1)}{i}",
+        )
         if not item:
             if any(v is not None for v in scores.values()) or (done_at is not None and finished):
-                problems.append(InputError("a row with ratings has no item_id", file=path, sheet=RATINGS_SHEET, row=i,
-                                           column="item_id", cell=f"A{i}", value=r[0]))
+                problems.append(
+                    InputError(
+                        "a row with ratings has no item_id",
+                        file=path,
+                        sheet=RATINGS_SHEET,
+                        row=i,
+                        column="item_id",
+                        cell=f"A{i}",
+                        value=r[0],
+                    )
+                )
             continue
         if item in seen:
-            problems.append(InputError(f"item {item} appears twice (first in row {seen[item]})", file=path,
-                                       sheet=RATINGS_SHEET, row=i, column="item_id", cell=f"A{i}", value=item))
+            problems.append(
+                InputError(
+                    f"item {item} appears twice (first in row {seen[item]})",
+                    file=path,
+                    sheet=RATINGS_SHEET,
+                    row=i,
+                    column="item_id",
+                    cell=f"A{i}",
+                    value=item,
+                )
+            )
             continue
         seen[item] = i
         if not finished:
@@ -313,9 +415,14 @@ def read_workbook(path: str | os.PathLike) -> tuple[str, pd.DataFrame]:
     return sheet.rater, sheet.frame
 
 
-def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame | None = None,
-                   unfinished: str = "stop", notes: Sequence[str] = (),
-                   unusable: Sequence[InputError] = (), mentioned: Sequence[str] = ()) -> WorkbookRatings:
+def read_workbooks(
+    files: Sequence[str | os.PathLike],
+    benchmark: pd.DataFrame | None = None,
+    unfinished: str = "stop",
+    notes: Sequence[str] = (),
+    unusable: Sequence[InputError] = (),
+    mentioned: Sequence[str] = (),
+) -> WorkbookRatings:
     """Rating workbooks of several raters (one each) as tidy ratings, every problem at once.
 
     Checked together (one :class:`~helpers.core.errors.InputErrors`): every bad entry of
@@ -347,17 +454,27 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
     for s in read:
         lacking = [i for i in expected if i not in set(s.frame["item_id"])]
         if lacking:
-            problems.append(InputError(f"item {lacking[0]} is missing from this sheet ({len(lacking)} item(s) that "
-                                       "other workbooks list are missing)", file=s.file, sheet=RATINGS_SHEET,
-                                       column="item_id", value=lacking[0]))
+            problems.append(
+                InputError(
+                    f"item {lacking[0]} is missing from this sheet ({len(lacking)} item(s) that "
+                    "other workbooks list are missing)",
+                    file=s.file,
+                    sheet=RATINGS_SHEET,
+                    column="item_id",
+                    value=lacking[0],
+                )
+            )
     progress = [classroom.Progress(s.rater, s.file, RATINGS_SHEET, tuple(s.open_rows()), len(s.frame)) for s in read]
     settled = classroom.settle_unfinished(progress, unfinished)
     raise_all([*problems, *settled.problems])
     if not read:
         raise InputError("no rating workbook was given", expected="the class's returned .xlsx workbooks")
     kept_files = {p.file: p for p in settled.kept}
-    kept = [(s.file, s.rater, s.frame[~s.frame["_row"].isin(kept_files[s.file].open_rows)])
-            for s in read if s.file in kept_files]
+    kept = [
+        (s.file, s.rater, s.frame[~s.frame["_row"].isin(kept_files[s.file].open_rows)])
+        for s in read
+        if s.file in kept_files
+    ]
     out_notes = [*notes, *settled.notes]
     own_rows = {}  # each student's rows left out, for their own page
     for s in read:
@@ -365,23 +482,32 @@ def read_workbooks(files: Sequence[str | os.PathLike], benchmark: pd.DataFrame |
         if gone:
             own_rows[s.rater] = {i: int(r) for i, r in zip(s.frame["item_id"], s.frame["_row"]) if r in gone}
     if not kept:
-        raise InputError("no student is left once the unfinished workbooks are left out",
-                         value=[str(s.file) for s in read])
+        raise InputError(
+            "no student is left once the unfinished workbooks are left out", value=[str(s.file) for s in read]
+        )
     parts = []
     for _, rater, frame in kept:
-        long = frame.drop(columns="_row").melt(id_vars=["item_id", "metaphor", "explanation"], var_name="dimension",
-                                               value_name="score").dropna(subset=["score"])
+        long = (
+            frame.drop(columns="_row")
+            .melt(id_vars=["item_id", "metaphor", "explanation"], var_name="dimension", value_name="score")
+            .dropna(subset=["score"])
+        )
         parts.append(long.assign(rater=rater))
     long = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=RATING_COLUMNS)
     long["score"] = long["score"].astype(int)
     order = {i: k for k, i in enumerate(expected)}
-    long = long.sort_values(["rater", "item_id"], key=lambda c: c.map(order) if c.name == "item_id" else c,
-                            kind="stable")
-    return WorkbookRatings(_attach_texts(long, benchmark, ", ".join(str(p) for p, _, _ in kept)),
-                           tuple(str(p) for p, _, _ in kept), tuple(out_notes),
-                           classroom.LeftOut(own_rows, unit="explanation"), any(s.named_by_field for s in read),
-                           tuple(s.rater for s in read),
-                           tuple(dict.fromkeys([*map(str, files), *map(str, mentioned)])))
+    long = long.sort_values(
+        ["rater", "item_id"], key=lambda c: c.map(order) if c.name == "item_id" else c, kind="stable"
+    )
+    return WorkbookRatings(
+        _attach_texts(long, benchmark, ", ".join(str(p) for p, _, _ in kept)),
+        tuple(str(p) for p, _, _ in kept),
+        tuple(out_notes),
+        classroom.LeftOut(own_rows, unit="explanation"),
+        any(s.named_by_field for s in read),
+        tuple(s.rater for s in read),
+        tuple(dict.fromkeys([*map(str, files), *map(str, mentioned)])),
+    )
 
 
 def workbook_files(source) -> list[Path] | None:

@@ -16,6 +16,7 @@ import pandas as pd
 from ..core.errors import InputError
 from .io import DIMENSIONS, RATING_COLUMNS, SCORES
 
+
 @dataclass(frozen=True)
 class RatingModel:
     """Knobs of :func:`simulate_ratings` (scores on the 1–5 scale).
@@ -39,15 +40,36 @@ class RatingModel:
     general_sd: float = 1.0
     halo_sd: float = 1.3
     leniency_sd: float = 0.3
-    loading: Mapping[str, float] = field(default_factory=lambda: {
-        "non_circularity": 0.0, "origin": 0.0, "mapping": 0.9, "emergence": 1.0, "accessibility": 0.5,
-        "purpose": 1.0})
-    noise: Mapping[str, float] = field(default_factory=lambda: {
-        "non_circularity": 1.05, "origin": 0.95, "mapping": 0.45, "emergence": 0.3, "accessibility": 0.8,
-        "purpose": 0.35})
-    overall_weights: Mapping[str, float] = field(default_factory=lambda: {
-        "non_circularity": 0.08, "origin": 0.04, "mapping": 0.12, "emergence": 0.4, "accessibility": 0.08,
-        "purpose": 0.28})
+    loading: Mapping[str, float] = field(
+        default_factory=lambda: {
+            "non_circularity": 0.0,
+            "origin": 0.0,
+            "mapping": 0.9,
+            "emergence": 1.0,
+            "accessibility": 0.5,
+            "purpose": 1.0,
+        }
+    )
+    noise: Mapping[str, float] = field(
+        default_factory=lambda: {
+            "non_circularity": 1.05,
+            "origin": 0.95,
+            "mapping": 0.45,
+            "emergence": 0.3,
+            "accessibility": 0.8,
+            "purpose": 0.35,
+        }
+    )
+    overall_weights: Mapping[str, float] = field(
+        default_factory=lambda: {
+            "non_circularity": 0.08,
+            "origin": 0.04,
+            "mapping": 0.12,
+            "emergence": 0.4,
+            "accessibility": 0.08,
+            "purpose": 0.28,
+        }
+    )
     overall_noise: float = 0.45
     overall_halo: float = 0.6
 
@@ -59,20 +81,29 @@ class RatingModel:
         base = asdict(cls())
         unknown = set(values) - set(base)
         if unknown:
-            raise InputError(f"unknown rating-model knob(s) {sorted(unknown)}", parameter="rating_model",
-                             value=dict(values), expected=f"keys among {sorted(base)}")
+            raise InputError(
+                f"unknown rating-model knob(s) {sorted(unknown)}",
+                parameter="rating_model",
+                value=dict(values),
+                expected=f"keys among {sorted(base)}",
+            )
         for key in ("loading", "noise", "overall_weights"):
             if key in values:
                 extra = set(values[key]) - set(DIMENSIONS)
                 if extra:
-                    raise InputError(f"{key}: unknown dimension(s) {sorted(extra)}", parameter="rating_model",
-                                     value=dict(values[key]), expected=f"dimensions among {list(DIMENSIONS)}")
+                    raise InputError(
+                        f"{key}: unknown dimension(s) {sorted(extra)}",
+                        parameter="rating_model",
+                        value=dict(values[key]),
+                        expected=f"dimensions among {list(DIMENSIONS)}",
+                    )
                 base[key] = {**base[key], **values[key]}
         return cls(**{**base, **{k: v for k, v in values.items() if k not in ("loading", "noise", "overall_weights")}})
 
 
-def simulate_ratings(benchmark: pd.DataFrame, n_raters: int = 16, seed: int = 42,
-                     model: RatingModel | None = None, bounded: bool = True) -> pd.DataFrame:
+def simulate_ratings(
+    benchmark: pd.DataFrame, n_raters: int = 16, seed: int = 42, model: RatingModel | None = None, bounded: bool = True
+) -> pd.DataFrame:
     """Seeded ratings of every benchmark item by ``n_raters`` raters on the 7 scores.
 
     Returns the tidy ratings frame (:data:`~helpers.explanations.io.RATING_COLUMNS`). With
@@ -100,12 +131,14 @@ def simulate_ratings(benchmark: pd.DataFrame, n_raters: int = 16, seed: int = 42
     latent_scores = np.concatenate([perceived, overall[..., None]], axis=2)
     scores = np.clip(np.rint(latent_scores), 1, 5).astype(int) if bounded else latent_scores
     raters = [f"R{k + 1:02d}" for k in range(n_raters)]
-    frame = pd.DataFrame({
-        "item_id": np.tile(np.repeat(bench["item_id"].to_numpy(), len(SCORES)), n_raters),
-        "rater": np.repeat(raters, n * len(SCORES)),
-        "dimension": np.tile(list(SCORES), n * n_raters),
-        "score": scores.reshape(-1),
-    })
+    frame = pd.DataFrame(
+        {
+            "item_id": np.tile(np.repeat(bench["item_id"].to_numpy(), len(SCORES)), n_raters),
+            "rater": np.repeat(raters, n * len(SCORES)),
+            "dimension": np.tile(list(SCORES), n * n_raters),
+            "score": scores.reshape(-1),
+        }
+    )
     frame["metaphor"] = frame["item_id"].map(bench.set_index("item_id")["metaphor"])
     frame["explanation"] = frame["item_id"].map(bench.set_index("item_id")["explanation"])
     frame["dimension"] = pd.Categorical(frame["dimension"], categories=list(SCORES), ordered=True)
@@ -133,11 +166,25 @@ def generating_values(model: RatingModel | None = None) -> pd.DataFrame:
     """
     model = model or RatingModel()
     total = sum(model.overall_weights[d] for d in DIMENSIONS)
-    rows = [{"dimension": d, "loading": float(model.loading[d]), "noise": float(model.noise[d]),
-             "overall_weight": float(model.overall_weights[d]) / total, "pass_level": model.pass_level,
-             "fail_level": model.fail_level} for d in DIMENSIONS]
-    rows.append({"dimension": "overall", "loading": float(model.overall_halo), "noise": float(model.overall_noise),
-                 "overall_weight": np.nan, "pass_level": np.nan, "fail_level": np.nan})
+    rows = [
+        {
+            "dimension": d,
+            "loading": float(model.loading[d]),
+            "noise": float(model.noise[d]),
+            "overall_weight": float(model.overall_weights[d]) / total,
+            "pass_level": model.pass_level,
+            "fail_level": model.fail_level,
+        }
+        for d in DIMENSIONS
+    ]
+    rows.append(
+        {
+            "dimension": "overall",
+            "loading": float(model.overall_halo),
+            "noise": float(model.overall_noise),
+            "overall_weight": np.nan,
+            "pass_level": np.nan,
+            "fail_level": np.nan,
+        }
+    )
     return pd.DataFrame(rows)
-
-

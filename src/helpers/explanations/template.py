@@ -39,13 +39,15 @@ from ..core.classroom import workbook
 from ..core.errors import InputError
 from .io import GUIDE_SHEET, HEADER_ROW, KIT_PREFIX, LABELS, RATINGS_SHEET, SCORES, TEXT_COLUMNS
 
+
 def read_items(path: str | os.PathLike) -> pd.DataFrame:
     """The item list (:func:`helpers.core.params.read_table`: a UTF-8 or GBK ``.csv``, or the
     first sheet of an ``.xlsx``): ``item_id``, ``metaphor``, ``explanation`` (checked:
     present, ids unique and non-empty)."""
     path = Path(path)
-    items = params.item_table(params.read_table(path), path, "item_id", TEXT_COLUMNS,
-                              "the columns item_id, metaphor, explanation")
+    items = params.item_table(
+        params.read_table(path), path, "item_id", TEXT_COLUMNS, "the columns item_id, metaphor, explanation"
+    )
     return items[list(TEXT_COLUMNS)].assign(item_id=lambda d: d["item_id"].str.strip())
 
 
@@ -63,8 +65,15 @@ def write_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike) -> 
     for cell in cells:
         cell.alignment = Alignment(wrap_text=True, vertical="center")
     first, last = len(TEXT_COLUMNS) + 1, len(headers) - 1
-    dv = workbook.list_validation(ws, (1, 2, 3, 4, 5), "Rating", guide["validation"],
-                                  showInputMessage=True, promptTitle="Rating", prompt=guide["prompt"])
+    dv = workbook.list_validation(
+        ws,
+        (1, 2, 3, 4, 5),
+        "Rating",
+        guide["validation"],
+        showInputMessage=True,
+        promptTitle="Rating",
+        prompt=guide["prompt"],
+    )
     for r, item in enumerate(items.to_dict("records"), start=HEADER_ROW + 1):
         ws.cell(row=r, column=1, value=item["item_id"])
         ws.cell(row=r, column=2, value=item["metaphor"])
@@ -83,13 +92,19 @@ def write_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLike) -> 
     ws.row_dimensions[HEADER_ROW].height = 32
     ws.freeze_panes = ws.cell(row=HEADER_ROW + 1, column=first)
     workbook.write_guide(
-        wb.create_sheet(GUIDE_SHEET), guide["title"].format(rater=rater),
-        [workbook.GuideSection(("Score", "What it asks", "A 1 looks like", "A 5 looks like"),
-                               [(LABELS[g["key"]], g["asks"], g["one"], g["five"]) for g in guide["scores"]],
-                               bold_first=True),
-         workbook.GuideSection(("Scale", "Meaning"), [(g["rating"], g["meaning"]) for g in guide["scale"]]),
-         workbook.GuideSection(("Step", "How to fill the Ratings sheet"), list(enumerate(guide["steps"], start=1)))],
-        {"A": 26, "B": 48, "C": 48, "D": 48})
+        wb.create_sheet(GUIDE_SHEET),
+        guide["title"].format(rater=rater),
+        [
+            workbook.GuideSection(
+                ("Score", "What it asks", "A 1 looks like", "A 5 looks like"),
+                [(LABELS[g["key"]], g["asks"], g["one"], g["five"]) for g in guide["scores"]],
+                bold_first=True,
+            ),
+            workbook.GuideSection(("Scale", "Meaning"), [(g["rating"], g["meaning"]) for g in guide["scale"]]),
+            workbook.GuideSection(("Step", "How to fill the Ratings sheet"), list(enumerate(guide["steps"], start=1))),
+        ],
+        {"A": 26, "B": 48, "C": 48, "D": 48},
+    )
     return workbook.save(wb, path)
 
 

@@ -29,18 +29,16 @@ The steps, each DataFrame in, tidy DataFrame out:
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from helpers.core import paths
+from helpers.core.errors import InputError
 from helpers.core.formats import annotations as ann
 from helpers.core.formats import mqm, testsets, texts
 from helpers.core.statistics import scoring, stats
-from helpers.core.errors import InputError
 from helpers.core.statistics.schemes import load_scheme
 
 from . import design, idioms
@@ -120,11 +118,19 @@ def source_pool() -> pd.DataFrame:
     n23 = read_lines(released("wmt23", "source"))
     ted = mqm.read_mqm(released("ted", "mqm"), columns=["doc", "doc_seg_id", "source"])
     ted = ted.assign(source=ann.clean_text(ted["source"])).drop_duplicates(["doc", "doc_seg_id"])
-    parts = [pd.DataFrame({"dataset": "newstest2021", "text_id": [f"newstest2021:{i}" for i in n21.index],
-                           "source": n21.to_numpy()}),
-             pd.DataFrame({"dataset": "wmt23", "text_id": [f"wmt23:{i}" for i in n23.index], "source": n23.to_numpy()}),
-             pd.DataFrame({"dataset": "ted", "text_id": "ted:" + ted["doc"] + ":" + ted["doc_seg_id"].astype(str),
-                           "source": ted["source"].to_numpy()})]
+    parts = [
+        pd.DataFrame(
+            {"dataset": "newstest2021", "text_id": [f"newstest2021:{i}" for i in n21.index], "source": n21.to_numpy()}
+        ),
+        pd.DataFrame({"dataset": "wmt23", "text_id": [f"wmt23:{i}" for i in n23.index], "source": n23.to_numpy()}),
+        pd.DataFrame(
+            {
+                "dataset": "ted",
+                "text_id": "ted:" + ted["doc"] + ":" + ted["doc_seg_id"].astype(str),
+                "source": ted["source"].to_numpy(),
+            }
+        ),
+    ]
     return pd.concat(parts, ignore_index=True)
 
 
@@ -220,13 +226,18 @@ def _penalties(rows: pd.DataFrame) -> pd.DataFrame:
     ratings = scoring.rater_scores(rows)
     segs = scoring.segment_scores(ratings)
     first = rows.drop_duplicates(["system", "doc", "doc_seg_id"])[["system", "doc", "doc_seg_id", "source"]]
-    segs = segs.merge(first.assign(source=ann.clean_text(first["source"])), on=["system", "doc", "doc_seg_id"],
-                      how="left", validate="one_to_one")
+    segs = segs.merge(
+        first.assign(source=ann.clean_text(first["source"])),
+        on=["system", "doc", "doc_seg_id"],
+        how="left",
+        validate="one_to_one",
+    )
     return segs
 
 
-def segment_table(dataset: str, path=None, source_path=None, detector: str = "filtered",
-                  rows: pd.DataFrame | None = None) -> pd.DataFrame:
+def segment_table(
+    dataset: str, path=None, source_path=None, detector: str = "filtered", rows: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """One row per rated (system, segment) of a data set: its MQM penalty and idiom flag.
 
     Parameters
@@ -266,22 +277,37 @@ def segment_table(dataset: str, path=None, source_path=None, detector: str = "fi
         seg = scores["global_seg_id"].astype("int64")
         beyond = ~seg.isin(lines.index)
         if beyond.any():
-            raise InputError("seg_id has no line in the source file", file=path, value=int(seg[beyond].iloc[0]),
-                             expected=f"1 to {len(lines)}")
-        table = pd.DataFrame({"system": scores["system"], "doc": "seg" + seg.astype(str),
-                              "segment": seg.astype(str), "source": lines.loc[seg].to_numpy(),
-                              "score": scores["score"]})
+            raise InputError(
+                "seg_id has no line in the source file",
+                file=path,
+                value=int(seg[beyond].iloc[0]),
+                expected=f"1 to {len(lines)}",
+            )
+        table = pd.DataFrame(
+            {
+                "system": scores["system"],
+                "doc": "seg" + seg.astype(str),
+                "segment": seg.astype(str),
+                "source": lines.loc[seg].to_numpy(),
+                "score": scores["score"],
+            }
+        )
     elif dataset in ("ted", "wmt23"):
         rows = mqm.read_mqm(path or released(dataset, "mqm")) if rows is None else rows
         segs = _penalties(rows)
-        table = pd.DataFrame({"system": segs["system"], "doc": segs["doc"],
-                              "segment": segs["doc"] + ":" + segs["doc_seg_id"].astype(str),
-                              "source": segs["source"], "score": segs["score"]})
+        table = pd.DataFrame(
+            {
+                "system": segs["system"],
+                "doc": segs["doc"],
+                "segment": segs["doc"] + ":" + segs["doc_seg_id"].astype(str),
+                "source": segs["source"],
+                "score": segs["score"],
+            }
+        )
     else:
         raise InputError("unknown data set", parameter="dataset", value=dataset, expected=" or ".join(DATASETS))
     table.insert(0, "dataset", dataset)
     return flag_idioms(table.reset_index(drop=True), detector)
-
 
 
 def chance_overlap(length: int, chars: int, intervals: list[tuple[int, int]]) -> float:
@@ -368,12 +394,38 @@ def span_overlap(rows: pd.DataFrame, detector: str = "filtered") -> pd.DataFrame
         covered = np.zeros(n, dtype=bool)
         for s, e in intervals:
             covered[s:e] = True
-        out.append({"system": r.system, "doc": r.doc, "doc_seg_id": r.doc_seg_id, "rater": r.rater,
-                    "category": r.category, "severity": r.severity, "span_start": a, "span_end": b,
-                    "source_chars": n, "idiom_chars": int(covered.sum()), "share": covered.mean(),
-                    "chance": chance_overlap(b - a, n, intervals), "overlap": bool(covered[a:b].any())})
-    columns = ["system", "doc", "doc_seg_id", "rater", "category", "severity", "span_start", "span_end",
-               "source_chars", "idiom_chars", "share", "chance", "overlap"]
+        out.append(
+            {
+                "system": r.system,
+                "doc": r.doc,
+                "doc_seg_id": r.doc_seg_id,
+                "rater": r.rater,
+                "category": r.category,
+                "severity": r.severity,
+                "span_start": a,
+                "span_end": b,
+                "source_chars": n,
+                "idiom_chars": int(covered.sum()),
+                "share": covered.mean(),
+                "chance": chance_overlap(b - a, n, intervals),
+                "overlap": bool(covered[a:b].any()),
+            }
+        )
+    columns = [
+        "system",
+        "doc",
+        "doc_seg_id",
+        "rater",
+        "category",
+        "severity",
+        "span_start",
+        "span_end",
+        "source_chars",
+        "idiom_chars",
+        "share",
+        "chance",
+        "overlap",
+    ]
     return pd.DataFrame(out, columns=columns)
 
 
@@ -408,16 +460,40 @@ def overlap_summary(spans: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: 
     """
     nan = float("nan")
     if spans.empty:
-        return pd.DataFrame([{"spans": 0, "documents": 0, "observed": nan, "chance": nan, "share": nan,
-                              "difference": nan, "ci_low": nan, "ci_high": nan, "ratio": nan}])
+        return pd.DataFrame(
+            [
+                {
+                    "spans": 0,
+                    "documents": 0,
+                    "observed": nan,
+                    "chance": nan,
+                    "share": nan,
+                    "difference": nan,
+                    "ci_low": nan,
+                    "ci_high": nan,
+                    "ratio": nan,
+                }
+            ]
+        )
     observed, chance = spans["overlap"].to_numpy(dtype=float), spans["chance"].to_numpy(dtype=float)
     weights = stats.resample(len(spans), n_boot, seed=seed, clusters=spans["doc"].to_numpy())
     diff = stats.weighted_mean(observed - chance, weights)
     low, high = stats.percentile_interval(diff, ci)
-    return pd.DataFrame([{"spans": len(spans), "documents": spans["doc"].nunique(), "observed": observed.mean(),
-                          "chance": chance.mean(), "share": spans["share"].mean(),
-                          "difference": observed.mean() - chance.mean(), "ci_low": low, "ci_high": high,
-                          "ratio": observed.mean() / chance.mean() if chance.mean() > 0 else nan}])
+    return pd.DataFrame(
+        [
+            {
+                "spans": len(spans),
+                "documents": spans["doc"].nunique(),
+                "observed": observed.mean(),
+                "chance": chance.mean(),
+                "share": spans["share"].mean(),
+                "difference": observed.mean() - chance.mean(),
+                "ci_low": low,
+                "ci_high": high,
+                "ratio": observed.mean() / chance.mean() if chance.mean() > 0 else nan,
+            }
+        ]
+    )
 
 
 def category_table(rows: pd.DataFrame, detector: str = "filtered", scheme: str = "mqm") -> pd.DataFrame:
@@ -452,15 +528,24 @@ def category_table(rows: pd.DataFrame, detector: str = "filtered", scheme: str =
     unit = ["system", "doc", "doc_seg_id"]
     raters = rows.groupby(unit)["rater"].nunique().rename("raters")
     errors = rows[rows["severity"] != ann.NO_ERROR]
-    errors = errors.assign(category=ann.top_level(errors["category"]).to_numpy(),
-                           weight=load_scheme(scheme).weights(errors).fillna(0.0).to_numpy())
+    errors = errors.assign(
+        category=ann.top_level(errors["category"]).to_numpy(),
+        weight=load_scheme(scheme).weights(errors).fillna(0.0).to_numpy(),
+    )
     summed = errors.groupby(unit + ["category"])["weight"].sum().rename("weight").reset_index()
     segments = rows.drop_duplicates(unit)[unit + ["source"]].merge(raters.reset_index(), on=unit)
     grid = segments.merge(pd.DataFrame({"category": sorted(summed["category"].unique())}), how="cross")
     grid = grid.merge(summed, on=unit + ["category"], how="left")
-    out = pd.DataFrame({"system": grid["system"], "doc": grid["doc"],
-                        "segment": grid["doc"] + ":" + grid["doc_seg_id"].astype(str), "category": grid["category"],
-                        "score": grid["weight"].fillna(0.0) / grid["raters"], "source": grid["source"]})
+    out = pd.DataFrame(
+        {
+            "system": grid["system"],
+            "doc": grid["doc"],
+            "segment": grid["doc"] + ":" + grid["doc_seg_id"].astype(str),
+            "category": grid["category"],
+            "score": grid["weight"].fillna(0.0) / grid["raters"],
+            "source": grid["source"],
+        }
+    )
     return flag_idioms(out, detector).drop(columns="source")
 
 
@@ -494,8 +579,10 @@ def sample_matches(pool: pd.DataFrame, n: int = 170, seed: int = 34) -> pd.DataF
     picked = np.sort(np.random.default_rng(seed).choice(len(found), n, replace=False))
     out = found.iloc[picked].reset_index(drop=True)
     source = texts.loc[out["text_id"]].to_numpy()
-    out["context"] = [s[max(0, a - 25):a] + "【" + i + "】" + s[b:b + 25]
-                      for s, a, b, i in zip(source, out["start"], out["end"], out["idiom"])]
+    out["context"] = [
+        s[max(0, a - 25) : a] + "【" + i + "】" + s[b : b + 25]
+        for s, a, b, i in zip(source, out["start"], out["end"], out["idiom"])
+    ]
     out["dataset"] = out["text_id"].str.split(":").str[0]
     out.insert(0, "sample_id", [f"I{i + 1:03d}" for i in range(n)])
     return out[["sample_id", "dataset", "text_id", "start", "end", "idiom", "context"]]
@@ -533,14 +620,20 @@ def category_effects(categories: pd.DataFrame, n_boot: int = 1000, seed: int = 0
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
+
     def means(part):
         mean = part.groupby("idiom")["score"].mean()
         hit = part[part["score"] > 0].groupby("idiom")["segment"].nunique()
-        return {"idiom_mean": mean.get(True, float("nan")), "other_mean": mean.get(False, float("nan")),
-                "idiom_error_segments": int(hit.get(True, 0)), "other_error_segments": int(hit.get(False, 0))}
+        return {
+            "idiom_mean": mean.get(True, float("nan")),
+            "other_mean": mean.get(False, float("nan")),
+            "idiom_error_segments": int(hit.get(True, 0)),
+            "other_error_segments": int(hit.get(False, 0)),
+        }
 
-    return design.effects_by(categories, ["dataset", "category"], extra=means, n_boot=n_boot, seed=seed, ci=ci,
-                             n_perm=0)
+    return design.effects_by(
+        categories, ["dataset", "category"], extra=means, n_boot=n_boot, seed=seed, ci=ci, n_perm=0
+    )
 
 
 def _idiom_contrast(est: dict, boot: dict, idiom: np.ndarray, ci: float, counts) -> pd.DataFrame:
@@ -557,8 +650,9 @@ def _idiom_contrast(est: dict, boot: dict, idiom: np.ndarray, ci: float, counts)
     return pd.DataFrame(out)
 
 
-def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: int = 1000, seed: int = 0,
-                       ci: float = 95.0) -> pd.DataFrame:
+def agreement_by_idiom(
+    rows: pd.DataFrame, detector: str = "filtered", n_boot: int = 1000, seed: int = 0, ci: float = 95.0
+) -> pd.DataFrame:
     """Do raters agree less on idiom segments? Interval Krippendorff's α of the raters' segment
     penalties (:func:`helpers.core.statistics.scoring.rater_scores`) on the (system, segment) units whose
     source has an idiom and on the others, and their difference.
@@ -617,12 +711,14 @@ def agreement_by_idiom(rows: pd.DataFrame, detector: str = "filtered", n_boot: i
             boot[name] = interval_alpha_weighted(data[mask], weights[:, mask])
         else:
             est[name], boot[name] = nan, np.full(n_boot, nan)
-    return _idiom_contrast(est, boot, idiom, ci, lambda mask: {"units": int(mask.sum()),
-                                                               "documents": len(set(docs[mask]))})
+    return _idiom_contrast(
+        est, boot, idiom, ci, lambda mask: {"units": int(mask.sum()), "documents": len(set(docs[mask]))}
+    )
 
 
-def token_tags(posts: pd.DataFrame, detector: str = "xinhua", n_boot: int = 1000, seed: int = 0,
-               ci: float = 95.0) -> pd.DataFrame:
+def token_tags(
+    posts: pd.DataFrame, detector: str = "xinhua", n_boot: int = 1000, seed: int = 0, ci: float = 95.0
+) -> pd.DataFrame:
     """Are source tokens inside an idiom tagged as errors more often than other tokens?
 
     HADQAET's posts carry word-level OK/BAD tags on their (segmented) source. A token is an idiom
@@ -676,8 +772,10 @@ def token_tags(posts: pd.DataFrame, detector: str = "xinhua", n_boot: int = 1000
     tokens = pd.DataFrame({"post": post, "idiom": inside, "bad": np.array(bad, dtype=float)})
     per_post = tokens.groupby(["post", "idiom"])["bad"].agg(["sum", "size"]).unstack(fill_value=0)
     per_post = per_post.reindex(columns=pd.MultiIndex.from_product([["sum", "size"], [False, True]]), fill_value=0)
-    counts = {g: (per_post[("sum", flag)].to_numpy(dtype=float), per_post[("size", flag)].to_numpy(dtype=float))
-              for g, flag in (("idiom", True), ("other", False))}
+    counts = {
+        g: (per_post[("sum", flag)].to_numpy(dtype=float), per_post[("size", flag)].to_numpy(dtype=float))
+        for g, flag in (("idiom", True), ("other", False))
+    }
     rows = []
     for scope, keep in (("all", np.ones(len(per_post), dtype=bool)), ("idiom_posts", counts["idiom"][1] > 0)):
         if not (counts["idiom"][1][keep] > 0).any():
@@ -693,6 +791,15 @@ def token_tags(posts: pd.DataFrame, detector: str = "xinhua", n_boot: int = 1000
             n_tok = counts[g][1][keep].sum() if g != "difference" else sum(c[1][keep].sum() for c in counts.values())
             n_post = int(((counts[g][1] > 0) & keep).sum()) if g != "difference" else int(keep.sum())
             low, high = stats.percentile_interval(boot[g][np.isfinite(boot[g])], ci)
-            rows.append({"scope": scope, "group": g, "estimate": float(est[g]), "ci_low": low, "ci_high": high,
-                         "tokens": int(n_tok), "posts": n_post})
+            rows.append(
+                {
+                    "scope": scope,
+                    "group": g,
+                    "estimate": float(est[g]),
+                    "ci_low": low,
+                    "ci_high": high,
+                    "tokens": int(n_tok),
+                    "posts": n_post,
+                }
+            )
     return pd.DataFrame(rows, columns=["scope", "group", "estimate", "ci_low", "ci_high", "tokens", "posts"])

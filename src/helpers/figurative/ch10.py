@@ -23,12 +23,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core.formats import annotations as ann
 from ..core import cache, params, paths
-from ..core.formats import mqm, testsets
-from ..core.errors import InputError
 from ..core.book.findings import Words
 from ..core.book.report import ChapterData, Provenance
+from ..core.errors import InputError
+from ..core.formats import annotations as ann
+from ..core.formats import mqm, testsets
 from . import analysis, design, gold, idioms, metric_gaps, page, wmt22
 
 CHAPTER = "10_figurative"  # its words file: notebooks/words/10_figurative.md (the data box reads it too)
@@ -74,15 +74,19 @@ class Setup:
 
     @property
     def released(self) -> bool:
-        return all(f is None for f in (self.newstest2021, self.newstest2021_source, self.ted, self.wmt23, self.wmt22,
-                                       self.wmt22_labels))
+        return all(
+            f is None
+            for f in (self.newstest2021, self.newstest2021_source, self.ted, self.wmt23, self.wmt22, self.wmt22_labels)
+        )
 
     def load(self) -> Data:
         """The data box: the released files, or those given as parameters in their place."""
-        files = {"wmt22": str(self.wmt22 or testsets.get("wmt22").relpath("directory")),
-                 "newstest2021": str(self.newstest2021 or testsets.get("newstest2021").relpath("mqm_scores")),
-                 "ted": str(self.ted or testsets.get("ted").relpath("mqm")),
-                 "wmt23": str(self.wmt23 or testsets.get("generaltest2023").relpath("mqm"))}
+        files = {
+            "wmt22": str(self.wmt22 or testsets.get("wmt22").relpath("directory")),
+            "newstest2021": str(self.newstest2021 or testsets.get("newstest2021").relpath("mqm_scores")),
+            "ted": str(self.ted or testsets.get("ted").relpath("mqm")),
+            "wmt23": str(self.wmt23 or testsets.get("generaltest2023").relpath("mqm")),
+        }
         rows = {d: read_mqm(getattr(self, d) or analysis.released(d, "mqm")) for d in ("ted", "wmt23")}
         for d in ("ted", "wmt23"):
             analysis.require_source(rows[d], getattr(self, d) or files[d])
@@ -93,19 +97,24 @@ class Setup:
         idiom_by = {"wmt22": GOLD_FLAG if classes is not None else self.detector}
         if classes is not None:
             table["idiom"] = table["gold_idiom"].astype(bool)
-        tables = [table, analysis.segment_table("newstest2021", self.newstest2021, self.newstest2021_source,
-                                                self.detector)]
+        tables = [
+            table,
+            analysis.segment_table("newstest2021", self.newstest2021, self.newstest2021_source, self.detector),
+        ]
         tables += [analysis.segment_table(d, detector=self.detector, rows=rows[d]) for d in ("ted", "wmt23")]
         for d in ("newstest2021", "ted", "wmt23"):
             idiom_by[d] = self.detector
         segments = analysis.flag_all(pd.concat(tables, ignore_index=True))
         segments["human"] = segments["human"].fillna(False).astype(bool)
-        given = [str(p) for p in (self.wmt22, self.wmt22_labels, self.newstest2021, self.newstest2021_source, self.ted,
-                                  self.wmt23) if p is not None]
-        provenance = Provenance.worded("released", CHAPTER) if self.released else \
-            Provenance.worded("own", CHAPTER, given)
-        return Data(provenance, rows=rows, segments=segments, wmt22=es, classes=classes, files=files,
-                    idiom_by=idiom_by)
+        given = [
+            str(p)
+            for p in (self.wmt22, self.wmt22_labels, self.newstest2021, self.newstest2021_source, self.ted, self.wmt23)
+            if p is not None
+        ]
+        provenance = (
+            Provenance.worded("released", CHAPTER) if self.released else Provenance.worded("own", CHAPTER, given)
+        )
+        return Data(provenance, rows=rows, segments=segments, wmt22=es, classes=classes, files=files, idiom_by=idiom_by)
 
 
 def read_mqm(path: Path) -> pd.DataFrame:
@@ -113,8 +122,13 @@ def read_mqm(path: Path) -> pd.DataFrame:
     chapter 08 uses, so the two chapters share the entry (reading the three-rater archive is slow)."""
     from ..core.formats.fetch import sha256_of
 
-    return cache.cached("wmt-mqm-read", 1, [sha256_of(path), None], lambda: mqm.read_mqm(path),
-                        describe=f"{Path(path).name} read as annotations")
+    return cache.cached(
+        "wmt-mqm-read",
+        1,
+        [sha256_of(path), None],
+        lambda: mqm.read_mqm(path),
+        describe=f"{Path(path).name} read as annotations",
+    )
 
 
 def wmt22_set(directory):
@@ -129,8 +143,12 @@ def gold_classes(path, segments: int) -> pd.DataFrame:
     sources as the set has (an :class:`InputError` naming the file otherwise)."""
     labels = gold.read_labels(path)
     if labels["segment"].nunique() != segments:
-        raise InputError("labels a different number of sources than the set has", file=path,
-                         value=labels["segment"].nunique(), expected=f"{segments} entries, one per source line")
+        raise InputError(
+            "labels a different number of sources than the set has",
+            file=path,
+            value=labels["segment"].nunique(),
+            expected=f"{segments} entries, one per source line",
+        )
     return gold.segment_classes(labels, segments)
 
 
@@ -146,13 +164,28 @@ def check_mqm_header(name: str, path: Path) -> None:
         names = {h.strip().lower() for h in header}
         missing = [c for c in MQM_COLUMNS if c not in names]
         if missing:
-            raise InputError("missing column(s) " + ", ".join(missing), parameter=name, file=path,
-                             expected="a header " + ", ".join(MQM_COLUMNS) + " (in this order, with doc ids between)")
+            raise InputError(
+                "missing column(s) " + ", ".join(missing),
+                parameter=name,
+                file=path,
+                expected="a header " + ", ".join(MQM_COLUMNS) + " (in this order, with doc ids between)",
+            )
 
 
-def setup(newstest2021=None, newstest2021_source=None, ted=None, wmt23=None, wmt22=None, wmt22_labels=None,
-          detector="xinhua", llm_systems=LLM_SYSTEMS, min_idiom_segments=MIN_IDIOM_SEGMENTS, n_boot=1000, seed=0,
-          results_dir="results") -> Setup:
+def setup(
+    newstest2021=None,
+    newstest2021_source=None,
+    ted=None,
+    wmt23=None,
+    wmt22=None,
+    wmt22_labels=None,
+    detector="xinhua",
+    llm_systems=LLM_SYSTEMS,
+    min_idiom_segments=MIN_IDIOM_SEGMENTS,
+    n_boot=1000,
+    seed=0,
+    results_dir="results",
+) -> Setup:
     """Check chapter 10's parameters before any work (each problem names its parameter).
 
     ``wmt22`` (a folder in mt-metrics-eval's layout, ZH→EN) with ``wmt22_labels`` (Song & Xu's
@@ -164,8 +197,9 @@ def setup(newstest2021=None, newstest2021_source=None, ted=None, wmt23=None, wmt
     """
     if (newstest2021 is None) != (newstest2021_source is None):
         missing = "newstest2021_source" if newstest2021_source is None else "newstest2021"
-        raise InputError("is needed with the other of newstest2021, newstest2021_source", parameter=missing,
-                         expected="a file")
+        raise InputError(
+            "is needed with the other of newstest2021, newstest2021_source", parameter=missing, expected="a file"
+        )
     params.text("results_dir", str(results_dir))
 
     def file(name, value):
@@ -175,19 +209,32 @@ def setup(newstest2021=None, newstest2021_source=None, ted=None, wmt23=None, wmt
         if value is not None:
             check_mqm_header(name, params.existing_file(name, value))
     if wmt22 is not None and not Path(wmt22).is_dir():
-        raise InputError("no such folder", parameter="wmt22", value=str(wmt22),
-                         expected="a folder in mt-metrics-eval's layout (sources/, system-outputs/, human-scores/)")
+        raise InputError(
+            "no such folder",
+            parameter="wmt22",
+            value=str(wmt22),
+            expected="a folder in mt-metrics-eval's layout (sources/, system-outputs/, human-scores/)",
+        )
     if isinstance(llm_systems, str) or not all(isinstance(s, str) for s in llm_systems):
-        raise InputError("must be a list of system names", parameter="llm_systems", value=llm_systems,
-                         expected="e.g. [GPT4-5shot, Lan-BridgeMT]")
+        raise InputError(
+            "must be a list of system names",
+            parameter="llm_systems",
+            value=llm_systems,
+            expected="e.g. [GPT4-5shot, Lan-BridgeMT]",
+        )
     return Setup(
-        newstest2021=file("newstest2021", newstest2021), newstest2021_source=file("newstest2021_source",
-                                                                                  newstest2021_source),
-        ted=file("ted", ted), wmt23=file("wmt23", wmt23), wmt22=Path(wmt22) if wmt22 is not None else None,
+        newstest2021=file("newstest2021", newstest2021),
+        newstest2021_source=file("newstest2021_source", newstest2021_source),
+        ted=file("ted", ted),
+        wmt23=file("wmt23", wmt23),
+        wmt22=Path(wmt22) if wmt22 is not None else None,
         wmt22_labels=file("wmt22_labels", wmt22_labels),
-        detector=params.choice("detector", detector, list(idioms.DETECTORS)), llm_systems=tuple(llm_systems),
+        detector=params.choice("detector", detector, list(idioms.DETECTORS)),
+        llm_systems=tuple(llm_systems),
         min_idiom_segments=params.integer("min_idiom_segments", min_idiom_segments, minimum=2),
-        n_boot=params.integer("n_boot", n_boot, minimum=100), seed=params.integer("seed", seed, minimum=0))
+        n_boot=params.integer("n_boot", n_boot, minimum=100),
+        seed=params.integer("seed", seed, minimum=0),
+    )
 
 
 # --------------------------------------------------------------------------- steps
@@ -206,15 +253,26 @@ def description(box: Data, setup: Setup) -> pd.DataFrame:
         mt = part[~part["human"]]
         idiom = mt[mt["idiom"]]
         n_idiom = idiom["segment"].nunique()
-        out.append({"dataset": dataset, "file": box.files[dataset], "detector": setup.detector,
-                    "idiom_by": box.idiom_by[dataset], "systems": mt["system"].nunique(),
-                    "system_names": "; ".join(sorted(mt["system"].unique())),
-                    "human_systems": "; ".join(sorted(part.loc[part["human"], "system"].unique())),
-                    "segments": mt["segment"].nunique(), "documents": mt["doc"].nunique(),
-                    "domains": mt["domain"].fillna("").replace("", np.nan).nunique(), "rows": len(mt),
-                    "idiom_segments": n_idiom, "idiom_documents": idiom["doc"].nunique(),
-                    "estimable": bool(min(n_idiom, mt["segment"].nunique() - n_idiom) >= setup.min_idiom_segments),
-                    "min_idiom_segments": setup.min_idiom_segments, "llm_systems": ", ".join(setup.llm_systems)})
+        out.append(
+            {
+                "dataset": dataset,
+                "file": box.files[dataset],
+                "detector": setup.detector,
+                "idiom_by": box.idiom_by[dataset],
+                "systems": mt["system"].nunique(),
+                "system_names": "; ".join(sorted(mt["system"].unique())),
+                "human_systems": "; ".join(sorted(part.loc[part["human"], "system"].unique())),
+                "segments": mt["segment"].nunique(),
+                "documents": mt["doc"].nunique(),
+                "domains": mt["domain"].fillna("").replace("", np.nan).nunique(),
+                "rows": len(mt),
+                "idiom_segments": n_idiom,
+                "idiom_documents": idiom["doc"].nunique(),
+                "estimable": bool(min(n_idiom, mt["segment"].nunique() - n_idiom) >= setup.min_idiom_segments),
+                "min_idiom_segments": setup.min_idiom_segments,
+                "llm_systems": ", ".join(setup.llm_systems),
+            }
+        )
     return pd.DataFrame(out)
 
 
@@ -224,8 +282,19 @@ def detector_precision() -> pd.DataFrame:
     ``psucmc_words, psucmc_found``; empty where the sample's labels are held back (the student kit
     before the class activity), which the page says."""
     if not (paths.project_root() / idioms.SAMPLE_FILE).is_file():  # the student kit holds the labels back
-        return pd.DataFrame(columns=["detector", "kept", "figurative", "precision", "precision_low", "precision_high",
-                                     "recall", "psucmc_words", "psucmc_found"])
+        return pd.DataFrame(
+            columns=[
+                "detector",
+                "kept",
+                "figurative",
+                "precision",
+                "precision_low",
+                "precision_high",
+                "recall",
+                "psucmc_words",
+                "psucmc_found",
+            ]
+        )
     table = idioms.precision_table(idioms.read_sample())
     found = {d: idioms.psucmc_coverage(detector=d)["found"] for d in table["detector"]}
     table["psucmc_words"] = [len(found[d]) for d in table["detector"]]
@@ -237,9 +306,22 @@ def detector_gold(box: Data) -> pd.DataFrame:
     """Each detector against Song & Xu's gold on WMT22 (:func:`helpers.figurative.gold.detector_scores`);
     empty without labels."""
     if box.classes is None:
-        return pd.DataFrame(columns=["detector", "gold", "segments", "gold_segments", "flagged", "true_positives",
-                                     "precision", "precision_low", "precision_high", "recall", "recall_low",
-                                     "recall_high"])
+        return pd.DataFrame(
+            columns=[
+                "detector",
+                "gold",
+                "segments",
+                "gold_segments",
+                "flagged",
+                "true_positives",
+                "precision",
+                "precision_low",
+                "precision_high",
+                "recall",
+                "recall_low",
+                "recall_high",
+            ]
+        )
     sources = pd.Series(box.wmt22.sources, index=range(1, len(box.wmt22.sources) + 1))
     return gold.detector_scores(sources, box.classes)
 
@@ -247,8 +329,12 @@ def detector_gold(box: Data) -> pd.DataFrame:
 def penalty_means(box: Data) -> pd.DataFrame:
     """Mean MQM penalty of idiom and other segments per data set, uncontrolled:
     ``dataset, idiom, cells, segments, mean_score``."""
-    return analysed(box).groupby(["dataset", "idiom"], sort=False).agg(
-        cells=("score", "size"), segments=("segment", "nunique"), mean_score=("score", "mean")).reset_index()
+    return (
+        analysed(box)
+        .groupby(["dataset", "idiom"], sort=False)
+        .agg(cells=("score", "size"), segments=("segment", "nunique"), mean_score=("score", "mean"))
+        .reset_index()
+    )
 
 
 def _flags(box: Data, dataset: str) -> dict:
@@ -269,46 +355,68 @@ def effects(box: Data, setup: Setup, progress=None) -> pd.DataFrame:
     ``dataset, detector`` and :data:`~helpers.figurative.design.EFFECT_COLUMNS`."""
     frames, pooled = [], []
     jobs = [(d, name, column) for d in box.segments["dataset"].unique() for name, column in _flags(box, d).items()]
-    for dataset, name, column in (progress(jobs) if progress else jobs):
+    for dataset, name, column in progress(jobs) if progress else jobs:
         part = analysed(box, dataset)
-        got = design.idiom_effect(part, flag=column, n_boot=setup.n_boot, seed=setup.seed,
-                                  n_perm=None if column in ("idiom", "gold_idi") else 0,
-                                  min_segments=setup.min_idiom_segments)
+        got = design.idiom_effect(
+            part,
+            flag=column,
+            n_boot=setup.n_boot,
+            seed=setup.seed,
+            n_perm=None if column in ("idiom", "gold_idi") else 0,
+            min_segments=setup.min_idiom_segments,
+        )
         if column == "idiom" and bool(got["estimable"].iloc[0]):
             pooled.append(part)
         frames.append(got.assign(dataset=dataset, detector=name))
     if len(pooled) > 1:
-        frames.append(design.pooled_effect(pd.concat(pooled, ignore_index=True), n_boot=setup.n_boot,
-                                           seed=setup.seed, min_segments=setup.min_idiom_segments)
-                      .assign(dataset="pooled", detector="each set's own"))
+        frames.append(
+            design.pooled_effect(
+                pd.concat(pooled, ignore_index=True),
+                n_boot=setup.n_boot,
+                seed=setup.seed,
+                min_segments=setup.min_idiom_segments,
+            ).assign(dataset="pooled", detector="each set's own")
+        )
     out = pd.concat(frames, ignore_index=True)
-    return out[["dataset", "detector", "sets"] + design.EFFECT_COLUMNS] if "sets" in out else \
-        out.assign(sets=np.nan)[["dataset", "detector", "sets"] + design.EFFECT_COLUMNS]
+    return (
+        out[["dataset", "detector", "sets"] + design.EFFECT_COLUMNS]
+        if "sets" in out
+        else out.assign(sets=np.nan)[["dataset", "detector", "sets"] + design.EFFECT_COLUMNS]
+    )
 
 
 def mwe_contrast(box: Data, setup: Setup) -> pd.DataFrame:
     """Figurativeness or multiword-ness: :func:`helpers.figurative.design.class_contrast` of WMT22's
     idiom, non-figurative multiword, named-entity-only and plain segments; empty without labels."""
     if box.classes is None:
-        return pd.DataFrame(columns=["contrast", "estimate", "se", "ci_low", "ci_high", "mdd_80", "segments_a",
-                                     "segments_b"])
+        return pd.DataFrame(
+            columns=["contrast", "estimate", "se", "ci_low", "ci_high", "mdd_80", "segments_a", "segments_b"]
+        )
     return design.class_contrast(analysed(box, "wmt22"), n_boot=setup.n_boot, seed=setup.seed)
 
 
 def per_system(box: Data, setup: Setup) -> pd.DataFrame:
     """The idiom effect per system (:func:`helpers.figurative.design.system_effects`) of every data set;
     a set below ``min_idiom_segments`` gives rows that are not estimable."""
-    return design.system_effects(analysed(box), llm=setup.llm_systems, n_boot=setup.n_boot, seed=setup.seed,
-                                 min_segments=setup.min_idiom_segments)
+    return design.system_effects(
+        analysed(box),
+        llm=setup.llm_systems,
+        n_boot=setup.n_boot,
+        seed=setup.seed,
+        min_segments=setup.min_idiom_segments,
+    )
 
 
 def llm_versus_others(box: Data, setup: Setup) -> pd.DataFrame:
     """The LLM-based systems' idiom effect minus the others' (:func:`helpers.figurative.design.group_contrast`)
     per data set: ``dataset, llm_systems`` (those of ``setup.llm_systems`` the set has, empty when none),
     ``other_systems, estimate, se, ci_low, ci_high, mdd_80, idiom_segments, documents, estimable``."""
-    frames = [design.group_contrast(part, list(setup.llm_systems), n_boot=setup.n_boot, seed=setup.seed,
-                                    min_segments=setup.min_idiom_segments).assign(dataset=d)
-              for d, part in analysed(box).groupby("dataset", sort=False)]
+    frames = [
+        design.group_contrast(
+            part, list(setup.llm_systems), n_boot=setup.n_boot, seed=setup.seed, min_segments=setup.min_idiom_segments
+        ).assign(dataset=d)
+        for d, part in analysed(box).groupby("dataset", sort=False)
+    ]
     out = pd.concat(frames, ignore_index=True).rename(columns={"group_systems": "llm_systems"})
     return out[["dataset"] + [c for c in out.columns if c != "dataset"]]
 
@@ -322,16 +430,26 @@ def human_translations(box: Data, setup: Setup) -> pd.DataFrame:
     humans = sorted(part.loc[part["human"], "system"].unique())
     rows = []
     for group, rows_ in (("human", part[part["human"]]), ("mt", part[~part["human"]])):
-        got = design.idiom_effect(rows_, n_boot=setup.n_boot, seed=setup.seed, n_perm=0,
-                                  min_segments=setup.min_idiom_segments).iloc[0]
-        rows.append({"group": group, "systems": "; ".join(sorted(rows_["system"].unique())),
-                     **{c: got[c] for c in ("estimate", "se", "ci_low", "ci_high", "mdd_80", "idiom_segments",
-                                            "estimable")}})
-    diff = design.group_contrast(part, humans, n_boot=setup.n_boot, seed=setup.seed,
-                                 min_segments=setup.min_idiom_segments).iloc[0]
-    rows.append({"group": "difference", "systems": diff["group_systems"],
-                 **{c: diff[c] for c in ("estimate", "se", "ci_low", "ci_high", "mdd_80", "idiom_segments",
-                                         "estimable")}})
+        got = design.idiom_effect(
+            rows_, n_boot=setup.n_boot, seed=setup.seed, n_perm=0, min_segments=setup.min_idiom_segments
+        ).iloc[0]
+        rows.append(
+            {
+                "group": group,
+                "systems": "; ".join(sorted(rows_["system"].unique())),
+                **{c: got[c] for c in ("estimate", "se", "ci_low", "ci_high", "mdd_80", "idiom_segments", "estimable")},
+            }
+        )
+    diff = design.group_contrast(
+        part, humans, n_boot=setup.n_boot, seed=setup.seed, min_segments=setup.min_idiom_segments
+    ).iloc[0]
+    rows.append(
+        {
+            "group": "difference",
+            "systems": diff["group_systems"],
+            **{c: diff[c] for c in ("estimate", "se", "ci_low", "ci_high", "mdd_80", "idiom_segments", "estimable")},
+        }
+    )
     return pd.DataFrame(rows)
 
 
@@ -348,15 +466,17 @@ def metric_table(box: Data, book_scores) -> pd.DataFrame:
         return book_scores(texts, list(BOOK_METRICS))
 
     own = cache.cached("figurative-book-metrics", 1, [texts, list(BOOK_METRICS)], compute)
-    own = own.dropna(subset=["segment"]).assign(metric=lambda f: f["metric"].map(BOOK_METRICS),
-                                                 segment=lambda f: f["segment"].astype(str))
+    own = own.dropna(subset=["segment"]).assign(
+        metric=lambda f: f["metric"].map(BOOK_METRICS), segment=lambda f: f["segment"].astype(str)
+    )
     return pd.concat([published, own[["metric", "system", "segment", "score"]]], ignore_index=True)
 
 
 def metric_residuals(box: Data, metrics: pd.DataFrame, setup: Setup, progress=None) -> pd.DataFrame:
     """:func:`helpers.figurative.metric_gaps.residual_effects` on WMT22's machine translations."""
-    return metric_gaps.residual_effects(analysed(box, "wmt22"), metrics, n_boot=setup.n_boot, seed=setup.seed,
-                                        progress=progress)
+    return metric_gaps.residual_effects(
+        analysed(box, "wmt22"), metrics, n_boot=setup.n_boot, seed=setup.seed, progress=progress
+    )
 
 
 def metric_accuracy(box: Data, metrics: pd.DataFrame, accuracy, setup: Setup, progress=None) -> pd.DataFrame:
@@ -366,8 +486,9 @@ def metric_accuracy(box: Data, metrics: pd.DataFrame, accuracy, setup: Setup, pr
     cells = analysed(box, "wmt22")[["system", "segment", "doc", "score", "idiom"]]
 
     def compute():
-        return metric_gaps.accuracy_by_group(cells, metrics, accuracy, n_boot=setup.n_boot, seed=setup.seed,
-                                             progress=progress)
+        return metric_gaps.accuracy_by_group(
+            cells, metrics, accuracy, n_boot=setup.n_boot, seed=setup.seed, progress=progress
+        )
 
     return cache.cached("figurative-accuracy", 1, [cells, metrics, setup.n_boot, setup.seed], compute)
 
@@ -387,8 +508,9 @@ def categories(box: Data, setup: Setup) -> pd.DataFrame:
     keep = [d for d in box.rows if enough.get(d, 0) >= setup.min_idiom_segments]
     if not keep:
         return analysis.category_effects(pd.DataFrame(columns=["dataset", "category", "segment", "score", "idiom"]))
-    cats = pd.concat([analysis.category_table(box.rows[d], setup.detector).assign(dataset=d) for d in keep],
-                     ignore_index=True)
+    cats = pd.concat(
+        [analysis.category_table(box.rows[d], setup.detector).assign(dataset=d) for d in keep], ignore_index=True
+    )
     return analysis.category_effects(cats, n_boot=setup.n_boot, seed=setup.seed)
 
 
@@ -404,8 +526,7 @@ def rater_agreement(box: Data, detector: str, n_boot: int, seed: int) -> pd.Data
 
 
 # --------------------------------------------------------------------------- the gallery
-def gallery(box: Data, detector: str, segments: int = GALLERY_SEGMENTS,
-            systems: int = GALLERY_SYSTEMS) -> pd.DataFrame:
+def gallery(box: Data, detector: str, segments: int = GALLERY_SEGMENTS, systems: int = GALLERY_SYSTEMS) -> pd.DataFrame:
     """A few WMT23 idiom segments to read: for each, the best, a middle and the worst system.
 
     The segments are those with an idiom where the raters marked the most source-side error
@@ -416,14 +537,29 @@ def gallery(box: Data, detector: str, segments: int = GALLERY_SEGMENTS,
     """
     rows = box.rows["wmt23"]
     seg = box.segments[(box.segments["dataset"] == "wmt23") & box.segments["idiom"]]
-    columns = ["segment", "source", "idioms", "system", "score", "target", "rater", "category", "severity", "span",
-               "side"]
+    columns = [
+        "segment",
+        "source",
+        "idioms",
+        "system",
+        "score",
+        "target",
+        "rater",
+        "category",
+        "severity",
+        "span",
+        "side",
+    ]
     if seg.empty:
         return pd.DataFrame(columns=columns)
     sp = analysis.span_overlap(rows, detector)
     on_idiom = sp[sp["overlap"]].assign(segment=lambda f: f["doc"] + ":" + f["doc_seg_id"].astype(str))
-    rank = seg.groupby("segment").agg(errors=("score", "sum")).join(
-        on_idiom.groupby("segment").size().rename("on_idiom")).fillna(0)
+    rank = (
+        seg.groupby("segment")
+        .agg(errors=("score", "sum"))
+        .join(on_idiom.groupby("segment").size().rename("on_idiom"))
+        .fillna(0)
+    )
     chosen = rank.sort_values(["on_idiom", "errors"], ascending=False).index[:segments]
     rows = rows.assign(segment=rows["doc"] + ":" + rows["doc_seg_id"].astype(str))
     out = []
@@ -435,8 +571,14 @@ def gallery(box: Data, detector: str, segments: int = GALLERY_SEGMENTS,
         for p in picks.itertuples(index=False):
             r = rows[(rows["segment"] == key) & (rows["system"] == p.system)]
             target = ann.clean_text(r["target"]).iloc[0] if len(r) else ""
-            base = {"segment": key, "source": source, "idioms": "|".join(found), "system": p.system,
-                    "score": p.score, "target": target}
+            base = {
+                "segment": key,
+                "source": source,
+                "idioms": "|".join(found),
+                "system": p.system,
+                "score": p.score,
+                "target": target,
+            }
             errors = r[~r["severity"].isin([ann.NO_ERROR, ann.HOTW])]
             if errors.empty:
                 out.append(base | {"rater": "", "category": "", "severity": "", "span": "", "side": ""})
@@ -444,9 +586,11 @@ def gallery(box: Data, detector: str, segments: int = GALLERY_SEGMENTS,
                 side = "source" if pd.notna(e.source_start) and e.source_end > e.source_start else "target"
                 text = ann.clean_text(pd.Series([e.source if side == "source" else e.target])).iloc[0]
                 a, b = (e.source_start, e.source_end) if side == "source" else (e.target_start, e.target_end)
-                span = text[int(a):int(b)] if pd.notna(a) and pd.notna(b) else ""
-                out.append(base | {"rater": e.rater, "category": e.category, "severity": e.severity, "span": span,
-                                   "side": side})
+                span = text[int(a) : int(b)] if pd.notna(a) and pd.notna(b) else ""
+                out.append(
+                    base
+                    | {"rater": e.rater, "category": e.category, "severity": e.severity, "span": span, "side": side}
+                )
     return pd.DataFrame(out, columns=columns)
 
 
@@ -461,7 +605,7 @@ def _marked(text: str, parts) -> str:
     for part in {p for p in parts if p}:
         start = text.find(part)
         while start >= 0:
-            covered[start:start + len(part)] = True
+            covered[start : start + len(part)] = True
             start = text.find(part, start + 1)
     out, inside = [], False
     for i, ch in enumerate(text + " "):
@@ -486,14 +630,34 @@ def gallery_html(table: pd.DataFrame) -> str:
         for system, part in seg.groupby("system", sort=False):
             errors = part[part["category"] != ""]
             spans = errors.loc[errors["side"] == "target", "span"].tolist()
-            listed = "".join(say("gallery_error", severity=html.escape(e.severity), category=html.escape(e.category),
-                                 rater=html.escape(e.rater), side=str(e.side), span=html.escape(e.span) or "—")
-                             for e in errors.itertuples())
-            items.append(say("gallery_system", system=html.escape(system), penalty=part["score"].iloc[0],
-                             target=_marked(part["target"].iloc[0], spans),
-                             errors=say("gallery_errors", listed=listed) if listed else say("gallery_no_error")))
-        blocks.append(say("gallery_segment", segment=html.escape(key), source=_marked(seg["source"].iloc[0], found),
-                          systems="".join(items)))
+            listed = "".join(
+                say(
+                    "gallery_error",
+                    severity=html.escape(e.severity),
+                    category=html.escape(e.category),
+                    rater=html.escape(e.rater),
+                    side=str(e.side),
+                    span=html.escape(e.span) or "—",
+                )
+                for e in errors.itertuples()
+            )
+            items.append(
+                say(
+                    "gallery_system",
+                    system=html.escape(system),
+                    penalty=part["score"].iloc[0],
+                    target=_marked(part["target"].iloc[0], spans),
+                    errors=say("gallery_errors", listed=listed) if listed else say("gallery_no_error"),
+                )
+            )
+        blocks.append(
+            say(
+                "gallery_segment",
+                segment=html.escape(key),
+                source=_marked(seg["source"].iloc[0], found),
+                systems="".join(items),
+            )
+        )
     return "".join(blocks)
 
 
@@ -522,5 +686,15 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
     return page.findings(folder, section)
 
 
-__all__ = ["Data", "Setup", "setup", "description", "findings", "gallery", "gallery_html", "FINDINGS_INPUTS",
-           "LLM_SYSTEMS", "MIN_IDIOM_SEGMENTS"]
+__all__ = [
+    "Data",
+    "Setup",
+    "setup",
+    "description",
+    "findings",
+    "gallery",
+    "gallery_html",
+    "FINDINGS_INPUTS",
+    "LLM_SYSTEMS",
+    "MIN_IDIOM_SEGMENTS",
+]

@@ -29,8 +29,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from helpers.core.statistics import stats
 from helpers.core.errors import InputError
+from helpers.core.statistics import stats
 from helpers.core.statistics.regression import bootstrap_fits, cluster_ols, cross_products
 
 #: Fewer idiom segments than this in a data set: not estimable.
@@ -38,8 +38,21 @@ MIN_IDIOM_SEGMENTS = 20
 #: z₀.₉₇₅ + z₀.₈: the minimum detectable difference at 80 % power is this times the SE.
 POWER_FACTOR = float(norm.ppf(0.975) + norm.ppf(0.8))
 #: Columns of :func:`idiom_effect`'s result.
-EFFECT_COLUMNS = ["method", "estimate", "se", "ci_low", "ci_high", "mdd_80", "perm_p", "rows", "segments",
-                  "idiom_segments", "documents", "few_clusters", "estimable"]
+EFFECT_COLUMNS = [
+    "method",
+    "estimate",
+    "se",
+    "ci_low",
+    "ci_high",
+    "mdd_80",
+    "perm_p",
+    "rows",
+    "segments",
+    "idiom_segments",
+    "documents",
+    "few_clusters",
+    "estimable",
+]
 
 
 def design(table: pd.DataFrame, flags=("idiom",), covariates=()) -> tuple[np.ndarray, np.ndarray]:
@@ -73,8 +86,9 @@ def summary(estimate: float, resampled: np.ndarray, ci: float = 95.0) -> dict:
     return {"estimate": float(estimate), "se": se, "ci_low": low, "ci_high": high, "mdd_80": POWER_FACTOR * se}
 
 
-def permutation_p(x: np.ndarray, y: np.ndarray, segments, n_perm: int, seed: int, column: int = 1,
-                  strata=None) -> float:
+def permutation_p(
+    x: np.ndarray, y: np.ndarray, segments, n_perm: int, seed: int, column: int = 1, strata=None
+) -> float:
     """Two-sided p-value of the coefficient ``column`` (a per-segment 0/1 flag) when the flags are
     shuffled among segments (within ``strata`` when given), every row of a segment moving together.
 
@@ -126,8 +140,11 @@ def permutation_p(x: np.ndarray, y: np.ndarray, segments, n_perm: int, seed: int
         return (a @ f) / (rows @ f - (zf * (inverse @ zf)).sum(0))
 
     observed = beta(flag[:, None])[0]
-    groups = np.zeros(n_seg, dtype=int) if strata is None else \
-        codes(pd.Series(np.asarray(strata)).groupby(seg).first().to_numpy())
+    groups = (
+        np.zeros(n_seg, dtype=int)
+        if strata is None
+        else codes(pd.Series(np.asarray(strata)).groupby(seg).first().to_numpy())
+    )
     rng = np.random.default_rng(seed)
     shuffled = np.repeat(flag[:, None], n_perm, axis=1)
     for g in np.unique(groups):
@@ -137,9 +154,17 @@ def permutation_p(x: np.ndarray, y: np.ndarray, segments, n_perm: int, seed: int
     return (1 + hits) / (n_perm + 1)
 
 
-def idiom_effect(table: pd.DataFrame, flag: str = "idiom", n_boot: int = 1000, seed: int = 0, ci: float = 95.0,
-                 n_perm: int | None = None, min_segments: int = MIN_IDIOM_SEGMENTS, strata=None,
-                 covariates=()) -> pd.DataFrame:
+def idiom_effect(
+    table: pd.DataFrame,
+    flag: str = "idiom",
+    n_boot: int = 1000,
+    seed: int = 0,
+    ci: float = 95.0,
+    n_perm: int | None = None,
+    min_segments: int = MIN_IDIOM_SEGMENTS,
+    strata=None,
+    covariates=(),
+) -> pd.DataFrame:
     """The penalty difference of segments with ``flag`` against the others, controlled for source
     length, system (and domain), with a document-cluster bootstrap interval, a segment-level
     permutation p-value and the minimum detectable difference.
@@ -185,17 +210,30 @@ def idiom_effect(table: pd.DataFrame, flag: str = "idiom", n_boot: int = 1000, s
     marked = table[flag].astype(bool)
     n_flag, n_other = table.loc[marked, "segment"].nunique(), table.loc[~marked, "segment"].nunique()
     nan = float("nan")
-    row = {"method": "cluster_bootstrap", "estimate": nan, "se": nan, "ci_low": nan, "ci_high": nan, "mdd_80": nan,
-           "perm_p": nan, "rows": len(table), "segments": table["segment"].nunique(), "idiom_segments": n_flag,
-           "documents": table["doc"].nunique(),
-           "few_clusters": table.loc[marked, "doc"].nunique() < stats.FEW_CLUSTERS,
-           "estimable": bool(min(n_flag, n_other) >= min_segments)}
+    row = {
+        "method": "cluster_bootstrap",
+        "estimate": nan,
+        "se": nan,
+        "ci_low": nan,
+        "ci_high": nan,
+        "mdd_80": nan,
+        "perm_p": nan,
+        "rows": len(table),
+        "segments": table["segment"].nunique(),
+        "idiom_segments": n_flag,
+        "documents": table["doc"].nunique(),
+        "few_clusters": table.loc[marked, "doc"].nunique() < stats.FEW_CLUSTERS,
+        "estimable": bool(min(n_flag, n_other) >= min_segments),
+    }
     if row["estimable"]:
         x, y = design(table.assign(**{flag: marked}), (flag,), covariates)
         b, coef = cluster_ols(x, y, table["doc"], marked.to_numpy(), n_boot, seed)
         n_perm = n_boot if n_perm is None else n_perm
-        p = permutation_p(x, y, table["segment"], n_perm, seed, strata=None if strata is None else table[strata]) \
-            if n_perm else nan
+        p = (
+            permutation_p(x, y, table["segment"], n_perm, seed, strata=None if strata is None else table[strata])
+            if n_perm
+            else nan
+        )
         row.update(summary(b, coef, ci), perm_p=p)
     return pd.DataFrame([row], columns=EFFECT_COLUMNS)
 
@@ -252,8 +290,15 @@ def pooled_effect(tables: pd.DataFrame, flag: str = "idiom", **kwargs) -> pd.Dat
     return got
 
 
-def system_effects(table: pd.DataFrame, llm=(), flag: str = "idiom", n_boot: int = 1000, seed: int = 0,
-                   ci: float = 95.0, min_segments: int = MIN_IDIOM_SEGMENTS) -> pd.DataFrame:
+def system_effects(
+    table: pd.DataFrame,
+    llm=(),
+    flag: str = "idiom",
+    n_boot: int = 1000,
+    seed: int = 0,
+    ci: float = 95.0,
+    min_segments: int = MIN_IDIOM_SEGMENTS,
+) -> pd.DataFrame:
     """The idiom effect of each system of each data set: :func:`idiom_effect` (document-cluster
     bootstrap, no permutation) on that system's rows alone.
 
@@ -280,8 +325,9 @@ def system_effects(table: pd.DataFrame, llm=(), flag: str = "idiom", n_boot: int
     Cameron, A. C., Gelbach, J. B. & Miller, D. L. (2008). Bootstrap-based improvements for
     inference with clustered errors. Review of Economics and Statistics 90(3), 414–427.
     """
-    out = effects_by(table, ["dataset", "system"], flag=flag, n_boot=n_boot, seed=seed, ci=ci, n_perm=0,
-                     min_segments=min_segments)
+    out = effects_by(
+        table, ["dataset", "system"], flag=flag, n_boot=n_boot, seed=seed, ci=ci, n_perm=0, min_segments=min_segments
+    )
     out.insert(2, "llm", out["system"].isin(set(llm)))
     return out
 
@@ -300,8 +346,15 @@ def effects_by(table: pd.DataFrame, keys: list[str], extra=None, **kwargs) -> pd
     return pd.DataFrame(columns=keys + list(extra(table) if extra else {}) + EFFECT_COLUMNS)
 
 
-def group_contrast(table: pd.DataFrame, groups: list[str], flag: str = "idiom", n_boot: int = 1000, seed: int = 0,
-                   ci: float = 95.0, min_segments: int = MIN_IDIOM_SEGMENTS) -> pd.DataFrame:
+def group_contrast(
+    table: pd.DataFrame,
+    groups: list[str],
+    flag: str = "idiom",
+    n_boot: int = 1000,
+    seed: int = 0,
+    ci: float = 95.0,
+    min_segments: int = MIN_IDIOM_SEGMENTS,
+) -> pd.DataFrame:
     """Is the idiom effect different for the rows of ``groups`` (e.g. LLM-based systems, or the
     human references) than for the others? The coefficient of ``flag · group`` added to
     :func:`design`, with a document-cluster bootstrap interval and the minimum detectable difference.
@@ -340,10 +393,18 @@ def group_contrast(table: pd.DataFrame, groups: list[str], flag: str = "idiom", 
     marked = table[flag].astype(bool).to_numpy()
     n_flag = int(table.loc[marked, "segment"].nunique())
     nan = float("nan")
-    out = {"group_systems": ", ".join(sorted(table.loc[member, "system"].unique())),
-           "other_systems": int(table.loc[~member, "system"].nunique()), "estimate": nan, "se": nan,
-           "ci_low": nan, "ci_high": nan, "mdd_80": nan, "idiom_segments": n_flag,
-           "documents": table["doc"].nunique(), "estimable": bool(n_flag >= min_segments)}
+    out = {
+        "group_systems": ", ".join(sorted(table.loc[member, "system"].unique())),
+        "other_systems": int(table.loc[~member, "system"].nunique()),
+        "estimate": nan,
+        "se": nan,
+        "ci_low": nan,
+        "ci_high": nan,
+        "mdd_80": nan,
+        "idiom_segments": n_flag,
+        "documents": table["doc"].nunique(),
+        "estimable": bool(n_flag >= min_segments),
+    }
     if member.any() and (~member).any() and out["estimable"] and not marked.all():
         x, y = design(table.assign(**{flag: marked}), (flag,))
         x = np.column_stack([x, x[:, 1] * member])
@@ -354,8 +415,15 @@ def group_contrast(table: pd.DataFrame, groups: list[str], flag: str = "idiom", 
     return pd.DataFrame([out])
 
 
-def class_contrast(table: pd.DataFrame, classes=("idiom", "mwe", "ne_only"), reference: str = "none",
-                   column: str = "mwe_class", n_boot: int = 1000, seed: int = 0, ci: float = 95.0) -> pd.DataFrame:
+def class_contrast(
+    table: pd.DataFrame,
+    classes=("idiom", "mwe", "ne_only"),
+    reference: str = "none",
+    column: str = "mwe_class",
+    n_boot: int = 1000,
+    seed: int = 0,
+    ci: float = 95.0,
+) -> pd.DataFrame:
     """Penalty of each class of segment against ``reference`` in one model (:func:`design` with one
     dummy per class), controlled for length, system and domain; document-cluster bootstrap; and
     each pair of classes (``idiom − mwe`` is the contrast of figurativeness against multiword-ness).
@@ -397,9 +465,15 @@ def class_contrast(table: pd.DataFrame, classes=("idiom", "mwe", "ne_only"), ref
     index = {c: k + 1 for k, c in enumerate(classes)}
     rows = []
     for i, first in enumerate(names):
-        for second in names[i + 1:]:
+        for second in names[i + 1 :]:
             est = full[index[first]] - (full[index[second]] if second in index else 0.0)
             boot = coef[:, index[first]] - (coef[:, index[second]] if second in index else 0.0)
-            rows.append({"contrast": f"{first} − {second}", **summary(est, boot[np.isfinite(boot)], ci),
-                         "segments_a": int(count.get(first, 0)), "segments_b": int(count.get(second, 0))})
+            rows.append(
+                {
+                    "contrast": f"{first} − {second}",
+                    **summary(est, boot[np.isfinite(boot)], ci),
+                    "segments_a": int(count.get(first, 0)),
+                    "segments_b": int(count.get(second, 0)),
+                }
+            )
     return pd.DataFrame(rows)

@@ -122,8 +122,9 @@ def segment_classes(labels: pd.DataFrame, segments: int | None = None) -> pd.Dat
     return out
 
 
-def detector_scores(sources: pd.Series, classes: pd.DataFrame, detectors=idioms.DETECTORS,
-                    ci: float = 95.0) -> pd.DataFrame:
+def detector_scores(
+    sources: pd.Series, classes: pd.DataFrame, detectors=idioms.DETECTORS, ci: float = 95.0
+) -> pd.DataFrame:
     """Each detector's precision and recall against the gold, per segment, for both gold definitions.
 
     A segment counts as flagged when the detector finds at least one match in its source; it is a
@@ -165,9 +166,20 @@ def detector_scores(sources: pd.Series, classes: pd.DataFrame, detectors=idioms.
             tp, n_flag, n_gold = int((flagged & truth).sum()), int(flagged.sum()), int(truth.sum())
             p_low, p_high = idioms.wilson_interval(tp, n_flag, ci)
             r_low, r_high = idioms.wilson_interval(tp, n_gold, ci)
-            rows.append({"detector": name, "gold": gold, "segments": len(classes), "gold_segments": n_gold,
-                         "flagged": n_flag, "true_positives": tp,
-                         "precision": tp / n_flag if n_flag else float("nan"), "precision_low": p_low,
-                         "precision_high": p_high, "recall": tp / n_gold if n_gold else float("nan"),
-                         "recall_low": r_low, "recall_high": r_high})
+            rows.append(
+                {
+                    "detector": name,
+                    "gold": gold,
+                    "segments": len(classes),
+                    "gold_segments": n_gold,
+                    "flagged": n_flag,
+                    "true_positives": tp,
+                    "precision": tp / n_flag if n_flag else float("nan"),
+                    "precision_low": p_low,
+                    "precision_high": p_high,
+                    "recall": tp / n_gold if n_gold else float("nan"),
+                    "recall_low": r_low,
+                    "recall_high": r_high,
+                }
+            )
     return pd.DataFrame(rows)

@@ -103,15 +103,17 @@ DETECTORS = ("raw", "filtered", "strict", "xinhua")
 #: Columns of :func:`find_idioms`'s result.
 MATCH_COLUMNS = ["text_id", "start", "end", "idiom", "detector"]
 #: Four-character entries jieba tags ``i`` that are literal set phrases (see the module docstring).
-LITERAL_SET_PHRASES: frozenset[str] = frozenset((
-    "一丝不苟 一目了然 不以为然 不可思议 不合时宜 不堪回首 不堪重负 井井有条 人满为患 兵凶战危 "
-    "初见成效 前前后后 前所未有 千家万户 取而代之 名目繁多 喜出望外 因地制宜 团结一心 囤积居奇 "
-    "堂堂正正 大有可为 头晕目眩 奋不顾身 奋发有为 始料未及 威风凛凛 小有名气 庞然大物 开开心心 "
-    "引人瞩目 弥足珍贵 心平气和 急难险重 恰到好处 悲欢离合 情不自禁 截然不同 持之以恒 掉以轻心 "
-    "接触不良 推陈出新 救死扶伤 数据共享 无家可归 有条不紊 来历不明 深入人心 混为一谈 独立自主 "
-    "相提并论 瞬息万变 知不知道 竭尽所能 精彩纷呈 索然无味 网络攻击 脱口而出 艰苦奋斗 解决目前 "
-    "足不出户 迫不及待 错综复杂 长途跋涉 难以置信 "
-).split())
+LITERAL_SET_PHRASES: frozenset[str] = frozenset(
+    (
+        "一丝不苟 一目了然 不以为然 不可思议 不合时宜 不堪回首 不堪重负 井井有条 人满为患 兵凶战危 "
+        "初见成效 前前后后 前所未有 千家万户 取而代之 名目繁多 喜出望外 因地制宜 团结一心 囤积居奇 "
+        "堂堂正正 大有可为 头晕目眩 奋不顾身 奋发有为 始料未及 威风凛凛 小有名气 庞然大物 开开心心 "
+        "引人瞩目 弥足珍贵 心平气和 急难险重 恰到好处 悲欢离合 情不自禁 截然不同 持之以恒 掉以轻心 "
+        "接触不良 推陈出新 救死扶伤 数据共享 无家可归 有条不紊 来历不明 深入人心 混为一谈 独立自主 "
+        "相提并论 瞬息万变 知不知道 竭尽所能 精彩纷呈 索然无味 网络攻击 脱口而出 艰苦奋斗 解决目前 "
+        "足不出户 迫不及待 错综复杂 长途跋涉 难以置信 "
+    ).split()
+)
 #: jieba's count of its bulk-added phrases: ``filtered`` drops entries with a count up to this.
 BATCH_COUNT = 3
 #: ``strict`` drops an entry whose two halves are words (not ``i``) with at least this count.
@@ -198,8 +200,7 @@ def keeps(idiom: str, detector: str) -> bool:
         return True
     if detector == "xinhua":
         return idiom in xinhua()
-    if (len(idiom) != 4 or _counts().get(idiom, 0) <= BATCH_COUNT or reduplicated(idiom)
-            or idiom in LITERAL_SET_PHRASES):
+    if len(idiom) != 4 or _counts().get(idiom, 0) <= BATCH_COUNT or reduplicated(idiom) or idiom in LITERAL_SET_PHRASES:
         return False
     return detector == "filtered" or not compositional(idiom)
 
@@ -224,8 +225,13 @@ def require_chinese(texts: pd.Series, file=None, column: str | None = None) -> N
     han = texts.str.contains("[\u3400-\u9fff]", regex=True)
     if len(texts) == 0 or han.mean() <= MIN_CHINESE_SHARE:
         first = texts[~han].iloc[0][:60] if (~han).any() else ""
-        raise InputError(f"{int(han.sum())} of {len(texts)} sources hold a Chinese character: the idiom detectors "
-                         "read Chinese", file=file, column=column, value=first, expected="a Chinese source file")
+        raise InputError(
+            f"{int(han.sum())} of {len(texts)} sources hold a Chinese character: the idiom detectors read Chinese",
+            file=file,
+            column=column,
+            value=first,
+            expected="a Chinese source file",
+        )
 
 
 def raw_matches(texts: pd.Series) -> pd.DataFrame:
@@ -253,8 +259,13 @@ def dictionary_matches(texts: pd.Series, entries: frozenset[str] | None = None, 
     [[1, '刻舟求剑']]
     """
     entries = xinhua() if entries is None else entries
-    rows = [(text_id, k, k + width, text[k:k + width]) for text_id, text in texts.items() if isinstance(text, str)
-            for k in range(len(text) - width + 1) if text[k:k + width] in entries]
+    rows = [
+        (text_id, k, k + width, text[k : k + width])
+        for text_id, text in texts.items()
+        if isinstance(text, str)
+        for k in range(len(text) - width + 1)
+        if text[k : k + width] in entries
+    ]
     return pd.DataFrame(rows, columns=MATCH_COLUMNS[:4]).astype({"start": "int64", "end": "int64"})
 
 
@@ -305,8 +316,9 @@ def read_sample(path=None) -> pd.DataFrame:
     bad = ~sample["label"].isin(LABELS)
     if bad.any():
         at = int(bad.to_numpy().nonzero()[0][0])
-        raise InputError("label must be figurative or literal", file=path, row=at + 2, column="label",
-                         value=sample["label"].iloc[at])
+        raise InputError(
+            "label must be figurative or literal", file=path, row=at + 2, column="label", value=sample["label"].iloc[at]
+        )
     return sample
 
 
@@ -341,9 +353,17 @@ def precision_table(sample: pd.DataFrame, ci: float = 95.0) -> pd.DataFrame:
         kept = sample["idiom"].map(lambda i, name=name: keeps(i, name)).to_numpy(dtype=bool)
         n, k = int(kept.sum()), int((kept & figurative.to_numpy()).sum())
         low, high = wilson_interval(k, n, ci)
-        rows.append({"detector": name, "kept": n, "figurative": k, "precision": k / n if n else float("nan"),
-                     "precision_low": low, "precision_high": high,
-                     "recall": k / figurative.sum() if figurative.any() else float("nan")})
+        rows.append(
+            {
+                "detector": name,
+                "kept": n,
+                "figurative": k,
+                "precision": k / n if n else float("nan"),
+                "precision_low": low,
+                "precision_high": high,
+                "recall": k / figurative.sum() if figurative.any() else float("nan"),
+            }
+        )
     return pd.DataFrame(rows)
 
 

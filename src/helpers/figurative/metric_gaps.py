@@ -42,8 +42,15 @@ def kind(metric: str) -> str:
     return "qe" if metric.endswith(QE_SUFFIX) else "reference"
 
 
-def residual_effects(table: pd.DataFrame, metrics: pd.DataFrame, flag: str = "idiom", n_boot: int = 1000,
-                     seed: int = 0, ci: float = 95.0, progress=None) -> pd.DataFrame:
+def residual_effects(
+    table: pd.DataFrame,
+    metrics: pd.DataFrame,
+    flag: str = "idiom",
+    n_boot: int = 1000,
+    seed: int = 0,
+    ci: float = 95.0,
+    progress=None,
+) -> pd.DataFrame:
     """The idiom effect on the MQM penalty with and without each metric's score controlled for.
 
     Parameters
@@ -91,7 +98,7 @@ def residual_effects(table: pd.DataFrame, metrics: pd.DataFrame, flag: str = "id
     x, y = design.design(cells.assign(**{flag: marked}), (flag,))
     labels = design.codes(cells["doc"])
     xtx, xty = design.cross_products(x, y, labels)
-    for name in (progress(names) if progress else names):
+    for name in progress(names) if progress else names:
         m = cells[name].to_numpy(dtype=float)
         xm = np.zeros((xtx.shape[0], x.shape[1]))
         np.add.at(xm, labels, x * m[:, None])
@@ -124,7 +131,7 @@ def grids(table: pd.DataFrame, metrics: pd.DataFrame) -> tuple[pd.Index, list, n
     ----------
     Freitag, M. et al. (2022). Results of the WMT22 Metrics Shared Task (segment-level, grouped by item).
     """
-    human = (-table.pivot_table(index="segment", columns="system", values="score", aggfunc="first"))
+    human = -table.pivot_table(index="segment", columns="system", values="score", aggfunc="first")
     grids_ = {}
     for name, part in metrics.groupby("metric", sort=False):
         m = part.pivot_table(index="segment", columns="system", values="score", aggfunc="first")
@@ -132,8 +139,16 @@ def grids(table: pd.DataFrame, metrics: pd.DataFrame) -> tuple[pd.Index, list, n
     return human.index, list(human.columns), human.to_numpy(dtype=float), grids_
 
 
-def accuracy_by_group(table: pd.DataFrame, metrics: pd.DataFrame, accuracy: Callable, flag: str = "idiom",
-                      n_boot: int = 1000, seed: int = 0, ci: float = 95.0, progress=None) -> pd.DataFrame:
+def accuracy_by_group(
+    table: pd.DataFrame,
+    metrics: pd.DataFrame,
+    accuracy: Callable,
+    flag: str = "idiom",
+    n_boot: int = 1000,
+    seed: int = 0,
+    ci: float = 95.0,
+    progress=None,
+) -> pd.DataFrame:
     """Tie-calibrated pairwise accuracy of each metric on idiom segments and on the others, and the
     difference with a paired document-bootstrap interval and p-value.
 
@@ -176,7 +191,7 @@ def accuracy_by_group(table: pd.DataFrame, metrics: pd.DataFrame, accuracy: Call
     docs = first["doc"].reindex(segments).to_numpy()
     weights = stats.resample(len(segments), n_boot, seed=seed, clusters=docs)
     rows = []
-    for name in (progress(list(by_metric)) if progress else by_metric):
+    for name in progress(list(by_metric)) if progress else by_metric:
         m = by_metric[name]
         est, boot = {}, {}
         for group, mask in (("idiom", marked), ("other", ~marked)):
@@ -184,8 +199,11 @@ def accuracy_by_group(table: pd.DataFrame, metrics: pd.DataFrame, accuracy: Call
             boot[group] = accuracy(human, m, weights * mask)[0]
         diff = boot["idiom"] - boot["other"]
         diff = diff[np.isfinite(diff)]
-        p = min(1.0, max(2 * min((diff <= 0).mean(), (diff >= 0).mean()), 1 / max(len(diff), 1))) \
-            if len(diff) else float("nan")
+        p = (
+            min(1.0, max(2 * min((diff <= 0).mean(), (diff >= 0).mean()), 1 / max(len(diff), 1)))
+            if len(diff)
+            else float("nan")
+        )
         for group, count in (("idiom", int(marked.sum())), ("other", int((~marked).sum()))):
             low, high = stats.percentile_interval(boot[group], ci)
             rows.append((name, kind(name), group, est[group], low, high, float("nan"), count))

@@ -11,15 +11,30 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from helpers.core.errors import InputError
-from helpers.core.statistics.stats import FEW_CLUSTERS
 from helpers.core.book.findings import Findings
 from helpers.core.book.results import read_saved
+from helpers.core.errors import InputError
+from helpers.core.statistics.stats import FEW_CLUSTERS
 
 #: The result files the findings read.
-INPUTS = ("data_summary", "detector_precision", "detector_gold", "penalty_means", "idiom_effects", "mwe_contrast",
-          "system_effects", "llm_contrast", "human_translations", "metric_residuals", "metric_accuracy",
-          "category_effects", "span_overlap", "span_summary", "rater_agreement", "token_tags")
+INPUTS = (
+    "data_summary",
+    "detector_precision",
+    "detector_gold",
+    "penalty_means",
+    "idiom_effects",
+    "mwe_contrast",
+    "system_effects",
+    "llm_contrast",
+    "human_translations",
+    "metric_residuals",
+    "metric_accuracy",
+    "category_effects",
+    "span_overlap",
+    "span_summary",
+    "rater_agreement",
+    "token_tags",
+)
 
 
 #: A category with errors in fewer idiom (or other) segments than this is left out of the category findings.
@@ -42,11 +57,23 @@ def _data(t: dict) -> Findings:
     f, d = Findings(), _rows(t, "data_summary")
     f.add("detector", text=d["detector"].iloc[0] if not d.empty else "")
     for _, r in d.iterrows():
-        where = (f"in {r['idiom_documents']:g} of {r['documents']:g} documents" if r["documents"] < r["segments"]
-                 else "and the file names no documents, so each segment is its own cluster")
-        f.add("dataset", r["idiom_segments"], group=r["dataset"], text=r["file"], segments=r["segments"],
-              systems=r["systems"], names=r["system_names"], documents=r["documents"], where=where,
-              idiom_by=r["idiom_by"])
+        where = (
+            f"in {r['idiom_documents']:g} of {r['documents']:g} documents"
+            if r["documents"] < r["segments"]
+            else "and the file names no documents, so each segment is its own cluster"
+        )
+        f.add(
+            "dataset",
+            r["idiom_segments"],
+            group=r["dataset"],
+            text=r["file"],
+            segments=r["segments"],
+            systems=r["systems"],
+            names=r["system_names"],
+            documents=r["documents"],
+            where=where,
+            idiom_by=r["idiom_by"],
+        )
         if isinstance(r["human_systems"], str) and r["human_systems"]:
             f.add("humans", 1, group=r["dataset"], text=r["human_systems"])
     if d.empty or not d["human_systems"].fillna("").astype(bool).any():
@@ -54,8 +81,12 @@ def _data(t: dict) -> Findings:
     if d.empty:
         f.add("dataset")
     low = d[~d["estimable"].astype(bool)] if not d.empty else d
-    f.add("not_estimable", len(low) if not d.empty else None, text=", ".join(low["dataset"]) if len(low) else "",
-          minimum=d["min_idiom_segments"].iloc[0] if not d.empty else np.nan)
+    f.add(
+        "not_estimable",
+        len(low) if not d.empty else None,
+        text=", ".join(low["dataset"]) if len(low) else "",
+        minimum=d["min_idiom_segments"].iloc[0] if not d.empty else np.nan,
+    )
     return f
 
 
@@ -64,39 +95,82 @@ def _detector(t: dict) -> Findings:
     d = _rows(t, "data_summary")
     detector = d["detector"].iloc[0] if not d.empty else ""
     for _, r in p.iterrows():
-        f.add("precision", r["precision"], group=r["detector"], ci=(r["precision_low"], r["precision_high"]),
-              kept=r["kept"], recall=r["recall"], psucmc_found=r["psucmc_found"], psucmc_words=r["psucmc_words"])
+        f.add(
+            "precision",
+            r["precision"],
+            group=r["detector"],
+            ci=(r["precision_low"], r["precision_high"]),
+            kept=r["kept"],
+            recall=r["recall"],
+            psucmc_found=r["psucmc_found"],
+            psucmc_words=r["psucmc_words"],
+        )
     if p.empty:
         f.add("precision")
     f.add("sample_absent", 1 if p.empty and not g.empty else None)
     for _, r in g.iterrows():
-        f.add("gold_precision", r["precision"], group=f"{r['detector']}, {r['gold']}",
-              ci=(r["precision_low"], r["precision_high"]), flagged=r["flagged"], gold_segments=r["gold_segments"],
-              recall=r["recall"], recall_low=r["recall_low"], recall_high=r["recall_high"])
+        f.add(
+            "gold_precision",
+            r["precision"],
+            group=f"{r['detector']}, {r['gold']}",
+            ci=(r["precision_low"], r["precision_high"]),
+            flagged=r["flagged"],
+            gold_segments=r["gold_segments"],
+            recall=r["recall"],
+            recall_low=r["recall_low"],
+            recall_high=r["recall_high"],
+        )
     if g.empty:
         f.add("gold_precision")
     own = g[g["detector"] == detector] if not g.empty else g
     for _, r in own.iterrows():
-        f.add("own_precision", r["precision"], group=r["gold"], ci=(r["precision_low"], r["precision_high"]),
-              text=detector, recall=r["recall"], recall_low=r["recall_low"], recall_high=r["recall_high"],
-              gold_segments=r["gold_segments"], flagged=r["flagged"])
+        f.add(
+            "own_precision",
+            r["precision"],
+            group=r["gold"],
+            ci=(r["precision_low"], r["precision_high"]),
+            text=detector,
+            recall=r["recall"],
+            recall_low=r["recall_low"],
+            recall_high=r["recall_high"],
+            gold_segments=r["gold_segments"],
+            flagged=r["flagged"],
+        )
     if own.empty:
         f.add("own_precision", text="")
-    f.add("gold_segments", own.loc[own["gold"] == "idi", "gold_segments"].iloc[0] if len(own) else None,
-          text=str(int(own.loc[own["gold"] == "idiom", "gold_segments"].iloc[0])) if len(own) else "")
+    f.add(
+        "gold_segments",
+        own.loc[own["gold"] == "idi", "gold_segments"].iloc[0] if len(own) else None,
+        text=str(int(own.loc[own["gold"] == "idiom", "gold_segments"].iloc[0])) if len(own) else "",
+    )
     if len(own):
-        idi, any_ = own.set_index("gold").reindex(["idi", "idiom"]).iloc[0], own.set_index("gold").reindex(
-            ["idi", "idiom"]).iloc[1]
-        f.add("detector_gold", idi["precision"], ci=(idi["precision_low"], idi["precision_high"]), text=detector,
-              recall=idi["recall"], idiom_precision=any_["precision"], idiom_recall=any_["recall"])
+        idi, any_ = (
+            own.set_index("gold").reindex(["idi", "idiom"]).iloc[0],
+            own.set_index("gold").reindex(["idi", "idiom"]).iloc[1],
+        )
+        f.add(
+            "detector_gold",
+            idi["precision"],
+            ci=(idi["precision_low"], idi["precision_high"]),
+            text=detector,
+            recall=idi["recall"],
+            idiom_precision=any_["precision"],
+            idiom_recall=any_["recall"],
+        )
     else:
         f.add("detector_gold")
     sample = p[p["detector"] == detector] if not p.empty else p
-    f.add("sample_precision", sample["precision"].iloc[0] if len(sample) else None,
-          ci=(sample["precision_low"].iloc[0], sample["precision_high"].iloc[0]) if len(sample) else None,
-          text=detector)
-    f.add("psucmc_found", sample["psucmc_found"].iloc[0] if len(sample) else None,
-          text=str(sample["psucmc_words"].iloc[0]) if len(sample) else "")
+    f.add(
+        "sample_precision",
+        sample["precision"].iloc[0] if len(sample) else None,
+        ci=(sample["precision_low"].iloc[0], sample["precision_high"].iloc[0]) if len(sample) else None,
+        text=detector,
+    )
+    f.add(
+        "psucmc_found",
+        sample["psucmc_found"].iloc[0] if len(sample) else None,
+        text=str(sample["psucmc_words"].iloc[0]) if len(sample) else "",
+    )
     return f
 
 
@@ -113,21 +187,39 @@ def _effect(t: dict) -> Findings:
         wide = m.pivot_table(index="dataset", columns="idiom", values="mean_score", sort=False)
         for dataset, r in wide.iterrows():
             idiom_mean, other_mean = r.get(True, np.nan), r.get(False, np.nan)
-            f.add("raw_difference", idiom_mean - other_mean if pd.notna(idiom_mean) else None, group=dataset,
-                  idiom_mean=idiom_mean, other_mean=other_mean)
+            f.add(
+                "raw_difference",
+                idiom_mean - other_mean if pd.notna(idiom_mean) else None,
+                group=dataset,
+                idiom_mean=idiom_mean,
+                other_mean=other_mean,
+            )
     else:
         f.add("raw_difference")
     main = _main(e)
     sets = main[main["dataset"] != "pooled"] if not main.empty else main
     fit = sets[sets["estimable"].astype(bool)] if not sets.empty else sets
     for _, r in fit.iterrows():
-        f.add("effect", r["estimate"], group=r["dataset"], ci=(r["ci_low"], r["ci_high"]), p=r["perm_p"],
-              mdd=r["mdd_80"], idiom_segments=r["idiom_segments"], text=r["detector"],
-              bound=max(abs(r["ci_low"]), abs(r["ci_high"])))
+        f.add(
+            "effect",
+            r["estimate"],
+            group=r["dataset"],
+            ci=(r["ci_low"], r["ci_high"]),
+            p=r["perm_p"],
+            mdd=r["mdd_80"],
+            idiom_segments=r["idiom_segments"],
+            text=r["detector"],
+            bound=max(abs(r["ci_low"]), abs(r["ci_high"])),
+        )
         f.add("effect_excludes_zero", _excludes(r["ci_low"], r["ci_high"]), group=r["dataset"])
         # the bootstrap interval and the segment-level permutation test tell different stories
-        f.add("effect_disagree", int(bool(_excludes(r["ci_low"], r["ci_high"])) != bool(r["perm_p"] < 0.05))
-              if pd.notna(r["perm_p"]) else None, group=r["dataset"])
+        f.add(
+            "effect_disagree",
+            int(bool(_excludes(r["ci_low"], r["ci_high"])) != bool(r["perm_p"] < 0.05))
+            if pd.notna(r["perm_p"])
+            else None,
+            group=r["dataset"],
+        )
         f.add("effect_few", int(bool(r["few_clusters"])), group=r["dataset"], text=str(FEW_CLUSTERS))
     if fit.empty:
         f.add("effect").add("effect_excludes_zero").add("effect_disagree").add("effect_few")
@@ -139,20 +231,36 @@ def _effect(t: dict) -> Findings:
     pooled = main[main["dataset"] == "pooled"] if not main.empty else main
     if len(pooled) and pd.notna(pooled["estimate"].iloc[0]):
         r = pooled.iloc[0]
-        f.add("pooled", r["estimate"], ci=(r["ci_low"], r["ci_high"]), p=r["perm_p"], mdd=r["mdd_80"],
-              sets=r["sets"], idiom_segments=r["idiom_segments"])
+        f.add(
+            "pooled",
+            r["estimate"],
+            ci=(r["ci_low"], r["ci_high"]),
+            p=r["perm_p"],
+            mdd=r["mdd_80"],
+            sets=r["sets"],
+            idiom_segments=r["idiom_segments"],
+        )
     else:
         f.add("pooled")
     others = e[~e.index.isin(main.index)] if not e.empty else e
     others = others[others["estimable"].astype(bool)] if not others.empty else others
     for _, r in others.iterrows():
-        f.add("detector_effect", r["estimate"], group=f"{r['dataset']}, {r['detector']}",
-              ci=(r["ci_low"], r["ci_high"]), p=r["perm_p"], idiom_segments=r["idiom_segments"])
+        f.add(
+            "detector_effect",
+            r["estimate"],
+            group=f"{r['dataset']}, {r['detector']}",
+            ci=(r["ci_low"], r["ci_high"]),
+            p=r["perm_p"],
+            idiom_segments=r["idiom_segments"],
+        )
     if others.empty:
         f.add("detector_effect")
     est = e[e["estimable"].astype(bool) & (e["dataset"] != "pooled")] if not e.empty else e
-    flips = sum(int(len(np.sign(part["estimate"]).unique()) > 1) for _, part in est.groupby("dataset")) \
-        if not est.empty else None
+    flips = (
+        sum(int(len(np.sign(part["estimate"]).unique()) > 1) for _, part in est.groupby("dataset"))
+        if not est.empty
+        else None
+    )
     f.add("sign_flips", flips)
     return f
 
@@ -160,8 +268,15 @@ def _effect(t: dict) -> Findings:
 def _contrast(t: dict) -> Findings:
     f, c = Findings(), _rows(t, "mwe_contrast")
     for _, r in c.iterrows():
-        f.add("contrast", r["estimate"], group=r["contrast"], ci=(r["ci_low"], r["ci_high"]), mdd=r["mdd_80"],
-              segments_a=r["segments_a"], segments_b=r["segments_b"])
+        f.add(
+            "contrast",
+            r["estimate"],
+            group=r["contrast"],
+            ci=(r["ci_low"], r["ci_high"]),
+            mdd=r["mdd_80"],
+            segments_a=r["segments_a"],
+            segments_b=r["segments_b"],
+        )
     if c.empty:
         f.add("contrast")
     key = c.set_index("contrast") if not c.empty else c
@@ -179,11 +294,16 @@ def _systems(t: dict) -> Findings:
     f, se, lc = Findings(), _rows(t, "system_effects"), _rows(t, "llm_contrast")
     d = _rows(t, "data_summary")
     se = se[se["estimable"].astype(bool)].dropna(subset=["estimate"]) if not se.empty else se
-    for dataset, part in (se.groupby("dataset", sort=False) if not se.empty else []):
+    for dataset, part in se.groupby("dataset", sort=False) if not se.empty else []:
         hi, lo = part.loc[part["estimate"].idxmax()], part.loc[part["estimate"].idxmin()]
-        f.add("system_range", hi["estimate"] - lo["estimate"], group=dataset,
-              excluding_zero=int(((part["ci_low"] > 0) | (part["ci_high"] < 0)).sum()), systems=len(part),
-              expected=0.05 * len(part))
+        f.add(
+            "system_range",
+            hi["estimate"] - lo["estimate"],
+            group=dataset,
+            excluding_zero=int(((part["ci_low"] > 0) | (part["ci_high"] < 0)).sum()),
+            systems=len(part),
+            expected=0.05 * len(part),
+        )
         f.add("system_high", hi["estimate"], group=dataset, text=hi["system"])
         f.add("system_low", lo["estimate"], group=dataset, text=lo["system"])
     if se.empty:
@@ -191,8 +311,14 @@ def _systems(t: dict) -> Findings:
     named = d["llm_systems"].iloc[0] if not d.empty and isinstance(d["llm_systems"].iloc[0], str) else ""
     fit = lc[lc["estimable"].astype(bool)].dropna(subset=["estimate"]) if not lc.empty else lc
     for _, r in fit.iterrows():
-        f.add("llm_difference", r["estimate"], group=r["dataset"], ci=(r["ci_low"], r["ci_high"]), mdd=r["mdd_80"],
-              text=r["llm_systems"])
+        f.add(
+            "llm_difference",
+            r["estimate"],
+            group=r["dataset"],
+            ci=(r["ci_low"], r["ci_high"]),
+            mdd=r["mdd_80"],
+            text=r["llm_systems"],
+        )
     if fit.empty:
         f.add("llm_difference")
     absent = lc[lc["llm_systems"].fillna("") == ""] if not lc.empty else lc
@@ -209,8 +335,14 @@ def _human(t: dict) -> Findings:
     for g in ("human", "mt", "difference"):
         if g in rows.index and bool(rows.loc[g, "estimable"]) and pd.notna(rows.loc[g, "estimate"]):
             r = rows.loc[g]
-            f.add(f"{g}_effect", r["estimate"], ci=(r["ci_low"], r["ci_high"]), mdd=r["mdd_80"], text=r["systems"],
-                  excludes=_excludes(r["ci_low"], r["ci_high"]))
+            f.add(
+                f"{g}_effect",
+                r["estimate"],
+                ci=(r["ci_low"], r["ci_high"]),
+                mdd=r["mdd_80"],
+                text=r["systems"],
+                excludes=_excludes(r["ci_low"], r["ci_high"]),
+            )
         else:
             f.add(f"{g}_effect")
     return f
@@ -219,8 +351,11 @@ def _human(t: dict) -> Findings:
 def _metrics(t: dict) -> Findings:
     f, r, a = Findings(), _rows(t, "metric_residuals"), _rows(t, "metric_accuracy")
     base = r[r["metric"] == "(none)"] if not r.empty else r
-    f.add("metric_base", base["estimate"].iloc[0] if len(base) else None,
-          ci=(base["ci_low"].iloc[0], base["ci_high"].iloc[0]) if len(base) else None)
+    f.add(
+        "metric_base",
+        base["estimate"].iloc[0] if len(base) else None,
+        ci=(base["ci_low"].iloc[0], base["ci_high"].iloc[0]) if len(base) else None,
+    )
     per = r[r["metric"] != "(none)"] if not r.empty else r
     for _, row in per.iterrows():
         f.add("residual", row["estimate"], group=row["metric"], ci=(row["ci_low"], row["ci_high"]), text=row["kind"])
@@ -233,16 +368,32 @@ def _metrics(t: dict) -> Findings:
         f.add("residual_excluding_zero", int((per["ci_low"] > 0).sum()), text=str(len(per)))
     diff = a[a["group"] == "difference"] if not a.empty else a
     for _, row in diff.iterrows():
-        f.add("accuracy_difference", row["estimate"], group=row["metric"], ci=(row["ci_low"], row["ci_high"]),
-              p=row["p"], text=row["kind"])
+        f.add(
+            "accuracy_difference",
+            row["estimate"],
+            group=row["metric"],
+            ci=(row["ci_low"], row["ci_high"]),
+            p=row["p"],
+            text=row["kind"],
+        )
     if diff.empty:
         f.add("accuracy_difference").add("accuracy_lower").add("accuracy_by_kind")
     else:
-        f.add("accuracy_lower", int((diff["ci_high"] < 0).sum()), text=str(len(diff)),
-              below_05=int((diff["p"] < 0.05).sum()), expected=0.05 * len(diff))
+        f.add(
+            "accuracy_lower",
+            int((diff["ci_high"] < 0).sum()),
+            text=str(len(diff)),
+            below_05=int((diff["p"] < 0.05).sum()),
+            expected=0.05 * len(diff),
+        )
         for kind, part in diff.groupby("kind"):
-            f.add("accuracy_by_kind", part["estimate"].mean(), group=kind, metrics=len(part),
-                  lower=int((part["ci_high"] < 0).sum()))
+            f.add(
+                "accuracy_by_kind",
+                part["estimate"].mean(),
+                group=kind,
+                metrics=len(part),
+                lower=int((part["ci_high"] < 0).sum()),
+            )
     return f
 
 
@@ -251,19 +402,37 @@ def _categories(t: dict) -> Findings:
     c = c.dropna(subset=["estimate"]) if not c.empty else c
     # a category in which only a few idiom segments (or other segments) have an error gives an interval made of
     # zeros: left out
-    both = c[(c["idiom_error_segments"] >= MIN_ERROR_SEGMENTS) & (c["other_error_segments"] >= MIN_ERROR_SEGMENTS)] \
-        if not c.empty else c
+    both = (
+        c[(c["idiom_error_segments"] >= MIN_ERROR_SEGMENTS) & (c["other_error_segments"] >= MIN_ERROR_SEGMENTS)]
+        if not c.empty
+        else c
+    )
     for _, r in both.iterrows():
-        f.add("category_effect", r["estimate"], group=f"{r['dataset']}, {r['category']}",
-              ci=(r["ci_low"], r["ci_high"]), idiom_mean=r["idiom_mean"], other_mean=r["other_mean"])
+        f.add(
+            "category_effect",
+            r["estimate"],
+            group=f"{r['dataset']}, {r['category']}",
+            ci=(r["ci_low"], r["ci_high"]),
+            idiom_mean=r["idiom_mean"],
+            other_mean=r["other_mean"],
+        )
     if both.empty:
         f.add("category_effect").add("largest_category").add("categories_excluding_zero")
     else:
         big = both.loc[both["estimate"].abs().idxmax()]
-        f.add("largest_category", big["estimate"], ci=(big["ci_low"], big["ci_high"]),
-              text=f"{big['category']} ({big['dataset']})")
-        f.add("categories_excluding_zero", int(((both["ci_low"] > 0) | (both["ci_high"] < 0)).sum()),
-              text=str(len(both)), left_out=len(c) - len(both), minimum=MIN_ERROR_SEGMENTS)
+        f.add(
+            "largest_category",
+            big["estimate"],
+            ci=(big["ci_low"], big["ci_high"]),
+            text=f"{big['category']} ({big['dataset']})",
+        )
+        f.add(
+            "categories_excluding_zero",
+            int(((both["ci_low"] > 0) | (both["ci_high"] < 0)).sum()),
+            text=str(len(both)),
+            left_out=len(c) - len(both),
+            minimum=MIN_ERROR_SEGMENTS,
+        )
     return f
 
 
@@ -272,8 +441,14 @@ def _spans(t: dict) -> Findings:
     if not s.empty and s["spans"].iloc[0] > 0:
         r = s.iloc[0]
         distinct = o.drop_duplicates(["system", "doc", "doc_seg_id", "span_start", "span_end"]) if not o.empty else o
-        f.add("span_observed", r["observed"], n=r["spans"], documents=r["documents"], distinct=len(distinct),
-              segments=distinct[["doc", "doc_seg_id"]].drop_duplicates().shape[0] if len(distinct) else 0)
+        f.add(
+            "span_observed",
+            r["observed"],
+            n=r["spans"],
+            documents=r["documents"],
+            distinct=len(distinct),
+            segments=distinct[["doc", "doc_seg_id"]].drop_duplicates().shape[0] if len(distinct) else 0,
+        )
         f.add("span_chance", r["chance"])
         f.add("span_difference", r["difference"], ci=(r["ci_low"], r["ci_high"]))
         f.add("span_gathers", _excludes(r["ci_low"], r["ci_high"]))
@@ -288,12 +463,20 @@ def _pair(f: Findings, table: pd.DataFrame, prefix: str, flag: str, counts: tupl
     rows = table.set_index("group") if not table.empty else pd.DataFrame()
     for g in ("idiom", "other", "difference"):
         if g in rows.index and pd.notna(rows.loc[g, "estimate"]):
-            f.add(f"{prefix}_{g}", rows.loc[g, "estimate"], ci=(rows.loc[g, "ci_low"], rows.loc[g, "ci_high"]),
-                  **{c: rows.loc[g, c] for c in counts})
+            f.add(
+                f"{prefix}_{g}",
+                rows.loc[g, "estimate"],
+                ci=(rows.loc[g, "ci_low"], rows.loc[g, "ci_high"]),
+                **{c: rows.loc[g, c] for c in counts},
+            )
         else:
             f.add(f"{prefix}_{g}")
-    f.add(flag, _excludes(rows.loc["difference", "ci_low"], rows.loc["difference", "ci_high"])
-          if "difference" in rows.index else None)
+    f.add(
+        flag,
+        _excludes(rows.loc["difference", "ci_low"], rows.loc["difference", "ci_high"])
+        if "difference" in rows.index
+        else None,
+    )
 
 
 def _agreement(t: dict) -> Findings:
@@ -323,9 +506,20 @@ def _summary(t: dict) -> Findings:
 
 
 #: Words section -> its findings.
-SECTIONS = {"data": _data, "detector": _detector, "effect": _effect, "contrast": _contrast, "systems": _systems,
-            "human": _human, "metrics": _metrics, "categories": _categories, "spans": _spans,
-            "agreement": _agreement, "tags": _tags, "findings": _summary}
+SECTIONS = {
+    "data": _data,
+    "detector": _detector,
+    "effect": _effect,
+    "contrast": _contrast,
+    "systems": _systems,
+    "human": _human,
+    "metrics": _metrics,
+    "categories": _categories,
+    "spans": _spans,
+    "agreement": _agreement,
+    "tags": _tags,
+    "findings": _summary,
+}
 
 
 def findings(folder, section: str | None = None) -> pd.DataFrame:
@@ -344,8 +538,12 @@ def findings(folder, section: str | None = None) -> pd.DataFrame:
         :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
     if section is not None and section not in SECTIONS:
-        raise InputError("is not a section of chapter 10's findings", parameter="section", value=section,
-                         expected=", ".join(SECTIONS))
+        raise InputError(
+            "is not a section of chapter 10's findings",
+            parameter="section",
+            value=section,
+            expected=", ".join(SECTIONS),
+        )
     t = {name: read_saved(folder, name) for name in INPUTS}
     t = {k: (v if v is not None and not v.empty else None) for k, v in t.items()}
     if section is not None:

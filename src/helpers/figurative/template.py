@@ -40,8 +40,9 @@ def label_items(n: int = 40, seed: int = 0) -> pd.DataFrame:
     without their labels: ``sample_id, dataset, context``."""
     matches = analysis.sample_matches(analysis.source_pool())
     if not 1 <= n <= len(matches):
-        raise InputError("is not a number of sample rows", parameter="--items", value=n,
-                         expected=f"1 to {len(matches)}")
+        raise InputError(
+            "is not a number of sample rows", parameter="--items", value=n, expected=f"1 to {len(matches)}"
+        )
     picked = np.sort(np.random.default_rng(seed).choice(len(matches), n, replace=False))
     return matches.iloc[picked][["sample_id", "dataset", "context"]].reset_index(drop=True)
 
@@ -59,21 +60,35 @@ def write_workbook(items: pd.DataFrame, pair: str, path: str | os.PathLike, seed
     dv = workbook.list_validation(ws, idioms.LABELS, "Label", guide["validation"])
     done = workbook.done_validation(ws)
     order = np.random.default_rng(seed).permutation(len(items))
-    workbook.item_rows(ws, [[items.iloc[i]["sample_id"], items.iloc[i]["dataset"], items.iloc[i]["context"], None,
-                             None, None] for i in order], {"D": dv, "E": done}, (8, 12, 70, 12, 8, 40))
+    workbook.item_rows(
+        ws,
+        [
+            [items.iloc[i]["sample_id"], items.iloc[i]["dataset"], items.iloc[i]["context"], None, None, None]
+            for i in order
+        ],
+        {"D": dv, "E": done},
+        (8, 12, 70, 12, 8, 40),
+    )
     workbook.write_guide(
-        wb.create_sheet(INSTRUCTIONS), guide["title"],
-        [workbook.GuideSection(rows=[("Task", guide["task"])], bold_first=True),
-         workbook.GuideSection(("Step", "What to do"), list(enumerate(guide["steps"], start=1)))],
-        {"A": 8, "B": 100}, student=pair)
+        wb.create_sheet(INSTRUCTIONS),
+        guide["title"],
+        [
+            workbook.GuideSection(rows=[("Task", guide["task"])], bold_first=True),
+            workbook.GuideSection(("Step", "What to do"), list(enumerate(guide["steps"], start=1))),
+        ],
+        {"A": 8, "B": 100},
+        student=pair,
+    )
     return workbook.save(wb, path)
 
 
 def write_workbooks(pairs: str | int, out_dir: str | os.PathLike, n: int = 40, seed: int = 0) -> list[Path]:
     """``idioms_<pair>.xlsx`` for every pair in ``out_dir`` (the same rows, each in its own order)."""
     items = label_items(n, seed)
-    return [write_workbook(items, name, Path(out_dir) / f"{KIT_PREFIX}{name}.xlsx", seed=seed * 1000 + k + 1)
-            for k, name in enumerate(params.person_names(pairs))]
+    return [
+        write_workbook(items, name, Path(out_dir) / f"{KIT_PREFIX}{name}.xlsx", seed=seed * 1000 + k + 1)
+        for k, name in enumerate(params.person_names(pairs))
+    ]
 
 
 def read_labels(path: str | os.PathLike) -> pd.DataFrame:
@@ -88,8 +103,14 @@ def read_labels(path: str | os.PathLike) -> pd.DataFrame:
     bad = done & ~labels.isin(idioms.LABELS)
     if bad.any():
         at = int(np.flatnonzero(bad.to_numpy())[0])
-        raise InputError("label must be figurative or literal", file=path, sheet=SHEET, row=at + 2, column="label",
-                         value=sheet["label"].iloc[at])
+        raise InputError(
+            "label must be figurative or literal",
+            file=path,
+            sheet=SHEET,
+            row=at + 2,
+            column="label",
+            value=sheet["label"].iloc[at],
+        )
     return pd.DataFrame({"item": sheet.loc[done, "item"].to_numpy(), "label": labels[done].to_numpy()})
 
 
@@ -113,6 +134,9 @@ def agreement(labels: pd.DataFrame, key: pd.DataFrame) -> dict:
     if both.empty:
         return {"items": 0, "agreement": float("nan"), "kappa": float("nan")}
     same = float((both["label"] == both["key"]).mean())
-    kappa = float(cohen_kappa_score(both["label"], both["key"], labels=list(idioms.LABELS))) \
-        if both["label"].nunique() + both["key"].nunique() > 2 else float("nan")
+    kappa = (
+        float(cohen_kappa_score(both["label"], both["key"], labels=list(idioms.LABELS)))
+        if both["label"].nunique() + both["key"].nunique() > 2
+        else float("nan")
+    )
     return {"items": len(both), "agreement": same, "kappa": kappa}

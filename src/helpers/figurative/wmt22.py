@@ -14,12 +14,27 @@ import pandas as pd
 
 from . import analysis, idioms
 
-TABLE_COLUMNS = ["dataset", "system", "doc", "domain", "segment", "source", "source_chars", "score", "human",
-                 "idioms", "idiom", "gold_idi", "gold_idiom", "mwe_class"]
+TABLE_COLUMNS = [
+    "dataset",
+    "system",
+    "doc",
+    "domain",
+    "segment",
+    "source",
+    "source_chars",
+    "score",
+    "human",
+    "idioms",
+    "idiom",
+    "gold_idi",
+    "gold_idiom",
+    "mwe_class",
+]
 
 
-def segment_table(es, classes: pd.DataFrame | None, detector: str, dataset: str = "wmt22",
-                  human: str = "mqm") -> pd.DataFrame:
+def segment_table(
+    es, classes: pd.DataFrame | None, detector: str, dataset: str = "wmt22", human: str = "mqm"
+) -> pd.DataFrame:
     """One row per MQM-rated (system, segment) of an mt-metrics-eval set.
 
     Parameters
@@ -59,14 +74,23 @@ def segment_table(es, classes: pd.DataFrame | None, detector: str, dataset: str 
     else:
         seg["doc"], seg["domain"] = "seg" + seg["segment"].astype(str), ""
     table = scores.merge(seg[["segment", "source", "doc", "domain"]], on="segment", how="left")
-    table = pd.DataFrame({"dataset": dataset, "system": table["system"], "doc": table["doc"],
-                          "domain": table["domain"], "segment": table["segment"].astype(str),
-                          "source": table["source"], "score": -table["score"].astype(float),
-                          "human": table["system"].isin(list(es.references))})
+    table = pd.DataFrame(
+        {
+            "dataset": dataset,
+            "system": table["system"],
+            "doc": table["doc"],
+            "domain": table["domain"],
+            "segment": table["segment"].astype(str),
+            "source": table["source"],
+            "score": -table["score"].astype(float),
+            "human": table["system"].isin(list(es.references)),
+        }
+    )
     table = analysis.flag_idioms(table, detector)
     if classes is not None:
         gold = classes.assign(segment=classes["segment"].astype(str)).rename(
-            columns={"idi": "gold_idi", "idiom": "gold_idiom"})[["segment", "gold_idi", "gold_idiom", "mwe_class"]]
+            columns={"idi": "gold_idi", "idiom": "gold_idiom"}
+        )[["segment", "gold_idi", "gold_idiom", "mwe_class"]]
         table = table.merge(gold, on="segment", how="left")
     else:
         table = table.assign(gold_idi=pd.NA, gold_idiom=pd.NA, mwe_class=pd.NA)
@@ -98,10 +122,21 @@ def metric_table(es, systems, names=None, level: str = "seg") -> pd.DataFrame:
     Freitag, M. et al. (2022). Results of the WMT22 Metrics Shared Task.
     """
     frames = []
-    for name in (names if names is not None else es.metric_names(level=level)):
+    for name in names if names is not None else es.metric_names(level=level):
         m = es.metric(name, level=level)
         m = m[m["system"].isin(list(systems))]
-        frames.append(pd.DataFrame({"metric": name, "system": m["system"].to_numpy(),
-                                    "segment": m["segment"].astype(str).to_numpy(), "score": m["score"].to_numpy()}))
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["metric", "system", "segment", "score"])
+        frames.append(
+            pd.DataFrame(
+                {
+                    "metric": name,
+                    "system": m["system"].to_numpy(),
+                    "segment": m["segment"].astype(str).to_numpy(),
+                    "score": m["score"].to_numpy(),
+                }
+            )
+        )
+    return (
+        pd.concat(frames, ignore_index=True)
+        if frames
+        else pd.DataFrame(columns=["metric", "system", "segment", "score"])
+    )

@@ -17,31 +17,84 @@
   checks, the MQM data description, the projection of students, the few-clusters caveat.
 """
 
-from .load import ClassAnnotations, load_class, load_annotations, load_study
-from .tidy_frame import category_order, is_metahope, severity_labels, CATEGORIES, TIDY_COLUMNS
-from .mqm_format import from_mqm, MQM_COLUMNS, read_mqm_tsv, write_mqm_tsv
+from .load import ClassAnnotations, load_annotations, load_class, load_study
 from .long_csv import LONG_COLUMNS, read_long, to_long
-from .workbooks import SYSTEM_NAMES, clean_sentence, parse_severity, read_sheet, read_workbook
+from .mqm_format import MQM_COLUMNS, from_mqm, read_mqm_tsv, write_mqm_tsv
 from .release import pilot_v1_files, pilot_v1_sentence_file, pilot_zh_en_file
-from .scoring import (POS_CLASSES, count_sentences, disagreement_anatomy, disputed_items,
-                      error_profile, team_scores,
-                      metaphor_share, normalise_pos, paired_segments, penalty_by_sentence, penalty_summary,
-                      pilot_v1_layout, ratio_m_s,
-                      pilot_v2_layout, pos_class, segment_scores)
+from .scoring import (
+    POS_CLASSES,
+    count_sentences,
+    disagreement_anatomy,
+    disputed_items,
+    error_profile,
+    metaphor_share,
+    normalise_pos,
+    paired_segments,
+    penalty_by_sentence,
+    penalty_summary,
+    pilot_v1_layout,
+    pilot_v2_layout,
+    pos_class,
+    ratio_m_s,
+    segment_scores,
+    team_scores,
+)
 from .severity import SEVERITY_LEVELS, SEVERITY_NAMES, WEIGHTS, apply_weights
-from .simulate import DEFAULT_PANEL, Annotator, panel_from_records, panel_table, simulate_annotations, sentence_units
+from .simulate import DEFAULT_PANEL, Annotator, panel_from_records, panel_table, sentence_units, simulate_annotations
 from .template import write_templates
+from .tidy_frame import CATEGORIES, TIDY_COLUMNS, category_order, is_metahope, severity_labels
+from .workbooks import SYSTEM_NAMES, clean_sentence, parse_severity, read_sheet, read_workbook
 
 __all__ = [
-    "ClassAnnotations", "load_class", "category_order", "from_mqm", "is_metahope", "severity_labels",
-    "CATEGORIES", "LONG_COLUMNS", "MQM_COLUMNS", "SEVERITY_LEVELS", "SEVERITY_NAMES", "SYSTEM_NAMES", "TIDY_COLUMNS", "clean_sentence",
-    "load_annotations", "load_study", "parse_severity", "pilot_v1_files", "pilot_v1_sentence_file",
-    "pilot_zh_en_file", "read_long", "read_mqm_tsv", "read_sheet", "read_workbook", "to_long", "write_mqm_tsv",
-    "POS_CLASSES", "WEIGHTS", "apply_weights", "count_sentences", "disagreement_anatomy", "disputed_items",
-    "error_profile", "team_scores",
-    "metaphor_share", "normalise_pos", "paired_segments", "penalty_by_sentence", "penalty_summary",
-    "pilot_v1_layout", "pilot_v2_layout", "ratio_m_s",
-    "pos_class", "segment_scores",
-    "DEFAULT_PANEL", "Annotator", "panel_from_records", "panel_table", "simulate_annotations", "sentence_units",
+    "ClassAnnotations",
+    "load_class",
+    "category_order",
+    "from_mqm",
+    "is_metahope",
+    "severity_labels",
+    "CATEGORIES",
+    "LONG_COLUMNS",
+    "MQM_COLUMNS",
+    "SEVERITY_LEVELS",
+    "SEVERITY_NAMES",
+    "SYSTEM_NAMES",
+    "TIDY_COLUMNS",
+    "clean_sentence",
+    "load_annotations",
+    "load_study",
+    "parse_severity",
+    "pilot_v1_files",
+    "pilot_v1_sentence_file",
+    "pilot_zh_en_file",
+    "read_long",
+    "read_mqm_tsv",
+    "read_sheet",
+    "read_workbook",
+    "to_long",
+    "write_mqm_tsv",
+    "POS_CLASSES",
+    "WEIGHTS",
+    "apply_weights",
+    "count_sentences",
+    "disagreement_anatomy",
+    "disputed_items",
+    "error_profile",
+    "team_scores",
+    "metaphor_share",
+    "normalise_pos",
+    "paired_segments",
+    "penalty_by_sentence",
+    "penalty_summary",
+    "pilot_v1_layout",
+    "pilot_v2_layout",
+    "ratio_m_s",
+    "pos_class",
+    "segment_scores",
+    "DEFAULT_PANEL",
+    "Annotator",
+    "panel_from_records",
+    "panel_table",
+    "simulate_annotations",
+    "sentence_units",
     "write_templates",
 ]

@@ -20,14 +20,22 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..core import classroom, params
-from ..core.statistics import stats
-from ..core.errors import InputError
 from ..core.book.findings import Findings
 from ..core.book.report import ChapterData, Provenance
 from ..core.book.results import read_saved
+from ..core.errors import InputError
+from ..core.statistics import stats
 from . import load, release
-from .chapter_common import OWN_DETAIL, RELEASED_DETAIL, _class_note, _excludes_zero, _projection, _span, _workbooks, \
-    few_clusters
+from .chapter_common import (
+    OWN_DETAIL,
+    RELEASED_DETAIL,
+    _class_note,
+    _excludes_zero,
+    _projection,
+    _span,
+    _workbooks,
+    few_clusters,
+)
 from .scoring import count_sentences, normalise_pos, profile_categories, segment_scores, team_scores
 
 #: The POS classes a ``pos_overrides`` entry may name.
@@ -63,8 +71,13 @@ class Setup:
         zh_en = {"ZH1": release.pilot_zh_en_file()} if self.zh_en is None else self.zh_en
         parts = {d: load.load_class(f, unfinished=self.unfinished) for d, f in (("EN→ZH", en_zh), ("ZH→EN", zh_en))}
         students = [p for p in parts.values() if p.named_by_field or self.projection]  # not the released annotators
-        coded = classroom.projection(self.projection, bool(students), [n for p in students for n in p.names()],
-                                     self.results_dir, [f for p in students for f in p.files])  # one code per student
+        coded = classroom.projection(
+            self.projection,
+            bool(students),
+            [n for p in students for n in p.names()],
+            self.results_dir,
+            [f for p in students for f in p.files],
+        )  # one code per student
         parts = {d: p.projected(coded) for d, p in parts.items()}
         tidy = pd.concat([p.tidy.assign(direction=d) for d, p in parts.items()], ignore_index=True)
         tidy = normalise_pos(tidy, self.pos_overrides)
@@ -77,8 +90,17 @@ class Setup:
         return Data(Provenance(kind, files, _class_note(detail, notes)), tidy)
 
 
-def setup(en_zh_files=None, zh_en_files=None, pos_overrides=None, n_perm=10000, n_boot=2000, seed=2026,
-          results_dir="results", unfinished="stop", projection=None) -> Setup:
+def setup(
+    en_zh_files=None,
+    zh_en_files=None,
+    pos_overrides=None,
+    n_perm=10000,
+    n_boot=2000,
+    seed=2026,
+    results_dir="results",
+    unfinished="stop",
+    projection=None,
+) -> Setup:
     """Check chapter 2's parameters (defaults as in the notebook's parameters cell; ``pos_overrides``
     is only read, never changed; ``projection`` as in :func:`helpers.metahope.ch01.setup`)."""
     en_zh = None if en_zh_files is None else _workbooks("en_zh_files", en_zh_files, minimum=1)
@@ -88,12 +110,24 @@ def setup(en_zh_files=None, zh_en_files=None, pos_overrides=None, n_perm=10000, 
         raise InputError("must be a mapping {item id: class}", parameter="pos_overrides", value=overrides)
     for item, cls in overrides.items():
         if cls not in POS_CLASSES:
-            raise InputError(f"class of item {item!r} is not a POS class", parameter="pos_overrides", value=cls,
-                             expected=" or ".join(POS_CLASSES))
+            raise InputError(
+                f"class of item {item!r} is not a POS class",
+                parameter="pos_overrides",
+                value=cls,
+                expected=" or ".join(POS_CLASSES),
+            )
     params.text("results_dir", str(results_dir))
-    return Setup(en_zh, zh_en, dict(overrides), params.integer("n_perm", n_perm, minimum=100),
-                 params.integer("n_boot", n_boot, minimum=100), params.integer("seed", seed),
-                 classroom.unfinished_choice(unfinished), _projection(projection), str(results_dir))
+    return Setup(
+        en_zh,
+        zh_en,
+        dict(overrides),
+        params.integer("n_perm", n_perm, minimum=100),
+        params.integer("n_boot", n_boot, minimum=100),
+        params.integer("seed", seed),
+        classroom.unfinished_choice(unfinished),
+        _projection(projection),
+        str(results_dir),
+    )
 
 
 def description(box: Data, setup: Setup) -> pd.DataFrame:
@@ -101,26 +135,34 @@ def description(box: Data, setup: Setup) -> pd.DataFrame:
     annotators, systems, items, sentences`` (``annotators`` and ``systems`` name them)."""
     rows = []
     for direction, part in box.tidy.groupby("direction", sort=False):
-        rows.append({"direction": direction, "released": int(setup.released),
-                     "annotators": ", ".join(map(str, part["annotator"].unique())),
-                     "systems": ", ".join(map(str, part["system"].unique())), "items": part["item"].nunique(),
-                     "sentences": count_sentences(part)})
+        rows.append(
+            {
+                "direction": direction,
+                "released": int(setup.released),
+                "annotators": ", ".join(map(str, part["annotator"].unique())),
+                "systems": ", ".join(map(str, part["system"].unique())),
+                "items": part["item"].nunique(),
+                "sentences": count_sentences(part),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def segments_by_direction(tidy: pd.DataFrame) -> pd.DataFrame:
     """SEGS per (direction, item, system, annotator): the unit chapter 2 compares systems on."""
     segs = segment_scores(tidy.drop(columns="pos_class", errors="ignore"))
-    return segs.merge(tidy.drop_duplicates(["item", "annotator"])[["item", "annotator", "direction"]],
-                      on=["item", "annotator"])
+    return segs.merge(
+        tidy.drop_duplicates(["item", "annotator"])[["item", "annotator", "direction"]], on=["item", "annotator"]
+    )
 
 
 def team_comparison(segs: pd.DataFrame, n_perm: int, n_boot: int, seed: int, data: str) -> pd.DataFrame:
     """The systems compared on each direction's team mean (:func:`~helpers.metahope.scoring.team_scores`),
     with sentence clusters and Holm as in the per-annotator comparison; ``data`` labels the rows."""
     team = team_scores(segs)
-    out = stats.compare_pairs(team, value="SEGS", by=["direction", "annotator"], n_perm=n_perm, n_boot=n_boot,
-                              seed=seed, clusters="sentence")
+    out = stats.compare_pairs(
+        team, value="SEGS", by=["direction", "annotator"], n_perm=n_perm, n_boot=n_boot, seed=seed, clusters="sentence"
+    )
     return out.rename(columns={"annotator": "team"}).assign(data=data)
 
 
@@ -136,11 +178,20 @@ def pilot_team_comparison(n_perm: int, n_boot: int, seed: int) -> pd.DataFrame |
 
 # --------------------------------------------------------------------------- findings
 #: The result files :func:`findings` reads (``results/02_metahope_directions/<name>.csv``).
-FINDINGS_INPUTS = ("error_profile", "error_profile_by_pos", "system_comparison", "team_comparison",
-                   "metaphor_types", "type_comparison")
+FINDINGS_INPUTS = (
+    "error_profile",
+    "error_profile_by_pos",
+    "system_comparison",
+    "team_comparison",
+    "metaphor_types",
+    "type_comparison",
+)
 #: :func:`helpers.core.statistics.stats.compare_pairs`' verdicts, and the yes/no quantity of each the words choose by.
-VERDICT_FLAGS = {"difference": "is_difference", "suggestive, not significant after Holm": "is_suggestive",
-                 "no evidence": "no_evidence"}
+VERDICT_FLAGS = {
+    "difference": "is_difference",
+    "suggestive, not significant after Holm": "is_suggestive",
+    "no evidence": "no_evidence",
+}
 
 
 def findings(folder) -> pd.DataFrame:
@@ -162,8 +213,7 @@ def findings(folder) -> pd.DataFrame:
     found = Findings()
     _profile(found, t["error_profile"])
     comparison = t["system_comparison"]
-    few_clusters(found, comparison["n_clusters"] if not comparison.empty else [], unit="sentences",
-                 items="metaphors")
+    few_clusters(found, comparison["n_clusters"] if not comparison.empty else [], unit="sentences", items="metaphors")
     _comparison(found, comparison)
     _team(found, t["team_comparison"])
     _types(found, t["metaphor_types"], t["type_comparison"])
@@ -191,12 +241,16 @@ def _profile(found: Findings, profile: pd.DataFrame) -> None:
         worst, best = g.iloc[0], g.iloc[-1]
         top = g[profile_categories(profile)].sum()
         pilot = _pilot(direction, annotator)
-        (found.add("worst", worst["mean_penalty"], text=worst["system"], with_error=worst["items_with_error"], **pilot)
-         .add("best", best["mean_penalty"], text=best["system"], with_error=best["items_with_error"], **pilot)
-         .add("top_category", top.max() / top.sum(), text=top.idxmax(), **pilot)
-         .add("highest", worst["mean_penalty"], text=worst["system"], **pilot)
-         .add("lowest", best["mean_penalty"], text=best["system"], **pilot)
-         .add("top_share", top.max() / top.sum(), text=top.idxmax(), **pilot))
+        (
+            found.add(
+                "worst", worst["mean_penalty"], text=worst["system"], with_error=worst["items_with_error"], **pilot
+            )
+            .add("best", best["mean_penalty"], text=best["system"], with_error=best["items_with_error"], **pilot)
+            .add("top_category", top.max() / top.sum(), text=top.idxmax(), **pilot)
+            .add("highest", worst["mean_penalty"], text=worst["system"], **pilot)
+            .add("lowest", best["mean_penalty"], text=best["system"], **pilot)
+            .add("top_share", top.max() / top.sum(), text=top.idxmax(), **pilot)
+        )
 
 
 def _comparison(found: Findings, comparison: pd.DataFrame) -> None:
@@ -207,10 +261,34 @@ def _comparison(found: Findings, comparison: pd.DataFrame) -> None:
     cluster-level minimum detectable difference; the pairs whose simultaneous percentile
     interval excludes 0 where the t interval does not; then the chapter's summary of the
     verdicts and widths (section ``findings``)."""
-    per_pair = ("family_level", "pairs", "difference", "percentile", "family_t", "family_percentile", "holm",
-                "sentences", "mdd", *VERDICT_FLAGS.values(), "n_items", "n_clusters", "t_disagrees", "comparisons",
-                "differences", "suggestive", "no_evidence_count", "mdd_range", "t_widening", "percentile_exclude",
-                "t_exclude", "widening", "understated", "naive_only", "naive_p", "cluster_p")
+    per_pair = (
+        "family_level",
+        "pairs",
+        "difference",
+        "percentile",
+        "family_t",
+        "family_percentile",
+        "holm",
+        "sentences",
+        "mdd",
+        *VERDICT_FLAGS.values(),
+        "n_items",
+        "n_clusters",
+        "t_disagrees",
+        "comparisons",
+        "differences",
+        "suggestive",
+        "no_evidence_count",
+        "mdd_range",
+        "t_widening",
+        "percentile_exclude",
+        "t_exclude",
+        "widening",
+        "understated",
+        "naive_only",
+        "naive_p",
+        "cluster_p",
+    )
     if comparison.empty:
         for q in per_pair:
             found.add(q)
@@ -218,34 +296,61 @@ def _comparison(found: Findings, comparison: pd.DataFrame) -> None:
     m = int(comparison.groupby(["direction", "annotator"]).size().max())
     found.add("family_level", 1 - 0.05 / m).add("pairs", m)
     for _, r in comparison.iterrows():
-        row = {"group": f"{r['direction']} · {r['annotator']} · {r['system_a']} − {r['system_b']}",
-               "direction": r["direction"], "annotator": r["annotator"], "pair": f"{r['system_a']} − {r['system_b']}"}
-        (found.add("difference", r["mean_difference"], ci=(r["cluster_t_ci_low"], r["cluster_t_ci_high"]),
-                   p=r["p_cluster_permutation"], **row)
-         .add("percentile", r["mean_difference"], ci=(r["cluster_ci_low"], r["cluster_ci_high"]), **row)
-         .add("family_t", r["mean_difference"], ci=(r["family_t_ci_low"], r["family_t_ci_high"]), **row)
-         .add("family_percentile", r["mean_difference"], ci=(r["family_ci_low"], r["family_ci_high"]), **row)
-         .add("holm", p=r["p_cluster_holm"], text="Holm", **row)
-         .add("sentences", r["n_clusters"], **row).add("mdd", r["cluster_mdd_80_adjusted"], **row))
+        row = {
+            "group": f"{r['direction']} · {r['annotator']} · {r['system_a']} − {r['system_b']}",
+            "direction": r["direction"],
+            "annotator": r["annotator"],
+            "pair": f"{r['system_a']} − {r['system_b']}",
+        }
+        (
+            found.add(
+                "difference",
+                r["mean_difference"],
+                ci=(r["cluster_t_ci_low"], r["cluster_t_ci_high"]),
+                p=r["p_cluster_permutation"],
+                **row,
+            )
+            .add("percentile", r["mean_difference"], ci=(r["cluster_ci_low"], r["cluster_ci_high"]), **row)
+            .add("family_t", r["mean_difference"], ci=(r["family_t_ci_low"], r["family_t_ci_high"]), **row)
+            .add("family_percentile", r["mean_difference"], ci=(r["family_ci_low"], r["family_ci_high"]), **row)
+            .add("holm", p=r["p_cluster_holm"], text="Holm", **row)
+            .add("sentences", r["n_clusters"], **row)
+            .add("mdd", r["cluster_mdd_80_adjusted"], **row)
+        )
         for verdict, flag in VERDICT_FLAGS.items():
             found.add(flag, r["verdict"] == verdict, **row)
     n_items, n_clusters = comparison["n_items"], comparison["n_clusters"]
     found.add("n_items", text=_span(n_items.min(), n_items.max()), ci=(n_items.min(), n_items.max()))
     found.add("n_clusters", text=_span(n_clusters.min(), n_clusters.max()), ci=(n_clusters.min(), n_clusters.max()))
-    disagree = comparison[_excludes_zero(comparison["family_ci_low"], comparison["family_ci_high"])
-                          & (comparison["family_t_ci_low"] <= 0) & (comparison["family_t_ci_high"] >= 0)]
-    found.add("t_disagrees", len(disagree), text="; ".join(
-        f"{r['direction']} {r['annotator']} {r['system_a']} − {r['system_b']}" for _, r in disagree.iterrows()))
+    disagree = comparison[
+        _excludes_zero(comparison["family_ci_low"], comparison["family_ci_high"])
+        & (comparison["family_t_ci_low"] <= 0)
+        & (comparison["family_t_ci_high"] >= 0)
+    ]
+    found.add(
+        "t_disagrees",
+        len(disagree),
+        text="; ".join(
+            f"{r['direction']} {r['annotator']} {r['system_a']} − {r['system_b']}" for _, r in disagree.iterrows()
+        ),
+    )
     counts = comparison["verdict"].value_counts()
     mdd = comparison["cluster_mdd_80_adjusted"]
-    (found.add("comparisons", len(comparison)).add("differences", counts.get("difference", 0))
-     .add("suggestive", counts.get("suggestive, not significant after Holm", 0))
-     .add("no_evidence_count", counts.get("no evidence", 0)).add("mdd_range", mdd.min(), ci=(mdd.min(), mdd.max())))
-    widen_t = ((comparison["family_t_ci_high"] - comparison["family_t_ci_low"])
-               / (comparison["family_ci_high"] - comparison["family_ci_low"]))
-    (found.add("t_widening", widen_t.min(), ci=(widen_t.min(), widen_t.max()))
-     .add("percentile_exclude", int(_excludes_zero(comparison["family_ci_low"], comparison["family_ci_high"]).sum()))
-     .add("t_exclude", int(_excludes_zero(comparison["family_t_ci_low"], comparison["family_t_ci_high"]).sum())))
+    (
+        found.add("comparisons", len(comparison))
+        .add("differences", counts.get("difference", 0))
+        .add("suggestive", counts.get("suggestive, not significant after Holm", 0))
+        .add("no_evidence_count", counts.get("no evidence", 0))
+        .add("mdd_range", mdd.min(), ci=(mdd.min(), mdd.max()))
+    )
+    widen_t = (comparison["family_t_ci_high"] - comparison["family_t_ci_low"]) / (
+        comparison["family_ci_high"] - comparison["family_ci_low"]
+    )
+    (
+        found.add("t_widening", widen_t.min(), ci=(widen_t.min(), widen_t.max()))
+        .add("percentile_exclude", int(_excludes_zero(comparison["family_ci_low"], comparison["family_ci_high"]).sum()))
+        .add("t_exclude", int(_excludes_zero(comparison["family_t_ci_low"], comparison["family_t_ci_high"]).sum()))
+    )
     _naive_against_cluster(found, comparison)
 
 
@@ -259,15 +364,17 @@ def _naive_against_cluster(found: Findings, comparison: pd.DataFrame, alpha: flo
     if "t_ci_low" not in comparison or "p_permutation" not in comparison:
         found.add("widening").add("understated").add("naive_only").add("naive_p").add("cluster_p")
         return
-    widen = ((comparison["cluster_t_ci_high"] - comparison["cluster_t_ci_low"])
-             / (comparison["t_ci_high"] - comparison["t_ci_low"]))
+    widen = (comparison["cluster_t_ci_high"] - comparison["cluster_t_ci_low"]) / (
+        comparison["t_ci_high"] - comparison["t_ci_low"]
+    )
     found.add("widening", widen.median(), ci=(widen.min(), widen.max())).add("understated", int((widen > 1).sum()))
     naive = comparison[(comparison["p_permutation"] < alpha) & ~(comparison["p_cluster_permutation"] < alpha)]
     found.add("naive_only", len(naive))
     for _, r in naive.iterrows():
         group = f"{r['direction']} · {r['annotator']} · {r['system_a']} − {r['system_b']}"
         found.add("naive_p", p=r["p_permutation"], group=group, text="naive").add(
-            "cluster_p", p=r["p_cluster_permutation"], group=group, text="cluster")
+            "cluster_p", p=r["p_cluster_permutation"], group=group, text="cluster"
+        )
     if naive.empty:
         found.add("naive_p").add("cluster_p")
 
@@ -282,18 +389,34 @@ def _team(found: Findings, team: pd.DataFrame) -> None:
             found.add(q)
         return
     for _, r in team.iterrows():
-        found.add("team_difference", r["mean_difference"], ci=(r["cluster_ci_low"], r["cluster_ci_high"]),
-                  p=r["p_cluster_holm"], text=r["verdict"], group=f"{r['data']} · {r['direction']} · {r['team']} · "
-                  f"{r['system_a']} − {r['system_b']}", data=r["data"], direction=r["direction"], team=r["team"],
-                  pair=f"{r['system_a']} − {r['system_b']}")
+        found.add(
+            "team_difference",
+            r["mean_difference"],
+            ci=(r["cluster_ci_low"], r["cluster_ci_high"]),
+            p=r["p_cluster_holm"],
+            text=r["verdict"],
+            group=f"{r['data']} · {r['direction']} · {r['team']} · {r['system_a']} − {r['system_b']}",
+            data=r["data"],
+            direction=r["direction"],
+            team=r["team"],
+            pair=f"{r['system_a']} − {r['system_b']}",
+        )
     own = team[team["data"] == "this run"]
     for direction, g in own.groupby("direction", sort=False):
         hits = g[g["verdict"] == "difference"]
-        (found.add("team_pairs", len(g), group=direction, team=g["team"].iloc[0])
-         .add("team_separated", len(hits), group=direction, team=g["team"].iloc[0]))
+        (
+            found.add("team_pairs", len(g), group=direction, team=g["team"].iloc[0]).add(
+                "team_separated", len(hits), group=direction, team=g["team"].iloc[0]
+            )
+        )
         for _, r in hits.iterrows():
-            found.add("team_hit", r["mean_difference"], group=f"{direction} · {r['system_a']} − {r['system_b']}",
-                      direction=direction, pair=f"{r['system_a']} − {r['system_b']}")
+            found.add(
+                "team_hit",
+                r["mean_difference"],
+                group=f"{direction} · {r['system_a']} − {r['system_b']}",
+                direction=direction,
+                pair=f"{r['system_a']} − {r['system_b']}",
+            )
     if not (own["verdict"] == "difference").any():
         found.add("team_hit")
 
@@ -311,24 +434,43 @@ def _types(found: Findings, types: pd.DataFrame, by_type: pd.DataFrame) -> None:
     sentence."""
     if types.empty:
         found.add("matched").add("unmatched").add("id_wrong")
-    for direction, g in (types.groupby("direction", sort=False) if not types.empty else ()):
+    for direction, g in types.groupby("direction", sort=False) if not types.empty else ():
         missed = g[~g["matched"]]
-        found.add("matched", int(g["matched"].sum()), group=direction, direction=direction, items=len(g),
-                  text="; ".join(f"{r['metaphor']} ({r['item']}: {r['note']})" for _, r in missed.iterrows()))
+        found.add(
+            "matched",
+            int(g["matched"].sum()),
+            group=direction,
+            direction=direction,
+            items=len(g),
+            text="; ".join(f"{r['metaphor']} ({r['item']}: {r['note']})" for _, r in missed.iterrows()),
+        )
         found.add("unmatched", len(missed), group=direction, direction=direction)
-        found.add("id_wrong", int((g["matched"] & ~g["id_agrees"].fillna(True).astype(bool)).sum()), group=direction,
-                  direction=direction)
+        found.add(
+            "id_wrong",
+            int((g["matched"] & ~g["id_agrees"].fillna(True).astype(bool)).sum()),
+            group=direction,
+            direction=direction,
+        )
     if by_type.columns.empty:  # not saved: no contrast is stated, not even that there is none
         for q in ("type_difference", "type_mdd", "no_interval", "excluding", "with_interval", "no_contrast"):
             found.add(q)
         return
     for _, r in by_type.iterrows():
-        row = {"group": f"{r['direction']} · {r['group_a']} vs {r['group_b']} · {r['measure']}",
-               "direction": r["direction"], "contrast": f"{r['group_a']} ({r['n_a']} metaphors in "
-               f"{_sentences(r['sentences_a'])}) vs {r['group_b']} ({r['n_b']} in {_sentences(r['sentences_b'])})"}
+        row = {
+            "group": f"{r['direction']} · {r['group_a']} vs {r['group_b']} · {r['measure']}",
+            "direction": r["direction"],
+            "contrast": f"{r['group_a']} ({r['n_a']} metaphors in "
+            f"{_sentences(r['sentences_a'])}) vs {r['group_b']} ({r['n_b']} in {_sentences(r['sentences_b'])})",
+        }
         scale = 100 if r["measure"] == "error_rate" else 1
-        found.add("type_difference", r["difference"] * scale, ci=(r["ci_low"] * scale, r["ci_high"] * scale),
-                  text=r["measure"], unit=" points" if scale == 100 else "", **row)
+        found.add(
+            "type_difference",
+            r["difference"] * scale,
+            ci=(r["ci_low"] * scale, r["ci_high"] * scale),
+            text=r["measure"],
+            unit=" points" if scale == 100 else "",
+            **row,
+        )
         found.add("type_mdd", r["mdd_80"] * scale, **row)
         found.add("no_interval", bool(pd.isna(r["ci_low"])), **row)
     excluding = int(_excludes_zero(by_type["ci_low"], by_type["ci_high"]).sum()) if len(by_type) else 0

@@ -16,15 +16,17 @@ from pathlib import Path
 import pandas as pd
 
 from ..core import classroom, params
-from ..core.errors import InputError, raise_all
 from ..core.book.findings import Findings
+from ..core.errors import InputError, raise_all
 from ..core.statistics.stats import FEW_CLUSTERS
 from . import load, long_csv, mqm_format, tidy_frame, workbooks
 
 WORKBOOK = (".xlsx", ".xlsm")
 
-RELEASED_DETAIL = ("Workbooks from aaronlifenghan/MetaHOPE at the pinned commit, sha256-verified by "
-                   "<code>.venv/bin/python -m helpers fetch</code> (licence CC BY-NC 4.0).")
+RELEASED_DETAIL = (
+    "Workbooks from aaronlifenghan/MetaHOPE at the pinned commit, sha256-verified by "
+    "<code>.venv/bin/python -m helpers fetch</code> (licence CC BY-NC 4.0)."
+)
 OWN_DETAIL = "Annotations passed to this notebook as papermill parameters."
 
 
@@ -41,13 +43,17 @@ def _workbooks(name: str, value, minimum: int):
         problems += folder.unusable
         files = classroom.ClassFolder(folder.files, folder.ignored)  # its unusable files are reported here
         if len(files) < minimum:
-            raise InputError(f"names {len(files)} workbook(s); it needs at least {minimum}"
-                             + (" (agreement needs two annotators or more)" if minimum >= 2 else ""),
-                             parameter=name, value=[str(f) for f in files])
+            raise InputError(
+                f"names {len(files)} workbook(s); it needs at least {minimum}"
+                + (" (agreement needs two annotators or more)" if minimum >= 2 else ""),
+                parameter=name,
+                value=[str(f) for f in files],
+            )
     else:
-        raise InputError("must be a folder, a list of workbooks or a mapping {name: workbook}", parameter=name,
-                         value=value)
-    for label, path in (files.items() if isinstance(files, dict) else ((p.name, p) for p in files)):
+        raise InputError(
+            "must be a folder, a list of workbooks or a mapping {name: workbook}", parameter=name, value=value
+        )
+    for label, path in files.items() if isinstance(files, dict) else ((p.name, p) for p in files):
         try:
             workbooks.check_header(path)
         except InputError as exc:
@@ -86,8 +92,11 @@ def _annotation_spec(name: str, value, minimum: int):
 
 def _is_annotation_file(value) -> bool:
     """Whether a parameter names one long ``.csv`` or MQM/Marot file (not workbooks)."""
-    return (isinstance(value, (str, Path)) and not classroom._is_dir(value)
-            and Path(str(value)).suffix.lower() in (".csv",) + mqm_format.MQM_SUFFIXES)
+    return (
+        isinstance(value, (str, Path))
+        and not classroom._is_dir(value)
+        and Path(str(value)).suffix.lower() in (".csv",) + mqm_format.MQM_SUFFIXES
+    )
 
 
 def _annotation_file(name: str, value, minimum: int) -> tuple[Path, list[str]]:
@@ -101,8 +110,9 @@ def _annotation_file(name: str, value, minimum: int) -> tuple[Path, list[str]]:
         raters = mqm_raters(name, path)
     found = sorted(set(raters.str.strip()) - {""})
     if len(found) < minimum:
-        raise InputError(f"has {len(found)} annotator(s) {found}; agreement needs at least {minimum}",
-                         parameter=name, file=path)
+        raise InputError(
+            f"has {len(found)} annotator(s) {found}; agreement needs at least {minimum}", parameter=name, file=path
+        )
     return path, found
 
 
@@ -129,14 +139,23 @@ def mqm_description(loaded: load.ClassAnnotations) -> pd.DataFrame:
     scheme = load_scheme(loaded.scheme)
     per_unit = tidy.drop_duplicates(["item", "system", "annotator"]).groupby(["item", "system"]).size()
     paired = int((split_pairing(pd.Series(tidy["system"].unique()))["partner"] != "").sum())
-    return (Findings().add("segments", tidy["item"].nunique())
-            .add("categories", text=escape(", ".join(tidy_frame.category_order(tidy))))
-            .add("scheme", text=escape(str(loaded.scheme)))
-            .add("levels", text=", ".join(f"{escape(r.name)} {r.weight:g}" for r in scheme.rules))
-            .add("metahope_levels", loaded.scheme == mqm_format.MQM_SCHEME)
-            .add("raters_per_unit", per_unit.min(), ci=(per_unit.min(), per_unit.max()),
-                 text=_span(per_unit.min(), per_unit.max()))
-            .add("raters", tidy["annotator"].nunique()).add("paired", paired).frame())
+    return (
+        Findings()
+        .add("segments", tidy["item"].nunique())
+        .add("categories", text=escape(", ".join(tidy_frame.category_order(tidy))))
+        .add("scheme", text=escape(str(loaded.scheme)))
+        .add("levels", text=", ".join(f"{escape(r.name)} {r.weight:g}" for r in scheme.rules))
+        .add("metahope_levels", loaded.scheme == mqm_format.MQM_SCHEME)
+        .add(
+            "raters_per_unit",
+            per_unit.min(),
+            ci=(per_unit.min(), per_unit.max()),
+            text=_span(per_unit.min(), per_unit.max()),
+        )
+        .add("raters", tidy["annotator"].nunique())
+        .add("paired", paired)
+        .frame()
+    )
 
 
 #: The study-wide words file of the MetaHOPE chapters (notebooks/words/metahope.md).
@@ -179,8 +198,10 @@ def few_clusters(found: Findings, n_clusters, unit: str = "sentences", items: st
     if not counts:
         return found.add("clusters").add("few").add("few_clusters").add("unit").add("items")
     low, high = min(counts), max(counts)
-    return (found.add("clusters", low, ci=(low, high), text=_span(low, high))
-            .add("few", low < FEW_CLUSTERS).add("few_clusters", FEW_CLUSTERS)
-            .add("unit", text=unit).add("items", text=items))
-
-
+    return (
+        found.add("clusters", low, ci=(low, high), text=_span(low, high))
+        .add("few", low < FEW_CLUSTERS)
+        .add("few_clusters", FEW_CLUSTERS)
+        .add("unit", text=unit)
+        .add("items", text=items)
+    )

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from ..core.book import pages
 from ..core import paths
+from ..core.book import pages
 from ..core.classroom import PEOPLE_HELP, add_check_command, add_show_names_option, add_unfinished_option
 
 
 def _template(args) -> int:
     from .template import write_templates
 
-    for written in write_templates(paths.resolve_input(args.items), args.systems.split(","), args.annotators,
-                                   args.out):
+    for written in write_templates(paths.resolve_input(args.items), args.systems.split(","), args.annotators, args.out):
         print(written)
     return 0
 
@@ -25,10 +24,19 @@ def _feedback(args) -> int:
     for note in loaded.notes:
         print(note)
     if loaded.tidy["annotator"].nunique() < 3:
-        raise InputError(f"feedback against a class needs at least three students; {loaded.tidy['annotator'].nunique()} "
-                         "are left", parameter="--annotations", value=list(loaded.tidy["annotator"].unique()))
-    for written in write_feedback(loaded.tidy, args.out, n_boot=args.n_boot, show_names=args.show_names,
-                                  notes=loaded.notes, left_out=loaded.left_out):
+        raise InputError(
+            f"feedback against a class needs at least three students; {loaded.tidy['annotator'].nunique()} are left",
+            parameter="--annotations",
+            value=list(loaded.tidy["annotator"].unique()),
+        )
+    for written in write_feedback(
+        loaded.tidy,
+        args.out,
+        n_boot=args.n_boot,
+        show_names=args.show_names,
+        notes=loaded.notes,
+        left_out=loaded.left_out,
+    ):
         print(written)
     return 0
 
@@ -57,8 +65,16 @@ def add_commands(groups: dict) -> None:
     """``template metahope``, ``feedback metahope`` and ``check metahope``."""
     from .workbooks import KIT_PREFIX
 
-    add_check_command(groups, "metahope", "MetaHOPE annotation", _check, _student_field, KIT_PREFIX,
-                      chapter=("notebooks/03_metahope_pilot_v2.ipynb", "annotations"), feedback="--annotations")
+    add_check_command(
+        groups,
+        "metahope",
+        "MetaHOPE annotation",
+        _check,
+        _student_field,
+        KIT_PREFIX,
+        chapter=("notebooks/03_metahope_pilot_v2.ipynb", "annotations"),
+        feedback="--annotations",
+    )
     h = pages.texts("metahope", "commands")  # the help: metahope/pages/commands.yml
     f = groups["feedback"].add_parser("metahope", help=h["feedback"]["help"])
     f.add_argument("--annotations", nargs="+", required=True, help=h["feedback"]["--annotations"])

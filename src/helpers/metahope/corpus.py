@@ -38,8 +38,22 @@ CORPUS_FILES = {"EN→ZH": "VUAMC_news_pilot20.csv", "ZH→EN": "PSUCMC_news_pil
 TYPE_NAMES = {"met": "indirect", "indir": "indirect", "lit": "direct", "dir": "direct", "impl": "implicit"}
 SUBTYPE_NAMES = {"conv": "conventional", "cont": "cont", "pers": "personification", "widlii": "WIDLII"}
 #: Columns of :func:`join_types`.
-COLUMNS = ["direction", "item", "sentence", "metaphor", "matched", "note", "corpus_sentence", "corpus_word",
-           "word_index", "id_agrees", "metaphor_type", "subtype", "deliberate", "conventional"]
+COLUMNS = [
+    "direction",
+    "item",
+    "sentence",
+    "metaphor",
+    "matched",
+    "note",
+    "corpus_sentence",
+    "corpus_word",
+    "word_index",
+    "id_agrees",
+    "metaphor_type",
+    "subtype",
+    "deliberate",
+    "conventional",
+]
 _TOKEN = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]")
 
 
@@ -66,23 +80,48 @@ def read_corpus(direction: str, path: str | os.PathLike | None = None) -> pd.Dat
         if len(bad):
             r = bad.index[0]
             raise InputError("DELMET must be 0 or 1", file=file, row=r + 2, column="DELMET", value=bad.at[r, "DELMET"])
-        out = pd.DataFrame({"doc": raw["docid"], "corpus_sentence": raw["sentence_id"], "sentence": raw["sentence"],
-                            "word": raw["word"], "word_index": raw["windex"], "type": raw["type"],
-                            "subtype": pd.NA, "deliberate": raw["DELMET"].eq("1").astype("boolean")})
+        out = pd.DataFrame(
+            {
+                "doc": raw["docid"],
+                "corpus_sentence": raw["sentence_id"],
+                "sentence": raw["sentence"],
+                "word": raw["word"],
+                "word_index": raw["windex"],
+                "type": raw["type"],
+                "subtype": pd.NA,
+                "deliberate": raw["DELMET"].eq("1").astype("boolean"),
+            }
+        )
     else:
         _need(raw, ["seg_id", "sen_id", "word_id", "token", "type", "subtype", "sentence"], file)
-        out = pd.DataFrame({"doc": raw["seg_id"], "corpus_sentence": raw["seg_id"] + "_" + raw["sen_id"],
-                            "sentence": raw["sentence"], "word": raw["token"], "word_index": raw["word_id"],
-                            "type": raw["type"], "subtype": raw["subtype"].map(lambda s: SUBTYPE_NAMES.get(s, s) if s else pd.NA),
-                            "deliberate": pd.array([pd.NA] * len(raw), dtype="boolean")})
+        out = pd.DataFrame(
+            {
+                "doc": raw["seg_id"],
+                "corpus_sentence": raw["seg_id"] + "_" + raw["sen_id"],
+                "sentence": raw["sentence"],
+                "word": raw["token"],
+                "word_index": raw["word_id"],
+                "type": raw["type"],
+                "subtype": raw["subtype"].map(lambda s: SUBTYPE_NAMES.get(s, s) if s else pd.NA),
+                "deliberate": pd.array([pd.NA] * len(raw), dtype="boolean"),
+            }
+        )
     unknown = sorted(set(out["type"]) - set(TYPE_NAMES))
     if unknown:
         r = int(np.argmax(out["type"].isin(unknown)))
-        raise InputError(f"unknown metaphor type (known: {', '.join(sorted(TYPE_NAMES))})", file=file, row=r + 2,
-                         column="type", value=unknown[0])
+        raise InputError(
+            f"unknown metaphor type (known: {', '.join(sorted(TYPE_NAMES))})",
+            file=file,
+            row=r + 2,
+            column="type",
+            value=unknown[0],
+        )
     out["metaphor_type"] = out.pop("type").map(TYPE_NAMES)
-    out["conventional"] = (out["subtype"].eq("conventional").astype("boolean") if direction == "ZH→EN"
-                           else pd.array([pd.NA] * len(out), dtype="boolean"))
+    out["conventional"] = (
+        out["subtype"].eq("conventional").astype("boolean")
+        if direction == "ZH→EN"
+        else pd.array([pd.NA] * len(out), dtype="boolean")
+    )
     out["word_index"] = pd.to_numeric(out["word_index"], errors="coerce")
     return out
 
@@ -116,10 +155,16 @@ def _one(item: pd.Series, corpus: pd.DataFrame) -> dict:
             return {"note": f"word occurs {len(hits)} times in the sentence and the id's word index names none"}
         hits = by_index
     hit = hits.iloc[0]
-    return {"matched": True, "note": "found by sentence and word", "corpus_word": hit["word"],
-            "id_agrees": pd.to_numeric(index, errors="coerce") == hit["word_index"],
-            **{c: hit[c] for c in ("corpus_sentence", "word_index", "metaphor_type", "subtype", "deliberate",
-                                    "conventional")}}
+    return {
+        "matched": True,
+        "note": "found by sentence and word",
+        "corpus_word": hit["word"],
+        "id_agrees": pd.to_numeric(index, errors="coerce") == hit["word_index"],
+        **{
+            c: hit[c]
+            for c in ("corpus_sentence", "word_index", "metaphor_type", "subtype", "deliberate", "conventional")
+        },
+    }
 
 
 def join_types(tidy: pd.DataFrame, corpora: dict | None = None) -> pd.DataFrame:
@@ -145,22 +190,44 @@ def join_types(tidy: pd.DataFrame, corpora: dict | None = None) -> pd.DataFrame:
 
 
 #: Columns of :func:`type_comparison`.
-COMPARISON_COLUMNS = ["direction", "contrast", "group_a", "group_b", "measure", "n_a", "n_b", "sentences_a",
-                      "sentences_b", "mean_a", "mean_b", "difference", "ci_low", "ci_high", "empty_share", "mdd_80",
-                      "df"]
+COMPARISON_COLUMNS = [
+    "direction",
+    "contrast",
+    "group_a",
+    "group_b",
+    "measure",
+    "n_a",
+    "n_b",
+    "sentences_a",
+    "sentences_b",
+    "mean_a",
+    "mean_b",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "empty_share",
+    "mdd_80",
+    "df",
+]
 #: The contrasts chapter 2 reads: (direction, column, name of the True side, name of the False side).
-CONTRASTS = (("EN→ZH", "deliberate", "deliberate", "not deliberate"),
-             ("ZH→EN", "conventional", "conventional", "other subtypes"),
-             ("EN→ZH", "indirect", "indirect", "implicit or direct"),
-             ("ZH→EN", "indirect", "indirect", "direct"))
+CONTRASTS = (
+    ("EN→ZH", "deliberate", "deliberate", "not deliberate"),
+    ("ZH→EN", "conventional", "conventional", "other subtypes"),
+    ("EN→ZH", "indirect", "indirect", "implicit or direct"),
+    ("ZH→EN", "indirect", "indirect", "direct"),
+)
 
 
 def type_units(segs: pd.DataFrame, types: pd.DataFrame) -> pd.DataFrame:
     """One row per matched metaphor: its sentence, types, ``penalty`` (SEGS averaged over the
     systems and annotators) and ``error_rate`` (the share of its (system, annotator) ratings
     with any error), from ``segs`` (:func:`~helpers.metahope.ch02.segments_by_direction`)."""
-    per = (segs.assign(error=segs["SEGS"] > 0).groupby(["direction", "item"], sort=False)
-           .agg(penalty=("SEGS", "mean"), error_rate=("error", "mean"), ratings=("SEGS", "size")).reset_index())
+    per = (
+        segs.assign(error=segs["SEGS"] > 0)
+        .groupby(["direction", "item"], sort=False)
+        .agg(penalty=("SEGS", "mean"), error_rate=("error", "mean"), ratings=("SEGS", "size"))
+        .reset_index()
+    )
     matched = types[types["matched"]].assign(indirect=lambda t: t["metaphor_type"].eq("indirect").astype("boolean"))
     return per.merge(matched, on=["direction", "item"])
 
@@ -203,11 +270,25 @@ def type_comparison(units: pd.DataFrame, n_boot: int = 2000, seed: int = 2026, a
             se = float(np.nanstd(d, ddof=1)) if ok else np.nan
             difference = v[side].mean() - v[~side].mean()
             half = student_t.ppf(1 - alpha / 2, df) * se
-            rows.append({"direction": direction, "contrast": column, "group_a": yes, "group_b": no,
-                         "measure": measure, "n_a": int(side.sum()), "n_b": int((~side).sum()),
-                         "sentences_a": sentences[0], "sentences_b": sentences[1],
-                         "mean_a": v[side].mean(), "mean_b": v[~side].mean(),
-                         "difference": difference, "ci_low": difference - half, "ci_high": difference + half,
-                         "empty_share": float(np.isnan(d).mean()),
-                         "mdd_80": (student_t.ppf(1 - alpha / 2, df) + student_t.ppf(0.8, df)) * se, "df": df})
+            rows.append(
+                {
+                    "direction": direction,
+                    "contrast": column,
+                    "group_a": yes,
+                    "group_b": no,
+                    "measure": measure,
+                    "n_a": int(side.sum()),
+                    "n_b": int((~side).sum()),
+                    "sentences_a": sentences[0],
+                    "sentences_b": sentences[1],
+                    "mean_a": v[side].mean(),
+                    "mean_b": v[~side].mean(),
+                    "difference": difference,
+                    "ci_low": difference - half,
+                    "ci_high": difference + half,
+                    "empty_share": float(np.isnan(d).mean()),
+                    "mdd_80": (student_t.ppf(1 - alpha / 2, df) + student_t.ppf(0.8, df)) * se,
+                    "df": df,
+                }
+            )
     return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)

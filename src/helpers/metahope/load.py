@@ -24,6 +24,7 @@ from .severity import apply_weights
 from .tidy_frame import CATEGORIES, is_metahope
 from .workbooks import KIT_PREFIX, AnnotationSheet, read_sheet, workbook_student
 
+
 @dataclass(frozen=True)
 class ClassAnnotations:
     """A team's or class's annotations as loaded, with what was left out and why."""
@@ -33,7 +34,9 @@ class ClassAnnotations:
     students: tuple[str, ...] = ()  # annotators kept, in file order
     dropped_students: tuple[str, ...] = ()
     dropped_items: tuple[str, ...] = ()
-    annotations: pd.DataFrame | None = None  # an MQM file's core annotations (helpers.core.formats.annotations), else None
+    annotations: pd.DataFrame | None = (
+        None  # an MQM file's core annotations (helpers.core.formats.annotations), else None
+    )
     scheme: str = MQM_SCHEME  # the weighting scheme that made a foreign MQM file's severities (from_mqm)
     left_out: classroom.LeftOut = classroom.LeftOut()  # each student's rows and the items left out, for their page
     named_by_field: bool = False  # the workbooks carry a Student: field (a class's, from template metahope)
@@ -61,31 +64,45 @@ class ClassAnnotations:
 
     def names(self) -> list[str]:
         """Every annotator read, kept or left out."""
-        return list(dict.fromkeys([*map(str, self.tidy["annotator"].unique()), *self.students,
-                                   *self.dropped_students]))
+        return list(dict.fromkeys([*map(str, self.tidy["annotator"].unique()), *self.students, *self.dropped_students]))
 
     def projected(self, projection: classroom.Projection) -> ClassAnnotations:
         """The same annotations with every student shown by their code (annotator column,
         students, notes; :class:`helpers.core.classroom.Projection`)."""
         if not projection:
             return self
-        return replace(self, tidy=projection.column(self.tidy, "annotator"),
-                       notes=tuple(projection.text(n) for n in self.notes), students=projection.names(self.students),
-                       dropped_students=projection.names(self.dropped_students),
-                       annotations=None if self.annotations is None else projection.column(self.annotations, "rater"),
-                       left_out=classroom.LeftOut({projection.name(s): r for s, r in self.left_out.rows.items()},
-                                                  self.left_out.items))
+        return replace(
+            self,
+            tidy=projection.column(self.tidy, "annotator"),
+            notes=tuple(projection.text(n) for n in self.notes),
+            students=projection.names(self.students),
+            dropped_students=projection.names(self.dropped_students),
+            annotations=None if self.annotations is None else projection.column(self.annotations, "rater"),
+            left_out=classroom.LeftOut(
+                {projection.name(s): r for s, r in self.left_out.rows.items()}, self.left_out.items
+            ),
+        )
 
 
 def _legacy_blank(s: AnnotationSheet, student: str) -> InputError:
-    return InputError(f"student {student!r}: no severity was entered in any cell: a blank template handed back? If "
-                      "this annotator really found no error at all, enter 0s", file=s.file, sheet=s.sheet,
-                      expected=f"a filled-in sheet, or run with {typed('unfinished', 'drop_rows')} or "
-                      f"{typed('unfinished', 'drop_students')} to leave it out")
+    return InputError(
+        f"student {student!r}: no severity was entered in any cell: a blank template handed back? If "
+        "this annotator really found no error at all, enter 0s",
+        file=s.file,
+        sheet=s.sheet,
+        expected=f"a filled-in sheet, or run with {typed('unfinished', 'drop_rows')} or "
+        f"{typed('unfinished', 'drop_students')} to leave it out",
+    )
 
 
-def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] | None = None,
-               unfinished: str = "stop", notes: Sequence[str] = (), scheme: str = MQM_SCHEME) -> ClassAnnotations:
+def load_class(
+    files,
+    sheet: str | None = None,
+    system_names: Mapping[str, str] | None = None,
+    unfinished: str = "stop",
+    notes: Sequence[str] = (),
+    scheme: str = MQM_SCHEME,
+) -> ClassAnnotations:
     """Read one workbook per annotator into one tidy frame, reporting every problem at once.
 
     ``files`` is ``{annotator: workbook}`` (the names given), a list of workbooks or a
@@ -139,8 +156,17 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
     sheets = []
     for name, (_, s) in zip(names, read):
         if name != s.frame["annotator"].iat[0]:
-            s = AnnotationSheet(s.frame.assign(annotator=name), s.file, s.sheet, s.skipped_rows, s.entered_cells,
-                                s.item_rows, s.student, s.has_done_column, s.unfinished)
+            s = AnnotationSheet(
+                s.frame.assign(annotator=name),
+                s.file,
+                s.sheet,
+                s.skipped_rows,
+                s.entered_cells,
+                s.item_rows,
+                s.student,
+                s.has_done_column,
+                s.unfinished,
+            )
         sheets.append((name, s))
     union: dict[str, tuple[AnnotationSheet, int]] = {}
     for _, s in sheets:
@@ -152,14 +178,35 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
         if missing:
             where, row = union[missing[0]]
             more = f" ({len(missing) - 1} more item(s) missing too)" if len(missing) > 1 else ""
-            problems.append(InputError(f"item {missing[0]!r} is missing from this sheet (it is on row {row} of "
-                                       f"{where.file.name}){more}", file=s.file, sheet=s.sheet, column="word_id"))
+            problems.append(
+                InputError(
+                    f"item {missing[0]!r} is missing from this sheet (it is on row {row} of {where.file.name}){more}",
+                    file=s.file,
+                    sheet=s.sheet,
+                    column="word_id",
+                )
+            )
         lacking = [x for x in all_systems if x not in set(s.frame["system"])]
         if lacking:
-            problems.append(InputError(f"system {lacking[0]!r} is missing from this sheet (other sheets have it)",
-                                       file=s.file, sheet=s.sheet, row=1))
-    progress = {n: classroom.Progress(n, s.file, s.sheet, tuple(s.unfinished_rows()), len(s.item_rows),
-                                      None if s.has_done_column else _legacy_blank(s, n)) for n, s in sheets}
+            problems.append(
+                InputError(
+                    f"system {lacking[0]!r} is missing from this sheet (other sheets have it)",
+                    file=s.file,
+                    sheet=s.sheet,
+                    row=1,
+                )
+            )
+    progress = {
+        n: classroom.Progress(
+            n,
+            s.file,
+            s.sheet,
+            tuple(s.unfinished_rows()),
+            len(s.item_rows),
+            None if s.has_done_column else _legacy_blank(s, n),
+        )
+        for n, s in sheets
+    }
     settled = classroom.settle_unfinished(list(progress.values()), unfinished, note_rows=False)
     raise_all([*problems, *settled.problems])
     kept_names = {p.student for p in settled.kept}
@@ -179,17 +226,25 @@ def load_class(files, sheet: str | None = None, system_names: Mapping[str, str] 
         raise InputError("no student is left once the unfinished sheets are left out", value=dropped)
     order = {item: k for k, item in enumerate(i for i in union if i not in set(dropped_items))}
     if not order:
-        raise InputError("no item is left once the unfinished rows are left out",
-                         expected=f"finished rows, or {typed('unfinished', 'drop_students')}")
+        raise InputError(
+            "no item is left once the unfinished rows are left out",
+            expected=f"finished rows, or {typed('unfinished', 'drop_students')}",
+        )
     out = pd.concat([s.frame for _, s in kept], ignore_index=True)
     out = out[out["item"].isin(order)].reset_index(drop=True)
     out["position"] = out["item"].map(order)
     out["severity"] = out["severity"].astype(int)
     out["category"] = pd.Categorical(out["category"], categories=list(CATEGORIES), ordered=True)
-    return ClassAnnotations(out, tuple(out_notes), tuple(n for n, _ in kept), tuple(dropped), tuple(dropped_items),
-                            left_out=classroom.LeftOut(own_rows, tuple(dropped_items)),
-                            named_by_field=any(s.student for _, s in sheets),
-                            files=(*(s.file for _, s in sheets), *(p for p, _ in (folder.ignored if folder else ()))))
+    return ClassAnnotations(
+        out,
+        tuple(out_notes),
+        tuple(n for n, _ in kept),
+        tuple(dropped),
+        tuple(dropped_items),
+        left_out=classroom.LeftOut(own_rows, tuple(dropped_items)),
+        named_by_field=any(s.student for _, s in sheets),
+        files=(*(s.file for _, s in sheets), *(p for p, _ in (folder.ignored if folder else ()))),
+    )
 
 
 def _one_file(spec, scheme: str = MQM_SCHEME) -> ClassAnnotations:
@@ -201,14 +256,20 @@ def _one_file(spec, scheme: str = MQM_SCHEME) -> ClassAnnotations:
         tidy, frame = read_mqm(path, scheme)
         return ClassAnnotations(tidy, annotations=frame, scheme=scheme)
     if suffix in (".xlsx", ".xlsm"):
-        raise InputError("one workbook is one annotator: pass a folder, a list or a mapping of workbooks, one per "
-                         "annotator", file=path)
-    raise InputError("pass a folder of workbooks, a list or mapping of workbooks (one per annotator), or a long "
-                     ".csv / MQM .tsv file", file=path)
+        raise InputError(
+            "one workbook is one annotator: pass a folder, a list or a mapping of workbooks, one per annotator",
+            file=path,
+        )
+    raise InputError(
+        "pass a folder of workbooks, a list or mapping of workbooks (one per annotator), or a long "
+        ".csv / MQM .tsv file",
+        file=path,
+    )
 
 
-def load_study(files, sheet: str | None = None, system_names: Mapping[str, str] | None = None,
-               unfinished: str = "stop") -> pd.DataFrame:
+def load_study(
+    files, sheet: str | None = None, system_names: Mapping[str, str] | None = None, unfinished: str = "stop"
+) -> pd.DataFrame:
     """The tidy frame of :func:`load_class` (one workbook per annotator)."""
     return load_class(files, sheet, system_names, unfinished).tidy
 

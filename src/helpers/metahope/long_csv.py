@@ -42,8 +42,13 @@ def read_long(path: str | os.PathLike) -> pd.DataFrame:
     for i, r in raw.iterrows():
         line = i + 2
         if r["category"].strip() not in CATEGORIES:
-            raise InputError(f"category must be one of {', '.join(CATEGORIES)}", file=path, row=line,
-                             column="category", value=r["category"])
+            raise InputError(
+                f"category must be one of {', '.join(CATEGORIES)}",
+                file=path,
+                row=line,
+                column="category",
+                value=r["category"],
+            )
         for col in ("item", "system", "annotator"):
             if not r[col].strip():
                 raise InputError(f"{col} is empty", file=path, row=line, column=col, value=r[col])
@@ -59,8 +64,13 @@ def read_long(path: str | os.PathLike) -> pd.DataFrame:
     dup = df.duplicated(["item", "system", "annotator", "category"], keep=False)
     if dup.any():
         first = df[dup].iloc[0]
-        raise InputError("the same (item, system, annotator, category) appears twice", file=path,
-                         row=int(first["_line"]), column="item", value=first["item"])
+        raise InputError(
+            "the same (item, system, annotator, category) appears twice",
+            file=path,
+            row=int(first["_line"]),
+            column="item",
+            value=first["item"],
+        )
     return long_to_tidy(df.drop(columns="_line"), path)
 
 
@@ -74,12 +84,17 @@ def long_to_tidy(df: pd.DataFrame, source) -> pd.DataFrame:
         for system in systems:
             for annotator in annotators:
                 if (item, system, annotator) not in have:
-                    raise InputError(f"annotator {annotator!r} has no row for item {item!r} and system {system!r} "
-                                     "(give at least one row, with severity 0 if there is no error)", file=source,
-                                     column="item", value=item)
+                    raise InputError(
+                        f"annotator {annotator!r} has no row for item {item!r} and system {system!r} "
+                        "(give at least one row, with severity 0 if there is no error)",
+                        file=source,
+                        column="item",
+                        value=item,
+                    )
     info = df.drop_duplicates("item").set_index("item")
-    full = pd.MultiIndex.from_product([list(order), systems, annotators, list(CATEGORIES)],
-                                      names=["item", "system", "annotator", "category"])
+    full = pd.MultiIndex.from_product(
+        [list(order), systems, annotators, list(CATEGORIES)], names=["item", "system", "annotator", "category"]
+    )
     sev = df.set_index(["item", "system", "annotator", "category"])["severity"].reindex(full, fill_value=0)
     out = sev.reset_index()
     out["position"] = out["item"].map(order)

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..core.errors import InputError
 from ..core.formats import annotations as core_ann
 from ..core.formats import mqm as core_mqm
 from ..core.statistics import schemes as core_schemes
-from ..core.errors import InputError
 from .long_csv import long_to_tidy
 from .severity import SEVERITY_NAMES
 from .tidy_frame import CATEGORIES, TIDY_COLUMNS
@@ -54,18 +54,32 @@ def to_annotations(tidy: pd.DataFrame) -> pd.DataFrame:
     rows["_order"] = [order[k] for k in zip(rows["item"], rows["system"], rows["annotator"])]
     rows = rows.sort_values(["_order", "kind", "category"], kind="stable").reset_index(drop=True)
     no_error = rows["kind"] == 0
-    meta = [json.dumps({"item": str(i), "metaphor": str(m), "pos": str(p), "row": int(r)}, ensure_ascii=False)
-            for i, m, p, r in zip(rows["item"], rows["metaphor"], rows["pos"], rows["row"])]
-    frame = pd.DataFrame({
-        "system": rows["system"].astype(str), "doc": rows["item"].astype(str).str.rsplit("_", n=1).str[0],
-        "doc_seg_id": rows["position"].astype(int) + 1, "global_seg_id": rows["position"].astype(int) + 1,
-        "rater": rows["annotator"].astype(str), "source": rows["sentence"].astype(str),
-        "target": rows["translation"].astype(str),
-        "category": rows["category"].astype(str).where(~no_error, core_ann.NO_ERROR),
-        "severity": [core_ann.NO_ERROR if k == 0 else SEVERITY_NAMES[int(v)].capitalize()
-                     for k, v in zip(rows["kind"], rows["severity"])],
-        "source_start": pd.NA, "source_end": pd.NA, "target_start": pd.NA, "target_end": pd.NA,
-        "metadata": meta, "line": 0})
+    meta = [
+        json.dumps({"item": str(i), "metaphor": str(m), "pos": str(p), "row": int(r)}, ensure_ascii=False)
+        for i, m, p, r in zip(rows["item"], rows["metaphor"], rows["pos"], rows["row"])
+    ]
+    frame = pd.DataFrame(
+        {
+            "system": rows["system"].astype(str),
+            "doc": rows["item"].astype(str).str.rsplit("_", n=1).str[0],
+            "doc_seg_id": rows["position"].astype(int) + 1,
+            "global_seg_id": rows["position"].astype(int) + 1,
+            "rater": rows["annotator"].astype(str),
+            "source": rows["sentence"].astype(str),
+            "target": rows["translation"].astype(str),
+            "category": rows["category"].astype(str).where(~no_error, core_ann.NO_ERROR),
+            "severity": [
+                core_ann.NO_ERROR if k == 0 else SEVERITY_NAMES[int(v)].capitalize()
+                for k, v in zip(rows["kind"], rows["severity"])
+            ],
+            "source_start": pd.NA,
+            "source_end": pd.NA,
+            "target_start": pd.NA,
+            "target_end": pd.NA,
+            "metadata": meta,
+            "line": 0,
+        }
+    )
     for col in ("source", "target"):  # TSV cannot hold tabs or line breaks inside a field
         frame[col] = frame[col].str.replace(r"[\t\r\n]+", " ", regex=True)
     return core_ann.conform(frame)
@@ -92,26 +106,51 @@ def from_annotations(frame: pd.DataFrame, source=None) -> pd.DataFrame:
         if r.category == core_ann.NO_ERROR:
             severity, category = 0, None
         elif category not in CATEGORIES:
-            raise InputError(f"category must be one of {', '.join(CATEGORIES)} or No-error", file=source, row=line,
-                             column="category", value=r.category)
+            raise InputError(
+                f"category must be one of {', '.join(CATEGORIES)} or No-error",
+                file=source,
+                row=line,
+                column="category",
+                value=r.category,
+            )
         elif r.severity not in _LEVEL_OF_SEVERITY:
-            raise InputError("severity must be a MetaHOPE level", file=source, row=line, column="severity",
-                             value=r.severity, expected=", ".join(_LEVEL_OF_SEVERITY))
+            raise InputError(
+                "severity must be a MetaHOPE level",
+                file=source,
+                row=line,
+                column="severity",
+                value=r.severity,
+                expected=", ".join(_LEVEL_OF_SEVERITY),
+            )
         else:
             severity = _LEVEL_OF_SEVERITY[r.severity]
-        base = {"item": item, "system": r.system, "annotator": r.rater, "sentence": r.source,
-                "translation": r.target, "metaphor": m.get("metaphor", ""), "pos": m.get("pos", "")}
-        for c in ([category] if category else list(CATEGORIES)):
+        base = {
+            "item": item,
+            "system": r.system,
+            "annotator": r.rater,
+            "sentence": r.source,
+            "translation": r.target,
+            "metaphor": m.get("metaphor", ""),
+            "pos": m.get("pos", ""),
+        }
+        for c in [category] if category else list(CATEGORIES):
             records.append({**base, "category": c, "severity": severity if category else 0})
     df = pd.DataFrame.from_records(records)
     df = df.groupby(["item", "system", "annotator", "category"], sort=False, as_index=False).agg(
-        severity=("severity", "max"), sentence=("sentence", "first"), translation=("translation", "first"),
-        metaphor=("metaphor", "first"), pos=("pos", "first"))
+        severity=("severity", "max"),
+        sentence=("sentence", "first"),
+        translation=("translation", "first"),
+        metaphor=("metaphor", "first"),
+        pos=("pos", "first"),
+    )
     out = long_to_tidy(df, source)
     # what to_annotations wrote down comes back: the workbook row and position of each item,
     # and the order of the ratings (first appearance of each item, system, annotator)
-    rows = {str(m["item"]): (int(seg) - 1, int(m["row"])) for m, seg in zip(meta, frame["doc_seg_id"])
-            if "item" in m and "row" in m}
+    rows = {
+        str(m["item"]): (int(seg) - 1, int(m["row"]))
+        for m, seg in zip(meta, frame["doc_seg_id"])
+        if "item" in m and "row" in m
+    }
     if rows and set(out["item"]) <= set(rows):
         out["position"] = out["item"].map(lambda i: rows[i][0]).astype("int64")
         out["row"] = out["item"].map(lambda i: rows[i][1]).astype("int64")
@@ -132,8 +171,17 @@ def write_mqm_tsv(tidy: pd.DataFrame, path: str | os.PathLike) -> Path:
 #: The top-level MQM categories in the order the WMT releases and Freitag et al. (2021,
 #: Table 10) list them; a foreign file's categories come in this order, others after them
 #: in order of first appearance.
-MQM_TOP_CATEGORIES = ("Accuracy", "Fluency", "Terminology", "Style", "Locale convention", "Other", "Non-translation",
-                      "Source error", "Source issue")
+MQM_TOP_CATEGORIES = (
+    "Accuracy",
+    "Fluency",
+    "Terminology",
+    "Style",
+    "Locale convention",
+    "Other",
+    "Non-translation",
+    "Source error",
+    "Source issue",
+)
 
 
 def top_category(category: pd.Series) -> pd.Series:
@@ -182,15 +230,26 @@ def from_mqm(frame: pd.DataFrame, scheme=MQM_SCHEME, source=None) -> pd.DataFram
     if not cats:
         cats = ["No-error"]  # nobody marked any error: one category of zeros keeps every unit
     segment = frame["doc"].astype(str) + "|" + frame["doc_seg_id"].astype(str)
-    work = pd.DataFrame({"item": segment, "system": frame["system"], "annotator": frame["rater"],
-                         "category": top, "weight": weights.to_numpy(), "line": frame["line"]})
+    work = pd.DataFrame(
+        {
+            "item": segment,
+            "system": frame["system"],
+            "annotator": frame["rater"],
+            "category": top,
+            "weight": weights.to_numpy(),
+            "line": frame["line"],
+        }
+    )
     for col, name in (("source", "sentence"), ("target", "translation")):
         work[name] = core_ann.clean_text(frame[col]) if col in frame.columns else ""
     order = {item: k for k, item in enumerate(dict.fromkeys(work["item"]))}
     units = work.drop_duplicates(["item", "system", "annotator"])[["item", "system", "annotator"]]
     grid = units.merge(pd.DataFrame({"category": cats}), how="cross")
-    sums = work[work["category"].isin(cats)].groupby(["item", "system", "annotator", "category"], sort=False,
-                                                     as_index=False)["weight"].sum()
+    sums = (
+        work[work["category"].isin(cats)]
+        .groupby(["item", "system", "annotator", "category"], sort=False, as_index=False)["weight"]
+        .sum()
+    )
     out = grid.merge(sums, on=["item", "system", "annotator", "category"], how="left")
     out["severity"] = out.pop("weight").fillna(0.0).astype(float)
     first = work.drop_duplicates("item").set_index("item")
@@ -203,9 +262,11 @@ def from_mqm(frame: pd.DataFrame, scheme=MQM_SCHEME, source=None) -> pd.DataFram
     out["pos"] = ""
     raters = {r: k for k, r in enumerate(dict.fromkeys(work["annotator"]))}
     systems = {s: k for k, s in enumerate(dict.fromkeys(work["system"]))}
-    out = out.sort_values(["annotator", "system", "position"], kind="stable",
-                          key=lambda c: c.map(raters if c.name == "annotator" else systems)
-                          if c.name in ("annotator", "system") else c)
+    out = out.sort_values(
+        ["annotator", "system", "position"],
+        kind="stable",
+        key=lambda c: c.map(raters if c.name == "annotator" else systems) if c.name in ("annotator", "system") else c,
+    )
     out["category"] = pd.Categorical(out["category"], categories=cats, ordered=True)
     return out[TIDY_COLUMNS].reset_index(drop=True)
 
@@ -216,8 +277,9 @@ def read_mqm(path: str | os.PathLike, scheme=MQM_SCHEME) -> tuple[pd.DataFrame, 
     under ``scheme``) and the core annotations it came from (to re-weight them)."""
     path = Path(path)
     frame = core_mqm.read_mqm(path)
-    tidy = (from_annotations(frame, source=path) if is_metahope_annotations(frame)
-            else from_mqm(frame, scheme, source=path))
+    tidy = (
+        from_annotations(frame, source=path) if is_metahope_annotations(frame) else from_mqm(frame, scheme, source=path)
+    )
     return tidy, frame
 
 

@@ -35,12 +35,23 @@ from ..core.statistics.agreement import interval_alpha_weighted
 SENTENCES = (20, 50, 100, 200, 400)
 RATERS = (1, 2, 3)
 #: Columns of :func:`plan`.
-COLUMNS = ["data", "sentences", "raters", "alpha", "alpha_width", "difference_width", "difference_width_min",
-           "difference_width_max", "margin", "power"]
+COLUMNS = [
+    "data",
+    "sentences",
+    "raters",
+    "alpha",
+    "alpha_width",
+    "difference_width",
+    "difference_width_min",
+    "difference_width_max",
+    "margin",
+    "power",
+]
 
 
-def rating_array(scores: pd.DataFrame, unit, value: str = "penalty", rater: str = "rater",
-                 system: str = "system") -> tuple[np.ndarray, list[str]]:
+def rating_array(
+    scores: pd.DataFrame, unit, value: str = "penalty", rater: str = "rater", system: str = "system"
+) -> tuple[np.ndarray, list[str]]:
     """A sentences × systems × raters array of ``value`` and the systems' names.
 
     ``unit`` names the column(s) of a sentence. The raters of each (sentence, system) fill
@@ -61,8 +72,16 @@ def rating_array(scores: pd.DataFrame, unit, value: str = "penalty", rater: str 
     return wide.to_numpy(float).reshape(len(wide), len(systems), k), systems
 
 
-def plan(array: np.ndarray, data: str, sentences=SENTENCES, raters=RATERS, margins=(2.0,), n_sims: int = 500,
-         seed: int = 0, alpha: float = 0.05) -> pd.DataFrame:
+def plan(
+    array: np.ndarray,
+    data: str,
+    sentences=SENTENCES,
+    raters=RATERS,
+    margins=(2.0,),
+    n_sims: int = 500,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
     """Imitated studies of every size in ``sentences`` × ``raters`` (up to the raters the data
     have), drawn from ``array`` (:func:`rating_array`). One row per size and margin:
 
@@ -130,16 +149,25 @@ def plan(array: np.ndarray, data: str, sentences=SENTENCES, raters=RATERS, margi
             low, high = np.nanpercentile(diffs, [2.5, 97.5], axis=0)
             width = high - low
             centred = diffs - np.nanmean(diffs, axis=0)  # the sampling error of each study's difference
-            a_low, a_high = (np.nanpercentile(alphas, [2.5, 97.5]) if k >= 2 else (np.nan, np.nan))
+            a_low, a_high = np.nanpercentile(alphas, [2.5, 97.5]) if k >= 2 else (np.nan, np.nan)
             for margin in margins:
                 with np.errstate(invalid="ignore", divide="ignore"):
                     t = (centred + margin) / (sds / np.sqrt(n))
                 power = float(np.nanmean(np.abs(t) > crit))
-                rows.append({"data": data, "sentences": n, "raters": k,
-                             "alpha": float(np.nanmedian(alphas)) if k >= 2 else np.nan,
-                             "alpha_width": a_high - a_low, "difference_width": float(np.median(width)),
-                             "difference_width_min": float(width.min()), "difference_width_max": float(width.max()),
-                             "margin": float(margin), "power": power})
+                rows.append(
+                    {
+                        "data": data,
+                        "sentences": n,
+                        "raters": k,
+                        "alpha": float(np.nanmedian(alphas)) if k >= 2 else np.nan,
+                        "alpha_width": a_high - a_low,
+                        "difference_width": float(np.median(width)),
+                        "difference_width_min": float(width.min()),
+                        "difference_width_max": float(width.max()),
+                        "margin": float(margin),
+                        "power": power,
+                    }
+                )
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -150,8 +178,9 @@ MARGINS = (1.0, 2.0, 4.0)
 def wmt_array() -> np.ndarray:
     """WMT 2023 ZH→EN, three raters per segment (chapter 08's file), scored with MetaHOPE's
     weights (Minor 2, Major 6, Critical 10): segments × 10 systems × 3 raters."""
-    from ..core.formats import annotations as ann, mqm
     from ..core import paths
+    from ..core.formats import annotations as ann
+    from ..core.formats import mqm
     from ..core.statistics import scoring
 
     frame = mqm.read_mqm(paths.released_file(mqm.GOOGLE_MQM_REPO, mqm.THREE_RATER_FILE), columns=ann.SCORING_COLUMNS)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .tidy_frame import category_order
 from .severity import blank
+from .tidy_frame import category_order
 
 
 def segment_scores(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
@@ -185,8 +185,9 @@ def penalty_by_sentence(metaphors: pd.DataFrame, sentences: pd.DataFrame, value:
     out["metaphors_penalised"] = pd.MultiIndex.from_frame(out[keys]).map(scored.to_dict()).fillna(0).astype(int)
     cats, systems = category_order(metaphors), list(dict.fromkeys([*metaphors["system"], *sentences["system"]]))
     order = {"system": {v: i for i, v in enumerate(systems)}, "category": {v: i for i, v in enumerate(cats)}}
-    return out.sort_values(["system", "category", "sentence"], key=lambda c: c.map(order[c.name]) if c.name in order
-                           else c, kind="stable").reset_index(drop=True)
+    return out.sort_values(
+        ["system", "category", "sentence"], key=lambda c: c.map(order[c.name]) if c.name in order else c, kind="stable"
+    ).reset_index(drop=True)
 
 
 def ratio_m_s(by_sentence: pd.DataFrame, n_boot: int = 2000, seed=0, ci: float = 95.0) -> pd.DataFrame:
@@ -235,8 +236,14 @@ def ratio_m_s(by_sentence: pd.DataFrame, n_boot: int = 2000, seed=0, ci: float =
     systems = list(dict.fromkeys(by_sentence["system"]))
     cats = list(dict.fromkeys(by_sentence["category"])) + ["SEGS"]
     sentences = list(dict.fromkeys(by_sentence["sentence"]))
-    wide = frame.pivot_table(index="sentence", columns=["system", "category"], values=["epm", "eps"], aggfunc="sum",
-                             fill_value=0, observed=True).reindex(sentences)
+    wide = frame.pivot_table(
+        index="sentence",
+        columns=["system", "category"],
+        values=["epm", "eps"],
+        aggfunc="sum",
+        fill_value=0,
+        observed=True,
+    ).reindex(sentences)
     columns = pd.MultiIndex.from_product([systems, cats])
     epm = wide["epm"].reindex(columns=columns, fill_value=0).to_numpy(float)
     eps = wide["eps"].reindex(columns=columns, fill_value=0).to_numpy(float)
@@ -253,13 +260,24 @@ def ratio_m_s(by_sentence: pd.DataFrame, n_boot: int = 2000, seed=0, ci: float =
     for j, (system, category) in enumerate(columns):
         low, high = percentile_interval(boot[:, j], ci)
         jlow, jhigh = jackknife_t_interval(estimate[j], loo[:, j], ci)
-        rows.append({"system": system, "category": category, "epm": epm[:, j].sum(), "eps": eps[:, j].sum(),
-                     "ratio_m_s": estimate[j], "epm_exceeds_eps": bool(epm[:, j].sum() > eps[:, j].sum()),
-                     "n_sentences": len(sentences),
-                     "sentences_penalised": int(((epm[:, j] > 0) | (eps[:, j] > 0)).sum()),
-                     "sentences_metaphor_higher": int((epm[:, j] > eps[:, j]).sum()),
-                     "sentences_sentence_higher": int((epm[:, j] < eps[:, j]).sum()),
-                     "ci_low": low, "ci_high": high, "jackknife_ci_low": jlow, "jackknife_ci_high": jhigh})
+        rows.append(
+            {
+                "system": system,
+                "category": category,
+                "epm": epm[:, j].sum(),
+                "eps": eps[:, j].sum(),
+                "ratio_m_s": estimate[j],
+                "epm_exceeds_eps": bool(epm[:, j].sum() > eps[:, j].sum()),
+                "n_sentences": len(sentences),
+                "sentences_penalised": int(((epm[:, j] > 0) | (eps[:, j] > 0)).sum()),
+                "sentences_metaphor_higher": int((epm[:, j] > eps[:, j]).sum()),
+                "sentences_sentence_higher": int((epm[:, j] < eps[:, j]).sum()),
+                "ci_low": low,
+                "ci_high": high,
+                "jackknife_ci_low": jlow,
+                "jackknife_ci_high": jhigh,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -298,8 +316,9 @@ def metaphor_excess(by_sentence: pd.DataFrame) -> pd.DataFrame:
     rows = by_sentence[by_sentence["epm"] > by_sentence["eps"]]
     cause = np.select([rows["metaphors_penalised"] > 1, rows["eps"] == 0], list(EXCESS_CAUSES[:2]), EXCESS_CAUSES[2])
     out = rows.assign(excess=rows["epm"] - rows["eps"], cause=cause)
-    return out[["system", "category", "sentence", "epm", "eps", "excess", "metaphors_penalised",
-                "cause"]].reset_index(drop=True)
+    return out[["system", "category", "sentence", "epm", "eps", "excess", "metaphors_penalised", "cause"]].reset_index(
+        drop=True
+    )
 
 
 def paired_segments(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame:
@@ -323,8 +342,12 @@ def paired_segments(tidy: pd.DataFrame, value: str = "severity") -> pd.DataFrame
     Liang & Han (2026). MetaHOPE, §4.2.1 (segment-level scores compared between annotators).
     """
     scores = segment_scores(tidy, value=value)
-    wide = scores.pivot_table(index=["system", "position", "item", "metaphor", "pos", "sentence"], columns="annotator",
-                              values="SEGS", aggfunc="sum").reset_index()
+    wide = scores.pivot_table(
+        index=["system", "position", "item", "metaphor", "pos", "sentence"],
+        columns="annotator",
+        values="SEGS",
+        aggfunc="sum",
+    ).reset_index()
     wide.columns.name = None
     return _in_system_order(wide, tidy, ["system", "position"])
 
@@ -345,13 +368,36 @@ def _in_system_order(frame: pd.DataFrame, tidy: pd.DataFrame, by: list[str]) -> 
 #: expressions ``l``) map to "other" until an override says otherwise.
 POS_CLASSES: dict[str, str] = {
     # English (VUAMC)
-    "N": "noun", "V": "verb", "AJ": "adjective-adverb", "AV": "adjective-adverb",
+    "N": "noun",
+    "V": "verb",
+    "AJ": "adjective-adverb",
+    "AV": "adjective-adverb",
     # Chinese (PSUCMC, PKU tag set)
-    "n": "noun", "ng": "noun", "nr": "noun", "ns": "noun", "nt": "noun", "nz": "noun", "vn": "noun",
-    "an": "noun", "f": "noun", "s": "noun", "t": "noun", "j": "noun",
-    "v": "verb", "vg": "verb", "vd": "verb", "vi": "verb", "vl": "verb", "vx": "verb",
-    "a": "adjective-adverb", "ag": "adjective-adverb", "ad": "adjective-adverb", "d": "adjective-adverb",
-    "dg": "adjective-adverb", "b": "adjective-adverb", "z": "adjective-adverb",
+    "n": "noun",
+    "ng": "noun",
+    "nr": "noun",
+    "ns": "noun",
+    "nt": "noun",
+    "nz": "noun",
+    "vn": "noun",
+    "an": "noun",
+    "f": "noun",
+    "s": "noun",
+    "t": "noun",
+    "j": "noun",
+    "v": "verb",
+    "vg": "verb",
+    "vd": "verb",
+    "vi": "verb",
+    "vl": "verb",
+    "vx": "verb",
+    "a": "adjective-adverb",
+    "ag": "adjective-adverb",
+    "ad": "adjective-adverb",
+    "d": "adjective-adverb",
+    "dg": "adjective-adverb",
+    "b": "adjective-adverb",
+    "z": "adjective-adverb",
 }
 
 
@@ -389,8 +435,9 @@ def normalise_pos(tidy: pd.DataFrame, overrides: Mapping[str, str] | None = None
 # --------------------------------------------------------------------------- error profiles
 
 
-def error_profile(tidy: pd.DataFrame, by: str | list[str] = ("system", "annotator"), value: str = "severity"
-                  ) -> pd.DataFrame:
+def error_profile(
+    tidy: pd.DataFrame, by: str | list[str] = ("system", "annotator"), value: str = "severity"
+) -> pd.DataFrame:
     """How often and how badly each group errs (paper RQ-2).
 
     One row per group of ``by`` with ``n_items``, the summed penalty per category, their
@@ -421,8 +468,9 @@ def error_profile(tidy: pd.DataFrame, by: str | list[str] = ("system", "annotato
     by = [by] if isinstance(by, str) else list(by)
     keys = ["item"] + [k for k in by if k != "item"]
     cats = category_order(tidy)
-    wide = tidy.pivot_table(index=keys, columns="category", values=value, aggfunc="sum", observed=True, sort=False,
-                            fill_value=0)
+    wide = tidy.pivot_table(
+        index=keys, columns="category", values=value, aggfunc="sum", observed=True, sort=False, fill_value=0
+    )
     wide = wide.reindex(columns=cats, fill_value=0).reset_index()
     wide.columns.name = None
     wide["SEGS"] = wide[cats].sum(axis=1)
@@ -438,7 +486,7 @@ def profile_categories(profile: pd.DataFrame) -> list[str]:
     """The category columns of an :func:`error_profile` table, in
     order: those between ``n_items`` and ``SEGS`` (MetaHOPE's five, or a file's own)."""
     cols = list(profile.columns)
-    return cols[cols.index("n_items") + 1: cols.index("SEGS")]
+    return cols[cols.index("n_items") + 1 : cols.index("SEGS")]
 
 
 @dataclass(frozen=True)
@@ -476,25 +524,32 @@ def disagreement_anatomy(example: pd.DataFrame) -> Anatomy:
     """
     # a category an annotator wrote nothing for is 0 (fill_value), whether or not the column is
     # categorical; the reindex puts back every category nobody used
-    wide = example.pivot_table(index="annotator", columns="category", values="severity", aggfunc="sum",
-                               observed=True, sort=False, fill_value=0).reindex(columns=category_order(example),
-                                                                               fill_value=0)
+    wide = example.pivot_table(
+        index="annotator", columns="category", values="severity", aggfunc="sum", observed=True, sort=False, fill_value=0
+    ).reindex(columns=category_order(example), fill_value=0)
     wide.columns = [str(c) for c in wide.columns]
     scores = wide.copy()
     scores["total"] = wide.sum(axis=1)
     scores["detected"] = scores["total"] > 0
     names = list(wide.index)
     flags = wide > 0
-    total_gap = pd.DataFrame([[abs(scores.loc[a, "total"] - scores.loc[b, "total"]) for b in names] for a in names],
-                             index=names, columns=names)
-    category_gap = pd.DataFrame([[int((flags.loc[a] != flags.loc[b]).sum()) for b in names] for a in names],
-                                index=names, columns=names)
+    total_gap = pd.DataFrame(
+        [[abs(scores.loc[a, "total"] - scores.loc[b, "total"]) for b in names] for a in names],
+        index=names,
+        columns=names,
+    )
+    category_gap = pd.DataFrame(
+        [[int((flags.loc[a] != flags.loc[b]).sum()) for b in names] for a in names], index=names, columns=names
+    )
     pairwise = pd.concat({"total_difference": total_gap, "categories_disagreeing": category_gap}, axis=1)
-    categories = pd.DataFrame({
-        "annotators_using_it": flags.sum(axis=0),
-        "severities_given": [", ".join(f"{a}={int(wide.loc[a, c])}" for a in names if wide.loc[a, c] > 0)
-                             for c in wide.columns],
-    })
+    categories = pd.DataFrame(
+        {
+            "annotators_using_it": flags.sum(axis=0),
+            "severities_given": [
+                ", ".join(f"{a}={int(wide.loc[a, c])}" for a in names if wide.loc[a, c] > 0) for c in wide.columns
+            ],
+        }
+    )
     return Anatomy(scores.reset_index(), pairwise, categories.rename_axis("category").reset_index())
 
 
@@ -503,8 +558,12 @@ def disagreement_anatomy(example: pd.DataFrame) -> Anatomy:
 #: Columns of MetaHOPE Tables 1 and 6 (pilot v1, two annotators).
 PILOT_V1_METRICS = ["alpha", "weighted_kappa", "pearson_r", "exact_agreement"]
 #: :func:`helpers.core.statistics.agreement.agreement` columns -> the names of MetaHOPE Tables 7–11 (pilot v2).
-PILOT_V2_NAMES = {"alpha": "ordinal_alpha", "weighted_kappa": "mean_weighted_kappa",
-                  "exact_agreement": "exact_score_agreement", "presence_agreement": "exact_presence_agreement"}
+PILOT_V2_NAMES = {
+    "alpha": "ordinal_alpha",
+    "weighted_kappa": "mean_weighted_kappa",
+    "exact_agreement": "exact_score_agreement",
+    "presence_agreement": "exact_presence_agreement",
+}
 
 
 def pilot_v1_layout(agreement: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -556,14 +615,25 @@ def disputed_items(tidy: pd.DataFrame, top: int = 5) -> pd.DataFrame:
     [['i1', 8, '2 of 3', 0, 8, 2], ['i2', 2, '3 of 3', 2, 2, 4]]
     """
     segs = segment_scores(tidy)
-    wide = segs.pivot_table(index=["item", "system", "metaphor", "sentence"], columns="annotator", values="SEGS",
-                            aggfunc="first", sort=False)
+    wide = segs.pivot_table(
+        index=["item", "system", "metaphor", "sentence"],
+        columns="annotator",
+        values="SEGS",
+        aggfunc="first",
+        sort=False,
+    )
     wide = wide[list(dict.fromkeys(segs["annotator"]))]
     k = wide.notna().sum(axis=1)  # the annotators who rated the unit (WMT: 3 of N)
     flagged = (wide > 0).sum(axis=1)
-    stats = pd.DataFrame({"range": wide.max(axis=1) - wide.min(axis=1), "sd": wide.std(axis=1, ddof=1),
-                          "_split": (flagged / k - 0.5).abs(), "flagged": flagged.astype(str) + " of " + k.astype(str)},
-                         index=wide.index)
+    stats = pd.DataFrame(
+        {
+            "range": wide.max(axis=1) - wide.min(axis=1),
+            "sd": wide.std(axis=1, ddof=1),
+            "_split": (flagged / k - 0.5).abs(),
+            "flagged": flagged.astype(str) + " of " + k.astype(str),
+        },
+        index=wide.index,
+    )
     out = pd.concat([stats, wide], axis=1).reset_index()
     out = out.sort_values(["range", "_split", "sd"], ascending=[False, True, False], kind="stable").head(top)
     out.columns.name = None
@@ -600,8 +670,11 @@ def team_scores(segs: pd.DataFrame, by: Sequence[str] = ("direction",)) -> pd.Da
     [['X', 'team of 2', 4.0], ['Y', 'team of 2', 0.5]]
     """
     keys = [*by, "item", "sentence", "system"]
-    out = (segs.groupby(keys, sort=False, observed=True)
-           .agg(SEGS=("SEGS", "mean"), k=("annotator", "nunique")).reset_index())
+    out = (
+        segs.groupby(keys, sort=False, observed=True)
+        .agg(SEGS=("SEGS", "mean"), k=("annotator", "nunique"))
+        .reset_index()
+    )
     size = out.groupby(list(by), sort=False)["k"].transform("max") if by else out["k"].max()
     out["annotator"] = "team of " + size.astype(str)
     return out.drop(columns="k")

@@ -27,8 +27,11 @@ def blank(value) -> bool:
     >>> blank(None), blank("  "), blank(float("nan")), blank(0), blank("n")
     (True, True, True, False, False)
     """
-    return value is None or (isinstance(value, str) and not value.strip()) or (
-        isinstance(value, float) and math.isnan(value))
+    return (
+        value is None
+        or (isinstance(value, str) and not value.strip())
+        or (isinstance(value, float) and math.isnan(value))
+    )
 
 
 def _level_weights(name: str) -> dict[int, float]:

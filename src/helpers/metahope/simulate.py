@@ -62,8 +62,12 @@ class Annotator:
         for knob in ("confusion", "miss", "false_alarm"):
             value = getattr(self, knob)
             if not 0 <= value <= 1:
-                raise InputError(f"annotator {self.name}: {knob} must be a probability", parameter="panel",
-                                 value=value, expected="a number from 0 to 1")
+                raise InputError(
+                    f"annotator {self.name}: {knob} must be a probability",
+                    parameter="panel",
+                    value=value,
+                    expected="a number from 0 to 1",
+                )
         if self.noise < 0:
             raise InputError(f"annotator {self.name}: noise must be >= 0", parameter="panel", value=self.noise)
 
@@ -90,17 +94,29 @@ def panel_from_records(records: Iterable[dict] | None) -> tuple[Annotator, ...]:
         return DEFAULT_PANEL
     known = {f.name for f in fields(Annotator)}
     if not isinstance(records, (list, tuple)):
-        raise InputError("must be a list of annotators", parameter="panel", value=records,
-                         expected="[{name: S1, threshold: 3, bias: 0, confusion: 0.2, noise: 1.5}, ...]")
+        raise InputError(
+            "must be a list of annotators",
+            parameter="panel",
+            value=records,
+            expected="[{name: S1, threshold: 3, bias: 0, confusion: 0.2, noise: 1.5}, ...]",
+        )
     panel = []
     for k, r in enumerate(records, start=1):
         if not isinstance(r, Mapping) or "name" not in r:
-            raise InputError(f"annotator {k} must be a mapping with a name", parameter="panel", value=r,
-                             expected="{name: S1, threshold: 3, ...}")
+            raise InputError(
+                f"annotator {k} must be a mapping with a name",
+                parameter="panel",
+                value=r,
+                expected="{name: S1, threshold: 3, ...}",
+            )
         unknown = sorted(set(r) - known)
         if unknown:
-            raise InputError(f"annotator {k}: unknown knob(s) {unknown}", parameter="panel", value=dict(r),
-                             expected=f"keys among {sorted(known)}")
+            raise InputError(
+                f"annotator {k}: unknown knob(s) {unknown}",
+                parameter="panel",
+                value=dict(r),
+                expected=f"keys among {sorted(known)}",
+            )
         for key, value in r.items():
             if key != "name" and (isinstance(value, bool) or not isinstance(value, (int, float))):
                 raise InputError(f"annotator {k}: {key} must be a number", parameter="panel", value=value)
@@ -123,8 +139,9 @@ def _logit(p: float) -> float:
     return float(np.log(p / (1 - p)))
 
 
-def simulate_annotations(truth: pd.DataFrame, panel: Sequence[Annotator] = None, seed: int = 0,
-                         subtlety_sd: float = SUBTLETY_SD) -> pd.DataFrame:
+def simulate_annotations(
+    truth: pd.DataFrame, panel: Sequence[Annotator] = None, seed: int = 0, subtlety_sd: float = SUBTLETY_SD
+) -> pd.DataFrame:
     """Annotations of ``truth``'s items by every annotator of ``panel``, as a tidy frame.
 
     ``truth`` is a tidy frame of one annotator (item, system, category, severity, …). See
@@ -154,12 +171,16 @@ def simulate_annotations(truth: pd.DataFrame, panel: Sequence[Annotator] = None,
         found = present[keys].assign(category=np.where(swap, moved, cats), perceived=seen)[detected]
         # false alarms on any unit
         alarm = rng.random(len(units)) < a.false_alarm
-        alarms = units.assign(category=np.array(CATEGORIES)[rng.integers(0, len(CATEGORIES), size=len(units))],
-                              perceived=ALARM_LEVEL + a.bias + a.noise * rng.standard_normal(len(units)))[alarm]
+        alarms = units.assign(
+            category=np.array(CATEGORIES)[rng.integers(0, len(CATEGORIES), size=len(units))],
+            perceived=ALARM_LEVEL + a.bias + a.noise * rng.standard_normal(len(units)),
+        )[alarm]
         events = pd.concat([found, alarms], ignore_index=True)
         events = events[events["perceived"] >= a.threshold]
         events = events.assign(severity=np.clip(2 * np.round(events["perceived"] / 2), 2, 10).astype(int))
-        best = events.groupby(keys + ["category"], sort=False)["severity"].max().to_dict()  # a dict: 10x faster to probe
+        best = (
+            events.groupby(keys + ["category"], sort=False)["severity"].max().to_dict()
+        )  # a dict: 10x faster to probe
         out = base.copy()
         out["severity"] = [int(best.get(k, 0)) for k in zip(out["item"], out["system"], out["category"])]
         out["annotator"] = a.name
@@ -178,9 +199,16 @@ def sentence_units(tidy: pd.DataFrame) -> pd.DataFrame:
     sentences = list(dict.fromkeys(tidy["sentence"]))
     ids = {s: f"sent-{k + 1:02d}" for k, s in enumerate(sentences)}
     group = ["sentence", "system", "annotator", "category"]
-    agg = tidy.groupby(group, sort=False, observed=True).agg(
-        severity=("severity", "max"), translation=("translation", "first"), metaphor=("metaphor", ", ".join),
-        pos=("pos", lambda s: "+".join(map(str, s)))).reset_index()
+    agg = (
+        tidy.groupby(group, sort=False, observed=True)
+        .agg(
+            severity=("severity", "max"),
+            translation=("translation", "first"),
+            metaphor=("metaphor", ", ".join),
+            pos=("pos", lambda s: "+".join(map(str, s))),
+        )
+        .reset_index()
+    )
     agg["item"] = agg["sentence"].map(ids)
     agg["position"] = agg["sentence"].map(sentences.index)
     agg["row"] = agg["position"] + 2
@@ -202,18 +230,27 @@ SWEEP_STATISTICS = {
 
 def _units(tidy: pd.DataFrame, by: str | None):
     """Per group: the units × annotators matrices of SEGS and of each category's severity."""
-    frame = tidy.assign(unit=tidy["item"].astype(str) + " | " + tidy["system"].astype(str),
-                        group="all" if by is None else tidy[by])
+    frame = tidy.assign(
+        unit=tidy["item"].astype(str) + " | " + tidy["system"].astype(str), group="all" if by is None else tidy[by]
+    )
     for key, g in frame.groupby("group", sort=False, observed=True):
-        wide = g.pivot_table(index="unit", columns=["annotator", "category"], values="severity", aggfunc="sum",
-                             observed=False, sort=False)
+        wide = g.pivot_table(
+            index="unit",
+            columns=["annotator", "category"],
+            values="severity",
+            aggfunc="sum",
+            observed=False,
+            sort=False,
+        )
         per_cat = {c: wide.xs(c, axis=1, level="category").to_numpy(dtype=float) for c in CATEGORIES}
         yield key, sum(per_cat.values()), per_cat
 
 
-def team_statistics(tidy: pd.DataFrame, by: str | None = "system",
-                    statistics: Sequence[str] = ("segs_alpha", "presence_agreement", "category_alpha")
-                    ) -> pd.DataFrame:
+def team_statistics(
+    tidy: pd.DataFrame,
+    by: str | None = "system",
+    statistics: Sequence[str] = ("segs_alpha", "presence_agreement", "category_alpha"),
+) -> pd.DataFrame:
     """The statistics a sweep or a seed study reads, per ``by`` group (or pooled with
     ``by=None``, the unit then being (item, system)): ordinal α on SEGS (``segs_alpha``),
     exact presence agreement on SEGS in percent (``presence_agreement``), and the mean of
@@ -230,8 +267,14 @@ def team_statistics(tidy: pd.DataFrame, by: str | None = "system",
             present = segs > 0
             row["presence_agreement"] = float((present.all(axis=1) | ~present.any(axis=1)).mean() * 100)
         if "category_alpha" in statistics:
-            row["category_alpha"] = float(np.nanmean([
-                krippendorff_alpha(m.T, level="ordinal", value_domain=list(range(0, 11, 2))) for m in per_cat.values()]))
+            row["category_alpha"] = float(
+                np.nanmean(
+                    [
+                        krippendorff_alpha(m.T, level="ordinal", value_domain=list(range(0, 11, 2)))
+                        for m in per_cat.values()
+                    ]
+                )
+            )
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -251,17 +294,28 @@ def seed_summary(study: pd.DataFrame, statistic: str = "segs_alpha") -> pd.DataF
     rows = []
     systems = list(dict.fromkeys(study["system"]))
     for i, a in enumerate(systems):
-        for b in systems[i + 1:]:
+        for b in systems[i + 1 :]:
             diff = wide[a] - wide[b]
             ahead = float((diff > 0).mean())
-            rows.append({"system_a": a, "system_b": b, "statistic": statistic, "mean_difference": diff.mean(),
-                         "min_difference": diff.min(), "max_difference": diff.max(), "share_a_ahead": ahead,
-                         "n_seeds": len(diff), "seed_noise": 0.2 <= ahead <= 0.8})
+            rows.append(
+                {
+                    "system_a": a,
+                    "system_b": b,
+                    "statistic": statistic,
+                    "mean_difference": diff.mean(),
+                    "min_difference": diff.min(),
+                    "max_difference": diff.max(),
+                    "share_a_ahead": ahead,
+                    "n_seeds": len(diff),
+                    "seed_noise": 0.2 <= ahead <= 0.8,
+                }
+            )
     return pd.DataFrame(rows)
 
 
-def agreement_sweep(truth: pd.DataFrame, panel: Sequence[Annotator], knob: str, values: Sequence[float],
-                    seeds: Sequence[int] = (0,)) -> pd.DataFrame:
+def agreement_sweep(
+    truth: pd.DataFrame, panel: Sequence[Annotator], knob: str, values: Sequence[float], seeds: Sequence[int] = (0,)
+) -> pd.DataFrame:
     """Set ``knob`` to each of ``values`` for every annotator and read the statistic that knob
     can move (:data:`SWEEP_STATISTICS`), pooled over systems, averaged over ``seeds``.
 
@@ -271,13 +325,27 @@ def agreement_sweep(truth: pd.DataFrame, panel: Sequence[Annotator], knob: str, 
     """
     if knob not in SWEEP_STATISTICS:
         raise ValueError(f"unknown knob {knob!r}; known: {sorted(SWEEP_STATISTICS)}")
-    column = {"ordinal α on SEGS": "segs_alpha", "mean ordinal α per category": "category_alpha",
-              "exact presence agreement (%)": "presence_agreement"}[SWEEP_STATISTICS[knob]]
+    column = {
+        "ordinal α on SEGS": "segs_alpha",
+        "mean ordinal α per category": "category_alpha",
+        "exact presence agreement (%)": "presence_agreement",
+    }[SWEEP_STATISTICS[knob]]
     rows = []
     for v in values:
         changed = [Annotator(**{**asdict(a), knob: v}) for a in panel]
-        got = [team_statistics(simulate_annotations(truth, changed, s), by=None, statistics=[column])[column].iloc[0]
-               for s in seeds]
-        rows.append({"knob": knob, "value": v, "metric": float(np.mean(got)), "statistic": SWEEP_STATISTICS[knob],
-                     "metric_min": float(np.min(got)), "metric_max": float(np.max(got)), "n_seeds": len(seeds)})
+        got = [
+            team_statistics(simulate_annotations(truth, changed, s), by=None, statistics=[column])[column].iloc[0]
+            for s in seeds
+        ]
+        rows.append(
+            {
+                "knob": knob,
+                "value": v,
+                "metric": float(np.mean(got)),
+                "statistic": SWEEP_STATISTICS[knob],
+                "metric_min": float(np.min(got)),
+                "metric_max": float(np.max(got)),
+                "n_seeds": len(seeds),
+            }
+        )
     return pd.DataFrame(rows)

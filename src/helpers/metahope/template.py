@@ -34,9 +34,9 @@ from openpyxl.utils import get_column_letter
 from ..core import classroom, params
 from ..core.book import pages
 from ..core.classroom import workbook
+from .severity import SEVERITY_LEVELS
 from .tidy_frame import CATEGORIES
 from .workbooks import GUIDE_SHEET, KIT_PREFIX, read_workbook
-from .severity import SEVERITY_LEVELS
 
 _ALIASES = {"item": "word_id", "token": "word", "metaphor": "word", "wordcat": "pos", "POS": "pos"}
 
@@ -50,15 +50,27 @@ def read_items(path: str | os.PathLike, systems: Sequence[str]) -> pd.DataFrame:
     items = params.read_table(path)
     if {"IMP", "SEGS"} & {str(c).strip().upper() for c in items.columns}:
         tidy = read_workbook(path, "template")
-        wide = tidy.drop_duplicates(["item", "system"]).pivot_table(
-            index=["position", "item", "sentence", "metaphor", "pos"], columns="system", values="translation",
-            aggfunc="first").reset_index()
+        wide = (
+            tidy.drop_duplicates(["item", "system"])
+            .pivot_table(
+                index=["position", "item", "sentence", "metaphor", "pos"],
+                columns="system",
+                values="translation",
+                aggfunc="first",
+            )
+            .reset_index()
+        )
         wide.columns.name = None
         items = wide.drop(columns="position").rename(columns={"item": "word_id", "metaphor": "word"})
     else:
         items = items.rename(columns=_ALIASES)
-    return params.item_table(items, path, "word_id", ["word_id", "sentence", "word", "pos", *systems],
-                             f"the columns word_id, sentence, word, pos and one per system {list(systems)}")
+    return params.item_table(
+        items,
+        path,
+        "word_id",
+        ["word_id", "sentence", "word", "pos", *systems],
+        f"the columns word_id, sentence, word, pos and one per system {list(systems)}",
+    )
 
 
 def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, path: str | os.PathLike) -> Path:
@@ -72,8 +84,9 @@ def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, 
     headers += [classroom.DONE_HEADER, "comments"]
     ws.append(headers)
     workbook.style_header(ws[1])
-    dv = workbook.list_validation(ws, SEVERITY_LEVELS, "MetaHOPE severity",
-                                  f"Use {', '.join(map(str, SEVERITY_LEVELS))} or leave empty.")
+    dv = workbook.list_validation(
+        ws, SEVERITY_LEVELS, "MetaHOPE severity", f"Use {', '.join(map(str, SEVERITY_LEVELS))} or leave empty."
+    )
     done_col = get_column_letter(len(headers) - 1)
     done = workbook.done_validation(ws)
     if len(items):
@@ -98,14 +111,23 @@ def write_workbook(items: pd.DataFrame, systems: Sequence[str], annotator: str, 
     ws.freeze_panes = "E2"
     guide = pages.texts("metahope", "workbook")
     workbook.write_guide(
-        wb.create_sheet(GUIDE_SHEET), guide["title"],
-        [workbook.GuideSection(("Category", "Name", "When to use it"),
-                               [(c["code"], c["name"], c["use"]) for c in guide["categories"]]),
-         workbook.GuideSection(("Severity", "Level", "Meaning"),
-                               [(c["points"], c["level"], c["meaning"]) for c in guide["severities"]]),
-         workbook.GuideSection(("Step", "", "How to decide"),
-                               [(k, "", text) for k, text in enumerate(guide["steps"], start=1)])],
-        {"A": 12, "B": 28, "C": 100}, student=annotator, student_note=guide["student_note"])
+        wb.create_sheet(GUIDE_SHEET),
+        guide["title"],
+        [
+            workbook.GuideSection(
+                ("Category", "Name", "When to use it"), [(c["code"], c["name"], c["use"]) for c in guide["categories"]]
+            ),
+            workbook.GuideSection(
+                ("Severity", "Level", "Meaning"), [(c["points"], c["level"], c["meaning"]) for c in guide["severities"]]
+            ),
+            workbook.GuideSection(
+                ("Step", "", "How to decide"), [(k, "", text) for k, text in enumerate(guide["steps"], start=1)]
+            ),
+        ],
+        {"A": 12, "B": 28, "C": 100},
+        student=annotator,
+        student_note=guide["student_note"],
+    )
     return workbook.save(wb, path)
 
 
@@ -119,5 +141,6 @@ def write_templates(items_path, systems: Sequence[str], annotators: str | int, o
     systems = [s.strip() for s in systems if s.strip()]
     items = read_items(items_path, systems)
     out = Path(out_dir)
-    return [write_workbook(items, systems, name, out / f"{KIT_PREFIX}{name}.xlsx")
-            for name in annotator_names(annotators)]
+    return [
+        write_workbook(items, systems, name, out / f"{KIT_PREFIX}{name}.xlsx") for name in annotator_names(annotators)
+    ]

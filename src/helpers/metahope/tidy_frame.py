@@ -19,8 +19,19 @@ from .severity import SEVERITY_LEVELS
 #: Mistranslation, Style, Proofreading.
 CATEGORIES: tuple[str, ...] = ("IMP", "RAM", "MIS", "STL", "PRF")
 #: Columns of the tidy frame every loader returns.
-TIDY_COLUMNS = ["item", "position", "row", "sentence", "metaphor", "pos", "system", "translation", "annotator",
-                "category", "severity"]
+TIDY_COLUMNS = [
+    "item",
+    "position",
+    "row",
+    "sentence",
+    "metaphor",
+    "pos",
+    "system",
+    "translation",
+    "annotator",
+    "category",
+    "severity",
+]
 
 
 def category_order(tidy: pd.DataFrame) -> list[str]:
@@ -79,12 +90,15 @@ def two_raters(tidy: pd.DataFrame, raters=None, parameter: str = "raters") -> tu
         raise InputError("must name two different annotators", parameter=parameter, value=raters)
     for r in raters:
         if r not in names:
-            raise InputError("is not one of the annotators", parameter=parameter, value=r,
-                             expected=" or ".join(names))
+            raise InputError("is not one of the annotators", parameter=parameter, value=r, expected=" or ".join(names))
     a, b = raters
     if shared.loc[a, b] == 0:
-        raise InputError(f"{a} and {b} share no rated unit", parameter=parameter, value=raters,
-                         expected="two annotators who rated some of the same segments")
+        raise InputError(
+            f"{a} and {b} share no rated unit",
+            parameter=parameter,
+            value=raters,
+            expected="two annotators who rated some of the same segments",
+        )
     pair = tidy[tidy["annotator"].isin(raters)]
     count = pair.drop_duplicates(["item", "system", "annotator"]).groupby(["item", "system"]).size()
     both = count[count == 2].index

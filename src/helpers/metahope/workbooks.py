@@ -69,8 +69,9 @@ def parse_severity(value, **where) -> int:
         except ValueError:
             number = None
     if number is None or not number.is_integer() or int(number) not in SEVERITY_LEVELS:
-        raise InputError(f"severity must be one of {', '.join(map(str, SEVERITY_LEVELS))} or blank", value=value,
-                         **where)
+        raise InputError(
+            f"severity must be one of {', '.join(map(str, SEVERITY_LEVELS))} or blank", value=value, **where
+        )
     return int(number)
 
 
@@ -98,28 +99,52 @@ def _header_blocks(headers: list, file, sheet) -> list[tuple[int, str]]:
     for i, allowed in enumerate(_ID_HEADERS):
         h = headers[i] if i < len(headers) else None
         if blank(h) or str(h).strip().lower() not in allowed:
-            raise InputError(f"header must be {' or '.join(repr(a) for a in allowed)}", file=file, sheet=sheet,
-                             row=1, column=h, cell=f"{get_column_letter(i + 1)}1", value=h)
+            raise InputError(
+                f"header must be {' or '.join(repr(a) for a in allowed)}",
+                file=file,
+                sheet=sheet,
+                row=1,
+                column=h,
+                cell=f"{get_column_letter(i + 1)}1",
+                value=h,
+            )
     blocks, i = [], len(_ID_HEADERS)
     while i < len(headers):
-        following = [_SUFFIX.sub("", str(h).strip()) if not blank(h) else "" for h in headers[i + 1: i + 7]]
+        following = [_SUFFIX.sub("", str(h).strip()) if not blank(h) else "" for h in headers[i + 1 : i + 7]]
         intended = sum(f.upper() in _BLOCK for f in following) >= 3
         if not intended:
             break
         for j, (got, want) in enumerate(zip(following + [""] * (6 - len(following)), _BLOCK)):
             if got != want:
                 col = i + 2 + j
-                raise InputError(f"expected the category header {want!r} after system column {headers[i]!r}",
-                                 file=file, sheet=sheet, row=1, column=got or None, cell=f"{get_column_letter(col)}1",
-                                 value=headers[col - 1] if col - 1 < len(headers) else None)
+                raise InputError(
+                    f"expected the category header {want!r} after system column {headers[i]!r}",
+                    file=file,
+                    sheet=sheet,
+                    row=1,
+                    column=got or None,
+                    cell=f"{get_column_letter(col)}1",
+                    value=headers[col - 1] if col - 1 < len(headers) else None,
+                )
         if blank(headers[i]):
-            raise InputError("system (translation) column has no header", file=file, sheet=sheet, row=1,
-                             cell=f"{get_column_letter(i + 1)}1", value=headers[i])
+            raise InputError(
+                "system (translation) column has no header",
+                file=file,
+                sheet=sheet,
+                row=1,
+                cell=f"{get_column_letter(i + 1)}1",
+                value=headers[i],
+            )
         blocks.append((i, str(headers[i]).strip()))
         i += 7
     if not blocks:
-        raise InputError("no system block found: after word_id, sentence, word, wordcat each system needs a "
-                         "translation column followed by IMP RAM MIS STL PRF SEGS", file=file, sheet=sheet, row=1)
+        raise InputError(
+            "no system block found: after word_id, sentence, word, wordcat each system needs a "
+            "translation column followed by IMP RAM MIS STL PRF SEGS",
+            file=file,
+            sheet=sheet,
+            row=1,
+        )
     names = [b[1] for b in blocks]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
@@ -173,8 +198,9 @@ class AnnotationSheet:
         return sorted(self.item_rows.values()) if self.entered_cells == 0 else []
 
 
-def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None,
-               system_names: Mapping[str, str] | None = None) -> AnnotationSheet:
+def read_sheet(
+    path: str | os.PathLike, annotator: str, sheet: str | None = None, system_names: Mapping[str, str] | None = None
+) -> AnnotationSheet:
     """Read one wide MetaHOPE annotation sheet (see :func:`read_workbook`) with its facts.
 
     Every bad cell of the sheet is reported at once (:class:`~helpers.core.errors.InputErrors`)."""
@@ -191,14 +217,26 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
     headers = list(rows[0])
     blocks = _header_blocks(headers, path, ws.title)
     after = blocks[-1][0] + 7
-    done_at = next((k for k in range(after, len(headers))
-                    if not blank(headers[k]) and str(headers[k]).strip().lower() == classroom.DONE_HEADER), None)
+    done_at = next(
+        (
+            k
+            for k in range(after, len(headers))
+            if not blank(headers[k]) and str(headers[k]).strip().lower() == classroom.DONE_HEADER
+        ),
+        None,
+    )
     records, skipped, seen, entered, unfinished, problems = [], [], {}, 0, {}, []
     if student is not None and done_at is None:  # a kit workbook: without its done marks a blank would read as 0
-        problems.append(InputError(f"the {classroom.DONE_HEADER!r} column is missing (renamed or deleted?): without "
-                                   "it an unfinished row cannot be told from a row without errors", file=path,
-                                   sheet=ws.title, row=1, expected=f"a column headed {classroom.DONE_HEADER!r} "
-                                   "before comments, as in the template"))
+        problems.append(
+            InputError(
+                f"the {classroom.DONE_HEADER!r} column is missing (renamed or deleted?): without "
+                "it an unfinished row cannot be told from a row without errors",
+                file=path,
+                sheet=ws.title,
+                row=1,
+                expected=f"a column headed {classroom.DONE_HEADER!r} before comments, as in the template",
+            )
+        )
     for r, values in enumerate(rows[1:], start=2):
         values = list(values) + [None] * (len(headers) - len(values))
         if all(blank(v) for v in values):
@@ -206,18 +244,43 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
             continue
         item = values[0]
         if blank(item):
-            problems.append(InputError("row has content but no word_id", file=path, sheet=ws.title, row=r,
-                                       column=headers[0], cell=f"A{r}", value=item))
+            problems.append(
+                InputError(
+                    "row has content but no word_id",
+                    file=path,
+                    sheet=ws.title,
+                    row=r,
+                    column=headers[0],
+                    cell=f"A{r}",
+                    value=item,
+                )
+            )
             continue
         item = str(item).strip()
         if item in seen:
-            problems.append(InputError(f"duplicate word_id (first on row {seen[item]})", file=path, sheet=ws.title,
-                                       row=r, column=headers[0], cell=f"A{r}", value=item))
+            problems.append(
+                InputError(
+                    f"duplicate word_id (first on row {seen[item]})",
+                    file=path,
+                    sheet=ws.title,
+                    row=r,
+                    column=headers[0],
+                    cell=f"A{r}",
+                    value=item,
+                )
+            )
             continue
         seen[item] = r
         if done_at is not None:
-            finished = classroom.row_done(values[done_at], problems, file=path, sheet=ws.title, row=r,
-                                          column=classroom.DONE_HEADER, cell=f"{get_column_letter(done_at + 1)}{r}")
+            finished = classroom.row_done(
+                values[done_at],
+                problems,
+                file=path,
+                sheet=ws.title,
+                row=r,
+                column=classroom.DONE_HEADER,
+                cell=f"{get_column_letter(done_at + 1)}{r}",
+            )
             if not finished:
                 unfinished[item] = r
         position = len(seen) - 1
@@ -229,8 +292,14 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
                 c = col + 1 + k
                 entered += not blank(values[c])
                 try:
-                    severities[cat] = parse_severity(values[c], file=path, sheet=ws.title, row=r,
-                                                     column=f"{cat} ({header})", cell=f"{get_column_letter(c + 1)}{r}")
+                    severities[cat] = parse_severity(
+                        values[c],
+                        file=path,
+                        sheet=ws.title,
+                        row=r,
+                        column=f"{cat} ({header})",
+                        cell=f"{get_column_letter(c + 1)}{r}",
+                    )
                 except InputError as exc:
                     problems.append(exc)
                     severities[cat] = None
@@ -243,28 +312,55 @@ def read_sheet(path: str | os.PathLike, annotator: str, sheet: str | None = None
                 except (TypeError, ValueError):
                     ok = False
                 if not ok:
-                    problems.append(InputError(
-                        f"SEGS must be blank or equal IMP+RAM+MIS+STL+PRF = {total} (paper Eq. 1)", file=path,
-                        sheet=ws.title, row=r, column=f"SEGS ({header})", cell=f"{get_column_letter(segs_col + 1)}{r}",
-                        value=segs))
+                    problems.append(
+                        InputError(
+                            f"SEGS must be blank or equal IMP+RAM+MIS+STL+PRF = {total} (paper Eq. 1)",
+                            file=path,
+                            sheet=ws.title,
+                            row=r,
+                            column=f"SEGS ({header})",
+                            cell=f"{get_column_letter(segs_col + 1)}{r}",
+                            value=segs,
+                        )
+                    )
             for cat, sev in severities.items():
-                records.append({
-                    "item": item, "position": position, "row": r, "sentence": clean_sentence(sentence),
-                    "metaphor": values[2], "pos": values[3], "system": system, "translation": values[col],
-                    "annotator": annotator, "category": cat, "severity": sev,
-                })
+                records.append(
+                    {
+                        "item": item,
+                        "position": position,
+                        "row": r,
+                        "sentence": clean_sentence(sentence),
+                        "metaphor": values[2],
+                        "pos": values[3],
+                        "system": system,
+                        "translation": values[col],
+                        "annotator": annotator,
+                        "category": cat,
+                        "severity": sev,
+                    }
+                )
     raise_all(problems)
     if not records:
         raise InputError("no annotated rows: the sheet has a header but no item", file=path, sheet=ws.title)
     last = max(r["row"] for r in records)
     df = pd.DataFrame.from_records(records, columns=TIDY_COLUMNS)
     df["category"] = pd.Categorical(df["category"], categories=list(CATEGORIES), ordered=True)
-    return AnnotationSheet(df, path, ws.title, tuple(r for r in skipped if r < last), entered, dict(seen), student,
-                           done_at is not None, unfinished)
+    return AnnotationSheet(
+        df,
+        path,
+        ws.title,
+        tuple(r for r in skipped if r < last),
+        entered,
+        dict(seen),
+        student,
+        done_at is not None,
+        unfinished,
+    )
 
 
-def read_workbook(path: str | os.PathLike, annotator: str, sheet: str | None = None,
-                  system_names: Mapping[str, str] | None = None) -> pd.DataFrame:
+def read_workbook(
+    path: str | os.PathLike, annotator: str, sheet: str | None = None, system_names: Mapping[str, str] | None = None
+) -> pd.DataFrame:
     """Read one wide MetaHOPE annotation sheet into a tidy frame.
 
     Returns one row per (item, system, category) with columns :data:`TIDY_COLUMNS`
@@ -310,13 +406,16 @@ def gold_standards(path=None, annotator: str = "A") -> pd.DataFrame:
     wide = pd.read_excel(path, dtype=str)
     if "Human Gold Standard" not in wide.columns:
         raise InputError("has no column 'Human Gold Standard'", file=path, row=1)
-    gold = (pd.DataFrame({"row": np.arange(len(wide)) + 2, "post_edit": wide["Human Gold Standard"]})
-            .dropna(subset=["post_edit"]))
+    gold = pd.DataFrame({"row": np.arange(len(wide)) + 2, "post_edit": wide["Human Gold Standard"]}).dropna(
+        subset=["post_edit"]
+    )
     gold = gold.merge(tidy[["row", "sentence"]].drop_duplicates(), on="row")
     gold = gold.assign(post_edit=gold["post_edit"].str.strip()).drop_duplicates("sentence")[["sentence", "post_edit"]]
-    per = (tidy.groupby(["sentence", "system"], sort=False)
-           .agg(translation=("translation", "first"), penalty=("severity", "sum"), items=("item", "nunique"))
-           .reset_index())
+    per = (
+        tidy.groupby(["sentence", "system"], sort=False)
+        .agg(translation=("translation", "first"), penalty=("severity", "sum"), items=("item", "nunique"))
+        .reset_index()
+    )
     out = per.merge(gold, on="sentence", how="inner")
     out["penalty"] = out["penalty"].astype(float)
     return out[["sentence", "system", "translation", "post_edit", "penalty", "items"]]

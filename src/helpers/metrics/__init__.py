@@ -16,5 +16,16 @@ from .correlations import kendall_tau_b, pairwise_accuracy, pearson, snap_ties, 
 from .meta import meta_evaluate, segment_choice, system_level_scores
 from .significance import compare_metrics, metric_clusters, perm_both
 
-__all__ = ["kendall_tau_b", "pairwise_accuracy", "pearson", "snap_ties", "tie_calibrated_accuracy", "meta_evaluate",
-           "segment_choice", "system_level_scores", "compare_metrics", "metric_clusters", "perm_both"]
+__all__ = [
+    "kendall_tau_b",
+    "pairwise_accuracy",
+    "pearson",
+    "snap_ties",
+    "tie_calibrated_accuracy",
+    "meta_evaluate",
+    "segment_choice",
+    "system_level_scores",
+    "compare_metrics",
+    "metric_clusters",
+    "perm_both",
+]

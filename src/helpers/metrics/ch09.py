@@ -25,11 +25,11 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from ..core import params
-from ..core.errors import InputError
 from ..core.book.findings import Findings
-from ..core.statistics.resampling import bootstrap_interval
 from ..core.book.report import ChapterData, Provenance
 from ..core.book.results import read_saved
+from ..core.errors import InputError
+from ..core.statistics.resampling import bootstrap_interval
 from . import data as wmt
 from . import files, scores
 
@@ -79,10 +79,15 @@ class Setup:
             human = files.read_human(self.human)[["system", "segment", "score"]]
             language_warnings(texts, self, target_language(self.language_pair))  # each warns
             named = tuple(str(p) for p in [self.reference, *self.hypotheses.values(), self.human])
-            return Data(Provenance.worded("own", CHAPTER, named), texts=texts, human=human,
-                               published=pd.DataFrame(columns=["system", "metric", "score"]),
-                               protocol=pd.DataFrame(columns=["system", "score"]), testset="own files",
-                               protocol_name="")
+            return Data(
+                Provenance.worded("own", CHAPTER, named),
+                texts=texts,
+                human=human,
+                published=pd.DataFrame(columns=["system", "metric", "score"]),
+                protocol=pd.DataFrame(columns=["system", "score"]),
+                testset="own files",
+                protocol_name="",
+            )
         texts = wmt.texts(self.testset, list(self.systems) if self.systems else None)
         if self.testset == "newstest2021":
             human = wmt.mqm_newstest2021()
@@ -94,9 +99,15 @@ class Setup:
             protocol, name = sqm.rename(columns={"raw": "score"})[["system", "score"]], "DA+SQM"
         published = wmt.published_automatic(self.testset)
         published = published[published["system"].isin(texts["system"].unique())].reset_index(drop=True)
-        return Data(Provenance.worded("released", CHAPTER), texts=texts, human=human,
-                           published=published, protocol=protocol, protocol_name=name,
-                           testset=self.testset)
+        return Data(
+            Provenance.worded("released", CHAPTER),
+            texts=texts,
+            human=human,
+            published=published,
+            protocol=protocol,
+            protocol_name=name,
+            testset=self.testset,
+        )
 
 
 def split_metrics(metrics) -> tuple[list[str], tuple[Path, ...]]:
@@ -149,9 +160,23 @@ def language_warnings(texts: pd.DataFrame, setup: Setup, language: str) -> list[
     return [w for w in out if w]
 
 
-def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None, human=None, language_pair=None,
-                  metrics=scores.DEFAULT_METRICS, n_boot=1000, n_perm=1000, post_edit_rows=150, seed=0,
-                  results_dir="results", wmt22=None, wmt22_n_boot=100, wmt22_n_perm=500) -> Setup:
+def setup(
+    testset="newstest2021",
+    systems=None,
+    reference=None,
+    hypotheses=None,
+    human=None,
+    language_pair=None,
+    metrics=scores.DEFAULT_METRICS,
+    n_boot=1000,
+    n_perm=1000,
+    post_edit_rows=150,
+    seed=0,
+    results_dir="results",
+    wmt22=None,
+    wmt22_n_boot=100,
+    wmt22_n_perm=500,
+) -> Setup:
     """Check chapter 09's parameters before any work (each problem names its parameter).
 
     ``reference``, ``hypotheses`` (``{NAME: FILE}``) and ``human`` (an MQM file or a
@@ -170,13 +195,15 @@ def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None,
     given = [reference is not None, hypotheses is not None, human is not None]
     if any(given) and not all(given):
         missing = [n for n, g in zip(("reference", "hypotheses", "human"), given) if not g][0]
-        raise InputError("is needed with the other two of reference, hypotheses, human", parameter=missing,
-                         expected="a file")
+        raise InputError(
+            "is needed with the other two of reference, hypotheses, human", parameter=missing, expected="a file"
+        )
     params.text("results_dir", str(results_dir))
     if systems is not None:
         if isinstance(systems, str) or len(systems) < 2:
-            raise InputError("must list two or more systems", parameter="systems", value=systems,
-                             expected="e.g. ['NiuTrans', 'SMU']")
+            raise InputError(
+                "must list two or more systems", parameter="systems", value=systems, expected="e.g. ['NiuTrans', 'SMU']"
+            )
         for name in systems:
             params.member("systems", name, wmt.systems_of(testset), f"systems of {testset}")
     return Setup(
@@ -186,16 +213,22 @@ def setup(testset="newstest2021", systems=None, reference=None, hypotheses=None,
         human=params.existing_file("human", human) if human is not None else None,
         metrics=tuple(scores.parse_metrics(computed)) if computed else (),
         outside=outside,
-        n_boot=params.integer("n_boot", n_boot, minimum=100), seed=params.integer("seed", seed, minimum=0),
-        language_pair=(params.text("language_pair", language_pair) if language_pair is not None
-                       else RELEASED_PAIR if reference is None else "the given files' language pair"),
+        n_boot=params.integer("n_boot", n_boot, minimum=100),
+        seed=params.integer("seed", seed, minimum=0),
+        language_pair=(
+            params.text("language_pair", language_pair)
+            if language_pair is not None
+            else RELEASED_PAIR
+            if reference is None
+            else "the given files' language pair"
+        ),
         n_perm=params.integer("n_perm", n_perm, minimum=100),
-        post_edit_rows=None if post_edit_rows is None else params.integer("post_edit_rows", post_edit_rows,
-                                                                           minimum=20),
+        post_edit_rows=None if post_edit_rows is None else params.integer("post_edit_rows", post_edit_rows, minimum=20),
         systems=tuple(systems) if systems is not None else None,
         wmt22=params.boolean("wmt22", wmt22) if wmt22 is not None else reference is None,
         wmt22_n_boot=params.integer("wmt22_n_boot", wmt22_n_boot, minimum=0),
-        wmt22_n_perm=params.integer("wmt22_n_perm", wmt22_n_perm, minimum=100))
+        wmt22_n_perm=params.integer("wmt22_n_perm", wmt22_n_perm, minimum=100),
+    )
 
 
 def reproduction(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -210,7 +243,8 @@ def reproduction(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFrame:
         return pd.DataFrame(columns=["system", "metric", "published", "computed", "difference"])
     computed = _system_rows(box, scored, ["bleu", "chrf"])
     out = box.published.rename(columns={"score": "published"}).merge(
-        computed.rename(columns={"score": "computed"}), on=["system", "metric"], how="outer")
+        computed.rename(columns={"score": "computed"}), on=["system", "metric"], how="outer"
+    )
     out["difference"] = out["computed"] - out["published"]
     return out.sort_values(["metric", "published"], ascending=[True, False]).reset_index(drop=True)
 
@@ -258,13 +292,17 @@ def system_lines_choice(box: Data, scored: pd.DataFrame, given: pd.DataFrame | N
 
     metrics = [m for m in dict.fromkeys(scored["metric"]) if scored.loc[scored["metric"] == m, "segment"].isna().any()]
     rated = box.texts.merge(box.human[["system", "segment"]].drop_duplicates(), on=["system", "segment"])
-    tables = {"all": pd.concat([scored[scored["segment"].isna()]] + ([given] if given is not None else []),
-                               ignore_index=True),
-              "rated": scores.system_scores(rated, metrics)}
+    tables = {
+        "all": pd.concat(
+            [scored[scored["segment"].isna()]] + ([given] if given is not None else []), ignore_index=True
+        ),
+        "rated": scores.system_scores(rated, metrics),
+    }
     out = None
     for name, table in tables.items():
-        got = meta.meta_evaluate(box.human, table, level="system", segments="given", n_boot=100,
-                                 statistics=list(meta.SYSTEM_STATISTICS)).table
+        got = meta.meta_evaluate(
+            box.human, table, level="system", segments="given", n_boot=100, statistics=list(meta.SYSTEM_STATISTICS)
+        ).table
         got = got[["metric", "statistic", "estimate"]].rename(columns={"estimate": name})
         out = got if out is None else out.merge(got, on=["metric", "statistic"], how="left")
     out["difference"] = out["rated"] - out["all"]
@@ -285,8 +323,12 @@ def metric_comparison(box: Data, scored: pd.DataFrame, n_perm: int = 1000, seed:
     """
     from .significance import compare_metrics
 
-    frames = [compare_metrics(box.human, scored, statistic, level, n_perm=n_perm, seed=seed, segments="all")
-              .assign(level=level, statistic=statistic) for level, statistic in COMPARED]
+    frames = [
+        compare_metrics(box.human, scored, statistic, level, n_perm=n_perm, seed=seed, segments="all").assign(
+            level=level, statistic=statistic
+        )
+        for level, statistic in COMPARED
+    ]
     out = pd.concat(frames, ignore_index=True)
     return out[["level", "statistic", "metric_a", "metric_b", "delta", "p"]]
 
@@ -329,8 +371,14 @@ def protocol_ranks(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFram
     mqm = human[common].groupby("system")["score"].mean()
     protocol = box.protocol.set_index("system")["score"].astype(float).reindex(systems)  # empty for own files
     bleu = _system_rows(box, scored, ["bleu"]).set_index("system")["score"].reindex(systems)
-    out = pd.DataFrame({"system": systems, "mqm": mqm.reindex(systems).to_numpy(), "protocol": protocol.to_numpy(),
-                        "bleu": bleu.to_numpy()})
+    out = pd.DataFrame(
+        {
+            "system": systems,
+            "mqm": mqm.reindex(systems).to_numpy(),
+            "protocol": protocol.to_numpy(),
+            "bleu": bleu.to_numpy(),
+        }
+    )
     out["mqm_rank"] = rankdata(out["mqm"], nan_policy="omit")
     out["protocol_rank"] = rankdata(-out["protocol"], nan_policy="omit")
     out["bleu_rank"] = rankdata(-out["bleu"], nan_policy="omit")
@@ -340,22 +388,29 @@ def protocol_ranks(box: Data, scored: pd.DataFrame | None = None) -> pd.DataFram
 
 
 # --------------------------------------------------------------------------- the seeds' question
-def post_edit_rates(frame: pd.DataFrame, mt: str = "mt", post_edit: str = "post_edit",
-                    target: str = "en") -> pd.DataFrame:
+def post_edit_rates(
+    frame: pd.DataFrame, mt: str = "mt", post_edit: str = "post_edit", target: str = "en"
+) -> pd.DataFrame:
     """``frame`` with ``hter``: the TER of each MT output against its own post-edit (HTER; Snover
     et al. 2006), in percent, by sacrebleu (:func:`helpers.metrics.scores.segment_scores`, cached).
 
     ``target="zh"`` for Chinese targets (MetaHOPE's EN→ZH pilot): one character a word.
     """
-    texts = pd.DataFrame({"system": "mt", "segment": range(1, len(frame) + 1),
-                          "hypothesis": frame[mt].astype(str).to_numpy(),
-                          "reference": frame[post_edit].astype(str).to_numpy()})
+    texts = pd.DataFrame(
+        {
+            "system": "mt",
+            "segment": range(1, len(frame) + 1),
+            "hypothesis": frame[mt].astype(str).to_numpy(),
+            "reference": frame[post_edit].astype(str).to_numpy(),
+        }
+    )
     ter = scores.segment_scores(texts, ["ter"], target=target)["score"].to_numpy()
     return frame.assign(hter=ter)
 
 
-def edit_rate_agreement(frame: pd.DataFrame, value: str = "penalty", n_boot: int = 1000, seed: int = 0,
-                        clusters: str | None = None) -> pd.DataFrame:
+def edit_rate_agreement(
+    frame: pd.DataFrame, value: str = "penalty", n_boot: int = 1000, seed: int = 0, clusters: str | None = None
+) -> pd.DataFrame:
     """How far the edit rate tracks the annotators' penalty: Pearson's r and Spearman's ρ of
     ``hter`` and ``value``, with bootstrap percentile intervals (rows resampled, or whole
     ``clusters``, e.g. a MetaHOPE sentence with its three systems).
@@ -371,6 +426,7 @@ def edit_rate_agreement(frame: pd.DataFrame, value: str = "penalty", n_boot: int
     groups = frame[clusters].to_numpy() if clusters else None
     rows = []
     for name, fn in (("pearson", pearsonr), ("rho", spearmanr)):
+
         def stat(idx, fn=fn):
             a, b = x[idx], y[idx]
             return float(fn(a, b)[0]) if np.ptp(a) > 0 and np.ptp(b) > 0 else float("nan")
@@ -413,16 +469,21 @@ def missed_errors(frame: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.
         return missed(idx) - blind(idx)
 
     def mean_of(flag):
-        return lambda idx: float(hter[idx][has_error[idx] == flag].mean()) if (has_error[idx] == flag).any() \
-            else float("nan")
+        return lambda idx: (
+            float(hter[idx][has_error[idx] == flag].mean()) if (has_error[idx] == flag).any() else float("nan")
+        )
 
     rows = []
     n_error, n_clean = int(has_error.sum()), int((~has_error).sum())
-    for name, stat, n in (("missed", missed, n_error), ("blind", blind, n_clean), ("missed_gap", gap, n_error),
-                          ("hter_error", mean_of(True), n_error), ("hter_clean", mean_of(False), n_clean)):
+    for name, stat, n in (
+        ("missed", missed, n_error),
+        ("blind", blind, n_clean),
+        ("missed_gap", gap, n_error),
+        ("hter_error", mean_of(True), n_error),
+        ("hter_clean", mean_of(False), n_clean),
+    ):
         low, high = bootstrap_interval(stat, len(hter), n_boot, seed)
-        rows.append({"statistic": name, "estimate": stat(np.arange(len(hter))), "ci_low": low, "ci_high": high,
-                     "n": n})
+        rows.append({"statistic": name, "estimate": stat(np.arange(len(hter))), "ci_low": low, "ci_high": high, "n": n})
     return pd.DataFrame(rows)
 
 
@@ -433,8 +494,14 @@ def published_neural(box: Data) -> pd.DataFrame:
         return pd.DataFrame(columns=scores.COLUMNS)
     comet = wmt.published_comet()
     comet = comet[comet["system"].isin(box.texts["system"].unique())]
-    return pd.DataFrame({"system": comet["system"], "segment": pd.NA, "metric": "comet_ref" + comet["reference"],
-                         "score": comet["score"]}).reset_index(drop=True)
+    return pd.DataFrame(
+        {
+            "system": comet["system"],
+            "segment": pd.NA,
+            "metric": "comet_ref" + comet["reference"],
+            "score": comet["score"],
+        }
+    ).reset_index(drop=True)
 
 
 def post_edits(metahope: pd.DataFrame, hadqaet: pd.DataFrame, rows: int | None = 150, seed: int = 0) -> pd.DataFrame:
@@ -460,19 +527,40 @@ def post_edits(metahope: pd.DataFrame, hadqaet: pd.DataFrame, rows: int | None =
     if rows is not None and rows < len(hd):
         hd = hd.sample(rows, random_state=seed).sort_values("row")
     hd = post_edit_rates(hd)
-    return pd.concat([
-        pd.DataFrame({"data": "MetaHOPE", "unit": mh["sentence"].astype(str) + " / " + mh["system"],
-                      "cluster": mh["sentence"].astype(str), "hter": mh["hter"], "penalty": mh["penalty"],
-                      "errors": pd.NA}),
-        pd.DataFrame({"data": "HADQAET", "unit": hd["row"].astype(str), "cluster": hd["row"].astype(str),
-                      "hter": hd["hter"], "penalty": hd["penalty"], "errors": hd["errors"]})], ignore_index=True)
+    return pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "data": "MetaHOPE",
+                    "unit": mh["sentence"].astype(str) + " / " + mh["system"],
+                    "cluster": mh["sentence"].astype(str),
+                    "hter": mh["hter"],
+                    "penalty": mh["penalty"],
+                    "errors": pd.NA,
+                }
+            ),
+            pd.DataFrame(
+                {
+                    "data": "HADQAET",
+                    "unit": hd["row"].astype(str),
+                    "cluster": hd["row"].astype(str),
+                    "hter": hd["hter"],
+                    "penalty": hd["penalty"],
+                    "errors": hd["errors"],
+                }
+            ),
+        ],
+        ignore_index=True,
+    )
 
 
 def seeds_agreement(rates: pd.DataFrame, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
     """:func:`edit_rate_agreement` of each data set of :func:`post_edits`: ``data, statistic, estimate,
     ci_low, ci_high, n`` (MetaHOPE's sentences resampled whole, with their systems)."""
-    frames = [edit_rate_agreement(part, n_boot=n_boot, seed=seed, clusters="cluster").assign(data=name)
-              for name, part in rates.groupby("data", sort=False)]
+    frames = [
+        edit_rate_agreement(part, n_boot=n_boot, seed=seed, clusters="cluster").assign(data=name)
+        for name, part in rates.groupby("data", sort=False)
+    ]
     out = pd.concat(frames, ignore_index=True)
     return out[["data", "statistic", "estimate", "ci_low", "ci_high", "n"]]
 
@@ -481,12 +569,19 @@ def description(box: Data, setup: Setup) -> pd.DataFrame:
     """The run's data in one table (``data_summary.csv``): ``quantity, value, text``."""
     systems = box.texts["system"].unique()
     rated = box.human[box.human["system"].isin(systems)]
-    rows = [("pair", None, setup.language_pair), ("testset", None, box.testset),
-            ("released", int(setup.released), ""), ("systems", len(systems), ", ".join(systems)),
-            ("lines", int(box.texts["segment"].nunique()), ""), ("rated_segments", int(rated["segment"].nunique()), ""),
-            ("human_systems", int(box.human["system"].nunique()), ""),
-            ("protocol", None, box.protocol_name), ("metrics", len(setup.metrics), ", ".join(setup.metrics)),
-            ("n_boot", setup.n_boot, ""), ("post_edit_rows", setup.post_edit_rows, "")]
+    rows = [
+        ("pair", None, setup.language_pair),
+        ("testset", None, box.testset),
+        ("released", int(setup.released), ""),
+        ("systems", len(systems), ", ".join(systems)),
+        ("lines", int(box.texts["segment"].nunique()), ""),
+        ("rated_segments", int(rated["segment"].nunique()), ""),
+        ("human_systems", int(box.human["system"].nunique()), ""),
+        ("protocol", None, box.protocol_name),
+        ("metrics", len(setup.metrics), ", ".join(setup.metrics)),
+        ("n_boot", setup.n_boot, ""),
+        ("post_edit_rows", setup.post_edit_rows, ""),
+    ]
     return pd.DataFrame(rows, columns=["quantity", "value", "text"])
 
 
@@ -497,9 +592,20 @@ WEAKER_BY = 0.2
 #: Level of every PERM-BOTH test the findings read (a ranking is stated only where one separates the metrics).
 ALPHA = 0.05
 #: The result files :func:`findings` reads (``results/09_metrics/<name>.csv``).
-FINDINGS_INPUTS = ("data_summary", "reproduction", "meta_evaluation", "segment_choice", "metric_comparison",
-                   "protocol_ranks", "edit_rate_agreement", "missed_errors", "unmatched", "post_edit_rates",
-                   "wmt22_meta_evaluation", "wmt22_clusters")
+FINDINGS_INPUTS = (
+    "data_summary",
+    "reproduction",
+    "meta_evaluation",
+    "segment_choice",
+    "metric_comparison",
+    "protocol_ranks",
+    "edit_rate_agreement",
+    "missed_errors",
+    "unmatched",
+    "post_edit_rates",
+    "wmt22_meta_evaluation",
+    "wmt22_clusters",
+)
 
 
 def wmt22_table(evaluation: pd.DataFrame, ranks: pd.DataFrame) -> pd.DataFrame:
@@ -579,8 +685,12 @@ def _ranking(f: Findings, prefix: str, estimates: pd.DataFrame, comparison: pd.D
     others = first["metric"].iloc[1:].tolist()
     values = [f"{best} over {m} p = {p.get((best, m), float('nan')):.2f}" for m in others]
     f.add(f"{prefix}_top")
-    f.add(f"{prefix}_tied", max(p.get((best, m), float("nan")) for m in others), text=_listing(first["metric"].tolist()),
-          tests="; ".join(values))
+    f.add(
+        f"{prefix}_tied",
+        max(p.get((best, m), float("nan")) for m in others),
+        text=_listing(first["metric"].tolist()),
+        tests="; ".join(values),
+    )
 
 
 def _meta(t: dict) -> Findings:
@@ -594,17 +704,24 @@ def _meta(t: dict) -> Findings:
         f.add("system_r", r["estimate"], group=r["metric"], ci=(r["ci_low"], r["ci_high"]), n=r["n"])
     if system_r.empty:
         f.add("system_r")
-    for stat, name in (("pairwise_accuracy", "system_accuracy"), ("pearson_item", "segment_r_item"),
-                       ("kendall_tau_b_flat", "segment_tau_flat"), ("acc_eq_item", "acc_eq"),
-                       ("pearson_flat", "segment_r_flat")):
+    for stat, name in (
+        ("pairwise_accuracy", "system_accuracy"),
+        ("pearson_item", "segment_r_item"),
+        ("kendall_tau_b_flat", "segment_tau_flat"),
+        ("acc_eq_item", "acc_eq"),
+        ("pearson_flat", "segment_r_flat"),
+    ):
         part = me[me["statistic"] == stat]
         for _, r in part.iterrows():
             f.add(name, r["estimate"], group=r["metric"], ci=(r["ci_low"], r["ci_high"]), n=r["n"])
         if part.empty:
             f.add(name)
     defined = system_r.dropna(subset=["estimate"])
-    f.add("too_few_systems", int(len(system_r) > 0 and defined.empty) if len(system_r) else None,
-          text=str(int(system_r["n"].max())) if len(system_r) else "")
+    f.add(
+        "too_few_systems",
+        int(len(system_r) > 0 and defined.empty) if len(system_r) else None,
+        text=str(int(system_r["n"].max())) if len(system_r) else "",
+    )
     cmp = t["metric_comparison"]
     if cmp.empty:
         cmp = pd.DataFrame(columns=["level", "statistic", "metric_a", "metric_b", "delta", "p"])
@@ -637,8 +754,11 @@ def _choice(t: dict) -> Findings:
         return f.add("choice_difference").add("choice_matters").add("choice_noise")
     biggest = ch.loc[ch["difference"].abs().idxmax()]
     f.add("choice_difference", float(abs(biggest["difference"])), text=f"{biggest['metric']} {biggest['statistic']}")
-    row = me[(me["level"] == "system") & (me["metric"] == biggest["metric"])
-             & (me["statistic"] == biggest["statistic"])] if not me.empty else pd.DataFrame(columns=["ci_low", "ci_high"])
+    row = (
+        me[(me["level"] == "system") & (me["metric"] == biggest["metric"]) & (me["statistic"] == biggest["statistic"])]
+        if not me.empty
+        else pd.DataFrame(columns=["ci_low", "ci_high"])
+    )
     half = float((row["ci_high"] - row["ci_low"]).iloc[0] / 2) if len(row) else float("nan")
     if pd.isna(half):  # no interval to judge against: not applicable
         return f.add("choice_matters").add("choice_noise")
@@ -678,8 +798,13 @@ def _protocols(t: dict) -> Findings:
         moved = both[both["rank_shift"] != 0]
         f.add("protocol_moved", len(moved), text=str(len(both)))
         for _, r in moved.reindex(moved["rank_shift"].abs().sort_values(ascending=False).index).iterrows():
-            f.add("protocol_shift", r["rank_shift"], group=r["system"], mqm_rank=r["mqm_rank"],
-                  protocol_rank=r["protocol_rank"])
+            f.add(
+                "protocol_shift",
+                r["rank_shift"],
+                group=r["system"],
+                mqm_rank=r["mqm_rank"],
+                protocol_rank=r["protocol_rank"],
+            )
         if moved.empty:
             f.add("protocol_shift")
     else:
@@ -690,8 +815,14 @@ def _protocols(t: dict) -> Findings:
     gap = pr["bleu_rank"] - human  # BLEU rank below even the worse of the human ranks
     i = gap.idxmax()
     if gap[i] > 0:
-        f.add("bleu_undervalues", gap[i], text=pr.loc[i, "system"], bleu_rank=pr.loc[i, "bleu_rank"],
-              mqm_rank=pr.loc[i, "mqm_rank"], protocol_rank=pr.loc[i, "protocol_rank"])
+        f.add(
+            "bleu_undervalues",
+            gap[i],
+            text=pr.loc[i, "system"],
+            bleu_rank=pr.loc[i, "bleu_rank"],
+            mqm_rank=pr.loc[i, "mqm_rank"],
+            protocol_rank=pr.loc[i, "protocol_rank"],
+        )
     else:
         f.add("bleu_undervalues")  # BLEU ranks no system below the human rankings
     return f.add("bleu_tau", kendalltau(pr["mqm_rank"], pr["bleu_rank"]).statistic, n=len(pr))
@@ -730,8 +861,16 @@ def _wmt22(t: dict) -> Findings:
     """Section ``wmt22``: the field's metrics against expert MQM on WMT22 ZH→EN, ranked only by tested clusters."""
     f = Findings()
     me, ranks = t["wmt22_meta_evaluation"], t["wmt22_clusters"]
-    names = ("wmt22_metrics", "wmt22_first", "wmt22_clusters", "wmt22_bleu", "wmt22_own_bleu", "wmt22_refb_first",
-             "wmt22_acc_eq_low", "wmt22_acc_eq_high")
+    names = (
+        "wmt22_metrics",
+        "wmt22_first",
+        "wmt22_clusters",
+        "wmt22_bleu",
+        "wmt22_own_bleu",
+        "wmt22_refb_first",
+        "wmt22_acc_eq_low",
+        "wmt22_acc_eq_high",
+    )
     if me.empty or ranks.empty:
         for q in names:
             f.add(q)
@@ -740,15 +879,24 @@ def _wmt22(t: dict) -> Findings:
     system = me[(me["setting"] == "no_human") & (me["statistic"] == "pearson")]
     f.add("wmt22_metrics", no["metric"].nunique(), n=int(system["n"].max()))
     first = no[no["rank"] == 1]
-    f.add("wmt22_first", len(first), text=_listing(first["metric"].tolist()), best_r=first["estimate"].max(),
-          least_r=first["estimate"].min())
+    f.add(
+        "wmt22_first",
+        len(first),
+        text=_listing(first["metric"].tolist()),
+        best_r=first["estimate"].max(),
+        least_r=first["estimate"].min(),
+    )
     f.add("wmt22_clusters", int(no["rank"].max()))
     for q, metric in (("wmt22_bleu", "BLEU-refA"), ("wmt22_own_bleu", "bleu")):
         row = no[no["metric"] == metric]
         f.add(q, row["estimate"].iloc[0] if len(row) else None, rank=row["rank"].iloc[0] if len(row) else None)
     refb = ranks[(ranks["setting"] == "with_refB") & (ranks["rank"] == 1)]
-    f.add("wmt22_refb_first", len(refb), text=_listing(refb["metric"].tolist()) if len(refb) else None,
-          n=int(me[(me["setting"] == "with_refB") & (me["statistic"] == "pearson")]["n"].max()))
+    f.add(
+        "wmt22_refb_first",
+        len(refb),
+        text=_listing(refb["metric"].tolist()) if len(refb) else None,
+        n=int(me[(me["setting"] == "with_refB") & (me["statistic"] == "pearson")]["n"].max()),
+    )
     acc = me[(me["setting"] == "no_human") & (me["statistic"] == "acc_eq_item")].dropna(subset=["estimate"])
     if acc.empty:
         return f.add("wmt22_acc_eq_low").add("wmt22_acc_eq_high")
@@ -771,7 +919,6 @@ def findings(folder) -> pd.DataFrame:
         :data:`helpers.core.book.findings.COLUMNS` plus extra columns some quantities use.
     """
     t = {name: read_saved(folder, name) for name in FINDINGS_INPUTS}
-    parts = [_data(t), _reproduce(t), _meta(t), _choice(t), _unmatched(t, folder), _protocols(t), _seeds(t),
-             _wmt22(t)]
+    parts = [_data(t), _reproduce(t), _meta(t), _choice(t), _unmatched(t, folder), _protocols(t), _seeds(t), _wmt22(t)]
     frames = [p.frame() for p in parts]
     return pd.concat([fr for fr in frames if not fr.empty], ignore_index=True)

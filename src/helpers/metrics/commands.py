@@ -46,8 +46,10 @@ def _score(args) -> int:
     ref = paths.resolve_input(args.ref)
     texts = read_texts(ref, hyps, paths.resolve_input(args.src) if args.src else None)
     target = "zh" if args.chinese else "en"
-    files = {ref: texts["reference"].iloc[: len(texts) // len(hyps)],
-             **{path: texts.loc[texts["system"] == name, "hypothesis"] for name, path in hyps.items()}}
+    files = {
+        ref: texts["reference"].iloc[: len(texts) // len(hyps)],
+        **{path: texts.loc[texts["system"] == name, "hypothesis"] for name, path in hyps.items()},
+    }
     with warnings.catch_warnings(record=True) as caught:  # printed as one line each, not Python's form
         warnings.simplefilter("always", scores.ScriptWarning)
         for path, lines in files.items():
@@ -69,8 +71,13 @@ def add_commands(groups: dict) -> None:
     s.add_argument("--hyp", required=True, action="append", metavar="NAME=FILE", help=h["--hyp"])
     s.add_argument("--src", help=h["--src"])
     default = ",".join(scores.DEFAULT_METRICS)
-    s.add_argument("--metrics", default=default, help=h["--metrics"].format(
-        default=default, choices=", ".join(scores.METRICS), lower=", ".join(sorted(scores.LOWER_IS_BETTER))))
+    s.add_argument(
+        "--metrics",
+        default=default,
+        help=h["--metrics"].format(
+            default=default, choices=", ".join(scores.METRICS), lower=", ".join(sorted(scores.LOWER_IS_BETTER))
+        ),
+    )
     s.add_argument("--chinese", action="store_true", help=h["--chinese"])
     s.add_argument("--out", required=True, help=h["--out"])
     s.set_defaults(handler=_score)

@@ -21,10 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.statistics.correlation import kendall_tau_b as _kendall_tau_b
-from ..core.statistics.correlation import kendall_tau_rows as _kendall_rows
 from ..core.statistics.correlation import pair_signs as _pair_signs
-from ..core.statistics.correlation import pearson
-from ..core.statistics.correlation import pearson_rows as _pearson_rows
 
 # --------------------------------------------------------------------------- statistics on arrays
 # Each *_rows function takes (B, n) arrays and returns B values: one per bootstrap resample or
@@ -233,11 +230,11 @@ def _tie_calibrated_rows(pairs: _TiePairs, weights: np.ndarray) -> tuple[np.ndar
         candidates = np.unique(np.r_[0.0, np.quantile(pairs.diff, np.linspace(0, 1, RESAMPLE_THRESHOLDS - 1))])
     acc, eps = np.empty(w.shape[0]), np.empty(w.shape[0])
     for start in range(0, w.shape[0], 256):
-        curve = _tie_calibrated_curve(pairs, w[start:start + 256], candidates)
+        curve = _tie_calibrated_curve(pairs, w[start : start + 256], candidates)
         ok = ~np.isnan(curve).all(axis=1)
         best = np.argmax(np.nan_to_num(curve, nan=-np.inf), axis=1)  # the first, smallest epsilon, of the best
-        acc[start:start + 256] = np.where(ok, curve[np.arange(curve.shape[0]), best], np.nan)
-        eps[start:start + 256] = np.where(ok, candidates[best], np.nan)
+        acc[start : start + 256] = np.where(ok, curve[np.arange(curve.shape[0]), best], np.nan)
+        eps[start : start + 256] = np.where(ok, candidates[best], np.nan)
     return acc, eps
 
 

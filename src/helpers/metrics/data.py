@@ -37,11 +37,10 @@ import re
 import numpy as np
 import pandas as pd
 
-from ..core.formats import mqm
-from ..core.statistics import scoring
 from ..core.errors import InputError
-from ..core.formats import testsets
+from ..core.formats import mqm, testsets
 from ..core.formats.texts import align_to_lines, read_lines
+from ..core.statistics import scoring
 
 #: The WMT test sets of the chapter (their files, systems and joins: :mod:`helpers.core.formats.testsets`).
 TESTSETS = ("newstest2021", "generaltest2023")
@@ -68,15 +67,25 @@ def texts(testset: str = "newstest2021", systems: list[str] | None = None) -> pd
         ``system, segment, source, reference, hypothesis``; ``segment`` the 1-based line.
     """
     if testset not in TESTSETS:
-        raise InputError("is not a test set of chapter 09", parameter="testset", value=testset,
-                         expected=" or ".join(TESTSETS))
+        raise InputError(
+            "is not a test set of chapter 09", parameter="testset", value=testset, expected=" or ".join(TESTSETS)
+        )
     ts = testsets.get(testset)
     source, reference = read_lines(ts.file("source")), read_lines(ts.file("reference"))
     frames = []
     for system in systems or ts.systems:
         hyp = read_lines(ts.file("output", system))
-        frames.append(pd.DataFrame({"system": system, "segment": np.arange(1, len(hyp) + 1), "source": source,
-                                    "reference": reference, "hypothesis": hyp}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "system": system,
+                    "segment": np.arange(1, len(hyp) + 1),
+                    "source": source,
+                    "reference": reference,
+                    "hypothesis": hyp,
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -234,15 +243,24 @@ def ted(scheme: str = "mqm") -> tuple[pd.DataFrame, pd.DataFrame]:
     segs = scoring.segment_scores(scoring.rater_scores(ratings, scheme, file=path))
     clean = ratings.drop_duplicates(["system", "global_seg_id"]).assign(
         source=lambda f: f["source"].str.replace(_MARKUP, "", regex=True),
-        hypothesis=lambda f: f["target"].str.replace(_MARKUP, "", regex=True))
+        hypothesis=lambda f: f["target"].str.replace(_MARKUP, "", regex=True),
+    )
     by_system = clean.set_index(["system", "global_seg_id"])["hypothesis"]
     refs = clean[clean["system"].isin(["ref", "refB"])]
     ref_of = {s: by_system.xs(s, level="system") for s in refs["system"].unique()}
-    reference = [ref_of["refB" if s == "ref" else "ref"].get(g) for s, g in zip(clean["system"], clean["global_seg_id"])]
-    out = pd.DataFrame({"system": clean["system"].to_numpy(), "doc": clean["doc"].to_numpy(),
-                        "segment": clean["global_seg_id"].astype("int64").to_numpy(),
-                        "source": clean["source"].to_numpy(), "reference": reference,
-                        "hypothesis": clean["hypothesis"].to_numpy()})
+    reference = [
+        ref_of["refB" if s == "ref" else "ref"].get(g) for s, g in zip(clean["system"], clean["global_seg_id"])
+    ]
+    out = pd.DataFrame(
+        {
+            "system": clean["system"].to_numpy(),
+            "doc": clean["doc"].to_numpy(),
+            "segment": clean["global_seg_id"].astype("int64").to_numpy(),
+            "source": clean["source"].to_numpy(),
+            "reference": reference,
+            "hypothesis": clean["hypothesis"].to_numpy(),
+        }
+    )
     out = out.dropna(subset=["reference"]).sort_values(["system", "segment"]).reset_index(drop=True)
     scores = segs.rename(columns={"global_seg_id": "segment"})[["system", "doc", "segment", "score"]]
     return out, scores.assign(segment=scores["segment"].astype("int64"))

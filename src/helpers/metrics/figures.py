@@ -10,12 +10,22 @@ import plotly.graph_objects as go
 from ..core.book import plots
 
 #: Chapter 09's colours, one per metric (a metric computed elsewhere takes the fallback cycle's).
-COLOURS = {"metric bleu": "#1f4e9a", "metric chrf": "#d95f02", "metric chrfpp": "#1b9e77", "metric ter": "#7570b3",
-           "metric embed": "#e7298a"}
+COLOURS = {
+    "metric bleu": "#1f4e9a",
+    "metric chrf": "#d95f02",
+    "metric chrfpp": "#1b9e77",
+    "metric ter": "#7570b3",
+    "metric embed": "#e7298a",
+}
 plots.register_colours(COLOURS)
 #: The statistics the correlation figure shows, with their axis labels.
-SHOWN = {"pearson": "system Pearson r", "kendall_tau_b": "system Kendall τ", "pearson_flat": "segment r (flat)",
-         "pearson_item": "segment r (per item)", "acc_eq_item": "tie-calibrated accuracy"}
+SHOWN = {
+    "pearson": "system Pearson r",
+    "kendall_tau_b": "system Kendall τ",
+    "pearson_flat": "segment r (flat)",
+    "pearson_item": "segment r (per item)",
+    "acc_eq_item": "tie-calibrated accuracy",
+}
 
 
 def _correlations(table: pd.DataFrame) -> pd.DataFrame:
@@ -34,16 +44,28 @@ def correlations(table: pd.DataFrame, title: str = "") -> go.Figure:
     t = _correlations(table)
     fig = go.Figure()
     for metric, part in t.groupby("metric", sort=False):
-        fig.add_trace(go.Scatter(
-            x=part["estimate"], y=part["label"], mode="markers", name=metric,
-            marker={"size": 10, "color": plots.colour(f"metric {metric}")},
-            error_x={"type": "data", "symmetric": False, "array": part["above"], "arrayminus": part["below"]},
-            customdata=np.column_stack([part["ci_low"], part["ci_high"], part["n"]]),
-            hovertemplate=f"{metric}: " + "%{x:.3f} [%{customdata[0]:.3f}, %{customdata[1]:.3f}], n = %{customdata[2]}"
-                          "<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=part["estimate"],
+                y=part["label"],
+                mode="markers",
+                name=metric,
+                marker={"size": 10, "color": plots.colour(f"metric {metric}")},
+                error_x={"type": "data", "symmetric": False, "array": part["above"], "arrayminus": part["below"]},
+                customdata=np.column_stack([part["ci_low"], part["ci_high"], part["n"]]),
+                hovertemplate=f"{metric}: "
+                + "%{x:.3f} [%{customdata[0]:.3f}, %{customdata[1]:.3f}], n = %{customdata[2]}"
+                "<extra></extra>",
+            )
+        )
     fig.add_vline(x=0, line_dash="dot", line_color="#888")
-    fig.update_layout(title=title, xaxis_title="agreement with the human scores (both oriented higher = better)",
-                      scattermode="group", height=420, margin={"l": 170, "r": 30, "t": 60, "b": 50})
+    fig.update_layout(
+        title=title,
+        xaxis_title="agreement with the human scores (both oriented higher = better)",
+        scattermode="group",
+        height=420,
+        margin={"l": 170, "r": 30, "t": 60, "b": 50},
+    )
     return fig
 
 
@@ -51,14 +73,25 @@ def system_scatter(ranks: pd.DataFrame, title: str = "") -> go.Figure:
     """BLEU (x) against the expert MQM penalty (y, best at the top) per system
     (:func:`helpers.metrics.ch09.protocol_ranks`); hovering names the system and its ranks."""
     r = ranks
-    fig = go.Figure(go.Scatter(
-        x=r["bleu"], y=r["mqm"], mode="markers", marker={"size": 11, "color": "#1f4e9a"}, text=r["system"],
-        customdata=np.column_stack([r["mqm_rank"], r["protocol_rank"], r["bleu_rank"]]),
-        hovertemplate="%{text}<br>BLEU %{x:.2f} (rank %{customdata[2]})<br>MQM %{y:.2f} (rank %{customdata[0]})"
-                      "<br>other protocol's rank %{customdata[1]}<extra></extra>"))
-    fig.update_layout(title=title, xaxis_title="BLEU (higher is better)",
-                      yaxis={"title": "MQM penalty per segment (lower is better)", "autorange": "reversed"},
-                      height=440, margin={"l": 70, "r": 30, "t": 60, "b": 50})
+    fig = go.Figure(
+        go.Scatter(
+            x=r["bleu"],
+            y=r["mqm"],
+            mode="markers",
+            marker={"size": 11, "color": "#1f4e9a"},
+            text=r["system"],
+            customdata=np.column_stack([r["mqm_rank"], r["protocol_rank"], r["bleu_rank"]]),
+            hovertemplate="%{text}<br>BLEU %{x:.2f} (rank %{customdata[2]})<br>MQM %{y:.2f} (rank %{customdata[0]})"
+            "<br>other protocol's rank %{customdata[1]}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        title=title,
+        xaxis_title="BLEU (higher is better)",
+        yaxis={"title": "MQM penalty per segment (lower is better)", "autorange": "reversed"},
+        height=440,
+        margin={"l": 70, "r": 30, "t": 60, "b": 50},
+    )
     return fig
 
 
@@ -74,10 +107,19 @@ def rank_disagreement(ranks: pd.DataFrame, protocol: str = "", title: str = "") 
     cols = _rank_columns(ranks, protocol)
     fig = go.Figure()
     for r in ranks.itertuples(index=False):
-        fig.add_trace(go.Scatter(x=[label for _, label in cols], y=[getattr(r, c) for c, _ in cols],
-                                 mode="lines+markers", name=r.system,
-                                 hovertemplate=f"{r.system}: rank %{{y}} by %{{x}}<extra></extra>"))
-    fig.update_layout(title=title, yaxis={"autorange": "reversed", "title": "rank (1 = best)", "dtick": 1},
-                      height=260 + 25 * len(ranks), margin={"l": 60, "r": 160, "t": 60, "b": 40})
+        fig.add_trace(
+            go.Scatter(
+                x=[label for _, label in cols],
+                y=[getattr(r, c) for c, _ in cols],
+                mode="lines+markers",
+                name=r.system,
+                hovertemplate=f"{r.system}: rank %{{y}} by %{{x}}<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        title=title,
+        yaxis={"autorange": "reversed", "title": "rank (1 = best)", "dtick": 1},
+        height=260 + 25 * len(ranks),
+        margin={"l": 60, "r": 160, "t": 60, "b": 40},
+    )
     return fig
-

@@ -45,16 +45,20 @@ def read_texts(ref, hyps: dict, src=None):
     def aligned(path) -> list[str]:
         lines = read_lines(path)
         if len(lines) != n:
-            raise InputError(f"has {len(lines)} lines but the reference {ref} has {n}", file=path,
-                             expected="one line per reference line")
+            raise InputError(
+                f"has {len(lines)} lines but the reference {ref} has {n}",
+                file=path,
+                expected="one line per reference line",
+            )
         return lines
 
     source = aligned(src) if src is not None else None
     frames = []
     for name, path in hyps.items():
         lines = aligned(path)
-        frame = pd.DataFrame({"system": name, "segment": np.arange(1, n + 1), "reference": reference,
-                              "hypothesis": lines})
+        frame = pd.DataFrame(
+            {"system": name, "segment": np.arange(1, n + 1), "reference": reference, "hypothesis": lines}
+        )
         if source is not None:
             frame.insert(2, "source", source)
         frames.append(frame)
@@ -77,8 +81,13 @@ def read_metric_files(paths: str) -> pd.DataFrame:
             frame.insert(2, "metric", path.stem)
         for name in frame["metric"].unique():
             if name in seen:
-                raise InputError(f"gives metric {name!r}, which {seen[name]} gives too", file=path, column="metric",
-                                 value=name, expected="each metric in one file")
+                raise InputError(
+                    f"gives metric {name!r}, which {seen[name]} gives too",
+                    file=path,
+                    column="metric",
+                    value=name,
+                    expected="each metric in one file",
+                )
             seen[name] = path
         frames.append(frame)
     if not frames:
@@ -109,8 +118,13 @@ def read_score_csv(path, columns: list[str], optional: tuple[str, ...] = ()) -> 
     columns = [c for c in columns if c in raw.columns or c not in optional]
     missing = [c for c in columns if c not in raw.columns]
     if missing:
-        raise InputError(f"lacks column(s) {', '.join(missing)}", file=path, row=1,
-                         value=", ".join(raw.columns)[:120], expected=f"columns {', '.join(columns)}")
+        raise InputError(
+            f"lacks column(s) {', '.join(missing)}",
+            file=path,
+            row=1,
+            value=", ".join(raw.columns)[:120],
+            expected=f"columns {', '.join(columns)}",
+        )
     if raw.empty:
         raise InputError("has a header but no scores", file=path)
     keep = columns + (["doc"] if "doc" in raw.columns else [])
@@ -122,8 +136,13 @@ def read_score_csv(path, columns: list[str], optional: tuple[str, ...] = ()) -> 
                 raise InputError(f"{name} is empty", file=path, row=at, column=name, value=row[name])
         seg = row["segment"]
         if seg and not (seg.isdigit() and int(seg) > 0):
-            raise InputError("segment must be a positive integer (the 1-based line) or empty for a system score",
-                             file=path, row=at, column="segment", value=seg)
+            raise InputError(
+                "segment must be a positive integer (the 1-based line) or empty for a system score",
+                file=path,
+                row=at,
+                column="segment",
+                value=seg,
+            )
         try:
             score = float(row["score"])
         except ValueError:
@@ -134,8 +153,14 @@ def read_score_csv(path, columns: list[str], optional: tuple[str, ...] = ()) -> 
     dup = raw.duplicated(key)
     if dup.any():
         at = int(dup.to_numpy().nonzero()[0][0])
-        raise InputError(f"repeats {', '.join(key)} of an earlier row", file=path, row=at + 2, column=key[-1],
-                         value=" / ".join(raw.iloc[at][key]), expected="one score per " + ", ".join(key))
+        raise InputError(
+            f"repeats {', '.join(key)} of an earlier row",
+            file=path,
+            row=at + 2,
+            column=key[-1],
+            value=" / ".join(raw.iloc[at][key]),
+            expected="one score per " + ", ".join(key),
+        )
     out = raw.copy()
     out["segment"] = pd.to_numeric(out["segment"].replace("", None)).astype("Float64").astype(float)
     out["score"] = out["score"].astype(float)
@@ -164,14 +189,23 @@ def read_human(path, weights: str | None = None, source=None) -> pd.DataFrame:
         raise InputError("is empty", file=path, expected="an MQM file or a CSV system, segment, score")
     tsv = path.suffix.lower() != ".csv" and not mqm.is_segment_score_file(path)
     if source is not None and not tsv:
-        raise InputError("has no source text to align by: --source applies to an MQM annotation file (TSV)",
-                         file=path, parameter="--source", value=str(source))
+        raise InputError(
+            "has no source text to align by: --source applies to an MQM annotation file (TSV)",
+            file=path,
+            parameter="--source",
+            value=str(source),
+        )
     if path.suffix.lower() == ".csv":
         return read_score_csv(path, HUMAN_COLUMNS)
     if not tsv:
         if weights not in (None, "mqm"):
-            raise InputError("a per-segment score file is scored already (with the published MQM weights), so "
-                             "--weights does not apply", file=path, parameter="weights", value=weights)
+            raise InputError(
+                "a per-segment score file is scored already (with the published MQM weights), so "
+                "--weights does not apply",
+                file=path,
+                parameter="weights",
+                value=weights,
+            )
         seg = mqm.read_segment_scores(path)
     else:
         frame = mqm.read_mqm(path, columns=ann.SCORING_COLUMNS + (["source"] if source is not None else []))
@@ -199,11 +233,15 @@ def check_segment_join(human: pd.DataFrame, scores: pd.DataFrame, human_file) ->
         return
     dense = rated[0] == 1 and rated[-1] == len(rated)
     if dense and beyond.max() > rated[-1]:
-        raise InputError(f"numbers its {len(rated)} rated segments 1-{len(rated)}, while the metric scores run to "
-                         f"line {int(beyond.max())}: its numbers are not lines of the test set, and a join by "
-                         "number would pair wrong segments", file=human_file, column="globalSegId",
-                         expected="--source SRC.txt (the source file the metrics scored: documents are aligned to "
-                         "its lines by their source text), or a CSV system, segment, score whose segment is the line")
+        raise InputError(
+            f"numbers its {len(rated)} rated segments 1-{len(rated)}, while the metric scores run to "
+            f"line {int(beyond.max())}: its numbers are not lines of the test set, and a join by "
+            "number would pair wrong segments",
+            file=human_file,
+            column="globalSegId",
+            expected="--source SRC.txt (the source file the metrics scored: documents are aligned to "
+            "its lines by their source text), or a CSV system, segment, score whose segment is the line",
+        )
 
 
 def mtme_set(directory, lp: str):
@@ -259,5 +297,14 @@ def mtme_scores(es, human: str = "mqm", metrics=None, references: bool = False) 
     return h[["system", "segment", "score", "doc"]], m[["system", "segment", "metric", "score", "doc"]]
 
 
-__all__ = ["mtme_set", "mtme_scores", "HUMAN_COLUMNS", "METRIC_COLUMNS", "read_texts", "read_metric_files", "read_score_csv", "read_human",
-           "check_segment_join"]
+__all__ = [
+    "mtme_set",
+    "mtme_scores",
+    "HUMAN_COLUMNS",
+    "METRIC_COLUMNS",
+    "read_texts",
+    "read_metric_files",
+    "read_score_csv",
+    "read_human",
+    "check_segment_join",
+]

@@ -57,8 +57,18 @@ import pandas as pd
 from scipy.stats import kendalltau
 
 from ..core.statistics.stats import percentile_interval, resample
-from .correlations import (TIE_TOLERANCE, _accuracy_rows, _item_values, _kendall_rows, _pearson_rows,
-                           _tie_calibrated_rows, _tie_pairs, _weighted_item_mean, pearson, snap_ties)
+from .correlations import (
+    TIE_TOLERANCE,
+    _accuracy_rows,
+    _item_values,
+    _kendall_rows,
+    _pearson_rows,
+    _tie_calibrated_rows,
+    _tie_pairs,
+    _weighted_item_mean,
+    pearson,
+    snap_ties,
+)
 from .scores import LOWER_IS_BETTER  # metrics whose scores are lower-is-better by default (edit rates)
 
 #: Columns of :func:`meta_evaluate`'s table (the ``metrics meta`` CSV).
@@ -67,8 +77,14 @@ COLUMNS = ["level", "metric", "statistic", "estimate", "ci_low", "ci_high", "n"]
 UNMATCHED_COLUMNS = ["metric", "only_in", "what", "n", "examples"]
 #: Statistics of each level, in the order of the table.
 SYSTEM_STATISTICS = ("pearson", "kendall_tau_b", "pairwise_accuracy")
-SEGMENT_STATISTICS = ("pearson_flat", "kendall_tau_b_flat", "pearson_item", "kendall_tau_b_item", "acc_eq_item",
-                      "acc_eq_epsilon_item")
+SEGMENT_STATISTICS = (
+    "pearson_flat",
+    "kendall_tau_b_flat",
+    "pearson_item",
+    "kendall_tau_b_item",
+    "acc_eq_item",
+    "acc_eq_epsilon_item",
+)
 #: How a metric's system scores are made (:func:`system_level_scores`).
 SEGMENT_CHOICES = ("given", "all", "rated")
 HUMAN = "human"
@@ -89,8 +105,9 @@ class MetaEvaluation(NamedTuple):
 MIN_UNITS = 3
 
 
-def tie_calibrated_accuracy_weighted(human, metric, weights,
-                                     tolerance: float = TIE_TOLERANCE) -> tuple[np.ndarray, np.ndarray]:
+def tie_calibrated_accuracy_weighted(
+    human, metric, weights, tolerance: float = TIE_TOLERANCE
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`helpers.metrics.correlations.tie_calibrated_accuracy` under each row of item ``weights``
     (B, items): the item-averaged acc_eq and its ε with each item counted as often as its weight says (a
     bootstrap resample, or 0/1 to restrict the items to a group), the threshold searched afresh per row as
@@ -127,6 +144,7 @@ def tie_calibrated_accuracy_weighted(human, metric, weights,
     h, m = snap_ties(h.ravel(), tolerance).reshape(h.shape), snap_ties(m.ravel(), tolerance).reshape(m.shape)
     return _tie_calibrated_rows(_tie_pairs(h, m), np.atleast_2d(np.asarray(weights, dtype=float)))
 
+
 # --------------------------------------------------------------------------- the data, aligned
 
 
@@ -161,8 +179,13 @@ def _check(frame: pd.DataFrame, columns: list[str], what: str) -> pd.DataFrame:
     return out
 
 
-def _align(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_better: bool,
-           lower_is_better: Iterable[str], tolerance: float = TIE_TOLERANCE) -> _Aligned:
+def _align(
+    human: pd.DataFrame,
+    metrics: pd.DataFrame,
+    human_higher_is_better: bool,
+    lower_is_better: Iterable[str],
+    tolerance: float = TIE_TOLERANCE,
+) -> _Aligned:
     h = _check(human, ["system", "segment", "score"], "human")
     m = _check(metrics, ["system", "segment", "metric", "score"], "metric")
     m["metric"] = m["metric"].astype(str)
@@ -188,9 +211,11 @@ def _align(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_better: b
             named = side[side["doc"].notna() & (side["doc"].astype(str) != "")]
             docs.update(dict(zip(named["segment"], named["doc"].astype(str))))
     clusters = np.array([f"doc {docs[s]}" if s in docs else f"segment {s:g}" for s in items], dtype=object)
+
     def system_rows(rows: pd.DataFrame, sign: float) -> pd.Series:
-        return pd.Series(snap_ties(sign * rows["score"].to_numpy(), tolerance), index=rows["system"].to_numpy(),
-                         dtype=float)
+        return pd.Series(
+            snap_ties(sign * rows["score"].to_numpy(), tolerance), index=rows["system"].to_numpy(), dtype=float
+        )
 
     h_sys = system_rows(h[h["segment"].isna()], signs[HUMAN])
     metric_grids, metric_sys = {}, {}
@@ -198,8 +223,9 @@ def _align(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_better: b
         seg = rows[rows["segment"].notna()]
         metric_grids[name] = grid(seg, signs[name])
         metric_sys[name] = system_rows(rows[rows["segment"].isna()], signs[name])
-    return _Aligned(systems, items, clusters, grid(h_seg, signs[HUMAN]), h_sys, metric_grids, metric_sys, signs,
-                    tolerance)
+    return _Aligned(
+        systems, items, clusters, grid(h_seg, signs[HUMAN]), h_sys, metric_grids, metric_sys, signs, tolerance
+    )
 
 
 def _unmatched(a: _Aligned, human: pd.DataFrame, metrics: pd.DataFrame) -> pd.DataFrame:
@@ -208,15 +234,24 @@ def _unmatched(a: _Aligned, human: pd.DataFrame, metrics: pd.DataFrame) -> pd.Da
 
     def add(metric, only_in, what, labels):
         if len(labels):
-            rows.append({"metric": metric, "only_in": only_in, "what": what, "n": len(labels),
-                         "examples": "; ".join(map(str, labels[:5]))})
+            rows.append(
+                {
+                    "metric": metric,
+                    "only_in": only_in,
+                    "what": what,
+                    "n": len(labels),
+                    "examples": "; ".join(map(str, labels[:5])),
+                }
+            )
 
     for name, grid in a.metrics.items():
         m_systems = set(metrics.loc[metrics["metric"].astype(str) == name, "system"].astype(str))
         add(name, "human", "system", sorted(h_systems - m_systems))
         add(name, "metric", "system", sorted(m_systems - h_systems))
-        for only_in, mask in (("human", ~np.isnan(a.human) & np.isnan(grid)),
-                              ("metric", np.isnan(a.human) & ~np.isnan(grid))):
+        for only_in, mask in (
+            ("human", ~np.isnan(a.human) & np.isnan(grid)),
+            ("metric", np.isnan(a.human) & ~np.isnan(grid)),
+        ):
             item, system = np.nonzero(mask)
             add(name, only_in, "segment", [f"{a.systems[s]} #{a.items[i]:g}" for i, s in zip(item, system)])
     return pd.DataFrame(rows, columns=UNMATCHED_COLUMNS)
@@ -257,8 +292,9 @@ def _metric_system(a: _Aligned, name: str, segments: str, weights: np.ndarray | 
 _SYSTEM_FUNCTIONS = {"pearson": _pearson_rows, "kendall_tau_b": _kendall_rows, "pairwise_accuracy": _accuracy_rows}
 
 
-def _system_rows(a: _Aligned, name: str, segments: str, weights,
-                 statistics=SYSTEM_STATISTICS) -> tuple[dict, int, bool]:
+def _system_rows(
+    a: _Aligned, name: str, segments: str, weights, statistics=SYSTEM_STATISTICS
+) -> tuple[dict, int, bool]:
     h, h_ok = _human_system(a, weights)
     m, m_ok, _ = _metric_system(a, name, segments, weights)
     point_h, _ = _human_system(a, None)
@@ -284,8 +320,9 @@ def _weighted_pearson(x: np.ndarray, y: np.ndarray, item: np.ndarray, weights: n
     """Pearson's r of the cells (x, y) when each cell counts as often as its item's weight:
     the moments are sums over items of per-item sums, so every resample costs one product."""
     n_items = weights.shape[1]
-    sums = np.stack([np.bincount(item, weights=v, minlength=n_items)
-                     for v in (np.ones_like(x), x, y, x * y, x * x, y * y)], axis=1)
+    sums = np.stack(
+        [np.bincount(item, weights=v, minlength=n_items) for v in (np.ones_like(x), x, y, x * y, x * x, y * y)], axis=1
+    )
     t, sx, sy, sxy, sxx, syy = (weights @ sums).T
     with np.errstate(invalid="ignore", divide="ignore"):
         cov, vx, vy = sxy - sx * sy / t, sxx - sx**2 / t, syy - sy**2 / t
@@ -294,8 +331,9 @@ def _weighted_pearson(x: np.ndarray, y: np.ndarray, item: np.ndarray, weights: n
     return np.where(constant, np.nan, np.clip(r, -1.0, 1.0))
 
 
-def _segment_rows(a: _Aligned, name: str, weights: np.ndarray | None,
-                  statistics=SEGMENT_STATISTICS) -> tuple[dict, dict]:
+def _segment_rows(
+    a: _Aligned, name: str, weights: np.ndarray | None, statistics=SEGMENT_STATISTICS
+) -> tuple[dict, dict]:
     """Each segment statistic under each row of item ``weights`` (None: the estimate), and its n."""
     h, m, item = _cells(a, name)
     w = np.ones((1, a.items.size)) if weights is None else np.atleast_2d(weights)
@@ -331,10 +369,20 @@ def _segment_rows(a: _Aligned, name: str, weights: np.ndarray | None,
 # --------------------------------------------------------------------------- public frames
 
 
-def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both", segments: str = "given",
-                  resample_by: str = "segment", n_boot: int = 1000, ci: float = 95.0, seed: int = 0,
-                  human_higher_is_better: bool = False, lower_is_better: Iterable[str] = LOWER_IS_BETTER,
-                  statistics: Iterable[str] | None = None, tie_tolerance: float = TIE_TOLERANCE) -> MetaEvaluation:
+def meta_evaluate(
+    human: pd.DataFrame,
+    metrics: pd.DataFrame,
+    level: str = "both",
+    segments: str = "given",
+    resample_by: str = "segment",
+    n_boot: int = 1000,
+    ci: float = 95.0,
+    seed: int = 0,
+    human_higher_is_better: bool = False,
+    lower_is_better: Iterable[str] = LOWER_IS_BETTER,
+    statistics: Iterable[str] | None = None,
+    tie_tolerance: float = TIE_TOLERANCE,
+) -> MetaEvaluation:
     """How well each metric agrees with the human scores, at system and/or segment level.
 
     Parameters
@@ -412,22 +460,29 @@ def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both
     wanted = set(SYSTEM_STATISTICS + SEGMENT_STATISTICS if statistics is None else statistics)
     unknown = wanted - set(SYSTEM_STATISTICS + SEGMENT_STATISTICS)
     if unknown:
-        raise ValueError(f"unknown statistic(s) {', '.join(sorted(unknown))} (known: "
-                         f"{', '.join(SYSTEM_STATISTICS + SEGMENT_STATISTICS)})")
+        raise ValueError(
+            f"unknown statistic(s) {', '.join(sorted(unknown))} (known: "
+            f"{', '.join(SYSTEM_STATISTICS + SEGMENT_STATISTICS)})"
+        )
     system_stats = tuple(s for s in SYSTEM_STATISTICS if s in wanted)
     segment_stats = tuple(s for s in SEGMENT_STATISTICS if s in wanted)
     a = _align(human, metrics, human_higher_is_better, lower_is_better, tie_tolerance)
-    weights = resample(a.items.size, n_boot, seed, a.clusters if resample_by == "doc" else None) \
-        if n_boot and a.items.size else None
+    weights = (
+        resample(a.items.size, n_boot, seed, a.clusters if resample_by == "doc" else None)
+        if n_boot and a.items.size
+        else None
+    )
     rows, notes = [], []
     for name in a.metrics:
         if level in ("system", "both") and system_stats:
             point, n, _ = _system_rows(a, name, segments, None, system_stats)
-            boot, _, resampled = _system_rows(a, name, segments, weights, system_stats) if weights is not None \
-                else ({}, 0, False)
+            boot, _, resampled = (
+                _system_rows(a, name, segments, weights, system_stats) if weights is not None else ({}, 0, False)
+            )
             if n < MIN_UNITS:
-                notes.append(f"{name}: {n} system(s) scored on both sides; no system-level statistic from fewer "
-                             f"than {MIN_UNITS}")
+                notes.append(
+                    f"{name}: {n} system(s) scored on both sides; no system-level statistic from fewer than {MIN_UNITS}"
+                )
             for stat in system_stats:
                 low, high = percentile_interval(boot[stat], ci) if resampled else (np.nan, np.nan)
                 estimate = float(point[stat][0])
@@ -444,16 +499,22 @@ def meta_evaluate(human: pd.DataFrame, metrics: pd.DataFrame, level: str = "both
                 too_few = n[stat] < MIN_UNITS or (stat.endswith("_item") and widest < MIN_UNITS)
                 if too_few:
                     estimate, low, high = np.nan, np.nan, np.nan
-                    notes.append(f"{name}: {stat} not computed: {n[stat]} unit(s), at most {widest} system(s) in "
-                                 f"a segment (fewer than {MIN_UNITS})")
+                    notes.append(
+                        f"{name}: {stat} not computed: {n[stat]} unit(s), at most {widest} system(s) in "
+                        f"a segment (fewer than {MIN_UNITS})"
+                    )
                 rows.append(("segment", name, stat, estimate, low, high, n[stat]))
     table = pd.DataFrame(rows, columns=COLUMNS)
     return MetaEvaluation(table, _unmatched(a, human, metrics), tuple(notes))
 
 
-def system_level_scores(human: pd.DataFrame, metrics: pd.DataFrame, segments: str = "given",
-                        human_higher_is_better: bool = False,
-                        lower_is_better: Iterable[str] = LOWER_IS_BETTER) -> pd.DataFrame:
+def system_level_scores(
+    human: pd.DataFrame,
+    metrics: pd.DataFrame,
+    segments: str = "given",
+    human_higher_is_better: bool = False,
+    lower_is_better: Iterable[str] = LOWER_IS_BETTER,
+) -> pd.DataFrame:
     """System scores as :func:`meta_evaluate` correlates them: ``system, metric, score, segments, source``.
 
     The human scores come first as metric ``"human"``; ``score`` keeps each file's own
@@ -499,22 +560,46 @@ def system_level_scores(human: pd.DataFrame, metrics: pd.DataFrame, segments: st
     h, _ = _human_system(a, None)
     counts = (~np.isnan(a.human)).sum(axis=0)
     source = "system rows" if len(a.human_system) else "mean of rated segments"
-    frames.append(pd.DataFrame({"system": a.systems, "metric": HUMAN, "score": a.signs[HUMAN] * h[0],
-                                "segments": pd.array(np.where(len(a.human_system), pd.NA, counts), dtype="Int64"),
-                                "source": source}))
+    frames.append(
+        pd.DataFrame(
+            {
+                "system": a.systems,
+                "metric": HUMAN,
+                "score": a.signs[HUMAN] * h[0],
+                "segments": pd.array(np.where(len(a.human_system), pd.NA, counts), dtype="Int64"),
+                "source": source,
+            }
+        )
+    )
     for name, grid in a.metrics.items():
         m, _, source = _metric_system(a, name, segments, None)
         mask = ~np.isnan(grid) & (~np.isnan(a.human) if source == "mean of rated segments" else True)
-        counts = pd.array(mask.sum(axis=0), dtype="Int64") if source != "system rows" else \
-            pd.array([pd.NA] * len(a.systems), dtype="Int64")
-        frames.append(pd.DataFrame({"system": a.systems, "metric": name, "score": a.signs[name] * m[0],
-                                    "segments": counts, "source": source}))
+        counts = (
+            pd.array(mask.sum(axis=0), dtype="Int64")
+            if source != "system rows"
+            else pd.array([pd.NA] * len(a.systems), dtype="Int64")
+        )
+        frames.append(
+            pd.DataFrame(
+                {
+                    "system": a.systems,
+                    "metric": name,
+                    "score": a.signs[name] * m[0],
+                    "segments": counts,
+                    "source": source,
+                }
+            )
+        )
     out = pd.concat(frames, ignore_index=True)
     return out[out["score"].notna()].reset_index(drop=True)
 
 
-def segment_choice(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_better: bool = False,
-                   lower_is_better: Iterable[str] = LOWER_IS_BETTER) -> pd.DataFrame:
+def segment_choice(
+    human: pd.DataFrame,
+    metrics: pd.DataFrame,
+    human_higher_is_better: bool = False,
+    lower_is_better: Iterable[str] = LOWER_IS_BETTER,
+) -> pd.DataFrame:
     """Does it matter which segments make a metric's system score? ``metric, statistic, all, rated, difference``.
 
     Each system-level statistic with the metric's system scores from all its segments and
@@ -559,11 +644,22 @@ def segment_choice(human: pd.DataFrame, metrics: pd.DataFrame, human_higher_is_b
         both = {choice: _system_rows(a, name, choice, None)[0] for choice in ("all", "rated")}
         for stat in SYSTEM_STATISTICS:
             r_all, r_rated = float(both["all"][stat][0]), float(both["rated"][stat][0])
-            rows.append({"metric": name, "statistic": stat, "all": r_all, "rated": r_rated,
-                         "difference": r_rated - r_all})
+            rows.append(
+                {"metric": name, "statistic": stat, "all": r_all, "rated": r_rated, "difference": r_rated - r_all}
+            )
     return pd.DataFrame(rows, columns=["metric", "statistic", "all", "rated", "difference"])
 
 
-__all__ = ["COLUMNS", "UNMATCHED_COLUMNS", "LOWER_IS_BETTER", "SYSTEM_STATISTICS", "SEGMENT_STATISTICS",
-           "MetaEvaluation", "MIN_UNITS", "meta_evaluate", "system_level_scores", "segment_choice",
-           "tie_calibrated_accuracy_weighted"]
+__all__ = [
+    "COLUMNS",
+    "UNMATCHED_COLUMNS",
+    "LOWER_IS_BETTER",
+    "SYSTEM_STATISTICS",
+    "SEGMENT_STATISTICS",
+    "MetaEvaluation",
+    "MIN_UNITS",
+    "meta_evaluate",
+    "system_level_scores",
+    "segment_choice",
+    "tie_calibrated_accuracy_weighted",
+]

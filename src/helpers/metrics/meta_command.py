@@ -31,11 +31,17 @@ def _inputs(p, h) -> None:
     p.add_argument("--source", default=None, metavar="SRC.txt", help=h["--source"])
     p.add_argument("--segments", choices=["given", "all", "rated"], default="given", help=h["--segments"])
     p.add_argument("--seed", type=int, default=0, help=pages.texts("core", "commands")["resampling"]["--seed"])
-    p.add_argument("--weights", default=None, metavar="mqm|marot|hope|metahope|FILE.yml",
-                   help=h["--weights"].format(weights=pages.texts("core", "commands")["mqm file"]["--weights"]))
+    p.add_argument(
+        "--weights",
+        default=None,
+        metavar="mqm|marot|hope|metahope|FILE.yml",
+        help=h["--weights"].format(weights=pages.texts("core", "commands")["mqm file"]["--weights"]),
+    )
     p.add_argument("--human-higher-is-better", action="store_true", help=h["--human-higher-is-better"])
     lower = ",".join(sorted(LOWER_IS_BETTER))
-    p.add_argument("--lower-is-better", default=None, metavar="M1,M2", help=h["--lower-is-better"].format(default=lower))
+    p.add_argument(
+        "--lower-is-better", default=None, metavar="M1,M2", help=h["--lower-is-better"].format(default=lower)
+    )
 
 
 def add_meta_command(group) -> None:
@@ -70,7 +76,9 @@ def _read_inputs(args):
         if not args.lp:
             raise InputError("is needed with --mtme", parameter="--lp", expected="a language pair such as zh-en")
         if args.source or args.weights:
-            raise InputError("applies to an MQM file, not to --mtme", parameter="--source" if args.source else "--weights")
+            raise InputError(
+                "applies to an MQM file, not to --mtme", parameter="--source" if args.source else "--weights"
+            )
         es = mtme_set(args.mtme, args.lp)
         names = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
         human, scores = mtme_scores(es, args.human or "mqm", names, references=args.include_references)
@@ -79,14 +87,18 @@ def _read_inputs(args):
         lower = [m.strip() for m in (args.lower_is_better or "").split(",") if m.strip()]
         return human, scores, True, lower, str(args.mtme)  # mt-metrics-eval: every score higher-is-better
     if not args.human or not args.metrics:
-        raise InputError("is needed (or --mtme DIR --lp LP)", parameter="--human" if not args.human else "--metrics",
-                         expected="a file")
+        raise InputError(
+            "is needed (or --mtme DIR --lp LP)",
+            parameter="--human" if not args.human else "--metrics",
+            expected="a file",
+        )
     human = read_human(args.human, args.weights, args.source)
     scores = read_metric_files(args.metrics)
     if args.source is None and Path(args.human).suffix.lower() != ".csv":
         check_segment_join(human, scores, args.human)
-    lower = [m.strip() for m in (args.lower_is_better if args.lower_is_better is not None else "ter").split(",")
-             if m.strip()]
+    lower = [
+        m.strip() for m in (args.lower_is_better if args.lower_is_better is not None else "ter").split(",") if m.strip()
+    ]
     return human, scores, args.human_higher_is_better, lower, str(args.metrics)
 
 
@@ -98,21 +110,33 @@ def _meta(args) -> int:
     if args.n_boot < 0:
         raise InputError("must be 0 or more", parameter="--n-boot", value=args.n_boot)
     try:
-        result = meta.meta_evaluate(human, scores, level=args.level, segments=args.segments,
-                                    resample_by=args.resample, n_boot=args.n_boot, seed=args.seed,
-                                    human_higher_is_better=higher, lower_is_better=lower)
+        result = meta.meta_evaluate(
+            human,
+            scores,
+            level=args.level,
+            segments=args.segments,
+            resample_by=args.resample,
+            n_boot=args.n_boot,
+            seed=args.seed,
+            human_higher_is_better=higher,
+            lower_is_better=lower,
+        )
     except ValueError as exc:  # e.g. a metric called 'human'
         raise InputError(str(exc), file=label) from None
     notes = pages.texts("metrics", "commands")["meta"]["notes"]  # metrics/pages/commands.yml
     for r in result.unmatched.itertuples(index=False):
         side = "human scores" if r.only_in == "human" else "metric scores"
-        print(notes["only_system" if r.what == "system" else "only_segment"].format(
-            metric=r.metric, n=r.n, side=side, examples=r.examples))
+        print(
+            notes["only_system" if r.what == "system" else "only_segment"].format(
+                metric=r.metric, n=r.n, side=side, examples=r.examples
+            )
+        )
     for note in result.notes:
         print(note)
     print(result.table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    fixed = result.table[(result.table["level"] == "system") & result.table["ci_low"].isna()
-                         & result.table["estimate"].notna()]["metric"].unique()
+    fixed = result.table[
+        (result.table["level"] == "system") & result.table["ci_low"].isna() & result.table["estimate"].notna()
+    ]["metric"].unique()
     if args.n_boot and len(fixed):
         print(notes["no_interval"].format(metrics=", ".join(fixed)))
     target = Path(args.out)
@@ -131,11 +155,19 @@ def _compare(args) -> int:
         raise InputError("must be 1 or more", parameter="--n-perm", value=args.n_perm)
     options = {"segments": args.segments, "human_higher_is_better": higher, "lower_is_better": lower}
     try:
-        table = compare_metrics(human, scores, args.statistic, args.level, n_perm=args.n_perm, seed=args.seed,
-                                **options)
-        estimates = meta.meta_evaluate(human, scores, level=args.level, segments=args.segments, n_boot=0,
-                                       human_higher_is_better=higher, lower_is_better=lower,
-                                       statistics=[args.statistic]).table
+        table = compare_metrics(
+            human, scores, args.statistic, args.level, n_perm=args.n_perm, seed=args.seed, **options
+        )
+        estimates = meta.meta_evaluate(
+            human,
+            scores,
+            level=args.level,
+            segments=args.segments,
+            n_boot=0,
+            human_higher_is_better=higher,
+            lower_is_better=lower,
+            statistics=[args.statistic],
+        ).table
     except ValueError as exc:
         raise InputError(str(exc), file=label) from None
     table.insert(0, "statistic", args.statistic)

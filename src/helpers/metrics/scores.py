@@ -108,15 +108,25 @@ class Metric:
 
 
 #: Every metric computed here, once, in the order the chapter shows them.
-REGISTRY: dict[str, Metric] = {m.name: m for m in (
-    Metric("bleu", "BLEU", True, True, "BLEU", sentence={"effective_order": True}, chinese={"tokenize": "zh"}),
-    Metric("chrf", "chrF", True, True, "CHRF"),
-    Metric("chrfpp", "chrF++", True, True, "CHRF", options={"word_order": 2}),
-    # sacrebleu splits CJK characters only when normalising
-    Metric("ter", "TER", False, False, "TER", chinese={"normalized": True, "asian_support": True},
-           system="total edits over total reference words (sacrebleu's corpus score)"),
-    Metric("embed", "MiniLM cosine", True, False, None, system="the mean of the segment cosines"),
-)}
+REGISTRY: dict[str, Metric] = {
+    m.name: m
+    for m in (
+        Metric("bleu", "BLEU", True, True, "BLEU", sentence={"effective_order": True}, chinese={"tokenize": "zh"}),
+        Metric("chrf", "chrF", True, True, "CHRF"),
+        Metric("chrfpp", "chrF++", True, True, "CHRF", options={"word_order": 2}),
+        # sacrebleu splits CJK characters only when normalising
+        Metric(
+            "ter",
+            "TER",
+            False,
+            False,
+            "TER",
+            chinese={"normalized": True, "asian_support": True},
+            system="total edits over total reference words (sacrebleu's corpus score)",
+        ),
+        Metric("embed", "MiniLM cosine", True, False, None, system="the mean of the segment cosines"),
+    )
+}
 #: Metric names, in the order the chapter shows them.
 METRICS = tuple(REGISTRY)
 #: What the chapter and ``metrics score`` compute when no metric is named.
@@ -161,9 +171,13 @@ def metric(name: str, parameter: str = "metric") -> Metric:
     helpers.core.errors.InputError: parameter 'metric': value 'comet': is not a metric computed here (expected one of bleu, chrf, chrfpp, ter, embed; a metric computed elsewhere enters as a file system, segment, score)
     """
     if name not in REGISTRY:
-        raise InputError("is not a metric computed here", parameter=parameter, value=name,
-                         expected=f"one of {', '.join(METRICS)}; a metric computed elsewhere enters as a file "
-                         "system, segment, score")
+        raise InputError(
+            "is not a metric computed here",
+            parameter=parameter,
+            value=name,
+            expected=f"one of {', '.join(METRICS)}; a metric computed elsewhere enters as a file "
+            "system, segment, score",
+        )
     return REGISTRY[name]
 
 
@@ -224,10 +238,15 @@ def scorer(name: str, sentence: bool, target: str = "en"):
 
     entry = metric(name)
     if entry.sacrebleu is None:
-        raise ValueError(f"{name} is not a sacrebleu metric (sacrebleu computes "
-                         f"{', '.join(n for n, m in REGISTRY.items() if m.sacrebleu)})")
-    options = {**entry.options, **(entry.sentence if sentence else {}),
-               **(entry.chinese if target in CJK_TARGETS else {})}
+        raise ValueError(
+            f"{name} is not a sacrebleu metric (sacrebleu computes "
+            f"{', '.join(n for n, m in REGISTRY.items() if m.sacrebleu)})"
+        )
+    options = {
+        **entry.options,
+        **(entry.sentence if sentence else {}),
+        **(entry.chinese if target in CJK_TARGETS else {}),
+    }
     return getattr(sb, entry.sacrebleu)(**options)
 
 
@@ -263,18 +282,66 @@ class ScriptWarning(UserWarning):
 
 
 #: Letters of each script (Unicode blocks; UAX #24 names the scripts).
-SCRIPTS = {"Latin": "A-Za-z\u00c0-\u024f\u1e00-\u1eff", "Han": "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff",
-           "Kana": "\u3040-\u30ff", "Hangul": "\u1100-\u11ff\uac00-\ud7af", "Cyrillic": "\u0400-\u04ff",
-           "Greek": "\u0370-\u03ff", "Arabic": "\u0600-\u06ff", "Hebrew": "\u0590-\u05ff",
-           "Devanagari": "\u0900-\u097f"}
+SCRIPTS = {
+    "Latin": "A-Za-z\u00c0-\u024f\u1e00-\u1eff",
+    "Han": "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff",
+    "Kana": "\u3040-\u30ff",
+    "Hangul": "\u1100-\u11ff\uac00-\ud7af",
+    "Cyrillic": "\u0400-\u04ff",
+    "Greek": "\u0370-\u03ff",
+    "Arabic": "\u0600-\u06ff",
+    "Hebrew": "\u0590-\u05ff",
+    "Devanagari": "\u0900-\u097f",
+}
 #: The script(s) a language is written in, for the languages of WMT's test sets.
 LANGUAGE_SCRIPTS = {
-    **{code: ("Latin",) for code in ("en", "de", "cs", "fr", "es", "pl", "is", "ha", "hr", "et", "fi", "lt",
-                                     "lv", "ro", "tr", "it", "pt", "nl", "sv", "da", "no", "sk", "sl", "hu",
-                                     "liv", "sah", "xh", "zu", "ms", "id", "vi")},
+    **{
+        code: ("Latin",)
+        for code in (
+            "en",
+            "de",
+            "cs",
+            "fr",
+            "es",
+            "pl",
+            "is",
+            "ha",
+            "hr",
+            "et",
+            "fi",
+            "lt",
+            "lv",
+            "ro",
+            "tr",
+            "it",
+            "pt",
+            "nl",
+            "sv",
+            "da",
+            "no",
+            "sk",
+            "sl",
+            "hu",
+            "liv",
+            "sah",
+            "xh",
+            "zu",
+            "ms",
+            "id",
+            "vi",
+        )
+    },
     **{code: ("Cyrillic",) for code in ("ru", "uk", "bg", "sr", "kk")},
-    "zh": ("Han",), "ja": ("Han", "Kana"), "ko": ("Hangul", "Han"), "el": ("Greek",), "ar": ("Arabic",),
-    "fa": ("Arabic",), "ps": ("Arabic",), "he": ("Hebrew",), "hi": ("Devanagari",), "mr": ("Devanagari",),
+    "zh": ("Han",),
+    "ja": ("Han", "Kana"),
+    "ko": ("Hangul", "Han"),
+    "el": ("Greek",),
+    "ar": ("Arabic",),
+    "fa": ("Arabic",),
+    "ps": ("Arabic",),
+    "he": ("Hebrew",),
+    "hi": ("Devanagari",),
+    "mr": ("Devanagari",),
 }
 _SCRIPT_PATTERNS = {name: re.compile(f"[{chars}]") for name, chars in SCRIPTS.items()}
 
@@ -333,8 +400,10 @@ def check_script(lines, language: str, file, minimum_letters: int = 20, share: f
     if found >= share:
         return None
     most = max(counts, key=counts.get)
-    message = (f"{file}: {found:.0%} of its {letters} letters are in the {'/'.join(scripts)} script of {language} "
-               f"(most are {most}): is it the right file (e.g. the source passed as a reference)?")
+    message = (
+        f"{file}: {found:.0%} of its {letters} letters are in the {'/'.join(scripts)} script of {language} "
+        f"(most are {most}): is it the right file (e.g. the source passed as a reference)?"
+    )
     warnings.warn(message, ScriptWarning, stacklevel=2)
     return message
 
@@ -368,8 +437,14 @@ def _cached_statistics(name: str, hyps: list[str], refs: list[str], target: str 
 
     # the metric's settings follow from name and target (REGISTRY); sacrebleu's version pins the rest
     inputs = [name, target in CJK_TARGETS, sacrebleu.__version__, hyps, refs]
-    return cache.cached("metric_scores", SCORES_VERSION, inputs, lambda: _statistics(name, hyps, refs, target),
-                        fmt="npy", describe=f"{name} statistics of {len(hyps)} segments")
+    return cache.cached(
+        "metric_scores",
+        SCORES_VERSION,
+        inputs,
+        lambda: _statistics(name, hyps, refs, target),
+        fmt="npy",
+        describe=f"{name} statistics of {len(hyps)} segments",
+    )
 
 
 def _embedding_cosines(hypotheses: list[str], references: list[str], model_path=None) -> np.ndarray:
@@ -415,23 +490,33 @@ def _scored(texts: pd.DataFrame, metrics, model_path, target: str, segments: boo
         stats = _cached_statistics(name, hyps, refs, target)
         if segments:
             sentence = scorer(name, sentence=True, target=target)
-            values[name] = np.array([sentence._compute_score_from_stats(row).score for row in stats.tolist()],
-                                    dtype=float)
+            values[name] = np.array(
+                [sentence._compute_score_from_stats(row).score for row in stats.tolist()], dtype=float
+            )
         corpus = scorer(name, sentence=False, target=target)
-        systems[name] = {system: float(corpus._aggregate_and_compute(stats[rows[system]].tolist()).score)
-                         for system in order}
+        systems[name] = {
+            system: float(corpus._aggregate_and_compute(stats[rows[system]].tolist()).score) for system in order
+        }
     return values, systems, order, rows
 
 
 def _segment_rows(texts: pd.DataFrame, values: dict, order: list, rows: dict) -> pd.DataFrame:
     segment = texts["segment"].to_numpy()
-    return _tidy([pd.DataFrame({"system": system, "segment": segment[rows[system]], "metric": name,
-                                "score": v[rows[system]]}) for name, v in values.items() for system in order])
+    return _tidy(
+        [
+            pd.DataFrame({"system": system, "segment": segment[rows[system]], "metric": name, "score": v[rows[system]]})
+            for name, v in values.items()
+            for system in order
+        ]
+    )
 
 
 def _system_rows(systems: dict, order: list) -> pd.DataFrame:
-    records = [{"system": system, "segment": pd.NA, "metric": name, "score": by[system]}
-               for system in order for name, by in systems.items()]
+    records = [
+        {"system": system, "segment": pd.NA, "metric": name, "score": by[system]}
+        for system in order
+        for name, by in systems.items()
+    ]
     return _tidy([pd.DataFrame(records)] if records else [])
 
 

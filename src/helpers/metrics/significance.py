@@ -15,18 +15,37 @@ import numpy as np
 import pandas as pd
 
 from .correlations import _pearson_rows, snap_ties
-from .meta import (LOWER_IS_BETTER, SEGMENT_STATISTICS, SYSTEM_STATISTICS, _SYSTEM_FUNCTIONS, _align, _Aligned,
-                   _human_system, _metric_system, _segment_rows)
+from .meta import (
+    _SYSTEM_FUNCTIONS,
+    LOWER_IS_BETTER,
+    SEGMENT_STATISTICS,
+    SYSTEM_STATISTICS,
+    _align,
+    _Aligned,
+    _human_system,
+    _metric_system,
+    _segment_rows,
+)
+
 
 def _zscore(x: np.ndarray) -> np.ndarray:
     sd = np.nanstd(x)
     return (x - np.nanmean(x)) / (sd if sd > 0 else 1.0)
 
 
-def perm_both(human: pd.DataFrame, metrics: pd.DataFrame, metric_a: str, metric_b: str,
-              statistic: str = "pearson", level: str = "system", n_perm: int = 1000, seed: int = 0,
-              segments: str = "given", human_higher_is_better: bool = False,
-              lower_is_better: Iterable[str] = LOWER_IS_BETTER) -> dict:
+def perm_both(
+    human: pd.DataFrame,
+    metrics: pd.DataFrame,
+    metric_a: str,
+    metric_b: str,
+    statistic: str = "pearson",
+    level: str = "system",
+    n_perm: int = 1000,
+    seed: int = 0,
+    segments: str = "given",
+    human_higher_is_better: bool = False,
+    lower_is_better: Iterable[str] = LOWER_IS_BETTER,
+) -> dict:
     """Does ``metric_a`` agree with the humans better than ``metric_b``? PERM-BOTH (Deutsch et al. 2021).
 
     δ = stat(a) − stat(b) for ``statistic`` at ``level`` (system: ``pearson``,
@@ -91,8 +110,9 @@ def _p_value(delta: float, deltas: np.ndarray) -> float:
     return (count + 1) / (deltas.size + 1)
 
 
-def _perm_deltas(a: _Aligned, metric_a: str, metric_b: str, statistic: str, level: str, n_perm: int, seed: int,
-                 segments: str) -> tuple[float, np.ndarray, int]:
+def _perm_deltas(
+    a: _Aligned, metric_a: str, metric_b: str, statistic: str, level: str, n_perm: int, seed: int, segments: str
+) -> tuple[float, np.ndarray, int]:
     """δ = stat(a) − stat(b) on the aligned data and its ``n_perm`` permuted values δ*; n the units."""
     for name in (metric_a, metric_b):
         if name not in a.metrics:
@@ -131,14 +151,16 @@ def _perm_deltas(a: _Aligned, metric_a: str, metric_b: str, statistic: str, leve
             swap = (rng.random((k, *za.shape)) < 0.5)[:, cells]
             pa, pb = np.where(swap, xb, xa), np.where(swap, xa, xb)
             hh = np.broadcast_to(h, pa.shape)
-            deltas[start:start + k] = _pearson_rows(hh, pa) - _pearson_rows(hh, pb)
+            deltas[start : start + k] = _pearson_rows(hh, pa) - _pearson_rows(hh, pb)
         return delta, deltas, int(cells.sum())
     sub = _Aligned(a.systems, a.items, a.clusters, hgrid, a.human_system, {}, {}, a.signs, a.tolerance)
 
     def stat_of(grid_a, grid_b) -> float:
         sub.metrics = {"a": grid_a, "b": grid_b}
-        return float(_segment_rows(sub, "a", None, (statistic,))[0][statistic][0]
-                     - _segment_rows(sub, "b", None, (statistic,))[0][statistic][0])
+        return float(
+            _segment_rows(sub, "a", None, (statistic,))[0][statistic][0]
+            - _segment_rows(sub, "b", None, (statistic,))[0][statistic][0]
+        )
 
     delta = stat_of(za, zb)
     deltas = np.empty(n_perm)
@@ -148,8 +170,15 @@ def _perm_deltas(a: _Aligned, metric_a: str, metric_b: str, statistic: str, leve
     return delta, deltas, int(cells.sum())
 
 
-def compare_metrics(human: pd.DataFrame, metrics: pd.DataFrame, statistic: str = "pearson", level: str = "system",
-                    n_perm: int = 1000, seed: int = 0, **options) -> pd.DataFrame:
+def compare_metrics(
+    human: pd.DataFrame,
+    metrics: pd.DataFrame,
+    statistic: str = "pearson",
+    level: str = "system",
+    n_perm: int = 1000,
+    seed: int = 0,
+    **options,
+) -> pd.DataFrame:
     """PERM-BOTH (:func:`perm_both`) for every ordered pair of metrics:
     ``metric_a, metric_b, delta, p`` with p the one-sided p-value that ``metric_a`` agrees
     with the humans better than ``metric_b``. ``options`` go to :func:`perm_both`.
@@ -189,12 +218,16 @@ def compare_metrics(human: pd.DataFrame, metrics: pd.DataFrame, statistic: str =
     names = list(a.metrics)
     found = {}
     for i, x in enumerate(names):
-        for y in names[i + 1:]:  # one set of permutations per pair: (y, x) sees every δ* negated
+        for y in names[i + 1 :]:  # one set of permutations per pair: (y, x) sees every δ* negated
             delta, deltas, _ = _perm_deltas(a, x, y, statistic, level, n_perm, seed, segments)
             found[x, y] = (delta, _p_value(delta, deltas))
             found[y, x] = (-delta, _p_value(-delta, -deltas))
-    rows = [{"metric_a": x, "metric_b": y, "delta": found[x, y][0], "p": found[x, y][1]}
-            for x in names for y in names if x != y]
+    rows = [
+        {"metric_a": x, "metric_b": y, "delta": found[x, y][0], "p": found[x, y][1]}
+        for x in names
+        for y in names
+        if x != y
+    ]
     return pd.DataFrame(rows, columns=["metric_a", "metric_b", "delta", "p"])
 
 
@@ -242,7 +275,7 @@ def metric_clusters(estimates: pd.DataFrame, comparison: pd.DataFrame, alpha: fl
     p = comparison.set_index(["metric_a", "metric_b"])["p"]
     matrix = np.ones((len(names), len(names)))
     for i, x in enumerate(names):
-        for j, y in enumerate(names[i + 1:], start=i + 1):
+        for j, y in enumerate(names[i + 1 :], start=i + 1):
             matrix[i, j] = p.get((x, y), np.nan)
     ranks = significance_clusters(matrix, alpha) if names else []
     p_next = [matrix[i, i + 1] for i in range(len(names) - 1)] + [np.nan] if names else []

@@ -35,8 +35,14 @@ SETTINGS = {"no_human": (False, ()), "with_refB": (True, ("refA",))}
 OWN_METRICS = ("bleu", "chrf")
 #: Statistics of the section, per level.
 SYSTEM = ("pearson", "kendall_tau_b", "pairwise_accuracy")
-SEGMENT = ("pearson_flat", "kendall_tau_b_flat", "pearson_item", "kendall_tau_b_item", "acc_eq_item",
-           "acc_eq_epsilon_item")
+SEGMENT = (
+    "pearson_flat",
+    "kendall_tau_b_flat",
+    "pearson_item",
+    "kendall_tau_b_item",
+    "acc_eq_item",
+    "acc_eq_epsilon_item",
+)
 #: Resampled only with ``flat_intervals`` (the flat Kendall τ of ~28,000 cells costs seconds per metric and
 #: resample set): otherwise its interval is left empty.
 COSTLY = ("kendall_tau_b_flat",)
@@ -51,15 +57,20 @@ def own_scores(es, metrics=OWN_METRICS, reference: str = "refA") -> pd.DataFrame
     systems = [s for s in es.systems if s in rated and s != reference]
     texts = es.texts(systems=systems, reference=reference)
     # ~28,000 sentences x 2 metrics: cached under .cache/ by the texts, so a second run reads them back
-    out = cache.cached("wmt22_own_scores", 1, (texts, list(metrics), scores.SCORES_VERSION),
-                       lambda: scores.segment_scores(texts, list(metrics)))
+    out = cache.cached(
+        "wmt22_own_scores",
+        1,
+        (texts, list(metrics), scores.SCORES_VERSION),
+        lambda: scores.segment_scores(texts, list(metrics)),
+    )
     clusters = es.segments().set_index("segment")["cluster"]
     out = out.assign(segment=out["segment"].astype(float), doc=out["segment"].astype(int).map(clusters).astype(str))
     return out[["system", "segment", "metric", "score", "doc"]]
 
 
-def scores_of(es, own: pd.DataFrame | None = None, outside: pd.DataFrame | None = None
-              ) -> tuple[pd.DataFrame, pd.DataFrame]:
+def scores_of(
+    es, own: pd.DataFrame | None = None, outside: pd.DataFrame | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Expert MQM and every metric's segment scores of ``es``, read once: the 31 files, the book's own
     (``own``) and ``outside`` ones (``system, segment, metric, score``), human translations included
     (:func:`in_setting` picks the systems of a setting)."""
@@ -71,8 +82,9 @@ def scores_of(es, own: pd.DataFrame | None = None, outside: pd.DataFrame | None 
     return human, metrics
 
 
-def in_setting(human: pd.DataFrame, metrics: pd.DataFrame, setting: str,
-               references=("refA", "refB")) -> tuple[pd.DataFrame, pd.DataFrame]:
+def in_setting(
+    human: pd.DataFrame, metrics: pd.DataFrame, setting: str, references=("refA", "refB")
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The scores of one of :data:`SETTINGS`: without the human translations (``references``), or with every
     one but the reference the metrics compare with (refA)."""
     keep_references, left_out = SETTINGS[setting]
@@ -80,8 +92,9 @@ def in_setting(human: pd.DataFrame, metrics: pd.DataFrame, setting: str,
     return human[~human["system"].isin(drop)], metrics[~metrics["system"].isin(drop)]
 
 
-def meta_evaluation(scored: tuple[pd.DataFrame, pd.DataFrame], n_boot: int = 200, seed: int = 0,
-                    flat_intervals: bool = False) -> pd.DataFrame:
+def meta_evaluation(
+    scored: tuple[pd.DataFrame, pd.DataFrame], n_boot: int = 200, seed: int = 0, flat_intervals: bool = False
+) -> pd.DataFrame:
     """Every metric of ``scored`` (:func:`scores_of`) against expert MQM in both :data:`SETTINGS`:
     ``setting`` then :data:`helpers.metrics.meta.COLUMNS`.
 
@@ -94,12 +107,27 @@ def meta_evaluation(scored: tuple[pd.DataFrame, pd.DataFrame], n_boot: int = 200
     for setting in SETTINGS:
         human, metrics = in_setting(*scored, setting)
         resampled = [s for s in SYSTEM + SEGMENT if flat_intervals or s not in COSTLY]
-        table = meta.meta_evaluate(human, metrics, segments="all", n_boot=n_boot, seed=seed,
-                                   human_higher_is_better=True, lower_is_better=(), statistics=resampled).table
+        table = meta.meta_evaluate(
+            human,
+            metrics,
+            segments="all",
+            n_boot=n_boot,
+            seed=seed,
+            human_higher_is_better=True,
+            lower_is_better=(),
+            statistics=resampled,
+        ).table
         rest = [s for s in SEGMENT if s not in resampled]
         if rest:
-            point = meta.meta_evaluate(human, metrics, level="segment", n_boot=0, human_higher_is_better=True,
-                                       lower_is_better=(), statistics=rest).table
+            point = meta.meta_evaluate(
+                human,
+                metrics,
+                level="segment",
+                n_boot=0,
+                human_higher_is_better=True,
+                lower_is_better=(),
+                statistics=rest,
+            ).table
             table = pd.concat([table, point], ignore_index=True)
         order = {s: k for k, s in enumerate(SYSTEM + SEGMENT)}
         table = table.assign(_o=table["statistic"].map(order)).sort_values(["metric", "_o"], kind="stable")
@@ -108,8 +136,9 @@ def meta_evaluation(scored: tuple[pd.DataFrame, pd.DataFrame], n_boot: int = 200
     return out[["setting"] + meta.COLUMNS]
 
 
-def clusters(scored: tuple[pd.DataFrame, pd.DataFrame], n_perm: int = 1000, seed: int = 0,
-             alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
+def clusters(
+    scored: tuple[pd.DataFrame, pd.DataFrame], n_perm: int = 1000, seed: int = 0, alpha: float = 0.05
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """PERM-BOTH on system-level Pearson r between every pair of metrics of ``scored`` (:func:`scores_of`),
     and their significance clusters, in both :data:`SETTINGS`.
 
@@ -125,8 +154,7 @@ def clusters(scored: tuple[pd.DataFrame, pd.DataFrame], n_perm: int = 1000, seed
         human, metrics = in_setting(*scored, setting)
         options = {"segments": "all", "human_higher_is_better": True, "lower_is_better": ()}
         cmp = compare_metrics(human, metrics, "pearson", "system", n_perm=n_perm, seed=seed, **options)
-        est = meta.meta_evaluate(human, metrics, level="system", n_boot=0, statistics=["pearson"],
-                                 **options).table
+        est = meta.meta_evaluate(human, metrics, level="system", n_boot=0, statistics=["pearson"], **options).table
         ranks.append(metric_clusters(est[["metric", "estimate"]], cmp, alpha).assign(setting=setting))
         comparisons.append(cmp.assign(setting=setting))
     comparison = pd.concat(comparisons, ignore_index=True)[["setting", "metric_a", "metric_b", "delta", "p"]]

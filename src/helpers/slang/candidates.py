@@ -58,7 +58,7 @@ def syllable_inventory(tone: bool = False, heteronym: bool = False) -> dict[str,
     return dict(_inventory(bool(tone), bool(heteronym)))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _inventory(tone: bool, heteronym: bool) -> dict[str, frozenset[str]]:
     import pypinyin
 
@@ -72,13 +72,24 @@ def _inventory(tone: bool, heteronym: bool) -> dict[str, frozenset[str]]:
                 inventory[r].add(char)
         return {r: frozenset(chars) for r, chars in inventory.items()}
 
-    return cache.cached("pinyin-inventory", INVENTORY_VERSION, [pypinyin.__version__, tone, heteronym], build,
-                        describe=f"pypinyin {pypinyin.__version__}, tone={tone}, heteronym={heteronym}")
+    return cache.cached(
+        "pinyin-inventory",
+        INVENTORY_VERSION,
+        [pypinyin.__version__, tone, heteronym],
+        build,
+        describe=f"pypinyin {pypinyin.__version__}, tone={tone}, heteronym={heteronym}",
+    )
 
 
-def candidates(word: str, freq: Mapping[str, int], threshold: int = 100, tone: bool = False,
-               heteronym: bool = False, roots: Sequence | None = None,
-               inventory: Mapping[str, set[str]] | None = None) -> list[str]:
+def candidates(
+    word: str,
+    freq: Mapping[str, int],
+    threshold: int = 100,
+    tone: bool = False,
+    heteronym: bool = False,
+    roots: Sequence | None = None,
+    inventory: Mapping[str, set[str]] | None = None,
+) -> list[str]:
     """Algorithm 1: all concatenations of same-sounding characters, each character more
     frequent than ``threshold`` in D (the paper: 100), sorted.
 
@@ -126,8 +137,9 @@ def candidates(word: str, freq: Mapping[str, int], threshold: int = 100, tone: b
     return sorted("".join(p) for p in itertools.product(*positions))
 
 
-def candidate_summary(cands_by_word: Mapping[str, Sequence[str]], freq: Mapping[str, int], threshold: int = 100,
-                      heteronym: bool = False) -> pd.DataFrame:
+def candidate_summary(
+    cands_by_word: Mapping[str, Sequence[str]], freq: Mapping[str, int], threshold: int = 100, heteronym: bool = False
+) -> pd.DataFrame:
     """Per slang word: its roots, pypinyin's reading, how many candidates Algorithm 1 made,
     how they compare with the released list, and how many a tone-aware or an all-readings
     de-Latinization would make.
@@ -158,15 +170,28 @@ def candidate_summary(cands_by_word: Mapping[str, Sequence[str]], freq: Mapping[
     for word, found in cands_by_word.items():
         roots = SLANG_ROOTS[word]
         released = published_candidates(word)
-        rows.append({
-            "word": word, "roots": " ".join(roots),
-            "pypinyin_reading": " ".join("/".join(r) for r in latinize(word)),
-            "candidates": len(found), "released": len(released), "shared": len(set(found) & set(released)),
-            "identical": set(found) == set(released),
-            "tone_aware": len(candidates(word, freq, threshold=threshold, tone=True, heteronym=heteronym,
-                                         roots=[readings(c, True, heteronym) for c in word])),
-            "all_readings": len(candidates(word, freq, threshold=threshold, heteronym=True, roots=roots)),
-        })
+        rows.append(
+            {
+                "word": word,
+                "roots": " ".join(roots),
+                "pypinyin_reading": " ".join("/".join(r) for r in latinize(word)),
+                "candidates": len(found),
+                "released": len(released),
+                "shared": len(set(found) & set(released)),
+                "identical": set(found) == set(released),
+                "tone_aware": len(
+                    candidates(
+                        word,
+                        freq,
+                        threshold=threshold,
+                        tone=True,
+                        heteronym=heteronym,
+                        roots=[readings(c, True, heteronym) for c in word],
+                    )
+                ),
+                "all_readings": len(candidates(word, freq, threshold=threshold, heteronym=True, roots=roots)),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -198,7 +223,9 @@ def percentile_scores(cands: Sequence[str], freq: Mapping[str, int]) -> pd.DataF
     f = [sum(freq.get(c, 0) for c in h) for h in cands]
     order = sorted(range(len(cands)), key=lambda i: f[i])
     pos = {i: k + 1 for k, i in enumerate(order)}
-    out = pd.DataFrame({"candidate": list(cands), "F": f, "percentile": [pos[i] / len(cands) * 100 for i in range(len(cands))]})
+    out = pd.DataFrame(
+        {"candidate": list(cands), "F": f, "percentile": [pos[i] / len(cands) * 100 for i in range(len(cands))]}
+    )
     return out.sort_values("percentile", ascending=False).reset_index(drop=True)
 
 
@@ -235,8 +262,7 @@ def per_character_percentile(cands: Sequence[str], freq: Mapping[str, int]) -> p
     for col in columns:
         options = sorted(set(col), key=lambda c: (freq.get(c, 0), -ord(c)))
         ranks.append({c: (k + 1) / len(options) * 100 for k, c in enumerate(options)})
-    return pd.DataFrame({"candidate": list(cands),
-                         "score": [sum(r[c] for r, c in zip(ranks, h)) for h in cands]})
+    return pd.DataFrame({"candidate": list(cands), "score": [sum(r[c] for r, c in zip(ranks, h)) for h in cands]})
 
 
 def published_per_character_scores() -> pd.DataFrame:
@@ -249,8 +275,12 @@ def published_per_character_scores() -> pd.DataFrame:
     return pd.DataFrame(pairs, columns=["candidate", "score"])
 
 
-def score_candidates(cands_by_word: Mapping[str, Sequence[str]], freq: Mapping[str, int], scorer: Scorer,
-                     contexts: Mapping[str, Sequence[str]] | None = None) -> pd.DataFrame:
+def score_candidates(
+    cands_by_word: Mapping[str, Sequence[str]],
+    freq: Mapping[str, int],
+    scorer: Scorer,
+    contexts: Mapping[str, Sequence[str]] | None = None,
+) -> pd.DataFrame:
     """One row per (word, candidate): Algorithm 2's F and percentile, the released
     per-character score, and self-information without and with context.
 
@@ -336,8 +366,10 @@ def top_homophones(scores: pd.DataFrame, k: int = 5, exclude_original: bool = Tr
     """
     rankings = [("percentile", PERCENTILE_TOP, "n/a", False), ("percentile", PERCENTILE_AS_PRINTED, "n/a", True)]
     for column, context in (("I_no_context", "without"), ("I_context", "with")):
-        rankings += [(column, "self-information, most informative", context, False),
-                     (column, "self-information, most probable", context, True)]
+        rankings += [
+            (column, "self-information, most informative", context, False),
+            (column, "self-information, most probable", context, True),
+        ]
     rows = []
     for word, group in scores.groupby("word", sort=False):
         g = group[group["candidate"] != word] if exclude_original else group
@@ -346,8 +378,16 @@ def top_homophones(scores: pd.DataFrame, k: int = 5, exclude_original: bool = Tr
                 continue
             best = g.sort_values(column, ascending=ascending, kind="stable").head(k)
             for rank, (_, r) in enumerate(best.iterrows(), start=1):
-                rows.append({"word": word, "method": method, "context": context, "rank": rank,
-                             "candidate": r["candidate"], "score": r[column]})
+                rows.append(
+                    {
+                        "word": word,
+                        "method": method,
+                        "context": context,
+                        "rank": rank,
+                        "candidate": r["candidate"],
+                        "score": r[column],
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -374,9 +414,11 @@ def top_ratings(top: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
     Qian et al. (2025). W-NUT, §4.2 (the human ratings from 1 to 5).
     """
     merged = top.merge(ratings[["word", "candidate", "avg_score"]], on=["word", "candidate"], how="left")
-    return (merged.groupby(["method", "context"], sort=False)
-            .agg(listed=("candidate", "size"), rated=("avg_score", "count"), mean_rating=("avg_score", "mean"))
-            .reset_index())
+    return (
+        merged.groupby(["method", "context"], sort=False)
+        .agg(listed=("candidate", "size"), rated=("avg_score", "count"), mean_rating=("avg_score", "mean"))
+        .reset_index()
+    )
 
 
 def top_lists(top: pd.DataFrame, table8: pd.DataFrame | None = None) -> pd.DataFrame:

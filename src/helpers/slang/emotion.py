@@ -37,8 +37,14 @@ def training_posts(train: pd.DataFrame, n_posts: int | None = None, seed: int = 
     return train.sample(n=n_posts, random_state=seed).sort_index()
 
 
-def train_classifier(train: pd.DataFrame, dev: pd.DataFrame, c_grid: Sequence[float] = (2.0, 8.0, 32.0),
-                     ngram: tuple[int, int] = (1, 2), max_features: int = 100_000, use_cache: bool = True):
+def train_classifier(
+    train: pd.DataFrame,
+    dev: pd.DataFrame,
+    c_grid: Sequence[float] = (2.0, 8.0, 32.0),
+    ngram: tuple[int, int] = (1, 2),
+    max_features: int = 100_000,
+    use_cache: bool = True,
+):
     """Character n-gram TF-IDF fitted on ``train`` (text, label), then one logistic
     regression (saga solver) per C; the best dev macro-F1 is kept.
 
@@ -49,9 +55,11 @@ def train_classifier(train: pd.DataFrame, dev: pd.DataFrame, c_grid: Sequence[fl
 
     Returns ``(pipeline, selection)`` where ``selection`` lists C and dev macro-F1.
     """
+
     def fit():
-        vectorizer = TfidfVectorizer(analyzer="char", ngram_range=tuple(ngram), max_features=max_features,
-                                     sublinear_tf=True, min_df=2)
+        vectorizer = TfidfVectorizer(
+            analyzer="char", ngram_range=tuple(ngram), max_features=max_features, sublinear_tf=True, min_df=2
+        )
         x_train = vectorizer.fit_transform(train["text"])
         x_dev = vectorizer.transform(dev["text"])
         rows, best = [], None
@@ -66,25 +74,38 @@ def train_classifier(train: pd.DataFrame, dev: pd.DataFrame, c_grid: Sequence[fl
         return Pipeline([("tfidf", vectorizer), ("clf", best[1])]), pd.DataFrame(rows)
 
     inputs = [list(c_grid), list(ngram), max_features, train[["text", "label"]], dev[["text", "label"]]]
-    return cache.cached("emotion-classifier", CLASSIFIER_VERSION, inputs, fit, use_cache=use_cache,
-                        describe=f"{len(train)} training posts")
+    return cache.cached(
+        "emotion-classifier",
+        CLASSIFIER_VERSION,
+        inputs,
+        fit,
+        use_cache=use_cache,
+        describe=f"{len(train)} training posts",
+    )
 
 
 def evaluate(pipe, test: pd.DataFrame) -> pd.DataFrame:
     """Macro-F1, weighted F1 and accuracy on ``test`` (one row per metric)."""
     pred = pipe.predict(test["text"])
-    return pd.DataFrame([
-        {"metric": "macro_f1", "value": f1_score(test["label"], pred, average="macro"), "n": len(test)},
-        {"metric": "weighted_f1", "value": f1_score(test["label"], pred, average="weighted"), "n": len(test)},
-        {"metric": "accuracy", "value": accuracy_score(test["label"], pred), "n": len(test)},
-    ])
+    return pd.DataFrame(
+        [
+            {"metric": "macro_f1", "value": f1_score(test["label"], pred, average="macro"), "n": len(test)},
+            {"metric": "weighted_f1", "value": f1_score(test["label"], pred, average="weighted"), "n": len(test)},
+            {"metric": "accuracy", "value": accuracy_score(test["label"], pred), "n": len(test)},
+        ]
+    )
 
 
 def classifier_table(selection: pd.DataFrame, test_scores: pd.DataFrame) -> pd.DataFrame:
     """``metric, C, value``: the dev macro-F1 of every C tried, then the test scores of the chosen C."""
     chosen = selection.loc[selection["dev_macro_f1"].idxmax(), "C"]
-    return pd.concat([selection.assign(metric="dev_macro_f1").rename(columns={"dev_macro_f1": "value"}),
-                      test_scores.assign(C=chosen)], ignore_index=True)[["metric", "C", "value"]]
+    return pd.concat(
+        [
+            selection.assign(metric="dev_macro_f1").rename(columns={"dev_macro_f1": "value"}),
+            test_scores.assign(C=chosen),
+        ],
+        ignore_index=True,
+    )[["metric", "C", "value"]]
 
 
 def consistency_table(pipe, posts: pd.DataFrame, homophones: Mapping[str, Sequence[str]]) -> pd.DataFrame:
@@ -101,7 +122,15 @@ def consistency_table(pipe, posts: pd.DataFrame, homophones: Mapping[str, Sequen
         texts = posts["text"] if k == 0 else posts["text"].map(lambda t, m=mapping: substitute(t, m))
         pred = pipe.predict(texts)
         p, r, f, _ = precision_recall_fscore_support(posts["label"], pred, average="weighted", zero_division=0)
-        rows.append({"group": f"G{k}", "precision": p, "recall": r, "f1": f,
-                     "same_label": float(np.mean(pred == posts["label"].to_numpy())),
-                     "same_as_original": float(np.mean(pred == original)), "n": len(posts)})
+        rows.append(
+            {
+                "group": f"G{k}",
+                "precision": p,
+                "recall": r,
+                "f1": f,
+                "same_label": float(np.mean(pred == posts["label"].to_numpy())),
+                "same_as_original": float(np.mean(pred == original)),
+                "n": len(posts),
+            }
+        )
     return pd.DataFrame(rows)

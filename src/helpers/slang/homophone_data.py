@@ -29,8 +29,13 @@ HOMO_REPO = "shenbinqian/homo_gen"
 SLANG = {"尼玛": "nima", "特么": "tama", "卧槽": "wocao", "草泥马": "caonima", "劳资": "laozi"}
 #: How netizens say them: the roots of Algorithm 1 (the released lists' names). pypinyin reads
 #: 特么 as "te me", its dictionary pronunciation, not the slang's "ta ma".
-SLANG_ROOTS = {"尼玛": ("ni", "ma"), "特么": ("ta", "ma"), "卧槽": ("wo", "cao"), "草泥马": ("cao", "ni", "ma"),
-               "劳资": ("lao", "zi")}
+SLANG_ROOTS = {
+    "尼玛": ("ni", "ma"),
+    "特么": ("ta", "ma"),
+    "卧槽": ("wo", "cao"),
+    "草泥马": ("cao", "ni", "ma"),
+    "劳资": ("lao", "zi"),
+}
 SPLITS = ("train", "dev", "test")
 
 
@@ -41,14 +46,17 @@ def load_smp2020(splits: Sequence[str] = SPLITS, root: str | os.PathLike | None 
     """
     frames = []
     for split in splits:
-        path = Path(root) / "SMP2020" / f"{split}.tsv" if root else paths.released_file(HOMO_REPO, f"SMP2020/{split}.tsv")
+        path = (
+            Path(root) / "SMP2020" / f"{split}.tsv" if root else paths.released_file(HOMO_REPO, f"SMP2020/{split}.tsv")
+        )
         df = pd.read_csv(path, sep="\t", quoting=3, dtype=str, keep_default_na=False)
         if list(df.columns[:2]) != ["label", "text_a"]:
             raise InputError("expected the columns label, text_a", file=path, row=1, value=list(df.columns))
         bad = df.index[~df["label"].isin([str(k) for k in range(6)])]
         if len(bad):
-            raise InputError("labels are 0-5", file=path, row=int(bad[0]) + 2, column="label",
-                             value=df.loc[bad[0], "label"])
+            raise InputError(
+                "labels are 0-5", file=path, row=int(bad[0]) + 2, column="label", value=df.loc[bad[0], "label"]
+            )
         empty = df.index[df["text_a"].str.strip() == ""]
         if len(empty):
             raise InputError("empty text", file=path, row=int(empty[0]) + 2, column="text_a", value="")
@@ -72,7 +80,9 @@ def released_reading_frequencies(root: str | os.PathLike | None = None) -> dict[
     ``\\n`` and 0–5 are higher than in the posts themselves."""
     counts = Counter()
     for split in SPLITS:
-        path = Path(root) / "SMP2020" / f"{split}.tsv" if root else paths.released_file(HOMO_REPO, f"SMP2020/{split}.tsv")
+        path = (
+            Path(root) / "SMP2020" / f"{split}.tsv" if root else paths.released_file(HOMO_REPO, f"SMP2020/{split}.tsv")
+        )
         for text in pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)["text_a"]:
             counts.update(text.replace(" ", ""))
     return dict(counts.most_common())
@@ -95,9 +105,13 @@ def compare_frequencies(ours: Mapping[str, int], theirs: Mapping[str, int], top:
     diffs["difference"] = diffs["ours"] - diffs["published"]
     diffs = diffs.reindex(diffs["difference"].abs().sort_values(ascending=False).index)
     return {
-        "chars_ours": len(ours), "chars_published": len(theirs), "shared": len(shared),
-        "only_ours": len(set(ours) - set(theirs)), "only_published": len(set(theirs) - set(ours)),
-        "total_ours": int(sum(ours.values())), "total_published": int(sum(theirs.values())),
+        "chars_ours": len(ours),
+        "chars_published": len(theirs),
+        "shared": len(shared),
+        "only_ours": len(set(ours) - set(theirs)),
+        "only_published": len(set(theirs) - set(ours)),
+        "total_ours": int(sum(ours.values())),
+        "total_published": int(sum(theirs.values())),
         "identical_counts": int(sum(ours[c] == theirs[c] for c in shared)),
         "spearman": float(spearmanr([ours[c] for c in shared], [theirs[c] for c in shared]).statistic),
         "largest_differences": diffs.head(top).reset_index(drop=True),

@@ -14,8 +14,18 @@ import pandas as pd
 from tqdm import tqdm
 
 from ..core import cache
-from .language_models import CausalLMScorer, GPT_SIZES, KneserNeyLM, MaskedLMScorer, WordUnigramScorer, jieba_scorer, perplexity, self_information_table, train_char_gpt, wordfreq_scorer
-
+from .language_models import (
+    GPT_SIZES,
+    CausalLMScorer,
+    KneserNeyLM,
+    MaskedLMScorer,
+    WordUnigramScorer,
+    jieba_scorer,
+    perplexity,
+    self_information_table,
+    train_char_gpt,
+    wordfreq_scorer,
+)
 
 #: Rungs of the ladder: Kneser–Ney orders, word unigram lists, character transformers
 #: (:data:`GPT_SIZES`); ``hf:<folder>`` is added for ``hf_model``.
@@ -32,17 +42,32 @@ MEASURED_LADDER = ("kn-2", "kn-3", "kn-4", "kn-5", "wordfreq", "jieba", *GPT_SIZ
 
 LADDER_VERSION = 1  # bump when a rung is scored differently
 
-FAMILIES = {"kn": "Kneser–Ney n-gram", "wordfreq": "word unigram", "jieba": "word unigram",
-            "gpt": "character transformer", "hf": "Hugging Face checkpoint"}
+FAMILIES = {
+    "kn": "Kneser–Ney n-gram",
+    "wordfreq": "word unigram",
+    "jieba": "word unigram",
+    "gpt": "character transformer",
+    "hf": "Hugging Face checkpoint",
+}
+
 
 def rung_family(rung: str) -> str:
     """The family of a rung name (``kn-3`` → Kneser–Ney n-gram, ``gpt-1M`` → character transformer …)."""
     return FAMILIES[rung.split("-")[0].split(":")[0]]
 
-def ladder_scores(rungs: Sequence[str], train_texts: Sequence[str], heldout: Sequence[str],
-                  cands_by_word: Mapping[str, Sequence[str]], contexts: Mapping[str, Sequence[str]] | None = None,
-                  gpt_steps: int = 60, seed: int = 0, hf_model: str | None = None, hf_kind: str = "causal",
-                  use_cache: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+
+def ladder_scores(
+    rungs: Sequence[str],
+    train_texts: Sequence[str],
+    heldout: Sequence[str],
+    cands_by_word: Mapping[str, Sequence[str]],
+    contexts: Mapping[str, Sequence[str]] | None = None,
+    gpt_steps: int = 60,
+    seed: int = 0,
+    hf_model: str | None = None,
+    hf_kind: str = "causal",
+    use_cache: bool = True,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Self-information of every candidate under each rung of the ladder, and each rung's
     held-out perplexity (:func:`perplexity`, per character).
 
@@ -147,23 +172,38 @@ def ladder_scores(rungs: Sequence[str], train_texts: Sequence[str], heldout: Seq
                 parameters = sum(len(c) for c in scorer.counts[1:])  # stored n-gram counts
             elif isinstance(scorer, WordUnigramScorer):
                 parameters = len(scorer.p)  # listed words
-            return {"scores": table, "info": {
-                "scorer": scorer.name, "family": rung_family(rung), "parameters": parameters,
-                "heldout_perplexity": ppl, "heldout_characters": sum(map(len, heldout)),
-                "train_seconds": train_seconds, "score_seconds": time.perf_counter() - started}}
+            return {
+                "scores": table,
+                "info": {
+                    "scorer": scorer.name,
+                    "family": rung_family(rung),
+                    "parameters": parameters,
+                    "heldout_perplexity": ppl,
+                    "heldout_characters": sum(map(len, heldout)),
+                    "train_seconds": train_seconds,
+                    "score_seconds": time.perf_counter() - started,
+                },
+            }
 
         inputs = [rung, heldout, cands, contexts]
         if rung in KN_RUNGS or rung in GPT_SIZES:
             inputs += [train_texts, gpt_steps if rung in GPT_SIZES else None, seed if rung in GPT_SIZES else None]
         if rung.startswith("hf:"):
             inputs += [cache.file_identity(hf_model), hf_kind]
-        stored = cache.cached("lm-ladder", LADDER_VERSION, inputs, compute, use_cache=use_cache,
-                              describe=f"{rung}: {sum(map(len, cands.values()))} candidates, {len(heldout)} held-out texts")
+        stored = cache.cached(
+            "lm-ladder",
+            LADDER_VERSION,
+            inputs,
+            compute,
+            use_cache=use_cache,
+            describe=f"{rung}: {sum(map(len, cands.values()))} candidates, {len(heldout)} held-out texts",
+        )
         score_frames.append(stored["scores"].drop(columns="scorer").assign(rung=rung, scorer=stored["info"]["scorer"]))
         rows.append({"rung": rung, **stored["info"], "computed": bool(computed)})
     scores = pd.concat(score_frames, ignore_index=True)
     first = ["rung", "scorer", "word", "candidate"]
     return scores[first + [c for c in scores.columns if c not in first]], pd.DataFrame(rows)
+
 
 def word_list_coverage(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
     """For each word-list rung: how many candidates (all, and the rated ones) the list has
@@ -193,6 +233,9 @@ def word_list_coverage(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFr
     words = scores.dropna(subset=["found"])
     rated = set(zip(ratings["word"], ratings["candidate"]))
     words = words.assign(rated=[(w, c) in rated for w, c in zip(words["word"], words["candidate"])])
-    return (words.groupby(["rung", "found"], sort=False).agg(n=("candidate", "size"), rated=("rated", "sum"))
-            .reset_index().assign(candidates=len(words) // max(words["rung"].nunique(), 1))
-            [["rung", "candidates", "found", "n", "rated"]])
+    return (
+        words.groupby(["rung", "found"], sort=False)
+        .agg(n=("candidate", "size"), rated=("rated", "sum"))
+        .reset_index()
+        .assign(candidates=len(words) // max(words["rung"].nunique(), 1))[["rung", "candidates", "found", "n", "rated"]]
+    )

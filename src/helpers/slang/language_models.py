@@ -88,7 +88,7 @@ def perplexity(scorer: Scorer, texts: Sequence[str]) -> float:
     chars = sum(len(t) for t in texts)
     if not chars:
         raise ValueError("perplexity needs at least one character of text")
-    chunks = [texts[k:k + 64] for k in range(0, len(texts), 64)]
+    chunks = [texts[k : k + 64] for k in range(0, len(texts), 64)]
     bits = -sum(sum(scorer.log2probs(c)) for c in tqdm(chunks, desc=f"perplexity {scorer.name}", leave=False))
     return float(2 ** (bits / chars))
 
@@ -99,8 +99,9 @@ def heldout_texts(posts: Iterable[str], n: int = 300, max_chars: int = 60) -> li
     return [p[:max_chars] for p in list(posts)[:n] if p.strip()]
 
 
-def self_information_table(cands_by_word: Mapping[str, Sequence[str]], scorer: Scorer,
-                           contexts: Mapping[str, Sequence[str]] | None = None) -> pd.DataFrame:
+def self_information_table(
+    cands_by_word: Mapping[str, Sequence[str]], scorer: Scorer, contexts: Mapping[str, Sequence[str]] | None = None
+) -> pd.DataFrame:
     """I(x) of every candidate: without context, and with context when ``contexts`` gives,
     per slang word, posts containing it (I = mean over posts of −log2 P(candidate | the
     post's text left of the slang)).
@@ -218,8 +219,14 @@ class KneserNeyLM(Scorer):
 
     def __getstate__(self) -> dict:
         """Pickled (the cache) as the highest-order counts alone; the levels are derived on loading."""
-        return {"order": self.order, "d": self.d, "name": self.name, "symbols": self.symbols,
-                "grams": self.grams, "gram_counts": self.gram_counts}
+        return {
+            "order": self.order,
+            "d": self.d,
+            "name": self.name,
+            "symbols": self.symbols,
+            "grams": self.grams,
+            "gram_counts": self.gram_counts,
+        }
 
     def __setstate__(self, state: dict) -> None:
         self.order, self.d, self.name = state["order"], state["d"], state["name"]
@@ -292,7 +299,7 @@ def _int64_keys(rows: np.ndarray, base: int) -> np.ndarray | None:
     """Each row of symbol codes (below ``base``) as one int64 in base ``base``, the first code
     the most significant; None where base^k could overflow int64."""
     k = rows.shape[1]
-    if base ** k >= 2 ** 63:
+    if base**k >= 2**63:
         return None
     return rows.astype(np.int64) @ (np.int64(base) ** np.arange(k - 1, -1, -1, dtype=np.int64))
 
@@ -330,9 +337,14 @@ KN_VERSION = 2  # bump when the n-gram counting or smoothing changes
 def train_kn(texts: Sequence[str], order: int = 3, discount: float = 0.75, use_cache: bool = True) -> KneserNeyLM:
     """Train (or load from the cache) a :class:`KneserNeyLM`; the key is the texts and settings."""
     texts = list(texts)
-    return cache.cached("kn-lm", KN_VERSION, [texts, order, discount],
-                        lambda: KneserNeyLM(order, discount).fit(texts), use_cache=use_cache,
-                        describe=f"{len(texts)} texts, order {order}")
+    return cache.cached(
+        "kn-lm",
+        KN_VERSION,
+        [texts, order, discount],
+        lambda: KneserNeyLM(order, discount).fit(texts),
+        use_cache=use_cache,
+        describe=f"{len(texts)} texts, order {order}",
+    )
 
 
 # --------------------------------------------------------------------------- word unigrams
@@ -405,21 +417,25 @@ def _segment(text: str) -> list[str]:
 #: Where each word list comes from and under what terms (for the chapter's provenance).
 WORD_LISTS = {
     "wordfreq": "wordfreq {version}, Chinese 'large' list: word frequencies combined from Wikipedia, OPUS "
-                "OpenSubtitles 2018 and SUBTLEX-CH subtitles, NewsCrawl 2014 and GlobalVoices news, Google Books "
-                "Ngrams 2012, OSCAR web text, Twitter and jieba's own word list (the data frozen in 2021; code Apache-2.0, "
-                "data CC BY-SA 4.0, Google Books Ngrams and SUBTLEX under their own free-use terms)",
+    "OpenSubtitles 2018 and SUBTLEX-CH subtitles, NewsCrawl 2014 and GlobalVoices news, Google Books "
+    "Ngrams 2012, OSCAR web text, Twitter and jieba's own word list (the data frozen in 2021; code Apache-2.0, "
+    "data CC BY-SA 4.0, Google Books Ngrams and SUBTLEX under their own free-use terms)",
     "jieba": "jieba {version}'s dictionary dict.txt (about 350 000 words with counts; the jieba package is MIT "
-             "licensed; the corpus the counts come from is not documented, wordfreq calls its provenance unknown)",
+    "licensed; the corpus the counts come from is not documented, wordfreq calls its provenance unknown)",
 }
 
 
 def wordfreq_scorer(wordlist: str = "large") -> WordUnigramScorer:
     """Word unigram model from ``wordfreq``'s Chinese list (see :data:`WORD_LISTS`)."""
-    import wordfreq
     from importlib.metadata import version
 
-    return WordUnigramScorer(wordfreq.get_frequency_dict("zh", wordlist=wordlist), name="wordfreq-unigram",
-                             source=WORD_LISTS["wordfreq"].format(version=version("wordfreq")))
+    import wordfreq
+
+    return WordUnigramScorer(
+        wordfreq.get_frequency_dict("zh", wordlist=wordlist),
+        name="wordfreq-unigram",
+        source=WORD_LISTS["wordfreq"].format(version=version("wordfreq")),
+    )
 
 
 def jieba_frequencies() -> dict[str, int]:
@@ -439,8 +455,9 @@ def jieba_scorer() -> WordUnigramScorer:
     """Word unigram model from jieba's dictionary (see :data:`WORD_LISTS`)."""
     from importlib.metadata import version
 
-    return WordUnigramScorer(jieba_frequencies(), name="jieba-unigram",
-                             source=WORD_LISTS["jieba"].format(version=version("jieba")))
+    return WordUnigramScorer(
+        jieba_frequencies(), name="jieba-unigram", source=WORD_LISTS["jieba"].format(version=version("jieba"))
+    )
 
 
 # --------------------------------------------------------------------------- small transformers
@@ -489,7 +506,7 @@ class CharGPTScorer(Scorer):
         longest = max((len(t) for t in targets), default=0)
         if longest >= self.window:
             raise ValueError(f"a text of {longest} characters does not fit the window of {self.window}")
-        ctx = self.encode(context)[-(self.window - 1 - longest):] if context else []
+        ctx = self.encode(context)[-(self.window - 1 - longest) :] if context else []
         prefix = [self.index[BOS_TOKEN]] + ctx
         rows = [prefix + t for t in targets]
         width = max(len(r) for r in rows)
@@ -515,13 +532,30 @@ def _gpt_model(vocab_size: int, shape: Mapping[str, int], window: int, seed: int
     from transformers import GPT2Config, GPT2LMHeadModel
 
     torch.manual_seed(seed)
-    config = GPT2Config(vocab_size=vocab_size, n_positions=window, bos_token_id=1, eos_token_id=1, pad_token_id=0,
-                        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, **shape)
+    config = GPT2Config(
+        vocab_size=vocab_size,
+        n_positions=window,
+        bos_token_id=1,
+        eos_token_id=1,
+        pad_token_id=0,
+        resid_pdrop=0.0,
+        embd_pdrop=0.0,
+        attn_pdrop=0.0,
+        **shape,
+    )
     return GPT2LMHeadModel(config)
 
 
-def _fit_gpt(texts: Sequence[str], shape: Mapping[str, int], steps: int, batch_size: int, window: int, lr: float,
-             seed: int, min_count: int) -> dict:
+def _fit_gpt(
+    texts: Sequence[str],
+    shape: Mapping[str, int],
+    steps: int,
+    batch_size: int,
+    window: int,
+    lr: float,
+    seed: int,
+    min_count: int,
+) -> dict:
     """Train one transformer: the posts joined by ``<bos>`` into one stream, random windows
     of ``window`` characters (seeded), next-character cross-entropy, AdamW with a linear
     warm-up over the first tenth of the steps and a linear decay to zero."""
@@ -561,11 +595,12 @@ def _train_loop(texts, shape, steps, batch_size, window, lr, seed, min_count) ->
     optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     warm = max(1, steps // 10)
     schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimiser, lambda s: min((s + 1) / warm, max(0.0, (steps - s) / max(1, steps - warm))))
+        optimiser, lambda s: min((s + 1) / warm, max(0.0, (steps - s) / max(1, steps - warm)))
+    )
     started, losses = time.perf_counter(), []
     for _ in tqdm(range(steps), desc=f"training a {shape['n_embd']}x{shape['n_layer']} transformer", leave=False):
         starts = torch.randint(0, len(stream) - window - 1, (batch_size,), generator=generator)
-        batch = torch.stack([stream[s:s + window] for s in starts.tolist()])
+        batch = torch.stack([stream[s : s + window] for s in starts.tolist()])
         loss = model(input_ids=batch, labels=batch).loss
         optimiser.zero_grad()
         loss.backward()
@@ -574,14 +609,28 @@ def _train_loop(texts, shape, steps, batch_size, window, lr, seed, min_count) ->
         schedule.step()
         losses.append(loss.item())
     seconds = time.perf_counter() - started
-    return {"state": {k: v.clone() for k, v in model.state_dict().items()}, "vocab": vocab, "shape": dict(shape),
-            "window": window, "seconds": seconds, "characters_seen": steps * batch_size * window,
-            "final_loss": float(np.mean(losses[-10:])) if losses else float("nan")}
+    return {
+        "state": {k: v.clone() for k, v in model.state_dict().items()},
+        "vocab": vocab,
+        "shape": dict(shape),
+        "window": window,
+        "seconds": seconds,
+        "characters_seen": steps * batch_size * window,
+        "final_loss": float(np.mean(losses[-10:])) if losses else float("nan"),
+    }
 
 
-def train_char_gpt(texts: Sequence[str], shape: str | Mapping[str, int] = "gpt-0.3M", steps: int = 60,
-                   batch_size: int = 16, window: int = 64, lr: float = 3e-3, seed: int = 0, min_count: int = 5,
-                   use_cache: bool = True) -> CharGPTScorer:
+def train_char_gpt(
+    texts: Sequence[str],
+    shape: str | Mapping[str, int] = "gpt-0.3M",
+    steps: int = 60,
+    batch_size: int = 16,
+    window: int = 64,
+    lr: float = 3e-3,
+    seed: int = 0,
+    min_count: int = 5,
+    use_cache: bool = True,
+) -> CharGPTScorer:
     """Train (or load from the cache) a character GPT-2 on ``texts``: the cache key is the
     texts, the shape (a name of :data:`GPT_SIZES` or ``n_embd, n_layer, n_head``), the
     steps, batch, window, learning rate, seed and vocabulary threshold, and the torch and
@@ -594,10 +643,15 @@ def train_char_gpt(texts: Sequence[str], shape: str | Mapping[str, int] = "gpt-0
     dims = dict(GPT_SIZES[shape]) if isinstance(shape, str) else dict(shape)
     texts = list(texts)
     inputs = [texts, dims, steps, batch_size, window, lr, seed, min_count, torch.__version__, transformers.__version__]
-    stored = cache.cached("char-gpt", GPT_VERSION, inputs,
-                          lambda: _fit_gpt(texts, dims, steps, batch_size, window, lr, seed, min_count),
-                          fmt="torch", use_cache=use_cache,
-                          describe=f"{len(texts)} texts, {dims}, {steps} steps x {batch_size} x {window}")
+    stored = cache.cached(
+        "char-gpt",
+        GPT_VERSION,
+        inputs,
+        lambda: _fit_gpt(texts, dims, steps, batch_size, window, lr, seed, min_count),
+        fmt="torch",
+        use_cache=use_cache,
+        describe=f"{len(texts)} texts, {dims}, {steps} steps x {batch_size} x {window}",
+    )
     model = _gpt_model(len(stored["vocab"]), stored["shape"], stored["window"], seed)
     model.load_state_dict(stored["state"])
     scorer = CharGPTScorer(model, stored["vocab"], name=name or f"char-gpt-{dims['n_embd']}x{dims['n_layer']}")
@@ -633,7 +687,8 @@ class CausalLMScorer(Scorer):
         import torch
 
         prefix = ([self.tokenizer.bos_token_id] if self.tokenizer.bos_token_id is not None else []) + (
-            self._ids(context) if context else [])
+            self._ids(context) if context else []
+        )
         target = self._ids(text)
         ids = prefix + target
         with torch.no_grad():

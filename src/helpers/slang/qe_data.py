@@ -42,9 +42,13 @@ def read_sheet(path, sheet: int = 0) -> pd.DataFrame:
     at once and cached (``xlsx-sheets``), keyed by the file's bytes, so the two sheets of
     ``annotated_dataset.xlsx`` cost one parse and a re-run none."""
     path = Path(path)
-    sheets = cache.cached("xlsx-sheets", SHEETS_VERSION, [path.read_bytes()],
-                          lambda: list(pd.read_excel(path, sheet_name=None, dtype=str, keep_default_na=False).values()),
-                          describe=path.name)
+    sheets = cache.cached(
+        "xlsx-sheets",
+        SHEETS_VERSION,
+        [path.read_bytes()],
+        lambda: list(pd.read_excel(path, sheet_name=None, dtype=str, keep_default_na=False).values()),
+        describe=path.name,
+    )
     if sheet >= len(sheets):
         raise InputError(f"the workbook has {len(sheets)} sheet(s); sheet {sheet + 1} is read here", file=path)
     return sheets[sheet].copy()
@@ -74,13 +78,32 @@ def load_annotated(path=None, on_mismatch: str = "record") -> pd.DataFrame:
         types, sev = _split_list(r["error_types"]), _split_list(r["error_severity"])
         bad = [s for s in sev if s not in SEVERITIES]
         if bad:
-            raise InputError(f"severities are {', '.join(SEVERITIES)} or None", file=path, row=i + 2,
-                             column="error_severity", value=r["error_severity"])
+            raise InputError(
+                f"severities are {', '.join(SEVERITIES)} or None",
+                file=path,
+                row=i + 2,
+                column="error_severity",
+                value=r["error_severity"],
+            )
         if len(types) != len(sev) and on_mismatch == "raise":
-            raise InputError(f"{len(types)} error types but {len(sev)} severities ({r['error_severity']!r})",
-                             file=path, row=i + 2, column="error_types", value=r["error_types"])
-        rows.append({"row": i + 2, "source": r["source"], "mt": r["MT"], "emotion": r["emotion_labels"],
-                     "error_types": types, "error_severities": sev, "count_mismatch": len(types) != len(sev)})
+            raise InputError(
+                f"{len(types)} error types but {len(sev)} severities ({r['error_severity']!r})",
+                file=path,
+                row=i + 2,
+                column="error_types",
+                value=r["error_types"],
+            )
+        rows.append(
+            {
+                "row": i + 2,
+                "source": r["source"],
+                "mt": r["MT"],
+                "emotion": r["emotion_labels"],
+                "error_types": types,
+                "error_severities": sev,
+                "count_mismatch": len(types) != len(sev),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -105,23 +128,34 @@ def load_post_edits(path=None) -> pd.DataFrame:
 def load_split(split: str, root=None) -> pd.DataFrame:
     """One MTL4QE split of HADQAET: tokenised source and MT, z-scored sentence score,
     word-level OK/BAD tags and emotion label; line counts and tag counts are checked."""
+
     def read(name):
         path = Path(root) / split / name if root else paths.released_file(MTL4QE_REPO, f"data/HADQAET/{split}/{name}")
         lines = path.read_text(encoding="utf-8").split("\n")
         return path, lines[:-1] if lines and lines[-1] == "" else lines
 
-    files = {k: read(n) for k, n in [("source", "source.txt"), ("mt", "mt.txt"), ("score", "scores.txt"),
-                                      ("source_tags", "source_tags.txt"), ("mt_tags", "mt_tags.txt"),
-                                      ("emotion", f"{split}.emotion_labels")]}
+    files = {
+        k: read(n)
+        for k, n in [
+            ("source", "source.txt"),
+            ("mt", "mt.txt"),
+            ("score", "scores.txt"),
+            ("source_tags", "source_tags.txt"),
+            ("mt_tags", "mt_tags.txt"),
+            ("emotion", f"{split}.emotion_labels"),
+        ]
+    }
     n = {k: len(v[1]) for k, v in files.items()}
     if len(set(n.values())) != 1:
-        raise InputError(f"the files of split {split!r} have different line counts {n}",
-                         file=files["source"][0].parent)
+        raise InputError(f"the files of split {split!r} have different line counts {n}", file=files["source"][0].parent)
     frame = pd.DataFrame({k: v[1] for k, v in files.items()})
     for i, r in frame.iterrows():
         if len(r["source"].split()) != len(r["source_tags"].split()):
-            raise InputError(f"{len(r['source_tags'].split())} tags for {len(r['source'].split())} source tokens",
-                             file=files["source_tags"][0], row=i + 1)
+            raise InputError(
+                f"{len(r['source_tags'].split())} tags for {len(r['source'].split())} source tokens",
+                file=files["source_tags"][0],
+                row=i + 1,
+            )
     frame["score"] = frame["score"].astype(float)
     frame["emotion"] = frame["emotion"].astype(int)
     frame.insert(0, "split", split)
@@ -163,10 +197,14 @@ def align(splits: pd.DataFrame, annotated: pd.DataFrame) -> tuple[pd.DataFrame, 
     first = a.drop_duplicates("key")
     merged = s.merge(first.drop(columns=["source", "mt"]), on="key", how="left", indicator=True)
     in_splits = s.groupby("key")["split"].nunique()
-    report = Alignment(split_lines=len(s), aligned=int((merged["_merge"] == "both").sum()), annotated_rows=len(a),
-                       annotated_duplicate_sources=int(a["key"].duplicated().sum()),
-                       annotated_not_in_splits=int((~a["key"].isin(s["key"])).sum()),
-                       sources_in_several_splits=int((in_splits > 1).sum()))
+    report = Alignment(
+        split_lines=len(s),
+        aligned=int((merged["_merge"] == "both").sum()),
+        annotated_rows=len(a),
+        annotated_duplicate_sources=int(a["key"].duplicated().sum()),
+        annotated_not_in_splits=int((~a["key"].isin(s["key"])).sum()),
+        sources_in_several_splits=int((in_splits > 1).sum()),
+    )
     return merged.drop(columns="_merge"), report
 
 
@@ -247,9 +285,16 @@ def slang_counts(annotated: pd.DataFrame, highlights: pd.DataFrame, words: list[
     for w in words:
         in_post = annotated["source"].str.contains(w, regex=False)
         in_tokens = tokens.map(lambda t, w=w: w in t)
-        rows.append({"word": w, "in_post": int(in_post.sum()), "in_post_with_error": int((in_post & has_error).sum()),
-                     "jieba_token": int(in_tokens.sum()), "jieba_token_with_error": int((in_tokens & has_error).sum()),
-                     "highlighted": int(highlights["keywords_source"].str.contains(w, regex=False).sum())})
+        rows.append(
+            {
+                "word": w,
+                "in_post": int(in_post.sum()),
+                "in_post_with_error": int((in_post & has_error).sum()),
+                "jieba_token": int(in_tokens.sum()),
+                "jieba_token_with_error": int((in_tokens & has_error).sum()),
+                "highlighted": int(highlights["keywords_source"].str.contains(w, regex=False).sum()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -280,31 +325,58 @@ def score_check(merged: pd.DataFrame, annotated: pd.DataFrame | None = None) -> 
     step = values[-1] - values[-2]
     implied = ((values[-1] - merged["score"]) / step).round(3)
     slope, intercept = np.polyfit(pen, merged["score"], 1)
-    summary = {"lines": len(merged), "step_per_penalty_point": float(step), "implied_sd": float(1 / step),
-               "implied_mean": float(values[-1] / step), "slope": float(slope), "intercept": float(intercept),
-               "identical_penalty_share": float((implied == pen).mean() * 100),
-               "sheet_penalty_mean": float(pen.mean()), "sheet_penalty_sd": float(pen.std(ddof=0))}
+    summary = {
+        "lines": len(merged),
+        "step_per_penalty_point": float(step),
+        "implied_sd": float(1 / step),
+        "implied_mean": float(values[-1] / step),
+        "slope": float(slope),
+        "intercept": float(intercept),
+        "identical_penalty_share": float((implied == pen).mean() * 100),
+        "sheet_penalty_mean": float(pen.mean()),
+        "sheet_penalty_sd": float(pen.std(ddof=0)),
+    }
     released = merged["error_severities"].map(released_penalty)
-    mism = pd.DataFrame({"severities": merged["error_severities"].map("; ".join), "sheet_penalty": pen,
-                         "implied_penalty": implied, "released_rule_penalty": released})[implied != pen]
-    patterns = (mism.groupby(["severities", "sheet_penalty", "implied_penalty", "released_rule_penalty"]).size()
-                .rename("lines").sort_values(ascending=False).reset_index())
+    mism = pd.DataFrame(
+        {
+            "severities": merged["error_severities"].map("; ".join),
+            "sheet_penalty": pen,
+            "implied_penalty": implied,
+            "released_rule_penalty": released,
+        }
+    )[implied != pen]
+    patterns = (
+        mism.groupby(["severities", "sheet_penalty", "implied_penalty", "released_rule_penalty"])
+        .size()
+        .rename("lines")
+        .sort_values(ascending=False)
+        .reset_index()
+    )
     if annotated is not None:
         sheet = annotated["error_severities"]
         rel, total = sheet.map(released_penalty), sheet.map(severity_penalty)
         follows = np.isclose(penalty_scores(merged["error_severities"], sheet, "released"), merged["score"], atol=1e-6)
         any_row = follows | _follows_other_row(merged, annotated)
-        summary.update({
-            "sheet_rows": len(annotated), "released_rule_mean": float(rel.mean()),
-            "released_rule_sd": float(rel.std(ddof=0)), "released_rule_share": float(follows.mean() * 100),
-            "released_rule_share_any_row": float(any_row.mean() * 100),
-            "identical_penalty_share_released": float((implied == released).mean() * 100),
-            "sum_rule_share": float(np.isclose(penalty_scores(merged["error_severities"], sheet, "sum"),
-                                               merged["score"], atol=1e-6).mean() * 100),
-            "sum_rule_mean": float(total.mean()), "sum_rule_sd": float(total.std(ddof=0)),
-            "mixed_severity_lines": int(merged["error_severities"].map(mixed_severities).sum()),
-            "mixed_severity_sheet_rows": int(sheet.map(mixed_severities).sum()),
-        })
+        summary.update(
+            {
+                "sheet_rows": len(annotated),
+                "released_rule_mean": float(rel.mean()),
+                "released_rule_sd": float(rel.std(ddof=0)),
+                "released_rule_share": float(follows.mean() * 100),
+                "released_rule_share_any_row": float(any_row.mean() * 100),
+                "identical_penalty_share_released": float((implied == released).mean() * 100),
+                "sum_rule_share": float(
+                    np.isclose(
+                        penalty_scores(merged["error_severities"], sheet, "sum"), merged["score"], atol=1e-6
+                    ).mean()
+                    * 100
+                ),
+                "sum_rule_mean": float(total.mean()),
+                "sum_rule_sd": float(total.std(ddof=0)),
+                "mixed_severity_lines": int(merged["error_severities"].map(mixed_severities).sum()),
+                "mixed_severity_sheet_rows": int(sheet.map(mixed_severities).sum()),
+            }
+        )
     return summary, patterns
 
 
@@ -322,8 +394,12 @@ def _follows_other_row(merged: pd.DataFrame, annotated: pd.DataFrame) -> np.ndar
     mean, sd = rel.mean(), rel.std(ddof=0)
     rows = _sheet_rows_by_source(annotated)
     key = merged["source"].map(source_key)
-    return np.array([any(abs((mean - released_penalty(sev)) / sd - score) < 1e-6 for sev in rows.get(k, []))
-                     for k, score in zip(key, merged["score"])])
+    return np.array(
+        [
+            any(abs((mean - released_penalty(sev)) / sd - score) < 1e-6 for sev in rows.get(k, []))
+            for k, score in zip(key, merged["score"])
+        ]
+    )
 
 
 def with_targets(merged: pd.DataFrame, annotated: pd.DataFrame) -> pd.DataFrame:
@@ -345,8 +421,10 @@ def with_targets(merged: pd.DataFrame, annotated: pd.DataFrame) -> pd.DataFrame:
         match = [s for s in rows.get(k, []) if abs((mean - released_penalty(s)) / sd - score) < 1e-6]
         chosen.append(match[0] if match else sev)
     out = merged.assign(error_severities=chosen)
-    return out.assign(score_released_rule=penalty_scores(out["error_severities"], sheet, "released"),
-                      score_sum=penalty_scores(out["error_severities"], sheet, "sum"))
+    return out.assign(
+        score_released_rule=penalty_scores(out["error_severities"], sheet, "released"),
+        score_sum=penalty_scores(out["error_severities"], sheet, "sum"),
+    )
 
 
 def load_iaa(kind: str = "inter", path=None) -> pd.DataFrame:
@@ -365,12 +443,20 @@ def load_iaa(kind: str = "inter", path=None) -> pd.DataFrame:
             sev[col] = _split_list(r[col])
             bad = [s for s in sev[col] if s not in SEVERITIES]
             if bad:
-                raise InputError(f"severities are {', '.join(SEVERITIES)} or None", file=path, row=i + 2,
-                                 column=col, value=r[col])
-        rows.append({"source": r["source"], "mt": r["MT"], "emotion": r["emotion_labels"],
-                     "severities_1": sev["error_severity"], "severities_2": sev["error_severity_re"],
-                     "penalty_1": severity_penalty(sev["error_severity"]),
-                     "penalty_2": severity_penalty(sev["error_severity_re"])})
+                raise InputError(
+                    f"severities are {', '.join(SEVERITIES)} or None", file=path, row=i + 2, column=col, value=r[col]
+                )
+        rows.append(
+            {
+                "source": r["source"],
+                "mt": r["MT"],
+                "emotion": r["emotion_labels"],
+                "severities_1": sev["error_severity"],
+                "severities_2": sev["error_severity_re"],
+                "penalty_1": severity_penalty(sev["error_severity"]),
+                "penalty_2": severity_penalty(sev["error_severity_re"]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -383,16 +469,26 @@ def annotation_agreement() -> pd.DataFrame:
     rows = []
     for kind in ("inter", "intra"):
         sheet = load_iaa(kind)
-        long = pd.concat([pd.DataFrame({"item": range(len(sheet)), "annotator": a, "penalty": sheet[f"penalty_{a}"],
-                                        "kind": kind}) for a in (1, 2)])
+        long = pd.concat(
+            [
+                pd.DataFrame(
+                    {"item": range(len(sheet)), "annotator": a, "penalty": sheet[f"penalty_{a}"], "kind": kind}
+                )
+                for a in (1, 2)
+            ]
+        )
         table = agreement(long, by="kind", value="penalty")
-        rows.append(table[["kind", "alpha", "weighted_kappa", "pearson_r", "exact_agreement",
-                           "presence_agreement"]].assign(n=len(sheet)))
+        rows.append(
+            table[["kind", "alpha", "weighted_kappa", "pearson_r", "exact_agreement", "presence_agreement"]].assign(
+                n=len(sheet)
+            )
+        )
     return pd.concat(rows, ignore_index=True)
 
 
-def model_splits(splits: pd.DataFrame, target: str = "score"
-                 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def model_splits(
+    splits: pd.DataFrame, target: str = "score"
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """train, dev, test and the clean test (test posts whose source is not in train), each with
     the source unsegmented and the MT detokenised, as the QE models read them. ``target``
     names the column that becomes ``score`` (e.g. ``"score_sum"`` of :func:`with_targets`)."""
@@ -405,8 +501,7 @@ def model_splits(splits: pd.DataFrame, target: str = "score"
     return train, dev, test, test[~test["source"].isin(train["source"])]
 
 
-def grouped_resplit(lines: pd.DataFrame, seed: int = 0, proportions: Mapping[str, float] | None = None
-                    ) -> pd.DataFrame:
+def grouped_resplit(lines: pd.DataFrame, seed: int = 0, proportions: Mapping[str, float] | None = None) -> pd.DataFrame:
     """A leakage-free re-split: whole sources are assigned to train, dev or test, so that no
     source text is in two splits.
 
@@ -448,9 +543,17 @@ def split_sizes(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     first being train: how many posts of each frame the models could have seen in training."""
     names = list(frames)
     train = set(frames[names[0]]["source"])
-    return pd.DataFrame([{"split": n, "lines": len(f), "sources": f["source"].nunique(),
-                          "sources_also_in_train": 0 if k == 0 else int(f["source"].drop_duplicates().isin(train).sum())
-                          } for k, (n, f) in enumerate(frames.items())])
+    return pd.DataFrame(
+        [
+            {
+                "split": n,
+                "lines": len(f),
+                "sources": f["source"].nunique(),
+                "sources_also_in_train": 0 if k == 0 else int(f["source"].drop_duplicates().isin(train).sum()),
+            }
+            for k, (n, f) in enumerate(frames.items())
+        ]
+    )
 
 
 def hadqaet_post_edits(path=None) -> pd.DataFrame:
@@ -478,10 +581,23 @@ def hadqaet_post_edits(path=None) -> pd.DataFrame:
         sev = [s.strip() for s in str(r["error_severity"]).split(";") if s.strip() not in ("", "None")]
         unknown = [s for s in sev if s not in SEVERITY_WEIGHTS]
         if unknown:
-            raise InputError("severities are Minor, Major, Critical or None", file=path, row=i + 2,
-                             column="error_severity", value=r["error_severity"])
+            raise InputError(
+                "severities are Minor, Major, Critical or None",
+                file=path,
+                row=i + 2,
+                column="error_severity",
+                value=r["error_severity"],
+            )
         if str(r["post-edit"]).strip():
-            rows.append({"row": i + 2, "source": r["source"], "mt": r["MT"], "post_edit": r["post-edit"],
-                         "emotion": r["emotion_labels"], "errors": len(sev),
-                         "penalty": float(sum(SEVERITY_WEIGHTS[s] for s in sev))})
+            rows.append(
+                {
+                    "row": i + 2,
+                    "source": r["source"],
+                    "mt": r["MT"],
+                    "post_edit": r["post-edit"],
+                    "emotion": r["emotion_labels"],
+                    "errors": len(sev),
+                    "penalty": float(sum(SEVERITY_WEIGHTS[s] for s in sev)),
+                }
+            )
     return pd.DataFrame(rows)

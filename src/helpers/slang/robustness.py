@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 
 from ..core import paths
-from ..core.statistics import stats
 from ..core.errors import InputError
+from ..core.statistics import stats
 from ..core.statistics.correlation import pearson_rows
-from .substitution import replace_spans
 from .qe_data import source_key
+from .substitution import replace_spans
 
 
 def pct_change(value: float, reference: float) -> float:
@@ -47,8 +47,9 @@ def pct_change(value: float, reference: float) -> float:
     return (value - reference) / abs(reference) * 100
 
 
-def check_percent_changes(raw: pd.DataFrame | None = None, printed: pd.DataFrame | None = None,
-                          decimals: int = 2, raw_decimals: int = 4) -> pd.DataFrame:
+def check_percent_changes(
+    raw: pd.DataFrame | None = None, printed: pd.DataFrame | None = None, decimals: int = 2, raw_decimals: int = 4
+) -> pd.DataFrame:
     """Recompute Tables 5–6 (percent change vs G0) from Tables 9–10 and compare with print.
 
     Returns ``model, group, metric, raw, g0, pct_change_computed, pct_change_printed, diff,
@@ -95,9 +96,21 @@ def check_percent_changes(raw: pd.DataFrame | None = None, printed: pd.DataFrame
         low, high = min(corners), max(corners)
         shown = float(p["pct_change_printed"])
         tol = 0.5 * 10**-decimals + 1e-9
-        rows.append({"model": p["model"], "group": p["group"], "metric": p["metric"], "raw": v, "g0": ref,
-                     "pct_change_computed": computed, "pct_change_printed": shown, "diff": shown - computed,
-                     "low": low, "high": high, "follows": bool(low - tol <= shown <= high + tol)})
+        rows.append(
+            {
+                "model": p["model"],
+                "group": p["group"],
+                "metric": p["metric"],
+                "raw": v,
+                "g0": ref,
+                "pct_change_computed": computed,
+                "pct_change_printed": shown,
+                "diff": shown - computed,
+                "low": low,
+                "high": high,
+                "follows": bool(low - tol <= shown <= high + tol),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -120,8 +133,16 @@ def predict_groups(models: dict, groups: dict) -> pd.DataFrame:
     frames = []
     for name, model in models.items():
         for group, frame in groups.items():
-            frames.append(pd.DataFrame({"instance": frame["instance"].to_numpy(), "group": group, "model": name,
-                                        "predicted": model.predict(frame)}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "instance": frame["instance"].to_numpy(),
+                        "group": group,
+                        "model": name,
+                        "predicted": model.predict(frame),
+                    }
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -132,12 +153,19 @@ def perturb_sources(sources: pd.Series, homophones: Mapping[str, list[str]], k: 
     """
     mapping = {w: h[k - 1] for w, h in homophones.items() if len(h) >= k}
     done = [replace_spans(s, mapping) for s in sources]
-    return pd.DataFrame({"source": sources.to_numpy(), "perturbed": [d[0] for d in done],
-                         "n_replacements": [len(d[1]) for d in done]}, index=sources.index)
+    return pd.DataFrame(
+        {"source": sources.to_numpy(), "perturbed": [d[0] for d in done], "n_replacements": [len(d[1]) for d in done]},
+        index=sources.index,
+    )
 
 
-def perturbation_groups(posts: pd.DataFrame, homophones: Mapping[str, list[str]], post_edits: pd.DataFrame,
-                        corrected: pd.DataFrame | None = None, k_max: int = 5) -> dict[str, pd.DataFrame]:
+def perturbation_groups(
+    posts: pd.DataFrame,
+    homophones: Mapping[str, list[str]],
+    post_edits: pd.DataFrame,
+    corrected: pd.DataFrame | None = None,
+    k_max: int = 5,
+) -> dict[str, pd.DataFrame]:
     """The paper's groups for ``posts`` (``instance, source, mt, score``; sources unsegmented):
 
     * ``G0``: the posts as they are;
@@ -227,8 +255,9 @@ def boot_correlations(human, predicted, index: np.ndarray) -> tuple[np.ndarray, 
     return pearson_rows(rankdata(h, axis=1), rankdata(p, axis=1)), pearson_rows(h, p)
 
 
-def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 0, seed: int = 0,
-                     ci: float = 95.0) -> pd.DataFrame:
+def robustness_table(
+    predictions: pd.DataFrame, human: pd.Series, n_boot: int = 0, seed: int = 0, ci: float = 95.0
+) -> pd.DataFrame:
     """Per model and group: Spearman ρ and Pearson r of the predictions with the human
     scores of the same instances, and their percentage change relative to G0 (paper
     Tables 5–6 and 9–10).
@@ -275,9 +304,15 @@ def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 
     rows = []
     for (model, group), g in predictions.groupby(["model", "group"], sort=False):
         h = human.loc[g["instance"]].to_numpy()
-        rows.append({"model": model, "group": group, "n": len(g),
-                     "rho": float(spearmanr(h, g["predicted"]).statistic),
-                     "r": float(pearsonr(h, g["predicted"]).statistic)})
+        rows.append(
+            {
+                "model": model,
+                "group": group,
+                "n": len(g),
+                "rho": float(spearmanr(h, g["predicted"]).statistic),
+                "r": float(pearsonr(h, g["predicted"]).statistic),
+            }
+        )
     out = pd.DataFrame(rows)
     g0 = out[out["group"] == "G0"].set_index("model")
     out["rho_pct_change"] = [pct_change(r, g0.loc[m, "rho"]) for m, r in zip(out["model"], out["rho"])]
@@ -296,14 +331,19 @@ def robustness_table(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 
             d_rho[~np.isfinite(d_rho)], d_r[~np.isfinite(d_r)] = np.nan, np.nan
             bounds.append([*stats.percentile_interval(d_rho, ci), *stats.percentile_interval(d_r, ci)])
             b0 = base.loc[inst, "predicted"].to_numpy()
-            point = (spearmanr(h, g["predicted"]).statistic - spearmanr(h, b0).statistic,
-                     pearsonr(h, g["predicted"]).statistic - pearsonr(h, b0).statistic)
-            changes.append([point[0], *stats.percentile_interval(rho - rho0, ci),
-                            point[1], *stats.percentile_interval(r - r0, ci)])
+            point = (
+                spearmanr(h, g["predicted"]).statistic - spearmanr(h, b0).statistic,
+                pearsonr(h, g["predicted"]).statistic - pearsonr(h, b0).statistic,
+            )
+            changes.append(
+                [point[0], *stats.percentile_interval(rho - rho0, ci), point[1], *stats.percentile_interval(r - r0, ci)]
+            )
         out[["rho_pct_change_low", "rho_pct_change_high", "r_pct_change_low", "r_pct_change_high"]] = bounds
         out[["rho_change", "rho_change_low", "rho_change_high", "r_change", "r_change_low", "r_change_high"]] = (
-            np.array(changes, dtype=float))
+            np.array(changes, dtype=float)
+        )
     return out
+
 
 def score_shifts(predictions: pd.DataFrame) -> pd.DataFrame:
     """Each instance's predicted score in every group minus its G0 prediction (per model).
@@ -327,6 +367,7 @@ def score_shifts(predictions: pd.DataFrame) -> pd.DataFrame:
     out["shift"] = out["predicted"].to_numpy() - base.loc[list(zip(out["model"], out["instance"]))].to_numpy()
     return out
 
+
 def method2_table(predictions: pd.DataFrame) -> pd.DataFrame:
     """Per model and Method-2 group (M2G1, M2G2): the percent of instances whose predicted
     score rose compared with their G0 prediction (paper Table 7).
@@ -347,12 +388,20 @@ def method2_table(predictions: pd.DataFrame) -> pd.DataFrame:
     """
     base = predictions[predictions["group"] == "G0"].set_index(["model", "instance"])["predicted"]
     rows = []
-    for (model, group), g in predictions[predictions["group"].str.startswith("M2")].groupby(["model", "group"],
-                                                                                          sort=False):
+    for (model, group), g in predictions[predictions["group"].str.startswith("M2")].groupby(
+        ["model", "group"], sort=False
+    ):
         before = base.loc[list(zip(g["model"], g["instance"]))].to_numpy()
-        rows.append({"model": model, "group": group, "n": len(g),
-                     "share_increased": share_increased(before, g["predicted"].to_numpy())})
+        rows.append(
+            {
+                "model": model,
+                "group": group,
+                "n": len(g),
+                "share_increased": share_increased(before, g["predicted"].to_numpy()),
+            }
+        )
     return pd.DataFrame(rows, columns=["model", "group", "n", "share_increased"])
+
 
 def stability_table(robust: pd.DataFrame, shifts: pd.DataFrame, method2: pd.DataFrame) -> pd.DataFrame:
     """Per model: mean |% change| of ρ and r over the Method-1 groups, mean |score shift|
@@ -379,10 +428,13 @@ def stability_table(robust: pd.DataFrame, shifts: pd.DataFrame, method2: pd.Data
     Qian et al. (2025). W-NUT, §5.2, Tables 5–7.
     """
     m1 = robust[robust["group"].str.startswith("M1")]
-    out = m1.groupby("model", sort=False).agg(mean_abs_rho_change=("rho_pct_change", lambda s: s.abs().mean()),
-                                               mean_abs_r_change=("r_pct_change", lambda s: s.abs().mean()))
-    out["mean_abs_shift"] = shifts[shifts["group"].str.startswith("M1")].groupby("model")["shift"].apply(
-        lambda s: s.abs().mean())
+    out = m1.groupby("model", sort=False).agg(
+        mean_abs_rho_change=("rho_pct_change", lambda s: s.abs().mean()),
+        mean_abs_r_change=("r_pct_change", lambda s: s.abs().mean()),
+    )
+    out["mean_abs_shift"] = (
+        shifts[shifts["group"].str.startswith("M1")].groupby("model")["shift"].apply(lambda s: s.abs().mean())
+    )
     out["G0_rho"] = robust[robust["group"] == "G0"].set_index("model")["rho"]
     for group, g in method2.groupby("group"):
         out[f"{group}_share_increased"] = g.set_index("model")["share_increased"]
@@ -418,8 +470,9 @@ ROBUST_RATIO = 0.5  # homophone |shift| below this share of the SWAP |shift| (re
 TOLERANCE = 0.1  # homophone |shift| below this share of the model's own RMSE: too small to matter for its scores
 
 
-def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int = 2000, seed: int = 0,
-                        ci: float = 95.0) -> pd.DataFrame:
+def stability_intervals(
+    predictions: pd.DataFrame, human: pd.Series, n_boot: int = 2000, seed: int = 0, ci: float = 95.0
+) -> pd.DataFrame:
     """Stability read together with accuracy, with bootstrap intervals over the posts.
 
     ``predictions`` (``instance, group, model, predicted``) holds G0, the Method-1 groups
@@ -544,19 +597,36 @@ def stability_intervals(predictions: pd.DataFrame, human: pd.Series, n_boot: int
                 boot["signed_shift_to_error"] = signed[index].mean(axis=1) / boot["rmse"]
         for name, value in point.items():
             if boot[name] is None:
-                rows.append({"model": model, "statistic": name, "value": float(value), "ci_low": np.nan,
-                             "ci_high": np.nan, "n": n})
+                rows.append(
+                    {
+                        "model": model,
+                        "statistic": name,
+                        "value": float(value),
+                        "ci_low": np.nan,
+                        "ci_high": np.nan,
+                        "n": n,
+                    }
+                )
                 continue
             low, high = stats.percentile_interval(np.where(np.isfinite(boot[name]), boot[name], np.nan), ci)
-            rows.append({"model": model, "statistic": name, "value": float(value), "ci_low": low, "ci_high": high,
-                         "n": n})
+            rows.append(
+                {"model": model, "statistic": name, "value": float(value), "ci_low": low, "ci_high": high, "n": n}
+            )
         if "M2G2" in wide.columns:
             edited = wide["M2G2"].dropna()
             up = (edited.to_numpy(dtype=float) > wide.loc[edited.index, "G0"].to_numpy(dtype=float)).astype(float)
             idx2 = boot_index(stats.resample(len(up), n_boot, seed))
             low, high = stats.percentile_interval(up[idx2].mean(axis=1) * 100, ci)
-            rows.append({"model": model, "statistic": "M2G2_share_increased", "value": float(up.mean() * 100),
-                         "ci_low": low, "ci_high": high, "n": len(up)})
+            rows.append(
+                {
+                    "model": model,
+                    "statistic": "M2G2_share_increased",
+                    "value": float(up.mean() * 100),
+                    "ci_low": low,
+                    "ci_high": high,
+                    "n": len(up),
+                }
+            )
     return pd.DataFrame(rows, columns=["model", "statistic", "value", "ci_low", "ci_high", "n"])
 
 
@@ -619,32 +689,69 @@ def stability_verdicts(intervals: pd.DataFrame, tolerance: float = TOLERANCE) ->
 
         def get(name, col, t=t):
             return float(t.loc[name, col]) if name in t.index else float("nan")
+
         ranks = get("G0_rho", "ci_low") > 0
         reads = None if "swap_relative_shift" not in t.index else get("swap_relative_shift", "ci_low") >= NOT_READING
         ratio_hi, ratio_lo = get("homophone_to_swap", "ci_high"), get("homophone_to_swap", "ci_low")
-        homophones = ("unknown" if np.isnan(ratio_hi) else "much_smaller" if ratio_hi < ROBUST_RATIO
-                      else "half_or_more" if ratio_lo >= ROBUST_RATIO else "unclear")
+        homophones = (
+            "unknown"
+            if np.isnan(ratio_hi)
+            else "much_smaller"
+            if ratio_hi < ROBUST_RATIO
+            else "half_or_more"
+            if ratio_lo >= ROBUST_RATIO
+            else "unclear"
+        )
         err_lo, err_hi = (get("abs_shift_to_error", c) for c in ("ci_low", "ci_high"))
-        shift = ("unknown" if np.isnan(err_hi) else "within tolerance" if err_hi < tolerance
-                 else "beyond tolerance" if err_lo >= tolerance else "not clearly within tolerance")
+        shift = (
+            "unknown"
+            if np.isnan(err_hi)
+            else "within tolerance"
+            if err_hi < tolerance
+            else "beyond tolerance"
+            if err_lo >= tolerance
+            else "not clearly within tolerance"
+        )
         s_lo, s_hi = (get("signed_relative_shift", c) for c in ("ci_low", "ci_high"))
-        signed = ("unknown" if np.isnan(s_lo) else "up" if s_lo > 0 else "down" if s_hi < 0 else "no clear direction")
+        signed = "unknown" if np.isnan(s_lo) else "up" if s_lo > 0 else "down" if s_hi < 0 else "no clear direction"
         lo, hi = get("M2G2_share_increased", "ci_low"), get("M2G2_share_increased", "ci_high")
-        better = ("unknown" if np.isnan(lo) else "rises" if lo > 50 else "falls" if hi < 50 else "no clear change")
+        better = "unknown" if np.isnan(lo) else "rises" if lo > 50 else "falls" if hi < 50 else "no clear change"
         if reads is False:
             verdict = "not_reacting"
         elif ranks and reads and shift == "within tolerance":
             verdict = "robust"
         else:
             verdict = "not_shown"
-        rows.append({"model": model, "ranks_posts": bool(ranks), "reads_source": reads, "homophones": homophones,
-                     "better_mt": better, "verdict": verdict, "homophone_shift": shift, "signed_shift": signed})
-    return pd.DataFrame(rows, columns=["model", "ranks_posts", "reads_source", "homophones", "better_mt", "verdict",
-                                       "homophone_shift", "signed_shift"])
+        rows.append(
+            {
+                "model": model,
+                "ranks_posts": bool(ranks),
+                "reads_source": reads,
+                "homophones": homophones,
+                "better_mt": better,
+                "verdict": verdict,
+                "homophone_shift": shift,
+                "signed_shift": signed,
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "model",
+            "ranks_posts",
+            "reads_source",
+            "homophones",
+            "better_mt",
+            "verdict",
+            "homophone_shift",
+            "signed_shift",
+        ],
+    )
 
 
-def shift_by_word(predictions: pd.DataFrame, posts: pd.DataFrame, n_boot: int = 2000, seed: int = 0,
-                  ci: float = 95.0) -> pd.DataFrame:
+def shift_by_word(
+    predictions: pd.DataFrame, posts: pd.DataFrame, n_boot: int = 2000, seed: int = 0, ci: float = 95.0
+) -> pd.DataFrame:
     """The signed homophone shift per slang word: for every model and word, the posts whose
     source contains it, each post's mean over M1G* of (predicted − G0 prediction) in SDs of the
     model's G0 predictions (as ``signed_relative_shift``), averaged over those posts, with a
@@ -695,8 +802,16 @@ def shift_by_word(predictions: pd.DataFrame, posts: pd.DataFrame, n_boot: int = 
                 continue
             boot = stats.weighted_mean(values, stats.resample(len(values), n_boot, seed))
             low, high = stats.percentile_interval(boot, ci)
-            rows.append({"model": model, "word": word, "n_posts": len(values),
-                         "signed_relative_shift": float(values.mean()), "ci_low": low, "ci_high": high})
+            rows.append(
+                {
+                    "model": model,
+                    "word": word,
+                    "n_posts": len(values),
+                    "signed_relative_shift": float(values.mean()),
+                    "ci_low": low,
+                    "ci_high": high,
+                }
+            )
     return pd.DataFrame(rows, columns=["model", "word", "n_posts", "signed_relative_shift", "ci_low", "ci_high"])
 
 
@@ -716,8 +831,15 @@ class Probe:
     by_word: pd.DataFrame  # shift_by_word
 
 
-def probe(models: dict, posts: pd.DataFrame, homophones: Mapping[str, list[str]], post_edits: pd.DataFrame,
-          corrected: pd.DataFrame | None = None, n_boot: int = 2000, seed: int = 0) -> Probe:
+def probe(
+    models: dict,
+    posts: pd.DataFrame,
+    homophones: Mapping[str, list[str]],
+    post_edits: pd.DataFrame,
+    corrected: pd.DataFrame | None = None,
+    n_boot: int = 2000,
+    seed: int = 0,
+) -> Probe:
     """Method 1 and Method 2 of §4.4 and the source-swap control on ``posts`` (from
     :func:`slang_instances`) for every fitted model of ``models`` (``{name: model}``), with the
     tables of :func:`robustness_table`, :func:`score_shifts`, :func:`method2_table`,
@@ -763,6 +885,15 @@ def probe(models: dict, posts: pd.DataFrame, homophones: Mapping[str, list[str]]
     stability = stability_table(method1, shifts, method2)
     intervals = stability_intervals(predictions, human, n_boot, seed)
     by_word = shift_by_word(predictions[predictions["group"].str.startswith(("G0", "M1"))], posts, n_boot, seed)
-    return Probe(posts, groups, predictions, method1, shifts, method2, stability, intervals,
-                 stability_verdicts(intervals), by_word)
-
+    return Probe(
+        posts,
+        groups,
+        predictions,
+        method1,
+        shifts,
+        method2,
+        stability,
+        intervals,
+        stability_verdicts(intervals),
+        by_word,
+    )

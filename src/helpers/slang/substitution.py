@@ -41,4 +41,3 @@ def substitute(text: str, replacements: Mapping[str, str]) -> str:
     '曹尼玛和泥马'
     """
     return replace_spans(text, replacements)[0]
-

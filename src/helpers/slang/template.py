@@ -40,8 +40,9 @@ RATING_REQUIRED = RATING_HEADER[:4]  # workbooks written before the done column 
 RATING_LEVELS = (1, 2, 3, 4, 5)
 
 
-def rating_items(cands_by_word: Mapping[str, Sequence[str]], words: Sequence[str], per_word: int,
-                 seed: int = 0) -> pd.DataFrame:
+def rating_items(
+    cands_by_word: Mapping[str, Sequence[str]], words: Sequence[str], per_word: int, seed: int = 0
+) -> pd.DataFrame:
     """The candidates a class rates: for each of ``words``, ``per_word`` of Algorithm 1's
     candidates drawn uniformly without replacement (seeded; the slang word itself is never
     drawn, and no ranking method is consulted, so a human-rated or top-ranked candidate is
@@ -55,8 +56,9 @@ def rating_items(cands_by_word: Mapping[str, Sequence[str]], words: Sequence[str
     """
     unknown = [w for w in words if w not in cands_by_word]
     if unknown:
-        raise InputError("is not one of the slang words", parameter="--words", value=unknown[0],
-                         expected=" or ".join(cands_by_word))
+        raise InputError(
+            "is not one of the slang words", parameter="--words", value=unknown[0], expected=" or ".join(cands_by_word)
+        )
     if len(set(words)) != len(words):
         raise InputError("a slang word is listed twice", parameter="--words", value=list(words))
     rng = np.random.default_rng(seed)
@@ -64,8 +66,12 @@ def rating_items(cands_by_word: Mapping[str, Sequence[str]], words: Sequence[str
     for word in words:
         pool = [c for c in cands_by_word[word] if c != word]
         if per_word > len(pool):
-            raise InputError(f"{word} has only {len(pool)} candidates besides itself", parameter="--per-word",
-                             value=per_word, expected=f"at most {len(pool)} for {word}")
+            raise InputError(
+                f"{word} has only {len(pool)} candidates besides itself",
+                parameter="--per-word",
+                value=per_word,
+                expected=f"at most {len(pool)} for {word}",
+            )
         rows += [{"word": word, "candidate": pool[i]} for i in rng.choice(len(pool), size=per_word, replace=False)]
     return pd.DataFrame(rows, columns=["word", "candidate"])
 
@@ -87,25 +93,42 @@ def write_rating_workbook(items: pd.DataFrame, rater: str, path: str | os.PathLi
     dv = workbook.list_validation(ws, RATING_LEVELS, "Rating", guide["validation"])
     done = workbook.done_validation(ws)
     # item ids follow the drawing order, so H001 is the same candidate in every workbook
-    workbook.item_rows(ws, [[f"H{i + 1:03d}", items.iloc[i]["word"], items.iloc[i]["candidate"], None, None, None]
-                            for i in order], {"D": dv, "E": done}, (8, 12, 14, 10, 8, 40))
+    workbook.item_rows(
+        ws,
+        [[f"H{i + 1:03d}", items.iloc[i]["word"], items.iloc[i]["candidate"], None, None, None] for i in order],
+        {"D": dv, "E": done},
+        (8, 12, 14, 10, 8, 40),
+    )
     workbook.write_guide(
-        wb.create_sheet(INSTRUCTIONS_SHEET), guide["title"],
-        [workbook.GuideSection(rows=[("Task", guide["task"])], bold_first=True),
-         workbook.GuideSection(("Step", "What to do"), list(enumerate(guide["steps"], start=1))),
-         workbook.GuideSection(("Rating", "Meaning"), [(r["rating"], r["meaning"]) for r in guide["ratings"]])],
-        {"A": 8, "B": 100}, student=rater)
+        wb.create_sheet(INSTRUCTIONS_SHEET),
+        guide["title"],
+        [
+            workbook.GuideSection(rows=[("Task", guide["task"])], bold_first=True),
+            workbook.GuideSection(("Step", "What to do"), list(enumerate(guide["steps"], start=1))),
+            workbook.GuideSection(("Rating", "Meaning"), [(r["rating"], r["meaning"]) for r in guide["ratings"]]),
+        ],
+        {"A": 8, "B": 100},
+        student=rater,
+    )
     return workbook.save(wb, path)
 
 
-def write_rating_sheets(cands_by_word: Mapping[str, Sequence[str]], words: Sequence[str], per_word: int,
-                        raters: str | int, out_dir: str | os.PathLike, seed: int = 0) -> list[Path]:
+def write_rating_sheets(
+    cands_by_word: Mapping[str, Sequence[str]],
+    words: Sequence[str],
+    per_word: int,
+    raters: str | int,
+    out_dir: str | os.PathLike,
+    seed: int = 0,
+) -> list[Path]:
     """``homophones_<rater>.xlsx`` for every rater in ``out_dir``: the same sample of
     candidates (:func:`rating_items`), each rater's rows in a different order."""
     items = rating_items(cands_by_word, words, per_word, seed)
     out = Path(out_dir)
-    return [write_rating_workbook(items, name, out / f"{KIT_PREFIX}{name}.xlsx", seed=seed * 1000 + k + 1)
-            for k, name in enumerate(params.person_names(raters))]
+    return [
+        write_rating_workbook(items, name, out / f"{KIT_PREFIX}{name}.xlsx", seed=seed * 1000 + k + 1)
+        for k, name in enumerate(params.person_names(raters))
+    ]
 
 
 @dataclass(frozen=True)
@@ -170,8 +193,12 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
         raise InputError(f"cannot be read as an .xlsx workbook ({type(exc).__name__})", file=path) from None
     try:
         if RATING_SHEET not in wb.sheetnames:
-            raise InputError(f"has no sheet {RATING_SHEET!r}", file=path, value=wb.sheetnames,
-                             expected="a workbook made by `.venv/bin/python -m helpers template homophones`")
+            raise InputError(
+                f"has no sheet {RATING_SHEET!r}",
+                file=path,
+                value=wb.sheetnames,
+                expected="a workbook made by `.venv/bin/python -m helpers template homophones`",
+            )
         rows = list(wb[RATING_SHEET].iter_rows(values_only=True))
         student = classroom.workbook_student(wb, INSTRUCTIONS_SHEET)
     finally:
@@ -180,8 +207,15 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
     for k, name in enumerate(RATING_REQUIRED):
         got = header[k] if k < len(header) else None
         if got != name:
-            raise InputError("the header row was changed", file=path, sheet=RATING_SHEET, row=1,
-                             cell=f"{'ABCD'[k]}1", value=got, expected=", ".join(RATING_HEADER))
+            raise InputError(
+                "the header row was changed",
+                file=path,
+                sheet=RATING_SHEET,
+                row=1,
+                cell=f"{'ABCD'[k]}1",
+                value=got,
+                expected=", ".join(RATING_HEADER),
+            )
     done_at = next((k for k, h in enumerate(header) if h == classroom.DONE_HEADER), None)
     rater = student or classroom.implied_student(path, KIT_PREFIX)
     out, early, seen, problems, unfinished, item_rows = [], [], {}, [], [], []
@@ -193,30 +227,71 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
         item_rows.append(r)
         word, cand = str(word or "").strip(), str(cand or "").strip()
         if word not in cands_by_word:
-            problems.append(InputError("is not one of the slang words", file=path, sheet=RATING_SHEET, row=r,
-                                       column="slang_word", cell=f"B{r}", value=word,
-                                       expected=" or ".join(cands_by_word)))
+            problems.append(
+                InputError(
+                    "is not one of the slang words",
+                    file=path,
+                    sheet=RATING_SHEET,
+                    row=r,
+                    column="slang_word",
+                    cell=f"B{r}",
+                    value=word,
+                    expected=" or ".join(cands_by_word),
+                )
+            )
             continue
         if cand not in set(cands_by_word[word]):
-            problems.append(InputError(f"is not a candidate Algorithm 1 generates for {word}", file=path,
-                                       sheet=RATING_SHEET, row=r, column="candidate", cell=f"C{r}", value=cand))
+            problems.append(
+                InputError(
+                    f"is not a candidate Algorithm 1 generates for {word}",
+                    file=path,
+                    sheet=RATING_SHEET,
+                    row=r,
+                    column="candidate",
+                    cell=f"C{r}",
+                    value=cand,
+                )
+            )
             continue
         if (word, cand) in seen:
-            problems.append(InputError(f"the same candidate is listed twice (first in row {seen[(word, cand)]})",
-                                       file=path, sheet=RATING_SHEET, row=r, column="candidate", cell=f"C{r}",
-                                       value=cand))
+            problems.append(
+                InputError(
+                    f"the same candidate is listed twice (first in row {seen[(word, cand)]})",
+                    file=path,
+                    sheet=RATING_SHEET,
+                    row=r,
+                    column="candidate",
+                    cell=f"C{r}",
+                    value=cand,
+                )
+            )
             continue
         seen[(word, cand)] = r
         try:
             score = params.whole_score(rating, RATING_LEVELS)
         except ValueError:
-            problems.append(InputError("a rating must be a whole number from 1 to 5 (or empty)", file=path,
-                                       sheet=RATING_SHEET, row=r, column="rating", cell=f"D{r}", value=rating))
+            problems.append(
+                InputError(
+                    "a rating must be a whole number from 1 to 5 (or empty)",
+                    file=path,
+                    sheet=RATING_SHEET,
+                    row=r,
+                    column="rating",
+                    cell=f"D{r}",
+                    value=rating,
+                )
+            )
             continue
         before = len(problems)
         finished = done_at is None or classroom.row_done(
-            values[done_at], problems, file=path, sheet=RATING_SHEET, row=r, column=classroom.DONE_HEADER,
-            cell=f"{get_column_letter(done_at + 1)}{r}")
+            values[done_at],
+            problems,
+            file=path,
+            sheet=RATING_SHEET,
+            row=r,
+            column=classroom.DONE_HEADER,
+            cell=f"{get_column_letter(done_at + 1)}{r}",
+        )
         if len(problems) > before:  # a bad done mark: the row is reported, not read
             continue
         if not finished:
@@ -225,8 +300,17 @@ def read_rating_sheet(path: str | os.PathLike, cands_by_word: Mapping[str, Seque
             (out if finished else early).append({"rater": rater, "word": word, "candidate": cand, "rating": score})
     raise_all(problems)
     columns = ["rater", "word", "candidate", "rating"]
-    return RatingSheet(rater, pd.DataFrame(out, columns=columns), path, len(item_rows), done_at is not None,
-                       tuple(unfinished), pd.DataFrame(early, columns=columns), tuple(item_rows), student)
+    return RatingSheet(
+        rater,
+        pd.DataFrame(out, columns=columns),
+        path,
+        len(item_rows),
+        done_at is not None,
+        tuple(unfinished),
+        pd.DataFrame(early, columns=columns),
+        tuple(item_rows),
+        student,
+    )
 
 
 def read_rating_workbook(path: str | os.PathLike, cands_by_word: Mapping[str, Sequence[str]]) -> pd.DataFrame:
@@ -254,13 +338,23 @@ class ClassRatings:
         shown = classroom.projection(choice, self.named_by_field, self.names, results_dir, self.read)
         if not shown:
             return self
-        return replace(self, files=shown.paths(self.files), notes=tuple(shown.text(n) for n in self.notes),
-                       students=shown.names(self.students), names=shown.names(self.names))
+        return replace(
+            self,
+            files=shown.paths(self.files),
+            notes=tuple(shown.text(n) for n in self.notes),
+            students=shown.names(self.students),
+            names=shown.names(self.names),
+        )
 
 
-def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],
-                       unfinished: str = "stop", notes: Sequence[str] = (),
-                       unusable: Sequence[InputError] = (), mentioned: Sequence[str] = ()) -> ClassRatings:
+def read_class_ratings(
+    paths_: Sequence[str | os.PathLike],
+    cands_by_word: Mapping[str, Sequence[str]],
+    unfinished: str = "stop",
+    notes: Sequence[str] = (),
+    unusable: Sequence[InputError] = (),
+    mentioned: Sequence[str] = (),
+) -> ClassRatings:
     """All returned workbooks, averaged per candidate (:func:`average_ratings`), every
     problem of every workbook at once: bad entries, two workbooks of the same student,
     unfinished rows. ``unfinished`` (:data:`helpers.core.classroom.UNFINISHED_CHOICES`):
@@ -283,8 +377,15 @@ def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mappi
             fields += [unread] if unread else []  # its errors are reported; a second copy of its student too
     naming = classroom.name_students(fields, KIT_PREFIX)
     by_file = dict(zip((p for _, p in fields), naming.names))
-    sheets = [replace(s, rater=by_file[s.file], ratings=s.ratings.assign(rater=by_file[s.file]),
-                      unfinished_ratings=s.unfinished_ratings.assign(rater=by_file[s.file])) for s in sheets]
+    sheets = [
+        replace(
+            s,
+            rater=by_file[s.file],
+            ratings=s.ratings.assign(rater=by_file[s.file]),
+            unfinished_ratings=s.unfinished_ratings.assign(rater=by_file[s.file]),
+        )
+        for s in sheets
+    ]
     notes, problems = [*notes, *naming.notes], [*problems, *naming.problems]
     progress = [classroom.Progress(s.rater, s.file, RATING_SHEET, tuple(s.open_rows()), s.n_rows) for s in sheets]
     settled = classroom.settle_unfinished(progress, unfinished)
@@ -293,19 +394,26 @@ def read_class_ratings(paths_: Sequence[str | os.PathLike], cands_by_word: Mappi
     kept = [s for s in sheets if s.file in kept_files]  # a sheet's unfinished rows are in s.unfinished_ratings
     out_notes = [*notes, *settled.notes]
     if not kept:
-        raise InputError("no student is left once the unfinished workbooks are left out",
-                         value=[str(s.file) for s in sheets])
+        raise InputError(
+            "no student is left once the unfinished workbooks are left out", value=[str(s.file) for s in sheets]
+        )
     long = pd.concat([s.ratings for s in kept], ignore_index=True)
     if long.empty:
         raise InputError("no rating was entered in any finished row", expected="ratings 1-5 in column D")
-    return ClassRatings(average_ratings(long), tuple(str(s.file) for s in kept), tuple(out_notes),
-                        tuple(s.rater for s in kept), any(s.named_by_field for s in sheets),
-                        tuple(s.rater for s in sheets),
-                        tuple(dict.fromkeys([*map(str, paths_), *map(str, mentioned)])))
+    return ClassRatings(
+        average_ratings(long),
+        tuple(str(s.file) for s in kept),
+        tuple(out_notes),
+        tuple(s.rater for s in kept),
+        any(s.named_by_field for s in sheets),
+        tuple(s.rater for s in sheets),
+        tuple(dict.fromkeys([*map(str, paths_), *map(str, mentioned)])),
+    )
 
 
-def read_rating_workbooks(paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]],
-                          unfinished: str = "stop") -> pd.DataFrame:
+def read_rating_workbooks(
+    paths_: Sequence[str | os.PathLike], cands_by_word: Mapping[str, Sequence[str]], unfinished: str = "stop"
+) -> pd.DataFrame:
     """All returned workbooks, averaged per candidate: ``word, candidate, avg_score,
     n_raters`` (a candidate counts for the raters who rated it); see :func:`read_class_ratings`."""
     return read_class_ratings(paths_, cands_by_word, unfinished).ratings
@@ -321,5 +429,8 @@ def average_ratings(long: pd.DataFrame) -> pd.DataFrame:
     >>> average_ratings(long).values.tolist()
     [['尼玛', '你妈', 4.5, 2], ['尼玛', '泥马', 2.0, 1]]
     """
-    return (long.groupby(["word", "candidate"], sort=False)
-            .agg(avg_score=("rating", "mean"), n_raters=("rating", "size")).reset_index())
+    return (
+        long.groupby(["word", "candidate"], sort=False)
+        .agg(avg_score=("rating", "mean"), n_raters=("rating", "size"))
+        .reset_index()
+    )

@@ -9,15 +9,52 @@ segments, in any language pair.
   findings read from the saved result tables.
 """
 
-from .analysis import (COMPARED, category_penalties, category_presence, compared_schemes, error_spans,
-                       icc_by_documents, major_weight_agreement, major_weight_scheme, presence_agreement, rankings,
-                       scheme_agreement, scheme_rankings, scheme_weights, segment_matrix, span_table, top_level,
-                       weight_sweep)
+from .analysis import (
+    COMPARED,
+    category_penalties,
+    category_presence,
+    compared_schemes,
+    error_spans,
+    icc_by_documents,
+    major_weight_agreement,
+    major_weight_scheme,
+    presence_agreement,
+    rankings,
+    scheme_agreement,
+    scheme_rankings,
+    scheme_weights,
+    segment_matrix,
+    span_table,
+    top_level,
+    weight_sweep,
+)
 from .readme_tables import REPO, TABLES, reproduce, rounding_summary
-from .systems import esa_ranking, system_kind, certainty_overstatement, system_tests
+from .systems import certainty_overstatement, esa_ranking, system_kind, system_tests
 
-__all__ = ["COMPARED", "REPO", "TABLES", "compared_schemes", "esa_ranking", "scheme_rankings", "scheme_weights",
-           "system_kind", "category_penalties", "category_presence", "certainty_overstatement",
-           "error_spans", "icc_by_documents", "major_weight_agreement", "major_weight_scheme", "presence_agreement", "rankings",
-           "reproduce", "rounding_summary", "scheme_agreement", "segment_matrix", "span_table", "system_tests",
-           "top_level", "weight_sweep"]
+__all__ = [
+    "COMPARED",
+    "REPO",
+    "TABLES",
+    "compared_schemes",
+    "esa_ranking",
+    "scheme_rankings",
+    "scheme_weights",
+    "system_kind",
+    "category_penalties",
+    "category_presence",
+    "certainty_overstatement",
+    "error_spans",
+    "icc_by_documents",
+    "major_weight_agreement",
+    "major_weight_scheme",
+    "presence_agreement",
+    "rankings",
+    "reproduce",
+    "rounding_summary",
+    "scheme_agreement",
+    "segment_matrix",
+    "span_table",
+    "system_tests",
+    "top_level",
+    "weight_sweep",
+]

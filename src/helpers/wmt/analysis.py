@@ -22,11 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core.statistics import agreement as ag
-from ..core.statistics import raters
 from ..core.formats import annotations as ann
-from ..core.statistics import scoring, stats
 from ..core.formats.mqm import THREE_RATER_FILE
+from ..core.statistics import agreement as ag
+from ..core.statistics import raters, scoring, stats
 from ..core.statistics.schemes import Rule, Scheme, load_scheme, weight_table
 
 #: Schemes compared with the WMT weights (helpers/core/statistics/schemes/*.yml).
@@ -119,8 +118,14 @@ def segment_matrix(frame: pd.DataFrame, scheme) -> SegmentMatrix:
     return SegmentMatrix(wide, wide.index.get_level_values("doc").to_numpy())
 
 
-def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope", "metahope"), n_boot: int = 1000,
-                 seed: int = 0, alpha: float = 0.05) -> pd.DataFrame:
+def weight_sweep(
+    frame: pd.DataFrame,
+    major_weights=range(1, 11),
+    schemes=("hope", "metahope"),
+    n_boot: int = 1000,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
     """Rank stability and discrimination per weighting, under segment and document resampling.
 
     For every Major weight (:func:`major_weight_scheme`) and every named scheme the segment
@@ -163,12 +168,22 @@ def weight_sweep(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope
         matrix = segment_matrix(frame, scheme)
         wide, docs = matrix.wide, matrix.docs
         if draws is None:
-            draws = {"segments": stats.resample(len(wide), n_boot, seed),
-                     "documents": stats.resample(len(wide), n_boot, seed, clusters=docs)}
+            draws = {
+                "segments": stats.resample(len(wide), n_boot, seed),
+                "documents": stats.resample(len(wide), n_boot, seed, clusters=docs),
+            }
         for how, w in draws.items():
             res = stats.ranking_stability(wide.to_numpy(dtype=float), w, alpha)
-            rows.append({"scheme": scheme.name, "major_to_minor": major_to_minor(scheme), "resampling": how, **res,
-                         "n_segments": len(wide), "n_documents": int(pd.Series(docs).nunique())})
+            rows.append(
+                {
+                    "scheme": scheme.name,
+                    "major_to_minor": major_to_minor(scheme),
+                    "resampling": how,
+                    **res,
+                    "n_segments": len(wide),
+                    "n_documents": int(pd.Series(docs).nunique()),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -218,8 +233,9 @@ class SchemeAgreement:
     differences: pd.DataFrame
 
 
-def scheme_agreement(frame: pd.DataFrame, schemes=COMPARED, n_boot: int = 1000, seed: int = 0,
-                     ci: float = 95.0) -> SchemeAgreement:
+def scheme_agreement(
+    frame: pd.DataFrame, schemes=COMPARED, n_boot: int = 1000, seed: int = 0, ci: float = 95.0
+) -> SchemeAgreement:
     """Interval α of the raters' segment penalties under each scheme, and their paired differences.
 
     Units are (system, segment) with two or more raters; every scheme sees the same units
@@ -281,27 +297,50 @@ def scheme_agreement(frame: pd.DataFrame, schemes=COMPARED, n_boot: int = 1000, 
     for s in schemes:
         low, high = stats.percentile_interval(bs[s], ci)
         jlow, jhigh = stats.jackknife_t_interval(est[s], jk[s], ci)
-        levels.append({"scheme": s, "alpha": est[s], "ci_low": low, "ci_high": high, "jackknife_ci_low": jlow,
-                       "jackknife_ci_high": min(jhigh, 1.0), "n_units": len(index), "n_documents": g})
+        levels.append(
+            {
+                "scheme": s,
+                "alpha": est[s],
+                "ci_low": low,
+                "ci_high": high,
+                "jackknife_ci_low": jlow,
+                "jackknife_ci_high": min(jhigh, 1.0),
+                "n_units": len(index),
+                "n_documents": g,
+            }
+        )
     diffs = []
     for i, x in enumerate(schemes):
-        for y in schemes[i + 1:]:
+        for y in schemes[i + 1 :]:
             d = est[x] - est[y]
             low, high = stats.percentile_interval(bs[x] - bs[y], ci)
             jlow, jhigh = stats.jackknife_t_interval(d, jk[x] - jk[y], ci)
             loo = jk[x] - jk[y]
             se = np.sqrt((g - 1) / g * ((loo - loo.mean()) ** 2).sum())
             p = float(2 * student_t.sf(abs(d) / se, g - 1)) if se > 0 else float("nan")
-            diffs.append({"scheme_x": x, "scheme_y": y, "alpha_x": est[x], "alpha_y": est[y], "difference": d,
-                          "ci_low": low, "ci_high": high, "jackknife_ci_low": jlow, "jackknife_ci_high": jhigh, "p": p})
+            diffs.append(
+                {
+                    "scheme_x": x,
+                    "scheme_y": y,
+                    "alpha_x": est[x],
+                    "alpha_y": est[y],
+                    "difference": d,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "jackknife_ci_low": jlow,
+                    "jackknife_ci_high": jhigh,
+                    "p": p,
+                }
+            )
     diffs = pd.DataFrame(diffs)
     diffs["p_holm"] = stats.holm(diffs["p"].to_numpy())
     diffs["verdict"] = [stats.verdict(p, q, 1 - ci / 100) for p, q in zip(diffs["p"], diffs["p_holm"])]
     return SchemeAgreement(pd.DataFrame(levels), diffs)
 
 
-def major_weight_agreement(frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope", "metahope")
-                           ) -> pd.DataFrame:
+def major_weight_agreement(
+    frame: pd.DataFrame, major_weights=range(1, 11), schemes=("hope", "metahope")
+) -> pd.DataFrame:
     """Interval α of the raters' segment penalties for each Major weight and scheme (the
     agreement side of the weight question).
 
@@ -333,8 +372,13 @@ def major_weight_agreement(frame: pd.DataFrame, major_weights=range(1, 11), sche
         r = scoring.rater_scores(frame, scheme)
         wide = r.pivot_table(index=scoring.UNIT, columns="rater", values="penalty", aggfunc="first")
         wide = wide[wide.notna().sum(axis=1) >= 2]
-        rows.append({"scheme": scheme.name, "major_to_minor": major_to_minor(scheme),
-                     "alpha": ag.krippendorff_alpha(wide.to_numpy(dtype=float).T)})
+        rows.append(
+            {
+                "scheme": scheme.name,
+                "major_to_minor": major_to_minor(scheme),
+                "alpha": ag.krippendorff_alpha(wide.to_numpy(dtype=float).T),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -389,12 +433,19 @@ def ratio_curve(weight_alpha: pd.DataFrame, tol: float = 1e-9) -> pd.DataFrame:
     constant = len(curve) < 2 or np.ptp(curve["alpha"]) <= tol
     rho = float("nan") if constant else float(st.spearmanr(curve["major_to_minor"], curve["alpha"]).statistic)
     low, high = (curve.iloc[0], curve.iloc[-1]) if len(curve) else (None, None)
-    return pd.DataFrame([{"n_ratios": len(curve),
-                          "ratio_low": np.nan if low is None else float(low["major_to_minor"]),
-                          "alpha_low": np.nan if low is None else float(low["alpha"]),
-                          "ratio_high": np.nan if high is None else float(high["major_to_minor"]),
-                          "alpha_high": np.nan if high is None else float(high["alpha"]),
-                          "rho": rho, "direction": direction}])
+    return pd.DataFrame(
+        [
+            {
+                "n_ratios": len(curve),
+                "ratio_low": np.nan if low is None else float(low["major_to_minor"]),
+                "alpha_low": np.nan if low is None else float(low["alpha"]),
+                "ratio_high": np.nan if high is None else float(high["major_to_minor"]),
+                "alpha_high": np.nan if high is None else float(high["alpha"]),
+                "rho": rho,
+                "direction": direction,
+            }
+        ]
+    )
 
 
 def icc_by_documents(frame: pd.DataFrame, scheme="mqm", ci: float = 95.0) -> pd.DataFrame:
@@ -456,8 +507,15 @@ def category_presence(frame: pd.DataFrame) -> pd.DataFrame:
     grid = ratings.merge(pd.DataFrame({"top": cats}), how="cross")
     grid = grid.merge(marked, how="left", on=scoring.UNIT + ["rater", "top"])
     unit = grid["system"].astype(str) + " | " + grid["doc"].astype(str) + " | " + grid["doc_seg_id"].astype(str)
-    return pd.DataFrame({"unit": unit, "doc": grid["doc"], "rater": grid["rater"], "category": grid["top"],
-                         "present": grid["n"].notna().astype(int)})
+    return pd.DataFrame(
+        {
+            "unit": unit,
+            "doc": grid["doc"],
+            "rater": grid["rater"],
+            "category": grid["top"],
+            "present": grid["n"].notna().astype(int),
+        }
+    )
 
 
 def presence_agreement(presence: pd.DataFrame) -> pd.DataFrame:
@@ -486,13 +544,17 @@ def presence_agreement(presence: pd.DataFrame) -> pd.DataFrame:
     """
     counts = presence.groupby("unit")["rater"].transform("nunique")
     multi = presence[counts >= 2]
-    table = ag.agreement(multi, by="category", value="present", rater="rater", item="unit", labels=[0, 1],
-                         level="nominal")
+    table = ag.agreement(
+        multi, by="category", value="present", rater="rater", item="unit", labels=[0, 1], level="nominal"
+    )
     share = multi.groupby("category")["present"].mean().mul(100).rename("marked_percent")
     out = table.merge(share.reset_index(), on="category")
-    return out[["category", "n_items", "n_raters", "marked_percent", "alpha", "weighted_kappa", "exact_agreement"]
-               ].rename(columns={"alpha": "nominal_alpha", "weighted_kappa": "kappa", "n_items": "n_units"}
-                        ).sort_values("marked_percent", ascending=False).reset_index(drop=True)
+    return (
+        out[["category", "n_items", "n_raters", "marked_percent", "alpha", "weighted_kappa", "exact_agreement"]]
+        .rename(columns={"alpha": "nominal_alpha", "weighted_kappa": "kappa", "n_items": "n_units"})
+        .sort_values("marked_percent", ascending=False)
+        .reset_index(drop=True)
+    )
 
 
 def error_spans(frame: pd.DataFrame) -> pd.DataFrame:
@@ -504,9 +566,18 @@ def error_spans(frame: pd.DataFrame) -> pd.DataFrame:
     for side in ("target", "source"):
         has = errs[f"{side}_start"].notna()
         part = errs[has]
-        parts.append(pd.DataFrame({**{c: part[c] for c in scoring.UNIT + ["rater"]}, "side": side,
-                                   "start": part[f"{side}_start"].astype(int), "end": part[f"{side}_end"].astype(int),
-                                   "category": part["top"], "severity": part["severity"]}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    **{c: part[c] for c in scoring.UNIT + ["rater"]},
+                    "side": side,
+                    "start": part[f"{side}_start"].astype(int),
+                    "end": part[f"{side}_end"].astype(int),
+                    "category": part["top"],
+                    "severity": part["severity"],
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -514,8 +585,12 @@ def span_coverage(frame: pd.DataFrame) -> pd.DataFrame:
     """How many errors of ``frame`` carry a span: one row ``errors, without_span`` (errors marked
     on neither the target nor the source, which :func:`error_spans` leaves out)."""
     errs = _errors(frame)
-    return pd.DataFrame({"errors": [len(errs)],
-                         "without_span": [int((errs["target_start"].isna() & errs["source_start"].isna()).sum())]})
+    return pd.DataFrame(
+        {
+            "errors": [len(errs)],
+            "without_span": [int((errs["target_start"].isna() & errs["source_start"].isna()).sum())],
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -600,8 +675,14 @@ def category_penalties(frame: pd.DataFrame, scheme="mqm") -> pd.DataFrame:
     per_system = ratings.groupby("system").size().rename("ratings")
     agg = errs.groupby(["system", "top"]).agg(weight=("weight", "sum"), count=("weight", "size")).reset_index()
     agg = agg.merge(per_system.reset_index(), on="system")
-    return pd.DataFrame({"system": agg["system"], "category": agg["top"], "penalty": agg["weight"] / agg["ratings"],
-                         "count": agg["count"].astype(int)})
+    return pd.DataFrame(
+        {
+            "system": agg["system"],
+            "category": agg["top"],
+            "penalty": agg["weight"] / agg["ratings"],
+            "count": agg["count"].astype(int),
+        }
+    )
 
 
 # --------------------------------------------------------------------------- systems
@@ -696,8 +777,30 @@ def scheme_rankings(frame: pd.DataFrame, schemes=REFERENCE_SCHEMES) -> pd.DataFr
 # --------------------------------------------------------------------------- ESA (WMT24)
 
 
-__all__ = ["THREE_RATER_FILE", "COMPARED", "major_weight_scheme", "major_to_minor", "SegmentMatrix", "segment_matrix",
-           "weight_sweep", "rankings", "SchemeAgreement", "scheme_agreement", "major_weight_agreement",
-           "icc_by_documents", "top_level", "category_presence", "presence_agreement", "error_spans", "span_coverage",
-           "SpanAgreement", "span_table", "category_penalties", "REFERENCE_SCHEMES", "source_by_severity_scheme",
-           "compared_schemes", "scheme_weights", "scheme_rankings"]
+__all__ = [
+    "THREE_RATER_FILE",
+    "COMPARED",
+    "major_weight_scheme",
+    "major_to_minor",
+    "SegmentMatrix",
+    "segment_matrix",
+    "weight_sweep",
+    "rankings",
+    "SchemeAgreement",
+    "scheme_agreement",
+    "major_weight_agreement",
+    "icc_by_documents",
+    "top_level",
+    "category_presence",
+    "presence_agreement",
+    "error_spans",
+    "span_coverage",
+    "SpanAgreement",
+    "span_table",
+    "category_penalties",
+    "REFERENCE_SCHEMES",
+    "source_by_severity_scheme",
+    "compared_schemes",
+    "scheme_weights",
+    "scheme_rankings",
+]

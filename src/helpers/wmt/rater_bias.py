@@ -19,9 +19,14 @@ import pandas as pd
 COLUMNS = ["rater", "n_items", "n_clusters", "bias", "se", "ci_low", "ci_high"]
 
 
-def rater_effects(scores: pd.DataFrame, value: str = "penalty", rater: str = "rater",
-                  item: str | Sequence[str] = ("system", "doc", "doc_seg_id"), clusters: str = "doc",
-                  ci: float = 95.0) -> pd.DataFrame:
+def rater_effects(
+    scores: pd.DataFrame,
+    value: str = "penalty",
+    rater: str = "rater",
+    item: str | Sequence[str] = ("system", "doc", "doc_seg_id"),
+    clusters: str = "doc",
+    ci: float = 95.0,
+) -> pd.DataFrame:
     """Each rater's bias as the rater's term of a two-way fixed-effects model, with a cluster-robust interval.
 
     The model is value_ri = u_i + b_r + e_ri over the ratings of the items (units) rated by two
@@ -88,7 +93,8 @@ def rater_effects(scores: pd.DataFrame, value: str = "penalty", rater: str = "ra
     groups = pd.factorize(data[clusters])[0]
     g = int(groups.max()) + 1
     fit = sm.OLS(y_within.to_numpy(), x_within.to_numpy()).fit(
-        cov_type="cluster", cov_kwds={"groups": groups, "use_correction": False})
+        cov_type="cluster", cov_kwds={"groups": groups, "use_correction": False}
+    )
     to_raters = np.vstack([np.eye(len(raters) - 1), -np.ones(len(raters) - 1)])  # b_last = −Σ the others
     bias = to_raters @ fit.params
     cov = to_raters @ fit.cov_params() @ to_raters.T * g / max(g - 1, 1)
@@ -97,7 +103,15 @@ def rater_effects(scores: pd.DataFrame, value: str = "penalty", rater: str = "ra
     rows = []
     for k, name in enumerate(raters):
         mine = (data[rater].astype(str) == name).to_numpy()
-        rows.append({"rater": name, "n_items": int(mine.sum()), "n_clusters": int(pd.Series(groups[mine]).nunique()),
-                     "bias": float(bias[k]), "se": float(se[k]), "ci_low": float(bias[k] - half[k]),
-                     "ci_high": float(bias[k] + half[k])})
+        rows.append(
+            {
+                "rater": name,
+                "n_items": int(mine.sum()),
+                "n_clusters": int(pd.Series(groups[mine]).nunique()),
+                "bias": float(bias[k]),
+                "se": float(se[k]),
+                "ci_low": float(bias[k] - half[k]),
+                "ci_high": float(bias[k] + half[k]),
+            }
+        )
     return pd.DataFrame(rows, columns=COLUMNS)

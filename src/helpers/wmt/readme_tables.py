@@ -12,9 +12,8 @@ import pandas as pd
 
 from ..core.formats import annotations as ann
 from ..core.formats import published
-from ..core.statistics import scoring
 from ..core.formats.mqm import GOOGLE_MQM_REPO
-
+from ..core.statistics import scoring
 
 #: The mirrored release and its files (data/sources.yml).
 REPO = GOOGLE_MQM_REPO
@@ -24,10 +23,16 @@ TED_FILE = "ted/zhen/mqm_ted_zhen.tsv"
 #: README table -> (published CSV under data/published/wmt_mqm/, file in the release, kind of file).
 TABLES = {
     "TED ZH→EN": ("ted_zhen", TED_FILE, "errors"),
-    "newstest2020 ZH→EN": ("newstest2020_zhen", "newstest2020/zhen/mqm_newstest2020_zhen.avg_seg_scores.tsv",
-                           "segments"),
-    "newstest2021 ZH→EN": ("newstest2021_zhen", "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv",
-                           "segments"),
+    "newstest2020 ZH→EN": (
+        "newstest2020_zhen",
+        "newstest2020/zhen/mqm_newstest2020_zhen.avg_seg_scores.tsv",
+        "segments",
+    ),
+    "newstest2021 ZH→EN": (
+        "newstest2021_zhen",
+        "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv",
+        "segments",
+    ),
 }
 
 #: Every README table whose file the README names -> (published CSV, that file's name). The
@@ -42,15 +47,63 @@ README_TABLES = {
 }
 
 #: Language codes of WMT's MQM files and their English names (for :func:`language_pair`).
-LANGUAGES = {"en": "English", "de": "German", "zh": "Chinese", "ru": "Russian", "ja": "Japanese", "cs": "Czech",
-             "uk": "Ukrainian", "he": "Hebrew", "hr": "Croatian", "pl": "Polish", "fr": "French", "es": "Spanish",
-             "is": "Icelandic", "hi": "Hindi", "ko": "Korean", "ar": "Arabic", "it": "Italian", "pt": "Portuguese",
-             "nl": "Dutch", "tr": "Turkish", "et": "Estonian", "lt": "Lithuanian", "lv": "Latvian", "fi": "Finnish",
-             "ro": "Romanian", "ps": "Pashto", "km": "Khmer", "ta": "Tamil", "gu": "Gujarati", "kk": "Kazakh",
-             "sr": "Serbian", "bho": "Bhojpuri", "mas": "Maasai", "liv": "Livonian", "sah": "Yakut", "xh": "Xhosa",
-             "sw": "Swahili", "id": "Indonesian", "th": "Thai", "vi": "Vietnamese", "bn": "Bengali", "mr": "Marathi",
-             "fa": "Persian", "hu": "Hungarian", "sk": "Slovak", "sl": "Slovenian", "bg": "Bulgarian", "el": "Greek",
-             "da": "Danish", "sv": "Swedish", "no": "Norwegian", "ca": "Catalan", "eu": "Basque", "gl": "Galician"}
+LANGUAGES = {
+    "en": "English",
+    "de": "German",
+    "zh": "Chinese",
+    "ru": "Russian",
+    "ja": "Japanese",
+    "cs": "Czech",
+    "uk": "Ukrainian",
+    "he": "Hebrew",
+    "hr": "Croatian",
+    "pl": "Polish",
+    "fr": "French",
+    "es": "Spanish",
+    "is": "Icelandic",
+    "hi": "Hindi",
+    "ko": "Korean",
+    "ar": "Arabic",
+    "it": "Italian",
+    "pt": "Portuguese",
+    "nl": "Dutch",
+    "tr": "Turkish",
+    "et": "Estonian",
+    "lt": "Lithuanian",
+    "lv": "Latvian",
+    "fi": "Finnish",
+    "ro": "Romanian",
+    "ps": "Pashto",
+    "km": "Khmer",
+    "ta": "Tamil",
+    "gu": "Gujarati",
+    "kk": "Kazakh",
+    "sr": "Serbian",
+    "bho": "Bhojpuri",
+    "mas": "Maasai",
+    "liv": "Livonian",
+    "sah": "Yakut",
+    "xh": "Xhosa",
+    "sw": "Swahili",
+    "id": "Indonesian",
+    "th": "Thai",
+    "vi": "Vietnamese",
+    "bn": "Bengali",
+    "mr": "Marathi",
+    "fa": "Persian",
+    "hu": "Hungarian",
+    "sk": "Slovak",
+    "sl": "Slovenian",
+    "bg": "Bulgarian",
+    "el": "Greek",
+    "da": "Danish",
+    "sv": "Swedish",
+    "no": "Norwegian",
+    "ca": "Catalan",
+    "eu": "Basque",
+    "gl": "Galician",
+}
+
 
 def language_pair(path) -> tuple[str, str] | None:
     """Source and target language codes named by an MQM file's path, or None.
@@ -80,12 +133,14 @@ def language_pair(path) -> tuple[str, str] | None:
             return m.group(1), m.group(2)
     return None
 
+
 def pair_names(pair: tuple[str, str] | None) -> tuple[str, str]:
     """``("Chinese→English", "ZH→EN")`` for ``("zh", "en")``; an unnamed pair for None."""
     if pair is None:
         return "a language pair the file name does not give", "?→?"
     src, tgt = pair
     return f"{LANGUAGES.get(src, src)}→{LANGUAGES.get(tgt, tgt)}", f"{src.upper()}→{tgt.upper()}"
+
 
 def tables_for(*files) -> dict:
     """The README tables (:data:`README_TABLES`) about the given files, matched by file name:
@@ -100,16 +155,20 @@ def tables_for(*files) -> dict:
                 out[table] = (csv, f, "errors")
     return out
 
+
 def _places(printed: str) -> int:
     return len(printed.split(".")[1]) if "." in printed else 0
+
 
 #: Ways a table could have been rounded to its printed precision (value -> text).
 ROUNDINGS = {
     "half-up once": lambda v, d: str(Decimal(repr(v)).quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP)),
-    "3 decimals, then half-up": lambda v, d: str(Decimal(repr(v)).quantize(Decimal("0.001"), ROUND_HALF_UP)
-                                                 .quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP)),
+    "3 decimals, then half-up": lambda v, d: str(
+        Decimal(repr(v)).quantize(Decimal("0.001"), ROUND_HALF_UP).quantize(Decimal(1).scaleb(-d), ROUND_HALF_UP)
+    ),
     "3 decimals, then binary float %.Nf": lambda v, d: f"{round(v, 3):.{d}f}",
 }
+
 
 def reproduce(files: dict, tables: dict | None = None) -> pd.DataFrame:
     """Every README table of ``tables`` (default :data:`TABLES`, the mirrored ZH→EN files;
@@ -163,12 +222,18 @@ def reproduce(files: dict, tables: dict | None = None) -> pd.DataFrame:
         for _, p in pub.iterrows():
             v = value.get(p["file_system"], value.get(p["system"]))
             v = float("nan") if v is None else float(v)
-            row = {"table": table, "system": p["system"], "published": p["score"], "recomputed": v,
-                   "difference": v - float(p["score"])}
+            row = {
+                "table": table,
+                "system": p["system"],
+                "published": p["score"],
+                "recomputed": v,
+                "difference": v - float(p["score"]),
+            }
             for name, fn in ROUNDINGS.items():
                 row[f"match: {name}"] = bool(np.isfinite(v)) and fn(v, _places(p["score"])) == p["score"]
             rows.append(row)
     return pd.DataFrame(rows)
+
 
 def rounding_summary(table: pd.DataFrame) -> pd.DataFrame:
     """Per README table and rounding rule, how many printed values the rule reproduces.

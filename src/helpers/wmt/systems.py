@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core.statistics import stats
 from ..core.formats import esa
+from ..core.statistics import stats
 
 
 @dataclass(frozen=True)
@@ -22,8 +22,8 @@ class SystemTests:
     pairs: pd.DataFrame
     clusters: pd.DataFrame
 
-def system_tests(wide: pd.DataFrame, docs, n_trials: int = 10000, seed: int = 0, alpha: float = 0.05
-                 ) -> SystemTests:
+
+def system_tests(wide: pd.DataFrame, docs, n_trials: int = 10000, seed: int = 0, alpha: float = 0.05) -> SystemTests:
     """Which systems differ? Marot's paired approximate randomisation for every pair of systems,
     over segments and over documents, Holm's correction within each, and significance clusters.
 
@@ -81,6 +81,7 @@ def system_tests(wide: pd.DataFrame, docs, n_trials: int = 10000, seed: int = 0,
         ranks["rank_" + col.removeprefix("p_")] = stats.significance_clusters(p, alpha)
     return SystemTests(pairs, ranks)
 
+
 def certainty_overstatement(wide: pd.DataFrame, docs, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
     """How much narrower resampling segments makes each pair's uncertainty than resampling
     documents.
@@ -120,12 +121,21 @@ def certainty_overstatement(wide: pd.DataFrame, docs, n_boot: int = 1000, seed: 
     se_d = (m_doc[:, i] - m_doc[:, j]).std(axis=0, ddof=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = se_d / se_s
-    return pd.DataFrame({"system_a": [cols[k] for k in i], "system_b": [cols[k] for k in j], "se_segments": se_s,
-                         "se_documents": se_d, "ratio": ratio})
+    return pd.DataFrame(
+        {
+            "system_a": [cols[k] for k in i],
+            "system_b": [cols[k] for k in j],
+            "se_segments": se_s,
+            "se_documents": se_d,
+            "ratio": ratio,
+        }
+    )
+
 
 #: Coverage below which a nominal 95% interval from resampling segments counts as overstating
 #: certainty (:func:`certainty_verdict`): a ratio of standard errors above about 1.19.
 COVERAGE_FLOOR = 0.90
+
 
 def smallest_possible_p(units: int, n_trials: int) -> float:
     """The smallest p-value :func:`helpers.core.statistics.stats.approximate_randomization` can give a pair
@@ -156,7 +166,8 @@ def smallest_possible_p(units: int, n_trials: int) -> float:
     >>> smallest_possible_p(5, 10_000), smallest_possible_p(15, 10_000)
     (0.03125, 9.999000099990002e-05)
     """
-    return 2.0 ** -units if 2 ** units <= n_trials else 1 / (n_trials + 1)
+    return 2.0**-units if 2**units <= n_trials else 1 / (n_trials + 1)
+
 
 @dataclass(frozen=True)
 class CertaintyVerdict:
@@ -169,6 +180,7 @@ class CertaintyVerdict:
     pairs_below: int  # pairs whose own coverage is below the floor
     pairs: int
     verdict: str  # "overstated", "about right", "understated", or "none" without a pair
+
 
 def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVERAGE_FLOOR) -> CertaintyVerdict:
     """Does resampling segments overstate certainty? Read from the standard-error ratios of
@@ -211,18 +223,35 @@ def certainty_verdict(ratio: pd.Series, level: float = 0.95, floor: float = COVE
     median = float(r.median())
     coverage = float(2 * norm.cdf(z / median) - 1)
     verdict = "overstated" if coverage < floor else "understated" if median < 1 else "about right"
-    return CertaintyVerdict(median, float(r.min()), float(r.max()), coverage, pairs_below=int((cover < floor).sum()),
-                            pairs=len(r), verdict=verdict)
+    return CertaintyVerdict(
+        median,
+        float(r.min()),
+        float(r.max()),
+        coverage,
+        pairs_below=int((cover < floor).sum()),
+        pairs=len(r),
+        verdict=verdict,
+    )
+
 
 #: The WMT24 organisers' own LLM translations, beside the submitted systems (Kocmi et al. 2024,
 #: the findings paper's list of the systems the organisers added: eight LLMs and four online
 #: systems). A submitted system's architecture is not in the ratings or the report, so it is
 #: called a "submission" here, whatever model it is built on.
-LLM_BASELINES = ("GPT-4", "Claude-3.5", "Gemini-1.5-Pro", "CommandR-plus", "Aya23", "Llama3-70B", "Mistral-Large",
-                 "Phi-3-Medium")
+LLM_BASELINES = (
+    "GPT-4",
+    "Claude-3.5",
+    "Gemini-1.5-Pro",
+    "CommandR-plus",
+    "Aya23",
+    "Llama3-70B",
+    "Mistral-Large",
+    "Phi-3-Medium",
+)
 
 #: The kinds :func:`system_kind` gives, in the order the chapter lists them.
 SYSTEM_KINDS = ("LLM", "online", "submission", "human")
+
 
 def system_kind(system: str) -> str:
     """``LLM`` (one of :data:`LLM_BASELINES`), ``online`` (``ONLINE-*``: a commercial online
@@ -240,9 +269,25 @@ def system_kind(system: str) -> str:
         return "human"
     return "submission"
 
+
 #: Columns of :func:`esa_ranking` (``esa_rankings.csv``).
-ESA_RANKING_COLUMNS = ["lp", "system", "kind", "segments", "raters", "score", "score_by_domain", "rank_low", "rank_high",
-                       "cluster", "human_rank", "autorank", "auto_rank", "rank_shift"]
+ESA_RANKING_COLUMNS = [
+    "lp",
+    "system",
+    "kind",
+    "segments",
+    "raters",
+    "score",
+    "score_by_domain",
+    "rank_low",
+    "rank_high",
+    "cluster",
+    "human_rank",
+    "autorank",
+    "auto_rank",
+    "rank_shift",
+]
+
 
 def esa_ranking(kept: pd.DataFrame, autorank: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """The human ESA ranking of each language pair beside the organisers' automatic one.

@@ -33,8 +33,8 @@ from pathlib import Path
 import yaml
 
 from .. import cache, paths
-from . import editions, prefork
 from ..errors import InputError
+from . import editions, prefork
 from .execution import NotebookFailed, execute_notebook, notebook_parameters
 from .kernel import share_cores
 
@@ -77,16 +77,23 @@ def toc_notebooks(root: Path | None = None) -> list[Path]:
 
 
 def _tree_files(folder: Path, pattern: str) -> list:
-    return [(str(f.relative_to(folder)), f.read_bytes()) for f in sorted(folder.rglob(pattern))
-            if f.is_file() and "__pycache__" not in f.parts]
+    return [
+        (str(f.relative_to(folder)), f.read_bytes())
+        for f in sorted(folder.rglob(pattern))
+        if f.is_file() and "__pycache__" not in f.parts
+    ]
 
 
 def cache_key(notebook: Path, parameters: dict | None = None) -> str:
     """sha256 over everything that can change a notebook's output (see module docstring)."""
     root = paths.project_root()
-    parts = [notebook.read_bytes(), json.dumps(parameters or {}, sort_keys=True, default=str),
-             _tree_files(root / "src" / "helpers", "*.py"), _tree_files(root / "data" / "published", "*"),
-             _tree_files(root / "data" / "authored", "*")]
+    parts = [
+        notebook.read_bytes(),
+        json.dumps(parameters or {}, sort_keys=True, default=str),
+        _tree_files(root / "src" / "helpers", "*.py"),
+        _tree_files(root / "data" / "published", "*"),
+        _tree_files(root / "data" / "authored", "*"),
+    ]
     for f in ("data/sources.yml", "requirements.txt"):
         parts.append((root / f).read_bytes() if (root / f).exists() else b"")
     return cache.key(*parts)
@@ -185,6 +192,7 @@ def longest_first(notebooks: list[Path], cache_dir: Path) -> list[Path]:
     >>> [p.name for p in longest_first([Path("a.ipynb"), Path("b.ipynb"), Path("c.ipynb"), Path("d.ipynb")], d)]
     ['d.ipynb', 'a.ipynb', 'b.ipynb', 'c.ipynb']
     """
+
     def seconds(nb: Path) -> float:
         try:
             return float((cache_dir / f"{nb.stem}.seconds").read_text())
@@ -204,16 +212,23 @@ def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, 
     accepted = {nb: notebook_parameters(nb) for nb in notebooks}
     for name in parameters or {}:
         if not any(name in names for names in accepted.values()):
-            raise InputError("is a parameter of no notebook in _toc.yml", parameter=name,
-                             expected=f"one of {', '.join(sorted(set().union(*accepted.values())))}")
+            raise InputError(
+                "is a parameter of no notebook in _toc.yml",
+                parameter=name,
+                expected=f"one of {', '.join(sorted(set().union(*accepted.values())))}",
+            )
 
     own = {nb: {k: v for k, v in (parameters or {}).items() if k in accepted[nb]} for nb in notebooks}
     keys = {nb: cache_key(nb, own[nb]) for nb in notebooks}  # each chapter takes its own parameters
 
     def current(nb: Path) -> bool:
         key_file = build_dir / "cache" / f"{nb.stem}.key"
-        return not force and (stage / nb.relative_to(root)).exists() and key_file.exists() and \
-            key_file.read_text() == keys[nb]
+        return (
+            not force
+            and (stage / nb.relative_to(root)).exists()
+            and key_file.exists()
+            and key_file.read_text() == keys[nb]
+        )
 
     def run(nb: Path) -> str:
         dest = stage / nb.relative_to(root)
@@ -237,8 +252,10 @@ def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, 
         while not stop.wait(20):
             now = time.monotonic()
             if running:
-                print("  still running: " + ", ".join(f"{n} ({now - t:.0f} s)" for n, t in list(running.items())),
-                      flush=True)
+                print(
+                    "  still running: " + ", ".join(f"{n} ({now - t:.0f} s)" for n, t in list(running.items())),
+                    flush=True,
+                )
 
     def tracked(nb: Path) -> str:
         running[nb.name] = time.monotonic()
@@ -252,8 +269,11 @@ def execute_all(build_dir: Path, parameters: dict | None = None, jobs: int = 1, 
     beat.start()
     try:
         several = sum(not current(nb) for nb in notebooks) > 1  # then every kernel is forked, the first too
-        with share_cores(jobs), prefork.many_kernels() if several else contextlib.nullcontext(), \
-                ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        with (
+            share_cores(jobs),
+            prefork.many_kernels() if several else contextlib.nullcontext(),
+            ThreadPoolExecutor(max_workers=max(1, jobs)) as pool,
+        ):
             futures = {pool.submit(tracked, nb): nb for nb in longest_first(notebooks, build_dir / "cache")}
             for done, fut in enumerate(as_completed(futures), start=1):
                 try:
@@ -273,11 +293,17 @@ def render_key(stage: Path, edition: str) -> str:
     changes in the configuration) and the Jupyter Book version."""
     from importlib.metadata import version
 
-    overrides = (json.dumps([STUDENT_OVERRIDES, INSTRUCTOR_PAGES], sort_keys=True, default=str)
-                 if edition == "student" else "")
+    overrides = (
+        json.dumps([STUDENT_OVERRIDES, INSTRUCTOR_PAGES], sort_keys=True, default=str) if edition == "student" else ""
+    )
     digest = hashlib.sha256(f"{edition}\0{overrides}\0{version('jupyter-book')}".encode())
-    files = [p for p in stage.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-             and not (p.parent == stage and p.name.startswith(("_config_", "_toc_")))]  # written per edition
+    files = [
+        p
+        for p in stage.rglob("*")
+        if p.is_file()
+        and "__pycache__" not in p.parts
+        and not (p.parent == stage and p.name.startswith(("_config_", "_toc_")))
+    ]  # written per edition
     if edition == "student":  # the notebooks its download links carry
         files += [p for p in (stage.parent / "student" / "downloads").glob("*.ipynb")]
     for f in sorted(files):
@@ -293,7 +319,11 @@ def render(build_dir: Path, edition: str = "instructor", builder: str = "html", 
     ``build_dir/partial/<edition>/<builder>`` and leaves the whole book's output alone."""
     stage = build_dir / "stage"
     # the jupyter-book command, started after `import helpers` (which spares it the IRI grammar)
-    jupyter_book = [sys.executable, "-c", "import sys, helpers; from jupyter_book.cli.main import main; sys.exit(main())"]
+    jupyter_book = [
+        sys.executable,
+        "-c",
+        "import sys, helpers; from jupyter_book.cli.main import main; sys.exit(main())",
+    ]
     cmd = [*jupyter_book, "build", str(stage), "--builder", builder]
     if edition == "student":
         cmd += ["--config", str(student_config(stage)), "--toc", str(student_toc(stage, toc))]

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import yaml
 
-from . import pages
 from .. import paths
 from ..errors import InputError, command_line
+from . import pages
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -32,8 +32,11 @@ def _construct_mapping(loader, node, deep=False):
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
         if key in seen:
-            raise InputError("a mapping repeats a key; YAML would silently keep only the last entry",
-                             value=key, expected="every key once")
+            raise InputError(
+                "a mapping repeats a key; YAML would silently keep only the last entry",
+                value=key,
+                expected="every key once",
+            )
         seen.add(key)
     return loader.construct_mapping(node, deep)
 
@@ -93,8 +96,15 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help=h["build"]["--force"])
     p.add_argument("--no-html", action="store_true", help=h["build"]["--no-html"])
     p.add_argument("--edition", choices=["instructor", "student"], default="instructor", help=h["build"]["--edition"])
-    p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
-                   help=h["build"]["--parameter"])
+    p.add_argument(
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("NAME", "VALUE"),
+        help=h["build"]["--parameter"],
+    )
     p.set_defaults(handler=_build)
 
     p = sub.add_parser("pdf", help=h["pdf"]["help"])
@@ -105,8 +115,15 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help=h["run"]["help"])
     p.add_argument("notebook", help=h["run"]["notebook"])
-    p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
-                   help=h["run"]["--parameter"])
+    p.add_argument(
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("NAME", "VALUE"),
+        help=h["run"]["--parameter"],
+    )
     p.add_argument("--output", help=h["run"]["--output"])
     p.add_argument("--html", metavar="PAGE.html", help=h["run"]["--html"])
     p.add_argument("--html-solutions", action="store_true", help=h["run"]["--html-solutions"])
@@ -133,17 +150,21 @@ def build_parser(studies=()) -> argparse.ArgumentParser:
 
     add_esa_commands(sub)  # esa scores / esa agreement (helpers.core.book.esa_commands)
 
-    groups = {kind: sub.add_parser(kind, help=h[kind]["help"]).add_subparsers(dest="kind", required=True)
-              for kind in ("template", "feedback", "check", "metrics")}
+    groups = {
+        kind: sub.add_parser(kind, help=h[kind]["help"]).add_subparsers(dest="kind", required=True)
+        for kind in ("template", "feedback", "check", "metrics")
+    }
     for study in studies:
         study.add_commands(groups)
     return parser
 
+
 def _fetch(args) -> int:
     from ..formats.fetch import fetch_all
 
-    done = fetch_all(mirror=args.mirror, dest_root=args.dest, only=args.only, base_url=args.base_url,
-                     timeout=args.timeout)
+    done = fetch_all(
+        mirror=args.mirror, dest_root=args.dest, only=args.only, base_url=args.base_url, timeout=args.timeout
+    )
     fetched = sum(v != "present" for v in done.values())
     print(f"{len(done)} files verified ({fetched} fetched, {len(done) - fetched} already present)")
     return 0
@@ -166,8 +187,11 @@ def _run(args) -> int:
     from .execution import execute_notebook, notebook_parameters, run_results_dir
 
     nb = paths.resolve_input(args.notebook)
-    out = Path(args.output).resolve() if args.output else (
-        paths.project_root() / "runs" / f"{nb.stem}-{time.strftime('%Y%m%d-%H%M%S')}.ipynb")
+    out = (
+        Path(args.output).resolve()
+        if args.output
+        else (paths.project_root() / "runs" / f"{nb.stem}-{time.strftime('%Y%m%d-%H%M%S')}.ipynb")
+    )
     if out.parent == (paths.project_root() / "notebooks").resolve():
         print(pages.texts("core", "commands")["run"]["notes"]["into_notebooks"], file=sys.stderr)
         return 2
@@ -199,9 +223,10 @@ def _student_notebooks(args) -> int:
 def _student_kit(args) -> int:
     from . import editions
 
-    out, names = editions.write_student_kit(paths.resolve_output(args.out) if args.out else
-                                            paths.project_root() / "_build" / "student" / "student-kit.zip",
-                                            answer_key=args.with_answer_key)
+    out, names = editions.write_student_kit(
+        paths.resolve_output(args.out) if args.out else paths.project_root() / "_build" / "student" / "student-kit.zip",
+        answer_key=args.with_answer_key,
+    )
     notebooks = sum(n.startswith("notebooks/") and n.endswith(".ipynb") for n in names)
     notes = pages.texts("core", "commands")["student-kit"]["notes"]  # core/book/pages/commands.yml
     book = notes["book"] if any(n.startswith("html/") for n in names) else notes["no_book"]
@@ -213,8 +238,14 @@ def _student_kit(args) -> int:
 def _build(args) -> int:
     from .build import build
 
-    html = build(jobs=args.jobs, output_dir=args.output, parameters=_parameters(args.parameter) or None,
-                 force=args.force, html=not args.no_html, edition=args.edition)
+    html = build(
+        jobs=args.jobs,
+        output_dir=args.output,
+        parameters=_parameters(args.parameter) or None,
+        force=args.force,
+        html=not args.no_html,
+        edition=args.edition,
+    )
     print(f"book: {html / 'index.html'}" if not args.no_html else "notebooks executed")
     return 0
 
@@ -224,8 +255,15 @@ def _pdf(args) -> int:
 
     printed = build_pdf(edition=args.edition, output_dir=args.output, entries=args.only)
     notes = pages.texts("core", "commands")["pdf"]["notes"]  # core/book/pages/commands.yml
-    print(notes["written"].format(pdf=printed.pdf, mb=printed.megabytes, render=printed.render_seconds,
-                                  printing=printed.print_seconds, shrunk=printed.tables_shrunk))
+    print(
+        notes["written"].format(
+            pdf=printed.pdf,
+            mb=printed.megabytes,
+            render=printed.render_seconds,
+            printing=printed.print_seconds,
+            shrunk=printed.tables_shrunk,
+        )
+    )
     if printed.tables_overflowing:
         print(notes["overflowing"].format(n=len(printed.tables_overflowing)))
     return 0

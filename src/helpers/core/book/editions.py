@@ -33,8 +33,8 @@ from pathlib import Path
 
 import nbformat
 
-from . import pages
 from .. import paths
+from . import pages
 
 #: sphinx-exercise's solution directives: a whole solution, and the two gates of a gated one.
 SOLUTION, SOLUTION_START, SOLUTION_END = "solution", "solution-start", "solution-end"
@@ -45,8 +45,7 @@ _OPEN = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,}|:{3,})\s*(?:\{(?P<name>[^}\s]+
 
 def _closes(line: str, fence: str) -> bool:
     stripped = line.strip()
-    return (len(line) - len(line.lstrip(" ")) <= 3 and len(stripped) >= len(fence)
-            and set(stripped) == {fence[0]})
+    return len(line) - len(line.lstrip(" ")) <= 3 and len(stripped) >= len(fence) and set(stripped) == {fence[0]}
 
 
 def _fence_end(lines: list[str], start: int, fence: str) -> int:
@@ -85,12 +84,12 @@ def _strip_lines(lines: list[str], gated: bool, where: str) -> tuple[list[str], 
         elif name == SOLUTION_START:
             gated = True
         elif name:  # another directive: its body can hold a solution of its own
-            inner, inner_gated = _strip_lines(lines[i + 1:end], False, where)
+            inner, inner_gated = _strip_lines(lines[i + 1 : end], False, where)
             if inner_gated:
                 raise SolutionMarkupError(f"{where}: a solution-start inside a {name} directive is never closed")
             kept += [lines[i], *inner] + ([lines[end]] if end > i and _closes(lines[end], opened["fence"]) else [])
         else:  # a code block: verbatim
-            kept += lines[i:end + 1]
+            kept += lines[i : end + 1]
         i = end + 1
     return kept, gated
 
@@ -141,8 +140,9 @@ def source_notebooks() -> list[Path]:
 MANIFEST = ".edition.json"
 
 
-def write_student_edition(dest: str | os.PathLike | None = None, notebooks: list[Path] | None = None,
-                          keep_edited: bool = True) -> dict[str, str]:
+def write_student_edition(
+    dest: str | os.PathLike | None = None, notebooks: list[Path] | None = None, keep_edited: bool = True
+) -> dict[str, str]:
     """Write the student edition of ``notebooks`` (default: :func:`source_notebooks`) into
     ``dest`` (default: :func:`default_folder`); returns ``{notebook name: what happened}``.
 
@@ -180,8 +180,14 @@ def write_student_edition(dest: str | os.PathLike | None = None, notebooks: list
 #: book ships (the released data is fetched by ``make data``). A list of what goes in, never of
 #: what stays out: ``notebooks/`` (solutions), ``class/`` (classmates' sheets), ``results/``,
 #: ``runs/``, feedback and ``_build/html`` are not in it, whatever else the project holds.
-KIT_FILES = ("Makefile", "pyproject.toml", "requirements.txt", "_toc.yml", "data/sources.yml",
-             "data/authored/README.md")
+KIT_FILES = (
+    "Makefile",
+    "pyproject.toml",
+    "requirements.txt",
+    "_toc.yml",
+    "data/sources.yml",
+    "data/authored/README.md",
+)
 KIT_FOLDERS = ("src/helpers", "notebooks/words", "data/measured", "data/published")
 #: The answer key of the explanation items (which dimensions each explanation was written to
 #: fail), which chapters 4 and 5 compare ratings with: in the kit only when asked for, so that
@@ -190,8 +196,10 @@ KIT_FOLDERS = ("src/helpers", "notebooks/words", "data/measured", "data/publishe
 #: has pairs label its matches blind, so it comes only with the same flag.
 ANSWER_KEY = "data/authored"
 
-def write_student_kit(out: str | os.PathLike, root: str | os.PathLike | None = None,
-                      answer_key: bool = False) -> tuple[Path, list[str]]:
+
+def write_student_kit(
+    out: str | os.PathLike, root: str | os.PathLike | None = None, answer_key: bool = False
+) -> tuple[Path, list[str]]:
     """Write the student kit, a zip to hand out instead of the repository: the student edition
     of ``notebooks/*.ipynb`` (:func:`student_notebook`), :data:`KIT_FILES` and :data:`KIT_FOLDERS`
     of the project at ``root`` (default: :func:`paths.project_root`), with ``answer_key`` also
@@ -203,8 +211,13 @@ def write_student_kit(out: str | os.PathLike, root: str | os.PathLike | None = N
     root = Path(root).resolve() if root else paths.project_root()
     files: dict[str, Path] = {name: root / name for name in KIT_FILES if (root / name).is_file()}
     for folder in KIT_FOLDERS + ((ANSWER_KEY,) if answer_key else ()):
-        files.update({f.relative_to(root).as_posix(): f for f in sorted((root / folder).rglob("*"))
-                      if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc"})
+        files.update(
+            {
+                f.relative_to(root).as_posix(): f
+                for f in sorted((root / folder).rglob("*"))
+                if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc"
+            }
+        )
     book = root / "_build" / "student" / "html"
     has_book = (book / "index.html").is_file()
     if has_book:
@@ -215,8 +228,12 @@ def write_student_kit(out: str | os.PathLike, root: str | os.PathLike | None = N
     def write(tmp: Path) -> None:
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as kit:
             words = pages.texts("core", "student_kit")  # the README's words: core/book/pages/student_kit.yml
-            kit.writestr("README.md", words["readme"].format(key="" if answer_key else words["no_key"],
-                                                             book=words["book"] if has_book else ""))
+            kit.writestr(
+                "README.md",
+                words["readme"].format(
+                    key="" if answer_key else words["no_key"], book=words["book"] if has_book else ""
+                ),
+            )
             for src in sorted((root / "notebooks").glob("*.ipynb")):
                 nb = student_notebook(nbformat.read(src, as_version=4), src.name)
                 kit.writestr(f"notebooks/{src.name}", nbformat.writes(nb) + "\n")

@@ -50,14 +50,17 @@ def _common(p) -> None:
 
 def _kept(args):
     """The ratings after the organisers' filters, with one line per pair on what was dropped."""
-    from ..formats import esa
     from ..errors import InputError
+    from ..formats import esa
 
     ratings = esa.read_many([Path(f) for f in args.files])
     if args.lp:
         if args.lp not in set(ratings["lp"]):
-            raise InputError(f"no ratings of this pair (the files hold {', '.join(sorted(set(ratings['lp'])))})",
-                             parameter="lp", value=args.lp)
+            raise InputError(
+                f"no ratings of this pair (the files hold {', '.join(sorted(set(ratings['lp'])))})",
+                parameter="lp",
+                value=args.lp,
+            )
         ratings = ratings[ratings["lp"] == args.lp].reset_index(drop=True)
     kept, counts = esa.organisers_filter(ratings)
     names = ", ".join(Path(f).name for f in args.files)

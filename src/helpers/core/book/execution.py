@@ -74,8 +74,11 @@ def notebook_parameters(notebook: str | os.PathLike) -> list[str]:
         if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
             source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
             for node in ast.parse(source).body:
-                targets = node.targets if isinstance(node, ast.Assign) else (
-                    [node.target] if isinstance(node, ast.AnnAssign) else [])
+                targets = (
+                    node.targets
+                    if isinstance(node, ast.Assign)
+                    else ([node.target] if isinstance(node, ast.AnnAssign) else [])
+                )
                 names += [t.id for t in targets if isinstance(t, ast.Name) and t.id not in names]
     return names
 
@@ -83,7 +86,7 @@ def notebook_parameters(notebook: str | os.PathLike) -> list[str]:
 #: Parameters that were replaced, with what replaced them (named when an old one is passed).
 RENAMED_PARAMETERS = {
     "allow_empty_sheets": "unfinished ('drop_rows' or 'drop_students' leave unfinished or blank sheets out; nothing "
-                          "is counted as 'no error' silently any more)",
+    "is counted as 'no error' silently any more)",
     "allow_blank_sheets": "unfinished ('drop_rows' or 'drop_students')",
 }
 
@@ -97,8 +100,9 @@ def check_parameter_names(notebook: str | os.PathLike, parameters: dict | None) 
         if name in RENAMED_PARAMETERS and name not in known:
             raise InputError(f"was replaced by {RENAMED_PARAMETERS[name]}", parameter=name)
         if name not in known:
-            raise InputError(f"is not a parameter of {Path(notebook).name}", parameter=name,
-                             expected=f"one of {', '.join(known)}")
+            raise InputError(
+                f"is not a parameter of {Path(notebook).name}", parameter=name, expected=f"one of {', '.join(known)}"
+            )
 
 
 def run_results_dir(output: str | os.PathLike) -> Path:
@@ -144,8 +148,13 @@ def execute_notebook(
     _quiet_papermill()
     try:
         pm.execute_notebook(
-            str(src), str(tmp), parameters=parameters or {}, cwd=str(paths.project_root()),
-            progress_bar=progress, kernel_name=kernel_name, request_save_on_cell_execute=False,
+            str(src),
+            str(tmp),
+            parameters=parameters or {},
+            cwd=str(paths.project_root()),
+            progress_bar=progress,
+            kernel_name=kernel_name,
+            request_save_on_cell_execute=False,
             kernel_manager_class=kernel_manager_class(),
         )
     except BaseException as exc:  # papermill raises PapermillExecutionError and friends; Ctrl-C a KeyboardInterrupt

@@ -33,8 +33,8 @@ from pathlib import Path
 
 import nbformat
 
-from . import pages
 from .. import paths
+from . import pages
 from .editions import SOLUTION, SOLUTION_END, SOLUTION_START
 
 #: ``injected-parameters``: the values the run was given, which papermill writes into the executed notebook
@@ -88,8 +88,11 @@ def _doc_title(target: str, notebook_dir: Path) -> str:
         for suffix in (".md", ".ipynb"):
             f = (base / target).with_suffix(suffix) if not target.endswith(suffix) else base / target
             if f.is_file():
-                lines = ("\n".join(c.source for c in nbformat.read(f, as_version=4).cells if c.cell_type == "markdown")
-                         if suffix == ".ipynb" else f.read_text(encoding="utf-8")).splitlines()
+                lines = (
+                    "\n".join(c.source for c in nbformat.read(f, as_version=4).cells if c.cell_type == "markdown")
+                    if suffix == ".ipynb"
+                    else f.read_text(encoding="utf-8")
+                ).splitlines()
                 heading = next((line.lstrip("#").strip() for line in lines if line.startswith("# ")), None)
                 if heading:
                     return heading
@@ -102,6 +105,7 @@ def plain_roles(text: str, notebook_dir: Path | None = None) -> str:
     >>> plain_roles("each {term}`metaphor-related word <MRW>` and {term}`HOPE`; see {ref}`ex-01`")
     'each metaphor-related word and HOPE; see ex-01'
     """
+
     def readable(m: re.Match) -> str:
         role, body = m["role"], m["body"]
         explicit = _EXPLICIT.match(body)
@@ -133,10 +137,11 @@ def plain_directives(text: str, numbers: dict[str, int]) -> str:
             i += 1
             continue
         j = i + 1
-        while j < len(lines) and not (lines[j].strip() and set(lines[j].strip()) == {m["fence"][0]}
-                                      and len(lines[j].strip()) >= len(m["fence"])):
+        while j < len(lines) and not (
+            lines[j].strip() and set(lines[j].strip()) == {m["fence"][0]} and len(lines[j].strip()) >= len(m["fence"])
+        ):
             j += 1
-        body = lines[i + 1:j]
+        body = lines[i + 1 : j]
         options = {}
         while body and body[0].startswith(":") and ":" in body[0][1:]:
             name, _, value = body.pop(0)[1:].partition(":")
@@ -190,8 +195,12 @@ def page_notebook(nb: nbformat.NotebookNode, notebook_dir: Path | None = None) -
     return out
 
 
-def notebook_html(executed: str | os.PathLike, page: str | os.PathLike, source_dir: str | os.PathLike | None = None,
-                  solutions: bool = False) -> Path:
+def notebook_html(
+    executed: str | os.PathLike,
+    page: str | os.PathLike,
+    source_dir: str | os.PathLike | None = None,
+    solutions: bool = False,
+) -> Path:
     """Write ``page``, a standalone HTML page of the executed notebook ``executed`` (see the
     module docstring); ``source_dir`` is the folder ``{doc}`` targets are relative to (the
     source notebook's). The page is what a lecturer projects to a class, so the exercises'
@@ -208,12 +217,26 @@ def notebook_html(executed: str | os.PathLike, page: str | os.PathLike, source_d
     if not solutions:
         nb = student_notebook(nb, executed.name)
     nb = page_notebook(nb, Path(source_dir) if source_dir else None)
-    exporter = HTMLExporter(template_name="lab", extra_loaders=[jinja2.FileSystemLoader(pages.folder("core"))],
-                            exclude_input_prompt=True, exclude_output_prompt=True)
-    exporter.template_file = "standalone_page.html.j2"  # core/book/pages/: plotly inline, no MathJax or mermaid from a CDN
+    exporter = HTMLExporter(
+        template_name="lab",
+        extra_loaders=[jinja2.FileSystemLoader(pages.folder("core"))],
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+    )
+    exporter.template_file = (
+        "standalone_page.html.j2"  # core/book/pages/: plotly inline, no MathJax or mermaid from a CDN
+    )
     plotly_js = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")
-    title = next((line[2:].strip() for c in nb.cells if c.cell_type == "markdown"
-                  for line in c.source.splitlines() if line.startswith("# ")), executed.stem)
+    title = next(
+        (
+            line[2:].strip()
+            for c in nb.cells
+            if c.cell_type == "markdown"
+            for line in c.source.splitlines()
+            if line.startswith("# ")
+        ),
+        executed.stem,
+    )
     nb.metadata["title"] = title
     body, _ = exporter.from_notebook_node(nb, resources={"plotly_js": plotly_js})
     return paths.atomic_write(page, body)

@@ -56,8 +56,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import formatting
 from .. import paths
+from . import formatting
 
 COLUMNS = ["quantity", "group", "value", "ci_low", "ci_high", "p", "text"]
 _OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.S)
@@ -75,15 +75,25 @@ class Findings:
     def __init__(self):
         self._rows: list[dict] = []
 
-    def add(self, quantity: str, value=None, *, group: str = "", ci=None, p=None, text: str = "",
-            **extra) -> "Findings":
+    def add(
+        self, quantity: str, value=None, *, group: str = "", ci=None, p=None, text: str = "", **extra
+    ) -> "Findings":
         """One stated quantity (per ``group``); ``value=None`` and no ``text``: not applicable."""
         if not quantity.isidentifier():
             raise ValueError(f"a quantity's name must be an identifier, not {quantity!r}")
         low, high = (None, None) if ci is None else ci
-        self._rows.append({"quantity": quantity, "group": "" if group is None else str(group),
-                           "value": _float(value), "ci_low": _float(low), "ci_high": _float(high),
-                           "p": _float(p), "text": "" if text is None else str(text), **extra})
+        self._rows.append(
+            {
+                "quantity": quantity,
+                "group": "" if group is None else str(group),
+                "value": _float(value),
+                "ci_low": _float(low),
+                "ci_high": _float(high),
+                "p": _float(p),
+                "text": "" if text is None else str(text),
+                **extra,
+            }
+        )
         return self
 
     def frame(self) -> pd.DataFrame:
@@ -206,8 +216,12 @@ def _blocks(text: str) -> list[tuple[str, str]]:
         if _ITEM.match(line) and current:
             blocks.append(["\n".join(current), "\n"])
             current = []
-        if current and not line.lstrip().startswith("|") and not current[-1].lstrip().startswith("|") \
-                and not current[-1].endswith("\\"):
+        if (
+            current
+            and not line.lstrip().startswith("|")
+            and not current[-1].lstrip().startswith("|")
+            and not current[-1].endswith("\\")
+        ):
             current[-1] = current[-1] + " " + line.strip()  # a wrapped line continues its paragraph or item
             continue
         current.append(line)
@@ -243,11 +257,14 @@ def _verdict_table(section: _Section | None) -> dict[tuple[str, str], str]:
         if not line.strip() or set(line.strip()) <= set("|-: ") or cells[:2] == ["quantity", "key"]:
             continue
         if len(cells) != 3 or not cells[0] or not cells[1]:
-            raise ValueError(f"{section.file}, '## {VERDICTS}' line {number}: a row is | quantity | key | phrase |, "
-                             f"not {line.strip()!r}")
+            raise ValueError(
+                f"{section.file}, '## {VERDICTS}' line {number}: a row is | quantity | key | phrase |, "
+                f"not {line.strip()!r}"
+            )
         if (cells[0], cells[1]) in table:
-            raise ValueError(f"{section.file}, '## {VERDICTS}' line {number}: quantity {cells[0]!r}, key "
-                             f"{cells[1]!r} is given twice")
+            raise ValueError(
+                f"{section.file}, '## {VERDICTS}' line {number}: quantity {cells[0]!r}, key {cells[1]!r} is given twice"
+            )
         table[(cells[0], cells[1])] = cells[2]
     return table
 
@@ -273,8 +290,9 @@ class Words:
         for file in [folder / f"{name}.md" for name in shared] + [self.file]:
             for name, section in _read_sections(chapter, file).items():
                 if name in self.sections:
-                    raise ValueError(f"section '## {name}' is in both {self.sections[name].file} and {file}: "
-                                     "keep it in one of them")
+                    raise ValueError(
+                        f"section '## {name}' is in both {self.sections[name].file} and {file}: keep it in one of them"
+                    )
                 self.sections[name] = section
         self.verdicts = _verdict_table(self.sections.pop(VERDICTS, None))
         self._said: list[pd.DataFrame] = []
@@ -285,8 +303,10 @@ class Words:
             return self.verdicts[(quantity, str(key))]
         except KeyError:
             known = sorted(k for q, k in self.verdicts if q == quantity)
-            raise KeyError(f"{self.file}: the '## {VERDICTS}' table has no phrase for quantity {quantity!r}, key "
-                           f"{key!r} (its keys for {quantity!r}: {', '.join(known) or 'none'})") from None
+            raise KeyError(
+                f"{self.file}: the '## {VERDICTS}' table has no phrase for quantity {quantity!r}, key "
+                f"{key!r} (its keys for {quantity!r}: {', '.join(known) or 'none'})"
+            ) from None
 
     def _section_text(self, section: str, seen: tuple[str, ...] = ()) -> str:
         """A section's text with its ``{include:other}`` lines replaced by the other sections' text."""
@@ -295,8 +315,7 @@ class Words:
             raise KeyError(f"{self.file}: no section '## {section}'{where} (sections: {', '.join(self.sections)})")
         if section in seen:
             raise ValueError(f"{self.file}: sections include each other in a circle: {' -> '.join(seen + (section,))}")
-        return _INCLUDE.sub(lambda m: self._section_text(m.group(1), seen + (section,)),
-                            self.sections[section].text)
+        return _INCLUDE.sub(lambda m: self._section_text(m.group(1), seen + (section,)), self.sections[section].text)
 
     def text(self, section: str, findings: pd.DataFrame | None = None) -> str:
         """The section's Markdown filled from ``findings`` (see the module docstring)."""
@@ -309,8 +328,10 @@ class Words:
         for block, separator in _blocks(self._section_text(section)):
             unknown = [n for n in _fields(block) if n != "group" and n not in known]
             if unknown:
-                raise KeyError(f"{file}, section '{section}': no quantity {', '.join(map(repr, unknown))} in "
-                               f"this section's findings (quantities: {', '.join(sorted(known)) or 'none'})")
+                raise KeyError(
+                    f"{file}, section '{section}': no quantity {', '.join(map(repr, unknown))} in "
+                    f"this section's findings (quantities: {', '.join(sorted(known)) or 'none'})"
+                )
             rendered = [_fill(block, frame, group, self.verdict) for group in _groups(block, frame)]
             rendered = [r for r in rendered if r is not None]
             if rendered:

@@ -23,8 +23,11 @@ SMALLEST_P = 0.001
 
 def is_missing(value) -> bool:
     """None, NaN and pandas' missing markers (``pd.NA``, ``NaT``): every one prints as ``NA``."""
-    return value is None or (isinstance(value, (float, np.floating)) and math.isnan(value)) \
+    return (
+        value is None
+        or (isinstance(value, (float, np.floating)) and math.isnan(value))
         or type(value).__name__ in ("NAType", "NaTType")
+    )
 
 
 def number(value, decimals: int = 2, sign: bool = False) -> str:
@@ -101,7 +104,7 @@ def percent(share, decimals: int = 0) -> str:
         return "NA"
     share = float(share)
     text = number(100 * share, decimals)
-    step = 10.0 ** -decimals
+    step = 10.0**-decimals
     if 0 < share < 1 and float(text) >= 100:
         return f">{number(100 - step, decimals)}%"
     if 0 < share < 1 and float(text) <= 0:

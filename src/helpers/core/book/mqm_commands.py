@@ -61,22 +61,34 @@ def _common(p) -> None:
 def _ratings(args, with_source: bool = False):
     """The ratings of ``args.file``, its path, and the lines to say first: what the reader
     dropped and how the scheme weighted each category and severity in the file."""
+    from ..errors import InputError
     from ..formats import annotations as ann
     from ..formats import mqm
     from ..statistics import schemes, scoring
-    from ..errors import InputError
 
     path = Path(args.file)
     if mqm.is_segment_score_file(path):
         if args.weights not in (None, "mqm"):
-            raise InputError("a per-segment score file is scored already (with the published MQM weights), so "
-                             "--weights does not apply", file=path, parameter="weights", value=args.weights)
+            raise InputError(
+                "a per-segment score file is scored already (with the published MQM weights), so "
+                "--weights does not apply",
+                file=path,
+                parameter="weights",
+                value=args.weights,
+            )
         if args.raters_per_segment:
-            raise InputError("a per-segment score file does not name raters", file=path,
-                             parameter="raters-per-segment", value=args.raters_per_segment)
+            raise InputError(
+                "a per-segment score file does not name raters",
+                file=path,
+                parameter="raters-per-segment",
+                value=args.raters_per_segment,
+            )
         if with_source:
-            raise InputError("a per-segment score file has no source texts to count characters in", file=path,
-                             parameter="per-100-chars")
+            raise InputError(
+                "a per-segment score file has no source texts to count characters in",
+                file=path,
+                parameter="per-100-chars",
+            )
         scored = pages.texts("core", "commands")["mqm file"]["notes"]["scored"]
         return mqm.read_segment_scores(path), path, [scored]
     read = mqm.read_mqm_file(path, columns=ann.SCORING_COLUMNS + (["source"] if with_source else []))
@@ -110,8 +122,14 @@ def _scores(args) -> int:
 
     ratings, path, notes = _ratings(args, with_source=args.per_100_chars)
     common = not args.all_segments
-    table = scoring.system_scores(ratings, common=common, per_100_chars=args.per_100_chars,
-                                  ci=args.ci_level if args.ci else None, n_boot=args.n_boot, seed=args.seed)
+    table = scoring.system_scores(
+        ratings,
+        common=common,
+        per_100_chars=args.per_100_chars,
+        ci=args.ci_level if args.ci else None,
+        n_boot=args.n_boot,
+        seed=args.seed,
+    )
     counts = scoring.segment_counts(ratings, common=common)
     kept, dropped = counts.kept, counts.dropped
     rule = "every rated segment" if args.all_segments else "segments rated for every system"
@@ -120,8 +138,11 @@ def _scores(args) -> int:
     for line in notes:
         print(line)
     if args.ci:
-        print(pages.texts("core", "commands")["mqm scores"]["notes"]["ci"].format(
-            level=args.ci_level, n_boot=args.n_boot, seed=args.seed))
+        print(
+            pages.texts("core", "commands")["mqm scores"]["notes"]["ci"].format(
+                level=args.ci_level, n_boot=args.n_boot, seed=args.seed
+            )
+        )
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     write_csv(table, args.out)
     if args.segments:
@@ -132,9 +153,9 @@ def _scores(args) -> int:
 def _agreement(args) -> int:
     import pandas as pd
 
+    from ..errors import InputError
     from ..formats import annotations as ann
     from ..statistics import scoring
-    from ..errors import InputError
 
     ratings, path, notes = _ratings(args)
     if "rater" not in ratings.columns:
@@ -144,8 +165,11 @@ def _agreement(args) -> int:
     h = pages.texts("core", "commands")  # the notes: core/book/pages/commands.yml
     notes_of = h["mqm agreement"]["notes"]
     pairings = notes_of["pooled" if args.pool_pairings else "apart" if paired else "unpaired"]
-    print(notes_of["header"].format(file=path.name, units=h["agreement"]["units"], weights=args.weights or "mqm",
-                                    pairings=pairings))
+    print(
+        notes_of["header"].format(
+            file=path.name, units=h["agreement"]["units"], weights=args.weights or "mqm", pairings=pairings
+        )
+    )
     for line in notes:
         print(line)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))

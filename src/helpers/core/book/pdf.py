@@ -90,8 +90,10 @@ TEXT_WIDTH_PX = round((210 - 30) / 25.4 * 96)
 FIT_TABLES = Path(__file__).parent / "pages" / "print.js"
 
 #: The page number at the foot of every page (playwright's footer template).
-FOOTER = ('<div style="width:100%;font-size:8pt;text-align:center;color:#555;font-family:sans-serif">'
-          '<span class="pageNumber"></span> / <span class="totalPages"></span></div>')
+FOOTER = (
+    '<div style="width:100%;font-size:8pt;text-align:center;color:#555;font-family:sans-serif">'
+    '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
+)
 
 
 class MissingPiece(RuntimeError):
@@ -130,8 +132,10 @@ def require_chromium() -> str:
     """:func:`chromium_path`, or a :class:`MissingPiece` naming the Debian package."""
     found = chromium_path()
     if found is None:
-        raise MissingPiece("Chromium is needed to print the PDF and was not found: apt-get install chromium "
-                           "(Debian; .ci/run does it), or set CHROMIUM to a Chromium or Chrome executable")
+        raise MissingPiece(
+            "Chromium is needed to print the PDF and was not found: apt-get install chromium "
+            "(Debian; .ci/run does it), or set CHROMIUM to a Chromium or Chrome executable"
+        )
     return found
 
 
@@ -141,8 +145,10 @@ def cjk_font() -> Path:
     try:
         from pylopdf_fonts_zh_cn import sans_path
     except ImportError:
-        raise MissingPiece("the PyPI package pylopdf-fonts-zh-cn (Noto Sans SC, for the Chinese text) is not "
-                           "installed: run make setup, or pip install -r requirements.txt") from None
+        raise MissingPiece(
+            "the PyPI package pylopdf-fonts-zh-cn (Noto Sans SC, for the Chinese text) is not "
+            "installed: run make setup, or pip install -r requirements.txt"
+        ) from None
     return Path(sans_path())
 
 
@@ -190,8 +196,16 @@ def printable_font(font: Path, text: str, out: Path) -> Path:
                 ttf["hmtx"][name] = (ttf["hmtx"][name][0], glyph.xMin)
         maxp = ttf["maxp"]
         maxp.tableVersion = 0x00010000
-        for field in ("maxZones", "maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
-                      "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
+        for field in (
+            "maxZones",
+            "maxTwilightPoints",
+            "maxStorage",
+            "maxFunctionDefs",
+            "maxInstructionDefs",
+            "maxStackElements",
+            "maxSizeOfInstructions",
+            "maxComponentElements",
+        ):
             setattr(maxp, field, 1 if field == "maxZones" else 0)
         maxp.recalc(ttf)  # points and contours of the new outlines
         ttf["post"].formatType = 3.0  # no glyph names
@@ -219,8 +233,9 @@ def partial_toc(stage: Path, entries: list[str]) -> Path:
     root = build.toc_entries(stage / "_toc.yml")[0]
     chapters = [{"file": e} for e in dict.fromkeys([*entries, *REFERENCE_PAGES]) if e != root]
     path = stage / "_toc_partial.yml"
-    path.write_text(yaml.safe_dump({"format": "jb-book", "root": root, "chapters": chapters}, sort_keys=False),
-                    encoding="utf-8")
+    path.write_text(
+        yaml.safe_dump({"format": "jb-book", "root": root, "chapters": chapters}, sort_keys=False), encoding="utf-8"
+    )
     return path
 
 
@@ -230,11 +245,16 @@ def check_executed(build_dir: Path, entries: list[str] | None = None) -> None:
     root = paths.project_root()
     stage = build_dir / "stage"
     wanted = {f"{e}.ipynb" for e in entries} if entries else None
-    missing = [str(nb.relative_to(root)) for nb in build.toc_notebooks(root)
-               if (wanted is None or str(nb.relative_to(root)) in wanted) and not (stage / nb.relative_to(root)).exists()]
+    missing = [
+        str(nb.relative_to(root))
+        for nb in build.toc_notebooks(root)
+        if (wanted is None or str(nb.relative_to(root)) in wanted) and not (stage / nb.relative_to(root)).exists()
+    ]
     if missing or not (stage / "_config.yml").exists():
-        raise MissingPiece(f"no executed copy of {', '.join(missing) or 'the book'} in {stage}: "
-                           "run make book (or .venv/bin/python -m helpers build) first; the PDF prints the executed notebooks")
+        raise MissingPiece(
+            f"no executed copy of {', '.join(missing) or 'the book'} in {stage}: "
+            "run make book (or .venv/bin/python -m helpers build) first; the PDF prints the executed notebooks"
+        )
 
 
 def print_pdf(html: Path, pdf: Path, chromium: str | None = None) -> tuple[float, dict]:
@@ -251,24 +271,45 @@ def print_pdf(html: Path, pdf: Path, chromium: str | None = None) -> tuple[float
     pdf.parent.mkdir(parents=True, exist_ok=True)
     partial = pdf.with_name(f".{pdf.name}.partial")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=[
-            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
+        browser = p.chromium.launch(
+            executable_path=chromium,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         try:
             page = browser.new_page(viewport={"width": TEXT_WIDTH_PX, "height": 1000})
-            page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:"))
-                       else route.abort())  # offline: nothing is fetched from elsewhere
+            page.route(
+                "**/*",
+                lambda route: route.continue_() if route.request.url.startswith(("file:", "data:")) else route.abort(),
+            )  # offline: nothing is fetched from elsewhere
             page.goto(html.resolve().as_uri(), wait_until="load")
             text = page.evaluate("() => document.body.textContent")  # hidden text (folded solutions) too
             page.add_style_tag(content=print_css(printable_font(font, text, pdf.with_name(".book-cjk.ttf"))))
             page.emulate_media(media="print")
             page.evaluate("() => document.fonts.ready.then(() => true)")
-            fitted = page.evaluate("\n".join(line for line in FIT_TABLES.read_text(encoding="utf-8").splitlines()
-                                             if not line.startswith("//")))
+            fitted = page.evaluate(
+                "\n".join(
+                    line for line in FIT_TABLES.read_text(encoding="utf-8").splitlines() if not line.startswith("//")
+                )
+            )
             page.evaluate("() => document.fonts.ready.then(() => true)")
-            page.pdf(path=str(partial), format="A4", margin=MARGIN, print_background=True,
-                     display_header_footer=True, header_template="<span></span>", footer_template=FOOTER,
-                     outline=True, tagged=True)
+            page.pdf(
+                path=str(partial),
+                format="A4",
+                margin=MARGIN,
+                print_background=True,
+                display_header_footer=True,
+                header_template="<span></span>",
+                footer_template=FOOTER,
+                outline=True,
+                tagged=True,
+            )
         finally:
             browser.close()
     os.replace(partial, pdf)
@@ -302,8 +343,9 @@ def handout(pdf: Path, build_dir: Path) -> list[Path]:
     return copies
 
 
-def build_pdf(edition: str = "instructor", output_dir: str | os.PathLike | None = None,
-              entries: list[str] | None = None) -> Printed:
+def build_pdf(
+    edition: str = "instructor", output_dir: str | os.PathLike | None = None, entries: list[str] | None = None
+) -> Printed:
     """Print the ``edition`` of the book built below ``<output_dir>/_build`` (default: the
     project root) to ``_build/pdf/book.pdf`` (instructor) or ``_build/student/pdf/book.pdf``
     (student: no solution, no answer key, as the student HTML). With ``entries`` only those

@@ -50,8 +50,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 #: Fonts that can show Chinese text, for plotly (the reader's browser picks the first it has).
-CJK_FONT_STACK = ("Noto Sans CJK SC, Source Han Sans SC, WenQuanYi Micro Hei, Microsoft YaHei, PingFang SC, "
-                  "Hiragino Sans GB, SimHei, Arial Unicode MS, sans-serif")
+CJK_FONT_STACK = (
+    "Noto Sans CJK SC, Source Han Sans SC, WenQuanYi Micro Hei, Microsoft YaHei, PingFang SC, "
+    "Hiragino Sans GB, SimHei, Arial Unicode MS, sans-serif"
+)
 
 #: The registered colours: label -> hex colour (filled by :func:`register_colours`).
 _REGISTRY: dict[str, str] = {}
@@ -140,10 +142,12 @@ def titled(title: str | None, simulated: bool) -> str:
 # run before the library: draw now if Plotly is there, else on DOMContentLoaded (deferred
 # scripts have run by then), else when the plotly <script> element has loaded.
 _WAIT_OPEN = "(function(){function draw(){"
-_WAIT_CLOSE = ("}if(window.Plotly){draw();}"
-               "else if(document.readyState==='loading'){document.addEventListener('DOMContentLoaded',draw,{once:true});}"
-               "else{var s=document.querySelector('script[src*=\"plotly.min.js\"]');"
-               "if(s){s.addEventListener('load',draw,{once:true});}}})();")
+_WAIT_CLOSE = (
+    "}if(window.Plotly){draw();}"
+    "else if(document.readyState==='loading'){document.addEventListener('DOMContentLoaded',draw,{once:true});}"
+    "else{var s=document.querySelector('script[src*=\"plotly.min.js\"]');"
+    "if(s){s.addEventListener('load',draw,{once:true});}}})();"
+)
 _FIGURE_SCRIPT = re.compile(r'<script(?: type="text/javascript")?>(\s*window\.PLOTLYENV=.*?)</script>', re.S)
 
 
@@ -166,10 +170,19 @@ class PlotlyOutput:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         div_id = f"fig-{uuid.uuid4().hex[:12]}"
-        html = deferred_safe(self.fig.to_html(full_html=False, include_plotlyjs=False, div_id=div_id,
-                                              config={"displaylogo": False, "responsive": True}))
-        bundle = {"application/vnd.plotly.v1+json": json.loads(self.fig.to_json()), "text/html": html,
-                  "text/plain": f"<plotly figure {div_id}>"}
+        html = deferred_safe(
+            self.fig.to_html(
+                full_html=False,
+                include_plotlyjs=False,
+                div_id=div_id,
+                config={"displaylogo": False, "responsive": True},
+            )
+        )
+        bundle = {
+            "application/vnd.plotly.v1+json": json.loads(self.fig.to_json()),
+            "text/html": html,
+            "text/plain": f"<plotly figure {div_id}>",
+        }
         if self.png is not None:
             bundle["image/png"] = base64.b64encode(self.png).decode("ascii")
         return bundle
@@ -186,8 +199,9 @@ def _limit(z: np.ndarray) -> float:
     return max(0.1, float(np.nanmax(np.abs(z)))) if np.isfinite(z).any() else 1.0
 
 
-def heatmap(table: pd.DataFrame, row: str, column: str, metric: str, title: str | None = None,
-            decimals: int = 3) -> go.Figure:
+def heatmap(
+    table: pd.DataFrame, row: str, column: str, metric: str, title: str | None = None, decimals: int = 3
+) -> go.Figure:
     """Interactive heatmap of one metric (rows × columns), diverging around 0.
 
     Hovering a cell shows row, column and the value; NaN cells are labelled NA.
@@ -196,12 +210,27 @@ def heatmap(table: pd.DataFrame, row: str, column: str, metric: str, title: str 
     z = grid.to_numpy(dtype=float)
     text = [["NA" if np.isnan(v) else f"{v:.{decimals}f}" for v in r] for r in z]
     limit = _limit(z)
-    fig = go.Figure(go.Heatmap(
-        z=z, x=[str(c) for c in grid.columns], y=[str(i) for i in grid.index], text=text, texttemplate="%{text}",
-        colorscale="RdBu", zmid=0, zmin=-limit, zmax=limit, colorbar={"title": metric},
-        hovertemplate=f"{row}: %{{y}}<br>{column}: %{{x}}<br>{metric} = %{{z:.{decimals}f}}<extra></extra>"))
-    fig.update_layout(title=title, yaxis={"autorange": "reversed"}, height=320 + 30 * len(grid.index),
-                      margin={"l": 140, "r": 40, "t": 60, "b": 50})
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=[str(c) for c in grid.columns],
+            y=[str(i) for i in grid.index],
+            text=text,
+            texttemplate="%{text}",
+            colorscale="RdBu",
+            zmid=0,
+            zmin=-limit,
+            zmax=limit,
+            colorbar={"title": metric},
+            hovertemplate=f"{row}: %{{y}}<br>{column}: %{{x}}<br>{metric} = %{{z:.{decimals}f}}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        title=title,
+        yaxis={"autorange": "reversed"},
+        height=320 + 30 * len(grid.index),
+        margin={"l": 140, "r": 40, "t": 60, "b": 50},
+    )
     return fig
 
 
@@ -211,8 +240,20 @@ def heatmap(table: pd.DataFrame, row: str, column: str, metric: str, title: str 
 # do not have at run time. Hover text, which print cannot show, is left out.
 
 _DASH = {"solid": "-", "dot": ":", "dash": "--", "longdash": "--", "dashdot": "-.", "longdashdot": "-."}
-_SYMBOL = {"circle": "o", "square": "s", "diamond": "D", "star": "*", "triangle-up": "^", "triangle-down": "v",
-           "triangle-left": "<", "triangle-right": ">", "cross": "P", "x": "X", "pentagon": "p", "hexagon": "h"}
+_SYMBOL = {
+    "circle": "o",
+    "square": "s",
+    "diamond": "D",
+    "star": "*",
+    "triangle-up": "^",
+    "triangle-down": "v",
+    "triangle-left": "<",
+    "triangle-right": ">",
+    "cross": "P",
+    "x": "X",
+    "pentagon": "p",
+    "hexagon": "h",
+}
 _HATCH = {"/": "//", "\\": "\\\\", "x": "xx", "-": "--", "|": "||", "+": "++", ".": ".."}
 _TEXT_POSITION = {"top": ((0, 5), "bottom"), "bottom": ((0, -5), "top"), "middle": ((0, 0), "center")}
 _TEXT_SIDE = {"left": (-5, "right"), "right": (5, "left"), "center": (0, "center")}
@@ -249,6 +290,7 @@ def _numeric(values) -> bool:
 
 def _template(template: str, point: dict) -> str:
     """Fill a plotly text template (``%{z:.2f}``, ``%{text}``, ``%{customdata[0]}``) for one point."""
+
     def fill(m):
         value = point.get(m.group(1))
         if m.group(2) is not None and value is not None:
@@ -259,6 +301,7 @@ def _template(template: str, point: dict) -> str:
             return format(value, m.group(3) or "")
         except (TypeError, ValueError):
             return str(value)
+
     return _FIELD.sub(fill, template)
 
 
@@ -304,6 +347,7 @@ class _Panel:
 
         def pick(ref, data, axes):
             return axes if ref == "paper" or ref.endswith("domain") else data
+
         ax = self.ax
         return blended_transform_factory(pick(xref, ax.transData, ax.transAxes), pick(yref, ax.transData, ax.transAxes))
 
@@ -321,8 +365,9 @@ def _layout_panels(fig: go.Figure, canvas):
 
     xs = sorted({domain(x) for x, _ in pairs})
     ys = sorted({domain(y) for _, y in pairs}, reverse=True)
-    grid = canvas.add_gridspec(len(ys), len(xs), width_ratios=[b - a for a, b in xs],
-                               height_ratios=[b - a for a, b in ys])
+    grid = canvas.add_gridspec(
+        len(ys), len(xs), width_ratios=[b - a for a, b in xs], height_ratios=[b - a for a, b in ys]
+    )
     axes = {}
     for x, y in pairs:
         values = {"x": [], "y": []}
@@ -377,8 +422,9 @@ def _draw_scatter(panel: _Panel, trace, colour_, offset: float, cmap_default):
         handle["linestyle"] = dash
     errors = [_errors(trace.error_x, len(x)), _errors(trace.error_y, len(y))]
     if any(e is not None for e in errors):
-        ax.errorbar(x, y, xerr=errors[0], yerr=errors[1], fmt="none", ecolor=colour_, elinewidth=0.8, capsize=2,
-                    alpha=alpha)
+        ax.errorbar(
+            x, y, xerr=errors[0], yerr=errors[1], fmt="none", ecolor=colour_, elinewidth=0.8, capsize=2, alpha=alpha
+        )
     if "markers" in mode:
         marker = trace.marker
         symbol = str(marker.symbol or "circle")
@@ -386,8 +432,13 @@ def _draw_scatter(panel: _Panel, trace, colour_, offset: float, cmap_default):
         shape = _SYMBOL.get(symbol.removesuffix("-open"), "o")
         size = np.asarray(marker.size if marker.size is not None else 6, dtype=float) * _PX
         colours = _array(marker.color) if isinstance(marker.color, (list, tuple, np.ndarray)) else []
-        kw = {"marker": shape, "s": size ** 2, "alpha": marker.opacity if marker.opacity is not None else alpha,
-              "linewidths": (marker.line.width or (1.5 if hollow else 0)) * _PX, "zorder": 3}
+        kw = {
+            "marker": shape,
+            "s": size**2,
+            "alpha": marker.opacity if marker.opacity is not None else alpha,
+            "linewidths": (marker.line.width or (1.5 if hollow else 0)) * _PX,
+            "zorder": 3,
+        }
         if colours and _numeric(colours):
             cmap = _colormap(marker.colorscale or cmap_default)
             points = ax.scatter(x, y, c=colours, cmap=cmap, vmin=marker.cmin, vmax=marker.cmax, **kw)
@@ -410,8 +461,16 @@ def _draw_scatter(panel: _Panel, trace, colour_, offset: float, cmap_default):
             vertical, side = (place or "middle center").split(" ")
             (dx, dy), va = _TEXT_POSITION[vertical]
             shift, ha = _TEXT_SIDE[side]
-            ax.annotate(_plain(text), (xi, yi), xytext=(dx + shift, dy), textcoords="offset points", ha=ha, va=va,
-                        fontsize=(font.size or 10) * 0.75, color=_rgb(font.color) or "#222222")
+            ax.annotate(
+                _plain(text),
+                (xi, yi),
+                xytext=(dx + shift, dy),
+                textcoords="offset points",
+                ha=ha,
+                va=va,
+                fontsize=(font.size or 10) * 0.75,
+                color=_rgb(font.color) or "#222222",
+            )
     return handle
 
 
@@ -431,8 +490,18 @@ def _draw_bar(panel: _Panel, trace, colour_, offset: float, width: float, base: 
     err = None if errors is None else np.vstack(errors)
     draw = panel.ax.barh if horizontal else panel.ax.bar
     kw = {"xerr" if horizontal else "yerr": err, "left" if horizontal else "bottom": bottom}
-    draw(at, size, width, color=face, hatch=hatch, alpha=alpha, edgecolor="white" if hatch is None else "black",
-         linewidth=0.5, error_kw={"capsize": 3, "elinewidth": 0.8}, **kw)
+    draw(
+        at,
+        size,
+        width,
+        color=face,
+        hatch=hatch,
+        alpha=alpha,
+        edgecolor="white" if hatch is None else "black",
+        linewidth=0.5,
+        error_kw={"capsize": 3, "elinewidth": 0.8},
+        **kw,
+    )
     for p, s in zip(at, size):
         base[p] = base.get(p, 0.0) + s
     first = face[0] if isinstance(face, list) and face else face
@@ -457,16 +526,30 @@ def _draw_heatmap(panel: _Panel, trace, cmap_default):
         for j, c in enumerate(cols):
             grid[int(r), int(c)] = z[i, j]
     cmap = _colormap(scale)
-    image = ax.imshow(grid, cmap=cmap, vmin=low, vmax=high, aspect="auto", origin="lower", interpolation="nearest",
-                      extent=(-0.5, grid.shape[1] - 0.5, -0.5, grid.shape[0] - 0.5))
+    image = ax.imshow(
+        grid,
+        cmap=cmap,
+        vmin=low,
+        vmax=high,
+        aspect="auto",
+        origin="lower",
+        interpolation="nearest",
+        extent=(-0.5, grid.shape[1] - 0.5, -0.5, grid.shape[0] - 0.5),
+    )
     if trace.texttemplate:
         text = np.asarray(trace.text, dtype=object) if trace.text is not None else None
         for i, r in enumerate(rows):
             for j, c in enumerate(cols):
                 value = z[i, j]
-                label = _template(trace.texttemplate, {"z": value, "x": trace.x[j] if trace.x is not None else j,
-                                                       "y": trace.y[i] if trace.y is not None else i,
-                                                       "text": None if text is None else text[i][j]})
+                label = _template(
+                    trace.texttemplate,
+                    {
+                        "z": value,
+                        "x": trace.x[j] if trace.x is not None else j,
+                        "y": trace.y[i] if trace.y is not None else i,
+                        "text": None if text is None else text[i][j],
+                    },
+                )
                 at = (value - low) / (high - low) if high > low else 0.5
                 shade = np.mean(cmap(at)[:3]) if np.isfinite(value) else 1.0  # light cells take black text
                 ax.text(c, r, label, ha="center", va="center", fontsize=8, color="white" if shade < 0.5 else "black")
@@ -478,8 +561,14 @@ def _draw_heatmap(panel: _Panel, trace, cmap_default):
 def _draw_histogram(panel: _Panel, trace, colour_):
     values = np.asarray(trace.x, dtype=float)
     colours = trace.marker.color
-    panel.ax.hist(values[np.isfinite(values)], bins=trace.nbinsx or "auto", color=_rgb(colours) or colour_,
-                  alpha=trace.opacity if trace.opacity is not None else 1.0, edgecolor="white", linewidth=0.5)
+    panel.ax.hist(
+        values[np.isfinite(values)],
+        bins=trace.nbinsx or "auto",
+        color=_rgb(colours) or colour_,
+        alpha=trace.opacity if trace.opacity is not None else 1.0,
+        edgecolor="white",
+        linewidth=0.5,
+    )
     return {"patch": True, "facecolor": _rgb(colours) or colour_}
 
 
@@ -488,8 +577,14 @@ def _draw_box(panel: _Panel, trace, colour_, offset: float, width: float):
     y = np.asarray(trace.y, dtype=float)
     at = sorted(set(x[np.isfinite(x)]))
     groups = [y[(x == p) & np.isfinite(y)] for p in at]
-    parts = panel.ax.boxplot(groups, positions=[p + offset for p in at], widths=width * 0.8, patch_artist=True,
-                             showfliers=trace.boxpoints != "all", manage_ticks=False)
+    parts = panel.ax.boxplot(
+        groups,
+        positions=[p + offset for p in at],
+        widths=width * 0.8,
+        patch_artist=True,
+        showfliers=trace.boxpoints != "all",
+        manage_ticks=False,
+    )
     for box in parts["boxes"]:
         box.set(facecolor=colour_, alpha=0.35, edgecolor=colour_)
     for part in ("whiskers", "caps", "medians"):
@@ -497,8 +592,9 @@ def _draw_box(panel: _Panel, trace, colour_, offset: float, width: float):
             line.set(color=colour_)
     if trace.boxpoints == "all":
         jitter = np.random.default_rng(0).uniform(-1, 1, len(y)) * (trace.jitter or 0) * width * 0.4
-        panel.ax.scatter(x + offset + jitter, y, s=(((trace.marker.size or 6) * _PX) ** 2), color=colour_,
-                         zorder=3, linewidths=0)
+        panel.ax.scatter(
+            x + offset + jitter, y, s=(((trace.marker.size or 6) * _PX) ** 2), color=colour_, zorder=3, linewidths=0
+        )
     return {"patch": True, "facecolor": colour_, "alpha": 0.6}
 
 
@@ -510,15 +606,27 @@ def _shape(panels: dict, shape):
     if panel is None:
         return
     line = shape.line
-    style = {"color": _rgb(line.color) or "#444444", "linestyle": _DASH.get(line.dash or "solid", "-"),
-             "linewidth": (line.width or 2) * _PX}
+    style = {
+        "color": _rgb(line.color) or "#444444",
+        "linestyle": _DASH.get(line.dash or "solid", "-"),
+        "linewidth": (line.width or 2) * _PX,
+    }
     transform = panel.transform(shape.xref or "x", shape.yref or "y")
     if shape.type == "line":
         panel.ax.plot([shape.x0, shape.x1], [shape.y0, shape.y1], transform=transform, zorder=1, **style)
     elif shape.type == "rect":
-        panel.ax.add_patch(Rectangle((shape.x0, shape.y0), shape.x1 - shape.x0, shape.y1 - shape.y0,
-                                     transform=transform, facecolor=_rgb(shape.fillcolor) or "none",
-                                     alpha=shape.opacity or 1, edgecolor=style["color"], zorder=0))
+        panel.ax.add_patch(
+            Rectangle(
+                (shape.x0, shape.y0),
+                shape.x1 - shape.x0,
+                shape.y1 - shape.y0,
+                transform=transform,
+                facecolor=_rgb(shape.fillcolor) or "none",
+                alpha=shape.opacity or 1,
+                edgecolor=style["color"],
+                zorder=0,
+            )
+        )
 
 
 def _panel_of(panels: dict, xref: str, yref: str):
@@ -546,8 +654,16 @@ def _annotation(panels: dict, note, layout) -> None:
     va = {"top": "top", "bottom": "bottom"}.get(note.yanchor, "center")
     x = panel.x.at([note.x])[0] if not (note.xref or "x").endswith(("domain", "paper")) else note.x
     y = panel.y.at([note.y])[0] if not (note.yref or "y").endswith(("domain", "paper")) else note.y
-    panel.ax.text(x, y, text, ha=ha, va=va, fontsize=8, color="#444444",
-                  transform=panel.transform(note.xref or "x", note.yref or "y"))
+    panel.ax.text(
+        x,
+        y,
+        text,
+        ha=ha,
+        va=va,
+        fontsize=8,
+        color="#444444",
+        transform=panel.transform(note.xref or "x", note.yref or "y"),
+    )
 
 
 def _finish_axis(panel: _Panel, letter: str) -> None:
@@ -621,6 +737,7 @@ def static(fig: go.Figure):
 
     def size(value, default):  # plotly pixels to inches; a figure-factory figure may say inf
         return (value if value and np.isfinite(value) else default) / 100
+
     canvas = plt.figure(figsize=(size(layout.width, max(700, 430 * columns)), size(layout.height, 450)))
     panels = _layout_panels(fig, canvas)
     legend: dict[str, tuple] = {}
@@ -684,15 +801,39 @@ def _legend(canvas, panels: dict, entries: dict, layout) -> None:
     handles = []
     for label, h in entries.values():
         if h.get("patch"):
-            handles.append(Patch(facecolor=h["facecolor"], hatch=h.get("hatch"), alpha=h.get("alpha", 1),
-                                 edgecolor="black" if h.get("hatch") else h["facecolor"], label=label))
+            handles.append(
+                Patch(
+                    facecolor=h["facecolor"],
+                    hatch=h.get("hatch"),
+                    alpha=h.get("alpha", 1),
+                    edgecolor="black" if h.get("hatch") else h["facecolor"],
+                    label=label,
+                )
+            )
         else:
-            handles.append(Line2D([], [], color=h["color"], linestyle=h["linestyle"], marker=h["marker"],
-                                  markerfacecolor=h.get("markerfacecolor"), markeredgecolor=h.get("markeredgecolor"),
-                                  label=label))
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    color=h["color"],
+                    linestyle=h["linestyle"],
+                    marker=h["marker"],
+                    markerfacecolor=h.get("markerfacecolor"),
+                    markeredgecolor=h.get("markeredgecolor"),
+                    label=label,
+                )
+            )
     title = _plain(layout.legend.title.text) or None
     if len(panels) == 1 and layout.legend.orientation != "h" and len(handles) <= 8:
         next(iter(panels.values())).ax.legend(handles=handles, title=title, fontsize=7, title_fontsize=7, loc="best")
     else:
-        canvas.legend(handles=handles, title=title, fontsize=7, title_fontsize=7, loc="upper center",
-                      bbox_to_anchor=(0.5, 0), ncol=min(3, len(handles)), frameon=False)
+        canvas.legend(
+            handles=handles,
+            title=title,
+            fontsize=7,
+            title_fontsize=7,
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0),
+            ncol=min(3, len(handles)),
+            frameon=False,
+        )

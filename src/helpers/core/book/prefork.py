@@ -59,20 +59,48 @@ import time
 
 #: Imported once by each kernel server: what every chapter's kernel imports anyway.
 PRELOAD = (
-    "ipykernel.kernelapp", "IPython.display", "numpy", "pandas", "scipy.stats", "matplotlib.pyplot",
-    "plotly.graph_objects", "seaborn", "sklearn.linear_model",
-    "helpers.core.book.report", "helpers.core.book.plots", "helpers.core.formats.published", "helpers.core.statistics.agreement",
-    "helpers.metahope.ch01", "helpers.metahope.ch02", "helpers.metahope.ch03", "helpers.metahope.figures",
-    "helpers.explanations.ch04", "helpers.explanations.ch05",
-    "helpers.explanations.figures", "helpers.slang.ch06", "helpers.slang.ch07", "helpers.slang.figures",
-    "helpers.wmt.ch08", "helpers.wmt.figures",
+    "ipykernel.kernelapp",
+    "IPython.display",
+    "numpy",
+    "pandas",
+    "scipy.stats",
+    "matplotlib.pyplot",
+    "plotly.graph_objects",
+    "seaborn",
+    "sklearn.linear_model",
+    "helpers.core.book.report",
+    "helpers.core.book.plots",
+    "helpers.core.formats.published",
+    "helpers.core.statistics.agreement",
+    "helpers.metahope.ch01",
+    "helpers.metahope.ch02",
+    "helpers.metahope.ch03",
+    "helpers.metahope.figures",
+    "helpers.explanations.ch04",
+    "helpers.explanations.ch05",
+    "helpers.explanations.figures",
+    "helpers.slang.ch06",
+    "helpers.slang.ch07",
+    "helpers.slang.figures",
+    "helpers.wmt.ch08",
+    "helpers.wmt.figures",
 )
 
 #: The environment that decides what an import does; a server serves one set of values.
 IMPORT_TIME_VARIABLES = (
-    "PYTHONPATH", "PYTHONHOME", "PYTHONHASHSEED", "PYTHONNOUSERSITE", "PYTHONSAFEPATH",
-    "PYTHONWARNINGS", "PYTHONDONTWRITEBYTECODE", "VIRTUAL_ENV", "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "MPLBACKEND", "MPLCONFIGDIR",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONHASHSEED",
+    "PYTHONNOUSERSITE",
+    "PYTHONSAFEPATH",
+    "PYTHONWARNINGS",
+    "PYTHONDONTWRITEBYTECODE",
+    "VIRTUAL_ENV",
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "MPLBACKEND",
+    "MPLCONFIGDIR",
 )
 
 _HEADER = struct.Struct("!Q")
@@ -185,8 +213,13 @@ class KernelServer:
         server_env = {k: v for k, v in env.items() if k != "JPY_PARENT_PID"}
         # ipykernel sets this default before a kernel's first import of matplotlib; the server imports it earlier
         server_env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
-        process = subprocess.Popen([python, "-m", "helpers.core.book.prefork", address, *preload], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, env=server_env, cwd=folder)
+        process = subprocess.Popen(
+            [python, "-m", "helpers.core.book.prefork", address, *preload],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=server_env,
+            cwd=folder,
+        )
         ready = process.stdout.readline() == b"ready\n"
         process.stdout.close()
         if not ready:
@@ -203,7 +236,9 @@ class KernelServer:
     def fork(self, module_and_args: list[str], env: dict, cwd: str) -> ForkedProcess:
         """Ask the server for a child running ``python -m MODULE ARGS`` in ``cwd`` under ``env``,
         writing to this process's current standard output and error."""
-        sys.audit("helpers.core.book.prefork.fork", module_and_args)  # a process starts, as subprocess.Popen's event says
+        sys.audit(
+            "helpers.core.book.prefork.fork", module_and_args
+        )  # a process starts, as subprocess.Popen's event says
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         conn.connect(self.address)
         request = json.dumps({"argv": module_and_args, "env": env, "cwd": cwd}).encode()
@@ -296,8 +331,8 @@ def _fork_child(conn: socket.socket, listener: socket.socket) -> int:
     """Read one request (length-prefixed JSON with the caller's stdout and stderr attached)
     and fork its child; the parent returns the child's pid, the child never returns."""
     data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 2)
-    size = _HEADER.unpack(data[:_HEADER.size])[0]
-    data = data[_HEADER.size:]
+    size = _HEADER.unpack(data[: _HEADER.size])[0]
+    data = data[_HEADER.size :]
     while len(data) < size:
         data += conn.recv(size - len(data))
     request = json.loads(data)
@@ -341,9 +376,13 @@ def _run_child(request: dict, fds: list[int]) -> int:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
-    os.environ["JPY_PARENT_PID"] = str(os.getppid())  # the kernel ends itself when the server is gone, as read on import
+    os.environ["JPY_PARENT_PID"] = str(
+        os.getppid()
+    )  # the kernel ends itself when the server is gone, as read on import
     sys.path[0] = os.getcwd()  # what ``python -m`` puts first
-    if "numpy" in sys.modules:  # a fresh interpreter's global generator is seeded anew (``random`` reseeds itself on fork)
+    if (
+        "numpy" in sys.modules
+    ):  # a fresh interpreter's global generator is seeded anew (``random`` reseeds itself on fork)
         sys.modules["numpy"].random.seed()
     module, *args = request["argv"]
     sys.argv = [module, *args]

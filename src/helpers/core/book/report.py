@@ -41,8 +41,7 @@ def data_note(kind: str, files: Iterable[str | Path] = (), detail: str = "") -> 
         raise ValueError(f"kind must be one of {sorted(_STYLES)}")
     background, colour = _STYLES[kind]
     items = "".join(f"<li><code>{escape(Path(f).name)}</code></li>" for f in files)
-    return HTML(_words().fill("data_box", kind=kind, background=background, colour=colour, detail=detail,
-                              files=items))
+    return HTML(_words().fill("data_box", kind=kind, background=background, colour=colour, detail=detail, files=items))
 
 
 @dataclass(frozen=True)
@@ -184,8 +183,12 @@ def _interval_pairs(frame: pd.DataFrame, named: dict | None, keep: Sequence[str]
 
 def _integral(column: pd.Series) -> bool:
     values = pd.to_numeric(column, errors="coerce").dropna()
-    return column.dtype.kind in "fiu" and len(values) > 0 and bool(((values % 1) == 0).all()) \
+    return (
+        column.dtype.kind in "fiu"
+        and len(values) > 0
+        and bool(((values % 1) == 0).all())
         and bool((values.abs() < 1e12).all())
+    )
 
 
 def _formatter(name: str, column: pd.Series, decimals: int, kind: str | None = None):
@@ -196,20 +199,33 @@ def _formatter(name: str, column: pd.Series, decimals: int, kind: str | None = N
     if kind == "share" and bool((pd.to_numeric(column, errors="coerce").abs() > 1).any()):
         kind = "percent"
     digits = max(decimals - 2, 0)
-    show = {"p-value": lambda v: formatting.p_value(v).removeprefix("p = ").removeprefix("p "),
-            "share": lambda v: formatting.percent(v, digits),
-            "percent": lambda v: formatting.percent(float(v) / 100, digits),
-            "count": lambda v: formatting.number(v, 0)}.get(kind)
+    show = {
+        "p-value": lambda v: formatting.p_value(v).removeprefix("p = ").removeprefix("p "),
+        "share": lambda v: formatting.percent(v, digits),
+        "percent": lambda v: formatting.percent(float(v) / 100, digits),
+        "count": lambda v: formatting.number(v, 0),
+    }.get(kind)
     if show is None:
         places = 0 if _integral(column) else decimals
         show = lambda v: formatting.number(v, places)  # noqa: E731
-    return lambda v: escape(show(v) if isinstance(v, (int, float, np.number, bool, np.bool_)) or v is None
-                            or formatting.is_missing(v) else str(v))
+    return lambda v: escape(
+        show(v)
+        if isinstance(v, (int, float, np.number, bool, np.bool_)) or v is None or formatting.is_missing(v)
+        else str(v)
+    )
 
 
-def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), index: bool = False,
-          caption: str | None = None, intervals: dict | None = None, columns: Sequence[str] | None = None,
-          labels: dict | None = None, roles: dict | None = None):
+def table(
+    frame: pd.DataFrame,
+    decimals: int = 3,
+    wrap: Sequence[str] = (),
+    index: bool = False,
+    caption: str | None = None,
+    intervals: dict | None = None,
+    columns: Sequence[str] | None = None,
+    labels: dict | None = None,
+    roles: dict | None = None,
+):
     """A frame formatted for reading: each column by its role (:data:`ROLES`: p-values as the
     book prints p, shares as percentages, counts as integers, interval pairs merged into one
     ``[low, high]`` column), other numbers to ``decimals`` places without ``-0.000``, NaN as
@@ -250,13 +266,16 @@ def table(frame: pd.DataFrame, decimals: int = 3, wrap: Sequence[str] = (), inde
         formats = {shown.get(c, c): f for c, f in formats.items()}
         wrap = [shown.get(c, c) for c in wrap]
     styler = frame.style.format(formats)
-    styler = styler.format_index(lambda c: escape(" ".join(map(str, c)) if isinstance(c, tuple) else str(c))
-                                 .replace("_", " "), axis=1)
+    styler = styler.format_index(
+        lambda c: escape(" ".join(map(str, c)) if isinstance(c, tuple) else str(c)).replace("_", " "), axis=1
+    )
     if not index:
         styler = styler.hide(axis="index")
     if wrap:
-        styler = styler.set_properties(subset=list(wrap), **{"white-space": "normal", "min-width": "7em",
-                                                             "max-width": "30em", "text-align": "left"})
+        styler = styler.set_properties(
+            subset=list(wrap),
+            **{"white-space": "normal", "min-width": "7em", "max-width": "30em", "text-align": "left"},
+        )
     styler = styler.set_table_attributes('class="book-table"')
     if caption:
         styler = styler.set_caption(caption)
@@ -279,30 +298,40 @@ def published_comparison(comparison: pd.DataFrame, label: str, decimals: int = 3
     differing = ""
     if ok < n:
         differing = words.fill("published_differ") + table(shown[~comparison["match"]], decimals).to_html()
-    full = (words.fill("published_all", n=n, label=escape(label))
-            + table(shown[keys + ["column", "published", "recomputed", "difference", "match"]], decimals).to_html()
-            + "</details>")
+    full = (
+        words.fill("published_all", n=n, label=escape(label))
+        + table(shown[keys + ["column", "published", "recomputed", "difference", "match"]], decimals).to_html()
+        + "</details>"
+    )
     return HTML(head + differing + full)
 
 
-def beside(table_frame: pd.DataFrame, decimals: int = 3, summary: str = "Published values beside this run's"
-           ) -> HTML:
+def beside(table_frame: pd.DataFrame, decimals: int = 3, summary: str = "Published values beside this run's") -> HTML:
     """A 'published | this run' table (:func:`helpers.core.formats.published.beside_published`) folded into
     a collapsible block, one row per (key, statistic) so that it stays narrow."""
     frame = table_frame
     if isinstance(frame.columns, pd.MultiIndex):
         frame = frame.stack(level=0, future_stack=True)
         taken = set(frame.index.names[:-1])
-        frame.index = frame.index.set_names([*frame.index.names[:-1],
-                                             next(n for n in ("statistic", "quantity", "column") if n not in taken)])
-        frame = frame[[c for c in ("published",) if c in frame.columns]
-                      + [c for c in frame.columns if c != "published"]]
-    return HTML(f"<details><summary>{escape(summary)}</summary>"
-                + table(frame.reset_index(), decimals).to_html() + "</details>")
+        frame.index = frame.index.set_names(
+            [*frame.index.names[:-1], next(n for n in ("statistic", "quantity", "column") if n not in taken)]
+        )
+        frame = frame[
+            [c for c in ("published",) if c in frame.columns] + [c for c in frame.columns if c != "published"]
+        ]
+    return HTML(
+        f"<details><summary>{escape(summary)}</summary>" + table(frame.reset_index(), decimals).to_html() + "</details>"
+    )
 
 
-def paper_beside(name: str, table_frame: pd.DataFrame, published_table: pd.DataFrame, keys: Sequence[str],
-                 label: str, decimals: int = 3) -> HTML:
+def paper_beside(
+    name: str,
+    table_frame: pd.DataFrame,
+    published_table: pd.DataFrame,
+    keys: Sequence[str],
+    label: str,
+    decimals: int = 3,
+) -> HTML:
     """Paper table ``name`` beside this run's ``table_frame``, folded (:func:`beside` of
     :func:`helpers.core.formats.published.beside_published`; ``label`` heads this run's values).
     When this run's rows cannot be paired with the paper's (no shared system, say), a
@@ -312,8 +341,21 @@ def paper_beside(name: str, table_frame: pd.DataFrame, published_table: pd.DataF
 
     keys = list(keys)
     apart = unpaired_keys(table_frame, published_table, keys)
-    said = "".join(_words().fill("unpaired", key=escape(k), name=escape(name),
-                                 here=escape(", ".join(map(str, table_frame[k].unique()))),
-                                 there=escape(", ".join(map(str, published_table[k].unique())))) for k in apart)
-    return HTML(said + beside(beside_published(table_frame, published_table, keys, label), decimals,
-                              summary=f"Paper {name}: published beside “{label}”").data)
+    said = "".join(
+        _words().fill(
+            "unpaired",
+            key=escape(k),
+            name=escape(name),
+            here=escape(", ".join(map(str, table_frame[k].unique()))),
+            there=escape(", ".join(map(str, published_table[k].unique()))),
+        )
+        for k in apart
+    )
+    return HTML(
+        said
+        + beside(
+            beside_published(table_frame, published_table, keys, label),
+            decimals,
+            summary=f"Paper {name}: published beside “{label}”",
+        ).data
+    )

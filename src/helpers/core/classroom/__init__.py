@@ -43,19 +43,20 @@ from pathlib import Path
 
 import numpy as np
 
-from ..book import pages
 from .. import params, paths
-from ..errors import InputError, raise_all
+from ..book import pages
 from ..book.findings import Findings
+from ..errors import InputError, raise_all
 from .folders import (  # noqa: F401 (the package's names, as before the split)
-    ClassFolder,
     DONE_HEADER,
     DONE_MARKS,
+    UNFINISHED_CHOICES,
+    WORKBOOK_SUFFIXES,
+    ClassFolder,
     LeftOut,
     Progress,
     Settled,
-    UNFINISHED_CHOICES,
-    WORKBOOK_SUFFIXES,
+    _words,
     gather,
     is_done,
     row_done,
@@ -63,7 +64,6 @@ from .folders import (  # noqa: F401 (the package's names, as before the split)
     settle_unfinished,
     unfinished_choice,
     unfinished_error,
-    _words,
 )
 
 STUDENT_LABEL = "Student:"
@@ -118,7 +118,7 @@ def implied_student(path, prefix: str = "") -> str:
     ('ana', 'annotator-B')
     """
     stem = Path(path).stem
-    name = stem[len(prefix):] if prefix and stem.lower().startswith(prefix.lower()) else stem
+    name = stem[len(prefix) :] if prefix and stem.lower().startswith(prefix.lower()) else stem
     return _COPY_MARKS.sub("", name).strip(" _-") or stem
 
 
@@ -185,8 +185,14 @@ def unique_students(named: Sequence[tuple[str, Path]], what: str = "student") ->
     errors = []
     for name, path in named:
         if name in first:
-            errors.append(InputError(f"{what} {name!r} also has the workbook {first[name].name}; keep one of the two "
-                                     "(a renamed copy keeps its student field)", file=path, value=name))
+            errors.append(
+                InputError(
+                    f"{what} {name!r} also has the workbook {first[name].name}; keep one of the two "
+                    "(a renamed copy keeps its student field)",
+                    file=path,
+                    value=name,
+                )
+            )
         else:
             first[name] = path
     return errors
@@ -253,8 +259,9 @@ class Projection:
         numbers in a random order (:mod:`secrets`)."""
         codes = {n: c for n, c in (key or {}).items()}
         new = [n for n in dict.fromkeys(map(str, names)) if n not in codes]
-        start = 1 + max((int(c.rsplit(" ", 1)[-1]) for c in codes.values() if c.rsplit(" ", 1)[-1].isdigit()),
-                        default=0)
+        start = 1 + max(
+            (int(c.rsplit(" ", 1)[-1]) for c in codes.values() if c.rsplit(" ", 1)[-1].isdigit()), default=0
+        )
         order = np.random.default_rng(secrets.randbits(128)).permutation(len(new))
         codes.update({new[i]: f"student {start + k}" for k, i in enumerate(order)})
         return cls(codes, tuple(dict.fromkeys(Path(str(f)).name for f in files)))
@@ -352,8 +359,16 @@ def projection(choice, named_by_field: bool, names: Iterable[str], results_dir, 
     return p
 
 
-def add_check_command(groups: dict, kind: str, what: str, load, field_of, prefix: str = "",
-                      chapter: tuple[str, str] | None = None, feedback: str | None = None):
+def add_check_command(
+    groups: dict,
+    kind: str,
+    what: str,
+    load,
+    field_of,
+    prefix: str = "",
+    chapter: tuple[str, str] | None = None,
+    feedback: str | None = None,
+):
     """``.venv/bin/python -m helpers check KIND FOLDER...``: ``load(files, unfinished, args)`` reads the
     class as the chapters will (raising every problem at once) and returns
     ``(students, n_items, notes)``; ``field_of(path)`` is a workbook's ``Student:`` field
@@ -383,8 +398,10 @@ def add_check_command(groups: dict, kind: str, what: str, load, field_of, prefix
         for line in notes:
             if line not in returned.notes:  # said above
                 print(line)
-        print(f"ready: {len(found.files)} workbook(s), {len(students)} student(s) ({', '.join(students)}), "
-              f"{n_items} item(s)")
+        print(
+            f"ready: {len(found.files)} workbook(s), {len(students)} student(s) ({', '.join(students)}), "
+            f"{n_items} item(s)"
+        )
         if len(args.sheets) == 1 and (chapter or feedback):
             print(_words().fill("next_commands"))
             for line in next_commands(kind, args.sheets[0], args.unfinished, chapter, feedback):
@@ -395,8 +412,14 @@ def add_check_command(groups: dict, kind: str, what: str, load, field_of, prefix
     return p
 
 
-def next_commands(kind: str, folder: str, unfinished: str, chapter: tuple[str, str] | None = None,
-                  feedback: str | None = None, python: str | None = None) -> list[str]:
+def next_commands(
+    kind: str,
+    folder: str,
+    unfinished: str,
+    chapter: tuple[str, str] | None = None,
+    feedback: str | None = None,
+    python: str | None = None,
+) -> list[str]:
     """The commands that read a checked class ``folder`` next, ready to paste: the chapter
     (``chapter``: notebook and class parameter) and ``feedback KIND`` (``feedback``: its
     class option), both with the ``unfinished`` choice (unless ``stop``) and the class's
@@ -417,11 +440,15 @@ def next_commands(kind: str, folder: str, unfinished: str, chapter: tuple[str, s
     parent = Path(folder).parent
     tails = []
     if chapter:
-        tails.append(["run", chapter[0], "-p", chapter[1], folder, "-p", "results_dir", str(parent / "results")]
-                     + (["-p", "unfinished", unfinished] if unfinished != "stop" else []))
+        tails.append(
+            ["run", chapter[0], "-p", chapter[1], folder, "-p", "results_dir", str(parent / "results")]
+            + (["-p", "unfinished", unfinished] if unfinished != "stop" else [])
+        )
     if feedback:
-        tails.append(["feedback", kind, feedback, folder, "--out", str(parent / "feedback")]
-                     + (["--unfinished", unfinished] if unfinished != "stop" else []))
+        tails.append(
+            ["feedback", kind, feedback, folder, "--out", str(parent / "feedback")]
+            + (["--unfinished", unfinished] if unfinished != "stop" else [])
+        )
     quoted = [[f'"{a}"' if " " in a else a for a in [python, "-m", "helpers", *tail]] for tail in tails]
     return [" ".join(line) for line in quoted]
 
@@ -457,19 +484,41 @@ def _roster_problems(class_list, returned: _Named, field_of, prefix: str) -> lis
     except FileNotFoundError:
         folder = None
     if folder is not None and not folder.is_dir():
-        raise InputError("is a file; give the folder of blank templates or names separated by commas",
-                         parameter="--class-list", value=str(class_list))
-    roster = (_name_files(gather(folder, "--class-list", strict=False).files, field_of, prefix).names
-              if folder is not None else [n.strip() for n in str(class_list).split(",") if n.strip()])
-    off_the_list = (f"move their blank workbook out of {class_list}, or give --class-list as the names of those who "
-                    "should return one" if folder is not None else "take their name out of --class-list")
-    missing = [InputError(f"student {n!r} is on the class list but returned no workbook", parameter="--class-list",
-                          expected=f"their workbook in the folder; or, if they are not to return one, {off_the_list}")
-               for n in roster if n not in set(returned.names)]
-    unknown = [InputError(f"student {n!r} returned this workbook but is not on the class list", file=f,
-                          expected="the name as on the class list (a typo in the Student: "
-                          "field, or a file name that does not say whose it is?), or their name added to the list")
-               for f, n in zip(returned.files, returned.names) if n not in set(roster)]
+        raise InputError(
+            "is a file; give the folder of blank templates or names separated by commas",
+            parameter="--class-list",
+            value=str(class_list),
+        )
+    roster = (
+        _name_files(gather(folder, "--class-list", strict=False).files, field_of, prefix).names
+        if folder is not None
+        else [n.strip() for n in str(class_list).split(",") if n.strip()]
+    )
+    off_the_list = (
+        f"move their blank workbook out of {class_list}, or give --class-list as the names of those who "
+        "should return one"
+        if folder is not None
+        else "take their name out of --class-list"
+    )
+    missing = [
+        InputError(
+            f"student {n!r} is on the class list but returned no workbook",
+            parameter="--class-list",
+            expected=f"their workbook in the folder; or, if they are not to return one, {off_the_list}",
+        )
+        for n in roster
+        if n not in set(returned.names)
+    ]
+    unknown = [
+        InputError(
+            f"student {n!r} returned this workbook but is not on the class list",
+            file=f,
+            expected="the name as on the class list (a typo in the Student: "
+            "field, or a file name that does not say whose it is?), or their name added to the list",
+        )
+        for f, n in zip(returned.files, returned.names)
+        if n not in set(roster)
+    ]
     return [*missing, *unknown]
 
 
@@ -480,13 +529,19 @@ PEOPLE_HELP = pages.texts("core", "commands")["class"]["people"].format(names=",
 
 def add_unfinished_option(parser) -> None:
     """The ``--unfinished`` option of every class command (the chapters' ``unfinished`` parameter)."""
-    parser.add_argument("--unfinished", choices=UNFINISHED_CHOICES, default="stop",
-                        help=pages.texts("core", "commands")["class"]["--unfinished"])
+    parser.add_argument(
+        "--unfinished",
+        choices=UNFINISHED_CHOICES,
+        default="stop",
+        help=pages.texts("core", "commands")["class"]["--unfinished"],
+    )
 
 
 def add_show_names_option(parser) -> None:
     """The ``--show-names`` option of every feedback command (classmates by name, not numbered)."""
-    parser.add_argument("--show-names", action="store_true", help=pages.texts("core", "commands")["class"]["--show-names"])
+    parser.add_argument(
+        "--show-names", action="store_true", help=pages.texts("core", "commands")["class"]["--show-names"]
+    )
 
 
 def html_page(markdown_text: str, title: str) -> str:
@@ -499,14 +554,21 @@ def html_page(markdown_text: str, title: str) -> str:
     return frame.substitute(title=escape(title), body=body)
 
 
-def write_overview(out_dir: Path, title: str, header: Sequence[str], rows: Sequence[str], show_names: bool,
-                   notes: Sequence[str] = ()) -> Path:
+def write_overview(
+    out_dir: Path, title: str, header: Sequence[str], rows: Sequence[str], show_names: bool, notes: Sequence[str] = ()
+) -> Path:
     """The lecturer's ``index.html`` of a feedback folder: one Markdown table row per student
     (``rows``, linking their pages, by name), what the students' pages call classmates,
     and ``notes`` (what the run left out); its words: ``core/book/pages/classroom.md``."""
     table = "\n".join(["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *rows])
-    found = (Findings().add("title", text=title).add("show_names", int(bool(show_names))).add("table", text=table)
-             .add("n_notes", len(notes)).add("notes", text="\n".join(f"* {n}" for n in notes)))
+    found = (
+        Findings()
+        .add("title", text=title)
+        .add("show_names", int(bool(show_names)))
+        .add("table", text=table)
+        .add("n_notes", len(notes))
+        .add("notes", text="\n".join(f"* {n}" for n in notes))
+    )
     text = pages.page("core", "classroom", "overview", found.frame())
     return paths.atomic_write(Path(out_dir) / "index.html", html_page(text, title))
 
@@ -539,8 +601,11 @@ def feedback_file_names(students: Iterable[str]) -> dict[str, str]:
         name = feedback_file_name(s)
         clash = next((o for o, n in names.items() if n.lower() == name.lower()), None)
         if clash is not None:
-            raise InputError(f"students {clash!r} and {s!r} would share the feedback page {name}.html", value=s,
-                             expected="names that differ in a letter or digit: correct one Student: field")
+            raise InputError(
+                f"students {clash!r} and {s!r} would share the feedback page {name}.html",
+                value=s,
+                expected="names that differ in a letter or digit: correct one Student: field",
+            )
         names[s] = name
     return names
 

@@ -9,12 +9,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
-from ..book import pages
 from .. import params, paths
-from ..errors import InputError, raise_all, typed
+from ..book import pages
 from ..book.findings import Findings
-
+from ..errors import InputError, raise_all, typed
 
 WORKBOOK_SUFFIXES = (".xlsx", ".xlsm")
 
@@ -24,6 +22,7 @@ UNFINISHED_CHOICES = ("stop", "drop_rows", "drop_students")
 DONE_HEADER = "done"
 
 DONE_MARKS = frozenset({"done", "yes", "y", "x", "✓", "✔", "1", "true"})
+
 
 @dataclass(frozen=True)
 class ClassFolder:
@@ -47,18 +46,34 @@ class ClassFolder:
         """Every file the class's notes and errors may name: workbooks, ignored files and files
         that are not workbooks (a file name may carry a student's real name, so a projected
         page replaces each, :meth:`Projection.text`)."""
-        return tuple(str(p) for p in (*self.files, *(p for p, _ in self.ignored),
-                                      *(e.file for e in self.unusable if e.file is not None)))
+        return tuple(
+            str(p)
+            for p in (
+                *self.files,
+                *(p for p, _ in self.ignored),
+                *(e.file for e in self.unusable if e.file is not None),
+            )
+        )
+
 
 def _words():
     """The words of the class commands and pages, ``core/book/pages/classroom.md``."""
     return pages.words("core", "classroom")
 
+
 def _why_ignored(path: Path) -> str | None:
     """Why a file of a class folder is passed over (the phrase of its key), None if it is not."""
-    key = ("lock" if path.name.startswith("~$") else "hidden" if path.name.startswith(".")
-           else "folder" if path.is_dir() else None)
+    key = (
+        "lock"
+        if path.name.startswith("~$")
+        else "hidden"
+        if path.name.startswith(".")
+        else "folder"
+        if path.is_dir()
+        else None
+    )
     return None if key is None else _words().verdict("ignored", key)
+
 
 def gather(source, parameter: str | None = None, strict: bool = True) -> ClassFolder:
     """The workbooks a class ``source`` names: a folder, one workbook, or a list of
@@ -99,19 +114,29 @@ def gather(source, parameter: str | None = None, strict: bool = True) -> ClassFo
             elif p.suffix.lower() in WORKBOOK_SUFFIXES:
                 files.append(p)
             else:
-                bad.append(InputError("is not an .xlsx workbook, so its student would be missing from the class",
-                                      parameter=parameter, file=p,
-                                      expected="save it as an Excel workbook (.xlsx) or move it out of the folder"))
+                bad.append(
+                    InputError(
+                        "is not an .xlsx workbook, so its student would be missing from the class",
+                        parameter=parameter,
+                        file=p,
+                        expected="save it as an Excel workbook (.xlsx) or move it out of the folder",
+                    )
+                )
     raise_all(missing)
     if bad and strict:
         raise_all(bad)
     if not files and not bad:
-        raise InputError("holds no .xlsx workbook", parameter=parameter, file=entries[0] if len(entries) == 1 else None,
-                         expected="the class's returned workbooks")
+        raise InputError(
+            "holds no .xlsx workbook",
+            parameter=parameter,
+            file=entries[0] if len(entries) == 1 else None,
+            expected="the class's returned workbooks",
+        )
     dup = sorted({p for p in files if files.count(p) > 1})
     if dup:
         raise InputError("is named twice", parameter=parameter, file=dup[0])
     return ClassFolder(tuple(files), tuple(ignored), tuple(bad))
+
 
 def is_done(value, **where) -> bool:
     """A ``done`` cell: a mark (``done``, ``yes``, ``x``, ``✓``, ``1`` …) or blank.
@@ -127,10 +152,14 @@ def is_done(value, **where) -> bool:
     """
     if value is None or (isinstance(value, str) and not value.strip()):
         return False
-    if value is True or str(value).strip().lower() in DONE_MARKS or (
-            isinstance(value, (int, float)) and not isinstance(value, bool) and value == 1):
+    if (
+        value is True
+        or str(value).strip().lower() in DONE_MARKS
+        or (isinstance(value, (int, float)) and not isinstance(value, bool) and value == 1)
+    ):
         return True
     raise InputError("a done cell holds 'done' or nothing", value=value, **where)
+
 
 def row_done(value, problems: list, **where) -> bool:
     """:func:`is_done` for a reader that collects every problem: a bad mark is appended to
@@ -141,9 +170,11 @@ def row_done(value, problems: list, **where) -> bool:
         problems.append(exc)
         return False
 
+
 def unfinished_choice(value, name: str = "unfinished") -> str:
     """The checked ``unfinished`` parameter (one of :data:`UNFINISHED_CHOICES`)."""
     return params.choice(name, value, UNFINISHED_CHOICES)
+
 
 def row_ranges(rows: Iterable[int]) -> str:
     """Row numbers as short ranges.
@@ -163,6 +194,7 @@ def row_ranges(rows: Iterable[int]) -> str:
             start = None
     return ", ".join(out)
 
+
 def unfinished_error(student: str, file, sheet: str, rows: Sequence[int], n_rows: int) -> InputError:
     """The error that names a student's unfinished rows and the lecturer's two choices, as
     typed where the class is read (:func:`~helpers.core.errors.typed`).
@@ -174,12 +206,20 @@ def unfinished_error(student: str, file, sheet: str, rows: Sequence[int], n_rows
     them finished and marked done, or run with -p unfinished drop_rows (leave those rows out) or -p unfinished
     drop_students (leave the student out)
     """
-    what = ("nothing is marked done (a blank template, or a sheet not yet worked on)" if len(rows) == n_rows
-            else f"{len(rows)} of {n_rows} rows are not marked done: rows {row_ranges(rows)}")
-    return InputError(f"student {student!r}: {what}; have them finished and marked done, or run with "
-                      f"{typed('unfinished', 'drop_rows')} (leave those rows out) or "
-                      f"{typed('unfinished', 'drop_students')} (leave the student out)", file=file, sheet=sheet,
-                      column=DONE_HEADER)
+    what = (
+        "nothing is marked done (a blank template, or a sheet not yet worked on)"
+        if len(rows) == n_rows
+        else f"{len(rows)} of {n_rows} rows are not marked done: rows {row_ranges(rows)}"
+    )
+    return InputError(
+        f"student {student!r}: {what}; have them finished and marked done, or run with "
+        f"{typed('unfinished', 'drop_rows')} (leave those rows out) or "
+        f"{typed('unfinished', 'drop_students')} (leave the student out)",
+        file=file,
+        sheet=sheet,
+        column=DONE_HEADER,
+    )
+
 
 @dataclass(frozen=True)
 class Progress:
@@ -196,6 +236,7 @@ class Progress:
     def nothing_done(self) -> bool:
         return bool(self.open_rows) and len(self.open_rows) >= self.n_rows
 
+
 @dataclass(frozen=True)
 class Settled:
     """What :func:`settle_unfinished` decided: problems to report (with ``stop``), the
@@ -204,6 +245,7 @@ class Settled:
     problems: tuple[InputError, ...]
     kept: tuple[Progress, ...]
     notes: tuple[str, ...]
+
 
 def settle_unfinished(progress: Sequence[Progress], choice: str, note_rows: bool = True) -> Settled:
     """The one rule for unfinished rows, for every kit (see the module docstring).
@@ -225,21 +267,34 @@ def settle_unfinished(progress: Sequence[Progress], choice: str, note_rows: bool
     """
     choice = unfinished_choice(choice)
     if choice == "stop":
-        return Settled(tuple(p.blank_error or unfinished_error(p.student, p.file, p.sheet, p.open_rows, p.n_rows)
-                             for p in progress if p.open_rows), tuple(progress), ())
+        return Settled(
+            tuple(
+                p.blank_error or unfinished_error(p.student, p.file, p.sheet, p.open_rows, p.n_rows)
+                for p in progress
+                if p.open_rows
+            ),
+            tuple(progress),
+            (),
+        )
     kept, notes = [], []
     for p in progress:
         if p.open_rows and (choice == "drop_students" or p.nothing_done):
-            why = (_words().verdict("left_out", "blank") if p.blank_error is not None else
-                   _words().verdict("left_out", "none_done") if p.nothing_done
-                   else f"rows {row_ranges(p.open_rows)} are not marked done")
+            why = (
+                _words().verdict("left_out", "blank")
+                if p.blank_error is not None
+                else _words().verdict("left_out", "none_done")
+                if p.nothing_done
+                else f"rows {row_ranges(p.open_rows)} are not marked done"
+            )
             notes.append(_words().fill("note_student", student=str(p.student), file=p.file.name, why=why))
             continue
         if p.open_rows and note_rows:
-            notes.append(_words().fill("note_rows", rows=row_ranges(p.open_rows), student=str(p.student),
-                                       file=p.file.name))
+            notes.append(
+                _words().fill("note_rows", rows=row_ranges(p.open_rows), student=str(p.student), file=p.file.name)
+            )
         kept.append(p)
     return Settled((), tuple(kept), tuple(notes))
+
 
 @dataclass(frozen=True)
 class LeftOut:
@@ -279,16 +334,31 @@ class LeftOut:
         others = [i for i in self.items if i not in own]
         parts = []
         if own:
-            parts.append(pages.page("core", "classroom", "left_out_own", Findings()
-                                    .add("rows", text=row_ranges(own.values()))
-                                    .add("own", text=f"{self._units(len(own))} {', '.join(own)}")
-                                    .add("shared", int(bool(set(own) & set(self.items)))).frame()))
+            parts.append(
+                pages.page(
+                    "core",
+                    "classroom",
+                    "left_out_own",
+                    Findings()
+                    .add("rows", text=row_ranges(own.values()))
+                    .add("own", text=f"{self._units(len(own))} {', '.join(own)}")
+                    .add("shared", int(bool(set(own) & set(self.items))))
+                    .frame(),
+                )
+            )
         if others:
             n = len(others)
-            parts.append(pages.page("core", "classroom", "left_out_class", Findings()
-                                    .add("others", text=f"{n} {'more ' if own else ''}{self._units(n)} "
-                                                        f"({', '.join(others)})")
-                                    .add("one", int(n == 1)).frame()))
+            parts.append(
+                pages.page(
+                    "core",
+                    "classroom",
+                    "left_out_class",
+                    Findings()
+                    .add("others", text=f"{n} {'more ' if own else ''}{self._units(n)} ({', '.join(others)})")
+                    .add("one", int(n == 1))
+                    .frame(),
+                )
+            )
         if not parts:
             return ""
         joined = "; ".join(part.rstrip("\n") for part in parts)

@@ -48,16 +48,24 @@ def list_validation(ws, values: Sequence, title: str, error: str, **prompt) -> D
     """A dropdown of ``values`` added to ``ws`` (empty allowed, anything else refused with
     ``error``); ``prompt`` takes openpyxl's input-message options. Cells join it with
     ``.add("D2:D9")``."""
-    dv = DataValidation(type="list", formula1=f'"{",".join(map(str, values))}"', allow_blank=True,
-                        showErrorMessage=True, errorTitle=title, error=error, **prompt)
+    dv = DataValidation(
+        type="list",
+        formula1=f'"{",".join(map(str, values))}"',
+        allow_blank=True,
+        showErrorMessage=True,
+        errorTitle=title,
+        error=error,
+        **prompt,
+    )
     ws.add_data_validation(dv)
     return dv
 
 
 def done_validation(ws) -> DataValidation:
     """The ``done`` column's dropdown: a row is finished once it holds ``done``."""
-    return list_validation(ws, [classroom.DONE_HEADER], "Row finished?",
-                           "Choose 'done' when the row is finished, or leave it empty.")
+    return list_validation(
+        ws, [classroom.DONE_HEADER], "Row finished?", "Choose 'done' when the row is finished, or leave it empty."
+    )
 
 
 @dataclass(frozen=True)
@@ -70,8 +78,14 @@ class GuideSection:
     bold_first: bool = False
 
 
-def write_guide(ws, title: str, sections: Sequence[GuideSection], widths: Mapping[str, float],
-                student: str | None = None, student_note: str | None = None) -> None:
+def write_guide(
+    ws,
+    title: str,
+    sections: Sequence[GuideSection],
+    widths: Mapping[str, float],
+    student: str | None = None,
+    student_note: str | None = None,
+) -> None:
     """A guide sheet: the :func:`student_field` in row 1 when ``student`` is given, the
     ``title`` (bold, larger), then each section after an empty row; every cell wrapped and
     aligned to the top, ``widths`` per column letter."""
@@ -98,8 +112,7 @@ def write_guide(ws, title: str, sections: Sequence[GuideSection], widths: Mappin
         cell.font = Font(bold=True)
 
 
-def item_rows(ws, rows: Sequence[Sequence], validations: Mapping[str, DataValidation],
-              widths: Sequence[float]) -> None:
+def item_rows(ws, rows: Sequence[Sequence], validations: Mapping[str, DataValidation], widths: Sequence[float]) -> None:
     """The items of a one-row-per-item sheet below its header: ``rows`` appended, each of
     ``validations`` (column letter -> dropdown) applied to that column's item rows, the columns
     from A given ``widths``, the header row frozen."""

@@ -42,16 +42,41 @@ import re
 import pandas as pd
 
 #: Columns of the annotation frame, in order.
-COLUMNS = ["system", "doc", "doc_seg_id", "global_seg_id", "rater", "source", "target", "category", "severity",
-           "source_start", "source_end", "target_start", "target_end", "metadata", "line"]
+COLUMNS = [
+    "system",
+    "doc",
+    "doc_seg_id",
+    "global_seg_id",
+    "rater",
+    "source",
+    "target",
+    "category",
+    "severity",
+    "source_start",
+    "source_end",
+    "target_start",
+    "target_end",
+    "metadata",
+    "line",
+]
 #: Columns scoring needs (the readers can skip the texts, which are most of a file's bytes).
 SCORING_COLUMNS = ["system", "doc", "doc_seg_id", "global_seg_id", "rater", "category", "severity", "line"]
 #: Severities in their canonical spelling. MQM's Neutral/Minor/Major/Critical (Freitag et al.
 #: 2021 §3; Marot also knows Trivial), MetaHOPE's five levels minor … critical (Liang & Han
 #: 2026 §3: minor, moderate, major, severe, critical), and the three marks that are not
 #: error severities: ``No-error``, ``HOTW-test`` and a segment-level ``Non-translation``.
-SEVERITIES = ("Neutral", "Trivial", "Minor", "Moderate", "Major", "Severe", "Critical", "No-error", "HOTW-test",
-              "Non-translation")
+SEVERITIES = (
+    "Neutral",
+    "Trivial",
+    "Minor",
+    "Moderate",
+    "Major",
+    "Severe",
+    "Critical",
+    "No-error",
+    "HOTW-test",
+    "Non-translation",
+)
 NO_ERROR = "No-error"
 HOTW = "HOTW-test"
 #: Separator of a side-by-side pairing key in a system name (``GPT4-5shot_with_refA``).
@@ -216,6 +241,21 @@ def severity_key(value: str) -> str:
 #: Lower-case keys (:func:`severity_key`) -> canonical severity.
 SEVERITY_BY_KEY = {severity_key(s): s for s in SEVERITIES} | {"non-translation!": "Non-translation"}
 
-__all__ = ["COLUMNS", "SCORING_COLUMNS", "SEVERITIES", "NO_ERROR", "HOTW", "empty", "conform", "span_offsets",
-           "clean_text", "split_pairing", "pool_pairings", "hotw_counts", "parse_metadata",
-           "rated_segments", "top_level", "severity_key"]
+__all__ = [
+    "COLUMNS",
+    "SCORING_COLUMNS",
+    "SEVERITIES",
+    "NO_ERROR",
+    "HOTW",
+    "empty",
+    "conform",
+    "span_offsets",
+    "clean_text",
+    "split_pairing",
+    "pool_pairings",
+    "hotw_counts",
+    "parse_metadata",
+    "rated_segments",
+    "top_level",
+    "severity_key",
+]

@@ -68,32 +68,79 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import annotations as ann
 from ..errors import InputError
+from . import annotations as ann
 
 #: The 12 fields of a WMT24 ESA CSV row, in order (named after the organisers' ``tools.py``).
-CSV_FIELDS = ["rater", "system", "segment_id", "segment_type", "source_lang", "target_lang", "score", "doc", "flag",
-              "spans", "start_time", "end_time"]
+CSV_FIELDS = [
+    "rater",
+    "system",
+    "segment_id",
+    "segment_type",
+    "source_lang",
+    "target_lang",
+    "score",
+    "doc",
+    "flag",
+    "spans",
+    "start_time",
+    "end_time",
+]
 #: Columns of the ratings frame :func:`read_esa` returns, one row per rating.
-RATING_COLUMNS = ["lp", "system", "doc", "line_id", "domain", "rater", "segment_type", "score", "spans", "start_time",
-                  "end_time", "file", "line"]
+RATING_COLUMNS = [
+    "lp",
+    "system",
+    "doc",
+    "line_id",
+    "domain",
+    "rater",
+    "segment_type",
+    "score",
+    "spans",
+    "start_time",
+    "end_time",
+    "file",
+    "line",
+]
 #: Segment types of the WMT24 files: ``TGT`` is a real item, ``BAD`` and ``CHK`` are quality control.
 SEGMENT_TYPES = ("TGT", "BAD", "CHK")
 #: The organisers' filters, in the order they apply them (:func:`organisers_filter`).
-FILTERS = ["other protocol", "quality control (BAD/CHK)", "tutorial", "#incomplete", "#dup", "canary", "re-rated (earlier rating)"]
+FILTERS = [
+    "other protocol",
+    "quality control (BAD/CHK)",
+    "tutorial",
+    "#incomplete",
+    "#dup",
+    "canary",
+    "re-rated (earlier rating)",
+]
 #: Columns of :func:`system_scores` (the ``esa scores`` CSV).
 SYSTEM_COLUMNS = ["lp", "system", "segments", "raters", "score", "score_by_domain"]
 #: The ISO 639-3 codes of the WMT24 files and their 2-letter forms (``tools.py``, ``merge_to_jsonl.py``).
-LANGUAGES = {"eng": "en", "ces": "cs", "hin": "hi", "zho": "zh", "jpn": "ja", "rus": "ru", "ukr": "uk", "deu": "de",
-             "isl": "is", "spa": "es", "hrv": "hr", "plk": "pl"}
+LANGUAGES = {
+    "eng": "en",
+    "ces": "cs",
+    "hin": "hi",
+    "zho": "zh",
+    "jpn": "ja",
+    "rus": "ru",
+    "ukr": "uk",
+    "deu": "de",
+    "isl": "is",
+    "spa": "es",
+    "hrv": "hr",
+    "plk": "pl",
+}
 SEVERITIES = {"minor": "Minor", "major": "Major"}
 #: A span marked but left without a severity (11 spans of the WMT24 waves 2-3 files).
 UNDECIDED = "undecided"
 MISSING = "missing"
 #: What the MQM reader says of an ESA file (:func:`looks_like_esa`).
-NOT_MQM = ("this is an ESA file (Error Span Annotation, WMT24/WMT25: a 0-100 score and error spans per "
-           "segment), not an MQM/Marot TSV; read it with `.venv/bin/python -m helpers esa scores FILE` or "
-           "helpers.core.formats.esa.read_esa")
+NOT_MQM = (
+    "this is an ESA file (Error Span Annotation, WMT24/WMT25: a 0-100 score and error spans per "
+    "segment), not an MQM/Marot TSV; read it with `.venv/bin/python -m helpers esa scores FILE` or "
+    "helpers.core.formats.esa.read_esa"
+)
 _DOMAIN = re.compile(r"^test-[a-z]{2,3}-([a-z]+)_")
 _SOURCE_ID = "_#_"
 
@@ -183,25 +230,42 @@ def _spans(value, path: Path, line: int, column: str) -> str:
     try:
         spans = json.loads(value) if isinstance(value, str) else value
     except ValueError:
-        raise InputError("the error spans must be a JSON list", file=path, row=line, column=column,
-                         value=str(value)[:80]) from None
+        raise InputError(
+            "the error spans must be a JSON list", file=path, row=line, column=column, value=str(value)[:80]
+        ) from None
     if spans is None:
         spans = []
     if not isinstance(spans, list) or not all(isinstance(s, dict) for s in spans):
-        raise InputError("the error spans must be a JSON list of objects", file=path, row=line, column=column,
-                         value=str(value)[:80])
+        raise InputError(
+            "the error spans must be a JSON list of objects", file=path, row=line, column=column, value=str(value)[:80]
+        )
     for s in spans:
         severity = str(s.get("severity", "")).lower()
         if severity not in SEVERITIES and severity != UNDECIDED:
-            raise InputError("an ESA span's severity must be minor, major or undecided", file=path, row=line, column=column,
-                             value=s.get("severity"))
+            raise InputError(
+                "an ESA span's severity must be minor, major or undecided",
+                file=path,
+                row=line,
+                column=column,
+                value=s.get("severity"),
+            )
         start, end = s.get("start_i"), s.get("end_i")
         if (start == MISSING) != (end == MISSING):
-            raise InputError('an omission has "missing" for both start_i and end_i', file=path, row=line,
-                             column=column, value=f"{start}, {end}")
+            raise InputError(
+                'an omission has "missing" for both start_i and end_i',
+                file=path,
+                row=line,
+                column=column,
+                value=f"{start}, {end}",
+            )
         if start != MISSING and not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end):
-            raise InputError('a span needs integer offsets start_i <= end_i (or "missing" for an omission)',
-                             file=path, row=line, column=column, value=f"{start}, {end}")
+            raise InputError(
+                'a span needs integer offsets start_i <= end_i (or "missing" for an omission)',
+                file=path,
+                row=line,
+                column=column,
+                value=f"{start}, {end}",
+            )
     return json.dumps(spans, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -211,8 +275,9 @@ def _score(value, path: Path, line: int, column: str) -> float:
     except (TypeError, ValueError):
         score = float("nan")
     if not 0 <= score <= 100:
-        raise InputError("the ESA score must be a number from 0 to 100", file=path, row=line, column=column,
-                         value=value)
+        raise InputError(
+            "the ESA score must be a number from 0 to 100", file=path, row=line, column=column, value=value
+        )
     return score
 
 
@@ -222,8 +287,9 @@ def _time(value, path: Path, line: int, column: str) -> float:
     try:
         return float(value)
     except (TypeError, ValueError):
-        raise InputError("a time must be a number of seconds", file=path, row=line, column=column,
-                         value=value) from None
+        raise InputError(
+            "a time must be a number of seconds", file=path, row=line, column=column, value=value
+        ) from None
 
 
 def _read_csv(text: str, path: Path) -> list[list]:
@@ -235,36 +301,74 @@ def _read_csv(text: str, path: Path) -> list[list]:
         if not fields or not any(f.strip() for f in fields):
             continue
         if len(fields) != len(CSV_FIELDS):
-            raise InputError(f"an ESA row has {len(CSV_FIELDS)} comma-separated fields ({', '.join(CSV_FIELDS)}); "
-                             f"this one has {len(fields)}", file=path, row=line, value=",".join(fields)[:80])
+            raise InputError(
+                f"an ESA row has {len(CSV_FIELDS)} comma-separated fields ({', '.join(CSV_FIELDS)}); "
+                f"this one has {len(fields)}",
+                file=path,
+                row=line,
+                value=",".join(fields)[:80],
+            )
         f = dict(zip(CSV_FIELDS, fields))
         if f["segment_type"] not in SEGMENT_TYPES:
-            raise InputError(f"the segment type must be one of {', '.join(SEGMENT_TYPES)}", file=path, row=line,
-                             column="segment_type", value=f["segment_type"])
+            raise InputError(
+                f"the segment type must be one of {', '.join(SEGMENT_TYPES)}",
+                file=path,
+                row=line,
+                column="segment_type",
+                value=f["segment_type"],
+            )
         for column in ("rater", "system", "doc"):
             if not f[column].strip():
                 raise InputError(f"{column} is empty", file=path, row=line, column=column, value=f[column])
         if _SOURCE_ID in f["segment_id"]:  # WMT25: lp_#_domain_#_document_#_index
             parts = f["segment_id"].split(_SOURCE_ID)
             if len(parts) != 4 or not parts[3].isdigit():
-                raise InputError("a WMT25 segment id is lp_#_domain_#_document_#_index", file=path, row=line,
-                                 column="segment_id", value=f["segment_id"])
+                raise InputError(
+                    "a WMT25 segment id is lp_#_domain_#_document_#_index",
+                    file=path,
+                    row=line,
+                    column="segment_id",
+                    value=f["segment_id"],
+                )
             lp, domain, doc, line_id = parts[0], parts[1], _SOURCE_ID.join(parts[:3]), int(parts[3])
         else:
             langs = [LANGUAGES.get(f[c]) for c in ("source_lang", "target_lang")]
             for c, code in zip(("source_lang", "target_lang"), langs):
                 if code is None:
-                    raise InputError(f"unknown language code (known: {', '.join(LANGUAGES)})", file=path, row=line,
-                                     column=c, value=f[c])
+                    raise InputError(
+                        f"unknown language code (known: {', '.join(LANGUAGES)})",
+                        file=path,
+                        row=line,
+                        column=c,
+                        value=f[c],
+                    )
             if not f["segment_id"].strip().isdigit():
-                raise InputError("the segment id must be a line number (an integer >= 0)", file=path, row=line,
-                                 column="segment_id", value=f["segment_id"])
+                raise InputError(
+                    "the segment id must be a line number (an integer >= 0)",
+                    file=path,
+                    row=line,
+                    column="segment_id",
+                    value=f["segment_id"],
+                )
             lp, doc, line_id = f"{langs[0]}-{langs[1]}", f["doc"], int(f["segment_id"])
             domain = _domain(doc)
-        rows.append([lp, f["system"], doc, line_id, domain, f["rater"], f["segment_type"],
-                     _score(f["score"], path, line, "score"), _spans(f["spans"], path, line, "spans"),
-                     _time(f["start_time"], path, line, "start_time"), _time(f["end_time"], path, line, "end_time"),
-                     path.name, line])
+        rows.append(
+            [
+                lp,
+                f["system"],
+                doc,
+                line_id,
+                domain,
+                f["rater"],
+                f["segment_type"],
+                _score(f["score"], path, line, "score"),
+                _spans(f["spans"], path, line, "spans"),
+                _time(f["start_time"], path, line, "start_time"),
+                _time(f["end_time"], path, line, "end_time"),
+                path.name,
+                line,
+            ]
+        )
     return rows
 
 
@@ -296,11 +400,23 @@ def _read_jsonl(lines: list[tuple[int, str]], path: Path) -> list[list]:
         line_id = _need(row, "line_id", path, line)
         if not isinstance(line_id, int):
             raise InputError("line_id must be an integer", file=path, row=line, column="line_id", value=line_id)
-        rows.append([str(_need(row, "langs", path, line)), str(_need(row, "system", path, line)), doc, line_id,
-                     str(row.get("domain") or _domain(doc)), str(_need(row, "annotator", path, line)), "TGT",
-                     _score(_need(row, "esa_score", path, line), path, line, "esa_score"),
-                     _spans(_need(row, "esa_spans", path, line), path, line, "esa_spans"),
-                     _time(times[0], path, line, "times"), _time(times[-1], path, line, "times"), path.name, line])
+        rows.append(
+            [
+                str(_need(row, "langs", path, line)),
+                str(_need(row, "system", path, line)),
+                doc,
+                line_id,
+                str(row.get("domain") or _domain(doc)),
+                str(_need(row, "annotator", path, line)),
+                "TGT",
+                _score(_need(row, "esa_score", path, line), path, line, "esa_score"),
+                _spans(_need(row, "esa_spans", path, line), path, line, "esa_spans"),
+                _time(times[0], path, line, "times"),
+                _time(times[-1], path, line, "times"),
+                path.name,
+                line,
+            ]
+        )
     return rows
 
 
@@ -313,23 +429,44 @@ def _segment_rows(row: dict, path: Path, line: int) -> list[list]:
     lp, domain, doc, line_id = parts[0], parts[1], parts[2], int(parts[3])
     scores = row["scores"]
     if not isinstance(scores, dict):
-        raise InputError("scores must map each system to its ratings", file=path, row=line, column="scores",
-                         value=str(scores)[:80])
+        raise InputError(
+            "scores must map each system to its ratings", file=path, row=line, column="scores", value=str(scores)[:80]
+        )
     out = []
     for system, ratings in scores.items():
         if isinstance(ratings, dict):  # WMT25: human1, errors1, annotator1 (one rating per wave)
-            waves = sorted(k[len("human"):] for k in ratings if k.startswith("human"))
-            ratings = [{"score": ratings[f"human{w}"], "errors": ratings.get(f"errors{w}", []),
-                        "annotator": ratings.get(f"annotator{w}", f"wave{w}"), "protocol": "ESA"} for w in waves]
+            waves = sorted(k[len("human") :] for k in ratings if k.startswith("human"))
+            ratings = [
+                {
+                    "score": ratings[f"human{w}"],
+                    "errors": ratings.get(f"errors{w}", []),
+                    "annotator": ratings.get(f"annotator{w}", f"wave{w}"),
+                    "protocol": "ESA",
+                }
+                for w in waves
+            ]
         for r in ratings:
             protocol = str(r.get("protocol", "ESA"))
             times = r.get("times") or [None, None]
             esa_rating = protocol == "ESA"
             score = _score(r.get("score"), path, line, "scores") if esa_rating else float(r.get("score", "nan"))
-            out.append([lp, str(system), doc, line_id, domain, str(r.get("annotator", "")),
-                        "TGT" if esa_rating else protocol, score, _spans(r.get("errors", []), path, line, "scores"),
-                        _time(times[0], path, line, "scores"), _time(times[-1], path, line, "scores"), path.name,
-                        line])
+            out.append(
+                [
+                    lp,
+                    str(system),
+                    doc,
+                    line_id,
+                    domain,
+                    str(r.get("annotator", "")),
+                    "TGT" if esa_rating else protocol,
+                    score,
+                    _spans(r.get("errors", []), path, line, "scores"),
+                    _time(times[0], path, line, "scores"),
+                    _time(times[-1], path, line, "scores"),
+                    path.name,
+                    line,
+                ]
+            )
     return out
 
 
@@ -376,8 +513,9 @@ def organisers_filter(ratings: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
     lps = sorted(ratings["lp"].unique())
     counts = pd.DataFrame({"lp": ratings["lp"], "filter": dropped})[~alive]
     counts = counts.groupby(["lp", "filter"]).size()
-    table = pd.DataFrame([{"lp": lp, "filter": f, "dropped": int(counts.get((lp, f), 0))} for lp in lps
-                          for f in FILTERS])
+    table = pd.DataFrame(
+        [{"lp": lp, "filter": f, "dropped": int(counts.get((lp, f), 0))} for lp in lps for f in FILTERS]
+    )
     return ratings[alive].reset_index(drop=True), table
 
 
@@ -436,8 +574,9 @@ def system_scores(kept: pd.DataFrame) -> pd.DataFrame:
     out = segments.groupby(["lp", "system"]).agg(segments=("score", "size"), score=("score", "mean"))
     out["raters"] = kept.groupby(["lp", "system"])["rater"].nunique()
     out["score_by_domain"] = per_domain
-    out = out.reset_index().sort_values(["lp", "score_by_domain", "system"], ascending=[True, False, True],
-                                        kind="stable")
+    out = out.reset_index().sort_values(
+        ["lp", "score_by_domain", "system"], ascending=[True, False, True], kind="stable"
+    )
     return out[SYSTEM_COLUMNS].reset_index(drop=True)
 
 
@@ -456,19 +595,35 @@ def to_annotations(kept: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for r in kept.itertuples(index=False):
         meta = json.dumps({"esa_score": r.score, "lp": r.lp, "domain": r.domain}, ensure_ascii=False)
-        base = {"system": f"{r.lp}/{r.system}", "doc": r.doc, "doc_seg_id": r.line_id, "global_seg_id": r.line_id,
-                "rater": r.rater, "source": "", "target": "", "metadata": meta, "line": r.line,
-                "source_start": pd.NA, "source_end": pd.NA}
+        base = {
+            "system": f"{r.lp}/{r.system}",
+            "doc": r.doc,
+            "doc_seg_id": r.line_id,
+            "global_seg_id": r.line_id,
+            "rater": r.rater,
+            "source": "",
+            "target": "",
+            "metadata": meta,
+            "line": r.line,
+            "source_start": pd.NA,
+            "source_end": pd.NA,
+        }
         spans = [s for s in json.loads(r.spans) if str(s["severity"]).lower() != UNDECIDED]
         if not spans:
-            rows.append(base | {"category": ann.NO_ERROR, "severity": ann.NO_ERROR, "target_start": pd.NA,
-                                "target_end": pd.NA})
+            rows.append(
+                base | {"category": ann.NO_ERROR, "severity": ann.NO_ERROR, "target_start": pd.NA, "target_end": pd.NA}
+            )
         for s in spans:
             missing = s["start_i"] == MISSING
-            rows.append(base | {"category": "ESA/missing" if missing else "ESA",
-                                "severity": SEVERITIES[str(s["severity"]).lower()],
-                                "target_start": pd.NA if missing else s["start_i"],
-                                "target_end": pd.NA if missing else s["end_i"]})
+            rows.append(
+                base
+                | {
+                    "category": "ESA/missing" if missing else "ESA",
+                    "severity": SEVERITIES[str(s["severity"]).lower()],
+                    "target_start": pd.NA if missing else s["start_i"],
+                    "target_end": pd.NA if missing else s["end_i"],
+                }
+            )
     return ann.conform(pd.DataFrame(rows)) if rows else ann.empty()
 
 
@@ -481,11 +636,30 @@ def undecided_spans(kept: pd.DataFrame) -> int:
 # --------------------------------------------------------------------------- rankings
 
 #: Language names of the WMT24 report and their codes.
-LANGUAGE_NAMES = {"English": "en", "Czech": "cs", "Ukrainian": "uk", "German": "de", "Spanish": "es", "Hindi": "hi",
-                  "Icelandic": "is", "Japanese": "ja", "Russian": "ru", "Chinese": "zh"}
+LANGUAGE_NAMES = {
+    "English": "en",
+    "Czech": "cs",
+    "Ukrainian": "uk",
+    "German": "de",
+    "Spanish": "es",
+    "Hindi": "hi",
+    "Icelandic": "is",
+    "Japanese": "ja",
+    "Russian": "ru",
+    "Chinese": "zh",
+}
 #: Columns of :func:`read_autorank`.
-AUTORANK_COLUMNS = ["lp", "system", "autorank", "metricx", "cometkiwi", "track", "supports_lp", "withdrawn",
-                    "human_evaluated"]
+AUTORANK_COLUMNS = [
+    "lp",
+    "system",
+    "autorank",
+    "metricx",
+    "cometkiwi",
+    "track",
+    "supports_lp",
+    "withdrawn",
+    "human_evaluated",
+]
 _ROW = re.compile(r"^(?:\\(?P<track>opentrack|closedtrack)\{)?(?P<body>.*?)\}?\s*\\\\\s*$")
 
 
@@ -524,16 +698,30 @@ def read_autorank(path: str | os.PathLike) -> pd.DataFrame:
         m = _ROW.match(line)
         cells = [c.strip() for c in m.group("body").split("&")]
         if len(cells) != 5:
-            raise InputError("a ranking row has 5 cells (system, AutoRank, MetricX, CometKiwi, human evaluation)",
-                             file=path, row=number, value=line[:80])
+            raise InputError(
+                "a ranking row has 5 cells (system, AutoRank, MetricX, CometKiwi, human evaluation)",
+                file=path,
+                row=number,
+                value=line[:80],
+            )
         name = cells[0]
         supports = "\\nonsupporting" not in name
         name = re.sub(r"\\nonsupporting\{(.*?)\}", r"\1", name)
         withdrawn = "\\dagger" in name
         name = name.replace("$\\dagger$", "").strip()
-        rows.append({"lp": lp, "system": name, "autorank": float(cells[1]), "metricx": float(cells[2]),
-                     "cometkiwi": float(cells[3]), "track": (m.group("track") or "").replace("track", ""),
-                     "supports_lp": supports, "withdrawn": withdrawn, "human_evaluated": "validated" in cells[4]})
+        rows.append(
+            {
+                "lp": lp,
+                "system": name,
+                "autorank": float(cells[1]),
+                "metricx": float(cells[2]),
+                "cometkiwi": float(cells[3]),
+                "track": (m.group("track") or "").replace("track", ""),
+                "supports_lp": supports,
+                "withdrawn": withdrawn,
+                "human_evaluated": "validated" in cells[4],
+            }
+        )
     out = pd.DataFrame(rows, columns=AUTORANK_COLUMNS + ["_full"])
     out = out[out["_full"].fillna(False).astype(bool)].drop(columns="_full")
     if out.empty:
@@ -579,7 +767,7 @@ def pairwise_pvalues(kept: pd.DataFrame) -> pd.DataFrame:
         wide = group.pivot_table(index=["doc", "line_id", "domain"], columns="system", values="score")
         systems = list(wide.columns)
         for i, a in enumerate(systems):
-            for b in systems[i + 1:]:
+            for b in systems[i + 1 :]:
                 both = wide[[a, b]].dropna()
                 zs = []
                 for _, part in both.groupby(level="domain"):
@@ -588,8 +776,10 @@ def pairwise_pvalues(kept: pd.DataFrame) -> pd.DataFrame:
                     zs.append(stats.norm.ppf(1 - p))
                 z = np.sum(zs) / np.sqrt(len(zs)) if zs else np.nan
                 p = float(1 - stats.norm.cdf(z))  # a two-sided test: the same p either way round
-                rows += [{"lp": lp, "system": a, "other": b, "segments": len(both), "p": p},
-                         {"lp": lp, "system": b, "other": a, "segments": len(both), "p": p}]
+                rows += [
+                    {"lp": lp, "system": a, "other": b, "segments": len(both), "p": p},
+                    {"lp": lp, "system": b, "other": a, "segments": len(both), "p": p},
+                ]
     return pd.DataFrame(rows, columns=["lp", "system", "other", "segments", "p"])
 
 
@@ -715,11 +905,36 @@ def rank_agreement(compared: pd.DataFrame) -> pd.DataFrame:
         tau = stats.kendalltau(-group["score_by_domain"].astype(float), group["autorank"].astype(float))
         top_h = set(group.loc[group["human_rank"] == 1, "system"])
         top_a = set(group.loc[group["auto_rank"] == 1, "system"])
-        rows.append({"lp": lp, "systems": len(group), "kendall_tau": float(tau.statistic), "p": float(tau.pvalue),
-                     "same_top": bool(top_h & top_a)})
+        rows.append(
+            {
+                "lp": lp,
+                "systems": len(group),
+                "kendall_tau": float(tau.statistic),
+                "p": float(tau.pvalue),
+                "same_top": bool(top_h & top_a),
+            }
+        )
     return pd.DataFrame(rows, columns=["lp", "systems", "kendall_tau", "p", "same_top"])
 
 
-__all__ = ["CSV_FIELDS", "RATING_COLUMNS", "SEGMENT_TYPES", "FILTERS", "SYSTEM_COLUMNS", "NOT_MQM", "looks_like_esa",
-           "read_esa", "read_many", "organisers_filter", "segment_scores", "system_scores", "to_annotations",
-           "undecided_spans", "read_autorank", "pairwise_pvalues", "human_ranking", "compare_rankings", "rank_agreement"]
+__all__ = [
+    "CSV_FIELDS",
+    "RATING_COLUMNS",
+    "SEGMENT_TYPES",
+    "FILTERS",
+    "SYSTEM_COLUMNS",
+    "NOT_MQM",
+    "looks_like_esa",
+    "read_esa",
+    "read_many",
+    "organisers_filter",
+    "segment_scores",
+    "system_scores",
+    "to_annotations",
+    "undecided_spans",
+    "read_autorank",
+    "pairwise_pvalues",
+    "human_ranking",
+    "compare_rankings",
+    "rank_agreement",
+]

@@ -94,9 +94,17 @@ def load_sources(sources_yml: str | os.PathLike | None = None) -> list[SourceFil
             for key in ("path", "sha256", "size"):
                 if key not in f:
                     raise FetchError(f"{path}: repositories[{i}].files[{j}] lacks {key!r}")
-            out.append(SourceFile(repo=repo["repo"], commit=str(repo["commit"]), path=str(f["path"]),
-                                  sha256=str(f["sha256"]).lower(), size=int(f["size"]), licence=repo["licence"],
-                                  citation=repo["citation"]))
+            out.append(
+                SourceFile(
+                    repo=repo["repo"],
+                    commit=str(repo["commit"]),
+                    path=str(f["path"]),
+                    sha256=str(f["sha256"]).lower(),
+                    size=int(f["size"]),
+                    licence=repo["licence"],
+                    citation=repo["citation"],
+                )
+            )
     return out
 
 
@@ -169,8 +177,9 @@ def _write_verified(dest: Path, source: SourceFile, fill) -> None:
             tmp.unlink()
 
 
-def fetch_file(source: SourceFile, dest_root: Path, mirror: Path | None = None, base_url: str | None = None,
-               timeout: float = 60) -> str:
+def fetch_file(
+    source: SourceFile, dest_root: Path, mirror: Path | None = None, base_url: str | None = None, timeout: float = 60
+) -> str:
     """Bring one file to ``dest_root / source.local_relpath``, atomically and verified.
 
     Returns ``"present"`` when a valid copy was already there, else where it came from.
@@ -252,8 +261,14 @@ def fetch_all(
             f"  * run again with network access to {server};\n"
             "  * pass --mirror DIR (or set HELPERS_DATA_MIRROR=DIR), DIR holding OWNER__REPO/PATH copies;\n"
             "  * pass --base-url URL (or set HELPERS_DATA_BASE_URL) for a server laid out as URL/OWNER/REPO/COMMIT/PATH;\n"
-            f"  * or place each file yourself at {root}/OWNER__REPO/PATH (its sha256 must match data/sources.yml).")
-        raise FetchError(f"{len(failures)} of {len(sources)} data files could not be obtained:\n"
-                         + "\n".join(f"  - {f}: {reason}" for f, reason in failures) + "\n" + remedy,
-                         failures, remedy)
+            f"  * or place each file yourself at {root}/OWNER__REPO/PATH (its sha256 must match data/sources.yml)."
+        )
+        raise FetchError(
+            f"{len(failures)} of {len(sources)} data files could not be obtained:\n"
+            + "\n".join(f"  - {f}: {reason}" for f, reason in failures)
+            + "\n"
+            + remedy,
+            failures,
+            remedy,
+        )
     return done

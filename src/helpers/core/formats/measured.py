@@ -33,7 +33,10 @@ def read(name: str) -> tuple[pd.DataFrame | None, dict]:
 def machine_record(started: str, load_before) -> dict:
     """Where and under what load a measurement was made: its start ``date``, the ``machine``
     and the load averages before and after (``os.getloadavg``)."""
-    return {"date": started, "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
-                                        f"{platform.release()}, Python {platform.python_version()}",
-            "load_average_before": [round(x, 2) for x in load_before],
-            "load_average_after": [round(x, 2) for x in os.getloadavg()]}
+    return {
+        "date": started,
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
+        f"{platform.release()}, Python {platform.python_version()}",
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+    }

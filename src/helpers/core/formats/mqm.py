@@ -55,14 +55,24 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import annotations as ann
-from . import esa
 from .. import paths
 from ..errors import InputError
+from . import annotations as ann
+from . import esa
 
 #: Marot's column names, in its order (``marot.js`` ``saveData``), as :func:`write_mqm_tsv` writes them.
-MAROT_COLUMNS = ["system", "doc", "docSegId", "globalSegId", "rater", "source", "target", "category", "severity",
-                 "metadata"]
+MAROT_COLUMNS = [
+    "system",
+    "doc",
+    "docSegId",
+    "globalSegId",
+    "rater",
+    "source",
+    "target",
+    "category",
+    "severity",
+    "metadata",
+]
 #: Google's expert MQM release (data/sources.yml) and its three-rater WMT 2023 ZH→EN file, which chapter 08
 #: analyses and chapter 3 plans a study from.
 GOOGLE_MQM_REPO = "google/wmt-mqm-human-evaluation"
@@ -73,8 +83,18 @@ _MAX_FIELDS = 12
 _CHUNK_ROWS = 250_000
 _PAD = b"\t" * (_MAX_FIELDS - 1) + b"\n"
 _TEXT_COLUMNS = {"system", "doc", "rater", "source", "target", "category", "severity", "metadata"}
-_MODEL_OF_FIELD = {0: "system", 1: "doc", 2: "doc_seg_id", 3: "global_seg_id", 4: "rater", 5: "source", 6: "target",
-                   7: "category", 8: "severity", 9: "metadata"}
+_MODEL_OF_FIELD = {
+    0: "system",
+    1: "doc",
+    2: "doc_seg_id",
+    3: "global_seg_id",
+    4: "rater",
+    5: "source",
+    6: "target",
+    7: "category",
+    8: "severity",
+    9: "metadata",
+}
 _INTEGER = re.compile(r"\s*[+-]?\d+\s*")
 _BOM = b"\xef\xbb\xbf"
 #: Name of WMT24's canary document (a test string the organisers' reader drops).
@@ -185,8 +205,7 @@ class MqmFile:
         return reader_notes(self.dropped)
 
 
-def read_mqm_file(path: str | os.PathLike, columns: list[str] | None = None,
-                  chunksize: int = _CHUNK_ROWS) -> MqmFile:
+def read_mqm_file(path: str | os.PathLike, columns: list[str] | None = None, chunksize: int = _CHUNK_ROWS) -> MqmFile:
     """:func:`read_mqm`, with the counts of what the reader dropped (an :class:`MqmFile`).
 
     Examples
@@ -210,8 +229,12 @@ def read_mqm_file(path: str | os.PathLike, columns: list[str] | None = None,
             first = _first_line(fh)
             text = text or bool(first.strip())
             if first.split() == SEGMENT_SCORE_HEADER:
-                raise InputError("is a per-segment score file (system mqm_avg_score seg_id), not annotations; "
-                                 "read it with read_segment_scores", file=label, row=1)
+                raise InputError(
+                    "is a per-segment score file (system mqm_avg_score seg_id), not annotations; "
+                    "read it with read_segment_scores",
+                    file=label,
+                    row=1,
+                )
             parts.extend(_read_stream(fh, label, want, chunksize, dropped))
     frame = pd.concat(parts, ignore_index=True) if parts else ann.empty(want)
     notes = reader_notes(dropped)
@@ -226,11 +249,15 @@ def reader_notes(dropped: dict) -> list[str]:
     """Sentences saying what :func:`read_mqm_file` dropped (:attr:`MqmFile.dropped`)."""
     notes = []
     if dropped.get("canary"):
-        notes.append(f"dropped {dropped['canary']} row(s) of the {CANARY_DOC!r} document (WMT24's test string, "
-                     "dropped by the organisers' reader too)")
+        notes.append(
+            f"dropped {dropped['canary']} row(s) of the {CANARY_DOC!r} document (WMT24's test string, "
+            "dropped by the organisers' reader too)"
+        )
     if dropped.get("metadata_only"):
-        notes.append(f"read {dropped['metadata_only']} metadata-only row(s) (no rater, category or severity: they "
-                     "carry references or metrics and rate nothing, as in Marot)")
+        notes.append(
+            f"read {dropped['metadata_only']} metadata-only row(s) (no rater, category or severity: they "
+            "carry references or metrics and rate nothing, as in Marot)"
+        )
     return notes
 
 
@@ -273,9 +300,20 @@ def _read_stream(fh, label: str, want: list[str], chunksize: int, dropped: dict)
     out = []
     stream = io.BufferedReader(_Prefixed(_PAD, fh), 1 << 20)
     try:
-        reader = pd.read_csv(stream, sep="\t", header=None, names=range(_MAX_FIELDS), usecols=_fields_for(want),
-                             quoting=csv.QUOTE_NONE, dtype=object, na_filter=False, skip_blank_lines=False,
-                             chunksize=chunksize, encoding="utf-8", encoding_errors="strict")
+        reader = pd.read_csv(
+            stream,
+            sep="\t",
+            header=None,
+            names=range(_MAX_FIELDS),
+            usecols=_fields_for(want),
+            quoting=csv.QUOTE_NONE,
+            dtype=object,
+            na_filter=False,
+            skip_blank_lines=False,
+            chunksize=chunksize,
+            encoding="utf-8",
+            encoding_errors="strict",
+        )
         for chunk in reader:
             chunk.index = chunk.index - 1
             chunk = chunk[chunk.index >= 0]  # the padding line
@@ -332,8 +370,15 @@ def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict, droppe
     # A metadata-only row names its segment (system, doc, docSegId) and leaves rater, category
     # and severity empty; a line cut short (no docSegId either) is still "too few fields".
     rater = _mapped(chunk[4], str.strip)
-    metadata_only = ((rater == "") & (_mapped(chunk[7], str.strip) == "") & (_mapped(chunk[8], str.strip) == "")
-                     & (c0 != "") & (c1 != "") & (_mapped(chunk[2], str.strip) != "") & ~(header | canary))
+    metadata_only = (
+        (rater == "")
+        & (_mapped(chunk[7], str.strip) == "")
+        & (_mapped(chunk[8], str.strip) == "")
+        & (c0 != "")
+        & (c1 != "")
+        & (_mapped(chunk[2], str.strip) != "")
+        & ~(header | canary)
+    )
     dropped["canary"] += int(canary.sum())
     dropped["metadata_only"] += int(metadata_only.sum())
     keep = ~(blank | header | canary | metadata_only)
@@ -348,34 +393,61 @@ def _chunk(chunk: pd.DataFrame, label: str, want: list[str], names: dict, droppe
         row = chunk.iloc[at]
         if esa.looks_like_esa(row[0]):  # an ESA line has no tab: all of it is the first field
             raise InputError(esa.NOT_MQM, file=label, row=int(chunk.index[at]) + 1)
-        raise InputError("the row has too few fields (or an empty severity): the 9th tab-separated field, the "
-                         "severity, is missing; Marot's format is system, doc, docSegId, globalSegId, rater, "
-                         "source, target, category, severity[, metadata]", file=label, row=int(chunk.index[at]) + 1,
-                         column="severity", value=row[8])
+        raise InputError(
+            "the row has too few fields (or an empty severity): the 9th tab-separated field, the "
+            "severity, is missing; Marot's format is system, doc, docSegId, globalSegId, rater, "
+            "source, target, category, severity[, metadata]",
+            file=label,
+            row=int(chunk.index[at]) + 1,
+            column="severity",
+            value=row[8],
+        )
     for field, name, values in ((0, "system", c0), (1, "doc", c1), (4, "rater", rater)):
         if (values == "").any():
             _fail(f"{name} is empty", chunk, values == "", field, label, names)
     seg, seg_bad = _integers(chunk[2], blank_ok=False)
     if seg_bad.any():
-        _fail("the segment id must be an integer (the segment's 1-based number in its document)", chunk, seg_bad, 2,
-              label, names)
+        _fail(
+            "the segment id must be an integer (the segment's 1-based number in its document)",
+            chunk,
+            seg_bad,
+            2,
+            label,
+            names,
+        )
     glob, glob_bad = _integers(chunk[3], blank_ok=True)
     if glob_bad.any():
         _fail("the global segment id must be an integer (or empty)", chunk, glob_bad, 3, label, names)
-    if (severity == None).any():  # noqa: E711 (elementwise on an object array)
-        _fail("unknown severity", chunk, severity == None, 8, label, names,  # noqa: E711
-              expected=", ".join(ann.SEVERITIES) + " (any case)")
+    unknown = severity == None  # noqa: E711 (elementwise on an object array)
+    if unknown.any():
+        _fail(
+            "unknown severity",
+            chunk,
+            unknown,
+            8,
+            label,
+            names,
+            expected=", ".join(ann.SEVERITIES) + " (any case)",
+        )
     category = _mapped(chunk[7], lambda v: ann.NO_ERROR if ann.severity_key(v) == "no-error" else v.strip())
     mismatch = (category == ann.NO_ERROR) != (severity == ann.NO_ERROR)
     if mismatch.any():
         _fail("No-error must be both the category and the severity of a row", chunk, mismatch, 8, label, names)
 
     index = chunk.index
-    cols = {"system": lambda: c0, "doc": lambda: c1, "doc_seg_id": lambda: seg.astype("int64"),
-            "global_seg_id": lambda: pd.array(glob, dtype="Float64").astype("Int64"),
-            "rater": lambda: rater, "source": lambda: chunk[5].to_numpy(copy=True), "target": lambda: chunk[6].to_numpy(copy=True),
-            "category": lambda: category, "severity": lambda: severity, "metadata": lambda: chunk[9].to_numpy(copy=True),
-            "line": lambda: index.to_numpy() + 1}
+    cols = {
+        "system": lambda: c0,
+        "doc": lambda: c1,
+        "doc_seg_id": lambda: seg.astype("int64"),
+        "global_seg_id": lambda: pd.array(glob, dtype="Float64").astype("Int64"),
+        "rater": lambda: rater,
+        "source": lambda: chunk[5].to_numpy(copy=True),
+        "target": lambda: chunk[6].to_numpy(copy=True),
+        "category": lambda: category,
+        "severity": lambda: severity,
+        "metadata": lambda: chunk[9].to_numpy(copy=True),
+        "line": lambda: index.to_numpy() + 1,
+    }
     out = {name: cols[name]() for name in want if name in cols}
     for name in _TEXT_COLUMNS & set(out):  # object dtype, whatever pandas would infer
         out[name] = pd.Series(out[name], index=index, dtype=object)
@@ -400,33 +472,55 @@ def read_segment_scores(path: str | os.PathLike) -> pd.DataFrame:
         label, fh = next(streams)
         first = _first_line(fh)
         if first.split() != SEGMENT_SCORE_HEADER:
-            raise InputError("is not a per-segment score file", file=label, row=1, value=first[:80],
-                             expected="the header 'system mqm_avg_score seg_id'")
+            raise InputError(
+                "is not a per-segment score file",
+                file=label,
+                row=1,
+                value=first[:80],
+                expected="the header 'system mqm_avg_score seg_id'",
+            )
         try:
             raw = pd.read_csv(fh, sep=r"\s+", dtype=str, na_filter=False, encoding="utf-8")
         except pd.errors.ParserError as exc:
             raise InputError(f"cannot be read as whitespace-separated columns ({exc})", file=label) from None
         more = next(streams, None)
         if more is not None:  # never read only the first of several files
-            raise InputError("the archive holds more than one file", file=path, value=more[0],
-                             expected="one per-segment score file per archive")
+            raise InputError(
+                "the archive holds more than one file",
+                file=path,
+                value=more[0],
+                expected="one per-segment score file per archive",
+            )
     score_txt = raw["mqm_avg_score"]
     rated = score_txt != "None"
     score = pd.to_numeric(score_txt.where(rated), errors="coerce")
     bad = rated & score.isna()
     if bad.any():
         at = bad.to_numpy().nonzero()[0][0]
-        raise InputError("mqm_avg_score must be a number or None", file=label, row=at + 2, column="mqm_avg_score",
-                         value=score_txt.iloc[at])
+        raise InputError(
+            "mqm_avg_score must be a number or None",
+            file=label,
+            row=at + 2,
+            column="mqm_avg_score",
+            value=score_txt.iloc[at],
+        )
     seg_ok = raw["seg_id"].str.fullmatch(_INTEGER)
     if not seg_ok.all():
         at = (~seg_ok).to_numpy().nonzero()[0][0]
-        raise InputError("seg_id must be an integer", file=label, row=at + 2, column="seg_id",
-                         value=raw["seg_id"].iloc[at])
+        raise InputError(
+            "seg_id must be an integer", file=label, row=at + 2, column="seg_id", value=raw["seg_id"].iloc[at]
+        )
     seg = raw["seg_id"].astype("int64")
-    out = pd.DataFrame({"system": raw["system"].astype(object), "doc": "", "doc_seg_id": seg,
-                        "global_seg_id": seg.astype("Int64"), "raters": pd.array([pd.NA] * len(raw), dtype="Int64"),
-                        "score": -score})
+    out = pd.DataFrame(
+        {
+            "system": raw["system"].astype(object),
+            "doc": "",
+            "doc_seg_id": seg,
+            "global_seg_id": seg.astype("Int64"),
+            "raters": pd.array([pd.NA] * len(raw), dtype="Int64"),
+            "score": -score,
+        }
+    )
     out = out[rated.to_numpy()].reset_index(drop=True)
     out["score"] = out["score"] + 0.0  # -0.0 -> 0.0
     return out
@@ -440,27 +534,52 @@ def write_mqm_tsv(frame: pd.DataFrame, path: str | os.PathLike) -> Path:
     ``globalSegId`` empty when NA, ``metadata`` as its JSON text. :func:`read_mqm` reads the
     file back to the same frame (``line`` aside). The file is written atomically.
     """
-    ann.check_columns(frame, [c for c in ann.COLUMNS if c not in ("source_start", "source_end", "target_start",
-                                                                   "target_end", "line")])
+    ann.check_columns(
+        frame, [c for c in ann.COLUMNS if c not in ("source_start", "source_end", "target_start", "target_end", "line")]
+    )
     path = Path(path)
-    body = pd.DataFrame({
-        "system": frame["system"].astype(str), "doc": frame["doc"].astype(str),
-        "docSegId": frame["doc_seg_id"].astype("int64").astype(str),
-        "globalSegId": frame["global_seg_id"].astype("Int64").astype(str).replace("<NA>", ""),
-        "rater": frame["rater"].astype(str), "source": frame["source"].astype(str),
-        "target": frame["target"].astype(str), "category": frame["category"].astype(str),
-        "severity": frame["severity"].astype(str), "metadata": frame["metadata"].astype(str)})
+    body = pd.DataFrame(
+        {
+            "system": frame["system"].astype(str),
+            "doc": frame["doc"].astype(str),
+            "docSegId": frame["doc_seg_id"].astype("int64").astype(str),
+            "globalSegId": frame["global_seg_id"].astype("Int64").astype(str).replace("<NA>", ""),
+            "rater": frame["rater"].astype(str),
+            "source": frame["source"].astype(str),
+            "target": frame["target"].astype(str),
+            "category": frame["category"].astype(str),
+            "severity": frame["severity"].astype(str),
+            "metadata": frame["metadata"].astype(str),
+        }
+    )
     for col in body.columns:
         broken = body[col].str.contains(r"[\t\r\n]", regex=True)
         if broken.any():
             at = broken.to_numpy().nonzero()[0][0]
-            raise InputError("a tab or line break inside a field cannot be written as TSV", file=path, row=at + 2,
-                             column=col, value=body[col].iloc[at][:80])
-    header = "\t".join(MAROT_COLUMNS) + "\t# Documentation: https://github.com/google-research/google-research/" \
-                                        "tree/master/marot\n"
+            raise InputError(
+                "a tab or line break inside a field cannot be written as TSV",
+                file=path,
+                row=at + 2,
+                column=col,
+                value=body[col].iloc[at][:80],
+            )
+    header = (
+        "\t".join(MAROT_COLUMNS) + "\t# Documentation: https://github.com/google-research/google-research/"
+        "tree/master/marot\n"
+    )
     text = header + "".join("\t".join(r) + "\n" for r in body.itertuples(index=False, name=None))
     return paths.atomic_write(path, text)
 
 
-__all__ = ["MAROT_COLUMNS", "SEGMENT_SCORE_HEADER", "CANARY_DOC", "MqmFile", "read_mqm", "read_mqm_file",
-           "reader_notes", "read_segment_scores", "is_segment_score_file", "write_mqm_tsv"]
+__all__ = [
+    "MAROT_COLUMNS",
+    "SEGMENT_SCORE_HEADER",
+    "CANARY_DOC",
+    "MqmFile",
+    "read_mqm",
+    "read_mqm_file",
+    "reader_notes",
+    "read_segment_scores",
+    "is_segment_score_file",
+    "write_mqm_tsv",
+]

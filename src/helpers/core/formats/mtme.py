@@ -42,7 +42,12 @@ from ..errors import InputError
 from .texts import read_lines
 
 #: The score levels of the layout and the columns a level's table has before ``score``.
-LEVELS = {"sys": ("system",), "domain": ("domain", "system"), "doc": ("system", "document"), "seg": ("system", "segment")}
+LEVELS = {
+    "sys": ("system",),
+    "domain": ("domain", "system"),
+    "doc": ("system", "document"),
+    "seg": ("system", "segment"),
+}
 #: ``<name>.<level>.score`` (human scores after ``<lp>.``, metric scores as they stand).
 _SCORE_FILE = re.compile(r"^(?P<name>.+)\.(?P<level>sys|domain|doc|seg)\.score$")
 
@@ -97,10 +102,16 @@ class MtmeSet:
         _check_level(level)
         if (name, level) not in files:
             known = sorted(n for n, lev in files if lev == level)
-            raise ValueError(f"no {kind} file {name!r} at level {level!r} in {self.directory} for {self.lp}; "
-                             f"choose one of {', '.join(known) or '(none)'}")
-        return read_scores(files[name, level], level, n_segments=len(self.sources),
-                           n_documents=None if self.documents is None else self.documents["document"].nunique())
+            raise ValueError(
+                f"no {kind} file {name!r} at level {level!r} in {self.directory} for {self.lp}; "
+                f"choose one of {', '.join(known) or '(none)'}"
+            )
+        return read_scores(
+            files[name, level],
+            level,
+            n_segments=len(self.sources),
+            n_documents=None if self.documents is None else self.documents["document"].nunique(),
+        )
 
     def segments(self) -> pd.DataFrame:
         """One row per segment: ``segment, source, domain, document, cluster``.
@@ -122,19 +133,35 @@ class MtmeSet:
         """Source, reference and output, one row per (system, segment): ``system, segment, source,
         reference, hypothesis``; ``systems`` defaults to every output except ``reference`` itself."""
         if reference not in self.references:
-            raise ValueError(f"no reference {reference!r} in {self.directory} for {self.lp}; "
-                             f"choose one of {', '.join(sorted(self.references))}")
+            raise ValueError(
+                f"no reference {reference!r} in {self.directory} for {self.lp}; "
+                f"choose one of {', '.join(sorted(self.references))}"
+            )
         wanted = systems if systems is not None else [s for s in self.systems if s != reference]
         unknown = [s for s in wanted if s not in self.outputs]
         if unknown:
-            raise ValueError(f"no output of system {unknown[0]!r} in {self.directory} for {self.lp}; "
-                             f"choose among {', '.join(self.systems)}")
+            raise ValueError(
+                f"no output of system {unknown[0]!r} in {self.directory} for {self.lp}; "
+                f"choose among {', '.join(self.systems)}"
+            )
         n = len(self.sources)
-        frames = [pd.DataFrame({"system": s, "segment": range(1, n + 1), "source": list(self.sources),
-                                "reference": list(self.references[reference]), "hypothesis": list(self.outputs[s])})
-                  for s in wanted]
-        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-            columns=["system", "segment", "source", "reference", "hypothesis"])
+        frames = [
+            pd.DataFrame(
+                {
+                    "system": s,
+                    "segment": range(1, n + 1),
+                    "source": list(self.sources),
+                    "reference": list(self.references[reference]),
+                    "hypothesis": list(self.outputs[s]),
+                }
+            )
+            for s in wanted
+        ]
+        return (
+            pd.concat(frames, ignore_index=True)
+            if frames
+            else pd.DataFrame(columns=["system", "segment", "source", "reference", "hypothesis"])
+        )
 
 
 def _check_level(level: str) -> None:
@@ -145,8 +172,9 @@ def _check_level(level: str) -> None:
 def _lines_of(path: Path, n: int, what: str) -> tuple[str, ...]:
     lines = read_lines(path)
     if len(lines) != n:
-        raise InputError(f"has {len(lines)} lines where the source has {n}", file=path,
-                         expected=f"one {what} per source segment")
+        raise InputError(
+            f"has {len(lines)} lines where the source has {n}", file=path, expected=f"one {what} per source segment"
+        )
     return tuple(lines)
 
 
@@ -196,8 +224,12 @@ def read_scores(path, level: str, n_segments: int | None = None, n_documents: in
     for number, text in enumerate(read_lines(path), start=1):
         fields = text.split("\t")
         if len(fields) != width:
-            raise InputError(f"has {len(fields)} tab-separated fields where a {level}-level score row has {width}",
-                             file=path, row=number, value=text)
+            raise InputError(
+                f"has {len(fields)} tab-separated fields where a {level}-level score row has {width}",
+                file=path,
+                row=number,
+                value=text,
+            )
         rows.append((*fields[:-1], _parse_score(fields[-1].strip(), path, number)))
     if level in ("seg", "doc"):
         block = n_segments if level == "seg" else n_documents
@@ -214,20 +246,33 @@ def _numbered_blocks(rows: list[tuple], block: int | None, path: Path, what: str
             counts[system] = counts.get(system, 0) + 1
         block = next(iter(counts.values()), 0)
     if block <= 0 or len(rows) % block:
-        raise InputError(f"has {len(rows)} rows, not a multiple of the {block} {what}s", file=path,
-                         expected=f"one block of {block} rows per system")
+        raise InputError(
+            f"has {len(rows)} rows, not a multiple of the {block} {what}s",
+            file=path,
+            expected=f"one block of {block} rows per system",
+        )
     out, seen = [], set()
     for start in range(0, len(rows), block):
         system = rows[start][0]
         if system in seen:
-            raise InputError(f"system {system!r} has a second block of rows", file=path, row=start + 1,
-                             value=system, expected=f"one block of {block} rows per system")
+            raise InputError(
+                f"system {system!r} has a second block of rows",
+                file=path,
+                row=start + 1,
+                value=system,
+                expected=f"one block of {block} rows per system",
+            )
         seen.add(system)
         for k in range(block):
             name, score = rows[start + k]
             if name != system:
-                raise InputError(f"is inside the block of system {system!r}", file=path, row=start + k + 1,
-                                 value=name, expected=f"{block} consecutive rows per system, {what}s in order")
+                raise InputError(
+                    f"is inside the block of system {system!r}",
+                    file=path,
+                    row=start + k + 1,
+                    value=name,
+                    expected=f"{block} consecutive rows per system, {what}s in order",
+                )
             out.append((system, k + 1, score))
     return out
 
@@ -249,14 +294,15 @@ def _score_files(folders: list[Path], prefix: str) -> dict:
         if not folder.is_dir():
             continue
         for path in sorted(folder.glob(f"{prefix}*.score")):
-            match = _SCORE_FILE.match(path.name[len(prefix):])
+            match = _SCORE_FILE.match(path.name[len(prefix) :])
             if match:
                 found.setdefault((match["name"], match["level"]), path)
     return found
 
 
-def read_mtme(directory, lp: str, human_dirs: tuple[str, ...] = ("human-scores",),
-              metric_dirs: tuple[str, ...] | None = None) -> MtmeSet:
+def read_mtme(
+    directory, lp: str, human_dirs: tuple[str, ...] = ("human-scores",), metric_dirs: tuple[str, ...] | None = None
+) -> MtmeSet:
     """Read language pair ``lp`` of an mt-metrics-eval directory.
 
     Parameters
@@ -288,14 +334,20 @@ def read_mtme(directory, lp: str, human_dirs: tuple[str, ...] = ("human-scores",
     source_path = directory / "sources" / f"{lp}.txt"
     if not source_path.exists():
         pairs = sorted(p.stem for p in (directory / "sources").glob("*.txt"))
-        raise InputError(f"has no sources/{lp}.txt", file=directory,
-                         expected=f"a language pair of the directory: {', '.join(pairs) or 'none found'}")
+        raise InputError(
+            f"has no sources/{lp}.txt",
+            file=directory,
+            expected=f"a language pair of the directory: {', '.join(pairs) or 'none found'}",
+        )
     sources = tuple(read_lines(source_path))
     n = len(sources)
-    references = {p.name[len(lp) + 1:-len(".txt")]: _lines_of(p, n, "reference segment")
-                  for p in sorted((directory / "references").glob(f"{lp}.*.txt"))}
-    outputs = {p.stem: _lines_of(p, n, "output segment")
-               for p in sorted((directory / "system-outputs" / lp).glob("*.txt"))}
+    references = {
+        p.name[len(lp) + 1 : -len(".txt")]: _lines_of(p, n, "reference segment")
+        for p in sorted((directory / "references").glob(f"{lp}.*.txt"))
+    }
+    outputs = {
+        p.stem: _lines_of(p, n, "output segment") for p in sorted((directory / "system-outputs" / lp).glob("*.txt"))
+    }
     docs_path = directory / "documents" / f"{lp}.docs"
     notes = []
     documents = _documents(docs_path, n) if docs_path.exists() else None
@@ -306,6 +358,14 @@ def read_mtme(directory, lp: str, human_dirs: tuple[str, ...] = ("human-scores",
         folders = [base / lp, *sorted(p for p in base.glob(f"{lp}_*") if p.is_dir())]
     else:
         folders = [directory / d for d in metric_dirs]
-    return MtmeSet(directory=directory, lp=lp, sources=sources, references=references, outputs=outputs,
-                   documents=documents, human_files=_score_files([directory / d for d in human_dirs], f"{lp}."),
-                   metric_files=_score_files(folders, ""), notes=tuple(notes))
+    return MtmeSet(
+        directory=directory,
+        lp=lp,
+        sources=sources,
+        references=references,
+        outputs=outputs,
+        documents=documents,
+        human_files=_score_files([directory / d for d in human_dirs], f"{lp}."),
+        metric_files=_score_files(folders, ""),
+        notes=tuple(notes),
+    )

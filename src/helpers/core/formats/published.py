@@ -33,9 +33,7 @@ def _decimals(text: str) -> int | None:
     return len(text.split(".")[1]) if "." in text else 0
 
 
-def compare_with_published(
-    recomputed: pd.DataFrame, published: pd.DataFrame, keys: Sequence[str]
-) -> pd.DataFrame:
+def compare_with_published(recomputed: pd.DataFrame, published: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     """Long table ``keys…, column, published, recomputed, difference, match``.
 
     Every non-key column of ``published`` is compared with the same column of
@@ -64,8 +62,16 @@ def compare_with_published(
                 pub_value = float(text.strip().rstrip("%"))
                 diff = value - pub_value
                 match = bool(abs(diff) <= 0.5 * 10.0**-decimals + 1e-9)
-            rows.append({**dict(zip(keys, idx)), "column": column, "published": pub_value,
-                         "recomputed": value, "difference": diff, "match": match})
+            rows.append(
+                {
+                    **dict(zip(keys, idx)),
+                    "column": column,
+                    "published": pub_value,
+                    "recomputed": value,
+                    "difference": diff,
+                    "match": match,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -76,8 +82,7 @@ def unpaired_keys(table: pd.DataFrame, published: pd.DataFrame, keys: Sequence[s
     return [k for k in keys if set(table[k].astype(str)).isdisjoint(published[k].astype(str))]
 
 
-def beside_published(table: pd.DataFrame, published: pd.DataFrame, keys: Sequence[str], label: str
-                     ) -> pd.DataFrame:
+def beside_published(table: pd.DataFrame, published: pd.DataFrame, keys: Sequence[str], label: str) -> pd.DataFrame:
     """Published values next to this run's, column by column, *without* a difference or a
     match verdict: for runs on other data (e.g. a simulation), where agreement with the
     paper would mean nothing. Columns are (column, "published") and (column, ``label``).

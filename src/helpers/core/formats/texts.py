@@ -82,16 +82,24 @@ def align_to_lines(segments: pd.DataFrame, source_lines: list[str], file=None) -
         where.setdefault(s, []).append(i)
     rows = []
     for doc, part in unique.groupby("doc", sort=False):
-        starts = pd.Series([line - k for s, k in zip(part["source"].map(squeeze), part["doc_seg_id"])
-                            for line in where.get(s, [])], dtype="int64")
+        starts = pd.Series(
+            [line - k for s, k in zip(part["source"].map(squeeze), part["doc_seg_id"]) for line in where.get(s, [])],
+            dtype="int64",
+        )
         if starts.empty:
-            raise InputError("no segment of the document matches a line of the source file", file=file,
-                             column="doc", value=doc)
+            raise InputError(
+                "no segment of the document matches a line of the source file", file=file, column="doc", value=doc
+            )
         start = int(starts.value_counts().index[0])
         for s, k in zip(part["source"].map(squeeze), part["doc_seg_id"]):
             line = start + int(k)
             if not 1 <= line <= len(squeezed) or squeezed[line - 1] != s:
-                raise InputError(f"segment {k} does not match line {line} of the source file, where the "
-                                 "document's other segments are", file=file, column="doc", value=doc)
+                raise InputError(
+                    f"segment {k} does not match line {line} of the source file, where the "
+                    "document's other segments are",
+                    file=file,
+                    column="doc",
+                    value=doc,
+                )
             rows.append({"doc": doc, "doc_seg_id": int(k), "segment": line})
     return pd.DataFrame(rows)

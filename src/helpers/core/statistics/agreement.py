@@ -37,8 +37,13 @@ from .stats import jackknife_t_interval, jackknife_weights, percentile_interval,
 #: The statistics of :func:`agreement`, in order.
 METRICS = ("alpha", "weighted_kappa", "pearson_r", "exact_agreement", "presence_agreement")
 #: The range of each two-rater metric; a symmetric (jackknife t) interval is cut to it.
-BOUNDS = {"alpha": (-np.inf, 1.0), "weighted_kappa": (-1.0, 1.0), "pearson_r": (-1.0, 1.0),
-          "exact_agreement": (0.0, 100.0), "presence_agreement": (0.0, 100.0)}
+BOUNDS = {
+    "alpha": (-np.inf, 1.0),
+    "weighted_kappa": (-1.0, 1.0),
+    "pearson_r": (-1.0, 1.0),
+    "exact_agreement": (0.0, 100.0),
+    "presence_agreement": (0.0, 100.0),
+}
 #: Columns of :func:`agreement` after the grouping columns (``total_<rater>`` may follow).
 COLUMNS = ("n_items", "n_raters") + METRICS
 
@@ -84,8 +89,13 @@ def alpha_reading(alpha: float) -> str:
     """
     if alpha is None or np.isnan(alpha):
         return ALPHA_READINGS[3]
-    return ALPHA_READINGS[0] if alpha >= ALPHA_RELIABLE else ALPHA_READINGS[1] if alpha >= ALPHA_TENTATIVE \
+    return (
+        ALPHA_READINGS[0]
+        if alpha >= ALPHA_RELIABLE
+        else ALPHA_READINGS[1]
+        if alpha >= ALPHA_TENTATIVE
         else ALPHA_READINGS[2]
+    )
 
 
 def krippendorff_alpha(ratings, level: str = "interval", value_domain: Sequence | None = None) -> float:
@@ -274,7 +284,8 @@ def _statistics(data: np.ndarray, labels: Sequence | None, level: str) -> dict:
     same = [np.unique(r[~np.isnan(r)]).size == 1 for r in rated]
     same_presence = [np.unique(r[~np.isnan(r)] > 0).size == 1 for r in rated]
     return {
-        "n_items": len(rated), "n_raters": data.shape[1],
+        "n_items": len(rated),
+        "n_raters": data.shape[1],
         "alpha": krippendorff_alpha(data.T, level=level, value_domain=group_labels),
         "weighted_kappa": float(np.mean(kappas)) if kappas else np.nan,
         "pearson_r": float(np.mean(rs)) if rs and not np.isnan(rs).any() else np.nan,
@@ -306,8 +317,16 @@ def rating_matrix(scores: pd.DataFrame, value: str, rater: str = "annotator", it
     return scores.pivot_table(index=item, columns=rater, values=value, aggfunc="first", observed=True, sort=False)
 
 
-def agreement(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: str = "annotator", item: str = "item",
-              labels: Sequence | None = None, level: str = "interval", totals: bool = False) -> pd.DataFrame:
+def agreement(
+    scores: pd.DataFrame,
+    by: str | Sequence[str],
+    value: str,
+    rater: str = "annotator",
+    item: str = "item",
+    labels: Sequence | None = None,
+    level: str = "interval",
+    totals: bool = False,
+) -> pd.DataFrame:
     """Agreement of k ≥ 2 raters per group of a tidy (item, rater, value) frame.
 
     Returns ``by…, n_items, n_raters, alpha, weighted_kappa, pearson_r, exact_agreement,
@@ -457,25 +476,38 @@ def bootstrap_samples(a, b, weights: np.ndarray, labels: Sequence | None = None)
     cov = w @ (a * b) / total - ma * mb
     with np.errstate(invalid="ignore", divide="ignore"):
         r = np.where((va <= 1e-12) | (vb <= 1e-12), np.nan, cov / np.sqrt(va * vb))
-    return pd.DataFrame({
-        "alpha": interval_alpha_weighted(np.column_stack([a, b]), w),
-        "weighted_kappa": _weighted_kappa_rows(x, y, w),
-        "pearson_r": r,
-        "exact_agreement": w @ (a == b).astype(float) / total * 100,
-    })
+    return pd.DataFrame(
+        {
+            "alpha": interval_alpha_weighted(np.column_stack([a, b]), w),
+            "weighted_kappa": _weighted_kappa_rows(x, y, w),
+            "pearson_r": r,
+            "exact_agreement": w @ (a == b).astype(float) / total * 100,
+        }
+    )
 
 
 def _two_raters(group: pd.DataFrame, value: str, rater: str, item: str, key) -> pd.DataFrame:
     wide = rating_matrix(group, value, rater, item)
     if wide.shape[1] != 2 or wide.isna().any().any():
-        raise ValueError(f"the bootstrap takes two raters who rated every item; group {key} has "
-                         f"{list(wide.columns)} with {int(wide.isna().sum().sum())} missing ratings")
+        raise ValueError(
+            f"the bootstrap takes two raters who rated every item; group {key} has "
+            f"{list(wide.columns)} with {int(wide.isna().sum().sum())} missing ratings"
+        )
     return wide
 
 
-def bootstrap_agreement(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: str = "annotator",
-                        item: str = "item", labels: Sequence | None = None, n_boot: int = 2000, seed: int = 0,
-                        ci: float = 95.0, clusters: str | None = None) -> pd.DataFrame:
+def bootstrap_agreement(
+    scores: pd.DataFrame,
+    by: str | Sequence[str],
+    value: str,
+    rater: str = "annotator",
+    item: str = "item",
+    labels: Sequence | None = None,
+    n_boot: int = 2000,
+    seed: int = 0,
+    ci: float = 95.0,
+    clusters: str | None = None,
+) -> pd.DataFrame:
     """Percentile bootstrap intervals of the two-rater metrics, per group.
 
     Items are resampled with replacement. Returns tidy ``by…, metric, estimate, ci_low,
@@ -534,8 +566,15 @@ def bootstrap_agreement(scores: pd.DataFrame, by: str | Sequence[str], value: st
         full = agreement(group, by=by, value=value, rater=rater, item=item, labels=labels).iloc[0]
         for metric in samples.columns:
             low, high = percentile_interval(samples[metric], ci)
-            row = {**dict(zip(by, key)), "metric": metric, "estimate": full[metric], "ci_low": low, "ci_high": high,
-                   "n_boot": n_boot, "n_undefined": int(samples[metric].isna().sum())}
+            row = {
+                **dict(zip(by, key)),
+                "metric": metric,
+                "estimate": full[metric],
+                "ci_low": low,
+                "ci_high": high,
+                "n_boot": n_boot,
+                "n_undefined": int(samples[metric].isna().sum()),
+            }
             if nested is not None:
                 row["cluster_ci_low"], row["cluster_ci_high"] = percentile_interval(nested[metric], ci)
                 low, high = jackknife_t_interval(full[metric], jack[metric], ci)
@@ -545,9 +584,18 @@ def bootstrap_agreement(scores: pd.DataFrame, by: str | Sequence[str], value: st
     return pd.DataFrame(rows)
 
 
-def bootstrap_difference(scores_x: pd.DataFrame, scores_y: pd.DataFrame, by: str | Sequence[str], value: str,
-                         rater: str = "annotator", item: str = "item", n_boot: int = 2000, seed: int = 0,
-                         ci: float = 95.0, clusters: str | None = None) -> pd.DataFrame:
+def bootstrap_difference(
+    scores_x: pd.DataFrame,
+    scores_y: pd.DataFrame,
+    by: str | Sequence[str],
+    value: str,
+    rater: str = "annotator",
+    item: str = "item",
+    n_boot: int = 2000,
+    seed: int = 0,
+    ci: float = 95.0,
+    clusters: str | None = None,
+) -> pd.DataFrame:
     """Paired bootstrap of ``metric(x) − metric(y)`` for two scorings of the same items.
 
     Both scorings are resampled with the same multiplicities, so the interval reflects the
@@ -609,11 +657,18 @@ def bootstrap_difference(scores_x: pd.DataFrame, scores_y: pd.DataFrame, by: str
         fy = agreement(gy, by=by, value=value, rater=rater, item=item).iloc[0]
         key = key if isinstance(key, tuple) else (key,)
         for metric in diffs[""].columns:
-            row = {**dict(zip(by, key)), "metric": metric, "x": fx[metric], "y": fy[metric],
-                   "difference": fx[metric] - fy[metric]}
+            row = {
+                **dict(zip(by, key)),
+                "metric": metric,
+                "x": fx[metric],
+                "y": fy[metric],
+                "difference": fx[metric] - fy[metric],
+            }
             for prefix, d in diffs.items():
                 row[f"{prefix}ci_low"], row[f"{prefix}ci_high"] = (
-                    jackknife_t_interval(row["difference"], d[metric], ci) if prefix == "jackknife_"
-                    else percentile_interval(d[metric], ci))
+                    jackknife_t_interval(row["difference"], d[metric], ci)
+                    if prefix == "jackknife_"
+                    else percentile_interval(d[metric], ci)
+                )
             rows.append(row)
     return pd.DataFrame(rows)

@@ -277,14 +277,15 @@ def within_group_permutation_test(x, y, groups, n_perm: int = 10000, seed=0) -> 
     >>> t.statistic, round(t.p_value, 4), t.exact, t.n_permutations
     (1.0, 0.0556, True, 36)
     """
-    frame = pd.DataFrame({"x": np.asarray(x, dtype=float), "y": np.asarray(y, dtype=float),
-                          "g": pd.Series(list(groups), dtype=object)})
+    frame = pd.DataFrame(
+        {"x": np.asarray(x, dtype=float), "y": np.asarray(y, dtype=float), "g": pd.Series(list(groups), dtype=object)}
+    )
     parts = []
     for _, g in frame.groupby("g", sort=False):
         gx, gy = g["x"].to_numpy(), g["y"].to_numpy()
         if spearman_defined(gx, gy):
             xc, yc = _centred_ranks(gx), _centred_ranks(gy)
-            parts.append((xc, yc, float(np.sqrt((xc ** 2).sum() * (yc ** 2).sum()))))
+            parts.append((xc, yc, float(np.sqrt((xc**2).sum() * (yc**2).sum()))))
     if not parts:
         return WithinGroupTest(float("nan"), float("nan"), 0, 0, False, 0)
     observed = sum(float(xc @ yc) / d for xc, yc, d in parts)  # the sum of the ρ; the mean is sum / G

@@ -185,9 +185,18 @@ def _pair_stats(x, y, n_perm, n_boot, seed, ci, labels=None) -> dict:
     return {"ci_low": low, "ci_high": high, "p": paired_permutation_test(x, y, n_perm, seed, labels)}
 
 
-def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item: str = "item",
-                  by: str | Sequence[str] | None = None, n_perm: int = 10000, n_boot: int = 2000, seed: int = 0,
-                  clusters: str | None = None, alpha: float = 0.05) -> pd.DataFrame:
+def compare_pairs(
+    scores: pd.DataFrame,
+    value: str,
+    system: str = "system",
+    item: str = "item",
+    by: str | Sequence[str] | None = None,
+    n_perm: int = 10000,
+    n_boot: int = 2000,
+    seed: int = 0,
+    clusters: str | None = None,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
     """All pairs of ``system`` values within each group of ``by``, compared on per-item ``value``.
 
     Returns tidy ``by…, system_a, system_b, n_items, mean_a, mean_b, mean_difference
@@ -250,8 +259,9 @@ def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item
     rows = []
     for key, group in groups:
         key = key if isinstance(key, tuple) else (key,)
-        wide = group.pivot_table(index=item, columns=system, values=value, aggfunc="first", observed=True,
-                                 sort=False).dropna()
+        wide = group.pivot_table(
+            index=item, columns=system, values=value, aggfunc="first", observed=True, sort=False
+        ).dropna()
         labels = None
         if clusters is not None:
             labels = group.drop_duplicates(item).set_index(item)[clusters].reindex(wide.index).to_numpy()
@@ -265,25 +275,47 @@ def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item
             sd = d.std(ddof=1) if n > 1 else np.nan
             items = _pair_stats(x, y, n_perm, n_boot, seed, ci)
             row = {
-                **dict(zip(by, key)), "system_a": a, "system_b": b, "n_items": n, "mean_a": x.mean(),
-                "mean_b": y.mean(), "mean_difference": d.mean(), "ci_low": items["ci_low"], "ci_high": items["ci_high"],
-                "cohen_dz": d.mean() / sd if sd else np.nan, "rank_biserial": rank_biserial(d),
-                "p_permutation": items["p"], "mdd_80": mdd_80(sd, n, alpha),
+                **dict(zip(by, key)),
+                "system_a": a,
+                "system_b": b,
+                "n_items": n,
+                "mean_a": x.mean(),
+                "mean_b": y.mean(),
+                "mean_difference": d.mean(),
+                "ci_low": items["ci_low"],
+                "ci_high": items["ci_high"],
+                "cohen_dz": d.mean() / sd if sd else np.nan,
+                "rank_biserial": rank_biserial(d),
+                "p_permutation": items["p"],
+                "mdd_80": mdd_80(sd, n, alpha),
             }
             half = student_t.ppf(1 - alpha / 2, n - 1) * sd / math.sqrt(n) if n > 1 else np.nan
             row.update({"t_ci_low": d.mean() - half, "t_ci_high": d.mean() + half})
             if clusters is not None:
                 nested = _pair_stats(x, y, n_perm, n_boot, seed, ci, labels)
                 fam = percentile_interval(weighted_mean(d, resample(n, n_boot, seed, labels)), family)
-                row.update({"n_clusters": int(pd.Series(labels).nunique()), "cluster_ci_low": nested["ci_low"],
-                            "cluster_ci_high": nested["ci_high"], "p_cluster_permutation": nested["p"],
-                            "family_ci_low": fam[0], "family_ci_high": fam[1],
-                            "mdd_80_adjusted": mdd_80(sd, n, alpha / max(len(pairs), 1))})
+                row.update(
+                    {
+                        "n_clusters": int(pd.Series(labels).nunique()),
+                        "cluster_ci_low": nested["ci_low"],
+                        "cluster_ci_high": nested["ci_high"],
+                        "p_cluster_permutation": nested["p"],
+                        "family_ci_low": fam[0],
+                        "family_ci_high": fam[1],
+                        "mdd_80_adjusted": mdd_80(sd, n, alpha / max(len(pairs), 1)),
+                    }
+                )
                 t_ci, t_fam = cluster_t_interval(d, labels, ci), cluster_t_interval(d, labels, family)
-                row.update({"cluster_t_ci_low": t_ci[0], "cluster_t_ci_high": t_ci[1],
-                            "family_t_ci_low": t_fam[0], "family_t_ci_high": t_fam[1],
-                            "cluster_mdd_80": cluster_mdd_80(d, labels, alpha),
-                            "cluster_mdd_80_adjusted": cluster_mdd_80(d, labels, alpha / max(len(pairs), 1))})
+                row.update(
+                    {
+                        "cluster_t_ci_low": t_ci[0],
+                        "cluster_t_ci_high": t_ci[1],
+                        "family_t_ci_low": t_fam[0],
+                        "family_t_ci_high": t_fam[1],
+                        "cluster_mdd_80": cluster_mdd_80(d, labels, alpha),
+                        "cluster_mdd_80_adjusted": cluster_mdd_80(d, labels, alpha / max(len(pairs), 1)),
+                    }
+                )
             block.append(row)
         for r, p in zip(block, holm([r["p_permutation"] for r in block])):
             r["p_holm"] = float(p)
@@ -292,10 +324,37 @@ def compare_pairs(scores: pd.DataFrame, value: str, system: str = "system", item
                 r["p_cluster_holm"] = float(p)
                 r["verdict"] = verdict(r["p_cluster_permutation"], p, alpha)
         rows.extend(block)
-    cols = by + ["system_a", "system_b", "n_items", "mean_a", "mean_b", "mean_difference", "ci_low", "ci_high",
-                 "cohen_dz", "rank_biserial", "p_permutation", "p_holm", "mdd_80"]
+    cols = by + [
+        "system_a",
+        "system_b",
+        "n_items",
+        "mean_a",
+        "mean_b",
+        "mean_difference",
+        "ci_low",
+        "ci_high",
+        "cohen_dz",
+        "rank_biserial",
+        "p_permutation",
+        "p_holm",
+        "mdd_80",
+    ]
     if clusters is not None:
-        cols += ["n_clusters", "cluster_ci_low", "cluster_ci_high", "p_cluster_permutation", "p_cluster_holm",
-                 "family_ci_low", "family_ci_high", "mdd_80_adjusted", "verdict", "cluster_t_ci_low",
-                 "cluster_t_ci_high", "family_t_ci_low", "family_t_ci_high", "cluster_mdd_80", "cluster_mdd_80_adjusted"]
+        cols += [
+            "n_clusters",
+            "cluster_ci_low",
+            "cluster_ci_high",
+            "p_cluster_permutation",
+            "p_cluster_holm",
+            "family_ci_low",
+            "family_ci_high",
+            "mdd_80_adjusted",
+            "verdict",
+            "cluster_t_ci_low",
+            "cluster_t_ci_high",
+            "family_t_ci_low",
+            "family_t_ci_high",
+            "cluster_mdd_80",
+            "cluster_mdd_80_adjusted",
+        ]
     return pd.DataFrame(rows, columns=cols + ["t_ci_low", "t_ci_high"])

@@ -14,8 +14,9 @@ from .correlation import kendall_tau_rows
 from .resampling import _rng, cluster_labels, weighted_mean
 
 
-def approximate_randomization(scores: pd.DataFrame, n_trials: int = 10000, seed=0, clusters: Sequence | None = None,
-                              lower_better: bool = True) -> pd.DataFrame:
+def approximate_randomization(
+    scores: pd.DataFrame, n_trials: int = 10000, seed=0, clusters: Sequence | None = None, lower_better: bool = True
+) -> pd.DataFrame:
     """Paired one-sided approximate randomisation for every pair of systems, all pairs at once.
 
     ``scores`` is items × systems (one column per system; items missing for a system are
@@ -97,9 +98,18 @@ def approximate_randomization(scores: pd.DataFrame, n_trials: int = 10000, seed=
     trials = signs @ units / n
     count = (trials >= observed - 1e-12 * np.maximum(1.0, np.abs(observed))).sum(axis=0)
     p = count / len(signs) if 2**k <= n_trials else (count + 1) / (n_trials + 1)
-    return pd.DataFrame({"system_a": [order[i] for i in ia], "system_b": [order[j] for j in ib], "n_items": n,
-                         "n_units": k, "mean_a": means[order].to_numpy()[ia], "mean_b": means[order].to_numpy()[ib],
-                         "difference": observed * sign, "p": p})
+    return pd.DataFrame(
+        {
+            "system_a": [order[i] for i in ia],
+            "system_b": [order[j] for j in ib],
+            "n_items": n,
+            "n_units": k,
+            "mean_a": means[order].to_numpy()[ia],
+            "mean_b": means[order].to_numpy()[ib],
+            "difference": observed * sign,
+            "p": p,
+        }
+    )
 
 
 def significance_clusters(p, alpha: float = 0.05) -> list[int]:
@@ -189,5 +199,9 @@ def ranking_stability(values, weights: np.ndarray, alpha: float = 0.05) -> dict:
     i, j = np.triu_indices(v.shape[1], k=1)
     d = boot[:, i] - boot[:, j]
     kept = np.maximum((d > 0).mean(axis=0), (d < 0).mean(axis=0))
-    return {"tau_mean": float(np.nanmean(tau)), "tau_low": float(np.nanpercentile(tau, 2.5)),
-            "share_significant": float((kept >= 1 - alpha / 2).mean()), "n_resamples": int(w.shape[0])}
+    return {
+        "tau_mean": float(np.nanmean(tau)),
+        "tau_low": float(np.nanpercentile(tau, 2.5)),
+        "share_significant": float((kept >= 1 - alpha / 2).mean()),
+        "n_resamples": int(w.shape[0]),
+    }

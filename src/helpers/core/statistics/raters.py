@@ -14,8 +14,15 @@ import pandas as pd
 from .stats import jackknife_t_interval, paired_permutation_test
 
 
-def severity_bias(paired: pd.DataFrame, x: str, y: str, by: str = "system", clusters: str | None = None,
-                  n_perm: int = 10000, seed: int = 0) -> pd.DataFrame:
+def severity_bias(
+    paired: pd.DataFrame,
+    x: str,
+    y: str,
+    by: str = "system",
+    clusters: str | None = None,
+    n_perm: int = 10000,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Does rater ``y`` score higher than rater ``x``? One row per group.
 
     ``paired`` has one row per item with a column per rater. Returns the mean scores, the
@@ -58,22 +65,36 @@ def severity_bias(paired: pd.DataFrame, x: str, y: str, by: str = "system", clus
     rows = []
     for key, g in paired.groupby(by, sort=False):
         d = g[y] - g[x]
-        row = {by: key, "n_items": len(g), f"mean_{x}": g[x].mean(), f"mean_{y}": g[y].mean(),
-               "mean_difference": d.mean(), f"share_{y}_higher": (d > 0).mean() * 100,
-               f"share_{x}_higher": (d < 0).mean() * 100, "share_equal": (d == 0).mean() * 100,
-               "wilcoxon_W": np.nan, "p_value": np.nan, "rank_biserial": np.nan}
+        row = {
+            by: key,
+            "n_items": len(g),
+            f"mean_{x}": g[x].mean(),
+            f"mean_{y}": g[y].mean(),
+            "mean_difference": d.mean(),
+            f"share_{y}_higher": (d > 0).mean() * 100,
+            f"share_{x}_higher": (d < 0).mean() * 100,
+            "share_equal": (d == 0).mean() * 100,
+            "wilcoxon_W": np.nan,
+            "p_value": np.nan,
+            "rank_biserial": np.nan,
+        }
         if (d != 0).any():
             w = pg.wilcoxon(g[y], g[x], alternative="two-sided")
-            row.update(wilcoxon_W=float(w["W_val"].iloc[0]), p_value=float(w["p_val"].iloc[0]),
-                       rank_biserial=float(w["RBC"].iloc[0]))
+            row.update(
+                wilcoxon_W=float(w["W_val"].iloc[0]),
+                p_value=float(w["p_val"].iloc[0]),
+                rank_biserial=float(w["RBC"].iloc[0]),
+            )
         if clusters is not None:
             row["n_clusters"] = int(g[clusters].nunique())
             row["p_cluster_permutation"] = paired_permutation_test(g[y], g[x], n_perm, seed, g[clusters])
         rows.append(row)
     return pd.DataFrame(rows)
 
-def icc_table(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: str = "annotator",
-              item: str = "item") -> pd.DataFrame:
+
+def icc_table(
+    scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: str = "annotator", item: str = "item"
+) -> pd.DataFrame:
     """Two-way random-effects, absolute-agreement ICCs per group (``pingouin.intraclass_corr``).
 
     ICC(2,1) (McGraw & Wong's ICC(A,1)) is the reliability of a single rater, ICC(2,k)
@@ -112,8 +133,9 @@ def icc_table(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: 
         key = key if isinstance(key, tuple) else (key,)
         data = group[[item, rater, value]].copy()
         data[value] = data[value].astype(float)
-        res = pg.intraclass_corr(data=data, targets=item, raters=rater, ratings=value, nan_policy="omit"
-                                 ).set_index("Type")
+        res = pg.intraclass_corr(data=data, targets=item, raters=rater, ratings=value, nan_policy="omit").set_index(
+            "Type"
+        )
         row = {**dict(zip(by, key)), "n_items": int(data[item].nunique()), "n_raters": int(data[rater].nunique())}
         for name, kind in (("icc2_1", "ICC(A,1)"), ("icc2_k", "ICC(A,k)")):  # pingouin 0.7's names
             row[name] = float(res.loc[kind, "ICC"])
@@ -121,8 +143,15 @@ def icc_table(scores: pd.DataFrame, by: str | Sequence[str], value: str, rater: 
         rows.append(row)
     return pd.DataFrame(rows)
 
-def rater_bias(scores: pd.DataFrame, value: str, rater: str = "annotator", item: str | Sequence[str] = "item",
-               clusters: str | None = None, ci: float = 95.0) -> pd.DataFrame:
+
+def rater_bias(
+    scores: pd.DataFrame,
+    value: str,
+    rater: str = "annotator",
+    item: str | Sequence[str] = "item",
+    clusters: str | None = None,
+    ci: float = 95.0,
+) -> pd.DataFrame:
     """How much higher each rater scores than the other raters of the same items.
 
     For every item a rater rated together with at least one other rater, the rater's
@@ -178,14 +207,26 @@ def rater_bias(scores: pd.DataFrame, value: str, rater: str = "annotator", item:
     for name, g in data.groupby(rater, sort=True, observed=True):
         labels = g[clusters].to_numpy() if clusters else np.arange(len(g))
         low, high = cluster_t_interval(g["difference"].to_numpy(), labels, ci)
-        rows.append({"rater": name, "n_items": len(g), "n_clusters": int(pd.Series(labels).nunique()),
-                     "mean_rater": g[value].mean(), "mean_others": g["others"].mean(),
-                     "bias": g["difference"].mean(), "ci_low": low, "ci_high": high})
-    return pd.DataFrame(rows, columns=["rater", "n_items", "n_clusters", "mean_rater", "mean_others", "bias",
-                                       "ci_low", "ci_high"])
+        rows.append(
+            {
+                "rater": name,
+                "n_items": len(g),
+                "n_clusters": int(pd.Series(labels).nunique()),
+                "mean_rater": g[value].mean(),
+                "mean_others": g["others"].mean(),
+                "bias": g["difference"].mean(),
+                "ci_low": low,
+                "ci_high": high,
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["rater", "n_items", "n_clusters", "mean_rater", "mean_others", "bias", "ci_low", "ci_high"]
+    )
+
 
 #: Criteria of :func:`span_matches`, from loosest to strictest.
 SPAN_CRITERIA = ("overlap", "overlap+category", "overlap+category+severity")
+
 
 def span_matches(spans: pd.DataFrame, rated: pd.DataFrame, item: Sequence[str], rater: str = "rater") -> pd.DataFrame:
     """Span agreement counts for every pair of raters of every item both rated.
@@ -254,10 +295,12 @@ def span_matches(spans: pd.DataFrame, rated: pd.DataFrame, item: Sequence[str], 
     for side in ("a", "b"):
         me = f"{rater}_{side}"
         other = f"{rater}_{'b' if side == 'a' else 'a'}"
-        out = out.merge(counts.rename(f"spans_{side}").rename_axis(item + [me]).reset_index(), how="left",
-                        on=item + [me])
-        out = out.merge(char_counts.rename(f"chars_{side}").rename_axis(item + [me]).reset_index(), how="left",
-                        on=item + [me])
+        out = out.merge(
+            counts.rename(f"spans_{side}").rename_axis(item + [me]).reset_index(), how="left", on=item + [me]
+        )
+        out = out.merge(
+            char_counts.rename(f"chars_{side}").rename_axis(item + [me]).reset_index(), how="left", on=item + [me]
+        )
         if len(matched):
             mm = matched.rename(columns={c: f"matched_{side}_{c}" for c in matched.columns})
             mm = mm.rename_axis(item + [me, other]).reset_index()
@@ -270,6 +313,7 @@ def span_matches(spans: pd.DataFrame, rated: pd.DataFrame, item: Sequence[str], 
             out[f"matched_{side}_{c}"] = out.get(f"matched_{side}_{c}", 0)
     return out.rename(columns={f"{rater}_a": "rater_a", f"{rater}_b": "rater_b"})
 
+
 def _span_characters(s: pd.DataFrame, own: list[str]) -> pd.DataFrame:
     """One row per (item, rater, side, character position) marked by any of the rater's spans."""
     length = (s["end"] - s["start"]).clip(lower=0).to_numpy()
@@ -278,6 +322,7 @@ def _span_characters(s: pd.DataFrame, own: list[str]) -> pd.DataFrame:
     chars = s.iloc[idx][own + ["side"]].reset_index(drop=True)
     chars["pos"] = s["start"].to_numpy()[idx] + offset
     return chars.drop_duplicates()
+
 
 def span_agreement(matches: pd.DataFrame, weights: np.ndarray | None = None) -> pd.DataFrame:
     """Span agreement pooled over the rows of :func:`span_matches` (optionally under resample
@@ -320,12 +365,17 @@ def span_agreement(matches: pd.DataFrame, weights: np.ndarray | None = None) -> 
     with np.errstate(invalid="ignore", divide="ignore"):
         for c in SPAN_CRITERIA:
             rows[c] = w @ (matches[f"matched_a_{c}"] + matches[f"matched_b_{c}"]).to_numpy(dtype=float) / total
-        rows["characters"] = 2 * (w @ matches["chars_both"].to_numpy(dtype=float)) / (
-            w @ (matches["chars_a"] + matches["chars_b"]).to_numpy(dtype=float))
+        rows["characters"] = (
+            2
+            * (w @ matches["chars_both"].to_numpy(dtype=float))
+            / (w @ (matches["chars_a"] + matches["chars_b"]).to_numpy(dtype=float))
+        )
     if weights is None:
         return pd.DataFrame({"criterion": list(rows), "agreement": [float(v[0]) for v in rows.values()]})
-    return pd.DataFrame([{"criterion": c, "resample": b, "agreement": float(v[b])} for c, v in rows.items()
-                         for b in range(w.shape[0])])
+    return pd.DataFrame(
+        [{"criterion": c, "resample": b, "agreement": float(v[b])} for c, v in rows.items() for b in range(w.shape[0])]
+    )
+
 
 def oneway_icc(data) -> tuple[float, float]:
     """One-way random-effects ICC(1,1) and ICC(1,k) of a complete units × k array (each unit
@@ -363,6 +413,7 @@ def oneway_icc(data) -> tuple[float, float]:
     with np.errstate(invalid="ignore", divide="ignore"):
         return float((msb - msw) / (msb + (k - 1) * msw)), float((msb - msw) / msb)
 
+
 def oneway_icc_by_cluster(data, clusters: Sequence, ci: float = 95.0) -> pd.DataFrame:
     """:func:`oneway_icc` with delete-one-cluster jackknife t intervals
     (:func:`~helpers.core.statistics.stats.jackknife_t_interval`, G − 1 degrees of freedom), the interval
@@ -397,6 +448,14 @@ def oneway_icc_by_cluster(data, clusters: Sequence, ci: float = 95.0) -> pd.Data
     rows = []
     for i, name in enumerate(("ICC(1,1)", "ICC(1,k)")):
         low, high = jackknife_t_interval(full[i], loo[:, i], ci)
-        rows.append({"statistic": name, "estimate": full[i], "jackknife_ci_low": low,
-                     "jackknife_ci_high": min(high, 1.0), "n_units": len(x), "n_clusters": int(labels.max() + 1)})
+        rows.append(
+            {
+                "statistic": name,
+                "estimate": full[i],
+                "jackknife_ci_low": low,
+                "jackknife_ci_high": min(high, 1.0),
+                "n_units": len(x),
+                "n_clusters": int(labels.max() + 1),
+            }
+        )
     return pd.DataFrame(rows)

@@ -42,7 +42,9 @@ def cross_products(x: np.ndarray, y: np.ndarray, labels: np.ndarray) -> tuple[np
     return xtx, xty
 
 
-def bootstrap_fits(xtx: np.ndarray, xty: np.ndarray, n_boot: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def bootstrap_fits(
+    xtx: np.ndarray, xty: np.ndarray, n_boot: int, seed: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The full OLS fit and every coefficient under each cluster resample, from :func:`cross_products`.
 
     Parameters
@@ -73,8 +75,9 @@ def bootstrap_fits(xtx: np.ndarray, xty: np.ndarray, n_boot: int, seed: int) -> 
     return full, coef, weights
 
 
-def cluster_ols(x: np.ndarray, y: np.ndarray, docs, flag: np.ndarray, n_boot: int, seed: int,
-                column: int = 1) -> tuple[float, np.ndarray]:
+def cluster_ols(
+    x: np.ndarray, y: np.ndarray, docs, flag: np.ndarray, n_boot: int, seed: int, column: int = 1
+) -> tuple[float, np.ndarray]:
     """The OLS coefficient ``column`` of ``y ~ x`` and its values over document-cluster bootstrap
     resamples (:func:`~helpers.core.statistics.resampling.resample`), from per-document
     cross-products (X'WX = Σ_g w_g X_g'X_g). Resamples in which ``flag`` (e.g. the idiom flag) is
@@ -112,6 +115,9 @@ def cluster_ols(x: np.ndarray, y: np.ndarray, docs, flag: np.ndarray, n_boot: in
     full, coef, weights = bootstrap_fits(*cross_products(x, y, labels), n_boot, seed)
     coef = coef[:, column]
     flag = pd.Series(np.asarray(flag, dtype=bool))
-    defined = np.isfinite(coef) & (weights @ flag.groupby(labels).any().to_numpy() > 0) & \
-        (weights @ (~flag.groupby(labels).all()).to_numpy() > 0)
+    defined = (
+        np.isfinite(coef)
+        & (weights @ flag.groupby(labels).any().to_numpy() > 0)
+        & (weights @ (~flag.groupby(labels).all()).to_numpy() > 0)
+    )
     return float(full[column]), coef[defined]

@@ -22,7 +22,9 @@ def _rng(seed) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
-def resample(n_items: int, n_boot: int, seed=0, clusters: Sequence | None = None, size: int | None = None) -> np.ndarray:
+def resample(
+    n_items: int, n_boot: int, seed=0, clusters: Sequence | None = None, size: int | None = None
+) -> np.ndarray:
     """Bootstrap multiplicities, shape (n_boot, n_items): how often each item is drawn.
 
     Without ``clusters`` items are drawn with replacement (Efron's bootstrap). With
@@ -170,8 +172,10 @@ def cluster_labels(clusters, n: int | None = None) -> np.ndarray:
     """
     labels = pd.factorize(pd.Series(list(clusters), dtype=object))[0]
     if (labels < 0).any():
-        raise ValueError(f"cluster label of item {int(np.argmax(labels < 0)) + 1} is missing (every item needs its "
-                         "cluster, e.g. its sentence)")
+        raise ValueError(
+            f"cluster label of item {int(np.argmax(labels < 0)) + 1} is missing (every item needs its "
+            "cluster, e.g. its sentence)"
+        )
     if n is not None and len(labels) != n:
         raise ValueError(f"clusters has {len(labels)} labels for {n} items")
     return labels
@@ -207,8 +211,9 @@ def jackknife_weights(clusters: Sequence) -> np.ndarray:
     return (labels[None, :] != np.arange(labels.max() + 1)[:, None]).astype(int)
 
 
-def bootstrap_interval(statistic, n: int, n_boot: int, seed=0, clusters: Sequence | None = None,
-                       ci: float = 95.0) -> tuple[float, float]:
+def bootstrap_interval(
+    statistic, n: int, n_boot: int, seed=0, clusters: Sequence | None = None, ci: float = 95.0
+) -> tuple[float, float]:
     """Percentile interval of ``statistic(index)`` over bootstrap resamples of n rows, for a
     statistic that has no weighted form: each resample's drawn rows (:func:`resample`, whole
     ``clusters`` when given) are passed as an index array, a row drawn twice appearing twice.

@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..formats import annotations as ann
 from ..errors import InputError
+from ..formats import annotations as ann
 
 SCHEME_DIR = Path(__file__).with_name("schemes")
 #: Names of the built-in schemes; ``mqm`` is the default.
@@ -67,9 +67,11 @@ class Scheme:
             return 0.0
         rule = self.rule_for(severity, category)
         if rule is None:
-            raise InputError(f"weighting scheme {self.name!r} has no weight for severity {severity!r}, category "
-                             f"{category!r}", value=f"{severity}:{category}",
-                             expected=f"a rule in {self.source or self.name} that matches it")
+            raise InputError(
+                f"weighting scheme {self.name!r} has no weight for severity {severity!r}, category {category!r}",
+                value=f"{severity}:{category}",
+                expected=f"a rule in {self.source or self.name} that matches it",
+            )
         return float(rule.weight)
 
     def weights(self, frame: pd.DataFrame, file=None) -> pd.Series:
@@ -178,8 +180,11 @@ def weight_line(table: pd.DataFrame, name: str) -> str:
         elif len(weights) == 1:
             items.append(f"{group['category'].iloc[0]} ({', '.join(sevs)}) {weights[0]:g}")
         else:
-            items.append(f"{group['category'].iloc[0]} ("
-                         + ", ".join(f"{s} {w:g}" for s, w in zip(group["severity"], group["weight"])) + ")")
+            items.append(
+                f"{group['category'].iloc[0]} ("
+                + ", ".join(f"{s} {w:g}" for s, w in zip(group["severity"], group["weight"]))
+                + ")"
+            )
     line = f"weights (scheme {name}): " + (", ".join(items) if items else "nothing to weigh")
     hotw = int(table.loc[table["rule"] == "left out", "n"].sum())
     return line + (f"; {hotw} HOTW-test row(s) not scored" if hotw else "")
@@ -190,8 +195,11 @@ def _from_mapping(data, source: str) -> Scheme:
         raise InputError("a weighting scheme is a mapping with name, citation and rules", file=source)
     missing = [k for k in ("name", "citation", "rules") if not data.get(k)]
     if missing:
-        raise InputError(f"the weighting scheme lacks {missing}", file=source,
-                         expected="name, title, citation and rules [{name, pattern, weight}, ...]")
+        raise InputError(
+            f"the weighting scheme lacks {missing}",
+            file=source,
+            expected="name, title, citation and rules [{name, pattern, weight}, ...]",
+        )
     rules = []
     for i, raw in enumerate(data["rules"], start=1):
         if not isinstance(raw, dict) or not {"pattern", "weight"} <= set(raw):
@@ -199,21 +207,32 @@ def _from_mapping(data, source: str) -> Scheme:
         try:
             re.compile(str(raw["pattern"]))
         except re.error as exc:
-            raise InputError(f"the pattern is not a regular expression ({exc})", file=source, row=i,
-                             column="pattern", value=raw["pattern"]) from None
+            raise InputError(
+                f"the pattern is not a regular expression ({exc})",
+                file=source,
+                row=i,
+                column="pattern",
+                value=raw["pattern"],
+            ) from None
         try:
             weight = float(raw["weight"])
         except (TypeError, ValueError):
             weight = -1.0
         if not weight >= 0:
-            raise InputError("the weight must be a number >= 0", file=source, row=i, column="weight",
-                             value=raw["weight"])
+            raise InputError(
+                "the weight must be a number >= 0", file=source, row=i, column="weight", value=raw["weight"]
+            )
         rules.append(Rule(str(raw.get("name", f"rule {i}")), str(raw["pattern"]), weight))
-    return Scheme(str(data["name"]), str(data.get("title", data["name"])), " ".join(str(data["citation"]).split()),
-                  tuple(rules), source)
+    return Scheme(
+        str(data["name"]),
+        str(data.get("title", data["name"])),
+        " ".join(str(data["citation"]).split()),
+        tuple(rules),
+        source,
+    )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _built_in(name: str) -> Scheme:
     return load_scheme(name)
 
@@ -230,8 +249,12 @@ def load_scheme(spec: str | os.PathLike | Scheme = "mqm") -> Scheme:
     else:
         path = Path(text)
         if not path.is_file():
-            raise InputError("is neither a built-in weighting scheme nor a YAML file", parameter="weights", value=text,
-                             expected=", ".join(BUILT_IN) + " or FILE.yml")
+            raise InputError(
+                "is neither a built-in weighting scheme nor a YAML file",
+                parameter="weights",
+                value=text,
+                expected=", ".join(BUILT_IN) + " or FILE.yml",
+            )
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:

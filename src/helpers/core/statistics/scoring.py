@@ -33,8 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..formats import annotations as ann
 from ..errors import InputError
+from ..formats import annotations as ann
 from .schemes import Scheme, load_scheme
 
 SEGMENT = ["doc", "doc_seg_id"]
@@ -135,7 +135,8 @@ def rater_scores(frame: pd.DataFrame, scheme: str | Scheme = "mqm", file=None) -
         # a rater who rated the pooled segment in several pairings: the mean of those ratings
         chars = {"source_chars": ("source_chars", "first")} if "source_chars" in out.columns else {}
         out = out.groupby(UNIT + ["rater"], sort=False, as_index=False, dropna=False).agg(
-            global_seg_id=("global_seg_id", "first"), penalty=("penalty", "mean"), errors=("errors", "mean"), **chars)
+            global_seg_id=("global_seg_id", "first"), penalty=("penalty", "mean"), errors=("errors", "mean"), **chars
+        )
     return out
 
 
@@ -174,18 +175,28 @@ def check_raters(frame: pd.DataFrame, per_segment: int | str, file=None) -> None
             missing = [r for r in everyone if r not in raters]
             if missing:
                 line = _first_line(frame, key)
-                raise InputError(f"rater {missing[0]!r} has no row for system {key[0]!r}, document {key[1]!r}, "
-                                 f"segment {key[2]} (every rater must rate every segment)", file=file, row=line,
-                                 column="rater", value=missing[0])
+                raise InputError(
+                    f"rater {missing[0]!r} has no row for system {key[0]!r}, document {key[1]!r}, "
+                    f"segment {key[2]} (every rater must rate every segment)",
+                    file=file,
+                    row=line,
+                    column="rater",
+                    value=missing[0],
+                )
         return
     k = int(per_segment)
     counts = units["rater"].nunique()
     bad = counts[counts != k]
     if len(bad):
         key = bad.index[0]
-        raise InputError(f"system {key[0]!r}, document {key[1]!r}, segment {key[2]} has {bad.iloc[0]} rater(s); the "
-                         f"design needs {k}", file=file, row=_first_line(frame, key), column="rater",
-                         value=int(bad.iloc[0]))
+        raise InputError(
+            f"system {key[0]!r}, document {key[1]!r}, segment {key[2]} has {bad.iloc[0]} rater(s); the "
+            f"design needs {k}",
+            file=file,
+            row=_first_line(frame, key),
+            column="rater",
+            value=int(bad.iloc[0]),
+        )
 
 
 def _first_line(frame: pd.DataFrame, key) -> int | None:
@@ -291,14 +302,26 @@ def scored_segments(scores: pd.DataFrame, common: bool = True) -> pd.DataFrame:
     """
     segments, keep, _, _ = _used(scores, common)
     used = segments[keep]
-    out = pd.DataFrame({"system": used["system"].to_numpy(), "doc": used["doc"].to_numpy(),
-                        "segment": used["doc_seg_id"].to_numpy(), "n_raters": used["raters"].array,
-                        "score": used["score"].to_numpy()})
+    out = pd.DataFrame(
+        {
+            "system": used["system"].to_numpy(),
+            "doc": used["doc"].to_numpy(),
+            "segment": used["doc_seg_id"].to_numpy(),
+            "n_raters": used["raters"].array,
+            "score": used["score"].to_numpy(),
+        }
+    )
     return out.sort_values(["system", "doc", "segment"], kind="stable").reset_index(drop=True)
 
 
-def system_scores(scores: pd.DataFrame, common: bool = True, per_100_chars: bool = False, ci: float | None = None,
-                  n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+def system_scores(
+    scores: pd.DataFrame,
+    common: bool = True,
+    per_100_chars: bool = False,
+    ci: float | None = None,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> pd.DataFrame:
     """System scores ``system, segments, raters, score`` (best first).
 
     ``scores`` is rater-level (:func:`rater_scores`) or segment-level
@@ -349,16 +372,20 @@ def system_scores(scores: pd.DataFrame, common: bool = True, per_100_chars: bool
     segments, keep, of_rating, _ = _used(scores, common)
     used = segments[keep]
     if per_100_chars and "source_chars" not in used.columns:
-        raise InputError("scoring per 100 source characters needs the source texts", column="source",
-                         expected="ratings of a Marot/MQM file read with its source column")
+        raise InputError(
+            "scoring per 100 source characters needs the source texts",
+            column="source",
+            expected="ratings of a Marot/MQM file read with its source column",
+        )
     per = used["source_chars"].to_numpy(dtype=float) / 100 if per_100_chars else np.ones(len(used))
     system_codes, first = _groups(used, ["system"])
     systems = pd.Index(used["system"].iloc[first].to_numpy())  # as a groupby key: pandas infers the dtype
     score = used["score"].to_numpy(dtype=float)
     total = np.bincount(system_codes, weights=score, minlength=len(systems))
     units = np.bincount(system_codes, weights=per, minlength=len(systems))
-    out = pd.DataFrame({"system": systems, "segments": np.bincount(system_codes, minlength=len(systems)),
-                        "score": total / units})
+    out = pd.DataFrame(
+        {"system": systems, "segments": np.bincount(system_codes, minlength=len(systems)), "score": total / units}
+    )
     if of_rating is not None:
         kept = scores[keep[of_rating]]
         raters = kept.drop_duplicates(["system", "rater"]).groupby("system").size()
@@ -414,15 +441,20 @@ def segment_counts(scores: pd.DataFrame, common: bool = True) -> SegmentCounts:
     return SegmentCounts(kept, n_all - kept)
 
 
-def _document_intervals(used: pd.DataFrame, system_codes: np.ndarray, n_systems: int, per: np.ndarray, ci: float,
-                        n_boot: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _document_intervals(
+    used: pd.DataFrame, system_codes: np.ndarray, n_systems: int, per: np.ndarray, ci: float, n_boot: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Percentile intervals of every system's score under one set of document resamples."""
     from .stats import percentile_interval, resample
 
     doc_codes, docs = pd.factorize(used["doc"])
     if len(docs) == 1 and str(docs[0]).strip() == "":
-        raise InputError("an interval resamples whole documents, and these segments name none (a per-segment score "
-                         "file gives no documents)", column="doc", parameter="ci")
+        raise InputError(
+            "an interval resamples whole documents, and these segments name none (a per-segment score "
+            "file gives no documents)",
+            column="doc",
+            parameter="ci",
+        )
     draws = resample(len(docs), n_boot, seed=seed).astype(float)  # (n_boot, documents): how often each is drawn
     cell = system_codes * len(docs) + doc_codes  # sums per (system, document), then weighted by the draws
     size = n_systems * len(docs)
@@ -450,8 +482,9 @@ def _alpha_rows(ratings: pd.DataFrame, scope: str, n_boot: int, seed: int, ci: f
     docs = [d for _, d, _ in wide.index]  # resample documents: all systems' units of a drawn document come along
     weights = resample(len(wide), n_boot, seed=seed, clusters=docs)
     low, high = percentile_interval(interval_alpha_weighted(data, weights), ci)
-    return [{"scope": scope, "statistic": "alpha", "estimate": estimate, "ci_low": low, "ci_high": high,
-             "n": len(wide)}]
+    return [
+        {"scope": scope, "statistic": "alpha", "estimate": estimate, "ci_low": low, "ci_high": high, "n": len(wide)}
+    ]
 
 
 def _icc_rows(ratings: pd.DataFrame, scope: str) -> list[dict]:
@@ -472,16 +505,27 @@ def _icc_rows(ratings: pd.DataFrame, scope: str) -> list[dict]:
     kinds = ("ICC(1,1)", "ICC(1,k)", "ICC(A,1)", "ICC(A,k)") if crossed else ("ICC(1,1)", "ICC(1,k)")
     n = int(multi["unit"].nunique())
     if n < 2 or len(multi) < 5:  # pingouin needs 5 values; an ICC of one unit is undefined
-        return [{"scope": scope, "statistic": kind, "estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": n}
-                for kind in kinds]
+        return [
+            {"scope": scope, "statistic": kind, "estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": n}
+            for kind in kinds
+        ]
     res = pg.intraclass_corr(data=multi, targets="unit", raters="slot", ratings="penalty").set_index("Type")
-    return [{"scope": scope, "statistic": kind, "estimate": float(res.loc[kind, "ICC"]),
-             "ci_low": float(res.loc[kind, "CI95"][0]), "ci_high": float(res.loc[kind, "CI95"][1]), "n": n}
-            for kind in kinds]
+    return [
+        {
+            "scope": scope,
+            "statistic": kind,
+            "estimate": float(res.loc[kind, "ICC"]),
+            "ci_low": float(res.loc[kind, "CI95"][0]),
+            "ci_high": float(res.loc[kind, "CI95"][1]),
+            "n": n,
+        }
+        for kind in kinds
+    ]
 
 
-def score_agreement(ratings: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0,
-                    file=None) -> pd.DataFrame:
+def score_agreement(
+    ratings: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci: float = 95.0, file=None
+) -> pd.DataFrame:
     """Agreement of the raters' segment penalties (:func:`rater_scores`), overall and per system.
 
     A unit is one (system, segment) rated by two or more raters. Rows
@@ -528,14 +572,27 @@ def score_agreement(ratings: pd.DataFrame, n_boot: int = 1000, seed: int = 0, ci
     """
     rows = _alpha_rows(ratings, "overall", n_boot, seed, ci)
     if not rows:
-        raise InputError("no segment has two or more raters, so there is no agreement to measure", file=file,
-                         column="rater")
+        raise InputError(
+            "no segment has two or more raters, so there is no agreement to measure", file=file, column="rater"
+        )
     rows += _icc_rows(ratings, "overall")
     for system, group in ratings.groupby("system", sort=True):
         rows += _alpha_rows(group, str(system), n_boot, seed, ci) + _icc_rows(group, str(system))
     return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)
 
 
-__all__ = ["rater_scores", "source_chars", "check_raters", "segment_scores", "common_segments", "scored_segments",
-           "system_scores", "segment_counts", "SegmentCounts", "score_agreement", "SYSTEM_COLUMNS", "SEGMENT_COLUMNS",
-           "AGREEMENT_COLUMNS"]
+__all__ = [
+    "rater_scores",
+    "source_chars",
+    "check_raters",
+    "segment_scores",
+    "common_segments",
+    "scored_segments",
+    "system_scores",
+    "segment_counts",
+    "SegmentCounts",
+    "score_agreement",
+    "SYSTEM_COLUMNS",
+    "SEGMENT_COLUMNS",
+    "AGREEMENT_COLUMNS",
+]
