@@ -56,17 +56,15 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
 
+from ..core.statistics.correlation import kendall_tau_rows, pearson, pearson_rows
 from ..core.statistics.stats import percentile_interval, resample
 from .correlations import (
     TIE_TOLERANCE,
     _accuracy_rows,
     _item_values,
-    _kendall_rows,
-    _pearson_rows,
     _tie_calibrated_rows,
     _tie_pairs,
     _weighted_item_mean,
-    pearson,
     snap_ties,
 )
 from .scores import LOWER_IS_BETTER  # metrics whose scores are lower-is-better by default (edit rates)
@@ -289,7 +287,7 @@ def _metric_system(a: _Aligned, name: str, segments: str, weights: np.ndarray | 
     return _segment_means(grid, ~np.isnan(grid), weights), True, "mean of all segments"
 
 
-_SYSTEM_FUNCTIONS = {"pearson": _pearson_rows, "kendall_tau_b": _kendall_rows, "pairwise_accuracy": _accuracy_rows}
+_SYSTEM_FUNCTIONS = {"pearson": pearson_rows, "kendall_tau_b": kendall_tau_rows, "pairwise_accuracy": _accuracy_rows}
 
 
 def _system_rows(

@@ -14,7 +14,8 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from .correlations import _pearson_rows, snap_ties
+from ..core.statistics.correlation import pearson_rows
+from .correlations import snap_ties
 from .meta import (
     _SYSTEM_FUNCTIONS,
     LOWER_IS_BETTER,
@@ -144,14 +145,14 @@ def _perm_deltas(
     za[cells], zb[cells] = _zscore(ga[cells]), _zscore(gb[cells])
     if statistic == "pearson_flat":  # vectorised: Pearson's r of every permutation's cells at once
         h, xa, xb = hgrid[cells], za[cells], zb[cells]
-        delta = float(_pearson_rows(h, xa)[0] - _pearson_rows(h, xb)[0])
+        delta = float(pearson_rows(h, xa)[0] - pearson_rows(h, xb)[0])
         deltas = np.empty(n_perm)
         for start in range(0, n_perm, 100):  # the same draws as one permutation at a time, 100 at a time
             k = min(100, n_perm - start)
             swap = (rng.random((k, *za.shape)) < 0.5)[:, cells]
             pa, pb = np.where(swap, xb, xa), np.where(swap, xa, xb)
             hh = np.broadcast_to(h, pa.shape)
-            deltas[start : start + k] = _pearson_rows(hh, pa) - _pearson_rows(hh, pb)
+            deltas[start : start + k] = pearson_rows(hh, pa) - pearson_rows(hh, pb)
         return delta, deltas, int(cells.sum())
     sub = _Aligned(a.systems, a.items, a.clusters, hgrid, a.human_system, {}, {}, a.signs, a.tolerance)
 
