@@ -93,7 +93,7 @@ def test_the_student_kit_readme_keeps_its_lines():
     readme = kit["readme"].format(key=kit["no_key"], book=kit["book"])
     assert "\n\n    make lab\n\n" in readme and "`.venv\\Scripts\\`" in readme  # a code block, one backslash each
     assert readme.endswith(
-        "Put it into `data/authored/`.\n\nThe book itself, student edition, opens offline: `html/index.html`.\n"
+        "Put them into `data/authored/`.\n\nThe book itself, student edition, opens offline: `html/index.html`.\n"
     )
 
 

@@ -135,7 +135,8 @@ def test_a_data_box_detail_is_a_section_of_the_chapters_words():
     assert own.files == ("ref.txt",) and own.kind == "own"
     assert own.detail == "Reference, system outputs and human scores passed to this notebook as papermill parameters."
     released = report.Provenance.worded("released", "10_figurative")
-    assert released.detail.startswith("Google's expert MQM ratings of ZH→EN (google/wmt-mqm-human-evaluation")
+    assert released.detail.startswith("WMT22 ZH→EN in mt-metrics-eval's layout with Song &amp; Xu's")
+    assert "Google's expert MQM ratings of ZH→EN (google/wmt-mqm-human-evaluation" in released.detail
     assert "(<code>data/authored/idiom_sample.csv</code>), sha256-verified by <code>.venv/bin/python" in released.detail
     assert released.detail in released.note().data
 

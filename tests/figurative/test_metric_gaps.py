@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from helpers.figurative import design, metric_gaps
-from helpers.metrics import meta
+from helpers.metrics import correlations, meta
 
 
 def _cells(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -57,7 +57,7 @@ def test_each_groups_accuracy_is_chapter_09s_on_its_segments_alone():
     segments, _, human, grids = metric_gaps.grids(table, metrics)
     idiom = np.array([s.endswith(":0") for s in segments])
     for group, mask in (("idiom", idiom), ("other", ~idiom)):
-        expected = meta.tie_calibrated_accuracy(human[mask], grids["sees-refA"][mask])[0]
+        expected = correlations.tie_calibrated_accuracy(human[mask], grids["sees-refA"][mask])[0]
         assert got.loc[group, "estimate"] == pytest.approx(expected)
         assert got.loc[group, "segments"] == mask.sum()
     assert got.loc["difference", "estimate"] == pytest.approx(

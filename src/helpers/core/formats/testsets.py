@@ -3,8 +3,9 @@
 In the spirit of mt-metrics-eval's ``EvalSet`` and its ``meta_info``: a test set is a name, a
 language pair, the upstream repository its files come from (fetched and sha256-checked by
 ``.venv/bin/python -m helpers fetch`` from ``data/sources.yml``), the files of each kind, its systems and,
-written once, the rule by which its segments join across files. Chapters and commands ask the
-registry for a path; no other module declares one.
+written once, the rule by which its segments join across files. The entries are data,
+``testsets.yml`` beside this module; chapters and commands ask the registry for a path, and no other
+module declares one.
 
 >>> sorted(NAMES)
 ['generaltest2023', 'newstest2021', 'ted', 'wmt22', 'wmt24-esa']
@@ -21,13 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import paths
+import yaml
 
-GOOGLE_MQM = "google/wmt-mqm-human-evaluation"
-WMT21 = "wmt-conference/wmt21-news-systems"
-WMT23 = "wmt-conference/wmt23-news-systems"
-WMT24 = "wmt-conference/wmt24-news-systems"
-MTME_ZH_MWE = "florethsong/mtme-zh-mwe"
+from .. import paths
 
 
 @dataclass(frozen=True)
@@ -83,118 +80,25 @@ class TestSet:
         return read_mtme(self.file("directory"), self.lp, **self.options)
 
 
-_REGISTRY = (
-    TestSet(
-        name="newstest2021",
-        lp="zh-en",
-        title="newstest2021 ZH→EN",
-        layout="wmt-txt",
-        join=(
-            "line i of the source, reference and output files is segment i; Google's MQM seg_id is that 1-based "
-            "line (checked: sentence chrF correlates with MQM best at that offset)"
-        ),
-        citation="Akhbardeh et al. (2021), Findings of WMT21; Freitag et al. (2021), TACL (expert MQM)",
-        files={
-            "source": (WMT21, "txt/sources/newstest2021.zh-en.src.zh"),
-            "reference": (WMT21, "txt/references/newstest2021.zh-en.ref.A.en"),
-            "output": (WMT21, "txt/system-outputs/newstest2021.zh-en.hyp.{system}.en"),
-            "automatic_scores": (WMT21, "scores/automatic-scores.tsv"),
-            "comet_refA": (WMT21, "scores/COMET/zh-en/COMET_newstest2021_ref-A.tsv"),
-            "comet_refB": (WMT21, "scores/COMET/zh-en/COMET_newstest2021_ref-B.tsv"),
-            "da_system": (WMT21, "humaneval/newstest2021-toen/ad-sys-scores-zh-en.csv"),
-            "da_segment": (WMT21, "humaneval/newstest2021-toen/ad-seg-scores-zh-en.csv"),
-            "mqm_scores": (GOOGLE_MQM, "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv"),
-        },
-        systems=("Borderline", "DIDI-NLP", "Facebook-AI", "IIE-MT", "MiSS", "NiuTrans", "Online-W", "SMU"),
-        options={"reference_name": "A"},
-    ),
-    TestSet(
-        name="generaltest2023",
-        lp="zh-en",
-        title="WMT23 ZH→EN",
-        layout="wmt-txt",
-        join=(
-            "line i of the text files is segment i; the MQM file's (doc, doc_seg_id) is mapped to a line by "
-            "matching the document's source text (helpers.core.formats.texts.align_to_lines)"
-        ),
-        citation="Kocmi et al. (2023), Findings of WMT23; Freitag et al. (2023), WMT23 metrics task (expert MQM)",
-        files={
-            "source": (WMT23, "txt/sources/generaltest2023.zh-en.src.zh"),
-            "reference": (WMT23, "txt/references/generaltest2023.zh-en.ref.refA.en"),
-            "output": (WMT23, "txt/system-outputs/generaltest2023.zh-en.hyp.{system}.en"),
-            "automatic_scores": (WMT23, "scores/automatic-scores.tsv"),
-            "dasqm": (WMT23, "humaneval/DA+SQM/WMT23.results.txt"),
-            "mqm": (GOOGLE_MQM, "generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"),
-        },
-        systems=(
-            "GPT4-5shot",
-            "HW-TSC",
-            "IOL_Research",
-            "Lan-BridgeMT",
-            "NLLB_Greedy",
-            "NLLB_MBR_BLEU",
-            "ONLINE-A",
-            "ONLINE-B",
-            "ONLINE-M",
-            "ONLINE-W",
-        ),
-        options={"reference_name": "refA"},
-    ),
-    TestSet(
-        name="wmt22",
-        lp="zh-en",
-        title="WMT22 ZH→EN",
-        layout="mtme",
-        join=(
-            "mt-metrics-eval's layout: line i of every text file and documents/zh-en.docs is segment i; each "
-            "seg.score file holds one block of 1,875 rows per system in segment order; all.json's index is the "
-            "0-based line"
-        ),
-        citation=(
-            "Freitag et al. (2022), Results of the WMT22 metrics shared task; Song and Xu (2024), LREC-COLING "
-            "(Chinese multiword-expression labels)"
-        ),
-        files={
-            "directory": (MTME_ZH_MWE, "raw_wmt22"),
-            "mwe_labels": (MTME_ZH_MWE, "all.json"),
-            "mwe_items": (MTME_ZH_MWE, "cat_list.json"),
-        },
-        options={"human_dirs": ("human-scores", "human-score_sd")},
-    ),
-    TestSet(
-        name="ted",
-        lp="zh-en",
-        title="TED ZH→EN",
-        layout="mqm-tsv",
-        join=(
-            "the outputs are in Google's MQM file itself, one row per error; global_seg_id identifies a segment, "
-            "(doc, doc_seg_id) its place in a talk; ref and refB are rated human translations"
-        ),
-        citation="Freitag et al. (2021), TACL (expert MQM of WMT20 TED talks)",
-        files={
-            "mqm": (GOOGLE_MQM, "ted/zhen/mqm_ted_zhen.tsv"),
-            "mqm_scores": (GOOGLE_MQM, "ted/zhen/mqm_ted_zhen.avg_seg_scores.tsv"),
-        },
-    ),
-    TestSet(
-        name="wmt24-esa",
-        lp="en-zh",
-        title="WMT24 EN→ZH (ESA)",
-        layout="esa",
-        join=(
-            "each ESA row names its system, document and segment; the waves' character offsets index the "
-            "target text of the row"
-        ),
-        citation="Kocmi et al. (2024), Findings of WMT24 (ESA human evaluation)",
-        files={
-            "esa": (WMT24, ("humeval/esa_generalMT2024_wave2.csv", "humeval/esa_generalMT2024_wave3.csv")),
-            "autorank_report": (WMT24, "report/generated_report.tex"),
-        },
-    ),
-)
+#: The registry's entries (one per test set), as data beside this module.
+REGISTRY_FILE = Path(__file__).with_name("testsets.yml")
+
+
+def _entry(spec: dict) -> TestSet:
+    """A :class:`TestSet` from one entry of :data:`REGISTRY_FILE` (lists become tuples: the set is frozen)."""
+    files = {
+        kind: (f["repo"], tuple(f["path"]) if isinstance(f["path"], list) else f["path"])
+        for kind, f in spec["files"].items()
+    }
+    options = {k: tuple(v) if isinstance(v, list) else v for k, v in spec.get("options", {}).items()}
+    fixed = {k: spec[k] for k in ("name", "lp", "title", "layout", "join", "citation")}
+    return TestSet(**fixed, files=files, systems=tuple(spec.get("systems", ())), options=options)
+
 
 #: Name -> registered test set.
-REGISTRY: dict[str, TestSet] = {t.name: t for t in _REGISTRY}
+REGISTRY: dict[str, TestSet] = {
+    t.name: t for t in map(_entry, yaml.safe_load(REGISTRY_FILE.read_text(encoding="utf-8"))["testsets"])
+}
 NAMES = tuple(REGISTRY)
 
 
