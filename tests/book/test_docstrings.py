@@ -111,8 +111,8 @@ NOT_STATISTICS = {
         "organisers_filter",
         "to_annotations",
         "undecided_spans",
-        "read_autorank",
     ),
+    "helpers.core.formats.esa_rankings": ("read_autorank",),
     "helpers.explanations.evaluator": ("held_out_metaphors", "split_by_metaphor", "grouped_folds"),
     "helpers.explanations.analysis": ("wide_ratings", "significance_mark", "spearman_pairs"),
     "helpers.explanations.bounded_scale": ("rounding_cuts",),
@@ -122,6 +122,8 @@ NOT_STATISTICS = {
         "source_by_severity_scheme",
         "compared_schemes",
         "scheme_weights",
+    ),
+    "helpers.wmt.categories_and_spans": (
         "category_presence",
         "error_spans",
         "span_coverage",

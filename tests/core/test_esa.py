@@ -19,7 +19,7 @@ import pytest
 from helpers import __main__ as cli
 from helpers.core import paths
 from helpers.core.errors import InputError
-from helpers.core.formats import esa, mqm
+from helpers.core.formats import esa, esa_rankings, mqm
 
 T0 = 1724108000.0
 
@@ -261,9 +261,9 @@ def test_human_ranking_clusters_and_ranks(tmp_path):
             esa_row("r", "C", i, NEWS, 52 - (i % 2) * 2 + (i == 0)),
         ]
     kept, _ = esa.organisers_filter(esa.read_esa(write_csv(tmp_path / "r.csv", rows)))
-    p = esa.pairwise_pvalues(kept).set_index(["system", "other"])["p"]
+    p = esa_rankings.pairwise_pvalues(kept).set_index(["system", "other"])["p"]
     assert p["A", "B"] < 1e-6 and p["B", "C"] > 0.05 and p["B", "C"] == p["C", "B"]
-    table = esa.human_ranking(kept).set_index("system")
+    table = esa_rankings.human_ranking(kept).set_index("system")
     assert table["cluster"].to_dict() == {"A": 1, "B": 2, "C": 2}
     assert table.loc["A", ["rank_low", "rank_high"]].tolist() == [1, 1]
     assert table.loc["B", ["rank_low", "rank_high"]].tolist() == [2, 3]
@@ -272,10 +272,10 @@ def test_human_ranking_clusters_and_ranks(tmp_path):
 def test_rank_agreement_is_kendall_tau_by_hand():
     human = pd.DataFrame({"lp": "en-zh", "system": ["A", "B", "C", "refA"], "score_by_domain": [90.0, 80, 70, 85]})
     auto = pd.DataFrame({"lp": "en-zh", "system": ["A", "C", "B", "X"], "autorank": [1.0, 2.0, 3.0, 4.0]})
-    compared = esa.compare_rankings(human, auto).set_index("system")
+    compared = esa_rankings.compare_rankings(human, auto).set_index("system")
     assert compared["auto_rank"].tolist()[:3] == [1, 3, 2] and pd.isna(compared.loc["refA", "auto_rank"])
     assert compared.loc["C", "rank_shift"] == -1
-    row = esa.rank_agreement(compared.reset_index()).iloc[0]
+    row = esa_rankings.rank_agreement(compared.reset_index()).iloc[0]
     # pairs AB, AC concordant, BC discordant: tau = (2 - 1) / 3
     assert row["systems"] == 3 and row["kendall_tau"] == pytest.approx(1 / 3) and row["same_top"]
 
@@ -438,7 +438,7 @@ def test_real_segment_ids_are_lines_of_the_pairs_texts(real):
 
 def test_published_enzh_table_and_who_humans_rated(real):
     root, _, kept, _ = real
-    auto = esa.read_autorank(root / "report/generated_report.tex")
+    auto = esa_rankings.read_autorank(root / "report/generated_report.tex")
     assert auto.groupby("lp").size()["en-zh"] == 21 and auto["lp"].nunique() == 11
     enzh = auto[auto["lp"] == "en-zh"].set_index("system")
     for system, (rank, metricx, kiwi, rated) in AUTO_ENZH.items():
@@ -456,9 +456,9 @@ def test_published_enzh_table_and_who_humans_rated(real):
     human = esa.system_scores(kept[kept["lp"] == "en-zh"])
     assert {s: f"{v:.1f}" for s, v in zip(human["system"], human["score_by_domain"])} == HUMAN_ENZH
     assert (human["segments"] == 634).all()
-    both = esa.compare_rankings(human.assign(cluster=1), auto).set_index("system")
+    both = esa_rankings.compare_rankings(human.assign(cluster=1), auto).set_index("system")
     assert both.loc["GPT-4", ["human_rank", "auto_rank"]].tolist() == [1, 6]
     assert pd.isna(both.loc["refA", "auto_rank"])
     # the automatic ranking agrees with the human one only in part, and picks another winner
-    agreement = esa.rank_agreement(both.reset_index()).iloc[0]
+    agreement = esa_rankings.rank_agreement(both.reset_index()).iloc[0]
     assert agreement["systems"] == 12 and round(agreement["kendall_tau"], 3) == 0.615 and not agreement["same_top"]

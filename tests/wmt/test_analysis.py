@@ -14,7 +14,7 @@ import pytest
 
 from helpers.core import paths
 from helpers.core.statistics.schemes import load_scheme
-from helpers.wmt import analysis, readme_tables, systems
+from helpers.wmt import analysis, categories_and_spans, readme_tables, systems
 from helpers.wmt import analysis as wa
 
 
@@ -248,7 +248,7 @@ def test_major_weight_scheme_is_the_mqm_table_with_one_weight_changed():
 
 
 def test_top_level_categories():
-    got = wa.top_level(
+    got = categories_and_spans.top_level(
         pd.Series(
             [
                 "Accuracy/Mistranslation",
@@ -281,7 +281,7 @@ def test_segment_matrix_and_rankings_on_the_common_segments():
 
 
 def test_category_presence_by_hand():
-    p = wa.category_presence(frame(ROWS))
+    p = categories_and_spans.category_presence(frame(ROWS))
     assert sorted(p["category"].unique()) == ["Accuracy", "Fluency", "Non-translation", "Source", "Style"]
     # 12 ratings x 5 categories (A d2/1 r2 has only a HOTW row: not a rating here)
     assert len(p) == 12 * 5
@@ -303,8 +303,8 @@ def test_category_presence_by_hand():
 
 
 def test_presence_agreement_by_hand():
-    presence = wa.category_presence(frame([r for r in ROWS if r[0] != "C"]))
-    out = wa.presence_agreement(presence).set_index("category")
+    presence = categories_and_spans.category_presence(frame([r for r in ROWS if r[0] != "C"]))
+    out = categories_and_spans.presence_agreement(presence).set_index("category")
     # Style: units B d2/1 both mark it (1, 1); the other four two-rater units neither: 5 units, all agree
     assert out.loc["Style", "n_units"] == 5 and out.loc["Style", "exact_agreement"] == 100.0
     assert out.loc["Style", "marked_percent"] == pytest.approx(20.0)
@@ -323,7 +323,7 @@ def test_presence_agreement_by_hand():
 
 
 def test_error_spans_by_hand():
-    s = wa.error_spans(frame(ROWS))
+    s = categories_and_spans.error_spans(frame(ROWS))
     assert s[
         ["system", "doc", "doc_seg_id", "rater", "side", "start", "end", "category", "severity"]
     ].values.tolist() == [
@@ -332,11 +332,13 @@ def test_error_spans_by_hand():
         ["A", "d2", 1, "r1", "target", 4, 6, "Fluency", "Minor"],
         ["B", "d1", 1, "r2", "target", 2, 5, "Accuracy", "Major"],
     ]
-    assert wa.span_coverage(frame(ROWS)).to_dict("records") == [{"errors": 10, "without_span": 6}]
+    assert categories_and_spans.span_coverage(frame(ROWS)).to_dict("records") == [{"errors": 10, "without_span": 6}]
 
 
 def test_category_penalties_by_hand():
-    p = wa.category_penalties(frame([r for r in ROWS if r[0] != "C"])).set_index(["system", "category"])
+    p = categories_and_spans.category_penalties(frame([r for r in ROWS if r[0] != "C"])).set_index(
+        ["system", "category"]
+    )
     # A has 5 ratings (its HOTW-only rating of d2/1 is not one here, unlike in scoring.rater_scores):
     # Accuracy 5 + 1, Fluency 0.1 + 1; B has 6: Non-translation 25, Accuracy 5, Source 1, Style 1 + 5
     assert p["penalty"].to_dict() == pytest.approx(
@@ -813,7 +815,7 @@ PAIR_CHARS, PAIR_BOTH = np.array([8, 2, 4]), np.array([2, 0, 2])  # [0,4) + [2,6
 def test_span_table_by_hand():
     from helpers.core.statistics import stats
 
-    got = wa.span_table(SPANS, n_boot=7, seed=2, ci=80.0)
+    got = categories_and_spans.span_table(SPANS, n_boot=7, seed=2, ci=80.0)
     table, matches = got.table, got.matches
     assert matches[
         ["doc", "doc_seg_id", "rater_a", "rater_b", "spans_a", "spans_b", "chars_a", "chars_b", "chars_both"]
@@ -844,12 +846,12 @@ def test_span_table_defaults_are_the_documented_ones():
         ],
         ignore_index=True,
     )
-    got = wa.span_table(many)
-    given = wa.span_table(many, n_boot=1000, seed=0, ci=95.0)
+    got = categories_and_spans.span_table(many)
+    given = categories_and_spans.span_table(many, n_boot=1000, seed=0, ci=95.0)
     pd.testing.assert_frame_equal(got.table, given.table)
     pd.testing.assert_frame_equal(got.matches, given.matches)
     for other in ({"n_boot": 1001}, {"seed": 1}, {"ci": 94.0}):
-        assert not got.table.equals(wa.span_table(many, **other).table), other
+        assert not got.table.equals(categories_and_spans.span_table(many, **other).table), other
 
 
 # --------------------------------------------------------------------------- ICC by documents, standard errors
@@ -941,16 +943,16 @@ def test_major_to_minor_reads_the_mistranslation_weights():
 
 
 def test_top_level_of_deeper_and_odd_categories():
-    got = wa.top_level(pd.Series(["Fluency/Spelling/Case", "UX/Layout", "Non-translation!!"]))
+    got = categories_and_spans.top_level(pd.Series(["Fluency/Spelling/Case", "UX/Layout", "Non-translation!!"]))
     assert got.tolist() == ["Fluency", "UX", "Non-translation"]
 
 
 def test_result_columns_keep_integer_types():
     f = frame(ROWS)
-    p = wa.category_presence(f)
+    p = categories_and_spans.category_presence(f)
     assert p["present"].dtype == np.int64
-    assert wa.category_penalties(f)["count"].dtype == np.int64
-    s = wa.error_spans(f)
+    assert categories_and_spans.category_penalties(f)["count"].dtype == np.int64
+    s = categories_and_spans.error_spans(f)
     assert s["start"].dtype == np.int64 and s["end"].dtype == np.int64
     assert s.index.tolist() == list(range(len(s)))
     r = wa.rankings(f, ["mqm"])
@@ -999,8 +1001,8 @@ def test_icc_and_alpha_use_the_scheme_they_are_given():
 
 
 def test_presence_agreement_columns_and_kappa_by_hand():
-    presence = wa.category_presence(frame([r for r in ROWS if r[0] != "C"]))
-    out = wa.presence_agreement(presence)
+    presence = categories_and_spans.category_presence(frame([r for r in ROWS if r[0] != "C"]))
+    out = categories_and_spans.presence_agreement(presence)
     assert list(out.columns) == [
         "category",
         "n_units",

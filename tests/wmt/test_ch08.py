@@ -79,7 +79,7 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
 
     from helpers.core import paths
     from helpers.core.book import execution, formatting
-    from helpers.core.formats import esa
+    from helpers.core.formats import esa, esa_rankings
 
     path, small = _small_file(tmp_path)
     esa_path, esa_rows = _esa_slice(tmp_path)
@@ -134,7 +134,7 @@ def test_chapter_runs_on_a_small_mqm_file_and_its_findings_follow(tmp_path):
     kept, _ = esa.organisers_filter(esa.read_esa(esa_path))
     per_segment = kept.groupby(["system", "domain", "doc", "line_id"])["score"].mean()
     human = per_segment.groupby(["system", "domain"]).mean().groupby("system").mean().drop("refA")
-    auto = esa.read_autorank(paths.released_file(ch08.ESA_REPO, ch08.AUTORANK_FILE))
+    auto = esa_rankings.read_autorank(paths.released_file(ch08.ESA_REPO, ch08.AUTORANK_FILE))
     auto = auto[auto["lp"] == "en-cs"].set_index("system")["autorank"].reindex(human.index)
     tau = stats.kendalltau(-human, auto).statistic
     assert f"Kendall τ = {tau:.2f}" in shown and "over the 4 systems both rank" in shown

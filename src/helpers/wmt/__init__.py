@@ -2,7 +2,9 @@
 segments, in any language pair.
 
 * :mod:`~helpers.wmt.analysis` the chapter's analyses (published tables reproduced, the Major
-  weight sweep, agreement under several schemes, spans, system tests);
+  weight sweep, agreement under several schemes, system tests);
+* :mod:`~helpers.wmt.categories_and_spans` the per-category and span views (category presence
+  and its agreement, error spans and their agreement, penalties per category);
 * :mod:`~helpers.wmt.figures` the system × category heatmap, the rank-stability curve, the
   rater-bias forest plot and the human-against-automatic rank slopes of the ESA section, each interactive with a static twin;
 * :mod:`~helpers.wmt.ch08` chapter 08's parameter check, data boxes and their descriptions, and its
@@ -11,22 +13,24 @@ segments, in any language pair.
 
 from .analysis import (
     COMPARED,
-    category_penalties,
-    category_presence,
     compared_schemes,
-    error_spans,
     icc_by_documents,
     major_weight_agreement,
     major_weight_scheme,
-    presence_agreement,
     rankings,
     scheme_agreement,
     scheme_rankings,
     scheme_weights,
     segment_matrix,
+    weight_sweep,
+)
+from .categories_and_spans import (
+    category_penalties,
+    category_presence,
+    error_spans,
+    presence_agreement,
     span_table,
     top_level,
-    weight_sweep,
 )
 from .readme_tables import REPO, TABLES, reproduce, rounding_summary
 from .systems import certainty_overstatement, esa_ranking, system_kind, system_tests

@@ -34,7 +34,7 @@ def _grid(penalties: pd.DataFrame, value: str) -> pd.DataFrame:
 def category_heatmap(penalties: pd.DataFrame, title: str = "") -> go.Figure:
     """Systems (best first) × top-level categories, coloured by penalty per segment; hovering a
     cell shows the penalty and how many errors of that category the system got
-    (:func:`helpers.wmt.analysis.category_penalties`)."""
+    (:func:`helpers.wmt.categories_and_spans.category_penalties`)."""
     z, n = _grid(penalties, "penalty"), _grid(penalties, "count")
     counts = n.fillna(0).astype(int).to_numpy()
     fig = go.Figure(

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core.formats import esa
+from ..core.formats import esa_rankings
 from ..core.statistics import stats
 
 
@@ -293,9 +293,9 @@ def esa_ranking(kept: pd.DataFrame, autorank: pd.DataFrame, alpha: float = 0.05)
     """The human ESA ranking of each language pair beside the organisers' automatic one.
 
     The human ranking, its rank ranges and significance clusters are
-    :func:`helpers.core.formats.esa.human_ranking` (the mean over domains of each domain's mean ESA
+    :func:`helpers.core.formats.esa_rankings.human_ranking` (the mean over domains of each domain's mean ESA
     score; Wilcoxon signed-rank tests per domain combined by Stouffer's method); the automatic
-    ranking is read from the organisers' report (:func:`helpers.core.formats.esa.compare_rankings`).
+    ranking is read from the organisers' report (:func:`helpers.core.formats.esa_rankings.compare_rankings`).
     rank_shift = automatic rank − human rank, over the systems both rank (positive: the
     automatic ranking places the system lower than the humans do).
 
@@ -304,7 +304,7 @@ def esa_ranking(kept: pd.DataFrame, autorank: pd.DataFrame, alpha: float = 0.05)
     kept
         ESA ratings after the organisers' filters (:func:`helpers.core.formats.esa.organisers_filter`).
     autorank
-        The organisers' automatic ranking (:func:`helpers.core.formats.esa.read_autorank`).
+        The organisers' automatic ranking (:func:`helpers.core.formats.esa_rankings.read_autorank`).
     alpha
         Significance level of the clusters.
 
@@ -319,8 +319,8 @@ def esa_ranking(kept: pd.DataFrame, autorank: pd.DataFrame, alpha: float = 0.05)
     machine translation*, WMT 2024; Kocmi et al. (2024), *Findings of the WMT24 general machine
     translation shared task*, section on the human evaluation.
     """
-    human = esa.human_ranking(kept, alpha=alpha)
-    both = esa.compare_rankings(human, autorank)
+    human = esa_rankings.human_ranking(kept, alpha=alpha)
+    both = esa_rankings.compare_rankings(human, autorank)
     out = human.merge(both.drop(columns=["score_by_domain", "cluster"]), on=["lp", "system"], how="left")
     out["kind"] = out["system"].map(system_kind)
     return out[ESA_RANKING_COLUMNS]

@@ -74,10 +74,10 @@ def _kept(args):
 
 
 def _scores(args) -> int:
-    from ..formats import esa
+    from ..formats import esa, esa_rankings
 
     kept = _kept(args)
-    table = esa.human_ranking(kept) if args.clusters else esa.system_scores(kept)
+    table = esa_rankings.human_ranking(kept) if args.clusters else esa.system_scores(kept)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     write_csv(table, args.out)
     if args.segments:
