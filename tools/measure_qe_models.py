@@ -27,7 +27,7 @@ import yaml
 
 from helpers.core import paths
 from helpers.core.formats.measured import machine_record
-from helpers.slang import ch07
+from helpers.slang import ch07, ch07_views
 from helpers.slang import qe_models as qm
 
 KINDS = ("features", "use", "e5", "frozen", "finetuned")
@@ -56,7 +56,9 @@ def measure(kinds=KINDS, out=None, seed: int = 0, epochs: int = 1, max_length: i
     box = setup.load()
     train, dev, test = (box.part(s) for s in ("train", "dev", "test"))
     started, load_before = time.strftime("%Y-%m-%d %H:%M"), os.getloadavg()
-    table = qm.compare_models(kinds, train, dev, {ch07.DEV: dev, ch07.TEST: test}, setup.settings, cold=True)
+    table = qm.compare_models(
+        kinds, train, dev, {ch07_views.DEV: dev, ch07_views.TEST: test}, setup.settings, cold=True
+    )
     if out is not None:
         folder = paths.resolve_output(out)
         folder.mkdir(parents=True, exist_ok=True)

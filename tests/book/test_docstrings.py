@@ -88,12 +88,14 @@ NOT_STATISTICS = {
         "cold_cache",
     ),
     "helpers.slang.robustness": (
+        "boot_index",
+        "swap_sources",
+    ),
+    "helpers.slang.perturbations": (
         "slang_instances",
         "predict_groups",
         "perturb_sources",
         "perturbation_groups",
-        "boot_index",
-        "swap_sources",
     ),
     "helpers.metahope.scoring": (
         "pos_class",

@@ -14,7 +14,7 @@ from scipy.stats import spearmanr
 from helpers.core.book.findings import Words
 from helpers.core.errors import InputError
 from helpers.slang import candidates as hc
-from helpers.slang import ch06, correlations
+from helpers.slang import ch06, ch06_findings, correlations
 
 WORDS = Words("06_homophones")
 SI = "self-information"
@@ -336,8 +336,8 @@ def test_every_section_in_the_page_s_order_for_findings_csv(saved):
     _measured(saved, pd.DataFrame(), committed=False)
     every = ch06.findings(saved)
     assert list(every.columns[:8]) == ["quantity", "group", "value", "ci_low", "ci_high", "p", "text", "section"]
-    assert list(dict.fromkeys(every["section"])) == list(ch06.SECTIONS)
-    for section in ch06.SECTIONS:  # each section's rows are what the words state in that section
+    assert list(dict.fromkeys(every["section"])) == list(ch06_findings.SECTIONS)
+    for section in ch06_findings.SECTIONS:  # each section's rows are what the words state in that section
         shown = every[every["section"] == section].drop(columns="section").dropna(axis=1, how="all")
         alone = ch06.findings(saved, section)
         stated = alone.dropna(axis=1, how="all")
@@ -397,10 +397,10 @@ def test_a_folder_without_results_states_nothing(tmp_path):
     """Without result files every quantity is there and none is stated: not the paper's 172
     candidates, nor the committed measured ladder (data/measured), nor a False for a missing flag."""
     found = ch06.findings(tmp_path)
-    assert list(dict.fromkeys(found["section"])) == list(ch06.SECTIONS)
+    assert list(dict.fromkeys(found["section"])) == list(ch06_findings.SECTIONS)
     stated = found[found["value"].notna() | (found["text"] != "")]
     assert stated.empty, stated["quantity"].tolist()
-    for section in ch06.SECTIONS:  # every quantity the words name is there
+    for section in ch06_findings.SECTIONS:  # every quantity the words name is there
         WORDS.text(section, ch06.findings(tmp_path, section))
     for name in (
         "paper_candidates",
@@ -495,10 +495,8 @@ def test_the_measurement_script_reproduces_the_committed_ladder(tmp_path):
 
 
 def test_table8_overlap_counts_the_paper_top_five_by_hand(tmp_path, monkeypatch):
-    from helpers.slang import ch06
-
     table8 = pd.DataFrame({"word": ["尼玛", "尼玛", "卧槽", "劳资"], "candidate": ["你妈", "泥马", "我操", "老子"]})
-    monkeypatch.setattr(ch06, "read_published", lambda study, name: table8)
+    monkeypatch.setattr(ch06_findings, "read_published", lambda study, name: table8)
     top = pd.DataFrame(
         {
             "method": ["percentile"] * 4 + ["self-information"] * 3,

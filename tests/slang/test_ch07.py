@@ -10,7 +10,7 @@ import pytest
 
 from helpers.core import Words
 from helpers.core.errors import InputError
-from helpers.slang import ch07
+from helpers.slang import ch07, ch07_findings, ch07_views
 from helpers.slang import robustness as rb
 
 
@@ -323,8 +323,8 @@ def _value(found, quantity, group=""):
 def test_findings_are_recomputed_from_the_saved_csvs(saved):
     found = ch07.findings(saved)
     assert list(found.columns[:8]) == ["quantity", "group", "value", "ci_low", "ci_high", "p", "text", "section"]
-    assert list(dict.fromkeys(found["section"])) == list(ch07.SECTIONS)
-    section = {name: found[found["section"] == name] for name in ch07.SECTIONS}
+    assert list(dict.fromkeys(found["section"])) == list(ch07_findings.SECTIONS)
+    section = {name: found[found["section"] == name] for name in ch07_findings.SECTIONS}
     assert _value(section["alignment"], "mismatched_rows") == 2
     assert section["alignment"].set_index("quantity").loc["mismatched_rows", "text"] == "5, 9"
     assert _value(section["post_edits"], "lines_with_post_edit") == 20
@@ -376,7 +376,7 @@ def test_findings_are_recomputed_from_the_saved_csvs(saved):
 
 def test_every_section_reads_from_the_saved_csvs_in_the_words(saved):
     words = Words("07_qe_robustness")
-    text = {name: words.text(name, ch07.findings(saved, name)) for name in ch07.SECTIONS}
+    text = {name: words.text(name, ch07.findings(saved, name)) for name in ch07_findings.SECTIONS}
     assert "rows 5, 9" in text["alignment"]
     assert "**4 of the 10 released test lines (40%) have a source" in text["leakage"]
     assert "“Critical; Minor” gets 20 instead of 11 (1 lines)" in text["score_rule"]
@@ -400,10 +400,10 @@ def test_a_folder_without_results_states_nothing(tmp_path):
     """Without result files every quantity is there and none is stated: no committed default (the
     90 s budget), no module constant (the tolerances) and no "not measured" without the run's record."""
     found = ch07.findings(tmp_path)
-    assert list(dict.fromkeys(found["section"])) == list(ch07.SECTIONS)
+    assert list(dict.fromkeys(found["section"])) == list(ch07_findings.SECTIONS)
     stated = found[found["value"].notna() | (found["text"] != "")]
     assert stated.empty, stated["quantity"].tolist()
-    for section in ch07.SECTIONS:  # every quantity the words name is there
+    for section in ch07_findings.SECTIONS:  # every quantity the words name is there
         Words("07_qe_robustness").text(section, ch07.findings(tmp_path, section))
     for name in ("budget", "measured", "measured_now", "tolerance", "not_reading", "robust", "beside_verdict"):
         assert name in set(found["quantity"]), name
@@ -488,7 +488,7 @@ def test_chapter_runs_with_one_model_measured_now_and_its_findings_come_back_fro
     assert "**Measured in this run**" in shown and "Most accurate on the re-split dev (test beside it)" in shown
     res = tmp_path / "res" / "07_qe_robustness"
     comparison = pd.read_csv(res / "model_comparison.csv")
-    assert set(comparison["evaluated_on"]) == {ch07.DEV, ch07.TEST} and "rho" in comparison
+    assert set(comparison["evaluated_on"]) == {ch07_views.DEV, ch07_views.TEST} and "rho" in comparison
     saved = pd.read_csv(res / "findings.csv").fillna({"group": "", "text": ""})
     again = ch07.findings(res)
     keys = ["section", "quantity", "group"]
@@ -518,5 +518,5 @@ def test_stability_findings_of_partial_tables_leave_out_what_they_lack(saved, pa
         assert _value(stability, "signed_shift", group) == 0.08
         assert _value(stability, "word_shift", "re-split, reader, 尼玛") == 0.1
     words = Words("07_qe_robustness")
-    for section in ch07.SECTIONS:
+    for section in ch07_findings.SECTIONS:
         words.text(section, ch07.findings(saved, section))

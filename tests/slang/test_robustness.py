@@ -12,6 +12,7 @@ from scipy.stats import pearsonr, spearmanr
 
 from helpers.core.errors import InputError
 from helpers.core.statistics import stats
+from helpers.slang import perturbations as pt
 from helpers.slang import robustness as rb
 
 from .toy_predictions import _toy_predictions
@@ -691,7 +692,7 @@ def test_paper_tables_5_6_against_9_10():
 
 def test_perturb_sources_every_occurrence_and_nothing_else():
     sources = pd.Series(["卧槽卧槽", "劳资不干了", "没有俚语"])
-    out = rb.perturb_sources(sources, {"卧槽": ["我操", "我艹"], "劳资": ["老子", "老资"]}, k=2)
+    out = pt.perturb_sources(sources, {"卧槽": ["我操", "我艹"], "劳资": ["老子", "老资"]}, k=2)
     assert out["perturbed"].tolist() == ["我艹我艹", "老资不干了", "没有俚语"]
     assert out["n_replacements"].tolist() == [2, 1, 0]
 
@@ -748,7 +749,7 @@ def test_perturbation_groups():
     )
     edits = pd.DataFrame({"source": ["卧槽 好累", "劳资走了"], "post_edit": ["damn, so tired", " "]})
     fixes = pd.DataFrame({"source": ["劳资走了"], "mt": ["I'm off"]})
-    groups = rb.perturbation_groups(posts, {"卧槽": ["我操", "我艹"], "劳资": ["老子", "老资"]}, edits, fixes, k_max=2)
+    groups = pt.perturbation_groups(posts, {"卧槽": ["我操", "我艹"], "劳资": ["老子", "老资"]}, edits, fixes, k_max=2)
     assert list(groups) == ["G0", "M1G1", "M1G2", "M2G2", "M2G1"]
     assert groups["M1G2"]["source"].tolist() == ["我艹好累", "老资走了"]
     assert groups["M1G1"]["mt"].tolist() == posts["mt"].tolist()  # Method 1 leaves the MT alone
