@@ -32,6 +32,7 @@ MODULES = tuple(
     "helpers.metrics.correlations",
     "helpers.metrics.significance",
     "helpers.figurative.analysis",
+    "helpers.figurative.error_spans",
     "helpers.slang.correlations",
 )
 #: Modules that mix statistics with readers, plumbing and display: every public function is

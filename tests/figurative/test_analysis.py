@@ -1,6 +1,6 @@
-"""The building blocks of chapter 10 (helpers.figurative.analysis): idiom flags joined to MQM
-penalties, span overlap on hand-made spans, and the join counts on the real files (the idiom
-effect itself: tests/figurative/test_design.py)."""
+"""The building blocks of chapter 10 (helpers.figurative.analysis, helpers.figurative.error_spans):
+idiom flags joined to MQM penalties, span overlap on hand-made spans, and the join counts on the
+real files (the idiom effect itself: tests/figurative/test_design.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from helpers.core.errors import InputError
 from helpers.core.formats import annotations, mqm
-from helpers.figurative import analysis
+from helpers.figurative import analysis, error_spans
 
 
 def test_flags_count_idioms_in_the_clean_source():
@@ -45,18 +45,20 @@ def _rows(source: str, spans: list[tuple[int, int] | None], doc: str = "d1") -> 
 def test_span_overlap_on_hand_made_spans():
     source = "今天他雪上加霜了，没办法。"  # 13 characters, the idiom at 3..7
     rows = _rows(source, [(3, 5), (0, 2), (8, 9), (6, 9), None])
-    spans = analysis.span_overlap(rows)
+    spans = error_spans.span_overlap(rows)
     assert spans["overlap"].tolist() == [True, False, False, True]  # the target-side error has no source span
     assert spans["share"].tolist() == pytest.approx([4 / 13] * 4)
     # chance for a span of length L: of the 13 − L + 1 starts, those in 3 − L + 1 … 6 overlap 3..7
     assert spans["chance"].tolist() == pytest.approx([5 / 12, 5 / 12, 4 / 13, 6 / 11])
-    summary = analysis.overlap_summary(spans, n_boot=20).iloc[0]
+    summary = error_spans.overlap_summary(spans, n_boot=20).iloc[0]
     assert summary["observed"] == 0.5 and summary["chance"] == pytest.approx((5 / 12 + 5 / 12 + 4 / 13 + 6 / 11) / 4)
 
 
 def test_segments_without_idioms_contribute_no_spans():
-    assert analysis.span_overlap(_rows("今天下雨了。", [(0, 2)])).empty
-    assert analysis.overlap_summary(analysis.span_overlap(_rows("今天下雨了。", [(0, 2)])))["spans"].tolist() == [0]
+    assert error_spans.span_overlap(_rows("今天下雨了。", [(0, 2)])).empty
+    assert error_spans.overlap_summary(error_spans.span_overlap(_rows("今天下雨了。", [(0, 2)])))["spans"].tolist() == [
+        0
+    ]
 
 
 def test_a_score_line_beyond_the_source_file_is_named(tmp_path):
@@ -103,7 +105,7 @@ def test_join_counts_on_the_real_files(dataset, rows, segments, idiom_segments, 
 
 def test_wmt23_source_spans_on_idioms_are_pinned():
     rows = mqm.read_mqm(analysis.released("wmt23", "mqm"))
-    spans = analysis.span_overlap(rows)
+    spans = error_spans.span_overlap(rows)
     assert len(spans) == 35 and spans["overlap"].sum() == 13 and spans["doc"].nunique() == 7
 
 

@@ -8,7 +8,8 @@
   segments, a segment-level permutation test and the MDD; pooled, class and group contrasts;
 * :mod:`~helpers.figurative.metric_gaps` which metrics miss idioms;
 * :mod:`~helpers.figurative.analysis` the older sets: flags joined to MQM penalties, penalties by
-  category, source spans against chance, rater agreement, HADQAET's word tags;
+  category, rater agreement, HADQAET's word tags; :mod:`~helpers.figurative.error_spans` source
+  spans on an idiom against chance;
 * :mod:`~helpers.figurative.template` the class activity (pairs label matches blind);
 * :mod:`~helpers.figurative.ch10` the chapter, :mod:`~helpers.figurative.page` its findings by
   section, :mod:`~helpers.figurative.figures` its figures.

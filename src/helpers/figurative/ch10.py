@@ -29,7 +29,7 @@ from ..core.book.report import ChapterData, Provenance
 from ..core.errors import InputError
 from ..core.formats import annotations as ann
 from ..core.formats import mqm, testsets
-from . import analysis, design, gold, idioms, metric_gaps, page, wmt22
+from . import analysis, design, error_spans, gold, idioms, metric_gaps, page, wmt22
 
 CHAPTER = "10_figurative"  # its words file: notebooks/words/10_figurative.md (the data box reads it too)
 #: The default of the ``llm_systems`` parameter: WMT23's two LLM-based systems (GPT-4 prompted with five
@@ -515,8 +515,8 @@ def categories(box: Data, setup: Setup) -> pd.DataFrame:
 
 
 def spans(box: Data, detector: str) -> pd.DataFrame:
-    """WMT23's source-side error spans in idiom segments (:func:`helpers.figurative.analysis.span_overlap`)."""
-    return analysis.span_overlap(box.rows["wmt23"], detector)
+    """WMT23's source-side error spans in idiom segments (:func:`helpers.figurative.error_spans.span_overlap`)."""
+    return error_spans.span_overlap(box.rows["wmt23"], detector)
 
 
 def rater_agreement(box: Data, detector: str, n_boot: int, seed: int) -> pd.DataFrame:
@@ -552,7 +552,7 @@ def gallery(box: Data, detector: str, segments: int = GALLERY_SEGMENTS, systems:
     ]
     if seg.empty:
         return pd.DataFrame(columns=columns)
-    sp = analysis.span_overlap(rows, detector)
+    sp = error_spans.span_overlap(rows, detector)
     on_idiom = sp[sp["overlap"]].assign(segment=lambda f: f["doc"] + ":" + f["doc_seg_id"].astype(str))
     rank = (
         seg.groupby("segment")

@@ -99,7 +99,7 @@ def categories(table: pd.DataFrame, title: str = "") -> go.Figure:
 def span_overlap(summary: pd.DataFrame, title: str = "") -> go.Figure:
     """Share of WMT23's source-side error spans in idiom segments that overlap an idiom, beside the
     share a span of the same length placed at random would overlap
-    (:func:`helpers.figurative.analysis.overlap_summary`); the interval is the difference's."""
+    (:func:`helpers.figurative.error_spans.overlap_summary`); the interval is the difference's."""
     r = summary.iloc[0]
     fig = go.Figure(
         go.Bar(

@@ -7,8 +7,8 @@
 * :mod:`~helpers.metrics.correlations` the agreement statistics on arrays, :mod:`~helpers.metrics.meta`
   the meta-evaluation tables, :mod:`~helpers.metrics.significance` PERM-BOTH and the significance
   clusters of metrics;
-* :mod:`~helpers.metrics.ch09` the chapter's steps and findings, :mod:`~helpers.metrics.figures` its
-  figures; :mod:`~helpers.metrics.commands` and :mod:`~helpers.metrics.meta_command` the command line
+* :mod:`~helpers.metrics.ch09` the chapter's steps, :mod:`~helpers.metrics.ch09_findings` its findings
+  (importable from ``ch09``), :mod:`~helpers.metrics.figures` its figures; :mod:`~helpers.metrics.commands` and :mod:`~helpers.metrics.meta_command` the command line
   ``.venv/bin/python -m helpers metrics ...``.
 """
 
