@@ -289,11 +289,6 @@ def _long_modules(package: Path, limit: int = MAX_MODULE_LINES) -> dict[str, int
     return {name: n for name, n in counts.items() if n > limit}
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="metrics/meta.py (893 lines) is split by the chapter 09 work; "
-    "wmt/ch08.py grew past 800 lines (843) with the issue-43 findings",
-)
 def test_no_module_is_longer_than_800_lines():
     assert _long_modules(PACKAGE) == {}
 
