@@ -128,7 +128,9 @@ def test_bad_directories(tmp_path):
 
 def test_registry_names_and_errors():
     assert testsets.get("newstest2021").relpath("mqm_scores").endswith("mqm_newstest2021_zhen.avg_seg_scores.tsv")
-    with pytest.raises(ValueError, match="choose one of generaltest2023, newstest2021, ted, wmt22, wmt24-esa"):
+    with pytest.raises(
+        ValueError, match="choose one of generaltest2023, newstest2020, newstest2021, ted, wmt22, wmt24-esa"
+    ):
         testsets.get("wmt19")
     with pytest.raises(ValueError, match="has no 'source' file; choose one of"):
         testsets.get("ted").file("source")

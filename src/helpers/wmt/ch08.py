@@ -26,7 +26,7 @@ from ..core.book.findings import Findings
 from ..core.book.report import ChapterData, Provenance
 from ..core.errors import InputError
 from ..core.formats import annotations as ann
-from ..core.formats import esa, esa_rankings, mqm
+from ..core.formats import esa, esa_rankings, mqm, testsets
 from .analysis import THREE_RATER_FILE
 from .categories_and_spans import span_coverage
 from .ch08_findings import FINDINGS_INPUTS, PAIRS_SHOWN, findings, ratio_findings
@@ -41,9 +41,8 @@ RELEASED_DETAIL = (
 )
 OWN_DETAIL = "MQM files passed to this notebook as papermill parameters."
 #: The mirrored WMT24 release (data/sources.yml): the ESA waves and the organisers' automatic ranking.
-ESA_REPO = "wmt-conference/wmt24-news-systems"
-ESA_FILES = ("humeval/esa_generalMT2024_wave2.csv", "humeval/esa_generalMT2024_wave3.csv")
-AUTORANK_FILE = "report/generated_report.tex"
+ESA_REPO, ESA_FILES = testsets.get("wmt24-esa").files["esa"]
+AUTORANK_FILE = testsets.get("wmt24-esa").relpath("autorank_report")
 ESA_SUFFIXES = (".csv", ".jsonl")
 ESA_RELEASED_DETAIL = (
     "The WMT24 organisers' ESA ratings, waves 2 and 3 (wmt-conference/wmt24-news-systems at the "

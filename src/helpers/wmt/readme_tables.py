@@ -11,26 +11,26 @@ import numpy as np
 import pandas as pd
 
 from ..core.formats import annotations as ann
-from ..core.formats import published
+from ..core.formats import published, testsets
 from ..core.formats.mqm import GOOGLE_MQM_REPO
 from ..core.statistics import scoring
 
 #: The mirrored release and its files (data/sources.yml).
 REPO = GOOGLE_MQM_REPO
 
-TED_FILE = "ted/zhen/mqm_ted_zhen.tsv"
+TED_FILE = testsets.get("ted").relpath("mqm")
 
 #: README table -> (published CSV under data/published/wmt_mqm/, file in the release, kind of file).
 TABLES = {
     "TED ZH→EN": ("ted_zhen", TED_FILE, "errors"),
     "newstest2020 ZH→EN": (
         "newstest2020_zhen",
-        "newstest2020/zhen/mqm_newstest2020_zhen.avg_seg_scores.tsv",
+        testsets.get("newstest2020").relpath("mqm_scores"),
         "segments",
     ),
     "newstest2021 ZH→EN": (
         "newstest2021_zhen",
-        "newstest2021/zhen/mqm_newstest2021_zhen.avg_seg_scores.tsv",
+        testsets.get("newstest2021").relpath("mqm_scores"),
         "segments",
     ),
 }

@@ -58,7 +58,7 @@ import pandas as pd
 from .. import paths
 from ..errors import InputError
 from . import annotations as ann
-from . import esa
+from . import esa, testsets
 
 #: Marot's column names, in its order (``marot.js`` ``saveData``), as :func:`write_mqm_tsv` writes them.
 MAROT_COLUMNS = [
@@ -75,8 +75,7 @@ MAROT_COLUMNS = [
 ]
 #: Google's expert MQM release (data/sources.yml) and its three-rater WMT 2023 ZH→EN file, which chapter 08
 #: analyses and chapter 3 plans a study from.
-GOOGLE_MQM_REPO = "google/wmt-mqm-human-evaluation"
-THREE_RATER_FILE = "generalMT2023/zhen/sxs_mqm_generalMT2023_zhen.3ratingsPerSegment.tsv.tar.gz"
+GOOGLE_MQM_REPO, THREE_RATER_FILE = testsets.get("generaltest2023").files["mqm"]
 #: Header of the per-segment score files of the WMT releases.
 SEGMENT_SCORE_HEADER = ["system", "mqm_avg_score", "seg_id"]
 _MAX_FIELDS = 12

@@ -8,13 +8,13 @@ written once, the rule by which its segments join across files. The entries are 
 module declares one.
 
 >>> sorted(NAMES)
-['generaltest2023', 'newstest2021', 'ted', 'wmt22', 'wmt24-esa']
+['generaltest2023', 'newstest2020', 'newstest2021', 'ted', 'wmt22', 'wmt24-esa']
 >>> get("wmt22").title
 'WMT22 ZH→EN'
 >>> get("nosuchset")
 Traceback (most recent call last):
 ...
-ValueError: unknown test set 'nosuchset'; choose one of generaltest2023, newstest2021, ted, wmt22, wmt24-esa
+ValueError: unknown test set 'nosuchset'; choose one of generaltest2023, newstest2020, newstest2021, ted, wmt22, wmt24-esa
 """
 
 from __future__ import annotations
