@@ -1005,3 +1005,24 @@ def test_rank_stability_on_a_made_up_ranking():
     values = np.array([[0.0, 3, 5], [0, 3, 5], [3, 0, 5]])  # means 1, 2, 5; item 3 alone: 3, 0, 5
     one = stats.ranking_stability(values, np.array([[0, 0, 3]]))
     assert one["tau_mean"] == pytest.approx(1 / 3)
+
+
+
+def test_ranking_stability_does_not_depend_on_the_blas_thread_count():
+    """MQM-like segment scores (many exact ties) resampled 1000 times: the resampled means come from
+    one matrix product, which BLAS sums in an order that depends on its thread count, so means equal in
+    exact arithmetic differed by rounding and τ moved in the fifth decimal (chapter 08's weight sweep,
+    built two chapters at a time or one). Ties within the tolerance make the result the same."""
+    from threadpoolctl import threadpool_limits
+
+    from helpers.core.statistics.rankings import ranking_stability
+    from helpers.core.statistics.resampling import resample
+
+    rng = np.random.default_rng(0)
+    v = rng.choice([0, 0.1, 1, 5, 25], size=(529, 15), p=[0.5, 0.2, 0.2, 0.08, 0.02])
+    w = resample(529, 1000, seed=0)
+    got = []
+    for threads in (1, 2):
+        with threadpool_limits(threads):
+            got.append(ranking_stability(v, w))
+    assert got[0] == got[1]

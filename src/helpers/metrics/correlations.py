@@ -20,68 +20,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.statistics.correlation import TIE_TOLERANCE, snap_ties
 from ..core.statistics.correlation import kendall_tau_b as _kendall_tau_b
 from ..core.statistics.correlation import pair_signs as _pair_signs
 
 # --------------------------------------------------------------------------- statistics on arrays
 # Each *_rows function takes (B, n) arrays and returns B values: one per bootstrap resample or
 # permutation, so intervals and tests cost one vectorised call. A row with a NaN gives NaN.
-
-
-def _rows(x) -> np.ndarray:
-    return np.atleast_2d(np.asarray(x, dtype=float))
-
-
-#: Two scores closer than this share of the larger absolute score of their row are one value (a tie):
-#: means of three raters' penalties that are equal in exact arithmetic differ by ~1e-15 in floating point.
-TIE_TOLERANCE = 1e-9
-
-
-def snap_ties(x, tolerance: float = TIE_TOLERANCE) -> np.ndarray:
-    """Each row of ``x`` with scores that differ by floating-point noise made equal.
-
-    Within a row, sorted, a value closer than ``tolerance`` × max|x| of the row to the previous
-    one joins its run, and every value of a run takes the run's smallest value; NaN stays NaN.
-    ``tolerance=0`` returns the values unchanged (exact ties only, as mt-metrics-eval tests them).
-
-    Parameters
-    ----------
-    x : array_like
-        A vector or (rows, n) matrix of scores.
-    tolerance : float, default :data:`TIE_TOLERANCE`
-        Relative to the row's largest absolute score.
-
-    Returns
-    -------
-    ndarray
-        Float array of ``x``'s shape (2-D for a matrix, 1-D for a vector).
-
-    References
-    ----------
-    Deutsch, Foster & Freitag (2023), Ties Matter, §3 (a tie is an equality of scores); the
-    tolerance is this book's, for scores that are averages of raters' penalties.
-
-    Examples
-    --------
-    >>> snap_ties([0.1 + 0.2, 0.3, 1.0]).tolist()  # 0.30000000000000004 and 0.3 are one value
-    [0.3, 0.3, 1.0]
-    >>> snap_ties([0.1 + 0.2, 0.3, 1.0], tolerance=0).tolist()[0] == 0.3
-    False
-    """
-    arr = np.asarray(x, dtype=float)
-    rows = _rows(arr).copy()
-    if tolerance <= 0 or rows.shape[1] < 2:
-        return rows.reshape(arr.shape)
-    order = np.argsort(rows, axis=1, kind="stable")  # NaN last
-    ordered = np.take_along_axis(rows, order, axis=1)
-    scale = np.where(np.isnan(rows), 0.0, np.abs(rows)).max(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore"):
-        joins = np.diff(ordered, axis=1) <= tolerance * scale  # False wherever a NaN is involved
-    start = np.where(np.c_[np.ones((rows.shape[0], 1), dtype=bool), ~joins], np.arange(rows.shape[1]), 0)
-    start = np.maximum.accumulate(start, axis=1)
-    snapped = np.take_along_axis(ordered, start, axis=1)
-    np.put_along_axis(rows, order, np.where(np.isnan(ordered), np.nan, snapped), axis=1)
-    return rows.reshape(arr.shape)
 
 
 def _accuracy_rows(human, metric) -> np.ndarray:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .correlation import kendall_tau_rows
+from .correlation import kendall_tau_rows, snap_ties
 from .resampling import _rng, cluster_labels, weighted_mean
 
 
@@ -193,8 +193,10 @@ def ranking_stability(values, weights: np.ndarray, alpha: float = 0.05) -> dict:
     """
     v = np.asarray(values, dtype=float)
     w = np.asarray(weights, dtype=float)
-    full = v.mean(axis=0)
-    boot = weighted_mean(v, w)
+    # means equal in exact arithmetic are one value whatever order BLAS summed them in (its thread count
+    # changed tau_mean in the fifth decimal): ties within TIE_TOLERANCE of the row's scale, as snap_ties
+    full = snap_ties(v.mean(axis=0))
+    boot = snap_ties(weighted_mean(v, w))
     tau = kendall_tau_rows(full, boot)
     i, j = np.triu_indices(v.shape[1], k=1)
     d = boot[:, i] - boot[:, j]
