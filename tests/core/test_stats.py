@@ -1007,7 +1007,6 @@ def test_rank_stability_on_a_made_up_ranking():
     assert one["tau_mean"] == pytest.approx(1 / 3)
 
 
-
 def test_ranking_stability_does_not_depend_on_the_blas_thread_count():
     """MQM-like segment scores (many exact ties) resampled 1000 times: the resampled means come from
     one matrix product, which BLAS sums in an order that depends on its thread count, so means equal in
