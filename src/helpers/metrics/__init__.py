@@ -12,8 +12,8 @@
   ``.venv/bin/python -m helpers metrics ...``.
 """
 
-from ..core.statistics.correlation import pearson
-from .correlations import kendall_tau_b, pairwise_accuracy, snap_ties, tie_calibrated_accuracy
+from ..core.statistics.correlation import kendall_tau_b, pearson
+from .correlations import pairwise_accuracy, snap_ties, tie_calibrated_accuracy
 from .meta import meta_evaluate, segment_choice, system_level_scores
 from .significance import compare_metrics, metric_clusters, perm_both
 

@@ -1,7 +1,7 @@
 """The agreement statistics of a metric with human scores, on arrays, as mt-metrics-eval defines them.
 
-System level: :func:`pearson`, :func:`kendall_tau_b`, :func:`pairwise_accuracy` (Kocmi et al. 2021);
-segment level grouped by item and the tie-calibrated pairwise accuracy :func:`tie_calibrated_accuracy`
+System level: Pearson and Kendall τ_b (:mod:`helpers.core.statistics.correlation`),
+:func:`pairwise_accuracy` (Kocmi et al. 2021); segment level grouped by item and the tie-calibrated pairwise accuracy :func:`tie_calibrated_accuracy`
 (Deutsch, Foster & Freitag 2023). Each private ``*_rows`` function takes (B, n) arrays and returns B
 values, one per bootstrap resample or permutation, so intervals and tests cost one vectorised call.
 Ties are decided after :func:`snap_ties` (values within :data:`TIE_TOLERANCE` of the scale are one
@@ -21,7 +21,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.statistics.correlation import TIE_TOLERANCE, snap_ties
-from ..core.statistics.correlation import kendall_tau_b as _kendall_tau_b
 from ..core.statistics.correlation import pair_signs as _pair_signs
 
 # --------------------------------------------------------------------------- statistics on arrays
@@ -34,38 +33,6 @@ def _accuracy_rows(human, metric) -> np.ndarray:
     acc = (sh == sm).mean(axis=1) if sh.shape[1] else np.full(sh.shape[0], np.nan)
     bad = np.isnan(sh).any(axis=1) | np.isnan(sm).any(axis=1)
     return np.where(bad, np.nan, acc)
-
-
-def kendall_tau_b(x, y, tolerance: float = TIE_TOLERANCE) -> float:
-    """Kendall's τ_b: (C − D) / √((n₀ − n₁)(n₀ − n₂)).
-
-    Over the n₀ = n(n − 1)/2 pairs, C concordant and D discordant, n₁ tied in x and n₂ in y
-    (Kendall 1945). This is mt-metrics-eval's default variant (``KendallVariants(variant="b")``)
-    and scipy's ``kendalltau`` default. NaN when every pair is tied on one side.
-
-    Parameters
-    ----------
-    x, y : array_like
-        Paired scores.
-    tolerance : float, default :data:`TIE_TOLERANCE`
-        Scores closer than this share of the largest absolute score are tied (:func:`snap_ties`; 0: exact
-        equality only, as mt-metrics-eval).
-
-    Returns
-    -------
-    float
-        τ_b as above; NaN when every pair is tied on one side.
-
-    References
-    ----------
-    Kendall (1945); ``scipy.stats.kendalltau(variant="b")``; mt-metrics-eval ``stats.KendallVariants``.
-
-    Examples
-    --------
-    >>> round(kendall_tau_b([1, 2, 3, 4], [1, 3, 2, 4]), 3)  # C = 5, D = 1: 4 / 6
-    0.667
-    """
-    return _kendall_tau_b(snap_ties(x, tolerance), snap_ties(y, tolerance))
 
 
 def pairwise_accuracy(human, metric, tolerance: float = TIE_TOLERANCE) -> float:

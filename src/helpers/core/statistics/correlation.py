@@ -205,7 +205,7 @@ def kendall_tau_rows(x, y) -> np.ndarray:
     return np.where(bad, np.nan, tau)
 
 
-def kendall_tau_b(x, y) -> float:
+def kendall_tau_b(x, y, tolerance: float = 0.0) -> float:
     """Kendall's τ_b: (C − D) / √((n₀ − n₁)(n₀ − n₂)) (:func:`kendall_tau_rows` of one row).
 
     Over the n₀ = n(n − 1)/2 pairs, C concordant and D discordant, n₁ tied in x and n₂ in y
@@ -217,6 +217,9 @@ def kendall_tau_b(x, y) -> float:
     ----------
     x, y : array_like
         Paired scores.
+    tolerance : float, default 0
+        Scores closer than this share of the largest absolute score are tied (:func:`snap_ties`;
+        0: exact equality only, as mt-metrics-eval and scipy; chapter 09 passes :data:`TIE_TOLERANCE`).
 
     Returns
     -------
@@ -233,6 +236,7 @@ def kendall_tau_b(x, y) -> float:
     0.667
     """
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    x, y = snap_ties(x, tolerance), snap_ties(y, tolerance)
     return float(kendall_tau_rows(x, y)[0]) if x.size >= 2 else float("nan")
 
 
