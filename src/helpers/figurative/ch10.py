@@ -306,22 +306,7 @@ def detector_gold(box: Data) -> pd.DataFrame:
     """Each detector against Song & Xu's gold on WMT22 (:func:`helpers.figurative.gold.detector_scores`);
     empty without labels."""
     if box.classes is None:
-        return pd.DataFrame(
-            columns=[
-                "detector",
-                "gold",
-                "segments",
-                "gold_segments",
-                "flagged",
-                "true_positives",
-                "precision",
-                "precision_low",
-                "precision_high",
-                "recall",
-                "recall_low",
-                "recall_high",
-            ]
-        )
+        return pd.DataFrame(columns=gold.SCORE_COLUMNS)
     sources = pd.Series(box.wmt22.sources, index=range(1, len(box.wmt22.sources) + 1))
     return gold.detector_scores(sources, box.classes)
 

@@ -37,6 +37,21 @@ GOLD = {"idi": frozenset({"IDI"}), "idiom": IDIOM_KINDS}
 #: The four classes of :func:`segment_classes`, from most to least figurative.
 CLASSES = ("idiom", "mwe", "ne_only", "none")
 LABEL_COLUMNS = ["segment", "category", "value", "start", "end", "group"]
+#: Columns of :func:`detector_scores` (``detector_gold.csv``).
+SCORE_COLUMNS = [
+    "detector",
+    "gold",
+    "segments",
+    "gold_segments",
+    "flagged",
+    "true_positives",
+    "precision",
+    "precision_low",
+    "precision_high",
+    "recall",
+    "recall_low",
+    "recall_high",
+]
 
 
 def _group(category: str) -> str:
@@ -182,4 +197,4 @@ def detector_scores(
                     "recall_high": r_high,
                 }
             )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=SCORE_COLUMNS)
