@@ -20,6 +20,7 @@ from sklearn.metrics import cohen_kappa_score
 
 from helpers.core.statistics import agreement as ag
 from helpers.core.statistics import raters, stats
+from helpers.core.statistics.correlation import pearson
 from helpers.core.statistics.stats import jackknife_weights, resample
 
 
@@ -74,8 +75,8 @@ def test_alpha_undefined_with_one_value():
 
 
 def test_pearson_and_exact_agreement():
-    assert np.isnan(ag.pearson_r([0, 0, 0], [0, 2, 4]))
-    assert ag.pearson_r([1, 2, 3, 5], [2, 1, 4, 4]) == pytest.approx(pearsonr([1, 2, 3, 5], [2, 1, 4, 4])[0])
+    assert np.isnan(pearson([0, 0, 0], [0, 2, 4]))
+    assert pearson([1, 2, 3, 5], [2, 1, 4, 4]) == pytest.approx(pearsonr([1, 2, 3, 5], [2, 1, 4, 4])[0])
     assert ag.exact_agreement([1, 2, 3], [1, 2, 4]) == pytest.approx(200 / 3)
     assert ag.exact_agreement([1, 2, 3], [1, 2, 3], [1, 0, 3]) == pytest.approx(200 / 3)
 
@@ -398,8 +399,8 @@ def test_two_shared_items_are_enough_for_a_pair():
 
 
 def test_undefined_statistics_are_nan_and_constant_kappa_is_zero():
-    assert math.isnan(ag.pearson_r([1, 1, 1], [1, 2, 3])) and math.isnan(ag.pearson_r([1, 2, 3], [2, 2, 2]))
-    assert ag.pearson_r([1, 2, 4], [1, 3, 3]) == pytest.approx(pearsonr([1, 2, 4], [1, 3, 3])[0])
+    assert math.isnan(pearson([1, 1, 1], [1, 2, 3])) and math.isnan(pearson([1, 2, 3], [2, 2, 2]))
+    assert pearson([1, 2, 4], [1, 3, 3]) == pytest.approx(pearsonr([1, 2, 4], [1, 3, 3])[0])
     assert ag.weighted_kappa([2, 2], [2, 2]) == 0.0  # documented: no expected disagreement -> 0
     assert ag.weighted_kappa([1, 2], [2, 1]) == pytest.approx(cohen_kappa_score([1, 2], [2, 1], weights="quadratic"))
     assert ag.weighted_kappa([0, 1, 2], [0, 1, 2]) == 1.0
@@ -646,8 +647,8 @@ def no_warnings(fn, *args, **kwargs):
 
 def test_undefined_statistics_come_without_warnings():
     assert no_warnings(ag.weighted_kappa, [2, 2], [2, 2]) == 0.0  # E = 0: documented 0
-    assert math.isnan(no_warnings(ag.pearson_r, [1, 1, 1], [1, 2, 3]))
-    assert math.isnan(no_warnings(ag.pearson_r, [1, 2, 3], [2, 2, 2]))
+    assert math.isnan(no_warnings(pearson, [1, 1, 1], [1, 2, 3]))
+    assert math.isnan(no_warnings(pearson, [1, 2, 3], [2, 2, 2]))
     assert math.isnan(no_warnings(ag.interval_alpha_weighted, np.array([[2.0, 2.0], [2.0, 2.0]]), np.ones((1, 2)))[0])
     # MSB = MSW = 0: 0/0 for both; units of equal means: MSB = 0, MSW = 2 -> −2/2 and −2/0
     icc = no_warnings(raters.oneway_icc, [[1, 1], [1, 1]])
@@ -696,8 +697,8 @@ def test_exact_zeros_are_zero_not_floating_point_residue():
 
 def test_pearson_r_when_a_rater_has_standard_deviation_one():
     a, b = [0, 1, 2, 3], [1, 3, 1, 3]  # b: population sd exactly 1; cov 0.5, sd_a √1.25 -> r = 1/√5
-    assert ag.pearson_r(a, b) == pytest.approx(1 / math.sqrt(5))
-    assert ag.pearson_r(a, b) == pytest.approx(pearsonr(a, b)[0])
+    assert pearson(a, b) == pytest.approx(1 / math.sqrt(5))
+    assert pearson(a, b) == pytest.approx(pearsonr(a, b)[0])
 
 
 def test_oneway_icc_needs_two_units_and_two_raters():

@@ -32,6 +32,7 @@ import krippendorff
 import numpy as np
 import pandas as pd
 
+from .correlation import pearson
 from .stats import jackknife_t_interval, jackknife_weights, percentile_interval, resample
 
 #: The statistics of :func:`agreement`, in order.
@@ -214,36 +215,6 @@ def weighted_kappa(a, b, labels: Sequence | None = None) -> float:
     return float(_weighted_kappa_rows(x, y, np.ones((1, x.size)))[0])
 
 
-def pearson_r(a, b) -> float:
-    """Pearson correlation; NaN when either rater gave one value to every item.
-
-    Parameters
-    ----------
-    a, b : array_like
-        Paired values.
-
-    Returns
-    -------
-    float
-        r = sum (a_i − ā)(b_i − b̄) / sqrt(sum (a_i − ā)² · sum (b_i − b̄)²); NaN when either is constant.
-
-    References
-    ----------
-    Pearson, K. (1896). Mathematical contributions to the theory of evolution. III. Regression,
-    heredity, and panmixia. Philosophical Transactions of the Royal Society A 187, 253–318.
-
-    Examples
-    --------
-    >>> round(pearson_r([1, 2, 3], [2, 4, 7]), 4), bool(np.isnan(pearson_r([1, 1, 1], [1, 2, 3])))
-    (0.9934, True)
-    """
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    if a.std() == 0 or b.std() == 0:
-        return float("nan")
-    return float(np.corrcoef(a, b)[0, 1])
-
-
 def exact_agreement(*raters) -> float:
     """Percentage of items on which every rater gave the same value.
 
@@ -279,7 +250,7 @@ def _statistics(data: np.ndarray, labels: Sequence | None, level: str) -> dict:
         both = ~np.isnan(data[:, i]) & ~np.isnan(data[:, j])
         if both.sum() >= 2:
             kappas.append(weighted_kappa(data[both, i], data[both, j], group_labels))
-            rs.append(pearson_r(data[both, i], data[both, j]))
+            rs.append(pearson(data[both, i], data[both, j]))
     rated = data[(~np.isnan(data)).sum(axis=1) >= 2]
     same = [np.unique(r[~np.isnan(r)]).size == 1 for r in rated]
     same_presence = [np.unique(r[~np.isnan(r)] > 0).size == 1 for r in rated]
