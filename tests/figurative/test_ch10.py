@@ -256,7 +256,19 @@ def saved(tmp_path):
                 "recall": [1.0, 1.0],
                 "psucmc_words": [94, 94],
                 "psucmc_found": [1, 0],
+                "figurative_b": [1, 2],
+                "precision_b": [0.1, 0.5],
+                "precision_b_low": [0.02, 0.15],
+                "precision_b_high": [0.4, 0.85],
             }
+        ),
+    )
+    _write(
+        tmp_path,
+        "idiom_sample_agreement",
+        pd.DataFrame(
+            {"items": [10], "agreement": [0.9], "kappa": [0.6], "figurative_a": [2], "figurative_b": [1]}
+            | {"a_only": [1], "b_only": [0]}
         ),
     )
     _write(
@@ -537,6 +549,10 @@ def test_the_words_render_from_the_findings(saved):
     )
     assert "The penalty goes with the idioms" in text
     assert "detector\n`xinhua`" not in text and "whose precision against those labels is 0.90 [0.70, 0.97]" in text
+    assert "are used figuratively by labeller A, 0.50 by labeller B (κ 0.60)" in text
+    detector = words.text("detector", ch10.findings(saved, "detector"))
+    assert "They agree on 90% of them (Cohen's κ 0.60); 1 are figurative for A alone and 0 for B alone." in detector
+    assert "- `xinhua`: precision 0.75 [0.30, 0.95] (B: 0.50 [0.15, 0.85]), keeping 4 matches" in detector
 
 
 # --------------------------------------------------------------------------- the chapter on small files
@@ -657,3 +673,13 @@ def test_figures_and_their_static_twins_show_the_given_numbers():
     )
     gaps = figures.metric_gaps(res, acc)
     assert sorted(x for t in gaps.data for x in t.x) == [0.5, 1.2]
+
+
+def test_the_two_labellers_agreement_on_the_authored_sample_by_hand():
+    got = ch10.labeller_agreement().iloc[0]
+    # 2 x 2 table read off the file: A figurative 37 (8 of them literal for B), B figurative 29, 170 items.
+    # p_o = (29 + 133) / 170; p_e = (37 * 29 + 133 * 141) / 170² = 19,826 / 28,900; κ = (p_o − p_e) / (1 − p_e)
+    p_o, p_e = 162 / 170, 19826 / 28900
+    assert got["items"] == 170 and got["agreement"] == pytest.approx(p_o)
+    assert got["kappa"] == pytest.approx((p_o - p_e) / (1 - p_e))
+    assert got[["figurative_a", "figurative_b", "a_only", "b_only"]].tolist() == [37, 29, 8, 0]

@@ -75,6 +75,31 @@ def test_precision_on_the_authored_sample_is_pinned():
         [0.3663, 0.6042], abs=1e-4
     )
     assert table.loc["strict", "recall"] == pytest.approx(28 / 37)
+    # labeller B (blind, same rule): 29 figurative; counted here from the file, independently of precision_table
+    assert sample["label_b"].value_counts().to_dict() == {"literal": 141, "figurative": 29}
+    assert ((sample["label"] == "figurative") & (sample["label_b"] == "literal")).sum() == 8
+    assert table["figurative_b"].to_dict() == {"raw": 29, "filtered": 23, "strict": 21, "xinhua": 21}
+    assert table.loc["filtered", "precision_b"] == pytest.approx(23 / 64)
+
+
+def test_precision_by_a_second_labeller_on_a_hand_made_sample():
+    sample = pd.DataFrame(
+        {
+            "idiom": ["守株待兔", "守株待兔", "一再表示", "画蛇添足"],
+            "label": ["figurative", "figurative", "literal", "figurative"],
+            "label_b": ["figurative", "literal", "literal", "figurative"],
+        }
+    )
+    table = idioms.precision_table(sample).set_index("detector")
+    assert table.loc["raw", ["figurative", "figurative_b"]].tolist() == [3, 2]
+    assert table.loc["raw", ["precision", "precision_b"]].tolist() == [0.75, 0.5]
+    # Wilson 95% for 2 of 4 by hand: centre (0.5 + 1.9208/4) / (1 + 3.8415/4) = 0.5, half-width
+    # 1.95996 * sqrt(0.0625 + 3.8415/64) / 1.96037 = 0.3506
+    assert table.loc["raw", ["precision_b_low", "precision_b_high"]].tolist() == pytest.approx(
+        [0.1500, 0.8500], abs=1e-4
+    )
+    one = idioms.precision_table(sample.drop(columns="label_b")).set_index("detector")
+    assert one["precision_b"].isna().all() and one["precision"].notna().all()
 
 
 def test_sample_matches_point_at_their_idiom_in_context():
@@ -91,6 +116,11 @@ def test_a_bad_label_names_file_row_and_value(tmp_path):
     with pytest.raises(InputError) as err:
         idioms.read_sample(path)
     assert err.value.row == 3 and err.value.column == "label" and err.value.value == "maybe"
+    bad.loc[1, "label"], bad.loc[2, "label_b"] = "literal", "unsure"
+    bad.to_csv(path, index=False)
+    with pytest.raises(InputError) as err:
+        idioms.read_sample(path)
+    assert err.value.row == 4 and err.value.column == "label_b" and err.value.value == "unsure"
 
 
 def test_idioms_are_not_metaphor_words():

@@ -29,7 +29,7 @@ from ..core.book.report import ChapterData, Provenance
 from ..core.errors import InputError
 from ..core.formats import annotations as ann
 from ..core.formats import mqm, testsets
-from . import analysis, design, error_spans, gold, idioms, metric_gaps, page, wmt22
+from . import analysis, design, error_spans, gold, idioms, metric_gaps, page, template, wmt22
 
 CHAPTER = "10_figurative"  # its words file: notebooks/words/10_figurative.md (the data box reads it too)
 #: The default of the ``llm_systems`` parameter: WMT23's two LLM-based systems (GPT-4 prompted with five
@@ -282,24 +282,34 @@ def detector_precision() -> pd.DataFrame:
     ``psucmc_words, psucmc_found``; empty where the sample's labels are held back (the student kit
     before the class activity), which the page says."""
     if not (paths.project_root() / idioms.SAMPLE_FILE).is_file():  # the student kit holds the labels back
-        return pd.DataFrame(
-            columns=[
-                "detector",
-                "kept",
-                "figurative",
-                "precision",
-                "precision_low",
-                "precision_high",
-                "recall",
-                "psucmc_words",
-                "psucmc_found",
-            ]
-        )
+        return pd.DataFrame(columns=[*idioms.PRECISION_COLUMNS, "psucmc_words", "psucmc_found"])
     table = idioms.precision_table(idioms.read_sample())
     found = {d: idioms.psucmc_coverage(detector=d)["found"] for d in table["detector"]}
     table["psucmc_words"] = [len(found[d]) for d in table["detector"]]
     table["psucmc_found"] = [int(found[d].sum()) for d in table["detector"]]
     return table
+
+
+def labeller_agreement() -> pd.DataFrame:
+    """How far the authored sample's two labellers agree (``label`` A, ``label_b`` B, labelled blind by
+    the data card's rule): :func:`helpers.figurative.template.agreement` (Cohen's κ) with each one's
+    count of figurative matches; empty where the labels are held back or the sample has one labeller."""
+    columns = ["items", "agreement", "kappa", "figurative_a", "figurative_b", "a_only", "b_only"]
+    if not (paths.project_root() / idioms.SAMPLE_FILE).is_file():
+        return pd.DataFrame(columns=columns)
+    sample = idioms.read_sample()
+    if "label_b" not in sample.columns:
+        return pd.DataFrame(columns=columns)
+    b = sample[["sample_id", "label_b"]].rename(columns={"sample_id": "item", "label_b": "label"})
+    a, b_fig = sample["label"].eq("figurative"), sample["label_b"].eq("figurative")
+    row = template.agreement(b, sample[["sample_id", "label"]])
+    row.update(
+        figurative_a=int(a.sum()),
+        figurative_b=int(b_fig.sum()),
+        a_only=int((a & ~b_fig).sum()),
+        b_only=int((b_fig & ~a).sum()),
+    )
+    return pd.DataFrame([row], columns=columns)
 
 
 def detector_gold(box: Data) -> pd.DataFrame:

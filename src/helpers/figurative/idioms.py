@@ -305,21 +305,43 @@ def find_idioms(texts: pd.Series, detector: str | list[str] = "filtered") -> pd.
 
 def read_sample(path=None) -> pd.DataFrame:
     """The authored, labelled sample of raw-tag matches (:data:`SAMPLE_FILE`), checked:
-    one row per match, ``label`` one of :data:`LABELS`."""
+    one row per match, ``label`` (labeller A) and, when present, ``label_b`` (labeller B, blind to A)
+    one of :data:`LABELS`."""
     path = paths.resolve_input(path) if path is not None else paths.project_root() / SAMPLE_FILE
     if not Path(path).is_file():
         raise InputError("no such file", file=path)
-    sample = pd.read_csv(path, dtype={"label": str, "idiom": str})
+    sample = pd.read_csv(path, dtype={"label": str, "label_b": str, "idiom": str})
     missing = [c for c in ("sample_id", "text_id", "start", "end", "idiom", "label") if c not in sample.columns]
     if missing:
         raise InputError("missing column(s) " + ", ".join(missing), file=path)
-    bad = ~sample["label"].isin(LABELS)
-    if bad.any():
-        at = int(bad.to_numpy().nonzero()[0][0])
-        raise InputError(
-            "label must be figurative or literal", file=path, row=at + 2, column="label", value=sample["label"].iloc[at]
-        )
+    for column in ("label", "label_b")[: 1 + ("label_b" in sample.columns)]:
+        bad = ~sample[column].isin(LABELS)
+        if bad.any():
+            at = int(bad.to_numpy().nonzero()[0][0])
+            raise InputError(
+                "label must be figurative or literal",
+                file=path,
+                row=at + 2,
+                column=column,
+                value=sample[column].iloc[at],
+            )
     return sample
+
+
+#: The columns of :func:`precision_table`.
+PRECISION_COLUMNS = (
+    "detector",
+    "kept",
+    "figurative",
+    "precision",
+    "precision_low",
+    "precision_high",
+    "recall",
+    "figurative_b",
+    "precision_b",
+    "precision_b_low",
+    "precision_b_high",
+)
 
 
 def precision_table(sample: pd.DataFrame, ci: float = 95.0) -> pd.DataFrame:
@@ -338,7 +360,8 @@ def precision_table(sample: pd.DataFrame, ci: float = 95.0) -> pd.DataFrame:
     pandas.DataFrame
         One row per detector: ``detector, kept, figurative, precision, precision_low,
         precision_high, recall`` (recall: the share of the sample's figurative matches the
-        detector keeps, so 1 for ``raw``).
+        detector keeps, so 1 for ``raw``), then the same precision by labeller B's ``label_b``:
+        ``figurative_b, precision_b, precision_b_low, precision_b_high`` (NaN without ``label_b``).
 
     References
     ----------
@@ -348,11 +371,14 @@ def precision_table(sample: pd.DataFrame, ci: float = 95.0) -> pd.DataFrame:
     Journal of the American Statistical Association 22(158), 209–212 (the interval).
     """
     figurative = sample["label"].eq("figurative")
+    second = sample["label_b"].eq("figurative").to_numpy() if "label_b" in sample.columns else None
     rows = []
     for name in DETECTORS:
         kept = sample["idiom"].map(lambda i, name=name: keeps(i, name)).to_numpy(dtype=bool)
         n, k = int(kept.sum()), int((kept & figurative.to_numpy()).sum())
         low, high = wilson_interval(k, n, ci)
+        k_b = int((kept & second).sum()) if second is not None else float("nan")
+        low_b, high_b = wilson_interval(k_b, n, ci) if second is not None else (float("nan"),) * 2
         rows.append(
             {
                 "detector": name,
@@ -362,9 +388,13 @@ def precision_table(sample: pd.DataFrame, ci: float = 95.0) -> pd.DataFrame:
                 "precision_low": low,
                 "precision_high": high,
                 "recall": k / figurative.sum() if figurative.any() else float("nan"),
+                "figurative_b": k_b,
+                "precision_b": k_b / n if n else float("nan"),
+                "precision_b_low": low_b,
+                "precision_b_high": high_b,
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(PRECISION_COLUMNS))
 
 
 #: MetaHOPE's ZH→EN metaphor words (``data/sources.yml``).

@@ -20,6 +20,7 @@ from helpers.core.statistics.stats import FEW_CLUSTERS
 INPUTS = (
     "data_summary",
     "detector_precision",
+    "idiom_sample_agreement",
     "detector_gold",
     "penalty_means",
     "idiom_effects",
@@ -104,9 +105,18 @@ def _detector(t: dict) -> Findings:
             recall=r["recall"],
             psucmc_found=r["psucmc_found"],
             psucmc_words=r["psucmc_words"],
+            precision_b=r.get("precision_b", np.nan),
+            b_low=r.get("precision_b_low", np.nan),
+            b_high=r.get("precision_b_high", np.nan),
         )
     if p.empty:
         f.add("precision")
+    a = _rows(t, "idiom_sample_agreement")
+    f.add(
+        "labellers",
+        a["kappa"].iloc[0] if len(a) else None,
+        **{c: (a[c].iloc[0] if len(a) else np.nan) for c in ("items", "agreement", "a_only", "b_only")},
+    )
     f.add("sample_absent", 1 if p.empty and not g.empty else None)
     for _, r in g.iterrows():
         f.add(
@@ -165,6 +175,7 @@ def _detector(t: dict) -> Findings:
         sample["precision"].iloc[0] if len(sample) else None,
         ci=(sample["precision_low"].iloc[0], sample["precision_high"].iloc[0]) if len(sample) else None,
         text=detector,
+        precision_b=sample["precision_b"].iloc[0] if len(sample) and "precision_b" in sample else np.nan,
     )
     f.add(
         "psucmc_found",
