@@ -148,6 +148,7 @@ def _detector(t: dict) -> Findings:
         )
     if own.empty:
         f.add("own_precision", text="")
+    f.add("gold_labels", int(len(own) > 0))  # whether this run's WMT22 set has hand labels
     f.add(
         "gold_segments",
         own.loc[own["gold"] == "idi", "gold_segments"].iloc[0] if len(own) else None,
