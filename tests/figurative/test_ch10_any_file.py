@@ -306,3 +306,25 @@ def test_a_wmt23_form_file_without_its_source_column_is_refused_naming_file_and_
         message = str(err.value)
         assert f"parameter '{name}'" in message and str(path) in message, message
         assert "missing column(s) source" in message and "{" not in message and len(message) < 400
+
+
+@pytest.mark.slow
+def test_the_notebook_stops_on_bad_input_with_a_message_naming_the_file(tmp_path):
+    """Through papermill, the message `helpers run` prints: the English WMT23-form file and the file
+    without its ``source`` column stop the chapter in its first cells, named with the reason."""
+    from helpers.core import paths
+    from helpers.core.book import execution
+
+    english = write_mqm(tmp_path / "english.tsv", ENGLISH_SOURCES * 5)
+    header = [c for c in WMT23_HEADER if c != "source"]
+    no_source = write_mqm(tmp_path / "no_source.tsv", _sources(), header=header)
+    for path, reason in ((english, "hold a Chinese character"), (no_source, "missing column(s) source")):
+        with pytest.raises(execution.NotebookFailed) as err:
+            execution.execute_notebook(
+                paths.project_root() / "notebooks" / "10_figurative.ipynb",
+                tmp_path / f"{path.stem}.ipynb",
+                parameters={"wmt23": str(path), "n_boot": 100, "results_dir": str(tmp_path / "res")},
+            )
+        message = str(err.value)
+        assert "InputError" in message and str(path) in message and reason in message, message
+        assert "unknown severity" not in message and "timestamp" not in message
