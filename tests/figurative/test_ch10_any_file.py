@@ -145,7 +145,7 @@ def own_files(tmp_path, sources=None) -> dict:
         "wmt22": str(write_mtme(tmp_path / "wmt22", sources)),
         "newstest2021": str(news),
         "newstest2021_source": str(news_source),
-        "ted": str(write_mqm(tmp_path / "ted.tsv", sources, raters=("r1",), seed=3, header=WMT23_HEADER)),
+        "ted": str(write_mqm(tmp_path / "ted.tsv", sources, raters=("r1",), seed=3)),
         "wmt23": str(write_mqm(tmp_path / "renamed4.tsv", sources, seed=4)),
     }
 
