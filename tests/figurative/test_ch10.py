@@ -555,6 +555,27 @@ def test_the_words_render_from_the_findings(saved):
     assert "- `xinhua`: precision 0.75 [0.30, 0.95] (B: 0.50 [0.15, 0.85]), keeping 4 matches" in detector
 
 
+def test_without_an_estimable_wmt22_no_metric_finding_is_stated(saved):
+    """WMT22 below ``min_idiom_segments``: the residuals hold only the not-estimable ``(none)`` row. Its
+    metrics' accuracy is not stated either (it was, and the summary's per-kind lines hung under the
+    previous bullet), and the hand labels' absence is said instead of dropping the idiom-flag bullet."""
+    from helpers.core import Words
+
+    row = _effect(estimate=np.nan, ci_low=np.nan, ci_high=np.nan, estimable=False, idiom_segments=5)
+    _write(saved, "metric_residuals", pd.DataFrame([row | {"metric": "(none)", "kind": ""}]))
+    words = Words("10_figurative")
+    metrics = words.text("metrics", ch10.findings(saved, "metrics"))
+    assert "Good-refA" not in metrics and "Tie-calibrated" not in metrics
+    text = words.text("findings", ch10.findings(saved, "findings"))
+    assert "metrics: mean accuracy difference" not in text and "**Which metrics miss idioms.**" not in text
+    assert "**More errors?**" in text and "**A second kind of evidence.**" in text
+    _write(saved, "detector_gold", pd.read_csv(saved / "detector_gold.csv").iloc[:0])
+    text = words.text("findings", ch10.findings(saved, "findings"))
+    assert "No set of this run has hand labels: every set's flag is the detector `xinhua`; of its matches in" in text
+    detector = words.text("detector", ch10.findings(saved, "detector"))
+    assert "No set of this run has Song & Xu's labels" in detector and "Against Song & Xu's" not in detector
+
+
 # --------------------------------------------------------------------------- the chapter on small files
 IDIOM_SENTENCES = [
     "我们做事不能刻舟求剑。",

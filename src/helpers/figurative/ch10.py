@@ -468,9 +468,15 @@ def metric_table(box: Data, book_scores) -> pd.DataFrame:
 
 
 def metric_residuals(box: Data, metrics: pd.DataFrame, setup: Setup, progress=None) -> pd.DataFrame:
-    """:func:`helpers.figurative.metric_gaps.residual_effects` on WMT22's machine translations."""
+    """:func:`helpers.figurative.metric_gaps.residual_effects` on WMT22's machine translations
+    (not estimable below ``min_idiom_segments``, as every other step)."""
     return metric_gaps.residual_effects(
-        analysed(box, "wmt22"), metrics, n_boot=setup.n_boot, seed=setup.seed, progress=progress
+        analysed(box, "wmt22"),
+        metrics,
+        n_boot=setup.n_boot,
+        seed=setup.seed,
+        progress=progress,
+        min_segments=setup.min_idiom_segments,
     )
 
 

@@ -50,6 +50,7 @@ def residual_effects(
     seed: int = 0,
     ci: float = 95.0,
     progress=None,
+    min_segments: int = design.MIN_IDIOM_SEGMENTS,
 ) -> pd.DataFrame:
     """The idiom effect on the MQM penalty with and without each metric's score controlled for.
 
@@ -65,6 +66,8 @@ def residual_effects(
         Document resamples, their seed, coverage in percent.
     progress : callable, optional
         Wraps the iteration over metrics (e.g. ``tqdm``).
+    min_segments : int
+        Fewer flagged (or unflagged) segments: not estimable, and only the ``(none)`` row is returned.
 
     Returns
     -------
@@ -89,7 +92,7 @@ def residual_effects(
     cells = table.merge(wide.reset_index(), on=["system", "segment"], how="inner")
     cells = cells.dropna(subset=names + ["score"]).reset_index(drop=True)
     marked = cells[flag].astype(bool)
-    base = design.idiom_effect(cells, flag=flag, n_boot=n_boot, seed=seed, ci=ci, n_perm=0)
+    base = design.idiom_effect(cells, flag=flag, n_boot=n_boot, seed=seed, ci=ci, n_perm=0, min_segments=min_segments)
     base.insert(0, "kind", "")
     base.insert(0, "metric", "(none)")
     frames = [base]

@@ -148,6 +148,7 @@ def _detector(t: dict) -> Findings:
         )
     if own.empty:
         f.add("own_precision", text="")
+    f.add("gold_labels", int(len(own) > 0))  # whether this run's WMT22 set has hand labels
     f.add(
         "gold_segments",
         own.loc[own["gold"] == "idi", "gold_segments"].iloc[0] if len(own) else None,
@@ -378,6 +379,8 @@ def _metrics(t: dict) -> Findings:
         f.add("residual_most", most["estimate"], ci=(most["ci_low"], most["ci_high"]), text=most["metric"])
         f.add("residual_excluding_zero", int((per["ci_low"] > 0).sum()), text=str(len(per)))
     diff = a[a["group"] == "difference"] if not a.empty else a
+    if per.empty:  # WMT22 not estimable (or no metric): nothing is concluded from its metrics either
+        diff = diff.iloc[:0]
     for _, row in diff.iterrows():
         f.add(
             "accuracy_difference",
