@@ -584,11 +584,17 @@ RESULT_COLUMNS_FIGURATIVE = {
 }
 
 
+ONE_ROW_FIGURATIVE = {"10_figurative/idiom_sample_agreement.csv"}
+
+
 @pytest.mark.parametrize("name", sorted(RESULT_COLUMNS_FIGURATIVE))
 def test_result_files_of_chapter_10(built_book, name):
     table = pd.read_csv(built_book["results"] / name)
     assert list(table.columns) == RESULT_COLUMNS_FIGURATIVE[name]
-    assert len(table) >= 3
+    if name in ONE_ROW_FIGURATIVE:
+        assert len(table) == 1  # one pooled summary of the authored sample
+    else:
+        assert len(table) >= 3
 
 
 RESULT_COLUMNS_EXPLANATIONS = {

@@ -148,7 +148,8 @@ def _detector(t: dict) -> Findings:
         )
     if own.empty:
         f.add("own_precision", text="")
-    f.add("gold_labels", int(len(own) > 0))  # whether this run's WMT22 set has hand labels
+    # whether this run's WMT22 set has hand labels (not applicable in a folder without any result)
+    f.add("gold_labels", int(len(own) > 0) if any(v is not None for v in t.values()) else None)
     f.add(
         "gold_segments",
         own.loc[own["gold"] == "idi", "gold_segments"].iloc[0] if len(own) else None,
