@@ -129,6 +129,19 @@ def test_bootstrap_is_seeded_and_resamples_whole_documents():
         assert r.ci_low == pytest.approx(r.estimate) and r.ci_high == pytest.approx(r.estimate)
 
 
+def test_point_only_statistics_keep_their_estimate_and_leave_the_others_resamples_unchanged():
+    rng = np.random.default_rng(6)
+    human = rng.integers(0, 5, (20, 4)).astype(float)
+    h, m = frames(human, {"x": -human + rng.normal(0, 1, human.shape)})
+    full = meta.meta_evaluate(h, m, n_boot=200, seed=1).table
+    part = meta.meta_evaluate(h, m, n_boot=200, seed=1, point_only=["kendall_tau_b_flat", "pearson"]).table
+    costly = (part.statistic == "kendall_tau_b_flat") | (part.statistic == "pearson")
+    assert costly.sum() == 2 and part.loc[costly, ["ci_low", "ci_high"]].isna().all().all()
+    assert full.loc[costly, ["ci_low", "ci_high"]].notna().all().all()
+    pd.testing.assert_frame_equal(part[~costly], full[~costly])  # the same resamples for every other statistic
+    pd.testing.assert_frame_equal(part.drop(columns=["ci_low", "ci_high"]), full.drop(columns=["ci_low", "ci_high"]))
+
+
 # --------------------------------------------------------------------------- PERM-BOTH
 
 

@@ -402,6 +402,7 @@ def meta_evaluate(
     lower_is_better: Iterable[str] = LOWER_IS_BETTER,
     statistics: Iterable[str] | None = None,
     tie_tolerance: float = TIE_TOLERANCE,
+    point_only: Iterable[str] = (),
 ) -> MetaEvaluation:
     """How well each metric agrees with the human scores, at system and/or segment level.
 
@@ -440,6 +441,9 @@ def meta_evaluate(
     tie_tolerance : float, default :data:`helpers.metrics.correlations.TIE_TOLERANCE`
         Scores within this share of a side's largest absolute score are tied
         (:func:`helpers.metrics.correlations.snap_ties`); 0 ties exact equalities only, as mt-metrics-eval.
+    point_only : iterable of str, default ()
+        Statistics given their estimate but not resampled (interval NaN), e.g. the flattened Kendall τ of
+        ~28,000 cells, in the same call as the others (one alignment of the data, the same resamples).
 
     Returns
     -------
@@ -478,6 +482,7 @@ def meta_evaluate(
     if resample_by not in ("segment", "doc"):
         raise ValueError(f"resample_by must be segment or doc, not {resample_by!r}")
     wanted = set(SYSTEM_STATISTICS + SEGMENT_STATISTICS if statistics is None else statistics)
+    point_only = set(point_only)
     unknown = wanted - set(SYSTEM_STATISTICS + SEGMENT_STATISTICS)
     if unknown:
         raise ValueError(
@@ -497,14 +502,16 @@ def meta_evaluate(
         if level in ("system", "both") and system_stats:
             point, n, _ = _system_rows(a, name, segments, None, system_stats)
             boot, _, resampled = (
-                _system_rows(a, name, segments, weights, system_stats) if weights is not None else ({}, 0, False)
+                _system_rows(a, name, segments, weights, [s for s in system_stats if s not in point_only])
+                if weights is not None
+                else ({}, 0, False)
             )
             if n < MIN_UNITS:
                 notes.append(
                     f"{name}: {n} system(s) scored on both sides; no system-level statistic from fewer than {MIN_UNITS}"
                 )
             for stat in system_stats:
-                low, high = percentile_interval(boot[stat], ci) if resampled else (np.nan, np.nan)
+                low, high = percentile_interval(boot[stat], ci) if resampled and stat in boot else (np.nan, np.nan)
                 estimate = float(point[stat][0])
                 if n < MIN_UNITS:
                     estimate, low, high = np.nan, np.nan, np.nan
@@ -512,10 +519,11 @@ def meta_evaluate(
         if level in ("segment", "both") and segment_stats:
             shared = {}  # the estimate and the resamples share the cells and sorted pairs
             point, n = _segment_rows(a, name, None, segment_stats, shared)
-            boot = _segment_rows(a, name, weights, segment_stats, shared)[0] if weights is not None else {}
+            resampled = [s for s in segment_stats if s not in point_only]
+            boot = _segment_rows(a, name, weights, resampled, shared)[0] if weights is not None else {}
             widest = int((~np.isnan(a.human) & ~np.isnan(a.metrics[name])).sum(axis=1).max(initial=0))
             for stat in segment_stats:
-                low, high = percentile_interval(boot[stat], ci) if weights is not None else (np.nan, np.nan)
+                low, high = percentile_interval(boot[stat], ci) if stat in boot else (np.nan, np.nan)
                 estimate = float(point[stat][0])
                 too_few = n[stat] < MIN_UNITS or (stat.endswith("_item") and widest < MIN_UNITS)
                 if too_few:
