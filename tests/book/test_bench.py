@@ -58,3 +58,28 @@ def test_the_contention_table_flags_a_chapter_slowed_beyond_its_share():
     assert rows[2] == "| 01_x | 5 | 7 | 1.4 | ≤ 2× ✓ |"
     assert rows[3] == "| 07_qe_robustness | 17 | 173 | 10.3 | ≤ 2× ✗ |"
     assert len(rows) == 4
+
+
+def test_the_mutation_table_marks_rows_of_moved_files_and_names_modules_not_yet_run(tmp_path):
+    csv_file = tmp_path / "mutate.csv"
+    header = "module,file,mutants,killed,survived,equivalent,no_tests,timeout,other,kill_rate,seconds,finished\n"
+    csv_file.write_text(
+        header
+        + "stats,src/helpers/core/stats.py,10,8,1,1,0,0,0,88.9,1,2026-12-01 14:56\n"
+        + "wmt_analysis,src/helpers/wmt/analysis.py,5,5,0,0,0,0,0,100.0,1,2026-12-01 16:05\n"
+    )
+    modules = {
+        "stats_paired": "src/helpers/core/statistics/paired.py",
+        "wmt_analysis": "src/helpers/wmt/analysis.py",
+        "raters": "src/helpers/core/statistics/raters.py",
+    }
+    lines = bench.mutation_table(csv_file, modules).splitlines()
+    assert lines[2].startswith("| src/helpers/core/stats.py (stale: now src/helpers/core/statistics/paired.py) | 10 |")
+    assert lines[3].startswith("| src/helpers/wmt/analysis.py | 5 | 5 |")  # where it still lives: as it was
+    assert lines[4] == "| all modules (target ≥ 90 %) | | 13 | | 1 | 92.9 % | |"  # 13 of 14 counted mutants
+    assert "1 of its 2 rows name a file that has moved" in lines[-1]
+    assert "not yet run: raters (src/helpers/core/statistics/raters.py), stats_paired (" in lines[-1]
+    # a file of today's layout, every module run: no stale mark, no note
+    csv_file.write_text(header + "wmt_analysis,src/helpers/wmt/analysis.py,5,5,0,0,0,0,0,100.0,1,2026-12-01 16:05\n")
+    table = bench.mutation_table(csv_file, {"wmt_analysis": "src/helpers/wmt/analysis.py"})
+    assert "stale" not in table and "not yet run" not in table

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import pickle
 import time
 
 import pytest
@@ -72,3 +73,11 @@ def test_a_corrupted_entry_is_computed_again(cache_dir):
     entry.write_bytes(b"not a pickle")
     assert cache.cached("demo", 1, [3], lambda: 10) == 10
     assert cache.cached("demo", 1, [3], lambda: 11) == 10
+
+
+def test_a_value_that_cannot_be_stored_leaves_no_entry_sidecar_or_temporary_file(cache_dir):
+    with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
+        cache.cached("demo", 1, [4], lambda: lambda: 4)  # a lambda does not pickle
+    assert sorted(p.suffix for p in (cache_dir / "demo").iterdir()) == [".lock"]  # only the entry's lock file
+    assert cache.cached("demo", 1, [4], lambda: 16) == 16  # and the entry is computed again
+    assert sorted(p.suffix for p in (cache_dir / "demo").iterdir()) == [".json", ".lock", ".pkl"]

@@ -95,6 +95,22 @@ def test_one_sided_systems_and_cells_are_counted_not_dropped_silently():
     assert estimate(result.table, "segment", "x", "pearson_flat").n == 4
 
 
+def test_a_score_given_twice_is_refused_with_its_row_named():
+    h, m = frames([[0, 1, 2], [1, 2, 0]], {"x": [[3, 2, 1], [4, 5, 6]], "y": [[1, 2, 3], [6, 5, 4]]})
+    # the same (system, segment, metric) twice, with another metric's cell of that system and segment between
+    twice = pd.concat([m, m[(m.metric == "y") & (m.system == "S1") & (m.segment == 2)]], ignore_index=True)
+    with pytest.raises(
+        ValueError, match=r"metric scores give system 'S1', segment \S*2\.0\S*, metric 'y' more than once"
+    ):
+        meta.meta_evaluate(h, twice, n_boot=0)
+    # a metric's own system row twice
+    rows = pd.DataFrame({"system": ["S0", "S0"], "segment": [np.nan] * 2, "metric": ["x"] * 2, "score": [1.0, 2.0]})
+    with pytest.raises(ValueError, match=r"system 'S0', segment \S*nan\S*, metric 'x' more than once"):
+        meta.meta_evaluate(h, pd.concat([m, rows], ignore_index=True), n_boot=0)
+    # the same cell for two metrics is no repetition
+    assert len(meta.meta_evaluate(h, m, n_boot=0).table)
+
+
 def test_bootstrap_is_seeded_and_resamples_whole_documents():
     rng = np.random.default_rng(6)
     human = rng.integers(0, 5, (20, 4)).astype(float)
@@ -111,6 +127,19 @@ def test_bootstrap_is_seeded_and_resamples_whole_documents():
     for stat in ("pearson_item", "acc_eq_item", "pearson_flat"):
         r = estimate(doc, "segment", "x", stat)
         assert r.ci_low == pytest.approx(r.estimate) and r.ci_high == pytest.approx(r.estimate)
+
+
+def test_point_only_statistics_keep_their_estimate_and_leave_the_others_resamples_unchanged():
+    rng = np.random.default_rng(6)
+    human = rng.integers(0, 5, (20, 4)).astype(float)
+    h, m = frames(human, {"x": -human + rng.normal(0, 1, human.shape)})
+    full = meta.meta_evaluate(h, m, n_boot=200, seed=1).table
+    part = meta.meta_evaluate(h, m, n_boot=200, seed=1, point_only=["kendall_tau_b_flat", "pearson"]).table
+    costly = (part.statistic == "kendall_tau_b_flat") | (part.statistic == "pearson")
+    assert costly.sum() == 2 and part.loc[costly, ["ci_low", "ci_high"]].isna().all().all()
+    assert full.loc[costly, ["ci_low", "ci_high"]].notna().all().all()
+    pd.testing.assert_frame_equal(part[~costly], full[~costly])  # the same resamples for every other statistic
+    pd.testing.assert_frame_equal(part.drop(columns=["ci_low", "ci_high"]), full.drop(columns=["ci_low", "ci_high"]))
 
 
 # --------------------------------------------------------------------------- PERM-BOTH

@@ -235,17 +235,22 @@ def _entry_lock(lock: Path):
 
 
 def _write(value, path: Path, fmt: str, meta: dict) -> None:
-    """Store ``value`` at ``path`` atomically (a temporary name, then rename), with ``meta`` in
-    its JSON sidecar."""
+    """Store ``value`` at ``path`` and ``meta`` in its JSON sidecar, each atomically (a temporary name,
+    then rename): a reader never sees half of either."""
+    _atomic(path, lambda tmp: _save(value, tmp, fmt))
+    _atomic(path.with_suffix(".json"), lambda tmp: tmp.write_text(json.dumps(meta), encoding="utf-8"))
+
+
+def _atomic(path: Path, write: Callable[[Path], object]) -> None:
+    """``write`` a temporary file beside ``path``, then rename it to ``path`` (removed if ``write`` fails)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".part", dir=path.parent)
     os.close(fd)
     try:
-        _save(value, Path(tmp), fmt)
+        write(Path(tmp))
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    path.with_suffix(".json").write_text(json.dumps(meta), encoding="utf-8")
 
 
 def entries() -> pd.DataFrame:

@@ -113,8 +113,8 @@ def _tie_calibrated_curve(pairs: _TiePairs, weights: np.ndarray, thresholds: np.
     n_items = pairs.per_row.size
     scale = np.divide(1.0, pairs.per_row, out=np.zeros(n_items), where=pairs.per_row > 0)
     at = np.searchsorted(thresholds, pairs.diff, side="left")  # first threshold that ties the pair
-    gains = np.zeros((n_items, thresholds.size + 1))
-    np.add.at(gains, (pairs.row, at), pairs.gain)
+    width = thresholds.size + 1  # one bincount over (item, threshold) cells: np.add.at's sums, in the same order
+    gains = np.bincount(pairs.row * width + at, weights=pairs.gain, minlength=n_items * width).reshape(n_items, width)
     curve = np.cumsum(gains[:, :-1], axis=1)
     curve += np.bincount(pairs.row, weights=pairs.base, minlength=n_items)[:, None]
     w = np.atleast_2d(np.asarray(weights, dtype=float)) * (pairs.per_row > 0)

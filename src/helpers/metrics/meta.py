@@ -161,7 +161,9 @@ class _Aligned:
     tolerance: float = TIE_TOLERANCE  # ties: :func:`helpers.metrics.correlations.snap_ties`
 
 
-def _check(frame: pd.DataFrame, columns: list[str], what: str) -> pd.DataFrame:
+def _check(frame: pd.DataFrame, columns: list[str], what: str, duplicates: bool = True) -> pd.DataFrame:
+    """``frame`` with ``columns`` typed; a repeated (system, segment[, metric]) refused unless ``duplicates`` is
+    False (then the caller checks: :func:`_align` does it on its grids, without hashing every row's strings)."""
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"{what} scores lack column(s) {', '.join(missing)} (need {', '.join(columns)})")
@@ -169,12 +171,17 @@ def _check(frame: pd.DataFrame, columns: list[str], what: str) -> pd.DataFrame:
     out["system"] = out["system"].astype(str)
     out["segment"] = pd.to_numeric(out["segment"], errors="raise").astype("Float64").astype(float)
     out["score"] = pd.to_numeric(out["score"], errors="raise").astype(float)
-    key = ["system", "segment"] + (["metric"] if "metric" in columns else [])
-    dup = out.duplicated(key, keep=False)
-    if dup.any():
-        first = out[dup].iloc[0]
-        raise ValueError(f"{what} scores give {', '.join(f'{k} {first[k]!r}' for k in key)} more than once")
+    if duplicates:
+        _refuse_duplicates(out, ["system", "segment"] + (["metric"] if "metric" in columns else []), what)
     return out
+
+
+def _refuse_duplicates(frame: pd.DataFrame, key: list[str], what: str) -> None:
+    """A ValueError naming the first row of ``frame`` whose ``key`` another row repeats."""
+    dup = frame.duplicated(key, keep=False)
+    if dup.any():
+        first = frame[dup].iloc[0]
+        raise ValueError(f"{what} scores give {', '.join(f'{k} {first[k]!r}' for k in key)} more than once")
 
 
 def _align(
@@ -185,7 +192,7 @@ def _align(
     tolerance: float = TIE_TOLERANCE,
 ) -> _Aligned:
     h = _check(human, ["system", "segment", "score"], "human")
-    m = _check(metrics, ["system", "segment", "metric", "score"], "metric")
+    m = _check(metrics, ["system", "segment", "metric", "score"], "metric", duplicates=False)
     m["metric"] = m["metric"].astype(str)
     if (m["metric"] == HUMAN).any():
         raise ValueError(f"a metric may not be called {HUMAN!r} (the name of the human scores)")
@@ -193,20 +200,23 @@ def _align(
     signs = {HUMAN: 1.0 if human_higher_is_better else -1.0}
     signs.update({name: -1.0 if name in lower else 1.0 for name in m["metric"].unique()})
     h_seg, m_seg = h[h["segment"].notna()], m[m["segment"].notna()]
-    systems = sorted(set(h["system"]) | set(m["system"]))
-    items = np.array(sorted(set(h_seg["segment"]) | set(m_seg["segment"])), dtype=float)
-    s_index, i_index = {s: k for k, s in enumerate(systems)}, {s: k for k, s in enumerate(items)}
+    systems = sorted(set(h["system"].unique()) | set(m["system"].unique()))
+    items = np.unique(np.concatenate([h_seg["segment"].to_numpy(dtype=float), m_seg["segment"].to_numpy(dtype=float)]))
+    system_index = pd.Index(systems)
 
     def grid(rows: pd.DataFrame, sign: float) -> np.ndarray:
         out = np.full((items.size, len(systems)), np.nan)
-        at = rows["segment"].map(i_index).to_numpy(dtype=int), rows["system"].map(s_index).to_numpy(dtype=int)
+        at = np.searchsorted(items, rows["segment"].to_numpy(dtype=float)), system_index.get_indexer(rows["system"])
+        if np.bincount(at[0] * len(systems) + at[1]).max(initial=0) > 1:  # a cell given twice
+            _refuse_duplicates(m, ["system", "segment", "metric"], "metric")
         out[at] = snap_ties(sign * rows["score"].to_numpy(), tolerance)  # one scale: the whole grid
         return out
 
     docs = {}
     for side in (m_seg, h_seg):  # the human file's documents win where both name one
         if "doc" in side.columns:
-            named = side[side["doc"].notna() & (side["doc"].astype(str) != "")]
+            named = side.loc[side["doc"].notna() & (side["doc"].astype(str) != ""), ["segment", "doc"]]
+            named = named.drop_duplicates("segment", keep="last")  # as a dict built row by row keeps the last
             docs.update(dict(zip(named["segment"], named["doc"].astype(str))))
     clusters = np.array([f"doc {docs[s]}" if s in docs else f"segment {s:g}" for s in items], dtype=object)
 
@@ -219,6 +229,8 @@ def _align(
     metric_grids, metric_sys = {}, {}
     for name, rows in m.groupby("metric", sort=False):
         seg = rows[rows["segment"].notna()]
+        if rows.loc[rows["segment"].isna(), "system"].duplicated().any():  # a system row given twice
+            _refuse_duplicates(m, ["system", "segment", "metric"], "metric")
         metric_grids[name] = grid(seg, signs[name])
         metric_sys[name] = system_rows(rows[rows["segment"].isna()], signs[name])
     return _Aligned(
@@ -228,30 +240,30 @@ def _align(
 
 def _unmatched(a: _Aligned, human: pd.DataFrame, metrics: pd.DataFrame) -> pd.DataFrame:
     rows = []
-    h_systems = set(human["system"].astype(str))
+    h_systems = set(human["system"].astype(str).unique())
+    pairs = metrics[["metric", "system"]].drop_duplicates()
+    m_systems = pairs.groupby(pairs["metric"].astype(str), sort=False)["system"].agg(lambda s: set(s.astype(str)))
 
-    def add(metric, only_in, what, labels):
-        if len(labels):
-            rows.append(
-                {
-                    "metric": metric,
-                    "only_in": only_in,
-                    "what": what,
-                    "n": len(labels),
-                    "examples": "; ".join(map(str, labels[:5])),
-                }
-            )
+    def add(metric, only_in, what, n, examples):
+        if n:
+            rows.append({"metric": metric, "only_in": only_in, "what": what, "n": n, "examples": "; ".join(examples)})
 
     for name, grid in a.metrics.items():
-        m_systems = set(metrics.loc[metrics["metric"].astype(str) == name, "system"].astype(str))
-        add(name, "human", "system", sorted(h_systems - m_systems))
-        add(name, "metric", "system", sorted(m_systems - h_systems))
+        systems = m_systems.get(name, set())
+        for only_in, names in (("human", sorted(h_systems - systems)), ("metric", sorted(systems - h_systems))):
+            add(name, only_in, "system", len(names), map(str, names[:5]))
         for only_in, mask in (
             ("human", ~np.isnan(a.human) & np.isnan(grid)),
             ("metric", np.isnan(a.human) & ~np.isnan(grid)),
         ):
-            item, system = np.nonzero(mask)
-            add(name, only_in, "segment", [f"{a.systems[s]} #{a.items[i]:g}" for i, s in zip(item, system)])
+            item, system = np.nonzero(mask)  # only the first five cells are named
+            add(
+                name,
+                only_in,
+                "segment",
+                item.size,
+                [f"{a.systems[s]} #{a.items[i]:g}" for i, s in zip(item[:5], system[:5])],
+            )
     return pd.DataFrame(rows, columns=UNMATCHED_COLUMNS)
 
 
@@ -330,10 +342,20 @@ def _weighted_pearson(x: np.ndarray, y: np.ndarray, item: np.ndarray, weights: n
 
 
 def _segment_rows(
-    a: _Aligned, name: str, weights: np.ndarray | None, statistics=SEGMENT_STATISTICS
+    a: _Aligned, name: str, weights: np.ndarray | None, statistics=SEGMENT_STATISTICS, shared: dict | None = None
 ) -> tuple[dict, dict]:
-    """Each segment statistic under each row of item ``weights`` (None: the estimate), and its n."""
-    h, m, item = _cells(a, name)
+    """Each segment statistic under each row of item ``weights`` (None: the estimate), and its n.
+
+    ``shared`` keeps what does not depend on ``weights`` (the cells, per-item correlations, acc_eq's sorted
+    pairs) for the next call on the same metric: the estimate and its resamples then compute it once."""
+    shared = {} if shared is None else shared
+
+    def once(key, compute):
+        if key not in shared:
+            shared[key] = compute()
+        return shared[key]
+
+    h, m, item = once("cells", lambda: _cells(a, name))
     w = np.ones((1, a.items.size)) if weights is None else np.atleast_2d(weights)
     out, n = {}, {}
     for stat in statistics:
@@ -351,12 +373,12 @@ def _segment_rows(
                 values.append(kendalltau(hh, mm).statistic if hh.size >= 2 else np.nan)
             out[stat] = np.asarray(values, dtype=float)
         elif stat in ("pearson_item", "kendall_tau_b_item"):
-            per_item = _item_values(a.human, a.metrics[name], stat.removesuffix("_item"))
+            per_item = once(stat, lambda stat=stat: _item_values(a.human, a.metrics[name], stat.removesuffix("_item")))
             out[stat] = _weighted_item_mean(per_item, w)
             n[stat] = int((~np.isnan(per_item)).sum())
         elif stat in ("acc_eq_item", "acc_eq_epsilon_item"):
             if "acc_eq_item" not in out:
-                pairs = _tie_pairs(a.human, a.metrics[name])
+                pairs = once("pairs", lambda: _tie_pairs(a.human, a.metrics[name]))
                 out["acc_eq_item"], out["acc_eq_epsilon_item"] = _tie_calibrated_rows(pairs, w)
                 n["acc_eq_item"] = n["acc_eq_epsilon_item"] = int((pairs.per_row > 0).sum())
         else:
@@ -380,6 +402,7 @@ def meta_evaluate(
     lower_is_better: Iterable[str] = LOWER_IS_BETTER,
     statistics: Iterable[str] | None = None,
     tie_tolerance: float = TIE_TOLERANCE,
+    point_only: Iterable[str] = (),
 ) -> MetaEvaluation:
     """How well each metric agrees with the human scores, at system and/or segment level.
 
@@ -418,6 +441,9 @@ def meta_evaluate(
     tie_tolerance : float, default :data:`helpers.metrics.correlations.TIE_TOLERANCE`
         Scores within this share of a side's largest absolute score are tied
         (:func:`helpers.metrics.correlations.snap_ties`); 0 ties exact equalities only, as mt-metrics-eval.
+    point_only : iterable of str, default ()
+        Statistics given their estimate but not resampled (interval NaN), e.g. the flattened Kendall τ of
+        ~28,000 cells, in the same call as the others (one alignment of the data, the same resamples).
 
     Returns
     -------
@@ -456,6 +482,7 @@ def meta_evaluate(
     if resample_by not in ("segment", "doc"):
         raise ValueError(f"resample_by must be segment or doc, not {resample_by!r}")
     wanted = set(SYSTEM_STATISTICS + SEGMENT_STATISTICS if statistics is None else statistics)
+    point_only = set(point_only)
     unknown = wanted - set(SYSTEM_STATISTICS + SEGMENT_STATISTICS)
     if unknown:
         raise ValueError(
@@ -475,24 +502,28 @@ def meta_evaluate(
         if level in ("system", "both") and system_stats:
             point, n, _ = _system_rows(a, name, segments, None, system_stats)
             boot, _, resampled = (
-                _system_rows(a, name, segments, weights, system_stats) if weights is not None else ({}, 0, False)
+                _system_rows(a, name, segments, weights, [s for s in system_stats if s not in point_only])
+                if weights is not None
+                else ({}, 0, False)
             )
             if n < MIN_UNITS:
                 notes.append(
                     f"{name}: {n} system(s) scored on both sides; no system-level statistic from fewer than {MIN_UNITS}"
                 )
             for stat in system_stats:
-                low, high = percentile_interval(boot[stat], ci) if resampled else (np.nan, np.nan)
+                low, high = percentile_interval(boot[stat], ci) if resampled and stat in boot else (np.nan, np.nan)
                 estimate = float(point[stat][0])
                 if n < MIN_UNITS:
                     estimate, low, high = np.nan, np.nan, np.nan
                 rows.append(("system", name, stat, estimate, low, high, n))
         if level in ("segment", "both") and segment_stats:
-            point, n = _segment_rows(a, name, None, segment_stats)
-            boot = _segment_rows(a, name, weights, segment_stats)[0] if weights is not None else {}
+            shared = {}  # the estimate and the resamples share the cells and sorted pairs
+            point, n = _segment_rows(a, name, None, segment_stats, shared)
+            resampled = [s for s in segment_stats if s not in point_only]
+            boot = _segment_rows(a, name, weights, resampled, shared)[0] if weights is not None else {}
             widest = int((~np.isnan(a.human) & ~np.isnan(a.metrics[name])).sum(axis=1).max(initial=0))
             for stat in segment_stats:
-                low, high = percentile_interval(boot[stat], ci) if weights is not None else (np.nan, np.nan)
+                low, high = percentile_interval(boot[stat], ci) if stat in boot else (np.nan, np.nan)
                 estimate = float(point[stat][0])
                 too_few = n[stat] < MIN_UNITS or (stat.endswith("_item") and widest < MIN_UNITS)
                 if too_few:

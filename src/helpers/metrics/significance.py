@@ -18,6 +18,7 @@ from ..core.statistics.correlation import pearson_rows
 from .correlations import snap_ties
 from .meta import (
     _SYSTEM_FUNCTIONS,
+    HUMAN,
     LOWER_IS_BETTER,
     SEGMENT_STATISTICS,
     SYSTEM_STATISTICS,
@@ -112,9 +113,27 @@ def _p_value(delta: float, deltas: np.ndarray) -> float:
 
 
 def _perm_deltas(
-    a: _Aligned, metric_a: str, metric_b: str, statistic: str, level: str, n_perm: int, seed: int, segments: str
+    a: _Aligned,
+    metric_a: str,
+    metric_b: str,
+    statistic: str,
+    level: str,
+    n_perm: int,
+    seed: int,
+    segments: str,
+    system_scores: dict | None = None,
 ) -> tuple[float, np.ndarray, int]:
-    """δ = stat(a) − stat(b) on the aligned data and its ``n_perm`` permuted values δ*; n the units."""
+    """δ = stat(a) − stat(b) on the aligned data and its ``n_perm`` permuted values δ*; n the units.
+
+    ``system_scores`` keeps each metric's system scores (and the humans') for the next pair
+    (:func:`compare_metrics`), so they are computed once per metric, not once per pair."""
+    system_scores = {} if system_scores is None else system_scores
+
+    def system_of(name: str) -> np.ndarray:
+        if name not in system_scores:
+            system_scores[name] = _metric_system(a, name, segments, None)[0][0]
+        return system_scores[name]
+
     for name in (metric_a, metric_b):
         if name not in a.metrics:
             raise ValueError(f"no metric {name!r} in the scores (have {', '.join(a.metrics)})")
@@ -124,8 +143,9 @@ def _perm_deltas(
     if level == "system":
         if statistic not in _SYSTEM_FUNCTIONS:
             raise ValueError(f"unknown system-level statistic {statistic!r} (one of {', '.join(SYSTEM_STATISTICS)})")
-        h = snap_ties(_human_system(a, None)[0][0], a.tolerance)
-        ma, mb = _metric_system(a, metric_a, segments, None)[0][0], _metric_system(a, metric_b, segments, None)[0][0]
+        if HUMAN not in system_scores:
+            system_scores[HUMAN] = snap_ties(_human_system(a, None)[0][0], a.tolerance)
+        h, ma, mb = system_scores[HUMAN], system_of(metric_a), system_of(metric_b)
         keep = ~(np.isnan(h) | np.isnan(ma) | np.isnan(mb))
         h, ma, mb = h[keep], _zscore(ma[keep]), _zscore(mb[keep])
         fn = _SYSTEM_FUNCTIONS[statistic]
@@ -217,10 +237,10 @@ def compare_metrics(
     if options:
         raise TypeError(f"unknown option(s) {', '.join(options)}")
     names = list(a.metrics)
-    found = {}
+    found, system_scores = {}, {}
     for i, x in enumerate(names):
         for y in names[i + 1 :]:  # one set of permutations per pair: (y, x) sees every δ* negated
-            delta, deltas, _ = _perm_deltas(a, x, y, statistic, level, n_perm, seed, segments)
+            delta, deltas, _ = _perm_deltas(a, x, y, statistic, level, n_perm, seed, segments, system_scores)
             found[x, y] = (delta, _p_value(delta, deltas))
             found[y, x] = (-delta, _p_value(-delta, -deltas))
     rows = [

@@ -106,7 +106,6 @@ def meta_evaluation(
     frames = []
     for setting in SETTINGS:
         human, metrics = in_setting(*scored, setting)
-        resampled = [s for s in SYSTEM + SEGMENT if flat_intervals or s not in COSTLY]
         table = meta.meta_evaluate(
             human,
             metrics,
@@ -115,20 +114,9 @@ def meta_evaluation(
             seed=seed,
             human_higher_is_better=True,
             lower_is_better=(),
-            statistics=resampled,
+            statistics=SYSTEM + SEGMENT,
+            point_only=() if flat_intervals else COSTLY,
         ).table
-        rest = [s for s in SEGMENT if s not in resampled]
-        if rest:
-            point = meta.meta_evaluate(
-                human,
-                metrics,
-                level="segment",
-                n_boot=0,
-                human_higher_is_better=True,
-                lower_is_better=(),
-                statistics=rest,
-            ).table
-            table = pd.concat([table, point], ignore_index=True)
         order = {s: k for k, s in enumerate(SYSTEM + SEGMENT)}
         table = table.assign(_o=table["statistic"].map(order)).sort_values(["metric", "_o"], kind="stable")
         frames.append(table.drop(columns="_o").assign(setting=setting))
