@@ -103,23 +103,32 @@ def _tie_pairs(human: np.ndarray, metric: np.ndarray) -> _TiePairs:
 RESAMPLE_THRESHOLDS = 1024
 
 
-def _tie_calibrated_curve(pairs: _TiePairs, weights: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
-    """acc_eq at each of ``thresholds`` (ascending) under each row of item ``weights``: (B, thresholds).
+def _tie_calibrated_counts(pairs: _TiePairs, thresholds: np.ndarray) -> np.ndarray:
+    """Right pairs of each item at each of ``thresholds`` (ascending): the (items, thresholds) matrix C,
+    C_rt = Σ base_ok + Σ_{|Δm| ≤ ε_t} (tie_ok − base_ok) over the pairs of item r. Built once per
+    metric; every block of resamples reuses it (:func:`_tie_calibrated_curve`)."""
+    n_items = pairs.per_row.size
+    at = np.searchsorted(thresholds, pairs.diff, side="left")  # first threshold that ties the pair
+    gains = np.bincount(
+        pairs.row * (thresholds.size + 1) + at, weights=pairs.gain, minlength=n_items * (thresholds.size + 1)
+    ).reshape(n_items, thresholds.size + 1)
+    curve = np.cumsum(gains[:, :-1], axis=1)
+    curve += np.bincount(pairs.row, weights=pairs.base, minlength=n_items)[:, None]
+    return curve
 
-    Per item r with n_r pairs, acc_r(ε) = (Σ base_ok + Σ_{|Δm| ≤ ε} (tie_ok − base_ok)) / n_r;
-    the items' cumulative sums form an (items, thresholds) matrix C, and the weighted mean
-    over items of every resample at once is W C / Σ W.
+
+def _tie_calibrated_curve(pairs: _TiePairs, weights: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """acc_eq at each threshold of ``counts`` (:func:`_tie_calibrated_counts`) under each row of item
+    ``weights``: (B, thresholds).
+
+    Per item r with n_r pairs, acc_r(ε) = C_r(ε) / n_r; the weighted mean over items of every
+    resample at once is W diag(1/n) C / Σ W.
     """
     n_items = pairs.per_row.size
     scale = np.divide(1.0, pairs.per_row, out=np.zeros(n_items), where=pairs.per_row > 0)
-    at = np.searchsorted(thresholds, pairs.diff, side="left")  # first threshold that ties the pair
-    gains = np.zeros((n_items, thresholds.size + 1))
-    np.add.at(gains, (pairs.row, at), pairs.gain)
-    curve = np.cumsum(gains[:, :-1], axis=1)
-    curve += np.bincount(pairs.row, weights=pairs.base, minlength=n_items)[:, None]
     w = np.atleast_2d(np.asarray(weights, dtype=float)) * (pairs.per_row > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (w * scale) @ curve / w.sum(axis=1, keepdims=True)
+        return (w * scale) @ counts / w.sum(axis=1, keepdims=True)
 
 
 def _tie_calibrated_rows(pairs: _TiePairs, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -140,9 +149,10 @@ def _tie_calibrated_rows(pairs: _TiePairs, weights: np.ndarray) -> tuple[np.ndar
     candidates = np.unique(np.r_[0.0, pairs.diff[pairs.last]])
     if candidates.size > RESAMPLE_THRESHOLDS:
         candidates = np.unique(np.r_[0.0, np.quantile(pairs.diff, np.linspace(0, 1, RESAMPLE_THRESHOLDS - 1))])
+    counts = _tie_calibrated_counts(pairs, candidates)
     acc, eps = np.empty(w.shape[0]), np.empty(w.shape[0])
     for start in range(0, w.shape[0], 256):
-        curve = _tie_calibrated_curve(pairs, w[start : start + 256], candidates)
+        curve = _tie_calibrated_curve(pairs, w[start : start + 256], counts)
         ok = ~np.isnan(curve).all(axis=1)
         best = np.argmax(np.nan_to_num(curve, nan=-np.inf), axis=1)  # the first, smallest epsilon, of the best
         acc[start : start + 256] = np.where(ok, curve[np.arange(curve.shape[0]), best], np.nan)
