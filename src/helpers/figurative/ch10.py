@@ -490,7 +490,7 @@ def metric_accuracy(box: Data, metrics: pd.DataFrame, accuracy, setup: Setup, pr
             cells, metrics, accuracy, n_boot=setup.n_boot, seed=setup.seed, progress=progress
         )
 
-    return cache.cached("figurative-accuracy", 1, [cells, metrics, setup.n_boot, setup.seed], compute)
+    return cache.cached("figurative-accuracy", 2, [cells, metrics, setup.n_boot, setup.seed], compute)
 
 
 def hadqaet_tags(posts: pd.DataFrame, setup: Setup) -> pd.DataFrame:

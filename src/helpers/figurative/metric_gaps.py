@@ -162,8 +162,10 @@ def accuracy_by_group(
     metrics : DataFrame
         ``metric, system, segment, score`` (higher is better).
     accuracy : callable
-        ``accuracy(human, metric, weights) -> (acc, eps)`` per row of item weights: chapter 09's
-        :func:`helpers.metrics.meta.tie_calibrated_accuracy_weighted`.
+        ``accuracy(human, metric, weights, clusters=None, exact=0) -> (acc, eps)`` per row of item weights,
+        the first ``exact`` rows estimates (every threshold tried), the sums of the others taken per
+        cluster of items that share their weights (here: a document's segments of one group): chapter
+        09's :func:`helpers.metrics.meta.tie_calibrated_accuracy_weighted`.
     flag : str
         The column that splits the segments.
     n_boot, seed, ci
@@ -193,16 +195,14 @@ def accuracy_by_group(
     marked = first[flag].reindex(segments).astype(bool).to_numpy()
     docs = first["doc"].reindex(segments).to_numpy()
     weights = stats.resample(len(segments), n_boot, seed=seed, clusters=docs)
-    both = np.concatenate([weights * marked, weights * ~marked])  # one call: the metric's pairs sorted once
+    groups = np.stack([marked, ~marked]).astype(float)
+    both = np.concatenate([groups, weights * marked, weights * ~marked])  # one call: the pairs sorted once
+    parts = pd.Series(docs).astype(str).str.cat(pd.Series(marked).astype(str), sep="|").to_numpy()  # share a weight
     rows = []
     for name in progress(list(by_metric)) if progress else by_metric:
-        m = by_metric[name]
-        est = {
-            group: float(accuracy(human, m, mask[None, :].astype(float))[0][0])
-            for group, mask in (("idiom", marked), ("other", ~marked))
-        }
-        resampled = accuracy(human, m, both)[0]
-        boot = {"idiom": resampled[:n_boot], "other": resampled[n_boot:]}
+        acc = accuracy(human, by_metric[name], both, clusters=parts, exact=2)[0]
+        est = {"idiom": float(acc[0]), "other": float(acc[1])}
+        boot = {"idiom": acc[2 : n_boot + 2], "other": acc[n_boot + 2 :]}
         diff = boot["idiom"] - boot["other"]
         diff = diff[np.isfinite(diff)]
         p = (
