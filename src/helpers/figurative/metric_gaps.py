@@ -103,8 +103,7 @@ def residual_effects(
     xtx, xty = design.cross_products(x, y, labels)
     for name in progress(names) if progress else names:
         m = cells[name].to_numpy(dtype=float)
-        xm = np.zeros((xtx.shape[0], x.shape[1]))
-        np.add.at(xm, labels, x * m[:, None])
+        xm = np.column_stack([np.bincount(labels, weights=col * m, minlength=xtx.shape[0]) for col in x.T])
         mm, my = np.bincount(labels, weights=m * m), np.bincount(labels, weights=m * y)
         full_xtx = np.block([[xtx, xm[:, :, None]], [xm[:, None, :], mm[:, None, None]]])
         full_xty = np.concatenate([xty, my[:, None]], axis=1)
