@@ -133,17 +133,27 @@ def _jieba():
 
 
 @functools.lru_cache(maxsize=1)
-def dictionary() -> pd.DataFrame:
-    """jieba's dictionary entries tagged ``i``: ``idiom, count`` (one row per entry)."""
+def _entries() -> tuple[list, dict[str, int]]:
+    """jieba's ``dict.txt`` read once: the entries tagged ``i`` as ``(word, count)`` in file order,
+    and every other entry as ``word -> count``."""
     import jieba
 
-    rows = []
+    tagged, words = [], {}
     with open(Path(jieba.__file__).parent / "dict.txt", encoding="utf-8") as fh:
         for line in fh:
             parts = line.split()
-            if len(parts) == 3 and parts[2] == "i":
-                rows.append((parts[0], int(parts[1])))
-    return pd.DataFrame(rows, columns=["idiom", "count"])
+            if len(parts) == 3:
+                if parts[2] == "i":
+                    tagged.append((parts[0], int(parts[1])))
+                else:
+                    words[parts[0]] = int(parts[1])
+    return tagged, words
+
+
+@functools.lru_cache(maxsize=1)
+def dictionary() -> pd.DataFrame:
+    """jieba's dictionary entries tagged ``i``: ``idiom, count`` (one row per entry)."""
+    return pd.DataFrame(_entries()[0], columns=["idiom", "count"])
 
 
 @functools.lru_cache(maxsize=1)
@@ -152,18 +162,9 @@ def _counts() -> dict[str, int]:
     return dict(zip(d["idiom"], d["count"]))
 
 
-@functools.lru_cache(maxsize=1)
 def _words() -> dict[str, int]:
     """jieba's entries not tagged ``i``: ``word -> count``."""
-    import jieba
-
-    words = {}
-    with open(Path(jieba.__file__).parent / "dict.txt", encoding="utf-8") as fh:
-        for line in fh:
-            parts = line.split()
-            if len(parts) == 3 and parts[2] != "i":
-                words[parts[0]] = int(parts[1])
-    return words
+    return _entries()[1]
 
 
 def reduplicated(idiom: str) -> bool:
@@ -234,20 +235,26 @@ def require_chinese(texts: pd.Series, file=None, column: str | None = None) -> N
         )
 
 
+@functools.cache
+def _tagged(text: str) -> tuple:
+    """``(start, end, word)`` of each jieba token of ``text`` tagged ``i``, in text order; a text is cut
+    once per process (the chapter's steps read the same sources again)."""
+    jieba, counts = _jieba(), _counts()
+    return tuple((start, end, word) for word, start, end in jieba.tokenize(text, HMM=False) if word in counts)
+
+
 def raw_matches(texts: pd.Series) -> pd.DataFrame:
     """Every jieba token of ``texts`` whose dictionary entry is tagged ``i``.
 
     Returns ``text_id`` (the Series' index label), ``start``, ``end`` (character offsets,
     end exclusive) and ``idiom``, in text order.
     """
-    jieba, counts = _jieba(), _counts()
-    rows = []
-    for text_id, text in texts.items():
-        if not isinstance(text, str):
-            continue
-        for word, start, end in jieba.tokenize(text, HMM=False):
-            if word in counts:
-                rows.append((text_id, start, end, word))
+    rows = [
+        (text_id, start, end, word)
+        for text_id, text in texts.items()
+        if isinstance(text, str)
+        for start, end, word in _tagged(text)
+    ]
     return pd.DataFrame(rows, columns=MATCH_COLUMNS[:4]).astype({"start": "int64", "end": "int64"})
 
 
