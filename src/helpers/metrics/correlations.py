@@ -193,7 +193,9 @@ def _tie_calibrated_rows(
         else:
             with np.errstate(invalid="ignore", divide="ignore"):
                 block = draws[start : start + 256]
-                curve = block @ summed / (block @ sizes)[:, None]
+                drawn = np.flatnonzero(block.any(axis=0))  # clusters no row of the block draws add nothing
+                block = block[:, drawn]
+                curve = block @ summed[drawn] / (block @ sizes[drawn])[:, None]
         ok = ~np.isnan(curve).all(axis=1)
         best = np.argmax(np.nan_to_num(curve, nan=-np.inf), axis=1)  # the first, smallest epsilon, of the best
         at = slice(exact + start, exact + start + curve.shape[0])
