@@ -452,9 +452,19 @@ def metric_table(box: Data, own_scores) -> pd.DataFrame:
     """WMT22's metric scores of the rated machine translations, with the book's own BLEU and chrF
     (``own_scores(es)``: chapter 09's :func:`helpers.metrics.wmt22.own_scores`, ``system, segment, metric,
     score, doc`` of every rated output against reference A, cached once for both chapters under
-    ``.cache/wmt22_own_scores``), kept for the systems analysed here: ``metric, system, segment, score``."""
+    ``.cache/wmt22_own_scores``), kept for the systems analysed here: ``metric, system, segment, score``.
+    The published files' scores are cached under ``.cache/figurative-metric-files`` by their contents."""
+    from ..core.formats.fetch import sha256_of
+
     systems = sorted(analysed(box, "wmt22")["system"].unique())
-    published = wmt22.metric_table(box.wmt22, systems)
+    files = [box.wmt22.metric_files[n, "seg"] for n in box.wmt22.metric_names(level="seg")]
+    published = cache.cached(  # 31 files parsed line by line: read once per content
+        "figurative-metric-files",
+        1,
+        [[(Path(f).name, sha256_of(f)) for f in files], systems],
+        lambda: wmt22.metric_table(box.wmt22, systems),
+        describe=f"{len(files)} WMT22 segment-level metric files read",
+    )
     own = own_scores(box.wmt22).dropna(subset=["segment"])
     own = own[own["system"].isin(systems) & own["metric"].isin(list(BOOK_METRICS))]
     own = own.assign(
