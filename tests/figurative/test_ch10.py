@@ -715,7 +715,7 @@ def test_metric_table_takes_the_book_scores_from_chapter_09s_own_scores(tmp_path
     from helpers.metrics.wmt22 import own_scores
 
     monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
-    setup = ch10.setup(**own_files(tmp_path), min_idiom_segments=5, n_boot=10, results_dir=str(tmp_path / "res"))
+    setup = ch10.setup(**own_files(tmp_path), min_idiom_segments=5, n_boot=100, results_dir=str(tmp_path / "res"))
     box = setup.load()
     table = ch10.metric_table(box, own_scores)
     book = table[table["metric"].isin(ch10.BOOK_METRICS.values())]
