@@ -704,3 +704,27 @@ def test_the_two_labellers_agreement_on_the_authored_sample_by_hand():
     assert got["items"] == 170 and got["agreement"] == pytest.approx(p_o)
     assert got["kappa"] == pytest.approx((p_o - p_e) / (1 - p_e))
     assert got[["figurative_a", "figurative_b", "a_only", "b_only"]].tolist() == [37, 29, 8, 0]
+
+
+def test_metric_table_takes_the_book_scores_from_chapter_09s_own_scores(tmp_path, monkeypatch):
+    """The book's BLEU and chrF rows are chapter 09's own_scores (one cache entry for both chapters),
+    kept for the machine translations chapter 10 analyses: sentence BLEU and chrF by sacrebleu itself."""
+    import sacrebleu
+    from tests.figurative.test_ch10_any_file import own_files
+
+    from helpers.metrics.wmt22 import own_scores
+
+    monkeypatch.setenv("HELPERS_CACHE_DIR", str(tmp_path / "cache"))
+    setup = ch10.setup(**own_files(tmp_path), min_idiom_segments=5, n_boot=100, results_dir=str(tmp_path / "res"))
+    box = setup.load()
+    table = ch10.metric_table(box, own_scores)
+    book = table[table["metric"].isin(ch10.BOOK_METRICS.values())]
+    systems = sorted(ch10.analysed(box, "wmt22")["system"].unique())
+    assert sorted(book["system"].unique()) == systems and len(book) == 2 * len(systems) * len(box.wmt22.sources)
+    texts = box.wmt22.texts(systems=systems).assign(segment=lambda f: f["segment"].astype(str))
+    merged = book.merge(texts, on=["system", "segment"], validate="many_to_one")
+    for name, score in (("BLEU (book)", sacrebleu.sentence_bleu), ("chrF (book)", sacrebleu.sentence_chrf)):
+        part = merged[merged["metric"] == name]
+        expected = [score(h, [r]).score for h, r in zip(part["hypothesis"], part["reference"])]
+        assert part["score"].tolist() == pytest.approx(expected, abs=1e-9)
+    assert ch10.metric_table(box, own_scores).equals(table)  # read back from the cache, the same

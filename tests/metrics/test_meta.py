@@ -205,3 +205,27 @@ def test_weighted_acc_eq_is_acc_eq_on_the_items_repeated_by_their_weights():
     for row, a, e in zip(weights, acc, eps):
         keep = np.repeat(np.arange(6), row)
         assert (a, e) == pytest.approx(tie_calibrated_accuracy(human[keep], metric[keep]))
+
+
+def test_weighted_acc_eq_by_clusters_and_exact_rows_is_acc_eq_on_the_repeated_items():
+    """Sums taken per cluster (items sharing a weight in every row) and estimate rows searched over
+    every threshold give what the items repeated by their weights give (tie_calibrated_accuracy)."""
+    from helpers.core.statistics import stats
+    from helpers.metrics.correlations import RESAMPLE_THRESHOLDS, tie_calibrated_accuracy
+    from helpers.metrics.meta import tie_calibrated_accuracy_weighted
+
+    rng = np.random.default_rng(5)
+    human, metric = rng.integers(0, 4, (12, 5)).astype(float), rng.normal(size=(12, 5)).round(2)
+    docs = np.repeat(["a", "b", "c", "d"], 3)
+    mask = np.array([1, 0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 1], dtype=bool)
+    draws = stats.resample(12, 40, seed=1, clusters=docs) * mask
+    weights = np.concatenate([mask[None, :].astype(float), draws])
+    parts = [f"{d}|{m}" for d, m in zip(docs, mask)]
+    acc, eps = tie_calibrated_accuracy_weighted(human, metric, weights, clusters=parts, exact=1)
+    assert (acc[0], eps[0]) == pytest.approx(tie_calibrated_accuracy(human[mask], metric[mask]), abs=1e-15)
+    assert 5 * 4 // 2 * 12 < RESAMPLE_THRESHOLDS  # every threshold is a candidate: resamples are exact too
+    for row, a in zip(draws, acc[1:]):  # (ε: the smallest of a plateau, which rounding may pick otherwise)
+        keep = np.repeat(np.arange(12), row.astype(int))
+        assert a == pytest.approx(tie_calibrated_accuracy(human[keep], metric[keep])[0], abs=1e-12)
+    with pytest.raises(ValueError, match="differ within a cluster"):
+        tie_calibrated_accuracy_weighted(human, metric, draws, clusters=docs)

@@ -575,13 +575,14 @@ def token_tags(
     found = idioms.find_idioms(texts, detector)
     spans = found.groupby("text_id")[["start", "end"]].apply(lambda g: list(zip(g["start"], g["end"]))).to_dict()
     post, inside, bad = [], [], []
+    joined = texts.tolist()  # (indexing the Series once per token was most of this step's time)
     for i, (source, tags) in enumerate(zip(posts["source"], posts["source_tags"])):
-        at = 0
+        at, within = 0, spans.get(i, [])
         for token, tag in zip(str(source).split(), str(tags).split()):
             a, b = at, at + len(token)
             at = b
-            post.append(texts[i])
-            inside.append(any(s < b and e > a for s, e in spans.get(i, [])))
+            post.append(joined[i])
+            inside.append(any(s < b and e > a for s, e in within))
             bad.append(tag == "BAD")
     tokens = pd.DataFrame({"post": post, "idiom": inside, "bad": np.array(bad, dtype=float)})
     per_post = tokens.groupby(["post", "idiom"])["bad"].agg(["sum", "size"]).unstack(fill_value=0)

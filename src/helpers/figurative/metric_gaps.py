@@ -103,8 +103,7 @@ def residual_effects(
     xtx, xty = design.cross_products(x, y, labels)
     for name in progress(names) if progress else names:
         m = cells[name].to_numpy(dtype=float)
-        xm = np.zeros((xtx.shape[0], x.shape[1]))
-        np.add.at(xm, labels, x * m[:, None])
+        xm = np.column_stack([np.bincount(labels, weights=col * m, minlength=xtx.shape[0]) for col in x.T])
         mm, my = np.bincount(labels, weights=m * m), np.bincount(labels, weights=m * y)
         full_xtx = np.block([[xtx, xm[:, :, None]], [xm[:, None, :], mm[:, None, None]]])
         full_xty = np.concatenate([xty, my[:, None]], axis=1)
@@ -162,8 +161,10 @@ def accuracy_by_group(
     metrics : DataFrame
         ``metric, system, segment, score`` (higher is better).
     accuracy : callable
-        ``accuracy(human, metric, weights) -> (acc, eps)`` per row of item weights: chapter 09's
-        :func:`helpers.metrics.meta.tie_calibrated_accuracy_weighted`.
+        ``accuracy(human, metric, weights, clusters=None, exact=0) -> (acc, eps)`` per row of item weights,
+        the first ``exact`` rows estimates (every threshold tried), the sums of the others taken per
+        cluster of items that share their weights (here: a document's segments of one group): chapter
+        09's :func:`helpers.metrics.meta.tie_calibrated_accuracy_weighted`.
     flag : str
         The column that splits the segments.
     n_boot, seed, ci
@@ -193,13 +194,14 @@ def accuracy_by_group(
     marked = first[flag].reindex(segments).astype(bool).to_numpy()
     docs = first["doc"].reindex(segments).to_numpy()
     weights = stats.resample(len(segments), n_boot, seed=seed, clusters=docs)
+    groups = np.stack([marked, ~marked]).astype(float)
+    both = np.concatenate([groups, weights * marked, weights * ~marked])  # one call: the pairs sorted once
+    parts = pd.Series(docs).astype(str).str.cat(pd.Series(marked).astype(str), sep="|").to_numpy()  # share a weight
     rows = []
     for name in progress(list(by_metric)) if progress else by_metric:
-        m = by_metric[name]
-        est, boot = {}, {}
-        for group, mask in (("idiom", marked), ("other", ~marked)):
-            est[group] = float(accuracy(human, m, mask[None, :].astype(float))[0][0])
-            boot[group] = accuracy(human, m, weights * mask)[0]
+        acc = accuracy(human, by_metric[name], both, clusters=parts, exact=2)[0]
+        est = {"idiom": float(acc[0]), "other": float(acc[1])}
+        boot = {"idiom": acc[2 : n_boot + 2], "other": acc[n_boot + 2 :]}
         diff = boot["idiom"] - boot["other"]
         diff = diff[np.isfinite(diff)]
         p = (

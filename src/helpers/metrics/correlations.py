@@ -103,50 +103,104 @@ def _tie_pairs(human: np.ndarray, metric: np.ndarray) -> _TiePairs:
 RESAMPLE_THRESHOLDS = 1024
 
 
-def _tie_calibrated_curve(pairs: _TiePairs, weights: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
-    """acc_eq at each of ``thresholds`` (ascending) under each row of item ``weights``: (B, thresholds).
+def _tie_calibrated_counts(pairs: _TiePairs, thresholds: np.ndarray) -> np.ndarray:
+    """Right pairs of each item at each of ``thresholds`` (ascending): the (items, thresholds) matrix C,
+    C_rt = Σ base_ok + Σ_{|Δm| ≤ ε_t} (tie_ok − base_ok) over the pairs of item r. Built once per
+    metric; every block of resamples reuses it (:func:`_tie_calibrated_curve`)."""
+    n_items = pairs.per_row.size
+    at = np.searchsorted(thresholds, pairs.diff, side="left")  # first threshold that ties the pair
+    gains = np.bincount(
+        pairs.row * (thresholds.size + 1) + at, weights=pairs.gain, minlength=n_items * (thresholds.size + 1)
+    ).reshape(n_items, thresholds.size + 1)
+    curve = np.cumsum(gains[:, :-1], axis=1)
+    curve += np.bincount(pairs.row, weights=pairs.base, minlength=n_items)[:, None]
+    return curve
 
-    Per item r with n_r pairs, acc_r(ε) = (Σ base_ok + Σ_{|Δm| ≤ ε} (tie_ok − base_ok)) / n_r;
-    the items' cumulative sums form an (items, thresholds) matrix C, and the weighted mean
-    over items of every resample at once is W C / Σ W.
+
+def _tie_calibrated_curve(pairs: _TiePairs, weights: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """acc_eq at each threshold of ``counts`` (:func:`_tie_calibrated_counts`) under each row of item
+    ``weights``: (B, thresholds).
+
+    Per item r with n_r pairs, acc_r(ε) = C_r(ε) / n_r; the weighted mean over items of every
+    resample at once is W diag(1/n) C / Σ W.
     """
     n_items = pairs.per_row.size
     scale = np.divide(1.0, pairs.per_row, out=np.zeros(n_items), where=pairs.per_row > 0)
-    at = np.searchsorted(thresholds, pairs.diff, side="left")  # first threshold that ties the pair
-    width = thresholds.size + 1  # one bincount over (item, threshold) cells: np.add.at's sums, in the same order
-    gains = np.bincount(pairs.row * width + at, weights=pairs.gain, minlength=n_items * width).reshape(n_items, width)
-    curve = np.cumsum(gains[:, :-1], axis=1)
-    curve += np.bincount(pairs.row, weights=pairs.base, minlength=n_items)[:, None]
     w = np.atleast_2d(np.asarray(weights, dtype=float)) * (pairs.per_row > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (w * scale) @ curve / w.sum(axis=1, keepdims=True)
+        return (w * scale) @ counts / w.sum(axis=1, keepdims=True)
 
 
-def _tie_calibrated_rows(pairs: _TiePairs, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _tie_calibrated_clustered(pairs: _TiePairs, weights: np.ndarray, counts: np.ndarray, clusters) -> tuple:
+    """:func:`_tie_calibrated_curve`'s two sums taken over clusters of items that share their weight in
+    every row (documents of a cluster bootstrap): Σ_i w_bi x_i = Σ_g w_bg Σ_{i∈g} x_i, so the product
+    costs B × clusters × thresholds instead of B × items × thresholds. Returns the per-cluster weights
+    (B, G), Σ_{i∈g} C_i / n_i (G, thresholds) and the items with a pair per cluster (G,)."""
+    labels = np.unique(np.asarray(clusters), return_inverse=True)[1].ravel()
+    if labels.size != pairs.per_row.size:
+        raise ValueError(f"{labels.size} cluster labels for {pairs.per_row.size} items")
+    first = np.unique(labels, return_index=True)[1]
+    draws = weights[:, first]
+    if not np.array_equal(weights, draws[:, labels]):
+        raise ValueError("the weights differ within a cluster: give clusters whose items always share a weight")
+    valid = pairs.per_row > 0
+    scale = np.divide(1.0, pairs.per_row, out=np.zeros(valid.size), where=valid)
+    order = np.argsort(labels, kind="stable")
+    starts = np.flatnonzero(np.r_[True, labels[order][1:] != labels[order][:-1]])
+    summed = np.add.reduceat(counts[order] * scale[order][:, None], starts, axis=0)
+    return draws, summed, np.bincount(labels, weights=valid.astype(float))
+
+
+def _tie_calibrated_best(pairs: _TiePairs, weights: np.ndarray) -> tuple[float, float]:
+    """acc_eq and its epsilon under one row of item ``weights``, every threshold tried (the estimate):
+    one pass over the sorted pairs; the first, smallest epsilon of the best."""
+    item_w = weights * (pairs.per_row > 0)
+    wp = item_w[pairs.row] / pairs.per_row[pairs.row]
+    total = item_w.sum()
+    at_zero = (wp * pairs.base).sum() / total
+    curve = np.r_[at_zero, at_zero + np.cumsum(wp * pairs.gain)[pairs.last] / total]
+    thresholds = np.r_[0.0, pairs.diff[pairs.last]]
+    best = int(np.argmax(curve))
+    return curve[best], thresholds[best]
+
+
+def _tie_calibrated_rows(
+    pairs: _TiePairs, weights: np.ndarray, clusters=None, exact: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """Best acc_eq and its epsilon under each row of item ``weights`` (B, n_items): every
-    threshold for a single row (the estimate), :data:`RESAMPLE_THRESHOLDS` candidates for more."""
+    threshold for a single row and for the first ``exact`` rows (estimates,
+    :func:`_tie_calibrated_best`), :data:`RESAMPLE_THRESHOLDS` candidates for the others (resamples,
+    summed by ``clusters`` when given: :func:`_tie_calibrated_clustered`)."""
     w = np.atleast_2d(np.asarray(weights, dtype=float))
     if pairs.diff.size == 0:
         return np.full(w.shape[0], np.nan), np.full(w.shape[0], np.nan)
-    if w.shape[0] == 1:  # the estimate: every threshold, one pass over the sorted pairs
-        item_w = w[0] * (pairs.per_row > 0)
-        wp = item_w[pairs.row] / pairs.per_row[pairs.row]
-        total = item_w.sum()
-        at_zero = (wp * pairs.base).sum() / total
-        curve = np.r_[at_zero, at_zero + np.cumsum(wp * pairs.gain)[pairs.last] / total]
-        thresholds = np.r_[0.0, pairs.diff[pairs.last]]
-        best = int(np.argmax(curve))  # the first, smallest epsilon, of the best
-        return np.array([curve[best]]), np.array([thresholds[best]])
+    exact = 1 if w.shape[0] == 1 else exact
+    acc, eps = np.empty(w.shape[0]), np.empty(w.shape[0])
+    for k in range(exact):
+        acc[k], eps[k] = _tie_calibrated_best(pairs, w[k])
+    w = w[exact:]
+    if not w.shape[0]:
+        return acc, eps
     candidates = np.unique(np.r_[0.0, pairs.diff[pairs.last]])
     if candidates.size > RESAMPLE_THRESHOLDS:
         candidates = np.unique(np.r_[0.0, np.quantile(pairs.diff, np.linspace(0, 1, RESAMPLE_THRESHOLDS - 1))])
-    acc, eps = np.empty(w.shape[0]), np.empty(w.shape[0])
+    counts = _tie_calibrated_counts(pairs, candidates)
+    if clusters is not None:
+        draws, summed, sizes = _tie_calibrated_clustered(pairs, w, counts, clusters)
     for start in range(0, w.shape[0], 256):
-        curve = _tie_calibrated_curve(pairs, w[start : start + 256], candidates)
+        if clusters is None:
+            curve = _tie_calibrated_curve(pairs, w[start : start + 256], counts)
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                block = draws[start : start + 256]
+                drawn = np.flatnonzero(block.any(axis=0))  # clusters no row of the block draws add nothing
+                block = block[:, drawn]
+                curve = block @ summed[drawn] / (block @ sizes[drawn])[:, None]
         ok = ~np.isnan(curve).all(axis=1)
         best = np.argmax(np.nan_to_num(curve, nan=-np.inf), axis=1)  # the first, smallest epsilon, of the best
-        acc[start : start + 256] = np.where(ok, curve[np.arange(curve.shape[0]), best], np.nan)
-        eps[start : start + 256] = np.where(ok, candidates[best], np.nan)
+        at = slice(exact + start, exact + start + curve.shape[0])
+        acc[at] = np.where(ok, curve[np.arange(curve.shape[0]), best], np.nan)
+        eps[at] = np.where(ok, candidates[best], np.nan)
     return acc, eps
 
 

@@ -104,7 +104,7 @@ MIN_UNITS = 3
 
 
 def tie_calibrated_accuracy_weighted(
-    human, metric, weights, tolerance: float = TIE_TOLERANCE
+    human, metric, weights, tolerance: float = TIE_TOLERANCE, clusters=None, exact: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`helpers.metrics.correlations.tie_calibrated_accuracy` under each row of item ``weights``
     (B, items): the item-averaged acc_eq and its ε with each item counted as often as its weight says (a
@@ -119,6 +119,14 @@ def tie_calibrated_accuracy_weighted(
         (B, items) non-negative item weights.
     tolerance : float, default :data:`helpers.metrics.correlations.TIE_TOLERANCE`
         Ties (:func:`helpers.metrics.correlations.snap_ties`; 0: exact, as mt-metrics-eval).
+    clusters : array_like, optional
+        One label per item such that items of a label share their weight in every row (the documents of
+        a cluster bootstrap, split by any 0/1 mask applied): the weighted sums are then taken per cluster,
+        B × clusters instead of B × items (the same values up to rounding, ~1e-16).
+    exact : int, default 0
+        The first ``exact`` rows are estimates: every threshold tried, as for a single row (the others,
+        resamples, search :data:`helpers.metrics.correlations.RESAMPLE_THRESHOLDS` candidates), so an
+        estimate and its resamples share one sort of the pairs.
 
     Returns
     -------
@@ -140,7 +148,7 @@ def tie_calibrated_accuracy_weighted(
     if h.shape != m.shape:
         raise ValueError(f"human scores have shape {h.shape}, metric scores {m.shape}")
     h, m = snap_ties(h.ravel(), tolerance).reshape(h.shape), snap_ties(m.ravel(), tolerance).reshape(m.shape)
-    return _tie_calibrated_rows(_tie_pairs(h, m), np.atleast_2d(np.asarray(weights, dtype=float)))
+    return _tie_calibrated_rows(_tie_pairs(h, m), np.atleast_2d(np.asarray(weights, dtype=float)), clusters, exact)
 
 
 # --------------------------------------------------------------------------- the data, aligned
