@@ -68,7 +68,8 @@ def _accuracy_curve(es, setting: str, metric: str) -> tuple[np.ndarray, np.ndarr
     a = meta._align(human, scores[scores["metric"] == metric], True, (), tolerance=0)
     pairs = correlations._tie_pairs(a.human, a.metrics[metric])
     thresholds = np.r_[0.0, pairs.diff[pairs.last]]
-    return thresholds, correlations._tie_calibrated_curve(pairs, np.ones((1, a.human.shape[0])), thresholds)[0]
+    counts = correlations._tie_calibrated_counts(pairs, thresholds)
+    return thresholds, correlations._tie_calibrated_curve(pairs, np.ones((1, a.human.shape[0])), counts)[0]
 
 
 @pytest.mark.parametrize("setting", ["no_human", "with_refB"])
