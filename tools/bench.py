@@ -528,8 +528,9 @@ def main() -> int:
         contended, busy = contended_build(work, Path(tmp) / "contended-cache")
         rows.append((CONTENDED, contended))
         targets[CONTENDED] = round(CONTENDED_FACTOR * cold)
-        env = {"HELPERS_CACHE_DIR": str(Path(tmp) / "empty-cache")}
         for nb in sorted((work / "notebooks").glob("[0-9][0-9]_*.ipynb")):  # every chapter, 10 and on too
+            # a cache of its own, empty: no chapter reads what an earlier one computed (09 and 10 share one entry)
+            env = {"HELPERS_CACHE_DIR": str(Path(tmp) / "empty-cache" / nb.stem)}
             took = run(
                 [
                     str(work / ".venv/bin/python"),

@@ -126,3 +126,31 @@ def test_a_file_in_the_wrong_script_is_named(texts):
         assert scores.check_script(source, "zh", "src.zh") is None
         assert scores.check_script(source, "xx", "src.zh") is None  # a language without a known script
         assert scores.check_script(["12 3"], "en", "numbers") is None  # too few letters to tell
+
+
+def test_statistics_split_over_two_processes_equal_one_process_and_sacrebleus(texts):
+    """Every other reference extracted in a second process: the same statistics row for row as one process,
+    and the sentence scores built from them are sacrebleu's own, for BLEU and chrF."""
+    part = texts.groupby("system", sort=False).head(300)
+    hyps, refs = part["hypothesis"].tolist(), part["reference"].tolist()
+    for name in ("bleu", "chrf"):
+        alone = scores._statistics(name, hyps, refs, processes=1)
+        split = scores._statistics(name, hyps, refs, processes=2)
+        assert split.tolist() == alone.tolist()
+        sentence = scores.scorer(name, sentence=True)
+        expected = [_bare(name)[0].sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
+        assert [sentence._compute_score_from_stats(row).score for row in split.tolist()] == expected
+
+
+def test_processes_follow_the_kernels_share_of_the_cores(monkeypatch):
+    """One process below the threshold; above it, the share a multi-kernel build gives (OMP_NUM_THREADS),
+    else the cores this process may use, at most 2."""
+    import os
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert scores._processes(scores.PARALLEL_MIN_SEGMENTS) == 1
+    monkeypatch.setenv("OMP_NUM_THREADS", "4")
+    assert scores._processes(scores.PARALLEL_MIN_SEGMENTS) == 2
+    assert scores._processes(scores.PARALLEL_MIN_SEGMENTS - 1) == 1
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    assert scores._processes(10**6) == min(2, len(os.sched_getaffinity(0)))
