@@ -108,3 +108,19 @@ def test_snap_ties_joins_runs_and_keeps_nan():
     got = correlations.snap_ties([[np.nan, 3.0, 3.0 + 1e-14, 2.0], [1.0, 1.0 + 2e-10, 1.0 + 4e-10, 5.0]])
     assert np.isnan(got[0, 0]) and got[0, 1] == got[0, 2] == 3.0 and got[0, 3] == 2.0
     assert got[1, 0] == got[1, 1] == got[1, 2] == 1.0  # a run of steps each below 1e-9 x 5 joins whole
+
+
+def test_the_best_threshold_of_a_resample_is_the_first_within_rounding_of_the_best():
+    """Near-equal maxima (a BLAS product's last digits, which follow the thread count) resolve to the smallest
+    threshold, not to whichever rounded highest; real differences still decide, and an all-NaN row gives 0."""
+    from helpers.metrics.correlations import _first_best
+
+    curve = np.array(
+        [
+            [0.5, 0.7 - 1e-16, 0.7, 0.6],  # equal up to rounding: the first
+            [0.5, 0.7 - 1e-9, 0.7, 0.6],  # a real difference: the larger
+            [np.nan, 0.4, 0.4, np.nan],
+            [np.nan, np.nan, np.nan, np.nan],
+        ]
+    )
+    assert _first_best(curve).tolist() == [1, 2, 1, 0]

@@ -164,6 +164,20 @@ def _tie_calibrated_best(pairs: _TiePairs, weights: np.ndarray) -> tuple[float, 
     return curve[best], thresholds[best]
 
 
+#: Accuracies this close count as equal when the best threshold is chosen: the resampled curves are BLAS
+#: products, whose last digits follow the thread count (one or two kernels per build).
+BEST_TOLERANCE = 1e-12
+
+
+def _first_best(curve: np.ndarray) -> np.ndarray:
+    """Per row of ``curve`` (resamples x ascending thresholds) the first, smallest threshold whose
+    accuracy is the row's best up to :data:`BEST_TOLERANCE` (0 for an all-NaN row), so that rounding
+    does not move epsilon between near-equal maxima."""
+    filled = np.nan_to_num(curve, nan=-np.inf)
+    top = filled.max(axis=1, keepdims=True)
+    return np.argmax(filled >= top - BEST_TOLERANCE, axis=1)
+
+
 def _tie_calibrated_rows(
     pairs: _TiePairs, weights: np.ndarray, clusters=None, exact: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -197,7 +211,7 @@ def _tie_calibrated_rows(
                 block = block[:, drawn]
                 curve = block @ summed[drawn] / (block @ sizes[drawn])[:, None]
         ok = ~np.isnan(curve).all(axis=1)
-        best = np.argmax(np.nan_to_num(curve, nan=-np.inf), axis=1)  # the first, smallest epsilon, of the best
+        best = _first_best(curve)
         at = slice(exact + start, exact + start + curve.shape[0])
         acc[at] = np.where(ok, curve[np.arange(curve.shape[0]), best], np.nan)
         eps[at] = np.where(ok, candidates[best], np.nan)
