@@ -408,8 +408,9 @@ def check_script(lines, language: str, file, minimum_letters: int = 20, share: f
     return message
 
 
-#: Below this many segments sacrebleu's statistics are extracted in this process alone: a second process
-#: costs about a second to start, repaid from a few thousand segments on (WMT22's 28,125: chrF 11.7 -> ~6.5 s wall).
+#: Below this many segments sacrebleu's statistics are extracted in this process alone: a second process starts
+#: an interpreter and imports sacrebleu first, which only a large set repays (WMT22's 28,125 translations, BLEU and
+#: chrF: 16 CPU-s in one process; chapter 10 alone and cold took 58 s wall with two).
 PARALLEL_MIN_SEGMENTS = 5000
 
 
