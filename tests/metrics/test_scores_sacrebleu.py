@@ -154,3 +154,6 @@ def test_processes_follow_the_kernels_share_of_the_cores(monkeypatch):
     assert scores._processes(scores.PARALLEL_MIN_SEGMENTS - 1) == 1
     monkeypatch.delenv("OMP_NUM_THREADS")
     assert scores._processes(10**6) == min(2, len(os.sched_getaffinity(0)))
+    monkeypatch.delattr(os, "sched_getaffinity")  # as on macOS: the machine's cores
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert scores._processes(10**6) == 1

@@ -424,7 +424,10 @@ def _processes(n_segments: int) -> int:
     if n_segments < PARALLEL_MIN_SEGMENTS:
         return 1
     share = os.environ.get("OMP_NUM_THREADS", "")
-    cores = int(share) if share.isdigit() and int(share) > 0 else len(os.sched_getaffinity(0))
+    usable = (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    )  # macOS: no affinity
+    cores = int(share) if share.isdigit() and int(share) > 0 else usable
     return max(1, min(2, cores))
 
 
