@@ -61,7 +61,7 @@ def own_scores(es, metrics=OWN_METRICS, reference: str = "refA") -> pd.DataFrame
         "wmt22_own_scores",
         1,
         (texts, list(metrics), scores.SCORES_VERSION),
-        lambda: scores.segment_scores(texts, list(metrics)),
+        lambda: scores.segment_scores(texts, list(metrics), processes=None),  # two processes when the kernel may
     )
     clusters = es.segments().set_index("segment")["cluster"]
     out = out.assign(segment=out["segment"].astype(float), doc=out["segment"].astype(int).map(clusters).astype(str))
